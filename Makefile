@@ -1,0 +1,66 @@
+# Parad: an automatic-differentiation compiler for C, on the LLVM 19 C API.
+#
+#   make            build bin/parad-cc (the compiler driver) and bin/parad (IR -> IR, for tests)
+#   make check      run the whole test suite (ends with "N passed, N failed")
+#   make demo       differentiate the example program and check it against finite differences
+#   make bench      run the benchmark programs
+#   make SAN=address,undefined check    the same, with the tool built under sanitizers
+
+LLVM_CONFIG ?= llvm-config-19
+CLANG       ?= $(shell $(LLVM_CONFIG) --bindir)/clang
+CC          := $(CLANG)
+SAN         ?=
+
+LLVM_CFLAGS := $(shell $(LLVM_CONFIG) --cflags)
+LLVM_LIBS   := $(shell $(LLVM_CONFIG) --ldflags) -lLLVM-19 -Wl,-rpath,$(shell $(LLVM_CONFIG) --libdir)
+
+CFLAGS  := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Isrc $(LLVM_CFLAGS) \
+           -DPARAD_CLANG='"$(CLANG)"' -DPARAD_ROOT='"$(CURDIR)"'
+LDFLAGS :=
+ifneq ($(SAN),)
+  CFLAGS  += -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
+  LDFLAGS += -fsanitize=$(SAN)
+  BUILD   := build/san
+else
+  BUILD   := build/rel
+endif
+
+# The transformation library: everything but the two programs' main files.
+LIB_SRC  := $(wildcard src/ir/*.c src/analysis/*.c src/rules/*.c src/forward/*.c src/ad/*.c)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+DRV_SRC  := $(wildcard src/driver/*.c)
+DRV_OBJ  := $(DRV_SRC:%.c=$(BUILD)/%.o)
+TOOL_OBJ := $(BUILD)/src/tool/parad.o
+
+all: bin/parad-cc bin/parad
+
+# bin/ holds one build kind at a time; switching kinds (SAN=...) relinks through this stamp.
+$(shell mkdir -p bin; echo '$(SAN)' | cmp -s - bin/.build-kind || echo '$(SAN)' > bin/.build-kind)
+
+bin/parad-cc: $(DRV_OBJ) $(BUILD)/libparad.a bin/.build-kind
+	$(CC) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LLVM_LIBS)
+
+bin/parad: $(TOOL_OBJ) $(BUILD)/libparad.a bin/.build-kind
+	$(CC) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LLVM_LIBS)
+
+$(BUILD)/libparad.a: $(LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+-include $(LIB_OBJ:.o=.d) $(DRV_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
+
+check: all
+	./scripts/run-tests
+
+demo: all
+	./scripts/demo
+
+bench: all
+	./scripts/bench
+
+clean:
+	rm -rf build bin tests/out
+.PHONY: all check demo bench clean

@@ -1,0 +1,43 @@
+/* The entry points of the transformation, and the state shared by every generator for one module.
+ *
+ * Parad works in two steps, because the light optimisation between them would destroy what the user
+ * wrote at a call site (the marker globals are plain loads the optimiser may move or fold):
+ *   ad_prepare   on the IR as clang emitted it: parses every __parad_* / __enzyme_* call against the
+ *                calling convention and rewrites it to a canonical request (see request.h);
+ *   ad_generate  after the light optimisation: generates the derivative function of every request and
+ *                calls it in place of the request. */
+#ifndef PARAD_AD_AD_H
+#define PARAD_AD_AD_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+
+#include "ir/util.h"
+#include "ir/valuemap.h"
+
+typedef struct ActivityCache ActivityCache;
+
+/* One generated function, remembered so that each (function, activity pattern) is generated once;
+ * recursion finds its own, still empty, function here. */
+typedef struct {
+  char *key;
+  LLVMValueRef fn;
+} Generated;
+
+typedef struct {
+  LLVMModuleRef mod;
+  LLVMContextRef ctx;
+  VEC(Generated) generated;
+  ActivityCache *activity;
+} AdModule;
+
+/* Returns the number of errors reported (0 on success). */
+int ad_prepare(LLVMModuleRef m);
+int ad_generate(LLVMModuleRef m);
+/* Does the module ask for any derivative (before or after ad_prepare). */
+bool ad_module_has_requests(LLVMModuleRef m);
+
+LLVMValueRef ad_find_generated(AdModule *ad, const char *key);
+void ad_remember_generated(AdModule *ad, const char *key, LLVMValueRef fn);
+
+#endif

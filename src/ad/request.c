@@ -1,0 +1,358 @@
+/* The calling convention: parsing __parad_* / __enzyme_* calls into canonical requests. */
+#include "ad/request.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/DebugInfo.h>
+
+#include "ir/diag.h"
+#include "ir/ir.h"
+#include "ir/util.h"
+
+static const struct {
+  const char *name;
+  DiffMode mode;
+} entry_points[] = {
+    {"__parad_fwddiff", MODE_FORWARD},     {"__enzyme_fwddiff", MODE_FORWARD},
+    {"__parad_autodiff", MODE_REVERSE},    {"__enzyme_autodiff", MODE_REVERSE},
+    {"__parad_augmentfwd", MODE_AUGMENT},  {"__enzyme_augmentfwd", MODE_AUGMENT},
+    {"__parad_reverse", MODE_REVERSE_SPLIT}, {"__enzyme_reverse", MODE_REVERSE_SPLIT},
+};
+
+const char *request_mode_name(DiffMode m) {
+  switch (m) {
+  case MODE_FORWARD: return "forward";
+  case MODE_REVERSE: return "reverse";
+  case MODE_AUGMENT: return "augmentfwd";
+  default: return "reverse-split";
+  }
+}
+
+static bool mode_from_name(const char *s, DiffMode *out) {
+  for (DiffMode m = MODE_FORWARD; m <= MODE_REVERSE_SPLIT; m++)
+    if (!strcmp(s, request_mode_name(m))) return *out = m, true;
+  return false;
+}
+
+/* A user entry point is one of the names above, optionally with a suffix (C has no overloading, so
+ * Enzyme users declare __enzyme_autodiff_vec and the like for differently typed calls). */
+static bool entry_point(LLVMValueRef fn, DiffMode *mode) {
+  if (!fn || !LLVMIsDeclaration(fn)) return false;
+  const char *name = LLVMGetValueName(fn);
+  for (size_t i = 0; i < sizeof entry_points / sizeof entry_points[0]; i++) {
+    size_t n = strlen(entry_points[i].name);
+    if (!strncmp(name, entry_points[i].name, n)) return *mode = entry_points[i].mode, true;
+  }
+  return false;
+}
+
+static bool unknown_entry_point(LLVMValueRef fn) {
+  if (!fn || !LLVMIsDeclaration(fn)) return false;
+  const char *name = LLVMGetValueName(fn);
+  return (!strncmp(name, "__enzyme_", 9) || !strncmp(name, "__parad_", 8)) &&
+         strncmp(name, "__parad_rt_", 11) != 0;
+}
+
+/* ---- markers ---- */
+
+typedef enum { MARK_NONE, MARK_DUP, MARK_CONST, MARK_DUPNONEED, MARK_OUT, MARK_WIDTH, MARK_UNKNOWN } Marker;
+
+static Marker marker_of(LLVMValueRef arg, const char **name) {
+  LLVMValueRef g = ir_loaded_global(arg);
+  if (!g) return MARK_NONE;
+  const char *n = LLVMGetValueName(g);
+  *name = n;
+  const char *base;
+  if (!strncmp(n, "parad_", 6))
+    base = n + 6;
+  else if (!strncmp(n, "enzyme_", 7))
+    base = n + 7;
+  else
+    return MARK_NONE;
+  if (!strcmp(base, "dup")) return MARK_DUP;
+  if (!strcmp(base, "const")) return MARK_CONST;
+  if (!strcmp(base, "dupnoneed")) return MARK_DUPNONEED;
+  if (!strcmp(base, "out")) return MARK_OUT;
+  if (!strcmp(base, "width")) return MARK_WIDTH;
+  return MARK_UNKNOWN;
+}
+
+/* ---- argument conversion ---- */
+
+/* Converts a call-site argument to the parameter's type the way C would have passed it without the
+ * variadic promotions; NULL when the types are not related. */
+static LLVMValueRef convert(LLVMBuilderRef b, LLVMValueRef v, LLVMTypeRef to) {
+  LLVMTypeRef from = LLVMTypeOf(v);
+  if (from == to) return v;
+  if (ir_is_fp(from) && ir_is_fp(to)) {
+    unsigned fb = LLVMGetTypeKind(from) == LLVMFloatTypeKind ? 32 : 64;
+    unsigned tb = LLVMGetTypeKind(to) == LLVMFloatTypeKind ? 32 : 64;
+    return fb > tb ? LLVMBuildFPTrunc(b, v, to, "") : LLVMBuildFPExt(b, v, to, "");
+  }
+  if (ir_is_int(from) && ir_is_int(to)) return LLVMBuildIntCast2(b, v, to, 1, "");
+  if (ir_is_ptr(from) && ir_is_ptr(to)) return LLVMBuildPointerCast(b, v, to, "");
+  return NULL;
+}
+
+static char default_activity(LLVMTypeRef t, DiffMode mode) {
+  if (ir_is_ptr(t)) return ACT_DUP;
+  if (ir_contains_fp(t)) return mode == MODE_FORWARD ? ACT_DUP : ACT_OUT;
+  return ACT_CONST;
+}
+
+static char activity_of_marker(Marker m) {
+  switch (m) {
+  case MARK_DUP: return ACT_DUP;
+  case MARK_DUPNONEED: return ACT_DUPNONEED;
+  case MARK_OUT: return ACT_OUT;
+  default: return ACT_CONST;
+  }
+}
+
+static const char *marker_spelling(char act) {
+  switch (act) {
+  case ACT_DUP: return "parad_dup";
+  case ACT_DUPNONEED: return "parad_dupnoneed";
+  case ACT_OUT: return "parad_out";
+  default: return "parad_const";
+  }
+}
+
+/* ---- parsing one call ---- */
+
+typedef struct {
+  LLVMValueRef call;
+  const char *entry;      /* the user's spelling, for messages */
+  const char *fn_name;
+  LLVMValueRef args[256]; /* the canonical arguments */
+  LLVMTypeRef types[256];
+  unsigned nargs;
+  bool failed;
+} Parse;
+
+static void add_arg(Parse *p, LLVMValueRef v) {
+  if (p->nargs == 256) {
+    if (!p->failed) diag_error_plain(p->call, "%s: too many arguments", p->entry);
+    p->failed = true;
+    return;
+  }
+  p->types[p->nargs] = LLVMTypeOf(v);
+  p->args[p->nargs++] = v;
+}
+
+static void fail(Parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(Parse *p, const char *fmt, ...) {
+  if (p->failed) return; /* one message per call: later ones would only echo the first */
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  diag_error_plain(p->call, "%s: %s", p->entry, msg);
+  p->failed = true;
+}
+
+static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsigned serial) {
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  Parse p = {.call = call, .entry = LLVMGetValueName(ir_called_function(call))};
+  unsigned n = ir_num_call_args(call), k = 0;
+  bool sret = n > 0 && ir_call_arg_has_attr(call, 0, "sret");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  LLVMPositionBuilderBefore(b, call);
+  if (sret) add_arg(&p, LLVMGetArgOperand(call, k++));
+
+  LLVMValueRef fn = k < n ? ir_strip_pointer_casts(LLVMGetArgOperand(call, k)) : NULL;
+  if (!fn || !LLVMIsAFunction(fn)) {
+    fail(&p, "the first argument must be a function named in this file (not a pointer variable)");
+  } else if (LLVMIsDeclaration(fn)) {
+    p.fn_name = LLVMGetValueName(fn);
+    fail(&p, "cannot differentiate '%s': its body is not in this translation unit", p.fn_name);
+  }
+  if (p.failed) {
+    LLVMDisposeBuilder(b);
+    return 1;
+  }
+  p.fn_name = LLVMGetValueName(fn);
+  add_arg(&p, LLVMGetArgOperand(call, k++));
+
+  unsigned width = 1, nparams = LLVMCountParams(fn);
+  char *activity = xcalloc(nparams + 1, 1);
+  for (unsigned i = 0; i < nparams && !p.failed; i++) {
+    LLVMTypeRef pt = LLVMTypeOf(LLVMGetParam(fn, i));
+    char act = default_activity(pt, mode);
+    bool explicit = false;
+    while (k < n && !p.failed) {
+      const char *mname = NULL;
+      Marker mk = marker_of(LLVMGetArgOperand(call, k), &mname);
+      if (mk == MARK_NONE) break;
+      if (mk == MARK_UNKNOWN) {
+        fail(&p, "unsupported marker '%s'", mname);
+      } else if (mk == MARK_WIDTH) {
+        LLVMValueRef w = k + 1 < n ? LLVMGetArgOperand(call, k + 1) : NULL;
+        if (i > 0)
+          fail(&p, "'%s' must come before the arguments", mname);
+        else if (!w || !LLVMIsAConstantInt(w) || LLVMConstIntGetSExtValue(w) < 1 ||
+                 LLVMConstIntGetSExtValue(w) > 64)
+          fail(&p, "'%s' must be followed by a constant width between 1 and 64", mname);
+        else
+          width = (unsigned)LLVMConstIntGetSExtValue(w);
+        k += 2;
+        continue;
+      } else if (explicit) {
+        fail(&p, "two activity markers for parameter #%u", i + 1);
+      }
+      act = activity_of_marker(mk);
+      explicit = true;
+      k++;
+    }
+    if (p.failed) break;
+    if (act == ACT_OUT && mode == MODE_FORWARD) {
+      fail(&p, "parad_out (an active scalar whose gradient is returned) is a reverse-mode marker; use parad_dup for parameter #%u", i + 1);
+      break;
+    }
+    if ((act == ACT_DUP || act == ACT_DUPNONEED || act == ACT_OUT) && !ir_carries_derivative(pt)) {
+      fail(&p, "%s given for parameter #%u of '%s', which is an integer and has no derivative",
+           marker_spelling(act), i + 1, p.fn_name);
+      break;
+    }
+    if (k >= n) {
+      fail(&p, "too few arguments: no value for parameter #%u", i + 1);
+      break;
+    }
+    LLVMValueRef v = convert(b, LLVMGetArgOperand(call, k++), pt);
+    if (!v) {
+      fail(&p, "the argument for parameter #%u does not have the parameter's type", i + 1);
+      break;
+    }
+    add_arg(&p, v);
+    if (act == ACT_DUP || act == ACT_DUPNONEED) {
+      for (unsigned w = 0; w < width && !p.failed; w++) {
+        if (k >= n) {
+          fail(&p, "too few arguments: parameter #%u is duplicated but its shadow is missing", i + 1);
+          break;
+        }
+        LLVMValueRef s = convert(b, LLVMGetArgOperand(call, k++), pt);
+        if (!s)
+          fail(&p, "the shadow of parameter #%u does not have the parameter's type", i + 1);
+        else
+          add_arg(&p, s);
+      }
+    }
+    activity[i] = act;
+  }
+  if (!p.failed && k < n) fail(&p, "too many arguments for '%s' (it has %u parameters)", p.fn_name, nparams);
+
+  if (p.failed) {
+    free(activity);
+    LLVMDisposeBuilder(b);
+    return 1;
+  }
+
+  /* The canonical request: a declaration of its own, carrying the parsed facts as attributes. */
+  char name[64];
+  snprintf(name, sizeof name, REQUEST_PREFIX "%u", serial);
+  LLVMTypeRef ret = LLVMTypeOf(call);
+  LLVMTypeRef fty = LLVMFunctionType(ret, p.types, p.nargs, 0);
+  LLVMValueRef decl = LLVMAddFunction(m, name, fty);
+  char wbuf[16];
+  snprintf(wbuf, sizeof wbuf, "%u", width);
+  const char *keys[3] = {"parad-mode", "parad-width", "parad-activity"};
+  const char *vals[3] = {request_mode_name(mode), wbuf, activity};
+  for (int i = 0; i < 3; i++)
+    LLVMAddAttributeAtIndex(decl, LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(ctx, keys[i], strlen(keys[i]), vals[i], strlen(vals[i])));
+  LLVMValueRef canon = LLVMBuildCall2(b, fty, decl, p.args, p.nargs, "");
+  if (sret) {
+    LLVMTypeRef st = ir_call_arg_type_attr(call, 0, "sret");
+    LLVMAttributeRef a = LLVMCreateTypeAttribute(ctx, ir_attr_kind("sret"), st);
+    LLVMAddAttributeAtIndex(decl, 1, a);
+    LLVMAddCallSiteAttribute(canon, 1, a);
+  }
+  LLVMInstructionSetDebugLoc(canon, LLVMInstructionGetDebugLoc(call));
+  LLVMReplaceAllUsesWith(call, canon);
+  LLVMInstructionEraseFromParent(call);
+  free(activity);
+  LLVMDisposeBuilder(b);
+  return 0;
+}
+
+int request_canonicalise_all(LLVMModuleRef m) {
+  VEC(LLVMValueRef) calls = {0};
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        if (ir_is_call(i) || LLVMIsAInvokeInst(i)) vec_push(&calls, i);
+  int errors = 0;
+  unsigned serial = 0;
+  for (size_t i = 0; i < calls.len; i++) {
+    LLVMValueRef call = calls.data[i];
+    LLVMValueRef callee = ir_called_function(call);
+    DiffMode mode;
+    if (entry_point(callee, &mode)) {
+      if (LLVMIsAInvokeInst(call)) {
+        diag_error_plain(call, "%s: cannot be called with exception handling (invoke)", LLVMGetValueName(callee));
+        errors++;
+      } else {
+        errors += canonicalise(m, call, mode, serial++);
+      }
+    } else if (unknown_entry_point(callee)) {
+      diag_error_plain(call, "unknown or unsupported Parad/Enzyme entry point '%s'", LLVMGetValueName(callee));
+      errors++;
+    }
+  }
+  vec_free(&calls);
+  return errors;
+}
+
+/* ---- reading canonical requests ---- */
+
+bool request_is_canonical_call(LLVMValueRef call) {
+  LLVMValueRef fn = ir_is_call(call) ? ir_called_function(call) : NULL;
+  return fn && !strncmp(LLVMGetValueName(fn), REQUEST_PREFIX, strlen(REQUEST_PREFIX));
+}
+
+static const char *string_attr(LLVMValueRef fn, const char *key) {
+  LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, key, strlen(key));
+  if (!a) return NULL;
+  unsigned len;
+  return LLVMGetStringAttributeValue(a, &len);
+}
+
+unsigned request_arg_index(const Request *r, unsigned p) {
+  unsigned k = r->first_arg;
+  for (unsigned i = 0; i < p; i++) k += 1 + ((r->activity[i] == ACT_DUP || r->activity[i] == ACT_DUPNONEED) ? r->width : 0);
+  return k;
+}
+
+bool request_decode(LLVMValueRef call, Request *out) {
+  memset(out, 0, sizeof *out);
+  LLVMValueRef decl = ir_called_function(call);
+  const char *mode = string_attr(decl, "parad-mode"), *width = string_attr(decl, "parad-width"),
+             *act = string_attr(decl, "parad-activity");
+  out->call = call;
+  out->sret = ir_num_call_args(call) > 0 && ir_call_arg_has_attr(call, 0, "sret");
+  unsigned fi = out->sret ? 1 : 0;
+  out->fn = fi < ir_num_call_args(call) ? ir_strip_pointer_casts(LLVMGetArgOperand(call, fi)) : NULL;
+  out->first_arg = fi + 1;
+  if (!mode || !width || !act || !mode_from_name(mode, &out->mode) || !out->fn || !LLVMIsAFunction(out->fn) ||
+      strlen(act) != LLVMCountParams(out->fn)) {
+    diag_error_plain(call, "parad: internal error: malformed derivative request");
+    return false;
+  }
+  out->width = (unsigned)atoi(width);
+  out->activity = xstrdup(act);
+  if (request_arg_index(out, LLVMCountParams(out->fn)) != ir_num_call_args(call)) {
+    diag_error_plain(call, "parad: internal error: derivative request has the wrong number of arguments");
+    request_free(out);
+    return false;
+  }
+  return true;
+}
+
+void request_free(Request *r) {
+  free(r->activity);
+  r->activity = NULL;
+}

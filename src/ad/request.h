@@ -1,0 +1,48 @@
+/* What the user asked for at one call site, in canonical form.
+ *
+ * The user's call
+ *     __parad_fwddiff((void *)f, parad_dup, x, dx, parad_const, n)
+ * becomes, in ad_prepare,
+ *     call @__parad.request.3(ptr @f, ptr %x, ptr %dx, i32 %n)
+ * where the declaration @__parad.request.3 carries the mode, the width and one activity letter per
+ * parameter of f as string attributes, and every argument already has the type of its parameter.
+ * Each parameter takes its value, then `width` shadows when its letter is 'd' or 'n'. */
+#ifndef PARAD_AD_REQUEST_H
+#define PARAD_AD_REQUEST_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+
+typedef enum { MODE_FORWARD, MODE_REVERSE, MODE_AUGMENT, MODE_REVERSE_SPLIT } DiffMode;
+
+/* Activity letters, one per parameter. */
+enum {
+  ACT_CONST = 'c',     /* no derivative */
+  ACT_DUP = 'd',       /* value and shadow(s) */
+  ACT_DUPNONEED = 'n', /* value and shadow(s); the primal result is not needed */
+  ACT_OUT = 'o',       /* reverse mode: an active scalar whose gradient is returned */
+};
+
+#define REQUEST_PREFIX "__parad.request."
+
+typedef struct {
+  LLVMValueRef call; /* the canonical call */
+  DiffMode mode;
+  LLVMValueRef fn;   /* the function to differentiate */
+  unsigned width;
+  char *activity;    /* one letter per parameter of fn, NUL-terminated */
+  bool sret;         /* the result is written through the first argument, not returned */
+  unsigned first_arg; /* index of the first argument for fn's parameters in the call */
+} Request;
+
+/* Parses the user's calls (ad_prepare); each returns the number of errors. */
+int request_canonicalise_all(LLVMModuleRef m);
+/* Reads a canonical call back; false (with a diagnostic) when it is malformed. */
+bool request_decode(LLVMValueRef call, Request *out);
+void request_free(Request *r);
+bool request_is_canonical_call(LLVMValueRef call);
+/* The call-site argument index of parameter p's value; its shadows follow it. */
+unsigned request_arg_index(const Request *r, unsigned p);
+const char *request_mode_name(DiffMode m);
+
+#endif

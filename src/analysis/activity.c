@@ -1,0 +1,268 @@
+#include "analysis/activity.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/calls.h"
+#include "ir/ir.h"
+
+enum { VARIED = 1, SHADOWED = 2, PTRINT = 4 };
+
+struct Activity {
+  LLVMValueRef fn;
+  char *pattern;
+  ValueMap flags; /* value -> VARIED | SHADOWED | PTRINT */
+  bool ret_active;
+  bool done; /* false while the analysis runs: recursion asks before there is an answer */
+};
+
+struct ActivityCache {
+  VEC(Activity *) list;
+};
+
+static unsigned flags_of(const Activity *a, LLVMValueRef v) {
+  return (unsigned)(uintptr_t)vmap_get(&a->flags, v);
+}
+
+static bool add_flags(Activity *a, LLVMValueRef v, unsigned f) {
+  unsigned old = flags_of(a, v);
+  if ((old | f) == old) return false;
+  vmap_put(&a->flags, v, (void *)(uintptr_t)(old | f));
+  return true;
+}
+
+bool activity_varied(const Activity *a, LLVMValueRef v) { return flags_of(a, v) & VARIED; }
+bool activity_shadowed(const Activity *a, LLVMValueRef v) { return flags_of(a, v) & SHADOWED; }
+bool activity_active(const Activity *a, LLVMValueRef v) { return flags_of(a, v) & (VARIED | SHADOWED); }
+bool activity_from_shadowed_address(const Activity *a, LLVMValueRef v) { return flags_of(a, v) & PTRINT; }
+bool activity_return_active(const Activity *a) { return a->ret_active; }
+
+/* Marks v as carrying a derivative in the way its type allows. */
+static bool mark(Activity *a, LLVMValueRef v) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  if (ir_is_ptr(t)) return add_flags(a, v, SHADOWED);
+  if (ir_carries_derivative(t)) return add_flags(a, v, VARIED);
+  return false;
+}
+
+static bool active(const Activity *a, LLVMValueRef v) { return activity_active(a, v); }
+
+/* An integer load is a raw copy of memory (a double moved as i64 after instcombine merged a memcpy)
+ * when every use only moves it on: stores, phis, selects, bitcasts to floating point. */
+static bool is_copy_only(LLVMValueRef v, int depth) {
+  if (depth > 8) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAStoreInst(user)) {
+      if (LLVMGetOperand(user, 0) != v) return false;
+    } else if (LLVMIsABitCastInst(user)) {
+      if (!ir_is_fp_or_fp_vector(LLVMTypeOf(user))) return false;
+    } else if (LLVMIsAPHINode(user) || LLVMIsASelectInst(user)) {
+      if (LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) == v) return false;
+      if (!is_copy_only(user, depth + 1)) return false;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Active data is about to go through pointer p: make the memory it points to shadowed, if it is memory
+ * this function owns (a stack slot, a heap block it allocated). Returns whether anything changed. */
+static bool need_shadow(Activity *a, LLVMValueRef p, int depth) {
+  if (depth > 64 || !ir_is_ptr(LLVMTypeOf(p)) || (flags_of(a, p) & SHADOWED)) return false;
+  if (LLVMIsAAllocaInst(p)) return add_flags(a, p, SHADOWED);
+  if (ir_is_call(p)) {
+    CallKind k = call_classify(p, NULL);
+    if (k == CALL_ALLOC || k == CALL_REALLOC) return add_flags(a, p, SHADOWED);
+    return false;
+  }
+  if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p))
+    return need_shadow(a, LLVMGetOperand(p, 0), depth + 1);
+  if (LLVMIsAPHINode(p)) {
+    bool changed = false;
+    for (unsigned i = 0, n = LLVMCountIncoming(p); i < n; i++)
+      changed |= need_shadow(a, LLVMGetIncomingValue(p, i), depth + 1);
+    return changed;
+  }
+  if (LLVMIsASelectInst(p)) {
+    bool changed = need_shadow(a, LLVMGetOperand(p, 1), depth + 1);
+    return need_shadow(a, LLVMGetOperand(p, 2), depth + 1) || changed;
+  }
+  return false; /* a global, a constant argument, a loaded pointer: cannot get a shadow here */
+}
+
+static bool any_operand_active(const Activity *a, LLVMValueRef inst, unsigned first, unsigned end) {
+  for (unsigned i = first; i < end; i++)
+    if (active(a, LLVMGetOperand(inst, i))) return true;
+  return false;
+}
+
+static bool any_operand_ptrint(const Activity *a, LLVMValueRef inst) {
+  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(inst); i < n; i++)
+    if (flags_of(a, LLVMGetOperand(inst, i)) & PTRINT) return true;
+  return false;
+}
+
+static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
+  bool changed = false;
+  unsigned n = ir_num_call_args(call);
+  const MathRule *rule;
+  switch (call_classify(call, &rule)) {
+  case CALL_MATH:
+    for (unsigned i = 0; i < n; i++)
+      if (rule->partial[i] && activity_varied(a, LLVMGetArgOperand(call, i))) return mark(a, call);
+    return false;
+  case CALL_MEMCPY:
+    if (activity_shadowed(a, LLVMGetArgOperand(call, 1))) changed |= need_shadow(a, LLVMGetArgOperand(call, 0), 0);
+    return changed;
+  case CALL_REALLOC:
+    if (activity_shadowed(a, LLVMGetArgOperand(call, 0))) changed |= add_flags(a, call, SHADOWED);
+    return changed;
+  case CALL_MODULE: {
+    bool any = false;
+    for (unsigned i = 0; i < n; i++) any |= active(a, LLVMGetArgOperand(call, i));
+    if (!any) return false;
+    /* The callee may store active data through any pointer it is given. */
+    for (unsigned i = 0; i < n; i++) changed |= need_shadow(a, LLVMGetArgOperand(call, i), 0);
+    LLVMTypeRef rt = LLVMTypeOf(call);
+    if (ir_is_ptr(rt)) {
+      char *pat = activity_call_pattern(a, call);
+      const Activity *callee = activity_get(ad, ir_called_function(call), pat);
+      free(pat);
+      if (!callee->done || callee->ret_active) changed |= mark(a, call);
+    } else if (ir_carries_derivative(rt)) {
+      changed |= mark(a, call);
+    }
+    return changed;
+  }
+  default: return false;
+  }
+}
+
+static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+  unsigned nops = (unsigned)LLVMGetNumOperands(inst);
+  switch (op) {
+  case LLVMFNeg:
+  case LLVMFPExt:
+  case LLVMFPTrunc:
+  case LLVMExtractValue:
+  case LLVMExtractElement: return any_operand_active(a, inst, 0, 1) && mark(a, inst);
+  case LLVMFAdd:
+  case LLVMFSub:
+  case LLVMFMul:
+  case LLVMFDiv:
+  case LLVMFRem:
+  case LLVMInsertValue:
+  case LLVMInsertElement:
+  case LLVMShuffleVector: return any_operand_active(a, inst, 0, 2) && mark(a, inst);
+  case LLVMBitCast:
+  case LLVMAddrSpaceCast:
+  case LLVMFreeze:
+    if (active(a, LLVMGetOperand(inst, 0))) {
+      /* a float's bits as an integer stay varied: a copy may move them back into a float */
+      bool changed = mark(a, inst);
+      return add_flags(a, inst, flags_of(a, LLVMGetOperand(inst, 0)) & VARIED) || changed;
+    }
+    return any_operand_ptrint(a, inst) && add_flags(a, inst, PTRINT);
+  case LLVMSelect:
+    if (!any_operand_active(a, inst, 1, 3)) return false;
+    if (ir_is_ptr(LLVMTypeOf(inst))) {
+      bool changed = add_flags(a, inst, SHADOWED);
+      changed = need_shadow(a, LLVMGetOperand(inst, 1), 0) || changed;
+      return need_shadow(a, LLVMGetOperand(inst, 2), 0) || changed;
+    }
+    return add_flags(a, inst, VARIED);
+  case LLVMPHI: {
+    bool any = false;
+    for (unsigned i = 0, n = LLVMCountIncoming(inst); i < n; i++) any |= active(a, LLVMGetIncomingValue(inst, i));
+    if (!any) return any_operand_ptrint(a, inst) && add_flags(a, inst, PTRINT);
+    if (!ir_is_ptr(LLVMTypeOf(inst))) return add_flags(a, inst, VARIED);
+    bool changed = add_flags(a, inst, SHADOWED);
+    for (unsigned i = 0, n = LLVMCountIncoming(inst); i < n; i++)
+      changed |= need_shadow(a, LLVMGetIncomingValue(inst, i), 0);
+    return changed;
+  }
+  case LLVMGetElementPtr:
+    if (activity_shadowed(a, LLVMGetOperand(inst, 0))) return add_flags(a, inst, SHADOWED);
+    return false;
+  case LLVMPtrToInt:
+    return activity_shadowed(a, LLVMGetOperand(inst, 0)) && add_flags(a, inst, PTRINT);
+  case LLVMLoad: {
+    if (!activity_shadowed(a, LLVMGetOperand(inst, 0))) return false;
+    LLVMTypeRef t = LLVMTypeOf(inst);
+    if (ir_carries_derivative(t)) return mark(a, inst);
+    if (ir_is_int(t) && LLVMGetIntTypeWidth(t) >= 32 && is_copy_only(inst, 0)) return add_flags(a, inst, VARIED);
+    return false;
+  }
+  case LLVMStore:
+    return active(a, LLVMGetOperand(inst, 0)) && need_shadow(a, LLVMGetOperand(inst, 1), 0);
+  case LLVMAtomicRMW: {
+    bool changed = false;
+    if (active(a, LLVMGetOperand(inst, 1))) changed |= need_shadow(a, LLVMGetOperand(inst, 0), 0);
+    if (activity_shadowed(a, LLVMGetOperand(inst, 0)) && ir_is_fp(LLVMTypeOf(inst))) changed |= mark(a, inst);
+    return changed;
+  }
+  case LLVMCall: return visit_call(ad, a, inst);
+  case LLVMRet:
+    if (nops == 1 && active(a, LLVMGetOperand(inst, 0)) && !a->ret_active) {
+      a->ret_active = true;
+      return true;
+    }
+    return false;
+  default:
+    /* Integer arithmetic carries no derivative, but does carry addresses of shadowed memory. */
+    if (nops && ir_is_int(LLVMTypeOf(inst)) && any_operand_ptrint(a, inst)) return add_flags(a, inst, PTRINT);
+    return false;
+  }
+}
+
+static void analyse(AdModule *ad, Activity *a) {
+  LLVMValueRef fn = a->fn;
+  unsigned i = 0;
+  for (LLVMValueRef p = LLVMGetFirstParam(fn); p; p = LLVMGetNextParam(p), i++)
+    if (a->pattern[i] != 'c') mark(a, p);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst))
+        changed |= visit(ad, a, inst);
+  }
+}
+
+const Activity *activity_get(AdModule *ad, LLVMValueRef fn, const char *pattern) {
+  if (!ad->activity) ad->activity = xcalloc(1, sizeof *ad->activity);
+  ActivityCache *c = ad->activity;
+  for (size_t i = 0; i < c->list.len; i++)
+    if (c->list.data[i]->fn == fn && !strcmp(c->list.data[i]->pattern, pattern)) return c->list.data[i];
+  Activity *a = xcalloc(1, sizeof *a);
+  a->fn = fn;
+  a->pattern = xstrdup(pattern);
+  vmap_init(&a->flags);
+  vec_push(&c->list, a);
+  analyse(ad, a);
+  a->done = true;
+  return a;
+}
+
+void activity_cache_free(AdModule *ad) {
+  ActivityCache *c = ad->activity;
+  if (!c) return;
+  for (size_t i = 0; i < c->list.len; i++) {
+    vmap_free(&c->list.data[i]->flags);
+    free(c->list.data[i]->pattern);
+    free(c->list.data[i]);
+  }
+  vec_free(&c->list);
+  free(c);
+  ad->activity = NULL;
+}
+
+char *activity_call_pattern(const Activity *a, LLVMValueRef call) {
+  unsigned n = ir_num_call_args(call);
+  char *p = xcalloc(n + 1, 1);
+  for (unsigned i = 0; i < n; i++) p[i] = active(a, LLVMGetArgOperand(call, i)) ? 'd' : 'c';
+  return p;
+}

@@ -1,0 +1,40 @@
+/* Activity analysis: which values of a function carry a derivative, for one activity pattern of its
+ * parameters.
+ *
+ *   varied    a non-pointer value that depends on an active input (it gets a tangent / an adjoint);
+ *   shadowed  a pointer to memory that may hold active data (it gets a shadow pointer).
+ *
+ * The analysis over-approximates: marking a value that is in fact constant costs a little work the
+ * optimiser usually removes, while missing one would lose a derivative. Memory that receives active
+ * data (an alloca, a malloc) becomes shadowed, and every pointer derived from it does too; memory the
+ * tool cannot give a shadow (a global, a constant argument) is left unshadowed and the generators
+ * report a store of active data into it. */
+#ifndef PARAD_ANALYSIS_ACTIVITY_H
+#define PARAD_ANALYSIS_ACTIVITY_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+
+#include "ad/ad.h"
+
+typedef struct Activity Activity;
+
+/* The activity of fn with one letter per parameter ('c' constant, 'd'/'n' duplicated or tangent,
+ * 'o' active scalar). Cached per module; the result lives as long as the AdModule. */
+const Activity *activity_get(AdModule *ad, LLVMValueRef fn, const char *pattern);
+void activity_cache_free(AdModule *ad);
+
+bool activity_varied(const Activity *a, LLVMValueRef v);
+bool activity_shadowed(const Activity *a, LLVMValueRef v);
+/* varied or shadowed */
+bool activity_active(const Activity *a, LLVMValueRef v);
+/* An integer computed from the address of shadowed memory: turning it back into a pointer would
+ * lose the shadow. */
+bool activity_from_shadowed_address(const Activity *a, LLVMValueRef v);
+/* Does the function's return value carry a derivative (a tangent or a shadow). */
+bool activity_return_active(const Activity *a);
+
+/* The activity pattern a call passes to a module function: one letter per argument. Caller frees. */
+char *activity_call_pattern(const Activity *a, LLVMValueRef call);
+
+#endif

@@ -1,0 +1,76 @@
+#include "analysis/calls.h"
+
+#include <string.h>
+
+#include "ad/request.h"
+#include "ir/ir.h"
+
+/* Library functions that take or return data but never carry a derivative: their outputs are text,
+ * integers, time, or nothing. A function that writes floating-point data (fread, scanf) is not here:
+ * with an active buffer it is a diagnostic. */
+static const char *const inactive_functions[] = {
+    "printf", "fprintf", "sprintf", "snprintf", "vprintf", "vfprintf", "vsnprintf", "puts", "fputs",
+    "putchar", "fputc", "putc", "fwrite", "fflush", "fopen", "fclose", "perror", "exit", "_exit", "abort",
+    "__assert_fail", "__stack_chk_fail", "clock", "time", "clock_gettime", "gettimeofday", "rand", "srand",
+    "getenv", "atoi", "atol", "atof", "strtol", "strtoul", "strtod", "strlen", "strcmp", "strncmp",
+    "memcmp", "usleep", "sleep", "omp_get_thread_num", "omp_get_num_threads", "omp_get_max_threads",
+    "omp_get_wtime", "omp_in_parallel",
+};
+
+/* Intrinsics that take pointers or floats but have no derivative of their own. */
+static const char *const inactive_intrinsic_prefixes[] = {
+    "llvm.lifetime.", "llvm.invariant.", "llvm.prefetch", "llvm.objectsize", "llvm.assume",
+    "llvm.experimental.noalias.scope.decl", "llvm.var.annotation", "llvm.stacksave", "llvm.stackrestore",
+    "llvm.is.fpclass", "llvm.donothing", "llvm.sideeffect", "llvm.trap", "llvm.debugtrap",
+};
+
+static bool name_in(const char *name, const char *const *list, size_t n, bool prefix) {
+  for (size_t i = 0; i < n; i++)
+    if (prefix ? !strncmp(name, list[i], strlen(list[i])) : !strcmp(name, list[i])) return true;
+  return false;
+}
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static bool touches_derivatives(LLVMValueRef call) {
+  if (ir_carries_derivative(LLVMTypeOf(call))) return true;
+  for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++)
+    if (ir_carries_derivative(LLVMTypeOf(LLVMGetArgOperand(call, i)))) return true;
+  return false;
+}
+
+CallKind call_classify(LLVMValueRef call, const MathRule **rule) {
+  if (rule) *rule = NULL;
+  LLVMValueRef fn = ir_called_function(call);
+  if (!fn) return LLVMIsAInlineAsm(LLVMGetCalledValue(call)) ? CALL_UNKNOWN : CALL_INDIRECT;
+  const char *name = LLVMGetValueName(fn);
+  if (!strncmp(name, "llvm.dbg.", 9)) return CALL_DEBUG;
+  if (request_is_canonical_call(call)) return CALL_REQUEST;
+  const MathRule *r = rule_for_call(call);
+  if (r) {
+    if (rule) *rule = r;
+    return CALL_MATH;
+  }
+  if (!LLVMIsDeclaration(fn)) return CALL_MODULE;
+  if (!strncmp(name, "llvm.memcpy", 11) || !strncmp(name, "llvm.memmove", 12) || !strcmp(name, "memcpy") ||
+      !strcmp(name, "memmove"))
+    return CALL_MEMCPY;
+  if (!strncmp(name, "llvm.memset", 11) || !strcmp(name, "memset")) return CALL_MEMSET;
+  if (!strcmp(name, "malloc") || !strcmp(name, "calloc")) return CALL_ALLOC;
+  if (!strcmp(name, "realloc")) return CALL_REALLOC;
+  if (!strcmp(name, "free")) return CALL_FREE;
+  if (name_in(name, inactive_functions, COUNT(inactive_functions), false)) return CALL_INACTIVE;
+  if (!strncmp(name, "llvm.", 5)) {
+    if (name_in(name, inactive_intrinsic_prefixes, COUNT(inactive_intrinsic_prefixes), true)) return CALL_INACTIVE;
+    if (!touches_derivatives(call)) return CALL_INACTIVE;
+    return CALL_UNKNOWN;
+  }
+  if (!touches_derivatives(call)) return CALL_INACTIVE;
+  return CALL_UNKNOWN;
+}
+
+const char *call_kind_name(CallKind k) {
+  static const char *const names[] = {"debug", "math", "memcpy", "memset", "alloc", "realloc", "free",
+                                      "inactive", "module", "request", "unknown", "indirect"};
+  return names[k];
+}

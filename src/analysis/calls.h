@@ -1,0 +1,27 @@
+/* What a call does, as far as derivatives are concerned. Every generator asks this first. */
+#ifndef PARAD_ANALYSIS_CALLS_H
+#define PARAD_ANALYSIS_CALLS_H
+
+#include <llvm-c/Core.h>
+
+#include "rules/rules.h"
+
+typedef enum {
+  CALL_DEBUG,    /* llvm.dbg.*: dropped from derivative code */
+  CALL_MATH,     /* has a rule in the derivative table */
+  CALL_MEMCPY,   /* memcpy, memmove (intrinsic or libc) */
+  CALL_MEMSET,   /* memset */
+  CALL_ALLOC,    /* malloc, calloc: fresh memory, gets a shadow allocation when active data goes in */
+  CALL_REALLOC,  /* realloc */
+  CALL_FREE,     /* free */
+  CALL_INACTIVE, /* never produces a derivative: printf, lifetime markers, integer intrinsics, ... */
+  CALL_MODULE,   /* a function whose body is in the module: differentiated recursively */
+  CALL_REQUEST,  /* a derivative request inside differentiated code (higher order) */
+  CALL_UNKNOWN,  /* a function without a body and without a rule */
+  CALL_INDIRECT, /* through a function pointer */
+} CallKind;
+
+CallKind call_classify(LLVMValueRef call, const MathRule **rule);
+const char *call_kind_name(CallKind k);
+
+#endif

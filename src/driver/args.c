@@ -1,0 +1,143 @@
+#include "driver/args.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Flags that take their value as the next argument, and the step they belong to. */
+static const char *const frontend_with_value[] = {"-I", "-D", "-U", "-include", "-imacros", "-isystem",
+                                                  "-iquote", "-idirafter", "-iprefix", "-MF", "-MT",
+                                                  "-MQ", "-Xclang", "-Xpreprocessor", "-x", NULL};
+static const char *const link_with_value[] = {"-L", "-l", "-Xlinker", "-T", "-u", "-z", NULL};
+static const char *const shared_with_value[] = {"-target", "-arch", "--sysroot", "-isysroot", "-B", NULL};
+
+/* Joined flags (-Ifoo, -lm) and flags without value, by prefix. */
+static const char *const frontend_prefixes[] = {"-I", "-D", "-U", "-W", "-w", "-std=", "-ansi", "-pedantic",
+                                                "-M", "-include", "-isystem", "-iquote", "-idirafter",
+                                                "-nostdinc", "-C", "-trigraphs", "-Xclang", NULL};
+static const char *const link_prefixes[] = {"-l", "-L", "-Wl,", "-shared", "-static", "-rdynamic", "-nostdlib",
+                                            "-nodefaultlibs", "-nostartfiles", "-pie", "-no-pie", "-Xlinker", "-fuse-ld=", "--ld-path=", "-rpath", NULL};
+
+static bool in(const char *s, const char *const *list) {
+  for (; *list; list++)
+    if (!strcmp(s, *list)) return true;
+  return false;
+}
+
+static bool has_prefix(const char *s, const char *const *list) {
+  for (; *list; list++)
+    if (!strncmp(s, *list, strlen(*list))) return true;
+  return false;
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && !strcmp(s + n - k, suffix);
+}
+
+static bool is_source(const char *path) {
+  static const char *const exts[] = {".c", ".i", ".ll", ".bc", NULL};
+  for (const char *const *e = exts; *e; e++)
+    if (ends_with(path, *e)) return true;
+  return false;
+}
+
+static bool passthrough_flag(const char *a) {
+  static const char *const exact[] = {"-E", "-fsyntax-only", "-M", "-MM", "-###", "--version", "-dumpversion",
+                                      "-dumpmachine", "--help", "-help", NULL};
+  static const char *const prefix[] = {"-print-", "--print-", NULL};
+  return in(a, exact) || has_prefix(a, prefix);
+}
+
+static void opt_level(Invocation *inv, const char *a) {
+  const char *l = a + 2;
+  if (!*l) inv->opt = '1';
+  else if (!strcmp(l, "fast")) inv->opt = '3', inv->fast_math = true;
+  else if (!strcmp(l, "g")) inv->opt = '1';
+  else if (*l >= '0' && *l <= '9') inv->opt = *l > '3' ? '3' : *l;
+  else if (*l == 's' || *l == 'z') inv->opt = *l;
+}
+
+bool args_parse(int argc, char **argv, Invocation *inv) {
+  memset(inv, 0, sizeof *inv);
+  inv->action = ACTION_LINK;
+  inv->opt = '0';
+  bool passthrough = false;
+  for (int i = 0; i < argc; i++) vec_push(&inv->all, argv[i]);
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+    if (a[0] != '-' || !a[1]) { /* an input */
+      if (is_source(a)) {
+        vec_push(&inv->sources, a);
+        vec_push(&inv->link, NULL);
+      } else {
+        vec_push(&inv->link, a);
+      }
+      continue;
+    }
+    if (!strcmp(a, "-o")) {
+      if (!next) {
+        fprintf(stderr, "parad-cc: error: -o needs a file name\n");
+        return false;
+      }
+      inv->output = argv[++i];
+      continue;
+    }
+    if (!strcmp(a, "-c")) { inv->action = ACTION_COMPILE; continue; }
+    if (!strcmp(a, "-S")) { inv->action = ACTION_ASSEMBLY; continue; }
+    if (!strcmp(a, "-emit-llvm")) { inv->emit_llvm = true; continue; }
+    if (passthrough_flag(a)) passthrough = true;
+    if (!strcmp(a, "-v")) inv->verbose = true;
+    if (a[1] == 'O') opt_level(inv, a);
+    if (a[1] == 'g') inv->debug = strcmp(a, "-g0") != 0;
+    if (!strcmp(a, "-fno-vectorize") || !strcmp(a, "-fno-tree-vectorize")) inv->no_vectorize = true;
+    if (!strcmp(a, "-fvectorize") || !strcmp(a, "-ftree-vectorize")) inv->no_vectorize = false;
+    if (!strcmp(a, "-fno-slp-vectorize")) inv->no_slp_vectorize = true;
+    if (!strcmp(a, "-fslp-vectorize")) inv->no_slp_vectorize = false;
+    if (!strcmp(a, "-fno-unroll-loops")) inv->no_unroll = true;
+    if (!strcmp(a, "-funroll-loops")) inv->no_unroll = false;
+    if (!strcmp(a, "-ffast-math")) inv->fast_math = true;
+
+    if (in(a, frontend_with_value) && next) {
+      vec_push(&inv->frontend, a);
+      vec_push(&inv->frontend, argv[++i]);
+      continue;
+    }
+    if (in(a, link_with_value) && next) {
+      vec_push(&inv->link, a);
+      vec_push(&inv->link, argv[++i]);
+      continue;
+    }
+    if (in(a, shared_with_value) && next) {
+      const char *v = argv[++i];
+      StrList *lists[3] = {&inv->frontend, &inv->codegen, &inv->link};
+      for (int k = 0; k < 3; k++) {
+        vec_push(lists[k], a);
+        vec_push(lists[k], v);
+      }
+      continue;
+    }
+    if (!strncmp(a, "-Wa,", 4)) { vec_push(&inv->codegen, a); continue; }
+    if (has_prefix(a, link_prefixes) || !strcmp(a, "-s")) { vec_push(&inv->link, a); continue; }
+    if (has_prefix(a, frontend_prefixes)) { vec_push(&inv->frontend, a); continue; }
+    /* -O, -g, -f..., -m..., -pthread, --target=...: every step */
+    vec_push(&inv->frontend, a);
+    vec_push(&inv->codegen, a);
+    vec_push(&inv->link, a);
+  }
+  if (passthrough || inv->sources.len == 0) inv->action = ACTION_PASSTHROUGH;
+  if (inv->action != ACTION_PASSTHROUGH && inv->action != ACTION_LINK && inv->output && inv->sources.len > 1) {
+    fprintf(stderr, "parad-cc: error: cannot specify -o when generating multiple output files\n");
+    return false;
+  }
+  return true;
+}
+
+void args_free(Invocation *inv) {
+  vec_free(&inv->sources);
+  vec_free(&inv->frontend);
+  vec_free(&inv->codegen);
+  vec_free(&inv->link);
+  vec_free(&inv->all);
+}

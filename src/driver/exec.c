@@ -1,0 +1,97 @@
+#define _POSIX_C_SOURCE 200809L
+#include "driver/exec.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+const char *exec_clang(void) {
+  const char *c = getenv("PARAD_CLANG");
+  return c && *c ? c : PARAD_CLANG;
+}
+
+static void echo(const StrList *argv) {
+  for (size_t i = 0; i < argv->len; i++) fprintf(stderr, "%s%s", i ? " " : " ", argv->data[i]);
+  fputc('\n', stderr);
+}
+
+static char **terminated(const StrList *argv) {
+  char **v = xcalloc(argv->len + 1, sizeof *v);
+  for (size_t i = 0; i < argv->len; i++) v[i] = (char *)argv->data[i];
+  return v;
+}
+
+int exec_run(const StrList *argv, bool verbose) {
+  if (verbose) echo(argv);
+  char **v = terminated(argv);
+  pid_t pid;
+  int err = posix_spawnp(&pid, v[0], NULL, NULL, v, environ);
+  free(v);
+  if (err) {
+    fprintf(stderr, "parad-cc: error: cannot run %s: %s\n", argv->data[0], strerror(err));
+    return 127;
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return 127;
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+int exec_replace(const StrList *argv) {
+  char **v = terminated(argv);
+  execvp(v[0], v);
+  fprintf(stderr, "parad-cc: error: cannot run %s: %s\n", v[0], strerror(errno));
+  free(v);
+  return 127;
+}
+
+/* ---- temporary files ---- */
+
+static char *temp_dir;
+static VEC(char *) temp_files;
+static unsigned temp_serial;
+
+static void remove_temps(void) {
+  for (size_t i = 0; i < temp_files.len; i++) {
+    unlink(temp_files.data[i]);
+    free(temp_files.data[i]);
+  }
+  vec_free(&temp_files);
+  if (temp_dir) rmdir(temp_dir);
+  free(temp_dir);
+  temp_dir = NULL;
+}
+
+static void on_signal(int sig) {
+  remove_temps();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+char *exec_temp_path(const char *stem, const char *ext) {
+  if (!temp_dir) {
+    const char *base = getenv("TMPDIR");
+    temp_dir = xasprintf("%s/parad-XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(temp_dir)) {
+      fprintf(stderr, "parad-cc: error: cannot create a temporary directory: %s\n", strerror(errno));
+      exit(1);
+    }
+    atexit(remove_temps);
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+  }
+  char *copy = xstrdup(stem);
+  char *path = xasprintf("%s/%u-%s%s", temp_dir, temp_serial++, basename(copy), ext);
+  free(copy);
+  vec_push(&temp_files, xstrdup(path));
+  return path;
+}

@@ -1,0 +1,19 @@
+/* Running the clang steps, and the temporary directory their intermediate files live in. */
+#ifndef PARAD_DRIVER_EXEC_H
+#define PARAD_DRIVER_EXEC_H
+
+#include <stdbool.h>
+
+#include "driver/args.h"
+
+/* Runs argv (NULL-terminated list in a StrList without the NULL); returns its exit status, or 127 when it
+ * cannot be started. With verbose, echoes the command first. */
+int exec_run(const StrList *argv, bool verbose);
+/* Replaces this process with argv (the pass-through case). Only returns on failure. */
+int exec_replace(const StrList *argv);
+/* A fresh file name in the temporary directory (made on first use, removed at exit). */
+char *exec_temp_path(const char *stem, const char *ext);
+/* The clang the pipeline uses: $PARAD_CLANG, else the one Parad was built against. */
+const char *exec_clang(void);
+
+#endif

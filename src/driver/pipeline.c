@@ -1,0 +1,124 @@
+#include "driver/pipeline.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
+#include <llvm-c/IRReader.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "ad/ad.h"
+
+/* A target machine like clang's, so that the optimiser's cost models (vectoriser, unroller, inliner)
+ * decide as they do under clang. */
+static LLVMTargetMachineRef target_machine(LLVMModuleRef m, char opt) {
+  static int initialised;
+  if (!initialised) {
+    LLVMInitializeAllTargetInfos();
+    LLVMInitializeAllTargets();
+    LLVMInitializeAllTargetMCs();
+    initialised = 1;
+  }
+  const char *triple = LLVMGetTarget(m);
+  char *owned = NULL;
+  if (!triple || !*triple) triple = owned = LLVMGetDefaultTargetTriple();
+  LLVMTargetRef target;
+  char *err = NULL;
+  LLVMTargetMachineRef tm = NULL;
+  if (!LLVMGetTargetFromTriple(triple, &target, &err)) {
+    LLVMCodeGenOptLevel level = opt == '0' ? LLVMCodeGenLevelNone : opt == '3' ? LLVMCodeGenLevelAggressive
+                                                                                 : LLVMCodeGenLevelDefault;
+    tm = LLVMCreateTargetMachine(target, triple, "", "", level, LLVMRelocPIC, LLVMCodeModelDefault);
+  } else {
+    LLVMDisposeMessage(err);
+  }
+  if (owned) LLVMDisposeMessage(owned);
+  return tm;
+}
+
+static bool run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, bool vec, bool slp,
+                       bool unroll, bool verbose) {
+  LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+  LLVMPassBuilderOptionsSetLoopVectorization(po, vec);
+  LLVMPassBuilderOptionsSetSLPVectorization(po, slp);
+  LLVMPassBuilderOptionsSetLoopUnrolling(po, unroll);
+  LLVMPassBuilderOptionsSetLoopInterleaving(po, unroll);
+  if (verbose) fprintf(stderr, " (in process) passes %s%s%s%s\n", passes, vec ? " +vectorize" : "",
+                       slp ? " +slp" : "", unroll ? " +unroll" : "");
+  LLVMErrorRef e = LLVMRunPasses(m, passes, tm, po);
+  LLVMDisposePassBuilderOptions(po);
+  if (e) {
+    char *msg = LLVMGetErrorMessage(e);
+    fprintf(stderr, "parad-cc: internal error: running passes '%s': %s\n", passes, msg);
+    LLVMDisposeErrorMessage(msg);
+    return false;
+  }
+  return true;
+}
+
+int pipeline_run(const char *in_path, const char *out_path, const PipelineOptions *o) {
+  LLVMContextRef ctx = LLVMContextCreate();
+  LLVMMemoryBufferRef buf;
+  char *msg = NULL;
+  if (LLVMCreateMemoryBufferWithContentsOfFile(in_path, &buf, &msg)) {
+    fprintf(stderr, "parad-cc: error: cannot read %s: %s\n", in_path, msg);
+    LLVMDisposeMessage(msg);
+    LLVMContextDispose(ctx);
+    return 2;
+  }
+  LLVMModuleRef m;
+  if (LLVMParseIRInContext(ctx, buf, &m, &msg)) {
+    fprintf(stderr, "parad-cc: error: %s: %s\n", in_path, msg);
+    LLVMDisposeMessage(msg);
+    LLVMContextDispose(ctx);
+    return 2;
+  }
+  LLVMTargetMachineRef tm = target_machine(m, o->opt);
+  int rc = 0;
+  char level[16];
+  snprintf(level, sizeof level, "default<O%c>", o->opt);
+
+  if (ad_module_has_requests(m)) {
+    if (ad_prepare(m)) {
+      rc = 1;
+      goto done;
+    }
+    /* Light optimisation before differentiating: the derivative of optimised code is several times
+     * faster. No vectorisation or unrolling yet: they come after, on primal and derivative alike. */
+    if (o->opt != '0' && !run_passes(m, tm, o->opt == '1' ? "default<O1>" : "default<O2>", false, false, false, o->verbose)) {
+      rc = 2;
+      goto done;
+    }
+    if (ad_generate(m)) {
+      rc = 1;
+      goto done;
+    }
+    if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
+      fprintf(stderr, "parad-cc: internal error: the generated code is invalid:\n%s\n", msg);
+      LLVMDisposeMessage(msg);
+      rc = 2;
+      goto done;
+    }
+    LLVMDisposeMessage(msg);
+  }
+  /* Parad asked the front end for line tables to place its diagnostics; drop them unless asked for. */
+  if (!o->keep_debug) LLVMStripModuleDebugInfo(m);
+  if (!run_passes(m, tm, level, o->vectorize, o->slp_vectorize, o->unroll, o->verbose)) {
+    rc = 2;
+    goto done;
+  }
+  if (o->text_output ? LLVMPrintModuleToFile(m, out_path, &msg) : LLVMWriteBitcodeToFile(m, out_path)) {
+    fprintf(stderr, "parad-cc: error: cannot write %s\n", out_path);
+    rc = 2;
+  }
+done:
+  LLVMDisposeModule(m);
+  if (tm) LLVMDisposeTargetMachine(tm);
+  LLVMContextDispose(ctx);
+  return rc;
+}

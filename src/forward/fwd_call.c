@@ -1,0 +1,118 @@
+/* Calls in forward mode: math functions through the rule table, functions of the module through their
+ * own tangent functions, memory functions through their shadows; anything else with an active argument
+ * is refused. */
+#include "forward/forward.h"
+#include "forward/fwd_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ir.h"
+
+static void math(FwdGen *g, LLVMValueRef call, const MathRule *rule) {
+  LLVMValueRef c = fwd_clone(g, call);
+  if (!activity_varied(g->act, call)) return;
+  LLVMTypeRef t = LLVMTypeOf(call);
+  LLVMValueRef args[3];
+  for (unsigned i = 0; i < rule->nargs; i++) args[i] = fwd_primal(g, LLVMGetArgOperand(call, i));
+  LLVMValueRef sum = NULL;
+  for (unsigned i = 0; i < rule->nargs; i++) {
+    LLVMValueRef ti = tan_get(g, LLVMGetArgOperand(call, i));
+    if (!ti) continue;
+    sum = tan_add(g, t, sum, tan_scale(g, t, rule_emit_partial(g->b, rule, i, args, c), ti));
+  }
+  tan_set(g, call, sum);
+}
+
+static bool any_active_argument(FwdGen *g, LLVMValueRef call, unsigned *which) {
+  for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++)
+    if (activity_active(g->act, LLVMGetArgOperand(call, i))) return *which = i, true;
+  return false;
+}
+
+static void module_call(FwdGen *g, LLVMValueRef call) {
+  LLVMValueRef callee = ir_called_function(call);
+  char *pattern = activity_call_pattern(g->act, call);
+  if (!strchr(pattern, 'd')) {
+    free(pattern);
+    fwd_clone(g, call);
+    return;
+  }
+  if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee))) {
+    fwd_error(g, call, "cannot differentiate a call to the variadic function '%s' with active arguments",
+              LLVMGetValueName(callee));
+    free(pattern);
+    fwd_clone(g, call);
+    return;
+  }
+  bool ret_tangent = activity_active(g->act, call);
+  LLVMValueRef tf = fwd_function(g->ad, callee, pattern, ret_tangent, g->width);
+  if (!tf) { /* the callee's errors are already reported */
+    free(pattern);
+    fwd_clone(g, call);
+    return;
+  }
+  unsigned n = ir_num_call_args(call), k = 0;
+  LLVMValueRef *args = xcalloc(n * (1 + g->width) + 1, sizeof *args);
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef a = LLVMGetArgOperand(call, i);
+    args[k++] = fwd_primal(g, a);
+    if (pattern[i] != 'd') continue;
+    LLVMTypeRef t = LLVMTypeOf(a);
+    if (ir_is_ptr(t)) {
+      fwd_shadow_lanes(g, a, call, "this call", &args[k]);
+    } else {
+      LLVMValueRef tv = tan_get(g, a);
+      for (unsigned w = 0; w < g->width; w++) args[k + w] = tv ? tan_lane(g, t, tv, w) : LLVMConstNull(t);
+    }
+    k += g->width;
+  }
+  LLVMValueRef nc = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(tf), tf, args, k, "");
+  /* by-value arguments are copied at the call: the attribute must be on the call as on the callee */
+  unsigned byval = ir_attr_kind("byval");
+  for (unsigned i = 0; i < k; i++) {
+    LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(tf, i + 1, byval);
+    if (a) LLVMAddCallSiteAttribute(nc, i + 1, a);
+  }
+  free(args);
+  free(pattern);
+  if (ret_tangent) {
+    vmap_put(&g->vmap, call, LLVMBuildExtractValue(g->b, nc, 0, ""));
+    tan_set(g, call, LLVMBuildExtractValue(g->b, nc, 1, ""));
+  } else {
+    vmap_put(&g->vmap, call, nc);
+  }
+}
+
+void fwd_call(FwdGen *g, LLVMValueRef call) {
+  const MathRule *rule;
+  CallKind kind = call_classify(call, &rule);
+  unsigned which;
+  switch (kind) {
+  case CALL_DEBUG: return;
+  case CALL_MATH: math(g, call, rule); return;
+  case CALL_MEMCPY: fwd_memcpy(g, call); return;
+  case CALL_MEMSET: fwd_memset(g, call); return;
+  case CALL_ALLOC:
+  case CALL_REALLOC:
+  case CALL_FREE: fwd_heap(g, call, kind); return;
+  case CALL_MODULE: module_call(g, call); return;
+  case CALL_INACTIVE: fwd_clone(g, call); return;
+  case CALL_REQUEST:
+    fwd_error(g, call, "cannot differentiate a derivative request (higher-order derivatives are not supported)");
+    fwd_clone(g, call);
+    return;
+  case CALL_UNKNOWN:
+    if (any_active_argument(g, call, &which))
+      fwd_error(g, call, "cannot differentiate a call to '%s', whose body is not in this file, with an active "
+                         "argument (#%u)", ir_called_name(call), which + 1);
+    fwd_clone(g, call);
+    return;
+  case CALL_INDIRECT:
+    if (any_active_argument(g, call, &which))
+      fwd_error(g, call, "cannot differentiate an indirect call (through a function pointer) with an active "
+                         "argument (#%u)", which + 1);
+    fwd_clone(g, call);
+    return;
+  }
+}

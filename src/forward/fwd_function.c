@@ -1,0 +1,213 @@
+/* The tangent function as a whole: its signature, its blocks in dominance order, phis, the result. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "forward/forward.h"
+#include "forward/fwd_internal.h"
+#include <llvm-c/DebugInfo.h>
+
+#include "ir/cfg.h"
+#include "ir/diag.h"
+#include "ir/ir.h"
+
+void fwd_error(FwdGen *g, LLVMValueRef at, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  diag_error(at, "%s", msg);
+  g->errors++;
+}
+
+LLVMValueRef fwd_primal(FwdGen *g, LLVMValueRef orig) {
+  if (LLVMValueIsBasicBlock(orig) || LLVMIsAInstruction(orig) || LLVMIsAArgument(orig)) {
+    LLVMValueRef v = vmap_get(&g->vmap, orig);
+    /* Only a value of an unreachable block can be missing; it is never executed. */
+    return v ? v : LLVMGetUndef(LLVMTypeOf(orig));
+  }
+  return orig;
+}
+
+LLVMValueRef fwd_clone(FwdGen *g, LLVMValueRef inst) {
+  LLVMValueRef c = LLVMInstructionClone(inst);
+  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(inst); i < n; i++) {
+    LLVMValueRef op = LLVMGetOperand(inst, i);
+    LLVMValueRef m = fwd_primal(g, op);
+    if (m != op) LLVMSetOperand(c, i, m);
+  }
+  size_t len;
+  const char *name = LLVMGetValueName2(inst, &len);
+  LLVMInsertIntoBuilderWithName(g->b, c, LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMVoidTypeKind ? "" : name);
+  vmap_put(&g->vmap, inst, c);
+  return c;
+}
+
+/* ---- signature ---- */
+
+static bool is_dup(char c) { return c == 'd' || c == 'n'; }
+
+static LLVMTypeRef return_type(const FwdGen *g) {
+  LLVMTypeRef r = LLVMGetReturnType(LLVMGlobalGetValueType(g->orig));
+  if (!g->ret_tangent) return r;
+  LLVMTypeRef pair[2] = {r, tan_type(g, r)};
+  return LLVMStructTypeInContext(g->ctx, pair, 2, 0);
+}
+
+/* Enum attributes of the original that stay true of its tangent function. Memory effects do not:
+ * the tangent function also writes the shadows. */
+static const char *const kept_fn_attrs[] = {"nounwind", "uwtable", "noinline", "optnone", "mustprogress",
+                                            "ssp", "sspstrong", "sspreq", "nosync"};
+
+static void copy_attributes(FwdGen *g, const char *pattern) {
+  LLVMValueRef f = g->orig, t = g->func;
+  unsigned n = LLVMGetAttributeCountAtIndex(f, LLVMAttributeFunctionIndex);
+  LLVMAttributeRef *attrs = xcalloc(n + 1, sizeof *attrs);
+  LLVMGetAttributesAtIndex(f, LLVMAttributeFunctionIndex, attrs);
+  for (unsigned i = 0; i < n; i++) {
+    bool keep = LLVMIsStringAttribute(attrs[i]);
+    for (size_t k = 0; !keep && k < sizeof kept_fn_attrs / sizeof *kept_fn_attrs; k++)
+      keep = LLVMIsEnumAttribute(attrs[i]) && LLVMGetEnumAttributeKind(attrs[i]) == ir_attr_kind(kept_fn_attrs[k]);
+    if (keep) LLVMAddAttributeAtIndex(t, LLVMAttributeFunctionIndex, attrs[i]);
+  }
+  free(attrs);
+  /* Parameter attributes describe how the primal uses its arguments, which does not change; except
+   * `returned`, since the result now has a different type. A by-value shadow is copied like its primal. */
+  unsigned k = 0, np = LLVMCountParams(f), returned = ir_attr_kind("returned"), byval = ir_attr_kind("byval");
+  for (unsigned p = 0; p < np; p++) {
+    unsigned na = LLVMGetAttributeCountAtIndex(f, p + 1);
+    LLVMAttributeRef *pa = xcalloc(na + 1, sizeof *pa);
+    LLVMGetAttributesAtIndex(f, p + 1, pa);
+    for (unsigned i = 0; i < na; i++) {
+      if (LLVMIsStringAttribute(pa[i]) || LLVMGetEnumAttributeKind(pa[i]) == returned) continue;
+      LLVMAddAttributeAtIndex(t, k + 1, pa[i]);
+      if (is_dup(pattern[p]) && LLVMGetEnumAttributeKind(pa[i]) == byval)
+        for (unsigned w = 1; w <= g->width; w++) LLVMAddAttributeAtIndex(t, k + 1 + w, pa[i]);
+    }
+    free(pa);
+    k += 1 + (is_dup(pattern[p]) ? g->width : 0);
+  }
+}
+
+static LLVMValueRef declare(FwdGen *g, const char *pattern) {
+  LLVMValueRef f = g->orig;
+  unsigned np = LLVMCountParams(f), n = 0;
+  LLVMTypeRef *types = xcalloc(np * (1 + g->width) + 1, sizeof *types);
+  for (unsigned p = 0; p < np; p++) {
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(f, p));
+    types[n++] = t;
+    if (is_dup(pattern[p]))
+      for (unsigned w = 0; w < g->width; w++) types[n++] = t;
+  }
+  LLVMTypeRef fty = LLVMFunctionType(return_type(g), types, n, 0);
+  free(types);
+  char *name = g->width > 1 ? xasprintf("fwddiffe%u.%s.%s", g->width, LLVMGetValueName(f), pattern)
+                            : xasprintf("fwddiffe.%s.%s", LLVMGetValueName(f), pattern);
+  LLVMValueRef t = LLVMAddFunction(g->ad->mod, name, fty);
+  free(name);
+  LLVMSetLinkage(t, LLVMInternalLinkage);
+  return t;
+}
+
+/* ---- body ---- */
+
+static void map_parameters(FwdGen *g, const char *pattern) {
+  unsigned k = 0;
+  for (unsigned p = 0, np = LLVMCountParams(g->orig); p < np; p++) {
+    LLVMValueRef op = LLVMGetParam(g->orig, p), np_ = LLVMGetParam(g->func, k++);
+    size_t len;
+    const char *name = LLVMGetValueName2(op, &len);
+    LLVMSetValueName2(np_, name, len);
+    vmap_put(&g->vmap, op, np_);
+    if (!is_dup(pattern[p])) continue;
+    LLVMValueRef lanes[MAX_WIDTH];
+    for (unsigned w = 0; w < g->width; w++) {
+      lanes[w] = LLVMGetParam(g->func, k++);
+      char *sname = g->width > 1 ? xasprintf("d%s.%u", *name ? name : "arg", w) : xasprintf("d%s", *name ? name : "arg");
+      LLVMSetValueName2(lanes[w], sname, strlen(sname));
+      free(sname);
+    }
+    tan_set(g, op, tan_pack(g, LLVMTypeOf(op), lanes));
+  }
+}
+
+static void fill_phis(FwdGen *g) {
+  for (size_t i = 0; i < g->phis.len; i++) {
+    LLVMValueRef phi = g->phis.data[i], nphi = vmap_get(&g->vmap, phi), tphi = tan_get(g, phi);
+    LLVMTypeRef t = LLVMTypeOf(phi);
+    for (unsigned k = 0, n = LLVMCountIncoming(phi); k < n; k++) {
+      LLVMBasicBlockRef from = LLVMGetIncomingBlock(phi, k);
+      LLVMValueRef nfrom = vmap_get(&g->vmap, LLVMBasicBlockAsValue(from));
+      if (!nfrom) continue; /* an unreachable predecessor */
+      LLVMBasicBlockRef nbb = LLVMValueAsBasicBlock(nfrom);
+      LLVMValueRef v = LLVMGetIncomingValue(phi, k), nv = fwd_primal(g, v);
+      LLVMAddIncoming(nphi, &nv, &nbb, 1);
+      if (!tphi) continue;
+      LLVMValueRef tv;
+      if (ir_is_ptr(t)) {
+        /* the shadow must exist at the end of the predecessor: build any null lanes there */
+        LLVMValueRef lanes[MAX_WIDTH];
+        LLVMPositionBuilderBefore(g->b, LLVMGetBasicBlockTerminator(nbb));
+        if (!fwd_shadow_lanes(g, v, phi, "this pointer phi", lanes)) continue;
+        tv = tan_pack(g, t, lanes);
+      } else {
+        tv = tan_get_or_zero(g, v);
+      }
+      LLVMAddIncoming(tphi, &tv, &nbb, 1);
+    }
+  }
+}
+
+/* Generated code has no debug scope of its own: it keeps no locations (the call to it has one). */
+static void strip_locations(LLVMValueRef fn) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      LLVMInstructionSetDebugLoc(i, NULL);
+}
+
+static void generate(FwdGen *g, const char *pattern) {
+  BlockList rpo = {0};
+  cfg_reverse_post_order(g->orig, &rpo);
+  for (size_t i = 0; i < rpo.len; i++) {
+    size_t len;
+    const char *name = LLVMGetValueName2(LLVMBasicBlockAsValue(rpo.data[i]), &len);
+    LLVMBasicBlockRef nb = LLVMAppendBasicBlockInContext(g->ctx, g->func, name);
+    vmap_put(&g->vmap, LLVMBasicBlockAsValue(rpo.data[i]), LLVMBasicBlockAsValue(nb));
+  }
+  LLVMPositionBuilderAtEnd(g->b, LLVMGetEntryBasicBlock(g->func));
+  map_parameters(g, pattern);
+  for (size_t i = 0; i < rpo.len; i++) {
+    LLVMPositionBuilderAtEnd(g->b, LLVMValueAsBasicBlock(vmap_get(&g->vmap, LLVMBasicBlockAsValue(rpo.data[i]))));
+    for (LLVMValueRef inst = LLVMGetFirstInstruction(rpo.data[i]); inst; inst = LLVMGetNextInstruction(inst))
+      fwd_inst(g, inst);
+  }
+  fill_phis(g);
+  strip_locations(g->func);
+  vec_free(&rpo);
+}
+
+LLVMValueRef fwd_function(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_tangent, unsigned width) {
+  char *key = xasprintf("fwd|%s|%s|%u|%d", LLVMGetValueName(fn), pattern, width, ret_tangent);
+  LLVMValueRef done = ad_find_generated(ad, key);
+  if (done) {
+    free(key);
+    return done;
+  }
+  FwdGen g = {.ad = ad, .orig = fn, .width = width, .ret_tangent = ret_tangent, .ctx = ad->ctx};
+  g.act = activity_get(ad, fn, pattern);
+  g.func = declare(&g, pattern);
+  ad_remember_generated(ad, key, g.func); /* before the body: recursion calls it */
+  free(key);
+  copy_attributes(&g, pattern);
+  vmap_init(&g.vmap);
+  vmap_init(&g.tmap);
+  g.b = LLVMCreateBuilderInContext(g.ctx);
+  generate(&g, pattern);
+  LLVMDisposeBuilder(g.b);
+  vmap_free(&g.vmap);
+  vmap_free(&g.tmap);
+  vec_free(&g.phis);
+  return g.errors ? NULL : g.func;
+}

@@ -1,0 +1,232 @@
+/* Tangents of arithmetic, casts, aggregates, phis, selects and returns. */
+#include "forward/fwd_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ir.h"
+
+/* ---- aggregates with index paths ---- */
+
+static LLVMValueRef extract_path(FwdGen *g, LLVMValueRef agg, const unsigned *idx, unsigned n) {
+  for (unsigned i = 0; i < n; i++) agg = LLVMBuildExtractValue(g->b, agg, idx[i], "");
+  return agg;
+}
+
+static LLVMValueRef insert_path(FwdGen *g, LLVMValueRef agg, LLVMValueRef v, const unsigned *idx, unsigned n) {
+  if (n == 1) return LLVMBuildInsertValue(g->b, agg, v, idx[0], "");
+  LLVMValueRef inner = LLVMBuildExtractValue(g->b, agg, idx[0], "");
+  return LLVMBuildInsertValue(g->b, agg, insert_path(g, inner, v, idx + 1, n - 1), idx[0], "");
+}
+
+static LLVMValueRef shuffle_mask(FwdGen *g, LLVMValueRef shuf) {
+  unsigned n = LLVMGetNumMaskElements(shuf);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
+  LLVMValueRef *elems = xcalloc(n + 1, sizeof *elems);
+  for (unsigned i = 0; i < n; i++) {
+    int m = LLVMGetMaskValue(shuf, i);
+    elems[i] = m == LLVMGetUndefMaskElem() ? LLVMGetPoison(i32) : LLVMConstInt(i32, (unsigned)m, 0);
+  }
+  LLVMValueRef mask = LLVMConstVector(elems, n);
+  free(elems);
+  return mask;
+}
+
+/* The tangent of an aggregate or vector instruction, built lane by lane from its operands' tangents. */
+static LLVMValueRef aggregate_tangent(FwdGen *g, LLVMValueRef inst) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+  LLVMTypeRef t = LLVMTypeOf(inst);
+  LLVMValueRef a = LLVMGetOperand(inst, 0);
+  LLVMTypeRef at = LLVMTypeOf(a);
+  LLVMValueRef ta = tan_get_or_zero(g, a);
+  LLVMValueRef lanes[MAX_WIDTH];
+  unsigned nidx = (op == LLVMExtractValue || op == LLVMInsertValue) ? LLVMGetNumIndices(inst) : 0;
+  const unsigned *idx = nidx ? LLVMGetIndices(inst) : NULL;
+  LLVMValueRef mask = op == LLVMShuffleVector ? shuffle_mask(g, inst) : NULL;
+  for (unsigned i = 0; i < g->width; i++) {
+    LLVMValueRef la = tan_lane(g, at, ta, i);
+    switch (op) {
+    case LLVMExtractValue: lanes[i] = extract_path(g, la, idx, nidx); break;
+    case LLVMExtractElement: lanes[i] = LLVMBuildExtractElement(g->b, la, fwd_primal(g, LLVMGetOperand(inst, 1)), ""); break;
+    case LLVMInsertValue:
+    case LLVMInsertElement:
+    case LLVMShuffleVector: {
+      LLVMValueRef b = LLVMGetOperand(inst, 1);
+      LLVMValueRef lb = tan_lane(g, LLVMTypeOf(b), tan_get_or_zero(g, b), i);
+      if (op == LLVMInsertValue)
+        lanes[i] = insert_path(g, la, lb, idx, nidx);
+      else if (op == LLVMInsertElement)
+        lanes[i] = LLVMBuildInsertElement(g->b, la, lb, fwd_primal(g, LLVMGetOperand(inst, 2)), "");
+      else
+        lanes[i] = LLVMBuildShuffleVector(g->b, la, lb, mask, "");
+      break;
+    }
+    default: return NULL;
+    }
+  }
+  return tan_pack(g, t, lanes);
+}
+
+static LLVMValueRef select_tangent(FwdGen *g, LLVMValueRef inst) {
+  LLVMTypeRef t = LLVMTypeOf(inst);
+  LLVMValueRef cond = fwd_primal(g, LLVMGetOperand(inst, 0));
+  LLVMValueRef a = LLVMGetOperand(inst, 1), b = LLVMGetOperand(inst, 2);
+  LLVMValueRef ta, tb;
+  if (ir_is_ptr(t)) {
+    LLVMValueRef la[MAX_WIDTH], lb[MAX_WIDTH];
+    if (!fwd_shadow_lanes(g, a, inst, "this pointer select", la) || !fwd_shadow_lanes(g, b, inst, "this pointer select", lb))
+      return NULL;
+    ta = tan_pack(g, t, la);
+    tb = tan_pack(g, t, lb);
+  } else {
+    ta = tan_get(g, a);
+    tb = tan_get(g, b);
+    if (!ta && !tb) return NULL;
+    if (!ta) ta = tan_zero(g, t);
+    if (!tb) tb = tan_zero(g, t);
+  }
+  /* A scalar condition selects whole tangents, arrays included; a vector condition selects lanes. */
+  if (!ir_is_int(LLVMTypeOf(cond)) && !tan_is_whole(g, t)) {
+    LLVMValueRef lanes[MAX_WIDTH];
+    for (unsigned i = 0; i < g->width; i++)
+      lanes[i] = LLVMBuildSelect(g->b, cond, tan_lane(g, t, ta, i), tan_lane(g, t, tb, i), "");
+    return tan_pack(g, t, lanes);
+  }
+  return LLVMBuildSelect(g->b, cond, ta, tb, "");
+}
+
+static LLVMValueRef trunc_call(FwdGen *g, LLVMValueRef v) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  return ir_call_intrinsic(g->b, "llvm.trunc", &t, 1, &v, 1);
+}
+
+/* The tangent of an arithmetic or cast instruction whose primal copy is c. */
+static LLVMValueRef arith_tangent(FwdGen *g, LLVMValueRef inst, LLVMValueRef c) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+  LLVMTypeRef t = LLVMTypeOf(inst);
+  LLVMValueRef a = LLVMGetOperand(inst, 0);
+  LLVMValueRef ta = tan_get(g, a);
+  switch (op) {
+  case LLVMFNeg: return tan_neg(g, t, ta);
+  case LLVMFPExt:
+  case LLVMFPTrunc:
+  case LLVMBitCast:
+  case LLVMAddrSpaceCast: return tan_cast(g, op, LLVMTypeOf(a), t, ta);
+  case LLVMFreeze: return ta;
+  default: break;
+  }
+  LLVMValueRef b = LLVMGetOperand(inst, 1);
+  LLVMValueRef tb = tan_get(g, b), x = fwd_primal(g, a), y = fwd_primal(g, b);
+  switch (op) {
+  case LLVMFAdd: return tan_add(g, t, ta, tb);
+  case LLVMFSub: return tan_sub(g, t, ta, tb);
+  case LLVMFMul: return tan_add(g, t, tan_scale(g, t, y, ta), tan_scale(g, t, x, tb));
+  case LLVMFDiv: /* d(x/y) = (dx - (x/y) dy) / y */
+    return tan_div(g, t, tan_sub(g, t, ta, tan_scale(g, t, c, tb)), y);
+  case LLVMFRem: /* x rem y = x - trunc(x/y) y, and trunc is flat */
+    return tan_sub(g, t, ta, tb ? tan_scale(g, t, trunc_call(g, LLVMBuildFDiv(g->b, x, y, "")), tb) : NULL);
+  default: return NULL;
+  }
+}
+
+static bool is_integer_arith(LLVMOpcode op) {
+  switch (op) {
+  case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMUDiv: case LLVMSDiv: case LLVMURem: case LLVMSRem:
+  case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor:
+  case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMUIToFP: case LLVMSIToFP:
+    return true;
+  default: return false;
+  }
+}
+
+/* Instructions without a tangent of their own that would silently lose one. */
+static void check_inactive(FwdGen *g, LLVMValueRef inst, LLVMOpcode op) {
+  if (op == LLVMIntToPtr && activity_from_shadowed_address(g->act, LLVMGetOperand(inst, 0))) {
+    fwd_error(g, inst, "cannot differentiate a pointer rebuilt from the integer address of active memory "
+                       "(inttoptr): its shadow is lost");
+    return;
+  }
+  if (!is_integer_arith(op)) return;
+  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(inst); i < n; i++)
+    if (activity_varied(g->act, LLVMGetOperand(inst, i))) {
+      fwd_error(g, inst, "cannot differentiate integer arithmetic on the bits of an active floating-point value");
+      return;
+    }
+}
+
+static void phi(FwdGen *g, LLVMValueRef inst) {
+  size_t len;
+  const char *name = LLVMGetValueName2(inst, &len);
+  LLVMTypeRef t = LLVMTypeOf(inst);
+  vmap_put(&g->vmap, inst, LLVMBuildPhi(g->b, t, name));
+  if (activity_active(g->act, inst)) tan_set(g, inst, LLVMBuildPhi(g->b, tan_type(g, t), ""));
+  vec_push(&g->phis, inst);
+}
+
+static void ret(FwdGen *g, LLVMValueRef inst) {
+  if (LLVMGetNumOperands(inst) == 0) {
+    LLVMBuildRetVoid(g->b);
+    return;
+  }
+  LLVMValueRef v = LLVMGetOperand(inst, 0), pv = fwd_primal(g, v);
+  if (!g->ret_tangent) {
+    LLVMBuildRet(g->b, pv);
+    return;
+  }
+  LLVMTypeRef t = LLVMTypeOf(v);
+  LLVMValueRef tv;
+  if (ir_is_ptr(t)) {
+    LLVMValueRef lanes[MAX_WIDTH];
+    if (!fwd_shadow_lanes(g, v, inst, "the returned pointer", lanes)) return;
+    tv = tan_pack(g, t, lanes);
+  } else {
+    tv = tan_get_or_zero(g, v);
+  }
+  LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(g->func));
+  LLVMValueRef pair = LLVMBuildInsertValue(g->b, LLVMGetUndef(rt), pv, 0, "");
+  LLVMBuildRet(g->b, LLVMBuildInsertValue(g->b, pair, tv, 1, ""));
+}
+
+void fwd_inst(FwdGen *g, LLVMValueRef inst) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+  if (op == LLVMCall) {
+    fwd_call(g, inst);
+    return;
+  }
+  if (fwd_memory(g, inst)) return;
+  switch (op) {
+  case LLVMPHI: phi(g, inst); return;
+  case LLVMRet: ret(g, inst); return;
+  case LLVMInvoke:
+  case LLVMCallBr:
+  case LLVMLandingPad:
+  case LLVMResume:
+  case LLVMCatchSwitch:
+  case LLVMCatchPad:
+  case LLVMCleanupPad:
+  case LLVMCatchRet:
+  case LLVMCleanupRet:
+    fwd_error(g, inst, "cannot differentiate exception handling");
+    fwd_clone(g, inst);
+    return;
+  case LLVMVAArg:
+    fwd_error(g, inst, "cannot differentiate a variadic function (va_arg)");
+    fwd_clone(g, inst);
+    return;
+  default: break;
+  }
+  LLVMValueRef c = fwd_clone(g, inst);
+  if (!activity_active(g->act, inst)) {
+    check_inactive(g, inst, op);
+    return;
+  }
+  switch (op) {
+  case LLVMSelect: tan_set(g, inst, select_tangent(g, inst)); break;
+  case LLVMExtractValue:
+  case LLVMInsertValue:
+  case LLVMExtractElement:
+  case LLVMInsertElement:
+  case LLVMShuffleVector: tan_set(g, inst, aggregate_tangent(g, inst)); break;
+  default: tan_set(g, inst, arith_tangent(g, inst, c)); break;
+  }
+}

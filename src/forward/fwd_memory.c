@@ -1,0 +1,243 @@
+/* Memory in forward mode: every access through a shadowed pointer is mirrored on its shadow(s), so the
+ * shadow memory holds the tangents of the primal memory, element for element. Stack slots and heap
+ * blocks that receive active data get zeroed shadows of their own. */
+#include "forward/fwd_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/calls.h"
+#include "ir/ir.h"
+
+static void describe(LLVMValueRef p, char *buf, size_t n) {
+  LLVMValueRef base = ir_strip_pointer_casts(p);
+  while (LLVMIsAGetElementPtrInst(base) || (LLVMIsAConstantExpr(base) && LLVMGetConstOpcode(base) == LLVMGetElementPtr))
+    base = ir_strip_pointer_casts(LLVMGetOperand(base, 0));
+  if (LLVMIsAGlobalVariable(base))
+    snprintf(buf, n, "the global variable '%s'; Parad gives globals no shadow", LLVMGetValueName(base));
+  else if (LLVMIsAArgument(base))
+    snprintf(buf, n, "a parameter passed as constant; pass it with parad_dup and a shadow");
+  else if (LLVMIsALoadInst(base))
+    snprintf(buf, n, "a pointer loaded from memory that has no shadow");
+  else if (ir_is_call(base))
+    snprintf(buf, n, "a pointer returned by '%s'", *ir_called_name(base) ? ir_called_name(base) : "an indirect call");
+  else if (LLVMIsAIntToPtrInst(base))
+    snprintf(buf, n, "a pointer made from an integer");
+  else
+    snprintf(buf, n, "a pointer without shadow");
+}
+
+bool fwd_shadow_lanes(FwdGen *g, LLVMValueRef ptr, LLVMValueRef at, const char *what, LLVMValueRef *lanes) {
+  LLVMTypeRef t = LLVMTypeOf(ptr);
+  LLVMValueRef tv = activity_shadowed(g->act, ptr) ? tan_get(g, ptr) : NULL;
+  if (tv) {
+    for (unsigned i = 0; i < g->width; i++) lanes[i] = tan_lane(g, t, tv, i);
+    return true;
+  }
+  for (unsigned i = 0; i < g->width; i++) lanes[i] = LLVMConstNull(t);
+  /* A null pointer's shadow is null; nothing else may go without one. */
+  if (LLVMIsAConstantPointerNull(ptr) || LLVMIsAUndefValue(ptr)) return true;
+  char buf[256];
+  describe(ptr, buf, sizeof buf);
+  fwd_error(g, at, "%s needs a shadow for memory that has none: %s", what, buf);
+  return false;
+}
+
+/* The primal access's alignment, volatility, ordering and type-based alias tag hold for its shadow. */
+static void copy_access(LLVMValueRef from, LLVMValueRef to) {
+  LLVMSetAlignment(to, LLVMGetAlignment(from));
+  LLVMSetVolatile(to, LLVMGetVolatile(from));
+  LLVMAtomicOrdering o = LLVMGetOrdering(from);
+  if (o != LLVMAtomicOrderingNotAtomic) LLVMSetOrdering(to, o);
+  unsigned tbaa = LLVMGetMDKindID("tbaa", 4);
+  LLVMValueRef md = LLVMGetMetadata(from, tbaa);
+  if (md) LLVMSetMetadata(to, tbaa, md);
+}
+
+static void load(FwdGen *g, LLVMValueRef inst) {
+  fwd_clone(g, inst);
+  if (!activity_active(g->act, inst)) return;
+  LLVMTypeRef t = LLVMTypeOf(inst);
+  LLVMValueRef ptr[MAX_WIDTH], lanes[MAX_WIDTH];
+  if (!fwd_shadow_lanes(g, LLVMGetOperand(inst, 0), inst, "this load", ptr)) return;
+  for (unsigned i = 0; i < g->width; i++) {
+    lanes[i] = LLVMBuildLoad2(g->b, t, ptr[i], "");
+    copy_access(inst, lanes[i]);
+  }
+  tan_set(g, inst, tan_pack(g, t, lanes));
+}
+
+static void store(FwdGen *g, LLVMValueRef inst) {
+  fwd_clone(g, inst);
+  LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1);
+  if (!activity_shadowed(g->act, p)) {
+    if (activity_active(g->act, v)) {
+      char buf[256];
+      describe(p, buf, sizeof buf);
+      fwd_error(g, inst, "cannot store an active value into memory without a shadow (%s)", buf);
+    }
+    return;
+  }
+  LLVMTypeRef t = LLVMTypeOf(v);
+  LLVMValueRef ptr[MAX_WIDTH], val[MAX_WIDTH];
+  if (!fwd_shadow_lanes(g, p, inst, "this store", ptr)) return;
+  if (ir_is_ptr(t)) {
+    if (!fwd_shadow_lanes(g, v, inst, "storing this pointer into active memory", val)) return;
+  } else {
+    /* A constant or inactive value stored into active memory: its tangent is zero. */
+    LLVMValueRef tv = tan_get(g, v);
+    for (unsigned i = 0; i < g->width; i++) val[i] = tv ? tan_lane(g, t, tv, i) : LLVMConstNull(t);
+  }
+  for (unsigned i = 0; i < g->width; i++) copy_access(inst, LLVMBuildStore(g->b, val[i], ptr[i]));
+}
+
+static void gep(FwdGen *g, LLVMValueRef inst) {
+  fwd_clone(g, inst);
+  if (!activity_shadowed(g->act, inst)) return;
+  LLVMValueRef base[MAX_WIDTH], lanes[MAX_WIDTH];
+  if (!fwd_shadow_lanes(g, LLVMGetOperand(inst, 0), inst, "this address computation", base)) return;
+  unsigned n = (unsigned)LLVMGetNumOperands(inst) - 1;
+  LLVMValueRef *idx = xcalloc(n + 1, sizeof *idx);
+  for (unsigned k = 0; k < n; k++) idx[k] = fwd_primal(g, LLVMGetOperand(inst, k + 1));
+  for (unsigned i = 0; i < g->width; i++) {
+    lanes[i] = LLVMBuildGEP2(g->b, LLVMGetGEPSourceElementType(inst), base[i], idx, n, "");
+    if (LLVMIsAGetElementPtrInst(lanes[i])) LLVMSetIsInBounds(lanes[i], LLVMIsInBounds(inst));
+  }
+  free(idx);
+  tan_set(g, inst, tan_pack(g, LLVMTypeOf(inst), lanes));
+}
+
+static void alloca_(FwdGen *g, LLVMValueRef inst) {
+  fwd_clone(g, inst);
+  if (!activity_shadowed(g->act, inst)) return;
+  LLVMTypeRef t = LLVMGetAllocatedType(inst);
+  LLVMValueRef count = fwd_primal(g, LLVMGetOperand(inst, 0));
+  LLVMValueRef bytes = LLVMBuildMul(g->b, LLVMBuildZExtOrBitCast(g->b, count, LLVMInt64TypeInContext(g->ctx), ""),
+                                    LLVMSizeOf(t), "");
+  LLVMValueRef lanes[MAX_WIDTH];
+  for (unsigned i = 0; i < g->width; i++) {
+    lanes[i] = LLVMIsAConstantInt(count) && LLVMConstIntGetZExtValue(count) == 1
+                   ? LLVMBuildAlloca(g->b, t, "shadow")
+                   : LLVMBuildArrayAlloca(g->b, t, count, "shadow");
+    LLVMSetAlignment(lanes[i], LLVMGetAlignment(inst));
+    ir_memset_zero(g->b, lanes[i], bytes, LLVMGetAlignment(inst));
+  }
+  tan_set(g, inst, tan_pack(g, LLVMTypeOf(inst), lanes));
+}
+
+static void atomicrmw(FwdGen *g, LLVMValueRef inst) {
+  fwd_clone(g, inst);
+  LLVMValueRef p = LLVMGetOperand(inst, 0), v = LLVMGetOperand(inst, 1);
+  if (!activity_shadowed(g->act, p)) {
+    if (activity_active(g->act, v)) fwd_error(g, inst, "cannot differentiate an atomic update of memory without a shadow");
+    return;
+  }
+  LLVMAtomicRMWBinOp op = LLVMGetAtomicRMWBinOp(inst);
+  LLVMTypeRef t = LLVMTypeOf(v);
+  if (!ir_is_fp(t)) return; /* integer atomics: counters, flags */
+  if (op != LLVMAtomicRMWBinOpFAdd && op != LLVMAtomicRMWBinOpFSub && op != LLVMAtomicRMWBinOpXchg) {
+    fwd_error(g, inst, "cannot differentiate this atomic floating-point operation");
+    return;
+  }
+  LLVMValueRef ptr[MAX_WIDTH], lanes[MAX_WIDTH];
+  if (!fwd_shadow_lanes(g, p, inst, "this atomic update", ptr)) return;
+  LLVMValueRef tv = tan_get(g, v);
+  for (unsigned i = 0; i < g->width; i++) {
+    LLVMValueRef d = tv ? tan_lane(g, t, tv, i) : LLVMConstNull(t);
+    lanes[i] = LLVMBuildAtomicRMW(g->b, op, ptr[i], d, LLVMGetOrdering(inst), LLVMIsAtomicSingleThread(inst));
+  }
+  tan_set(g, inst, tan_pack(g, t, lanes));
+}
+
+bool fwd_memory(FwdGen *g, LLVMValueRef inst) {
+  switch (LLVMGetInstructionOpcode(inst)) {
+  case LLVMLoad: load(g, inst); return true;
+  case LLVMStore: store(g, inst); return true;
+  case LLVMGetElementPtr: gep(g, inst); return true;
+  case LLVMAlloca: alloca_(g, inst); return true;
+  case LLVMAtomicRMW: atomicrmw(g, inst); return true;
+  case LLVMAtomicCmpXchg:
+    fwd_clone(g, inst);
+    if (activity_shadowed(g->act, LLVMGetOperand(inst, 0)) && ir_contains_fp(LLVMTypeOf(LLVMGetOperand(inst, 1))))
+      fwd_error(g, inst, "cannot differentiate a compare-and-swap of floating-point data");
+    return true;
+  default: return false;
+  }
+}
+
+/* ---- memory library calls ---- */
+
+/* A copy of a memory call with its pointer operands replaced by shadow lanes. */
+static void mirror_call(FwdGen *g, LLVMValueRef call, LLVMValueRef dst, LLVMValueRef src, bool zero_value) {
+  LLVMValueRef c = LLVMInstructionClone(call);
+  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(call); i < n; i++)
+    LLVMSetOperand(c, i, fwd_primal(g, LLVMGetOperand(call, i)));
+  LLVMSetOperand(c, 0, dst);
+  if (src) LLVMSetOperand(c, 1, src);
+  if (zero_value) LLVMSetOperand(c, 1, LLVMConstNull(LLVMTypeOf(LLVMGetOperand(call, 1))));
+  LLVMInsertIntoBuilder(g->b, c);
+}
+
+void fwd_memcpy(FwdGen *g, LLVMValueRef call) {
+  fwd_clone(g, call);
+  LLVMValueRef d = LLVMGetArgOperand(call, 0), s = LLVMGetArgOperand(call, 1);
+  LLVMValueRef dl[MAX_WIDTH], sl[MAX_WIDTH];
+  if (!activity_shadowed(g->act, d)) {
+    if (activity_shadowed(g->act, s)) {
+      char buf[256];
+      describe(d, buf, sizeof buf);
+      fwd_error(g, call, "cannot copy active memory into memory without a shadow (%s)", buf);
+    }
+    return;
+  }
+  if (!fwd_shadow_lanes(g, d, call, "this copy", dl)) return;
+  if (activity_shadowed(g->act, s)) {
+    if (!fwd_shadow_lanes(g, s, call, "this copy", sl)) return;
+    for (unsigned i = 0; i < g->width; i++) mirror_call(g, call, dl[i], sl[i], false);
+  } else {
+    /* copying constant data: the destination's tangent becomes zero */
+    LLVMValueRef n = fwd_primal(g, LLVMGetArgOperand(call, 2));
+    for (unsigned i = 0; i < g->width; i++) ir_memset_zero(g->b, dl[i], n, 1);
+  }
+}
+
+void fwd_memset(FwdGen *g, LLVMValueRef call) {
+  fwd_clone(g, call);
+  LLVMValueRef d = LLVMGetArgOperand(call, 0), dl[MAX_WIDTH];
+  if (!activity_shadowed(g->act, d) || !fwd_shadow_lanes(g, d, call, "this memset", dl)) return;
+  for (unsigned i = 0; i < g->width; i++) mirror_call(g, call, dl[i], NULL, true);
+}
+
+void fwd_heap(FwdGen *g, LLVMValueRef call, CallKind kind) {
+  fwd_clone(g, call);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(g->ctx, 0), i64 = LLVMInt64TypeInContext(g->ctx);
+  LLVMValueRef lanes[MAX_WIDTH];
+  if (kind == CALL_FREE) {
+    LLVMValueRef p = LLVMGetArgOperand(call, 0);
+    if (!activity_shadowed(g->act, p) || !fwd_shadow_lanes(g, p, call, "this free", lanes)) return;
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), &ptr, 1, 0);
+    for (unsigned i = 0; i < g->width; i++) ir_call_named(g->b, "free", fty, &lanes[i], 1);
+    return;
+  }
+  if (!activity_shadowed(g->act, call)) return;
+  if (kind == CALL_REALLOC) {
+    LLVMValueRef old[MAX_WIDTH];
+    if (!fwd_shadow_lanes(g, LLVMGetArgOperand(call, 0), call, "this realloc", old)) return;
+    LLVMTypeRef params[2] = {ptr, i64};
+    LLVMTypeRef fty = LLVMFunctionType(ptr, params, 2, 0);
+    for (unsigned i = 0; i < g->width; i++) {
+      LLVMValueRef args[2] = {old[i], fwd_primal(g, LLVMGetArgOperand(call, 1))};
+      lanes[i] = ir_call_named(g->b, "realloc", fty, args, 2);
+    }
+  } else {
+    /* malloc(n) and calloc(k, n): the shadow starts zeroed, as the tangent of unwritten memory. */
+    LLVMTypeRef params[2] = {i64, i64};
+    LLVMTypeRef fty = LLVMFunctionType(ptr, params, 2, 0);
+    bool is_calloc = ir_num_call_args(call) == 2;
+    LLVMValueRef args[2] = {is_calloc ? fwd_primal(g, LLVMGetArgOperand(call, 0)) : LLVMConstInt(i64, 1, 0),
+                            fwd_primal(g, LLVMGetArgOperand(call, is_calloc ? 1 : 0))};
+    for (unsigned i = 0; i < g->width; i++) lanes[i] = ir_call_named(g->b, "calloc", fty, args, 2);
+  }
+  tan_set(g, call, tan_pack(g, LLVMTypeOf(call), lanes));
+}

@@ -1,0 +1,94 @@
+/* A user's forward request, lowered: call the tangent function and hand its result back in the shape
+ * the user's declaration of __parad_fwddiff asked for (a double, a struct of N doubles, ...). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/DebugInfo.h>
+
+#include "forward/forward.h"
+#include "forward/fwd_internal.h"
+#include "ir/diag.h"
+#include "ir/ir.h"
+
+static LLVMValueRef lane_of(LLVMBuilderRef b, LLVMContextRef ctx, unsigned width, LLVMTypeRef t, LLVMValueRef tv,
+                            unsigned i) {
+  if (width == 1) return tv;
+  if (ir_is_fp(t)) return LLVMBuildExtractElement(b, tv, ir_const_i32(ctx, i), "");
+  return LLVMBuildExtractValue(b, tv, i, "");
+}
+
+int fwd_lower_request(AdModule *ad, const Request *r) {
+  LLVMValueRef call = r->call, fn = r->fn;
+  LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(fn)), ct = LLVMTypeOf(call);
+  bool wants = LLVMGetTypeKind(ct) != LLVMVoidTypeKind || r->sret;
+  const char *entry = "__parad_fwddiff";
+  if (wants && LLVMGetTypeKind(rt) == LLVMVoidTypeKind) {
+    diag_error_plain(call, "%s: '%s' returns void, so there is no tangent to return; declare the call as "
+                           "returning void", entry, LLVMGetValueName(fn));
+    return 1;
+  }
+  if (wants && (!ir_carries_derivative(rt) || ir_is_ptr(rt))) {
+    diag_error_plain(call, "%s: '%s' returns a %s, which has no tangent to return", entry, LLVMGetValueName(fn),
+                     ir_type_name(rt));
+    return 1;
+  }
+  char *pattern = xstrdup(r->activity);
+  for (char *p = pattern; *p; p++)
+    if (*p == ACT_DUPNONEED) *p = ACT_DUP;
+  LLVMValueRef tf = fwd_function(ad, fn, pattern, wants, r->width);
+  free(pattern);
+  if (!tf) return 1;
+
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ad->ctx);
+  LLVMPositionBuilderBefore(b, call);
+  unsigned n = ir_num_call_args(call) - r->first_arg;
+  LLVMValueRef *args = xcalloc(n + 1, sizeof *args);
+  for (unsigned i = 0; i < n; i++) args[i] = LLVMGetArgOperand(call, r->first_arg + i);
+  LLVMValueRef nc = LLVMBuildCall2(b, LLVMGlobalGetValueType(tf), tf, args, n, "");
+  free(args);
+  LLVMInstructionSetDebugLoc(nc, LLVMInstructionGetDebugLoc(call));
+  unsigned byval = ir_attr_kind("byval");
+  for (unsigned i = 0; i < n; i++) {
+    LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(tf, i + 1, byval);
+    if (a) LLVMAddCallSiteAttribute(nc, i + 1, a);
+  }
+
+  int errors = 0;
+  LLVMValueRef result = NULL;
+  if (wants) {
+    LLVMValueRef tv = LLVMBuildExtractValue(b, nc, 1, "tangent");
+    unsigned w = r->width;
+    if (r->sret) {
+      LLVMValueRef dst = LLVMGetArgOperand(call, 0);
+      LLVMTypeRef arr = LLVMArrayType2(rt, w);
+      for (unsigned i = 0; i < w; i++) {
+        LLVMValueRef idx[2] = {ir_const_i64(ad->ctx, 0), ir_const_i64(ad->ctx, i)};
+        LLVMBuildStore(b, lane_of(b, ad->ctx, w, rt, tv, i), LLVMBuildGEP2(b, arr, dst, idx, 2, ""));
+      }
+    } else if (w == 1 && ct == rt) {
+      result = tv;
+    } else if (w == 1 && ir_is_fp(ct) && ir_is_fp(rt)) {
+      result = LLVMBuildFPCast(b, tv, ct, "");
+    } else if (ir_type_size(ad->mod, ct) == w * ir_type_size(ad->mod, rt) && LLVMGetTypeKind(ct) != LLVMVoidTypeKind) {
+      /* The C ABI may have turned the user's struct of N tangents into another type (<2 x float>, a
+       * pair of vectors); going through memory reinterprets the N tangents exactly as C would. */
+      LLVMTypeRef arr = LLVMArrayType2(rt, w);
+      LLVMValueRef slot = ir_entry_alloca(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)), arr, "tangents");
+      for (unsigned i = 0; i < w; i++) {
+        LLVMValueRef idx[2] = {ir_const_i64(ad->ctx, 0), ir_const_i64(ad->ctx, i)};
+        LLVMBuildStore(b, lane_of(b, ad->ctx, w, rt, tv, i), LLVMBuildGEP2(b, arr, slot, idx, 2, ""));
+      }
+      result = LLVMBuildLoad2(b, ct, slot, "");
+    } else {
+      diag_error_plain(call, "%s: the call's result type cannot hold %u tangent%s of type %s: declare it as "
+                             "returning %s%s", entry, w, w > 1 ? "s" : "", ir_type_name(rt),
+                             w > 1 ? "a struct of that many " : "", ir_type_name(rt));
+      errors = 1;
+    }
+  }
+  if (result) LLVMReplaceAllUsesWith(call, result);
+  else if (LLVMGetTypeKind(ct) != LLVMVoidTypeKind) LLVMReplaceAllUsesWith(call, LLVMGetUndef(ct));
+  LLVMInstructionEraseFromParent(call);
+  LLVMDisposeBuilder(b);
+  return errors;
+}

@@ -1,0 +1,107 @@
+#include "ir/diag.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <llvm-c/DebugInfo.h>
+
+#include "ir/util.h"
+
+static int error_count;
+static FILE *stream;
+
+void diag_set_stream(void *file) { stream = file; }
+int diag_error_count(void) { return error_count; }
+
+static LLVMValueRef function_of(LLVMValueRef v) {
+  if (!v) return NULL;
+  if (LLVMIsAFunction(v)) return v;
+  if (LLVMIsAInstruction(v)) return LLVMGetBasicBlockParent(LLVMGetInstructionParent(v));
+  if (LLVMIsAArgument(v)) return LLVMGetParamParent(v);
+  return NULL;
+}
+
+/* An instruction the optimiser made may have no location: borrow the nearest one in its block. */
+static LLVMValueRef located(LLVMValueRef inst) {
+  if (!inst || !LLVMIsAInstruction(inst)) return inst;
+  if (LLVMGetDebugLocLine(inst)) return inst;
+  for (LLVMValueRef i = LLVMGetPreviousInstruction(inst); i; i = LLVMGetPreviousInstruction(i))
+    if (LLVMGetDebugLocLine(i)) return i;
+  for (LLVMValueRef i = LLVMGetNextInstruction(inst); i; i = LLVMGetNextInstruction(i))
+    if (LLVMGetDebugLocLine(i)) return i;
+  return function_of(inst);
+}
+
+/* Operand k of a debug-info node, as metadata. */
+static LLVMMetadataRef md_operand(LLVMContextRef ctx, LLVMMetadataRef node, unsigned k) {
+  LLVMValueRef v = LLVMMetadataAsValue(ctx, node);
+  unsigned n = LLVMGetMDNodeNumOperands(v);
+  if (k >= n) return NULL;
+  LLVMValueRef ops[16];
+  if (n > 16) return NULL;
+  LLVMGetMDNodeOperands(v, ops);
+  return ops[k] ? LLVMValueAsMetadata(ops[k]) : NULL;
+}
+
+const char *diag_source_function(LLVMValueRef inst) {
+  LLVMValueRef fn = function_of(inst);
+  const char *fallback = fn ? LLVMGetValueName(fn) : "?";
+  if (!inst || !LLVMIsAInstruction(inst)) return fallback;
+  LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
+  if (!loc) return fallback;
+  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(inst));
+  LLVMMetadataRef scope = LLVMDILocationGetScope(loc);
+  /* Walk lexical blocks out to their subprogram: its name (operand 2) is the source function. */
+  for (int depth = 0; scope && depth < 64; depth++) {
+    LLVMMetadataKind kind = LLVMGetMetadataKind(scope);
+    if (kind == LLVMDISubprogramMetadataKind) {
+      LLVMMetadataRef name = md_operand(ctx, scope, 2);
+      if (!name) return fallback;
+      unsigned len;
+      const char *s = LLVMGetMDString(LLVMMetadataAsValue(ctx, name), &len);
+      return s && len ? s : fallback;
+    }
+    if (kind != LLVMDILexicalBlockMetadataKind && kind != LLVMDILexicalBlockFileMetadataKind) break;
+    scope = md_operand(ctx, scope, 1);
+  }
+  return fallback;
+}
+
+static void report(LLVMValueRef at, int name_function, const char *fmt, va_list ap) {
+  FILE *out = stream ? stream : stderr;
+  LLVMValueRef where = located(at);
+  unsigned len = 0, line = 0, col = 0;
+  const char *file = NULL;
+  if (where && (LLVMIsAInstruction(where) || LLVMIsAFunction(where))) {
+    file = LLVMGetDebugLocFilename(where, &len);
+    line = LLVMGetDebugLocLine(where);
+    if (LLVMIsAInstruction(where)) col = LLVMGetDebugLocColumn(where);
+  }
+  if (file && len && line) {
+    if (col)
+      fprintf(out, "%.*s:%u:%u: error: ", (int)len, file, line, col);
+    else
+      fprintf(out, "%.*s:%u: error: ", (int)len, file, line);
+  } else {
+    fprintf(out, "parad: error: ");
+  }
+  vfprintf(out, fmt, ap);
+  if (name_function && function_of(at)) fprintf(out, " in function '%s'", diag_source_function(at));
+  fputc('\n', out);
+  error_count++;
+}
+
+void diag_error(LLVMValueRef at, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  report(at, 1, fmt, ap);
+  va_end(ap);
+}
+
+void diag_error_plain(LLVMValueRef at, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  report(at, 0, fmt, ap);
+  va_end(ap);
+}

@@ -1,0 +1,22 @@
+/* Diagnostics in the form users know from clang:
+ *     file:line:col: error: <what> in function '<name>'
+ * located by the debug line info clang keeps on each instruction. The generators report and carry on, so
+ * that one run lists every problem; the driver then exits non-zero and writes no output. */
+#ifndef PARAD_IR_DIAG_H
+#define PARAD_IR_DIAG_H
+
+#include <llvm-c/Core.h>
+
+/* Reports an error at an instruction (or a function, or NULL when there is no better place). */
+void diag_error(LLVMValueRef at, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Same, for problems that are about a call site's use of the calling convention: names no function. */
+void diag_error_plain(LLVMValueRef at, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int diag_error_count(void);
+/* Where messages go (stderr by default); tests and the library user may redirect. */
+void diag_set_stream(void *file);
+
+/* The source function an instruction was written in: after inlining, the callee's name, not the
+ * caller's. Falls back to the LLVM function. Returned string lives as long as the module. */
+const char *diag_source_function(LLVMValueRef inst);
+
+#endif

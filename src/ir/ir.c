@@ -1,0 +1,219 @@
+#include "ir/ir.h"
+
+#include <string.h>
+
+#include <llvm-c/Target.h>
+
+/* ---- types ---- */
+
+bool ir_is_fp(LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMHalfTypeKind:
+  case LLVMBFloatTypeKind:
+  case LLVMFloatTypeKind:
+  case LLVMDoubleTypeKind:
+  case LLVMX86_FP80TypeKind:
+  case LLVMFP128TypeKind:
+  case LLVMPPC_FP128TypeKind: return true;
+  default: return false;
+  }
+}
+
+bool ir_is_fp_or_fp_vector(LLVMTypeRef t) { return ir_is_fp(ir_scalar_type(t)); }
+bool ir_is_ptr(LLVMTypeRef t) { return LLVMGetTypeKind(t) == LLVMPointerTypeKind; }
+bool ir_is_int(LLVMTypeRef t) { return LLVMGetTypeKind(t) == LLVMIntegerTypeKind; }
+
+LLVMTypeRef ir_scalar_type(LLVMTypeRef t) {
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  return (k == LLVMVectorTypeKind || k == LLVMScalableVectorTypeKind) ? LLVMGetElementType(t) : t;
+}
+
+static bool contains(LLVMTypeRef t, bool pointers_count) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMPointerTypeKind: return pointers_count;
+  case LLVMVectorTypeKind:
+  case LLVMScalableVectorTypeKind:
+  case LLVMArrayTypeKind: return contains(LLVMGetElementType(t), pointers_count);
+  case LLVMStructTypeKind:
+    for (unsigned i = 0, n = LLVMCountStructElementTypes(t); i < n; i++)
+      if (contains(LLVMStructGetTypeAtIndex(t, i), pointers_count)) return true;
+    return false;
+  default: return ir_is_fp(t);
+  }
+}
+
+bool ir_carries_derivative(LLVMTypeRef t) { return contains(t, true); }
+bool ir_contains_fp(LLVMTypeRef t) { return contains(t, false); }
+
+unsigned long long ir_type_size(LLVMModuleRef m, LLVMTypeRef t) {
+  return LLVMABISizeOfType(LLVMGetModuleDataLayout(m), t);
+}
+
+const char *ir_type_name(LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMHalfTypeKind: return "half";
+  case LLVMBFloatTypeKind: return "bfloat";
+  case LLVMFloatTypeKind: return "float";
+  case LLVMDoubleTypeKind: return "double";
+  case LLVMX86_FP80TypeKind: return "long double";
+  case LLVMFP128TypeKind: return "fp128";
+  case LLVMPointerTypeKind: return "pointer";
+  case LLVMIntegerTypeKind: return "integer";
+  case LLVMVectorTypeKind: return "vector";
+  case LLVMStructTypeKind: return "struct";
+  case LLVMArrayTypeKind: return "array";
+  case LLVMVoidTypeKind: return "void";
+  default: return "value";
+  }
+}
+
+/* ---- constants ---- */
+
+LLVMValueRef ir_const_fp(LLVMTypeRef t, double x) {
+  if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
+    unsigned n = LLVMGetVectorSize(t);
+    LLVMValueRef c = LLVMConstReal(LLVMGetElementType(t), x);
+    LLVMValueRef elems[64];
+    if (n > 64) return LLVMGetUndef(t);
+    for (unsigned i = 0; i < n; i++) elems[i] = c;
+    return LLVMConstVector(elems, n);
+  }
+  return LLVMConstReal(t, x);
+}
+
+LLVMValueRef ir_const_i32(LLVMContextRef c, long long x) {
+  return LLVMConstInt(LLVMInt32TypeInContext(c), (unsigned long long)x, 1);
+}
+
+LLVMValueRef ir_const_i64(LLVMContextRef c, long long x) {
+  return LLVMConstInt(LLVMInt64TypeInContext(c), (unsigned long long)x, 1);
+}
+
+bool ir_is_const_zero(LLVMValueRef v) {
+  if (!v) return true;
+  if (LLVMIsAConstantAggregateZero(v) || LLVMIsAConstantPointerNull(v)) return true;
+  if (LLVMIsAConstantFP(v)) {
+    LLVMBool lossy;
+    double x = LLVMConstRealGetDouble(v, &lossy);
+    return x == 0.0 && !__builtin_signbit(x);
+  }
+  if (LLVMIsAConstantInt(v)) return LLVMConstIntGetZExtValue(v) == 0;
+  return false;
+}
+
+/* ---- calls ---- */
+
+bool ir_is_call(LLVMValueRef v) { return v && LLVMIsACallInst(v) != NULL; }
+
+LLVMValueRef ir_called_function(LLVMValueRef call) {
+  LLVMValueRef callee = LLVMGetCalledValue(call);
+  if (!callee) return NULL;
+  if (LLVMIsAFunction(callee)) return callee;
+  /* Old-style constant casts of a function: look through them, the call type is what matters. */
+  if (LLVMIsAConstantExpr(callee)) {
+    LLVMValueRef base = ir_strip_pointer_casts(callee);
+    if (LLVMIsAFunction(base)) return base;
+  }
+  return NULL;
+}
+
+const char *ir_called_name(LLVMValueRef call) {
+  LLVMValueRef fn = ir_called_function(call);
+  return fn ? LLVMGetValueName(fn) : "";
+}
+
+unsigned ir_num_call_args(LLVMValueRef call) { return LLVMGetNumArgOperands(call); }
+
+LLVMModuleRef ir_builder_module(LLVMBuilderRef b) {
+  return LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInsertBlock(b)));
+}
+
+LLVMContextRef ir_builder_context(LLVMBuilderRef b) {
+  return LLVMGetModuleContext(ir_builder_module(b));
+}
+
+LLVMValueRef ir_call_intrinsic(LLVMBuilderRef b, const char *name, LLVMTypeRef *overloads,
+                               unsigned n_overloads, LLVMValueRef *args, unsigned n_args) {
+  LLVMModuleRef m = ir_builder_module(b);
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  LLVMValueRef fn = LLVMGetIntrinsicDeclaration(m, id, overloads, n_overloads);
+  LLVMTypeRef ty = LLVMIntrinsicGetType(LLVMGetModuleContext(m), id, overloads, n_overloads);
+  return LLVMBuildCall2(b, ty, fn, args, n_args, "");
+}
+
+LLVMValueRef ir_call_named(LLVMBuilderRef b, const char *name, LLVMTypeRef fn_type, LLVMValueRef *args,
+                           unsigned n_args) {
+  LLVMModuleRef m = ir_builder_module(b);
+  LLVMValueRef fn = LLVMGetNamedFunction(m, name);
+  if (!fn) fn = LLVMAddFunction(m, name, fn_type);
+  return LLVMBuildCall2(b, fn_type, fn, args, n_args, "");
+}
+
+unsigned ir_attr_kind(const char *name) { return LLVMGetEnumAttributeKindForName(name, strlen(name)); }
+
+bool ir_call_arg_has_attr(LLVMValueRef call, unsigned arg, const char *attr) {
+  return LLVMGetCallSiteEnumAttribute(call, arg + 1, ir_attr_kind(attr)) != NULL;
+}
+
+LLVMTypeRef ir_call_arg_type_attr(LLVMValueRef call, unsigned arg, const char *attr) {
+  LLVMAttributeRef a = LLVMGetCallSiteEnumAttribute(call, arg + 1, ir_attr_kind(attr));
+  return a ? LLVMGetTypeAttributeValue(a) : NULL;
+}
+
+/* ---- builder ---- */
+
+void ir_position_after_phis(LLVMBuilderRef b, LLVMBasicBlockRef bb) {
+  LLVMValueRef i = LLVMGetFirstInstruction(bb);
+  while (i && LLVMIsAPHINode(i)) i = LLVMGetNextInstruction(i);
+  if (i)
+    LLVMPositionBuilderBefore(b, i);
+  else
+    LLVMPositionBuilderAtEnd(b, bb);
+}
+
+LLVMValueRef ir_entry_alloca(LLVMValueRef fn, LLVMTypeRef t, const char *name) {
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetTypeContext(t));
+  LLVMValueRef first = LLVMGetFirstInstruction(entry);
+  if (first)
+    LLVMPositionBuilderBefore(b, first);
+  else
+    LLVMPositionBuilderAtEnd(b, entry);
+  LLVMValueRef a = LLVMBuildAlloca(b, t, name);
+  LLVMDisposeBuilder(b);
+  return a;
+}
+
+void ir_memset_zero(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef bytes, unsigned align) {
+  LLVMContextRef c = ir_builder_context(b);
+  LLVMBuildMemSet(b, p, LLVMConstInt(LLVMInt8TypeInContext(c), 0, 0), bytes, align);
+}
+
+/* ---- instructions ---- */
+
+bool ir_is_debug_intrinsic(LLVMValueRef inst) {
+  if (!ir_is_call(inst)) return false;
+  return strncmp(ir_called_name(inst), "llvm.dbg.", 9) == 0;
+}
+
+LLVMValueRef ir_strip_pointer_casts(LLVMValueRef v) {
+  for (;;) {
+    LLVMOpcode op = 0;
+    if (LLVMIsAInstruction(v))
+      op = LLVMGetInstructionOpcode(v);
+    else if (LLVMIsAConstantExpr(v))
+      op = LLVMGetConstOpcode(v);
+    else
+      return v;
+    if (op == LLVMBitCast || op == LLVMAddrSpaceCast)
+      v = LLVMGetOperand(v, 0);
+    else
+      return v;
+  }
+}
+
+LLVMValueRef ir_loaded_global(LLVMValueRef v) {
+  if (!v || !LLVMIsALoadInst(v)) return NULL;
+  LLVMValueRef p = ir_strip_pointer_casts(LLVMGetOperand(v, 0));
+  return LLVMIsAGlobalVariable(p) ? p : NULL;
+}

@@ -1,0 +1,65 @@
+/* IR helpers on top of llvm-c: type questions, constants, intrinsic calls, instruction classes.
+ * Everything the generators ask of LLVM that is more than one C API call lives here. */
+#ifndef PARAD_IR_IR_H
+#define PARAD_IR_IR_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+
+/* ---- types ---- */
+bool ir_is_fp(LLVMTypeRef t);           /* half, float, double, x86_fp80, fp128 */
+bool ir_is_fp_or_fp_vector(LLVMTypeRef t);
+bool ir_is_ptr(LLVMTypeRef t);
+bool ir_is_int(LLVMTypeRef t);
+/* Can a value of this type carry a derivative: floats, pointers (as shadows), aggregates of them. */
+bool ir_carries_derivative(LLVMTypeRef t);
+/* Does the type hold floating-point data anywhere inside. */
+bool ir_contains_fp(LLVMTypeRef t);
+/* The scalar type of a vector type, or the type itself. */
+LLVMTypeRef ir_scalar_type(LLVMTypeRef t);
+unsigned long long ir_type_size(LLVMModuleRef m, LLVMTypeRef t);   /* allocation size in bytes */
+/* "float", "double", ... for messages and for choosing libm names. */
+const char *ir_type_name(LLVMTypeRef t);
+
+/* ---- constants ---- */
+/* A floating-point constant of type t; t may be a vector (the constant is splatted). */
+LLVMValueRef ir_const_fp(LLVMTypeRef t, double x);
+LLVMValueRef ir_const_i32(LLVMContextRef c, long long x);
+LLVMValueRef ir_const_i64(LLVMContextRef c, long long x);
+bool ir_is_const_zero(LLVMValueRef v);
+
+/* ---- calls ---- */
+/* The function a call instruction calls directly, or NULL (indirect call, inline asm). */
+LLVMValueRef ir_called_function(LLVMValueRef call);
+const char *ir_called_name(LLVMValueRef call);  /* "" when there is no direct callee */
+bool ir_is_call(LLVMValueRef v);
+unsigned ir_num_call_args(LLVMValueRef call);
+/* Calls the overloaded intrinsic `name` (e.g. "llvm.cos") specialised at the given types. */
+LLVMValueRef ir_call_intrinsic(LLVMBuilderRef b, const char *name, LLVMTypeRef *overloads,
+                               unsigned n_overloads, LLVMValueRef *args, unsigned n_args);
+/* Calls an external function `name` of the given type, declaring it when the module lacks it. */
+LLVMValueRef ir_call_named(LLVMBuilderRef b, const char *name, LLVMTypeRef fn_type, LLVMValueRef *args,
+                           unsigned n_args);
+/* The enum attribute kind of a name ("sret", "byval", ...). */
+unsigned ir_attr_kind(const char *name);
+bool ir_call_arg_has_attr(LLVMValueRef call, unsigned arg, const char *attr);
+LLVMTypeRef ir_call_arg_type_attr(LLVMValueRef call, unsigned arg, const char *attr);
+
+/* ---- builder ---- */
+LLVMModuleRef ir_builder_module(LLVMBuilderRef b);
+LLVMContextRef ir_builder_context(LLVMBuilderRef b);
+/* Positions b before the first non-phi instruction of bb. */
+void ir_position_after_phis(LLVMBuilderRef b, LLVMBasicBlockRef bb);
+/* A stack slot in the entry block of fn, so that it promotes to a register. */
+LLVMValueRef ir_entry_alloca(LLVMValueRef fn, LLVMTypeRef t, const char *name);
+/* memset(p, 0, bytes) with a constant or run-time size. */
+void ir_memset_zero(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef bytes, unsigned align);
+
+/* ---- instructions ---- */
+bool ir_is_debug_intrinsic(LLVMValueRef inst);
+/* Strips bitcasts, address-space casts and zero GEPs to the underlying value. */
+LLVMValueRef ir_strip_pointer_casts(LLVMValueRef v);
+/* The global variable a value loads, if it is "load @g", else NULL. */
+LLVMValueRef ir_loaded_global(LLVMValueRef v);
+
+#endif

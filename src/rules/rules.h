@@ -1,0 +1,41 @@
+/* Derivative rules for math functions: libm calls and the LLVM intrinsics clang emits for them.
+ *
+ * A rule is data: for y = f(x0, x1, ...) it gives the partial derivative dy/dxi of each argument as a
+ * postfix expression over the arguments (x0, x1, x2) and the result (r). Forward mode combines them as
+ * dy = sum_i dy/dxi * dxi; reverse mode as dxi += dy/dxi * dy. The table is in rules_table.c; the
+ * expression language is compiled to IR by rules.c. */
+#ifndef PARAD_RULES_RULES_H
+#define PARAD_RULES_RULES_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+
+typedef struct {
+  const char *libm;       /* the double libm name ("sin"); float and long double add 'f' and 'l' */
+  const char *intrinsic;  /* the LLVM intrinsic ("llvm.sin"), or NULL when there is none */
+  unsigned nargs;
+  /* Postfix expression per argument. "0": derivative zero (floor, ...). NULL: the argument is an
+   * integer and has no derivative (the exponent of powi). */
+  const char *partial[3];
+} MathRule;
+
+extern const MathRule math_rules[];
+extern const unsigned math_rule_count;
+
+/* The rule for a call instruction, matching libm names (sin, sinf, sinl) and intrinsics (llvm.sin.*),
+ * or NULL when the callee has no rule. */
+const MathRule *rule_for_call(LLVMValueRef call);
+/* The rule for a name: "sin", "sinf", "llvm.sin.f64", ... */
+const MathRule *rule_for_name(const char *name);
+
+/* Emits dy/dx_i at the builder's position. args are the primal arguments, result the primal result;
+ * their floating-point type (scalar or vector) is the type of every intermediate. Returns NULL when the
+ * partial is zero, so that callers can skip the work. */
+LLVMValueRef rule_emit_partial(LLVMBuilderRef b, const MathRule *rule, unsigned i, LLVMValueRef *args,
+                               LLVMValueRef result);
+
+/* Checks the whole table parses; returns the number of bad entries and names them on stderr.
+ * Run by the tool's self-test. */
+int rules_self_check(void);
+
+#endif

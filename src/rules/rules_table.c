@@ -1,0 +1,68 @@
+/* The derivative table. Each line is one math function; see rules.h for the expression language:
+ *   x0 x1 x2  the arguments          r            the result
+ *   + - * /   arithmetic             neg          negation
+ *   sqrt exp log sin cos sinh cosh trunc fabs    unary functions
+ *   pow copysign                     binary functions
+ *   oeq une olt                      comparisons, consumed by sel
+ *   sel       c a b -> c ? a : b     itofp        integer argument to the float type
+ * Partial derivatives are written where the function is differentiable; at kinks the rule picks the
+ * derivative of the branch the primal took (fmin, fmax, fabs), as Enzyme and Tapenade do. */
+#include <stddef.h>
+
+#include "rules/rules.h"
+
+#define LN2 "0.6931471805599453"
+#define LN10 "2.302585092994046"
+#define TWO_OVER_SQRTPI "1.1283791670955126"
+
+const MathRule math_rules[] = {
+    /* libm        intrinsic          n   d/dx0                              d/dx1 */
+    {"sin",        "llvm.sin",        1, {"x0 cos"}},
+    {"cos",        "llvm.cos",        1, {"x0 sin neg"}},
+    {"tan",        "llvm.tan",        1, {"1 r r * +"}},
+    {"asin",       NULL,              1, {"1 1 x0 x0 * - sqrt /"}},
+    {"acos",       NULL,              1, {"-1 1 x0 x0 * - sqrt /"}},
+    {"atan",       NULL,              1, {"1 1 x0 x0 * + /"}},
+    {"atan2",      NULL,              2, {"x1 x0 x0 * x1 x1 * + /", "x0 neg x0 x0 * x1 x1 * + /"}},
+    {"sinh",       NULL,              1, {"x0 cosh"}},
+    {"cosh",       NULL,              1, {"x0 sinh"}},
+    {"tanh",       NULL,              1, {"1 r r * -"}},
+    {"asinh",      NULL,              1, {"1 x0 x0 * 1 + sqrt /"}},
+    {"acosh",      NULL,              1, {"1 x0 x0 * 1 - sqrt /"}},
+    {"atanh",      NULL,              1, {"1 1 x0 x0 * - /"}},
+    {"exp",        "llvm.exp",        1, {"r"}},
+    {"exp2",       "llvm.exp2",       1, {"r " LN2 " *"}},
+    {"expm1",      NULL,              1, {"r 1 +"}},
+    {"log",        "llvm.log",        1, {"1 x0 /"}},
+    {"log2",       "llvm.log2",       1, {"1 x0 " LN2 " * /"}},
+    {"log10",      "llvm.log10",      1, {"1 x0 " LN10 " * /"}},
+    {"log1p",      NULL,              1, {"1 1 x0 + /"}},
+    {"sqrt",       "llvm.sqrt",       1, {"0.5 r /"}},
+    {"cbrt",       NULL,              1, {"1 3 r r * * /"}},
+    /* pow: at x = 0 the y-partial is 0 (0^y is flat in y), not 0 * log(0) = NaN. */
+    {"pow",        "llvm.pow",        2, {"x1 x0 x1 1 - pow *", "x0 0 oeq 0 r x0 log * sel"}},
+    {NULL,         "llvm.powi",       2, {"x1 itofp x0 x1 itofp 1 - pow *", NULL}},
+    {"hypot",      NULL,              2, {"x0 r /", "x1 r /"}},
+    {"erf",        NULL,              1, {TWO_OVER_SQRTPI " x0 x0 * neg exp *"}},
+    {"erfc",       NULL,              1, {TWO_OVER_SQRTPI " neg x0 x0 * neg exp *"}},
+    {"fabs",       "llvm.fabs",       1, {"1 x0 copysign"}},
+    {"copysign",   "llvm.copysign",   2, {"1 x0 copysign 1 x1 copysign *", "0"}},
+    {"fmod",       NULL,              2, {"1", "x0 x1 / trunc neg"}},
+    /* Ties go to the first argument; a NaN argument is the one not returned. */
+    {"fmin",       "llvm.minnum",     2, {"x0 r oeq 1 0 sel", "x0 r une 1 0 sel"}},
+    {"fmax",       "llvm.maxnum",     2, {"x0 r oeq 1 0 sel", "x0 r une 1 0 sel"}},
+    {NULL,         "llvm.minimum",    2, {"x0 r oeq 1 0 sel", "x0 r une 1 0 sel"}},
+    {NULL,         "llvm.maximum",    2, {"x0 r oeq 1 0 sel", "x0 r une 1 0 sel"}},
+    {"fma",        "llvm.fma",        3, {"x1", "x0", "1"}},
+    {NULL,         "llvm.fmuladd",    3, {"x1", "x0", "1"}},
+    {"floor",      "llvm.floor",      1, {"0"}},
+    {"ceil",       "llvm.ceil",       1, {"0"}},
+    {"trunc",      "llvm.trunc",      1, {"0"}},
+    {"round",      "llvm.round",      1, {"0"}},
+    {"rint",       "llvm.rint",       1, {"0"}},
+    {"nearbyint",  "llvm.nearbyint",  1, {"0"}},
+    {NULL,         "llvm.roundeven",  1, {"0"}},
+    {"ldexp",      "llvm.ldexp",      2, {"2 x1 itofp pow", NULL}},
+};
+
+const unsigned math_rule_count = sizeof math_rules / sizeof math_rules[0];
