@@ -32,7 +32,20 @@ DRV_SRC  := $(wildcard src/driver/*.c)
 DRV_OBJ  := $(DRV_SRC:%.c=$(BUILD)/%.o)
 TOOL_OBJ := $(BUILD)/src/tool/parad.o
 
-all: bin/parad-cc bin/parad
+# The runtime linked into every program parad-cc links.
+RT_SRC   := $(wildcard src/runtime/*.c)
+RT_OBJ   := $(RT_SRC:%.c=build/rt/%.o)
+RT_CFLAGS := -std=c11 -O2 -g -fPIC -Wall -Wextra -Iinclude
+
+all: bin/parad-cc bin/parad lib/libparad_rt.a
+
+lib/libparad_rt.a: $(RT_OBJ)
+	@mkdir -p lib
+	rm -f $@ && ar rcs $@ $^
+
+build/rt/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CLANG) $(RT_CFLAGS) -MMD -MP -c -o $@ $<
 
 # bin/ holds one build kind at a time; switching kinds (SAN=...) relinks through this stamp.
 $(shell mkdir -p bin; echo '$(SAN)' | cmp -s - bin/.build-kind || echo '$(SAN)' > bin/.build-kind)
@@ -50,7 +63,7 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
--include $(LIB_OBJ:.o=.d) $(DRV_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(DRV_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(RT_OBJ:.o=.d)
 
 check: all
 	./scripts/run-tests
@@ -62,5 +75,5 @@ bench: all
 	./scripts/bench
 
 clean:
-	rm -rf build bin tests/out
+	rm -rf build bin lib tests/out
 .PHONY: all check demo bench clean

@@ -273,7 +273,21 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
   }
   LLVMInstructionSetDebugLoc(canon, LLVMInstructionGetDebugLoc(call));
   LLVMReplaceAllUsesWith(call, canon);
+  /* The markers were read for this call only: once it is gone, so are they (at -O0 nothing else
+   * would remove the loads, and the program need not define the marker globals). */
+  VEC(LLVMValueRef) markers = {0};
+  for (unsigned i = 0; i < n; i++) {
+    const char *mname;
+    LLVMValueRef a = LLVMGetArgOperand(call, i);
+    if (marker_of(a, &mname) != MARK_NONE) vec_push(&markers, a);
+  }
   LLVMInstructionEraseFromParent(call);
+  for (size_t i = 0; i < markers.len; i++) {
+    bool seen = false; /* the same load may be passed twice */
+    for (size_t j = 0; j < i; j++) seen |= markers.data[j] == markers.data[i];
+    if (!seen && !LLVMGetFirstUse(markers.data[i])) LLVMInstructionEraseFromParent(markers.data[i]);
+  }
+  vec_free(&markers);
   free(activity);
   LLVMDisposeBuilder(b);
   return 0;

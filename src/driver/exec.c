@@ -18,6 +18,19 @@ const char *exec_clang(void) {
   return c && *c ? c : PARAD_CLANG;
 }
 
+const char *exec_parad_root(void) {
+  static char root[4096];
+  if (root[0]) return root;
+  ssize_t n = readlink("/proc/self/exe", root, sizeof root - 1);
+  if (n <= 0) return strcpy(root, PARAD_ROOT);
+  root[n] = 0;
+  for (int up = 0; up < 2; up++) { /* .../bin/parad-cc -> ... */
+    char *slash = strrchr(root, '/');
+    if (slash) *slash = 0;
+  }
+  return root;
+}
+
 static void echo(const StrList *argv) {
   for (size_t i = 0; i < argv->len; i++) fprintf(stderr, "%s%s", i ? " " : " ", argv->data[i]);
   fputc('\n', stderr);

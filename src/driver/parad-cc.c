@@ -43,16 +43,23 @@ static char *replace_ext(const char *path, const char *ext) {
   return xasprintf("%.*s%s", (int)n, path, ext);
 }
 
-static int frontend(const Invocation *inv, const char *source, const char *bc, const char *final) {
+static int frontend(const Invocation *inv, const char *source, const char *bc, const char *final, bool line_tables) {
   StrList cmd = {0};
   vec_push(&cmd, exec_clang());
   vec_push(&cmd, "-c");
   vec_push(&cmd, "-emit-llvm");
   vec_push(&cmd, "-Xclang");
   vec_push(&cmd, "-disable-llvm-passes");
+  /* keep the order of use lists through the bitcode file: code generation depends on it, and without
+   * derivatives the object must be the one clang makes */
+  vec_push(&cmd, "-Xclang");
+  vec_push(&cmd, "-emit-llvm-uselists");
   push_all(&cmd, &inv->frontend);
+  char *include = xasprintf("%s/include", exec_parad_root());
+  vec_push(&cmd, "-idirafter"); /* parad.h, after the user's own headers */
+  vec_push(&cmd, include);
   /* line tables, so that refusals can say file:line; removed again unless the user asked for -g */
-  if (!inv->debug) vec_push(&cmd, "-gline-tables-only");
+  if (line_tables) vec_push(&cmd, "-gline-tables-only");
   char *dep = NULL;
   if (has_flag(&inv->frontend, "-MD") || has_flag(&inv->frontend, "-MMD")) {
     /* the dependency file describes the user's output, not our intermediate file */
@@ -72,17 +79,22 @@ static int frontend(const Invocation *inv, const char *source, const char *bc, c
   int rc = exec_run(&cmd, inv->verbose);
   vec_free(&cmd);
   free(dep);
+  free(include);
   return rc;
 }
 
-static int codegen(const Invocation *inv, const char *ir, const char *out, bool assembly) {
+/* IR to the user's output. When Parad has optimised the IR, clang only generates code; otherwise
+ * (no derivative in the file) clang runs its own pipeline on the front end's IR, as for any program. */
+static int backend(const Invocation *inv, const char *ir, const char *out, bool optimised) {
   StrList cmd = {0};
   vec_push(&cmd, exec_clang());
-  vec_push(&cmd, assembly ? "-S" : "-c");
+  vec_push(&cmd, inv->action == ACTION_ASSEMBLY ? "-S" : "-c");
+  if (inv->emit_llvm && inv->action != ACTION_LINK) vec_push(&cmd, "-emit-llvm");
   push_all(&cmd, &inv->codegen);
-  /* the optimiser has run already: code generation only */
-  vec_push(&cmd, "-Xclang");
-  vec_push(&cmd, "-disable-llvm-passes");
+  if (optimised) {
+    vec_push(&cmd, "-Xclang");
+    vec_push(&cmd, "-disable-llvm-passes");
+  }
   vec_push(&cmd, "-Qunused-arguments");
   vec_push(&cmd, ir);
   vec_push(&cmd, "-o");
@@ -101,9 +113,12 @@ static int link_program(const Invocation *inv, const StrList *objects) {
   vec_push(&cmd, "-o");
   vec_push(&cmd, inv->output ? inv->output : "a.out");
   vec_push(&cmd, "-Qunused-arguments");
+  char *runtime = xasprintf("%s/lib/libparad_rt.a", exec_parad_root());
+  vec_push(&cmd, runtime);
   vec_push(&cmd, "-lm"); /* derivative code calls libm (cos for sin, ...) even where the program did not */
   int rc = exec_run(&cmd, inv->verbose);
   vec_free(&cmd);
+  free(runtime);
   return rc;
 }
 
@@ -123,19 +138,24 @@ static PipelineOptions pipeline_options(const Invocation *inv) {
 
 /* Compiles one source to `final` (an object, assembly or IR, per the action). */
 static int compile(const Invocation *inv, const char *source, const char *final) {
-  const char *ir = source;
-  char *bc = NULL;
-  if (!ends_with(source, ".ll") && !ends_with(source, ".bc")) {
-    bc = exec_temp_path(source, ".bc");
-    int rc = frontend(inv, source, bc, final);
-    if (rc) return rc;
-    ir = bc;
-  }
-  PipelineOptions po = pipeline_options(inv);
+  bool from_c = !ends_with(source, ".ll") && !ends_with(source, ".bc");
+  char *bc = from_c ? exec_temp_path(source, ".bc") : xstrdup(source);
   bool to_ir = inv->emit_llvm && inv->action != ACTION_LINK;
   char *opt = to_ir ? xstrdup(final) : exec_temp_path(source, ".opt.bc");
-  int rc = pipeline_run(ir, opt, &po);
-  if (!rc && !to_ir) rc = codegen(inv, opt, final, inv->action == ACTION_ASSEMBLY);
+  PipelineOptions po = pipeline_options(inv);
+  po.source_name = source;
+  po.has_line_info = inv->debug || !from_c;
+  int rc = from_c ? frontend(inv, source, bc, final, false) : 0;
+  if (!rc) rc = pipeline_run(bc, opt, &po);
+  if (rc == PIPELINE_WANTS_LINE_INFO) {
+    po.has_line_info = true;
+    rc = frontend(inv, source, bc, final, true);
+    if (!rc) rc = pipeline_run(bc, opt, &po);
+  }
+  if (rc == PIPELINE_NO_REQUESTS)
+    rc = backend(inv, bc, final, false);
+  else if (!rc && !to_ir)
+    rc = backend(inv, opt, final, true);
   free(opt);
   free(bc);
   return rc;

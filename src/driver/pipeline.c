@@ -63,58 +63,66 @@ static bool run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *pas
 
 int pipeline_run(const char *in_path, const char *out_path, const PipelineOptions *o) {
   LLVMContextRef ctx = LLVMContextCreate();
+  LLVMContextSetDiscardValueNames(ctx, 1); /* as clang does: names can change what the optimiser does */
   LLVMMemoryBufferRef buf;
   char *msg = NULL;
   if (LLVMCreateMemoryBufferWithContentsOfFile(in_path, &buf, &msg)) {
     fprintf(stderr, "parad-cc: error: cannot read %s: %s\n", in_path, msg);
     LLVMDisposeMessage(msg);
     LLVMContextDispose(ctx);
-    return 2;
+    return PIPELINE_FAILED;
   }
   LLVMModuleRef m;
   if (LLVMParseIRInContext(ctx, buf, &m, &msg)) {
     fprintf(stderr, "parad-cc: error: %s: %s\n", in_path, msg);
     LLVMDisposeMessage(msg);
     LLVMContextDispose(ctx);
-    return 2;
+    return PIPELINE_FAILED;
   }
   LLVMTargetMachineRef tm = target_machine(m, o->opt);
-  int rc = 0;
+  int rc = PIPELINE_OK;
   char level[16];
   snprintf(level, sizeof level, "default<O%c>", o->opt);
 
-  if (ad_module_has_requests(m)) {
-    if (ad_prepare(m)) {
-      rc = 1;
-      goto done;
-    }
-    /* Light optimisation before differentiating: the derivative of optimised code is several times
-     * faster. No vectorisation or unrolling yet: they come after, on primal and derivative alike. */
-    if (o->opt != '0' && !run_passes(m, tm, o->opt == '1' ? "default<O1>" : "default<O2>", false, false, false, o->verbose)) {
-      rc = 2;
-      goto done;
-    }
-    if (ad_generate(m)) {
-      rc = 1;
-      goto done;
-    }
-    if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
-      fprintf(stderr, "parad-cc: internal error: the generated code is invalid:\n%s\n", msg);
-      LLVMDisposeMessage(msg);
-      rc = 2;
-      goto done;
-    }
-    LLVMDisposeMessage(msg);
+  LLVMSetModuleIdentifier(m, o->source_name, strlen(o->source_name));
+  if (!ad_module_has_requests(m)) {
+    rc = PIPELINE_NO_REQUESTS;
+    goto done;
   }
+  if (!o->has_line_info) {
+    rc = PIPELINE_WANTS_LINE_INFO;
+    goto done;
+  }
+  if (ad_prepare(m)) {
+    rc = PIPELINE_REFUSED;
+    goto done;
+  }
+  /* Light optimisation before differentiating: the derivative of optimised code is several times
+   * faster. No vectorisation or unrolling yet: they come after, on primal and derivative alike. */
+  if (o->opt != '0' && !run_passes(m, tm, o->opt == '1' ? "default<O1>" : "default<O2>", false, false, false, o->verbose)) {
+    rc = PIPELINE_FAILED;
+    goto done;
+  }
+  if (ad_generate(m)) {
+    rc = PIPELINE_REFUSED;
+    goto done;
+  }
+  if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
+    fprintf(stderr, "parad-cc: internal error: the generated code is invalid:\n%s\n", msg);
+    LLVMDisposeMessage(msg);
+    rc = PIPELINE_FAILED;
+    goto done;
+  }
+  LLVMDisposeMessage(msg);
   /* Parad asked the front end for line tables to place its diagnostics; drop them unless asked for. */
   if (!o->keep_debug) LLVMStripModuleDebugInfo(m);
   if (!run_passes(m, tm, level, o->vectorize, o->slp_vectorize, o->unroll, o->verbose)) {
-    rc = 2;
+    rc = PIPELINE_FAILED;
     goto done;
   }
   if (o->text_output ? LLVMPrintModuleToFile(m, out_path, &msg) : LLVMWriteBitcodeToFile(m, out_path)) {
     fprintf(stderr, "parad-cc: error: cannot write %s\n", out_path);
-    rc = 2;
+    rc = PIPELINE_FAILED;
   }
 done:
   LLVMDisposeModule(m);

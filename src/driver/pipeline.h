@@ -1,9 +1,8 @@
 /* The middle of parad-cc, in process: IR from the front end in, optimised IR with derivatives out.
  *
- *   [ad_prepare] -> light optimisation -> [ad_generate] -> (strip debug info) -> LLVM's O-level pipeline
+ *   ad_prepare -> light optimisation -> ad_generate -> (strip debug info) -> LLVM's O-level pipeline
  *
- * The bracketed steps run only when the module asks for a derivative; without one the IR goes through
- * exactly the pipeline clang runs, so the program is built as clang builds it. */
+ * It runs only when the module asks for a derivative; without one the driver hands the IR back to clang. */
 #ifndef PARAD_DRIVER_PIPELINE_H
 #define PARAD_DRIVER_PIPELINE_H
 
@@ -12,12 +11,23 @@
 typedef struct {
   char opt;           /* '0' '1' '2' '3' 's' 'z' */
   bool keep_debug;    /* the user asked for -g */
+  bool has_line_info; /* the IR has debug locations (-g, or line tables parad-cc asked for) */
   bool vectorize, slp_vectorize, unroll;
   bool text_output;   /* write .ll instead of bitcode */
   bool verbose;
+  const char *source_name; /* for the module's name, as clang names it */
 } PipelineOptions;
 
-/* Returns 0 on success, 1 when the input is refused (diagnostics printed), 2 on an internal error. */
+enum { PIPELINE_OK, PIPELINE_REFUSED, PIPELINE_FAILED, PIPELINE_WANTS_LINE_INFO, PIPELINE_NO_REQUESTS };
+
+/* Returns
+ *   PIPELINE_OK               out_path written;
+ *   PIPELINE_REFUSED          the input is refused (diagnostics printed);
+ *   PIPELINE_FAILED           an internal error;
+ *   PIPELINE_WANTS_LINE_INFO  the module asks for derivatives but has no line information to place
+ *                             diagnostics with: compile it again with line tables;
+ *   PIPELINE_NO_REQUESTS      nothing to differentiate: nothing written, let clang compile the input as
+ *                             it compiles any program (exactly, down to the object file). */
 int pipeline_run(const char *in_path, const char *out_path, const PipelineOptions *o);
 
 #endif

@@ -141,9 +141,10 @@ static void step(Machine *m, const char *tok, LLVMValueRef *args, unsigned nargs
   } else if (!strcmp(tok, "pow") || !strcmp(tok, "copysign")) {
     LLVMValueRef rhs = pop(m), lhs = pop(m);
     push(m, intrinsic2(m, tok[0] == 'p' ? "llvm.pow" : "llvm.copysign", lhs, rhs));
-  } else if (!strcmp(tok, "oeq") || !strcmp(tok, "une") || !strcmp(tok, "olt")) {
+  } else if (!strcmp(tok, "oeq") || !strcmp(tok, "une") || !strcmp(tok, "olt") || !strcmp(tok, "ole")) {
     LLVMValueRef rhs = pop(m), lhs = pop(m);
-    LLVMRealPredicate p = tok[0] == 'o' ? (tok[1] == 'e' ? LLVMRealOEQ : LLVMRealOLT) : LLVMRealUNE;
+    LLVMRealPredicate p = !strcmp(tok, "oeq") ? LLVMRealOEQ : !strcmp(tok, "une") ? LLVMRealUNE
+                        : !strcmp(tok, "olt") ? LLVMRealOLT : LLVMRealOLE;
     push(m, LLVMBuildFCmp(b, p, lhs, rhs, ""));
   } else if (!strcmp(tok, "sel")) {
     LLVMValueRef no = pop(m), yes = pop(m), cond = pop(m);

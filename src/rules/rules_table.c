@@ -3,7 +3,7 @@
  *   + - * /   arithmetic             neg          negation
  *   sqrt exp log sin cos sinh cosh trunc fabs    unary functions
  *   pow copysign                     binary functions
- *   oeq une olt                      comparisons, consumed by sel
+ *   oeq une olt ole                  comparisons, consumed by sel
  *   sel       c a b -> c ? a : b     itofp        integer argument to the float type
  * Partial derivatives are written where the function is differentiable; at kinks the rule picks the
  * derivative of the branch the primal took (fmin, fmax, fabs), as Enzyme and Tapenade do. */
@@ -39,8 +39,9 @@ const MathRule math_rules[] = {
     {"log1p",      NULL,              1, {"1 1 x0 + /"}},
     {"sqrt",       "llvm.sqrt",       1, {"0.5 r /"}},
     {"cbrt",       NULL,              1, {"1 3 r r * * /"}},
-    /* pow: at x = 0 the y-partial is 0 (0^y is flat in y), not 0 * log(0) = NaN. */
-    {"pow",        "llvm.pow",        2, {"x1 x0 x1 1 - pow *", "x0 0 oeq 0 r x0 log * sel"}},
+    /* pow: the y-partial is taken as 0 where x <= 0 (0^y is flat in y; a negative base has no real
+     * y-derivative), not NaN, which would poison x's derivative through a zero y-tangent. */
+    {"pow",        "llvm.pow",        2, {"x1 x0 x1 1 - pow *", "x0 0 ole 0 r x0 log * sel"}},
     {NULL,         "llvm.powi",       2, {"x1 itofp x0 x1 itofp 1 - pow *", NULL}},
     {"hypot",      NULL,              2, {"x0 r /", "x1 r /"}},
     {"erf",        NULL,              1, {TWO_OVER_SQRTPI " x0 x0 * neg exp *"}},

@@ -1,0 +1,32 @@
+/* parad.h: what a program includes to ask Parad for derivatives. Build it with parad-cc.
+ *
+ * Forward mode (tangents):
+ *     double dy = __parad_fwddiff((void *)f, x, dx, parad_const, n);      // dy = f'(x) . dx
+ *   Each argument may be preceded by a marker:
+ *     parad_dup        value, then its shadow (a pointer's tangent buffer, or a float's tangent)
+ *     parad_dupnoneed  the same; the primal result stored through it is not needed
+ *     parad_const      value only: no derivative with respect to it
+ *   Without a marker, pointers and floats are duplicated and integers constant.
+ *   Vector mode: __parad_fwddiff((void *)f, parad_width, N, x, dx0, ..., dxN-1) computes N directions at
+ *   once; declare the entry point returning a struct of N doubles (see PARAD_FWDDIFF_N below).
+ *
+ * The Enzyme spellings (__enzyme_fwddiff, enzyme_dup, enzyme_const, enzyme_dupnoneed, enzyme_width)
+ * mean the same and may be declared by the program itself. */
+#ifndef PARAD_H
+#define PARAD_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+extern int parad_dup, parad_const, parad_dupnoneed, parad_out, parad_width;
+
+/* The call's declared result type is what it returns: declare your own variant (any name starting
+ * with __parad_fwddiff) when you want another result, e.g. a struct of N tangents in vector mode. */
+double __parad_fwddiff(void *fn, ...);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

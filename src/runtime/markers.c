@@ -1,0 +1,7 @@
+/* The activity markers, for programs that refer to them without defining them. Parad reads them at
+ * compile time only; their values never matter. Weak, so that a program defining its own (as Enzyme
+ * programs do: `int enzyme_dup;`) links too. */
+#define WEAK __attribute__((weak))
+
+WEAK int parad_dup, parad_const, parad_dupnoneed, parad_out, parad_width;
+WEAK int enzyme_dup, enzyme_const, enzyme_dupnoneed, enzyme_out, enzyme_width;
