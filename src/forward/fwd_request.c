@@ -5,6 +5,8 @@
 
 #include <llvm-c/DebugInfo.h>
 
+#include <llvm-c/Target.h>
+
 #include "forward/forward.h"
 #include "forward/fwd_internal.h"
 #include "ir/diag.h"
@@ -15,6 +17,14 @@ static LLVMValueRef lane_of(LLVMBuilderRef b, LLVMContextRef ctx, unsigned width
   if (width == 1) return tv;
   if (ir_is_fp(t)) return LLVMBuildExtractElement(b, tv, ir_const_i32(ctx, i), "");
   return LLVMBuildExtractValue(b, tv, i, "");
+}
+
+/* Is type ct the C ABI's coercion of a struct of w values of type rt: the same bytes, give or take the
+ * tail padding the coercion adds ({float, float, float} comes back as {<2 x float>, float}). */
+static bool holds_exactly(LLVMModuleRef m, LLVMTypeRef ct, LLVMTypeRef rt, unsigned w) {
+  unsigned long long want = w * ir_type_size(m, rt), have = ir_type_size(m, ct);
+  unsigned align = LLVMABIAlignmentOfType(LLVMGetModuleDataLayout(m), ct);
+  return have >= want && have - want < align;
 }
 
 int fwd_lower_request(AdModule *ad, const Request *r) {
@@ -69,11 +79,11 @@ int fwd_lower_request(AdModule *ad, const Request *r) {
       result = tv;
     } else if (w == 1 && ir_is_fp(ct) && ir_is_fp(rt)) {
       result = LLVMBuildFPCast(b, tv, ct, "");
-    } else if (ir_type_size(ad->mod, ct) == w * ir_type_size(ad->mod, rt) && LLVMGetTypeKind(ct) != LLVMVoidTypeKind) {
+    } else if (LLVMGetTypeKind(ct) != LLVMVoidTypeKind && holds_exactly(ad->mod, ct, rt, w)) {
       /* The C ABI may have turned the user's struct of N tangents into another type (<2 x float>, a
        * pair of vectors); going through memory reinterprets the N tangents exactly as C would. */
       LLVMTypeRef arr = LLVMArrayType2(rt, w);
-      LLVMValueRef slot = ir_entry_alloca(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)), arr, "tangents");
+      LLVMValueRef slot = ir_entry_alloca(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)), ct, "tangents");
       for (unsigned i = 0; i < w; i++) {
         LLVMValueRef idx[2] = {ir_const_i64(ad->ctx, 0), ir_const_i64(ad->ctx, i)};
         LLVMBuildStore(b, lane_of(b, ad->ctx, w, rt, tv, i), LLVMBuildGEP2(b, arr, slot, idx, 2, ""));
