@@ -52,8 +52,7 @@ int ad_generate(LLVMModuleRef m) {
     if (r.mode == MODE_FORWARD)
       fwd_lower_request(&ad, &r);
     else
-      diag_error_plain(r.call, "%s mode is not implemented yet (only __parad_fwddiff / __enzyme_fwddiff)",
-                       request_mode_name(r.mode));
+      diag_error_plain(r.call, "parad: internal error: no generator for %s mode", request_mode_name(r.mode));
     request_free(&r);
   }
   vec_free(&calls);

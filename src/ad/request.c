@@ -168,8 +168,9 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
   if (!fn || !LLVMIsAFunction(fn)) {
     fail(&p, "the first argument must be a function named in this file (not a pointer variable)");
   } else if (LLVMIsDeclaration(fn)) {
-    p.fn_name = LLVMGetValueName(fn);
-    fail(&p, "cannot differentiate '%s': its body is not in this translation unit", p.fn_name);
+    fail(&p, "cannot differentiate '%s': its body is not in this translation unit", LLVMGetValueName(fn));
+  } else if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn))) {
+    fail(&p, "cannot differentiate the variadic function '%s'", LLVMGetValueName(fn));
   }
   if (p.failed) {
     LLVMDisposeBuilder(b);
@@ -306,7 +307,11 @@ int request_canonicalise_all(LLVMModuleRef m) {
     LLVMValueRef callee = ir_called_function(call);
     DiffMode mode;
     if (entry_point(callee, &mode)) {
-      if (LLVMIsAInvokeInst(call)) {
+      if (mode != MODE_FORWARD) {
+        diag_error_plain(call, "%s mode is not implemented yet (only __parad_fwddiff / __enzyme_fwddiff)",
+                         request_mode_name(mode));
+        errors++;
+      } else if (LLVMIsAInvokeInst(call)) {
         diag_error_plain(call, "%s: cannot be called with exception handling (invoke)", LLVMGetValueName(callee));
         errors++;
       } else {

@@ -113,8 +113,9 @@ static void alloca_(FwdGen *g, LLVMValueRef inst) {
   if (!activity_shadowed(g->act, inst)) return;
   LLVMTypeRef t = LLVMGetAllocatedType(inst);
   LLVMValueRef count = fwd_primal(g, LLVMGetOperand(inst, 0));
-  LLVMValueRef bytes = LLVMBuildMul(g->b, LLVMBuildZExtOrBitCast(g->b, count, LLVMInt64TypeInContext(g->ctx), ""),
-                                    LLVMSizeOf(t), "");
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(g->ctx);
+  LLVMValueRef bytes = LLVMBuildMul(g->b, LLVMBuildZExtOrBitCast(g->b, count, i64, ""),
+                                    LLVMConstInt(i64, ir_type_size(g->ad->mod, t), 0), "");
   LLVMValueRef lanes[MAX_WIDTH];
   for (unsigned i = 0; i < g->width; i++) {
     lanes[i] = LLVMIsAConstantInt(count) && LLVMConstIntGetZExtValue(count) == 1

@@ -1,0 +1,14 @@
+// A function without a body in this file, called with an active argument, is refused: file:line:col,
+// the construct, the function; exit status non-zero; no output file.
+// RUN: rm -f %t && not %parad-cc %cflags %s -o %t 2>&1 | FileCheck %s
+// RUN: test ! -e %t
+double mystery(double);
+double __parad_fwddiff(void *, ...);
+
+static double f(double x) {
+  double y = x * x;
+  // CHECK: external_call.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate a call to 'mystery', whose body is not in this file, with an active argument (#1) in function 'f'
+  return mystery(y) + 1;
+}
+
+int main(void) { return (int)__parad_fwddiff((void *)f, 1.0, 1.0); }

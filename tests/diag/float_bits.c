@@ -1,0 +1,19 @@
+// Integer arithmetic on the bits of an active float (a bit trick) would silently drop the derivative:
+// refused.
+// RUN: rm -f %t && not %parad-cc %cflags %s -o %t 2>&1 | FileCheck %s
+// RUN: test ! -e %t
+#include <stdint.h>
+#include <string.h>
+double __parad_fwddiff(void *, ...);
+
+__attribute__((noinline)) static double halve_exponent(double x) {
+  uint64_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  // CHECK: float_bits.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate integer arithmetic on the bits of an active floating-point value in function 'halve_exponent'
+  bits = (bits >> 1) + 0x1ff8000000000000ull;
+  double y;
+  memcpy(&y, &bits, sizeof y);
+  return y;
+}
+
+int main(void) { return (int)__parad_fwddiff((void *)halve_exponent, 4.0, 1.0); }
