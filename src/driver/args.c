@@ -126,7 +126,9 @@ bool args_parse(int argc, char **argv, Invocation *inv) {
     vec_push(&inv->codegen, a);
     vec_push(&inv->link, a);
   }
-  if (passthrough || inv->sources.len == 0) inv->action = ACTION_PASSTHROUGH;
+  /* A link of objects alone still goes through parad-cc: derivative code needs the runtime and libm. */
+  bool link_only = inv->action == ACTION_LINK && inv->sources.len == 0 && inv->link.len > 0;
+  if (passthrough || (inv->sources.len == 0 && !link_only)) inv->action = ACTION_PASSTHROUGH;
   if (inv->action != ACTION_PASSTHROUGH && inv->action != ACTION_LINK && inv->output && inv->sources.len > 1) {
     fprintf(stderr, "parad-cc: error: cannot specify -o when generating multiple output files\n");
     return false;

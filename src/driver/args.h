@@ -16,7 +16,7 @@ typedef enum {
   ACTION_LINK,        /* sources -> executable (or -shared library) */
   ACTION_COMPILE,     /* -c: sources -> objects */
   ACTION_ASSEMBLY,    /* -S: sources -> assembly */
-  ACTION_PASSTHROUGH, /* nothing to differentiate: -E, -M, --version, link-only: clang does it all */
+  ACTION_PASSTHROUGH, /* nothing to compile or link: -E, -M, --version, ...: clang does it all */
 } Action;
 
 typedef struct {
