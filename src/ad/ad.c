@@ -38,24 +38,66 @@ bool ad_module_has_requests(LLVMModuleRef m) {
   return false;
 }
 
+/* Does fn, or a function it calls, still contain a derivative request. */
+static bool reaches_request(LLVMValueRef fn, ValueMap *seen) {
+  if (vmap_has(seen, fn)) return false;
+  vmap_put(seen, fn, fn);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (!ir_is_call(i)) continue;
+      if (request_is_canonical_call(i)) return true;
+      LLVMValueRef callee = ir_called_function(i);
+      if (callee && !LLVMIsDeclaration(callee) && reaches_request(callee, seen)) return true;
+    }
+  return false;
+}
+
+static void lower(AdModule *ad, LLVMValueRef call) {
+  Request r;
+  if (!request_decode(call, &r)) return;
+  if (r.mode == MODE_FORWARD)
+    fwd_lower_request(ad, &r);
+  else
+    diag_error_plain(r.call, "parad: internal error: no generator for %s mode", request_mode_name(r.mode));
+  request_free(&r);
+}
+
 int ad_generate(LLVMModuleRef m) {
   AdModule ad = {.mod = m, .ctx = LLVMGetModuleContext(m)};
   int before = diag_error_count();
-  VEC(LLVMValueRef) calls = {0};
+  ValueList pending = {0}, later = {0};
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (LLVMIsDeclaration(f) && !strncmp(LLVMGetValueName(f), REQUEST_PREFIX, strlen(REQUEST_PREFIX)))
       for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u))
-        if (ir_is_call(LLVMGetUser(u))) vec_push(&calls, LLVMGetUser(u));
-  for (size_t i = 0; i < calls.len; i++) {
-    Request r;
-    if (!request_decode(calls.data[i], &r)) continue;
-    if (r.mode == MODE_FORWARD)
-      fwd_lower_request(&ad, &r);
-    else
-      diag_error_plain(r.call, "parad: internal error: no generator for %s mode", request_mode_name(r.mode));
-    request_free(&r);
+        if (ir_is_call(LLVMGetUser(u))) vec_push(&pending, LLVMGetUser(u));
+  /* Inner requests first: a function that itself asks for a derivative is differentiated once its
+   * request has become a call of a generated function, which differentiates like any other
+   * (forward over forward gives second derivatives). Requests that wait on each other are refused. */
+  while (pending.len) {
+    later.len = 0;
+    for (size_t i = 0; i < pending.len; i++) {
+      LLVMValueRef call = pending.data[i];
+      ValueMap seen;
+      vmap_init(&seen);
+      bool waits = reaches_request(ir_strip_pointer_casts(LLVMGetArgOperand(call, request_fn_arg(call))), &seen);
+      vmap_free(&seen);
+      if (waits)
+        vec_push(&later, call);
+      else
+        lower(&ad, call);
+    }
+    if (later.len == pending.len) {
+      for (size_t i = 0; i < later.len; i++)
+        diag_error(later.data[i], "cannot differentiate a function that asks, directly or through the functions "
+                                  "it calls, for a derivative of itself");
+      break;
+    }
+    ValueList swap = pending;
+    pending = later;
+    later = swap;
   }
-  vec_free(&calls);
+  vec_free(&pending);
+  vec_free(&later);
   /* The request declarations are gone from the code; drop them from the module too. */
   for (LLVMValueRef f = LLVMGetFirstFunction(m), next; f; f = next) {
     next = LLVMGetNextFunction(f);

@@ -346,14 +346,18 @@ unsigned request_arg_index(const Request *r, unsigned p) {
   return k;
 }
 
+unsigned request_fn_arg(LLVMValueRef call) {
+  return ir_num_call_args(call) > 0 && ir_call_arg_has_attr(call, 0, "sret") ? 1 : 0;
+}
+
 bool request_decode(LLVMValueRef call, Request *out) {
   memset(out, 0, sizeof *out);
   LLVMValueRef decl = ir_called_function(call);
   const char *mode = string_attr(decl, "parad-mode"), *width = string_attr(decl, "parad-width"),
              *act = string_attr(decl, "parad-activity");
   out->call = call;
-  out->sret = ir_num_call_args(call) > 0 && ir_call_arg_has_attr(call, 0, "sret");
-  unsigned fi = out->sret ? 1 : 0;
+  unsigned fi = request_fn_arg(call);
+  out->sret = fi == 1;
   out->fn = fi < ir_num_call_args(call) ? ir_strip_pointer_casts(LLVMGetArgOperand(call, fi)) : NULL;
   out->first_arg = fi + 1;
   if (!mode || !width || !act || !mode_from_name(mode, &out->mode) || !out->fn || !LLVMIsAFunction(out->fn) ||

@@ -41,6 +41,8 @@ int request_canonicalise_all(LLVMModuleRef m);
 bool request_decode(LLVMValueRef call, Request *out);
 void request_free(Request *r);
 bool request_is_canonical_call(LLVMValueRef call);
+/* The argument of a canonical call that holds the function to differentiate. */
+unsigned request_fn_arg(LLVMValueRef call);
 /* The call-site argument index of parameter p's value; its shadows follow it. */
 unsigned request_arg_index(const Request *r, unsigned p);
 const char *request_mode_name(DiffMode m);

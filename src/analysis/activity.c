@@ -7,12 +7,17 @@
 #include "analysis/calls.h"
 #include "ir/ir.h"
 
-enum { VARIED = 1, SHADOWED = 2, PTRINT = 4 };
+enum {
+  VARIED = 1,   /* carries a tangent */
+  SHADOWED = 2, /* a pointer with a shadow */
+  PTRINT = 4,   /* an integer computed from the address of shadowed memory */
+  BITS = 8,     /* an integer computed from the bits of an active float */
+};
 
 struct Activity {
   LLVMValueRef fn;
   char *pattern;
-  ValueMap flags; /* value -> VARIED | SHADOWED | PTRINT */
+  ValueMap flags; /* value -> VARIED | SHADOWED | PTRINT | BITS */
   bool ret_active;
   bool done; /* false while the analysis runs: recursion asks before there is an answer */
 };
@@ -36,6 +41,7 @@ bool activity_varied(const Activity *a, LLVMValueRef v) { return flags_of(a, v) 
 bool activity_shadowed(const Activity *a, LLVMValueRef v) { return flags_of(a, v) & SHADOWED; }
 bool activity_active(const Activity *a, LLVMValueRef v) { return flags_of(a, v) & (VARIED | SHADOWED); }
 bool activity_from_shadowed_address(const Activity *a, LLVMValueRef v) { return flags_of(a, v) & PTRINT; }
+bool activity_from_float_bits(const Activity *a, LLVMValueRef v) { return flags_of(a, v) & BITS; }
 bool activity_return_active(const Activity *a) { return a->ret_active; }
 
 /* Marks v as carrying a derivative in the way its type allows. */
@@ -99,10 +105,21 @@ static bool any_operand_active(const Activity *a, LLVMValueRef inst, unsigned fi
   return false;
 }
 
-static bool any_operand_ptrint(const Activity *a, LLVMValueRef inst) {
-  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(inst); i < n; i++)
-    if (flags_of(a, LLVMGetOperand(inst, i)) & PTRINT) return true;
-  return false;
+/* What an integer computed from inst's operands inherits: addresses of shadowed memory, and bits of
+ * active floats (an integer operand that is itself varied is a float's bits moved as an integer). */
+static unsigned integer_taint(const Activity *a, LLVMValueRef inst) {
+  unsigned t = 0;
+  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(inst); i < n; i++) {
+    LLVMValueRef op = LLVMGetOperand(inst, i);
+    unsigned f = flags_of(a, op);
+    t |= f & (PTRINT | BITS);
+    if ((f & VARIED) && ir_is_int(ir_scalar_type(LLVMTypeOf(op)))) t |= BITS;
+  }
+  return t;
+}
+
+static bool taint(Activity *a, LLVMValueRef inst) {
+  return ir_is_int(ir_scalar_type(LLVMTypeOf(inst))) && add_flags(a, inst, integer_taint(a, inst));
 }
 
 static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
@@ -166,9 +183,9 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
       bool changed = mark(a, inst);
       return add_flags(a, inst, flags_of(a, LLVMGetOperand(inst, 0)) & VARIED) || changed;
     }
-    return any_operand_ptrint(a, inst) && add_flags(a, inst, PTRINT);
+    return taint(a, inst);
   case LLVMSelect:
-    if (!any_operand_active(a, inst, 1, 3)) return false;
+    if (!any_operand_active(a, inst, 1, 3)) return taint(a, inst);
     if (ir_is_ptr(LLVMTypeOf(inst))) {
       bool changed = add_flags(a, inst, SHADOWED);
       changed = need_shadow(a, LLVMGetOperand(inst, 1), 0) || changed;
@@ -178,7 +195,7 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
   case LLVMPHI: {
     bool any = false;
     for (unsigned i = 0, n = LLVMCountIncoming(inst); i < n; i++) any |= active(a, LLVMGetIncomingValue(inst, i));
-    if (!any) return any_operand_ptrint(a, inst) && add_flags(a, inst, PTRINT);
+    if (!any) return taint(a, inst);
     if (!ir_is_ptr(LLVMTypeOf(inst))) return add_flags(a, inst, VARIED);
     bool changed = add_flags(a, inst, SHADOWED);
     for (unsigned i = 0, n = LLVMCountIncoming(inst); i < n; i++)
@@ -213,9 +230,8 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
     }
     return false;
   default:
-    /* Integer arithmetic carries no derivative, but does carry addresses of shadowed memory. */
-    if (nops && ir_is_int(LLVMTypeOf(inst)) && any_operand_ptrint(a, inst)) return add_flags(a, inst, PTRINT);
-    return false;
+    /* Integer arithmetic carries no derivative, but does carry addresses and float bits. */
+    return nops && taint(a, inst);
   }
 }
 

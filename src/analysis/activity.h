@@ -31,6 +31,9 @@ bool activity_active(const Activity *a, LLVMValueRef v);
 /* An integer computed from the address of shadowed memory: turning it back into a pointer would
  * lose the shadow. */
 bool activity_from_shadowed_address(const Activity *a, LLVMValueRef v);
+/* An integer computed from the bits of an active float (x's bits shifted, masked): harmless as a number
+ * (its derivative is zero), but not when it becomes a float again. */
+bool activity_from_float_bits(const Activity *a, LLVMValueRef v);
 /* Does the function's return value carry a derivative (a tangent or a shadow). */
 bool activity_return_active(const Activity *a);
 

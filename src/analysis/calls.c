@@ -32,10 +32,13 @@ static bool name_in(const char *name, const char *const *list, size_t n, bool pr
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+/* A call can pass a derivative on only through its result or through memory it is given: one that
+ * returns an integer (or nothing) and takes no pointer (lround, isnan, a logging function) has none,
+ * whatever floats it reads. */
 static bool touches_derivatives(LLVMValueRef call) {
   if (ir_carries_derivative(LLVMTypeOf(call))) return true;
   for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++)
-    if (ir_carries_derivative(LLVMTypeOf(LLVMGetArgOperand(call, i)))) return true;
+    if (ir_is_ptr(ir_scalar_type(LLVMTypeOf(LLVMGetArgOperand(call, i))))) return true;
   return false;
 }
 

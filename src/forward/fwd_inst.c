@@ -129,29 +129,14 @@ static LLVMValueRef arith_tangent(FwdGen *g, LLVMValueRef inst, LLVMValueRef c) 
   }
 }
 
-static bool is_integer_arith(LLVMOpcode op) {
-  switch (op) {
-  case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMUDiv: case LLVMSDiv: case LLVMURem: case LLVMSRem:
-  case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor:
-  case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMUIToFP: case LLVMSIToFP:
-    return true;
-  default: return false;
-  }
-}
-
 /* Instructions without a tangent of their own that would silently lose one. */
 static void check_inactive(FwdGen *g, LLVMValueRef inst, LLVMOpcode op) {
-  if (op == LLVMIntToPtr && activity_from_shadowed_address(g->act, LLVMGetOperand(inst, 0))) {
+  LLVMValueRef a = LLVMGetNumOperands(inst) ? LLVMGetOperand(inst, 0) : NULL;
+  if (op == LLVMIntToPtr && activity_from_shadowed_address(g->act, a))
     fwd_error(g, inst, "cannot differentiate a pointer rebuilt from the integer address of active memory "
                        "(inttoptr): its shadow is lost");
-    return;
-  }
-  if (!is_integer_arith(op)) return;
-  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(inst); i < n; i++)
-    if (activity_varied(g->act, LLVMGetOperand(inst, i))) {
-      fwd_error(g, inst, "cannot differentiate integer arithmetic on the bits of an active floating-point value");
-      return;
-    }
+  else if (op == LLVMBitCast && activity_from_float_bits(g->act, a))
+    fwd_error(g, inst, "cannot differentiate integer arithmetic on the bits of an active floating-point value");
 }
 
 static void phi(FwdGen *g, LLVMValueRef inst) {
@@ -206,7 +191,8 @@ void fwd_inst(FwdGen *g, LLVMValueRef inst) {
   case LLVMCleanupPad:
   case LLVMCatchRet:
   case LLVMCleanupRet:
-    fwd_error(g, inst, "cannot differentiate exception handling");
+    if (!g->reported_eh) fwd_error(g, inst, "cannot differentiate exception handling");
+    g->reported_eh = true; /* the landing pads and resumes that follow are the same problem */
     fwd_clone(g, inst);
     return;
   case LLVMVAArg:

@@ -31,6 +31,7 @@ typedef struct {
   ValueMap tmap;       /* original value -> its tangent (absent: zero) */
   VEC(LLVMValueRef) phis; /* original phis, filled once every block exists */
   int errors;
+  bool reported_eh;
 } FwdGen;
 
 /* ---- tangent.c: tangent values ---- */

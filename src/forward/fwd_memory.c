@@ -71,6 +71,11 @@ static void load(FwdGen *g, LLVMValueRef inst) {
 static void store(FwdGen *g, LLVMValueRef inst) {
   fwd_clone(g, inst);
   LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1);
+  if (activity_from_float_bits(g->act, v) && activity_shadowed(g->act, p)) {
+    /* the integer may be a float again once in memory */
+    fwd_error(g, inst, "cannot differentiate integer arithmetic on the bits of an active floating-point value");
+    return;
+  }
   if (!activity_shadowed(g->act, p)) {
     if (activity_active(g->act, v)) {
       char buf[256];

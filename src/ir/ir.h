@@ -6,6 +6,10 @@
 #include <llvm-c/Core.h>
 #include <stdbool.h>
 
+#include "ir/util.h"
+
+typedef VEC(LLVMValueRef) ValueList;
+
 /* ---- types ---- */
 bool ir_is_fp(LLVMTypeRef t);           /* half, float, double, x86_fp80, fp128 */
 bool ir_is_fp_or_fp_vector(LLVMTypeRef t);

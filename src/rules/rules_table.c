@@ -32,6 +32,7 @@ const MathRule math_rules[] = {
     {"atanh",      NULL,              1, {"1 1 x0 x0 * - /"}},
     {"exp",        "llvm.exp",        1, {"r"}},
     {"exp2",       "llvm.exp2",       1, {"r " LN2 " *"}},
+    {"exp10",      "llvm.exp10",      1, {"r " LN10 " *"}},
     {"expm1",      NULL,              1, {"r 1 +"}},
     {"log",        "llvm.log",        1, {"1 x0 /"}},
     {"log2",       "llvm.log2",       1, {"1 x0 " LN2 " * /"}},

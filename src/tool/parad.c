@@ -4,6 +4,7 @@
  *
  * --stage=all (the default) runs both steps back to back without the optimisation parad-cc puts
  * between them, so the output shows the generated code as written. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,14 @@ static int usage(void) {
         "       parad --check-rules\n",
         stderr);
   return 2;
+}
+
+static bool module_valid(LLVMModuleRef m) {
+  char *msg = NULL;
+  bool bad = LLVMVerifyModule(m, LLVMReturnStatusAction, &msg);
+  if (bad) fprintf(stderr, "parad: internal error: the generated module is invalid:\n%s\n", msg);
+  LLVMDisposeMessage(msg);
+  return !bad;
 }
 
 int main(int argc, char **argv) {
@@ -54,22 +63,20 @@ int main(int argc, char **argv) {
   LLVMModuleRef m;
   if (LLVMParseIRInContext(ctx, buf, &m, &msg)) {
     fprintf(stderr, "parad: %s: %s\n", in, msg);
+    LLVMDisposeMessage(msg);
+    LLVMContextDispose(ctx);
     return 1;
   }
-  int errors = 0;
+  msg = NULL;
+  int errors = 0, rc = 0;
   if (strcmp(stage, "generate")) errors += ad_prepare(m);
   if (!errors && strcmp(stage, "prepare")) errors += ad_generate(m);
   if (errors) {
     fprintf(stderr, "parad: %d error%s, no output written\n", errors, errors > 1 ? "s" : "");
-    return 1;
-  }
-  if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
-    fprintf(stderr, "parad: internal error: the generated module is invalid:\n%s\n", msg);
-    return 3;
-  }
-  LLVMDisposeMessage(msg);
-  int rc = 0;
-  if (text) {
+    rc = 1;
+  } else if (!module_valid(m)) {
+    rc = 3;
+  } else if (text) {
     if (!strcmp(out, "-")) {
       char *s = LLVMPrintModuleToString(m);
       fputs(s, stdout);
@@ -82,6 +89,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "parad: cannot write %s\n", out);
     rc = 1;
   }
+  if (msg) LLVMDisposeMessage(msg);
   LLVMDisposeModule(m);
   LLVMContextDispose(ctx);
   return rc;

@@ -1,5 +1,5 @@
-// Integer arithmetic on the bits of an active float (a bit trick) would silently drop the derivative:
-// refused.
+// Integer arithmetic on the bits of an active float (a bit trick) would silently drop the derivative
+// once the bits become a float again: refused where they do.
 // RUN: rm -f %t && not %parad-cc %cflags %s -o %t 2>&1 | FileCheck %s
 // RUN: test ! -e %t
 #include <stdint.h>
@@ -9,9 +9,9 @@ double __parad_fwddiff(void *, ...);
 __attribute__((noinline)) static double halve_exponent(double x) {
   uint64_t bits;
   memcpy(&bits, &x, sizeof bits);
-  // CHECK: float_bits.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate integer arithmetic on the bits of an active floating-point value in function 'halve_exponent'
   bits = (bits >> 1) + 0x1ff8000000000000ull;
   double y;
+  // CHECK: float_bits.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate integer arithmetic on the bits of an active floating-point value in function 'halve_exponent'
   memcpy(&y, &bits, sizeof y);
   return y;
 }
