@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/calls.h"
+#include "analysis/memtype.h"
 #include "ir/ir.h"
 
 enum {
@@ -44,35 +45,13 @@ bool activity_from_shadowed_address(const Activity *a, LLVMValueRef v) { return 
 bool activity_from_float_bits(const Activity *a, LLVMValueRef v) { return flags_of(a, v) & BITS; }
 bool activity_return_active(const Activity *a) { return a->ret_active; }
 
-/* Marks v as carrying a derivative in the way its type allows. */
+/* Marks v as carrying a derivative: a pointer gets a shadow, anything else a tangent (an integer's
+ * tangent is the raw bits of its shadow: a float copied as an integer, see memtype.h). */
 static bool mark(Activity *a, LLVMValueRef v) {
-  LLVMTypeRef t = LLVMTypeOf(v);
-  if (ir_is_ptr(t)) return add_flags(a, v, SHADOWED);
-  if (ir_carries_derivative(t)) return add_flags(a, v, VARIED);
-  return false;
+  return add_flags(a, v, ir_is_ptr(LLVMTypeOf(v)) ? SHADOWED : VARIED);
 }
 
 static bool active(const Activity *a, LLVMValueRef v) { return activity_active(a, v); }
-
-/* An integer load is a raw copy of memory (a double moved as i64 after instcombine merged a memcpy)
- * when every use only moves it on: stores, phis, selects, bitcasts to floating point. */
-static bool is_copy_only(LLVMValueRef v, int depth) {
-  if (depth > 8) return false;
-  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef user = LLVMGetUser(u);
-    if (LLVMIsAStoreInst(user)) {
-      if (LLVMGetOperand(user, 0) != v) return false;
-    } else if (LLVMIsABitCastInst(user)) {
-      if (!ir_is_fp_or_fp_vector(LLVMTypeOf(user))) return false;
-    } else if (LLVMIsAPHINode(user) || LLVMIsASelectInst(user)) {
-      if (LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) == v) return false;
-      if (!is_copy_only(user, depth + 1)) return false;
-    } else {
-      return false;
-    }
-  }
-  return true;
-}
 
 /* Active data is about to go through pointer p: make the memory it points to shadowed, if it is memory
  * this function owns (a stack slot, a heap block it allocated). Returns whether anything changed. */
@@ -96,7 +75,10 @@ static bool need_shadow(Activity *a, LLVMValueRef p, int depth) {
     bool changed = need_shadow(a, LLVMGetOperand(p, 1), depth + 1);
     return need_shadow(a, LLVMGetOperand(p, 2), depth + 1) || changed;
   }
-  return false; /* a global, a constant argument, a loaded pointer: cannot get a shadow here */
+  /* A pointer kept in memory (at -O0, every local pointer is): the slot gets a shadow, which holds the
+   * shadows of the pointers stored into it (see the store rule in visit). */
+  if (LLVMIsALoadInst(p)) return need_shadow(a, LLVMGetOperand(p, 0), depth + 1);
+  return false; /* a global, a constant argument: cannot get a shadow here */
 }
 
 static bool any_operand_active(const Activity *a, LLVMValueRef inst, unsigned first, unsigned end) {
@@ -120,6 +102,30 @@ static unsigned integer_taint(const Activity *a, LLVMValueRef inst) {
 
 static bool taint(Activity *a, LLVMValueRef inst) {
   return ir_is_int(ir_scalar_type(LLVMTypeOf(inst))) && add_flags(a, inst, integer_taint(a, inst));
+}
+
+static bool byte_mask(LLVMValueRef c) {
+  if (!LLVMIsAConstantInt(c) || LLVMGetIntTypeWidth(LLVMTypeOf(c)) > 64) return false;
+  unsigned long long m = LLVMConstIntGetZExtValue(c);
+  for (unsigned i = 0; i < LLVMGetIntTypeWidth(LLVMTypeOf(c)) / 8; i++, m >>= 8)
+    if ((m & 0xff) != 0 && (m & 0xff) != 0xff) return false;
+  return true;
+}
+
+static bool whole_bytes(LLVMValueRef c) {
+  return LLVMIsAConstantInt(c) && LLVMConstIntGetZExtValue(c) % 8 == 0;
+}
+
+bool activity_moves_bits(LLVMValueRef inst) {
+  switch (LLVMGetInstructionOpcode(inst)) {
+  case LLVMZExt: return true;
+  case LLVMTrunc: return ir_is_int(LLVMTypeOf(inst)) && LLVMGetIntTypeWidth(LLVMTypeOf(inst)) % 8 == 0;
+  case LLVMShl:
+  case LLVMLShr: return whole_bytes(LLVMGetOperand(inst, 1));
+  case LLVMAnd: return byte_mask(LLVMGetOperand(inst, 0)) || byte_mask(LLVMGetOperand(inst, 1));
+  case LLVMOr: return LLVMGetIsDisjoint(inst);
+  default: return false;
+  }
 }
 
 static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
@@ -207,15 +213,21 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
     return false;
   case LLVMPtrToInt:
     return activity_shadowed(a, LLVMGetOperand(inst, 0)) && add_flags(a, inst, PTRINT);
-  case LLVMLoad: {
+  case LLVMLoad:
+    /* From active memory everything but a true integer carries a derivative (an integer may be a
+     * float's bits). */
     if (!activity_shadowed(a, LLVMGetOperand(inst, 0))) return false;
-    LLVMTypeRef t = LLVMTypeOf(inst);
-    if (ir_carries_derivative(t)) return mark(a, inst);
-    if (ir_is_int(t) && LLVMGetIntTypeWidth(t) >= 32 && is_copy_only(inst, 0)) return add_flags(a, inst, VARIED);
-    return false;
+    if (!ir_carries_derivative(LLVMTypeOf(inst)) && memtype_of_access(inst) == MEMTYPE_INT) return false;
+    return mark(a, inst);
+  case LLVMStore: {
+    LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1);
+    bool changed = active(a, v) && need_shadow(a, p, 0);
+    /* a shadowed slot holds shadow pointers: whatever pointer goes in needs one */
+    if (ir_is_ptr(LLVMTypeOf(v)) && activity_shadowed(a, p)) changed = need_shadow(a, v, 0) || changed;
+    return changed;
   }
-  case LLVMStore:
-    return active(a, LLVMGetOperand(inst, 0)) && need_shadow(a, LLVMGetOperand(inst, 1), 0);
+  case LLVMAtomicCmpXchg:
+    return activity_varied(a, LLVMGetOperand(inst, 2)) && need_shadow(a, LLVMGetOperand(inst, 0), 0);
   case LLVMAtomicRMW: {
     bool changed = false;
     if (active(a, LLVMGetOperand(inst, 1))) changed |= need_shadow(a, LLVMGetOperand(inst, 0), 0);
@@ -230,7 +242,10 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
     }
     return false;
   default:
-    /* Integer arithmetic carries no derivative, but does carry addresses and float bits. */
+    /* Integer operations that only move whole bytes (a float's bits shifted into place, truncated,
+     * masked, or-ed with its neighbour) carry the tangent bits the same way; other integer arithmetic
+     * carries no derivative, but does carry addresses and float bits. */
+    if (activity_moves_bits(inst) && any_operand_active(a, inst, 0, nops)) return mark(a, inst);
     return nops && taint(a, inst);
   }
 }

@@ -34,6 +34,9 @@ bool activity_from_shadowed_address(const Activity *a, LLVMValueRef v);
 /* An integer computed from the bits of an active float (x's bits shifted, masked): harmless as a number
  * (its derivative is zero), but not when it becomes a float again. */
 bool activity_from_float_bits(const Activity *a, LLVMValueRef v);
+/* Does this integer instruction only move whole bytes (zext, trunc, shifts by whole bytes, byte masks,
+ * disjoint or): then the tangent bits of its operands move the same way. */
+bool activity_moves_bits(LLVMValueRef inst);
 /* Does the function's return value carry a derivative (a tangent or a shadow). */
 bool activity_return_active(const Activity *a);
 

@@ -100,6 +100,30 @@ static LLVMValueRef trunc_call(FwdGen *g, LLVMValueRef v) {
   return ir_call_intrinsic(g->b, "llvm.trunc", &t, 1, &v, 1);
 }
 
+/* Integer operations that move whole bytes of float bits (activity_moves_bits) move the tangent bits
+ * alike: shifts and masks by the same constants, a disjoint or of the operands' tangent bits. */
+static LLVMValueRef bits_tangent(FwdGen *g, LLVMValueRef inst) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+  LLVMTypeRef t = LLVMTypeOf(inst);
+  LLVMValueRef a = LLVMGetOperand(inst, 0), b = LLVMGetOperand(inst, 1);
+  LLVMValueRef lanes[MAX_WIDTH];
+  for (unsigned i = 0; i < g->width; i++) {
+    LLVMValueRef la, lb;
+    if (op == LLVMOr) { /* both sides' bits, zero where a side has no tangent */
+      la = tan_lane(g, t, tan_get(g, a), i);
+      lb = tan_lane(g, t, tan_get(g, b), i);
+    } else if (op == LLVMAnd && LLVMIsAConstant(a)) { /* the mask stays, the other side is the data */
+      la = a;
+      lb = tan_lane(g, t, tan_get(g, b), i);
+    } else { /* shift amount or mask on the right */
+      la = tan_lane(g, t, tan_get(g, a), i);
+      lb = b;
+    }
+    lanes[i] = LLVMBuildBinOp(g->b, op, la, lb, "");
+  }
+  return tan_pack(g, t, lanes);
+}
+
 /* The tangent of an arithmetic or cast instruction whose primal copy is c. */
 static LLVMValueRef arith_tangent(FwdGen *g, LLVMValueRef inst, LLVMValueRef c) {
   LLVMOpcode op = LLVMGetInstructionOpcode(inst);
@@ -111,7 +135,9 @@ static LLVMValueRef arith_tangent(FwdGen *g, LLVMValueRef inst, LLVMValueRef c) 
   case LLVMFPExt:
   case LLVMFPTrunc:
   case LLVMBitCast:
-  case LLVMAddrSpaceCast: return tan_cast(g, op, LLVMTypeOf(a), t, ta);
+  case LLVMAddrSpaceCast:
+  case LLVMTrunc:
+  case LLVMZExt: return tan_cast(g, op, LLVMTypeOf(a), t, ta);
   case LLVMFreeze: return ta;
   default: break;
   }
@@ -125,6 +151,10 @@ static LLVMValueRef arith_tangent(FwdGen *g, LLVMValueRef inst, LLVMValueRef c) 
     return tan_div(g, t, tan_sub(g, t, ta, tan_scale(g, t, c, tb)), y);
   case LLVMFRem: /* x rem y = x - trunc(x/y) y, and trunc is flat */
     return tan_sub(g, t, ta, tb ? tan_scale(g, t, trunc_call(g, LLVMBuildFDiv(g->b, x, y, "")), tb) : NULL);
+  case LLVMShl:
+  case LLVMLShr:
+  case LLVMAnd:
+  case LLVMOr: return bits_tangent(g, inst);
   default: return NULL;
   }
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/calls.h"
+#include "analysis/memtype.h"
 #include "ir/ir.h"
 
 static void describe(LLVMValueRef p, char *buf, size_t n) {
@@ -71,8 +72,8 @@ static void load(FwdGen *g, LLVMValueRef inst) {
 static void store(FwdGen *g, LLVMValueRef inst) {
   fwd_clone(g, inst);
   LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1);
-  if (activity_from_float_bits(g->act, v) && activity_shadowed(g->act, p)) {
-    /* the integer may be a float again once in memory */
+  if (activity_from_float_bits(g->act, v) && activity_shadowed(g->act, p) && memtype_of_access(inst) != MEMTYPE_INT) {
+    /* unless the memory holds integers, the integer may be a float again once in memory */
     fwd_error(g, inst, "cannot differentiate integer arithmetic on the bits of an active floating-point value");
     return;
   }
@@ -163,11 +164,15 @@ bool fwd_memory(FwdGen *g, LLVMValueRef inst) {
   case LLVMGetElementPtr: gep(g, inst); return true;
   case LLVMAlloca: alloca_(g, inst); return true;
   case LLVMAtomicRMW: atomicrmw(g, inst); return true;
-  case LLVMAtomicCmpXchg:
+  case LLVMAtomicCmpXchg: {
     fwd_clone(g, inst);
-    if (activity_shadowed(g->act, LLVMGetOperand(inst, 0)) && ir_contains_fp(LLVMTypeOf(LLVMGetOperand(inst, 1))))
-      fwd_error(g, inst, "cannot differentiate a compare-and-swap of floating-point data");
+    LLVMValueRef p = LLVMGetOperand(inst, 0), v = LLVMGetOperand(inst, 2);
+    if (activity_shadowed(g->act, p) && (activity_active(g->act, v) || activity_from_float_bits(g->act, v) ||
+                                         ir_contains_fp(LLVMTypeOf(v))))
+      fwd_error(g, inst, "cannot differentiate a compare-and-swap of active data (an _Atomic float updated "
+                         "with +=, for instance); use __atomic_fetch_add or '#pragma omp atomic'");
     return true;
+  }
   default: return false;
   }
 }

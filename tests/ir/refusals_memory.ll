@@ -6,7 +6,7 @@
 ; CHECK-DAG: error: cannot differentiate a pointer rebuilt from the integer address of active memory (inttoptr): its shadow is lost in function 'roundtrip'
 ; CHECK-DAG: error: storing this pointer into active memory needs a shadow for memory that has none: the global variable 'table'; Parad gives globals no shadow in function 'stores_global_address'
 ; CHECK-DAG: error: cannot store an active value into memory without a shadow (a parameter passed as constant; pass it with parad_dup and a shadow) in function 'writes_const'
-; CHECK-DAG: error: cannot differentiate a compare-and-swap of floating-point data in function 'cas'
+; CHECK-DAG: error: cannot differentiate a compare-and-swap of active data (an _Atomic float updated with +=, for instance); use __atomic_fetch_add or '#pragma omp atomic' in function 'cas'
 ; CHECK-DAG: error: cannot differentiate this atomic floating-point operation in function 'atomic_max'
 ; CHECK-DAG: error: cannot differentiate exception handling in function 'throws'
 ; CHECK-DAG: error: cannot differentiate a function that asks, directly or through the functions it calls, for a derivative of itself in function 'selfish'

@@ -1,8 +1,7 @@
-// PENDING (parad refuses valid code). A struct {int n; float v;} whose float field is active, copied
-// through a char buffer with memcpy: at -O2 LLVM packs the two fields into one i64 (bitcast float to i32,
-// zext, shl 32, or with the int) and stores that. Parad refuses it as "integer arithmetic on the bits of
-// an active floating-point value", although the source does no bit arithmetic. The shadow of the copy
-// must hold the tangent of v; analytic (tolerance 1e-6).
+// A struct {int n; float v;} whose float field is active, copied through a char buffer with memcpy: at
+// -O2 LLVM packs the two fields into one i64 (bitcast float to i32, zext, shl 32, or with the int) and
+// stores that. Shifts by whole bytes, byte masks and disjoint ors move the tangent bits the same way.
+// Analytic (tolerance 1e-6).
 // RUN: %parad-cc %cflags %s -o %t && %t
 #include <string.h>
 #include "check.h"

@@ -1,7 +1,6 @@
-// PENDING (parad bug: silent zero tangent). A struct of two floats (8 bytes) copied with memcpy or
-// assignment: at -O2 LLVM turns the copy into one i64 load and i64 store, and reads the fields back with
-// trunc / lshr + bitcast to float. The copy's shadow and the result's tangent must survive; analytic
-// (tolerance 1e-6). Parad currently returns 0 for the tangent and leaves the output shadow at 0.
+// A struct of two floats (8 bytes) copied with memcpy or assignment: at -O2 LLVM turns the copy into one
+// i64 load and store and reads the fields back with trunc / lshr + bitcast to float. The integer carries
+// the floats' tangent bits through every step. Analytic (tolerance 1e-6).
 // RUN: %parad-cc %cflags %s -o %t && %t
 #include <string.h>
 #include "check.h"

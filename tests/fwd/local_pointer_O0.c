@@ -1,9 +1,7 @@
-// PENDING (parad refuses valid code at -O0). At -O0 every local pointer variable lives in an alloca; a
-// pointer to a local array or to malloc'd memory stored into such a variable and loaded back has "no
-// shadow", and storing an active value through it is refused ("cannot store an active value into memory
-// without a shadow (a pointer loaded from memory that has no shadow)"). The same code passes at -O2. The
-// checks: analytic tangents (tolerance 1e-12) and, for a ping-pong heat stencil with swapped malloc'd
-// buffers, central finite differences (h = 1e-6, tolerance 1e-7).
+// At -O0 every local pointer variable lives in a stack slot: a pointer to a local array or to malloc'd
+// memory is stored into its slot and loaded back before each use. The slot gets a shadow holding the
+// shadow pointer. Checks: analytic tangents (tolerance 1e-12) and, for a ping-pong heat stencil with
+// swapped malloc'd buffers, central finite differences (h = 1e-6, tolerance 1e-7); at -O0 and -O2.
 // RUN: %parad-cc %cflags -O0 %s -o %t0 && %t0
 // RUN: %parad-cc %cflags %s -o %t && %t
 #include <stdlib.h>

@@ -1,0 +1,17 @@
+/* What kind of data a load or store touches in the C program's terms: an integer, a float, a pointer,
+ * or unknown. Integer loads need this: after optimisation a double may be copied as an i64 (a memcpy
+ * merged into one access, a small struct packed into a register), and such an integer carries the
+ * double's derivative, while a true integer field does not.
+ *
+ * The answer comes from the access's type-based alias tag (clang emits them from -O1 on), else from
+ * the type the address was computed in (a struct field, an array element, a stack slot's type). */
+#ifndef PARAD_ANALYSIS_MEMTYPE_H
+#define PARAD_ANALYSIS_MEMTYPE_H
+
+#include <llvm-c/Core.h>
+
+typedef enum { MEMTYPE_UNKNOWN, MEMTYPE_INT, MEMTYPE_FP, MEMTYPE_PTR } MemType;
+
+MemType memtype_of_access(LLVMValueRef load_or_store);
+
+#endif
