@@ -183,6 +183,11 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
   char *activity = xcalloc(nparams + 1, 1);
   for (unsigned i = 0; i < nparams && !p.failed; i++) {
     LLVMTypeRef pt = LLVMTypeOf(LLVMGetParam(fn, i));
+    if (LLVMGetEnumAttributeAtIndex(fn, i + 1, ir_attr_kind("byval"))) {
+      fail(&p, "parameter #%u of '%s' is a struct passed by value; pass a pointer to it instead", i + 1,
+           LLVMGetValueName(fn));
+      break;
+    }
     char act = default_activity(pt, mode);
     bool explicit = false;
     while (k < n && !p.failed) {

@@ -229,6 +229,10 @@ void fwd_inst(FwdGen *g, LLVMValueRef inst) {
     fwd_error(g, inst, "cannot differentiate a variadic function (va_arg)");
     fwd_clone(g, inst);
     return;
+  case LLVMIndirectBr: /* its block addresses name the original function's blocks */
+    fwd_error(g, inst, "cannot differentiate a computed goto");
+    fwd_clone(g, inst);
+    return;
   default: break;
   }
   LLVMValueRef c = fwd_clone(g, inst);
