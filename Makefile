@@ -26,7 +26,7 @@ else
 endif
 
 # The transformation library: everything but the two programs' main files.
-LIB_SRC  := $(wildcard src/ir/*.c src/analysis/*.c src/rules/*.c src/forward/*.c src/ad/*.c)
+LIB_SRC  := $(wildcard src/ir/*.c src/analysis/*.c src/rules/*.c src/forward/*.c src/reverse/*.c src/ad/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 DRV_SRC  := $(wildcard src/driver/*.c)
 DRV_OBJ  := $(DRV_SRC:%.c=$(BUILD)/%.o)
@@ -35,7 +35,7 @@ TOOL_OBJ := $(BUILD)/src/tool/parad.o
 # The runtime linked into every program parad-cc links.
 RT_SRC   := $(wildcard src/runtime/*.c)
 RT_OBJ   := $(RT_SRC:%.c=build/rt/%.o)
-RT_CFLAGS := -std=c11 -O2 -g -fPIC -Wall -Wextra -Iinclude
+RT_CFLAGS := -std=c11 -O2 -gdwarf-4 -fPIC -Wall -Wextra -Iinclude -Isrc/runtime
 
 all: bin/parad-cc bin/parad lib/libparad_rt.a
 

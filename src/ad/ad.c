@@ -4,9 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/custom.h"
 #include "ad/request.h"
 #include "analysis/activity.h"
 #include "forward/forward.h"
+#include "reverse/reverse.h"
 #include "ir/diag.h"
 #include "ir/ir.h"
 
@@ -21,7 +23,7 @@ void ad_remember_generated(AdModule *ad, const char *key, LLVMValueRef fn) {
   vec_push(&ad->generated, g);
 }
 
-int ad_prepare(LLVMModuleRef m) { return request_canonicalise_all(m); }
+int ad_prepare(LLVMModuleRef m) { return custom_register_all(m) + request_canonicalise_all(m); }
 
 static bool is_entry_name(const char *name) {
   static const char *const prefixes[] = {"__parad_fwddiff", "__enzyme_fwddiff", "__parad_autodiff",
@@ -58,7 +60,7 @@ static void lower(AdModule *ad, LLVMValueRef call) {
   if (r.mode == MODE_FORWARD)
     fwd_lower_request(ad, &r);
   else
-    diag_error_plain(r.call, "parad: internal error: no generator for %s mode", request_mode_name(r.mode));
+    rev_lower_request(ad, &r);
   request_free(&r);
 }
 

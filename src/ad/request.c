@@ -58,7 +58,9 @@ static bool unknown_entry_point(LLVMValueRef fn) {
 
 /* ---- markers ---- */
 
-typedef enum { MARK_NONE, MARK_DUP, MARK_CONST, MARK_DUPNONEED, MARK_OUT, MARK_WIDTH, MARK_UNKNOWN } Marker;
+typedef enum {
+  MARK_NONE, MARK_DUP, MARK_CONST, MARK_DUPNONEED, MARK_OUT, MARK_WIDTH, MARK_TAPE, MARK_ALLOCATED, MARK_UNKNOWN
+} Marker;
 
 static Marker marker_of(LLVMValueRef arg, const char **name) {
   LLVMValueRef g = ir_loaded_global(arg);
@@ -77,6 +79,8 @@ static Marker marker_of(LLVMValueRef arg, const char **name) {
   if (!strcmp(base, "dupnoneed")) return MARK_DUPNONEED;
   if (!strcmp(base, "out")) return MARK_OUT;
   if (!strcmp(base, "width")) return MARK_WIDTH;
+  if (!strcmp(base, "tape")) return MARK_TAPE;
+  if (!strcmp(base, "allocated")) return MARK_ALLOCATED;
   return MARK_UNKNOWN;
 }
 
@@ -155,6 +159,39 @@ static void fail(Parse *p, const char *fmt, ...) {
   p->failed = true;
 }
 
+/* Markers before the arguments that are not about one argument: the width of vector mode, and Enzyme's
+ * split-mode tape kept in a user buffer (enzyme_allocated, size, enzyme_tape, buffer). */
+typedef struct {
+  unsigned width;
+  LLVMValueRef tape_location; /* the user's buffer for the tape handle, or NULL */
+} Leading;
+
+static void leading_markers(Parse *p, unsigned *k, unsigned n, DiffMode mode, Leading *out) {
+  LLVMValueRef call = p->call;
+  while (*k < n && !p->failed) {
+    const char *mname = NULL;
+    Marker mk = marker_of(LLVMGetArgOperand(call, *k), &mname);
+    LLVMValueRef next = *k + 1 < n ? LLVMGetArgOperand(call, *k + 1) : NULL;
+    if (mk == MARK_WIDTH) {
+      if (mode != MODE_FORWARD)
+        fail(p, "'%s' (vector mode) is for forward mode only", mname);
+      else if (!next || !LLVMIsAConstantInt(next) || LLVMConstIntGetSExtValue(next) < 1 || LLVMConstIntGetSExtValue(next) > 64)
+        fail(p, "'%s' must be followed by a constant width between 1 and 64", mname);
+      else
+        out->width = (unsigned)LLVMConstIntGetSExtValue(next);
+    } else if (mk == MARK_ALLOCATED) {
+      if (mode != MODE_AUGMENT && mode != MODE_REVERSE_SPLIT) fail(p, "'%s' is for split mode only", mname);
+    } else if (mk == MARK_TAPE) {
+      if (mode != MODE_AUGMENT && mode != MODE_REVERSE_SPLIT) fail(p, "'%s' is for split mode only", mname);
+      else if (!next || !ir_is_ptr(LLVMTypeOf(next))) fail(p, "'%s' must be followed by a pointer", mname);
+      else out->tape_location = next;
+    } else {
+      return;
+    }
+    *k += 2;
+  }
+}
+
 static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsigned serial) {
   LLVMContextRef ctx = LLVMGetModuleContext(m);
   Parse p = {.call = call, .entry = LLVMGetValueName(ir_called_function(call))};
@@ -179,7 +216,9 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
   p.fn_name = LLVMGetValueName(fn);
   add_arg(&p, LLVMGetArgOperand(call, k++));
 
-  unsigned width = 1, nparams = LLVMCountParams(fn);
+  Leading lead = {1, NULL};
+  leading_markers(&p, &k, n, mode, &lead);
+  unsigned width = lead.width, nparams = LLVMCountParams(fn);
   char *activity = xcalloc(nparams + 1, 1);
   for (unsigned i = 0; i < nparams && !p.failed; i++) {
     LLVMTypeRef pt = LLVMTypeOf(LLVMGetParam(fn, i));
@@ -194,22 +233,12 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
       const char *mname = NULL;
       Marker mk = marker_of(LLVMGetArgOperand(call, k), &mname);
       if (mk == MARK_NONE) break;
-      if (mk == MARK_UNKNOWN) {
+      if (mk == MARK_UNKNOWN)
         fail(&p, "unsupported marker '%s'", mname);
-      } else if (mk == MARK_WIDTH) {
-        LLVMValueRef w = k + 1 < n ? LLVMGetArgOperand(call, k + 1) : NULL;
-        if (i > 0)
-          fail(&p, "'%s' must come before the arguments", mname);
-        else if (!w || !LLVMIsAConstantInt(w) || LLVMConstIntGetSExtValue(w) < 1 ||
-                 LLVMConstIntGetSExtValue(w) > 64)
-          fail(&p, "'%s' must be followed by a constant width between 1 and 64", mname);
-        else
-          width = (unsigned)LLVMConstIntGetSExtValue(w);
-        k += 2;
-        continue;
-      } else if (explicit) {
+      else if (mk == MARK_WIDTH || mk == MARK_TAPE || mk == MARK_ALLOCATED)
+        fail(&p, "'%s' must come before the arguments", mname);
+      else if (explicit)
         fail(&p, "two activity markers for parameter #%u", i + 1);
-      }
       act = activity_of_marker(mk);
       explicit = true;
       k++;
@@ -222,6 +251,16 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
     if ((act == ACT_DUP || act == ACT_DUPNONEED || act == ACT_OUT) && !ir_carries_derivative(pt)) {
       fail(&p, "%s given for parameter #%u of '%s', which is an integer and has no derivative",
            marker_spelling(act), i + 1, p.fn_name);
+      break;
+    }
+    if (mode != MODE_FORWARD && (act == ACT_DUP || act == ACT_DUPNONEED) && !ir_is_ptr(pt)) {
+      fail(&p, "%s given for parameter #%u of '%s', a scalar: in reverse mode its gradient is returned (parad_out)",
+           marker_spelling(act), i + 1, p.fn_name);
+      break;
+    }
+    if (act == ACT_OUT && ir_is_ptr(pt)) {
+      fail(&p, "parad_out given for parameter #%u of '%s', a pointer: pass it with parad_dup and a shadow buffer "
+               "that receives its gradient", i + 1, p.fn_name);
       break;
     }
     if (k >= n) {
@@ -249,6 +288,26 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
     }
     activity[i] = act;
   }
+  /* split mode: the reverse takes the adjoint of an active result, then the tape */
+  bool tape_indirect = lead.tape_location != NULL;
+  LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
+  if (!p.failed && mode == MODE_REVERSE_SPLIT) {
+    if (ir_is_fp_or_fp_vector(rt) || (LLVMGetTypeKind(rt) == LLVMStructTypeKind && ir_contains_fp(rt))) {
+      LLVMValueRef d = k < n ? convert(b, LLVMGetArgOperand(call, k++), rt) : NULL;
+      if (!d) fail(&p, "after the arguments, pass the adjoint of the result of '%s' (a %s)", p.fn_name, ir_type_name(rt));
+      else add_arg(&p, d);
+    }
+    if (!p.failed && !tape_indirect) {
+      const char *mname = NULL;
+      if (k + 1 < n && marker_of(LLVMGetArgOperand(call, k), &mname) == MARK_TAPE && ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, k + 1)))) {
+        add_arg(&p, LLVMGetArgOperand(call, k + 1));
+        k += 2;
+      } else {
+        fail(&p, "the tape is missing: end the arguments with parad_tape and the tape __parad_augmentfwd returned");
+      }
+    }
+  }
+  if (!p.failed && tape_indirect) add_arg(&p, lead.tape_location);
   if (!p.failed && k < n) fail(&p, "too many arguments for '%s' (it has %u parameters)", p.fn_name, nparams);
 
   if (p.failed) {
@@ -265,9 +324,9 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
   LLVMValueRef decl = LLVMAddFunction(m, name, fty);
   char wbuf[16];
   snprintf(wbuf, sizeof wbuf, "%u", width);
-  const char *keys[3] = {"parad-mode", "parad-width", "parad-activity"};
-  const char *vals[3] = {request_mode_name(mode), wbuf, activity};
-  for (int i = 0; i < 3; i++)
+  const char *keys[5] = {"parad-mode", "parad-width", "parad-activity", "parad-tape", "parad-entry"};
+  const char *vals[5] = {request_mode_name(mode), wbuf, activity, tape_indirect ? "indirect" : "direct", p.entry};
+  for (int i = 0; i < 5; i++)
     LLVMAddAttributeAtIndex(decl, LLVMAttributeFunctionIndex,
                             LLVMCreateStringAttribute(ctx, keys[i], strlen(keys[i]), vals[i], strlen(vals[i])));
   LLVMValueRef canon = LLVMBuildCall2(b, fty, decl, p.args, p.nargs, "");
@@ -311,12 +370,19 @@ int request_canonicalise_all(LLVMModuleRef m) {
     LLVMValueRef call = calls.data[i];
     LLVMValueRef callee = ir_called_function(call);
     DiffMode mode;
-    if (entry_point(callee, &mode)) {
-      if (mode != MODE_FORWARD) {
-        diag_error_plain(call, "%s mode is not implemented yet (only __parad_fwddiff / __enzyme_fwddiff)",
-                         request_mode_name(mode));
+    if (callee && LLVMIsDeclaration(callee) && (!strncmp(ir_called_name(call), "__enzyme_augmentsize", 20) ||
+                                                !strncmp(ir_called_name(call), "__parad_augmentsize", 19))) {
+      /* Enzyme's split mode sizes the user's tape buffer: it holds Parad's tape handle */
+      LLVMTypeRef t = LLVMTypeOf(call);
+      if (ir_is_int(t)) {
+        LLVMReplaceAllUsesWith(call, LLVMConstInt(t, 8, 0));
+        LLVMInstructionEraseFromParent(call);
+      } else {
+        diag_error_plain(call, "%s must be declared as returning an integer", ir_called_name(call));
         errors++;
-      } else if (LLVMIsAInvokeInst(call)) {
+      }
+    } else if (entry_point(callee, &mode)) {
+      if (LLVMIsAInvokeInst(call)) {
         diag_error_plain(call, "%s: cannot be called with exception handling (invoke)", LLVMGetValueName(callee));
         errors++;
       } else {
@@ -365,6 +431,9 @@ bool request_decode(LLVMValueRef call, Request *out) {
   out->sret = fi == 1;
   out->fn = fi < ir_num_call_args(call) ? ir_strip_pointer_casts(LLVMGetArgOperand(call, fi)) : NULL;
   out->first_arg = fi + 1;
+  const char *tape = string_attr(decl, "parad-tape"), *entry = string_attr(decl, "parad-entry");
+  out->entry = entry ? entry : "__parad_autodiff";
+  out->tape_indirect = tape && !strcmp(tape, "indirect");
   if (!mode || !width || !act || !mode_from_name(mode, &out->mode) || !out->fn || !LLVMIsAFunction(out->fn) ||
       strlen(act) != LLVMCountParams(out->fn)) {
     diag_error_plain(call, "parad: internal error: malformed derivative request");
@@ -372,7 +441,11 @@ bool request_decode(LLVMValueRef call, Request *out) {
   }
   out->width = (unsigned)atoi(width);
   out->activity = xstrdup(act);
-  if (request_arg_index(out, LLVMCountParams(out->fn)) != ir_num_call_args(call)) {
+  LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(out->fn));
+  unsigned trailing = out->tape_indirect;
+  if (out->mode == MODE_REVERSE_SPLIT)
+    trailing = 1 + (ir_is_fp_or_fp_vector(rt) || (LLVMGetTypeKind(rt) == LLVMStructTypeKind && ir_contains_fp(rt)));
+  if (request_arg_index(out, LLVMCountParams(out->fn)) + trailing != ir_num_call_args(call)) {
     diag_error_plain(call, "parad: internal error: derivative request has the wrong number of arguments");
     request_free(out);
     return false;

@@ -6,7 +6,9 @@
  *     call @__parad.request.3(ptr @f, ptr %x, ptr %dx, i32 %n)
  * where the declaration @__parad.request.3 carries the mode, the width and one activity letter per
  * parameter of f as string attributes, and every argument already has the type of its parameter.
- * Each parameter takes its value, then `width` shadows when its letter is 'd' or 'n'. */
+ * Each parameter takes its value, then `width` shadows when its letter is 'd' or 'n'. Split mode adds,
+ * after the parameters: for __parad_reverse the adjoint of an active result, then the tape; for a tape in
+ * a user buffer (Enzyme's enzyme_allocated/enzyme_tape), the buffer. */
 #ifndef PARAD_AD_REQUEST_H
 #define PARAD_AD_REQUEST_H
 
@@ -32,6 +34,8 @@ typedef struct {
   unsigned width;
   char *activity;    /* one letter per parameter of fn, NUL-terminated */
   bool sret;         /* the result is written through the first argument, not returned */
+  bool tape_indirect; /* split mode: the tape handle lives in a user buffer (the last argument) */
+  const char *entry;  /* the user's spelling of the entry point, for messages */
   unsigned first_arg; /* index of the first argument for fn's parameters in the call */
 } Request;
 

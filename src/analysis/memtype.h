@@ -14,4 +14,16 @@ typedef enum { MEMTYPE_UNKNOWN, MEMTYPE_INT, MEMTYPE_FP, MEMTYPE_PTR } MemType;
 
 MemType memtype_of_access(LLVMValueRef load_or_store);
 
+/* What a block of memory holds, for operations on bytes (memcpy, memset, realloc) whose adjoint must add
+ * floats of the right width, or copy shadow pointers. */
+typedef enum { DATA_UNKNOWN, DATA_F64, DATA_F32, DATA_PTR, DATA_INT, DATA_MIXED } DataKind;
+
+/* From the type the address was computed in, else from the loads and stores of the function through
+ * pointers to the same object. */
+DataKind memtype_of_data(LLVMValueRef ptr);
+/* For memcpy/memmove/memset: the copy's own struct tags (!tbaa.struct), then its destination, then its
+ * source. */
+DataKind memtype_of_copy(LLVMValueRef call);
+const char *data_kind_name(DataKind k);
+
 #endif

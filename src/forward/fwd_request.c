@@ -31,7 +31,7 @@ int fwd_lower_request(AdModule *ad, const Request *r) {
   LLVMValueRef call = r->call, fn = r->fn;
   LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(fn)), ct = LLVMTypeOf(call);
   bool wants = LLVMGetTypeKind(ct) != LLVMVoidTypeKind || r->sret;
-  const char *entry = "__parad_fwddiff";
+  const char *entry = r->entry;
   if (wants && LLVMGetTypeKind(rt) == LLVMVoidTypeKind) {
     diag_error_plain(call, "%s: '%s' returns void, so there is no tangent to return; declare the call as "
                            "returning void", entry, LLVMGetValueName(fn));

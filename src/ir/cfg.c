@@ -2,8 +2,6 @@
 
 #include <stdlib.h>
 
-#include "ir/valuemap.h"
-
 typedef struct {
   LLVMBasicBlockRef bb;
   unsigned next_succ;
@@ -39,4 +37,99 @@ void cfg_reverse_post_order(LLVMValueRef fn, BlockList *out) {
   vec_free(&post);
   vec_free(&stack);
   vmap_free(&seen);
+}
+
+int cfg_index(const Cfg *cfg, LLVMBasicBlockRef bb) {
+  return (int)(size_t)vmap_get(&cfg->index, LLVMBasicBlockAsValue(bb)) - 1;
+}
+
+bool cfg_runs_once(const Cfg *cfg, LLVMBasicBlockRef bb) {
+  int i = cfg_index(cfg, bb);
+  return i >= 0 && !cfg->cyclic[i];
+}
+
+/* Tarjan's strongly connected components, iteratively: a block is on a cycle when its component has
+ * more than one block, or it branches to itself. */
+static void find_cycles(Cfg *cfg) {
+  size_t n = cfg->blocks.len;
+  int *index = malloc(n * sizeof *index), *low = malloc(n * sizeof *low);
+  bool *on_stack = calloc(n, 1);
+  VEC(int) stack = {0};
+  VEC(Frame) work = {0};
+  int counter = 0;
+  for (size_t i = 0; i < n; i++) index[i] = -1;
+  for (size_t root = 0; root < n; root++) {
+    if (index[root] >= 0) continue;
+    vec_push(&work, ((Frame){cfg->blocks.data[root], 0}));
+    while (work.len) {
+      Frame *f = &work.data[work.len - 1];
+      int v = cfg_index(cfg, f->bb);
+      if (f->next_succ == 0 && index[v] < 0) {
+        index[v] = low[v] = counter++;
+        vec_push(&stack, v);
+        on_stack[v] = true;
+      }
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(f->bb);
+      unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
+      if (f->next_succ < ns) {
+        LLVMBasicBlockRef s = LLVMGetSuccessor(term, f->next_succ++);
+        int w = cfg_index(cfg, s);
+        if (w < 0) continue;
+        if (w == v) cfg->cyclic[v] = true;
+        if (index[w] < 0)
+          vec_push(&work, ((Frame){s, 0}));
+        else if (on_stack[w] && index[w] < low[v])
+          low[v] = index[w];
+        continue;
+      }
+      work.len--;
+      if (work.len) {
+        int parent = cfg_index(cfg, work.data[work.len - 1].bb);
+        if (low[v] < low[parent]) low[parent] = low[v];
+      }
+      if (low[v] == index[v]) { /* v roots a component: pop it */
+        size_t first = stack.len;
+        do first--; while (stack.data[first] != v);
+        bool cycle = stack.len - first > 1;
+        for (size_t k = first; k < stack.len; k++) {
+          on_stack[stack.data[k]] = false;
+          if (cycle) cfg->cyclic[stack.data[k]] = true;
+        }
+        stack.len = first;
+      }
+    }
+  }
+  free(index);
+  free(low);
+  free(on_stack);
+  vec_free(&stack);
+  vec_free(&work);
+}
+
+void cfg_build(LLVMValueRef fn, Cfg *cfg) {
+  BlockList rpo = {0};
+  cfg_reverse_post_order(fn, &rpo);
+  cfg->blocks = rpo;
+  vmap_init(&cfg->index);
+  for (size_t i = 0; i < rpo.len; i++) vmap_put(&cfg->index, LLVMBasicBlockAsValue(rpo.data[i]), (void *)(i + 1));
+  cfg->preds = calloc(rpo.len + 1, sizeof *cfg->preds);
+  cfg->cyclic = calloc(rpo.len + 1, sizeof *cfg->cyclic);
+  for (size_t i = 0; i < rpo.len; i++) {
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(rpo.data[i]);
+    for (unsigned s = 0, n = term ? LLVMGetNumSuccessors(term) : 0; s < n; s++) {
+      int j = cfg_index(cfg, LLVMGetSuccessor(term, s));
+      if (j < 0) continue;
+      BlockList *p = &cfg->preds[j];
+      if (!p->len || p->data[p->len - 1] != rpo.data[i]) vec_push(p, rpo.data[i]); /* a switch may branch twice */
+    }
+  }
+  find_cycles(cfg);
+}
+
+void cfg_free(Cfg *cfg) {
+  for (size_t i = 0; i < cfg->blocks.len; i++) vec_free(&cfg->preds[i]);
+  free(cfg->preds);
+  free(cfg->cyclic);
+  vmap_free(&cfg->index);
+  vec_free(&cfg->blocks);
 }

@@ -1,15 +1,31 @@
-/* Control-flow graph walks the C API does not offer. */
+/* Control-flow graph facts the C API does not offer: reverse post-order, predecessors, cycles. */
 #ifndef PARAD_IR_CFG_H
 #define PARAD_IR_CFG_H
 
 #include <llvm-c/Core.h>
+#include <stdbool.h>
 
 #include "ir/util.h"
+#include "ir/valuemap.h"
 
 typedef VEC(LLVMBasicBlockRef) BlockList;
 
 /* The blocks reachable from the entry, in reverse post-order: every block comes after the blocks that
  * dominate it, so definitions are visited before their uses (phis aside). */
 void cfg_reverse_post_order(LLVMValueRef fn, BlockList *out);
+
+typedef struct {
+  BlockList blocks;  /* reachable blocks, reverse post-order; blocks.data[0] is the entry */
+  ValueMap index;    /* block (as value) -> its position in blocks, plus one */
+  BlockList *preds;  /* per position: the distinct reachable predecessors, in a fixed order */
+  bool *cyclic;      /* per position: the block lies on a cycle (a loop, reducible or not) */
+} Cfg;
+
+void cfg_build(LLVMValueRef fn, Cfg *cfg);
+void cfg_free(Cfg *cfg);
+/* Position of a block in cfg->blocks, or -1 when unreachable. */
+int cfg_index(const Cfg *cfg, LLVMBasicBlockRef bb);
+/* Does the block execute at most once per call. */
+bool cfg_runs_once(const Cfg *cfg, LLVMBasicBlockRef bb);
 
 #endif

@@ -193,6 +193,16 @@ LLVMValueRef rule_emit_partial(LLVMBuilderRef b, const MathRule *rule, unsigned 
   return v;
 }
 
+bool rule_partial_uses(const MathRule *rule, unsigned i, int k) {
+  const char *expr = i < rule->nargs ? rule->partial[i] : NULL;
+  if (!expr) return false;
+  char tok[3] = {k == 'r' ? 'r' : 'x', k == 'r' ? 0 : (char)('0' + k), 0};
+  size_t n = strlen(tok);
+  for (const char *p = expr; (p = strstr(p, tok)); p += n)
+    if ((p == expr || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0)) return true;
+  return false;
+}
+
 int rules_self_check(void) {
   LLVMContextRef c = LLVMContextCreate();
   LLVMModuleRef m = LLVMModuleCreateWithNameInContext("rules", c);

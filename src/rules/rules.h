@@ -34,6 +34,10 @@ const MathRule *rule_for_name(const char *name);
 LLVMValueRef rule_emit_partial(LLVMBuilderRef b, const MathRule *rule, unsigned i, LLVMValueRef *args,
                                LLVMValueRef result);
 
+/* Does partial i refer to argument k (0..2), or to the result (k = 'r')? The reverse sweep keeps only
+ * the values the partials use. */
+bool rule_partial_uses(const MathRule *rule, unsigned i, int k);
+
 /* Checks the whole table parses; returns the number of bad entries and names them on stderr.
  * Run by the tool's self-test. */
 int rules_self_check(void);

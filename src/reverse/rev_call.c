@@ -1,0 +1,282 @@
+/* Calls in reverse mode: math functions through the rule table, functions of the module through their
+ * own pairs (aug in the forward sweep, rev in the reverse sweep), functions with a registered gradient
+ * through it, memory functions through their shadows; anything else with an active argument is refused. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ad/custom.h"
+#include "reverse/rev_internal.h"
+#include "reverse/reverse.h"
+
+static bool varied(RevGen *g, LLVMValueRef v) { return activity_varied(g->act, v); }
+static bool shadowed(RevGen *g, LLVMValueRef v) { return activity_shadowed(g->act, v); }
+
+static bool any_active_argument(RevGen *g, LLVMValueRef call, unsigned *which) {
+  for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++)
+    if (activity_active(g->act, LLVMGetArgOperand(call, i))) return *which = i, true;
+  return false;
+}
+
+/* ---- math ---- */
+
+static void rev_math(RevGen *g, LLVMValueRef call, const MathRule *rule) {
+  if (!varied(g, call) || !adj_type(LLVMTypeOf(call))) return;
+  LLVMValueRef d = adj_take(g, call);
+  LLVMValueRef args[3], result = LLVMGetUndef(LLVMTypeOf(call));
+  bool wants_result = false;
+  for (unsigned i = 0; i < rule->nargs; i++) {
+    LLVMValueRef a = LLVMGetArgOperand(call, i);
+    bool used = false;
+    for (unsigned p = 0; p < rule->nargs; p++)
+      if (varied(g, LLVMGetArgOperand(call, p)) && rule_partial_uses(rule, p, (int)i)) used = true;
+    args[i] = used ? rv(g, a) : LLVMGetUndef(LLVMTypeOf(a));
+  }
+  for (unsigned p = 0; p < rule->nargs; p++)
+    if (varied(g, LLVMGetArgOperand(call, p)) && rule_partial_uses(rule, p, 'r')) wants_result = true;
+  if (wants_result) result = rv(g, call);
+  for (unsigned i = 0; i < rule->nargs; i++) {
+    LLVMValueRef a = LLVMGetArgOperand(call, i);
+    if (!varied(g, a)) continue;
+    LLVMValueRef partial = rule_emit_partial(g->b, rule, i, args, result);
+    if (partial) adj_add(g, a, LLVMBuildFMul(g->b, d, partial, ""));
+  }
+}
+
+/* ---- functions of the module ---- */
+
+/* The pattern a call passes: pointers with shadows, active scalars, constants. */
+static char *call_pattern(RevGen *g, LLVMValueRef call) {
+  unsigned n = ir_num_call_args(call);
+  char *p = xcalloc(n + 1, 1);
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef a = LLVMGetArgOperand(call, i);
+    LLVMTypeRef t = LLVMTypeOf(a);
+    p[i] = ir_is_ptr(t) ? (shadowed(g, a) ? 'd' : 'c') : (varied(g, a) && adj_type(t) ? 'o' : 'c');
+  }
+  return p;
+}
+
+static bool call_is_active(RevGen *g, LLVMValueRef call, const char *pattern) {
+  return strpbrk(pattern, "do") || varied(g, call) || shadowed(g, call);
+}
+
+static bool pair_of_call(RevGen *g, LLVMValueRef call, const char *pattern, RevPair *pair) {
+  LLVMValueRef callee = ir_called_function(call);
+  bool ret_active = varied(g, call) && adj_type(LLVMTypeOf(call)) != NULL;
+  return rev_pair(g->ad, callee, pattern, ret_active, shadowed(g, call), pair);
+}
+
+static void aug_module_call(RevGen *g, LLVMValueRef call) {
+  char *pattern = call_pattern(g, call);
+  LLVMValueRef callee = ir_called_function(call);
+  RevPair pair;
+  if (!call_is_active(g, call, pattern)) {
+    aug_clone(g, call);
+  } else if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee))) {
+    rev_error(g, call, "cannot differentiate a call to the variadic function '%s' with active arguments",
+              LLVMGetValueName(callee));
+    aug_clone(g, call);
+  } else if (!pair_of_call(g, call, pattern, &pair)) {
+    aug_clone(g, call); /* the callee's errors are reported */
+  } else {
+    unsigned n = ir_num_call_args(call), k = 0;
+    LLVMValueRef *args = xcalloc(2 * n + 1, sizeof *args);
+    for (unsigned i = 0; i < n; i++) {
+      LLVMValueRef a = LLVMGetArgOperand(call, i);
+      args[k++] = aug_value(g, a);
+      if (pattern[i] == 'd') args[k++] = aug_shadow(g, a, call, "this call");
+    }
+    LLVMValueRef nc = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(pair.aug), pair.aug, args, k, "");
+    free(args);
+    if (pair.ret_shadow) {
+      vmap_put(&g->vmap, call, LLVMBuildExtractValue(g->b, nc, 0, ""));
+      vmap_put(&g->smap, call, LLVMBuildExtractValue(g->b, nc, 1, ""));
+    } else {
+      vmap_put(&g->vmap, call, nc);
+    }
+  }
+  free(pattern);
+}
+
+static void rev_module_call(RevGen *g, LLVMValueRef call) {
+  char *pattern = call_pattern(g, call);
+  RevPair pair;
+  if (call_is_active(g, call, pattern) && !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(ir_called_function(call))) &&
+      pair_of_call(g, call, pattern, &pair)) {
+    LLVMValueRef d = pair.ret_active ? adj_take(g, call) : NULL;
+    LLVMValueRef r = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(pair.rev), pair.rev, &d, d ? 1 : 0, "");
+    unsigned outs = 0, k = 0;
+    for (const char *p = pattern; *p; p++) outs += *p == 'o';
+    for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++)
+      if (pattern[i] == 'o') adj_add(g, LLVMGetArgOperand(call, i), outs == 1 ? r : LLVMBuildExtractValue(g->b, r, k++, ""));
+  }
+  free(pattern);
+}
+
+/* ---- registered gradients ---- */
+
+typedef struct {
+  LLVMValueRef augment, gradient;
+  bool has_tape, result_in_struct;
+} Custom;
+
+static unsigned fp_params(LLVMValueRef call) {
+  unsigned n = 0;
+  for (unsigned i = 0, k = ir_num_call_args(call); i < k; i++) n += adj_type(LLVMTypeOf(LLVMGetArgOperand(call, i))) && !ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, i)));
+  return n;
+}
+
+/* Checks the registered functions' types against the call (see ad/custom.h). */
+static bool custom_of(RevGen *g, LLVMValueRef call, Custom *c) {
+  LLVMValueRef callee = ir_called_function(call);
+  if (!custom_lookup(callee, &c->augment, &c->gradient)) return false;
+  LLVMTypeRef rt = LLVMTypeOf(call), at = LLVMGetReturnType(LLVMGlobalGetValueType(c->augment));
+  bool void_fn = LLVMGetTypeKind(rt) == LLVMVoidTypeKind;
+  c->has_tape = false;
+  c->result_in_struct = false;
+  if (at == rt) {
+  } else if (void_fn && ir_is_ptr(at)) {
+    c->has_tape = true;
+  } else if (LLVMGetTypeKind(at) == LLVMStructTypeKind && LLVMCountStructElementTypes(at) == 2 &&
+             LLVMStructGetTypeAtIndex(at, 0) == rt && ir_is_ptr(LLVMStructGetTypeAtIndex(at, 1))) {
+    c->has_tape = c->result_in_struct = true;
+  } else {
+    rev_error(g, call, "the augmented function '%s' registered for '%s' must return what '%s' returns (or a "
+                       "struct of that and a void * tape)", LLVMGetValueName(c->augment), LLVMGetValueName(callee),
+              LLVMGetValueName(callee));
+    return true;
+  }
+  unsigned n = ir_num_call_args(call), ptrs = 0;
+  for (unsigned i = 0; i < n; i++) ptrs += ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, i)));
+  unsigned want_aug = n + ptrs, want_grad = n + ptrs + (adj_type(rt) && !ir_is_ptr(rt)) + c->has_tape;
+  unsigned nfp = fp_params(call);
+  LLVMTypeRef gr = LLVMGetReturnType(LLVMGlobalGetValueType(c->gradient));
+  bool grad_ret_ok = nfp == 0 ? LLVMGetTypeKind(gr) == LLVMVoidTypeKind
+                              : nfp == 1 ? ir_is_fp(gr) || LLVMGetTypeKind(gr) == LLVMStructTypeKind
+                                         : LLVMGetTypeKind(gr) == LLVMStructTypeKind;
+  if (LLVMCountParams(c->augment) != want_aug || LLVMCountParams(c->gradient) != want_grad || !grad_ret_ok)
+    rev_error(g, call, "the functions registered for '%s' do not have the expected parameters: the augmented "
+                       "function takes %u (each pointer followed by its shadow), the gradient %u (then the adjoint "
+                       "of the result, then the tape) and returns the adjoints of the %u floating-point parameters",
+              LLVMGetValueName(callee), want_aug, want_grad, nfp);
+  return true;
+}
+
+static void aug_custom(RevGen *g, LLVMValueRef call, Custom *c) {
+  unsigned n = ir_num_call_args(call), k = 0;
+  LLVMValueRef *args = xcalloc(2 * n + 1, sizeof *args);
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef a = LLVMGetArgOperand(call, i);
+    args[k++] = aug_value(g, a);
+    if (ir_is_ptr(LLVMTypeOf(a))) args[k++] = shadowed(g, a) ? aug_shadow(g, a, call, "this call") : LLVMConstNull(g->ptr_type);
+  }
+  LLVMTypeRef fty = LLVMGlobalGetValueType(c->augment);
+  if (LLVMCountParams(c->augment) != k) { /* reported by custom_of */
+    free(args);
+    aug_clone(g, call);
+    return;
+  }
+  LLVMValueRef r = LLVMBuildCall2(g->b, fty, c->augment, args, k, "");
+  free(args);
+  if (c->result_in_struct) {
+    vmap_put(&g->vmap, call, LLVMBuildExtractValue(g->b, r, 0, ""));
+    vmap_put(&g->tapemap, call, LLVMBuildExtractValue(g->b, r, 1, ""));
+  } else if (c->has_tape) {
+    vmap_put(&g->tapemap, call, r);
+  } else if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind) {
+    vmap_put(&g->vmap, call, r);
+  }
+}
+
+static void rev_custom(RevGen *g, LLVMValueRef call, Custom *c) {
+  unsigned n = ir_num_call_args(call), k = 0;
+  LLVMValueRef *args = xcalloc(2 * n + 3, sizeof *args);
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef a = LLVMGetArgOperand(call, i);
+    args[k++] = rv(g, a);
+    if (ir_is_ptr(LLVMTypeOf(a))) args[k++] = shadowed(g, a) ? rs(g, a) : LLVMConstNull(g->ptr_type);
+  }
+  LLVMTypeRef ret = LLVMTypeOf(call);
+  if (adj_type(ret) && !ir_is_ptr(ret)) args[k++] = varied(g, call) ? adj_take(g, call) : LLVMConstNull(adj_type(ret));
+  if (c->has_tape) args[k++] = rt(g, call);
+  LLVMTypeRef fty = LLVMGlobalGetValueType(c->gradient);
+  if (LLVMCountParams(c->gradient) != k) {
+    free(args);
+    return;
+  }
+  LLVMValueRef r = LLVMBuildCall2(g->b, fty, c->gradient, args, k, "");
+  free(args);
+  unsigned nfp = fp_params(call), j = 0;
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef a = LLVMGetArgOperand(call, i);
+    if (ir_is_ptr(LLVMTypeOf(a)) || !adj_type(LLVMTypeOf(a))) continue;
+    LLVMValueRef d = nfp == 1 && ir_is_fp(LLVMTypeOf(r)) ? r : LLVMBuildExtractValue(g->b, r, j, "");
+    j++;
+    adj_add(g, a, d);
+  }
+}
+
+/* ---- dispatch ---- */
+
+static bool is_runtime(LLVMValueRef call) { return !strncmp(ir_called_name(call), "__parad_rt_", 11); }
+
+void aug_call(RevGen *g, LLVMValueRef call) {
+  const MathRule *rule;
+  CallKind kind = call_classify(call, &rule);
+  Custom custom;
+  unsigned which;
+  if ((kind == CALL_MODULE || kind == CALL_UNKNOWN) && custom_of(g, call, &custom)) {
+    aug_custom(g, call, &custom);
+    return;
+  }
+  switch (kind) {
+  case CALL_DEBUG: return;
+  case CALL_MATH:
+  case CALL_INACTIVE: aug_clone(g, call); return;
+  case CALL_MEMCPY:
+  case CALL_MEMSET: aug_memcpy(g, call, kind); return;
+  case CALL_ALLOC:
+  case CALL_REALLOC:
+  case CALL_FREE: aug_heap(g, call, kind); return;
+  case CALL_MODULE: aug_module_call(g, call); return;
+  case CALL_REQUEST:
+    rev_error(g, call, "cannot differentiate a derivative request here");
+    aug_clone(g, call);
+    return;
+  case CALL_UNKNOWN:
+  case CALL_INDIRECT:
+    if (is_runtime(call))
+      rev_error(g, call, "cannot differentiate a function that itself computes a gradient (reverse over reverse "
+                         "or forward over reverse)");
+    else if (any_active_argument(g, call, &which) && kind == CALL_UNKNOWN)
+      rev_error(g, call, "cannot differentiate a call to '%s', whose body is not in this file, with an active "
+                         "argument (#%u): give it a body, or register a custom gradient "
+                         "(__parad_register_gradient_%s)", ir_called_name(call), which + 1, ir_called_name(call));
+    else if (any_active_argument(g, call, &which))
+      rev_error(g, call, "cannot differentiate an indirect call (through a function pointer) with an active "
+                         "argument (#%u)", which + 1);
+    aug_clone(g, call);
+    return;
+  }
+}
+
+void rev_call(RevGen *g, LLVMValueRef call) {
+  const MathRule *rule;
+  CallKind kind = call_classify(call, &rule);
+  Custom custom;
+  /* a registered gradient runs even when nothing is active: it may own a tape to release */
+  if ((kind == CALL_MODULE || kind == CALL_UNKNOWN) && custom_of(g, call, &custom)) {
+    rev_custom(g, call, &custom);
+    return;
+  }
+  switch (kind) {
+  case CALL_MATH: rev_math(g, call, rule); return;
+  case CALL_MEMCPY:
+  case CALL_MEMSET: rev_memcpy(g, call, kind); return;
+  case CALL_ALLOC:
+  case CALL_REALLOC:
+  case CALL_FREE: rev_heap(g, call, kind); return;
+  case CALL_MODULE: rev_module_call(g, call); return;
+  default: return;
+  }
+}

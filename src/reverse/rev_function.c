@@ -1,0 +1,515 @@
+/* The pair of an augmented forward function and a reverse function, as a whole: planning what the
+ * reverse sweep needs, writing aug (a copy of the function with shadows and captures), and writing rev
+ * (the blocks walked backwards). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/DebugInfo.h>
+
+#include "ir/diag.h"
+#include "reverse/rev_internal.h"
+#include "reverse/reverse.h"
+
+void rev_error(RevGen *g, LLVMValueRef at, const char *fmt, ...) {
+  if (g->phase == WRITING_REV && at) return; /* the same construct was reported while planning */
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  diag_error(at ? at : g->orig, "%s", msg);
+  g->errors++;
+}
+
+static bool is_dup(char c) { return c == 'd' || c == 'n'; }
+
+/* ---- aug: values and shadows ---- */
+
+LLVMValueRef aug_value(RevGen *g, LLVMValueRef orig) {
+  if (LLVMValueIsBasicBlock(orig) || LLVMIsAInstruction(orig) || LLVMIsAArgument(orig)) {
+    LLVMValueRef v = vmap_get(&g->vmap, orig);
+    return v ? v : LLVMGetUndef(LLVMTypeOf(orig));
+  }
+  return orig;
+}
+
+static void describe(LLVMValueRef p, char *buf, size_t n) {
+  LLVMValueRef base = ir_strip_pointer_casts(p);
+  while (LLVMIsAGetElementPtrInst(base) || (LLVMIsAConstantExpr(base) && LLVMGetConstOpcode(base) == LLVMGetElementPtr))
+    base = ir_strip_pointer_casts(LLVMGetOperand(base, 0));
+  if (LLVMIsAGlobalVariable(base))
+    snprintf(buf, n, "the global variable '%s'; Parad gives globals no shadow", LLVMGetValueName(base));
+  else if (LLVMIsAArgument(base))
+    snprintf(buf, n, "a parameter passed as constant; pass it with parad_dup and a shadow");
+  else if (LLVMIsALoadInst(base))
+    snprintf(buf, n, "a pointer loaded from memory that has no shadow");
+  else if (ir_is_call(base))
+    snprintf(buf, n, "a pointer returned by '%s'", *ir_called_name(base) ? ir_called_name(base) : "an indirect call");
+  else
+    snprintf(buf, n, "a pointer without shadow");
+}
+
+LLVMValueRef aug_shadow(RevGen *g, LLVMValueRef orig, LLVMValueRef at, const char *what) {
+  LLVMValueRef s = activity_shadowed(g->act, orig) ? vmap_get(&g->smap, orig) : NULL;
+  if (s) return s;
+  if (LLVMIsAConstantPointerNull(orig) || LLVMIsAUndefValue(orig)) return LLVMConstNull(g->ptr_type);
+  char buf[256];
+  describe(orig, buf, sizeof buf);
+  rev_error(g, at, "%s needs a shadow for memory that has none: %s", what, buf);
+  return LLVMConstNull(g->ptr_type);
+}
+
+LLVMValueRef aug_clone(RevGen *g, LLVMValueRef inst) {
+  LLVMValueRef c = LLVMInstructionClone(inst);
+  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(inst); i < n; i++) {
+    LLVMValueRef op = LLVMGetOperand(inst, i), m = aug_value(g, op);
+    if (m != op) LLVMSetOperand(c, i, m);
+  }
+  size_t len;
+  const char *name = LLVMGetValueName2(inst, &len);
+  LLVMInsertIntoBuilderWithName(g->b, c, LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMVoidTypeKind ? "" : name);
+  vmap_put(&g->vmap, inst, c);
+  return c;
+}
+
+/* ---- signatures ---- */
+
+static LLVMTypeRef ret_type(RevGen *g) { return LLVMGetReturnType(LLVMGlobalGetValueType(g->orig)); }
+
+static LLVMTypeRef aug_type(RevGen *g) {
+  unsigned np = LLVMCountParams(g->orig), n = 0;
+  LLVMTypeRef *params = xcalloc(2 * np + 1, sizeof *params);
+  for (unsigned p = 0; p < np; p++) {
+    params[n++] = LLVMTypeOf(LLVMGetParam(g->orig, p));
+    if (is_dup(g->pattern[p])) params[n++] = g->ptr_type;
+  }
+  LLVMTypeRef r = ret_type(g);
+  if (g->ret_shadow) {
+    LLVMTypeRef pair[2] = {r, g->ptr_type};
+    r = LLVMStructTypeInContext(g->ctx, pair, 2, 0);
+  }
+  LLVMTypeRef t = LLVMFunctionType(r, params, n, 0);
+  free(params);
+  return t;
+}
+
+/* rev returns the adjoints of the 'o' parameters: one value, a struct of several, or nothing. */
+static LLVMTypeRef rev_result_type(RevGen *g) {
+  unsigned np = LLVMCountParams(g->orig), n = 0;
+  LLVMTypeRef *types = xcalloc(np + 1, sizeof *types);
+  for (unsigned p = 0; p < np; p++)
+    if (g->pattern[p] == 'o') types[n++] = adj_type(LLVMTypeOf(LLVMGetParam(g->orig, p)));
+  LLVMTypeRef r = n == 0 ? LLVMVoidTypeInContext(g->ctx) : n == 1 ? types[0] : LLVMStructTypeInContext(g->ctx, types, n, 0);
+  free(types);
+  return r;
+}
+
+static LLVMTypeRef rev_type(RevGen *g) {
+  LLVMTypeRef d = adj_type(ret_type(g));
+  return LLVMFunctionType(rev_result_type(g), &d, g->ret_active ? 1 : 0, 0);
+}
+
+/* Target attributes stay, so that the pair inlines where f did. */
+static void copy_target_attributes(RevGen *g, LLVMValueRef to) {
+  unsigned n = LLVMGetAttributeCountAtIndex(g->orig, LLVMAttributeFunctionIndex);
+  LLVMAttributeRef *attrs = xcalloc(n + 1, sizeof *attrs);
+  LLVMGetAttributesAtIndex(g->orig, LLVMAttributeFunctionIndex, attrs);
+  for (unsigned i = 0; i < n; i++) {
+    bool keep = LLVMIsStringAttribute(attrs[i]);
+    if (!keep && LLVMIsEnumAttribute(attrs[i])) {
+      unsigned k = LLVMGetEnumAttributeKind(attrs[i]);
+      keep = k == ir_attr_kind("nounwind") || k == ir_attr_kind("uwtable") || k == ir_attr_kind("noinline") ||
+             k == ir_attr_kind("optnone");
+    }
+    if (keep) LLVMAddAttributeAtIndex(to, LLVMAttributeFunctionIndex, attrs[i]);
+  }
+  free(attrs);
+}
+
+static void strip_locations(LLVMValueRef fn) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      LLVMInstructionSetDebugLoc(i, NULL);
+}
+
+/* ---- planning ---- */
+
+static bool is_return_block(LLVMBasicBlockRef bb) {
+  LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+  return t && LLVMGetInstructionOpcode(t) == LLVMRet;
+}
+
+/* The reverse of one block's instructions, last to first: phis and the terminator have no adjoint of
+ * their own (phis are handled on the way out of the block). */
+static void reverse_instructions(RevGen *g, LLVMBasicBlockRef bb) {
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+  for (LLVMValueRef i = term ? LLVMGetPreviousInstruction(term) : LLVMGetLastInstruction(bb); i;
+       i = LLVMGetPreviousInstruction(i)) {
+    if (LLVMIsAPHINode(i)) break;
+    rev_inst(g, i);
+  }
+}
+
+static void plan(RevGen *g) {
+  g->phase = PLANNING;
+  g->scratch = LLVMAddFunction(g->ad->mod, "__parad.scratch", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), NULL, 0, 0));
+  LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->ctx, g->scratch, "scratch"));
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+    LLVMBasicBlockRef bb = g->cfg.blocks.data[b];
+    g->cur = bb;
+    reverse_instructions(g, bb);
+    if (g->cfg.preds[b].len > 1) rev_pred_index(g, bb, NULL);
+  }
+  LLVMDeleteFunction(g->scratch);
+  g->scratch = NULL;
+  vmap_free(&g->adj);
+  vmap_init(&g->adj);
+  plan_layout(g);
+}
+
+/* ---- writing aug ---- */
+
+static LLVMValueRef capture_value(RevGen *g, Capture *c, LLVMValueRef *pred_phis) {
+  LLVMValueRef v = c->item.value;
+  switch (c->item.kind) {
+  case NEED_PRED: return pred_phis[cfg_index(&g->cfg, LLVMValueAsBasicBlock(v))];
+  case NEED_SHADOW: return aug_shadow(g, v, LLVMIsAInstruction(v) ? v : NULL, "the reverse sweep");
+  case NEED_TAPE: return vmap_get(&g->tapemap, v);
+  default: return aug_value(g, v);
+  }
+}
+
+static void write_captures(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef *pred_phis) {
+  BlockPlan *p = &g->plan[cfg_index(&g->cfg, bb)];
+  LLVMValueRef record = p->record_bytes ? tape_reserve(g, p->record_bytes) : NULL;
+  for (size_t i = 0; i < p->captures.len; i++) {
+    Capture *c = &p->captures.data[i];
+    LLVMValueRef v = capture_value(g, c, pred_phis);
+    if (c->frame_slot >= 0)
+      LLVMBuildStore(g->b, v, g->frame_alloca[c->frame_slot]);
+    else
+      tape_store(g, record, c->offset, v);
+  }
+}
+
+static unsigned count_returns(RevGen *g) {
+  unsigned n = 0;
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) n += is_return_block(g->cfg.blocks.data[b]);
+  return n;
+}
+
+static unsigned return_index(RevGen *g, LLVMBasicBlockRef bb) {
+  unsigned k = 0;
+  for (size_t b = 0; b < g->cfg.blocks.len && g->cfg.blocks.data[b] != bb; b++) k += is_return_block(g->cfg.blocks.data[b]);
+  return k;
+}
+
+static LLVMTypeRef capture_type(RevGen *g, Capture *c) {
+  return c->item.kind == NEED_PRED ? LLVMInt32TypeInContext(g->ctx)
+         : c->item.kind == NEED_PRIMAL ? LLVMTypeOf(c->item.value) : g->ptr_type;
+}
+
+/* The frame record: every frame slot, then which return was taken. */
+static unsigned frame_record_bytes(RevGen *g) { return g->frame_bytes + (count_returns(g) > 1 ? 8 : 0); }
+
+static void write_return(RevGen *g, LLVMValueRef term) {
+  unsigned bytes = frame_record_bytes(g);
+  if (bytes) {
+    LLVMValueRef record = tape_reserve(g, bytes);
+    for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+      BlockPlan *p = &g->plan[b];
+      for (size_t i = 0; i < p->captures.len; i++) {
+        Capture *c = &p->captures.data[i];
+        if (c->frame_slot < 0) continue;
+        tape_store(g, record, c->offset, LLVMBuildLoad2(g->b, capture_type(g, c), g->frame_alloca[c->frame_slot], ""));
+      }
+    }
+    if (count_returns(g) > 1)
+      tape_store(g, record, g->frame_bytes,
+                 LLVMConstInt(g->i64, return_index(g, LLVMGetInstructionParent(term)), 0));
+  }
+  if (LLVMGetNumOperands(term) == 0) {
+    LLVMBuildRetVoid(g->b);
+    return;
+  }
+  LLVMValueRef v = LLVMGetOperand(term, 0), pv = aug_value(g, v);
+  if (!g->ret_shadow) {
+    LLVMBuildRet(g->b, pv);
+    return;
+  }
+  LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(g->aug));
+  LLVMValueRef pair = LLVMBuildInsertValue(g->b, LLVMGetUndef(rt), pv, 0, "");
+  LLVMBuildRet(g->b, LLVMBuildInsertValue(g->b, pair, aug_shadow(g, v, term, "the returned pointer"), 1, ""));
+}
+
+static void fill_phis(RevGen *g, LLVMValueRef *pred_phis) {
+  for (size_t i = 0; i < g->phis.len; i++) {
+    LLVMValueRef phi = g->phis.data[i], nphi = vmap_get(&g->vmap, phi), sphi = vmap_get(&g->smap, phi);
+    for (unsigned k = 0, n = LLVMCountIncoming(phi); k < n; k++) {
+      LLVMBasicBlockRef from = LLVMGetIncomingBlock(phi, k);
+      LLVMValueRef nfrom = vmap_get(&g->exits, LLVMBasicBlockAsValue(from));
+      if (!nfrom) continue;
+      LLVMBasicBlockRef nbb = LLVMValueAsBasicBlock(nfrom);
+      LLVMValueRef v = LLVMGetIncomingValue(phi, k), nv = aug_value(g, v);
+      LLVMAddIncoming(nphi, &nv, &nbb, 1);
+      if (sphi) {
+        LLVMValueRef sv = aug_shadow(g, v, phi, "this pointer phi");
+        LLVMAddIncoming(sphi, &sv, &nbb, 1);
+      }
+    }
+  }
+  /* which predecessor a block was entered from: its position in cfg.preds, once per edge */
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+    if (!pred_phis[b]) continue;
+    BlockList *preds = &g->cfg.preds[b];
+    for (size_t k = 0; k < preds->len; k++) {
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(preds->data[k]);
+      LLVMBasicBlockRef npred = LLVMValueAsBasicBlock(vmap_get(&g->exits, LLVMBasicBlockAsValue(preds->data[k])));
+      LLVMValueRef idx = LLVMConstInt(LLVMInt32TypeInContext(g->ctx), k, 0);
+      for (unsigned s = 0, n = LLVMGetNumSuccessors(term); s < n; s++)
+        if (LLVMGetSuccessor(term, s) == g->cfg.blocks.data[b]) LLVMAddIncoming(pred_phis[b], &idx, &npred, 1);
+    }
+  }
+}
+
+static void write_aug(RevGen *g) {
+  g->phase = WRITING_AUG;
+  vmap_init(&g->vmap);
+  vmap_init(&g->smap);
+  vmap_init(&g->tapemap);
+  vmap_init(&g->exits);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->ctx, g->aug, "entry");
+  LLVMPositionBuilderAtEnd(g->b, entry);
+  g->tape = tape_current(g);
+  g->frame_alloca = xcalloc(g->frame_slots + 1, sizeof *g->frame_alloca);
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    for (size_t i = 0; i < g->plan[b].captures.len; i++) {
+      Capture *c = &g->plan[b].captures.data[i];
+      if (c->frame_slot >= 0) g->frame_alloca[c->frame_slot] = LLVMBuildAlloca(g->b, capture_type(g, c), "frame");
+    }
+  unsigned k = 0;
+  for (unsigned p = 0, np = LLVMCountParams(g->orig); p < np; p++) {
+    LLVMValueRef op = LLVMGetParam(g->orig, p), ap = LLVMGetParam(g->aug, k++);
+    size_t len;
+    const char *name = LLVMGetValueName2(op, &len);
+    LLVMSetValueName2(ap, name, len);
+    vmap_put(&g->vmap, op, ap);
+    if (is_dup(g->pattern[p])) {
+      LLVMValueRef sp = LLVMGetParam(g->aug, k++);
+      LLVMSetValueName2(sp, "shadow", 6);
+      vmap_put(&g->smap, op, sp);
+    }
+  }
+  LLVMValueRef *pred_phis = xcalloc(g->cfg.blocks.len + 1, sizeof *pred_phis);
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+    size_t len;
+    const char *name = LLVMGetValueName2(LLVMBasicBlockAsValue(g->cfg.blocks.data[b]), &len);
+    LLVMBasicBlockRef nb = LLVMAppendBasicBlockInContext(g->ctx, g->aug, name);
+    vmap_put(&g->vmap, LLVMBasicBlockAsValue(g->cfg.blocks.data[b]), LLVMBasicBlockAsValue(nb));
+  }
+  LLVMBuildBr(g->b, LLVMValueAsBasicBlock(vmap_get(&g->vmap, LLVMBasicBlockAsValue(g->cfg.blocks.data[0]))));
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+    LLVMBasicBlockRef bb = g->cfg.blocks.data[b];
+    LLVMPositionBuilderAtEnd(g->b, LLVMValueAsBasicBlock(vmap_get(&g->vmap, LLVMBasicBlockAsValue(bb))));
+    if (g->cfg.preds[b].len > 1) pred_phis[b] = LLVMBuildPhi(g->b, LLVMInt32TypeInContext(g->ctx), "pred");
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && i != term; i = LLVMGetNextInstruction(i)) aug_inst(g, i);
+    write_captures(g, bb, pred_phis);
+    vmap_put(&g->exits, LLVMBasicBlockAsValue(bb), LLVMBasicBlockAsValue(LLVMGetInsertBlock(g->b)));
+    if (LLVMGetInstructionOpcode(term) == LLVMRet)
+      write_return(g, term);
+    else
+      aug_inst(g, term);
+  }
+  fill_phis(g, pred_phis);
+  free(pred_phis);
+  strip_locations(g->aug);
+}
+
+/* ---- writing rev ---- */
+
+static LLVMBasicBlockRef rblock(RevGen *g, LLVMBasicBlockRef orig) {
+  return LLVMValueAsBasicBlock(vmap_get(&g->rblock, LLVMBasicBlockAsValue(orig)));
+}
+
+static LLVMValueRef incoming_for(LLVMValueRef phi, LLVMBasicBlockRef from) {
+  for (unsigned i = 0, n = LLVMCountIncoming(phi); i < n; i++)
+    if (LLVMGetIncomingBlock(phi, i) == from) return LLVMGetIncomingValue(phi, i);
+  return LLVMGetUndef(LLVMTypeOf(phi));
+}
+
+/* On the way out of a block's reverse: the adjoints of its phis go to the incoming values of the edge
+ * the forward sweep came through, then on to that predecessor's reverse. */
+static void dispatch(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record, LLVMBasicBlockRef exit) {
+  size_t b = (size_t)cfg_index(&g->cfg, bb);
+  VEC(LLVMValueRef) phis = {0};
+  VEC(LLVMValueRef) dphis = {0};
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
+    if (!activity_varied(g->act, i) || !adj_type(LLVMTypeOf(i))) continue;
+    vec_push(&phis, i);
+    vec_push(&dphis, adj_take(g, i));
+  }
+  BlockList *preds = &g->cfg.preds[b];
+  if (b == 0) {
+    LLVMBuildBr(g->b, exit);
+  } else if (preds->len == 1) {
+    for (size_t k = 0; k < phis.len; k++) adj_add(g, incoming_for(phis.data[k], preds->data[0]), dphis.data[k]);
+    LLVMBuildBr(g->b, rblock(g, preds->data[0]));
+  } else {
+    LLVMValueRef idx = rev_pred_index(g, bb, record);
+    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
+    LLVMBasicBlockRef *edges = xcalloc(preds->len, sizeof *edges);
+    for (size_t k = 0; k < preds->len; k++) edges[k] = LLVMAppendBasicBlockInContext(g->ctx, fn, "edge");
+    LLVMValueRef sw = LLVMBuildSwitch(g->b, idx, edges[0], (unsigned)preds->len - 1);
+    for (size_t k = 1; k < preds->len; k++) LLVMAddCase(sw, LLVMConstInt(LLVMInt32TypeInContext(g->ctx), k, 0), edges[k]);
+    for (size_t k = 0; k < preds->len; k++) {
+      LLVMPositionBuilderAtEnd(g->b, edges[k]);
+      for (size_t p = 0; p < phis.len; p++) adj_add(g, incoming_for(phis.data[p], preds->data[k]), dphis.data[p]);
+      LLVMBuildBr(g->b, rblock(g, preds->data[k]));
+    }
+    free(edges);
+  }
+  vec_free(&phis);
+  vec_free(&dphis);
+}
+
+static void write_rev(RevGen *g) {
+  g->phase = WRITING_REV;
+  vmap_init(&g->rblock);
+  vmap_init(&g->frame_value);
+  vmap_init(&g->local);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "entry");
+  LLVMPositionBuilderAtEnd(g->b, entry);
+  g->tape = tape_current(g);
+  unsigned bytes = frame_record_bytes(g), nreturns = count_returns(g);
+  LLVMValueRef frame = bytes ? tape_release(g, bytes) : NULL;
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    for (size_t i = 0; i < g->plan[b].captures.len; i++) {
+      Capture *c = &g->plan[b].captures.data[i];
+      if (c->frame_slot >= 0) vmap_put(&g->frame_value, c, tape_load(g, frame, c->offset, capture_type(g, c)));
+    }
+  LLVMValueRef ret_index = nreturns > 1 ? tape_load(g, frame, g->frame_bytes, g->i64) : NULL;
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+    LLVMBasicBlockRef rb = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "reverse");
+    vmap_put(&g->rblock, LLVMBasicBlockAsValue(g->cfg.blocks.data[b]), LLVMBasicBlockAsValue(rb));
+  }
+  LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "exit");
+  /* start where the forward sweep returned */
+  if (nreturns > 1) {
+    LLVMValueRef sw = LLVMBuildSwitch(g->b, ret_index, exit, nreturns);
+    for (size_t b = 0; b < g->cfg.blocks.len; b++)
+      if (is_return_block(g->cfg.blocks.data[b]))
+        LLVMAddCase(sw, LLVMConstInt(g->i64, return_index(g, g->cfg.blocks.data[b]), 0), rblock(g, g->cfg.blocks.data[b]));
+  } else {
+    LLVMBasicBlockRef only = exit; /* a function that never returns has nothing to reverse */
+    for (size_t b = 0; b < g->cfg.blocks.len; b++)
+      if (is_return_block(g->cfg.blocks.data[b])) only = rblock(g, g->cfg.blocks.data[b]);
+    LLVMBuildBr(g->b, only);
+  }
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+    LLVMBasicBlockRef bb = g->cfg.blocks.data[b];
+    g->cur = bb;
+    LLVMPositionBuilderAtEnd(g->b, rblock(g, bb));
+    BlockPlan *p = &g->plan[b];
+    LLVMValueRef record = p->record_bytes ? tape_release(g, p->record_bytes) : NULL;
+    materialise_needs(g, bb, record);
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+    if (g->ret_active && LLVMGetInstructionOpcode(term) == LLVMRet && LLVMGetNumOperands(term) == 1)
+      adj_add(g, LLVMGetOperand(term, 0), LLVMGetParam(g->rev, 0));
+    reverse_instructions(g, bb);
+    dispatch(g, bb, record, exit);
+  }
+  /* the adjoints of the active scalar parameters */
+  LLVMPositionBuilderAtEnd(g->b, exit);
+  LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(g->rev));
+  if (LLVMGetTypeKind(rt) == LLVMVoidTypeKind) {
+    LLVMBuildRetVoid(g->b);
+  } else {
+    LLVMValueRef result = LLVMGetUndef(rt);
+    unsigned k = 0, n = 0;
+    for (unsigned p = 0, np = LLVMCountParams(g->orig); p < np; p++) n += g->pattern[p] == 'o';
+    for (unsigned p = 0, np = LLVMCountParams(g->orig); p < np; p++) {
+      if (g->pattern[p] != 'o') continue;
+      LLVMValueRef param = LLVMGetParam(g->orig, p);
+      LLVMValueRef d = adj_take(g, param);
+      result = n == 1 ? d : LLVMBuildInsertValue(g->b, result, d, k++, "");
+    }
+    LLVMBuildRet(g->b, result);
+  }
+  strip_locations(g->rev);
+}
+
+/* ---- the pair ---- */
+
+static char *pair_key(LLVMValueRef fn, const char *pattern, bool ret_active, bool ret_shadow) {
+  return xasprintf("rev|%s|%s|%d%d", LLVMGetValueName(fn), pattern, ret_active, ret_shadow);
+}
+
+bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_active, bool ret_shadow, RevPair *out) {
+  char *key = pair_key(fn, pattern, ret_active, ret_shadow);
+  char *rkey = xasprintf("%s|rev", key);
+  out->ret_active = ret_active;
+  out->ret_shadow = ret_shadow;
+  out->aug = ad_find_generated(ad, key);
+  if (out->aug) {
+    out->rev = ad_find_generated(ad, rkey);
+    free(key);
+    free(rkey);
+    return true;
+  }
+  RevGen g = {.ad = ad, .orig = fn, .pattern = pattern, .ret_active = ret_active, .ret_shadow = ret_shadow,
+              .ctx = ad->ctx};
+  g.ptr_type = LLVMPointerTypeInContext(g.ctx, 0);
+  g.i64 = LLVMInt64TypeInContext(g.ctx);
+  /* activity knows 'd' and 'o' as active, 'c' as constant */
+  char *act = xstrdup(pattern);
+  for (char *c = act; *c; c++)
+    if (*c == 'n') *c = 'd';
+  g.act = activity_get(ad, fn, act);
+  free(act);
+  char *aname = xasprintf("augmented.%s.%s", LLVMGetValueName(fn), pattern);
+  char *rname = xasprintf("reverse.%s.%s", LLVMGetValueName(fn), pattern);
+  g.aug = LLVMAddFunction(ad->mod, aname, aug_type(&g));
+  g.rev = LLVMAddFunction(ad->mod, rname, rev_type(&g));
+  free(aname);
+  free(rname);
+  LLVMSetLinkage(g.aug, LLVMInternalLinkage);
+  LLVMSetLinkage(g.rev, LLVMInternalLinkage);
+  copy_target_attributes(&g, g.aug);
+  copy_target_attributes(&g, g.rev);
+  ad_remember_generated(ad, key, g.aug); /* before the bodies: recursion calls them */
+  ad_remember_generated(ad, rkey, g.rev);
+  out->aug = g.aug;
+  out->rev = g.rev;
+  free(key);
+  free(rkey);
+
+  cfg_build(fn, &g.cfg);
+  g.plan = xcalloc(g.cfg.blocks.len + 1, sizeof *g.plan);
+  vmap_init(&g.adj);
+  vmap_init(&g.local);
+  g.b = LLVMCreateBuilderInContext(g.ctx);
+  plan(&g);
+  if (!g.errors) write_aug(&g);
+  if (!g.errors) write_rev(&g);
+  LLVMDisposeBuilder(g.b);
+  for (size_t b = 0; b < g.cfg.blocks.len; b++) {
+    vec_free(&g.plan[b].captures);
+    vec_free(&g.plan[b].needs);
+  }
+  free(g.plan);
+  free(g.frame_alloca);
+  vec_free(&g.phis);
+  vmap_free(&g.vmap);
+  vmap_free(&g.smap);
+  vmap_free(&g.tapemap);
+  vmap_free(&g.exits);
+  vmap_free(&g.rblock);
+  vmap_free(&g.frame_value);
+  vmap_free(&g.local);
+  vmap_free(&g.adj);
+  cfg_free(&g.cfg);
+  return g.errors == 0;
+}

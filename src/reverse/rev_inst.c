@@ -1,0 +1,196 @@
+/* Arithmetic, casts, aggregates, select and phis in both sweeps: the forward sweep copies them (and
+ * computes the shadows of pointers), the reverse sweep propagates adjoints to their operands. */
+#include "reverse/rev_internal.h"
+
+#include <stdlib.h>
+
+/* ---- the forward sweep ---- */
+
+static void phi(RevGen *g, LLVMValueRef inst) {
+  size_t len;
+  const char *name = LLVMGetValueName2(inst, &len);
+  vmap_put(&g->vmap, inst, LLVMBuildPhi(g->b, LLVMTypeOf(inst), name));
+  if (activity_shadowed(g->act, inst)) vmap_put(&g->smap, inst, LLVMBuildPhi(g->b, g->ptr_type, "shadow"));
+  vec_push(&g->phis, inst);
+}
+
+void aug_inst(RevGen *g, LLVMValueRef inst) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+  if (op == LLVMCall) {
+    aug_call(g, inst);
+    return;
+  }
+  if (aug_memory(g, inst)) return;
+  switch (op) {
+  case LLVMPHI: phi(g, inst); return;
+  case LLVMInvoke:
+  case LLVMCallBr:
+  case LLVMLandingPad:
+  case LLVMResume:
+  case LLVMCatchSwitch:
+  case LLVMCatchPad:
+  case LLVMCleanupPad:
+  case LLVMCatchRet:
+  case LLVMCleanupRet:
+    rev_error(g, inst, "cannot differentiate exception handling");
+    aug_clone(g, inst);
+    return;
+  case LLVMVAArg:
+    rev_error(g, inst, "cannot differentiate a variadic function (va_arg)");
+    aug_clone(g, inst);
+    return;
+  case LLVMIndirectBr:
+    rev_error(g, inst, "cannot differentiate a computed goto");
+    aug_clone(g, inst);
+    return;
+  default: break;
+  }
+  LLVMValueRef c = aug_clone(g, inst);
+  if (op == LLVMIntToPtr && activity_from_shadowed_address(g->act, LLVMGetOperand(inst, 0)))
+    rev_error(g, inst, "cannot differentiate a pointer rebuilt from the integer address of active memory "
+                       "(inttoptr): its shadow is lost");
+  if (op == LLVMBitCast && activity_from_float_bits(g->act, LLVMGetOperand(inst, 0)))
+    rev_error(g, inst, "cannot differentiate integer arithmetic on the bits of an active floating-point value");
+  if (!activity_shadowed(g->act, inst)) return;
+  /* the shadow of a pointer computed from pointers */
+  switch (op) {
+  case LLVMBitCast:
+  case LLVMAddrSpaceCast:
+    vmap_put(&g->smap, inst, LLVMBuildPointerCast(g->b, aug_shadow(g, LLVMGetOperand(inst, 0), inst, "this cast"), g->ptr_type, ""));
+    break;
+  case LLVMSelect:
+    vmap_put(&g->smap, inst,
+             LLVMBuildSelect(g->b, LLVMGetOperand(c, 0), aug_shadow(g, LLVMGetOperand(inst, 1), inst, "this pointer select"),
+                             aug_shadow(g, LLVMGetOperand(inst, 2), inst, "this pointer select"), ""));
+    break;
+  case LLVMFreeze: vmap_put(&g->smap, inst, aug_shadow(g, LLVMGetOperand(inst, 0), inst, "this freeze")); break;
+  default:
+    rev_error(g, inst, "cannot differentiate this pointer computation in reverse mode");
+    break;
+  }
+}
+
+/* ---- the reverse sweep ---- */
+
+static LLVMValueRef trunc_call(RevGen *g, LLVMValueRef v) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  return ir_call_intrinsic(g->b, "llvm.trunc", &t, 1, &v, 1);
+}
+
+static bool varied(RevGen *g, LLVMValueRef v) { return activity_varied(g->act, v); }
+
+static LLVMValueRef zero_of(LLVMValueRef v) { return LLVMConstNull(adj_type(LLVMTypeOf(v))); }
+
+/* Shuffles send each result lane back to the operand lane it came from. */
+static void shuffle_adjoint(RevGen *g, LLVMValueRef inst, LLVMValueRef d) {
+  LLVMValueRef a = LLVMGetOperand(inst, 0), b = LLVMGetOperand(inst, 1);
+  unsigned n = LLVMGetVectorSize(LLVMTypeOf(a)), lanes = LLVMGetNumMaskElements(inst);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
+  LLVMValueRef da = zero_of(a), db = zero_of(b);
+  for (unsigned i = 0; i < lanes; i++) {
+    int m = LLVMGetMaskValue(inst, i);
+    if (m == LLVMGetUndefMaskElem()) continue;
+    LLVMValueRef lane = LLVMBuildExtractElement(g->b, d, LLVMConstInt(i32, i, 0), "");
+    LLVMValueRef *to = (unsigned)m < n ? &da : &db;
+    LLVMValueRef at = LLVMConstInt(i32, (unsigned)m % n, 0);
+    LLVMValueRef old = LLVMBuildExtractElement(g->b, *to, at, "");
+    *to = LLVMBuildInsertElement(g->b, *to, LLVMBuildFAdd(g->b, old, lane, ""), at, "");
+  }
+  adj_add(g, a, da);
+  adj_add(g, b, db);
+}
+
+static LLVMValueRef insert_path(RevGen *g, LLVMValueRef agg, LLVMValueRef v, const unsigned *idx, unsigned n) {
+  if (n == 1) return LLVMBuildInsertValue(g->b, agg, v, idx[0], "");
+  LLVMValueRef inner = LLVMBuildExtractValue(g->b, agg, idx[0], "");
+  return LLVMBuildInsertValue(g->b, agg, insert_path(g, inner, v, idx + 1, n - 1), idx[0], "");
+}
+
+static LLVMValueRef extract_path(RevGen *g, LLVMValueRef agg, const unsigned *idx, unsigned n) {
+  for (unsigned i = 0; i < n; i++) agg = LLVMBuildExtractValue(g->b, agg, idx[i], "");
+  return agg;
+}
+
+void rev_inst(RevGen *g, LLVMValueRef inst) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+  if (op == LLVMCall) {
+    rev_call(g, inst);
+    return;
+  }
+  if (rev_memory(g, inst)) return;
+  if (!varied(g, inst) || !adj_type(LLVMTypeOf(inst))) return;
+  LLVMValueRef d = adj_take(g, inst);
+  LLVMValueRef a = LLVMGetNumOperands(inst) > 0 ? LLVMGetOperand(inst, 0) : NULL;
+  LLVMValueRef b = LLVMGetNumOperands(inst) > 1 ? LLVMGetOperand(inst, 1) : NULL;
+  switch (op) {
+  case LLVMFAdd:
+    adj_add(g, a, d);
+    adj_add(g, b, d);
+    return;
+  case LLVMFSub:
+    adj_add(g, a, d);
+    if (varied(g, b)) adj_add(g, b, LLVMBuildFNeg(g->b, d, ""));
+    return;
+  case LLVMFMul:
+    if (varied(g, a)) adj_add(g, a, LLVMBuildFMul(g->b, d, rv(g, b), ""));
+    if (varied(g, b)) adj_add(g, b, LLVMBuildFMul(g->b, d, rv(g, a), ""));
+    return;
+  case LLVMFDiv: { /* d(a/b) = da/b - (a/b) db/b */
+    LLVMValueRef y = rv(g, b);
+    LLVMValueRef db = LLVMBuildFDiv(g->b, d, y, "");
+    if (varied(g, a)) adj_add(g, a, db);
+    if (varied(g, b)) adj_add(g, b, LLVMBuildFNeg(g->b, LLVMBuildFMul(g->b, db, LLVMBuildFDiv(g->b, rv(g, a), y, ""), ""), ""));
+    return;
+  }
+  case LLVMFRem: /* a rem b = a - trunc(a/b) b */
+    adj_add(g, a, d);
+    if (varied(g, b))
+      adj_add(g, b, LLVMBuildFNeg(g->b, LLVMBuildFMul(g->b, d, trunc_call(g, LLVMBuildFDiv(g->b, rv(g, a), rv(g, b), "")), ""), ""));
+    return;
+  case LLVMFNeg: adj_add(g, a, LLVMBuildFNeg(g->b, d, "")); return;
+  case LLVMFPExt: adj_add(g, a, LLVMBuildFPTrunc(g->b, d, adj_type(LLVMTypeOf(a)), "")); return;
+  case LLVMFPTrunc: adj_add(g, a, LLVMBuildFPExt(g->b, d, adj_type(LLVMTypeOf(a)), "")); return;
+  case LLVMBitCast: /* a float's bits as an integer, or back: the same adjoint */
+  case LLVMFreeze: adj_add(g, a, d); return;
+  case LLVMSelect: {
+    LLVMValueRef c = rv(g, a), t = b, f = LLVMGetOperand(inst, 2), z = LLVMConstNull(LLVMTypeOf(d));
+    if (varied(g, t)) adj_add(g, t, LLVMBuildSelect(g->b, c, d, z, ""));
+    if (varied(g, f)) adj_add(g, f, LLVMBuildSelect(g->b, c, z, d, ""));
+    return;
+  }
+  case LLVMExtractValue: {
+    unsigned n = LLVMGetNumIndices(inst);
+    adj_add(g, a, insert_path(g, zero_of(a), d, LLVMGetIndices(inst), n));
+    return;
+  }
+  case LLVMInsertValue: {
+    unsigned n = LLVMGetNumIndices(inst);
+    const unsigned *idx = LLVMGetIndices(inst);
+    if (varied(g, b) && adj_type(LLVMTypeOf(b))) adj_add(g, b, extract_path(g, d, idx, n));
+    if (varied(g, a)) adj_add(g, a, insert_path(g, d, LLVMConstNull(LLVMTypeOf(b)), idx, n));
+    return;
+  }
+  case LLVMExtractElement:
+    adj_add(g, a, LLVMBuildInsertElement(g->b, zero_of(a), d, rv(g, b), ""));
+    return;
+  case LLVMInsertElement: {
+    LLVMValueRef idx = rv(g, LLVMGetOperand(inst, 2));
+    if (varied(g, b)) adj_add(g, b, LLVMBuildExtractElement(g->b, d, idx, ""));
+    if (varied(g, a)) adj_add(g, a, LLVMBuildInsertElement(g->b, d, LLVMConstNull(LLVMGetElementType(LLVMTypeOf(d))), idx, ""));
+    return;
+  }
+  case LLVMShuffleVector: shuffle_adjoint(g, inst, d); return;
+  case LLVMTrunc:
+  case LLVMZExt:
+  case LLVMShl:
+  case LLVMLShr:
+  case LLVMAnd:
+  case LLVMOr:
+    rev_error(g, inst, "reverse mode cannot differentiate floats split or packed as integer bits here (a small "
+                       "struct copied as one integer); copy the fields one by one");
+    return;
+  default:
+    rev_error(g, inst, "cannot differentiate this instruction in reverse mode");
+    return;
+  }
+}

@@ -1,0 +1,164 @@
+/* State of the reverse generator while it writes the pair of functions for one function and activity
+ * pattern; shared by its files:
+ *   rev_function.c  the pair as a whole: planning, the augmented forward function, the reverse function
+ *   rev_values.c    how each primal value the reverse sweep needs gets there: recomputed, or captured in
+ *                   the frame or in a block's tape record; adjoint slots
+ *   rev_tape.c      tape records in IR: writing and reading them
+ *   rev_inst.c      adjoints of arithmetic, casts, aggregates, select
+ *   rev_memory.c    loads, stores, stack and heap memory, memcpy/memset
+ *   rev_call.c      calls: math rules, module functions, custom gradients
+ *
+ * The augmented forward function ("aug") computes the primal and the shadows of pointers, and records
+ * on the tape what the reverse needs. The reverse function ("rev") takes the adjoint of the result,
+ * reads the tape back, walks the blocks backwards and returns the adjoints of the active scalar
+ * parameters. Both live as long as the module; a call of the differentiated function inside other
+ * differentiated code becomes a call of aug in the forward sweep and of rev in the reverse sweep.
+ *
+ * Where values live in the reverse sweep (see rev_values.c):
+ *   constants and globals        as they are
+ *   cheap integer and address    recomputed at the start of the reverse block that needs them
+ *   computations
+ *   anything else defined in a   captured once per call, in the frame: slots of aug, written to the
+ *   block that runs once         tape as one record when aug returns, read back when rev starts
+ *   anything else defined in a   captured at the end of the block that needs it, in that block's tape
+ *   loop                         record, one per execution of the block
+ * A block with several predecessors also captures which one it was entered from. */
+#ifndef PARAD_REVERSE_INTERNAL_H
+#define PARAD_REVERSE_INTERNAL_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+
+#include "ad/ad.h"
+#include "analysis/activity.h"
+#include "analysis/calls.h"
+#include "ir/cfg.h"
+#include "ir/ir.h"
+#include "ir/util.h"
+#include "ir/valuemap.h"
+
+/* What the reverse sweep needs of an original value: its primal value, or its shadow (pointers), or
+ * (for a block) the index of the predecessor it was entered from, or (for a call with a custom gradient)
+ * the tape its augmented function returned. */
+typedef enum { NEED_PRIMAL = 0, NEED_SHADOW = 1, NEED_PRED = 2, NEED_TAPE = 3 } NeedKind;
+
+typedef struct {
+  LLVMValueRef value; /* an original value; for NEED_PRED, the block as a value */
+  NeedKind kind;
+} Item;
+
+/* An item captured at the end of a block: into a frame slot, or into the block's record. */
+typedef struct {
+  Item item;
+  LLVMBasicBlockRef block; /* original block at whose end it is captured */
+  int frame_slot;          /* its slot in the frame, or -1 when it goes into the block's record */
+  unsigned offset;         /* byte offset in the frame record or the block record */
+} Capture;
+
+typedef VEC(Capture) CaptureList;
+
+typedef struct {
+  CaptureList captures; /* what this block captures at its end (frame and record alike) */
+  unsigned record_bytes; /* size of its tape record (0: none) */
+  VEC(Item) needs;       /* what its reverse needs, in the order it was first asked for */
+} BlockPlan;
+
+typedef struct {
+  AdModule *ad;
+  LLVMValueRef orig;
+  const char *pattern;   /* one letter per parameter: 'c', 'd'/'n' (pointer with shadow), 'o' (active scalar) */
+  bool ret_active;       /* the result is an active float: rev takes its adjoint */
+  bool ret_shadow;       /* the result is a pointer with a shadow: aug returns both */
+  const Activity *act;
+  Cfg cfg;
+  BlockPlan *plan;       /* per block position in cfg */
+  unsigned frame_slots;  /* number of captures into the frame */
+  unsigned frame_bytes;
+  LLVMContextRef ctx;
+  LLVMTypeRef ptr_type, i64;
+
+  /* Which function is being written. While planning, the reverse sweep is written into a scratch
+   * function and thrown away: only the needs it discovers are kept. */
+  enum { PLANNING, WRITING_AUG, WRITING_REV } phase;
+  LLVMBuilderRef b;
+  LLVMValueRef tape;     /* the current tape, loaded once at the entry of aug and of rev */
+
+  /* aug */
+  LLVMValueRef aug;
+  ValueMap vmap;         /* original value or block -> its copy in aug */
+  ValueMap exits;        /* original block -> the block of aug that ends its copy (tape writes split blocks) */
+  ValueMap smap;         /* original pointer -> its shadow in aug */
+  ValueMap tapemap;      /* original call with a custom gradient -> the tape its augmented function gave */
+  LLVMValueRef *frame_alloca; /* per frame slot, in aug */
+  VEC(LLVMValueRef) phis;     /* original phis of aug to fill */
+  LLVMValueRef ret_index_slot; /* aug: which return was taken, when there are several */
+
+  /* rev */
+  LLVMValueRef rev;
+  LLVMBasicBlockRef cur;      /* original block whose reverse is being written */
+  ValueMap rblock;            /* original block -> its reverse block */
+  ValueMap frame_value;       /* capture key -> value read from the frame record */
+  ValueMap local;             /* item key -> value materialised in the current reverse block */
+  ValueMap adj;               /* original value -> its adjoint slot in rev */
+  ValueMap edge_adj;          /* phi -> its adjoint, read once at the end of its block's reverse */
+  LLVMValueRef scratch;       /* planning: the scratch function */
+  int errors;
+} RevGen;
+
+/* ---- rev_values.c ---- */
+const void *item_key(LLVMValueRef v, NeedKind kind);
+/* The primal value / shadow of an original value in the reverse sweep, at the current reverse block.
+ * While planning, records the need and returns a placeholder. */
+LLVMValueRef rv(RevGen *g, LLVMValueRef orig);
+LLVMValueRef rs(RevGen *g, LLVMValueRef orig);
+/* The adjoint type of a primal type: floats and their vectors and aggregates; integers that carry a
+ * float's bits get the float of their size; NULL where there is no adjoint. */
+LLVMTypeRef adj_type(LLVMTypeRef t);
+/* Reads the adjoint of an original value and resets it to zero (its definition is being reversed). */
+LLVMValueRef adj_take(RevGen *g, LLVMValueRef orig);
+/* Adds d to the adjoint of an original value (nothing for constants and inactive values). */
+void adj_add(RevGen *g, LLVMValueRef orig, LLVMValueRef d);
+/* The slot of an original value's adjoint (created zero at the entry of rev). */
+LLVMValueRef adj_slot(RevGen *g, LLVMValueRef orig);
+/* The tape a custom augmented function returned, for the reverse sweep. */
+LLVMValueRef rt(RevGen *g, LLVMValueRef call);
+/* The index of the predecessor a block was entered from (captured in the forward sweep). */
+LLVMValueRef rev_pred_index(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record);
+/* Plans where each need of a block lives; fills g->plan and the frame layout. */
+void plan_layout(RevGen *g);
+/* At the start of a reverse block, after its record was read: materialises every need of the block. */
+void materialise_needs(RevGen *g, LLVMBasicBlockRef orig_block, LLVMValueRef record_ptr);
+/* Whether an instruction is cheap enough to recompute in the reverse sweep instead of recording it. */
+bool recomputable(LLVMValueRef inst);
+
+/* ---- rev_tape.c ---- */
+/* Reserves n bytes on the tape and returns where to write them (advances the top). */
+LLVMValueRef tape_reserve(RevGen *g, unsigned bytes);
+/* Releases the n bytes last written and returns where they start. */
+LLVMValueRef tape_release(RevGen *g, unsigned bytes);
+LLVMValueRef tape_current(RevGen *g);
+void tape_store(RevGen *g, LLVMValueRef base, unsigned offset, LLVMValueRef v);
+LLVMValueRef tape_load(RevGen *g, LLVMValueRef base, unsigned offset, LLVMTypeRef t);
+unsigned tape_slot_bytes(RevGen *g, LLVMTypeRef t);
+
+/* ---- rev_function.c ---- */
+LLVMValueRef aug_value(RevGen *g, LLVMValueRef orig);   /* the copy of an original value in aug */
+LLVMValueRef aug_shadow(RevGen *g, LLVMValueRef orig, LLVMValueRef at, const char *what);
+LLVMValueRef aug_clone(RevGen *g, LLVMValueRef inst);
+void rev_error(RevGen *g, LLVMValueRef at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Types of the pair for a pattern (declared before their bodies exist, for recursion). */
+bool rev_returns_shadow(RevGen *g);
+
+/* ---- per instruction class: the augmented forward sweep (aug_*) and the reverse sweep (rev_*) ---- */
+void aug_inst(RevGen *g, LLVMValueRef inst);
+void rev_inst(RevGen *g, LLVMValueRef inst);
+bool aug_memory(RevGen *g, LLVMValueRef inst);
+bool rev_memory(RevGen *g, LLVMValueRef inst);
+void aug_call(RevGen *g, LLVMValueRef call);
+void rev_call(RevGen *g, LLVMValueRef call);
+void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind);
+void rev_heap(RevGen *g, LLVMValueRef call, CallKind kind);
+void aug_memcpy(RevGen *g, LLVMValueRef call, CallKind kind);
+void rev_memcpy(RevGen *g, LLVMValueRef call, CallKind kind);
+
+#endif

@@ -1,0 +1,328 @@
+/* Memory in reverse mode. The forward sweep gives shadows to the memory that may hold active data and
+ * keeps the shadows of pointers in step (a pointer stored into active memory has its shadow stored into
+ * the shadow); it never writes adjoints. The reverse sweep does, in the standard way:
+ *   x = *p   ->   *dp += dx            *p = v   ->   dv += *dp; *dp = 0
+ * Shadows outlive the forward sweep: a stack slot's shadow is a heap block freed when the reverse sweep
+ * reaches the slot's allocation, and a freed heap block's shadow is freed when the tape ends. */
+#include <stdio.h>
+#include <string.h>
+
+#include <llvm-c/DebugInfo.h>
+
+#include "analysis/memtype.h"
+#include "reverse/rev_internal.h"
+
+static bool varied(RevGen *g, LLVMValueRef v) { return activity_varied(g->act, v); }
+static bool shadowed(RevGen *g, LLVMValueRef v) { return activity_shadowed(g->act, v); }
+
+static LLVMValueRef runtime_call(RevGen *g, const char *name, LLVMTypeRef ret, LLVMValueRef *args, unsigned n) {
+  LLVMTypeRef params[4];
+  for (unsigned i = 0; i < n; i++) params[i] = LLVMTypeOf(args[i]);
+  return ir_call_named(g->b, name, LLVMFunctionType(ret, params, n, 0), args, n);
+}
+
+static void describe_target(LLVMValueRef p, char *buf, size_t n) {
+  LLVMValueRef base = ir_strip_pointer_casts(p);
+  while (LLVMIsAGetElementPtrInst(base)) base = ir_strip_pointer_casts(LLVMGetOperand(base, 0));
+  if (LLVMIsAGlobalVariable(base))
+    snprintf(buf, n, "the global variable '%s'; Parad gives globals no shadow", LLVMGetValueName(base));
+  else if (LLVMIsAArgument(base))
+    snprintf(buf, n, "a parameter passed as constant; pass it with parad_dup and a shadow");
+  else
+    snprintf(buf, n, "memory without a shadow");
+}
+
+/* An integer access of active memory carries a float's bits only where the memory holds floats of its
+ * size; Parad must know which. */
+static bool integer_is_float(RevGen *g, LLVMValueRef access, LLVMTypeRef t, bool *is_float) {
+  MemType m = memtype_of_access(access);
+  *is_float = false;
+  if (m == MEMTYPE_INT) return true;
+  if (m == MEMTYPE_FP && adj_type(t)) return *is_float = true;
+  rev_error(g, access, "reverse mode cannot tell whether this integer %s of active memory carries "
+                       "floating-point data", LLVMIsALoadInst(access) ? "load" : "store");
+  return false;
+}
+
+/* ---- the forward sweep ---- */
+
+bool aug_memory(RevGen *g, LLVMValueRef inst) {
+  switch (LLVMGetInstructionOpcode(inst)) {
+  case LLVMLoad: {
+    LLVMValueRef c = aug_clone(g, inst);
+    if (shadowed(g, inst)) { /* a pointer loaded from active memory: its shadow from the shadow */
+      LLVMValueRef s = LLVMBuildLoad2(g->b, g->ptr_type, aug_shadow(g, LLVMGetOperand(inst, 0), inst, "this load"), "shadow");
+      LLVMSetAlignment(s, LLVMGetAlignment(c));
+      vmap_put(&g->smap, inst, s);
+    }
+    return true;
+  }
+  case LLVMStore: {
+    aug_clone(g, inst);
+    LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1);
+    if (!shadowed(g, p)) {
+      if (activity_active(g->act, v)) {
+        char buf[256];
+        describe_target(p, buf, sizeof buf);
+        rev_error(g, inst, "cannot store an active value into memory without a shadow (%s)", buf);
+      }
+      return true;
+    }
+    if (activity_from_float_bits(g->act, v) && memtype_of_access(inst) != MEMTYPE_INT)
+      rev_error(g, inst, "cannot differentiate integer arithmetic on the bits of an active floating-point value");
+    if (ir_is_ptr(LLVMTypeOf(v))) {
+      LLVMValueRef s = LLVMBuildStore(g->b, aug_shadow(g, v, inst, "storing this pointer into active memory"),
+                                      aug_shadow(g, p, inst, "this store"));
+      LLVMSetAlignment(s, LLVMGetAlignment(inst));
+    }
+    return true;
+  }
+  case LLVMGetElementPtr: {
+    aug_clone(g, inst);
+    if (!shadowed(g, inst)) return true;
+    unsigned n = (unsigned)LLVMGetNumOperands(inst) - 1;
+    LLVMValueRef idx[64];
+    if (n > 64) {
+      rev_error(g, inst, "cannot differentiate an address computation with more than 64 indices");
+      return true;
+    }
+    for (unsigned k = 0; k < n; k++) idx[k] = aug_value(g, LLVMGetOperand(inst, k + 1));
+    LLVMValueRef s = LLVMBuildGEP2(g->b, LLVMGetGEPSourceElementType(inst),
+                                   aug_shadow(g, LLVMGetOperand(inst, 0), inst, "this address computation"), idx, n, "shadow");
+    if (LLVMIsAGetElementPtrInst(s)) LLVMSetIsInBounds(s, LLVMIsInBounds(inst));
+    vmap_put(&g->smap, inst, s);
+    return true;
+  }
+  case LLVMAlloca: {
+    aug_clone(g, inst);
+    if (!shadowed(g, inst)) return true;
+    /* the reverse function needs the shadow after this one has returned: on the heap */
+    LLVMValueRef count = LLVMBuildZExtOrBitCast(g->b, aug_value(g, LLVMGetOperand(inst, 0)), g->i64, "");
+    LLVMValueRef bytes = LLVMBuildMul(g->b, count, LLVMConstInt(g->i64, ir_type_size(g->ad->mod, LLVMGetAllocatedType(inst)), 0), "");
+    LLVMValueRef args[2] = {LLVMConstInt(g->i64, 1, 0), bytes};
+    vmap_put(&g->smap, inst, runtime_call(g, "calloc", g->ptr_type, args, 2));
+    return true;
+  }
+  case LLVMAtomicRMW: {
+    aug_clone(g, inst);
+    LLVMValueRef p = LLVMGetOperand(inst, 0), v = LLVMGetOperand(inst, 1);
+    LLVMAtomicRMWBinOp op = LLVMGetAtomicRMWBinOp(inst);
+    if (!shadowed(g, p) && activity_active(g->act, v))
+      rev_error(g, inst, "cannot differentiate an atomic update of memory without a shadow");
+    else if (shadowed(g, p) && ir_is_fp(LLVMTypeOf(v)) && op != LLVMAtomicRMWBinOpFAdd &&
+             op != LLVMAtomicRMWBinOpFSub && op != LLVMAtomicRMWBinOpXchg)
+      rev_error(g, inst, "cannot differentiate this atomic floating-point operation");
+    return true;
+  }
+  case LLVMAtomicCmpXchg: {
+    aug_clone(g, inst);
+    LLVMValueRef p = LLVMGetOperand(inst, 0), v = LLVMGetOperand(inst, 2);
+    if (shadowed(g, p) && (activity_active(g->act, v) || activity_from_float_bits(g->act, v) || ir_contains_fp(LLVMTypeOf(v))))
+      rev_error(g, inst, "cannot differentiate a compare-and-swap of active data (an _Atomic float updated "
+                         "with +=, for instance); use __atomic_fetch_add or '#pragma omp atomic'");
+    return true;
+  }
+  default: return false;
+  }
+}
+
+/* ---- the reverse sweep ---- */
+
+/* *p += d, for a float, a vector or an aggregate of them. */
+static void accumulate(RevGen *g, LLVMValueRef p, LLVMValueRef d, unsigned align) {
+  LLVMTypeRef t = LLVMTypeOf(d);
+  LLVMValueRef old = LLVMBuildLoad2(g->b, t, p, "");
+  LLVMSetAlignment(old, align);
+  LLVMValueRef sum;
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  if (k == LLVMStructTypeKind || k == LLVMArrayTypeKind) {
+    sum = old;
+    unsigned n = k == LLVMStructTypeKind ? LLVMCountStructElementTypes(t) : (unsigned)LLVMGetArrayLength2(t);
+    for (unsigned i = 0; i < n; i++) {
+      LLVMTypeRef et = k == LLVMStructTypeKind ? LLVMStructGetTypeAtIndex(t, i) : LLVMGetElementType(t);
+      if (!ir_is_fp_or_fp_vector(et)) continue; /* nested aggregates: rare; integers and pointers: no adjoint */
+      LLVMValueRef s = LLVMBuildFAdd(g->b, LLVMBuildExtractValue(g->b, old, i, ""), LLVMBuildExtractValue(g->b, d, i, ""), "");
+      sum = LLVMBuildInsertValue(g->b, sum, s, i, "");
+    }
+  } else {
+    sum = LLVMBuildFAdd(g->b, old, d, "");
+  }
+  LLVMValueRef st = LLVMBuildStore(g->b, sum, p);
+  LLVMSetAlignment(st, align);
+}
+
+/* dv = *p; *p = 0; returns dv (NULL when the value needs no adjoint). */
+static LLVMValueRef take_memory(RevGen *g, LLVMValueRef p, LLVMTypeRef t, unsigned align, bool want) {
+  LLVMValueRef dv = NULL;
+  if (want) {
+    dv = LLVMBuildLoad2(g->b, t, p, "");
+    LLVMSetAlignment(dv, align);
+  }
+  LLVMValueRef st = LLVMBuildStore(g->b, LLVMConstNull(t), p);
+  LLVMSetAlignment(st, align);
+  return dv;
+}
+
+bool rev_memory(RevGen *g, LLVMValueRef inst) {
+  switch (LLVMGetInstructionOpcode(inst)) {
+  case LLVMLoad: {
+    LLVMTypeRef t = LLVMTypeOf(inst), at = adj_type(t);
+    if (!varied(g, inst) || !at) return true;
+    bool is_float = true;
+    if (ir_is_int(t) && (!integer_is_float(g, inst, t, &is_float) || !is_float)) return true;
+    LLVMValueRef d = adj_take(g, inst);
+    accumulate(g, rs(g, LLVMGetOperand(inst, 0)), d, LLVMGetAlignment(inst));
+    return true;
+  }
+  case LLVMStore: {
+    LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1);
+    LLVMTypeRef t = LLVMTypeOf(v), at = adj_type(t);
+    if (!shadowed(g, p) || ir_is_ptr(t)) return true;
+    if (ir_is_int(t) && varied(g, v)) {
+      bool is_float;
+      if (!integer_is_float(g, inst, t, &is_float)) return true;
+      if (!is_float) at = NULL;
+    }
+    /* the value stored is overwritten data's end: its adjoint goes to the value, the memory's is reset */
+    LLVMValueRef dv = take_memory(g, rs(g, p), at ? at : t, LLVMGetAlignment(inst), at && varied(g, v));
+    if (dv) adj_add(g, v, dv);
+    return true;
+  }
+  case LLVMAlloca:
+    if (shadowed(g, inst)) {
+      LLVMValueRef s = rs(g, inst);
+      LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), &g->ptr_type, 1, 0);
+      ir_call_named(g->b, "free", fty, &s, 1);
+    }
+    return true;
+  case LLVMAtomicRMW: {
+    LLVMValueRef p = LLVMGetOperand(inst, 0), v = LLVMGetOperand(inst, 1);
+    LLVMTypeRef t = LLVMTypeOf(v);
+    if (!shadowed(g, p) || !ir_is_fp(t)) return true;
+    LLVMAtomicRMWBinOp op = LLVMGetAtomicRMWBinOp(inst);
+    LLVMValueRef dp = rs(g, p), d_old = varied(g, inst) ? adj_take(g, inst) : NULL;
+    if (op == LLVMAtomicRMWBinOpXchg) { /* like a store; the old value's adjoint returns to memory */
+      LLVMValueRef dv = take_memory(g, dp, t, LLVMGetAlignment(inst), varied(g, v));
+      if (dv) adj_add(g, v, dv);
+      if (d_old) accumulate(g, dp, d_old, LLVMGetAlignment(inst));
+      return true;
+    }
+    /* x += v: v's adjoint is the memory's, which stays */
+    if (varied(g, v)) {
+      LLVMValueRef dx = LLVMBuildLoad2(g->b, t, dp, "");
+      adj_add(g, v, op == LLVMAtomicRMWBinOpFSub ? LLVMBuildFNeg(g->b, dx, "") : dx);
+    }
+    if (d_old) accumulate(g, dp, d_old, LLVMGetAlignment(inst));
+    return true;
+  }
+  case LLVMAtomicCmpXchg:
+  case LLVMGetElementPtr: return true;
+  default: return false;
+  }
+}
+
+/* ---- heap ---- */
+
+void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
+  LLVMValueRef primal_old = kind == CALL_REALLOC ? LLVMGetArgOperand(call, 0) : NULL;
+  if (kind == CALL_REALLOC && shadowed(g, call)) {
+    /* before the primal realloc frees the old block: a zeroed shadow for the new one, remembering the
+     * old shadow and size for the reverse sweep */
+    DataKind data = memtype_of_data(call);
+    LLVMValueRef args[4] = {aug_value(g, primal_old), aug_shadow(g, primal_old, call, "this realloc"),
+                            aug_value(g, LLVMGetArgOperand(call, 1)),
+                            LLVMConstInt(LLVMInt32TypeInContext(g->ctx), data == DATA_PTR, 0)};
+    LLVMValueRef s = runtime_call(g, "__parad_rt_realloc_shadow", g->ptr_type, args, 4);
+    aug_clone(g, call);
+    vmap_put(&g->smap, call, s);
+    return;
+  }
+  aug_clone(g, call);
+  if (kind == CALL_FREE) {
+    /* the primal block may go now (the reverse sweep never reads primal memory); its shadow collects
+     * adjoints until the end */
+    LLVMValueRef p = LLVMGetArgOperand(call, 0);
+    if (shadowed(g, p)) {
+      LLVMValueRef s = aug_shadow(g, p, call, "this free");
+      runtime_call(g, "__parad_rt_free_later", LLVMVoidTypeInContext(g->ctx), &s, 1);
+    }
+    return;
+  }
+  if (!shadowed(g, call)) return;
+  bool is_calloc = ir_num_call_args(call) == 2;
+  LLVMValueRef args[2] = {is_calloc ? aug_value(g, LLVMGetArgOperand(call, 0)) : LLVMConstInt(g->i64, 1, 0),
+                          aug_value(g, LLVMGetArgOperand(call, is_calloc ? 1 : 0))};
+  vmap_put(&g->smap, call, runtime_call(g, "calloc", g->ptr_type, args, 2));
+}
+
+void rev_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
+  if (kind != CALL_REALLOC || !shadowed(g, call)) return;
+  /* the adjoints of the moved data go back to the old block's shadow */
+  DataKind data = memtype_of_data(call);
+  if (data == DATA_PTR || data == DATA_INT) return;
+  if (data != DATA_F64 && data != DATA_F32) {
+    rev_error(g, call, "reverse mode cannot tell what this realloc moves (%s data)", data_kind_name(data));
+    return;
+  }
+  LLVMValueRef args[2] = {rs(g, call), LLVMConstInt(LLVMInt32TypeInContext(g->ctx), data == DATA_F64 ? 8 : 4, 0)};
+  runtime_call(g, "__parad_rt_realloc_shadow_reverse", LLVMVoidTypeInContext(g->ctx), args, 2);
+}
+
+/* ---- memcpy, memmove, memset ---- */
+
+/* A copy of a memory call with its pointer operands replaced. */
+static void mirror(RevGen *g, LLVMValueRef call, LLVMValueRef dst, LLVMValueRef src, bool zero_value) {
+  LLVMValueRef c = LLVMInstructionClone(call);
+  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(call); i < n; i++)
+    LLVMSetOperand(c, i, aug_value(g, LLVMGetOperand(call, i)));
+  LLVMSetOperand(c, 0, dst);
+  if (src) LLVMSetOperand(c, 1, src);
+  if (zero_value) LLVMSetOperand(c, 1, LLVMConstNull(LLVMTypeOf(LLVMGetOperand(call, 1))));
+  LLVMInsertIntoBuilder(g->b, c);
+  LLVMInstructionSetDebugLoc(c, NULL);
+}
+
+void aug_memcpy(RevGen *g, LLVMValueRef call, CallKind kind) {
+  aug_clone(g, call);
+  LLVMValueRef d = LLVMGetArgOperand(call, 0), s = kind == CALL_MEMCPY ? LLVMGetArgOperand(call, 1) : NULL;
+  if (!shadowed(g, d) && !(s && shadowed(g, s))) return;
+  DataKind data = memtype_of_copy(call);
+  if (!shadowed(g, d)) { /* active data copied where it has no shadow */
+    if (data != DATA_PTR && data != DATA_INT) {
+      char buf[256];
+      describe_target(d, buf, sizeof buf);
+      rev_error(g, call, "cannot copy active memory into memory without a shadow (%s)", buf);
+    }
+    return;
+  }
+  if (kind == CALL_MEMCPY && (data == DATA_MIXED || data == DATA_UNKNOWN)) {
+    rev_error(g, call, "reverse mode cannot tell what this copy moves (%s data): copy typed values instead, "
+                       "or the fields of a struct one by one", data_kind_name(data));
+    return;
+  }
+  if (data != DATA_PTR) return; /* floats' adjoints move in the reverse sweep */
+  LLVMValueRef ds = aug_shadow(g, d, call, "this copy");
+  if (kind == CALL_MEMSET || !shadowed(g, s))
+    mirror(g, call, ds, NULL, true);
+  else
+    mirror(g, call, ds, aug_shadow(g, s, call, "this copy"), false);
+}
+
+void rev_memcpy(RevGen *g, LLVMValueRef call, CallKind kind) {
+  LLVMValueRef d = LLVMGetArgOperand(call, 0);
+  if (!shadowed(g, d)) return;
+  LLVMValueRef n = rv(g, LLVMGetArgOperand(call, 2));
+  LLVMValueRef dd = rs(g, d);
+  LLVMValueRef s = kind == CALL_MEMCPY ? LLVMGetArgOperand(call, 1) : NULL;
+  DataKind data = memtype_of_copy(call);
+  if (kind == CALL_MEMCPY && (data == DATA_F64 || data == DATA_F32) && shadowed(g, s)) {
+    /* ds += dd; dd = 0, in an order that is right when the two overlap (memmove) */
+    LLVMValueRef args[3] = {dd, rs(g, s), LLVMBuildZExtOrBitCast(g->b, n, g->i64, "")};
+    runtime_call(g, data == DATA_F64 ? "__parad_rt_copy_adjoint_f64" : "__parad_rt_copy_adjoint_f32",
+                 LLVMVoidTypeInContext(g->ctx), args, 3);
+    return;
+  }
+  if (data == DATA_PTR) return;
+  /* overwritten data's adjoint is dropped: memset, or a copy of constant data */
+  ir_memset_zero(g->b, dd, n, 1);
+}

@@ -1,0 +1,139 @@
+/* A user's reverse-mode request, lowered.
+ *   __parad_autodiff(f, args)            begin a tape; aug(args); rev(1.0); end the tape
+ *   t = __parad_augmentfwd(f, args)      begin a tape; aug(args); suspend the tape; hand it over
+ *   __parad_reverse(f, args, [dr,] t)    resume the tape; rev(dr); end the tape
+ * The gradients of the active scalar arguments come back in the shape the user's declaration of the
+ * entry point asks for: a double for one, a struct of them for several. */
+#include <llvm-c/DebugInfo.h>
+#include <llvm-c/Target.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/diag.h"
+#include "ir/ir.h"
+#include "reverse/reverse.h"
+#include "reverse/rev_internal.h"
+
+static LLVMValueRef rt_call(LLVMBuilderRef b, const char *name, LLVMTypeRef ret, LLVMValueRef *args, unsigned n) {
+  LLVMTypeRef params[2];
+  for (unsigned i = 0; i < n; i++) params[i] = LLVMTypeOf(args[i]);
+  return ir_call_named(b, name, LLVMFunctionType(ret, params, n, 0), args, n);
+}
+
+/* Is type ct the C ABI's coercion of rt: the same bytes, give or take tail padding. */
+static bool holds_exactly(LLVMModuleRef m, LLVMTypeRef ct, LLVMTypeRef rt) {
+  unsigned long long want = ir_type_size(m, rt), have = ir_type_size(m, ct);
+  unsigned align = LLVMABIAlignmentOfType(LLVMGetModuleDataLayout(m), ct);
+  return have >= want && have - want < align;
+}
+
+/* The gradients rev returned, as the call's result. NULL with an error when they do not fit. */
+static bool deliver(AdModule *ad, LLVMBuilderRef b, const Request *r, LLVMValueRef grads, LLVMValueRef *result) {
+  LLVMValueRef call = r->call;
+  LLVMTypeRef ct = LLVMTypeOf(call);
+  *result = NULL;
+  if (r->sret) {
+    if (LLVMGetTypeKind(LLVMTypeOf(grads)) != LLVMVoidTypeKind) LLVMBuildStore(b, grads, LLVMGetArgOperand(call, 0));
+    return true;
+  }
+  /* the caller wants no gradient values, or does not use them */
+  if (LLVMGetTypeKind(ct) == LLVMVoidTypeKind || !LLVMGetFirstUse(call)) return true;
+  LLVMTypeRef gt = LLVMTypeOf(grads);
+  if (LLVMGetTypeKind(gt) == LLVMVoidTypeKind) {
+    diag_error_plain(call, "%s: '%s' has no active scalar argument (parad_out), so there is no gradient to "
+                           "return; declare the call as returning void",
+                     r->entry, LLVMGetValueName(r->fn));
+    return false;
+  }
+  if (gt == ct) {
+    *result = grads;
+  } else if (ir_is_fp(gt) && ir_is_fp(ct)) {
+    *result = LLVMBuildFPCast(b, grads, ct, "");
+  } else if (holds_exactly(ad->mod, ct, gt)) {
+    LLVMValueRef slot = ir_entry_alloca(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)), ct, "gradients");
+    LLVMBuildStore(b, grads, slot);
+    *result = LLVMBuildLoad2(b, ct, slot, "");
+  } else {
+    diag_error_plain(call, "%s: the call's result type cannot hold the gradients of the active scalar "
+                           "arguments of '%s': declare it as returning %s",
+                     r->entry, LLVMGetValueName(r->fn),
+                     LLVMGetTypeKind(gt) == LLVMStructTypeKind ? "a struct with one field per parad_out argument, in order"
+                                                               : ir_type_name(gt));
+    return false;
+  }
+  return true;
+}
+
+int rev_lower_request(AdModule *ad, const Request *r) {
+  LLVMValueRef call = r->call, fn = r->fn;
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(ad->ctx, 0);
+  LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
+  bool ret_active = adj_type(rt) && !ir_is_ptr(rt);
+  if (ret_active && r->mode == MODE_REVERSE && !ir_is_fp_or_fp_vector(rt)) {
+    diag_error_plain(r->call, "%s: '%s' returns a %s, which has no single seed: use split mode "
+                              "(__parad_augmentfwd, then __parad_reverse with the adjoint of the result)",
+                     r->entry, LLVMGetValueName(fn), ir_type_name(rt));
+    return 1;
+  }
+  char *pattern = xstrdup(r->activity);
+  RevPair pair;
+  bool ok = rev_pair(ad, fn, pattern, ret_active, false, &pair);
+  free(pattern);
+  if (!ok) return 1;
+
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ad->ctx);
+  LLVMPositionBuilderBefore(b, call);
+  LLVMSetCurrentDebugLocation2(b, LLVMInstructionGetDebugLoc(call));
+  unsigned nparams = LLVMCountParams(fn), end = request_arg_index(r, nparams);
+  LLVMValueRef result = NULL;
+  int errors = 0;
+  if (r->mode == MODE_REVERSE || r->mode == MODE_AUGMENT) {
+    unsigned n = end - r->first_arg;
+    LLVMValueRef *args = xcalloc(n + 1, sizeof *args);
+    for (unsigned i = 0; i < n; i++) args[i] = LLVMGetArgOperand(call, r->first_arg + i);
+    LLVMValueRef tape = rt_call(b, "__parad_rt_tape_begin", ptr, NULL, 0);
+    LLVMValueRef primal = LLVMBuildCall2(b, LLVMGlobalGetValueType(pair.aug), pair.aug, args, n, "");
+    free(args);
+    if (r->mode == MODE_REVERSE) {
+      LLVMValueRef seed = ret_active ? ir_const_fp(adj_type(rt), 1.0) : NULL;
+      LLVMValueRef grads = LLVMBuildCall2(b, LLVMGlobalGetValueType(pair.rev), pair.rev, &seed, seed ? 1 : 0, "");
+      rt_call(b, "__parad_rt_tape_end", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
+      errors += !deliver(ad, b, r, grads, &result);
+    } else {
+      rt_call(b, "__parad_rt_tape_suspend", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
+      LLVMTypeRef ct = LLVMTypeOf(call);
+      if (r->tape_indirect) {
+        LLVMBuildStore(b, tape, LLVMGetArgOperand(call, end));
+      } else if (ir_is_ptr(ct)) {
+        result = tape;
+      } else if (LLVMGetTypeKind(ct) == LLVMStructTypeKind && LLVMCountStructElementTypes(ct) == 2 &&
+                 ir_is_ptr(LLVMStructGetTypeAtIndex(ct, 0)) && LLVMStructGetTypeAtIndex(ct, 1) == rt) {
+        result = LLVMBuildInsertValue(b, LLVMBuildInsertValue(b, LLVMGetUndef(ct), tape, 0, ""), primal, 1, "");
+      } else if (LLVMGetTypeKind(ct) != LLVMVoidTypeKind || !r->tape_indirect) {
+        diag_error_plain(call, "%s: declare it as returning the tape (void *), or a struct {void *tape; the "
+                               "result of '%s'}", r->entry, LLVMGetValueName(fn));
+        errors++;
+      }
+    }
+  } else { /* MODE_REVERSE_SPLIT: [dr] then the tape after the arguments */
+    unsigned k = end;
+    LLVMValueRef dret = NULL;
+    if (ret_active) dret = LLVMGetArgOperand(call, k++);
+    LLVMValueRef tape = LLVMGetArgOperand(call, k);
+    if (r->tape_indirect) tape = LLVMBuildLoad2(b, ptr, tape, "tape");
+    rt_call(b, "__parad_rt_tape_resume", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
+    LLVMValueRef grads = LLVMBuildCall2(b, LLVMGlobalGetValueType(pair.rev), pair.rev, &dret, dret ? 1 : 0, "");
+    rt_call(b, "__parad_rt_tape_end", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
+    errors += !deliver(ad, b, r, grads, &result);
+  }
+  if (!errors) {
+    LLVMTypeRef ct = LLVMTypeOf(call);
+    if (result)
+      LLVMReplaceAllUsesWith(call, result);
+    else if (LLVMGetTypeKind(ct) != LLVMVoidTypeKind)
+      LLVMReplaceAllUsesWith(call, LLVMGetUndef(ct));
+    LLVMInstructionEraseFromParent(call);
+  }
+  LLVMDisposeBuilder(b);
+  return errors;
+}

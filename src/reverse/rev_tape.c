@@ -1,0 +1,109 @@
+/* Tape records in IR. Writing n bytes: take the tape's top; if the record does not fit in the current
+ * chunk, ask the runtime for a new one; move the top past the record. Reading back: if the current
+ * chunk is empty, ask the runtime for the previous one; move the top back by n. See runtime/tape.h. */
+#include "reverse/rev_internal.h"
+
+#include <llvm-c/Target.h>
+
+/* ParadTape's first fields: top, end, base. */
+enum { FIELD_TOP = 0, FIELD_END = 8, FIELD_BASE = 16 };
+
+static LLVMValueRef field(RevGen *g, unsigned offset) {
+  LLVMValueRef idx = LLVMConstInt(g->i64, offset, 0);
+  return LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), g->tape, &idx, 1, "");
+}
+
+LLVMValueRef tape_current(RevGen *g) {
+  LLVMModuleRef m = g->ad->mod;
+  LLVMValueRef cur = LLVMGetNamedGlobal(m, "__parad_rt_current");
+  if (!cur) {
+    cur = LLVMAddGlobal(m, g->ptr_type, "__parad_rt_current");
+    LLVMSetThreadLocal(cur, 1);
+    LLVMSetLinkage(cur, LLVMExternalLinkage);
+  }
+  return LLVMBuildLoad2(g->b, g->ptr_type, cur, "tape");
+}
+
+static LLVMValueRef slow_call(RevGen *g, const char *name, LLVMValueRef *args, unsigned n) {
+  LLVMTypeRef params[2] = {g->ptr_type, g->i64};
+  LLVMTypeRef fty = LLVMFunctionType(g->ptr_type, params, n, 0);
+  return ir_call_named(g->b, name, fty, args, n);
+}
+
+LLVMValueRef tape_reserve(RevGen *g, unsigned bytes) {
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx);
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
+  LLVMValueRef top = LLVMBuildLoad2(g->b, g->ptr_type, field(g, FIELD_TOP), "");
+  LLVMValueRef n = LLVMConstInt(g->i64, bytes, 0);
+  LLVMValueRef after = LLVMBuildGEP2(g->b, i8, top, &n, 1, "");
+  LLVMValueRef end = LLVMBuildLoad2(g->b, g->ptr_type, field(g, FIELD_END), "");
+  LLVMValueRef fits = LLVMBuildICmp(g->b, LLVMIntULE, after, end, "");
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+  LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(g->ctx, fn, "tape.grow");
+  LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(g->ctx, fn, "tape.write");
+  LLVMValueRef br = LLVMBuildCondBr(g->b, fits, join, slow);
+  /* the record almost always fits */
+  LLVMValueRef weights[2] = {LLVMConstInt(LLVMInt32TypeInContext(g->ctx), 2000, 0),
+                             LLVMConstInt(LLVMInt32TypeInContext(g->ctx), 1, 0)};
+  LLVMValueRef md[3] = {LLVMMDStringInContext(g->ctx, "branch_weights", 14), weights[0], weights[1]};
+  LLVMSetMetadata(br, LLVMGetMDKindIDInContext(g->ctx, "prof", 4), LLVMMDNodeInContext(g->ctx, md, 3));
+  LLVMPositionBuilderAtEnd(g->b, slow);
+  LLVMValueRef args[2] = {g->tape, n};
+  LLVMValueRef fresh = slow_call(g, "__parad_rt_tape_grow", args, 2);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+  LLVMValueRef at = LLVMBuildPhi(g->b, g->ptr_type, "record");
+  LLVMBasicBlockRef from[2] = {here, slow};
+  LLVMValueRef vals[2] = {top, fresh};
+  LLVMAddIncoming(at, vals, from, 2);
+  LLVMBuildStore(g->b, LLVMBuildGEP2(g->b, i8, at, &n, 1, ""), field(g, FIELD_TOP));
+  return at;
+}
+
+LLVMValueRef tape_release(RevGen *g, unsigned bytes) {
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx);
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
+  LLVMValueRef top = LLVMBuildLoad2(g->b, g->ptr_type, field(g, FIELD_TOP), "");
+  LLVMValueRef base = LLVMBuildLoad2(g->b, g->ptr_type, field(g, FIELD_BASE), "");
+  LLVMValueRef empty = LLVMBuildICmp(g->b, LLVMIntEQ, top, base, "");
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+  LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(g->ctx, fn, "tape.back");
+  LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(g->ctx, fn, "tape.read");
+  LLVMValueRef br = LLVMBuildCondBr(g->b, empty, slow, join);
+  LLVMValueRef md[3] = {LLVMMDStringInContext(g->ctx, "branch_weights", 14),
+                        LLVMConstInt(LLVMInt32TypeInContext(g->ctx), 1, 0),
+                        LLVMConstInt(LLVMInt32TypeInContext(g->ctx), 2000, 0)};
+  LLVMSetMetadata(br, LLVMGetMDKindIDInContext(g->ctx, "prof", 4), LLVMMDNodeInContext(g->ctx, md, 3));
+  LLVMPositionBuilderAtEnd(g->b, slow);
+  LLVMValueRef prev = slow_call(g, "__parad_rt_tape_back", &g->tape, 1);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+  LLVMValueRef cur = LLVMBuildPhi(g->b, g->ptr_type, "");
+  LLVMBasicBlockRef from[2] = {here, slow};
+  LLVMValueRef vals[2] = {top, prev};
+  LLVMAddIncoming(cur, vals, from, 2);
+  LLVMValueRef back = LLVMConstInt(g->i64, (unsigned long long)-(long long)bytes, 1);
+  LLVMValueRef at = LLVMBuildGEP2(g->b, i8, cur, &back, 1, "record");
+  LLVMBuildStore(g->b, at, field(g, FIELD_TOP));
+  return at;
+}
+
+unsigned tape_slot_bytes(RevGen *g, LLVMTypeRef t) {
+  unsigned long long n = ir_type_size(g->ad->mod, t);
+  return (unsigned)((n + 7) & ~7ull);
+}
+
+void tape_store(RevGen *g, LLVMValueRef base, unsigned offset, LLVMValueRef v) {
+  LLVMValueRef idx = LLVMConstInt(g->i64, offset, 0);
+  LLVMValueRef p = LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), base, &idx, 1, "");
+  LLVMValueRef st = LLVMBuildStore(g->b, v, p);
+  LLVMSetAlignment(st, 8);
+}
+
+LLVMValueRef tape_load(RevGen *g, LLVMValueRef base, unsigned offset, LLVMTypeRef t) {
+  LLVMValueRef idx = LLVMConstInt(g->i64, offset, 0);
+  LLVMValueRef p = LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), base, &idx, 1, "");
+  LLVMValueRef ld = LLVMBuildLoad2(g->b, t, p, "");
+  LLVMSetAlignment(ld, 8);
+  return ld;
+}

@@ -1,0 +1,314 @@
+/* How the reverse sweep gets the primal values and shadows it needs, and where adjoints live.
+ *
+ * While planning, rv/rs note each need of the block being reversed. plan_layout then decides, for each
+ * need, whether it is recomputed in the reverse block or captured at the end of some block of the forward
+ * sweep (into the frame when that block runs once per call, into the block's tape record otherwise).
+ * When writing the reverse function, materialise_needs produces every need of a block at its start. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/DebugInfo.h>
+
+#include "reverse/rev_internal.h"
+#include "reverse/reverse.h"
+
+const void *item_key(LLVMValueRef v, NeedKind kind) { return (const void *)((uintptr_t)v | (uintptr_t)kind); }
+
+static BlockPlan *plan_of(RevGen *g, LLVMBasicBlockRef bb) { return &g->plan[cfg_index(&g->cfg, bb)]; }
+
+static bool is_local(LLVMValueRef v) { return LLVMIsAInstruction(v) || LLVMIsAArgument(v); }
+
+/* Instructions with no side effect and no memory read, cheaper to redo than to record: address and
+ * integer arithmetic, conversions, comparisons, aggregate plumbing. */
+bool recomputable(LLVMValueRef v) {
+  if (!LLVMIsAInstruction(v)) return false;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMGetElementPtr:
+  case LLVMBitCast:
+  case LLVMAddrSpaceCast:
+  case LLVMPtrToInt:
+  case LLVMIntToPtr:
+  case LLVMAdd:
+  case LLVMSub:
+  case LLVMMul:
+  case LLVMShl:
+  case LLVMLShr:
+  case LLVMAShr:
+  case LLVMAnd:
+  case LLVMOr:
+  case LLVMXor:
+  case LLVMTrunc:
+  case LLVMZExt:
+  case LLVMSExt:
+  case LLVMICmp:
+  case LLVMFCmp:
+  case LLVMSIToFP:
+  case LLVMUIToFP:
+  case LLVMFPToSI:
+  case LLVMFPToUI:
+  case LLVMFPExt:
+  case LLVMFPTrunc:
+  case LLVMFNeg:
+  case LLVMSelect:
+  case LLVMExtractValue:
+  case LLVMInsertValue:
+  case LLVMExtractElement:
+  case LLVMInsertElement:
+  case LLVMShuffleVector:
+  case LLVMFreeze: return true;
+  default: return false;
+  }
+}
+
+/* The shadow of a pointer computed from shadowed pointers is recomputed the same way, on shadows. */
+static bool shadow_recomputable(RevGen *g, LLVMValueRef v) {
+  if (!LLVMIsAInstruction(v)) return false;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMGetElementPtr:
+  case LLVMBitCast:
+  case LLVMAddrSpaceCast: return activity_shadowed(g->act, LLVMGetOperand(v, 0));
+  case LLVMSelect:
+    return activity_shadowed(g->act, LLVMGetOperand(v, 1)) && activity_shadowed(g->act, LLVMGetOperand(v, 2));
+  default: return false;
+  }
+}
+
+/* ---- planning ---- */
+
+static void note_need(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef v, NeedKind kind);
+
+static void note_operands(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef v, NeedKind kind) {
+  unsigned n = (unsigned)LLVMGetNumOperands(v);
+  if (kind == NEED_SHADOW) { /* the base's shadow, and the other operands as they are */
+    bool is_select = LLVMGetInstructionOpcode(v) == LLVMSelect;
+    for (unsigned i = 0; i < n; i++) {
+      bool pointer_operand = is_select ? i > 0 : i == 0;
+      note_need(g, bb, LLVMGetOperand(v, i), pointer_operand ? NEED_SHADOW : NEED_PRIMAL);
+    }
+    return;
+  }
+  for (unsigned i = 0; i < n; i++) note_need(g, bb, LLVMGetOperand(v, i), NEED_PRIMAL);
+}
+
+static void note_need(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef v, NeedKind kind) {
+  if (kind != NEED_PRED && !is_local(v)) return; /* constants, globals: as they are */
+  BlockPlan *p = plan_of(g, bb);
+  for (size_t i = 0; i < p->needs.len; i++)
+    if (p->needs.data[i].value == v && p->needs.data[i].kind == kind) return;
+  /* operands first: materialise_needs produces needs in this order */
+  if (kind == NEED_PRIMAL && recomputable(v)) note_operands(g, bb, v, kind);
+  if (kind == NEED_SHADOW && shadow_recomputable(g, v)) note_operands(g, bb, v, kind);
+  Item it = {v, kind};
+  vec_push(&p->needs, it);
+}
+
+/* Where a need of block bb is captured: at the end of the block that defines it when that block runs
+ * once (the value is the same for the whole call), else at the end of bb itself. */
+static LLVMBasicBlockRef capture_block(RevGen *g, LLVMBasicBlockRef bb, Item it) {
+  if (it.kind == NEED_PRED) return bb;
+  LLVMBasicBlockRef def = LLVMIsAArgument(it.value) ? LLVMGetEntryBasicBlock(g->orig)
+                                                    : LLVMGetInstructionParent(it.value);
+  return cfg_runs_once(&g->cfg, def) ? def : bb;
+}
+
+static bool captured(RevGen *g, Item it) {
+  if (it.kind == NEED_PRED || it.kind == NEED_TAPE) return true;
+  if (it.kind == NEED_PRIMAL) return !recomputable(it.value);
+  return !shadow_recomputable(g, it.value);
+}
+
+static LLVMTypeRef item_type(RevGen *g, Item it) {
+  if (it.kind == NEED_PRED) return LLVMInt32TypeInContext(g->ctx);
+  if (it.kind == NEED_SHADOW || it.kind == NEED_TAPE) return g->ptr_type;
+  return LLVMTypeOf(it.value);
+}
+
+static Capture *find_capture(RevGen *g, LLVMBasicBlockRef at, Item it) {
+  BlockPlan *p = plan_of(g, at);
+  for (size_t i = 0; i < p->captures.len; i++)
+    if (p->captures.data[i].item.value == it.value && p->captures.data[i].item.kind == it.kind)
+      return &p->captures.data[i];
+  return NULL;
+}
+
+void plan_layout(RevGen *g) {
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+    LLVMBasicBlockRef bb = g->cfg.blocks.data[b];
+    BlockPlan *p = &g->plan[b];
+    for (size_t i = 0; i < p->needs.len; i++) {
+      Item it = p->needs.data[i];
+      if (!captured(g, it)) continue;
+      LLVMBasicBlockRef at = capture_block(g, bb, it);
+      if (find_capture(g, at, it)) continue;
+      Capture c = {it, at, -1, 0};
+      unsigned size = tape_slot_bytes(g, item_type(g, it));
+      if (cfg_runs_once(&g->cfg, at)) {
+        c.frame_slot = (int)g->frame_slots++;
+        c.offset = g->frame_bytes;
+        g->frame_bytes += size;
+      } else {
+        BlockPlan *ap = plan_of(g, at);
+        c.offset = ap->record_bytes;
+        ap->record_bytes += size;
+      }
+      vec_push(&plan_of(g, at)->captures, c);
+    }
+  }
+}
+
+/* ---- values in the reverse sweep ---- */
+
+static LLVMValueRef placeholder(LLVMTypeRef t) { return LLVMGetUndef(t); }
+
+static LLVMValueRef lookup(RevGen *g, LLVMValueRef v, NeedKind kind, LLVMTypeRef t) {
+  if (g->phase == PLANNING) {
+    note_need(g, g->cur, v, kind);
+    return placeholder(t);
+  }
+  LLVMValueRef m = vmap_get(&g->local, item_key(v, kind));
+  if (!m) {
+    rev_error(g, LLVMIsAInstruction(v) ? v : NULL, "parad: internal error: a value the reverse sweep needs was not planned");
+    return placeholder(t);
+  }
+  return m;
+}
+
+LLVMValueRef rv(RevGen *g, LLVMValueRef v) {
+  if (!is_local(v)) return v;
+  return lookup(g, v, NEED_PRIMAL, LLVMTypeOf(v));
+}
+
+LLVMValueRef rt(RevGen *g, LLVMValueRef call) { return lookup(g, call, NEED_TAPE, g->ptr_type); }
+
+LLVMValueRef rs(RevGen *g, LLVMValueRef v) {
+  if (!is_local(v)) { /* a constant pointer: null's shadow is null; others have none */
+    if (!LLVMIsAConstantPointerNull(v) && !LLVMIsAUndefValue(v))
+      rev_error(g, NULL, "parad: internal error: the reverse sweep asked for the shadow of a constant");
+    return LLVMConstNull(g->ptr_type);
+  }
+  return lookup(g, v, NEED_SHADOW, g->ptr_type);
+}
+
+/* Produces one need at the current position, its operands already produced. */
+static LLVMValueRef materialise(RevGen *g, LLVMBasicBlockRef bb, Item it, LLVMValueRef record) {
+  if (captured(g, it)) {
+    LLVMBasicBlockRef at = capture_block(g, bb, it);
+    Capture *c = find_capture(g, at, it);
+    if (!c) return placeholder(item_type(g, it));
+    if (c->frame_slot >= 0) return vmap_get(&g->frame_value, c);
+    return tape_load(g, record, c->offset, item_type(g, it));
+  }
+  /* recompute: a copy of the instruction on the reverse values of its operands (shadows for the pointer
+   * operands of a shadow) */
+  LLVMValueRef v = it.value, c = LLVMInstructionClone(v);
+  bool is_select = LLVMGetInstructionOpcode(v) == LLVMSelect;
+  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++) {
+    LLVMValueRef op = LLVMGetOperand(v, i);
+    bool shadow_operand = it.kind == NEED_SHADOW && (is_select ? i > 0 : i == 0);
+    LLVMSetOperand(c, i, shadow_operand ? rs(g, op) : rv(g, op));
+  }
+  LLVMInsertIntoBuilder(g->b, c);
+  LLVMInstructionSetDebugLoc(c, NULL);
+  return c;
+}
+
+void materialise_needs(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record) {
+  vmap_free(&g->local);
+  vmap_init(&g->local);
+  BlockPlan *p = plan_of(g, bb);
+  for (size_t i = 0; i < p->needs.len; i++) {
+    Item it = p->needs.data[i];
+    if (it.kind == NEED_PRED) continue; /* read by the dispatch at the end of the block */
+    vmap_put(&g->local, item_key(it.value, it.kind), materialise(g, bb, it, record));
+  }
+}
+
+LLVMValueRef rev_pred_index(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record) {
+  Item it = {LLVMBasicBlockAsValue(bb), NEED_PRED};
+  if (g->phase == PLANNING) {
+    note_need(g, bb, it.value, NEED_PRED);
+    return placeholder(LLVMInt32TypeInContext(g->ctx));
+  }
+  return materialise(g, bb, it, record);
+}
+
+/* ---- adjoints ---- */
+
+LLVMTypeRef adj_type(LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMHalfTypeKind:
+  case LLVMBFloatTypeKind:
+  case LLVMFloatTypeKind:
+  case LLVMDoubleTypeKind:
+  case LLVMX86_FP80TypeKind:
+  case LLVMFP128TypeKind: return t;
+  case LLVMIntegerTypeKind: { /* a float's bits moved as an integer */
+    LLVMContextRef c = LLVMGetTypeContext(t);
+    unsigned w = LLVMGetIntTypeWidth(t);
+    return w == 64 ? LLVMDoubleTypeInContext(c) : w == 32 ? LLVMFloatTypeInContext(c) : NULL;
+  }
+  case LLVMVectorTypeKind: {
+    LLVMTypeRef e = adj_type(LLVMGetElementType(t));
+    return e && ir_is_fp(e) && ir_is_fp(LLVMGetElementType(t)) ? t : NULL;
+  }
+  case LLVMArrayTypeKind:
+  case LLVMStructTypeKind: return ir_contains_fp(t) ? t : NULL;
+  default: return NULL;
+  }
+}
+
+LLVMValueRef adj_slot(RevGen *g, LLVMValueRef orig) {
+  LLVMValueRef s = vmap_get(&g->adj, orig);
+  if (s) return s;
+  LLVMTypeRef t = adj_type(LLVMTypeOf(orig));
+  if (!t) return NULL;
+  LLVMValueRef fn = g->phase == PLANNING ? g->scratch : g->rev;
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(g->ctx);
+  LLVMValueRef first = LLVMGetFirstInstruction(entry);
+  if (first) LLVMPositionBuilderBefore(b, first);
+  else LLVMPositionBuilderAtEnd(b, entry);
+  s = LLVMBuildAlloca(b, t, "adj");
+  LLVMBuildStore(b, LLVMConstNull(t), s);
+  LLVMDisposeBuilder(b);
+  vmap_put(&g->adj, orig, s);
+  return s;
+}
+
+static bool has_adjoint(RevGen *g, LLVMValueRef v) {
+  return is_local(v) && activity_varied(g->act, v) && adj_type(LLVMTypeOf(v));
+}
+
+LLVMValueRef adj_take(RevGen *g, LLVMValueRef orig) {
+  LLVMTypeRef t = adj_type(LLVMTypeOf(orig));
+  if (!t) return NULL;
+  if (!has_adjoint(g, orig)) return LLVMConstNull(t);
+  LLVMValueRef s = adj_slot(g, orig);
+  LLVMValueRef d = LLVMBuildLoad2(g->b, t, s, "");
+  LLVMBuildStore(g->b, LLVMConstNull(t), s);
+  return d;
+}
+
+/* d added to a of the same aggregate or scalar floating-point type; non-float fields stay. */
+static LLVMValueRef add_adjoints(RevGen *g, LLVMValueRef a, LLVMValueRef d) {
+  LLVMTypeRef t = LLVMTypeOf(a);
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  if (k != LLVMStructTypeKind && k != LLVMArrayTypeKind) return LLVMBuildFAdd(g->b, a, d, "");
+  unsigned n = k == LLVMStructTypeKind ? LLVMCountStructElementTypes(t) : (unsigned)LLVMGetArrayLength2(t);
+  for (unsigned i = 0; i < n; i++) {
+    LLVMTypeRef et = k == LLVMStructTypeKind ? LLVMStructGetTypeAtIndex(t, i) : LLVMGetElementType(t);
+    if (!ir_contains_fp(et)) continue;
+    LLVMValueRef s = add_adjoints(g, LLVMBuildExtractValue(g->b, a, i, ""), LLVMBuildExtractValue(g->b, d, i, ""));
+    a = LLVMBuildInsertValue(g->b, a, s, i, "");
+  }
+  return a;
+}
+
+void adj_add(RevGen *g, LLVMValueRef orig, LLVMValueRef d) {
+  if (!d || !has_adjoint(g, orig) || ir_is_const_zero(d)) return;
+  LLVMValueRef s = adj_slot(g, orig);
+  LLVMTypeRef t = adj_type(LLVMTypeOf(orig));
+  if (LLVMTypeOf(d) != t) d = LLVMBuildBitCast(g->b, d, t, ""); /* same size: an integer's float view */
+  LLVMBuildStore(g->b, add_adjoints(g, LLVMBuildLoad2(g->b, t, s, ""), d), s);
+}

@@ -1,0 +1,32 @@
+/* The reverse (adjoint) generator.
+ *
+ * For a function f and an activity pattern (one letter per parameter: 'c' constant, 'd'/'n' pointer
+ * with a shadow, 'o' active scalar) it generates a pair:
+ *   aug   f's parameters, each duplicated pointer followed by its shadow -> f's result (and the shadow
+ *         of a returned pointer). Runs f and records on the current tape what rev needs.
+ *   rev   (the adjoint of f's result, when it is an active float) -> the adjoints of the 'o' parameters,
+ *         in order (one value, a struct of them, or nothing). Reads the tape back and adds the
+ *         adjoints of memory into the shadows.
+ * A gradient is: begin a tape, aug, rev with adjoint 1, end the tape (rev_request.c). */
+#ifndef PARAD_REVERSE_REVERSE_H
+#define PARAD_REVERSE_REVERSE_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+
+#include "ad/ad.h"
+#include "ad/request.h"
+
+typedef struct {
+  LLVMValueRef aug, rev;
+  bool ret_active;  /* rev takes the adjoint of the result */
+  bool ret_shadow;  /* aug returns {result, shadow of result} */
+} RevPair;
+
+/* The pair for fn and pattern, generated on first use. False after an error (reported). */
+bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_active, bool ret_shadow, RevPair *out);
+
+/* Lowers a canonical reverse, augmented-forward or split-reverse request. Returns errors. */
+int rev_lower_request(AdModule *ad, const Request *r);
+
+#endif

@@ -1,0 +1,150 @@
+/* The tape runtime. See tape.h for the layout generated code relies on. */
+#include "tape.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ParadChunk {
+  ParadChunk *prev, *next; /* next: a chunk kept for reuse after reading back */
+  char *used;              /* where the tape's top was when the next chunk was started */
+  size_t size;             /* bytes of data */
+  char data[];
+};
+
+enum { FIRST_CHUNK = 64 * 1024, LARGEST_STEP = 64 * 1024 * 1024 };
+
+_Thread_local ParadTape *__parad_rt_current;
+static _Thread_local size_t thread_peak;
+static _Thread_local ParadTape *spare; /* one finished tape kept per thread: most calls reuse it */
+
+static void fatal(const char *what) {
+  fprintf(stderr, "parad runtime: %s\n", what);
+  abort();
+}
+
+static ParadChunk *new_chunk(ParadTape *t, size_t size) {
+  ParadChunk *c = malloc(sizeof *c + size);
+  if (!c) fatal("out of memory for the tape of reverse mode (the forward sweep records too much; "
+                "checkpoint long loops)");
+  c->prev = c->next = NULL;
+  c->used = NULL;
+  c->size = size;
+  t->bytes += sizeof *c + size;
+  if (t->bytes > t->peak) t->peak = t->bytes;
+  if (t->bytes > thread_peak) thread_peak = t->bytes;
+  return c;
+}
+
+static void enter(ParadTape *t, ParadChunk *c) {
+  t->chunk = c;
+  t->base = c->data;
+  t->end = c->data + c->size;
+}
+
+ParadTape *__parad_rt_tape_begin(void) {
+  ParadTape *t = spare;
+  spare = NULL;
+  if (!t) {
+    t = calloc(1, sizeof *t);
+    if (!t) fatal("out of memory for a tape");
+    enter(t, new_chunk(t, FIRST_CHUNK));
+  }
+  t->top = t->base;
+  t->prev = __parad_rt_current;
+  __parad_rt_current = t;
+  return t;
+}
+
+void __parad_rt_tape_suspend(ParadTape *t) {
+  if (__parad_rt_current != t) fatal("split mode: the tape being suspended is not the current one");
+  __parad_rt_current = t->prev;
+}
+
+void __parad_rt_tape_resume(ParadTape *t) {
+  if (!t) fatal("split mode: __parad_reverse was given no tape (a null pointer)");
+  t->prev = __parad_rt_current;
+  __parad_rt_current = t;
+}
+
+static void free_chunks(ParadTape *t) {
+  ParadChunk *c = t->chunk;
+  while (c->next) c = c->next;
+  while (c) {
+    ParadChunk *p = c->prev;
+    free(c);
+    c = p;
+  }
+}
+
+void __parad_rt_tape_end(ParadTape *t) {
+  if (__parad_rt_current != t) fatal("the tape being ended is not the current one");
+  if (t->top != t->base || t->chunk->prev)
+    fatal("the reverse sweep did not read back everything its forward sweep recorded");
+  __parad_rt_current = t->prev;
+  for (size_t i = 0; i < t->nlater; i++) free(t->later[i]);
+  t->nlater = 0;
+  t->nmoves = 0;
+  /* Keep the first chunk for the next call on this thread; larger ones go back to the system. */
+  ParadChunk *first = t->chunk;
+  for (ParadChunk *c = first->next, *n; c; c = n) {
+    n = c->next;
+    t->bytes -= sizeof *c + c->size;
+    free(c);
+  }
+  first->next = NULL;
+  if (!spare) {
+    spare = t;
+  } else {
+    free_chunks(t);
+    free(t->later);
+    free(t->moves);
+    free(t);
+  }
+}
+
+char *__parad_rt_tape_grow(ParadTape *t, size_t n) {
+  ParadChunk *c = t->chunk;
+  c->used = t->top;
+  ParadChunk *next = c->next;
+  if (!next || next->size < n) {
+    if (next) { /* too small for this record: drop the cached chunks */
+      for (ParadChunk *d = next, *after; d; d = after) {
+        after = d->next;
+        t->bytes -= sizeof *d + d->size;
+        free(d);
+      }
+    }
+    size_t size = c->size < LARGEST_STEP ? 2 * c->size : c->size;
+    if (size < n) size = n;
+    next = new_chunk(t, size);
+    next->prev = c;
+    c->next = next;
+  }
+  enter(t, next);
+  return t->base;
+}
+
+char *__parad_rt_tape_back(ParadTape *t) {
+  ParadChunk *c = t->chunk;
+  if (!c->prev) fatal("tape underflow: a reverse sweep read more than its forward sweep recorded");
+  enter(t, c->prev);
+  return t->chunk->used;
+}
+
+/* The spare tape of the thread that exits the program: released, so that memory checkers see nothing
+ * left behind. */
+__attribute__((destructor)) static void release_spare(void) {
+  if (!spare) return;
+  free_chunks(spare);
+  free(spare->later);
+  free(spare->moves);
+  free(spare);
+  spare = NULL;
+}
+
+int __parad_rt_tape_handle_size(void) { return (int)sizeof(ParadTape *); }
+
+size_t parad_tape_peak_bytes(void) { return thread_peak; }
+void parad_tape_reset_peak(void) { thread_peak = 0; }

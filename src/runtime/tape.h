@@ -1,0 +1,63 @@
+/* The tape of reverse mode: what the augmented forward sweep records for the reverse sweep, read back
+ * last-in first-out.
+ *
+ * A tape is a chain of chunks. Generated code writes and reads whole records (the values one block
+ * execution saves) directly, through the first two fields of ParadTape; it calls the runtime only when a
+ * chunk is full (grow) or, reading back, empty (back). A record never spans two chunks.
+ *
+ * Each thread has its own current tape (__parad_rt_current), so that no lock is ever taken: a gradient
+ * call makes a new tape current for its duration, and split mode hands the tape to the user between the
+ * two sweeps. Parallel regions (later) will give each thread of a team a tape of its own under the
+ * tape of the enclosing region. */
+#ifndef PARAD_RUNTIME_TAPE_H
+#define PARAD_RUNTIME_TAPE_H
+
+#include <stddef.h>
+
+typedef struct ParadChunk ParadChunk;
+
+typedef struct ParadTape {
+  char *top;              /* next free byte of the current chunk: generated code reads and writes it */
+  char *end;              /* end of the current chunk: generated code reads it */
+  char *base;             /* start of the current chunk's data */
+  ParadChunk *chunk;      /* the current chunk */
+  struct ParadTape *prev; /* the tape that was current before this one */
+  size_t bytes;           /* chunk memory held now */
+  size_t peak;            /* the most chunk memory held at once */
+  void **later;           /* shadows of heap blocks freed in the forward sweep: freed when the tape ends */
+  size_t nlater, caplater;
+  struct ParadMove *moves; /* shadows of blocks realloc moved, for the reverse sweep */
+  size_t nmoves, capmoves;
+} ParadTape;
+
+extern _Thread_local ParadTape *__parad_rt_current;
+
+/* A new empty tape, made current (the previous one is remembered). */
+ParadTape *__parad_rt_tape_begin(void);
+/* After an augmented forward sweep in split mode: the previous tape is current again; t stays alive. */
+void __parad_rt_tape_suspend(ParadTape *t);
+/* Before the reverse sweep of split mode: t is current again. */
+void __parad_rt_tape_resume(ParadTape *t);
+/* After the reverse sweep: the previous tape is current again, and t is freed. */
+void __parad_rt_tape_end(ParadTape *t);
+
+/* Slow paths of generated code: room for a record of n bytes in a new chunk; the previous chunk when the
+ * current one has been read back entirely. Both return the new top. */
+char *__parad_rt_tape_grow(ParadTape *t, size_t n);
+char *__parad_rt_tape_back(ParadTape *t);
+
+/* Memory in reverse mode (memory.c). */
+void __parad_rt_free_later(void *shadow);
+void *__parad_rt_realloc_shadow(void *old, void *old_shadow, size_t size, int copy_pointers);
+void __parad_rt_realloc_shadow_reverse(void *shadow, int float_bytes);
+void __parad_rt_copy_adjoint_f64(double *dst_adjoint, double *src_adjoint, size_t bytes);
+void __parad_rt_copy_adjoint_f32(float *dst_adjoint, float *src_adjoint, size_t bytes);
+
+/* Enzyme's split mode with a user buffer: the size of the tape handle it stores there. */
+int __parad_rt_tape_handle_size(void);
+
+/* For benchmarks: the most tape memory one thread's tapes held at once since the last reset. */
+size_t parad_tape_peak_bytes(void);
+void parad_tape_reset_peak(void);
+
+#endif
