@@ -4,7 +4,7 @@
 ; RUN: %parad -S --stage=prepare %s | FileCheck %s
 ; CHECK: call float @__parad.request.0(ptr @f, ptr %a, ptr %da, float 2.000000e+00, float 1.000000e+00, i32 3)
 ; CHECK-NOT: load i32, ptr @enzyme_const
-; CHECK: attributes {{.*}} = { "parad-activity"="ddc" "parad-mode"="forward" "parad-width"="1" }
+; CHECK: attributes {{.*}} = { "parad-activity"="ddc" "parad-entry"="__enzyme_fwddiff" "parad-mode"="forward" "parad-tape"="direct" "parad-width"="1" }
 
 declare float @__enzyme_fwddiff(ptr, ...)
 @enzyme_const = external global i32
