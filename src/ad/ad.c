@@ -25,13 +25,12 @@ void ad_remember_generated(AdModule *ad, const char *key, LLVMValueRef fn) {
 
 int ad_prepare(LLVMModuleRef m) { return custom_register_all(m) + request_canonicalise_all(m); }
 
+/* Any __parad_ or __enzyme_ function the program calls: known entry points are parsed, unknown ones
+ * refused by name (the runtime's own functions aside). */
 static bool is_entry_name(const char *name) {
-  static const char *const prefixes[] = {"__parad_fwddiff", "__enzyme_fwddiff", "__parad_autodiff",
-                                         "__enzyme_autodiff", "__parad_augmentfwd", "__enzyme_augmentfwd",
-                                         "__parad_reverse", "__enzyme_reverse", REQUEST_PREFIX};
-  for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
-    if (!strncmp(name, prefixes[i], strlen(prefixes[i]))) return true;
-  return false;
+  if (!strncmp(name, "__parad_rt_", 11)) return false;
+  return !strncmp(name, "__parad_", 8) || !strncmp(name, "__enzyme_", 9) ||
+         !strncmp(name, REQUEST_PREFIX, strlen(REQUEST_PREFIX));
 }
 
 bool ad_module_has_requests(LLVMModuleRef m) {
