@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/custom.h"
 #include "analysis/calls.h"
 #include "analysis/memtype.h"
 #include "ir/ir.h"
@@ -132,6 +133,7 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
   bool changed = false;
   unsigned n = ir_num_call_args(call);
   const MathRule *rule;
+  LLVMValueRef aug, grad;
   switch (call_classify(call, &rule)) {
   case CALL_MATH:
     for (unsigned i = 0; i < n; i++)
@@ -143,6 +145,10 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
   case CALL_REALLOC:
     if (activity_shadowed(a, LLVMGetArgOperand(call, 0))) changed |= add_flags(a, call, SHADOWED);
     return changed;
+  case CALL_UNKNOWN:
+    /* a function with a registered gradient acts like one of the module's */
+    if (!custom_lookup(ir_called_function(call), &aug, &grad)) return false;
+    /* fall through */
   case CALL_MODULE: {
     bool any = false;
     for (unsigned i = 0; i < n; i++) any |= active(a, LLVMGetArgOperand(call, i));
@@ -152,9 +158,10 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
     LLVMTypeRef rt = LLVMTypeOf(call);
     if (ir_is_ptr(rt)) {
       char *pat = activity_call_pattern(a, call);
-      const Activity *callee = activity_get(ad, ir_called_function(call), pat);
+      LLVMValueRef fn = ir_called_function(call);
+      const Activity *callee = LLVMIsDeclaration(fn) ? NULL : activity_get(ad, fn, pat);
       free(pat);
-      if (!callee->done || callee->ret_active) changed |= mark(a, call);
+      if (!callee || !callee->done || callee->ret_active) changed |= mark(a, call);
     } else if (ir_carries_derivative(rt)) {
       changed |= mark(a, call);
     }

@@ -9,6 +9,8 @@
 #include "reverse/reverse.h"
 
 static bool varied(RevGen *g, LLVMValueRef v) { return activity_varied(g->act, v); }
+/* A floating-point value passed by value: a float, a vector or an aggregate of them. */
+static bool is_float_value(LLVMTypeRef t) { return !ir_is_ptr(t) && ir_contains_fp(t); }
 static bool shadowed(RevGen *g, LLVMValueRef v) { return activity_shadowed(g->act, v); }
 
 static bool any_active_argument(RevGen *g, LLVMValueRef call, unsigned *which) {
@@ -51,7 +53,7 @@ static char *call_pattern(RevGen *g, LLVMValueRef call) {
   for (unsigned i = 0; i < n; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i);
     LLVMTypeRef t = LLVMTypeOf(a);
-    p[i] = ir_is_ptr(t) ? (shadowed(g, a) ? 'd' : 'c') : (varied(g, a) && adj_type(t) ? 'o' : 'c');
+    p[i] = ir_is_ptr(t) ? (shadowed(g, a) ? 'd' : 'c') : (varied(g, a) && is_float_value(t) ? 'o' : 'c');
   }
   return p;
 }
@@ -122,7 +124,7 @@ typedef struct {
 
 static unsigned fp_params(LLVMValueRef call) {
   unsigned n = 0;
-  for (unsigned i = 0, k = ir_num_call_args(call); i < k; i++) n += adj_type(LLVMTypeOf(LLVMGetArgOperand(call, i))) && !ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, i)));
+  for (unsigned i = 0, k = ir_num_call_args(call); i < k; i++) n += is_float_value(LLVMTypeOf(LLVMGetArgOperand(call, i)));
   return n;
 }
 
@@ -148,7 +150,7 @@ static bool custom_of(RevGen *g, LLVMValueRef call, Custom *c) {
   }
   unsigned n = ir_num_call_args(call), ptrs = 0;
   for (unsigned i = 0; i < n; i++) ptrs += ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, i)));
-  unsigned want_aug = n + ptrs, want_grad = n + ptrs + (adj_type(rt) && !ir_is_ptr(rt)) + c->has_tape;
+  unsigned want_aug = n + ptrs, want_grad = n + ptrs + is_float_value(rt) + c->has_tape;
   unsigned nfp = fp_params(call);
   LLVMTypeRef gr = LLVMGetReturnType(LLVMGlobalGetValueType(c->gradient));
   bool grad_ret_ok = nfp == 0 ? LLVMGetTypeKind(gr) == LLVMVoidTypeKind
@@ -197,7 +199,7 @@ static void rev_custom(RevGen *g, LLVMValueRef call, Custom *c) {
     if (ir_is_ptr(LLVMTypeOf(a))) args[k++] = shadowed(g, a) ? rs(g, a) : LLVMConstNull(g->ptr_type);
   }
   LLVMTypeRef ret = LLVMTypeOf(call);
-  if (adj_type(ret) && !ir_is_ptr(ret)) args[k++] = varied(g, call) ? adj_take(g, call) : LLVMConstNull(adj_type(ret));
+  if (is_float_value(ret)) args[k++] = varied(g, call) ? adj_take(g, call) : LLVMConstNull(adj_type(ret));
   if (c->has_tape) args[k++] = rt(g, call);
   LLVMTypeRef fty = LLVMGlobalGetValueType(c->gradient);
   if (LLVMCountParams(c->gradient) != k) {
@@ -209,7 +211,7 @@ static void rev_custom(RevGen *g, LLVMValueRef call, Custom *c) {
   unsigned nfp = fp_params(call), j = 0;
   for (unsigned i = 0; i < n; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i);
-    if (ir_is_ptr(LLVMTypeOf(a)) || !adj_type(LLVMTypeOf(a))) continue;
+    if (!is_float_value(LLVMTypeOf(a))) continue;
     LLVMValueRef d = nfp == 1 && ir_is_fp(LLVMTypeOf(r)) ? r : LLVMBuildExtractValue(g->b, r, j, "");
     j++;
     adj_add(g, a, d);

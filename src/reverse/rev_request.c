@@ -32,28 +32,34 @@ static bool deliver(AdModule *ad, LLVMBuilderRef b, const Request *r, LLVMValueR
   LLVMValueRef call = r->call;
   LLVMTypeRef ct = LLVMTypeOf(call);
   *result = NULL;
-  if (r->sret) {
-    if (LLVMGetTypeKind(LLVMTypeOf(grads)) != LLVMVoidTypeKind) LLVMBuildStore(b, grads, LLVMGetArgOperand(call, 0));
-    return true;
-  }
-  /* the caller wants no gradient values, or does not use them */
-  if (LLVMGetTypeKind(ct) == LLVMVoidTypeKind || !LLVMGetFirstUse(call)) return true;
   LLVMTypeRef gt = LLVMTypeOf(grads);
+  if (r->sret) { /* a struct returned in memory: the gradients are written there, if they fit exactly */
+    ct = ir_call_arg_type_attr(call, 0, "sret");
+    if (LLVMGetTypeKind(gt) != LLVMVoidTypeKind && holds_exactly(ad->mod, ct, gt)) {
+      LLVMBuildStore(b, grads, LLVMGetArgOperand(call, 0));
+      return true;
+    }
+  } else if (LLVMGetTypeKind(ct) == LLVMVoidTypeKind || !LLVMGetFirstUse(call)) {
+    return true; /* the caller wants no gradient values, or does not use them */
+  }
   if (LLVMGetTypeKind(gt) == LLVMVoidTypeKind) {
     diag_error_plain(call, "%s: '%s' has no active scalar argument (parad_out), so there is no gradient to "
                            "return; declare the call as returning void",
                      r->entry, LLVMGetValueName(r->fn));
     return false;
   }
-  if (gt == ct) {
-    *result = grads;
-  } else if (ir_is_fp(gt) && ir_is_fp(ct)) {
-    *result = LLVMBuildFPCast(b, grads, ct, "");
-  } else if (holds_exactly(ad->mod, ct, gt)) {
-    LLVMValueRef slot = ir_entry_alloca(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)), ct, "gradients");
-    LLVMBuildStore(b, grads, slot);
-    *result = LLVMBuildLoad2(b, ct, slot, "");
-  } else {
+  if (!r->sret) {
+    if (gt == ct) {
+      *result = grads;
+    } else if (ir_is_fp(gt) && ir_is_fp(ct)) {
+      *result = LLVMBuildFPCast(b, grads, ct, "");
+    } else if (holds_exactly(ad->mod, ct, gt)) {
+      LLVMValueRef slot = ir_entry_alloca(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)), ct, "gradients");
+      LLVMBuildStore(b, grads, slot);
+      *result = LLVMBuildLoad2(b, ct, slot, "");
+    }
+  }
+  if (!*result) {
     diag_error_plain(call, "%s: the call's result type cannot hold the gradients of the active scalar "
                            "arguments of '%s': declare it as returning %s",
                      r->entry, LLVMGetValueName(r->fn),
