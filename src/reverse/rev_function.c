@@ -13,7 +13,8 @@
 #include "reverse/reverse.h"
 
 void rev_error(RevGen *g, LLVMValueRef at, const char *fmt, ...) {
-  if (g->phase == WRITING_REV && at) return; /* the same construct was reported while planning */
+  /* the same construct was reported while planning; internal errors are new */
+  if (g->phase == WRITING_REV && at && strncmp(fmt, "parad: internal error", 21)) return;
   char msg[1024];
   va_list ap;
   va_start(ap, fmt);
@@ -160,8 +161,18 @@ static void plan(RevGen *g) {
     LLVMBasicBlockRef bb = g->cfg.blocks.data[b];
     g->cur = bb;
     reverse_instructions(g, bb);
-    if (g->cfg.preds[b].len > 1) rev_pred_index(g, bb, NULL);
+    Loop *loop = counted_header(g, bb);
+    if (loop)
+      rv(g, loop->iv); /* which way back: the first iteration or not */
+    else if (g->cfg.preds[b].len > 1)
+      rev_pred_index(g, bb, NULL);
+    /* going back into a counted loop starts its induction variable at its last value */
+    BlockList *preds = &g->cfg.preds[b];
+    for (size_t k = 0; k < preds->len; k++)
+      for (size_t l = 0; l < g->loops.len; l++)
+        if (in_loop(g, &g->loops.data[l], preds->data[k]) && !in_loop(g, &g->loops.data[l], bb)) rv(g, g->loops.data[l].iv);
   }
+  plan_hoisting(g);
   LLVMDeleteFunction(g->scratch);
   g->scratch = NULL;
   vmap_free(&g->adj);
@@ -173,6 +184,10 @@ static void plan(RevGen *g) {
 
 static LLVMValueRef capture_value(RevGen *g, Capture *c, LLVMValueRef *pred_phis) {
   LLVMValueRef v = c->item.value;
+  /* a value carried out of a loop: the loop's exit may also be reached around the loop, so it comes
+   * through a stack slot (promoted to phis later) */
+  LLVMValueRef slot = vmap_get(&g->aug_slot, item_key(v, c->item.kind));
+  if (slot) return LLVMBuildLoad2(g->b, c->item.kind == NEED_SHADOW ? g->ptr_type : LLVMTypeOf(v), slot, "");
   switch (c->item.kind) {
   case NEED_PRED: return pred_phis[cfg_index(&g->cfg, LLVMValueAsBasicBlock(v))];
   case NEED_SHADOW: return aug_shadow(g, v, LLVMIsAInstruction(v) ? v : NULL, "the reverse sweep");
@@ -274,12 +289,28 @@ static void fill_phis(RevGen *g, LLVMValueRef *pred_phis) {
   }
 }
 
+/* The latest value of each value carried out of a loop, defined in bb, into its stack slot. */
+static void keep_latest(RevGen *g, LLVMBasicBlockRef bb) {
+  for (size_t l = 0; l < g->loops.len; l++) {
+    Loop *loop = &g->loops.data[l];
+    if (loop->iv && loop->header == bb)
+      LLVMBuildStore(g->b, aug_value(g, loop->iv), vmap_get(&g->aug_slot, item_key(loop->iv, NEED_PRIMAL)));
+    for (size_t i = 0; i < loop->hoisted.len; i++) {
+      Item it = loop->hoisted.data[i];
+      if (item_def_block(g, it) != bb) continue;
+      LLVMValueRef v = it.kind == NEED_SHADOW ? aug_shadow(g, it.value, NULL, "a loop") : aug_value(g, it.value);
+      LLVMBuildStore(g->b, v, vmap_get(&g->aug_slot, item_key(it.value, it.kind)));
+    }
+  }
+}
+
 static void write_aug(RevGen *g) {
   g->phase = WRITING_AUG;
   vmap_init(&g->vmap);
   vmap_init(&g->smap);
   vmap_init(&g->tapemap);
   vmap_init(&g->exits);
+  vmap_init(&g->aug_slot);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->ctx, g->aug, "entry");
   LLVMPositionBuilderAtEnd(g->b, entry);
   g->tape = tape_current(g);
@@ -289,6 +320,16 @@ static void write_aug(RevGen *g) {
       Capture *c = &g->plan[b].captures.data[i];
       if (c->frame_slot >= 0) g->frame_alloca[c->frame_slot] = LLVMBuildAlloca(g->b, capture_type(g, c), "frame");
     }
+  for (size_t l = 0; l < g->loops.len; l++) {
+    Loop *loop = &g->loops.data[l];
+    if (loop->iv) vmap_put(&g->aug_slot, item_key(loop->iv, NEED_PRIMAL), LLVMBuildAlloca(g->b, LLVMTypeOf(loop->iv), "last"));
+    for (size_t i = 0; i < loop->hoisted.len; i++) {
+      Item it = loop->hoisted.data[i];
+      const void *key = item_key(it.value, it.kind);
+      if (!vmap_has(&g->aug_slot, key))
+        vmap_put(&g->aug_slot, key, LLVMBuildAlloca(g->b, it.kind == NEED_SHADOW ? g->ptr_type : LLVMTypeOf(it.value), "last"));
+    }
+  }
   unsigned k = 0;
   for (unsigned p = 0, np = LLVMCountParams(g->orig); p < np; p++) {
     LLVMValueRef op = LLVMGetParam(g->orig, p), ap = LLVMGetParam(g->aug, k++);
@@ -316,6 +357,7 @@ static void write_aug(RevGen *g) {
     if (g->cfg.preds[b].len > 1) pred_phis[b] = LLVMBuildPhi(g->b, LLVMInt32TypeInContext(g->ctx), "pred");
     LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && i != term; i = LLVMGetNextInstruction(i)) aug_inst(g, i);
+    keep_latest(g, bb);
     write_captures(g, bb, pred_phis);
     vmap_put(&g->exits, LLVMBasicBlockAsValue(bb), LLVMBasicBlockAsValue(LLVMGetInsertBlock(g->b)));
     if (LLVMGetInstructionOpcode(term) == LLVMRet)
@@ -340,34 +382,57 @@ static LLVMValueRef incoming_for(LLVMValueRef phi, LLVMBasicBlockRef from) {
   return LLVMGetUndef(LLVMTypeOf(phi));
 }
 
-/* On the way out of a block's reverse: the adjoints of its phis go to the incoming values of the edge
- * the forward sweep came through, then on to that predecessor's reverse. */
+/* The way back from a block's reverse to a predecessor's: the adjoints of the block's phis go to the
+ * values coming in along that edge, and a counted loop the edge enters starts its induction variable. */
+static void edge(RevGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred, ValueList *phis, ValueList *dphis) {
+  for (size_t p = 0; p < phis->len; p++) adj_add(g, incoming_for(phis->data[p], pred), dphis->data[p]);
+  for (size_t l = 0; l < g->loops.len; l++) {
+    Loop *c = &g->loops.data[l];
+    if (!in_loop(g, c, pred) || in_loop(g, c, bb)) continue;
+    if (c->iv) LLVMBuildStore(g->b, rv(g, c->iv), c->slot);
+    for (size_t i = 0; i < c->hoisted.len; i++) {
+      Item it = c->hoisted.data[i];
+      LLVMBuildStore(g->b, it.kind == NEED_SHADOW ? rs(g, it.value) : rv(g, it.value), c->slots[i]);
+    }
+  }
+  LLVMBuildBr(g->b, rblock(g, pred));
+}
+
+/* On the way out of a block's reverse: on to the predecessor the forward sweep came from. */
 static void dispatch(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record, LLVMBasicBlockRef exit) {
   size_t b = (size_t)cfg_index(&g->cfg, bb);
-  VEC(LLVMValueRef) phis = {0};
-  VEC(LLVMValueRef) dphis = {0};
+  ValueList phis = {0}, dphis = {0};
   for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
     if (!activity_varied(g->act, i) || !adj_type(LLVMTypeOf(i))) continue;
     vec_push(&phis, i);
     vec_push(&dphis, adj_take(g, i));
   }
   BlockList *preds = &g->cfg.preds[b];
+  Loop *loop = counted_header(g, bb);
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
   if (b == 0) {
     LLVMBuildBr(g->b, exit);
   } else if (preds->len == 1) {
-    for (size_t k = 0; k < phis.len; k++) adj_add(g, incoming_for(phis.data[k], preds->data[0]), dphis.data[k]);
-    LLVMBuildBr(g->b, rblock(g, preds->data[0]));
+    edge(g, bb, preds->data[0], &phis, &dphis);
+  } else if (loop) { /* the first iteration came from the preheader; the others from the latch */
+    LLVMValueRef iv = rv(g, loop->iv);
+    LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->ctx, fn, "loop.start");
+    LLVMBasicBlockRef around = LLVMAppendBasicBlockInContext(g->ctx, fn, "loop.back");
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, iv, loop->start, ""), out, around);
+    LLVMPositionBuilderAtEnd(g->b, out);
+    edge(g, bb, loop->preheader, &phis, &dphis);
+    LLVMPositionBuilderAtEnd(g->b, around);
+    LLVMBuildStore(g->b, LLVMBuildSub(g->b, iv, loop->step, ""), loop->slot);
+    edge(g, bb, loop->latch, &phis, &dphis);
   } else {
     LLVMValueRef idx = rev_pred_index(g, bb, record);
-    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
     LLVMBasicBlockRef *edges = xcalloc(preds->len, sizeof *edges);
     for (size_t k = 0; k < preds->len; k++) edges[k] = LLVMAppendBasicBlockInContext(g->ctx, fn, "edge");
     LLVMValueRef sw = LLVMBuildSwitch(g->b, idx, edges[0], (unsigned)preds->len - 1);
     for (size_t k = 1; k < preds->len; k++) LLVMAddCase(sw, LLVMConstInt(LLVMInt32TypeInContext(g->ctx), k, 0), edges[k]);
     for (size_t k = 0; k < preds->len; k++) {
       LLVMPositionBuilderAtEnd(g->b, edges[k]);
-      for (size_t p = 0; p < phis.len; p++) adj_add(g, incoming_for(phis.data[p], preds->data[k]), dphis.data[p]);
-      LLVMBuildBr(g->b, rblock(g, preds->data[k]));
+      edge(g, bb, preds->data[k], &phis, &dphis);
     }
     free(edges);
   }
@@ -391,6 +456,15 @@ static void write_rev(RevGen *g) {
       if (c->frame_slot >= 0) vmap_put(&g->frame_value, c, tape_load(g, frame, c->offset, capture_type(g, c)));
     }
   LLVMValueRef ret_index = nreturns > 1 ? tape_load(g, frame, g->frame_bytes, g->i64) : NULL;
+  for (size_t l = 0; l < g->loops.len; l++) {
+    Loop *loop = &g->loops.data[l];
+    if (loop->iv) loop->slot = LLVMBuildAlloca(g->b, LLVMTypeOf(loop->iv), "iv.slot");
+    loop->slots = xcalloc(loop->hoisted.len + 1, sizeof *loop->slots);
+    for (size_t i = 0; i < loop->hoisted.len; i++) {
+      Item it = loop->hoisted.data[i];
+      loop->slots[i] = LLVMBuildAlloca(g->b, it.kind == NEED_SHADOW ? g->ptr_type : LLVMTypeOf(it.value), "invariant.slot");
+    }
+  }
   for (size_t b = 0; b < g->cfg.blocks.len; b++) {
     LLVMBasicBlockRef rb = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "reverse");
     vmap_put(&g->rblock, LLVMBasicBlockAsValue(g->cfg.blocks.data[b]), LLVMBasicBlockAsValue(rb));
@@ -487,6 +561,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_activ
   free(rkey);
 
   cfg_build(fn, &g.cfg);
+  find_loops(&g);
   g.plan = xcalloc(g.cfg.blocks.len + 1, sizeof *g.plan);
   vmap_init(&g.adj);
   vmap_init(&g.local);
@@ -506,10 +581,12 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_activ
   vmap_free(&g.smap);
   vmap_free(&g.tapemap);
   vmap_free(&g.exits);
+  vmap_free(&g.aug_slot);
   vmap_free(&g.rblock);
   vmap_free(&g.frame_value);
   vmap_free(&g.local);
   vmap_free(&g.adj);
+  free_loops(&g);
   cfg_free(&g.cfg);
   return g.errors == 0;
 }

@@ -57,6 +57,22 @@ typedef struct {
 
 typedef VEC(Capture) CaptureList;
 
+/* A natural loop (entered only through its header). Two things make its reverse cheaper:
+ *   - a counted loop (its header has one predecessor outside, one inside, and a phi iv = [start,
+ *     preheader], [iv + step, latch] for constants start and step): the reverse sweep runs iv
+ *     backwards instead of recording it and the way around the loop;
+ *   - values defined before the loop and needed in its reverse are captured once where the loop exits,
+ *     not once per iteration, and carried through a slot while the reverse sweep is in the loop. */
+typedef struct {
+  LLVMBasicBlockRef header;
+  bool *body;            /* per block position in cfg */
+  LLVMBasicBlockRef preheader, latch; /* counted loops */
+  LLVMValueRef iv, start, step;       /* NULL when not counted */
+  LLVMValueRef slot;     /* rev: the induction variable of the iteration being reversed */
+  VEC(Item) hoisted;     /* values carried through slots */
+  LLVMValueRef *slots;   /* rev: one per hoisted value */
+} Loop;
+
 typedef struct {
   CaptureList captures; /* what this block captures at its end (frame and record alike) */
   unsigned record_bytes; /* size of its tape record (0: none) */
@@ -72,6 +88,7 @@ typedef struct {
   const Activity *act;
   Cfg cfg;
   BlockPlan *plan;       /* per block position in cfg */
+  VEC(Loop) loops;
   unsigned frame_slots;  /* number of captures into the frame */
   unsigned frame_bytes;
   LLVMContextRef ctx;
@@ -89,6 +106,7 @@ typedef struct {
   ValueMap exits;        /* original block -> the block of aug that ends its copy (tape writes split blocks) */
   ValueMap smap;         /* original pointer -> its shadow in aug */
   ValueMap tapemap;      /* original call with a custom gradient -> the tape its augmented function gave */
+  ValueMap aug_slot;     /* item key -> aug stack slot holding its latest value (for loop exits) */
   LLVMValueRef *frame_alloca; /* per frame slot, in aug */
   VEC(LLVMValueRef) phis;     /* original phis of aug to fill */
   LLVMValueRef ret_index_slot; /* aug: which return was taken, when there are several */
@@ -124,12 +142,30 @@ LLVMValueRef adj_slot(RevGen *g, LLVMValueRef orig);
 LLVMValueRef rt(RevGen *g, LLVMValueRef call);
 /* The index of the predecessor a block was entered from (captured in the forward sweep). */
 LLVMValueRef rev_pred_index(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record);
+/* Records that block bb's reverse needs item (v, kind). */
+void note_need(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef v, NeedKind kind);
+/* Whether an item is captured (recorded) rather than recomputed or carried, in block bb. */
+bool item_captured(RevGen *g, LLVMBasicBlockRef bb, Item it);
+LLVMBasicBlockRef item_def_block(RevGen *g, Item it);
 /* Plans where each need of a block lives; fills g->plan and the frame layout. */
 void plan_layout(RevGen *g);
 /* At the start of a reverse block, after its record was read: materialises every need of the block. */
 void materialise_needs(RevGen *g, LLVMBasicBlockRef orig_block, LLVMValueRef record_ptr);
 /* Whether an instruction is cheap enough to recompute in the reverse sweep instead of recording it. */
 bool recomputable(LLVMValueRef inst);
+
+/* ---- rev_loops.c ---- */
+void find_loops(RevGen *g);
+void free_loops(RevGen *g);
+bool in_loop(RevGen *g, Loop *l, LLVMBasicBlockRef bb);
+/* The counted loop whose induction variable v is, when block bb lies in that loop; else NULL. */
+Loop *counted_iv_in(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb);
+/* The loop whose header bb is, when it is counted. */
+Loop *counted_header(RevGen *g, LLVMBasicBlockRef bb);
+/* The loop that carries item it through a slot into block bb, or NULL. */
+Loop *hoisting_loop(RevGen *g, Item it, LLVMBasicBlockRef bb, size_t *index);
+/* After planning the blocks: moves captures of loop-invariant values out of loops. */
+void plan_hoisting(RevGen *g);
 
 /* ---- rev_tape.c ---- */
 /* Reserves n bytes on the tape and returns where to write them (advances the top). */

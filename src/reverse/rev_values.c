@@ -19,11 +19,30 @@ static BlockPlan *plan_of(RevGen *g, LLVMBasicBlockRef bb) { return &g->plan[cfg
 
 static bool is_local(LLVMValueRef v) { return LLVMIsAInstruction(v) || LLVMIsAArgument(v); }
 
-/* Instructions with no side effect and no memory read, cheaper to redo than to record: address and
- * integer arithmetic, conversions, comparisons, aggregate plumbing. */
+/* Intrinsics as cheap as an add: recomputed rather than recorded. */
+static const char *const cheap_intrinsics[] = {
+    "llvm.fmuladd.", "llvm.fma.", "llvm.fabs.", "llvm.copysign.", "llvm.minnum.", "llvm.maxnum.", "llvm.sqrt.",
+    "llvm.floor.", "llvm.ceil.", "llvm.trunc.", "llvm.round.", "llvm.smax.", "llvm.smin.", "llvm.umax.",
+    "llvm.umin.", "llvm.abs.", "llvm.usub.sat.", "llvm.uadd.sat.", "llvm.ssub.sat.", "llvm.sadd.sat.",
+};
+
+/* Instructions with no side effect and no memory read, cheaper to redo than to record and read back
+ * (the tape costs memory traffic; a multiply does not): address and integer arithmetic, conversions,
+ * comparisons, aggregate plumbing, and floating-point arithmetic short of the transcendental functions. */
 bool recomputable(LLVMValueRef v) {
   if (!LLVMIsAInstruction(v)) return false;
   switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMFAdd:
+  case LLVMFSub:
+  case LLVMFMul:
+  case LLVMFDiv:
+  case LLVMFRem: return true;
+  case LLVMCall: {
+    const char *name = ir_called_name(v);
+    for (size_t i = 0; i < sizeof cheap_intrinsics / sizeof *cheap_intrinsics; i++)
+      if (!strncmp(name, cheap_intrinsics[i], strlen(cheap_intrinsics[i]))) return true;
+    return false;
+  }
   case LLVMGetElementPtr:
   case LLVMBitCast:
   case LLVMAddrSpaceCast:
@@ -76,8 +95,6 @@ static bool shadow_recomputable(RevGen *g, LLVMValueRef v) {
 
 /* ---- planning ---- */
 
-static void note_need(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef v, NeedKind kind);
-
 static void note_operands(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef v, NeedKind kind) {
   unsigned n = (unsigned)LLVMGetNumOperands(v);
   if (kind == NEED_SHADOW) { /* the base's shadow, and the other operands as they are */
@@ -91,7 +108,7 @@ static void note_operands(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef v, NeedK
   for (unsigned i = 0; i < n; i++) note_need(g, bb, LLVMGetOperand(v, i), NEED_PRIMAL);
 }
 
-static void note_need(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef v, NeedKind kind) {
+void note_need(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef v, NeedKind kind) {
   if (kind != NEED_PRED && !is_local(v)) return; /* constants, globals: as they are */
   BlockPlan *p = plan_of(g, bb);
   for (size_t i = 0; i < p->needs.len; i++)
@@ -103,19 +120,26 @@ static void note_need(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef v, NeedKind 
   vec_push(&p->needs, it);
 }
 
+LLVMBasicBlockRef item_def_block(RevGen *g, Item it) {
+  if (it.kind == NEED_PRED) return LLVMValueAsBasicBlock(it.value);
+  if (LLVMIsAArgument(it.value)) return LLVMGetEntryBasicBlock(g->orig);
+  return LLVMIsAInstruction(it.value) ? LLVMGetInstructionParent(it.value) : NULL;
+}
+
 /* Where a need of block bb is captured: at the end of the block that defines it when that block runs
  * once (the value is the same for the whole call), else at the end of bb itself. */
 static LLVMBasicBlockRef capture_block(RevGen *g, LLVMBasicBlockRef bb, Item it) {
   if (it.kind == NEED_PRED) return bb;
-  LLVMBasicBlockRef def = LLVMIsAArgument(it.value) ? LLVMGetEntryBasicBlock(g->orig)
-                                                    : LLVMGetInstructionParent(it.value);
+  LLVMBasicBlockRef def = item_def_block(g, it);
   return cfg_runs_once(&g->cfg, def) ? def : bb;
 }
 
-static bool captured(RevGen *g, Item it) {
+bool item_captured(RevGen *g, LLVMBasicBlockRef bb, Item it) {
   if (it.kind == NEED_PRED || it.kind == NEED_TAPE) return true;
-  if (it.kind == NEED_PRIMAL) return !recomputable(it.value);
-  return !shadow_recomputable(g, it.value);
+  if (it.kind == NEED_PRIMAL && counted_iv_in(g, it.value, bb)) return false; /* runs backwards */
+  if (it.kind == NEED_PRIMAL && recomputable(it.value)) return false;
+  if (it.kind == NEED_SHADOW && shadow_recomputable(g, it.value)) return false;
+  return !hoisting_loop(g, it, bb, NULL);
 }
 
 static LLVMTypeRef item_type(RevGen *g, Item it) {
@@ -138,7 +162,7 @@ void plan_layout(RevGen *g) {
     BlockPlan *p = &g->plan[b];
     for (size_t i = 0; i < p->needs.len; i++) {
       Item it = p->needs.data[i];
-      if (!captured(g, it)) continue;
+      if (!item_captured(g, bb, it)) continue;
       LLVMBasicBlockRef at = capture_block(g, bb, it);
       if (find_capture(g, at, it)) continue;
       Capture c = {it, at, -1, 0};
@@ -192,7 +216,12 @@ LLVMValueRef rs(RevGen *g, LLVMValueRef v) {
 
 /* Produces one need at the current position, its operands already produced. */
 static LLVMValueRef materialise(RevGen *g, LLVMBasicBlockRef bb, Item it, LLVMValueRef record) {
-  if (captured(g, it)) {
+  Loop *loop = it.kind == NEED_PRIMAL ? counted_iv_in(g, it.value, bb) : NULL;
+  if (loop) return LLVMBuildLoad2(g->b, LLVMTypeOf(it.value), loop->slot, "iv");
+  size_t k;
+  loop = hoisting_loop(g, it, bb, &k);
+  if (loop) return LLVMBuildLoad2(g->b, item_type(g, it), loop->slots[k], "invariant");
+  if (item_captured(g, bb, it)) {
     LLVMBasicBlockRef at = capture_block(g, bb, it);
     Capture *c = find_capture(g, at, it);
     if (!c) return placeholder(item_type(g, it));

@@ -1,0 +1,207 @@
+/* Loops in the reverse sweep: counted loops' induction variables run backwards, and values defined
+ * before a loop are carried through it in slots (see Loop). */
+#include <stdlib.h>
+
+#include "reverse/rev_internal.h"
+
+bool in_loop(RevGen *g, Loop *l, LLVMBasicBlockRef bb) {
+  int i = cfg_index(&g->cfg, bb);
+  return i >= 0 && l->body[i];
+}
+
+/* The natural loop of the back edges into header: the blocks that reach a latch without passing the
+ * header. False when a block of it other than the header is entered from outside (irreducible). */
+static bool loop_body(RevGen *g, LLVMBasicBlockRef header, BlockList *latches, bool *body) {
+  BlockList work = {0};
+  body[cfg_index(&g->cfg, header)] = true;
+  for (size_t i = 0; i < latches->len; i++)
+    if (!body[cfg_index(&g->cfg, latches->data[i])]) {
+      body[cfg_index(&g->cfg, latches->data[i])] = true;
+      vec_push(&work, latches->data[i]);
+    }
+  while (work.len) {
+    LLVMBasicBlockRef b = work.data[--work.len];
+    BlockList *preds = &g->cfg.preds[cfg_index(&g->cfg, b)];
+    for (size_t k = 0; k < preds->len; k++) {
+      int p = cfg_index(&g->cfg, preds->data[k]);
+      if (!body[p]) {
+        body[p] = true;
+        vec_push(&work, preds->data[k]);
+      }
+    }
+  }
+  vec_free(&work);
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+    if (!body[b] || g->cfg.blocks.data[b] == header) continue;
+    BlockList *preds = &g->cfg.preds[b];
+    for (size_t k = 0; k < preds->len; k++)
+      if (!body[cfg_index(&g->cfg, preds->data[k])]) return false;
+  }
+  return true;
+}
+
+/* iv = phi [constant start, preheader], [iv + constant step, latch] */
+static bool induction(LLVMValueRef phi, LLVMBasicBlockRef preheader, LLVMBasicBlockRef latch, LLVMValueRef *start,
+                      LLVMValueRef *step) {
+  if (!ir_is_int(LLVMTypeOf(phi)) || LLVMCountIncoming(phi) != 2) return false;
+  LLVMValueRef init = NULL, next = NULL;
+  for (unsigned i = 0; i < 2; i++) {
+    if (LLVMGetIncomingBlock(phi, i) == preheader) init = LLVMGetIncomingValue(phi, i);
+    if (LLVMGetIncomingBlock(phi, i) == latch) next = LLVMGetIncomingValue(phi, i);
+  }
+  if (!init || !next || !LLVMIsAConstantInt(init) || !LLVMIsAInstruction(next) ||
+      LLVMGetInstructionOpcode(next) != LLVMAdd)
+    return false;
+  LLVMValueRef a = LLVMGetOperand(next, 0), b = LLVMGetOperand(next, 1);
+  LLVMValueRef c = a == phi ? b : b == phi ? a : NULL;
+  if (!c || !LLVMIsAConstantInt(c) || LLVMConstIntGetZExtValue(c) == 0) return false;
+  *start = init;
+  *step = c;
+  return true;
+}
+
+static void make_counted(RevGen *g, Loop *l) {
+  BlockList *preds = &g->cfg.preds[cfg_index(&g->cfg, l->header)];
+  if (preds->len != 2) return;
+  bool in0 = in_loop(g, l, preds->data[0]), in1 = in_loop(g, l, preds->data[1]);
+  if (in0 == in1) return;
+  LLVMBasicBlockRef latch = in0 ? preds->data[0] : preds->data[1], pre = in0 ? preds->data[1] : preds->data[0];
+  for (LLVMValueRef i = LLVMGetFirstInstruction(l->header); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i))
+    if (induction(i, pre, latch, &l->start, &l->step)) {
+      l->iv = i;
+      l->preheader = pre;
+      l->latch = latch;
+      return;
+    }
+}
+
+typedef struct {
+  LLVMBasicBlockRef bb;
+  unsigned next;
+} Frame;
+
+/* Back edges found by a depth-first search: into a block still on the search stack. */
+void find_loops(RevGen *g) {
+  size_t n = g->cfg.blocks.len;
+  bool *on_stack = calloc(n + 1, 1), *seen = calloc(n + 1, 1);
+  BlockList *latches = calloc(n + 1, sizeof *latches);
+  VEC(Frame) stack = {0};
+  vec_push(&stack, ((Frame){g->cfg.blocks.data[0], 0}));
+  seen[0] = on_stack[0] = true;
+  while (stack.len) {
+    Frame *f = &stack.data[stack.len - 1];
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(f->bb);
+    unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
+    if (f->next < ns) {
+      LLVMBasicBlockRef s = LLVMGetSuccessor(term, f->next++);
+      int k = cfg_index(&g->cfg, s);
+      if (k < 0) continue;
+      if (on_stack[k]) {
+        vec_push(&latches[k], f->bb);
+      } else if (!seen[k]) {
+        seen[k] = on_stack[k] = true;
+        vec_push(&stack, ((Frame){s, 0}));
+      }
+    } else {
+      on_stack[cfg_index(&g->cfg, f->bb)] = false;
+      stack.len--;
+    }
+  }
+  for (size_t h = 0; h < n; h++) {
+    if (!latches[h].len) continue;
+    Loop l = {.header = g->cfg.blocks.data[h], .body = calloc(n + 1, 1)};
+    if (loop_body(g, l.header, &latches[h], l.body)) {
+      make_counted(g, &l);
+      vec_push(&g->loops, l);
+    } else {
+      free(l.body);
+    }
+    vec_free(&latches[h]);
+  }
+  free(latches);
+  free(on_stack);
+  free(seen);
+  vec_free(&stack);
+}
+
+void free_loops(RevGen *g) {
+  for (size_t i = 0; i < g->loops.len; i++) {
+    free(g->loops.data[i].body);
+    free(g->loops.data[i].slots);
+    vec_free(&g->loops.data[i].hoisted);
+  }
+  vec_free(&g->loops);
+}
+
+Loop *counted_iv_in(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb) {
+  for (size_t i = 0; i < g->loops.len; i++)
+    if (g->loops.data[i].iv == v && in_loop(g, &g->loops.data[i], bb)) return &g->loops.data[i];
+  return NULL;
+}
+
+Loop *counted_header(RevGen *g, LLVMBasicBlockRef bb) {
+  for (size_t i = 0; i < g->loops.len; i++)
+    if (g->loops.data[i].header == bb && g->loops.data[i].iv) return &g->loops.data[i];
+  return NULL;
+}
+
+static size_t body_size(RevGen *g, Loop *l) {
+  size_t n = 0;
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) n += l->body[b];
+  return n;
+}
+
+/* The outermost loop around bb that the item's definition is outside of: the item is the same in
+ * every iteration of it. Only for items defined in blocks that run more than once (the others are in
+ * the frame, available everywhere). */
+static Loop *invariant_loop(RevGen *g, Item it, LLVMBasicBlockRef bb) {
+  LLVMBasicBlockRef def = item_def_block(g, it);
+  if (!def || cfg_runs_once(&g->cfg, def)) return NULL;
+  Loop *best = NULL;
+  for (size_t i = 0; i < g->loops.len; i++) {
+    Loop *l = &g->loops.data[i];
+    if (in_loop(g, l, bb) && !in_loop(g, l, def) && (!best || body_size(g, l) > body_size(g, best))) best = l;
+  }
+  return best;
+}
+
+Loop *hoisting_loop(RevGen *g, Item it, LLVMBasicBlockRef bb, size_t *index) {
+  if (it.kind != NEED_PRIMAL && it.kind != NEED_SHADOW) return NULL;
+  Loop *l = invariant_loop(g, it, bb);
+  if (!l) return NULL;
+  for (size_t i = 0; i < l->hoisted.len; i++)
+    if (l->hoisted.data[i].value == it.value && l->hoisted.data[i].kind == it.kind) {
+      if (index) *index = i;
+      return l;
+    }
+  return NULL;
+}
+
+/* Each captured need of a block inside a loop it is invariant in becomes a need of the loop's exits
+ * instead; those may hoist it further out. Repeats until nothing moves. */
+void plan_hoisting(RevGen *g) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+      LLVMBasicBlockRef bb = g->cfg.blocks.data[b];
+      for (size_t i = 0; i < g->plan[b].needs.len; i++) {
+        Item it = g->plan[b].needs.data[i];
+        if (it.kind != NEED_PRIMAL && it.kind != NEED_SHADOW) continue;
+        if (hoisting_loop(g, it, bb, NULL)) continue;
+        Loop *l = invariant_loop(g, it, bb);
+        if (!l || !item_captured(g, bb, it)) continue;
+        vec_push(&l->hoisted, it);
+        changed = true;
+        for (size_t e = 0; e < g->cfg.blocks.len; e++) {
+          if (l->body[e]) continue;
+          BlockList *preds = &g->cfg.preds[e];
+          for (size_t k = 0; k < preds->len; k++)
+            if (in_loop(g, l, preds->data[k])) {
+              note_need(g, g->cfg.blocks.data[e], it.value, it.kind);
+              break;
+            }
+        }
+      }
+    }
+  }
+}
