@@ -58,8 +58,12 @@ static int frontend(const Invocation *inv, const char *source, const char *bc, c
   char *include = xasprintf("%s/include", exec_parad_root());
   vec_push(&cmd, "-idirafter"); /* parad.h, after the user's own headers */
   vec_push(&cmd, include);
-  /* line tables, so that refusals can say file:line; removed again unless the user asked for -g */
-  if (line_tables) vec_push(&cmd, "-gline-tables-only");
+  /* line tables, so that refusals can say file:line; removed again unless the user asked for -g. This
+   * is the second run of the front end on the file: its warnings have been shown once already. */
+  if (line_tables) {
+    vec_push(&cmd, "-gline-tables-only");
+    vec_push(&cmd, "-w");
+  }
   char *dep = NULL;
   if (has_flag(&inv->frontend, "-MD") || has_flag(&inv->frontend, "-MMD")) {
     /* the dependency file describes the user's output, not our intermediate file */

@@ -65,7 +65,7 @@ static bool call_is_active(RevGen *g, LLVMValueRef call, const char *pattern) {
 static bool pair_of_call(RevGen *g, LLVMValueRef call, const char *pattern, RevPair *pair) {
   LLVMValueRef callee = ir_called_function(call);
   bool ret_active = varied(g, call) && adj_type(LLVMTypeOf(call)) != NULL;
-  return rev_pair(g->ad, callee, pattern, ret_active, shadowed(g, call), pair);
+  return rev_pair(g->ad, callee, pattern, ret_active, shadowed(g, call), false, pair);
 }
 
 static void aug_module_call(RevGen *g, LLVMValueRef call) {

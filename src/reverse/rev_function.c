@@ -162,15 +162,20 @@ static void plan(RevGen *g) {
     g->cur = bb;
     reverse_instructions(g, bb);
     Loop *loop = counted_header(g, bb);
-    if (loop)
-      rv(g, loop->iv); /* which way back: the first iteration or not */
+    if (loop) { /* which way back: the first iteration or not; then every induction variable steps back */
+      rv(g, loop->ivs.data[0].start);
+      for (size_t i = 0; i < loop->ivs.len; i++) rv(g, loop->ivs.data[i].phi);
+    }
     else if (g->cfg.preds[b].len > 1)
       rev_pred_index(g, bb, NULL);
-    /* going back into a counted loop starts its induction variable at its last value */
+    /* going back into a counted loop starts its induction variables at their last values */
     BlockList *preds = &g->cfg.preds[b];
     for (size_t k = 0; k < preds->len; k++)
-      for (size_t l = 0; l < g->loops.len; l++)
-        if (in_loop(g, &g->loops.data[l], preds->data[k]) && !in_loop(g, &g->loops.data[l], bb)) rv(g, g->loops.data[l].iv);
+      for (size_t l = 0; l < g->loops.len; l++) {
+        Loop *loop2 = &g->loops.data[l];
+        if (!in_loop(g, loop2, preds->data[k]) || in_loop(g, loop2, bb)) continue;
+        for (size_t i = 0; i < loop2->ivs.len; i++) rv(g, loop2->ivs.data[i].phi);
+      }
   }
   plan_hoisting(g);
   LLVMDeleteFunction(g->scratch);
@@ -178,6 +183,26 @@ static void plan(RevGen *g) {
   vmap_free(&g->adj);
   vmap_init(&g->adj);
   plan_layout(g);
+}
+
+/* PARAD_PLAN=1 in the environment prints what each block records, for tuning the tape. */
+static void print_plan(RevGen *g) {
+  if (!getenv("PARAD_PLAN")) return;
+  fprintf(stderr, "plan of %s (%s): frame %u bytes\n", LLVMGetValueName(g->orig), g->pattern, g->frame_bytes);
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+    BlockPlan *p = &g->plan[b];
+    if (!p->captures.len) continue;
+    fprintf(stderr, "  block #%zu %s%s: record %u bytes\n", b, LLVMGetBasicBlockName(g->cfg.blocks.data[b]),
+            g->cfg.cyclic[b] ? " (in a loop)" : "", p->record_bytes);
+    for (size_t i = 0; i < p->captures.len; i++) {
+      Capture *c = &p->captures.data[i];
+      char *v = c->item.kind == NEED_PRED ? NULL : LLVMPrintValueToString(c->item.value);
+      fprintf(stderr, "    %s %s: %.90s\n", c->frame_slot >= 0 ? "frame " : "record",
+              c->item.kind == NEED_SHADOW ? "shadow of" : c->item.kind == NEED_PRED ? "predecessor" : "",
+              v ? v : "");
+      if (v) LLVMDisposeMessage(v);
+    }
+  }
 }
 
 /* ---- writing aug ---- */
@@ -293,8 +318,10 @@ static void fill_phis(RevGen *g, LLVMValueRef *pred_phis) {
 static void keep_latest(RevGen *g, LLVMBasicBlockRef bb) {
   for (size_t l = 0; l < g->loops.len; l++) {
     Loop *loop = &g->loops.data[l];
-    if (loop->iv && loop->header == bb)
-      LLVMBuildStore(g->b, aug_value(g, loop->iv), vmap_get(&g->aug_slot, item_key(loop->iv, NEED_PRIMAL)));
+    for (size_t i = 0; i < loop->ivs.len && loop->header == bb; i++) {
+      LLVMValueRef phi = loop->ivs.data[i].phi;
+      LLVMBuildStore(g->b, aug_value(g, phi), vmap_get(&g->aug_slot, item_key(phi, NEED_PRIMAL)));
+    }
     for (size_t i = 0; i < loop->hoisted.len; i++) {
       Item it = loop->hoisted.data[i];
       if (item_def_block(g, it) != bb) continue;
@@ -322,7 +349,10 @@ static void write_aug(RevGen *g) {
     }
   for (size_t l = 0; l < g->loops.len; l++) {
     Loop *loop = &g->loops.data[l];
-    if (loop->iv) vmap_put(&g->aug_slot, item_key(loop->iv, NEED_PRIMAL), LLVMBuildAlloca(g->b, LLVMTypeOf(loop->iv), "last"));
+    for (size_t i = 0; i < loop->ivs.len; i++) {
+      LLVMValueRef phi = loop->ivs.data[i].phi;
+      vmap_put(&g->aug_slot, item_key(phi, NEED_PRIMAL), LLVMBuildAlloca(g->b, LLVMTypeOf(phi), "last"));
+    }
     for (size_t i = 0; i < loop->hoisted.len; i++) {
       Item it = loop->hoisted.data[i];
       const void *key = item_key(it.value, it.kind);
@@ -389,7 +419,7 @@ static void edge(RevGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred, ValueL
   for (size_t l = 0; l < g->loops.len; l++) {
     Loop *c = &g->loops.data[l];
     if (!in_loop(g, c, pred) || in_loop(g, c, bb)) continue;
-    if (c->iv) LLVMBuildStore(g->b, rv(g, c->iv), c->slot);
+    for (size_t i = 0; i < c->ivs.len; i++) LLVMBuildStore(g->b, rv(g, c->ivs.data[i].phi), c->ivs.data[i].slot);
     for (size_t i = 0; i < c->hoisted.len; i++) {
       Item it = c->hoisted.data[i];
       LLVMBuildStore(g->b, it.kind == NEED_SHADOW ? rs(g, it.value) : rv(g, it.value), c->slots[i]);
@@ -415,14 +445,17 @@ static void dispatch(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record, LLVMB
   } else if (preds->len == 1) {
     edge(g, bb, preds->data[0], &phis, &dphis);
   } else if (loop) { /* the first iteration came from the preheader; the others from the latch */
-    LLVMValueRef iv = rv(g, loop->iv);
+    Induction *first = &loop->ivs.data[0];
     LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->ctx, fn, "loop.start");
     LLVMBasicBlockRef around = LLVMAppendBasicBlockInContext(g->ctx, fn, "loop.back");
-    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, iv, loop->start, ""), out, around);
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, rv(g, first->phi), rv(g, first->start), ""), out, around);
     LLVMPositionBuilderAtEnd(g->b, out);
     edge(g, bb, loop->preheader, &phis, &dphis);
     LLVMPositionBuilderAtEnd(g->b, around);
-    LLVMBuildStore(g->b, LLVMBuildSub(g->b, iv, loop->step, ""), loop->slot);
+    for (size_t i = 0; i < loop->ivs.len; i++) {
+      Induction *iv = &loop->ivs.data[i];
+      LLVMBuildStore(g->b, LLVMBuildSub(g->b, rv(g, iv->phi), iv->step, ""), iv->slot);
+    }
     edge(g, bb, loop->latch, &phis, &dphis);
   } else {
     LLVMValueRef idx = rev_pred_index(g, bb, record);
@@ -458,7 +491,8 @@ static void write_rev(RevGen *g) {
   LLVMValueRef ret_index = nreturns > 1 ? tape_load(g, frame, g->frame_bytes, g->i64) : NULL;
   for (size_t l = 0; l < g->loops.len; l++) {
     Loop *loop = &g->loops.data[l];
-    if (loop->iv) loop->slot = LLVMBuildAlloca(g->b, LLVMTypeOf(loop->iv), "iv.slot");
+    for (size_t i = 0; i < loop->ivs.len; i++)
+      loop->ivs.data[i].slot = LLVMBuildAlloca(g->b, LLVMTypeOf(loop->ivs.data[i].phi), "iv.slot");
     loop->slots = xcalloc(loop->hoisted.len + 1, sizeof *loop->slots);
     for (size_t i = 0; i < loop->hoisted.len; i++) {
       Item it = loop->hoisted.data[i];
@@ -517,12 +551,13 @@ static void write_rev(RevGen *g) {
 
 /* ---- the pair ---- */
 
-static char *pair_key(LLVMValueRef fn, const char *pattern, bool ret_active, bool ret_shadow) {
-  return xasprintf("rev|%s|%s|%d%d", LLVMGetValueName(fn), pattern, ret_active, ret_shadow);
+static char *pair_key(LLVMValueRef fn, const char *pattern, bool ret_active, bool ret_shadow, bool top_level) {
+  return xasprintf("rev|%s|%s|%d%d%d", LLVMGetValueName(fn), pattern, ret_active, ret_shadow, top_level);
 }
 
-bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_active, bool ret_shadow, RevPair *out) {
-  char *key = pair_key(fn, pattern, ret_active, ret_shadow);
+bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_active, bool ret_shadow, bool top_level,
+              RevPair *out) {
+  char *key = pair_key(fn, pattern, ret_active, ret_shadow, top_level);
   char *rkey = xasprintf("%s|rev", key);
   out->ret_active = ret_active;
   out->ret_shadow = ret_shadow;
@@ -534,7 +569,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_activ
     return true;
   }
   RevGen g = {.ad = ad, .orig = fn, .pattern = pattern, .ret_active = ret_active, .ret_shadow = ret_shadow,
-              .ctx = ad->ctx};
+              .reload_inputs = top_level && writes_only_own_memory(fn), .ctx = ad->ctx};
   g.ptr_type = LLVMPointerTypeInContext(g.ctx, 0);
   g.i64 = LLVMInt64TypeInContext(g.ctx);
   /* activity knows 'd' and 'o' as active, 'c' as constant */
@@ -543,8 +578,8 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_activ
     if (*c == 'n') *c = 'd';
   g.act = activity_get(ad, fn, act);
   free(act);
-  char *aname = xasprintf("augmented.%s.%s", LLVMGetValueName(fn), pattern);
-  char *rname = xasprintf("reverse.%s.%s", LLVMGetValueName(fn), pattern);
+  char *aname = xasprintf("augmented%s.%s.%s", top_level ? ".top" : "", LLVMGetValueName(fn), pattern);
+  char *rname = xasprintf("reverse%s.%s.%s", top_level ? ".top" : "", LLVMGetValueName(fn), pattern);
   g.aug = LLVMAddFunction(ad->mod, aname, aug_type(&g));
   g.rev = LLVMAddFunction(ad->mod, rname, rev_type(&g));
   free(aname);
@@ -567,6 +602,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_activ
   vmap_init(&g.local);
   g.b = LLVMCreateBuilderInContext(g.ctx);
   plan(&g);
+  print_plan(&g);
   if (!g.errors) write_aug(&g);
   if (!g.errors) write_rev(&g);
   LLVMDisposeBuilder(g.b);

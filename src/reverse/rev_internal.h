@@ -64,11 +64,15 @@ typedef VEC(Capture) CaptureList;
  *   - values defined before the loop and needed in its reverse are captured once where the loop exits,
  *     not once per iteration, and carried through a slot while the reverse sweep is in the loop. */
 typedef struct {
+  LLVMValueRef phi, start, step;
+  LLVMValueRef slot;     /* rev: its value in the iteration being reversed */
+} Induction;
+
+typedef struct {
   LLVMBasicBlockRef header;
   bool *body;            /* per block position in cfg */
   LLVMBasicBlockRef preheader, latch; /* counted loops */
-  LLVMValueRef iv, start, step;       /* NULL when not counted */
-  LLVMValueRef slot;     /* rev: the induction variable of the iteration being reversed */
+  VEC(Induction) ivs;    /* counted loops: every induction variable; the first tells the first iteration */
   VEC(Item) hoisted;     /* values carried through slots */
   LLVMValueRef *slots;   /* rev: one per hoisted value */
 } Loop;
@@ -85,6 +89,10 @@ typedef struct {
   const char *pattern;   /* one letter per parameter: 'c', 'd'/'n' (pointer with shadow), 'o' (active scalar) */
   bool ret_active;       /* the result is an active float: rev takes its adjoint */
   bool ret_shadow;       /* the result is a pointer with a shadow: aug returns both */
+  /* Loads of arguments' memory and globals are repeated in the reverse sweep instead of recorded: the
+   * pair serves a gradient whose reverse sweep follows its forward sweep directly, and the function
+   * writes only memory it allocated itself (writes_only_own_memory). */
+  bool reload_inputs;
   const Activity *act;
   Cfg cfg;
   BlockPlan *plan;       /* per block position in cfg */
@@ -151,6 +159,7 @@ LLVMBasicBlockRef item_def_block(RevGen *g, Item it);
 void plan_layout(RevGen *g);
 /* At the start of a reverse block, after its record was read: materialises every need of the block. */
 void materialise_needs(RevGen *g, LLVMBasicBlockRef orig_block, LLVMValueRef record_ptr);
+bool writes_only_own_memory(LLVMValueRef fn);
 /* Whether an instruction is cheap enough to recompute in the reverse sweep instead of recording it. */
 bool recomputable(LLVMValueRef inst);
 
@@ -158,8 +167,8 @@ bool recomputable(LLVMValueRef inst);
 void find_loops(RevGen *g);
 void free_loops(RevGen *g);
 bool in_loop(RevGen *g, Loop *l, LLVMBasicBlockRef bb);
-/* The counted loop whose induction variable v is, when block bb lies in that loop; else NULL. */
-Loop *counted_iv_in(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb);
+/* The induction variable of a counted loop v is, when block bb lies in that loop; else NULL. */
+Induction *counted_iv_in(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb);
 /* The loop whose header bb is, when it is counted. */
 Loop *counted_header(RevGen *g, LLVMBasicBlockRef bb);
 /* The loop that carries item it through a slot into block bb, or NULL. */

@@ -40,18 +40,18 @@ static bool loop_body(RevGen *g, LLVMBasicBlockRef header, BlockList *latches, b
   return true;
 }
 
-/* iv = phi [constant start, preheader], [iv + constant step, latch] */
-static bool induction(LLVMValueRef phi, LLVMBasicBlockRef preheader, LLVMBasicBlockRef latch, LLVMValueRef *start,
-                      LLVMValueRef *step) {
+/* iv = phi [start, preheader], [iv + constant step, latch], start defined outside the loop (the reverse
+ * sweep compares with it to know it is back at the first iteration) */
+static bool induction(RevGen *g, const bool *body, LLVMValueRef phi, LLVMBasicBlockRef preheader,
+                      LLVMBasicBlockRef latch, LLVMValueRef *start, LLVMValueRef *step) {
   if (!ir_is_int(LLVMTypeOf(phi)) || LLVMCountIncoming(phi) != 2) return false;
   LLVMValueRef init = NULL, next = NULL;
   for (unsigned i = 0; i < 2; i++) {
     if (LLVMGetIncomingBlock(phi, i) == preheader) init = LLVMGetIncomingValue(phi, i);
     if (LLVMGetIncomingBlock(phi, i) == latch) next = LLVMGetIncomingValue(phi, i);
   }
-  if (!init || !next || !LLVMIsAConstantInt(init) || !LLVMIsAInstruction(next) ||
-      LLVMGetInstructionOpcode(next) != LLVMAdd)
-    return false;
+  if (!init || !next || !LLVMIsAInstruction(next) || LLVMGetInstructionOpcode(next) != LLVMAdd) return false;
+  if (LLVMIsAInstruction(init) && body[cfg_index(&g->cfg, LLVMGetInstructionParent(init))]) return false;
   LLVMValueRef a = LLVMGetOperand(next, 0), b = LLVMGetOperand(next, 1);
   LLVMValueRef c = a == phi ? b : b == phi ? a : NULL;
   if (!c || !LLVMIsAConstantInt(c) || LLVMConstIntGetZExtValue(c) == 0) return false;
@@ -66,13 +66,12 @@ static void make_counted(RevGen *g, Loop *l) {
   bool in0 = in_loop(g, l, preds->data[0]), in1 = in_loop(g, l, preds->data[1]);
   if (in0 == in1) return;
   LLVMBasicBlockRef latch = in0 ? preds->data[0] : preds->data[1], pre = in0 ? preds->data[1] : preds->data[0];
-  for (LLVMValueRef i = LLVMGetFirstInstruction(l->header); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i))
-    if (induction(i, pre, latch, &l->start, &l->step)) {
-      l->iv = i;
-      l->preheader = pre;
-      l->latch = latch;
-      return;
-    }
+  for (LLVMValueRef i = LLVMGetFirstInstruction(l->header); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
+    Induction iv = {i, NULL, NULL, NULL};
+    if (induction(g, l->body, i, pre, latch, &iv.start, &iv.step)) vec_push(&l->ivs, iv);
+  }
+  l->preheader = pre;
+  l->latch = latch;
 }
 
 typedef struct {
@@ -129,19 +128,23 @@ void free_loops(RevGen *g) {
     free(g->loops.data[i].body);
     free(g->loops.data[i].slots);
     vec_free(&g->loops.data[i].hoisted);
+    vec_free(&g->loops.data[i].ivs);
   }
   vec_free(&g->loops);
 }
 
-Loop *counted_iv_in(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb) {
-  for (size_t i = 0; i < g->loops.len; i++)
-    if (g->loops.data[i].iv == v && in_loop(g, &g->loops.data[i], bb)) return &g->loops.data[i];
+Induction *counted_iv_in(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb) {
+  for (size_t i = 0; i < g->loops.len; i++) {
+    Loop *l = &g->loops.data[i];
+    for (size_t k = 0; k < l->ivs.len; k++)
+      if (l->ivs.data[k].phi == v && in_loop(g, l, bb)) return &l->ivs.data[k];
+  }
   return NULL;
 }
 
 Loop *counted_header(RevGen *g, LLVMBasicBlockRef bb) {
   for (size_t i = 0; i < g->loops.len; i++)
-    if (g->loops.data[i].header == bb && g->loops.data[i].iv) return &g->loops.data[i];
+    if (g->loops.data[i].header == bb && g->loops.data[i].ivs.len) return &g->loops.data[i];
   return NULL;
 }
 

@@ -83,7 +83,7 @@ int rev_lower_request(AdModule *ad, const Request *r) {
   }
   char *pattern = xstrdup(r->activity);
   RevPair pair;
-  bool ok = rev_pair(ad, fn, pattern, ret_active, false, &pair);
+  bool ok = rev_pair(ad, fn, pattern, ret_active, false, r->mode == MODE_REVERSE, &pair);
   free(pattern);
   if (!ok) return 1;
 
@@ -101,6 +101,7 @@ int rev_lower_request(AdModule *ad, const Request *r) {
     LLVMValueRef primal = LLVMBuildCall2(b, LLVMGlobalGetValueType(pair.aug), pair.aug, args, n, "");
     free(args);
     if (r->mode == MODE_REVERSE) {
+      rt_call(b, "__parad_rt_tape_mark_peak", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
       LLVMValueRef seed = ret_active ? ir_const_fp(adj_type(rt), 1.0) : NULL;
       LLVMValueRef grads = LLVMBuildCall2(b, LLVMGlobalGetValueType(pair.rev), pair.rev, &seed, seed ? 1 : 0, "");
       rt_call(b, "__parad_rt_tape_end", LLVMVoidTypeInContext(ad->ctx), &tape, 1);

@@ -80,6 +80,88 @@ bool recomputable(LLVMValueRef v) {
   }
 }
 
+/* ---- loads the reverse sweep may repeat ---- */
+
+/* The object an address points into: addresses are computed from it by getelementptr and casts. */
+static LLVMValueRef root_of(LLVMValueRef p) {
+  for (int i = 0; i < 64; i++) {
+    p = ir_strip_pointer_casts(p);
+    if (LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr))
+      p = LLVMGetOperand(p, 0);
+    else
+      break;
+  }
+  return p;
+}
+
+/* Memory the function allocated itself: a stack slot or a heap block (or a choice between such). */
+static bool own_memory(LLVMValueRef p, int depth) {
+  p = root_of(p);
+  if (LLVMIsAAllocaInst(p)) return true;
+  if (ir_is_call(p)) {
+    CallKind k = call_classify(p, NULL);
+    return k == CALL_ALLOC || k == CALL_REALLOC;
+  }
+  if (depth > 8) return false;
+  if (LLVMIsAPHINode(p)) {
+    for (unsigned i = 0, n = LLVMCountIncoming(p); i < n; i++)
+      if (!own_memory(LLVMGetIncomingValue(p, i), depth + 1)) return false;
+    return true;
+  }
+  if (LLVMIsASelectInst(p)) return own_memory(LLVMGetOperand(p, 1), depth + 1) && own_memory(LLVMGetOperand(p, 2), depth + 1);
+  return false;
+}
+
+/* Does fn write only memory it allocated, and call nothing that could write other memory: then its
+ * arguments' memory and the globals hold, when the reverse sweep runs right after the forward sweep,
+ * what they held when it read them. */
+bool writes_only_own_memory(LLVMValueRef fn) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      switch (LLVMGetInstructionOpcode(i)) {
+      case LLVMStore:
+        if (!own_memory(LLVMGetOperand(i, 1), 0)) return false;
+        break;
+      case LLVMAtomicRMW:
+      case LLVMAtomicCmpXchg:
+        if (!own_memory(LLVMGetOperand(i, 0), 0)) return false;
+        break;
+      case LLVMCall:
+        switch (call_classify(i, NULL)) {
+        case CALL_DEBUG:
+        case CALL_MATH:
+        case CALL_INACTIVE:
+        case CALL_ALLOC:
+        case CALL_FREE: break;
+        case CALL_MEMCPY:
+        case CALL_MEMSET:
+        case CALL_REALLOC:
+          if (!own_memory(LLVMGetArgOperand(i, 0), 0)) return false;
+          break;
+        default: return false;
+        }
+        break;
+      case LLVMInvoke:
+      case LLVMCallBr: return false;
+      default: break;
+      }
+    }
+  return true;
+}
+
+/* A load of an argument's memory or a global, in a function that does not write them, can be repeated
+ * in the reverse sweep instead of recorded (only where the reverse sweep follows the forward sweep
+ * directly: see RevGen.reload_inputs). */
+static bool reloadable(RevGen *g, LLVMValueRef v) {
+  if (!g->reload_inputs || !LLVMIsALoadInst(v) || LLVMGetVolatile(v) || LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic)
+    return false;
+  LLVMValueRef root = root_of(LLVMGetOperand(v, 0));
+  return LLVMIsAArgument(root) || LLVMIsAGlobalVariable(root);
+}
+
+/* Recomputed in the reverse sweep rather than recorded. */
+static bool rederived(RevGen *g, LLVMValueRef v) { return recomputable(v) || reloadable(g, v); }
+
 /* The shadow of a pointer computed from shadowed pointers is recomputed the same way, on shadows. */
 static bool shadow_recomputable(RevGen *g, LLVMValueRef v) {
   if (!LLVMIsAInstruction(v)) return false;
@@ -114,7 +196,7 @@ void note_need(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef v, NeedKind kind) {
   for (size_t i = 0; i < p->needs.len; i++)
     if (p->needs.data[i].value == v && p->needs.data[i].kind == kind) return;
   /* operands first: materialise_needs produces needs in this order */
-  if (kind == NEED_PRIMAL && recomputable(v)) note_operands(g, bb, v, kind);
+  if (kind == NEED_PRIMAL && rederived(g, v)) note_operands(g, bb, v, kind);
   if (kind == NEED_SHADOW && shadow_recomputable(g, v)) note_operands(g, bb, v, kind);
   Item it = {v, kind};
   vec_push(&p->needs, it);
@@ -137,7 +219,7 @@ static LLVMBasicBlockRef capture_block(RevGen *g, LLVMBasicBlockRef bb, Item it)
 bool item_captured(RevGen *g, LLVMBasicBlockRef bb, Item it) {
   if (it.kind == NEED_PRED || it.kind == NEED_TAPE) return true;
   if (it.kind == NEED_PRIMAL && counted_iv_in(g, it.value, bb)) return false; /* runs backwards */
-  if (it.kind == NEED_PRIMAL && recomputable(it.value)) return false;
+  if (it.kind == NEED_PRIMAL && rederived(g, it.value)) return false;
   if (it.kind == NEED_SHADOW && shadow_recomputable(g, it.value)) return false;
   return !hoisting_loop(g, it, bb, NULL);
 }
@@ -216,10 +298,10 @@ LLVMValueRef rs(RevGen *g, LLVMValueRef v) {
 
 /* Produces one need at the current position, its operands already produced. */
 static LLVMValueRef materialise(RevGen *g, LLVMBasicBlockRef bb, Item it, LLVMValueRef record) {
-  Loop *loop = it.kind == NEED_PRIMAL ? counted_iv_in(g, it.value, bb) : NULL;
-  if (loop) return LLVMBuildLoad2(g->b, LLVMTypeOf(it.value), loop->slot, "iv");
+  Induction *iv = it.kind == NEED_PRIMAL ? counted_iv_in(g, it.value, bb) : NULL;
+  if (iv) return LLVMBuildLoad2(g->b, LLVMTypeOf(it.value), iv->slot, "iv");
   size_t k;
-  loop = hoisting_loop(g, it, bb, &k);
+  Loop *loop = hoisting_loop(g, it, bb, &k);
   if (loop) return LLVMBuildLoad2(g->b, item_type(g, it), loop->slots[k], "invariant");
   if (item_captured(g, bb, it)) {
     LLVMBasicBlockRef at = capture_block(g, bb, it);

@@ -23,8 +23,11 @@ typedef struct {
   bool ret_shadow;  /* aug returns {result, shadow of result} */
 } RevPair;
 
-/* The pair for fn and pattern, generated on first use. False after an error (reported). */
-bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_active, bool ret_shadow, RevPair *out);
+/* The pair for fn and pattern, generated on first use. False after an error (reported). top_level: the
+ * pair serves a gradient call whose reverse sweep directly follows its forward sweep (so memory the
+ * function only reads can be read again in the reverse sweep). */
+bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_active, bool ret_shadow, bool top_level,
+              RevPair *out);
 
 /* Lowers a canonical reverse, augmented-forward or split-reverse request. Returns errors. */
 int rev_lower_request(AdModule *ad, const Request *r);

@@ -14,6 +14,7 @@ struct ParadChunk {
 };
 
 enum { FIRST_CHUNK = 64 * 1024, LARGEST_STEP = 64 * 1024 * 1024 };
+#define KEEP_AT_MOST ((size_t)1 << 30)
 
 _Thread_local ParadTape *__parad_rt_current;
 static _Thread_local size_t thread_peak;
@@ -32,8 +33,6 @@ static ParadChunk *new_chunk(ParadTape *t, size_t size) {
   c->used = NULL;
   c->size = size;
   t->bytes += sizeof *c + size;
-  if (t->bytes > t->peak) t->peak = t->bytes;
-  if (t->bytes > thread_peak) thread_peak = t->bytes;
   return c;
 }
 
@@ -52,13 +51,21 @@ ParadTape *__parad_rt_tape_begin(void) {
     enter(t, new_chunk(t, FIRST_CHUNK));
   }
   t->top = t->base;
+  t->used_before = 0;
   t->prev = __parad_rt_current;
   __parad_rt_current = t;
   return t;
 }
 
+void __parad_rt_tape_mark_peak(ParadTape *t) {
+  size_t used = t->used_before + (size_t)(t->top - t->base);
+  if (used > t->peak) t->peak = used;
+  if (used > thread_peak) thread_peak = used;
+}
+
 void __parad_rt_tape_suspend(ParadTape *t) {
   if (__parad_rt_current != t) fatal("split mode: the tape being suspended is not the current one");
+  __parad_rt_tape_mark_peak(t);
   __parad_rt_current = t->prev;
 }
 
@@ -86,14 +93,21 @@ void __parad_rt_tape_end(ParadTape *t) {
   for (size_t i = 0; i < t->nlater; i++) free(t->later[i]);
   t->nlater = 0;
   t->nmoves = 0;
-  /* Keep the first chunk for the next call on this thread; larger ones go back to the system. */
+  /* Keep the chunks for the next call on this thread: a gradient computed again and again (an
+   * optimiser's loop) would otherwise fault in fresh pages for its whole tape every time. Up to a cap. */
   ParadChunk *first = t->chunk;
-  for (ParadChunk *c = first->next, *n; c; c = n) {
-    n = c->next;
-    t->bytes -= sizeof *c + c->size;
-    free(c);
+  size_t kept = sizeof *first + first->size;
+  ParadChunk *c = first;
+  while (c->next && kept + sizeof *c->next + c->next->size <= KEEP_AT_MOST) {
+    c = c->next;
+    kept += sizeof *c + c->size;
   }
-  first->next = NULL;
+  for (ParadChunk *d = c->next, *n; d; d = n) {
+    n = d->next;
+    t->bytes -= sizeof *d + d->size;
+    free(d);
+  }
+  c->next = NULL;
   if (!spare) {
     spare = t;
   } else {
@@ -107,6 +121,7 @@ void __parad_rt_tape_end(ParadTape *t) {
 char *__parad_rt_tape_grow(ParadTape *t, size_t n) {
   ParadChunk *c = t->chunk;
   c->used = t->top;
+  t->used_before += (size_t)(t->top - t->base);
   ParadChunk *next = c->next;
   if (!next || next->size < n) {
     if (next) { /* too small for this record: drop the cached chunks */
@@ -130,6 +145,7 @@ char *__parad_rt_tape_back(ParadTape *t) {
   ParadChunk *c = t->chunk;
   if (!c->prev) fatal("tape underflow: a reverse sweep read more than its forward sweep recorded");
   enter(t, c->prev);
+  t->used_before -= (size_t)(t->chunk->used - t->base);
   return t->chunk->used;
 }
 

@@ -23,7 +23,8 @@ typedef struct ParadTape {
   ParadChunk *chunk;      /* the current chunk */
   struct ParadTape *prev; /* the tape that was current before this one */
   size_t bytes;           /* chunk memory held now */
-  size_t peak;            /* the most chunk memory held at once */
+  size_t used_before;     /* bytes recorded in the chunks before the current one */
+  size_t peak;            /* the most bytes recorded at once */
   void **later;           /* shadows of heap blocks freed in the forward sweep: freed when the tape ends */
   size_t nlater, caplater;
   struct ParadMove *moves; /* shadows of blocks realloc moved, for the reverse sweep */
@@ -34,6 +35,8 @@ extern _Thread_local ParadTape *__parad_rt_current;
 
 /* A new empty tape, made current (the previous one is remembered). */
 ParadTape *__parad_rt_tape_begin(void);
+/* At the end of a forward sweep (the tape is at its fullest): notes its size for parad_tape_peak_bytes. */
+void __parad_rt_tape_mark_peak(ParadTape *t);
 /* After an augmented forward sweep in split mode: the previous tape is current again; t stays alive. */
 void __parad_rt_tape_suspend(ParadTape *t);
 /* Before the reverse sweep of split mode: t is current again. */
@@ -56,7 +59,8 @@ void __parad_rt_copy_adjoint_f32(float *dst_adjoint, float *src_adjoint, size_t 
 /* Enzyme's split mode with a user buffer: the size of the tape handle it stores there. */
 int __parad_rt_tape_handle_size(void);
 
-/* For benchmarks: the most tape memory one thread's tapes held at once since the last reset. */
+/* For benchmarks: the most bytes one thread's tapes held at once (at the end of a forward sweep) since
+ * the last reset. */
 size_t parad_tape_peak_bytes(void);
 void parad_tape_reset_peak(void);
 
