@@ -1,6 +1,7 @@
 /* The tape runtime. See tape.h for the layout generated code relies on. */
 #include "tape.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,8 +43,51 @@ static void enter(ParadTape *t, ParadChunk *c) {
   t->end = c->data + c->size;
 }
 
+static void free_chunks(ParadTape *t) {
+  ParadChunk *c = t->chunk;
+  while (c->next) c = c->next;
+  while (c) {
+    ParadChunk *p = c->prev;
+    free(c);
+    c = p;
+  }
+}
+
+static void free_tape(ParadTape *t) {
+  free_chunks(t);
+  free(t->later);
+  free(t->moves);
+  free(t);
+}
+
+/* A thread's spare tape goes when the thread does (a key destructor), and the main thread's when the
+ * program exits, so that memory checkers see nothing left behind. */
+static pthread_key_t spare_key;
+static pthread_once_t spare_key_once = PTHREAD_ONCE_INIT;
+
+static void release_thread_spare(void *t) {
+  if (t == spare) spare = NULL;
+  free_tape(t);
+}
+
+static void make_spare_key(void) { pthread_key_create(&spare_key, release_thread_spare); }
+
+static void keep_spare(ParadTape *t) {
+  spare = t;
+  pthread_once(&spare_key_once, make_spare_key);
+  pthread_setspecific(spare_key, t);
+}
+
+__attribute__((destructor)) static void release_spare(void) {
+  if (!spare) return;
+  pthread_setspecific(spare_key, NULL);
+  free_tape(spare);
+  spare = NULL;
+}
+
 ParadTape *__parad_rt_tape_begin(void) {
   ParadTape *t = spare;
+  if (t) pthread_setspecific(spare_key, NULL);
   spare = NULL;
   if (!t) {
     t = calloc(1, sizeof *t);
@@ -75,16 +119,6 @@ void __parad_rt_tape_resume(ParadTape *t) {
   __parad_rt_current = t;
 }
 
-static void free_chunks(ParadTape *t) {
-  ParadChunk *c = t->chunk;
-  while (c->next) c = c->next;
-  while (c) {
-    ParadChunk *p = c->prev;
-    free(c);
-    c = p;
-  }
-}
-
 void __parad_rt_tape_end(ParadTape *t) {
   if (__parad_rt_current != t) fatal("the tape being ended is not the current one");
   if (t->top != t->base || t->chunk->prev)
@@ -108,14 +142,10 @@ void __parad_rt_tape_end(ParadTape *t) {
     free(d);
   }
   c->next = NULL;
-  if (!spare) {
-    spare = t;
-  } else {
-    free_chunks(t);
-    free(t->later);
-    free(t->moves);
-    free(t);
-  }
+  if (!spare)
+    keep_spare(t);
+  else
+    free_tape(t);
 }
 
 char *__parad_rt_tape_grow(ParadTape *t, size_t n) {
@@ -147,17 +177,6 @@ char *__parad_rt_tape_back(ParadTape *t) {
   enter(t, c->prev);
   t->used_before -= (size_t)(t->chunk->used - t->base);
   return t->chunk->used;
-}
-
-/* The spare tape of the thread that exits the program: released, so that memory checkers see nothing
- * left behind. */
-__attribute__((destructor)) static void release_spare(void) {
-  if (!spare) return;
-  free_chunks(spare);
-  free(spare->later);
-  free(spare->moves);
-  free(spare);
-  spare = NULL;
 }
 
 int __parad_rt_tape_handle_size(void) { return (int)sizeof(ParadTape *); }
