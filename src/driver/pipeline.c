@@ -42,8 +42,9 @@ static LLVMTargetMachineRef target_machine(LLVMModuleRef m, char opt) {
 }
 
 static bool run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, bool vec, bool slp,
-                       bool unroll, bool verbose) {
+                       bool unroll, int inline_threshold, bool verbose) {
   LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+  if (inline_threshold) LLVMPassBuilderOptionsSetInlinerThreshold(po, inline_threshold);
   LLVMPassBuilderOptionsSetLoopVectorization(po, vec);
   LLVMPassBuilderOptionsSetSLPVectorization(po, slp);
   LLVMPassBuilderOptionsSetLoopUnrolling(po, unroll);
@@ -60,6 +61,11 @@ static bool run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *pas
   }
   return true;
 }
+
+/* Before differentiating, callees are inlined more readily than at -O2 (threshold 225): a call inside
+ * differentiated code becomes a pair of functions whose forward half must record everything its reverse
+ * half needs, while inlined code shares the caller's tape, recomputation and loops. */
+enum { PRE_AD_INLINE_THRESHOLD = 1000 };
 
 int pipeline_run(const char *in_path, const char *out_path, const PipelineOptions *o) {
   LLVMContextRef ctx = LLVMContextCreate();
@@ -99,7 +105,8 @@ int pipeline_run(const char *in_path, const char *out_path, const PipelineOption
   }
   /* Light optimisation before differentiating: the derivative of optimised code is several times
    * faster. No vectorisation or unrolling yet: they come after, on primal and derivative alike. */
-  if (o->opt != '0' && !run_passes(m, tm, o->opt == '1' ? "default<O1>" : "default<O2>", false, false, false, o->verbose)) {
+  if (o->opt != '0' && !run_passes(m, tm, o->opt == '1' ? "default<O1>" : "default<O2>", false, false, false,
+                                   PRE_AD_INLINE_THRESHOLD, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;
   }
@@ -116,7 +123,7 @@ int pipeline_run(const char *in_path, const char *out_path, const PipelineOption
   LLVMDisposeMessage(msg);
   /* Parad asked the front end for line tables to place its diagnostics; drop them unless asked for. */
   if (!o->keep_debug) LLVMStripModuleDebugInfo(m);
-  if (!run_passes(m, tm, level, o->vectorize, o->slp_vectorize, o->unroll, o->verbose)) {
+  if (!run_passes(m, tm, level, o->vectorize, o->slp_vectorize, o->unroll, 0, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;
   }
