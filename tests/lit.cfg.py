@@ -2,6 +2,8 @@
 #   tests/ir/      IR -> IR tests of the generators (parad, FileCheck, and lli to run the result)
 #   tests/fwd/     forward-mode programs built with parad-cc, checked against analytic derivatives
 #                  or central finite differences
+#   tests/rev/     reverse-mode programs: gradients checked against analytic derivatives or finite
+#                  differences, and against forward tangents
 #   tests/diag/    refusals: a diagnostic with file:line, a non-zero exit, no output file
 #   tests/driver/  parad-cc as a compiler: flags, several files, programs without derivatives
 import os

@@ -101,6 +101,63 @@ static LLVMValueRef convert(LLVMBuilderRef b, LLVMValueRef v, LLVMTypeRef to) {
   return NULL;
 }
 
+/* The leaf scalars of a struct or array type, in memory order. */
+static unsigned leaves(LLVMTypeRef t, LLVMTypeRef *out, unsigned cap, unsigned n) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMStructTypeKind:
+    for (unsigned i = 0; i < LLVMCountStructElementTypes(t); i++)
+      n = leaves(LLVMStructGetTypeAtIndex(t, i), out, cap, n);
+    return n;
+  case LLVMArrayTypeKind:
+    for (unsigned i = 0; i < LLVMGetArrayLength2(t); i++) n = leaves(LLVMGetElementType(t), out, cap, n);
+    return n;
+  default:
+    if (n < cap) out[n] = t;
+    return n + 1;
+  }
+}
+
+static LLVMValueRef rebuild(LLVMBuilderRef b, LLVMTypeRef t, LLVMValueRef *leaf_values, unsigned *next) {
+  LLVMTypeKind kind = LLVMGetTypeKind(t);
+  if (kind != LLVMStructTypeKind && kind != LLVMArrayTypeKind) return leaf_values[(*next)++];
+  unsigned count = kind == LLVMStructTypeKind ? LLVMCountStructElementTypes(t) : (unsigned)LLVMGetArrayLength2(t);
+  LLVMValueRef v = LLVMGetUndef(t);
+  for (unsigned i = 0; i < count; i++) {
+    LLVMTypeRef et = kind == LLVMStructTypeKind ? LLVMStructGetTypeAtIndex(t, i) : LLVMGetElementType(t);
+    v = LLVMBuildInsertValue(b, v, rebuild(b, et, leaf_values, next), i, "");
+  }
+  return v;
+}
+
+/* A struct passed through "..." arrives in pieces: the x86-64 ABI passes struct {double re, im;} as two
+ * doubles and struct {float x, y, z;} as <2 x float> and float. Takes as many call arguments from *k as
+ * the struct type `to` needs and rebuilds its value; NULL when the pieces do not match its fields. */
+static LLVMValueRef gather_struct(LLVMBuilderRef b, LLVMValueRef call, unsigned *k, unsigned n, LLVMTypeRef to) {
+  enum { MAX_LEAVES = 16 };
+  LLVMTypeRef leaf[MAX_LEAVES];
+  unsigned nleaves = leaves(to, leaf, MAX_LEAVES, 0), got = 0, at = *k;
+  if (LLVMGetTypeKind(to) != LLVMStructTypeKind || nleaves > MAX_LEAVES) return NULL;
+  LLVMValueRef value[MAX_LEAVES];
+  while (got < nleaves && at < n) {
+    LLVMValueRef a = LLVMGetArgOperand(call, at++);
+    LLVMTypeRef t = LLVMTypeOf(a);
+    if (t == leaf[got]) {
+      value[got++] = a;
+      continue;
+    }
+    if (LLVMGetTypeKind(t) != LLVMVectorTypeKind) return NULL;
+    unsigned lanes = LLVMGetVectorSize(t);
+    for (unsigned l = 0; l < lanes; l++) {
+      if (got == nleaves || leaf[got] != LLVMGetElementType(t)) return NULL;
+      value[got++] = LLVMBuildExtractElement(b, a, LLVMConstInt(LLVMInt32TypeInContext(LLVMGetTypeContext(t)), l, 0), "");
+    }
+  }
+  if (got < nleaves) return NULL;
+  *k = at;
+  unsigned next = 0;
+  return rebuild(b, to, value, &next);
+}
+
 static char default_activity(LLVMTypeRef t, DiffMode mode) {
   if (ir_is_ptr(t)) return ACT_DUP;
   if (ir_contains_fp(t)) return mode == MODE_FORWARD ? ACT_DUP : ACT_OUT;
@@ -293,7 +350,9 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
   LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
   if (!p.failed && mode == MODE_REVERSE_SPLIT) {
     if (ir_is_fp_or_fp_vector(rt) || (LLVMGetTypeKind(rt) == LLVMStructTypeKind && ir_contains_fp(rt))) {
-      LLVMValueRef d = k < n ? convert(b, LLVMGetArgOperand(call, k++), rt) : NULL;
+      LLVMValueRef d = k < n ? convert(b, LLVMGetArgOperand(call, k), rt) : NULL;
+      if (d) k++;
+      else if (k < n) d = gather_struct(b, call, &k, n, rt);
       if (!d) fail(&p, "after the arguments, pass the adjoint of the result of '%s' (a %s)", p.fn_name, ir_type_name(rt));
       else add_arg(&p, d);
     }

@@ -14,12 +14,13 @@ enum {
   SHADOWED = 2, /* a pointer with a shadow */
   PTRINT = 4,   /* an integer computed from the address of shadowed memory */
   BITS = 8,     /* an integer computed from the bits of an active float */
+  WANTS = 16,   /* a constant pointer parameter through which active data would be stored */
 };
 
 struct Activity {
   LLVMValueRef fn;
   char *pattern;
-  ValueMap flags; /* value -> VARIED | SHADOWED | PTRINT | BITS */
+  ValueMap flags; /* value -> VARIED | SHADOWED | PTRINT | BITS | WANTS */
   bool ret_active;
   bool done; /* false while the analysis runs: recursion asks before there is an answer */
 };
@@ -59,6 +60,8 @@ static bool active(const Activity *a, LLVMValueRef v) { return activity_active(a
 static bool need_shadow(Activity *a, LLVMValueRef p, int depth) {
   if (depth > 64 || !ir_is_ptr(LLVMTypeOf(p)) || (flags_of(a, p) & SHADOWED)) return false;
   if (LLVMIsAAllocaInst(p)) return add_flags(a, p, SHADOWED);
+  /* noted for the callers, which pass a shadow for such a parameter when they can */
+  if (LLVMIsAArgument(p)) return add_flags(a, p, WANTS);
   if (ir_is_call(p)) {
     CallKind k = call_classify(p, NULL);
     if (k == CALL_ALLOC || k == CALL_REALLOC) return add_flags(a, p, SHADOWED);
@@ -153,17 +156,23 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
     bool any = false;
     for (unsigned i = 0; i < n; i++) any |= active(a, LLVMGetArgOperand(call, i));
     if (!any) return false;
-    /* The callee may store active data through any pointer it is given. */
-    for (unsigned i = 0; i < n; i++) changed |= need_shadow(a, LLVMGetArgOperand(call, i), 0);
+    LLVMValueRef fn = ir_called_function(call);
+    char *pat = activity_call_pattern(a, call);
+    const Activity *callee = LLVMIsDeclaration(fn) ? NULL : activity_get(ad, fn, pat);
+    free(pat);
+    /* A pointer gets a shadow where the callee stores active data through it; where the callee's
+     * body is unknown (a registered gradient) or still being analysed (recursion), any pointer may. */
+    bool known = callee && callee->done;
+    for (unsigned i = 0; i < n; i++)
+      if (!known || (flags_of(callee, LLVMGetParam(fn, i)) & WANTS))
+        changed |= need_shadow(a, LLVMGetArgOperand(call, i), 0);
     LLVMTypeRef rt = LLVMTypeOf(call);
     if (ir_is_ptr(rt)) {
-      char *pat = activity_call_pattern(a, call);
-      LLVMValueRef fn = ir_called_function(call);
-      const Activity *callee = LLVMIsDeclaration(fn) ? NULL : activity_get(ad, fn, pat);
-      free(pat);
-      if (!callee || !callee->done || callee->ret_active) changed |= mark(a, call);
+      if (!known || callee->ret_active) changed |= mark(a, call);
     } else if (ir_carries_derivative(rt)) {
       changed |= mark(a, call);
+    } else if (ir_is_int(rt) && LLVMGetIntTypeWidth(rt) > 1 && (!known || callee->ret_active)) {
+      changed |= mark(a, call); /* floats' bits returned as an integer: a struct {int; float;} */
     }
     return changed;
   }

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/Target.h>
+
 #include "ir/ir.h"
 
 static MemType classify_type(LLVMTypeRef t) {
@@ -20,6 +22,7 @@ static MemType classify_type(LLVMTypeRef t) {
 }
 
 static MemType from_tbaa_tag(LLVMValueRef tag, char *fp_width);
+static LLVMTypeRef address_type(LLVMValueRef p);
 
 /* The scalar type named by a struct-path TBAA tag !{base, access, offset}: access = !{!"name", ...}. */
 static MemType from_tbaa(LLVMValueRef inst) {
@@ -51,37 +54,39 @@ static MemType from_tbaa_tag(LLVMValueRef tag, char *fp_width) {
   return MEMTYPE_INT; /* int, long, short, _Bool, enums */
 }
 
-/* The type an address was computed in: the element a getelementptr lands on, a stack slot's or a
- * global's type. Byte-offset getelementptrs (i8) say nothing. */
-static MemType from_address(LLVMValueRef p) {
-  p = ir_strip_pointer_casts(p);
-  if (LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) {
-    LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
-    unsigned n = (unsigned)LLVMGetNumOperands(p);
-    for (unsigned i = 2; i < n; i++) { /* the first index steps over whole elements */
-      LLVMTypeKind k = LLVMGetTypeKind(t);
-      if (k == LLVMStructTypeKind) {
-        LLVMValueRef idx = LLVMGetOperand(p, i);
-        if (!LLVMIsAConstantInt(idx)) return MEMTYPE_UNKNOWN;
-        t = LLVMStructGetTypeAtIndex(t, (unsigned)LLVMConstIntGetZExtValue(idx));
-      } else if (k == LLVMArrayTypeKind || k == LLVMVectorTypeKind) {
-        t = LLVMGetElementType(t);
-      } else {
-        return MEMTYPE_UNKNOWN;
-      }
-    }
-    return classify_type(t);
-  }
-  if (LLVMIsAAllocaInst(p)) return classify_type(LLVMGetAllocatedType(p));
-  if (LLVMIsAGlobalVariable(p)) return classify_type(LLVMGlobalGetValueType(p));
-  return MEMTYPE_UNKNOWN;
-}
+static bool type_layout(LLVMTargetDataRef td, LLVMTypeRef t, unsigned long long base, unsigned long long end, MemLayout *l);
 
+/* Else the type the address was computed in (a struct field, an array element, a stack slot's type),
+ * over the bytes the access covers: an i64 over struct {int n; float v;} is not an integer. */
 MemType memtype_of_access(LLVMValueRef inst) {
   MemType t = from_tbaa(inst);
   if (t != MEMTYPE_UNKNOWN) return t;
   LLVMValueRef ptr = LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 1) : LLVMGetOperand(inst, 0);
-  return from_address(ptr);
+  LLVMTypeRef at = address_type(ptr);
+  if (!at) return MEMTYPE_UNKNOWN;
+  LLVMTypeRef vt = LLVMTypeOf(LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 0) : inst);
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst))));
+  unsigned long long size = LLVMStoreSizeOfType(td, vt);
+  MemLayout l = {0};
+  if (!type_layout(td, at, 0, size, &l)) return MEMTYPE_UNKNOWN;
+  bool fp = false, pointer = false;
+  for (unsigned i = 0; i < l.n && l.run[i].offset < size; i++) {
+    fp |= l.run[i].kind == DATA_F64 || l.run[i].kind == DATA_F32;
+    pointer |= l.run[i].kind == DATA_PTR;
+  }
+  if (fp && pointer) return MEMTYPE_UNKNOWN;
+  return fp ? MEMTYPE_FP : pointer ? MEMTYPE_PTR : classify_type(at);
+}
+
+unsigned memtype_fp_bits(LLVMValueRef inst) {
+  char width;
+  if (from_tbaa_tag(LLVMGetMetadata(inst, LLVMGetMDKindID("tbaa", 4)), &width) == MEMTYPE_FP) return 8u * (unsigned)width;
+  LLVMTypeRef t = address_type(LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 1) : LLVMGetOperand(inst, 0));
+  for (; t && (LLVMGetTypeKind(t) == LLVMStructTypeKind || LLVMGetTypeKind(t) == LLVMArrayTypeKind);)
+    t = LLVMGetTypeKind(t) == LLVMArrayTypeKind ? LLVMGetElementType(t)
+        : LLVMCountStructElementTypes(t) ? LLVMStructGetTypeAtIndex(t, 0) : NULL;
+  if (!t) return 0;
+  return LLVMGetTypeKind(t) == LLVMFloatTypeKind ? 32 : LLVMGetTypeKind(t) == LLVMDoubleTypeKind ? 64 : 0;
 }
 
 /* ---- what a block of memory holds ---- */
@@ -168,14 +173,40 @@ static bool in_list(const ValueList *l, LLVMValueRef v) {
   return false;
 }
 
+/* A stack slot holding a pointer variable (at -O0 every local pointer lives in one). */
+static LLVMValueRef pointer_slot(LLVMValueRef slot) {
+  slot = ir_strip_pointer_casts(slot);
+  return LLVMIsAAllocaInst(slot) ? slot : NULL;
+}
+
+static bool add_new(ValueList *l, LLVMValueRef v) {
+  if (!v || in_list(l, v)) return false;
+  vec_push(l, v);
+  return true;
+}
+
 /* The pointers that may point into the same object as ptr: through getelementptr and casts, phis and
- * selects, and realloc (which moves an object). */
+ * selects, realloc (which moves an object), and a pointer variable's stack slot (every pointer the
+ * variable ever holds counts as the same object: for the kind of data, merging them is conservative). */
 static void same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects) {
+  ValueList slots = {0}; /* the pointer variables that hold one of the objects */
   vec_push(objects, root_of(ptr));
   for (bool changed = true; changed;) {
     changed = false;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+        if (LLVMIsAStoreInst(i) && ir_is_ptr(LLVMTypeOf(LLVMGetOperand(i, 0)))) {
+          LLVMValueRef slot = pointer_slot(LLVMGetOperand(i, 1)), stored = root_of(LLVMGetOperand(i, 0));
+          if (slot && in_list(objects, stored)) changed |= add_new(&slots, slot);
+          if (slot && in_list(&slots, slot)) changed |= add_new(objects, stored);
+          continue;
+        }
+        if (LLVMIsALoadInst(i) && ir_is_ptr(LLVMTypeOf(i))) {
+          LLVMValueRef slot = pointer_slot(LLVMGetOperand(i, 0));
+          if (slot && in_list(objects, i)) changed |= add_new(&slots, slot);
+          if (slot && in_list(&slots, slot)) changed |= add_new(objects, i);
+          continue;
+        }
         if (!ir_is_ptr(LLVMTypeOf(i)) || in_list(objects, i)) continue;
         bool related = false;
         if (LLVMIsAPHINode(i)) {
@@ -186,30 +217,20 @@ static void same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects) {
         } else if (ir_is_call(i) && !strcmp(ir_called_name(i), "realloc")) {
           related = in_list(objects, root_of(LLVMGetArgOperand(i, 0)));
         }
-        if (related) {
-          vec_push(objects, i);
-          changed = true;
-        }
+        if (related) changed |= add_new(objects, i);
       }
-    for (size_t k = 0; k < objects->len; k++) { /* the operands of related phis and selects */
+    for (size_t k = 0; k < objects->len; k++) { /* the operands of related phis and reallocs */
       LLVMValueRef o = objects->data[k];
       if (LLVMIsAPHINode(o))
         for (unsigned j = 0, n = LLVMCountIncoming(o); j < n; j++) {
           LLVMValueRef r = root_of(LLVMGetIncomingValue(o, j));
-          if (ir_is_ptr(LLVMTypeOf(r)) && !in_list(objects, r)) {
-            vec_push(objects, r);
-            changed = true;
-          }
+          if (ir_is_ptr(LLVMTypeOf(r))) changed |= add_new(objects, r);
         }
-      else if (ir_is_call(o) && !strcmp(ir_called_name(o), "realloc")) {
-        LLVMValueRef r = root_of(LLVMGetArgOperand(o, 0));
-        if (!in_list(objects, r)) {
-          vec_push(objects, r);
-          changed = true;
-        }
-      }
+      else if (ir_is_call(o) && !strcmp(ir_called_name(o), "realloc"))
+        changed |= add_new(objects, root_of(LLVMGetArgOperand(o, 0)));
     }
   }
+  vec_free(&slots);
 }
 
 DataKind memtype_of_data(LLVMValueRef ptr) {
@@ -261,4 +282,175 @@ DataKind memtype_of_copy(LLVMValueRef call) {
   if (k == DATA_UNKNOWN && ir_num_call_args(call) > 1 && ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, 1))))
     k = memtype_of_data(LLVMGetArgOperand(call, 1));
   return k;
+}
+
+/* ---- layouts of structs ---- */
+
+static unsigned kind_size(DataKind k) { return k == DATA_F32 ? 4 : 8; }
+
+static bool add_run(MemLayout *l, unsigned long long offset, unsigned long long count, DataKind k) {
+  if (l->n > 0) { /* extends the last run when it continues it */
+    LayoutRun *last = &l->run[l->n - 1];
+    if (last->kind == k && last->offset + last->count * kind_size(k) == offset) {
+      last->count += (unsigned)count;
+      return true;
+    }
+  }
+  if (l->n == LAYOUT_MAX_RUNS || offset > 1u << 30 || count > 1u << 30) return false;
+  l->run[l->n].offset = (unsigned)offset;
+  l->run[l->n].count = (unsigned)count;
+  l->run[l->n++].kind = k;
+  return true;
+}
+
+static DataKind scalar_kind(LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMDoubleTypeKind: return DATA_F64;
+  case LLVMFloatTypeKind: return DATA_F32;
+  case LLVMPointerTypeKind: return DATA_PTR;
+  case LLVMIntegerTypeKind: return DATA_INT;
+  default: return DATA_UNKNOWN; /* long double, half, ...: not in layouts */
+  }
+}
+
+/* The runs of type t placed at byte base, up to byte end. */
+static bool type_layout(LLVMTargetDataRef td, LLVMTypeRef t, unsigned long long base, unsigned long long end, MemLayout *l) {
+  if (base >= end) return true;
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  if (k == LLVMStructTypeKind) {
+    for (unsigned i = 0, n = LLVMCountStructElementTypes(t); i < n; i++)
+      if (!type_layout(td, LLVMStructGetTypeAtIndex(t, i), base + LLVMOffsetOfElement(td, t, i), end, l)) return false;
+    return true;
+  }
+  if (k == LLVMArrayTypeKind || k == LLVMVectorTypeKind) {
+    LLVMTypeRef e = LLVMGetElementType(t);
+    unsigned long long n = k == LLVMArrayTypeKind ? LLVMGetArrayLength2(t) : LLVMGetVectorSize(t);
+    DataKind ek = scalar_kind(e);
+    if (ek == DATA_INT) return true;
+    if (ek != DATA_UNKNOWN) return add_run(l, base, n, ek);
+    unsigned long long size = LLVMABISizeOfType(td, e);
+    for (unsigned long long i = 0; i < n && base + i * size < end; i++)
+      if (!type_layout(td, e, base + i * size, end, l)) return false;
+    return true;
+  }
+  DataKind sk = scalar_kind(t);
+  if (sk == DATA_INT) return true;
+  return sk != DATA_UNKNOWN && add_run(l, base, 1, sk);
+}
+
+/* The layout of the object p points into, from the type of the stack slot or global it lies in: the
+ * byte offset of p in it must be known up to whole structs. */
+static bool object_layout(LLVMValueRef p, MemLayout *l) {
+  unsigned long long offset = 0, strides[16];
+  unsigned nstrides = 0;
+  LLVMModuleRef m = NULL;
+  for (int depth = 0; depth < 64; depth++) {
+    p = ir_strip_pointer_casts(p);
+    if (!LLVMIsAGetElementPtrInst(p)) break;
+    if (!m) m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(p)));
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+    LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
+    for (unsigned i = 1, n = (unsigned)LLVMGetNumOperands(p); i < n; i++) {
+      LLVMValueRef idx = LLVMGetOperand(p, i);
+      unsigned long long stride;
+      if (i == 1) {
+        stride = LLVMABISizeOfType(td, t);
+      } else if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
+        unsigned field = (unsigned)LLVMConstIntGetZExtValue(idx); /* struct indices are constants */
+        offset += LLVMOffsetOfElement(td, t, field);
+        t = LLVMStructGetTypeAtIndex(t, field);
+        continue;
+      } else {
+        t = LLVMGetElementType(t);
+        stride = LLVMABISizeOfType(td, t);
+      }
+      if (LLVMIsAConstantInt(idx)) offset += (unsigned long long)LLVMConstIntGetSExtValue(idx) * stride;
+      else if (nstrides < 16) strides[nstrides++] = stride;
+      else return false;
+    }
+    p = LLVMGetOperand(p, 0);
+  }
+  LLVMTypeRef t = LLVMIsAAllocaInst(p) ? LLVMGetAllocatedType(p) : LLVMIsAGlobalVariable(p) ? LLVMGlobalGetValueType(p) : NULL;
+  if (!t) return false;
+  if (!m) m = LLVMIsAGlobalVariable(p) ? LLVMGetGlobalParent(p) : LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(p)));
+  while (LLVMGetTypeKind(t) == LLVMArrayTypeKind) t = LLVMGetElementType(t);
+  if (LLVMGetTypeKind(t) != LLVMStructTypeKind) return false; /* arrays of scalars: memtype_of_data */
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  unsigned long long period = LLVMABISizeOfType(td, t);
+  if (!period || period > 1u << 30) return false;
+  for (unsigned i = 0; i < nstrides; i++)
+    if (strides[i] % period) return false;
+  memset(l, 0, sizeof *l);
+  l->period = (unsigned)period;
+  l->phase = (unsigned)(offset % period);
+  return type_layout(td, t, 0, period, l);
+}
+
+/* memcpy or memmove (not memset) */
+static bool is_transfer(LLVMValueRef call) {
+  const char *name = ir_called_name(call);
+  return strstr(name, "memcpy") || strstr(name, "memmove");
+}
+
+static bool own_layout(LLVMValueRef call, MemLayout *l) {
+  memset(l, 0, sizeof *l);
+  LLVMValueRef md = LLVMGetMetadata(call, LLVMGetMDKindID("tbaa.struct", 11));
+  LLVMValueRef len = LLVMGetArgOperand(call, 2);
+  unsigned n = md ? LLVMGetMDNodeNumOperands(md) : 0;
+  if (n && n % 3 == 0 && n <= 3 * 256 && LLVMIsAConstantInt(len) && LLVMConstIntGetZExtValue(len) < 1u << 30) {
+    LLVMValueRef ops[3 * 256];
+    LLVMGetMDNodeOperands(md, ops);
+    bool ok = true;
+    for (unsigned i = 0; i < n && ok; i += 3) {
+      char width;
+      MemType m = from_tbaa_tag(ops[i + 2], &width);
+      if (!ops[i] || !LLVMIsAConstantInt(ops[i])) {
+        ok = false;
+        break;
+      }
+      unsigned long long offset = LLVMConstIntGetZExtValue(ops[i]);
+      if (m == MEMTYPE_INT) continue;
+      if (m == MEMTYPE_PTR) ok = add_run(l, offset, 1, DATA_PTR);
+      else if (m == MEMTYPE_FP && (width == 8 || width == 4)) ok = add_run(l, offset, 1, width == 8 ? DATA_F64 : DATA_F32);
+      else ok = false; /* a char field (anything), a long double */
+    }
+    l->period = (unsigned)LLVMConstIntGetZExtValue(len);
+    if (ok) return true;
+    memset(l, 0, sizeof *l);
+  }
+  if (object_layout(LLVMGetArgOperand(call, 0), l)) return true;
+  return is_transfer(call) && object_layout(LLVMGetArgOperand(call, 1), l);
+}
+
+/* The start of the object p points to the start of, through casts and getelementptrs of index 0. */
+static LLVMValueRef start_of(LLVMValueRef p) {
+  for (int depth = 0; depth < 16; depth++) {
+    p = ir_strip_pointer_casts(p);
+    if (!LLVMIsAGetElementPtrInst(p)) break;
+    for (unsigned i = 1, n = (unsigned)LLVMGetNumOperands(p); i < n; i++) {
+      LLVMValueRef idx = LLVMGetOperand(p, i);
+      if (!LLVMIsAConstantInt(idx) || LLVMConstIntGetZExtValue(idx) != 0) return p;
+    }
+    p = LLVMGetOperand(p, 0);
+  }
+  return p;
+}
+
+/* A byte buffer has the layout of the structs copied into it, or out of it: memcpy(buf, &s, n) and
+ * memcpy(&t, buf, n) in the same function, both at the start of the buffer. */
+bool memtype_layout_of_copy(LLVMValueRef call, MemLayout *l) {
+  if (own_layout(call, l)) return true;
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+  LLVMValueRef ends[2] = {LLVMGetArgOperand(call, 0), is_transfer(call) ? LLVMGetArgOperand(call, 1) : NULL};
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (i == call || !ir_is_call(i) || !is_transfer(i) || LLVMGetArgOperand(i, 2) != LLVMGetArgOperand(call, 2)) continue;
+      for (int e = 0; e < 2; e++)
+        for (unsigned k = 0; k < 2; k++)
+          if (ends[e] && start_of(ends[e]) == start_of(LLVMGetArgOperand(i, k)) && LLVMIsAAllocaInst(start_of(ends[e])) &&
+              own_layout(i, l))
+            return true;
+    }
+  memset(l, 0, sizeof *l);
+  return false;
 }

@@ -9,10 +9,13 @@
 #define PARAD_ANALYSIS_MEMTYPE_H
 
 #include <llvm-c/Core.h>
+#include <stdbool.h>
 
 typedef enum { MEMTYPE_UNKNOWN, MEMTYPE_INT, MEMTYPE_FP, MEMTYPE_PTR } MemType;
 
 MemType memtype_of_access(LLVMValueRef load_or_store);
+/* The width in bits of the float a load or store touches (32, 64), or 0 when not known to be one. */
+unsigned memtype_fp_bits(LLVMValueRef load_or_store);
 
 /* What a block of memory holds, for operations on bytes (memcpy, memset, realloc) whose adjoint must add
  * floats of the right width, or copy shadow pointers. */
@@ -25,5 +28,22 @@ DataKind memtype_of_data(LLVMValueRef ptr);
  * source. */
 DataKind memtype_of_copy(LLVMValueRef call);
 const char *data_kind_name(DataKind k);
+
+/* Where the floats and pointers lie in memory holding structs that mix them with other data: runs of
+ * `count` values of one kind from `offset`, in a pattern that repeats every `period` bytes (the struct,
+ * in arrays of it). A block starting at byte `phase` of the pattern. */
+enum { LAYOUT_MAX_RUNS = 64 };
+typedef struct {
+  unsigned offset, count;
+  DataKind kind; /* DATA_F64, DATA_F32 or DATA_PTR */
+} LayoutRun;
+typedef struct {
+  unsigned period, phase, n;
+  LayoutRun run[LAYOUT_MAX_RUNS];
+} MemLayout;
+
+/* For memcpy/memmove/memset: the layout from the copy's struct tags (!tbaa.struct), else from the type
+ * of the object its destination or source points into; false when neither is known. */
+bool memtype_layout_of_copy(LLVMValueRef call, MemLayout *out);
 
 #endif

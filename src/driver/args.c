@@ -7,7 +7,7 @@
 /* Flags that take their value as the next argument, and the step they belong to. */
 static const char *const frontend_with_value[] = {"-I", "-D", "-U", "-include", "-imacros", "-isystem",
                                                   "-iquote", "-idirafter", "-iprefix", "-MF", "-MT",
-                                                  "-MQ", "-Xclang", "-Xpreprocessor", "-x", NULL};
+                                                  "-MQ", "-Xclang", "-Xpreprocessor", NULL};
 static const char *const link_with_value[] = {"-L", "-l", "-Xlinker", "-T", "-u", "-z", NULL};
 static const char *const shared_with_value[] = {"-target", "-arch", "--sysroot", "-isysroot", "-B", NULL};
 
@@ -58,18 +58,30 @@ static void opt_level(Invocation *inv, const char *a) {
   else if (*l == 's' || *l == 'z') inv->opt = *l;
 }
 
+/* -x LANG: C (preprocessed or not) and LLVM IR go through the pipeline whatever their names; another
+   language means the command is not one parad-cc can differentiate, so it goes to clang unchanged.
+   Returns the language the next inputs have, NULL for "none" (told by their names). */
+static const char *language(const char *lang, bool *passthrough) {
+  static const char *const ours[] = {"c", "cpp-output", "ir", NULL};
+  if (!strcmp(lang, "none")) return NULL;
+  if (!in(lang, ours)) *passthrough = true;
+  return lang;
+}
+
 bool args_parse(int argc, char **argv, Invocation *inv) {
   memset(inv, 0, sizeof *inv);
   inv->action = ACTION_LINK;
   inv->opt = '0';
   bool passthrough = false;
+  const char *lang = NULL;
   for (int i = 0; i < argc; i++) vec_push(&inv->all, argv[i]);
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     const char *next = i + 1 < argc ? argv[i + 1] : NULL;
     if (a[0] != '-' || !a[1]) { /* an input */
-      if (is_source(a)) {
+      if (lang || is_source(a)) {
         vec_push(&inv->sources, a);
+        vec_push(&inv->languages, lang);
         vec_push(&inv->link, NULL);
       } else {
         vec_push(&inv->link, a);
@@ -82,6 +94,14 @@ bool args_parse(int argc, char **argv, Invocation *inv) {
         return false;
       }
       inv->output = argv[++i];
+      continue;
+    }
+    if (!strcmp(a, "-x") && next) {
+      lang = language(argv[++i], &passthrough);
+      continue;
+    }
+    if (!strncmp(a, "-x", 2) && a[2]) {
+      lang = language(a + 2, &passthrough);
       continue;
     }
     if (!strcmp(a, "-c")) { inv->action = ACTION_COMPILE; continue; }
@@ -138,6 +158,7 @@ bool args_parse(int argc, char **argv, Invocation *inv) {
 
 void args_free(Invocation *inv) {
   vec_free(&inv->sources);
+  vec_free(&inv->languages);
   vec_free(&inv->frontend);
   vec_free(&inv->codegen);
   vec_free(&inv->link);

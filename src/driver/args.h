@@ -29,6 +29,7 @@ typedef struct {
   bool no_vectorize, no_slp_vectorize, no_unroll;
   const char *output;  /* -o, or NULL */
   StrList sources;     /* C sources (and .ll/.bc) that go through the pipeline */
+  StrList languages;   /* per source: the language -x gave it, or NULL (told by its name) */
   StrList frontend;    /* flags for the front end */
   StrList codegen;     /* flags for code generation from IR */
   StrList link;        /* the link line: flags, objects, libraries, and one slot per source (NULL) */

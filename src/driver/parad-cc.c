@@ -43,7 +43,8 @@ static char *replace_ext(const char *path, const char *ext) {
   return xasprintf("%.*s%s", (int)n, path, ext);
 }
 
-static int frontend(const Invocation *inv, const char *source, const char *bc, const char *final, bool line_tables) {
+static int frontend(const Invocation *inv, const char *source, const char *language, const char *bc,
+                    const char *final, bool line_tables) {
   StrList cmd = {0};
   vec_push(&cmd, exec_clang());
   vec_push(&cmd, "-c");
@@ -76,6 +77,10 @@ static int frontend(const Invocation *inv, const char *source, const char *bc, c
       vec_push(&cmd, "-MT");
       vec_push(&cmd, final);
     }
+  }
+  if (language) {
+    vec_push(&cmd, "-x");
+    vec_push(&cmd, language);
   }
   vec_push(&cmd, source);
   vec_push(&cmd, "-o");
@@ -141,19 +146,19 @@ static PipelineOptions pipeline_options(const Invocation *inv) {
 }
 
 /* Compiles one source to `final` (an object, assembly or IR, per the action). */
-static int compile(const Invocation *inv, const char *source, const char *final) {
-  bool from_c = !ends_with(source, ".ll") && !ends_with(source, ".bc");
+static int compile(const Invocation *inv, const char *source, const char *language, const char *final) {
+  bool from_c = language ? strcmp(language, "ir") != 0 : !ends_with(source, ".ll") && !ends_with(source, ".bc");
   char *bc = from_c ? exec_temp_path(source, ".bc") : xstrdup(source);
   bool to_ir = inv->emit_llvm && inv->action != ACTION_LINK;
   char *opt = to_ir ? xstrdup(final) : exec_temp_path(source, ".opt.bc");
   PipelineOptions po = pipeline_options(inv);
   po.source_name = source;
   po.has_line_info = inv->debug || !from_c;
-  int rc = from_c ? frontend(inv, source, bc, final, false) : 0;
+  int rc = from_c ? frontend(inv, source, language, bc, final, false) : 0;
   if (!rc) rc = pipeline_run(bc, opt, &po);
   if (rc == PIPELINE_WANTS_LINE_INFO) {
     po.has_line_info = true;
-    rc = frontend(inv, source, bc, final, true);
+    rc = frontend(inv, source, language, bc, final, true);
     if (!rc) rc = pipeline_run(bc, opt, &po);
   }
   if (rc == PIPELINE_NO_REQUESTS)
@@ -192,7 +197,7 @@ int main(int argc, char **argv) {
     }
     vec_push(&owned, final);
     vec_push(&objects, final);
-    rc = compile(&inv, src, final);
+    rc = compile(&inv, src, inv.languages.data[i], final);
     /* a refused program leaves no output behind, not even one from an earlier build */
     if (rc && inv.action != ACTION_LINK) unlink(final);
   }

@@ -1,6 +1,7 @@
 #include "driver/pipeline.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <llvm-c/Analysis.h>
@@ -110,6 +111,9 @@ int pipeline_run(const char *in_path, const char *out_path, const PipelineOption
     rc = PIPELINE_FAILED;
     goto done;
   }
+  /* for Parad's developers: the IR the generators see */
+  const char *dump = getenv("PARAD_DUMP_PREPARED");
+  if (dump && LLVMPrintModuleToFile(m, dump, &msg)) LLVMDisposeMessage(msg);
   if (ad_generate(m)) {
     rc = PIPELINE_REFUSED;
     goto done;

@@ -61,7 +61,7 @@ void ir_memset_zero(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef bytes, unsign
 
 /* ---- instructions ---- */
 bool ir_is_debug_intrinsic(LLVMValueRef inst);
-/* Strips bitcasts, address-space casts and zero GEPs to the underlying value. */
+/* Strips bitcasts and address-space casts to the underlying value. */
 LLVMValueRef ir_strip_pointer_casts(LLVMValueRef v);
 /* The global variable a value loads, if it is "load @g", else NULL. */
 LLVMValueRef ir_loaded_global(LLVMValueRef v);

@@ -433,7 +433,7 @@ static void dispatch(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record, LLVMB
   size_t b = (size_t)cfg_index(&g->cfg, bb);
   ValueList phis = {0}, dphis = {0};
   for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
-    if (!activity_varied(g->act, i) || !adj_type(LLVMTypeOf(i))) continue;
+    if (!activity_varied(g->act, i) || !adj_type_of(g, i)) continue;
     vec_push(&phis, i);
     vec_push(&dphis, adj_take(g, i));
   }
@@ -600,8 +600,10 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_activ
   g.plan = xcalloc(g.cfg.blocks.len + 1, sizeof *g.plan);
   vmap_init(&g.adj);
   vmap_init(&g.local);
+  vmap_init(&g.lanes);
+  lanes_analyse(&g);
   g.b = LLVMCreateBuilderInContext(g.ctx);
-  plan(&g);
+  if (!g.errors) plan(&g);
   print_plan(&g);
   if (!g.errors) write_aug(&g);
   if (!g.errors) write_rev(&g);
@@ -622,6 +624,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_activ
   vmap_free(&g.frame_value);
   vmap_free(&g.local);
   vmap_free(&g.adj);
+  vmap_free(&g.lanes);
   free_loops(&g);
   cfg_free(&g.cfg);
   return g.errors == 0;

@@ -118,7 +118,7 @@ void rev_inst(RevGen *g, LLVMValueRef inst) {
     return;
   }
   if (rev_memory(g, inst)) return;
-  if (!varied(g, inst) || !adj_type(LLVMTypeOf(inst))) return;
+  if (!varied(g, inst) || !adj_type_of(g, inst)) return;
   LLVMValueRef d = adj_take(g, inst);
   LLVMValueRef a = LLVMGetNumOperands(inst) > 0 ? LLVMGetOperand(inst, 0) : NULL;
   LLVMValueRef b = LLVMGetNumOperands(inst) > 1 ? LLVMGetOperand(inst, 1) : NULL;
@@ -150,7 +150,6 @@ void rev_inst(RevGen *g, LLVMValueRef inst) {
   case LLVMFNeg: adj_add(g, a, LLVMBuildFNeg(g->b, d, "")); return;
   case LLVMFPExt: adj_add(g, a, LLVMBuildFPTrunc(g->b, d, adj_type(LLVMTypeOf(a)), "")); return;
   case LLVMFPTrunc: adj_add(g, a, LLVMBuildFPExt(g->b, d, adj_type(LLVMTypeOf(a)), "")); return;
-  case LLVMBitCast: /* a float's bits as an integer, or back: the same adjoint */
   case LLVMFreeze: adj_add(g, a, d); return;
   case LLVMSelect: {
     LLVMValueRef c = rv(g, a), t = b, f = LLVMGetOperand(inst, 2), z = LLVMConstNull(LLVMTypeOf(d));
@@ -166,7 +165,7 @@ void rev_inst(RevGen *g, LLVMValueRef inst) {
   case LLVMInsertValue: {
     unsigned n = LLVMGetNumIndices(inst);
     const unsigned *idx = LLVMGetIndices(inst);
-    if (varied(g, b) && adj_type(LLVMTypeOf(b))) adj_add(g, b, extract_path(g, d, idx, n));
+    if (varied(g, b) && adj_type_of(g, b)) adj_add(g, b, extract_path(g, d, idx, n));
     if (varied(g, a)) adj_add(g, a, insert_path(g, d, LLVMConstNull(LLVMTypeOf(b)), idx, n));
     return;
   }
@@ -180,15 +179,13 @@ void rev_inst(RevGen *g, LLVMValueRef inst) {
     return;
   }
   case LLVMShuffleVector: shuffle_adjoint(g, inst, d); return;
+  case LLVMBitCast:
   case LLVMTrunc:
   case LLVMZExt:
   case LLVMShl:
   case LLVMLShr:
   case LLVMAnd:
-  case LLVMOr:
-    rev_error(g, inst, "reverse mode cannot differentiate floats split or packed as integer bits here (a small "
-                       "struct copied as one integer); copy the fields one by one");
-    return;
+  case LLVMOr: rev_bits(g, inst, d); return;
   default:
     rev_error(g, inst, "cannot differentiate this instruction in reverse mode");
     return;

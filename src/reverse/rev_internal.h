@@ -127,6 +127,7 @@ typedef struct {
   ValueMap local;             /* item key -> value materialised in the current reverse block */
   ValueMap adj;               /* original value -> its adjoint slot in rev */
   ValueMap edge_adj;          /* phi -> its adjoint, read once at the end of its block's reverse */
+  ValueMap lanes;             /* integer carrying floats' bits -> its adjoint type */
   LLVMValueRef scratch;       /* planning: the scratch function */
   int errors;
 } RevGen;
@@ -137,9 +138,11 @@ const void *item_key(LLVMValueRef v, NeedKind kind);
  * While planning, records the need and returns a placeholder. */
 LLVMValueRef rv(RevGen *g, LLVMValueRef orig);
 LLVMValueRef rs(RevGen *g, LLVMValueRef orig);
-/* The adjoint type of a primal type: floats and their vectors and aggregates; integers that carry a
- * float's bits get the float of their size; NULL where there is no adjoint. */
+/* The adjoint type of a primal type: floats and their vectors and aggregates; NULL where there is none. */
 LLVMTypeRef adj_type(LLVMTypeRef t);
+/* The adjoint type of an original value: adj_type of its type, or for an integer that carries floats'
+ * bits, the lanes rev_lanes.c found for it. */
+LLVMTypeRef adj_type_of(RevGen *g, LLVMValueRef v);
 /* Reads the adjoint of an original value and resets it to zero (its definition is being reversed). */
 LLVMValueRef adj_take(RevGen *g, LLVMValueRef orig);
 /* Adds d to the adjoint of an original value (nothing for constants and inactive values). */
@@ -162,6 +165,12 @@ void materialise_needs(RevGen *g, LLVMBasicBlockRef orig_block, LLVMValueRef rec
 bool writes_only_own_memory(LLVMValueRef fn);
 /* Whether an instruction is cheap enough to recompute in the reverse sweep instead of recording it. */
 bool recomputable(LLVMValueRef inst);
+
+/* ---- rev_lanes.c ---- */
+/* Finds the lanes of the integers that carry floats' bits (g->lanes); reports what it cannot tell. */
+void lanes_analyse(RevGen *g);
+/* The reverse of a bit-moving integer operation or a bitcast, given the adjoint d of its result. */
+void rev_bits(RevGen *g, LLVMValueRef inst, LLVMValueRef d);
 
 /* ---- rev_loops.c ---- */
 void find_loops(RevGen *g);

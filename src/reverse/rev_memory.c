@@ -32,18 +32,6 @@ static void describe_target(LLVMValueRef p, char *buf, size_t n) {
     snprintf(buf, n, "memory without a shadow");
 }
 
-/* An integer access of active memory carries a float's bits only where the memory holds floats of its
- * size; Parad must know which. */
-static bool integer_is_float(RevGen *g, LLVMValueRef access, LLVMTypeRef t, bool *is_float) {
-  MemType m = memtype_of_access(access);
-  *is_float = false;
-  if (m == MEMTYPE_INT) return true;
-  if (m == MEMTYPE_FP && adj_type(t)) return *is_float = true;
-  rev_error(g, access, "reverse mode cannot tell whether this integer %s of active memory carries "
-                       "floating-point data", LLVMIsALoadInst(access) ? "load" : "store");
-  return false;
-}
-
 /* ---- the forward sweep ---- */
 
 bool aug_memory(RevGen *g, LLVMValueRef inst) {
@@ -166,23 +154,15 @@ static LLVMValueRef take_memory(RevGen *g, LLVMValueRef p, LLVMTypeRef t, unsign
 bool rev_memory(RevGen *g, LLVMValueRef inst) {
   switch (LLVMGetInstructionOpcode(inst)) {
   case LLVMLoad: {
-    LLVMTypeRef t = LLVMTypeOf(inst), at = adj_type(t);
-    if (!varied(g, inst) || !at) return true;
-    bool is_float = true;
-    if (ir_is_int(t) && (!integer_is_float(g, inst, t, &is_float) || !is_float)) return true;
+    if (!varied(g, inst) || !adj_type_of(g, inst)) return true;
     LLVMValueRef d = adj_take(g, inst);
     accumulate(g, rs(g, LLVMGetOperand(inst, 0)), d, LLVMGetAlignment(inst));
     return true;
   }
   case LLVMStore: {
     LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1);
-    LLVMTypeRef t = LLVMTypeOf(v), at = adj_type(t);
+    LLVMTypeRef t = LLVMTypeOf(v), at = ir_is_int(t) ? adj_type_of(g, v) : adj_type(t);
     if (!shadowed(g, p) || ir_is_ptr(t)) return true;
-    if (ir_is_int(t) && varied(g, v)) {
-      bool is_float;
-      if (!integer_is_float(g, inst, t, &is_float)) return true;
-      if (!is_float) at = NULL;
-    }
     /* the value stored is overwritten data's end: its adjoint goes to the value, the memory's is reset */
     LLVMValueRef dv = take_memory(g, rs(g, p), at ? at : t, LLVMGetAlignment(inst), at && varied(g, v));
     if (dv) adj_add(g, v, dv);
@@ -282,22 +262,69 @@ static void mirror(RevGen *g, LLVMValueRef call, LLVMValueRef dst, LLVMValueRef 
   LLVMInstructionSetDebugLoc(c, NULL);
 }
 
+/* What a copy moves: one kind of data, or (structs mixing kinds) a layout. */
+static DataKind copy_data(LLVMValueRef call, MemLayout *layout, bool *laid_out) {
+  DataKind data = memtype_of_copy(call);
+  *laid_out = (data == DATA_MIXED || data == DATA_UNKNOWN) && memtype_layout_of_copy(call, layout);
+  return data;
+}
+
+static bool layout_has(const MemLayout *l, DataKind k1, DataKind k2) {
+  for (unsigned i = 0; i < l->n; i++)
+    if (l->run[i].kind == k1 || l->run[i].kind == k2) return true;
+  return false;
+}
+
+/* Calls the runtime's copy over a layout (runtime/memory.c): the layout goes in a constant array. */
+static void copy_fields(RevGen *g, const char *name, LLVMValueRef dst, LLVMValueRef src, LLVMValueRef bytes,
+                        const MemLayout *l) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
+  LLVMValueRef runs[3 * LAYOUT_MAX_RUNS];
+  for (unsigned i = 0; i < l->n; i++) {
+    runs[3 * i] = LLVMConstInt(i32, l->run[i].offset, 0);
+    runs[3 * i + 1] = LLVMConstInt(i32, l->run[i].count, 0);
+    runs[3 * i + 2] = LLVMConstInt(i32, l->run[i].kind == DATA_F64 ? 1 : l->run[i].kind == DATA_F32 ? 2 : 3, 0);
+  }
+  LLVMValueRef gv = LLVMConstNull(g->ptr_type); /* while planning, the call is thrown away */
+  if (g->phase != PLANNING) {
+    LLVMValueRef table = LLVMConstArray2(i32, runs, 3 * l->n);
+    gv = LLVMAddGlobal(g->ad->mod, LLVMTypeOf(table), "parad.layout");
+    LLVMSetInitializer(gv, table);
+    LLVMSetGlobalConstant(gv, 1);
+    LLVMSetLinkage(gv, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddress(gv, LLVMGlobalUnnamedAddr);
+  }
+  LLVMValueRef args[7] = {dst, src ? src : LLVMConstNull(g->ptr_type), LLVMBuildZExtOrBitCast(g->b, bytes, g->i64, ""),
+                          LLVMConstInt(g->i64, l->period, 0), LLVMConstInt(g->i64, l->phase, 0), gv,
+                          LLVMConstInt(i32, l->n, 0)};
+  LLVMTypeRef params[7] = {g->ptr_type, g->ptr_type, g->i64, g->i64, g->i64, g->ptr_type, i32};
+  ir_call_named(g->b, name, LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 7, 0), args, 7);
+}
+
 void aug_memcpy(RevGen *g, LLVMValueRef call, CallKind kind) {
   aug_clone(g, call);
   LLVMValueRef d = LLVMGetArgOperand(call, 0), s = kind == CALL_MEMCPY ? LLVMGetArgOperand(call, 1) : NULL;
   if (!shadowed(g, d) && !(s && shadowed(g, s))) return;
-  DataKind data = memtype_of_copy(call);
+  MemLayout layout;
+  bool laid_out;
+  DataKind data = copy_data(call, &layout, &laid_out);
   if (!shadowed(g, d)) { /* active data copied where it has no shadow */
-    if (data != DATA_PTR && data != DATA_INT) {
+    if (data != DATA_PTR && data != DATA_INT && !(laid_out && !layout_has(&layout, DATA_F64, DATA_F32))) {
       char buf[256];
       describe_target(d, buf, sizeof buf);
       rev_error(g, call, "cannot copy active memory into memory without a shadow (%s)", buf);
     }
     return;
   }
-  if (kind == CALL_MEMCPY && (data == DATA_MIXED || data == DATA_UNKNOWN)) {
+  if (kind == CALL_MEMCPY && (data == DATA_MIXED || data == DATA_UNKNOWN) && !laid_out) {
     rev_error(g, call, "reverse mode cannot tell what this copy moves (%s data): copy typed values instead, "
                        "or the fields of a struct one by one", data_kind_name(data));
+    return;
+  }
+  if (laid_out) { /* the shadows of the pointers among the fields go along */
+    if (layout_has(&layout, DATA_PTR, DATA_PTR))
+      copy_fields(g, "__parad_rt_copy_shadow_pointers", aug_shadow(g, d, call, "this copy"),
+                  s && shadowed(g, s) ? aug_shadow(g, s, call, "this copy") : NULL, aug_value(g, LLVMGetArgOperand(call, 2)), &layout);
     return;
   }
   if (data != DATA_PTR) return; /* floats' adjoints move in the reverse sweep */
@@ -314,7 +341,14 @@ void rev_memcpy(RevGen *g, LLVMValueRef call, CallKind kind) {
   LLVMValueRef n = rv(g, LLVMGetArgOperand(call, 2));
   LLVMValueRef dd = rs(g, d);
   LLVMValueRef s = kind == CALL_MEMCPY ? LLVMGetArgOperand(call, 1) : NULL;
-  DataKind data = memtype_of_copy(call);
+  MemLayout layout;
+  bool laid_out;
+  DataKind data = copy_data(call, &layout, &laid_out);
+  if (laid_out) { /* the floats' adjoints go back to the source (none for a memset or constant data) */
+    if (layout_has(&layout, DATA_F64, DATA_F32))
+      copy_fields(g, "__parad_rt_copy_adjoint_fields", dd, s && shadowed(g, s) ? rs(g, s) : NULL, n, &layout);
+    return;
+  }
   if (kind == CALL_MEMCPY && (data == DATA_F64 || data == DATA_F32) && shadowed(g, s)) {
     /* ds += dd; dd = 0, in an order that is right when the two overlap (memmove) */
     LLVMValueRef args[3] = {dd, rs(g, s), LLVMBuildZExtOrBitCast(g->b, n, g->i64, "")};

@@ -354,11 +354,6 @@ LLVMTypeRef adj_type(LLVMTypeRef t) {
   case LLVMDoubleTypeKind:
   case LLVMX86_FP80TypeKind:
   case LLVMFP128TypeKind: return t;
-  case LLVMIntegerTypeKind: { /* a float's bits moved as an integer */
-    LLVMContextRef c = LLVMGetTypeContext(t);
-    unsigned w = LLVMGetIntTypeWidth(t);
-    return w == 64 ? LLVMDoubleTypeInContext(c) : w == 32 ? LLVMFloatTypeInContext(c) : NULL;
-  }
   case LLVMVectorTypeKind: {
     LLVMTypeRef e = adj_type(LLVMGetElementType(t));
     return e && ir_is_fp(e) && ir_is_fp(LLVMGetElementType(t)) ? t : NULL;
@@ -372,7 +367,7 @@ LLVMTypeRef adj_type(LLVMTypeRef t) {
 LLVMValueRef adj_slot(RevGen *g, LLVMValueRef orig) {
   LLVMValueRef s = vmap_get(&g->adj, orig);
   if (s) return s;
-  LLVMTypeRef t = adj_type(LLVMTypeOf(orig));
+  LLVMTypeRef t = adj_type_of(g, orig);
   if (!t) return NULL;
   LLVMValueRef fn = g->phase == PLANNING ? g->scratch : g->rev;
   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
@@ -388,11 +383,11 @@ LLVMValueRef adj_slot(RevGen *g, LLVMValueRef orig) {
 }
 
 static bool has_adjoint(RevGen *g, LLVMValueRef v) {
-  return is_local(v) && activity_varied(g->act, v) && adj_type(LLVMTypeOf(v));
+  return is_local(v) && activity_varied(g->act, v) && adj_type_of(g, v);
 }
 
 LLVMValueRef adj_take(RevGen *g, LLVMValueRef orig) {
-  LLVMTypeRef t = adj_type(LLVMTypeOf(orig));
+  LLVMTypeRef t = adj_type_of(g, orig);
   if (!t) return NULL;
   if (!has_adjoint(g, orig)) return LLVMConstNull(t);
   LLVMValueRef s = adj_slot(g, orig);
@@ -419,7 +414,6 @@ static LLVMValueRef add_adjoints(RevGen *g, LLVMValueRef a, LLVMValueRef d) {
 void adj_add(RevGen *g, LLVMValueRef orig, LLVMValueRef d) {
   if (!d || !has_adjoint(g, orig) || ir_is_const_zero(d)) return;
   LLVMValueRef s = adj_slot(g, orig);
-  LLVMTypeRef t = adj_type(LLVMTypeOf(orig));
-  if (LLVMTypeOf(d) != t) d = LLVMBuildBitCast(g->b, d, t, ""); /* same size: an integer's float view */
+  LLVMTypeRef t = adj_type_of(g, orig);
   LLVMBuildStore(g->b, add_adjoints(g, LLVMBuildLoad2(g->b, t, s, ""), d), s);
 }

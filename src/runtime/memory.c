@@ -91,3 +91,83 @@ void __parad_rt_realloc_shadow_reverse(void *shadow, int float_bytes) {
 
 COPY_ADJOINT(__parad_rt_copy_adjoint_f64, double)
 COPY_ADJOINT(__parad_rt_copy_adjoint_f32, float)
+
+/* Copies of structs that mix floats with other data. The layout comes as runs (offset, count, kind) in
+ * a pattern of `period` bytes of which the block starts at byte `phase`; kind 1 is double, 2 float,
+ * 3 pointer (see MemLayout in analysis/memtype.h). */
+enum { RUN_F64 = 1, RUN_F32 = 2, RUN_PTR = 3 };
+
+typedef void Visit(char *d, char *s, char *from, size_t at, unsigned kind);
+
+/* Calls visit for every value of the runs whose kind is in `kinds` (a bit set) that lies wholly in the
+ * block of `bytes` bytes. */
+static void each_value(char *d, char *s, char *from, size_t bytes, size_t period, size_t phase,
+                       const unsigned *runs, unsigned n, unsigned kinds, Visit *visit) {
+  for (size_t start = 0; start < bytes + phase; start += period)
+    for (unsigned r = 0; r < n; r++) {
+      unsigned offset = runs[3 * r], count = runs[3 * r + 1], kind = runs[3 * r + 2];
+      size_t size = kind == RUN_F32 ? 4 : 8;
+      if (!(kinds & 1u << kind)) continue;
+      for (unsigned i = 0; i < count; i++) {
+        size_t at = start + offset + i * size; /* from the start of the pattern the block begins in */
+        if (at >= phase && at - phase + size <= bytes) visit(d, s, from, at - phase, kind);
+      }
+    }
+}
+
+static void zero_float(char *d, char *s, char *from, size_t at, unsigned kind) {
+  (void)s, (void)from;
+  memset(d + at, 0, kind == RUN_F32 ? 4 : 8);
+}
+
+static void add_float(char *d, char *s, char *from, size_t at, unsigned kind) {
+  (void)d;
+  if (kind == RUN_F64) {
+    double x, y;
+    memcpy(&x, s + at, 8), memcpy(&y, from + at, 8), x += y;
+    memcpy(s + at, &x, 8);
+  } else {
+    float x, y;
+    memcpy(&x, s + at, 4), memcpy(&y, from + at, 4), x += y;
+    memcpy(s + at, &x, 4);
+  }
+}
+
+static void copy_pointer(char *d, char *s, char *from, size_t at, unsigned kind) {
+  (void)s, (void)kind;
+  if (from) memcpy(d + at, from + at, sizeof(void *));
+  else memset(d + at, 0, sizeof(void *));
+}
+
+/* The reverse of memmove(dst, src, bytes) (src NULL: of a memset) over such structs: the floats' adjoints
+ * in dst go to src and are reset; the other bytes are left alone. */
+void __parad_rt_copy_adjoint_fields(char *d, char *s, size_t bytes, size_t period, size_t phase,
+                                    const unsigned *runs, unsigned n) {
+  unsigned floats = 1u << RUN_F64 | 1u << RUN_F32;
+  if (!s || d + bytes <= s || s + bytes <= d) {
+    if (s) each_value(d, s, d, bytes, period, phase, runs, n, floats, add_float);
+    each_value(d, s, d, bytes, period, phase, runs, n, floats, zero_float);
+    return;
+  }
+  /* overlapping: dst's adjoints are read whole and reset before src's grow */
+  char *from = malloc(bytes ? bytes : 1);
+  if (!from) fatal("out of memory");
+  memcpy(from, d, bytes);
+  each_value(d, s, from, bytes, period, phase, runs, n, floats, zero_float);
+  each_value(d, s, from, bytes, period, phase, runs, n, floats, add_float);
+  free(from);
+}
+
+/* The forward sweep of such a copy: the shadows of the pointers in it go along (src NULL: they become
+ * null, as after a memset). */
+void __parad_rt_copy_shadow_pointers(char *d, char *s, size_t bytes, size_t period, size_t phase,
+                                     const unsigned *runs, unsigned n) {
+  char *from = s;
+  if (s && !(d + bytes <= s || s + bytes <= d)) {
+    from = malloc(bytes ? bytes : 1);
+    if (!from) fatal("out of memory");
+    memcpy(from, s, bytes);
+  }
+  each_value(d, s, from, bytes, period, phase, runs, n, 1u << RUN_PTR, copy_pointer);
+  if (from != s) free(from);
+}

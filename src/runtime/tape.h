@@ -55,6 +55,10 @@ void *__parad_rt_realloc_shadow(void *old, void *old_shadow, size_t size, int co
 void __parad_rt_realloc_shadow_reverse(void *shadow, int float_bytes);
 void __parad_rt_copy_adjoint_f64(double *dst_adjoint, double *src_adjoint, size_t bytes);
 void __parad_rt_copy_adjoint_f32(float *dst_adjoint, float *src_adjoint, size_t bytes);
+void __parad_rt_copy_adjoint_fields(char *dst_adjoint, char *src_adjoint, size_t bytes, size_t period, size_t phase,
+                                    const unsigned *runs, unsigned nruns);
+void __parad_rt_copy_shadow_pointers(char *dst_shadow, char *src_shadow, size_t bytes, size_t period, size_t phase,
+                                     const unsigned *runs, unsigned nruns);
 
 /* Enzyme's split mode with a user buffer: the size of the tape handle it stores there. */
 int __parad_rt_tape_handle_size(void);

@@ -2,6 +2,7 @@
 // and its adjoints) and free (whose block's shadow lives until the reverse sweep is done). Finite
 // differences (h = 1e-6, tolerance 1e-7) and forward tangents (1e-12).
 // RUN: %parad-cc %cflags %s -o %t && %t
+// RUN: %parad-cc -O0 -I%S/../include %s -o %t0 && %t0
 #include <stdlib.h>
 #include "check.h"
 

@@ -6,6 +6,7 @@
 #include "check.h"
 
 void __parad_autodiff(void *, ...);
+void __parad_fwddiff(void *, ...);
 
 __attribute__((noinline)) static void matvec_sq(int m, int n, const double *a, const double *x, double *y) {
   for (int i = 0; i < m; i++) {
@@ -31,6 +32,13 @@ int main(void) {
     for (int i = 0; i < M; i++)
       for (int j = 0; j < N; j++) CHECK_CLOSE(da[i * N + j], i == r ? 2 * s * x[j] : 0.0, 1e-12);
     for (int i = 0; i < M; i++) CHECK_CLOSE(dy[i], 0.0, 0);
+    /* row r of the Jacobian, one forward tangent per input direction */
+    for (int q = 0; q < N + M * N; q++) {
+      double ta[M * N] = {0}, tx[N] = {0}, ty[M];
+      if (q < N) tx[q] = 1; else ta[q - N] = 1;
+      __parad_fwddiff((void *)matvec_sq, parad_const, M, parad_const, N, a, ta, x, tx, y, ty);
+      CHECK_CLOSE(q < N ? dx[q] : da[q - N], ty[r], 1e-12);
+    }
   }
   return check_done();
 }

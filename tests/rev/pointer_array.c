@@ -1,9 +1,11 @@
 // Arrays of pointers in reverse mode: the shadow of a double** holds shadow pointers; rows swapped
-// through the pointer array keep their shadows in step. Analytic gradients (tolerance 1e-12).
+// through the pointer array keep their shadows in step. Analytic gradients (tolerance 1e-12), and the
+// forward tangent along every unit direction of the rows (tolerance 1e-12).
 // RUN: %parad-cc %cflags %s -o %t && %t
 #include "check.h"
 
 void __parad_autodiff(void *, ...);
+double __parad_fwddiff(void *, ...);
 
 __attribute__((noinline)) static double rows_product(double **rows, const int *len, int n) {
   double *tmp = rows[0];
@@ -27,5 +29,14 @@ int main(void) {
   CHECK_CLOSE(d1[2], 2 * 5.0 * 2, 1e-12);
   CHECK_CLOSE(d0[0], 2 * 1.0 * 3, 1e-12);
   CHECK_CLOSE(d0[1], 0.0, 1e-12);
+  /* forward: every call swaps two entries of rows[], so the original order is restored before each */
+  double *grad[6] = {&d0[0], &d0[1], &d1[0], &d1[1], &d1[2], &d2[0]};
+  for (int q = 0; q < 6; q++) {
+    double t0[2] = {0}, t1[3] = {0}, t2[1] = {0};
+    double *trows[3] = {t0, t1, t2}, *tangent[6] = {&t0[0], &t0[1], &t1[0], &t1[1], &t1[2], &t2[0]};
+    *tangent[q] = 1;
+    rows[0] = r0, rows[2] = r2;
+    CHECK_CLOSE(*grad[q], __parad_fwddiff((void *)rows_product, rows, trows, parad_const, len, parad_const, 3), 1e-12);
+  }
   return check_done();
 }

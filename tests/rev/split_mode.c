@@ -1,13 +1,15 @@
 // Split mode: __parad_augmentfwd runs the forward sweep and hands back its tape; __parad_reverse takes the
 // adjoint of the result and the tape, and returns the gradients. Several tapes may be alive at once and
 // be consumed in any order (here first in, first out). Also Enzyme's form with the tape kept in a user
-// buffer (enzyme_allocated, enzyme_tape, __enzyme_augmentsize). Against autodiff (tolerance 1e-12).
+// buffer (enzyme_allocated, enzyme_tape, __enzyme_augmentsize). Against autodiff and the forward tangents
+// along every unit direction (tolerance 1e-12), and analytic values for the Enzyme form.
 // RUN: %parad-cc %cflags %s -o %t && %t
 #include <math.h>
 #include <stdlib.h>
 #include "check.h"
 
 double __parad_autodiff(void *, ...);
+double __parad_fwddiff(void *, ...);
 void *__parad_augmentfwd(void *, ...);
 double __parad_reverse(void *, ...);
 typedef struct { void *tape; double value; } TapeAndValue;
@@ -38,7 +40,13 @@ int main(void) {
   for (int t = 0; t < T; t++) {
     double dkref = __parad_autodiff((void *)energy, x[t], ref[t], parad_const, N, 0.5 + t);
     CHECK_CLOSE(dk[t], 2 * dkref, 1e-12); /* the adjoint of the result was 2 */
-    for (int i = 0; i < N; i++) CHECK_CLOSE(dx[t][i], 2 * ref[t][i], 1e-12);
+    for (int i = 0; i < N; i++) {
+      double e[N] = {0};
+      e[i] = 1;
+      CHECK_CLOSE(dx[t][i], 2 * ref[t][i], 1e-12);
+      CHECK_CLOSE(ref[t][i], __parad_fwddiff((void *)energy, x[t], e, parad_const, N, parad_const, 0.5 + t), 1e-12);
+    }
+    CHECK_CLOSE(dkref, __parad_fwddiff((void *)energy, parad_const, x[t], parad_const, N, 0.5 + t, 1.0), 1e-12);
   }
   /* the primal result along with the tape */
   double gx[N] = {0};

@@ -1,6 +1,7 @@
 // The runtime is thread-safe: each thread has its own tape, so gradients computed at the same time in
 // several threads (8 threads, each many calls, with tapes large enough to span several chunks) do not
-// disturb each other. Each thread checks its gradients against the analytic values (tolerance 1e-12).
+// disturb each other. Each thread checks its gradients against the analytic values (tolerance 1e-12);
+// the main thread checks one gradient against the forward tangents (tolerance 1e-12).
 // RUN: %parad-cc %cflags -pthread %s -o %t && %t
 #include <math.h>
 #include <pthread.h>
@@ -8,6 +9,7 @@
 #include "check.h"
 
 void __parad_autodiff(void *, ...);
+double __parad_fwddiff(void *, ...);
 
 __attribute__((noinline)) static double chain(const double *x, int n, int steps) {
   double s = 0;
@@ -44,5 +46,13 @@ int main(void) {
   for (int i = 0; i < THREADS; i++) pthread_create(&th[i], NULL, work, (void *)(size_t)i);
   for (int i = 0; i < THREADS; i++) pthread_join(th[i], NULL);
   for (int i = 0; i < THREADS; i++) CHECK_CLOSE(failures[i], 0, 0);
+  double x[N], dx[N] = {0};
+  for (int i = 0; i < N; i++) x[i] = 0.02 * i - 0.3;
+  __parad_autodiff((void *)chain, x, dx, parad_const, N, parad_const, STEPS);
+  for (int q = 0; q < N; q++) {
+    double e[N] = {0};
+    e[q] = 1;
+    CHECK_CLOSE(dx[q], __parad_fwddiff((void *)chain, x, e, parad_const, N, parad_const, STEPS), 1e-12);
+  }
   return check_done();
 }

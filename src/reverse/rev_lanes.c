@@ -1,0 +1,238 @@
+/* Integers that carry floats' bits, in reverse mode. After optimisation a struct of two floats may be
+ * copied as one i64, read back with a shift, a truncation and a bitcast, and a float packed next to an
+ * int with zext, shl and or. Forward mode moves tangents through such integers as bits. The reverse
+ * sweep moves adjoints through them the same way, but it must also add them, and adding needs to know
+ * which floats the bits hold.
+ *
+ * The varied integers linked by bit-moving operations, phis and selects form a web. The float types
+ * its bits come from or go to (bitcasts, typed loads and stores) give the width of its lanes; an
+ * integer's adjoint is then a float of that width or a vector of them (i64 holding two floats:
+ * <2 x float>), moved as bits and added as floats. A web that meets no float needs no adjoint, unless
+ * it copies memory of unknown type into active memory: that may be a float, and Parad cannot tell. */
+#include <stdlib.h>
+
+#include "analysis/memtype.h"
+#include "reverse/rev_internal.h"
+
+enum { W32 = 1, W64 = 2, W_OTHER = 4 };
+
+typedef struct {
+  ValueList values;
+  ValueMap index; /* value -> 1 + position */
+  size_t *parent;
+  unsigned *widths;                  /* per root: W32 | W64 | W_OTHER */
+  LLVMValueRef *source, *sink, *odd; /* per root: a load / store of unknown type, an unsupported use */
+} Webs;
+
+static bool is_int(LLVMValueRef v) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  return LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) > 1;
+}
+
+static bool varied_int(RevGen *g, LLVMValueRef v) {
+  return (LLVMIsAInstruction(v) || LLVMIsAArgument(v)) && is_int(v) && activity_varied(g->act, v);
+}
+
+static size_t find(Webs *w, size_t i) {
+  while (w->parent[i] != i) i = w->parent[i] = w->parent[w->parent[i]];
+  return i;
+}
+
+static size_t web_of(Webs *w, LLVMValueRef v) { return find(w, (size_t)vmap_get(&w->index, v) - 1); }
+
+static void join(Webs *w, LLVMValueRef a, LLVMValueRef b) {
+  size_t x = web_of(w, a), y = web_of(w, b);
+  if (x == y) return;
+  w->parent[y] = x;
+  w->widths[x] |= w->widths[y];
+  if (!w->source[x]) w->source[x] = w->source[y];
+  if (!w->sink[x]) w->sink[x] = w->sink[y];
+  if (!w->odd[x]) w->odd[x] = w->odd[y];
+}
+
+static unsigned width_flag(LLVMTypeRef fp) {
+  LLVMTypeKind k = LLVMGetTypeKind(ir_scalar_type(fp));
+  return k == LLVMFloatTypeKind ? W32 : k == LLVMDoubleTypeKind ? W64 : W_OTHER;
+}
+
+static void note_odd(Webs *w, LLVMValueRef v, LLVMValueRef at) {
+  size_t r = web_of(w, v);
+  if (!w->odd[r]) w->odd[r] = at;
+}
+
+/* What one varied integer's definition and uses say about its web. */
+static void link(RevGen *g, Webs *w, LLVMValueRef v) {
+  size_t r = web_of(w, v);
+  if (LLVMIsAInstruction(v)) {
+    switch (LLVMGetInstructionOpcode(v)) {
+    case LLVMTrunc:
+    case LLVMZExt:
+    case LLVMShl:
+    case LLVMLShr:
+    case LLVMAnd:
+    case LLVMOr:
+    case LLVMFreeze:
+    case LLVMPHI:
+    case LLVMSelect:
+      for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
+        if (varied_int(g, LLVMGetOperand(v, i))) join(w, v, LLVMGetOperand(v, i));
+      break;
+    case LLVMBitCast: w->widths[r] |= width_flag(LLVMTypeOf(LLVMGetOperand(v, 0))); break;
+    case LLVMLoad: {
+      unsigned bits = memtype_fp_bits(v);
+      if (bits == 32 || bits == 64) w->widths[r] |= bits == 32 ? W32 : W64;
+      else if (!w->source[r]) w->source[r] = v;
+      break;
+    }
+    default: note_odd(w, v, v); break; /* an integer out of a struct, a vector, a call */
+    }
+  } else {
+    note_odd(w, v, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(LLVMGetParamParent(v))));
+  }
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    r = web_of(w, v);
+    switch (LLVMGetInstructionOpcode(user)) {
+    case LLVMBitCast:
+      if (ir_is_fp_or_fp_vector(LLVMTypeOf(user))) w->widths[r] |= width_flag(LLVMTypeOf(user));
+      break;
+    case LLVMStore: {
+      if (LLVMGetOperand(user, 0) != v || !activity_shadowed(g->act, LLVMGetOperand(user, 1))) break;
+      unsigned bits = memtype_fp_bits(user);
+      if (bits == 32 || bits == 64) w->widths[r] |= bits == 32 ? W32 : W64;
+      else if (memtype_of_access(user) != MEMTYPE_INT && !w->sink[r]) w->sink[r] = user;
+      break;
+    }
+    case LLVMCall:
+    case LLVMRet:
+    case LLVMInsertValue:
+    case LLVMInsertElement:
+      note_odd(w, v, user);
+      break;
+    default: break; /* comparisons and arithmetic: no derivative goes that way */
+    }
+  }
+}
+
+void lanes_analyse(RevGen *g) {
+  Webs w = {0};
+  vmap_init(&w.index);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->orig); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      if (varied_int(g, i)) vec_push(&w.values, i);
+  for (LLVMValueRef p = LLVMGetFirstParam(g->orig); p; p = LLVMGetNextParam(p))
+    if (varied_int(g, p)) vec_push(&w.values, p);
+  size_t n = w.values.len;
+  w.parent = xcalloc(n + 1, sizeof *w.parent);
+  w.widths = xcalloc(n + 1, sizeof *w.widths);
+  w.source = xcalloc(n + 1, sizeof *w.source);
+  w.sink = xcalloc(n + 1, sizeof *w.sink);
+  w.odd = xcalloc(n + 1, sizeof *w.odd);
+  for (size_t i = 0; i < n; i++) {
+    w.parent[i] = i;
+    vmap_put(&w.index, w.values.data[i], (void *)(i + 1));
+  }
+  for (size_t i = 0; i < n; i++) link(g, &w, w.values.data[i]);
+
+  for (size_t i = 0; i < n; i++) { /* each web's verdict, reported once at its root */
+    if (find(&w, i) != i) continue;
+    unsigned ws = w.widths[i];
+    if (w.odd[i])
+      rev_error(g, w.odd[i], "reverse mode cannot differentiate floats moved as integer bits into or out of a "
+                             "call, a return, a struct value or a vector");
+    else if (ws & W_OTHER || ws == (W32 | W64))
+      rev_error(g, w.values.data[i], "reverse mode cannot differentiate floats of different types packed into one integer");
+    else if (!ws && w.source[i] && w.sink[i])
+      rev_error(g, w.sink[i], "reverse mode cannot tell whether this integer store of active memory carries "
+                              "floating-point data");
+  }
+  for (size_t i = 0; i < n; i++) {
+    size_t r = find(&w, i);
+    unsigned ws = w.widths[r];
+    LLVMValueRef v = w.values.data[i];
+    if (w.odd[r] || !(ws == W32 || ws == W64)) continue; /* no adjoint: refused above, or none needed */
+    unsigned lane = ws == W32 ? 32 : 64, bits = LLVMGetIntTypeWidth(LLVMTypeOf(v));
+    LLVMTypeRef fp = lane == 32 ? LLVMFloatTypeInContext(g->ctx) : LLVMDoubleTypeInContext(g->ctx);
+    if (bits % lane) {
+      rev_error(g, v, "reverse mode cannot differentiate a part of a float's bits moved as a smaller integer");
+      continue;
+    }
+    vmap_put(&g->lanes, v, bits == lane ? fp : LLVMVectorType(fp, bits / lane));
+  }
+  vmap_free(&w.index);
+  vec_free(&w.values);
+  free(w.parent);
+  free(w.widths);
+  free(w.source);
+  free(w.sink);
+  free(w.odd);
+}
+
+LLVMTypeRef adj_type_of(RevGen *g, LLVMValueRef v) {
+  if (is_int(v)) return vmap_get(&g->lanes, v);
+  return adj_type(LLVMTypeOf(v));
+}
+
+/* ---- adjoints through bit-moving operations ---- */
+
+static unsigned long long width_mask(LLVMTypeRef t) {
+  unsigned n = LLVMGetIntTypeWidth(t);
+  return n >= 64 ? ~0ull : (1ull << n) - 1;
+}
+
+/* The bits of v that may be set, from how it was built (zext, shifts, masks, or). */
+static unsigned long long possible_bits(LLVMValueRef v, int depth) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  unsigned long long all = width_mask(t);
+  if (LLVMIsAConstantInt(v)) return LLVMConstIntGetZExtValue(v) & all;
+  if (depth > 16 || !LLVMIsAInstruction(v)) return all;
+  LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMZExt: return possible_bits(a, depth + 1) & width_mask(LLVMTypeOf(a));
+  case LLVMTrunc: return possible_bits(a, depth + 1) & all;
+  case LLVMShl:
+    return LLVMIsAConstantInt(b) && LLVMConstIntGetZExtValue(b) < 64 ? (possible_bits(a, depth + 1) << LLVMConstIntGetZExtValue(b)) & all : all;
+  case LLVMLShr:
+    return LLVMIsAConstantInt(b) && LLVMConstIntGetZExtValue(b) < 64 ? possible_bits(a, depth + 1) >> LLVMConstIntGetZExtValue(b) : all;
+  case LLVMAnd: return possible_bits(a, depth + 1) & possible_bits(b, depth + 1);
+  case LLVMOr: return possible_bits(a, depth + 1) | possible_bits(b, depth + 1);
+  default: return all;
+  }
+}
+
+static void add_bits(RevGen *g, LLVMValueRef operand, LLVMValueRef bits) {
+  LLVMTypeRef t = adj_type_of(g, operand);
+  if (t && activity_varied(g->act, operand)) adj_add(g, operand, LLVMBuildBitCast(g->b, bits, t, ""));
+}
+
+void rev_bits(RevGen *g, LLVMValueRef inst, LLVMValueRef d) {
+  LLVMTypeRef t = LLVMTypeOf(inst);
+  LLVMValueRef a = LLVMGetOperand(inst, 0), b = LLVMGetNumOperands(inst) > 1 ? LLVMGetOperand(inst, 1) : NULL;
+  LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+  if (op == LLVMBitCast) { /* a float's bits as an integer, or back: the same adjoint */
+    LLVMTypeRef at = adj_type_of(g, a);
+    if (at) adj_add(g, a, LLVMTypeOf(d) == at ? d : LLVMBuildBitCast(g->b, d, at, ""));
+    return;
+  }
+  LLVMValueRef bits = LLVMBuildBitCast(g->b, d, t, "");
+  switch (op) {
+  case LLVMTrunc: add_bits(g, a, LLVMBuildZExt(g->b, bits, LLVMTypeOf(a), "")); return;
+  case LLVMZExt: add_bits(g, a, LLVMBuildTrunc(g->b, bits, LLVMTypeOf(a), "")); return;
+  case LLVMShl: add_bits(g, a, LLVMBuildLShr(g->b, bits, b, "")); return;
+  case LLVMLShr: add_bits(g, a, LLVMBuildShl(g->b, bits, b, "")); return;
+  case LLVMAnd: /* a byte mask: the masked-off bytes get no adjoint */
+    if (LLVMIsAConstantInt(b)) add_bits(g, a, LLVMBuildAnd(g->b, bits, b, ""));
+    else add_bits(g, b, LLVMBuildAnd(g->b, bits, a, ""));
+    return;
+  case LLVMOr: { /* disjoint: each operand gets the adjoint of the bits it may have set */
+    if (LLVMGetIntTypeWidth(t) > 64) break;
+    unsigned long long ma = possible_bits(a, 0), mb = possible_bits(b, 0);
+    if (ma & mb) break;
+    add_bits(g, a, LLVMBuildAnd(g->b, bits, LLVMConstInt(t, ma, 0), ""));
+    add_bits(g, b, LLVMBuildAnd(g->b, bits, LLVMConstInt(t, mb, 0), ""));
+    return;
+  }
+  default: break;
+  }
+  rev_error(g, inst, "reverse mode cannot tell which floats' bits this integer operation combines");
+}
