@@ -477,6 +477,7 @@ static void write_rev(RevGen *g) {
   g->phase = WRITING_REV;
   vmap_init(&g->rblock);
   vmap_init(&g->frame_value);
+  vmap_free(&g->local); /* planning's */
   vmap_init(&g->local);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "entry");
   LLVMPositionBuilderAtEnd(g->b, entry);

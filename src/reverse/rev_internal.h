@@ -126,7 +126,6 @@ typedef struct {
   ValueMap frame_value;       /* capture key -> value read from the frame record */
   ValueMap local;             /* item key -> value materialised in the current reverse block */
   ValueMap adj;               /* original value -> its adjoint slot in rev */
-  ValueMap edge_adj;          /* phi -> its adjoint, read once at the end of its block's reverse */
   ValueMap lanes;             /* integer carrying floats' bits -> its adjoint type */
   LLVMValueRef scratch;       /* planning: the scratch function */
   int errors;
