@@ -26,7 +26,7 @@ else
 endif
 
 # The transformation library: everything but the two programs' main files.
-LIB_SRC  := $(wildcard src/ir/*.c src/analysis/*.c src/rules/*.c src/forward/*.c src/reverse/*.c src/ad/*.c)
+LIB_SRC  := $(wildcard src/ir/*.c src/analysis/*.c src/rules/*.c src/forward/*.c src/reverse/*.c src/ad/*.c src/omp/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 DRV_SRC  := $(wildcard src/driver/*.c)
 DRV_OBJ  := $(DRV_SRC:%.c=$(BUILD)/%.o)

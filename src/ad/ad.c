@@ -11,6 +11,7 @@
 #include "reverse/reverse.h"
 #include "ir/diag.h"
 #include "ir/ir.h"
+#include "omp/omp.h"
 
 LLVMValueRef ad_find_generated(AdModule *ad, const char *key) {
   for (size_t i = 0; i < ad->generated.len; i++)
@@ -23,7 +24,11 @@ void ad_remember_generated(AdModule *ad, const char *key, LLVMValueRef fn) {
   vec_push(&ad->generated, g);
 }
 
-int ad_prepare(LLVMModuleRef m) { return custom_register_all(m) + request_canonicalise_all(m); }
+int ad_prepare(LLVMModuleRef m) {
+  int errors = custom_register_all(m) + request_canonicalise_all(m);
+  if (!errors) omp_prepare(m);
+  return errors;
+}
 
 /* Any __parad_ or __enzyme_ function the program calls: known entry points are parsed, unknown ones
  * refused by name (the runtime's own functions aside). */
@@ -49,6 +54,8 @@ static bool reaches_request(LLVMValueRef fn, ValueMap *seen) {
       if (request_is_canonical_call(i)) return true;
       LLVMValueRef callee = ir_called_function(i);
       if (callee && !LLVMIsDeclaration(callee) && reaches_request(callee, seen)) return true;
+      LLVMValueRef outlined = omp_is_runtime_call(i) && omp_classify(i) == OMP_FORK ? omp_fork_outlined(i) : NULL;
+      if (outlined && reaches_request(outlined, seen)) return true;
     }
   return false;
 }

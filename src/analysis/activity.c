@@ -8,6 +8,7 @@
 #include "analysis/calls.h"
 #include "analysis/memtype.h"
 #include "ir/ir.h"
+#include "omp/omp.h"
 
 enum {
   VARIED = 1,   /* carries a tangent */
@@ -132,6 +133,31 @@ bool activity_moves_bits(LLVMValueRef inst) {
   }
 }
 
+/* The callee's analysis for the activity of the call's arguments from `first` on; false when none is
+ * active. *out is NULL when the callee has no body (a registered gradient). */
+static bool callee_of(AdModule *ad, Activity *a, LLVMValueRef call, LLVMValueRef fn, unsigned first,
+                      const Activity **out) {
+  bool any = false;
+  for (unsigned i = first, n = ir_num_call_args(call); i < n; i++) any |= active(a, LLVMGetArgOperand(call, i));
+  if (!any) return false;
+  char *pat = first ? activity_fork_pattern(a, call) : activity_call_pattern(a, call);
+  *out = LLVMIsDeclaration(fn) ? NULL : activity_get(ad, fn, pat);
+  free(pat);
+  return true;
+}
+
+/* A pointer argument gets a shadow where the callee stores active data through it; where the callee's
+ * body is unknown (a registered gradient) or still being analysed (recursion), any pointer may. Call
+ * argument first + k is the callee's parameter first_param + k. */
+static bool shadows_for_callee(Activity *a, LLVMValueRef call, LLVMValueRef fn, const Activity *callee,
+                               unsigned first, unsigned first_param) {
+  bool changed = false, known = callee && callee->done;
+  for (unsigned i = first, n = ir_num_call_args(call); i < n; i++)
+    if (!known || (flags_of(callee, LLVMGetParam(fn, i - first + first_param)) & WANTS))
+      changed |= need_shadow(a, LLVMGetArgOperand(call, i), 0);
+  return changed;
+}
+
 static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
   bool changed = false;
   unsigned n = ir_num_call_args(call);
@@ -148,24 +174,24 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
   case CALL_REALLOC:
     if (activity_shadowed(a, LLVMGetArgOperand(call, 0))) changed |= add_flags(a, call, SHADOWED);
     return changed;
+  case CALL_OMP: {
+    /* a parallel region: the outlined function called on every thread, like a function of the module */
+    LLVMValueRef fn = omp_classify(call) == OMP_FORK ? omp_fork_outlined(call) : NULL;
+    if (!fn) return false;
+    const Activity *callee;
+    if (!callee_of(ad, a, call, fn, OMP_FORK_FIRST_ARG, &callee)) return false;
+    return shadows_for_callee(a, call, fn, callee, OMP_FORK_FIRST_ARG, OMP_OUTLINED_FIRST_PARAM);
+  }
   case CALL_UNKNOWN:
     /* a function with a registered gradient acts like one of the module's */
     if (!custom_lookup(ir_called_function(call), &aug, &grad)) return false;
     /* fall through */
   case CALL_MODULE: {
-    bool any = false;
-    for (unsigned i = 0; i < n; i++) any |= active(a, LLVMGetArgOperand(call, i));
-    if (!any) return false;
     LLVMValueRef fn = ir_called_function(call);
-    char *pat = activity_call_pattern(a, call);
-    const Activity *callee = LLVMIsDeclaration(fn) ? NULL : activity_get(ad, fn, pat);
-    free(pat);
-    /* A pointer gets a shadow where the callee stores active data through it; where the callee's
-     * body is unknown (a registered gradient) or still being analysed (recursion), any pointer may. */
+    const Activity *callee;
+    if (!callee_of(ad, a, call, fn, 0, &callee)) return false;
+    changed = shadows_for_callee(a, call, fn, callee, 0, 0);
     bool known = callee && callee->done;
-    for (unsigned i = 0; i < n; i++)
-      if (!known || (flags_of(callee, LLVMGetParam(fn, i)) & WANTS))
-        changed |= need_shadow(a, LLVMGetArgOperand(call, i), 0);
     LLVMTypeRef rt = LLVMTypeOf(call);
     if (ir_is_ptr(rt)) {
       if (!known || callee->ret_active) changed |= mark(a, call);
@@ -311,5 +337,13 @@ char *activity_call_pattern(const Activity *a, LLVMValueRef call) {
   unsigned n = ir_num_call_args(call);
   char *p = xcalloc(n + 1, 1);
   for (unsigned i = 0; i < n; i++) p[i] = active(a, LLVMGetArgOperand(call, i)) ? 'd' : 'c';
+  return p;
+}
+
+char *activity_fork_pattern(const Activity *a, LLVMValueRef call) {
+  unsigned n = ir_num_call_args(call), k = 0;
+  char *p = xcalloc(n + 1, 1);
+  for (unsigned i = 0; i < OMP_OUTLINED_FIRST_PARAM; i++) p[k++] = 'c'; /* the thread ids */
+  for (unsigned i = OMP_FORK_FIRST_ARG; i < n; i++) p[k++] = active(a, LLVMGetArgOperand(call, i)) ? 'd' : 'c';
   return p;
 }

@@ -42,5 +42,8 @@ bool activity_return_active(const Activity *a);
 
 /* The activity pattern a call passes to a module function: one letter per argument. Caller frees. */
 char *activity_call_pattern(const Activity *a, LLVMValueRef call);
+/* The same for the outlined function of a parallel region (__kmpc_fork_call): its two thread-id
+ * parameters are constant, the others follow the call's arguments after the function. */
+char *activity_fork_pattern(const Activity *a, LLVMValueRef call);
 
 #endif

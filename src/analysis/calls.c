@@ -4,6 +4,7 @@
 
 #include "ad/request.h"
 #include "ir/ir.h"
+#include "omp/omp.h"
 
 /* Library functions that take or return data but never carry a derivative: their outputs are text,
  * integers, time, or nothing. A function that writes floating-point data (fread, scanf) is not here:
@@ -63,6 +64,7 @@ CallKind call_classify(LLVMValueRef call, const MathRule **rule) {
   if (!strcmp(name, "realloc")) return CALL_REALLOC;
   if (!strcmp(name, "free")) return CALL_FREE;
   if (name_in(name, inactive_functions, COUNT(inactive_functions), false)) return CALL_INACTIVE;
+  if (omp_is_runtime_call(call)) return CALL_OMP;
   if (!strncmp(name, "llvm.", 5)) {
     if (name_in(name, inactive_intrinsic_prefixes, COUNT(inactive_intrinsic_prefixes), true)) return CALL_INACTIVE;
     if (!touches_derivatives(call)) return CALL_INACTIVE;
@@ -74,6 +76,6 @@ CallKind call_classify(LLVMValueRef call, const MathRule **rule) {
 
 const char *call_kind_name(CallKind k) {
   static const char *const names[] = {"debug", "math", "memcpy", "memset", "alloc", "realloc", "free",
-                                      "inactive", "module", "request", "unknown", "indirect"};
+                                      "inactive", "module", "request", "omp", "unknown", "indirect"};
   return names[k];
 }

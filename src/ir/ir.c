@@ -217,3 +217,35 @@ LLVMValueRef ir_loaded_global(LLVMValueRef v) {
   LLVMValueRef p = ir_strip_pointer_casts(LLVMGetOperand(v, 0));
   return LLVMIsAGlobalVariable(p) ? p : NULL;
 }
+
+bool ir_atomic_fadd(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef v, unsigned align) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  LLVMContextRef c = ir_builder_context(b);
+  if (k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind) {
+    LLVMValueRef rmw = LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpFAdd, p, v, LLVMAtomicOrderingMonotonic, 0);
+    LLVMSetAlignment(rmw, align ? align : k == LLVMFloatTypeKind ? 4 : 8);
+    return true;
+  }
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
+  if (k == LLVMVectorTypeKind) {
+    LLVMTypeRef e = LLVMGetElementType(t);
+    for (unsigned i = 0, n = LLVMGetVectorSize(t); i < n; i++) {
+      LLVMValueRef idx = LLVMConstInt(i64, i, 0);
+      LLVMValueRef lane = LLVMBuildExtractElement(b, v, LLVMConstInt(i32, i, 0), "");
+      if (!ir_atomic_fadd(b, LLVMBuildGEP2(b, e, p, &idx, 1, ""), lane, 0)) return false;
+    }
+    return true;
+  }
+  if (k == LLVMStructTypeKind || k == LLVMArrayTypeKind) {
+    unsigned n = k == LLVMStructTypeKind ? LLVMCountStructElementTypes(t) : (unsigned)LLVMGetArrayLength2(t);
+    for (unsigned i = 0; i < n; i++) {
+      LLVMTypeRef et = k == LLVMStructTypeKind ? LLVMStructGetTypeAtIndex(t, i) : LLVMGetElementType(t);
+      if (!ir_contains_fp(et)) continue;
+      LLVMValueRef idx[2] = {LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, i, 0)};
+      if (!ir_atomic_fadd(b, LLVMBuildGEP2(b, t, p, idx, 2, ""), LLVMBuildExtractValue(b, v, i, ""), 0)) return false;
+    }
+    return true;
+  }
+  return false;
+}

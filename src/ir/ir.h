@@ -56,6 +56,9 @@ LLVMContextRef ir_builder_context(LLVMBuilderRef b);
 void ir_position_after_phis(LLVMBuilderRef b, LLVMBasicBlockRef bb);
 /* A stack slot in the entry block of fn, so that it promotes to a register. */
 LLVMValueRef ir_entry_alloca(LLVMValueRef fn, LLVMTypeRef t, const char *name);
+/* *p += v atomically, one atomic add per float of a float, vector or aggregate (there is no atomic add of
+ * the whole); align 0: the float's own. False for types without an atomic add (long double). */
+bool ir_atomic_fadd(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef v, unsigned align);
 /* memset(p, 0, bytes) with a constant or run-time size. */
 void ir_memset_zero(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef bytes, unsigned align);
 

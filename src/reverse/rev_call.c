@@ -65,7 +65,8 @@ static bool call_is_active(RevGen *g, LLVMValueRef call, const char *pattern) {
 static bool pair_of_call(RevGen *g, LLVMValueRef call, const char *pattern, RevPair *pair) {
   LLVMValueRef callee = ir_called_function(call);
   bool ret_active = varied(g, call) && adj_type(LLVMTypeOf(call)) != NULL;
-  return rev_pair(g->ad, callee, pattern, ret_active, shadowed(g, call), false, pair);
+  PairKind kind = {.ret_active = ret_active, .ret_shadow = shadowed(g, call), .parallel = g->parallel};
+  return rev_pair(g->ad, callee, pattern, kind, pair);
 }
 
 static void aug_module_call(RevGen *g, LLVMValueRef call) {
@@ -241,6 +242,7 @@ void aug_call(RevGen *g, LLVMValueRef call) {
   case CALL_REALLOC:
   case CALL_FREE: aug_heap(g, call, kind); return;
   case CALL_MODULE: aug_module_call(g, call); return;
+  case CALL_OMP: aug_omp(g, call); return;
   case CALL_REQUEST:
     rev_error(g, call, "cannot differentiate a derivative request here");
     aug_clone(g, call);
@@ -279,6 +281,7 @@ void rev_call(RevGen *g, LLVMValueRef call) {
   case CALL_REALLOC:
   case CALL_FREE: rev_heap(g, call, kind); return;
   case CALL_MODULE: rev_module_call(g, call); return;
+  case CALL_OMP: rev_omp(g, call); return;
   default: return;
   }
 }

@@ -101,7 +101,10 @@ static LLVMTypeRef rev_result_type(RevGen *g) {
   unsigned np = LLVMCountParams(g->orig), n = 0;
   LLVMTypeRef *types = xcalloc(np + 1, sizeof *types);
   for (unsigned p = 0; p < np; p++)
-    if (g->pattern[p] == 'o') types[n++] = adj_type(LLVMTypeOf(LLVMGetParam(g->orig, p)));
+    if (g->pattern[p] == 'o') {
+      LLVMTypeRef t = adj_type_of(g, LLVMGetParam(g->orig, p));
+      types[n++] = t ? t : LLVMDoubleTypeInContext(g->ctx); /* none: refused by lanes_analyse */
+    }
   LLVMTypeRef r = n == 0 ? LLVMVoidTypeInContext(g->ctx) : n == 1 ? types[0] : LLVMStructTypeInContext(g->ctx, types, n, 0);
   free(types);
   return r;
@@ -552,14 +555,15 @@ static void write_rev(RevGen *g) {
 
 /* ---- the pair ---- */
 
-static char *pair_key(LLVMValueRef fn, const char *pattern, bool ret_active, bool ret_shadow, bool top_level) {
-  return xasprintf("rev|%s|%s|%d%d%d", LLVMGetValueName(fn), pattern, ret_active, ret_shadow, top_level);
+static char *pair_key(LLVMValueRef fn, const char *pattern, PairKind k) {
+  return xasprintf("rev|%s|%s|%d%d%d%d", LLVMGetValueName(fn), pattern, k.ret_active, k.ret_shadow, k.top_level,
+                   k.parallel);
 }
 
-bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_active, bool ret_shadow, bool top_level,
-              RevPair *out) {
-  char *key = pair_key(fn, pattern, ret_active, ret_shadow, top_level);
+bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind, RevPair *out) {
+  char *key = pair_key(fn, pattern, kind);
   char *rkey = xasprintf("%s|rev", key);
+  bool ret_active = kind.ret_active, ret_shadow = kind.ret_shadow, top_level = kind.top_level;
   out->ret_active = ret_active;
   out->ret_shadow = ret_shadow;
   out->aug = ad_find_generated(ad, key);
@@ -570,7 +574,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_activ
     return true;
   }
   RevGen g = {.ad = ad, .orig = fn, .pattern = pattern, .ret_active = ret_active, .ret_shadow = ret_shadow,
-              .reload_inputs = top_level && writes_only_own_memory(fn), .ctx = ad->ctx};
+              .reload_inputs = top_level && writes_only_own_memory(fn), .parallel = kind.parallel, .ctx = ad->ctx};
   g.ptr_type = LLVMPointerTypeInContext(g.ctx, 0);
   g.i64 = LLVMInt64TypeInContext(g.ctx);
   /* activity knows 'd' and 'o' as active, 'c' as constant */
@@ -579,8 +583,11 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_activ
     if (*c == 'n') *c = 'd';
   g.act = activity_get(ad, fn, act);
   free(act);
-  char *aname = xasprintf("augmented%s.%s.%s", top_level ? ".top" : "", LLVMGetValueName(fn), pattern);
-  char *rname = xasprintf("reverse%s.%s.%s", top_level ? ".top" : "", LLVMGetValueName(fn), pattern);
+  vmap_init(&g.lanes);
+  lanes_analyse(&g); /* before the signatures: an integer parameter carrying a float has its adjoint's type */
+  const char *variant = top_level ? ".top" : kind.parallel ? ".par" : "";
+  char *aname = xasprintf("augmented%s.%s.%s", variant, LLVMGetValueName(fn), pattern);
+  char *rname = xasprintf("reverse%s.%s.%s", variant, LLVMGetValueName(fn), pattern);
   g.aug = LLVMAddFunction(ad->mod, aname, aug_type(&g));
   g.rev = LLVMAddFunction(ad->mod, rname, rev_type(&g));
   free(aname);
@@ -601,8 +608,6 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_activ
   g.plan = xcalloc(g.cfg.blocks.len + 1, sizeof *g.plan);
   vmap_init(&g.adj);
   vmap_init(&g.local);
-  vmap_init(&g.lanes);
-  lanes_analyse(&g);
   g.b = LLVMCreateBuilderInContext(g.ctx);
   if (!g.errors) plan(&g);
   print_plan(&g);

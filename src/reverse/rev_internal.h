@@ -93,6 +93,7 @@ typedef struct {
    * pair serves a gradient whose reverse sweep follows its forward sweep directly, and the function
    * writes only memory it allocated itself (writes_only_own_memory). */
   bool reload_inputs;
+  bool parallel;         /* see PairKind */
   const Activity *act;
   Cfg cfg;
   BlockPlan *plan;       /* per block position in cfg */
@@ -213,5 +214,7 @@ void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind);
 void rev_heap(RevGen *g, LLVMValueRef call, CallKind kind);
 void aug_memcpy(RevGen *g, LLVMValueRef call, CallKind kind);
 void rev_memcpy(RevGen *g, LLVMValueRef call, CallKind kind);
+void aug_omp(RevGen *g, LLVMValueRef call); /* omp/omp_reverse.c */
+void rev_omp(RevGen *g, LLVMValueRef call);
 
 #endif

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "analysis/memtype.h"
+#include "omp/omp.h"
 #include "reverse/rev_internal.h"
 
 enum { W32 = 1, W64 = 2, W_OTHER = 4 };
@@ -60,6 +61,12 @@ static void note_odd(Webs *w, LLVMValueRef v, LLVMValueRef at) {
   if (!w->odd[r]) w->odd[r] = at;
 }
 
+/* An integer passed by value as one float of its size. */
+static unsigned int_as_float(LLVMValueRef v) {
+  unsigned n = LLVMGetIntTypeWidth(LLVMTypeOf(v));
+  return n == 32 ? W32 : n == 64 ? W64 : W_OTHER;
+}
+
 /* What one varied integer's definition and uses say about its web. */
 static void link(RevGen *g, Webs *w, LLVMValueRef v) {
   size_t r = web_of(w, v);
@@ -86,8 +93,11 @@ static void link(RevGen *g, Webs *w, LLVMValueRef v) {
     }
     default: note_odd(w, v, v); break; /* an integer out of a struct, a vector, a call */
     }
-  } else {
-    note_odd(w, v, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(LLVMGetParamParent(v))));
+  } else { /* a parameter: by value to an outlined function (firstprivate), as one float of its size */
+    unsigned p = 0;
+    for (LLVMValueRef q = LLVMGetFirstParam(g->orig); q != v; q = LLVMGetNextParam(q)) p++;
+    if (g->pattern[p] == 'o') w->widths[r] |= int_as_float(v);
+    else note_odd(w, v, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(g->orig)));
   }
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
@@ -104,6 +114,13 @@ static void link(RevGen *g, Webs *w, LLVMValueRef v) {
       break;
     }
     case LLVMCall:
+      /* by value to a parallel region's function (firstprivate): one float of its size there too */
+      if (omp_is_runtime_call(user) && omp_classify(user) == OMP_FORK && LLVMGetOperand(user, 2) != v) {
+        w->widths[r] |= int_as_float(v);
+        break;
+      }
+      note_odd(w, v, user);
+      break;
     case LLVMRet:
     case LLVMInsertValue:
     case LLVMInsertElement:

@@ -139,6 +139,38 @@ static void accumulate(RevGen *g, LLVMValueRef p, LLVMValueRef d, unsigned align
   LLVMSetAlignment(st, align);
 }
 
+/* Memory only this thread reaches: its own stack slots and heap blocks (in a parallel region, each
+ * thread has its own). */
+static bool thread_private(LLVMValueRef p, int depth) {
+  p = ir_strip_pointer_casts(p);
+  if (depth > 32) return false;
+  if (LLVMIsAAllocaInst(p)) return true;
+  if (ir_is_call(p)) {
+    CallKind k = call_classify(p, NULL);
+    return k == CALL_ALLOC || k == CALL_REALLOC;
+  }
+  if (LLVMIsAGetElementPtrInst(p)) return thread_private(LLVMGetOperand(p, 0), depth + 1);
+  if (LLVMIsASelectInst(p)) return thread_private(LLVMGetOperand(p, 1), depth + 1) && thread_private(LLVMGetOperand(p, 2), depth + 1);
+  if (LLVMIsAPHINode(p)) {
+    for (unsigned i = 0, n = LLVMCountIncoming(p); i < n; i++)
+      if (LLVMGetIncomingValue(p, i) != p && !thread_private(LLVMGetIncomingValue(p, i), depth + 1)) return false;
+    return true;
+  }
+  return false;
+}
+
+/* Whether other threads may add into the shadow of the memory at orig while this one does. */
+static bool shared(RevGen *g, LLVMValueRef orig) { return g->parallel && !thread_private(orig, 0); }
+
+/* The adjoint d of a read of orig's memory goes into its shadow p: atomically where other threads may
+ * add into it too. */
+static void accumulate_into(RevGen *g, LLVMValueRef at, LLVMValueRef orig, LLVMValueRef p, LLVMValueRef d, unsigned align) {
+  if (!shared(g, orig))
+    accumulate(g, p, d, align);
+  else if (!ir_atomic_fadd(g->b, p, d, align))
+    rev_error(g, at, "cannot add the adjoint of a %s atomically (in a parallel region)", ir_type_name(LLVMTypeOf(d)));
+}
+
 /* dv = *p; *p = 0; returns dv (NULL when the value needs no adjoint). */
 static LLVMValueRef take_memory(RevGen *g, LLVMValueRef p, LLVMTypeRef t, unsigned align, bool want) {
   LLVMValueRef dv = NULL;
@@ -155,16 +187,24 @@ bool rev_memory(RevGen *g, LLVMValueRef inst) {
   switch (LLVMGetInstructionOpcode(inst)) {
   case LLVMLoad: {
     if (!varied(g, inst) || !adj_type_of(g, inst)) return true;
-    LLVMValueRef d = adj_take(g, inst);
-    accumulate(g, rs(g, LLVMGetOperand(inst, 0)), d, LLVMGetAlignment(inst));
+    LLVMValueRef d = adj_take(g, inst), p = LLVMGetOperand(inst, 0);
+    accumulate_into(g, inst, p, rs(g, p), d, LLVMGetAlignment(inst));
     return true;
   }
   case LLVMStore: {
     LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1);
     LLVMTypeRef t = LLVMTypeOf(v), at = ir_is_int(t) ? adj_type_of(g, v) : adj_type(t);
     if (!shadowed(g, p) || ir_is_ptr(t)) return true;
-    /* the value stored is overwritten data's end: its adjoint goes to the value, the memory's is reset */
-    LLVMValueRef dv = take_memory(g, rs(g, p), at ? at : t, LLVMGetAlignment(inst), at && varied(g, v));
+    /* the value stored is overwritten data's end: its adjoint goes to the value, the memory's is reset;
+     * an atomic store may race with others to the same place, and only one of them wrote last */
+    LLVMValueRef dv;
+    if (LLVMGetOrdering(inst) != LLVMAtomicOrderingNotAtomic && shared(g, p) && at && ir_is_fp(at)) {
+      dv = LLVMBuildAtomicRMW(g->b, LLVMAtomicRMWBinOpXchg, rs(g, p), LLVMConstNull(at), LLVMAtomicOrderingMonotonic, 0);
+      LLVMSetAlignment(dv, LLVMGetAlignment(inst));
+      if (!varied(g, v)) dv = NULL;
+    } else {
+      dv = take_memory(g, rs(g, p), at ? at : t, LLVMGetAlignment(inst), at && varied(g, v));
+    }
     if (dv) adj_add(g, v, dv);
     return true;
   }
@@ -184,7 +224,7 @@ bool rev_memory(RevGen *g, LLVMValueRef inst) {
     if (op == LLVMAtomicRMWBinOpXchg) { /* like a store; the old value's adjoint returns to memory */
       LLVMValueRef dv = take_memory(g, dp, t, LLVMGetAlignment(inst), varied(g, v));
       if (dv) adj_add(g, v, dv);
-      if (d_old) accumulate(g, dp, d_old, LLVMGetAlignment(inst));
+      if (d_old) accumulate_into(g, inst, p, dp, d_old, LLVMGetAlignment(inst));
       return true;
     }
     /* x += v: v's adjoint is the memory's, which stays */
@@ -192,7 +232,7 @@ bool rev_memory(RevGen *g, LLVMValueRef inst) {
       LLVMValueRef dx = LLVMBuildLoad2(g->b, t, dp, "");
       adj_add(g, v, op == LLVMAtomicRMWBinOpFSub ? LLVMBuildFNeg(g->b, dx, "") : dx);
     }
-    if (d_old) accumulate(g, dp, d_old, LLVMGetAlignment(inst));
+    if (d_old) accumulate_into(g, inst, p, dp, d_old, LLVMGetAlignment(inst));
     return true;
   }
   case LLVMAtomicCmpXchg:
@@ -346,13 +386,17 @@ void rev_memcpy(RevGen *g, LLVMValueRef call, CallKind kind) {
   DataKind data = copy_data(call, &layout, &laid_out);
   if (laid_out) { /* the floats' adjoints go back to the source (none for a memset or constant data) */
     if (layout_has(&layout, DATA_F64, DATA_F32))
-      copy_fields(g, "__parad_rt_copy_adjoint_fields", dd, s && shadowed(g, s) ? rs(g, s) : NULL, n, &layout);
+      copy_fields(g, s && shared(g, s) ? "__parad_rt_copy_adjoint_fields_atomic" : "__parad_rt_copy_adjoint_fields", dd,
+                  s && shadowed(g, s) ? rs(g, s) : NULL, n, &layout);
     return;
   }
   if (kind == CALL_MEMCPY && (data == DATA_F64 || data == DATA_F32) && shadowed(g, s)) {
     /* ds += dd; dd = 0, in an order that is right when the two overlap (memmove) */
     LLVMValueRef args[3] = {dd, rs(g, s), LLVMBuildZExtOrBitCast(g->b, n, g->i64, "")};
-    runtime_call(g, data == DATA_F64 ? "__parad_rt_copy_adjoint_f64" : "__parad_rt_copy_adjoint_f32",
+    /* in a parallel region, other threads may add into the source's adjoint at the same time */
+    static const char *const names[2][2] = {{"__parad_rt_copy_adjoint_f32", "__parad_rt_copy_adjoint_f64"},
+                                            {"__parad_rt_copy_adjoint_f32_atomic", "__parad_rt_copy_adjoint_f64_atomic"}};
+    runtime_call(g, names[shared(g, s)][data == DATA_F64],
                  LLVMVoidTypeInContext(g->ctx), args, 3);
     return;
   }

@@ -83,7 +83,8 @@ int rev_lower_request(AdModule *ad, const Request *r) {
   }
   char *pattern = xstrdup(r->activity);
   RevPair pair;
-  bool ok = rev_pair(ad, fn, pattern, ret_active, false, r->mode == MODE_REVERSE, &pair);
+  PairKind kind = {.ret_active = ret_active, .top_level = r->mode == MODE_REVERSE};
+  bool ok = rev_pair(ad, fn, pattern, kind, &pair);
   free(pattern);
   if (!ok) return 1;
 

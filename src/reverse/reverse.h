@@ -23,11 +23,17 @@ typedef struct {
   bool ret_shadow;  /* aug returns {result, shadow of result} */
 } RevPair;
 
-/* The pair for fn and pattern, generated on first use. False after an error (reported). top_level: the
- * pair serves a gradient call whose reverse sweep directly follows its forward sweep (so memory the
- * function only reads can be read again in the reverse sweep). */
-bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_active, bool ret_shadow, bool top_level,
-              RevPair *out);
+/* What a pair is for, besides the pattern. */
+typedef struct {
+  bool ret_active, ret_shadow; /* as in RevPair */
+  bool top_level; /* serves a gradient call whose reverse sweep directly follows its forward sweep (so
+                     memory the function only reads can be read again in the reverse sweep) */
+  bool parallel;  /* runs on the threads of a parallel region: adjoints of memory other threads may also
+                     reach are added atomically */
+} PairKind;
+
+/* The pair for fn and pattern, generated on first use. False after an error (reported). */
+bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind, RevPair *out);
 
 /* Lowers a canonical reverse, augmented-forward or split-reverse request. Returns errors. */
 int rev_lower_request(AdModule *ad, const Request *r);

@@ -92,6 +92,36 @@ void __parad_rt_realloc_shadow_reverse(void *shadow, int float_bytes) {
 COPY_ADJOINT(__parad_rt_copy_adjoint_f64, double)
 COPY_ADJOINT(__parad_rt_copy_adjoint_f32, float)
 
+/* *p += v, atomically: in a parallel region other threads may add into the same adjoint. */
+static void atomic_add_f64(double *p, double v) {
+  double old, sum;
+  __atomic_load(p, &old, __ATOMIC_RELAXED);
+  do sum = old + v;
+  while (!__atomic_compare_exchange(p, &old, &sum, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+}
+
+static void atomic_add_f32(float *p, float v) {
+  float old, sum;
+  __atomic_load(p, &old, __ATOMIC_RELAXED);
+  do sum = old + v;
+  while (!__atomic_compare_exchange(p, &old, &sum, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+}
+
+/* The same, when the source's adjoint may be shared with other threads of a parallel region. */
+#define COPY_ADJOINT_ATOMIC(name, T, add)                                                  \
+  void name(T *d, T *s, size_t bytes) {                                                    \
+    size_t n = bytes / sizeof(T);                                                          \
+    T *tmp = malloc(bytes ? bytes : 1);                                                    \
+    if (!tmp) fatal("out of memory");                                                      \
+    memcpy(tmp, d, bytes);                                                                 \
+    memset(d, 0, bytes);                                                                   \
+    for (size_t i = 0; i < n; i++) add(&s[i], tmp[i]);                                     \
+    free(tmp);                                                                             \
+  }
+
+COPY_ADJOINT_ATOMIC(__parad_rt_copy_adjoint_f64_atomic, double, atomic_add_f64)
+COPY_ADJOINT_ATOMIC(__parad_rt_copy_adjoint_f32_atomic, float, atomic_add_f32)
+
 /* Copies of structs that mix floats with other data. The layout comes as runs (offset, count, kind) in
  * a pattern of `period` bytes of which the block starts at byte `phase`; kind 1 is double, 2 float,
  * 3 pointer (see MemLayout in analysis/memtype.h). */
@@ -118,6 +148,19 @@ static void each_value(char *d, char *s, char *from, size_t bytes, size_t period
 static void zero_float(char *d, char *s, char *from, size_t at, unsigned kind) {
   (void)s, (void)from;
   memset(d + at, 0, kind == RUN_F32 ? 4 : 8);
+}
+
+static void add_float_atomic(char *d, char *s, char *from, size_t at, unsigned kind) {
+  (void)d;
+  if (kind == RUN_F64) {
+    double y;
+    memcpy(&y, from + at, 8);
+    atomic_add_f64((double *)(s + at), y);
+  } else {
+    float y;
+    memcpy(&y, from + at, 4);
+    atomic_add_f32((float *)(s + at), y);
+  }
 }
 
 static void add_float(char *d, char *s, char *from, size_t at, unsigned kind) {
@@ -155,6 +198,18 @@ void __parad_rt_copy_adjoint_fields(char *d, char *s, size_t bytes, size_t perio
   memcpy(from, d, bytes);
   each_value(d, s, from, bytes, period, phase, runs, n, floats, zero_float);
   each_value(d, s, from, bytes, period, phase, runs, n, floats, add_float);
+  free(from);
+}
+
+/* The same, when src's adjoint may be shared with other threads of a parallel region. */
+void __parad_rt_copy_adjoint_fields_atomic(char *d, char *s, size_t bytes, size_t period, size_t phase,
+                                           const unsigned *runs, unsigned n) {
+  unsigned floats = 1u << RUN_F64 | 1u << RUN_F32;
+  char *from = malloc(bytes ? bytes : 1);
+  if (!from) fatal("out of memory");
+  memcpy(from, d, bytes);
+  each_value(d, s, from, bytes, period, phase, runs, n, floats, zero_float);
+  if (s) each_value(d, s, from, bytes, period, phase, runs, n, floats, add_float_atomic);
   free(from);
 }
 

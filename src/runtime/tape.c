@@ -57,6 +57,8 @@ static void free_tape(ParadTape *t) {
   free_chunks(t);
   free(t->later);
   free(t->moves);
+  free(t->regions);
+  free(t->tickets);
   free(t);
 }
 
@@ -85,6 +87,21 @@ __attribute__((destructor)) static void release_spare(void) {
   spare = NULL;
 }
 
+/* What a tape holds besides its records: shadows of freed blocks, parallel regions. */
+static void release_contents(ParadTape *t) {
+  for (size_t i = 0; i < t->nlater; i++) free(t->later[i]);
+  t->nlater = 0;
+  t->nmoves = 0;
+  for (size_t i = 0; i < t->nregions; i++) __parad_rt_region_free(t->regions[i]); /* defined when there are any */
+  t->nregions = 0;
+  t->ntickets = 0;
+}
+
+void __parad_rt_tape_discard(ParadTape *t) {
+  release_contents(t);
+  free_tape(t);
+}
+
 ParadTape *__parad_rt_tape_begin(void) {
   ParadTape *t = spare;
   if (t) pthread_setspecific(spare_key, NULL);
@@ -96,6 +113,7 @@ ParadTape *__parad_rt_tape_begin(void) {
   }
   t->top = t->base;
   t->used_before = 0;
+  t->region = NULL;
   t->prev = __parad_rt_current;
   __parad_rt_current = t;
   return t;
@@ -124,9 +142,7 @@ void __parad_rt_tape_end(ParadTape *t) {
   if (t->top != t->base || t->chunk->prev)
     fatal("the reverse sweep did not read back everything its forward sweep recorded");
   __parad_rt_current = t->prev;
-  for (size_t i = 0; i < t->nlater; i++) free(t->later[i]);
-  t->nlater = 0;
-  t->nmoves = 0;
+  release_contents(t);
   /* Keep the chunks for the next call on this thread: a gradient computed again and again (an
    * optimiser's loop) would otherwise fault in fresh pages for its whole tape every time. Up to a cap. */
   ParadChunk *first = t->chunk;
@@ -177,6 +193,21 @@ char *__parad_rt_tape_back(ParadTape *t) {
   enter(t, c->prev);
   t->used_before -= (size_t)(t->chunk->used - t->base);
   return t->chunk->used;
+}
+
+void __parad_rt_tape_push(ParadTape *t, const void *data, size_t n) {
+  char *at = t->top;
+  if (at + n > t->end) at = __parad_rt_tape_grow(t, n);
+  memcpy(at, data, n);
+  t->top = at + n;
+}
+
+void __parad_rt_tape_pop(ParadTape *t, void *data, size_t n) {
+  char *at = t->top;
+  if (at == t->base) at = __parad_rt_tape_back(t);
+  at -= n;
+  memcpy(data, at, n);
+  t->top = at;
 }
 
 int __parad_rt_tape_handle_size(void) { return (int)sizeof(ParadTape *); }

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 typedef struct ParadChunk ParadChunk;
+typedef struct ParadRegion ParadRegion;
 
 typedef struct ParadTape {
   char *top;              /* next free byte of the current chunk: generated code reads and writes it */
@@ -29,6 +30,11 @@ typedef struct ParadTape {
   size_t nlater, caplater;
   struct ParadMove *moves; /* shadows of blocks realloc moved, for the reverse sweep */
   size_t nmoves, capmoves;
+  struct ParadRegion *region;   /* the parallel region this tape is one thread's part of, or NULL */
+  struct ParadRegion **regions; /* the parallel regions run while this tape was current: freed with it */
+  size_t nregions, capregions;
+  long *tickets;                /* critical sections this thread is in (omp.c) */
+  size_t ntickets, captickets;
 } ParadTape;
 
 extern _Thread_local ParadTape *__parad_rt_current;
@@ -43,6 +49,8 @@ void __parad_rt_tape_suspend(ParadTape *t);
 void __parad_rt_tape_resume(ParadTape *t);
 /* After the reverse sweep: the previous tape is current again, and t is freed. */
 void __parad_rt_tape_end(ParadTape *t);
+/* A tape whose reverse sweep will never run (not current): freed with all it holds. */
+void __parad_rt_tape_discard(ParadTape *t);
 
 /* Slow paths of generated code: room for a record of n bytes in a new chunk; the previous chunk when the
  * current one has been read back entirely. Both return the new top. */
@@ -57,8 +65,21 @@ void __parad_rt_copy_adjoint_f64(double *dst_adjoint, double *src_adjoint, size_
 void __parad_rt_copy_adjoint_f32(float *dst_adjoint, float *src_adjoint, size_t bytes);
 void __parad_rt_copy_adjoint_fields(char *dst_adjoint, char *src_adjoint, size_t bytes, size_t period, size_t phase,
                                     const unsigned *runs, unsigned nruns);
+void __parad_rt_copy_adjoint_f64_atomic(double *dst_adjoint, double *src_adjoint, size_t bytes);
+void __parad_rt_copy_adjoint_f32_atomic(float *dst_adjoint, float *src_adjoint, size_t bytes);
+void __parad_rt_copy_adjoint_fields_atomic(char *dst_adjoint, char *src_adjoint, size_t bytes, size_t period,
+                                           size_t phase, const unsigned *runs, unsigned nruns);
 void __parad_rt_copy_shadow_pointers(char *dst_shadow, char *src_shadow, size_t bytes, size_t period, size_t phase,
                                      const unsigned *runs, unsigned nruns);
+
+/* Bytes the runtime itself records and reads back, between the records of generated code (last in,
+ * first out like them). */
+void __parad_rt_tape_push(ParadTape *t, const void *data, size_t n);
+void __parad_rt_tape_pop(ParadTape *t, void *data, size_t n);
+
+/* Parallel regions (omp.c): freed with the tape that was current when they ran. Weak, so that a
+ * program without OpenMP does not link omp.c (nor need libomp). */
+void __parad_rt_region_free(struct ParadRegion *r) __attribute__((weak));
 
 /* Enzyme's split mode with a user buffer: the size of the tape handle it stores there. */
 int __parad_rt_tape_handle_size(void);

@@ -1,0 +1,45 @@
+/* OpenMP as clang lowers it to the libomp ABI: what each runtime call means to the generators.
+ *
+ * A parallel region is a call __kmpc_fork_call(loc, n, outlined, args...) that runs
+ * outlined(&gtid, &btid, args...) on every thread of a team; the outlined function is differentiated
+ * like any function of the module, with the arguments' activity. Work-sharing, single, master and the
+ * like only decide which thread runs what: they carry no data, and the reverse sweep replays each
+ * thread's own choices from its tape. Barriers, critical sections and reductions synchronise, and have
+ * adjoints of their own (omp_forward.c, omp_reverse.c). The rest (tasks, copyprivate, ...) moves data
+ * in ways Parad does not follow: refused. */
+#ifndef PARAD_OMP_OMP_H
+#define PARAD_OMP_OMP_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+
+typedef enum {
+  OMP_FORK,           /* __kmpc_fork_call(loc, n, outlined, args...) */
+  OMP_BARRIER,        /* __kmpc_barrier(loc, gtid) */
+  OMP_CRITICAL,       /* __kmpc_critical(loc, gtid, lock), omp_set_lock(lock) */
+  OMP_END_CRITICAL,   /* __kmpc_end_critical(loc, gtid, lock), omp_unset_lock(lock) */
+  OMP_REDUCE,         /* __kmpc_reduce[_nowait](loc, gtid, n, size, list, combiner, lock) -> method;  */
+  OMP_END_REDUCE,     /* __kmpc_end_reduce[_nowait](loc, gtid, lock): gone after omp_prepare */
+  OMP_SCHEDULE,       /* work-sharing, single, master, thread numbers, team sizes: no data */
+  OMP_ORDERED,        /* __kmpc_ordered / __kmpc_end_ordered */
+  OMP_UNSUPPORTED,    /* tasks, copyprivate, threadprivate copies, ... */
+} OmpKind;
+
+/* Before differentiation (ad_prepare): the reductions of every function a derivative request reaches
+ * take the critical-section method (omp_prepare.c). */
+void omp_prepare(LLVMModuleRef m);
+
+/* Whether a call is to the OpenMP runtime (libomp's __kmpc_* entry points and omp_*_lock), and which. */
+bool omp_is_runtime_call(LLVMValueRef call);
+OmpKind omp_classify(LLVMValueRef call);
+
+/* For OMP_FORK: the outlined function (NULL if it is not one of the module's), and the index of the
+ * call argument that becomes its parameter 2 (its first two are the thread ids). */
+LLVMValueRef omp_fork_outlined(LLVMValueRef call);
+enum { OMP_FORK_FIRST_ARG = 3, OMP_OUTLINED_FIRST_PARAM = 2 };
+/* For the blocking forms: __kmpc_end_reduce ends with a barrier, __kmpc_reduce does not. */
+bool omp_end_reduce_has_barrier(LLVMValueRef call);
+/* The lock operand of OMP_CRITICAL, OMP_END_CRITICAL, OMP_REDUCE, OMP_END_REDUCE. */
+LLVMValueRef omp_lock(LLVMValueRef call);
+
+#endif

@@ -1,0 +1,62 @@
+/* Which libomp entry point a call is (see omp.h). */
+#include "omp/omp.h"
+
+#include <string.h>
+
+#include "ir/ir.h"
+
+static const char *const schedule_calls[] = {
+    "__kmpc_for_static_init_4", "__kmpc_for_static_init_4u", "__kmpc_for_static_init_8",
+    "__kmpc_for_static_init_8u", "__kmpc_for_static_fini", "__kmpc_dispatch_init_4", "__kmpc_dispatch_init_4u",
+    "__kmpc_dispatch_init_8", "__kmpc_dispatch_init_8u", "__kmpc_dispatch_next_4", "__kmpc_dispatch_next_4u",
+    "__kmpc_dispatch_next_8", "__kmpc_dispatch_next_8u", "__kmpc_dispatch_fini_4", "__kmpc_dispatch_fini_4u",
+    "__kmpc_dispatch_fini_8", "__kmpc_dispatch_fini_8u", "__kmpc_dispatch_deinit", "__kmpc_push_num_threads",
+    "__kmpc_push_proc_bind", "__kmpc_global_thread_num", "__kmpc_master", "__kmpc_end_master", "__kmpc_masked",
+    "__kmpc_end_masked", "__kmpc_single", "__kmpc_end_single", "__kmpc_flush", "__kmpc_serialized_parallel",
+    "__kmpc_end_serialized_parallel", "__kmpc_ok_to_fork", "omp_init_lock", "omp_destroy_lock",
+    NULL,
+};
+
+static bool listed(const char *name, const char *const *list) {
+  for (; *list; list++)
+    if (!strcmp(name, *list)) return true;
+  return false;
+}
+
+bool omp_is_runtime_call(LLVMValueRef call) {
+  const char *name = ir_called_name(call);
+  return !strncmp(name, "__kmpc_", 7) || !strcmp(name, "omp_set_lock") || !strcmp(name, "omp_unset_lock") ||
+         !strcmp(name, "omp_init_lock") || !strcmp(name, "omp_destroy_lock") || !strcmp(name, "omp_test_lock");
+}
+
+OmpKind omp_classify(LLVMValueRef call) {
+  const char *name = ir_called_name(call);
+  if (!strcmp(name, "__kmpc_fork_call")) return OMP_FORK;
+  if (!strcmp(name, "__kmpc_barrier")) return OMP_BARRIER;
+  if (!strcmp(name, "__kmpc_critical") || !strcmp(name, "__kmpc_critical_with_hint") || !strcmp(name, "omp_set_lock"))
+    return OMP_CRITICAL;
+  if (!strcmp(name, "__kmpc_end_critical") || !strcmp(name, "omp_unset_lock")) return OMP_END_CRITICAL;
+  if (!strcmp(name, "__kmpc_reduce") || !strcmp(name, "__kmpc_reduce_nowait")) return OMP_REDUCE;
+  if (!strcmp(name, "__kmpc_end_reduce") || !strcmp(name, "__kmpc_end_reduce_nowait")) return OMP_END_REDUCE;
+  if (!strcmp(name, "__kmpc_ordered") || !strcmp(name, "__kmpc_end_ordered")) return OMP_ORDERED;
+  if (listed(name, schedule_calls)) return OMP_SCHEDULE;
+  return OMP_UNSUPPORTED;
+}
+
+LLVMValueRef omp_fork_outlined(LLVMValueRef call) {
+  if (ir_num_call_args(call) < OMP_FORK_FIRST_ARG) return NULL;
+  LLVMValueRef fn = ir_strip_pointer_casts(LLVMGetArgOperand(call, 2));
+  return LLVMIsAFunction(fn) && !LLVMIsDeclaration(fn) ? fn : NULL;
+}
+
+bool omp_end_reduce_has_barrier(LLVMValueRef call) { return !strcmp(ir_called_name(call), "__kmpc_end_reduce"); }
+
+LLVMValueRef omp_lock(LLVMValueRef call) {
+  switch (omp_classify(call)) {
+  case OMP_CRITICAL:
+  case OMP_END_CRITICAL: return LLVMGetArgOperand(call, ir_num_call_args(call) == 1 ? 0 : 2);
+  case OMP_REDUCE: return LLVMGetArgOperand(call, 6);
+  case OMP_END_REDUCE: return LLVMGetArgOperand(call, 2);
+  default: return NULL;
+  }
+}

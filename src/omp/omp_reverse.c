@@ -1,0 +1,241 @@
+/* OpenMP in reverse mode.
+ *
+ * A parallel region's forward sweep is a parallel region running the outlined function's augmented
+ * function: each thread records on a tape of its own, under the region (runtime/omp.c). Its reverse
+ * sweep forks a team of the same size, each thread running the reverse function on its own tape. The
+ * pair is generated for a parallel context: adjoints of memory other threads may also reach are added
+ * atomically (rev_memory.c).
+ *
+ * Inside a region: work-sharing and the like only chose which thread runs what, and each thread's tape
+ * replays its choices; a barrier's adjoint is a barrier; critical sections are reversed one at a time,
+ * in the opposite order (tickets, runtime/omp.c), reductions with them (omp_prepare.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "omp/omp.h"
+#include "reverse/rev_internal.h"
+#include "reverse/reverse.h"
+
+static LLVMTypeRef void_type(RevGen *g) { return LLVMVoidTypeInContext(g->ctx); }
+static LLVMTypeRef i32_type(RevGen *g) { return LLVMInt32TypeInContext(g->ctx); }
+
+static void runtime_void(RevGen *g, LLVMBuilderRef b, const char *name, LLVMValueRef *args, unsigned n) {
+  LLVMTypeRef params[4];
+  for (unsigned i = 0; i < n; i++) params[i] = LLVMTypeOf(args[i]);
+  ir_call_named(b, name, LLVMFunctionType(void_type(g), params, n, 0), args, n);
+}
+
+/* The global thread number of the thread running the reverse sweep (not the forward sweep's: the
+ * reverse team's threads need not be the same). */
+static LLVMValueRef thread_number(RevGen *g, LLVMValueRef loc) {
+  return ir_call_named(g->b, "__kmpc_global_thread_num", LLVMFunctionType(i32_type(g), &g->ptr_type, 1, 0), &loc, 1);
+}
+
+static void barrier(RevGen *g, LLVMValueRef loc, LLVMValueRef gtid) {
+  LLVMValueRef args[2] = {loc, gtid};
+  runtime_void(g, g->b, "__kmpc_barrier", args, 2);
+}
+
+/* ---- parallel regions ---- */
+
+/* The pair's pattern: the thread ids constant, then the arguments after the outlined function: shared
+ * data by address ('d' when active), firstprivate values by copy ('o' when they carry a float). */
+static char *fork_pattern(RevGen *g, LLVMValueRef call) {
+  unsigned n = ir_num_call_args(call), k = 0;
+  char *p = xcalloc(n + 1, 1);
+  for (unsigned i = 0; i < OMP_OUTLINED_FIRST_PARAM; i++) p[k++] = 'c';
+  for (unsigned i = OMP_FORK_FIRST_ARG; i < n; i++) {
+    LLVMValueRef a = LLVMGetArgOperand(call, i);
+    if (ir_is_ptr(LLVMTypeOf(a)))
+      p[k++] = activity_shadowed(g->act, a) ? 'd' : 'c';
+    else
+      p[k++] = activity_varied(g->act, a) && adj_type_of(g, a) ? 'o' : 'c';
+  }
+  return p;
+}
+
+/* The pair of the region's outlined function, or false when nothing in it is active (or on error). */
+static bool fork_pair(RevGen *g, LLVMValueRef call, char **pattern, RevPair *pair) {
+  LLVMValueRef outlined = omp_fork_outlined(call);
+  *pattern = NULL;
+  if (!outlined) return false;
+  *pattern = fork_pattern(g, call);
+  if (!strpbrk(*pattern, "do")) return false;
+  PairKind kind = {.parallel = true};
+  return rev_pair(g->ad, outlined, *pattern, kind, pair);
+}
+
+/* The function a team runs: (gtid, btid, region, rest...) { before(region); fn(...); after(region) }, where
+ * fn gets the thread ids and rest (an augmented function: its parameters after the ids), or nothing (a
+ * reverse function: rest is then the address where each thread adds the adjoints fn returns). */
+static LLVMValueRef team_function(RevGen *g, LLVMValueRef fn, const char *before, const char *after, bool pass_ids) {
+  char *key = xasprintf("team|%s", LLVMGetValueName(fn));
+  LLVMValueRef w = ad_find_generated(g->ad, key);
+  if (w) {
+    free(key);
+    return w;
+  }
+  unsigned np = LLVMCountParams(fn), skip = pass_ids ? OMP_OUTLINED_FIRST_PARAM : 0, n = 0;
+  LLVMTypeRef result = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
+  bool sums = LLVMGetTypeKind(result) != LLVMVoidTypeKind;
+  LLVMTypeRef *types = xcalloc(np + 4, sizeof *types);
+  types[n++] = g->ptr_type; /* gtid */
+  types[n++] = g->ptr_type; /* btid */
+  types[n++] = g->ptr_type; /* region */
+  for (unsigned p = skip; p < np; p++) types[n++] = LLVMTypeOf(LLVMGetParam(fn, p));
+  if (sums) types[n++] = g->ptr_type;
+  char *name = xasprintf("team.%s", LLVMGetValueName(fn));
+  w = LLVMAddFunction(g->ad->mod, name, LLVMFunctionType(void_type(g), types, n, 0));
+  free(name);
+  free(types);
+  LLVMSetLinkage(w, LLVMInternalLinkage);
+  ad_remember_generated(g->ad, key, w);
+  free(key);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(g->ctx);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(g->ctx, w, "entry"));
+  LLVMValueRef region = LLVMGetParam(w, 2);
+  runtime_void(g, b, before, &region, 1);
+  LLVMValueRef *args = xcalloc(np + 1, sizeof *args);
+  unsigned k = 0;
+  if (pass_ids) {
+    args[k++] = LLVMGetParam(w, 0);
+    args[k++] = LLVMGetParam(w, 1);
+  }
+  for (unsigned p = skip; p < np; p++) args[k++] = LLVMGetParam(w, 3 + p - skip);
+  LLVMValueRef r = LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, k, "");
+  if (sums && !ir_atomic_fadd(b, LLVMGetParam(w, n - 1), r, 0))
+    rev_error(g, NULL, "parad: internal error: a firstprivate value's adjoint has no atomic add");
+  runtime_void(g, b, after, &region, 1);
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  free(args);
+  return w;
+}
+
+static void aug_fork(RevGen *g, LLVMValueRef call) {
+  char *pattern;
+  RevPair pair;
+  if (!fork_pair(g, call, &pattern, &pair)) {
+    free(pattern);
+    aug_clone(g, call);
+    return;
+  }
+  LLVMValueRef team = team_function(g, pair.aug, "__parad_rt_region_enter", "__parad_rt_region_leave", true);
+  LLVMValueRef region = ir_call_named(g->b, "__parad_rt_region_begin", LLVMFunctionType(g->ptr_type, NULL, 0, 0), NULL, 0);
+  unsigned n = ir_num_call_args(call), k = 0;
+  LLVMValueRef *args = xcalloc(2 * n + 2, sizeof *args);
+  args[k++] = aug_value(g, LLVMGetArgOperand(call, 0));
+  args[k++] = NULL; /* the count, once known */
+  args[k++] = team;
+  args[k++] = region;
+  for (unsigned i = OMP_FORK_FIRST_ARG; i < n; i++) {
+    LLVMValueRef a = LLVMGetArgOperand(call, i);
+    args[k++] = aug_value(g, a);
+    if (pattern[i - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM] == 'd') args[k++] = aug_shadow(g, a, call, "this parallel region");
+  }
+  args[1] = LLVMConstInt(i32_type(g), k - OMP_FORK_FIRST_ARG, 0);
+  LLVMValueRef fork_fn = ir_called_function(call);
+  LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fork_fn), fork_fn, args, k, "");
+  vmap_put(&g->tapemap, call, region);
+  free(args);
+  free(pattern);
+}
+
+static void rev_fork(RevGen *g, LLVMValueRef call) {
+  char *pattern;
+  RevPair pair;
+  if (!fork_pair(g, call, &pattern, &pair)) {
+    free(pattern);
+    return;
+  }
+  LLVMValueRef team = team_function(g, pair.rev, "__parad_rt_region_resume", "__parad_rt_region_finish", false);
+  LLVMValueRef region = rt(g, call), loc = LLVMGetArgOperand(call, 0);
+  LLVMValueRef size = ir_call_named(g->b, "__parad_rt_region_reverse_begin",
+                                    LLVMFunctionType(i32_type(g), &g->ptr_type, 1, 0), &region, 1);
+  LLVMValueRef push[3] = {loc, thread_number(g, loc), size};
+  runtime_void(g, g->b, "__kmpc_push_num_threads", push, 3);
+  /* the adjoints of firstprivate values: every thread's copy adds into one sum */
+  LLVMTypeRef sum_type = LLVMGetReturnType(LLVMGlobalGetValueType(pair.rev));
+  bool sums = LLVMGetTypeKind(sum_type) != LLVMVoidTypeKind;
+  LLVMValueRef sum = NULL;
+  if (sums) {
+    sum = ir_entry_alloca(LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b)), sum_type, "firstprivate.adjoints");
+    LLVMBuildStore(g->b, LLVMConstNull(sum_type), sum);
+  }
+  LLVMValueRef fork_fn = ir_called_function(call);
+  LLVMValueRef args[5] = {loc, LLVMConstInt(i32_type(g), sums ? 2 : 1, 0), team, region, sum};
+  LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fork_fn), fork_fn, args, sums ? 5 : 4, "");
+  if (!sums) {
+    free(pattern);
+    return;
+  }
+  LLVMValueRef total = LLVMBuildLoad2(g->b, sum_type, sum, "");
+  unsigned outs = 0, k = 0, n = ir_num_call_args(call);
+  for (const char *p = pattern; *p; p++) outs += *p == 'o';
+  for (unsigned i = OMP_FORK_FIRST_ARG; i < n; i++) {
+    if (pattern[i - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM] != 'o') continue;
+    LLVMValueRef a = LLVMGetArgOperand(call, i), d = outs == 1 ? total : LLVMBuildExtractValue(g->b, total, k++, "");
+    LLVMTypeRef at = adj_type_of(g, a);
+    adj_add(g, a, LLVMTypeOf(d) == at ? d : LLVMBuildBitCast(g->b, d, at, ""));
+  }
+  free(pattern);
+}
+
+/* ---- synchronisation ---- */
+
+/* Forward sweep: the lock of a critical section or reduction taken, or about to be released. */
+static void note_lock(RevGen *g, LLVMValueRef call, const char *what) {
+  LLVMValueRef lock = aug_value(g, omp_lock(call));
+  runtime_void(g, g->b, what, &lock, 1);
+}
+
+void aug_omp(RevGen *g, LLVMValueRef call) {
+  OmpKind kind = omp_classify(call);
+  switch (kind) {
+  case OMP_FORK: aug_fork(g, call); return;
+  case OMP_CRITICAL:
+    aug_clone(g, call);
+    note_lock(g, call, "__parad_rt_critical_entered");
+    return;
+  case OMP_END_CRITICAL:
+    note_lock(g, call, "__parad_rt_critical_leaving");
+    aug_clone(g, call);
+    return;
+  case OMP_ORDERED:
+    rev_error(g, call, "reverse mode cannot differentiate an ordered construct (its reverse would need the "
+                       "iterations in the opposite order)");
+    aug_clone(g, call);
+    return;
+  case OMP_REDUCE:
+  case OMP_END_REDUCE:
+  case OMP_UNSUPPORTED:
+    rev_error(g, call, "cannot differentiate this OpenMP construct (%s): tasks, copyprivate and the like are "
+                       "not supported", ir_called_name(call));
+    aug_clone(g, call);
+    return;
+  default: aug_clone(g, call); return;
+  }
+}
+
+void rev_omp(RevGen *g, LLVMValueRef call) {
+  OmpKind kind = omp_classify(call);
+  switch (kind) {
+  case OMP_FORK: rev_fork(g, call); return;
+  case OMP_BARRIER: {
+    LLVMValueRef loc = LLVMGetArgOperand(call, 0);
+    barrier(g, loc, thread_number(g, loc));
+    return;
+  }
+  case OMP_END_CRITICAL: {
+    LLVMValueRef lock = rv(g, omp_lock(call));
+    runtime_void(g, g->b, "__parad_rt_critical_reverse_enter", &lock, 1);
+    return;
+  }
+  case OMP_CRITICAL: {
+    LLVMValueRef lock = rv(g, omp_lock(call));
+    runtime_void(g, g->b, "__parad_rt_critical_reverse_exit", &lock, 1);
+    return;
+  }
+  default: return;
+  }
+}
