@@ -4,6 +4,7 @@
 #                  or central finite differences
 #   tests/rev/     reverse-mode programs: gradients checked against analytic derivatives or finite
 #                  differences, and against forward tangents
+#   tests/omp/     OpenMP programs in both modes, each run with 1, 2 and 4 threads
 #   tests/diag/    refusals: a diagnostic with file:line, a non-zero exit, no output file
 #   tests/driver/  parad-cc as a compiler: flags, several files, programs without derivatives
 import os

@@ -71,7 +71,7 @@ static void lower(AdModule *ad, LLVMValueRef call) {
 }
 
 int ad_generate(LLVMModuleRef m) {
-  AdModule ad = {.mod = m, .ctx = LLVMGetModuleContext(m)};
+  AdModule ad = {.mod = m, .ctx = LLVMGetModuleContext(m), .count_updates = getenv("PARAD_COUNT_UPDATES") != NULL};
   int before = diag_error_count();
   ValueList pending = {0}, later = {0};
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))

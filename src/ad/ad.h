@@ -29,6 +29,9 @@ typedef struct {
   LLVMContextRef ctx;
   VEC(Generated) generated;
   ActivityCache *activity;
+  /* PARAD_COUNT_UPDATES set when compiling: the reverse sweep of parallel regions counts its adjoint
+   * updates of shared memory, plain and atomic (parad_adjoint_update_counts), for benchmarks */
+  bool count_updates;
 } AdModule;
 
 /* Returns the number of errors reported (0 on success). */

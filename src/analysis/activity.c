@@ -102,6 +102,10 @@ static unsigned integer_taint(const Activity *a, LLVMValueRef inst) {
     t |= f & (PTRINT | BITS);
     if ((f & VARIED) && ir_is_int(ir_scalar_type(LLVMTypeOf(op)))) t |= BITS;
   }
+  /* the distance between two addresses is a size, not an address */
+  if (LLVMGetInstructionOpcode(inst) == LLVMSub && (flags_of(a, LLVMGetOperand(inst, 0)) & PTRINT) &&
+      (flags_of(a, LLVMGetOperand(inst, 1)) & PTRINT))
+    t &= ~(unsigned)PTRINT;
   return t;
 }
 

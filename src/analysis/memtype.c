@@ -56,6 +56,19 @@ static MemType from_tbaa_tag(LLVMValueRef tag, char *fp_width) {
 
 static bool type_layout(LLVMTargetDataRef td, LLVMTypeRef t, unsigned long long base, unsigned long long end, MemLayout *l);
 
+/* A stack slot of integer type that a float is stored into: clang -O0 passes a firstprivate double to
+ * an OpenMP region that way (stored as a double, loaded back as an i64). Its type says nothing. */
+static bool punned_slot(LLVMValueRef p) {
+  p = ir_strip_pointer_casts(p);
+  if (!LLVMIsAAllocaInst(p)) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p && ir_contains_fp(LLVMTypeOf(LLVMGetOperand(user, 0))))
+      return true;
+  }
+  return false;
+}
+
 /* Else the type the address was computed in (a struct field, an array element, a stack slot's type),
  * over the bytes the access covers: an i64 over struct {int n; float v;} is not an integer. */
 MemType memtype_of_access(LLVMValueRef inst) {
@@ -75,6 +88,7 @@ MemType memtype_of_access(LLVMValueRef inst) {
     pointer |= l.run[i].kind == DATA_PTR;
   }
   if (fp && pointer) return MEMTYPE_UNKNOWN;
+  if (!fp && !pointer && punned_slot(ptr)) return MEMTYPE_UNKNOWN;
   return fp ? MEMTYPE_FP : pointer ? MEMTYPE_PTR : classify_type(at);
 }
 

@@ -33,6 +33,84 @@ static void call_void(LLVMBuilderRef b, const char *name, LLVMValueRef *args, un
   ir_call_named(b, name, LLVMFunctionType(LLVMVoidTypeInContext(c), params, n, 0), args, n);
 }
 
+static bool has_phis(LLVMBasicBlockRef bb) {
+  LLVMValueRef first = LLVMGetFirstInstruction(bb);
+  return first && LLVMIsAPHINode(first);
+}
+
+/* switch (method) { case 1: ...; case 2: ... } with the method now 1: a branch to case 1, so that the
+ * other methods' code (a compare-and-swap loop for max, min and products) is gone even at -O0, when
+ * no optimiser removes it. Left alone where a successor has phis (the optimiser then folds it). */
+static void fold_method_switch(LLVMValueRef sw, LLVMValueRef method) {
+  if (!LLVMIsASwitchInst(sw) || LLVMGetOperand(sw, 0) != method) return;
+  LLVMBasicBlockRef dest = LLVMGetSwitchDefaultDest(sw);
+  for (unsigned i = 2, n = (unsigned)LLVMGetNumOperands(sw); i + 1 < n; i += 2)
+    if (LLVMConstIntGetZExtValue(LLVMGetOperand(sw, i)) == 1) dest = LLVMValueAsBasicBlock(LLVMGetOperand(sw, i + 1));
+  for (unsigned i = 0, n = LLVMGetNumSuccessors(sw); i < n; i++)
+    if (LLVMGetSuccessor(sw, i) != dest && has_phis(LLVMGetSuccessor(sw, i))) return;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetTypeContext(LLVMTypeOf(method)));
+  LLVMPositionBuilderBefore(b, sw);
+  LLVMBuildBr(b, dest);
+  LLVMInstructionEraseFromParent(sw);
+  LLVMDisposeBuilder(b);
+}
+
+/* The reduction's list of private copies was for the runtime's combining only: its stores go (at -O0
+ * one of them stores an array section's length disguised as a pointer). */
+static void drop_list(LLVMValueRef list) {
+  if (!LLVMIsAAllocaInst(list)) return;
+  ValueList gone = {0};
+  for (LLVMUseRef u = LLVMGetFirstUse(list); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == list) {
+      vec_push(&gone, user);
+      continue;
+    }
+    if (!LLVMIsAGetElementPtrInst(user)) goto keep;
+    for (LLVMUseRef v = LLVMGetFirstUse(user); v; v = LLVMGetNextUse(v)) {
+      LLVMValueRef st = LLVMGetUser(v);
+      if (!LLVMIsAStoreInst(st) || LLVMGetOperand(st, 1) != user) goto keep;
+      vec_push(&gone, st);
+    }
+    vec_push(&gone, user);
+  }
+  for (size_t i = 0; i < gone.len; i++) LLVMInstructionEraseFromParent(gone.data[i]);
+  LLVMInstructionEraseFromParent(list);
+keep:
+  vec_free(&gone);
+}
+
+/* Blocks no longer reachable from the entry, deleted (their values replaced by poison first); kept
+ * where a reachable block has phis. */
+static void drop_unreachable(LLVMValueRef fn) {
+  ValueMap live;
+  vmap_init(&live);
+  ValueList work = {0};
+  vec_push(&work, LLVMBasicBlockAsValue(LLVMGetEntryBasicBlock(fn)));
+  while (work.len) {
+    LLVMValueRef bv = work.data[--work.len];
+    if (vmap_has(&live, bv)) continue;
+    vmap_put(&live, bv, bv);
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(LLVMValueAsBasicBlock(bv));
+    for (unsigned i = 0, n = term ? LLVMGetNumSuccessors(term) : 0; i < n; i++)
+      vec_push(&work, LLVMBasicBlockAsValue(LLVMGetSuccessor(term, i)));
+  }
+  ValueList dead = {0};
+  bool phis = false;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    if (!vmap_has(&live, LLVMBasicBlockAsValue(bb))) vec_push(&dead, LLVMBasicBlockAsValue(bb));
+    else phis |= has_phis(bb);
+  if (!phis) {
+    for (size_t i = 0; i < dead.len; i++)
+      for (LLVMValueRef v = LLVMGetFirstInstruction(LLVMValueAsBasicBlock(dead.data[i])); v; v = LLVMGetNextInstruction(v))
+        if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMVoidTypeKind) LLVMReplaceAllUsesWith(v, LLVMGetPoison(LLVMTypeOf(v)));
+    for (size_t i = 0; i < dead.len; i++) LLVMDeleteBasicBlock(LLVMValueAsBasicBlock(dead.data[i]));
+  }
+  vec_free(&dead);
+  vec_free(&work);
+  vmap_free(&live);
+}
+
 static void rewrite(LLVMValueRef call) {
   OmpKind kind = omp_classify(call);
   if (kind != OMP_REDUCE && kind != OMP_END_REDUCE) return;
@@ -41,7 +119,17 @@ static void rewrite(LLVMValueRef call) {
   LLVMValueRef args[3] = {LLVMGetArgOperand(call, 0), LLVMGetArgOperand(call, 1), omp_lock(call)};
   if (kind == OMP_REDUCE) {
     call_void(b, "__kmpc_critical", args, 3);
-    LLVMReplaceAllUsesWith(call, LLVMConstInt(LLVMTypeOf(call), 1, 0)); /* 1: the calling thread combines */
+    LLVMValueRef one = LLVMConstInt(LLVMTypeOf(call), 1, 0); /* 1: the calling thread combines */
+    ValueList users = {0};
+    for (LLVMUseRef u = LLVMGetFirstUse(call); u; u = LLVMGetNextUse(u)) vec_push(&users, LLVMGetUser(u));
+    LLVMReplaceAllUsesWith(call, one);
+    for (size_t i = 0; i < users.len; i++) fold_method_switch(users.data[i], one);
+    vec_free(&users);
+    LLVMValueRef list = LLVMGetArgOperand(call, 4);
+    LLVMInstructionEraseFromParent(call);
+    LLVMDisposeBuilder(b);
+    drop_list(list);
+    return;
   } else {
     call_void(b, "__kmpc_end_critical", args, 3);
     if (omp_end_reduce_has_barrier(call)) call_void(b, "__kmpc_barrier", args, 2);
@@ -64,6 +152,7 @@ void omp_prepare(LLVMModuleRef m) {
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
         if (ir_is_call(i) && omp_is_runtime_call(i)) vec_push(&calls, i);
     for (size_t j = 0; j < calls.len; j++) rewrite(calls.data[j]);
+    if (calls.len) drop_unreachable(order.data[k]);
     vec_free(&calls);
   }
   vec_free(&order);

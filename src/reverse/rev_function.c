@@ -584,6 +584,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   g.act = activity_get(ad, fn, act);
   free(act);
   vmap_init(&g.lanes);
+  vmap_init(&g.record_choice);
   lanes_analyse(&g); /* before the signatures: an integer parameter carrying a float has its adjoint's type */
   const char *variant = top_level ? ".top" : kind.parallel ? ".par" : "";
   char *aname = xasprintf("augmented%s.%s.%s", variant, LLVMGetValueName(fn), pattern);
@@ -611,8 +612,14 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   g.b = LLVMCreateBuilderInContext(g.ctx);
   if (!g.errors) plan(&g);
   print_plan(&g);
-  if (!g.errors) write_aug(&g);
-  if (!g.errors) write_rev(&g);
+  if (!g.errors) {
+    write_aug(&g);
+    tape_localise(&g, g.aug);
+  }
+  if (!g.errors) {
+    write_rev(&g);
+    tape_localise(&g, g.rev);
+  }
   LLVMDisposeBuilder(g.b);
   for (size_t b = 0; b < g.cfg.blocks.len; b++) {
     vec_free(&g.plan[b].captures);
@@ -631,6 +638,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   vmap_free(&g.local);
   vmap_free(&g.adj);
   vmap_free(&g.lanes);
+  vmap_free(&g.record_choice);
   free_loops(&g);
   cfg_free(&g.cfg);
   return g.errors == 0;

@@ -108,6 +108,7 @@ typedef struct {
   enum { PLANNING, WRITING_AUG, WRITING_REV } phase;
   LLVMBuilderRef b;
   LLVMValueRef tape;     /* the current tape, loaded once at the entry of aug and of rev */
+  LLVMValueRef tape_top, tape_end, tape_base; /* local copies of its fields (rev_tape.c) */
 
   /* aug */
   LLVMValueRef aug;
@@ -128,6 +129,7 @@ typedef struct {
   ValueMap local;             /* item key -> value materialised in the current reverse block */
   ValueMap adj;               /* original value -> its adjoint slot in rev */
   ValueMap lanes;             /* integer carrying floats' bits -> its adjoint type */
+  ValueMap record_choice;     /* float -> whether it is recorded rather than recomputed (rev_values.c) */
   LLVMValueRef scratch;       /* planning: the scratch function */
   int errors;
 } RevGen;
@@ -190,7 +192,11 @@ void plan_hoisting(RevGen *g);
 LLVMValueRef tape_reserve(RevGen *g, unsigned bytes);
 /* Releases the n bytes last written and returns where they start. */
 LLVMValueRef tape_release(RevGen *g, unsigned bytes);
+/* At the entry of aug or rev: the current tape, and local copies of its fields. */
 LLVMValueRef tape_current(RevGen *g);
+/* Once fn (aug or rev) is written: the tape's top is written back before each call that may use the tape
+ * and each return, and the fields read again after the call. */
+void tape_localise(RevGen *g, LLVMValueRef fn);
 void tape_store(RevGen *g, LLVMValueRef base, unsigned offset, LLVMValueRef v);
 LLVMValueRef tape_load(RevGen *g, LLVMValueRef base, unsigned offset, LLVMTypeRef t);
 unsigned tape_slot_bytes(RevGen *g, LLVMTypeRef t);

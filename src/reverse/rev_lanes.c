@@ -61,6 +61,17 @@ static void note_odd(Webs *w, LLVMValueRef v, LLVMValueRef at) {
   if (!w->odd[r]) w->odd[r] = at;
 }
 
+/* The floats an integer load or store moves, from its own type tags or the address's type, else from
+ * how the function accesses the same object otherwise (a struct of floats copied as an i64 and read
+ * field by field); 0 when unknown. */
+static unsigned memory_width(LLVMValueRef access, LLVMValueRef ptr) {
+  unsigned bits = memtype_fp_bits(access);
+  if (bits == 32 || bits == 64) return bits == 32 ? W32 : W64;
+  if (memtype_of_access(access) == MEMTYPE_INT) return 0;
+  DataKind k = memtype_of_data(ptr);
+  return k == DATA_F32 ? W32 : k == DATA_F64 ? W64 : 0;
+}
+
 /* An integer passed by value as one float of its size. */
 static unsigned int_as_float(LLVMValueRef v) {
   unsigned n = LLVMGetIntTypeWidth(LLVMTypeOf(v));
@@ -86,8 +97,8 @@ static void link(RevGen *g, Webs *w, LLVMValueRef v) {
       break;
     case LLVMBitCast: w->widths[r] |= width_flag(LLVMTypeOf(LLVMGetOperand(v, 0))); break;
     case LLVMLoad: {
-      unsigned bits = memtype_fp_bits(v);
-      if (bits == 32 || bits == 64) w->widths[r] |= bits == 32 ? W32 : W64;
+      unsigned flag = memory_width(v, LLVMGetOperand(v, 0));
+      if (flag) w->widths[r] |= flag;
       else if (!w->source[r]) w->source[r] = v;
       break;
     }
@@ -108,8 +119,8 @@ static void link(RevGen *g, Webs *w, LLVMValueRef v) {
       break;
     case LLVMStore: {
       if (LLVMGetOperand(user, 0) != v || !activity_shadowed(g->act, LLVMGetOperand(user, 1))) break;
-      unsigned bits = memtype_fp_bits(user);
-      if (bits == 32 || bits == 64) w->widths[r] |= bits == 32 ? W32 : W64;
+      unsigned flag = memory_width(user, LLVMGetOperand(user, 1));
+      if (flag) w->widths[r] |= flag;
       else if (memtype_of_access(user) != MEMTYPE_INT && !w->sink[r]) w->sink[r] = user;
       break;
     }

@@ -164,7 +164,17 @@ static bool shared(RevGen *g, LLVMValueRef orig) { return g->parallel && !thread
 
 /* The adjoint d of a read of orig's memory goes into its shadow p: atomically where other threads may
  * add into it too. */
+/* For benchmarks: one more adjoint update of shared memory, plain or atomic. */
+static void count_update(RevGen *g, bool atomic) {
+  if (!g->ad->count_updates) return;
+  const char *name = atomic ? "__parad_rt_atomic_updates" : "__parad_rt_plain_updates";
+  LLVMValueRef counter = LLVMGetNamedGlobal(g->ad->mod, name);
+  if (!counter) counter = LLVMAddGlobal(g->ad->mod, g->i64, name);
+  LLVMBuildAtomicRMW(g->b, LLVMAtomicRMWBinOpAdd, counter, LLVMConstInt(g->i64, 1, 0), LLVMAtomicOrderingMonotonic, 0);
+}
+
 static void accumulate_into(RevGen *g, LLVMValueRef at, LLVMValueRef orig, LLVMValueRef p, LLVMValueRef d, unsigned align) {
+  if (g->parallel) count_update(g, shared(g, orig));
   if (!shared(g, orig))
     accumulate(g, p, d, align);
   else if (!ir_atomic_fadd(g->b, p, d, align))

@@ -1,16 +1,33 @@
 /* Tape records in IR. Writing n bytes: take the tape's top; if the record does not fit in the current
  * chunk, ask the runtime for a new one; move the top past the record. Reading back: if the current
- * chunk is empty, ask the runtime for the previous one; move the top back by n. See runtime/tape.h. */
+ * chunk is empty, ask the runtime for the previous one; move the top back by n. See runtime/tape.h.
+ *
+ * Within a generated function the top, end and base live in local variables (registers, once promoted):
+ * kept in the tape's fields, every record would load and store memory the optimiser must assume may be
+ * the program's, in every loop. They are written back before a call that may use the tape, and read
+ * again after it (tape_localise). */
 #include "reverse/rev_internal.h"
+
+#include <string.h>
 
 #include <llvm-c/Target.h>
 
 /* ParadTape's first fields: top, end, base. */
 enum { FIELD_TOP = 0, FIELD_END = 8, FIELD_BASE = 16 };
 
-static LLVMValueRef field(RevGen *g, unsigned offset) {
-  LLVMValueRef idx = LLVMConstInt(g->i64, offset, 0);
-  return LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), g->tape, &idx, 1, "");
+
+static void load_fields(RevGen *g, LLVMBuilderRef b) {
+  static const unsigned offsets[3] = {FIELD_TOP, FIELD_END, FIELD_BASE};
+  LLVMValueRef slots[3] = {g->tape_top, g->tape_end, g->tape_base};
+  for (int i = 0; i < 3; i++) {
+    LLVMValueRef idx = LLVMConstInt(g->i64, offsets[i], 0);
+    LLVMValueRef f = LLVMBuildGEP2(b, LLVMInt8TypeInContext(g->ctx), g->tape, &idx, 1, "");
+    LLVMBuildStore(b, LLVMBuildLoad2(b, g->ptr_type, f, ""), slots[i]);
+  }
+}
+
+static void store_top(RevGen *g, LLVMBuilderRef b) {
+  LLVMBuildStore(b, LLVMBuildLoad2(b, g->ptr_type, g->tape_top, ""), g->tape);
 }
 
 LLVMValueRef tape_current(RevGen *g) {
@@ -21,7 +38,44 @@ LLVMValueRef tape_current(RevGen *g) {
     LLVMSetThreadLocal(cur, 1);
     LLVMSetLinkage(cur, LLVMExternalLinkage);
   }
-  return LLVMBuildLoad2(g->b, g->ptr_type, cur, "tape");
+  g->tape = LLVMBuildLoad2(g->b, g->ptr_type, cur, "tape");
+  g->tape_top = LLVMBuildAlloca(g->b, g->ptr_type, "tape.top");
+  g->tape_end = LLVMBuildAlloca(g->b, g->ptr_type, "tape.end");
+  g->tape_base = LLVMBuildAlloca(g->b, g->ptr_type, "tape.base");
+  load_fields(g, g->b);
+  return g->tape;
+}
+
+/* Calls that never touch the tape: intrinsics, libm, the heap, the runtime's memory helpers. */
+static bool leaves_tape_alone(LLVMValueRef call) {
+  const char *name = ir_called_name(call);
+  if (!*name) return false; /* indirect */
+  if (!strncmp(name, "llvm.", 5) || !strncmp(name, "__parad_rt_copy_", 16) || !strcmp(name, "__parad_rt_free_later") ||
+      !strncmp(name, "__parad_rt_realloc_shadow", 25) || !strcmp(name, "__parad_rt_tape_grow") ||
+      !strcmp(name, "__parad_rt_tape_back"))
+    return true;
+  CallKind k = call_classify(call, NULL);
+  return k == CALL_MATH || k == CALL_ALLOC || k == CALL_REALLOC || k == CALL_FREE;
+}
+
+void tape_localise(RevGen *g, LLVMValueRef fn) {
+  if (!g->tape) return;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(g->ctx);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (LLVMIsAReturnInst(i)) {
+        LLVMPositionBuilderBefore(b, i);
+        store_top(g, b);
+      } else if (ir_is_call(i) && !leaves_tape_alone(i)) {
+        LLVMPositionBuilderBefore(b, i);
+        store_top(g, b);
+        LLVMValueRef next = LLVMGetNextInstruction(i);
+        LLVMPositionBuilderBefore(b, next);
+        load_fields(g, b);
+        i = LLVMGetPreviousInstruction(next);
+      }
+    }
+  LLVMDisposeBuilder(b);
 }
 
 static LLVMValueRef slow_call(RevGen *g, const char *name, LLVMValueRef *args, unsigned n) {
@@ -33,10 +87,10 @@ static LLVMValueRef slow_call(RevGen *g, const char *name, LLVMValueRef *args, u
 LLVMValueRef tape_reserve(RevGen *g, unsigned bytes) {
   LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx);
   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
-  LLVMValueRef top = LLVMBuildLoad2(g->b, g->ptr_type, field(g, FIELD_TOP), "");
+  LLVMValueRef top = LLVMBuildLoad2(g->b, g->ptr_type, g->tape_top, "");
   LLVMValueRef n = LLVMConstInt(g->i64, bytes, 0);
   LLVMValueRef after = LLVMBuildGEP2(g->b, i8, top, &n, 1, "");
-  LLVMValueRef end = LLVMBuildLoad2(g->b, g->ptr_type, field(g, FIELD_END), "");
+  LLVMValueRef end = LLVMBuildLoad2(g->b, g->ptr_type, g->tape_end, "");
   LLVMValueRef fits = LLVMBuildICmp(g->b, LLVMIntULE, after, end, "");
   LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
   LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(g->ctx, fn, "tape.grow");
@@ -48,23 +102,26 @@ LLVMValueRef tape_reserve(RevGen *g, unsigned bytes) {
   LLVMValueRef md[3] = {LLVMMDStringInContext(g->ctx, "branch_weights", 14), weights[0], weights[1]};
   LLVMSetMetadata(br, LLVMGetMDKindIDInContext(g->ctx, "prof", 4), LLVMMDNodeInContext(g->ctx, md, 3));
   LLVMPositionBuilderAtEnd(g->b, slow);
+  store_top(g, g->b);
   LLVMValueRef args[2] = {g->tape, n};
   LLVMValueRef fresh = slow_call(g, "__parad_rt_tape_grow", args, 2);
+  load_fields(g, g->b);
+  LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(g->b);
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, join);
   LLVMValueRef at = LLVMBuildPhi(g->b, g->ptr_type, "record");
-  LLVMBasicBlockRef from[2] = {here, slow};
+  LLVMBasicBlockRef from[2] = {here, slow_end};
   LLVMValueRef vals[2] = {top, fresh};
   LLVMAddIncoming(at, vals, from, 2);
-  LLVMBuildStore(g->b, LLVMBuildGEP2(g->b, i8, at, &n, 1, ""), field(g, FIELD_TOP));
+  LLVMBuildStore(g->b, LLVMBuildGEP2(g->b, i8, at, &n, 1, ""), g->tape_top);
   return at;
 }
 
 LLVMValueRef tape_release(RevGen *g, unsigned bytes) {
   LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx);
   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
-  LLVMValueRef top = LLVMBuildLoad2(g->b, g->ptr_type, field(g, FIELD_TOP), "");
-  LLVMValueRef base = LLVMBuildLoad2(g->b, g->ptr_type, field(g, FIELD_BASE), "");
+  LLVMValueRef top = LLVMBuildLoad2(g->b, g->ptr_type, g->tape_top, "");
+  LLVMValueRef base = LLVMBuildLoad2(g->b, g->ptr_type, g->tape_base, "");
   LLVMValueRef empty = LLVMBuildICmp(g->b, LLVMIntEQ, top, base, "");
   LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
   LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(g->ctx, fn, "tape.back");
@@ -75,16 +132,19 @@ LLVMValueRef tape_release(RevGen *g, unsigned bytes) {
                         LLVMConstInt(LLVMInt32TypeInContext(g->ctx), 2000, 0)};
   LLVMSetMetadata(br, LLVMGetMDKindIDInContext(g->ctx, "prof", 4), LLVMMDNodeInContext(g->ctx, md, 3));
   LLVMPositionBuilderAtEnd(g->b, slow);
+  store_top(g, g->b);
   LLVMValueRef prev = slow_call(g, "__parad_rt_tape_back", &g->tape, 1);
+  load_fields(g, g->b);
+  LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(g->b);
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, join);
   LLVMValueRef cur = LLVMBuildPhi(g->b, g->ptr_type, "");
-  LLVMBasicBlockRef from[2] = {here, slow};
+  LLVMBasicBlockRef from[2] = {here, slow_end};
   LLVMValueRef vals[2] = {top, prev};
   LLVMAddIncoming(cur, vals, from, 2);
   LLVMValueRef back = LLVMConstInt(g->i64, (unsigned long long)-(long long)bytes, 1);
   LLVMValueRef at = LLVMBuildGEP2(g->b, i8, cur, &back, 1, "record");
-  LLVMBuildStore(g->b, at, field(g, FIELD_TOP));
+  LLVMBuildStore(g->b, at, g->tape_top);
   return at;
 }
 

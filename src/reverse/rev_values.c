@@ -159,8 +159,41 @@ static bool reloadable(RevGen *g, LLVMValueRef v) {
   return LLVMIsAArgument(root) || LLVMIsAGlobalVariable(root);
 }
 
+/* The values v is computed from that would have to be recorded to recompute it: loads, calls, phis, in
+ * the same block (those of other blocks are recorded there once, or carried). Counts up to `limit`. */
+static unsigned recorded_leaves(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb, ValueList *seen, unsigned limit, int depth) {
+  unsigned n = 0;
+  for (unsigned i = 0, k = (unsigned)LLVMGetNumOperands(v); i < k && n < limit; i++) {
+    LLVMValueRef op = LLVMGetOperand(v, i);
+    if (!LLVMIsAInstruction(op) || LLVMGetInstructionParent(op) != bb) continue;
+    bool counted = false;
+    for (size_t s = 0; s < seen->len && !counted; s++) counted = seen->data[s] == op;
+    if (counted) continue;
+    vec_push(seen, op);
+    if (recomputable(op) && depth < 16)
+      n += recorded_leaves(g, op, bb, seen, limit - n, depth + 1);
+    else if (!reloadable(g, op))
+      n++;
+  }
+  return n;
+}
+
+/* A float computed from several values that would each be recorded (the five loads of a stencil): one
+ * recorded result is cheaper than recording them all, when they are needed for nothing else. */
+static bool worth_recording(RevGen *g, LLVMValueRef v) {
+  if (!ir_is_fp_or_fp_vector(LLVMTypeOf(v)) || !recomputable(v)) return false;
+  const void *key = item_key(v, NEED_TAPE); /* a key no need uses for a float */
+  void *known = vmap_get(&g->record_choice, key);
+  if (known) return known == (void *)2;
+  ValueList seen = {0};
+  bool worth = recorded_leaves(g, v, LLVMGetInstructionParent(v), &seen, 2, 0) >= 2;
+  vec_free(&seen);
+  vmap_put(&g->record_choice, key, (void *)(uintptr_t)(worth ? 2 : 1));
+  return worth;
+}
+
 /* Recomputed in the reverse sweep rather than recorded. */
-static bool rederived(RevGen *g, LLVMValueRef v) { return recomputable(v) || reloadable(g, v); }
+static bool rederived(RevGen *g, LLVMValueRef v) { return (recomputable(v) && !worth_recording(g, v)) || reloadable(g, v); }
 
 /* The shadow of a pointer computed from shadowed pointers is recomputed the same way, on shadows. */
 static bool shadow_recomputable(RevGen *g, LLVMValueRef v) {

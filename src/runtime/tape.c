@@ -15,11 +15,16 @@ struct ParadChunk {
 };
 
 enum { FIRST_CHUNK = 64 * 1024, LARGEST_STEP = 64 * 1024 * 1024 };
-#define KEEP_AT_MOST ((size_t)1 << 30)
+#define POOL_AT_MOST ((size_t)2 << 30)
 
 _Thread_local ParadTape *__parad_rt_current;
 static _Thread_local size_t thread_peak;
 static _Thread_local ParadTape *spare; /* one finished tape kept per thread: most calls reuse it */
+/* Chunks of finished tapes, kept for the thread's next tapes (up to POOL_AT_MOST bytes): a gradient computed
+ * again and again (an optimiser's loop, a parallel region per time step) would otherwise fault in fresh
+ * pages for its whole tape every time. */
+static _Thread_local ParadChunk *pool;
+static _Thread_local size_t pooled;
 
 static void fatal(const char *what) {
   fprintf(stderr, "parad runtime: %s\n", what);
@@ -27,6 +32,18 @@ static void fatal(const char *what) {
 }
 
 static ParadChunk *new_chunk(ParadTape *t, size_t size) {
+  ParadChunk **best = NULL; /* the smallest pooled chunk big enough */
+  for (ParadChunk **p = &pool; *p; p = &(*p)->next)
+    if ((*p)->size >= size && (!best || (*p)->size < (*best)->size)) best = p;
+  if (best) {
+    ParadChunk *c = *best;
+    *best = c->next;
+    pooled -= sizeof *c + c->size;
+    c->prev = c->next = NULL;
+    c->used = NULL;
+    t->bytes += sizeof *c + c->size;
+    return c;
+  }
   ParadChunk *c = malloc(sizeof *c + size);
   if (!c) fatal("out of memory for the tape of reverse mode (the forward sweep records too much; "
                 "checkpoint long loops)");
@@ -62,29 +79,44 @@ static void free_tape(ParadTape *t) {
   free(t);
 }
 
-/* A thread's spare tape goes when the thread does (a key destructor), and the main thread's when the
- * program exits, so that memory checkers see nothing left behind. */
-static pthread_key_t spare_key;
-static pthread_once_t spare_key_once = PTHREAD_ONCE_INIT;
+/* A thread's spare tape and pooled chunks go when the thread does (a key destructor), and the main
+ * thread's when the program exits, so that memory checkers see nothing left behind. */
+static pthread_key_t cache_key;
+static pthread_once_t cache_key_once = PTHREAD_ONCE_INIT;
 
-static void release_thread_spare(void *t) {
-  if (t == spare) spare = NULL;
-  free_tape(t);
-}
-
-static void make_spare_key(void) { pthread_key_create(&spare_key, release_thread_spare); }
-
-static void keep_spare(ParadTape *t) {
-  spare = t;
-  pthread_once(&spare_key_once, make_spare_key);
-  pthread_setspecific(spare_key, t);
-}
-
-__attribute__((destructor)) static void release_spare(void) {
-  if (!spare) return;
-  pthread_setspecific(spare_key, NULL);
-  free_tape(spare);
+static void release_cache(void *unused) {
+  (void)unused;
+  if (spare) free_tape(spare);
   spare = NULL;
+  for (ParadChunk *c = pool, *n; c; c = n) {
+    n = c->next;
+    free(c);
+  }
+  pool = NULL;
+  pooled = 0;
+}
+
+static void make_cache_key(void) { pthread_key_create(&cache_key, release_cache); }
+
+/* The thread now keeps something: its key must be set for the destructor to run. */
+static void note_cache(void) {
+  pthread_once(&cache_key_once, make_cache_key);
+  pthread_setspecific(cache_key, &pool);
+}
+
+__attribute__((destructor)) static void release_main_cache(void) { release_cache(NULL); }
+
+/* A chunk the thread's next tapes may use. */
+static void pool_chunk(ParadTape *t, ParadChunk *c) {
+  t->bytes -= sizeof *c + c->size;
+  if (pooled + sizeof *c + c->size > POOL_AT_MOST) {
+    free(c);
+    return;
+  }
+  c->next = pool;
+  pool = c;
+  pooled += sizeof *c + c->size;
+  note_cache();
 }
 
 /* What a tape holds besides its records: shadows of freed blocks, parallel regions. */
@@ -104,7 +136,6 @@ void __parad_rt_tape_discard(ParadTape *t) {
 
 ParadTape *__parad_rt_tape_begin(void) {
   ParadTape *t = spare;
-  if (t) pthread_setspecific(spare_key, NULL);
   spare = NULL;
   if (!t) {
     t = calloc(1, sizeof *t);
@@ -143,25 +174,25 @@ void __parad_rt_tape_end(ParadTape *t) {
     fatal("the reverse sweep did not read back everything its forward sweep recorded");
   __parad_rt_current = t->prev;
   release_contents(t);
-  /* Keep the chunks for the next call on this thread: a gradient computed again and again (an
-   * optimiser's loop) would otherwise fault in fresh pages for its whole tape every time. Up to a cap. */
+  /* the tape's first chunk stays with it (the thread's spare tape), the others go to the pool */
   ParadChunk *first = t->chunk;
-  size_t kept = sizeof *first + first->size;
-  ParadChunk *c = first;
-  while (c->next && kept + sizeof *c->next + c->next->size <= KEEP_AT_MOST) {
-    c = c->next;
-    kept += sizeof *c + c->size;
-  }
-  for (ParadChunk *d = c->next, *n; d; d = n) {
+  for (ParadChunk *d = first->next, *n; d; d = n) {
     n = d->next;
-    t->bytes -= sizeof *d + d->size;
-    free(d);
+    pool_chunk(t, d);
   }
-  c->next = NULL;
-  if (!spare)
-    keep_spare(t);
-  else
-    free_tape(t);
+  first->next = NULL;
+  if (!spare) {
+    spare = t;
+    note_cache();
+  } else {
+    pool_chunk(t, first);
+    t->chunk = NULL;
+    free(t->later);
+    free(t->moves);
+    free(t->regions);
+    free(t->tickets);
+    free(t);
+  }
 }
 
 char *__parad_rt_tape_grow(ParadTape *t, size_t n) {
@@ -170,11 +201,10 @@ char *__parad_rt_tape_grow(ParadTape *t, size_t n) {
   t->used_before += (size_t)(t->top - t->base);
   ParadChunk *next = c->next;
   if (!next || next->size < n) {
-    if (next) { /* too small for this record: drop the cached chunks */
+    if (next) { /* too small for this record: the chunks after go to the pool */
       for (ParadChunk *d = next, *after; d; d = after) {
         after = d->next;
-        t->bytes -= sizeof *d + d->size;
-        free(d);
+        pool_chunk(t, d);
       }
     }
     size_t size = c->size < LARGEST_STEP ? 2 * c->size : c->size;
