@@ -61,7 +61,7 @@ static bool fork_pair(RevGen *g, LLVMValueRef call, char **pattern, RevPair *pai
   if (!outlined) return false;
   *pattern = fork_pattern(g, call);
   if (!strpbrk(*pattern, "do")) return false;
-  PairKind kind = {.parallel = true};
+  PairKind kind = {.parallel = true, .region_body = true};
   return rev_pair(g->ad, outlined, *pattern, kind, pair);
 }
 
@@ -223,6 +223,7 @@ void rev_omp(RevGen *g, LLVMValueRef call) {
   case OMP_FORK: rev_fork(g, call); return;
   case OMP_BARRIER: {
     LLVMValueRef loc = LLVMGetArgOperand(call, 0);
+    shared_flush(g); /* the other side of the barrier may read them */
     barrier(g, loc, thread_number(g, loc));
     return;
   }

@@ -164,6 +164,7 @@ static void plan(RevGen *g) {
     LLVMBasicBlockRef bb = g->cfg.blocks.data[b];
     g->cur = bb;
     reverse_instructions(g, bb);
+    if (b == 0) shared_flush(g);
     Loop *loop = counted_header(g, bb);
     if (loop) { /* which way back: the first iteration or not; then every induction variable steps back */
       rv(g, loop->ivs.data[0].start);
@@ -178,6 +179,7 @@ static void plan(RevGen *g) {
         Loop *loop2 = &g->loops.data[l];
         if (!in_loop(g, loop2, preds->data[k]) || in_loop(g, loop2, bb)) continue;
         for (size_t i = 0; i < loop2->ivs.len; i++) rv(g, loop2->ivs.data[i].phi);
+        shared_rev_enter_loop(g, loop2);
       }
   }
   plan_hoisting(g);
@@ -186,6 +188,7 @@ static void plan(RevGen *g) {
   vmap_free(&g->adj);
   vmap_init(&g->adj);
   plan_layout(g);
+  plan_bulk(g);
 }
 
 /* PARAD_PLAN=1 in the environment prints what each block records, for tuning the tape. */
@@ -195,8 +198,10 @@ static void print_plan(RevGen *g) {
   for (size_t b = 0; b < g->cfg.blocks.len; b++) {
     BlockPlan *p = &g->plan[b];
     if (!p->captures.len) continue;
-    fprintf(stderr, "  block #%zu %s%s: record %u bytes\n", b, LLVMGetBasicBlockName(g->cfg.blocks.data[b]),
+    fprintf(stderr, "  block #%zu %s%s: record %u bytes", b, LLVMGetBasicBlockName(g->cfg.blocks.data[b]),
             g->cfg.cyclic[b] ? " (in a loop)" : "", p->record_bytes);
+    if (p->bulk) fprintf(stderr, ", reserved with the records of loop #%d's iterations", cfg_index(&g->cfg, p->bulk->header));
+    fputc('\n', stderr);
     for (size_t i = 0; i < p->captures.len; i++) {
       Capture *c = &p->captures.data[i];
       char *v = c->item.kind == NEED_PRED ? NULL : LLVMPrintValueToString(c->item.value);
@@ -226,7 +231,7 @@ static LLVMValueRef capture_value(RevGen *g, Capture *c, LLVMValueRef *pred_phis
 
 static void write_captures(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef *pred_phis) {
   BlockPlan *p = &g->plan[cfg_index(&g->cfg, bb)];
-  LLVMValueRef record = p->record_bytes ? tape_reserve(g, p->record_bytes) : NULL;
+  LLVMValueRef record = p->bulk ? bulk_record(g, bb) : p->record_bytes ? tape_reserve(g, p->record_bytes) : NULL;
   for (size_t i = 0; i < p->captures.len; i++) {
     Capture *c = &p->captures.data[i];
     LLVMValueRef v = capture_value(g, c, pred_phis);
@@ -258,6 +263,7 @@ static LLVMTypeRef capture_type(RevGen *g, Capture *c) {
 static unsigned frame_record_bytes(RevGen *g) { return g->frame_bytes + (count_returns(g) > 1 ? 8 : 0); }
 
 static void write_return(RevGen *g, LLVMValueRef term) {
+  shared_aug_exit(g);
   unsigned bytes = frame_record_bytes(g);
   if (bytes) {
     LLVMValueRef record = tape_reserve(g, bytes);
@@ -344,6 +350,8 @@ static void write_aug(RevGen *g) {
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->ctx, g->aug, "entry");
   LLVMPositionBuilderAtEnd(g->b, entry);
   g->tape = tape_current(g);
+  bulk_slots(g);
+  shared_aug_entry(g);
   g->frame_alloca = xcalloc(g->frame_slots + 1, sizeof *g->frame_alloca);
   for (size_t b = 0; b < g->cfg.blocks.len; b++)
     for (size_t i = 0; i < g->plan[b].captures.len; i++) {
@@ -392,6 +400,8 @@ static void write_aug(RevGen *g) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && i != term; i = LLVMGetNextInstruction(i)) aug_inst(g, i);
     keep_latest(g, bb);
     write_captures(g, bb, pred_phis);
+    bulk_aug_after_block(g, bb);
+    shared_aug_after_block(g, bb);
     vmap_put(&g->exits, LLVMBasicBlockAsValue(bb), LLVMBasicBlockAsValue(LLVMGetInsertBlock(g->b)));
     if (LLVMGetInstructionOpcode(term) == LLVMRet)
       write_return(g, term);
@@ -422,6 +432,8 @@ static void edge(RevGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred, ValueL
   for (size_t l = 0; l < g->loops.len; l++) {
     Loop *c = &g->loops.data[l];
     if (!in_loop(g, c, pred) || in_loop(g, c, bb)) continue;
+    bulk_rev_enter(g, c);
+    shared_rev_enter_loop(g, c);
     for (size_t i = 0; i < c->ivs.len; i++) LLVMBuildStore(g->b, rv(g, c->ivs.data[i].phi), c->ivs.data[i].slot);
     for (size_t i = 0; i < c->hoisted.len; i++) {
       Item it = c->hoisted.data[i];
@@ -459,6 +471,7 @@ static void dispatch(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record, LLVMB
       Induction *iv = &loop->ivs.data[i];
       LLVMBuildStore(g->b, LLVMBuildSub(g->b, rv(g, iv->phi), iv->step, ""), iv->slot);
     }
+    bulk_rev_back(g, loop);
     edge(g, bb, loop->latch, &phis, &dphis);
   } else {
     LLVMValueRef idx = rev_pred_index(g, bb, record);
@@ -485,6 +498,8 @@ static void write_rev(RevGen *g) {
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "entry");
   LLVMPositionBuilderAtEnd(g->b, entry);
   g->tape = tape_current(g);
+  bulk_slots(g);
+  shared_rev_entry(g);
   unsigned bytes = frame_record_bytes(g), nreturns = count_returns(g);
   LLVMValueRef frame = bytes ? tape_release(g, bytes) : NULL;
   for (size_t b = 0; b < g->cfg.blocks.len; b++)
@@ -525,12 +540,13 @@ static void write_rev(RevGen *g) {
     g->cur = bb;
     LLVMPositionBuilderAtEnd(g->b, rblock(g, bb));
     BlockPlan *p = &g->plan[b];
-    LLVMValueRef record = p->record_bytes ? tape_release(g, p->record_bytes) : NULL;
+    LLVMValueRef record = p->bulk ? bulk_record(g, bb) : p->record_bytes ? tape_release(g, p->record_bytes) : NULL;
     materialise_needs(g, bb, record);
     LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
     if (g->ret_active && LLVMGetInstructionOpcode(term) == LLVMRet && LLVMGetNumOperands(term) == 1)
       adj_add(g, LLVMGetOperand(term, 0), LLVMGetParam(g->rev, 0));
     reverse_instructions(g, bb);
+    if (b == 0) shared_flush(g); /* the reverse sweep's end */
     dispatch(g, bb, record, exit);
   }
   /* the adjoints of the active scalar parameters */
@@ -556,8 +572,8 @@ static void write_rev(RevGen *g) {
 /* ---- the pair ---- */
 
 static char *pair_key(LLVMValueRef fn, const char *pattern, PairKind k) {
-  return xasprintf("rev|%s|%s|%d%d%d%d", LLVMGetValueName(fn), pattern, k.ret_active, k.ret_shadow, k.top_level,
-                   k.parallel);
+  return xasprintf("rev|%s|%s|%d%d%d%d%d", LLVMGetValueName(fn), pattern, k.ret_active, k.ret_shadow, k.top_level,
+                   k.parallel, k.region_body);
 }
 
 bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind, RevPair *out) {
@@ -574,7 +590,8 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
     return true;
   }
   RevGen g = {.ad = ad, .orig = fn, .pattern = pattern, .ret_active = ret_active, .ret_shadow = ret_shadow,
-              .reload_inputs = top_level && writes_only_own_memory(fn), .parallel = kind.parallel, .ctx = ad->ctx};
+              .reload_inputs = top_level && writes_only_own_memory(fn), .parallel = kind.parallel,
+              .region_body = kind.region_body, .ctx = ad->ctx};
   g.ptr_type = LLVMPointerTypeInContext(g.ctx, 0);
   g.i64 = LLVMInt64TypeInContext(g.ctx);
   /* activity knows 'd' and 'o' as active, 'c' as constant */
@@ -597,6 +614,10 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   LLVMSetLinkage(g.rev, LLVMInternalLinkage);
   copy_target_attributes(&g, g.aug);
   copy_target_attributes(&g, g.rev);
+  /* no vectors the reverse sweep did not ask for: the SLP vectoriser pairs the adjoint updates of
+   * neighbouring elements (a stencil's), and the next iteration's update then waits for the pair's
+   * store (a failed store-to-load forwarding) */
+  LLVMAddAttributeAtIndex(g.rev, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(g.ctx, ir_attr_kind("noimplicitfloat"), 0));
   ad_remember_generated(ad, key, g.aug); /* before the bodies: recursion calls them */
   ad_remember_generated(ad, rkey, g.rev);
   out->aug = g.aug;
@@ -606,6 +627,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
 
   cfg_build(fn, &g.cfg);
   find_loops(&g);
+  shared_analyse(&g);
   g.plan = xcalloc(g.cfg.blocks.len + 1, sizeof *g.plan);
   vmap_init(&g.adj);
   vmap_init(&g.local);
@@ -639,6 +661,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   vmap_free(&g.adj);
   vmap_free(&g.lanes);
   vmap_free(&g.record_choice);
+  shared_free(&g);
   free_loops(&g);
   cfg_free(&g.cfg);
   return g.errors == 0;

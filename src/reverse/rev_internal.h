@@ -68,19 +68,30 @@ typedef struct {
   LLVMValueRef slot;     /* rev: its value in the iteration being reversed */
 } Induction;
 
-typedef struct {
+struct Loop {
   LLVMBasicBlockRef header;
   bool *body;            /* per block position in cfg */
   LLVMBasicBlockRef preheader, latch; /* counted loops */
   VEC(Induction) ivs;    /* counted loops: every induction variable; the first tells the first iteration */
   VEC(Item) hoisted;     /* values carried through slots */
   LLVMValueRef *slots;   /* rev: one per hoisted value */
-} Loop;
+  /* a trip count known on entry: the loop leaves only when exit_iv's next value is limit (else NULL) */
+  Induction *exit_iv;
+  LLVMValueRef limit;
+  /* records reserved at once (rev_bulk.c): bytes per iteration (0: not done for this loop), the cursor's
+   * slot in aug or rev */
+  unsigned bulk_bytes;
+  LLVMValueRef cursor;
+};
+
+typedef struct Loop Loop;
 
 typedef struct {
   CaptureList captures; /* what this block captures at its end (frame and record alike) */
   unsigned record_bytes; /* size of its tape record (0: none) */
   VEC(Item) needs;       /* what its reverse needs, in the order it was first asked for */
+  Loop *bulk;            /* the loop whose records are reserved at once, with this block's among them */
+  unsigned bulk_offset;  /* this block's record within the loop's record of one iteration */
 } BlockPlan;
 
 typedef struct {
@@ -94,6 +105,8 @@ typedef struct {
    * writes only memory it allocated itself (writes_only_own_memory). */
   bool reload_inputs;
   bool parallel;         /* see PairKind */
+  bool region_body;      /* see PairKind */
+  struct SharedMemory *shared; /* rev_shared.c */
   const Activity *act;
   Cfg cfg;
   BlockPlan *plan;       /* per block position in cfg */
@@ -180,6 +193,8 @@ void free_loops(RevGen *g);
 bool in_loop(RevGen *g, Loop *l, LLVMBasicBlockRef bb);
 /* The induction variable of a counted loop v is, when block bb lies in that loop; else NULL. */
 Induction *counted_iv_in(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb);
+/* The trip count (an i64) of a loop with exit_iv, from the values `value` gives (aug_value, rv). */
+LLVMValueRef loop_trip(RevGen *g, Loop *l, LLVMValueRef (*value)(RevGen *, LLVMValueRef));
 /* The loop whose header bb is, when it is counted. */
 Loop *counted_header(RevGen *g, LLVMBasicBlockRef bb);
 /* The loop that carries item it through a slot into block bb, or NULL. */
@@ -187,11 +202,46 @@ Loop *hoisting_loop(RevGen *g, Item it, LLVMBasicBlockRef bb, size_t *index);
 /* After planning the blocks: moves captures of loop-invariant values out of loops. */
 void plan_hoisting(RevGen *g);
 
+/* ---- rev_shared.c: adjoints of shared memory in a region's function ---- */
+void shared_analyse(RevGen *g);
+void shared_free(RevGen *g);
+void shared_aug_entry(RevGen *g);                     /* aug entry: the ranges start empty */
+void shared_aug_access(RevGen *g, LLVMValueRef inst); /* aug: at a load, store or atomic */
+void shared_aug_after_block(RevGen *g, LLVMBasicBlockRef bb); /* aug: a loop's accesses noted before it runs */
+void shared_rev_enter_loop(RevGen *g, Loop *l);       /* rev, entering a loop's reverse: decided per run */
+void shared_aug_exit(RevGen *g);                      /* aug, before returning: the ranges to the runtime */
+void shared_rev_entry(RevGen *g);                     /* rev entry: this thread's own parts, the sums */
+/* The adjoint d of a load added into its shadow, plainly, atomically or into a sum; false when the
+ * load is not one of a shared object the analysis knows. */
+bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMValueRef d, unsigned align,
+                       void (*plain)(RevGen *, LLVMValueRef, LLVMValueRef, unsigned),
+                       void (*atomic)(RevGen *, LLVMValueRef, LLVMValueRef, LLVMValueRef, unsigned));
+/* The sums added into memory: at the reverse sweep's end and before each barrier. */
+void shared_flush(RevGen *g);
+/* Memory only this thread reaches: its own stack slots and heap blocks. */
+bool rev_thread_private(LLVMValueRef p);
+
+/* ---- rev_bulk.c ---- */
+/* After plan_layout: the counted loops whose records are reserved at once. */
+void plan_bulk(RevGen *g);
+/* At the entry of aug or rev: the cursors' slots. */
+void bulk_slots(RevGen *g);
+/* The record of a block of such a loop at the cursor, or NULL for a block of no such loop. */
+LLVMValueRef bulk_record(RevGen *g, LLVMBasicBlockRef bb);
+/* aug, at the end of a block: a preheader reserves its loop's records, a latch moves the cursor on. */
+void bulk_aug_after_block(RevGen *g, LLVMBasicBlockRef bb);
+/* rev: entering the loop's reverse (releases the records), and going back one iteration. */
+void bulk_rev_enter(RevGen *g, Loop *l);
+void bulk_rev_back(RevGen *g, Loop *l);
+
 /* ---- rev_tape.c ---- */
 /* Reserves n bytes on the tape and returns where to write them (advances the top). */
 LLVMValueRef tape_reserve(RevGen *g, unsigned bytes);
 /* Releases the n bytes last written and returns where they start. */
 LLVMValueRef tape_release(RevGen *g, unsigned bytes);
+/* The same for a number of bytes known at run time (an i64); they were reserved together. */
+LLVMValueRef tape_reserve_value(RevGen *g, LLVMValueRef bytes);
+LLVMValueRef tape_release_value(RevGen *g, LLVMValueRef bytes);
 /* At the entry of aug or rev: the current tape, and local copies of its fields. */
 LLVMValueRef tape_current(RevGen *g);
 /* Once fn (aug or rev) is written: the tape's top is written back before each call that may use the tape

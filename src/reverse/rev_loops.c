@@ -60,6 +60,44 @@ static bool induction(RevGen *g, const bool *body, LLVMValueRef phi, LLVMBasicBl
   return true;
 }
 
+static bool defined_outside(RevGen *g, Loop *l, LLVMValueRef v) {
+  return !LLVMIsAInstruction(v) || !in_loop(g, l, LLVMGetInstructionParent(v));
+}
+
+/* The loop leaves only from its latch, when iv + step == limit (limit the same in every iteration): its
+ * trip count is known when it starts. */
+static bool exit_test(RevGen *g, Loop *l) {
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+    if (!l->body[b] || g->cfg.blocks.data[b] == l->latch) continue;
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(g->cfg.blocks.data[b]);
+    for (unsigned i = 0, k = term ? LLVMGetNumSuccessors(term) : 0; i < k; i++)
+      if (!in_loop(g, l, LLVMGetSuccessor(term, i))) return false;
+  }
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(l->latch);
+  if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br)) return false;
+  bool exit_on_true = !in_loop(g, l, LLVMGetSuccessor(br, 0));
+  if (exit_on_true == !in_loop(g, l, LLVMGetSuccessor(br, 1))) return false;
+  LLVMValueRef c = LLVMGetCondition(br);
+  if (!LLVMIsAICmpInst(c)) return false;
+  LLVMIntPredicate pred = LLVMGetICmpPredicate(c);
+  if (!((pred == LLVMIntEQ && exit_on_true) || (pred == LLVMIntNE && !exit_on_true))) return false;
+  for (size_t k = 0; k < l->ivs.len; k++) {
+    Induction *iv = &l->ivs.data[k];
+    LLVMValueRef next = NULL;
+    for (unsigned i = 0; i < LLVMCountIncoming(iv->phi); i++)
+      if (LLVMGetIncomingBlock(iv->phi, i) == l->latch) next = LLVMGetIncomingValue(iv->phi, i);
+    for (int side = 0; side < 2; side++) {
+      LLVMValueRef a = LLVMGetOperand(c, (unsigned)side), lim = LLVMGetOperand(c, (unsigned)!side);
+      if (a == next && defined_outside(g, l, lim)) {
+        l->exit_iv = iv;
+        l->limit = lim;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 static void make_counted(RevGen *g, Loop *l) {
   BlockList *preds = &g->cfg.preds[cfg_index(&g->cfg, l->header)];
   if (preds->len != 2) return;
@@ -72,6 +110,15 @@ static void make_counted(RevGen *g, Loop *l) {
   }
   l->preheader = pre;
   l->latch = latch;
+  /* a trip count known on entry, from a preheader that leads only into the loop */
+  LLVMValueRef pt = LLVMGetBasicBlockTerminator(pre);
+  if (l->ivs.len && pt && LLVMGetNumSuccessors(pt) == 1) exit_test(g, l);
+}
+
+LLVMValueRef loop_trip(RevGen *g, Loop *l, LLVMValueRef (*value)(RevGen *, LLVMValueRef)) {
+  Induction *iv = l->exit_iv;
+  LLVMValueRef span = LLVMBuildSub(g->b, value(g, l->limit), value(g, iv->start), "");
+  return LLVMBuildSExt(g->b, LLVMBuildExactSDiv(g->b, span, iv->step, ""), g->i64, "trip");
 }
 
 typedef struct {

@@ -35,6 +35,7 @@ static void describe_target(LLVMValueRef p, char *buf, size_t n) {
 /* ---- the forward sweep ---- */
 
 bool aug_memory(RevGen *g, LLVMValueRef inst) {
+  shared_aug_access(g, inst); /* the address ranges of a region's shared data */
   switch (LLVMGetInstructionOpcode(inst)) {
   case LLVMLoad: {
     LLVMValueRef c = aug_clone(g, inst);
@@ -139,8 +140,7 @@ static void accumulate(RevGen *g, LLVMValueRef p, LLVMValueRef d, unsigned align
   LLVMSetAlignment(st, align);
 }
 
-/* Memory only this thread reaches: its own stack slots and heap blocks (in a parallel region, each
- * thread has its own). */
+/* In a parallel region, each thread has its own stack and heap blocks. */
 static bool thread_private(LLVMValueRef p, int depth) {
   p = ir_strip_pointer_casts(p);
   if (depth > 32) return false;
@@ -159,6 +159,8 @@ static bool thread_private(LLVMValueRef p, int depth) {
   return false;
 }
 
+bool rev_thread_private(LLVMValueRef p) { return thread_private(p, 0); }
+
 /* Whether other threads may add into the shadow of the memory at orig while this one does. */
 static bool shared(RevGen *g, LLVMValueRef orig) { return g->parallel && !thread_private(orig, 0); }
 
@@ -173,12 +175,22 @@ static void count_update(RevGen *g, bool atomic) {
   LLVMBuildAtomicRMW(g->b, LLVMAtomicRMWBinOpAdd, counter, LLVMConstInt(g->i64, 1, 0), LLVMAtomicOrderingMonotonic, 0);
 }
 
-static void accumulate_into(RevGen *g, LLVMValueRef at, LLVMValueRef orig, LLVMValueRef p, LLVMValueRef d, unsigned align) {
-  if (g->parallel) count_update(g, shared(g, orig));
-  if (!shared(g, orig))
-    accumulate(g, p, d, align);
-  else if (!ir_atomic_fadd(g->b, p, d, align))
+static void add_plain(RevGen *g, LLVMValueRef p, LLVMValueRef d, unsigned align) {
+  if (g->parallel) count_update(g, false);
+  accumulate(g, p, d, align);
+}
+
+static void add_atomic(RevGen *g, LLVMValueRef at, LLVMValueRef p, LLVMValueRef d, unsigned align) {
+  count_update(g, true);
+  if (!ir_atomic_fadd(g->b, p, d, align))
     rev_error(g, at, "cannot add the adjoint of a %s atomically (in a parallel region)", ir_type_name(LLVMTypeOf(d)));
+}
+
+static void accumulate_into(RevGen *g, LLVMValueRef at, LLVMValueRef orig, LLVMValueRef p, LLVMValueRef d, unsigned align) {
+  if (shared(g, orig))
+    add_atomic(g, at, p, d, align);
+  else
+    add_plain(g, p, d, align);
 }
 
 /* dv = *p; *p = 0; returns dv (NULL when the value needs no adjoint). */
@@ -197,8 +209,9 @@ bool rev_memory(RevGen *g, LLVMValueRef inst) {
   switch (LLVMGetInstructionOpcode(inst)) {
   case LLVMLoad: {
     if (!varied(g, inst) || !adj_type_of(g, inst)) return true;
-    LLVMValueRef d = adj_take(g, inst), p = LLVMGetOperand(inst, 0);
-    accumulate_into(g, inst, p, rs(g, p), d, LLVMGetAlignment(inst));
+    LLVMValueRef d = adj_take(g, inst), p = LLVMGetOperand(inst, 0), dp = rs(g, p);
+    if (!shared_accumulate(g, inst, dp, d, LLVMGetAlignment(inst), add_plain, add_atomic))
+      accumulate_into(g, inst, p, dp, d, LLVMGetAlignment(inst));
     return true;
   }
   case LLVMStore: {

@@ -84,11 +84,12 @@ static LLVMValueRef slow_call(RevGen *g, const char *name, LLVMValueRef *args, u
   return ir_call_named(g->b, name, fty, args, n);
 }
 
-LLVMValueRef tape_reserve(RevGen *g, unsigned bytes) {
+LLVMValueRef tape_reserve(RevGen *g, unsigned bytes) { return tape_reserve_value(g, LLVMConstInt(g->i64, bytes, 0)); }
+
+LLVMValueRef tape_reserve_value(RevGen *g, LLVMValueRef n) {
   LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx);
   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
   LLVMValueRef top = LLVMBuildLoad2(g->b, g->ptr_type, g->tape_top, "");
-  LLVMValueRef n = LLVMConstInt(g->i64, bytes, 0);
   LLVMValueRef after = LLVMBuildGEP2(g->b, i8, top, &n, 1, "");
   LLVMValueRef end = LLVMBuildLoad2(g->b, g->ptr_type, g->tape_end, "");
   LLVMValueRef fits = LLVMBuildICmp(g->b, LLVMIntULE, after, end, "");
@@ -117,7 +118,9 @@ LLVMValueRef tape_reserve(RevGen *g, unsigned bytes) {
   return at;
 }
 
-LLVMValueRef tape_release(RevGen *g, unsigned bytes) {
+LLVMValueRef tape_release(RevGen *g, unsigned bytes) { return tape_release_value(g, LLVMConstInt(g->i64, bytes, 0)); }
+
+LLVMValueRef tape_release_value(RevGen *g, LLVMValueRef n) {
   LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx);
   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
   LLVMValueRef top = LLVMBuildLoad2(g->b, g->ptr_type, g->tape_top, "");
@@ -142,7 +145,7 @@ LLVMValueRef tape_release(RevGen *g, unsigned bytes) {
   LLVMBasicBlockRef from[2] = {here, slow_end};
   LLVMValueRef vals[2] = {top, prev};
   LLVMAddIncoming(cur, vals, from, 2);
-  LLVMValueRef back = LLVMConstInt(g->i64, (unsigned long long)-(long long)bytes, 1);
+  LLVMValueRef back = LLVMBuildNeg(g->b, n, "");
   LLVMValueRef at = LLVMBuildGEP2(g->b, i8, cur, &back, 1, "record");
   LLVMBuildStore(g->b, at, g->tape_top);
   return at;

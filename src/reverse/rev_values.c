@@ -159,8 +159,9 @@ static bool reloadable(RevGen *g, LLVMValueRef v) {
   return LLVMIsAArgument(root) || LLVMIsAGlobalVariable(root);
 }
 
-/* The values v is computed from that would have to be recorded to recompute it: loads, calls, phis, in
- * the same block (those of other blocks are recorded there once, or carried). Counts up to `limit`. */
+/* The loads v is computed from that would have to be recorded to recompute it, in the same block (those of
+ * other blocks are recorded there once, or carried). Counts up to `limit`. Phis and calls are not counted:
+ * the reverse sweep usually needs them for their own sake. */
 static unsigned recorded_leaves(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb, ValueList *seen, unsigned limit, int depth) {
   unsigned n = 0;
   for (unsigned i = 0, k = (unsigned)LLVMGetNumOperands(v); i < k && n < limit; i++) {
@@ -172,14 +173,14 @@ static unsigned recorded_leaves(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb,
     vec_push(seen, op);
     if (recomputable(op) && depth < 16)
       n += recorded_leaves(g, op, bb, seen, limit - n, depth + 1);
-    else if (!reloadable(g, op))
+    else if (LLVMIsALoadInst(op) && !reloadable(g, op))
       n++;
   }
   return n;
 }
 
-/* A float computed from several values that would each be recorded (the five loads of a stencil): one
- * recorded result is cheaper than recording them all, when they are needed for nothing else. */
+/* A float computed from several loads that would each be recorded (the five of a stencil): one recorded
+ * result is cheaper than recording them all. */
 static bool worth_recording(RevGen *g, LLVMValueRef v) {
   if (!ir_is_fp_or_fp_vector(LLVMTypeOf(v)) || !recomputable(v)) return false;
   const void *key = item_key(v, NEED_TAPE); /* a key no need uses for a float */

@@ -30,6 +30,7 @@ typedef struct {
                      memory the function only reads can be read again in the reverse sweep) */
   bool parallel;  /* runs on the threads of a parallel region: adjoints of memory other threads may also
                      reach are added atomically */
+  bool region_body; /* the function a parallel region runs (once per thread): see rev_shared.c */
 } PairKind;
 
 /* The pair for fn and pattern, generated on first use. False after an error (reported). */

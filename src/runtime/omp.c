@@ -30,6 +30,10 @@ struct ParadRegion {
   pthread_mutex_t mu;   /* guards the table of locks and the first arrival */
   LockOrder *locks;
   size_t nlocks, caplocks;
+  /* per thread: 4 per shared object (read lo, hi, written lo, hi), and one flag per summed address */
+  int nroots, nsums;
+  unsigned long long *ranges;
+  unsigned char *may_sum;
 };
 
 static void fatal(const char *what) {
@@ -107,6 +111,8 @@ void __parad_rt_region_free(ParadRegion *r) {
     if (r->tapes[i]) __parad_rt_tape_discard(r->tapes[i]); /* a forward sweep whose reverse never ran */
   free(r->tapes);
   free(r->locks);
+  free(r->ranges);
+  free(r->may_sum);
   pthread_mutex_destroy(&r->mu);
   free(r);
 }
@@ -191,4 +197,56 @@ unsigned long long __parad_rt_plain_updates, __parad_rt_atomic_updates;
 void parad_adjoint_update_counts(unsigned long long *plain, unsigned long long *atomic) {
   *plain = __atomic_load_n(&__parad_rt_plain_updates, __ATOMIC_RELAXED);
   *atomic = __atomic_load_n(&__parad_rt_atomic_updates, __ATOMIC_RELAXED);
+}
+
+/* ---- which shared memory each thread touched (reverse/rev_shared.c) ---- */
+
+/* Forward sweep, as the region's function returns: per shared object, the addresses this thread read
+ * [lo, hi) and wrote, and per address read throughout, whether the thread never wrote it. */
+void __parad_rt_region_note(int nroots, const unsigned long long *ranges, int nsums, const unsigned char *may_sum) {
+  ParadTape *t = __parad_rt_current;
+  if (!t || !t->region) return;
+  ParadRegion *r = t->region;
+  int id = omp_get_thread_num();
+  pthread_mutex_lock(&r->mu);
+  if (!r->ranges) {
+    r->nroots = nroots;
+    r->nsums = nsums;
+    r->ranges = xcalloc((size_t)r->nthreads * 4 * (size_t)(nroots ? nroots : 1), sizeof *r->ranges);
+    r->may_sum = xcalloc((size_t)r->nthreads * (size_t)(nsums ? nsums : 1), 1);
+  }
+  pthread_mutex_unlock(&r->mu);
+  if (nroots != r->nroots || nsums != r->nsums) fatal("a parallel region's threads ran different functions");
+  memcpy(&r->ranges[(size_t)id * 4 * nroots], ranges, 4 * (size_t)nroots * sizeof *ranges);
+  memcpy(&r->may_sum[(size_t)id * nsums], may_sum, (size_t)nsums);
+}
+
+/* Reverse sweep, as the region's reverse function starts: per object, the part of this thread's reads no
+ * other thread read (own[2k], own[2k+1]); where the forward sweep noted nothing, no part at all. */
+void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsigned char *may_sum) {
+  ParadTape *t = __parad_rt_current;
+  ParadRegion *r = t ? t->region : NULL;
+  int id = omp_get_thread_num();
+  if (!r || !r->ranges || r->nroots != nroots || r->nsums != nsums) {
+    memset(own, 0, 2 * (size_t)nroots * sizeof *own);
+    memset(may_sum, 0, (size_t)nsums);
+    return;
+  }
+  for (int k = 0; k < nroots; k++) {
+    unsigned long long lo = r->ranges[((size_t)id * nroots + k) * 4], hi = r->ranges[((size_t)id * nroots + k) * 4 + 1];
+    for (int other = 0; other < r->nthreads && lo < hi; other++) {
+      if (other == id) continue;
+      for (int m = 0; m < nroots && lo < hi; m++) {
+        unsigned long long c = r->ranges[((size_t)other * nroots + m) * 4], d = r->ranges[((size_t)other * nroots + m) * 4 + 1];
+        if (c >= d || d <= lo || c >= hi) continue; /* empty, or apart */
+        if (c <= lo) lo = d;
+        else if (d >= hi) hi = c;
+        else if (c - lo >= hi - d) hi = c; /* inside: keep the larger side */
+        else lo = d;
+      }
+    }
+    own[2 * k] = lo < hi ? lo : 0;
+    own[2 * k + 1] = lo < hi ? hi : 0;
+  }
+  memcpy(may_sum, &r->may_sum[(size_t)id * nsums], (size_t)nsums);
 }

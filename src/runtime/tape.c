@@ -170,6 +170,8 @@ void __parad_rt_tape_resume(ParadTape *t) {
 
 void __parad_rt_tape_end(ParadTape *t) {
   if (__parad_rt_current != t) fatal("the tape being ended is not the current one");
+  /* read back to the start of a chunk that is not the first: the chunks before must be empty too */
+  while (t->top == t->base && t->chunk->prev) t->top = __parad_rt_tape_back(t);
   if (t->top != t->base || t->chunk->prev)
     fatal("the reverse sweep did not read back everything its forward sweep recorded");
   __parad_rt_current = t->prev;

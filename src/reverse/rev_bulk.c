@@ -1,0 +1,124 @@
+/* The records of a counted loop, reserved at once. A loop whose trip count is known when it starts, and
+ * whose blocks that record run once per iteration, records the same number of bytes in every
+ * iteration: the forward sweep reserves them all before the loop (with the trip count after them) and
+ * writes each iteration's record at a cursor; the reverse sweep releases them all when it enters the
+ * loop and walks the cursor back. No tape check is left inside the loop, which leaves it a plain loop
+ * over memory, one the optimiser can vectorise and reason about. */
+#include <stdlib.h>
+
+#include "reverse/rev_internal.h"
+
+/* Block `at` runs in every iteration of l: the loop's latch cannot be reached from its header, inside
+ * the loop, without going through it. */
+static bool every_iteration(RevGen *g, Loop *l, LLVMBasicBlockRef at) {
+  if (at == l->header || at == l->latch) return true;
+  size_t n = g->cfg.blocks.len;
+  bool *seen = xcalloc(n + 1, 1);
+  BlockList work = {0};
+  vec_push(&work, l->header);
+  seen[cfg_index(&g->cfg, l->header)] = true;
+  bool reached = false;
+  while (work.len && !reached) {
+    LLVMBasicBlockRef b = work.data[--work.len];
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(b);
+    for (unsigned i = 0, k = term ? LLVMGetNumSuccessors(term) : 0; i < k; i++) {
+      LLVMBasicBlockRef s = LLVMGetSuccessor(term, i);
+      int si = cfg_index(&g->cfg, s);
+      if (si < 0 || s == at || s == l->header || !in_loop(g, l, s) || seen[si]) continue;
+      if (s == l->latch) reached = true;
+      seen[si] = true;
+      vec_push(&work, s);
+    }
+  }
+  vec_free(&work);
+  free(seen);
+  return !reached;
+}
+
+static bool in_inner_loop(RevGen *g, Loop *l, LLVMBasicBlockRef bb) {
+  for (size_t i = 0; i < g->loops.len; i++) {
+    Loop *inner = &g->loops.data[i];
+    if (inner != l && in_loop(g, inner, bb) && in_loop(g, l, inner->header)) return true;
+  }
+  return false;
+}
+
+/* Nothing in the loop writes to the tape besides its blocks' records: no differentiated call (its forward
+ * sweep records a frame), no critical section (a ticket), no loop inside with records of its own. */
+static bool only_records(RevGen *g, Loop *l) {
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+    if (!l->body[b]) continue;
+    LLVMBasicBlockRef bb = g->cfg.blocks.data[b];
+    if (g->plan[b].record_bytes && (!every_iteration(g, l, bb) || in_inner_loop(g, l, bb))) return false;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (!ir_is_call(i)) continue;
+      CallKind k = call_classify(i, NULL);
+      if (k == CALL_MODULE || k == CALL_OMP || k == CALL_UNKNOWN || k == CALL_INDIRECT) return false;
+    }
+  }
+  return true;
+}
+
+void plan_bulk(RevGen *g) {
+  for (size_t i = 0; i < g->loops.len; i++) {
+    Loop *l = &g->loops.data[i];
+    if (!l->exit_iv || !only_records(g, l)) continue;
+    unsigned bytes = 0;
+    for (size_t b = 0; b < g->cfg.blocks.len; b++)
+      if (l->body[b] && g->plan[b].record_bytes) {
+        g->plan[b].bulk = l;
+        g->plan[b].bulk_offset = bytes;
+        bytes += g->plan[b].record_bytes;
+      }
+    l->bulk_bytes = bytes;
+  }
+}
+
+LLVMValueRef bulk_record(RevGen *g, LLVMBasicBlockRef bb) {
+  BlockPlan *p = &g->plan[cfg_index(&g->cfg, bb)];
+  if (!p->bulk) return NULL;
+  LLVMValueRef at = LLVMBuildLoad2(g->b, g->ptr_type, p->bulk->cursor, "cursor");
+  LLVMValueRef off = LLVMConstInt(g->i64, p->bulk_offset, 0);
+  return LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), at, &off, 1, "record");
+}
+
+void bulk_slots(RevGen *g) {
+  for (size_t i = 0; i < g->loops.len; i++)
+    if (g->loops.data[i].bulk_bytes) g->loops.data[i].cursor = LLVMBuildAlloca(g->b, g->ptr_type, "cursor.slot");
+}
+
+static LLVMValueRef step_cursor(RevGen *g, Loop *l, long long by) {
+  LLVMValueRef at = LLVMBuildLoad2(g->b, g->ptr_type, l->cursor, "");
+  LLVMValueRef d = LLVMConstInt(g->i64, (unsigned long long)by, 1);
+  LLVMValueRef next = LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), at, &d, 1, "");
+  LLVMBuildStore(g->b, next, l->cursor);
+  return next;
+}
+
+void bulk_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx);
+  for (size_t i = 0; i < g->loops.len; i++) {
+    Loop *l = &g->loops.data[i];
+    if (!l->bulk_bytes) continue;
+    if (bb == l->latch) step_cursor(g, l, l->bulk_bytes);
+    if (bb != l->preheader) continue;
+    LLVMValueRef trip = loop_trip(g, l, aug_value);
+    LLVMValueRef bytes = LLVMBuildMul(g->b, trip, LLVMConstInt(g->i64, l->bulk_bytes, 0), "");
+    LLVMValueRef base = tape_reserve_value(g, LLVMBuildAdd(g->b, bytes, LLVMConstInt(g->i64, 8, 0), ""));
+    tape_store(g, LLVMBuildGEP2(g->b, i8, base, &bytes, 1, ""), 0, trip);
+    LLVMBuildStore(g->b, base, l->cursor);
+  }
+}
+
+void bulk_rev_enter(RevGen *g, Loop *l) {
+  if (!l->bulk_bytes) return;
+  LLVMValueRef trip = tape_load(g, tape_release(g, 8), 0, g->i64);
+  LLVMValueRef size = LLVMConstInt(g->i64, l->bulk_bytes, 0);
+  LLVMValueRef base = tape_release_value(g, LLVMBuildMul(g->b, trip, size, ""));
+  LLVMValueRef last = LLVMBuildMul(g->b, LLVMBuildSub(g->b, trip, LLVMConstInt(g->i64, 1, 0), ""), size, "");
+  LLVMBuildStore(g->b, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), base, &last, 1, ""), l->cursor);
+}
+
+void bulk_rev_back(RevGen *g, Loop *l) {
+  if (l->bulk_bytes) step_cursor(g, l, -(long long)l->bulk_bytes);
+}

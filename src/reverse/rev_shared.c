@@ -1,0 +1,505 @@
+/* Adjoints of shared memory in a parallel region, without an atomic add for each.
+ *
+ * Each thread of a region reads shared arrays, and in the reverse sweep adds adjoints into their
+ * shadows, where other threads add too: atomic adds, by default. Most of those additions go where no
+ * other thread ever adds (the rows of a stencil a thread's iterations own), and some go again and again
+ * to one place (a coefficient every iteration reads). For the function a region runs, when every shared
+ * object it touches is reached directly from its parameters (nothing is passed on to calls, no pointer
+ * comes from data), the forward sweep notes, per object, the range of addresses each thread read and
+ * wrote (runtime/omp.c keeps them). Then, in the reverse sweep:
+ *   - a thread adds plainly at an address no other thread read (the part of its own range that no
+ *     other thread's range covers); elsewhere, atomically;
+ *   - a value the function reads at one address throughout, and the thread never writes, has its
+ *     adjoint summed in a register and added (atomically) once, at the end and before each barrier.
+ * An access in a loop whose trip count is known on entry, at an address linear in the loop's induction
+ * variables, is noted once per run of the loop (its first and last iterations bound it), and decided once
+ * per run of the loop's reverse. */
+#include <stdlib.h>
+
+#include <llvm-c/DebugInfo.h>
+
+#include "analysis/memtype.h"
+#include "reverse/rev_internal.h"
+
+enum { MAX_ROOTS = 64, MAX_DEFERRED = 32 };
+
+struct SharedMemory {
+  ValueList roots;    /* the shared objects: parameters, pointers read from them, globals */
+  ValueMap root_of;   /* load, store or atomic -> 1 + its object's index */
+  ValueList deferred; /* addresses read throughout, whose adjoints are summed in registers */
+  VEC(LLVMTypeRef) deferred_type;
+  ValueMap defer_of;  /* load -> 1 + its address's index */
+  LLVMValueRef *ranges; /* aug: 4 slots per object: read low, read high, written low, written high (scalars,
+                           so that they live in registers) */
+  LLVMValueRef *lo, *hi, *ok, *sums; /* rev: the thread's own part per object; per address, whether
+                                       summing is allowed, and the sum */
+  ValueMap loop_of;   /* access -> its loop, when noted and decided per run of the loop */
+  ValueList per_run;  /* those accesses */
+  ValueMap flag_of;   /* rev: key (loop, object) -> slot holding whether the run's reads are this thread's own */
+};
+
+static const void *flag_key(const void *loop, const void *root1) {
+  return (const void *)((size_t)loop * 64 + (size_t)root1); /* roots number fewer than 64 */
+}
+
+static bool invariant_in(RevGen *g, Loop *l, LLVMValueRef v) {
+  return !LLVMIsAInstruction(v) || !in_loop(g, l, LLVMGetInstructionParent(v));
+}
+
+static int iv_index(Loop *l, LLVMValueRef v) {
+  for (size_t k = 0; k < l->ivs.len; k++)
+    if (l->ivs.data[k].phi == v) return (int)k;
+  return -1;
+}
+
+/* v is a linear function of l's induction variables, built from values the loop does not change. */
+static bool linear(RevGen *g, Loop *l, LLVMValueRef v, int depth) {
+  if (invariant_in(g, l, v) || iv_index(l, v) >= 0) return true;
+  if (depth > 16) return false;
+  LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMAdd:
+  case LLVMSub: return linear(g, l, a, depth + 1) && linear(g, l, b, depth + 1);
+  case LLVMMul: return (invariant_in(g, l, a) && linear(g, l, b, depth + 1)) || (invariant_in(g, l, b) && linear(g, l, a, depth + 1));
+  case LLVMShl: return LLVMIsAConstantInt(b) && linear(g, l, a, depth + 1);
+  case LLVMOr: return LLVMGetIsDisjoint(v) && LLVMIsAConstantInt(b) && linear(g, l, a, depth + 1); /* x + c */
+  case LLVMSExt:
+  case LLVMZExt:
+  case LLVMBitCast:
+  case LLVMAddrSpaceCast: return linear(g, l, a, depth + 1);
+  case LLVMGetElementPtr:
+    for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
+      if (!linear(g, l, LLVMGetOperand(v, i), depth + 1)) return false;
+    return true;
+  default: return false;
+  }
+}
+
+/* v with the induction variables at the values `at` (one per iv), the loop's invariants from `value`. */
+static LLVMValueRef evaluate(RevGen *g, Loop *l, LLVMValueRef v, LLVMValueRef *at, LLVMValueRef (*value)(RevGen *, LLVMValueRef)) {
+  int k = iv_index(l, v);
+  if (k >= 0) return at[k];
+  if (invariant_in(g, l, v)) return LLVMIsAInstruction(v) || LLVMIsAArgument(v) ? value(g, v) : v;
+  LLVMValueRef c = LLVMInstructionClone(v);
+  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
+    LLVMSetOperand(c, i, evaluate(g, l, LLVMGetOperand(v, i), at, value));
+  LLVMInsertIntoBuilder(g->b, c);
+  LLVMInstructionSetDebugLoc(c, NULL);
+  return c;
+}
+
+/* The innermost loop around a block. */
+static Loop *innermost(RevGen *g, LLVMBasicBlockRef bb) {
+  Loop *best = NULL;
+  size_t best_size = 0;
+  for (size_t i = 0; i < g->loops.len; i++) {
+    Loop *l = &g->loops.data[i];
+    if (!in_loop(g, l, bb)) continue;
+    size_t size = 0;
+    for (size_t b = 0; b < g->cfg.blocks.len; b++) size += l->body[b];
+    if (!best || size < best_size) best = l, best_size = size;
+  }
+  return best;
+}
+
+static LLVMValueRef root_of(LLVMValueRef p) {
+  for (int i = 0; i < 64; i++) {
+    p = ir_strip_pointer_casts(p);
+    if (!LLVMIsAGetElementPtrInst(p)) break;
+    p = LLVMGetOperand(p, 0);
+  }
+  return p;
+}
+
+/* An object the function reaches the same way on every thread: a parameter (a shared variable's
+ * address), a pointer read from one (a shared array), a global. */
+static bool direct_root(RevGen *g, LLVMValueRef r) {
+  if (LLVMIsAArgument(r) || LLVMIsAGlobalVariable(r)) return true;
+  if (!LLVMIsALoadInst(r) || !cfg_runs_once(&g->cfg, LLVMGetInstructionParent(r))) return false;
+  LLVMValueRef from = root_of(LLVMGetOperand(r, 0));
+  return LLVMIsAArgument(from) || LLVMIsAGlobalVariable(from);
+}
+
+/* The same address on every execution: the object itself or a constant offset into it. */
+static bool invariant_address(LLVMValueRef p) {
+  for (int i = 0; i < 64; i++) {
+    p = ir_strip_pointer_casts(p);
+    if (!LLVMIsAGetElementPtrInst(p)) return true;
+    for (unsigned k = 1, n = (unsigned)LLVMGetNumOperands(p); k < n; k++)
+      if (!LLVMIsAConstantInt(LLVMGetOperand(p, k))) return false;
+    p = LLVMGetOperand(p, 0);
+  }
+  return false;
+}
+
+static LLVMValueRef pointer_operand(LLVMValueRef inst) {
+  switch (LLVMGetInstructionOpcode(inst)) {
+  case LLVMLoad: return LLVMGetOperand(inst, 0);
+  case LLVMStore: return LLVMGetOperand(inst, 1);
+  case LLVMAtomicRMW:
+  case LLVMAtomicCmpXchg: return LLVMGetOperand(inst, 0);
+  default: return NULL;
+  }
+}
+
+static int index_of(ValueList *l, LLVMValueRef v) {
+  for (size_t i = 0; i < l->len; i++)
+    if (l->data[i] == v) return (int)i;
+  return -1;
+}
+
+/* A call that may touch shared memory out of sight. */
+static bool passes_shared(RevGen *g, LLVMValueRef call) {
+  switch (call_classify(call, NULL)) {
+  case CALL_DEBUG:
+  case CALL_MATH:
+  case CALL_INACTIVE:
+  case CALL_ALLOC:
+  case CALL_FREE: return false;
+  case CALL_OMP: /* scheduling and synchronisation take only the thread's own variables and locks */
+    break;
+  default: return true;
+  }
+  for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++) {
+    LLVMValueRef a = LLVMGetArgOperand(call, i);
+    if (ir_is_ptr(LLVMTypeOf(a)) && activity_active(g->act, a) && !rev_thread_private(a)) return true;
+  }
+  return false;
+}
+
+void shared_analyse(RevGen *g) {
+  if (!g->region_body) return;
+  struct SharedMemory *s = xcalloc(1, sizeof *s);
+  vmap_init(&s->root_of);
+  vmap_init(&s->defer_of);
+  vmap_init(&s->loop_of);
+  vmap_init(&s->flag_of);
+  bool ok = true;
+  for (size_t b = 0; b < g->cfg.blocks.len && ok; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i && ok; i = LLVMGetNextInstruction(i)) {
+      if (ir_is_call(i)) {
+        ok = !passes_shared(g, i);
+        continue;
+      }
+      LLVMValueRef p = pointer_operand(i);
+      if (!p || rev_thread_private(p) || !activity_shadowed(g->act, p)) continue;
+      LLVMValueRef r = root_of(p);
+      if (!direct_root(g, r)) {
+        ok = false;
+        break;
+      }
+      int k = index_of(&s->roots, r);
+      if (k < 0) {
+        if (s->roots.len == MAX_ROOTS) {
+          ok = false;
+          break;
+        }
+        k = (int)s->roots.len;
+        vec_push(&s->roots, r);
+      }
+      vmap_put(&s->root_of, i, (void *)(size_t)(k + 1));
+      Loop *l = innermost(g, LLVMGetInstructionParent(i));
+      if (l && l->exit_iv && linear(g, l, p, 0)) {
+        vmap_put(&s->loop_of, i, l);
+        vec_push(&s->per_run, i);
+      }
+      if (LLVMIsALoadInst(i) && ir_is_fp(LLVMTypeOf(i)) && invariant_address(p)) {
+        int d = index_of(&s->deferred, ir_strip_pointer_casts(p));
+        if (d < 0 && s->deferred.len < MAX_DEFERRED) {
+          d = (int)s->deferred.len;
+          vec_push(&s->deferred, ir_strip_pointer_casts(p));
+          vec_push(&s->deferred_type, LLVMTypeOf(i));
+        }
+        if (d >= 0 && s->deferred_type.data[d] == LLVMTypeOf(i)) vmap_put(&s->defer_of, i, (void *)(size_t)(d + 1));
+      }
+    }
+  if (!ok || !s->roots.len) {
+    shared_free(g);
+    free(s);
+    return;
+  }
+  g->shared = s;
+}
+
+void shared_free(RevGen *g) {
+  struct SharedMemory *s = g->shared;
+  if (!s) return;
+  vec_free(&s->roots);
+  vec_free(&s->deferred);
+  vec_free(&s->deferred_type);
+  vmap_free(&s->root_of);
+  vmap_free(&s->defer_of);
+  vmap_free(&s->loop_of);
+  vmap_free(&s->flag_of);
+  vec_free(&s->per_run);
+  free(s->ranges);
+  free(s->lo);
+  free(s->hi);
+  free(s->ok);
+  free(s->sums);
+  free(s);
+  g->shared = NULL;
+}
+
+/* ---- the forward sweep: ranges ---- */
+
+static LLVMValueRef range_slot(RevGen *g, unsigned k, unsigned which) { return g->shared->ranges[4 * k + which]; }
+
+void shared_aug_entry(RevGen *g) {
+  struct SharedMemory *s = g->shared;
+  if (!s) return;
+  free(s->ranges);
+  s->ranges = xcalloc(4 * s->roots.len, sizeof *s->ranges);
+  for (unsigned k = 0; k < 4 * s->roots.len; k++) {
+    s->ranges[k] = LLVMBuildAlloca(g->b, g->i64, "range");
+    LLVMBuildStore(g->b, LLVMConstInt(g->i64, k % 2 ? 0 : ~0ull, 0), s->ranges[k]);
+  }
+}
+
+static void widen(RevGen *g, LLVMValueRef slot, LLVMValueRef v, const char *minmax) {
+  LLVMValueRef old = LLVMBuildLoad2(g->b, g->i64, slot, "");
+  LLVMValueRef args[2] = {old, v};
+  LLVMBuildStore(g->b, ir_call_intrinsic(g->b, minmax, &g->i64, 1, args, 2), slot);
+}
+
+static unsigned access_size(RevGen *g, LLVMValueRef inst) {
+  LLVMTypeRef t = LLVMIsAStoreInst(inst) ? LLVMTypeOf(LLVMGetOperand(inst, 0)) : LLVMTypeOf(inst);
+  return (unsigned)ir_type_size(g->ad->mod, t);
+}
+
+/* The addresses an access touches from `first` to `last` (one or the other is the lower). */
+static void span(RevGen *g, LLVMValueRef first, LLVMValueRef last, unsigned size, LLVMValueRef *lo, LLVMValueRef *hi) {
+  LLVMValueRef a = LLVMBuildPtrToInt(g->b, first, g->i64, ""), b = LLVMBuildPtrToInt(g->b, last, g->i64, "");
+  LLVMValueRef ab[2] = {a, b};
+  *lo = ir_call_intrinsic(g->b, "llvm.umin", &g->i64, 1, ab, 2);
+  *hi = LLVMBuildAdd(g->b, ir_call_intrinsic(g->b, "llvm.umax", &g->i64, 1, ab, 2), LLVMConstInt(g->i64, size, 0), "");
+}
+
+static void note(RevGen *g, LLVMValueRef inst, LLVMValueRef lo, LLVMValueRef hi) {
+  unsigned k = (unsigned)((size_t)vmap_get(&g->shared->root_of, inst) - 1), which = LLVMIsALoadInst(inst) ? 0 : 2;
+  widen(g, range_slot(g, k, which), lo, "llvm.umin");
+  widen(g, range_slot(g, k, which + 1), hi, "llvm.umax");
+}
+
+void shared_aug_access(RevGen *g, LLVMValueRef inst) {
+  struct SharedMemory *s = g->shared;
+  if (!s || !vmap_get(&s->root_of, inst) || vmap_get(&s->loop_of, inst)) return;
+  LLVMValueRef at = aug_value(g, pointer_operand(inst)), lo, hi;
+  span(g, at, at, access_size(g, inst), &lo, &hi);
+  note(g, inst, lo, hi);
+}
+
+/* The induction variables of l in its first and last iterations, from the trip count. */
+static void first_and_last(RevGen *g, Loop *l, LLVMValueRef trip, LLVMValueRef *first, LLVMValueRef *last,
+                           LLVMValueRef (*value)(RevGen *, LLVMValueRef)) {
+  for (size_t k = 0; k < l->ivs.len; k++) {
+    Induction *iv = &l->ivs.data[k];
+    LLVMTypeRef t = LLVMTypeOf(iv->phi);
+    first[k] = value(g, iv->start);
+    if (!trip) continue;
+    LLVMValueRef steps = LLVMBuildSub(g->b, LLVMBuildTruncOrBitCast(g->b, trip, t, ""), LLVMConstInt(t, 1, 0), "");
+    last[k] = LLVMBuildAdd(g->b, first[k], LLVMBuildMul(g->b, steps, iv->step, ""), "");
+  }
+}
+
+void shared_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
+  struct SharedMemory *s = g->shared;
+  if (!s || !s->per_run.len) return;
+  for (size_t i = 0; i < g->loops.len; i++) {
+    Loop *l = &g->loops.data[i];
+    if (l->preheader != bb || !l->exit_iv) continue;
+    LLVMValueRef trip = NULL, *first = xcalloc(l->ivs.len, sizeof *first), *last = xcalloc(l->ivs.len, sizeof *last);
+    for (size_t k = 0; k < s->per_run.len; k++) {
+      LLVMValueRef inst = s->per_run.data[k], lo, hi;
+      if (vmap_get(&s->loop_of, inst) != l) continue;
+      if (!trip) {
+        trip = loop_trip(g, l, aug_value);
+        first_and_last(g, l, trip, first, last, aug_value);
+      }
+      LLVMValueRef p = pointer_operand(inst);
+      span(g, evaluate(g, l, p, first, aug_value), evaluate(g, l, p, last, aug_value), access_size(g, inst), &lo, &hi);
+      note(g, inst, lo, hi);
+    }
+    free(first);
+    free(last);
+  }
+}
+
+void shared_aug_exit(RevGen *g) {
+  struct SharedMemory *s = g->shared;
+  if (!s) return;
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx), i32 = LLVMInt32TypeInContext(g->ctx);
+  unsigned nd = (unsigned)s->deferred.len;
+  LLVMValueRef flags = LLVMBuildArrayAlloca(g->b, i8, LLVMConstInt(g->i64, nd ? nd : 1, 0), "may.sum");
+  /* an address read throughout may have its adjoint summed if this thread wrote nowhere near it */
+  for (unsigned d = 0; d < nd; d++) {
+    LLVMValueRef at = LLVMBuildPtrToInt(g->b, aug_value(g, s->deferred.data[d]), g->i64, "");
+    LLVMValueRef end = LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, 16, 0), ""); /* wide enough for any float */
+    LLVMValueRef clear = LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 1, 0);
+    for (unsigned k = 0; k < s->roots.len; k++) {
+      LLVMValueRef lo = LLVMBuildLoad2(g->b, g->i64, range_slot(g, k, 2), "");
+      LLVMValueRef hi = LLVMBuildLoad2(g->b, g->i64, range_slot(g, k, 3), "");
+      LLVMValueRef apart = LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, at, hi, ""),
+                                       LLVMBuildICmp(g->b, LLVMIntULE, end, lo, ""), "");
+      clear = LLVMBuildAnd(g->b, clear, apart, "");
+    }
+    LLVMValueRef idx = LLVMConstInt(g->i64, d, 0);
+    LLVMBuildStore(g->b, LLVMBuildZExt(g->b, clear, i8, ""), LLVMBuildGEP2(g->b, i8, flags, &idx, 1, ""));
+  }
+  unsigned n4 = 4 * (unsigned)s->roots.len;
+  LLVMValueRef ranges = LLVMBuildArrayAlloca(g->b, g->i64, LLVMConstInt(g->i64, n4, 0), "ranges");
+  for (unsigned k = 0; k < n4; k++) {
+    LLVMValueRef idx = LLVMConstInt(g->i64, k, 0);
+    LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i64, s->ranges[k], ""), LLVMBuildGEP2(g->b, g->i64, ranges, &idx, 1, ""));
+  }
+  LLVMValueRef args[4] = {LLVMConstInt(i32, s->roots.len, 0), ranges, LLVMConstInt(i32, nd, 0), flags};
+  LLVMTypeRef params[4] = {i32, g->ptr_type, i32, g->ptr_type};
+  ir_call_named(g->b, "__parad_rt_region_note", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 4, 0), args, 4);
+}
+
+/* ---- the reverse sweep ---- */
+
+void shared_rev_entry(RevGen *g) {
+  struct SharedMemory *s = g->shared;
+  if (!s) return;
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx), i32 = LLVMInt32TypeInContext(g->ctx);
+  unsigned n = (unsigned)s->roots.len, nd = (unsigned)s->deferred.len;
+  LLVMValueRef own = LLVMBuildArrayAlloca(g->b, g->i64, LLVMConstInt(g->i64, 2 * n, 0), "own");
+  LLVMValueRef flags = LLVMBuildArrayAlloca(g->b, i8, LLVMConstInt(g->i64, nd ? nd : 1, 0), "may.sum");
+  LLVMValueRef args[4] = {LLVMConstInt(i32, n, 0), own, LLVMConstInt(i32, nd, 0), flags};
+  LLVMTypeRef params[4] = {i32, g->ptr_type, i32, g->ptr_type};
+  ir_call_named(g->b, "__parad_rt_region_plan", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 4, 0), args, 4);
+  s->lo = xcalloc(n, sizeof *s->lo);
+  s->hi = xcalloc(n, sizeof *s->hi);
+  for (unsigned k = 0; k < n; k++) {
+    LLVMValueRef i0 = LLVMConstInt(g->i64, 2 * k, 0), i1 = LLVMConstInt(g->i64, 2 * k + 1, 0);
+    s->lo[k] = LLVMBuildLoad2(g->b, g->i64, LLVMBuildGEP2(g->b, g->i64, own, &i0, 1, ""), "own.lo");
+    s->hi[k] = LLVMBuildLoad2(g->b, g->i64, LLVMBuildGEP2(g->b, g->i64, own, &i1, 1, ""), "own.hi");
+  }
+  for (size_t i = 0; i < s->per_run.len; i++) { /* a flag per loop and object read in it */
+    LLVMValueRef inst = s->per_run.data[i];
+    if (!LLVMIsALoadInst(inst)) continue;
+    const void *key = flag_key(vmap_get(&s->loop_of, inst), vmap_get(&s->root_of, inst));
+    if (vmap_has(&s->flag_of, key)) continue;
+    LLVMValueRef slot = LLVMBuildAlloca(g->b, LLVMInt1TypeInContext(g->ctx), "own.run");
+    LLVMBuildStore(g->b, LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, 0), slot);
+    vmap_put(&s->flag_of, key, slot);
+  }
+  s->ok = xcalloc(nd + 1, sizeof *s->ok);
+  s->sums = xcalloc(nd + 1, sizeof *s->sums);
+  for (unsigned d = 0; d < nd; d++) {
+    LLVMValueRef idx = LLVMConstInt(g->i64, d, 0);
+    LLVMValueRef f = LLVMBuildLoad2(g->b, i8, LLVMBuildGEP2(g->b, i8, flags, &idx, 1, ""), "");
+    s->ok[d] = LLVMBuildICmp(g->b, LLVMIntNE, f, LLVMConstInt(i8, 0, 0), "may.sum");
+    s->sums[d] = LLVMBuildAlloca(g->b, s->deferred_type.data[d], "sum");
+    LLVMBuildStore(g->b, LLVMConstNull(s->deferred_type.data[d]), s->sums[d]);
+  }
+}
+
+void shared_rev_enter_loop(RevGen *g, Loop *l) {
+  struct SharedMemory *s = g->shared;
+  if (!s || !l->exit_iv) return;
+  bool planning = g->phase == PLANNING;
+  LLVMValueRef *first = xcalloc(l->ivs.len, sizeof *first), *last = xcalloc(l->ivs.len, sizeof *last);
+  ValueMap flags; /* slot -> the run's flag so far */
+  vmap_init(&flags);
+  first_and_last(g, l, NULL, first, last, rv);
+  for (size_t k = 0; k < l->ivs.len; k++) last[k] = rv(g, l->ivs.data[k].phi); /* where the loop ended */
+  for (size_t i = 0; i < s->per_run.len; i++) {
+    LLVMValueRef inst = s->per_run.data[i], lo, hi;
+    if (!LLVMIsALoadInst(inst) || vmap_get(&s->loop_of, inst) != l) continue;
+    LLVMValueRef p = pointer_operand(inst);
+    span(g, evaluate(g, l, p, first, rv), evaluate(g, l, p, last, rv), access_size(g, inst), &lo, &hi);
+    if (planning) continue;
+    unsigned k = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
+    LLVMValueRef slot = vmap_get(&s->flag_of, flag_key(l, vmap_get(&s->root_of, inst)));
+    LLVMValueRef inside = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, lo, s->lo[k], ""),
+                                       LLVMBuildICmp(g->b, LLVMIntULE, hi, s->hi[k], ""), "");
+    /* all of the run's reads of the object: the first read sets the flag, the others narrow it */
+    LLVMValueRef seen = vmap_get(&flags, slot);
+    LLVMValueRef flag = seen ? LLVMBuildAnd(g->b, seen, inside, "") : inside;
+    vmap_put(&flags, slot, flag);
+    LLVMBuildStore(g->b, flag, slot);
+  }
+  vmap_free(&flags);
+  free(first);
+  free(last);
+}
+
+/* Builds `if (cond) then-part else else-part`, leaving the builder at the join; returns the two blocks
+ * to fill (the caller positions the builder in each and branches to *join). */
+static void diamond(RevGen *g, LLVMValueRef cond, LLVMBasicBlockRef *yes, LLVMBasicBlockRef *no, LLVMBasicBlockRef *join) {
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
+  *yes = LLVMAppendBasicBlockInContext(g->ctx, fn, "shared.yes");
+  *no = LLVMAppendBasicBlockInContext(g->ctx, fn, "shared.no");
+  *join = LLVMAppendBasicBlockInContext(g->ctx, fn, "shared.join");
+  LLVMBuildCondBr(g->b, cond, *yes, *no);
+}
+
+bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMValueRef d, unsigned align,
+                       void (*plain)(RevGen *, LLVMValueRef, LLVMValueRef, unsigned),
+                       void (*atomic)(RevGen *, LLVMValueRef, LLVMValueRef, LLVMValueRef, unsigned)) {
+  struct SharedMemory *s = g->shared;
+  size_t k1 = s ? (size_t)vmap_get(&s->root_of, load) : 0;
+  if (!k1) return false;
+  bool planning = g->phase == PLANNING;
+  size_t d1 = (size_t)vmap_get(&s->defer_of, load);
+  LLVMBasicBlockRef yes, no, join;
+  if (d1) { /* summed in a register where allowed */
+    unsigned j = (unsigned)(d1 - 1);
+    diamond(g, planning ? LLVMGetUndef(LLVMInt1TypeInContext(g->ctx)) : s->ok[j], &yes, &no, &join);
+    LLVMPositionBuilderAtEnd(g->b, yes);
+    if (!planning) {
+      LLVMTypeRef t = s->deferred_type.data[j];
+      LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, t, s->sums[j], ""), d, ""), s->sums[j]);
+    }
+    LLVMBuildBr(g->b, join);
+    LLVMPositionBuilderAtEnd(g->b, no);
+    atomic(g, load, shadow, d, align);
+    LLVMBuildBr(g->b, join);
+    LLVMPositionBuilderAtEnd(g->b, join);
+    return true;
+  }
+  /* plainly where no other thread read, else atomically */
+  unsigned k = (unsigned)(k1 - 1);
+  LLVMValueRef own;
+  Loop *l = vmap_get(&s->loop_of, load);
+  if (planning) {
+    if (!l) rv(g, LLVMGetOperand(load, 0));
+    own = LLVMGetUndef(LLVMInt1TypeInContext(g->ctx));
+  } else if (l) { /* decided once for the run of the loop */
+    own = LLVMBuildLoad2(g->b, LLVMInt1TypeInContext(g->ctx), vmap_get(&s->flag_of, flag_key(l, (void *)k1)), "own");
+  } else {
+    LLVMValueRef at = LLVMBuildPtrToInt(g->b, rv(g, LLVMGetOperand(load, 0)), g->i64, "");
+    LLVMValueRef end = LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, ir_type_size(g->ad->mod, LLVMTypeOf(load)), 0), "");
+    own = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, at, s->lo[k], ""), LLVMBuildICmp(g->b, LLVMIntULE, end, s->hi[k], ""), "own");
+  }
+  diamond(g, own, &yes, &no, &join);
+  LLVMPositionBuilderAtEnd(g->b, yes);
+  plain(g, shadow, d, align);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, no);
+  atomic(g, load, shadow, d, align);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+  return true;
+}
+
+void shared_flush(RevGen *g) {
+  struct SharedMemory *s = g->shared;
+  if (!s) return;
+  for (unsigned j = 0; j < s->deferred.len; j++) {
+    LLVMValueRef shadow = rs(g, s->deferred.data[j]);
+    if (g->phase == PLANNING) continue;
+    LLVMBasicBlockRef yes, no, join;
+    diamond(g, s->ok[j], &yes, &no, &join);
+    LLVMPositionBuilderAtEnd(g->b, yes);
+    LLVMTypeRef t = s->deferred_type.data[j];
+    ir_atomic_fadd(g->b, shadow, LLVMBuildLoad2(g->b, t, s->sums[j], ""), 0);
+    LLVMBuildStore(g->b, LLVMConstNull(t), s->sums[j]);
+    LLVMBuildBr(g->b, join);
+    LLVMPositionBuilderAtEnd(g->b, no);
+    LLVMBuildBr(g->b, join);
+    LLVMPositionBuilderAtEnd(g->b, join);
+  }
+}
