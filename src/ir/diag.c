@@ -44,6 +44,19 @@ static LLVMMetadataRef md_operand(LLVMContextRef ctx, LLVMMetadataRef node, unsi
   return ops[k] ? LLVMValueAsMetadata(ops[k]) : NULL;
 }
 
+/* clang names the function of a parallel region f.omp_outlined (or .omp_outlined.N, _debug__): the
+ * user wrote it in f. */
+static const char *source_name(const char *s) {
+  static char names[8][256];
+  static unsigned next;
+  const char *cut = strstr(s, ".omp_outlined");
+  if (!cut || cut == s || (size_t)(cut - s) >= sizeof names[0]) return s;
+  char *copy = names[next++ % 8];
+  memcpy(copy, s, (size_t)(cut - s));
+  copy[cut - s] = 0;
+  return copy;
+}
+
 const char *diag_source_function(LLVMValueRef inst) {
   LLVMValueRef fn = function_of(inst);
   const char *fallback = fn ? LLVMGetValueName(fn) : "?";
@@ -60,7 +73,7 @@ const char *diag_source_function(LLVMValueRef inst) {
       if (!name) return fallback;
       unsigned len;
       const char *s = LLVMGetMDString(LLVMMetadataAsValue(ctx, name), &len);
-      return s && len ? s : fallback;
+      return s && len ? source_name(s) : fallback;
     }
     if (kind != LLVMDILexicalBlockMetadataKind && kind != LLVMDILexicalBlockFileMetadataKind) break;
     scope = md_operand(ctx, scope, 1);

@@ -571,6 +571,13 @@ static void write_rev(RevGen *g) {
 
 /* ---- the pair ---- */
 
+/* The memo's entry saying a pair's generation failed. */
+static const char *key_failed(const char *key) {
+  static char buf[512];
+  snprintf(buf, sizeof buf, "failed|%s", key);
+  return buf;
+}
+
 static char *pair_key(LLVMValueRef fn, const char *pattern, PairKind k) {
   return xasprintf("rev|%s|%s|%d%d%d%d%d", LLVMGetValueName(fn), pattern, k.ret_active, k.ret_shadow, k.top_level,
                    k.parallel, k.region_body);
@@ -585,9 +592,10 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   out->aug = ad_find_generated(ad, key);
   if (out->aug) {
     out->rev = ad_find_generated(ad, rkey);
+    bool failed = ad_find_generated(ad, key_failed(key)) != NULL;
     free(key);
     free(rkey);
-    return true;
+    return !failed; /* reported when it was generated */
   }
   RevGen g = {.ad = ad, .orig = fn, .pattern = pattern, .ret_active = ret_active, .ret_shadow = ret_shadow,
               .reload_inputs = top_level && writes_only_own_memory(fn), .parallel = kind.parallel,
@@ -622,7 +630,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   ad_remember_generated(ad, rkey, g.rev);
   out->aug = g.aug;
   out->rev = g.rev;
-  free(key);
+  char *out_key = key;
   free(rkey);
 
   cfg_build(fn, &g.cfg);
@@ -664,5 +672,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   shared_free(&g);
   free_loops(&g);
   cfg_free(&g.cfg);
+  if (g.errors) ad_remember_generated(ad, key_failed(out_key), g.aug);
+  free(out_key);
   return g.errors == 0;
 }

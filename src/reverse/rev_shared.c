@@ -213,12 +213,8 @@ void shared_analyse(RevGen *g) {
         if (d >= 0 && s->deferred_type.data[d] == LLVMTypeOf(i)) vmap_put(&s->defer_of, i, (void *)(size_t)(d + 1));
       }
     }
-  if (!ok || !s->roots.len) {
-    shared_free(g);
-    free(s);
-    return;
-  }
   g->shared = s;
+  if (!ok || !s->roots.len) shared_free(g); /* every shared adjoint atomically */
 }
 
 void shared_free(RevGen *g) {
