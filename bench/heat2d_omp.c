@@ -17,12 +17,12 @@
 #include <string.h>
 
 #include "adcheck.h"
+#include "threads.h"
 
 typedef struct { double dkappa; } Grad;
 double __parad_autodiff(void *, ...);
 double __parad_fwddiff(void *, ...);
 extern int parad_const;
-void parad_adjoint_update_counts(unsigned long long *plain, unsigned long long *atomic);
 
 enum { N = 1000, T = 50 };
 
@@ -79,15 +79,7 @@ int main(void) {
   zero_boundary(u0);
   zero_boundary(dir);
   int bad = 0;
-  if (getenv("PARAD_BENCH_COUNT")) { /* a build counting its adjoint updates: one gradient, then the counts */
-    omp_set_num_threads(2);
-    run_gradient(NULL);
-    unsigned long long plain = 0, atomic = 0;
-    parad_adjoint_update_counts(&plain, &atomic);
-    printf("  adjoint updates of memory in one gradient (2 threads): %llu, of which atomic %llu (%.2f%%)\n",
-           plain + atomic, atomic, plain + atomic ? 100.0 * atomic / (plain + atomic) : 0.0);
-    return 0;
-  }
+  counts_if_asked(run_gradient);
 
   printf("2-D heat stencil (OpenMP, a parallel region per step): %d x %d grid, %d steps; gradient with respect "
          "to u0 (%d values) and kappa\n", N, N, T, N * N);
@@ -117,18 +109,7 @@ int main(void) {
   for (size_t i = 0; i < (size_t)N * N; i++) dot += du0[i] * dir[i];
   if (!(fabs(tangent - dot) <= 1e-9 * fabs(dot))) printf("FAIL gradient . direction %.15g, forward tangent %.15g\n", dot, tangent), bad++;
 
-  double primal[3], grad[3];
-  for (int threads = 1; threads <= 2; threads++) {
-    omp_set_num_threads(threads);
-    primal[threads] = seconds_per_call(run_primal, NULL, 5, 0.3);
-    grad[threads] = seconds_per_call(run_gradient, NULL, 5, 0.3);
-  }
-  printf("  threads      primal    gradient   ratio\n");
-  for (int threads = 1; threads <= 2; threads++)
-    printf("  %7d %8.2f ms %8.2f ms %7.2f\n", threads, primal[threads] * 1e3, grad[threads] * 1e3,
-           grad[threads] / primal[threads]);
-  double sp = primal[1] / primal[2], sg = grad[1] / grad[2];
-  printf("  speed-up 1 -> 2 threads: primal %.2f, gradient %.2f (gradient/primal speed-up %.2f)\n", sp, sg, sg / sp);
+  time_over_threads(run_primal, run_gradient);
   printf("  checks: %s\n", bad ? "FAILED" : "ok (kappa and 5 points against finite differences to 1e-5; the "
                                              "forward tangent along a random direction to 1e-9)");
   return bad != 0;

@@ -19,11 +19,11 @@
 #include <string.h>
 
 #include "adcheck.h"
+#include "threads.h"
 
 void __parad_autodiff(void *, ...);
 double __parad_fwddiff(void *, ...);
 extern int parad_const;
-void parad_adjoint_update_counts(unsigned long long *plain, unsigned long long *atomic);
 
 enum { SIDE = 27 }; /* 27^3 = 19,683 particles */
 /* the cut-off lies between two shells of the jittered lattice (2 a and sqrt(5) a), so that no pair is near
@@ -108,15 +108,7 @@ static void build(void) {
 int main(void) {
   build();
   int bad = 0;
-  if (getenv("PARAD_BENCH_COUNT")) { /* a build counting its adjoint updates: one gradient, then the counts */
-    omp_set_num_threads(2);
-    run_gradient(NULL);
-    unsigned long long plain = 0, atomic = 0;
-    parad_adjoint_update_counts(&plain, &atomic);
-    printf("  adjoint updates of memory in one gradient (2 threads): %llu, of which atomic %llu (%.2f%%)\n",
-           plain + atomic, atomic, plain + atomic ? 100.0 * atomic / (plain + atomic) : 0.0);
-    return 0;
-  }
+  counts_if_asked(run_gradient);
   printf("Lennard-Jones energy and forces (OpenMP over particles, neighbour lists): %d particles, %d neighbour "
          "pairs; gradient of E + lambda/2 |f|^2 with respect to all %d coordinates\n", n, start[n], 3 * n);
   omp_set_num_threads(2);
@@ -140,18 +132,7 @@ int main(void) {
   for (int i = 0; i < 3 * n; i++) dot += dxg[i] * dir[i];
   if (!(fabs(tangent - dot) <= 1e-9 * fabs(dot))) printf("FAIL gradient . direction %.15g, forward tangent %.15g\n", dot, tangent), bad++;
 
-  double primal[3], grad[3];
-  for (int threads = 1; threads <= 2; threads++) {
-    omp_set_num_threads(threads);
-    primal[threads] = seconds_per_call(run_primal, NULL, 5, 0.3);
-    grad[threads] = seconds_per_call(run_gradient, NULL, 5, 0.3);
-  }
-  printf("  threads      primal    gradient   ratio\n");
-  for (int threads = 1; threads <= 2; threads++)
-    printf("  %7d %8.2f ms %8.2f ms %7.2f\n", threads, primal[threads] * 1e3, grad[threads] * 1e3,
-           grad[threads] / primal[threads]);
-  double sp = primal[1] / primal[2], sg = grad[1] / grad[2];
-  printf("  speed-up 1 -> 2 threads: primal %.2f, gradient %.2f (gradient/primal speed-up %.2f)\n", sp, sg, sg / sp);
+  time_over_threads(run_primal, run_gradient);
   printf("  checks: %s\n", bad ? "FAILED" : "ok (8 components against finite differences to 1e-6; the forward "
                                              "tangent along a random direction to 1e-9)");
   return bad != 0;

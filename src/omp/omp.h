@@ -25,6 +25,9 @@ typedef enum {
   OMP_UNSUPPORTED,    /* tasks, copyprivate, threadprivate copies, ... */
 } OmpKind;
 
+/* The refusal of OMP_UNSUPPORTED (with the entry point's name). */
+#define OMP_UNSUPPORTED_MESSAGE "cannot differentiate this OpenMP construct (%s): tasks, copyprivate and the like are not supported"
+
 /* Before differentiation (ad_prepare): the reductions of every function a derivative request reaches
  * take the critical-section method (omp_prepare.c). */
 void omp_prepare(LLVMModuleRef m);

@@ -209,8 +209,7 @@ void aug_omp(RevGen *g, LLVMValueRef call) {
   case OMP_REDUCE:
   case OMP_END_REDUCE:
   case OMP_UNSUPPORTED:
-    rev_error(g, call, "cannot differentiate this OpenMP construct (%s): tasks, copyprivate and the like are "
-                       "not supported", ir_called_name(call));
+    rev_error(g, call, OMP_UNSUPPORTED_MESSAGE, ir_called_name(call));
     aug_clone(g, call);
     return;
   default: aug_clone(g, call); return;

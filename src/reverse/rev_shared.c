@@ -440,39 +440,31 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   if (!k1) return false;
   bool planning = g->phase == PLANNING;
   size_t d1 = (size_t)vmap_get(&s->defer_of, load);
-  LLVMBasicBlockRef yes, no, join;
-  if (d1) { /* summed in a register where allowed */
-    unsigned j = (unsigned)(d1 - 1);
-    diamond(g, planning ? LLVMGetUndef(LLVMInt1TypeInContext(g->ctx)) : s->ok[j], &yes, &no, &join);
-    LLVMPositionBuilderAtEnd(g->b, yes);
-    if (!planning) {
-      LLVMTypeRef t = s->deferred_type.data[j];
-      LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, t, s->sums[j], ""), d, ""), s->sums[j]);
-    }
-    LLVMBuildBr(g->b, join);
-    LLVMPositionBuilderAtEnd(g->b, no);
-    atomic(g, load, shadow, d, align);
-    LLVMBuildBr(g->b, join);
-    LLVMPositionBuilderAtEnd(g->b, join);
-    return true;
-  }
-  /* plainly where no other thread read, else atomically */
+  LLVMTypeRef i1 = LLVMInt1TypeInContext(g->ctx);
+  LLVMValueRef cond; /* where the yes side applies: a sum in a register, or a plain add */
   unsigned k = (unsigned)(k1 - 1);
-  LLVMValueRef own;
   Loop *l = vmap_get(&s->loop_of, load);
-  if (planning) {
+  if (d1) {
+    cond = planning ? LLVMGetUndef(i1) : s->ok[d1 - 1];
+  } else if (planning) {
     if (!l) rv(g, LLVMGetOperand(load, 0));
-    own = LLVMGetUndef(LLVMInt1TypeInContext(g->ctx));
+    cond = LLVMGetUndef(i1);
   } else if (l) { /* decided once for the run of the loop */
-    own = LLVMBuildLoad2(g->b, LLVMInt1TypeInContext(g->ctx), vmap_get(&s->flag_of, flag_key(l, (void *)k1)), "own");
-  } else {
+    cond = LLVMBuildLoad2(g->b, i1, vmap_get(&s->flag_of, flag_key(l, (void *)k1)), "own");
+  } else { /* plainly where no other thread read */
     LLVMValueRef at = LLVMBuildPtrToInt(g->b, rv(g, LLVMGetOperand(load, 0)), g->i64, "");
     LLVMValueRef end = LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, ir_type_size(g->ad->mod, LLVMTypeOf(load)), 0), "");
-    own = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, at, s->lo[k], ""), LLVMBuildICmp(g->b, LLVMIntULE, end, s->hi[k], ""), "own");
+    cond = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, at, s->lo[k], ""), LLVMBuildICmp(g->b, LLVMIntULE, end, s->hi[k], ""), "own");
   }
-  diamond(g, own, &yes, &no, &join);
+  LLVMBasicBlockRef yes, no, join;
+  diamond(g, cond, &yes, &no, &join);
   LLVMPositionBuilderAtEnd(g->b, yes);
-  plain(g, shadow, d, align);
+  if (!d1) {
+    plain(g, shadow, d, align);
+  } else if (!planning) {
+    LLVMTypeRef t = s->deferred_type.data[d1 - 1];
+    LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, t, s->sums[d1 - 1], ""), d, ""), s->sums[d1 - 1]);
+  }
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, no);
   atomic(g, load, shadow, d, align);

@@ -4,8 +4,10 @@
 // scaled and then restored to a value depending only on a), so they must stay private. Analytic: df/da = sum
 // x_i^2, df/db = sum x_i cos(b x_i), df/dx_i = 2 a x_i + b cos(b x_i) (tolerance 1e-12, rounding only);
 // forward tangents along each of x's unit directions and along a and b (1e-12); central finite differences
-// along a and b (h = 1e-6, tolerance 1e-7). The same program built at -O0 is firstprivate_O0.c.
+// along a and b (h = 1e-6, tolerance 1e-7). Also built at -O0 (where the doubles
+// travel to the outlined function as 64-bit integers).
 // RUN: %parad-cc %cflags -fopenmp %s -o %t && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=4 %t
+// RUN: %parad-cc -O0 -fopenmp -I%S/../include %s -o %t0 && OMP_NUM_THREADS=1 %t0 && OMP_NUM_THREADS=2 %t0 && OMP_NUM_THREADS=4 %t0
 #include <math.h>
 #include "check.h"
 

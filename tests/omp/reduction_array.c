@@ -5,6 +5,7 @@
 // x_i); v . y gives dx_i = sum_j v_j 2 x_i w_ij and dy_in = v (tolerance 1e-12). Forward tangents along every
 // unit direction (1e-12), central finite differences of f (h = 1e-6, tolerance 1e-7).
 // RUN: %parad-cc %cflags -fopenmp %s -o %t && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=4 %t
+// RUN: %parad-cc -O0 -fopenmp -I%S/../include %s -o %t0 && OMP_NUM_THREADS=1 %t0 && OMP_NUM_THREADS=2 %t0 && OMP_NUM_THREADS=4 %t0
 #include <math.h>
 #include "check.h"
 
