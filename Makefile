@@ -26,18 +26,31 @@ else
 endif
 
 # The transformation library: everything but the two programs' main files.
-LIB_SRC  := $(wildcard src/ir/*.c src/analysis/*.c src/rules/*.c src/forward/*.c src/reverse/*.c src/ad/*.c src/omp/*.c)
+LIB_SRC  := $(wildcard src/ir/*.c src/analysis/*.c src/rules/*.c src/forward/*.c src/reverse/*.c src/ad/*.c src/omp/*.c src/mpi/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 DRV_SRC  := $(wildcard src/driver/*.c)
 DRV_OBJ  := $(DRV_SRC:%.c=$(BUILD)/%.o)
 TOOL_OBJ := $(BUILD)/src/tool/parad.o
 
-# The runtime linked into every program parad-cc links.
-RT_SRC   := $(wildcard src/runtime/*.c)
+# The runtime linked into every program parad-cc links. Its MPI part (mpi.c) is compiled against the MPI
+# library found through $(MPICC), into a library of its own, linked only when a program uses it.
+RT_SRC   := $(filter-out src/runtime/mpi.c,$(wildcard src/runtime/*.c))
 RT_OBJ   := $(RT_SRC:%.c=build/rt/%.o)
 RT_CFLAGS := -std=c11 -O2 -gdwarf-4 -fPIC -Wall -Wextra -Iinclude -Isrc/runtime
 
-all: bin/parad-cc bin/parad lib/libparad_rt.a
+MPICC    ?= mpicc
+HAVE_MPI := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo yes)
+
+all: bin/parad-cc bin/parad lib/libparad_rt.a $(if $(HAVE_MPI),lib/libparad_mpi.a)
+
+lib/libparad_mpi.a: build/rt/src/runtime/mpi.o
+	@mkdir -p lib
+	rm -f $@ && ar rcs $@ $^
+
+# the wrapper compiles with our clang (Open MPI reads OMPI_CC, MPICH reads MPICH_CC)
+build/rt/src/runtime/mpi.o: src/runtime/mpi.c
+	@mkdir -p $(dir $@)
+	OMPI_CC=$(CLANG) MPICH_CC=$(CLANG) $(MPICC) $(RT_CFLAGS) -MMD -MP -c -o $@ $<
 
 lib/libparad_rt.a: $(RT_OBJ)
 	@mkdir -p lib

@@ -5,6 +5,8 @@
 #   tests/rev/     reverse-mode programs: gradients checked against analytic derivatives or finite
 #                  differences, and against forward tangents
 #   tests/omp/     OpenMP programs in both modes, each run with 1, 2 and 4 threads
+#   tests/mpi/     MPI programs in both modes, each run under mpirun -np 1, 2, 3 and 4, checked against
+#                  finite differences computed collectively across the ranks
 #   tests/diag/    refusals: a diagnostic with file:line, a non-zero exit, no output file
 #   tests/driver/  parad-cc as a compiler: flags, several files, programs without derivatives
 import os
@@ -30,3 +32,9 @@ config.substitutions.append(("%parad", os.path.join(root, "bin", "parad")))
 config.substitutions.append(("%cflags", "-O2 -Wall -I" + include))
 config.substitutions.append(("%clang", os.path.join(llvm_bin, "clang")))
 config.substitutions.append(("%lli", os.path.join(llvm_bin, "lli")))
+
+# MPI: the program is built by the MPI compiler wrapper with parad-cc as its compiler (as users build);
+# runs are oversubscribed (more ranks than cores), allowed as root, and bounded in time: a rank that
+# waits for an adjoint that never comes gives up after PARAD_MPI_TIMEOUT seconds.
+config.substitutions.append(("%mpicc", "env OMPI_CC=%s MPICH_CC=%s mpicc" % ((os.path.join(root, "bin", "parad-cc"),) * 2)))
+config.substitutions.append(("%mpirun", "timeout 120 mpirun --oversubscribe --allow-run-as-root -x PARAD_MPI_TIMEOUT=30 -np"))

@@ -8,6 +8,7 @@
 #include "analysis/calls.h"
 #include "analysis/memtype.h"
 #include "ir/ir.h"
+#include "mpi/mpi.h"
 #include "omp/omp.h"
 
 enum {
@@ -185,6 +186,12 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
     const Activity *callee;
     if (!callee_of(ad, a, call, fn, OMP_FORK_FIRST_ARG, &callee)) return false;
     return shadows_for_callee(a, call, fn, callee, OMP_FORK_FIRST_ARG, OMP_OUTLINED_FIRST_PARAM);
+  }
+  case CALL_MPI: {
+    /* what arrives may carry derivatives from another rank: the receive buffer needs a shadow */
+    const MpiCall *c = mpi_call_of(call);
+    if (c->kind != MPI_CALL_DATA || c->recv_buf < 0 || !mpi_may_carry_derivatives(c, call)) return false;
+    return need_shadow(a, LLVMGetArgOperand(call, (unsigned)c->recv_buf), 0);
   }
   case CALL_UNKNOWN:
     /* a function with a registered gradient acts like one of the module's */

@@ -4,6 +4,7 @@
 
 #include "ad/request.h"
 #include "ir/ir.h"
+#include "mpi/mpi.h"
 #include "omp/omp.h"
 
 /* Library functions that take or return data but never carry a derivative: their outputs are text,
@@ -65,6 +66,8 @@ CallKind call_classify(LLVMValueRef call, const MathRule **rule) {
   if (!strcmp(name, "free")) return CALL_FREE;
   if (name_in(name, inactive_functions, COUNT(inactive_functions), false)) return CALL_INACTIVE;
   if (omp_is_runtime_call(call)) return CALL_OMP;
+  const MpiCall *mpi = mpi_call_of(call);
+  if (mpi) return mpi->kind == MPI_CALL_INACTIVE ? CALL_INACTIVE : CALL_MPI;
   if (!strncmp(name, "llvm.", 5)) {
     if (name_in(name, inactive_intrinsic_prefixes, COUNT(inactive_intrinsic_prefixes), true)) return CALL_INACTIVE;
     if (!touches_derivatives(call)) return CALL_INACTIVE;
@@ -76,6 +79,6 @@ CallKind call_classify(LLVMValueRef call, const MathRule **rule) {
 
 const char *call_kind_name(CallKind k) {
   static const char *const names[] = {"debug", "math", "memcpy", "memset", "alloc", "realloc", "free",
-                                      "inactive", "module", "request", "omp", "unknown", "indirect"};
+                                      "inactive", "module", "request", "omp", "mpi", "unknown", "indirect"};
   return names[k];
 }

@@ -18,6 +18,7 @@ typedef enum {
   CALL_MODULE,   /* a function whose body is in the module: differentiated recursively */
   CALL_REQUEST,  /* a derivative request inside differentiated code (higher order) */
   CALL_OMP,      /* the OpenMP runtime (omp/omp.h says which entry point) */
+  CALL_MPI,      /* an MPI call that may move data or order communication (mpi/mpi.h) */
   CALL_UNKNOWN,  /* a function without a body and without a rule */
   CALL_INDIRECT, /* through a function pointer */
 } CallKind;

@@ -122,12 +122,16 @@ static int link_program(const Invocation *inv, const StrList *objects) {
   vec_push(&cmd, "-o");
   vec_push(&cmd, inv->output ? inv->output : "a.out");
   vec_push(&cmd, "-Qunused-arguments");
+  /* the MPI runtime (when built) is an archive: a program that makes no MPI call takes nothing from it */
+  char *mpi_runtime = xasprintf("%s/lib/libparad_mpi.a", exec_parad_root());
+  if (access(mpi_runtime, R_OK) == 0) vec_push(&cmd, mpi_runtime);
   char *runtime = xasprintf("%s/lib/libparad_rt.a", exec_parad_root());
   vec_push(&cmd, runtime);
   vec_push(&cmd, "-lm"); /* derivative code calls libm (cos for sin, ...) even where the program did not */
   int rc = exec_run(&cmd, inv->verbose);
   vec_free(&cmd);
   free(runtime);
+  free(mpi_runtime);
   return rc;
 }
 

@@ -99,6 +99,7 @@ void fwd_call(FwdGen *g, LLVMValueRef call) {
   case CALL_MODULE: module_call(g, call); return;
   case CALL_INACTIVE: fwd_clone(g, call); return;
   case CALL_OMP: fwd_omp(g, call); return;
+  case CALL_MPI: fwd_mpi(g, call); return;
   case CALL_REQUEST:
     fwd_error(g, call, "cannot differentiate a derivative request (higher-order derivatives are not supported)");
     fwd_clone(g, call);

@@ -76,6 +76,7 @@ void fwd_memcpy(FwdGen *g, LLVMValueRef call);
 void fwd_memset(FwdGen *g, LLVMValueRef call);
 void fwd_heap(FwdGen *g, LLVMValueRef call, CallKind kind); /* malloc, calloc, realloc, free */
 void fwd_omp(FwdGen *g, LLVMValueRef call);                  /* omp/omp_forward.c */
+void fwd_mpi(FwdGen *g, LLVMValueRef call);                  /* mpi/mpi_forward.c */
 /* Shadow lanes of an original pointer that must have one; reports an error and returns false if it
  * has none. `what` says what needed it, for the message. */
 bool fwd_shadow_lanes(FwdGen *g, LLVMValueRef ptr, LLVMValueRef at, const char *what, LLVMValueRef *lanes);

@@ -11,24 +11,6 @@
 #include "analysis/memtype.h"
 #include "ir/ir.h"
 
-static void describe(LLVMValueRef p, char *buf, size_t n) {
-  LLVMValueRef base = ir_strip_pointer_casts(p);
-  while (LLVMIsAGetElementPtrInst(base) || (LLVMIsAConstantExpr(base) && LLVMGetConstOpcode(base) == LLVMGetElementPtr))
-    base = ir_strip_pointer_casts(LLVMGetOperand(base, 0));
-  if (LLVMIsAGlobalVariable(base))
-    snprintf(buf, n, "the global variable '%s'; Parad gives globals no shadow", LLVMGetValueName(base));
-  else if (LLVMIsAArgument(base))
-    snprintf(buf, n, "a parameter passed as constant; pass it with parad_dup and a shadow");
-  else if (LLVMIsALoadInst(base))
-    snprintf(buf, n, "a pointer loaded from memory that has no shadow");
-  else if (ir_is_call(base))
-    snprintf(buf, n, "a pointer returned by '%s'", *ir_called_name(base) ? ir_called_name(base) : "an indirect call");
-  else if (LLVMIsAIntToPtrInst(base))
-    snprintf(buf, n, "a pointer made from an integer");
-  else
-    snprintf(buf, n, "a pointer without shadow");
-}
-
 bool fwd_shadow_lanes(FwdGen *g, LLVMValueRef ptr, LLVMValueRef at, const char *what, LLVMValueRef *lanes) {
   LLVMTypeRef t = LLVMTypeOf(ptr);
   LLVMValueRef tv = activity_shadowed(g->act, ptr) ? tan_get(g, ptr) : NULL;
@@ -40,7 +22,7 @@ bool fwd_shadow_lanes(FwdGen *g, LLVMValueRef ptr, LLVMValueRef at, const char *
   /* A null pointer's shadow is null; nothing else may go without one. */
   if (LLVMIsAConstantPointerNull(ptr) || LLVMIsAUndefValue(ptr)) return true;
   char buf[256];
-  describe(ptr, buf, sizeof buf);
+  ir_describe_memory(ptr, buf, sizeof buf);
   fwd_error(g, at, "%s needs a shadow for memory that has none: %s", what, buf);
   return false;
 }
@@ -80,7 +62,7 @@ static void store(FwdGen *g, LLVMValueRef inst) {
   if (!activity_shadowed(g->act, p)) {
     if (activity_active(g->act, v)) {
       char buf[256];
-      describe(p, buf, sizeof buf);
+      ir_describe_memory(p, buf, sizeof buf);
       fwd_error(g, inst, "cannot store an active value into memory without a shadow (%s)", buf);
     }
     return;
@@ -197,7 +179,7 @@ void fwd_memcpy(FwdGen *g, LLVMValueRef call) {
   if (!activity_shadowed(g->act, d)) {
     if (activity_shadowed(g->act, s)) {
       char buf[256];
-      describe(d, buf, sizeof buf);
+      ir_describe_memory(d, buf, sizeof buf);
       fwd_error(g, call, "cannot copy active memory into memory without a shadow (%s)", buf);
     }
     return;

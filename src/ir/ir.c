@@ -1,5 +1,6 @@
 #include "ir/ir.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include <llvm-c/Target.h>
@@ -248,4 +249,22 @@ bool ir_atomic_fadd(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef v, unsigned a
     return true;
   }
   return false;
+}
+
+void ir_describe_memory(LLVMValueRef p, char *buf, size_t n) {
+  LLVMValueRef base = ir_strip_pointer_casts(p);
+  while (LLVMIsAGetElementPtrInst(base) || (LLVMIsAConstantExpr(base) && LLVMGetConstOpcode(base) == LLVMGetElementPtr))
+    base = ir_strip_pointer_casts(LLVMGetOperand(base, 0));
+  if (LLVMIsAGlobalVariable(base))
+    snprintf(buf, n, "the global variable '%s'; Parad gives globals no shadow", LLVMGetValueName(base));
+  else if (LLVMIsAArgument(base))
+    snprintf(buf, n, "a parameter passed as constant; pass it with parad_dup and a shadow");
+  else if (LLVMIsALoadInst(base))
+    snprintf(buf, n, "a pointer loaded from memory that has no shadow");
+  else if (ir_is_call(base))
+    snprintf(buf, n, "a pointer returned by '%s'", *ir_called_name(base) ? ir_called_name(base) : "an indirect call");
+  else if (LLVMIsAIntToPtrInst(base))
+    snprintf(buf, n, "a pointer made from an integer");
+  else
+    snprintf(buf, n, "memory without a shadow");
 }

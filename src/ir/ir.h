@@ -66,6 +66,9 @@ void ir_memset_zero(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef bytes, unsign
 bool ir_is_debug_intrinsic(LLVMValueRef inst);
 /* Strips bitcasts and address-space casts to the underlying value. */
 LLVMValueRef ir_strip_pointer_casts(LLVMValueRef v);
+/* For a diagnostic: what the memory a pointer points into is, when it has no shadow (a global, a
+ * constant parameter, ...), with what to do about it. */
+void ir_describe_memory(LLVMValueRef p, char *buf, size_t n);
 /* The global variable a value loads, if it is "load @g", else NULL. */
 LLVMValueRef ir_loaded_global(LLVMValueRef v);
 

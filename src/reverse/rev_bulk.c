@@ -53,7 +53,7 @@ static bool only_records(RevGen *g, Loop *l) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       if (!ir_is_call(i)) continue;
       CallKind k = call_classify(i, NULL);
-      if (k == CALL_MODULE || k == CALL_OMP || k == CALL_UNKNOWN || k == CALL_INDIRECT) return false;
+      if (k == CALL_MODULE || k == CALL_OMP || k == CALL_MPI || k == CALL_UNKNOWN || k == CALL_INDIRECT) return false;
     }
   }
   return true;

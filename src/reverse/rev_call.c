@@ -243,6 +243,7 @@ void aug_call(RevGen *g, LLVMValueRef call) {
   case CALL_FREE: aug_heap(g, call, kind); return;
   case CALL_MODULE: aug_module_call(g, call); return;
   case CALL_OMP: aug_omp(g, call); return;
+  case CALL_MPI: aug_mpi(g, call); return;
   case CALL_REQUEST:
     rev_error(g, call, "cannot differentiate a derivative request here");
     aug_clone(g, call);
@@ -282,6 +283,7 @@ void rev_call(RevGen *g, LLVMValueRef call) {
   case CALL_FREE: rev_heap(g, call, kind); return;
   case CALL_MODULE: rev_module_call(g, call); return;
   case CALL_OMP: rev_omp(g, call); return;
+  case CALL_MPI: rev_mpi(g, call); return;
   default: return;
   }
 }

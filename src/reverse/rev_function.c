@@ -36,28 +36,12 @@ LLVMValueRef aug_value(RevGen *g, LLVMValueRef orig) {
   return orig;
 }
 
-static void describe(LLVMValueRef p, char *buf, size_t n) {
-  LLVMValueRef base = ir_strip_pointer_casts(p);
-  while (LLVMIsAGetElementPtrInst(base) || (LLVMIsAConstantExpr(base) && LLVMGetConstOpcode(base) == LLVMGetElementPtr))
-    base = ir_strip_pointer_casts(LLVMGetOperand(base, 0));
-  if (LLVMIsAGlobalVariable(base))
-    snprintf(buf, n, "the global variable '%s'; Parad gives globals no shadow", LLVMGetValueName(base));
-  else if (LLVMIsAArgument(base))
-    snprintf(buf, n, "a parameter passed as constant; pass it with parad_dup and a shadow");
-  else if (LLVMIsALoadInst(base))
-    snprintf(buf, n, "a pointer loaded from memory that has no shadow");
-  else if (ir_is_call(base))
-    snprintf(buf, n, "a pointer returned by '%s'", *ir_called_name(base) ? ir_called_name(base) : "an indirect call");
-  else
-    snprintf(buf, n, "a pointer without shadow");
-}
-
 LLVMValueRef aug_shadow(RevGen *g, LLVMValueRef orig, LLVMValueRef at, const char *what) {
   LLVMValueRef s = activity_shadowed(g->act, orig) ? vmap_get(&g->smap, orig) : NULL;
   if (s) return s;
   if (LLVMIsAConstantPointerNull(orig) || LLVMIsAUndefValue(orig)) return LLVMConstNull(g->ptr_type);
   char buf[256];
-  describe(orig, buf, sizeof buf);
+  ir_describe_memory(orig, buf, sizeof buf);
   rev_error(g, at, "%s needs a shadow for memory that has none: %s", what, buf);
   return LLVMConstNull(g->ptr_type);
 }

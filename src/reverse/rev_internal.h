@@ -272,5 +272,7 @@ void aug_memcpy(RevGen *g, LLVMValueRef call, CallKind kind);
 void rev_memcpy(RevGen *g, LLVMValueRef call, CallKind kind);
 void aug_omp(RevGen *g, LLVMValueRef call); /* omp/omp_reverse.c */
 void rev_omp(RevGen *g, LLVMValueRef call);
+void aug_mpi(RevGen *g, LLVMValueRef call); /* mpi/mpi_reverse.c */
+void rev_mpi(RevGen *g, LLVMValueRef call);
 
 #endif

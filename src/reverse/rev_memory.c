@@ -21,17 +21,6 @@ static LLVMValueRef runtime_call(RevGen *g, const char *name, LLVMTypeRef ret, L
   return ir_call_named(g->b, name, LLVMFunctionType(ret, params, n, 0), args, n);
 }
 
-static void describe_target(LLVMValueRef p, char *buf, size_t n) {
-  LLVMValueRef base = ir_strip_pointer_casts(p);
-  while (LLVMIsAGetElementPtrInst(base)) base = ir_strip_pointer_casts(LLVMGetOperand(base, 0));
-  if (LLVMIsAGlobalVariable(base))
-    snprintf(buf, n, "the global variable '%s'; Parad gives globals no shadow", LLVMGetValueName(base));
-  else if (LLVMIsAArgument(base))
-    snprintf(buf, n, "a parameter passed as constant; pass it with parad_dup and a shadow");
-  else
-    snprintf(buf, n, "memory without a shadow");
-}
-
 /* ---- the forward sweep ---- */
 
 bool aug_memory(RevGen *g, LLVMValueRef inst) {
@@ -52,7 +41,7 @@ bool aug_memory(RevGen *g, LLVMValueRef inst) {
     if (!shadowed(g, p)) {
       if (activity_active(g->act, v)) {
         char buf[256];
-        describe_target(p, buf, sizeof buf);
+        ir_describe_memory(p, buf, sizeof buf);
         rev_error(g, inst, "cannot store an active value into memory without a shadow (%s)", buf);
       }
       return true;
@@ -374,7 +363,7 @@ void aug_memcpy(RevGen *g, LLVMValueRef call, CallKind kind) {
   if (!shadowed(g, d)) { /* active data copied where it has no shadow */
     if (data != DATA_PTR && data != DATA_INT && !(laid_out && !layout_has(&layout, DATA_F64, DATA_F32))) {
       char buf[256];
-      describe_target(d, buf, sizeof buf);
+      ir_describe_memory(d, buf, sizeof buf);
       rev_error(g, call, "cannot copy active memory into memory without a shadow (%s)", buf);
     }
     return;

@@ -1,0 +1,68 @@
+/* MPI as the generators see it: which calls move floating-point data, where their buffers and datatypes
+ * are, and how each becomes a call of Parad's MPI runtime (src/runtime/mpi.c).
+ *
+ * The generators do not know what an MPI call does: they hand it, with the shadows of its buffers, to
+ * the runtime, which holds the derivative of each call (tangent mode sends the tangent with the value;
+ * reverse mode transposes the communication). This keeps the generated code free of any one MPI
+ * library's constants: handles and datatype sizes are the library's own, at run time.
+ *
+ *   forward   int  __parad_mpi_fwd_NAME(args..., shadow of each buffer)
+ *   reverse   ptr  __parad_mpi_aug_NAME(args..., shadow of each buffer)   (the primal; a record)
+ *             void __parad_mpi_rev_NAME(record)                           (its adjoint)
+ *
+ * The record goes on the tape like the tape of a custom gradient. Shadows are those of the send buffer
+ * then the receive buffer, in that order, as the call has them; a buffer without one passes null. */
+#ifndef PARAD_MPI_MPI_H
+#define PARAD_MPI_MPI_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+
+#include "analysis/activity.h"
+
+typedef enum {
+  MPI_CALL_DATA,        /* moves buffers of a datatype: send, receive, collectives */
+  MPI_CALL_SYNC,        /* completes or orders communication (waits, tests, barrier): no buffer */
+  MPI_CALL_INACTIVE,    /* never moves data that could be active: ranks, sizes, init, timers */
+  MPI_CALL_UNSUPPORTED, /* any other MPI_ function: refused where an argument is active */
+} MpiCallKind;
+
+typedef struct {
+  const char *name;
+  MpiCallKind kind;
+  signed char send_buf, recv_buf;   /* argument indices of the buffers, -1 for none */
+  signed char send_type, recv_type; /* argument indices of their datatypes, -1 for none */
+} MpiCall;
+
+/* The entry of an MPI call (its name starts with MPI_), or NULL for anything else. */
+const MpiCall *mpi_call_of(LLVMValueRef call);
+
+/* What a datatype operand is, as far as it can be told before run time. Handles are recognised by the
+ * spellings of the libraries Parad knows (Open MPI's globals, MPICH's constants); anything else is left
+ * to the runtime, which asks the library. */
+typedef enum { MPI_TYPE_FLOAT, MPI_TYPE_INTEGER, MPI_TYPE_UNKNOWN } MpiStaticType;
+MpiStaticType mpi_static_type(LLVMValueRef datatype);
+
+/* Whether a call of kind MPI_CALL_DATA may carry derivatives: not when every datatype it names is
+ * known to be an integer one (such a call is copied as it is). */
+bool mpi_may_carry_derivatives(const MpiCall *c, LLVMValueRef call);
+
+/* The receive buffer of a call whose datatype is known to be floating point, when the buffer has no
+ * shadow (a global, a constant argument): what arrives would lose its derivative. NULL when there is
+ * none (null pointers and MPI_IN_PLACE are constants, not memory). */
+LLVMValueRef mpi_receive_without_shadow(const Activity *a, const MpiCall *c, LLVMValueRef call);
+#define MPI_NO_SHADOW_MESSAGE                                                                                  \
+  "%s receives floating-point data into memory that has no shadow (%s): its derivative would be lost; "     \
+  "pass that memory with a shadow"
+
+/* The runtime entry point for a call ("fwd", "aug" or "rev"), declared in the call's module with the
+ * call's argument types followed by `shadows` pointers (none for "rev", which takes the record). */
+LLVMValueRef mpi_runtime_function(LLVMValueRef call, const MpiCall *c, const char *phase, unsigned shadows);
+
+/* The refusal of a call Parad cannot differentiate (with its name). */
+#define MPI_UNSUPPORTED_MESSAGE                                                                                \
+  "cannot differentiate %s with active data: Parad differentiates point-to-point (Send, Ssend, Recv, "        \
+  "Sendrecv, Isend, Irecv and their waits and tests) and the collectives Bcast, Reduce, Allreduce, Gather(v), " \
+  "Scatter(v), Allgather, Alltoall and Barrier"
+
+#endif

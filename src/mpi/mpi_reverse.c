@@ -1,0 +1,68 @@
+/* MPI calls in reverse mode. In the forward sweep a call that may carry derivatives becomes
+ * __parad_mpi_aug_NAME: it does what the call did and returns a record of what its adjoint needs (the
+ * shadows, counts, peers, requests), kept on the tape like a custom gradient's tape. In the reverse
+ * sweep, __parad_mpi_rev_NAME(record) does the transposed communication and frees the record
+ * (src/runtime/mpi.c says what each adjoint is). */
+#include "mpi/mpi.h"
+#include "reverse/rev_internal.h"
+#include "reverse/reverse.h"
+
+#include <stdlib.h>
+
+static bool any_active_argument(RevGen *g, LLVMValueRef call) {
+  for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++)
+    if (activity_active(g->act, LLVMGetArgOperand(call, i))) return true;
+  return false;
+}
+
+/* Whether the call goes through the runtime; reports what cannot. */
+static bool differentiated(RevGen *g, LLVMValueRef call, const MpiCall *c, bool report) {
+  if (c->kind == MPI_CALL_UNSUPPORTED) {
+    if (report && any_active_argument(g, call)) rev_error(g, call, MPI_UNSUPPORTED_MESSAGE, ir_called_name(call));
+    return false;
+  }
+  if (!mpi_may_carry_derivatives(c, call)) return false;
+  if (g->parallel || g->region_body) {
+    if (report) rev_error(g, call, "cannot differentiate %s inside an OpenMP parallel region in reverse mode", ir_called_name(call));
+    return false;
+  }
+  return true;
+}
+
+void aug_mpi(RevGen *g, LLVMValueRef call) {
+  const MpiCall *c = mpi_call_of(call);
+  if (!differentiated(g, call, c, true)) {
+    aug_clone(g, call);
+    return;
+  }
+  LLVMValueRef lost = mpi_receive_without_shadow(g->act, c, call);
+  if (lost) {
+    char what[256];
+    ir_describe_memory(lost, what, sizeof what);
+    rev_error(g, call, MPI_NO_SHADOW_MESSAGE, ir_called_name(call), what);
+  }
+  int bufs[2] = {c->send_buf, c->recv_buf};
+  unsigned n = ir_num_call_args(call), k = 0, shadows = 0;
+  LLVMValueRef *args = xcalloc(n + 2, sizeof *args);
+  for (unsigned i = 0; i < n; i++) args[k++] = aug_value(g, LLVMGetArgOperand(call, i));
+  for (int i = 0; i < 2; i++) {
+    if (bufs[i] < 0) continue;
+    LLVMValueRef buf = LLVMGetArgOperand(call, (unsigned)bufs[i]);
+    args[k++] = activity_shadowed(g->act, buf) ? aug_shadow(g, buf, call, "this MPI call") : LLVMConstNull(g->ptr_type);
+    shadows++;
+  }
+  LLVMValueRef fn = mpi_runtime_function(call, c, "aug", shadows);
+  LLVMValueRef record = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, args, k, "");
+  free(args);
+  vmap_put(&g->tapemap, call, record);
+  /* the runtime ends the program on any error: the call's result is MPI_SUCCESS, which is 0 */
+  if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind) vmap_put(&g->vmap, call, LLVMConstNull(LLVMTypeOf(call)));
+}
+
+void rev_mpi(RevGen *g, LLVMValueRef call) {
+  const MpiCall *c = mpi_call_of(call);
+  if (!differentiated(g, call, c, false)) return;
+  LLVMValueRef fn = mpi_runtime_function(call, c, "rev", 0);
+  LLVMValueRef record = rt(g, call);
+  LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, &record, 1, "");
+}

@@ -1,0 +1,65 @@
+/* mpicheck.h: what MPI tests use on top of check.h. Every function here is collective: all ranks call it.
+ *
+ *   mpi_fd_gradient(J, ctx, x, n, grad, h, tol)  checks grad (each rank's part of the gradient of a global
+ *                                              objective J with respect to its n local values x) against
+ *                                              central finite differences, perturbing one value of one
+ *                                              rank at a time
+ *   mpi_sum(v)                                  the sum of v over the ranks
+ *   return mpi_check_done();                    at the end of main: finalizes MPI; exit status 0 only if
+ *                                              every check passed on every rank
+ *
+ * J must return the same global value on every rank (an Allreduce at its end, say). */
+#ifndef PARAD_TEST_MPICHECK_H
+#define PARAD_TEST_MPICHECK_H
+
+#include <mpi.h>
+
+#include "check.h"
+
+typedef double (*mpi_objective)(void *ctx, double *x);
+
+__attribute__((unused)) static double mpi_sum(double v) {
+  double s;
+  MPI_Allreduce(&v, &s, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return s;
+}
+
+__attribute__((unused)) static void mpi_fd_gradient(mpi_objective J, void *ctx, double *x, int n, const double *grad,
+                                                   double h, double tol) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  for (int r = 0; r < size; r++)
+    for (int i = 0; i < n; i++) {
+      double save = x[i];
+      if (rank == r) x[i] = save + h;
+      double hi = J(ctx, x);
+      if (rank == r) x[i] = save - h;
+      double lo = J(ctx, x);
+      x[i] = save;
+      if (rank == r) {
+        char what[64];
+        snprintf(what, sizeof what, "gradient[%d] on rank %d", i, r);
+        check_close_at(__FILE__, __LINE__, what, grad[i], (hi - lo) / (2 * h), tol);
+      }
+    }
+}
+
+__attribute__((unused)) static int mpi_check_done(void) {
+  int local[2] = {check_failures, check_count}, total[2];
+  MPI_Allreduce(local, total, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int bad = total[0] != 0 || local[1] == 0;
+  int any_bad;
+  MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (rank == 0) {
+    if (any_bad) printf("FAIL: %d of %d checks failed over %d ranks (or a rank checked nothing)\n", total[0], total[1], size);
+    else printf("%d checks passed over %d ranks\n", total[1], size);
+  }
+  MPI_Finalize();
+  return any_bad;
+}
+
+#endif
