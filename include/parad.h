@@ -10,7 +10,15 @@
  *   Vector mode: __parad_fwddiff((void *)f, parad_width, N, x, dx0, ..., dxN-1) computes N directions at
  *   once; declare the entry point returning a struct of N doubles (see PARAD_FWDDIFF_N below).
  *
- * The Enzyme spellings (__enzyme_fwddiff, enzyme_dup, enzyme_const, enzyme_dupnoneed, enzyme_width)
+ * Reverse mode (gradients):
+ *     double dk = __parad_autodiff((void *)f, x, dx, k, parad_const, n);   // dx += df/dx, dk = df/dk
+ *   A float result of f is seeded with 1; pointer arguments are followed by their shadow, into which the
+ *   adjoints are added (a buffer f writes as an output carries its seed in). The call returns the
+ *   adjoints of the float arguments passed by value (a struct of them when there are several).
+ *   With MPI, a result every rank holds (after an Allreduce) is one value: return it through an output
+ *   buffer whose adjoint is 1 on rank 0 and 0 elsewhere.
+ *
+ * The Enzyme spellings (__enzyme_fwddiff, __enzyme_autodiff, enzyme_dup, enzyme_const, enzyme_dupnoneed, enzyme_width)
  * mean the same and may be declared by the program itself. */
 #ifndef PARAD_H
 #define PARAD_H
@@ -24,6 +32,7 @@ extern int parad_dup, parad_const, parad_dupnoneed, parad_out, parad_width;
 /* The call's declared result type is what it returns: declare your own variant (any name starting
  * with __parad_fwddiff) when you want another result, e.g. a struct of N tangents in vector mode. */
 double __parad_fwddiff(void *fn, ...);
+double __parad_autodiff(void *fn, ...);
 
 #ifdef __cplusplus
 }

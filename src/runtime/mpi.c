@@ -5,8 +5,8 @@
  * Only MPI_DOUBLE and MPI_FLOAT buffers carry derivatives; integer datatypes pass through as they are;
  * any other datatype with a shadow ends the program with a message.
  *
- * Forward mode sends a buffer's tangent in the same message as its values ([values | tangents], twice
- * the count): one message cannot be split by a wildcard receive. Collectives run twice, once for the
+ * Forward mode sends a buffer's tangent in the same message as its values ([values | tangents | a mark]):
+ * one message cannot be split by a wildcard receive. Collectives run twice, once for the
  * values and once for the tangents; MAX, MIN and PROD reductions scale the tangents by each rank's local
  * factor (1 on the rank that holds the extremum, the product of the other ranks' values).
  *
@@ -137,11 +137,19 @@ static void finish(MPI_Request *r, MPI_Status *st, const char *what, int peer) {
 }
 
 static void check_count(MPI_Status *st, MPI_Datatype t, int want, const char *what, int peer) {
+  if (peer == MPI_PROC_NULL) return; /* nothing comes from MPI_PROC_NULL */
   int got;
   MPI_Get_count(st, t, &got);
   if (got != want)
     die("the adjoint of %s received %d elements from rank %d where %d were expected: the ranks do not make "
         "matching calls", what, got, peer, want);
+}
+
+/* Sends an adjoint back where values came from: nothing when they came from MPI_PROC_NULL (whose
+ * status has no valid tag). */
+static void send_back(const void *buf, int count, MPI_Datatype t, int peer, int tag, MPI_Comm comm, MPI_Request *q) {
+  if (peer == MPI_PROC_NULL) *q = MPI_REQUEST_NULL;
+  else MPI_Isend(buf, count, t, peer, tag, comm, q);
 }
 
 /* ---- records ---- */
@@ -155,6 +163,7 @@ typedef struct Record {
   MPI_Op op;
   int count, count2, peer, tag, peer2, tag2, root, in_place;
   int vform;                         /* Gatherv, Scatterv */
+  int started;                       /* the adjoint of its wait started the transposed communication */
   void *shadow, *shadow2;            /* the send buffer's and the receive buffer's shadows */
   void *value;                       /* forward Irecv: the user's buffer */
   void *tmp;                         /* a message's own buffer */
@@ -247,20 +256,31 @@ static void *local_factor(const void *x, int n, MPI_Datatype t, int k, MPI_Op op
 
 /* ==== forward mode ==== */
 
+/* A forward-mode message is [values | tangents | mark]: the mark tells a message that carries tangents
+ * from one sent by code Parad did not differentiate. */
+static const double mark_double = -0x1.5ad5ad5ad5ad5p-999;
+static const float mark_float = -0x1.5ad5aep-120f;
+
+static int packed(int n) { return 2 * n + 1; }
+
 static void *pack(const void *v, const void *d, int n, int k) {
-  char *p = alloc(2 * bytes(n, k));
+  char *p = alloc(bytes(packed(n), k));
   memcpy(p, v, bytes(n, k));
   if (d) memcpy(p + bytes(n, k), d, bytes(n, k));
+  memcpy(p + bytes(2 * n, k), k == 8 ? (const void *)&mark_double : (const void *)&mark_float, (size_t)k);
   return p;
 }
 
-/* Splits a received [values | tangents] message; the user's status counts the values. */
+/* Splits a received message; the user's status counts the values. */
 static void unpack(const void *p, void *v, void *d, MPI_Status *st, MPI_Datatype t, int max, int k, const char *call) {
+  if (st->MPI_SOURCE == MPI_PROC_NULL) return; /* nothing arrives from MPI_PROC_NULL */
   int got;
   MPI_Get_count(st, t, &got);
-  if (got % 2 || got / 2 > max)
-    die("%s received a message without its tangent: was it sent from code Parad did not differentiate?", call);
-  int n = got / 2;
+  int n = (got - 1) / 2;
+  const void *mark = k == 8 ? (const void *)&mark_double : (const void *)&mark_float;
+  if (got % 2 == 0 || n > max || memcmp((const char *)p + bytes(2 * n, k), mark, (size_t)k))
+    die("%s from rank %d received a message without its tangent: was it sent by code Parad did not "
+        "differentiate?", call, st->MPI_SOURCE);
   memcpy(v, p, bytes(n, k));
   if (d) memcpy(d, (const char *)p + bytes(n, k), bytes(n, k));
   MPI_Status_set_elements(st, t, n);
@@ -271,7 +291,7 @@ static int fwd_send(int sync, const void *buf, int n, MPI_Datatype t, int dest, 
   int k = real_size(t, d, NULL, call);
   if (!k) return sync ? MPI_Ssend(buf, n, t, dest, tag, comm) : MPI_Send(buf, n, t, dest, tag, comm);
   void *p = pack(buf, d, n, k);
-  int rc = sync ? MPI_Ssend(p, 2 * n, t, dest, tag, comm) : MPI_Send(p, 2 * n, t, dest, tag, comm);
+  int rc = sync ? MPI_Ssend(p, packed(n), t, dest, tag, comm) : MPI_Send(p, packed(n), t, dest, tag, comm);
   free(p);
   return rc;
 }
@@ -289,8 +309,8 @@ int __parad_mpi_fwd_MPI_Recv(void *buf, int n, MPI_Datatype t, int src, int tag,
   int k = real_size(t, d, NULL, "MPI_Recv");
   if (!k) return MPI_Recv(buf, n, t, src, tag, comm, status);
   MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
-  void *p = alloc(2 * bytes(n, k));
-  int rc = MPI_Recv(p, 2 * n, t, src, tag, comm, st);
+  void *p = alloc(bytes(packed(n), k));
+  int rc = MPI_Recv(p, packed(n), t, src, tag, comm, st);
   unpack(p, buf, d, st, t, n, k, "MPI_Recv");
   free(p);
   return rc;
@@ -302,8 +322,8 @@ int __parad_mpi_fwd_MPI_Sendrecv(const void *sb, int sn, MPI_Datatype st_, int d
   int k = real_size(rt, dsb, drb, "MPI_Sendrecv");
   if (!k) return MPI_Sendrecv(sb, sn, st_, dest, stag, rb, rn, rt, src, rtag, comm, status);
   MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
-  void *out = pack(sb, dsb, sn, k), *in = alloc(2 * bytes(rn, k));
-  int rc = MPI_Sendrecv(out, 2 * sn, st_, dest, stag, in, 2 * rn, rt, src, rtag, comm, st);
+  void *out = pack(sb, dsb, sn, k), *in = alloc(bytes(packed(rn), k));
+  int rc = MPI_Sendrecv(out, packed(sn), st_, dest, stag, in, packed(rn), rt, src, rtag, comm, st);
   unpack(in, rb, drb, st, rt, rn, k, "MPI_Sendrecv");
   free(out), free(in);
   return rc;
@@ -315,7 +335,7 @@ int __parad_mpi_fwd_MPI_Isend(const void *buf, int n, MPI_Datatype t, int dest, 
   if (!k) return MPI_Isend(buf, n, t, dest, tag, comm, req);
   Record *r = record(FWD_ISEND, k);
   r->tmp = pack(buf, d, n, k);
-  int rc = MPI_Isend(r->tmp, 2 * n, t, dest, tag, comm, req);
+  int rc = MPI_Isend(r->tmp, packed(n), t, dest, tag, comm, req);
   remember(*req, r);
   return rc;
 }
@@ -325,9 +345,9 @@ int __parad_mpi_fwd_MPI_Irecv(void *buf, int n, MPI_Datatype t, int src, int tag
   int k = real_size(t, d, NULL, "MPI_Irecv");
   if (!k) return MPI_Irecv(buf, n, t, src, tag, comm, req);
   Record *r = record(FWD_IRECV, k);
-  r->tmp = alloc(2 * bytes(n, k));
+  r->tmp = alloc(bytes(packed(n), k));
   r->value = buf, r->shadow2 = d, r->count = n, r->type = t;
-  int rc = MPI_Irecv(r->tmp, 2 * n, t, src, tag, comm, req);
+  int rc = MPI_Irecv(r->tmp, packed(n), t, src, tag, comm, req);
   remember(*req, r);
   return rc;
 }
@@ -531,7 +551,7 @@ static void rev_send(Record *r, const char *call) {
   MPI_Irecv(r->tmp, r->count, r->type, r->peer, r->tag, r->comm, &q);
   finish(&q, &st, call, r->peer);
   check_count(&st, r->type, r->count, call, r->peer);
-  add_into(r->shadow, r->tmp, (size_t)r->count, r->k);
+  if (r->peer != MPI_PROC_NULL) add_into(r->shadow, r->tmp, (size_t)r->count, r->k);
   release(r);
 }
 
@@ -560,7 +580,7 @@ void __parad_mpi_rev_MPI_Recv(Record *r) {
   if (!r) return;
   void *scratch = NULL;
   MPI_Request q;
-  MPI_Isend(or_scratch(r->shadow2, bytes(r->count, r->k), &scratch), r->count, r->type, r->peer, r->tag, r->comm, &q);
+  send_back(or_scratch(r->shadow2, bytes(r->count, r->k), &scratch), r->count, r->type, r->peer, r->tag, r->comm, &q);
   finish(&q, NULL, "MPI_Recv", r->peer);
   zero(r->shadow2, bytes(r->count, r->k));
   free(scratch);
@@ -588,12 +608,12 @@ void __parad_mpi_rev_MPI_Sendrecv(Record *r) {
   MPI_Request q[2];
   MPI_Status st[2];
   MPI_Irecv(r->tmp, r->count, r->type, r->peer, r->tag, r->comm, &q[0]);
-  MPI_Isend(or_scratch(r->shadow2, bytes(r->count2, r->k), &scratch), r->count2, r->type, r->peer2, r->tag2, r->comm, &q[1]);
+  send_back(or_scratch(r->shadow2, bytes(r->count2, r->k), &scratch), r->count2, r->type, r->peer2, r->tag2, r->comm, &q[1]);
   finish(&q[0], &st[0], "MPI_Sendrecv", r->peer);
   finish(&q[1], &st[1], "MPI_Sendrecv", r->peer2);
   check_count(&st[0], r->type, r->count, "MPI_Sendrecv", r->peer);
   zero(r->shadow2, bytes(r->count2, r->k));
-  add_into(r->shadow, r->tmp, (size_t)r->count, r->k);
+  if (r->peer != MPI_PROC_NULL) add_into(r->shadow, r->tmp, (size_t)r->count, r->k);
   free(scratch);
   release(r);
 }
@@ -632,11 +652,12 @@ static void aug_complete(Record *r, MPI_Status *st) {
 /* The adjoint of a wait starts the transposed communication... */
 static void rev_start(Record *r) {
   if (!r) return;
+  r->started = 1;
   if (r->kind == REV_ISEND) {
     MPI_Irecv(r->tmp, r->count, r->type, r->peer, r->tag, r->comm, &r->adj);
   } else {
     if (!r->shadow2) r->tmp = alloc(bytes(r->count, r->k));
-    MPI_Isend(r->shadow2 ? r->shadow2 : r->tmp, r->count, r->type, r->peer, r->tag, r->comm, &r->adj);
+    send_back(r->shadow2 ? r->shadow2 : r->tmp, r->count, r->type, r->peer, r->tag, r->comm, &r->adj);
   }
 }
 
@@ -644,16 +665,16 @@ static void rev_start(Record *r) {
 void __parad_mpi_rev_MPI_Isend(Record *r) {
   if (!r) return;
   MPI_Status st;
-  if (r->adj == MPI_REQUEST_NULL) die("an MPI_Isend whose request was never completed by a wait or a successful test");
+  if (!r->started) die("an MPI_Isend whose request was never completed by a wait or a successful test");
   finish(&r->adj, &st, "MPI_Isend", r->peer);
   check_count(&st, r->type, r->count, "MPI_Isend", r->peer);
-  add_into(r->shadow, r->tmp, (size_t)r->count, r->k);
+  if (r->peer != MPI_PROC_NULL) add_into(r->shadow, r->tmp, (size_t)r->count, r->k);
   release(r);
 }
 
 void __parad_mpi_rev_MPI_Irecv(Record *r) {
   if (!r) return;
-  if (r->adj == MPI_REQUEST_NULL) die("an MPI_Irecv whose request was never completed by a wait or a successful test");
+  if (!r->started) die("an MPI_Irecv whose request was never completed by a wait or a successful test");
   finish(&r->adj, NULL, "MPI_Irecv", r->peer);
   zero(r->shadow2, bytes(r->count, r->k));
   release(r);
