@@ -1,0 +1,60 @@
+// MPI_FLOAT data through MPI_Allreduce(SUM) and MPI_Bcast, with MPI_Barrier calls in the function: each rank
+// forms a_i = sinf(x_i) x_{i+1} + 0.5 x_i^2 (single precision throughout), the Allreduce gives every rank
+// b = sum_ranks a; the root (size - 1) computes c_i = 0.25 b_i^2 + cosf(x_i) b_{i+1} and broadcasts c; every
+// rank adds s = sum_i c_i sinf(x_i) + 0.5 x_i c_{i+2} and J is the MPI_Allreduce(SUM) of s, also in float.
+// Reverse mode: J's adjoint is 1 on rank 0 and 0 elsewhere (a replicated result is seeded once); the gradient
+// is checked against central finite differences of J (evaluated in float) over every value of every rank,
+// with a step suited to single precision (h = 1e-2: rounding error about 6e-8 |J| / h, truncation about h^2
+// |J'''| / 6) and tolerance 1e-3. Forward mode: the tangent of J along a direction v must equal sum_ranks
+// grad . v, both computed in float (tolerance 1e-4).
+// RUN: %mpicc %cflags %s -o %t && %mpirun 1 %t && %mpirun 2 %t && %mpirun 3 %t && %mpirun 4 %t
+#include <math.h>
+#include "mpicheck.h"
+
+void __parad_autodiff(void *, ...);
+void __parad_fwddiff(void *, ...);
+
+enum { N = 5 };
+
+__attribute__((noinline)) static void f(const float *x, float *J) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int root = size - 1;
+  float a[N], b[N], c[N], s = 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (int i = 0; i < N; i++) a[i] = sinf(x[i]) * x[(i + 1) % N] + 0.5f * x[i] * x[i];
+  MPI_Allreduce(a, b, N, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  for (int i = 0; i < N; i++) c[i] = rank == root ? 0.25f * b[i] * b[i] + cosf(x[i]) * b[(i + 1) % N] : 0;
+  MPI_Bcast(c, N, MPI_FLOAT, root, MPI_COMM_WORLD);
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (int i = 0; i < N; i++) s += c[i] * sinf(x[i]) + 0.5f * x[i] * c[(i + 2) % N];
+  MPI_Allreduce(&s, J, 1, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+}
+
+/* J at the double values xd, rounded to float (the finite differences perturb them in double). */
+static double objective(void *ctx, double *xd) {
+  float x[N], J;
+  for (int i = 0; i < N; i++) x[i] = (float)xd[i];
+  f(x, &J);
+  return J;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  float x[N], dx[N] = {0}, v[N], tx[N], J, dJ = rank == 0, tJ = 0;
+  double xd[N], grad[N];
+  for (int i = 0; i < N; i++) x[i] = 0.3f * i - 0.35f * rank + 0.2f, v[i] = cosf(1.3f + 2 * i + rank);
+  __parad_autodiff((void *)f, x, dx, &J, &dJ);
+  for (int i = 0; i < N; i++) xd[i] = x[i], grad[i] = dx[i];
+  mpi_fd_gradient(objective, NULL, xd, N, grad, 1e-2, 1e-3);
+  for (int i = 0; i < N; i++) tx[i] = v[i];
+  __parad_fwddiff((void *)f, x, tx, &J, &tJ);
+  double dot = 0;
+  for (int i = 0; i < N; i++) dot += (double)dx[i] * v[i];
+  CHECK_CLOSE(tJ, mpi_sum(dot), 1e-4);
+  CHECK_CLOSE(J, objective(NULL, xd), 1e-6);
+  return mpi_check_done();
+}
