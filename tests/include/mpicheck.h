@@ -4,6 +4,10 @@
  *                                              objective J with respect to its n local values x) against
  *                                              central finite differences, perturbing one value of one
  *                                              rank at a time
+ *   MPI_CHECK_BOTH_MODES(f, J, x, n, v, h, tol) for f(double *x, double *out) writing a replicated result:
+ *                                              its gradient (out seeded on rank 0 only) against finite
+ *                                              differences of J (h, tol), its forward tangent along v
+ *                                              against sum over ranks of gradient . v (1e-12), its value
  *   mpi_sum(v)                                  the sum of v over the ranks
  *   return mpi_check_done();                    at the end of main: finalizes MPI; exit status 0 only if
  *                                              every check passed on every rank
@@ -44,6 +48,20 @@ __attribute__((unused)) static void mpi_fd_gradient(mpi_objective J, void *ctx, 
       }
     }
 }
+
+#define MPI_CHECK_BOTH_MODES(f, J, x, n, v, h, tol)                                                        \
+  do {                                                                                                  \
+    int rank_;                                                                                          \
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);                                                              \
+    double dx_[n], tx_[n], out_, dout_ = rank_ == 0, tout_ = 0, dot_ = 0;                               \
+    for (int i_ = 0; i_ < (n); i_++) dx_[i_] = 0, tx_[i_] = (v)[i_];                                    \
+    __parad_autodiff((void *)f, x, dx_, &out_, &dout_);                                                 \
+    mpi_fd_gradient(J, NULL, x, n, dx_, h, tol);                                                        \
+    __parad_fwddiff((void *)f, x, tx_, &out_, &tout_);                                                  \
+    for (int i_ = 0; i_ < (n); i_++) dot_ += dx_[i_] * (v)[i_];                                         \
+    CHECK_CLOSE(tout_, mpi_sum(dot_), 1e-12);                                                           \
+    CHECK_CLOSE(out_, J(NULL, x), 1e-14);                                                               \
+  } while (0)
 
 __attribute__((unused)) static int mpi_check_done(void) {
   int local[2] = {check_failures, check_count}, total[2];
