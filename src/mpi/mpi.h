@@ -47,13 +47,10 @@ MpiStaticType mpi_static_type(LLVMValueRef datatype);
  * known to be an integer one (such a call is copied as it is). */
 bool mpi_may_carry_derivatives(const MpiCall *c, LLVMValueRef call);
 
-/* The receive buffer of a call whose datatype is known to be floating point, when the buffer has no
- * shadow (a global, a constant argument): what arrives would lose its derivative. NULL when there is
- * none (null pointers and MPI_IN_PLACE are constants, not memory). */
-LLVMValueRef mpi_receive_without_shadow(const Activity *a, const MpiCall *c, LLVMValueRef call);
-#define MPI_NO_SHADOW_MESSAGE                                                                                  \
-  "%s receives floating-point data into memory that has no shadow (%s): its derivative would be lost; "     \
-  "pass that memory with a shadow"
+/* A receive of floating-point data (its datatype known) into memory that has no shadow (a global, a
+ * constant argument) would lose the derivative of what arrives: writes the refusal into msg and returns
+ * true. Null pointers and MPI_IN_PLACE are constants, not memory: no refusal. */
+bool mpi_receive_without_shadow(const Activity *a, const MpiCall *c, LLVMValueRef call, char *msg, size_t n);
 
 /* The runtime entry point for a call ("fwd", "aug" or "rev"), declared in the call's module with the
  * call's argument types followed by `shadows` pointers (none for "rev", which takes the record). */

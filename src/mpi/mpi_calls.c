@@ -109,10 +109,14 @@ LLVMValueRef mpi_runtime_function(LLVMValueRef call, const MpiCall *c, const cha
   return LLVMAddFunction(m, name, LLVMFunctionType(ret, params, k, false));
 }
 
-LLVMValueRef mpi_receive_without_shadow(const Activity *a, const MpiCall *c, LLVMValueRef call) {
-  if (c->kind != MPI_CALL_DATA || c->recv_buf < 0) return NULL;
-  if (mpi_static_type(LLVMGetArgOperand(call, (unsigned)c->recv_type)) != MPI_TYPE_FLOAT) return NULL;
+bool mpi_receive_without_shadow(const Activity *a, const MpiCall *c, LLVMValueRef call, char *msg, size_t n) {
+  if (c->kind != MPI_CALL_DATA || c->recv_buf < 0) return false;
+  if (mpi_static_type(LLVMGetArgOperand(call, (unsigned)c->recv_type)) != MPI_TYPE_FLOAT) return false;
   LLVMValueRef buf = LLVMGetArgOperand(call, (unsigned)c->recv_buf);
-  if (activity_shadowed(a, buf) || (LLVMIsAConstant(buf) && !LLVMIsAGlobalValue(ir_strip_pointer_casts(buf)))) return NULL;
-  return buf;
+  if (activity_shadowed(a, buf) || (LLVMIsAConstant(buf) && !LLVMIsAGlobalValue(ir_strip_pointer_casts(buf)))) return false;
+  char what[256];
+  ir_describe_memory(buf, what, sizeof what);
+  snprintf(msg, n, "%s receives floating-point data into memory that has no shadow (%s): its derivative would be "
+                   "lost; pass that memory with a shadow", ir_called_name(call), what);
+  return true;
 }

@@ -27,12 +27,8 @@ void fwd_mpi(FwdGen *g, LLVMValueRef call) {
     fwd_clone(g, call);
     return;
   }
-  LLVMValueRef lost = mpi_receive_without_shadow(g->act, c, call);
-  if (lost) {
-    char what[256];
-    ir_describe_memory(lost, what, sizeof what);
-    fwd_error(g, call, MPI_NO_SHADOW_MESSAGE, ir_called_name(call), what);
-  }
+  char msg[512];
+  if (mpi_receive_without_shadow(g->act, c, call, msg, sizeof msg)) fwd_error(g, call, "%s", msg);
   int bufs[2] = {c->send_buf, c->recv_buf};
   unsigned n = ir_num_call_args(call), k = 0, shadows = 0;
   LLVMValueRef *args = xcalloc(n + 2, sizeof *args);
