@@ -55,12 +55,18 @@ int main(int argc, char **argv) {
   double J = objective(kappa);
   double t_primal = MPI_Wtime() - t0;
 
-  double dJ = rank == 0 ? 1 : 0; /* a replicated result: seeded once */
-  memset(work, 0, sizeof(double) * with_ghosts);
-  t0 = MPI_Wtime();
-  double dkappa_local = __parad_autodiff((void *)halo_heat, u0, du0, work, dwork, kappa, parad_const, rows,
-                                         parad_const, N, parad_const, STEPS, parad_const, MPI_COMM_WORLD, &J, &dJ);
-  double t_gradient = MPI_Wtime() - t0;
+  /* the gradient, twice: the first call also maps the tape's memory; the second is timed */
+  double dkappa_local = 0, t_gradient = 0;
+  for (int run = 0; run < 2; run++) {
+    double dJ = rank == 0 ? 1 : 0; /* a replicated result: seeded once */
+    memset(work, 0, sizeof(double) * with_ghosts);
+    memset(dwork, 0, sizeof(double) * with_ghosts);
+    memset(du0, 0, sizeof(double) * local);
+    t0 = MPI_Wtime();
+    dkappa_local = __parad_autodiff((void *)halo_heat, u0, du0, work, dwork, kappa, parad_const, rows, parad_const,
+                                    N, parad_const, STEPS, parad_const, MPI_COMM_WORLD, &J, &dJ);
+    t_gradient = MPI_Wtime() - t0;
+  }
   double dkappa; /* kappa is used on every rank: its adjoint is the sum of theirs */
   MPI_Allreduce(&dkappa_local, &dkappa, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 
