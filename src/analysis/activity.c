@@ -45,6 +45,14 @@ static bool add_flags(Activity *a, LLVMValueRef v, unsigned f) {
 bool activity_varied(const Activity *a, LLVMValueRef v) { return flags_of(a, v) & VARIED; }
 bool activity_shadowed(const Activity *a, LLVMValueRef v) { return flags_of(a, v) & SHADOWED; }
 bool activity_active(const Activity *a, LLVMValueRef v) { return flags_of(a, v) & (VARIED | SHADOWED); }
+bool activity_any_active_argument(const Activity *a, LLVMValueRef call, unsigned *which) {
+  for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++)
+    if (activity_active(a, LLVMGetArgOperand(call, i))) {
+      if (which) *which = i;
+      return true;
+    }
+  return false;
+}
 bool activity_from_shadowed_address(const Activity *a, LLVMValueRef v) { return flags_of(a, v) & PTRINT; }
 bool activity_from_float_bits(const Activity *a, LLVMValueRef v) { return flags_of(a, v) & BITS; }
 bool activity_return_active(const Activity *a) { return a->ret_active; }

@@ -28,6 +28,8 @@ bool activity_varied(const Activity *a, LLVMValueRef v);
 bool activity_shadowed(const Activity *a, LLVMValueRef v);
 /* varied or shadowed */
 bool activity_active(const Activity *a, LLVMValueRef v);
+/* Whether some argument of a call is active; *which (if not NULL) gets the first one's index. */
+bool activity_any_active_argument(const Activity *a, LLVMValueRef call, unsigned *which);
 /* An integer computed from the address of shadowed memory: turning it back into a pointer would
  * lose the shadow. */
 bool activity_from_shadowed_address(const Activity *a, LLVMValueRef v);

@@ -24,12 +24,6 @@ static void math(FwdGen *g, LLVMValueRef call, const MathRule *rule) {
   tan_set(g, call, sum);
 }
 
-static bool any_active_argument(FwdGen *g, LLVMValueRef call, unsigned *which) {
-  for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++)
-    if (activity_active(g->act, LLVMGetArgOperand(call, i))) return *which = i, true;
-  return false;
-}
-
 static void module_call(FwdGen *g, LLVMValueRef call) {
   LLVMValueRef callee = ir_called_function(call);
   char *pattern = activity_call_pattern(g->act, call);
@@ -105,13 +99,13 @@ void fwd_call(FwdGen *g, LLVMValueRef call) {
     fwd_clone(g, call);
     return;
   case CALL_UNKNOWN:
-    if (any_active_argument(g, call, &which))
+    if (activity_any_active_argument(g->act, call, &which))
       fwd_error(g, call, "cannot differentiate a call to '%s', whose body is not in this file, with an active "
                          "argument (#%u)", ir_called_name(call), which + 1);
     fwd_clone(g, call);
     return;
   case CALL_INDIRECT:
-    if (any_active_argument(g, call, &which))
+    if (activity_any_active_argument(g->act, call, &which))
       fwd_error(g, call, "cannot differentiate an indirect call (through a function pointer) with an active "
                          "argument (#%u)", which + 1);
     fwd_clone(g, call);

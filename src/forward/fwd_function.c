@@ -22,28 +22,9 @@ void fwd_error(FwdGen *g, LLVMValueRef at, const char *fmt, ...) {
   g->errors++;
 }
 
-LLVMValueRef fwd_primal(FwdGen *g, LLVMValueRef orig) {
-  if (LLVMValueIsBasicBlock(orig) || LLVMIsAInstruction(orig) || LLVMIsAArgument(orig)) {
-    LLVMValueRef v = vmap_get(&g->vmap, orig);
-    /* Only a value of an unreachable block can be missing; it is never executed. */
-    return v ? v : LLVMGetUndef(LLVMTypeOf(orig));
-  }
-  return orig;
-}
+LLVMValueRef fwd_primal(FwdGen *g, LLVMValueRef orig) { return ir_mapped(&g->vmap, orig); }
 
-LLVMValueRef fwd_clone(FwdGen *g, LLVMValueRef inst) {
-  LLVMValueRef c = LLVMInstructionClone(inst);
-  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(inst); i < n; i++) {
-    LLVMValueRef op = LLVMGetOperand(inst, i);
-    LLVMValueRef m = fwd_primal(g, op);
-    if (m != op) LLVMSetOperand(c, i, m);
-  }
-  size_t len;
-  const char *name = LLVMGetValueName2(inst, &len);
-  LLVMInsertIntoBuilderWithName(g->b, c, LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMVoidTypeKind ? "" : name);
-  vmap_put(&g->vmap, inst, c);
-  return c;
-}
+LLVMValueRef fwd_clone(FwdGen *g, LLVMValueRef inst) { return ir_clone_mapped(g->b, &g->vmap, inst); }
 
 /* ---- signature ---- */
 

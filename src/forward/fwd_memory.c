@@ -161,17 +161,6 @@ bool fwd_memory(FwdGen *g, LLVMValueRef inst) {
 
 /* ---- memory library calls ---- */
 
-/* A copy of a memory call with its pointer operands replaced by shadow lanes. */
-static void mirror_call(FwdGen *g, LLVMValueRef call, LLVMValueRef dst, LLVMValueRef src, bool zero_value) {
-  LLVMValueRef c = LLVMInstructionClone(call);
-  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(call); i < n; i++)
-    LLVMSetOperand(c, i, fwd_primal(g, LLVMGetOperand(call, i)));
-  LLVMSetOperand(c, 0, dst);
-  if (src) LLVMSetOperand(c, 1, src);
-  if (zero_value) LLVMSetOperand(c, 1, LLVMConstNull(LLVMTypeOf(LLVMGetOperand(call, 1))));
-  LLVMInsertIntoBuilder(g->b, c);
-}
-
 void fwd_memcpy(FwdGen *g, LLVMValueRef call) {
   fwd_clone(g, call);
   LLVMValueRef d = LLVMGetArgOperand(call, 0), s = LLVMGetArgOperand(call, 1);
@@ -187,7 +176,7 @@ void fwd_memcpy(FwdGen *g, LLVMValueRef call) {
   if (!fwd_shadow_lanes(g, d, call, "this copy", dl)) return;
   if (activity_shadowed(g->act, s)) {
     if (!fwd_shadow_lanes(g, s, call, "this copy", sl)) return;
-    for (unsigned i = 0; i < g->width; i++) mirror_call(g, call, dl[i], sl[i], false);
+    for (unsigned i = 0; i < g->width; i++) ir_mirror_call(g->b, &g->vmap, call, dl[i], sl[i], false);
   } else {
     /* copying constant data: the destination's tangent becomes zero */
     LLVMValueRef n = fwd_primal(g, LLVMGetArgOperand(call, 2));
@@ -199,7 +188,7 @@ void fwd_memset(FwdGen *g, LLVMValueRef call) {
   fwd_clone(g, call);
   LLVMValueRef d = LLVMGetArgOperand(call, 0), dl[MAX_WIDTH];
   if (!activity_shadowed(g->act, d) || !fwd_shadow_lanes(g, d, call, "this memset", dl)) return;
-  for (unsigned i = 0; i < g->width; i++) mirror_call(g, call, dl[i], NULL, true);
+  for (unsigned i = 0; i < g->width; i++) ir_mirror_call(g->b, &g->vmap, call, dl[i], NULL, true);
 }
 
 void fwd_heap(FwdGen *g, LLVMValueRef call, CallKind kind) {

@@ -268,3 +268,39 @@ void ir_describe_memory(LLVMValueRef p, char *buf, size_t n) {
   else
     snprintf(buf, n, "memory without a shadow");
 }
+
+LLVMValueRef ir_mapped(const ValueMap *vmap, LLVMValueRef orig) {
+  if (LLVMValueIsBasicBlock(orig) || LLVMIsAInstruction(orig) || LLVMIsAArgument(orig)) {
+    LLVMValueRef v = vmap_get(vmap, orig);
+    return v ? v : LLVMGetUndef(LLVMTypeOf(orig));
+  }
+  return orig;
+}
+
+static LLVMValueRef copy_operands(const ValueMap *vmap, LLVMValueRef inst) {
+  LLVMValueRef c = LLVMInstructionClone(inst);
+  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(inst); i < n; i++) {
+    LLVMValueRef op = LLVMGetOperand(inst, i), m = ir_mapped(vmap, op);
+    if (m != op) LLVMSetOperand(c, i, m);
+  }
+  return c;
+}
+
+LLVMValueRef ir_clone_mapped(LLVMBuilderRef b, ValueMap *vmap, LLVMValueRef inst) {
+  LLVMValueRef c = copy_operands(vmap, inst);
+  size_t len;
+  const char *name = LLVMGetValueName2(inst, &len);
+  LLVMInsertIntoBuilderWithName(b, c, LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMVoidTypeKind ? "" : name);
+  vmap_put(vmap, inst, c);
+  return c;
+}
+
+LLVMValueRef ir_mirror_call(LLVMBuilderRef b, const ValueMap *vmap, LLVMValueRef call, LLVMValueRef dst,
+                            LLVMValueRef src, bool zero_value) {
+  LLVMValueRef c = copy_operands(vmap, call);
+  LLVMSetOperand(c, 0, dst);
+  if (src) LLVMSetOperand(c, 1, src);
+  if (zero_value) LLVMSetOperand(c, 1, LLVMConstNull(LLVMTypeOf(LLVMGetOperand(call, 1))));
+  LLVMInsertIntoBuilder(b, c);
+  return c;
+}

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "ir/util.h"
+#include "ir/valuemap.h"
 
 typedef VEC(LLVMValueRef) ValueList;
 
@@ -66,6 +67,18 @@ void ir_memset_zero(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef bytes, unsign
 bool ir_is_debug_intrinsic(LLVMValueRef inst);
 /* Strips bitcasts and address-space casts to the underlying value. */
 LLVMValueRef ir_strip_pointer_casts(LLVMValueRef v);
+/* Cloning through a value map (original -> copy), as both generators copy the primal:
+ *   ir_mapped         the copy of an original value: instructions, arguments and blocks are looked up (one
+ *                     missing belongs to an unreachable block, never executed: undef), constants and
+ *                     globals are their own copy
+ *   ir_clone_mapped   copies an instruction at the builder's position, operands mapped, and maps it
+ *   ir_mirror_call    copies a memory call (memcpy, memmove, memset) with operands mapped, then its
+ *                     destination replaced by dst, its source by src (if any) or its value by zero */
+LLVMValueRef ir_mapped(const ValueMap *vmap, LLVMValueRef orig);
+LLVMValueRef ir_clone_mapped(LLVMBuilderRef b, ValueMap *vmap, LLVMValueRef inst);
+LLVMValueRef ir_mirror_call(LLVMBuilderRef b, const ValueMap *vmap, LLVMValueRef call, LLVMValueRef dst,
+                            LLVMValueRef src, bool zero_value);
+
 /* For a diagnostic: what the memory a pointer points into is, when it has no shadow (a global, a
  * constant parameter, ...), with what to do about it. */
 void ir_describe_memory(LLVMValueRef p, char *buf, size_t n);

@@ -7,16 +7,10 @@
 
 #include "ir/ir.h"
 
-static bool any_active_argument(FwdGen *g, LLVMValueRef call) {
-  for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++)
-    if (activity_active(g->act, LLVMGetArgOperand(call, i))) return true;
-  return false;
-}
-
 void fwd_mpi(FwdGen *g, LLVMValueRef call) {
   const MpiCall *c = mpi_call_of(call);
   if (c->kind == MPI_CALL_UNSUPPORTED || !mpi_may_carry_derivatives(c, call)) {
-    if (c->kind == MPI_CALL_UNSUPPORTED && any_active_argument(g, call))
+    if (c->kind == MPI_CALL_UNSUPPORTED && activity_any_active_argument(g->act, call, NULL))
       fwd_error(g, call, MPI_UNSUPPORTED_MESSAGE, ir_called_name(call));
     fwd_clone(g, call);
     return;

@@ -9,16 +9,10 @@
 
 #include <stdlib.h>
 
-static bool any_active_argument(RevGen *g, LLVMValueRef call) {
-  for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++)
-    if (activity_active(g->act, LLVMGetArgOperand(call, i))) return true;
-  return false;
-}
-
 /* Whether the call goes through the runtime; reports what cannot. */
 static bool differentiated(RevGen *g, LLVMValueRef call, const MpiCall *c, bool report) {
   if (c->kind == MPI_CALL_UNSUPPORTED) {
-    if (report && any_active_argument(g, call)) rev_error(g, call, MPI_UNSUPPORTED_MESSAGE, ir_called_name(call));
+    if (report && activity_any_active_argument(g->act, call, NULL)) rev_error(g, call, MPI_UNSUPPORTED_MESSAGE, ir_called_name(call));
     return false;
   }
   if (!mpi_may_carry_derivatives(c, call)) return false;

@@ -13,12 +13,6 @@ static bool varied(RevGen *g, LLVMValueRef v) { return activity_varied(g->act, v
 static bool is_float_value(LLVMTypeRef t) { return !ir_is_ptr(t) && ir_contains_fp(t); }
 static bool shadowed(RevGen *g, LLVMValueRef v) { return activity_shadowed(g->act, v); }
 
-static bool any_active_argument(RevGen *g, LLVMValueRef call, unsigned *which) {
-  for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++)
-    if (activity_active(g->act, LLVMGetArgOperand(call, i))) return *which = i, true;
-  return false;
-}
-
 /* ---- math ---- */
 
 static void rev_math(RevGen *g, LLVMValueRef call, const MathRule *rule) {
@@ -253,11 +247,11 @@ void aug_call(RevGen *g, LLVMValueRef call) {
     if (is_runtime(call))
       rev_error(g, call, "cannot differentiate a function that itself computes a gradient (reverse over reverse "
                          "or forward over reverse)");
-    else if (any_active_argument(g, call, &which) && kind == CALL_UNKNOWN)
+    else if (activity_any_active_argument(g->act, call, &which) && kind == CALL_UNKNOWN)
       rev_error(g, call, "cannot differentiate a call to '%s', whose body is not in this file, with an active "
                          "argument (#%u): give it a body, or register a custom gradient "
                          "(__parad_register_gradient_%s)", ir_called_name(call), which + 1, ir_called_name(call));
-    else if (any_active_argument(g, call, &which))
+    else if (activity_any_active_argument(g->act, call, &which))
       rev_error(g, call, "cannot differentiate an indirect call (through a function pointer) with an active "
                          "argument (#%u)", which + 1);
     aug_clone(g, call);

@@ -28,13 +28,7 @@ static bool is_dup(char c) { return c == 'd' || c == 'n'; }
 
 /* ---- aug: values and shadows ---- */
 
-LLVMValueRef aug_value(RevGen *g, LLVMValueRef orig) {
-  if (LLVMValueIsBasicBlock(orig) || LLVMIsAInstruction(orig) || LLVMIsAArgument(orig)) {
-    LLVMValueRef v = vmap_get(&g->vmap, orig);
-    return v ? v : LLVMGetUndef(LLVMTypeOf(orig));
-  }
-  return orig;
-}
+LLVMValueRef aug_value(RevGen *g, LLVMValueRef orig) { return ir_mapped(&g->vmap, orig); }
 
 LLVMValueRef aug_shadow(RevGen *g, LLVMValueRef orig, LLVMValueRef at, const char *what) {
   LLVMValueRef s = activity_shadowed(g->act, orig) ? vmap_get(&g->smap, orig) : NULL;
@@ -46,18 +40,7 @@ LLVMValueRef aug_shadow(RevGen *g, LLVMValueRef orig, LLVMValueRef at, const cha
   return LLVMConstNull(g->ptr_type);
 }
 
-LLVMValueRef aug_clone(RevGen *g, LLVMValueRef inst) {
-  LLVMValueRef c = LLVMInstructionClone(inst);
-  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(inst); i < n; i++) {
-    LLVMValueRef op = LLVMGetOperand(inst, i), m = aug_value(g, op);
-    if (m != op) LLVMSetOperand(c, i, m);
-  }
-  size_t len;
-  const char *name = LLVMGetValueName2(inst, &len);
-  LLVMInsertIntoBuilderWithName(g->b, c, LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMVoidTypeKind ? "" : name);
-  vmap_put(&g->vmap, inst, c);
-  return c;
-}
+LLVMValueRef aug_clone(RevGen *g, LLVMValueRef inst) { return ir_clone_mapped(g->b, &g->vmap, inst); }
 
 /* ---- signatures ---- */
 

@@ -302,16 +302,9 @@ void rev_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
 
 /* ---- memcpy, memmove, memset ---- */
 
-/* A copy of a memory call with its pointer operands replaced. */
+/* A copy of a memory call on shadows (ir_mirror_call), without the primal's source location. */
 static void mirror(RevGen *g, LLVMValueRef call, LLVMValueRef dst, LLVMValueRef src, bool zero_value) {
-  LLVMValueRef c = LLVMInstructionClone(call);
-  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(call); i < n; i++)
-    LLVMSetOperand(c, i, aug_value(g, LLVMGetOperand(call, i)));
-  LLVMSetOperand(c, 0, dst);
-  if (src) LLVMSetOperand(c, 1, src);
-  if (zero_value) LLVMSetOperand(c, 1, LLVMConstNull(LLVMTypeOf(LLVMGetOperand(call, 1))));
-  LLVMInsertIntoBuilder(g->b, c);
-  LLVMInstructionSetDebugLoc(c, NULL);
+  LLVMInstructionSetDebugLoc(ir_mirror_call(g->b, &g->vmap, call, dst, src, zero_value), NULL);
 }
 
 /* What a copy moves: one kind of data, or (structs mixing kinds) a layout. */
