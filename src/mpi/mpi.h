@@ -43,8 +43,8 @@ const MpiCall *mpi_call_of(LLVMValueRef call);
 typedef enum { MPI_TYPE_FLOAT, MPI_TYPE_INTEGER, MPI_TYPE_UNKNOWN } MpiStaticType;
 MpiStaticType mpi_static_type(LLVMValueRef datatype);
 
-/* Whether a call of kind MPI_CALL_DATA may carry derivatives: not when every datatype it names is
- * known to be an integer one (such a call is copied as it is). */
+/* Whether a call goes through the runtime: a sync call, or a data call that may carry derivatives (not
+ * when every datatype it names is known to be an integer one: such a call is copied as it is). */
 bool mpi_may_carry_derivatives(const MpiCall *c, LLVMValueRef call);
 
 /* A receive of floating-point data (its datatype known) into memory that has no shadow (a global, a
@@ -52,9 +52,12 @@ bool mpi_may_carry_derivatives(const MpiCall *c, LLVMValueRef call);
  * true. Null pointers and MPI_IN_PLACE are constants, not memory: no refusal. */
 bool mpi_receive_without_shadow(const Activity *a, const MpiCall *c, LLVMValueRef call, char *msg, size_t n);
 
+/* The buffers of a call whose shadows the runtime takes, in its order (send, then receive); their number. */
+unsigned mpi_buffers(const MpiCall *c, LLVMValueRef call, LLVMValueRef bufs[2]);
+
 /* The runtime entry point for a call ("fwd", "aug" or "rev"), declared in the call's module with the
- * call's argument types followed by `shadows` pointers (none for "rev", which takes the record). */
-LLVMValueRef mpi_runtime_function(LLVMValueRef call, const MpiCall *c, const char *phase, unsigned shadows);
+ * call's argument types followed by a pointer per buffer (for "rev", only the record). */
+LLVMValueRef mpi_runtime_function(LLVMValueRef call, const MpiCall *c, const char *phase);
 
 /* The refusal of a call Parad cannot differentiate (with its name). */
 #define MPI_UNSUPPORTED_MESSAGE                                                                                \

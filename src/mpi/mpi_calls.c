@@ -89,7 +89,14 @@ bool mpi_may_carry_derivatives(const MpiCall *c, LLVMValueRef call) {
   return false;
 }
 
-LLVMValueRef mpi_runtime_function(LLVMValueRef call, const MpiCall *c, const char *phase, unsigned shadows) {
+unsigned mpi_buffers(const MpiCall *c, LLVMValueRef call, LLVMValueRef bufs[2]) {
+  unsigned n = 0;
+  if (c->send_buf >= 0) bufs[n++] = LLVMGetArgOperand(call, (unsigned)c->send_buf);
+  if (c->recv_buf >= 0) bufs[n++] = LLVMGetArgOperand(call, (unsigned)c->recv_buf);
+  return n;
+}
+
+LLVMValueRef mpi_runtime_function(LLVMValueRef call, const MpiCall *c, const char *phase) {
   LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)));
   LLVMContextRef ctx = LLVMGetModuleContext(m);
   LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
@@ -103,7 +110,8 @@ LLVMValueRef mpi_runtime_function(LLVMValueRef call, const MpiCall *c, const cha
     params[k++] = ptr;
   } else {
     for (unsigned i = 0; i < n && k < 30; i++) params[k++] = LLVMTypeOf(LLVMGetArgOperand(call, i));
-    for (unsigned i = 0; i < shadows; i++) params[k++] = ptr;
+    LLVMValueRef bufs[2];
+    for (unsigned i = 0, nb = mpi_buffers(c, call, bufs); i < nb; i++) params[k++] = ptr;
   }
   LLVMTypeRef ret = !strcmp(phase, "fwd") ? LLVMTypeOf(call) : !strcmp(phase, "aug") ? ptr : LLVMVoidTypeInContext(ctx);
   return LLVMAddFunction(m, name, LLVMFunctionType(ret, params, k, false));

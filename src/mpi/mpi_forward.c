@@ -9,7 +9,7 @@
 
 void fwd_mpi(FwdGen *g, LLVMValueRef call) {
   const MpiCall *c = mpi_call_of(call);
-  if (c->kind == MPI_CALL_UNSUPPORTED || !mpi_may_carry_derivatives(c, call)) {
+  if (!mpi_may_carry_derivatives(c, call)) {
     if (c->kind == MPI_CALL_UNSUPPORTED && activity_any_active_argument(g->act, call, NULL))
       fwd_error(g, call, MPI_UNSUPPORTED_MESSAGE, ir_called_name(call));
     fwd_clone(g, call);
@@ -23,19 +23,16 @@ void fwd_mpi(FwdGen *g, LLVMValueRef call) {
   }
   char msg[512];
   if (mpi_receive_without_shadow(g->act, c, call, msg, sizeof msg)) fwd_error(g, call, "%s", msg);
-  int bufs[2] = {c->send_buf, c->recv_buf};
-  unsigned n = ir_num_call_args(call), k = 0, shadows = 0;
-  LLVMValueRef *args = xcalloc(n + 2, sizeof *args);
+  LLVMValueRef bufs[2];
+  unsigned n = ir_num_call_args(call), nb = mpi_buffers(c, call, bufs), k = 0;
+  LLVMValueRef *args = xcalloc(n + nb, sizeof *args);
   for (unsigned i = 0; i < n; i++) args[k++] = fwd_primal(g, LLVMGetArgOperand(call, i));
-  for (int i = 0; i < 2; i++) {
-    if (bufs[i] < 0) continue;
-    LLVMValueRef buf = LLVMGetArgOperand(call, (unsigned)bufs[i]);
-    LLVMValueRef shadow = LLVMConstNull(LLVMTypeOf(buf));
-    if (activity_shadowed(g->act, buf)) fwd_shadow_lanes(g, buf, call, "this MPI call", &shadow);
+  for (unsigned i = 0; i < nb; i++) {
+    LLVMValueRef shadow = LLVMConstNull(LLVMTypeOf(bufs[i]));
+    if (activity_shadowed(g->act, bufs[i])) fwd_shadow_lanes(g, bufs[i], call, "this MPI call", &shadow);
     args[k++] = shadow;
-    shadows++;
   }
-  LLVMValueRef fn = mpi_runtime_function(call, c, "fwd", shadows);
+  LLVMValueRef fn = mpi_runtime_function(call, c, "fwd");
   LLVMValueRef nc = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, args, k, "");
   vmap_put(&g->vmap, call, nc);
   free(args);

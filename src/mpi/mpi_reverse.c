@@ -11,11 +11,11 @@
 
 /* Whether the call goes through the runtime; reports what cannot. */
 static bool differentiated(RevGen *g, LLVMValueRef call, const MpiCall *c, bool report) {
-  if (c->kind == MPI_CALL_UNSUPPORTED) {
-    if (report && activity_any_active_argument(g->act, call, NULL)) rev_error(g, call, MPI_UNSUPPORTED_MESSAGE, ir_called_name(call));
+  if (!mpi_may_carry_derivatives(c, call)) {
+    if (report && c->kind == MPI_CALL_UNSUPPORTED && activity_any_active_argument(g->act, call, NULL))
+      rev_error(g, call, MPI_UNSUPPORTED_MESSAGE, ir_called_name(call));
     return false;
   }
-  if (!mpi_may_carry_derivatives(c, call)) return false;
   if (g->parallel || g->region_body) {
     if (report) rev_error(g, call, "cannot differentiate %s inside an OpenMP parallel region in reverse mode", ir_called_name(call));
     return false;
@@ -31,17 +31,13 @@ void aug_mpi(RevGen *g, LLVMValueRef call) {
   }
   char msg[512];
   if (mpi_receive_without_shadow(g->act, c, call, msg, sizeof msg)) rev_error(g, call, "%s", msg);
-  int bufs[2] = {c->send_buf, c->recv_buf};
-  unsigned n = ir_num_call_args(call), k = 0, shadows = 0;
-  LLVMValueRef *args = xcalloc(n + 2, sizeof *args);
+  LLVMValueRef bufs[2];
+  unsigned n = ir_num_call_args(call), nb = mpi_buffers(c, call, bufs), k = 0;
+  LLVMValueRef *args = xcalloc(n + nb, sizeof *args);
   for (unsigned i = 0; i < n; i++) args[k++] = aug_value(g, LLVMGetArgOperand(call, i));
-  for (int i = 0; i < 2; i++) {
-    if (bufs[i] < 0) continue;
-    LLVMValueRef buf = LLVMGetArgOperand(call, (unsigned)bufs[i]);
-    args[k++] = activity_shadowed(g->act, buf) ? aug_shadow(g, buf, call, "this MPI call") : LLVMConstNull(g->ptr_type);
-    shadows++;
-  }
-  LLVMValueRef fn = mpi_runtime_function(call, c, "aug", shadows);
+  for (unsigned i = 0; i < nb; i++)
+    args[k++] = activity_shadowed(g->act, bufs[i]) ? aug_shadow(g, bufs[i], call, "this MPI call") : LLVMConstNull(g->ptr_type);
+  LLVMValueRef fn = mpi_runtime_function(call, c, "aug");
   LLVMValueRef record = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, args, k, "");
   free(args);
   vmap_put(&g->tapemap, call, record);
@@ -52,7 +48,7 @@ void aug_mpi(RevGen *g, LLVMValueRef call) {
 void rev_mpi(RevGen *g, LLVMValueRef call) {
   const MpiCall *c = mpi_call_of(call);
   if (!differentiated(g, call, c, false)) return;
-  LLVMValueRef fn = mpi_runtime_function(call, c, "rev", 0);
+  LLVMValueRef fn = mpi_runtime_function(call, c, "rev");
   LLVMValueRef record = rt(g, call);
   LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, &record, 1, "");
 }

@@ -120,8 +120,12 @@ static int comm_rank(MPI_Comm c) {
 /* ---- waiting without hanging ---- */
 
 static double timeout_seconds(void) {
-  const char *s = getenv("PARAD_MPI_TIMEOUT");
-  return s && *s ? atof(s) : 600;
+  static double seconds = -1;
+  if (seconds < 0) {
+    const char *s = getenv("PARAD_MPI_TIMEOUT");
+    seconds = s && *s ? atof(s) : 600;
+  }
+  return seconds;
 }
 
 static void finish(MPI_Request *r, MPI_Status *st, const char *what, int peer) {
@@ -532,7 +536,6 @@ static Record *aug_send(int sync, const void *buf, int n, MPI_Datatype t, int de
   if (!k) return NULL;
   Record *r = record(REV_OTHER, k);
   r->shadow = d, r->count = n, r->type = t, r->peer = dest, r->tag = tag, r->comm = comm;
-  r->tmp = alloc(bytes(n, k));
   return r;
 }
 
@@ -548,6 +551,7 @@ Record *__parad_mpi_aug_MPI_Ssend(const void *buf, int n, MPI_Datatype t, int de
 static void rev_send(Record *r, const char *call) {
   MPI_Request q;
   MPI_Status st;
+  r->tmp = alloc(bytes(r->count, r->k));
   MPI_Irecv(r->tmp, r->count, r->type, r->peer, r->tag, r->comm, &q);
   finish(&q, &st, call, r->peer);
   check_count(&st, r->type, r->count, call, r->peer);
@@ -598,7 +602,6 @@ Record *__parad_mpi_aug_MPI_Sendrecv(const void *sb, int sn, MPI_Datatype st_, i
   r->shadow = dsb, r->count = sn, r->type = st_, r->peer = dest, r->tag = stag, r->comm = comm;
   r->shadow2 = drb, r->peer2 = st->MPI_SOURCE, r->tag2 = st->MPI_TAG;
   MPI_Get_count(st, rt, &r->count2);
-  r->tmp = alloc(bytes(sn, k));
   return r;
 }
 
@@ -607,6 +610,7 @@ void __parad_mpi_rev_MPI_Sendrecv(Record *r) {
   void *scratch = NULL;
   MPI_Request q[2];
   MPI_Status st[2];
+  r->tmp = alloc(bytes(r->count, r->k));
   MPI_Irecv(r->tmp, r->count, r->type, r->peer, r->tag, r->comm, &q[0]);
   send_back(or_scratch(r->shadow2, bytes(r->count2, r->k), &scratch), r->count2, r->type, r->peer2, r->tag2, r->comm, &q[1]);
   finish(&q[0], &st[0], "MPI_Sendrecv", r->peer);
@@ -625,7 +629,6 @@ Record *__parad_mpi_aug_MPI_Isend(const void *buf, int n, MPI_Datatype t, int de
   if (!k) return NULL;
   Record *r = record(REV_ISEND, k);
   r->shadow = d, r->count = n, r->type = t, r->peer = dest, r->tag = tag, r->comm = comm;
-  r->tmp = alloc(bytes(n, k));
   remember(*req, r);
   return r;
 }
@@ -653,10 +656,11 @@ static void aug_complete(Record *r, MPI_Status *st) {
 static void rev_start(Record *r) {
   if (!r) return;
   r->started = 1;
+  /* what arrives (Isend), or zeros to send (Irecv without a shadow) */
+  if (r->kind == REV_ISEND || !r->shadow2) r->tmp = alloc(bytes(r->count, r->k));
   if (r->kind == REV_ISEND) {
     MPI_Irecv(r->tmp, r->count, r->type, r->peer, r->tag, r->comm, &r->adj);
   } else {
-    if (!r->shadow2) r->tmp = alloc(bytes(r->count, r->k));
     send_back(r->shadow2 ? r->shadow2 : r->tmp, r->count, r->type, r->peer, r->tag, r->comm, &r->adj);
   }
 }
