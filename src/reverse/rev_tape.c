@@ -86,34 +86,42 @@ static LLVMValueRef slow_call(RevGen *g, const char *name, LLVMValueRef *args, u
 
 LLVMValueRef tape_reserve(RevGen *g, unsigned bytes) { return tape_reserve_value(g, LLVMConstInt(g->i64, bytes, 0)); }
 
-LLVMValueRef tape_reserve_value(RevGen *g, LLVMValueRef n) {
-  LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx);
+/* Where the tape's current chunk cannot serve (rarely: a chunk holds thousands of records), the runtime
+ * does (`slow`: grow, or go back a chunk): the tape's fields are flushed around the call. The result is
+ * fast_value, or what the runtime returned. */
+static LLVMValueRef unless_slow(RevGen *g, LLVMValueRef needs_slow, const char *slow_name, const char *join_name,
+                                const char *runtime, LLVMValueRef *args, unsigned nargs, LLVMValueRef fast_value) {
   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
-  LLVMValueRef top = LLVMBuildLoad2(g->b, g->ptr_type, g->tape_top, "");
-  LLVMValueRef after = LLVMBuildGEP2(g->b, i8, top, &n, 1, "");
-  LLVMValueRef end = LLVMBuildLoad2(g->b, g->ptr_type, g->tape_end, "");
-  LLVMValueRef fits = LLVMBuildICmp(g->b, LLVMIntULE, after, end, "");
   LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
-  LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(g->ctx, fn, "tape.grow");
-  LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(g->ctx, fn, "tape.write");
-  LLVMValueRef br = LLVMBuildCondBr(g->b, fits, join, slow);
-  /* the record almost always fits */
-  LLVMValueRef weights[2] = {LLVMConstInt(LLVMInt32TypeInContext(g->ctx), 2000, 0),
-                             LLVMConstInt(LLVMInt32TypeInContext(g->ctx), 1, 0)};
-  LLVMValueRef md[3] = {LLVMMDStringInContext(g->ctx, "branch_weights", 14), weights[0], weights[1]};
+  LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(g->ctx, fn, slow_name);
+  LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(g->ctx, fn, join_name);
+  LLVMValueRef br = LLVMBuildCondBr(g->b, needs_slow, slow, join);
+  LLVMValueRef md[3] = {LLVMMDStringInContext(g->ctx, "branch_weights", 14),
+                        LLVMConstInt(LLVMInt32TypeInContext(g->ctx), 1, 0),
+                        LLVMConstInt(LLVMInt32TypeInContext(g->ctx), 2000, 0)};
   LLVMSetMetadata(br, LLVMGetMDKindIDInContext(g->ctx, "prof", 4), LLVMMDNodeInContext(g->ctx, md, 3));
   LLVMPositionBuilderAtEnd(g->b, slow);
   store_top(g, g->b);
-  LLVMValueRef args[2] = {g->tape, n};
-  LLVMValueRef fresh = slow_call(g, "__parad_rt_tape_grow", args, 2);
+  LLVMValueRef slow_value = slow_call(g, runtime, args, nargs);
   load_fields(g, g->b);
   LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(g->b);
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, join);
-  LLVMValueRef at = LLVMBuildPhi(g->b, g->ptr_type, "record");
+  LLVMValueRef v = LLVMBuildPhi(g->b, g->ptr_type, "record");
   LLVMBasicBlockRef from[2] = {here, slow_end};
-  LLVMValueRef vals[2] = {top, fresh};
-  LLVMAddIncoming(at, vals, from, 2);
+  LLVMValueRef vals[2] = {fast_value, slow_value};
+  LLVMAddIncoming(v, vals, from, 2);
+  return v;
+}
+
+LLVMValueRef tape_reserve_value(RevGen *g, LLVMValueRef n) {
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx);
+  LLVMValueRef top = LLVMBuildLoad2(g->b, g->ptr_type, g->tape_top, "");
+  LLVMValueRef after = LLVMBuildGEP2(g->b, i8, top, &n, 1, "");
+  LLVMValueRef end = LLVMBuildLoad2(g->b, g->ptr_type, g->tape_end, "");
+  LLVMValueRef full = LLVMBuildICmp(g->b, LLVMIntUGT, after, end, "");
+  LLVMValueRef args[2] = {g->tape, n};
+  LLVMValueRef at = unless_slow(g, full, "tape.grow", "tape.write", "__parad_rt_tape_grow", args, 2, top);
   LLVMBuildStore(g->b, LLVMBuildGEP2(g->b, i8, at, &n, 1, ""), g->tape_top);
   return at;
 }
@@ -122,29 +130,10 @@ LLVMValueRef tape_release(RevGen *g, unsigned bytes) { return tape_release_value
 
 LLVMValueRef tape_release_value(RevGen *g, LLVMValueRef n) {
   LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx);
-  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
   LLVMValueRef top = LLVMBuildLoad2(g->b, g->ptr_type, g->tape_top, "");
   LLVMValueRef base = LLVMBuildLoad2(g->b, g->ptr_type, g->tape_base, "");
   LLVMValueRef empty = LLVMBuildICmp(g->b, LLVMIntEQ, top, base, "");
-  LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
-  LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(g->ctx, fn, "tape.back");
-  LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(g->ctx, fn, "tape.read");
-  LLVMValueRef br = LLVMBuildCondBr(g->b, empty, slow, join);
-  LLVMValueRef md[3] = {LLVMMDStringInContext(g->ctx, "branch_weights", 14),
-                        LLVMConstInt(LLVMInt32TypeInContext(g->ctx), 1, 0),
-                        LLVMConstInt(LLVMInt32TypeInContext(g->ctx), 2000, 0)};
-  LLVMSetMetadata(br, LLVMGetMDKindIDInContext(g->ctx, "prof", 4), LLVMMDNodeInContext(g->ctx, md, 3));
-  LLVMPositionBuilderAtEnd(g->b, slow);
-  store_top(g, g->b);
-  LLVMValueRef prev = slow_call(g, "__parad_rt_tape_back", &g->tape, 1);
-  load_fields(g, g->b);
-  LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(g->b);
-  LLVMBuildBr(g->b, join);
-  LLVMPositionBuilderAtEnd(g->b, join);
-  LLVMValueRef cur = LLVMBuildPhi(g->b, g->ptr_type, "");
-  LLVMBasicBlockRef from[2] = {here, slow_end};
-  LLVMValueRef vals[2] = {top, prev};
-  LLVMAddIncoming(cur, vals, from, 2);
+  LLVMValueRef cur = unless_slow(g, empty, "tape.back", "tape.read", "__parad_rt_tape_back", &g->tape, 1, top);
   LLVMValueRef back = LLVMBuildNeg(g->b, n, "");
   LLVMValueRef at = LLVMBuildGEP2(g->b, i8, cur, &back, 1, "record");
   LLVMBuildStore(g->b, at, g->tape_top);
