@@ -14,6 +14,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "ad/ad.h"
+#include "omp/omp.h"
 
 /* A target machine like clang's, so that the optimiser's cost models (vectoriser, unroller, inliner)
  * decide as they do under clang. */
@@ -110,6 +111,11 @@ int pipeline_run(const char *in_path, const char *out_path, const PipelineOption
    * the adjoint of a vector loop over a stencil adds into overlapping vectors, which stalls the stores. */
   if (o->opt != '0' && !run_passes(m, tm, "default<O1>", false, false, false,
                                    PRE_AD_INLINE_THRESHOLD, o->verbose)) {
+    rc = PIPELINE_FAILED;
+    goto done;
+  }
+  if (o->opt != '0' && omp_mark_read_only_captures(m) &&
+      !run_passes(m, tm, "function(loop-mssa(licm))", false, false, false, 0, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;
   }

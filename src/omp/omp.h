@@ -31,6 +31,10 @@ typedef enum {
 /* Before differentiation (ad_prepare): the reductions of every function a derivative request reaches
  * take the critical-section method (omp_prepare.c). */
 void omp_prepare(LLVMModuleRef m);
+/* After the light optimisation, which infers readonly and nocapture: the outlined functions' parameters
+ * that are the address of a shared variable the region only reads, and that nothing else can reach,
+ * become noalias (omp_captures.c). Returns how many, so that the caller hoists their loads again. */
+unsigned omp_mark_read_only_captures(LLVMModuleRef m);
 
 /* Whether a call is to the OpenMP runtime (libomp's __kmpc_* entry points and omp_*_lock), and which. */
 bool omp_is_runtime_call(LLVMValueRef call);
