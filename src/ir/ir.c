@@ -304,3 +304,9 @@ LLVMValueRef ir_mirror_call(LLVMBuilderRef b, const ValueMap *vmap, LLVMValueRef
   LLVMInsertIntoBuilder(b, c);
   return c;
 }
+
+LLVMValueRef ir_adjoint_sum(LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef d) {
+  LLVMValueRef sum = LLVMBuildFAdd(b, a, d, "");
+  if (LLVMIsAInstruction(sum)) LLVMSetFastMathFlags(sum, LLVMFastMathAllowReassoc | LLVMFastMathNoSignedZeros);
+  return sum;
+}

@@ -32,6 +32,10 @@ LLVMValueRef ir_const_fp(LLVMTypeRef t, double x);
 LLVMValueRef ir_const_i32(LLVMContextRef c, long long x);
 LLVMValueRef ir_const_i64(LLVMContextRef c, long long x);
 bool ir_is_const_zero(LLVMValueRef v);
+/* a + d for adjoints: the order in which contributions are summed is Parad's choice, not the program's,
+ * and the sign of a zero adjoint means nothing, so the sum may be reassociated (vectorised reductions)
+ * and an added zero folded away (fast-math flags reassoc and nsz). */
+LLVMValueRef ir_adjoint_sum(LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef d);
 
 /* ---- calls ---- */
 /* The function a call instruction calls directly, or NULL (indirect call, inline asm). */

@@ -119,11 +119,11 @@ static void accumulate(RevGen *g, LLVMValueRef p, LLVMValueRef d, unsigned align
     for (unsigned i = 0; i < n; i++) {
       LLVMTypeRef et = k == LLVMStructTypeKind ? LLVMStructGetTypeAtIndex(t, i) : LLVMGetElementType(t);
       if (!ir_is_fp_or_fp_vector(et)) continue; /* nested aggregates: rare; integers and pointers: no adjoint */
-      LLVMValueRef s = LLVMBuildFAdd(g->b, LLVMBuildExtractValue(g->b, old, i, ""), LLVMBuildExtractValue(g->b, d, i, ""), "");
+      LLVMValueRef s = ir_adjoint_sum(g->b, LLVMBuildExtractValue(g->b, old, i, ""), LLVMBuildExtractValue(g->b, d, i, ""));
       sum = LLVMBuildInsertValue(g->b, sum, s, i, "");
     }
   } else {
-    sum = LLVMBuildFAdd(g->b, old, d, "");
+    sum = ir_adjoint_sum(g->b, old, d);
   }
   LLVMValueRef st = LLVMBuildStore(g->b, sum, p);
   LLVMSetAlignment(st, align);

@@ -434,7 +434,7 @@ LLVMValueRef adj_take(RevGen *g, LLVMValueRef orig) {
 static LLVMValueRef add_adjoints(RevGen *g, LLVMValueRef a, LLVMValueRef d) {
   LLVMTypeRef t = LLVMTypeOf(a);
   LLVMTypeKind k = LLVMGetTypeKind(t);
-  if (k != LLVMStructTypeKind && k != LLVMArrayTypeKind) return LLVMBuildFAdd(g->b, a, d, "");
+  if (k != LLVMStructTypeKind && k != LLVMArrayTypeKind) return ir_adjoint_sum(g->b, a, d);
   unsigned n = k == LLVMStructTypeKind ? LLVMCountStructElementTypes(t) : (unsigned)LLVMGetArrayLength2(t);
   for (unsigned i = 0; i < n; i++) {
     LLVMTypeRef et = k == LLVMStructTypeKind ? LLVMStructGetTypeAtIndex(t, i) : LLVMGetElementType(t);
