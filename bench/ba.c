@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "adcheck.h"
+#include "compare.h"
 
 void __parad_autodiff(void *, ...);
 extern int parad_const;
@@ -68,6 +69,91 @@ __attribute__((noinline)) static double ba_objective(int nobs, const double *cam
   return e;
 }
 
+/* The hand-written adjoint of project(): the forward values it keeps, then the adjoint of proj (pb0, pb1)
+ * added into the camera's and the point's gradients. */
+typedef struct {
+  double xm[3], y[3], a[3], wv[3], th, c, s, inv, dwx, t, p0, p1, rs, l, d0, d1;
+  int full;
+} ProjectTrace;
+
+static void project_forward(const double *cam, const double *X, ProjectTrace *tr, double proj[2]) {
+  const double *r = cam;
+  double *xm = tr->xm, *y = tr->y, *a = tr->a, *wv = tr->wv;
+  for (int j = 0; j < 3; j++) xm[j] = X[j] - cam[3 + j];
+  double sq = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+  tr->full = sq != 0;
+  if (tr->full) {
+    tr->th = sqrt(sq), tr->c = cos(tr->th), tr->s = sin(tr->th), tr->inv = 1 / tr->th;
+    for (int j = 0; j < 3; j++) wv[j] = r[j] * tr->inv;
+    a[0] = wv[1] * xm[2] - wv[2] * xm[1];
+    a[1] = wv[2] * xm[0] - wv[0] * xm[2];
+    a[2] = wv[0] * xm[1] - wv[1] * xm[0];
+    tr->dwx = wv[0] * xm[0] + wv[1] * xm[1] + wv[2] * xm[2];
+    tr->t = tr->dwx * (1 - tr->c);
+    for (int j = 0; j < 3; j++) y[j] = xm[j] * tr->c + a[j] * tr->s + wv[j] * tr->t;
+  } else {
+    y[0] = xm[0] + r[1] * xm[2] - r[2] * xm[1];
+    y[1] = xm[1] + r[2] * xm[0] - r[0] * xm[2];
+    y[2] = xm[2] + r[0] * xm[1] - r[1] * xm[0];
+  }
+  tr->p0 = y[0] / y[2], tr->p1 = y[1] / y[2];
+  tr->rs = tr->p0 * tr->p0 + tr->p1 * tr->p1;
+  tr->l = 1 + cam[9] * tr->rs + cam[10] * tr->rs * tr->rs;
+  tr->d0 = tr->p0 * tr->l, tr->d1 = tr->p1 * tr->l;
+  proj[0] = tr->d0 * cam[6] + cam[7];
+  proj[1] = tr->d1 * cam[6] + cam[8];
+}
+
+static void project_reverse(const double *cam, const ProjectTrace *tr, double pb0, double pb1, double *gcam,
+                            double *gX) {
+  const double *r = cam, *xm = tr->xm, *y = tr->y, *a = tr->a, *wv = tr->wv;
+  double p0 = tr->p0, p1 = tr->p1, rs = tr->rs, l = tr->l, k1 = cam[9], k2 = cam[10], f = cam[6];
+  gcam[6] += pb0 * tr->d0 + pb1 * tr->d1;
+  gcam[7] += pb0;
+  gcam[8] += pb1;
+  double db0 = pb0 * f, db1 = pb1 * f;
+  double lb = db0 * p0 + db1 * p1;
+  gcam[9] += lb * rs;
+  gcam[10] += lb * rs * rs;
+  double rsb = lb * (k1 + 2 * k2 * rs);
+  double qb0 = db0 * l + 2 * rsb * p0, qb1 = db1 * l + 2 * rsb * p1; /* adjoint of p */
+  double yb[3] = {qb0 / y[2], qb1 / y[2], -(qb0 * p0 + qb1 * p1) / y[2]};
+  double xb[3], rb[3];
+  if (tr->full) {
+    double c = tr->c, s = tr->s, t = tr->t, inv = tr->inv;
+    double cb = yb[0] * xm[0] + yb[1] * xm[1] + yb[2] * xm[2];
+    double sb = yb[0] * a[0] + yb[1] * a[1] + yb[2] * a[2];
+    double tb = yb[0] * wv[0] + yb[1] * wv[1] + yb[2] * wv[2];
+    double ab[3], wb[3];
+    for (int j = 0; j < 3; j++) xb[j] = c * yb[j], ab[j] = s * yb[j], wb[j] = t * yb[j];
+    double dwxb = tb * (1 - c);
+    cb -= tb * tr->dwx;
+    for (int j = 0; j < 3; j++) wb[j] += dwxb * xm[j], xb[j] += dwxb * wv[j];
+    /* a = w x xm: wb += xm x ab, xb += ab x w */
+    wb[0] += xm[1] * ab[2] - xm[2] * ab[1];
+    wb[1] += xm[2] * ab[0] - xm[0] * ab[2];
+    wb[2] += xm[0] * ab[1] - xm[1] * ab[0];
+    xb[0] += ab[1] * wv[2] - ab[2] * wv[1];
+    xb[1] += ab[2] * wv[0] - ab[0] * wv[2];
+    xb[2] += ab[0] * wv[1] - ab[1] * wv[0];
+    double thb = -s * cb + c * sb - (wb[0] * r[0] + wb[1] * r[1] + wb[2] * r[2]) * inv * inv;
+    for (int j = 0; j < 3; j++) rb[j] = wb[j] * inv + thb * r[j] * inv;
+  } else {
+    /* y = xm + r x xm: rb = xm x yb, xb = yb + yb x r */
+    rb[0] = xm[1] * yb[2] - xm[2] * yb[1];
+    rb[1] = xm[2] * yb[0] - xm[0] * yb[2];
+    rb[2] = xm[0] * yb[1] - xm[1] * yb[0];
+    xb[0] = yb[0] + yb[1] * r[2] - yb[2] * r[1];
+    xb[1] = yb[1] + yb[2] * r[0] - yb[0] * r[2];
+    xb[2] = yb[2] + yb[0] * r[1] - yb[1] * r[0];
+  }
+  for (int j = 0; j < 3; j++) {
+    gcam[j] += rb[j];
+    gcam[3 + j] -= xb[j];
+    gX[j] += xb[j];
+  }
+}
+
 /* The hand-written adjoint: the gradient (written, not added) into gc, gp, gw; returns E. Each
  * observation's forward values stay in locals and its adjoint is added into its camera and point. */
 __attribute__((noinline)) static double ba_gradient(int nobs, const double *cams, const double *pts, const double *w,
@@ -77,82 +163,78 @@ __attribute__((noinline)) static double ba_gradient(int nobs, const double *cams
   memset(gp, 0, NPT * 3 * sizeof *gp);
   double e = 0;
   for (int i = 0; i < nobs; i++) {
-    const double *cam = cams + CAMP * cam_idx[i], *X = pts + 3 * pt_idx[i], *r = cam;
-    double *gcam = gc + CAMP * cam_idx[i], *gX = gp + 3 * pt_idx[i];
-    /* forward */
-    double xm[3], y[3], a[3] = {0, 0, 0}, wv[3] = {0, 0, 0}, th = 0, c = 0, s = 0, inv = 0, dwx = 0, t = 0;
-    for (int j = 0; j < 3; j++) xm[j] = X[j] - cam[3 + j];
-    double sq = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
-    int full = sq != 0;
-    if (full) {
-      th = sqrt(sq), c = cos(th), s = sin(th), inv = 1 / th;
-      for (int j = 0; j < 3; j++) wv[j] = r[j] * inv;
-      a[0] = wv[1] * xm[2] - wv[2] * xm[1];
-      a[1] = wv[2] * xm[0] - wv[0] * xm[2];
-      a[2] = wv[0] * xm[1] - wv[1] * xm[0];
-      dwx = wv[0] * xm[0] + wv[1] * xm[1] + wv[2] * xm[2];
-      t = dwx * (1 - c);
-      for (int j = 0; j < 3; j++) y[j] = xm[j] * c + a[j] * s + wv[j] * t;
-    } else {
-      y[0] = xm[0] + r[1] * xm[2] - r[2] * xm[1];
-      y[1] = xm[1] + r[2] * xm[0] - r[0] * xm[2];
-      y[2] = xm[2] + r[0] * xm[1] - r[1] * xm[0];
-    }
-    double p0 = y[0] / y[2], p1 = y[1] / y[2];
-    double rs = p0 * p0 + p1 * p1, k1 = cam[9], k2 = cam[10], l = 1 + k1 * rs + k2 * rs * rs, f = cam[6];
-    double d0 = p0 * l, d1 = p1 * l;
-    double e0 = d0 * f + cam[7] - feats[2 * i], e1 = d1 * f + cam[8] - feats[2 * i + 1];
+    const double *cam = cams + CAMP * cam_idx[i], *X = pts + 3 * pt_idx[i];
+    ProjectTrace tr;
+    double proj[2];
+    project_forward(cam, X, &tr, proj);
+    double e0 = proj[0] - feats[2 * i], e1 = proj[1] - feats[2 * i + 1];
     double wi = w[i], r0 = wi * e0, r1 = wi * e1, we = 1 - wi * wi;
     e += r0 * r0 + r1 * r1 + we * we;
-    /* reverse */
     double rb0 = 2 * r0, rb1 = 2 * r1;
     gw[i] = rb0 * e0 + rb1 * e1 - 4 * we * wi;
-    double pb0 = rb0 * wi, pb1 = rb1 * wi; /* adjoint of proj */
-    gcam[6] += pb0 * d0 + pb1 * d1;
-    gcam[7] += pb0;
-    gcam[8] += pb1;
-    double db0 = pb0 * f, db1 = pb1 * f;
-    double lb = db0 * p0 + db1 * p1;
-    gcam[9] += lb * rs;
-    gcam[10] += lb * rs * rs;
-    double rsb = lb * (k1 + 2 * k2 * rs);
-    double qb0 = db0 * l + 2 * rsb * p0, qb1 = db1 * l + 2 * rsb * p1; /* adjoint of p */
-    double yb[3] = {qb0 / y[2], qb1 / y[2], -(qb0 * p0 + qb1 * p1) / y[2]};
-    double xb[3], rb[3];
-    if (full) {
-      double cb = yb[0] * xm[0] + yb[1] * xm[1] + yb[2] * xm[2];
-      double sb = yb[0] * a[0] + yb[1] * a[1] + yb[2] * a[2];
-      double tb = yb[0] * wv[0] + yb[1] * wv[1] + yb[2] * wv[2];
-      double ab[3], wb[3];
-      for (int j = 0; j < 3; j++) xb[j] = c * yb[j], ab[j] = s * yb[j], wb[j] = t * yb[j];
-      double dwxb = tb * (1 - c);
-      cb -= tb * dwx;
-      for (int j = 0; j < 3; j++) wb[j] += dwxb * xm[j], xb[j] += dwxb * wv[j];
-      /* a = w x xm: wb += xm x ab, xb += ab x w */
-      wb[0] += xm[1] * ab[2] - xm[2] * ab[1];
-      wb[1] += xm[2] * ab[0] - xm[0] * ab[2];
-      wb[2] += xm[0] * ab[1] - xm[1] * ab[0];
-      xb[0] += ab[1] * wv[2] - ab[2] * wv[1];
-      xb[1] += ab[2] * wv[0] - ab[0] * wv[2];
-      xb[2] += ab[0] * wv[1] - ab[1] * wv[0];
-      double thb = -s * cb + c * sb - (wb[0] * r[0] + wb[1] * r[1] + wb[2] * r[2]) * inv * inv;
-      for (int j = 0; j < 3; j++) rb[j] = wb[j] * inv + thb * r[j] * inv;
-    } else {
-      /* y = xm + r x xm: rb = xm x yb, xb = yb + yb x r */
-      rb[0] = xm[1] * yb[2] - xm[2] * yb[1];
-      rb[1] = xm[2] * yb[0] - xm[0] * yb[2];
-      rb[2] = xm[0] * yb[1] - xm[1] * yb[0];
-      xb[0] = yb[0] + yb[1] * r[2] - yb[2] * r[1];
-      xb[1] = yb[1] + yb[2] * r[0] - yb[0] * r[2];
-      xb[2] = yb[2] + yb[0] * r[1] - yb[1] * r[0];
-    }
-    for (int j = 0; j < 3; j++) {
-      gcam[j] += rb[j];
-      gcam[3 + j] -= xb[j];
-      gX[j] += xb[j];
-    }
+    project_reverse(cam, &tr, rb0 * wi, rb1 * wi, gc + CAMP * cam_idx[i], gp + 3 * pt_idx[i]);
   }
   return e;
+}
+
+/* The Jacobian workload: for every observation, the 2 x 15 Jacobian of its reprojection residual
+ * r = w (proj(cam, X) - u) with respect to the camera (11), the point (3) and the weight, row by row into
+ * jac[30 i ..]. Parad's takes two reverse sweeps over all observations (below); the hand-written one runs
+ * project() forward once per observation and its adjoint twice. */
+enum { JROW = CAMP + 3 + 1 };
+__attribute__((noinline)) static void ba_residual(const double *cam, const double *X, const double *w,
+                                                  const double *feat, double *r) {
+  double proj[2];
+  project(cam, X, proj);
+  r[0] = *w * (proj[0] - feat[0]);
+  r[1] = *w * (proj[1] - feat[1]);
+}
+
+/* All residuals from the observations' own copies of their inputs (15 each, gathered): the rows of
+ * different observations then depend on different inputs, so one reverse sweep seeded with every
+ * observation's row 0 yields all their row-0 Jacobians at once (a colouring of the block-sparse
+ * Jacobian), and a second one all row-1 Jacobians. */
+__attribute__((noinline)) static void ba_residuals_gathered(int nobs, const double *in, const double *feats,
+                                                            double *r) {
+  for (int i = 0; i < nobs; i++) {
+    const double *x = in + (size_t)JROW * i;
+    ba_residual(x, x + CAMP, x + CAMP + 3, feats + 2 * i, r + 2 * i);
+  }
+}
+
+static void ba_jacobian_parad(int nobs, const double *cams, const double *pts, const double *w, const int *cam_idx,
+                              const int *pt_idx, const double *feats, double *jac, double *in, double *din,
+                              double *r, double *dr) {
+  for (int i = 0; i < nobs; i++) {
+    double *x = in + (size_t)JROW * i;
+    memcpy(x, cams + CAMP * cam_idx[i], CAMP * sizeof *x);
+    memcpy(x + CAMP, pts + 3 * pt_idx[i], 3 * sizeof *x);
+    x[CAMP + 3] = w[i];
+  }
+  for (int row = 0; row < 2; row++) {
+    memset(din, 0, (size_t)JROW * nobs * sizeof *din);
+    for (int i = 0; i < 2 * nobs; i++) dr[i] = i % 2 == row;
+    __parad_autodiff((void *)ba_residuals_gathered, parad_const, nobs, in, din, parad_const, feats, r, dr);
+    for (int i = 0; i < nobs; i++)
+      memcpy(jac + (size_t)2 * JROW * i + JROW * row, din + (size_t)JROW * i, JROW * sizeof *jac);
+  }
+}
+
+__attribute__((noinline)) static void ba_jacobian_hand(int nobs, const double *cams, const double *pts,
+                                                       const double *w, const int *cam_idx, const int *pt_idx,
+                                                       const double *feats, double *jac) {
+  for (int i = 0; i < nobs; i++) {
+    const double *cam = cams + CAMP * cam_idx[i], *X = pts + 3 * pt_idx[i];
+    ProjectTrace tr;
+    double proj[2];
+    project_forward(cam, X, &tr, proj);
+    for (int row = 0; row < 2; row++) {
+      double *j = jac + (size_t)2 * JROW * i + JROW * row;
+      memset(j, 0, JROW * sizeof *j);
+      project_reverse(cam, &tr, row == 0 ? w[i] : 0, row == 1 ? w[i] : 0, j, j + CAMP);
+      j[CAMP + 3] = proj[row] - feats[2 * i + row];
+    }
+  }
 }
 
 /* The problem in globals: the timed calls go through opaque pointers, as in forward_cost.c. */
@@ -175,6 +257,42 @@ __attribute__((noinline)) static double hand_gradient(void) {
   return ba_gradient(NOBS, CAMS(theta), PTS(theta), WTS(theta), cam_idx, pt_idx, feats, CAMS(grad_hand),
                      PTS(grad_hand), WTS(grad_hand));
 }
+enum { NJAC = NOBS * 2 * JROW };
+static double jac_parad[NJAC], jac_hand[NJAC], jac_fd[NJAC], resid[2 * NOBS];
+static double gathered[JROW * NOBS], dgathered[JROW * NOBS], dresid[2 * NOBS]; /* Parad's work space */
+static void residuals(void) {
+  for (int i = 0; i < NOBS; i++)
+    ba_residual(CAMS(theta) + CAMP * cam_idx[i], PTS(theta) + 3 * pt_idx[i], WTS(theta) + i, feats + 2 * i, resid + 2 * i);
+}
+static void jacobian_parad(void) {
+  ba_jacobian_parad(NOBS, CAMS(theta), PTS(theta), WTS(theta), cam_idx, pt_idx, feats, jac_parad, gathered,
+                    dgathered, resid, dresid);
+}
+static void jacobian_hand(void) { ba_jacobian_hand(NOBS, CAMS(theta), PTS(theta), WTS(theta), cam_idx, pt_idx, feats, jac_hand); }
+/* The naive baseline: central differences of each residual in each of its 15 inputs (h = 1e-6). */
+static void jacobian_fd(void) {
+  for (int i = 0; i < NOBS; i++) {
+    double in[JROW], hi[2], lo[2];
+    memcpy(in, CAMS(theta) + CAMP * cam_idx[i], CAMP * sizeof *in);
+    memcpy(in + CAMP, PTS(theta) + 3 * pt_idx[i], 3 * sizeof *in);
+    in[CAMP + 3] = WTS(theta)[i];
+    for (int k = 0; k < JROW; k++) {
+      double x = in[k], h = 1e-6 * (fabs(x) > 1 ? fabs(x) : 1);
+      in[k] = x + h;
+      ba_residual(in, in + CAMP, in + CAMP + 3, feats + 2 * i, hi);
+      in[k] = x - h;
+      ba_residual(in, in + CAMP, in + CAMP + 3, feats + 2 * i, lo);
+      in[k] = x;
+      for (int row = 0; row < 2; row++) jac_fd[(size_t)2 * JROW * i + JROW * row + k] = (hi[row] - lo[row]) / (2 * h);
+    }
+  }
+}
+static void (*volatile jac_p[4])(void) = {residuals, jacobian_parad, jacobian_hand, jacobian_fd};
+static void run_residuals(void *c) { (void)c, jac_p[0](), sink = resid[0]; }
+static void run_jac_parad(void *c) { (void)c, jac_p[1](), sink = jac_parad[0]; }
+static void run_jac_hand(void *c) { (void)c, jac_p[2](), sink = jac_hand[0]; }
+static void run_jac_fd(void *c) { (void)c, jac_p[3](), sink = jac_fd[0]; }
+
 static double (*volatile primal_p)(void) = primal;
 static void (*volatile parad_p)(void) = parad_gradient;
 static double (*volatile hand_p)(void) = hand_gradient;
@@ -240,8 +358,33 @@ int main(void) {
   double tp = times[0], tpar = times[1], th = times[2];
   char line[80];
   snprintf(line, sizeof line, "ba %dc %dp %do", NCAM, NPT, NOBS);
+
+  /* The Jacobian workload: Parad against the hand-written rows (1e-9) and, where they are not tiny, the
+   * finite differences (1e-6 of the largest entry of the row). */
+  residuals();
+  jacobian_parad();
+  jacobian_hand();
+  jacobian_fd();
+  double worst_jac, worst_jfd = 0;
+  bad += compare_gradients("BA Jacobian", jac_parad, jac_hand, NJAC, 1e-9, &worst_jac);
+  for (int r = 0; r < 2 * NOBS; r++) {
+    const double *p = jac_parad + (size_t)JROW * r, *f = jac_fd + (size_t)JROW * r;
+    double scale = max_abs(p, JROW);
+    for (int k = 0; k < JROW; k++)
+      if (fabs(p[k] - f[k]) > worst_jfd * scale) worst_jfd = fabs(p[k] - f[k]) / scale;
+  }
+  if (!(worst_jfd <= 1e-6)) printf("FAIL BA Jacobian: against finite differences, relative %.3g\n", worst_jfd), bad++;
+  double jt[3], tfd = seconds_per_call(run_jac_fd, NULL, 3, 0.2);
+  time_three((void (*[3])(void *)){run_residuals, run_jac_parad, run_jac_hand}, jt);
+  printf("  Jacobian of the %d residuals (2 x %d per observation): parad vs hand-written %.2g, vs finite "
+         "differences %.2g (relative to each row's largest entry)\n", 2 * NOBS, JROW, worst_jac, worst_jfd);
   print_header();
   print_row(line, tp, tpar, th, tape);
+  snprintf(line, sizeof line, "ba Jacobian %do", NOBS);
+  print_row(line, jt[0], jt[1], jt[2], 0);
+  bad += compare_record("BA Jacobian 8000 obs", "parad", jt[0], jt[1], jac_parad, NJAC, 0);
+  bad += compare_record("BA Jacobian 8000 obs", "hand", jt[0], jt[2], jac_hand, NJAC, 1e-9);
+  bad += compare_record("BA Jacobian 8000 obs", "fd", jt[0], tfd, jac_fd, NJAC, 1e-3);
   printf("  checks: %s\n", bad ? "FAILED" : "ok (parad = hand-written to 1e-9; both = finite differences to 1e-6)");
   return bad != 0;
 }

@@ -19,11 +19,17 @@
 #include <string.h>
 
 #include "adcheck.h"
+#include "compare.h"
 
 void __parad_autodiff(void *, ...);
 extern int parad_const;
 
-enum { D = 10, K = 25 };
+/* d and K: 10 and 25 unless built with -DGMM_D=.. -DGMM_K=.. (scripts/compare also runs 64 and 50) */
+#ifndef GMM_D
+#define GMM_D 10
+#define GMM_K 25
+#endif
+enum { D = GMM_D, K = GMM_K };
 static const double GAMMA = 1.0;
 static const int WISHART_M = 2;
 
@@ -243,7 +249,10 @@ int main(void) {
     double times[3];
     time_three((void (*[3])(void *)){run_primal, run_parad, run_hand}, times);
     tp[s] = times[0], tpar[s] = times[1], th[s] = times[2];
-    snprintf(line[s], sizeof line[s], "gmm d=%d K=%d n=%d", D, K, n_points);
+    snprintf(line[s], sizeof line[s], "GMM d=%d K=%d n=%d", D, K, n_points);
+    bad += compare_record(line[s], "parad", tp[s], tpar[s], grad_parad, NTHETA, 0);
+    bad += compare_record(line[s], "hand", tp[s], th[s], grad_hand, NTHETA, 1e-9);
+    bad += compare_finite_differences(line[s], primal, theta, NTHETA, tp[s], 5, 1e-3);
     free(data);
   }
   print_header();

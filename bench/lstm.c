@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "adcheck.h"
+#include "compare.h"
 
 void __parad_autodiff(void *, ...);
 extern int parad_const;
@@ -222,7 +223,10 @@ int main(void) {
     double times[3];
     time_three((void (*[3])(void *)){run_primal, run_parad, run_hand}, times);
     tp[s] = times[0], tpar[s] = times[1], th[s] = times[2];
-    snprintf(line[s], sizeof line[s], "lstm l=%d c=%d b=%d", L, C, B);
+    snprintf(line[s], sizeof line[s], "LSTM l=%d c=%d b=%d", L, C, B);
+    bad += compare_record(line[s], "parad", tp[s], tpar[s], grad_parad, NTHETA, 0);
+    bad += compare_record(line[s], "hand", tp[s], th[s], grad_hand, NTHETA, 1e-9);
+    bad += compare_finite_differences(line[s], primal, theta, NTHETA, tp[s], 5, 1e-3);
     free(theta), free(grad_parad), free(grad_hand), free(state0), free(seq);
   }
   print_header();
