@@ -94,7 +94,7 @@ static void shuffle_adjoint(RevGen *g, LLVMValueRef inst, LLVMValueRef d) {
     LLVMValueRef *to = (unsigned)m < n ? &da : &db;
     LLVMValueRef at = LLVMConstInt(i32, (unsigned)m % n, 0);
     LLVMValueRef old = LLVMBuildExtractElement(g->b, *to, at, "");
-    *to = LLVMBuildInsertElement(g->b, *to, LLVMBuildFAdd(g->b, old, lane, ""), at, "");
+    *to = LLVMBuildInsertElement(g->b, *to, ir_adjoint_sum(g->b, old, lane), at, "");
   }
   adj_add(g, a, da);
   adj_add(g, b, db);

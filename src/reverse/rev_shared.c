@@ -463,7 +463,7 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
     plain(g, shadow, d, align);
   } else if (!planning) {
     LLVMTypeRef t = s->deferred_type.data[d1 - 1];
-    LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, t, s->sums[d1 - 1], ""), d, ""), s->sums[d1 - 1]);
+    LLVMBuildStore(g->b, ir_adjoint_sum(g->b, LLVMBuildLoad2(g->b, t, s->sums[d1 - 1], ""), d), s->sums[d1 - 1]);
   }
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, no);
