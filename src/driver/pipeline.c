@@ -135,6 +135,15 @@ int pipeline_run(const char *in_path, const char *out_path, const PipelineOption
   LLVMDisposeMessage(msg);
   /* Parad asked the front end for line tables to place its diagnostics; drop them unless asked for. */
   if (!o->keep_debug) LLVMStripModuleDebugInfo(m);
+  /* The reverse sweep tests, in its loops, conditions that hold for a whole run of the loop (whether a
+   * thread's adjoints may be added plainly, whether a window of adjoints may stay in registers): the
+   * loop is copied once per outcome, which the -O2 pipeline does only for conditions without cost. */
+  if (o->opt != '0' &&
+      !run_passes(m, tm, "function(sroa,early-cse<memssa>,simplifycfg,loop-mssa(simple-loop-unswitch<nontrivial>))",
+                  false, false, false, 0, o->verbose)) {
+    rc = PIPELINE_FAILED;
+    goto done;
+  }
   if (!run_passes(m, tm, level, o->vectorize, o->slp_vectorize, o->unroll, 0, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;

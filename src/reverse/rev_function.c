@@ -131,6 +131,7 @@ static void plan(RevGen *g) {
     LLVMBasicBlockRef bb = g->cfg.blocks.data[b];
     g->cur = bb;
     reverse_instructions(g, bb);
+    window_end_iteration(g, bb);
     if (b == 0) shared_flush(g);
     Loop *loop = counted_header(g, bb);
     if (loop) { /* which way back: the first iteration or not; then every induction variable steps back */
@@ -147,6 +148,7 @@ static void plan(RevGen *g) {
         if (!in_loop(g, loop2, preds->data[k]) || in_loop(g, loop2, bb)) continue;
         for (size_t i = 0; i < loop2->ivs.len; i++) rv(g, loop2->ivs.data[i].phi);
         shared_rev_enter_loop(g, loop2);
+        window_rev_enter_loop(g, loop2);
       }
   }
   plan_hoisting(g);
@@ -401,6 +403,7 @@ static void edge(RevGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred, ValueL
     if (!in_loop(g, c, pred) || in_loop(g, c, bb)) continue;
     bulk_rev_enter(g, c);
     shared_rev_enter_loop(g, c);
+    window_rev_enter_loop(g, c);
     for (size_t i = 0; i < c->ivs.len; i++) LLVMBuildStore(g->b, rv(g, c->ivs.data[i].phi), c->ivs.data[i].slot);
     for (size_t i = 0; i < c->hoisted.len; i++) {
       Item it = c->hoisted.data[i];
@@ -466,6 +469,7 @@ static void write_rev(RevGen *g) {
   LLVMPositionBuilderAtEnd(g->b, entry);
   g->tape = tape_current(g);
   bulk_slots(g);
+  window_slots(g);
   shared_rev_entry(g);
   unsigned bytes = frame_record_bytes(g), nreturns = count_returns(g);
   LLVMValueRef frame = bytes ? tape_release(g, bytes) : NULL;
@@ -513,6 +517,7 @@ static void write_rev(RevGen *g) {
     if (g->ret_active && LLVMGetInstructionOpcode(term) == LLVMRet && LLVMGetNumOperands(term) == 1)
       adj_add(g, LLVMGetOperand(term, 0), LLVMGetParam(g->rev, 0));
     reverse_instructions(g, bb);
+    window_end_iteration(g, bb);
     if (b == 0) shared_flush(g); /* the reverse sweep's end */
     dispatch(g, bb, record, exit);
   }
@@ -603,6 +608,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   cfg_build(fn, &g.cfg);
   find_loops(&g);
   shared_analyse(&g);
+  window_analyse(&g);
   g.plan = xcalloc(g.cfg.blocks.len + 1, sizeof *g.plan);
   vmap_init(&g.adj);
   vmap_init(&g.local);
@@ -636,6 +642,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   vmap_free(&g.adj);
   vmap_free(&g.lanes);
   vmap_free(&g.record_choice);
+  window_free(&g);
   shared_free(&g);
   free_loops(&g);
   cfg_free(&g.cfg);

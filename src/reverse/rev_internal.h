@@ -6,6 +6,7 @@
  *   rev_tape.c      tape records in IR: writing and reading them
  *   rev_inst.c      adjoints of arithmetic, casts, aggregates, select
  *   rev_memory.c    loads, stores, stack and heap memory, memcpy/memset
+ *   rev_window.c    a stencil's adjoints summed in registers along its loop
  *   rev_call.c      calls: math rules, module functions, custom gradients
  *
  * The augmented forward function ("aug") computes the primal and the shadows of pointers, and records
@@ -107,6 +108,7 @@ typedef struct {
   bool parallel;         /* see PairKind */
   bool region_body;      /* see PairKind */
   struct SharedMemory *shared; /* rev_shared.c */
+  struct Windows *windows;     /* rev_window.c */
   const Activity *act;
   Cfg cfg;
   BlockPlan *plan;       /* per block position in cfg */
@@ -221,6 +223,20 @@ void shared_flush(RevGen *g);
 /* Memory only this thread reaches: its own stack slots and heap blocks. */
 bool rev_thread_private(LLVMValueRef p);
 
+/* Whether a load's adjoint, in a region's function, goes where it would go in any iteration of loop l:
+ * not summed in a register, and decided plain or atomic once per run of l (or always the same way). */
+bool shared_decided_per_run(RevGen *g, LLVMValueRef load, Loop *l);
+
+/* ---- rev_window.c: adjoints of neighbouring reads summed in registers along a loop ---- */
+void window_analyse(RevGen *g);                       /* after shared_analyse */
+void window_free(RevGen *g);
+void window_slots(RevGen *g);                         /* rev entry: the windows' registers */
+void window_rev_enter_loop(RevGen *g, Loop *l);       /* rev, entering a loop's reverse: empty windows */
+/* The adjoint d of a load into its window (or, this run, into its shadow); false for a load of none. */
+bool window_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMValueRef d);
+/* rev, after the reverse of a loop's block: the element left behind into memory, the window slides. */
+void window_end_iteration(RevGen *g, LLVMBasicBlockRef bb);
+
 /* ---- rev_bulk.c ---- */
 /* After plan_layout: the counted loops whose records are reserved at once. */
 void plan_bulk(RevGen *g);
@@ -270,6 +286,9 @@ void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind);
 void rev_heap(RevGen *g, LLVMValueRef call, CallKind kind);
 void aug_memcpy(RevGen *g, LLVMValueRef call, CallKind kind);
 void rev_memcpy(RevGen *g, LLVMValueRef call, CallKind kind);
+/* The adjoint d of a load added into memory at dp (its shadow, or a neighbour's for a window), the way
+ * the load's own adjoint would be: plainly, atomically or into a register sum. */
+void rev_accumulate_load(RevGen *g, LLVMValueRef load, LLVMValueRef dp, LLVMValueRef d, unsigned align);
 void aug_omp(RevGen *g, LLVMValueRef call); /* omp/omp_reverse.c */
 void rev_omp(RevGen *g, LLVMValueRef call);
 void aug_mpi(RevGen *g, LLVMValueRef call); /* mpi/mpi_reverse.c */

@@ -182,6 +182,11 @@ static void accumulate_into(RevGen *g, LLVMValueRef at, LLVMValueRef orig, LLVMV
     add_plain(g, p, d, align);
 }
 
+void rev_accumulate_load(RevGen *g, LLVMValueRef load, LLVMValueRef dp, LLVMValueRef d, unsigned align) {
+  if (!shared_accumulate(g, load, dp, d, align, add_plain, add_atomic))
+    accumulate_into(g, load, LLVMGetOperand(load, 0), dp, d, align);
+}
+
 /* dv = *p; *p = 0; returns dv (NULL when the value needs no adjoint). */
 static LLVMValueRef take_memory(RevGen *g, LLVMValueRef p, LLVMTypeRef t, unsigned align, bool want) {
   LLVMValueRef dv = NULL;
@@ -198,9 +203,8 @@ bool rev_memory(RevGen *g, LLVMValueRef inst) {
   switch (LLVMGetInstructionOpcode(inst)) {
   case LLVMLoad: {
     if (!varied(g, inst) || !adj_type_of(g, inst)) return true;
-    LLVMValueRef d = adj_take(g, inst), p = LLVMGetOperand(inst, 0), dp = rs(g, p);
-    if (!shared_accumulate(g, inst, dp, d, LLVMGetAlignment(inst), add_plain, add_atomic))
-      accumulate_into(g, inst, p, dp, d, LLVMGetAlignment(inst));
+    LLVMValueRef d = adj_take(g, inst), dp = rs(g, LLVMGetOperand(inst, 0));
+    if (!window_accumulate(g, inst, dp, d)) rev_accumulate_load(g, inst, dp, d, LLVMGetAlignment(inst));
     return true;
   }
   case LLVMStore: {

@@ -237,6 +237,12 @@ void shared_free(RevGen *g) {
   g->shared = NULL;
 }
 
+bool shared_decided_per_run(RevGen *g, LLVMValueRef load, Loop *l) {
+  struct SharedMemory *s = g->shared;
+  if (!s || !vmap_get(&s->root_of, load)) return true;
+  return !vmap_get(&s->defer_of, load) && vmap_get(&s->loop_of, load) == l;
+}
+
 /* ---- the forward sweep: ranges ---- */
 
 static LLVMValueRef range_slot(RevGen *g, unsigned k, unsigned which) { return g->shared->ranges[4 * k + which]; }

@@ -1,0 +1,466 @@
+/* Adjoints of a stencil's neighbouring reads, summed in registers along the loop.
+ *
+ * A loop that reads a[i-1], a[i] and a[i+1] in iteration i adds, in its reverse, three adjoints into
+ * memory per iteration, and each element of a's shadow receives its three additions in three
+ * consecutive iterations: the loads and stores of one iteration wait on the stores of the previous.
+ * When the reads are at constant offsets from one address that moves by one element per iteration, the
+ * reverse sweep instead keeps a window of registers, one per element the iteration touches: an adjoint
+ * goes into its register, and at the end of each iteration the element that no later iteration touches
+ * is added into memory once, and the window slides by one. After the loop (its first iteration), the
+ * elements still in the window are added, those some iteration touched.
+ *
+ * Adding later is the same as adding now while nothing else reads the window's elements in between:
+ * the loop's other adjoint additions commute with the window's; a store's reverse, which reads its
+ * shadow and clears it, must not reach them. A store at another offset from the same address moving the
+ * same way is apart by construction; any other store is checked at run time, once per run of the loop,
+ * by comparing the address ranges the run covers; when they meet, the run adds into memory as usual.
+ * Calls, atomics and other memory the reverse may read leave the loop as it is. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "reverse/rev_internal.h"
+
+enum { MAX_SPAN = 8, MAX_MEMBERS = 32 };
+
+/* An address root + coef * iv + offset (bytes): root is the same in every iteration, iv one of the
+ * loop's induction variables (NULL when the address does not move). */
+typedef struct {
+  LLVMValueRef root;
+  Induction *iv;
+  long long coef, offset;
+} Affine;
+
+typedef struct {
+  LLVMValueRef load;
+  int k; /* its element: k elements after the lowest one's, in the direction the loop moves */
+} Member;
+
+/* The loads of one window: same root, induction variable, step and element type. */
+typedef struct {
+  Loop *loop;
+  Affine at;         /* of the first member; the others differ in offset */
+  long long stride;  /* bytes the address moves per iteration: plus or minus the element's size */
+  LLVMTypeRef type;
+  unsigned size, align;
+  VEC(Member) members;
+  int kmin, kmax;
+  bool checked;      /* some store needs a check at run time */
+  LLVMValueRef *sum, *touched; /* rev: per element of the window, kmin .. kmax */
+} Window;
+
+typedef VEC(Window) WindowList;
+
+/* A store of the loop whose range is compared with a window's before each run. */
+typedef struct {
+  Window *window;
+  LLVMValueRef store;
+  Affine at;
+} Check;
+
+struct Windows {
+  WindowList list;
+  VEC(Check) checks; /* filled after list stops growing: pointers into it stay */
+  ValueMap window_of; /* load -> 1 + its window's index */
+  ValueMap flag_of;   /* loop -> rev: slot holding whether this run uses its windows */
+};
+
+static bool invariant_in(RevGen *g, Loop *l, LLVMValueRef v) {
+  return !LLVMIsAInstruction(v) || !in_loop(g, l, LLVMGetInstructionParent(v));
+}
+
+static bool fits(long long v) { return v > -(1ll << 40) && v < (1ll << 40); }
+
+/* An integer as a * iv + b, b a constant. */
+static bool linear_int(RevGen *g, Loop *l, LLVMValueRef v, Induction **iv, long long *a, long long *b, int depth) {
+  if (LLVMIsAConstantInt(v)) {
+    *iv = NULL, *a = 0, *b = LLVMConstIntGetSExtValue(v);
+    return true;
+  }
+  for (size_t k = 0; k < l->ivs.len; k++)
+    if (l->ivs.data[k].phi == v) {
+      *iv = &l->ivs.data[k], *a = 1, *b = 0;
+      return true;
+    }
+  if (!LLVMIsAInstruction(v) || invariant_in(g, l, v) || depth > 12) return false;
+  Induction *i1, *i2;
+  long long a1, b1, a2, b2;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  if (op == LLVMSExt) { /* of an induction variable that does not wrap */
+    LLVMValueRef x = LLVMGetOperand(v, 0);
+    if (!linear_int(g, l, x, iv, a, b, depth + 1) || !*iv || *a != 1 || *b != 0) return false;
+    for (unsigned i = 0; i < LLVMCountIncoming(x); i++) {
+      LLVMValueRef next = LLVMGetIncomingValue(x, i);
+      if (LLVMIsAInstruction(next) && in_loop(g, l, LLVMGetInstructionParent(next)))
+        return LLVMGetInstructionOpcode(next) == LLVMAdd && LLVMGetNSW(next);
+    }
+    return false;
+  }
+  if (op != LLVMAdd && op != LLVMSub && op != LLVMMul && op != LLVMShl) return false;
+  if (!linear_int(g, l, LLVMGetOperand(v, 0), &i1, &a1, &b1, depth + 1) ||
+      !linear_int(g, l, LLVMGetOperand(v, 1), &i2, &a2, &b2, depth + 1))
+    return false;
+  switch (op) {
+  case LLVMAdd:
+  case LLVMSub:
+    if (i1 && i2 && i1 != i2) return false;
+    *iv = i1 ? i1 : i2;
+    *a = op == LLVMAdd ? a1 + a2 : a1 - a2;
+    *b = op == LLVMAdd ? b1 + b2 : b1 - b2;
+    break;
+  case LLVMMul:
+    if (i1 && i2) return false;
+    *iv = i1 ? i1 : i2;
+    *a = i1 ? a1 * b2 : a2 * b1;
+    *b = b1 * b2;
+    break;
+  default: /* shl by a constant */
+    if (i2 || b2 < 0 || b2 > 30) return false;
+    *iv = i1, *a = a1 << b2, *b = b1 << b2;
+  }
+  return fits(*a) && fits(*b);
+}
+
+/* An address as an Affine: a chain of one-index GEPs from a pointer the loop does not change. */
+static bool affine(RevGen *g, Loop *l, LLVMValueRef p, Affine *out, int depth) {
+  p = ir_strip_pointer_casts(p);
+  if (invariant_in(g, l, p)) {
+    *out = (Affine){p, NULL, 0, 0};
+    return true;
+  }
+  if (!LLVMIsAGetElementPtrInst(p) || LLVMGetNumOperands(p) != 2 || depth > 12) return false;
+  Affine base;
+  Induction *iv;
+  long long a, b, size = (long long)ir_type_size(g->ad->mod, LLVMGetGEPSourceElementType(p));
+  LLVMValueRef idx = LLVMGetOperand(p, 1);
+  if (LLVMGetIntTypeWidth(LLVMTypeOf(idx)) != 64) return false;
+  if (!affine(g, l, LLVMGetOperand(p, 0), &base, depth + 1) || !linear_int(g, l, idx, &iv, &a, &b, 0)) return false;
+  if (base.iv && iv && base.iv != iv) return false;
+  *out = (Affine){base.root, base.iv ? base.iv : iv, base.coef + a * size, base.offset + b * size};
+  return fits(out->coef) && fits(out->offset);
+}
+
+static bool same_line(const Affine *x, const Affine *y) {
+  return x->root == y->root && x->iv == y->iv && x->coef == y->coef;
+}
+
+/* Whether the reverse of inst may read memory or leaves it to code out of sight. */
+static bool blocks_windows(RevGen *g, LLVMValueRef inst) {
+  switch (LLVMGetInstructionOpcode(inst)) {
+  case LLVMCall:
+    switch (call_classify(inst, NULL)) {
+    case CALL_DEBUG:
+    case CALL_MATH:
+    case CALL_INACTIVE: return false;
+    default: return true;
+    }
+  case LLVMInvoke:
+  case LLVMAtomicRMW:
+  case LLVMAtomicCmpXchg:
+  case LLVMFence: return true;
+  case LLVMAlloca: return activity_shadowed(g->act, inst);
+  default: return false;
+  }
+}
+
+/* A load whose adjoint may go into a window. */
+static bool candidate(RevGen *g, Loop *l, LLVMValueRef load, Affine *at) {
+  LLVMTypeRef t = LLVMTypeOf(load);
+  if (!ir_is_fp(t) || !activity_varied(g->act, load) || adj_type_of(g, load) != t) return false;
+  if (LLVMGetOrdering(load) != LLVMAtomicOrderingNotAtomic || LLVMGetVolatile(load)) return false;
+  if (!shared_decided_per_run(g, load, l)) return false;
+  return affine(g, l, LLVMGetOperand(load, 0), at, 0) && at->iv && activity_shadowed(g->act, at->root);
+}
+
+static Window *find_window(WindowList *list, Loop *l, const Affine *at, LLVMTypeRef t) {
+  for (size_t i = 0; i < list->len; i++)
+    if (list->data[i].loop == l && list->data[i].type == t && same_line(&list->data[i].at, at)) return &list->data[i];
+  return NULL;
+}
+
+/* The windows of one loop: counted, of one block (every iteration runs all of it). */
+static void analyse_loop(RevGen *g, struct Windows *w, Loop *l) {
+  LLVMBasicBlockRef bb = l->header;
+  if (!l->ivs.len || l->latch != bb) return;
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    if (l->body[b] && g->cfg.blocks.data[b] != bb) return;
+  size_t first = w->list.len;
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+    if (blocks_windows(g, i)) {
+      for (size_t k = first; k < w->list.len; k++) vec_free(&w->list.data[k].members);
+      w->list.len = first;
+      return;
+    }
+    Affine at;
+    if (!LLVMIsALoadInst(i) || !candidate(g, l, i, &at)) continue;
+    long long size = (long long)ir_type_size(g->ad->mod, LLVMTypeOf(i));
+    long long stride = at.coef * LLVMConstIntGetSExtValue(at.iv->step);
+    if (stride != size && stride != -size) continue;
+    Window *win = find_window(&w->list, l, &at, LLVMTypeOf(i));
+    if (!win) {
+      vec_push(&w->list, ((Window){.loop = l, .at = at, .stride = stride, .type = LLVMTypeOf(i), .size = (unsigned)size,
+                                   .align = LLVMGetAlignment(i)}));
+      win = &w->list.data[w->list.len - 1];
+    }
+    long long diff = at.offset - win->at.offset;
+    if (diff % stride || win->members.len == MAX_MEMBERS) continue;
+    vec_push(&win->members, ((Member){i, (int)(diff / stride)}));
+    if (LLVMGetAlignment(i) < win->align) win->align = LLVMGetAlignment(i);
+  }
+  /* of each line's loads, those of the span of MAX_SPAN elements that holds the most (the others add
+   * into memory as usual); kept when they touch two elements or more, with k counted from the lowest */
+  size_t keep = first;
+  for (size_t k = first; k < w->list.len; k++) {
+    Window win = w->list.data[k];
+    size_t best = 0;
+    for (size_t m = 0; m < win.members.len; m++) {
+      size_t count = 0;
+      for (size_t o = 0; o < win.members.len; o++)
+        count += win.members.data[o].k >= win.members.data[m].k && win.members.data[o].k <= win.members.data[m].k + MAX_SPAN;
+      if (count > best) best = count, win.kmin = win.members.data[m].k;
+    }
+    size_t n = 0;
+    win.kmax = win.kmin;
+    for (size_t m = 0; m < win.members.len; m++) {
+      Member mb = win.members.data[m];
+      if (mb.k < win.kmin || mb.k > win.kmin + MAX_SPAN) continue;
+      if (mb.k > win.kmax) win.kmax = mb.k;
+      win.members.data[n++] = mb;
+    }
+    win.members.len = n;
+    if (win.kmin == win.kmax) {
+      vec_free(&win.members);
+      continue;
+    }
+    for (size_t m = 0; m < win.members.len; m++) win.members.data[m].k -= win.kmin;
+    win.at.offset += win.kmin * win.stride;
+    win.kmax -= win.kmin;
+    win.kmin = 0;
+    w->list.data[keep++] = win;
+  }
+  w->list.len = keep;
+}
+
+/* The stores of a window's loop: apart by construction, checked at run time, or the window goes. */
+static bool check_stores(RevGen *g, struct Windows *w, Window *win) {
+  for (LLVMValueRef i = LLVMGetFirstInstruction(win->loop->header); i; i = LLVMGetNextInstruction(i)) {
+    if (!LLVMIsAStoreInst(i)) continue;
+    LLVMValueRef v = LLVMGetOperand(i, 0), p = LLVMGetOperand(i, 1);
+    if (!activity_shadowed(g->act, p) || ir_is_ptr(LLVMTypeOf(v))) continue; /* its reverse leaves memory alone */
+    Affine at;
+    if (!affine(g, win->loop, p, &at, 0) || !activity_shadowed(g->act, at.root)) return false;
+    long long diff = at.offset - win->at.offset;
+    if (same_line(&at, &win->at) && ir_type_size(g->ad->mod, LLVMTypeOf(v)) == win->size && diff % win->stride == 0) {
+      if (diff / win->stride >= 0 && diff / win->stride <= win->kmax) return false; /* one of its elements */
+      continue; /* it clears, in each iteration, an element outside the window */
+    }
+    vec_push(&w->checks, ((Check){win, i, at}));
+    win->checked = true;
+  }
+  return true;
+}
+
+void window_analyse(RevGen *g) {
+  struct Windows *w = xcalloc(1, sizeof *w);
+  vmap_init(&w->window_of);
+  vmap_init(&w->flag_of);
+  for (size_t i = 0; i < g->loops.len; i++) analyse_loop(g, w, &g->loops.data[i]);
+  size_t keep = 0;
+  for (size_t i = 0; i < w->list.len; i++) {
+    size_t checks = w->checks.len;
+    if (check_stores(g, w, &w->list.data[i])) {
+      w->list.data[keep++] = w->list.data[i];
+      for (size_t c = checks; c < w->checks.len; c++) w->checks.data[c].window = &w->list.data[keep - 1];
+    } else {
+      w->checks.len = checks;
+      vec_free(&w->list.data[i].members);
+    }
+  }
+  w->list.len = keep;
+  for (size_t i = 0; i < w->list.len; i++)
+    for (size_t m = 0; m < w->list.data[i].members.len; m++)
+      vmap_put(&w->window_of, w->list.data[i].members.data[m].load, (void *)(i + 1));
+  g->windows = w;
+  if (getenv("PARAD_PLAN"))
+    for (size_t i = 0; i < w->list.len; i++)
+      fprintf(stderr, "adjoint window in %s: %zu loads over %d elements%s\n", LLVMGetValueName(g->orig),
+              w->list.data[i].members.len, w->list.data[i].kmax + 1, w->list.data[i].checked ? ", checked per run" : "");
+}
+
+void window_free(RevGen *g) {
+  struct Windows *w = g->windows;
+  if (!w) return;
+  for (size_t i = 0; i < w->list.len; i++) {
+    vec_free(&w->list.data[i].members);
+    free(w->list.data[i].sum);
+    free(w->list.data[i].touched);
+  }
+  vec_free(&w->list);
+  vec_free(&w->checks);
+  vmap_free(&w->window_of);
+  vmap_free(&w->flag_of);
+  free(w);
+  g->windows = NULL;
+}
+
+/* ---- the reverse sweep ---- */
+
+void window_slots(RevGen *g) {
+  struct Windows *w = g->windows;
+  LLVMTypeRef i1 = LLVMInt1TypeInContext(g->ctx);
+  for (size_t i = 0; i < w->list.len; i++) {
+    Window *win = &w->list.data[i];
+    win->sum = xcalloc((size_t)win->kmax + 1, sizeof *win->sum);
+    win->touched = xcalloc((size_t)win->kmax + 1, sizeof *win->touched);
+    for (int k = 0; k <= win->kmax; k++) {
+      win->sum[k] = LLVMBuildAlloca(g->b, win->type, "window");
+      win->touched[k] = LLVMBuildAlloca(g->b, i1, "window.touched");
+    }
+    if (win->checked && !vmap_has(&w->flag_of, win->loop))
+      vmap_put(&w->flag_of, win->loop, LLVMBuildAlloca(g->b, i1, "window.on"));
+  }
+}
+
+/* The shadow address root + coef * x + offset + extra. */
+static LLVMValueRef shadow_at(RevGen *g, const Affine *at, LLVMValueRef x, long long extra) {
+  LLVMValueRef off = LLVMConstInt(g->i64, (unsigned long long)(at->offset + extra), 1);
+  if (x) {
+    LLVMValueRef scaled = LLVMBuildMul(g->b, LLVMBuildSExtOrBitCast(g->b, x, g->i64, ""),
+                                       LLVMConstInt(g->i64, (unsigned long long)at->coef, 1), "");
+    off = LLVMBuildAdd(g->b, scaled, off, "");
+  }
+  return LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), rs(g, at->root), &off, 1, "");
+}
+
+/* [lo, hi) of the addresses from a (inclusive) to b and its bytes past. */
+static void range(RevGen *g, LLVMValueRef a, LLVMValueRef b, unsigned size, LLVMValueRef *lo, LLVMValueRef *hi) {
+  LLVMValueRef ab[2] = {LLVMBuildPtrToInt(g->b, a, g->i64, ""), LLVMBuildPtrToInt(g->b, b, g->i64, "")};
+  *lo = ir_call_intrinsic(g->b, "llvm.umin", &g->i64, 1, ab, 2);
+  *hi = LLVMBuildAdd(g->b, ir_call_intrinsic(g->b, "llvm.umax", &g->i64, 1, ab, 2), LLVMConstInt(g->i64, size, 0), "");
+}
+
+void window_rev_enter_loop(RevGen *g, Loop *l) {
+  struct Windows *w = g->windows;
+  bool planning = g->phase == PLANNING;
+  LLVMTypeRef i1 = LLVMInt1TypeInContext(g->ctx);
+  for (size_t i = 0; i < w->list.len && !planning; i++) {
+    Window *win = &w->list.data[i];
+    if (win->loop != l) continue;
+    for (int k = 0; k <= win->kmax; k++) {
+      LLVMBuildStore(g->b, LLVMConstNull(win->type), win->sum[k]);
+      LLVMBuildStore(g->b, LLVMConstNull(i1), win->touched[k]);
+    }
+  }
+  /* first and last iterations of the run: the loop's start, and where the run ended */
+  LLVMValueRef on = LLVMConstInt(i1, 1, 0);
+  for (size_t c = 0; c < w->checks.len; c++) {
+    Check *ch = &w->checks.data[c];
+    Window *win = ch->window;
+    if (win->loop != l) continue;
+    LLVMValueRef first = rv(g, win->at.iv->start), last = rv(g, win->at.iv->phi), wlo, whi, slo, shi;
+    range(g, shadow_at(g, &win->at, first, 0), shadow_at(g, &win->at, last, 0), win->size, &wlo, &whi);
+    LLVMValueRef lo2, hi2; /* the window's far element in the same two iterations */
+    range(g, shadow_at(g, &win->at, first, win->kmax * win->stride), shadow_at(g, &win->at, last, win->kmax * win->stride),
+          win->size, &lo2, &hi2);
+    LLVMValueRef los[2] = {wlo, lo2}, his[2] = {whi, hi2};
+    wlo = ir_call_intrinsic(g->b, "llvm.umin", &g->i64, 1, los, 2);
+    whi = ir_call_intrinsic(g->b, "llvm.umax", &g->i64, 1, his, 2);
+    LLVMValueRef sfirst = ch->at.iv ? rv(g, ch->at.iv->start) : NULL, slast = ch->at.iv ? rv(g, ch->at.iv->phi) : NULL;
+    unsigned ssize = (unsigned)ir_type_size(g->ad->mod, LLVMTypeOf(LLVMGetOperand(ch->store, 0)));
+    range(g, shadow_at(g, &ch->at, sfirst, 0), shadow_at(g, &ch->at, slast, 0), ssize, &slo, &shi);
+    LLVMValueRef apart = LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntULE, shi, wlo, ""),
+                                     LLVMBuildICmp(g->b, LLVMIntULE, whi, slo, ""), "");
+    on = LLVMBuildAnd(g->b, on, apart, "");
+  }
+  LLVMValueRef flag = vmap_get(&w->flag_of, l);
+  if (flag && !planning) LLVMBuildStore(g->b, on, flag);
+}
+
+/* Builds if (cond) { yes } else { no } around the caller's code; returns with the builder in yes. */
+static LLVMBasicBlockRef branch(RevGen *g, LLVMValueRef cond, LLVMBasicBlockRef *no, LLVMBasicBlockRef *join) {
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
+  LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->ctx, fn, "window.yes");
+  *no = LLVMAppendBasicBlockInContext(g->ctx, fn, "window.no");
+  *join = LLVMAppendBasicBlockInContext(g->ctx, fn, "window.join");
+  LLVMBuildCondBr(g->b, cond, yes, *no);
+  LLVMPositionBuilderAtEnd(g->b, yes);
+  return yes;
+}
+
+static LLVMValueRef flag_value(RevGen *g, Window *win) {
+  LLVMValueRef slot = win->checked ? vmap_get(&g->windows->flag_of, win->loop) : NULL;
+  return slot ? LLVMBuildLoad2(g->b, LLVMInt1TypeInContext(g->ctx), slot, "window.on") : NULL;
+}
+
+bool window_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMValueRef d) {
+  struct Windows *w = g->windows;
+  size_t i1 = w ? (size_t)vmap_get(&w->window_of, load) : 0;
+  if (!i1 || g->phase == PLANNING) return false;
+  Window *win = &w->list.data[i1 - 1];
+  int k = 0;
+  for (size_t m = 0; m < win->members.len; m++)
+    if (win->members.data[m].load == load) k = win->members.data[m].k;
+  LLVMValueRef on = flag_value(g, win);
+  LLVMBasicBlockRef no = NULL, join = NULL;
+  if (on) branch(g, on, &no, &join);
+  LLVMBuildStore(g->b, ir_adjoint_sum(g->b, LLVMBuildLoad2(g->b, win->type, win->sum[k], ""), d), win->sum[k]);
+  LLVMBuildStore(g->b, LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 1, 0), win->touched[k]);
+  if (on) {
+    LLVMBuildBr(g->b, join);
+    LLVMPositionBuilderAtEnd(g->b, no);
+    rev_accumulate_load(g, load, shadow, d, LLVMGetAlignment(load));
+    LLVMBuildBr(g->b, join);
+    LLVMPositionBuilderAtEnd(g->b, join);
+  }
+  return true;
+}
+
+void window_end_iteration(RevGen *g, LLVMBasicBlockRef bb) {
+  struct Windows *w = g->windows;
+  for (size_t i = 0; i < w->list.len; i++) {
+    Window *win = &w->list.data[i];
+    if (win->loop->header != bb) continue;
+    /* the element the next iteration no longer touches: the member farthest along the loop's way */
+    Member *far = NULL;
+    for (size_t m = 0; m < win->members.len; m++)
+      if (win->members.data[m].k == win->kmax) far = &win->members.data[m];
+    LLVMValueRef far_at = rs(g, LLVMGetOperand(far->load, 0));
+    Induction *first_iv = &win->loop->ivs.data[0];
+    LLVMValueRef is_first = LLVMBuildICmp(g->b, LLVMIntEQ, rv(g, first_iv->phi), rv(g, first_iv->start), "");
+    if (g->phase == PLANNING) continue;
+    LLVMValueRef on = flag_value(g, win);
+    LLVMBasicBlockRef off = NULL, done = NULL;
+    if (on) branch(g, on, &off, &done);
+    LLVMTypeRef i1 = LLVMInt1TypeInContext(g->ctx);
+    int n = win->kmax;
+    rev_accumulate_load(g, far->load, far_at, LLVMBuildLoad2(g->b, win->type, win->sum[n], ""), win->align);
+    LLVMBasicBlockRef join, slide;
+    branch(g, is_first, &slide, &join);
+    for (int k = 0; k < n; k++) { /* after the loop's first iteration: what the window still holds */
+      LLVMBasicBlockRef skip, next;
+      branch(g, LLVMBuildLoad2(g->b, i1, win->touched[k], ""), &skip, &next);
+      LLVMValueRef back = LLVMConstInt(g->i64, (unsigned long long)((k - n) * win->stride), 1);
+      rev_accumulate_load(g, far->load, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), far_at, &back, 1, ""),
+                          LLVMBuildLoad2(g->b, win->type, win->sum[k], ""), win->align);
+      LLVMBuildBr(g->b, next);
+      LLVMPositionBuilderAtEnd(g->b, skip);
+      LLVMBuildBr(g->b, next);
+      LLVMPositionBuilderAtEnd(g->b, next);
+    }
+    LLVMBuildBr(g->b, join);
+    LLVMPositionBuilderAtEnd(g->b, slide); /* element k of this iteration is element k + 1 of the one before */
+    for (int k = n; k > 0; k--) {
+      LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, win->type, win->sum[k - 1], ""), win->sum[k]);
+      LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, i1, win->touched[k - 1], ""), win->touched[k]);
+    }
+    LLVMBuildStore(g->b, LLVMConstNull(win->type), win->sum[0]);
+    LLVMBuildStore(g->b, LLVMConstNull(i1), win->touched[0]);
+    LLVMBuildBr(g->b, join);
+    LLVMPositionBuilderAtEnd(g->b, join);
+    if (on) {
+      LLVMBuildBr(g->b, done);
+      LLVMPositionBuilderAtEnd(g->b, off);
+      LLVMBuildBr(g->b, done);
+      LLVMPositionBuilderAtEnd(g->b, done);
+    }
+  }
+}
