@@ -110,12 +110,12 @@ static bool linear_int(RevGen *g, Loop *l, LLVMValueRef v, Induction **iv, long 
   case LLVMMul:
     if (i1 && i2) return false;
     *iv = i1 ? i1 : i2;
-    *a = i1 ? a1 * b2 : a2 * b1;
-    *b = b1 * b2;
+    if (__builtin_mul_overflow(i1 ? a1 : a2, i1 ? b2 : b1, a) || __builtin_mul_overflow(b1, b2, b)) return false;
     break;
   default: /* shl by a constant */
     if (i2 || b2 < 0 || b2 > 30) return false;
-    *iv = i1, *a = a1 << b2, *b = b1 << b2;
+    *iv = i1;
+    if (__builtin_mul_overflow(a1, 1ll << b2, a) || __builtin_mul_overflow(b1, 1ll << b2, b)) return false;
   }
   return fits(*a) && fits(*b);
 }
@@ -135,7 +135,8 @@ static bool affine(RevGen *g, Loop *l, LLVMValueRef p, Affine *out, int depth) {
   if (LLVMGetIntTypeWidth(LLVMTypeOf(idx)) != 64) return false;
   if (!affine(g, l, LLVMGetOperand(p, 0), &base, depth + 1) || !linear_int(g, l, idx, &iv, &a, &b, 0)) return false;
   if (base.iv && iv && base.iv != iv) return false;
-  *out = (Affine){base.root, base.iv ? base.iv : iv, base.coef + a * size, base.offset + b * size};
+  if (__builtin_mul_overflow(a, size, &a) || __builtin_mul_overflow(b, size, &b) || !fits(a) || !fits(b)) return false;
+  *out = (Affine){base.root, base.iv ? base.iv : iv, base.coef + a, base.offset + b};
   return fits(out->coef) && fits(out->offset);
 }
 
@@ -202,7 +203,7 @@ static void analyse_loop(RevGen *g, struct Windows *w, Loop *l) {
       win = &w->list.data[w->list.len - 1];
     }
     long long diff = at.offset - win->at.offset;
-    if (diff % stride || win->members.len == MAX_MEMBERS) continue;
+    if (diff % stride || diff / stride > 1 << 20 || diff / stride < -(1 << 20) || win->members.len == MAX_MEMBERS) continue;
     vec_push(&win->members, ((Member){i, (int)(diff / stride)}));
     if (LLVMGetAlignment(i) < win->align) win->align = LLVMGetAlignment(i);
   }
