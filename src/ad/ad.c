@@ -70,7 +70,7 @@ static void lower(AdModule *ad, LLVMValueRef call) {
   request_free(&r);
 }
 
-int ad_generate(LLVMModuleRef m) {
+int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
   AdModule ad = {.mod = m, .ctx = LLVMGetModuleContext(m), .count_updates = getenv("PARAD_COUNT_UPDATES") != NULL};
   int before = diag_error_count();
   ValueList pending = {0}, later = {0};
@@ -115,5 +115,6 @@ int ad_generate(LLVMModuleRef m) {
   for (size_t i = 0; i < ad.generated.len; i++) free(ad.generated.data[i].key);
   vec_free(&ad.generated);
   activity_cache_free(&ad);
+  if (run_long_conditions) *run_long_conditions = ad.run_long_conditions;
   return diag_error_count() - before;
 }

@@ -32,11 +32,16 @@ typedef struct {
   /* PARAD_COUNT_UPDATES set when compiling: the reverse sweep of parallel regions counts its adjoint
    * updates of shared memory, plain and atomic (parad_adjoint_update_counts), for benchmarks */
   bool count_updates;
+  /* some reverse loop tests a condition that holds for a whole run of the loop (rev_window.c,
+   * rev_shared.c): the pipeline then unswitches loops */
+  bool run_long_conditions;
 } AdModule;
 
 /* Returns the number of errors reported (0 on success). */
 int ad_prepare(LLVMModuleRef m);
-int ad_generate(LLVMModuleRef m);
+/* *run_long_conditions (may be NULL): whether the generated loops test conditions that hold for a whole
+ * run of a loop, which unswitching turns into copies of the loop. */
+int ad_generate(LLVMModuleRef m, bool *run_long_conditions);
 /* Does the module ask for any derivative (before or after ad_prepare). */
 bool ad_module_has_requests(LLVMModuleRef m);
 

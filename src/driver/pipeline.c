@@ -122,7 +122,8 @@ int pipeline_run(const char *in_path, const char *out_path, const PipelineOption
   /* for Parad's developers: the IR the generators see */
   const char *dump = getenv("PARAD_DUMP_PREPARED");
   if (dump && LLVMPrintModuleToFile(m, dump, &msg)) LLVMDisposeMessage(msg);
-  if (ad_generate(m)) {
+  bool run_long_conditions = false;
+  if (ad_generate(m, &run_long_conditions)) {
     rc = PIPELINE_REFUSED;
     goto done;
   }
@@ -135,14 +136,15 @@ int pipeline_run(const char *in_path, const char *out_path, const PipelineOption
   LLVMDisposeMessage(msg);
   /* Parad asked the front end for line tables to place its diagnostics; drop them unless asked for. */
   if (!o->keep_debug) LLVMStripModuleDebugInfo(m);
-  /* The reverse sweep tests, in its loops, conditions that hold for a whole run of the loop (whether a
+  /* The reverse sweep may test, in its loops, conditions that hold for a whole run of the loop (whether a
    * thread's adjoints may be added plainly, whether a window of adjoints may stay in registers). Each
    * such loop is copied once per outcome (the -O2 pipeline does that only for conditions that cost
    * nothing to test), once the pipeline has made the loops small enough to be worth copying; then the
    * pipeline again, on the copies. */
   char unswitched[96];
   snprintf(unswitched, sizeof unswitched, "%s,function(loop-mssa(simple-loop-unswitch<nontrivial>))", level);
-  if (o->opt != '0' && !run_passes(m, tm, unswitched, o->vectorize, o->slp_vectorize, o->unroll, 0, o->verbose)) {
+  if (o->opt != '0' && run_long_conditions &&
+      !run_passes(m, tm, unswitched, o->vectorize, o->slp_vectorize, o->unroll, 0, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;
   }

@@ -384,6 +384,7 @@ void shared_rev_entry(RevGen *g) {
     const void *key = flag_key(vmap_get(&s->loop_of, inst), vmap_get(&s->root_of, inst));
     if (vmap_has(&s->flag_of, key)) continue;
     LLVMValueRef slot = LLVMBuildAlloca(g->b, LLVMInt1TypeInContext(g->ctx), "own.run");
+    g->ad->run_long_conditions = true;
     LLVMBuildStore(g->b, LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, 0), slot);
     vmap_put(&s->flag_of, key, slot);
   }

@@ -316,8 +316,10 @@ void window_slots(RevGen *g) {
       win->sum[k] = LLVMBuildAlloca(g->b, win->type, "window");
       win->touched[k] = LLVMBuildAlloca(g->b, i1, "window.touched");
     }
-    if (win->checked && !vmap_has(&w->flag_of, win->loop))
+    if (win->checked && !vmap_has(&w->flag_of, win->loop)) {
       vmap_put(&w->flag_of, win->loop, LLVMBuildAlloca(g->b, i1, "window.on"));
+      g->ad->run_long_conditions = true;
+    }
   }
 }
 

@@ -70,7 +70,7 @@ int main(int argc, char **argv) {
   msg = NULL;
   int errors = 0, rc = 0;
   if (strcmp(stage, "generate")) errors += ad_prepare(m);
-  if (!errors && strcmp(stage, "prepare")) errors += ad_generate(m);
+  if (!errors && strcmp(stage, "prepare")) errors += ad_generate(m, NULL);
   if (errors) {
     fprintf(stderr, "parad: %d error%s, no output written\n", errors, errors > 1 ? "s" : "");
     rc = 1;
