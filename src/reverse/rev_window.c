@@ -378,15 +378,14 @@ void window_rev_enter_loop(RevGen *g, Loop *l) {
   if (flag && !planning) LLVMBuildStore(g->b, on, flag);
 }
 
-/* Builds if (cond) { yes } else { no } around the caller's code; returns with the builder in yes. */
-static LLVMBasicBlockRef branch(RevGen *g, LLVMValueRef cond, LLVMBasicBlockRef *no, LLVMBasicBlockRef *join) {
+/* Builds if (cond) { yes } else { no } around the caller's code; leaves the builder in yes. */
+static void branch(RevGen *g, LLVMValueRef cond, LLVMBasicBlockRef *no, LLVMBasicBlockRef *join) {
   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
   LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->ctx, fn, "window.yes");
   *no = LLVMAppendBasicBlockInContext(g->ctx, fn, "window.no");
   *join = LLVMAppendBasicBlockInContext(g->ctx, fn, "window.join");
   LLVMBuildCondBr(g->b, cond, yes, *no);
   LLVMPositionBuilderAtEnd(g->b, yes);
-  return yes;
 }
 
 static LLVMValueRef flag_value(RevGen *g, Window *win) {
