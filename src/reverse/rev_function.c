@@ -12,6 +12,14 @@
 #include "reverse/rev_internal.h"
 #include "reverse/reverse.h"
 
+void rev_diamond(RevGen *g, LLVMValueRef cond, LLVMBasicBlockRef *yes, LLVMBasicBlockRef *no, LLVMBasicBlockRef *join) {
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
+  *yes = LLVMAppendBasicBlockInContext(g->ctx, fn, "if.yes");
+  *no = LLVMAppendBasicBlockInContext(g->ctx, fn, "if.no");
+  *join = LLVMAppendBasicBlockInContext(g->ctx, fn, "if.join");
+  LLVMBuildCondBr(g->b, cond, *yes, *no);
+}
+
 void rev_error(RevGen *g, LLVMValueRef at, const char *fmt, ...) {
   /* the same construct was reported while planning; internal errors are new */
   if (g->phase == WRITING_REV && at && strncmp(fmt, "parad: internal error", 21)) return;

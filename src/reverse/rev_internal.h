@@ -195,6 +195,10 @@ void free_loops(RevGen *g);
 bool in_loop(RevGen *g, Loop *l, LLVMBasicBlockRef bb);
 /* The induction variable of a counted loop v is, when block bb lies in that loop; else NULL. */
 Induction *counted_iv_in(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb);
+/* Whether v is the same in every iteration of l (defined outside it, or not an instruction). */
+bool loop_invariant(RevGen *g, Loop *l, LLVMValueRef v);
+/* [lo, hi): the addresses an access of `size` bytes touches from `first` to `last` (either the lower). */
+void address_span(RevGen *g, LLVMValueRef first, LLVMValueRef last, unsigned size, LLVMValueRef *lo, LLVMValueRef *hi);
 /* The trip count (an i64) of a loop with exit_iv, from the values `value` gives (aug_value, rv). */
 LLVMValueRef loop_trip(RevGen *g, Loop *l, LLVMValueRef (*value)(RevGen *, LLVMValueRef));
 /* The loop whose header bb is, when it is counted. */
@@ -271,6 +275,9 @@ unsigned tape_slot_bytes(RevGen *g, LLVMTypeRef t);
 LLVMValueRef aug_value(RevGen *g, LLVMValueRef orig);   /* the copy of an original value in aug */
 LLVMValueRef aug_shadow(RevGen *g, LLVMValueRef orig, LLVMValueRef at, const char *what);
 LLVMValueRef aug_clone(RevGen *g, LLVMValueRef inst);
+/* Builds `if (cond) yes-part else no-part` at the builder: the caller fills *yes and *no (positioning the
+ * builder in each) and ends both with a branch to *join. */
+void rev_diamond(RevGen *g, LLVMValueRef cond, LLVMBasicBlockRef *yes, LLVMBasicBlockRef *no, LLVMBasicBlockRef *join);
 void rev_error(RevGen *g, LLVMValueRef at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Types of the pair for a pattern (declared before their bodies exist, for recursion). */
 bool rev_returns_shadow(RevGen *g);

@@ -60,8 +60,14 @@ static bool induction(RevGen *g, const bool *body, LLVMValueRef phi, LLVMBasicBl
   return true;
 }
 
-static bool defined_outside(RevGen *g, Loop *l, LLVMValueRef v) {
+bool loop_invariant(RevGen *g, Loop *l, LLVMValueRef v) {
   return !LLVMIsAInstruction(v) || !in_loop(g, l, LLVMGetInstructionParent(v));
+}
+
+void address_span(RevGen *g, LLVMValueRef first, LLVMValueRef last, unsigned size, LLVMValueRef *lo, LLVMValueRef *hi) {
+  LLVMValueRef ab[2] = {LLVMBuildPtrToInt(g->b, first, g->i64, ""), LLVMBuildPtrToInt(g->b, last, g->i64, "")};
+  *lo = ir_call_intrinsic(g->b, "llvm.umin", &g->i64, 1, ab, 2);
+  *hi = LLVMBuildAdd(g->b, ir_call_intrinsic(g->b, "llvm.umax", &g->i64, 1, ab, 2), LLVMConstInt(g->i64, size, 0), "");
 }
 
 /* The loop leaves only from its latch, when iv + step == limit (limit the same in every iteration): its
@@ -88,7 +94,7 @@ static bool exit_test(RevGen *g, Loop *l) {
       if (LLVMGetIncomingBlock(iv->phi, i) == l->latch) next = LLVMGetIncomingValue(iv->phi, i);
     for (int side = 0; side < 2; side++) {
       LLVMValueRef a = LLVMGetOperand(c, (unsigned)side), lim = LLVMGetOperand(c, (unsigned)!side);
-      if (a == next && defined_outside(g, l, lim)) {
+      if (a == next && loop_invariant(g, l, lim)) {
         l->exit_iv = iv;
         l->limit = lim;
         return true;

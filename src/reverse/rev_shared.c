@@ -42,10 +42,6 @@ static const void *flag_key(const void *loop, const void *root1) {
   return (const void *)((size_t)loop * 64 + (size_t)root1); /* roots number fewer than 64 */
 }
 
-static bool invariant_in(RevGen *g, Loop *l, LLVMValueRef v) {
-  return !LLVMIsAInstruction(v) || !in_loop(g, l, LLVMGetInstructionParent(v));
-}
-
 static int iv_index(Loop *l, LLVMValueRef v) {
   for (size_t k = 0; k < l->ivs.len; k++)
     if (l->ivs.data[k].phi == v) return (int)k;
@@ -54,13 +50,13 @@ static int iv_index(Loop *l, LLVMValueRef v) {
 
 /* v is a linear function of l's induction variables, built from values the loop does not change. */
 static bool linear(RevGen *g, Loop *l, LLVMValueRef v, int depth) {
-  if (invariant_in(g, l, v) || iv_index(l, v) >= 0) return true;
+  if (loop_invariant(g, l, v) || iv_index(l, v) >= 0) return true;
   if (depth > 16) return false;
   LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
   switch (LLVMGetInstructionOpcode(v)) {
   case LLVMAdd:
   case LLVMSub: return linear(g, l, a, depth + 1) && linear(g, l, b, depth + 1);
-  case LLVMMul: return (invariant_in(g, l, a) && linear(g, l, b, depth + 1)) || (invariant_in(g, l, b) && linear(g, l, a, depth + 1));
+  case LLVMMul: return (loop_invariant(g, l, a) && linear(g, l, b, depth + 1)) || (loop_invariant(g, l, b) && linear(g, l, a, depth + 1));
   case LLVMShl: return LLVMIsAConstantInt(b) && linear(g, l, a, depth + 1);
   case LLVMOr: return LLVMGetIsDisjoint(v) && LLVMIsAConstantInt(b) && linear(g, l, a, depth + 1); /* x + c */
   case LLVMSExt:
@@ -79,7 +75,7 @@ static bool linear(RevGen *g, Loop *l, LLVMValueRef v, int depth) {
 static LLVMValueRef evaluate(RevGen *g, Loop *l, LLVMValueRef v, LLVMValueRef *at, LLVMValueRef (*value)(RevGen *, LLVMValueRef)) {
   int k = iv_index(l, v);
   if (k >= 0) return at[k];
-  if (invariant_in(g, l, v)) return LLVMIsAInstruction(v) || LLVMIsAArgument(v) ? value(g, v) : v;
+  if (loop_invariant(g, l, v)) return LLVMIsAInstruction(v) || LLVMIsAArgument(v) ? value(g, v) : v;
   LLVMValueRef c = LLVMInstructionClone(v);
   for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
     LLVMSetOperand(c, i, evaluate(g, l, LLVMGetOperand(v, i), at, value));
@@ -269,14 +265,6 @@ static unsigned access_size(RevGen *g, LLVMValueRef inst) {
   return (unsigned)ir_type_size(g->ad->mod, t);
 }
 
-/* The addresses an access touches from `first` to `last` (one or the other is the lower). */
-static void span(RevGen *g, LLVMValueRef first, LLVMValueRef last, unsigned size, LLVMValueRef *lo, LLVMValueRef *hi) {
-  LLVMValueRef a = LLVMBuildPtrToInt(g->b, first, g->i64, ""), b = LLVMBuildPtrToInt(g->b, last, g->i64, "");
-  LLVMValueRef ab[2] = {a, b};
-  *lo = ir_call_intrinsic(g->b, "llvm.umin", &g->i64, 1, ab, 2);
-  *hi = LLVMBuildAdd(g->b, ir_call_intrinsic(g->b, "llvm.umax", &g->i64, 1, ab, 2), LLVMConstInt(g->i64, size, 0), "");
-}
-
 static void note(RevGen *g, LLVMValueRef inst, LLVMValueRef lo, LLVMValueRef hi) {
   unsigned k = (unsigned)((size_t)vmap_get(&g->shared->root_of, inst) - 1), which = LLVMIsALoadInst(inst) ? 0 : 2;
   widen(g, range_slot(g, k, which), lo, "llvm.umin");
@@ -287,7 +275,7 @@ void shared_aug_access(RevGen *g, LLVMValueRef inst) {
   struct SharedMemory *s = g->shared;
   if (!s || !vmap_get(&s->root_of, inst) || vmap_get(&s->loop_of, inst)) return;
   LLVMValueRef at = aug_value(g, pointer_operand(inst)), lo, hi;
-  span(g, at, at, access_size(g, inst), &lo, &hi);
+  address_span(g, at, at, access_size(g, inst), &lo, &hi);
   note(g, inst, lo, hi);
 }
 
@@ -319,7 +307,7 @@ void shared_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
         first_and_last(g, l, trip, first, last, aug_value);
       }
       LLVMValueRef p = pointer_operand(inst);
-      span(g, evaluate(g, l, p, first, aug_value), evaluate(g, l, p, last, aug_value), access_size(g, inst), &lo, &hi);
+      address_span(g, evaluate(g, l, p, first, aug_value), evaluate(g, l, p, last, aug_value), access_size(g, inst), &lo, &hi);
       note(g, inst, lo, hi);
     }
     free(first);
@@ -412,7 +400,7 @@ void shared_rev_enter_loop(RevGen *g, Loop *l) {
     LLVMValueRef inst = s->per_run.data[i], lo, hi;
     if (!LLVMIsALoadInst(inst) || vmap_get(&s->loop_of, inst) != l) continue;
     LLVMValueRef p = pointer_operand(inst);
-    span(g, evaluate(g, l, p, first, rv), evaluate(g, l, p, last, rv), access_size(g, inst), &lo, &hi);
+    address_span(g, evaluate(g, l, p, first, rv), evaluate(g, l, p, last, rv), access_size(g, inst), &lo, &hi);
     if (planning) continue;
     unsigned k = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
     LLVMValueRef slot = vmap_get(&s->flag_of, flag_key(l, vmap_get(&s->root_of, inst)));
@@ -427,16 +415,6 @@ void shared_rev_enter_loop(RevGen *g, Loop *l) {
   vmap_free(&flags);
   free(first);
   free(last);
-}
-
-/* Builds `if (cond) then-part else else-part`, leaving the builder at the join; returns the two blocks
- * to fill (the caller positions the builder in each and branches to *join). */
-static void diamond(RevGen *g, LLVMValueRef cond, LLVMBasicBlockRef *yes, LLVMBasicBlockRef *no, LLVMBasicBlockRef *join) {
-  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
-  *yes = LLVMAppendBasicBlockInContext(g->ctx, fn, "shared.yes");
-  *no = LLVMAppendBasicBlockInContext(g->ctx, fn, "shared.no");
-  *join = LLVMAppendBasicBlockInContext(g->ctx, fn, "shared.join");
-  LLVMBuildCondBr(g->b, cond, *yes, *no);
 }
 
 bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMValueRef d, unsigned align,
@@ -464,7 +442,7 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
     cond = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, at, s->lo[k], ""), LLVMBuildICmp(g->b, LLVMIntULE, end, s->hi[k], ""), "own");
   }
   LLVMBasicBlockRef yes, no, join;
-  diamond(g, cond, &yes, &no, &join);
+  rev_diamond(g, cond, &yes, &no, &join);
   LLVMPositionBuilderAtEnd(g->b, yes);
   if (!d1) {
     plain(g, shadow, d, align);
@@ -487,7 +465,7 @@ void shared_flush(RevGen *g) {
     LLVMValueRef shadow = rs(g, s->deferred.data[j]);
     if (g->phase == PLANNING) continue;
     LLVMBasicBlockRef yes, no, join;
-    diamond(g, s->ok[j], &yes, &no, &join);
+    rev_diamond(g, s->ok[j], &yes, &no, &join);
     LLVMPositionBuilderAtEnd(g->b, yes);
     LLVMTypeRef t = s->deferred_type.data[j];
     ir_atomic_fadd(g->b, shadow, LLVMBuildLoad2(g->b, t, s->sums[j], ""), 0);

@@ -64,10 +64,6 @@ struct Windows {
   ValueMap flag_of;   /* loop -> rev: slot holding whether this run uses its windows */
 };
 
-static bool invariant_in(RevGen *g, Loop *l, LLVMValueRef v) {
-  return !LLVMIsAInstruction(v) || !in_loop(g, l, LLVMGetInstructionParent(v));
-}
-
 static bool fits(long long v) { return v > -(1ll << 40) && v < (1ll << 40); }
 
 /* An integer as a * iv + b, b a constant. */
@@ -81,7 +77,7 @@ static bool linear_int(RevGen *g, Loop *l, LLVMValueRef v, Induction **iv, long 
       *iv = &l->ivs.data[k], *a = 1, *b = 0;
       return true;
     }
-  if (!LLVMIsAInstruction(v) || invariant_in(g, l, v) || depth > 12) return false;
+  if (!LLVMIsAInstruction(v) || loop_invariant(g, l, v) || depth > 12) return false;
   Induction *i1, *i2;
   long long a1, b1, a2, b2;
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
@@ -123,7 +119,7 @@ static bool linear_int(RevGen *g, Loop *l, LLVMValueRef v, Induction **iv, long 
 /* An address as an Affine: a chain of one-index GEPs from a pointer the loop does not change. */
 static bool affine(RevGen *g, Loop *l, LLVMValueRef p, Affine *out, int depth) {
   p = ir_strip_pointer_casts(p);
-  if (invariant_in(g, l, p)) {
+  if (loop_invariant(g, l, p)) {
     *out = (Affine){p, NULL, 0, 0};
     return true;
   }
@@ -334,13 +330,6 @@ static LLVMValueRef shadow_at(RevGen *g, const Affine *at, LLVMValueRef x, long 
   return LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), rs(g, at->root), &off, 1, "");
 }
 
-/* [lo, hi) of the addresses from a (inclusive) to b and its bytes past. */
-static void range(RevGen *g, LLVMValueRef a, LLVMValueRef b, unsigned size, LLVMValueRef *lo, LLVMValueRef *hi) {
-  LLVMValueRef ab[2] = {LLVMBuildPtrToInt(g->b, a, g->i64, ""), LLVMBuildPtrToInt(g->b, b, g->i64, "")};
-  *lo = ir_call_intrinsic(g->b, "llvm.umin", &g->i64, 1, ab, 2);
-  *hi = LLVMBuildAdd(g->b, ir_call_intrinsic(g->b, "llvm.umax", &g->i64, 1, ab, 2), LLVMConstInt(g->i64, size, 0), "");
-}
-
 void window_rev_enter_loop(RevGen *g, Loop *l) {
   struct Windows *w = g->windows;
   bool planning = g->phase == PLANNING;
@@ -360,16 +349,16 @@ void window_rev_enter_loop(RevGen *g, Loop *l) {
     Window *win = ch->window;
     if (win->loop != l) continue;
     LLVMValueRef first = rv(g, win->at.iv->start), last = rv(g, win->at.iv->phi), wlo, whi, slo, shi;
-    range(g, shadow_at(g, &win->at, first, 0), shadow_at(g, &win->at, last, 0), win->size, &wlo, &whi);
+    address_span(g, shadow_at(g, &win->at, first, 0), shadow_at(g, &win->at, last, 0), win->size, &wlo, &whi);
     LLVMValueRef lo2, hi2; /* the window's far element in the same two iterations */
-    range(g, shadow_at(g, &win->at, first, win->kmax * win->stride), shadow_at(g, &win->at, last, win->kmax * win->stride),
+    address_span(g, shadow_at(g, &win->at, first, win->kmax * win->stride), shadow_at(g, &win->at, last, win->kmax * win->stride),
           win->size, &lo2, &hi2);
     LLVMValueRef los[2] = {wlo, lo2}, his[2] = {whi, hi2};
     wlo = ir_call_intrinsic(g->b, "llvm.umin", &g->i64, 1, los, 2);
     whi = ir_call_intrinsic(g->b, "llvm.umax", &g->i64, 1, his, 2);
     LLVMValueRef sfirst = ch->at.iv ? rv(g, ch->at.iv->start) : NULL, slast = ch->at.iv ? rv(g, ch->at.iv->phi) : NULL;
     unsigned ssize = (unsigned)ir_type_size(g->ad->mod, LLVMTypeOf(LLVMGetOperand(ch->store, 0)));
-    range(g, shadow_at(g, &ch->at, sfirst, 0), shadow_at(g, &ch->at, slast, 0), ssize, &slo, &shi);
+    address_span(g, shadow_at(g, &ch->at, sfirst, 0), shadow_at(g, &ch->at, slast, 0), ssize, &slo, &shi);
     LLVMValueRef apart = LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntULE, shi, wlo, ""),
                                      LLVMBuildICmp(g->b, LLVMIntULE, whi, slo, ""), "");
     on = LLVMBuildAnd(g->b, on, apart, "");
@@ -378,13 +367,10 @@ void window_rev_enter_loop(RevGen *g, Loop *l) {
   if (flag && !planning) LLVMBuildStore(g->b, on, flag);
 }
 
-/* Builds if (cond) { yes } else { no } around the caller's code; leaves the builder in yes. */
+/* if (cond) { caller's code } else { no }, with the builder left in the first part. */
 static void branch(RevGen *g, LLVMValueRef cond, LLVMBasicBlockRef *no, LLVMBasicBlockRef *join) {
-  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
-  LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->ctx, fn, "window.yes");
-  *no = LLVMAppendBasicBlockInContext(g->ctx, fn, "window.no");
-  *join = LLVMAppendBasicBlockInContext(g->ctx, fn, "window.join");
-  LLVMBuildCondBr(g->b, cond, yes, *no);
+  LLVMBasicBlockRef yes;
+  rev_diamond(g, cond, &yes, no, join);
   LLVMPositionBuilderAtEnd(g->b, yes);
 }
 
