@@ -602,10 +602,6 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   LLVMSetLinkage(g.rev, LLVMInternalLinkage);
   copy_target_attributes(&g, g.aug);
   copy_target_attributes(&g, g.rev);
-  /* no vectors the reverse sweep did not ask for: the SLP vectoriser pairs the adjoint updates of
-   * neighbouring elements (a stencil's), and the next iteration's update then waits for the pair's
-   * store (a failed store-to-load forwarding) */
-  LLVMAddAttributeAtIndex(g.rev, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(g.ctx, ir_attr_kind("noimplicitfloat"), 0));
   ad_remember_generated(ad, key, g.aug); /* before the bodies: recursion calls them */
   ad_remember_generated(ad, rkey, g.rev);
   out->aug = g.aug;

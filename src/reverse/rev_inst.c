@@ -137,7 +137,10 @@ void rev_inst(RevGen *g, LLVMValueRef inst) {
     return;
   case LLVMFDiv: { /* d(a/b) = da/b - (a/b) db/b */
     LLVMValueRef y = rv(g, b);
-    LLVMValueRef db = LLVMBuildFDiv(g->b, d, y, "");
+    /* times 1/b rather than divided by b: 1/b needs no adjoint, so it is ready early and shared by every
+     * division by b; a division on the adjoint's path costs the latency of several multiplications */
+    LLVMValueRef inverse = LLVMBuildFDiv(g->b, ir_const_fp(LLVMTypeOf(y), 1.0), y, "");
+    LLVMValueRef db = LLVMBuildFMul(g->b, d, inverse, "");
     if (varied(g, a)) adj_add(g, a, db);
     if (varied(g, b)) adj_add(g, b, LLVMBuildFNeg(g->b, LLVMBuildFMul(g->b, db, LLVMBuildFDiv(g->b, rv(g, a), y, ""), ""), ""));
     return;
