@@ -213,6 +213,35 @@ LLVMValueRef ir_strip_pointer_casts(LLVMValueRef v) {
   }
 }
 
+LLVMValueRef ir_strip_constant_offsets(LLVMModuleRef m, LLVMValueRef p, long long *offset) {
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  for (int depth = 0; depth < 64; depth++) {
+    p = ir_strip_pointer_casts(p);
+    if (!LLVMIsAGetElementPtrInst(p)) return p;
+    unsigned n = (unsigned)LLVMGetNumOperands(p);
+    for (unsigned i = 1; i < n; i++)
+      if (!LLVMIsAConstantInt(LLVMGetOperand(p, i))) return p;
+    long long off = 0;
+    LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
+    for (unsigned i = 1; i < n; i++) {
+      long long idx = LLVMConstIntGetSExtValue(LLVMGetOperand(p, i));
+      if (i > 1 && LLVMGetTypeKind(t) == LLVMStructTypeKind) {
+        off += (long long)LLVMOffsetOfElement(td, t, (unsigned)idx);
+        t = LLVMStructGetTypeAtIndex(t, (unsigned)idx);
+        continue;
+      }
+      if (i > 1) {
+        if (LLVMGetTypeKind(t) != LLVMArrayTypeKind) return p; /* vector indices: not byte-addressed */
+        t = LLVMGetElementType(t);
+      }
+      off += idx * (long long)LLVMABISizeOfType(td, t);
+    }
+    *offset += off;
+    p = LLVMGetOperand(p, 0);
+  }
+  return p;
+}
+
 LLVMValueRef ir_loaded_global(LLVMValueRef v) {
   if (!v || !LLVMIsALoadInst(v)) return NULL;
   LLVMValueRef p = ir_strip_pointer_casts(LLVMGetOperand(v, 0));

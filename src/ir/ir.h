@@ -71,6 +71,9 @@ void ir_memset_zero(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef bytes, unsign
 bool ir_is_debug_intrinsic(LLVMValueRef inst);
 /* Strips bitcasts and address-space casts to the underlying value. */
 LLVMValueRef ir_strip_pointer_casts(LLVMValueRef v);
+/* Strips casts and getelementptrs whose indices are all constant, adding their byte offsets to *offset:
+ * the pointer p is a constant distance from. */
+LLVMValueRef ir_strip_constant_offsets(LLVMModuleRef m, LLVMValueRef p, long long *offset);
 /* Cloning through a value map (original -> copy), as both generators copy the primal:
  *   ir_mapped         the copy of an original value: instructions, arguments and blocks are looked up (one
  *                     missing belongs to an unreachable block, never executed: undef), constants and

@@ -23,6 +23,14 @@
 
 enum { MAX_ROOTS = 64, MAX_DEFERRED = 32 };
 
+/* Accesses of a block at constant distances from one address (a particle's x, y and z) widen a range
+ * once, by their lowest and highest byte. */
+struct Pending {
+  LLVMValueRef anchor; /* the address they are constant offsets from */
+  unsigned slot;       /* 4 * object + (0 read, 2 written) */
+  long long lo, hi;    /* byte offsets from anchor */
+};
+
 struct SharedMemory {
   ValueList roots;    /* the shared objects: parameters, pointers read from them, globals */
   ValueMap root_of;   /* load, store or atomic -> 1 + its object's index */
@@ -31,11 +39,12 @@ struct SharedMemory {
   ValueMap defer_of;  /* load -> 1 + its address's index */
   LLVMValueRef *ranges; /* aug: 4 slots per object: read low, read high, written low, written high (scalars,
                            so that they live in registers) */
-  LLVMValueRef *lo, *hi, *ok, *sums; /* rev: the thread's own part per object; per address, whether
-                                       summing is allowed, and the sum */
+  LLVMValueRef *lo, *hi, *span, *ok, *sums; /* rev: the thread's own part per object (and its length, 0
+                                              when empty); per address, whether summing is allowed, and the sum */
   ValueMap loop_of;   /* access -> its loop, when noted and decided per run of the loop */
   ValueList per_run;  /* those accesses */
   ValueMap flag_of;   /* rev: key (loop, object) -> slot holding whether the run's reads are this thread's own */
+  VEC(struct Pending) pending; /* aug: the block's accesses so far, noted together at its end */
 };
 
 static const void *flag_key(const void *loop, const void *root1) {
@@ -224,9 +233,11 @@ void shared_free(RevGen *g) {
   vmap_free(&s->loop_of);
   vmap_free(&s->flag_of);
   vec_free(&s->per_run);
+  vec_free(&s->pending);
   free(s->ranges);
   free(s->lo);
   free(s->hi);
+  free(s->span);
   free(s->ok);
   free(s->sums);
   free(s);
@@ -274,9 +285,30 @@ static void note(RevGen *g, LLVMValueRef inst, LLVMValueRef lo, LLVMValueRef hi)
 void shared_aug_access(RevGen *g, LLVMValueRef inst) {
   struct SharedMemory *s = g->shared;
   if (!s || !vmap_get(&s->root_of, inst) || vmap_get(&s->loop_of, inst)) return;
-  LLVMValueRef at = aug_value(g, pointer_operand(inst)), lo, hi;
-  address_span(g, at, at, access_size(g, inst), &lo, &hi);
-  note(g, inst, lo, hi);
+  long long off = 0;
+  LLVMValueRef anchor = ir_strip_constant_offsets(g->ad->mod, pointer_operand(inst), &off);
+  unsigned slot = 4 * (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1) + (LLVMIsALoadInst(inst) ? 0 : 2);
+  long long end = off + (long long)access_size(g, inst);
+  for (size_t i = 0; i < s->pending.len; i++) {
+    struct Pending *p = &s->pending.data[i];
+    if (p->anchor != anchor || p->slot != slot) continue;
+    if (off < p->lo) p->lo = off;
+    if (end > p->hi) p->hi = end;
+    return;
+  }
+  vec_push(&s->pending, ((struct Pending){anchor, slot, off, end}));
+}
+
+/* The block's accesses, at its end (anchors are defined before them, so there too). */
+static void note_pending(RevGen *g) {
+  struct SharedMemory *s = g->shared;
+  for (size_t i = 0; i < s->pending.len; i++) {
+    struct Pending *p = &s->pending.data[i];
+    LLVMValueRef at = LLVMBuildPtrToInt(g->b, aug_value(g, p->anchor), g->i64, "");
+    widen(g, s->ranges[p->slot], LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, (unsigned long long)p->lo, 1), ""), "llvm.umin");
+    widen(g, s->ranges[p->slot + 1], LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, (unsigned long long)p->hi, 1), ""), "llvm.umax");
+  }
+  s->pending.len = 0;
 }
 
 /* The induction variables of l in its first and last iterations, from the trip count. */
@@ -294,7 +326,9 @@ static void first_and_last(RevGen *g, Loop *l, LLVMValueRef trip, LLVMValueRef *
 
 void shared_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
-  if (!s || !s->per_run.len) return;
+  if (!s) return;
+  note_pending(g);
+  if (!s->per_run.len) return;
   for (size_t i = 0; i < g->loops.len; i++) {
     Loop *l = &g->loops.data[i];
     if (l->preheader != bb || !l->exit_iv) continue;
@@ -361,10 +395,14 @@ void shared_rev_entry(RevGen *g) {
   ir_call_named(g->b, "__parad_rt_region_plan", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 4, 0), args, 4);
   s->lo = xcalloc(n, sizeof *s->lo);
   s->hi = xcalloc(n, sizeof *s->hi);
+  s->span = xcalloc(n, sizeof *s->span);
   for (unsigned k = 0; k < n; k++) {
     LLVMValueRef i0 = LLVMConstInt(g->i64, 2 * k, 0), i1 = LLVMConstInt(g->i64, 2 * k + 1, 0);
     s->lo[k] = LLVMBuildLoad2(g->b, g->i64, LLVMBuildGEP2(g->b, g->i64, own, &i0, 1, ""), "own.lo");
-    s->hi[k] = LLVMBuildLoad2(g->b, g->i64, LLVMBuildGEP2(g->b, g->i64, own, &i1, 1, ""), "own.hi");
+    LLVMValueRef hi = LLVMBuildLoad2(g->b, g->i64, LLVMBuildGEP2(g->b, g->i64, own, &i1, 1, ""), "own.hi");
+    LLVMValueRef args[2] = {hi, s->lo[k]};
+    s->hi[k] = hi;
+    s->span[k] = ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2);
   }
   for (size_t i = 0; i < s->per_run.len; i++) { /* a flag per loop and object read in it */
     LLVMValueRef inst = s->per_run.data[i];
@@ -436,10 +474,12 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
     cond = LLVMGetUndef(i1);
   } else if (l) { /* decided once for the run of the loop */
     cond = LLVMBuildLoad2(g->b, i1, vmap_get(&s->flag_of, flag_key(l, (void *)k1)), "own");
-  } else { /* plainly where no other thread read */
+  } else { /* plainly where no other thread read: lo <= at and at + size <= hi, as one unsigned comparison
+              (at - lo < hi - lo - size + 1, saturated at 0), whose bound the loops hoist */
     LLVMValueRef at = LLVMBuildPtrToInt(g->b, rv(g, LLVMGetOperand(load, 0)), g->i64, "");
-    LLVMValueRef end = LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, ir_type_size(g->ad->mod, LLVMTypeOf(load)), 0), "");
-    cond = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, at, s->lo[k], ""), LLVMBuildICmp(g->b, LLVMIntULE, end, s->hi[k], ""), "own");
+    LLVMValueRef args[2] = {s->span[k], LLVMConstInt(g->i64, ir_type_size(g->ad->mod, LLVMTypeOf(load)) - 1, 0)};
+    LLVMValueRef bound = ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2);
+    cond = LLVMBuildICmp(g->b, LLVMIntULT, LLVMBuildSub(g->b, at, s->lo[k], ""), bound, "own");
   }
   LLVMBasicBlockRef yes, no, join;
   rev_diamond(g, cond, &yes, &no, &join);
