@@ -455,6 +455,25 @@ void shared_rev_enter_loop(RevGen *g, Loop *l) {
   free(last);
 }
 
+/* The address a read is a constant distance from, and the bytes [first, end) from it that the block's
+ * reads of the same object from there cover (those decided one by one). */
+static LLVMValueRef read_group(RevGen *g, LLVMValueRef load, long long *first, long long *end) {
+  struct SharedMemory *s = g->shared;
+  long long off = 0;
+  LLVMValueRef anchor = ir_strip_constant_offsets(g->ad->mod, LLVMGetOperand(load, 0), &off);
+  void *root = vmap_get(&s->root_of, load);
+  *first = off, *end = off + (long long)access_size(g, load);
+  for (LLVMValueRef i = LLVMGetFirstInstruction(LLVMGetInstructionParent(load)); i; i = LLVMGetNextInstruction(i)) {
+    if (!LLVMIsALoadInst(i) || i == load || vmap_get(&s->root_of, i) != root || vmap_get(&s->loop_of, i) || vmap_get(&s->defer_of, i))
+      continue;
+    long long o = 0;
+    if (ir_strip_constant_offsets(g->ad->mod, LLVMGetOperand(i, 0), &o) != anchor) continue;
+    if (o < *first) *first = o;
+    if (o + (long long)access_size(g, i) > *end) *end = o + (long long)access_size(g, i);
+  }
+  return anchor;
+}
+
 bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMValueRef d, unsigned align,
                        void (*plain)(RevGen *, LLVMValueRef, LLVMValueRef, unsigned),
                        void (*atomic)(RevGen *, LLVMValueRef, LLVMValueRef, LLVMValueRef, unsigned)) {
@@ -470,14 +489,20 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   if (d1) {
     cond = planning ? LLVMGetUndef(i1) : s->ok[d1 - 1];
   } else if (planning) {
-    if (!l) rv(g, LLVMGetOperand(load, 0));
+    long long first, end;
+    if (!l) rv(g, read_group(g, load, &first, &end));
     cond = LLVMGetUndef(i1);
   } else if (l) { /* decided once for the run of the loop */
     cond = LLVMBuildLoad2(g->b, i1, vmap_get(&s->flag_of, flag_key(l, (void *)k1)), "own");
   } else { /* plainly where no other thread read: lo <= at and at + size <= hi, as one unsigned comparison
-              (at - lo < hi - lo - size + 1, saturated at 0), whose bound the loops hoist */
-    LLVMValueRef at = LLVMBuildPtrToInt(g->b, rv(g, LLVMGetOperand(load, 0)), g->i64, "");
-    LLVMValueRef args[2] = {s->span[k], LLVMConstInt(g->i64, ir_type_size(g->ad->mod, LLVMTypeOf(load)) - 1, 0)};
+              (at - lo < hi - lo - size + 1, saturated at 0), whose bound the loops hoist. Tested for all
+              the block's reads at constant distances from the same address at once: the same test for
+              each, which the optimiser computes once. */
+    long long first, end;
+    LLVMValueRef anchor = read_group(g, load, &first, &end);
+    LLVMValueRef at = LLVMBuildAdd(g->b, LLVMBuildPtrToInt(g->b, rv(g, anchor), g->i64, ""),
+                                   LLVMConstInt(g->i64, (unsigned long long)first, 1), "");
+    LLVMValueRef args[2] = {s->span[k], LLVMConstInt(g->i64, (unsigned long long)(end - first - 1), 0)};
     LLVMValueRef bound = ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2);
     cond = LLVMBuildICmp(g->b, LLVMIntULT, LLVMBuildSub(g->b, at, s->lo[k], ""), bound, "own");
   }
