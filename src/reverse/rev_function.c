@@ -166,6 +166,7 @@ static void plan(RevGen *g) {
   vmap_init(&g->adj);
   plan_layout(g);
   plan_bulk(g);
+  plan_followers(g);
 }
 
 /* PARAD_PLAN=1 in the environment prints what each block records, for tuning the tape. */
@@ -182,7 +183,7 @@ static void print_plan(RevGen *g) {
     for (size_t i = 0; i < p->captures.len; i++) {
       Capture *c = &p->captures.data[i];
       char *v = c->item.kind == NEED_PRED ? NULL : LLVMPrintValueToString(c->item.value);
-      fprintf(stderr, "    %s %s: %.90s\n", c->frame_slot >= 0 ? "frame " : "record",
+      fprintf(stderr, "    %s %s: %.90s\n", c->frame_slot >= 0 ? "frame " : c->below ? "below " : "record",
               c->item.kind == NEED_SHADOW ? "shadow of" : c->item.kind == NEED_PRED ? "predecessor" : "",
               v ? v : "");
       if (v) LLVMDisposeMessage(v);
@@ -208,9 +209,13 @@ static LLVMValueRef capture_value(RevGen *g, Capture *c, LLVMValueRef *pred_phis
 
 static void write_captures(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef *pred_phis) {
   BlockPlan *p = &g->plan[cfg_index(&g->cfg, bb)];
-  LLVMValueRef record = p->bulk ? bulk_record(g, bb) : p->record_bytes ? tape_reserve(g, p->record_bytes) : NULL;
+  LLVMValueRef record = p->bulk             ? bulk_record(g, bb)
+                        : !p->record_bytes ? NULL
+                        : p->follows       ? tape_reserve_unchecked(g, p->record_bytes)
+                                           : tape_reserve_ahead(g, p->record_bytes, p->headroom);
   for (size_t i = 0; i < p->captures.len; i++) {
     Capture *c = &p->captures.data[i];
+    if (c->below) continue;
     LLVMValueRef v = capture_value(g, c, pred_phis);
     if (c->frame_slot >= 0)
       LLVMBuildStore(g->b, v, g->frame_alloca[c->frame_slot]);
@@ -519,7 +524,9 @@ static void write_rev(RevGen *g) {
     g->cur = bb;
     LLVMPositionBuilderAtEnd(g->b, rblock(g, bb));
     BlockPlan *p = &g->plan[b];
-    LLVMValueRef record = p->bulk ? bulk_record(g, bb) : p->record_bytes ? tape_release(g, p->record_bytes) : NULL;
+    /* a block that reads its predecessor's record releases its own even when empty: the release makes
+       the chunk holding both the current one */
+    LLVMValueRef record = p->bulk ? bulk_record(g, bb) : p->record_bytes || p->follows ? tape_release(g, p->record_bytes) : NULL;
     materialise_needs(g, bb, record);
     LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
     if (g->ret_active && LLVMGetInstructionOpcode(term) == LLVMRet && LLVMGetNumOperands(term) == 1)

@@ -54,6 +54,8 @@ typedef struct {
   LLVMBasicBlockRef block; /* original block at whose end it is captured */
   int frame_slot;          /* its slot in the frame, or -1 when it goes into the block's record */
   unsigned offset;         /* byte offset in the frame record or the block record */
+  bool below;              /* read from the record right below the block's, its predecessor's, which
+                              captures it at `offset` (the block does not record it again) */
 } Capture;
 
 typedef VEC(Capture) CaptureList;
@@ -93,6 +95,10 @@ typedef struct {
   VEC(Item) needs;       /* what its reverse needs, in the order it was first asked for */
   Loop *bulk;            /* the loop whose records are reserved at once, with this block's among them */
   unsigned bulk_offset;  /* this block's record within the loop's record of one iteration */
+  /* A block entered only from one block P, with nothing between P's record and its own: P makes room
+   * for both at once, and the block reads what P records instead of recording it again. */
+  bool follows;          /* P's record is right below this block's */
+  unsigned headroom;     /* P: the largest record of a block that follows it */
 } BlockPlan;
 
 typedef struct {
@@ -244,6 +250,8 @@ void window_end_iteration(RevGen *g, LLVMBasicBlockRef bb);
 /* ---- rev_bulk.c ---- */
 /* After plan_layout: the counted loops whose records are reserved at once. */
 void plan_bulk(RevGen *g);
+/* After plan_bulk: the blocks whose records follow their predecessor's (BlockPlan.follows). */
+void plan_followers(RevGen *g);
 /* At the entry of aug or rev: the cursors' slots. */
 void bulk_slots(RevGen *g);
 /* The record of a block of such a loop at the cursor, or NULL for a block of no such loop. */
@@ -257,6 +265,12 @@ void bulk_rev_back(RevGen *g, Loop *l);
 /* ---- rev_tape.c ---- */
 /* Reserves n bytes on the tape and returns where to write them (advances the top). */
 LLVMValueRef tape_reserve(RevGen *g, unsigned bytes);
+/* The same, making sure headroom more bytes fit in the chunk after them: records that follow, reserved
+ * unchecked (tape_reserve_unchecked), land right after this one. */
+LLVMValueRef tape_reserve_ahead(RevGen *g, unsigned bytes, unsigned headroom);
+LLVMValueRef tape_reserve_unchecked(RevGen *g, unsigned bytes);
+/* Calls that never touch the tape: intrinsics, libm, the heap, the runtime's memory helpers. */
+bool leaves_tape_alone(LLVMValueRef call);
 /* Releases the n bytes last written and returns where they start. */
 LLVMValueRef tape_release(RevGen *g, unsigned bytes);
 /* The same for a number of bytes known at run time (an i64); they were reserved together. */

@@ -47,7 +47,7 @@ LLVMValueRef tape_current(RevGen *g) {
 }
 
 /* Calls that never touch the tape: intrinsics, libm, the heap, the runtime's memory helpers. */
-static bool leaves_tape_alone(LLVMValueRef call) {
+bool leaves_tape_alone(LLVMValueRef call) {
   const char *name = ir_called_name(call);
   if (!*name) return false; /* indirect */
   if (!strncmp(name, "llvm.", 5) || !strncmp(name, "__parad_rt_copy_", 16) || !strcmp(name, "__parad_rt_free_later") ||
@@ -84,8 +84,6 @@ static LLVMValueRef slow_call(RevGen *g, const char *name, LLVMValueRef *args, u
   return ir_call_named(g->b, name, fty, args, n);
 }
 
-LLVMValueRef tape_reserve(RevGen *g, unsigned bytes) { return tape_reserve_value(g, LLVMConstInt(g->i64, bytes, 0)); }
-
 /* Where the tape's current chunk cannot serve (rarely: a chunk holds thousands of records), the runtime
  * does (`slow`: grow, or go back a chunk): the tape's fields are flushed around the call. The result is
  * fast_value, or what the runtime returned. */
@@ -114,15 +112,31 @@ static LLVMValueRef unless_slow(RevGen *g, LLVMValueRef needs_slow, const char *
   return v;
 }
 
-LLVMValueRef tape_reserve_value(RevGen *g, LLVMValueRef n) {
+/* n bytes at the top, in a chunk where `room` bytes fit. */
+static LLVMValueRef reserve(RevGen *g, LLVMValueRef n, LLVMValueRef room) {
   LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx);
   LLVMValueRef top = LLVMBuildLoad2(g->b, g->ptr_type, g->tape_top, "");
-  LLVMValueRef after = LLVMBuildGEP2(g->b, i8, top, &n, 1, "");
+  LLVMValueRef after = LLVMBuildGEP2(g->b, i8, top, &room, 1, "");
   LLVMValueRef end = LLVMBuildLoad2(g->b, g->ptr_type, g->tape_end, "");
   LLVMValueRef full = LLVMBuildICmp(g->b, LLVMIntUGT, after, end, "");
-  LLVMValueRef args[2] = {g->tape, n};
+  LLVMValueRef args[2] = {g->tape, room};
   LLVMValueRef at = unless_slow(g, full, "tape.grow", "tape.write", "__parad_rt_tape_grow", args, 2, top);
   LLVMBuildStore(g->b, LLVMBuildGEP2(g->b, i8, at, &n, 1, ""), g->tape_top);
+  return at;
+}
+
+LLVMValueRef tape_reserve_value(RevGen *g, LLVMValueRef n) { return reserve(g, n, n); }
+
+LLVMValueRef tape_reserve(RevGen *g, unsigned bytes) { return tape_reserve_ahead(g, bytes, 0); }
+
+LLVMValueRef tape_reserve_ahead(RevGen *g, unsigned bytes, unsigned headroom) {
+  return reserve(g, LLVMConstInt(g->i64, bytes, 0), LLVMConstInt(g->i64, bytes + headroom, 0));
+}
+
+LLVMValueRef tape_reserve_unchecked(RevGen *g, unsigned bytes) {
+  LLVMValueRef n = LLVMConstInt(g->i64, bytes, 0);
+  LLVMValueRef at = LLVMBuildLoad2(g->b, g->ptr_type, g->tape_top, "record");
+  LLVMBuildStore(g->b, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), at, &n, 1, ""), g->tape_top);
   return at;
 }
 

@@ -281,7 +281,7 @@ void plan_layout(RevGen *g) {
       if (!item_captured(g, bb, it)) continue;
       LLVMBasicBlockRef at = capture_block(g, bb, it);
       if (find_capture(g, at, it)) continue;
-      Capture c = {it, at, -1, 0};
+      Capture c = {it, at, -1, 0, false};
       unsigned size = tape_slot_bytes(g, item_type(g, it));
       if (cfg_runs_once(&g->cfg, at)) {
         c.frame_slot = (int)g->frame_slots++;
@@ -294,6 +294,43 @@ void plan_layout(RevGen *g) {
       }
       vec_push(&plan_of(g, at)->captures, c);
     }
+  }
+}
+
+/* Block s follows its only predecessor p when each runs many times (records on the tape, not in the
+ * frame), p records something, neither is in a loop reserved at once, p does not reserve a loop's
+ * records after its own, and s calls nothing that writes the tape before s's record. */
+static bool can_follow(RevGen *g, size_t s) {
+  if (g->cfg.preds[s].len != 1) return false;
+  LLVMBasicBlockRef sb = g->cfg.blocks.data[s], pb = g->cfg.preds[s].data[0];
+  size_t p = (size_t)cfg_index(&g->cfg, pb);
+  if (p == s || cfg_runs_once(&g->cfg, sb) || cfg_runs_once(&g->cfg, pb)) return false;
+  if (!g->plan[p].record_bytes || g->plan[p].bulk || g->plan[s].bulk) return false;
+  for (size_t i = 0; i < g->loops.len; i++)
+    if (g->loops.data[i].bulk_bytes && g->loops.data[i].preheader == pb) return false;
+  for (LLVMValueRef i = LLVMGetFirstInstruction(sb); i; i = LLVMGetNextInstruction(i))
+    if (ir_is_call(i) && !leaves_tape_alone(i)) return false;
+  return true;
+}
+
+void plan_followers(RevGen *g) {
+  for (size_t s = 0; s < g->cfg.blocks.len; s++) {
+    if (!g->plan[s].captures.len || !can_follow(g, s)) continue;
+    LLVMBasicBlockRef pb = g->cfg.preds[s].data[0];
+    BlockPlan *sp = &g->plan[s], *pp = plan_of(g, pb);
+    sp->follows = true;
+    sp->record_bytes = 0; /* laid out again without what p records */
+    for (size_t i = 0; i < sp->captures.len; i++) {
+      Capture *c = &sp->captures.data[i], *there = find_capture(g, pb, c->item);
+      if (there && there->frame_slot < 0) {
+        c->below = true;
+        c->offset = there->offset;
+      } else {
+        c->offset = sp->record_bytes;
+        sp->record_bytes += tape_slot_bytes(g, item_type(g, c->item));
+      }
+    }
+    if (sp->record_bytes > pp->headroom) pp->headroom = sp->record_bytes;
   }
 }
 
@@ -342,6 +379,10 @@ static LLVMValueRef materialise(RevGen *g, LLVMBasicBlockRef bb, Item it, LLVMVa
     Capture *c = find_capture(g, at, it);
     if (!c) return placeholder(item_type(g, it));
     if (c->frame_slot >= 0) return vmap_get(&g->frame_value, c);
+    if (c->below) {
+      LLVMValueRef back = LLVMConstInt(g->i64, -(long long)plan_of(g, g->cfg.preds[cfg_index(&g->cfg, bb)].data[0])->record_bytes, 1);
+      return tape_load(g, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), record, &back, 1, "below"), c->offset, item_type(g, it));
+    }
     return tape_load(g, record, c->offset, item_type(g, it));
   }
   /* recompute: a copy of the instruction on the reverse values of its operands (shadows for the pointer
