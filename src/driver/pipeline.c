@@ -109,7 +109,7 @@ int pipeline_run(const char *in_path, const char *out_path, const PipelineOption
    * faster. No vectorisation or unrolling yet: they come after, on primal and derivative alike. The -O1
    * pipeline, because the -O2 one vectorises loops whatever the pass builder options say (LLVM 19), and
    * the adjoint of a vector loop over a stencil adds into overlapping vectors, which stalls the stores. */
-  if (o->opt != '0' && !run_passes(m, tm, "default<O1>", false, false, false,
+  if (o->opt != '0' && !run_passes(m, tm, "default<O1>,function(loop-simplify)", false, false, false,
                                    PRE_AD_INLINE_THRESHOLD, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;
