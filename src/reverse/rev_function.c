@@ -154,7 +154,7 @@ static void plan(RevGen *g) {
       for (size_t l = 0; l < g->loops.len; l++) {
         Loop *loop2 = &g->loops.data[l];
         if (!in_loop(g, loop2, preds->data[k]) || in_loop(g, loop2, bb)) continue;
-        for (size_t i = 0; i < loop2->ivs.len; i++) loop_exit_value(g, loop2, &loop2->ivs.data[i]);
+        for (size_t i = 0; i < loop2->ivs.len; i++) rv(g, loop2->ivs.data[i].phi);
         shared_rev_enter_loop(g, loop2);
         window_rev_enter_loop(g, loop2);
       }
@@ -417,7 +417,7 @@ static void edge(RevGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred, ValueL
     bulk_rev_enter(g, c);
     shared_rev_enter_loop(g, c);
     window_rev_enter_loop(g, c);
-    for (size_t i = 0; i < c->ivs.len; i++) LLVMBuildStore(g->b, loop_exit_value(g, c, &c->ivs.data[i]), c->ivs.data[i].slot);
+    for (size_t i = 0; i < c->ivs.len; i++) LLVMBuildStore(g->b, rv(g, c->ivs.data[i].phi), c->ivs.data[i].slot);
     for (size_t i = 0; i < c->hoisted.len; i++) {
       Item it = c->hoisted.data[i];
       LLVMBuildStore(g->b, it.kind == NEED_SHADOW ? rs(g, it.value) : rv(g, it.value), c->slots[i]);

@@ -207,11 +207,6 @@ bool loop_invariant(RevGen *g, Loop *l, LLVMValueRef v);
 void address_span(RevGen *g, LLVMValueRef first, LLVMValueRef last, unsigned size, LLVMValueRef *lo, LLVMValueRef *hi);
 /* The trip count (an i64) of a loop with exit_iv, from the values `value` gives (aug_value, rv). */
 LLVMValueRef loop_trip(RevGen *g, Loop *l, LLVMValueRef (*value)(RevGen *, LLVMValueRef));
-/* iv's value in the loop's last iteration, from its start (as `value` gives it) and the trip count. */
-LLVMValueRef loop_last_value(RevGen *g, Induction *iv, LLVMValueRef trip, LLVMValueRef (*value)(RevGen *, LLVMValueRef));
-/* rev: where the forward sweep left iv when it left its loop: recomputed from the trip count where that
- * is known on entry, else the recorded value. */
-LLVMValueRef loop_exit_value(RevGen *g, Loop *l, Induction *iv);
 /* The loop whose header bb is, when it is counted. */
 Loop *counted_header(RevGen *g, LLVMBasicBlockRef bb);
 /* The loop that carries item it through a slot into block bb, or NULL. */

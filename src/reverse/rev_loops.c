@@ -127,16 +127,6 @@ LLVMValueRef loop_trip(RevGen *g, Loop *l, LLVMValueRef (*value)(RevGen *, LLVMV
   return LLVMBuildSExt(g->b, LLVMBuildExactSDiv(g->b, span, iv->step, ""), g->i64, "trip");
 }
 
-LLVMValueRef loop_last_value(RevGen *g, Induction *iv, LLVMValueRef trip, LLVMValueRef (*value)(RevGen *, LLVMValueRef)) {
-  LLVMTypeRef t = LLVMTypeOf(iv->phi);
-  LLVMValueRef steps = LLVMBuildSub(g->b, LLVMBuildTruncOrBitCast(g->b, trip, t, ""), LLVMConstInt(t, 1, 0), "");
-  return LLVMBuildAdd(g->b, value(g, iv->start), LLVMBuildMul(g->b, steps, iv->step, ""), "last");
-}
-
-LLVMValueRef loop_exit_value(RevGen *g, Loop *l, Induction *iv) {
-  return l->exit_iv ? loop_last_value(g, iv, loop_trip(g, l, rv), rv) : rv(g, iv->phi);
-}
-
 typedef struct {
   LLVMBasicBlockRef bb;
   unsigned next;

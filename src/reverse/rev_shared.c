@@ -316,8 +316,11 @@ static void first_and_last(RevGen *g, Loop *l, LLVMValueRef trip, LLVMValueRef *
                            LLVMValueRef (*value)(RevGen *, LLVMValueRef)) {
   for (size_t k = 0; k < l->ivs.len; k++) {
     Induction *iv = &l->ivs.data[k];
+    LLVMTypeRef t = LLVMTypeOf(iv->phi);
     first[k] = value(g, iv->start);
-    if (trip) last[k] = loop_last_value(g, iv, trip, value);
+    if (!trip) continue;
+    LLVMValueRef steps = LLVMBuildSub(g->b, LLVMBuildTruncOrBitCast(g->b, trip, t, ""), LLVMConstInt(t, 1, 0), "");
+    last[k] = LLVMBuildAdd(g->b, first[k], LLVMBuildMul(g->b, steps, iv->step, ""), "");
   }
 }
 
@@ -430,7 +433,7 @@ void shared_rev_enter_loop(RevGen *g, Loop *l) {
   ValueMap flags; /* slot -> the run's flag so far */
   vmap_init(&flags);
   first_and_last(g, l, NULL, first, last, rv);
-  for (size_t k = 0; k < l->ivs.len; k++) last[k] = loop_exit_value(g, l, &l->ivs.data[k]); /* where it ended */
+  for (size_t k = 0; k < l->ivs.len; k++) last[k] = rv(g, l->ivs.data[k].phi); /* where the loop ended */
   for (size_t i = 0; i < s->per_run.len; i++) {
     LLVMValueRef inst = s->per_run.data[i], lo, hi;
     if (!LLVMIsALoadInst(inst) || vmap_get(&s->loop_of, inst) != l) continue;
