@@ -23,11 +23,15 @@
 
 enum { MAX_ROOTS = 64, MAX_DEFERRED = 32 };
 
+/* What the forward sweep notes per object (runtime/omp.c reads them in this order): the addresses read
+ * and written, and the distance from the object to its shadow (0 where unknown). */
+enum { READ_LO, READ_HI, WRITTEN_LO, WRITTEN_HI, SHADOW_DELTA, RANGE_FIELDS };
+
 /* Accesses of a block at constant distances from one address (a particle's x, y and z) widen a range
  * once, by their lowest and highest byte. */
 struct Pending {
   LLVMValueRef anchor; /* the address they are constant offsets from */
-  unsigned slot;       /* 4 * object + (0 read, 2 written) */
+  unsigned slot;       /* RANGE_FIELDS * object + READ_LO or WRITTEN_LO */
   long long lo, hi;    /* byte offsets from anchor */
 };
 
@@ -37,10 +41,14 @@ struct SharedMemory {
   ValueList deferred; /* addresses read throughout, whose adjoints are summed in registers */
   VEC(LLVMTypeRef) deferred_type;
   ValueMap defer_of;  /* load -> 1 + its address's index */
-  LLVMValueRef *ranges; /* aug: 4 slots per object: read low, read high, written low, written high (scalars,
-                           so that they live in registers) */
+  LLVMValueRef *ranges; /* aug: RANGE_FIELDS slots per object (scalars, so that they live in registers) */
   LLVMValueRef *lo, *hi, *span, *ok, *sums; /* rev: the thread's own part per object (and its length, 0
                                               when empty); per address, whether summing is allowed, and the sum */
+  /* Per object, the size of the floats its adjoints are where they may be kept apart per thread (4 or 8:
+   * every read of it is of floats of one type), else 0; rev: where the thread's private buffer mirrors
+   * from, its length and the buffer (0 when it has none). */
+  unsigned char *elem;
+  LLVMValueRef *pbase, *plen, *priv;
   ValueMap loop_of;   /* access -> its loop, when noted and decided per run of the loop */
   ValueList per_run;  /* those accesses */
   ValueMap flag_of;   /* rev: key (loop, object) -> slot holding whether the run's reads are this thread's own */
@@ -219,7 +227,26 @@ void shared_analyse(RevGen *g) {
       }
     }
   g->shared = s;
-  if (!ok || !s->roots.len) shared_free(g); /* every shared adjoint atomically */
+  if (!ok || !s->roots.len) {
+    shared_free(g); /* every shared adjoint atomically */
+    return;
+  }
+  /* objects whose adjoints may be kept apart per thread: all their reads plain reads of one float type */
+  s->elem = xcalloc(s->roots.len, 1);
+  bool *mixed = xcalloc(s->roots.len, sizeof *mixed);
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
+      size_t k1 = LLVMIsALoadInst(i) ? (size_t)vmap_get(&s->root_of, i) : 0;
+      if (!k1) continue;
+      LLVMTypeKind t = LLVMGetTypeKind(ir_scalar_type(LLVMTypeOf(i)));
+      unsigned char size = t == LLVMDoubleTypeKind ? 8 : t == LLVMFloatTypeKind ? 4 : 0;
+      unsigned char *e = &s->elem[k1 - 1];
+      if (!size || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic || (*e && *e != size)) mixed[k1 - 1] = true;
+      *e = size;
+    }
+  for (size_t k = 0; k < s->roots.len; k++)
+    if (mixed[k] || !activity_shadowed(g->act, s->roots.data[k])) s->elem[k] = 0;
+  free(mixed);
 }
 
 void shared_free(RevGen *g) {
@@ -234,6 +261,10 @@ void shared_free(RevGen *g) {
   vmap_free(&s->flag_of);
   vec_free(&s->per_run);
   vec_free(&s->pending);
+  free(s->elem);
+  free(s->pbase);
+  free(s->plen);
+  free(s->priv);
   free(s->ranges);
   free(s->lo);
   free(s->hi);
@@ -252,16 +283,17 @@ bool shared_decided_per_run(RevGen *g, LLVMValueRef load, Loop *l) {
 
 /* ---- the forward sweep: ranges ---- */
 
-static LLVMValueRef range_slot(RevGen *g, unsigned k, unsigned which) { return g->shared->ranges[4 * k + which]; }
+static LLVMValueRef range_slot(RevGen *g, unsigned k, unsigned which) { return g->shared->ranges[RANGE_FIELDS * k + which]; }
 
 void shared_aug_entry(RevGen *g) {
   struct SharedMemory *s = g->shared;
   if (!s) return;
   free(s->ranges);
-  s->ranges = xcalloc(4 * s->roots.len, sizeof *s->ranges);
-  for (unsigned k = 0; k < 4 * s->roots.len; k++) {
+  s->ranges = xcalloc(RANGE_FIELDS * s->roots.len, sizeof *s->ranges);
+  for (unsigned k = 0; k < RANGE_FIELDS * s->roots.len; k++) {
+    unsigned field = k % RANGE_FIELDS;
     s->ranges[k] = LLVMBuildAlloca(g->b, g->i64, "range");
-    LLVMBuildStore(g->b, LLVMConstInt(g->i64, k % 2 ? 0 : ~0ull, 0), s->ranges[k]);
+    LLVMBuildStore(g->b, LLVMConstInt(g->i64, field == READ_LO || field == WRITTEN_LO ? ~0ull : 0, 0), s->ranges[k]);
   }
 }
 
@@ -277,7 +309,7 @@ static unsigned access_size(RevGen *g, LLVMValueRef inst) {
 }
 
 static void note(RevGen *g, LLVMValueRef inst, LLVMValueRef lo, LLVMValueRef hi) {
-  unsigned k = (unsigned)((size_t)vmap_get(&g->shared->root_of, inst) - 1), which = LLVMIsALoadInst(inst) ? 0 : 2;
+  unsigned k = (unsigned)((size_t)vmap_get(&g->shared->root_of, inst) - 1), which = LLVMIsALoadInst(inst) ? READ_LO : WRITTEN_LO;
   widen(g, range_slot(g, k, which), lo, "llvm.umin");
   widen(g, range_slot(g, k, which + 1), hi, "llvm.umax");
 }
@@ -287,7 +319,7 @@ void shared_aug_access(RevGen *g, LLVMValueRef inst) {
   if (!s || !vmap_get(&s->root_of, inst) || vmap_get(&s->loop_of, inst)) return;
   long long off = 0;
   LLVMValueRef anchor = ir_strip_constant_offsets(g->ad->mod, pointer_operand(inst), &off);
-  unsigned slot = 4 * (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1) + (LLVMIsALoadInst(inst) ? 0 : 2);
+  unsigned slot = RANGE_FIELDS * (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1) + (LLVMIsALoadInst(inst) ? READ_LO : WRITTEN_LO);
   long long end = off + (long long)access_size(g, inst);
   for (size_t i = 0; i < s->pending.len; i++) {
     struct Pending *p = &s->pending.data[i];
@@ -307,6 +339,13 @@ static void note_pending(RevGen *g) {
     LLVMValueRef at = LLVMBuildPtrToInt(g->b, aug_value(g, p->anchor), g->i64, "");
     widen(g, s->ranges[p->slot], LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, (unsigned long long)p->lo, 1), ""), "llvm.umin");
     widen(g, s->ranges[p->slot + 1], LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, (unsigned long long)p->hi, 1), ""), "llvm.umax");
+    /* the distance to the shadow, for adding a private buffer into it: the object is at hand here */
+    unsigned k = p->slot / RANGE_FIELDS;
+    LLVMValueRef root = s->roots.data[k], shadow = vmap_get(&g->smap, root);
+    if (!s->elem[k] || !shadow) continue;
+    LLVMValueRef delta = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, shadow, g->i64, ""),
+                                      LLVMBuildPtrToInt(g->b, aug_value(g, root), g->i64, ""), "");
+    LLVMBuildStore(g->b, delta, range_slot(g, k, SHADOW_DELTA));
   }
   s->pending.len = 0;
 }
@@ -361,8 +400,8 @@ void shared_aug_exit(RevGen *g) {
     LLVMValueRef end = LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, 16, 0), ""); /* wide enough for any float */
     LLVMValueRef clear = LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 1, 0);
     for (unsigned k = 0; k < s->roots.len; k++) {
-      LLVMValueRef lo = LLVMBuildLoad2(g->b, g->i64, range_slot(g, k, 2), "");
-      LLVMValueRef hi = LLVMBuildLoad2(g->b, g->i64, range_slot(g, k, 3), "");
+      LLVMValueRef lo = LLVMBuildLoad2(g->b, g->i64, range_slot(g, k, WRITTEN_LO), "");
+      LLVMValueRef hi = LLVMBuildLoad2(g->b, g->i64, range_slot(g, k, WRITTEN_HI), "");
       LLVMValueRef apart = LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, at, hi, ""),
                                        LLVMBuildICmp(g->b, LLVMIntULE, end, lo, ""), "");
       clear = LLVMBuildAnd(g->b, clear, apart, "");
@@ -370,7 +409,7 @@ void shared_aug_exit(RevGen *g) {
     LLVMValueRef idx = LLVMConstInt(g->i64, d, 0);
     LLVMBuildStore(g->b, LLVMBuildZExt(g->b, clear, i8, ""), LLVMBuildGEP2(g->b, i8, flags, &idx, 1, ""));
   }
-  unsigned n4 = 4 * (unsigned)s->roots.len;
+  unsigned n4 = RANGE_FIELDS * (unsigned)s->roots.len;
   LLVMValueRef ranges = LLVMBuildArrayAlloca(g->b, g->i64, LLVMConstInt(g->i64, n4, 0), "ranges");
   for (unsigned k = 0; k < n4; k++) {
     LLVMValueRef idx = LLVMConstInt(g->i64, k, 0);
@@ -388,20 +427,31 @@ void shared_rev_entry(RevGen *g) {
   if (!s) return;
   LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx), i32 = LLVMInt32TypeInContext(g->ctx);
   unsigned n = (unsigned)s->roots.len, nd = (unsigned)s->deferred.len;
-  LLVMValueRef own = LLVMBuildArrayAlloca(g->b, g->i64, LLVMConstInt(g->i64, 2 * n, 0), "own");
+  LLVMValueRef own = LLVMBuildArrayAlloca(g->b, g->i64, LLVMConstInt(g->i64, 5 * n, 0), "own");
   LLVMValueRef flags = LLVMBuildArrayAlloca(g->b, i8, LLVMConstInt(g->i64, nd ? nd : 1, 0), "may.sum");
-  LLVMValueRef args[4] = {LLVMConstInt(i32, n, 0), own, LLVMConstInt(i32, nd, 0), flags};
-  LLVMTypeRef params[4] = {i32, g->ptr_type, i32, g->ptr_type};
-  ir_call_named(g->b, "__parad_rt_region_plan", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 4, 0), args, 4);
+  LLVMValueRef elem = LLVMBuildArrayAlloca(g->b, i8, LLVMConstInt(g->i64, n, 0), "elem");
+  for (unsigned k = 0; k < n; k++) {
+    LLVMValueRef idx = LLVMConstInt(g->i64, k, 0);
+    LLVMBuildStore(g->b, LLVMConstInt(i8, s->elem[k], 0), LLVMBuildGEP2(g->b, i8, elem, &idx, 1, ""));
+  }
+  LLVMValueRef args[5] = {LLVMConstInt(i32, n, 0), own, LLVMConstInt(i32, nd, 0), flags, elem};
+  LLVMTypeRef params[5] = {i32, g->ptr_type, i32, g->ptr_type, g->ptr_type};
+  ir_call_named(g->b, "__parad_rt_region_plan", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 5, 0), args, 5);
   s->lo = xcalloc(n, sizeof *s->lo);
   s->hi = xcalloc(n, sizeof *s->hi);
   s->span = xcalloc(n, sizeof *s->span);
+  s->pbase = xcalloc(n, sizeof *s->pbase);
+  s->plen = xcalloc(n, sizeof *s->plen);
+  s->priv = xcalloc(n, sizeof *s->priv);
+  LLVMValueRef *outs[5] = {s->lo, s->hi, s->pbase, s->plen, s->priv};
+  static const char *const names[5] = {"own.lo", "own.hi", "private.base", "private.len", "private"};
   for (unsigned k = 0; k < n; k++) {
-    LLVMValueRef i0 = LLVMConstInt(g->i64, 2 * k, 0), i1 = LLVMConstInt(g->i64, 2 * k + 1, 0);
-    s->lo[k] = LLVMBuildLoad2(g->b, g->i64, LLVMBuildGEP2(g->b, g->i64, own, &i0, 1, ""), "own.lo");
-    LLVMValueRef hi = LLVMBuildLoad2(g->b, g->i64, LLVMBuildGEP2(g->b, g->i64, own, &i1, 1, ""), "own.hi");
-    LLVMValueRef args[2] = {hi, s->lo[k]};
-    s->hi[k] = hi;
+    for (unsigned f = 0; f < 5; f++) {
+      LLVMValueRef idx = LLVMConstInt(g->i64, 5 * k + f, 0);
+      outs[f][k] = LLVMBuildLoad2(g->b, g->i64, LLVMBuildGEP2(g->b, g->i64, own, &idx, 1, ""), names[f]);
+    }
+    s->priv[k] = LLVMBuildIntToPtr(g->b, s->priv[k], g->ptr_type, "private");
+    LLVMValueRef args[2] = {s->hi[k], s->lo[k]};
     s->span[k] = ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2);
   }
   for (size_t i = 0; i < s->per_run.len; i++) { /* a flag per loop and object read in it */
@@ -483,7 +533,8 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   bool planning = g->phase == PLANNING;
   size_t d1 = (size_t)vmap_get(&s->defer_of, load);
   LLVMTypeRef i1 = LLVMInt1TypeInContext(g->ctx);
-  LLVMValueRef cond; /* where the yes side applies: a sum in a register, or a plain add */
+  LLVMValueRef cond;           /* where the yes side applies: a sum in a register, or a plain add */
+  LLVMValueRef load_at = NULL; /* the read's address, where it is decided by itself */
   unsigned k = (unsigned)(k1 - 1);
   Loop *l = vmap_get(&s->loop_of, load);
   if (d1) {
@@ -498,13 +549,15 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
               (at - lo < hi - lo - size + 1, saturated at 0), whose bound the loops hoist. Tested for all
               the block's reads at constant distances from the same address at once: the same test for
               each, which the optimiser computes once. */
-    long long first, end;
+    long long first, end, off = 0;
     LLVMValueRef anchor = read_group(g, load, &first, &end);
-    LLVMValueRef at = LLVMBuildAdd(g->b, LLVMBuildPtrToInt(g->b, rv(g, anchor), g->i64, ""),
-                                   LLVMConstInt(g->i64, (unsigned long long)first, 1), "");
+    LLVMValueRef base = LLVMBuildPtrToInt(g->b, rv(g, anchor), g->i64, "");
+    LLVMValueRef at = LLVMBuildAdd(g->b, base, LLVMConstInt(g->i64, (unsigned long long)first, 1), "");
     LLVMValueRef args[2] = {s->span[k], LLVMConstInt(g->i64, (unsigned long long)(end - first - 1), 0)};
     LLVMValueRef bound = ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2);
     cond = LLVMBuildICmp(g->b, LLVMIntULT, LLVMBuildSub(g->b, at, s->lo[k], ""), bound, "own");
+    ir_strip_constant_offsets(g->ad->mod, LLVMGetOperand(load, 0), &off);
+    load_at = LLVMBuildAdd(g->b, base, LLVMConstInt(g->i64, (unsigned long long)off, 1), "");
   }
   LLVMBasicBlockRef yes, no, join;
   rev_diamond(g, cond, &yes, &no, &join);
@@ -517,7 +570,25 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   }
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, no);
-  atomic(g, load, shadow, d, align);
+  if (load_at && s->elem[k]) { /* into the thread's private buffer, where it has one that covers the read */
+    unsigned size = access_size(g, load), e = s->elem[k];
+    LLVMValueRef off = LLVMBuildSub(g->b, load_at, s->pbase[k], "");
+    LLVMValueRef args[2] = {s->plen[k], LLVMConstInt(g->i64, size - 1, 0)};
+    LLVMValueRef inside = LLVMBuildICmp(g->b, LLVMIntULT, off, ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2), "");
+    LLVMValueRef aligned = LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildAnd(g->b, off, LLVMConstInt(g->i64, e - 1, 0), ""),
+                                         LLVMConstInt(g->i64, 0, 0), "");
+    LLVMBasicBlockRef kept, shared, join2;
+    rev_diamond(g, LLVMBuildAnd(g->b, inside, aligned, "private"), &kept, &shared, &join2);
+    LLVMPositionBuilderAtEnd(g->b, kept);
+    plain(g, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), s->priv[k], &off, 1, ""), d, align < e ? align : e);
+    LLVMBuildBr(g->b, join2);
+    LLVMPositionBuilderAtEnd(g->b, shared);
+    atomic(g, load, shadow, d, align);
+    LLVMBuildBr(g->b, join2);
+    LLVMPositionBuilderAtEnd(g->b, join2);
+  } else {
+    atomic(g, load, shadow, d, align);
+  }
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, join);
   return true;
@@ -540,4 +611,8 @@ void shared_flush(RevGen *g) {
     LLVMBuildBr(g->b, join);
     LLVMPositionBuilderAtEnd(g->b, join);
   }
+  bool kept = false;
+  for (size_t k = 0; k < s->roots.len; k++) kept |= s->elem[k] != 0;
+  if (kept && g->phase != PLANNING) /* the private buffers too */
+    ir_call_named(g->b, "__parad_rt_region_flush", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), NULL, 0, 0), NULL, 0);
 }

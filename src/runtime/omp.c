@@ -12,11 +12,29 @@
 #include <omp.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tape.h"
+
+/* What the forward sweep notes per thread and shared object: the addresses read [lo, hi) and written,
+ * and the distance from the object to its shadow (0: unknown). */
+enum { READ_LO, READ_HI, WRITTEN_LO, WRITTEN_HI, SHADOW_DELTA, RANGE_FIELDS };
+
+/* A thread's private adjoints of a shared object, in the reverse sweep: where the thread read addresses
+ * other threads read too, it adds their adjoints plainly into a buffer that mirrors its read range
+ * [base, base + len), and adds the buffer into the shadow (atomically, the nonzero floats) when other
+ * threads may look: at a barrier, as it leaves a critical section, at the region's end. Where it alone
+ * read, it adds into the shadow directly. */
+typedef struct {
+  char *buffer;         /* NULL: not kept */
+  unsigned long long base, len, delta;
+  unsigned elem;        /* 4 (float) or 8 (double) */
+} Private;
+
+void __parad_rt_region_flush(void);
 
 typedef struct {
   const void *lock;
@@ -30,10 +48,11 @@ struct ParadRegion {
   pthread_mutex_t mu;   /* guards the table of locks and the first arrival */
   LockOrder *locks;
   size_t nlocks, caplocks;
-  /* per thread: 4 per shared object (read lo, hi, written lo, hi), and one flag per summed address */
+  /* per thread: RANGE_FIELDS per shared object, and one flag per summed address */
   int nroots, nsums;
   unsigned long long *ranges;
   unsigned char *may_sum;
+  Private *priv;        /* reverse sweep: per thread, per shared object */
 };
 
 static void fatal(const char *what) {
@@ -99,8 +118,17 @@ void __parad_rt_region_resume(ParadRegion *r) {
   __parad_rt_tape_resume(r->tapes[id]);
 }
 
+static void free_private(ParadRegion *r, int id) {
+  for (int k = 0; r->priv && k < r->nroots; k++) {
+    Private *p = &r->priv[(size_t)id * r->nroots + k];
+    free(p->buffer);
+    p->buffer = NULL;
+  }
+}
+
 void __parad_rt_region_finish(ParadRegion *r) {
   int id = omp_get_thread_num();
+  free_private(r, id);
   ParadTape *t = r->tapes[id];
   r->tapes[id] = NULL;
   __parad_rt_tape_end(t);
@@ -111,6 +139,8 @@ void __parad_rt_region_free(ParadRegion *r) {
     if (r->tapes[i]) __parad_rt_tape_discard(r->tapes[i]); /* a forward sweep whose reverse never ran */
   free(r->tapes);
   free(r->locks);
+  for (int i = 0; r->priv && i < r->nthreads; i++) free_private(r, i);
+  free(r->priv);
   free(r->ranges);
   free(r->may_sum);
   pthread_mutex_destroy(&r->mu);
@@ -187,6 +217,7 @@ void __parad_rt_critical_reverse_exit(const void *lock) {
   if (!t->ntickets) fatal("the reverse sweep left a critical section it never entered");
   long ticket = t->tickets[--t->ntickets];
   LockOrder *o = order_of(t->region, lock);
+  __parad_rt_region_flush(); /* the next holder may read what this one added */
   __atomic_store_n(&o->turn, ticket - 1, __ATOMIC_RELEASE);
 }
 
@@ -201,8 +232,8 @@ void parad_adjoint_update_counts(unsigned long long *plain, unsigned long long *
 
 /* ---- which shared memory each thread touched (reverse/rev_shared.c) ---- */
 
-/* Forward sweep, as the region's function returns: per shared object, the addresses this thread read
- * [lo, hi) and wrote, and per address read throughout, whether the thread never wrote it. */
+/* Forward sweep, as the region's function returns: per shared object, RANGE_FIELDS numbers, and per
+ * address read throughout, whether the thread never wrote it. */
 void __parad_rt_region_note(int nroots, const unsigned long long *ranges, int nsums, const unsigned char *may_sum) {
   ParadTape *t = __parad_rt_current;
   if (!t || !t->region) return;
@@ -212,32 +243,43 @@ void __parad_rt_region_note(int nroots, const unsigned long long *ranges, int ns
   if (!r->ranges) {
     r->nroots = nroots;
     r->nsums = nsums;
-    r->ranges = xcalloc((size_t)r->nthreads * 4 * (size_t)(nroots ? nroots : 1), sizeof *r->ranges);
+    r->ranges = xcalloc((size_t)r->nthreads * RANGE_FIELDS * (size_t)(nroots ? nroots : 1), sizeof *r->ranges);
     r->may_sum = xcalloc((size_t)r->nthreads * (size_t)(nsums ? nsums : 1), 1);
+    r->priv = xcalloc((size_t)r->nthreads * (size_t)(nroots ? nroots : 1), sizeof *r->priv);
   }
   pthread_mutex_unlock(&r->mu);
   if (nroots != r->nroots || nsums != r->nsums) fatal("a parallel region's threads ran different functions");
-  memcpy(&r->ranges[(size_t)id * 4 * nroots], ranges, 4 * (size_t)nroots * sizeof *ranges);
+  memcpy(&r->ranges[(size_t)id * RANGE_FIELDS * nroots], ranges, RANGE_FIELDS * (size_t)nroots * sizeof *ranges);
   memcpy(&r->may_sum[(size_t)id * nsums], may_sum, (size_t)nsums);
 }
 
-/* Reverse sweep, as the region's reverse function starts: per object, the part of this thread's reads no
- * other thread read (own[2k], own[2k+1]); where the forward sweep noted nothing, no part at all. */
-void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsigned char *may_sum) {
+static unsigned long long field(ParadRegion *r, int thread, int root, int which) {
+  return r->ranges[((size_t)thread * r->nroots + root) * RANGE_FIELDS + which];
+}
+
+/* Private buffers are kept up to this size per object and thread (the buffer mirrors the read range). */
+enum { PRIVATE_LIMIT = 64 << 20 };
+
+/* Reverse sweep, as the region's reverse function starts. Per object k, own[5k..5k+4]: the part of this
+ * thread's reads no other thread read [lo, hi) (nothing where the forward sweep noted nothing), and the
+ * thread's private buffer for the rest: the address it mirrors from, its length, and the buffer (0, 0, 0
+ * when none). elem[k]: the size of the floats the object's adjoints are (4, 8), 0 where they may not be
+ * kept apart. */
+void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsigned char *may_sum, const unsigned char *elem) {
   ParadTape *t = __parad_rt_current;
   ParadRegion *r = t ? t->region : NULL;
   int id = omp_get_thread_num();
+  memset(own, 0, 5 * (size_t)nroots * sizeof *own);
   if (!r || !r->ranges || r->nroots != nroots || r->nsums != nsums) {
-    memset(own, 0, 2 * (size_t)nroots * sizeof *own);
     memset(may_sum, 0, (size_t)nsums);
     return;
   }
   for (int k = 0; k < nroots; k++) {
-    unsigned long long lo = r->ranges[((size_t)id * nroots + k) * 4], hi = r->ranges[((size_t)id * nroots + k) * 4 + 1];
+    unsigned long long rlo = field(r, id, k, READ_LO), rhi = field(r, id, k, READ_HI), lo = rlo, hi = rhi;
     for (int other = 0; other < r->nthreads && lo < hi; other++) {
       if (other == id) continue;
       for (int m = 0; m < nroots && lo < hi; m++) {
-        unsigned long long c = r->ranges[((size_t)other * nroots + m) * 4], d = r->ranges[((size_t)other * nroots + m) * 4 + 1];
+        unsigned long long c = field(r, other, m, READ_LO), d = field(r, other, m, READ_HI);
         if (c >= d || d <= lo || c >= hi) continue; /* empty, or apart */
         if (c <= lo) lo = d;
         else if (d >= hi) hi = c;
@@ -245,8 +287,73 @@ void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsi
         else lo = d;
       }
     }
-    own[2 * k] = lo < hi ? lo : 0;
-    own[2 * k + 1] = lo < hi ? hi : 0;
+    if (lo >= hi) lo = hi = 0;
+    own[5 * k] = lo;
+    own[5 * k + 1] = hi;
+    Private *p = &r->priv[(size_t)id * nroots + k];
+    free(p->buffer); /* none unless a reverse sweep of the region ran before without finishing */
+    p->buffer = NULL;
+    unsigned long long delta = field(r, id, k, SHADOW_DELTA);
+    bool shared_part = rlo < rhi && !(lo == rlo && hi == rhi);
+    if (!elem[k] || !delta || !shared_part || rhi - rlo > PRIVATE_LIMIT) continue;
+    p->buffer = malloc(rhi - rlo);
+    if (!p->buffer) continue; /* atomic adds instead */
+    p->base = rlo, p->len = rhi - rlo, p->delta = delta, p->elem = elem[k];
+    memset(p->buffer, 0, p->len); /* reads near the edge of [lo, hi) may land inside it too */
+    own[5 * k + 2] = p->base;
+    own[5 * k + 3] = p->len;
+    own[5 * k + 4] = (unsigned long long)(size_t)p->buffer;
   }
   memcpy(may_sum, &r->may_sum[(size_t)id * nsums], (size_t)nsums);
+}
+
+/* The nonzero floats of [from, to) of p's buffer, added atomically into the shadow; the buffer is zero
+ * again. Returns how many. */
+static unsigned long long add_into_shadow(Private *p, unsigned long long from, unsigned long long to) {
+  unsigned long long n = 0;
+  for (unsigned long long a = from; a + p->elem <= to; a += p->elem) {
+    char *b = p->buffer + (a - p->base);
+    void *s = (void *)(size_t)(a + p->delta);
+    if (p->elem == 8) {
+      double v;
+      memcpy(&v, b, 8);
+      if (v == 0) continue;
+      memset(b, 0, 8);
+      unsigned long long old = __atomic_load_n((unsigned long long *)s, __ATOMIC_RELAXED), sum;
+      do {
+        double x;
+        memcpy(&x, &old, 8);
+        x += v;
+        memcpy(&sum, &x, 8);
+      } while (!__atomic_compare_exchange_n((unsigned long long *)s, &old, sum, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    } else {
+      float v;
+      memcpy(&v, b, 4);
+      if (v == 0) continue;
+      memset(b, 0, 4);
+      unsigned old = __atomic_load_n((unsigned *)s, __ATOMIC_RELAXED), sum;
+      do {
+        float x;
+        memcpy(&x, &old, 4);
+        x += v;
+        memcpy(&sum, &x, 4);
+      } while (!__atomic_compare_exchange_n((unsigned *)s, &old, sum, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    }
+    n++;
+  }
+  return n;
+}
+
+/* Reverse sweep: this thread's private adjoints go into the shadows. */
+void __parad_rt_region_flush(void) {
+  ParadTape *t = __parad_rt_current;
+  ParadRegion *r = t ? t->region : NULL;
+  if (!r || !r->priv) return;
+  int id = omp_get_thread_num();
+  unsigned long long n = 0;
+  for (int k = 0; k < r->nroots; k++) {
+    Private *p = &r->priv[(size_t)id * r->nroots + k];
+    if (p->buffer) n += add_into_shadow(p, p->base, p->base + p->len);
+  }
+  if (n) __atomic_fetch_add(&__parad_rt_atomic_updates, n, __ATOMIC_RELAXED);
 }
