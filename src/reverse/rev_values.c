@@ -314,8 +314,12 @@ static bool can_follow(RevGen *g, size_t s) {
 }
 
 void plan_followers(RevGen *g) {
-  for (size_t s = 0; s < g->cfg.blocks.len; s++) {
-    if (!g->plan[s].captures.len || !can_follow(g, s)) continue;
+  size_t n = g->cfg.blocks.len;
+  bool *can = xcalloc(n + 1, sizeof *can);
+  for (size_t s = 0; s < n; s++) can[s] = g->plan[s].captures.len && can_follow(g, s);
+  for (size_t s = 0; s < n; s++) {
+    /* not behind a follower: its record is reserved unchecked, with no room made after it */
+    if (!can[s] || can[cfg_index(&g->cfg, g->cfg.preds[s].data[0])]) continue;
     LLVMBasicBlockRef pb = g->cfg.preds[s].data[0];
     BlockPlan *sp = &g->plan[s], *pp = plan_of(g, pb);
     sp->follows = true;
@@ -332,6 +336,7 @@ void plan_followers(RevGen *g) {
     }
     if (sp->record_bytes > pp->headroom) pp->headroom = sp->record_bytes;
   }
+  free(can);
 }
 
 /* ---- values in the reverse sweep ---- */

@@ -2,7 +2,7 @@
 // conditional block's record follows its predecessor's on the tape, and reads the predecessor's fields,
 // over enough iterations that records fill several tape chunks (the first holds 64 KiB), with the
 // condition true and false in irregular runs. Gradient of
-//   f(x) = sum_k [d_k^2 < 1] (1 / (1 + d_k^2) + d_k^3),  d_k = x[a_k] - x[b_k],
+//   f(x) = sum_k [d_k^2 < 1] (1 / (1 + d_k^2) + d_k^3 + [d_k^2 < 1/4] d_k^4),  d_k = x[a_k] - x[b_k],
 // against the analytic gradient (relative 1e-12) and central finite differences (h = 1e-4, relative 1e-5:
 // about 240 pairs share each coordinate).
 // RUN: %parad-cc %cflags %s -o %t && %t
@@ -22,6 +22,7 @@ static double f(const double *x, const int *a, const int *b, int pairs, double *
     t[k] = 0;
     if (d2 >= 1) continue;
     t[k] = 1 / (1 + d2) + d2 * d;
+    if (d2 < 0.25) t[k] += d2 * d2; /* a block entered only from the one before, itself a follower */
     s += t[k];
   }
   return s;
@@ -40,7 +41,7 @@ int main(void) {
     double d = x[a[k]] - x[b[k]], d2 = d * d;
     if (d2 >= 1) continue;
     inside++;
-    double dd = -2 * d / ((1 + d2) * (1 + d2)) + 3 * d2;
+    double dd = -2 * d / ((1 + d2) * (1 + d2)) + 3 * d2 + (d2 < 0.25 ? 4 * d2 * d : 0);
     g[a[k]] += dd, g[b[k]] -= dd;
   }
   CHECK_CLOSE(inside > PAIRS / 4 && inside < PAIRS * 3 / 4, 1, 0); /* both sides of the branch taken often */
