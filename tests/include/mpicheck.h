@@ -8,6 +8,10 @@
  *                                              its gradient (out seeded on rank 0 only) against finite
  *                                              differences of J (h, tol), its forward tangent along v
  *                                              against sum over ranks of gradient . v (1e-12), its value
+ *   MPI_OBJECTIVE(name, f)                      defines double name(void *ctx, double *x): f(x, &J)'s J,
+ *                                              for f(double *x, double *out) as MPI_CHECK_BOTH_MODES takes
+ *   mpi_start(&argc, &argv, max_ranks)          MPI_Init, and a failure (all ranks abort) when the run has
+ *                                              more ranks than the test's arrays allow; returns the rank
  *   mpi_sum(v)                                  the sum of v over the ranks
  *   return mpi_check_done();                    at the end of main: finalizes MPI; exit status 0 only if
  *                                              every check passed on every rank
@@ -21,6 +25,26 @@
 #include "check.h"
 
 typedef double (*mpi_objective)(void *ctx, double *x);
+
+#define MPI_OBJECTIVE(name, f)                                                                           \
+  static double name(void *ctx, double *x) {                                                            \
+    (void)ctx;                                                                                          \
+    double J_;                                                                                          \
+    f(x, &J_);                                                                                          \
+    return J_;                                                                                          \
+  }
+
+__attribute__((unused)) static int mpi_start(int *argc, char ***argv, int max_ranks) {
+  int rank, size;
+  MPI_Init(argc, argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size > max_ranks) {
+    if (rank == 0) printf("FAIL: at most %d ranks\n", max_ranks);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  return rank;
+}
 
 __attribute__((unused)) static double mpi_sum(double v) {
   double s;

@@ -35,21 +35,10 @@ __attribute__((noinline)) static void f(const double *x, double *J) {
   MPI_Allreduce(&s, J, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
-static double objective(void *ctx, double *x) {
-  double J;
-  f(x, &J);
-  return J;
-}
+MPI_OBJECTIVE(objective, f)
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size > MAXR) {
-    if (rank == 0) printf("FAIL: at most %d ranks\n", MAXR);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
+  int rank = mpi_start(&argc, &argv, MAXR);
   double x[N], v[N];
   for (int i = 0; i < N; i++) x[i] = 0.32 * i - 0.27 * rank + 0.11, v[i] = cos(0.9 + 2 * i + 3 * rank);
   MPI_CHECK_BOTH_MODES(f, objective, x, N, v, 1e-6, 1e-7);

@@ -28,11 +28,7 @@ __attribute__((noinline)) static void f(const double *x, double *J) {
   MPI_Allreduce(&s, J, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
-static double objective(void *ctx, double *x) {
-  double J;
-  f(x, &J);
-  return J;
-}
+MPI_OBJECTIVE(objective, f)
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);

@@ -41,11 +41,7 @@ __attribute__((noinline)) static void heat(const double *x, double *J) {
   MPI_Allreduce(&s, J, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
-static double objective(void *ctx, double *x) {
-  double J;
-  heat(x, &J);
-  return J;
-}
+MPI_OBJECTIVE(objective, heat)
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);

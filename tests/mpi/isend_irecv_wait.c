@@ -38,11 +38,7 @@ __attribute__((noinline)) static void exchange(const double *x, double *J) {
   MPI_Allreduce(&s, J, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
-static double objective(void *ctx, double *x) {
-  double J;
-  exchange(x, &J);
-  return J;
-}
+MPI_OBJECTIVE(objective, exchange)
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);

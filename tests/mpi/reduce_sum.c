@@ -38,11 +38,7 @@ __attribute__((noinline)) static void f(const double *x, double *J) {
   MPI_Bcast(J, 1, MPI_DOUBLE, root, MPI_COMM_WORLD);
 }
 
-static double objective(void *ctx, double *x) {
-  double J;
-  f(x, &J);
-  return J;
-}
+MPI_OBJECTIVE(objective, f)
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);

@@ -34,11 +34,7 @@ __attribute__((noinline)) static void ring(const double *x, double *J) {
   MPI_Allreduce(&s, J, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
-static double objective(void *ctx, double *x) {
-  double J;
-  ring(x, &J);
-  return J;
-}
+MPI_OBJECTIVE(objective, ring)
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);

@@ -50,11 +50,7 @@ __attribute__((noinline)) static void polled(const double *x, double *J) {
   MPI_Allreduce(&s, J, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
-static double objective(void *ctx, double *x) {
-  double J;
-  polled(x, &J);
-  return J;
-}
+MPI_OBJECTIVE(objective, polled)
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
