@@ -257,6 +257,17 @@ static unsigned long long field(ParadRegion *r, int thread, int root, int which)
   return r->ranges[((size_t)thread * r->nroots + root) * RANGE_FIELDS + which];
 }
 
+/* Whether the thread wrote, through any object, into [lo, hi). Its own reads of what it wrote are not
+ * separated from the write by a barrier: the reverse of the write reads the adjoint the reads added,
+ * which must not wait in a buffer. (Other threads' writes are: the barrier's adjoint adds the buffer.) */
+static bool wrote_near(ParadRegion *r, int id, unsigned long long lo, unsigned long long hi) {
+  for (int m = 0; m < r->nroots; m++) {
+    unsigned long long c = field(r, id, m, WRITTEN_LO), d = field(r, id, m, WRITTEN_HI);
+    if (c < d && c < hi && d > lo) return true;
+  }
+  return false;
+}
+
 /* Private buffers are kept up to this size per object and thread (the buffer mirrors the read range). */
 enum { PRIVATE_LIMIT = 64 << 20 };
 
@@ -295,7 +306,7 @@ void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsi
     p->buffer = NULL;
     unsigned long long delta = field(r, id, k, SHADOW_DELTA);
     bool shared_part = rlo < rhi && !(lo == rlo && hi == rhi);
-    if (!elem[k] || !delta || !shared_part || rhi - rlo > PRIVATE_LIMIT) continue;
+    if (!elem[k] || !delta || !shared_part || rhi - rlo > PRIVATE_LIMIT || wrote_near(r, id, rlo, rhi)) continue;
     p->buffer = malloc(rhi - rlo);
     if (!p->buffer) continue; /* atomic adds instead */
     p->base = rlo, p->len = rhi - rlo, p->delta = delta, p->elem = elem[k];
