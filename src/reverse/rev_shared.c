@@ -26,6 +26,8 @@ enum { MAX_ROOTS = 64, MAX_DEFERRED = 32 };
 /* What the forward sweep notes per object (runtime/omp.c reads them in this order): the addresses read
  * and written, and the distance from the object to its shadow (0 where unknown). */
 enum { READ_LO, READ_HI, WRITTEN_LO, WRITTEN_HI, SHADOW_DELTA, RANGE_FIELDS };
+/* What the reverse sweep is told per object as it starts: the thread's own part, and its private buffer. */
+enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, PLAN_FIELDS };
 
 /* Accesses of a block at constant distances from one address (a particle's x, y and z) widen a range
  * once, by their lowest and highest byte. */
@@ -427,7 +429,7 @@ void shared_rev_entry(RevGen *g) {
   if (!s) return;
   LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx), i32 = LLVMInt32TypeInContext(g->ctx);
   unsigned n = (unsigned)s->roots.len, nd = (unsigned)s->deferred.len;
-  LLVMValueRef own = LLVMBuildArrayAlloca(g->b, g->i64, LLVMConstInt(g->i64, 5 * n, 0), "own");
+  LLVMValueRef own = LLVMBuildArrayAlloca(g->b, g->i64, LLVMConstInt(g->i64, PLAN_FIELDS * n, 0), "own");
   LLVMValueRef flags = LLVMBuildArrayAlloca(g->b, i8, LLVMConstInt(g->i64, nd ? nd : 1, 0), "may.sum");
   LLVMValueRef elem = LLVMBuildArrayAlloca(g->b, i8, LLVMConstInt(g->i64, n, 0), "elem");
   for (unsigned k = 0; k < n; k++) {
@@ -443,11 +445,11 @@ void shared_rev_entry(RevGen *g) {
   s->pbase = xcalloc(n, sizeof *s->pbase);
   s->plen = xcalloc(n, sizeof *s->plen);
   s->priv = xcalloc(n, sizeof *s->priv);
-  LLVMValueRef *outs[5] = {s->lo, s->hi, s->pbase, s->plen, s->priv};
-  static const char *const names[5] = {"own.lo", "own.hi", "private.base", "private.len", "private"};
+  LLVMValueRef *outs[PLAN_FIELDS] = {s->lo, s->hi, s->pbase, s->plen, s->priv};
+  static const char *const names[PLAN_FIELDS] = {"own.lo", "own.hi", "private.base", "private.len", "private"};
   for (unsigned k = 0; k < n; k++) {
-    for (unsigned f = 0; f < 5; f++) {
-      LLVMValueRef idx = LLVMConstInt(g->i64, 5 * k + f, 0);
+    for (unsigned f = 0; f < PLAN_FIELDS; f++) {
+      LLVMValueRef idx = LLVMConstInt(g->i64, PLAN_FIELDS * k + f, 0);
       outs[f][k] = LLVMBuildLoad2(g->b, g->i64, LLVMBuildGEP2(g->b, g->i64, own, &idx, 1, ""), names[f]);
     }
     s->priv[k] = LLVMBuildIntToPtr(g->b, s->priv[k], g->ptr_type, "private");

@@ -22,6 +22,9 @@
 /* What the forward sweep notes per thread and shared object: the addresses read [lo, hi) and written,
  * and the distance from the object to its shadow (0: unknown). */
 enum { READ_LO, READ_HI, WRITTEN_LO, WRITTEN_HI, SHADOW_DELTA, RANGE_FIELDS };
+/* What the reverse sweep is told per thread and object (region_plan): the part only this thread read, and
+ * the private buffer for the rest. */
+enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, PLAN_FIELDS };
 
 /* A thread's private adjoints of a shared object, in the reverse sweep: where the thread read addresses
  * other threads read too, it adds their adjoints plainly into a buffer that mirrors its read range
@@ -271,16 +274,16 @@ static bool wrote_near(ParadRegion *r, int id, unsigned long long lo, unsigned l
 /* Private buffers are kept up to this size per object and thread (the buffer mirrors the read range). */
 enum { PRIVATE_LIMIT = 64 << 20 };
 
-/* Reverse sweep, as the region's reverse function starts. Per object k, own[5k..5k+4]: the part of this
- * thread's reads no other thread read [lo, hi) (nothing where the forward sweep noted nothing), and the
- * thread's private buffer for the rest: the address it mirrors from, its length, and the buffer (0, 0, 0
- * when none). elem[k]: the size of the floats the object's adjoints are (4, 8), 0 where they may not be
+/* Reverse sweep, as the region's reverse function starts. Per object k, PLAN_FIELDS numbers from
+ * own[PLAN_FIELDS k]: the part of this thread's reads no other thread read [lo, hi) (nothing where the
+ * forward sweep noted nothing), and the thread's private buffer for the rest: the address it mirrors from,
+ * its length, and the buffer (0, 0, 0 when none). elem[k]: the size of the floats the object's adjoints are (4, 8), 0 where they may not be
  * kept apart. */
 void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsigned char *may_sum, const unsigned char *elem) {
   ParadTape *t = __parad_rt_current;
   ParadRegion *r = t ? t->region : NULL;
   int id = omp_get_thread_num();
-  memset(own, 0, 5 * (size_t)nroots * sizeof *own);
+  memset(own, 0, PLAN_FIELDS * (size_t)nroots * sizeof *own);
   if (!r || !r->ranges || r->nroots != nroots || r->nsums != nsums) {
     memset(may_sum, 0, (size_t)nsums);
     return;
@@ -299,8 +302,9 @@ void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsi
       }
     }
     if (lo >= hi) lo = hi = 0;
-    own[5 * k] = lo;
-    own[5 * k + 1] = hi;
+    unsigned long long *plan = &own[PLAN_FIELDS * k];
+    plan[OWN_LO] = lo;
+    plan[OWN_HI] = hi;
     Private *p = &r->priv[(size_t)id * nroots + k];
     free(p->buffer); /* none unless a reverse sweep of the region ran before without finishing */
     p->buffer = NULL;
@@ -311,9 +315,9 @@ void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsi
     if (!p->buffer) continue; /* atomic adds instead */
     p->base = rlo, p->len = rhi - rlo, p->delta = delta, p->elem = elem[k];
     memset(p->buffer, 0, p->len); /* reads near the edge of [lo, hi) may land inside it too */
-    own[5 * k + 2] = p->base;
-    own[5 * k + 3] = p->len;
-    own[5 * k + 4] = (unsigned long long)(size_t)p->buffer;
+    plan[PRIVATE_BASE] = p->base;
+    plan[PRIVATE_LEN] = p->len;
+    plan[PRIVATE_BUFFER] = (unsigned long long)(size_t)p->buffer;
   }
   memcpy(may_sum, &r->may_sum[(size_t)id * nsums], (size_t)nsums);
 }
