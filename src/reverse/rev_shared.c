@@ -582,7 +582,8 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
     LLVMBasicBlockRef kept, shared, join2;
     rev_diamond(g, LLVMBuildAnd(g->b, inside, aligned, "private"), &kept, &shared, &join2);
     LLVMPositionBuilderAtEnd(g->b, kept);
-    plain(g, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), s->priv[k], &off, 1, ""), d, align < e ? align : e);
+    /* the buffer is aligned for its floats, not for wider vectors */
+    plain(g, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), s->priv[k], &off, 1, ""), d, align && align < e ? align : e);
     LLVMBuildBr(g->b, join2);
     LLVMPositionBuilderAtEnd(g->b, shared);
     atomic(g, load, shadow, d, align);
