@@ -183,6 +183,8 @@ bool item_captured(RevGen *g, LLVMBasicBlockRef bb, Item it);
 LLVMBasicBlockRef item_def_block(RevGen *g, Item it);
 /* Plans where each need of a block lives; fills g->plan and the frame layout. */
 void plan_layout(RevGen *g);
+/* After plan_bulk: the blocks whose records follow their predecessor's (BlockPlan.follows). */
+void plan_followers(RevGen *g);
 /* At the start of a reverse block, after its record was read: materialises every need of the block. */
 void materialise_needs(RevGen *g, LLVMBasicBlockRef orig_block, LLVMValueRef record_ptr);
 bool writes_only_own_memory(LLVMValueRef fn);
@@ -218,8 +220,8 @@ void plan_hoisting(RevGen *g);
 void shared_analyse(RevGen *g);
 void shared_free(RevGen *g);
 void shared_aug_entry(RevGen *g);                     /* aug entry: the ranges start empty */
-void shared_aug_access(RevGen *g, LLVMValueRef inst); /* aug: at a load, store or atomic */
-void shared_aug_after_block(RevGen *g, LLVMBasicBlockRef bb); /* aug: a loop's accesses noted before it runs */
+void shared_aug_after_block(RevGen *g, LLVMBasicBlockRef bb); /* aug: the block's accesses noted (a loop's
+                                                                 before it runs) */
 void shared_rev_enter_loop(RevGen *g, Loop *l);       /* rev, entering a loop's reverse: decided per run */
 void shared_aug_exit(RevGen *g);                      /* aug, before returning: the ranges to the runtime */
 void shared_rev_entry(RevGen *g);                     /* rev entry: this thread's own parts, the sums */
@@ -250,8 +252,6 @@ void window_end_iteration(RevGen *g, LLVMBasicBlockRef bb);
 /* ---- rev_bulk.c ---- */
 /* After plan_layout: the counted loops whose records are reserved at once. */
 void plan_bulk(RevGen *g);
-/* After plan_bulk: the blocks whose records follow their predecessor's (BlockPlan.follows). */
-void plan_followers(RevGen *g);
 /* At the entry of aug or rev: the cursors' slots. */
 void bulk_slots(RevGen *g);
 /* The record of a block of such a loop at the cursor, or NULL for a block of no such loop. */

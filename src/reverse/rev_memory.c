@@ -24,7 +24,6 @@ static LLVMValueRef runtime_call(RevGen *g, const char *name, LLVMTypeRef ret, L
 /* ---- the forward sweep ---- */
 
 bool aug_memory(RevGen *g, LLVMValueRef inst) {
-  shared_aug_access(g, inst); /* the address ranges of a region's shared data */
   switch (LLVMGetInstructionOpcode(inst)) {
   case LLVMLoad: {
     LLVMValueRef c = aug_clone(g, inst);

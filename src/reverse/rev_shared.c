@@ -29,12 +29,14 @@ enum { READ_LO, READ_HI, WRITTEN_LO, WRITTEN_HI, SHADOW_DELTA, RANGE_FIELDS };
 /* What the reverse sweep is told per object as it starts: the thread's own part, and its private buffer. */
 enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, PLAN_FIELDS };
 
-/* Accesses of a block at constant distances from one address (a particle's x, y and z) widen a range
- * once, by their lowest and highest byte. */
-struct Pending {
+/* The accesses of a block at constant distances from one address (a particle's x, y and z), decided
+ * one by one (not per run of a loop): the forward sweep widens the object's range by them once, and the
+ * reverse sweep tests whether they are all the thread's own at once. */
+struct Group {
+  LLVMBasicBlockRef block;
   LLVMValueRef anchor; /* the address they are constant offsets from */
   unsigned slot;       /* RANGE_FIELDS * object + READ_LO or WRITTEN_LO */
-  long long lo, hi;    /* byte offsets from anchor */
+  long long lo, hi;    /* the bytes [lo, hi) from anchor they cover */
 };
 
 struct SharedMemory {
@@ -54,7 +56,8 @@ struct SharedMemory {
   ValueMap loop_of;   /* access -> its loop, when noted and decided per run of the loop */
   ValueList per_run;  /* those accesses */
   ValueMap flag_of;   /* rev: key (loop, object) -> slot holding whether the run's reads are this thread's own */
-  VEC(struct Pending) pending; /* aug: the block's accesses so far, noted together at its end */
+  VEC(struct Group) groups;   /* by block */
+  ValueMap group_of;  /* access -> 1 + its group's index */
 };
 
 static const void *flag_key(const void *loop, const void *root1) {
@@ -182,6 +185,31 @@ static bool passes_shared(RevGen *g, LLVMValueRef call) {
   return false;
 }
 
+static unsigned access_size(RevGen *g, LLVMValueRef inst) {
+  LLVMTypeRef t = LLVMIsAStoreInst(inst) ? LLVMTypeOf(LLVMGetOperand(inst, 0)) : LLVMTypeOf(inst);
+  return (unsigned)ir_type_size(g->ad->mod, t);
+}
+
+/* Puts access i of object k into its block's group (blocks are analysed one after the other). */
+static void group(RevGen *g, struct SharedMemory *s, LLVMValueRef i, unsigned k) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(i);
+  long long off = 0;
+  LLVMValueRef anchor = ir_strip_constant_offsets(g->ad->mod, pointer_operand(i), &off);
+  long long end = off + (long long)access_size(g, i);
+  unsigned slot = RANGE_FIELDS * k + (LLVMIsALoadInst(i) ? READ_LO : WRITTEN_LO);
+  size_t n = s->groups.len;
+  while (n > 0 && s->groups.data[n - 1].block == bb) {
+    struct Group *gr = &s->groups.data[--n];
+    if (gr->anchor != anchor || gr->slot != slot) continue;
+    if (off < gr->lo) gr->lo = off;
+    if (end > gr->hi) gr->hi = end;
+    vmap_put(&s->group_of, i, (void *)(n + 1));
+    return;
+  }
+  vec_push(&s->groups, ((struct Group){bb, anchor, slot, off, end}));
+  vmap_put(&s->group_of, i, (void *)s->groups.len);
+}
+
 void shared_analyse(RevGen *g) {
   if (!g->region_body) return;
   struct SharedMemory *s = xcalloc(1, sizeof *s);
@@ -189,6 +217,7 @@ void shared_analyse(RevGen *g) {
   vmap_init(&s->defer_of);
   vmap_init(&s->loop_of);
   vmap_init(&s->flag_of);
+  vmap_init(&s->group_of);
   bool ok = true;
   for (size_t b = 0; b < g->cfg.blocks.len && ok; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i && ok; i = LLVMGetNextInstruction(i)) {
@@ -217,6 +246,8 @@ void shared_analyse(RevGen *g) {
       if (l && l->exit_iv && linear(g, l, p, 0)) {
         vmap_put(&s->loop_of, i, l);
         vec_push(&s->per_run, i);
+      } else {
+        group(g, s, i, (unsigned)k);
       }
       if (LLVMIsALoadInst(i) && ir_is_fp(LLVMTypeOf(i)) && invariant_address(p)) {
         int d = index_of(&s->deferred, ir_strip_pointer_casts(p));
@@ -262,7 +293,8 @@ void shared_free(RevGen *g) {
   vmap_free(&s->loop_of);
   vmap_free(&s->flag_of);
   vec_free(&s->per_run);
-  vec_free(&s->pending);
+  vec_free(&s->groups);
+  vmap_free(&s->group_of);
   free(s->elem);
   free(s->pbase);
   free(s->plen);
@@ -305,51 +337,29 @@ static void widen(RevGen *g, LLVMValueRef slot, LLVMValueRef v, const char *minm
   LLVMBuildStore(g->b, ir_call_intrinsic(g->b, minmax, &g->i64, 1, args, 2), slot);
 }
 
-static unsigned access_size(RevGen *g, LLVMValueRef inst) {
-  LLVMTypeRef t = LLVMIsAStoreInst(inst) ? LLVMTypeOf(LLVMGetOperand(inst, 0)) : LLVMTypeOf(inst);
-  return (unsigned)ir_type_size(g->ad->mod, t);
-}
-
 static void note(RevGen *g, LLVMValueRef inst, LLVMValueRef lo, LLVMValueRef hi) {
   unsigned k = (unsigned)((size_t)vmap_get(&g->shared->root_of, inst) - 1), which = LLVMIsALoadInst(inst) ? READ_LO : WRITTEN_LO;
   widen(g, range_slot(g, k, which), lo, "llvm.umin");
   widen(g, range_slot(g, k, which + 1), hi, "llvm.umax");
 }
 
-void shared_aug_access(RevGen *g, LLVMValueRef inst) {
+/* The block's groups, at its end (anchors are defined before the accesses, so there too). */
+static void note_groups(RevGen *g, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
-  if (!s || !vmap_get(&s->root_of, inst) || vmap_get(&s->loop_of, inst)) return;
-  long long off = 0;
-  LLVMValueRef anchor = ir_strip_constant_offsets(g->ad->mod, pointer_operand(inst), &off);
-  unsigned slot = RANGE_FIELDS * (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1) + (LLVMIsALoadInst(inst) ? READ_LO : WRITTEN_LO);
-  long long end = off + (long long)access_size(g, inst);
-  for (size_t i = 0; i < s->pending.len; i++) {
-    struct Pending *p = &s->pending.data[i];
-    if (p->anchor != anchor || p->slot != slot) continue;
-    if (off < p->lo) p->lo = off;
-    if (end > p->hi) p->hi = end;
-    return;
-  }
-  vec_push(&s->pending, ((struct Pending){anchor, slot, off, end}));
-}
-
-/* The block's accesses, at its end (anchors are defined before them, so there too). */
-static void note_pending(RevGen *g) {
-  struct SharedMemory *s = g->shared;
-  for (size_t i = 0; i < s->pending.len; i++) {
-    struct Pending *p = &s->pending.data[i];
-    LLVMValueRef at = LLVMBuildPtrToInt(g->b, aug_value(g, p->anchor), g->i64, "");
-    widen(g, s->ranges[p->slot], LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, (unsigned long long)p->lo, 1), ""), "llvm.umin");
-    widen(g, s->ranges[p->slot + 1], LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, (unsigned long long)p->hi, 1), ""), "llvm.umax");
+  for (size_t i = 0; i < s->groups.len; i++) {
+    struct Group *gr = &s->groups.data[i];
+    if (gr->block != bb) continue;
+    LLVMValueRef at = LLVMBuildPtrToInt(g->b, aug_value(g, gr->anchor), g->i64, "");
+    widen(g, s->ranges[gr->slot], LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, (unsigned long long)gr->lo, 1), ""), "llvm.umin");
+    widen(g, s->ranges[gr->slot + 1], LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, (unsigned long long)gr->hi, 1), ""), "llvm.umax");
     /* the distance to the shadow, for adding a private buffer into it: the object is at hand here */
-    unsigned k = p->slot / RANGE_FIELDS;
+    unsigned k = gr->slot / RANGE_FIELDS;
     LLVMValueRef root = s->roots.data[k], shadow = vmap_get(&g->smap, root);
     if (!s->elem[k] || !shadow) continue;
     LLVMValueRef delta = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, shadow, g->i64, ""),
                                       LLVMBuildPtrToInt(g->b, aug_value(g, root), g->i64, ""), "");
     LLVMBuildStore(g->b, delta, range_slot(g, k, SHADOW_DELTA));
   }
-  s->pending.len = 0;
 }
 
 /* The induction variables of l in its first and last iterations, from the trip count. */
@@ -368,7 +378,7 @@ static void first_and_last(RevGen *g, Loop *l, LLVMValueRef trip, LLVMValueRef *
 void shared_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
   if (!s) return;
-  note_pending(g);
+  note_groups(g, bb);
   if (!s->per_run.len) return;
   for (size_t i = 0; i < g->loops.len; i++) {
     Loop *l = &g->loops.data[i];
@@ -507,25 +517,6 @@ void shared_rev_enter_loop(RevGen *g, Loop *l) {
   free(last);
 }
 
-/* The address a read is a constant distance from, and the bytes [first, end) from it that the block's
- * reads of the same object from there cover (those decided one by one). */
-static LLVMValueRef read_group(RevGen *g, LLVMValueRef load, long long *first, long long *end) {
-  struct SharedMemory *s = g->shared;
-  long long off = 0;
-  LLVMValueRef anchor = ir_strip_constant_offsets(g->ad->mod, LLVMGetOperand(load, 0), &off);
-  void *root = vmap_get(&s->root_of, load);
-  *first = off, *end = off + (long long)access_size(g, load);
-  for (LLVMValueRef i = LLVMGetFirstInstruction(LLVMGetInstructionParent(load)); i; i = LLVMGetNextInstruction(i)) {
-    if (!LLVMIsALoadInst(i) || i == load || vmap_get(&s->root_of, i) != root || vmap_get(&s->loop_of, i) || vmap_get(&s->defer_of, i))
-      continue;
-    long long o = 0;
-    if (ir_strip_constant_offsets(g->ad->mod, LLVMGetOperand(i, 0), &o) != anchor) continue;
-    if (o < *first) *first = o;
-    if (o + (long long)access_size(g, i) > *end) *end = o + (long long)access_size(g, i);
-  }
-  return anchor;
-}
-
 bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMValueRef d, unsigned align,
                        void (*plain)(RevGen *, LLVMValueRef, LLVMValueRef, unsigned),
                        void (*atomic)(RevGen *, LLVMValueRef, LLVMValueRef, LLVMValueRef, unsigned)) {
@@ -542,8 +533,7 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   if (d1) {
     cond = planning ? LLVMGetUndef(i1) : s->ok[d1 - 1];
   } else if (planning) {
-    long long first, end;
-    if (!l) rv(g, read_group(g, load, &first, &end));
+    if (!l) rv(g, s->groups.data[(size_t)vmap_get(&s->group_of, load) - 1].anchor);
     cond = LLVMGetUndef(i1);
   } else if (l) { /* decided once for the run of the loop */
     cond = LLVMBuildLoad2(g->b, i1, vmap_get(&s->flag_of, flag_key(l, (void *)k1)), "own");
@@ -551,11 +541,11 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
               (at - lo < hi - lo - size + 1, saturated at 0), whose bound the loops hoist. Tested for all
               the block's reads at constant distances from the same address at once: the same test for
               each, which the optimiser computes once. */
-    long long first, end, off = 0;
-    LLVMValueRef anchor = read_group(g, load, &first, &end);
-    LLVMValueRef base = LLVMBuildPtrToInt(g->b, rv(g, anchor), g->i64, "");
-    LLVMValueRef at = LLVMBuildAdd(g->b, base, LLVMConstInt(g->i64, (unsigned long long)first, 1), "");
-    LLVMValueRef args[2] = {s->span[k], LLVMConstInt(g->i64, (unsigned long long)(end - first - 1), 0)};
+    struct Group *gr = &s->groups.data[(size_t)vmap_get(&s->group_of, load) - 1];
+    long long off = 0;
+    LLVMValueRef base = LLVMBuildPtrToInt(g->b, rv(g, gr->anchor), g->i64, "");
+    LLVMValueRef at = LLVMBuildAdd(g->b, base, LLVMConstInt(g->i64, (unsigned long long)gr->lo, 1), "");
+    LLVMValueRef args[2] = {s->span[k], LLVMConstInt(g->i64, (unsigned long long)(gr->hi - gr->lo - 1), 0)};
     LLVMValueRef bound = ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2);
     cond = LLVMBuildICmp(g->b, LLVMIntULT, LLVMBuildSub(g->b, at, s->lo[k], ""), bound, "own");
     ir_strip_constant_offsets(g->ad->mod, LLVMGetOperand(load, 0), &off);
