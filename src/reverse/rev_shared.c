@@ -44,6 +44,7 @@ struct SharedMemory {
   ValueMap root_of;   /* load, store or atomic -> 1 + its object's index */
   ValueList deferred; /* addresses read throughout, whose adjoints are summed in registers */
   VEC(LLVMTypeRef) deferred_type;
+  LLVMValueRef *deferred_at; /* aug: per address, a slot holding it once its block ran (0 before) */
   ValueMap defer_of;  /* load -> 1 + its address's index */
   LLVMValueRef *ranges; /* aug: RANGE_FIELDS slots per object (scalars, so that they live in registers) */
   LLVMValueRef *lo, *hi, *span, *ok, *sums; /* rev: the thread's own part per object (and its length, 0
@@ -150,6 +151,12 @@ static bool invariant_address(LLVMValueRef p) {
   return false;
 }
 
+/* An address whose value the forward sweep has, once its block ran, for the whole call (its reverse
+ * finds it in the frame): an argument, a global, or computed in a block that runs once. */
+static bool defined_once(RevGen *g, LLVMValueRef p) {
+  return !LLVMIsAInstruction(p) || cfg_runs_once(&g->cfg, LLVMGetInstructionParent(p));
+}
+
 static LLVMValueRef pointer_operand(LLVMValueRef inst) {
   switch (LLVMGetInstructionOpcode(inst)) {
   case LLVMLoad: return LLVMGetOperand(inst, 0);
@@ -249,7 +256,7 @@ void shared_analyse(RevGen *g) {
       } else {
         group(g, s, i, (unsigned)k);
       }
-      if (LLVMIsALoadInst(i) && ir_is_fp(LLVMTypeOf(i)) && invariant_address(p)) {
+      if (LLVMIsALoadInst(i) && ir_is_fp(LLVMTypeOf(i)) && invariant_address(p) && defined_once(g, ir_strip_pointer_casts(p))) {
         int d = index_of(&s->deferred, ir_strip_pointer_casts(p));
         if (d < 0 && s->deferred.len < MAX_DEFERRED) {
           d = (int)s->deferred.len;
@@ -300,6 +307,7 @@ void shared_free(RevGen *g) {
   free(s->plen);
   free(s->priv);
   free(s->ranges);
+  free(s->deferred_at);
   free(s->lo);
   free(s->hi);
   free(s->span);
@@ -328,6 +336,15 @@ void shared_aug_entry(RevGen *g) {
     unsigned field = k % RANGE_FIELDS;
     s->ranges[k] = LLVMBuildAlloca(g->b, g->i64, "range");
     LLVMBuildStore(g->b, LLVMConstInt(g->i64, field == READ_LO || field == WRITTEN_LO ? ~0ull : 0, 0), s->ranges[k]);
+  }
+  /* an address read throughout may be computed in a block that does not dominate the return (behind a
+     loop's zero-trip guard): it is kept in a slot from its block on */
+  free(s->deferred_at);
+  s->deferred_at = xcalloc(s->deferred.len + 1, sizeof *s->deferred_at);
+  for (size_t d = 0; d < s->deferred.len; d++) {
+    if (!LLVMIsAInstruction(s->deferred.data[d])) continue;
+    s->deferred_at[d] = LLVMBuildAlloca(g->b, g->i64, "deferred.at");
+    LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), s->deferred_at[d]);
   }
 }
 
@@ -379,6 +396,9 @@ void shared_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
   if (!s) return;
   note_groups(g, bb);
+  for (size_t d = 0; d < s->deferred.len; d++)
+    if (s->deferred_at[d] && LLVMGetInstructionParent(s->deferred.data[d]) == bb)
+      LLVMBuildStore(g->b, LLVMBuildPtrToInt(g->b, aug_value(g, s->deferred.data[d]), g->i64, ""), s->deferred_at[d]);
   if (!s->per_run.len) return;
   for (size_t i = 0; i < g->loops.len; i++) {
     Loop *l = &g->loops.data[i];
@@ -406,9 +426,11 @@ void shared_aug_exit(RevGen *g) {
   LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx), i32 = LLVMInt32TypeInContext(g->ctx);
   unsigned nd = (unsigned)s->deferred.len;
   LLVMValueRef flags = LLVMBuildArrayAlloca(g->b, i8, LLVMConstInt(g->i64, nd ? nd : 1, 0), "may.sum");
-  /* an address read throughout may have its adjoint summed if this thread wrote nowhere near it */
+  /* an address read throughout may have its adjoint summed if this thread wrote nowhere near it (one it
+     never computed, it never read: no sum) */
   for (unsigned d = 0; d < nd; d++) {
-    LLVMValueRef at = LLVMBuildPtrToInt(g->b, aug_value(g, s->deferred.data[d]), g->i64, "");
+    LLVMValueRef at = s->deferred_at[d] ? LLVMBuildLoad2(g->b, g->i64, s->deferred_at[d], "")
+                                        : LLVMBuildPtrToInt(g->b, aug_value(g, s->deferred.data[d]), g->i64, "");
     LLVMValueRef end = LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, 16, 0), ""); /* wide enough for any float */
     LLVMValueRef clear = LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 1, 0);
     for (unsigned k = 0; k < s->roots.len; k++) {
