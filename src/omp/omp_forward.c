@@ -52,10 +52,16 @@ static LLVMValueRef team_function(FwdGen *g, LLVMValueRef outlined, const char *
     LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(outlined, p));
     args[a++] = LLVMGetParam(w, k++);
     if (pattern[p] != 'd') continue;
-    if (ir_is_ptr(t))
+    if (ir_is_ptr(t)) {
       for (unsigned l = 0; l < g->width; l++) args[a++] = LLVMGetParam(w, k++);
-    else
-      args[a++] = LLVMBuildLoad2(b, tan_type(g, t), LLVMGetParam(w, k++), "tangent");
+      continue;
+    }
+    /* the tangent function takes a value's tangent lane by lane, as any duplicated parameter */
+    LLVMValueRef tv = LLVMBuildLoad2(b, tan_type(g, t), LLVMGetParam(w, k++), "tangent");
+    for (unsigned l = 0; l < g->width; l++)
+      args[a++] = g->width == 1 ? tv
+                  : ir_is_fp(t) ? LLVMBuildExtractElement(b, tv, ir_const_i32(g->ctx, l), "")
+                                : LLVMBuildExtractValue(b, tv, l, "");
   }
   LLVMBuildCall2(b, LLVMGlobalGetValueType(tf), tf, args, a, "");
   LLVMBuildRetVoid(b);
