@@ -74,7 +74,13 @@ static bool need_shadow(Activity *a, LLVMValueRef p, int depth) {
   if (LLVMIsAArgument(p)) return add_flags(a, p, WANTS);
   if (ir_is_call(p)) {
     CallKind k = call_classify(p, NULL);
-    if (k == CALL_ALLOC || k == CALL_REALLOC) return add_flags(a, p, SHADOWED);
+    if (k == CALL_ALLOC) return add_flags(a, p, SHADOWED);
+    /* the new block's shadow is the old one's, reallocated: the old block needs one too (filled with
+       constants first, it had none of its own) */
+    if (k == CALL_REALLOC) {
+      bool changed = add_flags(a, p, SHADOWED);
+      return need_shadow(a, LLVMGetArgOperand(p, 0), depth + 1) || changed;
+    }
     return false;
   }
   if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p))
