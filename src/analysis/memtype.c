@@ -247,6 +247,28 @@ static void same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects) {
   vec_free(&slots);
 }
 
+/* The struct type getelementptrs index the object with, straight from one of its pointers (clang's
+ * field addresses at -O0): the object holds that struct, or an array of it, whichever fields the
+ * function happens to touch. NULL when there is none, or when two disagree. */
+static LLVMTypeRef indexed_struct(LLVMValueRef fn, const ValueList *objects) {
+  LLVMTypeRef found = NULL;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsAGetElementPtrInst(i) || !in_list(objects, ir_strip_pointer_casts(LLVMGetOperand(i, 0)))) continue;
+      LLVMTypeRef t = LLVMGetGEPSourceElementType(i);
+      if (LLVMGetTypeKind(t) != LLVMStructTypeKind) continue;
+      if (found && found != t) return NULL;
+      found = t;
+    }
+  return found;
+}
+
+static LLVMValueRef function_of(LLVMValueRef v) {
+  if (LLVMIsAInstruction(v)) return LLVMGetBasicBlockParent(LLVMGetInstructionParent(v));
+  if (LLVMIsAArgument(v)) return LLVMGetParamParent(v);
+  return NULL;
+}
+
 DataKind memtype_of_data(LLVMValueRef ptr) {
   LLVMTypeRef t = address_type(ptr);
   DataKind k = t ? uniform_kind(t) : DATA_UNKNOWN;
@@ -259,6 +281,8 @@ DataKind memtype_of_data(LLVMValueRef ptr) {
   if (!fn) return DATA_UNKNOWN;
   ValueList objects = {0};
   same_object(fn, ptr, &objects);
+  LLVMTypeRef indexed = indexed_struct(fn, &objects);
+  if (indexed) k = uniform_kind(indexed);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       if (LLVMIsALoadInst(i) && in_list(&objects, root_of(LLVMGetOperand(i, 0)))) k = merge(k, of_access(i, LLVMTypeOf(i)));
@@ -385,8 +409,15 @@ static bool object_layout(LLVMValueRef p, MemLayout *l) {
     p = LLVMGetOperand(p, 0);
   }
   LLVMTypeRef t = LLVMIsAAllocaInst(p) ? LLVMGetAllocatedType(p) : LLVMIsAGlobalVariable(p) ? LLVMGlobalGetValueType(p) : NULL;
+  LLVMValueRef fn = function_of(p);
+  if (!t && fn) { /* a heap block, an argument: the struct the function indexes it with */
+    ValueList objects = {0};
+    same_object(fn, p, &objects);
+    t = indexed_struct(fn, &objects);
+    vec_free(&objects);
+  }
   if (!t) return false;
-  if (!m) m = LLVMIsAGlobalVariable(p) ? LLVMGetGlobalParent(p) : LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(p)));
+  if (!m) m = LLVMIsAGlobalVariable(p) ? LLVMGetGlobalParent(p) : LLVMGetGlobalParent(fn);
   while (LLVMGetTypeKind(t) == LLVMArrayTypeKind) t = LLVMGetElementType(t);
   if (LLVMGetTypeKind(t) != LLVMStructTypeKind) return false; /* arrays of scalars: memtype_of_data */
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
