@@ -82,3 +82,22 @@ const char *call_kind_name(CallKind k) {
                                       "inactive", "module", "request", "omp", "mpi", "unknown", "indirect"};
   return names[k];
 }
+
+LLVMValueRef call_site_argument(LLVMValueRef user, LLVMValueRef fn, unsigned index) {
+  if (!ir_is_call(user)) return NULL;
+  unsigned k, n = ir_num_call_args(user);
+  if (ir_called_function(user) == fn) {
+    k = index;
+  } else if (omp_classify(user) == OMP_FORK && omp_fork_outlined(user) == fn) {
+    if (index < OMP_OUTLINED_FIRST_PARAM) return NULL; /* the thread ids */
+    k = index - OMP_OUTLINED_FIRST_PARAM + OMP_FORK_FIRST_ARG;
+  } else if (request_is_canonical_call(user) && ir_strip_pointer_casts(LLVMGetArgOperand(user, request_fn_arg(user))) == fn) {
+    Request r;
+    if (!request_decode(user, &r)) return NULL;
+    k = request_arg_index(&r, index);
+    request_free(&r);
+  } else {
+    return NULL;
+  }
+  return k < n ? LLVMGetArgOperand(user, k) : NULL;
+}

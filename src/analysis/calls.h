@@ -26,4 +26,8 @@ typedef enum {
 CallKind call_classify(LLVMValueRef call, const MathRule **rule);
 const char *call_kind_name(CallKind k);
 
+/* What a user of fn passes for its parameter `index`: a direct call, a parallel region that forks fn,
+ * or a derivative request of fn; NULL for any other use. */
+LLVMValueRef call_site_argument(LLVMValueRef user, LLVMValueRef fn, unsigned index);
+
 #endif

@@ -5,6 +5,7 @@
 
 #include <llvm-c/Target.h>
 
+#include "analysis/calls.h"
 #include "ir/ir.h"
 
 static MemType classify_type(LLVMTypeRef t) {
@@ -269,6 +270,62 @@ static LLVMValueRef function_of(LLVMValueRef v) {
   return NULL;
 }
 
+enum { CALL_DEPTH = 4 }; /* how many calls away the type of an object is looked for */
+
+static LLVMTypeRef pointee_type(LLVMValueRef p, int depth);
+
+/* Agreeing evidence: the first type found, NULL once two differ. */
+static void agree(LLVMTypeRef *found, bool *conflict, LLVMTypeRef t) {
+  if (!t || *conflict) return;
+  if (*found && *found != t) *conflict = true;
+  else *found = t;
+}
+
+/* The type of the object behind `objects` (the pointers of fn into one object): the struct fn indexes it
+ * with; else what the callers (calls, parallel regions, derivative requests) pass where it is a
+ * parameter, and what the callees take where fn passes it on whole. What a helper's caller knows about the memory reaches the helper (a memcpy of records in a
+ * function that never looks inside them), and the other way round. */
+static LLVMTypeRef object_type(LLVMValueRef fn, const ValueList *objects, int depth) {
+  LLVMTypeRef t = indexed_struct(fn, objects);
+  if (t || depth >= CALL_DEPTH) return t;
+  bool conflict = false;
+  for (size_t k = 0; k < objects->len; k++) {
+    LLVMValueRef o = objects->data[k];
+    if (!LLVMIsAArgument(o)) continue;
+    unsigned index = 0;
+    for (LLVMValueRef a = LLVMGetFirstParam(fn); a != o; a = LLVMGetNextParam(a)) index++;
+    for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef arg = call_site_argument(LLVMGetUser(u), fn, index);
+      if (arg) agree(&t, &conflict, pointee_type(arg, depth + 1));
+    }
+  }
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef callee = ir_is_call(i) ? ir_called_function(i) : NULL;
+      if (!callee || LLVMIsDeclaration(callee) || callee == fn) continue;
+      for (unsigned a = 0, n = ir_num_call_args(i); a < n && a < LLVMCountParams(callee); a++)
+        if (in_list(objects, ir_strip_pointer_casts(LLVMGetArgOperand(i, a))))
+          agree(&t, &conflict, pointee_type(LLVMGetParam(callee, a), depth + 1));
+    }
+  return conflict ? NULL : t;
+}
+
+/* The type of what p points to the start of: from its address computation, else (p the start of its
+ * object) from the object's. NULL when unknown, or bytes. */
+static LLVMTypeRef pointee_type(LLVMValueRef p, int depth) {
+  LLVMTypeRef t = address_type(p);
+  if (t && !(LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 8)) return t;
+  p = ir_strip_pointer_casts(p);
+  LLVMValueRef fn = function_of(p);
+  if (!fn || LLVMIsAGetElementPtrInst(p)) return NULL;
+  if (LLVMIsAAllocaInst(p)) return NULL; /* its own type was bytes */
+  ValueList objects = {0};
+  same_object(fn, p, &objects);
+  t = object_type(fn, &objects, depth);
+  vec_free(&objects);
+  return t;
+}
+
 DataKind memtype_of_data(LLVMValueRef ptr) {
   LLVMTypeRef t = address_type(ptr);
   DataKind k = t ? uniform_kind(t) : DATA_UNKNOWN;
@@ -281,8 +338,8 @@ DataKind memtype_of_data(LLVMValueRef ptr) {
   if (!fn) return DATA_UNKNOWN;
   ValueList objects = {0};
   same_object(fn, ptr, &objects);
-  LLVMTypeRef indexed = indexed_struct(fn, &objects);
-  if (indexed) k = uniform_kind(indexed);
+  LLVMTypeRef known = object_type(fn, &objects, 0);
+  if (known) k = uniform_kind(known);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       if (LLVMIsALoadInst(i) && in_list(&objects, root_of(LLVMGetOperand(i, 0)))) k = merge(k, of_access(i, LLVMTypeOf(i)));
@@ -410,10 +467,10 @@ static bool object_layout(LLVMValueRef p, MemLayout *l) {
   }
   LLVMTypeRef t = LLVMIsAAllocaInst(p) ? LLVMGetAllocatedType(p) : LLVMIsAGlobalVariable(p) ? LLVMGlobalGetValueType(p) : NULL;
   LLVMValueRef fn = function_of(p);
-  if (!t && fn) { /* a heap block, an argument: the struct the function indexes it with */
+  if (!t && fn) { /* a heap block, an argument: as the function or its callers and callees index it */
     ValueList objects = {0};
     same_object(fn, p, &objects);
-    t = indexed_struct(fn, &objects);
+    t = object_type(fn, &objects, 0);
     vec_free(&objects);
   }
   if (!t) return false;
