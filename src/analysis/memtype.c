@@ -57,8 +57,11 @@ static MemType from_tbaa_tag(LLVMValueRef tag, char *fp_width) {
 
 static bool type_layout(LLVMTargetDataRef td, LLVMTypeRef t, unsigned long long base, unsigned long long end, MemLayout *l);
 
-/* A stack slot of integer type that a float is stored into: clang -O0 passes a firstprivate double to
- * an OpenMP region that way (stored as a double, loaded back as an i64). Its type says nothing. */
+static DataKind uniform_kind(LLVMTypeRef t);
+
+/* A stack slot of integer type that a float is stored or copied into: clang -O0 passes a firstprivate
+ * double to an OpenMP region that way (stored as a double, loaded back as an i64), and a program reads a
+ * double's bits by memcpy into an unsigned long long. Its type says nothing. */
 static bool punned_slot(LLVMValueRef p) {
   p = ir_strip_pointer_casts(p);
   if (!LLVMIsAAllocaInst(p)) return false;
@@ -66,6 +69,12 @@ static bool punned_slot(LLVMValueRef p) {
     LLVMValueRef user = LLVMGetUser(u);
     if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p && ir_contains_fp(LLVMTypeOf(LLVMGetOperand(user, 0))))
       return true;
+    if (ir_is_call(user) && (strstr(ir_called_name(user), "memcpy") || strstr(ir_called_name(user), "memmove")) &&
+        ir_strip_pointer_casts(LLVMGetArgOperand(user, 0)) == p) {
+      LLVMTypeRef from = address_type(LLVMGetArgOperand(user, 1));
+      DataKind k = from ? uniform_kind(from) : DATA_UNKNOWN;
+      if (k == DATA_F64 || k == DATA_F32) return true;
+    }
   }
   return false;
 }
@@ -374,8 +383,11 @@ DataKind memtype_of_copy(LLVMValueRef call) {
   DataKind k = from_tbaa_struct(call);
   if (k != DATA_UNKNOWN) return k;
   k = memtype_of_data(LLVMGetArgOperand(call, 0));
-  if (k == DATA_UNKNOWN && ir_num_call_args(call) > 1 && ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, 1))))
-    k = memtype_of_data(LLVMGetArgOperand(call, 1));
+  if ((k == DATA_UNKNOWN || k == DATA_INT) && ir_num_call_args(call) > 1 && ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, 1)))) {
+    DataKind from = memtype_of_data(LLVMGetArgOperand(call, 1));
+    /* floats' bits copied into an integer variable are still floats */
+    if (k == DATA_UNKNOWN || from == DATA_F64 || from == DATA_F32) k = from;
+  }
   return k;
 }
 
