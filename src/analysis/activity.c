@@ -24,6 +24,7 @@ struct Activity {
   char *pattern;
   ValueMap flags; /* value -> VARIED | SHADOWED | PTRINT | BITS | WANTS */
   bool ret_active;
+  bool ret_shadow_wanted; /* the pattern ends in 'r': a caller keeps the returned pointer in active memory */
   bool done; /* false while the analysis runs: recursion asks before there is an answer */
 };
 
@@ -75,6 +76,9 @@ static bool need_shadow(Activity *a, LLVMValueRef p, int depth) {
   if (ir_is_call(p)) {
     CallKind k = call_classify(p, NULL);
     if (k == CALL_ALLOC) return add_flags(a, p, SHADOWED);
+    /* a function of the module returns the pointer and its shadow (its pattern gets an 'r'), as the
+       same code inlined would */
+    if (k == CALL_MODULE) return add_flags(a, p, SHADOWED);
     /* the new block's shadow is the old one's, reallocated: the old block needs one too (filled with
        constants first, it had none of its own) */
     if (k == CALL_REALLOC) {
@@ -156,7 +160,7 @@ bool activity_moves_bits(LLVMValueRef inst) {
  * active. *out is NULL when the callee has no body (a registered gradient). */
 static bool callee_of(AdModule *ad, Activity *a, LLVMValueRef call, LLVMValueRef fn, unsigned first,
                       const Activity **out) {
-  bool any = false;
+  bool any = !first && ir_is_ptr(LLVMTypeOf(call)) && activity_shadowed(a, call); /* its result wants a shadow */
   for (unsigned i = first, n = ir_num_call_args(call); i < n; i++) any |= active(a, LLVMGetArgOperand(call, i));
   if (!any) return false;
   char *pat = first ? activity_fork_pattern(a, call) : activity_call_pattern(a, call);
@@ -303,6 +307,11 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
   }
   case LLVMCall: return visit_call(ad, a, inst);
   case LLVMRet:
+    if (nops == 1 && a->ret_shadow_wanted && ir_is_ptr(LLVMTypeOf(LLVMGetOperand(inst, 0)))) {
+      bool changed = need_shadow(a, LLVMGetOperand(inst, 0), 0);
+      if (!a->ret_active) a->ret_active = changed = true;
+      return changed;
+    }
     if (nops == 1 && active(a, LLVMGetOperand(inst, 0)) && !a->ret_active) {
       a->ret_active = true;
       return true;
@@ -322,6 +331,7 @@ static void analyse(AdModule *ad, Activity *a) {
   unsigned i = 0;
   for (LLVMValueRef p = LLVMGetFirstParam(fn); p; p = LLVMGetNextParam(p), i++)
     if (a->pattern[i] != 'c') mark(a, p);
+  a->ret_shadow_wanted = a->pattern[i] == 'r';
   for (bool changed = true; changed;) {
     changed = false;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -360,9 +370,14 @@ void activity_cache_free(AdModule *ad) {
 
 char *activity_call_pattern(const Activity *a, LLVMValueRef call) {
   unsigned n = ir_num_call_args(call);
-  char *p = xcalloc(n + 1, 1);
+  char *p = xcalloc(n + 2, 1);
   for (unsigned i = 0; i < n; i++) p[i] = active(a, LLVMGetArgOperand(call, i)) ? 'd' : 'c';
+  if (activity_wants_returned_shadow(a, call)) p[n] = 'r';
   return p;
+}
+
+bool activity_wants_returned_shadow(const Activity *a, LLVMValueRef call) {
+  return ir_is_ptr(LLVMTypeOf(call)) && activity_shadowed(a, call);
 }
 
 char *activity_fork_pattern(const Activity *a, LLVMValueRef call) {

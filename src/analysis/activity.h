@@ -20,7 +20,8 @@
 typedef struct Activity Activity;
 
 /* The activity of fn with one letter per parameter ('c' constant, 'd'/'n' duplicated or tangent,
- * 'o' active scalar). Cached per module; the result lives as long as the AdModule. */
+ * 'o' active scalar), and an optional 'r' after them: the returned pointer needs a shadow. Cached per
+ * module; the result lives as long as the AdModule. */
 const Activity *activity_get(AdModule *ad, LLVMValueRef fn, const char *pattern);
 void activity_cache_free(AdModule *ad);
 
@@ -42,8 +43,12 @@ bool activity_moves_bits(LLVMValueRef inst);
 /* Does the function's return value carry a derivative (a tangent or a shadow). */
 bool activity_return_active(const Activity *a);
 
-/* The activity pattern a call passes to a module function: one letter per argument. Caller frees. */
+/* The activity pattern a call passes to a module function: one letter per argument, then 'r' when the
+ * caller needs the returned pointer's shadow (activity_wants_returned_shadow). Caller frees. */
 char *activity_call_pattern(const Activity *a, LLVMValueRef call);
+/* The call returns a pointer the caller gives a shadow: the callee returns one too (its returned memory
+ * gets shadows, as it would if it were inlined). */
+bool activity_wants_returned_shadow(const Activity *a, LLVMValueRef call);
 /* The same for the outlined function of a parallel region (__kmpc_fork_call): its two thread-id
  * parameters are constant, the others follow the call's arguments after the function. */
 char *activity_fork_pattern(const Activity *a, LLVMValueRef call);

@@ -27,7 +27,7 @@ static void math(FwdGen *g, LLVMValueRef call, const MathRule *rule) {
 static void module_call(FwdGen *g, LLVMValueRef call) {
   LLVMValueRef callee = ir_called_function(call);
   char *pattern = activity_call_pattern(g->act, call);
-  if (!strchr(pattern, 'd')) {
+  if (!strpbrk(pattern, "dr")) {
     free(pattern);
     fwd_clone(g, call);
     return;

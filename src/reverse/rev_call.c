@@ -43,12 +43,13 @@ static void rev_math(RevGen *g, LLVMValueRef call, const MathRule *rule) {
 /* The pattern a call passes: pointers with shadows, active scalars, constants. */
 static char *call_pattern(RevGen *g, LLVMValueRef call) {
   unsigned n = ir_num_call_args(call);
-  char *p = xcalloc(n + 1, 1);
+  char *p = xcalloc(n + 2, 1);
   for (unsigned i = 0; i < n; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i);
     LLVMTypeRef t = LLVMTypeOf(a);
     p[i] = ir_is_ptr(t) ? (shadowed(g, a) ? 'd' : 'c') : (varied(g, a) && is_float_value(t) ? 'o' : 'c');
   }
+  if (activity_wants_returned_shadow(g->act, call)) p[n] = 'r';
   return p;
 }
 
