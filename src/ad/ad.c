@@ -1,6 +1,9 @@
 /* The two steps of the transformation over a whole module, and the memo of generated functions. */
 #include "ad/ad.h"
 
+#include <llvm-c/Analysis.h>
+
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +73,35 @@ static void lower(AdModule *ad, LLVMValueRef call) {
   request_free(&r);
 }
 
+/* Generated code that LLVM's verifier rejects is a bug of Parad's, never the user's: each such function
+ * is reported at the function it derives from (keys name it second: "rev|f|..", "fwd|f|..", "fwdteam|f|.."),
+ * and the verifier's own words follow, for the bug report. */
+static void verify_generated(AdModule *ad) {
+  int before = diag_error_count();
+  ValueMap seen;
+  vmap_init(&seen);
+  for (size_t i = 0; i < ad->generated.len; i++) {
+    Generated *g = &ad->generated.data[i];
+    if (!strncmp(g->key, "failed|", 7) || vmap_has(&seen, g->fn) || LLVMIsDeclaration(g->fn)) continue;
+    vmap_put(&seen, g->fn, g->fn);
+    if (!LLVMVerifyFunction(g->fn, LLVMReturnStatusAction)) continue;
+    const char *bar = strchr(g->key, '|');
+    char name[256] = "";
+    if (bar) snprintf(name, sizeof name, "%.*s", (int)strcspn(bar + 1, "|"), bar + 1);
+    LLVMValueRef orig = LLVMGetNamedFunction(ad->mod, name);
+    LLVMBasicBlockRef entry = orig && !LLVMIsDeclaration(orig) ? LLVMGetEntryBasicBlock(orig) : NULL;
+    diag_error(entry ? LLVMGetFirstInstruction(entry) : orig,
+               "internal error: Parad generated invalid code for the %s (%s): this is a bug in Parad, not in your "
+               "program; please report it with this source file and the command line (parad-cc -v prints every step)",
+               !strncmp(g->key, "rev", 3) ? "reverse-mode derivative" : "forward-mode derivative", LLVMGetValueName(g->fn));
+  }
+  vmap_free(&seen);
+  char *msg = NULL;
+  if (diag_error_count() > before && LLVMVerifyModule(ad->mod, LLVMReturnStatusAction, &msg))
+    fprintf(stderr, "parad-cc: what LLVM's verifier says of the generated code:\n%s\n", msg);
+  LLVMDisposeMessage(msg);
+}
+
 int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
   AdModule ad = {.mod = m, .ctx = LLVMGetModuleContext(m), .count_updates = getenv("PARAD_COUNT_UPDATES") != NULL};
   int before = diag_error_count();
@@ -112,6 +144,7 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
     if (LLVMIsDeclaration(f) && !LLVMGetFirstUse(f) && !strncmp(LLVMGetValueName(f), REQUEST_PREFIX, strlen(REQUEST_PREFIX)))
       LLVMDeleteFunction(f);
   }
+  if (diag_error_count() == before) verify_generated(&ad);
   for (size_t i = 0; i < ad.generated.len; i++) free(ad.generated.data[i].key);
   vec_free(&ad.generated);
   activity_cache_free(&ad);

@@ -127,8 +127,9 @@ int pipeline_run(const char *in_path, const char *out_path, const PipelineOption
     rc = PIPELINE_REFUSED;
     goto done;
   }
-  if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
-    fprintf(stderr, "parad-cc: internal error: the generated code is invalid:\n%s\n", msg);
+  if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) { /* ad_generate verifies what it wrote: not reached */
+    fprintf(stderr, "parad-cc: internal error: the module is invalid after differentiation: this is a bug in Parad, "
+                    "not in your program; please report it with this source file and the command line:\n%s\n", msg);
     LLVMDisposeMessage(msg);
     rc = PIPELINE_FAILED;
     goto done;

@@ -59,7 +59,7 @@ static const char *source_name(const char *s) {
 
 const char *diag_source_function(LLVMValueRef inst) {
   LLVMValueRef fn = function_of(inst);
-  const char *fallback = fn ? LLVMGetValueName(fn) : "?";
+  const char *fallback = fn ? source_name(LLVMGetValueName(fn)) : "?";
   if (!inst || !LLVMIsAInstruction(inst)) return fallback;
   LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
   if (!loc) return fallback;

@@ -20,7 +20,7 @@ static bool any_active(FwdGen *g, LLVMValueRef call, unsigned first) {
  * or the address of its tangent for a value), which calls the tangent function tf. Every argument of
  * __kmpc_fork_call travels as one pointer-sized word, and a tangent of width N is not one. */
 static LLVMValueRef team_function(FwdGen *g, LLVMValueRef outlined, const char *pattern, LLVMValueRef tf) {
-  char *key = xasprintf("fwdteam|%s", LLVMGetValueName(tf));
+  char *key = xasprintf("fwdteam|%s|%s", LLVMGetValueName(outlined), LLVMGetValueName(tf));
   LLVMValueRef w = ad_find_generated(g->ad, key);
   if (w) {
     free(key);

@@ -68,8 +68,9 @@ static bool fork_pair(RevGen *g, LLVMValueRef call, char **pattern, RevPair *pai
 /* The function a team runs: (gtid, btid, region, rest...) { before(region); fn(...); after(region) }, where
  * fn gets the thread ids and rest (an augmented function: its parameters after the ids), or nothing (a
  * reverse function: rest is then the address where each thread adds the adjoints fn returns). */
-static LLVMValueRef team_function(RevGen *g, LLVMValueRef fn, const char *before, const char *after, bool pass_ids) {
-  char *key = xasprintf("team|%s", LLVMGetValueName(fn));
+static LLVMValueRef team_function(RevGen *g, LLVMValueRef outlined, LLVMValueRef fn, const char *before, const char *after,
+                                  bool pass_ids) {
+  char *key = xasprintf("revteam|%s|%s", LLVMGetValueName(outlined), LLVMGetValueName(fn));
   LLVMValueRef w = ad_find_generated(g->ad, key);
   if (w) {
     free(key);
@@ -120,7 +121,7 @@ static void aug_fork(RevGen *g, LLVMValueRef call) {
     aug_clone(g, call);
     return;
   }
-  LLVMValueRef team = team_function(g, pair.aug, "__parad_rt_region_enter", "__parad_rt_region_leave", true);
+  LLVMValueRef team = team_function(g, omp_fork_outlined(call), pair.aug, "__parad_rt_region_enter", "__parad_rt_region_leave", true);
   LLVMValueRef region = ir_call_named(g->b, "__parad_rt_region_begin", LLVMFunctionType(g->ptr_type, NULL, 0, 0), NULL, 0);
   unsigned n = ir_num_call_args(call), k = 0;
   LLVMValueRef *args = xcalloc(2 * n + 2, sizeof *args);
@@ -148,7 +149,7 @@ static void rev_fork(RevGen *g, LLVMValueRef call) {
     free(pattern);
     return;
   }
-  LLVMValueRef team = team_function(g, pair.rev, "__parad_rt_region_resume", "__parad_rt_region_finish", false);
+  LLVMValueRef team = team_function(g, omp_fork_outlined(call), pair.rev, "__parad_rt_region_resume", "__parad_rt_region_finish", false);
   LLVMValueRef region = rt(g, call), loc = LLVMGetArgOperand(call, 0);
   LLVMValueRef size = ir_call_named(g->b, "__parad_rt_region_reverse_begin",
                                     LLVMFunctionType(i32_type(g), &g->ptr_type, 1, 0), &region, 1);
