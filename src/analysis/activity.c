@@ -189,7 +189,7 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
   switch (call_classify(call, &rule)) {
   case CALL_MATH:
     for (unsigned i = 0; i < n; i++)
-      if (rule->partial[i] && activity_varied(a, LLVMGetArgOperand(call, i))) return mark(a, call);
+      if (rule_argument_active(rule, i) && activity_varied(a, LLVMGetArgOperand(call, i))) return mark(a, call);
     return false;
   case CALL_MEMCPY:
     if (activity_shadowed(a, LLVMGetArgOperand(call, 1))) changed |= need_shadow(a, LLVMGetArgOperand(call, 0), 0);

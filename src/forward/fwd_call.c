@@ -9,9 +9,38 @@
 
 #include "ir/ir.h"
 
+/* The sum of a vector's lanes, in any order (a tangent's, not the program's). */
+static LLVMValueRef sum_lanes(FwdGen *g, LLVMValueRef v) {
+  LLVMTypeRef vt = LLVMTypeOf(v);
+  LLVMValueRef args[2] = {ir_const_fp(ir_scalar_type(vt), -0.0), v};
+  LLVMValueRef sum = ir_call_intrinsic(g->b, "llvm.vector.reduce.fadd", &vt, 1, args, 2);
+  LLVMSetFastMathFlags(sum, LLVMFastMathAllowReassoc | LLVMFastMathNoSignedZeros);
+  return sum;
+}
+
+/* r = reduce(s, v): dr = dr/ds ds + sum_i dr/dv_i dv_i, direction by direction. */
+static void reduction(FwdGen *g, LLVMValueRef call, const MathRule *rule, LLVMValueRef r) {
+  unsigned n = ir_num_call_args(call);
+  LLVMValueRef s = n == 2 ? LLVMGetArgOperand(call, 0) : NULL, v = LLVMGetArgOperand(call, n - 1), ps, pv;
+  rule_reduce_partials(g->b, rule, s ? fwd_primal(g, s) : NULL, fwd_primal(g, v), r, &ps, &pv);
+  LLVMTypeRef t = LLVMTypeOf(call), vt = LLVMTypeOf(v);
+  LLVMValueRef ts = s ? tan_get(g, s) : NULL, tv = tan_get(g, v), lanes[MAX_WIDTH];
+  for (unsigned w = 0; w < g->width; w++) {
+    LLVMValueRef d = ir_const_fp(t, 0);
+    if (tv) d = sum_lanes(g, LLVMBuildFMul(g->b, pv, tan_lane(g, vt, tv, w), ""));
+    if (ts) d = LLVMBuildFAdd(g->b, d, LLVMBuildFMul(g->b, ps, tan_lane(g, t, ts, w), ""), "");
+    lanes[w] = d;
+  }
+  tan_set(g, call, tan_pack(g, t, lanes));
+}
+
 static void math(FwdGen *g, LLVMValueRef call, const MathRule *rule) {
   LLVMValueRef c = fwd_clone(g, call);
   if (!activity_varied(g->act, call)) return;
+  if (rule->reduce) {
+    reduction(g, call, rule, c);
+    return;
+  }
   LLVMTypeRef t = LLVMTypeOf(call);
   LLVMValueRef args[3];
   for (unsigned i = 0; i < rule->nargs; i++) args[i] = fwd_primal(g, LLVMGetArgOperand(call, i));

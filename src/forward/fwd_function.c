@@ -166,6 +166,7 @@ static void generate(FwdGen *g, const char *pattern) {
   }
   fill_phis(g);
   strip_locations(g->func);
+  ir_strip_loop_hints(g->func);
   vec_free(&rpo);
 }
 

@@ -339,3 +339,11 @@ LLVMValueRef ir_adjoint_sum(LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef d) {
   if (LLVMIsAInstruction(sum)) LLVMSetFastMathFlags(sum, LLVMFastMathAllowReassoc | LLVMFastMathNoSignedZeros);
   return sum;
 }
+
+void ir_strip_loop_hints(LLVMValueRef fn) {
+  unsigned kind = LLVMGetMDKindID("llvm.loop", 9);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (t) LLVMSetMetadata(t, kind, NULL);
+  }
+}

@@ -86,6 +86,11 @@ LLVMValueRef ir_clone_mapped(LLVMBuilderRef b, ValueMap *vmap, LLVMValueRef inst
 LLVMValueRef ir_mirror_call(LLVMBuilderRef b, const ValueMap *vmap, LLVMValueRef call, LLVMValueRef dst,
                             LLVMValueRef src, bool zero_value);
 
+/* Drops the loop hints (!llvm.loop) a copy of the program's code carries: they were about the program's
+ * loop (an OpenMP simd loop's forced vectorisation), not the derivative's, which holds other work (tape
+ * records, tangents); forced, the optimiser would only warn where it cannot follow them. */
+void ir_strip_loop_hints(LLVMValueRef fn);
+
 /* For a diagnostic: what the memory a pointer points into is, when it has no shadow (a global, a
  * constant parameter, ...), with what to do about it. */
 void ir_describe_memory(LLVMValueRef p, char *buf, size_t n);

@@ -15,9 +15,31 @@ static bool shadowed(RevGen *g, LLVMValueRef v) { return activity_shadowed(g->ac
 
 /* ---- math ---- */
 
+/* r = reduce(s, v): ds += dr/ds d, dv += dr/dv d (every lane). */
+static void rev_reduction(RevGen *g, LLVMValueRef call, const MathRule *rule, LLVMValueRef d) {
+  unsigned n = ir_num_call_args(call);
+  LLVMValueRef s = n == 2 ? LLVMGetArgOperand(call, 0) : NULL, v = LLVMGetArgOperand(call, n - 1), ps, pv;
+  LLVMValueRef rs_ = s && rule_reduce_uses(rule, 's') ? rv(g, s) : NULL;
+  LLVMValueRef rv_ = rule_reduce_uses(rule, 'v') ? rv(g, v) : NULL;
+  LLVMValueRef rr = rule_reduce_uses(rule, 'r') ? rv(g, call) : NULL;
+  LLVMTypeRef vt = LLVMTypeOf(v);
+  /* the partials take the vector's type from whichever value they have */
+  if (!rv_ && !rr) rv_ = LLVMGetUndef(vt);
+  rule_reduce_partials(g->b, rule, rs_, rv_, rr, &ps, &pv);
+  if (s && ps) adj_add(g, s, LLVMBuildFMul(g->b, ps, d, ""));
+  LLVMValueRef splat = LLVMGetUndef(vt);
+  for (unsigned i = 0, k = LLVMGetVectorSize(vt); i < k; i++)
+    splat = LLVMBuildInsertElement(g->b, splat, d, ir_const_i32(g->ctx, i), "");
+  adj_add(g, v, LLVMBuildFMul(g->b, pv, splat, ""));
+}
+
 static void rev_math(RevGen *g, LLVMValueRef call, const MathRule *rule) {
   if (!varied(g, call) || !adj_type(LLVMTypeOf(call))) return;
   LLVMValueRef d = adj_take(g, call);
+  if (rule->reduce) {
+    rev_reduction(g, call, rule, d);
+    return;
+  }
   LLVMValueRef args[3], result = LLVMGetUndef(LLVMTypeOf(call));
   bool wants_result = false;
   for (unsigned i = 0; i < rule->nargs; i++) {

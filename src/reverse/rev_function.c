@@ -113,6 +113,7 @@ static void strip_locations(LLVMValueRef fn) {
       LLVMInstructionSetDebugLoc(i, NULL);
 }
 
+
 /* ---- planning ---- */
 
 static bool is_return_block(LLVMBasicBlockRef bb) {
@@ -393,6 +394,7 @@ static void write_aug(RevGen *g) {
   fill_phis(g, pred_phis);
   free(pred_phis);
   strip_locations(g->aug);
+  ir_strip_loop_hints(g->aug);
 }
 
 /* ---- writing rev ---- */

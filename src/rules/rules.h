@@ -10,13 +10,19 @@
 #include <llvm-c/Core.h>
 #include <stdbool.h>
 
+/* A vector reduction (llvm.vector.reduce.*) folds the lanes of its last argument into one float, from a
+ * start value where it has one: its partials depend on every lane, so they are computed lane by lane
+ * (rule_reduce_partials) rather than by an expression. */
+typedef enum { REDUCE_NONE, REDUCE_SUM, REDUCE_PRODUCT, REDUCE_EXTREMUM } ReduceOp;
+
 typedef struct {
   const char *libm;       /* the double libm name ("sin"); float and long double add 'f' and 'l' */
   const char *intrinsic;  /* the LLVM intrinsic ("llvm.sin"), or NULL when there is none */
   unsigned nargs;
   /* Postfix expression per argument. "0": derivative zero (floor, ...). NULL: the argument is an
-   * integer and has no derivative (the exponent of powi). */
+   * integer and has no derivative (the exponent of powi); for a reduction, see below. */
   const char *partial[3];
+  ReduceOp reduce;
 } MathRule;
 
 extern const MathRule math_rules[];
@@ -37,6 +43,17 @@ LLVMValueRef rule_emit_partial(LLVMBuilderRef b, const MathRule *rule, unsigned 
 /* Does partial i refer to argument k (0..2), or to the result (k = 'r')? The reverse sweep keeps only
  * the values the partials use. */
 bool rule_partial_uses(const MathRule *rule, unsigned i, int k);
+
+/* Whether argument i of a call with this rule has a derivative (not an integer argument). */
+bool rule_argument_active(const MathRule *rule, unsigned i);
+
+/* A reduction r = reduce(s, v) (s: the start value, NULL for the extrema, which have none): emits the
+ * partials dr/ds (a float; NULL without s) and dr/dv (a vector like v) at the builder. Which of s, v and r
+ * it reads: rule_reduce_uses; the others may be NULL. */
+void rule_reduce_partials(LLVMBuilderRef b, const MathRule *rule, LLVMValueRef s, LLVMValueRef v, LLVMValueRef r,
+                          LLVMValueRef *ds, LLVMValueRef *dv);
+/* k: 's', 'v' or 'r'. */
+bool rule_reduce_uses(const MathRule *rule, int k);
 
 /* Checks the whole table parses; returns the number of bad entries and names them on stderr.
  * Run by the tool's self-test. */

@@ -11,6 +11,9 @@
 
 #include "rules/rules.h"
 
+/* Entries leave out what they do not use: partials past their arguments, the reduction of a plain function. */
+#pragma clang diagnostic ignored "-Wmissing-field-initializers"
+
 #define LN2 "0.6931471805599453"
 #define LN10 "2.302585092994046"
 #define TWO_OVER_SQRTPI "1.1283791670955126"
@@ -65,6 +68,13 @@ const MathRule math_rules[] = {
     {"nearbyint",  "llvm.nearbyint",  1, {"0"}},
     {NULL,         "llvm.roundeven",  1, {"0"}},
     {"ldexp",      "llvm.ldexp",      2, {"2 x1 itofp pow", NULL}},
+    /* vector reductions (an OpenMP simd loop's sum): see ReduceOp */
+    {NULL,         "llvm.vector.reduce.fadd",     2, {NULL}, REDUCE_SUM},
+    {NULL,         "llvm.vector.reduce.fmul",     2, {NULL}, REDUCE_PRODUCT},
+    {NULL,         "llvm.vector.reduce.fmax",     1, {NULL}, REDUCE_EXTREMUM},
+    {NULL,         "llvm.vector.reduce.fmin",     1, {NULL}, REDUCE_EXTREMUM},
+    {NULL,         "llvm.vector.reduce.fmaximum", 1, {NULL}, REDUCE_EXTREMUM},
+    {NULL,         "llvm.vector.reduce.fminimum", 1, {NULL}, REDUCE_EXTREMUM},
 };
 
 const unsigned math_rule_count = sizeof math_rules / sizeof math_rules[0];
