@@ -27,6 +27,22 @@ void ad_remember_generated(AdModule *ad, const char *key, LLVMValueRef fn) {
   vec_push(&ad->generated, g);
 }
 
+void ad_remember_failure(AdModule *ad, const char *key, const char *kept) {
+  Failure f = {xstrdup(key), xstrdup(kept ? kept : "")};
+  vec_push(&ad->failures, f);
+}
+
+bool ad_failed(AdModule *ad, const char *key) {
+  for (size_t i = 0; i < ad->failures.len; i++) {
+    Failure *f = &ad->failures.data[i];
+    if (strcmp(f->key, key)) continue;
+    diag_replay(f->kept);
+    if (!diag_capturing()) f->kept[0] = 0; /* reported now */
+    return true;
+  }
+  return false;
+}
+
 int ad_prepare(LLVMModuleRef m) {
   int errors = custom_register_all(m) + request_canonicalise_all(m);
   if (!errors) omp_prepare(m);
@@ -73,6 +89,37 @@ static void lower(AdModule *ad, LLVMValueRef call) {
   request_free(&r);
 }
 
+static bool failed(AdModule *ad, const char *key) {
+  for (size_t i = 0; i < ad->failures.len; i++)
+    if (!strcmp(ad->failures.data[i].key, key)) return true;
+  return false;
+}
+
+/* What was only tried and failed (derivatives a function pointer might have needed, whose refusal the
+ * runtime reports if it ever does): only failed functions refer to them; their bodies go. */
+static void drop_failed(AdModule *ad) {
+  for (size_t i = 0; i < ad->generated.len; i++) {
+    Generated *g = &ad->generated.data[i];
+    size_t n = strlen(g->key);
+    char *base = xstrdup(g->key);
+    if (n > 4 && !strcmp(base + n - 4, "|rev")) base[n - 4] = 0; /* a pair's reverse function */
+    if (failed(ad, base) && !LLVMIsDeclaration(g->fn)) {
+      for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+          if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind) LLVMReplaceAllUsesWith(i, LLVMGetPoison(LLVMTypeOf(i)));
+      for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->fn), next; bb; bb = next) {
+        next = LLVMGetNextBasicBlock(bb);
+        LLVMDeleteBasicBlock(bb);
+      }
+      LLVMBuilderRef b = LLVMCreateBuilderInContext(ad->ctx);
+      LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ad->ctx, g->fn, "refused"));
+      LLVMBuildUnreachable(b);
+      LLVMDisposeBuilder(b);
+    }
+    free(base);
+  }
+}
+
 /* Generated code that LLVM's verifier rejects is a bug of Parad's, never the user's: each such function
  * is reported at the function it derives from (keys name it second: "rev|f|..", "fwd|f|..", "fwdteam|f|.."),
  * and the verifier's own words follow, for the bug report. */
@@ -82,7 +129,7 @@ static void verify_generated(AdModule *ad) {
   vmap_init(&seen);
   for (size_t i = 0; i < ad->generated.len; i++) {
     Generated *g = &ad->generated.data[i];
-    if (!strncmp(g->key, "failed|", 7) || vmap_has(&seen, g->fn) || LLVMIsDeclaration(g->fn)) continue;
+    if (vmap_has(&seen, g->fn) || LLVMIsDeclaration(g->fn)) continue;
     vmap_put(&seen, g->fn, g->fn);
     if (!LLVMVerifyFunction(g->fn, LLVMReturnStatusAction)) continue;
     const char *bar = strchr(g->key, '|');
@@ -144,9 +191,14 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
     if (LLVMIsDeclaration(f) && !LLVMGetFirstUse(f) && !strncmp(LLVMGetValueName(f), REQUEST_PREFIX, strlen(REQUEST_PREFIX)))
       LLVMDeleteFunction(f);
   }
-  if (diag_error_count() == before) verify_generated(&ad);
+  if (diag_error_count() == before) {
+    drop_failed(&ad);
+    verify_generated(&ad);
+  }
   for (size_t i = 0; i < ad.generated.len; i++) free(ad.generated.data[i].key);
   vec_free(&ad.generated);
+  for (size_t i = 0; i < ad.failures.len; i++) free(ad.failures.data[i].key), free(ad.failures.data[i].kept);
+  vec_free(&ad.failures);
   activity_cache_free(&ad);
   if (run_long_conditions) *run_long_conditions = ad.run_long_conditions;
   return diag_error_count() - before;

@@ -24,10 +24,17 @@ typedef struct {
   LLVMValueRef fn;
 } Generated;
 
+/* A generation that failed, with the errors it kept (see diag_capture_begin) until they matter. */
+typedef struct {
+  char *key;
+  char *kept;
+} Failure;
+
 typedef struct {
   LLVMModuleRef mod;
   LLVMContextRef ctx;
   VEC(Generated) generated;
+  VEC(Failure) failures;
   ActivityCache *activity;
   /* PARAD_COUNT_UPDATES set when compiling: the reverse sweep of parallel regions counts its adjoint
    * updates of shared memory, plain and atomic (parad_adjoint_update_counts), for benchmarks */
@@ -47,5 +54,10 @@ bool ad_module_has_requests(LLVMModuleRef m);
 
 LLVMValueRef ad_find_generated(AdModule *ad, const char *key);
 void ad_remember_generated(AdModule *ad, const char *key, LLVMValueRef fn);
+/* The generation of `key` failed; kept: its errors when they were captured rather than printed. */
+void ad_remember_failure(AdModule *ad, const char *key, const char *kept);
+/* Whether the generation of `key` failed. Errors it kept are reported now (once), unless the caller is
+ * itself only trying (capturing). */
+bool ad_failed(AdModule *ad, const char *key);
 
 #endif

@@ -70,7 +70,8 @@ static void module_call(FwdGen *g, LLVMValueRef call) {
   }
   bool ret_tangent = activity_active(g->act, call);
   LLVMValueRef tf = fwd_function(g->ad, callee, pattern, ret_tangent, g->width);
-  if (!tf) { /* the callee's errors are already reported */
+  if (!tf) { /* the callee's errors are reported; this function cannot be right without it */
+    g->errors++;
     free(pattern);
     fwd_clone(g, call);
     return;

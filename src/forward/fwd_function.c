@@ -174,6 +174,7 @@ LLVMValueRef fwd_function(AdModule *ad, LLVMValueRef fn, const char *pattern, bo
   char *key = xasprintf("fwd|%s|%s|%u|%d", LLVMGetValueName(fn), pattern, width, ret_tangent);
   LLVMValueRef done = ad_find_generated(ad, key);
   if (done) {
+    if (ad_failed(ad, key)) done = NULL;
     free(key);
     return done;
   }
@@ -181,7 +182,9 @@ LLVMValueRef fwd_function(AdModule *ad, LLVMValueRef fn, const char *pattern, bo
   g.act = activity_get(ad, fn, pattern);
   g.func = declare(&g, pattern);
   ad_remember_generated(ad, key, g.func); /* before the body: recursion calls it */
-  free(key);
+  /* only trying (a function a function pointer may point to): this function's own errors, kept apart */
+  bool trying = diag_capturing();
+  if (trying) diag_capture_begin();
   copy_attributes(&g, pattern);
   vmap_init(&g.vmap);
   vmap_init(&g.tmap);
@@ -191,5 +194,9 @@ LLVMValueRef fwd_function(AdModule *ad, LLVMValueRef fn, const char *pattern, bo
   vmap_free(&g.vmap);
   vmap_free(&g.tmap);
   vec_free(&g.phis);
+  char *kept = trying ? diag_capture_end() : NULL;
+  if (g.errors) ad_remember_failure(ad, key, kept);
+  free(kept);
+  free(key);
   return g.errors ? NULL : g.func;
 }

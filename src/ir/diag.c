@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <llvm-c/DebugInfo.h>
@@ -10,9 +11,37 @@
 
 static int error_count;
 static FILE *stream;
+static struct {
+  StrBuf *data;
+  size_t len, cap;
+} captures; /* innermost last */
 
 void diag_set_stream(void *file) { stream = file; }
 int diag_error_count(void) { return error_count; }
+
+void diag_capture_begin(void) {
+  StrBuf empty = {0};
+  vec_push(&captures, empty);
+}
+
+char *diag_capture_end(void) {
+  StrBuf kept = captures.data[--captures.len];
+  if (captures.len && kept.len) sb_printf(&captures.data[captures.len - 1], "%s", kept.s);
+  if (!captures.len) vec_free(&captures);
+  return kept.s ? kept.s : xstrdup("");
+}
+
+bool diag_capturing(void) { return captures.len > 0; }
+
+void diag_replay(const char *kept) {
+  if (!kept || !*kept) return;
+  if (captures.len) {
+    sb_printf(&captures.data[captures.len - 1], "%s", kept);
+    return;
+  }
+  fputs(kept, stream ? stream : stderr);
+  for (const char *p = kept; (p = strstr(p, " error: ")); p++) error_count++;
+}
 
 static LLVMValueRef function_of(LLVMValueRef v) {
   if (!v) return NULL;
@@ -82,7 +111,7 @@ const char *diag_source_function(LLVMValueRef inst) {
 }
 
 static void report(LLVMValueRef at, int name_function, const char *fmt, va_list ap) {
-  FILE *out = stream ? stream : stderr;
+  StrBuf msg = {0};
   LLVMValueRef where = located(at);
   unsigned len = 0, line = 0, col = 0;
   const char *file = NULL;
@@ -93,16 +122,22 @@ static void report(LLVMValueRef at, int name_function, const char *fmt, va_list 
   }
   if (file && len && line) {
     if (col)
-      fprintf(out, "%.*s:%u:%u: error: ", (int)len, file, line, col);
+      sb_printf(&msg, "%.*s:%u:%u: error: ", (int)len, file, line, col);
     else
-      fprintf(out, "%.*s:%u: error: ", (int)len, file, line);
+      sb_printf(&msg, "%.*s:%u: error: ", (int)len, file, line);
   } else {
-    fprintf(out, "parad: error: ");
+    sb_printf(&msg, "parad: error: ");
   }
-  vfprintf(out, fmt, ap);
-  if (name_function && function_of(at)) fprintf(out, " in function '%s'", diag_source_function(at));
-  fputc('\n', out);
-  error_count++;
+  sb_vprintf(&msg, fmt, ap);
+  if (name_function && function_of(at)) sb_printf(&msg, " in function '%s'", diag_source_function(at));
+  sb_printf(&msg, "\n");
+  if (captures.len) {
+    sb_printf(&captures.data[captures.len - 1], "%s", msg.s);
+  } else {
+    fputs(msg.s, stream ? stream : stderr);
+    error_count++;
+  }
+  sb_free(&msg);
 }
 
 void diag_error(LLVMValueRef at, const char *fmt, ...) {

@@ -6,6 +6,7 @@
 #define PARAD_IR_DIAG_H
 
 #include <llvm-c/Core.h>
+#include <stdbool.h>
 
 /* Reports an error at an instruction (or a function, or NULL when there is no better place). */
 void diag_error(LLVMValueRef at, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -14,6 +15,15 @@ void diag_error_plain(LLVMValueRef at, const char *fmt, ...) __attribute__((form
 int diag_error_count(void);
 /* Where messages go (stderr by default); tests and the library user may redirect. */
 void diag_set_stream(void *file);
+
+/* Trying something that may fail without failing the compilation (a derivative that only a call through
+ * a function pointer might need): between begin and end, errors are kept instead of printed and counted.
+ * end returns them (caller frees; "" when there were none). Captures nest: what an inner one kept goes to
+ * the outer one too. diag_replay prints and counts such kept errors, once they turn out to matter. */
+void diag_capture_begin(void);
+char *diag_capture_end(void);
+bool diag_capturing(void);
+void diag_replay(const char *kept);
 
 /* The source function an instruction was written in: after inlining, the callee's name, not the
  * caller's. Falls back to the LLVM function. Returned string lives as long as the module. */

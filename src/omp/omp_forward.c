@@ -79,7 +79,8 @@ static void fork(FwdGen *g, LLVMValueRef call) {
   }
   char *pattern = activity_fork_pattern(g->act, call);
   LLVMValueRef tf = fwd_function(g->ad, outlined, pattern, false, g->width);
-  if (!tf) { /* reported */
+  if (!tf) { /* reported; this function cannot be right without it */
+    g->errors++;
     free(pattern);
     fwd_clone(g, call);
     return;

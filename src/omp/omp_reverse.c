@@ -62,7 +62,9 @@ static bool fork_pair(RevGen *g, LLVMValueRef call, char **pattern, RevPair *pai
   *pattern = fork_pattern(g, call);
   if (!strpbrk(*pattern, "do")) return false;
   PairKind kind = {.parallel = true, .region_body = true};
-  return rev_pair(g->ad, outlined, *pattern, kind, pair);
+  if (rev_pair(g->ad, outlined, *pattern, kind, pair)) return true;
+  g->errors++; /* the region's errors are reported; this pair cannot be right without it */
+  return false;
 }
 
 /* The function a team runs: (gtid, btid, region, rest...) { before(region); fn(...); after(region) }, where

@@ -97,7 +97,8 @@ static void aug_module_call(RevGen *g, LLVMValueRef call) {
               LLVMGetValueName(callee));
     aug_clone(g, call);
   } else if (!pair_of_call(g, call, pattern, &pair)) {
-    aug_clone(g, call); /* the callee's errors are reported */
+    g->errors++; /* the callee's errors are reported; this pair cannot be right without it */
+    aug_clone(g, call);
   } else {
     unsigned n = ir_num_call_args(call), k = 0;
     LLVMValueRef *args = xcalloc(2 * n + 1, sizeof *args);

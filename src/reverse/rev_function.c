@@ -560,13 +560,6 @@ static void write_rev(RevGen *g) {
 
 /* ---- the pair ---- */
 
-/* The memo's entry saying a pair's generation failed. */
-static const char *key_failed(const char *key) {
-  static char buf[512];
-  snprintf(buf, sizeof buf, "failed|%s", key);
-  return buf;
-}
-
 static char *pair_key(LLVMValueRef fn, const char *pattern, PairKind k) {
   return xasprintf("rev|%s|%s|%d%d%d%d%d", LLVMGetValueName(fn), pattern, k.ret_active, k.ret_shadow, k.top_level,
                    k.parallel, k.region_body);
@@ -581,10 +574,10 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   out->aug = ad_find_generated(ad, key);
   if (out->aug) {
     out->rev = ad_find_generated(ad, rkey);
-    bool failed = ad_find_generated(ad, key_failed(key)) != NULL;
+    bool failed = ad_failed(ad, key);
     free(key);
     free(rkey);
-    return !failed; /* reported when it was generated */
+    return !failed;
   }
   RevGen g = {.ad = ad, .orig = fn, .pattern = pattern, .ret_active = ret_active, .ret_shadow = ret_shadow,
               .reload_inputs = top_level && writes_only_own_memory(fn), .parallel = kind.parallel,
@@ -618,6 +611,9 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   char *out_key = key;
   free(rkey);
 
+  /* only trying (a function a function pointer may point to): this pair's own errors, kept apart */
+  bool trying = diag_capturing();
+  if (trying) diag_capture_begin();
   cfg_build(fn, &g.cfg);
   find_loops(&g);
   shared_analyse(&g);
@@ -659,7 +655,9 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   shared_free(&g);
   free_loops(&g);
   cfg_free(&g.cfg);
-  if (g.errors) ad_remember_generated(ad, key_failed(out_key), g.aug);
+  char *kept = trying ? diag_capture_end() : NULL;
+  if (g.errors) ad_remember_failure(ad, out_key, kept);
+  free(kept);
   free(out_key);
   return g.errors == 0;
 }
