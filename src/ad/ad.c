@@ -107,6 +107,11 @@ static void drop_failed(AdModule *ad) {
       for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->fn); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
           if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind) LLVMReplaceAllUsesWith(i, LLVMGetPoison(LLVMTypeOf(i)));
+      for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetLastInstruction(bb), prev; i; i = prev) { /* branches go before blocks */
+          prev = LLVMGetPreviousInstruction(i);
+          LLVMInstructionEraseFromParent(i);
+        }
       for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->fn), next; bb; bb = next) {
         next = LLVMGetNextBasicBlock(bb);
         LLVMDeleteBasicBlock(bb);
