@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ad/custom.h"
+#include "ad/indirect.h"
 #include "ad/request.h"
 #include "analysis/activity.h"
 #include "forward/forward.h"
@@ -196,6 +197,7 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
     if (LLVMIsDeclaration(f) && !LLVMGetFirstUse(f) && !strncmp(LLVMGetValueName(f), REQUEST_PREFIX, strlen(REQUEST_PREFIX)))
       LLVMDeleteFunction(f);
   }
+  indirect_emit_table(&ad);
   if (diag_error_count() == before) {
     drop_failed(&ad);
     verify_generated(&ad);

@@ -16,6 +16,7 @@
 #include "ir/valuemap.h"
 
 typedef struct ActivityCache ActivityCache;
+struct IndirectTable;
 
 /* One generated function, remembered so that each (function, activity pattern) is generated once;
  * recursion finds its own, still empty, function here. */
@@ -36,6 +37,7 @@ typedef struct {
   VEC(Generated) generated;
   VEC(Failure) failures;
   ActivityCache *activity;
+  struct IndirectTable *indirect; /* derivatives reached through function pointers (indirect.c) */
   /* PARAD_COUNT_UPDATES set when compiling: the reverse sweep of parallel regions counts its adjoint
    * updates of shared memory, plain and atomic (parad_adjoint_update_counts), for benchmarks */
   bool count_updates;

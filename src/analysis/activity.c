@@ -211,6 +211,15 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
     if (c->kind != MPI_CALL_DATA || c->recv_buf < 0 || !mpi_may_carry_derivatives(c, call)) return false;
     return need_shadow(a, LLVMGetArgOperand(call, (unsigned)c->recv_buf), 0);
   }
+  case CALL_INDIRECT: {
+    /* through a function pointer: any function of the program with this type, whose body is not known
+       here; like such a callee, it may store active data through any pointer it gets, and an active
+       argument may make its result active */
+    if (!activity_any_active_argument(a, call, NULL)) return false;
+    for (unsigned i = 0; i < n; i++) changed |= need_shadow(a, LLVMGetArgOperand(call, i), 0);
+    if (ir_carries_derivative(LLVMTypeOf(call))) changed |= mark(a, call);
+    return changed;
+  }
   case CALL_UNKNOWN:
     /* a function with a registered gradient acts like one of the module's */
     if (!custom_lookup(ir_called_function(call), &aug, &grad)) return false;

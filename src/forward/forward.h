@@ -18,6 +18,9 @@
 /* The tangent function of fn, generated on first use. NULL after an error (reported). */
 LLVMValueRef fwd_function(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_tangent, unsigned width);
 
+/* The type of a tangent function of a function of type fty (see above). */
+LLVMTypeRef fwd_function_type(LLVMTypeRef fty, const char *pattern, bool ret_tangent, unsigned width);
+
 /* Replaces a canonical forward request by a call to the tangent function. Returns errors. */
 int fwd_lower_request(AdModule *ad, const Request *r);
 

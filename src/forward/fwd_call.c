@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/indirect.h"
 #include "ir/ir.h"
 
 /* The sum of a vector's lanes, in any order (a tangent's, not the program's). */
@@ -53,33 +54,18 @@ static void math(FwdGen *g, LLVMValueRef call, const MathRule *rule) {
   tan_set(g, call, sum);
 }
 
-static void module_call(FwdGen *g, LLVMValueRef call) {
-  LLVMValueRef callee = ir_called_function(call);
-  char *pattern = activity_call_pattern(g->act, call);
-  if (!strpbrk(pattern, "dr")) {
-    free(pattern);
-    fwd_clone(g, call);
-    return;
-  }
-  if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee))) {
-    fwd_error(g, call, "cannot differentiate a call to the variadic function '%s' with active arguments",
-              LLVMGetValueName(callee));
-    free(pattern);
-    fwd_clone(g, call);
-    return;
-  }
-  bool ret_tangent = activity_active(g->act, call);
-  LLVMValueRef tf = fwd_function(g->ad, callee, pattern, ret_tangent, g->width);
-  if (!tf) { /* the callee's errors are reported; this function cannot be right without it */
-    g->errors++;
-    free(pattern);
-    fwd_clone(g, call);
-    return;
-  }
-  unsigned n = ir_num_call_args(call), k = 0;
+/* Calls tf (of type tfty), the tangent function of what call calls: the call's arguments, each duplicated
+ * one followed by its tangent lanes. A struct passed by value (byval) is copied at the call: the attribute
+ * goes on the value and on its lanes, as the tangent function has it. */
+static void call_tangent(FwdGen *g, LLVMValueRef call, LLVMValueRef tf, LLVMTypeRef tfty, const char *pattern,
+                         bool ret_tangent) {
+  unsigned n = ir_num_call_args(call), k = 0, byval = ir_attr_kind("byval");
   LLVMValueRef *args = xcalloc(n * (1 + g->width) + 1, sizeof *args);
+  LLVMAttributeRef *by = xcalloc(n * (1 + g->width) + 1, sizeof *by);
   for (unsigned i = 0; i < n; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i);
+    LLVMAttributeRef attr = LLVMGetCallSiteEnumAttribute(call, i + 1, byval);
+    by[k] = attr;
     args[k++] = fwd_primal(g, a);
     if (pattern[i] != 'd') continue;
     LLVMTypeRef t = LLVMTypeOf(a);
@@ -89,23 +75,75 @@ static void module_call(FwdGen *g, LLVMValueRef call) {
       LLVMValueRef tv = tan_get(g, a);
       for (unsigned w = 0; w < g->width; w++) args[k + w] = tv ? tan_lane(g, t, tv, w) : LLVMConstNull(t);
     }
+    for (unsigned w = 0; w < g->width; w++) by[k + w] = attr;
     k += g->width;
   }
-  LLVMValueRef nc = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(tf), tf, args, k, "");
-  /* by-value arguments are copied at the call: the attribute must be on the call as on the callee */
-  unsigned byval = ir_attr_kind("byval");
-  for (unsigned i = 0; i < k; i++) {
-    LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(tf, i + 1, byval);
-    if (a) LLVMAddCallSiteAttribute(nc, i + 1, a);
-  }
+  LLVMValueRef nc = LLVMBuildCall2(g->b, tfty, tf, args, k, "");
+  for (unsigned i = 0; i < k; i++)
+    if (by[i]) LLVMAddCallSiteAttribute(nc, i + 1, by[i]);
   free(args);
-  free(pattern);
+  free(by);
   if (ret_tangent) {
     vmap_put(&g->vmap, call, LLVMBuildExtractValue(g->b, nc, 0, ""));
     tan_set(g, call, LLVMBuildExtractValue(g->b, nc, 1, ""));
   } else {
     vmap_put(&g->vmap, call, nc);
   }
+}
+
+/* The pattern of a call to a function of the module, or through a pointer: NULL (and the call copied as
+ * it is) when nothing it takes or returns is active; refused when variadic. */
+static char *active_pattern(FwdGen *g, LLVMValueRef call) {
+  char *pattern = activity_call_pattern(g->act, call);
+  if (strpbrk(pattern, "dr") && !LLVMIsFunctionVarArg(LLVMGetCalledFunctionType(call))) return pattern;
+  if (strpbrk(pattern, "dr")) {
+    LLVMValueRef callee = ir_called_function(call);
+    fwd_error(g, call, "cannot differentiate a call to the variadic function %s%s%s with active arguments",
+              callee ? "'" : "", callee ? LLVMGetValueName(callee) : "called through a pointer", callee ? "'" : "");
+  }
+  free(pattern);
+  fwd_clone(g, call);
+  return NULL;
+}
+
+static void module_call(FwdGen *g, LLVMValueRef call) {
+  char *pattern = active_pattern(g, call);
+  if (!pattern) return;
+  bool ret_tangent = activity_active(g->act, call);
+  LLVMValueRef tf = fwd_function(g->ad, ir_called_function(call), pattern, ret_tangent, g->width);
+  if (tf) {
+    call_tangent(g, call, tf, LLVMGlobalGetValueType(tf), pattern, ret_tangent);
+  } else { /* the callee's errors are reported; this function cannot be right without it */
+    g->errors++;
+    fwd_clone(g, call);
+  }
+  free(pattern);
+}
+
+typedef struct {
+  const char *pattern;
+  bool ret_tangent;
+  unsigned width;
+} TangentKind;
+
+static bool tangent_of(AdModule *ad, LLVMValueRef fn, void *ctx, LLVMValueRef out[2]) {
+  const TangentKind *k = ctx;
+  out[0] = fwd_function(ad, fn, k->pattern, k->ret_tangent, k->width);
+  return out[0] != NULL;
+}
+
+/* Through a function pointer: the tangent function of whatever it points to, from the module's table. */
+static void indirect_call(FwdGen *g, LLVMValueRef call) {
+  char *pattern = active_pattern(g, call);
+  if (!pattern) return;
+  TangentKind kind = {pattern, activity_active(g->act, call), g->width};
+  char *key = xasprintf("fwd|%s|%u|%d", pattern, g->width, kind.ret_tangent);
+  LLVMTypeRef fty = LLVMGetCalledFunctionType(call);
+  LLVMValueRef k = indirect_register(g->ad, fty, key, tangent_of, &kind);
+  LLVMValueRef tf = indirect_lookup(g->b, fwd_primal(g, LLVMGetCalledValue(call)), k, 0);
+  call_tangent(g, call, tf, fwd_function_type(fty, pattern, kind.ret_tangent, g->width), pattern, kind.ret_tangent);
+  free(key);
+  free(pattern);
 }
 
 void fwd_call(FwdGen *g, LLVMValueRef call) {
@@ -134,11 +172,6 @@ void fwd_call(FwdGen *g, LLVMValueRef call) {
                          "argument (#%u)", ir_called_name(call), which + 1);
     fwd_clone(g, call);
     return;
-  case CALL_INDIRECT:
-    if (activity_any_active_argument(g->act, call, &which))
-      fwd_error(g, call, "cannot differentiate an indirect call (through a function pointer) with an active "
-                         "argument (#%u)", which + 1);
-    fwd_clone(g, call);
-    return;
+  case CALL_INDIRECT: indirect_call(g, call); return;
   }
 }

@@ -30,11 +30,25 @@ LLVMValueRef fwd_clone(FwdGen *g, LLVMValueRef inst) { return ir_clone_mapped(g-
 
 static bool is_dup(char c) { return c == 'd' || c == 'n'; }
 
-static LLVMTypeRef return_type(const FwdGen *g) {
-  LLVMTypeRef r = LLVMGetReturnType(LLVMGlobalGetValueType(g->orig));
-  if (!g->ret_tangent) return r;
-  LLVMTypeRef pair[2] = {r, tan_type(g, r)};
-  return LLVMStructTypeInContext(g->ctx, pair, 2, 0);
+LLVMTypeRef fwd_function_type(LLVMTypeRef fty, const char *pattern, bool ret_tangent, unsigned width) {
+  FwdGen g = {.width = width}; /* what tan_type asks of it */
+  unsigned np = LLVMCountParamTypes(fty), n = 0;
+  LLVMTypeRef *params = xcalloc(np + 1, sizeof *params), *types = xcalloc(np * (1 + width) + 1, sizeof *types);
+  LLVMGetParamTypes(fty, params);
+  for (unsigned p = 0; p < np; p++) {
+    types[n++] = params[p];
+    if (is_dup(pattern[p]))
+      for (unsigned w = 0; w < width; w++) types[n++] = params[p];
+  }
+  LLVMTypeRef r = LLVMGetReturnType(fty);
+  if (ret_tangent) {
+    LLVMTypeRef pair[2] = {r, tan_type(&g, r)};
+    r = LLVMStructTypeInContext(LLVMGetTypeContext(fty), pair, 2, 0);
+  }
+  LLVMTypeRef t = LLVMFunctionType(r, types, n, 0);
+  free(params);
+  free(types);
+  return t;
 }
 
 /* Enum attributes of the original that stay true of its tangent function. Memory effects do not:
@@ -74,16 +88,7 @@ static void copy_attributes(FwdGen *g, const char *pattern) {
 
 static LLVMValueRef declare(FwdGen *g, const char *pattern) {
   LLVMValueRef f = g->orig;
-  unsigned np = LLVMCountParams(f), n = 0;
-  LLVMTypeRef *types = xcalloc(np * (1 + g->width) + 1, sizeof *types);
-  for (unsigned p = 0; p < np; p++) {
-    LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(f, p));
-    types[n++] = t;
-    if (is_dup(pattern[p]))
-      for (unsigned w = 0; w < g->width; w++) types[n++] = t;
-  }
-  LLVMTypeRef fty = LLVMFunctionType(return_type(g), types, n, 0);
-  free(types);
+  LLVMTypeRef fty = fwd_function_type(LLVMGlobalGetValueType(f), pattern, g->ret_tangent, g->width);
   char *name = g->width > 1 ? xasprintf("fwddiffe%u.%s.%s", g->width, LLVMGetValueName(f), pattern)
                             : xasprintf("fwddiffe.%s.%s", LLVMGetValueName(f), pattern);
   LLVMValueRef t = LLVMAddFunction(g->ad->mod, name, fty);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/indirect.h"
 #include "analysis/calls.h"
 #include "analysis/memtype.h"
 #include "ir/ir.h"
@@ -19,8 +20,12 @@ bool fwd_shadow_lanes(FwdGen *g, LLVMValueRef ptr, LLVMValueRef at, const char *
     return true;
   }
   for (unsigned i = 0; i < g->width; i++) lanes[i] = LLVMConstNull(t);
-  /* A null pointer's shadow is null; nothing else may go without one. */
+  /* A null pointer's shadow is null, a function's the function; nothing else may go without one. */
   if (LLVMIsAConstantPointerNull(ptr) || LLVMIsAUndefValue(ptr)) return true;
+  if (ad_function_shadow(ptr)) {
+    for (unsigned i = 0; i < g->width; i++) lanes[i] = ptr;
+    return true;
+  }
   char buf[256];
   ir_describe_memory(ptr, buf, sizeof buf);
   fwd_error(g, at, "%s needs a shadow for memory that has none: %s", what, buf);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ad/custom.h"
+#include "ad/indirect.h"
 #include "reverse/rev_internal.h"
 #include "reverse/reverse.h"
 
@@ -79,42 +80,65 @@ static bool call_is_active(RevGen *g, LLVMValueRef call, const char *pattern) {
   return strpbrk(pattern, "do") || varied(g, call) || shadowed(g, call);
 }
 
-static bool pair_of_call(RevGen *g, LLVMValueRef call, const char *pattern, RevPair *pair) {
-  LLVMValueRef callee = ir_called_function(call);
+static PairKind kind_of_call(RevGen *g, LLVMValueRef call) {
   bool ret_active = varied(g, call) && adj_type(LLVMTypeOf(call)) != NULL;
   PairKind kind = {.ret_active = ret_active, .ret_shadow = shadowed(g, call), .parallel = g->parallel};
-  return rev_pair(g->ad, callee, pattern, kind, pair);
+  return kind;
+}
+
+/* The pattern of an active call to a function of the module or through a pointer; NULL (the call copied
+ * as it is, in aug) when nothing it takes or returns is active, and refused when variadic. */
+static char *active_pattern(RevGen *g, LLVMValueRef call) {
+  char *pattern = call_pattern(g, call);
+  if (call_is_active(g, call, pattern) && !LLVMIsFunctionVarArg(LLVMGetCalledFunctionType(call))) return pattern;
+  if (call_is_active(g, call, pattern)) {
+    LLVMValueRef callee = ir_called_function(call);
+    rev_error(g, call, "cannot differentiate a call to the variadic function %s%s%s with active arguments",
+              callee ? "'" : "", callee ? LLVMGetValueName(callee) : "called through a pointer", callee ? "'" : "");
+  }
+  free(pattern);
+  return NULL;
+}
+
+/* Calls aug (of type fty) in place of the call: each duplicated argument followed by its shadow. */
+static void call_aug(RevGen *g, LLVMValueRef call, LLVMValueRef aug, LLVMTypeRef fty, const char *pattern, bool ret_shadow) {
+  unsigned n = ir_num_call_args(call), k = 0;
+  LLVMValueRef *args = xcalloc(2 * n + 1, sizeof *args);
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef a = LLVMGetArgOperand(call, i);
+    args[k++] = aug_value(g, a);
+    if (pattern[i] == 'd') args[k++] = aug_shadow(g, a, call, "this call");
+  }
+  LLVMValueRef nc = LLVMBuildCall2(g->b, fty, aug, args, k, "");
+  free(args);
+  if (ret_shadow) {
+    vmap_put(&g->vmap, call, LLVMBuildExtractValue(g->b, nc, 0, ""));
+    vmap_put(&g->smap, call, LLVMBuildExtractValue(g->b, nc, 1, ""));
+  } else {
+    vmap_put(&g->vmap, call, nc);
+  }
+}
+
+/* Calls rev (of type fty) with the adjoint of the result; the adjoints of the 'o' arguments come back. */
+static void call_rev(RevGen *g, LLVMValueRef call, LLVMValueRef rev, LLVMTypeRef fty, const char *pattern, bool ret_active) {
+  LLVMValueRef d = ret_active ? adj_take(g, call) : NULL;
+  LLVMValueRef r = LLVMBuildCall2(g->b, fty, rev, &d, d ? 1 : 0, "");
+  unsigned outs = 0, k = 0;
+  for (const char *p = pattern; *p; p++) outs += *p == 'o';
+  for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++)
+    if (pattern[i] == 'o') adj_add(g, LLVMGetArgOperand(call, i), outs == 1 ? r : LLVMBuildExtractValue(g->b, r, k++, ""));
 }
 
 static void aug_module_call(RevGen *g, LLVMValueRef call) {
-  char *pattern = call_pattern(g, call);
-  LLVMValueRef callee = ir_called_function(call);
+  char *pattern = active_pattern(g, call);
   RevPair pair;
-  if (!call_is_active(g, call, pattern)) {
+  if (!pattern) {
     aug_clone(g, call);
-  } else if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee))) {
-    rev_error(g, call, "cannot differentiate a call to the variadic function '%s' with active arguments",
-              LLVMGetValueName(callee));
-    aug_clone(g, call);
-  } else if (!pair_of_call(g, call, pattern, &pair)) {
+  } else if (!rev_pair(g->ad, ir_called_function(call), pattern, kind_of_call(g, call), &pair)) {
     g->errors++; /* the callee's errors are reported; this pair cannot be right without it */
     aug_clone(g, call);
   } else {
-    unsigned n = ir_num_call_args(call), k = 0;
-    LLVMValueRef *args = xcalloc(2 * n + 1, sizeof *args);
-    for (unsigned i = 0; i < n; i++) {
-      LLVMValueRef a = LLVMGetArgOperand(call, i);
-      args[k++] = aug_value(g, a);
-      if (pattern[i] == 'd') args[k++] = aug_shadow(g, a, call, "this call");
-    }
-    LLVMValueRef nc = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(pair.aug), pair.aug, args, k, "");
-    free(args);
-    if (pair.ret_shadow) {
-      vmap_put(&g->vmap, call, LLVMBuildExtractValue(g->b, nc, 0, ""));
-      vmap_put(&g->smap, call, LLVMBuildExtractValue(g->b, nc, 1, ""));
-    } else {
-      vmap_put(&g->vmap, call, nc);
-    }
+    call_aug(g, call, pair.aug, LLVMGlobalGetValueType(pair.aug), pattern, pair.ret_shadow);
   }
   free(pattern);
 }
@@ -122,14 +146,61 @@ static void aug_module_call(RevGen *g, LLVMValueRef call) {
 static void rev_module_call(RevGen *g, LLVMValueRef call) {
   char *pattern = call_pattern(g, call);
   RevPair pair;
-  if (call_is_active(g, call, pattern) && !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(ir_called_function(call))) &&
-      pair_of_call(g, call, pattern, &pair)) {
-    LLVMValueRef d = pair.ret_active ? adj_take(g, call) : NULL;
-    LLVMValueRef r = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(pair.rev), pair.rev, &d, d ? 1 : 0, "");
-    unsigned outs = 0, k = 0;
-    for (const char *p = pattern; *p; p++) outs += *p == 'o';
-    for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++)
-      if (pattern[i] == 'o') adj_add(g, LLVMGetArgOperand(call, i), outs == 1 ? r : LLVMBuildExtractValue(g->b, r, k++, ""));
+  if (call_is_active(g, call, pattern) && !LLVMIsFunctionVarArg(LLVMGetCalledFunctionType(call)) &&
+      rev_pair(g->ad, ir_called_function(call), pattern, kind_of_call(g, call), &pair))
+    call_rev(g, call, pair.rev, LLVMGlobalGetValueType(pair.rev), pattern, pair.ret_active);
+  free(pattern);
+}
+
+/* ---- calls through function pointers (ad/indirect.h) ---- */
+
+typedef struct {
+  const char *pattern;
+  PairKind kind;
+} IndirectPair;
+
+static bool pair_for_pointer(AdModule *ad, LLVMValueRef fn, void *ctx, LLVMValueRef out[2]) {
+  IndirectPair *p = ctx;
+  RevPair pair;
+  if (!rev_pair(ad, fn, p->pattern, p->kind, &pair)) return false;
+  out[0] = pair.aug;
+  out[1] = pair.rev;
+  return true;
+}
+
+/* The key of a call's pair in the runtime's table (both sweeps agree on it). */
+static LLVMValueRef indirect_key(RevGen *g, LLVMValueRef call, const char *pattern, PairKind kind) {
+  char *key = xasprintf("rev|%s|%d%d%d", pattern, kind.ret_active, kind.ret_shadow, kind.parallel);
+  IndirectPair ctx = {pattern, kind};
+  LLVMValueRef k = indirect_register(g->ad, LLVMGetCalledFunctionType(call), key, pair_for_pointer, &ctx);
+  free(key);
+  return k;
+}
+
+/* The forward sweep looks the pair up, calls its aug, and keeps its rev for the reverse sweep (as a
+ * registered gradient's tape). */
+static void aug_indirect(RevGen *g, LLVMValueRef call) {
+  char *pattern = active_pattern(g, call);
+  if (!pattern) {
+    aug_clone(g, call);
+    return;
+  }
+  PairKind kind = kind_of_call(g, call);
+  LLVMValueRef k = indirect_key(g, call, pattern, kind), fn = aug_value(g, LLVMGetCalledValue(call));
+  LLVMTypeRef aug_type, rev_type;
+  rev_pair_types(LLVMGetCalledFunctionType(call), pattern, kind, &aug_type, &rev_type);
+  vmap_put(&g->tapemap, call, indirect_lookup(g->b, fn, k, 1));
+  call_aug(g, call, indirect_lookup(g->b, fn, k, 0), aug_type, pattern, kind.ret_shadow);
+  free(pattern);
+}
+
+static void rev_indirect(RevGen *g, LLVMValueRef call) {
+  char *pattern = call_pattern(g, call);
+  if (call_is_active(g, call, pattern) && !LLVMIsFunctionVarArg(LLVMGetCalledFunctionType(call))) {
+    PairKind kind = kind_of_call(g, call);
+    LLVMTypeRef aug_type, rev_type;
+    rev_pair_types(LLVMGetCalledFunctionType(call), pattern, kind, &aug_type, &rev_type);
+    call_rev(g, call, rt(g, call), rev_type, pattern, kind.ret_active);
   }
   free(pattern);
 }
@@ -266,18 +337,15 @@ void aug_call(RevGen *g, LLVMValueRef call) {
     rev_error(g, call, "cannot differentiate a derivative request here");
     aug_clone(g, call);
     return;
+  case CALL_INDIRECT: aug_indirect(g, call); return;
   case CALL_UNKNOWN:
-  case CALL_INDIRECT:
     if (is_runtime(call))
       rev_error(g, call, "cannot differentiate a function that itself computes a gradient (reverse over reverse "
                          "or forward over reverse)");
-    else if (activity_any_active_argument(g->act, call, &which) && kind == CALL_UNKNOWN)
+    else if (activity_any_active_argument(g->act, call, &which))
       rev_error(g, call, "cannot differentiate a call to '%s', whose body is not in this file, with an active "
                          "argument (#%u): give it a body, or register a custom gradient "
                          "(__parad_register_gradient_%s)", ir_called_name(call), which + 1, ir_called_name(call));
-    else if (activity_any_active_argument(g->act, call, &which))
-      rev_error(g, call, "cannot differentiate an indirect call (through a function pointer) with an active "
-                         "argument (#%u)", which + 1);
     aug_clone(g, call);
     return;
   }
@@ -300,6 +368,7 @@ void rev_call(RevGen *g, LLVMValueRef call) {
   case CALL_REALLOC:
   case CALL_FREE: rev_heap(g, call, kind); return;
   case CALL_MODULE: rev_module_call(g, call); return;
+  case CALL_INDIRECT: rev_indirect(g, call); return;
   case CALL_OMP: rev_omp(g, call); return;
   case CALL_MPI: rev_mpi(g, call); return;
   default: return;

@@ -8,6 +8,7 @@
 
 #include <llvm-c/DebugInfo.h>
 
+#include "ad/indirect.h"
 #include "ir/diag.h"
 #include "reverse/rev_internal.h"
 #include "reverse/reverse.h"
@@ -42,6 +43,7 @@ LLVMValueRef aug_shadow(RevGen *g, LLVMValueRef orig, LLVMValueRef at, const cha
   LLVMValueRef s = activity_shadowed(g->act, orig) ? vmap_get(&g->smap, orig) : NULL;
   if (s) return s;
   if (LLVMIsAConstantPointerNull(orig) || LLVMIsAUndefValue(orig)) return LLVMConstNull(g->ptr_type);
+  if (ad_function_shadow(orig)) return orig; /* a function's shadow is the function */
   char buf[256];
   ir_describe_memory(orig, buf, sizeof buf);
   rev_error(g, at, "%s needs a shadow for memory that has none: %s", what, buf);
@@ -52,42 +54,42 @@ LLVMValueRef aug_clone(RevGen *g, LLVMValueRef inst) { return ir_clone_mapped(g-
 
 /* ---- signatures ---- */
 
-static LLVMTypeRef ret_type(RevGen *g) { return LLVMGetReturnType(LLVMGlobalGetValueType(g->orig)); }
-
-static LLVMTypeRef aug_type(RevGen *g) {
-  unsigned np = LLVMCountParams(g->orig), n = 0;
-  LLVMTypeRef *params = xcalloc(2 * np + 1, sizeof *params);
+/* The types of a pair for a function of type fty. The adjoint of an 'o' parameter has the parameter's
+ * type, or (an integer carrying a float's bits) the type adj_of gives it, when given. */
+static void pair_types(LLVMTypeRef fty, const char *pattern, bool ret_active, bool ret_shadow,
+                       LLVMTypeRef (*adj_of)(RevGen *, unsigned), RevGen *g, LLVMTypeRef *aug, LLVMTypeRef *rev) {
+  LLVMContextRef ctx = LLVMGetTypeContext(fty);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+  unsigned np = LLVMCountParamTypes(fty), n = 0, no = 0;
+  LLVMTypeRef *params = xcalloc(np + 1, sizeof *params), *types = xcalloc(2 * np + 1, sizeof *types);
+  LLVMTypeRef *outs = xcalloc(np + 1, sizeof *outs);
+  LLVMGetParamTypes(fty, params);
   for (unsigned p = 0; p < np; p++) {
-    params[n++] = LLVMTypeOf(LLVMGetParam(g->orig, p));
-    if (is_dup(g->pattern[p])) params[n++] = g->ptr_type;
+    types[n++] = params[p];
+    if (is_dup(pattern[p])) types[n++] = ptr;
+    if (pattern[p] != 'o') continue;
+    LLVMTypeRef t = adj_of ? adj_of(g, p) : adj_type(params[p]);
+    outs[no++] = t ? t : LLVMDoubleTypeInContext(ctx); /* none: refused by lanes_analyse */
   }
-  LLVMTypeRef r = ret_type(g);
-  if (g->ret_shadow) {
-    LLVMTypeRef pair[2] = {r, g->ptr_type};
-    r = LLVMStructTypeInContext(g->ctx, pair, 2, 0);
+  LLVMTypeRef r = LLVMGetReturnType(fty);
+  if (ret_shadow) {
+    LLVMTypeRef pair[2] = {r, ptr};
+    r = LLVMStructTypeInContext(ctx, pair, 2, 0);
   }
-  LLVMTypeRef t = LLVMFunctionType(r, params, n, 0);
+  *aug = LLVMFunctionType(r, types, n, 0);
+  /* rev returns the adjoints of the 'o' parameters: one value, a struct of several, or nothing */
+  LLVMTypeRef result = no == 0 ? LLVMVoidTypeInContext(ctx) : no == 1 ? outs[0] : LLVMStructTypeInContext(ctx, outs, no, 0);
+  LLVMTypeRef d = adj_type(LLVMGetReturnType(fty));
+  *rev = LLVMFunctionType(result, &d, ret_active ? 1 : 0, 0);
   free(params);
-  return t;
-}
-
-/* rev returns the adjoints of the 'o' parameters: one value, a struct of several, or nothing. */
-static LLVMTypeRef rev_result_type(RevGen *g) {
-  unsigned np = LLVMCountParams(g->orig), n = 0;
-  LLVMTypeRef *types = xcalloc(np + 1, sizeof *types);
-  for (unsigned p = 0; p < np; p++)
-    if (g->pattern[p] == 'o') {
-      LLVMTypeRef t = adj_type_of(g, LLVMGetParam(g->orig, p));
-      types[n++] = t ? t : LLVMDoubleTypeInContext(g->ctx); /* none: refused by lanes_analyse */
-    }
-  LLVMTypeRef r = n == 0 ? LLVMVoidTypeInContext(g->ctx) : n == 1 ? types[0] : LLVMStructTypeInContext(g->ctx, types, n, 0);
   free(types);
-  return r;
+  free(outs);
 }
 
-static LLVMTypeRef rev_type(RevGen *g) {
-  LLVMTypeRef d = adj_type(ret_type(g));
-  return LLVMFunctionType(rev_result_type(g), &d, g->ret_active ? 1 : 0, 0);
+static LLVMTypeRef param_adj_type(RevGen *g, unsigned p) { return adj_type_of(g, LLVMGetParam(g->orig, p)); }
+
+void rev_pair_types(LLVMTypeRef fty, const char *pattern, PairKind kind, LLVMTypeRef *aug, LLVMTypeRef *rev) {
+  pair_types(fty, pattern, kind.ret_active, kind.ret_shadow, NULL, NULL, aug, rev);
 }
 
 /* Target attributes stay, so that the pair inlines where f did. */
@@ -596,8 +598,10 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   const char *variant = top_level ? ".top" : kind.parallel ? ".par" : "";
   char *aname = xasprintf("augmented%s.%s.%s", variant, LLVMGetValueName(fn), pattern);
   char *rname = xasprintf("reverse%s.%s.%s", variant, LLVMGetValueName(fn), pattern);
-  g.aug = LLVMAddFunction(ad->mod, aname, aug_type(&g));
-  g.rev = LLVMAddFunction(ad->mod, rname, rev_type(&g));
+  LLVMTypeRef aug_type, rev_type;
+  pair_types(LLVMGlobalGetValueType(fn), pattern, ret_active, ret_shadow, param_adj_type, &g, &aug_type, &rev_type);
+  g.aug = LLVMAddFunction(ad->mod, aname, aug_type);
+  g.rev = LLVMAddFunction(ad->mod, rname, rev_type);
   free(aname);
   free(rname);
   LLVMSetLinkage(g.aug, LLVMInternalLinkage);

@@ -36,6 +36,9 @@ typedef struct {
 /* The pair for fn and pattern, generated on first use. False after an error (reported). */
 bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind, RevPair *out);
 
+/* The types of the pair of a function of type fty (see above), its 'o' parameters floats. */
+void rev_pair_types(LLVMTypeRef fty, const char *pattern, PairKind kind, LLVMTypeRef *aug, LLVMTypeRef *rev);
+
 /* Lowers a canonical reverse, augmented-forward or split-reverse request. Returns errors. */
 int rev_lower_request(AdModule *ad, const Request *r);
 

@@ -1,0 +1,182 @@
+/* Derivatives reached through function pointers: which functions a pointer may hold, the module's table
+ * of their derivatives, the lookup (see indirect.h). */
+#include "ad/indirect.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ad/request.h"
+#include "ir/diag.h"
+#include "ir/ir.h"
+#include "omp/omp.h"
+
+typedef struct {
+  LLVMValueRef fn, key, first, second;
+  char *refusal; /* the generator's words when there is no derivative */
+} Entry;
+
+typedef struct {
+  char *memo; /* "key|type" */
+  LLVMValueRef key;
+} Registered;
+
+struct IndirectTable {
+  VEC(Entry) entries;
+  VEC(Registered) registered;
+};
+
+static struct IndirectTable *table(AdModule *ad) {
+  if (!ad->indirect) ad->indirect = xcalloc(1, sizeof *ad->indirect);
+  return ad->indirect;
+}
+
+LLVMValueRef ad_function_shadow(LLVMValueRef v) {
+  v = v ? ir_strip_pointer_casts(v) : NULL;
+  return v && LLVMIsAFunction(v) ? v : NULL;
+}
+
+static bool generated_by_parad(AdModule *ad, LLVMValueRef fn) {
+  for (size_t i = 0; i < ad->generated.len; i++)
+    if (ad->generated.data[i].fn == fn) return true;
+  return false;
+}
+
+/* A use of fn as a value a pointer may carry: not a direct call, not the region a parallel fork runs, not
+ * the function a derivative request names, not the module's bookkeeping (llvm.used and the like). */
+static bool address_taken(LLVMValueRef fn) {
+  for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (ir_is_call(user)) {
+      if (LLVMGetCalledValue(user) == fn) continue;
+      if (omp_classify(user) == OMP_FORK || request_is_canonical_call(user)) continue;
+      return true;
+    }
+    if (LLVMIsAGlobalVariable(user) && !strncmp(LLVMGetValueName(user), "llvm.", 5)) continue;
+    return true; /* stored, passed, in a constant table */
+  }
+  return false;
+}
+
+static LLVMValueRef key_string(AdModule *ad, const char *key) {
+  LLVMValueRef s = LLVMConstStringInContext(ad->ctx, key, (unsigned)strlen(key), 0);
+  LLVMValueRef g = LLVMAddGlobal(ad->mod, LLVMTypeOf(s), "parad.derivative.key");
+  LLVMSetInitializer(g, s);
+  LLVMSetGlobalConstant(g, 1);
+  LLVMSetLinkage(g, LLVMPrivateLinkage);
+  LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
+  return g;
+}
+
+LLVMValueRef indirect_register(AdModule *ad, LLVMTypeRef fty, const char *key, IndirectGenerate generate, void *ctx) {
+  struct IndirectTable *t = table(ad);
+  char *tname = LLVMPrintTypeToString(fty);
+  char *memo = xasprintf("%s|%s", key, tname);
+  LLVMDisposeMessage(tname);
+  for (size_t i = 0; i < t->registered.len; i++)
+    if (!strcmp(t->registered.data[i].memo, memo)) {
+      free(memo);
+      return t->registered.data[i].key;
+    }
+  LLVMValueRef k = key_string(ad, key);
+  Registered r = {memo, k};
+  vec_push(&t->registered, r); /* before trying: a candidate may call through such a pointer too */
+  ValueList candidates = {0};
+  for (LLVMValueRef fn = LLVMGetFirstFunction(ad->mod); fn; fn = LLVMGetNextFunction(fn))
+    if (!LLVMIsDeclaration(fn) && LLVMGlobalGetValueType(fn) == fty && address_taken(fn) && !generated_by_parad(ad, fn))
+      vec_push(&candidates, fn);
+  for (size_t i = 0; i < candidates.len; i++) {
+    LLVMValueRef out[2] = {NULL, NULL};
+    diag_capture_begin(); /* only trying: the pointer may never lead there */
+    bool ok = generate(ad, candidates.data[i], ctx, out);
+    char *kept = diag_capture_end();
+    Entry e = {candidates.data[i], k, ok ? out[0] : NULL, ok ? out[1] : NULL, NULL};
+    if (!ok) {
+      size_t n = strlen(kept);
+      while (n && kept[n - 1] == '\n') kept[--n] = 0;
+      e.refusal = xasprintf("which Parad cannot differentiate for this call:\n%s", *kept ? kept : "(no reason given)");
+    }
+    free(kept);
+    vec_push(&t->entries, e);
+  }
+  vec_free(&candidates);
+  return k;
+}
+
+LLVMValueRef indirect_lookup(LLVMBuilderRef b, LLVMValueRef fnptr, LLVMValueRef key, int which) {
+  LLVMContextRef c = ir_builder_context(b);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i32 = LLVMInt32TypeInContext(c);
+  LLVMTypeRef params[3] = {ptr, ptr, i32};
+  LLVMValueRef args[3] = {fnptr, key, LLVMConstInt(i32, (unsigned long long)which, 0)};
+  return ir_call_named(b, "__parad_rt_derivative", LLVMFunctionType(ptr, params, 3, 0), args, 3);
+}
+
+static LLVMValueRef cstring(AdModule *ad, const char *s) {
+  LLVMValueRef init = LLVMConstStringInContext(ad->ctx, s, (unsigned)strlen(s), 0);
+  LLVMValueRef g = LLVMAddGlobal(ad->mod, LLVMTypeOf(init), "parad.derivative.refusal");
+  LLVMSetInitializer(g, init);
+  LLVMSetGlobalConstant(g, 1);
+  LLVMSetLinkage(g, LLVMPrivateLinkage);
+  return g;
+}
+
+/* Adds ctor to llvm.global_ctors (an appending array: the module may have its own). */
+static void add_constructor(AdModule *ad, LLVMValueRef ctor) {
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(ad->ctx, 0), i32 = LLVMInt32TypeInContext(ad->ctx);
+  LLVMTypeRef fields[3] = {i32, ptr, ptr};
+  LLVMTypeRef et = LLVMStructTypeInContext(ad->ctx, fields, 3, 0);
+  LLVMValueRef old = LLVMGetNamedGlobal(ad->mod, "llvm.global_ctors");
+  ValueList elems = {0};
+  if (old && LLVMGetInitializer(old)) {
+    LLVMValueRef init = LLVMGetInitializer(old);
+    unsigned n = (unsigned)LLVMGetArrayLength2(LLVMTypeOf(init));
+    for (unsigned i = 0; i < n; i++) vec_push(&elems, LLVMGetAggregateElement(init, i));
+  }
+  LLVMValueRef mine[3] = {LLVMConstInt(i32, 65535, 0), ctor, LLVMConstNull(ptr)};
+  vec_push(&elems, LLVMConstNamedStruct(et, mine, 3));
+  LLVMValueRef arr = LLVMConstArray2(et, elems.data, elems.len);
+  if (old) LLVMDeleteGlobal(old);
+  LLVMValueRef g = LLVMAddGlobal(ad->mod, LLVMTypeOf(arr), "llvm.global_ctors");
+  LLVMSetInitializer(g, arr);
+  LLVMSetLinkage(g, LLVMAppendingLinkage);
+  vec_free(&elems);
+}
+
+void indirect_emit_table(AdModule *ad) {
+  struct IndirectTable *t = ad->indirect;
+  if (!t) return;
+  if (t->entries.len) {
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(ad->ctx, 0), i64 = LLVMInt64TypeInContext(ad->ctx);
+    LLVMTypeRef fields[5] = {ptr, ptr, ptr, ptr, ptr};
+    LLVMTypeRef et = LLVMStructTypeInContext(ad->ctx, fields, 5, 0);
+    LLVMValueRef *rows = xcalloc(t->entries.len, sizeof *rows);
+    for (size_t i = 0; i < t->entries.len; i++) {
+      Entry *e = &t->entries.data[i];
+      LLVMValueRef f[5] = {e->fn, e->key, e->first ? e->first : LLVMConstNull(ptr), e->second ? e->second : LLVMConstNull(ptr),
+                           e->refusal ? cstring(ad, e->refusal) : LLVMConstNull(ptr)};
+      rows[i] = LLVMConstNamedStruct(et, f, 5);
+    }
+    LLVMValueRef init = LLVMConstArray2(et, rows, t->entries.len);
+    free(rows);
+    LLVMValueRef g = LLVMAddGlobal(ad->mod, LLVMTypeOf(init), "parad.derivatives");
+    LLVMSetInitializer(g, init);
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    LLVMValueRef ctor = LLVMAddFunction(ad->mod, "parad.register_derivatives", LLVMFunctionType(LLVMVoidTypeInContext(ad->ctx), NULL, 0, 0));
+    LLVMSetLinkage(ctor, LLVMInternalLinkage);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ad->ctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ad->ctx, ctor, "entry"));
+    LLVMTypeRef params[2] = {ptr, i64};
+    LLVMValueRef args[2] = {g, LLVMConstInt(i64, t->entries.len, 0)};
+    ir_call_named(b, "__parad_rt_register_derivatives", LLVMFunctionType(LLVMVoidTypeInContext(ad->ctx), params, 2, 0), args, 2);
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    add_constructor(ad, ctor);
+  }
+  for (size_t i = 0; i < t->entries.len; i++) free(t->entries.data[i].refusal);
+  vec_free(&t->entries);
+  for (size_t i = 0; i < t->registered.len; i++) free(t->registered.data[i].memo);
+  vec_free(&t->registered);
+  free(t);
+  ad->indirect = NULL;
+}

@@ -1,0 +1,37 @@
+/* Calls through function pointers in differentiated code.
+ *
+ * A function is not data: a function pointer's shadow is the pointer itself (ad_function_shadow), and a
+ * call through one with active arguments asks the runtime (runtime/indirect.c) for the derivative of
+ * whatever it points to, for the call's activity pattern, written as a key ("fwd|dcd|1|1",
+ * "rev|dco|100": see the generators). For every function of the module that such a pointer may hold (its
+ * address is taken, its type is the call's), the generator tries the derivative for that key; the
+ * module registers them from a constructor. A derivative that cannot be made is not an error of the
+ * compilation (the pointer may never lead there): the runtime reports it, with the generator's words,
+ * if a call ever does. */
+#ifndef PARAD_AD_INDIRECT_H
+#define PARAD_AD_INDIRECT_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+
+#include "ad/ad.h"
+
+/* Makes the derivative of fn for one key: out[0] (the tangent or augmented function) and out[1] (the
+ * reverse function, or NULL); false when it cannot. */
+typedef bool (*IndirectGenerate)(AdModule *ad, LLVMValueRef fn, void *ctx, LLVMValueRef out[2]);
+
+/* Tries the derivative for key of every function of the module a pointer of type fty may hold, and
+ * enters them in the module's table (once per type and key). Returns the key as a constant string for
+ * indirect_lookup. */
+LLVMValueRef indirect_register(AdModule *ad, LLVMTypeRef fty, const char *key, IndirectGenerate generate, void *ctx);
+
+/* Emits the lookup of the derivative (which: 0 or 1, as out[] above) of the function fnptr points to. */
+LLVMValueRef indirect_lookup(LLVMBuilderRef b, LLVMValueRef fnptr, LLVMValueRef key, int which);
+
+/* At the end of ad_generate: the module's table, and the constructor that hands it to the runtime. */
+void indirect_emit_table(AdModule *ad);
+
+/* The shadow of a function (its address as a value): the function itself. NULL for anything else. */
+LLVMValueRef ad_function_shadow(LLVMValueRef v);
+
+#endif
