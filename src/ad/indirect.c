@@ -10,6 +10,7 @@
 #include "ir/diag.h"
 #include "ir/ir.h"
 #include "omp/omp.h"
+#include "rules/rules.h"
 
 typedef struct {
   LLVMValueRef fn, key, first, second;
@@ -31,26 +32,29 @@ static struct IndirectTable *table(AdModule *ad) {
   return ad->indirect;
 }
 
-LLVMValueRef ad_function_shadow(LLVMValueRef v) {
-  v = v ? ir_strip_pointer_casts(v) : NULL;
-  return v && LLVMIsAFunction(v) ? v : NULL;
-}
-
 static bool generated_by_parad(AdModule *ad, LLVMValueRef fn) {
   for (size_t i = 0; i < ad->generated.len; i++)
     if (ad->generated.data[i].fn == fn) return true;
   return false;
 }
 
-/* A use of fn as a value a pointer may carry: not a direct call, not the region a parallel fork runs, not
- * the function a derivative request names, not the module's bookkeeping (llvm.used and the like). */
+/* Whether a call passes fn as an argument, besides as the region a parallel fork runs or the function a
+ * derivative request names. */
+static bool passes_function(LLVMValueRef call, LLVMValueRef fn) {
+  int skip = omp_classify(call) == OMP_FORK ? OMP_FORK_FIRST_ARG - 1 : request_is_canonical_call(call) ? (int)request_fn_arg(call) : -1;
+  for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++)
+    if ((int)i != skip && ir_strip_pointer_casts(LLVMGetArgOperand(call, i)) == fn) return true;
+  return false;
+}
+
+/* A use of fn as a value a pointer may carry: not a direct call, not the module's bookkeeping (llvm.used
+ * and the like). */
 static bool address_taken(LLVMValueRef fn) {
   for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (ir_is_call(user)) {
-      if (LLVMGetCalledValue(user) == fn) continue;
-      if (omp_classify(user) == OMP_FORK || request_is_canonical_call(user)) continue;
-      return true;
+      if (passes_function(user, fn)) return true;
+      continue;
     }
     if (LLVMIsAGlobalVariable(user) && !strncmp(LLVMGetValueName(user), "llvm.", 5)) continue;
     return true; /* stored, passed, in a constant table */
@@ -68,6 +72,30 @@ static LLVMValueRef key_string(AdModule *ad, const char *key) {
   return g;
 }
 
+/* A library function with a derivative rule (sin, as the pointer of a table of functions): its derivative
+ * is that of a function of the module that only calls it. */
+static LLVMValueRef wrapper(AdModule *ad, LLVMValueRef fn) {
+  char *name = xasprintf("parad.through_pointer.%s", LLVMGetValueName(fn));
+  LLVMValueRef w = LLVMGetNamedFunction(ad->mod, name);
+  if (!w) {
+    LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
+    w = LLVMAddFunction(ad->mod, name, fty);
+    LLVMSetLinkage(w, LLVMInternalLinkage);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ad->ctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ad->ctx, w, "entry"));
+    unsigned n = LLVMCountParams(w);
+    LLVMValueRef *args = xcalloc(n + 1, sizeof *args);
+    for (unsigned i = 0; i < n; i++) args[i] = LLVMGetParam(w, i);
+    LLVMValueRef r = LLVMBuildCall2(b, fty, fn, args, n, "");
+    if (LLVMGetTypeKind(LLVMGetReturnType(fty)) == LLVMVoidTypeKind) LLVMBuildRetVoid(b);
+    else LLVMBuildRet(b, r);
+    free(args);
+    LLVMDisposeBuilder(b);
+  }
+  free(name);
+  return w;
+}
+
 LLVMValueRef indirect_register(AdModule *ad, LLVMTypeRef fty, const char *key, IndirectGenerate generate, void *ctx) {
   struct IndirectTable *t = table(ad);
   char *tname = LLVMPrintTypeToString(fty);
@@ -83,12 +111,13 @@ LLVMValueRef indirect_register(AdModule *ad, LLVMTypeRef fty, const char *key, I
   vec_push(&t->registered, r); /* before trying: a candidate may call through such a pointer too */
   ValueList candidates = {0};
   for (LLVMValueRef fn = LLVMGetFirstFunction(ad->mod); fn; fn = LLVMGetNextFunction(fn))
-    if (!LLVMIsDeclaration(fn) && LLVMGlobalGetValueType(fn) == fty && address_taken(fn) && !generated_by_parad(ad, fn))
+    if (LLVMGlobalGetValueType(fn) == fty && address_taken(fn) && !generated_by_parad(ad, fn) &&
+        (!LLVMIsDeclaration(fn) || rule_for_name(LLVMGetValueName(fn))))
       vec_push(&candidates, fn);
   for (size_t i = 0; i < candidates.len; i++) {
-    LLVMValueRef out[2] = {NULL, NULL};
+    LLVMValueRef out[2] = {NULL, NULL}, fn = candidates.data[i];
     diag_capture_begin(); /* only trying: the pointer may never lead there */
-    bool ok = generate(ad, candidates.data[i], ctx, out);
+    bool ok = generate(ad, LLVMIsDeclaration(fn) ? wrapper(ad, fn) : fn, ctx, out);
     char *kept = diag_capture_end();
     Entry e = {candidates.data[i], k, ok ? out[0] : NULL, ok ? out[1] : NULL, NULL};
     if (!ok) {

@@ -1,6 +1,6 @@
 /* Calls through function pointers in differentiated code.
  *
- * A function is not data: a function pointer's shadow is the pointer itself (ad_function_shadow), and a
+ * A function is not data: a function pointer's shadow is the pointer itself (ad/constants.h), and a
  * call through one with active arguments asks the runtime (runtime/indirect.c) for the derivative of
  * whatever it points to, for the call's activity pattern, written as a key ("fwd|dcd|1|1",
  * "rev|dco|100": see the generators). For every function of the module that such a pointer may hold (its
@@ -30,8 +30,5 @@ LLVMValueRef indirect_lookup(LLVMBuilderRef b, LLVMValueRef fnptr, LLVMValueRef 
 
 /* At the end of ad_generate: the module's table, and the constructor that hands it to the runtime. */
 void indirect_emit_table(AdModule *ad);
-
-/* The shadow of a function (its address as a value): the function itself. NULL for anything else. */
-LLVMValueRef ad_function_shadow(LLVMValueRef v);
 
 #endif

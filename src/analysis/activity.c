@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/constants.h"
 #include "ad/custom.h"
 #include "analysis/calls.h"
 #include "analysis/memtype.h"
@@ -71,6 +72,7 @@ static bool active(const Activity *a, LLVMValueRef v) { return activity_active(a
 static bool need_shadow(Activity *a, LLVMValueRef p, int depth) {
   if (depth > 64 || !ir_is_ptr(LLVMTypeOf(p)) || (flags_of(a, p) & SHADOWED)) return false;
   if (LLVMIsAAllocaInst(p)) return add_flags(a, p, SHADOWED);
+  if (ad_has_constant_shadow(p)) return add_flags(a, p, SHADOWED); /* a function, constant data */
   /* noted for the callers, which pass a shadow for such a parameter when they can */
   if (LLVMIsAArgument(p)) return add_flags(a, p, WANTS);
   if (ir_is_call(p)) {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ad/indirect.h"
+#include "ad/constants.h"
 #include "analysis/calls.h"
 #include "analysis/memtype.h"
 #include "ir/ir.h"
@@ -20,10 +20,10 @@ bool fwd_shadow_lanes(FwdGen *g, LLVMValueRef ptr, LLVMValueRef at, const char *
     return true;
   }
   for (unsigned i = 0; i < g->width; i++) lanes[i] = LLVMConstNull(t);
-  /* A null pointer's shadow is null, a function's the function; nothing else may go without one. */
+  /* A null pointer's shadow is null, a constant's its own (ad/constants.h); nothing else may go without one. */
   if (LLVMIsAConstantPointerNull(ptr) || LLVMIsAUndefValue(ptr)) return true;
-  if (ad_function_shadow(ptr)) {
-    for (unsigned i = 0; i < g->width; i++) lanes[i] = ptr;
+  if (ad_has_constant_shadow(ptr)) {
+    for (unsigned i = 0; i < g->width; i++) lanes[i] = ad_constant_shadow(ptr);
     return true;
   }
   char buf[256];

@@ -8,7 +8,7 @@
 
 #include <llvm-c/DebugInfo.h>
 
-#include "ad/indirect.h"
+#include "ad/constants.h"
 #include "ir/diag.h"
 #include "reverse/rev_internal.h"
 #include "reverse/reverse.h"
@@ -43,7 +43,7 @@ LLVMValueRef aug_shadow(RevGen *g, LLVMValueRef orig, LLVMValueRef at, const cha
   LLVMValueRef s = activity_shadowed(g->act, orig) ? vmap_get(&g->smap, orig) : NULL;
   if (s) return s;
   if (LLVMIsAConstantPointerNull(orig) || LLVMIsAUndefValue(orig)) return LLVMConstNull(g->ptr_type);
-  if (ad_function_shadow(orig)) return orig; /* a function's shadow is the function */
+  if (ad_has_constant_shadow(orig)) return ad_constant_shadow(orig);
   char buf[256];
   ir_describe_memory(orig, buf, sizeof buf);
   rev_error(g, at, "%s needs a shadow for memory that has none: %s", what, buf);

@@ -10,7 +10,7 @@
 
 #include <llvm-c/DebugInfo.h>
 
-#include "ad/indirect.h"
+#include "ad/constants.h"
 #include "reverse/rev_internal.h"
 #include "reverse/reverse.h"
 
@@ -365,8 +365,8 @@ LLVMValueRef rv(RevGen *g, LLVMValueRef v) {
 LLVMValueRef rt(RevGen *g, LLVMValueRef call) { return lookup(g, call, NEED_TAPE, g->ptr_type); }
 
 LLVMValueRef rs(RevGen *g, LLVMValueRef v) {
-  if (!is_local(v)) { /* a constant pointer: null's shadow is null, a function's the function; others have none */
-    if (ad_function_shadow(v)) return v;
+  if (!is_local(v)) { /* a constant pointer: null's shadow is null, a constant's its own; others have none */
+    if (ad_has_constant_shadow(v)) return ad_constant_shadow(v);
     if (!LLVMIsAConstantPointerNull(v) && !LLVMIsAUndefValue(v))
       rev_error(g, NULL, "parad: internal error: the reverse sweep asked for the shadow of a constant");
     return LLVMConstNull(g->ptr_type);

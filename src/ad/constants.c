@@ -1,0 +1,81 @@
+/* Shadows of constants (see constants.h). */
+#include "ad/constants.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ir.h"
+
+static LLVMValueRef stripped(LLVMValueRef v) { return v ? ir_strip_pointer_casts(v) : NULL; }
+
+static bool constant_global(LLVMValueRef g) {
+  return LLVMIsAGlobalVariable(g) && LLVMIsGlobalConstant(g) && LLVMGetInitializer(g) && !LLVMIsExternallyInitialized(g);
+}
+
+bool ad_has_constant_shadow(LLVMValueRef v) {
+  v = stripped(v);
+  if (!v) return false;
+  if (LLVMIsAFunction(v) || constant_global(v)) return true;
+  if (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMGetElementPtr) return ad_has_constant_shadow(LLVMGetOperand(v, 0));
+  return false;
+}
+
+/* The shadow of a constant initializer: zero floats, shadows of pointers, the rest as it is. */
+static LLVMValueRef shadow_of_initializer(LLVMValueRef c) {
+  LLVMTypeRef t = LLVMTypeOf(c);
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMHalfTypeKind:
+  case LLVMBFloatTypeKind:
+  case LLVMFloatTypeKind:
+  case LLVMDoubleTypeKind:
+  case LLVMX86_FP80TypeKind:
+  case LLVMFP128TypeKind: return LLVMConstNull(t);
+  case LLVMPointerTypeKind: {
+    LLVMValueRef s = ad_has_constant_shadow(c) ? ad_constant_shadow(c) : NULL;
+    return s ? s : LLVMIsNull(c) || LLVMIsUndef(c) ? c : LLVMConstNull(t); /* a pointer to mutable data: none */
+  }
+  case LLVMStructTypeKind:
+  case LLVMArrayTypeKind:
+  case LLVMVectorTypeKind: {
+    if (LLVMIsNull(c) || LLVMIsUndef(c)) return LLVMConstNull(t);
+    unsigned n = LLVMGetTypeKind(t) == LLVMStructTypeKind ? LLVMCountStructElementTypes(t)
+                 : LLVMGetTypeKind(t) == LLVMArrayTypeKind ? (unsigned)LLVMGetArrayLength2(t)
+                                                            : LLVMGetVectorSize(t);
+    LLVMValueRef *elems = xcalloc(n + 1, sizeof *elems);
+    for (unsigned i = 0; i < n; i++) elems[i] = shadow_of_initializer(LLVMGetAggregateElement(c, i));
+    LLVMValueRef r = LLVMGetTypeKind(t) == LLVMStructTypeKind ? LLVMConstNamedStruct(t, elems, n)
+                     : LLVMGetTypeKind(t) == LLVMArrayTypeKind ? LLVMConstArray2(LLVMGetElementType(t), elems, n)
+                                                                : LLVMConstVector(elems, n);
+    free(elems);
+    return r;
+  }
+  default: return c;
+  }
+}
+
+LLVMValueRef ad_constant_shadow(LLVMValueRef v) {
+  v = stripped(v);
+  if (!v || !ad_has_constant_shadow(v)) return NULL;
+  if (LLVMIsAFunction(v)) return v;
+  if (LLVMIsAConstantExpr(v)) { /* getelementptr: the same indices into the shadow */
+    unsigned n = (unsigned)LLVMGetNumOperands(v);
+    LLVMValueRef *idx = xcalloc(n, sizeof *idx);
+    for (unsigned i = 1; i < n; i++) idx[i - 1] = LLVMGetOperand(v, i);
+    LLVMValueRef r = LLVMConstGEP2(LLVMGetGEPSourceElementType(v), ad_constant_shadow(LLVMGetOperand(v, 0)), idx, n - 1);
+    free(idx);
+    return r;
+  }
+  LLVMModuleRef m = LLVMGetGlobalParent(v);
+  char *name = xasprintf("%s.parad.shadow", LLVMGetValueName(v));
+  LLVMValueRef s = LLVMGetNamedGlobal(m, name);
+  if (!s) {
+    s = LLVMAddGlobal(m, LLVMGlobalGetValueType(v), name);
+    LLVMSetLinkage(s, LLVMInternalLinkage);
+    LLVMSetAlignment(s, LLVMGetAlignment(v));
+    LLVMSetInitializer(s, LLVMConstNull(LLVMGlobalGetValueType(v))); /* while its own initializer is made */
+    /* mutable: the reverse sweep may add adjoints into it (dropped) */
+    LLVMSetInitializer(s, shadow_of_initializer(LLVMGetInitializer(v)));
+  }
+  free(name);
+  return s;
+}
