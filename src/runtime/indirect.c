@@ -10,6 +10,8 @@
  * Registration happens before main, one module after the other; lookups only read, from any thread. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <elf.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,20 +71,53 @@ void __parad_rt_register_derivatives(const ParadDerivative *table, size_t n) {
   }
 }
 
-/* Names fn as well as the dynamic symbols allow: a function of the executable that is not exported has
- * no name there, only its offset in the file (addr2line -f -e FILE OFFSET names it). */
+/* The name of the function at `offset` in an ELF file's symbol table (a function of the executable that
+ * is not exported has no dynamic symbol), copied into name; false when there is none. */
+static bool symbol_at(const char *path, unsigned long offset, char *name, size_t n) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return false;
+  bool found = false;
+  Elf64_Ehdr eh;
+  Elf64_Shdr *sh = NULL;
+  if (fread(&eh, sizeof eh, 1, f) == 1 && !memcmp(eh.e_ident, ELFMAG, SELFMAG) && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
+      eh.e_shentsize == sizeof *sh && eh.e_shnum < 4096 && (sh = calloc(eh.e_shnum, sizeof *sh)) &&
+      !fseek(f, (long)eh.e_shoff, SEEK_SET) && fread(sh, sizeof *sh, eh.e_shnum, f) == eh.e_shnum) {
+    for (unsigned s = 0; s < eh.e_shnum && !found; s++) {
+      if (sh[s].sh_type != SHT_SYMTAB || sh[s].sh_link >= eh.e_shnum) continue;
+      Elf64_Shdr *strtab = &sh[sh[s].sh_link];
+      for (unsigned long k = 0; k < sh[s].sh_size / sizeof(Elf64_Sym) && !found; k++) {
+        Elf64_Sym sym;
+        if (fseek(f, (long)(sh[s].sh_offset + k * sizeof sym), SEEK_SET) || fread(&sym, sizeof sym, 1, f) != 1) break;
+        if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || offset < sym.st_value || offset >= sym.st_value + (sym.st_size ? sym.st_size : 1))
+          continue;
+        if (fseek(f, (long)(strtab->sh_offset + sym.st_name), SEEK_SET) || !fgets(name, (int)n, f)) break;
+        found = true;
+      }
+    }
+  }
+  free(sh);
+  fclose(f);
+  return found;
+}
+
+/* Names fn: by its dynamic symbol, else by the file's own symbol table, else by its offset in the file
+ * (addr2line -f -e FILE OFFSET names it). */
 static void refuse(const void *fn, const char *why) {
   Dl_info info = {0};
-  char where[512];
-  if (fn && dladdr(fn, &info) && info.dli_sname)
+  char where[512], name[256];
+  unsigned long offset = 0;
+  if (fn && dladdr(fn, &info)) offset = (unsigned long)((const char *)fn - (const char *)info.dli_fbase);
+  if (info.dli_sname)
     snprintf(where, sizeof where, "'%s'", info.dli_sname);
-  else if (fn && info.dli_fname)
-    snprintf(where, sizeof where, "the function at offset %#lx of %s", (unsigned long)((const char *)fn - (const char *)info.dli_fbase),
-             info.dli_fname);
+  else if (info.dli_fname && symbol_at(info.dli_fname, offset, name, sizeof name))
+    snprintf(where, sizeof where, "'%s' (in %s)", name, info.dli_fname);
+  else if (info.dli_fname)
+    snprintf(where, sizeof where, "the function at offset %#lx of %s", offset, info.dli_fname);
   else
     snprintf(where, sizeof where, "%p", fn);
   fprintf(stderr, "parad: a derivative reached a call through a function pointer to %s, %s\n", where, why);
-  abort();
+  fflush(NULL);
+  _Exit(1); /* the derivative cannot go on; no handlers: other threads may be in the middle of it */
 }
 
 /* The derivative of fn for the pattern: which = 0 for the tangent or augmented function, 1 for the
