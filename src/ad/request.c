@@ -62,11 +62,7 @@ typedef enum {
   MARK_NONE, MARK_DUP, MARK_CONST, MARK_DUPNONEED, MARK_OUT, MARK_WIDTH, MARK_TAPE, MARK_ALLOCATED, MARK_UNKNOWN
 } Marker;
 
-static Marker marker_of(LLVMValueRef arg, const char **name) {
-  LLVMValueRef g = ir_loaded_global(arg);
-  if (!g) return MARK_NONE;
-  const char *n = LLVMGetValueName(g);
-  *name = n;
+static Marker marker_named(const char *n) {
   const char *base;
   if (!strncmp(n, "parad_", 6))
     base = n + 6;
@@ -82,6 +78,31 @@ static Marker marker_of(LLVMValueRef arg, const char **name) {
   if (!strcmp(base, "tape")) return MARK_TAPE;
   if (!strcmp(base, "allocated")) return MARK_ALLOCATED;
   return MARK_UNKNOWN;
+}
+
+static Marker marker_of(LLVMValueRef arg, const char **name) {
+  LLVMValueRef g = ir_loaded_global(arg);
+  if (!g) return MARK_NONE;
+  *name = LLVMGetValueName(g);
+  return marker_named(*name);
+}
+
+/* Enzyme's other markers, which programs written for it define too. */
+static const char *const enzyme_markers[] = {"enzyme_vector", "enzyme_scalar", "enzyme_primal_return", "enzyme_noret",
+                                             "enzyme_nofree", "enzyme_interleave", "enzyme_dupv", "enzyme_dupnoneedv",
+                                             "enzyme_const_return", NULL};
+
+int request_weaken_markers(LLVMModuleRef m) {
+  int n = 0;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+    const char *name = LLVMGetValueName(g);
+    bool marker = marker_named(name) != MARK_NONE && marker_named(name) != MARK_UNKNOWN;
+    for (const char *const *e = enzyme_markers; *e && !marker; e++) marker = !strcmp(name, *e);
+    if (!marker || !LLVMGetInitializer(g) || LLVMGetLinkage(g) != LLVMExternalLinkage) continue;
+    LLVMSetLinkage(g, LLVMWeakAnyLinkage);
+    n++;
+  }
+  return n;
 }
 
 /* ---- argument conversion ---- */

@@ -39,6 +39,11 @@ typedef struct {
   unsigned first_arg; /* index of the first argument for fn's parameters in the call */
 } Request;
 
+/* The markers a program defines (int enzyme_dup;) become weak definitions, so that several files of a
+ * program may each define them, as with Enzyme (clang's -fno-common would make them clash). Returns how
+ * many. */
+int request_weaken_markers(LLVMModuleRef m);
+
 /* Parses the user's calls (ad_prepare); each returns the number of errors. */
 int request_canonicalise_all(LLVMModuleRef m);
 /* Reads a canonical call back; false (with a diagnostic) when it is malformed. */

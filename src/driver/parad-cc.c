@@ -165,8 +165,13 @@ static int compile(const Invocation *inv, const char *source, const char *langua
     rc = frontend(inv, source, language, bc, final, true);
     if (!rc) rc = pipeline_run(bc, opt, &po);
   }
-  if (rc == PIPELINE_NO_REQUESTS)
+  if (rc == PIPELINE_NO_REQUESTS) {
     rc = backend(inv, bc, final, false);
+  } else if (rc == PIPELINE_MARKERS) { /* clang's own pipeline, on the file with weak markers */
+    char *weak = exec_temp_path(source, ".markers.bc");
+    rc = rename(opt, weak) ? PIPELINE_FAILED : backend(inv, weak, final, false);
+    free(weak);
+  }
   else if (!rc && !to_ir)
     rc = backend(inv, opt, final, true);
   free(opt);

@@ -14,6 +14,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "ad/ad.h"
+#include "ad/request.h"
 #include "omp/omp.h"
 
 /* A target machine like clang's, so that the optimiser's cost models (vectoriser, unroller, inliner)
@@ -93,8 +94,9 @@ int pipeline_run(const char *in_path, const char *out_path, const PipelineOption
   snprintf(level, sizeof level, "default<O%c>", o->opt);
 
   LLVMSetModuleIdentifier(m, o->source_name, strlen(o->source_name));
+  bool markers = request_weaken_markers(m) > 0; /* several files of a program may define them */
   if (!ad_module_has_requests(m)) {
-    rc = PIPELINE_NO_REQUESTS;
+    rc = !markers ? PIPELINE_NO_REQUESTS : LLVMWriteBitcodeToFile(m, out_path) ? PIPELINE_FAILED : PIPELINE_MARKERS;
     goto done;
   }
   if (!o->has_line_info) {

@@ -18,7 +18,7 @@ typedef struct {
   const char *source_name; /* for the module's name, as clang names it */
 } PipelineOptions;
 
-enum { PIPELINE_OK, PIPELINE_REFUSED, PIPELINE_FAILED, PIPELINE_WANTS_LINE_INFO, PIPELINE_NO_REQUESTS };
+enum { PIPELINE_OK, PIPELINE_REFUSED, PIPELINE_FAILED, PIPELINE_WANTS_LINE_INFO, PIPELINE_NO_REQUESTS, PIPELINE_MARKERS };
 
 /* Returns
  *   PIPELINE_OK               out_path written;
@@ -27,7 +27,9 @@ enum { PIPELINE_OK, PIPELINE_REFUSED, PIPELINE_FAILED, PIPELINE_WANTS_LINE_INFO,
  *   PIPELINE_WANTS_LINE_INFO  the module asks for derivatives but has no line information to place
  *                             diagnostics with: compile it again with line tables;
  *   PIPELINE_NO_REQUESTS      nothing to differentiate: nothing written, let clang compile the input as
- *                             it compiles any program (exactly, down to the object file). */
+ *                             it compiles any program (exactly, down to the object file);
+ *   PIPELINE_MARKERS          nothing to differentiate, but the file defines markers (int enzyme_dup;):
+ *                             out_path holds it with their definitions made weak, for clang to compile. */
 int pipeline_run(const char *in_path, const char *out_path, const PipelineOptions *o);
 
 #endif
