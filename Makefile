@@ -5,6 +5,7 @@
 #   make demo       differentiate the example program and check it against finite differences
 #   make bench      run the benchmark programs
 #   make SAN=address,undefined check    the same, with the tool built under sanitizers
+#   make install PREFIX=dir             (after make) bin/, lib/, include/, share/doc/parad/ under dir; relocatable
 
 LLVM_CONFIG ?= llvm-config-19
 CLANG       ?= $(shell $(LLVM_CONFIG) --bindir)/clang
@@ -14,8 +15,9 @@ SAN         ?=
 LLVM_CFLAGS := $(shell $(LLVM_CONFIG) --cflags)
 LLVM_LIBS   := $(shell $(LLVM_CONFIG) --ldflags) -lLLVM-19 -Wl,-rpath,$(shell $(LLVM_CONFIG) --libdir)
 
+PARAD_VERSION := $(shell cat VERSION)
 CFLAGS  := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Isrc $(LLVM_CFLAGS) \
-           -DPARAD_CLANG='"$(CLANG)"' -DPARAD_ROOT='"$(CURDIR)"'
+           -DPARAD_CLANG='"$(CLANG)"' -DPARAD_VERSION='"$(PARAD_VERSION)"'
 LDFLAGS :=
 ifneq ($(SAN),)
   CFLAGS  += -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -87,6 +89,17 @@ demo: all
 bench: all
 	./scripts/bench
 
+# An installed tree finds its include/ and lib/ from where bin/parad-cc is: it may be moved anywhere.
+# It installs what `make` built (and builds nothing: the test suite installs the tree it tests).
+PREFIX ?= /usr/local
+install:
+	@test -x bin/parad-cc || { echo "make install: run make first"; exit 1; }
+	install -d $(PREFIX)/bin $(PREFIX)/lib $(PREFIX)/include $(PREFIX)/share/doc/parad
+	install -m 755 bin/parad-cc bin/parad $(PREFIX)/bin/
+	install -m 644 lib/*.a $(PREFIX)/lib/
+	install -m 644 include/*.h $(PREFIX)/include/
+	install -m 644 README.md docs/design.md $(PREFIX)/share/doc/parad/
+
 clean:
 	rm -rf build bin lib tests/out
-.PHONY: all check demo bench clean
+.PHONY: all check demo bench clean install

@@ -22,7 +22,10 @@ const char *exec_parad_root(void) {
   static char root[4096];
   if (root[0]) return root;
   ssize_t n = readlink("/proc/self/exe", root, sizeof root - 1);
-  if (n <= 0) return strcpy(root, PARAD_ROOT);
+  if (n <= 0) {
+    fprintf(stderr, "parad-cc: error: cannot tell where parad-cc is installed (/proc/self/exe): %s\n", strerror(errno));
+    exit(1);
+  }
   root[n] = 0;
   for (int up = 0; up < 2; up++) { /* .../bin/parad-cc -> ... */
     char *slash = strrchr(root, '/');

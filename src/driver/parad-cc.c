@@ -183,6 +183,9 @@ int main(int argc, char **argv) {
   Invocation inv;
   if (!args_parse(argc - 1, argv + 1, &inv)) return 1;
   if (inv.action == ACTION_PASSTHROUGH) {
+    for (size_t i = 0; i < inv.all.len; i++)
+      if (!strcmp(inv.all.data[i], "--version")) printf("Parad %s (parad-cc: clang that differentiates), installed in %s\n", PARAD_VERSION, exec_parad_root());
+    fflush(stdout);
     StrList cmd = {0};
     vec_push(&cmd, exec_clang());
     push_all(&cmd, &inv.all);
