@@ -11,6 +11,7 @@
 #include "ad/indirect.h"
 #include "ad/request.h"
 #include "analysis/activity.h"
+#include "analysis/calls.h"
 #include "forward/forward.h"
 #include "reverse/reverse.h"
 #include "ir/diag.h"
@@ -80,9 +81,55 @@ static bool reaches_request(LLVMValueRef fn, ValueMap *seen) {
   return false;
 }
 
+static bool reaches_other_files(LLVMValueRef fn, ValueMap *seen) {
+  if (vmap_has(seen, fn)) return false;
+  vmap_put(seen, fn, fn);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (!ir_is_call(i)) continue;
+      LLVMValueRef callee = ir_called_function(i), aug, grad;
+      switch (call_classify(i, NULL)) {
+      case CALL_MODULE:
+        if (reaches_other_files(callee, seen)) return true;
+        break;
+      case CALL_OMP:
+        callee = omp_classify(i) == OMP_FORK ? omp_fork_outlined(i) : NULL;
+        if (callee && reaches_other_files(callee, seen)) return true;
+        break;
+      case CALL_INDIRECT: return true;
+      case CALL_UNKNOWN:
+        if (!custom_lookup(callee, &aug, &grad)) return true;
+        break;
+      default: break;
+      }
+    }
+  return false;
+}
+
+bool ad_needs_whole_program(LLVMModuleRef m) {
+  ValueMap seen;
+  vmap_init(&seen);
+  bool needs = false;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !needs; f = LLVMGetNextFunction(f)) {
+    if (!LLVMIsDeclaration(f) || strncmp(LLVMGetValueName(f), REQUEST_PREFIX, strlen(REQUEST_PREFIX))) continue;
+    for (LLVMUseRef u = LLVMGetFirstUse(f); u && !needs; u = LLVMGetNextUse(u)) {
+      LLVMValueRef call = LLVMGetUser(u);
+      LLVMValueRef fn = ir_is_call(call) ? ir_strip_pointer_casts(LLVMGetArgOperand(call, request_fn_arg(call))) : NULL;
+      needs = fn && LLVMIsAFunction(fn) && (LLVMIsDeclaration(fn) || reaches_other_files(fn, &seen));
+    }
+  }
+  vmap_free(&seen);
+  return needs;
+}
+
 static void lower(AdModule *ad, LLVMValueRef call) {
   Request r;
   if (!request_decode(call, &r)) return;
+  if (LLVMIsDeclaration(r.fn)) {
+    diag_error_plain(call, "%s: cannot differentiate '%s', " NOT_IN_PROGRAM, r.entry, LLVMGetValueName(r.fn));
+    request_free(&r);
+    return;
+  }
   if (r.mode == MODE_FORWARD)
     fwd_lower_request(ad, &r);
   else

@@ -46,6 +46,10 @@ typedef struct {
   bool run_long_conditions;
 } AdModule;
 
+/* Where a function's body is not: the code Parad sees of the whole program (at link time; with -S or
+ * -emit-llvm, of the file). */
+#define NOT_IN_PROGRAM "which no file of the program compiled by parad-cc defines"
+
 /* Returns the number of errors reported (0 on success). */
 int ad_prepare(LLVMModuleRef m);
 /* *run_long_conditions (may be NULL): whether the generated loops test conditions that hold for a whole
@@ -53,6 +57,11 @@ int ad_prepare(LLVMModuleRef m);
 int ad_generate(LLVMModuleRef m, bool *run_long_conditions);
 /* Does the module ask for any derivative (before or after ad_prepare). */
 bool ad_module_has_requests(LLVMModuleRef m);
+/* After ad_prepare: do the functions its requests differentiate reach code that may be in other files of
+ * the program: a call to a function declared here and defined elsewhere (not a library function Parad
+ * has a rule for or knows to be inactive, not one with a registered gradient), or a call through a
+ * function pointer. Their derivatives are then generated where the whole program is (at link time). */
+bool ad_needs_whole_program(LLVMModuleRef m);
 
 LLVMValueRef ad_find_generated(AdModule *ad, const char *key);
 void ad_remember_generated(AdModule *ad, const char *key, LLVMValueRef fn);

@@ -282,8 +282,6 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
   LLVMValueRef fn = k < n ? ir_strip_pointer_casts(LLVMGetArgOperand(call, k)) : NULL;
   if (!fn || !LLVMIsAFunction(fn)) {
     fail(&p, "the first argument must be a function named in this file (not a pointer variable)");
-  } else if (LLVMIsDeclaration(fn)) {
-    fail(&p, "cannot differentiate '%s': its body is not in this translation unit", LLVMGetValueName(fn));
   } else if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn))) {
     fail(&p, "cannot differentiate the variadic function '%s'", LLVMGetValueName(fn));
   }

@@ -18,6 +18,20 @@ const char *exec_clang(void) {
   return c && *c ? c : PARAD_CLANG;
 }
 
+const char *exec_llvm_tool(const char *name) {
+  static char *known[8];
+  for (int i = 0; i < 8; i++) {
+    if (known[i] && !strcmp(strrchr(known[i], '/') + 1, name)) return known[i];
+    if (known[i]) continue;
+    char *dir = xstrdup(exec_clang());
+    char *slash = strrchr(dir, '/');
+    known[i] = slash ? xasprintf("%.*s/%s", (int)(slash - dir), dir, name) : xasprintf("./%s", name);
+    free(dir);
+    return known[i];
+  }
+  return name;
+}
+
 const char *exec_parad_root(void) {
   static char root[4096];
   if (root[0]) return root;

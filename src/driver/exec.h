@@ -17,5 +17,7 @@ char *exec_temp_path(const char *stem, const char *ext);
 const char *exec_parad_root(void);
 /* The clang the pipeline uses: $PARAD_CLANG, else the one Parad was built against. */
 const char *exec_clang(void);
+/* An LLVM tool beside that clang (llvm-objcopy). */
+const char *exec_llvm_tool(const char *name);
 
 #endif

@@ -10,17 +10,14 @@
 #include <unistd.h>
 
 #include "driver/args.h"
+#include "driver/clang.h"
+#include "driver/embed.h"
 #include "driver/exec.h"
+#include "driver/link.h"
 #include "driver/pipeline.h"
 
 static void push_all(StrList *to, const StrList *from) {
   for (size_t i = 0; i < from->len; i++) vec_push(to, from->data[i]);
-}
-
-static bool has_flag(const StrList *l, const char *prefix) {
-  for (size_t i = 0; i < l->len; i++)
-    if (l->data[i] && !strncmp(l->data[i], prefix, strlen(prefix))) return true;
-  return false;
 }
 
 static bool ends_with(const char *s, const char *suffix) {
@@ -37,88 +34,28 @@ static char *default_output(const char *source, const char *ext) {
   return xasprintf("%.*s%s", (int)n, base, ext);
 }
 
-static char *replace_ext(const char *path, const char *ext) {
-  const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
-  size_t n = dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
-  return xasprintf("%.*s%s", (int)n, path, ext);
-}
-
 static int frontend(const Invocation *inv, const char *source, const char *language, const char *bc,
                     const char *final, bool line_tables) {
-  StrList cmd = {0};
-  vec_push(&cmd, exec_clang());
-  vec_push(&cmd, "-c");
-  vec_push(&cmd, "-emit-llvm");
-  vec_push(&cmd, "-Xclang");
-  vec_push(&cmd, "-disable-llvm-passes");
-  /* keep the order of use lists through the bitcode file: code generation depends on it, and without
-   * derivatives the object must be the one clang makes */
-  vec_push(&cmd, "-Xclang");
-  vec_push(&cmd, "-emit-llvm-uselists");
-  push_all(&cmd, &inv->frontend);
-  char *include = xasprintf("%s/include", exec_parad_root());
-  vec_push(&cmd, "-idirafter"); /* parad.h, after the user's own headers */
-  vec_push(&cmd, include);
-  /* line tables, so that refusals can say file:line; removed again unless the user asked for -g. This
-   * is the second run of the front end on the file: its warnings have been shown once already. */
-  if (line_tables) {
-    vec_push(&cmd, "-gline-tables-only");
-    vec_push(&cmd, "-w");
-  }
-  char *dep = NULL;
-  if (has_flag(&inv->frontend, "-MD") || has_flag(&inv->frontend, "-MMD")) {
-    /* the dependency file describes the user's output, not our intermediate file */
-    if (!has_flag(&inv->frontend, "-MF")) {
-      dep = replace_ext(final, ".d");
-      vec_push(&cmd, "-MF");
-      vec_push(&cmd, dep);
-    }
-    if (!has_flag(&inv->frontend, "-MT") && !has_flag(&inv->frontend, "-MQ")) {
-      vec_push(&cmd, "-MT");
-      vec_push(&cmd, final);
-    }
-  }
-  if (language) {
-    vec_push(&cmd, "-x");
-    vec_push(&cmd, language);
-  }
-  vec_push(&cmd, source);
-  vec_push(&cmd, "-o");
-  vec_push(&cmd, bc);
-  int rc = exec_run(&cmd, inv->verbose);
-  vec_free(&cmd);
-  free(dep);
-  free(include);
-  return rc;
+  return clang_frontend(&inv->frontend, source, language, bc, final, line_tables, inv->verbose);
 }
 
-/* IR to the user's output. When Parad has optimised the IR, clang only generates code; otherwise
- * (no derivative in the file) clang runs its own pipeline on the front end's IR, as for any program. */
 static int backend(const Invocation *inv, const char *ir, const char *out, bool optimised) {
-  StrList cmd = {0};
-  vec_push(&cmd, exec_clang());
-  vec_push(&cmd, inv->action == ACTION_ASSEMBLY ? "-S" : "-c");
-  if (inv->emit_llvm && inv->action != ACTION_LINK) vec_push(&cmd, "-emit-llvm");
-  push_all(&cmd, &inv->codegen);
-  if (optimised) {
-    vec_push(&cmd, "-Xclang");
-    vec_push(&cmd, "-disable-llvm-passes");
-  }
-  vec_push(&cmd, "-Qunused-arguments");
-  vec_push(&cmd, ir);
-  vec_push(&cmd, "-o");
-  vec_push(&cmd, out);
-  int rc = exec_run(&cmd, inv->verbose);
-  vec_free(&cmd);
-  return rc;
+  return clang_codegen(&inv->codegen, inv->action == ACTION_ASSEMBLY ? "-S" : "-c", inv->emit_llvm && inv->action != ACTION_LINK,
+                       ir, out, optimised, inv->verbose);
 }
 
 static int link_program(const Invocation *inv, const StrList *objects) {
+  StrList line = {0};
+  size_t k = 0;
+  for (size_t i = 0; i < inv->link.len; i++) vec_push(&line, inv->link.data[i] ? inv->link.data[i] : objects->data[k++]);
+  if (link_time_derivatives(inv, &line)) {
+    vec_free(&line);
+    return 1;
+  }
   StrList cmd = {0};
   vec_push(&cmd, exec_clang());
-  size_t k = 0;
-  for (size_t i = 0; i < inv->link.len; i++)
-    vec_push(&cmd, inv->link.data[i] ? inv->link.data[i] : objects->data[k++]);
+  push_all(&cmd, &line);
+  vec_free(&line);
   vec_push(&cmd, "-o");
   vec_push(&cmd, inv->output ? inv->output : "a.out");
   vec_push(&cmd, "-Qunused-arguments");
@@ -135,6 +72,7 @@ static int link_program(const Invocation *inv, const StrList *objects) {
   return rc;
 }
 
+
 static PipelineOptions pipeline_options(const Invocation *inv) {
   bool o2 = inv->opt == '2' || inv->opt == '3' || inv->opt == 's';
   PipelineOptions o = {
@@ -149,15 +87,49 @@ static PipelineOptions pipeline_options(const Invocation *inv) {
   return o;
 }
 
-/* Compiles one source to `final` (an object, assembly or IR, per the action). */
+static void copy_list(const StrList *from, OwnedList *to) {
+  for (size_t i = 0; i < from->len; i++) vec_push(to, xstrdup(from->data[i]));
+}
+
+/* The object carries the front end's IR of its source and how it was compiled (embed.h), for
+ * derivatives generated at link time. */
+static int carry_ir(const Invocation *inv, const char *source, const char *language, const char *bc, const char *object,
+                    int outcome, bool line_info) {
+  EmbeddedIR ir = {.requests = outcome == PIPELINE_OK || outcome == PIPELINE_DEFERRED, .deferred = outcome == PIPELINE_DEFERRED,
+                   .line_info = line_info, .opt = inv->opt};
+  PipelineOptions po = pipeline_options(inv);
+  ir.vectorize = po.vectorize, ir.slp_vectorize = po.slp_vectorize, ir.unroll = po.unroll;
+  FILE *f = fopen(bc, "rb");
+  if (!f) return 1;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  ir.bitcode = xmalloc((size_t)(n > 0 ? n : 1));
+  ir.bitcode_len = n > 0 && fread(ir.bitcode, 1, (size_t)n, f) == (size_t)n ? (size_t)n : 0;
+  fclose(f);
+  char cwd[4096];
+  ir.cwd = xstrdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
+  ir.source = xstrdup(source);
+  ir.language = xstrdup(language ? language : "");
+  copy_list(&inv->frontend, &ir.frontend);
+  copy_list(&inv->codegen, &ir.codegen);
+  int rc = ir.bitcode_len ? embed_into_object(object, &ir, inv->verbose) : 1;
+  embed_free(&ir);
+  return rc;
+}
+
+/* Compiles one source to `final` (an object, assembly or IR, per the action). An object carries its IR
+ * (carry_ir), and derivatives that reach other files are left to the link. */
 static int compile(const Invocation *inv, const char *source, const char *language, const char *final) {
   bool from_c = language ? strcmp(language, "ir") != 0 : !ends_with(source, ".ll") && !ends_with(source, ".bc");
   char *bc = from_c ? exec_temp_path(source, ".bc") : xstrdup(source);
   bool to_ir = inv->emit_llvm && inv->action != ACTION_LINK;
+  bool to_object = !inv->emit_llvm && (inv->action == ACTION_COMPILE || inv->action == ACTION_LINK);
   char *opt = to_ir ? xstrdup(final) : exec_temp_path(source, ".opt.bc");
   PipelineOptions po = pipeline_options(inv);
   po.source_name = source;
   po.has_line_info = inv->debug || !from_c;
+  po.may_defer = to_object && from_c;
   int rc = from_c ? frontend(inv, source, language, bc, final, false) : 0;
   if (!rc) rc = pipeline_run(bc, opt, &po);
   if (rc == PIPELINE_WANTS_LINE_INFO) {
@@ -165,15 +137,17 @@ static int compile(const Invocation *inv, const char *source, const char *langua
     rc = frontend(inv, source, language, bc, final, true);
     if (!rc) rc = pipeline_run(bc, opt, &po);
   }
-  if (rc == PIPELINE_NO_REQUESTS) {
+  int outcome = rc;
+  if (rc == PIPELINE_NO_REQUESTS || rc == PIPELINE_DEFERRED) { /* clang compiles the front end's IR */
     rc = backend(inv, bc, final, false);
   } else if (rc == PIPELINE_MARKERS) { /* clang's own pipeline, on the file with weak markers */
     char *weak = exec_temp_path(source, ".markers.bc");
     rc = rename(opt, weak) ? PIPELINE_FAILED : backend(inv, weak, final, false);
     free(weak);
-  }
-  else if (!rc && !to_ir)
+  } else if (!rc && !to_ir) {
     rc = backend(inv, opt, final, true);
+  }
+  if (!rc && to_object && from_c) rc = carry_ir(inv, source, language, bc, final, outcome, po.has_line_info);
   free(opt);
   free(bc);
   return rc;

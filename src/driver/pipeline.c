@@ -107,6 +107,10 @@ int pipeline_run(const char *in_path, const char *out_path, const PipelineOption
     rc = PIPELINE_REFUSED;
     goto done;
   }
+  if (o->may_defer && ad_needs_whole_program(m)) {
+    rc = PIPELINE_DEFERRED;
+    goto done;
+  }
   /* Light optimisation before differentiating: the derivative of optimised code is several times
    * faster. No vectorisation or unrolling yet: they come after, on primal and derivative alike. The -O1
    * pipeline, because the -O2 one vectorises loops whatever the pass builder options say (LLVM 19), and

@@ -16,9 +16,18 @@ typedef struct {
   bool text_output;   /* write .ll instead of bitcode */
   bool verbose;
   const char *source_name; /* for the module's name, as clang names it */
+  bool may_defer;     /* derivatives that reach other files may wait for the link (PIPELINE_DEFERRED) */
 } PipelineOptions;
 
-enum { PIPELINE_OK, PIPELINE_REFUSED, PIPELINE_FAILED, PIPELINE_WANTS_LINE_INFO, PIPELINE_NO_REQUESTS, PIPELINE_MARKERS };
+enum {
+  PIPELINE_OK,
+  PIPELINE_REFUSED,
+  PIPELINE_FAILED,
+  PIPELINE_WANTS_LINE_INFO,
+  PIPELINE_NO_REQUESTS,
+  PIPELINE_MARKERS,
+  PIPELINE_DEFERRED,
+};
 
 /* Returns
  *   PIPELINE_OK               out_path written;
@@ -29,7 +38,10 @@ enum { PIPELINE_OK, PIPELINE_REFUSED, PIPELINE_FAILED, PIPELINE_WANTS_LINE_INFO,
  *   PIPELINE_NO_REQUESTS      nothing to differentiate: nothing written, let clang compile the input as
  *                             it compiles any program (exactly, down to the object file);
  *   PIPELINE_MARKERS          nothing to differentiate, but the file defines markers (int enzyme_dup;):
- *                             out_path holds it with their definitions made weak, for clang to compile. */
+ *                             out_path holds it with their definitions made weak, for clang to compile;
+ *   PIPELINE_DEFERRED         (may_defer) the derivatives asked for reach other files of the program:
+ *                             the calling convention is checked, nothing written; they are generated at
+ *                             link time from the IR the object carries (link.c). */
 int pipeline_run(const char *in_path, const char *out_path, const PipelineOptions *o);
 
 #endif

@@ -168,7 +168,7 @@ void fwd_call(FwdGen *g, LLVMValueRef call) {
     return;
   case CALL_UNKNOWN:
     if (activity_any_active_argument(g->act, call, &which))
-      fwd_error(g, call, "cannot differentiate a call to '%s', whose body is not in this file, with an active "
+      fwd_error(g, call, "cannot differentiate a call to '%s', " NOT_IN_PROGRAM ", with an active "
                          "argument (#%u)", ir_called_name(call), which + 1);
     fwd_clone(g, call);
     return;

@@ -343,7 +343,7 @@ void aug_call(RevGen *g, LLVMValueRef call) {
       rev_error(g, call, "cannot differentiate a function that itself computes a gradient (reverse over reverse "
                          "or forward over reverse)");
     else if (activity_any_active_argument(g->act, call, &which))
-      rev_error(g, call, "cannot differentiate a call to '%s', whose body is not in this file, with an active "
+      rev_error(g, call, "cannot differentiate a call to '%s', " NOT_IN_PROGRAM ", with an active "
                          "argument (#%u): give it a body, or register a custom gradient "
                          "(__parad_register_gradient_%s)", ir_called_name(call), which + 1, ir_called_name(call));
     aug_clone(g, call);

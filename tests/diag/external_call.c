@@ -7,7 +7,7 @@ double __parad_fwddiff(void *, ...);
 
 static double f(double x) {
   double y = x * x;
-  // CHECK: external_call.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate a call to 'mystery', whose body is not in this file, with an active argument (#1) in function 'f'
+  // CHECK: external_call.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate a call to 'mystery', which no file of the program compiled by parad-cc defines, with an active argument (#1) in function 'f'
   return mystery(y) + 1;
 }
 

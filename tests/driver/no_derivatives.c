@@ -1,9 +1,17 @@
-// A program that asks for no derivative is compiled exactly as clang compiles it: the object files are
-// byte for byte the same at each optimisation level, and the program prints the same numbers.
-// RUN: %clang -O2 -c %s -o %t.clang.o && %parad-cc -O2 -c %s -o %t.parad.o && cmp %t.clang.o %t.parad.o
-// RUN: %clang -O0 -c %s -o %t.clang0.o && %parad-cc -O0 -c %s -o %t.parad0.o && cmp %t.clang0.o %t.parad0.o
-// RUN: %clang -O3 -march=x86-64-v3 -c %s -o %t.clang3.o && %parad-cc -O3 -march=x86-64-v3 -c %s -o %t.parad3.o && cmp %t.clang3.o %t.parad3.o
+// A program that asks for no derivative is compiled exactly as clang compiles it: the object's sections
+// (code, data, relocations, symbols) are clang's, byte for byte, at each optimisation level, besides the
+// section .parad.ir (the IR the object carries for derivatives generated at link time), and the program
+// prints the same numbers. The linker drops that section: the executable has none.
+// RUN: %clang -O2 -c %s -o %t.clang.o && %parad-cc -O2 -c %s -o %t.parad.o
+// RUN: llvm-readelf -S %t.parad.o | grep -q '\.parad\.ir'
+// RUN: llvm-objcopy --remove-section .parad.ir %t.parad.o %t.plain.o
+// RUN: llvm-objdump -s %t.clang.o | tail -n +3 > %t.clang.s && llvm-objdump -s %t.plain.o | tail -n +3 > %t.plain.s && cmp %t.clang.s %t.plain.s
+// RUN: %clang -O0 -c %s -o %t.clang0.o && %parad-cc -O0 -c %s -o %t.parad0.o && llvm-objcopy --remove-section .parad.ir %t.parad0.o %t.plain0.o
+// RUN: llvm-objdump -s %t.clang0.o | tail -n +3 > %t.clang0.s && llvm-objdump -s %t.plain0.o | tail -n +3 > %t.plain0.s && cmp %t.clang0.s %t.plain0.s
+// RUN: %clang -O3 -march=x86-64-v3 -c %s -o %t.clang3.o && %parad-cc -O3 -march=x86-64-v3 -c %s -o %t.parad3.o && llvm-objcopy --remove-section .parad.ir %t.parad3.o %t.plain3.o
+// RUN: llvm-objdump -s %t.clang3.o | tail -n +3 > %t.clang3.s && llvm-objdump -s %t.plain3.o | tail -n +3 > %t.plain3.s && cmp %t.clang3.s %t.plain3.s
 // RUN: %clang -O2 %s -o %t.clang -lm && %parad-cc -O2 %s -o %t.parad && %t.clang > %t.a && %t.parad > %t.b && cmp %t.a %t.b
+// RUN: llvm-readelf -S %t.parad | not grep -q '\.parad\.ir'
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

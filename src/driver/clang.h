@@ -1,0 +1,20 @@
+/* The two clang steps around Parad's part: the front end (C to IR) and code generation (IR to an object,
+ * assembly or IR). */
+#ifndef PARAD_DRIVER_CLANG_H
+#define PARAD_DRIVER_CLANG_H
+
+#include <stdbool.h>
+
+#include "driver/args.h"
+
+/* The front end: source to unoptimised bitcode with the user's flags (and parad.h reachable), with line
+ * tables when asked (for diagnostics; its warnings were shown by the first run). dep_target: the output a
+ * dependency file (-MD) names, or NULL. */
+int clang_frontend(const StrList *flags, const char *source, const char *language, const char *bc, const char *dep_target,
+                   bool line_tables, bool verbose);
+/* Code generation: mode "-c" or "-S" (with emit_llvm: IR out). When Parad optimised the IR, clang only
+ * generates code; otherwise clang runs its own pipeline, as for any program. */
+int clang_codegen(const StrList *flags, const char *mode, bool emit_llvm, const char *ir, const char *out, bool optimised,
+                  bool verbose);
+
+#endif
