@@ -1,0 +1,2 @@
+#include <math.h>
+double potential(double x) { return x * sin(x); }
