@@ -109,7 +109,8 @@ static void get_list(Reader *r, OwnedList *l) {
   for (uint32_t i = 0; i < n && !r->bad; i++) vec_push(l, get_str(r));
 }
 
-static bool parse(const char *data, size_t size, const char *origin, EmbeddedIR *ir) {
+/* One serialised IR at data; *used gets its length. */
+static bool parse(const char *data, size_t size, const char *origin, EmbeddedIR *ir, size_t *used) {
   memset(ir, 0, sizeof *ir);
   if (size < sizeof MAGIC || memcmp(data, MAGIC, sizeof MAGIC)) return false;
   Reader r = {data + sizeof MAGIC, data + size, false};
@@ -134,11 +135,12 @@ static bool parse(const char *data, size_t size, const char *origin, EmbeddedIR 
   memcpy(ir->bitcode, r.p, n);
   ir->bitcode_len = n;
   ir->origin = xstrdup(origin);
+  *used = (size_t)(r.p + n - data);
   return true;
 }
 
 /* The .parad.ir section of an object file in memory, if it has one. */
-static void read_object(const char *data, size_t size, const char *origin, EmbeddedList *out) {
+static void read_object(const char *data, size_t size, const char *origin, bool member, EmbeddedList *out) {
   LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(data, size, origin, 0);
   char *err = NULL;
   LLVMContextRef ctx = LLVMContextCreate();
@@ -149,9 +151,16 @@ static void read_object(const char *data, size_t size, const char *origin, Embed
     LLVMSectionIteratorRef s = LLVMObjectFileCopySectionIterator(bin);
     for (; !LLVMObjectFileIsSectionIteratorAtEnd(bin, s); LLVMMoveToNextSection(s)) {
       const char *name = LLVMGetSectionName(s);
-      EmbeddedIR ir;
-      if (name && !strcmp(name, SECTION) && parse(LLVMGetSectionContents(s), LLVMGetSectionSize(s), origin, &ir))
+      if (!name || strcmp(name, SECTION)) continue;
+      /* one IR a file; several when objects were linked into one (ld -r), maybe padded apart */
+      const char *p = LLVMGetSectionContents(s), *end = p + LLVMGetSectionSize(s);
+      for (size_t used; p < end; p += used) {
+        EmbeddedIR ir;
+        while (p < end && !*p) p++;
+        if (!parse(p, (size_t)(end - p), origin, &ir, &used)) break;
+        ir.member = member;
         vec_push(out, ir);
+      }
     }
     LLVMDisposeSectionIterator(s);
   }
@@ -189,7 +198,7 @@ static void read_archive(const char *data, size_t size, const char *path, Embedd
     name[len] = 0;
     if (len) {
       char *origin = xasprintf("%s(%s)", path, name);
-      read_object(body, n, origin, out);
+      read_object(body, n, origin, true, out);
       free(origin);
     }
     at += 60 + n + (n & 1);
@@ -208,7 +217,7 @@ void embed_read_file(const char *path, EmbeddedList *out) {
   }
   fclose(f);
   if (size >= 8 && !memcmp(data, "!<arch>\n", 8)) read_archive(data, size, path, out);
-  else read_object(data, size, path, out);
+  else read_object(data, size, path, false, out);
   free(data);
 }
 

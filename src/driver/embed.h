@@ -26,6 +26,7 @@ typedef struct {
   char *bitcode;
   size_t bitcode_len;
   char *origin;        /* for messages: "dir/file.o" or "libx.a(member.o)" */
+  bool member;         /* read from a member of a static archive */
 } EmbeddedIR;
 
 typedef VEC(EmbeddedIR) EmbeddedList;

@@ -69,14 +69,13 @@ static void collect(const StrList *line, InputList *inputs) {
     char *path = NULL;
     if (!strcmp(a, "-l") && i + 1 < line->len) path = archive_of(line, line->data[++i], is_static);
     else if (!strncmp(a, "-l", 2) && a[2]) path = archive_of(line, a + 2, is_static);
-    else if (a[0] != '-' && (ends_with(a, ".o") || ends_with(a, ".a") || ends_with(a, ".obj"))) path = xstrdup(a);
+    else if (a[0] != '-' && !ends_with(a, ".so") && !strstr(a, ".so.")) path = xstrdup(a); /* objects, archives */
     else if (!strcmp(a, "-L") || !strcmp(a, "-o") || !strcmp(a, "-Xlinker") || !strcmp(a, "-T")) i++; /* and their values */
     if (!path) continue;
     EmbeddedList found = {0};
     embed_read_file(path, &found);
-    bool archive = ends_with(path, ".a");
     for (size_t k = 0; k < found.len; k++) {
-      Input in = {found.data[k], i, archive, !archive, NULL};
+      Input in = {found.data[k], i, found.data[k].member, !found.data[k].member, NULL};
       vec_push(inputs, in);
     }
     vec_free(&found);
