@@ -39,7 +39,7 @@ bool ad_failed(AdModule *ad, const char *key) {
     Failure *f = &ad->failures.data[i];
     if (strcmp(f->key, key)) continue;
     diag_replay(f->kept);
-    if (!diag_capturing()) f->kept[0] = 0; /* reported now */
+    if (!diag_trying()) f->kept[0] = 0; /* reported now */
     return true;
   }
   return false;

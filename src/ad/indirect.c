@@ -116,7 +116,7 @@ LLVMValueRef indirect_register(AdModule *ad, LLVMTypeRef fty, const char *key, I
       vec_push(&candidates, fn);
   for (size_t i = 0; i < candidates.len; i++) {
     LLVMValueRef out[2] = {NULL, NULL}, fn = candidates.data[i];
-    diag_capture_begin(); /* only trying: the pointer may never lead there */
+    diag_capture_begin(true); /* only trying: the pointer may never lead there */
     bool ok = generate(ad, LLVMIsDeclaration(fn) ? wrapper(ad, fn) : fn, ctx, out);
     char *kept = diag_capture_end();
     Entry e = {candidates.data[i], k, ok ? out[0] : NULL, ok ? out[1] : NULL, NULL};

@@ -16,6 +16,7 @@
 #include "driver/embed.h"
 #include "driver/exec.h"
 #include "driver/pipeline.h"
+#include "ir/diag.h"
 
 /* One input of the link that carries IR: an object on the line, or a member of an archive on it. */
 typedef struct {
@@ -219,14 +220,22 @@ int link_time_derivatives(const Invocation *inv, StrList *line) {
   char *object = exec_temp_path("program", ".o"); /* on the line until the link: the temporary directory frees it */
   PipelineOptions po = {.opt = first->opt, .keep_debug = false, .vectorize = first->vectorize, .slp_vectorize = first->slp_vectorize,
                         .unroll = first->unroll, .verbose = inv->verbose, .source_name = "(the program)", .has_line_info = true};
-  for (size_t i = 0; i < in.len; i++) po.has_line_info &= !in.data[i].chosen || in.data[i].ir.line_info;
+  bool located = true;
+  for (size_t i = 0; i < in.len; i++) located &= !in.data[i].chosen || in.data[i].ir.line_info;
+  /* Files without requests were compiled without line tables. Their diagnostics are held back: when
+     there are some, the front end runs again on those files, and the diagnostics come from that run,
+     with file:line. */
+  diag_capture_begin(false);
   rc = merge(&in, merged) ? pipeline_run(merged, opt, &po) : PIPELINE_FAILED;
-  if (rc == PIPELINE_WANTS_LINE_INFO) { /* for the diagnostics: every file with its lines */
+  char *held = diag_capture_end();
+  if (rc == PIPELINE_REFUSED && !located) {
     for (size_t i = 0; i < in.len; i++)
       if (in.data[i].chosen && !in.data[i].ir.line_info) with_line_tables(&in.data[i], inv->verbose);
-    po.has_line_info = true;
     rc = merge(&in, merged) ? pipeline_run(merged, opt, &po) : PIPELINE_FAILED;
+  } else {
+    fputs(held, stderr);
   }
+  free(held);
   if (rc == PIPELINE_OK) {
     StrList codegen = {0};
     to_strlist(&first->codegen, &codegen);

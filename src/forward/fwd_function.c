@@ -188,8 +188,8 @@ LLVMValueRef fwd_function(AdModule *ad, LLVMValueRef fn, const char *pattern, bo
   g.func = declare(&g, pattern);
   ad_remember_generated(ad, key, g.func); /* before the body: recursion calls it */
   /* only trying (a function a function pointer may point to): this function's own errors, kept apart */
-  bool trying = diag_capturing();
-  if (trying) diag_capture_begin();
+  bool trying = diag_trying();
+  if (trying) diag_capture_begin(true);
   copy_attributes(&g, pattern);
   vmap_init(&g.vmap);
   vmap_init(&g.tmap);

@@ -11,36 +11,43 @@
 
 static int error_count;
 static FILE *stream;
+typedef struct {
+  StrBuf kept;
+  bool trying;
+} Capture;
+
 static struct {
-  StrBuf *data;
+  Capture *data;
   size_t len, cap;
 } captures; /* innermost last */
 
 void diag_set_stream(void *file) { stream = file; }
 int diag_error_count(void) { return error_count; }
 
-void diag_capture_begin(void) {
-  StrBuf empty = {0};
-  vec_push(&captures, empty);
+void diag_capture_begin(bool trying) {
+  Capture c = {{0}, trying};
+  vec_push(&captures, c);
 }
 
 char *diag_capture_end(void) {
-  StrBuf kept = captures.data[--captures.len];
-  if (captures.len && kept.len) sb_printf(&captures.data[captures.len - 1], "%s", kept.s);
+  StrBuf kept = captures.data[--captures.len].kept;
+  if (captures.len && kept.len) sb_printf(&captures.data[captures.len - 1].kept, "%s", kept.s);
   if (!captures.len) vec_free(&captures);
   return kept.s ? kept.s : xstrdup("");
 }
 
-bool diag_capturing(void) { return captures.len > 0; }
+bool diag_trying(void) {
+  for (size_t i = 0; i < captures.len; i++)
+    if (captures.data[i].trying) return true;
+  return false;
+}
 
 void diag_replay(const char *kept) {
   if (!kept || !*kept) return;
-  if (captures.len) {
-    sb_printf(&captures.data[captures.len - 1], "%s", kept);
-    return;
-  }
-  fputs(kept, stream ? stream : stderr);
-  for (const char *p = kept; (p = strstr(p, " error: ")); p++) error_count++;
+  if (!diag_trying())
+    for (const char *p = kept; (p = strstr(p, " error: ")); p++) error_count++;
+  if (captures.len) sb_printf(&captures.data[captures.len - 1].kept, "%s", kept);
+  else fputs(kept, stream ? stream : stderr);
 }
 
 static LLVMValueRef function_of(LLVMValueRef v) {
@@ -131,12 +138,9 @@ static void report(LLVMValueRef at, int name_function, const char *fmt, va_list 
   sb_vprintf(&msg, fmt, ap);
   if (name_function && function_of(at)) sb_printf(&msg, " in function '%s'", diag_source_function(at));
   sb_printf(&msg, "\n");
-  if (captures.len) {
-    sb_printf(&captures.data[captures.len - 1], "%s", msg.s);
-  } else {
-    fputs(msg.s, stream ? stream : stderr);
-    error_count++;
-  }
+  if (!diag_trying()) error_count++;
+  if (captures.len) sb_printf(&captures.data[captures.len - 1].kept, "%s", msg.s);
+  else fputs(msg.s, stream ? stream : stderr);
   sb_free(&msg);
 }
 

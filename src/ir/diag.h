@@ -16,13 +16,16 @@ int diag_error_count(void);
 /* Where messages go (stderr by default); tests and the library user may redirect. */
 void diag_set_stream(void *file);
 
-/* Trying something that may fail without failing the compilation (a derivative that only a call through
- * a function pointer might need): between begin and end, errors are kept instead of printed and counted.
- * end returns them (caller frees; "" when there were none). Captures nest: what an inner one kept goes to
- * the outer one too. diag_replay prints and counts such kept errors, once they turn out to matter. */
-void diag_capture_begin(void);
+/* Between begin and end, errors are kept instead of printed; end returns them (caller frees; "" when
+ * there were none), and an outer capture gets them too. Two kinds:
+ *   trying   something that may fail without failing the compilation (a derivative that only a call
+ *            through a function pointer might need): its errors are not counted; diag_replay prints and
+ *            counts them once they turn out to matter;
+ *   holding  errors that count, held back to be printed (or replaced by better-placed ones) later.
+ * diag_trying: whether some enclosing capture is trying. */
+void diag_capture_begin(bool trying);
 char *diag_capture_end(void);
-bool diag_capturing(void);
+bool diag_trying(void);
 void diag_replay(const char *kept);
 
 /* The source function an instruction was written in: after inlining, the callee's name, not the

@@ -616,8 +616,8 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   free(rkey);
 
   /* only trying (a function a function pointer may point to): this pair's own errors, kept apart */
-  bool trying = diag_capturing();
-  if (trying) diag_capture_begin();
+  bool trying = diag_trying();
+  if (trying) diag_capture_begin(true);
   cfg_build(fn, &g.cfg);
   find_loops(&g);
   shared_analyse(&g);
