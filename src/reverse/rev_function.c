@@ -488,6 +488,12 @@ static void write_rev(RevGen *g) {
   bulk_slots(g);
   window_slots(g);
   shared_rev_entry(g);
+  if (g->parallel) { /* a team of one thread adds plainly where a team would add atomically */
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
+    LLVMValueRef n = ir_call_named(g->b, "omp_get_num_threads", LLVMFunctionType(i32, NULL, 0, 0), NULL, 0);
+    g->solo = LLVMBuildICmp(g->b, LLVMIntEQ, n, LLVMConstInt(i32, 1, 0), "solo");
+    g->ad->run_long_conditions = true; /* loops get a copy for each */
+  }
   unsigned bytes = frame_record_bytes(g), nreturns = count_returns(g);
   LLVMValueRef frame = bytes ? tape_release(g, bytes) : NULL;
   for (size_t b = 0; b < g->cfg.blocks.len; b++)

@@ -152,6 +152,7 @@ typedef struct {
   ValueMap lanes;             /* integer carrying floats' bits -> its adjoint type */
   ValueMap record_choice;     /* float -> whether it is recorded rather than recomputed (rev_values.c) */
   LLVMValueRef scratch;       /* planning: the scratch function */
+  LLVMValueRef solo;          /* rev of a parallel pair: whether the team has one thread (no atomics needed) */
   int errors;
 } RevGen;
 

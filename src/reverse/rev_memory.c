@@ -169,9 +169,21 @@ static void add_plain(RevGen *g, LLVMValueRef p, LLVMValueRef d, unsigned align)
 }
 
 static void add_atomic(RevGen *g, LLVMValueRef at, LLVMValueRef p, LLVMValueRef d, unsigned align) {
+  LLVMBasicBlockRef yes = NULL, no, join;
+  if (g->phase == WRITING_REV && g->solo) { /* a team of one thread: plainly */
+    rev_diamond(g, g->solo, &yes, &no, &join);
+    LLVMPositionBuilderAtEnd(g->b, yes);
+    add_plain(g, p, d, align);
+    LLVMBuildBr(g->b, join);
+    LLVMPositionBuilderAtEnd(g->b, no);
+  }
   count_update(g, true);
   if (!ir_atomic_fadd(g->b, p, d, align))
     rev_error(g, at, "cannot add the adjoint of a %s atomically (in a parallel region)", ir_type_name(LLVMTypeOf(d)));
+  if (yes) {
+    LLVMBuildBr(g->b, join);
+    LLVMPositionBuilderAtEnd(g->b, join);
+  }
 }
 
 static void accumulate_into(RevGen *g, LLVMValueRef at, LLVMValueRef orig, LLVMValueRef p, LLVMValueRef d, unsigned align) {
