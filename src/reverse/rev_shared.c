@@ -432,7 +432,7 @@ void shared_aug_exit(RevGen *g) {
     LLVMValueRef at = s->deferred_at[d] ? LLVMBuildLoad2(g->b, g->i64, s->deferred_at[d], "")
                                         : LLVMBuildPtrToInt(g->b, aug_value(g, s->deferred.data[d]), g->i64, "");
     LLVMValueRef end = LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, 16, 0), ""); /* wide enough for any float */
-    LLVMValueRef clear = LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 1, 0);
+    LLVMValueRef clear = LLVMBuildICmp(g->b, LLVMIntNE, at, LLVMConstInt(g->i64, 0, 0), ""); /* read at all */
     for (unsigned k = 0; k < s->roots.len; k++) {
       LLVMValueRef lo = LLVMBuildLoad2(g->b, g->i64, range_slot(g, k, WRITTEN_LO), "");
       LLVMValueRef hi = LLVMBuildLoad2(g->b, g->i64, range_slot(g, k, WRITTEN_HI), "");

@@ -1,11 +1,14 @@
 // Parallel loops that read one fixed element of shared active memory besides their own, x[0] * x[i], in the
 // shapes that once stopped reverse mode at -O2 (the address of x[0] is computed behind the loop's zero-trip
 // guard, which does not dominate the region's end): a reduction(+), an atomic update of a shared scalar, a
-// critical section, a plain shared write y[i] = x[0] x[i], and a masked block reading x[0] before a barrier.
+// critical section, a plain shared write y[i] = x[0] x[i], and a masked block reading x[0] before a barrier;
+// and a region that reads x[2] only on a branch it never takes (its adjoint sum must not be added into a
+// shadow address that was never computed: a program of the fuzzer crashed so).
 // Each f_k(x) sums to one value; with S = sum_i x_i the analytic gradients are
 //   reduction, atomic, critical:  f = x_0 S               df/dx_0 = S + x_0,      df/dx_i = x_0
 //   shared write:                 f = sum_i w_i x_0 x_i    df/dx_0 = sum_i w_i x_i + w_0 x_0, df/dx_i = w_i x_0
 //   masked:                       f = sum_i (x_0^2 + 1) x_i with x_0^2 + 1 computed once under masked
+//   untaken branch:               f = x_0 x_1                df/dx_0 = x_1, df/dx_1 = x_0
 // (tolerance 1e-12), forward tangents along every unit direction (1e-12), and central finite differences
 // (h = 1e-6, tolerance 1e-7). n is a run-time value, so the loops keep their guards.
 // RUN: %parad-cc %cflags -fopenmp %s -o %t && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=4 %t
@@ -72,6 +75,18 @@ __attribute__((noinline)) static double by_masked(const double *x, int n) {
   return a;
 }
 
+__attribute__((noinline)) static double by_untaken(const double *x, int n) {
+  double a = 0;
+#pragma omp parallel
+  {
+    double t = tanh(n < 0 ? x[2] : 0.5); /* kept: tanh may set errno */
+    (void)t;
+#pragma omp single
+    a = x[0] * x[1];
+  }
+  return a;
+}
+
 typedef double (*Fn)(const double *, int);
 static Fn fn;
 static double X0[N];
@@ -89,6 +104,7 @@ static double want(int which, const double *x, int k) {
   switch (which) {
   case 3: return k == 0 ? sw + weight(0) * x[0] : weight(k) * x[0];
   case 4: return (x[0] * x[0] + 1) + (k == 0 ? 2 * x[0] * s : 0);
+  case 5: return k == 0 ? x[1] : k == 1 ? x[0] : 0;
   default: return k == 0 ? s + x[0] : x[0];
   }
 }
@@ -114,5 +130,6 @@ int main(void) {
   CHECK_FUNCTION(by_critical, 2);
   CHECK_FUNCTION(by_shared_write, 3);
   CHECK_FUNCTION(by_masked, 4);
+  CHECK_FUNCTION(by_untaken, 5);
   return check_done();
 }
