@@ -172,11 +172,12 @@ static bool callee_of(AdModule *ad, Activity *a, LLVMValueRef call, LLVMValueRef
 }
 
 /* A pointer argument gets a shadow where the callee stores active data through it; where the callee's
- * body is unknown (a registered gradient) or still being analysed (recursion), any pointer may. Call
- * argument first + k is the callee's parameter first_param + k. */
+ * body is unknown (a registered gradient) or still being analysed (mutual recursion), any pointer may. A
+ * function calling itself with its own pattern reads its own flags so far: its fixed point comes back to
+ * the call whenever they grow. Call argument first + k is the callee's parameter first_param + k. */
 static bool shadows_for_callee(Activity *a, LLVMValueRef call, LLVMValueRef fn, const Activity *callee,
                                unsigned first, unsigned first_param) {
-  bool changed = false, known = callee && callee->done;
+  bool changed = false, known = callee && (callee->done || callee == a);
   for (unsigned i = first, n = ir_num_call_args(call); i < n; i++)
     if (!known || (flags_of(callee, LLVMGetParam(fn, i - first + first_param)) & WANTS))
       changed |= need_shadow(a, LLVMGetArgOperand(call, i), 0);
@@ -231,7 +232,7 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
     const Activity *callee;
     if (!callee_of(ad, a, call, fn, 0, &callee)) return false;
     changed = shadows_for_callee(a, call, fn, callee, 0, 0);
-    bool known = callee && callee->done;
+    bool known = callee && (callee->done || callee == a);
     LLVMTypeRef rt = LLVMTypeOf(call);
     if (ir_is_ptr(rt)) {
       if (!known || callee->ret_active) changed |= mark(a, call);
