@@ -211,10 +211,14 @@ static bool add_new(ValueList *l, LLVMValueRef v) {
 
 /* The pointers that may point into the same object as ptr: through getelementptr and casts, phis and
  * selects, realloc (which moves an object), and a pointer variable's stack slot (every pointer the
- * variable ever holds counts as the same object: for the kind of data, merging them is conservative). */
+ * variable ever holds counts as the same object: for the kind of data, merging them is conservative).
+ * A phi or select ptr itself comes from stands for each object it may hold; one that merely merges the
+ * object with others further on (two blocks freed at a common exit) does not bring the others in. */
 static void same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects) {
-  ValueList slots = {0}; /* the pointer variables that hold one of the objects */
+  ValueList slots = {0};  /* the pointer variables that hold one of the objects */
+  ValueList origins = {0}; /* phis and selects ptr comes from: all their operands are the object */
   vec_push(objects, root_of(ptr));
+  vec_push(&origins, root_of(ptr));
   for (bool changed = true; changed;) {
     changed = false;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -243,18 +247,23 @@ static void same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects) {
         }
         if (related) changed |= add_new(objects, i);
       }
-    for (size_t k = 0; k < objects->len; k++) { /* the operands of related phis and reallocs */
+    for (size_t k = 0; k < origins.len; k++) { /* what the phis and selects ptr comes from may hold */
+      LLVMValueRef o = origins.data[k];
+      unsigned n = LLVMIsAPHINode(o) ? LLVMCountIncoming(o) : LLVMIsASelectInst(o) ? 2 : 0;
+      for (unsigned j = 0; j < n; j++) {
+        LLVMValueRef r = root_of(LLVMIsAPHINode(o) ? LLVMGetIncomingValue(o, j) : LLVMGetOperand(o, j + 1));
+        if (!ir_is_ptr(LLVMTypeOf(r))) continue;
+        changed |= add_new(objects, r);
+        add_new(&origins, r);
+      }
+    }
+    for (size_t k = 0; k < objects->len; k++) { /* a realloc's block is the one it moved */
       LLVMValueRef o = objects->data[k];
-      if (LLVMIsAPHINode(o))
-        for (unsigned j = 0, n = LLVMCountIncoming(o); j < n; j++) {
-          LLVMValueRef r = root_of(LLVMGetIncomingValue(o, j));
-          if (ir_is_ptr(LLVMTypeOf(r))) changed |= add_new(objects, r);
-        }
-      else if (ir_is_call(o) && !strcmp(ir_called_name(o), "realloc"))
-        changed |= add_new(objects, root_of(LLVMGetArgOperand(o, 0)));
+      if (ir_is_call(o) && !strcmp(ir_called_name(o), "realloc")) changed |= add_new(objects, root_of(LLVMGetArgOperand(o, 0)));
     }
   }
   vec_free(&slots);
+  vec_free(&origins);
 }
 
 /* The struct type getelementptrs index the object with, straight from one of its pointers (clang's
