@@ -62,6 +62,13 @@ static bool address_taken(LLVMValueRef fn) {
   return false;
 }
 
+void indirect_candidates(AdModule *ad, LLVMTypeRef fty, ValueList *out) {
+  for (LLVMValueRef fn = LLVMGetFirstFunction(ad->mod); fn; fn = LLVMGetNextFunction(fn))
+    if (LLVMGlobalGetValueType(fn) == fty && address_taken(fn) && !generated_by_parad(ad, fn) &&
+        (!LLVMIsDeclaration(fn) || rule_for_name(LLVMGetValueName(fn))))
+      vec_push(out, fn);
+}
+
 static LLVMValueRef key_string(AdModule *ad, const char *key) {
   LLVMValueRef s = LLVMConstStringInContext(ad->ctx, key, (unsigned)strlen(key), 0);
   LLVMValueRef g = LLVMAddGlobal(ad->mod, LLVMTypeOf(s), "parad.derivative.key");
@@ -110,10 +117,7 @@ LLVMValueRef indirect_register(AdModule *ad, LLVMTypeRef fty, const char *key, I
   Registered r = {memo, k};
   vec_push(&t->registered, r); /* before trying: a candidate may call through such a pointer too */
   ValueList candidates = {0};
-  for (LLVMValueRef fn = LLVMGetFirstFunction(ad->mod); fn; fn = LLVMGetNextFunction(fn))
-    if (LLVMGlobalGetValueType(fn) == fty && address_taken(fn) && !generated_by_parad(ad, fn) &&
-        (!LLVMIsDeclaration(fn) || rule_for_name(LLVMGetValueName(fn))))
-      vec_push(&candidates, fn);
+  indirect_candidates(ad, fty, &candidates);
   for (size_t i = 0; i < candidates.len; i++) {
     LLVMValueRef out[2] = {NULL, NULL}, fn = candidates.data[i];
     diag_capture_begin(true); /* only trying: the pointer may never lead there */

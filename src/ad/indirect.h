@@ -15,6 +15,11 @@
 #include <stdbool.h>
 
 #include "ad/ad.h"
+#include "ir/ir.h"
+
+/* The functions of the module a pointer of type fty may hold: its functions whose address is taken (not
+ * merely called), and library functions with a derivative rule whose address is. */
+void indirect_candidates(AdModule *ad, LLVMTypeRef fty, ValueList *out);
 
 /* Makes the derivative of fn for one key: out[0] (the tangent or augmented function) and out[1] (the
  * reverse function, or NULL); false when it cannot. */

@@ -6,6 +6,7 @@
 
 #include "ad/constants.h"
 #include "ad/custom.h"
+#include "ad/indirect.h"
 #include "analysis/calls.h"
 #include "analysis/memtype.h"
 #include "ir/ir.h"
@@ -215,11 +216,23 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
     return need_shadow(a, LLVMGetArgOperand(call, (unsigned)c->recv_buf), 0);
   }
   case CALL_INDIRECT: {
-    /* through a function pointer: any function of the program with this type, whose body is not known
-       here; like such a callee, it may store active data through any pointer it gets, and an active
-       argument may make its result active */
+    /* through a function pointer: any function of the module of its type whose address is taken, each
+       like a direct callee; with none known here, any function: it may store active data through every
+       pointer it gets. An active argument may make the result active. */
     if (!activity_any_active_argument(a, call, NULL)) return false;
-    for (unsigned i = 0; i < n; i++) changed |= need_shadow(a, LLVMGetArgOperand(call, i), 0);
+    ValueList candidates = {0};
+    indirect_candidates(ad, LLVMGetCalledFunctionType(call), &candidates);
+    bool all_known = candidates.len > 0;
+    for (size_t k = 0; k < candidates.len; k++) {
+      LLVMValueRef fn = candidates.data[k];
+      const Activity *callee = NULL;
+      if (LLVMIsDeclaration(fn) || !callee_of(ad, a, call, fn, 0, &callee)) continue; /* a rule: no pointers */
+      changed |= shadows_for_callee(a, call, fn, callee, 0, 0);
+      all_known &= callee && (callee->done || callee == a);
+    }
+    vec_free(&candidates);
+    if (!all_known)
+      for (unsigned i = 0; i < n; i++) changed |= need_shadow(a, LLVMGetArgOperand(call, i), 0);
     if (ir_carries_derivative(LLVMTypeOf(call))) changed |= mark(a, call);
     return changed;
   }

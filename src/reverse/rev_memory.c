@@ -377,6 +377,13 @@ void aug_memcpy(RevGen *g, LLVMValueRef call, CallKind kind) {
     return;
   }
   if (kind == CALL_MEMCPY && (data == DATA_MIXED || data == DATA_UNKNOWN) && !laid_out) {
+    /* From memory without a shadow nothing active comes, whatever it is: into a block of this function's
+       own (whose shadow holds no seed of the caller's), the shadow is cleared, which gives whatever
+       pointers came along no shadow, and the reverse sweep clears it again. */
+    if (!shadowed(g, s) && rev_thread_private(d)) {
+      ir_memset_zero(g->b, aug_shadow(g, d, call, "this copy"), aug_value(g, LLVMGetArgOperand(call, 2)), 1);
+      return;
+    }
     rev_error(g, call, "reverse mode cannot tell what this copy moves (%s data): copy typed values instead, "
                        "or the fields of a struct one by one", data_kind_name(data));
     return;

@@ -2,7 +2,9 @@
 // table (each thread calls it for its pairs, and the call's derivative is the parallel one: adjoints of
 // shared data added atomically or per thread), and a per-element transform passed as a callback to a
 // function that runs the region. E(x) = sum_{i<j} phi(|x_i - x_j|) + sum_i g(x_i), phi and g chosen by
-// `which`. Checked against central finite differences (h = 1e-6, tolerance 1e-7) and forward tangents
+// `which`. The pair function takes the potential's coefficients, a constant argument of the gradient,
+// which the candidates only read (once refused: every pointer a call through a pointer takes was given a
+// shadow). Checked against central finite differences (h = 1e-6, tolerance 1e-7) and forward tangents
 // (1e-12), at 1, 2 and 4 threads.
 // RUN: %parad-cc %cflags -fopenmp %s -o %t && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=4 %t
 // RUN: %parad-cc -O0 -fopenmp -I%S/../include %s -o %t0 && OMP_NUM_THREADS=1 %t0 && OMP_NUM_THREADS=2 %t0 && OMP_NUM_THREADS=4 %t0
@@ -14,10 +16,14 @@ double __parad_fwddiff(void *, ...);
 
 enum { N = 13 };
 
-typedef double (*Pair)(double r);
-static double lj(double r) { return 4 * (pow(1 / r, 12) - pow(1 / r, 6)); }
-static double soft(double r) { return exp(-r * r) / (1 + r); }
+typedef struct {
+  double a, b;
+} Coeff;
+typedef double (*Pair)(const Coeff *c, double r);
+static double lj(const Coeff *c, double r) { return c->a * (pow(1 / r, 12) - c->b * pow(1 / r, 6)); }
+static double soft(const Coeff *c, double r) { return c->a * exp(-r * r) / (1 + c->b * r); }
 static const Pair pairs[2] = {lj, soft};
+static const Coeff coeffs[2] = {{4, 1}, {1, 1}};
 
 typedef double (*Site)(double v);
 static double well(double v) { return 0.5 * v * v; }
@@ -30,12 +36,12 @@ __attribute__((noinline)) static double sites(Site g, const double *x, int n) {
   return s;
 }
 
-__attribute__((noinline)) static double energy(const double *x, int n, int which) {
+__attribute__((noinline)) static double energy(const double *x, int n, int which, const Coeff *c) {
   Pair phi = pairs[which];
   double e = 0;
 #pragma omp parallel for reduction(+ : e) schedule(dynamic, 2)
   for (int i = 0; i < n; i++)
-    for (int j = i + 1; j < n; j++) e += phi(fabs(x[i] - x[j]) + 0.5);
+    for (int j = i + 1; j < n; j++) e += phi(c, fabs(x[i] - x[j]) + 0.5);
   return e + sites(which ? tilt : well, x, n);
 }
 
@@ -45,18 +51,18 @@ static double along(void *ctx, double t) {
   int k = *(int *)ctx;
   double x[N];
   for (int i = 0; i < N; i++) x[i] = X0[i] + (i == k) * t;
-  return energy(x, N, WHICH);
+  return energy(x, N, WHICH, &coeffs[WHICH]);
 }
 
 int main(void) {
   for (int i = 0; i < N; i++) X0[i] = 1.1 * i + 0.3 * sin(2.0 * i);
   for (WHICH = 0; WHICH < 2; WHICH++) {
     double dx[N] = {0}, e[N];
-    __parad_autodiff((void *)energy, X0, dx, N, WHICH);
+    __parad_autodiff((void *)energy, X0, dx, N, WHICH, parad_const, &coeffs[WHICH]);
     for (int k = 0; k < N; k++) {
       CHECK_CLOSE(dx[k], fd_central(along, &k, 0, 1e-6), 1e-7);
       for (int i = 0; i < N; i++) e[i] = i == k;
-      CHECK_CLOSE(__parad_fwddiff((void *)energy, X0, e, N, WHICH), dx[k], 1e-12);
+      CHECK_CLOSE(__parad_fwddiff((void *)energy, X0, e, N, WHICH, parad_const, &coeffs[WHICH]), dx[k], 1e-12);
     }
   }
   return check_done();

@@ -1,7 +1,9 @@
 // Records {int id; double x;} copied as bytes by helpers that never look inside them (not inlined): a
 // memcpy of n records, a memmove one level further down, and a scratch buffer (void *) filled by one
 // helper and read back by another. What the callers know of the records (their fields) must reach the
-// helpers' copies: once refused with "cannot tell what this copy moves". Objective:
+// helpers' copies: once refused with "cannot tell what this copy moves". And a helper that copies the
+// ids, from memory passed as constant, into a block it allocates, with nothing there to say they are
+// integers: from memory without a shadow nothing active can come. Objective:
 // f(r) = sum_i id_i x_i^2 + 0.5 x_i over the copies; analytic gradient dx_i = 2 id_i x_i + 0.5 through each
 // path (tolerance 1e-12); forward tangents along every x_i (1e-12). The ids get no adjoint: their shadows
 // keep the values the test put there.
@@ -67,6 +69,28 @@ __attribute__((noinline)) static double by_scratch(const Rec *r, int n) {
   return s;
 }
 
+typedef struct {
+  double *x;
+  int *id;
+} Copy;
+
+__attribute__((noinline)) static void copy_apart(Copy *c, const double *x, const int *id, int n) {
+  c->x = malloc(n * sizeof *c->x);
+  c->id = malloc(n * sizeof *c->id);
+  memcpy(c->x, x, n * sizeof *x);
+  memcpy(c->id, id, n * sizeof *id);
+}
+
+__attribute__((noinline)) static double apart(const double *x, const int *id, int n) {
+  Copy c;
+  copy_apart(&c, x, id, n);
+  double s = 0;
+  for (int i = 0; i < n; i++) s += c.id[i] * c.x[i] * c.x[i] + 0.5 * c.x[i];
+  free(c.x);
+  free(c.id);
+  return s;
+}
+
 int main(void) {
   Rec r[N], dr[N];
   for (int i = 0; i < N; i++) r[i].id = i % 3 + 1, r[i].x = 0.3 * i - 0.8;
@@ -85,5 +109,10 @@ int main(void) {
   CHECK_FUNCTION(by_memcpy);
   CHECK_FUNCTION(by_memmove);
   CHECK_FUNCTION(by_scratch);
+  double xs[N], dxs[N] = {0};
+  int ids[N];
+  for (int i = 0; i < N; i++) xs[i] = r[i].x, ids[i] = r[i].id;
+  __parad_autodiff((void *)apart, xs, dxs, parad_const, ids, N);
+  for (int i = 0; i < N; i++) CHECK_CLOSE(dxs[i], 2 * ids[i] * xs[i] + 0.5, 1e-12);
   return check_done();
 }
