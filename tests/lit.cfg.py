@@ -9,6 +9,8 @@
 #                  finite differences computed collectively across the ranks
 #   tests/diag/    refusals: a diagnostic with file:line, a non-zero exit, no output file
 #   tests/driver/  parad-cc as a compiler: flags, several files, programs without derivatives
+#   tests/examples/ the example applications (examples/md) built with their Makefile and CMakeLists.txt,
+#                  run at several thread and rank counts; each checks its own derivatives
 import os
 import lit.formats
 
