@@ -18,10 +18,7 @@ double forces_energy(const Cells *c, const double *x, const int *type, const Int
   for (int cell = 0; cell < c->nowned; cell++) {
     const Neighbour *shell = &c->shell[HALF_SHELL * cell];
     for (int i = c->head[cell]; i >= 0; i = c->next[i]) {
-      /* i's row of coefficients, copied: Parad refuses to pass a pointer into *in (a constant argument)
-       * through the function pointer inside a parallel region (README, "An application") */
-      PairCoeff pair[NTYPES];
-      memcpy(pair, in->pair[type[i]], sizeof pair);
+      const PairCoeff *pair = in->pair[type[i]];
       double d[3];
       for (int j = c->next[i]; j >= 0; j = c->next[j]) { /* the pairs inside the cell: j after i */
         double r2 = distance2(&x[3 * i], &x[3 * j], 0, 0, d);

@@ -55,7 +55,7 @@ void halo_exchange(const System *s, const double *x, double cutoff, Halo *h) {
   h->x = malloc(sizeof(double) * 3 * total);
   h->type = malloc(sizeof(int) * total);
   memcpy(h->x, x, sizeof(double) * 3 * h->n);
-  for (int i = 0; i < h->n; i++) h->type[i] = s->type[i]; /* not memcpy: Parad refuses that copy (README) */
+  memcpy(h->type, s->type, sizeof(int) * h->n);
   for (int k = 0; k < h->nghost; k++) {
     memcpy(&h->x[3 * (h->n + k)], in[k].x, sizeof in[k].x);
     h->type[h->n + k] = in[k].type;
