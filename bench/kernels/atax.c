@@ -4,7 +4,7 @@
  * tmp_i gy_j and dJ/dx = A^T gt. */
 #include "kernel.h"
 
-enum { M = 3500, N = 3500 };
+enum { M = 4500, N = 4500 };
 static double *w, *tmp, *dtmp, *y, *dy, *gy;
 
 static double atax(const double *A, const double *x, double *tmp, double *y, const double *w) {
@@ -59,7 +59,11 @@ static void init(double *x) {
 }
 
 int main(void) {
-  static const Kernel k = {"atax", "y = A^T (A x), A 3500 x 3500, J = sum w y^2", 1, (long)M * N + N,
-                           2.0 * M * N, "multiply-add", init, primal, gradient, tangent, hand};
+  static const Kernel k = {"atax",      "y = A^T (A x), A 4500 x 4500, J = sum w y^2",
+                           1,           (long)M * N + N,
+                           2.0 * M * N, "multiply-add",
+                           init,        primal,
+                           gradient,    tangent,
+                           hand};
   return kernel_main(&k);
 }

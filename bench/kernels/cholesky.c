@@ -72,7 +72,16 @@ static void init(double *x) {
 }
 
 int main(void) {
-  static const Kernel k = {"cholesky", "Cholesky factorisation, 550 x 550, J = sum W . L", 0, N * N,
-                           (double)N * N * N / 6, "multiply-add", init, primal, gradient, tangent, hand};
+  static const Kernel k = {"cholesky",
+                           "Cholesky factorisation, 550 x 550, J = sum W . L",
+                           0,
+                           N * N,
+                           (double)N * N * N / 6,
+                           "multiply-add",
+                           init,
+                           primal,
+                           gradient,
+                           tangent,
+                           hand};
   return kernel_main(&k);
 }

@@ -6,7 +6,7 @@
  * against finite differences. */
 #include "kernel.h"
 
-enum { N = 500, M = 300 };
+enum { N = 500, M = 350 };
 static double *W, *stat, *dstat, *Xn, *dXn, *corr, *dcorr;
 
 /* stat: the means (m), then the deviations (m) */
@@ -39,7 +39,8 @@ static double correlation(const double *X, double *stat, double *Xn, double *cor
 static double primal(const double *x) { return correlation(x, stat, Xn, corr, W); }
 
 static void gradient(const double *x, double *g) {
-  memset(dstat, 0, sizeof(double) * 2 * M), memset(dXn, 0, sizeof(double) * M * N), memset(dcorr, 0, sizeof(double) * M * M);
+  memset(dstat, 0, sizeof(double) * 2 * M), memset(dXn, 0, sizeof(double) * M * N),
+      memset(dcorr, 0, sizeof(double) * M * M);
   __parad_autodiff((void *)correlation, x, g, stat, dstat, Xn, dXn, corr, dcorr, parad_const, W);
 }
 
@@ -57,7 +58,16 @@ static void init(double *x) {
 }
 
 int main(void) {
-  static const Kernel k = {"correlation", "correlation of 300 variables over 500 samples, J = sum W . corr", 1, N * M,
-                           (double)M * (M - 1) / 2 * N, "multiply-add", init, primal, gradient, tangent, NULL};
+  static const Kernel k = {"correlation",
+                           "correlation of 350 variables over 500 samples, J = sum W . corr",
+                           1,
+                           N * M,
+                           (double)M * (M - 1) / 2 * N,
+                           "multiply-add",
+                           init,
+                           primal,
+                           gradient,
+                           tangent,
+                           NULL};
   return kernel_main(&k);
 }

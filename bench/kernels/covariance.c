@@ -6,7 +6,7 @@
  * dJ/dX_ij = gXc_j[i] - (1/n) sum_i' gXc_j[i']. */
 #include "kernel.h"
 
-enum { N = 500, M = 300 };
+enum { N = 500, M = 350 };
 static double *W, *mean, *dmean, *Xc, *dXc, *cov, *dcov, *S, *G;
 
 static double covariance(const double *X, double *mean, double *Xc, double *cov, const double *W) {
@@ -45,7 +45,10 @@ static double hand(const double *x, double *g) {
 #pragma omp parallel for schedule(static)
   for (int j = 0; j < M; j++)
     for (int k = 0; k < M; k++)
-      S[(size_t)j * M + k] = (k > j ? W[(size_t)j * M + k] : k < j ? W[(size_t)k * M + j] : 2 * W[(size_t)j * M + j]) / (N - 1);
+      S[(size_t)j * M + k] = (k > j   ? W[(size_t)j * M + k]
+                              : k < j ? W[(size_t)k * M + j]
+                                      : 2 * W[(size_t)j * M + j]) /
+                             (N - 1);
 #pragma omp parallel for schedule(static)
   for (int j = 0; j < M; j++) {
     double *gj = G + (size_t)j * N, s = 0;
@@ -70,7 +73,16 @@ static void init(double *x) {
 }
 
 int main(void) {
-  static const Kernel k = {"covariance", "covariance of 300 variables over 500 samples, J = sum W . cov", 1, N * M,
-                           (double)M * (M + 1) / 2 * N, "multiply-add", init, primal, gradient, tangent, hand};
+  static const Kernel k = {"covariance",
+                           "covariance of 350 variables over 500 samples, J = sum W . cov",
+                           1,
+                           N * M,
+                           (double)M * (M + 1) / 2 * N,
+                           "multiply-add",
+                           init,
+                           primal,
+                           gradient,
+                           tangent,
+                           hand};
   return kernel_main(&k);
 }

@@ -3,7 +3,7 @@
  * dJ/dC = beta W. */
 #include "kernel.h"
 
-enum { M = 400, P = 400, Q = 400 };
+enum { M = 500, P = 500, Q = 500 };
 static const double alpha = 1.5, beta = 0.8;
 static double *W, *D, *dD, *BT;
 
@@ -77,7 +77,16 @@ static void init(double *x) {
 }
 
 int main(void) {
-  static const Kernel k = {"gemm", "D = alpha A B + beta C, 400 x 400 x 400, J = sum W . D", 1, M * P + P * Q + M * Q,
-                           (double)M * P * Q, "multiply-add", init, primal, gradient, tangent, hand};
+  static const Kernel k = {"gemm",
+                           "D = alpha A B + beta C, 500 x 500 x 500, J = sum W . D",
+                           1,
+                           M * P + P * Q + M * Q,
+                           (double)M * P * Q,
+                           "multiply-add",
+                           init,
+                           primal,
+                           gradient,
+                           tangent,
+                           hand};
   return kernel_main(&k);
 }

@@ -44,17 +44,17 @@ void parad_adjoint_update_counts(unsigned long long *plain, unsigned long long *
 #endif
 
 typedef struct {
-  const char *name;      /* one word: the table's row */
-  const char *title;     /* what is computed, sizes included */
-  int parallel;          /* has parallel regions: timed at 1 and 2 threads, its updates counted */
-  long n;                /* inputs: the gradient's length */
-  double iterations;     /* executions of the innermost loop body in one primal: the tape's divisor */
-  const char *iteration; /* what one of them is */
+  const char *name;        /* one word: the table's row */
+  const char *title;       /* what is computed, sizes included */
+  int parallel;            /* has parallel regions: timed at 1 and 2 threads, its updates counted */
+  long n;                  /* inputs: the gradient's length */
+  double iterations;       /* executions of the innermost loop body in one primal: the tape's divisor */
+  const char *iteration;   /* what one of them is */
   void (*init)(double *x); /* deterministic inputs (and the kernel's work arrays) */
   double (*primal)(const double *x);
-  void (*gradient)(const double *x, double *g);          /* Parad: adds dJ/dx into g */
-  double (*tangent)(const double *x, const double *v);   /* Parad's forward mode: dJ/dx . v */
-  double (*hand)(const double *x, double *g);            /* hand-written: writes dJ/dx into g, returns J; or NULL */
+  void (*gradient)(const double *x, double *g);        /* Parad: adds dJ/dx into g */
+  double (*tangent)(const double *x, const double *v); /* Parad's forward mode: dJ/dx . v */
+  double (*hand)(const double *x, double *g);          /* hand-written: writes dJ/dx into g, returns J; or NULL */
 } Kernel;
 
 enum { ROUNDS = 7, FD_COMPONENTS = 4 };
@@ -137,7 +137,8 @@ static int kernel_main(const Kernel *k) {
   double J = k->primal(x), worst;
   if (k->hand) {
     double Jh = k->hand(x, kernel_gh);
-    if (!(fabs(J - Jh) <= 1e-12 * fabs(J))) printf("FAIL %s: J %.17g, from the hand-written adjoint %.17g\n", k->name, J, Jh), bad++;
+    if (!(fabs(J - Jh) <= 1e-12 * fabs(J)))
+      printf("FAIL %s: J %.17g, from the hand-written adjoint %.17g\n", k->name, J, Jh), bad++;
     bad += compare_gradients(k->name, ref, kernel_gh, k->n, 1e-9, &worst);
     printf("  J = %.12g; parad = hand-written, every component: max relative difference %.2g\n", J, worst);
   } else {
@@ -152,7 +153,8 @@ static int kernel_main(const Kernel *k) {
   double tangent = k->tangent(x, v), dot = 0, scale = 0;
   for (long i = 0; i < k->n; i++) dot += ref[i] * v[i], scale += fabs(ref[i] * v[i]);
   if (!(fabs(tangent - dot) <= 1e-9 * scale))
-    printf("FAIL %s: gradient . direction %.17g, forward tangent %.17g (scale %.3g)\n", k->name, dot, tangent, scale), bad++;
+    printf("FAIL %s: gradient . direction %.17g, forward tangent %.17g (scale %.3g)\n", k->name, dot, tangent, scale),
+        bad++;
   printf("  gradient . random direction = forward tangent: relative difference %.2g\n",
          scale > 0 ? fabs(tangent - dot) / scale : fabs(tangent - dot));
 
@@ -174,11 +176,13 @@ static int kernel_main(const Kernel *k) {
       for (int f = 0; f < 3; f++) t[f][r] = run[f] ? kernel_time(run[f]) : 0;
       ratio[r] = t[1][r] / t[0][r];
     }
-    for (int f = 0; f < 3; f++) qsort(t[f], ROUNDS, sizeof(double), compare_doubles), med[threads][f] = t[f][ROUNDS / 2];
+    for (int f = 0; f < 3; f++)
+      qsort(t[f], ROUNDS, sizeof(double), compare_doubles), med[threads][f] = t[f][ROUNDS / 2];
     qsort(ratio, ROUNDS, sizeof(double), compare_doubles);
     double *m = med[threads], sp = med[1][0] / m[0], sg = med[1][1] / m[1];
     char hand_s[32] = "-", hand_ratio[32] = "-";
-    if (k->hand) snprintf(hand_s, sizeof hand_s, "%.6g", m[2]), snprintf(hand_ratio, sizeof hand_ratio, "%.4g", m[2] / m[0]);
+    if (k->hand)
+      snprintf(hand_s, sizeof hand_s, "%.6g", m[2]), snprintf(hand_ratio, sizeof hand_ratio, "%.4g", m[2] / m[0]);
     printf("  %7d %8.2f ms %9.2f ms %6.2f (%.2f-%.2f)", threads, m[0] * 1e3, m[1] * 1e3, m[1] / m[0], ratio[0],
            ratio[ROUNDS - 1]);
     if (k->hand) printf(" %9.2f ms %6.2f %8.2f", m[2] * 1e3, m[2] / m[0], m[1] / m[2]);
@@ -190,7 +194,8 @@ static int kernel_main(const Kernel *k) {
     snprintf(what, sizeof what, "%s, parad's gradient at %d thread%s", k->name, threads, threads > 1 ? "s" : "");
     bad += kernel_same(what, kernel_g, ref, k->n);
     if (k->hand) {
-      snprintf(what, sizeof what, "%s, the hand-written gradient at %d thread%s", k->name, threads, threads > 1 ? "s" : "");
+      snprintf(what, sizeof what, "%s, the hand-written gradient at %d thread%s", k->name, threads,
+               threads > 1 ? "s" : "");
       bad += kernel_same(what, kernel_gh, ref, k->n);
     }
   }

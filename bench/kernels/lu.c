@@ -5,7 +5,7 @@
  * step k, so the reverse sweep, step k from last to first, takes them from the finished factors: no tape. */
 #include "kernel.h"
 
-enum { N = 450 };
+enum { N = 500 };
 static double *W, *LU, *dLU;
 
 static double lu(const double *A, double *LU, const double *W) {
@@ -30,7 +30,9 @@ static void gradient(const double *x, double *g) {
   __parad_autodiff((void *)lu, x, g, LU, dLU, parad_const, W);
 }
 
-static double tangent(const double *x, const double *v) { return __parad_fwddiff((void *)lu, x, v, LU, dLU, parad_const, W); }
+static double tangent(const double *x, const double *v) {
+  return __parad_fwddiff((void *)lu, x, v, LU, dLU, parad_const, W);
+}
 
 /* g holds the adjoint of the working matrix throughout: the seed W, and at the end dJ/dA. */
 static double hand(const double *x, double *g) {
@@ -43,7 +45,7 @@ static double hand(const double *x, double *g) {
       const double *a = LU + (size_t)i * N;
       double *ga = g + (size_t)i * N, gl = ga[k];
       for (int j = k + 1; j < N; j++) gl -= ga[j] * u[j], gu[j] -= ga[j] * a[k];
-      ga[k] = gl / u[k];           /* l = a / pivot */
+      ga[k] = gl / u[k]; /* l = a / pivot */
       gpivot -= ga[k] * a[k];
     }
     gu[k] += gpivot;
@@ -59,7 +61,16 @@ static void init(double *x) {
 }
 
 int main(void) {
-  static const Kernel k = {"lu", "LU factorisation without pivoting, 450 x 450, J = sum W . LU", 0, N * N,
-                           (double)N * N * N / 3, "multiply-add", init, primal, gradient, tangent, hand};
+  static const Kernel k = {"lu",
+                           "LU factorisation without pivoting, 500 x 500, J = sum W . LU",
+                           0,
+                           N * N,
+                           (double)N * N * N / 3,
+                           "multiply-add",
+                           init,
+                           primal,
+                           gradient,
+                           tangent,
+                           hand};
   return kernel_main(&k);
 }

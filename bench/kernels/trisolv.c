@@ -3,7 +3,7 @@
  * by row, from the last), and dJ/dL_ij = -gb_i x_j. */
 #include "kernel.h"
 
-enum { N = 4500 };
+enum { N = 5000 };
 static double *w, *xs, *dxs;
 
 static double trisolv(const double *L, const double *b, double *x, const double *w) {
@@ -61,7 +61,16 @@ static void init(double *x) {
 }
 
 int main(void) {
-  static const Kernel k = {"trisolv", "forward substitution, 4500 x 4500, J = sum w x", 0, (long)N * N + N,
-                           (double)N * (N - 1) / 2, "multiply-add", init, primal, gradient, tangent, hand};
+  static const Kernel k = {"trisolv",
+                           "forward substitution, 5000 x 5000, J = sum w x",
+                           0,
+                           (long)N * N + N,
+                           (double)N * (N - 1) / 2,
+                           "multiply-add",
+                           init,
+                           primal,
+                           gradient,
+                           tangent,
+                           hand};
   return kernel_main(&k);
 }
