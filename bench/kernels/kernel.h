@@ -38,7 +38,6 @@
 
 #include "../adcheck.h"
 
-size_t parad_tape_recorded_bytes(void);
 #ifdef _OPENMP
 void parad_adjoint_update_counts(unsigned long long *plain, unsigned long long *atomic);
 #endif
