@@ -59,11 +59,16 @@ static void init(double *x) {
 }
 
 int main(void) {
-  static const Kernel k = {"atax",      "y = A^T (A x), A 4500 x 4500, J = sum w y^2",
-                           1,           (long)M * N + N,
-                           2.0 * M * N, "multiply-add",
-                           init,        primal,
-                           gradient,    tangent,
-                           hand};
+  static const Kernel k = {.name = "atax",
+                           .title = "y = A^T (A x), A 4500 x 4500, J = sum w y^2",
+                           .parallel = 1,
+                           .n = (long)M * N + N,
+                           .iterations = 2.0 * M * N,
+                           .iteration = "multiply-add",
+                           .init = init,
+                           .primal = primal,
+                           .gradient = gradient,
+                           .tangent = tangent,
+                           .hand = hand};
   return kernel_main(&k);
 }

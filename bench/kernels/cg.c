@@ -90,16 +90,16 @@ static void init(double *x) {
 
 int main(void) {
   build();
-  Kernel k = {"cg",
-              "conjugate gradients, CSR 5-point matrix on a 300 x 300 grid, 60 iterations, J = sum w x",
-              1,
-              nnz + N,
-              (double)nnz * K,
-              "nonzero-iteration (matrix-vector)",
-              init,
-              primal,
-              gradient,
-              tangent,
-              NULL};
+  Kernel k = {.name = "cg",
+              .title = "conjugate gradients, CSR 5-point matrix on a 300 x 300 grid, 60 iterations, J = sum w x",
+              .parallel = 1,
+              .n = nnz + N,
+              .iterations = (double)nnz * K,
+              .iteration = "nonzero-iteration (matrix-vector)",
+              .init = init,
+              .primal = primal,
+              .gradient = gradient,
+              .tangent = tangent,
+              .hand = NULL};
   return kernel_main(&k);
 }

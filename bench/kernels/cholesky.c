@@ -72,16 +72,16 @@ static void init(double *x) {
 }
 
 int main(void) {
-  static const Kernel k = {"cholesky",
-                           "Cholesky factorisation, 550 x 550, J = sum W . L",
-                           0,
-                           N * N,
-                           (double)N * N * N / 6,
-                           "multiply-add",
-                           init,
-                           primal,
-                           gradient,
-                           tangent,
-                           hand};
+  static const Kernel k = {.name = "cholesky",
+                           .title = "Cholesky factorisation, 550 x 550, J = sum W . L",
+                           .parallel = 0,
+                           .n = N * N,
+                           .iterations = (double)N * N * N / 6,
+                           .iteration = "multiply-add",
+                           .init = init,
+                           .primal = primal,
+                           .gradient = gradient,
+                           .tangent = tangent,
+                           .hand = hand};
   return kernel_main(&k);
 }

@@ -58,16 +58,16 @@ static void init(double *x) {
 }
 
 int main(void) {
-  static const Kernel k = {"correlation",
-                           "correlation of 350 variables over 500 samples, J = sum W . corr",
-                           1,
-                           N * M,
-                           (double)M * (M - 1) / 2 * N,
-                           "multiply-add",
-                           init,
-                           primal,
-                           gradient,
-                           tangent,
-                           NULL};
+  static const Kernel k = {.name = "correlation",
+                           .title = "correlation of 350 variables over 500 samples, J = sum W . corr",
+                           .parallel = 1,
+                           .n = N * M,
+                           .iterations = (double)M * (M - 1) / 2 * N,
+                           .iteration = "multiply-add",
+                           .init = init,
+                           .primal = primal,
+                           .gradient = gradient,
+                           .tangent = tangent,
+                           .hand = NULL};
   return kernel_main(&k);
 }

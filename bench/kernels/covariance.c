@@ -73,16 +73,16 @@ static void init(double *x) {
 }
 
 int main(void) {
-  static const Kernel k = {"covariance",
-                           "covariance of 350 variables over 500 samples, J = sum W . cov",
-                           1,
-                           N * M,
-                           (double)M * (M + 1) / 2 * N,
-                           "multiply-add",
-                           init,
-                           primal,
-                           gradient,
-                           tangent,
-                           hand};
+  static const Kernel k = {.name = "covariance",
+                           .title = "covariance of 350 variables over 500 samples, J = sum W . cov",
+                           .parallel = 1,
+                           .n = N * M,
+                           .iterations = (double)M * (M + 1) / 2 * N,
+                           .iteration = "multiply-add",
+                           .init = init,
+                           .primal = primal,
+                           .gradient = gradient,
+                           .tangent = tangent,
+                           .hand = hand};
   return kernel_main(&k);
 }

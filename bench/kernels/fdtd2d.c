@@ -107,11 +107,16 @@ static void init(double *x) {
 }
 
 int main(void) {
-  static const Kernel k = {"fdtd2d",    "2-D FDTD (ex, ey, hz), 700 x 700 grid, 50 steps, J = sum w |fields|^2",
-                           1,           (long)(3 * F + T),
-                           3.0 * F * T, "cell-step of one field",
-                           init,        primal,
-                           gradient,    tangent,
-                           hand};
+  static const Kernel k = {.name = "fdtd2d",
+                           .title = "2-D FDTD (ex, ey, hz), 700 x 700 grid, 50 steps, J = sum w |fields|^2",
+                           .parallel = 1,
+                           .n = (long)(3 * F + T),
+                           .iterations = 3.0 * F * T,
+                           .iteration = "cell-step of one field",
+                           .init = init,
+                           .primal = primal,
+                           .gradient = gradient,
+                           .tangent = tangent,
+                           .hand = hand};
   return kernel_main(&k);
 }

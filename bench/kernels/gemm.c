@@ -77,16 +77,16 @@ static void init(double *x) {
 }
 
 int main(void) {
-  static const Kernel k = {"gemm",
-                           "D = alpha A B + beta C, 500 x 500 x 500, J = sum W . D",
-                           1,
-                           M * P + P * Q + M * Q,
-                           (double)M * P * Q,
-                           "multiply-add",
-                           init,
-                           primal,
-                           gradient,
-                           tangent,
-                           hand};
+  static const Kernel k = {.name = "gemm",
+                           .title = "D = alpha A B + beta C, 500 x 500 x 500, J = sum W . D",
+                           .parallel = 1,
+                           .n = M * P + P * Q + M * Q,
+                           .iterations = (double)M * P * Q,
+                           .iteration = "multiply-add",
+                           .init = init,
+                           .primal = primal,
+                           .gradient = gradient,
+                           .tangent = tangent,
+                           .hand = hand};
   return kernel_main(&k);
 }

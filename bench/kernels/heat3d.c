@@ -94,16 +94,16 @@ static void init(double *x) {
 }
 
 int main(void) {
-  static const Kernel k = {"heat3d",
-                           "7-point heat equation, 100^3 grid, 20 steps, J = sum w u_T^2",
-                           1,
-                           (long)NNN,
-                           (double)(N - 2) * (N - 2) * (N - 2) * T,
-                           "cell-step",
-                           init,
-                           primal,
-                           gradient,
-                           tangent,
-                           hand};
+  static const Kernel k = {.name = "heat3d",
+                           .title = "7-point heat equation, 100^3 grid, 20 steps, J = sum w u_T^2",
+                           .parallel = 1,
+                           .n = (long)NNN,
+                           .iterations = (double)(N - 2) * (N - 2) * (N - 2) * T,
+                           .iteration = "cell-step",
+                           .init = init,
+                           .primal = primal,
+                           .gradient = gradient,
+                           .tangent = tangent,
+                           .hand = hand};
   return kernel_main(&k);
 }

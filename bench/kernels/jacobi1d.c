@@ -62,16 +62,16 @@ static void init(double *x) {
 }
 
 int main(void) {
-  static const Kernel k = {"jacobi1d",
-                           "3-point Jacobi, 400000 points, 100 steps, J = sum w u_T^2",
-                           1,
-                           N,
-                           (double)(N - 2) * T,
-                           "point-step",
-                           init,
-                           primal,
-                           gradient,
-                           tangent,
-                           hand};
+  static const Kernel k = {.name = "jacobi1d",
+                           .title = "3-point Jacobi, 400000 points, 100 steps, J = sum w u_T^2",
+                           .parallel = 1,
+                           .n = N,
+                           .iterations = (double)(N - 2) * T,
+                           .iteration = "point-step",
+                           .init = init,
+                           .primal = primal,
+                           .gradient = gradient,
+                           .tangent = tangent,
+                           .hand = hand};
   return kernel_main(&k);
 }

@@ -88,16 +88,16 @@ static void init(double *x) {
 }
 
 int main(void) {
-  static const Kernel k = {"jacobi2d",
-                           "5-point Jacobi, 800 x 800 grid, 40 steps, J = sum w u_T^2",
-                           1,
-                           (long)NN,
-                           (double)(N - 2) * (N - 2) * T,
-                           "cell-step",
-                           init,
-                           primal,
-                           gradient,
-                           tangent,
-                           hand};
+  static const Kernel k = {.name = "jacobi2d",
+                           .title = "5-point Jacobi, 800 x 800 grid, 40 steps, J = sum w u_T^2",
+                           .parallel = 1,
+                           .n = (long)NN,
+                           .iterations = (double)(N - 2) * (N - 2) * T,
+                           .iteration = "cell-step",
+                           .init = init,
+                           .primal = primal,
+                           .gradient = gradient,
+                           .tangent = tangent,
+                           .hand = hand};
   return kernel_main(&k);
 }

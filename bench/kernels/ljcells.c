@@ -131,12 +131,17 @@ static double candidate_pairs(void) {
 
 int main(void) {
   build();
-  Kernel k = {"ljcells", "Lennard-Jones through link cells, 17576 particles, cut-off 2.5, J = E",
-              1,         3 * NP,
-              0,         "particle pair met",
-              init,      primal,
-              gradient,  tangent,
-              hand};
+  Kernel k = {.name = "ljcells",
+              .title = "Lennard-Jones through link cells, 17576 particles, cut-off 2.5, J = E",
+              .parallel = 1,
+              .n = 3 * NP,
+              .iterations = 0,
+              .iteration = "particle pair met",
+              .init = init,
+              .primal = primal,
+              .gradient = gradient,
+              .tangent = tangent,
+              .hand = hand};
   k.iterations = candidate_pairs();
   return kernel_main(&k);
 }

@@ -61,16 +61,16 @@ static void init(double *x) {
 }
 
 int main(void) {
-  static const Kernel k = {"lu",
-                           "LU factorisation without pivoting, 500 x 500, J = sum W . LU",
-                           0,
-                           N * N,
-                           (double)N * N * N / 3,
-                           "multiply-add",
-                           init,
-                           primal,
-                           gradient,
-                           tangent,
-                           hand};
+  static const Kernel k = {.name = "lu",
+                           .title = "LU factorisation without pivoting, 500 x 500, J = sum W . LU",
+                           .parallel = 0,
+                           .n = N * N,
+                           .iterations = (double)N * N * N / 3,
+                           .iteration = "multiply-add",
+                           .init = init,
+                           .primal = primal,
+                           .gradient = gradient,
+                           .tangent = tangent,
+                           .hand = hand};
   return kernel_main(&k);
 }

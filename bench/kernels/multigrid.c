@@ -96,16 +96,16 @@ static void init(double *x) {
 int main(void) {
   /* per V-cycle: on each grid 4 sweeps, the residual and the interpolation (6 passes over its cells), and a
    * coarse grid a quarter of the one above */
-  static const Kernel k = {"multigrid",
-                           "8 V-cycles, 2-D Poisson, 511 x 511 grid, Jacobi smoother, J = sum w u^2",
-                           1,
-                           S * S,
-                           6.0 * N * N * 4 / 3 * C,
-                           "fine-grid-equivalent cell pass",
-                           init,
-                           primal,
-                           gradient,
-                           tangent,
-                           NULL};
+  static const Kernel k = {.name = "multigrid",
+                           .title = "8 V-cycles, 2-D Poisson, 511 x 511 grid, Jacobi smoother, J = sum w u^2",
+                           .parallel = 1,
+                           .n = S * S,
+                           .iterations = 6.0 * N * N * 4 / 3 * C,
+                           .iteration = "fine-grid-equivalent cell pass",
+                           .init = init,
+                           .primal = primal,
+                           .gradient = gradient,
+                           .tangent = tangent,
+                           .hand = NULL};
   return kernel_main(&k);
 }

@@ -53,16 +53,16 @@ static void init(double *x) {
 }
 
 int main(void) {
-  static const Kernel k = {"seidel2d",
-                           "9-point Gauss-Seidel in place, 700 x 700 grid, 8 sweeps, J = sum w u_T^2",
-                           0,
-                           (long)NN,
-                           (double)(N - 2) * (N - 2) * T,
-                           "cell-sweep",
-                           init,
-                           primal,
-                           gradient,
-                           tangent,
-                           hand};
+  static const Kernel k = {.name = "seidel2d",
+                           .title = "9-point Gauss-Seidel in place, 700 x 700 grid, 8 sweeps, J = sum w u_T^2",
+                           .parallel = 0,
+                           .n = (long)NN,
+                           .iterations = (double)(N - 2) * (N - 2) * T,
+                           .iteration = "cell-sweep",
+                           .init = init,
+                           .primal = primal,
+                           .gradient = gradient,
+                           .tangent = tangent,
+                           .hand = hand};
   return kernel_main(&k);
 }

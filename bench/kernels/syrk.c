@@ -69,16 +69,16 @@ static void init(double *x) {
 }
 
 int main(void) {
-  static const Kernel k = {"syrk",
-                           "lower triangle of D = alpha A A^T + beta C, A 350 x 350, J = sum W . D",
-                           1,
-                           N * M + N * N,
-                           (double)N * (N + 1) / 2 * M,
-                           "multiply-add",
-                           init,
-                           primal,
-                           gradient,
-                           tangent,
-                           hand};
+  static const Kernel k = {.name = "syrk",
+                           .title = "lower triangle of D = alpha A A^T + beta C, A 350 x 350, J = sum W . D",
+                           .parallel = 1,
+                           .n = N * M + N * N,
+                           .iterations = (double)N * (N + 1) / 2 * M,
+                           .iteration = "multiply-add",
+                           .init = init,
+                           .primal = primal,
+                           .gradient = gradient,
+                           .tangent = tangent,
+                           .hand = hand};
   return kernel_main(&k);
 }

@@ -61,16 +61,16 @@ static void init(double *x) {
 }
 
 int main(void) {
-  static const Kernel k = {"trisolv",
-                           "forward substitution, 5000 x 5000, J = sum w x",
-                           0,
-                           (long)N * N + N,
-                           (double)N * (N - 1) / 2,
-                           "multiply-add",
-                           init,
-                           primal,
-                           gradient,
-                           tangent,
-                           hand};
+  static const Kernel k = {.name = "trisolv",
+                           .title = "forward substitution, 5000 x 5000, J = sum w x",
+                           .parallel = 0,
+                           .n = (long)N * N + N,
+                           .iterations = (double)N * (N - 1) / 2,
+                           .iteration = "multiply-add",
+                           .init = init,
+                           .primal = primal,
+                           .gradient = gradient,
+                           .tangent = tangent,
+                           .hand = hand};
   return kernel_main(&k);
 }
