@@ -15,6 +15,7 @@
 
 /* The tape runtime's counters (lib/libparad_rt.a, linked by parad-cc). */
 size_t parad_tape_peak_bytes(void);
+size_t parad_tape_recorded_bytes(void);
 void parad_tape_reset_peak(void);
 
 /* xorshift64*: the same numbers on every machine. */
@@ -125,6 +126,14 @@ static inline void time_three(void (*run[3])(void *), double out[3]) {
     qsort(t[f], rounds, sizeof(double), compare_doubles);
     out[f] = t[f][rounds / 2];
   }
+}
+
+/* The machine-readable line of a serial workload for the kernel suite's table (scripts/kernels, where
+ * bench/kernels/kernel.h describes its fields): tape bytes per iteration, negative when not measured. */
+static inline void print_kernel_line(const char *name, double tp, double tparad, double thand, double tape_per_iter) {
+  char tape[32] = "-";
+  if (tape_per_iter >= 0) snprintf(tape, sizeof tape, "%.4g", tape_per_iter);
+  printf("KERNEL %s 1 %.6g %.6g %.6g %.4g %.4g %s 1 1 - -\n", name, tp, tparad, thand, tparad / tp, thand / tp, tape);
 }
 
 /* One line of the figures table. */

@@ -382,6 +382,8 @@ int main(void) {
   print_row(line, tp, tpar, th, tape);
   snprintf(line, sizeof line, "ba Jacobian %do", NOBS);
   print_row(line, jt[0], jt[1], jt[2], 0);
+  print_kernel_line("ba", tp, tpar, th, (double)tape / NOBS); /* tape per observation */
+  print_kernel_line("ba-jacobian", jt[0], jt[1], jt[2], -1);
   bad += compare_record("BA Jacobian 8000 obs", "parad", jt[0], jt[1], jac_parad, NJAC, 0);
   bad += compare_record("BA Jacobian 8000 obs", "hand", jt[0], jt[2], jac_hand, NJAC, 1e-9);
   bad += compare_record("BA Jacobian 8000 obs", "fd", jt[0], tfd, jac_fd, NJAC, 1e-3);

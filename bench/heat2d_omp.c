@@ -197,7 +197,7 @@ int main(void) {
   KAPPA = 0.2;
   double *u0 = theta, *du0 = grad_parad, kappa = KAPPA;
   int bad = 0;
-  counts_if_asked(run_parad);
+  counts_if_asked("heat2d", run_parad);
 
   printf("2-D heat stencil (OpenMP, a parallel region per step): %d x %d grid, %d steps; gradient with respect "
          "to u0 (%d values) and kappa\n", N, N, T, N * N);
@@ -234,6 +234,11 @@ int main(void) {
 
   double t[3][3];
   time_over_threads((void (*[3])(void *)){run_primal, run_parad, run_hand}, t);
+  /* the tape of one gradient at 1 thread, per cell and step */
+  omp_set_num_threads(1);
+  parad_tape_reset_peak();
+  run_parad(NULL);
+  print_kernel_lines("heat2d", t, (double)parad_tape_recorded_bytes() / ((double)(N - 2) * (N - 2) * T));
   /* the comparison records: the gradients from one call at each thread count */
   for (int threads = 1; threads <= 2; threads++) {
     char name[64];

@@ -171,7 +171,7 @@ static void build(void) {
 int main(void) {
   build();
   int bad = 0;
-  counts_if_asked(run_gradient);
+  counts_if_asked("lj", run_gradient);
   printf("Lennard-Jones energy and forces (OpenMP over particles, neighbour lists): %d particles, %d neighbour "
          "pairs; gradient of E + lambda/2 |f|^2 with respect to all %d coordinates\n", n, start[n], 3 * n);
   omp_set_num_threads(2);
@@ -203,6 +203,11 @@ int main(void) {
 
   double t[3][3];
   time_over_threads((void (*[3])(void *)){run_primal, run_gradient, run_hand}, t);
+  /* the tape of one gradient at 1 thread, per neighbour pair */
+  omp_set_num_threads(1);
+  parad_tape_reset_peak();
+  run_gradient(NULL);
+  print_kernel_lines("lj", t, (double)parad_tape_recorded_bytes() / start[n]);
   /* the comparison records: the gradients from one call at each thread count */
   for (int threads = 1; threads <= 2; threads++) {
     char name[64];

@@ -231,6 +231,11 @@ int main(void) {
   }
   print_header();
   for (int s = 0; s < NCASE; s++) print_row(line[s], tp[s], tpar[s], th[s], tape[s]);
+  for (int s = 0; s < NCASE; s++) { /* tape per character */
+    char name[32];
+    snprintf(name, sizeof name, "lstm-l%d-c%d", cases[s][0], cases[s][1]);
+    print_kernel_line(name, tp[s], tpar[s], th[s], (double)tape[s] / cases[s][1]);
+  }
   printf("  checks: %s\n", bad ? "FAILED" : "ok (parad = hand-written to 1e-9; both = finite differences to 1e-6)");
   return bad != 0;
 }

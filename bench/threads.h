@@ -41,8 +41,19 @@ static void time_over_threads(void (*run[3])(void *), double t[3][3]) {
          "gradient %.2f (%.2f of the primal's)\n", sp, sg, sg / sp, sh, sh / sp);
 }
 
-/* In the counting build: one of Parad's gradients at 2 threads, its counts, and the program ends. */
-static void counts_if_asked(void (*gradient)(void *)) {
+/* The machine-readable lines of the kernel suite's table (scripts/kernels; bench/kernels/kernel.h describes
+ * their fields), one per thread count, from time_over_threads' medians; tape bytes per iteration. */
+static void print_kernel_lines(const char *name, double t[3][3], double tape_per_iter) {
+  for (int threads = 1; threads <= 2; threads++) {
+    double *s = t[threads];
+    printf("KERNEL %s %d %.6g %.6g %.6g %.4g %.4g %.4g %.4g %.4g - -\n", name, threads, s[0], s[1], s[2], s[1] / s[0],
+           s[2] / s[0], tape_per_iter, t[1][0] / s[0], t[1][1] / s[1]);
+  }
+}
+
+/* In the counting build: one of Parad's gradients at 2 threads, its counts (also as the suite's UPDATES line,
+ * under name), and the program ends. */
+static void counts_if_asked(const char *name, void (*gradient)(void *)) {
   if (!getenv("PARAD_BENCH_COUNT")) return;
   omp_set_num_threads(2);
   gradient(NULL);
@@ -50,6 +61,7 @@ static void counts_if_asked(void (*gradient)(void *)) {
   parad_adjoint_update_counts(&plain, &atomic);
   printf("  adjoint updates of memory in one gradient (2 threads): %llu, of which atomic %llu (%.2f%%)\n",
          plain + atomic, atomic, plain + atomic ? 100.0 * atomic / (plain + atomic) : 0.0);
+  printf("UPDATES %s %llu %llu\n", name, plain + atomic, atomic);
   exit(0);
 }
 

@@ -19,6 +19,7 @@ enum { FIRST_CHUNK = 64 * 1024, LARGEST_STEP = 64 * 1024 * 1024 };
 
 _Thread_local ParadTape *__parad_rt_current;
 static _Thread_local size_t thread_peak;
+static size_t recorded; /* all threads' tapes, summed: parad_tape_recorded_bytes */
 static _Thread_local ParadTape *spare; /* one finished tape kept per thread: most calls reuse it */
 /* Chunks of finished tapes, kept for the thread's next tapes (up to POOL_AT_MOST bytes): a gradient computed
  * again and again (an optimiser's loop, a parallel region per time step) would otherwise fault in fresh
@@ -154,6 +155,7 @@ void __parad_rt_tape_mark_peak(ParadTape *t) {
   size_t used = t->used_before + (size_t)(t->top - t->base);
   if (used > t->peak) t->peak = used;
   if (used > thread_peak) thread_peak = used;
+  __atomic_fetch_add(&recorded, used, __ATOMIC_RELAXED);
 }
 
 void __parad_rt_tape_suspend(ParadTape *t) {
@@ -245,4 +247,8 @@ void __parad_rt_tape_pop(ParadTape *t, void *data, size_t n) {
 int __parad_rt_tape_handle_size(void) { return (int)sizeof(ParadTape *); }
 
 size_t parad_tape_peak_bytes(void) { return thread_peak; }
-void parad_tape_reset_peak(void) { thread_peak = 0; }
+size_t parad_tape_recorded_bytes(void) { return __atomic_load_n(&recorded, __ATOMIC_RELAXED); }
+void parad_tape_reset_peak(void) {
+  thread_peak = 0;
+  __atomic_store_n(&recorded, 0, __ATOMIC_RELAXED);
+}

@@ -85,8 +85,12 @@ void __parad_rt_region_free(struct ParadRegion *r) __attribute__((weak));
 int __parad_rt_tape_handle_size(void);
 
 /* For benchmarks: the most bytes one thread's tapes held at once (at the end of a forward sweep) since
- * the last reset. */
+ * the last reset. A parallel region's threads record on tapes of their own, which this does not add up:
+ * parad_tape_recorded_bytes() is the sum, over every tape of every thread, of what it held at the end of
+ * its forward sweep, since the last reset (parad_tape_reset_peak resets both; call them between
+ * gradients, not during one). */
 size_t parad_tape_peak_bytes(void);
+size_t parad_tape_recorded_bytes(void);
 void parad_tape_reset_peak(void);
 
 #endif
