@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/Target.h>
+
 #include "ir/ir.h"
 
 static LLVMValueRef stripped(LLVMValueRef v) { return v ? ir_strip_pointer_casts(v) : NULL; }
@@ -21,7 +23,7 @@ bool ad_has_constant_shadow(LLVMValueRef v) {
 }
 
 /* The shadow of a constant initializer: zero floats, shadows of pointers, the rest as it is. */
-static LLVMValueRef shadow_of_initializer(LLVMValueRef c) {
+static LLVMValueRef shadow_of_initializer(LLVMValueRef c, ShadowUse use) {
   LLVMTypeRef t = LLVMTypeOf(c);
   switch (LLVMGetTypeKind(t)) {
   case LLVMHalfTypeKind:
@@ -31,7 +33,7 @@ static LLVMValueRef shadow_of_initializer(LLVMValueRef c) {
   case LLVMX86_FP80TypeKind:
   case LLVMFP128TypeKind: return LLVMConstNull(t);
   case LLVMPointerTypeKind: {
-    LLVMValueRef s = ad_has_constant_shadow(c) ? ad_constant_shadow(c) : NULL;
+    LLVMValueRef s = ad_has_constant_shadow(c) ? ad_constant_shadow(c, use) : NULL;
     return s ? s : LLVMIsNull(c) || LLVMIsUndef(c) ? c : LLVMConstNull(t); /* a pointer to mutable data: none */
   }
   case LLVMStructTypeKind:
@@ -42,7 +44,7 @@ static LLVMValueRef shadow_of_initializer(LLVMValueRef c) {
                  : LLVMGetTypeKind(t) == LLVMArrayTypeKind ? (unsigned)LLVMGetArrayLength2(t)
                                                             : LLVMGetVectorSize(t);
     LLVMValueRef *elems = xcalloc(n + 1, sizeof *elems);
-    for (unsigned i = 0; i < n; i++) elems[i] = shadow_of_initializer(LLVMGetAggregateElement(c, i));
+    for (unsigned i = 0; i < n; i++) elems[i] = shadow_of_initializer(LLVMGetAggregateElement(c, i), use);
     LLVMValueRef r = LLVMGetTypeKind(t) == LLVMStructTypeKind ? LLVMConstNamedStruct(t, elems, n)
                      : LLVMGetTypeKind(t) == LLVMArrayTypeKind ? LLVMConstArray2(LLVMGetElementType(t), elems, n)
                                                                 : LLVMConstVector(elems, n);
@@ -53,7 +55,7 @@ static LLVMValueRef shadow_of_initializer(LLVMValueRef c) {
   }
 }
 
-LLVMValueRef ad_constant_shadow(LLVMValueRef v) {
+LLVMValueRef ad_constant_shadow(LLVMValueRef v, ShadowUse use) {
   v = stripped(v);
   if (!v || !ad_has_constant_shadow(v)) return NULL;
   if (LLVMIsAFunction(v)) return v;
@@ -61,21 +63,52 @@ LLVMValueRef ad_constant_shadow(LLVMValueRef v) {
     unsigned n = (unsigned)LLVMGetNumOperands(v);
     LLVMValueRef *idx = xcalloc(n, sizeof *idx);
     for (unsigned i = 1; i < n; i++) idx[i - 1] = LLVMGetOperand(v, i);
-    LLVMValueRef r = LLVMConstGEP2(LLVMGetGEPSourceElementType(v), ad_constant_shadow(LLVMGetOperand(v, 0)), idx, n - 1);
+    LLVMValueRef r = LLVMConstGEP2(LLVMGetGEPSourceElementType(v), ad_constant_shadow(LLVMGetOperand(v, 0), use), idx, n - 1);
     free(idx);
     return r;
   }
   LLVMModuleRef m = LLVMGetGlobalParent(v);
-  char *name = xasprintf("%s.parad.shadow", LLVMGetValueName(v));
+  char *name = xasprintf("%s.parad.%s", LLVMGetValueName(v), use == SHADOW_READ ? "shadow" : "sink");
   LLVMValueRef s = LLVMGetNamedGlobal(m, name);
   if (!s) {
     s = LLVMAddGlobal(m, LLVMGlobalGetValueType(v), name);
     LLVMSetLinkage(s, LLVMInternalLinkage);
     LLVMSetAlignment(s, LLVMGetAlignment(v));
     LLVMSetInitializer(s, LLVMConstNull(LLVMGlobalGetValueType(v))); /* while its own initializer is made */
-    /* mutable: the reverse sweep may add adjoints into it (dropped) */
-    LLVMSetInitializer(s, shadow_of_initializer(LLVMGetInitializer(v)));
+    LLVMSetInitializer(s, shadow_of_initializer(LLVMGetInitializer(v), use));
+    LLVMSetGlobalConstant(s, use == SHADOW_READ);
   }
   free(name);
   return s;
+}
+
+enum { STAND_IN_BYTES = 64 };
+
+static LLVMValueRef zeros(LLVMModuleRef m, ShadowUse use) {
+  const char *name = use == SHADOW_READ ? "parad.stand_in.zeros" : "parad.stand_in.sink";
+  LLVMValueRef g = LLVMGetNamedGlobal(m, name);
+  if (g) return g;
+  LLVMTypeRef t = LLVMArrayType2(LLVMInt8TypeInContext(LLVMGetModuleContext(m)), STAND_IN_BYTES);
+  g = LLVMAddGlobal(m, t, name);
+  LLVMSetInitializer(g, LLVMConstNull(t));
+  LLVMSetLinkage(g, LLVMInternalLinkage);
+  LLVMSetAlignment(g, STAND_IN_BYTES);
+  LLVMSetGlobalConstant(g, use == SHADOW_READ);
+  return g;
+}
+
+LLVMValueRef ad_stand_in_shadow(LLVMValueRef choice, LLVMValueRef operand, ShadowUse use) {
+  if (!choice || !(LLVMIsASelectInst(choice) || LLVMIsAPHINode(choice))) return NULL;
+  bool is_operand = false;
+  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(choice); i < n; i++) is_operand |= LLVMGetOperand(choice, i) == operand;
+  if (!is_operand || !LLVMGetFirstUse(choice)) return NULL;
+  LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(choice)));
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  for (LLVMUseRef u = LLVMGetFirstUse(choice); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!LLVMIsALoadInst(user) || LLVMGetVolatile(user) || !ir_is_fp_or_fp_vector(LLVMTypeOf(user)) ||
+        LLVMStoreSizeOfType(td, LLVMTypeOf(user)) > STAND_IN_BYTES)
+      return NULL;
+  }
+  return zeros(m, use);
 }

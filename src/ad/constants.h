@@ -2,10 +2,16 @@
  * table of operations `s->pot = &harmonic`), and the derivative code then wants its shadow:
  *   a function         is its own shadow: it is not data;
  *   a constant global  gets a shadow global of its own: zeros where it holds floats (a constant has no
- *                      derivative; what the reverse sweep adds there is dropped), the shadows of the
- *                      pointers it holds where it holds pointers (a table of functions keeps them);
+ *                      derivative), the shadows of the pointers it holds where it holds pointers (a table
+ *                      of functions keeps them). Forward mode only reads it (a constant); reverse mode
+ *                      adds adjoints into it, which are dropped (a global of its own);
  *   a constant address into either (a getelementptr) is the same address in the shadow.
- * Anything else (a mutable global: Parad gives those no shadow) has none: NULL. */
+ * Anything else (a mutable global: Parad gives those no shadow) has none: NULL.
+ *
+ * And a stand-in: a pointer without a shadow that a select or phi chooses against one with a shadow,
+ * where the choice is only loaded from (`i > 0 ? u[i-1] : bc[0]` becomes, optimised, a load from a
+ * select of the two addresses, bc constant), shadows itself with a block of zeros: what is loaded from it
+ * has no derivative. */
 #ifndef PARAD_AD_CONSTANTS_H
 #define PARAD_AD_CONSTANTS_H
 
@@ -14,7 +20,13 @@
 
 /* Whether v is a constant that has a shadow (see above). */
 bool ad_has_constant_shadow(LLVMValueRef v);
+/* Forward mode reads shadows (tangents); reverse mode adds into them (adjoints). */
+typedef enum { SHADOW_READ, SHADOW_ADD } ShadowUse;
+
 /* Its shadow, made in v's module on first use; NULL when it has none. */
-LLVMValueRef ad_constant_shadow(LLVMValueRef v);
+LLVMValueRef ad_constant_shadow(LLVMValueRef v, ShadowUse use);
+/* The stand-in shadow of operand, a pointer without one, of the select or phi `choice`, when the choice
+ * is only loaded from (floats, 64 bytes at most); NULL otherwise. */
+LLVMValueRef ad_stand_in_shadow(LLVMValueRef choice, LLVMValueRef operand, ShadowUse use);
 
 #endif

@@ -22,8 +22,9 @@ bool fwd_shadow_lanes(FwdGen *g, LLVMValueRef ptr, LLVMValueRef at, const char *
   for (unsigned i = 0; i < g->width; i++) lanes[i] = LLVMConstNull(t);
   /* A null pointer's shadow is null, a constant's its own (ad/constants.h); nothing else may go without one. */
   if (LLVMIsAConstantPointerNull(ptr) || LLVMIsAUndefValue(ptr)) return true;
-  if (ad_has_constant_shadow(ptr)) {
-    for (unsigned i = 0; i < g->width; i++) lanes[i] = ad_constant_shadow(ptr);
+  LLVMValueRef s = ad_has_constant_shadow(ptr) ? ad_constant_shadow(ptr, SHADOW_READ) : ad_stand_in_shadow(at, ptr, SHADOW_READ);
+  if (s) {
+    for (unsigned i = 0; i < g->width; i++) lanes[i] = s;
     return true;
   }
   char buf[256];

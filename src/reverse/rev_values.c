@@ -366,7 +366,7 @@ LLVMValueRef rt(RevGen *g, LLVMValueRef call) { return lookup(g, call, NEED_TAPE
 
 LLVMValueRef rs(RevGen *g, LLVMValueRef v) {
   if (!is_local(v)) { /* a constant pointer: null's shadow is null, a constant's its own; others have none */
-    if (ad_has_constant_shadow(v)) return ad_constant_shadow(v);
+    if (ad_has_constant_shadow(v)) return ad_constant_shadow(v, SHADOW_ADD);
     if (!LLVMIsAConstantPointerNull(v) && !LLVMIsAUndefValue(v))
       rev_error(g, NULL, "parad: internal error: the reverse sweep asked for the shadow of a constant");
     return LLVMConstNull(g->ptr_type);
