@@ -528,15 +528,20 @@ static bool harmless_call(LLVMValueRef call) {
 }
 
 /* Whether the function lets anything but its own loads and stores see the object: a call other than the
- * harmless ones (a memcpy included), or the pointer stored anywhere but a pointer variable's stack slot. */
-static bool escapes(LLVMValueRef fn, const ValueList *objects) {
+ * harmless ones (a memcpy included), or the pointer stored anywhere but a pointer variable's stack slot.
+ * With `typed`, a call may take the address of an element or field computed in that struct type (at -O0,
+ * a function of the file that reads a field): what it finds there is laid out as the struct. */
+static bool escapes(LLVMValueRef fn, const ValueList *objects, LLVMTypeRef typed) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       if (LLVMIsAStoreInst(i) && in_list(objects, root_of(LLVMGetOperand(i, 0))) && !pointer_slot(LLVMGetOperand(i, 1)))
         return true;
       if (!ir_is_call(i) || harmless_call(i)) continue;
-      for (unsigned k = 0, n = ir_num_call_args(i); k < n; k++)
-        if (in_list(objects, root_of(LLVMGetArgOperand(i, k)))) return true;
+      for (unsigned k = 0, n = ir_num_call_args(i); k < n; k++) {
+        LLVMValueRef a = ir_strip_pointer_casts(LLVMGetArgOperand(i, k));
+        if (typed && LLVMIsAGetElementPtrInst(a) && strip_arrays(LLVMGetGEPSourceElementType(a)) == typed) continue;
+        if (in_list(objects, root_of(a))) return true;
+      }
     }
   return false;
 }
@@ -578,10 +583,10 @@ bool memtype_layout_of_data(LLVMValueRef p, MemLayout *l) {
   if (!fn) return false;
   ValueList objects = {0};
   same_object(fn, p, &objects);
+  k = memtype_of_data(p);
+  LLVMTypeRef s = k == DATA_MIXED || k == DATA_UNKNOWN ? indexing_struct(fn, &objects) : NULL;
   bool known = false;
-  if (!escapes(fn, &objects)) {
-    k = memtype_of_data(p);
-    LLVMTypeRef s = k == DATA_MIXED ? indexing_struct(fn, &objects) : NULL;
+  if (!escapes(fn, &objects, s)) {
     Placement pl;
     if (s) known = placement(p, &pl) && struct_layout(module_of(fn), s, &pl, l);
     else known = k != DATA_MIXED && k != DATA_UNKNOWN && uniform_layout(p, k, l);

@@ -286,7 +286,10 @@ static int reduces_floats(const Shape *s, int active, const char *call) {
 
 /* ==== forward mode ==== */
 
-/* A forward-mode message: [mark | n | n elements' values | their tangents], packed. */
+/* A forward-mode message: [mark | b | the values | their tangents], packed, b the bytes of the packed
+ * values. The receiver's datatype may differ from the sender's (MPI matches type signatures): b tells it
+ * how many of its own elements arrived, each packing to its datatype's size (MPI_Type_size) as both
+ * libraries pack (their own bytes; checked as each message is unpacked). */
 static const unsigned char mark[8] = {0x5a, 0xd5, 0xad, 0x5a, 0xd5, 0xad, 0x9a, 0x7e};
 
 /* The most bytes a message of n elements takes. */
@@ -299,12 +302,16 @@ static int message_size(int n, const Shape *s, MPI_Comm comm) {
 }
 
 static char *message(const void *v, void *d, int n, const Shape *s, MPI_Comm comm, int *size) {
-  int max = message_size(n, s, comm), pos = 0;
+  int max = message_size(n, s, comm), pos = 0, b = 0, at, start;
   char *m = alloc((size_t)max), *block = NULL;
   MPI_Pack(mark, 8, MPI_BYTE, m, max, &pos, comm);
-  MPI_Pack(&n, 1, MPI_INT, m, max, &pos, comm);
+  at = pos;
+  MPI_Pack(&b, 1, MPI_INT, m, max, &pos, comm);
+  start = pos;
   MPI_Pack(v, n, s->type, m, max, &pos, comm);
+  b = pos - start;
   MPI_Pack(or_zeros(d, s, n, &block), n, s->type, m, max, &pos, comm);
+  MPI_Pack(&b, 1, MPI_INT, m, max, &at, comm);
   free(block);
   *size = pos;
   return m;
@@ -314,18 +321,22 @@ static char *message(const void *v, void *d, int n, const Shape *s, MPI_Comm com
 static void unpack_message(char *m, int src, MPI_Status *st, void *v, void *d, int max, const Shape *s, MPI_Comm comm,
                            const char *call) {
   if (source(src, st) == MPI_PROC_NULL) return; /* nothing arrives from MPI_PROC_NULL */
-  int got, pos = 0, n = -1;
+  int got, pos = 0, b = -1, size, n = -1;
   unsigned char head[8] = {0};
   MPI_Get_count(st, MPI_PACKED, &got);
+  MPI_Type_size(s->type, &size);
   if (got >= message_size(0, s, comm)) {
     MPI_Unpack(m, got, &pos, head, 8, MPI_BYTE, comm);
-    MPI_Unpack(m, got, &pos, &n, 1, MPI_INT, comm);
+    MPI_Unpack(m, got, &pos, &b, 1, MPI_INT, comm);
+    n = size > 0 && b >= 0 && b % size == 0 ? b / size : -1;
   }
   if (memcmp(head, mark, 8) || n < 0 || n > max)
     die("%s from rank %d received a message without its tangent: was it sent by code Parad did not "
         "differentiate?", call, st->MPI_SOURCE);
   char *block = NULL;
+  int start = pos;
   MPI_Unpack(m, got, &pos, v, n, s->type, comm);
+  if (pos - start != b) die("%s: this MPI library packs data in a form Parad does not know", call);
   MPI_Unpack(m, got, &pos, or_zeros(d, s, n, &block), n, s->type, comm);
   free(block);
   MPI_Status_set_elements(st, s->type, shape_elements(s, n));
