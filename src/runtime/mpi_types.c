@@ -1,5 +1,6 @@
 /* What MPI data holds for derivatives (see mpi_types.h): datatypes flattened from the library's own
  * description, the floats of a buffer, and the packed bytes this rank wrote. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "mpi_types.h"
 
 #include <stdarg.h>
@@ -7,16 +8,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void parad_mpi_die(const char *fmt, ...) {
   int rank = -1;
+  char msg[1024];
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "parad: rank %d: ", rank);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
+  fprintf(stderr, "parad: rank %d: %s\n", rank, msg); /* one write: other ranks' messages do not cut into it */
+  /* MPICH's launcher may drop what is still on its way when an abort ends the ranks: give it time */
+  nanosleep(&(struct timespec){0, 200000000}, NULL);
   MPI_Abort(MPI_COMM_WORLD, 1);
   abort();
 }
@@ -167,12 +171,22 @@ static int forget(MPI_Datatype t, int key, void *flat, void *extra) {
   return MPI_SUCCESS;
 }
 
+static int keyval = MPI_KEYVAL_INVALID;
+
+/* MPI_Finalize deletes MPI_COMM_SELF's attributes first: the keyval goes then. */
+static int at_finalize(MPI_Comm c, int key, void *attr, void *extra) {
+  (void)c, (void)attr, (void)extra;
+  MPI_Type_free_keyval(&keyval);
+  MPI_Comm_free_keyval(&key);
+  return MPI_SUCCESS;
+}
+
 static Flat *flat_of(MPI_Datatype t) {
   static struct {
     MPI_Datatype t;
     Flat *f;
   } named[64];
-  static int nnamed, keyval = MPI_KEYVAL_INVALID;
+  static int nnamed;
   if (combiner(t) == MPI_COMBINER_NAMED) {
     for (int i = 0; i < nnamed; i++)
       if (named[i].t == t) return named[i].f;
@@ -181,7 +195,12 @@ static Flat *flat_of(MPI_Datatype t) {
     if (nnamed < 64) named[nnamed].t = t, named[nnamed++].f = f;
     return f;
   }
-  if (keyval == MPI_KEYVAL_INVALID) MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, forget, &keyval, NULL);
+  if (keyval == MPI_KEYVAL_INVALID) {
+    int self;
+    MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, forget, &keyval, NULL);
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize, &self, NULL);
+    MPI_Comm_set_attr(MPI_COMM_SELF, self, NULL);
+  }
   Flat *f;
   int found;
   MPI_Type_get_attr(t, keyval, &f, &found);
