@@ -118,7 +118,7 @@ static void send_back(const void *buf, int count, MPI_Datatype t, int peer, int 
 
 /* ---- records ---- */
 
-enum { FWD_ISEND, FWD_IRECV, REV_ISEND, REV_IRECV, REV_OTHER, REV_WAITALL };
+enum { FWD_ISEND, FWD_IRECV, REV_ISEND, REV_IRECV, REV_OTHER, REV_WAITALL, REV_PACK, REV_UNPACK };
 
 typedef struct Record {
   int kind;
@@ -1162,53 +1162,50 @@ void __parad_mpi_rev_MPI_Alltoall(Record *r) { rev_exchange(r, 0, "MPI_Alltoall"
 
 /* ---- MPI_Pack, MPI_Unpack ---- */
 
-/* Packing copies typed floats to packed bytes at the position: the adjoints go back from the packed
- * bytes' shadow to the typed buffer's, and the packed ones are reset. The packed bytes are noted with
- * where their floats are, for the send that takes them. */
-Record *__parad_mpi_aug_MPI_Pack(const void *in, int n, MPI_Datatype t, void *out, int size, int *position, MPI_Comm comm,
-                                 void *din, const void *layout, void *dout, const void *packed_layout) {
-  (void)packed_layout;
+/* MPI_Pack and MPI_Unpack copy n elements of typed memory to and from packed bytes [lo, hi): the bytes are
+ * noted with where their floats are, for the send that takes them. The record moves the adjoints back
+ * the other way (into the typed buffer's shadow for a pack, into the packed bytes' for an unpack) and
+ * resets those of the copy's destination. typed, packed: the shadows (the packed one at lo). */
+static Record *aug_packing(int pack, MPI_Datatype t, const void *layout, int n, char *lo, char *hi, void *typed,
+                           void *packed, const char *call) {
   Shape s = shape_of(t, layout);
-  int at = *position;
-  MPI_Pack(in, n, t, out, size, position, comm);
-  if (shape_packed(&s)) die("MPI_Pack of MPI_PACKED data is not differentiated");
-  Floats f = din || dout ? floats_packed(&s, n, "MPI_Pack") : (Floats){0};
-  packed_note((char *)out + at, (char *)out + *position, &f);
-  if (!dout) { /* the packed bytes are not active: nothing goes back */
+  if (shape_packed(&s)) die("%s of MPI_PACKED data is not differentiated", call);
+  Floats f = typed || packed ? floats_packed(&s, n, call) : (Floats){0};
+  packed_note(lo, hi, &f);
+  if (!(pack ? packed : typed)) { /* the destination is not active: nothing goes back */
     floats_free(&f);
     return NULL;
   }
-  Record *r = record(REV_OTHER);
-  r->shadow = din, r->shadow2 = (char *)dout + at, r->sent = f;
+  Record *r = record(pack ? REV_PACK : REV_UNPACK);
+  r->shadow = typed, r->shadow2 = packed, r->sent = f;
   return r;
 }
 
-void __parad_mpi_rev_MPI_Pack(Record *r) {
+static void rev_packing(Record *r) {
   if (!r) return;
-  floats_move(r->shadow, AT, r->shadow2, PACKED_AT, &r->sent, 1);
+  if (r->kind == REV_PACK) floats_move(r->shadow, AT, r->shadow2, PACKED_AT, &r->sent, 1);
+  else floats_move(r->shadow2, PACKED_AT, r->shadow, AT, &r->sent, 1);
   release(r);
 }
+
+Record *__parad_mpi_aug_MPI_Pack(const void *in, int n, MPI_Datatype t, void *out, int size, int *position, MPI_Comm comm,
+                                 void *din, const void *layout, void *dout, const void *packed_layout) {
+  (void)packed_layout;
+  int at = *position;
+  MPI_Pack(in, n, t, out, size, position, comm);
+  return aug_packing(1, t, layout, n, (char *)out + at, (char *)out + *position, din, dout ? (char *)dout + at : NULL,
+                     "MPI_Pack");
+}
+
+void __parad_mpi_rev_MPI_Pack(Record *r) { rev_packing(r); }
 
 Record *__parad_mpi_aug_MPI_Unpack(const void *in, int size, int *position, void *out, int n, MPI_Datatype t,
                                    MPI_Comm comm, void *din, const void *packed_layout, void *dout, const void *layout) {
   (void)packed_layout;
-  Shape s = shape_of(t, layout);
   int at = *position;
   MPI_Unpack(in, size, position, out, n, t, comm);
-  if (shape_packed(&s)) die("MPI_Unpack to MPI_PACKED data is not differentiated");
-  Floats f = din || dout ? floats_packed(&s, n, "MPI_Unpack") : (Floats){0};
-  packed_note((char *)in + at, (char *)in + *position, &f);
-  if (!dout) { /* the typed output is not active: nothing goes back */
-    floats_free(&f);
-    return NULL;
-  }
-  Record *r = record(REV_OTHER);
-  r->shadow = din ? (char *)din + at : NULL, r->shadow2 = dout, r->sent = f;
-  return r;
+  return aug_packing(0, t, layout, n, (char *)in + at, (char *)in + *position, dout, din ? (char *)din + at : NULL,
+                     "MPI_Unpack");
 }
 
-void __parad_mpi_rev_MPI_Unpack(Record *r) {
-  if (!r) return;
-  floats_move(r->shadow, PACKED_AT, r->shadow2, AT, &r->sent, 1);
-  release(r);
-}
+void __parad_mpi_rev_MPI_Unpack(Record *r) { rev_packing(r); }

@@ -16,24 +16,13 @@
 // RUN: %mpicc -O0 -I%S/../include %s -o %t0 && %mpirun 1 %t0 && %mpirun 2 %t0 && %mpirun 3 %t0 && %mpirun 4 %t0
 #include <math.h>
 #include <stdlib.h>
+#include "atom.h"
 #include "mpicheck.h"
 
 void __parad_autodiff(void *, ...);
 void __parad_fwddiff(void *, ...);
 
-typedef struct {
-  int id;
-  double x[3];
-  int type;
-} Atom;
-
 enum { N = 2 };
-
-static double pair(const Atom *a, const Atom *g) {
-  double d2 = 0;
-  for (int k = 0; k < 3; k++) d2 += (a->x[k] - g->x[k]) * (a->x[k] - g->x[k]);
-  return (1 + 0.5 * g->type) * exp(-0.5 * d2) + 0.001 * g->id;
-}
 
 __attribute__((noinline)) static void halo(double *x, double *J) {
   int rank, size;
@@ -59,7 +48,7 @@ __attribute__((noinline)) static void halo(double *x, double *J) {
   MPI_Isend(out, N * sizeof(Atom), MPI_BYTE, prev, 1, MPI_COMM_WORLD, &req[1]);
   MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
   for (int i = 0; i < N; i++)
-    for (int g = 0; g < N; g++) s += pair(&own[i], &ghost[g]) + pair(&own[i], &in[g]);
+    for (int g = 0; g < N; g++) s += atom_pair(&own[i], &ghost[g]) + atom_pair(&own[i], &in[g]);
   free(out), free(in);
   MPI_Allreduce(&s, J, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }

@@ -16,24 +16,13 @@
 // RUN: %mpicc -O0 -I%S/../include %s -o %t0 && %mpirun 1 %t0 && %mpirun 2 %t0 && %mpirun 3 %t0 && %mpirun 4 %t0
 #include <math.h>
 #include <stddef.h>
+#include "atom.h"
 #include "mpicheck.h"
 
 void __parad_autodiff(void *, ...);
 void __parad_fwddiff(void *, ...);
 
-typedef struct {
-  int id;
-  double x[3];
-  int type;
-} Atom;
-
 enum { N = 3, MAX_RANKS = 4 };
-
-static double pair(const Atom *a, const Atom *g) {
-  double d2 = 0;
-  for (int k = 0; k < 3; k++) d2 += (a->x[k] - g->x[k]) * (a->x[k] - g->x[k]);
-  return (1 + 0.5 * g->type) * exp(-0.5 * d2) + 0.001 * g->id;
-}
 
 __attribute__((noinline)) static void atoms(double *x, double *J) {
   int rank, size;
@@ -65,7 +54,7 @@ __attribute__((noinline)) static void atoms(double *x, double *J) {
   MPI_Type_free(&atom);
   MPI_Type_free(&pick);
   for (int i = 0; i < N; i++)
-    for (int k = 0; k < 2; k++) s += pair(&own[i], &g[k]);
+    for (int k = 0; k < 2; k++) s += atom_pair(&own[i], &g[k]);
   for (int k = 0; k < 2; k++)
     for (int d = 0; d < 3; d++) s += 0.25 * (1 + b[k].type) * b[k].x[d] * b[k].x[d];
   MPI_Allreduce(&s, J, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
