@@ -376,16 +376,20 @@ int __parad_mpi_fwd_MPI_Recv(void *buf, int n, MPI_Datatype t, int src, int tag,
   return rc;
 }
 
+/* Each half of a Sendrecv carries derivatives as its own datatype says (the two messages have different
+ * partners, each deciding by the same datatype). */
 int __parad_mpi_fwd_MPI_Sendrecv(const void *sb, int sn, MPI_Datatype st_, int dest, int stag, void *rb, int rn,
                                  MPI_Datatype rt, int src, int rtag, MPI_Comm comm, MPI_Status *status, void *dsb,
                                  const void *sl, void *drb, const void *rl) {
   Shape ss = shape_of(st_, sl), rs = shape_of(rt, rl);
-  if (!shape_carries(&rs)) return MPI_Sendrecv(sb, sn, st_, dest, stag, rb, rn, rt, src, rtag, comm, status);
+  int sends = shape_carries(&ss), receives = shape_carries(&rs);
+  if (!sends && !receives) return MPI_Sendrecv(sb, sn, st_, dest, stag, rb, rn, rt, src, rtag, comm, status);
   MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
-  int out_size, in_size = message_size(rn, &rs, comm);
-  char *out = message(sb, dsb, sn, &ss, comm, &out_size), *in = alloc((size_t)in_size);
-  int rc = MPI_Sendrecv(out, out_size, MPI_PACKED, dest, stag, in, in_size, MPI_PACKED, src, rtag, comm, st);
-  unpack_message(in, src, st, rb, drb, rn, &rs, comm, "MPI_Sendrecv");
+  int out_size = sn, in_size = receives ? message_size(rn, &rs, comm) : rn;
+  char *out = sends ? message(sb, dsb, sn, &ss, comm, &out_size) : NULL, *in = receives ? alloc((size_t)in_size) : NULL;
+  int rc = MPI_Sendrecv(sends ? out : sb, out_size, sends ? MPI_PACKED : st_, dest, stag, receives ? in : rb, in_size,
+                        receives ? MPI_PACKED : rt, src, rtag, comm, st);
+  if (receives) unpack_message(in, src, st, rb, drb, rn, &rs, comm, "MPI_Sendrecv");
   free(out), free(in);
   return rc;
 }
@@ -724,7 +728,7 @@ Record *__parad_mpi_aug_MPI_Sendrecv(const void *sb, int sn, MPI_Datatype st_, i
   check(&ss, dsb, "MPI_Sendrecv"), check(&rs, drb, "MPI_Sendrecv");
   MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
   Record *r = NULL;
-  if (shape_carries(&rs)) {
+  if (shape_carries(&ss) || shape_carries(&rs)) {
     r = record(REV_OTHER);
     keep(r, &ss, &rs);
     r->shadow = dsb, r->count = sn, r->peer = dest, r->tag = stag, r->comm = comm, r->shadow2 = drb;
@@ -738,19 +742,24 @@ Record *__parad_mpi_aug_MPI_Sendrecv(const void *sb, int sn, MPI_Datatype st_, i
   return r;
 }
 
+/* The send's adjoint comes back while the receive's goes back, each where its half carries derivatives. */
 void __parad_mpi_rev_MPI_Sendrecv(Record *r) {
   if (!r) return;
+  int sends = shape_carries(&r->sh), receives = shape_carries(&r->sh2);
   char *block = NULL;
-  MPI_Request q[2];
-  MPI_Status st[2];
-  Temp t = temp(&r->sh, r->count);
-  MPI_Irecv(t.origin, r->count, r->sh.type, r->peer, r->tag, r->comm, &q[0]);
-  send_back(or_zeros(r->shadow2, &r->sh2, r->count2, &block), r->count2, r->sh2.type, r->peer2, r->tag2, r->comm, &q[1]);
-  finish(&q[0], &st[0], "MPI_Sendrecv", r->peer);
-  finish(&q[1], &st[1], "MPI_Sendrecv", r->peer2);
-  check_count(&st[0], r->sh.type, r->count, "MPI_Sendrecv", r->peer);
-  clear(&r->sh2, r->shadow2, 0, r->count2, "MPI_Sendrecv");
-  if (r->peer != MPI_PROC_NULL) add_arrived(r, t.origin, "MPI_Sendrecv");
+  MPI_Request q[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  MPI_Status st;
+  Temp t = temp(&r->sh, sends ? r->count : 0);
+  if (sends) MPI_Irecv(t.origin, r->count, r->sh.type, r->peer, r->tag, r->comm, &q[0]);
+  if (receives)
+    send_back(or_zeros(r->shadow2, &r->sh2, r->count2, &block), r->count2, r->sh2.type, r->peer2, r->tag2, r->comm, &q[1]);
+  finish(&q[0], &st, "MPI_Sendrecv", r->peer);
+  finish(&q[1], NULL, "MPI_Sendrecv", r->peer2);
+  if (receives) clear(&r->sh2, r->shadow2, 0, r->count2, "MPI_Sendrecv");
+  if (sends && r->peer != MPI_PROC_NULL) {
+    check_count(&st, r->sh.type, r->count, "MPI_Sendrecv", r->peer);
+    add_arrived(r, t.origin, "MPI_Sendrecv");
+  }
   free(block), free(t.block);
   release(r);
 }
