@@ -2,8 +2,10 @@
 // u_i = sin(x_i) + x_i x_{i+1} in a stack array and sends it to the next rank in a ring as N * 8 MPI_BYTE by
 // MPI_Sendrecv, receiving w from the previous rank; then forms p_i = w_i x_i in a heap block and sends it
 // to the previous rank as N * 8 MPI_CHAR by MPI_Isend, receiving q from the next rank by MPI_Irecv (one
-// MPI_Waitall). J = sum_ranks sum_i ((i + 1) w_i^2 + cos(x_i) q_i) by an MPI_Allreduce. At 1 rank both
-// messages go to the rank itself. Before bytes were read by what the buffer holds, the messages carried
+// MPI_Waitall). Last it sends a constant table (a global: it has no shadow) to the next rank as MPI_BYTE,
+// receiving c into memory that has one: the rank without a shadow sends zeros and drops the adjoint that
+// comes back, so both sides make the same messages. J = sum_ranks sum_i ((i + 1) w_i^2 + cos(x_i) q_i +
+// c_i x_i) by an MPI_Allreduce. At 1 rank the messages go to the rank itself. Before bytes were read by what the buffer holds, the messages carried
 // no derivative and the gradient missed every term through w and q, silently.
 // Reverse mode: J's adjoint is 1 on rank 0 only; the gradient is checked against central finite
 // differences over every value of every rank (h = 1e-6, tolerance 1e-7). Forward mode: the tangent of J
@@ -18,6 +20,8 @@ void __parad_autodiff(void *, ...);
 void __parad_fwddiff(void *, ...);
 
 enum { N = 3 };
+
+static const double table[N] = {0.5, -1.25, 2};
 
 __attribute__((noinline)) static void ring(double *x, double *J) {
   int rank, size;
@@ -34,7 +38,9 @@ __attribute__((noinline)) static void ring(double *x, double *J) {
   MPI_Irecv(q, N * sizeof(double), MPI_CHAR, next, 1, MPI_COMM_WORLD, &req[0]);
   MPI_Isend(p, N * sizeof(double), MPI_CHAR, prev, 1, MPI_COMM_WORLD, &req[1]);
   MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
-  for (int i = 0; i < N; i++) s += (i + 1) * w[i] * w[i] + cos(x[i]) * q[i];
+  double c[N];
+  MPI_Sendrecv(table, sizeof table, MPI_BYTE, next, 2, c, sizeof c, MPI_BYTE, prev, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  for (int i = 0; i < N; i++) s += (i + 1) * w[i] * w[i] + cos(x[i]) * q[i] + c[i] * x[i];
   free(p), free(q);
   MPI_Allreduce(&s, J, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
