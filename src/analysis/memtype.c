@@ -571,24 +571,34 @@ static bool uniform_layout(LLVMValueRef p, DataKind k, MemLayout *l) {
   return add_run(l, 0, 1, k);
 }
 
+/* Whether a memcpy or memmove writes into the object (an int array holding a double's bytes). */
+static bool copied_into(LLVMValueRef fn, const ValueList *objects) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      if (ir_is_call(i) && is_transfer(i) && in_list(objects, root_of(LLVMGetArgOperand(i, 0)))) return true;
+  return false;
+}
+
 bool memtype_layout_of_data(LLVMValueRef p, MemLayout *l) {
   if (object_layout(p, l)) return true;
   LLVMTypeRef declared = address_type(p);
   DataKind k = declared ? uniform_kind(declared) : DATA_UNKNOWN;
-  if (k == DATA_F64 || k == DATA_F32 || k == DATA_PTR || k == DATA_INT) return uniform_layout(p, k, l);
-  /* else how the function uses the object, if nothing else sees it */
+  if (k == DATA_F64 || k == DATA_F32) return uniform_layout(p, k, l);
   LLVMValueRef root = root_of(p);
   LLVMValueRef fn = LLVMIsAArgument(root) ? LLVMGetParamParent(root)
                     : LLVMIsAInstruction(root) ? LLVMGetBasicBlockParent(LLVMGetInstructionParent(root)) : NULL;
-  if (!fn) return false;
+  if (!fn) return (k == DATA_INT || k == DATA_PTR) && uniform_layout(p, k, l); /* a global: by its type */
   ValueList objects = {0};
   same_object(fn, p, &objects);
-  k = memtype_of_data(p);
-  LLVMTypeRef s = k == DATA_MIXED || k == DATA_UNKNOWN ? indexing_struct(fn, &objects) : NULL;
   bool known = false;
-  if (!escapes(fn, &objects, s)) {
+  if (k == DATA_INT || k == DATA_PTR) { /* no floats by its type, unless a copy put some there */
+    known = !copied_into(fn, &objects) && uniform_layout(p, k, l);
+  } else { /* how the function uses the object, if nothing else sees it */
+    k = memtype_of_data(p);
+    LLVMTypeRef s = k == DATA_MIXED || k == DATA_UNKNOWN ? indexing_struct(fn, &objects) : NULL;
     Placement pl;
-    if (s) known = placement(p, &pl) && struct_layout(module_of(fn), s, &pl, l);
+    if (escapes(fn, &objects, s)) known = false;
+    else if (s) known = placement(p, &pl) && struct_layout(module_of(fn), s, &pl, l);
     else known = k != DATA_MIXED && k != DATA_UNKNOWN && uniform_layout(p, k, l);
   }
   vec_free(&objects);
