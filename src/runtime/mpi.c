@@ -228,6 +228,13 @@ static void check(const Shape *s, const void *shadow, const char *call) {
   if (shadow) shape_check(s, call);
 }
 
+/* A collective's buffer with a shadow in reverse mode: its floats must be placeable on every rank alike,
+ * which packed bytes (whose floats the sender alone knows) are not. */
+static void check_collective(const Shape *s, const void *shadow, const char *call) {
+  if (shadow && shape_packed(s)) die("%s of active MPI_PACKED data is not differentiated in reverse mode: unpack it first", call);
+  check(s, shadow, call);
+}
+
 /* ---- the local factor of MAX, MIN and PROD reductions ---- */
 
 /* For each float: 1 on the lowest rank holding the extremum (0 elsewhere), or the product of the other
@@ -470,17 +477,10 @@ int __parad_mpi_fwd_MPI_Test(MPI_Request *req, int *flag, MPI_Status *status) {
 
 int __parad_mpi_fwd_MPI_Barrier(MPI_Comm comm) { return MPI_Barrier(comm); }
 
-/* Collectives of packed bytes: where their floats lie cannot be told on every rank alike. */
-static int collective_shape(Shape *s, MPI_Datatype t, const void *layout, int active, const char *call) {
-  *s = shape_of(t, layout);
-  if (active && shape_packed(s)) die("%s of active MPI_PACKED data is not differentiated: unpack it first", call);
-  return shape_carries(s);
-}
-
 int __parad_mpi_fwd_MPI_Bcast(void *buf, int n, MPI_Datatype t, int root, MPI_Comm comm, void *d, const void *layout) {
-  Shape s;
+  Shape s = shape_of(t, layout);
   int rc = MPI_Bcast(buf, n, t, root, comm);
-  if (!collective_shape(&s, t, layout, d != NULL, "MPI_Bcast")) return rc;
+  if (!shape_carries(&s)) return rc;
   char *block = NULL;
   MPI_Bcast(or_zeros(d, &s, n, &block), n, t, root, comm);
   free(block);
@@ -536,17 +536,16 @@ static void *shadow_of(const void *buf, void *d, const Shape *s, int count, char
 /* The shapes of a collective's two sides; whether its tangents move (the side that is not MPI_IN_PLACE
  * says). */
 static int collective_shapes(Shape *s, Shape *r, const void *sb, MPI_Datatype st, const void *sl, MPI_Datatype rt,
-                             const void *rl, int active, const char *call) {
-  int carries = collective_shape(s, st, sl, active, call);
-  int rcarries = collective_shape(r, rt, rl, active, call);
-  return sb == MPI_IN_PLACE ? rcarries : carries;
+                             const void *rl) {
+  *s = shape_of(st, sl), *r = shape_of(rt, rl);
+  return shape_carries(sb == MPI_IN_PLACE ? r : s);
 }
 
 int __parad_mpi_fwd_MPI_Gather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt, int root,
                                MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
   Shape s, r;
   int rc = MPI_Gather(sb, sn, st, rb, rn, rt, root, comm);
-  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl, dsb || drb, "MPI_Gather")) return rc;
+  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
   char *b1 = NULL, *b2 = NULL;
   MPI_Gather(shadow_of(sb, dsb, &s, sn, &b1), sn, st, shadow_of(rb, drb, &r, rn * comm_size(comm), &b2), rn, rt, root, comm);
   free(b1), free(b2);
@@ -558,7 +557,7 @@ int __parad_mpi_fwd_MPI_Gatherv(const void *sb, int sn, MPI_Datatype st, void *r
                                 void *drb, const void *rl) {
   Shape s, r;
   int rc = MPI_Gatherv(sb, sn, st, rb, rcounts, displs, rt, root, comm);
-  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl, dsb || drb, "MPI_Gatherv")) return rc;
+  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
   int ext = comm_rank(comm) == root ? v_extent(rcounts, displs, comm_size(comm)) : 0;
   char *b1 = NULL, *b2 = NULL;
   MPI_Gatherv(shadow_of(sb, dsb, &s, sn, &b1), sn, st, shadow_of(rb, drb, &r, ext, &b2), rcounts, displs, rt, root, comm);
@@ -570,7 +569,7 @@ int __parad_mpi_fwd_MPI_Scatter(const void *sb, int sn, MPI_Datatype st, void *r
                                 MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
   Shape s, r;
   int rc = MPI_Scatter(sb, sn, st, rb, rn, rt, root, comm);
-  if (!collective_shapes(&r, &s, rb, rt, rl, st, sl, dsb || drb, "MPI_Scatter")) return rc;
+  if (!collective_shapes(&r, &s, rb, rt, rl, st, sl)) return rc;
   char *b1 = NULL, *b2 = NULL;
   MPI_Scatter(shadow_of(sb, dsb, &s, sn * comm_size(comm), &b1), sn, st, shadow_of(rb, drb, &r, rn, &b2), rn, rt, root, comm);
   free(b1), free(b2);
@@ -582,7 +581,7 @@ int __parad_mpi_fwd_MPI_Scatterv(const void *sb, const int *scounts, const int *
                                  const void *rl) {
   Shape s, r;
   int rc = MPI_Scatterv(sb, scounts, displs, st, rb, rn, rt, root, comm);
-  if (!collective_shapes(&r, &s, rb, rt, rl, st, sl, dsb || drb, "MPI_Scatterv")) return rc;
+  if (!collective_shapes(&r, &s, rb, rt, rl, st, sl)) return rc;
   int ext = comm_rank(comm) == root ? v_extent(scounts, displs, comm_size(comm)) : 0;
   char *b1 = NULL, *b2 = NULL;
   MPI_Scatterv(shadow_of(sb, dsb, &s, ext, &b1), scounts, displs, st, shadow_of(rb, drb, &r, rn, &b2), rn, rt, root, comm);
@@ -594,7 +593,7 @@ int __parad_mpi_fwd_MPI_Allgather(const void *sb, int sn, MPI_Datatype st, void 
                                   MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
   Shape s, r;
   int rc = MPI_Allgather(sb, sn, st, rb, rn, rt, comm);
-  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl, dsb || drb, "MPI_Allgather")) return rc;
+  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
   char *b1 = NULL, *b2 = NULL;
   MPI_Allgather(shadow_of(sb, dsb, &s, sn, &b1), sn, st, shadow_of(rb, drb, &r, rn * comm_size(comm), &b2), rn, rt, comm);
   free(b1), free(b2);
@@ -605,7 +604,7 @@ int __parad_mpi_fwd_MPI_Alltoall(const void *sb, int sn, MPI_Datatype st, void *
                                  MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
   Shape s, r;
   int rc = MPI_Alltoall(sb, sn, st, rb, rn, rt, comm);
-  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl, dsb || drb, "MPI_Alltoall")) return rc;
+  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
   int size = comm_size(comm);
   char *b1 = NULL, *b2 = NULL;
   MPI_Alltoall(shadow_of(sb, dsb, &s, sn * size, &b1), sn, st, shadow_of(rb, drb, &r, rn * size, &b2), rn, rt, comm);
@@ -904,9 +903,9 @@ void __parad_mpi_rev_MPI_Barrier(Record *r) {
 /* ---- collectives ---- */
 
 Record *__parad_mpi_aug_MPI_Bcast(void *buf, int n, MPI_Datatype t, int root, MPI_Comm comm, void *d, const void *layout) {
-  Shape s;
-  int carries = collective_shape(&s, t, layout, d != NULL, "MPI_Bcast");
-  check(&s, d, "MPI_Bcast");
+  Shape s = shape_of(t, layout);
+  int carries = shape_carries(&s);
+  check_collective(&s, d, "MPI_Bcast");
   MPI_Bcast(buf, n, t, root, comm);
   if (!carries) return NULL;
   Record *r = record(REV_OTHER);
@@ -1017,11 +1016,11 @@ static Record *gs_record(const Shape *s, const Shape *rs, int n, int rn, int vfo
   return r;
 }
 
-/* The shapes of a collective about to be recorded: checked where they have shadows. */
+/* The shapes of a collective about to be recorded, checked. */
 static int aug_shapes(Shape *s, Shape *rs, const void *sb, MPI_Datatype st, const void *sl, MPI_Datatype rt,
                       const void *rl, void *dsb, void *drb, const char *call) {
-  int carries = collective_shapes(s, rs, sb, st, sl, rt, rl, dsb || drb, call);
-  check(s, dsb, call), check(rs, drb, call);
+  int carries = collective_shapes(s, rs, sb, st, sl, rt, rl);
+  check_collective(s, dsb, call), check_collective(rs, drb, call);
   return carries;
 }
 
