@@ -926,11 +926,14 @@ void __parad_mpi_rev_MPI_Bcast(Record *r) {
   if (r->sh2.k) MPI_Ireduce(mine, all.origin, r->count, r->sh2.type, MPI_SUM, r->root, r->comm, &q);
   else MPI_Igather(mine, r->count, r->sh2.type, all.origin, r->count, r->sh2.type, r->root, r->comm, &q);
   finish(&q, NULL, "MPI_Bcast", r->root);
-  if (!root) clear(&r->sh2, shadow, 0, r->count, "MPI_Bcast");
-  else if (r->sh2.k && shadow) memcpy(shadow, all.origin, (size_t)r->count * (size_t)r->sh2.k);
-  else
-    for (int s = 0; s < size && !r->sh2.k; s++)
+  if (!root) {
+    clear(&r->sh2, shadow, 0, r->count, "MPI_Bcast");
+  } else if (r->sh2.k) {
+    if (shadow) memcpy(shadow, all.origin, (size_t)r->count * (size_t)r->sh2.k);
+  } else {
+    for (int s = 0; s < size; s++)
       if (s != rank) add_floats(&r->sh2, shadow, all.origin + shape_offset(&r->sh2, s * r->count), r->count, "MPI_Bcast");
+  }
   free(block), free(all.block);
   release(r);
 }
