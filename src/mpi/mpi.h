@@ -56,11 +56,6 @@ MpiStaticType mpi_static_type(LLVMValueRef datatype);
  * datatypes alone, the same on every rank. */
 bool mpi_may_carry_derivatives(const MpiCall *c, LLVMValueRef call);
 
-/* What one side (0 send, 1 receive) of a data call holds, for derivatives: by its datatype when that is a
- * float or integer one, else by the memory its buffer points into (memtype_layout_of_data). */
-typedef enum { MPI_HOLDS_NO_FLOATS, MPI_HOLDS_FLOATS, MPI_HOLDS_UNKNOWN } MpiContent;
-MpiContent mpi_side_content(const MpiCall *c, LLVMValueRef call, int side);
-
 /* Whether the receive buffer of a call (MPI_Pack's output included) may be given floats, whose derivatives
  * then need a shadow. */
 bool mpi_receive_may_hold_floats(const MpiCall *c, LLVMValueRef call);

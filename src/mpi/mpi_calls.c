@@ -138,7 +138,11 @@ static bool has_floats(const MemLayout *l) {
   return false;
 }
 
-MpiContent mpi_side_content(const MpiCall *c, LLVMValueRef call, int side) {
+/* What one side (0 send, 1 receive) of a data call holds, for derivatives: by its datatype when that is a
+ * float or integer one, else by the memory its buffer points into (memtype_layout_of_data). */
+typedef enum { MPI_HOLDS_NO_FLOATS, MPI_HOLDS_FLOATS, MPI_HOLDS_UNKNOWN } MpiContent;
+
+static MpiContent side_content(const MpiCall *c, LLVMValueRef call, int side) {
   int t = side_type(c, call, side);
   LLVMValueRef buf = side_buffer(c, call, side);
   if (t < 0 || t == MPI_TYPE_INTEGER || !buf || not_memory(buf)) return MPI_HOLDS_NO_FLOATS;
@@ -152,7 +156,7 @@ bool mpi_receive_may_hold_floats(const MpiCall *c, LLVMValueRef call) {
   if (c->kind != MPI_CALL_DATA || c->recv_buf < 0 || !mpi_may_carry_derivatives(c, call)) return false;
   /* what MPI_Pack writes is what its input holds */
   int side = c->recv_type == MPI_PACKED_SIDE ? 0 : 1;
-  return mpi_side_content(c, call, side) != MPI_HOLDS_NO_FLOATS;
+  return side_content(c, call, side) != MPI_HOLDS_NO_FLOATS;
 }
 
 unsigned mpi_buffers(const MpiCall *c, LLVMValueRef call, LLVMValueRef bufs[2]) {
@@ -231,7 +235,7 @@ bool mpi_bytes_unknown(const Activity *a, const MpiCall *c, LLVMValueRef call, c
   for (int side = 0; side < 2; side++) {
     LLVMValueRef buf = side_buffer(c, call, side);
     if (side_type(c, call, side) != MPI_TYPE_BYTES || !buf || !activity_shadowed(a, buf) ||
-        mpi_side_content(c, call, side) != MPI_HOLDS_UNKNOWN)
+        side_content(c, call, side) != MPI_HOLDS_UNKNOWN)
       continue;
     snprintf(msg, n, "%s moves active memory as bytes (its %s buffer) and Parad cannot tell which of them are "
                      "floats, whose adjoints reverse mode must add: send typed data (MPI_DOUBLE, a derived "
