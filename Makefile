@@ -34,25 +34,35 @@ DRV_SRC  := $(wildcard src/driver/*.c)
 DRV_OBJ  := $(DRV_SRC:%.c=$(BUILD)/%.o)
 TOOL_OBJ := $(BUILD)/src/tool/parad.o
 
-# The runtime linked into every program parad-cc links. Its MPI part (mpi.c) is compiled against the MPI
-# library found through $(MPICC), into a library of its own, linked only when a program uses it.
-RT_SRC   := $(filter-out src/runtime/mpi.c,$(wildcard src/runtime/*.c))
+# The runtime linked into every program parad-cc links. Its MPI part (mpi*.c) is compiled against each MPI
+# library found (Open MPI through $(MPICC), MPICH through $(MPICC_MPICH)), into a library of its own per
+# MPI, linked only when a program uses it: parad-cc picks the one matching the program's link line.
+MPI_RT   := $(wildcard src/runtime/mpi*.c)
+RT_SRC   := $(filter-out $(MPI_RT),$(wildcard src/runtime/*.c))
 RT_OBJ   := $(RT_SRC:%.c=build/rt/%.o)
 RT_CFLAGS := -std=c11 -O2 -gdwarf-4 -fPIC -Wall -Wextra -Iinclude -Isrc/runtime
 
-MPICC    ?= mpicc
-HAVE_MPI := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo yes)
+MPICC       ?= mpicc
+MPICC_MPICH ?= mpicc.mpich
+HAVE_MPI    := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo yes)
+HAVE_MPICH  := $(shell command -v $(MPICC_MPICH) >/dev/null 2>&1 && echo yes)
 
-all: bin/parad-cc bin/parad lib/libparad_rt.a $(if $(HAVE_MPI),lib/libparad_mpi.a)
+all: bin/parad-cc bin/parad lib/libparad_rt.a $(if $(HAVE_MPI),lib/libparad_mpi.a) $(if $(HAVE_MPICH),lib/libparad_mpich.a)
 
-lib/libparad_mpi.a: build/rt/src/runtime/mpi.o
+lib/libparad_mpi.a: $(MPI_RT:%.c=build/rt-mpi/%.o)
+lib/libparad_mpich.a: $(MPI_RT:%.c=build/rt-mpich/%.o)
+lib/libparad_mpi.a lib/libparad_mpich.a:
 	@mkdir -p lib
 	rm -f $@ && ar rcs $@ $^
 
-# the wrapper compiles with our clang (Open MPI reads OMPI_CC, MPICH reads MPICH_CC)
-build/rt/src/runtime/mpi.o: src/runtime/mpi.c
+# the wrappers compile with our clang (Open MPI reads OMPI_CC, MPICH reads MPICH_CC)
+build/rt-mpi/%.o: %.c
 	@mkdir -p $(dir $@)
 	OMPI_CC=$(CLANG) MPICH_CC=$(CLANG) $(MPICC) $(RT_CFLAGS) -MMD -MP -c -o $@ $<
+
+build/rt-mpich/%.o: %.c
+	@mkdir -p $(dir $@)
+	MPICH_CC=$(CLANG) $(MPICC_MPICH) $(RT_CFLAGS) -MMD -MP -c -o $@ $<
 
 lib/libparad_rt.a: $(RT_OBJ)
 	@mkdir -p lib
@@ -78,7 +88,7 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
--include $(LIB_OBJ:.o=.d) $(DRV_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(RT_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(DRV_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(RT_OBJ:.o=.d) $(MPI_RT:%.c=build/rt-mpi/%.d) $(MPI_RT:%.c=build/rt-mpich/%.d)
 
 check: all
 	./scripts/run-tests

@@ -9,28 +9,8 @@ enum { TAG_COUNT, TAG_GHOSTS, TAG_FORCES, TAG_MIGRANTS, TAG_VELOCITIES };
 
 /* The records to the rank below, the ghosts from the rank above. */
 static void send_down(const System *s, const AtomRecord *out, int nout, AtomRecord *in, int nin) {
-#ifdef HALO_DOUBLES
-  /* The same records as arrays of MPI_DOUBLE (positions) and MPI_INT (ids and types), for MPI layers that
-   * carry derivatives only in floating-point datatypes. */
-  double *xout = malloc(sizeof(double) * 3 * nout), *xin = malloc(sizeof(double) * 3 * nin);
-  int *tout = malloc(sizeof(int) * 2 * nout), *tin = malloc(sizeof(int) * 2 * nin);
-  for (int k = 0; k < nout; k++) {
-    memcpy(&xout[3 * k], out[k].x, sizeof out[k].x);
-    tout[2 * k] = out[k].id, tout[2 * k + 1] = out[k].type;
-  }
-  MPI_Sendrecv(xout, 3 * nout, MPI_DOUBLE, s->down, TAG_GHOSTS, xin, 3 * nin, MPI_DOUBLE, s->up, TAG_GHOSTS,
-               s->comm, MPI_STATUS_IGNORE);
-  MPI_Sendrecv(tout, 2 * nout, MPI_INT, s->down, TAG_GHOSTS, tin, 2 * nin, MPI_INT, s->up, TAG_GHOSTS, s->comm,
-               MPI_STATUS_IGNORE);
-  for (int k = 0; k < nin; k++) {
-    memcpy(in[k].x, &xin[3 * k], sizeof in[k].x);
-    in[k].id = tin[2 * k], in[k].type = tin[2 * k + 1];
-  }
-  free(xout), free(xin), free(tout), free(tin);
-#else
   MPI_Sendrecv(out, nout * (int)sizeof *out, MPI_BYTE, s->down, TAG_GHOSTS, in, nin * (int)sizeof *in, MPI_BYTE,
                s->up, TAG_GHOSTS, s->comm, MPI_STATUS_IGNORE);
-#endif
 }
 
 void halo_exchange(const System *s, const double *x, double cutoff, Halo *h) {

@@ -212,7 +212,7 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
   case CALL_MPI: {
     /* what arrives may carry derivatives from another rank: the receive buffer needs a shadow */
     const MpiCall *c = mpi_call_of(call);
-    if (c->kind != MPI_CALL_DATA || c->recv_buf < 0 || !mpi_may_carry_derivatives(c, call)) return false;
+    if (!mpi_receive_may_hold_floats(c, call)) return false;
     return need_shadow(a, LLVMGetArgOperand(call, (unsigned)c->recv_buf), 0);
   }
   case CALL_INDIRECT: {

@@ -266,6 +266,12 @@ static void same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects) {
   vec_free(&origins);
 }
 
+/* An array's element type, through nested arrays. */
+static LLVMTypeRef strip_arrays(LLVMTypeRef t) {
+  while (LLVMGetTypeKind(t) == LLVMArrayTypeKind) t = LLVMGetElementType(t);
+  return t;
+}
+
 /* The struct type getelementptrs index the object with, straight from one of its pointers (clang's
  * field addresses at -O0): the object holds that struct, or an array of it, whichever fields the
  * function happens to touch. NULL when there is none, or when two disagree. */
@@ -274,7 +280,7 @@ static LLVMTypeRef indexed_struct(LLVMValueRef fn, const ValueList *objects) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       if (!LLVMIsAGetElementPtrInst(i) || !in_list(objects, ir_strip_pointer_casts(LLVMGetOperand(i, 0)))) continue;
-      LLVMTypeRef t = LLVMGetGEPSourceElementType(i);
+      LLVMTypeRef t = strip_arrays(LLVMGetGEPSourceElementType(i));
       if (LLVMGetTypeKind(t) != LLVMStructTypeKind) continue;
       if (found && found != t) return NULL;
       found = t;
@@ -454,11 +460,27 @@ static bool type_layout(LLVMTargetDataRef td, LLVMTypeRef t, unsigned long long 
   return sk != DATA_UNKNOWN && add_run(l, base, 1, sk);
 }
 
-/* The layout of the object p points into, from the type of the stack slot or global it lies in: the
- * byte offset of p in it must be known up to whole structs. */
-static bool object_layout(LLVMValueRef p, MemLayout *l) {
-  unsigned long long offset = 0, strides[16];
-  unsigned nstrides = 0;
+/* Where a pointer lies in the object it points into: a constant byte offset, plus variable indices that
+ * each move by a multiple of a stride. */
+typedef struct {
+  LLVMValueRef root; /* the object: what the getelementptrs start from */
+  unsigned long long offset, strides[16];
+  unsigned nstrides;
+} Placement;
+
+/* The bytes a variable index moves by: its stride, times the constant it is a multiple of (an index
+ * scaled by a multiplication or a shift: getelementptr i8 over `i * 24`). */
+static unsigned long long index_step(LLVMValueRef idx, unsigned long long stride) {
+  if (LLVMIsABinaryOperator(idx) && LLVMIsAConstantInt(LLVMGetOperand(idx, 1))) {
+    unsigned long long c = LLVMConstIntGetZExtValue(LLVMGetOperand(idx, 1));
+    if (LLVMGetInstructionOpcode(idx) == LLVMMul) return stride * c;
+    if (LLVMGetInstructionOpcode(idx) == LLVMShl && c < 32) return stride << c;
+  }
+  return stride;
+}
+
+static bool placement(LLVMValueRef p, Placement *pl) {
+  memset(pl, 0, sizeof *pl);
   LLVMModuleRef m = NULL;
   for (int depth = 0; depth < 64; depth++) {
     p = ir_strip_pointer_casts(p);
@@ -473,40 +495,65 @@ static bool object_layout(LLVMValueRef p, MemLayout *l) {
         stride = LLVMABISizeOfType(td, t);
       } else if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
         unsigned field = (unsigned)LLVMConstIntGetZExtValue(idx); /* struct indices are constants */
-        offset += LLVMOffsetOfElement(td, t, field);
+        pl->offset += LLVMOffsetOfElement(td, t, field);
         t = LLVMStructGetTypeAtIndex(t, field);
         continue;
       } else {
         t = LLVMGetElementType(t);
         stride = LLVMABISizeOfType(td, t);
       }
-      if (LLVMIsAConstantInt(idx)) offset += (unsigned long long)LLVMConstIntGetSExtValue(idx) * stride;
-      else if (nstrides < 16) strides[nstrides++] = stride;
+      if (LLVMIsAConstantInt(idx)) pl->offset += (unsigned long long)LLVMConstIntGetSExtValue(idx) * stride;
+      else if (pl->nstrides < 16) pl->strides[pl->nstrides++] = index_step(idx, stride);
       else return false;
     }
     p = LLVMGetOperand(p, 0);
   }
-  LLVMTypeRef t = LLVMIsAAllocaInst(p) ? LLVMGetAllocatedType(p) : LLVMIsAGlobalVariable(p) ? LLVMGlobalGetValueType(p) : NULL;
-  LLVMValueRef fn = function_of(p);
+  pl->root = p;
+  return true;
+}
+
+/* The pointer's byte in a pattern of `period` bytes that starts with the object: false when a variable
+ * index may move it by part of a period. */
+static bool phase_in(const Placement *pl, unsigned long long period, unsigned *phase) {
+  for (unsigned i = 0; i < pl->nstrides; i++)
+    if (pl->strides[i] % period) return false;
+  *phase = (unsigned)(pl->offset % period);
+  return true;
+}
+
+/* The layout of structs of type t repeating from the start of the object, seen from the pointer. */
+static bool struct_layout(LLVMModuleRef m, LLVMTypeRef t, const Placement *pl, MemLayout *l) {
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  unsigned long long period = LLVMABISizeOfType(td, t);
+  memset(l, 0, sizeof *l);
+  if (!period || period > 1u << 30 || !phase_in(pl, period, &l->phase)) return false;
+  l->period = (unsigned)period;
+  return type_layout(td, t, 0, period, l);
+}
+
+static LLVMModuleRef module_of(LLVMValueRef v) {
+  if (LLVMIsAGlobalValue(v)) return LLVMGetGlobalParent(v);
+  if (LLVMIsAArgument(v)) return LLVMGetGlobalParent(LLVMGetParamParent(v));
+  return LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(v)));
+}
+
+/* The layout of the object p points into, from the type of the stack slot or global it lies in: the
+ * byte offset of p in it must be known up to whole structs. */
+static bool object_layout(LLVMValueRef p, MemLayout *l) {
+  Placement pl;
+  if (!placement(p, &pl)) return false;
+  LLVMValueRef root = pl.root, fn = function_of(root);
+  LLVMTypeRef t = LLVMIsAAllocaInst(root) ? LLVMGetAllocatedType(root) : LLVMIsAGlobalVariable(root) ? LLVMGlobalGetValueType(root) : NULL;
   if (!t && fn) { /* a heap block, an argument: as the function or its callers and callees index it */
     ValueList objects = {0};
-    same_object(fn, p, &objects);
+    same_object(fn, root, &objects);
     t = object_type(fn, &objects, 0);
     vec_free(&objects);
   }
   if (!t) return false;
-  if (!m) m = LLVMIsAGlobalVariable(p) ? LLVMGetGlobalParent(p) : LLVMGetGlobalParent(fn);
-  while (LLVMGetTypeKind(t) == LLVMArrayTypeKind) t = LLVMGetElementType(t);
+  t = strip_arrays(t);
   if (LLVMGetTypeKind(t) != LLVMStructTypeKind) return false; /* arrays of scalars: memtype_of_data */
-  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
-  unsigned long long period = LLVMABISizeOfType(td, t);
-  if (!period || period > 1u << 30) return false;
-  for (unsigned i = 0; i < nstrides; i++)
-    if (strides[i] % period) return false;
-  memset(l, 0, sizeof *l);
-  l->period = (unsigned)period;
-  l->phase = (unsigned)(offset % period);
-  return type_layout(td, t, 0, period, l);
+  return struct_layout(module_of(root), t, &pl, l);
 }
 
 /* memcpy or memmove (not memset) */
@@ -576,4 +623,79 @@ bool memtype_layout_of_copy(LLVMValueRef call, MemLayout *l) {
     }
   memset(l, 0, sizeof *l);
   return false;
+}
+
+/* ---- what a block of bytes holds, for messages of bytes ---- */
+
+/* Calls that take a pointer into an object without putting other data there: lifetime markers, free,
+ * memset, and MPI calls (which move data of the kind the object holds: the question being answered). */
+static bool harmless_call(LLVMValueRef call) {
+  const char *name = ir_called_name(call);
+  return !strncmp(name, "llvm.lifetime.", 14) || !strncmp(name, "llvm.memset.", 12) || !strcmp(name, "free") ||
+         !strncmp(name, "MPI_", 4) || ir_is_debug_intrinsic(call);
+}
+
+/* Whether the function lets anything but its own loads and stores see the object: a call other than the
+ * harmless ones (a memcpy included), or the pointer stored anywhere but a pointer variable's stack slot.
+ * With `typed`, a call may take the address of an element or field computed in that struct type (at -O0,
+ * a function of the file that reads a field): what it finds there is laid out as the struct. */
+static bool escapes(LLVMValueRef fn, const ValueList *objects, LLVMTypeRef typed) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (LLVMIsAStoreInst(i) && in_list(objects, root_of(LLVMGetOperand(i, 0))) && !pointer_slot(LLVMGetOperand(i, 1)))
+        return true;
+      if (!ir_is_call(i) || harmless_call(i)) continue;
+      for (unsigned k = 0, n = ir_num_call_args(i); k < n; k++) {
+        LLVMValueRef a = ir_strip_pointer_casts(LLVMGetArgOperand(i, k));
+        if (typed && LLVMIsAGetElementPtrInst(a) && strip_arrays(LLVMGetGEPSourceElementType(a)) == typed) continue;
+        if (in_list(objects, root_of(a))) return true;
+      }
+    }
+  return false;
+}
+
+/* One kind of data throughout, seen from the pointer. */
+static bool uniform_layout(LLVMValueRef p, DataKind k, MemLayout *l) {
+  memset(l, 0, sizeof *l);
+  if (k == DATA_INT) return l->period = 1, true; /* nothing but integers: no runs */
+  Placement pl;
+  if (!placement(p, &pl) || !phase_in(&pl, kind_size(k), &l->phase)) return false;
+  l->period = kind_size(k);
+  return add_run(l, 0, 1, k);
+}
+
+/* Whether a memcpy or memmove writes into the object (an int array holding a double's bytes). */
+static bool copied_into(LLVMValueRef fn, const ValueList *objects) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      if (ir_is_call(i) && is_transfer(i) && in_list(objects, root_of(LLVMGetArgOperand(i, 0)))) return true;
+  return false;
+}
+
+bool memtype_layout_of_data(LLVMValueRef p, MemLayout *l) {
+  if (object_layout(p, l)) return true;
+  LLVMTypeRef declared = address_type(p);
+  DataKind k = declared ? uniform_kind(declared) : DATA_UNKNOWN;
+  if (k == DATA_F64 || k == DATA_F32) return uniform_layout(p, k, l);
+  LLVMValueRef root = root_of(p);
+  LLVMValueRef fn = LLVMIsAArgument(root) ? LLVMGetParamParent(root)
+                    : LLVMIsAInstruction(root) ? LLVMGetBasicBlockParent(LLVMGetInstructionParent(root)) : NULL;
+  if (!fn) return (k == DATA_INT || k == DATA_PTR) && uniform_layout(p, k, l); /* a global: by its type */
+  ValueList objects = {0};
+  same_object(fn, p, &objects);
+  bool known = false;
+  if (k == DATA_INT || k == DATA_PTR) { /* no floats by its type, unless a copy put some there */
+    known = !copied_into(fn, &objects) && uniform_layout(p, k, l);
+  } else { /* how the function uses the object, if nothing else sees it */
+    k = memtype_of_data(p);
+    LLVMTypeRef s = k == DATA_MIXED || k == DATA_UNKNOWN ? object_type(fn, &objects, 0) : NULL;
+  if (s && LLVMGetTypeKind(strip_arrays(s)) != LLVMStructTypeKind) s = NULL;
+  if (s) s = strip_arrays(s);
+    Placement pl;
+    if (escapes(fn, &objects, s)) known = false;
+    else if (s) known = placement(p, &pl) && struct_layout(module_of(fn), s, &pl, l);
+    else known = k != DATA_MIXED && k != DATA_UNKNOWN && uniform_layout(p, k, l);
+  }
+  vec_free(&objects);
+  return known;
 }

@@ -46,4 +46,10 @@ typedef struct {
  * of the object its destination or source points into; false when neither is known. */
 bool memtype_layout_of_copy(LLVMValueRef call, MemLayout *out);
 
+/* The layout of the memory a pointer points into, where its bytes are moved without a type (an MPI
+ * message of bytes): from the type of the stack slot or global it lies in, else from how the function
+ * uses the object when nothing else sees it (its loads and stores; a struct type it indexes a heap block
+ * by). A layout of no runs: nothing but integers. False when it cannot be told. */
+bool memtype_layout_of_data(LLVMValueRef ptr, MemLayout *out);
+
 #endif

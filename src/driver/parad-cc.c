@@ -44,6 +44,21 @@ static int backend(const Invocation *inv, const char *ir, const char *out, bool 
                        ir, out, optimised, inv->verbose);
 }
 
+/* The MPI runtime built against the program's MPI library: MPICH's wrapper links with -lmpich, Open MPI's
+ * with -lmpi. libparad_mpi.a is the one built with the default mpicc, for any other link line. NULL when
+ * none was built. */
+static char *mpi_runtime_for(const Invocation *inv) {
+  bool mpich = false;
+  for (size_t i = 0; i < inv->link.len; i++) mpich |= inv->link.data[i] && !strcmp(inv->link.data[i], "-lmpich");
+  const char *names[2] = {mpich ? "libparad_mpich.a" : "libparad_mpi.a", "libparad_mpi.a"};
+  for (int i = 0; i < 2; i++) {
+    char *path = xasprintf("%s/lib/%s", exec_parad_root(), names[i]);
+    if (access(path, R_OK) == 0) return path;
+    free(path);
+  }
+  return NULL;
+}
+
 static int link_program(const Invocation *inv, const StrList *objects) {
   StrList line = {0};
   size_t k = 0;
@@ -60,8 +75,8 @@ static int link_program(const Invocation *inv, const StrList *objects) {
   vec_push(&cmd, inv->output ? inv->output : "a.out");
   vec_push(&cmd, "-Qunused-arguments");
   /* the MPI runtime (when built) is an archive: a program that makes no MPI call takes nothing from it */
-  char *mpi_runtime = xasprintf("%s/lib/libparad_mpi.a", exec_parad_root());
-  if (access(mpi_runtime, R_OK) == 0) vec_push(&cmd, mpi_runtime);
+  char *mpi_runtime = mpi_runtime_for(inv);
+  if (mpi_runtime) vec_push(&cmd, mpi_runtime);
   char *runtime = xasprintf("%s/lib/libparad_rt.a", exec_parad_root());
   vec_push(&cmd, runtime);
   vec_push(&cmd, "-lm"); /* derivative code calls libm (cos for sin, ...) even where the program did not */

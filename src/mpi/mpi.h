@@ -6,12 +6,14 @@
  * reverse mode transposes the communication). This keeps the generated code free of any one MPI
  * library's constants: handles and datatype sizes are the library's own, at run time.
  *
- *   forward   int  __parad_mpi_fwd_NAME(args..., shadow of each buffer)
- *   reverse   ptr  __parad_mpi_aug_NAME(args..., shadow of each buffer)   (the primal; a record)
- *             void __parad_mpi_rev_NAME(record)                           (its adjoint)
+ *   forward   int  __parad_mpi_fwd_NAME(args..., per buffer: its shadow, its layout)
+ *   reverse   ptr  __parad_mpi_aug_NAME(args..., per buffer: its shadow, its layout)   (the primal; a record)
+ *             void __parad_mpi_rev_NAME(record)                                        (its adjoint)
  *
- * The record goes on the tape like the tape of a custom gradient. Shadows are those of the send buffer
- * then the receive buffer, in that order, as the call has them; a buffer without one passes null. */
+ * The record goes on the tape like the tape of a custom gradient. Buffers are the send buffer then the
+ * receive buffer, in that order, as the call has them; a buffer without a shadow passes null. A buffer's
+ * layout says where floats lie among its bytes, for datatypes that do not say it themselves (MPI_BYTE,
+ * a derived datatype holding bytes): a constant from the memory analysis, or null. */
 #ifndef PARAD_MPI_MPI_H
 #define PARAD_MPI_MPI_H
 
@@ -19,6 +21,7 @@
 #include <stdbool.h>
 
 #include "analysis/activity.h"
+#include "analysis/memtype.h"
 
 typedef enum {
   MPI_CALL_DATA,        /* moves buffers of a datatype: send, receive, collectives */
@@ -31,38 +34,57 @@ typedef struct {
   const char *name;
   MpiCallKind kind;
   signed char send_buf, recv_buf;   /* argument indices of the buffers, -1 for none */
-  signed char send_type, recv_type; /* argument indices of their datatypes, -1 for none */
+  signed char send_type, recv_type; /* argument indices of their datatypes, -1 for none, MPI_PACKED_SIDE */
 } MpiCall;
+
+/* The side of MPI_Pack and MPI_Unpack that is packed bytes (their output, their input): no datatype
+ * argument, read as MPI_PACKED. */
+enum { MPI_PACKED_SIDE = -2 };
 
 /* The entry of an MPI call (its name starts with MPI_), or NULL for anything else. */
 const MpiCall *mpi_call_of(LLVMValueRef call);
 
 /* What a datatype operand is, as far as it can be told before run time. Handles are recognised by the
- * spellings of the libraries Parad knows (Open MPI's globals, MPICH's constants); anything else is left
- * to the runtime, which asks the library. */
-typedef enum { MPI_TYPE_FLOAT, MPI_TYPE_INTEGER, MPI_TYPE_UNKNOWN } MpiStaticType;
+ * spellings of the libraries Parad knows (Open MPI's globals, MPICH's constants); anything else (a
+ * derived datatype, a handle in a variable) is left to the runtime, which asks the library. Bytes are
+ * MPI_BYTE, the char types and the 8-bit integers: what they carry is what the buffer holds. */
+typedef enum { MPI_TYPE_FLOAT, MPI_TYPE_INTEGER, MPI_TYPE_BYTES, MPI_TYPE_PACKED, MPI_TYPE_UNKNOWN } MpiStaticType;
 MpiStaticType mpi_static_type(LLVMValueRef datatype);
 
 /* Whether a call goes through the runtime: a sync call, or a data call that may carry derivatives (not
- * when every datatype it names is known to be an integer one: such a call is copied as it is). */
+ * when every datatype it names is known to be an integer one: such a call is copied as it is). Decided by
+ * datatypes alone, the same on every rank. */
 bool mpi_may_carry_derivatives(const MpiCall *c, LLVMValueRef call);
 
-/* A receive of floating-point data (its datatype known) into memory that has no shadow (a global, a
- * constant argument) would lose the derivative of what arrives: writes the refusal into msg and returns
- * true. Null pointers and MPI_IN_PLACE are constants, not memory: no refusal. */
+/* Whether the receive buffer of a call (MPI_Pack's output included) may be given floats, whose derivatives
+ * then need a shadow. */
+bool mpi_receive_may_hold_floats(const MpiCall *c, LLVMValueRef call);
+
+/* A receive of floating-point data into memory that has no shadow (a global, a constant argument) would
+ * lose the derivative of what arrives: writes the refusal into msg and returns true. Null pointers and
+ * MPI_IN_PLACE are constants, not memory: no refusal. */
 bool mpi_receive_without_shadow(const Activity *a, const MpiCall *c, LLVMValueRef call, char *msg, size_t n);
+
+/* Reverse mode adds adjoints into the floats among a buffer's bytes: a buffer of bytes with a shadow
+ * whose layout cannot be told is refused (the refusal in msg). */
+bool mpi_bytes_unknown(const Activity *a, const MpiCall *c, LLVMValueRef call, char *msg, size_t n);
 
 /* The buffers of a call whose shadows the runtime takes, in its order (send, then receive); their number. */
 unsigned mpi_buffers(const MpiCall *c, LLVMValueRef call, LLVMValueRef bufs[2]);
 
+/* The arguments the runtime takes after the call's own, for buffer i of mpi_buffers' order given its
+ * shadow: the shadow, then the layout of its bytes (a constant, see runtime/mpi_types.h), null where the
+ * datatype says all or the layout is unknown. */
+void mpi_buffer_arguments(const MpiCall *c, LLVMValueRef call, unsigned i, LLVMValueRef shadow, LLVMValueRef out[2]);
+
 /* The runtime entry point for a call ("fwd", "aug" or "rev"), declared in the call's module with the
- * call's argument types followed by a pointer per buffer (for "rev", only the record). */
+ * call's argument types followed by a shadow and a layout per buffer (for "rev", only the record). */
 LLVMValueRef mpi_runtime_function(LLVMValueRef call, const MpiCall *c, const char *phase);
 
 /* The refusal of a call Parad cannot differentiate (with its name). */
 #define MPI_UNSUPPORTED_MESSAGE                                                                                \
   "cannot differentiate %s with active data: Parad differentiates point-to-point (Send, Ssend, Recv, "        \
   "Sendrecv, Isend, Irecv and their waits and tests) and the collectives Bcast, Reduce, Allreduce, Gather(v), " \
-  "Scatter(v), Allgather, Alltoall and Barrier"
+  "Scatter(v), Allgather, Alltoall and Barrier, and MPI_Pack and MPI_Unpack"
 
 #endif

@@ -24,6 +24,8 @@ static const MpiCall calls[] = {
     {"MPI_Scatterv", MPI_CALL_DATA, 0, 4, 3, 6},
     {"MPI_Allgather", MPI_CALL_DATA, 0, 3, 2, 5},
     {"MPI_Alltoall", MPI_CALL_DATA, 0, 3, 2, 5},
+    {"MPI_Pack", MPI_CALL_DATA, 0, 3, 2, MPI_PACKED_SIDE},   /* typed data -> packed bytes */
+    {"MPI_Unpack", MPI_CALL_DATA, 0, 3, MPI_PACKED_SIDE, 5}, /* packed bytes -> typed data */
     {"MPI_Wait", MPI_CALL_SYNC, -1, -1, -1, -1},
     {"MPI_Waitall", MPI_CALL_SYNC, -1, -1, -1, -1},
     {"MPI_Waitany", MPI_CALL_SYNC, -1, -1, -1, -1},
@@ -31,11 +33,16 @@ static const MpiCall calls[] = {
     {"MPI_Barrier", MPI_CALL_SYNC, -1, -1, -1, -1},
 };
 
+/* Building, committing and asking about datatypes moves no data. */
 static const char *const inactive_calls[] = {
     "MPI_Init", "MPI_Init_thread", "MPI_Finalize", "MPI_Initialized", "MPI_Finalized", "MPI_Abort",
     "MPI_Comm_rank", "MPI_Comm_size", "MPI_Comm_dup", "MPI_Comm_split", "MPI_Comm_free", "MPI_Wtime",
-    "MPI_Wtick", "MPI_Get_count", "MPI_Get_processor_name", "MPI_Type_size", "MPI_Error_string",
-    "MPI_Query_thread", NULL,
+    "MPI_Wtick", "MPI_Get_count", "MPI_Get_elements", "MPI_Get_processor_name", "MPI_Error_string",
+    "MPI_Query_thread", "MPI_Pack_size", "MPI_Type_size", "MPI_Type_get_extent", "MPI_Type_get_true_extent",
+    "MPI_Type_commit", "MPI_Type_free", "MPI_Type_dup", "MPI_Type_contiguous", "MPI_Type_vector",
+    "MPI_Type_create_hvector", "MPI_Type_indexed", "MPI_Type_create_hindexed", "MPI_Type_create_indexed_block",
+    "MPI_Type_create_hindexed_block", "MPI_Type_create_struct", "MPI_Type_create_resized",
+    "MPI_Type_create_subarray", NULL,
 };
 
 const MpiCall *mpi_call_of(LLVMValueRef call) {
@@ -50,43 +57,106 @@ const MpiCall *mpi_call_of(LLVMValueRef call) {
   return &unsupported;
 }
 
-/* Open MPI's predefined datatypes are globals ompi_mpi_<type>; MPICH's are integer constants. */
-static const char *const openmpi_floats[] = {"ompi_mpi_double", "ompi_mpi_float", NULL};
-static const char *const openmpi_integers[] = {
-    "ompi_mpi_char", "ompi_mpi_signed_char", "ompi_mpi_unsigned_char", "ompi_mpi_byte", "ompi_mpi_short",
-    "ompi_mpi_unsigned_short", "ompi_mpi_int", "ompi_mpi_unsigned", "ompi_mpi_long", "ompi_mpi_unsigned_long",
-    "ompi_mpi_long_long_int", "ompi_mpi_unsigned_long_long", "ompi_mpi_int8_t", "ompi_mpi_uint8_t",
-    "ompi_mpi_int16_t", "ompi_mpi_uint16_t", "ompi_mpi_int32_t", "ompi_mpi_uint32_t", "ompi_mpi_int64_t",
-    "ompi_mpi_uint64_t", "ompi_mpi_c_bool", "ompi_mpi_wchar", "ompi_mpi_aint", "ompi_mpi_offset",
-    "ompi_mpi_count", NULL,
+/* Open MPI's predefined datatypes are globals ompi_mpi_<type>; MPICH's are integer constants (MPICH
+ * 4.0's mpi.h: printed by a program, see docs/design.md). */
+static const struct {
+  const char *openmpi;
+  long long mpich;
+  MpiStaticType type;
+} predefined[] = {
+    {"ompi_mpi_double", 0x4c00080b, MPI_TYPE_FLOAT},
+    {"ompi_mpi_float", 0x4c00040a, MPI_TYPE_FLOAT},
+    {"ompi_mpi_byte", 0x4c00010d, MPI_TYPE_BYTES},
+    {"ompi_mpi_char", 0x4c000101, MPI_TYPE_BYTES},
+    {"ompi_mpi_signed_char", 0x4c000118, MPI_TYPE_BYTES},
+    {"ompi_mpi_unsigned_char", 0x4c000102, MPI_TYPE_BYTES},
+    {"ompi_mpi_int8_t", 0x4c000137, MPI_TYPE_BYTES},
+    {"ompi_mpi_uint8_t", 0x4c00013b, MPI_TYPE_BYTES},
+    {"ompi_mpi_packed", 0x4c00010f, MPI_TYPE_PACKED},
+    {"ompi_mpi_short", 0x4c000203, MPI_TYPE_INTEGER},
+    {"ompi_mpi_unsigned_short", 0x4c000204, MPI_TYPE_INTEGER},
+    {"ompi_mpi_int", 0x4c000405, MPI_TYPE_INTEGER},
+    {"ompi_mpi_unsigned", 0x4c000406, MPI_TYPE_INTEGER},
+    {"ompi_mpi_long", 0x4c000807, MPI_TYPE_INTEGER},
+    {"ompi_mpi_unsigned_long", 0x4c000808, MPI_TYPE_INTEGER},
+    {"ompi_mpi_long_long_int", 0x4c000809, MPI_TYPE_INTEGER},
+    {"ompi_mpi_unsigned_long_long", 0x4c000819, MPI_TYPE_INTEGER},
+    {"ompi_mpi_int16_t", 0x4c000238, MPI_TYPE_INTEGER},
+    {"ompi_mpi_uint16_t", 0x4c00023c, MPI_TYPE_INTEGER},
+    {"ompi_mpi_int32_t", 0x4c000439, MPI_TYPE_INTEGER},
+    {"ompi_mpi_uint32_t", 0x4c00043d, MPI_TYPE_INTEGER},
+    {"ompi_mpi_int64_t", 0x4c00083a, MPI_TYPE_INTEGER},
+    {"ompi_mpi_uint64_t", 0x4c00083e, MPI_TYPE_INTEGER},
+    {"ompi_mpi_c_bool", 0x4c00013f, MPI_TYPE_INTEGER},
+    {"ompi_mpi_wchar", 0x4c00040e, MPI_TYPE_INTEGER},
+    {"ompi_mpi_aint", 0x4c000843, MPI_TYPE_INTEGER},
+    {"ompi_mpi_offset", 0x4c000844, MPI_TYPE_INTEGER},
+    {"ompi_mpi_count", 0x4c000845, MPI_TYPE_INTEGER},
 };
-enum { MPICH_FLOAT = 0x4c00040a, MPICH_DOUBLE = 0x4c00080b };
-
-static bool listed(const char *name, const char *const *list) {
-  for (; *list; list++)
-    if (!strcmp(name, *list)) return true;
-  return false;
-}
 
 MpiStaticType mpi_static_type(LLVMValueRef t) {
   t = ir_strip_pointer_casts(t);
-  if (LLVMIsAGlobalVariable(t)) {
-    const char *name = LLVMGetValueName(t);
-    if (listed(name, openmpi_floats)) return MPI_TYPE_FLOAT;
-    if (listed(name, openmpi_integers)) return MPI_TYPE_INTEGER;
-  } else if (LLVMIsAConstantInt(t)) {
-    long long v = LLVMConstIntGetSExtValue(t);
-    if (v == MPICH_FLOAT || v == MPICH_DOUBLE) return MPI_TYPE_FLOAT;
-  }
+  bool global = LLVMIsAGlobalVariable(t), constant = LLVMIsAConstantInt(t);
+  for (size_t i = 0; i < sizeof predefined / sizeof predefined[0]; i++)
+    if ((global && !strcmp(LLVMGetValueName(t), predefined[i].openmpi)) ||
+        (constant && LLVMConstIntGetSExtValue(t) == predefined[i].mpich))
+      return predefined[i].type;
   return MPI_TYPE_UNKNOWN;
+}
+
+/* The static type of one side of a data call (0 send, 1 receive); -1 when the side has no datatype. */
+static int side_type(const MpiCall *c, LLVMValueRef call, int side) {
+  int arg = side ? c->recv_type : c->send_type;
+  if (arg == MPI_PACKED_SIDE) return MPI_TYPE_PACKED;
+  return arg < 0 ? -1 : (int)mpi_static_type(LLVMGetArgOperand(call, (unsigned)arg));
+}
+
+static LLVMValueRef side_buffer(const MpiCall *c, LLVMValueRef call, int side) {
+  int arg = side ? c->recv_buf : c->send_buf;
+  return arg < 0 ? NULL : LLVMGetArgOperand(call, (unsigned)arg);
 }
 
 bool mpi_may_carry_derivatives(const MpiCall *c, LLVMValueRef call) {
   if (c->kind != MPI_CALL_DATA) return c->kind == MPI_CALL_SYNC;
-  int types[2] = {c->send_type, c->recv_type};
-  for (int i = 0; i < 2; i++)
-    if (types[i] >= 0 && mpi_static_type(LLVMGetArgOperand(call, (unsigned)types[i])) != MPI_TYPE_INTEGER) return true;
+  for (int side = 0; side < 2; side++) {
+    int t = side_type(c, call, side);
+    if (t >= 0 && t != MPI_TYPE_INTEGER) return true;
+  }
   return false;
+}
+
+/* Where the bytes' layout tells what a buffer holds: its datatype does not (bytes, a handle known only at
+ * run time). MPI_PACKED says nothing either, but what was packed is known to the runtime (its MPI_Pack). */
+static bool laid_out_by_memory(int type) { return type == MPI_TYPE_BYTES || type == MPI_TYPE_UNKNOWN; }
+
+/* A buffer that is a constant (null, MPI_IN_PLACE) is not memory. */
+static bool not_memory(LLVMValueRef buf) { return LLVMIsAConstant(buf) && !LLVMIsAGlobalValue(ir_strip_pointer_casts(buf)); }
+
+static bool has_floats(const MemLayout *l) {
+  for (unsigned i = 0; i < l->n; i++)
+    if (l->run[i].kind == DATA_F64 || l->run[i].kind == DATA_F32) return true;
+  return false;
+}
+
+/* What one side (0 send, 1 receive) of a data call holds, for derivatives: by its datatype when that is a
+ * float or integer one, else by the memory its buffer points into (memtype_layout_of_data). */
+typedef enum { MPI_HOLDS_NO_FLOATS, MPI_HOLDS_FLOATS, MPI_HOLDS_UNKNOWN } MpiContent;
+
+static MpiContent side_content(const MpiCall *c, LLVMValueRef call, int side) {
+  int t = side_type(c, call, side);
+  LLVMValueRef buf = side_buffer(c, call, side);
+  if (t < 0 || t == MPI_TYPE_INTEGER || !buf || not_memory(buf)) return MPI_HOLDS_NO_FLOATS;
+  if (!laid_out_by_memory(t)) return t == MPI_TYPE_FLOAT ? MPI_HOLDS_FLOATS : MPI_HOLDS_UNKNOWN;
+  MemLayout l;
+  if (!memtype_layout_of_data(buf, &l)) return MPI_HOLDS_UNKNOWN;
+  return has_floats(&l) ? MPI_HOLDS_FLOATS : MPI_HOLDS_NO_FLOATS;
+}
+
+bool mpi_receive_may_hold_floats(const MpiCall *c, LLVMValueRef call) {
+  if (c->kind != MPI_CALL_DATA || c->recv_buf < 0 || !mpi_may_carry_derivatives(c, call)) return false;
+  /* what MPI_Pack writes is what its input holds */
+  int side = c->recv_type == MPI_PACKED_SIDE ? 0 : 1;
+  return side_content(c, call, side) != MPI_HOLDS_NO_FLOATS;
 }
 
 unsigned mpi_buffers(const MpiCall *c, LLVMValueRef call, LLVMValueRef bufs[2]) {
@@ -94,6 +164,38 @@ unsigned mpi_buffers(const MpiCall *c, LLVMValueRef call, LLVMValueRef bufs[2]) 
   if (c->send_buf >= 0) bufs[n++] = LLVMGetArgOperand(call, (unsigned)c->send_buf);
   if (c->recv_buf >= 0) bufs[n++] = LLVMGetArgOperand(call, (unsigned)c->recv_buf);
   return n;
+}
+
+/* The layout as the runtime reads it: i32 {period, phase, runs, then offset, count, kind per run} with
+ * kind 1 double, 2 float, 3 pointer (runtime/mpi_types.h). */
+static LLVMValueRef layout_constant(LLVMModuleRef m, const MemLayout *l) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
+  LLVMValueRef v[3 + 3 * LAYOUT_MAX_RUNS];
+  unsigned n = 0;
+  v[n++] = LLVMConstInt(i32, l->period, 0), v[n++] = LLVMConstInt(i32, l->phase, 0), v[n++] = LLVMConstInt(i32, l->n, 0);
+  for (unsigned i = 0; i < l->n; i++) {
+    v[n++] = LLVMConstInt(i32, l->run[i].offset, 0);
+    v[n++] = LLVMConstInt(i32, l->run[i].count, 0);
+    v[n++] = LLVMConstInt(i32, l->run[i].kind == DATA_F64 ? 1 : l->run[i].kind == DATA_F32 ? 2 : 3, 0);
+  }
+  LLVMValueRef table = LLVMConstArray2(i32, v, n);
+  LLVMValueRef gv = LLVMAddGlobal(m, LLVMTypeOf(table), "parad.mpi.layout");
+  LLVMSetInitializer(gv, table);
+  LLVMSetGlobalConstant(gv, 1);
+  LLVMSetLinkage(gv, LLVMPrivateLinkage);
+  LLVMSetUnnamedAddress(gv, LLVMGlobalUnnamedAddr);
+  return gv;
+}
+
+void mpi_buffer_arguments(const MpiCall *c, LLVMValueRef call, unsigned i, LLVMValueRef shadow, LLVMValueRef out[2]) {
+  LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)));
+  int side = c->send_buf >= 0 && i == 0 ? 0 : 1;
+  LLVMValueRef buf = side_buffer(c, call, side);
+  int t = side_type(c, call, side);
+  MemLayout l;
+  out[0] = shadow;
+  out[1] = LLVMConstNull(LLVMPointerTypeInContext(LLVMGetModuleContext(m), 0));
+  if (t >= 0 && laid_out_by_memory(t) && !not_memory(buf) && memtype_layout_of_data(buf, &l)) out[1] = layout_constant(m, &l);
 }
 
 LLVMValueRef mpi_runtime_function(LLVMValueRef call, const MpiCall *c, const char *phase) {
@@ -109,22 +211,37 @@ LLVMValueRef mpi_runtime_function(LLVMValueRef call, const MpiCall *c, const cha
   if (!strcmp(phase, "rev")) {
     params[k++] = ptr;
   } else {
-    for (unsigned i = 0; i < n && k < 30; i++) params[k++] = LLVMTypeOf(LLVMGetArgOperand(call, i));
+    for (unsigned i = 0; i < n && k < 28; i++) params[k++] = LLVMTypeOf(LLVMGetArgOperand(call, i));
     LLVMValueRef bufs[2];
-    for (unsigned i = 0, nb = mpi_buffers(c, call, bufs); i < nb; i++) params[k++] = ptr;
+    for (unsigned i = 0, nb = mpi_buffers(c, call, bufs); i < 2 * nb; i++) params[k++] = ptr;
   }
   LLVMTypeRef ret = !strcmp(phase, "fwd") ? LLVMTypeOf(call) : !strcmp(phase, "aug") ? ptr : LLVMVoidTypeInContext(ctx);
   return LLVMAddFunction(m, name, LLVMFunctionType(ret, params, k, false));
 }
 
 bool mpi_receive_without_shadow(const Activity *a, const MpiCall *c, LLVMValueRef call, char *msg, size_t n) {
-  if (c->kind != MPI_CALL_DATA || c->recv_buf < 0) return false;
-  if (mpi_static_type(LLVMGetArgOperand(call, (unsigned)c->recv_type)) != MPI_TYPE_FLOAT) return false;
+  if (!mpi_receive_may_hold_floats(c, call)) return false;
   LLVMValueRef buf = LLVMGetArgOperand(call, (unsigned)c->recv_buf);
-  if (activity_shadowed(a, buf) || (LLVMIsAConstant(buf) && !LLVMIsAGlobalValue(ir_strip_pointer_casts(buf)))) return false;
+  if (activity_shadowed(a, buf) || not_memory(buf)) return false;
   char what[256];
   ir_describe_memory(buf, what, sizeof what);
   snprintf(msg, n, "%s receives floating-point data into memory that has no shadow (%s): its derivative would be "
                    "lost; pass that memory with a shadow", ir_called_name(call), what);
   return true;
+}
+
+bool mpi_bytes_unknown(const Activity *a, const MpiCall *c, LLVMValueRef call, char *msg, size_t n) {
+  if (c->kind != MPI_CALL_DATA) return false;
+  for (int side = 0; side < 2; side++) {
+    LLVMValueRef buf = side_buffer(c, call, side);
+    if (side_type(c, call, side) != MPI_TYPE_BYTES || !buf || !activity_shadowed(a, buf) ||
+        side_content(c, call, side) != MPI_HOLDS_UNKNOWN)
+      continue;
+    snprintf(msg, n, "%s moves active memory as bytes (its %s buffer) and Parad cannot tell which of them are "
+                     "floats, whose adjoints reverse mode must add: send typed data (MPI_DOUBLE, a derived "
+                     "datatype), or bytes of memory whose type the function shows (an array of structs)",
+             ir_called_name(call), side ? "receive" : "send");
+    return true;
+  }
+  return false;
 }

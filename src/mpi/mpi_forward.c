@@ -25,12 +25,12 @@ void fwd_mpi(FwdGen *g, LLVMValueRef call) {
   if (mpi_receive_without_shadow(g->act, c, call, msg, sizeof msg)) fwd_error(g, call, "%s", msg);
   LLVMValueRef bufs[2];
   unsigned n = ir_num_call_args(call), nb = mpi_buffers(c, call, bufs), k = 0;
-  LLVMValueRef *args = xcalloc(n + nb, sizeof *args);
+  LLVMValueRef *args = xcalloc(n + 2 * nb, sizeof *args);
   for (unsigned i = 0; i < n; i++) args[k++] = fwd_primal(g, LLVMGetArgOperand(call, i));
-  for (unsigned i = 0; i < nb; i++) {
+  for (unsigned i = 0; i < nb; i++, k += 2) {
     LLVMValueRef shadow = LLVMConstNull(LLVMTypeOf(bufs[i]));
     if (activity_shadowed(g->act, bufs[i])) fwd_shadow_lanes(g, bufs[i], call, "this MPI call", &shadow);
-    args[k++] = shadow;
+    mpi_buffer_arguments(c, call, i, shadow, &args[k]);
   }
   LLVMValueRef fn = mpi_runtime_function(call, c, "fwd");
   LLVMValueRef nc = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, args, k, "");

@@ -31,12 +31,15 @@ void aug_mpi(RevGen *g, LLVMValueRef call) {
   }
   char msg[512];
   if (mpi_receive_without_shadow(g->act, c, call, msg, sizeof msg)) rev_error(g, call, "%s", msg);
+  if (mpi_bytes_unknown(g->act, c, call, msg, sizeof msg)) rev_error(g, call, "%s", msg);
   LLVMValueRef bufs[2];
   unsigned n = ir_num_call_args(call), nb = mpi_buffers(c, call, bufs), k = 0;
-  LLVMValueRef *args = xcalloc(n + nb, sizeof *args);
+  LLVMValueRef *args = xcalloc(n + 2 * nb, sizeof *args);
   for (unsigned i = 0; i < n; i++) args[k++] = aug_value(g, LLVMGetArgOperand(call, i));
-  for (unsigned i = 0; i < nb; i++)
-    args[k++] = activity_shadowed(g->act, bufs[i]) ? aug_shadow(g, bufs[i], call, "this MPI call") : LLVMConstNull(g->ptr_type);
+  for (unsigned i = 0; i < nb; i++, k += 2) {
+    LLVMValueRef shadow = activity_shadowed(g->act, bufs[i]) ? aug_shadow(g, bufs[i], call, "this MPI call") : LLVMConstNull(g->ptr_type);
+    mpi_buffer_arguments(c, call, i, shadow, &args[k]);
+  }
   LLVMValueRef fn = mpi_runtime_function(call, c, "aug");
   LLVMValueRef record = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, args, k, "");
   free(args);

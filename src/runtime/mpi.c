@@ -1,108 +1,64 @@
 /* Parad's MPI runtime: the derivatives of the MPI calls in differentiated code (src/mpi/mpi.h says how
- * generated code calls it). Compiled against the MPI library the program uses (lib/libparad_mpi.a), so
- * handles, datatypes and their sizes are that library's own.
+ * generated code calls it). Compiled against the MPI library the program uses (lib/libparad_mpi.a for
+ * Open MPI, lib/libparad_mpich.a for MPICH), so handles, datatypes and their sizes are that library's
+ * own.
  *
- * Only MPI_DOUBLE and MPI_FLOAT buffers carry derivatives; integer datatypes pass through as they are;
- * any other datatype with a shadow ends the program with a message.
+ * Which messages carry derivatives, and where their floats lie, is mpi_types.c's: MPI_DOUBLE, MPI_FLOAT,
+ * bytes (where the floats lie among them is what the compiler found the buffer to hold), MPI_PACKED
+ * (where MPI_Pack put them) and derived datatypes holding any of these; integer datatypes pass through
+ * as they are.
  *
- * Forward mode sends a buffer's tangent in the same message as its values ([values | tangents | a mark]):
- * one message cannot be split by a wildcard receive. Collectives run twice, once for the
- * values and once for the tangents; MAX, MIN and PROD reductions scale the tangents by each rank's local
- * factor (1 on the rank that holds the extremum, the product of the other ranks' values).
+ * Forward mode sends a buffer's tangent in the same message as its values, packed with MPI_Pack behind a
+ * mark and the count: one message cannot be split by a wildcard receive, and the mark tells a message
+ * sent by code Parad did not differentiate. Collectives run twice, once for the values and once for the
+ * tangents; reductions add each rank's tangent scaled by its local factor (1 on the rank that holds the
+ * extremum for MAX and MIN, the product of the other ranks' values for PROD).
  *
- * Reverse mode transposes each call. A send's adjoint receives the adjoint and adds it to the send
- * buffer's; a receive's adjoint sends the receive buffer's adjoint back to the actual source and zeroes
- * it; Bcast <-> Reduce(SUM); Reduce and Allreduce -> Bcast and Allreduce(SUM) of the result's adjoint,
- * scaled by the local factor; Gather <-> Scatter; Allgather -> Reduce_scatter_block; Alltoall ->
- * Alltoall; Barrier -> Barrier. Non-blocking calls leave a record that their wait completes (the actual
- * source and tag); the adjoint of the wait starts the transposed communication and the adjoint of the
- * Isend or Irecv finishes it. A value every rank holds after an Allreduce is one value: seed its
- * adjoint on one rank only.
+ * Reverse mode transposes each call. A send's adjoint receives the adjoint and adds it into the floats of
+ * the send buffer's; a receive's adjoint sends the receive buffer's adjoint back to the actual source and
+ * resets its floats; Bcast <-> Reduce(SUM) (a gather of the copies' adjoints, for datatypes other than
+ * MPI_DOUBLE and MPI_FLOAT); Reduce and Allreduce -> Bcast and Allreduce(SUM) of the result's adjoint,
+ * scaled by the local factor; Gather <-> Scatter; Allgather and Alltoall -> Alltoall. MPI_Pack and
+ * MPI_Unpack are copies between typed and packed memory: their adjoints move the floats' adjoints back.
+ * Non-blocking calls leave a record that their wait completes (the actual source and tag); the adjoint
+ * of the wait starts the transposed communication and the adjoint of the Isend or Irecv finishes it. A
+ * value every rank holds after an Allreduce is one value: seed its adjoint on one rank only.
  *
  * Every wait of the reverse sweep gives up after PARAD_MPI_TIMEOUT seconds (default 600) with a
  * message naming the call and the peer, instead of hanging when a partner never comes. */
 #include <mpi.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- errors ---- */
+#include "mpi_types.h"
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void die(const char *fmt, ...) {
-  int rank = -1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "parad: rank %d: ", rank);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  abort();
+#define die parad_mpi_die
+#define alloc parad_mpi_alloc
+
+/* ---- buffers ---- */
+
+/* A zeroed buffer for `count` elements of a shape: the block to free, and where MPI is to see it start. */
+typedef struct {
+  char *block, *origin;
+} Temp;
+
+static Temp temp(const Shape *s, int count) {
+  MPI_Aint lo, hi;
+  shape_span(s, count, &lo, &hi);
+  Temp t;
+  t.block = alloc((size_t)(hi - lo));
+  t.origin = t.block - lo;
+  return t;
 }
 
-static void *alloc(size_t n) {
-  void *p = calloc(n ? n : 1, 1);
-  if (!p) die("out of memory (%zu bytes)", n);
-  return p;
-}
-
-/* ---- datatypes ---- */
-
-/* The bytes of one element of a buffer that carries derivatives (8 or 4), or 0 for a datatype that
- * carries none. A datatype Parad cannot differentiate is an error where a shadow says the data is
- * active. */
-static int real_size(MPI_Datatype t, const void *shadow, const void *shadow2, const char *call) {
-  if (t == MPI_DOUBLE) return 8;
-  if (t == MPI_FLOAT) return 4;
-  static const MPI_Datatype plain[] = {
-      MPI_CHAR, MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR, MPI_BYTE, MPI_SHORT, MPI_UNSIGNED_SHORT, MPI_INT,
-      MPI_UNSIGNED, MPI_LONG, MPI_UNSIGNED_LONG, MPI_LONG_LONG, MPI_UNSIGNED_LONG_LONG, MPI_INT8_T, MPI_UINT8_T,
-      MPI_INT16_T, MPI_UINT16_T, MPI_INT32_T, MPI_UINT32_T, MPI_INT64_T, MPI_UINT64_T, MPI_C_BOOL, MPI_WCHAR,
-      MPI_AINT, MPI_OFFSET,
-  };
-  for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
-    if (t == plain[i]) return 0;
-  if (shadow || shadow2)
-    die("%s moves active data of a datatype Parad cannot differentiate (only MPI_DOUBLE and MPI_FLOAT carry "
-        "derivatives)", call);
-  return 0;
-}
-
-static size_t bytes(int count, int k) { return (size_t)(count > 0 ? count : 0) * (size_t)k; }
-
-/* dst += src; dst += f * src (f of the same precision); both for n elements of k bytes */
-static void add_into(void *dst, const void *src, size_t n, int k) {
-  if (!dst) return;
-  if (k == 8)
-    for (size_t i = 0; i < n; i++) ((double *)dst)[i] += ((const double *)src)[i];
-  else
-    for (size_t i = 0; i < n; i++) ((float *)dst)[i] += ((const float *)src)[i];
-}
-
-static void scale_into(void *dst, const void *f, const void *src, size_t n, int k, int overwrite) {
-  if (!dst) return;
-  for (size_t i = 0; i < n; i++) {
-    double v = k == 8 ? ((const double *)src)[i] : ((const float *)src)[i];
-    if (f) v *= k == 8 ? ((const double *)f)[i] : ((const float *)f)[i];
-    if (k == 8)
-      ((double *)dst)[i] = overwrite ? v : ((double *)dst)[i] + v;
-    else
-      ((float *)dst)[i] = (float)(overwrite ? v : ((float *)dst)[i] + v);
-  }
-}
-
-static void zero(void *p, size_t nbytes) {
-  if (p) memset(p, 0, nbytes);
-}
-
-/* A buffer to send or receive through where a shadow is missing: zeros, freed by the caller. */
-static void *or_scratch(void *shadow, size_t nbytes, void **scratch) {
+/* The shadow, or zeros where the buffer has none (*block, freed by the caller). */
+static void *or_zeros(void *shadow, const Shape *s, int count, char **block) {
   if (shadow) return shadow;
-  return *scratch = alloc(nbytes);
+  Temp t = temp(s, count);
+  *block = t.block;
+  return t.origin;
 }
 
 static int comm_size(MPI_Comm c) {
@@ -149,6 +105,10 @@ static void check_count(MPI_Status *st, MPI_Datatype t, int want, const char *wh
         "matching calls", what, got, peer, want);
 }
 
+/* Where a receive's values came from: MPI_PROC_NULL when it was posted for it (MPICH 4.0's MPI_Waitall
+ * leaves the status of such a request unset), else the status's source. */
+static int source(int posted, const MPI_Status *st) { return posted == MPI_PROC_NULL ? MPI_PROC_NULL : st->MPI_SOURCE; }
+
 /* Sends an adjoint back where values came from: nothing when they came from MPI_PROC_NULL (whose
  * status has no valid tag). */
 static void send_back(const void *buf, int count, MPI_Datatype t, int peer, int tag, MPI_Comm comm, MPI_Request *q) {
@@ -158,36 +118,44 @@ static void send_back(const void *buf, int count, MPI_Datatype t, int peer, int 
 
 /* ---- records ---- */
 
-enum { FWD_ISEND, FWD_IRECV, REV_ISEND, REV_IRECV, REV_OTHER, REV_WAITALL };
+enum { FWD_ISEND, FWD_IRECV, REV_ISEND, REV_IRECV, REV_OTHER, REV_WAITALL, REV_PACK, REV_UNPACK };
 
 typedef struct Record {
-  int kind, k;                       /* see above; element bytes */
-  MPI_Datatype type;
+  int kind;
+  Shape sh, sh2;                     /* the datatypes of the send side and of the receive side */
   MPI_Comm comm;
-  MPI_Op op;
   int count, count2, peer, tag, peer2, tag2, root, in_place;
   int vform;                         /* Gatherv, Scatterv */
   int started;                       /* the adjoint of its wait started the transposed communication */
   void *shadow, *shadow2;            /* the send buffer's and the receive buffer's shadows */
   void *value;                       /* forward Irecv: the user's buffer */
-  void *tmp;                         /* a message's own buffer */
-  void *factor;                      /* MAX/MIN/PROD: local factor of each element */
+  char *tmp;                         /* a message's own buffer */
+  Floats sent;                       /* a send of packed bytes: where their floats are */
+  Reals factor;                      /* MAX/MIN/PROD: local factor of each float */
   int *counts, *displs;              /* Gatherv, Scatterv at the root */
   MPI_Request adj;                   /* the transposed communication, started by the wait's adjoint */
   int nrec;                          /* Waitall: the records it completed */
   struct Record **recs;
 } Record;
 
-static Record *record(int kind, int k) {
+static Record *record(int kind) {
   Record *r = alloc(sizeof *r);
-  r->kind = kind, r->k = k;
+  r->kind = kind;
   r->adj = MPI_REQUEST_NULL;
   return r;
 }
 
+/* A record outlives its call: its datatypes are kept (a derived one may be freed before the reverse sweep). */
+static void keep(Record *r, const Shape *sh, const Shape *sh2) {
+  if (sh) r->sh = *sh, shape_keep(&r->sh);
+  if (sh2) r->sh2 = *sh2, shape_keep(&r->sh2);
+}
+
 static void release(Record *r) {
   if (!r) return;
-  free(r->tmp), free(r->factor), free(r->counts), free(r->displs), free(r->recs);
+  shape_drop(&r->sh), shape_drop(&r->sh2);
+  floats_free(&r->sent);
+  free(r->tmp), free(r->factor.v), free(r->counts), free(r->displs), free(r->recs);
   free(r);
 }
 
@@ -220,145 +188,248 @@ static Record *take(MPI_Request req) {
   return NULL;
 }
 
+/* ---- adjoints in and out of buffers ---- */
+
+/* The floats of a send buffer about to be sent with a shadow, where only the sender can tell them: packed
+ * bytes (what this rank packed into them). */
+static void note_sent(Record *r, const void *buf, int count, const char *call) {
+  if (r->shadow && shape_packed(&r->sh)) r->sent = packed_floats(buf, count, call);
+}
+
+/* Adjoints that arrived at src, laid out as `count` elements of s, are added into the floats of dst. */
+static void add_floats(const Shape *s, char *dst, char *src, int count, const char *call) {
+  if (!dst) return;
+  Floats f = floats_of(s, 0, count, call);
+  floats_move(dst, AT, src, AT, &f, 0);
+  floats_free(&f);
+}
+
+/* The adjoint a send receives back, added into its buffer's: packed bytes where the sender noted. */
+static void add_arrived(Record *r, char *src, const char *call) {
+  if (shape_packed(&r->sh)) floats_move(r->shadow, AT, src, AT, &r->sent, 0);
+  else add_floats(&r->sh, r->shadow, src, r->count, call);
+}
+
+/* A receive buffer's adjoint, once sent back, is reset: its floats (all its bytes for packed data, which
+ * holds no pointers whose shadows must stay). */
+static void clear(const Shape *s, void *shadow, int first, int count, const char *call) {
+  if (!shadow || count <= 0) return;
+  if (shape_packed(s)) {
+    memset((char *)shadow + first, 0, (size_t)count);
+    return;
+  }
+  Floats f = floats_of(s, first, count, call);
+  floats_zero(shadow, &f);
+  floats_free(&f);
+}
+
+/* A buffer with a shadow: its floats must be placeable before the call is made, on every rank alike. */
+static void check(const Shape *s, const void *shadow, const char *call) {
+  if (shadow) shape_check(s, call);
+}
+
+/* A collective's buffer with a shadow in reverse mode: its floats must be placeable on every rank alike,
+ * which packed bytes (whose floats the sender alone knows) are not. */
+static void check_collective(const Shape *s, const void *shadow, const char *call) {
+  if (shadow && shape_packed(s)) die("%s of active MPI_PACKED data is not differentiated in reverse mode: unpack it first", call);
+  check(s, shadow, call);
+}
+
 /* ---- the local factor of MAX, MIN and PROD reductions ---- */
 
-/* For each element: 1 on the lowest rank holding the extremum (0 elsewhere), or the product of the
- * other ranks' values; NULL for SUM. */
-static void *local_factor(const void *x, int n, MPI_Datatype t, int k, MPI_Op op, MPI_Comm comm, const char *call) {
-  if (op == MPI_SUM) return NULL;
-  int size = comm_size(comm), rank = comm_rank(comm);
-  void *f = alloc(bytes(n, k));
+/* For each float: 1 on the lowest rank holding the extremum (0 elsewhere), or the product of the other
+ * ranks' values; none for SUM. */
+static Reals local_factor(const Reals *x, MPI_Op op, MPI_Comm comm, const char *call) {
+  Reals f = {NULL, x->n, x->k, x->type};
+  if (op == MPI_SUM) return f;
+  int size = comm_size(comm), rank = comm_rank(comm), n = (int)x->n;
+  f.v = alloc(x->n * (size_t)x->k);
   if (op == MPI_MAX || op == MPI_MIN) {
-    void *best = alloc(bytes(n, k));
-    int *owner = alloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
-    MPI_Allreduce(x, best, n, t, op, comm);
+    char *best = alloc(x->n * (size_t)x->k);
+    int *owner = alloc(sizeof(int) * (x->n ? x->n : 1));
+    MPI_Allreduce(x->v, best, n, x->type, op, comm);
     for (int i = 0; i < n; i++)
-      owner[i] = (k == 8 ? ((const double *)x)[i] == ((double *)best)[i] : ((const float *)x)[i] == ((float *)best)[i]) ? rank : size;
+      owner[i] = (x->k == 8 ? ((double *)x->v)[i] == ((double *)best)[i] : ((float *)x->v)[i] == ((float *)best)[i]) ? rank : size;
     MPI_Allreduce(MPI_IN_PLACE, owner, n, MPI_INT, MPI_MIN, comm);
     for (int i = 0; i < n; i++) {
-      if (k == 8) ((double *)f)[i] = owner[i] == rank;
-      else ((float *)f)[i] = owner[i] == rank;
+      if (x->k == 8) ((double *)f.v)[i] = owner[i] == rank;
+      else ((float *)f.v)[i] = owner[i] == rank;
     }
     free(best), free(owner);
   } else if (op == MPI_PROD) {
-    void *all = alloc(bytes(n, k) * (size_t)size);
-    MPI_Allgather(x, n, t, all, n, t, comm);
+    char *all = alloc(x->n * (size_t)x->k * (size_t)size);
+    MPI_Allgather(x->v, n, x->type, all, n, x->type, comm);
     for (int i = 0; i < n; i++) {
       double p = 1;
       for (int s = 0; s < size; s++)
-        if (s != rank) p *= k == 8 ? ((double *)all)[(size_t)s * n + i] : ((float *)all)[(size_t)s * n + i];
-      if (k == 8) ((double *)f)[i] = p;
-      else ((float *)f)[i] = (float)p;
+        if (s != rank) p *= x->k == 8 ? ((double *)all)[(size_t)s * n + i] : ((float *)all)[(size_t)s * n + i];
+      if (x->k == 8) ((double *)f.v)[i] = p;
+      else ((float *)f.v)[i] = (float)p;
     }
     free(all);
   } else {
-    free(f);
+    free(f.v);
     die("%s with a reduction operation Parad cannot differentiate (SUM, PROD, MAX and MIN can be)", call);
   }
   return f;
 }
 
+/* v *= f, float by float (nothing for SUM, whose factor is 1) */
+static void scale(Reals *v, const Reals *f) {
+  for (size_t i = 0; f->v && i < v->n; i++) {
+    if (v->k == 8) ((double *)v->v)[i] *= ((double *)f->v)[i];
+    else ((float *)v->v)[i] *= ((float *)f->v)[i];
+  }
+}
+
+/* Whether a reduction carries derivatives: one of floats (and integers). MPI reduces bytes only bitwise,
+ * so bytes, packed data and other data carry none Parad can tell: refused where they are active. */
+static int reduces_floats(const Shape *s, int active, const char *call) {
+  if (!shape_carries(s)) return 0;
+  if (!shape_packed(s) && !s->flat->bytes && !s->flat->other) return 1;
+  if (active) die("%s reduces active data that is not floats (bytes, MPI_PACKED, long double, ...): Parad differentiates reductions of floats only", call);
+  return 0;
+}
+
 /* ==== forward mode ==== */
 
-/* A forward-mode message is [values | tangents | mark]: the mark tells a message that carries tangents
- * from one sent by code Parad did not differentiate. */
-static const double mark_double = -0x1.5ad5ad5ad5ad5p-999;
-static const float mark_float = -0x1.5ad5aep-120f;
+/* A forward-mode message: [mark | b | the values | their tangents], packed, b the bytes of the packed
+ * values. The receiver's datatype may differ from the sender's (MPI matches type signatures): b tells it
+ * how many of its own elements arrived, each packing to its datatype's size (MPI_Type_size) as both
+ * libraries pack (their own bytes; checked as each message is unpacked). */
+static const unsigned char mark[8] = {0x5a, 0xd5, 0xad, 0x5a, 0xd5, 0xad, 0x9a, 0x7e};
 
-static int packed(int n) { return 2 * n + 1; }
-
-static void *pack(const void *v, const void *d, int n, int k) {
-  char *p = alloc(bytes(packed(n), k));
-  memcpy(p, v, bytes(n, k));
-  if (d) memcpy(p + bytes(n, k), d, bytes(n, k));
-  memcpy(p + bytes(2 * n, k), k == 8 ? (const void *)&mark_double : (const void *)&mark_float, (size_t)k);
-  return p;
+/* The most bytes a message of n elements takes. */
+static int message_size(int n, const Shape *s, MPI_Comm comm) {
+  int head, count, body;
+  MPI_Pack_size(8, MPI_BYTE, comm, &head);
+  MPI_Pack_size(1, MPI_INT, comm, &count);
+  MPI_Pack_size(n, s->type, comm, &body);
+  return head + count + 2 * body;
 }
 
-/* Splits a received message; the user's status counts the values. */
-static void unpack(const void *p, void *v, void *d, MPI_Status *st, MPI_Datatype t, int max, int k, const char *call) {
-  if (st->MPI_SOURCE == MPI_PROC_NULL) return; /* nothing arrives from MPI_PROC_NULL */
-  int got;
-  MPI_Get_count(st, t, &got);
-  int n = (got - 1) / 2;
-  const void *mark = k == 8 ? (const void *)&mark_double : (const void *)&mark_float;
-  if (got % 2 == 0 || n > max || memcmp((const char *)p + bytes(2 * n, k), mark, (size_t)k))
+static char *message(const void *v, void *d, int n, const Shape *s, MPI_Comm comm, int *size) {
+  int max = message_size(n, s, comm), pos = 0, b = 0, at, start;
+  char *m = alloc((size_t)max), *block = NULL;
+  MPI_Pack(mark, 8, MPI_BYTE, m, max, &pos, comm);
+  at = pos;
+  MPI_Pack(&b, 1, MPI_INT, m, max, &pos, comm);
+  start = pos;
+  MPI_Pack(v, n, s->type, m, max, &pos, comm);
+  b = pos - start;
+  MPI_Pack(or_zeros(d, s, n, &block), n, s->type, m, max, &pos, comm);
+  MPI_Pack(&b, 1, MPI_INT, m, max, &at, comm);
+  free(block);
+  *size = pos;
+  return m;
+}
+
+/* Splits a received message (posted for source src); the user's status counts the values. */
+static void unpack_message(char *m, int src, MPI_Status *st, void *v, void *d, int max, const Shape *s, MPI_Comm comm,
+                           const char *call) {
+  if (source(src, st) == MPI_PROC_NULL) return; /* nothing arrives from MPI_PROC_NULL */
+  int got, pos = 0, b = -1, size, n = -1;
+  unsigned char head[8] = {0};
+  MPI_Get_count(st, MPI_PACKED, &got);
+  MPI_Type_size(s->type, &size);
+  if (got >= message_size(0, s, comm)) {
+    MPI_Unpack(m, got, &pos, head, 8, MPI_BYTE, comm);
+    MPI_Unpack(m, got, &pos, &b, 1, MPI_INT, comm);
+    n = size > 0 && b >= 0 && b % size == 0 ? b / size : -1;
+  }
+  if (memcmp(head, mark, 8) || n < 0 || n > max)
     die("%s from rank %d received a message without its tangent: was it sent by code Parad did not "
         "differentiate?", call, st->MPI_SOURCE);
-  memcpy(v, p, bytes(n, k));
-  if (d) memcpy(d, (const char *)p + bytes(n, k), bytes(n, k));
-  MPI_Status_set_elements(st, t, n);
+  char *block = NULL;
+  int start = pos;
+  MPI_Unpack(m, got, &pos, v, n, s->type, comm);
+  if (pos - start != b) die("%s: this MPI library packs data in a form Parad does not know", call);
+  MPI_Unpack(m, got, &pos, or_zeros(d, s, n, &block), n, s->type, comm);
+  free(block);
+  MPI_Status_set_elements(st, s->type, shape_elements(s, n));
 }
 
-static int fwd_send(int sync, const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, void *d) {
-  const char *call = sync ? "MPI_Ssend" : "MPI_Send";
-  int k = real_size(t, d, NULL, call);
-  if (!k) return sync ? MPI_Ssend(buf, n, t, dest, tag, comm) : MPI_Send(buf, n, t, dest, tag, comm);
-  void *p = pack(buf, d, n, k);
-  int rc = sync ? MPI_Ssend(p, packed(n), t, dest, tag, comm) : MPI_Send(p, packed(n), t, dest, tag, comm);
-  free(p);
+static int fwd_send(int sync, const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, void *d,
+                    const void *layout) {
+  Shape s = shape_of(t, layout);
+  if (!shape_carries(&s)) return sync ? MPI_Ssend(buf, n, t, dest, tag, comm) : MPI_Send(buf, n, t, dest, tag, comm);
+  int size;
+  char *m = message(buf, d, n, &s, comm, &size);
+  int rc = sync ? MPI_Ssend(m, size, MPI_PACKED, dest, tag, comm) : MPI_Send(m, size, MPI_PACKED, dest, tag, comm);
+  free(m);
   return rc;
 }
 
-int __parad_mpi_fwd_MPI_Send(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, void *d) {
-  return fwd_send(0, buf, n, t, dest, tag, comm, d);
+int __parad_mpi_fwd_MPI_Send(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, void *d,
+                             const void *layout) {
+  return fwd_send(0, buf, n, t, dest, tag, comm, d, layout);
 }
 
-int __parad_mpi_fwd_MPI_Ssend(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, void *d) {
-  return fwd_send(1, buf, n, t, dest, tag, comm, d);
+int __parad_mpi_fwd_MPI_Ssend(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, void *d,
+                              const void *layout) {
+  return fwd_send(1, buf, n, t, dest, tag, comm, d, layout);
 }
 
 int __parad_mpi_fwd_MPI_Recv(void *buf, int n, MPI_Datatype t, int src, int tag, MPI_Comm comm, MPI_Status *status,
-                             void *d) {
-  int k = real_size(t, d, NULL, "MPI_Recv");
-  if (!k) return MPI_Recv(buf, n, t, src, tag, comm, status);
+                             void *d, const void *layout) {
+  Shape s = shape_of(t, layout);
+  if (!shape_carries(&s)) return MPI_Recv(buf, n, t, src, tag, comm, status);
   MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
-  void *p = alloc(bytes(packed(n), k));
-  int rc = MPI_Recv(p, packed(n), t, src, tag, comm, st);
-  unpack(p, buf, d, st, t, n, k, "MPI_Recv");
-  free(p);
+  int size = message_size(n, &s, comm);
+  char *m = alloc((size_t)size);
+  int rc = MPI_Recv(m, size, MPI_PACKED, src, tag, comm, st);
+  unpack_message(m, src, st, buf, d, n, &s, comm, "MPI_Recv");
+  free(m);
   return rc;
 }
 
+/* Each half of a Sendrecv carries derivatives as its own datatype says (the two messages have different
+ * partners, each deciding by the same datatype). */
 int __parad_mpi_fwd_MPI_Sendrecv(const void *sb, int sn, MPI_Datatype st_, int dest, int stag, void *rb, int rn,
                                  MPI_Datatype rt, int src, int rtag, MPI_Comm comm, MPI_Status *status, void *dsb,
-                                 void *drb) {
-  int k = real_size(rt, dsb, drb, "MPI_Sendrecv");
-  if (!k) return MPI_Sendrecv(sb, sn, st_, dest, stag, rb, rn, rt, src, rtag, comm, status);
+                                 const void *sl, void *drb, const void *rl) {
+  Shape ss = shape_of(st_, sl), rs = shape_of(rt, rl);
+  int sends = shape_carries(&ss), receives = shape_carries(&rs);
+  if (!sends && !receives) return MPI_Sendrecv(sb, sn, st_, dest, stag, rb, rn, rt, src, rtag, comm, status);
   MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
-  void *out = pack(sb, dsb, sn, k), *in = alloc(bytes(packed(rn), k));
-  int rc = MPI_Sendrecv(out, packed(sn), st_, dest, stag, in, packed(rn), rt, src, rtag, comm, st);
-  unpack(in, rb, drb, st, rt, rn, k, "MPI_Sendrecv");
+  int out_size = sn, in_size = receives ? message_size(rn, &rs, comm) : rn;
+  char *out = sends ? message(sb, dsb, sn, &ss, comm, &out_size) : NULL, *in = receives ? alloc((size_t)in_size) : NULL;
+  int rc = MPI_Sendrecv(sends ? out : sb, out_size, sends ? MPI_PACKED : st_, dest, stag, receives ? in : rb, in_size,
+                        receives ? MPI_PACKED : rt, src, rtag, comm, st);
+  if (receives) unpack_message(in, src, st, rb, drb, rn, &rs, comm, "MPI_Sendrecv");
   free(out), free(in);
   return rc;
 }
 
 int __parad_mpi_fwd_MPI_Isend(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
-                              MPI_Request *req, void *d) {
-  int k = real_size(t, d, NULL, "MPI_Isend");
-  if (!k) return MPI_Isend(buf, n, t, dest, tag, comm, req);
-  Record *r = record(FWD_ISEND, k);
-  r->tmp = pack(buf, d, n, k);
-  int rc = MPI_Isend(r->tmp, packed(n), t, dest, tag, comm, req);
+                              MPI_Request *req, void *d, const void *layout) {
+  Shape s = shape_of(t, layout);
+  if (!shape_carries(&s)) return MPI_Isend(buf, n, t, dest, tag, comm, req);
+  Record *r = record(FWD_ISEND);
+  int size;
+  r->tmp = message(buf, d, n, &s, comm, &size);
+  int rc = MPI_Isend(r->tmp, size, MPI_PACKED, dest, tag, comm, req);
   remember(*req, r);
   return rc;
 }
 
 int __parad_mpi_fwd_MPI_Irecv(void *buf, int n, MPI_Datatype t, int src, int tag, MPI_Comm comm, MPI_Request *req,
-                              void *d) {
-  int k = real_size(t, d, NULL, "MPI_Irecv");
-  if (!k) return MPI_Irecv(buf, n, t, src, tag, comm, req);
-  Record *r = record(FWD_IRECV, k);
-  r->tmp = alloc(bytes(packed(n), k));
-  r->value = buf, r->shadow2 = d, r->count = n, r->type = t;
-  int rc = MPI_Irecv(r->tmp, packed(n), t, src, tag, comm, req);
+                              void *d, const void *layout) {
+  Shape s = shape_of(t, layout);
+  if (!shape_carries(&s)) return MPI_Irecv(buf, n, t, src, tag, comm, req);
+  Record *r = record(FWD_IRECV);
+  keep(r, NULL, &s);
+  int size = message_size(n, &s, comm);
+  r->tmp = alloc((size_t)size);
+  r->value = buf, r->shadow2 = d, r->count = n, r->comm = comm, r->peer = src;
+  int rc = MPI_Irecv(r->tmp, size, MPI_PACKED, src, tag, comm, req);
   remember(*req, r);
   return rc;
 }
 
 static void fwd_complete(Record *r, MPI_Status *st) {
   if (!r) return;
-  if (r->kind == FWD_IRECV) unpack(r->tmp, r->value, r->shadow2, st, r->type, r->count, r->k, "MPI_Irecv");
+  if (r->kind == FWD_IRECV) unpack_message(r->tmp, r->peer, st, r->value, r->shadow2, r->count, &r->sh2, r->comm, "MPI_Irecv");
   release(r);
 }
 
@@ -406,44 +477,46 @@ int __parad_mpi_fwd_MPI_Test(MPI_Request *req, int *flag, MPI_Status *status) {
 
 int __parad_mpi_fwd_MPI_Barrier(MPI_Comm comm) { return MPI_Barrier(comm); }
 
-int __parad_mpi_fwd_MPI_Bcast(void *buf, int n, MPI_Datatype t, int root, MPI_Comm comm, void *d) {
-  int k = real_size(t, d, NULL, "MPI_Bcast");
+int __parad_mpi_fwd_MPI_Bcast(void *buf, int n, MPI_Datatype t, int root, MPI_Comm comm, void *d, const void *layout) {
+  Shape s = shape_of(t, layout);
   int rc = MPI_Bcast(buf, n, t, root, comm);
-  if (!k) return rc;
-  void *scratch = NULL;
-  MPI_Bcast(or_scratch(d, bytes(n, k), &scratch), n, t, root, comm);
-  free(scratch);
+  if (!shape_carries(&s)) return rc;
+  char *block = NULL;
+  MPI_Bcast(or_zeros(d, &s, n, &block), n, t, root, comm);
+  free(block);
   return rc;
 }
 
-/* Reduce (root >= 0) and Allreduce (root < 0). */
+/* Reduce (root >= 0) and Allreduce (root < 0): the tangent of the result is the sum over the ranks of
+ * each one's tangent times its local factor. */
 static int fwd_reduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm, void *dsb,
-                      void *drb, const char *call) {
-  int all = root < 0, k = real_size(t, dsb, drb, call);
-  if (!k) return all ? MPI_Allreduce(sb, rb, n, t, op, comm) : MPI_Reduce(sb, rb, n, t, op, root, comm);
-  int in_place = sb == MPI_IN_PLACE;
-  const void *x = in_place ? rb : sb;
-  void *dx_scratch = NULL, *dy_scratch = NULL;
-  void *dx = or_scratch(in_place ? drb : dsb, bytes(n, k), &dx_scratch);
-  void *f = local_factor(x, n, t, k, op, comm, call);
+                      const void *sl, void *drb, const char *call) {
+  Shape s = shape_of(t, sl);
+  int all = root < 0, in_place = sb == MPI_IN_PLACE;
+  if (!reduces_floats(&s, dsb || drb, call)) return all ? MPI_Allreduce(sb, rb, n, t, op, comm) : MPI_Reduce(sb, rb, n, t, op, root, comm);
+  Floats f = floats_of(&s, 0, n, call);
+  Reals x = reals_get(in_place ? rb : sb, &f), dx = reals_get(in_place ? drb : dsb, &f);
+  Reals factor = local_factor(&x, op, comm, call), dy = reals_get(NULL, &f);
   int rc = all ? MPI_Allreduce(sb, rb, n, t, op, comm) : MPI_Reduce(sb, rb, n, t, op, root, comm);
-  void *contribution = alloc(bytes(n, k));
-  scale_into(contribution, f, dx, (size_t)n, k, 1);
-  void *dy = or_scratch(drb, bytes(n, k), &dy_scratch);
-  if (all) MPI_Allreduce(contribution, dy, n, t, MPI_SUM, comm);
-  else MPI_Reduce(contribution, dy, n, t, MPI_SUM, root, comm);
-  free(contribution), free(f), free(dx_scratch), free(dy_scratch);
+  scale(&dx, &factor);
+  if (all) MPI_Allreduce(dx.v, dy.v, (int)dx.n, dx.type, MPI_SUM, comm);
+  else MPI_Reduce(dx.v, dy.v, (int)dx.n, dx.type, MPI_SUM, root, comm);
+  if (all || comm_rank(comm) == root) reals_put(drb, &f, &dy, 0);
+  free(x.v), free(dx.v), free(dy.v), free(factor.v);
+  floats_free(&f);
   return rc;
 }
 
 int __parad_mpi_fwd_MPI_Reduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
-                               void *dsb, void *drb) {
-  return fwd_reduce(sb, rb, n, t, op, root, comm, dsb, drb, "MPI_Reduce");
+                               void *dsb, const void *sl, void *drb, const void *rl) {
+  (void)rl;
+  return fwd_reduce(sb, rb, n, t, op, root, comm, dsb, sl, drb, "MPI_Reduce");
 }
 
 int __parad_mpi_fwd_MPI_Allreduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, void *dsb,
-                                  void *drb) {
-  return fwd_reduce(sb, rb, n, t, op, -1, comm, dsb, drb, "MPI_Allreduce");
+                                  const void *sl, void *drb, const void *rl) {
+  (void)rl;
+  return fwd_reduce(sb, rb, n, t, op, -1, comm, dsb, sl, drb, "MPI_Allreduce");
 }
 
 /* The extent in elements of a v-collective's root buffer. */
@@ -454,108 +527,155 @@ static int v_extent(const int *counts, const int *displs, int size) {
   return e;
 }
 
-/* The data-moving collectives run once for the values, once for the tangents; the same call with
+/* The data-moving collectives run once for the values, once for the tangents: the same call with
  * shadows (zeros where there is none) in place of buffers, MPI_IN_PLACE kept. */
-#define SHADOW_OF(buf, d, n, scratch) ((buf) == MPI_IN_PLACE ? MPI_IN_PLACE : or_scratch((d), bytes((n), k), &(scratch)))
+static void *shadow_of(const void *buf, void *d, const Shape *s, int count, char **block) {
+  return buf == MPI_IN_PLACE ? MPI_IN_PLACE : or_zeros(d, s, count, block);
+}
+
+/* The shapes of a collective's two sides; whether its tangents move (the side that is not MPI_IN_PLACE
+ * says). */
+static int collective_shapes(Shape *s, Shape *r, const void *sb, MPI_Datatype st, const void *sl, MPI_Datatype rt,
+                             const void *rl) {
+  *s = shape_of(st, sl), *r = shape_of(rt, rl);
+  return shape_carries(sb == MPI_IN_PLACE ? r : s);
+}
 
 int __parad_mpi_fwd_MPI_Gather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt, int root,
-                               MPI_Comm comm, void *dsb, void *drb) {
+                               MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
+  Shape s, r;
   int rc = MPI_Gather(sb, sn, st, rb, rn, rt, root, comm);
-  int k = real_size(sb == MPI_IN_PLACE ? rt : st, dsb, drb, "MPI_Gather");
-  if (!k) return rc;
-  void *s1 = NULL, *s2 = NULL;
-  MPI_Gather(SHADOW_OF(sb, dsb, sn, s1), sn, st, SHADOW_OF(rb, drb, rn * comm_size(comm), s2), rn, rt, root, comm);
-  free(s1), free(s2);
+  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
+  char *b1 = NULL, *b2 = NULL;
+  MPI_Gather(shadow_of(sb, dsb, &s, sn, &b1), sn, st, shadow_of(rb, drb, &r, rn * comm_size(comm), &b2), rn, rt, root, comm);
+  free(b1), free(b2);
   return rc;
 }
 
 int __parad_mpi_fwd_MPI_Gatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rcounts,
-                                const int *displs, MPI_Datatype rt, int root, MPI_Comm comm, void *dsb, void *drb) {
+                                const int *displs, MPI_Datatype rt, int root, MPI_Comm comm, void *dsb, const void *sl,
+                                void *drb, const void *rl) {
+  Shape s, r;
   int rc = MPI_Gatherv(sb, sn, st, rb, rcounts, displs, rt, root, comm);
-  int k = real_size(sb == MPI_IN_PLACE ? rt : st, dsb, drb, "MPI_Gatherv");
-  if (!k) return rc;
+  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
   int ext = comm_rank(comm) == root ? v_extent(rcounts, displs, comm_size(comm)) : 0;
-  void *s1 = NULL, *s2 = NULL;
-  MPI_Gatherv(SHADOW_OF(sb, dsb, sn, s1), sn, st, SHADOW_OF(rb, drb, ext, s2), rcounts, displs, rt, root, comm);
-  free(s1), free(s2);
+  char *b1 = NULL, *b2 = NULL;
+  MPI_Gatherv(shadow_of(sb, dsb, &s, sn, &b1), sn, st, shadow_of(rb, drb, &r, ext, &b2), rcounts, displs, rt, root, comm);
+  free(b1), free(b2);
   return rc;
 }
 
 int __parad_mpi_fwd_MPI_Scatter(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt, int root,
-                                MPI_Comm comm, void *dsb, void *drb) {
+                                MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
+  Shape s, r;
   int rc = MPI_Scatter(sb, sn, st, rb, rn, rt, root, comm);
-  int k = real_size(rb == MPI_IN_PLACE ? st : rt, dsb, drb, "MPI_Scatter");
-  if (!k) return rc;
-  void *s1 = NULL, *s2 = NULL;
-  MPI_Scatter(SHADOW_OF(sb, dsb, sn * comm_size(comm), s1), sn, st, SHADOW_OF(rb, drb, rn, s2), rn, rt, root, comm);
-  free(s1), free(s2);
+  if (!collective_shapes(&r, &s, rb, rt, rl, st, sl)) return rc;
+  char *b1 = NULL, *b2 = NULL;
+  MPI_Scatter(shadow_of(sb, dsb, &s, sn * comm_size(comm), &b1), sn, st, shadow_of(rb, drb, &r, rn, &b2), rn, rt, root, comm);
+  free(b1), free(b2);
   return rc;
 }
 
 int __parad_mpi_fwd_MPI_Scatterv(const void *sb, const int *scounts, const int *displs, MPI_Datatype st, void *rb,
-                                 int rn, MPI_Datatype rt, int root, MPI_Comm comm, void *dsb, void *drb) {
+                                 int rn, MPI_Datatype rt, int root, MPI_Comm comm, void *dsb, const void *sl, void *drb,
+                                 const void *rl) {
+  Shape s, r;
   int rc = MPI_Scatterv(sb, scounts, displs, st, rb, rn, rt, root, comm);
-  int k = real_size(rb == MPI_IN_PLACE ? st : rt, dsb, drb, "MPI_Scatterv");
-  if (!k) return rc;
+  if (!collective_shapes(&r, &s, rb, rt, rl, st, sl)) return rc;
   int ext = comm_rank(comm) == root ? v_extent(scounts, displs, comm_size(comm)) : 0;
-  void *s1 = NULL, *s2 = NULL;
-  MPI_Scatterv(SHADOW_OF(sb, dsb, ext, s1), scounts, displs, st, SHADOW_OF(rb, drb, rn, s2), rn, rt, root, comm);
-  free(s1), free(s2);
+  char *b1 = NULL, *b2 = NULL;
+  MPI_Scatterv(shadow_of(sb, dsb, &s, ext, &b1), scounts, displs, st, shadow_of(rb, drb, &r, rn, &b2), rn, rt, root, comm);
+  free(b1), free(b2);
   return rc;
 }
 
 int __parad_mpi_fwd_MPI_Allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
-                                  MPI_Comm comm, void *dsb, void *drb) {
+                                  MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
+  Shape s, r;
   int rc = MPI_Allgather(sb, sn, st, rb, rn, rt, comm);
-  int k = real_size(sb == MPI_IN_PLACE ? rt : st, dsb, drb, "MPI_Allgather");
-  if (!k) return rc;
-  void *s1 = NULL, *s2 = NULL;
-  MPI_Allgather(SHADOW_OF(sb, dsb, sn, s1), sn, st, SHADOW_OF(rb, drb, rn * comm_size(comm), s2), rn, rt, comm);
-  free(s1), free(s2);
+  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
+  char *b1 = NULL, *b2 = NULL;
+  MPI_Allgather(shadow_of(sb, dsb, &s, sn, &b1), sn, st, shadow_of(rb, drb, &r, rn * comm_size(comm), &b2), rn, rt, comm);
+  free(b1), free(b2);
   return rc;
 }
 
 int __parad_mpi_fwd_MPI_Alltoall(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
-                                 MPI_Comm comm, void *dsb, void *drb) {
+                                 MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
+  Shape s, r;
   int rc = MPI_Alltoall(sb, sn, st, rb, rn, rt, comm);
-  int k = real_size(sb == MPI_IN_PLACE ? rt : st, dsb, drb, "MPI_Alltoall");
-  if (!k) return rc;
+  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
   int size = comm_size(comm);
-  void *s1 = NULL, *s2 = NULL;
-  MPI_Alltoall(SHADOW_OF(sb, dsb, sn * size, s1), sn, st, SHADOW_OF(rb, drb, rn * size, s2), rn, rt, comm);
-  free(s1), free(s2);
+  char *b1 = NULL, *b2 = NULL;
+  MPI_Alltoall(shadow_of(sb, dsb, &s, sn * size, &b1), sn, st, shadow_of(rb, drb, &r, rn * size, &b2), rn, rt, comm);
+  free(b1), free(b2);
+  return rc;
+}
+
+/* MPI_Pack and MPI_Unpack copy between typed memory and packed bytes: the shadows are packed and unpacked
+ * the same way, at the same position. */
+int __parad_mpi_fwd_MPI_Pack(const void *in, int n, MPI_Datatype t, void *out, int size, int *position, MPI_Comm comm,
+                             void *din, const void *layout, void *dout, const void *packed_layout) {
+  (void)packed_layout;
+  Shape s = shape_of(t, layout);
+  int at = *position, rc = MPI_Pack(in, n, t, out, size, position, comm);
+  if (!dout) return rc;
+  char *block = NULL;
+  MPI_Pack(or_zeros(din, &s, n, &block), n, t, dout, size, &at, comm);
+  free(block);
+  return rc;
+}
+
+int __parad_mpi_fwd_MPI_Unpack(const void *in, int size, int *position, void *out, int n, MPI_Datatype t, MPI_Comm comm,
+                               void *din, const void *packed_layout, void *dout, const void *layout) {
+  (void)packed_layout, (void)layout;
+  int at = *position, rc = MPI_Unpack(in, size, position, out, n, t, comm);
+  if (!dout) return rc;
+  char *zeros = din ? NULL : alloc((size_t)size);
+  MPI_Unpack(din ? din : zeros, size, &at, dout, n, t, comm);
+  free(zeros);
   return rc;
 }
 
 /* ==== reverse mode: the augmented forward sweep (the call, and a record) ==== */
 
-static Record *aug_send(int sync, const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, void *d) {
-  int k = real_size(t, d, NULL, sync ? "MPI_Ssend" : "MPI_Send");
+static Record *aug_send(int sync, const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, void *d,
+                        const void *layout) {
+  const char *call = sync ? "MPI_Ssend" : "MPI_Send";
+  Shape s = shape_of(t, layout);
+  check(&s, d, call);
+  Record *r = NULL;
+  if (shape_carries(&s)) {
+    r = record(REV_OTHER);
+    keep(r, &s, NULL);
+    r->shadow = d, r->count = n, r->peer = dest, r->tag = tag, r->comm = comm;
+    note_sent(r, buf, n, call);
+  }
   if (sync) MPI_Ssend(buf, n, t, dest, tag, comm);
   else MPI_Send(buf, n, t, dest, tag, comm);
-  if (!k) return NULL;
-  Record *r = record(REV_OTHER, k);
-  r->shadow = d, r->count = n, r->type = t, r->peer = dest, r->tag = tag, r->comm = comm;
   return r;
 }
 
-Record *__parad_mpi_aug_MPI_Send(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, void *d) {
-  return aug_send(0, buf, n, t, dest, tag, comm, d);
+Record *__parad_mpi_aug_MPI_Send(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, void *d,
+                                 const void *layout) {
+  return aug_send(0, buf, n, t, dest, tag, comm, d, layout);
 }
 
-Record *__parad_mpi_aug_MPI_Ssend(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, void *d) {
-  return aug_send(1, buf, n, t, dest, tag, comm, d);
+Record *__parad_mpi_aug_MPI_Ssend(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, void *d,
+                                  const void *layout) {
+  return aug_send(1, buf, n, t, dest, tag, comm, d, layout);
 }
 
-/* The adjoint of a send: receive the adjoint from the destination, add it to the buffer's. */
+/* The adjoint of a send: receive the adjoint from the destination, add it into the buffer's. */
 static void rev_send(Record *r, const char *call) {
   MPI_Request q;
   MPI_Status st;
-  r->tmp = alloc(bytes(r->count, r->k));
-  MPI_Irecv(r->tmp, r->count, r->type, r->peer, r->tag, r->comm, &q);
+  Temp t = temp(&r->sh, r->count);
+  MPI_Irecv(t.origin, r->count, r->sh.type, r->peer, r->tag, r->comm, &q);
   finish(&q, &st, call, r->peer);
-  check_count(&st, r->type, r->count, call, r->peer);
-  if (r->peer != MPI_PROC_NULL) add_into(r->shadow, r->tmp, (size_t)r->count, r->k);
+  check_count(&st, r->sh.type, r->count, call, r->peer);
+  if (r->peer != MPI_PROC_NULL) add_arrived(r, t.origin, call);
+  free(t.block);
   release(r);
 }
 
@@ -567,79 +687,107 @@ void __parad_mpi_rev_MPI_Ssend(Record *r) {
   if (r) rev_send(r, "MPI_Ssend");
 }
 
+/* What a receive into buf brought: packed bytes are noted, as bytes Parad cannot read floats in until
+ * they are unpacked. */
+static void received(const Shape *s, void *buf, int count) {
+  if (shape_packed(s) && count > 0) packed_note(buf, (char *)buf + count, NULL);
+}
+
 Record *__parad_mpi_aug_MPI_Recv(void *buf, int n, MPI_Datatype t, int src, int tag, MPI_Comm comm, MPI_Status *status,
-                                 void *d) {
-  int k = real_size(t, d, NULL, "MPI_Recv");
+                                 void *d, const void *layout) {
+  Shape s = shape_of(t, layout);
+  check(&s, d, "MPI_Recv");
   MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
   MPI_Recv(buf, n, t, src, tag, comm, st);
-  if (!k) return NULL;
-  Record *r = record(REV_OTHER, k);
+  if (!shape_carries(&s)) return NULL;
+  Record *r = record(REV_OTHER);
+  keep(r, NULL, &s);
   MPI_Get_count(st, t, &r->count);
-  r->shadow2 = d, r->type = t, r->peer = st->MPI_SOURCE, r->tag = st->MPI_TAG, r->comm = comm;
+  r->shadow2 = d, r->peer = source(src, st), r->tag = st->MPI_TAG, r->comm = comm;
+  received(&s, buf, r->count);
   return r;
 }
 
-/* The adjoint of a receive: send the buffer's adjoint back to where the values came from, zero it. */
+/* The adjoint of a receive: send the buffer's adjoint back to where the values came from, reset it. */
 void __parad_mpi_rev_MPI_Recv(Record *r) {
   if (!r) return;
-  void *scratch = NULL;
+  char *block = NULL;
   MPI_Request q;
-  send_back(or_scratch(r->shadow2, bytes(r->count, r->k), &scratch), r->count, r->type, r->peer, r->tag, r->comm, &q);
+  send_back(or_zeros(r->shadow2, &r->sh2, r->count, &block), r->count, r->sh2.type, r->peer, r->tag, r->comm, &q);
   finish(&q, NULL, "MPI_Recv", r->peer);
-  zero(r->shadow2, bytes(r->count, r->k));
-  free(scratch);
+  clear(&r->sh2, r->shadow2, 0, r->count, "MPI_Recv");
+  free(block);
   release(r);
 }
 
 Record *__parad_mpi_aug_MPI_Sendrecv(const void *sb, int sn, MPI_Datatype st_, int dest, int stag, void *rb, int rn,
                                      MPI_Datatype rt, int src, int rtag, MPI_Comm comm, MPI_Status *status, void *dsb,
-                                     void *drb) {
-  int k = real_size(rt, dsb, drb, "MPI_Sendrecv");
+                                     const void *sl, void *drb, const void *rl) {
+  Shape ss = shape_of(st_, sl), rs = shape_of(rt, rl);
+  check(&ss, dsb, "MPI_Sendrecv"), check(&rs, drb, "MPI_Sendrecv");
   MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
+  Record *r = NULL;
+  if (shape_carries(&ss) || shape_carries(&rs)) {
+    r = record(REV_OTHER);
+    keep(r, &ss, &rs);
+    r->shadow = dsb, r->count = sn, r->peer = dest, r->tag = stag, r->comm = comm, r->shadow2 = drb;
+    note_sent(r, sb, sn, "MPI_Sendrecv");
+  }
   MPI_Sendrecv(sb, sn, st_, dest, stag, rb, rn, rt, src, rtag, comm, st);
-  if (!k) return NULL;
-  Record *r = record(REV_OTHER, k);
-  r->shadow = dsb, r->count = sn, r->type = st_, r->peer = dest, r->tag = stag, r->comm = comm;
-  r->shadow2 = drb, r->peer2 = st->MPI_SOURCE, r->tag2 = st->MPI_TAG;
+  if (!r) return NULL;
+  r->peer2 = source(src, st), r->tag2 = st->MPI_TAG;
   MPI_Get_count(st, rt, &r->count2);
+  received(&rs, rb, r->count2);
   return r;
 }
 
+/* The send's adjoint comes back while the receive's goes back, each where its half carries derivatives. */
 void __parad_mpi_rev_MPI_Sendrecv(Record *r) {
   if (!r) return;
-  void *scratch = NULL;
-  MPI_Request q[2];
-  MPI_Status st[2];
-  r->tmp = alloc(bytes(r->count, r->k));
-  MPI_Irecv(r->tmp, r->count, r->type, r->peer, r->tag, r->comm, &q[0]);
-  send_back(or_scratch(r->shadow2, bytes(r->count2, r->k), &scratch), r->count2, r->type, r->peer2, r->tag2, r->comm, &q[1]);
-  finish(&q[0], &st[0], "MPI_Sendrecv", r->peer);
-  finish(&q[1], &st[1], "MPI_Sendrecv", r->peer2);
-  check_count(&st[0], r->type, r->count, "MPI_Sendrecv", r->peer);
-  zero(r->shadow2, bytes(r->count2, r->k));
-  if (r->peer != MPI_PROC_NULL) add_into(r->shadow, r->tmp, (size_t)r->count, r->k);
-  free(scratch);
+  int sends = shape_carries(&r->sh), receives = shape_carries(&r->sh2);
+  char *block = NULL;
+  MPI_Request q[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  MPI_Status st;
+  Temp t = temp(&r->sh, sends ? r->count : 0);
+  if (sends) MPI_Irecv(t.origin, r->count, r->sh.type, r->peer, r->tag, r->comm, &q[0]);
+  if (receives)
+    send_back(or_zeros(r->shadow2, &r->sh2, r->count2, &block), r->count2, r->sh2.type, r->peer2, r->tag2, r->comm, &q[1]);
+  finish(&q[0], &st, "MPI_Sendrecv", r->peer);
+  finish(&q[1], NULL, "MPI_Sendrecv", r->peer2);
+  if (receives) clear(&r->sh2, r->shadow2, 0, r->count2, "MPI_Sendrecv");
+  if (sends && r->peer != MPI_PROC_NULL) {
+    check_count(&st, r->sh.type, r->count, "MPI_Sendrecv", r->peer);
+    add_arrived(r, t.origin, "MPI_Sendrecv");
+  }
+  free(block), free(t.block);
   release(r);
 }
 
 Record *__parad_mpi_aug_MPI_Isend(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
-                                  MPI_Request *req, void *d) {
-  int k = real_size(t, d, NULL, "MPI_Isend");
+                                  MPI_Request *req, void *d, const void *layout) {
+  Shape s = shape_of(t, layout);
+  check(&s, d, "MPI_Isend");
+  Record *r = NULL;
+  if (shape_carries(&s)) {
+    r = record(REV_ISEND);
+    keep(r, &s, NULL);
+    r->shadow = d, r->count = n, r->peer = dest, r->tag = tag, r->comm = comm;
+    note_sent(r, buf, n, "MPI_Isend");
+  }
   MPI_Isend(buf, n, t, dest, tag, comm, req);
-  if (!k) return NULL;
-  Record *r = record(REV_ISEND, k);
-  r->shadow = d, r->count = n, r->type = t, r->peer = dest, r->tag = tag, r->comm = comm;
-  remember(*req, r);
+  if (r) remember(*req, r);
   return r;
 }
 
 Record *__parad_mpi_aug_MPI_Irecv(void *buf, int n, MPI_Datatype t, int src, int tag, MPI_Comm comm, MPI_Request *req,
-                                  void *d) {
-  int k = real_size(t, d, NULL, "MPI_Irecv");
+                                  void *d, const void *layout) {
+  Shape s = shape_of(t, layout);
+  check(&s, d, "MPI_Irecv");
   MPI_Irecv(buf, n, t, src, tag, comm, req);
-  if (!k) return NULL;
-  Record *r = record(REV_IRECV, k);
-  r->shadow2 = d, r->count = n, r->type = t, r->peer = src, r->tag = tag, r->comm = comm;
+  if (!shape_carries(&s)) return NULL;
+  Record *r = record(REV_IRECV);
+  keep(r, NULL, &s);
+  r->shadow2 = d, r->value = buf, r->count = n, r->peer = src, r->tag = tag, r->comm = comm;
   remember(*req, r);
   return r;
 }
@@ -647,8 +795,10 @@ Record *__parad_mpi_aug_MPI_Irecv(void *buf, int n, MPI_Datatype t, int src, int
 /* A wait completed an Irecv: the adjoint goes back to the actual source, with the actual tag. */
 static void aug_complete(Record *r, MPI_Status *st) {
   if (r && r->kind == REV_IRECV) {
-    r->peer = st->MPI_SOURCE, r->tag = st->MPI_TAG;
-    MPI_Get_count(st, r->type, &r->count);
+    r->peer = source(r->peer, st), r->tag = st->MPI_TAG;
+    if (r->peer == MPI_PROC_NULL) r->count = 0;
+    else MPI_Get_count(st, r->sh2.type, &r->count);
+    received(&r->sh2, r->value, r->count);
   }
 }
 
@@ -656,12 +806,12 @@ static void aug_complete(Record *r, MPI_Status *st) {
 static void rev_start(Record *r) {
   if (!r) return;
   r->started = 1;
-  /* what arrives (Isend), or zeros to send (Irecv without a shadow) */
-  if (r->kind == REV_ISEND || !r->shadow2) r->tmp = alloc(bytes(r->count, r->k));
-  if (r->kind == REV_ISEND) {
-    MPI_Irecv(r->tmp, r->count, r->type, r->peer, r->tag, r->comm, &r->adj);
+  if (r->kind == REV_ISEND) { /* what arrives */
+    Temp t = temp(&r->sh, r->count);
+    r->tmp = t.block, r->value = t.origin;
+    MPI_Irecv(t.origin, r->count, r->sh.type, r->peer, r->tag, r->comm, &r->adj);
   } else {
-    send_back(r->shadow2 ? r->shadow2 : r->tmp, r->count, r->type, r->peer, r->tag, r->comm, &r->adj);
+    send_back(or_zeros(r->shadow2, &r->sh2, r->count, &r->tmp), r->count, r->sh2.type, r->peer, r->tag, r->comm, &r->adj);
   }
 }
 
@@ -671,8 +821,8 @@ void __parad_mpi_rev_MPI_Isend(Record *r) {
   MPI_Status st;
   if (!r->started) die("an MPI_Isend whose request was never completed by a wait or a successful test");
   finish(&r->adj, &st, "MPI_Isend", r->peer);
-  check_count(&st, r->type, r->count, "MPI_Isend", r->peer);
-  if (r->peer != MPI_PROC_NULL) add_into(r->shadow, r->tmp, (size_t)r->count, r->k);
+  check_count(&st, r->sh.type, r->count, "MPI_Isend", r->peer);
+  if (r->peer != MPI_PROC_NULL) add_arrived(r, r->value, "MPI_Isend");
   release(r);
 }
 
@@ -680,7 +830,7 @@ void __parad_mpi_rev_MPI_Irecv(Record *r) {
   if (!r) return;
   if (!r->started) die("an MPI_Irecv whose request was never completed by a wait or a successful test");
   finish(&r->adj, NULL, "MPI_Irecv", r->peer);
-  zero(r->shadow2, bytes(r->count, r->k));
+  clear(&r->sh2, r->shadow2, 0, r->count, "MPI_Irecv");
   release(r);
 }
 
@@ -695,7 +845,7 @@ Record *__parad_mpi_aug_MPI_Wait(MPI_Request *req, MPI_Status *status) {
 void __parad_mpi_rev_MPI_Wait(Record *r) { rev_start(r); }
 
 Record *__parad_mpi_aug_MPI_Waitall(int n, MPI_Request *reqs, MPI_Status *statuses) {
-  Record *all = record(REV_WAITALL, 0);
+  Record *all = record(REV_WAITALL);
   all->recs = alloc(sizeof *all->recs * (size_t)(n > 0 ? n : 1));
   MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? alloc(sizeof *st * (size_t)(n > 0 ? n : 1)) : statuses;
   for (int i = 0; i < n; i++) all->recs[i] = take(reqs[i]);
@@ -738,7 +888,7 @@ void __parad_mpi_rev_MPI_Test(Record *r) { rev_start(r); }
 
 Record *__parad_mpi_aug_MPI_Barrier(MPI_Comm comm) {
   MPI_Barrier(comm);
-  Record *r = record(REV_OTHER, 0);
+  Record *r = record(REV_OTHER);
   r->comm = comm;
   return r;
 }
@@ -752,38 +902,57 @@ void __parad_mpi_rev_MPI_Barrier(Record *r) {
 
 /* ---- collectives ---- */
 
-Record *__parad_mpi_aug_MPI_Bcast(void *buf, int n, MPI_Datatype t, int root, MPI_Comm comm, void *d) {
-  int k = real_size(t, d, NULL, "MPI_Bcast");
+Record *__parad_mpi_aug_MPI_Bcast(void *buf, int n, MPI_Datatype t, int root, MPI_Comm comm, void *d, const void *layout) {
+  Shape s = shape_of(t, layout);
+  int carries = shape_carries(&s);
+  check_collective(&s, d, "MPI_Bcast");
   MPI_Bcast(buf, n, t, root, comm);
-  if (!k) return NULL;
-  Record *r = record(REV_OTHER, k);
-  r->shadow2 = d, r->count = n, r->type = t, r->root = root, r->comm = comm;
+  if (!carries) return NULL;
+  Record *r = record(REV_OTHER);
+  keep(r, NULL, &s);
+  r->shadow2 = d, r->count = n, r->root = root, r->comm = comm;
   return r;
 }
 
-/* Bcast's adjoint: the adjoints of every rank's copy are summed into the root's. */
+/* Bcast's adjoint: the adjoints of every rank's copy are summed into the root's: by a reduction of the
+ * floats of MPI_DOUBLE and MPI_FLOAT data, else by gathering the copies' adjoints whole to the root. */
 void __parad_mpi_rev_MPI_Bcast(Record *r) {
   if (!r) return;
-  int root = comm_rank(r->comm) == r->root;
-  void *scratch = NULL, *sum = alloc(bytes(r->count, r->k));
+  int rank = comm_rank(r->comm), root = rank == r->root, size = comm_size(r->comm);
+  char *block = NULL, *shadow = r->shadow2;
+  void *mine = or_zeros(shadow, &r->sh2, r->count, &block);
+  Temp all = temp(&r->sh2, root ? r->count * (r->sh2.k ? 1 : size) : 0);
   MPI_Request q;
-  MPI_Ireduce(or_scratch(r->shadow2, bytes(r->count, r->k), &scratch), sum, r->count, r->type, MPI_SUM, r->root, r->comm, &q);
+  if (r->sh2.k) MPI_Ireduce(mine, all.origin, r->count, r->sh2.type, MPI_SUM, r->root, r->comm, &q);
+  else MPI_Igather(mine, r->count, r->sh2.type, all.origin, r->count, r->sh2.type, r->root, r->comm, &q);
   finish(&q, NULL, "MPI_Bcast", r->root);
-  if (root && r->shadow2) memcpy(r->shadow2, sum, bytes(r->count, r->k));
-  else zero(r->shadow2, bytes(r->count, r->k));
-  free(scratch), free(sum);
+  if (!root) {
+    clear(&r->sh2, shadow, 0, r->count, "MPI_Bcast");
+  } else if (r->sh2.k) {
+    if (shadow) memcpy(shadow, all.origin, (size_t)r->count * (size_t)r->sh2.k);
+  } else {
+    for (int s = 0; s < size; s++)
+      if (s != rank) add_floats(&r->sh2, shadow, all.origin + shape_offset(&r->sh2, s * r->count), r->count, "MPI_Bcast");
+  }
+  free(block), free(all.block);
   release(r);
 }
 
 static Record *aug_reduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
-                          void *dsb, void *drb, const char *call) {
-  int all = root < 0, k = real_size(t, dsb, drb, call);
+                          void *dsb, const void *sl, void *drb, const char *call) {
+  Shape s = shape_of(t, sl);
+  int all = root < 0;
   Record *r = NULL;
-  if (k) {
-    r = record(REV_OTHER, k);
+  if (reduces_floats(&s, dsb || drb, call)) {
+    Floats f = floats_of(&s, 0, n, call);
+    r = record(REV_OTHER);
+    keep(r, &s, NULL);
     r->in_place = sb == MPI_IN_PLACE;
-    r->shadow = dsb, r->shadow2 = drb, r->count = n, r->type = t, r->root = root, r->comm = comm;
-    r->factor = local_factor(r->in_place ? rb : sb, n, t, k, op, comm, call); /* before rb changes */
+    r->shadow = dsb, r->shadow2 = drb, r->count = n, r->root = root, r->comm = comm;
+    Reals x = reals_get(r->in_place ? rb : sb, &f); /* before rb changes */
+    r->factor = local_factor(&x, op, comm, call);
+    free(x.v);
+    floats_free(&f);
   }
   if (all) MPI_Allreduce(sb, rb, n, t, op, comm);
   else MPI_Reduce(sb, rb, n, t, op, root, comm);
@@ -795,46 +964,52 @@ static Record *aug_reduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_O
 static void rev_reduce(Record *r, const char *call) {
   if (!r) return;
   int all = r->root < 0, is_root = all || comm_rank(r->comm) == r->root;
-  size_t nb = bytes(r->count, r->k);
-  void *g = alloc(nb), *scratch = NULL;
+  Floats f = floats_of(&r->sh, 0, r->count, call);
+  Reals dy = reals_get(is_root ? r->shadow2 : NULL, &f), g = reals_get(NULL, &f);
   MPI_Request q;
   if (all) {
-    MPI_Iallreduce(or_scratch(r->shadow2, nb, &scratch), g, r->count, r->type, MPI_SUM, r->comm, &q);
+    MPI_Iallreduce(dy.v, g.v, (int)g.n, g.type, MPI_SUM, r->comm, &q);
   } else {
-    if (is_root && r->shadow2) memcpy(g, r->shadow2, nb);
-    MPI_Ibcast(g, r->count, r->type, r->root, r->comm, &q);
+    memcpy(g.v, dy.v, g.n * (size_t)g.k);
+    MPI_Ibcast(g.v, (int)g.n, g.type, r->root, r->comm, &q);
   }
   finish(&q, NULL, call, all ? -1 : r->root);
+  scale(&g, &r->factor);
   if (r->in_place) {
-    scale_into(r->shadow2, r->factor, g, (size_t)r->count, r->k, 1);
+    reals_put(r->shadow2, &f, &g, 0);
   } else {
-    if (is_root) zero(r->shadow2, nb);
-    scale_into(r->shadow, r->factor, g, (size_t)r->count, r->k, 0);
+    if (is_root) floats_zero(r->shadow2, &f);
+    reals_put(r->shadow, &f, &g, 1);
   }
-  free(g), free(scratch);
+  free(dy.v), free(g.v);
+  floats_free(&f);
   release(r);
 }
 
 Record *__parad_mpi_aug_MPI_Reduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
-                                   void *dsb, void *drb) {
-  return aug_reduce(sb, rb, n, t, op, root, comm, dsb, drb, "MPI_Reduce");
+                                   void *dsb, const void *sl, void *drb, const void *rl) {
+  (void)rl;
+  return aug_reduce(sb, rb, n, t, op, root, comm, dsb, sl, drb, "MPI_Reduce");
 }
 
 void __parad_mpi_rev_MPI_Reduce(Record *r) { rev_reduce(r, "MPI_Reduce"); }
 
 Record *__parad_mpi_aug_MPI_Allreduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
-                                      void *dsb, void *drb) {
-  return aug_reduce(sb, rb, n, t, op, -1, comm, dsb, drb, "MPI_Allreduce");
+                                      void *dsb, const void *sl, void *drb, const void *rl) {
+  (void)rl;
+  return aug_reduce(sb, rb, n, t, op, -1, comm, dsb, sl, drb, "MPI_Allreduce");
 }
 
 void __parad_mpi_rev_MPI_Allreduce(Record *r) { rev_reduce(r, "MPI_Allreduce"); }
 
-/* Gather(v) and Scatter(v) are each other's adjoints; the record keeps both sides' counts (count: this
- * rank's part, count2: the root's per-rank count, or counts/displs for the v forms). */
-static Record *gs_record(int k, MPI_Datatype t, int n, int rn, int vform, const int *counts, const int *displs,
-                         int root, MPI_Comm comm, void *dsb, void *drb, int in_place) {
-  Record *r = record(REV_OTHER, k);
-  r->type = t, r->count = n, r->count2 = rn, r->root = root, r->comm = comm, r->vform = vform;
+/* Gather(v), Scatter(v), Allgather and Alltoall keep both sides' datatypes and counts (count: this rank's
+ * part, in the send side's datatype for Gather and in the receive side's for Scatter; count2: the root's
+ * per-rank count, or counts/displs for the v forms). */
+static Record *gs_record(const Shape *s, const Shape *rs, int n, int rn, int vform, const int *counts,
+                         const int *displs, int root, MPI_Comm comm, void *dsb, void *drb, int in_place) {
+  Record *r = record(REV_OTHER);
+  keep(r, s, rs);
+  r->count = n, r->count2 = rn, r->root = root, r->comm = comm, r->vform = vform;
   r->shadow = dsb, r->shadow2 = drb, r->in_place = in_place;
   if (vform && comm_rank(comm) == root) {
     int size = comm_size(comm);
@@ -842,6 +1017,14 @@ static Record *gs_record(int k, MPI_Datatype t, int n, int rn, int vform, const 
     memcpy(r->counts, counts, sizeof(int) * (size_t)size), memcpy(r->displs, displs, sizeof(int) * (size_t)size);
   }
   return r;
+}
+
+/* The shapes of a collective about to be recorded, checked. */
+static int aug_shapes(Shape *s, Shape *rs, const void *sb, MPI_Datatype st, const void *sl, MPI_Datatype rt,
+                      const void *rl, void *dsb, void *drb, const char *call) {
+  int carries = collective_shapes(s, rs, sb, st, sl, rt, rl);
+  check_collective(s, dsb, call), check_collective(rs, drb, call);
+  return carries;
 }
 
 /* The root's buffer of a gather (or scatter): element offset and count of rank s's part. */
@@ -855,42 +1038,45 @@ static int root_extent(Record *r) {
 }
 
 Record *__parad_mpi_aug_MPI_Gather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt, int root,
-                                   MPI_Comm comm, void *dsb, void *drb) {
-  int in_place = sb == MPI_IN_PLACE, k = real_size(in_place ? rt : st, dsb, drb, "MPI_Gather");
+                                   MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
+  Shape s, rs;
+  int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, "MPI_Gather");
   MPI_Gather(sb, sn, st, rb, rn, rt, root, comm);
-  return k ? gs_record(k, in_place ? rt : st, sn, rn, 0, NULL, NULL, root, comm, dsb, drb, in_place) : NULL;
+  return carries ? gs_record(&s, &rs, sn, rn, 0, NULL, NULL, root, comm, dsb, drb, sb == MPI_IN_PLACE) : NULL;
 }
 
 Record *__parad_mpi_aug_MPI_Gatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rcounts,
-                                    const int *displs, MPI_Datatype rt, int root, MPI_Comm comm, void *dsb, void *drb) {
-  int in_place = sb == MPI_IN_PLACE, k = real_size(in_place ? rt : st, dsb, drb, "MPI_Gatherv");
+                                    const int *displs, MPI_Datatype rt, int root, MPI_Comm comm, void *dsb,
+                                    const void *sl, void *drb, const void *rl) {
+  Shape s, rs;
+  int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, "MPI_Gatherv");
   MPI_Gatherv(sb, sn, st, rb, rcounts, displs, rt, root, comm);
-  return k ? gs_record(k, in_place ? rt : st, sn, 0, 1, rcounts, displs, root, comm, dsb, drb, in_place) : NULL;
+  return carries ? gs_record(&s, &rs, sn, 0, 1, rcounts, displs, root, comm, dsb, drb, sb == MPI_IN_PLACE) : NULL;
 }
 
 /* A gather's adjoint scatters the root's buffer adjoint back to the parts' owners. */
 static void rev_gather(Record *r, const char *call) {
   if (!r) return;
   int rank = comm_rank(r->comm), is_root = rank == r->root;
-  size_t rb_bytes = is_root ? bytes(root_extent(r), r->k) : 0;
-  void *g = alloc(bytes(r->count, r->k)), *scratch = NULL;
-  void *from = is_root ? or_scratch(r->shadow2, rb_bytes, &scratch) : NULL;
-  void *to = r->in_place ? MPI_IN_PLACE : g;
+  char *block = NULL;
+  void *from = is_root ? or_zeros(r->shadow2, &r->sh2, root_extent(r), &block) : NULL;
+  Temp g = temp(&r->sh, r->count);
+  void *to = r->in_place ? MPI_IN_PLACE : g.origin;
   MPI_Request q;
   if (r->vform)
-    MPI_Iscatterv(from, r->counts, r->displs, r->type, to, r->count, r->type, r->root, r->comm, &q);
+    MPI_Iscatterv(from, r->counts, r->displs, r->sh2.type, to, r->count, r->sh.type, r->root, r->comm, &q);
   else
-    MPI_Iscatter(from, r->count2, r->type, to, r->count, r->type, r->root, r->comm, &q);
+    MPI_Iscatter(from, r->count2, r->sh2.type, to, r->count, r->sh.type, r->root, r->comm, &q);
   finish(&q, NULL, call, r->root);
-  if (is_root && r->shadow2) {
+  if (is_root) {
     for (int s = 0, size = comm_size(r->comm); s < size; s++) {
       int off, n;
       part(r, s, &off, &n);
-      if (!(r->in_place && s == rank)) zero((char *)r->shadow2 + bytes(off, r->k), bytes(n, r->k));
+      if (!(r->in_place && s == rank)) clear(&r->sh2, r->shadow2, off, n, call);
     }
   }
-  if (!r->in_place) add_into(r->shadow, g, (size_t)r->count, r->k);
-  free(g), free(scratch);
+  if (!r->in_place) add_floats(&r->sh, r->shadow, g.origin, r->count, call);
+  free(g.block), free(block);
   release(r);
 }
 
@@ -898,17 +1084,20 @@ void __parad_mpi_rev_MPI_Gather(Record *r) { rev_gather(r, "MPI_Gather"); }
 void __parad_mpi_rev_MPI_Gatherv(Record *r) { rev_gather(r, "MPI_Gatherv"); }
 
 Record *__parad_mpi_aug_MPI_Scatter(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt, int root,
-                                    MPI_Comm comm, void *dsb, void *drb) {
-  int in_place = rb == MPI_IN_PLACE, k = real_size(in_place ? st : rt, dsb, drb, "MPI_Scatter");
+                                    MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
+  Shape s, rs;
+  int carries = aug_shapes(&rs, &s, rb, rt, rl, st, sl, drb, dsb, "MPI_Scatter");
   MPI_Scatter(sb, sn, st, rb, rn, rt, root, comm);
-  return k ? gs_record(k, in_place ? st : rt, rn, sn, 0, NULL, NULL, root, comm, dsb, drb, in_place) : NULL;
+  return carries ? gs_record(&s, &rs, rn, sn, 0, NULL, NULL, root, comm, dsb, drb, rb == MPI_IN_PLACE) : NULL;
 }
 
 Record *__parad_mpi_aug_MPI_Scatterv(const void *sb, const int *scounts, const int *displs, MPI_Datatype st, void *rb,
-                                     int rn, MPI_Datatype rt, int root, MPI_Comm comm, void *dsb, void *drb) {
-  int in_place = rb == MPI_IN_PLACE, k = real_size(in_place ? st : rt, dsb, drb, "MPI_Scatterv");
+                                     int rn, MPI_Datatype rt, int root, MPI_Comm comm, void *dsb, const void *sl,
+                                     void *drb, const void *rl) {
+  Shape s, rs;
+  int carries = aug_shapes(&rs, &s, rb, rt, rl, st, sl, drb, dsb, "MPI_Scatterv");
   MPI_Scatterv(sb, scounts, displs, st, rb, rn, rt, root, comm);
-  return k ? gs_record(k, in_place ? st : rt, rn, 0, 1, scounts, displs, root, comm, dsb, drb, in_place) : NULL;
+  return carries ? gs_record(&s, &rs, rn, 0, 1, scounts, displs, root, comm, dsb, drb, rb == MPI_IN_PLACE) : NULL;
 }
 
 /* A scatter's adjoint gathers the parts' adjoints into the root's buffer adjoint. Here shadow is the
@@ -916,18 +1105,23 @@ Record *__parad_mpi_aug_MPI_Scatterv(const void *sb, const int *scounts, const i
 static void rev_scatter(Record *r, const char *call) {
   if (!r) return;
   int is_root = comm_rank(r->comm) == r->root;
-  size_t part_bytes = bytes(r->count, r->k);
-  void *g = is_root ? alloc(bytes(root_extent(r), r->k)) : NULL, *scratch = NULL;
-  const void *from = r->in_place ? MPI_IN_PLACE : or_scratch(r->shadow2, part_bytes, &scratch);
+  char *block = NULL;
+  Temp g = temp(&r->sh, is_root ? root_extent(r) : 0);
+  const void *from = r->in_place ? MPI_IN_PLACE : or_zeros(r->shadow2, &r->sh2, r->count, &block);
   MPI_Request q;
   if (r->vform)
-    MPI_Igatherv(from, r->count, r->type, g, r->counts, r->displs, r->type, r->root, r->comm, &q);
+    MPI_Igatherv(from, r->count, r->sh2.type, g.origin, r->counts, r->displs, r->sh.type, r->root, r->comm, &q);
   else
-    MPI_Igather(from, r->count, r->type, g, r->count2, r->type, r->root, r->comm, &q);
+    MPI_Igather(from, r->count, r->sh2.type, g.origin, r->count2, r->sh.type, r->root, r->comm, &q);
   finish(&q, NULL, call, r->root);
-  if (!r->in_place) zero(r->shadow2, part_bytes);
-  if (is_root) add_into(r->shadow, g, (size_t)root_extent(r), r->k);
-  free(g), free(scratch);
+  if (!r->in_place) clear(&r->sh2, r->shadow2, 0, r->count, call);
+  for (int s = 0, size = comm_size(r->comm); is_root && s < size; s++) {
+    int off, n;
+    part(r, s, &off, &n);
+    MPI_Aint at = shape_offset(&r->sh, off);
+    if (r->shadow) add_floats(&r->sh, (char *)r->shadow + at, g.origin + at, n, call);
+  }
+  free(g.block), free(block);
   release(r);
 }
 
@@ -935,49 +1129,94 @@ void __parad_mpi_rev_MPI_Scatter(Record *r) { rev_scatter(r, "MPI_Scatter"); }
 void __parad_mpi_rev_MPI_Scatterv(Record *r) { rev_scatter(r, "MPI_Scatterv"); }
 
 Record *__parad_mpi_aug_MPI_Allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
-                                      MPI_Comm comm, void *dsb, void *drb) {
-  int in_place = sb == MPI_IN_PLACE, k = real_size(in_place ? rt : st, dsb, drb, "MPI_Allgather");
+                                      MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
+  Shape s, rs;
+  int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, "MPI_Allgather");
   MPI_Allgather(sb, sn, st, rb, rn, rt, comm);
-  if (!k) return NULL;
-  return gs_record(k, rt, rn, rn, 0, NULL, NULL, -1, comm, dsb, drb, in_place);
-}
-
-/* Allgather's adjoint: each rank's part gets the sum over the ranks of that part's adjoint. */
-void __parad_mpi_rev_MPI_Allgather(Record *r) {
-  if (!r) return;
-  int rank = comm_rank(r->comm), size = comm_size(r->comm);
-  size_t part_bytes = bytes(r->count, r->k);
-  void *g = alloc(part_bytes), *scratch = NULL;
-  MPI_Request q;
-  MPI_Ireduce_scatter_block(or_scratch(r->shadow2, part_bytes * (size_t)size, &scratch), g, r->count, r->type, MPI_SUM,
-                            r->comm, &q);
-  finish(&q, NULL, "MPI_Allgather", -1);
-  zero(r->shadow2, part_bytes * (size_t)size);
-  if (r->in_place) scale_into((char *)r->shadow2 + part_bytes * (size_t)rank, NULL, g, (size_t)r->count, r->k, 1);
-  else add_into(r->shadow, g, (size_t)r->count, r->k);
-  free(g), free(scratch);
-  release(r);
+  return carries ? gs_record(&s, &rs, sn, rn, 0, NULL, NULL, -1, comm, dsb, drb, sb == MPI_IN_PLACE) : NULL;
 }
 
 Record *__parad_mpi_aug_MPI_Alltoall(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
-                                     MPI_Comm comm, void *dsb, void *drb) {
-  int in_place = sb == MPI_IN_PLACE, k = real_size(in_place ? rt : st, dsb, drb, "MPI_Alltoall");
+                                     MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
+  Shape s, rs;
+  int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, "MPI_Alltoall");
   MPI_Alltoall(sb, sn, st, rb, rn, rt, comm);
-  if (!k) return NULL;
-  return gs_record(k, rt, rn, rn, 0, NULL, NULL, -1, comm, dsb, drb, in_place);
+  return carries ? gs_record(&s, &rs, sn, rn, 0, NULL, NULL, -1, comm, dsb, drb, sb == MPI_IN_PLACE) : NULL;
 }
 
-/* Alltoall's adjoint is an Alltoall of the adjoints, back the way they came. */
-void __parad_mpi_rev_MPI_Alltoall(Record *r) {
+/* The adjoints of Allgather and Alltoall are an Alltoall of the receive buffer's adjoint, back the way
+ * the values came: part s goes back to rank s, and what comes from rank s is the adjoint of what this
+ * rank sent it: of its one send buffer for Allgather (summed over the ranks), of its part s for Alltoall.
+ * In place, the send buffer was the receive buffer: its adjoint is reset first, then receives that. */
+static void rev_exchange(Record *r, int gather, const char *call) {
   if (!r) return;
-  size_t all_bytes = bytes(r->count, r->k) * (size_t)comm_size(r->comm);
-  void *g = alloc(all_bytes), *scratch = NULL;
+  int size = comm_size(r->comm), rank = comm_rank(r->comm);
+  const Shape *in = r->in_place ? &r->sh2 : &r->sh; /* how what was sent is laid out */
+  int each = r->in_place ? r->count2 : r->count;
+  char *block = NULL, *into = r->in_place ? r->shadow2 : r->shadow;
+  Temp g = temp(in, each * size);
   MPI_Request q;
-  MPI_Ialltoall(or_scratch(r->shadow2, all_bytes, &scratch), r->count, r->type, g, r->count, r->type, r->comm, &q);
-  finish(&q, NULL, "MPI_Alltoall", -1);
-  zero(r->shadow2, all_bytes);
-  if (r->in_place) scale_into(r->shadow2, NULL, g, all_bytes / (size_t)r->k, r->k, 1);
-  else add_into(r->shadow, g, all_bytes / (size_t)r->k, r->k);
-  free(g), free(scratch);
+  MPI_Ialltoall(or_zeros(r->shadow2, &r->sh2, r->count2 * size, &block), r->count2, r->sh2.type, g.origin, each, in->type,
+                r->comm, &q);
+  finish(&q, NULL, call, -1);
+  clear(&r->sh2, r->shadow2, 0, r->count2 * size, call);
+  for (int s = 0; s < size && into; s++) {
+    int part = !gather ? s : r->in_place ? rank : 0; /* what rank s sent back is the adjoint of this part */
+    add_floats(in, into + shape_offset(in, part * each), g.origin + shape_offset(in, s * each), each, call);
+  }
+  free(g.block), free(block);
   release(r);
 }
+
+void __parad_mpi_rev_MPI_Allgather(Record *r) { rev_exchange(r, 1, "MPI_Allgather"); }
+void __parad_mpi_rev_MPI_Alltoall(Record *r) { rev_exchange(r, 0, "MPI_Alltoall"); }
+
+/* ---- MPI_Pack, MPI_Unpack ---- */
+
+/* MPI_Pack and MPI_Unpack copy n elements of typed memory to and from packed bytes [lo, hi): the bytes are
+ * noted with where their floats are, for the send that takes them. The record moves the adjoints back
+ * the other way (into the typed buffer's shadow for a pack, into the packed bytes' for an unpack) and
+ * resets those of the copy's destination. typed, packed: the shadows (the packed one at lo). */
+static Record *aug_packing(int pack, MPI_Datatype t, const void *layout, int n, char *lo, char *hi, void *typed,
+                           void *packed, const char *call) {
+  Shape s = shape_of(t, layout);
+  if (shape_packed(&s)) die("%s of MPI_PACKED data is not differentiated", call);
+  Floats f = typed || packed ? floats_packed(&s, n, call) : (Floats){0};
+  packed_note(lo, hi, &f);
+  if (!(pack ? packed : typed)) { /* the destination is not active: nothing goes back */
+    floats_free(&f);
+    return NULL;
+  }
+  Record *r = record(pack ? REV_PACK : REV_UNPACK);
+  r->shadow = typed, r->shadow2 = packed, r->sent = f;
+  return r;
+}
+
+static void rev_packing(Record *r) {
+  if (!r) return;
+  if (r->kind == REV_PACK) floats_move(r->shadow, AT, r->shadow2, PACKED_AT, &r->sent, 1);
+  else floats_move(r->shadow2, PACKED_AT, r->shadow, AT, &r->sent, 1);
+  release(r);
+}
+
+Record *__parad_mpi_aug_MPI_Pack(const void *in, int n, MPI_Datatype t, void *out, int size, int *position, MPI_Comm comm,
+                                 void *din, const void *layout, void *dout, const void *packed_layout) {
+  (void)packed_layout;
+  int at = *position;
+  MPI_Pack(in, n, t, out, size, position, comm);
+  return aug_packing(1, t, layout, n, (char *)out + at, (char *)out + *position, din, dout ? (char *)dout + at : NULL,
+                     "MPI_Pack");
+}
+
+void __parad_mpi_rev_MPI_Pack(Record *r) { rev_packing(r); }
+
+Record *__parad_mpi_aug_MPI_Unpack(const void *in, int size, int *position, void *out, int n, MPI_Datatype t,
+                                   MPI_Comm comm, void *din, const void *packed_layout, void *dout, const void *layout) {
+  (void)packed_layout;
+  int at = *position;
+  MPI_Unpack(in, size, position, out, n, t, comm);
+  return aug_packing(0, t, layout, n, (char *)in + at, (char *)in + *position, dout, din ? (char *)din + at : NULL,
+                     "MPI_Unpack");
+}
+
+void __parad_mpi_rev_MPI_Unpack(Record *r) { rev_packing(r); }

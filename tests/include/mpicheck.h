@@ -10,6 +10,12 @@
  *                                              against sum over ranks of gradient . v (1e-12), its value
  *   MPI_OBJECTIVE(name, f)                      defines double name(void *ctx, double *x): f(x, &J)'s J,
  *                                              for f(double *x, double *out) as MPI_CHECK_BOTH_MODES takes
+ *   MPI_CHECK_BOTH_MODES_FLOAT(f, J, x, n, v, h, tol)
+ *                                              the same for f(float *x, float *out) computing in float: the
+ *                                              tangent against sum_ranks grad . v to 1e-4 (both rounded in
+ *                                              float), the value to 1e-6
+ *   MPI_FLOAT_OBJECTIVE(name, f, n)             J for it: f at the double values rounded to float (the finite
+ *                                              differences perturb them in double)
  *   mpi_start(&argc, &argv, max_ranks)          MPI_Init, and a failure (all ranks abort) when the run has
  *                                              more ranks than the test's arrays allow; returns the rank
  *   mpi_sum(v)                                  the sum of v over the ranks
@@ -85,6 +91,31 @@ __attribute__((unused)) static void mpi_fd_gradient(mpi_objective J, void *ctx, 
     for (int i_ = 0; i_ < (n); i_++) dot_ += dx_[i_] * (v)[i_];                                         \
     CHECK_CLOSE(tout_, mpi_sum(dot_), 1e-12);                                                           \
     CHECK_CLOSE(out_, J(NULL, x), 1e-14);                                                               \
+  } while (0)
+
+#define MPI_FLOAT_OBJECTIVE(name, f, n)                                                                  \
+  static double name(void *ctx, double *xd) {                                                           \
+    (void)ctx;                                                                                          \
+    float x_[n], J_;                                                                                    \
+    for (int i_ = 0; i_ < (n); i_++) x_[i_] = (float)xd[i_];                                            \
+    f(x_, &J_);                                                                                         \
+    return J_;                                                                                          \
+  }
+
+#define MPI_CHECK_BOTH_MODES_FLOAT(f, J, x, n, v, h, tol)                                                  \
+  do {                                                                                                  \
+    int rank_;                                                                                          \
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);                                                              \
+    float dx_[n], tx_[n], out_, dout_ = rank_ == 0, tout_ = 0;                                          \
+    double xd_[n], grad_[n], dot_ = 0;                                                                  \
+    for (int i_ = 0; i_ < (n); i_++) dx_[i_] = 0, tx_[i_] = (v)[i_];                                    \
+    __parad_autodiff((void *)f, x, dx_, &out_, &dout_);                                                 \
+    for (int i_ = 0; i_ < (n); i_++) xd_[i_] = (x)[i_], grad_[i_] = dx_[i_];                            \
+    mpi_fd_gradient(J, NULL, xd_, n, grad_, h, tol);                                                    \
+    __parad_fwddiff((void *)f, x, tx_, &out_, &tout_);                                                  \
+    for (int i_ = 0; i_ < (n); i_++) dot_ += (double)dx_[i_] * (v)[i_];                                 \
+    CHECK_CLOSE(tout_, mpi_sum(dot_), 1e-4);                                                            \
+    CHECK_CLOSE(out_, J(NULL, xd_), 1e-6);                                                              \
   } while (0)
 
 __attribute__((unused)) static int mpi_check_done(void) {

@@ -32,29 +32,12 @@ __attribute__((noinline)) static void f(const float *x, float *J) {
   MPI_Allreduce(&s, J, 1, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
 }
 
-/* J at the double values xd, rounded to float (the finite differences perturb them in double). */
-static double objective(void *ctx, double *xd) {
-  float x[N], J;
-  for (int i = 0; i < N; i++) x[i] = (float)xd[i];
-  f(x, &J);
-  return J;
-}
+MPI_FLOAT_OBJECTIVE(objective, f, N)
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  float x[N], dx[N] = {0}, v[N], tx[N], J, dJ = rank == 0, tJ = 0;
-  double xd[N], grad[N];
+  int rank = mpi_start(&argc, &argv, 4);
+  float x[N], v[N];
   for (int i = 0; i < N; i++) x[i] = 0.3f * i - 0.35f * rank + 0.2f, v[i] = cosf(1.3f + 2 * i + rank);
-  __parad_autodiff((void *)f, x, dx, &J, &dJ);
-  for (int i = 0; i < N; i++) xd[i] = x[i], grad[i] = dx[i];
-  mpi_fd_gradient(objective, NULL, xd, N, grad, 1e-2, 1e-3);
-  for (int i = 0; i < N; i++) tx[i] = v[i];
-  __parad_fwddiff((void *)f, x, tx, &J, &tJ);
-  double dot = 0;
-  for (int i = 0; i < N; i++) dot += (double)dx[i] * v[i];
-  CHECK_CLOSE(tJ, mpi_sum(dot), 1e-4);
-  CHECK_CLOSE(J, objective(NULL, xd), 1e-6);
+  MPI_CHECK_BOTH_MODES_FLOAT(f, objective, x, N, v, 1e-2, 1e-3);
   return mpi_check_done();
 }

@@ -6,7 +6,11 @@
 // the next rank (MPI_Irecv); the four non-blocking requests (two int, two double) end in one MPI_Waitall.
 // The received integers are copied to `got` (a parad_const argument), so the test sees what the
 // differentiated code received: it must be the previous rank's list and tag, exactly, after the reverse
-// and after the forward call. J = sum_ranks sum_j (sin(in_j) x[want_j] + 0.1 x_j^2) by an MPI_Allreduce.
+// and after the forward call. Last, ranks in pairs (0-1, 2-3; a rank without a partner sits out) make
+// one MPI_Sendrecv whose halves differ: the even rank sends its reply `in` as MPI_DOUBLE and receives the
+// odd rank's `asked` as MPI_INT (lst), the odd rank the other way round (back): each half carries
+// derivatives as its own datatype says. J = sum_ranks (sum_j (sin(in_j) x[want_j] + 0.1 x_j^2) +
+// 0.01 sum_j lst_j x_j (even ranks) + sum_j back_j x_j^2 (odd ranks)) by an MPI_Allreduce.
 // Reverse mode: J's adjoint is 1 on rank 0 only; the gradient is checked against central finite
 // differences over every value of every rank (h = 1e-6, tolerance 1e-7). Forward mode: the tangent of J
 // along v must equal sum_ranks grad . v (tolerance 1e-12), and the primal J must be the plain one (1e-14).
@@ -40,6 +44,15 @@ __attribute__((noinline)) static void gather(const double *x, int *got, double *
   got[K] = histag;
   for (int j = 0; j < K; j++) s += sin(in[j]) * x[want[j]];
   for (int j = 0; j < N; j++) s += 0.1 * x[j] * x[j];
+  int partner = rank ^ 1, lst[K];
+  double back[K];
+  if (partner < size && rank % 2 == 0) {
+    MPI_Sendrecv(in, K, MPI_DOUBLE, partner, 4, lst, K, MPI_INT, partner, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    for (int j = 0; j < K; j++) s += 0.01 * lst[j] * x[j];
+  } else if (partner < size) {
+    MPI_Sendrecv(asked, K, MPI_INT, partner, 4, back, K, MPI_DOUBLE, partner, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    for (int j = 0; j < K; j++) s += back[j] * x[j] * x[j];
+  }
   MPI_Allreduce(&s, J, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 

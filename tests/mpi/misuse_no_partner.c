@@ -5,8 +5,8 @@
 //  - forward mode, the other way round: rank 1 receives in differentiated code a message sent without its
 //    tangent, and says so.
 // RUN: %mpicc %cflags %s -o %t
-// RUN: not timeout 60 mpirun --oversubscribe --allow-run-as-root -x PARAD_MPI_TIMEOUT=2 -np 2 %t 2>&1 | FileCheck %s --check-prefix=REVERSE
-// RUN: not timeout 60 mpirun --oversubscribe --allow-run-as-root -np 2 %t forward 2>&1 | FileCheck %s --check-prefix=FORWARD
+// RUN: not env PARAD_MPI_TIMEOUT=2 %mpilaunch -np 2 %t 2>&1 | FileCheck %s --check-prefix=REVERSE
+// RUN: not %mpilaunch -np 2 %t forward 2>&1 | FileCheck %s --check-prefix=FORWARD
 // REVERSE: parad: rank 0: the adjoint of MPI_Send waited 2 s for rank 1, which never took part
 // FORWARD: parad: rank 1: MPI_Recv from rank 0 received a message without its tangent
 #include <mpi.h>
