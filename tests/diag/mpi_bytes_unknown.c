@@ -1,6 +1,6 @@
 // Reverse mode adds the adjoints of a message of bytes into the floats among them: a byte buffer that
-// holds active data but whose content the function does not show (a void * handed to a helper that only
-// passes it on) is refused, at the call, naming the buffer; so is the receive side (here the send side
+// holds active data but whose content neither the function nor its callers show (a void * that a helper's
+// callers hand doubles and floats) is refused, at the call, naming the buffer; so is the receive side (here the send side
 // is found first), and an int array a memcpy filled with doubles' bytes (its type no longer tells). A
 // message of bytes of memory whose type the function shows is not refused (the int array nothing copies
 // into), and forward mode, whose tangents travel byte for byte with the values, compiles
@@ -20,6 +20,12 @@ __attribute__((noinline)) static void exchange(void *out, void *in, int bytes) {
   // CHECK: mpi_bytes_unknown.c:[[@LINE+1]]:{{[0-9]+}}: error: MPI_Sendrecv moves active memory as bytes (its send buffer) and Parad cannot tell which of them are floats, whose adjoints reverse mode must add: send typed data (MPI_DOUBLE, a derived datatype), or bytes of memory whose type the function shows (an array of structs) in function 'exchange'
   MPI_Sendrecv(out, bytes, MPI_BYTE, (rank + 1) % size, 0, in, bytes, MPI_BYTE, (rank + size - 1) % size, 0,
                MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+/* another caller of exchange, with floats: the helper's buffers hold no one type */
+__attribute__((noinline)) void exchange_floats(void) {
+  float out[4] = {1, 2, 3, 4}, in[4];
+  exchange(out, in, sizeof out);
 }
 
 static double f(double *x) {

@@ -1,7 +1,8 @@
 // Where the derivative of a message cannot be placed, the run ends with a message naming the call, on
 // 2 ranks, in reverse mode (the datatypes are known only at run time, so the compiler let them pass):
 //  - bytes: a derived datatype of bytes (MPI_Type_contiguous of MPI_BYTE) of memory whose layout the
-//    compiler could not tell (void * buffers in a helper): which bytes are floats is unknown;
+//    compiler could not tell (void * buffers in a helper that its callers hand doubles and floats): which
+//    bytes are floats is unknown;
 //  - relay: packed bytes received and sent on without being unpacked: which of them are floats is unknown;
 //  - op: MPI_Allreduce of a derived datatype of doubles with a user-defined operation (Open MPI and MPICH
 //    reduce derived datatypes with user operations only), whose derivative Parad does not know.
@@ -31,6 +32,12 @@ __attribute__((noinline)) static void exchange(void *out, void *in, MPI_Datatype
 static void add(void *in, void *inout, int *len, MPI_Datatype *t) {
   (void)t;
   for (int i = 0; i < 3 * *len; i++) ((double *)inout)[i] += ((double *)in)[i];
+}
+
+/* another caller of exchange, with floats: the helper's buffers hold no one type */
+__attribute__((noinline)) void exchange_floats(MPI_Datatype t) {
+  float out[N] = {1, 2, 3, 4}, in[N];
+  exchange(out, in, t);
 }
 
 __attribute__((noinline)) static void f(double *x, double *J) {
