@@ -79,38 +79,63 @@ static bool punned_slot(LLVMValueRef p) {
   return false;
 }
 
-/* Else the type the address was computed in (a struct field, an array element, a stack slot's type),
- * over the bytes the access covers: an i64 over struct {int n; float v;} is not an integer. */
-MemType memtype_of_access(LLVMValueRef inst) {
-  MemType t = from_tbaa(inst);
-  if (t != MEMTYPE_UNKNOWN) return t;
+static bool object_layout(LLVMValueRef p, MemLayout *l);
+
+/* What the bytes [at, at + size) of a layout's pattern hold (at < period): floats, pointers, or neither
+ * (integers and padding), or a mixture (unknown); and the floats' width in bits, 0 when mixed. */
+static MemType kind_in_layout(const MemLayout *l, unsigned long long at, unsigned long long size, unsigned *fp_bits) {
+  *fp_bits = 0;
+  if (at + size > l->period) return MEMTYPE_UNKNOWN; /* across two structs */
+  bool f32 = false, f64 = false, pointer = false;
+  for (unsigned i = 0; i < l->n; i++) {
+    const LayoutRun *r = &l->run[i];
+    unsigned long long lo = r->offset, hi = r->offset + (unsigned long long)r->count * (r->kind == DATA_F32 ? 4 : 8);
+    if (hi <= at || lo >= at + size) continue;
+    f32 |= r->kind == DATA_F32;
+    f64 |= r->kind == DATA_F64;
+    pointer |= r->kind == DATA_PTR;
+  }
+  if (f32 != f64) *fp_bits = f32 ? 32 : 64;
+  bool fp = f32 || f64;
+  return fp && pointer ? MEMTYPE_UNKNOWN : fp ? MEMTYPE_FP : pointer ? MEMTYPE_PTR : MEMTYPE_INT;
+}
+
+/* What a load or store touches, by the types its address was computed in: the type at the address over
+ * the bytes accessed, or, for an address of bytes (getelementptr i8, as the optimiser writes field
+ * addresses), the struct the object holds (a struct copied field by field, an int and its padding as one
+ * i64). */
+static MemType access_kind(LLVMValueRef inst, unsigned *fp_bits) {
+  *fp_bits = 0;
   LLVMValueRef ptr = LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 1) : LLVMGetOperand(inst, 0);
-  LLVMTypeRef at = address_type(ptr);
-  if (!at) return MEMTYPE_UNKNOWN;
   LLVMTypeRef vt = LLVMTypeOf(LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 0) : inst);
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst))));
   unsigned long long size = LLVMStoreSizeOfType(td, vt);
+  LLVMTypeRef at = address_type(ptr);
   MemLayout l = {0};
-  if (!type_layout(td, at, 0, size, &l)) return MEMTYPE_UNKNOWN;
-  bool fp = false, pointer = false;
-  for (unsigned i = 0; i < l.n && l.run[i].offset < size; i++) {
-    fp |= l.run[i].kind == DATA_F64 || l.run[i].kind == DATA_F32;
-    pointer |= l.run[i].kind == DATA_PTR;
+  MemType k;
+  if (!at || (LLVMGetTypeKind(at) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(at) == 8)) {
+    if (!object_layout(ptr, &l)) return MEMTYPE_UNKNOWN;
+    k = kind_in_layout(&l, l.phase, size, fp_bits);
+  } else {
+    if (!type_layout(td, at, 0, size, &l)) return MEMTYPE_UNKNOWN;
+    l.period = (unsigned)size;
+    k = kind_in_layout(&l, 0, size, fp_bits);
+    if (k == MEMTYPE_INT) k = classify_type(at);
   }
-  if (fp && pointer) return MEMTYPE_UNKNOWN;
-  if (!fp && !pointer && punned_slot(ptr)) return MEMTYPE_UNKNOWN;
-  return fp ? MEMTYPE_FP : pointer ? MEMTYPE_PTR : classify_type(at);
+  return k == MEMTYPE_INT && punned_slot(ptr) ? MEMTYPE_UNKNOWN : k;
+}
+
+MemType memtype_of_access(LLVMValueRef inst) {
+  MemType t = from_tbaa(inst);
+  unsigned bits;
+  return t != MEMTYPE_UNKNOWN ? t : access_kind(inst, &bits);
 }
 
 unsigned memtype_fp_bits(LLVMValueRef inst) {
   char width;
   if (from_tbaa_tag(LLVMGetMetadata(inst, LLVMGetMDKindID("tbaa", 4)), &width) == MEMTYPE_FP) return 8u * (unsigned)width;
-  LLVMTypeRef t = address_type(LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 1) : LLVMGetOperand(inst, 0));
-  for (; t && (LLVMGetTypeKind(t) == LLVMStructTypeKind || LLVMGetTypeKind(t) == LLVMArrayTypeKind);)
-    t = LLVMGetTypeKind(t) == LLVMArrayTypeKind ? LLVMGetElementType(t)
-        : LLVMCountStructElementTypes(t) ? LLVMStructGetTypeAtIndex(t, 0) : NULL;
-  if (!t) return 0;
-  return LLVMGetTypeKind(t) == LLVMFloatTypeKind ? 32 : LLVMGetTypeKind(t) == LLVMDoubleTypeKind ? 64 : 0;
+  unsigned bits;
+  return access_kind(inst, &bits) == MEMTYPE_FP ? bits : 0;
 }
 
 /* ---- what a block of memory holds ---- */
