@@ -9,6 +9,7 @@
 #                  finite differences computed collectively across the ranks
 #   tests/diag/    refusals: a diagnostic with file:line, a non-zero exit, no output file
 #   tests/driver/  parad-cc as a compiler: flags, several files, programs without derivatives
+#   tests/fuzz/    the differential fuzzer (fuzz.py; its Python files are not tests): a fixed-seed batch
 import os
 import lit.formats
 
