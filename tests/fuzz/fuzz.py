@@ -233,7 +233,7 @@ def summary(results, progs, elapsed, opts, threads, out=sys.stdout):
         nser, nomp, " ".join("-" + o for o in opts), ", OpenMP at %s threads" % ",".join(map(str, threads)) if nomp else "",
         len(results), elapsed))
     checks, skipped, compared = (sum(r.stats[k] for r in results) for k in range(3))
-    w("%d runs made %d checks; finite differences compared along %d directions, %d skipped at kinks" % (
+    w("%d builds ran, making %d checks; finite differences compared along %d directions, %d skipped at kinks" % (
         sum(1 for r in results if r.stats[0]), checks, compared, skipped))
     by = collections.Counter(r.cls for r in results)
     w("builds by class:")
@@ -251,9 +251,11 @@ def summary(results, progs, elapsed, opts, threads, out=sys.stdout):
             w("  %5d  %s" % (n, k))
     refused = collections.Counter(r.detail for r in results if r.cls == "refused")
     if refused:
-        w("refusals by construct (builds):")
+        w("refusals by construct (builds; a few examples):")
         for k, n in refused.most_common():
-            w("  %5d  %s" % (n, k))
+            ex = sorted((r for r in results if r.cls == "refused" and r.detail == k), key=lambda r: (r.omp, r.seed))
+            w("  %5d  %s\n         e.g. %s" % (n, k, ", ".join("%s%d -%s" % ("omp " if r.omp else "", r.seed, r.opt)
+                                                            for r in ex[:4])))
     failures = [r for r in results if r.cls not in ("ok", "refused")]
     if failures:
         w("failures:")

@@ -669,11 +669,23 @@ class Gen:
             return []
         st = r.choice(sts)
         a, b = s.index(st), s.index(st)
-        how = r.choice(["assign", "memmove", "tmp"] + (["ret"] if s.on("struct_ret") else []))
+        ptrs = [p for p in s.targets() if p.kind == "structptr" and p.root() is st.root()]
+        how = r.choice(["assign", "memmove", "memcpy", "tmp"] + (["ret"] if s.on("struct_ret") else []) +
+                       (["ptr"] if ptrs else []))
         if how == "assign":    # an exact overlap (a == b) is allowed for assignment
             return [Assign(Idx(Var(st.name), a, "struct"), "=", Idx(Var(st.name), b, "struct"))]
         if how == "memmove":   # memcpy would be undefined when a == b
             return [Raw("memmove(&%s[%s], &%s[%s], sizeof(struct S));" % (st.name, a.c(), st.name, b.c()))]
+        if how == "memcpy":    # two distinct elements: i and (i + 1) % L
+            if st.length.min() < 2:
+                return []
+            return [Raw("memcpy(&%s[%s], &%s[(%s + 1) %% %s], sizeof(struct S));" % (
+                st.name, a.c(), st.name, a.c(), st.length.expr().c()))]
+        if how == "ptr":       # *q = st[b] or st[a] = *q, q pointing into st
+            q = Var("(*%s)" % r.choice(ptrs).name, "struct")
+            if r.random() < 0.5:
+                return [Assign(q, "=", Idx(Var(st.name), b, "struct"))]
+            return [Assign(Idx(Var(st.name), a, "struct"), "=", q)]
         if how == "ret":
             rets = [f for f in s.funcs if f.kind == "sret"]
             if not rets:
