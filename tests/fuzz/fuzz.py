@@ -36,6 +36,7 @@ that reproduces it.  Exit status 1 when any build is wrong, internal, crash or g
   --shrink         shrink one failure of each distinct kind to a small reproducer (shrink.py), written to
                    the --keep directory (or ./fuzz-repro) as repro-*.c with the command in its header
   --features F,G   only these generator features (gen.SERIAL, gen.OPENMP), to aim at one construct
+  --timeout S      the most seconds parad-cc may take on one program (default 180; they take 1 or 2)
 
 Examples: scripts/fuzz --seeds 0..999;  scripts/fuzz --omp --seeds 0..499;
           scripts/fuzz --seeds 0..59 --omp-seeds 0..39   (the fixed-seed batch of make check);
@@ -108,7 +109,7 @@ def build(src, exe, opt, omp):
     cmd = [PARADCC, "-" + opt] + (["-fopenmp"] if omp else []) + [src, "-o", exe, "-lm"]
     rc, out, err = sh(cmd, COMPILE_TIMEOUT)
     if rc is None:
-        return "internal", "parad-cc timed out after %d s" % COMPILE_TIMEOUT
+        return "internal", "parad-cc ran out of time (%s)" % "compile time limit"
     if rc == 0:
         return "ok", ""
     if INTERNAL.search(err) or rc < 0 or rc >= 128:
@@ -280,9 +281,12 @@ def main(argv=None):
     ap.add_argument("--shrink", action="store_true")
     ap.add_argument("--features")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--timeout", type=int, default=COMPILE_TIMEOUT)
     a = ap.parse_args(argv)
     if not os.path.exists(PARADCC):
         sys.exit("fuzz: %s not built (make)" % PARADCC)
+    global COMPILE_TIMEOUT
+    COMPILE_TIMEOUT = a.timeout
     seeds = parse_seeds(a.seeds)
     opts = a.opt.split(",")
     threads = [int(t) for t in a.threads.split(",")]

@@ -27,7 +27,7 @@ Well-defined by construction, so that any difference the harness sees is the com
 import math
 import random
 
-from prog import (walk, Num, Var, Idx, Fld, Bin, Div, Un, Fn2, Cmp, Cond, Call, ICast, Cast, Addr, Text, Decl,
+from prog import (walk, Case, Switch, Num, Var, Idx, Fld, Bin, Div, Un, Fn2, Cmp, Cond, Call, ICast, Cast, Addr, Text, Decl,
                   Assign, ExprS, Raw, If, For, While, Jump, Ret, Omp, Block, Func, StructDef, Program)
 
 NMIN, NMAX = 3, 8        # the harness passes n in this range
@@ -38,7 +38,7 @@ PCAP = 10.0              # the cap of helpers' scalar parameters
 SERIAL = ["libm", "libm_extra", "float", "cond", "ternary", "loop_const", "loop_n", "loop_data", "while",
           "break", "return", "nested", "inplace", "alias", "local_array", "vla", "helpers", "noinline",
           "recursion", "structs", "struct_copy", "memcpy", "malloc", "calloc", "realloc", "write_x",
-          "gather", "kinks", "struct_ret"]
+          "gather", "kinks", "struct_ret", "switch", "table", "swap", "grow"]
 OPENMP = ["parallel_for", "region", "static", "static_chunk", "dynamic", "guided", "reduction_sum",
           "reduction_prod", "reduction_max", "reduction_min", "critical", "atomic", "private",
           "firstprivate", "lastprivate", "masked", "master", "single", "nowait", "omp_helper"]
@@ -145,6 +145,7 @@ class Gen:
         s.fn = None
         s.nlen = None         # the loop bound 'n' of the function being generated (n, m, or none)
         s.budget = 0          # statements left to generate in this function
+        s.swaps = []          # pairs of pointers the loops may swap
 
     def on(s, f):
         return f in s.feat
@@ -163,6 +164,11 @@ class Gen:
         sym.depth = len(s.loops)
         s.syms.append(sym)
         return sym
+
+    def globals_in_scope(s):
+        """A function's scope starts with the constant global table, when the program has one."""
+        if s.on("table"):
+            s.add(Sym("K", "array", "double", 1.0, Len(None, 8), writable=False))
 
     def scoped(s, fn):
         """Runs fn; the names it declares go out of scope afterwards."""
@@ -394,7 +400,11 @@ class Gen:
                 arr = s.r.choice(arrs)
                 args += [s.use(Var(arr.name, "ptr"), arr), arr.length.expr()]
             elif name == "d":
-                args.append(Num(s.r.randint(0, 5), "int"))
+                if s.chance(0.3):      # a depth computed from data, 0..6
+                    s.kinky = True
+                    args.append(ICast(s.expr(1, clean=True)))
+                else:
+                    args.append(Num(s.r.randint(0, 5), "int"))
         return s.mk(Call(fn.name, args, fn.ret), fn.mag, any(a.noisy for a in args))
 
     def callable_helpers(s):
@@ -479,6 +489,12 @@ class Gen:
         half = root.cap / 2
         rhs = s.expr(r.randint(1, 3), lhs.ty)
         op = op or r.choice(["=", "=", "+=", "-=", "*="])
+        if sym.other is not None:     # one of two arrays: plain assignments only, both take the value
+            rhs = s.fit(s.live(rhs), half)
+            for x in sym.roots():
+                x.noisy |= rhs.noisy
+                x.active |= getattr(rhs, "act", False)
+            return [Assign(lhs, "=", rhs)]
         if op in ("+=", "-="):
             m = s.mult(root)
             room = (half - root.acc) / m
@@ -533,6 +549,10 @@ class Gen:
                 kinds.append("scopy")
             if s.on("memcpy"):
                 kinds.append("memcpy")
+            if s.on("switch") and depth < 3:
+                kinds.append("switch")
+            if s.swaps and s.loops:
+                kinds.append("swap")
             if s.omp and depth <= 1 and s.fn.name == "f" and s.budget > 3:
                 kinds += ["omp"] * 4
         elif s.ompctx["mode"] == "for" and s.ompctx["updates"]:
@@ -587,7 +607,7 @@ class Gen:
             down = r.random() < 0.2
             hexpr = hi.expr()
         elif k == "const":
-            hi = Len(None, r.randint(2, 6))
+            hi = Len(None, r.randint(2, 6) if r.random() < 0.8 else r.randint(7, 12))
             lo = r.choice([0, 0, 1])
             hexpr = hi.expr()
         elif k == "data":     # a trip count computed from data
@@ -754,6 +774,71 @@ class Gen:
             return [Assign(Var(sym.name), "=", Fn2("fmax" if how == "max" else "fmin", Var(sym.name), e))]
         # cmax: a maximum kept in a critical section, deterministic whatever the order
         return [Omp("critical", [If(Cmp(">", e, Var(sym.name)), [Assign(Var(sym.name), "=", e)])])]
+
+    def s_switch(s, depth):
+        """switch on a loop counter or on data, cases that break or fall through, sometimes a default"""
+        r = s.r
+        lvs = s.visible(["loop", "int"])
+        if lvs and r.random() < 0.6:
+            k = Bin("%", Var(r.choice(lvs).name, "int"), Num(3, "int"))
+        else:
+            s.kinky = True
+            k = ICast(s.expr(2, clean=True))
+        cases = []
+        for label in r.sample(range(7), r.randint(1, 3)) + ([None] if r.random() < 0.5 else []):
+            cases.append(Case(label, s.scoped(lambda: s.stmts(depth + 1, 1, 2)), r.random() < 0.8))
+        cases[-1].brk = True
+        return [Switch(k, cases)]
+
+    def decl_swap(s):
+        """Two pointers into two arrays of one length, swapped by the loops (ping-pong buffers)."""
+        arrs = [a for a in s.visible(["array"]) if a.base is None and a.writable and a.ty == "double" and a.name != "x"]
+        pairs = [(a, b) for a in arrs for b in arrs if a is not b and a.length.le(b.length) and b.length.le(a.length)]
+        if not pairs:
+            return []
+        a, b = s.r.choice(pairs)
+        out = []
+        for x, y in ((a, b), (b, a)):
+            v = s.add(Sym(s.fresh("p"), "array", "double", ACAP, a.length))
+            v.base, v.other = x, y
+            out.append(Decl("double *", v.name, Var(x.name)))
+        s.swaps.append((s.syms[-2], s.syms[-1]))
+        return out
+
+    def s_swap(s, depth):
+        p, q = s.r.choice(s.swaps)
+        t = s.fresh("t")
+        return [Raw("{ double *%s = %s; %s = %s; %s = %s; }" % (t, p.name, p.name, q.name, q.name, t))]
+
+    def s_grow(s):
+        """A heap block growing by one element per iteration, each new element set (realloc in a loop)."""
+        hs = [a for a in s.visible(["array"]) if a.name in s.heap and a.base is None and a.length.var is not None
+              and a.length.off < 3 and a.ty == "double"]
+        if not hs:
+            return []
+        h = s.r.choice(hs)
+        K = s.r.randint(1, 4 - h.length.off)
+        for v in s.syms:
+            if h in v.roots() and v is not h:
+                v.dead = True    # the block may move
+        k = s.fresh("i")
+        new = Bin("+", h.length.expr(), Var(k, "int"))
+        lv = s.add(Sym(k, "loop", "int"))
+        lv.lo, lv.hi = 0, Len(None, K)
+        h.hidden = True
+        s.loops.append((lv, K, "for"))
+        e = s.fit(s.live(s.expr(2)), h.cap / 2)
+        s.loops.pop()
+        s.syms.remove(lv)
+        h.hidden = False
+        h.active |= getattr(e, "act", False)
+        grow = Raw("%s = realloc(%s, (%s + 1) * sizeof(double));" % (h.name, h.name, new.c()), keep=True)
+        put = Assign(Idx(Var(h.name), new, "double"), "=", e)
+        put.keep = True
+        loop = For(k, 0, Num(K, "int"), [grow, put])
+        loop.keep = True
+        h.length = h.length.plus(K)
+        return [loop]
 
     # ------------------------------------------------------------------ arrays, structs, views
 
@@ -945,9 +1030,9 @@ class Gen:
             lv.lo, lv.hi = 0, L
             s.loops.append((lv, L.max(), "omp"))
             out = []
-            for sym in private:      # set first in every iteration, whatever path it then takes
+            for sym in private:      # set first in every iteration (from other values: it is undefined
+                out += s.assign(depth + 1, sym, "=")     # until then), whatever path the iteration takes
                 sym.hidden = False
-                out += s.assign(depth + 1, sym, "=")
             for a in owned:          # every owned array gets a value at i
                 out += s.assign(depth + 1, a)
             out += s.stmts(depth + 1, 1, 4)
@@ -1076,7 +1161,7 @@ class Gen:
                     s.budget = saved
                     s.ompctx = None
                     sym.hidden = False     # later phases, after a barrier, read it
-                    inner.append(Omp(k, blk, keep=True))
+                    inner.append(Omp(k, blk))
                     if k != "single" and p + 1 < len(plans):
                         inner.append(Omp("barrier", keep=True))
             return inner
@@ -1088,7 +1173,7 @@ class Gen:
         for sym in shared + later:
             sym.hidden = False
         s.syms.extend(later)
-        return out + [Omp("parallel", body, clauses, keep=True)]
+        return out + [Omp("parallel", body, clauses)]
 
     # ------------------------------------------------------------------ helpers
 
@@ -1102,8 +1187,9 @@ class Gen:
         if s.omp and s.on("omp_helper"):
             kinds += ["omp"] * 2
         k = r.choice(kinds)
-        saved = (s.syms, s.loops, s.kinky, s.heap, s.fn, s.nlen, s.budget)
-        s.syms, s.loops, s.kinky, s.heap = [], [], False, []
+        saved = (s.syms, s.loops, s.kinky, s.heap, s.fn, s.nlen, s.budget, s.swaps)
+        s.syms, s.loops, s.kinky, s.heap, s.swaps = [], [], False, [], []
+        s.globals_in_scope()
         s.nlen = MLEN if k in ("reader", "writer", "rec", "omp") else None
         s.budget = r.randint(2, 5)
         ty = "float" if s.on("float") and k == "scal" and s.chance(0.3) else "double"
@@ -1112,7 +1198,7 @@ class Gen:
         s.fn = fn
         getattr(s, "h_" + k)(fn, ty)
         fn.kinky = s.kinky
-        s.syms, s.loops, s.kinky, s.heap, s.fn, s.nlen, s.budget = saved
+        s.syms, s.loops, s.kinky, s.heap, s.fn, s.nlen, s.budget, s.swaps = saved
         s.funcs.append(fn)
 
     def param(s, fn, ty, name, sym=None):
@@ -1254,6 +1340,7 @@ class Gen:
 
     def entry(s, h):
         r = s.r
+        s.globals_in_scope()
         x = s.add(Sym("x", "array", "double", 4.0, NLEN(0), writable=s.on("write_x")))
         x.active = True
         params = [("double *" if x.writable else "const double *", "x")]
@@ -1269,7 +1356,7 @@ class Gen:
             s.add(Sym("s", "scalar", "double", 2.0, writable=False)).active = True
         fn = Func("f", "double" if h["ret"] else "void", params, [], static=False, noinline=True)
         s.fn, s.nlen, s.kinky = fn, NLEN(0), False
-        s.budget = r.randint(8, 22)
+        s.budget = r.randint(8, 28)
         body = []
         for _ in range(r.randint(1, 3)):
             body += s.decl_scalar()
@@ -1284,9 +1371,13 @@ class Gen:
             body += s.decl_view()
         if s.on("structs") and s.on("alias") and r.random() < 0.5:
             body += s.decl_structptr()
+        if s.on("swap"):
+            body += s.decl_swap()
         while s.budget > 0:
             if s.on("realloc") and r.random() < 0.08:
                 body += s.s_realloc()
+            if s.on("grow") and r.random() < 0.08:
+                body += s.s_grow()
             if r.random() < 0.1:
                 body += s.decl_array()
             if s.on("alias") and r.random() < 0.05:
@@ -1343,7 +1434,8 @@ class Gen:
         h["w"] = [round(r.uniform(0.5, 1.5), 3) for _ in range(h["n"])]
         h["c0"] = [round(r.uniform(-1, 1), 3) for _ in range(h["n"])]
         h["s0"] = round(r.uniform(-1.2, 1.2), 3)
-        return Program(s.seed, s.omp, s.structs, s.funcs, h, s.feat)
+        tables = [("K", [round(r.uniform(-1, 1), 3) for _ in range(8)])] if s.on("table") else []
+        return Program(s.seed, s.omp, s.structs, s.funcs, h, s.feat, tables)
 
 
 def generate(seed, omp=False, features=None):

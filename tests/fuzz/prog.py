@@ -427,6 +427,29 @@ class Omp(Stmt):
         return out + [ind + "{"] + block(s.body, ind + "  ") + [ind + "}"]
 
 
+class Case(Stmt):
+    """case label: { body } with a break at its end, or falling through to the next case"""
+    F = ("body",)
+
+    def __init__(s, label, body, brk=True):
+        s.label, s.body, s.brk = label, body, brk
+
+    def lines(s, ind):
+        head = "default:" if s.label is None else "case %d:" % s.label
+        return ([ind + head + " {"] + block(s.body, ind + "  ") + ([ind + "  break;"] if s.brk else []) +
+                [ind + "}"])
+
+
+class Switch(Stmt):
+    F = ("k", "cases")
+
+    def __init__(s, k, cases):
+        s.k, s.cases = k, cases
+
+    def lines(s, ind):
+        return [ind + "switch (%s) {" % s.k.c()] + block(s.cases, ind) + [ind + "}"]
+
+
 class Block(Stmt):
     F = ("body",)
 
@@ -470,8 +493,9 @@ class Program(Node):
     """Structs, helpers, the entry `f`, and what the harness needs to know about f (`h`, a dict)."""
     F = ("funcs",)
 
-    def __init__(s, seed, omp, structs, funcs, h, features):
+    def __init__(s, seed, omp, structs, funcs, h, features, tables=()):
         s.seed, s.omp, s.structs, s.funcs, s.h, s.features = seed, omp, structs, funcs, h, features
+        s.tables = list(tables)   # constant global arrays: (name, values)
 
     def body_c(s):
         out = ["/* parad fuzz program: seed %d%s */" % (s.seed, ", OpenMP" if s.omp else ""),
@@ -479,6 +503,8 @@ class Program(Node):
                "#include <math.h>", "#include <stdlib.h>", "#include <string.h>", ""]
         for st in s.structs:
             out += st.lines() + [""]
+        for name, vals in s.tables:
+            out += ["static const double %s[%d] = {%s};" % (name, len(vals), ", ".join(fnum(v, "double") for v in vals)), ""]
         for fn in s.funcs:
             out += fn.lines() + [""]
         return "\n".join(out)

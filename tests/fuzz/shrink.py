@@ -163,7 +163,8 @@ def splice_sites(p):
             continue
         if isinstance(node, If):
             out += [(i, "then"), (i, "els")] if node.els else [(i, "then")]
-        elif isinstance(node, Block) or (isinstance(node, Omp) and node.what in ("single", "masked", "master", "critical")):
+        elif isinstance(node, Block) or (isinstance(node, Omp) and node.what in ("single", "masked", "master", "critical",
+                                                                                  "parallel")):
             out.append((i, "body"))
     return out
 
@@ -444,6 +445,8 @@ def shrink_one(r, outdir, features=None, log=print, max_tests=600):
     os.makedirs(outdir, exist_ok=True)
     work = tempfile.mkdtemp(prefix="parad-shrink-")
     p = gen.generate(r.seed, r.omp, features)
+    if "ran out of time" in r.detail:
+        fuzz.COMPILE_TIMEOUT = 20     # the programs build in a second or two: 20 s is a hang already
     still = tester(r, work, r.opt, r.omp, r.threads)
     if not still(p):
         log("shrink: %s does not fail the same way again (flaky?); not shrunk" % r.name())
@@ -492,6 +495,7 @@ if __name__ == "__main__":
     ap.add_argument("--refusal", action="store_true", help="shrink a refusal too (to see what is refused)")
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="parad-shrink-")
+    fuzz.COMPILE_TIMEOUT = 30
     rs = fuzz.fuzz_one(a.seed, a.omp, [a.opt], [a.threads or 1], work)
     r = rs[0]
     if r.cls == "ok" or (r.cls == "refused" and not a.refusal):
