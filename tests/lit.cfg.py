@@ -11,6 +11,7 @@
 #   tests/driver/  parad-cc as a compiler: flags, several files, programs without derivatives
 #   tests/examples/ the example applications (examples/md) built with their Makefile and CMakeLists.txt,
 #                  run at several thread and rank counts; each checks its own derivatives
+#   tests/fuzz/    the differential fuzzer (fuzz.py; its Python files are not tests): a fixed-seed batch
 import os
 import lit.formats
 
