@@ -70,7 +70,20 @@ static bool active(const Activity *a, LLVMValueRef v) { return activity_active(a
 
 /* Active data is about to go through pointer p: make the memory it points to shadowed, if it is memory
  * this function owns (a stack slot, a heap block it allocated). Returns whether anything changed. */
-static bool need_shadow(Activity *a, LLVMValueRef p, int depth) {
+typedef struct {
+  ValueMap merges; /* the phis and selects walked (made on the first): pointers swapped by a loop make
+                      cycles of phis, and diamonds of them would be walked once per path */
+  bool seen_any;
+} ShadowWalk;
+
+static bool first_visit(ShadowWalk *w, LLVMValueRef merge) {
+  if (!w->seen_any) vmap_init(&w->merges), w->seen_any = true;
+  if (vmap_has(&w->merges, merge)) return false;
+  vmap_put(&w->merges, merge, NULL);
+  return true;
+}
+
+static bool walk_to_owner(Activity *a, ShadowWalk *w, LLVMValueRef p, int depth) {
   if (depth > 64 || !ir_is_ptr(LLVMTypeOf(p)) || (flags_of(a, p) & SHADOWED)) return false;
   if (LLVMIsAAllocaInst(p)) return add_flags(a, p, SHADOWED);
   if (ad_has_constant_shadow(p)) return add_flags(a, p, SHADOWED); /* a function, constant data */
@@ -86,26 +99,34 @@ static bool need_shadow(Activity *a, LLVMValueRef p, int depth) {
        constants first, it had none of its own) */
     if (k == CALL_REALLOC) {
       bool changed = add_flags(a, p, SHADOWED);
-      return need_shadow(a, LLVMGetArgOperand(p, 0), depth + 1) || changed;
+      return walk_to_owner(a, w, LLVMGetArgOperand(p, 0), depth + 1) || changed;
     }
     return false;
   }
   if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p))
-    return need_shadow(a, LLVMGetOperand(p, 0), depth + 1);
+    return walk_to_owner(a, w, LLVMGetOperand(p, 0), depth + 1);
+  if ((LLVMIsAPHINode(p) || LLVMIsASelectInst(p)) && !first_visit(w, p)) return false;
   if (LLVMIsAPHINode(p)) {
     bool changed = false;
     for (unsigned i = 0, n = LLVMCountIncoming(p); i < n; i++)
-      changed |= need_shadow(a, LLVMGetIncomingValue(p, i), depth + 1);
+      changed |= walk_to_owner(a, w, LLVMGetIncomingValue(p, i), depth + 1);
     return changed;
   }
   if (LLVMIsASelectInst(p)) {
-    bool changed = need_shadow(a, LLVMGetOperand(p, 1), depth + 1);
-    return need_shadow(a, LLVMGetOperand(p, 2), depth + 1) || changed;
+    bool changed = walk_to_owner(a, w, LLVMGetOperand(p, 1), depth + 1);
+    return walk_to_owner(a, w, LLVMGetOperand(p, 2), depth + 1) || changed;
   }
   /* A pointer kept in memory (at -O0, every local pointer is): the slot gets a shadow, which holds the
    * shadows of the pointers stored into it (see the store rule in visit). */
-  if (LLVMIsALoadInst(p)) return need_shadow(a, LLVMGetOperand(p, 0), depth + 1);
+  if (LLVMIsALoadInst(p)) return walk_to_owner(a, w, LLVMGetOperand(p, 0), depth + 1);
   return false; /* a global, a constant argument: cannot get a shadow here */
+}
+
+static bool need_shadow(Activity *a, LLVMValueRef p) {
+  ShadowWalk w = {.seen_any = false};
+  bool changed = walk_to_owner(a, &w, p, 0);
+  if (w.seen_any) vmap_free(&w.merges);
+  return changed;
 }
 
 static bool any_operand_active(const Activity *a, LLVMValueRef inst, unsigned first, unsigned end) {
@@ -181,7 +202,7 @@ static bool shadows_for_callee(Activity *a, LLVMValueRef call, LLVMValueRef fn, 
   bool changed = false, known = callee && (callee->done || callee == a);
   for (unsigned i = first, n = ir_num_call_args(call); i < n; i++)
     if (!known || (flags_of(callee, LLVMGetParam(fn, i - first + first_param)) & WANTS))
-      changed |= need_shadow(a, LLVMGetArgOperand(call, i), 0);
+      changed |= need_shadow(a, LLVMGetArgOperand(call, i));
   return changed;
 }
 
@@ -196,7 +217,7 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
       if (rule_argument_active(rule, i) && activity_varied(a, LLVMGetArgOperand(call, i))) return mark(a, call);
     return false;
   case CALL_MEMCPY:
-    if (activity_shadowed(a, LLVMGetArgOperand(call, 1))) changed |= need_shadow(a, LLVMGetArgOperand(call, 0), 0);
+    if (activity_shadowed(a, LLVMGetArgOperand(call, 1))) changed |= need_shadow(a, LLVMGetArgOperand(call, 0));
     return changed;
   case CALL_REALLOC:
     if (activity_shadowed(a, LLVMGetArgOperand(call, 0))) changed |= add_flags(a, call, SHADOWED);
@@ -213,7 +234,7 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
     /* what arrives may carry derivatives from another rank: the receive buffer needs a shadow */
     const MpiCall *c = mpi_call_of(call);
     if (!mpi_receive_may_hold_floats(c, call)) return false;
-    return need_shadow(a, LLVMGetArgOperand(call, (unsigned)c->recv_buf), 0);
+    return need_shadow(a, LLVMGetArgOperand(call, (unsigned)c->recv_buf));
   }
   case CALL_INDIRECT: {
     /* through a function pointer: any function of the module of its type whose address is taken, each
@@ -232,7 +253,7 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
     }
     vec_free(&candidates);
     if (!all_known)
-      for (unsigned i = 0; i < n; i++) changed |= need_shadow(a, LLVMGetArgOperand(call, i), 0);
+      for (unsigned i = 0; i < n; i++) changed |= need_shadow(a, LLVMGetArgOperand(call, i));
     if (ir_carries_derivative(LLVMTypeOf(call))) changed |= mark(a, call);
     return changed;
   }
@@ -290,8 +311,8 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
     if (!any_operand_active(a, inst, 1, 3)) return taint(a, inst);
     if (ir_is_ptr(LLVMTypeOf(inst))) {
       bool changed = add_flags(a, inst, SHADOWED);
-      changed = need_shadow(a, LLVMGetOperand(inst, 1), 0) || changed;
-      return need_shadow(a, LLVMGetOperand(inst, 2), 0) || changed;
+      changed = need_shadow(a, LLVMGetOperand(inst, 1)) || changed;
+      return need_shadow(a, LLVMGetOperand(inst, 2)) || changed;
     }
     return add_flags(a, inst, VARIED);
   case LLVMPHI: {
@@ -301,7 +322,7 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
     if (!ir_is_ptr(LLVMTypeOf(inst))) return add_flags(a, inst, VARIED);
     bool changed = add_flags(a, inst, SHADOWED);
     for (unsigned i = 0, n = LLVMCountIncoming(inst); i < n; i++)
-      changed |= need_shadow(a, LLVMGetIncomingValue(inst, i), 0);
+      changed |= need_shadow(a, LLVMGetIncomingValue(inst, i));
     return changed;
   }
   case LLVMGetElementPtr:
@@ -317,23 +338,23 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
     return mark(a, inst);
   case LLVMStore: {
     LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1);
-    bool changed = active(a, v) && need_shadow(a, p, 0);
+    bool changed = active(a, v) && need_shadow(a, p);
     /* a shadowed slot holds shadow pointers: whatever pointer goes in needs one */
-    if (ir_is_ptr(LLVMTypeOf(v)) && activity_shadowed(a, p)) changed = need_shadow(a, v, 0) || changed;
+    if (ir_is_ptr(LLVMTypeOf(v)) && activity_shadowed(a, p)) changed = need_shadow(a, v) || changed;
     return changed;
   }
   case LLVMAtomicCmpXchg:
-    return activity_varied(a, LLVMGetOperand(inst, 2)) && need_shadow(a, LLVMGetOperand(inst, 0), 0);
+    return activity_varied(a, LLVMGetOperand(inst, 2)) && need_shadow(a, LLVMGetOperand(inst, 0));
   case LLVMAtomicRMW: {
     bool changed = false;
-    if (active(a, LLVMGetOperand(inst, 1))) changed |= need_shadow(a, LLVMGetOperand(inst, 0), 0);
+    if (active(a, LLVMGetOperand(inst, 1))) changed |= need_shadow(a, LLVMGetOperand(inst, 0));
     if (activity_shadowed(a, LLVMGetOperand(inst, 0)) && ir_is_fp(LLVMTypeOf(inst))) changed |= mark(a, inst);
     return changed;
   }
   case LLVMCall: return visit_call(ad, a, inst);
   case LLVMRet:
     if (nops == 1 && a->ret_shadow_wanted && ir_is_ptr(LLVMTypeOf(LLVMGetOperand(inst, 0)))) {
-      bool changed = need_shadow(a, LLVMGetOperand(inst, 0), 0);
+      bool changed = need_shadow(a, LLVMGetOperand(inst, 0));
       if (!a->ret_active) a->ret_active = changed = true;
       return changed;
     }

@@ -128,29 +128,40 @@ static void accumulate(RevGen *g, LLVMValueRef p, LLVMValueRef d, unsigned align
   LLVMSetAlignment(st, align);
 }
 
-/* In a parallel region, each thread has its own stack and heap blocks. */
-static bool thread_private(LLVMValueRef p, int depth) {
+/* In a parallel region, each thread has its own stack and heap blocks. A phi or select met again is
+ * either still being decided or found private (a shared one ends the walk): pointers swapped by a loop
+ * make cycles of phis, which are private when everything entering them is. */
+typedef struct {
+  LLVMValueRef merges[64];
+  int n;
+} PrivateWalk;
+
+static bool thread_private(PrivateWalk *w, LLVMValueRef p) {
   p = ir_strip_pointer_casts(p);
-  if (depth > 32) return false;
   if (LLVMIsAAllocaInst(p)) return true;
   if (ir_is_call(p)) {
     CallKind k = call_classify(p, NULL);
     return k == CALL_ALLOC || k == CALL_REALLOC;
   }
-  if (LLVMIsAGetElementPtrInst(p)) return thread_private(LLVMGetOperand(p, 0), depth + 1);
-  if (LLVMIsASelectInst(p)) return thread_private(LLVMGetOperand(p, 1), depth + 1) && thread_private(LLVMGetOperand(p, 2), depth + 1);
-  if (LLVMIsAPHINode(p)) {
-    for (unsigned i = 0, n = LLVMCountIncoming(p); i < n; i++)
-      if (LLVMGetIncomingValue(p, i) != p && !thread_private(LLVMGetIncomingValue(p, i), depth + 1)) return false;
-    return true;
-  }
-  return false;
+  if (LLVMIsAGetElementPtrInst(p)) return thread_private(w, LLVMGetOperand(p, 0));
+  if (!LLVMIsASelectInst(p) && !LLVMIsAPHINode(p)) return false;
+  for (int i = 0; i < w->n; i++)
+    if (w->merges[i] == p) return true;
+  if (w->n == 64) return false;
+  w->merges[w->n++] = p;
+  if (LLVMIsASelectInst(p)) return thread_private(w, LLVMGetOperand(p, 1)) && thread_private(w, LLVMGetOperand(p, 2));
+  for (unsigned i = 0, n = LLVMCountIncoming(p); i < n; i++)
+    if (!thread_private(w, LLVMGetIncomingValue(p, i))) return false;
+  return true;
 }
 
-bool rev_thread_private(LLVMValueRef p) { return thread_private(p, 0); }
+bool rev_thread_private(LLVMValueRef p) {
+  PrivateWalk w = {.n = 0};
+  return thread_private(&w, p);
+}
 
 /* Whether other threads may add into the shadow of the memory at orig while this one does. */
-static bool shared(RevGen *g, LLVMValueRef orig) { return g->parallel && !thread_private(orig, 0); }
+static bool shared(RevGen *g, LLVMValueRef orig) { return g->parallel && !rev_thread_private(orig); }
 
 /* The adjoint d of a read of orig's memory goes into its shadow p: atomically where other threads may
  * add into it too. */
