@@ -83,6 +83,7 @@ static bool call_is_active(RevGen *g, LLVMValueRef call, const char *pattern) {
 static PairKind kind_of_call(RevGen *g, LLVMValueRef call) {
   bool ret_active = varied(g, call) && adj_type(LLVMTypeOf(call)) != NULL;
   PairKind kind = {.ret_active = ret_active, .ret_shadow = shadowed(g, call), .parallel = g->parallel};
+  rev_unwritten_args(g, call, 0, 0, &kind);
   return kind;
 }
 
@@ -170,7 +171,8 @@ static bool pair_for_pointer(AdModule *ad, LLVMValueRef fn, void *ctx, LLVMValue
 
 /* The key of a call's pair in the runtime's table (both sweeps agree on it). */
 static LLVMValueRef indirect_key(RevGen *g, LLVMValueRef call, const char *pattern, PairKind kind) {
-  char *key = xasprintf("rev|%s|%d%d%d", pattern, kind.ret_active, kind.ret_shadow, kind.parallel);
+  char *key = xasprintf("rev|%s|%d%d%d|%llx|%llx", pattern, kind.ret_active, kind.ret_shadow, kind.parallel,
+                        kind.unwritten, kind.unwritten_slots);
   IndirectPair ctx = {pattern, kind};
   LLVMValueRef k = indirect_register(g->ad, LLVMGetCalledFunctionType(call), key, pair_for_pointer, &ctx);
   free(key);

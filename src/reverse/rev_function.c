@@ -571,8 +571,8 @@ static void write_rev(RevGen *g) {
 /* ---- the pair ---- */
 
 static char *pair_key(LLVMValueRef fn, const char *pattern, PairKind k) {
-  return xasprintf("rev|%s|%s|%d%d%d%d%d", LLVMGetValueName(fn), pattern, k.ret_active, k.ret_shadow, k.top_level,
-                   k.parallel, k.region_body);
+  return xasprintf("rev|%s|%s|%d%d%d%d%d|%llx|%llx", LLVMGetValueName(fn), pattern, k.ret_active, k.ret_shadow,
+                   k.top_level, k.parallel, k.region_body, k.unwritten, k.unwritten_slots);
 }
 
 bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind, RevPair *out) {
@@ -590,7 +590,8 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
     return !failed;
   }
   RevGen g = {.ad = ad, .orig = fn, .pattern = pattern, .ret_active = ret_active, .ret_shadow = ret_shadow,
-              .reload_inputs = top_level && writes_only_own_memory(fn), .parallel = kind.parallel,
+              .reload_inputs = top_level && writes_only_own_memory(fn), .unwritten = kind.unwritten,
+              .unwritten_slots = kind.unwritten_slots, .parallel = kind.parallel,
               .region_body = kind.region_body, .ctx = ad->ctx};
   g.ptr_type = LLVMPointerTypeInContext(g.ctx, 0);
   g.i64 = LLVMInt64TypeInContext(g.ctx);

@@ -37,6 +37,7 @@
 #include "ir/ir.h"
 #include "ir/util.h"
 #include "ir/valuemap.h"
+#include "reverse/reverse.h"
 
 /* What the reverse sweep needs of an original value: its primal value, or its shadow (pointers), or
  * (for a block) the index of the predecessor it was entered from, or (for a call with a custom gradient)
@@ -111,6 +112,7 @@ typedef struct {
    * pair serves a gradient whose reverse sweep follows its forward sweep directly, and the function
    * writes only memory it allocated itself (writes_only_own_memory). */
   bool reload_inputs;
+  unsigned long long unwritten, unwritten_slots; /* see PairKind */
   bool parallel;         /* see PairKind */
   bool region_body;      /* see PairKind */
   struct SharedMemory *shared; /* rev_shared.c */
@@ -235,6 +237,9 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
 void shared_flush(RevGen *g);
 /* Memory only this thread reaches: its own stack slots and heap blocks. */
 bool rev_thread_private(LLVMValueRef p);
+/* Sets kind's unwritten bits for the callee's parameters from the call's arguments (argument first_arg
+ * is parameter first_param): memory unwritten here is unwritten there. */
+void rev_unwritten_args(RevGen *g, LLVMValueRef call, unsigned first_arg, unsigned first_param, PairKind *kind);
 
 /* Whether a load's adjoint, in a region's function, goes where it would go in any iteration of loop l:
  * not summed in a register, and decided plain or atomic once per run of l (or always the same way). */

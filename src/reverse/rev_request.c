@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/unwritten.h"
 #include "ir/diag.h"
 #include "ir/ir.h"
 #include "reverse/reverse.h"
@@ -84,6 +85,7 @@ int rev_lower_request(AdModule *ad, const Request *r) {
   char *pattern = xstrdup(r->activity);
   RevPair pair;
   PairKind kind = {.ret_active = ret_active, .top_level = r->mode == MODE_REVERSE};
+  if (kind.top_level) kind.unwritten = unwritten_params(fn);
   bool ok = rev_pair(ad, fn, pattern, kind, &pair);
   free(pattern);
   if (!ok) return 1;

@@ -11,6 +11,7 @@
 #include <llvm-c/DebugInfo.h>
 
 #include "ad/constants.h"
+#include "analysis/unwritten.h"
 #include "reverse/rev_internal.h"
 #include "reverse/reverse.h"
 
@@ -150,13 +151,41 @@ bool writes_only_own_memory(LLVMValueRef fn) {
   return true;
 }
 
+static bool param_bit(unsigned long long mask, LLVMValueRef arg) {
+  unsigned i = 0;
+  for (LLVMValueRef p = LLVMGetFirstParam(LLVMGetParamParent(arg)); p != arg; p = LLVMGetNextParam(p)) i++;
+  return i < 64 && (mask >> i & 1);
+}
+
+/* Memory (an object root_of gives) that holds the same values in both sweeps: a parameter's (see PairKind),
+ * or the one a pointer read from such a parameter's slot points to. The slot itself is not: it lives in
+ * the caller's frame, gone when the reverse sweep runs (the pointer read from it is recorded, once). */
+static bool unwritten_memory(RevGen *g, LLVMValueRef root) {
+  if (LLVMIsAArgument(root)) return param_bit(g->unwritten, root);
+  if (!LLVMIsALoadInst(root) || LLVMGetVolatile(root)) return false;
+  LLVMValueRef slot = root_of(LLVMGetOperand(root, 0));
+  return LLVMIsAArgument(slot) && param_bit(g->unwritten_slots, slot);
+}
+
+void rev_unwritten_args(RevGen *g, LLVMValueRef call, unsigned first_arg, unsigned first_param, PairKind *kind) {
+  for (unsigned i = first_arg, n = ir_num_call_args(call); i < n && i - first_arg + first_param < 64; i++) {
+    LLVMValueRef a = LLVMGetArgOperand(call, i), held;
+    unsigned long long bit = 1ULL << (i - first_arg + first_param);
+    if (!ir_is_ptr(LLVMTypeOf(a))) continue;
+    if (unwritten_memory(g, root_of(a))) kind->unwritten |= bit;
+    else if ((held = unwritten_slot_value(a)) && unwritten_memory(g, root_of(held))) kind->unwritten_slots |= bit;
+  }
+}
+
 /* A load of an argument's memory or a global, in a function that does not write them, can be repeated
  * in the reverse sweep instead of recorded (only where the reverse sweep follows the forward sweep
  * directly: see RevGen.reload_inputs). */
 static bool reloadable(RevGen *g, LLVMValueRef v) {
-  if (!g->reload_inputs || !LLVMIsALoadInst(v) || LLVMGetVolatile(v) || LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic)
+  if (!LLVMIsALoadInst(v) || LLVMGetVolatile(v) || LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic)
     return false;
   LLVMValueRef root = root_of(LLVMGetOperand(v, 0));
+  if (unwritten_memory(g, root)) return true;
+  if (!g->reload_inputs) return false;
   return LLVMIsAArgument(root) || LLVMIsAGlobalVariable(root);
 }
 

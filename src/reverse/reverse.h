@@ -31,6 +31,10 @@ typedef struct {
   bool parallel;  /* runs on the threads of a parallel region: adjoints of memory other threads may also
                      reach are added atomically */
   bool region_body; /* the function a parallel region runs (once per thread): see rev_shared.c */
+  /* Bit i: parameter i points to memory that holds the same values from the pair's forward sweep to its
+   * reverse sweep (analysis/unwritten.h), so its loads are repeated rather than recorded. unwritten_slots:
+   * parameter i points to a stack slot holding such a pointer (a variable shared with a parallel region). */
+  unsigned long long unwritten, unwritten_slots;
 } PairKind;
 
 /* The pair for fn and pattern, generated on first use. False after an error (reported). */

@@ -1,0 +1,146 @@
+/* Memory a call never writes: see unwritten.h. */
+#include "analysis/unwritten.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/calls.h"
+#include "ir/ir.h"
+#include "omp/omp.h"
+
+enum { MAX_CALL_DEPTH = 8 };
+
+/* The attribute on parameter i of a call's callee, at the call or on the callee's declaration
+ * (intrinsics such as llvm.memcpy carry theirs on the declaration). */
+static bool param_has(LLVMValueRef call, LLVMValueRef callee, unsigned i, const char *attr) {
+  if (ir_call_arg_has_attr(call, i, attr)) return true;
+  return callee && LLVMGetEnumAttributeAtIndex(callee, i + 1, ir_attr_kind(attr)) != NULL;
+}
+
+static bool lifetime_marker(LLVMValueRef callee) {
+  return callee && !strncmp(LLVMGetValueName(callee), "llvm.lifetime.", 14);
+}
+
+static bool only_reads(LLVMValueRef call, LLVMValueRef callee, unsigned i) {
+  if (lifetime_marker(callee)) return true;
+  return (param_has(call, callee, i, "readonly") || param_has(call, callee, i, "readnone")) &&
+         param_has(call, callee, i, "nocapture");
+}
+
+LLVMValueRef unwritten_slot_value(LLVMValueRef slot) {
+  if (!LLVMIsAAllocaInst(slot)) return NULL;
+  LLVMValueRef stored = NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user)) continue;
+    if (LLVMIsAStoreInst(user)) {
+      if (LLVMGetOperand(user, 0) == slot || stored) return NULL; /* the slot's address escapes, or two stores */
+      stored = LLVMGetOperand(user, 0);
+      continue;
+    }
+    if (!ir_is_call(user)) return NULL;
+    LLVMValueRef callee = ir_called_function(user);
+    if (callee && omp_classify(user) == OMP_FORK) {
+      /* the region function takes the slot by address: it must only read it */
+      LLVMValueRef outlined = omp_fork_outlined(user);
+      for (unsigned i = OMP_FORK_FIRST_ARG, n = ir_num_call_args(user); i < n; i++)
+        if (LLVMGetArgOperand(user, i) == slot &&
+            (!outlined || !LLVMGetEnumAttributeAtIndex(outlined, i - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM + 1,
+                                                       ir_attr_kind("readonly"))))
+          return NULL;
+      continue;
+    }
+    for (unsigned i = 0, n = ir_num_call_args(user); i < n; i++)
+      if (LLVMGetArgOperand(user, i) == slot && !only_reads(user, callee, i)) return NULL;
+  }
+  return stored;
+}
+
+typedef struct {
+  LLVMValueRef fn[MAX_CALL_DEPTH];
+  unsigned param[MAX_CALL_DEPTH];
+  int n;
+} Path;
+
+static bool writes_via_param(Path *path, LLVMValueRef fn, unsigned param, bool slot);
+
+/* May code reached from call write memory through its argument i (v), or keep v for later? */
+static bool call_writes(Path *path, LLVMValueRef call, unsigned i, bool slot) {
+  LLVMValueRef callee = ir_called_function(call);
+  CallKind k = call_classify(call, NULL);
+  if (k == CALL_DEBUG) return false;
+  if (k == CALL_OMP && omp_classify(call) == OMP_FORK) {
+    LLVMValueRef outlined = omp_fork_outlined(call);
+    if (!outlined || i < OMP_FORK_FIRST_ARG) return true;
+    return writes_via_param(path, outlined, i - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM, slot);
+  }
+  if (k == CALL_MODULE && callee && i < LLVMCountParams(callee)) return writes_via_param(path, callee, i, slot);
+  return !only_reads(call, callee, i);
+}
+
+/* May anything write memory through v or through a pointer computed from it (slot: v is the address of
+ * a slot holding such a pointer, and the question is about what the pointer reaches)? */
+static bool writes_via(Path *path, LLVMValueRef v, bool slot, ValueList *seen) {
+  for (size_t s = 0; s < seen->len; s++)
+    if (seen->data[s] == v) return false;
+  vec_push(seen, v);
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (ir_is_call(user)) {
+      for (unsigned i = 0, n = ir_num_call_args(user); i < n; i++)
+        if (LLVMGetArgOperand(user, i) == v && call_writes(path, user, i, slot)) return true;
+      continue;
+    }
+    if (slot) {
+      /* the loads of the pointer held are followed; a store replaces it, except the one store that put it
+         into a stack slot of this function (unwritten_slot_value) */
+      if (LLVMIsAStoreInst(user) && LLVMIsAAllocaInst(v) && LLVMGetOperand(user, 1) == v) continue;
+      if (!LLVMIsALoadInst(user) || writes_via(path, user, false, seen)) return true;
+      continue;
+    }
+    switch (LLVMGetInstructionOpcode(user)) {
+    case LLVMLoad: break;
+    case LLVMStore:
+      if (LLVMGetOperand(user, 1) == v) return true;
+      /* v kept in a stack slot that is only read afterwards (a variable shared with a parallel region) */
+      if (unwritten_slot_value(LLVMGetOperand(user, 1)) != v || writes_via(path, LLVMGetOperand(user, 1), true, seen))
+        return true;
+      break;
+    case LLVMGetElementPtr:
+    case LLVMBitCast:
+    case LLVMAddrSpaceCast:
+    case LLVMPHI:
+    case LLVMSelect:
+      if (writes_via(path, user, false, seen)) return true;
+      break;
+    case LLVMICmp: break;
+    default: return true; /* an integer made of it, an atomic, anything else: assume the worst */
+    }
+  }
+  return false;
+}
+
+static bool writes_via_param(Path *path, LLVMValueRef fn, unsigned param, bool slot) {
+  if (LLVMIsDeclaration(fn) || param >= LLVMCountParams(fn)) return true;
+  for (int i = 0; i < path->n; i++)
+    if (path->fn[i] == fn && path->param[i] == param) return false; /* recursion: the first visit decides */
+  if (path->n == MAX_CALL_DEPTH) return true;
+  path->fn[path->n] = fn;
+  path->param[path->n++] = param;
+  ValueList seen = {0};
+  bool writes = writes_via(path, LLVMGetParam(fn, param), slot, &seen);
+  vec_free(&seen);
+  path->n--;
+  return writes;
+}
+
+unsigned long long unwritten_params(LLVMValueRef fn) {
+  unsigned long long mask = 0;
+  for (unsigned i = 0, n = LLVMCountParams(fn); i < n && i < 64; i++) {
+    LLVMValueRef p = LLVMGetParam(fn, i);
+    if (!ir_is_ptr(LLVMTypeOf(p)) || !LLVMGetEnumAttributeAtIndex(fn, i + 1, ir_attr_kind("noalias"))) continue;
+    Path path = {.n = 0};
+    if (!writes_via_param(&path, fn, i, false)) mask |= 1ULL << i;
+  }
+  return mask;
+}

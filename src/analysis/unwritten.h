@@ -1,0 +1,23 @@
+/* Memory a call never writes. A load from it can be repeated in the reverse sweep instead of recorded,
+ * when nothing runs between the sweeps (a gradient's own call) or when the caller knows the same.
+ *
+ * C's `const` promises nothing (another pointer may write the same memory); `restrict` does: a noalias
+ * parameter's memory, if anything writes it during the call, is reached only through pointers made from
+ * the parameter. So a noalias parameter none of whose derived pointers is written through, freed, or
+ * kept where the analysis loses it (in this function, its callees and its parallel regions) points to
+ * memory that holds the same values for the whole call. */
+#ifndef PARAD_ANALYSIS_UNWRITTEN_H
+#define PARAD_ANALYSIS_UNWRITTEN_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+
+/* Bit i: parameter i of fn is such a pointer (parameters 0 to 63). */
+unsigned long long unwritten_params(LLVMValueRef fn);
+
+/* The value a stack slot holds if it is stored exactly once and otherwise only read (by loads, by calls
+ * whose parameter is readonly and nocapture, by parallel regions that only read it), else NULL: at -O2
+ * a variable shared with a parallel region is such a slot. */
+LLVMValueRef unwritten_slot_value(LLVMValueRef slot);
+
+#endif
