@@ -50,8 +50,8 @@ struct SharedMemory {
   LLVMValueRef *lo, *hi, *span, *ok, *sums; /* rev: the thread's own part per object (and its length, 0
                                               when empty); per address, whether summing is allowed, and the sum */
   /* Per object, the size of the floats its adjoints are where they may be kept apart per thread (4 or 8:
-   * every read of it is of floats of one type), else 0; rev: where the thread's private buffer mirrors
-   * from, its length and the buffer (0 when it has none). */
+   * every read of it is of floats of one type), else 0; rev: the shadow address the thread's private
+   * buffer mirrors from, its length and the buffer (0 when it has none). */
   unsigned char *elem;
   LLVMValueRef *pbase, *plen, *priv;
   ValueMap loop_of;   /* access -> its loop, when noted and decided per run of the loop */
@@ -360,6 +360,16 @@ static void note(RevGen *g, LLVMValueRef inst, LLVMValueRef lo, LLVMValueRef hi)
   widen(g, range_slot(g, k, which + 1), hi, "llvm.umax");
 }
 
+/* The distance from object k to its shadow, for adding a private buffer into it, where the object is at
+ * hand (where an access to it is noted). */
+static void note_shadow_delta(RevGen *g, unsigned k) {
+  LLVMValueRef root = g->shared->roots.data[k], shadow = vmap_get(&g->smap, root);
+  if (!g->shared->elem[k] || !shadow) return;
+  LLVMValueRef delta = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, shadow, g->i64, ""),
+                                    LLVMBuildPtrToInt(g->b, aug_value(g, root), g->i64, ""), "");
+  LLVMBuildStore(g->b, delta, range_slot(g, k, SHADOW_DELTA));
+}
+
 /* The block's groups, at its end (anchors are defined before the accesses, so there too). */
 static void note_groups(RevGen *g, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
@@ -369,13 +379,7 @@ static void note_groups(RevGen *g, LLVMBasicBlockRef bb) {
     LLVMValueRef at = LLVMBuildPtrToInt(g->b, aug_value(g, gr->anchor), g->i64, "");
     widen(g, s->ranges[gr->slot], LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, (unsigned long long)gr->lo, 1), ""), "llvm.umin");
     widen(g, s->ranges[gr->slot + 1], LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, (unsigned long long)gr->hi, 1), ""), "llvm.umax");
-    /* the distance to the shadow, for adding a private buffer into it: the object is at hand here */
-    unsigned k = gr->slot / RANGE_FIELDS;
-    LLVMValueRef root = s->roots.data[k], shadow = vmap_get(&g->smap, root);
-    if (!s->elem[k] || !shadow) continue;
-    LLVMValueRef delta = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, shadow, g->i64, ""),
-                                      LLVMBuildPtrToInt(g->b, aug_value(g, root), g->i64, ""), "");
-    LLVMBuildStore(g->b, delta, range_slot(g, k, SHADOW_DELTA));
+    note_shadow_delta(g, gr->slot / RANGE_FIELDS);
   }
 }
 
@@ -414,6 +418,7 @@ void shared_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
       LLVMValueRef p = pointer_operand(inst);
       address_span(g, evaluate(g, l, p, first, aug_value), evaluate(g, l, p, last, aug_value), access_size(g, inst), &lo, &hi);
       note(g, inst, lo, hi);
+      note_shadow_delta(g, (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1));
     }
     free(first);
     free(last);
@@ -549,7 +554,6 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   size_t d1 = (size_t)vmap_get(&s->defer_of, load);
   LLVMTypeRef i1 = LLVMInt1TypeInContext(g->ctx);
   LLVMValueRef cond;           /* where the yes side applies: a sum in a register, or a plain add */
-  LLVMValueRef load_at = NULL; /* the read's address, where it is decided by itself */
   unsigned k = (unsigned)(k1 - 1);
   Loop *l = vmap_get(&s->loop_of, load);
   if (d1) {
@@ -557,21 +561,19 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   } else if (planning) {
     if (!l) rv(g, s->groups.data[(size_t)vmap_get(&s->group_of, load) - 1].anchor);
     cond = LLVMGetUndef(i1);
-  } else if (l) { /* decided once for the run of the loop */
+  } else if (l) { /* decided once for the run of the loop; where the run is not the thread's own, each
+                     read's adjoint may still go into the thread's private buffer */
     cond = LLVMBuildLoad2(g->b, i1, vmap_get(&s->flag_of, flag_key(l, (void *)k1)), "own");
   } else { /* plainly where no other thread read: lo <= at and at + size <= hi, as one unsigned comparison
               (at - lo < hi - lo - size + 1, saturated at 0), whose bound the loops hoist. Tested for all
               the block's reads at constant distances from the same address at once: the same test for
               each, which the optimiser computes once. */
     struct Group *gr = &s->groups.data[(size_t)vmap_get(&s->group_of, load) - 1];
-    long long off = 0;
     LLVMValueRef base = LLVMBuildPtrToInt(g->b, rv(g, gr->anchor), g->i64, "");
     LLVMValueRef at = LLVMBuildAdd(g->b, base, LLVMConstInt(g->i64, (unsigned long long)gr->lo, 1), "");
     LLVMValueRef args[2] = {s->span[k], LLVMConstInt(g->i64, (unsigned long long)(gr->hi - gr->lo - 1), 0)};
     LLVMValueRef bound = ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2);
     cond = LLVMBuildICmp(g->b, LLVMIntULT, LLVMBuildSub(g->b, at, s->lo[k], ""), bound, "own");
-    ir_strip_constant_offsets(g->ad->mod, LLVMGetOperand(load, 0), &off);
-    load_at = LLVMBuildAdd(g->b, base, LLVMConstInt(g->i64, (unsigned long long)off, 1), "");
   }
   LLVMBasicBlockRef yes, no, join;
   rev_diamond(g, cond, &yes, &no, &join);
@@ -584,9 +586,11 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   }
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, no);
-  if (load_at && s->elem[k]) { /* into the thread's private buffer, where it has one that covers the read */
+  if (s->elem[k] && !d1 && !planning) {
+    /* into the thread's private buffer, where it has one that covers the address (its base is told in the
+       shadow's addresses: the adjoint may be for another read than this one, as a window's flush is) */
     unsigned size = access_size(g, load), e = s->elem[k];
-    LLVMValueRef off = LLVMBuildSub(g->b, load_at, s->pbase[k], "");
+    LLVMValueRef off = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, shadow, g->i64, ""), s->pbase[k], "");
     LLVMValueRef args[2] = {s->plen[k], LLVMConstInt(g->i64, size - 1, 0)};
     LLVMValueRef inside = LLVMBuildICmp(g->b, LLVMIntULT, off, ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2), "");
     LLVMValueRef aligned = LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildAnd(g->b, off, LLVMConstInt(g->i64, e - 1, 0), ""),

@@ -276,7 +276,7 @@ enum { PRIVATE_LIMIT = 64 << 20 };
 
 /* Reverse sweep, as the region's reverse function starts. Per object k, PLAN_FIELDS numbers from
  * own[PLAN_FIELDS k]: the part of this thread's reads no other thread read [lo, hi) (nothing where the
- * forward sweep noted nothing), and the thread's private buffer for the rest: the address it mirrors from,
+ * forward sweep noted nothing), and the thread's private buffer for the rest: the shadow address it mirrors from,
  * its length, and the buffer (0, 0, 0 when none). elem[k]: the size of the floats the object's adjoints are (4, 8), 0 where they may not be
  * kept apart. */
 void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsigned char *may_sum, const unsigned char *elem) {
@@ -315,7 +315,7 @@ void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsi
     if (!p->buffer) continue; /* atomic adds instead */
     p->base = rlo, p->len = rhi - rlo, p->delta = delta, p->elem = elem[k];
     memset(p->buffer, 0, p->len); /* reads near the edge of [lo, hi) may land inside it too */
-    plan[PRIVATE_BASE] = p->base;
+    plan[PRIVATE_BASE] = p->base + delta; /* in the shadow's addresses: the generated code holds those */
     plan[PRIVATE_LEN] = p->len;
     plan[PRIVATE_BUFFER] = (unsigned long long)(size_t)p->buffer;
   }
