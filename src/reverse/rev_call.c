@@ -82,7 +82,15 @@ static bool call_is_active(RevGen *g, LLVMValueRef call, const char *pattern) {
 
 static PairKind kind_of_call(RevGen *g, LLVMValueRef call) {
   bool ret_active = varied(g, call) && adj_type(LLVMTypeOf(call)) != NULL;
-  PairKind kind = {.ret_active = ret_active, .ret_shadow = shadowed(g, call), .parallel = g->parallel};
+  /* in a parallel region, a callee whose active pointers are all the thread's own (its stack, its heap
+     blocks) adds its adjoints plainly: active memory is reached through pointer arguments only (mutable
+     globals have no shadows) */
+  bool shares = false;
+  for (unsigned i = 0, n = ir_num_call_args(call); i < n && g->parallel && !shares; i++) {
+    LLVMValueRef a = LLVMGetArgOperand(call, i);
+    shares = ir_is_ptr(LLVMTypeOf(a)) && shadowed(g, a) && !rev_thread_private(a);
+  }
+  PairKind kind = {.ret_active = ret_active, .ret_shadow = shadowed(g, call), .parallel = shares};
   rev_unwritten_args(g, call, 0, 0, &kind);
   return kind;
 }

@@ -173,7 +173,10 @@ static int index_of(ValueList *l, LLVMValueRef v) {
   return -1;
 }
 
-/* A call that may touch shared memory out of sight. */
+/* A call that may touch shared memory out of sight. Active memory a callee can reach is reached through
+ * its pointer arguments (mutable globals have no shadows), so a call whose active pointers are all the
+ * thread's own (or that takes none: a pair potential called through a table) leaves the shared objects'
+ * adjoints to this function. */
 static bool passes_shared(RevGen *g, LLVMValueRef call) {
   switch (call_classify(call, NULL)) {
   case CALL_DEBUG:
@@ -182,7 +185,11 @@ static bool passes_shared(RevGen *g, LLVMValueRef call) {
   case CALL_ALLOC:
   case CALL_FREE: return false;
   case CALL_OMP: /* scheduling and synchronisation take only the thread's own variables and locks */
-    break;
+  case CALL_MODULE:
+  case CALL_INDIRECT:
+  case CALL_MEMCPY:
+  case CALL_MEMSET:
+  case CALL_REALLOC: break;
   default: return true;
   }
   for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++) {
