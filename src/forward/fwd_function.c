@@ -131,14 +131,18 @@ static void fill_phis(FwdGen *g) {
       LLVMValueRef v = LLVMGetIncomingValue(phi, k), nv = fwd_primal(g, v);
       LLVMAddIncoming(nphi, &nv, &nbb, 1);
       if (!tphi) continue;
-      LLVMValueRef tv;
-      if (ir_is_ptr(t)) {
+      LLVMValueRef tv = NULL;
+      /* a block that branches here on two edges (a switch's cases) has one entry per edge: the same value,
+         and the tangent already built for it */
+      for (unsigned m = 0, nt = LLVMCountIncoming(tphi); m < nt && !tv; m++)
+        if (LLVMGetIncomingBlock(tphi, m) == nbb) tv = LLVMGetIncomingValue(tphi, m);
+      if (!tv && ir_is_ptr(t)) {
         /* the shadow must exist at the end of the predecessor: build any null lanes there */
         LLVMValueRef lanes[MAX_WIDTH];
         LLVMPositionBuilderBefore(g->b, LLVMGetBasicBlockTerminator(nbb));
         if (!fwd_shadow_lanes(g, v, phi, "this pointer phi", lanes)) continue;
         tv = tan_pack(g, t, lanes);
-      } else {
+      } else if (!tv) {
         tv = tan_get_or_zero(g, v);
       }
       LLVMAddIncoming(tphi, &tv, &nbb, 1);
