@@ -15,6 +15,7 @@
  * variables, is noted once per run of the loop (its first and last iterations bound it), and decided once
  * per run of the loop's reverse. */
 #include <stdlib.h>
+#include <stdio.h>
 
 #include <llvm-c/DebugInfo.h>
 
@@ -27,7 +28,7 @@ enum { MAX_ROOTS = 64, MAX_DEFERRED = 32 };
  * and written, and the distance from the object to its shadow (0 where unknown). */
 enum { READ_LO, READ_HI, WRITTEN_LO, WRITTEN_HI, SHADOW_DELTA, RANGE_FIELDS };
 /* What the reverse sweep is told per object as it starts: the thread's own part, and its private buffer. */
-enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, PLAN_FIELDS };
+enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, OWN_SHADOW_LO, PLAN_FIELDS };
 
 /* The accesses of a block at constant distances from one address (a particle's x, y and z), decided
  * one by one (not per run of a loop): the forward sweep widens the object's range by them once, and the
@@ -54,6 +55,7 @@ struct SharedMemory {
    * buffer mirrors from, its length and the buffer (0 when it has none). */
   unsigned char *elem;
   LLVMValueRef *pbase, *plen, *priv;
+  LLVMValueRef *slo; /* rev: the thread's own part's start in the shadow's addresses (all ones if unknown) */
   ValueMap loop_of;   /* access -> its loop, when noted and decided per run of the loop */
   ValueList per_run;  /* those accesses */
   ValueMap flag_of;   /* rev: key (loop, object) -> slot holding whether the run's reads are this thread's own */
@@ -121,11 +123,30 @@ static Loop *innermost(RevGen *g, LLVMBasicBlockRef bb) {
   return best;
 }
 
-static LLVMValueRef root_of(LLVMValueRef p) {
+static LLVMValueRef strip_offsets(LLVMValueRef p) {
   for (int i = 0; i < 64; i++) {
     p = ir_strip_pointer_casts(p);
     if (!LLVMIsAGetElementPtrInst(p)) break;
     p = LLVMGetOperand(p, 0);
+  }
+  return p;
+}
+
+/* The object an address is in: through offsets, and through a pointer that walks it in a loop (a phi of
+ * a start and offsets from itself, as clang's combining loop of an array reduction is written). */
+static LLVMValueRef root_of(LLVMValueRef p) {
+  for (int depth = 0; depth < 4; depth++) {
+    p = strip_offsets(p);
+    if (!LLVMIsAPHINode(p)) return p;
+    LLVMValueRef start = NULL;
+    for (unsigned i = 0, n = LLVMCountIncoming(p); i < n; i++) {
+      LLVMValueRef from = strip_offsets(LLVMGetIncomingValue(p, i));
+      if (from == p) continue;
+      if (start && from != start) return p;
+      start = from;
+    }
+    if (!start) return p;
+    p = start;
   }
   return p;
 }
@@ -237,12 +258,14 @@ void shared_analyse(RevGen *g) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i && ok; i = LLVMGetNextInstruction(i)) {
       if (ir_is_call(i)) {
         ok = !passes_shared(g, i);
+        if (!ok && getenv("SDBG")) { fprintf(stderr, "call: "); LLVMDumpValue(i); fprintf(stderr, "\n"); }
         continue;
       }
       LLVMValueRef p = pointer_operand(i);
       if (!p || rev_thread_private(p) || !activity_shadowed(g->act, p)) continue;
       LLVMValueRef r = root_of(p);
       if (!direct_root(g, r)) {
+        if (getenv("SDBG")) { fprintf(stderr, "root: "); LLVMDumpValue(r); fprintf(stderr, "\n"); }
         ok = false;
         break;
       }
@@ -274,6 +297,7 @@ void shared_analyse(RevGen *g) {
       }
     }
   g->shared = s;
+  if (getenv("SDBG")) fprintf(stderr, "%s: ok %d roots %zu\n", LLVMGetValueName(g->orig), ok, s->roots.len);
   if (!ok || !s->roots.len) {
     shared_free(g); /* every shared adjoint atomically */
     return;
@@ -313,6 +337,7 @@ void shared_free(RevGen *g) {
   free(s->pbase);
   free(s->plen);
   free(s->priv);
+  free(s->slo);
   free(s->ranges);
   free(s->deferred_at);
   free(s->lo);
@@ -489,8 +514,9 @@ void shared_rev_entry(RevGen *g) {
   s->pbase = xcalloc(n, sizeof *s->pbase);
   s->plen = xcalloc(n, sizeof *s->plen);
   s->priv = xcalloc(n, sizeof *s->priv);
-  LLVMValueRef *outs[PLAN_FIELDS] = {s->lo, s->hi, s->pbase, s->plen, s->priv};
-  static const char *const names[PLAN_FIELDS] = {"own.lo", "own.hi", "private.base", "private.len", "private"};
+  s->slo = xcalloc(n, sizeof *s->slo);
+  LLVMValueRef *outs[PLAN_FIELDS] = {s->lo, s->hi, s->pbase, s->plen, s->priv, s->slo};
+  static const char *const names[PLAN_FIELDS] = {"own.lo", "own.hi", "private.base", "private.len", "private", "own.shadow.lo"};
   for (unsigned k = 0; k < n; k++) {
     for (unsigned f = 0; f < PLAN_FIELDS; f++) {
       LLVMValueRef idx = LLVMConstInt(g->i64, PLAN_FIELDS * k + f, 0);
@@ -593,6 +619,20 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   }
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, no);
+  LLVMBasicBlockRef join_own = NULL;
+  if (l && !d1 && !planning) {
+    /* a run not the thread's own as a whole: each read's adjoint plainly where the address is, and only
+       then into the buffer or atomically */
+    LLVMValueRef off = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, shadow, g->i64, ""), s->slo[k], "");
+    LLVMValueRef args[2] = {s->span[k], LLVMConstInt(g->i64, access_size(g, load) - 1, 0)};
+    LLVMValueRef mine = LLVMBuildICmp(g->b, LLVMIntULT, off, ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2), "mine");
+    LLVMBasicBlockRef here, elsewhere;
+    rev_diamond(g, mine, &here, &elsewhere, &join_own);
+    LLVMPositionBuilderAtEnd(g->b, here);
+    plain(g, shadow, d, align);
+    LLVMBuildBr(g->b, join_own);
+    LLVMPositionBuilderAtEnd(g->b, elsewhere);
+  }
   if (s->elem[k] && !d1 && !planning) {
     /* into the thread's private buffer, where it has one that covers the address (its base is told in the
        shadow's addresses: the adjoint may be for another read than this one, as a window's flush is) */
@@ -614,6 +654,10 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
     LLVMPositionBuilderAtEnd(g->b, join2);
   } else {
     atomic(g, load, shadow, d, align);
+  }
+  if (join_own) {
+    LLVMBuildBr(g->b, join_own);
+    LLVMPositionBuilderAtEnd(g->b, join_own);
   }
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, join);

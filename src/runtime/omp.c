@@ -24,7 +24,7 @@
 enum { READ_LO, READ_HI, WRITTEN_LO, WRITTEN_HI, SHADOW_DELTA, RANGE_FIELDS };
 /* What the reverse sweep is told per thread and object (region_plan): the part only this thread read, and
  * the private buffer for the rest. */
-enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, PLAN_FIELDS };
+enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, OWN_SHADOW_LO, PLAN_FIELDS };
 
 /* A thread's private adjoints of a shared object, in the reverse sweep: where the thread read addresses
  * other threads read too, it adds their adjoints plainly into a buffer that mirrors its read range
@@ -34,6 +34,7 @@ enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, PLAN_FIELDS };
 typedef struct {
   char *buffer;         /* NULL: not kept */
   unsigned long long base, len, delta;
+  unsigned long long own_lo, own_hi; /* the part of the range no other thread read */
   unsigned elem;        /* 4 (float) or 8 (double) */
 } Private;
 
@@ -276,9 +277,10 @@ enum { PRIVATE_LIMIT = 64 << 20 };
 
 /* Reverse sweep, as the region's reverse function starts. Per object k, PLAN_FIELDS numbers from
  * own[PLAN_FIELDS k]: the part of this thread's reads no other thread read [lo, hi) (nothing where the
- * forward sweep noted nothing), and the thread's private buffer for the rest: the shadow address it mirrors from,
- * its length, and the buffer (0, 0, 0 when none). elem[k]: the size of the floats the object's adjoints are (4, 8), 0 where they may not be
- * kept apart. */
+ * forward sweep noted nothing); the thread's private buffer for the rest: the shadow address it mirrors
+ * from, its length, and the buffer (0, 0, 0 when none); and lo in the shadow's addresses (all ones where
+ * the distance to the shadow is unknown). elem[k]: the size of the floats the object's adjoints are (4,
+ * 8), 0 where they may not be kept apart. */
 void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsigned char *may_sum, const unsigned char *elem) {
   ParadTape *t = __parad_rt_current;
   ParadRegion *r = t ? t->region : NULL;
@@ -309,11 +311,12 @@ void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsi
     free(p->buffer); /* none unless a reverse sweep of the region ran before without finishing */
     p->buffer = NULL;
     unsigned long long delta = field(r, id, k, SHADOW_DELTA);
+    plan[OWN_SHADOW_LO] = delta && lo < hi ? lo + delta : ~0ull; /* ~0: no address is at or past it */
     bool shared_part = rlo < rhi && !(lo == rlo && hi == rhi);
     if (!elem[k] || !delta || !shared_part || rhi - rlo > PRIVATE_LIMIT || wrote_near(r, id, rlo, rhi)) continue;
     p->buffer = malloc(rhi - rlo);
     if (!p->buffer) continue; /* atomic adds instead */
-    p->base = rlo, p->len = rhi - rlo, p->delta = delta, p->elem = elem[k];
+    p->base = rlo, p->len = rhi - rlo, p->delta = delta, p->elem = elem[k], p->own_lo = lo, p->own_hi = hi;
     memset(p->buffer, 0, p->len); /* reads near the edge of [lo, hi) may land inside it too */
     plan[PRIVATE_BASE] = p->base + delta; /* in the shadow's addresses: the generated code holds those */
     plan[PRIVATE_LEN] = p->len;
@@ -322,41 +325,48 @@ void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsi
   memcpy(may_sum, &r->may_sum[(size_t)id * nsums], (size_t)nsums);
 }
 
-/* The nonzero floats of [from, to) of p's buffer, added atomically into the shadow; the buffer is zero
- * again. Returns how many. */
-static unsigned long long add_into_shadow(Private *p, unsigned long long from, unsigned long long to) {
-  unsigned long long n = 0;
+/* The nonzero floats of [from, to) of p's buffer, added into the shadow: plainly in the thread's own part
+ * (a run of reads decided as a whole put them here too), atomically elsewhere; the buffer is zero again.
+ * Counts the additions. */
+static void add_into_shadow(Private *p, unsigned long long from, unsigned long long to, unsigned long long *plain,
+                            unsigned long long *atomic) {
   for (unsigned long long a = from; a + p->elem <= to; a += p->elem) {
     char *b = p->buffer + (a - p->base);
     void *s = (void *)(size_t)(a + p->delta);
+    bool own = a >= p->own_lo && a + p->elem <= p->own_hi;
     if (p->elem == 8) {
-      double v;
+      double v, x;
       memcpy(&v, b, 8);
       if (v == 0) continue;
       memset(b, 0, 8);
+      if (own) {
+        memcpy(&x, s, 8), x += v, memcpy(s, &x, 8), ++*plain;
+        continue;
+      }
       unsigned long long old = __atomic_load_n((unsigned long long *)s, __ATOMIC_RELAXED), sum;
       do {
-        double x;
         memcpy(&x, &old, 8);
         x += v;
         memcpy(&sum, &x, 8);
       } while (!__atomic_compare_exchange_n((unsigned long long *)s, &old, sum, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
     } else {
-      float v;
+      float v, x;
       memcpy(&v, b, 4);
       if (v == 0) continue;
       memset(b, 0, 4);
+      if (own) {
+        memcpy(&x, s, 4), x += v, memcpy(s, &x, 4), ++*plain;
+        continue;
+      }
       unsigned old = __atomic_load_n((unsigned *)s, __ATOMIC_RELAXED), sum;
       do {
-        float x;
         memcpy(&x, &old, 4);
         x += v;
         memcpy(&sum, &x, 4);
       } while (!__atomic_compare_exchange_n((unsigned *)s, &old, sum, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
     }
-    n++;
+    ++*atomic;
   }
-  return n;
 }
 
 /* Reverse sweep: this thread's private adjoints go into the shadows. */
@@ -365,10 +375,11 @@ void __parad_rt_region_flush(void) {
   ParadRegion *r = t ? t->region : NULL;
   if (!r || !r->priv) return;
   int id = omp_get_thread_num();
-  unsigned long long n = 0;
+  unsigned long long plain = 0, atomic = 0;
   for (int k = 0; k < r->nroots; k++) {
     Private *p = &r->priv[(size_t)id * r->nroots + k];
-    if (p->buffer) n += add_into_shadow(p, p->base, p->base + p->len);
+    if (p->buffer) add_into_shadow(p, p->base, p->base + p->len, &plain, &atomic);
   }
-  if (n) __atomic_fetch_add(&__parad_rt_atomic_updates, n, __ATOMIC_RELAXED);
+  if (plain) __atomic_fetch_add(&__parad_rt_plain_updates, plain, __ATOMIC_RELAXED);
+  if (atomic) __atomic_fetch_add(&__parad_rt_atomic_updates, atomic, __ATOMIC_RELAXED);
 }
