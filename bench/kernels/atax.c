@@ -7,7 +7,8 @@
 enum { M = 4500, N = 4500 };
 static double *w, *tmp, *dtmp, *y, *dy, *gy;
 
-static double atax(const double *A, const double *x, double *tmp, double *y, const double *w) {
+static double atax(const double *restrict A, const double *restrict x, double *restrict tmp,
+                   double *restrict y, const double *restrict w) {
   for (int j = 0; j < N; j++) y[j] = 0;
 #pragma omp parallel for schedule(static) reduction(+ : y[:N])
   for (int i = 0; i < M; i++) {

@@ -11,7 +11,8 @@ static int *rowptr, *col, nnz;
 static double *w, *work, *dwork;
 
 /* work: x, r, p, q (n each) */
-static double cg(const int *rowptr, const int *col, const double *val, const double *b, double *work, const double *w) {
+static double cg(const int *restrict rowptr, const int *restrict col, const double *restrict val,
+                 const double *restrict b, double *restrict work, const double *restrict w) {
   double *x = work, *r = work + N, *p = work + 2 * N, *q = work + 3 * N, rr = 0;
 #pragma omp parallel for schedule(static) reduction(+ : rr)
   for (int i = 0; i < N; i++) x[i] = 0, r[i] = p[i] = b[i], rr += b[i] * b[i];

@@ -8,7 +8,7 @@
 enum { N = 550 };
 static double *W, *L, *dL;
 
-static double cholesky(const double *A, double *L, const double *W) {
+static double cholesky(const double *restrict A, double *restrict L, const double *restrict W) {
   for (int i = 0; i < N * N; i++) L[i] = A[i];
   for (int i = 0; i < N; i++) {
     double *li = L + (size_t)i * N;

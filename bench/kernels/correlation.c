@@ -10,7 +10,8 @@ enum { N = 500, M = 350 };
 static double *W, *stat, *dstat, *Xn, *dXn, *corr, *dcorr;
 
 /* stat: the means (m), then the deviations (m) */
-static double correlation(const double *X, double *stat, double *Xn, double *corr, const double *W) {
+static double correlation(const double *restrict X, double *restrict stat, double *restrict Xn,
+                          double *restrict corr, const double *restrict W) {
   double *mean = stat, *sd = stat + M;
 #pragma omp parallel for schedule(static)
   for (int j = 0; j < M; j++) {

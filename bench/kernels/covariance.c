@@ -9,7 +9,8 @@
 enum { N = 500, M = 350 };
 static double *W, *mean, *dmean, *Xc, *dXc, *cov, *dcov, *S, *G;
 
-static double covariance(const double *X, double *mean, double *Xc, double *cov, const double *W) {
+static double covariance(const double *restrict X, double *restrict mean, double *restrict Xc,
+                         double *restrict cov, const double *restrict W) {
 #pragma omp parallel for schedule(static)
   for (int j = 0; j < M; j++) {
     double s = 0;

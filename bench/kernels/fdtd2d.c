@@ -11,8 +11,9 @@ enum { NX = 700, NY = 700, T = 50 };
 static double *w, *work, *dwork, *gex, *gey, *ghz;
 
 /* work: ex, ey, hz */
-static double fdtd2d(const double *ex0, const double *ey0, const double *hz0, const double *fict, double *work,
-                     const double *w) {
+static double fdtd2d(const double *restrict ex0, const double *restrict ey0, const double *restrict hz0,
+                     const double *restrict fict, double *restrict work,
+                     const double *restrict w) {
   double *ex = work, *ey = work + F, *hz = work + 2 * F;
 #pragma omp parallel for schedule(static)
   for (int i = 0; i < NX * NY; i++) ex[i] = ex0[i], ey[i] = ey0[i], hz[i] = hz0[i];

@@ -7,7 +7,8 @@ enum { M = 500, P = 500, Q = 500 };
 static const double alpha = 1.5, beta = 0.8;
 static double *W, *D, *dD, *BT;
 
-static double gemm(const double *A, const double *B, const double *C, double *D, const double *W) {
+static double gemm(const double *restrict A, const double *restrict B, const double *restrict C,
+                   double *restrict D, const double *restrict W) {
   double J = 0;
 #pragma omp parallel for schedule(static) reduction(+ : J)
   for (int i = 0; i < M; i++) {

@@ -12,7 +12,7 @@ enum { N = 100, T = 20 };
 static const double kappa = 0.1;
 static double *w, *work, *dwork, *ga, *gb;
 
-static double heat3d(const double *u0, double *work, const double *w) {
+static double heat3d(const double *restrict u0, double *restrict work, const double *restrict w) {
   double *a = work, *b = work + NNN;
 #pragma omp parallel for schedule(static)
   for (int i = 0; i < N * N * N; i++) a[i] = b[i] = u0[i];

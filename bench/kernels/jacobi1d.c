@@ -8,7 +8,7 @@
 enum { N = 400000, T = 100 };
 static double *w, *work, *dwork, *ga, *gb;
 
-static double jacobi1d(const double *u0, double *work, const double *w) {
+static double jacobi1d(const double *restrict u0, double *restrict work, const double *restrict w) {
   double *a = work, *b = work + N;
 #pragma omp parallel for schedule(static)
   for (int i = 0; i < N; i++) a[i] = b[i] = u0[i];

@@ -9,7 +9,7 @@ enum { N = 800, T = 40 };
 #define NN ((size_t)N * N)
 static double *w, *work, *dwork, *ga, *gb;
 
-static double jacobi2d(const double *u0, double *work, const double *w) {
+static double jacobi2d(const double *restrict u0, double *restrict work, const double *restrict w) {
   double *a = work, *b = work + NN;
 #pragma omp parallel for schedule(static)
   for (int i = 0; i < N * N; i++) a[i] = b[i] = u0[i];

@@ -14,7 +14,7 @@ enum { SIDE = 26, NP = SIDE * SIDE * SIDE };
 static const double spacing = 1.1, rc = 2.5;
 static int nc, *cstart; /* cells per side; cell c holds particles cstart[c] .. cstart[c+1]-1 */
 
-static double ljcells(const double *x, const int *cstart, int nc) {
+static double ljcells(const double *restrict x, const int *restrict cstart, int nc) {
   double rc2 = rc * rc, ir6c = 1 / (rc2 * rc2 * rc2), ecut = 4 * (ir6c * ir6c - ir6c), e = 0;
 #pragma omp parallel for schedule(static) reduction(+ : e)
   for (int c = 0; c < nc * nc * nc; c++) {

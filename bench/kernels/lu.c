@@ -8,7 +8,7 @@
 enum { N = 500 };
 static double *W, *LU, *dLU;
 
-static double lu(const double *A, double *LU, const double *W) {
+static double lu(const double *restrict A, double *restrict LU, const double *restrict W) {
   for (int i = 0; i < N * N; i++) LU[i] = A[i];
   for (int k = 0; k < N; k++) {
     const double *u = LU + (size_t)k * N;

@@ -67,7 +67,7 @@ static void vcycle(double *u, const double *f, int n, double h) {
   free(tmp);
 }
 
-static double multigrid(const double *f, double *u, const double *w) {
+static double multigrid(const double *restrict f, double *restrict u, const double *restrict w) {
   int n = N;
   memset(u, 0, sizeof(double) * S * S);
   for (int c = 0; c < C; c++) vcycle(u, f, n, 1.0 / (n + 1));

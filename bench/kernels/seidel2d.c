@@ -9,7 +9,7 @@ enum { N = 700, T = 8 };
 #define NN ((size_t)N * N)
 static double *w, *u, *du;
 
-static double seidel2d(const double *u0, double *u, const double *w) {
+static double seidel2d(const double *restrict u0, double *restrict u, const double *restrict w) {
   for (size_t i = 0; i < NN; i++) u[i] = u0[i];
   for (int t = 0; t < T; t++)
     for (int i = 1; i < N - 1; i++)

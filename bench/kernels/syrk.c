@@ -7,7 +7,7 @@ enum { N = 350, M = 350 };
 static const double alpha = 1.5, beta = 0.8;
 static double *W, *D, *dD, *S;
 
-static double syrk(const double *A, const double *C, double *D, const double *W) {
+static double syrk(const double *restrict A, const double *restrict C, double *restrict D, const double *restrict W) {
   double J = 0;
 #pragma omp parallel for schedule(dynamic, 8) reduction(+ : J)
   for (int i = 0; i < N; i++) {

@@ -6,7 +6,8 @@
 enum { N = 5000 };
 static double *w, *xs, *dxs;
 
-static double trisolv(const double *L, const double *b, double *x, const double *w) {
+static double trisolv(const double *restrict L, const double *restrict b, double *restrict x,
+                      const double *restrict w) {
   for (int i = 0; i < N; i++) {
     const double *l = L + (size_t)i * N;
     double s = b[i];
