@@ -16,7 +16,8 @@ LLVM_CFLAGS := $(shell $(LLVM_CONFIG) --cflags)
 LLVM_LIBS   := $(shell $(LLVM_CONFIG) --ldflags) -lLLVM-19 -Wl,-rpath,$(shell $(LLVM_CONFIG) --libdir)
 
 PARAD_VERSION := $(shell cat VERSION)
-CFLAGS  := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror=incompatible-pointer-types -Werror=implicit-function-declaration -Isrc $(LLVM_CFLAGS) \
+CFLAGS  := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror=incompatible-pointer-types \
+           -Werror=implicit-function-declaration -Isrc $(LLVM_CFLAGS) \
            -DPARAD_CLANG='"$(CLANG)"' -DPARAD_VERSION='"$(PARAD_VERSION)"'
 LDFLAGS :=
 ifneq ($(SAN),)

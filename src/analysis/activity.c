@@ -68,8 +68,6 @@ static bool mark(Activity *a, LLVMValueRef v) {
 
 static bool active(const Activity *a, LLVMValueRef v) { return activity_active(a, v); }
 
-/* Active data is about to go through pointer p: make the memory it points to shadowed, if it is memory
- * this function owns (a stack slot, a heap block it allocated). Returns whether anything changed. */
 typedef struct {
   ValueMap merges; /* the phis and selects walked (made on the first): pointers swapped by a loop make
                       cycles of phis, and diamonds of them would be walked once per path */
@@ -122,6 +120,8 @@ static bool walk_to_owner(Activity *a, ShadowWalk *w, LLVMValueRef p, int depth)
   return false; /* a global, a constant argument: cannot get a shadow here */
 }
 
+/* Active data is about to go through pointer p: make the memory it points to shadowed, if it is memory
+ * this function owns (a stack slot, a heap block it allocated). Returns whether anything changed. */
 static bool need_shadow(Activity *a, LLVMValueRef p) {
   ShadowWalk w = {.seen_any = false};
   bool changed = walk_to_owner(a, &w, p, 0);

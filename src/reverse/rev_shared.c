@@ -15,7 +15,6 @@
  * variables, is noted once per run of the loop (its first and last iterations bound it), and decided once
  * per run of the loop's reverse. */
 #include <stdlib.h>
-#include <stdio.h>
 
 #include <llvm-c/DebugInfo.h>
 
@@ -258,14 +257,12 @@ void shared_analyse(RevGen *g) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i && ok; i = LLVMGetNextInstruction(i)) {
       if (ir_is_call(i)) {
         ok = !passes_shared(g, i);
-        if (!ok && getenv("SDBG")) { fprintf(stderr, "call: "); LLVMDumpValue(i); fprintf(stderr, "\n"); }
         continue;
       }
       LLVMValueRef p = pointer_operand(i);
       if (!p || rev_thread_private(p) || !activity_shadowed(g->act, p)) continue;
       LLVMValueRef r = root_of(p);
       if (!direct_root(g, r)) {
-        if (getenv("SDBG")) { fprintf(stderr, "root: "); LLVMDumpValue(r); fprintf(stderr, "\n"); }
         ok = false;
         break;
       }
@@ -297,7 +294,6 @@ void shared_analyse(RevGen *g) {
       }
     }
   g->shared = s;
-  if (getenv("SDBG")) fprintf(stderr, "%s: ok %d roots %zu\n", LLVMGetValueName(g->orig), ok, s->roots.len);
   if (!ok || !s->roots.len) {
     shared_free(g); /* every shared adjoint atomically */
     return;

@@ -177,9 +177,10 @@ void rev_unwritten_args(RevGen *g, LLVMValueRef call, unsigned first_arg, unsign
   }
 }
 
-/* A load of an argument's memory or a global, in a function that does not write them, can be repeated
- * in the reverse sweep instead of recorded (only where the reverse sweep follows the forward sweep
- * directly: see RevGen.reload_inputs). */
+/* A load can be repeated in the reverse sweep instead of recorded when its memory holds the same values
+ * then: memory the pair's kind says is unwritten, or, where the reverse sweep follows the forward sweep
+ * directly and the function writes only memory it allocated (RevGen.reload_inputs), any argument's memory
+ * or global. */
 static bool reloadable(RevGen *g, LLVMValueRef v) {
   if (!LLVMIsALoadInst(v) || LLVMGetVolatile(v) || LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic)
     return false;
