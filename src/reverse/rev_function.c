@@ -566,6 +566,7 @@ static void write_rev(RevGen *g) {
     LLVMBuildRet(g->b, result);
   }
   strip_locations(g->rev);
+  rev_scope_reloads(g);
 }
 
 /* ---- the pair ---- */

@@ -113,6 +113,7 @@ typedef struct {
    * writes only memory it allocated itself (writes_only_own_memory). */
   bool reload_inputs;
   unsigned long long unwritten, unwritten_slots; /* see PairKind */
+  LLVMValueRef reload_scope; /* rev: the alias scope of the loads repeated from such memory (made on the first) */
   bool parallel;         /* see PairKind */
   bool region_body;      /* see PairKind */
   struct SharedMemory *shared; /* rev_shared.c */
@@ -240,6 +241,9 @@ bool rev_thread_private(LLVMValueRef p);
 /* Sets kind's unwritten bits for the callee's parameters from the call's arguments (argument first_arg
  * is parameter first_param): memory unwritten here is unwritten there. */
 void rev_unwritten_args(RevGen *g, LLVMValueRef call, unsigned first_arg, unsigned first_param, PairKind *kind);
+/* Tells the optimiser that no store of the finished reverse function writes the memory its repeated loads
+ * read (rev_values.c). */
+void rev_scope_reloads(RevGen *g);
 
 /* Whether a load's adjoint, in a region's function, goes where it would go in any iteration of loop l:
  * not summed in a register, and decided plain or atomic once per run of l (or always the same way). */

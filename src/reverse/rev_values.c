@@ -404,6 +404,50 @@ LLVMValueRef rs(RevGen *g, LLVMValueRef v) {
   return lookup(g, v, NEED_SHADOW, g->ptr_type);
 }
 
+/* ---- what the optimiser may know of repeated loads ---- */
+
+/* A repeated load reads memory nothing writes between the sweeps, and the reverse sweep writes only
+ * shadows, the tape and memory the function allocated: its stores never write what such loads read. Said
+ * with scoped alias metadata (the loads in one scope, every store and memory-writing intrinsic of the
+ * reverse function "noalias" to it), the optimiser may hoist a load out of a loop that adds into shadows
+ * and vectorise the loop without checking the input against the shadows. */
+static unsigned md_kind(RevGen *g, const char *name) { return LLVMGetMDKindIDInContext(g->ctx, name, (unsigned)strlen(name)); }
+
+static LLVMValueRef reload_scope(RevGen *g) {
+  if (g->reload_scope) return g->reload_scope;
+  /* named after the function: the inliner gives each inlined copy scopes of its own */
+  char *dname = xasprintf("parad.reverse.%s", LLVMGetValueName(g->rev));
+  char *sname = xasprintf("parad.reloaded.%s", LLVMGetValueName(g->rev));
+  LLVMValueRef dstr = LLVMMDStringInContext(g->ctx, dname, (unsigned)strlen(dname));
+  LLVMValueRef domain = LLVMMDNodeInContext(g->ctx, &dstr, 1);
+  LLVMValueRef scope_ops[2] = {LLVMMDStringInContext(g->ctx, sname, (unsigned)strlen(sname)), domain};
+  LLVMValueRef scope = LLVMMDNodeInContext(g->ctx, scope_ops, 2);
+  free(dname);
+  free(sname);
+  g->reload_scope = LLVMMDNodeInContext(g->ctx, &scope, 1);
+  return g->reload_scope;
+}
+
+static void scope_reload(RevGen *g, LLVMValueRef load) {
+  LLVMSetMetadata(load, md_kind(g, "alias.scope"), reload_scope(g));
+}
+
+void rev_scope_reloads(RevGen *g) {
+  if (!g->reload_scope) return;
+  unsigned noalias = md_kind(g, "noalias");
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->rev); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      LLVMOpcode op = LLVMGetInstructionOpcode(i);
+      bool writes = op == LLVMStore || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg;
+      if (op == LLVMCall) {
+        CallKind k = call_classify(i, NULL);
+        writes = (k == CALL_MEMCPY || k == CALL_MEMSET) && LLVMGetIntrinsicID(LLVMGetCalledValue(i));
+      }
+      /* a store that already says what it does not alias keeps its word (none is expected here) */
+      if (writes && !LLVMGetMetadata(i, noalias)) LLVMSetMetadata(i, noalias, g->reload_scope);
+    }
+}
+
 /* Produces one need at the current position, its operands already produced. */
 static LLVMValueRef materialise(RevGen *g, LLVMBasicBlockRef bb, Item it, LLVMValueRef record) {
   Induction *iv = it.kind == NEED_PRIMAL ? counted_iv_in(g, it.value, bb) : NULL;
@@ -433,6 +477,7 @@ static LLVMValueRef materialise(RevGen *g, LLVMBasicBlockRef bb, Item it, LLVMVa
   }
   LLVMInsertIntoBuilder(g->b, c);
   LLVMInstructionSetDebugLoc(c, NULL);
+  if (it.kind == NEED_PRIMAL && reloadable(g, v)) scope_reload(g, c);
   return c;
 }
 
