@@ -27,7 +27,7 @@ enum { MAX_ROOTS = 64, MAX_DEFERRED = 32 };
  * and written, and the distance from the object to its shadow (0 where unknown). */
 enum { READ_LO, READ_HI, WRITTEN_LO, WRITTEN_HI, SHADOW_DELTA, RANGE_FIELDS };
 /* What the reverse sweep is told per object as it starts: the thread's own part, and its private buffer. */
-enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, OWN_SHADOW_LO, PLAN_FIELDS };
+enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, OWN_SHADOW_LO, PRIVATE_LO, PLAN_FIELDS };
 
 /* The accesses of a block at constant distances from one address (a particle's x, y and z), decided
  * one by one (not per run of a loop): the forward sweep widens the object's range by them once, and the
@@ -55,9 +55,12 @@ struct SharedMemory {
   unsigned char *elem;
   LLVMValueRef *pbase, *plen, *priv;
   LLVMValueRef *slo; /* rev: the thread's own part's start in the shadow's addresses (all ones if unknown) */
+  LLVMValueRef *plo; /* rev: the start of the range the private buffer mirrors, in the object's addresses */
   ValueMap loop_of;   /* access -> its loop, when noted and decided per run of the loop */
   ValueList per_run;  /* those accesses */
   ValueMap flag_of;   /* rev: key (loop, object) -> slot holding whether the run's reads are this thread's own */
+  ValueMap buffered_of; /* rev: key (loop, object) -> slot holding whether none of them is and all go to the
+                           thread's private buffer, at whole floats (then plainly, with no test per read) */
   VEC(struct Group) groups;   /* by block */
   ValueMap group_of;  /* access -> 1 + its group's index */
 };
@@ -251,6 +254,7 @@ void shared_analyse(RevGen *g) {
   vmap_init(&s->defer_of);
   vmap_init(&s->loop_of);
   vmap_init(&s->flag_of);
+  vmap_init(&s->buffered_of);
   vmap_init(&s->group_of);
   bool ok = true;
   for (size_t b = 0; b < g->cfg.blocks.len && ok; b++)
@@ -326,6 +330,7 @@ void shared_free(RevGen *g) {
   vmap_free(&s->defer_of);
   vmap_free(&s->loop_of);
   vmap_free(&s->flag_of);
+  vmap_free(&s->buffered_of);
   vec_free(&s->per_run);
   vec_free(&s->groups);
   vmap_free(&s->group_of);
@@ -334,6 +339,7 @@ void shared_free(RevGen *g) {
   free(s->plen);
   free(s->priv);
   free(s->slo);
+  free(s->plo);
   free(s->ranges);
   free(s->deferred_at);
   free(s->lo);
@@ -511,8 +517,10 @@ void shared_rev_entry(RevGen *g) {
   s->plen = xcalloc(n, sizeof *s->plen);
   s->priv = xcalloc(n, sizeof *s->priv);
   s->slo = xcalloc(n, sizeof *s->slo);
-  LLVMValueRef *outs[PLAN_FIELDS] = {s->lo, s->hi, s->pbase, s->plen, s->priv, s->slo};
-  static const char *const names[PLAN_FIELDS] = {"own.lo", "own.hi", "private.base", "private.len", "private", "own.shadow.lo"};
+  s->plo = xcalloc(n, sizeof *s->plo);
+  LLVMValueRef *outs[PLAN_FIELDS] = {s->lo, s->hi, s->pbase, s->plen, s->priv, s->slo, s->plo};
+  static const char *const names[PLAN_FIELDS] = {"own.lo", "own.hi", "private.base", "private.len", "private",
+                                                 "own.shadow.lo", "private.lo"};
   for (unsigned k = 0; k < n; k++) {
     for (unsigned f = 0; f < PLAN_FIELDS; f++) {
       LLVMValueRef idx = LLVMConstInt(g->i64, PLAN_FIELDS * k + f, 0);
@@ -531,6 +539,10 @@ void shared_rev_entry(RevGen *g) {
     g->ad->run_long_conditions = true;
     LLVMBuildStore(g->b, LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, 0), slot);
     vmap_put(&s->flag_of, key, slot);
+    if (!s->elem[(size_t)vmap_get(&s->root_of, inst) - 1]) continue;
+    slot = LLVMBuildAlloca(g->b, LLVMInt1TypeInContext(g->ctx), "buffered.run");
+    LLVMBuildStore(g->b, LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, 0), slot);
+    vmap_put(&s->buffered_of, key, slot);
   }
   s->ok = xcalloc(nd + 1, sizeof *s->ok);
   s->sums = xcalloc(nd + 1, sizeof *s->sums);
@@ -541,6 +553,42 @@ void shared_rev_entry(RevGen *g) {
     s->sums[d] = LLVMBuildAlloca(g->b, s->deferred_type.data[d], "sum");
     LLVMBuildStore(g->b, LLVMConstNull(s->deferred_type.data[d]), s->sums[d]);
   }
+}
+
+static void narrow(RevGen *g, ValueMap *flags, LLVMValueRef slot, LLVMValueRef cond) {
+  LLVMValueRef seen = vmap_get(flags, slot);
+  LLVMValueRef flag = seen ? LLVMBuildAnd(g->b, seen, cond, "") : cond;
+  vmap_put(flags, slot, flag);
+  LLVMBuildStore(g->b, flag, slot);
+}
+
+/* Whether a run of read inst of object k, over [lo, hi), reads nothing the thread owns and lies in its
+ * private buffer at whole floats: its first address and its step are multiples of the floats' size from
+ * the buffer's start. */
+static LLVMValueRef buffered_run(RevGen *g, Loop *l, LLVMValueRef inst, unsigned k, LLVMValueRef *first, LLVMValueRef lo,
+                                 LLVMValueRef hi) {
+  struct SharedMemory *s = g->shared;
+  LLVMValueRef *next = xcalloc(l->ivs.len, sizeof *next);
+  for (size_t m = 0; m < l->ivs.len; m++) next[m] = LLVMBuildAdd(g->b, first[m], rv(g, l->ivs.data[m].step), "");
+  LLVMValueRef p = pointer_operand(inst);
+  LLVMValueRef a0 = LLVMBuildPtrToInt(g->b, evaluate(g, l, p, first, rv), g->i64, "");
+  LLVMValueRef a1 = LLVMBuildPtrToInt(g->b, evaluate(g, l, p, next, rv), g->i64, "");
+  free(next);
+  LLVMValueRef mask = LLVMConstInt(g->i64, s->elem[k] - 1, 0), zero = LLVMConstInt(g->i64, 0, 0);
+  LLVMValueRef from = LLVMBuildSub(g->b, lo, s->plo[k], "");
+  LLVMValueRef apart = LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntULE, hi, s->lo[k], ""),
+                                   LLVMBuildICmp(g->b, LLVMIntUGE, lo, s->hi[k], ""), "");
+  LLVMValueRef conds[5] = {
+      apart,
+      LLVMBuildICmp(g->b, LLVMIntNE, s->plen[k], zero, ""),
+      LLVMBuildICmp(g->b, LLVMIntUGE, lo, s->plo[k], ""),
+      LLVMBuildICmp(g->b, LLVMIntULE, LLVMBuildSub(g->b, hi, s->plo[k], ""), s->plen[k], ""),
+      LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildAnd(g->b, LLVMBuildOr(g->b, from, LLVMBuildSub(g->b, a1, a0, ""), ""), mask, ""),
+                    zero, ""),
+  };
+  LLVMValueRef all = conds[0];
+  for (int c = 1; c < 5; c++) all = LLVMBuildAnd(g->b, all, conds[c], "");
+  return all;
 }
 
 void shared_rev_enter_loop(RevGen *g, Loop *l) {
@@ -563,10 +611,9 @@ void shared_rev_enter_loop(RevGen *g, Loop *l) {
     LLVMValueRef inside = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, lo, s->lo[k], ""),
                                        LLVMBuildICmp(g->b, LLVMIntULE, hi, s->hi[k], ""), "");
     /* all of the run's reads of the object: the first read sets the flag, the others narrow it */
-    LLVMValueRef seen = vmap_get(&flags, slot);
-    LLVMValueRef flag = seen ? LLVMBuildAnd(g->b, seen, inside, "") : inside;
-    vmap_put(&flags, slot, flag);
-    LLVMBuildStore(g->b, flag, slot);
+    narrow(g, &flags, slot, inside);
+    LLVMValueRef bslot = vmap_get(&s->buffered_of, flag_key(l, vmap_get(&s->root_of, inst)));
+    if (bslot) narrow(g, &flags, bslot, buffered_run(g, l, inst, k, first, lo, hi));
   }
   vmap_free(&flags);
   free(first);
@@ -615,7 +662,18 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   }
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, no);
-  LLVMBasicBlockRef join_own = NULL;
+  LLVMBasicBlockRef join_own = NULL, join_buffered = NULL;
+  LLVMValueRef bslot = l && !d1 && !planning ? vmap_get(&s->buffered_of, flag_key(l, (void *)k1)) : NULL;
+  if (bslot) { /* the whole run into the buffer: no test per read */
+    LLVMBasicBlockRef fast, tested;
+    rev_diamond(g, LLVMBuildLoad2(g->b, i1, bslot, "buffered"), &fast, &tested, &join_buffered);
+    LLVMPositionBuilderAtEnd(g->b, fast);
+    LLVMValueRef off = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, shadow, g->i64, ""), s->pbase[k], "");
+    plain(g, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), s->priv[k], &off, 1, ""), d,
+          align && align < s->elem[k] ? align : s->elem[k]);
+    LLVMBuildBr(g->b, join_buffered);
+    LLVMPositionBuilderAtEnd(g->b, tested);
+  }
   if (l && !d1 && !planning) {
     /* a run not the thread's own as a whole: each read's adjoint plainly where the address is, and only
        then into the buffer or atomically */
@@ -654,6 +712,10 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   if (join_own) {
     LLVMBuildBr(g->b, join_own);
     LLVMPositionBuilderAtEnd(g->b, join_own);
+  }
+  if (join_buffered) {
+    LLVMBuildBr(g->b, join_buffered);
+    LLVMPositionBuilderAtEnd(g->b, join_buffered);
   }
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, join);

@@ -24,7 +24,7 @@
 enum { READ_LO, READ_HI, WRITTEN_LO, WRITTEN_HI, SHADOW_DELTA, RANGE_FIELDS };
 /* What the reverse sweep is told per thread and object (region_plan): the part only this thread read, and
  * the private buffer for the rest. */
-enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, OWN_SHADOW_LO, PLAN_FIELDS };
+enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, OWN_SHADOW_LO, PRIVATE_LO, PLAN_FIELDS };
 
 /* A thread's private adjoints of a shared object, in the reverse sweep: where the thread read addresses
  * other threads read too, it adds their adjoints plainly into a buffer that mirrors its read range
@@ -278,8 +278,8 @@ enum { PRIVATE_LIMIT = 64 << 20 };
 /* Reverse sweep, as the region's reverse function starts. Per object k, PLAN_FIELDS numbers from
  * own[PLAN_FIELDS k]: the part of this thread's reads no other thread read [lo, hi) (nothing where the
  * forward sweep noted nothing); the thread's private buffer for the rest: the shadow address it mirrors
- * from, its length, and the buffer (0, 0, 0 when none); and lo in the shadow's addresses (all ones where
- * the distance to the shadow is unknown). elem[k]: the size of the floats the object's adjoints are (4,
+ * from, its length, and the buffer (0, 0, 0 when none); lo in the shadow's addresses (all ones where
+ * the distance to the shadow is unknown); and the buffer's start in the object's addresses. elem[k]: the size of the floats the object's adjoints are (4,
  * 8), 0 where they may not be kept apart. */
 void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsigned char *may_sum, const unsigned char *elem) {
   ParadTape *t = __parad_rt_current;
@@ -321,6 +321,7 @@ void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsi
     plan[PRIVATE_BASE] = p->base + delta; /* in the shadow's addresses: the generated code holds those */
     plan[PRIVATE_LEN] = p->len;
     plan[PRIVATE_BUFFER] = (unsigned long long)(size_t)p->buffer;
+    plan[PRIVATE_LO] = p->base;
   }
   memcpy(may_sum, &r->may_sum[(size_t)id * nsums], (size_t)nsums);
 }
