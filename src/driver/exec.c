@@ -125,3 +125,8 @@ char *exec_temp_path(const char *stem, const char *ext) {
   vec_push(&temp_files, xstrdup(path));
   return path;
 }
+
+const char *exec_temp_path_kept(const char *stem, const char *ext) {
+  free(exec_temp_path(stem, ext));
+  return temp_files.data[temp_files.len - 1];
+}

@@ -13,6 +13,9 @@ int exec_run(const StrList *argv, bool verbose);
 int exec_replace(const StrList *argv);
 /* A fresh file name in the temporary directory (made on first use, removed at exit). */
 char *exec_temp_path(const char *stem, const char *ext);
+/* The same, for a name that must live until the process ends (on a command line built for later): the
+ * list of temporary files owns it. */
+const char *exec_temp_path_kept(const char *stem, const char *ext);
 /* Where Parad is installed: the directory above the one parad-cc is in (holds include/ and lib/). */
 const char *exec_parad_root(void);
 /* The clang the pipeline uses: $PARAD_CLANG, else the one Parad was built against. */

@@ -217,7 +217,7 @@ int link_time_derivatives(const Invocation *inv, StrList *line) {
   if (rc) goto done;
   /* the whole program's derivatives, with the options of the first file that asked for them */
   char *merged = exec_temp_path("program", ".bc"), *opt = exec_temp_path("program", ".opt.bc");
-  char *object = exec_temp_path("program", ".o"); /* on the line until the link: the temporary directory frees it */
+  const char *object = exec_temp_path_kept("program", ".o"); /* on the line until the link */
   PipelineOptions po = {.opt = first->opt, .keep_debug = false, .vectorize = first->vectorize, .slp_vectorize = first->slp_vectorize,
                         .unroll = first->unroll, .verbose = inv->verbose, .source_name = "(the program)", .has_line_info = true};
   bool located = true;
