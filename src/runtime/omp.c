@@ -312,7 +312,10 @@ void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsi
     p->buffer = NULL;
     unsigned long long delta = field(r, id, k, SHADOW_DELTA);
     plan[OWN_SHADOW_LO] = delta && lo < hi ? lo + delta : ~0ull; /* ~0: no address is at or past it */
-    bool shared_part = rlo < rhi && !(lo == rlo && hi == rhi);
+    /* a buffer costs its whole range (zeroed, then scanned at each flush): not for a thin shared edge
+       (a stencil's boundary rows, which other threads read too), whose few adds stay atomic */
+    unsigned long long shared_bytes = (rhi - rlo) - (hi - lo);
+    bool shared_part = rlo < rhi && shared_bytes * 16 >= rhi - rlo;
     if (!elem[k] || !delta || !shared_part || rhi - rlo > PRIVATE_LIMIT || wrote_near(r, id, rlo, rhi)) continue;
     p->buffer = malloc(rhi - rlo);
     if (!p->buffer) continue; /* atomic adds instead */
