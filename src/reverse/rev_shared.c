@@ -442,6 +442,7 @@ void shared_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
     Loop *l = &g->loops.data[i];
     if (l->preheader != bb || !l->exit_iv) continue;
     LLVMValueRef trip = NULL, *first = xcalloc(l->ivs.len, sizeof *first), *last = xcalloc(l->ivs.len, sizeof *last);
+    bool *delta_noted = xcalloc(s->roots.len, sizeof *delta_noted); /* once per object and run, not per read */
     for (size_t k = 0; k < s->per_run.len; k++) {
       LLVMValueRef inst = s->per_run.data[k], lo, hi;
       if (vmap_get(&s->loop_of, inst) != l) continue;
@@ -452,8 +453,11 @@ void shared_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
       LLVMValueRef p = pointer_operand(inst);
       address_span(g, evaluate(g, l, p, first, aug_value), evaluate(g, l, p, last, aug_value), access_size(g, inst), &lo, &hi);
       note(g, inst, lo, hi);
-      note_shadow_delta(g, (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1));
+      unsigned object = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
+      if (!delta_noted[object]) note_shadow_delta(g, object);
+      delta_noted[object] = true;
     }
+    free(delta_noted);
     free(first);
     free(last);
   }
