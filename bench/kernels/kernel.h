@@ -117,6 +117,11 @@ static int kernel_main(const Kernel *k) {
   k->init(x);
   int top = k->parallel ? 2 : 1, bad = 0;
 
+  /* for a profiler: only the gradient, this many times, at OMP_NUM_THREADS */
+  if (getenv("PARAD_BENCH_GRADIENTS")) {
+    for (int i = atoi(getenv("PARAD_BENCH_GRADIENTS")); i > 0; i--) kernel_run_parad();
+    return 0;
+  }
 #ifdef _OPENMP
   if (getenv("PARAD_BENCH_COUNT")) {
     kernel_threads(2);

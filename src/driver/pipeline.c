@@ -157,6 +157,8 @@ int pipeline_run(const char *in_path, const char *out_path, const PipelineOption
     goto done;
   }
   LLVMDisposeMessage(msg);
+  dump = getenv("PARAD_DUMP_GENERATED"); /* and the IR they wrote, before the optimiser */
+  if (dump && LLVMPrintModuleToFile(m, dump, &msg)) LLVMDisposeMessage(msg);
   /* Parad asked the front end for line tables to place its diagnostics; drop them unless asked for. */
   if (!o->keep_debug) LLVMStripModuleDebugInfo(m);
   /* The reverse sweep may test, in its loops, conditions that hold for a whole run of the loop (whether a

@@ -254,6 +254,8 @@ void window_analyse(RevGen *g);                       /* after shared_analyse */
 void window_free(RevGen *g);
 void window_slots(RevGen *g);                         /* rev entry: the windows' registers */
 void window_rev_enter_loop(RevGen *g, Loop *l);       /* rev, entering a loop's reverse: empty windows */
+/* The window a load's adjoint goes into, NULL if none: its flushes add at its members' addresses. */
+const void *window_of(RevGen *g, LLVMValueRef load);
 /* The adjoint d of a load into its window (or, this run, into its shadow); false for a load of none. */
 bool window_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMValueRef d);
 /* rev, after the reverse of a loop's block: the element left behind into memory, the window slides. */

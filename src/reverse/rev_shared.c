@@ -13,7 +13,11 @@
  *     adjoint summed in a register and added (atomically) once, at the end and before each barrier.
  * An access in a loop whose trip count is known on entry, at an address linear in the loop's induction
  * variables, is noted once per run of the loop (its first and last iterations bound it), and decided once
- * per run of the loop's reverse. */
+ * per run of the loop's reverse: each read's run lies in the thread's own part, or apart from it in its
+ * private buffer, or neither. Reads of one object are decided each on its own (a stencil's row above
+ * the thread's first row is another thread's while the row itself is its own); one flag per loop says
+ * whether all of its reads were decided, so that the loop's reverse has one fast version, where each
+ * read adds plainly at its own distance from its shadow (0, or to the buffer). */
 #include <stdlib.h>
 
 #include <llvm-c/DebugInfo.h>
@@ -58,16 +62,13 @@ struct SharedMemory {
   LLVMValueRef *plo; /* rev: the start of the range the private buffer mirrors, in the object's addresses */
   ValueMap loop_of;   /* access -> its loop, when noted and decided per run of the loop */
   ValueList per_run;  /* those accesses */
-  ValueMap flag_of;   /* rev: key (loop, object) -> slot holding whether the run's reads are this thread's own */
-  ValueMap buffered_of; /* rev: key (loop, object) -> slot holding whether none of them is and all go to the
-                           thread's private buffer, at whole floats (then plainly, with no test per read) */
+  ValueMap flag_of;   /* rev: loop -> slot holding whether each of the run's reads is the thread's own or
+                         all buffered, at whole floats (then plainly, with no test per read) */
+  ValueMap delta_of;  /* rev: read (its window, if it has one) -> slot holding the distance from the shadow to
+                         where its adjoints go plainly: 0, or into the private buffer */
   VEC(struct Group) groups;   /* by block */
   ValueMap group_of;  /* access -> 1 + its group's index */
 };
-
-static const void *flag_key(const void *loop, const void *root1) {
-  return (const void *)((size_t)loop * 64 + (size_t)root1); /* roots number fewer than 64 */
-}
 
 static int iv_index(Loop *l, LLVMValueRef v) {
   for (size_t k = 0; k < l->ivs.len; k++)
@@ -254,7 +255,7 @@ void shared_analyse(RevGen *g) {
   vmap_init(&s->defer_of);
   vmap_init(&s->loop_of);
   vmap_init(&s->flag_of);
-  vmap_init(&s->buffered_of);
+  vmap_init(&s->delta_of);
   vmap_init(&s->group_of);
   bool ok = true;
   for (size_t b = 0; b < g->cfg.blocks.len && ok; b++)
@@ -330,7 +331,7 @@ void shared_free(RevGen *g) {
   vmap_free(&s->defer_of);
   vmap_free(&s->loop_of);
   vmap_free(&s->flag_of);
-  vmap_free(&s->buffered_of);
+  vmap_free(&s->delta_of);
   vec_free(&s->per_run);
   vec_free(&s->groups);
   vmap_free(&s->group_of);
@@ -499,6 +500,13 @@ void shared_aug_exit(RevGen *g) {
 
 /* ---- the reverse sweep ---- */
 
+/* A window's reads are decided together: its flushes add at any of its members' addresses. */
+static const void *run_group(RevGen *g, LLVMValueRef load) {
+  const void *w = window_of(g, load);
+  return w ? w : load;
+}
+
+
 void shared_rev_entry(RevGen *g) {
   struct SharedMemory *s = g->shared;
   if (!s) return;
@@ -534,19 +542,21 @@ void shared_rev_entry(RevGen *g) {
     LLVMValueRef args[2] = {s->hi[k], s->lo[k]};
     s->span[k] = ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2);
   }
-  for (size_t i = 0; i < s->per_run.len; i++) { /* a flag per loop and object read in it */
+  for (size_t i = 0; i < s->per_run.len; i++) { /* a flag per loop, a distance per read (or window) */
     LLVMValueRef inst = s->per_run.data[i];
-    if (!LLVMIsALoadInst(inst)) continue;
-    const void *key = flag_key(vmap_get(&s->loop_of, inst), vmap_get(&s->root_of, inst));
-    if (vmap_has(&s->flag_of, key)) continue;
-    LLVMValueRef slot = LLVMBuildAlloca(g->b, LLVMInt1TypeInContext(g->ctx), "own.run");
-    g->ad->run_long_conditions = true;
-    LLVMBuildStore(g->b, LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, 0), slot);
-    vmap_put(&s->flag_of, key, slot);
-    if (!s->elem[(size_t)vmap_get(&s->root_of, inst) - 1]) continue;
-    slot = LLVMBuildAlloca(g->b, LLVMInt1TypeInContext(g->ctx), "buffered.run");
-    LLVMBuildStore(g->b, LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, 0), slot);
-    vmap_put(&s->buffered_of, key, slot);
+    if (!LLVMIsALoadInst(inst) || vmap_get(&s->defer_of, inst)) continue;
+    const void *loop = vmap_get(&s->loop_of, inst), *read = run_group(g, inst);
+    if (!vmap_has(&s->flag_of, loop)) {
+      LLVMValueRef slot = LLVMBuildAlloca(g->b, LLVMInt1TypeInContext(g->ctx), "run.decided");
+      g->ad->run_long_conditions = true;
+      LLVMBuildStore(g->b, LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, 0), slot);
+      vmap_put(&s->flag_of, loop, slot);
+    }
+    if (!vmap_has(&s->delta_of, read)) {
+      LLVMValueRef slot = LLVMBuildAlloca(g->b, g->i64, "run.delta");
+      LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), slot);
+      vmap_put(&s->delta_of, read, slot);
+    }
   }
   s->ok = xcalloc(nd + 1, sizeof *s->ok);
   s->sums = xcalloc(nd + 1, sizeof *s->sums);
@@ -559,16 +569,9 @@ void shared_rev_entry(RevGen *g) {
   }
 }
 
-static void narrow(RevGen *g, ValueMap *flags, LLVMValueRef slot, LLVMValueRef cond) {
-  LLVMValueRef seen = vmap_get(flags, slot);
-  LLVMValueRef flag = seen ? LLVMBuildAnd(g->b, seen, cond, "") : cond;
-  vmap_put(flags, slot, flag);
-  LLVMBuildStore(g->b, flag, slot);
-}
-
-/* Whether a run of read inst of object k, over [lo, hi), reads nothing the thread owns and lies in its
- * private buffer at whole floats: its first address and its step are multiples of the floats' size from
- * the buffer's start. */
+/* Whether a run of object k's reads over [lo, hi), inst's among them, reads nothing the thread owns and lies
+ * in its private buffer at whole floats: its first address and inst's step are multiples of the floats'
+ * size from the buffer's start. */
 static LLVMValueRef buffered_run(RevGen *g, Loop *l, LLVMValueRef inst, unsigned k, LLVMValueRef *first, LLVMValueRef lo,
                                  LLVMValueRef hi) {
   struct SharedMemory *s = g->shared;
@@ -595,31 +598,65 @@ static LLVMValueRef buffered_run(RevGen *g, Loop *l, LLVMValueRef inst, unsigned
   return all;
 }
 
+/* Whether l stores into object k: then its reads of k are only decided as the thread's own (an in-place
+ * update reads what it writes), so that their adjoints and the stores' go at the same addresses as the
+ * vectoriser sees them. */
+static bool stores_into(RevGen *g, Loop *l, unsigned k) {
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    if (l->body[b])
+      for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i))
+        if (!LLVMIsALoadInst(i) && (size_t)vmap_get(&g->shared->root_of, i) == k + 1) return true;
+  return false;
+}
+
+/* The run's reads, each read (or window) decided on the union of its addresses. */
+typedef struct {
+  const void *read;
+  LLVMValueRef inst, lo, hi;
+} RunGroup;
+
 void shared_rev_enter_loop(RevGen *g, Loop *l) {
   struct SharedMemory *s = g->shared;
   if (!s || !l->exit_iv) return;
   bool planning = g->phase == PLANNING;
   LLVMValueRef *first = xcalloc(l->ivs.len, sizeof *first), *last = xcalloc(l->ivs.len, sizeof *last);
-  ValueMap flags; /* slot -> the run's flag so far */
-  vmap_init(&flags);
+  VEC(RunGroup) groups = {0};
   first_and_last(g, l, NULL, first, last, rv);
   for (size_t k = 0; k < l->ivs.len; k++) last[k] = rv(g, l->ivs.data[k].phi); /* where the loop ended */
   for (size_t i = 0; i < s->per_run.len; i++) {
     LLVMValueRef inst = s->per_run.data[i], lo, hi;
-    if (!LLVMIsALoadInst(inst) || vmap_get(&s->loop_of, inst) != l) continue;
+    if (!LLVMIsALoadInst(inst) || vmap_get(&s->loop_of, inst) != l || vmap_get(&s->defer_of, inst)) continue;
     LLVMValueRef p = pointer_operand(inst);
     address_span(g, evaluate(g, l, p, first, rv), evaluate(g, l, p, last, rv), access_size(g, inst), &lo, &hi);
     if (planning) continue;
-    unsigned k = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
-    LLVMValueRef slot = vmap_get(&s->flag_of, flag_key(l, vmap_get(&s->root_of, inst)));
-    LLVMValueRef inside = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, lo, s->lo[k], ""),
-                                       LLVMBuildICmp(g->b, LLVMIntULE, hi, s->hi[k], ""), "");
-    /* all of the run's reads of the object: the first read sets the flag, the others narrow it */
-    narrow(g, &flags, slot, inside);
-    LLVMValueRef bslot = vmap_get(&s->buffered_of, flag_key(l, vmap_get(&s->root_of, inst)));
-    if (bslot) narrow(g, &flags, bslot, buffered_run(g, l, inst, k, first, lo, hi));
+    const void *read = run_group(g, inst);
+    size_t j = 0;
+    while (j < groups.len && groups.data[j].read != read) j++;
+    if (j == groups.len) {
+      vec_push(&groups, ((RunGroup){read, inst, lo, hi}));
+      continue;
+    }
+    LLVMValueRef los[2] = {groups.data[j].lo, lo}, his[2] = {groups.data[j].hi, hi};
+    groups.data[j].lo = ir_call_intrinsic(g->b, "llvm.umin", &g->i64, 1, los, 2);
+    groups.data[j].hi = ir_call_intrinsic(g->b, "llvm.umax", &g->i64, 1, his, 2);
   }
-  vmap_free(&flags);
+  LLVMValueRef decided = NULL;
+  for (size_t j = 0; j < groups.len; j++) {
+    RunGroup *r = &groups.data[j];
+    unsigned k = (unsigned)((size_t)vmap_get(&s->root_of, r->inst) - 1);
+    LLVMValueRef inside = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, r->lo, s->lo[k], ""),
+                                       LLVMBuildICmp(g->b, LLVMIntULE, r->hi, s->hi[k], ""), "");
+    LLVMValueRef delta = LLVMConstInt(g->i64, 0, 0), ok = inside;
+    if (s->elem[k] && !stores_into(g, l, k)) {
+      ok = LLVMBuildOr(g->b, inside, buffered_run(g, l, r->inst, k, first, r->lo, r->hi), "");
+      LLVMValueRef to_buffer = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, s->priv[k], g->i64, ""), s->pbase[k], "");
+      delta = LLVMBuildSelect(g->b, inside, delta, to_buffer, "");
+    }
+    LLVMBuildStore(g->b, delta, vmap_get(&s->delta_of, r->read));
+    decided = decided ? LLVMBuildAnd(g->b, decided, ok, "") : ok;
+  }
+  if (decided) LLVMBuildStore(g->b, decided, vmap_get(&s->flag_of, l));
+  vec_free(&groups);
   free(first);
   free(last);
 }
@@ -641,9 +678,8 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   } else if (planning) {
     if (!l) rv(g, s->groups.data[(size_t)vmap_get(&s->group_of, load) - 1].anchor);
     cond = LLVMGetUndef(i1);
-  } else if (l) { /* decided once for the run of the loop; where the run is not the thread's own, each
-                     read's adjoint may still go into the thread's private buffer */
-    cond = LLVMBuildLoad2(g->b, i1, vmap_get(&s->flag_of, flag_key(l, (void *)k1)), "own");
+  } else if (l) { /* decided once for the run of the loop, where each of its reads goes (else tested per read) */
+    cond = LLVMBuildLoad2(g->b, i1, vmap_get(&s->flag_of, l), "decided");
   } else { /* plainly where no other thread read: lo <= at and at + size <= hi, as one unsigned comparison
               (at - lo < hi - lo - size + 1, saturated at 0), whose bound the loops hoist. Tested for all
               the block's reads at constant distances from the same address at once: the same test for
@@ -658,7 +694,11 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   LLVMBasicBlockRef yes, no, join;
   rev_diamond(g, cond, &yes, &no, &join);
   LLVMPositionBuilderAtEnd(g->b, yes);
-  if (!d1) {
+  if (l && !d1 && !planning) {
+    LLVMValueRef delta = LLVMBuildLoad2(g->b, g->i64, vmap_get(&s->delta_of, run_group(g, load)), "delta");
+    unsigned e = s->elem[k]; /* the buffer is aligned for its floats, not for wider vectors */
+    plain(g, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), shadow, &delta, 1, ""), d, e && (!align || align > e) ? e : align);
+  } else if (!d1) {
     plain(g, shadow, d, align);
   } else if (!planning) {
     LLVMTypeRef t = s->deferred_type.data[d1 - 1];
@@ -666,21 +706,10 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   }
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, no);
-  LLVMBasicBlockRef join_own = NULL, join_buffered = NULL;
-  LLVMValueRef bslot = l && !d1 && !planning ? vmap_get(&s->buffered_of, flag_key(l, (void *)k1)) : NULL;
-  if (bslot) { /* the whole run into the buffer: no test per read */
-    LLVMBasicBlockRef fast, tested;
-    rev_diamond(g, LLVMBuildLoad2(g->b, i1, bslot, "buffered"), &fast, &tested, &join_buffered);
-    LLVMPositionBuilderAtEnd(g->b, fast);
-    LLVMValueRef off = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, shadow, g->i64, ""), s->pbase[k], "");
-    plain(g, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), s->priv[k], &off, 1, ""), d,
-          align && align < s->elem[k] ? align : s->elem[k]);
-    LLVMBuildBr(g->b, join_buffered);
-    LLVMPositionBuilderAtEnd(g->b, tested);
-  }
+  LLVMBasicBlockRef join_own = NULL;
   if (l && !d1 && !planning) {
-    /* a run not the thread's own as a whole: each read's adjoint plainly where the address is, and only
-       then into the buffer or atomically */
+    /* a run not decided as a whole: each read's adjoint plainly where the address is the thread's own, and
+       only then into the buffer or atomically */
     LLVMValueRef off = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, shadow, g->i64, ""), s->slo[k], "");
     LLVMValueRef args[2] = {s->span[k], LLVMConstInt(g->i64, access_size(g, load) - 1, 0)};
     LLVMValueRef mine = LLVMBuildICmp(g->b, LLVMIntULT, off, ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2), "mine");
@@ -716,10 +745,6 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   if (join_own) {
     LLVMBuildBr(g->b, join_own);
     LLVMPositionBuilderAtEnd(g->b, join_own);
-  }
-  if (join_buffered) {
-    LLVMBuildBr(g->b, join_buffered);
-    LLVMPositionBuilderAtEnd(g->b, join_buffered);
   }
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, join);

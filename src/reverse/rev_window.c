@@ -379,6 +379,12 @@ static LLVMValueRef flag_value(RevGen *g, Window *win) {
   return slot ? LLVMBuildLoad2(g->b, LLVMInt1TypeInContext(g->ctx), slot, "window.on") : NULL;
 }
 
+const void *window_of(RevGen *g, LLVMValueRef load) {
+  struct Windows *w = g->windows;
+  size_t i1 = w ? (size_t)vmap_get(&w->window_of, load) : 0;
+  return i1 ? &w->list.data[i1 - 1] : NULL;
+}
+
 bool window_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMValueRef d) {
   struct Windows *w = g->windows;
   size_t i1 = w ? (size_t)vmap_get(&w->window_of, load) : 0;
