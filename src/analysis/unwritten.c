@@ -60,7 +60,38 @@ typedef struct {
   LLVMValueRef fn[MAX_CALL_DEPTH];
   unsigned param[MAX_CALL_DEPTH];
   int n;
+  /* where the question starts (unwritten_after): writes in the outermost function that cannot run after
+     it are not counted; NULL: all are */
+  LLVMValueRef from;
+  ValueMap reach; /* the blocks control can reach from `from`'s successors */
 } Path;
+
+/* May inst, an instruction of the outermost function, run after path->from (or be it)? */
+static bool runs_after(Path *path, LLVMValueRef inst) {
+  if (!path->from || inst == path->from) return true;
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(inst);
+  if (LLVMGetBasicBlockParent(bb) != path->fn[0]) return true; /* in a callee: the call decides */
+  if (vmap_has(&path->reach, bb)) return true;
+  if (bb != LLVMGetInstructionParent(path->from)) return false;
+  for (LLVMValueRef i = LLVMGetNextInstruction(path->from); i; i = LLVMGetNextInstruction(i))
+    if (i == inst) return true;
+  return false;
+}
+
+static void reach_from(Path *path, LLVMBasicBlockRef start) {
+  VEC(LLVMBasicBlockRef) work = {0};
+  vec_push(&work, start);
+  while (work.len) {
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(work.data[--work.len]);
+    for (unsigned s = 0, n = term ? LLVMGetNumSuccessors(term) : 0; s < n; s++) {
+      LLVMBasicBlockRef succ = LLVMGetSuccessor(term, s);
+      if (vmap_has(&path->reach, succ)) continue;
+      vmap_put(&path->reach, succ, succ);
+      vec_push(&work, succ);
+    }
+  }
+  vec_free(&work);
+}
 
 static bool writes_via_param(Path *path, LLVMValueRef fn, unsigned param, bool slot);
 
@@ -88,7 +119,7 @@ static bool writes_via(Path *path, LLVMValueRef v, bool slot, ValueList *seen) {
     LLVMValueRef user = LLVMGetUser(u);
     if (ir_is_call(user)) {
       for (unsigned i = 0, n = ir_num_call_args(user); i < n; i++)
-        if (LLVMGetArgOperand(user, i) == v && call_writes(path, user, i, slot)) return true;
+        if (LLVMGetArgOperand(user, i) == v && runs_after(path, user) && call_writes(path, user, i, slot)) return true;
       continue;
     }
     if (slot) {
@@ -101,7 +132,10 @@ static bool writes_via(Path *path, LLVMValueRef v, bool slot, ValueList *seen) {
     switch (LLVMGetInstructionOpcode(user)) {
     case LLVMLoad: break;
     case LLVMStore:
-      if (LLVMGetOperand(user, 1) == v) return true;
+      if (LLVMGetOperand(user, 1) == v) {
+        if (runs_after(path, user)) return true;
+        break;
+      }
       /* v kept in a stack slot that is only read afterwards (a variable shared with a parallel region) */
       if (unwritten_slot_value(LLVMGetOperand(user, 1)) != v || writes_via(path, LLVMGetOperand(user, 1), true, seen))
         return true;
@@ -143,4 +177,18 @@ unsigned long long unwritten_params(LLVMValueRef fn) {
     if (!writes_via_param(&path, fn, i, false)) mask |= 1ULL << i;
   }
   return mask;
+}
+
+bool unwritten_after(LLVMValueRef param, LLVMValueRef from) {
+  LLVMValueRef fn = LLVMGetParamParent(param);
+  if (!ir_is_ptr(LLVMTypeOf(param))) return false;
+  unsigned i = 0;
+  for (LLVMValueRef p = LLVMGetFirstParam(fn); p != param; p = LLVMGetNextParam(p)) i++;
+  if (!LLVMGetEnumAttributeAtIndex(fn, i + 1, ir_attr_kind("noalias"))) return false;
+  Path path = {.n = 0, .from = from};
+  vmap_init(&path.reach);
+  reach_from(&path, LLVMGetInstructionParent(from));
+  bool written = writes_via_param(&path, fn, i, false);
+  vmap_free(&path.reach);
+  return !written;
 }

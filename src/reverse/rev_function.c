@@ -591,7 +591,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
     return !failed;
   }
   RevGen g = {.ad = ad, .orig = fn, .pattern = pattern, .ret_active = ret_active, .ret_shadow = ret_shadow,
-              .reload_inputs = top_level && writes_only_own_memory(fn), .unwritten = kind.unwritten,
+              .reload_inputs = top_level && writes_only_own_memory(fn), .top_level = top_level, .unwritten = kind.unwritten,
               .unwritten_slots = kind.unwritten_slots, .parallel = kind.parallel,
               .region_body = kind.region_body, .ctx = ad->ctx};
   g.ptr_type = LLVMPointerTypeInContext(g.ctx, 0);
@@ -604,6 +604,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   free(act);
   vmap_init(&g.lanes);
   vmap_init(&g.record_choice);
+  vmap_init(&g.known_after);
   lanes_analyse(&g); /* before the signatures: an integer parameter carrying a float has its adjoint's type */
   const char *variant = top_level ? ".top" : kind.parallel ? ".par" : "";
   char *aname = xasprintf("augmented%s.%s.%s", variant, LLVMGetValueName(fn), pattern);
@@ -665,6 +666,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   vmap_free(&g.adj);
   vmap_free(&g.lanes);
   vmap_free(&g.record_choice);
+  vmap_free(&g.known_after);
   window_free(&g);
   shared_free(&g);
   free_loops(&g);

@@ -113,6 +113,11 @@ typedef struct {
    * writes only memory it allocated itself (writes_only_own_memory). */
   bool reload_inputs;
   unsigned long long unwritten, unwritten_slots; /* see PairKind */
+  /* The pair serves a gradient whose reverse sweep follows its forward sweep directly: a noalias
+   * parameter's memory that nothing writes after a load or a call holds there what it holds in the reverse
+   * sweep (analysis/unwritten.h unwritten_after); known_after: per load, 1 + whether so. */
+  bool top_level;
+  ValueMap known_after;
   LLVMValueRef reload_scope; /* rev: the alias scope of the loads repeated from such memory (made on the first) */
   bool parallel;         /* see PairKind */
   bool region_body;      /* see PairKind */

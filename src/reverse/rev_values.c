@@ -167,13 +167,20 @@ static bool unwritten_memory(RevGen *g, LLVMValueRef root) {
   return LLVMIsAArgument(slot) && param_bit(g->unwritten_slots, slot);
 }
 
+/* Memory (an object root_of gives) that holds, from instruction `at` on, the values it holds in the
+ * reverse sweep: unwritten memory, or, in a gradient's own function, a noalias parameter's memory that
+ * nothing writes from `at` on (data computed in one parallel region and only read in the next). */
+static bool unwritten_from(RevGen *g, LLVMValueRef root, LLVMValueRef at) {
+  return unwritten_memory(g, root) || (g->top_level && LLVMIsAArgument(root) && unwritten_after(root, at));
+}
+
 void rev_unwritten_args(RevGen *g, LLVMValueRef call, unsigned first_arg, unsigned first_param, PairKind *kind) {
   for (unsigned i = first_arg, n = ir_num_call_args(call); i < n && i - first_arg + first_param < 64; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i), held;
     unsigned long long bit = 1ULL << (i - first_arg + first_param);
     if (!ir_is_ptr(LLVMTypeOf(a))) continue;
-    if (unwritten_memory(g, root_of(a))) kind->unwritten |= bit;
-    else if ((held = unwritten_slot_value(a)) && unwritten_memory(g, root_of(held))) kind->unwritten_slots |= bit;
+    if (unwritten_from(g, root_of(a), call)) kind->unwritten |= bit;
+    else if ((held = unwritten_slot_value(a)) && unwritten_from(g, root_of(held), call)) kind->unwritten_slots |= bit;
   }
 }
 
@@ -186,6 +193,11 @@ static bool reloadable(RevGen *g, LLVMValueRef v) {
     return false;
   LLVMValueRef root = root_of(LLVMGetOperand(v, 0));
   if (unwritten_memory(g, root)) return true;
+  if (g->top_level && LLVMIsAArgument(root)) { /* asked again and again: the answer kept */
+    void *known = vmap_get(&g->known_after, v);
+    if (!known) vmap_put(&g->known_after, v, known = (void *)(uintptr_t)(1 + unwritten_from(g, root, v)));
+    if (known == (void *)2) return true;
+  }
   if (!g->reload_inputs) return false;
   return LLVMIsAArgument(root) || LLVMIsAGlobalVariable(root);
 }
