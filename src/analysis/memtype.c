@@ -489,7 +489,8 @@ static bool type_layout(LLVMTargetDataRef td, LLVMTypeRef t, unsigned long long 
  * each move by a multiple of a stride. */
 typedef struct {
   LLVMValueRef root; /* the object: what the getelementptrs start from */
-  unsigned long long offset, strides[16];
+  long long offset; /* negative where a getelementptr steps back (a loop's base one element early) */
+  unsigned long long strides[16];
   unsigned nstrides;
 } Placement;
 
@@ -520,14 +521,14 @@ static bool placement(LLVMValueRef p, Placement *pl) {
         stride = LLVMABISizeOfType(td, t);
       } else if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
         unsigned field = (unsigned)LLVMConstIntGetZExtValue(idx); /* struct indices are constants */
-        pl->offset += LLVMOffsetOfElement(td, t, field);
+        pl->offset += (long long)LLVMOffsetOfElement(td, t, field);
         t = LLVMStructGetTypeAtIndex(t, field);
         continue;
       } else {
         t = LLVMGetElementType(t);
         stride = LLVMABISizeOfType(td, t);
       }
-      if (LLVMIsAConstantInt(idx)) pl->offset += (unsigned long long)LLVMConstIntGetSExtValue(idx) * stride;
+      if (LLVMIsAConstantInt(idx)) pl->offset += LLVMConstIntGetSExtValue(idx) * (long long)stride;
       else if (pl->nstrides < 16) pl->strides[pl->nstrides++] = index_step(idx, stride);
       else return false;
     }
@@ -542,7 +543,8 @@ static bool placement(LLVMValueRef p, Placement *pl) {
 static bool phase_in(const Placement *pl, unsigned long long period, unsigned *phase) {
   for (unsigned i = 0; i < pl->nstrides; i++)
     if (pl->strides[i] % period) return false;
-  *phase = (unsigned)(pl->offset % period);
+  long long r = pl->offset % (long long)period; /* C's remainder keeps the sign: -24 % 24 is 0, -8 % 24 is -8 */
+  *phase = (unsigned)(r < 0 ? r + (long long)period : r);
   return true;
 }
 

@@ -8,16 +8,18 @@
  * comes from data), the forward sweep notes, per object, the range of addresses each thread read and
  * wrote (runtime/omp.c keeps them). Then, in the reverse sweep:
  *   - a thread adds plainly at an address no other thread read (the part of its own range that no
- *     other thread's range covers); elsewhere, atomically;
+ *     other thread's range covers); elsewhere into its private buffer, where it has one for the object,
+ *     else atomically;
  *   - a value the function reads at one address throughout, and the thread never writes, has its
  *     adjoint summed in a register and added (atomically) once, at the end and before each barrier.
  * An access in a loop whose trip count is known on entry, at an address linear in the loop's induction
  * variables, is noted once per run of the loop (its first and last iterations bound it), and decided once
  * per run of the loop's reverse: each read's run lies in the thread's own part, or apart from it in its
  * private buffer, or neither. Reads of one object are decided each on its own (a stencil's row above
- * the thread's first row is another thread's while the row itself is its own); one flag per loop says
- * whether all of its reads were decided, so that the loop's reverse has one fast version, where each
- * read adds plainly at its own distance from its shadow (0, or to the buffer). */
+ * the thread's first row is another thread's while the row itself is its own). Two flags per loop: all
+ * of its reads the thread's own (most runs: the loop's reverse adds plainly into the shadows, as a team
+ * of one does), or all of them decided (each read adds plainly at its own distance from its shadow, 0
+ * or to the buffer, which the vectoriser handles less well); else each read is tested. */
 #include <stdlib.h>
 
 #include <llvm-c/DebugInfo.h>
@@ -62,8 +64,9 @@ struct SharedMemory {
   LLVMValueRef *plo; /* rev: the start of the range the private buffer mirrors, in the object's addresses */
   ValueMap loop_of;   /* access -> its loop, when noted and decided per run of the loop */
   ValueList per_run;  /* those accesses */
-  ValueMap flag_of;   /* rev: loop -> slot holding whether each of the run's reads is the thread's own or
-                         all buffered, at whole floats (then plainly, with no test per read) */
+  ValueMap own_of;    /* rev: loop -> slot holding whether all of the run's reads are the thread's own */
+  ValueMap flag_of;   /* rev: loop -> slot holding whether each of the run's reads is, as a whole, the
+                         thread's own or in its buffer at whole floats (then plainly, with no test per read) */
   ValueMap delta_of;  /* rev: read (its window, if it has one) -> slot holding the distance from the shadow to
                          where its adjoints go plainly: 0, or into the private buffer */
   VEC(struct Group) groups;   /* by block */
@@ -255,6 +258,7 @@ void shared_analyse(RevGen *g) {
   vmap_init(&s->defer_of);
   vmap_init(&s->loop_of);
   vmap_init(&s->flag_of);
+  vmap_init(&s->own_of);
   vmap_init(&s->delta_of);
   vmap_init(&s->group_of);
   bool ok = true;
@@ -331,6 +335,7 @@ void shared_free(RevGen *g) {
   vmap_free(&s->defer_of);
   vmap_free(&s->loop_of);
   vmap_free(&s->flag_of);
+  vmap_free(&s->own_of);
   vmap_free(&s->delta_of);
   vec_free(&s->per_run);
   vec_free(&s->groups);
@@ -547,10 +552,13 @@ void shared_rev_entry(RevGen *g) {
     if (!LLVMIsALoadInst(inst) || vmap_get(&s->defer_of, inst)) continue;
     const void *loop = vmap_get(&s->loop_of, inst), *read = run_group(g, inst);
     if (!vmap_has(&s->flag_of, loop)) {
-      LLVMValueRef slot = LLVMBuildAlloca(g->b, LLVMInt1TypeInContext(g->ctx), "run.decided");
+      LLVMTypeRef i1 = LLVMInt1TypeInContext(g->ctx);
+      LLVMValueRef own = LLVMBuildAlloca(g->b, i1, "run.own"), decided = LLVMBuildAlloca(g->b, i1, "run.decided");
       g->ad->run_long_conditions = true;
-      LLVMBuildStore(g->b, LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, 0), slot);
-      vmap_put(&s->flag_of, loop, slot);
+      LLVMBuildStore(g->b, LLVMConstInt(i1, 0, 0), own);
+      LLVMBuildStore(g->b, LLVMConstInt(i1, 0, 0), decided);
+      vmap_put(&s->own_of, loop, own);
+      vmap_put(&s->flag_of, loop, decided);
     }
     if (!vmap_has(&s->delta_of, read)) {
       LLVMValueRef slot = LLVMBuildAlloca(g->b, g->i64, "run.delta");
@@ -640,7 +648,7 @@ void shared_rev_enter_loop(RevGen *g, Loop *l) {
     groups.data[j].lo = ir_call_intrinsic(g->b, "llvm.umin", &g->i64, 1, los, 2);
     groups.data[j].hi = ir_call_intrinsic(g->b, "llvm.umax", &g->i64, 1, his, 2);
   }
-  LLVMValueRef decided = NULL;
+  LLVMValueRef decided = NULL, own = NULL;
   for (size_t j = 0; j < groups.len; j++) {
     RunGroup *r = &groups.data[j];
     unsigned k = (unsigned)((size_t)vmap_get(&s->root_of, r->inst) - 1);
@@ -654,8 +662,10 @@ void shared_rev_enter_loop(RevGen *g, Loop *l) {
     }
     LLVMBuildStore(g->b, delta, vmap_get(&s->delta_of, r->read));
     decided = decided ? LLVMBuildAnd(g->b, decided, ok, "") : ok;
+    own = own ? LLVMBuildAnd(g->b, own, inside, "") : inside;
   }
   if (decided) LLVMBuildStore(g->b, decided, vmap_get(&s->flag_of, l));
+  if (own) LLVMBuildStore(g->b, own, vmap_get(&s->own_of, l));
   vec_free(&groups);
   free(first);
   free(last);
@@ -678,8 +688,8 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   } else if (planning) {
     if (!l) rv(g, s->groups.data[(size_t)vmap_get(&s->group_of, load) - 1].anchor);
     cond = LLVMGetUndef(i1);
-  } else if (l) { /* decided once for the run of the loop, where each of its reads goes (else tested per read) */
-    cond = LLVMBuildLoad2(g->b, i1, vmap_get(&s->flag_of, l), "decided");
+  } else if (l) { /* decided once for the run of the loop: all of its reads the thread's own */
+    cond = LLVMBuildLoad2(g->b, i1, vmap_get(&s->own_of, l), "own");
   } else { /* plainly where no other thread read: lo <= at and at + size <= hi, as one unsigned comparison
               (at - lo < hi - lo - size + 1, saturated at 0), whose bound the loops hoist. Tested for all
               the block's reads at constant distances from the same address at once: the same test for
@@ -694,11 +704,7 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   LLVMBasicBlockRef yes, no, join;
   rev_diamond(g, cond, &yes, &no, &join);
   LLVMPositionBuilderAtEnd(g->b, yes);
-  if (l && !d1 && !planning) {
-    LLVMValueRef delta = LLVMBuildLoad2(g->b, g->i64, vmap_get(&s->delta_of, run_group(g, load)), "delta");
-    unsigned e = s->elem[k]; /* the buffer is aligned for its floats, not for wider vectors */
-    plain(g, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), shadow, &delta, 1, ""), d, e && (!align || align > e) ? e : align);
-  } else if (!d1) {
+  if (!d1) {
     plain(g, shadow, d, align);
   } else if (!planning) {
     LLVMTypeRef t = s->deferred_type.data[d1 - 1];
@@ -706,10 +712,21 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   }
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, no);
-  LLVMBasicBlockRef join_own = NULL;
-  if (l && !d1 && !planning) {
-    /* a run not decided as a whole: each read's adjoint plainly where the address is the thread's own, and
-       only then into the buffer or atomically */
+  LLVMBasicBlockRef join_own = NULL, join_decided = NULL;
+  if (l && !d1 && !planning) { /* or each of them the thread's own or in its buffer, as a whole */
+    LLVMBasicBlockRef decided, tested;
+    rev_diamond(g, LLVMBuildLoad2(g->b, i1, vmap_get(&s->flag_of, l), "decided"), &decided, &tested, &join_decided);
+    LLVMPositionBuilderAtEnd(g->b, decided);
+    LLVMValueRef delta = LLVMBuildLoad2(g->b, g->i64, vmap_get(&s->delta_of, run_group(g, load)), "delta");
+    unsigned e = s->elem[k]; /* the buffer is aligned for its floats, not for wider vectors */
+    plain(g, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), shadow, &delta, 1, ""), d, e && (!align || align > e) ? e : align);
+    LLVMBuildBr(g->b, join_decided);
+    LLVMPositionBuilderAtEnd(g->b, tested);
+  }
+  if (!d1 && !planning) {
+    /* a run not decided as a whole, or a group not wholly the thread's own: each read's adjoint plainly
+       where the address is the thread's own (never into the buffer there: runtime/omp.c neither clears
+       nor scans that part of it), and only then into the buffer or atomically */
     LLVMValueRef off = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, shadow, g->i64, ""), s->slo[k], "");
     LLVMValueRef args[2] = {s->span[k], LLVMConstInt(g->i64, access_size(g, load) - 1, 0)};
     LLVMValueRef mine = LLVMBuildICmp(g->b, LLVMIntULT, off, ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2), "mine");
@@ -745,6 +762,10 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   if (join_own) {
     LLVMBuildBr(g->b, join_own);
     LLVMPositionBuilderAtEnd(g->b, join_own);
+  }
+  if (join_decided) {
+    LLVMBuildBr(g->b, join_decided);
+    LLVMPositionBuilderAtEnd(g->b, join_decided);
   }
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, join);

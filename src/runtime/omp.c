@@ -30,11 +30,14 @@ enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, OWN_SHADOW_LO,
  * other threads read too, it adds their adjoints plainly into a buffer that mirrors its read range
  * [base, base + len), and adds the buffer into the shadow (atomically, the nonzero floats) when other
  * threads may look: at a barrier, as it leaves a critical section, at the region's end. Where it alone
- * read, it adds into the shadow directly. */
+ * read, it adds into the shadow directly: that part of the buffer is never touched
+ * (nor zeroed, nor scanned), so that a buffer costs what the shared edges of the range hold (a stencil's
+ * rows next to another thread's), not the whole range. */
 typedef struct {
   char *buffer;         /* NULL: not kept */
   unsigned long long base, len, delta;
-  unsigned long long own_lo, own_hi; /* the part of the range no other thread read */
+  unsigned long long edge_lo, edge_hi; /* the buffer is used below edge_lo and from edge_hi on: the floats
+                                          that are not wholly in the part no other thread read */
   unsigned elem;        /* 4 (float) or 8 (double) */
 } Private;
 
@@ -312,15 +315,15 @@ void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsi
     p->buffer = NULL;
     unsigned long long delta = field(r, id, k, SHADOW_DELTA);
     plan[OWN_SHADOW_LO] = delta && lo < hi ? lo + delta : ~0ull; /* ~0: no address is at or past it */
-    /* a buffer costs its whole range (zeroed, then scanned at each flush): not for a thin shared edge
-       (a stencil's boundary rows, which other threads read too), whose few adds stay atomic */
-    unsigned long long shared_bytes = (rhi - rlo) - (hi - lo);
-    bool shared_part = rlo < rhi && shared_bytes * 16 >= rhi - rlo;
+    bool shared_part = rlo < rhi && (rhi - rlo) - (hi - lo) > 0;
     if (!elem[k] || !delta || !shared_part || rhi - rlo > PRIVATE_LIMIT || wrote_near(r, id, rlo, rhi)) continue;
     p->buffer = malloc(rhi - rlo);
     if (!p->buffer) continue; /* atomic adds instead */
-    p->base = rlo, p->len = rhi - rlo, p->delta = delta, p->elem = elem[k], p->own_lo = lo, p->own_hi = hi;
-    memset(p->buffer, 0, p->len); /* reads near the edge of [lo, hi) may land inside it too */
+    p->base = rlo, p->len = rhi - rlo, p->delta = delta, p->elem = elem[k];
+    unsigned long long e = elem[k], below = lo < hi ? (lo - rlo + e - 1) / e * e : 0, from = lo < hi ? (hi - rlo) / e * e : 0;
+    p->edge_lo = rlo + below, p->edge_hi = rlo + (from > below ? from : below);
+    memset(p->buffer, 0, below);
+    memset(p->buffer + (p->edge_hi - rlo), 0, p->len - (p->edge_hi - rlo));
     plan[PRIVATE_BASE] = p->base + delta; /* in the shadow's addresses: the generated code holds those */
     plan[PRIVATE_LEN] = p->len;
     plan[PRIVATE_BUFFER] = (unsigned long long)(size_t)p->buffer;
@@ -329,24 +332,17 @@ void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsi
   memcpy(may_sum, &r->may_sum[(size_t)id * nsums], (size_t)nsums);
 }
 
-/* The nonzero floats of [from, to) of p's buffer, added into the shadow: plainly in the thread's own part
- * (a run of reads decided as a whole put them here too), atomically elsewhere; the buffer is zero again.
- * Counts the additions. */
-static void add_into_shadow(Private *p, unsigned long long from, unsigned long long to, unsigned long long *plain,
-                            unsigned long long *atomic) {
+/* The nonzero floats of [from, to) of p's buffer, added into the shadow atomically; the buffer is zero
+ * again. Counts the additions. */
+static void add_into_shadow(Private *p, unsigned long long from, unsigned long long to, unsigned long long *atomic) {
   for (unsigned long long a = from; a + p->elem <= to; a += p->elem) {
     char *b = p->buffer + (a - p->base);
     void *s = (void *)(size_t)(a + p->delta);
-    bool own = a >= p->own_lo && a + p->elem <= p->own_hi;
     if (p->elem == 8) {
       double v, x;
       memcpy(&v, b, 8);
       if (v == 0) continue;
       memset(b, 0, 8);
-      if (own) {
-        memcpy(&x, s, 8), x += v, memcpy(s, &x, 8), ++*plain;
-        continue;
-      }
       unsigned long long old = __atomic_load_n((unsigned long long *)s, __ATOMIC_RELAXED), sum;
       do {
         memcpy(&x, &old, 8);
@@ -358,10 +354,6 @@ static void add_into_shadow(Private *p, unsigned long long from, unsigned long l
       memcpy(&v, b, 4);
       if (v == 0) continue;
       memset(b, 0, 4);
-      if (own) {
-        memcpy(&x, s, 4), x += v, memcpy(s, &x, 4), ++*plain;
-        continue;
-      }
       unsigned old = __atomic_load_n((unsigned *)s, __ATOMIC_RELAXED), sum;
       do {
         memcpy(&x, &old, 4);
@@ -379,11 +371,12 @@ void __parad_rt_region_flush(void) {
   ParadRegion *r = t ? t->region : NULL;
   if (!r || !r->priv) return;
   int id = omp_get_thread_num();
-  unsigned long long plain = 0, atomic = 0;
+  unsigned long long atomic = 0;
   for (int k = 0; k < r->nroots; k++) {
     Private *p = &r->priv[(size_t)id * r->nroots + k];
-    if (p->buffer) add_into_shadow(p, p->base, p->base + p->len, &plain, &atomic);
+    if (!p->buffer) continue;
+    add_into_shadow(p, p->base, p->edge_lo, &atomic); /* the part between is untouched */
+    add_into_shadow(p, p->edge_hi, p->base + p->len, &atomic);
   }
-  if (plain) __atomic_fetch_add(&__parad_rt_plain_updates, plain, __ATOMIC_RELAXED);
   if (atomic) __atomic_fetch_add(&__parad_rt_atomic_updates, atomic, __ATOMIC_RELAXED);
 }
