@@ -511,7 +511,6 @@ static const void *run_group(RevGen *g, LLVMValueRef load) {
   return w ? w : load;
 }
 
-
 void shared_rev_entry(RevGen *g) {
   struct SharedMemory *s = g->shared;
   if (!s) return;
