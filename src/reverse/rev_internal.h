@@ -253,6 +253,10 @@ void rev_scope_reloads(RevGen *g);
 /* Whether a load's adjoint, in a region's function, goes where it would go in any iteration of loop l:
  * not summed in a register, and decided plain or atomic once per run of l (or always the same way). */
 bool shared_decided_per_run(RevGen *g, LLVMValueRef load, Loop *l);
+/* rev: the slot of loop l's flag "every read decided this run" (NULL if none), and its narrowing by a
+ * further run-long condition (a window's check), which the ownership flag gets too. */
+LLVMValueRef shared_run_slot(RevGen *g, Loop *l);
+void shared_narrow_run(RevGen *g, Loop *l, LLVMValueRef cond);
 
 /* ---- rev_window.c: adjoints of neighbouring reads summed in registers along a loop ---- */
 void window_analyse(RevGen *g);                       /* after shared_analyse */

@@ -670,6 +670,17 @@ void shared_rev_enter_loop(RevGen *g, Loop *l) {
   free(last);
 }
 
+LLVMValueRef shared_run_slot(RevGen *g, Loop *l) {
+  return g->shared && g->phase != PLANNING ? vmap_get(&g->shared->flag_of, l) : NULL;
+}
+
+void shared_narrow_run(RevGen *g, Loop *l, LLVMValueRef cond) {
+  LLVMValueRef slots[2] = {shared_run_slot(g, l), g->shared ? vmap_get(&g->shared->own_of, l) : NULL};
+  LLVMTypeRef i1 = LLVMInt1TypeInContext(g->ctx);
+  for (int i = 0; i < 2 && slots[0]; i++)
+    LLVMBuildStore(g->b, LLVMBuildAnd(g->b, LLVMBuildLoad2(g->b, i1, slots[i], ""), cond, ""), slots[i]);
+}
+
 bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMValueRef d, unsigned align,
                        void (*plain)(RevGen *, LLVMValueRef, LLVMValueRef, unsigned),
                        void (*atomic)(RevGen *, LLVMValueRef, LLVMValueRef, LLVMValueRef, unsigned)) {
@@ -687,8 +698,9 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   } else if (planning) {
     if (!l) rv(g, s->groups.data[(size_t)vmap_get(&s->group_of, load) - 1].anchor);
     cond = LLVMGetUndef(i1);
-  } else if (l) { /* decided once for the run of the loop: all of its reads the thread's own */
-    cond = LLVMBuildLoad2(g->b, i1, vmap_get(&s->own_of, l), "own");
+  } else if (l) { /* decided once for the run of the loop: each of its reads as a whole the thread's own or in
+                     its buffer */
+    cond = LLVMBuildLoad2(g->b, i1, vmap_get(&s->flag_of, l), "decided");
   } else { /* plainly where no other thread read: lo <= at and at + size <= hi, as one unsigned comparison
               (at - lo < hi - lo - size + 1, saturated at 0), whose bound the loops hoist. Tested for all
               the block's reads at constant distances from the same address at once: the same test for
@@ -703,7 +715,19 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   LLVMBasicBlockRef yes, no, join;
   rev_diamond(g, cond, &yes, &no, &join);
   LLVMPositionBuilderAtEnd(g->b, yes);
-  if (!d1) {
+  if (l && !d1 && !planning) { /* all of them the thread's own (most runs), or each at its distance */
+    LLVMBasicBlockRef own, apart, join_own;
+    rev_diamond(g, LLVMBuildLoad2(g->b, i1, vmap_get(&s->own_of, l), "own"), &own, &apart, &join_own);
+    LLVMPositionBuilderAtEnd(g->b, own);
+    plain(g, shadow, d, align);
+    LLVMBuildBr(g->b, join_own);
+    LLVMPositionBuilderAtEnd(g->b, apart);
+    LLVMValueRef delta = LLVMBuildLoad2(g->b, g->i64, vmap_get(&s->delta_of, run_group(g, load)), "delta");
+    unsigned e = s->elem[k]; /* the buffer is aligned for its floats, not for wider vectors */
+    plain(g, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), shadow, &delta, 1, ""), d, e && (!align || align > e) ? e : align);
+    LLVMBuildBr(g->b, join_own);
+    LLVMPositionBuilderAtEnd(g->b, join_own);
+  } else if (!d1) {
     plain(g, shadow, d, align);
   } else if (!planning) {
     LLVMTypeRef t = s->deferred_type.data[d1 - 1];
@@ -711,17 +735,7 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   }
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, no);
-  LLVMBasicBlockRef join_own = NULL, join_decided = NULL;
-  if (l && !d1 && !planning) { /* or each of them the thread's own or in its buffer, as a whole */
-    LLVMBasicBlockRef decided, tested;
-    rev_diamond(g, LLVMBuildLoad2(g->b, i1, vmap_get(&s->flag_of, l), "decided"), &decided, &tested, &join_decided);
-    LLVMPositionBuilderAtEnd(g->b, decided);
-    LLVMValueRef delta = LLVMBuildLoad2(g->b, g->i64, vmap_get(&s->delta_of, run_group(g, load)), "delta");
-    unsigned e = s->elem[k]; /* the buffer is aligned for its floats, not for wider vectors */
-    plain(g, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), shadow, &delta, 1, ""), d, e && (!align || align > e) ? e : align);
-    LLVMBuildBr(g->b, join_decided);
-    LLVMPositionBuilderAtEnd(g->b, tested);
-  }
+  LLVMBasicBlockRef join_own = NULL;
   if (!d1 && !planning) {
     /* a run not decided as a whole, or a group not wholly the thread's own: each read's adjoint plainly
        where the address is the thread's own (never into the buffer there: runtime/omp.c neither clears
@@ -761,10 +775,6 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   if (join_own) {
     LLVMBuildBr(g->b, join_own);
     LLVMPositionBuilderAtEnd(g->b, join_own);
-  }
-  if (join_decided) {
-    LLVMBuildBr(g->b, join_decided);
-    LLVMPositionBuilderAtEnd(g->b, join_decided);
   }
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, join);

@@ -364,7 +364,10 @@ void window_rev_enter_loop(RevGen *g, Loop *l) {
     on = LLVMBuildAnd(g->b, on, apart, "");
   }
   LLVMValueRef flag = vmap_get(&w->flag_of, l);
-  if (flag && !planning) LLVMBuildStore(g->b, on, flag);
+  if (flag && !planning) {
+    LLVMBuildStore(g->b, on, flag);
+    shared_narrow_run(g, l, on);
+  }
 }
 
 /* if (cond) { caller's code } else { no }, with the builder left in the first part. */
@@ -374,9 +377,16 @@ static void branch(RevGen *g, LLVMValueRef cond, LLVMBasicBlockRef *no, LLVMBasi
   LLVMPositionBuilderAtEnd(g->b, yes);
 }
 
+/* Whether the window is used this run: its check. In a loop whose adjoints of shared memory are decided
+ * per run, the decision has the check folded in, and the window's flag is written as (decided or check):
+ * the same value, but in the loop's copy for decided runs it is constant true, so that the unswitching
+ * needs no further copy for it (its cost limit stopped the 2-D stencil's reverse one copy short). */
 static LLVMValueRef flag_value(RevGen *g, Window *win) {
   LLVMValueRef slot = win->checked ? vmap_get(&g->windows->flag_of, win->loop) : NULL;
-  return slot ? LLVMBuildLoad2(g->b, LLVMInt1TypeInContext(g->ctx), slot, "window.on") : NULL;
+  if (!slot) return NULL;
+  LLVMTypeRef i1 = LLVMInt1TypeInContext(g->ctx);
+  LLVMValueRef on = LLVMBuildLoad2(g->b, i1, slot, "window.on"), decided = shared_run_slot(g, win->loop);
+  return decided ? LLVMBuildOr(g->b, LLVMBuildLoad2(g->b, i1, decided, "decided"), on, "window.on") : on;
 }
 
 const void *window_of(RevGen *g, LLVMValueRef load) {
