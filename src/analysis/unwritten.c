@@ -168,11 +168,15 @@ static bool writes_via_param(Path *path, LLVMValueRef fn, unsigned param, bool s
   return writes;
 }
 
+/* Parameter i of fn is a pointer declared restrict (noalias). */
+static bool restrict_param(LLVMValueRef fn, unsigned i) {
+  return ir_is_ptr(LLVMTypeOf(LLVMGetParam(fn, i))) && LLVMGetEnumAttributeAtIndex(fn, i + 1, ir_attr_kind("noalias"));
+}
+
 unsigned long long unwritten_params(LLVMValueRef fn) {
   unsigned long long mask = 0;
   for (unsigned i = 0, n = LLVMCountParams(fn); i < n && i < 64; i++) {
-    LLVMValueRef p = LLVMGetParam(fn, i);
-    if (!ir_is_ptr(LLVMTypeOf(p)) || !LLVMGetEnumAttributeAtIndex(fn, i + 1, ir_attr_kind("noalias"))) continue;
+    if (!restrict_param(fn, i)) continue;
     Path path = {.n = 0};
     if (!writes_via_param(&path, fn, i, false)) mask |= 1ULL << i;
   }
@@ -181,10 +185,9 @@ unsigned long long unwritten_params(LLVMValueRef fn) {
 
 bool unwritten_after(LLVMValueRef param, LLVMValueRef from) {
   LLVMValueRef fn = LLVMGetParamParent(param);
-  if (!ir_is_ptr(LLVMTypeOf(param))) return false;
   unsigned i = 0;
   for (LLVMValueRef p = LLVMGetFirstParam(fn); p != param; p = LLVMGetNextParam(p)) i++;
-  if (!LLVMGetEnumAttributeAtIndex(fn, i + 1, ir_attr_kind("noalias"))) return false;
+  if (!restrict_param(fn, i)) return false;
   Path path = {.n = 0, .from = from};
   vmap_init(&path.reach);
   reach_from(&path, LLVMGetInstructionParent(from));

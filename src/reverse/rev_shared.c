@@ -605,6 +605,9 @@ static LLVMValueRef buffered_run(RevGen *g, Loop *l, LLVMValueRef inst, unsigned
   return all;
 }
 
+/* The alignment of an add into a private buffer: aligned for its floats of e bytes, not for wider vectors. */
+static unsigned buffer_align(unsigned align, unsigned e) { return align && align < e ? align : e; }
+
 /* Whether l stores into object k: then its reads of k are only decided as the thread's own (an in-place
  * update reads what it writes), so that their adjoints and the stores' go at the same addresses as the
  * vectoriser sees them. */
@@ -723,8 +726,8 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
     LLVMBuildBr(g->b, join_own);
     LLVMPositionBuilderAtEnd(g->b, apart);
     LLVMValueRef delta = LLVMBuildLoad2(g->b, g->i64, vmap_get(&s->delta_of, run_group(g, load)), "delta");
-    unsigned e = s->elem[k]; /* the buffer is aligned for its floats, not for wider vectors */
-    plain(g, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), shadow, &delta, 1, ""), d, e && (!align || align > e) ? e : align);
+    plain(g, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), shadow, &delta, 1, ""), d,
+          s->elem[k] ? buffer_align(align, s->elem[k]) : align);
     LLVMBuildBr(g->b, join_own);
     LLVMPositionBuilderAtEnd(g->b, join_own);
   } else if (!d1) {
@@ -762,8 +765,7 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
     LLVMBasicBlockRef kept, shared, join2;
     rev_diamond(g, LLVMBuildAnd(g->b, inside, aligned, "private"), &kept, &shared, &join2);
     LLVMPositionBuilderAtEnd(g->b, kept);
-    /* the buffer is aligned for its floats, not for wider vectors */
-    plain(g, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), s->priv[k], &off, 1, ""), d, align && align < e ? align : e);
+    plain(g, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), s->priv[k], &off, 1, ""), d, buffer_align(align, e));
     LLVMBuildBr(g->b, join2);
     LLVMPositionBuilderAtEnd(g->b, shared);
     atomic(g, load, shadow, d, align);

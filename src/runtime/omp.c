@@ -30,9 +30,9 @@ enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, OWN_SHADOW_LO,
  * other threads read too, it adds their adjoints plainly into a buffer that mirrors its read range
  * [base, base + len), and adds the buffer into the shadow (atomically, the nonzero floats) when other
  * threads may look: at a barrier, as it leaves a critical section, at the region's end. Where it alone
- * read, it adds into the shadow directly: that part of the buffer is never touched
- * (nor zeroed, nor scanned), so that a buffer costs what the shared edges of the range hold (a stencil's
- * rows next to another thread's), not the whole range. */
+ * read, it adds into the shadow directly: that part of the buffer is never touched (nor zeroed, nor
+ * scanned), so that a buffer costs what the shared edges of the range hold (a stencil's rows next to
+ * another thread's), not the whole range. */
 typedef struct {
   char *buffer;         /* NULL: not kept */
   unsigned long long base, len, delta;
@@ -282,8 +282,8 @@ enum { PRIVATE_LIMIT = 64 << 20 };
  * own[PLAN_FIELDS k]: the part of this thread's reads no other thread read [lo, hi) (nothing where the
  * forward sweep noted nothing); the thread's private buffer for the rest: the shadow address it mirrors
  * from, its length, and the buffer (0, 0, 0 when none); lo in the shadow's addresses (all ones where
- * the distance to the shadow is unknown); and the buffer's start in the object's addresses. elem[k]: the size of the floats the object's adjoints are (4,
- * 8), 0 where they may not be kept apart. */
+ * the distance to the shadow is unknown); and the buffer's start in the object's addresses. elem[k]: the
+ * size of the floats the object's adjoints are (4, 8), 0 where they may not be kept apart. */
 void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsigned char *may_sum, const unsigned char *elem) {
   ParadTape *t = __parad_rt_current;
   ParadRegion *r = t ? t->region : NULL;
@@ -315,7 +315,7 @@ void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsi
     p->buffer = NULL;
     unsigned long long delta = field(r, id, k, SHADOW_DELTA);
     plan[OWN_SHADOW_LO] = delta && lo < hi ? lo + delta : ~0ull; /* ~0: no address is at or past it */
-    bool shared_part = rlo < rhi && (rhi - rlo) - (hi - lo) > 0;
+    bool shared_part = rlo < rhi && !(lo == rlo && hi == rhi);
     if (!elem[k] || !delta || !shared_part || rhi - rlo > PRIVATE_LIMIT || wrote_near(r, id, rlo, rhi)) continue;
     p->buffer = malloc(rhi - rlo);
     if (!p->buffer) continue; /* atomic adds instead */

@@ -19,7 +19,10 @@ size_t parad_tape_recorded_bytes(void);
 enum { N = 60, M = 24 };
 static const double c = 0.7;
 
-__attribute__((noinline)) static double products(const double *restrict X, double *restrict T, const double *restrict W) {
+/* The two regions, inlined into each gradient's own function (a region of a callee would be another
+ * question: whether the callee's caller writes T later). */
+__attribute__((always_inline)) static inline double centre_and_multiply(const double *restrict X, double *restrict T,
+                                                                        const double *restrict W) {
 #pragma omp parallel for schedule(static)
   for (int j = 0; j < M; j++) {
     double s = 0;
@@ -37,22 +40,13 @@ __attribute__((noinline)) static double products(const double *restrict X, doubl
   return J;
 }
 
+__attribute__((noinline)) static double products(const double *restrict X, double *restrict T, const double *restrict W) {
+  return centre_and_multiply(X, T, W);
+}
+
 __attribute__((noinline)) static double products_rewritten(const double *restrict X, double *restrict T,
                                                            const double *restrict W, double *restrict U) {
-#pragma omp parallel for schedule(static)
-  for (int j = 0; j < M; j++) {
-    double s = 0;
-    for (int i = 0; i < N; i++) s += X[i * M + j];
-    for (int i = 0; i < N; i++) T[j * N + i] = X[i * M + j] - s / N;
-  }
-  double J = 0;
-#pragma omp parallel for schedule(dynamic, 2) reduction(+ : J)
-  for (int j = 0; j < M; j++)
-    for (int k = j; k < M; k++) {
-      double s = 0;
-      for (int i = 0; i < N; i++) s += T[j * N + i] * T[k * N + i];
-      J += W[j * M + k] * s;
-    }
+  double J = centre_and_multiply(X, T, W);
 #pragma omp parallel for schedule(static)
   for (int i = 0; i < N * M; i++) T[i] *= c;
   for (int i = 0; i < N * M; i++) U[i] = T[i];
