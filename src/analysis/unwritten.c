@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/calls.h"
+#include "analysis/dependence.h"
 #include "ir/ir.h"
 #include "omp/omp.h"
 
@@ -64,6 +65,8 @@ typedef struct {
      it are not counted; NULL: all are */
   LLVMValueRef from;
   ValueMap reach; /* the blocks control can reach from `from`'s successors */
+  Dependence *dep; /* from a load: a store of the outermost function that never overwrites what it read
+                      does not count (NULL: every store counts) */
 } Path;
 
 /* May inst, an instruction of the outermost function, run after path->from (or be it)? */
@@ -133,7 +136,9 @@ static bool writes_via(Path *path, LLVMValueRef v, bool slot, ValueList *seen) {
     case LLVMLoad: break;
     case LLVMStore:
       if (LLVMGetOperand(user, 1) == v) {
-        if (runs_after(path, user)) return true;
+        if (runs_after(path, user) && !(path->dep && path->n == 1 && LLVMIsALoadInst(path->from) &&
+                                        !dependence_may_overwrite(path->dep, path->from, user)))
+          return true;
         break;
       }
       /* v kept in a stack slot that is only read afterwards (a variable shared with a parallel region) */
@@ -183,12 +188,12 @@ unsigned long long unwritten_params(LLVMValueRef fn) {
   return mask;
 }
 
-bool unwritten_after(LLVMValueRef param, LLVMValueRef from) {
+bool unwritten_after(LLVMValueRef param, LLVMValueRef from, Dependence *dep) {
   LLVMValueRef fn = LLVMGetParamParent(param);
   unsigned i = 0;
   for (LLVMValueRef p = LLVMGetFirstParam(fn); p != param; p = LLVMGetNextParam(p)) i++;
   if (!restrict_param(fn, i)) return false;
-  Path path = {.n = 0, .from = from};
+  Path path = {.n = 0, .from = from, .dep = dep};
   vmap_init(&path.reach);
   reach_from(&path, LLVMGetInstructionParent(from));
   bool written = writes_via_param(&path, fn, i, false);

@@ -12,13 +12,16 @@
 #include <llvm-c/Core.h>
 #include <stdbool.h>
 
+#include "analysis/dependence.h"
+
 /* Bit i: parameter i of fn is such a pointer (parameters 0 to 63). */
 unsigned long long unwritten_params(LLVMValueRef fn);
 
 /* Whether nothing writes the memory of param (a noalias parameter) from instruction `from` of its function
  * on, `from` included, to the function's return: a load there, or an argument of a call there, reads what
- * the memory holds when the function returns. */
-bool unwritten_after(LLVMValueRef param, LLVMValueRef from);
+ * the memory holds when the function returns. With dep (the function's, see dependence.h) and a load
+ * `from`, a store of the function that never overwrites what the load read does not count. */
+bool unwritten_after(LLVMValueRef param, LLVMValueRef from, Dependence *dep);
 
 /* The value a stack slot holds if it is stored exactly once and otherwise only read (by loads, by calls
  * whose parameter is readonly and nocapture, by parallel regions that only read it), else NULL: at -O2

@@ -133,3 +133,76 @@ void cfg_free(Cfg *cfg) {
   vmap_free(&cfg->index);
   vec_free(&cfg->blocks);
 }
+
+/* The natural loop of the back edges into header: the blocks that reach a latch without passing the
+ * header. False when a block of it other than the header is entered from outside (irreducible). */
+static bool loop_body(const Cfg *cfg, LLVMBasicBlockRef header, BlockList *latches, bool *body) {
+  BlockList work = {0};
+  body[cfg_index(cfg, header)] = true;
+  for (size_t i = 0; i < latches->len; i++)
+    if (!body[cfg_index(cfg, latches->data[i])]) {
+      body[cfg_index(cfg, latches->data[i])] = true;
+      vec_push(&work, latches->data[i]);
+    }
+  while (work.len) {
+    LLVMBasicBlockRef b = work.data[--work.len];
+    BlockList *preds = &cfg->preds[cfg_index(cfg, b)];
+    for (size_t k = 0; k < preds->len; k++) {
+      int p = cfg_index(cfg, preds->data[k]);
+      if (!body[p]) {
+        body[p] = true;
+        vec_push(&work, preds->data[k]);
+      }
+    }
+  }
+  vec_free(&work);
+  for (size_t b = 0; b < cfg->blocks.len; b++) {
+    if (!body[b] || cfg->blocks.data[b] == header) continue;
+    BlockList *preds = &cfg->preds[b];
+    for (size_t k = 0; k < preds->len; k++)
+      if (!body[cfg_index(cfg, preds->data[k])]) return false;
+  }
+  return true;
+}
+
+/* Back edges found by a depth-first search: into a block still on the search stack. */
+void cfg_natural_loops(const Cfg *cfg, CfgLoopList *out) {
+  size_t n = cfg->blocks.len;
+  bool *on_stack = calloc(n + 1, 1), *seen = calloc(n + 1, 1);
+  BlockList *latches = calloc(n + 1, sizeof *latches);
+  VEC(Frame) stack = {0};
+  vec_push(&stack, ((Frame){cfg->blocks.data[0], 0}));
+  seen[0] = on_stack[0] = true;
+  while (stack.len) {
+    Frame *f = &stack.data[stack.len - 1];
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(f->bb);
+    unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
+    if (f->next_succ < ns) {
+      LLVMBasicBlockRef s = LLVMGetSuccessor(term, f->next_succ++);
+      int k = cfg_index(cfg, s);
+      if (k < 0) continue;
+      if (on_stack[k]) {
+        vec_push(&latches[k], f->bb);
+      } else if (!seen[k]) {
+        seen[k] = on_stack[k] = true;
+        vec_push(&stack, ((Frame){s, 0}));
+      }
+    } else {
+      on_stack[cfg_index(cfg, f->bb)] = false;
+      stack.len--;
+    }
+  }
+  for (size_t h = 0; h < n; h++) {
+    if (!latches[h].len) continue;
+    CfgLoop l = {.header = cfg->blocks.data[h], .body = calloc(n + 1, 1)};
+    if (loop_body(cfg, l.header, &latches[h], l.body))
+      vec_push(out, l);
+    else
+      free(l.body);
+    vec_free(&latches[h]);
+  }
+  free(latches);
+  free(on_stack);
+  free(seen);
+  vec_free(&stack);
+}

@@ -28,4 +28,16 @@ int cfg_index(const Cfg *cfg, LLVMBasicBlockRef bb);
 /* Does the block execute at most once per call. */
 bool cfg_runs_once(const Cfg *cfg, LLVMBasicBlockRef bb);
 
+/* A natural loop: entered only through its header. */
+typedef struct {
+  LLVMBasicBlockRef header;
+  bool *body; /* per block position in the cfg: in the loop (the caller frees it) */
+} CfgLoop;
+
+typedef VEC(CfgLoop) CfgLoopList;
+
+/* The natural loops, one per header that back edges enter; a cycle entered other than through its
+ * header (irreducible) is left out. Headers in reverse post-order: outer loops before inner ones. */
+void cfg_natural_loops(const Cfg *cfg, CfgLoopList *out);
+
 #endif

@@ -9,6 +9,7 @@
 #include <llvm-c/DebugInfo.h>
 
 #include "ad/constants.h"
+#include "analysis/dependence.h"
 #include "ir/diag.h"
 #include "reverse/rev_internal.h"
 #include "reverse/reverse.h"
@@ -667,6 +668,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   vmap_free(&g.lanes);
   vmap_free(&g.record_choice);
   vmap_free(&g.known_after);
+  dependence_free(g.dependence);
   window_free(&g);
   shared_free(&g);
   free_loops(&g);

@@ -118,6 +118,7 @@ typedef struct {
    * sweep (analysis/unwritten.h unwritten_after); known_after: per load, 1 + whether so. */
   bool top_level;
   ValueMap known_after;
+  struct Dependence *dependence; /* the function's loops for unwritten_after, made on the first question */
   LLVMValueRef reload_scope; /* rev: the alias scope of the loads repeated from such memory (made on the first) */
   bool parallel;         /* see PairKind */
   bool region_body;      /* see PairKind */

@@ -9,37 +9,6 @@ bool in_loop(RevGen *g, Loop *l, LLVMBasicBlockRef bb) {
   return i >= 0 && l->body[i];
 }
 
-/* The natural loop of the back edges into header: the blocks that reach a latch without passing the
- * header. False when a block of it other than the header is entered from outside (irreducible). */
-static bool loop_body(RevGen *g, LLVMBasicBlockRef header, BlockList *latches, bool *body) {
-  BlockList work = {0};
-  body[cfg_index(&g->cfg, header)] = true;
-  for (size_t i = 0; i < latches->len; i++)
-    if (!body[cfg_index(&g->cfg, latches->data[i])]) {
-      body[cfg_index(&g->cfg, latches->data[i])] = true;
-      vec_push(&work, latches->data[i]);
-    }
-  while (work.len) {
-    LLVMBasicBlockRef b = work.data[--work.len];
-    BlockList *preds = &g->cfg.preds[cfg_index(&g->cfg, b)];
-    for (size_t k = 0; k < preds->len; k++) {
-      int p = cfg_index(&g->cfg, preds->data[k]);
-      if (!body[p]) {
-        body[p] = true;
-        vec_push(&work, preds->data[k]);
-      }
-    }
-  }
-  vec_free(&work);
-  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
-    if (!body[b] || g->cfg.blocks.data[b] == header) continue;
-    BlockList *preds = &g->cfg.preds[b];
-    for (size_t k = 0; k < preds->len; k++)
-      if (!body[cfg_index(&g->cfg, preds->data[k])]) return false;
-  }
-  return true;
-}
-
 /* iv = phi [start, preheader], [iv + constant step, latch], start defined outside the loop (the reverse
  * sweep compares with it to know it is back at the first iteration) */
 static bool induction(RevGen *g, const bool *body, LLVMValueRef phi, LLVMBasicBlockRef preheader,
@@ -127,53 +96,15 @@ LLVMValueRef loop_trip(RevGen *g, Loop *l, LLVMValueRef (*value)(RevGen *, LLVMV
   return LLVMBuildSExt(g->b, LLVMBuildExactSDiv(g->b, span, iv->step, ""), g->i64, "trip");
 }
 
-typedef struct {
-  LLVMBasicBlockRef bb;
-  unsigned next;
-} Frame;
-
-/* Back edges found by a depth-first search: into a block still on the search stack. */
 void find_loops(RevGen *g) {
-  size_t n = g->cfg.blocks.len;
-  bool *on_stack = calloc(n + 1, 1), *seen = calloc(n + 1, 1);
-  BlockList *latches = calloc(n + 1, sizeof *latches);
-  VEC(Frame) stack = {0};
-  vec_push(&stack, ((Frame){g->cfg.blocks.data[0], 0}));
-  seen[0] = on_stack[0] = true;
-  while (stack.len) {
-    Frame *f = &stack.data[stack.len - 1];
-    LLVMValueRef term = LLVMGetBasicBlockTerminator(f->bb);
-    unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
-    if (f->next < ns) {
-      LLVMBasicBlockRef s = LLVMGetSuccessor(term, f->next++);
-      int k = cfg_index(&g->cfg, s);
-      if (k < 0) continue;
-      if (on_stack[k]) {
-        vec_push(&latches[k], f->bb);
-      } else if (!seen[k]) {
-        seen[k] = on_stack[k] = true;
-        vec_push(&stack, ((Frame){s, 0}));
-      }
-    } else {
-      on_stack[cfg_index(&g->cfg, f->bb)] = false;
-      stack.len--;
-    }
+  CfgLoopList natural = {0};
+  cfg_natural_loops(&g->cfg, &natural);
+  for (size_t i = 0; i < natural.len; i++) {
+    Loop l = {.header = natural.data[i].header, .body = natural.data[i].body};
+    make_counted(g, &l);
+    vec_push(&g->loops, l);
   }
-  for (size_t h = 0; h < n; h++) {
-    if (!latches[h].len) continue;
-    Loop l = {.header = g->cfg.blocks.data[h], .body = calloc(n + 1, 1)};
-    if (loop_body(g, l.header, &latches[h], l.body)) {
-      make_counted(g, &l);
-      vec_push(&g->loops, l);
-    } else {
-      free(l.body);
-    }
-    vec_free(&latches[h]);
-  }
-  free(latches);
-  free(on_stack);
-  free(seen);
-  vec_free(&stack);
+  vec_free(&natural);
 }
 
 void free_loops(RevGen *g) {

@@ -171,7 +171,10 @@ static bool unwritten_memory(RevGen *g, LLVMValueRef root) {
  * reverse sweep: unwritten memory, or, in a gradient's own function, a noalias parameter's memory that
  * nothing writes from `at` on (data computed in one parallel region and only read in the next). */
 static bool unwritten_from(RevGen *g, LLVMValueRef root, LLVMValueRef at) {
-  return unwritten_memory(g, root) || (g->top_level && LLVMIsAArgument(root) && unwritten_after(root, at));
+  if (unwritten_memory(g, root)) return true;
+  if (!g->top_level || !LLVMIsAArgument(root)) return false;
+  if (!g->dependence) g->dependence = dependence_new(g->orig);
+  return unwritten_after(root, at, g->dependence);
 }
 
 void rev_unwritten_args(RevGen *g, LLVMValueRef call, unsigned first_arg, unsigned first_param, PairKind *kind) {

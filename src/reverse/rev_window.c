@@ -165,12 +165,15 @@ static bool candidate(RevGen *g, Loop *l, LLVMValueRef load, Affine *at) {
   if (!ir_is_fp(t) || !activity_varied(g->act, load) || adj_type_of(g, load) != t) return false;
   if (LLVMGetOrdering(load) != LLVMAtomicOrderingNotAtomic || LLVMGetVolatile(load)) return false;
   if (!shared_decided_per_run(g, load, l)) return false;
-  return affine(g, l, LLVMGetOperand(load, 0), at, 0) && at->iv && activity_shadowed(g->act, at->root);
+  return affine(g, l, LLVMGetOperand(load, 0), at, 0) && activity_shadowed(g->act, at->root);
 }
 
+/* A window for the address: on its line, or, for an address the loop does not move, at it. */
 static Window *find_window(WindowList *list, Loop *l, const Affine *at, LLVMTypeRef t) {
   for (size_t i = 0; i < list->len; i++)
-    if (list->data[i].loop == l && list->data[i].type == t && same_line(&list->data[i].at, at)) return &list->data[i];
+    if (list->data[i].loop == l && list->data[i].type == t && same_line(&list->data[i].at, at) &&
+        (at->iv || list->data[i].at.offset == at->offset))
+      return &list->data[i];
   return NULL;
 }
 
@@ -190,8 +193,8 @@ static void analyse_loop(RevGen *g, struct Windows *w, Loop *l) {
     Affine at;
     if (!LLVMIsALoadInst(i) || !candidate(g, l, i, &at)) continue;
     long long size = (long long)ir_type_size(g->ad->mod, LLVMTypeOf(i));
-    long long stride = at.coef * LLVMConstIntGetSExtValue(at.iv->step);
-    if (stride != size && stride != -size) continue;
+    long long stride = at.iv ? at.coef * LLVMConstIntGetSExtValue(at.iv->step) : 0;
+    if (stride != size && stride != -size && stride != 0) continue;
     Window *win = find_window(&w->list, l, &at, LLVMTypeOf(i));
     if (!win) {
       vec_push(&w->list, ((Window){.loop = l, .at = at, .stride = stride, .type = LLVMTypeOf(i), .size = (unsigned)size,
@@ -199,12 +202,14 @@ static void analyse_loop(RevGen *g, struct Windows *w, Loop *l) {
       win = &w->list.data[w->list.len - 1];
     }
     long long diff = at.offset - win->at.offset;
-    if (diff % stride || diff / stride > 1 << 20 || diff / stride < -(1 << 20) || win->members.len == MAX_MEMBERS) continue;
-    vec_push(&win->members, ((Member){i, (int)(diff / stride)}));
+    if (stride && (diff % stride || diff / stride > 1 << 20 || diff / stride < -(1 << 20))) continue;
+    if (win->members.len == MAX_MEMBERS) continue;
+    vec_push(&win->members, ((Member){i, stride ? (int)(diff / stride) : 0}));
     if (LLVMGetAlignment(i) < win->align) win->align = LLVMGetAlignment(i);
   }
   /* of each line's loads, those of the span of MAX_SPAN elements that holds the most (the others add
-   * into memory as usual); kept when they touch two elements or more, with k counted from the lowest */
+   * into memory as usual); kept when they touch two elements or more, with k counted from the lowest.
+   * An address the loop does not move is one element that never slides: always worth a register. */
   size_t keep = first;
   for (size_t k = first; k < w->list.len; k++) {
     Window win = w->list.data[k];
@@ -224,7 +229,7 @@ static void analyse_loop(RevGen *g, struct Windows *w, Loop *l) {
       win.members.data[n++] = mb;
     }
     win.members.len = n;
-    if (win.kmin == win.kmax) {
+    if (win.kmin == win.kmax && win.stride) {
       vec_free(&win.members);
       continue;
     }
@@ -246,6 +251,11 @@ static bool check_stores(RevGen *g, struct Windows *w, Window *win) {
     Affine at;
     if (!affine(g, win->loop, p, &at, 0) || !activity_shadowed(g->act, at.root)) return false;
     long long diff = at.offset - win->at.offset;
+    if (same_line(&at, &win->at) && !win->stride) {
+      long long ssize = (long long)ir_type_size(g->ad->mod, LLVMTypeOf(v));
+      if (diff < win->size && -diff < ssize) return false; /* it overlaps the element */
+      continue;
+    }
     if (same_line(&at, &win->at) && ir_type_size(g->ad->mod, LLVMTypeOf(v)) == win->size && diff % win->stride == 0) {
       if (diff / win->stride >= 0 && diff / win->stride <= win->kmax) return false; /* one of its elements */
       continue; /* it clears, in each iteration, an element outside the window */
@@ -348,7 +358,8 @@ void window_rev_enter_loop(RevGen *g, Loop *l) {
     Check *ch = &w->checks.data[c];
     Window *win = ch->window;
     if (win->loop != l) continue;
-    LLVMValueRef first = rv(g, win->at.iv->start), last = rv(g, win->at.iv->phi), wlo, whi, slo, shi;
+    LLVMValueRef first = win->at.iv ? rv(g, win->at.iv->start) : NULL, last = win->at.iv ? rv(g, win->at.iv->phi) : NULL;
+    LLVMValueRef wlo, whi, slo, shi;
     address_span(g, shadow_at(g, &win->at, first, 0), shadow_at(g, &win->at, last, 0), win->size, &wlo, &whi);
     LLVMValueRef lo2, hi2; /* the window's far element in the same two iterations */
     address_span(g, shadow_at(g, &win->at, first, win->kmax * win->stride), shadow_at(g, &win->at, last, win->kmax * win->stride),
@@ -418,6 +429,30 @@ bool window_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   return true;
 }
 
+/* The window of an address the loop does not move: at the loop's first iteration, its sum goes into
+ * memory, if some iteration touched it. */
+static void window_flush_fixed(RevGen *g, Window *win, Member *only, LLVMValueRef shadow) {
+  Induction *first_iv = &win->loop->ivs.data[0];
+  LLVMValueRef is_first = LLVMBuildICmp(g->b, LLVMIntEQ, rv(g, first_iv->phi), rv(g, first_iv->start), "");
+  if (g->phase == PLANNING) return;
+  LLVMValueRef on = flag_value(g, win);
+  LLVMBasicBlockRef off = NULL, done = NULL, later, join;
+  if (on) branch(g, on, &off, &done);
+  branch(g, LLVMBuildAnd(g->b, is_first, LLVMBuildLoad2(g->b, LLVMInt1TypeInContext(g->ctx), win->touched[0], ""), ""),
+         &later, &join);
+  rev_accumulate_load(g, only->load, shadow, LLVMBuildLoad2(g->b, win->type, win->sum[0], ""), win->align);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, later);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+  if (on) {
+    LLVMBuildBr(g->b, done);
+    LLVMPositionBuilderAtEnd(g->b, off);
+    LLVMBuildBr(g->b, done);
+    LLVMPositionBuilderAtEnd(g->b, done);
+  }
+}
+
 void window_end_iteration(RevGen *g, LLVMBasicBlockRef bb) {
   struct Windows *w = g->windows;
   for (size_t i = 0; i < w->list.len; i++) {
@@ -428,6 +463,10 @@ void window_end_iteration(RevGen *g, LLVMBasicBlockRef bb) {
     for (size_t m = 0; m < win->members.len; m++)
       if (win->members.data[m].k == win->kmax) far = &win->members.data[m];
     LLVMValueRef far_at = rs(g, LLVMGetOperand(far->load, 0));
+    if (!win->stride) { /* the element stays: added once, after the loop's first iteration */
+      window_flush_fixed(g, win, far, far_at);
+      continue;
+    }
     Induction *first_iv = &win->loop->ivs.data[0];
     LLVMValueRef is_first = LLVMBuildICmp(g->b, LLVMIntEQ, rv(g, first_iv->phi), rv(g, first_iv->start), "");
     if (g->phase == PLANNING) continue;
