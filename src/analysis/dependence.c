@@ -3,20 +3,24 @@
  * Variables are the iteration counts t >= 0 of the loops around each access (the load's and the store's
  * of a loop around both are two variables) and the values computed once per call that addresses and
  * bounds use (symbols). A counted loop's induction variable is start + step * t, its exit test bounds t.
- * An address is root + sum over strides of stride * subscript; where each access's lower subscripts stay
- * within the stride above them, two addresses meet only where every subscript is equal (an array's rows
- * and columns, whatever its shape in memory), a much sharper question than equal byte offsets. */
+ * An address is root + sum over strides of stride * subscript, a stride a constant or a constant times a
+ * symbol (a row length known at run time); where each access's lower subscripts stay within the stride
+ * above them, two addresses meet only where every subscript is equal (an array's rows and columns,
+ * whatever its shape in memory), a much sharper question than equal byte offsets. */
 #include "analysis/dependence.h"
 
 #include <llvm-c/Target.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ir/cfg.h"
 #include "ir/ir.h"
 
-enum { MAX_VARS = 32, MAX_ROWS = 3000, MAX_LEVELS = 6, MAX_DEPTH = 24 };
+/* MAX_QUESTIONS: a function asks at most so many (of a few microseconds to a millisecond each), so
+ * that a function of thousands of loads and stores does not make compilation slow; the rest are "may". */
+enum { MAX_VARS = 32, MAX_ROWS = 3000, MAX_LEVELS = 6, MAX_DEPTH = 24, MAX_QUESTIONS = 20000 };
 
 /* sum a[i] x[i] + b; as a constraint, >= 0 */
 typedef struct {
@@ -36,6 +40,7 @@ struct Dependence {
   Cfg cfg;
   CfgLoopList loops; /* outer loops before inner ones */
   LoopEnds *ends;
+  int questions;
 };
 
 /* One question: the variables, and which access (side 0 the load, side 1 the store) is being described. */
@@ -49,8 +54,10 @@ typedef struct {
   LLVMBasicBlockRef at[2];
 } Problem;
 
+/* stride * subscript bytes, the stride times the symbol `sym` when sym >= 0 */
 typedef struct {
   int64_t stride;
+  int sym;
   Lin sub;
 } Level;
 
@@ -258,18 +265,30 @@ static bool loop_bounds(Problem *p, int side, int l, LinList *rows) {
 
 /* ---- addresses ---- */
 
-static bool add_level(Address *a, int64_t stride, const Lin *sub) {
+static bool add_level(Address *a, int64_t stride, int sym, const Lin *sub) {
   int64_t k = 1;
   if (stride < 0) stride = -stride, k = -1;
   for (int i = 0; i < a->n; i++)
-    if (a->level[i].stride == stride) return lin_add(&a->level[i].sub, sub, k);
+    if (a->level[i].stride == stride && a->level[i].sym == sym) return lin_add(&a->level[i].sub, sub, k);
   if (a->n == MAX_LEVELS) return false;
   a->level[a->n].stride = stride;
+  a->level[a->n].sym = sym;
   memset(&a->level[a->n].sub, 0, sizeof(Lin));
   return lin_add(&a->level[a->n++].sub, sub, k);
 }
 
-/* index * scale bytes: sums and constant multiples are taken apart into their strides */
+/* The symbol e is, or -1. */
+static int pure_symbol(Problem *p, const Lin *e) {
+  int found = -1;
+  for (int i = 0; i < p->nvars; i++) {
+    if (!e->a[i]) continue;
+    if (found >= 0 || e->a[i] != 1 || p->var[i].loop >= 0) return -1;
+    found = i;
+  }
+  return e->b ? -1 : found;
+}
+
+/* index * scale bytes: sums and multiples are taken apart into their strides */
 static bool add_index(Problem *p, int side, LLVMValueRef v, int64_t scale, Address *a, int depth) {
   if (depth > MAX_DEPTH) return false;
   if (LLVMIsAConstantInt(v)) {
@@ -293,10 +312,17 @@ static bool add_index(Problem *p, int side, LLVMValueRef v, int64_t scale, Addre
       }
       return mul_ok(scale, f, &s) && add_index(p, side, x, s, a, depth + 1);
     }
+    if (op == LLVMMul) { /* a subscript times a symbol: a row of a length known at run time */
+      Lin lx = {0}, lk = {0};
+      if (!affine(p, side, x, &lx, depth + 1) || !affine(p, side, k, &lk, depth + 1)) return false;
+      int sym = pure_symbol(p, &lk);
+      if (sym < 0 && (sym = pure_symbol(p, &lx)) >= 0) lx = lk;
+      return sym >= 0 && add_level(a, scale, sym, &lx);
+    }
   }
   if (op == LLVMSExt) return add_index(p, side, LLVMGetOperand(v, 0), scale, a, depth + 1);
   Lin sub = {0};
-  return affine(p, side, v, &sub, depth + 1) && add_level(a, scale, &sub);
+  return affine(p, side, v, &sub, depth + 1) && add_level(a, scale, -1, &sub);
 }
 
 static bool address_of(Problem *p, int side, LLVMValueRef ptr, int64_t size, Address *a) {
@@ -331,9 +357,11 @@ static bool address_of(Problem *p, int side, LLVMValueRef ptr, int64_t size, Add
   return false;
 }
 
+/* symbolic strides first, then the largest */
 static int by_stride_down(const void *x, const void *y) {
-  int64_t a = ((const Level *)x)->stride, b = ((const Level *)y)->stride;
-  return a < b ? 1 : a > b ? -1 : 0;
+  const Level *l = x, *m = y;
+  if ((l->sym >= 0) != (m->sym >= 0)) return l->sym >= 0 ? -1 : 1;
+  return l->stride < m->stride ? 1 : l->stride > m->stride ? -1 : l->sym - m->sym;
 }
 
 /* ---- Fourier-Motzkin elimination ---- */
@@ -430,18 +458,22 @@ static bool feasible_with(const LinList *rows, int nvars, const Lin *extra) {
   return f;
 }
 
-/* Every level below the first stays within the stride of the level above: then two such addresses are
- * equal only where all their subscripts are. */
+/* Every level below the first stays within the stride of the level above (at least 0, less than it):
+ * then two such addresses are equal only where all their subscripts are. Only the first stride may be
+ * symbolic. */
 static bool levels_separate(Problem *p, const LinList *bounds, const Address *a) {
   for (int l = 1; l < a->n; l++) {
-    if (a->level[l - 1].stride % a->level[l].stride) return false;
+    if (a->level[l].sym >= 0) return false;
     Lin below = {0};
     for (int k = l; k < a->n; k++)
       if (!lin_add(&below, &a->level[k].sub, a->level[k].stride)) return false;
     Lin under = {0}, over = {0};
     /* below <= -1, below >= stride above */
     if (!lin_add(&under, &below, -1) || !add_ok(under.b, -1, &under.b)) return false;
-    if (!lin_add(&over, &below, 1) || !add_ok(over.b, -a->level[l - 1].stride, &over.b)) return false;
+    const Level *above = &a->level[l - 1];
+    if (!lin_add(&over, &below, 1)) return false;
+    if (above->sym < 0 ? !add_ok(over.b, -above->stride, &over.b) : !add_ok(over.a[above->sym], -above->stride, &over.a[above->sym]))
+      return false;
     if (feasible_with(bounds, p->nvars, &under) || feasible_with(bounds, p->nvars, &over)) return false;
   }
   return true;
@@ -452,9 +484,9 @@ static bool levels_separate(Problem *p, const LinList *bounds, const Address *a)
 static bool align_levels(Address *x, Address *y) {
   Lin zero = {0};
   for (int i = 0; i < x->n; i++)
-    if (!add_level(y, x->level[i].stride, &zero)) return false;
+    if (!add_level(y, x->level[i].stride, x->level[i].sym, &zero)) return false;
   for (int i = 0; i < y->n; i++)
-    if (!add_level(x, y->level[i].stride, &zero)) return false;
+    if (!add_level(x, y->level[i].stride, y->level[i].sym, &zero)) return false;
   qsort(x->level, (size_t)x->n, sizeof(Level), by_stride_down);
   qsort(y->level, (size_t)y->n, sizeof(Level), by_stride_down);
   Address *both[2] = {x, y};
@@ -462,7 +494,7 @@ static bool align_levels(Address *x, Address *y) {
     Address *a = both[k];
     if (!a->n) continue;
     Level *low = &a->level[a->n - 1];
-    if (a->bytes % low->stride == 0) {
+    if (low->sym < 0 && a->bytes % low->stride == 0) {
       if (!add_ok(low->sub.b, a->bytes / low->stride, &low->sub.b)) return false;
       a->bytes = 0;
     }
@@ -504,7 +536,7 @@ static int64_t access_size(Dependence *d, LLVMValueRef inst) {
 }
 
 bool dependence_may_overwrite(Dependence *d, LLVMValueRef load, LLVMValueRef store) {
-  if (!d || !LLVMIsALoadInst(load) || !LLVMIsAStoreInst(store)) return true;
+  if (!d || !LLVMIsALoadInst(load) || !LLVMIsAStoreInst(store) || d->questions++ >= MAX_QUESTIONS) return true;
   Problem p = {.d = d, .at = {LLVMGetInstructionParent(load), LLVMGetInstructionParent(store)}};
   Address a[2];
   LinList bounds = {0}, rows = {0};
@@ -528,7 +560,7 @@ bool dependence_may_overwrite(Dependence *d, LLVMValueRef load, LLVMValueRef sto
   /* where they meet: every subscript equal, or, failing that, overlapping bytes */
   Lin meet[MAX_LEVELS + 1][2];
   int nmeet = 0;
-  bool by_level = a[0].n > 0 && !a[0].bytes && !a[1].bytes && size[0] <= a[0].level[a[0].n - 1].stride &&
+  bool by_level = a[0].n > 0 && a[0].level[a[0].n - 1].sym < 0 && !a[0].bytes && !a[1].bytes && size[0] <= a[0].level[a[0].n - 1].stride &&
                   size[1] <= a[0].level[a[0].n - 1].stride && levels_separate(&p, &bounds, &a[0]) &&
                   levels_separate(&p, &bounds, &a[1]);
   if (by_level) {
@@ -545,7 +577,7 @@ bool dependence_may_overwrite(Dependence *d, LLVMValueRef load, LLVMValueRef sto
       Lin *e = s ? &y : &x;
       e->b = a[s].bytes;
       for (int l = 0; l < a[s].n; l++)
-        if (!lin_add(e, &a[s].level[l].sub, a[s].level[l].stride)) goto done;
+        if (a[s].level[l].sym >= 0 || !lin_add(e, &a[s].level[l].sub, a[s].level[l].stride)) goto done;
     }
     memset(meet[0], 0, sizeof meet[0]);
     if (!lin_add(&meet[0][0], &x, 1) || !lin_add(&meet[0][0], &y, -1) || !add_ok(meet[0][0].b, size[0] - 1, &meet[0][0].b) ||
@@ -579,6 +611,8 @@ bool dependence_may_overwrite(Dependence *d, LLVMValueRef load, LLVMValueRef sto
     if (feasible(&rows, p.nvars)) goto done;
   }
   may = false;
+  if (getenv("PARAD_PLAN"))
+    fprintf(stderr, "dependence in %s: a store never overwrites what a load read\n", LLVMGetValueName(d->fn));
 done:
   vec_free(&bounds);
   vec_free(&rows);
