@@ -82,6 +82,7 @@ struct Loop {
   /* a trip count known on entry: the loop leaves only when exit_iv's next value is limit (else NULL) */
   Induction *exit_iv;
   LLVMValueRef limit;
+  bool limit_narrowed;   /* the test is on exit_iv's next value truncated to limit's type */
   /* records reserved at once (rev_bulk.c): bytes per iteration (0: not done for this loop), the cursor's
    * slot in aug or rev */
   unsigned bulk_bytes;

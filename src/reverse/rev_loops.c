@@ -40,7 +40,9 @@ void address_span(RevGen *g, LLVMValueRef first, LLVMValueRef last, unsigned siz
 }
 
 /* The loop leaves only from its latch, when iv + step == limit (limit the same in every iteration): its
- * trip count is known when it starts. */
+ * trip count is known when it starts. Also when the test is on iv + step truncated (clang's `int` loop
+ * variable widened to 64 bits, compared at 32, as in every OpenMP loop with an `int` index): the add does
+ * not wrap, so the wide value meets the limit sign-extended. */
 static bool exit_test(RevGen *g, Loop *l) {
   for (size_t b = 0; b < g->cfg.blocks.len; b++) {
     if (!l->body[b] || g->cfg.blocks.data[b] == l->latch) continue;
@@ -63,9 +65,11 @@ static bool exit_test(RevGen *g, Loop *l) {
       if (LLVMGetIncomingBlock(iv->phi, i) == l->latch) next = LLVMGetIncomingValue(iv->phi, i);
     for (int side = 0; side < 2; side++) {
       LLVMValueRef a = LLVMGetOperand(c, (unsigned)side), lim = LLVMGetOperand(c, (unsigned)!side);
-      if (a == next && loop_invariant(g, l, lim)) {
+      bool narrowed = LLVMIsATruncInst(a) && LLVMGetOperand(a, 0) == next && LLVMGetNSW(next);
+      if ((a == next || narrowed) && loop_invariant(g, l, lim)) {
         l->exit_iv = iv;
         l->limit = lim;
+        l->limit_narrowed = narrowed;
         return true;
       }
     }
@@ -92,7 +96,9 @@ static void make_counted(RevGen *g, Loop *l) {
 
 LLVMValueRef loop_trip(RevGen *g, Loop *l, LLVMValueRef (*value)(RevGen *, LLVMValueRef)) {
   Induction *iv = l->exit_iv;
-  LLVMValueRef span = LLVMBuildSub(g->b, value(g, l->limit), value(g, iv->start), "");
+  LLVMValueRef limit = value(g, l->limit);
+  if (l->limit_narrowed) limit = LLVMBuildSExt(g->b, limit, LLVMTypeOf(iv->phi), "");
+  LLVMValueRef span = LLVMBuildSub(g->b, limit, value(g, iv->start), "");
   return LLVMBuildSExt(g->b, LLVMBuildExactSDiv(g->b, span, iv->step, ""), g->i64, "trip");
 }
 

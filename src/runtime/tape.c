@@ -23,9 +23,14 @@ static size_t recorded; /* all threads' tapes, summed: parad_tape_recorded_bytes
 static _Thread_local ParadTape *spare; /* one finished tape kept per thread: most calls reuse it */
 /* Chunks of finished tapes, kept for the thread's next tapes (up to POOL_AT_MOST bytes): a gradient computed
  * again and again (an optimiser's loop, a parallel region per time step) would otherwise fault in fresh
- * pages for its whole tape every time. */
-static _Thread_local ParadChunk *pool;
+ * pages for its whole tape every time. One list per power of two (of a chunk's size, rounded down): a
+ * gradient with a region per step pools thousands of chunks, and one list searched whole on every new
+ * chunk took 3% of a CG gradient. */
+enum { SIZE_CLASSES = 64 };
+static _Thread_local ParadChunk *pool[SIZE_CLASSES];
 static _Thread_local size_t pooled;
+
+static int size_class(size_t size) { return size ? 63 - __builtin_clzll((unsigned long long)size) : 0; }
 
 static void fatal(const char *what) {
   fprintf(stderr, "parad runtime: %s\n", what);
@@ -33,9 +38,10 @@ static void fatal(const char *what) {
 }
 
 static ParadChunk *new_chunk(ParadTape *t, size_t size) {
-  ParadChunk **best = NULL; /* the smallest pooled chunk big enough */
-  for (ParadChunk **p = &pool; *p; p = &(*p)->next)
-    if ((*p)->size >= size && (!best || (*p)->size < (*best)->size)) best = p;
+  ParadChunk **best = NULL; /* a pooled chunk big enough, of the smallest class that has one */
+  for (int k = size_class(size); k < SIZE_CLASSES && !best; k++)
+    for (ParadChunk **p = &pool[k]; *p && !best; p = &(*p)->next)
+      if ((*p)->size >= size) best = p;
   if (best) {
     ParadChunk *c = *best;
     *best = c->next;
@@ -89,11 +95,13 @@ static void release_cache(void *unused) {
   (void)unused;
   if (spare) free_tape(spare);
   spare = NULL;
-  for (ParadChunk *c = pool, *n; c; c = n) {
-    n = c->next;
-    free(c);
+  for (int k = 0; k < SIZE_CLASSES; k++) {
+    for (ParadChunk *c = pool[k], *n; c; c = n) {
+      n = c->next;
+      free(c);
+    }
+    pool[k] = NULL;
   }
-  pool = NULL;
   pooled = 0;
 }
 
@@ -102,7 +110,7 @@ static void make_cache_key(void) { pthread_key_create(&cache_key, release_cache)
 /* The thread now keeps something: its key must be set for the destructor to run. */
 static void note_cache(void) {
   pthread_once(&cache_key_once, make_cache_key);
-  pthread_setspecific(cache_key, &pool);
+  pthread_setspecific(cache_key, pool);
 }
 
 __attribute__((destructor)) static void release_main_cache(void) { release_cache(NULL); }
@@ -114,8 +122,8 @@ static void pool_chunk(ParadTape *t, ParadChunk *c) {
     free(c);
     return;
   }
-  c->next = pool;
-  pool = c;
+  c->next = pool[size_class(c->size)];
+  pool[size_class(c->size)] = c;
   pooled += sizeof *c + c->size;
   note_cache();
 }
