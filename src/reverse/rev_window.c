@@ -15,20 +15,142 @@
  * same way is apart by construction; any other store is checked at run time, once per run of the loop,
  * by comparing the address ranges the run covers; when they meet, the run adds into memory as usual.
  * Calls, atomics and other memory the reverse may read leave the loop as it is. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "reverse/rev_internal.h"
 
-enum { MAX_SPAN = 8, MAX_MEMBERS = 32 };
+enum { MAX_SPAN = 8, MAX_MEMBERS = 32, MAX_TERMS = 3 };
 
-/* An address root + coef * iv + offset (bytes): root is the same in every iteration, iv one of the
- * loop's induction variables (NULL when the address does not move). */
+/* An address root + sum of terms + coef * iv + offset (bytes): root and the terms (integers times a
+ * constant number of bytes) are the same in every iteration, iv is one of the loop's induction variables
+ * (NULL when the address does not move). A row's offset computed once before the loop (i * (n + 2)) is
+ * such a term: the reads of a[i][j-1], a[i][j] and a[i][j+1] are on one line, however clang spelled
+ * their addresses. */
 typedef struct {
   LLVMValueRef root;
+  int nterms;
+  LLVMValueRef term[MAX_TERMS];
+  long long scale[MAX_TERMS];
   Induction *iv;
   long long coef, offset;
 } Affine;
+
+static bool fits(long long v) { return v > -(1ll << 40) && v < (1ll << 40); }
+
+/* out += k * (v's terms) */
+static bool add_term(Affine *out, LLVMValueRef v, long long k) {
+  for (int i = 0; i < out->nterms; i++)
+    if (out->term[i] == v) return !__builtin_add_overflow(out->scale[i], k, &out->scale[i]) && fits(out->scale[i]);
+  if (out->nterms == MAX_TERMS) return false;
+  out->term[out->nterms] = v;
+  out->scale[out->nterms++] = k;
+  return true;
+}
+
+static bool add_affine(Affine *out, const Affine *x, long long k) {
+  long long t;
+  if (x->iv && out->iv && x->iv != out->iv) return false;
+  if (x->iv) out->iv = x->iv;
+  for (int i = 0; i < x->nterms; i++)
+    if (__builtin_mul_overflow(x->scale[i], k, &t) || !add_term(out, x->term[i], t)) return false;
+  if (__builtin_mul_overflow(x->coef, k, &t) || __builtin_add_overflow(out->coef, t, &out->coef)) return false;
+  if (__builtin_mul_overflow(x->offset, k, &t) || __builtin_add_overflow(out->offset, t, &out->offset)) return false;
+  return fits(out->coef) && fits(out->offset);
+}
+
+/* out += k * v, v an integer: constants, the loop's invariants (terms) and its induction variables,
+ * combined by adds and constant multiples. */
+static bool linear_int(RevGen *g, Loop *l, LLVMValueRef v, long long k, Affine *out, int depth) {
+  if (LLVMIsAConstantInt(v)) {
+    long long t;
+    return !__builtin_mul_overflow(LLVMConstIntGetSExtValue(v), k, &t) && !__builtin_add_overflow(out->offset, t, &out->offset) &&
+           fits(out->offset);
+  }
+  for (size_t i = 0; i < l->ivs.len; i++)
+    if (l->ivs.data[i].phi == v) {
+      Affine x = {.iv = &l->ivs.data[i], .coef = 1};
+      return add_affine(out, &x, k);
+    }
+  if (loop_invariant(g, l, v)) return LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 64 && add_term(out, v, k);
+  if (!LLVMIsAInstruction(v) || depth > 12) return false;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  if (op == LLVMSExt) { /* of an induction variable that does not wrap */
+    LLVMValueRef x = LLVMGetOperand(v, 0);
+    Induction *iv = NULL;
+    for (size_t i = 0; i < l->ivs.len; i++)
+      if (l->ivs.data[i].phi == x) iv = &l->ivs.data[i];
+    if (!iv) return false;
+    for (unsigned i = 0; i < LLVMCountIncoming(x); i++) {
+      LLVMValueRef next = LLVMGetIncomingValue(x, i);
+      if (LLVMIsAInstruction(next) && in_loop(g, l, LLVMGetInstructionParent(next)))
+        return LLVMGetInstructionOpcode(next) == LLVMAdd && LLVMGetNSW(next) && linear_int(g, l, x, k, out, depth + 1);
+    }
+    return false;
+  }
+  LLVMValueRef a = LLVMGetNumOperands(v) == 2 ? LLVMGetOperand(v, 0) : NULL, b = a ? LLVMGetOperand(v, 1) : NULL;
+  switch (op) {
+  case LLVMAdd:
+  case LLVMSub:
+    return linear_int(g, l, a, k, out, depth + 1) && linear_int(g, l, b, op == LLVMAdd ? k : -k, out, depth + 1);
+  case LLVMMul:
+  case LLVMShl: {
+    if (op == LLVMMul && LLVMIsAConstantInt(a)) {
+      LLVMValueRef t = a;
+      a = b, b = t;
+    }
+    if (!LLVMIsAConstantInt(b)) return false;
+    long long c = LLVMConstIntGetSExtValue(b), kc;
+    if (op == LLVMShl) {
+      if (c < 0 || c > 30) return false;
+      c = 1ll << c;
+    }
+    return !__builtin_mul_overflow(k, c, &kc) && fits(kc) && linear_int(g, l, a, kc, out, depth + 1);
+  }
+  default: return false;
+  }
+}
+
+/* An address as an Affine: a chain of one-index GEPs from a pointer that is not a GEP. */
+static bool affine(RevGen *g, Loop *l, LLVMValueRef p, Affine *out, int depth) {
+  p = ir_strip_pointer_casts(p);
+  if (!LLVMIsAGetElementPtrInst(p) || LLVMGetNumOperands(p) != 2 || depth > 12) {
+    if (!loop_invariant(g, l, p)) return false;
+    *out = (Affine){.root = p};
+    return true;
+  }
+  long long size = (long long)ir_type_size(g->ad->mod, LLVMGetGEPSourceElementType(p));
+  LLVMValueRef idx = LLVMGetOperand(p, 1);
+  if (LLVMGetIntTypeWidth(LLVMTypeOf(idx)) != 64) return false;
+  return affine(g, l, LLVMGetOperand(p, 0), out, depth + 1) && linear_int(g, l, idx, size, out, 0);
+}
+
+static int by_term(const void *x, const void *y) {
+  uintptr_t a = (uintptr_t)*(LLVMValueRef const *)x, b = (uintptr_t)*(LLVMValueRef const *)y;
+  return a < b ? -1 : a > b;
+}
+
+/* The same root, terms and movement: addresses a constant apart. */
+static bool same_line(const Affine *x, const Affine *y) {
+  if (x->root != y->root || x->iv != y->iv || x->coef != y->coef) return false;
+  LLVMValueRef tx[MAX_TERMS], ty[MAX_TERMS];
+  int nx = 0, ny = 0;
+  for (int i = 0; i < x->nterms; i++)
+    if (x->scale[i]) tx[nx++] = x->term[i];
+  for (int i = 0; i < y->nterms; i++)
+    if (y->scale[i]) ty[ny++] = y->term[i];
+  if (nx != ny) return false;
+  qsort(tx, (size_t)nx, sizeof *tx, by_term);
+  qsort(ty, (size_t)ny, sizeof *ty, by_term);
+  for (int i = 0; i < nx; i++) {
+    if (tx[i] != ty[i]) return false;
+    for (int a = 0; a < x->nterms; a++)
+      for (int b = 0; b < y->nterms; b++)
+        if (x->term[a] == tx[i] && y->term[b] == tx[i] && x->scale[a] != y->scale[b]) return false;
+  }
+  return true;
+}
 
 typedef struct {
   LLVMValueRef load;
@@ -63,82 +185,6 @@ struct Windows {
   ValueMap window_of; /* load -> 1 + its window's index */
   ValueMap flag_of;   /* loop -> rev: slot holding whether this run uses its windows */
 };
-
-static bool fits(long long v) { return v > -(1ll << 40) && v < (1ll << 40); }
-
-/* An integer as a * iv + b, b a constant. */
-static bool linear_int(RevGen *g, Loop *l, LLVMValueRef v, Induction **iv, long long *a, long long *b, int depth) {
-  if (LLVMIsAConstantInt(v)) {
-    *iv = NULL, *a = 0, *b = LLVMConstIntGetSExtValue(v);
-    return true;
-  }
-  for (size_t k = 0; k < l->ivs.len; k++)
-    if (l->ivs.data[k].phi == v) {
-      *iv = &l->ivs.data[k], *a = 1, *b = 0;
-      return true;
-    }
-  if (!LLVMIsAInstruction(v) || loop_invariant(g, l, v) || depth > 12) return false;
-  Induction *i1, *i2;
-  long long a1, b1, a2, b2;
-  LLVMOpcode op = LLVMGetInstructionOpcode(v);
-  if (op == LLVMSExt) { /* of an induction variable that does not wrap */
-    LLVMValueRef x = LLVMGetOperand(v, 0);
-    if (!linear_int(g, l, x, iv, a, b, depth + 1) || !*iv || *a != 1 || *b != 0) return false;
-    for (unsigned i = 0; i < LLVMCountIncoming(x); i++) {
-      LLVMValueRef next = LLVMGetIncomingValue(x, i);
-      if (LLVMIsAInstruction(next) && in_loop(g, l, LLVMGetInstructionParent(next)))
-        return LLVMGetInstructionOpcode(next) == LLVMAdd && LLVMGetNSW(next);
-    }
-    return false;
-  }
-  if (op != LLVMAdd && op != LLVMSub && op != LLVMMul && op != LLVMShl) return false;
-  if (!linear_int(g, l, LLVMGetOperand(v, 0), &i1, &a1, &b1, depth + 1) ||
-      !linear_int(g, l, LLVMGetOperand(v, 1), &i2, &a2, &b2, depth + 1))
-    return false;
-  switch (op) {
-  case LLVMAdd:
-  case LLVMSub:
-    if (i1 && i2 && i1 != i2) return false;
-    *iv = i1 ? i1 : i2;
-    *a = op == LLVMAdd ? a1 + a2 : a1 - a2;
-    *b = op == LLVMAdd ? b1 + b2 : b1 - b2;
-    break;
-  case LLVMMul:
-    if (i1 && i2) return false;
-    *iv = i1 ? i1 : i2;
-    if (__builtin_mul_overflow(i1 ? a1 : a2, i1 ? b2 : b1, a) || __builtin_mul_overflow(b1, b2, b)) return false;
-    break;
-  default: /* shl by a constant */
-    if (i2 || b2 < 0 || b2 > 30) return false;
-    *iv = i1;
-    if (__builtin_mul_overflow(a1, 1ll << b2, a) || __builtin_mul_overflow(b1, 1ll << b2, b)) return false;
-  }
-  return fits(*a) && fits(*b);
-}
-
-/* An address as an Affine: a chain of one-index GEPs from a pointer the loop does not change. */
-static bool affine(RevGen *g, Loop *l, LLVMValueRef p, Affine *out, int depth) {
-  p = ir_strip_pointer_casts(p);
-  if (loop_invariant(g, l, p)) {
-    *out = (Affine){p, NULL, 0, 0};
-    return true;
-  }
-  if (!LLVMIsAGetElementPtrInst(p) || LLVMGetNumOperands(p) != 2 || depth > 12) return false;
-  Affine base;
-  Induction *iv;
-  long long a, b, size = (long long)ir_type_size(g->ad->mod, LLVMGetGEPSourceElementType(p));
-  LLVMValueRef idx = LLVMGetOperand(p, 1);
-  if (LLVMGetIntTypeWidth(LLVMTypeOf(idx)) != 64) return false;
-  if (!affine(g, l, LLVMGetOperand(p, 0), &base, depth + 1) || !linear_int(g, l, idx, &iv, &a, &b, 0)) return false;
-  if (base.iv && iv && base.iv != iv) return false;
-  if (__builtin_mul_overflow(a, size, &a) || __builtin_mul_overflow(b, size, &b) || !fits(a) || !fits(b)) return false;
-  *out = (Affine){base.root, base.iv ? base.iv : iv, base.coef + a, base.offset + b};
-  return fits(out->coef) && fits(out->offset);
-}
-
-static bool same_line(const Affine *x, const Affine *y) {
-  return x->root == y->root && x->iv == y->iv && x->coef == y->coef;
-}
 
 /* Whether the reverse of inst may read memory or leaves it to code out of sight. */
 static bool blocks_windows(RevGen *g, LLVMValueRef inst) {
@@ -329,9 +375,12 @@ void window_slots(RevGen *g) {
   }
 }
 
-/* The shadow address root + coef * x + offset + extra. */
+/* The shadow address root + terms + coef * x + offset + extra. */
 static LLVMValueRef shadow_at(RevGen *g, const Affine *at, LLVMValueRef x, long long extra) {
   LLVMValueRef off = LLVMConstInt(g->i64, (unsigned long long)(at->offset + extra), 1);
+  for (int i = 0; i < at->nterms; i++)
+    if (at->scale[i])
+      off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, rv(g, at->term[i]), LLVMConstInt(g->i64, (unsigned long long)at->scale[i], 1), ""), "");
   if (x) {
     LLVMValueRef scaled = LLVMBuildMul(g->b, LLVMBuildSExtOrBitCast(g->b, x, g->i64, ""),
                                        LLVMConstInt(g->i64, (unsigned long long)at->coef, 1), "");
