@@ -226,7 +226,7 @@ void rev_omp(RevGen *g, LLVMValueRef call) {
   case OMP_FORK: rev_fork(g, call); return;
   case OMP_BARRIER: {
     LLVMValueRef loc = LLVMGetArgOperand(call, 0);
-    shared_flush(g); /* the other side of the barrier may read them */
+    shared_flush(g, false); /* the other side of the barrier may read them */
     barrier(g, loc, thread_number(g, loc));
     return;
   }

@@ -146,7 +146,7 @@ static void plan(RevGen *g) {
     g->cur = bb;
     reverse_instructions(g, bb);
     window_end_iteration(g, bb);
-    if (b == 0) shared_flush(g);
+    if (b == 0) shared_flush(g, true);
     Loop *loop = counted_header(g, bb);
     if (loop) { /* which way back: the first iteration or not; then every induction variable steps back */
       rv(g, loop->ivs.data[0].start);
@@ -546,7 +546,7 @@ static void write_rev(RevGen *g) {
       adj_add(g, LLVMGetOperand(term, 0), LLVMGetParam(g->rev, 0));
     reverse_instructions(g, bb);
     window_end_iteration(g, bb);
-    if (b == 0) shared_flush(g); /* the reverse sweep's end */
+    if (b == 0) shared_flush(g, true); /* the reverse sweep's end */
     dispatch(g, bb, record, exit);
   }
   /* the adjoints of the active scalar parameters */

@@ -241,8 +241,8 @@ void shared_rev_entry(RevGen *g);                     /* rev entry: this thread'
 bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMValueRef d, unsigned align,
                        void (*plain)(RevGen *, LLVMValueRef, LLVMValueRef, unsigned),
                        void (*atomic)(RevGen *, LLVMValueRef, LLVMValueRef, LLVMValueRef, unsigned));
-/* The sums added into memory: at the reverse sweep's end and before each barrier. */
-void shared_flush(RevGen *g);
+/* The sums added into memory: at the reverse sweep's end (at_end) and before each barrier. */
+void shared_flush(RevGen *g, bool at_end);
 /* Memory only this thread reaches: its own stack slots and heap blocks. */
 bool rev_thread_private(LLVMValueRef p);
 /* Sets kind's unwritten bits for the callee's parameters from the call's arguments (argument first_arg

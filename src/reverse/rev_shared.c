@@ -783,7 +783,7 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   return true;
 }
 
-void shared_flush(RevGen *g) {
+void shared_flush(RevGen *g, bool at_end) {
   struct SharedMemory *s = g->shared;
   if (!s) return;
   for (unsigned j = 0; j < s->deferred.len; j++) {
@@ -802,6 +802,7 @@ void shared_flush(RevGen *g) {
   }
   bool kept = false;
   for (size_t k = 0; k < s->roots.len; k++) kept |= s->elem[k] != 0;
-  if (kept && g->phase != PLANNING) /* the private buffers too */
-    ir_call_named(g->b, "__parad_rt_region_flush", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), NULL, 0, 0), NULL, 0);
+  /* the private buffers too; at the end of a region's body, when the whole team is there */
+  const char *flush = at_end && g->region_body ? "__parad_rt_region_flush_final" : "__parad_rt_region_flush";
+  if (kept && g->phase != PLANNING) ir_call_named(g->b, flush, LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), NULL, 0, 0), NULL, 0);
 }

@@ -60,6 +60,7 @@ struct ParadRegion {
   unsigned long long *ranges;
   unsigned char *may_sum;
   Private *priv;        /* reverse sweep: per thread, per shared object */
+  int finished;         /* reverse sweep: threads at the end of the region's body */
 };
 
 static void fatal(const char *what) {
@@ -128,7 +129,7 @@ void __parad_rt_region_resume(ParadRegion *r) {
 static void free_private(ParadRegion *r, int id) {
   for (int k = 0; r->priv && k < r->nroots; k++) {
     Private *p = &r->priv[(size_t)id * r->nroots + k];
-    free(p->buffer);
+    __parad_rt_scratch_give(p->buffer);
     p->buffer = NULL;
   }
 }
@@ -311,13 +312,13 @@ void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsi
     plan[OWN_LO] = lo;
     plan[OWN_HI] = hi;
     Private *p = &r->priv[(size_t)id * nroots + k];
-    free(p->buffer); /* none unless a reverse sweep of the region ran before without finishing */
+    __parad_rt_scratch_give(p->buffer); /* none unless a reverse sweep of the region ran before without finishing */
     p->buffer = NULL;
     unsigned long long delta = field(r, id, k, SHADOW_DELTA);
     plan[OWN_SHADOW_LO] = delta && lo < hi ? lo + delta : ~0ull; /* ~0: no address is at or past it */
     bool shared_part = rlo < rhi && !(lo == rlo && hi == rhi);
     if (!elem[k] || !delta || !shared_part || rhi - rlo > PRIVATE_LIMIT || wrote_near(r, id, rlo, rhi)) continue;
-    p->buffer = malloc(rhi - rlo);
+    p->buffer = __parad_rt_scratch_take(rhi - rlo);
     if (!p->buffer) continue; /* atomic adds instead */
     p->base = rlo, p->len = rhi - rlo, p->delta = delta, p->elem = elem[k];
     unsigned long long e = elem[k], below = lo < hi ? (lo - rlo + e - 1) / e * e : 0, from = lo < hi ? (hi - rlo) / e * e : 0;
@@ -363,6 +364,43 @@ static void add_into_shadow(Private *p, unsigned long long from, unsigned long l
     }
     ++*atomic;
   }
+}
+
+/* [from, to) of p's buffer added into the shadow with plain adds. */
+static void add_plainly(Private *p, unsigned long long from, unsigned long long to) {
+  if (from >= to) return;
+  char *b = p->buffer + (from - p->base), *s = (char *)(size_t)(from + p->delta);
+  size_t n = (size_t)(to - from) / p->elem;
+  if (p->elem == 8) {
+    double *restrict d = (double *)(void *)s;
+    const double *restrict v = (const double *)(void *)b;
+    for (size_t i = 0; i < n; i++) d[i] += v[i];
+  } else {
+    float *restrict d = (float *)(void *)s;
+    const float *restrict v = (const float *)(void *)b;
+    for (size_t i = 0; i < n; i++) d[i] += v[i];
+  }
+}
+
+/* Reverse sweep, at the end of the region's body (every thread of the team gets there once): once all
+ * have arrived, no thread adds into the shadows any more, and the private buffers go in one thread after
+ * another with plain adds, instead of a compare-and-swap per float while others may still add (a
+ * correlation matrix's gradient, whose threads all read the whole array, spent 7% of its time there). */
+void __parad_rt_region_flush_final(void) {
+  ParadTape *t = __parad_rt_current;
+  ParadRegion *r = t ? t->region : NULL;
+  if (!r || !r->priv) return;
+  int id = omp_get_thread_num();
+  __atomic_add_fetch(&r->finished, 1, __ATOMIC_ACQ_REL);
+  while (__atomic_load_n(&r->finished, __ATOMIC_ACQUIRE) < r->nthreads) sched_yield();
+  pthread_mutex_lock(&r->mu);
+  for (int k = 0; k < r->nroots; k++) {
+    Private *p = &r->priv[(size_t)id * r->nroots + k];
+    if (!p->buffer) continue;
+    add_plainly(p, p->base, p->edge_lo); /* the part between is untouched */
+    add_plainly(p, p->edge_hi, p->base + p->len);
+  }
+  pthread_mutex_unlock(&r->mu);
 }
 
 /* Reverse sweep: this thread's private adjoints go into the shadows. */

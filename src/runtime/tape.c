@@ -2,6 +2,7 @@
 #include "tape.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,27 +38,31 @@ static void fatal(const char *what) {
   abort();
 }
 
-static ParadChunk *new_chunk(ParadTape *t, size_t size) {
+/* A pooled chunk of at least size bytes, else a new one; NULL when out of memory. */
+static ParadChunk *take_chunk(size_t size) {
   ParadChunk **best = NULL; /* a pooled chunk big enough, of the smallest class that has one */
   for (int k = size_class(size); k < SIZE_CLASSES && !best; k++)
     for (ParadChunk **p = &pool[k]; *p && !best; p = &(*p)->next)
       if ((*p)->size >= size) best = p;
+  ParadChunk *c;
   if (best) {
-    ParadChunk *c = *best;
+    c = *best;
     *best = c->next;
     pooled -= sizeof *c + c->size;
-    c->prev = c->next = NULL;
-    c->used = NULL;
-    t->bytes += sizeof *c + c->size;
-    return c;
+  } else {
+    if (!(c = malloc(sizeof *c + size))) return NULL;
+    c->size = size;
   }
-  ParadChunk *c = malloc(sizeof *c + size);
-  if (!c) fatal("out of memory for the tape of reverse mode (the forward sweep records too much; "
-                "checkpoint long loops)");
   c->prev = c->next = NULL;
   c->used = NULL;
-  c->size = size;
-  t->bytes += sizeof *c + size;
+  return c;
+}
+
+static ParadChunk *new_chunk(ParadTape *t, size_t size) {
+  ParadChunk *c = take_chunk(size);
+  if (!c) fatal("out of memory for the tape of reverse mode (the forward sweep records too much; "
+                "checkpoint long loops)");
+  t->bytes += sizeof *c + c->size;
   return c;
 }
 
@@ -117,7 +122,7 @@ __attribute__((destructor)) static void release_main_cache(void) { release_cache
 
 /* A chunk the thread's next tapes may use. */
 static void pool_chunk(ParadTape *t, ParadChunk *c) {
-  t->bytes -= sizeof *c + c->size;
+  if (t) t->bytes -= sizeof *c + c->size;
   if (pooled + sizeof *c + c->size > POOL_AT_MOST) {
     free(c);
     return;
@@ -136,6 +141,15 @@ static void release_contents(ParadTape *t) {
   for (size_t i = 0; i < t->nregions; i++) __parad_rt_region_free(t->regions[i]); /* defined when there are any */
   t->nregions = 0;
   t->ntickets = 0;
+}
+
+void *__parad_rt_scratch_take(size_t size) {
+  ParadChunk *c = take_chunk(size);
+  return c ? c->data : NULL;
+}
+
+void __parad_rt_scratch_give(void *data) {
+  if (data) pool_chunk(NULL, (ParadChunk *)((char *)data - offsetof(ParadChunk, data)));
 }
 
 void __parad_rt_tape_discard(ParadTape *t) {

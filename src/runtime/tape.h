@@ -52,6 +52,12 @@ void __parad_rt_tape_end(ParadTape *t);
 /* A tape whose reverse sweep will never run (not current): freed with all it holds. */
 void __parad_rt_tape_discard(ParadTape *t);
 
+/* Scratch memory of at least size bytes from the thread's pool of tape chunks (NULL when out of memory),
+ * and back into the pool: a parallel region's private adjoint buffers, made in every reverse sweep of
+ * the region, would otherwise map and fault in fresh pages every time. */
+void *__parad_rt_scratch_take(size_t size);
+void __parad_rt_scratch_give(void *data);
+
 /* Slow paths of generated code: room for a record of n bytes in a new chunk; the previous chunk when the
  * current one has been read back entirely. Both return the new top. */
 char *__parad_rt_tape_grow(ParadTape *t, size_t n);
