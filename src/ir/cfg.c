@@ -165,31 +165,17 @@ static bool loop_body(const Cfg *cfg, LLVMBasicBlockRef header, BlockList *latch
   return true;
 }
 
-/* Back edges found by a depth-first search: into a block still on the search stack. */
+/* Back edges: in the reverse post-order of one depth-first search, an edge that does not lead forward
+ * leads to a block still on the search stack when it was taken (an ancestor, or the block itself). */
 void cfg_natural_loops(const Cfg *cfg, CfgLoopList *out) {
   size_t n = cfg->blocks.len;
-  bool *on_stack = calloc(n + 1, 1), *seen = calloc(n + 1, 1);
   BlockList *latches = calloc(n + 1, sizeof *latches);
-  VEC(Frame) stack = {0};
-  vec_push(&stack, ((Frame){cfg->blocks.data[0], 0}));
-  seen[0] = on_stack[0] = true;
-  while (stack.len) {
-    Frame *f = &stack.data[stack.len - 1];
-    LLVMValueRef term = LLVMGetBasicBlockTerminator(f->bb);
-    unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
-    if (f->next_succ < ns) {
-      LLVMBasicBlockRef s = LLVMGetSuccessor(term, f->next_succ++);
-      int k = cfg_index(cfg, s);
-      if (k < 0) continue;
-      if (on_stack[k]) {
-        vec_push(&latches[k], f->bb);
-      } else if (!seen[k]) {
-        seen[k] = on_stack[k] = true;
-        vec_push(&stack, ((Frame){s, 0}));
-      }
-    } else {
-      on_stack[cfg_index(cfg, f->bb)] = false;
-      stack.len--;
+  for (size_t i = 0; i < n; i++) {
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(cfg->blocks.data[i]);
+    for (unsigned s = 0, k = term ? LLVMGetNumSuccessors(term) : 0; s < k; s++) {
+      int j = cfg_index(cfg, LLVMGetSuccessor(term, s));
+      if (j >= 0 && (size_t)j <= i && (!latches[j].len || latches[j].data[latches[j].len - 1] != cfg->blocks.data[i]))
+        vec_push(&latches[j], cfg->blocks.data[i]);
     }
   }
   for (size_t h = 0; h < n; h++) {
@@ -202,7 +188,4 @@ void cfg_natural_loops(const Cfg *cfg, CfgLoopList *out) {
     vec_free(&latches[h]);
   }
   free(latches);
-  free(on_stack);
-  free(seen);
-  vec_free(&stack);
 }

@@ -478,30 +478,6 @@ bool window_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   return true;
 }
 
-/* The window of an address the loop does not move: at the loop's first iteration, its sum goes into
- * memory, if some iteration touched it. */
-static void window_flush_fixed(RevGen *g, Window *win, Member *only, LLVMValueRef shadow) {
-  Induction *first_iv = &win->loop->ivs.data[0];
-  LLVMValueRef is_first = LLVMBuildICmp(g->b, LLVMIntEQ, rv(g, first_iv->phi), rv(g, first_iv->start), "");
-  if (g->phase == PLANNING) return;
-  LLVMValueRef on = flag_value(g, win);
-  LLVMBasicBlockRef off = NULL, done = NULL, later, join;
-  if (on) branch(g, on, &off, &done);
-  branch(g, LLVMBuildAnd(g->b, is_first, LLVMBuildLoad2(g->b, LLVMInt1TypeInContext(g->ctx), win->touched[0], ""), ""),
-         &later, &join);
-  rev_accumulate_load(g, only->load, shadow, LLVMBuildLoad2(g->b, win->type, win->sum[0], ""), win->align);
-  LLVMBuildBr(g->b, join);
-  LLVMPositionBuilderAtEnd(g->b, later);
-  LLVMBuildBr(g->b, join);
-  LLVMPositionBuilderAtEnd(g->b, join);
-  if (on) {
-    LLVMBuildBr(g->b, done);
-    LLVMPositionBuilderAtEnd(g->b, off);
-    LLVMBuildBr(g->b, done);
-    LLVMPositionBuilderAtEnd(g->b, done);
-  }
-}
-
 void window_end_iteration(RevGen *g, LLVMBasicBlockRef bb) {
   struct Windows *w = g->windows;
   for (size_t i = 0; i < w->list.len; i++) {
@@ -512,10 +488,6 @@ void window_end_iteration(RevGen *g, LLVMBasicBlockRef bb) {
     for (size_t m = 0; m < win->members.len; m++)
       if (win->members.data[m].k == win->kmax) far = &win->members.data[m];
     LLVMValueRef far_at = rs(g, LLVMGetOperand(far->load, 0));
-    if (!win->stride) { /* the element stays: added once, after the loop's first iteration */
-      window_flush_fixed(g, win, far, far_at);
-      continue;
-    }
     Induction *first_iv = &win->loop->ivs.data[0];
     LLVMValueRef is_first = LLVMBuildICmp(g->b, LLVMIntEQ, rv(g, first_iv->phi), rv(g, first_iv->start), "");
     if (g->phase == PLANNING) continue;
@@ -524,9 +496,14 @@ void window_end_iteration(RevGen *g, LLVMBasicBlockRef bb) {
     if (on) branch(g, on, &off, &done);
     LLVMTypeRef i1 = LLVMInt1TypeInContext(g->ctx);
     int n = win->kmax;
-    rev_accumulate_load(g, far->load, far_at, LLVMBuildLoad2(g->b, win->type, win->sum[n], ""), win->align);
     LLVMBasicBlockRef join, slide;
-    branch(g, is_first, &slide, &join);
+    if (!win->stride) { /* an address the loop does not move: added once, after the loop's first iteration */
+      branch(g, LLVMBuildAnd(g->b, is_first, LLVMBuildLoad2(g->b, i1, win->touched[0], ""), ""), &slide, &join);
+      rev_accumulate_load(g, far->load, far_at, LLVMBuildLoad2(g->b, win->type, win->sum[0], ""), win->align);
+    } else {
+      rev_accumulate_load(g, far->load, far_at, LLVMBuildLoad2(g->b, win->type, win->sum[n], ""), win->align);
+      branch(g, is_first, &slide, &join);
+    }
     for (int k = 0; k < n; k++) { /* after the loop's first iteration: what the window still holds */
       LLVMBasicBlockRef skip, next;
       branch(g, LLVMBuildLoad2(g->b, i1, win->touched[k], ""), &skip, &next);
@@ -544,8 +521,10 @@ void window_end_iteration(RevGen *g, LLVMBasicBlockRef bb) {
       LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, win->type, win->sum[k - 1], ""), win->sum[k]);
       LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, i1, win->touched[k - 1], ""), win->touched[k]);
     }
-    LLVMBuildStore(g->b, LLVMConstNull(win->type), win->sum[0]);
-    LLVMBuildStore(g->b, LLVMConstNull(i1), win->touched[0]);
+    if (win->stride) {
+      LLVMBuildStore(g->b, LLVMConstNull(win->type), win->sum[0]);
+      LLVMBuildStore(g->b, LLVMConstNull(i1), win->touched[0]);
+    }
     LLVMBuildBr(g->b, join);
     LLVMPositionBuilderAtEnd(g->b, join);
     if (on) {
