@@ -40,9 +40,9 @@ void address_span(RevGen *g, LLVMValueRef first, LLVMValueRef last, unsigned siz
 }
 
 /* The loop leaves only from its latch, when iv + step == limit (limit the same in every iteration): its
- * trip count is known when it starts. Also when the test is on iv + step truncated (clang's `int` loop
- * variable widened to 64 bits, compared at 32, as in every OpenMP loop with an `int` index): the add does
- * not wrap, so the wide value meets the limit sign-extended. */
+ * trip count is known when it starts. Also when the test is on iv + step truncated, for a step of 1 or -1
+ * (clang's `int` loop variable widened to 64 bits, compared at 32, as in every OpenMP loop with an `int`
+ * index): the count is then the narrow difference, whatever the wide values' signs. */
 static bool exit_test(RevGen *g, Loop *l) {
   for (size_t b = 0; b < g->cfg.blocks.len; b++) {
     if (!l->body[b] || g->cfg.blocks.data[b] == l->latch) continue;
@@ -65,7 +65,8 @@ static bool exit_test(RevGen *g, Loop *l) {
       if (LLVMGetIncomingBlock(iv->phi, i) == l->latch) next = LLVMGetIncomingValue(iv->phi, i);
     for (int side = 0; side < 2; side++) {
       LLVMValueRef a = LLVMGetOperand(c, (unsigned)side), lim = LLVMGetOperand(c, (unsigned)!side);
-      bool narrowed = LLVMIsATruncInst(a) && LLVMGetOperand(a, 0) == next && LLVMGetNSW(next);
+      long long step = LLVMConstIntGetSExtValue(iv->step);
+      bool narrowed = LLVMIsATruncInst(a) && LLVMGetOperand(a, 0) == next && (step == 1 || step == -1);
       if ((a == next || narrowed) && loop_invariant(g, l, lim)) {
         l->exit_iv = iv;
         l->limit = lim;
@@ -96,9 +97,12 @@ static void make_counted(RevGen *g, Loop *l) {
 
 LLVMValueRef loop_trip(RevGen *g, Loop *l, LLVMValueRef (*value)(RevGen *, LLVMValueRef)) {
   Induction *iv = l->exit_iv;
-  LLVMValueRef limit = value(g, l->limit);
-  if (l->limit_narrowed) limit = LLVMBuildSExt(g->b, limit, LLVMTypeOf(iv->phi), "");
-  LLVMValueRef span = LLVMBuildSub(g->b, limit, value(g, iv->start), "");
+  if (l->limit_narrowed) { /* trunc(start) + trip * step == limit, in the narrow type */
+    LLVMValueRef limit = value(g, l->limit), start = LLVMBuildTrunc(g->b, value(g, iv->start), LLVMTypeOf(limit), "");
+    LLVMValueRef span = LLVMConstIntGetSExtValue(iv->step) > 0 ? LLVMBuildSub(g->b, limit, start, "") : LLVMBuildSub(g->b, start, limit, "");
+    return LLVMBuildZExt(g->b, span, g->i64, "trip");
+  }
+  LLVMValueRef span = LLVMBuildSub(g->b, value(g, l->limit), value(g, iv->start), "");
   return LLVMBuildSExt(g->b, LLVMBuildExactSDiv(g->b, span, iv->step, ""), g->i64, "trip");
 }
 
