@@ -30,16 +30,11 @@ typedef struct {
 
 typedef VEC(Lin) LinList;
 
-typedef struct {
-  LLVMBasicBlockRef preheader, latch; /* NULL: not a counted loop */
-} LoopEnds;
-
 struct Dependence {
   LLVMValueRef fn;
   LLVMTargetDataRef td;
   Cfg cfg;
   CfgLoopList loops; /* outer loops before inner ones */
-  LoopEnds *ends;
   int questions;
 };
 
@@ -84,10 +79,7 @@ static bool lin_add(Lin *out, const Lin *e, int64_t k) {
 
 /* ---- loops ---- */
 
-static bool in_loop(Dependence *d, int l, LLVMBasicBlockRef bb) {
-  int i = cfg_index(&d->cfg, bb);
-  return i >= 0 && d->loops.data[l].body[i];
-}
+static bool in_loop(Dependence *d, int l, LLVMBasicBlockRef bb) { return cfg_in_loop(&d->cfg, &d->loops.data[l], bb); }
 
 Dependence *dependence_new(LLVMValueRef fn) {
   Dependence *d = calloc(1, sizeof *d);
@@ -95,15 +87,6 @@ Dependence *dependence_new(LLVMValueRef fn) {
   d->td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(fn));
   cfg_build(fn, &d->cfg);
   cfg_natural_loops(&d->cfg, &d->loops);
-  d->ends = calloc(d->loops.len + 1, sizeof *d->ends);
-  for (size_t l = 0; l < d->loops.len; l++) {
-    BlockList *preds = &d->cfg.preds[cfg_index(&d->cfg, d->loops.data[l].header)];
-    if (preds->len != 2) continue;
-    bool in0 = in_loop(d, (int)l, preds->data[0]), in1 = in_loop(d, (int)l, preds->data[1]);
-    if (in0 == in1) continue;
-    d->ends[l].latch = in0 ? preds->data[0] : preds->data[1];
-    d->ends[l].preheader = in0 ? preds->data[1] : preds->data[0];
-  }
   return d;
 }
 
@@ -111,7 +94,6 @@ void dependence_free(Dependence *d) {
   if (!d) return;
   for (size_t l = 0; l < d->loops.len; l++) free(d->loops.data[l].body);
   vec_free(&d->loops);
-  free(d->ends);
   cfg_free(&d->cfg);
   free(d);
 }
@@ -146,7 +128,7 @@ static bool no_wrap(LLVMValueRef inst) {
 
 /* phi = start + step * t in loop l, whose next value adds a constant step without signed overflow */
 static bool induction(Problem *p, int l, LLVMValueRef phi, LLVMValueRef *start, int64_t *step, LLVMValueRef *next) {
-  LoopEnds *e = &p->d->ends[l];
+  const CfgLoop *e = &p->d->loops.data[l];
   if (!e->latch || !LLVMIsAPHINode(phi) || LLVMGetInstructionParent(phi) != p->d->loops.data[l].header ||
       !ir_is_int(LLVMTypeOf(phi)) || LLVMCountIncoming(phi) != 2)
     return false;
@@ -233,7 +215,7 @@ static bool loop_bounds(Problem *p, int side, int l, LinList *rows) {
   Lin nonneg = {0};
   nonneg.a[t] = 1;
   vec_push(rows, nonneg);
-  LoopEnds *e = &p->d->ends[l];
+  const CfgLoop *e = &p->d->loops.data[l];
   if (!e->latch) return true;
   LLVMValueRef br = LLVMGetBasicBlockTerminator(e->latch);
   if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br)) return true;

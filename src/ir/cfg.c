@@ -134,6 +134,11 @@ void cfg_free(Cfg *cfg) {
   vec_free(&cfg->blocks);
 }
 
+bool cfg_in_loop(const Cfg *cfg, const CfgLoop *l, LLVMBasicBlockRef bb) {
+  int i = cfg_index(cfg, bb);
+  return i >= 0 && l->body[i];
+}
+
 /* The natural loop of the back edges into header: the blocks that reach a latch without passing the
  * header. False when a block of it other than the header is entered from outside (irreducible). */
 static bool loop_body(const Cfg *cfg, LLVMBasicBlockRef header, BlockList *latches, bool *body) {
@@ -181,10 +186,20 @@ void cfg_natural_loops(const Cfg *cfg, CfgLoopList *out) {
   for (size_t h = 0; h < n; h++) {
     if (!latches[h].len) continue;
     CfgLoop l = {.header = cfg->blocks.data[h], .body = calloc(n + 1, 1)};
-    if (loop_body(cfg, l.header, &latches[h], l.body))
-      vec_push(out, l);
-    else
+    if (!loop_body(cfg, l.header, &latches[h], l.body)) {
       free(l.body);
+      vec_free(&latches[h]);
+      continue;
+    }
+    BlockList *preds = &cfg->preds[h];
+    if (preds->len == 2) {
+      bool in0 = cfg_in_loop(cfg, &l, preds->data[0]), in1 = cfg_in_loop(cfg, &l, preds->data[1]);
+      if (in0 != in1) {
+        l.latch = in0 ? preds->data[0] : preds->data[1];
+        l.preheader = in0 ? preds->data[1] : preds->data[0];
+      }
+    }
+    vec_push(out, l);
     vec_free(&latches[h]);
   }
   free(latches);

@@ -32,6 +32,8 @@ bool cfg_runs_once(const Cfg *cfg, LLVMBasicBlockRef bb);
 typedef struct {
   LLVMBasicBlockRef header;
   bool *body; /* per block position in the cfg: in the loop (the caller frees it) */
+  /* when the header has exactly two predecessors, one outside the loop and one inside: them (else NULL) */
+  LLVMBasicBlockRef preheader, latch;
 } CfgLoop;
 
 typedef VEC(CfgLoop) CfgLoopList;
@@ -39,5 +41,7 @@ typedef VEC(CfgLoop) CfgLoopList;
 /* The natural loops, one per header that back edges enter; a cycle entered other than through its
  * header (irreducible) is left out. Headers in reverse post-order: outer loops before inner ones. */
 void cfg_natural_loops(const Cfg *cfg, CfgLoopList *out);
+/* Is bb (reachable) in the loop. */
+bool cfg_in_loop(const Cfg *cfg, const CfgLoop *l, LLVMBasicBlockRef bb);
 
 #endif

@@ -79,19 +79,13 @@ static bool exit_test(RevGen *g, Loop *l) {
 }
 
 static void make_counted(RevGen *g, Loop *l) {
-  BlockList *preds = &g->cfg.preds[cfg_index(&g->cfg, l->header)];
-  if (preds->len != 2) return;
-  bool in0 = in_loop(g, l, preds->data[0]), in1 = in_loop(g, l, preds->data[1]);
-  if (in0 == in1) return;
-  LLVMBasicBlockRef latch = in0 ? preds->data[0] : preds->data[1], pre = in0 ? preds->data[1] : preds->data[0];
+  if (!l->latch) return;
   for (LLVMValueRef i = LLVMGetFirstInstruction(l->header); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
     Induction iv = {i, NULL, NULL, NULL};
-    if (induction(g, l->body, i, pre, latch, &iv.start, &iv.step)) vec_push(&l->ivs, iv);
+    if (induction(g, l->body, i, l->preheader, l->latch, &iv.start, &iv.step)) vec_push(&l->ivs, iv);
   }
-  l->preheader = pre;
-  l->latch = latch;
   /* a trip count known on entry, from a preheader that leads only into the loop */
-  LLVMValueRef pt = LLVMGetBasicBlockTerminator(pre);
+  LLVMValueRef pt = LLVMGetBasicBlockTerminator(l->preheader);
   if (l->ivs.len && pt && LLVMGetNumSuccessors(pt) == 1) exit_test(g, l);
 }
 
@@ -110,7 +104,8 @@ void find_loops(RevGen *g) {
   CfgLoopList natural = {0};
   cfg_natural_loops(&g->cfg, &natural);
   for (size_t i = 0; i < natural.len; i++) {
-    Loop l = {.header = natural.data[i].header, .body = natural.data[i].body};
+    CfgLoop *c = &natural.data[i];
+    Loop l = {.header = c->header, .body = c->body, .preheader = c->preheader, .latch = c->latch};
     make_counted(g, &l);
     vec_push(&g->loops, l);
   }

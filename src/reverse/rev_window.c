@@ -112,8 +112,8 @@ static bool linear_int(RevGen *g, Loop *l, LLVMValueRef v, long long k, Affine *
   }
 }
 
-/* An address as an Affine: a chain of one-index GEPs from a pointer that is not a GEP. */
-static bool affine(RevGen *g, Loop *l, LLVMValueRef p, Affine *out, int depth) {
+/* A chain of one-index GEPs from a pointer that is not a GEP. */
+static bool gep_chain(RevGen *g, Loop *l, LLVMValueRef p, Affine *out, int depth) {
   p = ir_strip_pointer_casts(p);
   if (!LLVMIsAGetElementPtrInst(p) || LLVMGetNumOperands(p) != 2 || depth > 12) {
     if (!loop_invariant(g, l, p)) return false;
@@ -123,32 +123,32 @@ static bool affine(RevGen *g, Loop *l, LLVMValueRef p, Affine *out, int depth) {
   long long size = (long long)ir_type_size(g->ad->mod, LLVMGetGEPSourceElementType(p));
   LLVMValueRef idx = LLVMGetOperand(p, 1);
   if (LLVMGetIntTypeWidth(LLVMTypeOf(idx)) != 64) return false;
-  return affine(g, l, LLVMGetOperand(p, 0), out, depth + 1) && linear_int(g, l, idx, size, out, 0);
+  return gep_chain(g, l, LLVMGetOperand(p, 0), out, depth + 1) && linear_int(g, l, idx, size, out, 0);
 }
 
-static int by_term(const void *x, const void *y) {
-  uintptr_t a = (uintptr_t)*(LLVMValueRef const *)x, b = (uintptr_t)*(LLVMValueRef const *)y;
-  return a < b ? -1 : a > b;
+/* An address as an Affine, its terms without zero scales and in one order (by value), so that two on
+ * the same line have the same terms field by field. */
+static bool affine(RevGen *g, Loop *l, LLVMValueRef p, Affine *out) {
+  if (!gep_chain(g, l, p, out, 0)) return false;
+  int n = 0;
+  for (int i = 0; i < out->nterms; i++) {
+    if (!out->scale[i]) continue;
+    LLVMValueRef v = out->term[i];
+    long long scale = out->scale[i];
+    int k = n++;
+    for (; k > 0 && (uintptr_t)out->term[k - 1] > (uintptr_t)v; k--)
+      out->term[k] = out->term[k - 1], out->scale[k] = out->scale[k - 1];
+    out->term[k] = v, out->scale[k] = scale;
+  }
+  out->nterms = n;
+  return true;
 }
 
 /* The same root, terms and movement: addresses a constant apart. */
 static bool same_line(const Affine *x, const Affine *y) {
-  if (x->root != y->root || x->iv != y->iv || x->coef != y->coef) return false;
-  LLVMValueRef tx[MAX_TERMS], ty[MAX_TERMS];
-  int nx = 0, ny = 0;
+  if (x->root != y->root || x->iv != y->iv || x->coef != y->coef || x->nterms != y->nterms) return false;
   for (int i = 0; i < x->nterms; i++)
-    if (x->scale[i]) tx[nx++] = x->term[i];
-  for (int i = 0; i < y->nterms; i++)
-    if (y->scale[i]) ty[ny++] = y->term[i];
-  if (nx != ny) return false;
-  qsort(tx, (size_t)nx, sizeof *tx, by_term);
-  qsort(ty, (size_t)ny, sizeof *ty, by_term);
-  for (int i = 0; i < nx; i++) {
-    if (tx[i] != ty[i]) return false;
-    for (int a = 0; a < x->nterms; a++)
-      for (int b = 0; b < y->nterms; b++)
-        if (x->term[a] == tx[i] && y->term[b] == tx[i] && x->scale[a] != y->scale[b]) return false;
-  }
+    if (x->term[i] != y->term[i] || x->scale[i] != y->scale[i]) return false;
   return true;
 }
 
@@ -211,7 +211,7 @@ static bool candidate(RevGen *g, Loop *l, LLVMValueRef load, Affine *at) {
   if (!ir_is_fp(t) || !activity_varied(g->act, load) || adj_type_of(g, load) != t) return false;
   if (LLVMGetOrdering(load) != LLVMAtomicOrderingNotAtomic || LLVMGetVolatile(load)) return false;
   if (!shared_decided_per_run(g, load, l)) return false;
-  return affine(g, l, LLVMGetOperand(load, 0), at, 0) && activity_shadowed(g->act, at->root);
+  return affine(g, l, LLVMGetOperand(load, 0), at) && activity_shadowed(g->act, at->root);
 }
 
 /* A window for the address: on its line, or, for an address the loop does not move, at it. */
@@ -295,7 +295,7 @@ static bool check_stores(RevGen *g, struct Windows *w, Window *win) {
     LLVMValueRef v = LLVMGetOperand(i, 0), p = LLVMGetOperand(i, 1);
     if (!activity_shadowed(g->act, p) || ir_is_ptr(LLVMTypeOf(v))) continue; /* its reverse leaves memory alone */
     Affine at;
-    if (!affine(g, win->loop, p, &at, 0) || !activity_shadowed(g->act, at.root)) return false;
+    if (!affine(g, win->loop, p, &at) || !activity_shadowed(g->act, at.root)) return false;
     long long diff = at.offset - win->at.offset;
     if (same_line(&at, &win->at) && !win->stride) {
       long long ssize = (long long)ir_type_size(g->ad->mod, LLVMTypeOf(v));
