@@ -21,6 +21,14 @@ static LLVMValueRef runtime_call(RevGen *g, const char *name, LLVMTypeRef ret, L
   return ir_call_named(g->b, name, LLVMFunctionType(ret, params, n, 0), args, n);
 }
 
+/* A new zeroed shadow block: calloc's, or the pool's (runtime/tape.h). Its result aliases nothing, as calloc's. */
+static LLVMValueRef shadow_alloc(RevGen *g, LLVMValueRef count, LLVMValueRef size) {
+  LLVMValueRef args[2] = {count, size};
+  LLVMValueRef call = runtime_call(g, "__parad_rt_shadow_alloc", g->ptr_type, args, 2);
+  LLVMAddCallSiteAttribute(call, LLVMAttributeReturnIndex, LLVMCreateEnumAttribute(g->ctx, ir_attr_kind("noalias"), 0));
+  return call;
+}
+
 /* ---- the forward sweep ---- */
 
 bool aug_memory(RevGen *g, LLVMValueRef inst) {
@@ -76,8 +84,7 @@ bool aug_memory(RevGen *g, LLVMValueRef inst) {
     /* the reverse function needs the shadow after this one has returned: on the heap */
     LLVMValueRef count = LLVMBuildZExtOrBitCast(g->b, aug_value(g, LLVMGetOperand(inst, 0)), g->i64, "");
     LLVMValueRef bytes = LLVMBuildMul(g->b, count, LLVMConstInt(g->i64, ir_type_size(g->ad->mod, LLVMGetAllocatedType(inst)), 0), "");
-    LLVMValueRef args[2] = {LLVMConstInt(g->i64, 1, 0), bytes};
-    vmap_put(&g->smap, inst, runtime_call(g, "calloc", g->ptr_type, args, 2));
+    vmap_put(&g->smap, inst, shadow_alloc(g, LLVMConstInt(g->i64, 1, 0), bytes));
     return true;
   }
   case LLVMAtomicRMW: {
@@ -249,8 +256,7 @@ bool rev_memory(RevGen *g, LLVMValueRef inst) {
   case LLVMAlloca:
     if (shadowed(g, inst)) {
       LLVMValueRef s = rs(g, inst);
-      LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), &g->ptr_type, 1, 0);
-      ir_call_named(g->b, "free", fty, &s, 1);
+      runtime_call(g, "__parad_rt_shadow_give", LLVMVoidTypeInContext(g->ctx), &s, 1);
     }
     return true;
   case LLVMAtomicRMW: {
@@ -308,9 +314,8 @@ void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
   }
   if (!shadowed(g, call)) return;
   bool is_calloc = ir_num_call_args(call) == 2;
-  LLVMValueRef args[2] = {is_calloc ? aug_value(g, LLVMGetArgOperand(call, 0)) : LLVMConstInt(g->i64, 1, 0),
-                          aug_value(g, LLVMGetArgOperand(call, is_calloc ? 1 : 0))};
-  vmap_put(&g->smap, call, runtime_call(g, "calloc", g->ptr_type, args, 2));
+  vmap_put(&g->smap, call, shadow_alloc(g, is_calloc ? aug_value(g, LLVMGetArgOperand(call, 0)) : LLVMConstInt(g->i64, 1, 0),
+                                        aug_value(g, LLVMGetArgOperand(call, is_calloc ? 1 : 0))));
 }
 
 void rev_heap(RevGen *g, LLVMValueRef call, CallKind kind) {

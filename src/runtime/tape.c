@@ -1,6 +1,7 @@
 /* The tape runtime. See tape.h for the layout generated code relies on. */
 #include "tape.h"
 
+#include <malloc.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -30,6 +31,14 @@ static _Thread_local ParadTape *spare; /* one finished tape kept per thread: mos
 enum { SIZE_CLASSES = 64 };
 static _Thread_local ParadChunk *pool[SIZE_CLASSES];
 static _Thread_local size_t pooled;
+
+/* Shadows of heap blocks, once no reverse sweep needs them, kept in the same budget for the thread's next
+ * gradients (a block's first word links it into its list): a program that allocates its work arrays inside
+ * the differentiated code would otherwise map every shadow afresh, and a shadow read before it is written
+ * (an adjoint added into) faults twice per page, the second time stopping the process's other threads to
+ * flush their TLBs. Blocks under SMALL_SHADOW are left to malloc. */
+enum { SMALL_SHADOW = 64 * 1024 };
+static _Thread_local void *shadow_pool[SIZE_CLASSES];
 
 static int size_class(size_t size) { return size ? 63 - __builtin_clzll((unsigned long long)size) : 0; }
 
@@ -96,6 +105,16 @@ static void free_tape(ParadTape *t) {
 static pthread_key_t cache_key;
 static pthread_once_t cache_key_once = PTHREAD_ONCE_INIT;
 
+static void release_shadows(void) {
+  for (int k = 0; k < SIZE_CLASSES; k++) {
+    for (void *b = shadow_pool[k], *n; b; b = n) {
+      n = *(void **)b;
+      free(b);
+    }
+    shadow_pool[k] = NULL;
+  }
+}
+
 static void release_cache(void *unused) {
   (void)unused;
   if (spare) free_tape(spare);
@@ -107,6 +126,7 @@ static void release_cache(void *unused) {
     }
     pool[k] = NULL;
   }
+  release_shadows();
   pooled = 0;
 }
 
@@ -133,9 +153,38 @@ static void pool_chunk(ParadTape *t, ParadChunk *c) {
   note_cache();
 }
 
+void *__parad_rt_shadow_alloc(size_t count, size_t size) {
+  size_t bytes;
+  if (__builtin_mul_overflow(count, size, &bytes) || bytes < SMALL_SHADOW) return calloc(count, size);
+  /* a block of its own class or the next (not a far larger one: the next large request would miss it) */
+  for (int k = size_class(bytes); k < SIZE_CLASSES && k <= size_class(bytes) + 1; k++)
+    for (void **p = &shadow_pool[k]; *p; p = (void **)*p) {
+      void *b = *p;
+      size_t usable = malloc_usable_size(b);
+      if (usable < bytes) continue;
+      *p = *(void **)b;
+      pooled -= usable;
+      return memset(b, 0, bytes);
+    }
+  return calloc(count, size);
+}
+
+void __parad_rt_shadow_give(void *shadow) {
+  size_t usable = shadow ? malloc_usable_size(shadow) : 0;
+  if (usable < SMALL_SHADOW || pooled + usable > POOL_AT_MOST) {
+    free(shadow);
+    return;
+  }
+  int k = size_class(usable);
+  *(void **)shadow = shadow_pool[k];
+  shadow_pool[k] = shadow;
+  pooled += usable;
+  note_cache();
+}
+
 /* What a tape holds besides its records: shadows of freed blocks, parallel regions. */
 static void release_contents(ParadTape *t) {
-  for (size_t i = 0; i < t->nlater; i++) free(t->later[i]);
+  for (size_t i = 0; i < t->nlater; i++) __parad_rt_shadow_give(t->later[i]);
   t->nlater = 0;
   t->nmoves = 0;
   for (size_t i = 0; i < t->nregions; i++) __parad_rt_region_free(t->regions[i]); /* defined when there are any */

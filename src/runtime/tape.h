@@ -57,6 +57,11 @@ void __parad_rt_tape_discard(ParadTape *t);
  * the region, would otherwise map and fault in fresh pages every time. */
 void *__parad_rt_scratch_take(size_t size);
 void __parad_rt_scratch_give(void *data);
+/* calloc for the shadow of a heap block (or of a stack slot the reverse sweep outlives), from the thread's
+ * pool where a big enough block was given back; and giving one back when no sweep needs it any more. The
+ * blocks are malloc's: a shadow that escapes to the program may be freed with free. */
+void *__parad_rt_shadow_alloc(size_t count, size_t size);
+void __parad_rt_shadow_give(void *shadow);
 
 /* Slow paths of generated code: room for a record of n bytes in a new chunk; the previous chunk when the
  * current one has been read back entirely. Both return the new top. */
