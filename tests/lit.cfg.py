@@ -38,7 +38,8 @@ config.substitutions.append(("%lli", os.path.join(llvm_bin, "lli")))
 
 # MPI: the program is built by the MPI compiler wrapper with parad-cc as its compiler (as users build);
 # runs are bounded in time (a rank that waits for an adjoint that never comes gives up after
-# PARAD_MPI_TIMEOUT seconds), and with Open MPI oversubscribed (more ranks than cores), allowed as root and
+# PARAD_MPI_TIMEOUT seconds; an mpirun that outlives its ranks, as Open MPI's once did after an abort, is
+# killed 10 s after the limit), and with Open MPI oversubscribed (more ranks than cores), allowed as root and
 # given a TMPDIR of its own per run (mpi/Inputs/private-tmpdir).
 # Every MPI test runs under each MPI library: Open MPI by default, MPICH with `--param mpi=mpich`
 # (scripts/run-tests runs tests/mpi and the MPI refusals again that way when MPICH is installed).
@@ -49,12 +50,12 @@ if lit_config.params.get("mpi", "openmpi") == "mpich":
     config.name = "Parad-MPICH"
     config.test_exec_root = os.path.join(root, "tests", "out-mpich")
     config.available_features.add("mpich")
-    mpicc, launch = "env MPICH_CC=%s mpicc.mpich" % parad_cc, "timeout 120 mpirun.mpich"
+    mpicc, launch = "env MPICH_CC=%s mpicc.mpich" % parad_cc, "timeout -k 10 120 mpirun.mpich"
     suppressions = [os.path.join(inputs, "mpich-init.supp")]
 else:
     config.available_features.add("openmpi")
     mpicc = "env OMPI_CC=%s mpicc" % parad_cc
-    launch = "%s timeout 120 mpirun --oversubscribe --allow-run-as-root" % os.path.join(inputs, "private-tmpdir")
+    launch = "%s timeout -k 10 120 mpirun --oversubscribe --allow-run-as-root" % os.path.join(inputs, "private-tmpdir")
     suppressions = ["/usr/share/openmpi/openmpi-valgrind.supp", os.path.join(inputs, "openmpi-init.supp")]
 config.substitutions.append(("%mpicc", mpicc))
 config.substitutions.append(("%mpirun", "env PARAD_MPI_TIMEOUT=30 %s -np" % launch))
