@@ -7,6 +7,8 @@
 #   tests/omp/     OpenMP programs in both modes, each run with 1, 2 and 4 threads
 #   tests/mpi/     MPI programs in both modes, each run under mpirun -np 1, 2, 3 and 4, checked against
 #                  finite differences computed collectively across the ranks
+#   tests/cxx/     C++ programs built with parad-c++ (classes, templates, lambdas, new/delete, the standard
+#                  library, exceptions on), both modes, serial and OpenMP
 #   tests/diag/    refusals: a diagnostic with file:line, a non-zero exit, no output file
 #   tests/driver/  parad-cc as a compiler: flags, several files, programs without derivatives
 #   tests/examples/ the example applications (examples/md) built with their Makefile and CMakeLists.txt,
@@ -17,7 +19,7 @@ import lit.formats
 
 config.name = "Parad"
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = [".c", ".ll", ".test"]
+config.suffixes = [".c", ".cpp", ".ll", ".test"]
 config.excludes = ["include", "Inputs", "lit.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 root = os.path.dirname(config.test_source_root)
@@ -31,6 +33,7 @@ for var in ("HOME", "TMPDIR", "PARAD_CLANG", "ASAN_OPTIONS", "UBSAN_OPTIONS"):
 
 include = os.path.join(root, "tests", "include")
 config.substitutions.append(("%parad-cc", os.path.join(root, "bin", "parad-cc")))
+config.substitutions.append(("%parad-cxx", os.path.join(root, "bin", "parad-c++")))
 config.substitutions.append(("%parad", os.path.join(root, "bin", "parad")))
 config.substitutions.append(("%cflags", "-O2 -Wall -I" + include))
 config.substitutions.append(("%clang", os.path.join(llvm_bin, "clang")))

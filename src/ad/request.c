@@ -8,6 +8,7 @@
 
 #include <llvm-c/DebugInfo.h>
 
+#include "ad/nounwind.h"
 #include "ir/diag.h"
 #include "ir/ir.h"
 #include "ir/util.h"
@@ -460,8 +461,10 @@ int request_canonicalise_all(LLVMModuleRef m) {
         errors++;
       }
     } else if (entry_point(callee, &mode)) {
-      if (LLVMIsAInvokeInst(call)) {
-        diag_error_plain(call, "%s: cannot be called with exception handling (invoke)", LLVMGetValueName(callee));
+      /* from C++ with destructors to run: the derivative's own throw (none on the path it differentiates)
+         would skip them, as a C caller's would */
+      if (LLVMIsAInvokeInst(call) && !(call = ad_invoke_to_call(call))) {
+        diag_error_plain(calls.data[i], "%s: cannot be called with exception handling (invoke) whose landing pad has phis", LLVMGetValueName(callee));
         errors++;
       } else {
         errors += canonicalise(m, call, mode, serial++);

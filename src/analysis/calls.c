@@ -16,7 +16,7 @@ static const char *const inactive_functions[] = {
     "__assert_fail", "__stack_chk_fail", "clock", "time", "clock_gettime", "gettimeofday", "rand", "srand",
     "getenv", "atoi", "atol", "atof", "strtol", "strtoul", "strtod", "strlen", "strcmp", "strncmp",
     "memcmp", "usleep", "sleep", "omp_get_thread_num", "omp_get_num_threads", "omp_get_max_threads",
-    "omp_get_wtime", "omp_in_parallel",
+    "omp_get_wtime", "omp_in_parallel", "__parad_rt_thrown",
 };
 
 /* Intrinsics that take pointers or floats but have no derivative of their own. */
@@ -61,9 +61,13 @@ CallKind call_classify(LLVMValueRef call, const MathRule **rule) {
       !strcmp(name, "memmove"))
     return CALL_MEMCPY;
   if (!strncmp(name, "llvm.memset", 11) || !strcmp(name, "memset")) return CALL_MEMSET;
-  if (!strcmp(name, "malloc") || !strcmp(name, "calloc")) return CALL_ALLOC;
+  /* C++'s operator new and new[] (size only: an aligned one would need its shadow aligned too) and their
+     deletes, plain and sized: a shadow as malloc's, made with calloc and freed with free */
+  static const char *const cxx_new[] = {"_Znwm", "_Znam"};
+  static const char *const cxx_delete[] = {"_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm"};
+  if (!strcmp(name, "malloc") || !strcmp(name, "calloc") || name_in(name, cxx_new, COUNT(cxx_new), false)) return CALL_ALLOC;
   if (!strcmp(name, "realloc")) return CALL_REALLOC;
-  if (!strcmp(name, "free")) return CALL_FREE;
+  if (!strcmp(name, "free") || name_in(name, cxx_delete, COUNT(cxx_delete), false)) return CALL_FREE;
   if (name_in(name, inactive_functions, COUNT(inactive_functions), false)) return CALL_INACTIVE;
   if (omp_is_runtime_call(call)) return CALL_OMP;
   const MpiCall *mpi = mpi_call_of(call);

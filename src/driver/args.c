@@ -36,7 +36,7 @@ static bool ends_with(const char *s, const char *suffix) {
 }
 
 static bool is_source(const char *path) {
-  static const char *const exts[] = {".c", ".i", ".ll", ".bc", NULL};
+  static const char *const exts[] = {".c", ".i", ".ll", ".bc", ".cpp", ".cc", ".cxx", ".c++", ".cp", ".C", ".CPP", ".ii", NULL};
   for (const char *const *e = exts; *e; e++)
     if (ends_with(path, *e)) return true;
   return false;
@@ -58,11 +58,11 @@ static void opt_level(Invocation *inv, const char *a) {
   else if (*l == 's' || *l == 'z') inv->opt = *l;
 }
 
-/* -x LANG: C (preprocessed or not) and LLVM IR go through the pipeline whatever their names; another
-   language means the command is not one parad-cc can differentiate, so it goes to clang unchanged.
+/* -x LANG: C and C++ (preprocessed or not) and LLVM IR go through the pipeline whatever their names;
+   another language means the command is not one parad-cc can differentiate, so it goes to clang unchanged.
    Returns the language the next inputs have, NULL for "none" (told by their names). */
 static const char *language(const char *lang, bool *passthrough) {
-  static const char *const ours[] = {"c", "cpp-output", "ir", NULL};
+  static const char *const ours[] = {"c", "cpp-output", "c++", "c++-cpp-output", "ir", NULL};
   if (!strcmp(lang, "none")) return NULL;
   if (!in(lang, ours)) *passthrough = true;
   return lang;

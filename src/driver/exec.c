@@ -13,17 +13,23 @@
 
 extern char **environ;
 
-const char *exec_clang(void) {
+static bool cxx;
+
+void exec_set_cxx(bool on) { cxx = on; }
+
+static const char *clang_c(void) {
   const char *c = getenv("PARAD_CLANG");
   return c && *c ? c : PARAD_CLANG;
 }
+
+const char *exec_clang(void) { return cxx ? exec_llvm_tool("clang++") : clang_c(); }
 
 const char *exec_llvm_tool(const char *name) {
   static char *known[8];
   for (int i = 0; i < 8; i++) {
     if (known[i] && !strcmp(strrchr(known[i], '/') + 1, name)) return known[i];
     if (known[i]) continue;
-    char *dir = xstrdup(exec_clang());
+    char *dir = xstrdup(clang_c());
     char *slash = strrchr(dir, '/');
     known[i] = slash ? xasprintf("%.*s/%s", (int)(slash - dir), dir, name) : xasprintf("./%s", name);
     free(dir);

@@ -18,8 +18,10 @@ char *exec_temp_path(const char *stem, const char *ext);
 const char *exec_temp_path_kept(const char *stem, const char *ext);
 /* Where Parad is installed: the directory above the one parad-cc is in (holds include/ and lib/). */
 const char *exec_parad_root(void);
-/* The clang the pipeline uses: $PARAD_CLANG, else the one Parad was built against. */
+/* The clang the pipeline uses: $PARAD_CLANG, else the one Parad was built against; as parad-c++, the
+ * clang++ beside it (C++'s driver: .c files compiled as C++, the link with the C++ library). */
 const char *exec_clang(void);
+void exec_set_cxx(bool on);
 /* An LLVM tool beside that clang (llvm-objcopy). */
 const char *exec_llvm_tool(const char *name);
 

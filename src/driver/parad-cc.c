@@ -1,6 +1,7 @@
-/* parad-cc: a C compiler driver that differentiates.
+/* parad-cc: a C compiler driver that differentiates; parad-c++ (the same program under that name), the C++
+ * one.
  *
- * Use it where you would use cc. For each C source it runs
+ * Use it where you would use cc (or c++). For each C or C++ source it runs
  *     clang -emit-llvm (front end only)  ->  Parad + LLVM's optimiser (in process)  ->  clang (code generation)
  * and then links with clang. Everything it does not need to see (preprocessing, linking only, queries
  * such as --version) goes straight to clang. */
@@ -168,7 +169,15 @@ static int compile(const Invocation *inv, const char *source, const char *langua
   return rc;
 }
 
+static bool named_cxx(const char *argv0) {
+  const char *base = strrchr(argv0, '/');
+  base = base ? base + 1 : argv0;
+  size_t n = strlen(base);
+  return n >= 2 && !strcmp(base + n - 2, "++");
+}
+
 int main(int argc, char **argv) {
+  exec_set_cxx(named_cxx(argv[0]));
   Invocation inv;
   if (!args_parse(argc - 1, argv + 1, &inv)) return 1;
   if (inv.action == ACTION_PASSTHROUGH) {

@@ -13,8 +13,14 @@
 #include <math.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
 extern int parad_dup, parad_const, parad_dupnoneed, parad_out, parad_width;
 extern int enzyme_dup, enzyme_const, enzyme_dupnoneed, enzyme_out, enzyme_width;
+#ifdef __cplusplus
+}
+#endif
 
 static int check_failures, check_count;
 

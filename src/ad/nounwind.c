@@ -1,0 +1,214 @@
+/* A function's copy without its unwind paths (see nounwind.h). */
+#include "ad/nounwind.h"
+
+#include <llvm-c/DebugInfo.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/diag.h"
+#include "ir/ir.h"
+
+/* The successors a block has when nothing throws. */
+static unsigned normal_successors(LLVMValueRef term) {
+  return LLVMGetInstructionOpcode(term) == LLVMInvoke ? 1 : LLVMGetNumSuccessors(term);
+}
+
+static void copy_attributes_at(LLVMValueRef from, LLVMValueRef to, LLVMAttributeIndex idx) {
+  unsigned n = LLVMGetAttributeCountAtIndex(from, idx);
+  LLVMAttributeRef *attrs = xcalloc(n + 1, sizeof *attrs);
+  LLVMGetAttributesAtIndex(from, idx, attrs);
+  for (unsigned i = 0; i < n; i++) LLVMAddAttributeAtIndex(to, idx, attrs[i]);
+  free(attrs);
+}
+
+static void copy_call_attributes(LLVMValueRef from, LLVMValueRef to) {
+  unsigned nargs = LLVMGetNumArgOperands(from);
+  for (long long idx = -1; idx <= (long long)nargs; idx++) { /* function, return, arguments */
+    LLVMAttributeIndex i = idx < 0 ? LLVMAttributeFunctionIndex : (LLVMAttributeIndex)idx;
+    unsigned n = LLVMGetCallSiteAttributeCount(from, i);
+    LLVMAttributeRef *attrs = xcalloc(n + 1, sizeof *attrs);
+    LLVMGetCallSiteAttributes(from, i, attrs);
+    for (unsigned k = 0; k < n; k++) LLVMAddCallSiteAttribute(to, i, attrs[k]);
+    free(attrs);
+  }
+}
+
+/* A call like the invoke (its callee, arguments, attributes and location) at the builder. */
+static LLVMValueRef call_like(LLVMBuilderRef b, LLVMValueRef invoke) {
+  unsigned n = LLVMGetNumArgOperands(invoke);
+  LLVMValueRef *args = xcalloc(n + 1, sizeof *args);
+  for (unsigned i = 0; i < n; i++) args[i] = LLVMGetOperand(invoke, i);
+  size_t len;
+  const char *name = LLVMGetValueName2(invoke, &len);
+  LLVMValueRef call = LLVMBuildCall2(b, LLVMGetCalledFunctionType(invoke), LLVMGetCalledValue(invoke), args, n, name);
+  free(args);
+  LLVMSetInstructionCallConv(call, LLVMGetInstructionCallConv(invoke));
+  copy_call_attributes(invoke, call);
+  LLVMInstructionSetDebugLoc(call, LLVMInstructionGetDebugLoc(invoke));
+  return call;
+}
+
+LLVMValueRef ad_invoke_to_call(LLVMValueRef invoke) {
+  LLVMBasicBlockRef unwind = LLVMGetUnwindDest(invoke);
+  if (LLVMIsAPHINode(LLVMGetFirstInstruction(unwind))) return NULL; /* its phis would keep the edge */
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetTypeContext(LLVMTypeOf(invoke)));
+  LLVMPositionBuilderBefore(b, invoke);
+  LLVMValueRef call = call_like(b, invoke);
+  LLVMBuildBr(b, LLVMGetNormalDest(invoke));
+  LLVMReplaceAllUsesWith(invoke, call);
+  LLVMInstructionEraseFromParent(invoke);
+  LLVMDisposeBuilder(b);
+  return call;
+}
+
+/* A throw: C++'s own (throw, rethrow) or the library's helpers (std::__throw_length_error, ...: _ZSt, the
+ * name's length, __throw_...). */
+static bool is_throw(LLVMValueRef inst) {
+  if (!ir_is_call(inst) && LLVMGetInstructionOpcode(inst) != LLVMInvoke) return false;
+  const char *name = ir_called_name(inst);
+  if (!strcmp(name, "__cxa_throw") || !strcmp(name, "__cxa_rethrow")) return true;
+  if (strncmp(name, "_ZSt", 4)) return false;
+  name += 4;
+  while (*name >= '0' && *name <= '9') name++;
+  return !strncmp(name, "__throw_", 8);
+}
+
+static bool block_throws(LLVMBasicBlockRef bb) {
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+    if (is_throw(i)) return true;
+  return false;
+}
+
+static bool needs_copy(LLVMValueRef fn) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if ((t && LLVMGetInstructionOpcode(t) == LLVMInvoke) || block_throws(bb)) return true;
+  }
+  return false;
+}
+
+/* Instead of a throw in the copy: the runtime's message (where, in which function) and an abort. The
+ * derivative cannot go on (its tape would be left half written), and an exception the program catches
+ * would let it go on with a wrong tape. */
+static void thrown(LLVMBuilderRef b, AdModule *ad, LLVMValueRef inst) {
+  unsigned len = 0, line = LLVMGetDebugLocLine(inst);
+  const char *file = line ? LLVMGetDebugLocFilename(inst, &len) : NULL;
+  char *where = file ? xasprintf("%.*s:%u, in function '%s'", (int)len, file, line, diag_source_function(inst))
+                     : xasprintf("in function '%s'", diag_source_function(inst));
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(ad->ctx, 0);
+  LLVMValueRef arg = LLVMBuildGlobalStringPtr(b, where, "parad.throw.at");
+  LLVMValueRef call = ir_call_named(b, "__parad_rt_thrown", LLVMFunctionType(LLVMVoidTypeInContext(ad->ctx), &ptr, 1, 0), &arg, 1);
+  LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ad->ctx, ir_attr_kind("noreturn"), 0));
+  LLVMBuildUnreachable(b);
+  free(where);
+}
+
+LLVMValueRef ad_nounwind_body(AdModule *ad, LLVMValueRef fn) {
+  if (LLVMIsDeclaration(fn) || !needs_copy(fn)) return fn;
+  char *key = xasprintf("nounwind|%s", LLVMGetValueName(fn));
+  LLVMValueRef copy = ad_find_generated(ad, key);
+  if (copy) {
+    free(key);
+    return copy;
+  }
+  char *name = xasprintf("%s.nounwind", LLVMGetValueName(fn));
+  copy = LLVMAddFunction(ad->mod, name, LLVMGlobalGetValueType(fn));
+  free(name);
+  LLVMSetLinkage(copy, LLVMInternalLinkage);
+  copy_attributes_at(fn, copy, LLVMAttributeFunctionIndex);
+  copy_attributes_at(fn, copy, LLVMAttributeReturnIndex);
+  for (unsigned p = 0, np = LLVMCountParams(fn); p < np; p++) copy_attributes_at(fn, copy, p + 1);
+  if (LLVMGetSubprogram(fn)) LLVMSetSubprogram(copy, LLVMGetSubprogram(fn));
+  ad_remember_generated(ad, key, copy);
+  free(key);
+
+  /* the blocks reached without an unwind edge, in the original's order */
+  ValueMap vm, reached;
+  vmap_init(&vm);
+  vmap_init(&reached);
+  VEC(LLVMBasicBlockRef) stack = {0};
+  vec_push(&stack, LLVMGetEntryBasicBlock(fn));
+  vmap_put(&reached, LLVMBasicBlockAsValue(LLVMGetEntryBasicBlock(fn)), fn);
+  while (stack.len) {
+    LLVMBasicBlockRef bb = stack.data[--stack.len];
+    LLVMValueRef t = block_throws(bb) ? NULL : LLVMGetBasicBlockTerminator(bb); /* a throw ends it */
+    for (unsigned i = 0, n = t ? normal_successors(t) : 0; i < n; i++) {
+      LLVMBasicBlockRef s = LLVMGetSuccessor(t, i);
+      if (vmap_has(&reached, LLVMBasicBlockAsValue(s))) continue;
+      vmap_put(&reached, LLVMBasicBlockAsValue(s), fn);
+      vec_push(&stack, s);
+    }
+  }
+  vec_free(&stack);
+  for (unsigned p = 0, np = LLVMCountParams(fn); p < np; p++) vmap_put(&vm, LLVMGetParam(fn, p), LLVMGetParam(copy, p));
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    if (vmap_has(&reached, LLVMBasicBlockAsValue(bb)))
+      vmap_put(&vm, LLVMBasicBlockAsValue(bb), LLVMBasicBlockAsValue(LLVMAppendBasicBlockInContext(ad->ctx, copy, "")));
+
+  /* every instruction copied with the original's operands, then the operands mapped (a loop's values are
+     used before the copy of their definition exists); phis filled last, from the blocks that remain */
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ad->ctx);
+  VEC(LLVMValueRef) copied = {0}, phis = {0};
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    if (!vmap_has(&reached, LLVMBasicBlockAsValue(bb))) continue;
+    LLVMPositionBuilderAtEnd(b, LLVMValueAsBasicBlock(vmap_get(&vm, LLVMBasicBlockAsValue(bb))));
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (is_throw(i)) { /* the rest of the block never runs */
+        thrown(b, ad, i);
+        break;
+      }
+      size_t len;
+      const char *iname = LLVMGetValueName2(i, &len);
+      if (LLVMIsAPHINode(i)) {
+        vmap_put(&vm, i, LLVMBuildPhi(b, LLVMTypeOf(i), iname));
+        vec_push(&phis, i);
+      } else if (LLVMGetInstructionOpcode(i) == LLVMInvoke) { /* operands mapped with the others */
+        vmap_put(&vm, i, call_like(b, i));
+        LLVMBuildBr(b, LLVMValueAsBasicBlock(vmap_get(&vm, LLVMBasicBlockAsValue(LLVMGetNormalDest(i)))));
+        vec_push(&copied, i);
+      } else {
+        LLVMValueRef c = LLVMInstructionClone(i);
+        LLVMInsertIntoBuilderWithName(b, c, LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVoidTypeKind ? "" : iname);
+        vmap_put(&vm, i, c);
+        vec_push(&copied, i);
+      }
+    }
+  }
+  for (size_t k = 0; k < copied.len; k++) {
+    LLVMValueRef c = vmap_get(&vm, copied.data[k]);
+    for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(c); i < n; i++) {
+      LLVMValueRef op = LLVMGetOperand(c, i), m = vmap_get(&vm, op);
+      if (m) LLVMSetOperand(c, i, m);
+    }
+  }
+  for (size_t k = 0; k < phis.len; k++) {
+    LLVMValueRef phi = phis.data[k], c = vmap_get(&vm, phi);
+    for (unsigned i = 0, n = LLVMCountIncoming(phi); i < n; i++) {
+      LLVMValueRef from = LLVMBasicBlockAsValue(LLVMGetIncomingBlock(phi, i));
+      if (!vmap_has(&reached, from)) continue;
+      LLVMValueRef v = LLVMGetIncomingValue(phi, i), m = vmap_get(&vm, v);
+      LLVMBasicBlockRef block = LLVMValueAsBasicBlock(vmap_get(&vm, from));
+      LLVMAddIncoming(c, m ? &m : &v, &block, 1);
+    }
+  }
+  vec_free(&copied);
+  vec_free(&phis);
+  LLVMDisposeBuilder(b);
+  vmap_free(&vm);
+  vmap_free(&reached);
+  return copy;
+}
+
+void ad_nounwind_drop(AdModule *ad) {
+  size_t kept = 0;
+  for (size_t i = 0; i < ad->generated.len; i++) {
+    Generated *g = &ad->generated.data[i];
+    if (strncmp(g->key, "nounwind|", 9) || LLVMGetFirstUse(g->fn)) {
+      ad->generated.data[kept++] = *g;
+      continue;
+    }
+    LLVMDeleteFunction(g->fn);
+    free(g->key);
+  }
+  ad->generated.len = kept;
+}
