@@ -152,7 +152,6 @@ static void plan(RevGen *g) {
     if (loop) { /* which way back: the first iteration or not; then every induction variable steps back */
       rv(g, loop->ivs.data[0].start);
       for (size_t i = 0; i < loop->ivs.len; i++) rv(g, loop->ivs.data[i].phi);
-      shared_rev_next_segment(g, loop, rv(g, loop->ivs.data[0].phi), NULL);
     }
     else if (g->cfg.preds[b].len > 1)
       rev_pred_index(g, bb, NULL);
@@ -416,24 +415,9 @@ static LLVMValueRef incoming_for(LLVMValueRef phi, LLVMBasicBlockRef from) {
   return LLVMGetUndef(LLVMTypeOf(phi));
 }
 
-/* The block each segment of a run of l starts from (a block of its own, so that the loop of one segment's
- * iterations is a loop nested in the run's, with the segment's decision the same throughout it). */
-static LLVMBasicBlockRef run_head(RevGen *g, Loop *l) {
-  if (!l->run_head) {
-    LLVMBasicBlockRef at = LLVMGetInsertBlock(g->b);
-    l->run_head = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "run");
-    LLVMPositionBuilderAtEnd(g->b, l->run_head);
-    LLVMBuildBr(g->b, rblock(g, l->latch));
-    LLVMPositionBuilderAtEnd(g->b, at);
-  }
-  return l->run_head;
-}
-
 /* The way back from a block's reverse to a predecessor's: the adjoints of the block's phis go to the
- * values coming in along that edge, and a counted loop the edge enters starts its induction variable.
- * Returns the block to go on to. */
-static LLVMBasicBlockRef edge_values(RevGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred, ValueList *phis, ValueList *dphis) {
-  LLVMBasicBlockRef to = rblock(g, pred);
+ * values coming in along that edge, and a counted loop the edge enters starts its induction variable. */
+static void edge(RevGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred, ValueList *phis, ValueList *dphis) {
   for (size_t p = 0; p < phis->len; p++) adj_add(g, incoming_for(phis->data[p], pred), dphis->data[p]);
   for (size_t l = 0; l < g->loops.len; l++) {
     Loop *c = &g->loops.data[l];
@@ -446,13 +430,8 @@ static LLVMBasicBlockRef edge_values(RevGen *g, LLVMBasicBlockRef bb, LLVMBasicB
       Item it = c->hoisted.data[i];
       LLVMBuildStore(g->b, it.kind == NEED_SHADOW ? rs(g, it.value) : rv(g, it.value), c->slots[i]);
     }
-    if (pred == c->latch && shared_segmented(g, c)) to = run_head(g, c);
   }
-  return to;
-}
-
-static void edge(RevGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred, ValueList *phis, ValueList *dphis) {
-  LLVMBuildBr(g->b, edge_values(g, bb, pred, phis, dphis));
+  LLVMBuildBr(g->b, rblock(g, pred));
 }
 
 /* On the way out of a block's reverse: on to the predecessor the forward sweep came from. */
@@ -479,24 +458,12 @@ static void dispatch(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record, LLVMB
     LLVMPositionBuilderAtEnd(g->b, out);
     edge(g, bb, loop->preheader, &phis, &dphis);
     LLVMPositionBuilderAtEnd(g->b, around);
-    LLVMValueRef next = NULL;
     for (size_t i = 0; i < loop->ivs.len; i++) {
       Induction *iv = &loop->ivs.data[i];
-      LLVMValueRef v = LLVMBuildSub(g->b, rv(g, iv->phi), iv->step, "");
-      LLVMBuildStore(g->b, v, iv->slot);
-      if (!next) next = v;
+      LLVMBuildStore(g->b, LLVMBuildSub(g->b, rv(g, iv->phi), iv->step, ""), iv->slot);
     }
     bulk_rev_back(g, loop);
-    LLVMBasicBlockRef to = edge_values(g, bb, loop->latch, &phis, &dphis);
-    LLVMValueRef ends = shared_segment_ends(g, loop, next);
-    if (ends) { /* the next segment of the run: decided, and its iterations from the run's head */
-      LLVMBasicBlockRef segment = LLVMAppendBasicBlockInContext(g->ctx, fn, "segment");
-      LLVMBuildCondBr(g->b, ends, segment, to);
-      LLVMPositionBuilderAtEnd(g->b, segment);
-      shared_rev_next_segment(g, loop, next, window_run_check(g, loop));
-      to = run_head(g, loop);
-    }
-    LLVMBuildBr(g->b, to);
+    edge(g, bb, loop->latch, &phis, &dphis);
   } else {
     LLVMValueRef idx = rev_pred_index(g, bb, record);
     LLVMBasicBlockRef *edges = xcalloc(preds->len, sizeof *edges);
@@ -544,7 +511,6 @@ static void write_rev(RevGen *g) {
     for (size_t i = 0; i < loop->ivs.len; i++)
       loop->ivs.data[i].slot = LLVMBuildAlloca(g->b, LLVMTypeOf(loop->ivs.data[i].phi), "iv.slot");
     loop->slots = xcalloc(loop->hoisted.len + 1, sizeof *loop->slots);
-    loop->run_head = NULL;
     for (size_t i = 0; i < loop->hoisted.len; i++) {
       Item it = loop->hoisted.data[i];
       loop->slots[i] = LLVMBuildAlloca(g->b, it.kind == NEED_SHADOW ? g->ptr_type : LLVMTypeOf(it.value), "invariant.slot");

@@ -79,7 +79,6 @@ struct Loop {
   VEC(Induction) ivs;    /* counted loops: every induction variable; the first tells the first iteration */
   VEC(Item) hoisted;     /* values carried through slots */
   LLVMValueRef *slots;   /* rev: one per hoisted value */
-  LLVMBasicBlockRef run_head; /* rev: where a run of a loop reversed in segments (rev_shared.c) starts each */
   /* a trip count known on entry: the loop leaves only when exit_iv's next value is limit (else NULL) */
   Induction *exit_iv;
   LLVMValueRef limit;
@@ -259,12 +258,6 @@ bool shared_decided_per_run(RevGen *g, LLVMValueRef load, Loop *l);
 /* rev: the slot of loop l's flag "every read this run the thread's own" (NULL if none), and the narrowing
  * of its flags by a further run-long condition (a window's check). */
 LLVMValueRef shared_run_slot(RevGen *g, Loop *l);
-/* rev: whether a run of l is reversed in segments of iterations, each decided on its own; then, going back
- * to the iteration whose first induction variable is `next`, whether the segment ends there, and the next
- * segment's decision (check: the run's further condition, see shared_narrow_run; planning notes the needs). */
-bool shared_segmented(RevGen *g, Loop *l);
-LLVMValueRef shared_segment_ends(RevGen *g, Loop *l, LLVMValueRef next);
-void shared_rev_next_segment(RevGen *g, Loop *l, LLVMValueRef next, LLVMValueRef check);
 void shared_narrow_run(RevGen *g, Loop *l, LLVMValueRef cond);
 
 /* ---- rev_window.c: adjoints of neighbouring reads summed in registers along a loop ---- */
@@ -272,8 +265,6 @@ void window_analyse(RevGen *g);                       /* after shared_analyse */
 void window_free(RevGen *g);
 void window_slots(RevGen *g);                         /* rev entry: the windows' registers */
 void window_rev_enter_loop(RevGen *g, Loop *l);       /* rev, entering a loop's reverse: empty windows */
-/* rev: whether this run of l uses its windows (their check), NULL if it has none checked per run. */
-LLVMValueRef window_run_check(RevGen *g, Loop *l);
 /* The window a load's adjoint goes into, NULL if none: its flushes add at its members' addresses. */
 const void *window_of(RevGen *g, LLVMValueRef load);
 /* The adjoint d of a load into its window (or, this run, into its shadow); false for a load of none. */

@@ -20,7 +20,6 @@
  * of its reads the thread's own (most runs: the loop's reverse adds plainly into the shadows, as a team
  * of one does), or all of them decided (each read adds plainly at its own distance from its shadow, 0
  * or to the buffer, which the vectoriser handles less well); else each read is tested. */
-#include <stdint.h>
 #include <stdlib.h>
 
 #include <llvm-c/DebugInfo.h>
@@ -44,16 +43,6 @@ struct Group {
   LLVMValueRef anchor; /* the address they are constant offsets from */
   unsigned slot;       /* RANGE_FIELDS * object + READ_LO or WRITTEN_LO */
   long long lo, hi;    /* the bytes [lo, hi) from anchor they cover */
-};
-
-/* A run of a loop is reversed in up to three segments of iterations: those whose reads all lie in the
- * thread's own part (most of a 1-D run: the part no other thread reads), and those before and after them
- * (the reads near the neighbours' parts), each decided as a run is. Otherwise one read near the edge would
- * make a 1-D loop's whole run test each of its reads. Slots of rev: the own iterations [t_lo, t_hi] (-1, -1
- * when none), and the value of the first induction variable at which the current segment is left. */
-struct Segments {
-  Loop *loop;
-  LLVMValueRef t_lo, t_hi, boundary;
 };
 
 struct SharedMemory {
@@ -80,7 +69,6 @@ struct SharedMemory {
                          thread's own or in its buffer at whole floats (then plainly, with no test per read) */
   ValueMap delta_of;  /* rev: read (its window, if it has one) -> slot holding the distance from the shadow to
                          where its adjoints go plainly: 0, or into the private buffer */
-  VEC(struct Segments) segments; /* rev: per loop with reads decided per run */
   VEC(struct Group) groups;   /* by block */
   ValueMap group_of;  /* access -> 1 + its group's index */
 };
@@ -352,7 +340,6 @@ void shared_free(RevGen *g) {
   vec_free(&s->per_run);
   vec_free(&s->groups);
   vmap_free(&s->group_of);
-  vec_free(&s->segments);
   free(s->elem);
   free(s->pbase);
   free(s->plen);
@@ -566,9 +553,6 @@ void shared_rev_entry(RevGen *g) {
     if (!vmap_has(&s->flag_of, loop)) {
       LLVMTypeRef i1 = LLVMInt1TypeInContext(g->ctx);
       LLVMValueRef own = LLVMBuildAlloca(g->b, i1, "run.own"), decided = LLVMBuildAlloca(g->b, i1, "run.decided");
-      Loop *l = (Loop *)loop;
-      vec_push(&s->segments, ((struct Segments){l, LLVMBuildAlloca(g->b, g->i64, "own.first"), LLVMBuildAlloca(g->b, g->i64, "own.last"),
-                                                LLVMBuildAlloca(g->b, LLVMTypeOf(l->ivs.data[0].phi), "segment.end")}));
       g->ad->run_long_conditions = true;
       LLVMBuildStore(g->b, LLVMConstInt(i1, 0, 0), own);
       LLVMBuildStore(g->b, LLVMConstInt(i1, 0, 0), decided);
@@ -641,12 +625,14 @@ typedef struct {
   LLVMValueRef inst, lo, hi;
 } RunGroup;
 
-/* The decision for the iterations whose induction variables go from `first` to `last`: each read (or window)
- * of the loop as a whole the thread's own, or in its buffer, or neither. */
-static void decide(RevGen *g, Loop *l, LLVMValueRef *first, LLVMValueRef *last) {
+void shared_rev_enter_loop(RevGen *g, Loop *l) {
   struct SharedMemory *s = g->shared;
+  if (!s || !l->exit_iv) return;
   bool planning = g->phase == PLANNING;
+  LLVMValueRef *first = xcalloc(l->ivs.len, sizeof *first), *last = xcalloc(l->ivs.len, sizeof *last);
   VEC(RunGroup) groups = {0};
+  first_and_last(g, l, NULL, first, last, rv);
+  for (size_t k = 0; k < l->ivs.len; k++) last[k] = rv(g, l->ivs.data[k].phi); /* where the loop ended */
   for (size_t i = 0; i < s->per_run.len; i++) {
     LLVMValueRef inst = s->per_run.data[i], lo, hi;
     if (!LLVMIsALoadInst(inst) || vmap_get(&s->loop_of, inst) != l || vmap_get(&s->defer_of, inst)) continue;
@@ -683,147 +669,7 @@ static void decide(RevGen *g, Loop *l, LLVMValueRef *first, LLVMValueRef *last) 
   if (decided) LLVMBuildStore(g->b, decided, vmap_get(&s->flag_of, l));
   if (own) LLVMBuildStore(g->b, own, vmap_get(&s->own_of, l));
   vec_free(&groups);
-}
-
-static struct Segments *segments_of(RevGen *g, Loop *l) {
-  struct SharedMemory *s = g->shared;
-  for (size_t i = 0; s && g->phase != PLANNING && i < s->segments.len; i++)
-    if (s->segments.data[i].loop == l) return &s->segments.data[i];
-  return NULL;
-}
-
-/* The iteration (an i64 from 0) in which the first induction variable has value v. */
-static LLVMValueRef iteration_of(RevGen *g, Loop *l, LLVMValueRef v) {
-  Induction *iv = &l->ivs.data[0];
-  LLVMValueRef t = LLVMBuildExactSDiv(g->b, LLVMBuildSub(g->b, v, rv(g, iv->start), ""), iv->step, "");
-  return LLVMBuildSExt(g->b, t, g->i64, "iteration");
-}
-
-/* The induction variables in iteration t. */
-static void ivs_at(RevGen *g, Loop *l, LLVMValueRef t, LLVMValueRef *at) {
-  for (size_t k = 0; k < l->ivs.len; k++) {
-    Induction *iv = &l->ivs.data[k];
-    LLVMValueRef n = LLVMBuildTruncOrBitCast(g->b, t, LLVMTypeOf(iv->phi), "");
-    at[k] = LLVMBuildAdd(g->b, rv(g, iv->start), LLVMBuildMul(g->b, n, iv->step, ""), "");
-  }
-}
-
-/* Rounded down and up, for d > 0. */
-static LLVMValueRef floor_div(RevGen *g, LLVMValueRef x, LLVMValueRef d) {
-  LLVMValueRef q = LLVMBuildSDiv(g->b, x, d, ""), zero = LLVMConstInt(g->i64, 0, 0);
-  LLVMValueRef inexact = LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildSRem(g->b, x, d, ""), zero, "");
-  LLVMValueRef below = LLVMBuildAnd(g->b, inexact, LLVMBuildICmp(g->b, LLVMIntSLT, x, zero, ""), "");
-  return LLVMBuildSub(g->b, q, LLVMBuildZExt(g->b, below, g->i64, ""), "");
-}
-
-static LLVMValueRef ceil_div(RevGen *g, LLVMValueRef x, LLVMValueRef d) {
-  return LLVMBuildNeg(g->b, floor_div(g, LLVMBuildNeg(g->b, x, ""), d), "");
-}
-
-static LLVMValueRef smax(RevGen *g, LLVMValueRef a, LLVMValueRef b) {
-  LLVMValueRef ab[2] = {a, b};
-  return ir_call_intrinsic(g->b, "llvm.smax", &g->i64, 1, ab, 2);
-}
-
-static LLVMValueRef smin(RevGen *g, LLVMValueRef a, LLVMValueRef b) {
-  LLVMValueRef ab[2] = {a, b};
-  return ir_call_intrinsic(g->b, "llvm.smin", &g->i64, 1, ab, 2);
-}
-
-/* The iterations [t_lo, t_hi] in which every read of l decided per run lies in the thread's own part (each
- * read's address is a0 + t * stride; for stride > 0 it is inside from ceil((lo - a0) / stride) to
- * floor((hi - size - a0) / stride), mirrored for stride < 0), into the segments' slots; -1, -1 if none. */
-static void own_iterations(RevGen *g, Loop *l, struct Segments *sg) {
-  struct SharedMemory *s = g->shared;
-  LLVMValueRef *at0 = xcalloc(l->ivs.len, sizeof *at0), *at1 = xcalloc(l->ivs.len, sizeof *at1);
-  ivs_at(g, l, LLVMConstInt(g->i64, 0, 0), at0);
-  ivs_at(g, l, LLVMConstInt(g->i64, 1, 0), at1);
-  LLVMValueRef zero = LLVMConstInt(g->i64, 0, 0), one = LLVMConstInt(g->i64, 1, 0);
-  LLVMValueRef t_lo = zero, t_hi = LLVMConstInt(g->i64, (unsigned long long)INT64_MAX, 0);
-  for (size_t i = 0; i < s->per_run.len; i++) {
-    LLVMValueRef inst = s->per_run.data[i];
-    if (!LLVMIsALoadInst(inst) || vmap_get(&s->loop_of, inst) != l || vmap_get(&s->defer_of, inst)) continue;
-    unsigned k = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
-    LLVMValueRef p = pointer_operand(inst), size = LLVMConstInt(g->i64, access_size(g, inst), 0);
-    LLVMValueRef a0 = LLVMBuildPtrToInt(g->b, evaluate(g, l, p, at0, rv), g->i64, "");
-    LLVMValueRef stride = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, evaluate(g, l, p, at1, rv), g->i64, ""), a0, "");
-    LLVMValueRef up = LLVMBuildICmp(g->b, LLVMIntSGT, stride, zero, "");
-    LLVMValueRef d = smax(g, LLVMBuildSelect(g->b, up, stride, LLVMBuildNeg(g->b, stride, ""), ""), one);
-    LLVMValueRef from = LLVMBuildSelect(g->b, up, LLVMBuildSub(g->b, s->lo[k], a0, ""),
-                                        LLVMBuildSub(g->b, LLVMBuildAdd(g->b, a0, size, ""), s->hi[k], ""), "");
-    LLVMValueRef to = LLVMBuildSelect(g->b, up, LLVMBuildSub(g->b, LLVMBuildSub(g->b, s->hi[k], size, ""), a0, ""),
-                                      LLVMBuildSub(g->b, a0, s->lo[k], ""), "");
-    LLVMValueRef lo = ceil_div(g, from, d), hi = floor_div(g, to, d);
-    /* stride 0: every iteration or none */
-    LLVMValueRef still = LLVMBuildICmp(g->b, LLVMIntEQ, stride, zero, "");
-    LLVMValueRef inside = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, a0, s->lo[k], ""),
-                                       LLVMBuildICmp(g->b, LLVMIntULE, LLVMBuildAdd(g->b, a0, size, ""), s->hi[k], ""), "");
-    lo = LLVMBuildSelect(g->b, still, LLVMBuildSelect(g->b, inside, zero, one, ""), lo, "");
-    hi = LLVMBuildSelect(g->b, still, LLVMBuildSelect(g->b, inside, t_hi, zero, ""), hi, "");
-    t_lo = smax(g, t_lo, lo);
-    t_hi = smin(g, t_hi, hi);
-  }
-  LLVMValueRef none = LLVMBuildICmp(g->b, LLVMIntSGT, t_lo, t_hi, ""), minus = LLVMConstAllOnes(g->i64);
-  LLVMBuildStore(g->b, LLVMBuildSelect(g->b, none, minus, t_lo, ""), sg->t_lo);
-  LLVMBuildStore(g->b, LLVMBuildSelect(g->b, none, minus, t_hi, ""), sg->t_hi);
-  free(at0);
-  free(at1);
-}
-
-/* The segment that iteration t ends (the reverse sweep goes down from t): decided, and where it stops. */
-static void enter_segment(RevGen *g, Loop *l, struct Segments *sg, LLVMValueRef t, LLVMValueRef *last) {
-  LLVMValueRef t_lo = LLVMBuildLoad2(g->b, g->i64, sg->t_lo, "own.first"), t_hi = LLVMBuildLoad2(g->b, g->i64, sg->t_hi, "own.last");
-  LLVMValueRef one = LLVMConstInt(g->i64, 1, 0), zero = LLVMConstInt(g->i64, 0, 0);
-  LLVMValueRef start = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, t, t_hi, ""), LLVMBuildAdd(g->b, t_hi, one, ""),
-                                       LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, t, t_lo, ""), t_lo, zero, ""),
-                                       "segment");
-  LLVMValueRef *first = xcalloc(l->ivs.len, sizeof *first), *before = xcalloc(l->ivs.len, sizeof *before);
-  ivs_at(g, l, start, first);
-  ivs_at(g, l, LLVMBuildSub(g->b, start, one, ""), before); /* never reached when the segment starts at 0 */
-  LLVMBuildStore(g->b, before[0], sg->boundary);
-  decide(g, l, first, last);
   free(first);
-  free(before);
-}
-
-void shared_rev_enter_loop(RevGen *g, Loop *l) {
-  struct SharedMemory *s = g->shared;
-  if (!s || !l->exit_iv) return;
-  LLVMValueRef *first = xcalloc(l->ivs.len, sizeof *first), *last = xcalloc(l->ivs.len, sizeof *last);
-  for (size_t k = 0; k < l->ivs.len; k++) {
-    first[k] = rv(g, l->ivs.data[k].start);
-    last[k] = rv(g, l->ivs.data[k].phi); /* where the loop ended */
-  }
-  struct Segments *sg = segments_of(g, l);
-  if (sg) {
-    own_iterations(g, l, sg);
-    enter_segment(g, l, sg, iteration_of(g, l, last[0]), last);
-  } else {
-    decide(g, l, first, last);
-  }
-  free(first);
-  free(last);
-}
-
-bool shared_segmented(RevGen *g, Loop *l) { return segments_of(g, l) != NULL; }
-
-LLVMValueRef shared_segment_ends(RevGen *g, Loop *l, LLVMValueRef next) {
-  struct Segments *sg = segments_of(g, l);
-  return sg ? LLVMBuildICmp(g->b, LLVMIntEQ, next, LLVMBuildLoad2(g->b, LLVMTypeOf(next), sg->boundary, ""), "segment.ends") : NULL;
-}
-
-void shared_rev_next_segment(RevGen *g, Loop *l, LLVMValueRef next, LLVMValueRef check) {
-  struct SharedMemory *s = g->shared;
-  if (!s || !l->exit_iv) return;
-  LLVMValueRef t = iteration_of(g, l, next), *last = xcalloc(l->ivs.len, sizeof *last);
-  ivs_at(g, l, t, last);
-  struct Segments *sg = segments_of(g, l);
-  if (sg) {
-    enter_segment(g, l, sg, t, last);
-    if (check) shared_narrow_run(g, l, check);
-  } else {
-    decide(g, l, last, last); /* planning: what a segment's decision needs, in this block */
-  }
   free(last);
 }
 

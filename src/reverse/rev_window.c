@@ -430,11 +430,6 @@ void window_rev_enter_loop(RevGen *g, Loop *l) {
   }
 }
 
-LLVMValueRef window_run_check(RevGen *g, Loop *l) {
-  LLVMValueRef slot = g->phase == PLANNING ? NULL : vmap_get(&g->windows->flag_of, l);
-  return slot ? LLVMBuildLoad2(g->b, LLVMInt1TypeInContext(g->ctx), slot, "window.on") : NULL;
-}
-
 /* if (cond) { caller's code } else { no }, with the builder left in the first part. */
 static void branch(RevGen *g, LLVMValueRef cond, LLVMBasicBlockRef *no, LLVMBasicBlockRef *join) {
   LLVMBasicBlockRef yes;
