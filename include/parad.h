@@ -28,6 +28,7 @@ extern "C" {
 #endif
 
 extern int parad_dup, parad_const, parad_dupnoneed, parad_out, parad_width;
+extern int enzyme_dup, enzyme_const, enzyme_dupnoneed, enzyme_out, enzyme_width; /* the same, Enzyme's names */
 
 /* The call's declared result type is what it returns: declare your own variant (any name starting
  * with __parad_fwddiff) when you want another result, e.g. a struct of N tangents in vector mode. */
@@ -36,6 +37,11 @@ double __parad_autodiff(void *fn, ...);
 
 #ifdef __cplusplus
 }
+
+/* Enzyme's C++ spelling: the result type as a template argument, the arguments with their own types,
+ * __enzyme_autodiff<double>((void *)f, enzyme_dup, x, dx). */
+template <typename Return, typename... Args> Return __enzyme_autodiff(void *, Args...);
+template <typename Return, typename... Args> Return __enzyme_fwddiff(void *, Args...);
 #endif
 
 #endif

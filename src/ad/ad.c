@@ -57,7 +57,7 @@ int ad_prepare(LLVMModuleRef m) {
 static bool is_entry_name(const char *name) {
   if (!strncmp(name, "__parad_rt_", 11)) return false;
   return !strncmp(name, "__parad_", 8) || !strncmp(name, "__enzyme_", 9) ||
-         !strncmp(name, REQUEST_PREFIX, strlen(REQUEST_PREFIX));
+         !strncmp(name, REQUEST_PREFIX, strlen(REQUEST_PREFIX)) || request_is_cxx_entry_name(name);
 }
 
 bool ad_module_has_requests(LLVMModuleRef m) {

@@ -50,11 +50,12 @@ static bool entry_point(LLVMValueRef fn, DiffMode *mode) {
   return false;
 }
 
+static bool unknown_entry_point_name(const char *name) {
+  return (!strncmp(name, "__enzyme_", 9) || !strncmp(name, "__parad_", 8)) && strncmp(name, "__parad_rt_", 11) != 0;
+}
+
 static bool unknown_entry_point(LLVMValueRef fn) {
-  if (!fn || !LLVMIsDeclaration(fn)) return false;
-  const char *name = LLVMGetValueName(fn);
-  return (!strncmp(name, "__enzyme_", 9) || !strncmp(name, "__parad_", 8)) &&
-         strncmp(name, "__parad_rt_", 11) != 0;
+  return fn && LLVMIsDeclaration(fn) && unknown_entry_point_name(LLVMGetValueName(fn));
 }
 
 /* ---- markers ---- */
@@ -437,7 +438,36 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
   return 0;
 }
 
+/* Enzyme's C++ spelling, a function template (template <typename R, typename... Args> R
+ * __enzyme_autodiff(void *, Args...)), gives each use its own mangled declaration, _Z17__enzyme_autodiffI...:
+ * the plain name with "_cxx" appended (C programs' variants have suffixes too), or NULL. Caller frees. */
+static char *unmangled_entry_name(const char *name) {
+  if (strncmp(name, "_Z", 2)) return NULL;
+  char *end;
+  unsigned long len = strtoul(name + 2, &end, 10);
+  if (end == name + 2 || strlen(end) <= len || end[len] != 'I') return NULL; /* not a template's name */
+  char *plain = xasprintf("%.*s_cxx", (int)len, end);
+  if (unknown_entry_point_name(plain)) return plain;
+  free(plain);
+  return NULL;
+}
+
+bool request_is_cxx_entry_name(const char *name) {
+  char *plain = unmangled_entry_name(name);
+  free(plain);
+  return plain != NULL;
+}
+
+static void unmangle_entry_points(LLVMModuleRef m) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    char *plain = LLVMIsDeclaration(f) ? unmangled_entry_name(LLVMGetValueName(f)) : NULL;
+    if (plain) LLVMSetValueName2(f, plain, strlen(plain)); /* LLVM numbers the repeats */
+    free(plain);
+  }
+}
+
 int request_canonicalise_all(LLVMModuleRef m) {
+  unmangle_entry_points(m);
   VEC(LLVMValueRef) calls = {0};
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))

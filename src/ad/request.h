@@ -46,6 +46,8 @@ int request_weaken_markers(LLVMModuleRef m);
 
 /* Parses the user's calls (ad_prepare); each returns the number of errors. */
 int request_canonicalise_all(LLVMModuleRef m);
+/* Whether a function name is Enzyme's C++ spelling of an entry point (a template's mangled name). */
+bool request_is_cxx_entry_name(const char *name);
 /* Reads a canonical call back; false (with a diagnostic) when it is malformed. */
 bool request_decode(LLVMValueRef call, Request *out);
 void request_free(Request *r);
