@@ -9,7 +9,7 @@
 
 #include "ad/custom.h"
 #include "ad/indirect.h"
-#include "ad/nounwind.h"
+#include "ad/body.h"
 #include "ad/request.h"
 #include "analysis/activity.h"
 #include "analysis/calls.h"
@@ -246,7 +246,7 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
       LLVMDeleteFunction(f);
   }
   indirect_emit_table(&ad);
-  ad_nounwind_drop(&ad);
+  ad_body_drop(&ad);
   if (diag_error_count() == before) {
     drop_failed(&ad);
     verify_generated(&ad);

@@ -8,7 +8,7 @@
 
 #include <llvm-c/DebugInfo.h>
 
-#include "ad/nounwind.h"
+#include "ad/body.h"
 #include "ir/diag.h"
 #include "ir/ir.h"
 #include "ir/util.h"

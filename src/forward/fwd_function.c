@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ad/nounwind.h"
+#include "ad/body.h"
 #include "forward/forward.h"
 #include "forward/fwd_internal.h"
 #include <llvm-c/DebugInfo.h>
@@ -188,7 +188,7 @@ LLVMValueRef fwd_function(AdModule *ad, LLVMValueRef fn, const char *pattern, bo
     free(key);
     return done;
   }
-  fn = ad_nounwind_body(ad, fn);
+  fn = ad_body(ad, fn);
   FwdGen g = {.ad = ad, .orig = fn, .width = width, .ret_tangent = ret_tangent, .ctx = ad->ctx};
   g.act = activity_get(ad, fn, pattern);
   g.func = declare(&g, pattern);

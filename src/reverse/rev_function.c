@@ -9,7 +9,7 @@
 #include <llvm-c/DebugInfo.h>
 
 #include "ad/constants.h"
-#include "ad/nounwind.h"
+#include "ad/body.h"
 #include "analysis/dependence.h"
 #include "ir/diag.h"
 #include "reverse/rev_internal.h"
@@ -592,7 +592,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
     free(rkey);
     return !failed;
   }
-  fn = ad_nounwind_body(ad, fn);
+  fn = ad_body(ad, fn);
   RevGen g = {.ad = ad, .orig = fn, .pattern = pattern, .ret_active = ret_active, .ret_shadow = ret_shadow,
               .reload_inputs = top_level && writes_only_own_memory(fn), .top_level = top_level, .unwritten = kind.unwritten,
               .unwritten_slots = kind.unwritten_slots, .parallel = kind.parallel,

@@ -1,5 +1,5 @@
-/* A function's copy without its unwind paths (see nounwind.h). */
-#include "ad/nounwind.h"
+/* The body the generators differentiate (see body.h). */
+#include "ad/body.h"
 
 #include <llvm-c/DebugInfo.h>
 #include <stdlib.h>
@@ -79,10 +79,14 @@ static bool block_throws(LLVMBasicBlockRef bb) {
   return false;
 }
 
+static bool open_codable(LLVMValueRef inst);
+
 static bool needs_copy(LLVMValueRef fn) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
     if ((t && LLVMGetInstructionOpcode(t) == LLVMInvoke) || block_throws(bb)) return true;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      if (open_codable(i)) return true;
   }
   return false;
 }
@@ -103,15 +107,109 @@ static void thrown(LLVMBuilderRef b, AdModule *ad, LLVMValueRef inst) {
   free(where);
 }
 
-LLVMValueRef ad_nounwind_body(AdModule *ad, LLVMValueRef fn) {
+/* ---- complex helpers ----
+ * C and C++ complex arithmetic calls the compiler runtime for a multiply or a divide (__muldc3: Annex G's
+ * recovery of infinities and NaNs) and libm for the complex functions. In the copy they are open-coded
+ * with the textbook formulas over real operations that have derivative rules, so that their derivatives
+ * follow; the values differ from the library's only where those recover infinities or NaNs or avoid an
+ * overflow of c^2 + d^2. */
+typedef enum { CX_NONE, CX_MUL, CX_DIV, CX_EXP, CX_ABS, CX_ARG, CX_LOG, CX_SQRT } ComplexOp;
+
+static ComplexOp complex_op(LLVMValueRef inst) {
+  if (!ir_is_call(inst)) return CX_NONE;
+  static const struct {
+    const char *name;
+    ComplexOp op;
+  } table[] = {{"__muldc3", CX_MUL}, {"__mulsc3", CX_MUL}, {"__divdc3", CX_DIV}, {"__divsc3", CX_DIV},
+               {"cexp", CX_EXP},     {"cabs", CX_ABS},     {"carg", CX_ARG},     {"clog", CX_LOG},
+               {"csqrt", CX_SQRT}};
+  const char *name = ir_called_name(inst);
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+    if (!strcmp(name, table[i].name)) return table[i].op;
+  return CX_NONE;
+}
+
+static LLVMValueRef real_call(LLVMBuilderRef b, const char *name, LLVMTypeRef t, LLVMValueRef *args, unsigned n) {
+  LLVMTypeRef params[2] = {t, t};
+  return ir_call_named(b, name, LLVMFunctionType(t, params, n, 0), args, n);
+}
+
+/* The complex value (re, im) as the helper's result type: a struct of two, or a vector of two floats. */
+static LLVMValueRef complex_value(LLVMBuilderRef b, LLVMTypeRef t, LLVMValueRef re, LLVMValueRef im) {
+  LLVMValueRef v = LLVMGetUndef(t);
+  if (LLVMGetTypeKind(t) == LLVMStructTypeKind)
+    return LLVMBuildInsertValue(b, LLVMBuildInsertValue(b, v, re, 0, ""), im, 1, "");
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(t));
+  v = LLVMBuildInsertElement(b, v, re, LLVMConstInt(i32, 0, 0), "");
+  return LLVMBuildInsertElement(b, v, im, LLVMConstInt(i32, 1, 0), "");
+}
+
+/* The open-coded helper at the builder, its operands the original's (mapped with the others). */
+static LLVMValueRef open_code(LLVMBuilderRef b, LLVMValueRef call, ComplexOp op) {
+  LLVMValueRef x[4];
+  unsigned n = LLVMGetNumArgOperands(call);
+  for (unsigned i = 0; i < n && i < 4; i++) x[i] = LLVMGetOperand(call, i);
+  LLVMTypeRef rt = LLVMTypeOf(call), t = LLVMTypeOf(x[0]);
+  LLVMValueRef re, im, a = x[0], bb = x[1];
+  switch (op) {
+  case CX_MUL: /* (a + bi)(c + di) */
+    re = LLVMBuildFSub(b, LLVMBuildFMul(b, a, x[2], ""), LLVMBuildFMul(b, bb, x[3], ""), "");
+    im = LLVMBuildFAdd(b, LLVMBuildFMul(b, a, x[3], ""), LLVMBuildFMul(b, bb, x[2], ""), "");
+    return complex_value(b, rt, re, im);
+  case CX_DIV: {
+    LLVMValueRef den = LLVMBuildFAdd(b, LLVMBuildFMul(b, x[2], x[2], ""), LLVMBuildFMul(b, x[3], x[3], ""), "");
+    re = LLVMBuildFAdd(b, LLVMBuildFMul(b, a, x[2], ""), LLVMBuildFMul(b, bb, x[3], ""), "");
+    im = LLVMBuildFSub(b, LLVMBuildFMul(b, bb, x[2], ""), LLVMBuildFMul(b, a, x[3], ""), "");
+    return complex_value(b, rt, LLVMBuildFDiv(b, re, den, ""), LLVMBuildFDiv(b, im, den, ""));
+  }
+  case CX_EXP: {
+    LLVMValueRef e = real_call(b, "exp", t, &a, 1);
+    return complex_value(b, rt, LLVMBuildFMul(b, e, real_call(b, "cos", t, &bb, 1), ""),
+                         LLVMBuildFMul(b, e, real_call(b, "sin", t, &bb, 1), ""));
+  }
+  case CX_ABS: return real_call(b, "hypot", t, x, 2);
+  case CX_ARG: {
+    LLVMValueRef yx[2] = {bb, a};
+    return real_call(b, "atan2", t, yx, 2);
+  }
+  case CX_LOG: {
+    LLVMValueRef r = real_call(b, "hypot", t, x, 2), yx[2] = {bb, a};
+    return complex_value(b, rt, real_call(b, "log", t, &r, 1), real_call(b, "atan2", t, yx, 2));
+  }
+  case CX_SQRT: { /* sqrt((|z| + a) / 2) + i copysign(sqrt((|z| - a) / 2), b) */
+    LLVMValueRef r = real_call(b, "hypot", t, x, 2), half = LLVMConstReal(t, 0.5);
+    LLVMValueRef p = LLVMBuildFMul(b, LLVMBuildFAdd(b, r, a, ""), half, "");
+    LLVMValueRef q = LLVMBuildFMul(b, LLVMBuildFSub(b, r, a, ""), half, "");
+    LLVMValueRef sq = real_call(b, "sqrt", t, &q, 1), sign[2] = {sq, bb};
+    return complex_value(b, rt, real_call(b, "sqrt", t, &p, 1), real_call(b, "copysign", t, sign, 2));
+  }
+  default: return NULL;
+  }
+}
+
+/* Which helpers the copy can open-code: those whose operands are scalars (on x86-64 the double ones, and
+ * the float multiply and divide; cexpf and the like take their float pair as one vector). */
+static bool open_codable(LLVMValueRef inst) {
+  ComplexOp op = complex_op(inst);
+  if (op == CX_NONE) return false;
+  bool arithmetic = op == CX_MUL || op == CX_DIV;
+  unsigned n = LLVMGetNumArgOperands(inst);
+  if (n != (arithmetic ? 4u : 2u)) return false;
+  if (!arithmetic && LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(inst, 0))) != LLVMDoubleTypeKind) return false;
+  for (unsigned i = 0; i < n; i++)
+    if (!ir_is_fp(LLVMTypeOf(LLVMGetOperand(inst, i)))) return false;
+  return true;
+}
+
+LLVMValueRef ad_body(AdModule *ad, LLVMValueRef fn) {
   if (LLVMIsDeclaration(fn) || !needs_copy(fn)) return fn;
-  char *key = xasprintf("nounwind|%s", LLVMGetValueName(fn));
+  char *key = xasprintf("body|%s", LLVMGetValueName(fn));
   LLVMValueRef copy = ad_find_generated(ad, key);
   if (copy) {
     free(key);
     return copy;
   }
-  char *name = xasprintf("%s.nounwind", LLVMGetValueName(fn));
+  char *name = xasprintf("%s.body", LLVMGetValueName(fn));
   copy = LLVMAddFunction(ad->mod, name, LLVMGlobalGetValueType(fn));
   free(name);
   LLVMSetLinkage(copy, LLVMInternalLinkage);
@@ -148,7 +246,7 @@ LLVMValueRef ad_nounwind_body(AdModule *ad, LLVMValueRef fn) {
   /* every instruction copied with the original's operands, then the operands mapped (a loop's values are
      used before the copy of their definition exists); phis filled last, from the blocks that remain */
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ad->ctx);
-  VEC(LLVMValueRef) copied = {0}, phis = {0};
+  VEC(LLVMValueRef) copied = {0}, phis = {0}, made = {0};
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
     if (!vmap_has(&reached, LLVMBasicBlockAsValue(bb))) continue;
     LLVMPositionBuilderAtEnd(b, LLVMValueAsBasicBlock(vmap_get(&vm, LLVMBasicBlockAsValue(bb))));
@@ -159,6 +257,14 @@ LLVMValueRef ad_nounwind_body(AdModule *ad, LLVMValueRef fn) {
       }
       size_t len;
       const char *iname = LLVMGetValueName2(i, &len);
+      if (open_codable(i)) { /* new instructions, their operands mapped below */
+        LLVMValueRef last = LLVMGetLastInstruction(LLVMGetInsertBlock(b));
+        vmap_put(&vm, i, open_code(b, i, complex_op(i)));
+        for (LLVMValueRef k = last ? LLVMGetNextInstruction(last) : LLVMGetFirstInstruction(LLVMGetInsertBlock(b)); k;
+             k = LLVMGetNextInstruction(k))
+          vec_push(&made, k);
+        continue;
+      }
       if (LLVMIsAPHINode(i)) {
         vmap_put(&vm, i, LLVMBuildPhi(b, LLVMTypeOf(i), iname));
         vec_push(&phis, i);
@@ -181,6 +287,11 @@ LLVMValueRef ad_nounwind_body(AdModule *ad, LLVMValueRef fn) {
       if (m) LLVMSetOperand(c, i, m);
     }
   }
+  for (size_t k = 0; k < made.len; k++)
+    for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(made.data[k]); i < n; i++) {
+      LLVMValueRef m = vmap_get(&vm, LLVMGetOperand(made.data[k], i));
+      if (m) LLVMSetOperand(made.data[k], i, m);
+    }
   for (size_t k = 0; k < phis.len; k++) {
     LLVMValueRef phi = phis.data[k], c = vmap_get(&vm, phi);
     for (unsigned i = 0, n = LLVMCountIncoming(phi); i < n; i++) {
@@ -193,17 +304,18 @@ LLVMValueRef ad_nounwind_body(AdModule *ad, LLVMValueRef fn) {
   }
   vec_free(&copied);
   vec_free(&phis);
+  vec_free(&made);
   LLVMDisposeBuilder(b);
   vmap_free(&vm);
   vmap_free(&reached);
   return copy;
 }
 
-void ad_nounwind_drop(AdModule *ad) {
+void ad_body_drop(AdModule *ad) {
   size_t kept = 0;
   for (size_t i = 0; i < ad->generated.len; i++) {
     Generated *g = &ad->generated.data[i];
-    if (strncmp(g->key, "nounwind|", 9) || LLVMGetFirstUse(g->fn)) {
+    if (strncmp(g->key, "body|", 5) || LLVMGetFirstUse(g->fn)) {
       ad->generated.data[kept++] = *g;
       continue;
     }

@@ -1,0 +1,25 @@
+/* The body the generators differentiate: the function itself, or a copy of it where the function has
+ * what the generators do not take as it is.
+ *
+ * C++ compiled with exceptions on: a call that may throw is an `invoke`, whose second successor is a
+ * landing pad (destructors run, the exception goes on). Parad differentiates the path on which nothing
+ * throws, as Enzyme does: in the copy each invoke is a call followed by a branch to its normal successor,
+ * and the blocks only an unwind edge reached are gone. A throw on the copy's path (C++'s, or the library's
+ * helpers) becomes a call of the runtime that stops the program with where it was: the derivative cannot
+ * go on. Complex arithmetic's helpers (__muldc3, cexp, ...) are open-coded there (body.c). The program
+ * keeps its own function, unwind paths, helpers and all. */
+#ifndef PARAD_AD_BODY_H
+#define PARAD_AD_BODY_H
+
+#include "ad/ad.h"
+
+/* fn itself, or its copy (made once). */
+LLVMValueRef ad_body(AdModule *ad, LLVMValueRef fn);
+/* A request called with invoke (from C++ code with destructors to run): in place, a call and a branch to
+ * the invoke's normal successor. NULL (nothing changed) when the landing pad has phis. */
+LLVMValueRef ad_invoke_to_call(LLVMValueRef invoke);
+/* Once the derivatives are written: the copies go (nothing calls them; each shares its original's debug
+ * info, which a function may not). */
+void ad_body_drop(AdModule *ad);
+
+#endif
