@@ -47,6 +47,7 @@ config.substitutions.append(("%lli", os.path.join(llvm_bin, "lli")))
 # Every MPI test runs under each MPI library: Open MPI by default, MPICH with `--param mpi=mpich`
 # (scripts/run-tests runs tests/mpi and the MPI refusals again that way when MPICH is installed).
 parad_cc = os.path.join(root, "bin", "parad-cc")
+parad_cxx = os.path.join(root, "bin", "parad-c++")
 # %mpivalgrind: valgrind as the MPI tests run it, with the library's own noise suppressed (mpi/Inputs/).
 inputs = os.path.join(config.test_source_root, "mpi", "Inputs")
 if lit_config.params.get("mpi", "openmpi") == "mpich":
@@ -54,12 +55,15 @@ if lit_config.params.get("mpi", "openmpi") == "mpich":
     config.test_exec_root = os.path.join(root, "tests", "out-mpich")
     config.available_features.add("mpich")
     mpicc, launch = "env MPICH_CC=%s mpicc.mpich" % parad_cc, "timeout -k 10 120 mpirun.mpich"
+    mpicxx = "env MPICH_CXX=%s mpicxx.mpich" % parad_cxx
     suppressions = [os.path.join(inputs, "mpich-init.supp")]
 else:
     config.available_features.add("openmpi")
     mpicc = "env OMPI_CC=%s mpicc" % parad_cc
+    mpicxx = "env OMPI_CXX=%s mpicxx" % parad_cxx
     launch = "%s timeout -k 10 120 mpirun --oversubscribe --allow-run-as-root" % os.path.join(inputs, "private-tmpdir")
     suppressions = ["/usr/share/openmpi/openmpi-valgrind.supp", os.path.join(inputs, "openmpi-init.supp")]
+config.substitutions.append(("%mpicxx", mpicxx))
 config.substitutions.append(("%mpicc", mpicc))
 config.substitutions.append(("%mpirun", "env PARAD_MPI_TIMEOUT=30 %s -np" % launch))
 config.substitutions.append(("%mpilaunch", launch))
