@@ -20,8 +20,13 @@ bool fwd_shadow_lanes(FwdGen *g, LLVMValueRef ptr, LLVMValueRef at, const char *
     return true;
   }
   for (unsigned i = 0; i < g->width; i++) lanes[i] = LLVMConstNull(t);
-  /* A null pointer's shadow is null, a constant's its own (ad/constants.h); nothing else may go without one. */
+  /* A null pointer's shadow is null, an address computed from null its own, a constant's its own
+     (ad/constants.h); nothing else may go without one. */
   if (LLVMIsAConstantPointerNull(ptr) || LLVMIsAUndefValue(ptr)) return true;
+  if (ir_null_based(ptr)) {
+    for (unsigned i = 0; i < g->width; i++) lanes[i] = fwd_primal(g, ptr);
+    return true;
+  }
   LLVMValueRef s = ad_has_constant_shadow(ptr) ? ad_constant_shadow(ptr, SHADOW_READ) : ad_stand_in_shadow(at, ptr, SHADOW_READ);
   if (s) {
     for (unsigned i = 0; i < g->width; i++) lanes[i] = s;

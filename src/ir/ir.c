@@ -213,6 +213,17 @@ LLVMValueRef ir_strip_pointer_casts(LLVMValueRef v) {
   }
 }
 
+bool ir_null_based(LLVMValueRef p) {
+  for (int depth = 0; depth < 64; depth++) {
+    p = ir_strip_pointer_casts(p);
+    if (LLVMIsAConstantPointerNull(p)) return true;
+    bool gep = LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr);
+    if (!gep) return false;
+    p = LLVMGetOperand(p, 0);
+  }
+  return false;
+}
+
 LLVMValueRef ir_strip_constant_offsets(LLVMModuleRef m, LLVMValueRef p, long long *offset) {
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
   for (int depth = 0; depth < 64; depth++) {

@@ -71,6 +71,9 @@ void ir_memset_zero(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef bytes, unsign
 bool ir_is_debug_intrinsic(LLVMValueRef inst);
 /* Strips bitcasts and address-space casts to the underlying value. */
 LLVMValueRef ir_strip_pointer_casts(LLVMValueRef v);
+/* An address computed from null by offsets (an empty vector's start plus a size, after the optimiser knew
+ * the start): its own shadow, as null is. */
+bool ir_null_based(LLVMValueRef p);
 /* Strips casts and getelementptrs whose indices are all constant, adding their byte offsets to *offset:
  * the pointer p is a constant distance from. */
 LLVMValueRef ir_strip_constant_offsets(LLVMModuleRef m, LLVMValueRef p, long long *offset);

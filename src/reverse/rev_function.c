@@ -45,6 +45,7 @@ LLVMValueRef aug_shadow(RevGen *g, LLVMValueRef orig, LLVMValueRef at, const cha
   LLVMValueRef s = activity_shadowed(g->act, orig) ? vmap_get(&g->smap, orig) : NULL;
   if (s) return s;
   if (LLVMIsAConstantPointerNull(orig) || LLVMIsAUndefValue(orig)) return LLVMConstNull(g->ptr_type);
+  if (ir_null_based(orig)) return aug_value(g, orig);
   if (ad_has_constant_shadow(orig)) return ad_constant_shadow(orig, SHADOW_ADD);
   LLVMValueRef stand_in = ad_stand_in_shadow(at, orig, SHADOW_ADD);
   if (stand_in) return stand_in;
