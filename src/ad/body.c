@@ -2,6 +2,7 @@
 #include "ad/body.h"
 
 #include <llvm-c/DebugInfo.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,16 +123,20 @@ static ComplexOp complex_op(LLVMValueRef inst) {
     ComplexOp op;
   } table[] = {{"__muldc3", CX_MUL}, {"__mulsc3", CX_MUL}, {"__divdc3", CX_DIV}, {"__divsc3", CX_DIV},
                {"cexp", CX_EXP},     {"cabs", CX_ABS},     {"carg", CX_ARG},     {"clog", CX_LOG},
-               {"csqrt", CX_SQRT}};
+               {"csqrt", CX_SQRT},   {"cexpf", CX_EXP},    {"cabsf", CX_ABS},    {"cargf", CX_ARG},
+               {"clogf", CX_LOG},    {"csqrtf", CX_SQRT}};
   const char *name = ir_called_name(inst);
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (!strcmp(name, table[i].name)) return table[i].op;
   return CX_NONE;
 }
 
+/* libm's real function `name` for floats of type t (expf for float). */
 static LLVMValueRef real_call(LLVMBuilderRef b, const char *name, LLVMTypeRef t, LLVMValueRef *args, unsigned n) {
   LLVMTypeRef params[2] = {t, t};
-  return ir_call_named(b, name, LLVMFunctionType(t, params, n, 0), args, n);
+  char full[32];
+  snprintf(full, sizeof full, "%s%s", name, LLVMGetTypeKind(t) == LLVMFloatTypeKind ? "f" : "");
+  return ir_call_named(b, full, LLVMFunctionType(t, params, n, 0), args, n);
 }
 
 /* The complex value (re, im) as the helper's result type: a struct of two, or a vector of two floats. */
@@ -144,11 +149,18 @@ static LLVMValueRef complex_value(LLVMBuilderRef b, LLVMTypeRef t, LLVMValueRef 
   return LLVMBuildInsertElement(b, v, im, LLVMConstInt(i32, 1, 0), "");
 }
 
-/* The open-coded helper at the builder, its operands the original's (mapped with the others). */
+/* The open-coded helper at the builder, its operands the original's (mapped with the others). A float
+ * function takes its complex as one vector of two (x86-64's ABI for float _Complex): split here. */
 static LLVMValueRef open_code(LLVMBuilderRef b, LLVMValueRef call, ComplexOp op) {
   LLVMValueRef x[4];
   unsigned n = LLVMGetNumArgOperands(call);
   for (unsigned i = 0; i < n && i < 4; i++) x[i] = LLVMGetOperand(call, i);
+  if (n == 1) {
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(x[0])));
+    LLVMValueRef v = x[0];
+    x[0] = LLVMBuildExtractElement(b, v, LLVMConstInt(i32, 0, 0), "");
+    x[1] = LLVMBuildExtractElement(b, v, LLVMConstInt(i32, 1, 0), "");
+  }
   LLVMTypeRef rt = LLVMTypeOf(call), t = LLVMTypeOf(x[0]);
   LLVMValueRef re, im, a = x[0], bb = x[1];
   switch (op) {
@@ -187,15 +199,18 @@ static LLVMValueRef open_code(LLVMBuilderRef b, LLVMValueRef call, ComplexOp op)
   }
 }
 
-/* Which helpers the copy can open-code: those whose operands are scalars (on x86-64 the double ones, and
- * the float multiply and divide; cexpf and the like take their float pair as one vector). */
+/* Which helpers the copy can open-code: those whose complex operands come as the ABI passes them on x86-64
+ * (a pair of scalars; a float function's as one vector of two). */
 static bool open_codable(LLVMValueRef inst) {
   ComplexOp op = complex_op(inst);
   if (op == CX_NONE) return false;
   bool arithmetic = op == CX_MUL || op == CX_DIV;
   unsigned n = LLVMGetNumArgOperands(inst);
+  LLVMTypeRef t0 = n ? LLVMTypeOf(LLVMGetOperand(inst, 0)) : NULL;
+  if (!arithmetic && n == 1)
+    return LLVMGetTypeKind(t0) == LLVMVectorTypeKind && LLVMGetVectorSize(t0) == 2 &&
+           LLVMGetTypeKind(LLVMGetElementType(t0)) == LLVMFloatTypeKind;
   if (n != (arithmetic ? 4u : 2u)) return false;
-  if (!arithmetic && LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(inst, 0))) != LLVMDoubleTypeKind) return false;
   for (unsigned i = 0; i < n; i++)
     if (!ir_is_fp(LLVMTypeOf(LLVMGetOperand(inst, i)))) return false;
   return true;

@@ -61,10 +61,11 @@ CallKind call_classify(LLVMValueRef call, const MathRule **rule) {
       !strcmp(name, "memmove"))
     return CALL_MEMCPY;
   if (!strncmp(name, "llvm.memset", 11) || !strcmp(name, "memset")) return CALL_MEMSET;
-  /* C++'s operator new and new[] (size only: an aligned one would need its shadow aligned too) and their
-     deletes, plain and sized: a shadow as malloc's, made with calloc and freed with free */
-  static const char *const cxx_new[] = {"_Znwm", "_Znam"};
-  static const char *const cxx_delete[] = {"_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm"};
+  /* C++'s operator new and new[], plain and aligned, and their deletes, plain, sized and aligned: shadows
+     as malloc's (call_alloc_shape), freed with free */
+  static const char *const cxx_new[] = {"_Znwm", "_Znam", "_ZnwmSt11align_val_t", "_ZnamSt11align_val_t"};
+  static const char *const cxx_delete[] = {"_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm", "_ZdlPvSt11align_val_t",
+                                           "_ZdaPvSt11align_val_t", "_ZdlPvmSt11align_val_t", "_ZdaPvmSt11align_val_t"};
   if (!strcmp(name, "malloc") || !strcmp(name, "calloc") || name_in(name, cxx_new, COUNT(cxx_new), false)) return CALL_ALLOC;
   if (!strcmp(name, "realloc")) return CALL_REALLOC;
   if (!strcmp(name, "free") || name_in(name, cxx_delete, COUNT(cxx_delete), false)) return CALL_FREE;
@@ -79,6 +80,14 @@ CallKind call_classify(LLVMValueRef call, const MathRule **rule) {
   }
   if (!touches_derivatives(call)) return CALL_INACTIVE;
   return CALL_UNKNOWN;
+}
+
+void call_alloc_shape(LLVMValueRef call, int *count_arg, int *size_arg, int *align_arg) {
+  const char *name = ir_called_name(call);
+  bool is_calloc = !strcmp(name, "calloc");
+  *count_arg = is_calloc ? 0 : -1;
+  *size_arg = is_calloc ? 1 : 0;
+  *align_arg = strstr(name, "align_val_t") ? 1 : -1;
 }
 
 const char *call_kind_name(CallKind k) {

@@ -224,13 +224,17 @@ void fwd_heap(FwdGen *g, LLVMValueRef call, CallKind kind) {
       lanes[i] = ir_call_named(g->b, "realloc", fty, args, 2);
     }
   } else {
-    /* malloc(n) and calloc(k, n): the shadow starts zeroed, as the tangent of unwritten memory. */
+    /* malloc(n), calloc(k, n), new: the shadow starts zeroed, as the tangent of unwritten memory (aligned
+       as the block for an aligned new) */
     LLVMTypeRef params[2] = {i64, i64};
     LLVMTypeRef fty = LLVMFunctionType(ptr, params, 2, 0);
-    bool is_calloc = ir_num_call_args(call) == 2;
-    LLVMValueRef args[2] = {is_calloc ? fwd_primal(g, LLVMGetArgOperand(call, 0)) : LLVMConstInt(i64, 1, 0),
-                            fwd_primal(g, LLVMGetArgOperand(call, is_calloc ? 1 : 0))};
-    for (unsigned i = 0; i < g->width; i++) lanes[i] = ir_call_named(g->b, "calloc", fty, args, 2);
+    int count, size, align;
+    call_alloc_shape(call, &count, &size, &align);
+    LLVMValueRef args[2] = {count >= 0 ? fwd_primal(g, LLVMGetArgOperand(call, (unsigned)count)) : LLVMConstInt(i64, 1, 0),
+                            fwd_primal(g, LLVMGetArgOperand(call, (unsigned)size))};
+    if (align >= 0) args[0] = args[1], args[1] = fwd_primal(g, LLVMGetArgOperand(call, (unsigned)align));
+    const char *fn = align >= 0 ? "__parad_rt_shadow_alloc_aligned" : "calloc";
+    for (unsigned i = 0; i < g->width; i++) lanes[i] = ir_call_named(g->b, fn, fty, args, 2);
   }
   tan_set(g, call, tan_pack(g, LLVMTypeOf(call), lanes));
 }

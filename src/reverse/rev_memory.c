@@ -313,9 +313,15 @@ void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
     return;
   }
   if (!shadowed(g, call)) return;
-  bool is_calloc = ir_num_call_args(call) == 2;
-  vmap_put(&g->smap, call, shadow_alloc(g, is_calloc ? aug_value(g, LLVMGetArgOperand(call, 0)) : LLVMConstInt(g->i64, 1, 0),
-                                        aug_value(g, LLVMGetArgOperand(call, is_calloc ? 1 : 0))));
+  int count, size, align;
+  call_alloc_shape(call, &count, &size, &align);
+  if (align >= 0) { /* aligned as the block: the derivative's accesses keep the program's alignment */
+    LLVMValueRef args[2] = {aug_value(g, LLVMGetArgOperand(call, (unsigned)size)), aug_value(g, LLVMGetArgOperand(call, (unsigned)align))};
+    vmap_put(&g->smap, call, runtime_call(g, "__parad_rt_shadow_alloc_aligned", g->ptr_type, args, 2));
+    return;
+  }
+  vmap_put(&g->smap, call, shadow_alloc(g, count >= 0 ? aug_value(g, LLVMGetArgOperand(call, (unsigned)count)) : LLVMConstInt(g->i64, 1, 0),
+                                        aug_value(g, LLVMGetArgOperand(call, (unsigned)size))));
 }
 
 void rev_heap(RevGen *g, LLVMValueRef call, CallKind kind) {

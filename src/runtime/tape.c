@@ -169,6 +169,13 @@ void *__parad_rt_shadow_alloc(size_t count, size_t size) {
   return calloc(count, size);
 }
 
+void *__parad_rt_shadow_alloc_aligned(size_t size, size_t align) {
+  if (align < sizeof(void *)) align = sizeof(void *);
+  size_t bytes = (size + align - 1) / align * align; /* aligned_alloc's size: a multiple of the alignment */
+  void *p = aligned_alloc(align, bytes ? bytes : align);
+  return p ? memset(p, 0, bytes) : NULL;
+}
+
 void __parad_rt_shadow_give(void *shadow) {
   size_t usable = shadow ? malloc_usable_size(shadow) : 0;
   if (usable < SMALL_SHADOW || pooled + usable > POOL_AT_MOST) {

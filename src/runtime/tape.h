@@ -61,6 +61,8 @@ void __parad_rt_scratch_give(void *data);
  * pool where a big enough block was given back; and giving one back when no sweep needs it any more. The
  * blocks are malloc's: a shadow that escapes to the program may be freed with free. */
 void *__parad_rt_shadow_alloc(size_t count, size_t size);
+/* The shadow of a block C++'s aligned new made: zeroed, with the block's alignment (not pooled). */
+void *__parad_rt_shadow_alloc_aligned(size_t size, size_t align);
 void __parad_rt_shadow_give(void *shadow);
 
 /* Slow paths of generated code: room for a record of n bytes in a new chunk; the previous chunk when the

@@ -1,8 +1,9 @@
 // std::complex<double> and <float>: the multiply and divide (calls of __muldc3, __divdc3, __mulsc3,
-// __divsc3) and exp, abs, arg, log and sqrt (cexp, cabs, carg, clog, csqrt), open-coded in the code Parad
-// differentiates (ad/body.c). J(x) = |z w + e^z / w|^2 + |z^2| + arg(z) + Re log(w) + Im sqrt(z), z = x0 + x1 i,
-// w = x2 + 0.5 i; and a float function with a product and a quotient. Gradient and tangents against central
-// finite differences (h = 1e-6, 1e-7 relative; float: h = 1e-3, 1e-3), at -O2 and -O0.
+// __divsc3) and exp, abs, arg, log and sqrt (cexp, cabs, carg, clog, csqrt and their float forms, which take
+// their float pair as one vector), open-coded in the code Parad differentiates (ad/body.c).
+// J(x) = |z w + e^z / w|^2 + |z^2| + arg(z) + Re log(w) + Im sqrt(z), z = x0 + x1 i, w = x2 + 0.5 i; and a
+// float function with a product, a quotient, exp, sqrt, log, abs and arg. Gradient and tangents against
+// central finite differences (h = 1e-6, 1e-7 relative; float: h = 1e-3, 1e-3), at -O2 and -O0.
 // RUN: %parad-cxx %cflags %s -o %t && %t
 // RUN: %parad-cxx -O0 -I%S/../include %s -o %t0 && %t0
 #include <complex>
@@ -17,8 +18,8 @@ static double J(const double *x) {
 
 static float Jf(const float *x) {
   std::complex<float> z(x[0], x[1]), w(x[2], 0.5f);
-  std::complex<float> q = z * w / (w + z);
-  return q.real() * q.real() + 2 * q.imag();
+  std::complex<float> q = z * w / (w + z) + std::exp(z) + std::sqrt(w) - std::log(z);
+  return q.real() * q.real() + 2 * q.imag() + std::abs(w) * std::arg(z);
 }
 
 int main() {
