@@ -82,12 +82,12 @@ CallKind call_classify(LLVMValueRef call, const MathRule **rule) {
   return CALL_UNKNOWN;
 }
 
-void call_alloc_shape(LLVMValueRef call, int *count_arg, int *size_arg, int *align_arg) {
+bool call_alloc_shape(LLVMValueRef call, int arg[2]) {
   const char *name = ir_called_name(call);
-  bool is_calloc = !strcmp(name, "calloc");
-  *count_arg = is_calloc ? 0 : -1;
-  *size_arg = is_calloc ? 1 : 0;
-  *align_arg = strstr(name, "align_val_t") ? 1 : -1;
+  bool is_calloc = !strcmp(name, "calloc"), aligned = strstr(name, "align_val_t") != NULL;
+  arg[0] = is_calloc ? 0 : aligned ? 0 : -1; /* calloc's count (malloc, new: one), or the aligned size */
+  arg[1] = is_calloc ? 1 : aligned ? 1 : 0;  /* calloc's size, or the alignment */
+  return aligned;
 }
 
 const char *call_kind_name(CallKind k) {

@@ -25,9 +25,9 @@ typedef enum {
 
 CallKind call_classify(LLVMValueRef call, const MathRule **rule);
 const char *call_kind_name(CallKind k);
-/* For a CALL_ALLOC: which arguments are calloc's count and size (count -1: one, as malloc and new), and the
- * alignment (-1: malloc's; C++'s aligned new gives it), so that a shadow is made alike. */
-void call_alloc_shape(LLVMValueRef call, int *count_arg, int *size_arg, int *align_arg);
+/* For a CALL_ALLOC, the arguments its shadow is made from, alike in both modes: calloc's count and size
+ * (-1: the constant one, as for malloc and new), or, for C++'s aligned new (then true), size and alignment. */
+bool call_alloc_shape(LLVMValueRef call, int arg[2]);
 
 /* What a user of fn passes for its parameter `index`: a direct call, a parallel region that forks fn,
  * or a derivative request of fn; NULL for any other use. */

@@ -228,12 +228,10 @@ void fwd_heap(FwdGen *g, LLVMValueRef call, CallKind kind) {
        as the block for an aligned new) */
     LLVMTypeRef params[2] = {i64, i64};
     LLVMTypeRef fty = LLVMFunctionType(ptr, params, 2, 0);
-    int count, size, align;
-    call_alloc_shape(call, &count, &size, &align);
-    LLVMValueRef args[2] = {count >= 0 ? fwd_primal(g, LLVMGetArgOperand(call, (unsigned)count)) : LLVMConstInt(i64, 1, 0),
-                            fwd_primal(g, LLVMGetArgOperand(call, (unsigned)size))};
-    if (align >= 0) args[0] = args[1], args[1] = fwd_primal(g, LLVMGetArgOperand(call, (unsigned)align));
-    const char *fn = align >= 0 ? "__parad_rt_shadow_alloc_aligned" : "calloc";
+    int arg[2];
+    const char *fn = call_alloc_shape(call, arg) ? "__parad_rt_shadow_alloc_aligned" : "calloc";
+    LLVMValueRef args[2];
+    for (int k = 0; k < 2; k++) args[k] = arg[k] >= 0 ? fwd_primal(g, LLVMGetArgOperand(call, (unsigned)arg[k])) : LLVMConstInt(i64, 1, 0);
     for (unsigned i = 0; i < g->width; i++) lanes[i] = ir_call_named(g->b, fn, fty, args, 2);
   }
   tan_set(g, call, tan_pack(g, LLVMTypeOf(call), lanes));

@@ -240,7 +240,7 @@ void shared_rev_entry(RevGen *g);                     /* rev entry: this thread'
  * load is not one of a shared object the analysis knows. */
 bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMValueRef d, unsigned align,
                        void (*plain)(RevGen *, LLVMValueRef, LLVMValueRef, unsigned),
-                       void (*atomic)(RevGen *, LLVMValueRef, LLVMValueRef, LLVMValueRef, unsigned));
+                       void (*atomic)(RevGen *, LLVMValueRef, LLVMValueRef, LLVMValueRef, unsigned, LLVMValueRef));
 /* The sums added into memory: at the reverse sweep's end (at_end) and before each barrier. */
 void shared_flush(RevGen *g, bool at_end);
 /* Memory only this thread reaches: its own stack slots and heap blocks. */

@@ -21,10 +21,11 @@ static LLVMValueRef runtime_call(RevGen *g, const char *name, LLVMTypeRef ret, L
   return ir_call_named(g->b, name, LLVMFunctionType(ret, params, n, 0), args, n);
 }
 
-/* A new zeroed shadow block: calloc's, or the pool's (runtime/tape.h). Its result aliases nothing, as calloc's. */
-static LLVMValueRef shadow_alloc(RevGen *g, LLVMValueRef count, LLVMValueRef size) {
-  LLVMValueRef args[2] = {count, size};
-  LLVMValueRef call = runtime_call(g, "__parad_rt_shadow_alloc", g->ptr_type, args, 2);
+/* A new zeroed shadow block: calloc's, or the pool's, or an aligned one (runtime/tape.h). Its result aliases
+ * nothing, as calloc's. */
+static LLVMValueRef shadow_alloc(RevGen *g, const char *allocator, LLVMValueRef a, LLVMValueRef b) {
+  LLVMValueRef args[2] = {a, b};
+  LLVMValueRef call = runtime_call(g, allocator, g->ptr_type, args, 2);
   LLVMAddCallSiteAttribute(call, LLVMAttributeReturnIndex, LLVMCreateEnumAttribute(g->ctx, ir_attr_kind("noalias"), 0));
   return call;
 }
@@ -84,7 +85,7 @@ bool aug_memory(RevGen *g, LLVMValueRef inst) {
     /* the reverse function needs the shadow after this one has returned: on the heap */
     LLVMValueRef count = LLVMBuildZExtOrBitCast(g->b, aug_value(g, LLVMGetOperand(inst, 0)), g->i64, "");
     LLVMValueRef bytes = LLVMBuildMul(g->b, count, LLVMConstInt(g->i64, ir_type_size(g->ad->mod, LLVMGetAllocatedType(inst)), 0), "");
-    vmap_put(&g->smap, inst, shadow_alloc(g, LLVMConstInt(g->i64, 1, 0), bytes));
+    vmap_put(&g->smap, inst, shadow_alloc(g, "__parad_rt_shadow_alloc", LLVMConstInt(g->i64, 1, 0), bytes));
     return true;
   }
   case LLVMAtomicRMW: {
@@ -186,10 +187,11 @@ static void add_plain(RevGen *g, LLVMValueRef p, LLVMValueRef d, unsigned align)
   accumulate(g, p, d, align);
 }
 
-static void add_atomic(RevGen *g, LLVMValueRef at, LLVMValueRef p, LLVMValueRef d, unsigned align) {
+/* solo: the condition (a team of one thread) under which plain adds do, or NULL */
+static void add_atomic(RevGen *g, LLVMValueRef at, LLVMValueRef p, LLVMValueRef d, unsigned align, LLVMValueRef solo) {
   LLVMBasicBlockRef yes = NULL, no, join;
-  if (g->phase == WRITING_REV && g->solo) { /* a team of one thread: plainly */
-    rev_diamond(g, g->solo, &yes, &no, &join);
+  if (g->phase == WRITING_REV && solo) { /* a team of one thread: plainly */
+    rev_diamond(g, solo, &yes, &no, &join);
     LLVMPositionBuilderAtEnd(g->b, yes);
     add_plain(g, p, d, align);
     LLVMBuildBr(g->b, join);
@@ -206,7 +208,7 @@ static void add_atomic(RevGen *g, LLVMValueRef at, LLVMValueRef p, LLVMValueRef 
 
 static void accumulate_into(RevGen *g, LLVMValueRef at, LLVMValueRef orig, LLVMValueRef p, LLVMValueRef d, unsigned align) {
   if (shared(g, orig))
-    add_atomic(g, at, p, d, align);
+    add_atomic(g, at, p, d, align, g->solo);
   else
     add_plain(g, p, d, align);
 }
@@ -313,15 +315,11 @@ void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
     return;
   }
   if (!shadowed(g, call)) return;
-  int count, size, align;
-  call_alloc_shape(call, &count, &size, &align);
-  if (align >= 0) { /* aligned as the block: the derivative's accesses keep the program's alignment */
-    LLVMValueRef args[2] = {aug_value(g, LLVMGetArgOperand(call, (unsigned)size)), aug_value(g, LLVMGetArgOperand(call, (unsigned)align))};
-    vmap_put(&g->smap, call, runtime_call(g, "__parad_rt_shadow_alloc_aligned", g->ptr_type, args, 2));
-    return;
-  }
-  vmap_put(&g->smap, call, shadow_alloc(g, count >= 0 ? aug_value(g, LLVMGetArgOperand(call, (unsigned)count)) : LLVMConstInt(g->i64, 1, 0),
-                                        aug_value(g, LLVMGetArgOperand(call, (unsigned)size))));
+  int arg[2];
+  bool aligned = call_alloc_shape(call, arg); /* aligned as the block: the derivative keeps its aligned accesses */
+  LLVMValueRef v[2];
+  for (int k = 0; k < 2; k++) v[k] = arg[k] >= 0 ? aug_value(g, LLVMGetArgOperand(call, (unsigned)arg[k])) : LLVMConstInt(g->i64, 1, 0);
+  vmap_put(&g->smap, call, shadow_alloc(g, aligned ? "__parad_rt_shadow_alloc_aligned" : "__parad_rt_shadow_alloc", v[0], v[1]));
 }
 
 void rev_heap(RevGen *g, LLVMValueRef call, CallKind kind) {

@@ -686,7 +686,7 @@ void shared_narrow_run(RevGen *g, Loop *l, LLVMValueRef cond) {
 
 bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMValueRef d, unsigned align,
                        void (*plain)(RevGen *, LLVMValueRef, LLVMValueRef, unsigned),
-                       void (*atomic)(RevGen *, LLVMValueRef, LLVMValueRef, LLVMValueRef, unsigned)) {
+                       void (*atomic)(RevGen *, LLVMValueRef, LLVMValueRef, LLVMValueRef, unsigned, LLVMValueRef)) {
   struct SharedMemory *s = g->shared;
   size_t k1 = s ? (size_t)vmap_get(&s->root_of, load) : 0;
   if (!k1) return false;
@@ -756,8 +756,7 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   }
   /* a team of one thread owns every read of a run: no test of its own for the atomic adds of such reads
      (one condition fewer for the unswitching to copy their loop for) */
-  LLVMValueRef solo = g->solo;
-  if (l) g->solo = NULL;
+  LLVMValueRef solo = l ? NULL : g->solo;
   if (s->elem[k] && !d1 && !planning) {
     /* into the thread's private buffer, where it has one that covers the address (its base is told in the
        shadow's addresses: the adjoint may be for another read than this one, as a window's flush is) */
@@ -773,13 +772,12 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
     plain(g, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), s->priv[k], &off, 1, ""), d, buffer_align(align, e));
     LLVMBuildBr(g->b, join2);
     LLVMPositionBuilderAtEnd(g->b, shared);
-    atomic(g, load, shadow, d, align);
+    atomic(g, load, shadow, d, align, solo);
     LLVMBuildBr(g->b, join2);
     LLVMPositionBuilderAtEnd(g->b, join2);
   } else {
-    atomic(g, load, shadow, d, align);
+    atomic(g, load, shadow, d, align, solo);
   }
-  if (l) g->solo = solo;
   if (join_own) {
     LLVMBuildBr(g->b, join_own);
     LLVMPositionBuilderAtEnd(g->b, join_own);

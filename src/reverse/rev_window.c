@@ -15,7 +15,6 @@
  * same way is apart by construction; any other store is checked at run time, once per run of the loop,
  * by comparing the address ranges the run covers; when they meet, the run adds into memory as usual.
  * Calls, atomics and other memory the reverse may read leave the loop as it is. */
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -126,29 +125,24 @@ static bool gep_chain(RevGen *g, Loop *l, LLVMValueRef p, Affine *out, int depth
   return gep_chain(g, l, LLVMGetOperand(p, 0), out, depth + 1) && linear_int(g, l, idx, size, out, 0);
 }
 
-/* An address as an Affine, its terms without zero scales and in one order (by value), so that two on
- * the same line have the same terms field by field. */
+/* An address as an Affine, its terms without zero scales. */
 static bool affine(RevGen *g, Loop *l, LLVMValueRef p, Affine *out) {
   if (!gep_chain(g, l, p, out, 0)) return false;
   int n = 0;
-  for (int i = 0; i < out->nterms; i++) {
-    if (!out->scale[i]) continue;
-    LLVMValueRef v = out->term[i];
-    long long scale = out->scale[i];
-    int k = n++;
-    for (; k > 0 && (uintptr_t)out->term[k - 1] > (uintptr_t)v; k--)
-      out->term[k] = out->term[k - 1], out->scale[k] = out->scale[k - 1];
-    out->term[k] = v, out->scale[k] = scale;
-  }
+  for (int i = 0; i < out->nterms; i++)
+    if (out->scale[i]) out->term[n] = out->term[i], out->scale[n++] = out->scale[i];
   out->nterms = n;
   return true;
 }
 
-/* The same root, terms and movement: addresses a constant apart. */
+/* The same root, terms (in any order: clang sums them in any) and movement: addresses a constant apart. */
 static bool same_line(const Affine *x, const Affine *y) {
   if (x->root != y->root || x->iv != y->iv || x->coef != y->coef || x->nterms != y->nterms) return false;
-  for (int i = 0; i < x->nterms; i++)
-    if (x->term[i] != y->term[i] || x->scale[i] != y->scale[i]) return false;
+  for (int i = 0; i < x->nterms; i++) {
+    int j = 0;
+    while (j < y->nterms && y->term[j] != x->term[i]) j++;
+    if (j == y->nterms || y->scale[j] != x->scale[i]) return false;
+  }
   return true;
 }
 

@@ -382,10 +382,6 @@ static void add_plainly(Private *p, unsigned long long from, unsigned long long 
   }
 }
 
-/* Reverse sweep, at the end of the region's body (every thread of the team gets there once): once all
- * have arrived, no thread adds into the shadows any more, and the private buffers go in one thread after
- * another with plain adds, instead of a compare-and-swap per float while others may still add (a
- * correlation matrix's gradient, whose threads all read the whole array, spent 7% of its time there). */
 /* This thread's buffers into the shadows, plainly or (atomic != NULL) atomically, counted there. Only
  * their edges: the part between is untouched. */
 static void merge_buffers(ParadRegion *r, int id, unsigned long long *atomic) {
@@ -402,6 +398,10 @@ static void merge_buffers(ParadRegion *r, int id, unsigned long long *atomic) {
   }
 }
 
+/* Reverse sweep, at the end of the region's body (every thread of the team gets there once): once all
+ * have arrived, no thread adds into the shadows any more, and the private buffers go in one thread after
+ * another with plain adds, instead of a compare-and-swap per float while others may still add (a
+ * correlation matrix's gradient, whose threads all read the whole array, spent 7% of its time there). */
 void __parad_rt_region_flush_final(void) {
   ParadTape *t = __parad_rt_current;
   ParadRegion *r = t ? t->region : NULL;
