@@ -216,6 +216,16 @@ static bool open_codable(LLVMValueRef inst) {
   return true;
 }
 
+LLVMValueRef ad_body_original(LLVMValueRef fn) {
+  size_t n;
+  const char *name = LLVMGetValueName2(fn, &n);
+  if (n <= 5 || strcmp(name + n - 5, ".body") || LLVMGetLinkage(fn) != LLVMInternalLinkage) return fn;
+  char *base = xasprintf("%.*s", (int)(n - 5), name);
+  LLVMValueRef orig = LLVMGetNamedFunction(LLVMGetGlobalParent(fn), base);
+  free(base);
+  return orig && LLVMGlobalGetValueType(orig) == LLVMGlobalGetValueType(fn) ? orig : fn;
+}
+
 LLVMValueRef ad_body(AdModule *ad, LLVMValueRef fn) {
   if (LLVMIsDeclaration(fn) || !needs_copy(fn)) return fn;
   char *key = xasprintf("body|%s", LLVMGetValueName(fn));

@@ -15,6 +15,8 @@
 
 /* fn itself, or its copy (made once). */
 LLVMValueRef ad_body(AdModule *ad, LLVMValueRef fn);
+/* The function a copy was made from (its callers are the original's); fn itself for any other. */
+LLVMValueRef ad_body_original(LLVMValueRef fn);
 /* A request called with invoke (from C++ code with destructors to run): in place, a call and a branch to
  * the invoke's normal successor. NULL (nothing changed) when the landing pad has phis. */
 LLVMValueRef ad_invoke_to_call(LLVMValueRef invoke);

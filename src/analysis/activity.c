@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/body.h"
 #include "ad/constants.h"
 #include "ad/custom.h"
 #include "ad/indirect.h"
@@ -181,14 +182,17 @@ bool activity_moves_bits(LLVMValueRef inst) {
 }
 
 /* The callee's analysis for the activity of the call's arguments from `first` on; false when none is
- * active. *out is NULL when the callee has no body (a registered gradient). */
-static bool callee_of(AdModule *ad, Activity *a, LLVMValueRef call, LLVMValueRef fn, unsigned first,
+ * active. *out is NULL when the callee has no body (a registered gradient). *fn becomes the body the
+ * generators will differentiate (ad_body: without its unwind paths), whose parameters the analysis
+ * flags: the original's invokes are calls this analysis would not follow. */
+static bool callee_of(AdModule *ad, Activity *a, LLVMValueRef call, LLVMValueRef *fn, unsigned first,
                       const Activity **out) {
   bool any = !first && ir_is_ptr(LLVMTypeOf(call)) && activity_shadowed(a, call); /* its result wants a shadow */
   for (unsigned i = first, n = ir_num_call_args(call); i < n; i++) any |= active(a, LLVMGetArgOperand(call, i));
   if (!any) return false;
   char *pat = first ? activity_fork_pattern(a, call) : activity_call_pattern(a, call);
-  *out = LLVMIsDeclaration(fn) ? NULL : activity_get(ad, fn, pat);
+  if (!LLVMIsDeclaration(*fn)) *fn = ad_body(ad, *fn);
+  *out = LLVMIsDeclaration(*fn) ? NULL : activity_get(ad, *fn, pat);
   free(pat);
   return true;
 }
@@ -227,7 +231,7 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
     LLVMValueRef fn = omp_classify(call) == OMP_FORK ? omp_fork_outlined(call) : NULL;
     if (!fn) return false;
     const Activity *callee;
-    if (!callee_of(ad, a, call, fn, OMP_FORK_FIRST_ARG, &callee)) return false;
+    if (!callee_of(ad, a, call, &fn, OMP_FORK_FIRST_ARG, &callee)) return false;
     return shadows_for_callee(a, call, fn, callee, OMP_FORK_FIRST_ARG, OMP_OUTLINED_FIRST_PARAM);
   }
   case CALL_MPI: {
@@ -247,7 +251,7 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
     for (size_t k = 0; k < candidates.len; k++) {
       LLVMValueRef fn = candidates.data[k];
       const Activity *callee = NULL;
-      if (LLVMIsDeclaration(fn) || !callee_of(ad, a, call, fn, 0, &callee)) continue; /* a rule: no pointers */
+      if (LLVMIsDeclaration(fn) || !callee_of(ad, a, call, &fn, 0, &callee)) continue; /* a rule: no pointers */
       changed |= shadows_for_callee(a, call, fn, callee, 0, 0);
       all_known &= callee && (callee->done || callee == a);
     }
@@ -264,7 +268,7 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
   case CALL_MODULE: {
     LLVMValueRef fn = ir_called_function(call);
     const Activity *callee;
-    if (!callee_of(ad, a, call, fn, 0, &callee)) return false;
+    if (!callee_of(ad, a, call, &fn, 0, &callee)) return false;
     changed = shadows_for_callee(a, call, fn, callee, 0, 0);
     bool known = callee && (callee->done || callee == a);
     LLVMTypeRef rt = LLVMTypeOf(call);

@@ -5,6 +5,7 @@
 
 #include <llvm-c/Target.h>
 
+#include "ad/body.h"
 #include "analysis/calls.h"
 #include "ir/ir.h"
 
@@ -100,6 +101,19 @@ static MemType kind_in_layout(const MemLayout *l, unsigned long long at, unsigne
   return fp && pointer ? MEMTYPE_UNKNOWN : fp ? MEMTYPE_FP : pointer ? MEMTYPE_PTR : MEMTYPE_INT;
 }
 
+static DataKind block_kind(LLVMValueRef ptr);
+
+/* An access of `size` bytes into a block of one kind throughout (a heap array of doubles). */
+static MemType block_access_kind(LLVMValueRef ptr, unsigned long long size, unsigned *fp_bits) {
+  switch (block_kind(ptr)) {
+  case DATA_F64: return size == 8 ? (*fp_bits = 64, MEMTYPE_FP) : MEMTYPE_UNKNOWN;
+  case DATA_F32: return size == 4 ? (*fp_bits = 32, MEMTYPE_FP) : MEMTYPE_UNKNOWN;
+  case DATA_PTR: return size == 8 ? MEMTYPE_PTR : MEMTYPE_UNKNOWN;
+  case DATA_INT: return MEMTYPE_INT;
+  default: return MEMTYPE_UNKNOWN;
+  }
+}
+
 /* What a load or store touches, by the types its address was computed in: the type at the address over
  * the bytes accessed, or, for an address of bytes (getelementptr i8, as the optimiser writes field
  * addresses), the struct the object holds (a struct copied field by field, an int and its padding as one
@@ -114,7 +128,7 @@ static MemType access_kind(LLVMValueRef inst, unsigned *fp_bits) {
   MemLayout l = {0};
   MemType k;
   if (!at || (LLVMGetTypeKind(at) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(at) == 8)) {
-    if (!object_layout(ptr, &l)) return MEMTYPE_UNKNOWN;
+    if (!object_layout(ptr, &l)) return block_access_kind(ptr, size, fp_bits);
     k = kind_in_layout(&l, l.phase, size, fp_bits);
   } else {
     if (!type_layout(td, at, 0, size, &l)) return MEMTYPE_UNKNOWN;
@@ -313,6 +327,12 @@ static LLVMTypeRef indexed_struct(LLVMValueRef fn, const ValueList *objects) {
   return found;
 }
 
+/* memcpy or memmove (not memset) */
+static bool is_transfer(LLVMValueRef call) {
+  const char *name = ir_called_name(call);
+  return strstr(name, "memcpy") || strstr(name, "memmove");
+}
+
 static LLVMValueRef function_of(LLVMValueRef v) {
   if (LLVMIsAInstruction(v)) return LLVMGetBasicBlockParent(LLVMGetInstructionParent(v));
   if (LLVMIsAArgument(v)) return LLVMGetParamParent(v);
@@ -343,8 +363,9 @@ static LLVMTypeRef object_type(LLVMValueRef fn, const ValueList *objects, int de
     if (!LLVMIsAArgument(o)) continue;
     unsigned index = 0;
     for (LLVMValueRef a = LLVMGetFirstParam(fn); a != o; a = LLVMGetNextParam(a)) index++;
-    for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
-      LLVMValueRef arg = call_site_argument(LLVMGetUser(u), fn, index);
+    LLVMValueRef called = ad_body_original(fn); /* a body copy's callers are its original's */
+    for (LLVMUseRef u = LLVMGetFirstUse(called); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef arg = call_site_argument(LLVMGetUser(u), called, index);
       if (arg) agree(&t, &conflict, pointee_type(arg, depth + 1));
     }
   }
@@ -375,6 +396,15 @@ static LLVMTypeRef pointee_type(LLVMValueRef p, int depth) {
   return t;
 }
 
+/* p + i on a typed pointer (a getelementptr of one index over a scalar type, bytes aside): at -O0 a
+ * helper that only moves the block (std::vector's relocation: memmove, then `return result + count`)
+ * says what it holds no other way. */
+static bool element_arithmetic(LLVMValueRef i) {
+  if (!LLVMIsAGetElementPtrInst(i) || LLVMGetNumOperands(i) != 2) return false;
+  LLVMTypeKind k = LLVMGetTypeKind(LLVMGetGEPSourceElementType(i));
+  return k == LLVMDoubleTypeKind || k == LLVMFloatTypeKind || k == LLVMPointerTypeKind || k == LLVMIntegerTypeKind;
+}
+
 DataKind memtype_of_data(LLVMValueRef ptr) {
   LLVMTypeRef t = address_type(ptr);
   DataKind k = t ? uniform_kind(t) : DATA_UNKNOWN;
@@ -394,6 +424,44 @@ DataKind memtype_of_data(LLVMValueRef ptr) {
       if (LLVMIsALoadInst(i) && in_list(&objects, root_of(LLVMGetOperand(i, 0)))) k = merge(k, of_access(i, LLVMTypeOf(i)));
       else if (LLVMIsAStoreInst(i) && in_list(&objects, root_of(LLVMGetOperand(i, 1))))
         k = merge(k, of_access(i, LLVMTypeOf(LLVMGetOperand(i, 0))));
+      else if (element_arithmetic(i) && in_list(&objects, ir_strip_pointer_casts(LLVMGetOperand(i, 0))))
+        k = merge(k, uniform_kind(LLVMGetGEPSourceElementType(i)));
+    }
+  vec_free(&objects);
+  return k;
+}
+
+/* What a block holds, for an integer access into it that says nothing itself (the optimiser makes a
+ * one-element memmove of std::vector's an i64 load and store, without type tags): the function's typed
+ * accesses to the block, its element arithmetic, and what is copied into it or out of it (the type the
+ * other end's address was computed in, or that its callers point it at). Integer accesses without tags
+ * are not evidence: they are what is being asked about. */
+static DataKind block_kind(LLVMValueRef ptr) {
+  LLVMValueRef fn = function_of(root_of(ptr));
+  if (!fn) fn = function_of(ptr);
+  if (!fn) return DATA_UNKNOWN;
+  ValueList objects = {0};
+  same_object(fn, ptr, &objects);
+  LLVMTypeRef known = object_type(fn, &objects, 0);
+  DataKind k = known ? uniform_kind(known) : DATA_UNKNOWN;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      bool load = LLVMIsALoadInst(i), store = LLVMIsAStoreInst(i);
+      if (load || store) {
+        LLVMTypeRef t = LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i);
+        if (in_list(&objects, root_of(LLVMGetOperand(i, store ? 1 : 0))) && (!ir_is_int(t) || from_tbaa(i) != MEMTYPE_UNKNOWN))
+          k = merge(k, of_access(i, t));
+      } else if (element_arithmetic(i) && in_list(&objects, ir_strip_pointer_casts(LLVMGetOperand(i, 0)))) {
+        k = merge(k, uniform_kind(LLVMGetGEPSourceElementType(i)));
+      } else if (ir_is_call(i) && is_transfer(i)) {
+        for (unsigned e = 0; e < 2; e++) {
+          if (!in_list(&objects, root_of(LLVMGetArgOperand(i, e)))) continue;
+          LLVMValueRef other = LLVMGetArgOperand(i, 1 - e);
+          LLVMTypeRef t = address_type(other);
+          if (!t || uniform_kind(t) == DATA_UNKNOWN) t = pointee_type(other, 1);
+          if (t) k = merge(k, uniform_kind(t));
+        }
+      }
     }
   vec_free(&objects);
   return k;
@@ -581,12 +649,6 @@ static bool object_layout(LLVMValueRef p, MemLayout *l) {
   t = strip_arrays(t);
   if (LLVMGetTypeKind(t) != LLVMStructTypeKind) return false; /* arrays of scalars: memtype_of_data */
   return struct_layout(module_of(root), t, &pl, l);
-}
-
-/* memcpy or memmove (not memset) */
-static bool is_transfer(LLVMValueRef call) {
-  const char *name = ir_called_name(call);
-  return strstr(name, "memcpy") || strstr(name, "memmove");
 }
 
 static bool own_layout(LLVMValueRef call, MemLayout *l) {

@@ -1,8 +1,9 @@
-// The C++ standard library in differentiated code (-O2; at -O0 std::vector's copies are not followed yet):
+// The C++ standard library in differentiated code, at -O2 and -O0 (where every library helper is a call):
 // std::unique_ptr<double[]>, std::vector with reserve, push_back and at, std::accumulate and
 // std::inner_product, std::function holding a lambda, std::max_element. Gradient against central finite
 // differences (h = 1e-6, 1e-7 relative) and tangents against the gradient (1e-12).
 // RUN: %parad-cxx %cflags %s -o %t && %t
+// RUN: %parad-cxx -O0 -I%S/../include %s -o %t0 && %t0
 #include <algorithm>
 #include <cmath>
 #include <functional>
