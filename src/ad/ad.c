@@ -76,8 +76,8 @@ static bool reaches_request(LLVMValueRef fn, ValueMap *seen) {
       if (request_is_canonical_call(i)) return true;
       LLVMValueRef callee = ir_called_function(i);
       if (callee && !LLVMIsDeclaration(callee) && reaches_request(callee, seen)) return true;
-      LLVMValueRef outlined = omp_is_runtime_call(i) && omp_classify(i) == OMP_FORK ? omp_fork_outlined(i) : NULL;
-      if (outlined && reaches_request(outlined, seen)) return true;
+      LLVMValueRef run = omp_called_function(i);
+      if (run && reaches_request(run, seen)) return true;
     }
   return false;
 }
@@ -94,7 +94,7 @@ static bool reaches_other_files(LLVMValueRef fn, ValueMap *seen) {
         if (reaches_other_files(callee, seen)) return true;
         break;
       case CALL_OMP:
-        callee = omp_classify(i) == OMP_FORK ? omp_fork_outlined(i) : NULL;
+        callee = omp_called_function(i);
         if (callee && reaches_other_files(callee, seen)) return true;
         break;
       case CALL_INDIRECT: return true;

@@ -90,7 +90,8 @@ static bool walk_to_owner(Activity *a, ShadowWalk *w, LLVMValueRef p, int depth)
   if (LLVMIsAArgument(p)) return add_flags(a, p, WANTS);
   if (ir_is_call(p)) {
     CallKind k = call_classify(p, NULL);
-    if (k == CALL_ALLOC) return add_flags(a, p, SHADOWED);
+    /* a task's block (omp_forward.c gives it a shadow as an allocation's) */
+    if (k == CALL_ALLOC || (k == CALL_OMP && omp_classify(p) == OMP_TASK_ALLOC)) return add_flags(a, p, SHADOWED);
     /* a function of the module returns the pointer and its shadow (its pattern gets an 'r'), as the
        same code inlined would */
     if (k == CALL_MODULE) return add_flags(a, p, SHADOWED);
@@ -220,9 +221,17 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
     for (unsigned i = 0; i < n; i++)
       if (rule_argument_active(rule, i) && activity_varied(a, LLVMGetArgOperand(call, i))) return mark(a, call);
     return false;
-  case CALL_MEMCPY:
-    if (activity_shadowed(a, LLVMGetArgOperand(call, 1))) changed |= need_shadow(a, LLVMGetArgOperand(call, 0));
+  case CALL_MEMCPY: {
+    LLVMValueRef dst = LLVMGetArgOperand(call, 0), src = LLVMGetArgOperand(call, 1);
+    if (activity_shadowed(a, src)) changed |= need_shadow(a, dst);
+    /* pointers copied into memory with a shadow need shadows of their own, as when stored one by one (at
+       -O0 a task's shared addresses are gathered in a struct and copied into the task) */
+    if (activity_shadowed(a, dst) && !activity_shadowed(a, src)) {
+      DataKind k = memtype_of_copy(call);
+      if (k == DATA_PTR || k == DATA_MIXED || k == DATA_UNKNOWN) changed |= need_shadow(a, src);
+    }
     return changed;
+  }
   case CALL_REALLOC:
     if (activity_shadowed(a, LLVMGetArgOperand(call, 0))) changed |= add_flags(a, call, SHADOWED);
     return changed;

@@ -5,8 +5,10 @@
  * like any function of the module, with the arguments' activity. Work-sharing, single, master and the
  * like only decide which thread runs what: they carry no data, and the reverse sweep replays each
  * thread's own choices from its tape. Barriers, critical sections and reductions synchronise, and have
- * adjoints of their own (omp_forward.c, omp_reverse.c). The rest (tasks, copyprivate, ...) moves data
- * in ways Parad does not follow: refused. */
+ * adjoints of their own (omp_forward.c, omp_reverse.c). A task is a block the creating code fills (the
+ * shared variables' addresses, the firstprivate values) and an entry function the runtime calls with it:
+ * forward mode gives the block a shadow (omp_forward.c); reverse mode does not differentiate tasks yet.
+ * The rest (task loops, copyprivate, ...) moves data in ways Parad does not follow: refused. */
 #ifndef PARAD_OMP_OMP_H
 #define PARAD_OMP_OMP_H
 
@@ -22,11 +24,15 @@ typedef enum {
   OMP_END_REDUCE,     /* __kmpc_end_reduce[_nowait](loc, gtid, lock): gone after omp_prepare */
   OMP_SCHEDULE,       /* work-sharing, single, master, thread numbers, team sizes: no data */
   OMP_ORDERED,        /* __kmpc_ordered / __kmpc_end_ordered */
-  OMP_UNSUPPORTED,    /* tasks, copyprivate, threadprivate copies, ... */
+  OMP_TASK_ALLOC,     /* __kmpc_omp_task_alloc(loc, gtid, flags, size, shareds_size, entry) -> task */
+  OMP_TASK_SPAWN,     /* __kmpc_omp_task[_with_deps](loc, gtid, task, ...), __kmpc_omp_task_begin_if0 and
+                         _complete_if0 (the task run at once: the caller calls the entry itself) */
+  OMP_TASK_WAIT,      /* taskwait, taskgroup and its end, taskyield, a wait for dependences */
+  OMP_UNSUPPORTED,    /* task loops, detached tasks, copyprivate, threadprivate copies, ... */
 } OmpKind;
 
 /* The refusal of OMP_UNSUPPORTED (with the entry point's name). */
-#define OMP_UNSUPPORTED_MESSAGE "cannot differentiate this OpenMP construct (%s): tasks, copyprivate and the like are not supported"
+#define OMP_UNSUPPORTED_MESSAGE "cannot differentiate this OpenMP construct (%s): task loops, copyprivate and the like are not supported"
 
 /* Before differentiation (ad_prepare): the reductions of every function a derivative request reaches
  * take the critical-section method (omp_prepare.c). */
@@ -44,6 +50,14 @@ OmpKind omp_classify(LLVMValueRef call);
  * call argument that becomes its parameter 2 (its first two are the thread ids). */
 LLVMValueRef omp_fork_outlined(LLVMValueRef call);
 enum { OMP_FORK_FIRST_ARG = 3, OMP_OUTLINED_FIRST_PARAM = 2 };
+/* For OMP_TASK_ALLOC: the task's entry function, (gtid, task) -> 0 (NULL if it is not one of the
+ * module's). For a task pointer: the allocation that made it (NULL when not seen). */
+LLVMValueRef omp_task_entry(LLVMValueRef alloc);
+LLVMValueRef omp_task_alloc_of(LLVMValueRef task);
+enum { OMP_TASK_FLAGS_ARG = 2, OMP_TASK_SIZE_ARG = 3, OMP_TASK_SHAREDS_ARG = 4, OMP_TASK_ENTRY_ARG = 5 };
+/* The function a runtime call makes the team or a task run: a fork's outlined function, a task
+ * allocation's entry; NULL for any other call. */
+LLVMValueRef omp_called_function(LLVMValueRef call);
 /* For the blocking forms: __kmpc_end_reduce ends with a barrier, __kmpc_reduce does not. */
 bool omp_end_reduce_has_barrier(LLVMValueRef call);
 /* The lock operand of OMP_CRITICAL, OMP_END_CRITICAL, OMP_REDUCE, OMP_END_REDUCE. */

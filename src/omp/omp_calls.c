@@ -17,6 +17,15 @@ static const char *const schedule_calls[] = {
     NULL,
 };
 
+static const char *const task_spawn_calls[] = {
+    "__kmpc_omp_task", "__kmpc_omp_task_with_deps", "__kmpc_omp_task_begin_if0", "__kmpc_omp_task_complete_if0", NULL,
+};
+
+static const char *const task_wait_calls[] = {
+    "__kmpc_omp_taskwait", "__kmpc_omp_taskwait_deps_51", "__kmpc_omp_wait_deps", "__kmpc_taskgroup",
+    "__kmpc_end_taskgroup", "__kmpc_omp_taskyield", NULL,
+};
+
 static bool listed(const char *name, const char *const *list) {
   for (; *list; list++)
     if (!strcmp(name, *list)) return true;
@@ -40,7 +49,30 @@ OmpKind omp_classify(LLVMValueRef call) {
   if (!strcmp(name, "__kmpc_end_reduce") || !strcmp(name, "__kmpc_end_reduce_nowait")) return OMP_END_REDUCE;
   if (!strcmp(name, "__kmpc_ordered") || !strcmp(name, "__kmpc_end_ordered")) return OMP_ORDERED;
   if (listed(name, schedule_calls)) return OMP_SCHEDULE;
+  if (!strcmp(name, "__kmpc_omp_task_alloc")) return OMP_TASK_ALLOC;
+  if (listed(name, task_spawn_calls)) return OMP_TASK_SPAWN;
+  if (listed(name, task_wait_calls)) return OMP_TASK_WAIT;
   return OMP_UNSUPPORTED;
+}
+
+LLVMValueRef omp_task_entry(LLVMValueRef alloc) {
+  if (ir_num_call_args(alloc) <= OMP_TASK_ENTRY_ARG) return NULL;
+  LLVMValueRef fn = ir_strip_pointer_casts(LLVMGetArgOperand(alloc, OMP_TASK_ENTRY_ARG));
+  return LLVMIsAFunction(fn) && !LLVMIsDeclaration(fn) ? fn : NULL;
+}
+
+LLVMValueRef omp_task_alloc_of(LLVMValueRef task) {
+  task = ir_strip_pointer_casts(task);
+  return ir_is_call(task) && omp_is_runtime_call(task) && omp_classify(task) == OMP_TASK_ALLOC ? task : NULL;
+}
+
+LLVMValueRef omp_called_function(LLVMValueRef call) {
+  if (!omp_is_runtime_call(call)) return NULL;
+  switch (omp_classify(call)) {
+  case OMP_FORK: return omp_fork_outlined(call);
+  case OMP_TASK_ALLOC: return omp_task_entry(call);
+  default: return NULL;
+  }
 }
 
 LLVMValueRef omp_fork_outlined(LLVMValueRef call) {

@@ -1,7 +1,9 @@
 /* OpenMP in forward mode. The tangent of a parallel region is a parallel region running the outlined
  * function's tangent function on the same team: shadows of shared data are shared like the data, and
  * tangents of private data are private like it. Reductions combine in the open (omp_prepare.c), so
- * their tangents combine with them. */
+ * their tangents combine with them. A task's tangent is a task, whose block carries the shadows of what
+ * the task shares and the tangents of what it copies; dependences, waits and groups order tangents as
+ * they order values. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,9 +115,113 @@ static void fork(FwdGen *g, LLVMValueRef call) {
   free(pattern);
 }
 
+/* ---- tasks ----
+ * The task's block gets a shadow per lane (__parad_rt_task_shadow: with its own shareds block, pointed
+ * to from its first word as the task's is), so that the creating code's stores into the block write the
+ * shadows of what the task shares and the tangents of what it copies. The block grows by a word per lane
+ * holding that lane's shadow; the runtime calls a function that hands the lanes to the entry's tangent
+ * function, and the task's destructor frees them when the task completes, however it ran (deferred, at
+ * once under if(0), untied in parts). */
+enum { TASK_DESTRUCTORS_FLAG = 8, TASK_DETACHABLE_FLAG = 64, TASK_DESTRUCTOR_OFFSET = 24 };
+
+/* The lanes' shadows kept from byte `at` of the task block. */
+static void task_lanes(FwdGen *g, LLVMBuilderRef b, LLVMValueRef task, unsigned long long at, LLVMValueRef *lanes) {
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(g->ctx, 0);
+  for (unsigned l = 0; l < g->width; l++) {
+    LLVMValueRef off = LLVMConstInt(LLVMInt64TypeInContext(g->ctx), at + 8ull * l, 0);
+    lanes[l] = LLVMBuildLoad2(b, ptr, LLVMBuildGEP2(b, LLVMInt8TypeInContext(g->ctx), task, &off, 1, ""), "task.shadow");
+  }
+}
+
+/* (gtid, task) -> i32: the entry's tangent function tf with the task's shadows (run), or the destructor
+ * that frees them. */
+static LLVMValueRef task_function(FwdGen *g, LLVMValueRef tf, unsigned long long at, bool run) {
+  char *key = xasprintf("fwdtask|%s|%s|%llu", run ? "run" : "free", LLVMGetValueName(tf), at);
+  LLVMValueRef f = ad_find_generated(g->ad, key);
+  if (f) {
+    free(key);
+    return f;
+  }
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx), ptr = LLVMPointerTypeInContext(g->ctx, 0);
+  LLVMTypeRef params[2] = {i32, ptr};
+  char *name = xasprintf("%s.%s", run ? "task" : "task.free", LLVMGetValueName(tf));
+  f = LLVMAddFunction(g->ad->mod, name, LLVMFunctionType(i32, params, 2, 0));
+  free(name);
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  ad_remember_generated(g->ad, key, f);
+  free(key);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(g->ctx);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(g->ctx, f, "entry"));
+  LLVMValueRef args[2 + MAX_WIDTH] = {LLVMGetParam(f, 0), LLVMGetParam(f, 1)};
+  task_lanes(g, b, LLVMGetParam(f, 1), at, args + 2);
+  if (run) {
+    LLVMBuildRet(b, LLVMBuildCall2(b, LLVMGlobalGetValueType(tf), tf, args, 2 + g->width, ""));
+  } else {
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), &ptr, 1, 0);
+    for (unsigned l = 0; l < g->width; l++) ir_call_named(b, "free", fty, &args[2 + l], 1);
+    LLVMBuildRet(b, LLVMConstInt(i32, 0, 0));
+  }
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+/* The bits a task's flags may have set: clang computes them from constants (final(expr) selects one of
+ * two); all bits when that is not seen. */
+static unsigned long long possible_bits(LLVMValueRef v, int depth) {
+  if (LLVMIsAConstantInt(v)) return LLVMConstIntGetZExtValue(v);
+  if (depth > 8 || !LLVMIsAInstruction(v)) return ~0ull;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMSelect: return possible_bits(LLVMGetOperand(v, 1), depth + 1) | possible_bits(LLVMGetOperand(v, 2), depth + 1);
+  case LLVMOr: return possible_bits(LLVMGetOperand(v, 0), depth + 1) | possible_bits(LLVMGetOperand(v, 1), depth + 1);
+  case LLVMZExt: return possible_bits(LLVMGetOperand(v, 0), depth + 1);
+  default: return ~0ull;
+  }
+}
+
+static void task_alloc(FwdGen *g, LLVMValueRef call) {
+  LLVMValueRef entry = omp_task_entry(call);
+  LLVMValueRef flags = LLVMGetArgOperand(call, OMP_TASK_FLAGS_ARG), size = LLVMGetArgOperand(call, OMP_TASK_SIZE_ARG);
+  if (!activity_shadowed(g->act, call)) {
+    fwd_clone(g, call);
+    return;
+  }
+  if (!entry || !LLVMIsAConstantInt(size) || (possible_bits(flags, 0) & (TASK_DESTRUCTORS_FLAG | TASK_DETACHABLE_FLAG))) {
+    fwd_error(g, call, "cannot differentiate this task: its body is not in the program, it is detachable, or "
+                       "its private copies have destructors");
+    fwd_clone(g, call);
+    return;
+  }
+  LLVMValueRef tf = fwd_function(g->ad, entry, "cd", false, g->width);
+  if (!tf) { /* reported */
+    g->errors++;
+    fwd_clone(g, call);
+    return;
+  }
+  unsigned long long at = (LLVMConstIntGetZExtValue(size) + 7) & ~7ull;
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx), i64 = LLVMInt64TypeInContext(g->ctx), ptr = LLVMPointerTypeInContext(g->ctx, 0);
+  LLVMValueRef with_destructor = LLVMBuildOr(g->b, fwd_primal(g, flags), LLVMConstInt(i32, TASK_DESTRUCTORS_FLAG, 0), "");
+  LLVMValueRef nc = fwd_clone(g, call);
+  LLVMSetOperand(nc, OMP_TASK_FLAGS_ARG, with_destructor);
+  LLVMSetOperand(nc, OMP_TASK_SIZE_ARG, LLVMConstInt(i64, at + 8ull * g->width, 0));
+  LLVMSetOperand(nc, OMP_TASK_ENTRY_ARG, task_function(g, tf, at, true));
+  LLVMValueRef off = LLVMConstInt(i64, TASK_DESTRUCTOR_OFFSET, 0);
+  LLVMBuildStore(g->b, task_function(g, tf, at, false), LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), nc, &off, 1, ""));
+  LLVMTypeRef params[2] = {i64, i64};
+  LLVMTypeRef fty = LLVMFunctionType(ptr, params, 2, 0);
+  LLVMValueRef args[2] = {LLVMConstInt(i64, at, 0), fwd_primal(g, LLVMGetArgOperand(call, OMP_TASK_SHAREDS_ARG))};
+  LLVMValueRef lanes[MAX_WIDTH];
+  for (unsigned l = 0; l < g->width; l++) {
+    lanes[l] = ir_call_named(g->b, "__parad_rt_task_shadow", fty, args, 2);
+    LLVMValueRef where = LLVMConstInt(i64, at + 8ull * l, 0);
+    LLVMBuildStore(g->b, lanes[l], LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), nc, &where, 1, ""));
+  }
+  tan_set(g, call, tan_pack(g, ptr, lanes));
+}
+
 void fwd_omp(FwdGen *g, LLVMValueRef call) {
   switch (omp_classify(call)) {
   case OMP_FORK: fork(g, call); return;
+  case OMP_TASK_ALLOC: task_alloc(g, call); return;
   case OMP_REDUCE:
   case OMP_END_REDUCE:
   case OMP_UNSUPPORTED:

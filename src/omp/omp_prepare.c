@@ -22,7 +22,7 @@ static void reach(LLVMValueRef fn, ValueMap *seen, ValueList *order) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       if (!ir_is_call(i)) continue;
       reach(ir_called_function(i), seen, order);
-      if (omp_is_runtime_call(i) && omp_classify(i) == OMP_FORK) reach(omp_fork_outlined(i), seen, order);
+      reach(omp_called_function(i), seen, order);
     }
 }
 

@@ -210,6 +210,12 @@ void aug_omp(RevGen *g, LLVMValueRef call) {
                        "iterations in the opposite order)");
     aug_clone(g, call);
     return;
+  case OMP_TASK_ALLOC:
+  case OMP_TASK_SPAWN:
+  case OMP_TASK_WAIT:
+    rev_error(g, call, "reverse mode cannot differentiate OpenMP tasks yet (%s); forward mode can", ir_called_name(call));
+    aug_clone(g, call);
+    return;
   case OMP_REDUCE:
   case OMP_END_REDUCE:
   case OMP_UNSUPPORTED:

@@ -422,3 +422,16 @@ void __parad_rt_region_flush(void) {
   merge_buffers(r, omp_get_thread_num(), &atomic);
   if (atomic) __atomic_fetch_add(&__parad_rt_atomic_updates, atomic, __ATOMIC_RELAXED);
 }
+
+/* Forward mode's shadow of a task's block (omp_forward.c): the block's `at` bytes (the task and its
+ * private copies, zeroed: the tangents of what the creating code does not set are zero), then a shareds
+ * block, which its first word points to as the task's does. Freed by the task's destructor. */
+void *__parad_rt_task_shadow(size_t at, size_t shareds) {
+  char *block = calloc(1, at + shareds);
+  if (!block) {
+    fprintf(stderr, "parad: out of memory for the shadow of an OpenMP task (%zu bytes)\n", at + shareds);
+    abort();
+  }
+  if (shareds) *(void **)block = block + at;
+  return block;
+}

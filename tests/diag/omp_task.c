@@ -1,15 +1,18 @@
-// OpenMP tasks move their data through the runtime, out of Parad's sight: refused in both modes, at the
-// task, naming the construct.
+// OpenMP tasks in reverse mode are refused at the task, naming the runtime call; forward mode takes tasks
+// (omp/task_*.c) but not task loops, refused the same way.
 // RUN: rm -f %t && not %parad-cc %cflags -fopenmp %s -o %t 2>&1 | FileCheck %s
 // RUN: test ! -e %t
+// RUN: rm -f %t1 && not %parad-cc %cflags -fopenmp -DFORWARD %s -o %t1 2>&1 | FileCheck %s --check-prefix=LOOP
+// RUN: test ! -e %t1
 double __parad_autodiff(void *, ...);
+double __parad_fwddiff(void *, ...);
 
 static double f(double *x, int n) {
   double s = 0;
 #pragma omp parallel
 #pragma omp single
   for (int i = 0; i < n; i++) {
-    // CHECK: omp_task.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate this OpenMP construct (__kmpc_omp_task{{[a-z_]*}}): tasks, copyprivate and the like are not supported in function 'f'
+    // CHECK: omp_task.c:[[@LINE+1]]:{{[0-9]+}}: error: reverse mode cannot differentiate OpenMP tasks yet (__kmpc_omp_task_alloc); forward mode can in function 'f'
 #pragma omp task shared(s)
     {
 #pragma omp atomic
@@ -19,8 +22,26 @@ static double f(double *x, int n) {
   return s;
 }
 
+static double g(double *x, int n) {
+  double s = 0;
+#pragma omp parallel
+#pragma omp single
+  // LOOP: omp_task.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate this OpenMP construct (__kmpc_taskloop{{[_0-9]*}}): task loops, copyprivate and the like are not supported in function 'g'
+#pragma omp taskloop shared(s)
+  for (int i = 0; i < n; i++) {
+#pragma omp atomic
+    s += x[i] * x[i];
+  }
+  return s;
+}
+
 int main(void) {
   double x[4] = {1, 2, 3, 4}, dx[4] = {0};
+#ifdef FORWARD
+  dx[0] = 1;
+  return __parad_fwddiff((void *)g, x, dx, 4) > 0;
+#else
   __parad_autodiff((void *)f, x, dx, 4);
   return 0;
+#endif
 }
