@@ -72,7 +72,7 @@ static bool reaches_request(LLVMValueRef fn, ValueMap *seen) {
   vmap_put(seen, fn, fn);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      if (!ir_is_call(i)) continue;
+      if (!ir_is_call_site(i)) continue;
       if (request_is_canonical_call(i)) return true;
       LLVMValueRef callee = ir_called_function(i);
       if (callee && !LLVMIsDeclaration(callee) && reaches_request(callee, seen)) return true;
@@ -87,7 +87,7 @@ static bool reaches_other_files(LLVMValueRef fn, ValueMap *seen) {
   vmap_put(seen, fn, fn);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      if (!ir_is_call(i)) continue;
+      if (!ir_is_call_site(i)) continue;
       LLVMValueRef callee = ir_called_function(i), aug, grad;
       switch (call_classify(i, NULL)) {
       case CALL_MODULE:

@@ -105,6 +105,7 @@ bool ir_is_const_zero(LLVMValueRef v) {
 /* ---- calls ---- */
 
 bool ir_is_call(LLVMValueRef v) { return v && LLVMIsACallInst(v) != NULL; }
+bool ir_is_call_site(LLVMValueRef v) { return v && (LLVMIsACallInst(v) || LLVMIsAInvokeInst(v)); }
 
 LLVMValueRef ir_called_function(LLVMValueRef call) {
   LLVMValueRef callee = LLVMGetCalledValue(call);

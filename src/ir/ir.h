@@ -42,6 +42,9 @@ LLVMValueRef ir_adjoint_sum(LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef d);
 LLVMValueRef ir_called_function(LLVMValueRef call);
 const char *ir_called_name(LLVMValueRef call);  /* "" when there is no direct callee */
 bool ir_is_call(LLVMValueRef v);
+/* A call or an invoke: what walks of the call graph follow before the generators take the bodies without
+ * unwind paths (ad_body), where every invoke is a call. */
+bool ir_is_call_site(LLVMValueRef v);
 unsigned ir_num_call_args(LLVMValueRef call);
 /* Calls the overloaded intrinsic `name` (e.g. "llvm.cos") specialised at the given types. */
 LLVMValueRef ir_call_intrinsic(LLVMBuilderRef b, const char *name, LLVMTypeRef *overloads,

@@ -20,7 +20,7 @@ static void reach(LLVMValueRef fn, ValueMap *seen, ValueList *order) {
   vec_push(order, fn);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      if (!ir_is_call(i)) continue;
+      if (!ir_is_call_site(i)) continue;
       reach(ir_called_function(i), seen, order);
       reach(omp_called_function(i), seen, order);
     }
