@@ -114,7 +114,10 @@ static void thrown(LLVMBuilderRef b, AdModule *ad, LLVMValueRef inst) {
  * with the textbook formulas over real operations that have derivative rules, so that their derivatives
  * follow; the values differ from the library's only where those recover infinities or NaNs or avoid an
  * overflow of c^2 + d^2. */
-typedef enum { CX_NONE, CX_MUL, CX_DIV, CX_EXP, CX_ABS, CX_ARG, CX_LOG, CX_SQRT } ComplexOp;
+typedef enum {
+  CX_NONE, CX_MUL, CX_DIV, CX_POW, /* two complex operands; the rest take one */
+  CX_EXP, CX_ABS, CX_ARG, CX_LOG, CX_SQRT, CX_SIN, CX_COS, CX_TAN, CX_SINH, CX_COSH, CX_TANH
+} ComplexOp;
 
 static ComplexOp complex_op(LLVMValueRef inst) {
   if (!ir_is_call(inst)) return CX_NONE;
@@ -122,10 +125,13 @@ static ComplexOp complex_op(LLVMValueRef inst) {
     const char *name;
     ComplexOp op;
   } table[] = {{"__muldc3", CX_MUL}, {"__mulsc3", CX_MUL}, {"__divdc3", CX_DIV}, {"__divsc3", CX_DIV},
-               {"cexp", CX_EXP},     {"cabs", CX_ABS},     {"carg", CX_ARG},     {"clog", CX_LOG},
-               {"csqrt", CX_SQRT},   {"cexpf", CX_EXP},    {"cabsf", CX_ABS},    {"cargf", CX_ARG},
-               {"clogf", CX_LOG},    {"csqrtf", CX_SQRT}};
-  const char *name = ir_called_name(inst);
+               {"cpow", CX_POW},     {"cexp", CX_EXP},     {"cabs", CX_ABS},     {"carg", CX_ARG},
+               {"clog", CX_LOG},     {"csqrt", CX_SQRT},   {"csin", CX_SIN},     {"ccos", CX_COS},
+               {"ctan", CX_TAN},     {"csinh", CX_SINH},   {"ccosh", CX_COSH},   {"ctanh", CX_TANH}};
+  char name[16];
+  snprintf(name, sizeof name, "%s", ir_called_name(inst));
+  size_t len = strlen(name);
+  if (len > 1 && name[0] == 'c' && name[len - 1] == 'f') name[len - 1] = 0; /* cexpf: the float form */
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (!strcmp(name, table[i].name)) return table[i].op;
   return CX_NONE;
@@ -149,20 +155,46 @@ static LLVMValueRef complex_value(LLVMBuilderRef b, LLVMTypeRef t, LLVMValueRef 
   return LLVMBuildInsertElement(b, v, im, LLVMConstInt(i32, 1, 0), "");
 }
 
-/* The open-coded helper at the builder, its operands the original's (mapped with the others). A float
- * function takes its complex as one vector of two (x86-64's ABI for float _Complex): split here. */
+/* (re, im) of e^(p + qi) */
+static void complex_exp(LLVMBuilderRef b, LLVMTypeRef t, LLVMValueRef p, LLVMValueRef q, LLVMValueRef *re, LLVMValueRef *im) {
+  LLVMValueRef e = real_call(b, "exp", t, &p, 1);
+  *re = LLVMBuildFMul(b, e, real_call(b, "cos", t, &q, 1), "");
+  *im = LLVMBuildFMul(b, e, real_call(b, "sin", t, &q, 1), "");
+}
+
+/* f(p) g(q) for the real functions named */
+static LLVMValueRef product(LLVMBuilderRef b, LLVMTypeRef t, const char *f, LLVMValueRef p, const char *g, LLVMValueRef q) {
+  return LLVMBuildFMul(b, real_call(b, f, t, &p, 1), real_call(b, g, t, &q, 1), "");
+}
+
+/* The scalars of a complex helper's operands in order: a float function takes each complex as one vector
+ * of two (x86-64's ABI for float _Complex), split here (b NULL: only counted). 0 when some operand is
+ * neither a float nor such a vector. */
+static unsigned complex_operands(LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef x[4]) {
+  unsigned k = 0;
+  for (unsigned i = 0, n = LLVMGetNumArgOperands(call); i < n; i++) {
+    LLVMValueRef v = LLVMGetOperand(call, i);
+    LLVMTypeRef t = LLVMTypeOf(v);
+    if (ir_is_fp(t) && LLVMGetTypeKind(t) != LLVMVectorTypeKind) {
+      if (k >= 4) return 0;
+      x[k++] = v;
+      continue;
+    }
+    if (LLVMGetTypeKind(t) != LLVMVectorTypeKind || LLVMGetVectorSize(t) != 2 ||
+        LLVMGetTypeKind(LLVMGetElementType(t)) != LLVMFloatTypeKind || k + 2 > 4)
+      return 0;
+    for (unsigned l = 0; l < 2; l++, k++)
+      x[k] = b ? LLVMBuildExtractElement(b, v, LLVMConstInt(LLVMInt32TypeInContext(LLVMGetTypeContext(t)), l, 0), "") : NULL;
+  }
+  return k;
+}
+
+/* The open-coded helper at the builder, its operands the original's (mapped with the others). */
 static LLVMValueRef open_code(LLVMBuilderRef b, LLVMValueRef call, ComplexOp op) {
   LLVMValueRef x[4];
-  unsigned n = LLVMGetNumArgOperands(call);
-  for (unsigned i = 0; i < n && i < 4; i++) x[i] = LLVMGetOperand(call, i);
-  if (n == 1) {
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(x[0])));
-    LLVMValueRef v = x[0];
-    x[0] = LLVMBuildExtractElement(b, v, LLVMConstInt(i32, 0, 0), "");
-    x[1] = LLVMBuildExtractElement(b, v, LLVMConstInt(i32, 1, 0), "");
-  }
+  complex_operands(b, call, x);
   LLVMTypeRef rt = LLVMTypeOf(call), t = LLVMTypeOf(x[0]);
-  LLVMValueRef re, im, a = x[0], bb = x[1];
+  LLVMValueRef re, im, a = x[0], bb = x[1], two = LLVMConstReal(t, 2);
   switch (op) {
   case CX_MUL: /* (a + bi)(c + di) */
     re = LLVMBuildFSub(b, LLVMBuildFMul(b, a, x[2], ""), LLVMBuildFMul(b, bb, x[3], ""), "");
@@ -174,10 +206,36 @@ static LLVMValueRef open_code(LLVMBuilderRef b, LLVMValueRef call, ComplexOp op)
     im = LLVMBuildFSub(b, LLVMBuildFMul(b, bb, x[2], ""), LLVMBuildFMul(b, a, x[3], ""), "");
     return complex_value(b, rt, LLVMBuildFDiv(b, re, den, ""), LLVMBuildFDiv(b, im, den, ""));
   }
-  case CX_EXP: {
-    LLVMValueRef e = real_call(b, "exp", t, &a, 1);
-    return complex_value(b, rt, LLVMBuildFMul(b, e, real_call(b, "cos", t, &bb, 1), ""),
-                         LLVMBuildFMul(b, e, real_call(b, "sin", t, &bb, 1), ""));
+  case CX_EXP:
+    complex_exp(b, t, a, bb, &re, &im);
+    return complex_value(b, rt, re, im);
+  case CX_POW: { /* z^w = e^(w log z), and 0 for z = 0 (where log z is -inf) */
+    LLVMValueRef l = real_call(b, "hypot", t, x, 2), yx[2] = {bb, a};
+    l = real_call(b, "log", t, &l, 1);
+    LLVMValueRef th = real_call(b, "atan2", t, yx, 2);
+    LLVMValueRef p = LLVMBuildFSub(b, LLVMBuildFMul(b, x[2], l, ""), LLVMBuildFMul(b, x[3], th, ""), "");
+    LLVMValueRef q = LLVMBuildFAdd(b, LLVMBuildFMul(b, x[3], l, ""), LLVMBuildFMul(b, x[2], th, ""), "");
+    complex_exp(b, t, p, q, &re, &im);
+    LLVMValueRef zero = LLVMConstReal(t, 0);
+    LLVMValueRef at_zero = LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOEQ, a, zero, ""), LLVMBuildFCmp(b, LLVMRealOEQ, bb, zero, ""), "");
+    return complex_value(b, rt, LLVMBuildSelect(b, at_zero, zero, re, ""), LLVMBuildSelect(b, at_zero, zero, im, ""));
+  }
+  case CX_SIN: /* sin a cosh b + i cos a sinh b */
+    return complex_value(b, rt, product(b, t, "sin", a, "cosh", bb), product(b, t, "cos", a, "sinh", bb));
+  case CX_COS: /* cos a cosh b - i sin a sinh b */
+    return complex_value(b, rt, product(b, t, "cos", a, "cosh", bb), LLVMBuildFNeg(b, product(b, t, "sin", a, "sinh", bb), ""));
+  case CX_SINH: /* sinh a cos b + i cosh a sin b */
+    return complex_value(b, rt, product(b, t, "sinh", a, "cos", bb), product(b, t, "cosh", a, "sin", bb));
+  case CX_COSH: /* cosh a cos b + i sinh a sin b */
+    return complex_value(b, rt, product(b, t, "cosh", a, "cos", bb), product(b, t, "sinh", a, "sin", bb));
+  case CX_TAN:    /* (sin 2a + i sinh 2b) / (cos 2a + cosh 2b) */
+  case CX_TANH: { /* (sinh 2a + i sin 2b) / (cosh 2a + cos 2b) */
+    LLVMValueRef a2 = LLVMBuildFMul(b, two, a, ""), b2 = LLVMBuildFMul(b, two, bb, "");
+    bool tan = op == CX_TAN;
+    LLVMValueRef den = LLVMBuildFAdd(b, real_call(b, tan ? "cos" : "cosh", t, &a2, 1), real_call(b, tan ? "cosh" : "cos", t, &b2, 1), "");
+    re = LLVMBuildFDiv(b, real_call(b, tan ? "sin" : "sinh", t, &a2, 1), den, "");
+    im = LLVMBuildFDiv(b, real_call(b, tan ? "sinh" : "sin", t, &b2, 1), den, "");
+    return complex_value(b, rt, re, im);
   }
   case CX_ABS: return real_call(b, "hypot", t, x, 2);
   case CX_ARG: {
@@ -203,17 +261,8 @@ static LLVMValueRef open_code(LLVMBuilderRef b, LLVMValueRef call, ComplexOp op)
  * (a pair of scalars; a float function's as one vector of two). */
 static bool open_codable(LLVMValueRef inst) {
   ComplexOp op = complex_op(inst);
-  if (op == CX_NONE) return false;
-  bool arithmetic = op == CX_MUL || op == CX_DIV;
-  unsigned n = LLVMGetNumArgOperands(inst);
-  LLVMTypeRef t0 = n ? LLVMTypeOf(LLVMGetOperand(inst, 0)) : NULL;
-  if (!arithmetic && n == 1)
-    return LLVMGetTypeKind(t0) == LLVMVectorTypeKind && LLVMGetVectorSize(t0) == 2 &&
-           LLVMGetTypeKind(LLVMGetElementType(t0)) == LLVMFloatTypeKind;
-  if (n != (arithmetic ? 4u : 2u)) return false;
-  for (unsigned i = 0; i < n; i++)
-    if (!ir_is_fp(LLVMTypeOf(LLVMGetOperand(inst, i)))) return false;
-  return true;
+  LLVMValueRef x[4];
+  return op != CX_NONE && complex_operands(NULL, inst, x) == (op <= CX_POW ? 4u : 2u);
 }
 
 LLVMValueRef ad_body_original(LLVMValueRef fn) {
