@@ -82,12 +82,36 @@ static bool block_throws(LLVMBasicBlockRef bb) {
 
 static bool open_codable(LLVMValueRef inst);
 
+/* ---- pointers moved as integers ----
+ * The optimiser stores a pointer as the integer of its bits where the memory's type says integer (a
+ * std::unique_ptr's tuple, a union), and loads one back that way. The derivative would lose the pointer's
+ * shadow; in the copy such a store stores the pointer and such a load loads one, the same bits. */
+
+static bool pointer_bits(LLVMTypeRef t) { return LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 64; }
+
+/* store (ptrtoint p), a: the pointer p, else NULL */
+static LLVMValueRef stored_pointer(LLVMValueRef inst) {
+  if (!LLVMIsAStoreInst(inst)) return NULL;
+  LLVMValueRef v = LLVMGetOperand(inst, 0);
+  return LLVMIsAPtrToIntInst(v) && pointer_bits(LLVMTypeOf(v)) && ir_is_ptr(LLVMTypeOf(LLVMGetOperand(v, 0)))
+             ? LLVMGetOperand(v, 0)
+             : NULL;
+}
+
+/* a load of 64 bits used only by inttoptr */
+static bool loads_pointer(LLVMValueRef inst) {
+  if (!LLVMIsALoadInst(inst) || !pointer_bits(LLVMTypeOf(inst)) || !LLVMGetFirstUse(inst)) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(inst); u; u = LLVMGetNextUse(u))
+    if (!LLVMIsAIntToPtrInst(LLVMGetUser(u))) return false;
+  return true;
+}
+
 static bool needs_copy(LLVMValueRef fn) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
     if ((t && LLVMGetInstructionOpcode(t) == LLVMInvoke) || block_throws(bb)) return true;
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-      if (open_codable(i)) return true;
+      if (open_codable(i) || stored_pointer(i) || loads_pointer(i)) return true;
   }
   return false;
 }
@@ -339,6 +363,17 @@ LLVMValueRef ad_body(AdModule *ad, LLVMValueRef fn) {
           vec_push(&made, k);
         continue;
       }
+      if (LLVMIsAIntToPtrInst(i) && loads_pointer(LLVMGetOperand(i, 0))) { /* the load gave the pointer */
+        vmap_put(&vm, i, vmap_get(&vm, LLVMGetOperand(i, 0)));
+        continue;
+      }
+      if (loads_pointer(i)) {
+        LLVMValueRef c = LLVMBuildLoad2(b, LLVMPointerTypeInContext(ad->ctx, 0), LLVMGetOperand(i, 0), iname);
+        LLVMSetAlignment(c, LLVMGetAlignment(i));
+        vmap_put(&vm, i, c);
+        vec_push(&made, c);
+        continue;
+      }
       if (LLVMIsAPHINode(i)) {
         vmap_put(&vm, i, LLVMBuildPhi(b, LLVMTypeOf(i), iname));
         vec_push(&phis, i);
@@ -360,6 +395,8 @@ LLVMValueRef ad_body(AdModule *ad, LLVMValueRef fn) {
       LLVMValueRef op = LLVMGetOperand(c, i), m = vmap_get(&vm, op);
       if (m) LLVMSetOperand(c, i, m);
     }
+    LLVMValueRef p = stored_pointer(copied.data[k]);
+    if (p) LLVMSetOperand(c, 0, vmap_get(&vm, p) ? vmap_get(&vm, p) : p);
   }
   for (size_t k = 0; k < made.len; k++)
     for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(made.data[k]); i < n; i++) {
