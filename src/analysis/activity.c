@@ -58,6 +58,11 @@ bool activity_any_active_argument(const Activity *a, LLVMValueRef call, unsigned
   return false;
 }
 bool activity_from_shadowed_address(const Activity *a, LLVMValueRef v) { return flags_of(a, v) & PTRINT; }
+
+bool activity_load_from_unknown_integer(const Activity *a, LLVMValueRef load) {
+  LLVMValueRef n = ir_address_integer(LLVMGetOperand(load, 0));
+  return n && !activity_active(a, load) && ir_carries_derivative(LLVMTypeOf(load)) && !activity_from_shadowed_address(a, n);
+}
 bool activity_from_float_bits(const Activity *a, LLVMValueRef v) { return flags_of(a, v) & BITS; }
 bool activity_return_active(const Activity *a) { return a->ret_active; }
 

@@ -34,6 +34,13 @@ bool activity_any_active_argument(const Activity *a, LLVMValueRef call, unsigned
 /* An integer computed from the address of shadowed memory: turning it back into a pointer would
  * lose the shadow. */
 bool activity_from_shadowed_address(const Activity *a, LLVMValueRef v);
+/* A load of a float through a pointer rebuilt from an integer that is not such an address (that one is
+ * refused where it becomes a pointer): it may read active memory whose shadow cannot be found. */
+bool activity_load_from_unknown_integer(const Activity *a, LLVMValueRef load);
+/* Such an integer stored into memory with a shadow, where the memory is not known to hold integers: a
+ * pointer loaded back from there would find no shadow. */
+#define ACTIVITY_LOAD_FROM_INTEGER_ADDRESS "cannot differentiate a load through a pointer rebuilt from an integer (inttoptr): whether it reads active memory cannot be told"
+#define ACTIVITY_ADDRESS_STORED "cannot store the integer address of active memory into memory with a shadow: a pointer loaded back from it would have none"
 /* An integer computed from the bits of an active float (x's bits shifted, masked): harmless as a number
  * (its derivative is zero), but not when it becomes a float again. */
 bool activity_from_float_bits(const Activity *a, LLVMValueRef v);

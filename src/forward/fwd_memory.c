@@ -51,7 +51,10 @@ static void copy_access(LLVMValueRef from, LLVMValueRef to) {
 
 static void load(FwdGen *g, LLVMValueRef inst) {
   fwd_clone(g, inst);
-  if (!activity_active(g->act, inst)) return;
+  if (!activity_active(g->act, inst)) {
+    if (activity_load_from_unknown_integer(g->act, inst)) fwd_error(g, inst, ACTIVITY_LOAD_FROM_INTEGER_ADDRESS);
+    return;
+  }
   LLVMTypeRef t = LLVMTypeOf(inst);
   LLVMValueRef ptr[MAX_WIDTH], lanes[MAX_WIDTH];
   if (!fwd_shadow_lanes(g, LLVMGetOperand(inst, 0), inst, "this load", ptr)) return;
@@ -76,6 +79,10 @@ static void store(FwdGen *g, LLVMValueRef inst) {
       ir_describe_memory(p, buf, sizeof buf);
       fwd_error(g, inst, "cannot store an active value into memory without a shadow (%s)", buf);
     }
+    return;
+  }
+  if (activity_from_shadowed_address(g->act, v) && memtype_of_access(inst) != MEMTYPE_INT) {
+    fwd_error(g, inst, ACTIVITY_ADDRESS_STORED);
     return;
   }
   LLVMTypeRef t = LLVMTypeOf(v);

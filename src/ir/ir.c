@@ -359,3 +359,14 @@ void ir_strip_loop_hints(LLVMValueRef fn) {
     if (t) LLVMSetMetadata(t, kind, NULL);
   }
 }
+
+LLVMValueRef ir_address_integer(LLVMValueRef p) {
+  for (int depth = 0; depth < 64 && p; depth++) {
+    p = ir_strip_pointer_casts(p);
+    if (LLVMIsAIntToPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMIntToPtr))
+      return LLVMGetOperand(p, 0);
+    if (!LLVMIsAGetElementPtrInst(p)) return NULL;
+    p = LLVMGetOperand(p, 0);
+  }
+  return NULL;
+}

@@ -74,6 +74,9 @@ void ir_memset_zero(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef bytes, unsign
 bool ir_is_debug_intrinsic(LLVMValueRef inst);
 /* Strips bitcasts and address-space casts to the underlying value. */
 LLVMValueRef ir_strip_pointer_casts(LLVMValueRef v);
+/* The integer an address is computed from (by getelementptr and casts of a pointer rebuilt by inttoptr),
+ * whose origin the analyses cannot follow; NULL for any other address. */
+LLVMValueRef ir_address_integer(LLVMValueRef p);
 /* An address computed from null by offsets (an empty vector's start plus a size, after the optimiser knew
  * the start): its own shadow, as null is. */
 bool ir_null_based(LLVMValueRef p);

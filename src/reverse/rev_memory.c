@@ -36,6 +36,7 @@ bool aug_memory(RevGen *g, LLVMValueRef inst) {
   switch (LLVMGetInstructionOpcode(inst)) {
   case LLVMLoad: {
     LLVMValueRef c = aug_clone(g, inst);
+    if (activity_load_from_unknown_integer(g->act, inst)) rev_error(g, inst, ACTIVITY_LOAD_FROM_INTEGER_ADDRESS);
     if (shadowed(g, inst)) { /* a pointer loaded from active memory: its shadow from the shadow */
       LLVMValueRef s = LLVMBuildLoad2(g->b, g->ptr_type, aug_shadow(g, LLVMGetOperand(inst, 0), inst, "this load"), "shadow");
       LLVMSetAlignment(s, LLVMGetAlignment(c));
@@ -56,6 +57,8 @@ bool aug_memory(RevGen *g, LLVMValueRef inst) {
     }
     if (activity_from_float_bits(g->act, v) && memtype_of_access(inst) != MEMTYPE_INT)
       rev_error(g, inst, "cannot differentiate integer arithmetic on the bits of an active floating-point value");
+    if (activity_from_shadowed_address(g->act, v) && memtype_of_access(inst) != MEMTYPE_INT)
+      rev_error(g, inst, ACTIVITY_ADDRESS_STORED);
     if (ir_is_ptr(LLVMTypeOf(v))) {
       LLVMValueRef s = LLVMBuildStore(g->b, aug_shadow(g, v, inst, "storing this pointer into active memory"),
                                       aug_shadow(g, p, inst, "this store"));
