@@ -63,6 +63,7 @@ bool activity_load_from_unknown_integer(const Activity *a, LLVMValueRef load) {
   LLVMValueRef n = ir_address_integer(LLVMGetOperand(load, 0));
   return n && !activity_active(a, load) && ir_carries_derivative(LLVMTypeOf(load)) && !activity_from_shadowed_address(a, n);
 }
+
 bool activity_from_float_bits(const Activity *a, LLVMValueRef v) { return flags_of(a, v) & BITS; }
 bool activity_return_active(const Activity *a) { return a->ret_active; }
 

@@ -778,8 +778,8 @@ bool memtype_layout_of_data(LLVMValueRef p, MemLayout *l) {
   } else { /* how the function uses the object, if nothing else sees it */
     k = memtype_of_data(p);
     LLVMTypeRef s = k == DATA_MIXED || k == DATA_UNKNOWN ? object_type(fn, &objects, 0) : NULL;
-  if (s && LLVMGetTypeKind(strip_arrays(s)) != LLVMStructTypeKind) s = NULL;
-  if (s) s = strip_arrays(s);
+    if (s && LLVMGetTypeKind(strip_arrays(s)) != LLVMStructTypeKind) s = NULL;
+    if (s) s = strip_arrays(s);
     Placement pl;
     if (escapes(fn, &objects, s)) known = false;
     else if (s) known = placement(p, &pl) && struct_layout(module_of(fn), s, &pl, l);
