@@ -101,11 +101,11 @@ static MemType kind_in_layout(const MemLayout *l, unsigned long long at, unsigne
   return fp && pointer ? MEMTYPE_UNKNOWN : fp ? MEMTYPE_FP : pointer ? MEMTYPE_PTR : MEMTYPE_INT;
 }
 
-static DataKind block_kind(LLVMValueRef ptr);
+static DataKind object_kind(LLVMValueRef ptr, bool for_access);
 
 /* An access of `size` bytes into a block of one kind throughout (a heap array of doubles). */
 static MemType block_access_kind(LLVMValueRef ptr, unsigned long long size, unsigned *fp_bits) {
-  switch (block_kind(ptr)) {
+  switch (object_kind(ptr, true)) {
   case DATA_F64: return size == 8 ? (*fp_bits = 64, MEMTYPE_FP) : MEMTYPE_UNKNOWN;
   case DATA_F32: return size == 4 ? (*fp_bits = 32, MEMTYPE_FP) : MEMTYPE_UNKNOWN;
   case DATA_PTR: return size == 8 ? MEMTYPE_PTR : MEMTYPE_UNKNOWN;
@@ -405,38 +405,13 @@ static bool element_arithmetic(LLVMValueRef i) {
   return k == LLVMDoubleTypeKind || k == LLVMFloatTypeKind || k == LLVMPointerTypeKind || k == LLVMIntegerTypeKind;
 }
 
-DataKind memtype_of_data(LLVMValueRef ptr) {
-  LLVMTypeRef t = address_type(ptr);
-  DataKind k = t ? uniform_kind(t) : DATA_UNKNOWN;
-  if (k != DATA_UNKNOWN) return k;
-  /* how the function uses the object otherwise */
-  LLVMValueRef root = root_of(ptr), fn = NULL;
-  if (LLVMIsAInstruction(root)) fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(root));
-  else if (LLVMIsAArgument(root)) fn = LLVMGetParamParent(root);
-  else if (LLVMIsAInstruction(ptr)) fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(ptr));
-  if (!fn) return DATA_UNKNOWN;
-  ValueList objects = {0};
-  same_object(fn, ptr, &objects);
-  LLVMTypeRef known = object_type(fn, &objects, 0);
-  if (known) k = uniform_kind(known);
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      if (LLVMIsALoadInst(i) && in_list(&objects, root_of(LLVMGetOperand(i, 0)))) k = merge(k, of_access(i, LLVMTypeOf(i)));
-      else if (LLVMIsAStoreInst(i) && in_list(&objects, root_of(LLVMGetOperand(i, 1))))
-        k = merge(k, of_access(i, LLVMTypeOf(LLVMGetOperand(i, 0))));
-      else if (element_arithmetic(i) && in_list(&objects, ir_strip_pointer_casts(LLVMGetOperand(i, 0))))
-        k = merge(k, uniform_kind(LLVMGetGEPSourceElementType(i)));
-    }
-  vec_free(&objects);
-  return k;
-}
-
-/* What a block holds, for an integer access into it that says nothing itself (the optimiser makes a
- * one-element memmove of std::vector's an i64 load and store, without type tags): the function's typed
- * accesses to the block, its element arithmetic, and what is copied into it or out of it (the type the
- * other end's address was computed in, or that its callers point it at). Integer accesses without tags
- * are not evidence: they are what is being asked about. */
-static DataKind block_kind(LLVMValueRef ptr) {
+/* What the object ptr points into holds, from how its function uses it: the type its callers and callees
+ * know it by, the function's loads and stores, its element arithmetic. For an integer access that says
+ * nothing itself (for_access: the optimiser makes a one-element memmove of std::vector's an i64 load and
+ * store, without type tags), integer accesses without tags are not evidence, being what is asked about,
+ * and what is copied into the object or out of it is (the type the other end's address was computed in,
+ * or that its callers point it at). */
+static DataKind object_kind(LLVMValueRef ptr, bool for_access) {
   LLVMValueRef fn = function_of(root_of(ptr));
   if (!fn) fn = function_of(ptr);
   if (!fn) return DATA_UNKNOWN;
@@ -449,11 +424,12 @@ static DataKind block_kind(LLVMValueRef ptr) {
       bool load = LLVMIsALoadInst(i), store = LLVMIsAStoreInst(i);
       if (load || store) {
         LLVMTypeRef t = LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i);
-        if (in_list(&objects, root_of(LLVMGetOperand(i, store ? 1 : 0))) && (!ir_is_int(t) || from_tbaa(i) != MEMTYPE_UNKNOWN))
+        if (in_list(&objects, root_of(LLVMGetOperand(i, store ? 1 : 0))) &&
+            (!for_access || !ir_is_int(t) || from_tbaa(i) != MEMTYPE_UNKNOWN))
           k = merge(k, of_access(i, t));
       } else if (element_arithmetic(i) && in_list(&objects, ir_strip_pointer_casts(LLVMGetOperand(i, 0)))) {
         k = merge(k, uniform_kind(LLVMGetGEPSourceElementType(i)));
-      } else if (ir_is_call(i) && is_transfer(i)) {
+      } else if (for_access && ir_is_call(i) && is_transfer(i)) {
         for (unsigned e = 0; e < 2; e++) {
           if (!in_list(&objects, root_of(LLVMGetArgOperand(i, e)))) continue;
           LLVMValueRef other = LLVMGetArgOperand(i, 1 - e);
@@ -465,6 +441,12 @@ static DataKind block_kind(LLVMValueRef ptr) {
     }
   vec_free(&objects);
   return k;
+}
+
+DataKind memtype_of_data(LLVMValueRef ptr) {
+  LLVMTypeRef t = address_type(ptr);
+  DataKind k = t ? uniform_kind(t) : DATA_UNKNOWN;
+  return k != DATA_UNKNOWN ? k : object_kind(ptr, false);
 }
 
 /* !tbaa.struct = !{offset, size, tag, offset, size, tag, ...} */
