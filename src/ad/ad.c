@@ -152,7 +152,7 @@ static void drop_failed(AdModule *ad) {
     size_t n = strlen(g->key);
     char *base = xstrdup(g->key);
     if (n > 4 && !strcmp(base + n - 4, "|rev")) base[n - 4] = 0; /* a pair's reverse function */
-    if (failed(ad, base) && !LLVMIsDeclaration(g->fn)) {
+    if (failed(ad, base)) { /* a pair refused before its body was begun is still a declaration */
       for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->fn); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
           if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind) LLVMReplaceAllUsesWith(i, LLVMGetPoison(LLVMTypeOf(i)));

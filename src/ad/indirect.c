@@ -103,6 +103,19 @@ static LLVMValueRef wrapper(AdModule *ad, LLVMValueRef fn) {
   return w;
 }
 
+/* Each line once: a construct met by several of a candidate's variants is reported by each. */
+static void drop_repeated_lines(char *text) {
+  char *out = text;
+  for (char *line = text; *line;) {
+    size_t n = strcspn(line, "\n") + (line[strcspn(line, "\n")] == '\n');
+    bool seen = false;
+    for (char *p = text; p < out && !seen; p += strcspn(p, "\n") + 1) seen = !strncmp(p, line, n);
+    if (!seen) memmove(out, line, n), out += n;
+    line += n;
+  }
+  *out = 0;
+}
+
 LLVMValueRef indirect_register(AdModule *ad, LLVMTypeRef fty, const char *key, IndirectGenerate generate, void *ctx) {
   struct IndirectTable *t = table(ad);
   char *tname = LLVMPrintTypeToString(fty);
@@ -125,6 +138,7 @@ LLVMValueRef indirect_register(AdModule *ad, LLVMTypeRef fty, const char *key, I
     char *kept = diag_capture_end();
     Entry e = {candidates.data[i], k, ok ? out[0] : NULL, ok ? out[1] : NULL, NULL};
     if (!ok) {
+      drop_repeated_lines(kept);
       size_t n = strlen(kept);
       while (n && kept[n - 1] == '\n') kept[--n] = 0;
       e.refusal = xasprintf("which Parad cannot differentiate for this call:\n%s", *kept ? kept : "(no reason given)");

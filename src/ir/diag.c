@@ -30,8 +30,11 @@ void diag_capture_begin(bool trying) {
 }
 
 char *diag_capture_end(void) {
-  StrBuf kept = captures.data[--captures.len].kept;
-  if (captures.len && kept.len) sb_printf(&captures.data[captures.len - 1].kept, "%s", kept.s);
+  Capture ended = captures.data[--captures.len];
+  StrBuf kept = ended.kept;
+  /* a trying capture's errors did not count: an outer holding capture must not print them */
+  bool pass_on = !ended.trying || diag_trying();
+  if (captures.len && kept.len && pass_on) sb_printf(&captures.data[captures.len - 1].kept, "%s", kept.s);
   if (!captures.len) vec_free(&captures);
   return kept.s ? kept.s : xstrdup("");
 }

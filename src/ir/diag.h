@@ -17,7 +17,7 @@ int diag_error_count(void);
 void diag_set_stream(void *file);
 
 /* Between begin and end, errors are kept instead of printed; end returns them (caller frees; "" when
- * there were none), and an outer capture gets them too. Two kinds:
+ * there were none), and an outer capture gets them too (a holding one only errors that counted). Two kinds:
  *   trying   something that may fail without failing the compilation (a derivative that only a call
  *            through a function pointer might need): its errors are not counted; diag_replay prints and
  *            counts them once they turn out to matter;

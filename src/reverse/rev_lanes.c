@@ -99,7 +99,7 @@ static void link(RevGen *g, Webs *w, LLVMValueRef v) {
     case LLVMLoad: {
       unsigned flag = memory_width(v, LLVMGetOperand(v, 0));
       if (flag) w->widths[r] |= flag;
-      else if (!w->source[r]) w->source[r] = v;
+      else if (memtype_of_access(v) == MEMTYPE_UNKNOWN && !w->source[r]) w->source[r] = v;
       break;
     }
     default: note_odd(w, v, v); break; /* an integer out of a struct, a vector, a call */
@@ -121,7 +121,7 @@ static void link(RevGen *g, Webs *w, LLVMValueRef v) {
       if (LLVMGetOperand(user, 0) != v || !activity_shadowed(g->act, LLVMGetOperand(user, 1))) break;
       unsigned flag = memory_width(user, LLVMGetOperand(user, 1));
       if (flag) w->widths[r] |= flag;
-      else if (memtype_of_access(user) != MEMTYPE_INT && !w->sink[r]) w->sink[r] = user;
+      else if (memtype_of_access(user) == MEMTYPE_UNKNOWN && !w->sink[r]) w->sink[r] = user; /* typed: a pointer's bits */
       break;
     }
     case LLVMCall:

@@ -63,6 +63,17 @@ bool aug_memory(RevGen *g, LLVMValueRef inst) {
       LLVMValueRef s = LLVMBuildStore(g->b, aug_shadow(g, v, inst, "storing this pointer into active memory"),
                                       aug_shadow(g, p, inst, "this store"));
       LLVMSetAlignment(s, LLVMGetAlignment(inst));
+    } else if (ir_is_int(LLVMTypeOf(v)) && memtype_of_access(inst) == MEMTYPE_PTR && varied(g, v)) {
+      /* a pointer copied as the integer of its bits (a small functor copied into a std::function): the
+       * shadow's bits go along, from the shadow of the memory they were read from */
+      LLVMValueRef from = LLVMIsALoadInst(v) ? LLVMGetOperand(v, 0) : NULL;
+      if (!from || !shadowed(g, from)) {
+        rev_error(g, inst, "reverse mode cannot tell the shadow of this pointer stored as an integer into active memory");
+        return true;
+      }
+      LLVMValueRef bits = LLVMBuildLoad2(g->b, LLVMTypeOf(v), aug_shadow(g, from, inst, "this load"), "shadow.bits");
+      LLVMSetAlignment(bits, LLVMGetAlignment(v));
+      LLVMSetAlignment(LLVMBuildStore(g->b, bits, aug_shadow(g, p, inst, "this store")), LLVMGetAlignment(inst));
     }
     return true;
   }
