@@ -106,12 +106,33 @@ static bool loads_pointer(LLVMValueRef inst) {
   return true;
 }
 
+/* A local that is written and never read: at -O0 the functor std::for_each returns by value is stored
+ * into a temporary nobody reads. Its stores would give the local a shadow, and reverse mode a pointer it
+ * cannot follow out of the returned aggregate; the copy leaves them out. */
+static bool only_written(LLVMValueRef p) {
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p && LLVMGetOperand(user, 0) != p) continue;
+    if (LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) == p && only_written(user)) continue;
+    if (LLVMIsAIntrinsicInst(user) && strstr(ir_called_name(user), "llvm.lifetime")) continue;
+    return false;
+  }
+  return true;
+}
+
+static bool dead_store(LLVMValueRef inst) {
+  if (!LLVMIsAStoreInst(inst)) return false;
+  LLVMValueRef p = LLVMGetOperand(inst, 1);
+  while (LLVMIsAGetElementPtrInst(p)) p = LLVMGetOperand(p, 0);
+  return LLVMIsAAllocaInst(p) && only_written(p);
+}
+
 static bool needs_copy(LLVMValueRef fn) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
     if ((t && LLVMGetInstructionOpcode(t) == LLVMInvoke) || block_throws(bb)) return true;
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-      if (open_codable(i) || stored_pointer(i) || loads_pointer(i)) return true;
+      if (open_codable(i) || stored_pointer(i) || loads_pointer(i) || dead_store(i)) return true;
   }
   return false;
 }
@@ -363,6 +384,7 @@ LLVMValueRef ad_body(AdModule *ad, LLVMValueRef fn) {
           vec_push(&made, k);
         continue;
       }
+      if (dead_store(i)) continue;
       if (LLVMIsAIntToPtrInst(i) && loads_pointer(LLVMGetOperand(i, 0))) { /* the load gave the pointer */
         vmap_put(&vm, i, vmap_get(&vm, LLVMGetOperand(i, 0)));
         continue;

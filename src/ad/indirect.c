@@ -52,7 +52,7 @@ static bool passes_function(LLVMValueRef call, LLVMValueRef fn) {
 static bool address_taken(LLVMValueRef fn) {
   for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
-    if (ir_is_call(user)) {
+    if (ir_is_call_site(user)) { /* invokes too: at -O0 C++ calls that may throw */
       if (passes_function(user, fn)) return true;
       continue;
     }

@@ -272,6 +272,23 @@ static void leading_markers(Parse *p, unsigned *k, unsigned n, DiffMode mode, Le
   }
 }
 
+/* The function a request names: a function itself, or the call that returns one and only one function
+ * (C++'s conversion of a lambda without captures to a function pointer, `+[](double t) { ... }`). */
+static LLVMValueRef named_function(LLVMValueRef v) {
+  v = ir_strip_pointer_casts(v);
+  if (LLVMIsAFunction(v) || !ir_is_call_site(v)) return v;
+  LLVMValueRef callee = ir_called_function(v), found = NULL;
+  if (!callee || LLVMIsDeclaration(callee)) return v;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(callee); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (!t || !LLVMIsAReturnInst(t)) continue;
+    LLVMValueRef r = LLVMGetNumOperands(t) ? ir_strip_pointer_casts(LLVMGetOperand(t, 0)) : NULL;
+    if (!r || !LLVMIsAFunction(r) || (found && found != r)) return v;
+    found = r;
+  }
+  return found ? found : v;
+}
+
 static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsigned serial) {
   LLVMContextRef ctx = LLVMGetModuleContext(m);
   Parse p = {.call = call, .entry = LLVMGetValueName(ir_called_function(call))};
@@ -281,7 +298,7 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
   LLVMPositionBuilderBefore(b, call);
   if (sret) add_arg(&p, LLVMGetArgOperand(call, k++));
 
-  LLVMValueRef fn = k < n ? ir_strip_pointer_casts(LLVMGetArgOperand(call, k)) : NULL;
+  LLVMValueRef fn = k < n ? named_function(LLVMGetArgOperand(call, k)) : NULL;
   if (!fn || !LLVMIsAFunction(fn)) {
     fail(&p, "the first argument must be a function named in this file (not a pointer variable)");
   } else if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn))) {
@@ -292,7 +309,8 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
     return 1;
   }
   p.fn_name = LLVMGetValueName(fn);
-  add_arg(&p, LLVMGetArgOperand(call, k++));
+  add_arg(&p, fn); /* the function itself, not the call that returned it */
+  k++;
 
   Leading lead = {1, NULL};
   leading_markers(&p, &k, n, mode, &lead);

@@ -65,6 +65,7 @@ void aug_inst(RevGen *g, LLVMValueRef inst) {
     break;
   case LLVMFreeze: vmap_put(&g->smap, inst, aug_shadow(g, LLVMGetOperand(inst, 0), inst, "this freeze")); break;
   default:
+    if (!LLVMGetFirstUse(inst)) break; /* nothing needs its shadow */
     rev_error(g, inst, "cannot differentiate this pointer computation in reverse mode");
     break;
   }

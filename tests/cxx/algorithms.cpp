@@ -8,9 +8,9 @@
 //     = ... + x2 x5 + x0 + 0.2 x2 + x4^2 at this point.
 // Gradient against the analytic one (1e-12), itself checked against central finite differences
 // (h = 1e-5, 1e-6); forward tangents against the analytic gradient along each unit direction (1e-12), at
-// -O2 (at -O0 std::for_each returning its functor by value is refused: a pointer computation reverse mode
-// cannot follow).
+// -O2 and -O0 (where std::for_each returns its functor by value into a temporary nobody reads).
 // RUN: %parad-cxx %cflags %s -o %t && %t
+// RUN: %parad-cxx -O0 -I%S/../include %s -o %t0 && %t0
 #include <algorithm>
 #include <array>
 #include <cmath>

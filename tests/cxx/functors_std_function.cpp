@@ -12,9 +12,9 @@
 //    constant argument: E = sum_i exp(-x_i^2).
 // Gradients against the analytic ones (1e-12), themselves checked against central finite differences
 // (h = 1e-5, 1e-6); forward tangents along each unit direction against them (1e-12), at -O2 and -O1.
-// At -O0 reverse mode refuses a std::function holding a capturing lambda (libstdc++ copies the lambda with
-// a memcpy whose types nothing in the function says) and an indirect call that may store an active address
-// into a constant std::function (std_function_copies.cpp runs forward mode at -O0).
+// At -O0 reverse mode refuses a std::function holding a capturing lambda, when the derivative reaches its
+// manager: libstdc++ copies the lambda with a memcpy whose types nothing says at -O0
+// (std_function_copies.cpp runs forward mode at -O0).
 // RUN: %parad-cxx %cflags %s -o %t && %t
 // RUN: %parad-cxx -O1 -I%S/../include %s -o %t1 && %t1
 #include <cmath>

@@ -9,9 +9,11 @@
 //   E = sum_terms (energy + penalty) + energy of the temporary Wall(0.3, 2)
 // Gradient against the analytic one (1e-12), itself checked against central finite differences
 // (h = 1e-5, 1e-6); forward tangents along each unit direction against it (1e-12); the destructors
-// counted (every temporary destroyed once per evaluation), at -O2 (at -O0 the function is refused as a
-// candidate of the virtual call, having its type: a parameter passed as constant).
+// counted (every temporary destroyed once per evaluation), at -O2 and -O0 (where the differentiated
+// function, having the virtual functions' type and being called by invoke, must not be taken for one of
+// them).
 // RUN: %parad-cxx %cflags %s -o %t && %t
+// RUN: %parad-cxx -O0 -I%S/../include %s -o %t0 && %t0
 #include <cmath>
 #include <memory>
 #include <vector>
