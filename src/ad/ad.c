@@ -123,11 +123,40 @@ bool ad_needs_whole_program(LLVMModuleRef m) {
   return needs;
 }
 
+/* A reverse-mode derivative computed by fn or a function it calls: where its tape begins (a lowered
+ * request), or NULL. */
+static LLVMValueRef reverse_sweep_in(LLVMValueRef fn, ValueMap *seen) {
+  if (vmap_has(seen, fn)) return NULL;
+  vmap_put(seen, fn, fn);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (!ir_is_call_site(i)) continue;
+      const char *name = ir_called_name(i);
+      if (!strcmp(name, "__parad_rt_tape_begin") || !strcmp(name, "__parad_rt_tape_resume")) return i;
+      LLVMValueRef callee = ir_called_function(i), run = omp_called_function(i), found = NULL;
+      if (callee && !LLVMIsDeclaration(callee)) found = reverse_sweep_in(callee, seen);
+      if (!found && run) found = reverse_sweep_in(run, seen);
+      if (found) return found;
+    }
+  return NULL;
+}
+
 static void lower(AdModule *ad, LLVMValueRef call) {
   Request r;
   if (!request_decode(call, &r)) return;
   if (LLVMIsDeclaration(r.fn)) {
     diag_error_plain(call, "%s: cannot differentiate '%s', " NOT_IN_PROGRAM, r.entry, LLVMGetValueName(r.fn));
+    request_free(&r);
+    return;
+  }
+  ValueMap seen;
+  vmap_init(&seen);
+  LLVMValueRef sweep = r.mode == MODE_FORWARD ? reverse_sweep_in(r.fn, &seen) : NULL;
+  vmap_free(&seen);
+  if (sweep) { /* its tape would need tangents of its own: not built */
+    diag_error_plain(sweep, "%s of '%s': forward mode over a reverse-mode derivative computed here (a Hessian-vector "
+                     "product) is not supported yet; differentiate twice in forward mode instead",
+                     r.entry, LLVMGetValueName(r.fn));
     request_free(&r);
     return;
   }
