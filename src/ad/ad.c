@@ -141,6 +141,39 @@ static LLVMValueRef reverse_sweep_in(LLVMValueRef fn, ValueMap *seen) {
   return NULL;
 }
 
+/* What forward mode over a reverse sweep does not take yet: the runtime's calls other than the tape's and
+ * the shadow blocks' (forward/fwd_tape.c), in fn or a function it calls; NULL when there is none. */
+static const char *unsupported_under_forward(LLVMValueRef fn, ValueMap *seen) {
+  static const struct {
+    const char *prefix, *what;
+  } what[] = {
+      {"__parad_rt_derivative", "a call through a function pointer"},
+      {"__parad_rt_tape_suspend", "split mode"},
+      {"__parad_rt_tape_resume", "split mode"},
+      {"__parad_rt_region", "an OpenMP parallel region"},
+      {"__parad_rt_critical", "an OpenMP critical section"},
+      {"__parad_rt_mpi", "MPI communication"},
+      {"__parad_rt_", "a call of Parad's runtime"},
+  };
+  if (vmap_has(seen, fn)) return NULL;
+  vmap_put(seen, fn, fn);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (!ir_is_call_site(i)) continue;
+      unsigned tangents;
+      const char *name = ir_called_name(i);
+      if (!strncmp(name, "__parad_rt_", 11) && call_tape_action(i, &tangents) == TAPE_NONE &&
+          call_classify(i, NULL) != CALL_INACTIVE)
+        for (size_t k = 0; k < sizeof what / sizeof what[0]; k++)
+          if (!strncmp(name, what[k].prefix, strlen(what[k].prefix))) return what[k].what;
+      LLVMValueRef callee = ir_called_function(i), run = omp_called_function(i);
+      const char *found = callee && !LLVMIsDeclaration(callee) ? unsupported_under_forward(callee, seen) : NULL;
+      if (!found && run) found = unsupported_under_forward(run, seen);
+      if (found) return found;
+    }
+  return NULL;
+}
+
 static void lower(AdModule *ad, LLVMValueRef call) {
   Request r;
   if (!request_decode(call, &r)) return;
@@ -149,14 +182,25 @@ static void lower(AdModule *ad, LLVMValueRef call) {
     request_free(&r);
     return;
   }
+  /* Forward mode over a gradient (a Hessian-vector product) gives its tapes tangent twins
+     (forward/fwd_tape.c); adjoints of a tape are not built. */
   ValueMap seen;
   vmap_init(&seen);
-  LLVMValueRef sweep = r.mode == MODE_FORWARD ? reverse_sweep_in(r.fn, &seen) : NULL;
+  LLVMValueRef sweep = reverse_sweep_in(r.fn, &seen);
   vmap_free(&seen);
-  if (sweep) { /* its tape would need tangents of its own: not built */
-    diag_error_plain(sweep, "%s of '%s': forward mode over a reverse-mode derivative computed here (a Hessian-vector "
-                     "product) is not supported yet; differentiate twice in forward mode instead",
-                     r.entry, LLVMGetValueName(r.fn));
+  vmap_init(&seen);
+  const char *unsupported = sweep && r.mode == MODE_FORWARD ? unsupported_under_forward(r.fn, &seen) : NULL;
+  vmap_free(&seen);
+  if (sweep && (r.mode != MODE_FORWARD || r.width > 1)) {
+    diag_error_plain(sweep, "%s of '%s': %s over a reverse-mode derivative computed here is not supported yet; "
+                     "forward mode over it (one direction: a Hessian-vector product) is", r.entry, LLVMGetValueName(r.fn),
+                     r.mode == MODE_FORWARD ? "vector forward mode" : "reverse mode");
+    request_free(&r);
+    return;
+  }
+  if (unsupported) {
+    diag_error_plain(sweep, "%s of '%s': forward mode over a reverse-mode derivative computed here cannot "
+                     "differentiate %s in it yet", r.entry, LLVMGetValueName(r.fn), unsupported);
     request_free(&r);
     return;
   }

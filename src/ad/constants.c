@@ -14,10 +14,20 @@ static bool constant_global(LLVMValueRef g) {
   return LLVMIsAGlobalVariable(g) && LLVMIsGlobalConstant(g) && LLVMGetInitializer(g) && !LLVMIsExternallyInitialized(g);
 }
 
+/* The runtime's current tape, read by reverse-mode derivatives that forward mode differentiates (a
+ * Hessian-vector product): its shadow is the current tape's tangent twin (runtime/tape.h). */
+bool ad_is_current_tape(LLVMValueRef g) {
+  return g && LLVMIsAGlobalVariable(g) && !strcmp(LLVMGetValueName(g), "__parad_rt_current");
+}
+
+bool ad_is_reverse_sweep(LLVMValueRef fn) {
+  return fn && LLVMIsAFunction(fn) && !strncmp(LLVMGetValueName(fn), "reverse.", 8); /* no C name has a dot */
+}
+
 bool ad_has_constant_shadow(LLVMValueRef v) {
   v = stripped(v);
   if (!v) return false;
-  if (LLVMIsAFunction(v) || constant_global(v)) return true;
+  if (LLVMIsAFunction(v) || constant_global(v) || ad_is_current_tape(v)) return true;
   if (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMGetElementPtr) return ad_has_constant_shadow(LLVMGetOperand(v, 0));
   return false;
 }
@@ -68,6 +78,15 @@ LLVMValueRef ad_constant_shadow(LLVMValueRef v, ShadowUse use) {
     return r;
   }
   LLVMModuleRef m = LLVMGetGlobalParent(v);
+  if (ad_is_current_tape(v)) { /* reverse mode over reverse mode is refused before it gets here */
+    if (use != SHADOW_READ) return NULL;
+    LLVMValueRef twin = LLVMGetNamedGlobal(m, "__parad_rt_current_tangent");
+    if (!twin) {
+      twin = LLVMAddGlobal(m, LLVMGlobalGetValueType(v), "__parad_rt_current_tangent");
+      LLVMSetThreadLocal(twin, 1);
+    }
+    return twin;
+  }
   char *name = xasprintf("%s.parad.%s", LLVMGetValueName(v), use == SHADOW_READ ? "shadow" : "sink");
   LLVMValueRef s = LLVMGetNamedGlobal(m, name);
   if (!s) {

@@ -6,6 +6,7 @@
  *                      of functions keeps them). Forward mode only reads it (a constant); reverse mode
  *                      adds adjoints into it, which are dropped (a global of its own);
  *   a constant address into either (a getelementptr) is the same address in the shadow.
+ *   the runtime's current tape has its tangent twin (forward mode over reverse mode, runtime/tape.h).
  * Anything else (a mutable global: Parad gives those no shadow) has none: NULL.
  *
  * And a stand-in: a pointer without a shadow that a select or phi chooses against one with a shadow,
@@ -20,6 +21,12 @@
 
 /* Whether v is a constant that has a shadow (see above). */
 bool ad_has_constant_shadow(LLVMValueRef v);
+/* The runtime's current tape (a global): what a reverse sweep reads from it is active memory when forward
+ * mode differentiates the sweep. */
+bool ad_is_current_tape(LLVMValueRef g);
+/* A reverse function Parad generated: it reads its records from the current tape, so that under forward
+ * mode a call of it carries tangents even when no argument is active (a constant seed). */
+bool ad_is_reverse_sweep(LLVMValueRef fn);
 /* Forward mode reads shadows (tangents); reverse mode adds into them (adjoints). */
 typedef enum { SHADOW_READ, SHADOW_ADD } ShadowUse;
 

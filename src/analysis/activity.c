@@ -98,6 +98,7 @@ static bool walk_to_owner(Activity *a, ShadowWalk *w, LLVMValueRef p, int depth)
     CallKind k = call_classify(p, NULL);
     /* a task's block (omp_forward.c gives it a shadow as an allocation's) */
     if (k == CALL_ALLOC || (k == CALL_OMP && omp_classify(p) == OMP_TASK_ALLOC)) return add_flags(a, p, SHADOWED);
+    if (k == CALL_UNKNOWN && call_returns_tape_memory(p)) return add_flags(a, p, SHADOWED); /* its twin's */
     /* a function of the module returns the pointer and its shadow (its pattern gets an 'r'), as the
        same code inlined would */
     if (k == CALL_MODULE) return add_flags(a, p, SHADOWED);
@@ -195,6 +196,7 @@ bool activity_moves_bits(LLVMValueRef inst) {
 static bool callee_of(AdModule *ad, Activity *a, LLVMValueRef call, LLVMValueRef *fn, unsigned first,
                       const Activity **out) {
   bool any = !first && ir_is_ptr(LLVMTypeOf(call)) && activity_shadowed(a, call); /* its result wants a shadow */
+  any |= !first && ad_is_reverse_sweep(*fn);
   for (unsigned i = first, n = ir_num_call_args(call); i < n; i++) any |= active(a, LLVMGetArgOperand(call, i));
   if (!any) return false;
   char *pat = first ? activity_fork_pattern(a, call) : activity_call_pattern(a, call);
@@ -217,9 +219,21 @@ static bool shadows_for_callee(Activity *a, LLVMValueRef call, LLVMValueRef fn, 
   return changed;
 }
 
+/* The reverse-mode runtime moving or adding shadow blocks into one another (the arguments in `moved`),
+ * under forward mode: their tangents go the same way, so all of them are active if one is. */
+static bool runtime_moves(Activity *a, LLVMValueRef call, unsigned moved) {
+  bool any = false, changed = false;
+  unsigned n = ir_num_call_args(call);
+  for (unsigned i = 0; i < n; i++) any |= (moved >> i & 1) && activity_shadowed(a, LLVMGetArgOperand(call, i));
+  for (unsigned i = 0; i < n && any; i++)
+    if (moved >> i & 1) changed |= need_shadow(a, LLVMGetArgOperand(call, i));
+  if (any && ir_is_ptr(LLVMTypeOf(call))) changed |= add_flags(a, call, SHADOWED);
+  return changed;
+}
+
 static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
   bool changed = false;
-  unsigned n = ir_num_call_args(call);
+  unsigned n = ir_num_call_args(call), moved;
   const MathRule *rule;
   LLVMValueRef aug, grad;
   switch (call_classify(call, &rule)) {
@@ -277,6 +291,7 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
     return changed;
   }
   case CALL_UNKNOWN:
+    if (call_tape_action(call, &moved) == TAPE_SAME && moved) return runtime_moves(a, call, moved);
     /* a function with a registered gradient acts like one of the module's */
     if (!custom_lookup(ir_called_function(call), &aug, &grad)) return false;
     /* fall through */
@@ -397,6 +412,10 @@ static void analyse(AdModule *ad, Activity *a) {
   for (LLVMValueRef p = LLVMGetFirstParam(fn); p; p = LLVMGetNextParam(p), i++)
     if (a->pattern[i] != 'c') mark(a, p);
   a->ret_shadow_wanted = a->pattern[i] == 'r';
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst))
+      if (LLVMIsALoadInst(inst) && ad_is_current_tape(LLVMGetOperand(inst, 0)))
+        add_flags(a, LLVMGetOperand(inst, 0), SHADOWED); /* a reverse sweep's records: active memory */
   for (bool changed = true; changed;) {
     changed = false;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))

@@ -82,6 +82,45 @@ CallKind call_classify(LLVMValueRef call, const MathRule **rule) {
   return CALL_UNKNOWN;
 }
 
+static const struct {
+  const char *name;
+  TapeAction action;
+  unsigned tangents;
+} tape_rules[] = {
+    {"__parad_rt_tape_begin", TAPE_TWIN_BEGIN, 0},
+    {"__parad_rt_tape_grow", TAPE_TWIN_GROW, 0},
+    {"__parad_rt_tape_back", TAPE_SAME, 1},
+    {"__parad_rt_tape_end", TAPE_TWIN_END, 0},
+    {"__parad_rt_tape_mark_peak", TAPE_NOTHING, 0},
+    {"__parad_rt_shadow_alloc", TAPE_SAME, 0},
+    {"__parad_rt_shadow_alloc_aligned", TAPE_SAME, 0},
+    {"__parad_rt_shadow_give", TAPE_SAME, 1},
+    {"__parad_rt_free_later", TAPE_SAME, 1},
+    {"__parad_rt_realloc_shadow", TAPE_SAME, 2},
+    {"__parad_rt_realloc_shadow_reverse", TAPE_SAME, 1},
+    {"__parad_rt_copy_adjoint_f64", TAPE_SAME, 3},
+    {"__parad_rt_copy_adjoint_f32", TAPE_SAME, 3},
+    {"__parad_rt_copy_adjoint_fields", TAPE_SAME, 3},
+    {"__parad_rt_copy_shadow_pointers", TAPE_SAME, 3},
+};
+
+TapeAction call_tape_action(LLVMValueRef call, unsigned *tangent_args) {
+  const char *name = ir_called_name(call);
+  *tangent_args = 0;
+  for (size_t i = 0; i < COUNT(tape_rules); i++)
+    if (!strcmp(name, tape_rules[i].name)) {
+      *tangent_args = tape_rules[i].tangents;
+      return tape_rules[i].action;
+    }
+  return TAPE_NONE;
+}
+
+bool call_returns_tape_memory(LLVMValueRef call) {
+  unsigned args;
+  TapeAction a = call_tape_action(call, &args);
+  return a == TAPE_TWIN_BEGIN || a == TAPE_TWIN_GROW || (a == TAPE_SAME && ir_is_ptr(LLVMTypeOf(call)));
+}
+
 bool call_alloc_shape(LLVMValueRef call, int arg[2]) {
   const char *name = ir_called_name(call);
   bool is_calloc = !strcmp(name, "calloc"), aligned = strstr(name, "align_val_t") != NULL;

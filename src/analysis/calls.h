@@ -29,6 +29,22 @@ const char *call_kind_name(CallKind k);
  * (-1: the constant one, as for malloc and new), or, for C++'s aligned new (then true), size and alignment. */
 bool call_alloc_shape(LLVMValueRef call, int arg[2]);
 
+/* The reverse-mode runtime's calls, for forward mode over a reverse sweep (forward/fwd_tape.c): what
+ * each call's tangent code does beside it. */
+typedef enum {
+  TAPE_NONE,       /* not one of them */
+  TAPE_TWIN_BEGIN, /* t = tape_begin():      twin = twin_begin(t) */
+  TAPE_TWIN_GROW,  /* top = tape_grow(t, n): top' = twin_grow(twin, t) */
+  TAPE_TWIN_END,   /* tape_end(t):           twin_end(), the current twin being t's */
+  TAPE_SAME,       /* the same call on the tangents of the arguments in tangent_args (a bit each), the
+                      others as they are: a shadow block's tangent block made, freed, moved or added
+                      into the same way; a pointer result is the tangent's */
+  TAPE_NOTHING,    /* no tangent: the tape's size, read only */
+} TapeAction;
+TapeAction call_tape_action(LLVMValueRef call, unsigned *tangent_args);
+/* A call of them that returns memory of a tape or a shadow block, which gets a tangent twin. */
+bool call_returns_tape_memory(LLVMValueRef call);
+
 /* What a user of fn passes for its parameter `index`: a direct call, a parallel region that forks fn,
  * or a derivative request of fn; NULL for any other use. */
 LLVMValueRef call_site_argument(LLVMValueRef user, LLVMValueRef fn, unsigned index);

@@ -2,6 +2,7 @@
  * own tangent functions, memory functions through their shadows; anything else with an active argument
  * is refused. */
 #include "forward/forward.h"
+#include "ad/constants.h"
 #include "forward/fwd_internal.h"
 
 #include <stdlib.h>
@@ -96,6 +97,7 @@ static void call_tangent(FwdGen *g, LLVMValueRef call, LLVMValueRef tf, LLVMType
 static char *active_pattern(FwdGen *g, LLVMValueRef call) {
   char *pattern = activity_call_pattern(g->act, call);
   if (strpbrk(pattern, "dr") && !LLVMIsFunctionVarArg(LLVMGetCalledFunctionType(call))) return pattern;
+  if (ad_is_reverse_sweep(ir_called_function(call))) return pattern; /* its tape is active memory */
   if (strpbrk(pattern, "dr")) {
     LLVMValueRef callee = ir_called_function(call);
     fwd_error(g, call, "cannot differentiate a call to the variadic function %s%s%s with active arguments",
@@ -167,6 +169,7 @@ void fwd_call(FwdGen *g, LLVMValueRef call) {
     fwd_clone(g, call);
     return;
   case CALL_UNKNOWN:
+    if (fwd_tape_call(g, call)) return; /* forward mode over a reverse-mode derivative */
     if (activity_any_active_argument(g->act, call, &which))
       fwd_error(g, call, "cannot differentiate a call to '%s', " NOT_IN_PROGRAM ", with an active "
                          "argument (#%u)", ir_called_name(call), which + 1);

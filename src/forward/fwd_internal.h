@@ -3,6 +3,7 @@
  *   fwd_inst.c      arithmetic, casts, aggregates, select
  *   fwd_memory.c    loads, stores, addresses, stack and heap memory, memcpy/memset
  *   fwd_call.c      calls: math rules, module functions, library functions
+ *   fwd_tape.c      the reverse-mode runtime's calls, when forward mode differentiates a gradient
  *   tangent.c       tangent values of any width */
 #ifndef PARAD_FORWARD_INTERNAL_H
 #define PARAD_FORWARD_INTERNAL_H
@@ -77,6 +78,7 @@ void fwd_memset(FwdGen *g, LLVMValueRef call);
 void fwd_heap(FwdGen *g, LLVMValueRef call, CallKind kind); /* malloc, calloc, realloc, free */
 void fwd_omp(FwdGen *g, LLVMValueRef call);                  /* omp/omp_forward.c */
 void fwd_mpi(FwdGen *g, LLVMValueRef call);                  /* mpi/mpi_forward.c */
+bool fwd_tape_call(FwdGen *g, LLVMValueRef call); /* the reverse-mode runtime's calls; false: not one */
 /* Shadow lanes of an original pointer that must have one; reports an error and returns false if it
  * has none. `what` says what needed it, for the message. */
 bool fwd_shadow_lanes(FwdGen *g, LLVMValueRef ptr, LLVMValueRef at, const char *what, LLVMValueRef *lanes);

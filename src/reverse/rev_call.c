@@ -350,8 +350,7 @@ void aug_call(RevGen *g, LLVMValueRef call) {
   case CALL_INDIRECT: aug_indirect(g, call); return;
   case CALL_UNKNOWN:
     if (is_runtime(call))
-      rev_error(g, call, "cannot differentiate a function that itself computes a gradient (reverse over reverse "
-                         "or forward over reverse)");
+      rev_error(g, call, "reverse mode cannot differentiate a function that itself computes a gradient");
     else if (activity_any_active_argument(g->act, call, &which))
       rev_error(g, call, "cannot differentiate a call to '%s', " NOT_IN_PROGRAM ", with an active "
                          "argument (#%u): give it a body, or register a custom gradient "

@@ -322,6 +322,52 @@ void __parad_rt_tape_pop(ParadTape *t, void *data, size_t n) {
   t->top = at;
 }
 
+_Thread_local ParadTape *__parad_rt_current_tangent;
+
+/* A chunk of exactly size bytes (the pool may hold bigger ones): a twin's chunks match its tape's. */
+static ParadChunk *exact_chunk(size_t size) {
+  ParadChunk *c = malloc(sizeof *c + size);
+  if (!c) fatal("out of memory for the tangent of a tape");
+  c->size = size;
+  c->prev = c->next = NULL;
+  c->used = NULL;
+  return c;
+}
+
+ParadTape *__parad_rt_twin_begin(ParadTape *t) {
+  ParadTape *twin = calloc(1, sizeof *twin);
+  if (!twin) fatal("out of memory for the tangent of a tape");
+  enter(twin, exact_chunk(t->chunk->size));
+  twin->top = twin->base + (t->top - t->base);
+  twin->prev = __parad_rt_current_tangent;
+  __parad_rt_current_tangent = twin;
+  return twin;
+}
+
+char *__parad_rt_twin_grow(ParadTape *twin, ParadTape *t) {
+  ParadChunk *c = twin->chunk, *next = c->next;
+  c->used = twin->top;
+  twin->used_before += (size_t)(twin->top - twin->base); /* for __parad_rt_tape_back, shared with tapes */
+  if (!next || next->size != t->chunk->size) {
+    for (ParadChunk *d = next, *after; d; d = after) {
+      after = d->next;
+      free(d);
+    }
+    next = exact_chunk(t->chunk->size);
+    next->prev = c;
+    c->next = next;
+  }
+  enter(twin, next);
+  return twin->base;
+}
+
+void __parad_rt_twin_end(void) {
+  ParadTape *twin = __parad_rt_current_tangent;
+  if (!twin) fatal("no tangent tape to end");
+  __parad_rt_current_tangent = twin->prev;
+  free_tape(twin);
+}
+
 int __parad_rt_tape_handle_size(void) { return (int)sizeof(ParadTape *); }
 
 size_t parad_tape_peak_bytes(void) { return thread_peak; }

@@ -70,6 +70,18 @@ void __parad_rt_shadow_give(void *shadow);
 char *__parad_rt_tape_grow(ParadTape *t, size_t n);
 char *__parad_rt_tape_back(ParadTape *t);
 
+/* Forward mode over a reverse-mode derivative (a Hessian-vector product): each tape has a tangent twin,
+ * current in __parad_rt_current_tangent while the tape is current, holding the tangents of what the tape
+ * holds at the same offsets. Its chunks have exactly the sizes of the tape's, so that the generated
+ * code's tests of the tape's top against its end, which the tangent code shares, hold for both. */
+extern _Thread_local ParadTape *__parad_rt_current_tangent;
+/* The twin of t (just begun), made current. */
+ParadTape *__parad_rt_twin_begin(ParadTape *t);
+/* After __parad_rt_tape_grow(t, n): the twin moves to a chunk of the size of t's new one; its top. */
+char *__parad_rt_twin_grow(ParadTape *twin, ParadTape *t);
+/* After __parad_rt_tape_end: the current twin (the ended tape's) is freed, the previous one current again. */
+void __parad_rt_twin_end(void);
+
 /* Memory in reverse mode (memory.c). */
 void __parad_rt_free_later(void *shadow);
 void *__parad_rt_realloc_shadow(void *old, void *old_shadow, size_t size, int copy_pointers);
