@@ -320,6 +320,7 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
   }
   indirect_emit_table(&ad);
   ad_body_drop(&ad);
+  ad_iter_lower(m);
   if (diag_error_count() == before) {
     drop_failed(&ad);
     verify_generated(&ad);

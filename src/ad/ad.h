@@ -71,4 +71,9 @@ void ad_remember_failure(AdModule *ad, const char *key, const char *kept);
  * itself only trying (capturing). */
 bool ad_failed(AdModule *ad, const char *key);
 
+/* Enzyme's __enzyme_iter(n, step) (iteration_count.c): a function generated from another counts one step
+ * more; after generation, every count left is its value. */
+void ad_iter_step(LLVMValueRef generated);
+void ad_iter_lower(LLVMModuleRef m);
+
 #endif

@@ -201,6 +201,7 @@ LLVMValueRef fwd_function(AdModule *ad, LLVMValueRef fn, const char *pattern, bo
   vmap_init(&g.tmap);
   g.b = LLVMCreateBuilderInContext(g.ctx);
   generate(&g, pattern);
+  ad_iter_step(g.func);
   LLVMDisposeBuilder(g.b);
   vmap_free(&g.vmap);
   vmap_free(&g.tmap);

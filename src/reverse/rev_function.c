@@ -650,6 +650,8 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   if (!g.errors) {
     write_rev(&g);
     tape_localise(&g, g.rev);
+    ad_iter_step(g.aug);
+    ad_iter_step(g.rev);
   }
   LLVMDisposeBuilder(g.b);
   for (size_t b = 0; b < g.cfg.blocks.len; b++) {
