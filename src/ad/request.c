@@ -18,6 +18,7 @@ static const struct {
   DiffMode mode;
 } entry_points[] = {
     {"__parad_fwddiff", MODE_FORWARD},     {"__enzyme_fwddiff", MODE_FORWARD},
+    {"__parad_error_estimate", MODE_FORWARD}, {"__enzyme_error_estimate", MODE_FORWARD}, /* fwd_error.c */
     {"__parad_autodiff", MODE_REVERSE},    {"__enzyme_autodiff", MODE_REVERSE},
     {"__parad_augmentfwd", MODE_AUGMENT},  {"__enzyme_augmentfwd", MODE_AUGMENT},
     {"__parad_reverse", MODE_REVERSE_SPLIT}, {"__enzyme_reverse", MODE_REVERSE_SPLIT},

@@ -17,6 +17,8 @@
 
 /* The tangent function of fn, generated on first use. NULL after an error (reported). */
 LLVMValueRef fwd_function(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_tangent, unsigned width);
+/* The same, its tangents estimates of floating-point error (Enzyme's __enzyme_error_estimate). */
+LLVMValueRef fwd_error_function(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_tangent);
 
 /* The type of a tangent function of a function of type fty (see above). */
 LLVMTypeRef fwd_function_type(LLVMTypeRef fty, const char *pattern, bool ret_tangent, unsigned width);

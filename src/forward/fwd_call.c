@@ -39,6 +39,17 @@ static void reduction(FwdGen *g, LLVMValueRef call, const MathRule *rule, LLVMVa
 static void math(FwdGen *g, LLVMValueRef call, const MathRule *rule) {
   LLVMValueRef c = fwd_clone(g, call);
   if (!activity_varied(g->act, call)) return;
+  if (g->error_mode) {
+    LLVMValueRef args[3], ops[3], partials[3];
+    if (rule->reduce || rule->nargs > 3 || !ir_is_fp_or_fp_vector(LLVMTypeOf(call))) {
+      fwd_error(g, call, "floating-point error estimation cannot follow '%s' yet", ir_called_name(call));
+      return;
+    }
+    for (unsigned i = 0; i < rule->nargs; i++) args[i] = fwd_primal(g, ops[i] = LLVMGetArgOperand(call, i));
+    for (unsigned i = 0; i < rule->nargs; i++) partials[i] = rule_emit_partial(g->b, rule, i, args, c);
+    tan_set(g, call, fwd_error_of(g, c, rule->nargs, ops, partials));
+    return;
+  }
   if (rule->reduce) {
     reduction(g, call, rule, c);
     return;
@@ -112,7 +123,8 @@ static void module_call(FwdGen *g, LLVMValueRef call) {
   char *pattern = active_pattern(g, call);
   if (!pattern) return;
   bool ret_tangent = activity_active(g->act, call);
-  LLVMValueRef tf = fwd_function(g->ad, ir_called_function(call), pattern, ret_tangent, g->width);
+  LLVMValueRef fn = ir_called_function(call);
+  LLVMValueRef tf = g->error_mode ? fwd_error_function(g->ad, fn, pattern, ret_tangent) : fwd_function(g->ad, fn, pattern, ret_tangent, g->width);
   if (tf) {
     call_tangent(g, call, tf, LLVMGlobalGetValueType(tf), pattern, ret_tangent);
   } else { /* the callee's errors are reported; this function cannot be right without it */
@@ -162,8 +174,19 @@ void fwd_call(FwdGen *g, LLVMValueRef call) {
   case CALL_FREE: fwd_heap(g, call, kind); return;
   case CALL_MODULE: module_call(g, call); return;
   case CALL_INACTIVE: fwd_clone(g, call); return;
-  case CALL_OMP: fwd_omp(g, call); return;
-  case CALL_MPI: fwd_mpi(g, call); return;
+  case CALL_OMP:
+  case CALL_MPI:
+  case CALL_INDIRECT:
+    if (g->error_mode && activity_any_active_argument(g->act, call, NULL)) {
+      fwd_error(g, call, "floating-point error estimation cannot follow %s yet",
+                kind == CALL_OMP ? "an OpenMP construct" : kind == CALL_MPI ? "MPI communication" : "a call through a pointer");
+      fwd_clone(g, call);
+      return;
+    }
+    if (kind == CALL_OMP) fwd_omp(g, call);
+    else if (kind == CALL_MPI) fwd_mpi(g, call);
+    else indirect_call(g, call);
+    return;
   case CALL_REQUEST:
     fwd_error(g, call, "cannot differentiate a derivative request (higher-order derivatives are not supported)");
     fwd_clone(g, call);
@@ -175,6 +198,5 @@ void fwd_call(FwdGen *g, LLVMValueRef call) {
                          "argument (#%u)", ir_called_name(call), which + 1);
     fwd_clone(g, call);
     return;
-  case CALL_INDIRECT: indirect_call(g, call); return;
   }
 }

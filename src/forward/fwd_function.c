@@ -90,8 +90,9 @@ static void copy_attributes(FwdGen *g, const char *pattern) {
 static LLVMValueRef declare(FwdGen *g, const char *pattern) {
   LLVMValueRef f = g->orig;
   LLVMTypeRef fty = fwd_function_type(LLVMGlobalGetValueType(f), pattern, g->ret_tangent, g->width);
-  char *name = g->width > 1 ? xasprintf("fwddiffe%u.%s.%s", g->width, LLVMGetValueName(f), pattern)
-                            : xasprintf("fwddiffe.%s.%s", LLVMGetValueName(f), pattern);
+  char *name = g->error_mode  ? xasprintf("fwderror.%s.%s", LLVMGetValueName(f), pattern)
+               : g->width > 1 ? xasprintf("fwddiffe%u.%s.%s", g->width, LLVMGetValueName(f), pattern)
+                              : xasprintf("fwddiffe.%s.%s", LLVMGetValueName(f), pattern);
   LLVMValueRef t = LLVMAddFunction(g->ad->mod, name, fty);
   free(name);
   LLVMSetLinkage(t, LLVMInternalLinkage);
@@ -180,8 +181,9 @@ static void generate(FwdGen *g, const char *pattern) {
   vec_free(&rpo);
 }
 
-LLVMValueRef fwd_function(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_tangent, unsigned width) {
-  char *key = xasprintf("fwd|%s|%s|%u|%d", LLVMGetValueName(fn), pattern, width, ret_tangent);
+static LLVMValueRef tangent_function(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_tangent, unsigned width,
+                                     bool error_mode) {
+  char *key = xasprintf("%s|%s|%s|%u|%d", error_mode ? "fwderror" : "fwd", LLVMGetValueName(fn), pattern, width, ret_tangent);
   LLVMValueRef done = ad_find_generated(ad, key);
   if (done) {
     if (ad_failed(ad, key)) done = NULL;
@@ -189,7 +191,7 @@ LLVMValueRef fwd_function(AdModule *ad, LLVMValueRef fn, const char *pattern, bo
     return done;
   }
   fn = ad_body(ad, fn);
-  FwdGen g = {.ad = ad, .orig = fn, .width = width, .ret_tangent = ret_tangent, .ctx = ad->ctx};
+  FwdGen g = {.ad = ad, .orig = fn, .width = width, .ret_tangent = ret_tangent, .error_mode = error_mode, .ctx = ad->ctx};
   g.act = activity_get(ad, fn, pattern);
   g.func = declare(&g, pattern);
   ad_remember_generated(ad, key, g.func); /* before the body: recursion calls it */
@@ -211,4 +213,12 @@ LLVMValueRef fwd_function(AdModule *ad, LLVMValueRef fn, const char *pattern, bo
   free(kept);
   free(key);
   return g.errors ? NULL : g.func;
+}
+
+LLVMValueRef fwd_function(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_tangent, unsigned width) {
+  return tangent_function(ad, fn, pattern, ret_tangent, width, false);
+}
+
+LLVMValueRef fwd_error_function(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_tangent) {
+  return tangent_function(ad, fn, pattern, ret_tangent, 1, true);
 }

@@ -130,6 +130,7 @@ static LLVMValueRef arith_tangent(FwdGen *g, LLVMValueRef inst, LLVMValueRef c) 
   LLVMTypeRef t = LLVMTypeOf(inst);
   LLVMValueRef a = LLVMGetOperand(inst, 0);
   LLVMValueRef ta = tan_get(g, a);
+  if (g->error_mode && ir_is_fp_or_fp_vector(t) && op != LLVMBitCast && op != LLVMFreeze) return fwd_error_arith(g, inst, c);
   switch (op) {
   case LLVMFNeg: return tan_neg(g, t, ta);
   case LLVMFPExt:

@@ -4,6 +4,7 @@
  *   fwd_memory.c    loads, stores, addresses, stack and heap memory, memcpy/memset
  *   fwd_call.c      calls: math rules, module functions, library functions
  *   fwd_tape.c      the reverse-mode runtime's calls, when forward mode differentiates a gradient
+ *   fwd_error.c     floating-point error estimation, a forward mode of its own
  *   tangent.c       tangent values of any width */
 #ifndef PARAD_FORWARD_INTERNAL_H
 #define PARAD_FORWARD_INTERNAL_H
@@ -26,6 +27,7 @@ typedef struct {
   const Activity *act;
   unsigned width;
   bool ret_tangent;
+  bool error_mode;     /* tangents are error estimates (fwd_error.c) */
   LLVMBuilderRef b;
   LLVMContextRef ctx;
   ValueMap vmap;       /* original value or block -> its primal copy */
@@ -79,6 +81,11 @@ void fwd_heap(FwdGen *g, LLVMValueRef call, CallKind kind); /* malloc, calloc, r
 void fwd_omp(FwdGen *g, LLVMValueRef call);                  /* omp/omp_forward.c */
 void fwd_mpi(FwdGen *g, LLVMValueRef call);                  /* mpi/mpi_forward.c */
 bool fwd_tape_call(FwdGen *g, LLVMValueRef call); /* the reverse-mode runtime's calls; false: not one */
+/* ---- fwd_error.c: error estimation ---- */
+/* The error of z = op(operands) from its operands' errors, partials[i] = dz/d operands[i] (NULL: 1). */
+LLVMValueRef fwd_error_of(FwdGen *g, LLVMValueRef z, unsigned n, LLVMValueRef *operands, LLVMValueRef *partials);
+/* The error of an arithmetic instruction (primal copy z); NULL for one that moves values unchanged. */
+LLVMValueRef fwd_error_arith(FwdGen *g, LLVMValueRef inst, LLVMValueRef z);
 /* Shadow lanes of an original pointer that must have one; reports an error and returns false if it
  * has none. `what` says what needed it, for the message. */
 bool fwd_shadow_lanes(FwdGen *g, LLVMValueRef ptr, LLVMValueRef at, const char *what, LLVMValueRef *lanes);

@@ -45,7 +45,13 @@ int fwd_lower_request(AdModule *ad, const Request *r) {
   char *pattern = xstrdup(r->activity);
   for (char *p = pattern; *p; p++)
     if (*p == ACT_DUPNONEED) *p = ACT_DUP;
-  LLVMValueRef tf = fwd_function(ad, fn, pattern, wants, r->width);
+  bool error = !strncmp(entry, "__enzyme_error_estimate", 23) || !strncmp(entry, "__parad_error_estimate", 22);
+  if (error && r->width > 1) {
+    diag_error_plain(call, "%s: error estimation takes one direction, not a width", entry);
+    free(pattern);
+    return 1;
+  }
+  LLVMValueRef tf = error ? fwd_error_function(ad, fn, pattern, wants) : fwd_function(ad, fn, pattern, wants, r->width);
   free(pattern);
   if (!tf) return 1;
 
