@@ -7,7 +7,7 @@
  * thread's own choices from its tape. Barriers, critical sections and reductions synchronise, and have
  * adjoints of their own (omp_forward.c, omp_reverse.c). A task is a block the creating code fills (the
  * shared variables' addresses, the firstprivate values) and an entry function the runtime calls with it:
- * forward mode gives the block a shadow (omp_forward.c); reverse mode does not differentiate tasks yet.
+ * both modes give the block a shadow (omp_forward.c, omp_reverse.c).
  * The rest (task loops, copyprivate, ...) moves data in ways Parad does not follow: refused. */
 #ifndef PARAD_OMP_OMP_H
 #define PARAD_OMP_OMP_H
@@ -53,6 +53,9 @@ enum { OMP_FORK_FIRST_ARG = 3, OMP_OUTLINED_FIRST_PARAM = 2 };
 /* For OMP_TASK_ALLOC: the task's entry function, (gtid, task) -> 0 (NULL if it is not one of the
  * module's). For a task pointer: the allocation that made it (NULL when not seen). */
 LLVMValueRef omp_task_entry(LLVMValueRef alloc);
+/* The bits of a task's flags that may be set (certain: that are set whatever the program's values). */
+enum { OMP_TASK_TIED = 1, OMP_TASK_DESTRUCTORS = 8, OMP_TASK_DETACHABLE = 64 };
+unsigned long long omp_task_flags(LLVMValueRef flags, bool certain);
 LLVMValueRef omp_task_alloc_of(LLVMValueRef task);
 enum { OMP_TASK_FLAGS_ARG = 2, OMP_TASK_SIZE_ARG = 3, OMP_TASK_SHAREDS_ARG = 4, OMP_TASK_ENTRY_ARG = 5 };
 /* The function a runtime call makes the team or a task run: a fork's outlined function, a task

@@ -61,6 +61,25 @@ LLVMValueRef omp_task_entry(LLVMValueRef alloc) {
   return LLVMIsAFunction(fn) && !LLVMIsDeclaration(fn) ? fn : NULL;
 }
 
+/* clang computes the flags from constants (final(expr) selects one of two) */
+static unsigned long long flag_bits(LLVMValueRef v, bool certain, int depth) {
+  if (LLVMIsAConstantInt(v)) return LLVMConstIntGetZExtValue(v);
+  unsigned long long unknown = certain ? 0 : ~0ull;
+  if (depth > 8 || !LLVMIsAInstruction(v)) return unknown;
+  LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMSelect: {
+    unsigned long long x = flag_bits(b, certain, depth + 1), y = flag_bits(LLVMGetOperand(v, 2), certain, depth + 1);
+    return certain ? x & y : x | y;
+  }
+  case LLVMOr: return flag_bits(a, certain, depth + 1) | flag_bits(b, certain, depth + 1);
+  case LLVMZExt: return flag_bits(a, certain, depth + 1);
+  default: return unknown;
+  }
+}
+
+unsigned long long omp_task_flags(LLVMValueRef flags, bool certain) { return flag_bits(flags, certain, 0); }
+
 LLVMValueRef omp_task_alloc_of(LLVMValueRef task) {
   task = ir_strip_pointer_casts(task);
   return ir_is_call(task) && omp_is_runtime_call(task) && omp_classify(task) == OMP_TASK_ALLOC ? task : NULL;

@@ -122,7 +122,7 @@ static void fork(FwdGen *g, LLVMValueRef call) {
  * holding that lane's shadow; the runtime calls a function that hands the lanes to the entry's tangent
  * function, and the task's destructor frees them when the task completes, however it ran (deferred, at
  * once under if(0), untied in parts). */
-enum { TASK_DESTRUCTORS_FLAG = 8, TASK_DETACHABLE_FLAG = 64, TASK_DESTRUCTOR_OFFSET = 24 };
+enum { TASK_DESTRUCTOR_OFFSET = 24 };
 
 /* The lanes' shadows kept from byte `at` of the task block. */
 static void task_lanes(FwdGen *g, LLVMBuilderRef b, LLVMValueRef task, unsigned long long at, LLVMValueRef *lanes) {
@@ -165,19 +165,6 @@ static LLVMValueRef task_function(FwdGen *g, LLVMValueRef tf, unsigned long long
   return f;
 }
 
-/* The bits a task's flags may have set: clang computes them from constants (final(expr) selects one of
- * two); all bits when that is not seen. */
-static unsigned long long possible_bits(LLVMValueRef v, int depth) {
-  if (LLVMIsAConstantInt(v)) return LLVMConstIntGetZExtValue(v);
-  if (depth > 8 || !LLVMIsAInstruction(v)) return ~0ull;
-  switch (LLVMGetInstructionOpcode(v)) {
-  case LLVMSelect: return possible_bits(LLVMGetOperand(v, 1), depth + 1) | possible_bits(LLVMGetOperand(v, 2), depth + 1);
-  case LLVMOr: return possible_bits(LLVMGetOperand(v, 0), depth + 1) | possible_bits(LLVMGetOperand(v, 1), depth + 1);
-  case LLVMZExt: return possible_bits(LLVMGetOperand(v, 0), depth + 1);
-  default: return ~0ull;
-  }
-}
-
 static void task_alloc(FwdGen *g, LLVMValueRef call) {
   LLVMValueRef entry = omp_task_entry(call);
   LLVMValueRef flags = LLVMGetArgOperand(call, OMP_TASK_FLAGS_ARG), size = LLVMGetArgOperand(call, OMP_TASK_SIZE_ARG);
@@ -185,7 +172,7 @@ static void task_alloc(FwdGen *g, LLVMValueRef call) {
     fwd_clone(g, call);
     return;
   }
-  if (!entry || !LLVMIsAConstantInt(size) || (possible_bits(flags, 0) & (TASK_DESTRUCTORS_FLAG | TASK_DETACHABLE_FLAG))) {
+  if (!entry || !LLVMIsAConstantInt(size) || (omp_task_flags(flags, false) & (OMP_TASK_DESTRUCTORS | OMP_TASK_DETACHABLE))) {
     fwd_error(g, call, "cannot differentiate this task: its body is not in the program, it is detachable, or "
                        "its private copies have destructors");
     fwd_clone(g, call);
@@ -199,7 +186,7 @@ static void task_alloc(FwdGen *g, LLVMValueRef call) {
   }
   unsigned long long at = (LLVMConstIntGetZExtValue(size) + 7) & ~7ull;
   LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx), i64 = LLVMInt64TypeInContext(g->ctx), ptr = LLVMPointerTypeInContext(g->ctx, 0);
-  LLVMValueRef with_destructor = LLVMBuildOr(g->b, fwd_primal(g, flags), LLVMConstInt(i32, TASK_DESTRUCTORS_FLAG, 0), "");
+  LLVMValueRef with_destructor = LLVMBuildOr(g->b, fwd_primal(g, flags), LLVMConstInt(i32, OMP_TASK_DESTRUCTORS, 0), "");
   LLVMValueRef nc = fwd_clone(g, call);
   LLVMSetOperand(nc, OMP_TASK_FLAGS_ARG, with_destructor);
   LLVMSetOperand(nc, OMP_TASK_SIZE_ARG, LLVMConstInt(i64, at + 8ull * g->width, 0));

@@ -185,6 +185,113 @@ static void rev_fork(RevGen *g, LLVMValueRef call) {
   free(pattern);
 }
 
+/* ---- tasks ----
+ * The block gets a shadow, as in forward mode, and a word more, at `at`, for the task's record
+ * (runtime/omp.c: the shadow and the task's own tape). The runtime runs a wrapper of the entry's
+ * augmented function that records on that tape; the creating code records the record on its own tape.
+ * The adjoint of the spawn runs the task's reverse sweep on the creating thread, the adjoint of the
+ * allocation frees the record, after the adjoints of what the creating code copied into the block have
+ * been read from its shadow. Reversed in the opposite order of creation, tasks meet their dependences
+ * turned around; those created by other threads at the same time add into memory they share atomically
+ * (a parallel pair), and a region that creates tasks gives no thread a part of its own (rev_shared.c). */
+
+/* The pair of a task's entry, (gtid, task) -> i32, and where its record goes in the block; false when the
+ * task carries no derivative (or is refused). */
+static bool task_pair(RevGen *g, LLVMValueRef alloc, RevPair *pair, unsigned long long *at) {
+  if (!activity_shadowed(g->act, alloc)) return false;
+  LLVMValueRef entry = omp_task_entry(alloc), size = LLVMGetArgOperand(alloc, OMP_TASK_SIZE_ARG);
+  LLVMValueRef flags = LLVMGetArgOperand(alloc, OMP_TASK_FLAGS_ARG);
+  if (!entry || !LLVMIsAConstantInt(size) || (omp_task_flags(flags, false) & (OMP_TASK_DESTRUCTORS | OMP_TASK_DETACHABLE)) ||
+      !(omp_task_flags(flags, true) & OMP_TASK_TIED)) {
+    rev_error(g, alloc, "reverse mode cannot differentiate this task: its body is not in the program, it is "
+                        "untied or detachable, or its private copies have destructors");
+    return false;
+  }
+  *at = (LLVMConstIntGetZExtValue(size) + 7) & ~7ull;
+  PairKind kind = {.parallel = true};
+  if (rev_pair(g->ad, entry, "cd", kind, pair)) return true;
+  g->errors++; /* the task's errors are reported */
+  return false;
+}
+
+/* The block's record, at byte `at`. */
+static LLVMValueRef task_record(RevGen *g, LLVMBuilderRef b, LLVMValueRef task, unsigned long long at) {
+  LLVMValueRef off = LLVMConstInt(g->i64, at, 0);
+  return LLVMBuildLoad2(b, g->ptr_type, LLVMBuildGEP2(b, LLVMInt8TypeInContext(g->ctx), task, &off, 1, ""), "task.record");
+}
+
+/* (gtid, task) -> i32, run by libomp: the augmented entry on a tape of the task's own. */
+static LLVMValueRef task_wrapper(RevGen *g, LLVMValueRef aug, unsigned long long at) {
+  char *key = xasprintf("revtask|aug|%s|%llu", LLVMGetValueName(aug), at);
+  LLVMValueRef f = ad_find_generated(g->ad, key);
+  if (f) {
+    free(key);
+    return f;
+  }
+  LLVMTypeRef params[2] = {i32_type(g), g->ptr_type};
+  char *name = xasprintf("task.%s", LLVMGetValueName(aug));
+  f = LLVMAddFunction(g->ad->mod, name, LLVMFunctionType(i32_type(g), params, 2, 0));
+  free(name);
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  ad_remember_generated(g->ad, key, f);
+  free(key);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(g->ctx);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(g->ctx, f, "entry"));
+  LLVMValueRef task = LLVMGetParam(f, 1), record = task_record(g, b, task, at);
+  LLVMValueRef shadow = ir_call_named(b, "__parad_rt_task_record_shadow", LLVMFunctionType(g->ptr_type, &g->ptr_type, 1, 0), &record, 1);
+  runtime_void(g, b, "__parad_rt_task_begin", &record, 1);
+  LLVMValueRef args[3] = {LLVMGetParam(f, 0), task, shadow};
+  LLVMValueRef r = LLVMBuildCall2(b, LLVMGlobalGetValueType(aug), aug, args, 3, "");
+  runtime_void(g, b, "__parad_rt_task_suspend", &record, 1);
+  LLVMBuildRet(b, r);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+static void aug_task_alloc(RevGen *g, LLVMValueRef call) {
+  RevPair pair;
+  unsigned long long at;
+  LLVMValueRef nc = aug_clone(g, call);
+  if (!task_pair(g, call, &pair, &at)) return;
+  LLVMSetOperand(nc, OMP_TASK_SIZE_ARG, LLVMConstInt(g->i64, at + 8, 0));
+  LLVMSetOperand(nc, OMP_TASK_ENTRY_ARG, task_wrapper(g, pair.aug, at));
+  LLVMTypeRef params[2] = {g->i64, g->i64};
+  LLVMValueRef args[2] = {LLVMConstInt(g->i64, at, 0), aug_value(g, LLVMGetArgOperand(call, OMP_TASK_SHAREDS_ARG))};
+  LLVMValueRef shadow = ir_call_named(g->b, "__parad_rt_task_shadow", LLVMFunctionType(g->ptr_type, params, 2, 0), args, 2);
+  LLVMValueRef record = ir_call_named(g->b, "__parad_rt_task_record", LLVMFunctionType(g->ptr_type, &g->ptr_type, 1, 0), &shadow, 1);
+  LLVMValueRef off = LLVMConstInt(g->i64, at, 0);
+  LLVMBuildStore(g->b, record, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), nc, &off, 1, ""));
+  vmap_put(&g->smap, call, shadow);
+  vmap_put(&g->tapemap, call, record);
+}
+
+/* The adjoint of a spawn: the task's reverse sweep, on its tape. */
+static void rev_task_spawn(RevGen *g, LLVMValueRef call) {
+  const char *name = ir_called_name(call);
+  if (strcmp(name, "__kmpc_omp_task") && strcmp(name, "__kmpc_omp_task_with_deps")) return; /* if(0): inline */
+  LLVMValueRef alloc = omp_task_alloc_of(LLVMGetArgOperand(call, 2));
+  RevPair pair;
+  unsigned long long at;
+  if (!alloc) {
+    if (activity_shadowed(g->act, LLVMGetArgOperand(call, 2)))
+      rev_error(g, call, "reverse mode cannot tell which task this spawns");
+    return;
+  }
+  if (!task_pair(g, alloc, &pair, &at)) return;
+  LLVMValueRef record = rt(g, alloc);
+  runtime_void(g, g->b, "__parad_rt_task_resume", &record, 1);
+  LLVMBuildCall2(g->b, LLVMGlobalGetValueType(pair.rev), pair.rev, NULL, 0, "");
+  runtime_void(g, g->b, "__parad_rt_task_end", &record, 1);
+}
+
+static void rev_task_alloc(RevGen *g, LLVMValueRef call) {
+  RevPair pair;
+  unsigned long long at;
+  if (!task_pair(g, call, &pair, &at)) return;
+  LLVMValueRef record = rt(g, call);
+  runtime_void(g, g->b, "__parad_rt_task_record_free", &record, 1);
+}
+
 /* ---- synchronisation ---- */
 
 /* Forward sweep: the lock of a critical section or reduction taken, or about to be released. */
@@ -210,12 +317,7 @@ void aug_omp(RevGen *g, LLVMValueRef call) {
                        "iterations in the opposite order)");
     aug_clone(g, call);
     return;
-  case OMP_TASK_ALLOC:
-  case OMP_TASK_SPAWN:
-  case OMP_TASK_WAIT:
-    rev_error(g, call, "reverse mode cannot differentiate OpenMP tasks yet (%s); forward mode can", ir_called_name(call));
-    aug_clone(g, call);
-    return;
+  case OMP_TASK_ALLOC: aug_task_alloc(g, call); return;
   case OMP_REDUCE:
   case OMP_END_REDUCE:
   case OMP_UNSUPPORTED:
@@ -246,6 +348,8 @@ void rev_omp(RevGen *g, LLVMValueRef call) {
     runtime_void(g, g->b, "__parad_rt_critical_reverse_exit", &lock, 1);
     return;
   }
+  case OMP_TASK_SPAWN: rev_task_spawn(g, call); return;
+  case OMP_TASK_ALLOC: rev_task_alloc(g, call); return;
   default: return;
   }
 }

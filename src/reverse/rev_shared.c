@@ -25,6 +25,7 @@
 #include <llvm-c/DebugInfo.h>
 
 #include "analysis/memtype.h"
+#include "omp/omp.h"
 #include "reverse/rev_internal.h"
 
 enum { MAX_ROOTS = 64, MAX_DEFERRED = 32 };
@@ -211,7 +212,10 @@ static bool passes_shared(RevGen *g, LLVMValueRef call) {
   case CALL_INACTIVE:
   case CALL_ALLOC:
   case CALL_FREE: return false;
-  case CALL_OMP: /* scheduling and synchronisation take only the thread's own variables and locks */
+  case CALL_OMP: /* scheduling and synchronisation take only the thread's own variables and locks; a task
+                     may run on any thread, its adjoints added by its creator's */
+    if (omp_classify(call) == OMP_TASK_ALLOC) return true;
+    break;
   case CALL_MODULE:
   case CALL_INDIRECT:
   case CALL_MEMCPY:

@@ -435,3 +435,56 @@ void *__parad_rt_task_shadow(size_t at, size_t shareds) {
   if (shareds) *(void **)block = block + at;
   return block;
 }
+
+/* Reverse mode's record of a task (omp_reverse.c): the shadow of its block (as forward mode's, but kept
+ * until the reverse sweep has read the adjoints of what the creating code copied into the block) and the
+ * tape the task recorded on, a tape of its own since the task may run on any thread at any time before
+ * the next wait. The creating code records the record on its own tape; at its spawn's adjoint, the creating
+ * thread runs the task's reverse sweep on the task's tape, so that the tasks' tapes form a tree under the
+ * tapes of those that created them, and the reverse sweeps run in the reverse order of creation, which is
+ * an order the reversed dependences allow. */
+typedef struct {
+  void *shadow;
+  ParadTape *tape; /* NULL until the task runs through the runtime (not at once, under if(0)) */
+} ParadTaskRecord;
+
+void *__parad_rt_task_record(void *shadow) {
+  ParadTaskRecord *r = calloc(1, sizeof *r);
+  if (!r) {
+    fprintf(stderr, "parad: out of memory for the record of an OpenMP task\n");
+    abort();
+  }
+  r->shadow = shadow;
+  return r;
+}
+
+void *__parad_rt_task_record_shadow(void *record) { return ((ParadTaskRecord *)record)->shadow; }
+
+void __parad_rt_task_begin(void *record) { ((ParadTaskRecord *)record)->tape = __parad_rt_tape_begin(); }
+
+void __parad_rt_task_suspend(void *record) { __parad_rt_tape_suspend(((ParadTaskRecord *)record)->tape); }
+
+/* At the adjoint of the task's spawn: its tape made current. A task that never ran before the creating
+ * code's forward sweep ended cannot be reversed: the program's waits did not cover it. */
+void __parad_rt_task_resume(void *record) {
+  ParadTaskRecord *r = record;
+  if (!r->tape) {
+    fprintf(stderr, "parad: an OpenMP task had not run when its reverse sweep was due: wait for it (taskwait, "
+                    "taskgroup, or the end of the parallel region) before the differentiated function returns\n");
+    abort();
+  }
+  __parad_rt_tape_resume(r->tape);
+}
+
+void __parad_rt_task_end(void *record) {
+  ParadTaskRecord *r = record;
+  __parad_rt_tape_end(r->tape);
+  r->tape = NULL;
+}
+
+/* At the adjoint of the task's allocation: the shadow block and the record go. */
+void __parad_rt_task_record_free(void *record) {
+  ParadTaskRecord *r = record;
+  free(r->shadow);
+  free(r);
+}

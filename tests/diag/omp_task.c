@@ -1,5 +1,6 @@
-// OpenMP tasks in reverse mode are refused at the task, naming the runtime call; forward mode takes tasks
-// (omp/task_*.c) but not task loops, refused the same way.
+// What OpenMP tasks still lack: reverse mode refuses untied tasks (each task records on a tape of its own,
+// made current on the thread that runs it, and an untied task may move between threads), both modes
+// refuse task loops. Refused at the construct, no output file.
 // RUN: rm -f %t && not %parad-cc %cflags -fopenmp %s -o %t 2>&1 | FileCheck %s
 // RUN: test ! -e %t
 // RUN: rm -f %t1 && not %parad-cc %cflags -fopenmp -DFORWARD %s -o %t1 2>&1 | FileCheck %s --check-prefix=LOOP
@@ -12,8 +13,8 @@ static double f(double *x, int n) {
 #pragma omp parallel
 #pragma omp single
   for (int i = 0; i < n; i++) {
-    // CHECK: omp_task.c:[[@LINE+1]]:{{[0-9]+}}: error: reverse mode cannot differentiate OpenMP tasks yet (__kmpc_omp_task_alloc); forward mode can in function 'f'
-#pragma omp task shared(s)
+    // CHECK: omp_task.c:[[@LINE+1]]:{{[0-9]+}}: error: reverse mode cannot differentiate this task: its body is not in the program, it is untied or detachable, or its private copies have destructors in function 'f'
+#pragma omp task shared(s) untied
     {
 #pragma omp atomic
       s += x[i] * x[i];

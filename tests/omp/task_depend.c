@@ -1,16 +1,19 @@
-// OpenMP tasks with dependences, forward mode: a tiled Cholesky factorisation A = L L^T whose tile tasks
+// OpenMP tasks with dependences, both modes: a tiled Cholesky factorisation A = L L^T whose tile tasks
 // (potrf, trsm, syrk/gemm) are ordered by depend(in/inout) on the tiles, then producer/consumer chains:
 // per block a task computing y_b = sin(x_b) (depend out), one combining y_b and y_{b-1} (depend in both,
 // out z_b), and one adding z_b into a shared sum (depend inout on the sum). The input x enters the matrix
 // (A = M M^T + n I with M's entries from x) and the chains. f(x) = sum_ij w_ij L_ij + sum_b z_b.
 // Tangents along every direction against central differences of the same function run without Parad
-// (h = 1e-6, 1e-6 relative), at 1, 2 and 4 threads at -O2, at 3 threads at -O0.
+// (h = 1e-6, 1e-6 relative), and the gradient (each task's reverse sweep run by its creator in the reverse
+// order of creation, which the turned-around dependences allow) against the tangents (1e-12), at 1, 2
+// and 4 threads at -O2, at 3 threads at -O0.
 // RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=4 %t
 // RUN: %parad-cc -O0 -fopenmp -I%S/../include %s -o %t0 -lm && OMP_NUM_THREADS=3 %t0
 #include <math.h>
 #include "check.h"
 
 double __parad_fwddiff(void *, ...);
+double __parad_autodiff(void *, ...);
 
 enum { T = 3, B = 4, NN = T * B, NX = 20, NB = 5 };
 
@@ -91,11 +94,13 @@ static double f_of(void *ctx, double t) {
 }
 
 int main(void) {
-  double x[NX + 1], v[NX];
+  double x[NX + 1], v[NX], g[NX] = {0};
   for (int i = 0; i < NX; i++) x[i] = 0.3 + 0.07 * i;
+  __parad_autodiff((void *)f, x, g);
   for (int j = 0; j < NX; j++) {
     for (int i = 0; i < NX; i++) v[i] = i == j;
     double d = __parad_fwddiff((void *)f, x, v);
+    CHECK_CLOSE(g[j], d, 1e-12);
     x[NX] = j;
     CHECK_CLOSE(d, fd_central(f_of, x, x[j], 1e-6), 1e-6);
   }
