@@ -30,6 +30,15 @@ void ad_remember_generated(AdModule *ad, const char *key, LLVMValueRef fn) {
   vec_push(&ad->generated, g);
 }
 
+LLVMValueRef ad_add_generated(AdModule *ad, const char *key, const char *name, LLVMTypeRef fty, LLVMBuilderRef *entry) {
+  LLVMValueRef f = LLVMAddFunction(ad->mod, name, fty);
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  ad_remember_generated(ad, key, f);
+  *entry = LLVMCreateBuilderInContext(ad->ctx);
+  LLVMPositionBuilderAtEnd(*entry, LLVMAppendBasicBlockInContext(ad->ctx, f, "entry"));
+  return f;
+}
+
 void ad_remember_failure(AdModule *ad, const char *key, const char *kept) {
   Failure f = {xstrdup(key), xstrdup(kept ? kept : "")};
   vec_push(&ad->failures, f);

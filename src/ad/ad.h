@@ -65,6 +65,9 @@ bool ad_needs_whole_program(LLVMModuleRef m);
 
 LLVMValueRef ad_find_generated(AdModule *ad, const char *key);
 void ad_remember_generated(AdModule *ad, const char *key, LLVMValueRef fn);
+/* A new internal function of type fty, remembered under key, and a builder at its entry block (the caller
+ * writes the body and disposes of the builder). */
+LLVMValueRef ad_add_generated(AdModule *ad, const char *key, const char *name, LLVMTypeRef fty, LLVMBuilderRef *entry);
 /* The generation of `key` failed; kept: its errors when they were captured rather than printed. */
 void ad_remember_failure(AdModule *ad, const char *key, const char *kept);
 /* Whether the generation of `key` failed. Errors it kept are reported now (once), unless the caller is

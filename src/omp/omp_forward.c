@@ -41,13 +41,10 @@ static LLVMValueRef team_function(FwdGen *g, LLVMValueRef outlined, const char *
       types[n++] = ptr;
   }
   char *name = xasprintf("team.%s", LLVMGetValueName(tf));
-  w = LLVMAddFunction(g->ad->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), types, n, 0));
+  LLVMBuilderRef b;
+  w = ad_add_generated(g->ad, key, name, LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), types, n, 0), &b);
   free(name);
-  LLVMSetLinkage(w, LLVMInternalLinkage);
-  ad_remember_generated(g->ad, key, w);
   free(key);
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(g->ctx);
-  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(g->ctx, w, "entry"));
   LLVMValueRef *args = xcalloc(np * (1 + g->width) + 1, sizeof *args);
   unsigned a = 0;
   for (unsigned p = 0; p < np; p++) {
@@ -145,13 +142,10 @@ static LLVMValueRef task_function(FwdGen *g, LLVMValueRef tf, unsigned long long
   LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx), ptr = LLVMPointerTypeInContext(g->ctx, 0);
   LLVMTypeRef params[2] = {i32, ptr};
   char *name = xasprintf("%s.%s", run ? "task" : "task.free", LLVMGetValueName(tf));
-  f = LLVMAddFunction(g->ad->mod, name, LLVMFunctionType(i32, params, 2, 0));
+  LLVMBuilderRef b;
+  f = ad_add_generated(g->ad, key, name, LLVMFunctionType(i32, params, 2, 0), &b);
   free(name);
-  LLVMSetLinkage(f, LLVMInternalLinkage);
-  ad_remember_generated(g->ad, key, f);
   free(key);
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(g->ctx);
-  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(g->ctx, f, "entry"));
   LLVMValueRef args[2 + MAX_WIDTH] = {LLVMGetParam(f, 0), LLVMGetParam(f, 1)};
   task_lanes(g, b, LLVMGetParam(f, 1), at, args + 2);
   if (run) {

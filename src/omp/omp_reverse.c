@@ -89,14 +89,11 @@ static LLVMValueRef team_function(RevGen *g, LLVMValueRef outlined, LLVMValueRef
   for (unsigned p = skip; p < np; p++) types[n++] = LLVMTypeOf(LLVMGetParam(fn, p));
   if (sums) types[n++] = g->ptr_type;
   char *name = xasprintf("team.%s", LLVMGetValueName(fn));
-  w = LLVMAddFunction(g->ad->mod, name, LLVMFunctionType(void_type(g), types, n, 0));
+  LLVMBuilderRef b;
+  w = ad_add_generated(g->ad, key, name, LLVMFunctionType(void_type(g), types, n, 0), &b);
   free(name);
   free(types);
-  LLVMSetLinkage(w, LLVMInternalLinkage);
-  ad_remember_generated(g->ad, key, w);
   free(key);
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(g->ctx);
-  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(g->ctx, w, "entry"));
   LLVMValueRef region = LLVMGetParam(w, 2);
   runtime_void(g, b, before, &region, 1);
   LLVMValueRef *args = xcalloc(np + 1, sizeof *args);
@@ -230,13 +227,10 @@ static LLVMValueRef task_wrapper(RevGen *g, LLVMValueRef aug, unsigned long long
   }
   LLVMTypeRef params[2] = {i32_type(g), g->ptr_type};
   char *name = xasprintf("task.%s", LLVMGetValueName(aug));
-  f = LLVMAddFunction(g->ad->mod, name, LLVMFunctionType(i32_type(g), params, 2, 0));
+  LLVMBuilderRef b;
+  f = ad_add_generated(g->ad, key, name, LLVMFunctionType(i32_type(g), params, 2, 0), &b);
   free(name);
-  LLVMSetLinkage(f, LLVMInternalLinkage);
-  ad_remember_generated(g->ad, key, f);
   free(key);
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(g->ctx);
-  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(g->ctx, f, "entry"));
   LLVMValueRef task = LLVMGetParam(f, 1), record = task_record(g, b, task, at);
   LLVMValueRef shadow = ir_call_named(b, "__parad_rt_task_record_shadow", LLVMFunctionType(g->ptr_type, &g->ptr_type, 1, 0), &record, 1);
   runtime_void(g, b, "__parad_rt_task_begin", &record, 1);
