@@ -75,20 +75,29 @@ bool ad_module_has_requests(LLVMModuleRef m) {
   return false;
 }
 
-/* Does fn, or a function it calls, still contain a derivative request. */
-static bool reaches_request(LLVMValueRef fn, ValueMap *seen) {
-  if (vmap_has(seen, fn)) return false;
+/* The first call in fn, or in a function it calls or makes a team or task run, that `matches`; NULL when
+ * there is none. */
+static LLVMValueRef reachable_call(LLVMValueRef fn, bool (*matches)(LLVMValueRef call), ValueMap *seen) {
+  if (vmap_has(seen, fn)) return NULL;
   vmap_put(seen, fn, fn);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       if (!ir_is_call_site(i)) continue;
-      if (request_is_canonical_call(i)) return true;
-      LLVMValueRef callee = ir_called_function(i);
-      if (callee && !LLVMIsDeclaration(callee) && reaches_request(callee, seen)) return true;
-      LLVMValueRef run = omp_called_function(i);
-      if (run && reaches_request(run, seen)) return true;
+      if (matches(i)) return i;
+      LLVMValueRef callee = ir_called_function(i), run = omp_called_function(i), found = NULL;
+      if (callee && !LLVMIsDeclaration(callee)) found = reachable_call(callee, matches, seen);
+      if (!found && run) found = reachable_call(run, matches, seen);
+      if (found) return found;
     }
-  return false;
+  return NULL;
+}
+
+static LLVMValueRef first_call(LLVMValueRef fn, bool (*matches)(LLVMValueRef call)) {
+  ValueMap seen;
+  vmap_init(&seen);
+  LLVMValueRef found = reachable_call(fn, matches, &seen);
+  vmap_free(&seen);
+  return found;
 }
 
 static bool reaches_other_files(LLVMValueRef fn, ValueMap *seen) {
@@ -132,27 +141,21 @@ bool ad_needs_whole_program(LLVMModuleRef m) {
   return needs;
 }
 
-/* A reverse-mode derivative computed by fn or a function it calls: where its tape begins (a lowered
- * request), or NULL. */
-static LLVMValueRef reverse_sweep_in(LLVMValueRef fn, ValueMap *seen) {
-  if (vmap_has(seen, fn)) return NULL;
-  vmap_put(seen, fn, fn);
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      if (!ir_is_call_site(i)) continue;
-      const char *name = ir_called_name(i);
-      if (!strcmp(name, "__parad_rt_tape_begin") || !strcmp(name, "__parad_rt_tape_resume")) return i;
-      LLVMValueRef callee = ir_called_function(i), run = omp_called_function(i), found = NULL;
-      if (callee && !LLVMIsDeclaration(callee)) found = reverse_sweep_in(callee, seen);
-      if (!found && run) found = reverse_sweep_in(run, seen);
-      if (found) return found;
-    }
-  return NULL;
+/* Where a reverse-mode derivative's tape begins (a lowered request). */
+static bool begins_tape(LLVMValueRef call) {
+  const char *name = ir_called_name(call);
+  return !strcmp(name, "__parad_rt_tape_begin") || !strcmp(name, "__parad_rt_tape_resume");
 }
 
-/* What forward mode over a reverse sweep does not take yet: the runtime's calls other than the tape's and
- * the shadow blocks' (forward/fwd_tape.c), in fn or a function it calls; NULL when there is none. */
-static const char *unsupported_under_forward(LLVMValueRef fn, ValueMap *seen) {
+/* A call of the runtime that forward mode over a reverse sweep does not take yet: other than the tape's
+ * and the shadow blocks' (forward/fwd_tape.c). */
+static bool not_under_forward(LLVMValueRef call) {
+  unsigned tangents;
+  return !strncmp(ir_called_name(call), "__parad_rt_", 11) && call_tape_action(call, &tangents) == TAPE_NONE &&
+         call_classify(call, NULL) != CALL_INACTIVE;
+}
+
+static const char *construct_of_runtime_call(LLVMValueRef call) {
   static const struct {
     const char *prefix, *what;
   } what[] = {
@@ -161,26 +164,12 @@ static const char *unsupported_under_forward(LLVMValueRef fn, ValueMap *seen) {
       {"__parad_rt_tape_resume", "split mode"},
       {"__parad_rt_region", "an OpenMP parallel region"},
       {"__parad_rt_critical", "an OpenMP critical section"},
+      {"__parad_rt_task", "an OpenMP task"},
       {"__parad_rt_mpi", "MPI communication"},
-      {"__parad_rt_", "a call of Parad's runtime"},
   };
-  if (vmap_has(seen, fn)) return NULL;
-  vmap_put(seen, fn, fn);
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      if (!ir_is_call_site(i)) continue;
-      unsigned tangents;
-      const char *name = ir_called_name(i);
-      if (!strncmp(name, "__parad_rt_", 11) && call_tape_action(i, &tangents) == TAPE_NONE &&
-          call_classify(i, NULL) != CALL_INACTIVE)
-        for (size_t k = 0; k < sizeof what / sizeof what[0]; k++)
-          if (!strncmp(name, what[k].prefix, strlen(what[k].prefix))) return what[k].what;
-      LLVMValueRef callee = ir_called_function(i), run = omp_called_function(i);
-      const char *found = callee && !LLVMIsDeclaration(callee) ? unsupported_under_forward(callee, seen) : NULL;
-      if (!found && run) found = unsupported_under_forward(run, seen);
-      if (found) return found;
-    }
-  return NULL;
+  for (size_t k = 0; k < sizeof what / sizeof what[0]; k++)
+    if (!strncmp(ir_called_name(call), what[k].prefix, strlen(what[k].prefix))) return what[k].what;
+  return "a call of Parad's runtime";
 }
 
 static void lower(AdModule *ad, LLVMValueRef call) {
@@ -193,13 +182,8 @@ static void lower(AdModule *ad, LLVMValueRef call) {
   }
   /* Forward mode over a gradient (a Hessian-vector product) gives its tapes tangent twins
      (forward/fwd_tape.c); adjoints of a tape are not built. */
-  ValueMap seen;
-  vmap_init(&seen);
-  LLVMValueRef sweep = reverse_sweep_in(r.fn, &seen);
-  vmap_free(&seen);
-  vmap_init(&seen);
-  const char *unsupported = sweep && r.mode == MODE_FORWARD ? unsupported_under_forward(r.fn, &seen) : NULL;
-  vmap_free(&seen);
+  LLVMValueRef sweep = first_call(r.fn, begins_tape);
+  LLVMValueRef unsupported = sweep && r.mode == MODE_FORWARD ? first_call(r.fn, not_under_forward) : NULL;
   if (sweep && (r.mode != MODE_FORWARD || r.width > 1)) {
     diag_error_plain(sweep, "%s of '%s': %s over a reverse-mode derivative computed here is not supported yet; "
                      "forward mode over it (one direction: a Hessian-vector product) is", r.entry, LLVMGetValueName(r.fn),
@@ -209,7 +193,7 @@ static void lower(AdModule *ad, LLVMValueRef call) {
   }
   if (unsupported) {
     diag_error_plain(sweep, "%s of '%s': forward mode over a reverse-mode derivative computed here cannot "
-                     "differentiate %s in it yet", r.entry, LLVMGetValueName(r.fn), unsupported);
+                     "differentiate %s in it yet", r.entry, LLVMGetValueName(r.fn), construct_of_runtime_call(unsupported));
     request_free(&r);
     return;
   }
@@ -300,10 +284,7 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
     later.len = 0;
     for (size_t i = 0; i < pending.len; i++) {
       LLVMValueRef call = pending.data[i];
-      ValueMap seen;
-      vmap_init(&seen);
-      bool waits = reaches_request(ir_strip_pointer_casts(LLVMGetArgOperand(call, request_fn_arg(call))), &seen);
-      vmap_free(&seen);
+      bool waits = first_call(ir_strip_pointer_casts(LLVMGetArgOperand(call, request_fn_arg(call))), request_is_canonical_call);
       if (waits)
         vec_push(&later, call);
       else
