@@ -2,12 +2,12 @@
  * own tangent functions, memory functions through their shadows; anything else with an active argument
  * is refused. */
 #include "forward/forward.h"
-#include "ad/constants.h"
 #include "forward/fwd_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/constants.h"
 #include "ad/indirect.h"
 #include "ir/ir.h"
 
