@@ -200,8 +200,9 @@ static bool task_pair(RevGen *g, LLVMValueRef alloc, RevPair *pair, unsigned lon
   LLVMValueRef flags = LLVMGetArgOperand(alloc, OMP_TASK_FLAGS_ARG);
   if (!entry || !LLVMIsAConstantInt(size) || (omp_task_flags(flags, false) & (OMP_TASK_DESTRUCTORS | OMP_TASK_DETACHABLE)) ||
       !(omp_task_flags(flags, true) & OMP_TASK_TIED)) {
-    rev_error(g, alloc, "reverse mode cannot differentiate this task: its body is not in the program, it is "
-                        "untied or detachable, or its private copies have destructors");
+    if (g->phase == WRITING_AUG) /* once */
+      rev_error(g, alloc, "reverse mode cannot differentiate this task: its body is not in the program, it is "
+                          "untied or detachable, or its private copies have destructors");
     return false;
   }
   *at = (LLVMConstIntGetZExtValue(size) + 7) & ~7ull;
@@ -242,6 +243,37 @@ static LLVMValueRef task_wrapper(RevGen *g, LLVMValueRef aug, unsigned long long
   return f;
 }
 
+/* Whether the function's reverse sweep does nothing with adjoints but through its tasks (it only creates
+ * them: a single construct feeding a task graph). Then the adjoint of each task is a task, spawned with
+ * the dependences turned round, so that independent ones run at once, and the reverse sweep waits for
+ * them at its end. Otherwise each task's reverse sweep runs where its spawn's adjoint is, one after the
+ * other: the creating code's adjoints of what it computed before a spawn need the task's done. */
+static bool adjoint_tasks(RevGen *g) {
+  if (g->ret_active) return false;
+  bool spawns = false;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->orig); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      LLVMTypeRef t = LLVMTypeOf(i);
+      if (LLVMGetTypeKind(t) != LLVMVoidTypeKind && !ir_is_ptr(t) && activity_active(g->act, i) && !ir_is_call_site(i))
+        return false; /* arithmetic on active values, or a load of one */
+      if (LLVMIsAStoreInst(i) && !ir_is_ptr(LLVMTypeOf(LLVMGetOperand(i, 0))) && activity_active(g->act, LLVMGetOperand(i, 0)))
+        return false;
+      if ((LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i)) && activity_shadowed(g->act, LLVMGetOperand(i, 0)))
+        return false;
+      if (!ir_is_call_site(i)) continue;
+      CallKind kind = call_classify(i, NULL);
+      if (kind == CALL_DEBUG || kind == CALL_INACTIVE) continue;
+      if (kind == CALL_OMP) {
+        OmpKind k = omp_classify(i);
+        if (k == OMP_TASK_ALLOC) spawns |= activity_shadowed(g->act, i);
+        if (k == OMP_TASK_ALLOC || k == OMP_TASK_SPAWN || k == OMP_TASK_WAIT || k == OMP_SCHEDULE || k == OMP_BARRIER) continue;
+      }
+      if (activity_any_active_argument(g->act, i, NULL) || (ir_is_ptr(t) ? activity_shadowed(g->act, i) : activity_active(g->act, i)))
+        return false;
+    }
+  return spawns;
+}
+
 static void aug_task_alloc(RevGen *g, LLVMValueRef call) {
   RevPair pair;
   unsigned long long at;
@@ -259,20 +291,70 @@ static void aug_task_alloc(RevGen *g, LLVMValueRef call) {
   vmap_put(&g->tapemap, call, record);
 }
 
-/* The adjoint of a spawn: the task's reverse sweep, on its tape. */
-static void rev_task_spawn(RevGen *g, LLVMValueRef call) {
+/* The allocation a deferred spawn spawns, when its task carries derivatives; NULL for the spawns that do
+ * not defer (if(0): the creating code calls the entry itself, and reverses it inline). */
+static LLVMValueRef spawned(RevGen *g, LLVMValueRef call, RevPair *pair, unsigned long long *at) {
   const char *name = ir_called_name(call);
-  if (strcmp(name, "__kmpc_omp_task") && strcmp(name, "__kmpc_omp_task_with_deps")) return; /* if(0): inline */
+  if (strcmp(name, "__kmpc_omp_task") && strcmp(name, "__kmpc_omp_task_with_deps")) return NULL;
   LLVMValueRef alloc = omp_task_alloc_of(LLVMGetArgOperand(call, 2));
+  if (!alloc) {
+    if (g->phase == WRITING_AUG && activity_shadowed(g->act, LLVMGetArgOperand(call, 2)))
+      rev_error(g, call, "reverse mode cannot tell which task this spawns");
+    return NULL;
+  }
+  return task_pair(g, alloc, pair, at) ? alloc : NULL;
+}
+
+/* Forward sweep: a spawn with dependences notes them in the record, for its adjoint task. */
+static void aug_task_spawn(RevGen *g, LLVMValueRef call) {
   RevPair pair;
   unsigned long long at;
-  if (!alloc) {
-    if (activity_shadowed(g->act, LLVMGetArgOperand(call, 2)))
-      rev_error(g, call, "reverse mode cannot tell which task this spawns");
+  LLVMValueRef alloc = spawned(g, call, &pair, &at);
+  if (alloc && ir_num_call_args(call) >= 5 && adjoint_tasks(g)) {
+    LLVMValueRef args[3] = {task_record(g, g->b, aug_value(g, alloc), at), aug_value(g, LLVMGetArgOperand(call, 3)),
+                            aug_value(g, LLVMGetArgOperand(call, 4))};
+    runtime_void(g, g->b, "__parad_rt_task_note_deps", args, 3);
+  }
+  aug_clone(g, call);
+}
+
+/* (gtid, task) -> i32: an adjoint task, the reverse function rev on its record's tape. */
+static LLVMValueRef adjoint_task(RevGen *g, LLVMValueRef rev) {
+  char *key = xasprintf("revtask|rev|%s", LLVMGetValueName(rev));
+  LLVMValueRef f = ad_find_generated(g->ad, key);
+  if (f) {
+    free(key);
+    return f;
+  }
+  LLVMTypeRef params[2] = {i32_type(g), g->ptr_type};
+  char *name = xasprintf("task.%s", LLVMGetValueName(rev));
+  LLVMBuilderRef b;
+  f = ad_add_generated(g->ad, key, name, LLVMFunctionType(i32_type(g), params, 2, 0), &b);
+  free(name);
+  free(key);
+  LLVMValueRef task = LLVMGetParam(f, 1);
+  LLVMValueRef record = ir_call_named(b, "__parad_rt_task_adjoint_record", LLVMFunctionType(g->ptr_type, &g->ptr_type, 1, 0), &task, 1);
+  runtime_void(g, b, "__parad_rt_task_resume", &record, 1);
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(rev), rev, NULL, 0, "");
+  runtime_void(g, b, "__parad_rt_task_end", &record, 1);
+  runtime_void(g, b, "__parad_rt_task_record_free", &record, 1);
+  LLVMBuildRet(b, LLVMConstInt(i32_type(g), 0, 0));
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+/* The adjoint of a spawn: the task's reverse sweep on its tape, as a task or at once (adjoint_tasks). */
+static void rev_task_spawn(RevGen *g, LLVMValueRef call) {
+  RevPair pair;
+  unsigned long long at;
+  LLVMValueRef alloc = spawned(g, call, &pair, &at);
+  if (!alloc) return;
+  LLVMValueRef record = rt(g, alloc);
+  if (adjoint_tasks(g)) {
+    LLVMValueRef args[3] = {LLVMGetArgOperand(call, 0), record, adjoint_task(g, pair.rev)};
+    runtime_void(g, g->b, "__parad_rt_task_spawn_adjoint", args, 3);
     return;
   }
-  if (!task_pair(g, alloc, &pair, &at)) return;
-  LLVMValueRef record = rt(g, alloc);
   runtime_void(g, g->b, "__parad_rt_task_resume", &record, 1);
   LLVMBuildCall2(g->b, LLVMGlobalGetValueType(pair.rev), pair.rev, NULL, 0, "");
   runtime_void(g, g->b, "__parad_rt_task_end", &record, 1);
@@ -282,8 +364,17 @@ static void rev_task_alloc(RevGen *g, LLVMValueRef call) {
   RevPair pair;
   unsigned long long at;
   if (!task_pair(g, call, &pair, &at)) return;
+  /* an adjoint task frees its own record (a task run at once, under if(0), is a call of its entry with
+     active arguments: its creator reverses its tasks inline) */
+  if (adjoint_tasks(g)) return;
   LLVMValueRef record = rt(g, call);
   runtime_void(g, g->b, "__parad_rt_task_record_free", &record, 1);
+}
+
+void rev_omp_end(RevGen *g) {
+  if (!adjoint_tasks(g)) return;
+  LLVMValueRef loc = LLVMConstNull(g->ptr_type);
+  runtime_void(g, g->b, "__parad_rt_task_wait_adjoints", &loc, 1);
 }
 
 /* ---- synchronisation ---- */
@@ -312,6 +403,7 @@ void aug_omp(RevGen *g, LLVMValueRef call) {
     aug_clone(g, call);
     return;
   case OMP_TASK_ALLOC: aug_task_alloc(g, call); return;
+  case OMP_TASK_SPAWN: aug_task_spawn(g, call); return;
   case OMP_REDUCE:
   case OMP_END_REDUCE:
   case OMP_UNSUPPORTED:
@@ -344,6 +436,12 @@ void rev_omp(RevGen *g, LLVMValueRef call) {
   }
   case OMP_TASK_SPAWN: rev_task_spawn(g, call); return;
   case OMP_TASK_ALLOC: rev_task_alloc(g, call); return;
+  case OMP_TASK_WAIT: /* a wait's adjoint is a wait: tasks created after it read what those before wrote */
+    if (adjoint_tasks(g)) {
+      LLVMValueRef loc = LLVMGetArgOperand(call, 0);
+      runtime_void(g, g->b, "__parad_rt_task_wait_adjoints", &loc, 1);
+    }
+    return;
   default: return;
   }
 }

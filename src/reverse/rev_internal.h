@@ -335,6 +335,7 @@ void rev_memcpy(RevGen *g, LLVMValueRef call, CallKind kind);
 void rev_accumulate_load(RevGen *g, LLVMValueRef load, LLVMValueRef dp, LLVMValueRef d, unsigned align);
 void aug_omp(RevGen *g, LLVMValueRef call); /* omp/omp_reverse.c */
 void rev_omp(RevGen *g, LLVMValueRef call);
+void rev_omp_end(RevGen *g); /* at the end of a reverse sweep: what its tasks' adjoints need */
 void aug_mpi(RevGen *g, LLVMValueRef call); /* mpi/mpi_reverse.c */
 void rev_mpi(RevGen *g, LLVMValueRef call);
 

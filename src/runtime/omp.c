@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -446,7 +447,24 @@ void *__parad_rt_task_shadow(size_t at, size_t shareds) {
 typedef struct {
   void *shadow;
   ParadTape *tape; /* NULL until the task runs through the runtime (not at once, under if(0)) */
+  int ndeps;       /* the task's dependences, for its adjoint task (copied at the spawn) */
+  struct ParadDepend *deps;
 } ParadTaskRecord;
+
+/* libomp's kmp_depend_info: an address, a length and the kind (1 in, 2 out, 3 inout). */
+struct ParadDepend {
+  intptr_t base;
+  size_t len;
+  unsigned char flags;
+};
+
+/* libomp's entry points, which the adjoint tasks are made with as clang makes tasks */
+int __kmpc_global_thread_num(void *loc);
+void *__kmpc_omp_task_alloc(void *loc, int gtid, int flags, size_t size, size_t shareds, int (*entry)(int, void *));
+int __kmpc_omp_task(void *loc, int gtid, void *task);
+int __kmpc_omp_task_with_deps(void *loc, int gtid, void *task, int ndeps, void *deps, int nnoalias, void *noalias);
+int __kmpc_omp_taskwait(void *loc, int gtid);
+enum { TASK_HEADER = 40 }; /* kmp_task_t: shareds, routine, part_id, two data words */
 
 void *__parad_rt_task_record(void *shadow) {
   ParadTaskRecord *r = calloc(1, sizeof *r);
@@ -485,6 +503,49 @@ void __parad_rt_task_end(void *record) {
 /* At the adjoint of the task's allocation: the shadow block and the record go. */
 void __parad_rt_task_record_free(void *record) {
   ParadTaskRecord *r = record;
+  free(r->deps);
   free(r->shadow);
   free(r);
 }
+
+/* At the spawn, in the forward sweep: the dependences, with `in` and `out` exchanged for the adjoint task.
+ * What a task read, its adjoint adds into, as every other reader's adjoint does: those adjoints are
+ * ordered among themselves (out after out), and after the adjoint of whatever wrote it later (which now
+ * reads its adjoint: in); what a task wrote, its adjoint reads and clears, after the adjoints of its
+ * readers. */
+void __parad_rt_task_note_deps(void *record, int ndeps, const void *deps) {
+  ParadTaskRecord *r = record;
+  if (ndeps <= 0) return;
+  r->deps = malloc(sizeof *r->deps * (size_t)ndeps);
+  if (!r->deps) {
+    fprintf(stderr, "parad: out of memory for an OpenMP task's dependences\n");
+    abort();
+  }
+  memcpy(r->deps, deps, sizeof *r->deps * (size_t)ndeps);
+  for (int i = 0; i < ndeps; i++) {
+    unsigned char f = r->deps[i].flags;
+    if (f != 1 && f != 2 && f != 3) {
+      fprintf(stderr, "parad: reverse mode cannot turn round this OpenMP dependence (kind %d: mutexinoutset or "
+                      "inoutset)\n", f);
+      abort();
+    }
+    r->deps[i].flags = f == 1 ? 2 : f == 2 ? 1 : 3;
+  }
+  r->ndeps = ndeps;
+}
+
+/* The adjoint of a spawn: the task's reverse sweep as a task (entry: the generated function that resumes
+ * the record's tape, runs the reverse function and frees the record), with the dependences turned round. */
+void __parad_rt_task_spawn_adjoint(void *loc, void *record, int (*entry)(int, void *)) {
+  ParadTaskRecord *r = record;
+  int gtid = __kmpc_global_thread_num(loc);
+  char *task = __kmpc_omp_task_alloc(loc, gtid, 1 /* tied */, TASK_HEADER + sizeof(void *), 0, entry);
+  *(void **)(task + TASK_HEADER) = record;
+  if (r->ndeps) __kmpc_omp_task_with_deps(loc, gtid, task, r->ndeps, r->deps, 0, NULL);
+  else __kmpc_omp_task(loc, gtid, task);
+}
+
+void *__parad_rt_task_adjoint_record(void *task) { return *(void **)((char *)task + TASK_HEADER); }
+
+/* The end of a reverse sweep that spawned adjoint tasks: they are done before it returns. */
+void __parad_rt_task_wait_adjoints(void *loc) { __kmpc_omp_taskwait(loc, __kmpc_global_thread_num(loc)); }
