@@ -78,6 +78,89 @@ static unsigned int_as_float(LLVMValueRef v) {
   return n == 32 ? W32 : n == 64 ? W64 : W_OTHER;
 }
 
+/* Whether an integer value is only ever used as an integer: compared, indexed with, counted, converted to
+ * another integer or converted to a float by value, kept in a stack slot read back the same way, passed
+ * to a function of the module that does the same. A float's bits would need a bitcast, a store elsewhere or an unknown call to reach a
+ * float again. `seen`: values and slots already being asked about (a loop counter's slot, a recursion),
+ * taken as integers unless something else says otherwise. */
+static bool integer_only(LLVMValueRef v, ValueMap *seen);
+
+static bool task_block(LLVMValueRef p) {
+  for (int i = 0; i < 16 && LLVMIsAGetElementPtrInst(p = ir_strip_pointer_casts(p)); i++) p = LLVMGetOperand(p, 0);
+  return omp_task_alloc_of(p) != NULL;
+}
+
+static bool integer_parameter(LLVMValueRef call, LLVMValueRef v, ValueMap *seen) {
+  LLVMValueRef callee = ir_called_function(call);
+  if (!callee || LLVMIsDeclaration(callee) || LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee))) return false;
+  for (unsigned i = 0, n = ir_num_call_args(call); i < n && i < LLVMCountParams(callee); i++)
+    if (LLVMGetArgOperand(call, i) == v && !integer_only(LLVMGetParam(callee, i), seen)) return false;
+  return true;
+}
+
+static bool integer_slot(LLVMValueRef slot, ValueMap *seen) {
+  if (vmap_has(seen, slot)) return true;
+  vmap_put(seen, slot, slot);
+  for (LLVMUseRef s = LLVMGetFirstUse(slot); s; s = LLVMGetNextUse(s)) {
+    LLVMValueRef su = LLVMGetUser(s);
+    if (LLVMIsALoadInst(su) ? !integer_only(su, seen) : !(LLVMIsAStoreInst(su) && LLVMGetOperand(su, 1) == slot))
+      return false;
+  }
+  return true;
+}
+
+static bool integer_only(LLVMValueRef v, ValueMap *seen) {
+  if (vmap_has(seen, v)) return true;
+  vmap_put(seen, v, v);
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    switch (LLVMGetInstructionOpcode(user)) {
+    case LLVMICmp:
+    case LLVMBr:
+    case LLVMSwitch:
+    case LLVMSIToFP: /* its value, converted: not its bits */
+    case LLVMUIToFP: continue;
+    case LLVMGetElementPtr:
+      if (LLVMGetOperand(user, 0) == v) return false;
+      continue;
+    case LLVMSExt:
+    case LLVMZExt:
+    case LLVMTrunc:
+    case LLVMAdd:
+    case LLVMSub:
+    case LLVMMul:
+    case LLVMSDiv:
+    case LLVMUDiv:
+    case LLVMSRem:
+    case LLVMURem:
+    case LLVMPHI:
+      if (!integer_only(user, seen)) return false;
+      continue;
+    case LLVMStore: /* into a slot read back as an integer, or a task's private copy (its body is
+                       differentiated on its own, and refuses what it cannot tell there) */
+      if (LLVMGetOperand(user, 0) != v) return false;
+      if (task_block(LLVMGetOperand(user, 1))) continue;
+      if (!LLVMIsAAllocaInst(LLVMGetOperand(user, 1)) || !integer_slot(LLVMGetOperand(user, 1), seen)) return false;
+      continue;
+    case LLVMCall:
+      if (!integer_parameter(user, v, seen)) return false;
+      continue;
+    default: return false;
+    }
+  }
+  return true;
+}
+
+/* An argument a function of the module takes as an integer and uses only as one (a tile number that a
+ * task passes on at -O0, read through clang's map of the task's private copies): no float's bits. */
+static bool integer_argument(LLVMValueRef call, LLVMValueRef v) {
+  ValueMap seen;
+  vmap_init(&seen);
+  bool r = integer_parameter(call, v, &seen);
+  vmap_free(&seen);
+  return r;
+}
+
 /* What one varied integer's definition and uses say about its web. */
 static void link(RevGen *g, Webs *w, LLVMValueRef v) {
   size_t r = web_of(w, v);
@@ -130,7 +213,7 @@ static void link(RevGen *g, Webs *w, LLVMValueRef v) {
         w->widths[r] |= int_as_float(v);
         break;
       }
-      note_odd(w, v, user);
+      if (!integer_argument(user, v)) note_odd(w, v, user);
       break;
     case LLVMRet:
     case LLVMInsertValue:
