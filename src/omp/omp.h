@@ -8,7 +8,7 @@
  * adjoints of their own (omp_forward.c, omp_reverse.c). A task is a block the creating code fills (the
  * shared variables' addresses, the firstprivate values) and an entry function the runtime calls with it:
  * both modes give the block a shadow (omp_forward.c, omp_reverse.c).
- * The rest (task loops, copyprivate, ...) moves data in ways Parad does not follow: refused. */
+ * The rest (task reductions, copyprivate, ...) moves data in ways Parad does not follow: refused. */
 #ifndef PARAD_OMP_OMP_H
 #define PARAD_OMP_OMP_H
 
@@ -26,13 +26,14 @@ typedef enum {
   OMP_ORDERED,        /* __kmpc_ordered / __kmpc_end_ordered */
   OMP_TASK_ALLOC,     /* __kmpc_omp_task_alloc(loc, gtid, flags, size, shareds_size, entry) -> task */
   OMP_TASK_SPAWN,     /* __kmpc_omp_task[_with_deps](loc, gtid, task, ...), __kmpc_omp_task_begin_if0 and
-                         _complete_if0 (the task run at once: the caller calls the entry itself) */
+                         _complete_if0 (the task run at once: the caller calls the entry itself), and
+                         __kmpc_taskloop[_5](loc, gtid, task, ...): the task copied once per chunk */
   OMP_TASK_WAIT,      /* taskwait, taskgroup and its end, taskyield, a wait for dependences */
-  OMP_UNSUPPORTED,    /* task loops, detached tasks, copyprivate, threadprivate copies, ... */
+  OMP_UNSUPPORTED,    /* task reductions, copyprivate, threadprivate copies, ... */
 } OmpKind;
 
 /* The refusal of OMP_UNSUPPORTED (with the entry point's name). */
-#define OMP_UNSUPPORTED_MESSAGE "cannot differentiate this OpenMP construct (%s): task loops, copyprivate and the like are not supported"
+#define OMP_UNSUPPORTED_MESSAGE "cannot differentiate this OpenMP construct (%s): task reductions, copyprivate and the like are not supported"
 
 /* Before differentiation (ad_prepare): the reductions of every function a derivative request reaches
  * take the critical-section method (omp_prepare.c). */
@@ -56,6 +57,9 @@ LLVMValueRef omp_task_entry(LLVMValueRef alloc);
 /* The bits of a task's flags that may be set (certain: that are set whatever the program's values). */
 enum { OMP_TASK_TIED = 1, OMP_TASK_DESTRUCTORS = 8, OMP_TASK_DETACHABLE = 64 };
 unsigned long long omp_task_flags(LLVMValueRef flags, bool certain);
+/* For a task loop (__kmpc_taskloop[_5], an OMP_TASK_SPAWN whose task libomp copies once per chunk): the
+ * argument holding the function that completes each copy (or null); -1 for other calls. */
+int omp_taskloop_dup_arg(LLVMValueRef call);
 LLVMValueRef omp_task_alloc_of(LLVMValueRef task);
 enum { OMP_TASK_FLAGS_ARG = 2, OMP_TASK_SIZE_ARG = 3, OMP_TASK_SHAREDS_ARG = 4, OMP_TASK_ENTRY_ARG = 5 };
 /* The function a runtime call makes the team or a task run: a fork's outlined function, a task

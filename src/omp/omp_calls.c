@@ -18,7 +18,8 @@ static const char *const schedule_calls[] = {
 };
 
 static const char *const task_spawn_calls[] = {
-    "__kmpc_omp_task", "__kmpc_omp_task_with_deps", "__kmpc_omp_task_begin_if0", "__kmpc_omp_task_complete_if0", NULL,
+    "__kmpc_omp_task", "__kmpc_omp_task_with_deps", "__kmpc_omp_task_begin_if0", "__kmpc_omp_task_complete_if0",
+    "__kmpc_taskloop", "__kmpc_taskloop_5", NULL,
 };
 
 static const char *const task_wait_calls[] = {
@@ -79,6 +80,11 @@ static unsigned long long flag_bits(LLVMValueRef v, bool certain, int depth) {
 }
 
 unsigned long long omp_task_flags(LLVMValueRef flags, bool certain) { return flag_bits(flags, certain, 0); }
+
+int omp_taskloop_dup_arg(LLVMValueRef call) {
+  const char *name = ir_called_name(call);
+  return !strcmp(name, "__kmpc_taskloop") ? 10 : !strcmp(name, "__kmpc_taskloop_5") ? 11 : -1;
+}
 
 LLVMValueRef omp_task_alloc_of(LLVMValueRef task) {
   task = ir_strip_pointer_casts(task);

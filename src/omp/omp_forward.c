@@ -199,7 +199,59 @@ static void task_alloc(FwdGen *g, LLVMValueRef call) {
   tan_set(g, call, tan_pack(g, ptr, lanes));
 }
 
+/* (dst, src, lastpriv) -> void: libomp's completion of a task loop chunk's copy of the block (dup, or
+ * null), then shadow blocks of the chunk's own for its lanes. */
+static LLVMValueRef task_copy_function(FwdGen *g, LLVMValueRef dup, unsigned long long at, unsigned long long shareds) {
+  char *key = xasprintf("fwdtask|copy|%s|%llu|%llu|%u", dup ? LLVMGetValueName(dup) : "", at, shareds, g->width);
+  LLVMValueRef f = ad_find_generated(g->ad, key);
+  if (f) {
+    free(key);
+    return f;
+  }
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(g->ctx, 0), i32 = LLVMInt32TypeInContext(g->ctx), i64 = LLVMInt64TypeInContext(g->ctx);
+  LLVMTypeRef params[3] = {ptr, ptr, i32};
+  LLVMBuilderRef b;
+  f = ad_add_generated(g->ad, key, "task.copy", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 3, 0), &b);
+  free(key);
+  LLVMValueRef dst = LLVMGetParam(f, 0), src = LLVMGetParam(f, 1), args[3] = {dst, src, LLVMGetParam(f, 2)};
+  if (dup) LLVMBuildCall2(b, LLVMGlobalGetValueType(dup), dup, args, 3, "");
+  LLVMValueRef lanes[MAX_WIDTH];
+  task_lanes(g, b, src, at, lanes);
+  LLVMTypeRef cparams[3] = {ptr, i64, i64};
+  for (unsigned l = 0; l < g->width; l++) {
+    LLVMValueRef cargs[3] = {lanes[l], LLVMConstInt(i64, at, 0), LLVMConstInt(i64, shareds, 0)};
+    LLVMValueRef copy = ir_call_named(b, "__parad_rt_task_shadow_copy", LLVMFunctionType(ptr, cparams, 3, 0), cargs, 3);
+    LLVMValueRef off = LLVMConstInt(i64, at + 8ull * l, 0);
+    LLVMBuildStore(b, copy, LLVMBuildGEP2(b, LLVMInt8TypeInContext(g->ctx), dst, &off, 1, ""));
+  }
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+static void task_loop(FwdGen *g, LLVMValueRef call, int dup_arg) {
+  LLVMValueRef nc = fwd_clone(g, call), alloc = omp_task_alloc_of(LLVMGetArgOperand(call, 2));
+  if (!alloc || !activity_shadowed(g->act, alloc)) {
+    if (!alloc && activity_shadowed(g->act, LLVMGetArgOperand(call, 2)))
+      fwd_error(g, call, "cannot tell which task this task loop copies");
+    return;
+  }
+  LLVMValueRef size = LLVMGetArgOperand(alloc, OMP_TASK_SIZE_ARG), shareds = LLVMGetArgOperand(alloc, OMP_TASK_SHAREDS_ARG);
+  LLVMValueRef dup = ir_strip_pointer_casts(LLVMGetArgOperand(call, (unsigned)dup_arg));
+  if (!LLVMIsAConstantInt(size) || !LLVMIsAConstantInt(shareds) || !(LLVMIsAFunction(dup) || LLVMIsAConstantPointerNull(dup))) {
+    fwd_error(g, call, "cannot differentiate this task loop: its block's size or its copy function is not known");
+    return;
+  }
+  unsigned long long at = (LLVMConstIntGetZExtValue(size) + 7) & ~7ull;
+  LLVMSetOperand(nc, (unsigned)dup_arg, task_copy_function(g, LLVMIsAFunction(dup) ? dup : NULL, at, LLVMConstIntGetZExtValue(shareds)));
+}
+
 void fwd_omp(FwdGen *g, LLVMValueRef call) {
+  int dup_arg = omp_taskloop_dup_arg(call);
+  if (dup_arg >= 0) {
+    task_loop(g, call, dup_arg);
+    return;
+  }
   switch (omp_classify(call)) {
   case OMP_FORK: fork(g, call); return;
   case OMP_TASK_ALLOC: task_alloc(g, call); return;

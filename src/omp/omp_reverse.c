@@ -305,10 +305,59 @@ static LLVMValueRef spawned(RevGen *g, LLVMValueRef call, RevPair *pair, unsigne
   return task_pair(g, alloc, pair, at) ? alloc : NULL;
 }
 
-/* Forward sweep: a spawn with dependences notes them in the record, for its adjoint task. */
+/* (dst, src, lastpriv) -> void: libomp's completion of a task loop chunk's copy of the block (dup, or
+ * null), then a record of the chunk's own, noted in the loop's. */
+static LLVMValueRef chunk_copy_function(RevGen *g, LLVMValueRef dup, unsigned long long at) {
+  char *key = xasprintf("revtask|copy|%s|%llu", dup ? LLVMGetValueName(dup) : "", at);
+  LLVMValueRef f = ad_find_generated(g->ad, key);
+  if (f) {
+    free(key);
+    return f;
+  }
+  LLVMTypeRef params[3] = {g->ptr_type, g->ptr_type, i32_type(g)};
+  LLVMBuilderRef b;
+  f = ad_add_generated(g->ad, key, "task.copy", LLVMFunctionType(void_type(g), params, 3, 0), &b);
+  free(key);
+  LLVMValueRef dst = LLVMGetParam(f, 0), src = LLVMGetParam(f, 1), args[3] = {dst, src, LLVMGetParam(f, 2)};
+  if (dup) LLVMBuildCall2(b, LLVMGlobalGetValueType(dup), dup, args, 3, "");
+  LLVMValueRef loop = task_record(g, b, src, at);
+  LLVMValueRef chunk = ir_call_named(b, "__parad_rt_task_record_chunk", LLVMFunctionType(g->ptr_type, &g->ptr_type, 1, 0), &loop, 1);
+  LLVMValueRef off = LLVMConstInt(g->i64, at, 0);
+  LLVMBuildStore(b, chunk, LLVMBuildGEP2(b, LLVMInt8TypeInContext(g->ctx), dst, &off, 1, ""));
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+/* The task a task loop copies per chunk, when it carries derivatives. */
+static LLVMValueRef looped(RevGen *g, LLVMValueRef call, RevPair *pair, unsigned long long *at, LLVMValueRef *dup) {
+  LLVMValueRef alloc = omp_task_alloc_of(LLVMGetArgOperand(call, 2));
+  if (!alloc) {
+    if (g->phase == WRITING_AUG && activity_shadowed(g->act, LLVMGetArgOperand(call, 2)))
+      rev_error(g, call, "reverse mode cannot tell which task this task loop copies");
+    return NULL;
+  }
+  *dup = ir_strip_pointer_casts(LLVMGetArgOperand(call, (unsigned)omp_taskloop_dup_arg(call)));
+  if (!task_pair(g, alloc, pair, at)) return NULL;
+  if (!LLVMIsAFunction(*dup) && !LLVMIsAConstantPointerNull(*dup)) {
+    if (g->phase == WRITING_AUG) rev_error(g, call, "reverse mode cannot tell how this task loop copies its task");
+    return NULL;
+  }
+  if (!LLVMIsAFunction(*dup)) *dup = NULL;
+  return alloc;
+}
+
+/* Forward sweep: a spawn with dependences notes them in the record, for its adjoint task; a task loop's
+ * chunks get records of their own. */
 static void aug_task_spawn(RevGen *g, LLVMValueRef call) {
   RevPair pair;
   unsigned long long at;
+  if (omp_taskloop_dup_arg(call) >= 0) {
+    LLVMValueRef dup, nc = aug_clone(g, call);
+    if (looped(g, call, &pair, &at, &dup))
+      LLVMSetOperand(nc, (unsigned)omp_taskloop_dup_arg(call), chunk_copy_function(g, dup, at));
+    return;
+  }
   LLVMValueRef alloc = spawned(g, call, &pair, &at);
   if (alloc && ir_num_call_args(call) >= 5 && adjoint_tasks(g)) {
     LLVMValueRef args[3] = {task_record(g, g->b, aug_value(g, alloc), at), aug_value(g, LLVMGetArgOperand(call, 3)),
@@ -337,7 +386,7 @@ static LLVMValueRef adjoint_task(RevGen *g, LLVMValueRef rev) {
   runtime_void(g, b, "__parad_rt_task_resume", &record, 1);
   LLVMBuildCall2(b, LLVMGlobalGetValueType(rev), rev, NULL, 0, "");
   runtime_void(g, b, "__parad_rt_task_end", &record, 1);
-  runtime_void(g, b, "__parad_rt_task_record_free", &record, 1);
+  runtime_void(g, b, "__parad_rt_task_record_release", &record, 1);
   LLVMBuildRet(b, LLVMConstInt(i32_type(g), 0, 0));
   LLVMDisposeBuilder(b);
   return f;
@@ -347,6 +396,19 @@ static LLVMValueRef adjoint_task(RevGen *g, LLVMValueRef rev) {
 static void rev_task_spawn(RevGen *g, LLVMValueRef call) {
   RevPair pair;
   unsigned long long at;
+  if (omp_taskloop_dup_arg(call) >= 0) { /* its chunks, on their records */
+    LLVMValueRef dup, alloc = looped(g, call, &pair, &at, &dup);
+    if (!alloc) return;
+    LLVMValueRef record = rt(g, alloc);
+    if (adjoint_tasks(g)) {
+      LLVMValueRef args[3] = {LLVMGetArgOperand(call, 0), record, adjoint_task(g, pair.rev)};
+      runtime_void(g, g->b, "__parad_rt_taskloop_spawn_adjoints", args, 3);
+    } else {
+      LLVMValueRef args[2] = {record, pair.rev};
+      runtime_void(g, g->b, "__parad_rt_taskloop_reverse", args, 2);
+    }
+    return;
+  }
   LLVMValueRef alloc = spawned(g, call, &pair, &at);
   if (!alloc) return;
   LLVMValueRef record = rt(g, alloc);
@@ -364,11 +426,8 @@ static void rev_task_alloc(RevGen *g, LLVMValueRef call) {
   RevPair pair;
   unsigned long long at;
   if (!task_pair(g, call, &pair, &at)) return;
-  /* an adjoint task frees its own record (a task run at once, under if(0), is a call of its entry with
-     active arguments: its creator reverses its tasks inline) */
-  if (adjoint_tasks(g)) return;
   LLVMValueRef record = rt(g, call);
-  runtime_void(g, g->b, "__parad_rt_task_record_free", &record, 1);
+  runtime_void(g, g->b, "__parad_rt_task_record_release", &record, 1);
 }
 
 void rev_omp_end(RevGen *g) {

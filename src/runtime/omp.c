@@ -437,6 +437,15 @@ void *__parad_rt_task_shadow(size_t at, size_t shareds) {
   return block;
 }
 
+/* A task loop's chunk: libomp copies the task's block, shadow pointers with it; the chunk gets a shadow
+ * block of its own, a copy (with its own shareds), freed by its destructor as any task's. */
+void *__parad_rt_task_shadow_copy(const void *shadow, size_t at, size_t shareds) {
+  char *block = __parad_rt_task_shadow(at, shareds);
+  memcpy(block, shadow, at + shareds);
+  if (shareds) *(void **)block = block + at;
+  return block;
+}
+
 /* Reverse mode's record of a task (omp_reverse.c): the shadow of its block (as forward mode's, but kept
  * until the reverse sweep has read the adjoints of what the creating code copied into the block) and the
  * tape the task recorded on, a tape of its own since the task may run on any thread at any time before
@@ -444,11 +453,18 @@ void *__parad_rt_task_shadow(size_t at, size_t shareds) {
  * thread runs the task's reverse sweep on the task's tape, so that the tasks' tapes form a tree under the
  * tapes of those that created them, and the reverse sweeps run in the reverse order of creation, which is
  * an order the reversed dependences allow. */
-typedef struct {
+typedef struct ParadTaskRecord {
   void *shadow;
   ParadTape *tape; /* NULL until the task runs through the runtime (not at once, under if(0)) */
   int ndeps;       /* the task's dependences, for its adjoint task (copied at the spawn) */
   struct ParadDepend *deps;
+  /* A task loop: the chunks' records (libomp copies the block once per chunk), which share the loop's
+   * shadow block, so that the adjoints of the values copied into it add up there. */
+  struct ParadTaskRecord **chunks;
+  size_t nchunks, capchunks;
+  char chunks_lock;
+  bool chunk; /* one of them: its shadow block is the loop's */
+  int refs;   /* the creating code's reverse sweep, and the adjoint task while it runs */
 } ParadTaskRecord;
 
 /* libomp's kmp_depend_info: an address, a length and the kind (1 in, 2 out, 3 inout). */
@@ -457,6 +473,11 @@ struct ParadDepend {
   size_t len;
   unsigned char flags;
 };
+
+void __parad_rt_task_spawn_adjoint(void *loc, void *record, int (*entry)(int, void *));
+void __parad_rt_task_wait_adjoints(void *loc);
+void __parad_rt_task_resume(void *record);
+void __parad_rt_task_end(void *record);
 
 /* libomp's entry points, which the adjoint tasks are made with as clang makes tasks */
 int __kmpc_global_thread_num(void *loc);
@@ -473,6 +494,7 @@ void *__parad_rt_task_record(void *shadow) {
     abort();
   }
   r->shadow = shadow;
+  r->refs = 1;
   return r;
 }
 
@@ -500,12 +522,59 @@ void __parad_rt_task_end(void *record) {
   r->tape = NULL;
 }
 
-/* At the adjoint of the task's allocation: the shadow block and the record go. */
-void __parad_rt_task_record_free(void *record) {
+/* The shadow block and the record go once neither the creating code's reverse sweep (at the adjoint of
+ * the task's allocation, after it has read back the adjoints of what it copied into the block) nor the
+ * task's adjoint task needs them. */
+void __parad_rt_task_record_release(void *record) {
   ParadTaskRecord *r = record;
+  if (__atomic_sub_fetch(&r->refs, 1, __ATOMIC_ACQ_REL)) return;
   free(r->deps);
-  free(r->shadow);
+  free(r->chunks);
+  if (!r->chunk) free(r->shadow);
   free(r);
+}
+
+/* libomp's copy of a task loop's block for a chunk (omp_reverse.c's copy function): a record of the
+ * chunk's own, noted in the loop's. Chunks may be made by several threads at once. */
+void *__parad_rt_task_record_chunk(void *loop) {
+  ParadTaskRecord *l = loop, *c = __parad_rt_task_record(l->shadow);
+  c->chunk = true;
+  while (__atomic_test_and_set(&l->chunks_lock, __ATOMIC_ACQUIRE)) sched_yield();
+  if (l->nchunks == l->capchunks) {
+    l->capchunks = l->capchunks ? 2 * l->capchunks : 16;
+    l->chunks = realloc(l->chunks, l->capchunks * sizeof *l->chunks);
+    if (!l->chunks) {
+      fprintf(stderr, "parad: out of memory for the records of a task loop\n");
+      abort();
+    }
+  }
+  l->chunks[l->nchunks++] = c;
+  __atomic_clear(&l->chunks_lock, __ATOMIC_RELEASE);
+  return c;
+}
+
+/* The adjoint of a task loop: its chunks' reverse sweeps, one after the other on this thread (they add
+ * into the loop's shadow block, which the creating code reads next), or as tasks, waited for. */
+void __parad_rt_taskloop_reverse(void *loop, void (*reverse)(void)) {
+  ParadTaskRecord *l = loop;
+  for (size_t i = l->nchunks; i-- > 0;) {
+    __parad_rt_task_resume(l->chunks[i]);
+    reverse();
+    __parad_rt_task_end(l->chunks[i]);
+    __parad_rt_task_record_release(l->chunks[i]);
+  }
+  l->nchunks = 0;
+}
+
+/* The chunks' records: the adjoint tasks' own (the loop's creating code never sees them). */
+void __parad_rt_taskloop_spawn_adjoints(void *loc, void *loop, int (*entry)(int, void *)) {
+  ParadTaskRecord *l = loop;
+  for (size_t i = l->nchunks; i-- > 0;) {
+    __parad_rt_task_spawn_adjoint(loc, l->chunks[i], entry);
+    __parad_rt_task_record_release(l->chunks[i]);
+  }
+  l->nchunks = 0;
+  __parad_rt_task_wait_adjoints(loc); /* the loop's own wait, and the chunks share its shadow block */
 }
 
 /* At the spawn, in the forward sweep: the dependences, with `in` and `out` exchanged for the adjoint task.
@@ -535,10 +604,12 @@ void __parad_rt_task_note_deps(void *record, int ndeps, const void *deps) {
 }
 
 /* The adjoint of a spawn: the task's reverse sweep as a task (entry: the generated function that resumes
- * the record's tape, runs the reverse function and frees the record), with the dependences turned round. */
+ * the record's tape, runs the reverse function and releases the record), with the dependences turned
+ * round. */
 void __parad_rt_task_spawn_adjoint(void *loc, void *record, int (*entry)(int, void *)) {
   ParadTaskRecord *r = record;
   int gtid = __kmpc_global_thread_num(loc);
+  __atomic_add_fetch(&r->refs, 1, __ATOMIC_RELAXED); /* the adjoint task's, released at its end */
   char *task = __kmpc_omp_task_alloc(loc, gtid, 1 /* tied */, TASK_HEADER + sizeof(void *), 0, entry);
   *(void **)(task + TASK_HEADER) = record;
   if (r->ndeps) __kmpc_omp_task_with_deps(loc, gtid, task, r->ndeps, r->deps, 0, NULL);

@@ -1,6 +1,6 @@
 // What OpenMP tasks still lack: reverse mode refuses untied tasks (each task records on a tape of its own,
 // made current on the thread that runs it, and an untied task may move between threads), both modes
-// refuse task loops. Refused at the construct, no output file.
+// refuse task reductions. Refused at the construct, no output file.
 // RUN: rm -f %t && not %parad-cc %cflags -fopenmp %s -o %t 2>&1 | FileCheck %s
 // RUN: test ! -e %t
 // RUN: rm -f %t1 && not %parad-cc %cflags -fopenmp -DFORWARD %s -o %t1 2>&1 | FileCheck %s --check-prefix=LOOP
@@ -27,12 +27,9 @@ static double g(double *x, int n) {
   double s = 0;
 #pragma omp parallel
 #pragma omp single
-  // LOOP: omp_task.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate this OpenMP construct (__kmpc_taskloop{{[_0-9]*}}): task loops, copyprivate and the like are not supported in function 'g'
-#pragma omp taskloop shared(s)
-  for (int i = 0; i < n; i++) {
-#pragma omp atomic
-    s += x[i] * x[i];
-  }
+  // LOOP: omp_task.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate this OpenMP construct (__kmpc_taskred_init): task reductions, copyprivate and the like are not supported in function 'g'
+#pragma omp taskloop reduction(+ : s)
+  for (int i = 0; i < n; i++) s += x[i] * x[i];
   return s;
 }
 
