@@ -430,7 +430,7 @@ static void rev_task_alloc(RevGen *g, LLVMValueRef call) {
   runtime_void(g, g->b, "__parad_rt_task_record_release", &record, 1);
 }
 
-void rev_omp_end(RevGen *g) {
+void rev_omp_wait_adjoint_tasks(RevGen *g) {
   if (!adjoint_tasks(g)) return;
   LLVMValueRef loc = LLVMConstNull(g->ptr_type);
   runtime_void(g, g->b, "__parad_rt_task_wait_adjoints", &loc, 1);

@@ -553,7 +553,7 @@ static void write_rev(RevGen *g) {
   }
   /* the adjoints of the active scalar parameters */
   LLVMPositionBuilderAtEnd(g->b, exit);
-  rev_omp_end(g);
+  rev_omp_wait_adjoint_tasks(g);
   LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(g->rev));
   if (LLVMGetTypeKind(rt) == LLVMVoidTypeKind) {
     LLVMBuildRetVoid(g->b);

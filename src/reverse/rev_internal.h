@@ -335,7 +335,9 @@ void rev_memcpy(RevGen *g, LLVMValueRef call, CallKind kind);
 void rev_accumulate_load(RevGen *g, LLVMValueRef load, LLVMValueRef dp, LLVMValueRef d, unsigned align);
 void aug_omp(RevGen *g, LLVMValueRef call); /* omp/omp_reverse.c */
 void rev_omp(RevGen *g, LLVMValueRef call);
-void rev_omp_end(RevGen *g); /* at the end of a reverse sweep: what its tasks' adjoints need */
+/* Where a reverse sweep that spawned its tasks' adjoints as tasks must wait for them: before it gives back
+ * a stack slot's shadow, and at its end. Nothing elsewhere. */
+void rev_omp_wait_adjoint_tasks(RevGen *g);
 void aug_mpi(RevGen *g, LLVMValueRef call); /* mpi/mpi_reverse.c */
 void rev_mpi(RevGen *g, LLVMValueRef call);
 

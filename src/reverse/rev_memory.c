@@ -272,6 +272,7 @@ bool rev_memory(RevGen *g, LLVMValueRef inst) {
   case LLVMAlloca:
     if (shadowed(g, inst)) {
       LLVMValueRef s = rs(g, inst);
+      rev_omp_wait_adjoint_tasks(g); /* they may add into this shadow */
       runtime_call(g, "__parad_rt_shadow_give", LLVMVoidTypeInContext(g->ctx), &s, 1);
     }
     return true;

@@ -4,18 +4,23 @@
 //   per_row:  a work-shared loop whose iterations each create two tasks on halves of a row and wait for
 //             them (taskwait in every iteration);
 //   chain:    a chain of tasks each reading the previous one's result (depend inout on one scalar) and
-//             an active weight, final(1) on the last ones.
-// f = master + per_row + chain over x in R^19. Gradient against the tangents (1e-12) and central
-// differences (h = 1e-6, 1e-7 relative), at 1, 2 and 4 threads at -O2, at 3 threads at -O0.
+//             an active weight, final(1) on the last ones;
+//   locals:   a single construct that only creates tasks (their adjoints run as tasks), through an array
+//             local to the construct that the tasks write and read (its shadow must outlive them: once
+//             given back before the adjoint tasks were done, at 2 threads).
+// f = master + per_row + chain + locals over x in R^19. Gradient against the tangents (1e-12) and central
+// differences (h = 1e-6, 1e-7 relative), at 1, 2 and 4 threads at -O2, at 3 threads at -O0; under
+// valgrind at 2 threads (no read or write of freed memory).
 // RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=4 %t
 // RUN: %parad-cc -O0 -fopenmp -I%S/../include %s -o %t0 -lm && OMP_NUM_THREADS=3 %t0
+// RUN: OMP_NUM_THREADS=2 valgrind -q --error-exitcode=9 %t > /dev/null
 #include <math.h>
 #include "check.h"
 
 double __parad_fwddiff(void *, ...);
 double __parad_autodiff(void *, ...);
 
-enum { N = 19, R = 4, K = 6 };
+enum { N = 19, R = 4, K = 6, M = 8 };
 
 typedef struct {
   double a, b;
@@ -68,7 +73,31 @@ static double chain(const double *x, int n) {
   return acc;
 }
 
-static double f(const double *x, int n) { return master(x, n) + per_row(x, n) + chain(x, n); }
+static void locals_into(const double *x, double *res, int n) {
+#pragma omp parallel
+#pragma omp single
+  {
+    double tmp[M];
+    for (int k = 0; k < M; k++) {
+#pragma omp task firstprivate(k) shared(tmp) depend(out : tmp[k])
+      tmp[k] = sin(x[k]) * x[(k + 1) % n];
+    }
+    for (int k = 0; k < M; k++) {
+#pragma omp task firstprivate(k) shared(tmp, res) depend(in : tmp[k], tmp[(k + 1) % M]) depend(out : res[k])
+      res[k] = tmp[k] * tmp[(k + 1) % M];
+    }
+#pragma omp taskwait
+  }
+}
+
+static double locals(const double *x, int n) {
+  double res[M], s = 0;
+  locals_into(x, res, n);
+  for (int k = 0; k < M; k++) s += res[k];
+  return s;
+}
+
+static double f(const double *x, int n) { return master(x, n) + per_row(x, n) + chain(x, n) + locals(x, n); }
 
 static double f_of(void *ctx, double t) {
   double *x = ctx, y[N];
