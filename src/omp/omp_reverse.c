@@ -186,11 +186,13 @@ static void rev_fork(RevGen *g, LLVMValueRef call) {
  * The block gets a shadow, as in forward mode, and a word more, at `at`, for the task's record
  * (runtime/omp.c: the shadow and the task's own tape). The runtime runs a wrapper of the entry's
  * augmented function that records on that tape; the creating code records the record on its own tape.
- * The adjoint of the spawn runs the task's reverse sweep on the creating thread, the adjoint of the
- * allocation frees the record, after the adjoints of what the creating code copied into the block have
- * been read from its shadow. Reversed in the opposite order of creation, tasks meet their dependences
- * turned around; those created by other threads at the same time add into memory they share atomically
- * (a parallel pair), and a region that creates tasks gives no thread a part of its own (rev_shared.c). */
+ * The adjoint of the spawn runs the task's reverse sweep: as a task with the dependences turned round
+ * where the creating code only creates tasks (adjoint_tasks), else inline on the creating thread, in the
+ * opposite order of creation, which the reversed dependences allow. The adjoint of the allocation
+ * releases the record, after the adjoints of what the creating code copied into the block have been read
+ * from its shadow. A task loop's chunks get records of their own through libomp's copy function. Task
+ * pairs add into shared memory atomically (tasks of several creators, or adjoint tasks, run at once), and a
+ * region that creates tasks gives no thread a part of its own (rev_shared.c). */
 
 /* The pair of a task's entry, (gtid, task) -> i32, and where its record goes in the block; false when the
  * task carries no derivative (or is refused). */
@@ -246,9 +248,9 @@ static LLVMValueRef task_wrapper(RevGen *g, LLVMValueRef aug, unsigned long long
 /* Whether the function's reverse sweep does nothing with adjoints but through its tasks (it only creates
  * them: a single construct feeding a task graph). Then the adjoint of each task is a task, spawned with
  * the dependences turned round, so that independent ones run at once, and the reverse sweep waits for
- * them at its end. Otherwise each task's reverse sweep runs where its spawn's adjoint is, one after the
+ * them where it gives back a stack slot's shadow and at its end. Otherwise each task's reverse sweep runs where its spawn's adjoint is, one after the
  * other: the creating code's adjoints of what it computed before a spawn need the task's done. */
-static bool adjoint_tasks(RevGen *g) {
+static bool adjoint_tasks_uncached(RevGen *g) {
   if (g->ret_active) return false;
   bool spawns = false;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->orig); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -272,6 +274,11 @@ static bool adjoint_tasks(RevGen *g) {
         return false;
     }
   return spawns;
+}
+
+static bool adjoint_tasks(RevGen *g) {
+  if (!g->defers_tasks) g->defers_tasks = adjoint_tasks_uncached(g) ? 2 : 1;
+  return g->defers_tasks == 2;
 }
 
 static void aug_task_alloc(RevGen *g, LLVMValueRef call) {

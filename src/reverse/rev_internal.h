@@ -163,6 +163,7 @@ typedef struct {
   ValueMap record_choice;     /* float -> whether it is recorded rather than recomputed (rev_values.c) */
   LLVMValueRef scratch;       /* planning: the scratch function */
   LLVMValueRef solo;          /* rev of a parallel pair: whether the team has one thread (no atomics needed) */
+  int defers_tasks;           /* omp_reverse.c: its tasks' adjoints run as tasks (2) or not (1); 0: not asked */
   int errors;
 } RevGen;
 
