@@ -9,6 +9,8 @@
 #                  finite differences computed collectively across the ranks
 #   tests/cxx/     C++ programs built with parad-c++ (classes, templates, lambdas, new/delete, the standard
 #                  library, exceptions on), both modes, serial and OpenMP
+#   tests/enzyme/  programs that use Enzyme's spellings alone (they declare __enzyme_autodiff and define
+#                  the markers themselves): C library calls, error estimates, forward over reverse
 #   tests/diag/    refusals: a diagnostic with file:line, a non-zero exit, no output file
 #   tests/driver/  parad-cc as a compiler: flags, several files, programs without derivatives
 #   tests/examples/ the example applications (examples/md) built with their Makefile and CMakeLists.txt,

@@ -7,16 +7,40 @@
 #include "mpi/mpi.h"
 #include "omp/omp.h"
 
-/* Library functions that take or return data but never carry a derivative: their outputs are text,
- * integers, time, or nothing. A function that writes floating-point data (fread, scanf) is not here:
- * with an active buffer it is a diagnostic. */
+/* Library functions that take or return data but never carry a derivative: their outputs are text (a
+ * string's copy: strdup), integers, time, or nothing. A function that writes floating-point data (fread,
+ * scanf) is not here: with an active buffer it is a diagnostic. */
 static const char *const inactive_functions[] = {
     "printf", "fprintf", "sprintf", "snprintf", "vprintf", "vfprintf", "vsnprintf", "puts", "fputs",
     "putchar", "fputc", "putc", "fwrite", "fflush", "fopen", "fclose", "perror", "exit", "_exit", "abort",
     "__assert_fail", "__stack_chk_fail", "clock", "time", "clock_gettime", "gettimeofday", "rand", "srand",
     "getenv", "atoi", "atol", "atof", "strtol", "strtoul", "strtod", "strlen", "strcmp", "strncmp",
-    "memcmp", "usleep", "sleep", "omp_get_thread_num", "omp_get_num_threads", "omp_get_max_threads",
-    "omp_get_wtime", "omp_in_parallel", "__parad_rt_thrown",
+    "memcmp", "strdup", "strndup", "usleep", "sleep", "omp_get_thread_num", "omp_get_num_threads",
+    "omp_get_max_threads", "omp_get_wtime", "omp_in_parallel", "__parad_rt_thrown",
+};
+
+/* Of those, the ones that write through pointer arguments (bit i: argument i) memory the program may read
+ * back: text, an end pointer, a time (printf's %n aside). */
+static const struct {
+  const char *name;
+  unsigned args;
+} inactive_writers[] = {
+    {"sprintf", 1}, {"snprintf", 1}, {"vsnprintf", 1}, {"strtol", 2}, {"strtoul", 2}, {"strtod", 2},
+    {"time", 1},    {"clock_gettime", 2}, {"gettimeofday", 3},
+};
+
+/* Library functions that sort or search an array with the program's comparator, which only reads: no
+ * derivative goes through them while the array has no shadow, whatever the key and the comparator read
+ * (an array of indices sorted by active values). With a shadow, the reason they are refused. */
+static const struct {
+  const char *name;
+  unsigned array;
+  const char *why;
+} array_functions[] = {
+    {"qsort", 0, "qsort would move the values without their derivatives; sort an array of indices instead "
+                 "(the comparator may read the values)"},
+    {"bsearch", 1, "the pointer bsearch returns into it would have no shadow, and derivatives read through it "
+                   "would be lost"},
 };
 
 /* Intrinsics that take pointers or floats but have no derivative of their own. */
@@ -33,6 +57,33 @@ static bool name_in(const char *name, const char *const *list, size_t n, bool pr
 }
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Functions returning fresh memory that free releases: where their arguments give its size (a count
+ * times a size, calloc's), its alignment, and, for posix_memalign, the slot it is returned through. -1:
+ * none (a count of one). Shadows are made from the same arguments (call_alloc_shape). C++'s operator new
+ * and new[], plain and aligned, are here too. */
+typedef struct {
+  const char *name;
+  int count, size, align, slot;
+} Allocator;
+
+static const Allocator allocators[] = {
+    {"malloc", -1, 0, -1, -1},
+    {"calloc", 0, 1, -1, -1},
+    {"aligned_alloc", -1, 1, 0, -1},
+    {"memalign", -1, 1, 0, -1},
+    {"posix_memalign", -1, 2, 1, 0},
+    {"_Znwm", -1, 0, -1, -1},
+    {"_Znam", -1, 0, -1, -1},
+    {"_ZnwmSt11align_val_t", -1, 0, 1, -1},
+    {"_ZnamSt11align_val_t", -1, 0, 1, -1},
+};
+
+static const Allocator *allocator_of(const char *name) {
+  for (size_t i = 0; i < COUNT(allocators); i++)
+    if (!strcmp(name, allocators[i].name)) return &allocators[i];
+  return NULL;
+}
 
 /* A call can pass a derivative on only through its result or through memory it is given: one that
  * returns an integer (or nothing) and takes no pointer (lround, isnan, a logging function) has none,
@@ -61,12 +112,10 @@ CallKind call_classify(LLVMValueRef call, const MathRule **rule) {
       !strcmp(name, "memmove"))
     return CALL_MEMCPY;
   if (!strncmp(name, "llvm.memset", 11) || !strcmp(name, "memset")) return CALL_MEMSET;
-  /* C++'s operator new and new[], plain and aligned, and their deletes, plain, sized and aligned: shadows
-     as malloc's (call_alloc_shape), freed with free */
-  static const char *const cxx_new[] = {"_Znwm", "_Znam", "_ZnwmSt11align_val_t", "_ZnamSt11align_val_t"};
+  /* C++'s deletes, plain, sized and aligned: free */
   static const char *const cxx_delete[] = {"_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm", "_ZdlPvSt11align_val_t",
                                            "_ZdaPvSt11align_val_t", "_ZdlPvmSt11align_val_t", "_ZdaPvmSt11align_val_t"};
-  if (!strcmp(name, "malloc") || !strcmp(name, "calloc") || name_in(name, cxx_new, COUNT(cxx_new), false)) return CALL_ALLOC;
+  if (allocator_of(name)) return CALL_ALLOC;
   if (!strcmp(name, "realloc")) return CALL_REALLOC;
   if (!strcmp(name, "free") || name_in(name, cxx_delete, COUNT(cxx_delete), false)) return CALL_FREE;
   if (name_in(name, inactive_functions, COUNT(inactive_functions), false)) return CALL_INACTIVE;
@@ -122,11 +171,40 @@ bool call_returns_tape_memory(LLVMValueRef call) {
 }
 
 bool call_alloc_shape(LLVMValueRef call, int arg[2]) {
-  const char *name = ir_called_name(call);
-  bool is_calloc = !strcmp(name, "calloc"), aligned = strstr(name, "align_val_t") != NULL;
-  arg[0] = is_calloc ? 0 : aligned ? 0 : -1; /* calloc's count (malloc, new: one), or the aligned size */
-  arg[1] = is_calloc ? 1 : aligned ? 1 : 0;  /* calloc's size, or the alignment */
+  const Allocator *a = allocator_of(ir_called_name(call));
+  bool aligned = a->align >= 0;
+  arg[0] = aligned ? a->size : a->count; /* the aligned size, or calloc's count (malloc, new: one) */
+  arg[1] = aligned ? a->align : a->size; /* the alignment, or the size */
   return aligned;
+}
+
+int call_alloc_slot(LLVMValueRef call) { return allocator_of(ir_called_name(call))->slot; }
+
+const char *call_array_function(LLVMValueRef call, unsigned *array) {
+  const char *name = ir_called_name(call);
+  for (size_t k = 0; k < COUNT(array_functions); k++)
+    if (!strcmp(name, array_functions[k].name) && array_functions[k].array < ir_num_call_args(call)) {
+      *array = array_functions[k].array;
+      return array_functions[k].why;
+    }
+  return NULL;
+}
+
+bool call_writes_argument(LLVMValueRef call, unsigned i) {
+  const MathRule *rule;
+  const char *name = ir_called_name(call);
+  switch (call_classify(call, &rule)) {
+  case CALL_DEBUG: return false;
+  case CALL_MATH: return rule->writes != WRITES_NONE && i == rule->nargs - 1;
+  case CALL_ALLOC: return call_alloc_slot(call) == (int)i;
+  case CALL_FREE: return false;
+  case CALL_INACTIVE:
+    for (size_t k = 0; k < COUNT(inactive_writers); k++)
+      if (!strcmp(name, inactive_writers[k].name)) return i < 32 && (inactive_writers[k].args >> i & 1);
+    /* the rest of the list writes only streams; an inactive MPI call (a rank) may write its arguments */
+    return !name_in(name, inactive_functions, COUNT(inactive_functions), false) && strncmp(name, "llvm.", 5);
+  default: return true;
+  }
 }
 
 const char *call_kind_name(CallKind k) {

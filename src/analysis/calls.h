@@ -11,7 +11,8 @@ typedef enum {
   CALL_MATH,     /* has a rule in the derivative table */
   CALL_MEMCPY,   /* memcpy, memmove (intrinsic or libc) */
   CALL_MEMSET,   /* memset */
-  CALL_ALLOC,    /* malloc, calloc: fresh memory, gets a shadow allocation when active data goes in */
+  CALL_ALLOC,    /* malloc, calloc, aligned allocations, new: fresh memory, gets a shadow allocation when
+                    active data goes in */
   CALL_REALLOC,  /* realloc */
   CALL_FREE,     /* free */
   CALL_INACTIVE, /* never produces a derivative: printf, lifetime markers, integer intrinsics, ... */
@@ -26,8 +27,19 @@ typedef enum {
 CallKind call_classify(LLVMValueRef call, const MathRule **rule);
 const char *call_kind_name(CallKind k);
 /* For a CALL_ALLOC, the arguments its shadow is made from, alike in both modes: calloc's count and size
- * (-1: the constant one, as for malloc and new), or, for C++'s aligned new (then true), size and alignment. */
+ * (-1: the constant one, as for malloc and new), or, for an aligned allocation (then true: aligned_alloc,
+ * memalign, posix_memalign, C++'s aligned new), size and alignment. */
 bool call_alloc_shape(LLVMValueRef call, int arg[2]);
+/* For a CALL_ALLOC, the argument through which the block is returned (posix_memalign's first), or -1 when
+ * it is the call's result. */
+int call_alloc_slot(LLVMValueRef call);
+/* qsort and bsearch (a CALL_UNKNOWN): the argument holding the array they sort or search with the
+ * program's comparator, and why it cannot have a shadow; NULL for any other call. Without a shadow on
+ * the array, the call carries no derivative, whatever else it is given. */
+const char *call_array_function(LLVMValueRef call, unsigned *array);
+/* Whether the call may write, through its pointer argument i, memory the program reads back: modf's
+ * integral part, posix_memalign's slot, snprintf's text; true for any call Parad does not know. */
+bool call_writes_argument(LLVMValueRef call, unsigned i);
 
 /* The reverse-mode runtime's calls, for forward mode over a reverse sweep (forward/fwd_tape.c): what
  * each call's tangent code does beside it. */

@@ -36,8 +36,18 @@ static void reduction(FwdGen *g, LLVMValueRef call, const MathRule *rule, LLVMVa
   tan_set(g, call, tan_pack(g, t, lanes));
 }
 
+/* What the call writes through its last argument has a zero tangent (rules.h, WrittenOutput), whether
+ * or not its inputs are active: the memory may have held an active value before. */
+static void reset_written_tangent(FwdGen *g, LLVMValueRef call, const MathRule *rule) {
+  LLVMTypeRef t = rule_written_type(rule, call);
+  LLVMValueRef p = LLVMGetArgOperand(call, rule->nargs - 1), lanes[MAX_WIDTH];
+  if (!t || !activity_shadowed(g->act, p) || !fwd_shadow_lanes(g, p, call, "this call", lanes)) return;
+  for (unsigned w = 0; w < g->width; w++) LLVMBuildStore(g->b, LLVMConstNull(t), lanes[w]);
+}
+
 static void math(FwdGen *g, LLVMValueRef call, const MathRule *rule) {
   LLVMValueRef c = fwd_clone(g, call);
+  reset_written_tangent(g, call, rule);
   if (!activity_varied(g->act, call)) return;
   if (g->error_mode) {
     LLVMValueRef args[3], ops[3], partials[3];
@@ -45,9 +55,14 @@ static void math(FwdGen *g, LLVMValueRef call, const MathRule *rule) {
       fwd_error(g, call, "floating-point error estimation cannot follow '%s' yet", ir_called_name(call));
       return;
     }
-    for (unsigned i = 0; i < rule->nargs; i++) args[i] = fwd_primal(g, ops[i] = LLVMGetArgOperand(call, i));
-    for (unsigned i = 0; i < rule->nargs; i++) partials[i] = rule_emit_partial(g->b, rule, i, args, c);
-    tan_set(g, call, fwd_error_of(g, c, rule->nargs, ops, partials));
+    unsigned n = 0; /* the floating-point arguments: an integer or an output pointer carries no error */
+    for (unsigned i = 0; i < rule->nargs; i++) args[i] = fwd_primal(g, LLVMGetArgOperand(call, i));
+    for (unsigned i = 0; i < rule->nargs; i++)
+      if (rule_argument_active(rule, i)) {
+        ops[n] = LLVMGetArgOperand(call, i);
+        partials[n++] = rule_emit_partial(g->b, rule, i, args, c);
+      }
+    tan_set(g, call, fwd_error_of(g, c, n, ops, partials));
     return;
   }
   if (rule->reduce) {
@@ -59,7 +74,7 @@ static void math(FwdGen *g, LLVMValueRef call, const MathRule *rule) {
   for (unsigned i = 0; i < rule->nargs; i++) args[i] = fwd_primal(g, LLVMGetArgOperand(call, i));
   LLVMValueRef sum = NULL;
   for (unsigned i = 0; i < rule->nargs; i++) {
-    LLVMValueRef ti = tan_get(g, LLVMGetArgOperand(call, i));
+    LLVMValueRef ti = rule_argument_active(rule, i) ? tan_get(g, LLVMGetArgOperand(call, i)) : NULL;
     if (!ti) continue;
     sum = tan_add(g, t, sum, tan_scale(g, t, rule_emit_partial(g->b, rule, i, args, c), ti));
   }
@@ -164,6 +179,7 @@ void fwd_call(FwdGen *g, LLVMValueRef call) {
   const MathRule *rule;
   CallKind kind = call_classify(call, &rule);
   unsigned which;
+  const char *why;
   switch (kind) {
   case CALL_DEBUG: return;
   case CALL_MATH: math(g, call, rule); return;
@@ -193,7 +209,11 @@ void fwd_call(FwdGen *g, LLVMValueRef call) {
     return;
   case CALL_UNKNOWN:
     if (fwd_tape_call(g, call)) return; /* forward mode over a reverse-mode derivative */
-    if (activity_any_active_argument(g->act, call, &which))
+    if ((why = call_array_function(call, &which))) {
+      if (activity_shadowed(g->act, LLVMGetArgOperand(call, which)))
+        fwd_error(g, call, "cannot differentiate '%s' of an array with derivatives (argument #%u): %s",
+                  ir_called_name(call), which + 1, why);
+    } else if (activity_any_active_argument(g->act, call, &which))
       fwd_error(g, call, "cannot differentiate a call to '%s', " NOT_IN_PROGRAM ", with an active "
                          "argument (#%u)", ir_called_name(call), which + 1);
     fwd_clone(g, call);

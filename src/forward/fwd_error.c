@@ -69,9 +69,9 @@ LLVMValueRef fwd_error_arith(FwdGen *g, LLVMValueRef inst, LLVMValueRef z) {
     partials[1] = LLVMBuildFNeg(g->b, LLVMBuildFDiv(g->b, z, y, ""), "");
     return fwd_error_of(g, z, 2, ops, partials);
   }
-  case LLVMFRem: { /* x - trunc(x/y) y */
-    LLVMValueRef q = LLVMBuildFDiv(g->b, fwd_primal(g, ops[0]), fwd_primal(g, ops[1]), "");
-    partials[1] = LLVMBuildFNeg(g->b, ir_call_intrinsic(g->b, "llvm.trunc", &t, 1, &q, 1), "");
+  case LLVMFRem: { /* x - n y, n an integer: fmod's rule */
+    LLVMValueRef xy[2] = {fwd_primal(g, ops[0]), fwd_primal(g, ops[1])};
+    partials[1] = rule_emit_partial(g->b, rule_for_name("fmod"), 1, xy, z);
     return fwd_error_of(g, z, 2, ops, partials);
   }
   default: return NULL;

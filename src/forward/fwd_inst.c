@@ -95,11 +95,6 @@ static LLVMValueRef select_tangent(FwdGen *g, LLVMValueRef inst) {
   return LLVMBuildSelect(g->b, cond, ta, tb, "");
 }
 
-static LLVMValueRef trunc_call(FwdGen *g, LLVMValueRef v) {
-  LLVMTypeRef t = LLVMTypeOf(v);
-  return ir_call_intrinsic(g->b, "llvm.trunc", &t, 1, &v, 1);
-}
-
 /* Integer operations that move whole bytes of float bits (activity_moves_bits) move the tangent bits
  * alike: shifts and masks by the same constants, a disjoint or of the operands' tangent bits. */
 static LLVMValueRef bits_tangent(FwdGen *g, LLVMValueRef inst) {
@@ -150,8 +145,10 @@ static LLVMValueRef arith_tangent(FwdGen *g, LLVMValueRef inst, LLVMValueRef c) 
   case LLVMFMul: return tan_add(g, t, tan_scale(g, t, y, ta), tan_scale(g, t, x, tb));
   case LLVMFDiv: /* d(x/y) = (dx - (x/y) dy) / y */
     return tan_div(g, t, tan_sub(g, t, ta, tan_scale(g, t, c, tb)), y);
-  case LLVMFRem: /* x rem y = x - trunc(x/y) y, and trunc is flat */
-    return tan_sub(g, t, ta, tb ? tan_scale(g, t, trunc_call(g, LLVMBuildFDiv(g->b, x, y, "")), tb) : NULL);
+  case LLVMFRem: { /* x rem y = x - n y, n an integer: fmod's rule */
+    LLVMValueRef xy[2] = {x, y};
+    return tan_add(g, t, ta, tb ? tan_scale(g, t, rule_emit_partial(g->b, rule_for_name("fmod"), 1, xy, c), tb) : NULL);
+  }
   case LLVMShl:
   case LLVMLShr:
   case LLVMAnd:

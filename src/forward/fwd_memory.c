@@ -220,7 +220,8 @@ void fwd_heap(FwdGen *g, LLVMValueRef call, CallKind kind) {
     for (unsigned i = 0; i < g->width; i++) ir_call_named(g->b, "free", fty, &lanes[i], 1);
     return;
   }
-  if (!activity_shadowed(g->act, call)) return;
+  int slot = kind == CALL_ALLOC ? call_alloc_slot(call) : -1;
+  if (!activity_shadowed(g->act, slot >= 0 ? LLVMGetArgOperand(call, (unsigned)slot) : call)) return;
   if (kind == CALL_REALLOC) {
     LLVMValueRef old[MAX_WIDTH];
     if (!fwd_shadow_lanes(g, LLVMGetArgOperand(call, 0), call, "this realloc", old)) return;
@@ -241,5 +242,18 @@ void fwd_heap(FwdGen *g, LLVMValueRef call, CallKind kind) {
     for (int k = 0; k < 2; k++) args[k] = arg[k] >= 0 ? fwd_primal(g, LLVMGetArgOperand(call, (unsigned)arg[k])) : LLVMConstInt(i64, 1, 0);
     for (unsigned i = 0; i < g->width; i++) lanes[i] = ir_call_named(g->b, fn, fty, args, 2);
   }
-  tan_set(g, call, tan_pack(g, LLVMTypeOf(call), lanes));
+  if (slot < 0) {
+    tan_set(g, call, tan_pack(g, LLVMTypeOf(call), lanes));
+    return;
+  }
+  /* posix_memalign: the shadow goes into the slot's shadow where the block went into the slot; on
+     failure neither slot changes, and the shadow is freed */
+  LLVMValueRef slots[MAX_WIDTH], ok = LLVMBuildICmp(g->b, LLVMIntEQ, fwd_primal(g, call), LLVMConstNull(LLVMTypeOf(call)), "");
+  if (!fwd_shadow_lanes(g, LLVMGetArgOperand(call, (unsigned)slot), call, "this allocation", slots)) return;
+  LLVMTypeRef free_type = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), &ptr, 1, 0);
+  for (unsigned i = 0; i < g->width; i++) {
+    LLVMBuildStore(g->b, LLVMBuildSelect(g->b, ok, lanes[i], LLVMBuildLoad2(g->b, ptr, slots[i], ""), ""), slots[i]);
+    LLVMValueRef unused = LLVMBuildSelect(g->b, ok, LLVMConstNull(ptr), lanes[i], "");
+    ir_call_named(g->b, "free", free_type, &unused, 1);
+  }
 }

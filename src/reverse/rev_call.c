@@ -34,7 +34,16 @@ static void rev_reduction(RevGen *g, LLVMValueRef call, const MathRule *rule, LL
   adj_add(g, v, LLVMBuildFMul(g->b, pv, splat, ""));
 }
 
+/* What the call wrote through its last argument has no derivative (rules.h, WrittenOutput): the adjoint
+ * gathered in its shadow since is discarded, as a store's would go to the value stored. */
+static void discard_written_adjoint(RevGen *g, LLVMValueRef call, const MathRule *rule) {
+  LLVMTypeRef t = rule_written_type(rule, call);
+  LLVMValueRef p = LLVMGetArgOperand(call, rule->nargs - 1);
+  if (t && shadowed(g, p)) LLVMBuildStore(g->b, LLVMConstNull(t), rs(g, p));
+}
+
 static void rev_math(RevGen *g, LLVMValueRef call, const MathRule *rule) {
+  discard_written_adjoint(g, call, rule);
   if (!varied(g, call) || !adj_type(LLVMTypeOf(call))) return;
   LLVMValueRef d = adj_take(g, call);
   if (rule->reduce) {
@@ -327,6 +336,7 @@ void aug_call(RevGen *g, LLVMValueRef call) {
   CallKind kind = call_classify(call, &rule);
   Custom custom;
   unsigned which;
+  const char *why;
   if ((kind == CALL_MODULE || kind == CALL_UNKNOWN) && custom_of(g, call, &custom)) {
     aug_custom(g, call, &custom);
     return;
@@ -351,7 +361,11 @@ void aug_call(RevGen *g, LLVMValueRef call) {
   case CALL_UNKNOWN:
     if (is_runtime(call))
       rev_error(g, call, "reverse mode cannot differentiate a function that itself computes a gradient");
-    else if (activity_any_active_argument(g->act, call, &which))
+    else if ((why = call_array_function(call, &which))) {
+      if (shadowed(g, LLVMGetArgOperand(call, which)))
+        rev_error(g, call, "cannot differentiate '%s' of an array with derivatives (argument #%u): %s",
+                  ir_called_name(call), which + 1, why);
+    } else if (activity_any_active_argument(g->act, call, &which))
       rev_error(g, call, "cannot differentiate a call to '%s', " NOT_IN_PROGRAM ", with an active "
                          "argument (#%u): give it a body, or register a custom gradient "
                          "(__parad_register_gradient_%s)", ir_called_name(call), which + 1, ir_called_name(call));

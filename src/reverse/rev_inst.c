@@ -73,11 +73,6 @@ void aug_inst(RevGen *g, LLVMValueRef inst) {
 
 /* ---- the reverse sweep ---- */
 
-static LLVMValueRef trunc_call(RevGen *g, LLVMValueRef v) {
-  LLVMTypeRef t = LLVMTypeOf(v);
-  return ir_call_intrinsic(g->b, "llvm.trunc", &t, 1, &v, 1);
-}
-
 static bool varied(RevGen *g, LLVMValueRef v) { return activity_varied(g->act, v); }
 
 static LLVMValueRef zero_of(LLVMValueRef v) { return LLVMConstNull(adj_type(LLVMTypeOf(v))); }
@@ -146,10 +141,12 @@ void rev_inst(RevGen *g, LLVMValueRef inst) {
     if (varied(g, b)) adj_add(g, b, LLVMBuildFNeg(g->b, LLVMBuildFMul(g->b, db, LLVMBuildFDiv(g->b, rv(g, a), y, ""), ""), ""));
     return;
   }
-  case LLVMFRem: /* a rem b = a - trunc(a/b) b */
+  case LLVMFRem: /* a rem b = a - n b, n an integer: fmod's rule */
     adj_add(g, a, d);
-    if (varied(g, b))
-      adj_add(g, b, LLVMBuildFNeg(g->b, LLVMBuildFMul(g->b, d, trunc_call(g, LLVMBuildFDiv(g->b, rv(g, a), rv(g, b), "")), ""), ""));
+    if (varied(g, b)) {
+      LLVMValueRef ab[2] = {rv(g, a), rv(g, b)};
+      adj_add(g, b, LLVMBuildFMul(g->b, d, rule_emit_partial(g->b, rule_for_name("fmod"), 1, ab, rv(g, inst)), ""));
+    }
     return;
   case LLVMFNeg: adj_add(g, a, LLVMBuildFNeg(g->b, d, "")); return;
   case LLVMFPExt: adj_add(g, a, LLVMBuildFPTrunc(g->b, d, adj_type(LLVMTypeOf(a)), "")); return;

@@ -329,12 +329,25 @@ void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
     }
     return;
   }
-  if (!shadowed(g, call)) return;
+  int slot = call_alloc_slot(call);
+  LLVMValueRef slot_ptr = slot >= 0 ? LLVMGetArgOperand(call, (unsigned)slot) : NULL;
+  if (!shadowed(g, slot_ptr ? slot_ptr : call)) return;
   int arg[2];
   bool aligned = call_alloc_shape(call, arg); /* aligned as the block: the derivative keeps its aligned accesses */
   LLVMValueRef v[2];
   for (int k = 0; k < 2; k++) v[k] = arg[k] >= 0 ? aug_value(g, LLVMGetArgOperand(call, (unsigned)arg[k])) : LLVMConstInt(g->i64, 1, 0);
-  vmap_put(&g->smap, call, shadow_alloc(g, aligned ? "__parad_rt_shadow_alloc_aligned" : "__parad_rt_shadow_alloc", v[0], v[1]));
+  LLVMValueRef s = shadow_alloc(g, aligned ? "__parad_rt_shadow_alloc_aligned" : "__parad_rt_shadow_alloc", v[0], v[1]);
+  if (!slot_ptr) {
+    vmap_put(&g->smap, call, s);
+    return;
+  }
+  /* posix_memalign: the shadow goes into the slot's shadow where the block went into the slot; on failure
+     neither slot changes, and the shadow is freed */
+  LLVMValueRef ok = LLVMBuildICmp(g->b, LLVMIntEQ, aug_value(g, call), LLVMConstNull(LLVMTypeOf(call)), "");
+  LLVMValueRef ds = aug_shadow(g, slot_ptr, call, "this allocation");
+  LLVMBuildStore(g->b, LLVMBuildSelect(g->b, ok, s, LLVMBuildLoad2(g->b, g->ptr_type, ds, ""), ""), ds);
+  LLVMValueRef unused = LLVMBuildSelect(g->b, ok, LLVMConstNull(g->ptr_type), s, "");
+  ir_call_named(g->b, "free", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), &g->ptr_type, 1, 0), &unused, 1);
 }
 
 void rev_heap(RevGen *g, LLVMValueRef call, CallKind kind) {

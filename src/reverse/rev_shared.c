@@ -206,9 +206,12 @@ static int index_of(ValueList *l, LLVMValueRef v) {
  * thread's own (or that takes none: a pair potential called through a table) leaves the shared objects'
  * adjoints to this function. */
 static bool passes_shared(RevGen *g, LLVMValueRef call) {
-  switch (call_classify(call, NULL)) {
+  const MathRule *rule;
+  switch (call_classify(call, &rule)) {
+  case CALL_MATH: /* its reverse clears the shadow of what it wrote (modf's integral part) */
+    if (rule->writes != WRITES_NONE) break;
+    return false;
   case CALL_DEBUG:
-  case CALL_MATH:
   case CALL_INACTIVE:
   case CALL_ALLOC:
   case CALL_FREE: return false;

@@ -131,10 +131,13 @@ bool writes_only_own_memory(LLVMValueRef fn) {
       case LLVMCall:
         switch (call_classify(i, NULL)) {
         case CALL_DEBUG:
-        case CALL_MATH:
+        case CALL_FREE: break;
+        case CALL_MATH: /* modf's integral part, snprintf's text, posix_memalign's slot */
         case CALL_INACTIVE:
         case CALL_ALLOC:
-        case CALL_FREE: break;
+          for (unsigned k = 0, n = ir_num_call_args(i); k < n; k++)
+            if (call_writes_argument(i, k) && !own_memory(LLVMGetArgOperand(i, k), 0)) return false;
+          break;
         case CALL_MEMCPY:
         case CALL_MEMSET:
         case CALL_REALLOC:

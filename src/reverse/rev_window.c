@@ -183,13 +183,15 @@ struct Windows {
 /* Whether the reverse of inst may read memory or leaves it to code out of sight. */
 static bool blocks_windows(RevGen *g, LLVMValueRef inst) {
   switch (LLVMGetInstructionOpcode(inst)) {
-  case LLVMCall:
-    switch (call_classify(inst, NULL)) {
+  case LLVMCall: {
+    const MathRule *rule;
+    switch (call_classify(inst, &rule)) {
+    case CALL_MATH: return rule->writes != WRITES_NONE; /* its reverse clears what it wrote (modf's integral part) */
     case CALL_DEBUG:
-    case CALL_MATH:
     case CALL_INACTIVE: return false;
     default: return true;
     }
+  }
   case LLVMInvoke:
   case LLVMAtomicRMW:
   case LLVMAtomicCmpXchg:

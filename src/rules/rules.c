@@ -38,6 +38,14 @@ const MathRule *rule_for_call(LLVMValueRef call) {
   return r;
 }
 
+LLVMTypeRef rule_written_type(const MathRule *rule, LLVMValueRef call) {
+  switch (rule->writes) {
+  case WRITES_INT: return LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(call))); /* C's int */
+  case WRITES_RESULT_TYPE: return LLVMTypeOf(call);
+  default: return NULL;
+  }
+}
+
 /* ---- the expression compiler ---- */
 
 enum { STACK_MAX = 16 };
@@ -132,8 +140,8 @@ static void step(Machine *m, const char *tok, LLVMValueRef *args, unsigned nargs
   } else if (!strcmp(tok, "neg")) {
     push(m, LLVMBuildFNeg(b, pop(m), ""));
   } else if (!strcmp(tok, "sqrt") || !strcmp(tok, "exp") || !strcmp(tok, "log") || !strcmp(tok, "sin") ||
-             !strcmp(tok, "cos") || !strcmp(tok, "trunc") || !strcmp(tok, "fabs")) {
-    char name[16];
+             !strcmp(tok, "cos") || !strcmp(tok, "trunc") || !strcmp(tok, "fabs") || !strcmp(tok, "roundeven")) {
+    char name[24];
     snprintf(name, sizeof name, "llvm.%s", tok);
     push(m, intrinsic1(m, name, pop(m)));
   } else if (!strcmp(tok, "sinh") || !strcmp(tok, "cosh")) {

@@ -15,6 +15,11 @@
  * (rule_reduce_partials) rather than by an expression. */
 typedef enum { REDUCE_NONE, REDUCE_SUM, REDUCE_PRODUCT, REDUCE_EXTREMUM } ReduceOp;
 
+/* A second result written through the last argument, whose derivative is zero (frexp's exponent, modf's
+ * integral part, remquo's quotient bits): its shadow is reset in forward mode and its adjoint discarded
+ * in reverse mode, since the memory it overwrites may have held active data. */
+typedef enum { WRITES_NONE, WRITES_INT, WRITES_RESULT_TYPE } WrittenOutput;
+
 typedef struct {
   const char *libm;       /* the double libm name ("sin"); float and long double add 'f' and 'l' */
   const char *intrinsic;  /* the LLVM intrinsic ("llvm.sin"), or NULL when there is none */
@@ -23,6 +28,7 @@ typedef struct {
    * integer and has no derivative (the exponent of powi); for a reduction, see below. */
   const char *partial[3];
   ReduceOp reduce;
+  WrittenOutput writes;
 } MathRule;
 
 extern const MathRule math_rules[];
@@ -46,6 +52,10 @@ bool rule_partial_uses(const MathRule *rule, unsigned i, int k);
 
 /* Whether argument i of a call with this rule has a derivative (not an integer argument). */
 bool rule_argument_active(const MathRule *rule, unsigned i);
+
+/* The type of what the call writes through its last argument (rule->writes), or NULL when it writes
+ * nothing. */
+LLVMTypeRef rule_written_type(const MathRule *rule, LLVMValueRef call);
 
 /* A reduction r = reduce(s, v) (s: the start value, NULL for the extrema, which have none): emits the
  * partials dr/ds (a float; NULL without s) and dr/dv (a vector like v) at the builder. Which of s, v and r

@@ -1,7 +1,7 @@
 /* The derivative table. Each line is one math function; see rules.h for the expression language:
  *   x0 x1 x2  the arguments          r            the result
  *   + - * /   arithmetic             neg          negation
- *   sqrt exp log sin cos sinh cosh trunc fabs    unary functions
+ *   sqrt exp log sin cos sinh cosh trunc fabs roundeven    unary functions
  *   pow copysign                     binary functions
  *   oeq une olt ole                  comparisons, consumed by sel
  *   sel       c a b -> c ? a : b     itofp        integer argument to the float type
@@ -52,7 +52,12 @@ const MathRule math_rules[] = {
     {"erfc",       NULL,              1, {TWO_OVER_SQRTPI " neg x0 x0 * neg exp *"}},
     {"fabs",       "llvm.fabs",       1, {"1 x0 copysign"}},
     {"copysign",   "llvm.copysign",   2, {"1 x0 copysign 1 x1 copysign *", "0"}},
-    {"fmod",       NULL,              2, {"1", "x0 x1 / trunc neg"}},
+    /* r = x - n y with n an integer (fmod: x/y rounded towards zero, remainder and remquo: to nearest,
+     * ties to even): n is recovered from the result, (x - r)/y rounded, because x/y rounded to a double
+     * may cross an integer (1/0.1 is 10, n is 9). remquo's quotient bits are not all of n. */
+    {"fmod",       NULL,              2, {"1", "x0 r - x1 / roundeven neg"}},
+    {"remainder",  NULL,              2, {"1", "x0 r - x1 / roundeven neg"}},
+    {"remquo",     NULL,              3, {"1", "x0 r - x1 / roundeven neg", NULL}, REDUCE_NONE, WRITES_INT},
     /* Ties go to the first argument; a NaN argument is the one not returned. */
     {"fmin",       "llvm.minnum",     2, {"x0 r oeq 1 0 sel", "x0 r une 1 0 sel"}},
     {"fmax",       "llvm.maxnum",     2, {"x0 r oeq 1 0 sel", "x0 r une 1 0 sel"}},
@@ -68,6 +73,12 @@ const MathRule math_rules[] = {
     {"nearbyint",  "llvm.nearbyint",  1, {"0"}},
     {NULL,         "llvm.roundeven",  1, {"0"}},
     {"ldexp",      "llvm.ldexp",      2, {"2 x1 itofp pow", NULL}},
+    {"scalbn",     NULL,              2, {"2 x1 itofp pow", NULL}},
+    {"scalbln",    NULL,              2, {"2 x1 itofp pow", NULL}},
+    /* x = m 2^e exactly, so dm/dx = 2^-e = m/x; at 0 (m = 0, e = 0) the branch's 1 */
+    {"frexp",      NULL,              2, {"x0 0 oeq 1 r x0 / sel", NULL}, REDUCE_NONE, WRITES_INT},
+    /* the fractional part moves with x; the integral part written through the pointer is flat */
+    {"modf",       NULL,              2, {"1", NULL}, REDUCE_NONE, WRITES_RESULT_TYPE},
     /* vector reductions (an OpenMP simd loop's sum): see ReduceOp */
     {NULL,         "llvm.vector.reduce.fadd",     2, {NULL}, REDUCE_SUM},
     {NULL,         "llvm.vector.reduce.fmul",     2, {NULL}, REDUCE_PRODUCT},
