@@ -28,6 +28,8 @@ const char *call_kind_name(CallKind k);
 /* For a CALL_ALLOC, the arguments its shadow is made from, alike in both modes: calloc's count and size
  * (-1: the constant one, as for malloc and new), or, for C++'s aligned new (then true), size and alignment. */
 bool call_alloc_shape(LLVMValueRef call, int arg[2]);
+/* For a CALL_FREE, the argument that is the block (free's only one; a registered deallocator's). */
+unsigned call_freed_arg(LLVMValueRef call);
 
 /* The reverse-mode runtime's calls, for forward mode over a reverse sweep (forward/fwd_tape.c): what
  * each call's tangent code does beside it. */
