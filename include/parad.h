@@ -18,8 +18,17 @@
  *   With MPI, a result every rank holds (after an Allreduce) is one value: return it through an output
  *   buffer whose adjoint is 1 on rank 0 and 0 elsewhere.
  *
- * The Enzyme spellings (__enzyme_fwddiff, __enzyme_autodiff, enzyme_dup, enzyme_const, enzyme_dupnoneed, enzyme_width)
- * mean the same and may be declared by the program itself. */
+ * Split mode (the two sweeps apart):
+ *     void *t = __parad_augmentfwd((void *)f, x, dx, n);          // the forward sweep; its tape
+ *     double dk = __parad_reverse((void *)f, x, dx, n, dr, parad_tape, t);   // the reverse sweep, dr: the
+ *                                                                // adjoint of f's result; frees the tape
+ *   or with the tape in a buffer of the caller's: parad_allocated, size, parad_tape, buffer (anywhere among
+ *   the arguments; size from __parad_augmentsize).
+ *
+ * The Enzyme spellings (__enzyme_fwddiff, __enzyme_autodiff, __enzyme_augmentfwd, __enzyme_reverse,
+ * enzyme_dup, enzyme_const, enzyme_dupnoneed, enzyme_out, enzyme_width, enzyme_tape, enzyme_allocated)
+ * mean the same and may be declared by the program itself; parad.h declares only Parad's entry points in
+ * C, so that a program's own declarations of Enzyme's, with whatever result type, do not conflict. */
 #ifndef PARAD_H
 #define PARAD_H
 
@@ -27,13 +36,31 @@
 extern "C" {
 #endif
 
-extern int parad_dup, parad_const, parad_dupnoneed, parad_out, parad_width;
-extern int enzyme_dup, enzyme_const, enzyme_dupnoneed, enzyme_out, enzyme_width; /* the same, Enzyme's names */
+#include <stddef.h>
+
+extern int parad_dup, parad_const, parad_dupnoneed, parad_out, parad_width, parad_tape, parad_allocated;
+/* the same, Enzyme's names */
+extern int enzyme_dup, enzyme_const, enzyme_dupnoneed, enzyme_out, enzyme_width, enzyme_tape, enzyme_allocated;
 
 /* The call's declared result type is what it returns: declare your own variant (any name starting
  * with __parad_fwddiff) when you want another result, e.g. a struct of N tangents in vector mode. */
 double __parad_fwddiff(void *fn, ...);
 double __parad_autodiff(void *fn, ...);
+/* Split mode: the tape (declare a variant returning struct {void *tape; R result;} for f's result too),
+ * and the gradients as __parad_autodiff returns them. */
+void *__parad_augmentfwd(void *fn, ...);
+double __parad_reverse(void *fn, ...);
+/* The size of the buffer parad_allocated asks for. */
+int __parad_augmentsize(void *fn, ...);
+
+/* The tape: the most bytes one thread's tapes held (at the end of a forward sweep), the sum over every
+ * tape of every thread of what it held, both since the last reset (call between gradients). */
+size_t parad_tape_peak_bytes(void);
+size_t parad_tape_recorded_bytes(void);
+void parad_tape_reset_peak(void);
+/* Programs built with PARAD_COUNT_UPDATES set: the adjoint updates of shared memory the reverse sweeps of
+ * parallel regions made, plain and atomic. */
+void parad_adjoint_update_counts(unsigned long long *plain, unsigned long long *atomic);
 
 #ifdef __cplusplus
 }

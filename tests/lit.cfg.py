@@ -9,8 +9,9 @@
 #                  finite differences computed collectively across the ranks
 #   tests/cxx/     C++ programs built with parad-c++ (classes, templates, lambdas, new/delete, the standard
 #                  library, exceptions on), both modes, serial and OpenMP
-#   tests/enzyme/  programs that use Enzyme's spellings alone (they declare __enzyme_autodiff and define
-#                  the markers themselves): C library calls, error estimates, forward over reverse
+#   tests/enzyme/  programs written as Enzyme's users write them (Enzyme's spellings, their own declarations
+#                  of the entry points and markers, registrations, attributes, library calls, error
+#                  estimates, forward over reverse), at -O0 and -O2
 #   tests/diag/    refusals: a diagnostic with file:line, a non-zero exit, no output file
 #   tests/driver/  parad-cc as a compiler: flags, several files, programs without derivatives
 #   tests/examples/ the example applications (examples/md) built with their Makefile and CMakeLists.txt,

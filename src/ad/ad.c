@@ -9,6 +9,7 @@
 
 #include "ad/custom.h"
 #include "ad/indirect.h"
+#include "ad/registered.h"
 #include "ad/body.h"
 #include "ad/request.h"
 #include "analysis/activity.h"
@@ -56,7 +57,7 @@ bool ad_failed(AdModule *ad, const char *key) {
 }
 
 int ad_prepare(LLVMModuleRef m) {
-  int errors = custom_register_all(m) + request_canonicalise_all(m);
+  int errors = custom_register_all(m) + registered_read_all(m) + request_canonicalise_all(m);
   if (!errors) omp_prepare(m);
   return errors;
 }
@@ -106,7 +107,7 @@ static bool reaches_other_files(LLVMValueRef fn, ValueMap *seen) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       if (!ir_is_call_site(i)) continue;
-      LLVMValueRef callee = ir_called_function(i), aug, grad;
+      LLVMValueRef callee = ir_called_function(i);
       switch (call_classify(i, NULL)) {
       case CALL_MODULE:
         if (reaches_other_files(callee, seen)) return true;
@@ -117,12 +118,20 @@ static bool reaches_other_files(LLVMValueRef fn, ValueMap *seen) {
         break;
       case CALL_INDIRECT: return true;
       case CALL_UNKNOWN:
-        if (!custom_lookup(callee, &aug, &grad)) return true;
+        if (!custom_registered(callee)) return true;
         break;
       default: break;
       }
     }
   return false;
+}
+
+/* Whether a request differentiates its function through the derivative registered for it (as Enzyme
+ * does): a forward rule in forward mode, a gradient in reverse mode. */
+static bool through_registration(const Request *r) {
+  LLVMValueRef aug, grad;
+  if (r->mode != MODE_FORWARD) return custom_lookup(r->fn, &aug, &grad);
+  return custom_derivative(r->fn) && !strstr(r->entry, "error_estimate");
 }
 
 bool ad_needs_whole_program(LLVMModuleRef m) {
@@ -134,7 +143,13 @@ bool ad_needs_whole_program(LLVMModuleRef m) {
     for (LLVMUseRef u = LLVMGetFirstUse(f); u && !needs; u = LLVMGetNextUse(u)) {
       LLVMValueRef call = LLVMGetUser(u);
       LLVMValueRef fn = ir_is_call(call) ? ir_strip_pointer_casts(LLVMGetArgOperand(call, request_fn_arg(call))) : NULL;
-      needs = fn && LLVMIsAFunction(fn) && (LLVMIsDeclaration(fn) || reaches_other_files(fn, &seen));
+      Request r;
+      bool registered = false;
+      if (fn && LLVMIsAFunction(fn) && request_decode(call, &r)) {
+        registered = through_registration(&r);
+        request_free(&r);
+      }
+      needs = fn && LLVMIsAFunction(fn) && ((LLVMIsDeclaration(fn) && !registered) || reaches_other_files(fn, &seen));
     }
   }
   vmap_free(&seen);
@@ -175,6 +190,10 @@ static const char *construct_of_runtime_call(LLVMValueRef call) {
 static void lower(AdModule *ad, LLVMValueRef call) {
   Request r;
   if (!request_decode(call, &r)) return;
+  if (through_registration(&r)) { /* the registered derivative applies to the function a request names too */
+    r.fn = custom_caller(r.fn);
+    LLVMSetOperand(call, request_fn_arg(call), r.fn);
+  }
   if (LLVMIsDeclaration(r.fn)) {
     diag_error_plain(call, "%s: cannot differentiate '%s', " NOT_IN_PROGRAM, r.entry, LLVMGetValueName(r.fn));
     request_free(&r);

@@ -6,6 +6,7 @@
 
 #include <llvm-c/Target.h>
 
+#include "ad/registered.h"
 #include "ir/ir.h"
 
 static LLVMValueRef stripped(LLVMValueRef v) { return v ? ir_strip_pointer_casts(v) : NULL; }
@@ -116,12 +117,37 @@ static LLVMValueRef zeros(LLVMModuleRef m, ShadowUse use) {
   return g;
 }
 
+/* A global the program registered as inactive (ad/registered.h), chosen against memory with a shadow
+ * (`p = cond ? &tmp : c; *p *= a`, optimised): a shadow of its own size, which only such choices reach,
+ * so that what goes there is dropped and the other memory's derivative is right. */
+static LLVMValueRef inactive_sink(LLVMModuleRef m, LLVMValueRef p) {
+  long long offset = 0;
+  LLVMValueRef base = ir_strip_constant_offsets(m, p, &offset);
+  if (!LLVMIsAGlobalVariable(base) || !registered_inactive_memory(base)) return NULL;
+  char *name = xasprintf("parad.inactive_sink.%s", LLVMGetValueName(base));
+  LLVMValueRef s = LLVMGetNamedGlobal(m, name);
+  if (!s) {
+    LLVMTypeRef t = LLVMGlobalGetValueType(base);
+    s = LLVMAddGlobal(m, t, name);
+    LLVMSetInitializer(s, LLVMConstNull(t));
+    LLVMSetLinkage(s, LLVMInternalLinkage);
+    LLVMSetAlignment(s, LLVMGetAlignment(base));
+  }
+  free(name);
+  if (!offset) return s;
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMValueRef idx = LLVMConstInt(LLVMInt64TypeInContext(c), (unsigned long long)offset, 1);
+  return LLVMConstGEP2(LLVMInt8TypeInContext(c), s, &idx, 1);
+}
+
 LLVMValueRef ad_stand_in_shadow(LLVMValueRef choice, LLVMValueRef operand, ShadowUse use) {
   if (!choice || !(LLVMIsASelectInst(choice) || LLVMIsAPHINode(choice))) return NULL;
   bool is_operand = false;
   for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(choice); i < n; i++) is_operand |= LLVMGetOperand(choice, i) == operand;
   if (!is_operand || !LLVMGetFirstUse(choice)) return NULL;
   LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(choice)));
+  LLVMValueRef sink = inactive_sink(m, operand);
+  if (sink) return sink;
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
   for (LLVMUseRef u = LLVMGetFirstUse(choice); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);

@@ -12,7 +12,8 @@
  * And a stand-in: a pointer without a shadow that a select or phi chooses against one with a shadow,
  * where the choice is only loaded from (`i > 0 ? u[i-1] : bc[0]` becomes, optimised, a load from a
  * select of the two addresses, bc constant), shadows itself with a block of zeros: what is loaded from it
- * has no derivative. */
+ * has no derivative. A global the program registered as inactive, chosen so, gets a block of its own size
+ * (whatever goes through the choice into it is dropped). */
 #ifndef PARAD_AD_CONSTANTS_H
 #define PARAD_AD_CONSTANTS_H
 

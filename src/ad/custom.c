@@ -6,7 +6,24 @@
 #include "ir/diag.h"
 #include "ir/ir.h"
 
-static const char *const prefixes[] = {"__parad_register_gradient_", "__enzyme_register_gradient_"};
+/* The registrations, as data: the spellings a global's name contains, how many functions it holds, and
+ * the function attributes that record them on the first (the function they are derivatives of). */
+typedef struct {
+  const char *spelling[2];
+  unsigned nfns;
+  const char *keys[2]; /* attributes naming functions 1 and 2 */
+  const char *what;    /* for messages: what the functions after the first are */
+} Registration;
+
+static const Registration registrations[] = {
+    {{"__parad_register_gradient", "__enzyme_register_gradient"}, 3,
+     {"parad-custom-augment", "parad-custom-gradient"}, "its augmented forward function, its gradient"},
+    {{"__parad_register_derivative", "__enzyme_register_derivative"}, 2,
+     {"parad-custom-derivative", NULL}, "its forward-mode derivative"},
+    {{"__parad_register_splitderivative", "__enzyme_register_splitderivative"}, 3,
+     {"parad-custom-split-augment", "parad-custom-split-derivative"},
+     "its augmented forward function, its split forward-mode derivative"},
+};
 
 static LLVMValueRef function_at(LLVMValueRef init, unsigned i) {
   if (!init || (unsigned)LLVMGetNumOperands(init) <= i) return NULL;
@@ -15,7 +32,7 @@ static LLVMValueRef function_at(LLVMValueRef init, unsigned i) {
 }
 
 /* Functions only the registration refers to would be deleted by the optimiser before Parad runs. */
-static void keep_alive(LLVMModuleRef m, LLVMValueRef *fns, unsigned n) {
+void custom_keep_alive(LLVMModuleRef m, LLVMValueRef *fns, unsigned n) {
   LLVMContextRef c = LLVMGetModuleContext(m);
   LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
   LLVMValueRef old = LLVMGetNamedGlobal(m, "llvm.compiler.used");
@@ -33,31 +50,42 @@ static void keep_alive(LLVMModuleRef m, LLVMValueRef *fns, unsigned n) {
   vec_free(&elems);
 }
 
+void custom_keep_calls(LLVMValueRef fn) {
+  if (LLVMIsDeclaration(fn)) return;
+  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(fn));
+  LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, ir_attr_kind("alwaysinline"));
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, ir_attr_kind("noinline"), 0));
+}
+
+static const Registration *registration_named(const char *name) {
+  for (size_t r = 0; r < sizeof registrations / sizeof registrations[0]; r++)
+    for (size_t s = 0; s < 2; s++)
+      if (strstr(name, registrations[r].spelling[s])) return &registrations[r];
+  return NULL;
+}
+
 int custom_register_all(LLVMModuleRef m) {
   int errors = 0;
   LLVMContextRef c = LLVMGetModuleContext(m);
   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
     const char *name = LLVMGetValueName(g);
-    bool match = false;
-    for (size_t p = 0; p < 2; p++) match |= !strncmp(name, prefixes[p], strlen(prefixes[p]));
-    if (!match) continue;
+    const Registration *reg = registration_named(name);
     LLVMValueRef init = LLVMGetInitializer(g);
-    LLVMValueRef fn = function_at(init, 0), aug = function_at(init, 1), grad = function_at(init, 2);
-    if (!fn || !aug || !grad) {
-      diag_error_plain(NULL, "'%s' must be initialised with three functions: {the function, its augmented "
-                             "forward function, its gradient}", name);
+    if (!reg || !init) continue;
+    LLVMValueRef fns[3] = {NULL, NULL, NULL};
+    bool ok = true;
+    for (unsigned i = 0; i < reg->nfns; i++) ok &= (fns[i] = function_at(init, i)) != NULL;
+    if (!ok) {
+      diag_error_plain(NULL, "'%s' must be initialised with %u functions: {the function, %s}", name, reg->nfns, reg->what);
       errors++;
       continue;
     }
-    const char *keys[2] = {"parad-custom-augment", "parad-custom-gradient"};
-    const char *vals[2] = {LLVMGetValueName(aug), LLVMGetValueName(grad)};
-    for (int i = 0; i < 2; i++)
-      LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
-                              LLVMCreateStringAttribute(c, keys[i], strlen(keys[i]), vals[i], strlen(vals[i])));
-    if (!LLVMIsDeclaration(fn)) /* its calls must stay calls */
-      LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, ir_attr_kind("noinline"), 0));
-    LLVMValueRef fns[2] = {aug, grad};
-    keep_alive(m, fns, 2);
+    for (unsigned i = 1; i < reg->nfns; i++)
+      LLVMAddAttributeAtIndex(fns[0], LLVMAttributeFunctionIndex,
+                              LLVMCreateStringAttribute(c, reg->keys[i - 1], strlen(reg->keys[i - 1]),
+                                                        LLVMGetValueName(fns[i]), strlen(LLVMGetValueName(fns[i]))));
+    custom_keep_calls(fns[0]); /* its calls must stay calls */
+    custom_keep_alive(m, fns + 1, reg->nfns - 1);
   }
   return errors;
 }
@@ -79,4 +107,37 @@ bool custom_lookup(LLVMValueRef fn, LLVMValueRef *augment, LLVMValueRef *gradien
   *augment = named(fn, "parad-custom-augment");
   *gradient = named(fn, "parad-custom-gradient");
   return *augment && *gradient;
+}
+
+LLVMValueRef custom_derivative(LLVMValueRef fn) { return fn ? named(fn, "parad-custom-derivative") : NULL; }
+
+bool custom_has_split_derivative(LLVMValueRef fn) { return fn && named(fn, "parad-custom-split-derivative"); }
+
+bool custom_registered(LLVMValueRef fn) {
+  LLVMValueRef aug, grad;
+  return custom_lookup(fn, &aug, &grad) || custom_derivative(fn);
+}
+
+LLVMValueRef custom_caller(LLVMValueRef fn) {
+  LLVMModuleRef m = LLVMGetGlobalParent(fn);
+  char *name = xasprintf("parad.calling.%s", LLVMGetValueName(fn));
+  LLVMValueRef w = LLVMGetNamedFunction(m, name);
+  if (!w) {
+    LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
+    w = LLVMAddFunction(m, name, fty);
+    LLVMSetLinkage(w, LLVMInternalLinkage);
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, w, "entry"));
+    unsigned n = LLVMCountParams(w);
+    LLVMValueRef *args = xcalloc(n + 1, sizeof *args);
+    for (unsigned i = 0; i < n; i++) args[i] = LLVMGetParam(w, i);
+    LLVMValueRef r = LLVMBuildCall2(b, fty, fn, args, n, "");
+    if (LLVMGetTypeKind(LLVMGetReturnType(fty)) == LLVMVoidTypeKind) LLVMBuildRetVoid(b);
+    else LLVMBuildRet(b, r);
+    free(args);
+    LLVMDisposeBuilder(b);
+  }
+  free(name);
+  return w;
 }

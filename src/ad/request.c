@@ -241,32 +241,43 @@ static void fail(Parse *p, const char *fmt, ...) {
   p->failed = true;
 }
 
-/* Markers before the arguments that are not about one argument: the width of vector mode, and Enzyme's
- * split-mode tape kept in a user buffer (enzyme_allocated, size, enzyme_tape, buffer). */
+/* Markers that are not about one argument: the width of vector mode (before the arguments, since it
+ * says how many shadows each takes), and Enzyme's split-mode tape: `enzyme_tape, t` gives the tape, and
+ * `enzyme_allocated, size` says that t is a user buffer holding it (the augmented forward call stores
+ * it there, the reverse call reads it back). As in Enzyme, the tape markers may come before, between or
+ * after the arguments. */
 typedef struct {
   unsigned width;
-  LLVMValueRef tape_location; /* the user's buffer for the tape handle, or NULL */
-} Leading;
+  LLVMValueRef tape;  /* what follows the tape marker, or NULL */
+  bool allocated;     /* enzyme_allocated seen: the tape lives in a user buffer */
+} CallMarkers;
 
-static void leading_markers(Parse *p, unsigned *k, unsigned n, DiffMode mode, Leading *out) {
+/* Consumes the markers of this kind at *k; `leading`: before the first argument. */
+static void call_markers(Parse *p, unsigned *k, unsigned n, DiffMode mode, bool leading, CallMarkers *out) {
   LLVMValueRef call = p->call;
   while (*k < n && !p->failed) {
     const char *mname = NULL;
     Marker mk = marker_of(LLVMGetArgOperand(call, *k), &mname);
     LLVMValueRef next = *k + 1 < n ? LLVMGetArgOperand(call, *k + 1) : NULL;
+    bool split = mode == MODE_AUGMENT || mode == MODE_REVERSE_SPLIT;
     if (mk == MARK_WIDTH) {
       if (mode != MODE_FORWARD)
         fail(p, "'%s' (vector mode) is for forward mode only", mname);
+      else if (!leading)
+        fail(p, "'%s' must come before the arguments", mname);
       else if (!next || !LLVMIsAConstantInt(next) || LLVMConstIntGetSExtValue(next) < 1 || LLVMConstIntGetSExtValue(next) > 64)
         fail(p, "'%s' must be followed by a constant width between 1 and 64", mname);
       else
         out->width = (unsigned)LLVMConstIntGetSExtValue(next);
     } else if (mk == MARK_ALLOCATED) {
-      if (mode != MODE_AUGMENT && mode != MODE_REVERSE_SPLIT) fail(p, "'%s' is for split mode only", mname);
+      if (!split) fail(p, "'%s' is for split mode only", mname);
+      else if (!next || !ir_is_int(LLVMTypeOf(next))) fail(p, "'%s' must be followed by the buffer's size", mname);
+      else out->allocated = true;
     } else if (mk == MARK_TAPE) {
-      if (mode != MODE_AUGMENT && mode != MODE_REVERSE_SPLIT) fail(p, "'%s' is for split mode only", mname);
+      if (!split) fail(p, "'%s' is for split mode only", mname);
       else if (!next || !ir_is_ptr(LLVMTypeOf(next))) fail(p, "'%s' must be followed by a pointer", mname);
-      else out->tape_location = next;
+      else if (out->tape) fail(p, "two tapes ('%s' given twice)", mname);
+      else out->tape = next;
     } else {
       return;
     }
@@ -314,9 +325,9 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
   add_arg(&p, fn); /* the function itself, not the call that returned it */
   k++;
 
-  Leading lead = {1, NULL};
-  leading_markers(&p, &k, n, mode, &lead);
-  unsigned width = lead.width, nparams = LLVMCountParams(fn);
+  CallMarkers cm = {1, NULL, false};
+  call_markers(&p, &k, n, mode, true, &cm);
+  unsigned width = cm.width, nparams = LLVMCountParams(fn);
   char *activity = xcalloc(nparams + 1, 1);
   for (unsigned i = 0; i < nparams && !p.failed; i++) {
     LLVMTypeRef pt = LLVMTypeOf(LLVMGetParam(fn, i));
@@ -331,10 +342,12 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
       const char *mname = NULL;
       Marker mk = marker_of(LLVMGetArgOperand(call, k), &mname);
       if (mk == MARK_NONE) break;
+      if (mk == MARK_TAPE || mk == MARK_ALLOCATED || mk == MARK_WIDTH) {
+        call_markers(&p, &k, n, mode, false, &cm);
+        continue;
+      }
       if (mk == MARK_UNKNOWN)
         fail(&p, "unsupported marker '%s'", mname);
-      else if (mk == MARK_WIDTH || mk == MARK_TAPE || mk == MARK_ALLOCATED)
-        fail(&p, "'%s' must come before the arguments", mname);
       else if (explicit)
         fail(&p, "two activity markers for parameter #%u", i + 1);
       act = activity_of_marker(mk);
@@ -386,8 +399,9 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
     }
     activity[i] = act;
   }
-  /* split mode: the reverse takes the adjoint of an active result, then the tape */
-  bool tape_indirect = lead.tape_location != NULL;
+  /* split mode: the reverse takes the adjoint of an active result, then the tape (Enzyme's tape markers may
+     come before or after the adjoint; without a marker, the tape is the last argument) */
+  call_markers(&p, &k, n, mode, false, &cm);
   LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
   if (!p.failed && mode == MODE_REVERSE_SPLIT) {
     if (ir_is_fp_or_fp_vector(rt) || (LLVMGetTypeKind(rt) == LLVMStructTypeKind && ir_contains_fp(rt))) {
@@ -397,17 +411,17 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
       if (!d) fail(&p, "after the arguments, pass the adjoint of the result of '%s' (a %s)", p.fn_name, ir_type_name(rt));
       else add_arg(&p, d);
     }
-    if (!p.failed && !tape_indirect) {
-      const char *mname = NULL;
-      if (k + 1 < n && marker_of(LLVMGetArgOperand(call, k), &mname) == MARK_TAPE && ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, k + 1)))) {
-        add_arg(&p, LLVMGetArgOperand(call, k + 1));
-        k += 2;
-      } else {
-        fail(&p, "the tape is missing: end the arguments with parad_tape and the tape __parad_augmentfwd returned");
-      }
-    }
+    call_markers(&p, &k, n, mode, false, &cm);
+    if (!p.failed && !cm.tape && k + 1 == n && ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, k))))
+      cm.tape = LLVMGetArgOperand(call, k++);
+    if (!p.failed && !cm.tape)
+      fail(&p, "the tape is missing: end the arguments with the tape __parad_augmentfwd returned (after parad_tape, "
+               "or alone)");
   }
-  if (!p.failed && tape_indirect) add_arg(&p, lead.tape_location);
+  /* the augmented forward call stores the tape wherever a tape marker points; the reverse call reads it
+     from there when that is a user buffer (enzyme_allocated), else takes it as it is */
+  bool tape_indirect = cm.tape && (mode == MODE_AUGMENT || cm.allocated);
+  if (!p.failed && cm.tape && (mode == MODE_AUGMENT || mode == MODE_REVERSE_SPLIT)) add_arg(&p, cm.tape);
   if (!p.failed && k < n) fail(&p, "too many arguments for '%s' (it has %u parameters)", p.fn_name, nparams);
 
   if (p.failed) {

@@ -235,7 +235,6 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
   bool changed = false;
   unsigned n = ir_num_call_args(call), moved;
   const MathRule *rule;
-  LLVMValueRef aug, grad;
   switch (call_classify(call, &rule)) {
   case CALL_MATH:
     for (unsigned i = 0; i < n; i++)
@@ -292,13 +291,15 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
   }
   case CALL_UNKNOWN:
     if (call_tape_action(call, &moved) == TAPE_SAME && moved) return runtime_moves(a, call, moved);
-    /* a function with a registered gradient acts like one of the module's */
-    if (!custom_lookup(ir_called_function(call), &aug, &grad)) return false;
+    /* a function with a registered derivative acts like one of the module's */
+    if (!custom_registered(ir_called_function(call))) return false;
     /* fall through */
   case CALL_MODULE: {
     LLVMValueRef fn = ir_called_function(call);
     const Activity *callee;
     if (!callee_of(ad, a, call, &fn, 0, &callee)) return false;
+    /* a registered derivative replaces the body: it may write through any pointer's shadow */
+    if (custom_registered(ir_called_function(call))) callee = NULL;
     changed = shadows_for_callee(a, call, fn, callee, 0, 0);
     bool known = callee && (callee->done || callee == a);
     LLVMTypeRef rt = LLVMTypeOf(call);

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "ad/registered.h"
 #include "ad/request.h"
 #include "ir/ir.h"
 #include "mpi/mpi.h"
@@ -95,19 +96,39 @@ static bool touches_derivatives(LLVMValueRef call) {
   return false;
 }
 
+/* The name a call is classified by: the callee's, or the function the program registered it as like
+ * (__enzyme_function_like, ad/registered.h). */
+static const char *effective_name(LLVMValueRef call) {
+  const char *like = registered_function_like(ir_called_function(call));
+  return like ? like : ir_called_name(call);
+}
+
+/* The rule of a function registered as like a math function: the callee's own signature was checked
+ * against it when registered. */
+static const MathRule *rule_of_like(LLVMValueRef call, const char *like) {
+  const MathRule *r = rule_for_name(like);
+  return r && ir_num_call_args(call) == r->nargs && ir_is_fp_or_fp_vector(LLVMTypeOf(call)) ? r : NULL;
+}
+
 CallKind call_classify(LLVMValueRef call, const MathRule **rule) {
   if (rule) *rule = NULL;
   LLVMValueRef fn = ir_called_function(call);
   if (!fn) return LLVMIsAInlineAsm(LLVMGetCalledValue(call)) ? CALL_UNKNOWN : CALL_INDIRECT;
-  const char *name = LLVMGetValueName(fn);
+  const char *name = LLVMGetValueName(fn), *like = registered_function_like(fn);
   if (!strncmp(name, "llvm.dbg.", 9)) return CALL_DEBUG;
   if (request_is_canonical_call(call)) return CALL_REQUEST;
-  const MathRule *r = rule_for_call(call);
+  /* what the program registered about its own functions comes before their bodies */
+  unsigned arg;
+  if (registered_inactive_function(fn)) return CALL_INACTIVE;
+  if (registered_allocator(fn, &arg)) return CALL_ALLOC;
+  if (registered_deallocator(fn, &arg)) return CALL_FREE;
+  const MathRule *r = like ? rule_of_like(call, like) : rule_for_call(call);
   if (r) {
     if (rule) *rule = r;
     return CALL_MATH;
   }
-  if (!LLVMIsDeclaration(fn)) return CALL_MODULE;
+  if (like) name = like; /* malloc, calloc, realloc, free */
+  else if (!LLVMIsDeclaration(fn)) return CALL_MODULE;
   if (!strncmp(name, "llvm.memcpy", 11) || !strncmp(name, "llvm.memmove", 12) || !strcmp(name, "memcpy") ||
       !strcmp(name, "memmove"))
     return CALL_MEMCPY;
@@ -171,14 +192,23 @@ bool call_returns_tape_memory(LLVMValueRef call) {
 }
 
 bool call_alloc_shape(LLVMValueRef call, int arg[2]) {
-  const Allocator *a = allocator_of(ir_called_name(call));
+  unsigned size_arg;
+  if (registered_allocator(ir_called_function(call), &size_arg)) { /* one block of the size it is given */
+    arg[0] = -1;
+    arg[1] = (int)size_arg;
+    return false;
+  }
+  const Allocator *a = allocator_of(effective_name(call));
   bool aligned = a->align >= 0;
   arg[0] = aligned ? a->size : a->count; /* the aligned size, or calloc's count (malloc, new: one) */
   arg[1] = aligned ? a->align : a->size; /* the alignment, or the size */
   return aligned;
 }
 
-int call_alloc_slot(LLVMValueRef call) { return allocator_of(ir_called_name(call))->slot; }
+int call_alloc_slot(LLVMValueRef call) {
+  const Allocator *a = allocator_of(effective_name(call));
+  return a ? a->slot : -1;
+}
 
 const char *call_array_function(LLVMValueRef call, unsigned *array) {
   const char *name = ir_called_name(call);
@@ -205,6 +235,11 @@ bool call_writes_argument(LLVMValueRef call, unsigned i) {
     return !name_in(name, inactive_functions, COUNT(inactive_functions), false) && strncmp(name, "llvm.", 5);
   default: return true;
   }
+}
+
+unsigned call_freed_arg(LLVMValueRef call) {
+  unsigned ptr_arg;
+  return registered_deallocator(ir_called_function(call), &ptr_arg) ? ptr_arg : 0;
 }
 
 const char *call_kind_name(CallKind k) {

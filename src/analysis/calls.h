@@ -40,6 +40,8 @@ const char *call_array_function(LLVMValueRef call, unsigned *array);
 /* Whether the call may write, through its pointer argument i, memory the program reads back: modf's
  * integral part, posix_memalign's slot, snprintf's text; true for any call Parad does not know. */
 bool call_writes_argument(LLVMValueRef call, unsigned i);
+/* For a CALL_FREE, the argument that is the block (free's only one; a registered deallocator's). */
+unsigned call_freed_arg(LLVMValueRef call);
 
 /* The reverse-mode runtime's calls, for forward mode over a reverse sweep (forward/fwd_tape.c): what
  * each call's tangent code does beside it. */

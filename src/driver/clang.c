@@ -1,9 +1,12 @@
 /* The clang steps (see clang.h). */
 #include "driver/clang.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "driver/attributes.h"
 #include "driver/exec.h"
 
 static bool has_flag(const StrList *l, const char *prefix) {
@@ -30,7 +33,12 @@ int clang_frontend(const StrList *flags, const char *source, const char *languag
    * derivatives the object must be the one clang makes */
   vec_push(&cmd, "-Xclang");
   vec_push(&cmd, "-emit-llvm-uselists");
+  attributes_define(&cmd); /* before the user's flags: a -D of the user's own comes last and wins */
   for (size_t i = 0; i < flags->len; i++) vec_push(&cmd, flags->data[i]);
+  /* the first run's messages go through parad-cc (attributes_check): in colour still, on a terminal */
+  if (!line_tables && isatty(2) && !has_flag(flags, "-fcolor-diagnostics") && !has_flag(flags, "-fno-color-diagnostics") &&
+      !has_flag(flags, "-fdiagnostics-color") && !has_flag(flags, "-fno-diagnostics-color"))
+    vec_push(&cmd, "-fcolor-diagnostics");
   char *include = xasprintf("%s/include", exec_parad_root());
   vec_push(&cmd, "-idirafter"); /* parad.h, after the user's own headers */
   vec_push(&cmd, include);
@@ -60,7 +68,16 @@ int clang_frontend(const StrList *flags, const char *source, const char *languag
   vec_push(&cmd, source);
   vec_push(&cmd, "-o");
   vec_push(&cmd, bc);
-  int rc = exec_run(&cmd, verbose);
+  int rc;
+  if (line_tables) {
+    rc = exec_run(&cmd, verbose);
+  } else {
+    char *messages;
+    rc = exec_run_keeping_stderr(&cmd, verbose, &messages);
+    fputs(messages, stderr);
+    if (attributes_check(messages) && !rc) rc = 1;
+    free(messages);
+  }
   vec_free(&cmd);
   free(dep);
   free(include);

@@ -2,6 +2,7 @@
 #include "driver/exec.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <signal.h>
 #include <spawn.h>
@@ -80,6 +81,38 @@ int exec_run(const StrList *argv, bool verbose) {
     if (errno != EINTR) return 127;
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+int exec_run_keeping_stderr(const StrList *argv, bool verbose, char **err) {
+  if (verbose) echo(argv);
+  *err = NULL;
+  char *path = exec_temp_path("stderr", ".txt");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 2, path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  char **v = terminated(argv);
+  pid_t pid;
+  int spawn = posix_spawnp(&pid, v[0], &actions, NULL, v, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  free(v);
+  int rc = 127;
+  if (spawn) {
+    fprintf(stderr, "parad-cc: error: cannot run %s: %s\n", argv->data[0], strerror(spawn));
+  } else {
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  }
+  FILE *f = fopen(path, "rb");
+  StrBuf text = {0};
+  char chunk[4096];
+  size_t n;
+  while (f && (n = fread(chunk, 1, sizeof chunk, f)) > 0) sb_printf(&text, "%.*s", (int)n, chunk);
+  if (f) fclose(f);
+  *err = text.s ? text.s : xstrdup("");
+  unlink(path);
+  free(path);
+  return rc;
 }
 
 int exec_replace(const StrList *argv) {

@@ -9,6 +9,8 @@
 /* Runs argv (NULL-terminated list in a StrList without the NULL); returns its exit status, or 127 when it
  * cannot be started. With verbose, echoes the command first. */
 int exec_run(const StrList *argv, bool verbose);
+/* The same, with the command's standard error kept in *err (the caller prints it and frees it). */
+int exec_run_keeping_stderr(const StrList *argv, bool verbose, char **err);
 /* Replaces this process with argv (the pass-through case). Only returns on failure. */
 int exec_replace(const StrList *argv);
 /* A fresh file name in the temporary directory (made on first use, removed at exit). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ad/constants.h"
+#include "ad/custom.h"
 #include "ad/indirect.h"
 #include "ir/ir.h"
 
@@ -175,11 +176,81 @@ static void indirect_call(FwdGen *g, LLVMValueRef call) {
   free(pattern);
 }
 
+/* A registered forward derivative df of the callee (ad/custom.h) replaces the call, once per direction.
+ * Its parameters are the call's arguments, each float and pointer followed by its tangent or shadow (zero
+ * or NULL where it has none), or every argument followed by one (an integer by itself: Enzyme's full
+ * form), whichever df's count says; it returns the tangent, or {result, tangent}. */
+static void custom_call(FwdGen *g, LLVMValueRef call, LLVMValueRef df) {
+  LLVMValueRef fn = ir_called_function(call);
+  if (!activity_any_active_argument(g->act, call, NULL) && !activity_active(g->act, call)) {
+    fwd_clone(g, call); /* nothing to differentiate: f itself, as for any call */
+    return;
+  }
+  unsigned n = ir_num_call_args(call), differentiable = 0;
+  for (unsigned i = 0; i < n; i++) differentiable += ir_carries_derivative(LLVMTypeOf(LLVMGetArgOperand(call, i)));
+  LLVMTypeRef dfty = LLVMGlobalGetValueType(df), rt = LLVMTypeOf(call), dt = LLVMGetReturnType(dfty);
+  unsigned np = LLVMCountParams(df);
+  bool every = np == 2 * n && np != n + differentiable;
+  bool no_result = LLVMGetTypeKind(rt) == LLVMVoidTypeKind;
+  bool pair = !no_result && LLVMGetTypeKind(dt) == LLVMStructTypeKind && LLVMCountStructElementTypes(dt) == 2 &&
+              LLVMStructGetTypeAtIndex(dt, 0) == rt && LLVMStructGetTypeAtIndex(dt, 1) == rt;
+  bool tangent_only = !no_result && dt == rt;
+  if (g->error_mode) {
+    fwd_error(g, call, "floating-point error estimation cannot follow the registered derivative of '%s'", LLVMGetValueName(fn));
+  } else if ((np != n + differentiable && !every) || LLVMIsFunctionVarArg(dfty)) {
+    fwd_error(g, call, "the derivative '%s' registered for '%s' takes %u parameters: it must take %u (each float and "
+                       "pointer argument followed by its tangent or shadow) or %u (every argument followed by one)",
+              LLVMGetValueName(df), LLVMGetValueName(fn), np, n + differentiable, 2 * n);
+  } else if (no_result ? LLVMGetTypeKind(dt) != LLVMVoidTypeKind : !pair && !tangent_only) {
+    fwd_error(g, call, "the derivative '%s' registered for '%s' must return %s", LLVMGetValueName(df),
+              LLVMGetValueName(fn), no_result ? "void" : "the tangent of its result, or a struct {result, tangent}");
+  } else {
+    /* where df gives the tangent alone and f's result is used, f itself computes it */
+    LLVMValueRef primal = tangent_only && LLVMGetFirstUse(call) ? fwd_clone(g, call) : NULL, lanes[MAX_WIDTH];
+    LLVMValueRef *args = xcalloc(2 * n + 1, sizeof *args), *shadows = xcalloc((size_t)n * MAX_WIDTH + 1, sizeof *shadows);
+    for (unsigned i = 0; i < n; i++) {
+      LLVMValueRef a = LLVMGetArgOperand(call, i);
+      if (!ir_is_ptr(LLVMTypeOf(a))) continue;
+      if (activity_shadowed(g->act, a)) fwd_shadow_lanes(g, a, call, "this call", &shadows[i * MAX_WIDTH]);
+      else for (unsigned w = 0; w < g->width; w++) shadows[i * MAX_WIDTH + w] = LLVMConstNull(LLVMTypeOf(a));
+    }
+    for (unsigned w = 0; w < g->width; w++) {
+      unsigned k = 0;
+      for (unsigned i = 0; i < n; i++) {
+        LLVMValueRef a = LLVMGetArgOperand(call, i), tv;
+        LLVMTypeRef t = LLVMTypeOf(a);
+        args[k++] = fwd_primal(g, a);
+        if (ir_is_ptr(t)) args[k++] = shadows[i * MAX_WIDTH + w];
+        else if (ir_carries_derivative(t)) args[k++] = (tv = tan_get(g, a)) ? tan_lane(g, t, tv, w) : LLVMConstNull(t);
+        else if (every) args[k] = args[k - 1], k++;
+      }
+      LLVMValueRef r = LLVMBuildCall2(g->b, dfty, df, args, k, "");
+      if (pair) {
+        lanes[w] = LLVMBuildExtractValue(g->b, r, 1, "");
+        if (w == 0) primal = LLVMBuildExtractValue(g->b, r, 0, "");
+      } else if (tangent_only) {
+        lanes[w] = r;
+      }
+    }
+    free(args);
+    free(shadows);
+    if (primal) vmap_put(&g->vmap, call, primal);
+    if (!no_result && activity_active(g->act, call)) tan_set(g, call, tan_pack(g, rt, lanes));
+    return;
+  }
+  fwd_clone(g, call);
+}
+
 void fwd_call(FwdGen *g, LLVMValueRef call) {
   const MathRule *rule;
   CallKind kind = call_classify(call, &rule);
   unsigned which;
   const char *why;
+  LLVMValueRef df = kind == CALL_MODULE || kind == CALL_UNKNOWN ? custom_derivative(ir_called_function(call)) : NULL;
+  if (df) {
+    custom_call(g, call, df);
+    return;
+  }
   switch (kind) {
   case CALL_DEBUG: return;
   case CALL_MATH: math(g, call, rule); return;
@@ -213,7 +284,12 @@ void fwd_call(FwdGen *g, LLVMValueRef call) {
       if (activity_shadowed(g->act, LLVMGetArgOperand(call, which)))
         fwd_error(g, call, "cannot differentiate '%s' of an array with derivatives (argument #%u): %s",
                   ir_called_name(call), which + 1, why);
-    } else if (activity_any_active_argument(g->act, call, &which))
+    } else if (activity_any_active_argument(g->act, call, &which) && custom_has_split_derivative(ir_called_function(call)))
+      fwd_error(g, call, "cannot differentiate a call to '%s' with an active argument (#%u): it has only a split "
+                         "forward-mode derivative (__enzyme_register_splitderivative_...), and Parad has no split "
+                         "forward mode; register a derivative (__enzyme_register_derivative_%s) instead",
+                ir_called_name(call), which + 1, ir_called_name(call));
+    else if (activity_any_active_argument(g->act, call, &which))
       fwd_error(g, call, "cannot differentiate a call to '%s', " NOT_IN_PROGRAM ", with an active "
                          "argument (#%u)", ir_called_name(call), which + 1);
     fwd_clone(g, call);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ad/constants.h"
+#include "ad/registered.h"
 #include "analysis/calls.h"
 #include "analysis/memtype.h"
 #include "ir/ir.h"
@@ -74,7 +75,7 @@ static void store(FwdGen *g, LLVMValueRef inst) {
     return;
   }
   if (!activity_shadowed(g->act, p)) {
-    if (activity_active(g->act, v)) {
+    if (activity_active(g->act, v) && !registered_inactive_memory(p)) { /* an inactive global drops it */
       char buf[256];
       ir_describe_memory(p, buf, sizeof buf);
       fwd_error(g, inst, "cannot store an active value into memory without a shadow (%s)", buf);
@@ -137,7 +138,8 @@ static void atomicrmw(FwdGen *g, LLVMValueRef inst) {
   fwd_clone(g, inst);
   LLVMValueRef p = LLVMGetOperand(inst, 0), v = LLVMGetOperand(inst, 1);
   if (!activity_shadowed(g->act, p)) {
-    if (activity_active(g->act, v)) fwd_error(g, inst, "cannot differentiate an atomic update of memory without a shadow");
+    if (activity_active(g->act, v) && !registered_inactive_memory(p))
+      fwd_error(g, inst, "cannot differentiate an atomic update of memory without a shadow");
     return;
   }
   LLVMAtomicRMWBinOp op = LLVMGetAtomicRMWBinOp(inst);
@@ -184,7 +186,7 @@ void fwd_memcpy(FwdGen *g, LLVMValueRef call) {
   LLVMValueRef d = LLVMGetArgOperand(call, 0), s = LLVMGetArgOperand(call, 1);
   LLVMValueRef dl[MAX_WIDTH], sl[MAX_WIDTH];
   if (!activity_shadowed(g->act, d)) {
-    if (activity_shadowed(g->act, s)) {
+    if (activity_shadowed(g->act, s) && !registered_inactive_memory(d)) {
       char buf[256];
       ir_describe_memory(d, buf, sizeof buf);
       fwd_error(g, call, "cannot copy active memory into memory without a shadow (%s)", buf);
@@ -214,7 +216,7 @@ void fwd_heap(FwdGen *g, LLVMValueRef call, CallKind kind) {
   LLVMTypeRef ptr = LLVMPointerTypeInContext(g->ctx, 0), i64 = LLVMInt64TypeInContext(g->ctx);
   LLVMValueRef lanes[MAX_WIDTH];
   if (kind == CALL_FREE) {
-    LLVMValueRef p = LLVMGetArgOperand(call, 0);
+    LLVMValueRef p = LLVMGetArgOperand(call, call_freed_arg(call));
     if (!activity_shadowed(g->act, p) || !fwd_shadow_lanes(g, p, call, "this free", lanes)) return;
     LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), &ptr, 1, 0);
     for (unsigned i = 0; i < g->width; i++) ir_call_named(g->b, "free", fty, &lanes[i], 1);
@@ -239,7 +241,9 @@ void fwd_heap(FwdGen *g, LLVMValueRef call, CallKind kind) {
     int arg[2];
     const char *fn = call_alloc_shape(call, arg) ? "__parad_rt_shadow_alloc_aligned" : "calloc";
     LLVMValueRef args[2];
-    for (int k = 0; k < 2; k++) args[k] = arg[k] >= 0 ? fwd_primal(g, LLVMGetArgOperand(call, (unsigned)arg[k])) : LLVMConstInt(i64, 1, 0);
+    for (int k = 0; k < 2; k++) /* a registered allocator's size may be an int */
+      args[k] = arg[k] >= 0 ? LLVMBuildIntCast2(g->b, fwd_primal(g, LLVMGetArgOperand(call, (unsigned)arg[k])), i64, 0, "")
+                            : LLVMConstInt(i64, 1, 0);
     for (unsigned i = 0; i < g->width; i++) lanes[i] = ir_call_named(g->b, fn, fty, args, 2);
   }
   if (slot < 0) {

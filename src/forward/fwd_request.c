@@ -30,13 +30,11 @@ static bool holds_exactly(LLVMModuleRef m, LLVMTypeRef ct, LLVMTypeRef rt, unsig
 int fwd_lower_request(AdModule *ad, const Request *r) {
   LLVMValueRef call = r->call, fn = r->fn;
   LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(fn)), ct = LLVMTypeOf(call);
-  bool wants = LLVMGetTypeKind(ct) != LLVMVoidTypeKind || r->sret;
+  /* A void function has no tangent to return: as with Enzyme, a call declared returning a value anyway
+     (double, from a declaration shared with other calls) gets zero. */
+  bool no_tangent = LLVMGetTypeKind(rt) == LLVMVoidTypeKind;
+  bool wants = (LLVMGetTypeKind(ct) != LLVMVoidTypeKind || r->sret) && !no_tangent;
   const char *entry = r->entry;
-  if (wants && LLVMGetTypeKind(rt) == LLVMVoidTypeKind) {
-    diag_error_plain(call, "%s: '%s' returns void, so there is no tangent to return; declare the call as "
-                           "returning void", entry, LLVMGetValueName(fn));
-    return 1;
-  }
   if (wants && (!ir_carries_derivative(rt) || ir_is_ptr(rt))) {
     diag_error_plain(call, "%s: '%s' returns a %s, which has no tangent to return", entry, LLVMGetValueName(fn),
                      ir_type_name(rt));
@@ -102,6 +100,8 @@ int fwd_lower_request(AdModule *ad, const Request *r) {
       errors = 1;
     }
   }
+  if (no_tangent && r->sret) LLVMBuildStore(b, LLVMConstNull(ir_call_arg_type_attr(call, 0, "sret")), LLVMGetArgOperand(call, 0));
+  else if (no_tangent && LLVMGetTypeKind(ct) != LLVMVoidTypeKind) result = LLVMConstNull(ct);
   if (result) LLVMReplaceAllUsesWith(call, result);
   else if (LLVMGetTypeKind(ct) != LLVMVoidTypeKind) LLVMReplaceAllUsesWith(call, LLVMGetUndef(ct));
   LLVMInstructionEraseFromParent(call);

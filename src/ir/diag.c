@@ -120,8 +120,10 @@ const char *diag_source_function(LLVMValueRef inst) {
   return fallback;
 }
 
+static void report_at(LLVMValueRef at, const char *file, unsigned len, unsigned line, unsigned col, int name_function,
+                      const char *fmt, va_list ap);
+
 static void report(LLVMValueRef at, int name_function, const char *fmt, va_list ap) {
-  StrBuf msg = {0};
   LLVMValueRef where = located(at);
   unsigned len = 0, line = 0, col = 0;
   const char *file = NULL;
@@ -130,6 +132,12 @@ static void report(LLVMValueRef at, int name_function, const char *fmt, va_list 
     line = LLVMGetDebugLocLine(where);
     if (LLVMIsAInstruction(where)) col = LLVMGetDebugLocColumn(where);
   }
+  report_at(at, file, len, line, col, name_function, fmt, ap);
+}
+
+static void report_at(LLVMValueRef at, const char *file, unsigned len, unsigned line, unsigned col, int name_function,
+                      const char *fmt, va_list ap) {
+  StrBuf msg = {0};
   if (file && len && line) {
     if (col)
       sb_printf(&msg, "%.*s:%u:%u: error: ", (int)len, file, line, col);
@@ -158,5 +166,12 @@ void diag_error_plain(LLVMValueRef at, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   report(at, 0, fmt, ap);
+  va_end(ap);
+}
+
+void diag_error_at_line(const char *file, unsigned line, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  report_at(NULL, file, file ? (unsigned)strlen(file) : 0, line, 0, 0, fmt, ap);
   va_end(ap);
 }

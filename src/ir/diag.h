@@ -12,6 +12,8 @@
 void diag_error(LLVMValueRef at, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Same, for problems that are about a call site's use of the calling convention: names no function. */
 void diag_error_plain(LLVMValueRef at, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Same, at a source line given by hand (an annotation's, which carries its file and line). */
+void diag_error_at_line(const char *file, unsigned line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int diag_error_count(void);
 /* Where messages go (stderr by default); tests and the library user may redirect. */
 void diag_set_stream(void *file);

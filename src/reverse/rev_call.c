@@ -229,6 +229,7 @@ static void rev_indirect(RevGen *g, LLVMValueRef call) {
 typedef struct {
   LLVMValueRef augment, gradient;
   bool has_tape, result_in_struct;
+  bool result_from_fn; /* the augmented function returns nothing: f itself gives the result, where it is used */
 } Custom;
 
 static unsigned fp_params(LLVMValueRef call) {
@@ -243,9 +244,10 @@ static bool custom_of(RevGen *g, LLVMValueRef call, Custom *c) {
   if (!custom_lookup(callee, &c->augment, &c->gradient)) return false;
   LLVMTypeRef rt = LLVMTypeOf(call), at = LLVMGetReturnType(LLVMGlobalGetValueType(c->augment));
   bool void_fn = LLVMGetTypeKind(rt) == LLVMVoidTypeKind;
-  c->has_tape = false;
-  c->result_in_struct = false;
+  c->has_tape = c->result_in_struct = c->result_from_fn = false;
   if (at == rt) {
+  } else if (LLVMGetTypeKind(at) == LLVMVoidTypeKind) {
+    c->result_from_fn = true; /* neither the result nor a tape: f itself gives the result, where it is used */
   } else if (void_fn && ir_is_ptr(at)) {
     c->has_tape = true;
   } else if (LLVMGetTypeKind(at) == LLVMStructTypeKind && LLVMCountStructElementTypes(at) == 2 &&
@@ -294,6 +296,8 @@ static void aug_custom(RevGen *g, LLVMValueRef call, Custom *c) {
     vmap_put(&g->tapemap, call, LLVMBuildExtractValue(g->b, r, 1, ""));
   } else if (c->has_tape) {
     vmap_put(&g->tapemap, call, r);
+  } else if (c->result_from_fn) {
+    if (LLVMGetFirstUse(call)) aug_clone(g, call);
   } else if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind) {
     vmap_put(&g->vmap, call, r);
   }

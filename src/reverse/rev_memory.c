@@ -9,6 +9,7 @@
 
 #include <llvm-c/DebugInfo.h>
 
+#include "ad/registered.h"
 #include "analysis/memtype.h"
 #include "reverse/rev_internal.h"
 
@@ -48,7 +49,7 @@ bool aug_memory(RevGen *g, LLVMValueRef inst) {
     aug_clone(g, inst);
     LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1);
     if (!shadowed(g, p)) {
-      if (activity_active(g->act, v)) {
+      if (activity_active(g->act, v) && !registered_inactive_memory(p)) { /* an inactive global drops it */
         char buf[256];
         ir_describe_memory(p, buf, sizeof buf);
         rev_error(g, inst, "cannot store an active value into memory without a shadow (%s)", buf);
@@ -106,7 +107,7 @@ bool aug_memory(RevGen *g, LLVMValueRef inst) {
     aug_clone(g, inst);
     LLVMValueRef p = LLVMGetOperand(inst, 0), v = LLVMGetOperand(inst, 1);
     LLVMAtomicRMWBinOp op = LLVMGetAtomicRMWBinOp(inst);
-    if (!shadowed(g, p) && activity_active(g->act, v))
+    if (!shadowed(g, p) && activity_active(g->act, v) && !registered_inactive_memory(p))
       rev_error(g, inst, "cannot differentiate an atomic update of memory without a shadow");
     else if (shadowed(g, p) && ir_is_fp(LLVMTypeOf(v)) && op != LLVMAtomicRMWBinOpFAdd &&
              op != LLVMAtomicRMWBinOpFSub && op != LLVMAtomicRMWBinOpXchg)
@@ -322,7 +323,7 @@ void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
   if (kind == CALL_FREE) {
     /* the primal block may go now (the reverse sweep never reads primal memory); its shadow collects
      * adjoints until the end */
-    LLVMValueRef p = LLVMGetArgOperand(call, 0);
+    LLVMValueRef p = LLVMGetArgOperand(call, call_freed_arg(call));
     if (shadowed(g, p)) {
       LLVMValueRef s = aug_shadow(g, p, call, "this free");
       runtime_call(g, "__parad_rt_free_later", LLVMVoidTypeInContext(g->ctx), &s, 1);
@@ -335,7 +336,9 @@ void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
   int arg[2];
   bool aligned = call_alloc_shape(call, arg); /* aligned as the block: the derivative keeps its aligned accesses */
   LLVMValueRef v[2];
-  for (int k = 0; k < 2; k++) v[k] = arg[k] >= 0 ? aug_value(g, LLVMGetArgOperand(call, (unsigned)arg[k])) : LLVMConstInt(g->i64, 1, 0);
+  for (int k = 0; k < 2; k++) /* a registered allocator's size may be an int */
+    v[k] = arg[k] >= 0 ? LLVMBuildIntCast2(g->b, aug_value(g, LLVMGetArgOperand(call, (unsigned)arg[k])), g->i64, 0, "")
+                       : LLVMConstInt(g->i64, 1, 0);
   LLVMValueRef s = shadow_alloc(g, aligned ? "__parad_rt_shadow_alloc_aligned" : "__parad_rt_shadow_alloc", v[0], v[1]);
   if (!slot_ptr) {
     vmap_put(&g->smap, call, s);
@@ -416,8 +419,9 @@ void aug_memcpy(RevGen *g, LLVMValueRef call, CallKind kind) {
   MemLayout layout;
   bool laid_out;
   DataKind data = copy_data(call, &layout, &laid_out);
-  if (!shadowed(g, d)) { /* active data copied where it has no shadow */
-    if (data != DATA_PTR && data != DATA_INT && !(laid_out && !layout_has(&layout, DATA_F64, DATA_F32))) {
+  if (!shadowed(g, d)) { /* active data copied where it has no shadow (an inactive global drops it) */
+    if (data != DATA_PTR && data != DATA_INT && !(laid_out && !layout_has(&layout, DATA_F64, DATA_F32)) &&
+        !registered_inactive_memory(d)) {
       char buf[256];
       ir_describe_memory(d, buf, sizeof buf);
       rev_error(g, call, "cannot copy active memory into memory without a shadow (%s)", buf);

@@ -44,10 +44,11 @@ static bool deliver(AdModule *ad, LLVMBuilderRef b, const Request *r, LLVMValueR
     return true; /* the caller wants no gradient values, or does not use them */
   }
   if (LLVMGetTypeKind(gt) == LLVMVoidTypeKind) {
-    diag_error_plain(call, "%s: '%s' has no active scalar argument (parad_out), so there is no gradient to "
-                           "return; declare the call as returning void",
-                     r->entry, LLVMGetValueName(r->fn));
-    return false;
+    /* no active scalar argument, nothing to return: as with Enzyme, a call declared returning a value
+       (double, most often, from a declaration shared with other calls) gets zero */
+    if (r->sret) LLVMBuildStore(b, LLVMConstNull(ct), LLVMGetArgOperand(call, 0));
+    else *result = LLVMConstNull(ct);
+    return true;
   }
   if (!r->sret) {
     if (gt == ct) {
@@ -69,6 +70,16 @@ static bool deliver(AdModule *ad, LLVMBuilderRef b, const Request *r, LLVMValueR
     return false;
   }
   return true;
+}
+
+/* A struct of the tape and f's result (of type rt), in either order (Parad's {void *tape; result}, or
+ * {result; void *tape} as some Enzyme programs declare it): where each goes. */
+static bool tape_and_result(LLVMTypeRef ct, LLVMTypeRef rt, unsigned *tape_at, unsigned *primal_at) {
+  if (LLVMGetTypeKind(ct) != LLVMStructTypeKind || LLVMCountStructElementTypes(ct) != 2 || ir_is_ptr(rt)) return false;
+  LLVMTypeRef t0 = LLVMStructGetTypeAtIndex(ct, 0), t1 = LLVMStructGetTypeAtIndex(ct, 1);
+  if (ir_is_ptr(t0) && t1 == rt) return *tape_at = 0, *primal_at = 1, true;
+  if (t0 == rt && ir_is_ptr(t1)) return *tape_at = 1, *primal_at = 0, true;
+  return false;
 }
 
 int rev_lower_request(AdModule *ad, const Request *r) {
@@ -112,14 +123,18 @@ int rev_lower_request(AdModule *ad, const Request *r) {
     } else {
       rt_call(b, "__parad_rt_tape_suspend", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
       LLVMTypeRef ct = LLVMTypeOf(call);
-      if (r->tape_indirect) {
-        LLVMBuildStore(b, tape, LLVMGetArgOperand(call, end));
+      unsigned tape_at, primal_at;
+      if (r->tape_indirect) LLVMBuildStore(b, tape, LLVMGetArgOperand(call, end));
+      if (r->tape_indirect && ct == rt && LLVMGetTypeKind(rt) != LLVMVoidTypeKind) {
+        result = primal; /* the tape is in the user's buffer: the call may return f's result */
+      } else if (r->tape_indirect) { /* or be declared as returning anything: zero, as autodiff's */
+        if (r->sret) LLVMBuildStore(b, LLVMConstNull(ir_call_arg_type_attr(call, 0, "sret")), LLVMGetArgOperand(call, 0));
+        else if (LLVMGetTypeKind(ct) != LLVMVoidTypeKind) result = LLVMConstNull(ct);
       } else if (ir_is_ptr(ct)) {
         result = tape;
-      } else if (LLVMGetTypeKind(ct) == LLVMStructTypeKind && LLVMCountStructElementTypes(ct) == 2 &&
-                 ir_is_ptr(LLVMStructGetTypeAtIndex(ct, 0)) && LLVMStructGetTypeAtIndex(ct, 1) == rt) {
-        result = LLVMBuildInsertValue(b, LLVMBuildInsertValue(b, LLVMGetUndef(ct), tape, 0, ""), primal, 1, "");
-      } else if (LLVMGetTypeKind(ct) != LLVMVoidTypeKind || !r->tape_indirect) {
+      } else if (tape_and_result(ct, rt, &tape_at, &primal_at)) {
+        result = LLVMBuildInsertValue(b, LLVMBuildInsertValue(b, LLVMGetUndef(ct), tape, tape_at, ""), primal, primal_at, "");
+      } else {
         diag_error_plain(call, "%s: declare it as returning the tape (void *), or a struct {void *tape; the "
                                "result of '%s'}", r->entry, LLVMGetValueName(fn));
         errors++;

@@ -3,8 +3,8 @@
  * programs do: `int enzyme_dup;`) links too. */
 #define WEAK __attribute__((weak))
 
-WEAK int parad_dup, parad_const, parad_dupnoneed, parad_out, parad_width;
-WEAK int enzyme_dup, enzyme_const, enzyme_dupnoneed, enzyme_out, enzyme_width;
+WEAK int parad_dup, parad_const, parad_dupnoneed, parad_out, parad_width, parad_tape, parad_allocated;
+WEAK int enzyme_dup, enzyme_const, enzyme_dupnoneed, enzyme_out, enzyme_width, enzyme_tape, enzyme_allocated;
 
 /* Enzyme's __enzyme_iter(n, step) in code no derivative was generated from (a file compiled without
  * requests): the count itself (ad/iteration_count.c steps it in derivatives). */

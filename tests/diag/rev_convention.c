@@ -15,7 +15,7 @@ int main(void) {
   s += __parad_autodiff((void *)f, parad_dup, x, 1.0, &p, &dp);
   // CHECK: rev_convention.c:[[@LINE+1]]:{{[0-9]+}}: error: __parad_autodiff: parad_out given for parameter #2 of 'f', a pointer: pass it with parad_dup and a shadow buffer that receives its gradient
   s += __parad_autodiff((void *)f, x, parad_out, &p);
-  // CHECK: rev_convention.c:[[@LINE+1]]:{{[0-9]+}}: error: __parad_reverse: the tape is missing: end the arguments with parad_tape and the tape __parad_augmentfwd returned
+  // CHECK: rev_convention.c:[[@LINE+1]]:{{[0-9]+}}: error: __parad_reverse: the tape is missing: end the arguments with the tape __parad_augmentfwd returned (after parad_tape, or alone)
   s += __parad_reverse((void *)g, x, 2.0, 1.0);
   return (int)s;
 }
