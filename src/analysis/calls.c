@@ -223,6 +223,7 @@ const char *call_array_function(LLVMValueRef call, unsigned *array) {
 bool call_writes_argument(LLVMValueRef call, unsigned i) {
   const MathRule *rule;
   const char *name = ir_called_name(call);
+  if (i >= ir_num_call_args(call) || !ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, i)))) return false;
   switch (call_classify(call, &rule)) {
   case CALL_DEBUG: return false;
   case CALL_MATH: return rule->writes != WRITES_NONE && i == rule->nargs - 1;
@@ -231,8 +232,9 @@ bool call_writes_argument(LLVMValueRef call, unsigned i) {
   case CALL_INACTIVE:
     for (size_t k = 0; k < COUNT(inactive_writers); k++)
       if (!strcmp(name, inactive_writers[k].name)) return i < 32 && (inactive_writers[k].args >> i & 1);
-    /* the rest of the list writes only streams; an inactive MPI call (a rank) may write its arguments */
-    return !name_in(name, inactive_functions, COUNT(inactive_functions), false) && strncmp(name, "llvm.", 5);
+    /* the others write streams, or (MPI's) a rank, a size, a datatype's handle: no data the reverse sweep
+       reads again */
+    return false;
   default: return true;
   }
 }
