@@ -119,25 +119,8 @@ bool custom_registered(LLVMValueRef fn) {
 }
 
 LLVMValueRef custom_caller(LLVMValueRef fn) {
-  LLVMModuleRef m = LLVMGetGlobalParent(fn);
   char *name = xasprintf("parad.calling.%s", LLVMGetValueName(fn));
-  LLVMValueRef w = LLVMGetNamedFunction(m, name);
-  if (!w) {
-    LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
-    w = LLVMAddFunction(m, name, fty);
-    LLVMSetLinkage(w, LLVMInternalLinkage);
-    LLVMContextRef c = LLVMGetModuleContext(m);
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
-    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, w, "entry"));
-    unsigned n = LLVMCountParams(w);
-    LLVMValueRef *args = xcalloc(n + 1, sizeof *args);
-    for (unsigned i = 0; i < n; i++) args[i] = LLVMGetParam(w, i);
-    LLVMValueRef r = LLVMBuildCall2(b, fty, fn, args, n, "");
-    if (LLVMGetTypeKind(LLVMGetReturnType(fty)) == LLVMVoidTypeKind) LLVMBuildRetVoid(b);
-    else LLVMBuildRet(b, r);
-    free(args);
-    LLVMDisposeBuilder(b);
-  }
+  LLVMValueRef w = ir_caller_of(fn, name);
   free(name);
   return w;
 }

@@ -81,24 +81,9 @@ static LLVMValueRef key_string(AdModule *ad, const char *key) {
 
 /* A library function with a derivative rule (sin, as the pointer of a table of functions): its derivative
  * is that of a function of the module that only calls it. */
-static LLVMValueRef wrapper(AdModule *ad, LLVMValueRef fn) {
+static LLVMValueRef wrapper(LLVMValueRef fn) {
   char *name = xasprintf("parad.through_pointer.%s", LLVMGetValueName(fn));
-  LLVMValueRef w = LLVMGetNamedFunction(ad->mod, name);
-  if (!w) {
-    LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
-    w = LLVMAddFunction(ad->mod, name, fty);
-    LLVMSetLinkage(w, LLVMInternalLinkage);
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(ad->ctx);
-    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ad->ctx, w, "entry"));
-    unsigned n = LLVMCountParams(w);
-    LLVMValueRef *args = xcalloc(n + 1, sizeof *args);
-    for (unsigned i = 0; i < n; i++) args[i] = LLVMGetParam(w, i);
-    LLVMValueRef r = LLVMBuildCall2(b, fty, fn, args, n, "");
-    if (LLVMGetTypeKind(LLVMGetReturnType(fty)) == LLVMVoidTypeKind) LLVMBuildRetVoid(b);
-    else LLVMBuildRet(b, r);
-    free(args);
-    LLVMDisposeBuilder(b);
-  }
+  LLVMValueRef w = ir_caller_of(fn, name);
   free(name);
   return w;
 }
@@ -134,7 +119,7 @@ LLVMValueRef indirect_register(AdModule *ad, LLVMTypeRef fty, const char *key, I
   for (size_t i = 0; i < candidates.len; i++) {
     LLVMValueRef out[2] = {NULL, NULL}, fn = candidates.data[i];
     diag_capture_begin(true); /* only trying: the pointer may never lead there */
-    bool ok = generate(ad, LLVMIsDeclaration(fn) ? wrapper(ad, fn) : fn, ctx, out);
+    bool ok = generate(ad, LLVMIsDeclaration(fn) ? wrapper(fn) : fn, ctx, out);
     char *kept = diag_capture_end();
     Entry e = {candidates.data[i], k, ok ? out[0] : NULL, ok ? out[1] : NULL, NULL};
     if (!ok) {

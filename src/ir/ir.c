@@ -1,6 +1,7 @@
 #include "ir/ir.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <llvm-c/Target.h>
@@ -149,6 +150,27 @@ LLVMValueRef ir_call_named(LLVMBuilderRef b, const char *name, LLVMTypeRef fn_ty
   LLVMValueRef fn = LLVMGetNamedFunction(m, name);
   if (!fn) fn = LLVMAddFunction(m, name, fn_type);
   return LLVMBuildCall2(b, fn_type, fn, args, n_args, "");
+}
+
+LLVMValueRef ir_caller_of(LLVMValueRef fn, const char *name) {
+  LLVMModuleRef m = LLVMGetGlobalParent(fn);
+  LLVMValueRef w = LLVMGetNamedFunction(m, name);
+  if (w) return w;
+  LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
+  w = LLVMAddFunction(m, name, fty);
+  LLVMSetLinkage(w, LLVMInternalLinkage);
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, w, "entry"));
+  unsigned n = LLVMCountParams(w);
+  LLVMValueRef *args = xcalloc(n + 1, sizeof *args);
+  for (unsigned i = 0; i < n; i++) args[i] = LLVMGetParam(w, i);
+  LLVMValueRef r = LLVMBuildCall2(b, fty, fn, args, n, "");
+  if (LLVMGetTypeKind(LLVMGetReturnType(fty)) == LLVMVoidTypeKind) LLVMBuildRetVoid(b);
+  else LLVMBuildRet(b, r);
+  free(args);
+  LLVMDisposeBuilder(b);
+  return w;
 }
 
 unsigned ir_attr_kind(const char *name) { return LLVMGetEnumAttributeKindForName(name, strlen(name)); }

@@ -52,6 +52,9 @@ LLVMValueRef ir_call_intrinsic(LLVMBuilderRef b, const char *name, LLVMTypeRef *
 /* Calls an external function `name` of the given type, declaring it when the module lacks it. */
 LLVMValueRef ir_call_named(LLVMBuilderRef b, const char *name, LLVMTypeRef fn_type, LLVMValueRef *args,
                            unsigned n_args);
+/* An internal function `name` of fn's type that only calls fn with its arguments (made once per module):
+ * something to differentiate in fn's place where fn has no body here or must be kept as it is. */
+LLVMValueRef ir_caller_of(LLVMValueRef fn, const char *name);
 /* The enum attribute kind of a name ("sret", "byval", ...). */
 unsigned ir_attr_kind(const char *name);
 bool ir_call_arg_has_attr(LLVMValueRef call, unsigned arg, const char *attr);
