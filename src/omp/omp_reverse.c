@@ -221,19 +221,26 @@ static LLVMValueRef task_record(RevGen *g, LLVMBuilderRef b, LLVMValueRef task, 
 }
 
 /* (gtid, task) -> i32, run by libomp: the augmented entry on a tape of the task's own. */
-static LLVMValueRef task_wrapper(RevGen *g, LLVMValueRef aug, unsigned long long at) {
-  char *key = xasprintf("revtask|aug|%s|%llu", LLVMGetValueName(aug), at);
-  LLVMValueRef f = ad_find_generated(g->ad, key);
-  if (f) {
+/* A task entry (gtid, task) -> i32 named after fn, remembered under key (freed here): NULL and *f set
+ * when it exists, else a builder at its entry. */
+static LLVMBuilderRef task_entry(RevGen *g, char *key, LLVMValueRef fn, LLVMValueRef *f) {
+  if ((*f = ad_find_generated(g->ad, key))) {
     free(key);
-    return f;
+    return NULL;
   }
   LLVMTypeRef params[2] = {i32_type(g), g->ptr_type};
-  char *name = xasprintf("task.%s", LLVMGetValueName(aug));
+  char *name = xasprintf("task.%s", LLVMGetValueName(fn));
   LLVMBuilderRef b;
-  f = ad_add_generated(g->ad, key, name, LLVMFunctionType(i32_type(g), params, 2, 0), &b);
+  *f = ad_add_generated(g->ad, key, name, LLVMFunctionType(i32_type(g), params, 2, 0), &b);
   free(name);
   free(key);
+  return b;
+}
+
+static LLVMValueRef task_wrapper(RevGen *g, LLVMValueRef aug, unsigned long long at) {
+  LLVMValueRef f;
+  LLVMBuilderRef b = task_entry(g, xasprintf("revtask|aug|%s|%llu", LLVMGetValueName(aug), at), aug, &f);
+  if (!b) return f;
   LLVMValueRef task = LLVMGetParam(f, 1), record = task_record(g, b, task, at);
   LLVMValueRef shadow = ir_call_named(b, "__parad_rt_task_record_shadow", LLVMFunctionType(g->ptr_type, &g->ptr_type, 1, 0), &record, 1);
   runtime_void(g, b, "__parad_rt_task_begin", &record, 1);
@@ -376,18 +383,9 @@ static void aug_task_spawn(RevGen *g, LLVMValueRef call) {
 
 /* (gtid, task) -> i32: an adjoint task, the reverse function rev on its record's tape. */
 static LLVMValueRef adjoint_task(RevGen *g, LLVMValueRef rev) {
-  char *key = xasprintf("revtask|rev|%s", LLVMGetValueName(rev));
-  LLVMValueRef f = ad_find_generated(g->ad, key);
-  if (f) {
-    free(key);
-    return f;
-  }
-  LLVMTypeRef params[2] = {i32_type(g), g->ptr_type};
-  char *name = xasprintf("task.%s", LLVMGetValueName(rev));
-  LLVMBuilderRef b;
-  f = ad_add_generated(g->ad, key, name, LLVMFunctionType(i32_type(g), params, 2, 0), &b);
-  free(name);
-  free(key);
+  LLVMValueRef f;
+  LLVMBuilderRef b = task_entry(g, xasprintf("revtask|rev|%s", LLVMGetValueName(rev)), rev, &f);
+  if (!b) return f;
   LLVMValueRef task = LLVMGetParam(f, 1);
   LLVMValueRef record = ir_call_named(b, "__parad_rt_task_adjoint_record", LLVMFunctionType(g->ptr_type, &g->ptr_type, 1, 0), &task, 1);
   runtime_void(g, b, "__parad_rt_task_resume", &record, 1);
