@@ -42,6 +42,7 @@ SERIAL = ["libm", "libm_extra", "float", "cond", "ternary", "loop_const", "loop_
 OPENMP = ["parallel_for", "region", "static", "static_chunk", "dynamic", "guided", "reduction_sum",
           "reduction_prod", "reduction_max", "reduction_min", "critical", "atomic", "private",
           "firstprivate", "lastprivate", "masked", "master", "single", "nowait", "omp_helper"]
+# drawn on streams of their own (Gen): "restrict", "taskloop"
 
 # magnitude of a unary function's result from its argument's (see prog.UNARY for the guarded forms)
 UNARY_MAG = {
@@ -136,6 +137,9 @@ class Gen:
             # stream of its own, so that the programs of seeds from before it existed stay the same
             if random.Random(seed * 7919 + 2 + omp).random() < 0.5:
                 features.add("restrict")
+            # a region's worksharing loops as task loops in a single construct: a stream of its own too
+            if omp and random.Random(seed * 7919 + 4).random() < 0.4:
+                features.add("taskloop")
         s.feat = set(features)
         s.names = {}
         s.syms = []           # names in scope, in order of declaration
@@ -1057,10 +1061,13 @@ class Gen:
             s.noisy |= sym.noisy
         for sym in clauses.get("private", []):
             sym.hidden = True        # undefined after the loop
-        pragma = ["parallel for" if combined else "for"]
-        sch = s.schedule(static_only=bool(clauses.get("lastprivate")))
-        if sch:
-            pragma.append(sch)
+        if clauses.get("taskloop"):   # chunks of iterations as tasks: no schedule, no reduction
+            pragma = ["taskloop", r.choice(["grainsize(%d)" % r.randint(1, 4), "num_tasks(%d)" % r.randint(2, 5), ""])]
+        else:
+            pragma = ["parallel for" if combined else "for"]
+            sch = s.schedule(static_only=bool(clauses.get("lastprivate")))
+            if sch:
+                pragma.append(sch)
         for sym, how in updates:
             if how in ("+", "*", "max", "min"):
                 pragma.append("reduction(%s : %s)" % (how, sym.name))
@@ -1071,12 +1078,13 @@ class Gen:
             pragma.append("nowait")
         return For(iv, 0, L.expr(), b, pragma=pragma, himin=L.min())
 
-    def shared_updates(s):
-        """Shared scalars for a worksharing loop to update, declared before it: (declarations, updates)."""
+    def shared_updates(s, reductions=True):
+        """Shared scalars for a worksharing loop to update, declared before it: (declarations, updates);
+        without reductions for a task loop (task reductions are refused)."""
         r = s.r
         hows = [h for h, f in (("+", "reduction_sum"), ("*", "reduction_prod"), ("max", "reduction_max"),
                                ("min", "reduction_min"), ("atomic", "atomic"), ("critical", "critical"),
-                               ("cmax", "critical")) if s.on(f)]
+                               ("cmax", "critical")) if s.on(f) and (reductions or h in ("atomic", "critical", "cmax"))]
         decls, ups = [], []
         for how in r.sample(hows, min(len(hows), r.randint(0, 2))):
             sym = s.add(Sym(s.fresh("r"), "scalar", "double", ACAP))
@@ -1149,12 +1157,14 @@ class Gen:
             s.ompctx = None
             for p, k in enumerate(plans):
                 if k == "for":
-                    decls, ups = s.shared_updates()
+                    tasks = s.on("taskloop") and r.random() < 0.5
+                    decls, ups = s.shared_updates(reductions=not tasks)
                     out.extend(decls)
                     later.extend(sym for sym, _ in ups)
-                    nowait = s.on("nowait") and r.random() < 0.4 and p + 1 < len(plans)
+                    nowait = not tasks and s.on("nowait") and r.random() < 0.4 and p + 1 < len(plans)
                     s.ompctx = s.omp_ctx("phase")
-                    inner.append(s.omp_loop(depth + 1, s.nlen, False, {"nowait": nowait}, ups, among=arrays))
+                    loop = s.omp_loop(depth + 1, s.nlen, False, {"nowait": nowait, "taskloop": tasks}, ups, among=arrays)
+                    inner.append(Omp("single", [loop]) if tasks else loop)
                     s.ompctx = None
                     if nowait:
                         inner.append(Omp("barrier", keep=True))
