@@ -152,7 +152,7 @@ static LLVMValueRef task_function(FwdGen *g, LLVMValueRef tf, unsigned long long
     LLVMBuildRet(b, LLVMBuildCall2(b, LLVMGlobalGetValueType(tf), tf, args, 2 + g->width, ""));
   } else {
     LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), &ptr, 1, 0);
-    for (unsigned l = 0; l < g->width; l++) ir_call_named(b, "free", fty, &args[2 + l], 1);
+    for (unsigned l = 0; l < g->width; l++) ir_call_named(b, "__parad_rt_task_shadow_free", fty, &args[2 + l], 1);
     LLVMBuildRet(b, LLVMConstInt(i32, 0, 0));
   }
   LLVMDisposeBuilder(b);

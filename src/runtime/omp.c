@@ -424,17 +424,30 @@ void __parad_rt_region_flush(void) {
   if (atomic) __atomic_fetch_add(&__parad_rt_atomic_updates, atomic, __ATOMIC_RELAXED);
 }
 
-/* Forward mode's shadow of a task's block (omp_forward.c): the block's `at` bytes (the task and its
+/* The shadow of a task's block (omp_forward.c, omp_reverse.c): the block's `at` bytes (the task and its
  * private copies, zeroed: the tangents of what the creating code does not set are zero), then a shareds
- * block, which its first word points to as the task's does. Freed by the task's destructor. */
+ * block, which its first word points to as the task's does. The private copies start after the 40
+ * bytes of the task's header, and clang aligns their accesses as the program's own variables (an array of
+ * doubles as 16-aligned), which the task's block itself need not be (libomp's is not): the shadow's
+ * accesses copy those alignments, and the vectoriser relies on them, so the shadow's private copies
+ * start 64-aligned. Freed with __parad_rt_task_shadow_free. */
+enum { SHADOW_ALIGN = 64, TASK_HEADER_BYTES = 40 };
+
 void *__parad_rt_task_shadow(size_t at, size_t shareds) {
-  char *block = calloc(1, at + shareds);
-  if (!block) {
+  size_t offset = SHADOW_ALIGN - TASK_HEADER_BYTES;
+  char *base = aligned_alloc(SHADOW_ALIGN, (offset + at + shareds + SHADOW_ALIGN - 1) / SHADOW_ALIGN * SHADOW_ALIGN);
+  if (!base) {
     fprintf(stderr, "parad: out of memory for the shadow of an OpenMP task (%zu bytes)\n", at + shareds);
     abort();
   }
+  char *block = base + offset;
+  memset(block, 0, at + shareds);
   if (shareds) *(void **)block = block + at;
   return block;
+}
+
+void __parad_rt_task_shadow_free(void *shadow) {
+  if (shadow) free((char *)shadow - (SHADOW_ALIGN - TASK_HEADER_BYTES));
 }
 
 /* A task loop's chunk: libomp copies the task's block, shadow pointers with it; the chunk gets a shadow
@@ -530,7 +543,7 @@ void __parad_rt_task_record_release(void *record) {
   if (__atomic_sub_fetch(&r->refs, 1, __ATOMIC_ACQ_REL)) return;
   free(r->deps);
   free(r->chunks);
-  if (!r->chunk) free(r->shadow);
+  if (!r->chunk) __parad_rt_task_shadow_free(r->shadow);
   free(r);
 }
 
