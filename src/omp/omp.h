@@ -60,6 +60,9 @@ unsigned long long omp_task_flags(LLVMValueRef flags, bool certain);
 /* For a task loop (__kmpc_taskloop[_5], an OMP_TASK_SPAWN whose task libomp copies once per chunk): the
  * argument holding the function that completes each copy (or null); -1 for other calls. */
 int omp_taskloop_dup_arg(LLVMValueRef call);
+/* The bytes of a task's header before its private copies: 40 (kmp_task_t), 80 for a task loop's (its
+ * bounds, stride, last-iteration flag and reductions follow). */
+unsigned omp_task_header_bytes(LLVMValueRef alloc);
 LLVMValueRef omp_task_alloc_of(LLVMValueRef task);
 enum { OMP_TASK_FLAGS_ARG = 2, OMP_TASK_SIZE_ARG = 3, OMP_TASK_SHAREDS_ARG = 4, OMP_TASK_ENTRY_ARG = 5 };
 /* The function a runtime call makes the team or a task run: a fork's outlined function, a task

@@ -81,6 +81,14 @@ static unsigned long long flag_bits(LLVMValueRef v, bool certain, int depth) {
 
 unsigned long long omp_task_flags(LLVMValueRef flags, bool certain) { return flag_bits(flags, certain, 0); }
 
+unsigned omp_task_header_bytes(LLVMValueRef alloc) {
+  for (LLVMUseRef u = LLVMGetFirstUse(alloc); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (ir_is_call(user) && omp_taskloop_dup_arg(user) >= 0 && omp_task_alloc_of(LLVMGetArgOperand(user, 2)) == alloc) return 80;
+  }
+  return 40;
+}
+
 int omp_taskloop_dup_arg(LLVMValueRef call) {
   const char *name = ir_called_name(call);
   return !strcmp(name, "__kmpc_taskloop") ? 10 : !strcmp(name, "__kmpc_taskloop_5") ? 11 : -1;

@@ -187,12 +187,13 @@ static void task_alloc(FwdGen *g, LLVMValueRef call) {
   LLVMSetOperand(nc, OMP_TASK_ENTRY_ARG, task_function(g, tf, at, true));
   LLVMValueRef off = LLVMConstInt(i64, TASK_DESTRUCTOR_OFFSET, 0);
   LLVMBuildStore(g->b, task_function(g, tf, at, false), LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), nc, &off, 1, ""));
-  LLVMTypeRef params[2] = {i64, i64};
-  LLVMTypeRef fty = LLVMFunctionType(ptr, params, 2, 0);
-  LLVMValueRef args[2] = {LLVMConstInt(i64, at, 0), fwd_primal(g, LLVMGetArgOperand(call, OMP_TASK_SHAREDS_ARG))};
+  LLVMTypeRef params[3] = {i64, i64, i64};
+  LLVMTypeRef fty = LLVMFunctionType(ptr, params, 3, 0);
+  LLVMValueRef args[3] = {LLVMConstInt(i64, at, 0), fwd_primal(g, LLVMGetArgOperand(call, OMP_TASK_SHAREDS_ARG)),
+                          LLVMConstInt(i64, omp_task_header_bytes(call), 0)};
   LLVMValueRef lanes[MAX_WIDTH];
   for (unsigned l = 0; l < g->width; l++) {
-    lanes[l] = ir_call_named(g->b, "__parad_rt_task_shadow", fty, args, 2);
+    lanes[l] = ir_call_named(g->b, "__parad_rt_task_shadow", fty, args, 3);
     LLVMValueRef where = LLVMConstInt(i64, at + 8ull * l, 0);
     LLVMBuildStore(g->b, lanes[l], LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), nc, &where, 1, ""));
   }
@@ -217,10 +218,10 @@ static LLVMValueRef task_copy_function(FwdGen *g, LLVMValueRef dup, unsigned lon
   if (dup) LLVMBuildCall2(b, LLVMGlobalGetValueType(dup), dup, args, 3, "");
   LLVMValueRef lanes[MAX_WIDTH];
   task_lanes(g, b, src, at, lanes);
-  LLVMTypeRef cparams[3] = {ptr, i64, i64};
+  LLVMTypeRef cparams[4] = {ptr, i64, i64, i64};
   for (unsigned l = 0; l < g->width; l++) {
-    LLVMValueRef cargs[3] = {lanes[l], LLVMConstInt(i64, at, 0), LLVMConstInt(i64, shareds, 0)};
-    LLVMValueRef copy = ir_call_named(b, "__parad_rt_task_shadow_copy", LLVMFunctionType(ptr, cparams, 3, 0), cargs, 3);
+    LLVMValueRef cargs[4] = {lanes[l], LLVMConstInt(i64, at, 0), LLVMConstInt(i64, shareds, 0), LLVMConstInt(i64, 80, 0)};
+    LLVMValueRef copy = ir_call_named(b, "__parad_rt_task_shadow_copy", LLVMFunctionType(ptr, cparams, 4, 0), cargs, 4);
     LLVMValueRef off = LLVMConstInt(i64, at + 8ull * l, 0);
     LLVMBuildStore(b, copy, LLVMBuildGEP2(b, LLVMInt8TypeInContext(g->ctx), dst, &off, 1, ""));
   }

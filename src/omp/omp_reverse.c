@@ -295,9 +295,10 @@ static void aug_task_alloc(RevGen *g, LLVMValueRef call) {
   if (!task_pair(g, call, &pair, &at)) return;
   LLVMSetOperand(nc, OMP_TASK_SIZE_ARG, LLVMConstInt(g->i64, at + 8, 0));
   LLVMSetOperand(nc, OMP_TASK_ENTRY_ARG, task_wrapper(g, pair.aug, at));
-  LLVMTypeRef params[2] = {g->i64, g->i64};
-  LLVMValueRef args[2] = {LLVMConstInt(g->i64, at, 0), aug_value(g, LLVMGetArgOperand(call, OMP_TASK_SHAREDS_ARG))};
-  LLVMValueRef shadow = ir_call_named(g->b, "__parad_rt_task_shadow", LLVMFunctionType(g->ptr_type, params, 2, 0), args, 2);
+  LLVMTypeRef params[3] = {g->i64, g->i64, g->i64};
+  LLVMValueRef args[3] = {LLVMConstInt(g->i64, at, 0), aug_value(g, LLVMGetArgOperand(call, OMP_TASK_SHAREDS_ARG)),
+                          LLVMConstInt(g->i64, omp_task_header_bytes(call), 0)};
+  LLVMValueRef shadow = ir_call_named(g->b, "__parad_rt_task_shadow", LLVMFunctionType(g->ptr_type, params, 3, 0), args, 3);
   LLVMValueRef record = ir_call_named(g->b, "__parad_rt_task_record", LLVMFunctionType(g->ptr_type, &g->ptr_type, 1, 0), &shadow, 1);
   LLVMValueRef off = LLVMConstInt(g->i64, at, 0);
   LLVMBuildStore(g->b, record, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), nc, &off, 1, ""));

@@ -426,34 +426,35 @@ void __parad_rt_region_flush(void) {
 
 /* The shadow of a task's block (omp_forward.c, omp_reverse.c): the block's `at` bytes (the task and its
  * private copies, zeroed: the tangents of what the creating code does not set are zero), then a shareds
- * block, which its first word points to as the task's does. The private copies start after the 40
- * bytes of the task's header, and clang aligns their accesses as the program's own variables (an array of
- * doubles as 16-aligned), which the task's block itself need not be (libomp's is not): the shadow's
- * accesses copy those alignments, and the vectoriser relies on them, so the shadow's private copies
- * start 64-aligned. Freed with __parad_rt_task_shadow_free. */
-enum { SHADOW_ALIGN = 64, TASK_HEADER_BYTES = 40 };
+ * block, which its first word points to as the task's does. The private copies start after the task's
+ * header (`header` bytes: 40, 80 for a task loop's), and clang aligns their accesses as the program's own
+ * variables (an array of doubles as 16-aligned), which the task's block itself need not be (libomp's is
+ * not): the shadow's accesses copy those alignments, and the vectoriser relies on them, so the shadow's
+ * private copies start 64-aligned. The allocation's start is kept in the word before the shadow. */
+enum { SHADOW_ALIGN = 64 };
 
-void *__parad_rt_task_shadow(size_t at, size_t shareds) {
-  size_t offset = SHADOW_ALIGN - TASK_HEADER_BYTES;
+void *__parad_rt_task_shadow(size_t at, size_t shareds, size_t header) {
+  size_t offset = SHADOW_ALIGN + (SHADOW_ALIGN - header % SHADOW_ALIGN) % SHADOW_ALIGN;
   char *base = aligned_alloc(SHADOW_ALIGN, (offset + at + shareds + SHADOW_ALIGN - 1) / SHADOW_ALIGN * SHADOW_ALIGN);
   if (!base) {
     fprintf(stderr, "parad: out of memory for the shadow of an OpenMP task (%zu bytes)\n", at + shareds);
     abort();
   }
   char *block = base + offset;
+  ((void **)block)[-1] = base;
   memset(block, 0, at + shareds);
   if (shareds) *(void **)block = block + at;
   return block;
 }
 
 void __parad_rt_task_shadow_free(void *shadow) {
-  if (shadow) free((char *)shadow - (SHADOW_ALIGN - TASK_HEADER_BYTES));
+  if (shadow) free(((void **)shadow)[-1]);
 }
 
 /* A task loop's chunk: libomp copies the task's block, shadow pointers with it; the chunk gets a shadow
  * block of its own, a copy (with its own shareds), freed by its destructor as any task's. */
-void *__parad_rt_task_shadow_copy(const void *shadow, size_t at, size_t shareds) {
-  char *block = __parad_rt_task_shadow(at, shareds);
+void *__parad_rt_task_shadow_copy(const void *shadow, size_t at, size_t shareds, size_t header) {
+  char *block = __parad_rt_task_shadow(at, shareds, header);
   memcpy(block, shadow, at + shareds);
   if (shareds) *(void **)block = block + at;
   return block;
