@@ -8,12 +8,15 @@
  * adjoints of their own (omp_forward.c, omp_reverse.c). A task is a block the creating code fills (the
  * shared variables' addresses, the firstprivate values) and an entry function the runtime calls with it:
  * both modes give the block a shadow (omp_forward.c, omp_reverse.c).
- * The rest (task reductions, copyprivate, ...) moves data in ways Parad does not follow: refused. */
+ * Task reductions of sums are opened up before differentiating (omp_task_reductions.c). The rest (other
+ * task reductions, copyprivate, ...) moves data in ways Parad does not follow: refused. */
 #ifndef PARAD_OMP_OMP_H
 #define PARAD_OMP_OMP_H
 
 #include <llvm-c/Core.h>
 #include <stdbool.h>
+
+#include "ir/ir.h"
 
 typedef enum {
   OMP_FORK,           /* __kmpc_fork_call(loc, n, outlined, args...) */
@@ -29,15 +32,18 @@ typedef enum {
                          _complete_if0 (the task run at once: the caller calls the entry itself), and
                          __kmpc_taskloop[_5](loc, gtid, task, ...): the task copied once per chunk */
   OMP_TASK_WAIT,      /* taskwait, taskgroup and its end, taskyield, a wait for dependences */
-  OMP_UNSUPPORTED,    /* task reductions, copyprivate, threadprivate copies, ... */
+  OMP_UNSUPPORTED,    /* task reductions but sums, copyprivate, threadprivate copies, ... */
 } OmpKind;
 
 /* The refusal of OMP_UNSUPPORTED (with the entry point's name). */
-#define OMP_UNSUPPORTED_MESSAGE "cannot differentiate this OpenMP construct (%s): task reductions, copyprivate and the like are not supported"
+#define OMP_UNSUPPORTED_MESSAGE "cannot differentiate this OpenMP construct (%s): task reductions other than sums of scalars, copyprivate and the like are not supported"
 
 /* Before differentiation (ad_prepare): the reductions of every function a derivative request reaches
  * take the critical-section method (omp_prepare.c). */
 void omp_prepare(LLVMModuleRef m);
+/* Part of it: in those functions (fns), a task's private copy of a sum becomes a local added into the
+ * variable atomically when the task returns (omp_task_reductions.c). */
+void omp_open_task_reductions(LLVMModuleRef m, const ValueList *fns);
 /* After the light optimisation, which infers readonly and nocapture: the outlined functions' parameters
  * that are the address of a shared variable the region only reads, and that nothing else can reach,
  * become noalias (omp_captures.c). Returns how many, so that the caller hoists their loads again. */

@@ -14,6 +14,9 @@ static const char *const schedule_calls[] = {
     "__kmpc_push_proc_bind", "__kmpc_global_thread_num", "__kmpc_master", "__kmpc_end_master", "__kmpc_masked",
     "__kmpc_end_masked", "__kmpc_single", "__kmpc_end_single", "__kmpc_flush", "__kmpc_serialized_parallel",
     "__kmpc_end_serialized_parallel", "__kmpc_ok_to_fork", "omp_init_lock", "omp_destroy_lock",
+    /* registering a task reduction: its private copies carry no data once the tasks' are their own
+       (omp_task_reductions.c); a copy still asked for is refused at __kmpc_task_reduction_get_th_data */
+    "__kmpc_taskred_init", "__kmpc_task_reduction_init",
     NULL,
 };
 
@@ -24,7 +27,9 @@ static const char *const task_spawn_calls[] = {
 
 static const char *const task_wait_calls[] = {
     "__kmpc_omp_taskwait", "__kmpc_omp_taskwait_deps_51", "__kmpc_omp_wait_deps", "__kmpc_taskgroup",
-    "__kmpc_end_taskgroup", "__kmpc_omp_taskyield", NULL,
+    "__kmpc_end_taskgroup", "__kmpc_omp_taskyield",
+    /* a parallel region's reduction(task, ...) opens and closes a task group */
+    "__kmpc_taskred_modifier_init", "__kmpc_task_reduction_modifier_init", "__kmpc_task_reduction_modifier_fini", NULL,
 };
 
 static bool listed(const char *name, const char *const *list) {

@@ -146,6 +146,7 @@ void omp_prepare(LLVMModuleRef m) {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
         if (request_is_canonical_call(i)) reach(ir_strip_pointer_casts(LLVMGetArgOperand(i, request_fn_arg(i))), &seen, &order);
+  omp_open_task_reductions(m, &order);
   for (size_t k = 0; k < order.len; k++) {
     ValueList calls = {0};
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(order.data[k]); bb; bb = LLVMGetNextBasicBlock(bb))

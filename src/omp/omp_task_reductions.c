@@ -1,0 +1,178 @@
+/* Task reductions in the open. A task with in_reduction (and each chunk of a task loop with reduction)
+ * asks libomp for the running thread's private copy of the variable
+ * (__kmpc_task_reduction_get_th_data) and updates that; libomp combines the copies into the variable
+ * when the task group ends, out of Parad's sight. Before differentiating, the private copy of a sum
+ * becomes the task's own: a local that starts at zero and is added into the variable atomically when the
+ * task returns. A sum does not care how its terms are grouped, so the program computes the same, and
+ * both modes follow the data as through any atomic update. libomp's own copies stay zero, so its
+ * combining adds nothing. Other operators (products, max, min, declared reductions), array sections and
+ * copies whose address escapes keep the runtime call, which the generators refuse. */
+#include "omp/omp.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ir.h"
+
+enum { MAX_TYPES = 8 };
+
+typedef struct {
+  LLVMTypeRef summed[MAX_TYPES], other[MAX_TYPES]; /* the types of +'s combiners, and of the rest's */
+  unsigned n_summed, n_other;
+} Combiners;
+
+static void note_type(LLVMTypeRef *list, unsigned *n, LLVMTypeRef t) {
+  for (unsigned i = 0; i < *n; i++)
+    if (list[i] == t) return;
+  if (*n < MAX_TYPES) list[(*n)++] = t;
+}
+
+static bool listed_type(const LLVMTypeRef *list, unsigned n, LLVMTypeRef t) {
+  for (unsigned i = 0; i < n; i++)
+    if (list[i] == t) return true;
+  return false;
+}
+
+/* clang's combiner of a scalar +: one block, loads, one add, a store; nothing called. Returns the summed
+ * type, or NULL when the combiner is anything else (then *type is the type it loads, if it loads one). */
+static LLVMTypeRef summed_type(LLVMValueRef comb, LLVMTypeRef *type) {
+  LLVMTypeRef sum = NULL;
+  *type = NULL;
+  bool plain = LLVMCountBasicBlocks(comb) == 1;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(comb); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      switch (LLVMGetInstructionOpcode(i)) {
+      case LLVMAlloca:
+      case LLVMStore:
+      case LLVMRet: break;
+      case LLVMLoad:
+        if (!ir_is_ptr(LLVMTypeOf(i)) && !*type) *type = LLVMTypeOf(i);
+        break;
+      case LLVMFAdd:
+      case LLVMAdd:
+        plain &= !sum;
+        sum = LLVMTypeOf(i);
+        break;
+      case LLVMCall:
+        plain &= ir_is_debug_intrinsic(i) || !strncmp(ir_called_name(i), "llvm.lifetime.", 14);
+        break;
+      default: plain = false;
+      }
+    }
+  return plain ? sum : NULL;
+}
+
+static void collect_combiners(LLVMModuleRef m, Combiners *c) {
+  memset(c, 0, sizeof *c);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    if (LLVMIsDeclaration(f) || strncmp(LLVMGetValueName(f), ".red_comb.", 10)) continue;
+    LLVMTypeRef loaded, sum = summed_type(f, &loaded);
+    if (sum) note_type(c->summed, &c->n_summed, sum);
+    else if (loaded) note_type(c->other, &c->n_other, loaded);
+    else c->n_other = MAX_TYPES + 1; /* nothing to tell it by: no type is safe */
+  }
+}
+
+static LLVMValueRef strip_offsets(LLVMValueRef p) {
+  while (LLVMIsAGetElementPtrInst(p)) p = LLVMGetOperand(p, 0);
+  return p;
+}
+
+/* Memory a task block is filled from: the block, its shared part (whose address the block holds), or a
+ * stack slot copied into it (clang fills a slot, then copies it into the block, at -O0 and before the
+ * light optimisation). */
+static bool fills_task_block(LLVMValueRef p) {
+  p = strip_offsets(p);
+  if (omp_task_alloc_of(p) || (LLVMIsALoadInst(p) && omp_task_alloc_of(strip_offsets(LLVMGetOperand(p, 0))))) return true;
+  if (!LLVMIsAAllocaInst(p)) return false;
+  bool copied = false;
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAGetElementPtrInst(user) || (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p)) continue;
+    if (!ir_is_call(user) || strncmp(ir_called_name(user), "llvm.memcpy.", 12) || LLVMGetArgOperand(user, 1) != p ||
+        !fills_task_block(LLVMGetArgOperand(user, 0)))
+      return false;
+    copied = true;
+  }
+  return copied;
+}
+
+/* A task that creates tasks reducing into the same variable hands them its copy's address: they get the
+ * variable's own (each adds into it when it returns, and the variable lives until the group ends). Then
+ * the type the task itself reads and writes its copy as, if it only loads and stores it (NULL
+ * otherwise, or when it does neither). */
+static LLVMTypeRef copy_type(LLVMValueRef copy, LLVMValueRef var, bool *other_uses) {
+  LLVMTypeRef t = NULL;
+  *other_uses = false;
+  for (LLVMUseRef u = LLVMGetFirstUse(copy), next; u; u = next) {
+    next = LLVMGetNextUse(u);
+    LLVMValueRef user = LLVMGetUser(u), v;
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == copy && LLVMGetOperand(user, 1) != copy &&
+        fills_task_block(LLVMGetOperand(user, 1))) {
+      LLVMSetOperand(user, 0, var);
+      continue;
+    }
+    if (LLVMIsALoadInst(user)) v = user;
+    else if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == copy && LLVMGetOperand(user, 0) != copy)
+      v = LLVMGetOperand(user, 0);
+    else v = NULL;
+    if (!v || (t && t != LLVMTypeOf(v))) *other_uses = true;
+    else t = LLVMTypeOf(v);
+  }
+  return *other_uses ? NULL : t;
+}
+
+static void rewrite(LLVMValueRef call, const Combiners *c) {
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+  /* in the entry block, the variable's address is there at every return */
+  if (LLVMGetInstructionParent(call) != LLVMGetEntryBasicBlock(fn) || ir_num_call_args(call) != 3) return;
+  LLVMValueRef var = LLVMGetArgOperand(call, 2);
+  bool other_uses;
+  LLVMTypeRef t = copy_type(call, var, &other_uses);
+  if (other_uses) return;
+  if (t && (!(ir_is_fp(t) || ir_is_int(t)) || !listed_type(c->summed, c->n_summed, t) ||
+            c->n_other > MAX_TYPES || listed_type(c->other, c->n_other, t)))
+    return;
+  if (t) {
+    LLVMValueRef copy = ir_entry_alloca(fn, t, "task.reduction");
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetTypeContext(t));
+    LLVMPositionBuilderBefore(b, call);
+    LLVMBuildStore(b, LLVMConstNull(t), copy);
+    LLVMReplaceAllUsesWith(call, copy);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+      LLVMValueRef ret = LLVMGetBasicBlockTerminator(bb);
+      if (!ret || !LLVMIsAReturnInst(ret)) continue;
+      LLVMPositionBuilderBefore(b, ret);
+      LLVMValueRef sum = LLVMBuildLoad2(b, t, copy, "");
+      if (ir_is_fp(t)) ir_atomic_fadd(b, var, sum, 0);
+      else LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpAdd, var, sum, LLVMAtomicOrderingMonotonic, 0);
+    }
+    LLVMDisposeBuilder(b);
+  }
+  LLVMInstructionEraseFromParent(call);
+}
+
+/* The task group's handle that a registration returns goes into the tasks' blocks, for their requests of
+ * a copy: null asks for the current task group's, which libomp looks up the same way, and a null needs
+ * no shadow where the block has one. */
+static bool registers_reduction(LLVMValueRef call) {
+  const char *name = ir_called_name(call);
+  return !strcmp(name, "__kmpc_taskred_init") || !strcmp(name, "__kmpc_task_reduction_init") ||
+         !strcmp(name, "__kmpc_taskred_modifier_init") || !strcmp(name, "__kmpc_task_reduction_modifier_init");
+}
+
+void omp_open_task_reductions(LLVMModuleRef m, const ValueList *fns) {
+  Combiners c;
+  bool collected = false;
+  for (size_t k = 0; k < fns->len; k++) {
+    ValueList calls = {0};
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fns->data[k]); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        if (ir_is_call(i) && !strcmp(ir_called_name(i), "__kmpc_task_reduction_get_th_data")) vec_push(&calls, i);
+        else if (ir_is_call(i) && registers_reduction(i))
+          LLVMReplaceAllUsesWith(i, LLVMConstNull(LLVMTypeOf(i)));
+    if (calls.len && !collected) collect_combiners(m, &c), collected = true;
+    for (size_t j = 0; j < calls.len; j++) rewrite(calls.data[j], &c);
+    vec_free(&calls);
+  }
+}
