@@ -76,6 +76,9 @@ enum { OMP_TASK_FLAGS_ARG = 2, OMP_TASK_SIZE_ARG = 3, OMP_TASK_SHAREDS_ARG = 4, 
 LLVMValueRef omp_called_function(LLVMValueRef call);
 /* For the blocking forms: __kmpc_end_reduce ends with a barrier, __kmpc_reduce does not. */
 bool omp_end_reduce_has_barrier(LLVMValueRef call);
+/* For OMP_CRITICAL: whether the section's reverse needs the order the threads entered it in (it
+ * overwrites shared data rather than adding into it; omp_critical_order.c). */
+bool omp_critical_order_matters(LLVMValueRef enter);
 /* The lock operand of OMP_CRITICAL, OMP_END_CRITICAL, OMP_REDUCE, OMP_END_REDUCE. */
 LLVMValueRef omp_lock(LLVMValueRef call);
 

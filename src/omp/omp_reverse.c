@@ -457,6 +457,7 @@ void aug_omp(RevGen *g, LLVMValueRef call) {
   case OMP_CRITICAL:
     aug_clone(g, call);
     note_lock(g, call, "__parad_rt_critical_entered");
+    if (omp_critical_order_matters(call)) note_lock(g, call, "__parad_rt_critical_overwrites");
     return;
   case OMP_END_CRITICAL:
     note_lock(g, call, "__parad_rt_critical_leaving");

@@ -202,6 +202,18 @@ void __parad_rt_critical_leaving(const void *lock) {
   __parad_rt_tape_push(t, &ticket, sizeof ticket);
 }
 
+/* Forward sweep, in a critical section that overwrites shared data (omp_critical_order.c): its reverse
+ * needs the order of entry, which tasks cannot keep (a task waiting for its turn in the reverse sweep
+ * may hold the thread that the one before it needs). Alone on a team the order is the program's. */
+void __parad_rt_critical_overwrites(const void *lock) {
+  (void)lock;
+  ParadTape *t = __parad_rt_current;
+  if (t && t->task && omp_get_num_threads() > 1)
+    fatal("reverse mode cannot differentiate a critical section (or lock) that overwrites shared data inside an "
+          "OpenMP task run by a team of several threads: its reverse needs the order in which the tasks entered "
+          "it, which Parad does not keep for tasks; sections that only add into shared data (s += v) work");
+}
+
 /* Reverse sweep, at the end of a critical section: wait for this thread's turn. */
 void __parad_rt_critical_reverse_enter(const void *lock) {
   ParadTape *t = __parad_rt_current;
@@ -514,7 +526,11 @@ void *__parad_rt_task_record(void *shadow) {
 
 void *__parad_rt_task_record_shadow(void *record) { return ((ParadTaskRecord *)record)->shadow; }
 
-void __parad_rt_task_begin(void *record) { ((ParadTaskRecord *)record)->tape = __parad_rt_tape_begin(); }
+void __parad_rt_task_begin(void *record) {
+  ParadTape *t = __parad_rt_tape_begin();
+  t->task = 1;
+  ((ParadTaskRecord *)record)->tape = t;
+}
 
 void __parad_rt_task_suspend(void *record) { __parad_rt_tape_suspend(((ParadTaskRecord *)record)->tape); }
 

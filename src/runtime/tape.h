@@ -35,6 +35,7 @@ typedef struct ParadTape {
   size_t nregions, capregions;
   long *tickets;                /* critical sections this thread is in (omp.c) */
   size_t ntickets, captickets;
+  int task;                     /* an OpenMP task's tape (omp.c) */
 } ParadTape;
 
 extern _Thread_local ParadTape *__parad_rt_current;

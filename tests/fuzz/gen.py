@@ -1061,7 +1061,7 @@ class Gen:
             s.noisy |= sym.noisy
         for sym in clauses.get("private", []):
             sym.hidden = True        # undefined after the loop
-        if clauses.get("taskloop"):   # chunks of iterations as tasks: no schedule, no reduction
+        if clauses.get("taskloop"):   # chunks of iterations as tasks: no schedule; sums the only reductions
             pragma = ["taskloop", r.choice(["grainsize(%d)" % r.randint(1, 4), "num_tasks(%d)" % r.randint(2, 5), ""])]
         else:
             pragma = ["parallel for" if combined else "for"]
@@ -1078,13 +1078,14 @@ class Gen:
             pragma.append("nowait")
         return For(iv, 0, L.expr(), b, pragma=pragma, himin=L.min())
 
-    def shared_updates(s, reductions=True):
+    def shared_updates(s, taskloop=False):
         """Shared scalars for a worksharing loop to update, declared before it: (declarations, updates);
-        without reductions for a task loop (task reductions are refused)."""
+        a task loop's reductions are sums only (task reductions of other operators are refused), and its
+        critical sections add (the reverse of one that overwrites needs an order tasks do not keep)."""
         r = s.r
         hows = [h for h, f in (("+", "reduction_sum"), ("*", "reduction_prod"), ("max", "reduction_max"),
                                ("min", "reduction_min"), ("atomic", "atomic"), ("critical", "critical"),
-                               ("cmax", "critical")) if s.on(f) and (reductions or h in ("atomic", "critical", "cmax"))]
+                               ("cmax", "critical")) if s.on(f) and (not taskloop or h in ("+", "atomic", "critical"))]
         decls, ups = [], []
         for how in r.sample(hows, min(len(hows), r.randint(0, 2))):
             sym = s.add(Sym(s.fresh("r"), "scalar", "double", ACAP))
@@ -1158,7 +1159,7 @@ class Gen:
             for p, k in enumerate(plans):
                 if k == "for":
                     tasks = s.on("taskloop") and r.random() < 0.5
-                    decls, ups = s.shared_updates(reductions=not tasks)
+                    decls, ups = s.shared_updates(taskloop=tasks)
                     out.extend(decls)
                     later.extend(sym for sym, _ in ups)
                     nowait = not tasks and s.on("nowait") and r.random() < 0.4 and p + 1 < len(plans)

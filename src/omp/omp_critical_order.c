@@ -1,0 +1,97 @@
+/* Whether the reverse sweep of a critical section needs the order the threads entered it in.
+ *
+ * Reverse mode reverses the critical sections of a parallel region one at a time, in the opposite order
+ * of entry (tickets, runtime/omp.c). Tasks cannot wait for each other that way (a task waiting for its
+ * turn may hold the thread the other needs), so there the order must not matter: it does not where the
+ * section only adds into shared memory (s = s + v, whose adjoint reads the adjoint of s and leaves it),
+ * and it does where the section overwrites (a maximum kept by compare and assign: the adjoint of the
+ * last assignment takes the adjoint of s and zeroes it, so the sections' adjoints must come in the
+ * opposite order of the assignments). */
+#include "omp/omp.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ir.h"
+#include "ir/valuemap.h"
+
+/* The same address computed twice (at -O0 the variable's address is loaded from its slot for the load
+ * and again for the store; the section stores no pointers). */
+static bool same_address(LLVMValueRef a, LLVMValueRef b, int depth) {
+  if (a == b) return true;
+  if (depth > 4 || !LLVMIsAInstruction(a) || !LLVMIsAInstruction(b) ||
+      LLVMGetInstructionOpcode(a) != LLVMGetInstructionOpcode(b) || LLVMGetNumOperands(a) != LLVMGetNumOperands(b))
+    return false;
+  if (LLVMIsALoadInst(a)) return same_address(LLVMGetOperand(a, 0), LLVMGetOperand(b, 0), depth + 1);
+  if (!LLVMIsAGetElementPtrInst(a) || LLVMGetGEPSourceElementType(a) != LLVMGetGEPSourceElementType(b)) return false;
+  for (int k = 0, n = LLVMGetNumOperands(a); k < n; k++)
+    if (!same_address(LLVMGetOperand(a, (unsigned)k), LLVMGetOperand(b, (unsigned)k), depth + 1)) return false;
+  return true;
+}
+
+/* store (load p) + v to p, or v + (load p), (load p) - v, fmuladd(a, b, load p); the load in the section */
+static bool is_increment(LLVMValueRef store, const ValueMap *inside) {
+  LLVMValueRef v = LLVMGetOperand(store, 0), p = LLVMGetOperand(store, 1);
+  if (!LLVMIsAInstruction(v)) return false;
+  unsigned from = 0, to = 0; /* the operands that may be the load */
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  if (op == LLVMFAdd) to = 2;
+  else if (op == LLVMFSub) to = 1;
+  else if (op == LLVMCall && (!strncmp(ir_called_name(v), "llvm.fmuladd.", 13) || !strncmp(ir_called_name(v), "llvm.fma.", 9)))
+    from = 2, to = 3;
+  for (unsigned k = from; k < to; k++) {
+    LLVMValueRef l = LLVMGetOperand(v, k);
+    if (LLVMIsALoadInst(l) && same_address(LLVMGetOperand(l, 0), p, 0) && vmap_has(inside, LLVMBasicBlockAsValue(LLVMGetInstructionParent(l))))
+      return true;
+  }
+  return false;
+}
+
+static bool ends_section(LLVMValueRef i, LLVMValueRef lock) {
+  return ir_is_call(i) && omp_is_runtime_call(i) && omp_classify(i) == OMP_END_CRITICAL && omp_lock(i) == lock;
+}
+
+bool omp_critical_order_matters(LLVMValueRef enter) {
+  LLVMValueRef lock = omp_lock(enter);
+  ValueMap inside;
+  vmap_init(&inside);
+  ValueList work = {0}, stores = {0};
+  bool matters = false;
+  /* the blocks from the entry to the section's end; the stores in them */
+  vmap_put(&inside, LLVMBasicBlockAsValue(LLVMGetInstructionParent(enter)), enter);
+  vec_push(&work, LLVMGetNextInstruction(enter));
+  while (work.len && !matters) {
+    LLVMValueRef i = work.data[--work.len];
+    LLVMBasicBlockRef bb = LLVMGetInstructionParent(i);
+    if (i == LLVMGetFirstInstruction(bb)) {
+      if (vmap_has(&inside, LLVMBasicBlockAsValue(bb))) continue;
+      vmap_put(&inside, LLVMBasicBlockAsValue(bb), i);
+    }
+    bool ended = false;
+    for (; i && !ended; i = LLVMGetNextInstruction(i)) {
+      if (ends_section(i, lock)) ended = true;
+      else if (LLVMIsAStoreInst(i)) {
+        vec_push(&stores, i);
+        matters |= ir_is_ptr(LLVMTypeOf(LLVMGetOperand(i, 0)));
+      }
+      else if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAMemIntrinsic(i)) matters = true;
+      else if (ir_is_call_site(i) && !LLVMIsAIntrinsicInst(i) && !omp_is_runtime_call(i)) {
+        LLVMValueRef callee = ir_called_function(i); /* a library function (sin) writes no shared data */
+        matters |= !callee || !LLVMIsDeclaration(callee);
+      }
+    }
+    if (ended) continue;
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+    if (!term || LLVMIsAReturnInst(term)) matters = true; /* a section left open: not one of clang's */
+    for (unsigned s = 0, n = term ? LLVMGetNumSuccessors(term) : 0; s < n; s++)
+      vec_push(&work, LLVMGetFirstInstruction(LLVMGetSuccessor(term, s)));
+  }
+  for (size_t k = 0; k < stores.len && !matters; k++) {
+    LLVMValueRef st = stores.data[k]; /* a store into a stack slot of the function's own is no shared data */
+    matters = !LLVMIsAAllocaInst(LLVMGetOperand(st, 1)) && !is_increment(st, &inside);
+  }
+  vec_free(&work);
+  vec_free(&stores);
+  vmap_free(&inside);
+  return matters;
+}

@@ -1,0 +1,68 @@
+// Critical sections inside tasks, reverse and forward mode. Sections that add into shared data
+// (s += v; s = s + a b) reverse in any order, so tasks' adjoints need not wait for each other: gradients
+// and tangents against the analytic derivative (1e-12) at 1, 2 and 4 threads at -O2, 3 at -O0. A section
+// that overwrites (a maximum kept by compare and assign) needs its reverse in the opposite order of entry,
+// which tasks do not keep: alone on a team the order is the program's and the gradient is right; on a
+// team of two the run stops with the reason rather than give a wrong gradient.
+//   f(x) = (sum_i sin(x_i) x_i + x_i^2)^2        m(x) = max_i x_i^2 (the largest at i = N - 1)
+// RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=4 %t
+// RUN: %parad-cc -O0 -fopenmp -I%S/../include %s -o %t0 -lm && OMP_NUM_THREADS=3 %t0
+// RUN: OMP_NUM_THREADS=1 %t max
+// RUN: env OMP_NUM_THREADS=2 not %t max 2>&1 | FileCheck %s
+// CHECK: parad runtime: reverse mode cannot differentiate a critical section (or lock) that overwrites shared data inside an OpenMP task run by a team of several threads
+#include <math.h>
+#include "check.h"
+
+double __parad_fwddiff(void *, ...);
+double __parad_autodiff(void *, ...);
+
+enum { N = 17 };
+
+static double f(const double *x) {
+  double s = 0;
+#pragma omp parallel
+#pragma omp single
+  for (int i = 0; i < N; i++) {
+#pragma omp task firstprivate(i) shared(s)
+    {
+      double v = sin(x[i]) * x[i];
+#pragma omp critical
+      s += v;
+#pragma omp critical
+      s = s + x[i] * x[i];
+    }
+  }
+  return s * s;
+}
+
+static double m(const double *x) {
+  double best = 0;
+#pragma omp parallel
+#pragma omp single
+#pragma omp taskloop grainsize(2)
+  for (int i = 0; i < N; i++) {
+    double v = x[i] * x[i];
+#pragma omp critical
+    if (v > best) best = v;
+  }
+  return best;
+}
+
+int main(int argc, char **argv) {
+  double x[N], g[N] = {0}, v[N], s = 0;
+  for (int i = 0; i < N; i++) x[i] = 0.1 * i + 0.2;
+  if (argc > 1) {
+    __parad_autodiff((void *)m, x, g);
+    for (int j = 0; j < N; j++) CHECK_CLOSE(g[j], j == N - 1 ? 2 * x[j] : 0, 1e-12);
+    return check_done();
+  }
+  for (int i = 0; i < N; i++) s += sin(x[i]) * x[i] + x[i] * x[i];
+  __parad_autodiff((void *)f, x, g);
+  for (int j = 0; j < N; j++) {
+    double want = 2 * s * (sin(x[j]) + x[j] * cos(x[j]) + 2 * x[j]);
+    CHECK_CLOSE(g[j], want, 1e-12);
+    for (int i = 0; i < N; i++) v[i] = i == j;
+    CHECK_CLOSE(__parad_fwddiff((void *)f, x, v), want, 1e-12);
+  }
+  return check_done();
+}
