@@ -97,19 +97,16 @@ static bool fills_task_block(LLVMValueRef p) {
   return copied;
 }
 
-/* A task that creates tasks reducing into the same variable hands them its copy's address: they get the
- * variable's own (each adds into it when it returns, and the variable lives until the group ends). Then
- * the type the task itself reads and writes its copy as, if it only loads and stores it (NULL
- * otherwise, or when it does neither). */
-static LLVMTypeRef copy_type(LLVMValueRef copy, LLVMValueRef var, bool *other_uses) {
+/* The type the task reads and writes its copy as, if it only loads and stores it, or hands it to tasks it
+ * creates (those stores in *handed); NULL otherwise (*other_uses), or when it does neither. */
+static LLVMTypeRef copy_type(LLVMValueRef copy, ValueList *handed, bool *other_uses) {
   LLVMTypeRef t = NULL;
   *other_uses = false;
-  for (LLVMUseRef u = LLVMGetFirstUse(copy), next; u; u = next) {
-    next = LLVMGetNextUse(u);
+  for (LLVMUseRef u = LLVMGetFirstUse(copy); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u), v;
     if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == copy && LLVMGetOperand(user, 1) != copy &&
         fills_task_block(LLVMGetOperand(user, 1))) {
-      LLVMSetOperand(user, 0, var);
+      vec_push(handed, user);
       continue;
     }
     if (LLVMIsALoadInst(user)) v = user;
@@ -127,12 +124,18 @@ static void rewrite(LLVMValueRef call, const Combiners *c) {
   /* in the entry block, the variable's address is there at every return */
   if (LLVMGetInstructionParent(call) != LLVMGetEntryBasicBlock(fn) || ir_num_call_args(call) != 3) return;
   LLVMValueRef var = LLVMGetArgOperand(call, 2);
+  ValueList handed = {0};
   bool other_uses;
-  LLVMTypeRef t = copy_type(call, var, &other_uses);
-  if (other_uses) return;
-  if (t && (!(ir_is_fp(t) || ir_is_int(t)) || !listed_type(c->summed, c->n_summed, t) ||
-            c->n_other > MAX_TYPES || listed_type(c->other, c->n_other, t)))
+  LLVMTypeRef t = copy_type(call, &handed, &other_uses);
+  if (other_uses || (t && (!(ir_is_fp(t) || ir_is_int(t)) || !listed_type(c->summed, c->n_summed, t) ||
+                           c->n_other > MAX_TYPES || listed_type(c->other, c->n_other, t)))) {
+    vec_free(&handed);
     return;
+  }
+  /* tasks it creates reducing into the same variable get the variable's own address: each adds into it
+     when it returns, and the variable lives until the group ends */
+  for (size_t k = 0; k < handed.len; k++) LLVMSetOperand(handed.data[k], 0, var);
+  vec_free(&handed);
   if (t) {
     LLVMValueRef copy = ir_entry_alloca(fn, t, "task.reduction");
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetTypeContext(t));
