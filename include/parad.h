@@ -25,8 +25,17 @@
  *   or with the tape in a buffer of the caller's: parad_allocated, size, parad_tape, buffer (anywhere among
  *   the arguments; size from __parad_augmentsize).
  *
+ * Split forward mode: __parad_fwdsplit((void *)f, x, dx, n, t) is the tangent of the call whose forward
+ *   sweep __parad_augmentfwd ran (t its tape, freed here, or null): f runs again in forward mode, which
+ *   Parad allows where that computes what the first run did (f does not read what it writes).
+ *
+ * Batch mode: __parad_batch((void *)f, parad_width, W, args...) returns f's results on W lanes (declare a
+ *   variant returning a struct of W results); each argument takes W values, one per lane (parad_vector,
+ *   the default) or one for all (after parad_scalar).
+ *
  * The Enzyme spellings (__enzyme_fwddiff, __enzyme_autodiff, __enzyme_augmentfwd, __enzyme_reverse,
- * enzyme_dup, enzyme_const, enzyme_dupnoneed, enzyme_out, enzyme_width, enzyme_tape, enzyme_allocated)
+ * __enzyme_fwdsplit, __enzyme_batch, enzyme_dup, enzyme_const, enzyme_dupnoneed, enzyme_out, enzyme_width,
+ * enzyme_tape, enzyme_allocated, enzyme_vector, enzyme_scalar)
  * mean the same and may be declared by the program itself; parad.h declares only Parad's entry points in
  * C, so that a program's own declarations of Enzyme's, with whatever result type, do not conflict. */
 #ifndef PARAD_H
@@ -39,8 +48,10 @@ extern "C" {
 #include <stddef.h>
 
 extern int parad_dup, parad_const, parad_dupnoneed, parad_out, parad_width, parad_tape, parad_allocated;
+extern int parad_vector, parad_scalar;
 /* the same, Enzyme's names */
 extern int enzyme_dup, enzyme_const, enzyme_dupnoneed, enzyme_out, enzyme_width, enzyme_tape, enzyme_allocated;
+extern int enzyme_vector, enzyme_scalar;
 
 /* The call's declared result type is what it returns: declare your own variant (any name starting
  * with __parad_fwddiff) when you want another result, e.g. a struct of N tangents in vector mode. */
@@ -52,6 +63,8 @@ void *__parad_augmentfwd(void *fn, ...);
 double __parad_reverse(void *fn, ...);
 /* The size of the buffer parad_allocated asks for. */
 int __parad_augmentsize(void *fn, ...);
+/* Split forward mode: the tangent, given the tape of __parad_augmentfwd last. */
+double __parad_fwdsplit(void *fn, ...);
 
 /* The tape: the most bytes one thread's tapes held (at the end of a forward sweep), the sum over every
  * tape of every thread of what it held, both since the last reset (call between gradients). */

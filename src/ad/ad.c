@@ -57,7 +57,7 @@ bool ad_failed(AdModule *ad, const char *key) {
 }
 
 int ad_prepare(LLVMModuleRef m) {
-  int errors = custom_register_all(m) + registered_read_all(m) + request_canonicalise_all(m);
+  int errors = custom_register_all(m) + registered_read_all(m) + batch_lower_all(m) + request_canonicalise_all(m);
   if (!errors) omp_prepare(m);
   return errors;
 }

@@ -23,7 +23,7 @@
  *              where it returns the tangent alone and f's result is used is f called as well. In vector
  *              mode df is called once per direction.
  *
- * Split forward mode (Enzyme's __enzyme_fwdsplit, which Parad does not have):
+ * Split forward mode (Enzyme's __enzyme_fwdsplit, which Parad runs as forward mode again, split_forward.c):
  *   void *__enzyme_register_splitderivative_f[3] = {(void *)f, (void *)f_augment, (void *)f_split};
  *   is accepted and checked, and named where a forward derivative of f is missing. */
 #ifndef PARAD_AD_CUSTOM_H

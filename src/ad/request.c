@@ -9,6 +9,7 @@
 #include <llvm-c/DebugInfo.h>
 
 #include "ad/body.h"
+#include "ad/split_forward.h"
 #include "ir/diag.h"
 #include "ir/ir.h"
 #include "ir/util.h"
@@ -18,6 +19,7 @@ static const struct {
   DiffMode mode;
 } entry_points[] = {
     {"__parad_fwddiff", MODE_FORWARD},     {"__enzyme_fwddiff", MODE_FORWARD},
+    {"__parad_fwdsplit", MODE_FORWARD},    {"__enzyme_fwdsplit", MODE_FORWARD}, /* split_forward.c */
     {"__parad_error_estimate", MODE_FORWARD}, {"__enzyme_error_estimate", MODE_FORWARD}, /* fwd_error.c */
     {"__parad_autodiff", MODE_REVERSE},    {"__enzyme_autodiff", MODE_REVERSE},
     {"__parad_augmentfwd", MODE_AUGMENT},  {"__enzyme_augmentfwd", MODE_AUGMENT},
@@ -91,8 +93,8 @@ static Marker marker_of(LLVMValueRef arg, const char **name) {
   return marker_named(*name);
 }
 
-/* Enzyme's other markers, which programs written for it define too. */
-static const char *const enzyme_markers[] = {"enzyme_vector", "enzyme_scalar", "enzyme_primal_return", "enzyme_noret",
+/* Enzyme's other markers, which programs written for it define too, and batch mode's (batch.c). */
+static const char *const enzyme_markers[] = {"enzyme_vector", "enzyme_scalar", "parad_vector", "parad_scalar", "enzyme_primal_return", "enzyme_noret",
                                              "enzyme_nofree", "enzyme_interleave", "enzyme_dupv", "enzyme_dupnoneedv",
                                              "enzyme_const_return", NULL};
 
@@ -111,9 +113,7 @@ int request_weaken_markers(LLVMModuleRef m) {
 
 /* ---- argument conversion ---- */
 
-/* Converts a call-site argument to the parameter's type the way C would have passed it without the
- * variadic promotions; NULL when the types are not related. */
-static LLVMValueRef convert(LLVMBuilderRef b, LLVMValueRef v, LLVMTypeRef to) {
+LLVMValueRef request_convert_argument(LLVMBuilderRef b, LLVMValueRef v, LLVMTypeRef to) {
   LLVMTypeRef from = LLVMTypeOf(v);
   if (from == to) return v;
   if (ir_is_fp(from) && ir_is_fp(to)) {
@@ -217,6 +217,7 @@ typedef struct {
   LLVMTypeRef types[256];
   unsigned nargs;
   bool failed;
+  bool split_forward; /* __enzyme_fwdsplit: forward mode, given the tape of an augmented forward call */
 } Parse;
 
 static void add_arg(Parse *p, LLVMValueRef v) {
@@ -259,7 +260,7 @@ static void call_markers(Parse *p, unsigned *k, unsigned n, DiffMode mode, bool 
     const char *mname = NULL;
     Marker mk = marker_of(LLVMGetArgOperand(call, *k), &mname);
     LLVMValueRef next = *k + 1 < n ? LLVMGetArgOperand(call, *k + 1) : NULL;
-    bool split = mode == MODE_AUGMENT || mode == MODE_REVERSE_SPLIT;
+    bool split = mode == MODE_AUGMENT || mode == MODE_REVERSE_SPLIT || p->split_forward;
     if (mk == MARK_WIDTH) {
       if (mode != MODE_FORWARD)
         fail(p, "'%s' (vector mode) is for forward mode only", mname);
@@ -305,6 +306,7 @@ static LLVMValueRef named_function(LLVMValueRef v) {
 static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsigned serial) {
   LLVMContextRef ctx = LLVMGetModuleContext(m);
   Parse p = {.call = call, .entry = LLVMGetValueName(ir_called_function(call))};
+  p.split_forward = strstr(p.entry, "fwdsplit") != NULL;
   unsigned n = ir_num_call_args(call), k = 0;
   bool sret = n > 0 && ir_call_arg_has_attr(call, 0, "sret");
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
@@ -329,6 +331,7 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
   call_markers(&p, &k, n, mode, true, &cm);
   unsigned width = cm.width, nparams = LLVMCountParams(fn);
   char *activity = xcalloc(nparams + 1, 1);
+  LLVMValueRef *values = xcalloc(nparams + 1, sizeof *values);
   for (unsigned i = 0; i < nparams && !p.failed; i++) {
     LLVMTypeRef pt = LLVMTypeOf(LLVMGetParam(fn, i));
     if (LLVMGetEnumAttributeAtIndex(fn, i + 1, ir_attr_kind("byval"))) {
@@ -378,19 +381,20 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
       fail(&p, "too few arguments: no value for parameter #%u", i + 1);
       break;
     }
-    LLVMValueRef v = convert(b, LLVMGetArgOperand(call, k++), pt);
+    LLVMValueRef v = request_convert_argument(b, LLVMGetArgOperand(call, k++), pt);
     if (!v) {
       fail(&p, "the argument for parameter #%u does not have the parameter's type", i + 1);
       break;
     }
     add_arg(&p, v);
+    values[i] = v;
     if (act == ACT_DUP || act == ACT_DUPNONEED) {
       for (unsigned w = 0; w < width && !p.failed; w++) {
         if (k >= n) {
           fail(&p, "too few arguments: parameter #%u is duplicated but its shadow is missing", i + 1);
           break;
         }
-        LLVMValueRef s = convert(b, LLVMGetArgOperand(call, k++), pt);
+        LLVMValueRef s = request_convert_argument(b, LLVMGetArgOperand(call, k++), pt);
         if (!s)
           fail(&p, "the shadow of parameter #%u does not have the parameter's type", i + 1);
         else
@@ -405,7 +409,7 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
   LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
   if (!p.failed && mode == MODE_REVERSE_SPLIT) {
     if (ir_is_fp_or_fp_vector(rt) || (LLVMGetTypeKind(rt) == LLVMStructTypeKind && ir_contains_fp(rt))) {
-      LLVMValueRef d = k < n ? convert(b, LLVMGetArgOperand(call, k), rt) : NULL;
+      LLVMValueRef d = k < n ? request_convert_argument(b, LLVMGetArgOperand(call, k), rt) : NULL;
       if (d) k++;
       else if (k < n) d = gather_struct(b, call, &k, n, rt);
       if (!d) fail(&p, "after the arguments, pass the adjoint of the result of '%s' (a %s)", p.fn_name, ir_type_name(rt));
@@ -418,6 +422,16 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
       fail(&p, "the tape is missing: end the arguments with the tape __parad_augmentfwd returned (after parad_tape, "
                "or alone)");
   }
+  /* split forward mode: the tape last (after a marker, or alone; Enzyme's programs pass null where the
+     function needs none), and a function that a second run computes the same */
+  if (!p.failed && p.split_forward) {
+    if (!cm.tape && k + 1 == n && ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, k)))) cm.tape = LLVMGetArgOperand(call, k++);
+    char why[400];
+    if (k == n && !split_forward_recomputable(fn, values, why, sizeof why))
+      fail(&p, "Parad's split forward mode runs '%s' again beside its tangents, which would not compute what its "
+               "first run did: %s; use __enzyme_fwddiff", p.fn_name, why);
+  }
+  free(values);
   /* the augmented forward call stores the tape wherever a tape marker points; the reverse call reads it
      from there when that is a user buffer (enzyme_allocated), else takes it as it is */
   bool tape_indirect = cm.tape && (mode == MODE_AUGMENT || cm.allocated);
@@ -451,6 +465,11 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
     LLVMAddCallSiteAttribute(canon, 1, a);
   }
   LLVMInstructionSetDebugLoc(canon, LLVMInstructionGetDebugLoc(call));
+  if (p.split_forward && cm.tape) { /* the augmented call's tape, given back (as Enzyme frees it) */
+    LLVMTypeRef ptr = LLVMTypeOf(cm.tape);
+    LLVMValueRef tape = cm.allocated ? LLVMBuildLoad2(b, ptr, cm.tape, "tape") : cm.tape;
+    ir_call_named(b, "__parad_rt_tape_drop", LLVMFunctionType(LLVMVoidTypeInContext(ctx), &ptr, 1, 0), &tape, 1);
+  }
   LLVMReplaceAllUsesWith(call, canon);
   /* The markers were read for this call only: once it is gone, so are they (at -O0 nothing else
    * would remove the loads, and the program need not define the marker globals). */

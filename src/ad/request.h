@@ -57,5 +57,11 @@ unsigned request_fn_arg(LLVMValueRef call);
 /* The call-site argument index of parameter p's value; its shadows follow it. */
 unsigned request_arg_index(const Request *r, unsigned p);
 const char *request_mode_name(DiffMode m);
+/* Converts a call-site argument to the parameter's type the way C would have passed it without the
+ * variadic promotions; NULL when the types are not related. */
+LLVMValueRef request_convert_argument(LLVMBuilderRef b, LLVMValueRef v, LLVMTypeRef to);
+/* Enzyme's __enzyme_batch calls, each made the calls of its lanes (ad_prepare, before the requests are
+ * parsed; batch.c). Returns the number of errors. */
+int batch_lower_all(LLVMModuleRef m);
 
 #endif

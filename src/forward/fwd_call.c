@@ -287,8 +287,9 @@ void fwd_call(FwdGen *g, LLVMValueRef call) {
     } else if (activity_any_active_argument(g->act, call, &which)) {
       if (custom_has_split_derivative(ir_called_function(call)))
         fwd_error(g, call, "cannot differentiate a call to '%s' with an active argument (#%u): it has only a split "
-                           "forward-mode derivative (__enzyme_register_splitderivative_...), and Parad has no split "
-                           "forward mode; register a derivative (__enzyme_register_derivative_%s) instead",
+                           "forward-mode derivative (__enzyme_register_splitderivative_...), which Parad does not use "
+                           "(its split forward mode is forward mode run again); register a derivative "
+                           "(__enzyme_register_derivative_%s) instead",
                   ir_called_name(call), which + 1, ir_called_name(call));
       else
         fwd_error(g, call, "cannot differentiate a call to '%s', " NOT_IN_PROGRAM ", with an active "

@@ -5,6 +5,7 @@
 
 WEAK int parad_dup, parad_const, parad_dupnoneed, parad_out, parad_width, parad_tape, parad_allocated;
 WEAK int enzyme_dup, enzyme_const, enzyme_dupnoneed, enzyme_out, enzyme_width, enzyme_tape, enzyme_allocated;
+WEAK int parad_vector, parad_scalar, enzyme_vector, enzyme_scalar; /* batch mode (ad/batch.c) */
 
 /* Enzyme's __enzyme_iter(n, step) in code no derivative was generated from (a file compiled without
  * requests): the count itself (ad/iteration_count.c steps it in derivatives). */

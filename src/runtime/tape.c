@@ -213,6 +213,11 @@ void __parad_rt_tape_discard(ParadTape *t) {
   free_tape(t);
 }
 
+/* Split forward mode's end (ad/split_forward.c): the augmented forward call's tape, if any, freed. */
+void __parad_rt_tape_drop(ParadTape *t) {
+  if (t) __parad_rt_tape_discard(t);
+}
+
 ParadTape *__parad_rt_tape_begin(void) {
   ParadTape *t = spare;
   spare = NULL;
