@@ -2,6 +2,7 @@
  *
  *   CHECK_CLOSE(got, want, tol)   |got - want| <= tol * max(1, |want|), else the test fails
  *   fd_central(f, ctx, x, h)      central finite difference of f at x: (f(x+h) - f(x-h)) / 2h
+ *   fd_component(f, x, n, j, h)   the same for f(x) of an array x, along its component j
  *   return check_done();          at the end of main: exit status 0 only if every check passed
  *
  * Tolerances are stated where each test calls CHECK_CLOSE: about 1e-12 against analytic derivatives
@@ -12,6 +13,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,6 +42,20 @@ typedef double (*fd_fn)(void *ctx, double x);
 
 __attribute__((unused)) static double fd_central(fd_fn f, void *ctx, double x, double h) {
   return (f(ctx, x + h) - f(ctx, x - h)) / (2 * h);
+}
+
+/* A function of an array, and its central difference along component j of x (n components). */
+typedef double (*array_fn)(const double *x);
+
+__attribute__((unused)) static double fd_component(array_fn f, const double *x, int n, int j, double h) {
+  double *y = (double *)malloc(sizeof *y * (size_t)n);
+  for (int i = 0; i < n; i++) y[i] = x[i];
+  y[j] = x[j] + h;
+  double up = f(y);
+  y[j] = x[j] - h;
+  double down = f(y);
+  free(y);
+  return (up - down) / (2 * h);
 }
 
 __attribute__((unused)) static int check_done(void) {
