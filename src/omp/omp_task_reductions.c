@@ -33,31 +33,24 @@ static bool listed_type(const LLVMTypeRef *list, unsigned n, LLVMTypeRef t) {
   return false;
 }
 
-/* clang's combiner of a scalar +: one block, loads, one add, a store; nothing called. Returns the summed
- * type, or NULL when the combiner is anything else (then *type is the type it loads, if it loads one). */
+/* clang's combiner of a + (of a scalar, or of an array section in a loop): every value it stores into
+ * memory other than its own stack slots is an add of two loads. Returns the summed type, or NULL when the
+ * combiner is anything else (then *type is the type it stores, if it stores one). */
 static LLVMTypeRef summed_type(LLVMValueRef comb, LLVMTypeRef *type) {
   LLVMTypeRef sum = NULL;
   *type = NULL;
-  bool plain = LLVMCountBasicBlocks(comb) == 1;
+  bool plain = true;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(comb); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      switch (LLVMGetInstructionOpcode(i)) {
-      case LLVMAlloca:
-      case LLVMStore:
-      case LLVMRet: break;
-      case LLVMLoad:
-        if (!ir_is_ptr(LLVMTypeOf(i)) && !*type) *type = LLVMTypeOf(i);
-        break;
-      case LLVMFAdd:
-      case LLVMAdd:
-        plain &= !sum;
-        sum = LLVMTypeOf(i);
-        break;
-      case LLVMCall:
-        plain &= ir_is_debug_intrinsic(i) || !strncmp(ir_called_name(i), "llvm.lifetime.", 14);
-        break;
-      default: plain = false;
-      }
+      if (ir_is_call(i)) plain &= ir_is_debug_intrinsic(i) || !strncmp(ir_called_name(i), "llvm.lifetime.", 14);
+      if (!LLVMIsAStoreInst(i) || LLVMIsAAllocaInst(LLVMGetOperand(i, 1))) continue;
+      LLVMValueRef v = LLVMGetOperand(i, 0);
+      LLVMTypeRef t = LLVMTypeOf(v);
+      if (!*type) *type = t;
+      bool add = LLVMIsAInstruction(v) && (LLVMGetInstructionOpcode(v) == LLVMFAdd || LLVMGetInstructionOpcode(v) == LLVMAdd) &&
+                 LLVMIsALoadInst(LLVMGetOperand(v, 0)) && LLVMIsALoadInst(LLVMGetOperand(v, 1));
+      plain &= add && (!sum || sum == t);
+      sum = t;
     }
   return plain ? sum : NULL;
 }
@@ -97,24 +90,61 @@ static bool fills_task_block(LLVMValueRef p) {
   return copied;
 }
 
-/* The type the task reads and writes its copy as, if it only loads and stores it, or hands it to tasks it
- * creates (those stores in *handed); NULL otherwise (*other_uses), or when it does neither. */
+/* The type a function loads and stores through an address, directly or (at -O0) through the stack slot
+ * it keeps it in; NULL when there are other uses or several types. */
+static LLVMTypeRef accessed_type(LLVMValueRef p, int depth) {
+  LLVMTypeRef t = NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    LLVMTypeRef got = NULL;
+    if (LLVMIsALoadInst(user)) got = LLVMTypeOf(user);
+    else if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p) got = LLVMTypeOf(LLVMGetOperand(user, 0));
+    else if (LLVMIsAStoreInst(user) && LLVMIsAAllocaInst(LLVMGetOperand(user, 1)) && depth == 0) {
+      LLVMValueRef slot = LLVMGetOperand(user, 1);
+      for (LLVMUseRef v = LLVMGetFirstUse(slot); v; v = LLVMGetNextUse(v)) {
+        LLVMValueRef l = LLVMGetUser(v);
+        if (LLVMIsAStoreInst(l) && LLVMGetOperand(l, 1) == slot) continue;
+        if (!LLVMIsALoadInst(l) || !(got = accessed_type(l, 1)) || (t && t != got)) return NULL;
+        t = got;
+      }
+      continue;
+    }
+    if (!got || (t && t != got)) return NULL;
+    t = got;
+  }
+  return t;
+}
+
+/* The type one use of the copy reads or writes it as: a load, a store into it, or a call passing it to a
+ * function of the program that loads and stores through it (a helper adding into it: the task's own copy
+ * lives until the task returns); NULL for any other use. */
+static LLVMTypeRef use_type(LLVMValueRef user, LLVMValueRef copy) {
+  if (LLVMIsALoadInst(user)) return LLVMTypeOf(user);
+  if (LLVMIsAStoreInst(user))
+    return LLVMGetOperand(user, 1) == copy && LLVMGetOperand(user, 0) != copy ? LLVMTypeOf(LLVMGetOperand(user, 0)) : NULL;
+  LLVMValueRef callee = ir_is_call(user) && !omp_is_runtime_call(user) ? ir_called_function(user) : NULL;
+  if (!callee || LLVMIsDeclaration(callee)) return NULL;
+  for (unsigned a = 0, n = ir_num_call_args(user); a < n && a < LLVMCountParams(callee); a++)
+    if (LLVMGetArgOperand(user, a) == copy) return accessed_type(LLVMGetParam(callee, a), 0);
+  return NULL;
+}
+
+/* The type the task reads and writes its copy as, if it only loads and stores it, passes it to the
+ * program's functions that do, or hands it to tasks it creates (those stores in *handed); NULL
+ * otherwise (*other_uses), or when it does none of these. */
 static LLVMTypeRef copy_type(LLVMValueRef copy, ValueList *handed, bool *other_uses) {
   LLVMTypeRef t = NULL;
   *other_uses = false;
   for (LLVMUseRef u = LLVMGetFirstUse(copy); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef user = LLVMGetUser(u), v;
+    LLVMValueRef user = LLVMGetUser(u);
     if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == copy && LLVMGetOperand(user, 1) != copy &&
         fills_task_block(LLVMGetOperand(user, 1))) {
       vec_push(handed, user);
       continue;
     }
-    if (LLVMIsALoadInst(user)) v = user;
-    else if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == copy && LLVMGetOperand(user, 0) != copy)
-      v = LLVMGetOperand(user, 0);
-    else v = NULL;
-    if (!v || (t && t != LLVMTypeOf(v))) *other_uses = true;
-    else t = LLVMTypeOf(v);
+    LLVMTypeRef got = use_type(user, copy);
+    if (!got || (t && t != got)) *other_uses = true;
+    else t = got;
   }
   return *other_uses ? NULL : t;
 }
