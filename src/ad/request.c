@@ -94,9 +94,10 @@ static Marker marker_of(LLVMValueRef arg, const char **name) {
 }
 
 /* Enzyme's other markers, which programs written for it define too, and batch mode's (batch.c). */
-static const char *const enzyme_markers[] = {"enzyme_vector", "enzyme_scalar", "parad_vector", "parad_scalar", "enzyme_primal_return", "enzyme_noret",
-                                             "enzyme_nofree", "enzyme_interleave", "enzyme_dupv", "enzyme_dupnoneedv",
-                                             "enzyme_const_return", NULL};
+static const char *const enzyme_markers[] = {"enzyme_vector",     "enzyme_scalar",        "parad_vector",
+                                             "parad_scalar",      "enzyme_primal_return", "enzyme_noret",
+                                             "enzyme_nofree",     "enzyme_interleave",    "enzyme_dupv",
+                                             "enzyme_dupnoneedv", "enzyme_const_return",  NULL};
 
 int request_weaken_markers(LLVMModuleRef m) {
   int n = 0;

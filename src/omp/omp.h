@@ -32,7 +32,7 @@ typedef enum {
                          _complete_if0 (the task run at once: the caller calls the entry itself), and
                          __kmpc_taskloop[_5](loc, gtid, task, ...): the task copied once per chunk */
   OMP_TASK_WAIT,      /* taskwait, taskgroup and its end, taskyield, a wait for dependences */
-  OMP_UNSUPPORTED,    /* task reductions but sums, copyprivate, threadprivate copies, ... */
+  OMP_UNSUPPORTED,    /* task reductions other than sums, copyprivate, threadprivate copies, ... */
 } OmpKind;
 
 /* The refusal of OMP_UNSUPPORTED (with the entry point's name). */

@@ -41,7 +41,8 @@ static bool is_increment(LLVMValueRef store, const ValueMap *inside) {
     from = 2, to = 3;
   for (unsigned k = from; k < to; k++) {
     LLVMValueRef l = LLVMGetOperand(v, k);
-    if (LLVMIsALoadInst(l) && same_address(LLVMGetOperand(l, 0), p, 0) && vmap_has(inside, LLVMBasicBlockAsValue(LLVMGetInstructionParent(l))))
+    if (LLVMIsALoadInst(l) && same_address(LLVMGetOperand(l, 0), p, 0) &&
+        vmap_has(inside, LLVMBasicBlockAsValue(LLVMGetInstructionParent(l))))
       return true;
   }
   return false;
@@ -72,9 +73,8 @@ bool omp_critical_order_matters(LLVMValueRef enter) {
       if (ends_section(i, lock)) ended = true;
       else if (LLVMIsAStoreInst(i)) {
         vec_push(&stores, i);
-        matters |= ir_is_ptr(LLVMTypeOf(LLVMGetOperand(i, 0)));
-      }
-      else if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAMemIntrinsic(i)) matters = true;
+        matters |= ir_is_ptr(LLVMTypeOf(LLVMGetOperand(i, 0))); /* same_address follows loaded addresses */
+      } else if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAMemIntrinsic(i)) matters = true;
       else if (ir_is_call_site(i) && !LLVMIsAIntrinsicInst(i) && !omp_is_runtime_call(i)) {
         LLVMValueRef callee = ir_called_function(i); /* a library function (sin) writes no shared data */
         matters |= !callee || !LLVMIsDeclaration(callee);
