@@ -47,6 +47,7 @@ typedef struct {
   unsigned long long written, read; /* bits: fn's pointer parameters */
   ValueMap seen;                     /* callees looked at */
   ValueMap globals_read;
+  bool unknown_read;                 /* through a pointer loaded from memory: it may be what it writes */
   char *why;
   size_t n;
   bool refused;
@@ -78,6 +79,8 @@ static void note_read(Check *c, LLVMValueRef p, bool top) {
   int i = top ? param_index(c, obj) : -1;
   if (i >= 0) c->read |= 1ull << i;
   if (LLVMIsAGlobalVariable(obj)) vmap_put(&c->globals_read, obj, obj);
+  else if (!LLVMIsAArgument(obj) && !LLVMIsAAllocaInst(obj) && !fresh_allocation(obj) && !LLVMIsAConstant(obj))
+    c->unknown_read = true; /* a callee's parameter is its caller's argument, noted at the call */
 }
 
 static void scan(Check *c, LLVMValueRef fn, bool top);
@@ -130,6 +133,11 @@ bool split_forward_recomputable(LLVMValueRef fn, LLVMValueRef *args, char *why, 
   scan(&c, fn, true);
   bool ok = !c.refused;
   unsigned nparams = LLVMCountParams(fn);
+  if (ok && c.written && c.unknown_read) {
+    snprintf(why, n, "it writes through a parameter and reads through a pointer it loads from memory, which may "
+                     "point to what it writes");
+    ok = false;
+  }
   for (unsigned i = 0; i < nparams && i < 64 && ok; i++) {
     if (!(c.written >> i & 1)) continue;
     if (c.read >> i & 1) {
