@@ -16,7 +16,7 @@
 // CHECK: error: __enzyme_fwdsplit: Parad's split forward mode runs 'square_in_place' again beside its tangents, which would not compute what its first run did: it reads what it writes through parameter #1
 // RUN: rm -f %t2 && not %parad-cc %cflags -DLOADED %s -o %t2 2>&1 | FileCheck %s --check-prefix=LOADED
 // RUN: test ! -e %t2
-// LOADED: error: __enzyme_fwdsplit: Parad's split forward mode runs 'through_struct' again beside its tangents, which would not compute what its first run did: it writes through a parameter and reads through a pointer it loads from memory
+// LOADED: error: __enzyme_fwdsplit_v: Parad's split forward mode runs 'through_struct' again beside its tangents, which would not compute what its first run did: it writes through a parameter and reads through a pointer it loads from memory
 #include <math.h>
 #include "check.h"
 
