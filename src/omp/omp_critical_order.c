@@ -48,6 +48,36 @@ static bool is_increment(LLVMValueRef store, const ValueMap *inside) {
   return false;
 }
 
+/* Whether a function the section calls may write memory other than its own stack (a helper computing a
+ * value does not); a library function without pointer arguments (sin) does not. */
+static bool writes_memory(LLVMValueRef fn, int depth) {
+  if (LLVMIsDeclaration(fn)) {
+    LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
+    unsigned n = LLVMCountParamTypes(fty);
+    LLVMTypeRef params[16];
+    if (n > 16 || LLVMIsFunctionVarArg(fty)) return true;
+    LLVMGetParamTypes(fty, params);
+    for (unsigned i = 0; i < n; i++)
+      if (ir_is_ptr(params[i])) return true;
+    return false;
+  }
+  if (depth > 4) return true;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (LLVMIsAStoreInst(i)) {
+        LLVMValueRef p = LLVMGetOperand(i, 1);
+        while (LLVMIsAGetElementPtrInst(p)) p = LLVMGetOperand(p, 0);
+        if (!LLVMIsAAllocaInst(p)) return true;
+      } else if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAMemIntrinsic(i)) {
+        return true;
+      } else if (ir_is_call_site(i) && !LLVMIsAIntrinsicInst(i)) {
+        LLVMValueRef callee = ir_called_function(i);
+        if (!callee || omp_is_runtime_call(i) || writes_memory(callee, depth + 1)) return true;
+      }
+    }
+  return false;
+}
+
 static bool ends_section(LLVMValueRef i, LLVMValueRef lock) {
   return ir_is_call(i) && omp_is_runtime_call(i) && omp_classify(i) == OMP_END_CRITICAL && omp_lock(i) == lock;
 }
@@ -76,8 +106,8 @@ bool omp_critical_order_matters(LLVMValueRef enter) {
         matters |= ir_is_ptr(LLVMTypeOf(LLVMGetOperand(i, 0))); /* same_address follows loaded addresses */
       } else if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAMemIntrinsic(i)) matters = true;
       else if (ir_is_call_site(i) && !LLVMIsAIntrinsicInst(i) && !omp_is_runtime_call(i)) {
-        LLVMValueRef callee = ir_called_function(i); /* a library function (sin) writes no shared data */
-        matters |= !callee || !LLVMIsDeclaration(callee);
+        LLVMValueRef callee = ir_called_function(i);
+        matters |= !callee || writes_memory(callee, 0);
       }
     }
     if (ended) continue;

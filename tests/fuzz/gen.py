@@ -137,13 +137,14 @@ class Gen:
             # stream of its own, so that the programs of seeds from before it existed stay the same
             if random.Random(seed * 7919 + 2 + omp).random() < 0.5:
                 features.add("restrict")
-            # a region's worksharing loops as task loops in a single construct: a stream of its own too
+            # a region's worksharing loops as task loops in a single construct, or as a task per iteration
+            # in a task group (task_reduction/in_reduction for sums): a stream of its own too
             if omp and random.Random(seed * 7919 + 4).random() < 0.4:
                 features.add("taskloop")
         s.feat = set(features)
         s.names = {}
         s.syms = []           # names in scope, in order of declaration
-        s.loops = []          # (loop variable, most iterations, kind: for/while/omp) around the point of generation
+        s.loops = []          # (loop variable, most iterations, kind: for/while/omp/task) around the point of generation
         s.funcs = []
         s.structs = []
         s.heap = []           # heap blocks alive in the entry (freed before every return)
@@ -1041,7 +1042,7 @@ class Gen:
         def body():
             lv = s.add(Sym(iv, "loop", "int"))
             lv.lo, lv.hi = 0, L
-            s.loops.append((lv, L.max(), "omp"))
+            s.loops.append((lv, L.max(), "task" if clauses.get("taskloop") == "tasks" else "omp"))
             out = []
             for sym in private:      # set first in every iteration (from other values: it is undefined
                 out += s.assign(depth + 1, sym, "=")     # until then), whatever path the iteration takes
@@ -1061,6 +1062,11 @@ class Gen:
             s.noisy |= sym.noisy
         for sym in clauses.get("private", []):
             sym.hidden = True        # undefined after the loop
+        if clauses.get("taskloop") == "tasks":   # a task per iteration, in a task group reducing the sums
+            sums = ", ".join(sym.name for sym, how in updates if how == "+")
+            task = Omp("task", b, clauses=["in_reduction(+ : %s)" % sums] if sums else [])
+            return Omp("taskgroup", [For(iv, 0, L.expr(), [task], himin=L.min())],
+                       clauses=["task_reduction(+ : %s)" % sums] if sums else [])
         if clauses.get("taskloop"):   # chunks of iterations as tasks: no schedule; sums the only reductions
             pragma = ["taskloop", r.choice(["grainsize(%d)" % r.randint(1, 4), "num_tasks(%d)" % r.randint(2, 5), ""])]
         else:
@@ -1159,7 +1165,9 @@ class Gen:
             for p, k in enumerate(plans):
                 if k == "for":
                     tasks = s.on("taskloop") and r.random() < 0.5
-                    decls, ups = s.shared_updates(taskloop=tasks)
+                    if tasks and r.random() < 0.5:
+                        tasks = "tasks"      # the same loop as one task per iteration
+                    decls, ups = s.shared_updates(taskloop=bool(tasks))
                     out.extend(decls)
                     later.extend(sym for sym, _ in ups)
                     nowait = not tasks and s.on("nowait") and r.random() < 0.4 and p + 1 < len(plans)
