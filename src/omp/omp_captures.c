@@ -18,7 +18,20 @@ static bool has_param_attr(LLVMValueRef fn, unsigned param, const char *name) {
   return LLVMGetEnumAttributeAtIndex(fn, param + 1, kind_of(name)) != NULL;
 }
 
-/* A local whose address goes nowhere but loads, stores into it, lifetime markers and fork calls. */
+/* A call that only reads through v and keeps it nowhere: each parameter it is passed for is readonly and
+ * nocapture (the outlined function called directly, where an if clause made the region serial). */
+static bool reads_only(LLVMValueRef call, LLVMValueRef v) {
+  LLVMValueRef callee = ir_called_function(call);
+  if (!callee || LLVMIsDeclaration(callee)) return false;
+  for (unsigned a = 0, n = ir_num_call_args(call); a < n; a++)
+    if (LLVMGetArgOperand(call, a) == v &&
+        (a >= LLVMCountParams(callee) || !has_param_attr(callee, a, "readonly") || !has_param_attr(callee, a, "nocapture")))
+      return false;
+  return true;
+}
+
+/* A local whose address goes nowhere but loads, stores into it, lifetime markers, fork calls and calls
+ * that only read through it. */
 static bool private_local(LLVMValueRef v) {
   if (!LLVMIsAAllocaInst(v)) return false;
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
@@ -29,20 +42,24 @@ static bool private_local(LLVMValueRef v) {
       const char *name = ir_called_name(user);
       if (!strncmp(name, "llvm.lifetime.", 14)) continue;
       if (omp_is_runtime_call(user) && omp_classify(user) == OMP_FORK) continue;
+      if (!omp_is_runtime_call(user) && reads_only(user, v)) continue;
     }
     return false;
   }
   return true;
 }
 
-/* Is parameter `param` of `outlined` given, at every fork of it, a private local passed once only. */
+/* Is parameter `param` of `outlined` given, at every fork of it (and every direct call: a region an if
+ * clause made serial), a private local passed once only. */
 static bool every_fork_passes_private_local(LLVMValueRef outlined, unsigned param) {
-  unsigned arg = param - OMP_OUTLINED_FIRST_PARAM + OMP_FORK_FIRST_ARG;
   for (LLVMUseRef u = LLVMGetFirstUse(outlined); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef call = LLVMGetUser(u);
-    if (!ir_is_call(call) || !omp_is_runtime_call(call) || omp_classify(call) != OMP_FORK ||
-        omp_fork_outlined(call) != outlined || arg >= ir_num_call_args(call))
+    bool direct = ir_is_call(call) && ir_called_function(call) == outlined;
+    if (!direct && (!ir_is_call(call) || !omp_is_runtime_call(call) || omp_classify(call) != OMP_FORK ||
+                    omp_fork_outlined(call) != outlined))
       return false;
+    unsigned arg = direct ? param : param - OMP_OUTLINED_FIRST_PARAM + OMP_FORK_FIRST_ARG;
+    if (arg >= ir_num_call_args(call)) return false;
     LLVMValueRef local = LLVMGetArgOperand(call, arg);
     if (!private_local(local)) return false;
     for (unsigned k = 0, n = ir_num_call_args(call); k < n; k++)
