@@ -1,7 +1,8 @@
 // A shared coefficient k that a parallel loop only reads, while it stores doubles: clang passes k by
 // address, and unless Parad can tell that the stores miss it, the loop reloads k on every iteration and
 // the forward sweep records a copy of it per iteration. When optimised, rows() must record at most one
-// value per iteration (the tape peak for n = 20000 stays under 8 n bytes plus 64 KiB); doubled() writes k
+// value per iteration (the tape peak for n = 20000 stays under 8 n bytes plus 64 KiB), and so must
+// rows_if(), whose if clause makes clang call the outlined function directly too; doubled() writes k
 // inside the region (in a single), so there k must not be taken for read-only. f = sum_i k u_i^2 (rows),
 // and with k doubled first (doubled). Analytic: df/dk = sum u_i^2 (times 2), df/du_i = 2 k u_i (times 2),
 // tolerance 1e-12; forward tangents along k and one u_i (1e-12).
@@ -19,6 +20,14 @@ enum { N = 20000 };
 
 __attribute__((noinline)) static double rows(const double *u, double *v, double k, int n) {
 #pragma omp parallel for schedule(static)
+  for (int i = 0; i < n; i++) v[i] = k * u[i] * u[i];
+  double s = 0;
+  for (int i = 0; i < n; i++) s += v[i];
+  return s;
+}
+
+__attribute__((noinline)) static double rows_if(const double *u, double *v, double k, int n) {
+#pragma omp parallel for schedule(static) if (n > 100)
   for (int i = 0; i < n; i++) v[i] = k * u[i] * u[i];
   double s = 0;
   for (int i = 0; i < n; i++) s += v[i];
@@ -63,6 +72,10 @@ int main(void) {
   size_t peak;
   CHECK_FUNCTION(rows, 1, peak);
 #ifdef __OPTIMIZE__ /* at -O0 nothing hoists loads: every iteration records k */
+  CHECK_CLOSE(peak <= 8.0 * N + 65536 ? 0.0 : (double)peak, 0.0, 0);
+#endif
+  CHECK_FUNCTION(rows_if, 1, peak);
+#ifdef __OPTIMIZE__
   CHECK_CLOSE(peak <= 8.0 * N + 65536 ? 0.0 : (double)peak, 0.0, 0);
 #endif
   CHECK_FUNCTION(doubled, 2, peak);
