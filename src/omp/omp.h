@@ -79,6 +79,11 @@ bool omp_end_reduce_has_barrier(LLVMValueRef call);
 /* For OMP_CRITICAL: whether the section's reverse needs the order the threads entered it in (it
  * overwrites shared data rather than adding into it; omp_critical_order.c). */
 bool omp_critical_order_matters(LLVMValueRef enter);
+/* For __kmpc_omp_task_with_deps, on the code clang wrote (before optimising, which may merge the stores
+ * that fill the dependences): whether one is mutexinoutset or inoutset, which order the tasks in no fixed
+ * way. omp_prepare marks such spawns (OMP_UNORDERED_DEPS metadata) for reverse mode to refuse. */
+bool omp_spawn_has_unordered_deps(LLVMValueRef call);
+#define OMP_UNORDERED_DEPS "parad.unordered_deps"
 /* The lock operand of OMP_CRITICAL, OMP_END_CRITICAL, OMP_REDUCE, OMP_END_REDUCE. */
 LLVMValueRef omp_lock(LLVMValueRef call);
 

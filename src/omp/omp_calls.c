@@ -130,3 +130,23 @@ LLVMValueRef omp_lock(LLVMValueRef call) {
   default: return NULL;
   }
 }
+
+/* Stores of a dependence kind with mutexinoutset (4) or inoutset (8) into the array at p or its elements. */
+static bool stores_unordered_kind(LLVMValueRef p, int depth) {
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAGetElementPtrInst(user) && depth < 8 && stores_unordered_kind(user, depth + 1)) return true;
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p) {
+      LLVMValueRef v = LLVMGetOperand(user, 0);
+      if (LLVMIsAConstantInt(v) && LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 8 && (LLVMConstIntGetZExtValue(v) & 0xc)) return true;
+    }
+  }
+  return false;
+}
+
+bool omp_spawn_has_unordered_deps(LLVMValueRef call) {
+  if (strcmp(ir_called_name(call), "__kmpc_omp_task_with_deps") || ir_num_call_args(call) < 5) return false;
+  LLVMValueRef deps = LLVMGetArgOperand(call, 4);
+  while (LLVMIsAGetElementPtrInst(deps)) deps = LLVMGetOperand(deps, 0);
+  return LLVMIsAAllocaInst(deps) && stores_unordered_kind(deps, 0);
+}

@@ -111,7 +111,16 @@ static void drop_unreachable(LLVMValueRef fn) {
   vmap_free(&live);
 }
 
+/* A spawn whose dependences order its tasks in no fixed way, marked for reverse mode (omp.h). */
+static void mark_unordered_deps(LLVMValueRef call) {
+  if (!omp_spawn_has_unordered_deps(call)) return;
+  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(call));
+  unsigned kind = LLVMGetMDKindIDInContext(c, OMP_UNORDERED_DEPS, (unsigned)strlen(OMP_UNORDERED_DEPS));
+  LLVMSetMetadata(call, kind, LLVMMetadataAsValue(c, LLVMMDStringInContext2(c, "", 0)));
+}
+
 static void rewrite(LLVMValueRef call) {
+  mark_unordered_deps(call);
   OmpKind kind = omp_classify(call);
   if (kind != OMP_REDUCE && kind != OMP_END_REDUCE) return;
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetTypeContext(LLVMTypeOf(call)));

@@ -374,6 +374,10 @@ static void aug_task_spawn(RevGen *g, LLVMValueRef call) {
     return;
   }
   LLVMValueRef alloc = spawned(g, call, &pair, &at);
+  unsigned unordered = LLVMGetMDKindIDInContext(g->ctx, OMP_UNORDERED_DEPS, (unsigned)strlen(OMP_UNORDERED_DEPS));
+  if (alloc && LLVMGetMetadata(call, unordered))
+    rev_error(g, call, "reverse mode cannot differentiate a task with depend(mutexinoutset) or depend(inoutset): "
+                       "such tasks run in an order the dependences do not fix, and the reverse sweep needs it");
   if (alloc && ir_num_call_args(call) >= 5 && adjoint_tasks(g)) {
     LLVMValueRef args[3] = {task_record(g, g->b, aug_value(g, alloc), at), aug_value(g, LLVMGetArgOperand(call, 3)),
                             aug_value(g, LLVMGetArgOperand(call, 4))};
