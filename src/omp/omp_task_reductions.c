@@ -59,9 +59,9 @@ static void collect_combiners(LLVMModuleRef m, Combiners *c) {
   memset(c, 0, sizeof *c);
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
     if (LLVMIsDeclaration(f) || strncmp(LLVMGetValueName(f), ".red_comb.", 10)) continue;
-    LLVMTypeRef loaded, sum = summed_type(f, &loaded);
+    LLVMTypeRef stored, sum = summed_type(f, &stored);
     if (sum) note_type(c->summed, &c->n_summed, sum);
-    else if (loaded) note_type(c->other, &c->n_other, loaded);
+    else if (stored) note_type(c->other, &c->n_other, stored);
     else c->n_other = MAX_TYPES + 1; /* nothing to tell it by: no type is safe */
   }
 }
