@@ -772,6 +772,11 @@ class Gen:
             if how == "critical":
                 return [Omp("critical", [st], ["(%s)" % s.ompctx["crit"]] if s.ompctx["crit"] else [])]
             return [st]
+        if how == "chain":   # r = c r + e, in the tasks' order of creation: |r| stays under cap / 2
+            c = r.choice([0.5, 0.7, 0.9])
+            e = s.fit(s.live(s.expr(2)), sym.cap * (1 - c) / 2)
+            sym.active |= getattr(e, "act", False)
+            return [Assign(Var(sym.name), "=", Bin("+", Bin("*", Num(c), Var(sym.name)), e))]
         if how == "*":
             e = s.mk(Bin("+", Num(1.0), Bin("*", Num(0.2), Un("tanh", s.live(s.expr(2))))), 1.2)
             sym.active = True
@@ -1064,7 +1069,9 @@ class Gen:
             sym.hidden = True        # undefined after the loop
         if clauses.get("taskloop") == "tasks":   # a task per iteration, in a task group reducing the sums
             sums = ", ".join(sym.name for sym, how in updates if how == "+")
-            task = Omp("task", b, clauses=["in_reduction(+ : %s)" % sums] if sums else [])
+            chains = ", ".join(sym.name for sym, how in updates if how == "chain")
+            task = Omp("task", b, clauses=(["in_reduction(+ : %s)" % sums] if sums else []) +
+                       (["depend(inout : %s)" % chains] if chains else []))
             return Omp("taskgroup", [For(iv, 0, L.expr(), [task], himin=L.min())],
                        clauses=["task_reduction(+ : %s)" % sums] if sums else [])
         if clauses.get("taskloop"):   # chunks of iterations as tasks: no schedule; sums the only reductions
@@ -1087,11 +1094,15 @@ class Gen:
     def shared_updates(s, taskloop=False):
         """Shared scalars for a worksharing loop to update, declared before it: (declarations, updates);
         a task loop's reductions are sums only (task reductions of other operators are refused), and its
-        critical sections add (the reverse of one that overwrites needs an order tasks do not keep)."""
+        critical sections add (the reverse of one that overwrites needs an order tasks do not keep); a task
+        per iteration (taskloop == "tasks") may also chain a value through the tasks in order of creation
+        (depend(inout) on it: "chain")."""
         r = s.r
         hows = [h for h, f in (("+", "reduction_sum"), ("*", "reduction_prod"), ("max", "reduction_max"),
                                ("min", "reduction_min"), ("atomic", "atomic"), ("critical", "critical"),
-                               ("cmax", "critical")) if s.on(f) and (not taskloop or h in ("+", "atomic", "critical"))]
+                               ("cmax", "critical"), ("chain", "taskloop"))
+                if s.on(f) and (not taskloop or h in ("+", "atomic", "critical", "chain")) and
+                (h != "chain" or taskloop == "tasks")]
         decls, ups = [], []
         for how in r.sample(hows, min(len(hows), r.randint(0, 2))):
             sym = s.add(Sym(s.fresh("r"), "scalar", "double", ACAP))
@@ -1167,7 +1178,7 @@ class Gen:
                     tasks = s.on("taskloop") and r.random() < 0.5
                     if tasks and r.random() < 0.5:
                         tasks = "tasks"      # the same loop as one task per iteration
-                    decls, ups = s.shared_updates(taskloop=bool(tasks))
+                    decls, ups = s.shared_updates(taskloop=tasks)
                     out.extend(decls)
                     later.extend(sym for sym, _ in ups)
                     nowait = not tasks and s.on("nowait") and r.random() < 0.4 and p + 1 < len(plans)
