@@ -71,6 +71,11 @@ double __parad_fwdsplit(void *fn, ...);
 size_t parad_tape_peak_bytes(void);
 size_t parad_tape_recorded_bytes(void);
 void parad_tape_reset_peak(void);
+/* The tape budget: the most bytes all reverse-mode tapes may hold at once (0: no budget, the default);
+ * PARAD_TAPE_LIMIT in the environment (bytes, with K, M or G) sets it too, the program's call winning.
+ * Parad does not yet checkpoint loops to stay under it: a forward sweep that would go over stops the
+ * program with the figures (exit status 70) instead of running the machine out of memory. */
+void parad_set_tape_limit(size_t bytes);
 /* Programs built with PARAD_COUNT_UPDATES set: the adjoint updates of shared memory the reverse sweeps of
  * parallel regions made, plain and atomic. */
 void parad_adjoint_update_counts(unsigned long long *plain, unsigned long long *atomic);

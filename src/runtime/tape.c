@@ -68,10 +68,12 @@ static ParadChunk *take_chunk(size_t size) {
 }
 
 static ParadChunk *new_chunk(ParadTape *t, size_t size) {
+  __parad_rt_tape_budget_take(sizeof(ParadChunk) + size);
   ParadChunk *c = take_chunk(size);
   if (!c) fatal("out of memory for the tape of reverse mode (the forward sweep records too much; "
                 "checkpoint long loops)");
   t->bytes += sizeof *c + c->size;
+  if (c->size > size) __parad_rt_tape_budget_take(c->size - size); /* a bigger pooled chunk */
   return c;
 }
 
@@ -86,6 +88,7 @@ static void free_chunks(ParadTape *t) {
   while (c->next) c = c->next;
   while (c) {
     ParadChunk *p = c->prev;
+    __parad_rt_tape_budget_give(sizeof *c + c->size);
     free(c);
     c = p;
   }
@@ -142,7 +145,10 @@ __attribute__((destructor)) static void release_main_cache(void) { release_cache
 
 /* A chunk the thread's next tapes may use. */
 static void pool_chunk(ParadTape *t, ParadChunk *c) {
-  if (t) t->bytes -= sizeof *c + c->size;
+  if (t) {
+    t->bytes -= sizeof *c + c->size;
+    __parad_rt_tape_budget_give(sizeof *c + c->size);
+  }
   if (pooled + sizeof *c + c->size > POOL_AT_MOST) {
     free(c);
     return;
@@ -332,6 +338,7 @@ _Thread_local ParadTape *__parad_rt_current_tangent;
 
 /* A chunk of exactly size bytes (the pool may hold bigger ones): a twin's chunks match its tape's. */
 static ParadChunk *exact_chunk(size_t size) {
+  __parad_rt_tape_budget_take(sizeof(ParadChunk) + size);
   ParadChunk *c = malloc(sizeof *c + size);
   if (!c) fatal("out of memory for the tangent of a tape");
   c->size = size;
@@ -357,6 +364,7 @@ char *__parad_rt_twin_grow(ParadTape *twin, ParadTape *t) {
   if (!next || next->size != t->chunk->size) {
     for (ParadChunk *d = next, *after; d; d = after) {
       after = d->next;
+      __parad_rt_tape_budget_give(sizeof *d + d->size);
       free(d);
     }
     next = exact_chunk(t->chunk->size);

@@ -40,6 +40,11 @@ typedef struct ParadTape {
 
 extern _Thread_local ParadTape *__parad_rt_current;
 
+/* The tape budget (tape_budget.c): chunk bytes taken by a tape (stopping the program, with the figures,
+ * over the budget) and given back. */
+void __parad_rt_tape_budget_take(size_t bytes);
+void __parad_rt_tape_budget_give(size_t bytes);
+
 /* A new empty tape, made current (the previous one is remembered). */
 ParadTape *__parad_rt_tape_begin(void);
 /* At the end of a forward sweep (the tape is at its fullest): notes its size for parad_tape_peak_bytes. */

@@ -1,0 +1,68 @@
+/* The tape budget: parad_set_tape_limit(bytes), or PARAD_TAPE_LIMIT in the environment (a number of bytes
+ * with an optional K, M or G, powers of 1024), caps the bytes that all reverse-mode tapes of the process
+ * hold at once (their chunks; not the pool of chunks kept for later gradients). Without a budget nothing
+ * is counted against anything and the speed is as before. Parad does not yet checkpoint loops to stay
+ * under a budget: a forward sweep that would go over it stops the program with the figures, rather than
+ * run the machine out of memory. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tape.h"
+
+static size_t limit;          /* 0: none */
+static size_t held;           /* bytes of chunks the tapes hold now */
+static int limit_read;        /* the environment read (once) */
+
+/* "512M" -> 512 << 20; 0 for what is not a size */
+static size_t parse_size(const char *s) {
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (end == s) return 0;
+  while (isspace((unsigned char)*end)) end++;
+  int shift = 0;
+  switch (toupper((unsigned char)*end)) {
+  case 'K': shift = 10; end++; break;
+  case 'M': shift = 20; end++; break;
+  case 'G': shift = 30; end++; break;
+  default: break;
+  }
+  if (toupper((unsigned char)*end) == 'I') end++; /* KiB, MiB, GiB */
+  if (toupper((unsigned char)*end) == 'B') end++;
+  if (*end || (shift && v > (~0ull >> shift))) return 0;
+  return (size_t)(v << shift);
+}
+
+static void read_environment(void) {
+  if (__atomic_load_n(&limit_read, __ATOMIC_ACQUIRE)) return;
+  const char *s = getenv("PARAD_TAPE_LIMIT");
+  if (s && *s) {
+    size_t v = parse_size(s);
+    if (!v) {
+      fprintf(stderr, "parad runtime: PARAD_TAPE_LIMIT=%s is not a size (a number of bytes, with K, M or G)\n", s);
+      exit(70);
+    }
+    __atomic_store_n(&limit, v, __ATOMIC_RELAXED);
+  }
+  __atomic_store_n(&limit_read, 1, __ATOMIC_RELEASE);
+}
+
+void parad_set_tape_limit(size_t bytes) {
+  read_environment(); /* the program's call wins over the environment */
+  __atomic_store_n(&limit, bytes, __ATOMIC_RELAXED);
+}
+
+void __parad_rt_tape_budget_take(size_t bytes) {
+  read_environment();
+  size_t now = __atomic_add_fetch(&held, bytes, __ATOMIC_RELAXED), cap = __atomic_load_n(&limit, __ATOMIC_RELAXED);
+  if (cap && now > cap) {
+    fprintf(stderr,
+            "parad runtime: the reverse-mode tapes would hold %zu bytes, over the tape budget of %zu bytes "
+            "(parad_set_tape_limit or PARAD_TAPE_LIMIT); Parad does not checkpoint loops yet: raise the budget, "
+            "or differentiate fewer steps per gradient\n",
+            now, cap);
+    exit(70);
+  }
+}
+
+void __parad_rt_tape_budget_give(size_t bytes) { __atomic_sub_fetch(&held, bytes, __ATOMIC_RELAXED); }
