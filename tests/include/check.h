@@ -3,6 +3,8 @@
  *   CHECK_CLOSE(got, want, tol)   |got - want| <= tol * max(1, |want|), else the test fails
  *   fd_central(f, ctx, x, h)      central finite difference of f at x: (f(x+h) - f(x-h)) / 2h
  *   fd_component(f, x, n, j, h)   the same for f(x) of an array x, along its component j
+ *   CHECK_GRADIENT(f, x, n, tol, h, fd_tol)  the gradient of f(x) (n components) against its tangents
+ *                                 along each unit direction (tol) and central differences (h, fd_tol)
  *   return check_done();          at the end of main: exit status 0 only if every check passed
  *
  * Tolerances are stated where each test calls CHECK_CLOSE: about 1e-12 against analytic derivatives
@@ -57,6 +59,19 @@ __attribute__((unused)) static double fd_component(array_fn f, const double *x, 
   free(y);
   return (up - down) / (2 * h);
 }
+
+/* A macro: a derivative request names its function. The test declares __parad_autodiff and
+ * __parad_fwddiff. */
+#define CHECK_GRADIENT(f, x, n, tol, h, fd_tol)                                                          \
+  do {                                                                                                 \
+    double g_[n] = {0}, v_[n];                                                                         \
+    __parad_autodiff((void *)f, x, g_);                                                                \
+    for (int j_ = 0; j_ < (n); j_++) {                                                                 \
+      for (int i_ = 0; i_ < (n); i_++) v_[i_] = i_ == j_;                                              \
+      CHECK_CLOSE(g_[j_], __parad_fwddiff((void *)f, x, v_), tol);                                     \
+      CHECK_CLOSE(g_[j_], fd_component(f, x, n, j_, h), fd_tol);                                       \
+    }                                                                                                  \
+  } while (0)
 
 __attribute__((unused)) static int check_done(void) {
   if (check_count == 0) {

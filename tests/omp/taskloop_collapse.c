@@ -37,13 +37,8 @@ static double f(const double *x) {
 }
 
 int main(void) {
-  double x[N], g[N] = {0}, v[N];
+  double x[N];
   for (int i = 0; i < N; i++) x[i] = 0.2 * i - 0.7;
-  __parad_autodiff((void *)f, x, g);
-  for (int j = 0; j < N; j++) {
-    for (int i = 0; i < N; i++) v[i] = i == j;
-    CHECK_CLOSE(g[j], __parad_fwddiff((void *)f, x, v), 1e-12);
-    CHECK_CLOSE(g[j], fd_component(f, x, N, j, 1e-6), 1e-7);
-  }
+  CHECK_GRADIENT(f, x, N, 1e-12, 1e-6, 1e-7);
   return check_done();
 }
