@@ -122,8 +122,7 @@ static bool only_written(LLVMValueRef p) {
 
 static bool dead_store(LLVMValueRef inst) {
   if (!LLVMIsAStoreInst(inst)) return false;
-  LLVMValueRef p = LLVMGetOperand(inst, 1);
-  while (LLVMIsAGetElementPtrInst(p)) p = LLVMGetOperand(p, 0);
+  LLVMValueRef p = ir_address_base(LLVMGetOperand(inst, 1));
   return LLVMIsAAllocaInst(p) && only_written(p);
 }
 

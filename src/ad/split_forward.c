@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/calls.h"
 #include "analysis/unwritten.h"
 #include "ir/ir.h"
 #include "ir/valuemap.h"
@@ -20,26 +21,17 @@
  * slot a parameter is kept in. */
 static LLVMValueRef object_of(LLVMValueRef p) {
   for (int depth = 0; depth < 64; depth++) {
-    p = ir_strip_pointer_casts(p);
-    if (LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) {
-      p = LLVMGetOperand(p, 0);
-      continue;
-    }
-    LLVMValueRef slot_value;
-    if (LLVMIsALoadInst(p) && LLVMIsAAllocaInst(LLVMGetOperand(p, 0)) && (slot_value = unwritten_slot_value(LLVMGetOperand(p, 0)))) {
-      p = slot_value;
-      continue;
-    }
-    break;
+    p = ir_address_base(p);
+    LLVMValueRef slot = LLVMIsALoadInst(p) ? LLVMGetOperand(p, 0) : NULL, value;
+    if (!slot || !LLVMIsAAllocaInst(slot) || !(value = unwritten_slot_value(slot))) break;
+    p = value;
   }
   return p;
 }
 
+/* A block an allocation call returns (calls.c's allocators, registered ones included). */
 static bool fresh_allocation(LLVMValueRef obj) {
-  if (!ir_is_call(obj)) return false;
-  const char *n = ir_called_name(obj);
-  return !strcmp(n, "malloc") || !strcmp(n, "calloc") || !strcmp(n, "aligned_alloc") || !strcmp(n, "_Znwm") ||
-         !strcmp(n, "_Znam");
+  return ir_is_call(obj) && call_classify(obj, NULL) == CALL_ALLOC && call_alloc_slot(obj) < 0;
 }
 
 typedef struct {
@@ -106,7 +98,7 @@ static void scan_call(Check *c, LLVMValueRef call, bool top) {
     /* what a callee does with a pointer: read it (a defined callee's writes are its own refusal) */
     note_read(c, arg, top);
     if (!defined && !fresh_allocation(call) && !LLVMIsAFunction(ir_strip_pointer_casts(arg)) &&
-        !ir_call_arg_has_attr(call, a, "readonly") && !omp_is_runtime_call(call) && strcmp(name, "free") != 0) {
+        !ir_call_arg_has_attr(call, a, "readonly") && !omp_is_runtime_call(call) && call_classify(call, NULL) != CALL_FREE) {
       LLVMValueRef obj = object_of(arg);
       if (!LLVMIsAAllocaInst(obj) && !fresh_allocation(obj) && !LLVMIsAGlobalVariable(obj))
         refuse(c, call, "it passes memory it does not own to a function outside the program, which may write it");

@@ -314,10 +314,15 @@ bool ir_atomic_fadd(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef v, unsigned a
   return false;
 }
 
+LLVMValueRef ir_address_base(LLVMValueRef p) {
+  p = ir_strip_pointer_casts(p);
+  while (LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr))
+    p = ir_strip_pointer_casts(LLVMGetOperand(p, 0));
+  return p;
+}
+
 void ir_describe_memory(LLVMValueRef p, char *buf, size_t n) {
-  LLVMValueRef base = ir_strip_pointer_casts(p);
-  while (LLVMIsAGetElementPtrInst(base) || (LLVMIsAConstantExpr(base) && LLVMGetConstOpcode(base) == LLVMGetElementPtr))
-    base = ir_strip_pointer_casts(LLVMGetOperand(base, 0));
+  LLVMValueRef base = ir_address_base(p);
   if (LLVMIsAGlobalVariable(base))
     snprintf(buf, n, "the global variable '%s'; Parad gives globals no shadow", LLVMGetValueName(base));
   else if (LLVMIsAArgument(base))

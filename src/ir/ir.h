@@ -77,6 +77,9 @@ void ir_memset_zero(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef bytes, unsign
 bool ir_is_debug_intrinsic(LLVMValueRef inst);
 /* Strips bitcasts and address-space casts to the underlying value. */
 LLVMValueRef ir_strip_pointer_casts(LLVMValueRef v);
+/* The pointer an address is computed from by getelementptr and casts (instructions or constants): the
+ * object it points into, as far as the address itself tells. */
+LLVMValueRef ir_address_base(LLVMValueRef p);
 /* The integer an address is computed from (by getelementptr and casts of a pointer rebuilt by inttoptr),
  * whose origin the analyses cannot follow; NULL for any other address. */
 LLVMValueRef ir_address_integer(LLVMValueRef p);

@@ -146,7 +146,6 @@ static bool stores_unordered_kind(LLVMValueRef p, int depth) {
 
 bool omp_spawn_has_unordered_deps(LLVMValueRef call) {
   if (strcmp(ir_called_name(call), "__kmpc_omp_task_with_deps") || ir_num_call_args(call) < 5) return false;
-  LLVMValueRef deps = LLVMGetArgOperand(call, 4);
-  while (LLVMIsAGetElementPtrInst(deps)) deps = LLVMGetOperand(deps, 0);
+  LLVMValueRef deps = ir_address_base(LLVMGetArgOperand(call, 4));
   return LLVMIsAAllocaInst(deps) && stores_unordered_kind(deps, 0);
 }

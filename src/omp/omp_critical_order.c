@@ -65,9 +65,7 @@ static bool writes_memory(LLVMValueRef fn, int depth) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       if (LLVMIsAStoreInst(i)) {
-        LLVMValueRef p = LLVMGetOperand(i, 1);
-        while (LLVMIsAGetElementPtrInst(p)) p = LLVMGetOperand(p, 0);
-        if (!LLVMIsAAllocaInst(p)) return true;
+        if (!LLVMIsAAllocaInst(ir_address_base(LLVMGetOperand(i, 1)))) return true;
       } else if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAMemIntrinsic(i)) {
         return true;
       } else if (ir_is_call_site(i) && !LLVMIsAIntrinsicInst(i)) {

@@ -66,17 +66,12 @@ static void collect_combiners(LLVMModuleRef m, Combiners *c) {
   }
 }
 
-static LLVMValueRef strip_offsets(LLVMValueRef p) {
-  while (LLVMIsAGetElementPtrInst(p)) p = LLVMGetOperand(p, 0);
-  return p;
-}
-
 /* Memory a task block is filled from: the block, its shared part (whose address the block holds), or a
  * stack slot copied into it (clang fills a slot, then copies it into the block, at -O0 and before the
  * light optimisation). */
 static bool fills_task_block(LLVMValueRef p) {
-  p = strip_offsets(p);
-  if (omp_task_alloc_of(p) || (LLVMIsALoadInst(p) && omp_task_alloc_of(strip_offsets(LLVMGetOperand(p, 0))))) return true;
+  p = ir_address_base(p);
+  if (omp_task_alloc_of(p) || (LLVMIsALoadInst(p) && omp_task_alloc_of(ir_address_base(LLVMGetOperand(p, 0))))) return true;
   if (!LLVMIsAAllocaInst(p)) return false;
   bool copied = false;
   for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {

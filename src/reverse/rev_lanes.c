@@ -80,15 +80,12 @@ static unsigned int_as_float(LLVMValueRef v) {
 
 /* Whether an integer value is only ever used as an integer: compared, indexed with, counted, converted to
  * another integer or converted to a float by value, kept in a stack slot read back the same way, passed
- * to a function of the module that does the same. A float's bits would need a bitcast, a store elsewhere or an unknown call to reach a
- * float again. `seen`: values and slots already being asked about (a loop counter's slot, a recursion),
+ * to a function of the module that does the same. A float's bits would need a bitcast, a store elsewhere
+ * or an unknown call to reach a float again. `seen`: values and slots already being asked about (a loop counter's slot, a recursion),
  * taken as integers unless something else says otherwise. */
 static bool integer_only(LLVMValueRef v, ValueMap *seen);
 
-static bool task_block(LLVMValueRef p) {
-  for (int i = 0; i < 16 && LLVMIsAGetElementPtrInst(p = ir_strip_pointer_casts(p)); i++) p = LLVMGetOperand(p, 0);
-  return omp_task_alloc_of(p) != NULL;
-}
+static bool task_block(LLVMValueRef p) { return omp_task_alloc_of(ir_address_base(p)) != NULL; }
 
 static bool integer_parameter(LLVMValueRef call, LLVMValueRef v, ValueMap *seen) {
   LLVMValueRef callee = ir_called_function(call);
