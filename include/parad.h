@@ -71,11 +71,20 @@ double __parad_fwdsplit(void *fn, ...);
 size_t parad_tape_peak_bytes(void);
 size_t parad_tape_recorded_bytes(void);
 void parad_tape_reset_peak(void);
-/* The tape budget: the most bytes all reverse-mode tapes may hold at once (0: no budget, the default);
- * PARAD_TAPE_LIMIT in the environment (bytes, with K, M or G) sets it too, the program's call winning.
- * Parad does not yet checkpoint loops to stay under it: a forward sweep that would go over stops the
- * program with the figures (exit status 70) instead of running the machine out of memory. */
+/* The tape budget: the most bytes all reverse-mode tapes and snapshots may hold at once (0: no budget,
+ * the default); PARAD_TAPE_LIMIT in the environment (bytes, with K, M or G) sets it too, the program's
+ * call winning. Loops marked with __parad_checkpoint_loop() keep their snapshots under it; a forward
+ * sweep whose tape would still go over stops the program with the figures (exit status 70) instead of
+ * running the machine out of memory. */
 void parad_set_tape_limit(size_t bytes);
+/* Called first in the body of a loop (a time loop), in a function that reverse mode differentiates: the
+ * loop's steps are not taped; the forward sweep keeps snapshots of the state at spaced steps (under the
+ * tape budget, else at most 1 GiB of them) and the reverse sweep recomputes each step from the nearest
+ * snapshot before reversing it (revolve's binomial schedule). The state is what the steps write: the
+ * function's variables the loop uses and the memory the steps store into, found as they run. A step runs
+ * again when it is recomputed: what it prints, it prints again. Serial steps only for now (no OpenMP or
+ * MPI inside the loop, no nested checkpointed loops). */
+void __parad_checkpoint_loop(void);
 /* Programs built with PARAD_COUNT_UPDATES set: the adjoint updates of shared memory the reverse sweeps of
  * parallel regions made, plain and atomic. */
 void parad_adjoint_update_counts(unsigned long long *plain, unsigned long long *atomic);

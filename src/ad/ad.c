@@ -11,6 +11,7 @@
 #include "ad/indirect.h"
 #include "ad/registered.h"
 #include "ad/body.h"
+#include "ad/checkpoint.h"
 #include "ad/request.h"
 #include "analysis/activity.h"
 #include "analysis/calls.h"
@@ -57,7 +58,9 @@ bool ad_failed(AdModule *ad, const char *key) {
 }
 
 int ad_prepare(LLVMModuleRef m) {
-  int errors = custom_register_all(m) + registered_read_all(m) + batch_lower_all(m) + request_canonicalise_all(m);
+  int errors = checkpoint_outline_all(m);
+  if (errors) return errors;
+  errors = custom_register_all(m) + registered_read_all(m) + batch_lower_all(m) + request_canonicalise_all(m);
   if (!errors) omp_prepare(m);
   return errors;
 }
@@ -291,6 +294,7 @@ static void verify_generated(AdModule *ad) {
 int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
   AdModule ad = {.mod = m, .ctx = LLVMGetModuleContext(m), .count_updates = getenv("PARAD_COUNT_UPDATES") != NULL};
   int before = diag_error_count();
+  if (checkpoint_check_copies(m)) return diag_error_count() - before;
   ValueList pending = {0}, later = {0};
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (LLVMIsDeclaration(f) && !strncmp(LLVMGetValueName(f), REQUEST_PREFIX, strlen(REQUEST_PREFIX)))
@@ -330,6 +334,7 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
   indirect_emit_table(&ad);
   ad_body_drop(&ad);
   ad_iter_lower(m);
+  checkpoint_lower_notes(m);
   if (diag_error_count() == before) {
     drop_failed(&ad);
     verify_generated(&ad);

@@ -101,6 +101,9 @@ LLVMValueRef ir_clone_mapped(LLVMBuilderRef b, ValueMap *vmap, LLVMValueRef inst
 LLVMValueRef ir_mirror_call(LLVMBuilderRef b, const ValueMap *vmap, LLVMValueRef call, LLVMValueRef dst,
                             LLVMValueRef src, bool zero_value);
 
+/* A copy of fn named `name`, internal, with fn's attributes; vm maps fn's arguments, blocks and
+ * instructions to the copy's (ir/clone.c). Debug locations are fn's as they are. */
+LLVMValueRef ir_clone_function(LLVMValueRef fn, const char *name, ValueMap *vm);
 /* Drops the loop hints (!llvm.loop) a copy of the program's code carries: they were about the program's
  * loop (an OpenMP simd loop's forced vectorisation), not the derivative's, which holds other work (tape
  * records, tangents); forced, the optimiser would only warn where it cannot follow them. */

@@ -319,7 +319,25 @@ void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
     vmap_put(&g->smap, call, s);
     return;
   }
-  aug_clone(g, call);
+  /* with a checkpointed loop in the module, the runtime frees: a block a snapshot may hold must outlive
+     the loop's reverse sweep (runtime/checkpoint.c) */
+  bool checkpoints = LLVMGetNamedFunction(g->ad->mod, "__parad_rt_ckpt_forward") != NULL;
+  if (kind == CALL_FREE && checkpoints) {
+    LLVMValueRef p = aug_value(g, LLVMGetArgOperand(call, call_freed_arg(call)));
+    runtime_call(g, "__parad_rt_ckpt_free", LLVMVoidTypeInContext(g->ctx), &p, 1);
+  } else {
+    aug_clone(g, call);
+  }
+  if (kind == CALL_ALLOC && checkpoints && call_alloc_slot(call) < 0) {
+    int arg[2];
+    bool aligned = call_alloc_shape(call, arg);
+    LLVMValueRef size = LLVMConstInt(g->i64, 1, 0);
+    for (int k = 0; k < (aligned ? 1 : 2); k++)
+      if (arg[k] >= 0)
+        size = LLVMBuildMul(g->b, size, LLVMBuildIntCast2(g->b, aug_value(g, LLVMGetArgOperand(call, (unsigned)arg[k])), g->i64, 0, ""), "");
+    LLVMValueRef args[2] = {aug_value(g, call), size};
+    runtime_call(g, "__parad_rt_ckpt_allocated", LLVMVoidTypeInContext(g->ctx), args, 2);
+  }
   if (kind == CALL_FREE) {
     /* the primal block may go now (the reverse sweep never reads primal memory); its shadow collects
      * adjoints until the end */

@@ -13,3 +13,6 @@ WEAK unsigned long long __enzyme_iter(unsigned long long n, unsigned long long s
   (void)step;
   return n;
 }
+
+/* __parad_checkpoint_loop() in a file compiled without Parad: the loop runs as it is. */
+WEAK void __parad_checkpoint_loop(void) {}

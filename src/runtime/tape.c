@@ -3,6 +3,7 @@
 
 #include <malloc.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@ enum { FIRST_CHUNK = 64 * 1024, LARGEST_STEP = 64 * 1024 * 1024 };
 
 _Thread_local ParadTape *__parad_rt_current;
 static _Thread_local size_t thread_peak;
+static _Thread_local size_t thread_extra; /* snapshots of checkpointed loops held now (checkpoint.c) */
 static size_t recorded; /* all threads' tapes, summed: parad_tape_recorded_bytes */
 static _Thread_local ParadTape *spare; /* one finished tape kept per thread: most calls reuse it */
 /* Chunks of finished tapes, kept for the thread's next tapes (up to POOL_AT_MOST bytes): a gradient computed
@@ -83,19 +85,20 @@ static void enter(ParadTape *t, ParadChunk *c) {
   t->end = c->data + c->size;
 }
 
-static void free_chunks(ParadTape *t) {
+/* counted: the chunks count against the budget (a spare tape's chunk does not) */
+static void free_chunks(ParadTape *t, bool counted) {
   ParadChunk *c = t->chunk;
   while (c->next) c = c->next;
   while (c) {
     ParadChunk *p = c->prev;
-    __parad_rt_tape_budget_give(sizeof *c + c->size);
+    if (counted) __parad_rt_tape_budget_give(sizeof *c + c->size);
     free(c);
     c = p;
   }
 }
 
-static void free_tape(ParadTape *t) {
-  free_chunks(t);
+static void free_tape(ParadTape *t, bool counted) {
+  free_chunks(t, counted);
   free(t->later);
   free(t->moves);
   free(t->regions);
@@ -120,7 +123,7 @@ static void release_shadows(void) {
 
 static void release_cache(void *unused) {
   (void)unused;
-  if (spare) free_tape(spare);
+  if (spare) free_tape(spare, false);
   spare = NULL;
   for (int k = 0; k < SIZE_CLASSES; k++) {
     for (ParadChunk *c = pool[k], *n; c; c = n) {
@@ -216,7 +219,7 @@ void __parad_rt_scratch_give(void *data) {
 
 void __parad_rt_tape_discard(ParadTape *t) {
   release_contents(t);
-  free_tape(t);
+  free_tape(t, true);
 }
 
 /* Split forward mode's end (ad/split_forward.c): the augmented forward call's tape, if any, freed. */
@@ -227,6 +230,7 @@ void __parad_rt_tape_drop(ParadTape *t) {
 ParadTape *__parad_rt_tape_begin(void) {
   ParadTape *t = spare;
   spare = NULL;
+  if (t) __parad_rt_tape_budget_take(sizeof(ParadChunk) + t->chunk->size); /* a spare's chunk counts in use */
   if (!t) {
     t = calloc(1, sizeof *t);
     if (!t) fatal("out of memory for a tape");
@@ -244,7 +248,7 @@ ParadTape *__parad_rt_tape_begin(void) {
 void __parad_rt_tape_mark_peak(ParadTape *t) {
   size_t used = t->used_before + (size_t)(t->top - t->base);
   if (used > t->peak) t->peak = used;
-  if (used > thread_peak) thread_peak = used;
+  if (used + thread_extra > thread_peak) thread_peak = used + thread_extra;
   __atomic_fetch_add(&recorded, used, __ATOMIC_RELAXED);
 }
 
@@ -260,13 +264,8 @@ void __parad_rt_tape_resume(ParadTape *t) {
   __parad_rt_current = t;
 }
 
-void __parad_rt_tape_end(ParadTape *t) {
-  if (__parad_rt_current != t) fatal("the tape being ended is not the current one");
-  /* read back to the start of a chunk that is not the first: the chunks before must be empty too */
-  while (t->top == t->base && t->chunk->prev) t->top = __parad_rt_tape_back(t);
-  if (t->top != t->base || t->chunk->prev)
-    fatal("the reverse sweep did not read back everything its forward sweep recorded");
-  __parad_rt_current = t->prev;
+/* A tape whose records are done with: its first chunk kept as the thread's spare tape, the others pooled. */
+static void retire(ParadTape *t) {
   release_contents(t);
   /* the tape's first chunk stays with it (the thread's spare tape), the others go to the pool */
   ParadChunk *first = t->chunk;
@@ -277,6 +276,7 @@ void __parad_rt_tape_end(ParadTape *t) {
   first->next = NULL;
   if (!spare) {
     spare = t;
+    __parad_rt_tape_budget_give(sizeof(ParadChunk) + first->size);
     note_cache();
   } else {
     pool_chunk(t, first);
@@ -287,6 +287,21 @@ void __parad_rt_tape_end(ParadTape *t) {
     free(t->tickets);
     free(t);
   }
+}
+
+void __parad_rt_tape_end(ParadTape *t) {
+  if (__parad_rt_current != t) fatal("the tape being ended is not the current one");
+  /* read back to the start of a chunk that is not the first: the chunks before must be empty too */
+  while (t->top == t->base && t->chunk->prev) t->top = __parad_rt_tape_back(t);
+  if (t->top != t->base || t->chunk->prev)
+    fatal("the reverse sweep did not read back everything its forward sweep recorded");
+  __parad_rt_current = t->prev;
+  retire(t);
+}
+
+void __parad_rt_tape_recycle(ParadTape *t) {
+  while (t->chunk->prev) t->chunk = t->chunk->prev; /* not read back: from its first chunk on */
+  retire(t);
 }
 
 char *__parad_rt_tape_grow(ParadTape *t, size_t n) {
@@ -379,10 +394,17 @@ void __parad_rt_twin_end(void) {
   ParadTape *twin = __parad_rt_current_tangent;
   if (!twin) fatal("no tangent tape to end");
   __parad_rt_current_tangent = twin->prev;
-  free_tape(twin);
+  free_tape(twin, true);
 }
 
 int __parad_rt_tape_handle_size(void) { return (int)sizeof(ParadTape *); }
+
+void __parad_rt_tape_note_extra(size_t bytes) {
+  thread_extra = bytes;
+  ParadTape *t = __parad_rt_current;
+  size_t used = t ? t->used_before + (size_t)(t->top - t->base) : 0;
+  if (used + bytes > thread_peak) thread_peak = used + bytes;
+}
 
 size_t parad_tape_peak_bytes(void) { return thread_peak; }
 size_t parad_tape_recorded_bytes(void) { return __atomic_load_n(&recorded, __ATOMIC_RELAXED); }

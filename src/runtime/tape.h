@@ -44,6 +44,12 @@ extern _Thread_local ParadTape *__parad_rt_current;
  * over the budget) and given back. */
 void __parad_rt_tape_budget_take(size_t bytes);
 void __parad_rt_tape_budget_give(size_t bytes);
+/* The budget (0: none) and what the tapes and snapshots hold now. */
+size_t __parad_rt_tape_budget_limit(void);
+size_t __parad_rt_tape_budget_held(void);
+/* The bytes of snapshots a checkpointed loop holds now besides the thread's tapes (checkpoint.c): they
+ * count in parad_tape_peak_bytes. */
+void __parad_rt_tape_note_extra(size_t bytes);
 
 /* A new empty tape, made current (the previous one is remembered). */
 ParadTape *__parad_rt_tape_begin(void);
@@ -57,6 +63,8 @@ void __parad_rt_tape_resume(ParadTape *t);
 void __parad_rt_tape_end(ParadTape *t);
 /* A tape whose reverse sweep will never run (not current): freed with all it holds. */
 void __parad_rt_tape_discard(ParadTape *t);
+/* The same, its chunks kept for the thread's next tapes (a checkpointed loop drops a tape per step). */
+void __parad_rt_tape_recycle(ParadTape *t);
 
 /* Scratch memory of at least size bytes from the thread's pool of tape chunks (NULL when out of memory),
  * and back into the pool: a parallel region's private adjoint buffers, made in every reverse sweep of

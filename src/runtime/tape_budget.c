@@ -1,9 +1,9 @@
 /* The tape budget: parad_set_tape_limit(bytes), or PARAD_TAPE_LIMIT in the environment (a number of bytes
  * with an optional K, M or G, powers of 1024), caps the bytes that all reverse-mode tapes of the process
  * hold at once (their chunks; not the pool of chunks kept for later gradients). Without a budget nothing
- * is counted against anything and the speed is as before. Parad does not yet checkpoint loops to stay
- * under a budget: a forward sweep that would go over it stops the program with the figures, rather than
- * run the machine out of memory. */
+ * is counted against anything and the speed is as before. Loops marked with __parad_checkpoint_loop()
+ * keep their snapshots under it (checkpoint.c); a forward sweep that would still go over it stops the
+ * program with the figures, rather than run the machine out of memory. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,11 +58,18 @@ void __parad_rt_tape_budget_take(size_t bytes) {
   if (cap && now > cap) {
     fprintf(stderr,
             "parad runtime: the reverse-mode tapes would hold %zu bytes, over the tape budget of %zu bytes "
-            "(parad_set_tape_limit or PARAD_TAPE_LIMIT); Parad does not checkpoint loops yet: raise the budget, "
-            "or differentiate fewer steps per gradient\n",
+            "(parad_set_tape_limit or PARAD_TAPE_LIMIT): raise the budget, or mark the time loop with "
+            "__parad_checkpoint_loop() (which needs room for one step's tape and a few snapshots of its state)\n",
             now, cap);
     exit(70);
   }
 }
 
 void __parad_rt_tape_budget_give(size_t bytes) { __atomic_sub_fetch(&held, bytes, __ATOMIC_RELAXED); }
+
+size_t __parad_rt_tape_budget_limit(void) {
+  read_environment();
+  return __atomic_load_n(&limit, __ATOMIC_RELAXED);
+}
+
+size_t __parad_rt_tape_budget_held(void) { return __atomic_load_n(&held, __ATOMIC_RELAXED); }

@@ -1,0 +1,776 @@
+/* Checkpointed loops, built at ad_prepare (see checkpoint.h). */
+#include "ad/checkpoint.h"
+
+#include <llvm-c/DebugInfo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ad/custom.h"
+#include "analysis/calls.h"
+#include "analysis/memtype.h"
+#include "ir/cfg.h"
+#include "ir/diag.h"
+#include "ir/ir.h"
+
+#define MARKER "__parad_checkpoint_loop"
+#define SITE_WORDS 14 /* runtime/checkpoint.c's ParadSite */
+#define NOTING "parad-checkpoint-noting" /* a step or a function it calls, noting its accesses */
+
+typedef struct {
+  LLVMModuleRef m;
+  LLVMContextRef c;
+  LLVMTypeRef ptr, i32, i64, void_t;
+  LLVMDIBuilderRef dib; /* made on first need, with a compile unit of its own for the new functions */
+  ValueMap copies;      /* function -> its noting copy */
+  ValueList copying;    /* functions being copied: a recursive call is refused */
+  int loops;
+} Ck;
+
+/* The loop's variables: the enclosing function's stack slots the loop uses. */
+typedef struct {
+  LLVMValueRef alloca;
+  unsigned long long size;
+  bool pointers; /* holds pointers: its shadow holds theirs, part of the state */
+  bool active;   /* may hold floats or pointers: passed with a shadow */
+} Var;
+typedef VEC(Var) VarList;
+
+static bool type_has_pointer(LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMPointerTypeKind: return true;
+  case LLVMArrayTypeKind:
+  case LLVMVectorTypeKind: return type_has_pointer(LLVMGetElementType(t));
+  case LLVMStructTypeKind:
+    for (unsigned i = 0, n = LLVMCountStructElementTypes(t); i < n; i++)
+      if (type_has_pointer(LLVMStructGetTypeAtIndex(t, i))) return true;
+    return false;
+  default: return false;
+  }
+}
+
+static LLVMValueRef fn_of(LLVMValueRef inst) { return LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst)); }
+
+static bool is_marker(LLVMValueRef inst) { return ir_is_call(inst) && !strcmp(ir_called_name(inst), MARKER); }
+
+/* ---- debug information: each new function gets a subprogram of its own, named as the source's ---- */
+
+static void give_subprogram(Ck *ck, LLVMValueRef fn, LLVMValueRef like, const char *shown) {
+  LLVMMetadataRef old = LLVMGetSubprogram(like);
+  if (!old) {
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) LLVMInstructionSetDebugLoc(i, NULL);
+    return;
+  }
+  LLVMMetadataRef file = LLVMDIScopeGetFile(old);
+  if (!ck->dib) {
+    ck->dib = LLVMCreateDIBuilder(ck->m);
+    LLVMDIBuilderCreateCompileUnit(ck->dib, LLVMDWARFSourceLanguageC, file, "parad", 5, 0, "", 0, 0, "", 0,
+                                   LLVMDWARFEmissionLineTablesOnly, 0, 0, 0, "", 0, "", 0);
+  }
+  LLVMMetadataRef ty = LLVMDIBuilderCreateSubroutineType(ck->dib, file, NULL, 0, LLVMDIFlagZero);
+  unsigned line = LLVMDISubprogramGetLine(old);
+  size_t len;
+  const char *link = LLVMGetValueName2(fn, &len);
+  LLVMMetadataRef sp = LLVMDIBuilderCreateFunction(ck->dib, file, shown, strlen(shown), link, len, file, line, ty,
+                                                   1, 1, line, LLVMDIFlagZero, 0);
+  LLVMSetSubprogram(fn, sp);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(i);
+      if (loc)
+        LLVMInstructionSetDebugLoc(i, LLVMDIBuilderCreateDebugLocation(ck->c, LLVMDILocationGetLine(loc),
+                                                                       LLVMDILocationGetColumn(loc), sp, NULL));
+    }
+}
+
+/* ---- notes: what a step writes and reads outside its variables ---- */
+
+/* Splits at's block before `at`: what precedes it moves to a new block in front, which the block's
+ * predecessors now enter (phis move with it, their incoming blocks unchanged). Returns the new block. */
+static LLVMBasicBlockRef split_before(LLVMContextRef c, LLVMValueRef at) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(at), head = LLVMInsertBasicBlockInContext(c, bb, "");
+  LLVMValueRef fn = LLVMGetBasicBlockParent(bb);
+  for (LLVMBasicBlockRef p = LLVMGetFirstBasicBlock(fn); p; p = LLVMGetNextBasicBlock(p)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(p);
+    for (unsigned s = 0, n = t && p != head ? LLVMGetNumSuccessors(t) : 0; s < n; s++)
+      if (LLVMGetSuccessor(t, s) == bb) LLVMSetSuccessor(t, s, head);
+  }
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMPositionBuilderAtEnd(b, head);
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i != at; i = next) {
+    next = LLVMGetNextInstruction(i);
+    size_t len;
+    const char *name = LLVMGetValueName2(i, &len);
+    char *keep = xasprintf("%.*s", (int)len, name);
+    LLVMInstructionRemoveFromParent(i);
+    LLVMInsertIntoBuilderWithName(b, i, keep);
+    free(keep);
+  }
+  LLVMDisposeBuilder(b);
+  return head;
+}
+
+/* After differentiation: each note tests inline against the hull its site grew last (words 1 and 2),
+ * which the optimiser may load once per loop; the runtime's function tests again, so a stale hull costs
+ * only a call. (Before, the branch would have made the derivative record which way each access went.) */
+static void expand_note(LLVMContextRef c, LLVMValueRef call) {
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i64 = LLVMInt64TypeInContext(c);
+  LLVMValueRef site = LLVMGetArgOperand(call, 0), addr = LLVMGetArgOperand(call, 2), size = LLVMGetArgOperand(call, 3);
+  LLVMBasicBlockRef head = split_before(c, call), here = LLVMGetInstructionParent(call);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMPositionBuilderAtEnd(b, head);
+  LLVMValueRef lo = LLVMBuildLoad2(b, ptr, LLVMBuildGEP2(b, i64, site, (LLVMValueRef[]){LLVMConstInt(i64, 1, 0)}, 1, ""), "");
+  LLVMValueRef hi = LLVMBuildLoad2(b, ptr, LLVMBuildGEP2(b, i64, site, (LLVMValueRef[]){LLVMConstInt(i64, 2, 0)}, 1, ""), "");
+  LLVMValueRef end = LLVMBuildGEP2(b, LLVMInt8TypeInContext(c), addr, &size, 1, "");
+  LLVMValueRef inside = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, addr, lo, ""), LLVMBuildICmp(b, LLVMIntULE, end, hi, ""), "");
+  LLVMBasicBlockRef slow = LLVMInsertBasicBlockInContext(c, here, "ckpt.note");
+  LLVMValueRef br = LLVMBuildCondBr(b, inside, here, slow);
+  LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(call);
+  LLVMInstructionSetDebugLoc(br, loc);
+  LLVMPositionBuilderAtEnd(b, slow);
+  LLVMInstructionSetDebugLoc(LLVMBuildBr(b, here), loc);
+  LLVMInstructionRemoveFromParent(call);
+  LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(slow));
+  LLVMInsertIntoBuilder(b, call);
+  LLVMDisposeBuilder(b);
+}
+
+void checkpoint_lower_notes(LLVMModuleRef m) {
+  const char *names[2] = {"__parad_rt_ckpt_note", "__parad_rt_ckpt_note_load"};
+  for (int k = 0; k < 2; k++) {
+    LLVMValueRef f = LLVMGetNamedFunction(m, names[k]);
+    if (!f) continue;
+    ValueList calls = {0};
+    for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u))
+      if (ir_is_call(LLVMGetUser(u))) vec_push(&calls, LLVMGetUser(u));
+    for (size_t i = 0; i < calls.len; i++) expand_note(LLVMGetModuleContext(m), calls.data[i]);
+    vec_free(&calls);
+  }
+}
+
+static void note(Ck *ck, LLVMValueRef at, bool store, LLVMValueRef addr, LLVMValueRef size) {
+  LLVMValueRef site = LLVMAddGlobal(ck->m, LLVMArrayType2(ck->i64, SITE_WORDS), "ckpt.site");
+  LLVMSetLinkage(site, LLVMInternalLinkage);
+  LLVMSetInitializer(site, LLVMConstNull(LLVMArrayType2(ck->i64, SITE_WORDS)));
+  LLVMSetAlignment(site, 8);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
+  LLVMPositionBuilderBefore(b, at);
+  LLVMValueRef args[4] = {site, ir_address_base(addr), addr, LLVMBuildIntCast2(b, size, ck->i64, 0, "")};
+  LLVMTypeRef params[4] = {ck->ptr, ck->ptr, ck->ptr, ck->i64};
+  if (!ir_is_ptr(LLVMTypeOf(args[1]))) args[1] = addr;
+  LLVMValueRef call = ir_call_named(b, store ? "__parad_rt_ckpt_note" : "__parad_rt_ckpt_note_load",
+                                    LLVMFunctionType(ck->void_t, params, 4, 0), args, 4);
+  LLVMInstructionSetDebugLoc(call, LLVMInstructionGetDebugLoc(at));
+  LLVMDisposeBuilder(b);
+  /* for the optimiser: reads the program's memory (the bytes a store overwrites, for the snapshots), writes
+     only the runtime's own, keeps no pointer */
+  LLVMValueRef decl = ir_called_function(call);
+  if (!LLVMGetEnumAttributeAtIndex(decl, LLVMAttributeFunctionIndex, ir_attr_kind("nounwind"))) {
+    const unsigned read_all_write_inaccessible = 1 | 3 << 2 | 1 << 4; /* MemoryEffects: arg, inaccessible, other */
+    LLVMAddAttributeAtIndex(decl, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ck->c, ir_attr_kind("memory"), read_all_write_inaccessible));
+    LLVMAddAttributeAtIndex(decl, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ck->c, ir_attr_kind("nounwind"), 0));
+    LLVMAddAttributeAtIndex(decl, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ck->c, ir_attr_kind("willreturn"), 0));
+    for (unsigned i = 1; i <= 3; i++)
+      LLVMAddAttributeAtIndex(decl, i, LLVMCreateEnumAttribute(ck->c, ir_attr_kind("nocapture"), 0));
+  }
+}
+
+static LLVMValueRef size_of(Ck *ck, LLVMTypeRef t) { return LLVMConstInt(ck->i64, ir_type_size(ck->m, t), 0); }
+
+/* The loop's variables (own[0..nown)) and fn's own stack are not noted: the first are snapshotted whole,
+ * the second is gone when the step returns. */
+static bool own_memory(LLVMValueRef fn, LLVMValueRef p, unsigned nown) {
+  LLVMValueRef base = ir_address_base(p);
+  if (LLVMIsAAllocaInst(base) && fn_of(base) == fn) return true;
+  for (unsigned i = 0; i < nown; i++)
+    if (base == LLVMGetParam(fn, i)) return true;
+  return false;
+}
+
+static LLVMValueRef noting_copy(Ck *ck, LLVMValueRef fn, LLVMValueRef at);
+
+static void refuse(LLVMValueRef at, const char *what) {
+  diag_error(at, "%s inside a loop checkpointed with " MARKER "() is not supported yet", what);
+}
+
+static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, unsigned nown) {
+  const MathRule *rule = NULL;
+  CallKind kind = call_classify(call, &rule);
+  const char *name = ir_called_name(call);
+  unsigned n = ir_num_call_args(call);
+  char what[300];
+  switch (kind) {
+  case CALL_DEBUG:
+  case CALL_ALLOC:
+  case CALL_FREE: return;
+  case CALL_MEMCPY:
+  case CALL_MEMSET: {
+    LLVMValueRef dst = LLVMGetArgOperand(call, 0), len = LLVMGetArgOperand(call, 2);
+    if (kind == CALL_MEMCPY) { /* of pointers: refused once their type is known (checkpoint_check_copies) */
+      if (!own_memory(fn, LLVMGetArgOperand(call, 1), nown)) note(ck, call, false, LLVMGetArgOperand(call, 1), len);
+    }
+    if (!own_memory(fn, dst, nown)) note(ck, call, true, dst, len);
+    return;
+  }
+  case CALL_MATH:
+  case CALL_INACTIVE:
+    for (unsigned i = 0; i < n; i++) {
+      LLVMValueRef a = LLVMGetArgOperand(call, i);
+      if (ir_is_ptr(LLVMTypeOf(a)) && call_writes_argument(call, i) && !own_memory(fn, a, nown)) {
+        snprintf(what, sizeof what, "a call of '%s' that writes through a pointer into memory other than the loop's "
+                                    "variables", name);
+        refuse(call, what);
+      }
+    }
+    return;
+  case CALL_MODULE: {
+    LLVMValueRef copy = noting_copy(ck, ir_called_function(call), call);
+    if (copy) LLVMSetOperand(call, (unsigned)LLVMGetNumOperands(call) - 1, copy);
+    return;
+  }
+  case CALL_REALLOC: refuse(call, "realloc"); return;
+  case CALL_OMP: refuse(call, "an OpenMP construct"); return;
+  case CALL_MPI: refuse(call, "MPI communication"); return;
+  case CALL_INDIRECT: refuse(call, "a call through a function pointer"); return;
+  case CALL_REQUEST: refuse(call, "a derivative request"); return;
+  case CALL_UNKNOWN:
+  default:
+    snprintf(what, sizeof what, "a call of '%s', whose body Parad cannot see (what it writes could not be kept in "
+                                "the snapshots),", name);
+    refuse(call, what);
+    return;
+  }
+}
+
+/* Notes every load and store of fn outside its own memory; checks what the step may not do. */
+static void add_notes(Ck *ck, LLVMValueRef fn, unsigned nown) {
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(ck->c, NOTING, strlen(NOTING), "", 0));
+  ValueList insts = {0};
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) vec_push(&insts, i);
+  for (size_t k = 0; k < insts.len; k++) {
+    LLVMValueRef i = insts.data[k];
+    if (LLVMIsAStoreInst(i)) {
+      LLVMValueRef v = LLVMGetOperand(i, 0), p = LLVMGetOperand(i, 1);
+      if (own_memory(fn, p, nown)) continue;
+      if (type_has_pointer(LLVMTypeOf(v))) {
+        refuse(i, "storing a pointer into memory other than the loop's variables (its shadow would not follow the "
+                  "snapshots)");
+        continue;
+      }
+      note(ck, i, true, p, size_of(ck, LLVMTypeOf(v)));
+    } else if (LLVMIsALoadInst(i)) {
+      LLVMValueRef p = LLVMGetOperand(i, 0);
+      if (!own_memory(fn, p, nown)) note(ck, i, false, p, size_of(ck, LLVMTypeOf(i)));
+    } else if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i)) {
+      refuse(i, "an atomic update");
+    } else if (is_marker(i)) {
+      diag_error(i, MARKER "() in a loop inside a checkpointed loop, or twice in one loop: nested checkpointed loops "
+                    "are not supported yet");
+    } else if (ir_is_call_site(i)) {
+      note_call(ck, fn, i, nown);
+    }
+  }
+  vec_free(&insts);
+}
+
+/* The copy of a function a step calls, noting its accesses (made once). */
+static LLVMValueRef noting_copy(Ck *ck, LLVMValueRef fn, LLVMValueRef at) {
+  if (vmap_has(&ck->copies, fn)) return vmap_get(&ck->copies, fn);
+  for (size_t i = 0; i < ck->copying.len; i++)
+    if (ck->copying.data[i] == fn) {
+      refuse(at, "a recursive call");
+      return NULL;
+    }
+  char *name = xasprintf("%s.ckpt", LLVMGetValueName(fn));
+  ValueMap vm;
+  vmap_init(&vm);
+  LLVMValueRef copy = ir_clone_function(fn, name, &vm);
+  vmap_free(&vm);
+  free(name);
+  give_subprogram(ck, copy, fn, LLVMGetValueName(fn));
+  vmap_put(&ck->copies, fn, copy);
+  vec_push(&ck->copying, fn);
+  add_notes(ck, copy, 0);
+  ck->copying.len--;
+  return copy;
+}
+
+/* ---- the loop ---- */
+
+typedef struct {
+  LLVMValueRef fn, marker;
+  LLVMBasicBlockRef header;
+  BlockList blocks; /* the loop's, in the function's order */
+  ValueMap in;      /* block (as value) -> itself, for the loop's blocks */
+  VarList vars;
+  BlockList exits;  /* where the loop leaves for, each once */
+} Loop;
+
+static bool in_loop(const Loop *l, LLVMBasicBlockRef bb) { return vmap_has(&l->in, LLVMBasicBlockAsValue(bb)); }
+
+static bool find_loop(Loop *l) {
+  Cfg cfg;
+  cfg_build(l->fn, &cfg);
+  CfgLoopList loops = {0};
+  cfg_natural_loops(&cfg, &loops);
+  int at = cfg_index(&cfg, LLVMGetInstructionParent(l->marker)), best = -1;
+  size_t best_size = 0;
+  for (size_t k = 0; k < loops.len && at >= 0; k++) {
+    if (!loops.data[k].body[at]) continue;
+    size_t size = 0;
+    for (size_t i = 0; i < cfg.blocks.len; i++) size += loops.data[k].body[i];
+    if (best < 0 || size < best_size) best = (int)k, best_size = size;
+  }
+  if (best >= 0) {
+    l->header = loops.data[best].header;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(l->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+      int i = cfg_index(&cfg, bb);
+      if (i >= 0 && loops.data[best].body[i]) {
+        vec_push(&l->blocks, bb);
+        vmap_put(&l->in, LLVMBasicBlockAsValue(bb), bb);
+      }
+    }
+  }
+  for (size_t k = 0; k < loops.len; k++) free(loops.data[k].body);
+  vec_free(&loops);
+  cfg_free(&cfg);
+  return best >= 0;
+}
+
+static int var_index(const Loop *l, LLVMValueRef a) {
+  for (size_t i = 0; i < l->vars.len; i++)
+    if (l->vars.data[i].alloca == a) return (int)i;
+  return -1;
+}
+
+/* The loop's variables and exits; false (reported) for what cannot move into a function of its own. */
+static bool examine(Ck *ck, Loop *l) {
+  int before = diag_error_count();
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(l->fn);
+  for (size_t k = 0; k < l->blocks.len; k++) {
+    LLVMBasicBlockRef bb = l->blocks.data[k];
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (LLVMIsAPHINode(i) && bb == l->header) {
+        diag_error(i, "a checkpointed loop whose header merges values (a phi) is not supported yet");
+        return false;
+      }
+      for (LLVMUseRef u = LLVMGetFirstUse(i); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsAInstruction(user) && !in_loop(l, LLVMGetInstructionParent(user))) {
+          diag_error(user, "a value the checkpointed loop computed is used after it; keep it in a variable");
+          return false;
+        }
+      }
+      for (unsigned o = 0, n = (unsigned)LLVMGetNumOperands(i); o < n; o++) {
+        LLVMValueRef v = LLVMGetOperand(i, o);
+        if (LLVMIsAArgument(v)) {
+          diag_error(i, "a checkpointed loop that uses a parameter itself (not its variable) is not supported yet");
+          return false;
+        }
+        if (!LLVMIsAInstruction(v) || in_loop(l, LLVMGetInstructionParent(v))) continue;
+        bool slot = LLVMIsAAllocaInst(v) && LLVMGetInstructionParent(v) == entry && LLVMIsAConstantInt(LLVMGetOperand(v, 0));
+        if (!slot) {
+          diag_error(i, "a checkpointed loop that uses a value computed before it (not kept in a variable) is not "
+                        "supported yet");
+          return false;
+        }
+        if (var_index(l, v) >= 0) continue;
+        LLVMTypeRef t = LLVMGetAllocatedType(v);
+        Var var = {v, ir_type_size(ck->m, t) * LLVMConstIntGetZExtValue(LLVMGetOperand(v, 0)), type_has_pointer(t),
+                   ir_carries_derivative(t) || type_has_pointer(t)};
+        if (var.pointers && ir_contains_fp(t)) {
+          diag_error(i, "a variable of the checkpointed loop that holds pointers and floating-point values together "
+                        "is not supported yet");
+          return false;
+        }
+        vec_push(&l->vars, var);
+      }
+    }
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    for (unsigned s = 0, n = LLVMGetNumSuccessors(t); s < n; s++) {
+      LLVMBasicBlockRef to = LLVMGetSuccessor(t, s);
+      if (in_loop(l, to)) continue;
+      bool seen = false;
+      for (size_t e = 0; e < l->exits.len; e++) seen |= l->exits.data[e] == to;
+      if (seen) continue;
+      if (LLVMIsAPHINode(LLVMGetFirstInstruction(to))) {
+        diag_error(t, "a checkpointed loop whose exit merges values (a phi) is not supported yet");
+        return false;
+      }
+      vec_push(&l->exits, to);
+    }
+  }
+  /* the steps run on a copy of the variables: none may have its address kept in memory */
+  for (size_t k = 0; k < l->vars.len; k++)
+    for (LLVMUseRef u = LLVMGetFirstUse(l->vars.data[k].alloca); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == l->vars.data[k].alloca) {
+        diag_error(user, "the address of a variable the checkpointed loop uses is stored in memory; the loop's "
+                         "steps run on a copy of its variables");
+        return false;
+      }
+    }
+  return diag_error_count() == before;
+}
+
+static LLVMValueRef add_function(Ck *ck, const char *name, LLVMTypeRef ret, unsigned nptrs) {
+  LLVMTypeRef *ps = xcalloc(nptrs + 1, sizeof *ps);
+  for (unsigned i = 0; i < nptrs; i++) ps[i] = ck->ptr;
+  LLVMValueRef f = LLVMAddFunction(ck->m, name, LLVMFunctionType(ret, ps, nptrs, 0));
+  free(ps);
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  return f;
+}
+
+static void copy_fn_attributes(LLVMValueRef from, LLVMValueRef to) {
+  unsigned n = LLVMGetAttributeCountAtIndex(from, LLVMAttributeFunctionIndex);
+  LLVMAttributeRef *attrs = xcalloc(n + 1, sizeof *attrs);
+  LLVMGetAttributesAtIndex(from, LLVMAttributeFunctionIndex, attrs);
+  for (unsigned i = 0; i < n; i++) LLVMAddAttributeAtIndex(to, LLVMAttributeFunctionIndex, attrs[i]);
+  free(attrs);
+}
+
+/* Moves the loop into a function of its own; the enclosing function calls it. Returns it. */
+static LLVMValueRef move_loop(Ck *ck, Loop *l, const char *name, LLVMValueRef *code_slot) {
+  unsigned k = (unsigned)l->vars.len;
+  LLVMMetadataRef where = LLVMInstructionGetDebugLoc(l->marker);
+  LLVMValueRef loop = add_function(ck, name, ck->void_t, k + 1), code = LLVMGetParam(loop, k);
+  copy_fn_attributes(l->fn, loop);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(ck->c, loop, "entry"), last = entry;
+  for (size_t i = 0; i < l->blocks.len; i++) {
+    LLVMMoveBasicBlockAfter(l->blocks.data[i], last);
+    last = l->blocks.data[i];
+  }
+  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMBuildBr(b, l->header);
+  /* the variables become the parameters */
+  for (unsigned v = 0; v < k; v++) {
+    LLVMValueRef a = l->vars.data[v].alloca;
+    ValueList users = {0};
+    for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u))
+      if (LLVMIsAInstruction(LLVMGetUser(u)) && fn_of(LLVMGetUser(u)) == loop) vec_push(&users, LLVMGetUser(u));
+    for (size_t j = 0; j < users.len; j++)
+      for (unsigned o = 0, n = (unsigned)LLVMGetNumOperands(users.data[j]); o < n; o++)
+        if (LLVMGetOperand(users.data[j], o) == a) LLVMSetOperand(users.data[j], o, LLVMGetParam(loop, v));
+    vec_free(&users);
+  }
+  /* each exit stores its number and returns */
+  LLVMBasicBlockRef *exit_blocks = xcalloc(l->exits.len + 1, sizeof *exit_blocks);
+  for (size_t e = 0; e < l->exits.len; e++) {
+    exit_blocks[e] = LLVMAppendBasicBlockInContext(ck->c, loop, "exit");
+    LLVMPositionBuilderAtEnd(b, exit_blocks[e]);
+    LLVMBuildStore(b, LLVMConstInt(ck->i32, e + 1, 0), code);
+    LLVMBuildRetVoid(b);
+  }
+  for (size_t i = 0; i < l->blocks.len; i++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(l->blocks.data[i]);
+    for (unsigned s = 0, n = LLVMGetNumSuccessors(t); s < n; s++)
+      for (size_t e = 0; e < l->exits.len; e++)
+        if (LLVMGetSuccessor(t, s) == l->exits.data[e]) LLVMSetSuccessor(t, s, exit_blocks[e]);
+  }
+  free(exit_blocks);
+  /* the marker, debug records of the function's variables and their lifetimes stay behind */
+  for (size_t i = 0; i < l->blocks.len; i++)
+    for (LLVMValueRef inst = LLVMGetFirstInstruction(l->blocks.data[i]), next; inst; inst = next) {
+      next = LLVMGetNextInstruction(inst);
+      const char *callee = ir_is_call(inst) ? ir_called_name(inst) : "";
+      if (inst == l->marker || ir_is_debug_intrinsic(inst) || !strncmp(callee, "llvm.lifetime.", 14))
+        LLVMInstructionEraseFromParent(inst);
+    }
+  /* the enclosing function calls it where the loop was entered, and goes on where it left */
+  LLVMBasicBlockRef fentry = LLVMGetEntryBasicBlock(l->fn);
+  LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(fentry));
+  LLVMValueRef slot = LLVMBuildAlloca(b, ck->i32, "ckpt.code");
+  LLVMBasicBlockRef call_block = LLVMAppendBasicBlockInContext(ck->c, l->fn, "ckpt.loop");
+  LLVMPositionBuilderAtEnd(b, call_block);
+  LLVMValueRef *args = xcalloc(k + 2, sizeof *args);
+  for (unsigned v = 0; v < k; v++) args[v] = l->vars.data[v].alloca;
+  args[k] = slot;
+  LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(loop), loop, args, k + 1, "");
+  free(args);
+  LLVMInstructionSetDebugLoc(call, where);
+  LLVMValueRef which = LLVMBuildLoad2(b, ck->i32, slot, "");
+  LLVMValueRef sw = LLVMBuildSwitch(b, which, l->exits.data[0], (unsigned)l->exits.len);
+  for (size_t e = 1; e < l->exits.len; e++) LLVMAddCase(sw, LLVMConstInt(ck->i32, e + 1, 0), l->exits.data[e]);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(l->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    for (unsigned s = 0, n = t ? LLVMGetNumSuccessors(t) : 0; s < n; s++)
+      if (LLVMGetSuccessor(t, s) == l->header) LLVMSetSuccessor(t, s, call_block);
+  }
+  LLVMDisposeBuilder(b);
+  *code_slot = slot;
+  return loop;
+}
+
+/* A copy of the loop function that runs one iteration: the back edges return with code 0. */
+static LLVMValueRef make_step(Ck *ck, LLVMValueRef loop, LLVMBasicBlockRef header, const char *name) {
+  ValueMap vm;
+  vmap_init(&vm);
+  LLVMValueRef step = ir_clone_function(loop, name, &vm);
+  LLVMBasicBlockRef h = LLVMValueAsBasicBlock(vmap_get(&vm, LLVMBasicBlockAsValue(header)));
+  vmap_free(&vm);
+  unsigned k = LLVMCountParams(step) - 1;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
+  LLVMBasicBlockRef again = LLVMAppendBasicBlockInContext(ck->c, step, "again");
+  LLVMPositionBuilderAtEnd(b, again);
+  LLVMBuildStore(b, LLVMConstInt(ck->i32, 0, 0), LLVMGetParam(step, k));
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(LLVMGetEntryBasicBlock(step)); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    for (unsigned s = 0, n = t ? LLVMGetNumSuccessors(t) : 0; s < n; s++)
+      if (LLVMGetSuccessor(t, s) == h) LLVMSetSuccessor(t, s, again);
+  }
+  ir_strip_loop_hints(step);
+  return step;
+}
+
+/* The loop's variables in fn's own stack slots, copied in on entry and out on every return, so that the
+ * optimiser keeps them in registers (calls between accesses to a parameter's memory keep it in memory). */
+static void localize(Ck *ck, LLVMValueRef fn, const Loop *l) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
+  ValueList rets = {0};
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (t && LLVMGetInstructionOpcode(t) == LLVMRet) vec_push(&rets, t);
+  }
+  for (unsigned v = 0; v < l->vars.len; v++) {
+    LLVMValueRef orig = l->vars.data[v].alloca, param = LLVMGetParam(fn, v);
+    LLVMTypeRef t = LLVMGetAllocatedType(orig);
+    unsigned align = LLVMGetAlignment(orig);
+    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
+    LLVMValueRef local = LLVMBuildAlloca(b, t, "");
+    LLVMSetAlignment(local, align);
+    ValueList users = {0};
+    for (LLVMUseRef u = LLVMGetFirstUse(param); u; u = LLVMGetNextUse(u)) vec_push(&users, LLVMGetUser(u));
+    for (size_t j = 0; j < users.len; j++)
+      for (unsigned o = 0, n = (unsigned)LLVMGetNumOperands(users.data[j]); o < n; o++)
+        if (LLVMGetOperand(users.data[j], o) == param) LLVMSetOperand(users.data[j], o, local);
+    vec_free(&users);
+    bool whole = LLVMGetTypeKind(t) == LLVMArrayTypeKind || LLVMGetTypeKind(t) == LLVMStructTypeKind;
+    LLVMValueRef size = LLVMConstInt(ck->i64, l->vars.data[v].size, 0);
+    for (size_t r = 0; r <= rets.len; r++) {
+      LLVMValueRef from = r ? local : param, to = r ? param : local;
+      if (r)
+        LLVMPositionBuilderBefore(b, rets.data[r - 1]);
+      else
+        LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(entry));
+      if (whole) {
+        LLVMBuildMemCpy(b, to, align, from, align, size);
+      } else {
+        LLVMValueRef x = LLVMBuildLoad2(b, t, from, "");
+        LLVMSetAlignment(x, align);
+        LLVMSetAlignment(LLVMBuildStore(b, x, to), align);
+      }
+    }
+  }
+  vec_free(&rets);
+  LLVMDisposeBuilder(b);
+}
+
+/* ---- the glue: what the runtime calls, and the custom gradient ---- */
+
+static LLVMValueRef marker_value(Ck *ck, LLVMBuilderRef b, const char *name) {
+  LLVMValueRef g = LLVMGetNamedGlobal(ck->m, name);
+  if (!g) g = LLVMAddGlobal(ck->m, ck->i32, name);
+  return LLVMBuildLoad2(b, ck->i32, g, "");
+}
+
+static LLVMValueRef entry_point(Ck *ck, const char *name, LLVMTypeRef ret, LLVMTypeRef *fty) {
+  LLVMTypeRef p = ck->ptr;
+  *fty = LLVMFunctionType(ret, &p, 1, 1);
+  LLVMValueRef f = LLVMGetNamedFunction(ck->m, name);
+  return f ? f : LLVMAddFunction(ck->m, name, *fty);
+}
+
+/* void name(ptr closure): the step through split mode, its tape dropped (advance) or reversed (youturn). */
+static LLVMValueRef make_runner(Ck *ck, const Loop *l, LLVMValueRef step, const char *name, bool reverse) {
+  unsigned k = (unsigned)l->vars.len;
+  LLVMValueRef f = add_function(ck, name, ck->void_t, 1), closure = LLVMGetParam(f, 0);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ck->c, f, "entry"));
+  LLVMValueRef *args = xcalloc(3 * k + 6, sizeof *args);
+  unsigned n = 0;
+  args[n++] = step;
+  for (unsigned v = 0; v <= k; v++) {
+    bool active = v < k && l->vars.data[v].active;
+    args[n++] = marker_value(ck, b, active ? "parad_dup" : "parad_const");
+    LLVMValueRef at = LLVMBuildGEP2(b, ck->ptr, closure, (LLVMValueRef[]){ir_const_i64(ck->c, v < k ? v : 2 * k)}, 1, "");
+    args[n++] = LLVMBuildLoad2(b, ck->ptr, at, "");
+    if (active) {
+      at = LLVMBuildGEP2(b, ck->ptr, closure, (LLVMValueRef[]){ir_const_i64(ck->c, k + v)}, 1, "");
+      args[n++] = LLVMBuildLoad2(b, ck->ptr, at, "");
+    }
+  }
+  LLVMTypeRef fty;
+  LLVMValueRef aug = entry_point(ck, "__parad_augmentfwd", ck->ptr, &fty);
+  LLVMValueRef tape = LLVMBuildCall2(b, fty, aug, args, n, "");
+  if (reverse) {
+    args[n++] = marker_value(ck, b, "parad_tape");
+    args[n++] = tape;
+    LLVMValueRef rev = entry_point(ck, "__parad_reverse", ck->void_t, &fty);
+    LLVMBuildCall2(b, fty, rev, args, n, "");
+  } else {
+    LLVMTypeRef p = ck->ptr;
+    ir_call_named(b, "__parad_rt_ckpt_drop_tape", LLVMFunctionType(ck->void_t, &p, 1, 0), &tape, 1);
+  }
+  LLVMBuildRetVoid(b);
+  free(args);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef step, int id) {
+  unsigned k = (unsigned)l->vars.len;
+  char *name = xasprintf("%s.ckpt_advance.%d", LLVMGetValueName(l->fn), id);
+  LLVMValueRef advance = make_runner(ck, l, step, name, false);
+  free(name);
+  name = xasprintf("%s.ckpt_youturn.%d", LLVMGetValueName(l->fn), id);
+  LLVMValueRef youturn = make_runner(ck, l, step, name, true);
+  free(name);
+
+  /* the variables' sizes, and which hold pointers */
+  LLVMTypeRef slot_t = LLVMStructTypeInContext(ck->c, (LLVMTypeRef[]){ck->i64, ck->i64}, 2, 0);
+  LLVMValueRef *slots = xcalloc(k + 1, sizeof *slots);
+  for (unsigned v = 0; v < k; v++)
+    slots[v] = LLVMConstNamedStruct(slot_t, (LLVMValueRef[]){LLVMConstInt(ck->i64, l->vars.data[v].size, 0),
+                                                            LLVMConstInt(ck->i64, l->vars.data[v].pointers, 0)}, 2);
+  LLVMValueRef table = LLVMAddGlobal(ck->m, LLVMArrayType2(slot_t, k), "ckpt.vars");
+  LLVMSetInitializer(table, LLVMConstArray2(slot_t, slots, k));
+  LLVMSetGlobalConstant(table, 1);
+  LLVMSetLinkage(table, LLVMInternalLinkage);
+  free(slots);
+
+  /* ptr aug(var1, shadow1, ..., code, code's shadow): the forward sweep; its context is the tape */
+  name = xasprintf("%s.ckpt_aug.%d", LLVMGetValueName(l->fn), id);
+  LLVMValueRef aug = add_function(ck, name, ck->ptr, 2 * k + 2);
+  free(name);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ck->c, aug, "entry"));
+  LLVMTypeRef arr = LLVMArrayType2(ck->ptr, k ? k : 1);
+  LLVMValueRef vars = LLVMBuildAlloca(b, arr, "vars"), shadows = LLVMBuildAlloca(b, arr, "shadows");
+  for (unsigned v = 0; v < k; v++) {
+    LLVMValueRef i = ir_const_i64(ck->c, v);
+    LLVMBuildStore(b, LLVMGetParam(aug, 2 * v), LLVMBuildGEP2(b, ck->ptr, vars, &i, 1, ""));
+    LLVMBuildStore(b, l->vars.data[v].active ? LLVMGetParam(aug, 2 * v + 1) : LLVMConstNull(ck->ptr),
+                   LLVMBuildGEP2(b, ck->ptr, shadows, &i, 1, ""));
+  }
+  LLVMValueRef fargs[6] = {table, LLVMConstInt(ck->i32, k, 0), vars, shadows, LLVMGetParam(aug, 2 * k), advance};
+  LLVMTypeRef fps[6] = {ck->ptr, ck->i32, ck->ptr, ck->ptr, ck->ptr, ck->ptr};
+  LLVMBuildRet(b, ir_call_named(b, "__parad_rt_ckpt_forward", LLVMFunctionType(ck->ptr, fps, 6, 0), fargs, 6));
+
+  /* void grad(var1, shadow1, ..., code, code's shadow, tape): the reverse sweep */
+  name = xasprintf("%s.ckpt_grad.%d", LLVMGetValueName(l->fn), id);
+  LLVMValueRef grad = add_function(ck, name, ck->void_t, 2 * k + 3);
+  free(name);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ck->c, grad, "entry"));
+  LLVMValueRef rargs[3] = {LLVMGetParam(grad, 2 * k + 2), advance, youturn};
+  ir_call_named(b, "__parad_rt_ckpt_reverse", LLVMFunctionType(ck->void_t, fps + 3, 3, 0), rargs, 3);
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+
+  const char *keys[2] = {"parad-custom-augment", "parad-custom-gradient"};
+  LLVMValueRef fns[2] = {aug, grad};
+  for (int i = 0; i < 2; i++)
+    LLVMAddAttributeAtIndex(loop, LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(ck->c, keys[i], strlen(keys[i]), LLVMGetValueName(fns[i]),
+                                                      strlen(LLVMGetValueName(fns[i]))));
+  custom_keep_calls(loop);
+  custom_keep_alive(ck->m, fns, 2);
+}
+
+static void outline(Ck *ck, LLVMValueRef marker) {
+  Loop l = {.fn = fn_of(marker), .marker = marker};
+  vmap_init(&l.in);
+  if (!find_loop(&l)) {
+    diag_error(marker, MARKER "() must be inside the loop it marks");
+  } else if (examine(ck, &l)) {
+    int id = ck->loops++;
+    const char *fname = LLVMGetValueName(l.fn);
+    char *name = xasprintf("%s.ckpt_loop.%d", fname, id);
+    LLVMValueRef code_slot, loop = move_loop(ck, &l, name, &code_slot);
+    free(name);
+    ir_strip_loop_hints(loop); /* their locations are the function's */
+    give_subprogram(ck, loop, l.fn, fname);
+    name = xasprintf("%s.ckpt_step.%d", fname, id);
+    LLVMValueRef step = make_step(ck, loop, l.header, name);
+    free(name);
+    give_subprogram(ck, step, l.fn, fname);
+    localize(ck, loop, &l);
+    localize(ck, step, &l);
+    add_notes(ck, step, (unsigned)l.vars.len + 1);
+    make_gradient(ck, &l, loop, step, id);
+  }
+  vec_free(&l.blocks);
+  vec_free(&l.exits);
+  vec_free(&l.vars);
+  vmap_free(&l.in);
+}
+
+int checkpoint_outline_all(LLVMModuleRef m) {
+  LLVMValueRef decl = LLVMGetNamedFunction(m, MARKER);
+  if (!decl) return 0;
+  int before = diag_error_count();
+  Ck ck = {.m = m, .c = LLVMGetModuleContext(m)};
+  ck.ptr = LLVMPointerTypeInContext(ck.c, 0);
+  ck.i32 = LLVMInt32TypeInContext(ck.c);
+  ck.i64 = LLVMInt64TypeInContext(ck.c);
+  ck.void_t = LLVMVoidTypeInContext(ck.c);
+  vmap_init(&ck.copies);
+  /* debug records as intrinsics while code moves: those of the function's variables stay behind */
+  bool records = LLVMIsNewDbgInfoFormat(m);
+  if (records) LLVMSetIsNewDbgInfoFormat(m, 0);
+  ValueList markers = {0};
+  for (LLVMUseRef u = LLVMGetFirstUse(decl); u; u = LLVMGetNextUse(u))
+    if (ir_is_call(LLVMGetUser(u))) vec_push(&markers, LLVMGetUser(u));
+  /* a marker inside another's loop: nested checkpointing, not done yet (neither loop is outlined) */
+  ValueMap nested;
+  vmap_init(&nested);
+  for (size_t i = 0; i < markers.len; i++) {
+    Loop l = {.fn = fn_of(markers.data[i]), .marker = markers.data[i]};
+    vmap_init(&l.in);
+    if (find_loop(&l))
+      for (size_t j = 0; j < markers.len; j++)
+        if (j != i && fn_of(markers.data[j]) == l.fn && in_loop(&l, LLVMGetInstructionParent(markers.data[j]))) {
+          diag_error(markers.data[j], MARKER "() in a loop inside a checkpointed loop, or twice in one loop: nested "
+                                     "checkpointed loops are not supported yet");
+          vmap_put(&nested, markers.data[i], markers.data[i]);
+          vmap_put(&nested, markers.data[j], markers.data[j]);
+        }
+    vec_free(&l.blocks);
+    vmap_free(&l.in);
+  }
+  for (size_t i = 0; i < markers.len; i++)
+    if (!vmap_has(&nested, markers.data[i])) outline(&ck, markers.data[i]);
+  vmap_free(&nested);
+  vec_free(&markers);
+  vec_free(&ck.copying);
+  vmap_free(&ck.copies);
+  if (ck.dib) {
+    LLVMDIBuilderFinalize(ck.dib);
+    LLVMDisposeDIBuilder(ck.dib);
+  }
+  if (!LLVMGetFirstUse(decl)) LLVMDeleteFunction(decl);
+  if (records) LLVMSetIsNewDbgInfoFormat(m, 1);
+  return diag_error_count() - before;
+}
+
+int checkpoint_check_copies(LLVMModuleRef m) {
+  int before = diag_error_count();
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    if (!LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, NOTING, strlen(NOTING))) continue;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+        const MathRule *rule;
+        if (!ir_is_call(i) || call_classify(i, &rule) != CALL_MEMCPY) continue;
+        DataKind d = memtype_of_copy(i);
+        if ((d == DATA_PTR || d == DATA_MIXED) && !LLVMIsAAllocaInst(ir_address_base(LLVMGetArgOperand(i, 0))))
+          refuse(i, "copying memory that holds pointers (their shadows would not follow the snapshots)");
+      }
+  }
+  return diag_error_count() - before;
+}

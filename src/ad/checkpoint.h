@@ -1,0 +1,28 @@
+/* Checkpointed loops: a loop whose body calls __parad_checkpoint_loop() is reversed by recomputing its
+ * steps from snapshots (runtime/checkpoint.c) instead of from a tape of every step.
+ *
+ * ad_prepare does the work on the IR as clang emitted it, where the loop's variables are still stack
+ * slots of the function: the loop moves into a function of its own that takes those slots,
+ *     void F.ckpt_loop.N(ptr var1, ..., ptr varK, ptr code)
+ * called in the loop's place (the function then branches on code to where the loop left for). A copy that
+ * runs one iteration and returns (code 0: go round again),
+ *     void F.ckpt_step.N(ptr var1, ..., ptr varK, ptr code)
+ * notes the address of each load and store it makes outside those slots, and so do copies of the
+ * functions it calls (what a snapshot must hold). The loop function gets a custom gradient
+ * (F.ckpt_aug.N, F.ckpt_grad.N) that hands the runtime the step twice, as split-mode requests: "advance"
+ * (__parad_augmentfwd, its tape dropped) and "youturn" (__parad_augmentfwd, then __parad_reverse). The
+ * program itself runs the loop function as it ran the loop; forward mode differentiates it as any loop. */
+#ifndef PARAD_AD_CHECKPOINT_H
+#define PARAD_AD_CHECKPOINT_H
+
+#include <llvm-c/Core.h>
+
+/* Every marked loop of the module; returns the number of errors (each reported where the loop is). */
+int checkpoint_outline_all(LLVMModuleRef m);
+/* Before the derivatives are written (the optimiser has typed the copies): a step's copies of memory
+ * holding pointers are refused. Returns the number of errors. */
+int checkpoint_check_copies(LLVMModuleRef m);
+/* After the derivatives are written: the steps' notes test their common case inline. */
+void checkpoint_lower_notes(LLVMModuleRef m);
+
+#endif

@@ -1,0 +1,531 @@
+/* Checkpointed loops (ad/checkpoint.c builds the calls into this): the forward sweep runs the steps of a
+ * loop the program marked with __parad_checkpoint_loop() keeping snapshots of the state at spaced steps
+ * instead of the steps' tapes; the reverse sweep reverses the steps last to first, each recomputed from the
+ * nearest snapshot before it and taped just before its reverse. Within the stretch between two snapshots
+ * of the forward sweep the reverse places snapshots of its own by revolve's binomial rule (Griewank and
+ * Walther): with s free snapshots and t the smallest number with C(s + t, s) >= the stretch's length, no
+ * step runs more than t extra times.
+ *
+ * A step's state:
+ * - the loop's variables (the stack slots of the function around the loop that the loop uses): the steps
+ *   run on a copy of them owned here, which outlives the function's frame (the reverse sweep runs after it
+ *   returned); snapshots copy them whole, with the shadows of the slots that hold pointers (a step that
+ *   swaps two arrays swaps their shadows too);
+ * - the memory the steps write elsewhere: each store of a step notes its address (__parad_rt_ckpt_note)
+ *   against the hull of the addresses that store wrote through the same base pointer (C keeps pointer
+ *   arithmetic inside the object, so a hull never covers another object's bytes). A snapshot copies the
+ *   hulls; a store outside every hull grows one, and first logs the bytes the hull gains into every live
+ *   snapshot, so that each snapshot holds, for every byte written since it was taken, its value then;
+ * - the memory the steps only read: the program may overwrite it after the loop, before the reverse sweep
+ *   recomputes the steps, so loads note their hulls too; the bytes they cover are copied once, when the
+ *   loop ends, put back for the reverse sweep of the loop, and the program's later values after it.
+ * What notes no address (a step's own stack) is not state. Serial steps only for now (ad/checkpoint.c
+ * refuses OpenMP and MPI inside one). */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tape.h"
+
+/* One store or load of a step: the hulls of the addresses it accessed, one per base pointer, the most
+ * recently grown first. Generated code allocates it zeroed (ad/checkpoint.c: 14 words). */
+enum { HULLS = 4 };
+typedef struct {
+  char *base, *lo, *hi;
+} Hull;
+typedef struct ParadSite {
+  Hull h[HULLS];
+  struct ParadSite *next; /* the sites noted since the loop began */
+  int64_t kind;           /* 0: not listed; 1: a store's; 2: a load's */
+} ParadSite;
+_Static_assert(sizeof(ParadSite) == 14 * 8, "ad/checkpoint.c allocates sites of 14 words");
+
+/* The loop's variables, described by generated code: bytes, and whether the slot holds pointers. */
+typedef struct {
+  uint64_t size, pointers;
+} ParadEnvSlot;
+
+/* What generated code calls per step: runs the step on closure = {variables..., their shadows..., &code}. */
+typedef void (*ParadStep)(void **closure);
+
+typedef struct {
+  char *at;
+  size_t len, off;
+} Piece;
+
+typedef struct {
+  char *lo, *hi;
+} Range;
+
+typedef struct {
+  Piece *p;
+  size_t n, cap;
+  char *data;
+  size_t used, size;
+} Pieces;
+
+typedef struct Snapshot {
+  long step;          /* the state before this step */
+  Pieces taken, log;  /* copied when taken; bytes first written after */
+  struct Snapshot *next_live, *prev_live;
+  size_t bytes;
+} Snapshot;
+
+typedef struct Ckpt {
+  const ParadEnvSlot *slots;
+  int nenv;
+  void **closure; /* the steps' variables, their shadows, &code */
+  char **zeroed;  /* shadows made here for variables the caller gave none */
+  int code;
+  Snapshot **at;  /* the forward sweep's snapshots, by step */
+  size_t nat, capat;
+  long interval;  /* the forward sweep snapshots every interval-th step */
+  long steps;
+  Pieces inputs;  /* the bytes the steps read or wrote, as the loop left them */
+  Snapshot *live; /* every snapshot alive: each logs what the steps first write after it */
+  size_t snapshot_bytes;
+  size_t typical;   /* bytes of the last snapshot taken (its log not counted) */
+  size_t step_tape; /* the most chunk bytes one step's tape held */
+  ParadSite *sites;
+  long runs, most_snapshots, nlive; /* for PARAD_CHECKPOINT_STATS */
+  char *stack;      /* the frame that runs the steps: the stack below it is the step's own, no state */
+  Range *fresh;     /* heap blocks the step running now allocated */
+  size_t nfresh, capfresh;
+} Ckpt;
+
+static _Thread_local Ckpt *active;
+enum { FIRST_TAPE = 64 * 1024 + 64 }; /* tape.c's first chunk, with its header */
+/* Loops whose reverse sweep is still to come, and the blocks the program freed meanwhile: a snapshot or
+ * a recomputed step may still need them. */
+static _Thread_local long pending;
+static _Thread_local void **deferred;
+static _Thread_local size_t ndeferred, capdeferred;
+
+static void fail(const char *what) {
+  fprintf(stderr, "parad runtime: checkpointed loop: %s\n", what);
+  exit(70);
+}
+
+static void *grow(void *p, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap) return p;
+  size_t c = *cap ? *cap : 16;
+  while (c < need) c *= 2;
+  p = realloc(p, c * elem);
+  if (!p) fail("out of memory for snapshots");
+  *cap = c;
+  return p;
+}
+
+static void pieces_add(Pieces *ps, char *at, size_t len) {
+  if (!len) return;
+  ps->data = grow(ps->data, &ps->size, ps->used + len, 1);
+  memcpy(ps->data + ps->used, at, len);
+  Piece *last = ps->n ? &ps->p[ps->n - 1] : NULL;
+  if (last && last->at + last->len == at && last->off + last->len == ps->used) { /* a hull grown by one more */
+    last->len += len;
+  } else {
+    ps->p = grow(ps->p, &ps->cap, ps->n + 1, sizeof *ps->p);
+    ps->p[ps->n++] = (Piece){at, len, ps->used};
+  }
+  ps->used += len;
+}
+
+static void pieces_put_back(const Pieces *ps, bool latest_first) {
+  for (size_t k = 0; k < ps->n; k++) {
+    const Piece *p = &ps->p[latest_first ? ps->n - 1 - k : k];
+    memcpy(p->at, ps->data + p->off, p->len);
+  }
+}
+
+static void pieces_free(Pieces *ps) {
+  free(ps->p);
+  free(ps->data);
+  memset(ps, 0, sizeof *ps);
+}
+
+static size_t pieces_bytes(const Pieces *ps) { return ps->size + ps->cap * sizeof(Piece); }
+
+/* ---- the budget: snapshots and step tapes together ---- */
+
+static size_t budget(void) {
+  size_t b = __parad_rt_tape_budget_limit();
+  return b ? b : (size_t)1 << 30; /* without a budget, snapshots up to 1 GiB */
+}
+
+static void account(Ckpt *c, Snapshot *s, bool taken) {
+  if (taken) {
+    c->snapshot_bytes += s->bytes;
+    __parad_rt_tape_budget_take(s->bytes);
+  } else {
+    c->snapshot_bytes -= s->bytes;
+    __parad_rt_tape_budget_give(s->bytes);
+  }
+  __parad_rt_tape_note_extra(c->snapshot_bytes);
+}
+
+static size_t hull_bytes(Ckpt *c);
+
+/* What must stay free beside the snapshots: one step's tape (a first chunk before it is known) and the
+ * copies of the loop's inputs at its end and of the program's memory after it (both about the hulls). */
+static size_t reserve(Ckpt *c, int copies) {
+  size_t tape = c->step_tape > FIRST_TAPE ? c->step_tape : FIRST_TAPE;
+  return tape + (size_t)copies * hull_bytes(c);
+}
+
+/* Whether the forward sweep may keep one more snapshot of about the size of the last: it takes at most
+ * half of what the budget leaves beside the other tapes and the reserve, the rest is for the snapshots
+ * the reverse sweep places between them. */
+static bool room_for_snapshot(Ckpt *c, size_t size) {
+  size_t others = __parad_rt_tape_budget_limit() ? __parad_rt_tape_budget_held() - c->snapshot_bytes : 0, b = budget();
+  size_t keep = others + reserve(c, 2);
+  if (keep >= b) return false;
+  return c->snapshot_bytes + size <= (b - keep) / 2;
+}
+
+/* ---- notes ---- */
+
+static void log_bytes(Ckpt *c, char *at, size_t len) {
+  for (Snapshot *s = c->live; s; s = s->next_live) {
+    size_t before = pieces_bytes(&s->log);
+    pieces_add(&s->log, at, len);
+    size_t more = pieces_bytes(&s->log) - before;
+    s->bytes += more;
+    c->snapshot_bytes += more;
+    __parad_rt_tape_budget_take(more);
+  }
+}
+
+/* kind: 1 a store's, 2 a load's */
+static __attribute__((noinline)) void note_slow(ParadSite *s, char *base, char *a, char *e, int kind) {
+  Ckpt *c = active;
+  if (!c) return;
+  if (a < c->stack && a > (char *)__builtin_frame_address(0)) return; /* a helper's local the step passed */
+  if (!s->kind) {
+    s->kind = kind;  /* before a fresh block's store becomes kind 3 below: the site stays a store's */
+    s->next = c->sites;
+    c->sites = s;
+  }
+  for (size_t i = 0; i < c->nfresh && kind == 1; i++) /* allocated by this very step: no earlier value to keep */
+    if (base >= c->fresh[i].lo && base < c->fresh[i].hi) kind = 3;
+  int k = -1;
+  for (int i = 0; i < HULLS && k < 0; i++)
+    if (s->h[i].hi && s->h[i].base == base) k = i;
+  Hull h;
+  if (k < 0) { /* a new base: its first bytes; the least recently grown hull gives way */
+    k = HULLS - 1;
+    h = (Hull){base, a, e};
+    if (kind == 1) log_bytes(c, a, (size_t)(e - a));
+  } else {
+    h = s->h[k];
+    if (a < h.lo) {
+      if (kind == 1) log_bytes(c, a, (size_t)(h.lo - a));
+      h.lo = a;
+    }
+    if (e > h.hi) {
+      if (kind == 1) log_bytes(c, h.hi, (size_t)(e - h.hi));
+      h.hi = e;
+    }
+  }
+  memmove(&s->h[1], &s->h[0], (size_t)k * sizeof(Hull));
+  s->h[0] = h;
+}
+
+void __parad_rt_ckpt_note(ParadSite *s, void *base, void *addr, uint64_t size) {
+  char *a = addr, *e = a + size;
+  if (a >= s->h[0].lo && e <= s->h[0].hi) return;
+  for (int i = 1; i < HULLS; i++)
+    if (s->h[i].hi && a >= s->h[i].lo && e <= s->h[i].hi) {
+      Hull h = s->h[i];
+      memmove(&s->h[1], &s->h[0], (size_t)i * sizeof(Hull));
+      s->h[0] = h;
+      return;
+    }
+  note_slow(s, base, a, e, 1);
+}
+
+void __parad_rt_ckpt_note_load(ParadSite *s, void *base, void *addr, uint64_t size) {
+  char *a = addr, *e = a + size;
+  if (a >= s->h[0].lo && e <= s->h[0].hi) return;
+  note_slow(s, base, a, e, 2);
+}
+
+static void forget_sites(Ckpt *c) {
+  for (ParadSite *s = c->sites, *n; s; s = n) {
+    n = s->next;
+    memset(s, 0, sizeof *s);
+  }
+  c->sites = NULL;
+}
+
+/* The hulls of one kind of site (both kinds: 0), as disjoint sorted ranges. */
+
+static int by_lo(const void *x, const void *y) {
+  const Range *a = x, *b = y;
+  return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+static Range *ranges_of(Ckpt *c, int kind, size_t *n) {
+  size_t k = 0, cap = 0;
+  Range *r = NULL;
+  for (ParadSite *s = c->sites; s; s = s->next)
+    if (!kind || s->kind == kind)
+      for (int i = 0; i < HULLS; i++)
+        if (s->h[i].hi) {
+          r = grow(r, &cap, k + 1, sizeof *r);
+          r[k++] = (Range){s->h[i].lo, s->h[i].hi};
+        }
+  if (k) qsort(r, k, sizeof *r, by_lo);
+  size_t m = 0;
+  for (size_t i = 0; i < k; i++)
+    if (m && r[i].lo <= r[m - 1].hi) {
+      if (r[i].hi > r[m - 1].hi) r[m - 1].hi = r[i].hi;
+    } else {
+      r[m++] = r[i];
+    }
+  *n = m;
+  return r;
+}
+
+static size_t hull_bytes(Ckpt *c) {
+  size_t n = 0;
+  for (ParadSite *s = c->sites; s; s = s->next)
+    for (int i = 0; i < HULLS; i++) n += (size_t)(s->h[i].hi - s->h[i].lo);
+  return n;
+}
+
+/* ---- snapshots ---- */
+
+static Snapshot *take(Ckpt *c, long step) {
+  Snapshot *s = calloc(1, sizeof *s);
+  if (!s) fail("out of memory for a snapshot");
+  s->step = step;
+  int k = c->nenv;
+  for (int i = 0; i < k; i++) {
+    pieces_add(&s->taken, c->closure[i], c->slots[i].size);
+    if (c->slots[i].pointers) pieces_add(&s->taken, c->closure[k + i], c->slots[i].size);
+  }
+  size_t n;
+  Range *r = ranges_of(c, 1, &n);
+  for (size_t i = 0; i < n; i++) pieces_add(&s->taken, r[i].lo, (size_t)(r[i].hi - r[i].lo));
+  free(r);
+  s->bytes = sizeof *s + pieces_bytes(&s->taken);
+  c->typical = s->bytes;
+  s->next_live = c->live;
+  if (c->live) c->live->prev_live = s;
+  c->live = s;
+  if (++c->nlive > c->most_snapshots) c->most_snapshots = c->nlive;
+  account(c, s, true);
+  return s;
+}
+
+/* The state as it was when s was taken. */
+static void restore(Snapshot *s) {
+  pieces_put_back(&s->log, true); /* a byte logged twice (its hull given way and grown again): the first */
+  pieces_put_back(&s->taken, false);
+}
+
+static void drop(Ckpt *c, Snapshot *s) {
+  if (!s) return;
+  if (s->prev_live) s->prev_live->next_live = s->next_live;
+  else c->live = s->next_live;
+  c->nlive--;
+  if (s->next_live) s->next_live->prev_live = s->prev_live;
+  account(c, s, false);
+  pieces_free(&s->taken);
+  pieces_free(&s->log);
+  free(s);
+}
+
+/* ---- the two sweeps ---- */
+
+static __attribute__((noinline)) void run(Ckpt *c, ParadStep step) {
+  Ckpt *outer = active;
+  char *outer_stack = c->stack;
+  active = c;
+  c->stack = __builtin_frame_address(0);
+  c->nfresh = 0;
+  c->runs++;
+  step(c->closure);
+  active = outer;
+  c->stack = outer_stack;
+}
+
+/* Augmented code of a module with checkpointed loops allocates and frees through these. */
+void __parad_rt_ckpt_allocated(void *p, uint64_t size) {
+  Ckpt *c = active;
+  if (!c || !p) return;
+  c->fresh = grow(c->fresh, &c->capfresh, c->nfresh + 1, sizeof *c->fresh);
+  c->fresh[c->nfresh++] = (Range){p, (char *)p + size};
+}
+
+/* A block the running step allocated is no state: its hulls and logged bytes are forgotten, and it goes. */
+static bool forget_fresh(Ckpt *c, char *p) {
+  size_t i = 0;
+  while (i < c->nfresh && c->fresh[i].lo != p) i++;
+  if (i == c->nfresh) return false;
+  Range b = c->fresh[i];
+  c->fresh[i] = c->fresh[--c->nfresh];
+  for (ParadSite *s = c->sites; s; s = s->next)
+    for (int k = 0; k < HULLS; k++)
+      if (s->h[k].hi && s->h[k].base >= b.lo && s->h[k].base < b.hi) s->h[k] = (Hull){0};
+  return true; /* nothing of it was logged (note_slow) */
+}
+
+void __parad_rt_ckpt_free(void *p) {
+  if (!p) return;
+  if (!pending || (active && forget_fresh(active, p))) {
+    free(p);
+    return;
+  }
+  deferred = grow(deferred, &capdeferred, ndeferred + 1, sizeof *deferred);
+  deferred[ndeferred++] = p;
+}
+
+/* The tape of the last augmented step, dropped: the forward sweep and recomputations keep no tape. */
+void __parad_rt_ckpt_drop_tape(void *tape) {
+  ParadTape *t = tape;
+  Ckpt *c = active;
+  if (c && t && t->bytes > c->step_tape) c->step_tape = t->bytes;
+  __parad_rt_tape_recycle(t);
+}
+
+void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, void **shadows, int *code,
+                           ParadStep advance) {
+  Ckpt *c = calloc(1, sizeof *c);
+  if (!c) fail("out of memory");
+  c->slots = slots;
+  c->nenv = nenv;
+  c->closure = calloc(2 * (size_t)nenv + 1, sizeof(void *));
+  c->zeroed = calloc((size_t)nenv + 1, sizeof(char *));
+  if (!c->closure || !c->zeroed) fail("out of memory");
+  for (int i = 0; i < nenv; i++) {
+    char *copy = malloc(slots[i].size ? slots[i].size : 1);
+    if (!copy) fail("out of memory for the loop's variables");
+    memcpy(copy, vars[i], slots[i].size);
+    c->closure[i] = copy;
+    if (!shadows[i]) shadows[i] = c->zeroed[i] = calloc(1, slots[i].size ? slots[i].size : 1);
+    c->closure[nenv + i] = shadows[i];
+  }
+  c->closure[2 * nenv] = &c->code;
+  c->interval = 1;
+  pending++;
+  for (long n = 0;; n++) {
+    if (n % c->interval == 0) {
+      size_t size = c->typical;
+      while (c->nat > 1 && !room_for_snapshot(c, size)) { /* every other one goes; the rest twice as far apart */
+        size_t kept = 0;
+        for (size_t i = 0; i < c->nat; i++)
+          if (i % 2 == 0) c->at[kept++] = c->at[i];
+          else drop(c, c->at[i]);
+        c->nat = kept;
+        c->interval *= 2;
+      }
+      if (n % c->interval == 0) {
+        c->at = grow(c->at, &c->capat, c->nat + 1, sizeof *c->at);
+        c->at[c->nat++] = take(c, n);
+      }
+    }
+    c->code = -1;
+    run(c, advance);
+    if (c->code != 0) {
+      c->steps = n + 1;
+      break;
+    }
+  }
+  size_t n;
+  Range *r = ranges_of(c, 0, &n);
+  for (size_t i = 0; i < n; i++) pieces_add(&c->inputs, r[i].lo, (size_t)(r[i].hi - r[i].lo));
+  free(r);
+  __parad_rt_tape_budget_take(pieces_bytes(&c->inputs));
+  for (int i = 0; i < nenv; i++) memcpy(vars[i], c->closure[i], slots[i].size);
+  *code = c->code;
+  return c;
+}
+
+static unsigned long long binomial(unsigned long long n, unsigned long long k) {
+  unsigned long long r = 1;
+  for (unsigned long long i = 1; i <= k; i++) {
+    if (r > (~0ull >> 8) / (n - k + i)) return ~0ull >> 8; /* saturates: only compared with step counts */
+    r = r * (n - k + i) / i;
+  }
+  return r;
+}
+
+/* How many snapshots the reverse sweep may add now. */
+static long free_snapshots(Ckpt *c, size_t size) {
+  long f = 0;
+  size_t held = __parad_rt_tape_budget_limit() ? __parad_rt_tape_budget_held() : c->snapshot_bytes, b = budget();
+  size_t keep = held + reserve(c, 0);
+  if (keep < b) f = (long)((b - keep) / (size ? size : 1));
+  return f > 64 ? 64 : f;
+}
+
+static void advance_to(Ckpt *c, Snapshot *from, long to, ParadStep advance) {
+  restore(from);
+  for (long i = from->step; i < to; i++) run(c, advance);
+}
+
+/* Reverses steps [from->step, end), from's state in hand. */
+static void reverse_stretch(Ckpt *c, Snapshot *from, long end, ParadStep advance, ParadStep youturn) {
+  long a = from->step;
+  while (end > a) {
+    long len = end - a, f = free_snapshots(c, c->typical);
+    if (len == 1 || f == 0) { /* the step before end, from a's state */
+      advance_to(c, from, end - 1, advance);
+      run(c, youturn);
+      end--;
+      continue;
+    }
+    unsigned long long t = 1;
+    while (binomial((unsigned long long)(f + t), (unsigned long long)t) < (unsigned long long)len) t++;
+    unsigned long long right = binomial((unsigned long long)(f - 1 + t), (unsigned long long)t);
+    long left = right >= (unsigned long long)len ? 1 : len - (long)right;
+    advance_to(c, from, a + left, advance);
+    Snapshot *mid = take(c, a + left);
+    reverse_stretch(c, mid, end, advance, youturn);
+    drop(c, mid);
+    end = a + left;
+  }
+}
+
+void __parad_rt_ckpt_reverse(void *ctx, ParadStep advance, ParadStep youturn) {
+  Ckpt *c = ctx;
+  /* the memory as the program left it, for after; the loop's inputs as the loop read them */
+  Pieces after = {0};
+  for (size_t i = 0; i < c->inputs.n; i++) pieces_add(&after, c->inputs.p[i].at, c->inputs.p[i].len);
+  __parad_rt_tape_budget_take(pieces_bytes(&after));
+  pieces_put_back(&c->inputs, false);
+  long end = c->steps;
+  for (size_t k = c->nat; k-- > 0;) {
+    Snapshot *s = c->at[k];
+    reverse_stretch(c, s, end, advance, youturn);
+    end = s->step;
+    if (k == 0) restore(s); /* the variables' shadows as before the loop */
+    drop(c, s);
+  }
+  pieces_put_back(&after, false);
+  __parad_rt_tape_budget_give(pieces_bytes(&after));
+  pieces_free(&after);
+  if (getenv("PARAD_CHECKPOINT_STATS"))
+    fprintf(stderr, "parad runtime: checkpointed loop: %ld steps, %ld step runs (%.2f per step), at most %ld snapshots "
+            "at once, %zu bytes of tape per step\n", c->steps, c->runs, (double)c->runs / (double)c->steps,
+            c->most_snapshots, c->step_tape);
+  __parad_rt_tape_budget_give(pieces_bytes(&c->inputs));
+  pieces_free(&c->inputs);
+  forget_sites(c);
+  for (int i = 0; i < c->nenv; i++) {
+    free(c->closure[i]);
+    free(c->zeroed[i]);
+  }
+  free(c->closure);
+  free(c->zeroed);
+  free(c->at);
+  free(c->fresh);
+  free(c);
+  if (--pending == 0) {
+    for (size_t i = 0; i < ndeferred; i++) free(deferred[i]);
+    ndeferred = 0;
+  }
+}

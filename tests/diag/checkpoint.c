@@ -1,0 +1,78 @@
+// What a checkpointed loop (__parad_checkpoint_loop()) cannot hold yet is refused where it is, at -O2
+// and -O0, and no output is written: a call of a function without a body (what it writes could not be
+// snapshotted), a call through a function pointer, a pointer stored into the heap (its shadow would not
+// follow the snapshots), a marker outside any loop, a checkpointed loop inside another, and a loop
+// variable whose address the function keeps in memory (the steps run on a copy of the variables).
+// RUN: rm -f %t && not %parad-cc %cflags %s -o %t 2>&1 | FileCheck %s
+// RUN: test ! -e %t
+// RUN: not %parad-cc -O0 -I%S/../include %s -o %t 2>&1 | FileCheck %s
+// RUN: test ! -e %t
+#include <parad.h>
+#include <stdlib.h>
+
+void mystery(double *);
+double (*hook)(double);
+
+double external(double *u, int n) {
+  for (int t = 0; t < n; t++) {
+    __parad_checkpoint_loop();
+    // CHECK-DAG: checkpoint.c:[[@LINE+1]]:{{[0-9]+}}: error: a call of 'mystery', whose body Parad cannot see (what it writes could not be kept in the snapshots), inside a loop checkpointed with __parad_checkpoint_loop() is not supported yet in function 'external'
+    mystery(u);
+  }
+  return u[0];
+}
+
+double through_pointer(double x, int n) {
+  for (int t = 0; t < n; t++) {
+    __parad_checkpoint_loop();
+    // CHECK-DAG: checkpoint.c:[[@LINE+1]]:{{[0-9]+}}: error: a call through a function pointer inside a loop checkpointed with __parad_checkpoint_loop() is not supported yet in function 'through_pointer'
+    x = hook(x);
+  }
+  return x;
+}
+
+double pointer_into_heap(double **slots, double *u, int n) {
+  for (int t = 0; t < n; t++) {
+    __parad_checkpoint_loop();
+    // CHECK-DAG: checkpoint.c:[[@LINE+1]]:{{[0-9]+}}: error: storing a pointer into memory other than the loop's variables (its shadow would not follow the snapshots) inside a loop checkpointed with __parad_checkpoint_loop() is not supported yet in function 'pointer_into_heap'
+    slots[t % 2] = u;
+    u[0] += 1;
+  }
+  return slots[0][0];
+}
+
+double outside(double x) {
+  // CHECK-DAG: checkpoint.c:[[@LINE+1]]:{{[0-9]+}}: error: __parad_checkpoint_loop() must be inside the loop it marks in function 'outside'
+  __parad_checkpoint_loop();
+  return x * x;
+}
+
+double nested(double x, int n) {
+  for (int t = 0; t < n; t++) {
+    __parad_checkpoint_loop();
+    for (int s = 0; s < 3; s++) {
+      // CHECK-DAG: checkpoint.c:[[@LINE+1]]:{{[0-9]+}}: error: __parad_checkpoint_loop() in a loop inside a checkpointed loop, or twice in one loop: nested checkpointed loops are not supported yet in function 'nested'
+      __parad_checkpoint_loop();
+      x = x * 0.5 + 1;
+    }
+  }
+  return x;
+}
+
+double address_kept(double x, int n) {
+  double y = x, *p;
+  // CHECK-DAG: checkpoint.c:[[@LINE+1]]:{{[0-9]+}}: error: the address of a variable the checkpointed loop uses is stored in memory; the loop's steps run on a copy of its variables in function 'address_kept'
+  p = &y;
+  for (int t = 0; t < n; t++) {
+    __parad_checkpoint_loop();
+    y = y * 0.9 + 1;
+  }
+  return *p;
+}
+
+int main(void) {
+  double u[2] = {1, 2}, du[2] = {0}, *slots[2];
+  return (int)(__parad_autodiff((void *)external, u, du, 3) + __parad_autodiff((void *)through_pointer, 1.0, 3) +
+               __parad_autodiff((void *)pointer_into_heap, slots, slots, u, du, 3) + __parad_autodiff((void *)outside, 1.0) +
+               __parad_autodiff((void *)nested, 1.0, 3) + __parad_autodiff((void *)address_kept, 1.0, 3));
+}
