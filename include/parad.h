@@ -85,6 +85,9 @@ void parad_set_tape_limit(size_t bytes);
  * again when it is recomputed: what it prints, it prints again. Serial steps only for now (no OpenMP or
  * MPI inside the loop, no nested checkpointed loops). */
 void __parad_checkpoint_loop(void);
+/* Of the last checkpointed loop this thread reversed: its steps, and how many times steps ran in all
+ * (forward sweep, recomputations and the taped runs before each step's reverse: 2 per step at least). */
+void parad_checkpoint_counts(long *steps, long *runs);
 /* Programs built with PARAD_COUNT_UPDATES set: the adjoint updates of shared memory the reverse sweeps of
  * parallel regions made, plain and atomic. */
 void parad_adjoint_update_counts(unsigned long long *plain, unsigned long long *atomic);

@@ -33,6 +33,8 @@ typedef struct {
   unsigned long long size;
   bool pointers; /* holds pointers: its shadow holds theirs, part of the state */
   bool active;   /* may hold floats or pointers: passed with a shadow */
+  bool moved;    /* holds pointers the loop may change otherwise than by swapping (then so does their shadow) */
+  bool swapped;  /* holds pointers the loop only swaps with those of its other variables */
 } Var;
 typedef VEC(Var) VarList;
 
@@ -379,7 +381,19 @@ static bool examine(Ck *ck, Loop *l) {
         if (var_index(l, v) >= 0) continue;
         LLVMTypeRef t = LLVMGetAllocatedType(v);
         Var var = {v, ir_type_size(ck->m, t) * LLVMConstIntGetZExtValue(LLVMGetOperand(v, 0)), type_has_pointer(t),
-                   ir_carries_derivative(t) || type_has_pointer(t)};
+                   ir_carries_derivative(t) || type_has_pointer(t), false, false};
+        for (LLVMUseRef u = LLVMGetFirstUse(v); u && var.pointers; u = LLVMGetNextUse(u)) {
+          LLVMValueRef user = LLVMGetUser(u);
+          if (!LLVMIsAInstruction(user) || !in_loop(l, LLVMGetInstructionParent(user)) || LLVMIsALoadInst(user) ||
+              ir_is_debug_intrinsic(user) || (ir_is_call(user) && !strncmp(ir_called_name(user), "llvm.lifetime.", 14)))
+            continue;
+          LLVMValueRef x = LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == v ? LLVMGetOperand(user, 0) : NULL;
+          LLVMValueRef from = x && LLVMIsALoadInst(x) ? LLVMGetOperand(x, 0) : NULL;
+          if (from && LLVMIsAAllocaInst(from) && type_has_pointer(LLVMGetAllocatedType(from)))
+            var.swapped = true; /* a pointer one of the loop's variables held */
+          else
+            var.moved = true;
+        }
         if (var.pointers && ir_contains_fp(t)) {
           diag_error(i, "a variable of the checkpointed loop that holds pointers and floating-point values together "
                         "is not supported yet");
@@ -587,14 +601,41 @@ static LLVMValueRef entry_point(Ck *ck, const char *name, LLVMTypeRef ret, LLVMT
   return f ? f : LLVMAddFunction(ck->m, name, *fty);
 }
 
-/* void name(ptr closure): the step through split mode, its tape dropped (advance) or reversed (youturn). */
-static LLVMValueRef make_runner(Ck *ck, const Loop *l, LLVMValueRef step, const char *name, bool reverse) {
+/* Whether fn or a function it calls allocates or frees heap memory. */
+static bool allocates(LLVMValueRef fn, ValueMap *seen) {
+  if (vmap_has(seen, fn)) return false;
+  vmap_put(seen, fn, fn);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      const MathRule *rule;
+      if (!ir_is_call(i)) continue;
+      CallKind k = call_classify(i, &rule);
+      if (k == CALL_ALLOC || k == CALL_FREE || k == CALL_REALLOC) return true;
+      if (k == CALL_MODULE && allocates(ir_called_function(i), seen)) return true;
+    }
+  return false;
+}
+
+typedef enum { RUN_PRIMAL, RUN_AUGMENTED, RUN_YOUTURN } Run;
+
+/* void name(ptr closure): one step run as the program runs it (RUN_PRIMAL: where that leaves every shadow
+ * as it was), through split mode with its tape dropped (RUN_AUGMENTED), or taped and reversed (RUN_YOUTURN). */
+static LLVMValueRef make_runner(Ck *ck, const Loop *l, LLVMValueRef step, const char *name, Run run) {
   unsigned k = (unsigned)l->vars.len;
   LLVMValueRef f = add_function(ck, name, ck->void_t, 1), closure = LLVMGetParam(f, 0);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ck->c, f, "entry"));
   LLVMValueRef *args = xcalloc(3 * k + 6, sizeof *args);
   unsigned n = 0;
+  if (run == RUN_PRIMAL) {
+    for (unsigned v = 0; v <= k; v++)
+      args[n++] = LLVMBuildLoad2(b, ck->ptr, LLVMBuildGEP2(b, ck->ptr, closure, (LLVMValueRef[]){ir_const_i64(ck->c, v < k ? v : 2 * k)}, 1, ""), "");
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(step), step, args, n, "");
+    LLVMBuildRetVoid(b);
+    free(args);
+    LLVMDisposeBuilder(b);
+    return f;
+  }
   args[n++] = step;
   for (unsigned v = 0; v <= k; v++) {
     bool active = v < k && l->vars.data[v].active;
@@ -609,7 +650,7 @@ static LLVMValueRef make_runner(Ck *ck, const Loop *l, LLVMValueRef step, const 
   LLVMTypeRef fty;
   LLVMValueRef aug = entry_point(ck, "__parad_augmentfwd", ck->ptr, &fty);
   LLVMValueRef tape = LLVMBuildCall2(b, fty, aug, args, n, "");
-  if (reverse) {
+  if (run == RUN_YOUTURN) {
     args[n++] = marker_value(ck, b, "parad_tape");
     args[n++] = tape;
     LLVMValueRef rev = entry_point(ck, "__parad_reverse", ck->void_t, &fty);
@@ -627,10 +668,24 @@ static LLVMValueRef make_runner(Ck *ck, const Loop *l, LLVMValueRef step, const 
 static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef step, int id) {
   unsigned k = (unsigned)l->vars.len;
   char *name = xasprintf("%s.ckpt_advance.%d", LLVMGetValueName(l->fn), id);
-  LLVMValueRef advance = make_runner(ck, l, step, name, false);
+  /* a step that moves no pointer of the loop's variables (but by swapping them, which the runtime follows)
+     and allocates nothing leaves the shadows as they are: the forward sweep and the recomputations run it
+     as the program does */
+  bool primal = true;
+  for (unsigned v = 0; v < k; v++) primal &= !l->vars.data[v].moved;
+  ValueMap seen;
+  vmap_init(&seen);
+  primal = primal && !allocates(step, &seen);
+  vmap_free(&seen);
+  LLVMValueRef taped = make_runner(ck, l, step, name, RUN_AUGMENTED), advance = taped;
   free(name);
+  if (primal) {
+    name = xasprintf("%s.ckpt_primal.%d", LLVMGetValueName(l->fn), id);
+    advance = make_runner(ck, l, step, name, RUN_PRIMAL);
+    free(name);
+  }
   name = xasprintf("%s.ckpt_youturn.%d", LLVMGetValueName(l->fn), id);
-  LLVMValueRef youturn = make_runner(ck, l, step, name, true);
+  LLVMValueRef youturn = make_runner(ck, l, step, name, RUN_YOUTURN);
   free(name);
 
   /* the variables' sizes, and which hold pointers */
@@ -638,7 +693,7 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
   LLVMValueRef *slots = xcalloc(k + 1, sizeof *slots);
   for (unsigned v = 0; v < k; v++)
     slots[v] = LLVMConstNamedStruct(slot_t, (LLVMValueRef[]){LLVMConstInt(ck->i64, l->vars.data[v].size, 0),
-                                                            LLVMConstInt(ck->i64, l->vars.data[v].pointers, 0)}, 2);
+                                                            LLVMConstInt(ck->i64, l->vars.data[v].swapped ? 2 : l->vars.data[v].pointers, 0)}, 2);
   LLVMValueRef table = LLVMAddGlobal(ck->m, LLVMArrayType2(slot_t, k), "ckpt.vars");
   LLVMSetInitializer(table, LLVMConstArray2(slot_t, slots, k));
   LLVMSetGlobalConstant(table, 1);
@@ -659,9 +714,9 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
     LLVMBuildStore(b, l->vars.data[v].active ? LLVMGetParam(aug, 2 * v + 1) : LLVMConstNull(ck->ptr),
                    LLVMBuildGEP2(b, ck->ptr, shadows, &i, 1, ""));
   }
-  LLVMValueRef fargs[6] = {table, LLVMConstInt(ck->i32, k, 0), vars, shadows, LLVMGetParam(aug, 2 * k), advance};
-  LLVMTypeRef fps[6] = {ck->ptr, ck->i32, ck->ptr, ck->ptr, ck->ptr, ck->ptr};
-  LLVMBuildRet(b, ir_call_named(b, "__parad_rt_ckpt_forward", LLVMFunctionType(ck->ptr, fps, 6, 0), fargs, 6));
+  LLVMValueRef fargs[7] = {table, LLVMConstInt(ck->i32, k, 0), vars, shadows, LLVMGetParam(aug, 2 * k), advance, taped};
+  LLVMTypeRef fps[7] = {ck->ptr, ck->i32, ck->ptr, ck->ptr, ck->ptr, ck->ptr, ck->ptr};
+  LLVMBuildRet(b, ir_call_named(b, "__parad_rt_ckpt_forward", LLVMFunctionType(ck->ptr, fps, 7, 0), fargs, 7));
 
   /* void grad(var1, shadow1, ..., code, code's shadow, tape): the reverse sweep */
   name = xasprintf("%s.ckpt_grad.%d", LLVMGetValueName(l->fn), id);

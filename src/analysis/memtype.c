@@ -253,7 +253,7 @@ static bool add_new(ValueList *l, LLVMValueRef v) {
  * variable ever holds counts as the same object: for the kind of data, merging them is conservative).
  * A phi or select ptr itself comes from stands for each object it may hold; one that merely merges the
  * object with others further on (two blocks freed at a common exit) does not bring the others in. */
-static void same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects) {
+static void same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects, ValueList *slots_out) {
   ValueList slots = {0};  /* the pointer variables that hold one of the objects */
   ValueList origins = {0}; /* phis and selects ptr comes from: all their operands are the object */
   vec_push(objects, root_of(ptr));
@@ -301,7 +301,10 @@ static void same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects) {
       if (ir_is_call(o) && !strcmp(ir_called_name(o), "realloc")) changed |= add_new(objects, root_of(LLVMGetArgOperand(o, 0)));
     }
   }
-  vec_free(&slots);
+  if (slots_out)
+    *slots_out = slots;
+  else
+    vec_free(&slots);
   vec_free(&origins);
 }
 
@@ -390,7 +393,7 @@ static LLVMTypeRef pointee_type(LLVMValueRef p, int depth) {
   if (!fn || LLVMIsAGetElementPtrInst(p)) return NULL;
   if (LLVMIsAAllocaInst(p)) return NULL; /* its own type was bytes */
   ValueList objects = {0};
-  same_object(fn, p, &objects);
+  same_object(fn, p, &objects, NULL);
   t = object_type(fn, &objects, depth);
   vec_free(&objects);
   return t;
@@ -411,27 +414,61 @@ static bool element_arithmetic(LLVMValueRef i) {
  * store, without type tags), integer accesses without tags are not evidence, being what is asked about,
  * and what is copied into the object or out of it is (the type the other end's address was computed in,
  * or that its callers point it at). */
+static DataKind accesses_kind(LLVMValueRef fn, const ValueList *objects, bool for_access, DataKind k);
+
+/* The objects a callee reaches through a pointer variable the caller passes it by address (a loop moved
+ * into a function of its own, ad/checkpoint.c): what it loads from that parameter. */
+static DataKind through_callees(LLVMValueRef fn, const ValueList *slots, bool for_access, DataKind k) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef callee = ir_is_call(i) ? ir_called_function(i) : NULL;
+      if (!callee || LLVMIsDeclaration(callee) || callee == fn) continue;
+      for (unsigned a = 0, n = ir_num_call_args(i); a < n && a < LLVMCountParams(callee); a++) {
+        if (!in_list(slots, ir_strip_pointer_casts(LLVMGetArgOperand(i, a)))) continue;
+        LLVMValueRef param = LLVMGetParam(callee, a);
+        for (LLVMUseRef u = LLVMGetFirstUse(param); u; u = LLVMGetNextUse(u)) {
+          LLVMValueRef load = LLVMGetUser(u);
+          if (!LLVMIsALoadInst(load) || !ir_is_ptr(LLVMTypeOf(load))) continue;
+          ValueList objects = {0};
+          same_object(callee, load, &objects, NULL);
+          k = accesses_kind(callee, &objects, for_access, k);
+          vec_free(&objects);
+        }
+      }
+    }
+  return k;
+}
+
 static DataKind object_kind(LLVMValueRef ptr, bool for_access) {
   LLVMValueRef fn = function_of(root_of(ptr));
   if (!fn) fn = function_of(ptr);
   if (!fn) return DATA_UNKNOWN;
-  ValueList objects = {0};
-  same_object(fn, ptr, &objects);
+  ValueList objects = {0}, slots = {0};
+  same_object(fn, ptr, &objects, &slots);
   LLVMTypeRef known = object_type(fn, &objects, 0);
   DataKind k = known ? uniform_kind(known) : DATA_UNKNOWN;
+  k = accesses_kind(fn, &objects, for_access, k);
+  if (k == DATA_UNKNOWN && slots.len) k = through_callees(fn, &slots, for_access, k);
+  vec_free(&objects);
+  vec_free(&slots);
+  return k;
+}
+
+/* k merged with the kinds of fn's accesses to the objects. */
+static DataKind accesses_kind(LLVMValueRef fn, const ValueList *objects, bool for_access, DataKind k) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       bool load = LLVMIsALoadInst(i), store = LLVMIsAStoreInst(i);
       if (load || store) {
         LLVMTypeRef t = LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i);
-        if (in_list(&objects, root_of(LLVMGetOperand(i, store ? 1 : 0))) &&
+        if (in_list(objects, root_of(LLVMGetOperand(i, store ? 1 : 0))) &&
             (!for_access || !ir_is_int(t) || from_tbaa(i) != MEMTYPE_UNKNOWN))
           k = merge(k, of_access(i, t));
-      } else if (element_arithmetic(i) && in_list(&objects, ir_strip_pointer_casts(LLVMGetOperand(i, 0)))) {
+      } else if (element_arithmetic(i) && in_list(objects, ir_strip_pointer_casts(LLVMGetOperand(i, 0)))) {
         k = merge(k, uniform_kind(LLVMGetGEPSourceElementType(i)));
       } else if (for_access && ir_is_call(i) && is_transfer(i)) {
         for (unsigned e = 0; e < 2; e++) {
-          if (!in_list(&objects, root_of(LLVMGetArgOperand(i, e)))) continue;
+          if (!in_list(objects, root_of(LLVMGetArgOperand(i, e)))) continue;
           LLVMValueRef other = LLVMGetArgOperand(i, 1 - e);
           LLVMTypeRef t = address_type(other);
           if (!t || uniform_kind(t) == DATA_UNKNOWN) t = pointee_type(other, 1);
@@ -439,7 +476,6 @@ static DataKind object_kind(LLVMValueRef ptr, bool for_access) {
         }
       }
     }
-  vec_free(&objects);
   return k;
 }
 
@@ -623,7 +659,7 @@ static bool object_layout(LLVMValueRef p, MemLayout *l) {
   LLVMTypeRef t = LLVMIsAAllocaInst(root) ? LLVMGetAllocatedType(root) : LLVMIsAGlobalVariable(root) ? LLVMGlobalGetValueType(root) : NULL;
   if (!t && fn) { /* a heap block, an argument: as the function or its callers and callees index it */
     ValueList objects = {0};
-    same_object(fn, root, &objects);
+    same_object(fn, root, &objects, NULL);
     t = object_type(fn, &objects, 0);
     vec_free(&objects);
   }
@@ -753,7 +789,7 @@ bool memtype_layout_of_data(LLVMValueRef p, MemLayout *l) {
                     : LLVMIsAInstruction(root) ? LLVMGetBasicBlockParent(LLVMGetInstructionParent(root)) : NULL;
   if (!fn) return (k == DATA_INT || k == DATA_PTR) && uniform_layout(p, k, l); /* a global: by its type */
   ValueList objects = {0};
-  same_object(fn, p, &objects);
+  same_object(fn, p, &objects, NULL);
   bool known = false;
   if (k == DATA_INT || k == DATA_PTR) { /* no floats by its type, unless a copy put some there */
     known = !copied_into(fn, &objects) && uniform_layout(p, k, l);

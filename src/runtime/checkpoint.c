@@ -42,7 +42,9 @@ typedef struct ParadSite {
 } ParadSite;
 _Static_assert(sizeof(ParadSite) == 14 * 8, "ad/checkpoint.c allocates sites of 14 words");
 
-/* The loop's variables, described by generated code: bytes, and whether the slot holds pointers. */
+/* The loop's variables, described by generated code: bytes, and whether the slot holds pointers (1), which
+ * the loop only swaps among its variables (2: a step run as the program runs it leaves their shadows to
+ * follow, from the pairs of pointer and shadow the variables held when the loop began). */
 typedef struct {
   uint64_t size, pointers;
 } ParadEnvSlot;
@@ -83,7 +85,7 @@ typedef struct Ckpt {
   size_t nat, capat;
   long interval;  /* the forward sweep snapshots every interval-th step */
   long steps;
-  Pieces inputs;  /* the bytes the steps read or wrote, as the loop left them */
+  Pieces inputs;  /* the bytes the steps only read, as the loop left them */
   Snapshot *live; /* every snapshot alive: each logs what the steps first write after it */
   size_t snapshot_bytes;
   size_t typical;   /* bytes of the last snapshot taken (its log not counted) */
@@ -91,11 +93,14 @@ typedef struct Ckpt {
   ParadSite *sites;
   long runs, most_snapshots, nlive; /* for PARAD_CHECKPOINT_STATS */
   char *stack;      /* the frame that runs the steps: the stack below it is the step's own, no state */
+  Range *pairs;     /* pointers the swapped variables held when the loop began (lo) and their shadows (hi) */
+  size_t npairs, cappairs;
   Range *fresh;     /* heap blocks the step running now allocated */
   size_t nfresh, capfresh;
 } Ckpt;
 
 static _Thread_local Ckpt *active;
+static _Thread_local long last_steps, last_runs; /* parad_checkpoint_counts */
 enum { FIRST_TAPE = 64 * 1024 + 64 }; /* tape.c's first chunk, with its header */
 /* Loops whose reverse sweep is still to come, and the blocks the program freed meanwhile: a snapshot or
  * a recomputed step may still need them. */
@@ -168,7 +173,7 @@ static void account(Ckpt *c, Snapshot *s, bool taken) {
 static size_t hull_bytes(Ckpt *c);
 
 /* What must stay free beside the snapshots: one step's tape (a first chunk before it is known) and the
- * copies of the loop's inputs at its end and of the program's memory after it (both about the hulls). */
+ * copies of the loop's inputs at its end and of the program's memory after it (at most the hulls each). */
 static size_t reserve(Ckpt *c, int copies) {
   size_t tape = c->step_tape > FIRST_TAPE ? c->step_tape : FIRST_TAPE;
   return tape + (size_t)copies * hull_bytes(c);
@@ -340,6 +345,20 @@ static void drop(Ckpt *c, Snapshot *s) {
 
 /* ---- the two sweeps ---- */
 
+/* After a step run as the program runs it: the shadows of swapped pointers follow their pointers. */
+static void follow_swaps(Ckpt *c) {
+  for (int i = 0; i < c->nenv; i++) {
+    if (c->slots[i].pointers != 2) continue;
+    char **p = c->closure[i], **d = c->closure[c->nenv + i];
+    for (size_t w = 0; w < c->slots[i].size / sizeof(char *); w++)
+      for (size_t k = 0; k < c->npairs; k++)
+        if (c->pairs[k].lo == p[w]) {
+          d[w] = c->pairs[k].hi;
+          break;
+        }
+  }
+}
+
 static __attribute__((noinline)) void run(Ckpt *c, ParadStep step) {
   Ckpt *outer = active;
   char *outer_stack = c->stack;
@@ -391,8 +410,10 @@ void __parad_rt_ckpt_drop_tape(void *tape) {
   __parad_rt_tape_recycle(t);
 }
 
+/* advance: a step as the forward sweep runs it; taped: a step through split mode with its tape dropped,
+ * run once first to learn the tape one step takes (the same function when advance is that already). */
 void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, void **shadows, int *code,
-                           ParadStep advance) {
+                              ParadStep advance, ParadStep taped) {
   Ckpt *c = calloc(1, sizeof *c);
   if (!c) fail("out of memory");
   c->slots = slots;
@@ -409,6 +430,12 @@ void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, 
     c->closure[nenv + i] = shadows[i];
   }
   c->closure[2 * nenv] = &c->code;
+  for (int i = 0; i < nenv; i++)
+    if (slots[i].pointers == 2)
+      for (size_t w = 0; w < slots[i].size / sizeof(char *); w++) {
+        c->pairs = grow(c->pairs, &c->cappairs, c->npairs + 1, sizeof *c->pairs);
+        c->pairs[c->npairs++] = (Range){((char **)vars[i])[w], ((char **)shadows[i])[w]};
+      }
   c->interval = 1;
   pending++;
   for (long n = 0;; n++) {
@@ -428,16 +455,27 @@ void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, 
       }
     }
     c->code = -1;
-    run(c, advance);
+    run(c, n ? advance : taped);
+    if (advance != taped) follow_swaps(c);
     if (c->code != 0) {
       c->steps = n + 1;
       break;
     }
   }
-  size_t n;
-  Range *r = ranges_of(c, 0, &n);
-  for (size_t i = 0; i < n; i++) pieces_add(&c->inputs, r[i].lo, (size_t)(r[i].hi - r[i].lo));
+  /* what the steps only read (their reads' hulls less their writes'), as the loop leaves it */
+  size_t nr, nw;
+  Range *r = ranges_of(c, 2, &nr), *w = ranges_of(c, 1, &nw);
+  for (size_t i = 0, j = 0; i < nr; i++) {
+    char *lo = r[i].lo;
+    for (; j < nw && w[j].hi <= lo; j++) {}
+    for (size_t k = j; k < nw && w[k].lo < r[i].hi && lo < r[i].hi; k++) {
+      if (w[k].lo > lo) pieces_add(&c->inputs, lo, (size_t)(w[k].lo - lo));
+      if (w[k].hi > lo) lo = w[k].hi;
+    }
+    if (lo < r[i].hi) pieces_add(&c->inputs, lo, (size_t)(r[i].hi - lo));
+  }
   free(r);
+  free(w);
   __parad_rt_tape_budget_take(pieces_bytes(&c->inputs));
   for (int i = 0; i < nenv; i++) memcpy(vars[i], c->closure[i], slots[i].size);
   *code = c->code;
@@ -464,7 +502,10 @@ static long free_snapshots(Ckpt *c, size_t size) {
 
 static void advance_to(Ckpt *c, Snapshot *from, long to, ParadStep advance) {
   restore(from);
-  for (long i = from->step; i < to; i++) run(c, advance);
+  for (long i = from->step; i < to; i++) {
+    run(c, advance);
+    follow_swaps(c);
+  }
 }
 
 /* Reverses steps [from->step, end), from's state in hand. */
@@ -494,7 +535,10 @@ void __parad_rt_ckpt_reverse(void *ctx, ParadStep advance, ParadStep youturn) {
   Ckpt *c = ctx;
   /* the memory as the program left it, for after; the loop's inputs as the loop read them */
   Pieces after = {0};
-  for (size_t i = 0; i < c->inputs.n; i++) pieces_add(&after, c->inputs.p[i].at, c->inputs.p[i].len);
+  size_t n;
+  Range *r = ranges_of(c, 0, &n);
+  for (size_t i = 0; i < n; i++) pieces_add(&after, r[i].lo, (size_t)(r[i].hi - r[i].lo));
+  free(r);
   __parad_rt_tape_budget_take(pieces_bytes(&after));
   pieces_put_back(&c->inputs, false);
   long end = c->steps;
@@ -508,6 +552,7 @@ void __parad_rt_ckpt_reverse(void *ctx, ParadStep advance, ParadStep youturn) {
   pieces_put_back(&after, false);
   __parad_rt_tape_budget_give(pieces_bytes(&after));
   pieces_free(&after);
+  last_steps = c->steps, last_runs = c->runs;
   if (getenv("PARAD_CHECKPOINT_STATS"))
     fprintf(stderr, "parad runtime: checkpointed loop: %ld steps, %ld step runs (%.2f per step), at most %ld snapshots "
             "at once, %zu bytes of tape per step\n", c->steps, c->runs, (double)c->runs / (double)c->steps,
@@ -523,9 +568,15 @@ void __parad_rt_ckpt_reverse(void *ctx, ParadStep advance, ParadStep youturn) {
   free(c->zeroed);
   free(c->at);
   free(c->fresh);
+  free(c->pairs);
   free(c);
   if (--pending == 0) {
     for (size_t i = 0; i < ndeferred; i++) free(deferred[i]);
     ndeferred = 0;
   }
+}
+
+void parad_checkpoint_counts(long *steps, long *runs) {
+  if (steps) *steps = last_steps;
+  if (runs) *runs = last_runs;
 }

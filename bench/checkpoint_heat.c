@@ -1,0 +1,109 @@
+/* Checkpointed time loop: a 2-D heat stencil with a nonlinear source on an n x n grid over T steps,
+ *
+ *   v = u + k (u_W + u_E + u_S + u_N - 4 u) + s sin(u),  then u and v swap,   J = sum u^2 (1 + i % 3),
+ *
+ * differentiated with respect to the initial grid, once without the marker (every step taped: 16 bytes
+ * per cell and step, the sine's argument and the stencil's sum) and then with __parad_checkpoint_loop()
+ * under tape budgets from 16 MB to 4 GB (parad_set_tape_limit). Prints the primal time, the taped
+ * gradient's time and peak tape (skipped when that tape would pass 8 GB), and per budget the gradient
+ * time, its ratio to the primal, step runs per step (parad_checkpoint_counts: 2 is the least, a forward
+ * run and a taped one), the peak of tape and snapshots (parad_tape_peak_bytes), and the target bound:
+ * 1.1 x (the taped gradient's time + the primal's time per step x the recomputations beyond 2 per step).
+ * Each checkpointed gradient equals the taped one (relative 1e-10, when that was run). Exits non-zero when
+ * one does not, or a peak passes its budget.
+ *   checkpoint_heat [n T]     (default 300 200; the issue's size: 1000 10000)  */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing.h"
+
+double __parad_autodiff(void *, ...);
+void parad_set_tape_limit(size_t bytes);
+size_t parad_tape_peak_bytes(void);
+void parad_tape_reset_peak(void);
+void parad_checkpoint_counts(long *steps, long *runs);
+void __parad_checkpoint_loop(void);
+
+static int n = 300, steps = 200;
+
+#define HEAT(NAME, MARK)                                                                                   \
+  __attribute__((noinline)) double NAME(const double *u0) {                                              \
+    size_t cells = (size_t)n * n;                                                                        \
+    double *u = malloc(sizeof(double) * cells), *v = malloc(sizeof(double) * cells);                      \
+    memcpy(u, u0, sizeof(double) * cells);                                                               \
+    memcpy(v, u0, sizeof(double) * cells);                                                               \
+    for (int t = 0; t < steps; t++) {                                                                    \
+      MARK;                                                                                              \
+      for (int i = 1; i < n - 1; i++)                                                                    \
+        for (int j = 1; j < n - 1; j++) {                                                                \
+          double c = u[i * n + j];                                                                       \
+          v[i * n + j] = c + 0.2 * (u[(i - 1) * n + j] + u[(i + 1) * n + j] + u[i * n + j - 1] + u[i * n + j + 1] - 4 * c) + \
+                         0.01 * sin(c);                                                                  \
+        }                                                                                                \
+      double *w = u;                                                                                     \
+      u = v, v = w;                                                                                      \
+    }                                                                                                    \
+    double J = 0;                                                                                        \
+    for (size_t i = 0; i < cells; i++) J += u[i] * u[i] * (1 + i % 3);                                   \
+    free(u), free(v);                                                                                    \
+    return J;                                                                                            \
+  }
+HEAT(heat_checkpointed, __parad_checkpoint_loop())
+HEAT(heat_taped, (void)0)
+
+int main(int argc, char **argv) {
+  if (argc > 2) n = atoi(argv[1]), steps = atoi(argv[2]);
+  size_t cells = (size_t)n * n;
+  double *u0 = malloc(sizeof(double) * cells), *want = calloc(cells, sizeof(double)), *g = malloc(sizeof(double) * cells);
+  for (size_t i = 0; i < cells; i++) u0[i] = 1 + sin(0.01 * (double)i) * cos(0.003 * (double)i);
+  double t0 = now_seconds();
+  double J = heat_taped(u0);
+  double primal = now_seconds() - t0;
+  double taped_bytes = 16.0 * (double)cells * steps;
+  printf("Checkpointed 2-D heat: %d x %d cells, %d steps, state %.1f MB (two grids), J = %.10g\n", n, n, steps,
+         2 * 8.0 * (double)cells / 1e6, J);
+  printf("  primal: %.3f s (%.3f ms per step)\n", primal, 1e3 * primal / steps);
+  double taped = 0;
+  if (taped_bytes < 8e9) {
+    parad_tape_reset_peak();
+    t0 = now_seconds();
+    __parad_autodiff((void *)heat_taped, u0, want);
+    taped = now_seconds() - t0;
+    printf("  gradient, every step taped: %.3f s (%.2f primals), peak tape %.1f MB\n", taped, taped / primal,
+           parad_tape_peak_bytes() / 1e6);
+  } else {
+    printf("  gradient, every step taped: skipped (about %.0f GB of tape)\n", taped_bytes / 1e9);
+  }
+  printf("  %8s %11s %8s %14s %12s %12s\n", "budget", "gradient", "ratio", "runs per step", "peak (MB)", "target (s)");
+  static const double budgets_mb[] = {16, 64, 256, 1024, 4096};
+  int bad = 0;
+  for (int b = 0; b < 5; b++) {
+    parad_set_tape_limit((size_t)(budgets_mb[b] * (1 << 20)));
+    parad_tape_reset_peak();
+    memset(g, 0, sizeof(double) * cells);
+    t0 = now_seconds();
+    __parad_autodiff((void *)heat_checkpointed, u0, g);
+    double grad = now_seconds() - t0;
+    long st, runs;
+    parad_checkpoint_counts(&st, &runs);
+    size_t peak = parad_tape_peak_bytes();
+    double target = taped > 0 ? 1.1 * (taped + primal / steps * (double)(runs - 2 * st)) : 0;
+    char tgt[32] = "-";
+    if (taped > 0) snprintf(tgt, sizeof tgt, "%.3f%s", target, grad <= target ? "" : " (over)");
+    printf("  %6.0fMB %9.3f s %8.2f %14.2f %12.1f %12s\n", budgets_mb[b], grad, grad / primal, (double)runs / st,
+           peak / 1e6, tgt);
+    if (peak > (size_t)(budgets_mb[b] * (1 << 20))) printf("    peak over the budget\n"), bad = 1;
+    if (taped > 0) {
+      double worst = 0;
+      for (size_t i = 0; i < cells; i++) {
+        double d = fabs(g[i] - want[i]) / (fabs(want[i]) + 1e-300);
+        if (fabs(want[i]) > 1e-200 && d > worst) worst = d;
+      }
+      if (worst > 1e-10) printf("    gradient differs from the taped one: %.2e\n", worst), bad = 1;
+    }
+  }
+  printf("  checks: %s\n", bad ? "FAILED" : "ok");
+  return bad;
+}
