@@ -58,6 +58,7 @@ static bool is_marker(LLVMValueRef inst) { return ir_is_call(inst) && !strcmp(ir
 /* ---- debug information: each new function gets a subprogram of its own, named as the source's ---- */
 
 static void give_subprogram(Ck *ck, LLVMValueRef fn, LLVMValueRef like, const char *shown) {
+  ir_strip_loop_hints(fn); /* their locations are like's */
   LLVMMetadataRef old = LLVMGetSubprogram(like);
   if (!old) {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -249,6 +250,8 @@ static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, unsigned nown)
 static void add_notes(Ck *ck, LLVMValueRef fn, unsigned nown) {
   LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(ck->c, NOTING, strlen(NOTING), "", 0));
   ValueList insts = {0};
+  ValueMap constant_reads;
+  vmap_init(&constant_reads);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) vec_push(&insts, i);
   for (size_t k = 0; k < insts.len; k++) {
@@ -264,7 +267,14 @@ static void add_notes(Ck *ck, LLVMValueRef fn, unsigned nown) {
       note(ck, i, true, p, size_of(ck, LLVMTypeOf(v)));
     } else if (LLVMIsALoadInst(i)) {
       LLVMValueRef p = LLVMGetOperand(i, 0);
-      if (!own_memory(fn, p, nown)) note(ck, i, false, p, size_of(ck, LLVMTypeOf(i)));
+      if (own_memory(fn, p, nown)) continue;
+      if (!LLVMIsAConstant(p)) {
+        note(ck, i, false, p, size_of(ck, LLVMTypeOf(i)));
+      } else if (!vmap_has(&constant_reads, p)) { /* a global's: once per call, when the function starts (a read's
+                                                     note only has to come before the loop ends) */
+        vmap_put(&constant_reads, p, p);
+        note(ck, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)), false, p, size_of(ck, LLVMTypeOf(i)));
+      }
     } else if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i)) {
       refuse(i, "an atomic update");
     } else if (is_marker(i)) {
@@ -275,6 +285,7 @@ static void add_notes(Ck *ck, LLVMValueRef fn, unsigned nown) {
     }
   }
   vec_free(&insts);
+  vmap_free(&constant_reads);
 }
 
 /* The copy of a function a step calls, noting its accesses (made once). */
@@ -749,7 +760,6 @@ static void outline(Ck *ck, LLVMValueRef marker) {
     char *name = xasprintf("%s.ckpt_loop.%d", fname, id);
     LLVMValueRef code_slot, loop = move_loop(ck, &l, name, &code_slot);
     free(name);
-    ir_strip_loop_hints(loop); /* their locations are the function's */
     give_subprogram(ck, loop, l.fn, fname);
     name = xasprintf("%s.ckpt_step.%d", fname, id);
     LLVMValueRef step = make_step(ck, loop, l.header, name);

@@ -137,6 +137,20 @@ static void pieces_add(Pieces *ps, char *at, size_t len) {
   ps->used += len;
 }
 
+/* Room for exactly `bytes` more in `n` more pieces (what a snapshot is about to copy). */
+static void pieces_reserve(Pieces *ps, size_t bytes, size_t n) {
+  if (ps->used + bytes > ps->size) {
+    ps->data = realloc(ps->data, ps->used + bytes);
+    if (!ps->data && bytes) fail("out of memory for snapshots");
+    ps->size = ps->used + bytes;
+  }
+  if (ps->n + n > ps->cap) {
+    ps->p = realloc(ps->p, (ps->n + n) * sizeof *ps->p);
+    if (!ps->p && n) fail("out of memory for snapshots");
+    ps->cap = ps->n + n;
+  }
+}
+
 static void pieces_put_back(const Pieces *ps, bool latest_first) {
   for (size_t k = 0; k < ps->n; k++) {
     const Piece *p = &ps->p[latest_first ? ps->n - 1 - k : k];
@@ -175,7 +189,8 @@ static size_t hull_bytes(Ckpt *c);
 /* What must stay free beside the snapshots: one step's tape (a first chunk before it is known) and the
  * copies of the loop's inputs at its end and of the program's memory after it (at most the hulls each). */
 static size_t reserve(Ckpt *c, int copies) {
-  size_t tape = c->step_tape > FIRST_TAPE ? c->step_tape : FIRST_TAPE;
+  /* the chunks a tape takes depend on what the pool holds: up to twice a run's */
+  size_t tape = 2 * (c->step_tape > FIRST_TAPE ? c->step_tape : FIRST_TAPE);
   return tape + (size_t)copies * hull_bytes(c);
 }
 
@@ -293,11 +308,19 @@ static Range *ranges_of(Ckpt *c, int kind, size_t *n) {
   return r;
 }
 
+static size_t ranges_bytes(const Range *r, size_t n) {
+  size_t b = 0;
+  for (size_t i = 0; i < n; i++) b += (size_t)(r[i].hi - r[i].lo);
+  return b;
+}
+
+/* The bytes the steps' hulls cover (overlaps counted once). */
 static size_t hull_bytes(Ckpt *c) {
-  size_t n = 0;
-  for (ParadSite *s = c->sites; s; s = s->next)
-    for (int i = 0; i < HULLS; i++) n += (size_t)(s->h[i].hi - s->h[i].lo);
-  return n;
+  size_t n;
+  Range *r = ranges_of(c, 0, &n);
+  size_t b = ranges_bytes(r, n);
+  free(r);
+  return b;
 }
 
 /* ---- snapshots ---- */
@@ -307,12 +330,14 @@ static Snapshot *take(Ckpt *c, long step) {
   if (!s) fail("out of memory for a snapshot");
   s->step = step;
   int k = c->nenv;
+  size_t n, vars = 0;
+  Range *r = ranges_of(c, 1, &n);
+  for (int i = 0; i < k; i++) vars += c->slots[i].size * (c->slots[i].pointers ? 2 : 1);
+  pieces_reserve(&s->taken, vars + ranges_bytes(r, n), 2 * (size_t)k + n);
   for (int i = 0; i < k; i++) {
     pieces_add(&s->taken, c->closure[i], c->slots[i].size);
     if (c->slots[i].pointers) pieces_add(&s->taken, c->closure[k + i], c->slots[i].size);
   }
-  size_t n;
-  Range *r = ranges_of(c, 1, &n);
   for (size_t i = 0; i < n; i++) pieces_add(&s->taken, r[i].lo, (size_t)(r[i].hi - r[i].lo));
   free(r);
   s->bytes = sizeof *s + pieces_bytes(&s->taken);
@@ -537,6 +562,7 @@ void __parad_rt_ckpt_reverse(void *ctx, ParadStep advance, ParadStep youturn) {
   Pieces after = {0};
   size_t n;
   Range *r = ranges_of(c, 0, &n);
+  pieces_reserve(&after, ranges_bytes(r, n), n);
   for (size_t i = 0; i < n; i++) pieces_add(&after, r[i].lo, (size_t)(r[i].hi - r[i].lo));
   free(r);
   __parad_rt_tape_budget_take(pieces_bytes(&after));

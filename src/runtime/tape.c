@@ -52,7 +52,9 @@ static void fatal(const char *what) {
 /* A pooled chunk of at least size bytes, else a new one; NULL when out of memory. */
 static ParadChunk *take_chunk(size_t size) {
   ParadChunk **best = NULL; /* a pooled chunk big enough, of the smallest class that has one */
-  for (int k = size_class(size); k < SIZE_CLASSES && !best; k++)
+  /* under a budget, where a chunk counts whole, not one more than twice as big as asked for */
+  int last = __parad_rt_tape_budget_limit() ? size_class(size) + 1 : SIZE_CLASSES - 1;
+  for (int k = size_class(size); k <= last && !best; k++)
     for (ParadChunk **p = &pool[k]; *p && !best; p = &(*p)->next)
       if ((*p)->size >= size) best = p;
   ParadChunk *c;
@@ -300,7 +302,9 @@ void __parad_rt_tape_end(ParadTape *t) {
 }
 
 void __parad_rt_tape_recycle(ParadTape *t) {
-  while (t->chunk->prev) t->chunk = t->chunk->prev; /* not read back: from its first chunk on */
+  ParadChunk *first = t->chunk;
+  while (first->prev) first = first->prev; /* not read back: from its first chunk on */
+  enter(t, first);
   retire(t);
 }
 

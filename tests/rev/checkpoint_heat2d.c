@@ -2,11 +2,11 @@
 // place (a helper computes the new grid v from u through pointers, memcpy copies it back), a coefficient
 // field c is read every step and overwritten by the function after the loop, and a scratch row the step
 // allocates and frees itself. Against the same function without the marker (taped step by step), for
-// 500 steps on a 24 x 20 grid with no budget and with a budget of a few snapshots: the final grid the
+// 120 steps on a 120 x 100 grid with no budget and with a budget of a few snapshots: the final grid the
 // caller gets, the result, and the gradients with respect to the initial grid and the coefficients
 // equal the taped ones (1e-12); one component against central differences (1e-6). At -O2 only: at -O0
 // the step, which only passes u to the helper and to memcpy, does not show what memcpy copies.
-// RUN: %parad-cc %cflags %s -o %t -lm && %t && valgrind -q --error-exitcode=1 %t 60
+// RUN: %parad-cc %cflags %s -o %t -lm && %t && valgrind -q --error-exitcode=1 %t 6
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -15,8 +15,8 @@ double __parad_autodiff(void *, ...);
 void parad_set_tape_limit(size_t bytes);
 void __parad_checkpoint_loop(void);
 
-enum { NX = 24, NY = 20 };
-static int steps = 500;
+enum { NX = 120, NY = 100 }; /* a step tapes about 200 KB: several tape chunks */
+static int steps = 120;
 
 static void diffuse(const double *u, double *v, const double *c, double *row) {
   for (int i = 1; i < NX - 1; i++) {
@@ -64,7 +64,7 @@ int main(int argc, char **argv) {
   double u57 = u[5 * NY + 7];
   for (int k = 0; k < NX * NY; k++) du[k] = dc[k] = 0;
   __parad_autodiff((void *)heat_taped, u, du, c, dc);
-  const size_t budgets[] = {0, 512u << 10};
+  const size_t budgets[] = {0, 4u << 20};
   for (size_t b = 0; b < 2; b++) {
     parad_set_tape_limit(budgets[b]);
     start(u2, c2);
