@@ -93,8 +93,11 @@ typedef struct Ckpt {
   ParadSite *sites;
   long runs, most_snapshots, nlive; /* for PARAD_CHECKPOINT_STATS */
   char *stack;      /* the frame that runs the steps: the stack below it is the step's own, no state */
-  Range *pairs;     /* pointers the swapped variables held when the loop began (lo) and their shadows (hi) */
+  Range *pairs;     /* pointers the variables held when the loop began (lo) and their shadows (hi) */
   size_t npairs, cappairs;
+  Range *evicted;   /* hulls sites gave way for (still the steps' memory: the copies at the loop's ends) */
+  int *evicted_kind; /* 1 a store's, 2 a load's */
+  size_t nevicted, capevicted;
   Range *fresh;     /* heap blocks the step running now allocated */
   size_t nfresh, capfresh;
 } Ckpt;
@@ -230,11 +233,18 @@ static __attribute__((noinline)) void note_slow(ParadSite *s, char *base, char *
   for (size_t i = 0; i < c->nfresh && kind == 1; i++) /* allocated by this very step: no earlier value to keep */
     if (base >= c->fresh[i].lo && base < c->fresh[i].hi) kind = 3;
   int k = -1;
-  for (int i = 0; i < HULLS && k < 0; i++)
-    if (s->h[i].hi && s->h[i].base == base) k = i;
+  for (int i = 0; i < HULLS && k < 0; i++) /* the same object, or bytes next to a hull's (no gap between) */
+    if (s->h[i].hi && (s->h[i].base == base || (a <= s->h[i].hi && e >= s->h[i].lo))) k = i;
   Hull h;
   if (k < 0) { /* a new base: its first bytes; the least recently grown hull gives way */
     k = HULLS - 1;
+    if (s->h[k].hi) {
+      size_t cap = c->capevicted;
+      c->evicted = grow(c->evicted, &c->capevicted, c->nevicted + 1, sizeof *c->evicted);
+      c->evicted_kind = grow(c->evicted_kind, &cap, c->nevicted + 1, sizeof *c->evicted_kind);
+      c->evicted_kind[c->nevicted] = (int)s->kind;
+      c->evicted[c->nevicted++] = (Range){s->h[k].lo, s->h[k].hi};
+    }
     h = (Hull){base, a, e};
     if (kind == 1) log_bytes(c, a, (size_t)(e - a));
   } else {
@@ -277,6 +287,7 @@ static void forget_sites(Ckpt *c) {
     memset(s, 0, sizeof *s);
   }
   c->sites = NULL;
+  c->nevicted = 0;
 }
 
 /* The hulls of one kind of site (both kinds: 0), as disjoint sorted ranges. */
@@ -296,6 +307,11 @@ static Range *ranges_of(Ckpt *c, int kind, size_t *n) {
           r = grow(r, &cap, k + 1, sizeof *r);
           r[k++] = (Range){s->h[i].lo, s->h[i].hi};
         }
+  for (size_t i = 0; i < c->nevicted; i++)
+    if (!kind || c->evicted_kind[i] == kind) {
+      r = grow(r, &cap, k + 1, sizeof *r);
+      r[k++] = c->evicted[i];
+    }
   if (k) qsort(r, k, sizeof *r, by_lo);
   size_t m = 0;
   for (size_t i = 0; i < k; i++)
@@ -413,7 +429,14 @@ static bool forget_fresh(Ckpt *c, char *p) {
   c->fresh[i] = c->fresh[--c->nfresh];
   for (ParadSite *s = c->sites; s; s = s->next)
     for (int k = 0; k < HULLS; k++)
-      if (s->h[k].hi && s->h[k].base >= b.lo && s->h[k].base < b.hi) s->h[k] = (Hull){0};
+      if (s->h[k].hi && s->h[k].lo >= b.lo && s->h[k].lo < b.hi) s->h[k] = (Hull){0};
+  for (size_t k = 0; k < c->nevicted;)
+    if (c->evicted[k].lo >= b.lo && c->evicted[k].lo < b.hi) {
+      c->evicted[k] = c->evicted[--c->nevicted];
+      c->evicted_kind[k] = c->evicted_kind[c->nevicted];
+    } else {
+      k++;
+    }
   return true; /* nothing of it was logged (note_slow) */
 }
 
@@ -455,8 +478,8 @@ void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, 
     c->closure[nenv + i] = shadows[i];
   }
   c->closure[2 * nenv] = &c->code;
-  for (int i = 0; i < nenv; i++)
-    if (slots[i].pointers == 2)
+  for (int i = 0; i < nenv; i++) /* a swapped variable may take the pointer of any other */
+    if (slots[i].pointers)
       for (size_t w = 0; w < slots[i].size / sizeof(char *); w++) {
         c->pairs = grow(c->pairs, &c->cappairs, c->npairs + 1, sizeof *c->pairs);
         c->pairs[c->npairs++] = (Range){((char **)vars[i])[w], ((char **)shadows[i])[w]};
@@ -595,6 +618,8 @@ void __parad_rt_ckpt_reverse(void *ctx, ParadStep advance, ParadStep youturn) {
   free(c->at);
   free(c->fresh);
   free(c->pairs);
+  free(c->evicted);
+  free(c->evicted_kind);
   free(c);
   if (--pending == 0) {
     for (size_t i = 0; i < ndeferred; i++) free(deferred[i]);

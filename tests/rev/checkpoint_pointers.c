@@ -1,0 +1,92 @@
+// Checkpointed loops whose pointer variables change: (1) two work arrays swapped every step and, half way,
+// the current one replaced by a third array the function was given (steps then run as the program runs
+// them, the runtime making the shadows follow the swapped pointers); (2) a pointer moved along an array
+// by arithmetic (the steps then run augmented, their tapes dropped). Against the same functions without
+// the marker (taped step by step): the gradient with respect to every array (1e-12), with no budget and a
+// small one; split mode (__parad_augmentfwd, then __parad_reverse) gives the same. At -O2 and -O0.
+// RUN: %parad-cc %cflags %s -o %t -lm && %t
+// RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
+#include <string.h>
+#include "check.h"
+
+double __parad_autodiff(void *, ...);
+void *__parad_augmentfwd(void *, ...);
+double __parad_reverse(void *, ...);
+extern int parad_tape;
+void parad_set_tape_limit(size_t bytes);
+void __parad_checkpoint_loop(void);
+
+enum { N = 10, STEPS = 300 };
+
+#define SWAPPING(NAME, MARK)                                                                                \
+  double NAME(double *a, double *b, double *c) {                                                          \
+    double *cur = a, *next = b;                                                                          \
+    for (int t = 0; t < STEPS; t++) {                                                                    \
+      MARK;                                                                                              \
+      for (int i = 0; i < N; i++) next[i] = cur[i] + 0.01 * sin(cur[(i + 1) % N]);                       \
+      double *w = cur;                                                                                   \
+      cur = next, next = w;                                                                              \
+      if (t == STEPS / 2) {                                                                              \
+        for (int i = 0; i < N; i++) c[i] = cur[i];                                                       \
+        cur = c;                                                                                         \
+      }                                                                                                  \
+    }                                                                                                    \
+    double J = 0;                                                                                        \
+    for (int i = 0; i < N; i++) J += cur[i] * cur[i] * (i + 1);                                          \
+    return J;                                                                                            \
+  }
+SWAPPING(swapping_checkpointed, __parad_checkpoint_loop())
+SWAPPING(swapping_taped, (void)0)
+
+#define WALKING(NAME, MARK)                                                                                 \
+  double NAME(double *x) { /* x has STEPS + 1 entries: each step writes the next from the current */     \
+    double *p = x, s = 0;                                                                                \
+    for (int t = 0; t < STEPS; t++) {                                                                    \
+      MARK;                                                                                              \
+      p[1] = p[0] * 0.99 + 0.1 * cos(p[0]);                                                              \
+      s += p[1] * p[1];                                                                                  \
+      p++;                                                                                               \
+    }                                                                                                    \
+    return s;                                                                                            \
+  }
+WALKING(walking_checkpointed, __parad_checkpoint_loop())
+WALKING(walking_taped, (void)0)
+
+static void start(double *a, double *b, double *c) {
+  for (int i = 0; i < N; i++) a[i] = sin(i + 1.0), b[i] = 0, c[i] = 0;
+}
+
+int main(void) {
+  double a[N], b[N], c[N], da[N] = {0}, db[N] = {0}, dc[N] = {0};
+  start(a, b, c);
+  __parad_autodiff((void *)swapping_taped, a, da, b, db, c, dc);
+  static double x[STEPS + 1], dx[STEPS + 1], x2[STEPS + 1], dx2[STEPS + 1];
+  x[0] = 0.4;
+  __parad_autodiff((void *)walking_taped, x, dx);
+  const size_t budgets[] = {0, 400u << 10};
+  for (int b_ = 0; b_ < 2; b_++) {
+    parad_set_tape_limit(budgets[b_]);
+    double a2[N], b2[N], c2[N], da2[N] = {0}, db2[N] = {0}, dc2[N] = {0};
+    start(a2, b2, c2);
+    __parad_autodiff((void *)swapping_checkpointed, a2, da2, b2, db2, c2, dc2);
+    for (int i = 0; i < N; i++) {
+      CHECK_CLOSE(da2[i], da[i], 1e-12);
+      CHECK_CLOSE(db2[i], db[i], 1e-12);
+      CHECK_CLOSE(dc2[i], dc[i], 1e-12);
+    }
+    memset(x2, 0, sizeof x2), memset(dx2, 0, sizeof dx2);
+    x2[0] = 0.4;
+    __parad_autodiff((void *)walking_checkpointed, x2, dx2);
+    for (int i = 0; i <= STEPS; i++) {
+      CHECK_CLOSE(dx2[i], dx[i], 1e-12);
+      CHECK_CLOSE(x2[i], x[i], 1e-12);
+    }
+  }
+  parad_set_tape_limit(0);
+  double a3[N], b3[N], c3[N], da3[N] = {0}, db3[N] = {0}, dc3[N] = {0};
+  start(a3, b3, c3);
+  void *tape = __parad_augmentfwd((void *)swapping_checkpointed, a3, da3, b3, db3, c3, dc3);
+  __parad_reverse((void *)swapping_checkpointed, a3, da3, b3, db3, c3, dc3, 1.0, parad_tape, tape);
+  for (int i = 0; i < N; i++) CHECK_CLOSE(da3[i], da[i], 1e-12);
+  return check_done();
+}
