@@ -30,22 +30,24 @@ LLVMTypeRef ir_scalar_type(LLVMTypeRef t) {
   return (k == LLVMVectorTypeKind || k == LLVMScalableVectorTypeKind) ? LLVMGetElementType(t) : t;
 }
 
-static bool contains(LLVMTypeRef t, bool pointers_count) {
+/* Does t hold, anywhere inside, pointers (if `pointers`) or floats (if `floats`). */
+static bool contains(LLVMTypeRef t, bool pointers, bool floats) {
   switch (LLVMGetTypeKind(t)) {
-  case LLVMPointerTypeKind: return pointers_count;
+  case LLVMPointerTypeKind: return pointers;
   case LLVMVectorTypeKind:
   case LLVMScalableVectorTypeKind:
-  case LLVMArrayTypeKind: return contains(LLVMGetElementType(t), pointers_count);
+  case LLVMArrayTypeKind: return contains(LLVMGetElementType(t), pointers, floats);
   case LLVMStructTypeKind:
     for (unsigned i = 0, n = LLVMCountStructElementTypes(t); i < n; i++)
-      if (contains(LLVMStructGetTypeAtIndex(t, i), pointers_count)) return true;
+      if (contains(LLVMStructGetTypeAtIndex(t, i), pointers, floats)) return true;
     return false;
-  default: return ir_is_fp(t);
+  default: return floats && ir_is_fp(t);
   }
 }
 
-bool ir_carries_derivative(LLVMTypeRef t) { return contains(t, true); }
-bool ir_contains_fp(LLVMTypeRef t) { return contains(t, false); }
+bool ir_carries_derivative(LLVMTypeRef t) { return contains(t, true, true); }
+bool ir_contains_fp(LLVMTypeRef t) { return contains(t, false, true); }
+bool ir_contains_ptr(LLVMTypeRef t) { return contains(t, true, false); }
 
 unsigned long long ir_type_size(LLVMModuleRef m, LLVMTypeRef t) {
   return LLVMABISizeOfType(LLVMGetModuleDataLayout(m), t);

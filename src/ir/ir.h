@@ -20,6 +20,8 @@ bool ir_is_int(LLVMTypeRef t);
 bool ir_carries_derivative(LLVMTypeRef t);
 /* Does the type hold floating-point data anywhere inside. */
 bool ir_contains_fp(LLVMTypeRef t);
+/* Does the type hold pointers anywhere inside. */
+bool ir_contains_ptr(LLVMTypeRef t);
 /* The scalar type of a vector type, or the type itself. */
 LLVMTypeRef ir_scalar_type(LLVMTypeRef t);
 unsigned long long ir_type_size(LLVMModuleRef m, LLVMTypeRef t);   /* allocation size in bytes */

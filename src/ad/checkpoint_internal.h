@@ -1,0 +1,36 @@
+/* What ad/checkpoint.c (the loop moved into functions, the gradient's glue) and ad/checkpoint_notes.c (what
+ * a step notes for the snapshots) share. */
+#ifndef PARAD_AD_CHECKPOINT_INTERNAL_H
+#define PARAD_AD_CHECKPOINT_INTERNAL_H
+
+#include <llvm-c/DebugInfo.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "ir/ir.h"
+
+#define MARKER "__parad_checkpoint_loop"
+#define SITE_WORDS 14 /* runtime/checkpoint.c's ParadSite */
+#define NOTING "parad-checkpoint-noting" /* a step or a function it calls, noting its accesses */
+
+typedef struct {
+  LLVMModuleRef m;
+  LLVMContextRef c;
+  LLVMTypeRef ptr, i32, i64, void_t;
+  LLVMDIBuilderRef dib; /* made on first need, with a compile unit of its own for the new functions */
+  ValueMap copies;      /* function -> its noting copy */
+  ValueList copying;    /* functions being copied: a recursive call is refused */
+  int loops;
+} Ck;
+
+static inline LLVMValueRef fn_of(LLVMValueRef inst) { return LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst)); }
+static inline bool is_marker(LLVMValueRef inst) { return ir_is_call(inst) && !strcmp(ir_called_name(inst), MARKER); }
+
+/* A subprogram of fn's own, named `shown`, in like's file, its instructions' locations moved to it (a
+ * function may not share its debug information with another). */
+void checkpoint_give_subprogram(Ck *ck, LLVMValueRef fn, LLVMValueRef like, const char *shown);
+/* Notes every load and store of fn outside its own memory (its stack, and its first nown parameters: the
+ * loop's variables, snapshotted whole), and refuses what a step may not do (checkpoint_notes.c). */
+void checkpoint_add_notes(Ck *ck, LLVMValueRef fn, unsigned nown);
+
+#endif
