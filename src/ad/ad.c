@@ -59,10 +59,9 @@ bool ad_failed(AdModule *ad, const char *key) {
 
 int ad_prepare(LLVMModuleRef m) {
   int errors = checkpoint_outline_all(m);
-  if (errors) return errors;
-  errors = custom_register_all(m) + registered_read_all(m) + batch_lower_all(m) + request_canonicalise_all(m);
+  errors += custom_register_all(m) + registered_read_all(m) + batch_lower_all(m) + request_canonicalise_all(m);
   if (!errors) omp_prepare(m);
-  return errors;
+  return errors + checkpoint_note_steps(m); /* after omp_prepare, which rewrites the regions' reductions */
 }
 
 /* Any __parad_ or __enzyme_ function the program calls: known entry points are parsed, unknown ones

@@ -511,7 +511,9 @@ static void outline(Ck *ck, LLVMValueRef marker) {
     checkpoint_give_subprogram(ck, step, l.fn, fname);
     localize(ck, loop, &l);
     localize(ck, step, &l);
-    checkpoint_add_notes(ck, step, (unsigned)l.vars.len + 1);
+    char *own = xasprintf("%u", (unsigned)l.vars.len + 1); /* noted after omp_prepare (checkpoint_note_steps) */
+    LLVMAddAttributeAtIndex(step, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(ck->c, STEP, strlen(STEP), own, strlen(own)));
+    free(own);
     make_gradient(ck, &l, loop, step, id);
   }
   vec_free(&l.blocks);
@@ -524,15 +526,8 @@ int checkpoint_outline_all(LLVMModuleRef m) {
   LLVMValueRef decl = LLVMGetNamedFunction(m, MARKER);
   if (!decl) return 0;
   int before = diag_error_count();
-  Ck ck = {.m = m, .c = LLVMGetModuleContext(m)};
-  ck.ptr = LLVMPointerTypeInContext(ck.c, 0);
-  ck.i32 = LLVMInt32TypeInContext(ck.c);
-  ck.i64 = LLVMInt64TypeInContext(ck.c);
-  ck.void_t = LLVMVoidTypeInContext(ck.c);
-  vmap_init(&ck.copies);
-  /* debug records as intrinsics while code moves: those of the function's variables stay behind */
-  bool records = LLVMIsNewDbgInfoFormat(m);
-  if (records) LLVMSetIsNewDbgInfoFormat(m, 0);
+  Ck ck;
+  checkpoint_begin(&ck, m);
   ValueList markers = {0};
   for (LLVMUseRef u = LLVMGetFirstUse(decl); u; u = LLVMGetNextUse(u))
     if (ir_is_call(LLVMGetUser(u))) vec_push(&markers, LLVMGetUser(u));
@@ -556,14 +551,34 @@ int checkpoint_outline_all(LLVMModuleRef m) {
   for (size_t i = 0; i < markers.len; i++)
     if (!vmap_has(&nested, markers.data[i])) outline(&ck, markers.data[i]);
   vmap_free(&nested);
+  for (LLVMUseRef u; (u = LLVMGetFirstUse(decl));) /* those refused (reported) go too */
+    LLVMInstructionEraseFromParent(LLVMGetUser(u));
+  LLVMDeleteFunction(decl);
   vec_free(&markers);
-  vec_free(&ck.copying);
-  vmap_free(&ck.copies);
-  if (ck.dib) {
-    LLVMDIBuilderFinalize(ck.dib);
-    LLVMDisposeDIBuilder(ck.dib);
-  }
-  if (!LLVMGetFirstUse(decl)) LLVMDeleteFunction(decl);
-  if (records) LLVMSetIsNewDbgInfoFormat(m, 1);
+  checkpoint_end(&ck);
   return diag_error_count() - before;
+}
+
+void checkpoint_begin(Ck *ck, LLVMModuleRef m) {
+  *ck = (Ck){.m = m, .c = LLVMGetModuleContext(m)};
+  ck->ptr = LLVMPointerTypeInContext(ck->c, 0);
+  ck->i32 = LLVMInt32TypeInContext(ck->c);
+  ck->i64 = LLVMInt64TypeInContext(ck->c);
+  ck->void_t = LLVMVoidTypeInContext(ck->c);
+  vmap_init(&ck->copies);
+  vmap_init(&ck->gtids);
+  /* debug records as intrinsics while code moves: those of the function's variables stay behind */
+  ck->records = LLVMIsNewDbgInfoFormat(m);
+  if (ck->records) LLVMSetIsNewDbgInfoFormat(m, 0);
+}
+
+void checkpoint_end(Ck *ck) {
+  vec_free(&ck->copying);
+  vmap_free(&ck->copies);
+  vmap_free(&ck->gtids);
+  if (ck->dib) {
+    LLVMDIBuilderFinalize(ck->dib);
+    LLVMDisposeDIBuilder(ck->dib);
+  }
+  if (ck->records) LLVMSetIsNewDbgInfoFormat(ck->m, 1);
 }

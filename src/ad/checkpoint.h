@@ -19,6 +19,8 @@
 
 /* Every marked loop of the module; returns the number of errors (each reported where the loop is). */
 int checkpoint_outline_all(LLVMModuleRef m);
+/* After omp_prepare (the reductions of regions rewritten): the steps' notes. Returns the number of errors. */
+int checkpoint_note_steps(LLVMModuleRef m);
 /* Before the derivatives are written (the optimiser has typed the copies): a step's copies of memory
  * holding pointers are refused. Returns the number of errors. */
 int checkpoint_check_copies(LLVMModuleRef m);

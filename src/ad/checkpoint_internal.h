@@ -5,6 +5,7 @@
 
 #include <llvm-c/DebugInfo.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "ir/ir.h"
@@ -12,6 +13,9 @@
 #define MARKER "__parad_checkpoint_loop"
 #define SITE_WORDS 14 /* runtime/checkpoint.c's ParadSite */
 #define NOTING "parad-checkpoint-noting" /* a step or a function it calls, noting its accesses */
+#define STEP "parad-checkpoint-step"     /* a step, noted after omp_prepare: its value, how many parameters are
+                                            the loop's variables and its code */
+#define TEAM_SLOTS 17                    /* a team's site: a hull set per thread numbered below 16, and one shared */
 
 typedef struct {
   LLVMModuleRef m;
@@ -21,16 +25,22 @@ typedef struct {
   ValueMap copies;      /* function -> its noting copy */
   ValueList copying;    /* functions being copied: a recursive call is refused */
   int loops;
+  bool team;            /* the step being noted runs parallel regions: notes per thread */
+  ValueMap gtids;       /* function -> its thread number, in such a step */
+  bool records;         /* the module had debug records (intrinsics while Parad moves code) */
 } Ck;
 
 static inline LLVMValueRef fn_of(LLVMValueRef inst) { return LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst)); }
 static inline bool is_marker(LLVMValueRef inst) { return ir_is_call(inst) && !strcmp(ir_called_name(inst), MARKER); }
 
+/* The context of either step, and its end (debug information finished). */
+void checkpoint_begin(Ck *ck, LLVMModuleRef m);
+void checkpoint_end(Ck *ck);
 /* A subprogram of fn's own, named `shown`, in like's file, its instructions' locations moved to it (a
  * function may not share its debug information with another). */
 void checkpoint_give_subprogram(Ck *ck, LLVMValueRef fn, LLVMValueRef like, const char *shown);
-/* Notes every load and store of fn outside its own memory (its stack, and its first nown parameters: the
- * loop's variables, snapshotted whole), and refuses what a step may not do (checkpoint_notes.c). */
-void checkpoint_add_notes(Ck *ck, LLVMValueRef fn, unsigned nown);
+/* Notes every load and store of fn outside its own memory (its stack, and the parameters in own: bit i
+ * for parameter i, the loop's variables, snapshotted whole), and refuses what a step may not do. */
+void checkpoint_add_notes(Ck *ck, LLVMValueRef fn, uint64_t own);
 
 #endif

@@ -11,6 +11,7 @@
 #include "analysis/calls.h"
 #include "analysis/memtype.h"
 #include "ir/diag.h"
+#include "omp/omp.h"
 
 
 /* Splits at's block before `at`: what precedes it moves to a new block in front, which the block's
@@ -41,16 +42,27 @@ static LLVMBasicBlockRef split_before(LLVMContextRef c, LLVMValueRef at) {
 /* After differentiation: each note tests inline against the hull its site grew last (words 1 and 2),
  * which the optimiser may load once per loop; the runtime's function tests again, so a stale hull costs
  * only a call. (Before, the branch would have made the derivative record which way each access went.) */
-static void expand_note(LLVMContextRef c, LLVMValueRef call) {
+static void expand_note(LLVMContextRef c, LLVMValueRef call, bool team) {
   LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i64 = LLVMInt64TypeInContext(c);
-  LLVMValueRef site = LLVMGetArgOperand(call, 0), addr = LLVMGetArgOperand(call, 2), size = LLVMGetArgOperand(call, 3);
+  unsigned at = team ? 1 : 0; /* a team's note has the thread number second */
+  LLVMValueRef site = LLVMGetArgOperand(call, 0), addr = LLVMGetArgOperand(call, 2 + at),
+               size = LLVMGetArgOperand(call, 3 + at);
   LLVMBasicBlockRef head = split_before(c, call), here = LLVMGetInstructionParent(call);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
   LLVMPositionBuilderAtEnd(b, head);
-  LLVMValueRef lo = LLVMBuildLoad2(b, ptr, LLVMBuildGEP2(b, i64, site, (LLVMValueRef[]){LLVMConstInt(i64, 1, 0)}, 1, ""), "");
-  LLVMValueRef hi = LLVMBuildLoad2(b, ptr, LLVMBuildGEP2(b, i64, site, (LLVMValueRef[]){LLVMConstInt(i64, 2, 0)}, 1, ""), "");
+  LLVMValueRef slot = LLVMConstInt(i64, 0, 0), mine = NULL;
+  if (team) { /* the thread's own hull set, if it has one */
+    LLVMValueRef gtid = LLVMGetArgOperand(call, 1);
+    mine = LLVMBuildICmp(b, LLVMIntULT, gtid, LLVMConstInt(LLVMTypeOf(gtid), TEAM_SLOTS - 1, 0), "");
+    slot = LLVMBuildMul(b, LLVMBuildZExt(b, LLVMBuildSelect(b, mine, gtid, LLVMConstNull(LLVMTypeOf(gtid)), ""), i64, ""),
+                        LLVMConstInt(i64, SITE_WORDS, 0), "");
+  }
+  LLVMValueRef word1 = LLVMBuildAdd(b, slot, LLVMConstInt(i64, 1, 0), ""), word2 = LLVMBuildAdd(b, slot, LLVMConstInt(i64, 2, 0), "");
+  LLVMValueRef lo = LLVMBuildLoad2(b, ptr, LLVMBuildGEP2(b, i64, site, &word1, 1, ""), "");
+  LLVMValueRef hi = LLVMBuildLoad2(b, ptr, LLVMBuildGEP2(b, i64, site, &word2, 1, ""), "");
   LLVMValueRef end = LLVMBuildGEP2(b, LLVMInt8TypeInContext(c), addr, &size, 1, "");
   LLVMValueRef inside = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, addr, lo, ""), LLVMBuildICmp(b, LLVMIntULE, end, hi, ""), "");
+  if (mine) inside = LLVMBuildAnd(b, inside, mine, "");
   LLVMBasicBlockRef slow = LLVMInsertBasicBlockInContext(c, here, "ckpt.note");
   LLVMValueRef br = LLVMBuildCondBr(b, inside, here, slow);
   LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(call);
@@ -64,30 +76,56 @@ static void expand_note(LLVMContextRef c, LLVMValueRef call) {
 }
 
 void checkpoint_lower_notes(LLVMModuleRef m) {
-  const char *names[2] = {"__parad_rt_ckpt_note", "__parad_rt_ckpt_note_load"};
-  for (int k = 0; k < 2; k++) {
+  const char *names[4] = {"__parad_rt_ckpt_note", "__parad_rt_ckpt_note_load", "__parad_rt_ckpt_note_team",
+                          "__parad_rt_ckpt_note_load_team"};
+  for (int k = 0; k < 4; k++) {
     LLVMValueRef f = LLVMGetNamedFunction(m, names[k]);
     if (!f) continue;
     ValueList calls = {0};
     for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u))
       if (ir_is_call(LLVMGetUser(u))) vec_push(&calls, LLVMGetUser(u));
-    for (size_t i = 0; i < calls.len; i++) expand_note(LLVMGetModuleContext(m), calls.data[i]);
+    for (size_t i = 0; i < calls.len; i++) expand_note(LLVMGetModuleContext(m), calls.data[i], k >= 2);
     vec_free(&calls);
   }
 }
 
-static void note(Ck *ck, LLVMValueRef at, bool store, LLVMValueRef addr, LLVMValueRef size) {
-  LLVMValueRef site = LLVMAddGlobal(ck->m, LLVMArrayType2(ck->i64, SITE_WORDS), "ckpt.site");
+static LLVMValueRef new_site(Ck *ck) {
+  LLVMTypeRef t = LLVMArrayType2(ck->i64, SITE_WORDS * (ck->team ? TEAM_SLOTS : 1));
+  LLVMValueRef site = LLVMAddGlobal(ck->m, t, "ckpt.site");
   LLVMSetLinkage(site, LLVMInternalLinkage);
-  LLVMSetInitializer(site, LLVMConstNull(LLVMArrayType2(ck->i64, SITE_WORDS)));
+  LLVMSetInitializer(site, LLVMConstNull(t));
   LLVMSetAlignment(site, 8);
+  return site;
+}
+
+/* In a step that runs parallel regions, fn's thread number, got once where fn starts. */
+static LLVMValueRef thread_number(Ck *ck, LLVMValueRef fn) {
+  if (vmap_has(&ck->gtids, fn)) return vmap_get(&ck->gtids, fn);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
+  LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)));
+  LLVMValueRef null = LLVMConstNull(ck->ptr);
+  LLVMValueRef gtid = ir_call_named(b, "__kmpc_global_thread_num", LLVMFunctionType(ck->i32, &ck->ptr, 1, 0), &null, 1);
+  LLVMDisposeBuilder(b);
+  vmap_put(&ck->gtids, fn, gtid);
+  return gtid;
+}
+
+static void note(Ck *ck, LLVMValueRef at, bool store, LLVMValueRef addr, LLVMValueRef size) {
+  LLVMValueRef site = new_site(ck);
+  LLVMValueRef gtid = ck->team ? thread_number(ck, fn_of(at)) : NULL;
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
   LLVMPositionBuilderBefore(b, at);
-  LLVMValueRef args[4] = {site, ir_address_base(addr), addr, LLVMBuildIntCast2(b, size, ck->i64, 0, "")};
-  LLVMTypeRef params[4] = {ck->ptr, ck->ptr, ck->ptr, ck->i64};
+  LLVMValueRef args[5] = {site, ir_address_base(addr), addr, LLVMBuildIntCast2(b, size, ck->i64, 0, "")};
+  LLVMTypeRef params[5] = {ck->ptr, ck->ptr, ck->ptr, ck->i64};
   if (!ir_is_ptr(LLVMTypeOf(args[1]))) args[1] = addr;
-  LLVMValueRef call = ir_call_named(b, store ? "__parad_rt_ckpt_note" : "__parad_rt_ckpt_note_load",
-                                    LLVMFunctionType(ck->void_t, params, 4, 0), args, 4);
+  const char *name = store ? "__parad_rt_ckpt_note" : "__parad_rt_ckpt_note_load";
+  if (gtid) { /* (site, thread, base, address, size) */
+    memmove(args + 2, args + 1, 3 * sizeof *args);
+    memmove(params + 2, params + 1, 3 * sizeof *params);
+    args[1] = gtid, params[1] = ck->i32;
+    name = store ? "__parad_rt_ckpt_note_team" : "__parad_rt_ckpt_note_load_team";
+  }
+  LLVMValueRef call = ir_call_named(b, name, LLVMFunctionType(ck->void_t, params, gtid ? 5 : 4, 0), args, gtid ? 5 : 4);
   LLVMInstructionSetDebugLoc(call, LLVMInstructionGetDebugLoc(at));
   LLVMDisposeBuilder(b);
   /* for the optimiser: reads the program's memory (the bytes a store overwrites, for the snapshots), writes
@@ -98,53 +136,52 @@ static void note(Ck *ck, LLVMValueRef at, bool store, LLVMValueRef addr, LLVMVal
     LLVMAddAttributeAtIndex(decl, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ck->c, ir_attr_kind("memory"), read_all_write_inaccessible));
     LLVMAddAttributeAtIndex(decl, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ck->c, ir_attr_kind("nounwind"), 0));
     LLVMAddAttributeAtIndex(decl, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ck->c, ir_attr_kind("willreturn"), 0));
-    for (unsigned i = 1; i <= 3; i++)
-      LLVMAddAttributeAtIndex(decl, i, LLVMCreateEnumAttribute(ck->c, ir_attr_kind("nocapture"), 0));
+    for (unsigned i = 1; i <= (gtid ? 4u : 3u); i++)
+      if (ir_is_ptr(LLVMTypeOf(args[i - 1])))
+        LLVMAddAttributeAtIndex(decl, i, LLVMCreateEnumAttribute(ck->c, ir_attr_kind("nocapture"), 0));
   }
 }
 
 static LLVMValueRef size_of(Ck *ck, LLVMTypeRef t) { return LLVMConstInt(ck->i64, ir_type_size(ck->m, t), 0); }
 
-/* The loop's variables (own[0..nown)) and fn's own stack are not noted: the first are snapshotted whole,
- * the second is gone when the step returns. */
-static bool own_memory(LLVMValueRef fn, LLVMValueRef p, unsigned nown) {
+/* fn's own stack and the parameters in `own` (bit i: parameter i; the loop's variables, snapshotted whole,
+ * and what a parallel region is given of them) are not noted: the stack is gone when the step returns. */
+static bool own_memory(LLVMValueRef fn, LLVMValueRef p, uint64_t own) {
   LLVMValueRef base = ir_address_base(p);
   if (LLVMIsAAllocaInst(base) && fn_of(base) == fn) return true;
-  for (unsigned i = 0; i < nown; i++)
-    if (base == LLVMGetParam(fn, i)) return true;
+  for (unsigned i = 0; i < 64 && i < LLVMCountParams(fn); i++)
+    if ((own >> i & 1) && base == LLVMGetParam(fn, i)) return true;
   return false;
 }
 
-static LLVMValueRef noting_copy(Ck *ck, LLVMValueRef fn, LLVMValueRef at);
+static LLVMValueRef noting_copy(Ck *ck, LLVMValueRef fn, LLVMValueRef at, uint64_t own);
 
 static void refuse(LLVMValueRef at, const char *what) {
   diag_error(at, "%s inside a loop checkpointed with " MARKER "() is not supported yet", what);
 }
 
-static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, unsigned nown) {
+static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
   const MathRule *rule = NULL;
   CallKind kind = call_classify(call, &rule);
   const char *name = ir_called_name(call);
   unsigned n = ir_num_call_args(call);
   char what[300];
   switch (kind) {
-  case CALL_DEBUG:
-  case CALL_ALLOC:
-  case CALL_FREE: return;
+  case CALL_DEBUG: return;
   case CALL_MEMCPY:
   case CALL_MEMSET: {
     LLVMValueRef dst = LLVMGetArgOperand(call, 0), len = LLVMGetArgOperand(call, 2);
     if (kind == CALL_MEMCPY) { /* of pointers: refused once their type is known (checkpoint_check_copies) */
-      if (!own_memory(fn, LLVMGetArgOperand(call, 1), nown)) note(ck, call, false, LLVMGetArgOperand(call, 1), len);
+      if (!own_memory(fn, LLVMGetArgOperand(call, 1), own)) note(ck, call, false, LLVMGetArgOperand(call, 1), len);
     }
-    if (!own_memory(fn, dst, nown)) note(ck, call, true, dst, len);
+    if (!own_memory(fn, dst, own)) note(ck, call, true, dst, len);
     return;
   }
   case CALL_MATH:
   case CALL_INACTIVE:
     for (unsigned i = 0; i < n; i++) {
       LLVMValueRef a = LLVMGetArgOperand(call, i);
-      if (ir_is_ptr(LLVMTypeOf(a)) && call_writes_argument(call, i) && !own_memory(fn, a, nown)) {
+      if (ir_is_ptr(LLVMTypeOf(a)) && call_writes_argument(call, i) && !own_memory(fn, a, own)) {
         snprintf(what, sizeof what, "a call of '%s' that writes through a pointer into memory other than the loop's "
                                     "variables", name);
         refuse(call, what);
@@ -152,12 +189,41 @@ static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, unsigned nown)
     }
     return;
   case CALL_MODULE: {
-    LLVMValueRef copy = noting_copy(ck, ir_called_function(call), call);
+    LLVMValueRef copy = noting_copy(ck, ir_called_function(call), call, 0);
     if (copy) LLVMSetOperand(call, (unsigned)LLVMGetNumOperands(call) - 1, copy);
     return;
   }
+  case CALL_ALLOC:
+  case CALL_FREE:
+    if (ck->team) refuse(call, "allocating or freeing memory in a step that runs parallel regions");
+    return;
   case CALL_REALLOC: refuse(call, "realloc"); return;
-  case CALL_OMP: refuse(call, "an OpenMP construct"); return;
+  case CALL_OMP:
+    switch (omp_classify(call)) {
+    case OMP_FORK: { /* the region's copy notes too; its thread numbers and what it is given of the loop's
+                        variables or the step's stack are its own */
+      LLVMValueRef outlined = omp_fork_outlined(call);
+      if (!outlined) {
+        refuse(call, "a parallel region Parad cannot see");
+        return;
+      }
+      uint64_t region_own = 3;
+      for (unsigned a = OMP_FORK_FIRST_ARG; a < n && a - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM < 64; a++)
+        if (ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, a))) && own_memory(fn, LLVMGetArgOperand(call, a), own))
+          region_own |= 1ull << (a - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM);
+      LLVMValueRef copy = noting_copy(ck, outlined, call, region_own);
+      if (copy) LLVMSetOperand(call, 2, copy);
+      return;
+    }
+    case OMP_BARRIER:
+    case OMP_CRITICAL:
+    case OMP_END_CRITICAL:
+    case OMP_REDUCE:
+    case OMP_END_REDUCE:
+    case OMP_SCHEDULE:
+    case OMP_ORDERED: return; /* no data of the program's */
+    default: refuse(call, "an OpenMP task"); return;
+    }
   case CALL_MPI: refuse(call, "MPI communication"); return;
   case CALL_INDIRECT: refuse(call, "a call through a function pointer"); return;
   case CALL_REQUEST: refuse(call, "a derivative request"); return;
@@ -170,7 +236,7 @@ static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, unsigned nown)
   }
 }
 
-void checkpoint_add_notes(Ck *ck, LLVMValueRef fn, unsigned nown) {
+void checkpoint_add_notes(Ck *ck, LLVMValueRef fn, uint64_t own) {
   LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(ck->c, NOTING, strlen(NOTING), "", 0));
   ValueList insts = {0};
   ValueMap constant_reads;
@@ -181,7 +247,7 @@ void checkpoint_add_notes(Ck *ck, LLVMValueRef fn, unsigned nown) {
     LLVMValueRef i = insts.data[k];
     if (LLVMIsAStoreInst(i)) {
       LLVMValueRef v = LLVMGetOperand(i, 0), p = LLVMGetOperand(i, 1);
-      if (own_memory(fn, p, nown)) continue;
+      if (own_memory(fn, p, own)) continue;
       if (ir_contains_ptr(LLVMTypeOf(v))) {
         refuse(i, "storing a pointer into memory other than the loop's variables (its shadow would not follow the "
                   "snapshots)");
@@ -190,7 +256,7 @@ void checkpoint_add_notes(Ck *ck, LLVMValueRef fn, unsigned nown) {
       note(ck, i, true, p, size_of(ck, LLVMTypeOf(v)));
     } else if (LLVMIsALoadInst(i)) {
       LLVMValueRef p = LLVMGetOperand(i, 0);
-      if (own_memory(fn, p, nown)) continue;
+      if (own_memory(fn, p, own)) continue;
       if (!LLVMIsAConstant(p)) {
         note(ck, i, false, p, size_of(ck, LLVMTypeOf(i)));
       } else if (!vmap_has(&constant_reads, p)) { /* a global's: once per call, when the function starts (a read's
@@ -198,13 +264,15 @@ void checkpoint_add_notes(Ck *ck, LLVMValueRef fn, unsigned nown) {
         vmap_put(&constant_reads, p, p);
         note(ck, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)), false, p, size_of(ck, LLVMTypeOf(i)));
       }
-    } else if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i)) {
-      refuse(i, "an atomic update");
+    } else if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i)) { /* a reduction's, say */
+      LLVMValueRef p = LLVMGetOperand(i, 0);
+      LLVMTypeRef t = LLVMIsAAtomicRMWInst(i) ? LLVMTypeOf(i) : LLVMTypeOf(LLVMGetOperand(i, 1));
+      if (!own_memory(fn, p, own)) note(ck, i, true, p, size_of(ck, t));
     } else if (is_marker(i)) {
       diag_error(i, MARKER "() in a loop inside a checkpointed loop, or twice in one loop: nested checkpointed loops "
                     "are not supported yet");
     } else if (ir_is_call_site(i)) {
-      note_call(ck, fn, i, nown);
+      note_call(ck, fn, i, own);
     }
   }
   vec_free(&insts);
@@ -212,7 +280,7 @@ void checkpoint_add_notes(Ck *ck, LLVMValueRef fn, unsigned nown) {
 }
 
 /* The copy of a function a step calls, noting its accesses (made once). */
-static LLVMValueRef noting_copy(Ck *ck, LLVMValueRef fn, LLVMValueRef at) {
+static LLVMValueRef noting_copy(Ck *ck, LLVMValueRef fn, LLVMValueRef at, uint64_t own) {
   if (vmap_has(&ck->copies, fn)) return vmap_get(&ck->copies, fn);
   for (size_t i = 0; i < ck->copying.len; i++)
     if (ck->copying.data[i] == fn) {
@@ -228,7 +296,7 @@ static LLVMValueRef noting_copy(Ck *ck, LLVMValueRef fn, LLVMValueRef at) {
   checkpoint_give_subprogram(ck, copy, fn, LLVMGetValueName(fn));
   vmap_put(&ck->copies, fn, copy);
   vec_push(&ck->copying, fn);
-  checkpoint_add_notes(ck, copy, 0);
+  checkpoint_add_notes(ck, copy, own);
   ck->copying.len--;
   return copy;
 }
@@ -246,5 +314,48 @@ int checkpoint_check_copies(LLVMModuleRef m) {
           refuse(i, "copying memory that holds pointers (their shadows would not follow the snapshots)");
       }
   }
+  return diag_error_count() - before;
+}
+
+/* Whether fn or a function it calls forks a team. */
+static bool forks(LLVMValueRef fn, ValueMap *seen) {
+  if (vmap_has(seen, fn)) return false;
+  vmap_put(seen, fn, fn);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      const MathRule *rule;
+      if (!ir_is_call(i)) continue;
+      CallKind k = call_classify(i, &rule);
+      if (k == CALL_OMP && omp_classify(i) == OMP_FORK) return true;
+      if (k == CALL_MODULE && forks(ir_called_function(i), seen)) return true;
+    }
+  return false;
+}
+
+int checkpoint_note_steps(LLVMModuleRef m) {
+  int before = diag_error_count();
+  Ck ck;
+  bool found = false;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !found; f = LLVMGetNextFunction(f))
+    found = LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, STEP, strlen(STEP)) != NULL;
+  if (!found) return 0;
+  checkpoint_begin(&ck, m);
+  ValueList steps = {0};
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, STEP, strlen(STEP))) vec_push(&steps, f);
+  for (size_t i = 0; i < steps.len; i++) {
+    unsigned len;
+    LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(steps.data[i], LLVMAttributeFunctionIndex, STEP, strlen(STEP));
+    unsigned nown = (unsigned)atoi(LLVMGetStringAttributeValue(a, &len));
+    ValueMap seen;
+    vmap_init(&seen);
+    ck.team = forks(steps.data[i], &seen);
+    vmap_free(&seen);
+    vmap_free(&ck.copies); /* a function's copy notes in one mode */
+    vmap_init(&ck.copies);
+    checkpoint_add_notes(&ck, steps.data[i], nown >= 64 ? ~0ull : (1ull << nown) - 1);
+  }
+  vec_free(&steps);
+  checkpoint_end(&ck);
   return diag_error_count() - before;
 }

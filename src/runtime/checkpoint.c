@@ -21,6 +21,8 @@
  *   loop ends, put back for the reverse sweep of the loop, and the program's later values after it.
  * What notes no address (a step's own stack) is not state. Serial steps only for now (ad/checkpoint.c
  * refuses OpenMP and MPI inside one). */
+#define _GNU_SOURCE /* pthread_getattr_np: a thread's stack */
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -103,6 +105,11 @@ typedef struct Ckpt {
 } Ckpt;
 
 static _Thread_local Ckpt *active;
+/* The loop whose step is running, for the threads of a parallel region the step runs (their `active` is
+ * not set); the slow path of a note takes the lock. */
+static Ckpt *running;
+static pthread_mutex_t notes_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local char *stack_lo, *stack_hi; /* a region thread's own stack */
 static _Thread_local long last_steps, last_runs; /* parad_checkpoint_counts */
 enum { FIRST_TAPE = 64 * 1024 + 64 }; /* tape.c's first chunk, with its header */
 /* Loops whose reverse sweep is still to come, and the blocks the program freed meanwhile: a snapshot or
@@ -221,10 +228,36 @@ static void log_bytes(Ckpt *c, char *at, size_t len) {
 }
 
 /* kind: 1 a store's, 2 a load's */
+/* Whether a is on the stack of a region's thread that is not running the step itself: its locals. */
+static bool on_region_stack(char *a) {
+  if (!stack_hi) {
+    pthread_attr_t attr;
+    void *lo;
+    size_t size;
+    if (pthread_getattr_np(pthread_self(), &attr) || pthread_attr_getstack(&attr, &lo, &size)) return false;
+    pthread_attr_destroy(&attr);
+    stack_lo = lo, stack_hi = (char *)lo + size;
+  }
+  return a >= stack_lo && a < stack_hi;
+}
+
+static void note_locked(ParadSite *s, char *base, char *a, char *e, int kind);
+
 static __attribute__((noinline)) void note_slow(ParadSite *s, char *base, char *a, char *e, int kind) {
   Ckpt *c = active;
-  if (!c) return;
-  if (a < c->stack && a > (char *)__builtin_frame_address(0)) return; /* a helper's local the step passed */
+  if (!c) { /* a thread of a region the step runs */
+    c = __atomic_load_n(&running, __ATOMIC_ACQUIRE);
+    if (!c || on_region_stack(a)) return;
+  } else if (a < c->stack && a > (char *)__builtin_frame_address(0)) {
+    return; /* a helper's local the step passed */
+  }
+  pthread_mutex_lock(&notes_lock);
+  note_locked(s, base, a, e, kind);
+  pthread_mutex_unlock(&notes_lock);
+}
+
+static void note_locked(ParadSite *s, char *base, char *a, char *e, int kind) {
+  Ckpt *c = active ? active : running;
   if (!s->kind) {
     s->kind = kind;  /* before a fresh block's store becomes kind 3 below: the site stays a store's */
     s->next = c->sites;
@@ -273,6 +306,30 @@ void __parad_rt_ckpt_note(ParadSite *s, void *base, void *addr, uint64_t size) {
       return;
     }
   note_slow(s, base, a, e, 1);
+}
+
+/* In a step that runs parallel regions: a hull set per thread number below 16 (which no other thread
+ * touches), the rest sharing the last, tested under the lock. */
+enum { TEAM_SLOTS = 17 };
+static ParadSite *team_slot(ParadSite *sites, int gtid, bool *shared) {
+  *shared = gtid < 0 || gtid >= TEAM_SLOTS - 1;
+  return &sites[*shared ? TEAM_SLOTS - 1 : gtid];
+}
+
+void __parad_rt_ckpt_note_team(ParadSite *sites, int gtid, void *base, void *addr, uint64_t size) {
+  bool shared;
+  ParadSite *s = team_slot(sites, gtid, &shared);
+  char *a = addr, *e = a + size;
+  if (!shared && a >= s->h[0].lo && e <= s->h[0].hi) return;
+  note_slow(s, base, a, e, 1);
+}
+
+void __parad_rt_ckpt_note_load_team(ParadSite *sites, int gtid, void *base, void *addr, uint64_t size) {
+  bool shared;
+  ParadSite *s = team_slot(sites, gtid, &shared);
+  char *a = addr, *e = a + size;
+  if (!shared && a >= s->h[0].lo && e <= s->h[0].hi) return;
+  note_slow(s, base, a, e, 2);
 }
 
 void __parad_rt_ckpt_note_load(ParadSite *s, void *base, void *addr, uint64_t size) {
@@ -401,14 +458,16 @@ static void follow_swaps(Ckpt *c) {
 }
 
 static __attribute__((noinline)) void run(Ckpt *c, ParadStep step) {
-  Ckpt *outer = active;
+  Ckpt *outer = active, *outer_running = running;
   char *outer_stack = c->stack;
   active = c;
+  __atomic_store_n(&running, c, __ATOMIC_RELEASE);
   c->stack = __builtin_frame_address(0);
   c->nfresh = 0;
   c->runs++;
   step(c->closure);
   active = outer;
+  __atomic_store_n(&running, outer_running, __ATOMIC_RELEASE);
   c->stack = outer_stack;
 }
 

@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
     double dp_want[4] = {0};
     Pair want = __parad_autodiff((void *)lotka_taped, p, dp_want, 0.9, 0.7);
     CHECK_CLOSE(lotka_checkpointed(p, 0.9, 0.7), lotka_taped(p, 0.9, 0.7), 1e-12);
-    const size_t budgets[] = {0, 300u << 10, 200u << 10};
+    const size_t budgets[] = {0, 1u << 20, 600u << 10};
     for (size_t b = 0; b < sizeof budgets / sizeof budgets[0]; b++) {
       parad_set_tape_limit(budgets[b]);
       double dp[4] = {0};
