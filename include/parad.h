@@ -82,8 +82,8 @@ void parad_set_tape_limit(size_t bytes);
  * tape budget, else at most 1 GiB of them) and the reverse sweep recomputes each step from the nearest
  * snapshot before reversing it (revolve's binomial schedule). The state is what the steps write: the
  * function's variables the loop uses and the memory the steps store into, found as they run. A step runs
- * again when it is recomputed: what it prints, it prints again. Serial steps only for now (no OpenMP or
- * MPI inside the loop, no nested checkpointed loops). */
+ * again when it is recomputed: what it prints, it prints again. A step may run OpenMP parallel regions;
+ * not yet MPI, tasks, or nested checkpointed loops. */
 void __parad_checkpoint_loop(void);
 /* Of the last checkpointed loop this thread reversed: its steps, and how many times steps ran in all
  * (forward sweep, recomputations and the taped runs before each step's reverse: 2 per step at least). */

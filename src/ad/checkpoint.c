@@ -11,6 +11,7 @@
 #include "analysis/calls.h"
 #include "ir/cfg.h"
 #include "ir/diag.h"
+#include "omp/omp.h"
 
 /* The loop's variables: the enclosing function's stack slots the loop uses. */
 typedef struct {
@@ -102,6 +103,36 @@ static int var_index(const Loop *l, LLVMValueRef a) {
   return -1;
 }
 
+/* Whether the value p is only ever an address loaded from in fn, also after being kept in fn's stack
+ * slots (clang's -O0 form of a parameter). */
+static bool only_loaded_from(LLVMValueRef fn, LLVMValueRef p, int depth) {
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user) || ir_is_debug_intrinsic(user)) continue;
+    LLVMValueRef slot = LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == p ? LLVMGetOperand(user, 1) : NULL;
+    if (!slot || !LLVMIsAAllocaInst(slot) || fn_of(slot) != fn || depth > 2) return false;
+    for (LLVMUseRef w = LLVMGetFirstUse(slot); w; w = LLVMGetNextUse(w)) { /* the slot: stored once, then read */
+      LLVMValueRef r = LLVMGetUser(w);
+      if (r == user || ir_is_debug_intrinsic(r) || (ir_is_call(r) && !strncmp(ir_called_name(r), "llvm.lifetime.", 14)))
+        continue;
+      if (!LLVMIsALoadInst(r) || !only_loaded_from(fn, r, depth + 1)) return false;
+    }
+  }
+  return true;
+}
+
+/* Whether a use of a pointer variable v is as a parallel region's argument that the region only reads. */
+static bool only_read_by_region(LLVMValueRef user, LLVMValueRef v) {
+  if (!ir_is_call(user) || omp_classify(user) != OMP_FORK || !omp_fork_outlined(user)) return false;
+  LLVMValueRef region = omp_fork_outlined(user);
+  for (unsigned a = OMP_FORK_FIRST_ARG, n = ir_num_call_args(user); a < n; a++) {
+    unsigned param = a - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM;
+    if (LLVMGetArgOperand(user, a) != v) continue;
+    if (param >= LLVMCountParams(region) || !only_loaded_from(region, LLVMGetParam(region, param), 0)) return false;
+  }
+  return true;
+}
+
 /* The loop's variables and exits; false (reported) for what cannot move into a function of its own. */
 static bool examine(Ck *ck, Loop *l) {
   int before = diag_error_count();
@@ -146,7 +177,7 @@ static bool examine(Ck *ck, Loop *l) {
           LLVMValueRef from = x && LLVMIsALoadInst(x) ? LLVMGetOperand(x, 0) : NULL;
           if (from && LLVMIsAAllocaInst(from) && ir_contains_ptr(LLVMGetAllocatedType(from)))
             var.swapped = true; /* a pointer one of the loop's variables held */
-          else
+          else if (!only_read_by_region(user, v))
             var.moved = true;
         }
         if (var.pointers && ir_contains_fp(t)) {

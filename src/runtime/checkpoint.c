@@ -95,6 +95,7 @@ typedef struct Ckpt {
   ParadSite *sites;
   long runs, most_snapshots, nlive; /* for PARAD_CHECKPOINT_STATS */
   char *stack;      /* the frame that runs the steps: the stack below it is the step's own, no state */
+  char *stack_lo;   /* the lowest address of that thread's stack */
   Range *pairs;     /* pointers the variables held when the loop began (lo) and their shadows (hi) */
   size_t npairs, cappairs;
   Range *evicted;   /* hulls sites gave way for (still the steps' memory: the copies at the loop's ends) */
@@ -228,29 +229,29 @@ static void log_bytes(Ckpt *c, char *at, size_t len) {
 }
 
 /* kind: 1 a store's, 2 a load's */
-/* Whether a is on the stack of a region's thread that is not running the step itself: its locals. */
-static bool on_region_stack(char *a) {
-  if (!stack_hi) {
-    pthread_attr_t attr;
-    void *lo;
-    size_t size;
-    if (pthread_getattr_np(pthread_self(), &attr) || pthread_attr_getstack(&attr, &lo, &size)) return false;
-    pthread_attr_destroy(&attr);
-    stack_lo = lo, stack_hi = (char *)lo + size;
-  }
-  return a >= stack_lo && a < stack_hi;
+/* The calling thread's stack (once per thread). */
+static void own_stack(void) {
+  if (stack_hi) return;
+  pthread_attr_t attr;
+  void *lo;
+  size_t size;
+  if (pthread_getattr_np(pthread_self(), &attr)) return;
+  if (!pthread_attr_getstack(&attr, &lo, &size)) stack_lo = lo, stack_hi = (char *)lo + size;
+  pthread_attr_destroy(&attr);
 }
 
 static void note_locked(ParadSite *s, char *base, char *a, char *e, int kind);
 
 static __attribute__((noinline)) void note_slow(ParadSite *s, char *base, char *a, char *e, int kind) {
   Ckpt *c = active;
-  if (!c) { /* a thread of a region the step runs */
+  if (!c) { /* a thread of a region the step runs: its own stack is no state */
     c = __atomic_load_n(&running, __ATOMIC_ACQUIRE);
-    if (!c || on_region_stack(a)) return;
-  } else if (a < c->stack && a > (char *)__builtin_frame_address(0)) {
-    return; /* a helper's local the step passed */
+    own_stack();
+    if (!c || (a >= stack_lo && a < stack_hi)) return;
   }
+  /* nor is the stack below the frame that runs the step (the step's and its helpers' locals), whichever
+     thread writes it */
+  if (a < c->stack && a >= c->stack_lo) return;
   pthread_mutex_lock(&notes_lock);
   note_locked(s, base, a, e, kind);
   pthread_mutex_unlock(&notes_lock);
@@ -461,6 +462,8 @@ static __attribute__((noinline)) void run(Ckpt *c, ParadStep step) {
   Ckpt *outer = active, *outer_running = running;
   char *outer_stack = c->stack;
   active = c;
+  own_stack();
+  c->stack_lo = stack_lo;
   __atomic_store_n(&running, c, __ATOMIC_RELEASE);
   c->stack = __builtin_frame_address(0);
   c->nfresh = 0;
