@@ -14,14 +14,6 @@ static unsigned normal_successors(LLVMValueRef term) {
   return LLVMGetInstructionOpcode(term) == LLVMInvoke ? 1 : LLVMGetNumSuccessors(term);
 }
 
-static void copy_attributes_at(LLVMValueRef from, LLVMValueRef to, LLVMAttributeIndex idx) {
-  unsigned n = LLVMGetAttributeCountAtIndex(from, idx);
-  LLVMAttributeRef *attrs = xcalloc(n + 1, sizeof *attrs);
-  LLVMGetAttributesAtIndex(from, idx, attrs);
-  for (unsigned i = 0; i < n; i++) LLVMAddAttributeAtIndex(to, idx, attrs[i]);
-  free(attrs);
-}
-
 static void copy_call_attributes(LLVMValueRef from, LLVMValueRef to) {
   unsigned nargs = LLVMGetNumArgOperands(from);
   for (long long idx = -1; idx <= (long long)nargs; idx++) { /* function, return, arguments */
@@ -331,9 +323,9 @@ LLVMValueRef ad_body(AdModule *ad, LLVMValueRef fn) {
   copy = LLVMAddFunction(ad->mod, name, LLVMGlobalGetValueType(fn));
   free(name);
   LLVMSetLinkage(copy, LLVMInternalLinkage);
-  copy_attributes_at(fn, copy, LLVMAttributeFunctionIndex);
-  copy_attributes_at(fn, copy, LLVMAttributeReturnIndex);
-  for (unsigned p = 0, np = LLVMCountParams(fn); p < np; p++) copy_attributes_at(fn, copy, p + 1);
+  ir_copy_attributes(fn, copy, LLVMAttributeFunctionIndex);
+  ir_copy_attributes(fn, copy, LLVMAttributeReturnIndex);
+  for (unsigned p = 0, np = LLVMCountParams(fn); p < np; p++) ir_copy_attributes(fn, copy, p + 1);
   if (LLVMGetSubprogram(fn)) LLVMSetSubprogram(copy, LLVMGetSubprogram(fn));
   ad_remember_generated(ad, key, copy);
   free(key);

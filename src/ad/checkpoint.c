@@ -224,20 +224,12 @@ static LLVMValueRef add_function(Ck *ck, const char *name, LLVMTypeRef ret, unsi
   return f;
 }
 
-static void copy_fn_attributes(LLVMValueRef from, LLVMValueRef to) {
-  unsigned n = LLVMGetAttributeCountAtIndex(from, LLVMAttributeFunctionIndex);
-  LLVMAttributeRef *attrs = xcalloc(n + 1, sizeof *attrs);
-  LLVMGetAttributesAtIndex(from, LLVMAttributeFunctionIndex, attrs);
-  for (unsigned i = 0; i < n; i++) LLVMAddAttributeAtIndex(to, LLVMAttributeFunctionIndex, attrs[i]);
-  free(attrs);
-}
-
 /* Moves the loop into a function of its own; the enclosing function calls it. Returns it. */
 static LLVMValueRef move_loop(Ck *ck, Loop *l, const char *name, LLVMValueRef *code_slot) {
   unsigned k = (unsigned)l->vars.len;
   LLVMMetadataRef where = LLVMInstructionGetDebugLoc(l->marker);
   LLVMValueRef loop = add_function(ck, name, ck->void_t, k + 1), code = LLVMGetParam(loop, k);
-  copy_fn_attributes(l->fn, loop);
+  ir_copy_attributes(l->fn, loop, LLVMAttributeFunctionIndex);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(ck->c, loop, "entry"), last = entry;
   for (size_t i = 0; i < l->blocks.len; i++) {
@@ -387,8 +379,7 @@ static LLVMValueRef entry_point(Ck *ck, const char *name, LLVMTypeRef ret, LLVMT
   return f ? f : LLVMAddFunction(ck->m, name, *fty);
 }
 
-/* Whether fn or a function it calls allocates or frees heap memory. */
-static bool allocates(LLVMValueRef fn, ValueMap *seen) {
+bool checkpoint_reaches(LLVMValueRef fn, bool (*matches)(LLVMValueRef call, CallKind kind), ValueMap *seen) {
   if (vmap_has(seen, fn)) return false;
   vmap_put(seen, fn, fn);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -396,10 +387,17 @@ static bool allocates(LLVMValueRef fn, ValueMap *seen) {
       const MathRule *rule;
       if (!ir_is_call(i)) continue;
       CallKind k = call_classify(i, &rule);
-      if (k == CALL_ALLOC || k == CALL_FREE || k == CALL_REALLOC) return true;
-      if (k == CALL_MODULE && allocates(ir_called_function(i), seen)) return true;
+      if (matches(i, k)) return true;
+      LLVMValueRef callee = k == CALL_MODULE ? ir_called_function(i)
+                            : k == CALL_OMP && omp_classify(i) == OMP_FORK ? omp_fork_outlined(i) : NULL;
+      if (callee && checkpoint_reaches(callee, matches, seen)) return true;
     }
   return false;
+}
+
+static bool allocation(LLVMValueRef call, CallKind k) {
+  (void)call;
+  return k == CALL_ALLOC || k == CALL_FREE || k == CALL_REALLOC;
 }
 
 typedef enum { RUN_PRIMAL, RUN_AUGMENTED, RUN_YOUTURN } Run;
@@ -461,7 +459,7 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
   for (unsigned v = 0; v < k; v++) primal &= !l->vars.data[v].moved;
   ValueMap seen;
   vmap_init(&seen);
-  primal = primal && !allocates(step, &seen);
+  primal = primal && !checkpoint_reaches(step, allocation, &seen);
   vmap_free(&seen);
   LLVMValueRef taped = make_runner(ck, l, step, name, RUN_AUGMENTED), advance = taped;
   free(name);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "analysis/calls.h"
 #include "ir/ir.h"
 
 #define MARKER "__parad_checkpoint_loop"
@@ -33,6 +34,9 @@ typedef struct {
 static inline LLVMValueRef fn_of(LLVMValueRef inst) { return LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst)); }
 static inline bool is_marker(LLVMValueRef inst) { return ir_is_call(inst) && !strcmp(ir_called_name(inst), MARKER); }
 
+/* Whether fn, or a function it calls or forks a team of (seen: those already looked at), makes a call
+ * that `matches`. */
+bool checkpoint_reaches(LLVMValueRef fn, bool (*matches)(LLVMValueRef call, CallKind kind), ValueMap *seen);
 /* The context of either step, and its end (debug information finished). */
 void checkpoint_begin(Ck *ck, LLVMModuleRef m);
 void checkpoint_end(Ck *ck);

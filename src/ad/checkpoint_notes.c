@@ -317,20 +317,7 @@ int checkpoint_check_copies(LLVMModuleRef m) {
   return diag_error_count() - before;
 }
 
-/* Whether fn or a function it calls forks a team. */
-static bool forks(LLVMValueRef fn, ValueMap *seen) {
-  if (vmap_has(seen, fn)) return false;
-  vmap_put(seen, fn, fn);
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      const MathRule *rule;
-      if (!ir_is_call(i)) continue;
-      CallKind k = call_classify(i, &rule);
-      if (k == CALL_OMP && omp_classify(i) == OMP_FORK) return true;
-      if (k == CALL_MODULE && forks(ir_called_function(i), seen)) return true;
-    }
-  return false;
-}
+static bool fork(LLVMValueRef call, CallKind k) { return k == CALL_OMP && omp_classify(call) == OMP_FORK; }
 
 int checkpoint_note_steps(LLVMModuleRef m) {
   int before = diag_error_count();
@@ -349,7 +336,7 @@ int checkpoint_note_steps(LLVMModuleRef m) {
     unsigned nown = (unsigned)atoi(LLVMGetStringAttributeValue(a, &len));
     ValueMap seen;
     vmap_init(&seen);
-    ck.team = forks(steps.data[i], &seen);
+    ck.team = checkpoint_reaches(steps.data[i], fork, &seen);
     vmap_free(&seen);
     vmap_free(&ck.copies); /* a function's copy notes in one mode */
     vmap_init(&ck.copies);

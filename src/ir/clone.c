@@ -4,7 +4,7 @@
 #include "ir/cfg.h"
 #include "ir/ir.h"
 
-static void copy_attributes(LLVMValueRef from, LLVMValueRef to, LLVMAttributeIndex idx) {
+void ir_copy_attributes(LLVMValueRef from, LLVMValueRef to, LLVMAttributeIndex idx) {
   unsigned n = LLVMGetAttributeCountAtIndex(from, idx);
   LLVMAttributeRef *attrs = xcalloc(n + 1, sizeof *attrs);
   LLVMGetAttributesAtIndex(from, idx, attrs);
@@ -17,10 +17,10 @@ LLVMValueRef ir_clone_function(LLVMValueRef fn, const char *name, ValueMap *vm) 
   LLVMContextRef c = LLVMGetModuleContext(m);
   LLVMValueRef copy = LLVMAddFunction(m, name, LLVMGlobalGetValueType(fn));
   LLVMSetLinkage(copy, LLVMInternalLinkage);
-  copy_attributes(fn, copy, LLVMAttributeFunctionIndex);
-  copy_attributes(fn, copy, LLVMAttributeReturnIndex);
+  ir_copy_attributes(fn, copy, LLVMAttributeFunctionIndex);
+  ir_copy_attributes(fn, copy, LLVMAttributeReturnIndex);
   for (unsigned p = 0, np = LLVMCountParams(fn); p < np; p++) {
-    copy_attributes(fn, copy, p + 1);
+    ir_copy_attributes(fn, copy, p + 1);
     vmap_put(vm, LLVMGetParam(fn, p), LLVMGetParam(copy, p));
   }
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))

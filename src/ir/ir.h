@@ -106,6 +106,8 @@ LLVMValueRef ir_mirror_call(LLVMBuilderRef b, const ValueMap *vmap, LLVMValueRef
 /* A copy of fn named `name`, internal, with fn's attributes; vm maps fn's arguments, blocks and
  * instructions to the copy's (ir/clone.c). Debug locations are fn's as they are. */
 LLVMValueRef ir_clone_function(LLVMValueRef fn, const char *name, ValueMap *vm);
+/* The attributes of function `from` at idx (function, return or parameter) added to `to`'s. */
+void ir_copy_attributes(LLVMValueRef from, LLVMValueRef to, LLVMAttributeIndex idx);
 /* Drops the loop hints (!llvm.loop) a copy of the program's code carries: they were about the program's
  * loop (an OpenMP simd loop's forced vectorisation), not the derivative's, which holds other work (tape
  * records, tangents); forced, the optimiser would only warn where it cannot follow them. */

@@ -19,8 +19,8 @@
  * - the memory the steps only read: the program may overwrite it after the loop, before the reverse sweep
  *   recomputes the steps, so loads note their hulls too; the bytes they cover are copied once, when the
  *   loop ends, put back for the reverse sweep of the loop, and the program's later values after it.
- * What notes no address (a step's own stack) is not state. Serial steps only for now (ad/checkpoint.c
- * refuses OpenMP and MPI inside one). */
+ * What notes no address (a step's own stack) is not state. A step may run parallel regions: then each
+ * site holds a hull set per thread (ad/checkpoint_notes.c), and the slow path of a note takes a lock. */
 #define _GNU_SOURCE /* pthread_getattr_np: a thread's stack */
 #include <pthread.h>
 #include <stdbool.h>
@@ -32,7 +32,8 @@
 #include "tape.h"
 
 /* One store or load of a step: the hulls of the addresses it accessed, one per base pointer, the most
- * recently grown first. Generated code allocates it zeroed (ad/checkpoint.c: 14 words). */
+ * recently grown first. Generated code allocates it zeroed (ad/checkpoint_notes.c: 14 words, or 17 times
+ * that in a step that runs parallel regions). */
 enum { HULLS = 4 };
 typedef struct {
   char *base, *lo, *hi;
@@ -110,7 +111,7 @@ static _Thread_local Ckpt *active;
  * not set); the slow path of a note takes the lock. */
 static Ckpt *running;
 static pthread_mutex_t notes_lock = PTHREAD_MUTEX_INITIALIZER;
-static _Thread_local char *stack_lo, *stack_hi; /* a region thread's own stack */
+static _Thread_local char *thread_stack_lo, *thread_stack_hi; /* the calling thread's stack */
 static _Thread_local long last_steps, last_runs; /* parad_checkpoint_counts */
 enum { FIRST_TAPE = 64 * 1024 + 64 }; /* tape.c's first chunk, with its header */
 /* Loops whose reverse sweep is still to come, and the blocks the program freed meanwhile: a snapshot or
@@ -228,26 +229,26 @@ static void log_bytes(Ckpt *c, char *at, size_t len) {
   }
 }
 
-/* kind: 1 a store's, 2 a load's */
 /* The calling thread's stack (once per thread). */
 static void own_stack(void) {
-  if (stack_hi) return;
+  if (thread_stack_hi) return;
   pthread_attr_t attr;
   void *lo;
   size_t size;
   if (pthread_getattr_np(pthread_self(), &attr)) return;
-  if (!pthread_attr_getstack(&attr, &lo, &size)) stack_lo = lo, stack_hi = (char *)lo + size;
+  if (!pthread_attr_getstack(&attr, &lo, &size)) thread_stack_lo = lo, thread_stack_hi = (char *)lo + size;
   pthread_attr_destroy(&attr);
 }
 
 static void note_locked(ParadSite *s, char *base, char *a, char *e, int kind);
 
+/* An access outside the hull grown last (kind: 1 a store's, 2 a load's). */
 static __attribute__((noinline)) void note_slow(ParadSite *s, char *base, char *a, char *e, int kind) {
   Ckpt *c = active;
   if (!c) { /* a thread of a region the step runs: its own stack is no state */
     c = __atomic_load_n(&running, __ATOMIC_ACQUIRE);
     own_stack();
-    if (!c || (a >= stack_lo && a < stack_hi)) return;
+    if (!c || (a >= thread_stack_lo && a < thread_stack_hi)) return;
   }
   /* nor is the stack below the frame that runs the step (the step's and its helpers' locals), whichever
      thread writes it */
@@ -273,7 +274,7 @@ static void note_locked(ParadSite *s, char *base, char *a, char *e, int kind) {
   if (k < 0) { /* a new base: its first bytes; the least recently grown hull gives way */
     k = HULLS - 1;
     if (s->h[k].hi) {
-      size_t cap = c->capevicted;
+      size_t cap = c->capevicted; /* the two arrays grow alike */
       c->evicted = grow(c->evicted, &c->capevicted, c->nevicted + 1, sizeof *c->evicted);
       c->evicted_kind = grow(c->evicted_kind, &cap, c->nevicted + 1, sizeof *c->evicted_kind);
       c->evicted_kind[c->nevicted] = (int)s->kind;
@@ -463,7 +464,7 @@ static __attribute__((noinline)) void run(Ckpt *c, ParadStep step) {
   char *outer_stack = c->stack;
   active = c;
   own_stack();
-  c->stack_lo = stack_lo;
+  c->stack_lo = thread_stack_lo;
   __atomic_store_n(&running, c, __ATOMIC_RELEASE);
   c->stack = __builtin_frame_address(0);
   c->nfresh = 0;
