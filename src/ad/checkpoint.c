@@ -103,18 +103,22 @@ static int var_index(const Loop *l, LLVMValueRef a) {
   return -1;
 }
 
+/* Debug records and lifetime markers: what says nothing of a variable's value. */
+static bool bookkeeping(LLVMValueRef inst) {
+  return ir_is_debug_intrinsic(inst) || (ir_is_call(inst) && !strncmp(ir_called_name(inst), "llvm.lifetime.", 14));
+}
+
 /* Whether the value p is only ever an address loaded from in fn, also after being kept in fn's stack
  * slots (clang's -O0 form of a parameter). */
 static bool only_loaded_from(LLVMValueRef fn, LLVMValueRef p, int depth) {
   for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
-    if (LLVMIsALoadInst(user) || ir_is_debug_intrinsic(user)) continue;
+    if (LLVMIsALoadInst(user) || bookkeeping(user)) continue;
     LLVMValueRef slot = LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == p ? LLVMGetOperand(user, 1) : NULL;
     if (!slot || !LLVMIsAAllocaInst(slot) || fn_of(slot) != fn || depth > 2) return false;
     for (LLVMUseRef w = LLVMGetFirstUse(slot); w; w = LLVMGetNextUse(w)) { /* the slot: stored once, then read */
       LLVMValueRef r = LLVMGetUser(w);
-      if (r == user || ir_is_debug_intrinsic(r) || (ir_is_call(r) && !strncmp(ir_called_name(r), "llvm.lifetime.", 14)))
-        continue;
+      if (r == user || bookkeeping(r)) continue;
       if (!LLVMIsALoadInst(r) || !only_loaded_from(fn, r, depth + 1)) return false;
     }
   }
@@ -171,7 +175,7 @@ static bool examine(Ck *ck, Loop *l) {
         for (LLVMUseRef u = LLVMGetFirstUse(v); u && var.pointers; u = LLVMGetNextUse(u)) {
           LLVMValueRef user = LLVMGetUser(u);
           if (!LLVMIsAInstruction(user) || !in_loop(l, LLVMGetInstructionParent(user)) || LLVMIsALoadInst(user) ||
-              ir_is_debug_intrinsic(user) || (ir_is_call(user) && !strncmp(ir_called_name(user), "llvm.lifetime.", 14)))
+              bookkeeping(user))
             continue;
           LLVMValueRef x = LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == v ? LLVMGetOperand(user, 0) : NULL;
           LLVMValueRef from = x && LLVMIsALoadInst(x) ? LLVMGetOperand(x, 0) : NULL;
@@ -268,9 +272,7 @@ static LLVMValueRef move_loop(Ck *ck, Loop *l, const char *name, LLVMValueRef *c
   for (size_t i = 0; i < l->blocks.len; i++)
     for (LLVMValueRef inst = LLVMGetFirstInstruction(l->blocks.data[i]), next; inst; inst = next) {
       next = LLVMGetNextInstruction(inst);
-      const char *callee = ir_is_call(inst) ? ir_called_name(inst) : "";
-      if (inst == l->marker || ir_is_debug_intrinsic(inst) || !strncmp(callee, "llvm.lifetime.", 14))
-        LLVMInstructionEraseFromParent(inst);
+      if (inst == l->marker || bookkeeping(inst)) LLVMInstructionEraseFromParent(inst);
     }
   /* the enclosing function calls it where the loop was entered, and goes on where it left */
   LLVMBasicBlockRef fentry = LLVMGetEntryBasicBlock(l->fn);
