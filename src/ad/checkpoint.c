@@ -206,13 +206,16 @@ static bool examine(Ck *ck, Loop *l) {
       vec_push(&l->exits, to);
     }
   }
-  /* the steps run on a copy of the variables: none may have its address kept in memory */
-  for (size_t k = 0; k < l->vars.len; k++)
-    for (LLVMUseRef u = LLVMGetFirstUse(l->vars.data[k].alloca); u; u = LLVMGetNextUse(u)) {
-      LLVMValueRef user = LLVMGetUser(u);
-      if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == l->vars.data[k].alloca) {
-        diag_error(user, "the address of a variable the checkpointed loop uses is stored in memory; the loop's "
-                         "steps run on a copy of its variables");
+  /* the steps run on a copy of the variables, and are run again after the function returned: no local
+     variable of the function may have its address kept in memory (a pointer to it would reach a copy
+     left behind, or a frame that is gone) */
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(l->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef kept = LLVMIsAStoreInst(i) ? ir_address_base(LLVMGetOperand(i, 0)) : NULL;
+      if (kept && LLVMIsAAllocaInst(kept) && fn_of(kept) == l->fn) {
+        diag_error(i, "the address of a local variable is kept in memory in a function with a checkpointed loop, "
+                      "whose steps run on a copy of its variables, also after it returned: allocate the variable "
+                      "with malloc");
         return false;
       }
     }
@@ -520,6 +523,7 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
     LLVMAddAttributeAtIndex(loop, LLVMAttributeFunctionIndex,
                             LLVMCreateStringAttribute(ck->c, keys[i], strlen(keys[i]), LLVMGetValueName(fns[i]),
                                                       strlen(LLVMGetValueName(fns[i]))));
+  LLVMAddAttributeAtIndex(loop, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(ck->c, LOOP, strlen(LOOP), "", 0));
   custom_keep_calls(loop);
   custom_keep_alive(ck->m, fns, 2);
 }

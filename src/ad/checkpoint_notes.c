@@ -189,6 +189,10 @@ static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) 
     }
     return;
   case CALL_MODULE: {
+    if (LLVMGetStringAttributeAtIndex(ir_called_function(call), LLVMAttributeFunctionIndex, LOOP, strlen(LOOP))) {
+      refuse(call, "a checkpointed loop that another checkpointed loop's step runs (nested checkpointed loops)");
+      return;
+    }
     LLVMValueRef copy = noting_copy(ck, ir_called_function(call), call, 0);
     if (copy) LLVMSetOperand(call, (unsigned)LLVMGetNumOperands(call) - 1, copy);
     return;

@@ -1,4 +1,5 @@
-/* A function copied whole under a new name (the C API has no CloneFunction). */
+/* A function copied whole under a new name (the C API has no CloneFunction), its debug records of
+ * variables left out. */
 #include <stdlib.h>
 
 #include "ir/cfg.h"
@@ -40,6 +41,7 @@ LLVMValueRef ir_clone_function(LLVMValueRef fn, const char *name, ValueMap *vm) 
       if (LLVMIsAPHINode(i)) {
         vmap_put(vm, i, LLVMBuildPhi(b, LLVMTypeOf(i), LLVMGetValueName(i)));
         vec_push(&phis, i);
+      } else if (ir_is_debug_intrinsic(i)) { /* its variable's metadata is fn's: the copy has no variables */
       } else {
         ir_clone_mapped(b, vm, i);
       }

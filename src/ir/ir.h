@@ -104,7 +104,8 @@ LLVMValueRef ir_mirror_call(LLVMBuilderRef b, const ValueMap *vmap, LLVMValueRef
                             LLVMValueRef src, bool zero_value);
 
 /* A copy of fn named `name`, internal, with fn's attributes; vm maps fn's arguments, blocks and
- * instructions to the copy's (ir/clone.c). Debug locations are fn's as they are. */
+ * instructions to the copy's (ir/clone.c). Debug locations are fn's as they are; records of variables
+ * (llvm.dbg.*) are left out. */
 LLVMValueRef ir_clone_function(LLVMValueRef fn, const char *name, ValueMap *vm);
 /* The attributes of function `from` at idx (function, return or parameter) added to `to`'s. */
 void ir_copy_attributes(LLVMValueRef from, LLVMValueRef to, LLVMAttributeIndex idx);

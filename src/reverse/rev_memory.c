@@ -322,12 +322,13 @@ void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
   /* with a checkpointed loop in the module, the runtime frees: a block a snapshot may hold must outlive
      the loop's reverse sweep (runtime/checkpoint.c) */
   bool checkpoints = LLVMGetNamedFunction(g->ad->mod, "__parad_rt_ckpt_forward") != NULL;
-  if (kind == CALL_FREE && checkpoints) {
-    LLVMValueRef p = aug_value(g, LLVMGetArgOperand(call, call_freed_arg(call)));
-    runtime_call(g, "__parad_rt_ckpt_free", LLVMVoidTypeInContext(g->ctx), &p, 1);
-  } else {
-    aug_clone(g, call);
+  if (kind == CALL_FREE && checkpoints) { /* the block and its shadow together */
+    LLVMValueRef p = LLVMGetArgOperand(call, call_freed_arg(call));
+    LLVMValueRef args[2] = {aug_value(g, p), shadowed(g, p) ? aug_shadow(g, p, call, "this free") : LLVMConstNull(g->ptr_type)};
+    runtime_call(g, "__parad_rt_ckpt_free", LLVMVoidTypeInContext(g->ctx), args, 2);
+    return;
   }
+  aug_clone(g, call);
   if (kind == CALL_ALLOC && checkpoints && call_alloc_slot(call) < 0) {
     int arg[2];
     bool aligned = call_alloc_shape(call, arg);

@@ -102,6 +102,7 @@ typedef struct Ckpt {
   Range *evicted;   /* hulls sites gave way for (still the steps' memory: the copies at the loop's ends) */
   int *evicted_kind; /* 1 a store's, 2 a load's */
   size_t nevicted, capevicted;
+  ParadTape *outer; /* the tape the loop runs on (the steps' own are dropped or reversed at once) */
   Range *fresh;     /* heap blocks the step running now allocated */
   size_t nfresh, capfresh;
 } Ckpt;
@@ -114,8 +115,8 @@ static pthread_mutex_t notes_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local char *thread_stack_lo, *thread_stack_hi; /* the calling thread's stack */
 static _Thread_local long last_steps, last_runs; /* parad_checkpoint_counts */
 enum { FIRST_TAPE = 64 * 1024 + 64 }; /* tape.c's first chunk, with its header */
-/* Loops whose reverse sweep is still to come, and the blocks the program freed meanwhile: a snapshot or
- * a recomputed step may still need them. */
+/* Loops whose reverse sweep is still to come, and the blocks the program freed meanwhile: a snapshot or a
+ * recomputed step may still need them. */
 static _Thread_local long pending;
 static _Thread_local void **deferred;
 static _Thread_local size_t ndeferred, capdeferred;
@@ -167,6 +168,15 @@ static void pieces_put_back(const Pieces *ps, bool latest_first) {
   for (size_t k = 0; k < ps->n; k++) {
     const Piece *p = &ps->p[latest_first ? ps->n - 1 - k : k];
     memcpy(p->at, ps->data + p->off, p->len);
+  }
+}
+
+/* The same for memory the steps may only have read: written only where it differs (it may be read-only,
+ * a constant table). */
+static void pieces_put_back_changed(const Pieces *ps) {
+  for (size_t k = 0; k < ps->n; k++) {
+    const Piece *p = &ps->p[k];
+    if (memcmp(p->at, ps->data + p->off, p->len)) memcpy(p->at, ps->data + p->off, p->len);
   }
 }
 
@@ -503,14 +513,22 @@ static bool forget_fresh(Ckpt *c, char *p) {
   return true; /* nothing of it was logged (note_slow) */
 }
 
-void __parad_rt_ckpt_free(void *p) {
+/* A block freed with its shadow (or none). With no checkpointed loop's reverse to come, or a block the
+ * running step allocated, as before: the block now, the shadow with the current tape (the step's). Else
+ * the block when the last such reverse is done, and the shadow with the tape its loop runs on. */
+void __parad_rt_ckpt_free(void *p, void *shadow) {
   if (!p) return;
+  Ckpt *c = active ? active : running;
   if (!pending || (active && forget_fresh(active, p))) {
     free(p);
+    __parad_rt_free_later(shadow);
     return;
   }
+  for (size_t i = 0; i < ndeferred; i++) /* a recomputed step frees it again */
+    if (deferred[i] == p) return;
   deferred = grow(deferred, &capdeferred, ndeferred + 1, sizeof *deferred);
   deferred[ndeferred++] = p;
+  __parad_rt_free_later_on(c ? c->outer : __parad_rt_current, shadow);
 }
 
 /* The tape of the last augmented step, dropped: the forward sweep and recomputations keep no tape. */
@@ -548,6 +566,7 @@ void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, 
         c->pairs[c->npairs++] = (Range){((char **)vars[i])[w], ((char **)shadows[i])[w]};
       }
   c->interval = 1;
+  c->outer = __parad_rt_current;
   pending++;
   for (long n = 0;; n++) {
     if (n % c->interval == 0) {
@@ -652,7 +671,7 @@ void __parad_rt_ckpt_reverse(void *ctx, ParadStep advance, ParadStep youturn) {
   for (size_t i = 0; i < n; i++) pieces_add(&after, r[i].lo, (size_t)(r[i].hi - r[i].lo));
   free(r);
   __parad_rt_tape_budget_take(pieces_bytes(&after));
-  pieces_put_back(&c->inputs, false);
+  pieces_put_back_changed(&c->inputs);
   long end = c->steps;
   for (size_t k = c->nat; k-- > 0;) {
     Snapshot *s = c->at[k];
@@ -661,7 +680,7 @@ void __parad_rt_ckpt_reverse(void *ctx, ParadStep advance, ParadStep youturn) {
     if (k == 0) restore(s); /* the variables' shadows as before the loop */
     drop(c, s);
   }
-  pieces_put_back(&after, false);
+  pieces_put_back_changed(&after);
   __parad_rt_tape_budget_give(pieces_bytes(&after));
   pieces_free(&after);
   last_steps = c->steps, last_runs = c->runs;

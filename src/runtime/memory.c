@@ -14,8 +14,9 @@ static void fatal(const char *what) {
 
 /* The reverse sweep still adds adjoints into the shadow of a block the forward sweep freed: it goes when
  * the tape does. */
-void __parad_rt_free_later(void *shadow) {
-  ParadTape *t = __parad_rt_current;
+void __parad_rt_free_later(void *shadow) { __parad_rt_free_later_on(__parad_rt_current, shadow); }
+
+void __parad_rt_free_later_on(ParadTape *t, void *shadow) {
   if (!shadow) return;
   if (!t) fatal("a shadow was freed outside a differentiated call");
   if (t->nlater == t->caplater) {

@@ -98,6 +98,8 @@ void __parad_rt_twin_end(void);
 
 /* Memory in reverse mode (memory.c). */
 void __parad_rt_free_later(void *shadow);
+/* The same on tape t (a checkpointed loop's shadows go with the tape its loop was run on). */
+void __parad_rt_free_later_on(ParadTape *t, void *shadow);
 void *__parad_rt_realloc_shadow(void *old, void *old_shadow, size_t size, int copy_pointers);
 void __parad_rt_realloc_shadow_reverse(void *shadow, int float_bytes);
 void __parad_rt_copy_adjoint_f64(double *dst_adjoint, double *src_adjoint, size_t bytes);

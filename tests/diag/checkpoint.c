@@ -1,8 +1,9 @@
 // What a checkpointed loop (__parad_checkpoint_loop()) cannot hold yet is refused where it is, at -O2
 // and -O0, and no output is written: a call of a function without a body (what it writes could not be
 // snapshotted), a call through a function pointer, a pointer stored into the heap (its shadow would not
-// follow the snapshots), a marker outside any loop, a checkpointed loop inside another, and a loop
-// variable whose address the function keeps in memory (the steps run on a copy of the variables).
+// follow the snapshots), a marker outside any loop, a checkpointed loop inside another (in the same function
+// or in one a step calls), and a local variable whose address the function keeps in memory (the steps run
+// on a copy of the variables, also after the function returned).
 // RUN: rm -f %t && not %parad-cc %cflags %s -o %t 2>&1 | FileCheck %s
 // RUN: test ! -e %t
 // RUN: not %parad-cc -O0 -I%S/../include %s -o %t 2>&1 | FileCheck %s
@@ -59,9 +60,26 @@ double nested(double x, int n) {
   return x;
 }
 
+static double inner(double x) {
+  for (int s = 0; s < 4; s++) {
+    // CHECK-DAG: checkpoint.c:[[@LINE+1]]:{{[0-9]+}}: error: a checkpointed loop that another checkpointed loop's step runs (nested checkpointed loops) inside a loop checkpointed with __parad_checkpoint_loop() is not supported yet in function 'inner'
+    __parad_checkpoint_loop();
+    x = x * 0.5 + 1;
+  }
+  return x;
+}
+
+double nested_through_call(double x, int n) {
+  for (int t = 0; t < n; t++) {
+    __parad_checkpoint_loop();
+    x = inner(x);
+  }
+  return x;
+}
+
 double address_kept(double x, int n) {
   double y = x, *p;
-  // CHECK-DAG: checkpoint.c:[[@LINE+1]]:{{[0-9]+}}: error: the address of a variable the checkpointed loop uses is stored in memory; the loop's steps run on a copy of its variables in function 'address_kept'
+  // CHECK-DAG: checkpoint.c:[[@LINE+1]]:{{[0-9]+}}: error: the address of a local variable is kept in memory in a function with a checkpointed loop, whose steps run on a copy of its variables, also after it returned: allocate the variable with malloc in function 'address_kept'
   p = &y;
   for (int t = 0; t < n; t++) {
     __parad_checkpoint_loop();
@@ -74,5 +92,6 @@ int main(void) {
   double u[2] = {1, 2}, du[2] = {0}, *slots[2];
   return (int)(__parad_autodiff((void *)external, u, du, 3) + __parad_autodiff((void *)through_pointer, 1.0, 3) +
                __parad_autodiff((void *)pointer_into_heap, slots, slots, u, du, 3) + __parad_autodiff((void *)outside, 1.0) +
-               __parad_autodiff((void *)nested, 1.0, 3) + __parad_autodiff((void *)address_kept, 1.0, 3));
+               __parad_autodiff((void *)nested, 1.0, 3) + __parad_autodiff((void *)address_kept, 1.0, 3) +
+               __parad_autodiff((void *)nested_through_call, 1.0, 3));
 }

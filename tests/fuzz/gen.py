@@ -42,7 +42,7 @@ SERIAL = ["libm", "libm_extra", "float", "cond", "ternary", "loop_const", "loop_
 OPENMP = ["parallel_for", "region", "static", "static_chunk", "dynamic", "guided", "reduction_sum",
           "reduction_prod", "reduction_max", "reduction_min", "critical", "atomic", "private",
           "firstprivate", "lastprivate", "masked", "master", "single", "nowait", "omp_helper"]
-# drawn on streams of their own (Gen): "restrict", "taskloop"
+# drawn on streams of their own (Gen): "restrict", "taskloop", "checkpoint"
 
 # magnitude of a unary function's result from its argument's (see prog.UNARY for the guarded forms)
 UNARY_MAG = {
@@ -141,6 +141,9 @@ class Gen:
             # in a task group (task_reduction/in_reduction for sums): a stream of its own too
             if omp and random.Random(seed * 7919 + 4).random() < 0.4:
                 features.add("taskloop")
+            # the entry's top-level loops checkpointed (__parad_checkpoint_loop()) now and then
+            if random.Random(seed * 7919 + 6 + omp).random() < 0.4:
+                features.add("checkpoint")
         s.feat = set(features)
         s.names = {}
         s.syms = []           # names in scope, in order of declaration
@@ -632,7 +635,10 @@ class Gen:
             hexpr = Bin("+", Var(o.name, "int"), Num(1, "int"))
         v = s.fresh("i")
         himin = 1 if k == "tri" else hi.min()
-        return pre + [For(v, lo, hexpr, s.loop_body(v, lo, hi, hi.max(), "for", depth), down, himin=himin)]
+        body = s.loop_body(v, lo, hi, hi.max(), "for", depth)
+        if s.on("checkpoint") and depth == 0 and s.fn.name == "f" and s.ompctx is None and r.random() < 0.8:
+            body = [Raw("__parad_checkpoint_loop();", keep=True)] + body
+        return pre + [For(v, lo, hexpr, body, down, himin=himin)]
 
     def s_while(s, depth):
         """A loop whose exit depends on data, bounded by a counter (no 'continue' in it: the counter's
