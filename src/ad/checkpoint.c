@@ -16,11 +16,13 @@
 /* The loop's variables: the enclosing function's stack slots the loop uses. */
 typedef struct {
   LLVMValueRef alloca;
-  unsigned long long size;
+  unsigned long long size; /* bytes; of one element if count is set */
+  LLVMValueRef count;      /* a variable-length array's number of elements (computed before the loop) */
   bool pointers; /* holds pointers: its shadow holds theirs, part of the state */
   bool active;   /* may hold floats or pointers: passed with a shadow */
   bool moved;    /* holds pointers the loop may change otherwise than by swapping (then so does their shadow) */
   bool swapped;  /* holds pointers the loop only swaps with those of its other variables */
+  bool scratch;  /* swapped, and stored before it is read in every step (a temporary of the swap) */
 } Var;
 typedef VEC(Var) VarList;
 
@@ -64,6 +66,7 @@ typedef struct {
   ValueMap in;      /* block (as value) -> itself, for the loop's blocks */
   VarList vars;
   BlockList exits;  /* where the loop leaves for, each once */
+  unsigned counts;  /* variable-length arrays among the variables: their lengths follow the code (ckpt.code) */
 } Loop;
 
 static bool in_loop(const Loop *l, LLVMBasicBlockRef bb) { return vmap_has(&l->in, LLVMBasicBlockAsValue(bb)); }
@@ -103,6 +106,19 @@ static int var_index(const Loop *l, LLVMValueRef a) {
   return -1;
 }
 
+/* Whether every load of slot v in the loop comes after a store to it earlier in its block. */
+static bool written_before_read(const Loop *l, LLVMValueRef v) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef load = LLVMGetUser(u);
+    if (!LLVMIsALoadInst(load) || !in_loop(l, LLVMGetInstructionParent(load))) continue;
+    bool stored = false;
+    for (LLVMValueRef i = LLVMGetPreviousInstruction(load); i && !stored; i = LLVMGetPreviousInstruction(i))
+      stored = LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == v;
+    if (!stored) return false;
+  }
+  return true;
+}
+
 /* Debug records and lifetime markers: what says nothing of a variable's value. */
 static bool bookkeeping(LLVMValueRef inst) {
   return ir_is_debug_intrinsic(inst) || (ir_is_call(inst) && !strncmp(ir_called_name(inst), "llvm.lifetime.", 14));
@@ -140,7 +156,6 @@ static bool only_read_by_region(LLVMValueRef user, LLVMValueRef v) {
 /* The loop's variables and exits; false (reported) for what cannot move into a function of its own. */
 static bool examine(Ck *ck, Loop *l) {
   int before = diag_error_count();
-  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(l->fn);
   for (size_t k = 0; k < l->blocks.len; k++) {
     LLVMBasicBlockRef bb = l->blocks.data[k];
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
@@ -162,16 +177,18 @@ static bool examine(Ck *ck, Loop *l) {
           return false;
         }
         if (!LLVMIsAInstruction(v) || in_loop(l, LLVMGetInstructionParent(v))) continue;
-        bool slot = LLVMIsAAllocaInst(v) && LLVMGetInstructionParent(v) == entry && LLVMIsAConstantInt(LLVMGetOperand(v, 0));
-        if (!slot) {
+        if (!LLVMIsAAllocaInst(v)) {
           diag_error(i, "a checkpointed loop that uses a value computed before it (not kept in a variable) is not "
                         "supported yet");
           return false;
         }
         if (var_index(l, v) >= 0) continue;
         LLVMTypeRef t = LLVMGetAllocatedType(v);
-        Var var = {v, ir_type_size(ck->m, t) * LLVMConstIntGetZExtValue(LLVMGetOperand(v, 0)), ir_contains_ptr(t),
-                   ir_carries_derivative(t) || ir_contains_ptr(t), false, false};
+        LLVMValueRef count = LLVMGetOperand(v, 0);
+        bool fixed = LLVMIsAConstantInt(count);
+        Var var = {v, ir_type_size(ck->m, t) * (fixed ? LLVMConstIntGetZExtValue(count) : 1), fixed ? NULL : count,
+                   ir_contains_ptr(t), ir_carries_derivative(t) || ir_contains_ptr(t), false, false, false};
+        if (!fixed) l->counts++;
         for (LLVMUseRef u = LLVMGetFirstUse(v); u && var.pointers; u = LLVMGetNextUse(u)) {
           LLVMValueRef user = LLVMGetUser(u);
           if (!LLVMIsAInstruction(user) || !in_loop(l, LLVMGetInstructionParent(user)) || LLVMIsALoadInst(user) ||
@@ -184,6 +201,7 @@ static bool examine(Ck *ck, Loop *l) {
           else if (!only_read_by_region(user, v))
             var.moved = true;
         }
+        var.scratch = var.swapped && !var.moved && written_before_read(l, v);
         if (var.pointers && ir_contains_fp(t)) {
           diag_error(i, "a variable of the checkpointed loop that holds pointers and floating-point values together "
                         "is not supported yet");
@@ -244,6 +262,8 @@ static LLVMValueRef move_loop(Ck *ck, Loop *l, const char *name, LLVMValueRef *c
     last = l->blocks.data[i];
   }
   LLVMPositionBuilderAtEnd(b, entry);
+  for (unsigned c = 1; c <= l->counts; c++) /* the lengths are read (by the gradient): they must be stored */
+    LLVMSetVolatile(LLVMBuildLoad2(b, ck->i64, LLVMBuildGEP2(b, ck->i64, code, (LLVMValueRef[]){ir_const_i64(ck->c, c)}, 1, ""), ""), 1);
   LLVMBuildBr(b, l->header);
   /* the variables become the parameters */
   for (unsigned v = 0; v < k; v++) {
@@ -280,13 +300,20 @@ static LLVMValueRef move_loop(Ck *ck, Loop *l, const char *name, LLVMValueRef *c
   /* the enclosing function calls it where the loop was entered, and goes on where it left */
   LLVMBasicBlockRef fentry = LLVMGetEntryBasicBlock(l->fn);
   LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(fentry));
-  LLVMValueRef slot = LLVMBuildAlloca(b, ck->i32, "ckpt.code");
+  /* the exit taken (word 0, as an int), then the lengths of variable-length arrays among the variables,
+     which only the snapshots need (as arguments the optimiser would find them unused and drop them) */
+  LLVMValueRef slot = LLVMBuildAlloca(b, LLVMArrayType2(ck->i64, 1 + l->counts), "ckpt.code");
   LLVMBasicBlockRef call_block = LLVMAppendBasicBlockInContext(ck->c, l->fn, "ckpt.loop");
   LLVMPositionBuilderAtEnd(b, call_block);
   LLVMValueRef *args = xcalloc(k + 2, sizeof *args);
-  for (unsigned v = 0; v < k; v++) args[v] = l->vars.data[v].alloca;
-  args[k] = slot;
-  LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(loop), loop, args, k + 1, "");
+  unsigned n = 0;
+  for (unsigned v = 0; v < k; v++) args[n++] = l->vars.data[v].alloca;
+  args[n++] = slot;
+  for (unsigned v = 0, c = 1; v < k; v++)
+    if (l->vars.data[v].count)
+      LLVMBuildStore(b, LLVMBuildIntCast2(b, l->vars.data[v].count, ck->i64, 0, ""),
+                     LLVMBuildGEP2(b, ck->i64, slot, (LLVMValueRef[]){ir_const_i64(ck->c, c++)}, 1, ""));
+  LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(loop), loop, args, n, "");
   free(args);
   LLVMInstructionSetDebugLoc(call, where);
   LLVMValueRef which = LLVMBuildLoad2(b, ck->i32, slot, "");
@@ -303,13 +330,12 @@ static LLVMValueRef move_loop(Ck *ck, Loop *l, const char *name, LLVMValueRef *c
 }
 
 /* A copy of the loop function that runs one iteration: the back edges return with code 0. */
-static LLVMValueRef make_step(Ck *ck, LLVMValueRef loop, LLVMBasicBlockRef header, const char *name) {
+static LLVMValueRef make_step(Ck *ck, LLVMValueRef loop, LLVMBasicBlockRef header, unsigned k, const char *name) {
   ValueMap vm;
   vmap_init(&vm);
   LLVMValueRef step = ir_clone_function(loop, name, &vm);
   LLVMBasicBlockRef h = LLVMValueAsBasicBlock(vmap_get(&vm, LLVMBasicBlockAsValue(header)));
   vmap_free(&vm);
-  unsigned k = LLVMCountParams(step) - 1;
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
   LLVMBasicBlockRef again = LLVMAppendBasicBlockInContext(ck->c, step, "again");
   LLVMPositionBuilderAtEnd(b, again);
@@ -336,6 +362,7 @@ static void localize(Ck *ck, LLVMValueRef fn, const Loop *l) {
     if (t && LLVMGetInstructionOpcode(t) == LLVMRet) vec_push(&rets, t);
   }
   for (unsigned v = 0; v < l->vars.len; v++) {
+    if (l->vars.data[v].count) continue; /* a variable-length array stays where it is */
     LLVMValueRef orig = l->vars.data[v].alloca, param = LLVMGetParam(fn, v);
     LLVMTypeRef t = LLVMGetAllocatedType(orig);
     unsigned align = LLVMGetAlignment(orig);
@@ -477,30 +504,28 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
   LLVMValueRef youturn = make_runner(ck, l, step, name, RUN_YOUTURN);
   free(name);
 
-  /* the variables' sizes, and which hold pointers */
-  LLVMTypeRef slot_t = LLVMStructTypeInContext(ck->c, (LLVMTypeRef[]){ck->i64, ck->i64}, 2, 0);
-  LLVMValueRef *slots = xcalloc(k + 1, sizeof *slots);
-  for (unsigned v = 0; v < k; v++)
-    slots[v] = LLVMConstNamedStruct(slot_t, (LLVMValueRef[]){LLVMConstInt(ck->i64, l->vars.data[v].size, 0),
-                                                            LLVMConstInt(ck->i64, l->vars.data[v].swapped ? 2 : l->vars.data[v].pointers, 0)}, 2);
-  LLVMValueRef table = LLVMAddGlobal(ck->m, LLVMArrayType2(slot_t, k), "ckpt.vars");
-  LLVMSetInitializer(table, LLVMConstArray2(slot_t, slots, k));
-  LLVMSetGlobalConstant(table, 1);
-  LLVMSetLinkage(table, LLVMInternalLinkage);
-  free(slots);
-
   /* ptr aug(var1, shadow1, ..., code, code's shadow): the forward sweep; its context is the tape */
   name = xasprintf("%s.ckpt_aug.%d", LLVMGetValueName(l->fn), id);
   LLVMValueRef aug = add_function(ck, name, ck->ptr, 2 * k + 2);
   free(name);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ck->c, aug, "entry"));
+  /* the variables' sizes, and which hold pointers (the runtime copies them) */
+  LLVMTypeRef slot_t = LLVMStructTypeInContext(ck->c, (LLVMTypeRef[]){ck->i64, ck->i64}, 2, 0);
+  LLVMValueRef table = LLVMBuildAlloca(b, LLVMArrayType2(slot_t, k ? k : 1), "slots");
   LLVMTypeRef arr = LLVMArrayType2(ck->ptr, k ? k : 1);
   LLVMValueRef vars = LLVMBuildAlloca(b, arr, "vars"), shadows = LLVMBuildAlloca(b, arr, "shadows");
-  for (unsigned v = 0; v < k; v++) {
-    LLVMValueRef i = ir_const_i64(ck->c, v);
+  for (unsigned v = 0, c = 0; v < k; v++) {
+    const Var *var = &l->vars.data[v];
+    LLVMValueRef i = ir_const_i64(ck->c, v), size = LLVMConstInt(ck->i64, var->size, 0);
+    if (var->count) /* a length, after the code */
+      size = LLVMBuildMul(b, size, LLVMBuildLoad2(b, ck->i64, LLVMBuildGEP2(b, ck->i64, LLVMGetParam(aug, 2 * k), (LLVMValueRef[]){ir_const_i64(ck->c, ++c)}, 1, ""), ""), "");
+    LLVMValueRef at = LLVMBuildGEP2(b, slot_t, table, &i, 1, "");
+    LLVMBuildStore(b, size, LLVMBuildStructGEP2(b, slot_t, at, 0, ""));
+    LLVMBuildStore(b, LLVMConstInt(ck->i64, var->scratch ? 3 : var->swapped ? 2 : var->pointers, 0),
+                   LLVMBuildStructGEP2(b, slot_t, at, 1, ""));
     LLVMBuildStore(b, LLVMGetParam(aug, 2 * v), LLVMBuildGEP2(b, ck->ptr, vars, &i, 1, ""));
-    LLVMBuildStore(b, l->vars.data[v].active ? LLVMGetParam(aug, 2 * v + 1) : LLVMConstNull(ck->ptr),
+    LLVMBuildStore(b, var->active ? LLVMGetParam(aug, 2 * v + 1) : LLVMConstNull(ck->ptr),
                    LLVMBuildGEP2(b, ck->ptr, shadows, &i, 1, ""));
   }
   LLVMValueRef fargs[7] = {table, LLVMConstInt(ck->i32, k, 0), vars, shadows, LLVMGetParam(aug, 2 * k), advance, taped};
@@ -541,7 +566,7 @@ static void outline(Ck *ck, LLVMValueRef marker) {
     free(name);
     checkpoint_give_subprogram(ck, loop, l.fn, fname);
     name = xasprintf("%s.ckpt_step.%d", fname, id);
-    LLVMValueRef step = make_step(ck, loop, l.header, name);
+    LLVMValueRef step = make_step(ck, loop, l.header, (unsigned)l.vars.len, name);
     free(name);
     checkpoint_give_subprogram(ck, step, l.fn, fname);
     localize(ck, loop, &l);

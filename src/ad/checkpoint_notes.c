@@ -111,6 +111,8 @@ static LLVMValueRef thread_number(Ck *ck, LLVMValueRef fn) {
 }
 
 static void note(Ck *ck, LLVMValueRef at, bool store, LLVMValueRef addr, LLVMValueRef size) {
+  LLVMValueRef base = ir_address_base(addr);
+  if (!store && LLVMIsAGlobalVariable(base) && LLVMIsGlobalConstant(base)) return; /* never changes (read-only) */
   LLVMValueRef site = new_site(ck);
   LLVMValueRef gtid = ck->team ? thread_number(ck, fn_of(at)) : NULL;
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);

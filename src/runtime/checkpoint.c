@@ -47,7 +47,8 @@ _Static_assert(sizeof(ParadSite) == 14 * 8, "ad/checkpoint.c allocates sites of 
 
 /* The loop's variables, described by generated code: bytes, and whether the slot holds pointers (1), which
  * the loop only swaps among its variables (2: a step run as the program runs it leaves their shadows to
- * follow, from the pairs of pointer and shadow the variables held when the loop began). */
+ * follow, from the pairs of pointer and shadow the variables held when the loop began; 3: the same for a
+ * temporary of the swap, whose value when the loop begins is no pointer to pair). */
 typedef struct {
   uint64_t size, pointers;
 } ParadEnvSlot;
@@ -171,14 +172,6 @@ static void pieces_put_back(const Pieces *ps, bool latest_first) {
   }
 }
 
-/* The same for memory the steps may only have read: written only where it differs (it may be read-only,
- * a constant table). */
-static void pieces_put_back_changed(const Pieces *ps) {
-  for (size_t k = 0; k < ps->n; k++) {
-    const Piece *p = &ps->p[k];
-    if (memcmp(p->at, ps->data + p->off, p->len)) memcpy(p->at, ps->data + p->off, p->len);
-  }
-}
 
 static void pieces_free(Pieces *ps) {
   free(ps->p);
@@ -408,6 +401,29 @@ static size_t hull_bytes(Ckpt *c) {
   return b;
 }
 
+/* The ranges less what lies in read-only mappings (/proc/self/maps): the steps may read a constant table
+ * through a pointer, and putting its bytes back would fault. Returns the new count. */
+static size_t writable_only(Range *r, size_t n) {
+  FILE *maps = n ? fopen("/proc/self/maps", "r") : NULL;
+  if (!maps) return n;
+  Range ro[256];
+  size_t nro = 0;
+  char line[512];
+  while (nro < 256 && fgets(line, sizeof line, maps)) {
+    unsigned long lo, hi;
+    char perms[8];
+    if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3 && perms[1] != 'w') ro[nro++] = (Range){(char *)lo, (char *)hi};
+  }
+  fclose(maps);
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    bool keep = true;
+    for (size_t j = 0; j < nro && keep; j++) keep = r[i].hi <= ro[j].lo || r[i].lo >= ro[j].hi;
+    if (keep) r[m++] = r[i];
+  }
+  return m;
+}
+
 /* ---- snapshots ---- */
 
 static Snapshot *take(Ckpt *c, long step) {
@@ -458,7 +474,7 @@ static void drop(Ckpt *c, Snapshot *s) {
 /* After a step run as the program runs it: the shadows of swapped pointers follow their pointers. */
 static void follow_swaps(Ckpt *c) {
   for (int i = 0; i < c->nenv; i++) {
-    if (c->slots[i].pointers != 2) continue;
+    if (c->slots[i].pointers < 2) continue;
     char **p = c->closure[i], **d = c->closure[c->nenv + i];
     for (size_t w = 0; w < c->slots[i].size / sizeof(char *); w++)
       for (size_t k = 0; k < c->npairs; k++)
@@ -544,8 +560,10 @@ void __parad_rt_ckpt_drop_tape(void *tape) {
 void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, void **shadows, int *code,
                               ParadStep advance, ParadStep taped) {
   Ckpt *c = calloc(1, sizeof *c);
-  if (!c) fail("out of memory");
-  c->slots = slots;
+  ParadEnvSlot *copy = malloc(sizeof *copy * (size_t)(nenv ? nenv : 1)); /* generated code's are on its stack */
+  if (!c || !copy) fail("out of memory");
+  memcpy(copy, slots, sizeof *copy * (size_t)nenv);
+  c->slots = slots = copy;
   c->nenv = nenv;
   c->closure = calloc(2 * (size_t)nenv + 1, sizeof(void *));
   c->zeroed = calloc((size_t)nenv + 1, sizeof(char *));
@@ -560,7 +578,7 @@ void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, 
   }
   c->closure[2 * nenv] = &c->code;
   for (int i = 0; i < nenv; i++) /* a swapped variable may take the pointer of any other */
-    if (slots[i].pointers)
+    if (slots[i].pointers && slots[i].pointers != 3)
       for (size_t w = 0; w < slots[i].size / sizeof(char *); w++) {
         c->pairs = grow(c->pairs, &c->cappairs, c->npairs + 1, sizeof *c->pairs);
         c->pairs[c->npairs++] = (Range){((char **)vars[i])[w], ((char **)shadows[i])[w]};
@@ -595,6 +613,7 @@ void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, 
   /* what the steps only read (their reads' hulls less their writes'), as the loop leaves it */
   size_t nr, nw;
   Range *r = ranges_of(c, 2, &nr), *w = ranges_of(c, 1, &nw);
+  nr = writable_only(r, nr);
   for (size_t i = 0, j = 0; i < nr; i++) {
     char *lo = r[i].lo;
     for (; j < nw && w[j].hi <= lo; j++) {}
@@ -667,11 +686,12 @@ void __parad_rt_ckpt_reverse(void *ctx, ParadStep advance, ParadStep youturn) {
   Pieces after = {0};
   size_t n;
   Range *r = ranges_of(c, 0, &n);
+  n = writable_only(r, n);
   pieces_reserve(&after, ranges_bytes(r, n), n);
   for (size_t i = 0; i < n; i++) pieces_add(&after, r[i].lo, (size_t)(r[i].hi - r[i].lo));
   free(r);
   __parad_rt_tape_budget_take(pieces_bytes(&after));
-  pieces_put_back_changed(&c->inputs);
+  pieces_put_back(&c->inputs, false);
   long end = c->steps;
   for (size_t k = c->nat; k-- > 0;) {
     Snapshot *s = c->at[k];
@@ -680,7 +700,7 @@ void __parad_rt_ckpt_reverse(void *ctx, ParadStep advance, ParadStep youturn) {
     if (k == 0) restore(s); /* the variables' shadows as before the loop */
     drop(c, s);
   }
-  pieces_put_back_changed(&after);
+  pieces_put_back(&after, false);
   __parad_rt_tape_budget_give(pieces_bytes(&after));
   pieces_free(&after);
   last_steps = c->steps, last_runs = c->runs;
@@ -697,6 +717,7 @@ void __parad_rt_ckpt_reverse(void *ctx, ParadStep advance, ParadStep youturn) {
   }
   free(c->closure);
   free(c->zeroed);
+  free((void *)c->slots);
   free(c->at);
   free(c->fresh);
   free(c->pairs);

@@ -1,9 +1,11 @@
 // Checkpointed loops whose pointer variables change: (1) two work arrays swapped every step and, half way,
 // the current one replaced by a third array the function was given (steps then run as the program runs
 // them, the runtime making the shadows follow the swapped pointers); (2) a pointer moved along an array
-// by arithmetic (the steps then run augmented, their tapes dropped). Against the same functions without
-// the marker (taped step by step): the gradient with respect to every array (1e-12), with no budget and a
-// small one; split mode (__parad_augmentfwd, then __parad_reverse) gives the same. At -O2 and -O0.
+// by arithmetic (the steps then run augmented, their tapes dropped); (3) the state in a variable-length
+// array of the function (its length known only when the function runs). Against the same functions
+// without the marker (taped step by step): the gradient with respect to every array (1e-12), with no
+// budget and a small one; split mode (__parad_augmentfwd, then __parad_reverse) gives the same. At -O2
+// and -O0.
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
 #include <string.h>
@@ -52,6 +54,21 @@ SWAPPING(swapping_taped, (void)0)
 WALKING(walking_checkpointed, __parad_checkpoint_loop())
 WALKING(walking_taped, (void)0)
 
+#define SLIDING(NAME, MARK)                                                                                 \
+  double NAME(const double *x, int n) {                                                                  \
+    double w[n];                                                                                         \
+    for (int i = 0; i < n; i++) w[i] = x[i];                                                             \
+    for (int t = 0; t < STEPS; t++) {                                                                    \
+      MARK;                                                                                              \
+      for (int i = 0; i < n; i++) w[i] = 0.9 * w[i] + 0.05 * sin(w[(i + 1) % n] + t * 0.01);             \
+    }                                                                                                    \
+    double J = 0;                                                                                        \
+    for (int i = 0; i < n; i++) J += w[i] * w[i] * (i + 1);                                              \
+    return J;                                                                                            \
+  }
+SLIDING(sliding_checkpointed, __parad_checkpoint_loop())
+SLIDING(sliding_taped, (void)0)
+
 static void start(double *a, double *b, double *c) {
   for (int i = 0; i < N; i++) a[i] = sin(i + 1.0), b[i] = 0, c[i] = 0;
 }
@@ -63,6 +80,9 @@ int main(void) {
   static double x[STEPS + 1], dx[STEPS + 1], x2[STEPS + 1], dx2[STEPS + 1];
   x[0] = 0.4;
   __parad_autodiff((void *)walking_taped, x, dx);
+  double y[N], dy[N] = {0};
+  for (int i = 0; i < N; i++) y[i] = cos(i + 0.5);
+  __parad_autodiff((void *)sliding_taped, y, dy, N);
   const size_t budgets[] = {0, 400u << 10};
   for (int b_ = 0; b_ < 2; b_++) {
     parad_set_tape_limit(budgets[b_]);
@@ -81,6 +101,9 @@ int main(void) {
       CHECK_CLOSE(dx2[i], dx[i], 1e-12);
       CHECK_CLOSE(x2[i], x[i], 1e-12);
     }
+    double dy2[N] = {0};
+    __parad_autodiff((void *)sliding_checkpointed, y, dy2, N);
+    for (int i = 0; i < N; i++) CHECK_CLOSE(dy2[i], dy[i], 1e-12);
   }
   parad_set_tape_limit(0);
   double a3[N], b3[N], c3[N], da3[N] = {0}, db3[N] = {0}, dc3[N] = {0};
