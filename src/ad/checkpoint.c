@@ -170,7 +170,7 @@ static bool examine(Ck *ck, Loop *l) {
           return false;
         }
       }
-      for (unsigned o = 0, n = (unsigned)LLVMGetNumOperands(i); o < n; o++) {
+      for (unsigned o = 0, n = bookkeeping(i) ? 0 : (unsigned)LLVMGetNumOperands(i); o < n; o++) {
         LLVMValueRef v = LLVMGetOperand(i, o);
         if (LLVMIsAArgument(v)) {
           diag_error(i, "a checkpointed loop that uses a parameter itself (not its variable) is not supported yet");
@@ -262,8 +262,7 @@ static LLVMValueRef move_loop(Ck *ck, Loop *l, const char *name, LLVMValueRef *c
     last = l->blocks.data[i];
   }
   LLVMPositionBuilderAtEnd(b, entry);
-  for (unsigned c = 1; c <= l->counts; c++) /* the lengths are read (by the gradient): they must be stored */
-    LLVMSetVolatile(LLVMBuildLoad2(b, ck->i64, LLVMBuildGEP2(b, ck->i64, code, (LLVMValueRef[]){ir_const_i64(ck->c, c)}, 1, ""), ""), 1);
+
   LLVMBuildBr(b, l->header);
   /* the variables become the parameters */
   for (unsigned v = 0; v < k; v++) {
@@ -393,6 +392,25 @@ static void localize(Ck *ck, LLVMValueRef fn, const Loop *l) {
     }
   }
   vec_free(&rets);
+  LLVMDisposeBuilder(b);
+}
+
+/* The loop function reads each parameter once, as a value of its own type (its first scalar), and the
+ * lengths after the code: the optimiser would otherwise drop a parameter the loop happens not to need, or
+ * pass it as poison, where the custom gradient takes them as the call passes them, and drop the stores of
+ * the lengths, which only the gradient reads. */
+static void keep_parameters(Ck *ck, LLVMValueRef loop, const Loop *l) {
+  unsigned k = (unsigned)l->vars.len;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
+  LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(loop)));
+  for (unsigned v = 0; v < k; v++) {
+    LLVMTypeRef t = LLVMGetAllocatedType(l->vars.data[v].alloca);
+    while (LLVMGetTypeKind(t) == LLVMArrayTypeKind || LLVMGetTypeKind(t) == LLVMStructTypeKind)
+      t = LLVMGetTypeKind(t) == LLVMArrayTypeKind ? LLVMGetElementType(t) : LLVMStructGetTypeAtIndex(t, 0);
+    LLVMSetVolatile(LLVMBuildLoad2(b, t, LLVMGetParam(loop, v), ""), 1);
+  }
+  for (unsigned c = 1; c <= l->counts; c++)
+    LLVMSetVolatile(LLVMBuildLoad2(b, ck->i64, LLVMBuildGEP2(b, ck->i64, LLVMGetParam(loop, k), (LLVMValueRef[]){ir_const_i64(ck->c, c)}, 1, ""), ""), 1);
   LLVMDisposeBuilder(b);
 }
 
@@ -571,6 +589,7 @@ static void outline(Ck *ck, LLVMValueRef marker) {
     checkpoint_give_subprogram(ck, step, l.fn, fname);
     localize(ck, loop, &l);
     localize(ck, step, &l);
+    keep_parameters(ck, loop, &l);
     char *own = xasprintf("%u", (unsigned)l.vars.len + 1); /* noted after omp_prepare (checkpoint_note_steps) */
     LLVMAddAttributeAtIndex(step, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(ck->c, STEP, strlen(STEP), own, strlen(own)));
     free(own);
