@@ -305,6 +305,20 @@ bool rev_memory(RevGen *g, LLVMValueRef inst) {
 
 /* ---- heap ---- */
 
+/* With a checkpointed loop in the module, the runtime frees: a block a snapshot may hold must outlive the
+ * loop's reverse sweep (runtime/checkpoint.c). */
+static bool checkpoints(RevGen *g) { return LLVMGetNamedFunction(g->ad->mod, "__parad_rt_ckpt_forward") != NULL; }
+
+/* The primal realloc, through the runtime's where the old block must stay. */
+static void aug_realloc(RevGen *g, LLVMValueRef call) {
+  LLVMValueRef c = aug_clone(g, call);
+  if (!checkpoints(g) || strcmp(ir_called_name(call), "realloc")) return;
+  LLVMTypeRef fty = LLVMGlobalGetValueType(ir_called_function(call));
+  LLVMValueRef f = LLVMGetNamedFunction(g->ad->mod, "__parad_rt_ckpt_realloc");
+  if (!f) f = LLVMAddFunction(g->ad->mod, "__parad_rt_ckpt_realloc", fty);
+  LLVMSetOperand(c, (unsigned)LLVMGetNumOperands(c) - 1, f);
+}
+
 void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
   LLVMValueRef primal_old = kind == CALL_REALLOC ? LLVMGetArgOperand(call, 0) : NULL;
   if (kind == CALL_REALLOC && shadowed(g, call)) {
@@ -315,21 +329,21 @@ void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
                             aug_value(g, LLVMGetArgOperand(call, 1)),
                             LLVMConstInt(LLVMInt32TypeInContext(g->ctx), data == DATA_PTR, 0)};
     LLVMValueRef s = runtime_call(g, "__parad_rt_realloc_shadow", g->ptr_type, args, 4);
-    aug_clone(g, call);
+    aug_realloc(g, call);
     vmap_put(&g->smap, call, s);
     return;
   }
-  /* with a checkpointed loop in the module, the runtime frees: a block a snapshot may hold must outlive
-     the loop's reverse sweep (runtime/checkpoint.c) */
-  bool checkpoints = LLVMGetNamedFunction(g->ad->mod, "__parad_rt_ckpt_forward") != NULL;
-  if (kind == CALL_FREE && checkpoints) { /* the block and its shadow together */
+  if (kind == CALL_FREE && checkpoints(g)) { /* the block and its shadow together */
     LLVMValueRef p = LLVMGetArgOperand(call, call_freed_arg(call));
     LLVMValueRef args[2] = {aug_value(g, p), shadowed(g, p) ? aug_shadow(g, p, call, "this free") : LLVMConstNull(g->ptr_type)};
     runtime_call(g, "__parad_rt_ckpt_free", LLVMVoidTypeInContext(g->ctx), args, 2);
     return;
   }
-  aug_clone(g, call);
-  if (kind == CALL_ALLOC && checkpoints && call_alloc_slot(call) < 0) {
+  if (kind == CALL_REALLOC)
+    aug_realloc(g, call);
+  else
+    aug_clone(g, call);
+  if (kind == CALL_ALLOC && checkpoints(g) && call_alloc_slot(call) < 0) {
     int arg[2];
     bool aligned = call_alloc_shape(call, arg);
     LLVMValueRef size = LLVMConstInt(g->i64, 1, 0);

@@ -22,6 +22,7 @@
  * What notes no address (a step's own stack) is not state. A step may run parallel regions: then each
  * site holds a hull set per thread (ad/checkpoint_notes.c), and the slow path of a note takes a lock. */
 #define _GNU_SOURCE /* pthread_getattr_np: a thread's stack */
+#include <malloc.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -527,6 +528,21 @@ static bool forget_fresh(Ckpt *c, char *p) {
       k++;
     }
   return true; /* nothing of it was logged (note_slow) */
+}
+
+/* realloc, in augmented code of a module with checkpointed loops: while a loop's reverse is to come, the
+ * old block stays (a snapshot or a recomputed step may need it) and the data moves to a new one. */
+void *__parad_rt_ckpt_realloc(void *p, size_t size) {
+  if (!pending || !p) return realloc(p, size);
+  void *q = malloc(size ? size : 1);
+  if (!q) return NULL;
+  size_t old = malloc_usable_size(p);
+  memcpy(q, p, old < size ? old : size);
+  for (size_t i = 0; i < ndeferred; i++)
+    if (deferred[i] == p) return q;
+  deferred = grow(deferred, &capdeferred, ndeferred + 1, sizeof *deferred);
+  deferred[ndeferred++] = p;
+  return q;
 }
 
 /* A block freed with its shadow (or none). With no checkpointed loop's reverse to come, or a block the
