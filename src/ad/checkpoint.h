@@ -8,10 +8,11 @@
  * runs one iteration and returns (code 0: go round again),
  *     void F.ckpt_step.N(ptr var1, ..., ptr varK, ptr code)
  * notes the address of each load and store it makes outside those slots, and so do copies of the
- * functions it calls (what a snapshot must hold). The loop function gets a custom gradient
- * (F.ckpt_aug.N, F.ckpt_grad.N) that hands the runtime the step twice, as split-mode requests: "advance"
- * (__parad_augmentfwd, its tape dropped) and "youturn" (__parad_augmentfwd, then __parad_reverse). The
- * program itself runs the loop function as it ran the loop; forward mode differentiates it as any loop. */
+ * functions it calls (what a snapshot must hold; checkpoint_notes.c, after omp_prepare). The loop function
+ * gets a custom gradient (F.ckpt_aug.N, F.ckpt_grad.N) that hands the runtime the step as split-mode
+ * requests: "advance" (the step as the program runs it, or __parad_augmentfwd with its tape dropped) and
+ * "youturn" (__parad_augmentfwd, then __parad_reverse). The program itself runs the loop function as it
+ * ran the loop; forward mode differentiates it as any loop. */
 #ifndef PARAD_AD_CHECKPOINT_H
 #define PARAD_AD_CHECKPOINT_H
 

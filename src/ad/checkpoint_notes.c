@@ -13,7 +13,6 @@
 #include "ir/diag.h"
 #include "omp/omp.h"
 
-
 /* Splits at's block before `at`: what precedes it moves to a new block in front, which the block's
  * predecessors now enter (phis move with it, their incoming blocks unchanged). Returns the new block. */
 static LLVMBasicBlockRef split_before(LLVMContextRef c, LLVMValueRef at) {
