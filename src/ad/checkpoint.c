@@ -67,6 +67,7 @@ typedef struct {
   VarList vars;
   BlockList exits;  /* where the loop leaves for, each once */
   unsigned counts;  /* variable-length arrays among the variables: their lengths follow the code (ckpt.code) */
+  ValueList outside, outside_at; /* values computed before the loop that it uses, and a use of each */
 } Loop;
 
 static bool in_loop(const Loop *l, LLVMBasicBlockRef bb) { return vmap_has(&l->in, LLVMBasicBlockAsValue(bb)); }
@@ -177,10 +178,14 @@ static bool examine(Ck *ck, Loop *l) {
           return false;
         }
         if (!LLVMIsAInstruction(v) || in_loop(l, LLVMGetInstructionParent(v))) continue;
-        if (!LLVMIsAAllocaInst(v)) {
-          diag_error(i, "a checkpointed loop that uses a value computed before it (not kept in a variable) is not "
-                        "supported yet");
-          return false;
+        if (!LLVMIsAAllocaInst(v)) { /* a variable-length array's length (a region is given it), or refused below */
+          bool seen = false;
+          for (size_t j = 0; j < l->outside.len && !seen; j++) seen = l->outside.data[j] == v;
+          if (!seen) {
+            vec_push(&l->outside, v);
+            vec_push(&l->outside_at, i);
+          }
+          continue;
         }
         if (var_index(l, v) >= 0) continue;
         LLVMTypeRef t = LLVMGetAllocatedType(v);
@@ -224,6 +229,16 @@ static bool examine(Ck *ck, Loop *l) {
       vec_push(&l->exits, to);
     }
   }
+  /* values computed before the loop that it uses: only the lengths of its variable-length arrays */
+  for (size_t j = 0; j < l->outside.len; j++) {
+    bool length = false;
+    for (size_t v = 0; v < l->vars.len && !length; v++) length = l->vars.data[v].count == l->outside.data[j];
+    if (!length) {
+      diag_error(l->outside_at.data[j], "a checkpointed loop that uses a value computed before it (not kept in a "
+                                        "variable) is not supported yet");
+      return false;
+    }
+  }
   /* the steps run on a copy of the variables, and are run again after the function returned: no local
      variable of the function may have its address kept in memory (a pointer to it would reach a copy
      left behind, or a frame that is gone) */
@@ -261,9 +276,6 @@ static LLVMValueRef move_loop(Ck *ck, Loop *l, const char *name, LLVMValueRef *c
     LLVMMoveBasicBlockAfter(l->blocks.data[i], last);
     last = l->blocks.data[i];
   }
-  LLVMPositionBuilderAtEnd(b, entry);
-
-  LLVMBuildBr(b, l->header);
   /* the variables become the parameters */
   for (unsigned v = 0; v < k; v++) {
     LLVMValueRef a = l->vars.data[v].alloca;
@@ -275,6 +287,23 @@ static LLVMValueRef move_loop(Ck *ck, Loop *l, const char *name, LLVMValueRef *c
         if (LLVMGetOperand(users.data[j], o) == a) LLVMSetOperand(users.data[j], o, LLVMGetParam(loop, v));
     vec_free(&users);
   }
+  /* the lengths it uses are read from after the code, where the function stores them (and the runtime
+     keeps them for the step) */
+  LLVMPositionBuilderAtEnd(b, entry);
+  for (unsigned v = 0, c = 1; v < k; v++) {
+    LLVMValueRef count = l->vars.data[v].count;
+    if (!count) continue;
+    LLVMValueRef at = LLVMBuildGEP2(b, ck->i64, code, (LLVMValueRef[]){ir_const_i64(ck->c, c++)}, 1, "");
+    LLVMValueRef x = LLVMBuildIntCast2(b, LLVMBuildLoad2(b, ck->i64, at, ""), LLVMTypeOf(count), 0, "");
+    ValueList users = {0};
+    for (LLVMUseRef u = LLVMGetFirstUse(count); u; u = LLVMGetNextUse(u))
+      if (LLVMIsAInstruction(LLVMGetUser(u)) && fn_of(LLVMGetUser(u)) == loop) vec_push(&users, LLVMGetUser(u));
+    for (size_t j = 0; j < users.len; j++)
+      for (unsigned o = 0, n = (unsigned)LLVMGetNumOperands(users.data[j]); o < n; o++)
+        if (LLVMGetOperand(users.data[j], o) == count) LLVMSetOperand(users.data[j], o, x);
+    vec_free(&users);
+  }
+  LLVMBuildBr(b, l->header);
   /* each exit stores its number and returns */
   LLVMBasicBlockRef *exit_blocks = xcalloc(l->exits.len + 1, sizeof *exit_blocks);
   for (size_t e = 0; e < l->exits.len; e++) {
@@ -546,9 +575,10 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
     LLVMBuildStore(b, var->active ? LLVMGetParam(aug, 2 * v + 1) : LLVMConstNull(ck->ptr),
                    LLVMBuildGEP2(b, ck->ptr, shadows, &i, 1, ""));
   }
-  LLVMValueRef fargs[7] = {table, LLVMConstInt(ck->i32, k, 0), vars, shadows, LLVMGetParam(aug, 2 * k), advance, taped};
-  LLVMTypeRef fps[7] = {ck->ptr, ck->i32, ck->ptr, ck->ptr, ck->ptr, ck->ptr, ck->ptr};
-  LLVMBuildRet(b, ir_call_named(b, "__parad_rt_ckpt_forward", LLVMFunctionType(ck->ptr, fps, 7, 0), fargs, 7));
+  LLVMValueRef fargs[8] = {table, LLVMConstInt(ck->i32, k, 0), vars, shadows, LLVMGetParam(aug, 2 * k),
+                           LLVMConstInt(ck->i32, l->counts, 0), advance, taped};
+  LLVMTypeRef fps[8] = {ck->ptr, ck->i32, ck->ptr, ck->ptr, ck->ptr, ck->i32, ck->ptr, ck->ptr};
+  LLVMBuildRet(b, ir_call_named(b, "__parad_rt_ckpt_forward", LLVMFunctionType(ck->ptr, fps, 8, 0), fargs, 8));
 
   /* void grad(var1, shadow1, ..., code, code's shadow, tape): the reverse sweep */
   name = xasprintf("%s.ckpt_grad.%d", LLVMGetValueName(l->fn), id);
@@ -556,7 +586,8 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
   free(name);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ck->c, grad, "entry"));
   LLVMValueRef rargs[3] = {LLVMGetParam(grad, 2 * k + 2), advance, youturn};
-  ir_call_named(b, "__parad_rt_ckpt_reverse", LLVMFunctionType(ck->void_t, fps + 3, 3, 0), rargs, 3);
+  LLVMTypeRef rps[3] = {ck->ptr, ck->ptr, ck->ptr};
+  ir_call_named(b, "__parad_rt_ckpt_reverse", LLVMFunctionType(ck->void_t, rps, 3, 0), rargs, 3);
   LLVMBuildRetVoid(b);
   LLVMDisposeBuilder(b);
 
@@ -598,6 +629,8 @@ static void outline(Ck *ck, LLVMValueRef marker) {
   vec_free(&l.blocks);
   vec_free(&l.exits);
   vec_free(&l.vars);
+  vec_free(&l.outside);
+  vec_free(&l.outside_at);
   vmap_free(&l.in);
 }
 

@@ -85,7 +85,8 @@ typedef struct Ckpt {
   int nenv;
   void **closure; /* the steps' variables, their shadows, &code */
   char **zeroed;  /* shadows made here for variables the caller gave none */
-  int code;
+  int64_t code[8]; /* the exit a step took (as an int), then the lengths of variable-length arrays */
+  int64_t *more;   /* when there are more than 7 of them */
   Snapshot **at;  /* the forward sweep's snapshots, by step */
   size_t nat, capat;
   long interval;  /* the forward sweep snapshots every interval-th step */
@@ -571,10 +572,11 @@ void __parad_rt_ckpt_drop_tape(void *tape) {
   __parad_rt_tape_recycle(t);
 }
 
-/* advance: a step as the forward sweep runs it; taped: a step through split mode with its tape dropped,
- * run once first to learn the tape one step takes (the same function when advance is that already). */
-void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, void **shadows, int *code,
-                              ParadStep advance, ParadStep taped) {
+/* code: the caller's exit code, then nlengths lengths of variable-length arrays the steps use; advance: a
+ * step as the forward sweep runs it; taped: a step through split mode with its tape dropped, run once
+ * first to learn the tape one step takes (the same function when advance is that already). */
+void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, void **shadows, int64_t *code,
+                              int nlengths, ParadStep advance, ParadStep taped) {
   Ckpt *c = calloc(1, sizeof *c);
   ParadEnvSlot *copy = malloc(sizeof *copy * (size_t)(nenv ? nenv : 1)); /* generated code's are on its stack */
   if (!c || !copy) fail("out of memory");
@@ -592,7 +594,10 @@ void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, 
     if (!shadows[i]) shadows[i] = c->zeroed[i] = calloc(1, slots[i].size ? slots[i].size : 1);
     c->closure[nenv + i] = shadows[i];
   }
-  c->closure[2 * nenv] = &c->code;
+  int64_t *cell = c->code;
+  if (nlengths > 7 && !(cell = c->more = calloc((size_t)nlengths + 1, sizeof *cell))) fail("out of memory");
+  memcpy(cell + 1, code + 1, sizeof *cell * (size_t)nlengths);
+  c->closure[2 * nenv] = cell;
   for (int i = 0; i < nenv; i++) /* a swapped variable may take the pointer of any other */
     if (slots[i].pointers && slots[i].pointers != 3)
       for (size_t w = 0; w < slots[i].size / sizeof(char *); w++) {
@@ -618,10 +623,10 @@ void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, 
         c->at[c->nat++] = take(c, n);
       }
     }
-    c->code = -1;
+    *(int *)cell = -1;
     run(c, n ? advance : taped);
     if (advance != taped) follow_swaps(c);
-    if (c->code != 0) {
+    if (*(int *)cell != 0) {
       c->steps = n + 1;
       break;
     }
@@ -643,7 +648,7 @@ void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, 
   free(w);
   __parad_rt_tape_budget_take(pieces_bytes(&c->inputs));
   for (int i = 0; i < nenv; i++) memcpy(vars[i], c->closure[i], slots[i].size);
-  *code = c->code;
+  *(int *)code = *(int *)cell;
   return c;
 }
 
@@ -737,6 +742,7 @@ void __parad_rt_ckpt_reverse(void *ctx, ParadStep advance, ParadStep youturn) {
   free(c->at);
   free(c->fresh);
   free(c->pairs);
+  free(c->more);
   free(c->evicted);
   free(c->evicted_kind);
   free(c);
