@@ -6,7 +6,6 @@
 #include <llvm-c/DebugInfo.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "analysis/calls.h"
 #include "ir/ir.h"
@@ -33,7 +32,6 @@ typedef struct {
 } Ck;
 
 static inline LLVMValueRef fn_of(LLVMValueRef inst) { return LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst)); }
-static inline bool is_marker(LLVMValueRef inst) { return ir_is_call(inst) && !strcmp(ir_called_name(inst), MARKER); }
 
 /* Whether fn, or a function it calls or forks a team of (seen: those already looked at), makes a call
  * that `matches`. */

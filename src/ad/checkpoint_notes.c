@@ -273,9 +273,6 @@ void checkpoint_add_notes(Ck *ck, LLVMValueRef fn, uint64_t own) {
       LLVMValueRef p = LLVMGetOperand(i, 0);
       LLVMTypeRef t = LLVMIsAAtomicRMWInst(i) ? LLVMTypeOf(i) : LLVMTypeOf(LLVMGetOperand(i, 1));
       if (!own_memory(fn, p, own)) note(ck, i, true, p, size_of(ck, t));
-    } else if (is_marker(i)) {
-      diag_error(i, MARKER "() in a loop inside a checkpointed loop, or twice in one loop: nested checkpointed loops "
-                    "are not supported yet");
     } else if (ir_is_call_site(i)) {
       note_call(ck, fn, i, own);
     }

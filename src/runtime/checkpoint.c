@@ -302,18 +302,16 @@ static void note_locked(ParadSite *s, char *base, char *a, char *e, int kind) {
   s->h[0] = h;
 }
 
-void __parad_rt_ckpt_note(ParadSite *s, void *base, void *addr, uint64_t size) {
+/* The common case inline in generated code, and here again: the access lies in the hull grown last of a
+ * set no other thread touches. Else the slow path (kind: 1 a store's, 2 a load's). */
+static inline void note(ParadSite *s, bool shared, void *base, void *addr, uint64_t size, int kind) {
   char *a = addr, *e = a + size;
-  if (a >= s->h[0].lo && e <= s->h[0].hi) return;
-  for (int i = 1; i < HULLS; i++)
-    if (s->h[i].hi && a >= s->h[i].lo && e <= s->h[i].hi) {
-      Hull h = s->h[i];
-      memmove(&s->h[1], &s->h[0], (size_t)i * sizeof(Hull));
-      s->h[0] = h;
-      return;
-    }
-  note_slow(s, base, a, e, 1);
+  if (!shared && a >= s->h[0].lo && e <= s->h[0].hi) return;
+  note_slow(s, base, a, e, kind);
 }
+
+void __parad_rt_ckpt_note(ParadSite *s, void *base, void *addr, uint64_t size) { note(s, false, base, addr, size, 1); }
+void __parad_rt_ckpt_note_load(ParadSite *s, void *base, void *addr, uint64_t size) { note(s, false, base, addr, size, 2); }
 
 /* In a step that runs parallel regions: a hull set per thread number below 16 (which no other thread
  * touches), the rest sharing the last, tested under the lock. */
@@ -326,23 +324,13 @@ static ParadSite *team_slot(ParadSite *sites, int gtid, bool *shared) {
 void __parad_rt_ckpt_note_team(ParadSite *sites, int gtid, void *base, void *addr, uint64_t size) {
   bool shared;
   ParadSite *s = team_slot(sites, gtid, &shared);
-  char *a = addr, *e = a + size;
-  if (!shared && a >= s->h[0].lo && e <= s->h[0].hi) return;
-  note_slow(s, base, a, e, 1);
+  note(s, shared, base, addr, size, 1);
 }
 
 void __parad_rt_ckpt_note_load_team(ParadSite *sites, int gtid, void *base, void *addr, uint64_t size) {
   bool shared;
   ParadSite *s = team_slot(sites, gtid, &shared);
-  char *a = addr, *e = a + size;
-  if (!shared && a >= s->h[0].lo && e <= s->h[0].hi) return;
-  note_slow(s, base, a, e, 2);
-}
-
-void __parad_rt_ckpt_note_load(ParadSite *s, void *base, void *addr, uint64_t size) {
-  char *a = addr, *e = a + size;
-  if (a >= s->h[0].lo && e <= s->h[0].hi) return;
-  note_slow(s, base, a, e, 2);
+  note(s, shared, base, addr, size, 2);
 }
 
 static void forget_sites(Ckpt *c) {
