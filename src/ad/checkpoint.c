@@ -23,6 +23,7 @@ typedef struct {
   bool moved;    /* holds pointers the loop may change otherwise than by swapping (then so does their shadow) */
   bool swapped;  /* holds pointers the loop only swaps with those of its other variables */
   bool scratch;  /* swapped, and stored before it is read in every step (a temporary of the swap) */
+  bool integers; /* holds a pointer the loop only reads integers through (an index array): no shadow */
 } Var;
 typedef VEC(Var) VarList;
 
@@ -142,6 +143,57 @@ static bool only_loaded_from(LLVMValueRef fn, LLVMValueRef p, int depth) {
   return true;
 }
 
+/* Whether the pointer p reaches only integers: p and the addresses computed from it are only loaded from
+ * or stored to as integers, or compared (its shadow would never be read or written). */
+static bool reaches_only_integers(LLVMValueRef p, int depth) {
+  if (depth > 8) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (bookkeeping(user) || LLVMIsAICmpInst(user)) continue;
+    if (LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) == p && reaches_only_integers(user, depth + 1)) continue;
+    if (LLVMIsALoadInst(user) && LLVMGetTypeKind(ir_scalar_type(LLVMTypeOf(user))) == LLVMIntegerTypeKind) continue;
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p &&
+        LLVMGetTypeKind(ir_scalar_type(LLVMTypeOf(LLVMGetOperand(user, 0)))) == LLVMIntegerTypeKind)
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/* Whether the memory at `holder` (a variable's slot, or its address handed to a parallel region) only has
+ * pointers read from it that reach only integers: nothing stores into it, nothing else sees it. In the
+ * loop l's blocks only, where l is given. */
+static bool holds_integer_pointer(LLVMValueRef holder, const Loop *l, int depth) {
+  if (depth > 4) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(holder); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (l && (!LLVMIsAInstruction(user) || !in_loop(l, LLVMGetInstructionParent(user)))) continue;
+    if (bookkeeping(user)) continue;
+    if (LLVMIsALoadInst(user)) {
+      if (!reaches_only_integers(user, 0)) return false;
+    } else if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == holder && LLVMIsAAllocaInst(LLVMGetOperand(user, 1))) {
+      /* clang's -O0 spill of a region's parameter: the slot is read back, never written again */
+      LLVMValueRef spill = LLVMGetOperand(user, 1);
+      for (LLVMUseRef w = LLVMGetFirstUse(spill); w; w = LLVMGetNextUse(w)) {
+        LLVMValueRef r = LLVMGetUser(w);
+        if (r == user || bookkeeping(r)) continue;
+        if (!LLVMIsALoadInst(r) || !holds_integer_pointer(r, NULL, depth + 1)) return false;
+      }
+    } else if (ir_is_call(user) && omp_classify(user) == OMP_FORK && omp_fork_outlined(user)) {
+      LLVMValueRef region = omp_fork_outlined(user);
+      for (unsigned a = OMP_FORK_FIRST_ARG, n = ir_num_call_args(user); a < n; a++) {
+        unsigned param = a - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM;
+        if (LLVMGetArgOperand(user, a) != holder) continue;
+        if (param >= LLVMCountParams(region) || !holds_integer_pointer(LLVMGetParam(region, param), NULL, depth + 1))
+          return false;
+      }
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
 /* Whether a use of a pointer variable v is as a parallel region's argument that the region only reads. */
 static bool only_read_by_region(LLVMValueRef user, LLVMValueRef v) {
   if (!ir_is_call(user) || omp_classify(user) != OMP_FORK || !omp_fork_outlined(user)) return false;
@@ -192,7 +244,7 @@ static bool examine(Ck *ck, Loop *l) {
         LLVMValueRef count = LLVMGetOperand(v, 0);
         bool fixed = LLVMIsAConstantInt(count);
         Var var = {v, ir_type_size(ck->m, t) * (fixed ? LLVMConstIntGetZExtValue(count) : 1), fixed ? NULL : count,
-                   ir_contains_ptr(t), ir_carries_derivative(t) || ir_contains_ptr(t), false, false, false};
+                   ir_contains_ptr(t), ir_carries_derivative(t) || ir_contains_ptr(t), false, false, false, false};
         if (!fixed) l->counts++;
         for (LLVMUseRef u = LLVMGetFirstUse(v); u && var.pointers; u = LLVMGetNextUse(u)) {
           LLVMValueRef user = LLVMGetUser(u);
@@ -207,6 +259,9 @@ static bool examine(Ck *ck, Loop *l) {
             var.moved = true;
         }
         var.scratch = var.swapped && !var.moved && written_before_read(l, v);
+        if (var.pointers && !var.moved && !var.swapped && LLVMGetTypeKind(t) == LLVMPointerTypeKind &&
+            holds_integer_pointer(v, l, 0))
+          var.integers = true, var.pointers = var.active = false;
         if (var.pointers && ir_contains_fp(t)) {
           diag_error(i, "a variable of the checkpointed loop that holds pointers and floating-point values together "
                         "is not supported yet");
@@ -279,6 +334,8 @@ static LLVMValueRef move_loop(Ck *ck, Loop *l, const char *name, LLVMValueRef *c
   /* the variables become the parameters */
   for (unsigned v = 0; v < k; v++) {
     LLVMValueRef a = l->vars.data[v].alloca;
+    if (l->vars.data[v].integers) /* a caller may hold a constant pointer there, without a shadow */
+      LLVMAddAttributeAtIndex(loop, v + 1, LLVMCreateStringAttribute(ck->c, CUSTOM_NO_SHADOW, strlen(CUSTOM_NO_SHADOW), "", 0));
     ValueList users = {0};
     for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u))
       if (LLVMIsAInstruction(LLVMGetUser(u)) && fn_of(LLVMGetUser(u)) == loop) vec_push(&users, LLVMGetUser(u));

@@ -118,6 +118,11 @@ bool custom_registered(LLVMValueRef fn) {
   return custom_lookup(fn, &aug, &grad) || custom_derivative(fn);
 }
 
+bool custom_param_needs_no_shadow(LLVMValueRef fn, unsigned param) {
+  if (!fn || !LLVMIsAFunction(fn) || param >= LLVMCountParams(fn)) return false;
+  return LLVMGetStringAttributeAtIndex(fn, param + 1, CUSTOM_NO_SHADOW, strlen(CUSTOM_NO_SHADOW)) != NULL;
+}
+
 LLVMValueRef custom_caller(LLVMValueRef fn) {
   char *name = xasprintf("parad.calling.%s", LLVMGetValueName(fn));
   LLVMValueRef w = ir_caller_of(fn, name);

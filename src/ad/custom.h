@@ -44,6 +44,11 @@ bool custom_has_split_derivative(LLVMValueRef fn);
 /* Whether fn has any registered derivative that makes its calls differentiable without its body. */
 bool custom_registered(LLVMValueRef fn);
 
+/* A parameter attribute of a function with a registered derivative: the derivative never uses the shadow
+ * of that pointer (it may be null), so a call need not have one. */
+#define CUSTOM_NO_SHADOW "parad-custom-no-shadow"
+bool custom_param_needs_no_shadow(LLVMValueRef fn, unsigned param);
+
 /* A function of fn's type that only calls fn: a request naming fn differentiates through it, so that fn's
  * registered derivative applies there too (as in Enzyme). */
 LLVMValueRef custom_caller(LLVMValueRef fn);

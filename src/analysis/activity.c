@@ -213,9 +213,11 @@ static bool callee_of(AdModule *ad, Activity *a, LLVMValueRef call, LLVMValueRef
 static bool shadows_for_callee(Activity *a, LLVMValueRef call, LLVMValueRef fn, const Activity *callee,
                                unsigned first, unsigned first_param) {
   bool changed = false, known = callee && (callee->done || callee == a);
-  for (unsigned i = first, n = ir_num_call_args(call); i < n; i++)
-    if (!known || (flags_of(callee, LLVMGetParam(fn, i - first + first_param)) & WANTS))
-      changed |= need_shadow(a, LLVMGetArgOperand(call, i));
+  for (unsigned i = first, n = ir_num_call_args(call); i < n; i++) {
+    unsigned param = i - first + first_param;
+    if (known ? !(flags_of(callee, LLVMGetParam(fn, param)) & WANTS) : custom_param_needs_no_shadow(fn, param)) continue;
+    changed |= need_shadow(a, LLVMGetArgOperand(call, i));
+  }
   return changed;
 }
 
