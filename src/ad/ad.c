@@ -58,8 +58,9 @@ bool ad_failed(AdModule *ad, const char *key) {
 }
 
 int ad_prepare(LLVMModuleRef m) {
-  int errors = checkpoint_outline_all(m);
-  errors += custom_register_all(m) + registered_read_all(m) + batch_lower_all(m) + request_canonicalise_all(m);
+  int errors = custom_register_all(m) + registered_read_all(m) + batch_lower_all(m) + request_canonicalise_all(m);
+  /* after the requests, which tell what the loops' variables hold; then the requests the loops make */
+  if (checkpoint_outline_all(m, &errors) && !errors) errors += request_canonicalise_all(m);
   if (!errors) omp_prepare(m);
   return errors + checkpoint_note_steps(m); /* after omp_prepare, which rewrites the regions' reductions */
 }

@@ -8,6 +8,7 @@
 
 #include "ad/checkpoint_internal.h"
 #include "ad/custom.h"
+#include "ad/request.h"
 #include "analysis/calls.h"
 #include "ir/cfg.h"
 #include "ir/diag.h"
@@ -23,7 +24,8 @@ typedef struct {
   bool moved;    /* holds pointers the loop may change otherwise than by swapping (then so does their shadow) */
   bool swapped;  /* holds pointers the loop only swaps with those of its other variables */
   bool scratch;  /* swapped, and stored before it is read in every step (a temporary of the swap) */
-  bool integers; /* holds a pointer the loop only reads integers through (an index array): no shadow */
+  bool unshadowed; /* holds a pointer whose shadow the steps never need: one they only read integers
+                      through (an index array), or a parameter every request passes constant */
 } Var;
 typedef VEC(Var) VarList;
 
@@ -194,6 +196,77 @@ static bool holds_integer_pointer(LLVMValueRef holder, const Loop *l, int depth)
   return true;
 }
 
+/* Functions whose derivatives may be generated: the requests' functions and every function they reach
+ * (called, handed to a parallel region or a task, or, once an indirect call is reached, any whose address
+ * is taken). */
+static void reach(ValueMap *d, LLVMValueRef fn, bool *indirect) {
+  if (LLVMIsDeclaration(fn) || vmap_has(d, fn)) return;
+  vmap_put(d, fn, fn);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (ir_is_call(i) && !ir_called_function(i)) *indirect = true;
+      for (unsigned o = 0, n = (unsigned)LLVMGetNumOperands(i); o < n; o++) {
+        LLVMValueRef f = ir_strip_pointer_casts(LLVMGetOperand(i, o));
+        if (f && LLVMIsAFunction(f)) reach(d, f, indirect);
+      }
+    }
+}
+
+static void differentiated(LLVMModuleRef m, ValueMap *d) {
+  bool indirect = false;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (!strncmp(LLVMGetValueName(f), REQUEST_PREFIX, strlen(REQUEST_PREFIX)))
+      for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
+        Request r;
+        if (request_is_canonical_call(LLVMGetUser(u)) && request_decode(LLVMGetUser(u), &r)) {
+          reach(d, r.fn, &indirect);
+          request_free(&r);
+        }
+      }
+  if (!indirect) return;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      if (!(ir_is_call(user) && (ir_called_function(user) == f || request_is_canonical_call(user)))) {
+        reach(d, f, &indirect); /* its address is taken */
+        break;
+      }
+    }
+}
+
+/* Whether slot v of fn holds only its parameter p (stored there, never elsewhere) and every request
+ * differentiating fn passes p constant, while no other function a derivative is made of calls fn: then
+ * the loop's steps never need that pointer's shadow, whatever memory it points to. */
+static bool holds_constant_argument(Ck *ck, LLVMValueRef fn, LLVMValueRef v) {
+  int p = -1;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != v) continue;
+    LLVMValueRef x = LLVMGetOperand(user, 0);
+    if (!LLVMIsAArgument(x) || (p >= 0 && LLVMGetParam(fn, (unsigned)p) != x)) return false;
+    for (p = 0; LLVMGetParam(fn, (unsigned)p) != x; p++) {}
+  }
+  if (p < 0) return false;
+  if (!ck->differentiated_known) {
+    differentiated(ck->m, &ck->differentiated);
+    ck->differentiated_known = true;
+  }
+  bool requested = false;
+  for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    Request r;
+    if (request_is_canonical_call(user) && request_decode(user, &r)) {
+      bool constant = r.fn == fn && r.activity[p] == ACT_CONST;
+      request_free(&r);
+      if (!constant) return false;
+      requested = true;
+    } else if (!ir_is_call(user) || ir_called_function(user) != fn || vmap_has(&ck->differentiated, fn_of(user))) {
+      return false;
+    }
+  }
+  return requested;
+}
+
 /* Whether a use of a pointer variable v is as a parallel region's argument that the region only reads. */
 static bool only_read_by_region(LLVMValueRef user, LLVMValueRef v) {
   if (!ir_is_call(user) || omp_classify(user) != OMP_FORK || !omp_fork_outlined(user)) return false;
@@ -260,8 +333,8 @@ static bool examine(Ck *ck, Loop *l) {
         }
         var.scratch = var.swapped && !var.moved && written_before_read(l, v);
         if (var.pointers && !var.moved && !var.swapped && LLVMGetTypeKind(t) == LLVMPointerTypeKind &&
-            holds_integer_pointer(v, l, 0))
-          var.integers = true, var.pointers = var.active = false;
+            (holds_integer_pointer(v, l, 0) || holds_constant_argument(ck, l->fn, v)))
+          var.unshadowed = true, var.pointers = var.active = false;
         if (var.pointers && ir_contains_fp(t)) {
           diag_error(i, "a variable of the checkpointed loop that holds pointers and floating-point values together "
                         "is not supported yet");
@@ -334,7 +407,7 @@ static LLVMValueRef move_loop(Ck *ck, Loop *l, const char *name, LLVMValueRef *c
   /* the variables become the parameters */
   for (unsigned v = 0; v < k; v++) {
     LLVMValueRef a = l->vars.data[v].alloca;
-    if (l->vars.data[v].integers) /* a caller may hold a constant pointer there, without a shadow */
+    if (l->vars.data[v].unshadowed) /* a caller may hold a constant pointer there, without a shadow */
       LLVMAddAttributeAtIndex(loop, v + 1, LLVMCreateStringAttribute(ck->c, CUSTOM_NO_SHADOW, strlen(CUSTOM_NO_SHADOW), "", 0));
     ValueList users = {0};
     for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u))
@@ -691,9 +764,9 @@ static void outline(Ck *ck, LLVMValueRef marker) {
   vmap_free(&l.in);
 }
 
-int checkpoint_outline_all(LLVMModuleRef m) {
+bool checkpoint_outline_all(LLVMModuleRef m, int *errors) {
   LLVMValueRef decl = LLVMGetNamedFunction(m, MARKER);
-  if (!decl) return 0;
+  if (!decl) return false;
   int before = diag_error_count();
   Ck ck;
   checkpoint_begin(&ck, m);
@@ -725,7 +798,8 @@ int checkpoint_outline_all(LLVMModuleRef m) {
   LLVMDeleteFunction(decl);
   vec_free(&markers);
   checkpoint_end(&ck);
-  return diag_error_count() - before;
+  *errors += diag_error_count() - before;
+  return true;
 }
 
 void checkpoint_begin(Ck *ck, LLVMModuleRef m) {
@@ -736,6 +810,7 @@ void checkpoint_begin(Ck *ck, LLVMModuleRef m) {
   ck->void_t = LLVMVoidTypeInContext(ck->c);
   vmap_init(&ck->copies);
   vmap_init(&ck->gtids);
+  vmap_init(&ck->differentiated);
   /* debug records as intrinsics while code moves: those of the function's variables stay behind */
   ck->records = LLVMIsNewDbgInfoFormat(m);
   if (ck->records) LLVMSetIsNewDbgInfoFormat(m, 0);
@@ -745,6 +820,7 @@ void checkpoint_end(Ck *ck) {
   vec_free(&ck->copying);
   vmap_free(&ck->copies);
   vmap_free(&ck->gtids);
+  vmap_free(&ck->differentiated);
   if (ck->dib) {
     LLVMDIBuilderFinalize(ck->dib);
     LLVMDisposeDIBuilder(ck->dib);

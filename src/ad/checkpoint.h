@@ -17,9 +17,12 @@
 #define PARAD_AD_CHECKPOINT_H
 
 #include <llvm-c/Core.h>
+#include <stdbool.h>
 
-/* Every marked loop of the module; returns the number of errors (each reported where the loop is). */
-int checkpoint_outline_all(LLVMModuleRef m);
+/* Every marked loop of the module, after the requests were read (they tell which arguments are constant);
+ * adds to *errors those reported (each where its loop is). Returns whether there were marked loops: their
+ * derivatives are made through requests of their own, to be read then. */
+bool checkpoint_outline_all(LLVMModuleRef m, int *errors);
 /* After omp_prepare (the reductions of regions rewritten): the steps' notes. Returns the number of errors. */
 int checkpoint_note_steps(LLVMModuleRef m);
 /* Before the derivatives are written (the optimiser has typed the copies): a step's copies of memory

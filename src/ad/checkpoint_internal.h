@@ -29,6 +29,8 @@ typedef struct {
   bool team;            /* the step being noted runs parallel regions: notes per thread */
   ValueMap gtids;       /* function -> its thread number, in such a step */
   bool records;         /* the module had debug records (intrinsics while Parad moves code) */
+  ValueMap differentiated; /* functions whose derivatives may be made (found on first need) */
+  bool differentiated_known;
 } Ck;
 
 static inline LLVMValueRef fn_of(LLVMValueRef inst) { return LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst)); }

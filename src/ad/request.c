@@ -55,6 +55,7 @@ static bool entry_point(LLVMValueRef fn, DiffMode *mode) {
 
 static bool unknown_entry_point_name(const char *name) {
   if (!strcmp(name, "__enzyme_iter")) return false; /* a count, not a request (ad/iteration_count.c) */
+  if (!strcmp(name, "__parad_checkpoint_loop")) return false; /* a loop's mark, read next (ad/checkpoint.c) */
   return (!strncmp(name, "__enzyme_", 9) || !strncmp(name, "__parad_", 8)) && strncmp(name, "__parad_rt_", 11) != 0;
 }
 
@@ -528,7 +529,9 @@ int request_canonicalise_all(LLVMModuleRef m) {
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
         if (ir_is_call(i) || LLVMIsAInvokeInst(i)) vec_push(&calls, i);
   int errors = 0;
-  unsigned serial = 0;
+  unsigned serial = 0; /* after those of an earlier pass (the checkpointed loops' own requests come later) */
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    serial += !strncmp(LLVMGetValueName(f), REQUEST_PREFIX, strlen(REQUEST_PREFIX));
   for (size_t i = 0; i < calls.len; i++) {
     LLVMValueRef call = calls.data[i];
     LLVMValueRef callee = ir_called_function(call);

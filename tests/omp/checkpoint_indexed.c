@@ -1,7 +1,8 @@
 // A checkpointed time loop over a sparse matrix in CSR form whose structure arrays are constant arguments
-// (passed with parad_const, no shadow): each step x <- x + h (A tanh(x)), the product a parallel loop over
-// rows reading x through the column indices, two arrays swapped. The loop's variables then hold pointers
-// the steps only read integers through (they need no shadow). Against the same function without the
+// (passed with parad_const, no shadow), as is a damping coefficient per row: each step
+// x <- x + h (A tanh(x) - c x), the product a parallel loop over rows reading x through the column
+// indices, two arrays swapped. The loop's variables then hold pointers whose shadows the steps never need
+// (the steps only read integers through them, or every request passes them constant). Against the same function without the
 // marker (taped step by step): the result and the gradient with respect to the matrix's values and the
 // initial x equal (1e-12 relative to the largest component), with no budget and a budget of a few
 // snapshots, at 1, 2 and 4 threads at -O2 and 3 at -O0; forward mode through the marked loop against the
@@ -19,7 +20,7 @@ void __parad_checkpoint_loop(void);
 enum { G = 24, N = G * G, STEPS = 300 };
 
 #define STEPPER(NAME, MARK)                                                                                 \
-  double NAME(const int *rowptr, const int *col, const double *a, const double *x0) {                     \
+  double NAME(const int *rowptr, const int *col, const double *a, const double *c, const double *x0) { \
     double *x = malloc(sizeof(double) * N), *y = malloc(sizeof(double) * N);                               \
     for (int i = 0; i < N; i++) x[i] = x0[i];                                                              \
     for (int t = 0; t < STEPS; t++) {                                                                      \
@@ -28,7 +29,7 @@ enum { G = 24, N = G * G, STEPS = 300 };
       for (int i = 0; i < N; i++) {                                                                        \
         double s = 0;                                                                                      \
         for (int k = rowptr[i]; k < rowptr[i + 1]; k++) s += a[k] * tanh(x[col[k]]);                       \
-        y[i] = x[i] + 0.01 * s;                                                                            \
+        y[i] = x[i] + 0.01 * (s - c[i] * x[i]);                                                            \
       }                                                                                                    \
       double *w = x;                                                                                       \
       x = y, y = w;                                                                                        \
@@ -42,7 +43,7 @@ STEPPER(stepper_checkpointed, __parad_checkpoint_loop())
 STEPPER(stepper_taped, (void)0)
 
 static int rowptr[N + 1], col[5 * N], nnz;
-static double a[5 * N], x0[N];
+static double a[5 * N], c[N], x0[N];
 
 static void build(void) {
   for (int i = 0; i < G; i++)
@@ -58,14 +59,14 @@ static void build(void) {
       }
     }
   rowptr[N] = nnz;
-  for (int i = 0; i < N; i++) x0[i] = cos(0.3 * i);
+  for (int i = 0; i < N; i++) x0[i] = cos(0.3 * i), c[i] = 0.5 + 0.4 * sin(i);
 }
 
 static double along(void *ctx, double v) {
   (void)ctx;
   double keep = a[7];
   a[7] = v;
-  double J = stepper_checkpointed(rowptr, col, a, x0);
+  double J = stepper_checkpointed(rowptr, col, a, c, x0);
   a[7] = keep;
   return J;
 }
@@ -73,8 +74,8 @@ static double along(void *ctx, double v) {
 int main(void) {
   build();
   static double da[5 * N], dx[N], da2[5 * N], dx2[N], va[5 * N], vx[N];
-  double J = stepper_taped(rowptr, col, a, x0);
-  __parad_autodiff((void *)stepper_taped, parad_const, rowptr, parad_const, col, a, da, x0, dx);
+  double J = stepper_taped(rowptr, col, a, c, x0);
+  __parad_autodiff((void *)stepper_taped, parad_const, rowptr, parad_const, col, a, da, parad_const, c, x0, dx);
   double big = 0;
   for (int i = 0; i < nnz; i++) big = fmax(big, fabs(da[i]));
   for (int i = 0; i < N; i++) big = fmax(big, fabs(dx[i]));
@@ -83,16 +84,16 @@ int main(void) {
     parad_set_tape_limit(budgets[b]);
     for (int i = 0; i < nnz; i++) da2[i] = 0;
     for (int i = 0; i < N; i++) dx2[i] = 0;
-    __parad_autodiff((void *)stepper_checkpointed, parad_const, rowptr, parad_const, col, a, da2, x0, dx2);
+    __parad_autodiff((void *)stepper_checkpointed, parad_const, rowptr, parad_const, col, a, da2, parad_const, c, x0, dx2);
     for (int i = 0; i < nnz; i++) CHECK_CLOSE(da2[i] / big, da[i] / big, 1e-12);
     for (int i = 0; i < N; i++) CHECK_CLOSE(dx2[i] / big, dx[i] / big, 1e-12);
   }
   parad_set_tape_limit(0);
-  CHECK_CLOSE(stepper_checkpointed(rowptr, col, a, x0), J, 1e-12);
+  CHECK_CLOSE(stepper_checkpointed(rowptr, col, a, c, x0), J, 1e-12);
   double dot = 0;
   for (int i = 0; i < nnz; i++) va[i] = sin(i + 0.5), dot += va[i] * da[i];
   for (int i = 0; i < N; i++) vx[i] = cos(i + 0.5), dot += vx[i] * dx[i];
-  double tangent = __parad_fwddiff((void *)stepper_checkpointed, parad_const, rowptr, parad_const, col, a, va, x0, vx);
+  double tangent = __parad_fwddiff((void *)stepper_checkpointed, parad_const, rowptr, parad_const, col, a, va, parad_const, c, x0, vx);
   CHECK_CLOSE(tangent, dot, 1e-12);
   CHECK_CLOSE(da2[7], fd_central(along, NULL, a[7], 1e-5), 1e-6);
   return check_done();
