@@ -128,31 +128,60 @@ static bool bookkeeping(LLVMValueRef inst) {
   return ir_is_debug_intrinsic(inst) || (ir_is_call(inst) && !strncmp(ir_called_name(inst), "llvm.lifetime.", 14));
 }
 
-/* Whether the value p is only ever an address loaded from in fn, also after being kept in fn's stack
- * slots (clang's -O0 form of a parameter). */
-static bool only_loaded_from(LLVMValueRef fn, LLVMValueRef p, int depth) {
+/* Whether every parameter of the functions `call` runs (its callee, or a parallel region it forks) that
+ * receives p satisfies `ok`. */
+static bool params_receiving(LLVMValueRef call, LLVMValueRef p, bool (*ok)(LLVMValueRef, const Loop *, int), int depth) {
+  bool fork = omp_classify(call) == OMP_FORK;
+  LLVMValueRef fn = fork ? omp_fork_outlined(call) : ir_called_function(call);
+  if (!fn || LLVMIsDeclaration(fn) || LLVMGetCalledValue(call) == p) return false;
+  for (unsigned a = fork ? OMP_FORK_FIRST_ARG : 0, n = ir_num_call_args(call); a < n; a++) {
+    unsigned param = fork ? a - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM : a;
+    if (LLVMGetArgOperand(call, a) != p) continue;
+    if (param >= LLVMCountParams(fn) || !ok(LLVMGetParam(fn, param), NULL, depth + 1)) return false;
+  }
+  return true;
+}
+
+/* Whether `store` is clang's -O0 spill of v (a parameter kept in a stack slot) and every load of the slot
+ * satisfies `ok`: the slot is never written again. */
+static bool spilled(LLVMValueRef store, LLVMValueRef v, bool (*ok)(LLVMValueRef, const Loop *, int), int depth) {
+  if (!LLVMIsAStoreInst(store) || LLVMGetOperand(store, 0) != v || !LLVMIsAAllocaInst(LLVMGetOperand(store, 1)))
+    return false;
+  for (LLVMUseRef w = LLVMGetFirstUse(LLVMGetOperand(store, 1)); w; w = LLVMGetNextUse(w)) {
+    LLVMValueRef r = LLVMGetUser(w);
+    if (r == store || bookkeeping(r)) continue;
+    if (!LLVMIsALoadInst(r) || !ok(r, NULL, depth + 1)) return false;
+  }
+  return true;
+}
+
+/* Whether the memory at p is only ever loaded from, also where p is kept in a stack slot (clang's -O0 form
+ * of a parameter) or handed to a function or parallel region. */
+static bool only_loaded(LLVMValueRef p, const Loop *unused, int depth) {
+  (void)unused;
+  if (depth > 8) return false;
   for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
-    if (LLVMIsALoadInst(user) || bookkeeping(user)) continue;
-    LLVMValueRef slot = LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == p ? LLVMGetOperand(user, 1) : NULL;
-    if (!slot || !LLVMIsAAllocaInst(slot) || fn_of(slot) != fn || depth > 2) return false;
-    for (LLVMUseRef w = LLVMGetFirstUse(slot); w; w = LLVMGetNextUse(w)) { /* the slot: stored once, then read */
-      LLVMValueRef r = LLVMGetUser(w);
-      if (r == user || bookkeeping(r)) continue;
-      if (!LLVMIsALoadInst(r) || !only_loaded_from(fn, r, depth + 1)) return false;
-    }
+    if (LLVMIsALoadInst(user) || bookkeeping(user) || spilled(user, p, only_loaded, depth) ||
+        (ir_is_call(user) && params_receiving(user, p, only_loaded, depth)))
+      continue;
+    return false;
   }
   return true;
 }
 
 /* Whether the pointer p reaches only integers: p and the addresses computed from it are only loaded from
- * or stored to as integers, or compared (its shadow would never be read or written). */
-static bool reaches_only_integers(LLVMValueRef p, int depth) {
+ * or stored to as integers, compared, or handed to functions that do the same (its shadow would never be
+ * read or written). */
+static bool reaches_only_integers(LLVMValueRef p, const Loop *unused, int depth) {
+  (void)unused;
   if (depth > 8) return false;
   for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (bookkeeping(user) || LLVMIsAICmpInst(user)) continue;
-    if (LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) == p && reaches_only_integers(user, depth + 1)) continue;
+    if (LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) == p && reaches_only_integers(user, NULL, depth + 1)) continue;
+    if (ir_is_call(user) && params_receiving(user, p, reaches_only_integers, depth)) continue;
+    if (spilled(user, p, reaches_only_integers, depth)) continue;
     if (LLVMIsALoadInst(user) && LLVMGetTypeKind(ir_scalar_type(LLVMTypeOf(user))) == LLVMIntegerTypeKind) continue;
     if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p &&
         LLVMGetTypeKind(ir_scalar_type(LLVMTypeOf(LLVMGetOperand(user, 0)))) == LLVMIntegerTypeKind)
@@ -162,9 +191,9 @@ static bool reaches_only_integers(LLVMValueRef p, int depth) {
   return true;
 }
 
-/* Whether the memory at `holder` (a variable's slot, or its address handed to a parallel region) only has
- * pointers read from it that reach only integers: nothing stores into it, nothing else sees it. In the
- * loop l's blocks only, where l is given. */
+/* Whether the memory at `holder` (a variable's slot, or its address handed to a parallel region or a
+ * function) only has pointers read from it that reach only integers: nothing stores into it, nothing else
+ * sees it. In the loop l's blocks only, where l is given. */
 static bool holds_integer_pointer(LLVMValueRef holder, const Loop *l, int depth) {
   if (depth > 4) return false;
   for (LLVMUseRef u = LLVMGetFirstUse(holder); u; u = LLVMGetNextUse(u)) {
@@ -172,24 +201,9 @@ static bool holds_integer_pointer(LLVMValueRef holder, const Loop *l, int depth)
     if (l && (!LLVMIsAInstruction(user) || !in_loop(l, LLVMGetInstructionParent(user)))) continue;
     if (bookkeeping(user)) continue;
     if (LLVMIsALoadInst(user)) {
-      if (!reaches_only_integers(user, 0)) return false;
-    } else if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == holder && LLVMIsAAllocaInst(LLVMGetOperand(user, 1))) {
-      /* clang's -O0 spill of a region's parameter: the slot is read back, never written again */
-      LLVMValueRef spill = LLVMGetOperand(user, 1);
-      for (LLVMUseRef w = LLVMGetFirstUse(spill); w; w = LLVMGetNextUse(w)) {
-        LLVMValueRef r = LLVMGetUser(w);
-        if (r == user || bookkeeping(r)) continue;
-        if (!LLVMIsALoadInst(r) || !holds_integer_pointer(r, NULL, depth + 1)) return false;
-      }
-    } else if (ir_is_call(user) && omp_classify(user) == OMP_FORK && omp_fork_outlined(user)) {
-      LLVMValueRef region = omp_fork_outlined(user);
-      for (unsigned a = OMP_FORK_FIRST_ARG, n = ir_num_call_args(user); a < n; a++) {
-        unsigned param = a - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM;
-        if (LLVMGetArgOperand(user, a) != holder) continue;
-        if (param >= LLVMCountParams(region) || !holds_integer_pointer(LLVMGetParam(region, param), NULL, depth + 1))
-          return false;
-      }
-    } else {
+      if (!reaches_only_integers(user, NULL, 0)) return false;
+    } else if (!spilled(user, holder, holds_integer_pointer, depth) &&
+               !(ir_is_call(user) && params_receiving(user, holder, holds_integer_pointer, depth))) {
       return false;
     }
   }
@@ -267,18 +281,6 @@ static bool holds_constant_argument(Ck *ck, LLVMValueRef fn, LLVMValueRef v) {
   return requested;
 }
 
-/* Whether a use of a pointer variable v is as a parallel region's argument that the region only reads. */
-static bool only_read_by_region(LLVMValueRef user, LLVMValueRef v) {
-  if (!ir_is_call(user) || omp_classify(user) != OMP_FORK || !omp_fork_outlined(user)) return false;
-  LLVMValueRef region = omp_fork_outlined(user);
-  for (unsigned a = OMP_FORK_FIRST_ARG, n = ir_num_call_args(user); a < n; a++) {
-    unsigned param = a - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM;
-    if (LLVMGetArgOperand(user, a) != v) continue;
-    if (param >= LLVMCountParams(region) || !only_loaded_from(region, LLVMGetParam(region, param), 0)) return false;
-  }
-  return true;
-}
-
 /* The loop's variables and exits; false (reported) for what cannot move into a function of its own. */
 static bool examine(Ck *ck, Loop *l) {
   int before = diag_error_count();
@@ -328,7 +330,7 @@ static bool examine(Ck *ck, Loop *l) {
           LLVMValueRef from = x && LLVMIsALoadInst(x) ? LLVMGetOperand(x, 0) : NULL;
           if (from && LLVMIsAAllocaInst(from) && ir_contains_ptr(LLVMGetAllocatedType(from)))
             var.swapped = true; /* a pointer one of the loop's variables held */
-          else if (!only_read_by_region(user, v))
+          else if (!(ir_is_call(user) && params_receiving(user, v, only_loaded, 0))) /* a region or call only reads it */
             var.moved = true;
         }
         var.scratch = var.swapped && !var.moved && written_before_read(l, v);

@@ -2,13 +2,15 @@
 // (passed with parad_const, no shadow), as is a damping coefficient per row: each step
 // x <- x + h (A tanh(x) - c x), the product a parallel loop over rows reading x through the column
 // indices, two arrays swapped. The loop's variables then hold pointers whose shadows the steps never need
-// (the steps only read integers through them, or every request passes them constant). Against the same function without the
-// marker (taped step by step): the result and the gradient with respect to the matrix's values and the
-// initial x equal (1e-12 relative to the largest component), with no budget and a budget of a few
-// snapshots, at 1, 2 and 4 threads at -O2 and 3 at -O0; forward mode through the marked loop against the
-// gradient along a direction (1e-12); one component against central differences (1e-6).
+// (the steps only read integers through them, or every request passes them constant). Against the same
+// function without the marker (taped step by step): the result and the gradient with respect to the
+// matrix's values and the initial x equal (1e-12 relative to the largest component), with no budget and
+// a budget of a few snapshots, at 1, 2 and 4 threads at -O2, 3 at -O0 and 2 with -g (clang's debug
+// wrappers of the regions); forward mode through the marked loop against the gradient along a direction
+// (1e-12); one component against central differences (1e-6).
 // RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=4 %t
 // RUN: %parad-cc -O0 -fopenmp -I%S/../include %s -o %t0 -lm && OMP_NUM_THREADS=3 %t0
+// RUN: %parad-cc %cflags -g -fopenmp %s -o %tg -lm && OMP_NUM_THREADS=2 %tg
 #include <stdlib.h>
 #include "check.h"
 
