@@ -24,6 +24,7 @@ typedef struct {
   bool moved;    /* holds pointers the loop may change otherwise than by swapping (then so does their shadow) */
   bool swapped;  /* holds pointers the loop only swaps with those of its other variables */
   bool scratch;  /* swapped, and stored before it is read in every step (a temporary of the swap) */
+  bool read_only; /* the loop only reads it: not copied back, and the caller keeps knowing its value */
   bool unshadowed; /* holds a pointer whose shadow the steps never need: one they only read integers
                       through (an index array), or a parameter every request passes constant */
 } Var;
@@ -210,6 +211,18 @@ static bool holds_integer_pointer(LLVMValueRef holder, const Loop *l, int depth)
   return true;
 }
 
+/* Whether the loop l only reads slot v (itself, or through the functions and regions it hands it to). */
+static bool read_in_loop(const Loop *l, LLVMValueRef v) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!LLVMIsAInstruction(user) || !in_loop(l, LLVMGetInstructionParent(user))) continue;
+    if (LLVMIsALoadInst(user) || bookkeeping(user) || (ir_is_call(user) && params_receiving(user, v, only_loaded, 0)))
+      continue;
+    return false;
+  }
+  return true;
+}
+
 /* Functions whose derivatives may be generated: the requests' functions and every function they reach
  * (called, handed to a parallel region or a task, or, once an indirect call is reached, any whose address
  * is taken). */
@@ -319,7 +332,7 @@ static bool examine(Ck *ck, Loop *l) {
         LLVMValueRef count = LLVMGetOperand(v, 0);
         bool fixed = LLVMIsAConstantInt(count);
         Var var = {v, ir_type_size(ck->m, t) * (fixed ? LLVMConstIntGetZExtValue(count) : 1), fixed ? NULL : count,
-                   ir_contains_ptr(t), ir_carries_derivative(t) || ir_contains_ptr(t), false, false, false, false};
+                   ir_contains_ptr(t), ir_carries_derivative(t) || ir_contains_ptr(t), false, false, false, false, false};
         if (!fixed) l->counts++;
         for (LLVMUseRef u = LLVMGetFirstUse(v); u && var.pointers; u = LLVMGetNextUse(u)) {
           LLVMValueRef user = LLVMGetUser(u);
@@ -334,6 +347,7 @@ static bool examine(Ck *ck, Loop *l) {
             var.moved = true;
         }
         var.scratch = var.swapped && !var.moved && written_before_read(l, v);
+        var.read_only = read_in_loop(l, v);
         if (var.pointers && !var.moved && !var.swapped && LLVMGetTypeKind(t) == LLVMPointerTypeKind &&
             (holds_integer_pointer(v, l, 0) || holds_constant_argument(ck, l->fn, v)))
           var.unshadowed = true, var.pointers = var.active = false;
@@ -411,6 +425,9 @@ static LLVMValueRef move_loop(Ck *ck, Loop *l, const char *name, LLVMValueRef *c
     LLVMValueRef a = l->vars.data[v].alloca;
     if (l->vars.data[v].unshadowed) /* a caller may hold a constant pointer there, without a shadow */
       LLVMAddAttributeAtIndex(loop, v + 1, LLVMCreateStringAttribute(ck->c, CUSTOM_NO_SHADOW, strlen(CUSTOM_NO_SHADOW), "", 0));
+    if (l->vars.data[v].read_only && !l->vars.data[v].count) /* the caller's loads after the loop see its store */
+      for (int k = 0; k < 2; k++)
+        LLVMAddAttributeAtIndex(loop, v + 1, LLVMCreateEnumAttribute(ck->c, ir_attr_kind(k ? "nocapture" : "readonly"), 0));
     ValueList users = {0};
     for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u))
       if (LLVMIsAInstruction(LLVMGetUser(u)) && fn_of(LLVMGetUser(u)) == loop) vec_push(&users, LLVMGetUser(u));
@@ -537,7 +554,7 @@ static void localize(Ck *ck, LLVMValueRef fn, const Loop *l) {
     vec_free(&users);
     bool whole = LLVMGetTypeKind(t) == LLVMArrayTypeKind || LLVMGetTypeKind(t) == LLVMStructTypeKind;
     LLVMValueRef size = LLVMConstInt(ck->i64, l->vars.data[v].size, 0);
-    for (size_t r = 0; r <= rets.len; r++) {
+    for (size_t r = 0; r <= (l->vars.data[v].read_only ? 0 : rets.len); r++) {
       LLVMValueRef from = r ? local : param, to = r ? param : local;
       if (r)
         LLVMPositionBuilderBefore(b, rets.data[r - 1]);
@@ -660,7 +677,8 @@ static LLVMValueRef make_runner(Ck *ck, const Loop *l, LLVMValueRef step, const 
   return f;
 }
 
-static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef step, int id) {
+/* turn: the step without notes, for the reverse sweep (the forward sweep's notes found all it touches) */
+static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef step, LLVMValueRef turn, int id) {
   unsigned k = (unsigned)l->vars.len;
   char *name = xasprintf("%s.ckpt_advance.%d", LLVMGetValueName(l->fn), id);
   /* a step that moves no pointer of the loop's variables (but by swapping them, which the runtime follows)
@@ -674,13 +692,16 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
   vmap_free(&seen);
   LLVMValueRef taped = make_runner(ck, l, step, name, RUN_AUGMENTED), advance = taped;
   free(name);
+  name = xasprintf("%s.ckpt_readvance.%d", LLVMGetValueName(l->fn), id);
+  LLVMValueRef readvance = make_runner(ck, l, turn, name, primal ? RUN_PRIMAL : RUN_AUGMENTED);
+  free(name);
   if (primal) {
     name = xasprintf("%s.ckpt_primal.%d", LLVMGetValueName(l->fn), id);
     advance = make_runner(ck, l, step, name, RUN_PRIMAL);
     free(name);
   }
   name = xasprintf("%s.ckpt_youturn.%d", LLVMGetValueName(l->fn), id);
-  LLVMValueRef youturn = make_runner(ck, l, step, name, RUN_YOUTURN);
+  LLVMValueRef youturn = make_runner(ck, l, turn, name, RUN_YOUTURN);
   free(name);
 
   /* ptr aug(var1, shadow1, ..., code, code's shadow): the forward sweep; its context is the tape */
@@ -717,7 +738,7 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
   LLVMValueRef grad = add_function(ck, name, ck->void_t, 2 * k + 3);
   free(name);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ck->c, grad, "entry"));
-  LLVMValueRef rargs[3] = {LLVMGetParam(grad, 2 * k + 2), advance, youturn};
+  LLVMValueRef rargs[3] = {LLVMGetParam(grad, 2 * k + 2), readvance, youturn};
   LLVMTypeRef rps[3] = {ck->ptr, ck->ptr, ck->ptr};
   ir_call_named(b, "__parad_rt_ckpt_reverse", LLVMFunctionType(ck->void_t, rps, 3, 0), rargs, 3);
   LLVMBuildRetVoid(b);
@@ -753,10 +774,17 @@ static void outline(Ck *ck, LLVMValueRef marker) {
     localize(ck, loop, &l);
     localize(ck, step, &l);
     keep_parameters(ck, loop, &l);
+    name = xasprintf("%s.ckpt_turn.%d", fname, id);
+    ValueMap vm;
+    vmap_init(&vm);
+    LLVMValueRef turn = ir_clone_function(step, name, &vm);
+    vmap_free(&vm);
+    free(name);
+    checkpoint_give_subprogram(ck, turn, l.fn, fname);
     char *own = xasprintf("%u", (unsigned)l.vars.len + 1); /* noted after omp_prepare (checkpoint_note_steps) */
     LLVMAddAttributeAtIndex(step, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(ck->c, STEP, strlen(STEP), own, strlen(own)));
     free(own);
-    make_gradient(ck, &l, loop, step, id);
+    make_gradient(ck, &l, loop, step, turn, id);
   }
   vec_free(&l.blocks);
   vec_free(&l.exits);
@@ -810,7 +838,6 @@ void checkpoint_begin(Ck *ck, LLVMModuleRef m) {
   ck->i32 = LLVMInt32TypeInContext(ck->c);
   ck->i64 = LLVMInt64TypeInContext(ck->c);
   ck->void_t = LLVMVoidTypeInContext(ck->c);
-  vmap_init(&ck->copies);
   vmap_init(&ck->gtids);
   vmap_init(&ck->differentiated);
   /* debug records as intrinsics while code moves: those of the function's variables stay behind */
@@ -820,7 +847,6 @@ void checkpoint_begin(Ck *ck, LLVMModuleRef m) {
 
 void checkpoint_end(Ck *ck) {
   vec_free(&ck->copying);
-  vmap_free(&ck->copies);
   vmap_free(&ck->gtids);
   vmap_free(&ck->differentiated);
   if (ck->dib) {

@@ -23,9 +23,8 @@ typedef struct {
   LLVMContextRef c;
   LLVMTypeRef ptr, i32, i64, void_t;
   LLVMDIBuilderRef dib; /* made on first need, with a compile unit of its own for the new functions */
-  ValueMap copies;      /* function -> its noting copy */
   ValueList copying;    /* functions being copied: a recursive call is refused */
-  int loops;
+  int loops;            /* outlining: the loops so far; notes: the step's number (in its copies' names) */
   bool team;            /* the step being noted runs parallel regions: notes per thread */
   ValueMap gtids;       /* function -> its thread number, in such a step */
   bool records;         /* the module had debug records (intrinsics while Parad moves code) */

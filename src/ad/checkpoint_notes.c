@@ -147,15 +147,40 @@ static LLVMValueRef size_of(Ck *ck, LLVMTypeRef t) { return LLVMConstInt(ck->i64
 
 /* fn's own stack and the parameters in `own` (bit i: parameter i; the loop's variables, snapshotted whole,
  * and what a parallel region is given of them) are not noted: the stack is gone when the step returns. */
-static bool own_memory(LLVMValueRef fn, LLVMValueRef p, uint64_t own) {
+static bool own_memory_at(LLVMValueRef fn, LLVMValueRef p, uint64_t own, int depth) {
   LLVMValueRef base = ir_address_base(p);
   if (LLVMIsAAllocaInst(base) && fn_of(base) == fn) return true;
   for (unsigned i = 0; i < 64 && i < LLVMCountParams(fn); i++)
     if ((own >> i & 1) && base == LLVMGetParam(fn, i)) return true;
-  return false;
+  /* read back from a stack slot of fn that only ever holds such addresses (clang's -O0 parameters) */
+  LLVMValueRef slot = LLVMIsALoadInst(base) ? LLVMGetOperand(base, 0) : NULL;
+  if (!slot || !LLVMIsAAllocaInst(slot) || fn_of(slot) != fn || depth > 2) return false;
+  bool stored = false;
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user) || ir_is_debug_intrinsic(user)) continue;
+    if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != slot || !ir_is_ptr(LLVMTypeOf(LLVMGetOperand(user, 0))) ||
+        !own_memory_at(fn, LLVMGetOperand(user, 0), own, depth + 1))
+      return false;
+    stored = true;
+  }
+  return stored;
 }
 
+static bool own_memory(LLVMValueRef fn, LLVMValueRef p, uint64_t own) { return own_memory_at(fn, p, own, 0); }
+
 static LLVMValueRef noting_copy(Ck *ck, LLVMValueRef fn, LLVMValueRef at, uint64_t own);
+
+/* The parameters (bits) of the function `call` runs that receive fn's own memory: its arguments from
+ * `first` on, the first of them parameter `first_param`. (With -g, clang's region calls a function of the
+ * same parameters, which is then just as much the region.) */
+static uint64_t own_arguments(LLVMValueRef fn, LLVMValueRef call, unsigned first, unsigned first_param, uint64_t own) {
+  uint64_t bits = 0;
+  for (unsigned a = first, n = ir_num_call_args(call); a < n && a - first + first_param < 64; a++)
+    if (ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, a))) && own_memory(fn, LLVMGetArgOperand(call, a), own))
+      bits |= 1ull << (a - first + first_param);
+  return bits;
+}
 
 static void refuse(LLVMValueRef at, const char *what) {
   diag_error(at, "%s inside a loop checkpointed with " MARKER "() is not supported yet", what);
@@ -194,7 +219,7 @@ static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) 
       refuse(call, "a checkpointed loop that another checkpointed loop's step runs (nested checkpointed loops)");
       return;
     }
-    LLVMValueRef copy = noting_copy(ck, ir_called_function(call), call, 0);
+    LLVMValueRef copy = noting_copy(ck, ir_called_function(call), call, own_arguments(fn, call, 0, 0, own));
     if (copy) LLVMSetOperand(call, (unsigned)LLVMGetNumOperands(call) - 1, copy);
     return;
   }
@@ -212,10 +237,7 @@ static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) 
         refuse(call, "a parallel region Parad cannot see");
         return;
       }
-      uint64_t region_own = 3;
-      for (unsigned a = OMP_FORK_FIRST_ARG; a < n && a - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM < 64; a++)
-        if (ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, a))) && own_memory(fn, LLVMGetArgOperand(call, a), own))
-          region_own |= 1ull << (a - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM);
+      uint64_t region_own = 3 | own_arguments(fn, call, OMP_FORK_FIRST_ARG, OMP_OUTLINED_FIRST_PARAM, own);
       LLVMValueRef copy = noting_copy(ck, outlined, call, region_own);
       if (copy) LLVMSetOperand(call, 2, copy);
       return;
@@ -282,21 +304,27 @@ void checkpoint_add_notes(Ck *ck, LLVMValueRef fn, uint64_t own) {
 }
 
 /* The copy of a function a step calls, noting its accesses (made once). */
+/* One copy per step, function and set of parameters that are the step's own memory (named after them):
+ * a function's copy notes in its step's mode. */
 static LLVMValueRef noting_copy(Ck *ck, LLVMValueRef fn, LLVMValueRef at, uint64_t own) {
-  if (vmap_has(&ck->copies, fn)) return vmap_get(&ck->copies, fn);
+  char *name = xasprintf("%s.ckpt%d.%llx", LLVMGetValueName(fn), ck->loops, (unsigned long long)own);
+  LLVMValueRef made = LLVMGetNamedFunction(ck->m, name);
+  if (made && LLVMGetStringAttributeAtIndex(made, LLVMAttributeFunctionIndex, NOTING, strlen(NOTING))) {
+    free(name);
+    return made;
+  }
   for (size_t i = 0; i < ck->copying.len; i++)
     if (ck->copying.data[i] == fn) {
       refuse(at, "a recursive call");
+      free(name);
       return NULL;
     }
-  char *name = xasprintf("%s.ckpt", LLVMGetValueName(fn));
   ValueMap vm;
   vmap_init(&vm);
   LLVMValueRef copy = ir_clone_function(fn, name, &vm);
   vmap_free(&vm);
   free(name);
   checkpoint_give_subprogram(ck, copy, fn, LLVMGetValueName(fn));
-  vmap_put(&ck->copies, fn, copy);
   vec_push(&ck->copying, fn);
   checkpoint_add_notes(ck, copy, own);
   ck->copying.len--;
@@ -340,8 +368,7 @@ int checkpoint_note_steps(LLVMModuleRef m) {
     vmap_init(&seen);
     ck.team = checkpoint_reaches(steps.data[i], fork, &seen);
     vmap_free(&seen);
-    vmap_free(&ck.copies); /* a function's copy notes in one mode */
-    vmap_init(&ck.copies);
+    ck.loops = (int)i; /* the copies' names */
     checkpoint_add_notes(&ck, steps.data[i], nown >= 64 ? ~0ull : (1ull << nown) - 1);
   }
   vec_free(&steps);

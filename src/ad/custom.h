@@ -44,8 +44,9 @@ bool custom_has_split_derivative(LLVMValueRef fn);
 /* Whether fn has any registered derivative that makes its calls differentiable without its body. */
 bool custom_registered(LLVMValueRef fn);
 
-/* A parameter attribute of a function with a registered derivative: the derivative never uses the shadow
- * of that pointer (it may be null), so a call need not have one. */
+/* A parameter attribute of a function with a registered derivative: neither the derivative nor the
+ * function's own body differentiated needs the shadow of that pointer, so a call need not have one (a
+ * checkpointed loop's variable holding an index array, or an argument every request passes constant). */
 #define CUSTOM_NO_SHADOW "parad-custom-no-shadow"
 bool custom_param_needs_no_shadow(LLVMValueRef fn, unsigned param);
 

@@ -88,6 +88,29 @@ static bool first_visit(ShadowWalk *w, LLVMValueRef merge) {
   return true;
 }
 
+/* Whether the stack slot p only ever holds parameters of its function: stored there, read back, and handed
+ * to calls that never need its shadow (a checkpointed loop's function, whose variables stay in memory, for
+ * a pointer no derivative of it needs the shadow of: see ad/checkpoint.c). */
+static bool holds_parameters(LLVMValueRef p) {
+  if (!LLVMIsAAllocaInst(p)) return false;
+  bool stored = false, handed = false;
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user) || ir_is_debug_intrinsic(user) ||
+        (ir_is_call(user) && !strncmp(ir_called_name(user), "llvm.lifetime.", 14)))
+      continue;
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p && LLVMIsAArgument(LLVMGetOperand(user, 0))) {
+      stored = true;
+      continue;
+    }
+    if (!ir_is_call(user) || LLVMGetCalledValue(user) == p) return false;
+    for (unsigned i = 0, n = ir_num_call_args(user); i < n; i++)
+      if (LLVMGetArgOperand(user, i) == p && !custom_param_needs_no_shadow(ir_called_function(user), i)) return false;
+    handed = true;
+  }
+  return stored && handed; /* (a parameter's slot at -O0 alone keeps its own shadow) */
+}
+
 static bool walk_to_owner(Activity *a, ShadowWalk *w, LLVMValueRef p, int depth) {
   if (depth > 64 || !ir_is_ptr(LLVMTypeOf(p)) || (flags_of(a, p) & SHADOWED)) return false;
   if (LLVMIsAAllocaInst(p)) return add_flags(a, p, SHADOWED);
@@ -125,6 +148,12 @@ static bool walk_to_owner(Activity *a, ShadowWalk *w, LLVMValueRef p, int depth)
   }
   /* A pointer kept in memory (at -O0, every local pointer is): the slot gets a shadow, which holds the
    * shadows of the pointers stored into it (see the store rule in visit). */
+  if (LLVMIsALoadInst(p) && holds_parameters(LLVMGetOperand(p, 0))) { /* as if the slot were promoted */
+    bool changed = false;
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMGetOperand(p, 0)); u; u = LLVMGetNextUse(u))
+      if (LLVMIsAStoreInst(LLVMGetUser(u))) changed |= walk_to_owner(a, w, LLVMGetOperand(LLVMGetUser(u), 0), depth + 1);
+    return changed;
+  }
   if (LLVMIsALoadInst(p)) return walk_to_owner(a, w, LLVMGetOperand(p, 0), depth + 1);
   return false; /* a global, a constant argument: cannot get a shadow here */
 }
@@ -215,7 +244,7 @@ static bool shadows_for_callee(Activity *a, LLVMValueRef call, LLVMValueRef fn, 
   bool changed = false, known = callee && (callee->done || callee == a);
   for (unsigned i = first, n = ir_num_call_args(call); i < n; i++) {
     unsigned param = i - first + first_param;
-    if (known ? !(flags_of(callee, LLVMGetParam(fn, param)) & WANTS) : custom_param_needs_no_shadow(fn, param)) continue;
+    if (custom_param_needs_no_shadow(fn, param) || (known && !(flags_of(callee, LLVMGetParam(fn, param)) & WANTS))) continue;
     changed |= need_shadow(a, LLVMGetArgOperand(call, i));
   }
   return changed;
