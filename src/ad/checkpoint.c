@@ -25,6 +25,8 @@ typedef struct {
   bool swapped;  /* holds pointers the loop only swaps with those of its other variables */
   bool scratch;  /* swapped, and stored before it is read in every step (a temporary of the swap) */
   bool read_only; /* the loop only reads it: not copied back, and the caller keeps knowing its value */
+  bool pointed_to; /* another variable may point into it: it stays where it is */
+  bool points_into; /* it may point into another variable (the runtime points it into its copy) */
   bool unshadowed; /* holds a pointer whose shadow the steps never need: one they only read integers
                       through (an index array), or a parameter every request passes constant */
 } Var;
@@ -332,7 +334,7 @@ static bool examine(Ck *ck, Loop *l) {
         LLVMValueRef count = LLVMGetOperand(v, 0);
         bool fixed = LLVMIsAConstantInt(count);
         Var var = {v, ir_type_size(ck->m, t) * (fixed ? LLVMConstIntGetZExtValue(count) : 1), fixed ? NULL : count,
-                   ir_contains_ptr(t), ir_carries_derivative(t) || ir_contains_ptr(t), false, false, false, false, false};
+                   ir_contains_ptr(t), ir_carries_derivative(t) || ir_contains_ptr(t), false, false, false, false, false, false, false};
         if (!fixed) l->counts++;
         for (LLVMUseRef u = LLVMGetFirstUse(v); u && var.pointers; u = LLVMGetNextUse(u)) {
           LLVMValueRef user = LLVMGetUser(u);
@@ -385,10 +387,17 @@ static bool examine(Ck *ck, Loop *l) {
   }
   /* the steps run on a copy of the variables, and are run again after the function returned: no local
      variable of the function may have its address kept in memory (a pointer to it would reach a copy
-     left behind, or a frame that is gone) */
+     left behind, or a frame that is gone), but for one of the loop's variables kept in another (the
+     runtime points it into the copy) */
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(l->fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       LLVMValueRef kept = LLVMIsAStoreInst(i) ? ir_address_base(LLVMGetOperand(i, 0)) : NULL;
+      if (kept && var_index(l, kept) >= 0 && var_index(l, LLVMGetOperand(i, 1)) >= 0) {
+        Var *target = &l->vars.data[var_index(l, kept)];
+        target->pointed_to = true, target->read_only = false;
+        l->vars.data[var_index(l, LLVMGetOperand(i, 1))].points_into = true;
+        continue;
+      }
       if (kept && LLVMIsAAllocaInst(kept) && fn_of(kept) == l->fn) {
         diag_error(i, "the address of a local variable is kept in memory in a function with a checkpointed loop, "
                       "whose steps run on a copy of its variables, also after it returned: allocate the variable "
@@ -539,7 +548,7 @@ static void localize(Ck *ck, LLVMValueRef fn, const Loop *l) {
     if (t && LLVMGetInstructionOpcode(t) == LLVMRet) vec_push(&rets, t);
   }
   for (unsigned v = 0; v < l->vars.len; v++) {
-    if (l->vars.data[v].count) continue; /* a variable-length array stays where it is */
+    if (l->vars.data[v].count || l->vars.data[v].pointed_to) continue; /* stays where it is */
     LLVMValueRef orig = l->vars.data[v].alloca, param = LLVMGetParam(fn, v);
     LLVMTypeRef t = LLVMGetAllocatedType(orig);
     unsigned align = LLVMGetAlignment(orig);
@@ -710,8 +719,8 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
   free(name);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ck->c, aug, "entry"));
-  /* the variables' sizes, and which hold pointers (the runtime copies them) */
-  LLVMTypeRef slot_t = LLVMStructTypeInContext(ck->c, (LLVMTypeRef[]){ck->i64, ck->i64}, 2, 0);
+  /* the variables: sizes, which hold pointers (the runtime copies their shadows), which may point into others */
+  LLVMTypeRef slot_t = LLVMStructTypeInContext(ck->c, (LLVMTypeRef[]){ck->i64, ck->i64, ck->i64}, 3, 0);
   LLVMValueRef table = LLVMBuildAlloca(b, LLVMArrayType2(slot_t, k ? k : 1), "slots");
   LLVMTypeRef arr = LLVMArrayType2(ck->ptr, k ? k : 1);
   LLVMValueRef vars = LLVMBuildAlloca(b, arr, "vars"), shadows = LLVMBuildAlloca(b, arr, "shadows");
@@ -724,6 +733,7 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
     LLVMBuildStore(b, size, LLVMBuildStructGEP2(b, slot_t, at, 0, ""));
     LLVMBuildStore(b, LLVMConstInt(ck->i64, var->scratch ? 3 : var->swapped ? 2 : var->pointers, 0),
                    LLVMBuildStructGEP2(b, slot_t, at, 1, ""));
+    LLVMBuildStore(b, LLVMConstInt(ck->i64, var->points_into, 0), LLVMBuildStructGEP2(b, slot_t, at, 2, ""));
     LLVMBuildStore(b, LLVMGetParam(aug, 2 * v), LLVMBuildGEP2(b, ck->ptr, vars, &i, 1, ""));
     LLVMBuildStore(b, var->active ? LLVMGetParam(aug, 2 * v + 1) : LLVMConstNull(ck->ptr),
                    LLVMBuildGEP2(b, ck->ptr, shadows, &i, 1, ""));

@@ -331,16 +331,35 @@ static LLVMValueRef noting_copy(Ck *ck, LLVMValueRef fn, LLVMValueRef at, uint64
   return copy;
 }
 
+/* Whether the memory a copy moves may hold pointers: known to, or of a mixed layout that has them or is
+ * not known. */
+static bool copies_pointers(LLVMValueRef copy) {
+  DataKind d = memtype_of_copy(copy);
+  if (d == DATA_PTR) return true;
+  if (d != DATA_MIXED) return false;
+  MemLayout l;
+  if (!memtype_layout_of_copy(copy, &l)) return true;
+  for (unsigned r = 0; r < l.n; r++)
+    if (l.run[r].kind == DATA_PTR) return true;
+  return false;
+}
+
 int checkpoint_check_copies(LLVMModuleRef m) {
   int before = diag_error_count();
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
     if (!LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, NOTING, strlen(NOTING))) continue;
+    /* a step's parameters are the loop's variables (and its code), whose shadows the runtime keeps */
+    unsigned len, nown = 0;
+    LLVMAttributeRef step = LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, STEP, strlen(STEP));
+    if (step) nown = (unsigned)atoi(LLVMGetStringAttributeValue(step, &len));
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
         const MathRule *rule;
         if (!ir_is_call(i) || call_classify(i, &rule) != CALL_MEMCPY) continue;
-        DataKind d = memtype_of_copy(i);
-        if ((d == DATA_PTR || d == DATA_MIXED) && !LLVMIsAAllocaInst(ir_address_base(LLVMGetArgOperand(i, 0))))
+        LLVMValueRef to = ir_address_base(LLVMGetArgOperand(i, 0));
+        bool own = LLVMIsAAllocaInst(to);
+        for (unsigned p = 0; p < nown && p < LLVMCountParams(f) && !own; p++) own = to == LLVMGetParam(f, p);
+        if (!own && copies_pointers(i))
           refuse(i, "copying memory that holds pointers (their shadows would not follow the snapshots)");
       }
   }

@@ -49,9 +49,10 @@ _Static_assert(sizeof(ParadSite) == 14 * 8, "ad/checkpoint.c allocates sites of 
 /* The loop's variables, described by generated code: bytes, and whether the slot holds pointers (1), which
  * the loop only swaps among its variables (2: a step run as the program runs it leaves their shadows to
  * follow, from the pairs of pointer and shadow the variables held when the loop began; 3: the same for a
- * temporary of the swap, whose value when the loop begins is no pointer to pair). */
+ * temporary of the swap, whose value when the loop begins is no pointer to pair); into: whether they may
+ * point into another of the variables. */
 typedef struct {
-  uint64_t size, pointers;
+  uint64_t size, pointers, into;
 } ParadEnvSlot;
 
 /* What generated code calls per step: runs the step on closure = {variables..., their shadows..., &code}. */
@@ -246,6 +247,7 @@ static void own_stack(void) {
 }
 
 static void note_locked(ParadSite *s, char *base, char *a, char *e, int kind);
+static bool in_variables(Ckpt *c, char *a);
 
 /* An access outside the hull grown last (kind: 1 a store's, 2 a load's). */
 static __attribute__((noinline)) void note_slow(ParadSite *s, char *base, char *a, char *e, int kind) {
@@ -257,7 +259,7 @@ static __attribute__((noinline)) void note_slow(ParadSite *s, char *base, char *
   }
   /* nor is the stack below the frame that runs the step (the step's and its helpers' locals), whichever
      thread writes it */
-  if (a < c->stack && a >= c->stack_lo) return;
+  if ((a < c->stack && a >= c->stack_lo) || in_variables(c, a)) return;
   pthread_mutex_lock(&notes_lock);
   note_locked(s, base, a, e, kind);
   pthread_mutex_unlock(&notes_lock);
@@ -475,6 +477,28 @@ static void follow_swaps(Ckpt *c) {
   }
 }
 
+/* A pointer one of the loop's variables holds into another (into a local array, say), moved from the
+ * copies at `from` to those at `to`: the steps run on the runtime's copies, the function on its own. */
+static void relocate(Ckpt *c, void **from, void **to) {
+  for (int i = 0; i < c->nenv; i++) {
+    if (!c->slots[i].into) continue;
+    char **w = to[i];
+    for (size_t k = 0; k < c->slots[i].size / sizeof(char *); k++)
+      for (int j = 0; j < c->nenv; j++)
+        if (w[k] >= (char *)from[j] && w[k] < (char *)from[j] + c->slots[j].size) {
+          w[k] = (char *)to[j] + (w[k] - (char *)from[j]);
+          break;
+        }
+  }
+}
+
+/* Whether a is in the runtime's copy of one of the loop's variables (snapshotted whole, never noted). */
+static bool in_variables(Ckpt *c, char *a) {
+  for (int i = 0; i < c->nenv; i++)
+    if (a >= (char *)c->closure[i] && a < (char *)c->closure[i] + c->slots[i].size) return true;
+  return false;
+}
+
 static __attribute__((noinline)) void run(Ckpt *c, ParadStep step) {
   Ckpt *outer = active, *outer_running = running;
   char *outer_stack = c->stack;
@@ -582,6 +606,7 @@ void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, 
     if (!shadows[i]) shadows[i] = c->zeroed[i] = calloc(1, slots[i].size ? slots[i].size : 1);
     c->closure[nenv + i] = shadows[i];
   }
+  relocate(c, vars, c->closure);
   int64_t *cell = c->code;
   if (nlengths > 7 && !(cell = c->more = calloc((size_t)nlengths + 1, sizeof *cell))) fail("out of memory");
   memcpy(cell + 1, code + 1, sizeof *cell * (size_t)nlengths);
@@ -590,7 +615,7 @@ void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, 
     if (slots[i].pointers && slots[i].pointers != 3)
       for (size_t w = 0; w < slots[i].size / sizeof(char *); w++) {
         c->pairs = grow(c->pairs, &c->cappairs, c->npairs + 1, sizeof *c->pairs);
-        c->pairs[c->npairs++] = (Range){((char **)vars[i])[w], ((char **)shadows[i])[w]};
+        c->pairs[c->npairs++] = (Range){((char **)c->closure[i])[w], ((char **)shadows[i])[w]};
       }
   c->interval = 1;
   c->outer = __parad_rt_current;
@@ -636,6 +661,7 @@ void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, 
   free(w);
   __parad_rt_tape_budget_take(pieces_bytes(&c->inputs));
   for (int i = 0; i < nenv; i++) memcpy(vars[i], c->closure[i], slots[i].size);
+  relocate(c, c->closure, vars);
   *(int *)code = *(int *)cell;
   return c;
 }

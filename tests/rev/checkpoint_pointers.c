@@ -2,7 +2,9 @@
 // the current one replaced by a third array the function was given (steps then run as the program runs
 // them, the runtime making the shadows follow the swapped pointers); (2) a pointer moved along an array
 // by arithmetic (the steps then run augmented, their tapes dropped); (3) the state in a variable-length
-// array of the function (its length known only when the function runs). Against the same functions
+// array of the function (its length known only when the function runs); (4) pointers into local arrays
+// (a struct's element, an array's middle) kept in variables and moved now and then, the steps writing
+// through them and the arrays alike (the runtime points them into its copies). Against the same functions
 // without the marker (taped step by step): the gradient with respect to every array (1e-12), with no
 // budget and a small one; split mode (__parad_augmentfwd, then __parad_reverse) gives the same. At -O2
 // and -O0.
@@ -69,6 +71,32 @@ WALKING(walking_taped, (void)0)
 SLIDING(sliding_checkpointed, __parad_checkpoint_loop())
 SLIDING(sliding_taped, (void)0)
 
+struct Cell {
+  double a, b;
+  int k;
+};
+
+#define POINTING(NAME, MARK)                                                                                \
+  double NAME(const double *x, int steps) { /* local arrays, and pointers into them kept in variables */  \
+    struct Cell st[N];                                                                                   \
+    double w[N];                                                                                         \
+    for (int i = 0; i < N; i++) st[i].a = x[i], st[i].b = 0.5 * x[i], st[i].k = i, w[i] = x[i] * x[i];   \
+    struct Cell *q = &st[2];                                                                             \
+    double *p = w + 1;                                                                                   \
+    for (int t = 0; t < steps; t++) {                                                                    \
+      MARK;                                                                                              \
+      q->b += 0.1 * sin(q->a * st[t % N].b) + st[t % N].k * 1e-3;                                         \
+      st[(t + 3) % N].a = 0.9 * st[(t + 3) % N].a + 0.05 * cos(p[t % (N - 1)]);                          \
+      p[(t * 5) % (N - 1)] += 0.01 * q->b * w[0];                                                        \
+      if (t % 7 == 0) q = &st[t % N];                                                                    \
+    }                                                                                                    \
+    double J = 0;                                                                                        \
+    for (int i = 0; i < N; i++) J += st[i].a * st[i].b + w[i] * (i + 1) + q->a;                           \
+    return J;                                                                                            \
+  }
+POINTING(pointing_checkpointed, __parad_checkpoint_loop())
+POINTING(pointing_taped, (void)0)
+
 static void start(double *a, double *b, double *c) {
   for (int i = 0; i < N; i++) a[i] = sin(i + 1.0), b[i] = 0, c[i] = 0;
 }
@@ -83,6 +111,9 @@ int main(void) {
   double y[N], dy[N] = {0};
   for (int i = 0; i < N; i++) y[i] = cos(i + 0.5);
   __parad_autodiff((void *)sliding_taped, y, dy, N);
+  double dz[N] = {0};
+  __parad_autodiff((void *)pointing_taped, y, dz, STEPS);
+  CHECK_CLOSE(pointing_checkpointed(y, STEPS), pointing_taped(y, STEPS), 1e-12);
   const size_t budgets[] = {0, 400u << 10};
   for (int b_ = 0; b_ < 2; b_++) {
     parad_set_tape_limit(budgets[b_]);
@@ -104,6 +135,9 @@ int main(void) {
     double dy2[N] = {0};
     __parad_autodiff((void *)sliding_checkpointed, y, dy2, N);
     for (int i = 0; i < N; i++) CHECK_CLOSE(dy2[i], dy[i], 1e-12);
+    double dz2[N] = {0};
+    __parad_autodiff((void *)pointing_checkpointed, y, dz2, STEPS);
+    for (int i = 0; i < N; i++) CHECK_CLOSE(dz2[i], dz[i], 1e-12);
   }
   parad_set_tape_limit(0);
   double a3[N], b3[N], c3[N], da3[N] = {0}, db3[N] = {0}, dc3[N] = {0};
