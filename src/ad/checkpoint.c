@@ -386,13 +386,15 @@ static bool examine(Ck *ck, Loop *l) {
     }
   }
   /* the steps run on a copy of the variables, and are run again after the function returned: no local
-     variable of the function may have its address kept in memory (a pointer to it would reach a copy
+     variable of the function may have its address kept where a step could find it (it would reach a copy
      left behind, or a frame that is gone), but for one of the loop's variables kept in another (the
-     runtime points it into the copy) */
+     runtime points it into the copy), or any kept in a local variable the loop does not use */
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(l->fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       LLVMValueRef kept = LLVMIsAStoreInst(i) ? ir_address_base(LLVMGetOperand(i, 0)) : NULL;
-      if (kept && var_index(l, kept) >= 0 && var_index(l, LLVMGetOperand(i, 1)) >= 0) {
+      LLVMValueRef into = kept ? LLVMGetOperand(i, 1) : NULL;
+      if (kept && LLVMIsAAllocaInst(into) && fn_of(into) == l->fn && var_index(l, into) < 0) continue;
+      if (kept && var_index(l, kept) >= 0 && var_index(l, into) >= 0) {
         Var *target = &l->vars.data[var_index(l, kept)];
         target->pointed_to = true, target->read_only = false;
         l->vars.data[var_index(l, LLVMGetOperand(i, 1))].points_into = true;

@@ -2,8 +2,9 @@
 // and -O0, and no output is written: a call of a function without a body (what it writes could not be
 // snapshotted), a call through a function pointer, a pointer stored into the heap (its shadow would not
 // follow the snapshots), a marker outside any loop, a checkpointed loop inside another (in the same function
-// or in one a step calls), and a local variable whose address the function keeps in memory (the steps run
-// on a copy of the variables, also after the function returned).
+// or in one a step calls), and a local variable whose address the function keeps where a step finds it
+// without using the variable itself (the steps run on a copy of the variables, also after the function
+// returned).
 // RUN: rm -f %t && not %parad-cc %cflags %s -o %t 2>&1 | FileCheck %s
 // RUN: test ! -e %t
 // RUN: not %parad-cc -O0 -I%S/../include %s -o %t 2>&1 | FileCheck %s
@@ -83,9 +84,9 @@ double address_kept(double x, int n) {
   p = &y;
   for (int t = 0; t < n; t++) {
     __parad_checkpoint_loop();
-    y = y * 0.9 + 1;
+    *p = *p * 0.9 + 1; /* y is reached through p only: it is not one of the loop's variables */
   }
-  return *p;
+  return y;
 }
 
 int main(void) {
