@@ -213,6 +213,19 @@ static bool holds_integer_pointer(LLVMValueRef holder, const Loop *l, int depth)
   return true;
 }
 
+/* Whether a slot of an integer type is ever given a float's bits (clang's -O0 passes a firstprivate
+ * double to a parallel region as an i64 stored through a double): then it carries a derivative. */
+static bool holds_float_bits(LLVMValueRef v) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    LLVMTypeRef t = LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == v ? LLVMTypeOf(LLVMGetOperand(user, 0))
+                    : LLVMIsALoadInst(user)                                 ? LLVMTypeOf(user)
+                                                                            : NULL;
+    if (t ? ir_carries_derivative(t) : !bookkeeping(user)) return true;
+  }
+  return false;
+}
+
 /* Whether the loop l only reads slot v (itself, or through the functions and regions it hands it to). */
 static bool read_in_loop(const Loop *l, LLVMValueRef v) {
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
@@ -336,6 +349,7 @@ static bool examine(Ck *ck, Loop *l) {
         Var var = {v, ir_type_size(ck->m, t) * (fixed ? LLVMConstIntGetZExtValue(count) : 1), fixed ? NULL : count,
                    ir_contains_ptr(t), ir_carries_derivative(t) || ir_contains_ptr(t), false, false, false, false, false, false, false};
         if (!fixed) l->counts++;
+        var.active = var.active || holds_float_bits(v);
         for (LLVMUseRef u = LLVMGetFirstUse(v); u && var.pointers; u = LLVMGetNextUse(u)) {
           LLVMValueRef user = LLVMGetUser(u);
           if (!LLVMIsAInstruction(user) || !in_loop(l, LLVMGetInstructionParent(user)) || LLVMIsALoadInst(user) ||
@@ -574,7 +588,13 @@ static void localize(Ck *ck, LLVMValueRef fn, const Loop *l) {
       if (whole) {
         LLVMBuildMemCpy(b, to, align, from, align, size);
       } else {
-        LLVMValueRef x = LLVMBuildLoad2(b, t, from, "");
+        /* an integer slot given a float's bits is copied as that float, so that its derivative goes too */
+        LLVMTypeRef as = t;
+        if (l->vars.data[v].active && LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 64)
+          as = LLVMDoubleTypeInContext(ck->c);
+        else if (l->vars.data[v].active && LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 32)
+          as = LLVMFloatTypeInContext(ck->c);
+        LLVMValueRef x = LLVMBuildLoad2(b, as, from, "");
         LLVMSetAlignment(x, align);
         LLVMSetAlignment(LLVMBuildStore(b, x, to), align);
       }
@@ -632,6 +652,11 @@ bool checkpoint_reaches(LLVMValueRef fn, bool (*matches)(LLVMValueRef call, Call
       if (callee && checkpoint_reaches(callee, matches, seen)) return true;
     }
   return false;
+}
+
+static bool communicates(LLVMValueRef call, CallKind k) {
+  (void)call;
+  return k == CALL_MPI;
 }
 
 static bool allocation(LLVMValueRef call, CallKind k) {
@@ -740,10 +765,17 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
     LLVMBuildStore(b, var->active ? LLVMGetParam(aug, 2 * v + 1) : LLVMConstNull(ck->ptr),
                    LLVMBuildGEP2(b, ck->ptr, shadows, &i, 1, ""));
   }
-  LLVMValueRef fargs[8] = {table, LLVMConstInt(ck->i32, k, 0), vars, shadows, LLVMGetParam(aug, 2 * k),
-                           LLVMConstInt(ck->i32, l->counts, 0), advance, taped};
-  LLVMTypeRef fps[8] = {ck->ptr, ck->i32, ck->ptr, ck->ptr, ck->ptr, ck->i32, ck->ptr, ck->ptr};
-  LLVMBuildRet(b, ir_call_named(b, "__parad_rt_ckpt_forward", LLVMFunctionType(ck->ptr, fps, 8, 0), fargs, 8));
+  /* steps that communicate: the ranks agree on the schedule (the MPI runtime's function) */
+  vmap_init(&seen);
+  bool mpi = checkpoint_reaches(step, communicates, &seen);
+  vmap_free(&seen);
+  LLVMValueRef agree = LLVMConstNull(ck->ptr);
+  if (mpi && !(agree = LLVMGetNamedFunction(ck->m, "__parad_mpi_ckpt_agree")))
+    agree = LLVMAddFunction(ck->m, "__parad_mpi_ckpt_agree", LLVMFunctionType(ck->i64, &ck->i64, 1, 0));
+  LLVMValueRef fargs[9] = {table, LLVMConstInt(ck->i32, k, 0), vars, shadows, LLVMGetParam(aug, 2 * k),
+                           LLVMConstInt(ck->i32, l->counts, 0), advance, taped, agree};
+  LLVMTypeRef fps[9] = {ck->ptr, ck->i32, ck->ptr, ck->ptr, ck->ptr, ck->i32, ck->ptr, ck->ptr, ck->ptr};
+  LLVMBuildRet(b, ir_call_named(b, "__parad_rt_ckpt_forward", LLVMFunctionType(ck->ptr, fps, 9, 0), fargs, 9));
 
   /* void grad(var1, shadow1, ..., code, code's shadow, tape): the reverse sweep */
   name = xasprintf("%s.ckpt_grad.%d", LLVMGetValueName(l->fn), id);

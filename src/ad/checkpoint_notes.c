@@ -11,6 +11,7 @@
 #include "analysis/calls.h"
 #include "analysis/memtype.h"
 #include "ir/diag.h"
+#include "mpi/mpi.h"
 #include "omp/omp.h"
 
 /* Splits at's block before `at`: what precedes it moves to a new block in front, which the block's
@@ -186,6 +187,72 @@ static void refuse(LLVMValueRef at, const char *what) {
   diag_error(at, "%s inside a loop checkpointed with " MARKER "() is not supported yet", what);
 }
 
+/* ---- MPI calls in a step ----
+ * A step may communicate: every rank runs the same schedule (the runtime agrees on its choices with the
+ * other ranks), and a call's buffers are noted as its loads and stores would be, a send buffer read and a
+ * receive buffer written, `count` elements of its datatype's extent. Besides its buffers a call may write
+ * only into the step's own memory (requests, statuses, a rank). */
+
+static const struct {
+  const char *name;
+  signed char writes[3]; /* the other pointer arguments MPI writes through, -1 for none */
+} mpi_in_steps[] = {
+    {"MPI_Send", {-1, -1, -1}},     {"MPI_Ssend", {-1, -1, -1}},    {"MPI_Recv", {6, -1, -1}},
+    {"MPI_Sendrecv", {11, -1, -1}}, {"MPI_Isend", {6, -1, -1}},     {"MPI_Irecv", {6, -1, -1}},
+    {"MPI_Bcast", {-1, -1, -1}},    {"MPI_Reduce", {-1, -1, -1}},   {"MPI_Allreduce", {-1, -1, -1}},
+    {"MPI_Wait", {0, 1, -1}},       {"MPI_Waitall", {1, 2, -1}},    {"MPI_Waitany", {1, 2, 3}},
+    {"MPI_Test", {0, 1, 2}},        {"MPI_Barrier", {-1, -1, -1}},  {"MPI_Comm_rank", {1, -1, -1}},
+    {"MPI_Comm_size", {1, -1, -1}}, {"MPI_Wtime", {-1, -1, -1}},
+};
+
+/* A constant pointer (null, MPI_IN_PLACE, MPI_STATUS_IGNORE) is no memory. */
+static bool no_memory(LLVMValueRef p) { return LLVMIsAConstant(p) && !LLVMIsAGlobalValue(ir_strip_pointer_casts(p)); }
+
+/* Notes a data call's buffer: argument buf, of `count` (the argument before the datatype's) elements. */
+static void note_mpi_buffer(Ck *ck, LLVMValueRef fn, LLVMValueRef call, int buf, int type, bool store, uint64_t own) {
+  if (buf < 0 || type < 1) return;
+  LLVMValueRef p = LLVMGetArgOperand(call, (unsigned)buf), t = LLVMGetArgOperand(call, (unsigned)type);
+  LLVMValueRef count = LLVMGetArgOperand(call, (unsigned)type - 1);
+  if (no_memory(p) || own_memory(fn, p, own)) return;
+  LLVMValueRef lb = ir_entry_alloca(fn, ck->i64, "mpi.lb"), extent = ir_entry_alloca(fn, ck->i64, "mpi.extent");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
+  LLVMPositionBuilderBefore(b, call);
+  LLVMTypeRef params[3] = {LLVMTypeOf(t), ck->ptr, ck->ptr};
+  LLVMValueRef args[3] = {t, lb, extent};
+  LLVMValueRef get = ir_call_named(b, "MPI_Type_get_extent", LLVMFunctionType(ck->i32, params, 3, 0), args, 3);
+  LLVMInstructionSetDebugLoc(get, LLVMInstructionGetDebugLoc(call));
+  LLVMValueRef bytes = LLVMBuildMul(b, LLVMBuildSExt(b, count, ck->i64, ""), LLVMBuildLoad2(b, ck->i64, extent, ""), "");
+  LLVMDisposeBuilder(b);
+  note(ck, call, store, p, bytes);
+}
+
+static void note_mpi(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
+  const char *name = ir_called_name(call);
+  const MpiCall *c = mpi_call_of(call);
+  char what[300];
+  for (size_t i = 0; c && i < sizeof mpi_in_steps / sizeof mpi_in_steps[0]; i++) {
+    if (strcmp(name, mpi_in_steps[i].name)) continue;
+    for (int k = 0; k < 3; k++) {
+      int w = mpi_in_steps[i].writes[k];
+      if (w < 0 || (unsigned)w >= ir_num_call_args(call)) continue;
+      LLVMValueRef p = LLVMGetArgOperand(call, (unsigned)w);
+      if (!no_memory(p) && !own_memory(fn, p, own)) {
+        snprintf(what, sizeof what, "%s writing a request, status or result into memory other than the step's own "
+                                    "local variables", name);
+        refuse(call, what);
+        return;
+      }
+    }
+    if (c->kind != MPI_CALL_DATA) return;
+    note_mpi_buffer(ck, fn, call, c->send_buf, c->send_type, false, own);
+    note_mpi_buffer(ck, fn, call, c->recv_buf, c->recv_type, true, own);
+    return;
+  }
+  snprintf(what, sizeof what, "%s (a step may call MPI_Send, Ssend, Recv, Sendrecv, Isend, Irecv, Bcast, Reduce, "
+                              "Allreduce, Wait, Waitall, Waitany, Test, Barrier, Comm_rank, Comm_size and Wtime)", name);
+  refuse(call, what);
+}
+
 static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
   const MathRule *rule = NULL;
   CallKind kind = call_classify(call, &rule);
@@ -251,7 +318,7 @@ static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) 
     case OMP_ORDERED: return; /* no data of the program's */
     default: refuse(call, "an OpenMP task"); return;
     }
-  case CALL_MPI: refuse(call, "MPI communication"); return;
+  case CALL_MPI: note_mpi(ck, fn, call, own); return;
   case CALL_INDIRECT: refuse(call, "a call through a function pointer"); return;
   case CALL_REQUEST: refuse(call, "a derivative request"); return;
   case CALL_UNKNOWN:

@@ -94,6 +94,7 @@ typedef struct Ckpt {
   long steps;
   Pieces inputs;  /* the bytes the steps only read, as the loop left them */
   Snapshot *live; /* every snapshot alive: each logs what the steps first write after it */
+  long (*agree)(long); /* with MPI in the steps: the least of a value over the ranks */
   size_t snapshot_bytes;
   size_t typical;   /* bytes of the last snapshot taken (its log not counted) */
   size_t step_tape; /* the most chunk bytes one step's tape held */
@@ -215,6 +216,10 @@ static size_t reserve(Ckpt *c, int copies) {
 /* Whether the forward sweep may keep one more snapshot of about the size of the last: it takes at most
  * half of what the budget leaves beside the other tapes and the reserve, the rest is for the snapshots
  * the reverse sweep places between them. */
+/* With MPI in the steps, every rank must run the same steps in the same order: each choice is agreed
+ * with the other ranks (the least of theirs), by the MPI runtime's function. */
+static long agreed(Ckpt *c, long v) { return c->agree ? c->agree(v) : v; }
+
 static bool room_for_snapshot(Ckpt *c, size_t size) {
   size_t others = __parad_rt_tape_budget_limit() ? __parad_rt_tape_budget_held() - c->snapshot_bytes : 0, b = budget();
   size_t keep = others + reserve(c, 2);
@@ -259,7 +264,8 @@ static __attribute__((noinline)) void note_slow(ParadSite *s, char *base, char *
   }
   /* nor is the stack below the frame that runs the step (the step's and its helpers' locals), whichever
      thread writes it */
-  if ((a < c->stack && a >= c->stack_lo) || in_variables(c, a)) return;
+  /* (a null buffer: MPI's receive buffer on a rank that is not the root) */
+  if (!a || (a < c->stack && a >= c->stack_lo) || in_variables(c, a)) return;
   pthread_mutex_lock(&notes_lock);
   note_locked(s, base, a, e, kind);
   pthread_mutex_unlock(&notes_lock);
@@ -586,15 +592,17 @@ void __parad_rt_ckpt_drop_tape(void *tape) {
 
 /* code: the caller's exit code, then nlengths lengths of variable-length arrays the steps use; advance: a
  * step as the forward sweep runs it; taped: a step through split mode with its tape dropped, run once
- * first to learn the tape one step takes (the same function when advance is that already). */
+ * first to learn the tape one step takes (the same function when advance is that already); agree: null,
+ * or where the steps communicate, the MPI runtime's agreement of the ranks' choices. */
 void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, void **shadows, int64_t *code,
-                              int nlengths, ParadStep advance, ParadStep taped) {
+                              int nlengths, ParadStep advance, ParadStep taped, long (*agree)(long)) {
   Ckpt *c = calloc(1, sizeof *c);
   ParadEnvSlot *copy = malloc(sizeof *copy * (size_t)(nenv ? nenv : 1)); /* generated code's are on its stack */
   if (!c || !copy) fail("out of memory");
   memcpy(copy, slots, sizeof *copy * (size_t)nenv);
   c->slots = slots = copy;
   c->nenv = nenv;
+  c->agree = agree;
   c->closure = calloc(2 * (size_t)nenv + 1, sizeof(void *));
   c->zeroed = calloc((size_t)nenv + 1, sizeof(char *));
   if (!c->closure || !c->zeroed) fail("out of memory");
@@ -623,7 +631,7 @@ void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, 
   for (long n = 0;; n++) {
     if (n % c->interval == 0) {
       size_t size = c->typical;
-      while (c->nat > 1 && !room_for_snapshot(c, size)) { /* every other one goes; the rest twice as far apart */
+      while (c->nat > 1 && !agreed(c, room_for_snapshot(c, size))) { /* every other one goes; the rest twice as far apart */
         size_t kept = 0;
         for (size_t i = 0; i < c->nat; i++)
           if (i % 2 == 0) c->at[kept++] = c->at[i];
@@ -696,7 +704,7 @@ static void advance_to(Ckpt *c, Snapshot *from, long to, ParadStep advance) {
 static void reverse_stretch(Ckpt *c, Snapshot *from, long end, ParadStep advance, ParadStep youturn) {
   long a = from->step;
   while (end > a) {
-    long len = end - a, f = free_snapshots(c, c->typical);
+    long len = end - a, f = agreed(c, free_snapshots(c, c->typical));
     if (len == 1 || f == 0) { /* the step before end, from a's state */
       advance_to(c, from, end - 1, advance);
       run(c, youturn);

@@ -1220,3 +1220,13 @@ Record *__parad_mpi_aug_MPI_Unpack(const void *in, int size, int *position, void
 }
 
 void __parad_mpi_rev_MPI_Unpack(Record *r) { rev_packing(r); }
+
+/* ---- checkpointed loops whose steps communicate ---- */
+
+/* The least of v over the ranks: each choice of the checkpointing schedule (runtime/checkpoint.c), so that
+ * every rank runs the same steps in the same order. The loop runs on every rank of MPI_COMM_WORLD. */
+long __parad_mpi_ckpt_agree(long v) {
+  long least = v;
+  MPI_Allreduce(&v, &least, 1, MPI_LONG, MPI_MIN, MPI_COMM_WORLD);
+  return least;
+}
