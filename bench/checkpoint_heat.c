@@ -10,7 +10,8 @@
  * run and a taped one), the peak of tape and snapshots (parad_tape_peak_bytes), and the target bound:
  * 1.1 x (the taped gradient's time + the primal's time per step x the untaped step runs, which revolve
  * counts: the forward sweep's and the recomputations, all runs but the one taped run per step).
- * Each checkpointed gradient equals the taped one (relative 1e-10, when that was run). Exits non-zero when
+ * Gradient times are the faster of two runs (the first pays the page faults of fresh tape and snapshot
+ * memory). Each checkpointed gradient equals the taped one (relative 1e-10, when that was run). Exits non-zero when
  * one does not, or a peak passes its budget. Budgets too small for one step's tape and a few copies of the
  * state (the runtime would stop the program) are skipped.
  *   checkpoint_heat [n T]     (default 300 200; the issue's size: 1000 10000)  */
@@ -69,10 +70,14 @@ int main(int argc, char **argv) {
   printf("  primal: %.3f s (%.3f ms per step)\n", primal, 1e3 * primal / steps);
   double taped = 0;
   if (taped_bytes < 8e9) {
-    parad_tape_reset_peak();
-    t0 = now_seconds();
-    __parad_autodiff((void *)heat_taped, u0, want);
-    taped = now_seconds() - t0;
+    for (int round = 0; round < 2; round++) { /* the faster of two: the first pays for fresh pages */
+      parad_tape_reset_peak();
+      memset(want, 0, sizeof(double) * cells);
+      t0 = now_seconds();
+      __parad_autodiff((void *)heat_taped, u0, want);
+      double t = now_seconds() - t0;
+      if (!round || t < taped) taped = t;
+    }
     printf("  gradient, every step taped: %.3f s (%.2f primals), peak tape %.1f MB\n", taped, taped / primal,
            parad_tape_peak_bytes() / 1e6);
   } else {
@@ -91,11 +96,15 @@ int main(int argc, char **argv) {
       continue;
     }
     parad_set_tape_limit((size_t)(budgets_mb[b] * (1 << 20)));
-    parad_tape_reset_peak();
-    memset(g, 0, sizeof(double) * cells);
-    t0 = now_seconds();
-    __parad_autodiff((void *)heat_checkpointed, u0, g);
-    double grad = now_seconds() - t0;
+    double grad = 0;
+    for (int round = 0; round < 2; round++) { /* as the taped gradient: the faster of two */
+      parad_tape_reset_peak();
+      memset(g, 0, sizeof(double) * cells);
+      t0 = now_seconds();
+      __parad_autodiff((void *)heat_checkpointed, u0, g);
+      double t = now_seconds() - t0;
+      if (!round || t < grad) grad = t;
+    }
     long st, runs;
     parad_checkpoint_counts(&st, &runs);
     size_t peak = parad_tape_peak_bytes();

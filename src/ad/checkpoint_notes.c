@@ -10,6 +10,7 @@
 #include "ad/checkpoint_internal.h"
 #include "analysis/calls.h"
 #include "analysis/memtype.h"
+#include "ir/cfg.h"
 #include "ir/diag.h"
 #include "mpi/mpi.h"
 #include "omp/omp.h"
@@ -75,9 +76,165 @@ static void expand_note(LLVMContextRef c, LLVMValueRef call, bool team) {
   LLVMDisposeBuilder(b);
 }
 
+/* ---- a loop's notes at once ----
+ * A note in a counted loop, of an address affine in the loop's induction variable, in a block every
+ * iteration runs, notes the whole run before the loop instead (its first and last addresses): the loop is
+ * then free of calls and may vectorise. Only where every iteration runs: the loop leaves only from its
+ * latch, when the variable reaches a limit fixed before the loop. */
+
+typedef struct {
+  const Cfg *cfg;
+  const CfgLoop *loop;
+  LLVMValueRef iv, start, step, limit; /* iv = phi [start, preheader], [iv + step, latch]; leaves at limit */
+} Counted;
+
+static bool invariant(const Counted *c, LLVMValueRef v) {
+  return !LLVMIsAInstruction(v) || !cfg_in_loop(c->cfg, c->loop, LLVMGetInstructionParent(v));
+}
+
+/* Whether v is iv times a constant plus something fixed in the loop, through integer arithmetic and
+ * address computations (which C keeps inside one object, so that no step wraps). */
+static bool affine(const Counted *c, LLVMValueRef v, int depth) {
+  if (v == c->iv || invariant(c, v)) return true;
+  if (depth > 8 || !LLVMIsAInstruction(v)) return false;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMAdd:
+  case LLVMSub: return affine(c, LLVMGetOperand(v, 0), depth + 1) && affine(c, LLVMGetOperand(v, 1), depth + 1);
+  case LLVMMul:
+  case LLVMShl:
+    return (affine(c, LLVMGetOperand(v, 0), depth + 1) && LLVMIsAConstantInt(LLVMGetOperand(v, 1))) ||
+           (LLVMGetInstructionOpcode(v) == LLVMMul && LLVMIsAConstantInt(LLVMGetOperand(v, 0)) &&
+            affine(c, LLVMGetOperand(v, 1), depth + 1));
+  case LLVMSExt:
+  case LLVMZExt: return affine(c, LLVMGetOperand(v, 0), depth + 1);
+  case LLVMGetElementPtr:
+    for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
+      if (!affine(c, LLVMGetOperand(v, i), depth + 1)) return false;
+    return true;
+  default: return false;
+  }
+}
+
+/* v (affine) where iv is `at`, built by b before the loop. */
+static LLVMValueRef affine_at(const Counted *c, LLVMBuilderRef b, LLVMValueRef v, LLVMValueRef at) {
+  if (v == c->iv) return at;
+  if (invariant(c, v)) return v;
+  LLVMValueRef x = LLVMInstructionClone(v);
+  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
+    LLVMSetOperand(x, i, affine_at(c, b, LLVMGetOperand(v, i), at));
+  LLVMInsertIntoBuilder(b, x);
+  return x;
+}
+
+/* The loop's counted form, if it has one (see above). */
+static bool counted(const Cfg *cfg, const CfgLoop *l, Counted *c) {
+  *c = (Counted){cfg, l, NULL, NULL, NULL, NULL};
+  if (!l->preheader || !l->latch) return false;
+  LLVMValueRef pt = LLVMGetBasicBlockTerminator(l->preheader), br = LLVMGetBasicBlockTerminator(l->latch);
+  if (!pt || LLVMGetNumSuccessors(pt) != 1 || !br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br)) return false;
+  for (size_t b = 0; b < cfg->blocks.len; b++) { /* only the latch leaves */
+    if (!l->body[b] || cfg->blocks.data[b] == l->latch) continue;
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->blocks.data[b]);
+    for (unsigned i = 0, k = t ? LLVMGetNumSuccessors(t) : 0; i < k; i++)
+      if (!cfg_in_loop(cfg, l, LLVMGetSuccessor(t, i))) return false;
+  }
+  bool exit_on_true = !cfg_in_loop(cfg, l, LLVMGetSuccessor(br, 0));
+  LLVMValueRef cmp = LLVMGetCondition(br);
+  if (exit_on_true == !cfg_in_loop(cfg, l, LLVMGetSuccessor(br, 1)) || !LLVMIsAICmpInst(cmp)) return false;
+  LLVMIntPredicate pred = LLVMGetICmpPredicate(cmp);
+  if (!((pred == LLVMIntEQ && exit_on_true) || (pred == LLVMIntNE && !exit_on_true))) return false;
+  for (LLVMValueRef phi = LLVMGetFirstInstruction(l->header); phi && LLVMIsAPHINode(phi); phi = LLVMGetNextInstruction(phi)) {
+    if (!ir_is_int(LLVMTypeOf(phi)) || LLVMCountIncoming(phi) != 2) continue;
+    LLVMValueRef init = NULL, next = NULL;
+    for (unsigned i = 0; i < 2; i++) {
+      if (LLVMGetIncomingBlock(phi, i) == l->preheader) init = LLVMGetIncomingValue(phi, i);
+      if (LLVMGetIncomingBlock(phi, i) == l->latch) next = LLVMGetIncomingValue(phi, i);
+    }
+    if (!init || !next || !LLVMIsAInstruction(next) || LLVMGetInstructionOpcode(next) != LLVMAdd) continue;
+    LLVMValueRef step = LLVMGetOperand(next, 0) == phi ? LLVMGetOperand(next, 1) : LLVMGetOperand(next, 0);
+    if (!LLVMIsAConstantInt(step) || !LLVMConstIntGetSExtValue(step)) continue;
+    for (int side = 0; side < 2; side++)
+      if (LLVMGetOperand(cmp, (unsigned)side) == next) {
+        *c = (Counted){cfg, l, phi, init, step, LLVMGetOperand(cmp, (unsigned)!side)};
+        if (invariant(c, c->limit) && invariant(c, init)) return true;
+      }
+  }
+  return false;
+}
+
+/* Moves the note `call` (its address argument at `addr_arg`, its size after it) in front of its innermost
+ * loop when it can. */
+static void hoist_note(LLVMContextRef ctx, const Cfg *cfg, const CfgLoopList *loops, LLVMValueRef call, unsigned addr_arg) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(call);
+  const CfgLoop *l = NULL;
+  size_t least = (size_t)-1;
+  for (size_t i = 0; i < loops->len; i++) {
+    if (!cfg_in_loop(cfg, &loops->data[i], bb)) continue;
+    size_t n = 0;
+    for (size_t b = 0; b < cfg->blocks.len; b++) n += loops->data[i].body[b];
+    if (n < least) least = n, l = &loops->data[i];
+  }
+  Counted c;
+  LLVMValueRef addr = LLVMGetArgOperand(call, addr_arg), size = LLVMGetArgOperand(call, addr_arg + 1);
+  if (!l || !counted(cfg, l, &c) || !invariant(&c, size) || !affine(&c, addr, 0) ||
+      !cfg_every_iteration(cfg, l->body, l->header, l->latch, bb))
+    return;
+  for (unsigned i = 0; i < addr_arg; i++) /* the site, the thread number, the base: fixed in the loop */
+    if (!invariant(&c, LLVMGetArgOperand(call, i))) return;
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(l->preheader));
+  /* the last iteration's: the loop leaves when iv + step reaches the limit (and runs once at least: its
+     preheader leads only into it) */
+  LLVMValueRef last = LLVMBuildSub(b, c.limit, c.step, "");
+  LLVMValueRef a0 = LLVMBuildPtrToInt(b, affine_at(&c, b, addr, c.start), i64, "");
+  LLVMValueRef a1 = LLVMBuildPtrToInt(b, affine_at(&c, b, addr, last), i64, "");
+  LLVMValueRef ab[2] = {a0, a1};
+  LLVMValueRef lo = ir_call_intrinsic(b, "llvm.umin", &i64, 1, ab, 2), hi = ir_call_intrinsic(b, "llvm.umax", &i64, 1, ab, 2);
+  LLVMValueRef bytes = LLVMBuildAdd(b, LLVMBuildSub(b, hi, lo, ""), LLVMBuildIntCast2(b, size, i64, 0, ""), "");
+  LLVMValueRef first = LLVMBuildIntToPtr(b, lo, LLVMTypeOf(addr), "");
+  bytes = LLVMBuildIntCast2(b, bytes, LLVMTypeOf(size), 0, "");
+  LLVMInstructionRemoveFromParent(call);
+  LLVMInsertIntoBuilder(b, call);
+  LLVMSetOperand(call, addr_arg, first);
+  LLVMSetOperand(call, addr_arg + 1, bytes);
+  LLVMDisposeBuilder(b);
+}
+
 void checkpoint_lower_notes(LLVMModuleRef m) {
   const char *names[4] = {"__parad_rt_ckpt_note", "__parad_rt_ckpt_note_load", "__parad_rt_ckpt_note_team",
                           "__parad_rt_ckpt_note_load_team"};
+  /* the loops' notes at once, function by function */
+  ValueList fns = {0};
+  ValueMap seen;
+  vmap_init(&seen);
+  for (int k = 0; k < 4; k++) {
+    LLVMValueRef f = LLVMGetNamedFunction(m, names[k]);
+    for (LLVMUseRef u = f ? LLVMGetFirstUse(f) : NULL; u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef call = LLVMGetUser(u), fn = ir_is_call(call) ? fn_of(call) : NULL;
+      if (!fn || vmap_has(&seen, fn)) continue;
+      vmap_put(&seen, fn, fn);
+      vec_push(&fns, fn);
+    }
+  }
+  vmap_free(&seen);
+  for (size_t i = 0; i < fns.len; i++) {
+    Cfg cfg;
+    cfg_build(fns.data[i], &cfg);
+    CfgLoopList loops = {0};
+    cfg_natural_loops(&cfg, &loops);
+    ValueList calls = {0};
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fns.data[i]); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef x = LLVMGetFirstInstruction(bb); x; x = LLVMGetNextInstruction(x))
+        if (ir_is_call(x) && !strncmp(ir_called_name(x), "__parad_rt_ckpt_note", 20)) vec_push(&calls, x);
+    for (size_t k = 0; k < calls.len; k++)
+      hoist_note(LLVMGetModuleContext(m), &cfg, &loops, calls.data[k], strstr(ir_called_name(calls.data[k]), "team") ? 3 : 2);
+    vec_free(&calls);
+    for (size_t k = 0; k < loops.len; k++) free(loops.data[k].body);
+    vec_free(&loops);
+    cfg_free(&cfg);
+  }
+  vec_free(&fns);
   for (int k = 0; k < 4; k++) {
     LLVMValueRef f = LLVMGetNamedFunction(m, names[k]);
     if (!f) continue;

@@ -204,3 +204,29 @@ void cfg_natural_loops(const Cfg *cfg, CfgLoopList *out) {
   }
   free(latches);
 }
+
+bool cfg_every_iteration(const Cfg *cfg, const bool *body, LLVMBasicBlockRef header, LLVMBasicBlockRef latch,
+                         LLVMBasicBlockRef at) {
+  if (at == header || at == latch) return true;
+  size_t n = cfg->blocks.len;
+  bool *seen = xcalloc(n + 1, 1);
+  BlockList work = {0};
+  vec_push(&work, header);
+  seen[cfg_index(cfg, header)] = true;
+  bool reached = false;
+  while (work.len && !reached) {
+    LLVMBasicBlockRef b = work.data[--work.len];
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(b);
+    for (unsigned i = 0, k = term ? LLVMGetNumSuccessors(term) : 0; i < k; i++) {
+      LLVMBasicBlockRef s = LLVMGetSuccessor(term, i);
+      int si = cfg_index(cfg, s);
+      if (si < 0 || s == at || s == header || !body[si] || seen[si]) continue;
+      if (s == latch) reached = true;
+      seen[si] = true;
+      vec_push(&work, s);
+    }
+  }
+  vec_free(&work);
+  free(seen);
+  return !reached;
+}

@@ -43,5 +43,9 @@ typedef VEC(CfgLoop) CfgLoopList;
 void cfg_natural_loops(const Cfg *cfg, CfgLoopList *out);
 /* Is bb (reachable) in the loop. */
 bool cfg_in_loop(const Cfg *cfg, const CfgLoop *l, LLVMBasicBlockRef bb);
+/* Does block `at` of the loop (its header, latch and body, as CfgLoop's) run in every iteration: the latch
+ * cannot be reached from the header, inside the loop, without going through it. */
+bool cfg_every_iteration(const Cfg *cfg, const bool *body, LLVMBasicBlockRef header, LLVMBasicBlockRef latch,
+                         LLVMBasicBlockRef at);
 
 #endif

@@ -8,33 +8,6 @@
 
 #include "reverse/rev_internal.h"
 
-/* Block `at` runs in every iteration of l: the loop's latch cannot be reached from its header, inside
- * the loop, without going through it. */
-static bool every_iteration(RevGen *g, Loop *l, LLVMBasicBlockRef at) {
-  if (at == l->header || at == l->latch) return true;
-  size_t n = g->cfg.blocks.len;
-  bool *seen = xcalloc(n + 1, 1);
-  BlockList work = {0};
-  vec_push(&work, l->header);
-  seen[cfg_index(&g->cfg, l->header)] = true;
-  bool reached = false;
-  while (work.len && !reached) {
-    LLVMBasicBlockRef b = work.data[--work.len];
-    LLVMValueRef term = LLVMGetBasicBlockTerminator(b);
-    for (unsigned i = 0, k = term ? LLVMGetNumSuccessors(term) : 0; i < k; i++) {
-      LLVMBasicBlockRef s = LLVMGetSuccessor(term, i);
-      int si = cfg_index(&g->cfg, s);
-      if (si < 0 || s == at || s == l->header || !in_loop(g, l, s) || seen[si]) continue;
-      if (s == l->latch) reached = true;
-      seen[si] = true;
-      vec_push(&work, s);
-    }
-  }
-  vec_free(&work);
-  free(seen);
-  return !reached;
-}
-
 static bool in_inner_loop(RevGen *g, Loop *l, LLVMBasicBlockRef bb) {
   for (size_t i = 0; i < g->loops.len; i++) {
     Loop *inner = &g->loops.data[i];
@@ -49,7 +22,7 @@ static bool only_records(RevGen *g, Loop *l) {
   for (size_t b = 0; b < g->cfg.blocks.len; b++) {
     if (!l->body[b]) continue;
     LLVMBasicBlockRef bb = g->cfg.blocks.data[b];
-    if (g->plan[b].record_bytes && (!every_iteration(g, l, bb) || in_inner_loop(g, l, bb))) return false;
+    if (g->plan[b].record_bytes && (!cfg_every_iteration(&g->cfg, l->body, l->header, l->latch, bb) || in_inner_loop(g, l, bb))) return false;
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       if (!ir_is_call(i)) continue;
       CallKind k = call_classify(i, NULL);
