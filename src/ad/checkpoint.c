@@ -213,19 +213,6 @@ static bool holds_integer_pointer(LLVMValueRef holder, const Loop *l, int depth)
   return true;
 }
 
-/* Whether a slot of an integer type is ever given a float's bits (clang's -O0 passes a firstprivate
- * double to a parallel region as an i64 stored through a double): then it carries a derivative. */
-static bool holds_float_bits(LLVMValueRef v) {
-  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef user = LLVMGetUser(u);
-    LLVMTypeRef t = LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == v ? LLVMTypeOf(LLVMGetOperand(user, 0))
-                    : LLVMIsALoadInst(user)                                 ? LLVMTypeOf(user)
-                                                                            : NULL;
-    if (t ? ir_carries_derivative(t) : !bookkeeping(user)) return true;
-  }
-  return false;
-}
-
 /* Whether the loop l only reads slot v (itself, or through the functions and regions it hands it to). */
 static bool read_in_loop(const Loop *l, LLVMValueRef v) {
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
@@ -254,7 +241,7 @@ static void reach(ValueMap *d, LLVMValueRef fn, bool *indirect) {
     }
 }
 
-static void differentiated(LLVMModuleRef m, ValueMap *d) {
+void checkpoint_differentiated(LLVMModuleRef m, ValueMap *d) {
   bool indirect = false;
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (!strncmp(LLVMGetValueName(f), REQUEST_PREFIX, strlen(REQUEST_PREFIX)))
@@ -290,7 +277,7 @@ static bool holds_constant_argument(Ck *ck, LLVMValueRef fn, LLVMValueRef v) {
   }
   if (p < 0) return false;
   if (!ck->differentiated_known) {
-    differentiated(ck->m, &ck->differentiated);
+    checkpoint_differentiated(ck->m, &ck->differentiated);
     ck->differentiated_known = true;
   }
   bool requested = false;
@@ -349,7 +336,6 @@ static bool examine(Ck *ck, Loop *l) {
         Var var = {v, ir_type_size(ck->m, t) * (fixed ? LLVMConstIntGetZExtValue(count) : 1), fixed ? NULL : count,
                    ir_contains_ptr(t), ir_carries_derivative(t) || ir_contains_ptr(t), false, false, false, false, false, false, false};
         if (!fixed) l->counts++;
-        var.active = var.active || holds_float_bits(v);
         for (LLVMUseRef u = LLVMGetFirstUse(v); u && var.pointers; u = LLVMGetNextUse(u)) {
           LLVMValueRef user = LLVMGetUser(u);
           if (!LLVMIsAInstruction(user) || !in_loop(l, LLVMGetInstructionParent(user)) || LLVMIsALoadInst(user) ||
@@ -588,13 +574,7 @@ static void localize(Ck *ck, LLVMValueRef fn, const Loop *l) {
       if (whole) {
         LLVMBuildMemCpy(b, to, align, from, align, size);
       } else {
-        /* an integer slot given a float's bits is copied as that float, so that its derivative goes too */
-        LLVMTypeRef as = t;
-        if (l->vars.data[v].active && LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 64)
-          as = LLVMDoubleTypeInContext(ck->c);
-        else if (l->vars.data[v].active && LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 32)
-          as = LLVMFloatTypeInContext(ck->c);
-        LLVMValueRef x = LLVMBuildLoad2(b, as, from, "");
+        LLVMValueRef x = LLVMBuildLoad2(b, t, from, "");
         LLVMSetAlignment(x, align);
         LLVMSetAlignment(LLVMBuildStore(b, x, to), align);
       }

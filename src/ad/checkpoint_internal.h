@@ -37,6 +37,10 @@ static inline LLVMValueRef fn_of(LLVMValueRef inst) { return LLVMGetBasicBlockPa
 /* Whether fn, or a function it calls or forks a team of (seen: those already looked at), makes a call
  * that `matches`. */
 bool checkpoint_reaches(LLVMValueRef fn, bool (*matches)(LLVMValueRef call, CallKind kind), ValueMap *seen);
+/* The functions whose derivatives may be made: the requests' functions and every function they reach
+ * (called, handed to a parallel region or a task, or, once an indirect call is reached, any whose address
+ * is taken). */
+void checkpoint_differentiated(LLVMModuleRef m, ValueMap *d);
 /* The context of either step, and its end (debug information finished). */
 void checkpoint_begin(Ck *ck, LLVMModuleRef m);
 void checkpoint_end(Ck *ck);

@@ -487,6 +487,36 @@ static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) 
   }
 }
 
+/* Whether the uses of v (a global, or an address into it) only load from it, or store into it in
+ * functions no derivative is made of. */
+static bool only_read_by_derivatives(Ck *ck, LLVMValueRef v, int depth) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user)) continue;
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == v && LLVMGetOperand(user, 0) != v &&
+        !vmap_has(&ck->differentiated, fn_of(user)))
+      continue;
+    if ((LLVMIsAConstantExpr(user) || LLVMIsAGetElementPtrInst(user)) && LLVMGetOperand(user, 0) == v && depth < 4 &&
+        only_read_by_derivatives(ck, user, depth + 1))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/* A global the steps read, whose address goes nowhere and which no function a derivative is made of
+ * writes: it holds the same value in the loop's reverse sweep, and is not noted (a note would hand its
+ * address to a call, after which the optimiser would have to read it again after every call in a loop). */
+static bool fixed_global(Ck *ck, LLVMValueRef p) {
+  LLVMValueRef g = ir_strip_pointer_casts(ir_address_base(p));
+  if (!LLVMIsAGlobalVariable(g)) return false;
+  if (!ck->differentiated_known) {
+    checkpoint_differentiated(ck->m, &ck->differentiated);
+    ck->differentiated_known = true;
+  }
+  return only_read_by_derivatives(ck, g, 0);
+}
+
 void checkpoint_add_notes(Ck *ck, LLVMValueRef fn, uint64_t own) {
   LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(ck->c, NOTING, strlen(NOTING), "", 0));
   ValueList insts = {0};
@@ -507,7 +537,7 @@ void checkpoint_add_notes(Ck *ck, LLVMValueRef fn, uint64_t own) {
       note(ck, i, true, p, size_of(ck, LLVMTypeOf(v)));
     } else if (LLVMIsALoadInst(i)) {
       LLVMValueRef p = LLVMGetOperand(i, 0);
-      if (own_memory(fn, p, own)) continue;
+      if (own_memory(fn, p, own) || fixed_global(ck, p)) continue;
       if (!LLVMIsAConstant(p)) {
         note(ck, i, false, p, size_of(ck, LLVMTypeOf(i)));
       } else if (!vmap_has(&constant_reads, p)) { /* a global's: once per call, when the function starts (a read's
