@@ -85,25 +85,63 @@ static void expand_note(LLVMContextRef c, LLVMValueRef call, bool team) {
 typedef struct {
   const Cfg *cfg;
   const CfgLoop *loop;
-  LLVMValueRef iv, start, step, limit; /* iv = phi [start, preheader], [iv + step, latch]; leaves at limit */
+  LLVMValueRef iv, start, step, limit; /* iv = phi [start, preheader], [iv + step, latch] */
+  LLVMIntPredicate stay;                /* the loop goes on while `iv + step stay limit` */
 } Counted;
 
 static bool invariant(const Counted *c, LLVMValueRef v) {
   return !LLVMIsAInstruction(v) || !cfg_in_loop(c->cfg, c->loop, LLVMGetInstructionParent(v));
 }
 
+/* The global a load reads, when no derivative's code writes it (a grid size: fixed_global marked it). */
+static LLVMValueRef fixed_global_read(LLVMValueRef v) {
+  LLVMValueRef g = LLVMIsALoadInst(v) && !LLVMGetVolatile(v) ? LLVMGetOperand(v, 0) : NULL;
+  if (!g || !LLVMIsAGlobalVariable(g)) return NULL;
+  unsigned kind = LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(v)), FIXED, strlen(FIXED));
+  size_t n;
+  LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(g, &n);
+  bool fixed = false;
+  for (unsigned i = 0; i < n && !fixed; i++) fixed = LLVMValueMetadataEntriesGetKind(md, i) == kind;
+  if (md) LLVMDisposeValueMetadataEntries(md);
+  return fixed ? g : NULL;
+}
+
+/* The global every incoming value of a phi reads (a value read again in each iteration, after every call
+ * of sin: the optimiser cannot tell that sin leaves it alone), or NULL. */
+static LLVMValueRef phi_of_reads(LLVMValueRef phi) {
+  LLVMValueRef g = NULL;
+  for (unsigned i = 0, n = LLVMCountIncoming(phi); i < n; i++) {
+    LLVMValueRef r = fixed_global_read(LLVMGetIncomingValue(phi, i));
+    if (!r || (g && r != g)) return NULL;
+    g = r;
+  }
+  return g;
+}
+
+/* Whether v has the same value in every iteration: defined before the loop, a read of such a global, or
+ * arithmetic on such values. */
+static bool fixed(const Counted *c, LLVMValueRef v, int depth) {
+  if (invariant(c, v)) return true;
+  if (depth > 8 || v == c->iv) return false;
+  if (fixed_global_read(v) || (LLVMIsAPHINode(v) && phi_of_reads(v))) return true;
+  if (!LLVMIsABinaryOperator(v) && !LLVMIsACastInst(v) && !LLVMIsAGetElementPtrInst(v)) return false;
+  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
+    if (!fixed(c, LLVMGetOperand(v, i), depth + 1)) return false;
+  return true;
+}
+
 /* Whether v is iv times a constant plus something fixed in the loop, through integer arithmetic and
  * address computations (which C keeps inside one object, so that no step wraps). */
 static bool affine(const Counted *c, LLVMValueRef v, int depth) {
-  if (v == c->iv || invariant(c, v)) return true;
+  if (v == c->iv || fixed(c, v, 0)) return true;
   if (depth > 8 || !LLVMIsAInstruction(v)) return false;
   switch (LLVMGetInstructionOpcode(v)) {
   case LLVMAdd:
   case LLVMSub: return affine(c, LLVMGetOperand(v, 0), depth + 1) && affine(c, LLVMGetOperand(v, 1), depth + 1);
   case LLVMMul:
   case LLVMShl:
-    return (affine(c, LLVMGetOperand(v, 0), depth + 1) && LLVMIsAConstantInt(LLVMGetOperand(v, 1))) ||
-           (LLVMGetInstructionOpcode(v) == LLVMMul && LLVMIsAConstantInt(LLVMGetOperand(v, 0)) &&
+    return (affine(c, LLVMGetOperand(v, 0), depth + 1) && fixed(c, LLVMGetOperand(v, 1), 0)) ||
+           (LLVMGetInstructionOpcode(v) == LLVMMul && fixed(c, LLVMGetOperand(v, 0), 0) &&
             affine(c, LLVMGetOperand(v, 1), depth + 1));
   case LLVMSExt:
   case LLVMZExt: return affine(c, LLVMGetOperand(v, 0), depth + 1);
@@ -115,10 +153,13 @@ static bool affine(const Counted *c, LLVMValueRef v, int depth) {
   }
 }
 
-/* v (affine) where iv is `at`, built by b before the loop. */
+/* v (affine) where iv is `at`, built by b in front of the loop (a global's read is read there). */
 static LLVMValueRef affine_at(const Counted *c, LLVMBuilderRef b, LLVMValueRef v, LLVMValueRef at) {
   if (v == c->iv) return at;
   if (invariant(c, v)) return v;
+  LLVMValueRef g = fixed_global_read(v);
+  if (!g && LLVMIsAPHINode(v)) g = phi_of_reads(v);
+  if (g) return LLVMBuildLoad2(b, LLVMTypeOf(v), g, "");
   LLVMValueRef x = LLVMInstructionClone(v);
   for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
     LLVMSetOperand(x, i, affine_at(c, b, LLVMGetOperand(v, i), at));
@@ -126,9 +167,10 @@ static LLVMValueRef affine_at(const Counted *c, LLVMBuilderRef b, LLVMValueRef v
   return x;
 }
 
-/* The loop's counted form, if it has one (see above). */
+/* The loop's counted form, if it has one: it leaves only from its latch, when iv + step reaches the limit
+ * (equality), or passes it (a step of 1 or -1 compared with <, > or their unsigned forms). */
 static bool counted(const Cfg *cfg, const CfgLoop *l, Counted *c) {
-  *c = (Counted){cfg, l, NULL, NULL, NULL, NULL};
+  *c = (Counted){cfg, l, NULL, NULL, NULL, NULL, LLVMIntEQ};
   if (!l->preheader || !l->latch) return false;
   LLVMValueRef pt = LLVMGetBasicBlockTerminator(l->preheader), br = LLVMGetBasicBlockTerminator(l->latch);
   if (!pt || LLVMGetNumSuccessors(pt) != 1 || !br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br)) return false;
@@ -138,11 +180,9 @@ static bool counted(const Cfg *cfg, const CfgLoop *l, Counted *c) {
     for (unsigned i = 0, k = t ? LLVMGetNumSuccessors(t) : 0; i < k; i++)
       if (!cfg_in_loop(cfg, l, LLVMGetSuccessor(t, i))) return false;
   }
-  bool exit_on_true = !cfg_in_loop(cfg, l, LLVMGetSuccessor(br, 0));
+  bool stay_on_true = cfg_in_loop(cfg, l, LLVMGetSuccessor(br, 0));
   LLVMValueRef cmp = LLVMGetCondition(br);
-  if (exit_on_true == !cfg_in_loop(cfg, l, LLVMGetSuccessor(br, 1)) || !LLVMIsAICmpInst(cmp)) return false;
-  LLVMIntPredicate pred = LLVMGetICmpPredicate(cmp);
-  if (!((pred == LLVMIntEQ && exit_on_true) || (pred == LLVMIntNE && !exit_on_true))) return false;
+  if (stay_on_true == cfg_in_loop(cfg, l, LLVMGetSuccessor(br, 1)) || !LLVMIsAICmpInst(cmp)) return false;
   for (LLVMValueRef phi = LLVMGetFirstInstruction(l->header); phi && LLVMIsAPHINode(phi); phi = LLVMGetNextInstruction(phi)) {
     if (!ir_is_int(LLVMTypeOf(phi)) || LLVMCountIncoming(phi) != 2) continue;
     LLVMValueRef init = NULL, next = NULL;
@@ -153,11 +193,17 @@ static bool counted(const Cfg *cfg, const CfgLoop *l, Counted *c) {
     if (!init || !next || !LLVMIsAInstruction(next) || LLVMGetInstructionOpcode(next) != LLVMAdd) continue;
     LLVMValueRef step = LLVMGetOperand(next, 0) == phi ? LLVMGetOperand(next, 1) : LLVMGetOperand(next, 0);
     if (!LLVMIsAConstantInt(step) || !LLVMConstIntGetSExtValue(step)) continue;
-    for (int side = 0; side < 2; side++)
-      if (LLVMGetOperand(cmp, (unsigned)side) == next) {
-        *c = (Counted){cfg, l, phi, init, step, LLVMGetOperand(cmp, (unsigned)!side)};
-        if (invariant(c, c->limit) && invariant(c, init)) return true;
-      }
+    long long s = LLVMConstIntGetSExtValue(step);
+    for (int side = 0; side < 2; side++) {
+      if (LLVMGetOperand(cmp, (unsigned)side) != next) continue;
+      LLVMIntPredicate p = LLVMGetICmpPredicate(cmp); /* as `next p limit` */
+      if (side) p = p == LLVMIntSLT ? LLVMIntSGT : p == LLVMIntSGT ? LLVMIntSLT : p == LLVMIntULT ? LLVMIntUGT : p == LLVMIntUGT ? LLVMIntULT : p;
+      bool ok = stay_on_true ? p == LLVMIntNE || ((p == LLVMIntSLT || p == LLVMIntULT) && s == 1) ||
+                                   ((p == LLVMIntSGT || p == LLVMIntUGT) && s == -1)
+                             : p == LLVMIntEQ;
+      *c = (Counted){cfg, l, phi, init, step, LLVMGetOperand(cmp, (unsigned)!side), stay_on_true ? p : LLVMIntNE};
+      if (ok && fixed(c, c->limit, 0) && fixed(c, init, 0)) return true;
+    }
   }
   return false;
 }
@@ -184,19 +230,28 @@ static void hoist_note(LLVMContextRef ctx, const Cfg *cfg, const CfgLoopList *lo
   LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
   LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(l->preheader));
-  /* the last iteration's: the loop leaves when iv + step reaches the limit (and runs once at least: its
-     preheader leads only into it) */
-  LLVMValueRef last = LLVMBuildSub(b, c.limit, c.step, "");
-  LLVMValueRef a0 = LLVMBuildPtrToInt(b, affine_at(&c, b, addr, c.start), i64, "");
+  /* the first and last iterations' (the loop runs once at least: its preheader leads only into it) */
+  LLVMValueRef limit = affine_at(&c, b, c.limit, NULL), first = affine_at(&c, b, c.start, NULL), last;
+  if (c.stay == LLVMIntNE) { /* leaves when iv + step == limit */
+    last = LLVMBuildSub(b, limit, c.step, "");
+  } else { /* goes on while iv + 1 < limit (or iv - 1 > limit): from first to limit -+ 1, at least once */
+    bool up = c.stay == LLVMIntSLT || c.stay == LLVMIntULT, sign = c.stay == LLVMIntSLT || c.stay == LLVMIntSGT;
+    LLVMValueRef edge = up ? LLVMBuildSub(b, limit, LLVMConstInt(LLVMTypeOf(limit), 1, 0), "")
+                           : LLVMBuildAdd(b, limit, LLVMConstInt(LLVMTypeOf(limit), 1, 0), "");
+    LLVMValueRef mm[2] = {first, edge};
+    LLVMTypeRef it = LLVMTypeOf(limit);
+    last = ir_call_intrinsic(b, up ? (sign ? "llvm.smax" : "llvm.umax") : (sign ? "llvm.smin" : "llvm.umin"), &it, 1, mm, 2);
+  }
+  LLVMValueRef a0 = LLVMBuildPtrToInt(b, affine_at(&c, b, addr, first), i64, "");
   LLVMValueRef a1 = LLVMBuildPtrToInt(b, affine_at(&c, b, addr, last), i64, "");
   LLVMValueRef ab[2] = {a0, a1};
   LLVMValueRef lo = ir_call_intrinsic(b, "llvm.umin", &i64, 1, ab, 2), hi = ir_call_intrinsic(b, "llvm.umax", &i64, 1, ab, 2);
   LLVMValueRef bytes = LLVMBuildAdd(b, LLVMBuildSub(b, hi, lo, ""), LLVMBuildIntCast2(b, size, i64, 0, ""), "");
-  LLVMValueRef first = LLVMBuildIntToPtr(b, lo, LLVMTypeOf(addr), "");
+  LLVMValueRef from = LLVMBuildIntToPtr(b, lo, LLVMTypeOf(addr), "");
   bytes = LLVMBuildIntCast2(b, bytes, LLVMTypeOf(size), 0, "");
   LLVMInstructionRemoveFromParent(call);
   LLVMInsertIntoBuilder(b, call);
-  LLVMSetOperand(call, addr_arg, first);
+  LLVMSetOperand(call, addr_arg, from);
   LLVMSetOperand(call, addr_arg + 1, bytes);
   LLVMDisposeBuilder(b);
 }
@@ -514,7 +569,10 @@ static bool fixed_global(Ck *ck, LLVMValueRef p) {
     checkpoint_differentiated(ck->m, &ck->differentiated);
     ck->differentiated_known = true;
   }
-  return only_read_by_derivatives(ck, g, 0);
+  if (!only_read_by_derivatives(ck, g, 0)) return false;
+  /* marked for checkpoint_lower_notes, where a loop's read of it is fixed in the loop */
+  LLVMGlobalSetMetadata(g, LLVMGetMDKindIDInContext(ck->c, FIXED, strlen(FIXED)), LLVMMDNodeInContext2(ck->c, NULL, 0));
+  return true;
 }
 
 void checkpoint_add_notes(Ck *ck, LLVMValueRef fn, uint64_t own) {
