@@ -296,6 +296,77 @@ static bool holds_constant_argument(Ck *ck, LLVMValueRef fn, LLVMValueRef v) {
   return requested;
 }
 
+/* The steps run on a copy of the loop's variables, and are run again after the function returned: a local
+ * variable's address kept where a step could find it would reach a copy left behind, or a frame that is
+ * gone. Kept in one of the loop's variables, the address of another is moved by the runtime into its
+ * copies (the variable it points into stays where it is, the one holding it is marked); kept in a local
+ * variable the loop does not use, no step finds it; anything else is refused. The addresses are followed
+ * through address arithmetic, choices, and slots they are stored into and read back from (which
+ * locals each value may point into: a bit per local, the last for all beyond 63). */
+static bool keep_local_addresses(Loop *l) {
+  ValueList locals = {0};
+  ValueMap origin, holds; /* value -> the locals it may point into; slot -> those it may hold */
+  vmap_init(&origin);
+  vmap_init(&holds);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(l->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      if (LLVMIsAAllocaInst(i)) {
+        vmap_put(&origin, i, (void *)(uintptr_t)(1ull << (locals.len < 63 ? locals.len : 63)));
+        vec_push(&locals, i);
+      }
+#define MASK(map, v) ((uint64_t)(uintptr_t)vmap_get(map, v))
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(l->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+        uint64_t m = 0;
+        if (LLVMIsAGetElementPtrInst(i) || LLVMIsABitCastInst(i) || LLVMIsAAddrSpaceCastInst(i)) {
+          m = MASK(&origin, LLVMGetOperand(i, 0));
+        } else if (LLVMIsASelectInst(i)) {
+          m = MASK(&origin, LLVMGetOperand(i, 1)) | MASK(&origin, LLVMGetOperand(i, 2));
+        } else if (LLVMIsAPHINode(i)) {
+          for (unsigned k = 0, n = LLVMCountIncoming(i); k < n; k++) m |= MASK(&origin, LLVMGetIncomingValue(i, k));
+        } else if (LLVMIsALoadInst(i) && ir_contains_ptr(LLVMTypeOf(i))) {
+          m = MASK(&holds, ir_address_base(LLVMGetOperand(i, 0)));
+        } else if (LLVMIsAStoreInst(i) && MASK(&origin, LLVMGetOperand(i, 0))) {
+          LLVMValueRef to = ir_address_base(LLVMGetOperand(i, 1));
+          uint64_t had = MASK(&holds, to), now = had | MASK(&origin, LLVMGetOperand(i, 0));
+          if (now != had) vmap_put(&holds, to, (void *)(uintptr_t)now), changed = true;
+          continue;
+        }
+        if (m && (m | MASK(&origin, i)) != MASK(&origin, i)) {
+          vmap_put(&origin, i, (void *)(uintptr_t)(m | MASK(&origin, i)));
+          changed = true;
+        }
+      }
+  }
+  bool ok = true;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(l->fn); bb && ok; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && ok; i = LLVMGetNextInstruction(i)) {
+      uint64_t m = LLVMIsAStoreInst(i) ? MASK(&origin, LLVMGetOperand(i, 0)) : 0;
+      if (!m) continue;
+      LLVMValueRef to = ir_address_base(LLVMGetOperand(i, 1));
+      int holder = var_index(l, to);
+      if (LLVMIsAAllocaInst(to) && fn_of(to) == l->fn && holder < 0) continue; /* no step finds it */
+      for (size_t k = 0; k < locals.len && ok; k++) {
+        if (!(m >> (k < 63 ? k : 63) & 1)) continue;
+        int target = var_index(l, locals.data[k]);
+        ok = holder >= 0 && target >= 0 && (k < 63 || m >> 63 == 0);
+        if (ok) l->vars.data[target].pointed_to = true, l->vars.data[target].read_only = false;
+      }
+      if (ok) l->vars.data[holder].points_into = true;
+      else
+        diag_error(i, "the address of a local variable is kept in memory in a function with a checkpointed loop, "
+                      "whose steps run on a copy of its variables, also after it returned: allocate the variable "
+                      "with malloc");
+    }
+#undef MASK
+  vec_free(&locals);
+  vmap_free(&origin);
+  vmap_free(&holds);
+  return ok;
+}
+
 /* The loop's variables and exits; false (reported) for what cannot move into a function of its own. */
 static bool examine(Ck *ck, Loop *l) {
   int before = diag_error_count();
@@ -333,8 +404,11 @@ static bool examine(Ck *ck, Loop *l) {
         LLVMTypeRef t = LLVMGetAllocatedType(v);
         LLVMValueRef count = LLVMGetOperand(v, 0);
         bool fixed = LLVMIsAConstantInt(count);
-        Var var = {v, ir_type_size(ck->m, t) * (fixed ? LLVMConstIntGetZExtValue(count) : 1), fixed ? NULL : count,
-                   ir_contains_ptr(t), ir_carries_derivative(t) || ir_contains_ptr(t), false, false, false, false, false, false, false};
+        Var var = {.alloca = v,
+                   .size = ir_type_size(ck->m, t) * (fixed ? LLVMConstIntGetZExtValue(count) : 1),
+                   .count = fixed ? NULL : count,
+                   .pointers = ir_contains_ptr(t),
+                   .active = ir_carries_derivative(t) || ir_contains_ptr(t)};
         if (!fixed) l->counts++;
         for (LLVMUseRef u = LLVMGetFirstUse(v); u && var.pointers; u = LLVMGetNextUse(u)) {
           LLVMValueRef user = LLVMGetUser(u);
@@ -385,29 +459,7 @@ static bool examine(Ck *ck, Loop *l) {
       return false;
     }
   }
-  /* the steps run on a copy of the variables, and are run again after the function returned: no local
-     variable of the function may have its address kept where a step could find it (it would reach a copy
-     left behind, or a frame that is gone), but for one of the loop's variables kept in another (the
-     runtime points it into the copy), or any kept in a local variable the loop does not use */
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(l->fn); bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef kept = LLVMIsAStoreInst(i) ? ir_address_base(LLVMGetOperand(i, 0)) : NULL;
-      LLVMValueRef into = kept ? LLVMGetOperand(i, 1) : NULL;
-      if (kept && LLVMIsAAllocaInst(into) && fn_of(into) == l->fn && var_index(l, into) < 0) continue;
-      if (kept && var_index(l, kept) >= 0 && var_index(l, into) >= 0) {
-        Var *target = &l->vars.data[var_index(l, kept)];
-        target->pointed_to = true, target->read_only = false;
-        l->vars.data[var_index(l, LLVMGetOperand(i, 1))].points_into = true;
-        continue;
-      }
-      if (kept && LLVMIsAAllocaInst(kept) && fn_of(kept) == l->fn) {
-        diag_error(i, "the address of a local variable is kept in memory in a function with a checkpointed loop, "
-                      "whose steps run on a copy of its variables, also after it returned: allocate the variable "
-                      "with malloc");
-        return false;
-      }
-    }
-  return diag_error_count() == before;
+  return keep_local_addresses(l) && diag_error_count() == before;
 }
 
 static LLVMValueRef add_function(Ck *ck, const char *name, LLVMTypeRef ret, unsigned nptrs) {

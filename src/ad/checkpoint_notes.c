@@ -417,15 +417,12 @@ static const struct {
     {"MPI_Comm_size", {1, -1, -1}}, {"MPI_Wtime", {-1, -1, -1}},
 };
 
-/* A constant pointer (null, MPI_IN_PLACE, MPI_STATUS_IGNORE) is no memory. */
-static bool no_memory(LLVMValueRef p) { return LLVMIsAConstant(p) && !LLVMIsAGlobalValue(ir_strip_pointer_casts(p)); }
-
 /* Notes a data call's buffer: argument buf, of `count` (the argument before the datatype's) elements. */
 static void note_mpi_buffer(Ck *ck, LLVMValueRef fn, LLVMValueRef call, int buf, int type, bool store, uint64_t own) {
   if (buf < 0 || type < 1) return;
   LLVMValueRef p = LLVMGetArgOperand(call, (unsigned)buf), t = LLVMGetArgOperand(call, (unsigned)type);
   LLVMValueRef count = LLVMGetArgOperand(call, (unsigned)type - 1);
-  if (no_memory(p) || own_memory(fn, p, own)) return;
+  if (mpi_not_memory(p) || own_memory(fn, p, own)) return;
   LLVMValueRef lb = ir_entry_alloca(fn, ck->i64, "mpi.lb"), extent = ir_entry_alloca(fn, ck->i64, "mpi.extent");
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
   LLVMPositionBuilderBefore(b, call);
@@ -448,7 +445,7 @@ static void note_mpi(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
       int w = mpi_in_steps[i].writes[k];
       if (w < 0 || (unsigned)w >= ir_num_call_args(call)) continue;
       LLVMValueRef p = LLVMGetArgOperand(call, (unsigned)w);
-      if (!no_memory(p) && !own_memory(fn, p, own)) {
+      if (!mpi_not_memory(p) && !own_memory(fn, p, own)) {
         snprintf(what, sizeof what, "%s writing a request, status or result into memory other than the step's own "
                                     "local variables", name);
         refuse(call, what);

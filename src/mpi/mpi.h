@@ -44,6 +44,9 @@ enum { MPI_PACKED_SIDE = -2 };
 /* The entry of an MPI call (its name starts with MPI_), or NULL for anything else. */
 const MpiCall *mpi_call_of(LLVMValueRef call);
 
+/* Whether a pointer argument is a constant that is no memory (null, MPI_IN_PLACE, MPI_STATUS_IGNORE). */
+bool mpi_not_memory(LLVMValueRef buf);
+
 /* What a datatype operand is, as far as it can be told before run time. Handles are recognised by the
  * spellings of the libraries Parad knows (Open MPI's globals, MPICH's constants); anything else (a
  * derived datatype, a handle in a variable) is left to the runtime, which asks the library. Bytes are

@@ -129,8 +129,7 @@ bool mpi_may_carry_derivatives(const MpiCall *c, LLVMValueRef call) {
  * run time). MPI_PACKED says nothing either, but what was packed is known to the runtime (its MPI_Pack). */
 static bool laid_out_by_memory(int type) { return type == MPI_TYPE_BYTES || type == MPI_TYPE_UNKNOWN; }
 
-/* A buffer that is a constant (null, MPI_IN_PLACE) is not memory. */
-static bool not_memory(LLVMValueRef buf) { return LLVMIsAConstant(buf) && !LLVMIsAGlobalValue(ir_strip_pointer_casts(buf)); }
+bool mpi_not_memory(LLVMValueRef buf) { return LLVMIsAConstant(buf) && !LLVMIsAGlobalValue(ir_strip_pointer_casts(buf)); }
 
 static bool has_floats(const MemLayout *l) {
   for (unsigned i = 0; i < l->n; i++)
@@ -145,7 +144,7 @@ typedef enum { MPI_HOLDS_NO_FLOATS, MPI_HOLDS_FLOATS, MPI_HOLDS_UNKNOWN } MpiCon
 static MpiContent side_content(const MpiCall *c, LLVMValueRef call, int side) {
   int t = side_type(c, call, side);
   LLVMValueRef buf = side_buffer(c, call, side);
-  if (t < 0 || t == MPI_TYPE_INTEGER || !buf || not_memory(buf)) return MPI_HOLDS_NO_FLOATS;
+  if (t < 0 || t == MPI_TYPE_INTEGER || !buf || mpi_not_memory(buf)) return MPI_HOLDS_NO_FLOATS;
   if (!laid_out_by_memory(t)) return t == MPI_TYPE_FLOAT ? MPI_HOLDS_FLOATS : MPI_HOLDS_UNKNOWN;
   MemLayout l;
   if (!memtype_layout_of_data(buf, &l)) return MPI_HOLDS_UNKNOWN;
@@ -195,7 +194,7 @@ void mpi_buffer_arguments(const MpiCall *c, LLVMValueRef call, unsigned i, LLVMV
   MemLayout l;
   out[0] = shadow;
   out[1] = LLVMConstNull(LLVMPointerTypeInContext(LLVMGetModuleContext(m), 0));
-  if (t >= 0 && laid_out_by_memory(t) && !not_memory(buf) && memtype_layout_of_data(buf, &l)) out[1] = layout_constant(m, &l);
+  if (t >= 0 && laid_out_by_memory(t) && !mpi_not_memory(buf) && memtype_layout_of_data(buf, &l)) out[1] = layout_constant(m, &l);
 }
 
 LLVMValueRef mpi_runtime_function(LLVMValueRef call, const MpiCall *c, const char *phase) {
@@ -222,7 +221,7 @@ LLVMValueRef mpi_runtime_function(LLVMValueRef call, const MpiCall *c, const cha
 bool mpi_receive_without_shadow(const Activity *a, const MpiCall *c, LLVMValueRef call, char *msg, size_t n) {
   if (!mpi_receive_may_hold_floats(c, call)) return false;
   LLVMValueRef buf = LLVMGetArgOperand(call, (unsigned)c->recv_buf);
-  if (activity_shadowed(a, buf) || not_memory(buf)) return false;
+  if (activity_shadowed(a, buf) || mpi_not_memory(buf)) return false;
   char what[256];
   ir_describe_memory(buf, what, sizeof what);
   snprintf(msg, n, "%s receives floating-point data into memory that has no shadow (%s): its derivative would be "
