@@ -74,6 +74,7 @@ typedef struct {
   BlockList exits;  /* where the loop leaves for, each once */
   unsigned counts;  /* variable-length arrays among the variables: their lengths follow the code (ckpt.code) */
   ValueList outside, outside_at; /* values computed before the loop that it uses, and a use of each */
+  ValueList privates; /* slots each step writes before it reads them, and nothing reads after the loop */
 } Loop;
 
 static bool in_loop(const Loop *l, LLVMBasicBlockRef bb) { return vmap_has(&l->in, LLVMBasicBlockAsValue(bb)); }
@@ -127,6 +128,27 @@ static bool written_before_read(const Loop *l, LLVMValueRef v) {
 }
 
 /* Debug records and lifetime markers: what says nothing of a variable's value. */
+static bool bookkeeping(LLVMValueRef inst);
+
+/* Whether slot v (of a scalar) is the step's own: every step stores it before it loads it, and only stores
+ * reach it outside the loop (clang's slot for a firstprivate value handed to a region, say). It then
+ * moves into the loop's function, no variable of the loop: nothing of it crosses from step to step. */
+static bool private_to_step(const Loop *l, LLVMValueRef v) {
+  LLVMTypeRef t = LLVMGetAllocatedType(v);
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  if (!LLVMIsAConstantInt(LLVMGetOperand(v, 0)) || LLVMConstIntGetZExtValue(LLVMGetOperand(v, 0)) != 1 ||
+      !(k == LLVMIntegerTypeKind || k == LLVMDoubleTypeKind || k == LLVMFloatTypeKind || k == LLVMPointerTypeKind))
+    return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!LLVMIsAInstruction(user) || bookkeeping(user)) continue;
+    bool inside = in_loop(l, LLVMGetInstructionParent(user));
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == v && LLVMGetOperand(user, 0) != v) continue;
+    if (!inside || !LLVMIsALoadInst(user)) return false;
+  }
+  return written_before_read(l, v);
+}
+
 static bool bookkeeping(LLVMValueRef inst) {
   return ir_is_debug_intrinsic(inst) || (ir_is_call(inst) && !strncmp(ir_called_name(inst), "llvm.lifetime.", 14));
 }
@@ -401,6 +423,12 @@ static bool examine(Ck *ck, Loop *l) {
           continue;
         }
         if (var_index(l, v) >= 0) continue;
+        if (private_to_step(l, v)) {
+          bool seen = false;
+          for (size_t j = 0; j < l->privates.len && !seen; j++) seen = l->privates.data[j] == v;
+          if (!seen) vec_push(&l->privates, v);
+          continue;
+        }
         LLVMTypeRef t = LLVMGetAllocatedType(v);
         LLVMValueRef count = LLVMGetOperand(v, 0);
         bool fixed = LLVMIsAConstantInt(count);
@@ -499,9 +527,21 @@ static LLVMValueRef move_loop(Ck *ck, Loop *l, const char *name, LLVMValueRef *c
         if (LLVMGetOperand(users.data[j], o) == a) LLVMSetOperand(users.data[j], o, LLVMGetParam(loop, v));
     vec_free(&users);
   }
+  /* the steps' own slots move with the loop */
+  LLVMPositionBuilderAtEnd(b, entry);
+  for (size_t p = 0; p < l->privates.len; p++) {
+    LLVMValueRef a = l->privates.data[p], own = LLVMBuildAlloca(b, LLVMGetAllocatedType(a), "");
+    LLVMSetAlignment(own, LLVMGetAlignment(a));
+    ValueList users = {0};
+    for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u))
+      if (LLVMIsAInstruction(LLVMGetUser(u)) && fn_of(LLVMGetUser(u)) == loop) vec_push(&users, LLVMGetUser(u));
+    for (size_t j = 0; j < users.len; j++)
+      for (unsigned o = 0, n = (unsigned)LLVMGetNumOperands(users.data[j]); o < n; o++)
+        if (LLVMGetOperand(users.data[j], o) == a) LLVMSetOperand(users.data[j], o, own);
+    vec_free(&users);
+  }
   /* the lengths it uses are read from after the code, where the function stores them (and the runtime
      keeps them for the step) */
-  LLVMPositionBuilderAtEnd(b, entry);
   for (unsigned v = 0, c = 1; v < k; v++) {
     LLVMValueRef count = l->vars.data[v].count;
     if (!count) continue;
@@ -867,6 +907,7 @@ static void outline(Ck *ck, LLVMValueRef marker) {
   vec_free(&l.vars);
   vec_free(&l.outside);
   vec_free(&l.outside_at);
+  vec_free(&l.privates);
   vmap_free(&l.in);
 }
 
