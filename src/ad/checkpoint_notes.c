@@ -78,9 +78,10 @@ static void expand_note(LLVMContextRef c, LLVMValueRef call, bool team) {
 
 /* ---- a loop's notes at once ----
  * A note in a counted loop, of an address affine in the loop's induction variable, in a block every
- * iteration runs, notes the whole run before the loop instead (its first and last addresses): the loop is
- * then free of calls and may vectorise. Only where every iteration runs: the loop leaves only from its
- * latch, when the variable reaches a limit fixed before the loop. */
+ * iteration runs, notes the whole run in front of the loop instead (from its first to its last address):
+ * the loop is then free of calls and may vectorise. Only where every iteration runs, since a hull must
+ * stay inside its object: the loop leaves only from its latch, when the variable reaches or passes a limit
+ * with the same value in every iteration. */
 
 typedef struct {
   const Cfg *cfg;
