@@ -12,6 +12,7 @@
 #include "analysis/calls.h"
 #include "ir/cfg.h"
 #include "ir/diag.h"
+#include "mpi/mpi.h"
 #include "omp/omp.h"
 
 /* The loop's variables: the enclosing function's stack slots the loop uses. */
@@ -235,6 +236,18 @@ static bool holds_integer_pointer(LLVMValueRef holder, const Loop *l, int depth)
   return true;
 }
 
+/* Whether `user` of slot v hands MPI the address of handles kept there (requests that the step's calls
+ * fill and complete: Open MPI's are pointers): no pointer of the program moves. */
+static bool mpi_handles(LLVMValueRef user, LLVMValueRef v) {
+  if (ir_is_call(user)) return mpi_call_of(user) != NULL;
+  if (!LLVMIsAGetElementPtrInst(user) || LLVMGetOperand(user, 0) != v) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(user); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef x = LLVMGetUser(u);
+    if (!LLVMIsALoadInst(x) && !(ir_is_call(x) && mpi_call_of(x))) return false;
+  }
+  return true;
+}
+
 /* Whether the loop l only reads slot v (itself, or through the functions and regions it hands it to). */
 static bool read_in_loop(const Loop *l, LLVMValueRef v) {
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
@@ -447,8 +460,8 @@ static bool examine(Ck *ck, Loop *l) {
           LLVMValueRef from = x && LLVMIsALoadInst(x) ? LLVMGetOperand(x, 0) : NULL;
           if (from && LLVMIsAAllocaInst(from) && ir_contains_ptr(LLVMGetAllocatedType(from)))
             var.swapped = true; /* a pointer one of the loop's variables held */
-          else if (!(ir_is_call(user) && params_receiving(user, v, only_loaded, 0))) /* a region or call only reads it */
-            var.moved = true;
+          else if (!(ir_is_call(user) && params_receiving(user, v, only_loaded, 0)) && !mpi_handles(user, v))
+            var.moved = true; /* (a region or call that only reads it, or MPI's requests, move nothing) */
         }
         var.scratch = var.swapped && !var.moved && written_before_read(l, v);
         var.read_only = read_in_loop(l, v);

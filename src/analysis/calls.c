@@ -165,6 +165,7 @@ static const struct {
     {"__parad_rt_tape_end", TAPE_TWIN_END, 0},
     {"__parad_rt_tape_mark_peak", TAPE_NOTHING, 0},
     {"__parad_rt_shadow_alloc", TAPE_SAME, 0},
+    {"__parad_rt_shadow_alloca", TAPE_SAME, 0},
     {"__parad_rt_shadow_alloc_aligned", TAPE_SAME, 0},
     {"__parad_rt_shadow_give", TAPE_SAME, 1},
     {"__parad_rt_free_later", TAPE_SAME, 1},

@@ -110,6 +110,8 @@ typedef struct Ckpt {
   ParadTape *outer; /* the tape the loop runs on (the steps' own are dropped or reversed at once) */
   Range *fresh;     /* heap blocks the step running now allocated */
   size_t nfresh, capfresh;
+  struct Kept { void *p; void (*release)(void *); } *kept; /* what the step running now made for its */
+  size_t nkept, capkept; /* reverse sweep (a stack slot's shadow, an MPI call's record): a dropped tape's go */
 } Ckpt;
 
 static _Thread_local Ckpt *active;
@@ -514,6 +516,7 @@ static __attribute__((noinline)) void run(Ckpt *c, ParadStep step) {
   __atomic_store_n(&running, c, __ATOMIC_RELEASE);
   c->stack = __builtin_frame_address(0);
   c->nfresh = 0;
+  c->nkept = 0; /* a taped run's reverse sweep released the last run's */
   c->runs++;
   step(c->closure);
   active = outer;
@@ -582,12 +585,27 @@ void __parad_rt_ckpt_free(void *p, void *shadow) {
   __parad_rt_free_later_on(c ? c->outer : __parad_rt_current, shadow);
 }
 
-/* The tape of the last augmented step, dropped: the forward sweep and recomputations keep no tape. */
+/* What the step running now makes for its reverse sweep (tape.c's __parad_rt_shadow_alloca, the MPI
+ * runtime's records): its reverse sweep releases it, or, when its tape is dropped, the runtime does. Any
+ * thread of the step's team. */
+void __parad_rt_ckpt_track(void *p, void (*release)(void *)) {
+  Ckpt *c = active ? active : __atomic_load_n(&running, __ATOMIC_ACQUIRE);
+  if (!c || !p) return;
+  pthread_mutex_lock(&notes_lock);
+  c->kept = grow(c->kept, &c->capkept, c->nkept + 1, sizeof *c->kept);
+  c->kept[c->nkept++] = (struct Kept){p, release};
+  pthread_mutex_unlock(&notes_lock);
+}
+
+/* The tape of the last augmented step, dropped: the forward sweep and recomputations keep no tape, and
+ * what only its reverse sweep would have released goes now. */
 void __parad_rt_ckpt_drop_tape(void *tape) {
   ParadTape *t = tape;
   Ckpt *c = active;
   if (c && t && t->bytes > c->step_tape) c->step_tape = t->bytes;
   __parad_rt_tape_recycle(t);
+  for (size_t i = 0; c && i < c->nkept; i++) c->kept[i].release(c->kept[i].p);
+  if (c) c->nkept = 0;
 }
 
 /* code: the caller's exit code, then nlengths lengths of variable-length arrays the steps use; advance: a
@@ -763,6 +781,7 @@ void __parad_rt_ckpt_reverse(void *ctx, ParadStep advance, ParadStep youturn) {
   free((void *)c->slots);
   free(c->at);
   free(c->fresh);
+  free(c->kept);
   free(c->pairs);
   free(c->more);
   free(c->evicted);

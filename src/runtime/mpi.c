@@ -138,10 +138,15 @@ typedef struct Record {
   struct Record **recs;
 } Record;
 
+static void release(Record *r);
+static void release_kept(void *r) { release(r); }
+void __parad_rt_ckpt_track(void *p, void (*release)(void *)); /* a checkpointed step's: checkpoint.c */
+
 static Record *record(int kind) {
   Record *r = alloc(sizeof *r);
   r->kind = kind;
   r->adj = MPI_REQUEST_NULL;
+  __parad_rt_ckpt_track(r, release_kept); /* released by the reverse sweep, or when a step's tape is dropped */
   return r;
 }
 

@@ -180,6 +180,14 @@ void *__parad_rt_shadow_alloc(size_t count, size_t size) {
   return calloc(count, size);
 }
 
+/* A stack slot's shadow in split mode (its reverse sweep gives it back): the checkpointing runtime
+ * notes it, since a step it runs with its tape dropped has no reverse sweep. */
+void *__parad_rt_shadow_alloca(size_t count, size_t size) {
+  void *b = __parad_rt_shadow_alloc(count, size);
+  __parad_rt_ckpt_track(b, __parad_rt_shadow_give);
+  return b;
+}
+
 void *__parad_rt_shadow_alloc_aligned(size_t size, size_t align) {
   if (align < sizeof(void *)) align = sizeof(void *);
   size_t bytes = (size + align - 1) / align * align; /* aligned_alloc's size: a multiple of the alignment */

@@ -78,6 +78,8 @@ void *__parad_rt_shadow_alloc(size_t count, size_t size);
 /* The shadow of a block C++'s aligned new made: zeroed, with the block's alignment (not pooled). */
 void *__parad_rt_shadow_alloc_aligned(size_t size, size_t align);
 void __parad_rt_shadow_give(void *shadow);
+void *__parad_rt_shadow_alloca(size_t count, size_t size);
+void __parad_rt_ckpt_track(void *p, void (*release)(void *)); /* checkpoint.c */
 
 /* Slow paths of generated code: room for a record of n bytes in a new chunk; the previous chunk when the
  * current one has been read back entirely. Both return the new top. */
