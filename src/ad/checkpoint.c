@@ -512,6 +512,17 @@ static LLVMValueRef add_function(Ck *ck, const char *name, LLVMTypeRef ret, unsi
   return f;
 }
 
+/* Every use of `was` in fn's instructions becomes a use of `now`. */
+static void replace_uses_in(LLVMValueRef fn, LLVMValueRef was, LLVMValueRef now) {
+  ValueList users = {0};
+  for (LLVMUseRef u = LLVMGetFirstUse(was); u; u = LLVMGetNextUse(u))
+    if (LLVMIsAInstruction(LLVMGetUser(u)) && fn_of(LLVMGetUser(u)) == fn) vec_push(&users, LLVMGetUser(u));
+  for (size_t j = 0; j < users.len; j++)
+    for (unsigned o = 0, n = (unsigned)LLVMGetNumOperands(users.data[j]); o < n; o++)
+      if (LLVMGetOperand(users.data[j], o) == was) LLVMSetOperand(users.data[j], o, now);
+  vec_free(&users);
+}
+
 /* Moves the loop into a function of its own; the enclosing function calls it. Returns it. */
 static LLVMValueRef move_loop(Ck *ck, Loop *l, const char *name, LLVMValueRef *code_slot) {
   unsigned k = (unsigned)l->vars.len;
@@ -532,26 +543,14 @@ static LLVMValueRef move_loop(Ck *ck, Loop *l, const char *name, LLVMValueRef *c
     if (l->vars.data[v].read_only && !l->vars.data[v].count) /* the caller's loads after the loop see its store */
       for (int k = 0; k < 2; k++)
         LLVMAddAttributeAtIndex(loop, v + 1, LLVMCreateEnumAttribute(ck->c, ir_attr_kind(k ? "nocapture" : "readonly"), 0));
-    ValueList users = {0};
-    for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u))
-      if (LLVMIsAInstruction(LLVMGetUser(u)) && fn_of(LLVMGetUser(u)) == loop) vec_push(&users, LLVMGetUser(u));
-    for (size_t j = 0; j < users.len; j++)
-      for (unsigned o = 0, n = (unsigned)LLVMGetNumOperands(users.data[j]); o < n; o++)
-        if (LLVMGetOperand(users.data[j], o) == a) LLVMSetOperand(users.data[j], o, LLVMGetParam(loop, v));
-    vec_free(&users);
+    replace_uses_in(loop, a, LLVMGetParam(loop, v));
   }
   /* the steps' own slots move with the loop */
   LLVMPositionBuilderAtEnd(b, entry);
   for (size_t p = 0; p < l->privates.len; p++) {
     LLVMValueRef a = l->privates.data[p], own = LLVMBuildAlloca(b, LLVMGetAllocatedType(a), "");
     LLVMSetAlignment(own, LLVMGetAlignment(a));
-    ValueList users = {0};
-    for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u))
-      if (LLVMIsAInstruction(LLVMGetUser(u)) && fn_of(LLVMGetUser(u)) == loop) vec_push(&users, LLVMGetUser(u));
-    for (size_t j = 0; j < users.len; j++)
-      for (unsigned o = 0, n = (unsigned)LLVMGetNumOperands(users.data[j]); o < n; o++)
-        if (LLVMGetOperand(users.data[j], o) == a) LLVMSetOperand(users.data[j], o, own);
-    vec_free(&users);
+    replace_uses_in(loop, a, own);
   }
   /* the lengths it uses are read from after the code, where the function stores them (and the runtime
      keeps them for the step) */
@@ -560,13 +559,7 @@ static LLVMValueRef move_loop(Ck *ck, Loop *l, const char *name, LLVMValueRef *c
     if (!count) continue;
     LLVMValueRef at = LLVMBuildGEP2(b, ck->i64, code, (LLVMValueRef[]){ir_const_i64(ck->c, c++)}, 1, "");
     LLVMValueRef x = LLVMBuildIntCast2(b, LLVMBuildLoad2(b, ck->i64, at, ""), LLVMTypeOf(count), 0, "");
-    ValueList users = {0};
-    for (LLVMUseRef u = LLVMGetFirstUse(count); u; u = LLVMGetNextUse(u))
-      if (LLVMIsAInstruction(LLVMGetUser(u)) && fn_of(LLVMGetUser(u)) == loop) vec_push(&users, LLVMGetUser(u));
-    for (size_t j = 0; j < users.len; j++)
-      for (unsigned o = 0, n = (unsigned)LLVMGetNumOperands(users.data[j]); o < n; o++)
-        if (LLVMGetOperand(users.data[j], o) == count) LLVMSetOperand(users.data[j], o, x);
-    vec_free(&users);
+    replace_uses_in(loop, count, x);
   }
   LLVMBuildBr(b, l->header);
   /* each exit stores its number and returns */
@@ -662,12 +655,7 @@ static void localize(Ck *ck, LLVMValueRef fn, const Loop *l) {
     LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
     LLVMValueRef local = LLVMBuildAlloca(b, t, "");
     LLVMSetAlignment(local, align);
-    ValueList users = {0};
-    for (LLVMUseRef u = LLVMGetFirstUse(param); u; u = LLVMGetNextUse(u)) vec_push(&users, LLVMGetUser(u));
-    for (size_t j = 0; j < users.len; j++)
-      for (unsigned o = 0, n = (unsigned)LLVMGetNumOperands(users.data[j]); o < n; o++)
-        if (LLVMGetOperand(users.data[j], o) == param) LLVMSetOperand(users.data[j], o, local);
-    vec_free(&users);
+    replace_uses_in(fn, param, local);
     bool whole = LLVMGetTypeKind(t) == LLVMArrayTypeKind || LLVMGetTypeKind(t) == LLVMStructTypeKind;
     LLVMValueRef size = LLVMConstInt(ck->i64, l->vars.data[v].size, 0);
     for (size_t r = 0; r <= (l->vars.data[v].read_only ? 0 : rets.len); r++) {
