@@ -106,6 +106,45 @@ static void find_cycles(Cfg *cfg) {
   vec_free(&work);
 }
 
+/* Cooper, Harvey and Kennedy's iteration over the reverse post-order: a block's immediate dominator is
+ * where the dominator-tree paths of its processed predecessors meet. */
+static void find_dominators(Cfg *cfg) {
+  size_t n = cfg->blocks.len;
+  int *idom = cfg->idom;
+  for (size_t i = 0; i < n; i++) idom[i] = -2; /* not yet known */
+  if (n) idom[0] = 0;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t b = 1; b < n; b++) {
+      int meet = -2;
+      BlockList *preds = &cfg->preds[b];
+      for (size_t k = 0; k < preds->len; k++) {
+        int p = cfg_index(cfg, preds->data[k]);
+        if (idom[p] == -2) continue;
+        if (meet == -2) {
+          meet = p;
+          continue;
+        }
+        int x = p, y = meet;
+        while (x != y) {
+          while (x > y) x = idom[x];
+          while (y > x) y = idom[y];
+        }
+        meet = x;
+      }
+      if (meet != idom[b]) idom[b] = meet, changed = true;
+    }
+  }
+  if (n) idom[0] = -1;
+}
+
+bool cfg_dominates(const Cfg *cfg, LLVMBasicBlockRef a, LLVMBasicBlockRef b) {
+  int x = cfg_index(cfg, a), y = cfg_index(cfg, b);
+  if (x < 0 || y < 0) return false;
+  while (y > x) y = cfg->idom[y];
+  return x == y;
+}
+
 void cfg_build(LLVMValueRef fn, Cfg *cfg) {
   BlockList rpo = {0};
   cfg_reverse_post_order(fn, &rpo);
@@ -124,12 +163,15 @@ void cfg_build(LLVMValueRef fn, Cfg *cfg) {
     }
   }
   find_cycles(cfg);
+  cfg->idom = calloc(rpo.len + 1, sizeof *cfg->idom);
+  find_dominators(cfg);
 }
 
 void cfg_free(Cfg *cfg) {
   for (size_t i = 0; i < cfg->blocks.len; i++) vec_free(&cfg->preds[i]);
   free(cfg->preds);
   free(cfg->cyclic);
+  free(cfg->idom);
   vmap_free(&cfg->index);
   vec_free(&cfg->blocks);
 }

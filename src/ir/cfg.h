@@ -19,12 +19,15 @@ typedef struct {
   ValueMap index;    /* block (as value) -> its position in blocks, plus one */
   BlockList *preds;  /* per position: the distinct reachable predecessors, in a fixed order */
   bool *cyclic;      /* per position: the block lies on a cycle (a loop, reducible or not) */
+  int *idom;         /* per position: the immediate dominator's position (-1 for the entry) */
 } Cfg;
 
 void cfg_build(LLVMValueRef fn, Cfg *cfg);
 void cfg_free(Cfg *cfg);
 /* Position of a block in cfg->blocks, or -1 when unreachable. */
 int cfg_index(const Cfg *cfg, LLVMBasicBlockRef bb);
+/* Does every path from the entry to b pass through a (a block dominates itself). */
+bool cfg_dominates(const Cfg *cfg, LLVMBasicBlockRef a, LLVMBasicBlockRef b);
 /* Does the block execute at most once per call. */
 bool cfg_runs_once(const Cfg *cfg, LLVMBasicBlockRef bb);
 

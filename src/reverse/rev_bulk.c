@@ -1,6 +1,7 @@
 /* The records of a counted loop, reserved at once. A loop whose trip count is known when it starts, and
  * whose blocks that record run once per iteration, records the same number of bytes in every
- * iteration: the forward sweep reserves them all before the loop (with the trip count after them) and
+ * iteration: the forward sweep reserves them all before the loop (with the trip count after them, unless
+ * the reverse sweep recomputes it) and
  * writes each iteration's record at a cursor; the reverse sweep releases them all when it enters the
  * loop and walks the cursor back. No tape check is left inside the loop, which leaves it a plain loop
  * over memory, one the optimiser can vectorise and reason about. */
@@ -77,6 +78,10 @@ void bulk_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
     if (bb != l->preheader) continue;
     LLVMValueRef trip = loop_trip(g, l, aug_value);
     LLVMValueRef bytes = LLVMBuildMul(g->b, trip, LLVMConstInt(g->i64, l->bulk_bytes, 0), "");
+    if (loop_ends_recomputed(g, l)) { /* the reverse sweep knows the count */
+      LLVMBuildStore(g->b, tape_reserve_value(g, bytes), l->cursor);
+      continue;
+    }
     LLVMValueRef base = tape_reserve_value(g, LLVMBuildAdd(g->b, bytes, LLVMConstInt(g->i64, 8, 0), ""));
     tape_store(g, LLVMBuildGEP2(g->b, i8, base, &bytes, 1, ""), 0, trip);
     LLVMBuildStore(g->b, base, l->cursor);
@@ -85,7 +90,7 @@ void bulk_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
 
 void bulk_rev_enter(RevGen *g, Loop *l) {
   if (!l->bulk_bytes) return;
-  LLVMValueRef trip = tape_load(g, tape_release(g, 8), 0, g->i64);
+  LLVMValueRef trip = loop_ends_recomputed(g, l) ? loop_trip(g, l, rv) : tape_load(g, tape_release(g, 8), 0, g->i64);
   LLVMValueRef size = LLVMConstInt(g->i64, l->bulk_bytes, 0);
   LLVMValueRef base = tape_release_value(g, LLVMBuildMul(g->b, trip, size, ""));
   LLVMValueRef last = LLVMBuildMul(g->b, LLVMBuildSub(g->b, trip, LLVMConstInt(g->i64, 1, 0), ""), size, "");

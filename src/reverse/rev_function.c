@@ -154,7 +154,7 @@ static void plan(RevGen *g) {
       rv(g, loop->ivs.data[0].start);
       for (size_t i = 0; i < loop->ivs.len; i++) rv(g, loop->ivs.data[i].phi);
     }
-    else if (g->cfg.preds[b].len > 1)
+    else if (g->cfg.preds[b].len > 1 && !replay_plan(g, bb))
       rev_pred_index(g, bb, NULL);
     /* going back into a counted loop starts its induction variables at their last values */
     BlockList *preds = &g->cfg.preds[b];
@@ -162,7 +162,7 @@ static void plan(RevGen *g) {
       for (size_t l = 0; l < g->loops.len; l++) {
         Loop *loop2 = &g->loops.data[l];
         if (!in_loop(g, loop2, preds->data[k]) || in_loop(g, loop2, bb)) continue;
-        for (size_t i = 0; i < loop2->ivs.len; i++) rv(g, loop2->ivs.data[i].phi);
+        for (size_t i = 0; i < loop2->ivs.len; i++) loop_iv_last(g, loop2, &loop2->ivs.data[i]);
         shared_rev_enter_loop(g, loop2);
         window_rev_enter_loop(g, loop2);
       }
@@ -183,9 +183,11 @@ static void print_plan(RevGen *g) {
   fprintf(stderr, "plan of %s (%s): frame %u bytes\n", LLVMGetValueName(g->orig), g->pattern, g->frame_bytes);
   for (size_t b = 0; b < g->cfg.blocks.len; b++) {
     BlockPlan *p = &g->plan[b];
-    if (!p->captures.len) continue;
-    fprintf(stderr, "  block #%zu %s%s: record %u bytes", b, LLVMGetBasicBlockName(g->cfg.blocks.data[b]),
-            g->cfg.cyclic[b] ? " (in a loop)" : "", p->record_bytes);
+    if (!p->captures.len && !getenv("PARAD_PLAN_ALL")) continue;
+    char *first = LLVMPrintValueToString(LLVMGetFirstInstruction(g->cfg.blocks.data[b]));
+    fprintf(stderr, "  block #%zu %s%s (starting%.60s): record %u bytes", b, LLVMGetBasicBlockName(g->cfg.blocks.data[b]),
+            g->cfg.cyclic[b] ? " (in a loop)" : "", first, p->record_bytes);
+    LLVMDisposeMessage(first);
     if (p->bulk) fprintf(stderr, ", reserved with the records of loop #%d's iterations", cfg_index(&g->cfg, p->bulk->header));
     fputc('\n', stderr);
     for (size_t i = 0; i < p->captures.len; i++) {
@@ -426,7 +428,7 @@ static void edge(RevGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred, ValueL
     bulk_rev_enter(g, c);
     shared_rev_enter_loop(g, c);
     window_rev_enter_loop(g, c);
-    for (size_t i = 0; i < c->ivs.len; i++) LLVMBuildStore(g->b, rv(g, c->ivs.data[i].phi), c->ivs.data[i].slot);
+    for (size_t i = 0; i < c->ivs.len; i++) LLVMBuildStore(g->b, loop_iv_last(g, c, &c->ivs.data[i]), c->ivs.data[i].slot);
     for (size_t i = 0; i < c->hoisted.len; i++) {
       Item it = c->hoisted.data[i];
       LLVMBuildStore(g->b, it.kind == NEED_SHADOW ? rs(g, it.value) : rv(g, it.value), c->slots[i]);
@@ -466,11 +468,12 @@ static void dispatch(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record, LLVMB
     bulk_rev_back(g, loop);
     edge(g, bb, loop->latch, &phis, &dphis);
   } else {
-    LLVMValueRef idx = rev_pred_index(g, bb, record);
     LLVMBasicBlockRef *edges = xcalloc(preds->len, sizeof *edges);
     for (size_t k = 0; k < preds->len; k++) edges[k] = LLVMAppendBasicBlockInContext(g->ctx, fn, "edge");
-    LLVMValueRef sw = LLVMBuildSwitch(g->b, idx, edges[0], (unsigned)preds->len - 1);
-    for (size_t k = 1; k < preds->len; k++) LLVMAddCase(sw, LLVMConstInt(LLVMInt32TypeInContext(g->ctx), k, 0), edges[k]);
+    if (!replay_dispatch(g, bb, edges)) {
+      LLVMValueRef sw = LLVMBuildSwitch(g->b, rev_pred_index(g, bb, record), edges[0], (unsigned)preds->len - 1);
+      for (size_t k = 1; k < preds->len; k++) LLVMAddCase(sw, LLVMConstInt(LLVMInt32TypeInContext(g->ctx), k, 0), edges[k]);
+    }
     for (size_t k = 0; k < preds->len; k++) {
       LLVMPositionBuilderAtEnd(g->b, edges[k]);
       edge(g, bb, preds->data[k], &phis, &dphis);
@@ -610,6 +613,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   vmap_init(&g.lanes);
   vmap_init(&g.record_choice);
   vmap_init(&g.known_after);
+  vmap_init(&g.replayed);
   lanes_analyse(&g); /* before the signatures: an integer parameter carrying a float has its adjoint's type */
   const char *variant = top_level ? ".top" : kind.parallel ? ".par" : "";
   char *aname = xasprintf("augmented%s.%s.%s", variant, LLVMGetValueName(fn), pattern);
@@ -674,6 +678,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   vmap_free(&g.lanes);
   vmap_free(&g.record_choice);
   vmap_free(&g.known_after);
+  vmap_free(&g.replayed);
   dependence_free(g.dependence);
   window_free(&g);
   shared_free(&g);

@@ -8,6 +8,7 @@
  *   rev_memory.c    loads, stores, stack and heap memory, memcpy/memset
  *   rev_window.c    a stencil's adjoints summed in registers along its loop
  *   rev_call.c      calls: math rules, module functions, custom gradients
+ *   rev_replay.c    which way a block was entered, from its branches' conditions recomputed
  *
  * The augmented forward function ("aug") computes the primal and the shadows of pointers, and records
  * on the tape what the reverse needs. The reverse function ("rev") takes the adjoint of the result,
@@ -23,7 +24,8 @@
  *   block that runs once         tape as one record when aug returns, read back when rev starts
  *   anything else defined in a   captured at the end of the block that needs it, in that block's tape
  *   loop                         record, one per execution of the block
- * A block with several predecessors also captures which one it was entered from. */
+ * A block with several predecessors also captures which one it was entered from, unless the branches
+ * that chose it can be replayed in the reverse sweep (rev_replay.c). */
 #ifndef PARAD_REVERSE_INTERNAL_H
 #define PARAD_REVERSE_INTERNAL_H
 
@@ -87,6 +89,7 @@ struct Loop {
    * slot in aug or rev */
   unsigned bulk_bytes;
   LLVMValueRef cursor;
+  int ends_known;        /* loop_ends_recomputed's answer: 0 not asked, 1 no, 2 yes */
 };
 
 typedef struct Loop Loop;
@@ -164,6 +167,7 @@ typedef struct {
   LLVMValueRef scratch;       /* planning: the scratch function */
   LLVMValueRef solo;          /* rev of a parallel pair: whether the team has one thread (no atomics needed) */
   int defers_tasks;           /* omp_reverse.c: its tasks' adjoints run as tasks (2) or not (1); 0: not asked */
+  ValueMap replayed;          /* block -> 1 + whether its predecessor is replayed (rev_replay.c) */
   int errors;
 } RevGen;
 
@@ -202,6 +206,26 @@ void materialise_needs(RevGen *g, LLVMBasicBlockRef orig_block, LLVMValueRef rec
 bool writes_only_own_memory(LLVMValueRef fn);
 /* Whether an instruction is cheap enough to recompute in the reverse sweep instead of recording it. */
 bool recomputable(LLVMValueRef inst);
+/* Whether a load reads memory that holds the same values in the reverse sweep. */
+bool reloadable(RevGen *g, LLVMValueRef v);
+/* Whether a value is recomputed in the reverse sweep rather than recorded (cheap, or a repeatable load). */
+bool rederived(RevGen *g, LLVMValueRef v);
+/* Whether bb's reverse has v without recording anything for it: v is a constant or an argument, a
+ * counted induction variable of a loop around bb, a value of a block that runs once (in the frame), or
+ * cheap arithmetic or a repeatable load of such values, defined where it dominates bb. floats: whether
+ * floating-point values may be among them; *budget bounds the instructions looked at. */
+bool rev_free_at(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb, bool floats, unsigned *budget);
+/* Marks a load repeated in the reverse sweep for the optimiser (see rev_scope_reloads). */
+void scope_reload(RevGen *g, LLVMValueRef load);
+
+/* ---- rev_replay.c ---- */
+/* Planning a block with several predecessors: whether the reverse sweep finds the one it was entered
+ * from by replaying the branches that led there (then the needs for that are noted, and nothing is
+ * recorded for it). */
+bool replay_plan(RevGen *g, LLVMBasicBlockRef bb);
+/* Writing its reverse: when replay_plan said so, the replay, at the builder, going on to edges[k] for
+ * predecessor k (cfg.preds order); false otherwise (the caller reads the recorded index). */
+bool replay_dispatch(RevGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef *edges);
 
 /* ---- rev_lanes.c ---- */
 /* Finds the lanes of the integers that carry floats' bits (g->lanes); reports what it cannot tell. */
@@ -221,6 +245,12 @@ bool loop_invariant(RevGen *g, Loop *l, LLVMValueRef v);
 void address_span(RevGen *g, LLVMValueRef first, LLVMValueRef last, unsigned size, LLVMValueRef *lo, LLVMValueRef *hi);
 /* The trip count (an i64) of a loop with exit_iv, from the values `value` gives (aug_value, rv). */
 LLVMValueRef loop_trip(RevGen *g, Loop *l, LLVMValueRef (*value)(RevGen *, LLVMValueRef));
+/* Whether the reverse sweep, entering the loop from where it exits, recomputes its trip count and its
+ * induction variables' last values from their starts and the limit (else they are recorded). */
+bool loop_ends_recomputed(RevGen *g, Loop *l);
+/* The value an induction variable of l had in the loop's last iteration, in the reverse of the block the
+ * loop exits to (while planning, notes what that needs). */
+LLVMValueRef loop_iv_last(RevGen *g, Loop *l, Induction *iv);
 /* The loop whose header bb is, when it is counted. */
 Loop *counted_header(RevGen *g, LLVMBasicBlockRef bb);
 /* The loop that carries item it through a slot into block bb, or NULL. */

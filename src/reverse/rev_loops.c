@@ -100,6 +100,33 @@ LLVMValueRef loop_trip(RevGen *g, Loop *l, LLVMValueRef (*value)(RevGen *, LLVMV
   return LLVMBuildSExt(g->b, LLVMBuildExactSDiv(g->b, span, iv->step, ""), g->i64, "trip");
 }
 
+/* The block the loop exits to: its latch's successor outside it. */
+static LLVMBasicBlockRef exit_block(RevGen *g, Loop *l) {
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(l->latch);
+  return in_loop(g, l, LLVMGetSuccessor(br, 0)) ? LLVMGetSuccessor(br, 1) : LLVMGetSuccessor(br, 0);
+}
+
+bool loop_ends_recomputed(RevGen *g, Loop *l) {
+  if (!l->ends_known) {
+    bool free = l->exit_iv != NULL;
+    LLVMBasicBlockRef out = free ? exit_block(g, l) : NULL;
+    unsigned budget = 24;
+    free = free && rev_free_at(g, l->limit, out, false, &budget);
+    for (size_t i = 0; i < l->ivs.len && free; i++) free = rev_free_at(g, l->ivs.data[i].start, out, false, &budget);
+    l->ends_known = free ? 2 : 1;
+  }
+  return l->ends_known == 2;
+}
+
+LLVMValueRef loop_iv_last(RevGen *g, Loop *l, Induction *iv) {
+  if (!loop_ends_recomputed(g, l)) return rv(g, iv->phi);
+  /* start + (trip - 1) * step, in the variable's type (wrapping as the forward sweep's additions did) */
+  LLVMTypeRef t = LLVMTypeOf(iv->phi);
+  LLVMValueRef trip = LLVMBuildIntCast2(g->b, loop_trip(g, l, rv), t, 0, "");
+  LLVMValueRef steps = LLVMBuildSub(g->b, trip, LLVMConstInt(t, 1, 0), "");
+  return LLVMBuildAdd(g->b, rv(g, iv->start), LLVMBuildMul(g->b, steps, iv->step, ""), "last");
+}
+
 void find_loops(RevGen *g) {
   CfgLoopList natural = {0};
   cfg_natural_loops(&g->cfg, &natural);

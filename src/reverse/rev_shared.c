@@ -639,7 +639,7 @@ void shared_rev_enter_loop(RevGen *g, Loop *l) {
   LLVMValueRef *first = xcalloc(l->ivs.len, sizeof *first), *last = xcalloc(l->ivs.len, sizeof *last);
   VEC(RunGroup) groups = {0};
   first_and_last(g, l, NULL, first, last, rv);
-  for (size_t k = 0; k < l->ivs.len; k++) last[k] = rv(g, l->ivs.data[k].phi); /* where the loop ended */
+  for (size_t k = 0; k < l->ivs.len; k++) last[k] = loop_iv_last(g, l, &l->ivs.data[k]); /* where the loop ended */
   for (size_t i = 0; i < s->per_run.len; i++) {
     LLVMValueRef inst = s->per_run.data[i], lo, hi;
     if (!LLVMIsALoadInst(inst) || vmap_get(&s->loop_of, inst) != l || vmap_get(&s->defer_of, inst)) continue;

@@ -78,6 +78,13 @@ bool recomputable(LLVMValueRef v) {
   case LLVMInsertElement:
   case LLVMShuffleVector:
   case LLVMFreeze: return true;
+  case LLVMSDiv:
+  case LLVMUDiv:
+  case LLVMSRem:
+  case LLVMURem: { /* by a constant: a multiply and shifts (i % 4, a cell's coordinates) */
+    LLVMValueRef d = LLVMGetOperand(v, 1);
+    return LLVMIsAConstantInt(d) && LLVMConstIntGetZExtValue(d) != 0 && !LLVMIsAConstantExpr(d);
+  }
   default: return false;
   }
 }
@@ -194,7 +201,7 @@ void rev_unwritten_args(RevGen *g, LLVMValueRef call, unsigned first_arg, unsign
  * then: memory the pair's kind says is unwritten, or, where the reverse sweep follows the forward sweep
  * directly and the function writes only memory it allocated (RevGen.reload_inputs), any argument's memory
  * or global. */
-static bool reloadable(RevGen *g, LLVMValueRef v) {
+bool reloadable(RevGen *g, LLVMValueRef v) {
   if (!LLVMIsALoadInst(v) || LLVMGetVolatile(v) || LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic)
     return false;
   LLVMValueRef root = root_of(LLVMGetOperand(v, 0));
@@ -243,7 +250,20 @@ static bool worth_recording(RevGen *g, LLVMValueRef v) {
 }
 
 /* Recomputed in the reverse sweep rather than recorded. */
-static bool rederived(RevGen *g, LLVMValueRef v) { return (recomputable(v) && !worth_recording(g, v)) || reloadable(g, v); }
+bool rederived(RevGen *g, LLVMValueRef v) { return (recomputable(v) && !worth_recording(g, v)) || reloadable(g, v); }
+
+bool rev_free_at(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb, bool floats, unsigned *budget) {
+  if (!LLVMIsAInstruction(v)) return true;
+  LLVMBasicBlockRef def = LLVMGetInstructionParent(v);
+  if (!*budget || !cfg_dominates(&g->cfg, def, bb)) return false;
+  --*budget;
+  if (counted_iv_in(g, v, bb) || cfg_runs_once(&g->cfg, def)) return true;
+  if (!rederived(g, v) || (!floats && (LLVMGetInstructionOpcode(v) == LLVMFCmp || ir_is_fp_or_fp_vector(LLVMTypeOf(v)))))
+    return false;
+  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
+    if (!rev_free_at(g, LLVMGetOperand(v, i), bb, floats, budget)) return false;
+  return true;
+}
 
 /* The shadow of a pointer computed from shadowed pointers is recomputed the same way, on shadows. */
 static bool shadow_recomputable(RevGen *g, LLVMValueRef v) {
@@ -446,7 +466,7 @@ static LLVMValueRef reload_scope(RevGen *g) {
   return g->reload_scope;
 }
 
-static void scope_reload(RevGen *g, LLVMValueRef load) {
+void scope_reload(RevGen *g, LLVMValueRef load) {
   LLVMSetMetadata(load, md_kind(g, "alias.scope"), reload_scope(g));
 }
 

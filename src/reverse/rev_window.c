@@ -403,7 +403,7 @@ void window_rev_enter_loop(RevGen *g, Loop *l) {
     Check *ch = &w->checks.data[c];
     Window *win = ch->window;
     if (win->loop != l) continue;
-    LLVMValueRef first = win->at.iv ? rv(g, win->at.iv->start) : NULL, last = win->at.iv ? rv(g, win->at.iv->phi) : NULL;
+    LLVMValueRef first = win->at.iv ? rv(g, win->at.iv->start) : NULL, last = win->at.iv ? loop_iv_last(g, l, win->at.iv) : NULL;
     LLVMValueRef wlo, whi, slo, shi;
     address_span(g, shadow_at(g, &win->at, first, 0), shadow_at(g, &win->at, last, 0), win->size, &wlo, &whi);
     LLVMValueRef lo2, hi2; /* the window's far element in the same two iterations */
@@ -412,7 +412,7 @@ void window_rev_enter_loop(RevGen *g, Loop *l) {
     LLVMValueRef los[2] = {wlo, lo2}, his[2] = {whi, hi2};
     wlo = ir_call_intrinsic(g->b, "llvm.umin", &g->i64, 1, los, 2);
     whi = ir_call_intrinsic(g->b, "llvm.umax", &g->i64, 1, his, 2);
-    LLVMValueRef sfirst = ch->at.iv ? rv(g, ch->at.iv->start) : NULL, slast = ch->at.iv ? rv(g, ch->at.iv->phi) : NULL;
+    LLVMValueRef sfirst = ch->at.iv ? rv(g, ch->at.iv->start) : NULL, slast = ch->at.iv ? loop_iv_last(g, l, ch->at.iv) : NULL;
     unsigned ssize = (unsigned)ir_type_size(g->ad->mod, LLVMTypeOf(LLVMGetOperand(ch->store, 0)));
     address_span(g, shadow_at(g, &ch->at, sfirst, 0), shadow_at(g, &ch->at, slast, 0), ssize, &slo, &shi);
     LLVMValueRef apart = LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntULE, shi, wlo, ""),

@@ -607,11 +607,11 @@ void __parad_rt_taskloop_spawn_adjoints(void *loc, void *loop, int (*entry)(int,
   __parad_rt_task_wait_adjoints(loc); /* the loop's own wait, and the chunks share its shadow block */
 }
 
-/* At the spawn, in the forward sweep: the dependences, with `in` and `out` exchanged for the adjoint task.
- * What a task read, its adjoint adds into, as every other reader's adjoint does: those adjoints are
- * ordered among themselves (out after out), and after the adjoint of whatever wrote it later (which now
- * reads its adjoint: in); what a task wrote, its adjoint reads and clears, after the adjoints of its
- * readers. */
+/* At the spawn, in the forward sweep: the dependences, turned round for the adjoint task. What a task
+ * read, its adjoint adds into, as every other reader's adjoint does: those adjoints run at once among
+ * themselves (`inoutset`: their adds are atomic) but after the adjoint of whatever wrote it later and
+ * before the adjoint of whatever wrote it earlier (both `inout`: they read and clear its adjoint); `out`
+ * (which clang never emits: it says `inout`) becomes `in`. */
 void __parad_rt_task_note_deps(void *record, int ndeps, const void *deps) {
   ParadTaskRecord *r = record;
   if (ndeps <= 0) return;
@@ -628,7 +628,7 @@ void __parad_rt_task_note_deps(void *record, int ndeps, const void *deps) {
                       "inoutset)\n", f);
       abort();
     }
-    r->deps[i].flags = f == 1 ? 2 : f == 2 ? 1 : 3;
+    r->deps[i].flags = f == 1 ? 8 /* inoutset */ : f == 2 ? 1 : 3;
   }
   r->ndeps = ndeps;
 }
