@@ -198,7 +198,7 @@ static bool counted(const Cfg *cfg, const CfgLoop *l, Counted *c) {
     for (int side = 0; side < 2; side++) {
       if (LLVMGetOperand(cmp, (unsigned)side) != next) continue;
       LLVMIntPredicate p = LLVMGetICmpPredicate(cmp); /* as `next p limit` */
-      if (side) p = p == LLVMIntSLT ? LLVMIntSGT : p == LLVMIntSGT ? LLVMIntSLT : p == LLVMIntULT ? LLVMIntUGT : p == LLVMIntUGT ? LLVMIntULT : p;
+      if (side) p = ir_icmp_swapped(p);
       bool ok = stay_on_true ? p == LLVMIntNE || ((p == LLVMIntSLT || p == LLVMIntULT) && s == 1) ||
                                    ((p == LLVMIntSGT || p == LLVMIntUGT) && s == -1)
                              : p == LLVMIntEQ;

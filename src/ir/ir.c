@@ -93,6 +93,36 @@ LLVMValueRef ir_const_i64(LLVMContextRef c, long long x) {
   return LLVMConstInt(LLVMInt64TypeInContext(c), (unsigned long long)x, 1);
 }
 
+LLVMIntPredicate ir_icmp_inverse(LLVMIntPredicate p) {
+  switch (p) {
+  case LLVMIntEQ: return LLVMIntNE;
+  case LLVMIntNE: return LLVMIntEQ;
+  case LLVMIntSLT: return LLVMIntSGE;
+  case LLVMIntSGE: return LLVMIntSLT;
+  case LLVMIntSGT: return LLVMIntSLE;
+  case LLVMIntSLE: return LLVMIntSGT;
+  case LLVMIntULT: return LLVMIntUGE;
+  case LLVMIntUGE: return LLVMIntULT;
+  case LLVMIntUGT: return LLVMIntULE;
+  case LLVMIntULE: return LLVMIntUGT;
+  }
+  return p;
+}
+
+LLVMIntPredicate ir_icmp_swapped(LLVMIntPredicate p) {
+  switch (p) {
+  case LLVMIntSLT: return LLVMIntSGT;
+  case LLVMIntSGT: return LLVMIntSLT;
+  case LLVMIntSLE: return LLVMIntSGE;
+  case LLVMIntSGE: return LLVMIntSLE;
+  case LLVMIntULT: return LLVMIntUGT;
+  case LLVMIntUGT: return LLVMIntULT;
+  case LLVMIntULE: return LLVMIntUGE;
+  case LLVMIntUGE: return LLVMIntULE;
+  default: return p; /* == and != */
+  }
+}
+
 bool ir_is_const_zero(LLVMValueRef v) {
   if (!v) return true;
   if (LLVMIsAConstantAggregateZero(v) || LLVMIsAConstantPointerNull(v)) return true;

@@ -34,6 +34,10 @@ LLVMValueRef ir_const_fp(LLVMTypeRef t, double x);
 LLVMValueRef ir_const_i32(LLVMContextRef c, long long x);
 LLVMValueRef ir_const_i64(LLVMContextRef c, long long x);
 bool ir_is_const_zero(LLVMValueRef v);
+/* The predicate true exactly where p is false (< for >=), and the one that holds with the operands
+ * exchanged (> for <). */
+LLVMIntPredicate ir_icmp_inverse(LLVMIntPredicate p);
+LLVMIntPredicate ir_icmp_swapped(LLVMIntPredicate p);
 /* a + d for adjoints: the order in which contributions are summed is Parad's choice, not the program's,
  * and the sign of a zero adjoint means nothing, so the sum may be reassociated (vectorised reductions)
  * and an added zero folded away (fast-math flags reassoc and nsz). */

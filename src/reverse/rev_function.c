@@ -177,19 +177,23 @@ static void plan(RevGen *g) {
   plan_followers(g);
 }
 
-/* PARAD_PLAN=1 in the environment prints what each block records, for tuning the tape. */
+/* PARAD_PLAN=1 in the environment prints what each block records, for tuning the tape (=all: every
+ * block, also those that record nothing). */
 static void print_plan(RevGen *g) {
-  if (!getenv("PARAD_PLAN")) return;
+  const char *how = getenv("PARAD_PLAN");
+  if (!how) return;
   fprintf(stderr, "plan of %s (%s): frame %u bytes\n", LLVMGetValueName(g->orig), g->pattern, g->frame_bytes);
   for (size_t b = 0; b < g->cfg.blocks.len; b++) {
     BlockPlan *p = &g->plan[b];
-    if (!p->captures.len && !getenv("PARAD_PLAN_ALL")) continue;
+    bool replayed = vmap_get(&g->replayed, LLVMBasicBlockAsValue(g->cfg.blocks.data[b])) == (void *)2;
+    if (!p->captures.len && !replayed && strcmp(how, "all")) continue;
     char *first = LLVMPrintValueToString(LLVMGetFirstInstruction(g->cfg.blocks.data[b]));
     fprintf(stderr, "  block #%zu %s%s (starting%.60s): record %u bytes", b, LLVMGetBasicBlockName(g->cfg.blocks.data[b]),
             g->cfg.cyclic[b] ? " (in a loop)" : "", first, p->record_bytes);
     LLVMDisposeMessage(first);
     if (p->bulk) fprintf(stderr, ", reserved with the records of loop #%d's iterations", cfg_index(&g->cfg, p->bulk->header));
     fputc('\n', stderr);
+    if (replayed) fprintf(stderr, "    predecessor replayed from the branches\n");
     for (size_t i = 0; i < p->captures.len; i++) {
       Capture *c = &p->captures.data[i];
       char *v = c->item.kind == NEED_PRED ? NULL : LLVMPrintValueToString(c->item.value);

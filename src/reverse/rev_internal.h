@@ -81,10 +81,13 @@ struct Loop {
   VEC(Induction) ivs;    /* counted loops: every induction variable; the first tells the first iteration */
   VEC(Item) hoisted;     /* values carried through slots */
   LLVMValueRef *slots;   /* rev: one per hoisted value */
-  /* a trip count known on entry: the loop leaves only when exit_iv's next value is limit (else NULL) */
+  /* a trip count known on entry: the loop leaves only when exit_iv's next value is limit (else NULL), or,
+   * with `ordered`, only when it has reached or passed limit (going on while next < limit, or <= with
+   * `inclusive`, for a step of 1; > or >= for a step of -1; compared signed or not) */
   Induction *exit_iv;
   LLVMValueRef limit;
   bool limit_narrowed;   /* the test is on exit_iv's next value truncated to limit's type */
+  bool ordered, inclusive, is_signed;
   /* records reserved at once (rev_bulk.c): bytes per iteration (0: not done for this loop), the cursor's
    * slot in aug or rev */
   unsigned bulk_bytes;

@@ -39,10 +39,26 @@ void address_span(RevGen *g, LLVMValueRef first, LLVMValueRef last, unsigned siz
   *hi = LLVMBuildAdd(g->b, ir_call_intrinsic(g->b, "llvm.umax", &g->i64, 1, ab, 2), LLVMConstInt(g->i64, size, 0), "");
 }
 
+/* An ordered test of iv + step against limit, read as "the loop goes on while next P limit": whether it
+ * counts (P is < or <= for a step of 1, > or >= for a step of -1, and the step cannot wrap), and how. */
+static bool ordered_test(Loop *l, Induction *iv, LLVMValueRef next, LLVMIntPredicate p) {
+  long long step = LLVMConstIntGetSExtValue(iv->step);
+  bool up = p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntULT || p == LLVMIntULE;
+  bool down = p == LLVMIntSGT || p == LLVMIntSGE || p == LLVMIntUGT || p == LLVMIntUGE;
+  bool is_signed = p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntSGT || p == LLVMIntSGE;
+  if (!((up && step == 1) || (down && step == -1))) return false;
+  if (is_signed ? !LLVMGetNSW(next) : (down || !LLVMGetNUW(next))) return false;
+  l->ordered = true;
+  l->inclusive = p == LLVMIntSLE || p == LLVMIntULE || p == LLVMIntSGE || p == LLVMIntUGE;
+  l->is_signed = is_signed;
+  return true;
+}
+
 /* The loop leaves only from its latch, when iv + step == limit (limit the same in every iteration): its
  * trip count is known when it starts. Also when the test is on iv + step truncated, for a step of 1 or -1
  * (clang's `int` loop variable widened to 64 bits, compared at 32, as in every OpenMP loop with an `int`
- * index): the count is then the narrow difference, whatever the wide values' signs. */
+ * index): the count is then the narrow difference, whatever the wide values' signs. And when it leaves
+ * once iv + step reaches or passes limit, stepping by 1 or -1 (ordered_test). */
 static bool exit_test(RevGen *g, Loop *l) {
   for (size_t b = 0; b < g->cfg.blocks.len; b++) {
     if (!l->body[b] || g->cfg.blocks.data[b] == l->latch) continue;
@@ -57,7 +73,9 @@ static bool exit_test(RevGen *g, Loop *l) {
   LLVMValueRef c = LLVMGetCondition(br);
   if (!LLVMIsAICmpInst(c)) return false;
   LLVMIntPredicate pred = LLVMGetICmpPredicate(c);
-  if (!((pred == LLVMIntEQ && exit_on_true) || (pred == LLVMIntNE && !exit_on_true))) return false;
+  bool equality = (pred == LLVMIntEQ && exit_on_true) || (pred == LLVMIntNE && !exit_on_true);
+  /* going on while `operand 0 P operand 1` */
+  LLVMIntPredicate going_on = exit_on_true ? ir_icmp_inverse(pred) : pred;
   for (size_t k = 0; k < l->ivs.len; k++) {
     Induction *iv = &l->ivs.data[k];
     LLVMValueRef next = NULL;
@@ -65,9 +83,18 @@ static bool exit_test(RevGen *g, Loop *l) {
       if (LLVMGetIncomingBlock(iv->phi, i) == l->latch) next = LLVMGetIncomingValue(iv->phi, i);
     for (int side = 0; side < 2; side++) {
       LLVMValueRef a = LLVMGetOperand(c, (unsigned)side), lim = LLVMGetOperand(c, (unsigned)!side);
+      if (!loop_invariant(g, l, lim)) continue;
+      if (!equality) {
+        if (a == next && ordered_test(l, iv, next, side ? ir_icmp_swapped(going_on) : going_on)) {
+          l->exit_iv = iv;
+          l->limit = lim;
+          return true;
+        }
+        continue;
+      }
       long long step = LLVMConstIntGetSExtValue(iv->step);
       bool narrowed = LLVMIsATruncInst(a) && LLVMGetOperand(a, 0) == next && (step == 1 || step == -1);
-      if ((a == next || narrowed) && loop_invariant(g, l, lim)) {
+      if (a == next || narrowed) {
         l->exit_iv = iv;
         l->limit = lim;
         l->limit_narrowed = narrowed;
@@ -91,6 +118,17 @@ static void make_counted(RevGen *g, Loop *l) {
 
 LLVMValueRef loop_trip(RevGen *g, Loop *l, LLVMValueRef (*value)(RevGen *, LLVMValueRef)) {
   Induction *iv = l->exit_iv;
+  if (l->ordered) { /* the distance to the limit (plus one if reached inclusively), at least one iteration */
+    LLVMValueRef start = LLVMBuildIntCast2(g->b, value(g, iv->start), g->i64, l->is_signed, "");
+    LLVMValueRef limit = LLVMBuildIntCast2(g->b, value(g, l->limit), g->i64, l->is_signed, "");
+    bool up = LLVMConstIntGetSExtValue(iv->step) > 0;
+    LLVMValueRef span = up ? LLVMBuildSub(g->b, limit, start, "") : LLVMBuildSub(g->b, start, limit, "");
+    if (l->inclusive) span = LLVMBuildAdd(g->b, span, LLVMConstInt(g->i64, 1, 0), "");
+    LLVMValueRef none = l->is_signed || LLVMGetIntTypeWidth(LLVMTypeOf(iv->phi)) < 64
+                            ? LLVMBuildICmp(g->b, LLVMIntSLT, span, LLVMConstInt(g->i64, 1, 0), "")
+                            : LLVMBuildICmp(g->b, up ? LLVMIntULE : LLVMIntUGE, limit, start, "");
+    return LLVMBuildSelect(g->b, none, LLVMConstInt(g->i64, 1, 0), span, "trip");
+  }
   if (l->limit_narrowed) { /* trunc(start) + trip * step == limit, in the narrow type */
     LLVMValueRef limit = value(g, l->limit), start = LLVMBuildTrunc(g->b, value(g, iv->start), LLVMTypeOf(limit), "");
     LLVMValueRef span = LLVMConstIntGetSExtValue(iv->step) > 0 ? LLVMBuildSub(g->b, limit, start, "") : LLVMBuildSub(g->b, start, limit, "");

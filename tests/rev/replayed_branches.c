@@ -2,8 +2,9 @@
 // loop counters) instead of recording it, and inner loops whose trip count and last counter values it
 // recomputes from bounds read again: a CSR product with empty rows, if-then and if-else on a mask, nested
 // tests that merge, a test on two counters (skip the diagonal), a loop inside a tested branch, loops up,
-// down and by 2 with bounds from an index array, and, beside them, a test on a float and a loop bounded
-// by a float (recorded as before). Gradient against the tangents (1e-12) and central differences (1e-6),
+// down, by 2, unsigned, to an inclusive bound and a do-while that runs once where its bounds are empty,
+// with bounds from an index array, and, beside them, a test on a float and a loop bounded by a float
+// (recorded as before). Gradient against the tangents (1e-12) and central differences (1e-6),
 // serial and in an OpenMP loop at 1 and 2 threads; the tape of the CSR product holds only the products'
 // factors (the way in and out of each row costs nothing). At -O2 and -O0.
 // RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t
@@ -45,6 +46,10 @@ static double kernel(const double *restrict x, const int *restrict rowptr, const
     for (int k = lo[i]; k < hi[i]; k++) s += 0.02 * val[k] * v[i]; /* bounds read again */
     for (int k = hi[i] - 1; k >= lo[i]; k--) s += 0.03 * val[k] * val[k];
     for (int k = lo[i]; k < hi[i] - 1; k += 2) s += 0.01 * cos(val[k]) * v[i];
+    for (unsigned u = (unsigned)lo[i]; u < (unsigned)hi[i]; u++) s += 0.02 * val[u] * val[u] * v[i];
+    for (int k = lo[i]; k <= hi[i] - 1; k++) s -= 0.01 * val[k] * v[(i + 2) % R];
+    int m = lo[i]; /* runs once also where the bounds are empty */
+    do s += 0.03 * val[m] * v[(i + 3) % R]; while (++m < hi[i]);
     if (v[i] > 0.3) s += v[i] * v[i] * v[i]; /* a float's test: recorded */
     for (int k = 0; k < 1 + (int)(3 * fabs(v[i])); k++) s += 0.05 * v[i] * val[k % NNZ];
   }
