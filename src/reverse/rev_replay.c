@@ -1,6 +1,6 @@
 /* Which predecessor a block was entered from, found again in the reverse sweep by replaying the branches
  * that chose it, instead of recorded: a branch costs nothing on the tape when its conditions can be
- * recomputed (a cut-off test on coordinates read again, whether a sparse matrix's row is empty).
+ * recomputed (whether a sparse matrix's row read again is empty, an index compared with a counter).
  *
  * D, the block's immediate dominator, ran last before the block did; the way from D to the block runs
  * through the region of blocks that D reaches without passing D and that reach the block without passing

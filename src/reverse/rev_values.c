@@ -83,7 +83,7 @@ bool recomputable(LLVMValueRef v) {
   case LLVMSRem:
   case LLVMURem: { /* by a constant: a multiply and shifts (i % 4, a cell's coordinates) */
     LLVMValueRef d = LLVMGetOperand(v, 1);
-    return LLVMIsAConstantInt(d) && LLVMConstIntGetZExtValue(d) != 0 && !LLVMIsAConstantExpr(d);
+    return LLVMIsAConstantInt(d) && LLVMConstIntGetZExtValue(d) != 0;
   }
   default: return false;
   }
