@@ -218,6 +218,10 @@ bool rederived(RevGen *g, LLVMValueRef v);
  * cheap arithmetic or a repeatable load of such values, defined where it dominates bb. floats: whether
  * floating-point values may be among them; *budget bounds the instructions looked at. */
 bool rev_free_at(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb, bool floats, unsigned *budget);
+/* Whether v is a load made in a loop, or computed from one within a few instructions (phis not followed):
+ * data that may change from one iteration to the next (a CSR row's extent), unlike constants, counters
+ * and what was read once. */
+bool rev_read_in_loop(RevGen *g, LLVMValueRef v);
 /* Marks a load repeated in the reverse sweep for the optimiser (see rev_scope_reloads). */
 void scope_reload(RevGen *g, LLVMValueRef load);
 

@@ -144,23 +144,15 @@ static LLVMBasicBlockRef exit_block(RevGen *g, Loop *l) {
   return in_loop(g, l, LLVMGetSuccessor(br, 0)) ? LLVMGetSuccessor(br, 1) : LLVMGetSuccessor(br, 0);
 }
 
-/* Whether v is computed from a load (within a few steps). */
-static bool from_memory(LLVMValueRef v, int depth) {
-  if (LLVMIsALoadInst(v)) return true;
-  if (!LLVMIsAInstruction(v) || LLVMIsAPHINode(v) || depth > 6) return false;
-  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
-    if (from_memory(LLVMGetOperand(v, i), depth + 1)) return true;
-  return false;
-}
-
-/* Only for bounds read from memory (a CSR row's extent: 16 bytes of tape per row saved). Bounds that are
- * constants or counters of the loops around (a triangle, a whole row) are recorded as before: computed,
+/* Only for bounds read in a loop (a CSR row's extent: 16 bytes of tape per row saved). Bounds that are
+ * constants, counters of the loops around (a triangle, a whole row) or read once are recorded as before:
+ * computed,
  * they left LLVM's loop vectoriser a reverse loop it vectorised and then dropped for its scalar copy
  * (gemm's gradient 2.7 -> 5.9 primals, syrk 1.5 -> 2.0, lu and fdtd2d about 20% slower; seidel2d alone
  * 30% faster), for 8 bytes per run of a loop of hundreds of iterations. */
 bool loop_ends_recomputed(RevGen *g, Loop *l) {
   if (!l->ends_known) {
-    bool free = l->exit_iv != NULL && from_memory(l->limit, 0);
+    bool free = l->exit_iv != NULL && rev_read_in_loop(g, l->limit);
     LLVMBasicBlockRef out = free ? exit_block(g, l) : NULL;
     unsigned budget = 24;
     free = free && rev_free_at(g, l->limit, out, false, &budget);

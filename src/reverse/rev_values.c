@@ -252,6 +252,16 @@ static bool worth_recording(RevGen *g, LLVMValueRef v) {
 /* Recomputed in the reverse sweep rather than recorded. */
 bool rederived(RevGen *g, LLVMValueRef v) { return (recomputable(v) && !worth_recording(g, v)) || reloadable(g, v); }
 
+static bool read_in_loop(RevGen *g, LLVMValueRef v, int depth) {
+  if (!LLVMIsAInstruction(v) || LLVMIsAPHINode(v) || depth > 6) return false;
+  if (LLVMIsALoadInst(v)) return !cfg_runs_once(&g->cfg, LLVMGetInstructionParent(v));
+  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
+    if (read_in_loop(g, LLVMGetOperand(v, i), depth + 1)) return true;
+  return false;
+}
+
+bool rev_read_in_loop(RevGen *g, LLVMValueRef v) { return read_in_loop(g, v, 0); }
+
 bool rev_free_at(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb, bool floats, unsigned *budget) {
   if (!LLVMIsAInstruction(v)) return true;
   LLVMBasicBlockRef def = LLVMGetInstructionParent(v);

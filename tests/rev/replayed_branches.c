@@ -1,12 +1,11 @@
-// Branches whose way the reverse sweep replays from conditions it recomputes (integer data read again,
-// loop counters) instead of recording it, and inner loops whose trip count and last counter values it
+// Branches whose way the reverse sweep replays from conditions it recomputes on integer data read again
+// in the loop, instead of recording it, and inner loops whose trip count and last counter values it
 // recomputes from bounds read again: a CSR product with empty rows, if-then and if-else on a mask, nested
-// tests that merge, a test on two counters (skip the diagonal), a loop inside a tested branch, loops up,
-// down, by 2, unsigned, to an inclusive bound and a do-while that runs once where its bounds are empty,
-// with bounds from an index array, and, beside them, a test on a float and a loop bounded by a float
-// (recorded as before). Gradient against the tangents (1e-12) and central differences (1e-6),
-// serial and in an OpenMP loop at 1 and 2 threads; the tape of the CSR product holds only the products'
-// factors (the way in and out of each row costs nothing). At -O2 and -O0.
+// tests that merge, a loop inside a tested branch, loops up, down, by 2, unsigned, to an inclusive bound
+// and a do-while that runs once where its bounds are empty, with bounds from an index array; beside them,
+// what stays recorded: a test on two counters (skip the diagonal), a test on a float and a loop bounded by
+// a float. Gradient against the tangents (1e-12) and central differences (1e-6), serial and in an OpenMP
+// loop at 1 and 2 threads. At -O2 and -O0.
 // RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t
 // RUN: %parad-cc -O0 -fopenmp -I%S/../include %s -o %t0 -lm && OMP_NUM_THREADS=2 %t0
 #include <string.h>
