@@ -494,14 +494,12 @@ void rev_omp(RevGen *g, LLVMValueRef call) {
     barrier(g, loc, thread_number(g, loc));
     return;
   }
-  case OMP_END_CRITICAL: {
-    LLVMValueRef lock = rv(g, omp_lock(call));
-    runtime_void(g, g->b, "__parad_rt_critical_reverse_enter", &lock, 1);
-    return;
-  }
-  case OMP_CRITICAL: {
-    LLVMValueRef lock = rv(g, omp_lock(call));
-    runtime_void(g, g->b, "__parad_rt_critical_reverse_exit", &lock, 1);
+  case OMP_END_CRITICAL:
+  case OMP_CRITICAL: { /* the lock, and whether it is an omp_lock_t (else a critical section's name) */
+    bool lock_api = !strncmp(ir_called_name(call), "omp_", 4);
+    LLVMValueRef args[2] = {rv(g, omp_lock(call)), LLVMConstInt(LLVMInt32TypeInContext(g->ctx), lock_api, 0)};
+    runtime_void(g, g->b, kind == OMP_END_CRITICAL ? "__parad_rt_critical_reverse_enter" : "__parad_rt_critical_reverse_exit",
+                 args, 2);
     return;
   }
   case OMP_TASK_SPAWN: rev_task_spawn(g, call); return;

@@ -214,9 +214,25 @@ void __parad_rt_critical_overwrites(const void *lock) {
           "it, which Parad does not keep for tasks; sections that only add into shared data (s += v) work");
 }
 
-/* Reverse sweep, at the end of a critical section: wait for this thread's turn. */
-void __parad_rt_critical_reverse_enter(const void *lock) {
+/* A task's reverse sweep of a section that only adds into shared data (the others stop the program on a
+ * team of several threads): in any order, but one at a time, as the forward sweep ran them. Its adjoint
+ * takes the adjoint of what the section stored and adds it back to what it loaded, which another task's
+ * reverse must not see half done (an adjoint lost or counted twice, before this was held). */
+int __kmpc_global_thread_num(void *loc); /* libomp's entry points, as clang calls them */
+void __kmpc_critical(void *loc, int gtid, void *crit);
+void __kmpc_end_critical(void *loc, int gtid, void *crit);
+
+static void task_section(const void *lock, int lock_api, bool enter) {
+  void *l = (void *)lock;
+  if (lock_api) enter ? omp_set_lock((omp_lock_t *)l) : omp_unset_lock((omp_lock_t *)l);
+  else if (enter) __kmpc_critical(NULL, __kmpc_global_thread_num(NULL), l);
+  else __kmpc_end_critical(NULL, __kmpc_global_thread_num(NULL), l);
+}
+
+/* Reverse sweep, at the end of a critical section: wait for this thread's turn (a task: for the lock). */
+void __parad_rt_critical_reverse_enter(const void *lock, int lock_api) {
   ParadTape *t = __parad_rt_current;
+  if (t && !t->region && t->task) task_section(lock, lock_api, true);
   if (!t || !t->region) return;
   long ticket;
   __parad_rt_tape_pop(t, &ticket, sizeof ticket);
@@ -231,9 +247,10 @@ void __parad_rt_critical_reverse_enter(const void *lock) {
   t->tickets[t->ntickets++] = ticket;
 }
 
-/* Reverse sweep, at the start of a critical section: the next ticket down may go. */
-void __parad_rt_critical_reverse_exit(const void *lock) {
+/* Reverse sweep, at the start of a critical section: the next ticket down may go (a task: the lock). */
+void __parad_rt_critical_reverse_exit(const void *lock, int lock_api) {
   ParadTape *t = __parad_rt_current;
+  if (t && !t->region && t->task) task_section(lock, lock_api, false);
   if (!t || !t->region) return;
   if (!t->ntickets) fatal("the reverse sweep left a critical section it never entered");
   long ticket = t->tickets[--t->ntickets];
@@ -506,7 +523,6 @@ void __parad_rt_task_resume(void *record);
 void __parad_rt_task_end(void *record);
 
 /* libomp's entry points, which the adjoint tasks are made with as clang makes tasks */
-int __kmpc_global_thread_num(void *loc);
 void *__kmpc_omp_task_alloc(void *loc, int gtid, int flags, size_t size, size_t shareds, int (*entry)(int, void *));
 int __kmpc_omp_task(void *loc, int gtid, void *task);
 int __kmpc_omp_task_with_deps(void *loc, int gtid, void *task, int ndeps, void *deps, int nnoalias, void *noalias);
