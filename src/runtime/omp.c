@@ -214,14 +214,14 @@ void __parad_rt_critical_overwrites(const void *lock) {
           "it, which Parad does not keep for tasks; sections that only add into shared data (s += v) work");
 }
 
-/* A task's reverse sweep of a section that only adds into shared data (the others stop the program on a
- * team of several threads): in any order, but one at a time, as the forward sweep ran them. Its adjoint
- * takes the adjoint of what the section stored and adds it back to what it loaded, which another task's
- * reverse must not see half done (an adjoint lost or counted twice, before this was held). */
 int __kmpc_global_thread_num(void *loc); /* libomp's entry points, as clang calls them */
 void __kmpc_critical(void *loc, int gtid, void *crit);
 void __kmpc_end_critical(void *loc, int gtid, void *crit);
 
+/* A task's reverse sweep of a section that only adds into shared data (the others stop the program on a
+ * team of several threads): in any order, but one at a time, as the forward sweep ran them. Its adjoint
+ * takes the adjoint of what the section stored and adds it back to what it loaded, which another task's
+ * reverse must not see half done (an adjoint lost or counted twice, before this was held). */
 static void task_section(const void *lock, int lock_api, bool enter) {
   void *l = (void *)lock;
   if (lock_api) enter ? omp_set_lock((omp_lock_t *)l) : omp_unset_lock((omp_lock_t *)l);
