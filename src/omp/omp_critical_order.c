@@ -49,8 +49,13 @@ static bool is_increment(LLVMValueRef store, const ValueMap *inside) {
 }
 
 /* Whether a function the section calls may write memory other than its own stack (a helper computing a
- * value does not); a library function without pointer arguments (sin) does not. */
-static bool writes_memory(LLVMValueRef fn, int depth) {
+ * value does not); a library function without pointer arguments (sin) does not. `open`: the functions
+ * being looked at, around this one: a recursive call writes what its function's body writes, which is
+ * being looked at already (before, recursion counted as writing, and a task's section that called a
+ * recursive helper stopped the program as one that overwrites). */
+static bool writes_memory_in(LLVMValueRef fn, int depth, ValueList *open) {
+  for (size_t k = 0; k < open->len; k++)
+    if (open->data[k] == fn) return false;
   if (LLVMIsDeclaration(fn)) {
     LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
     unsigned n = LLVMCountParamTypes(fty);
@@ -62,18 +67,28 @@ static bool writes_memory(LLVMValueRef fn, int depth) {
     return false;
   }
   if (depth > 4) return true;
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+  vec_push(open, fn);
+  bool writes = false;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !writes; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !writes; i = LLVMGetNextInstruction(i)) {
       if (LLVMIsAStoreInst(i)) {
-        if (!LLVMIsAAllocaInst(ir_address_base(LLVMGetOperand(i, 1)))) return true;
+        writes = !LLVMIsAAllocaInst(ir_address_base(LLVMGetOperand(i, 1)));
       } else if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAMemIntrinsic(i)) {
-        return true;
+        writes = true;
       } else if (ir_is_call_site(i) && !LLVMIsAIntrinsicInst(i)) {
         LLVMValueRef callee = ir_called_function(i);
-        if (!callee || omp_is_runtime_call(i) || writes_memory(callee, depth + 1)) return true;
+        writes = !callee || omp_is_runtime_call(i) || writes_memory_in(callee, depth + 1, open);
       }
     }
-  return false;
+  open->len--;
+  return writes;
+}
+
+static bool writes_memory(LLVMValueRef fn) {
+  ValueList open = {0};
+  bool writes = writes_memory_in(fn, 0, &open);
+  vec_free(&open);
+  return writes;
 }
 
 static bool ends_section(LLVMValueRef i, LLVMValueRef lock) {
@@ -105,7 +120,7 @@ bool omp_critical_order_matters(LLVMValueRef enter) {
       } else if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAMemIntrinsic(i)) matters = true;
       else if (ir_is_call_site(i) && !LLVMIsAIntrinsicInst(i) && !omp_is_runtime_call(i)) {
         LLVMValueRef callee = ir_called_function(i);
-        matters |= !callee || writes_memory(callee, 0);
+        matters |= !callee || writes_memory(callee);
       }
     }
     if (ended) continue;

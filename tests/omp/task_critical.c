@@ -6,7 +6,9 @@
 // that overwrites (a maximum kept by compare and assign) needs its reverse in the opposite order of entry,
 // which tasks do not keep: alone on a team the order is the program's and the gradient is right; on a
 // team of two the run stops with the reason rather than give a wrong gradient.
-//   f(x) = (sum_i sin(x_i) x_i + x_i^2)^2        m(x) = max_i x_i^2 (the largest at i = N - 1)
+// A section may call a helper that recurses (it writes nothing, so the section still only adds: the run
+// stopped before, taking recursion for writing).
+//   f(x) = (sum_i sin(x_i) x_i + x_i^2 + h(x_i))^2, h linear        m(x) = max_i x_i^2 (the largest at i = N - 1)
 // RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=4 %t
 // RUN: %parad-cc -O0 -fopenmp -I%S/../include %s -o %t0 -lm && OMP_NUM_THREADS=3 %t0
 // RUN: OMP_NUM_THREADS=1 %t max
@@ -20,6 +22,9 @@ double __parad_autodiff(void *, ...);
 
 enum { N = 17 };
 
+/* linear in v (h(v, d) = c_d v), recursive twice over: a helper a section may call (it writes nothing) */
+static double h(double v, int d) { return d <= 0 ? v : 0.5 * (h(v, d - 1) + h(0.5 * v, d - 2)); }
+
 static double f(const double *x) {
   double s = 0;
 #pragma omp parallel
@@ -32,6 +37,8 @@ static double f(const double *x) {
       s += v;
 #pragma omp critical
       s = s + x[i] * x[i];
+#pragma omp critical
+      s += h(x[i], 3);
     }
   }
   return s * s;
@@ -58,15 +65,16 @@ int main(int argc, char **argv) {
     for (int j = 0; j < N; j++) CHECK_CLOSE(g[j], j == N - 1 ? 2 * x[j] : 0, 1e-12);
     return check_done();
   }
-  for (int i = 0; i < N; i++) s += sin(x[i]) * x[i] + x[i] * x[i];
+  double c = h(1, 3);
+  for (int i = 0; i < N; i++) s += sin(x[i]) * x[i] + x[i] * x[i] + c * x[i];
   for (int rep = 0; rep < 100; rep++) { /* the tasks' reverse sweeps racing for one adjoint: many times */
     for (int j = 0; j < N; j++) g[j] = 0;
     __parad_autodiff((void *)f, x, g);
-    for (int j = 0; j < N; j++) CHECK_CLOSE(g[j], 2 * s * (sin(x[j]) + x[j] * cos(x[j]) + 2 * x[j]), 1e-12);
+    for (int j = 0; j < N; j++) CHECK_CLOSE(g[j], 2 * s * (sin(x[j]) + x[j] * cos(x[j]) + 2 * x[j] + c), 1e-12);
   }
   for (int j = 0; j < N; j++) {
     for (int i = 0; i < N; i++) v[i] = i == j;
-    CHECK_CLOSE(__parad_fwddiff((void *)f, x, v), 2 * s * (sin(x[j]) + x[j] * cos(x[j]) + 2 * x[j]), 1e-12);
+    CHECK_CLOSE(__parad_fwddiff((void *)f, x, v), 2 * s * (sin(x[j]) + x[j] * cos(x[j]) + 2 * x[j] + c), 1e-12);
   }
   return check_done();
 }
