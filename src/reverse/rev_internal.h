@@ -218,6 +218,8 @@ bool rederived(RevGen *g, LLVMValueRef v);
  * cheap arithmetic or a repeatable load of such values, defined where it dominates bb. floats: whether
  * floating-point values may be among them; *budget bounds the instructions looked at. */
 bool rev_free_at(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb, bool floats, unsigned *budget);
+/* A floating-point value or comparison (an instruction). */
+bool rev_floating(LLVMValueRef v);
 /* Whether v is a load made in a loop, or computed from one within a few instructions (phis not followed):
  * data that may change from one iteration to the next (a CSR row's extent), unlike constants, counters
  * and what was read once. */
@@ -258,6 +260,8 @@ bool loop_ends_recomputed(RevGen *g, Loop *l);
 /* The value an induction variable of l had in the loop's last iteration, in the reverse of the block the
  * loop exits to (while planning, notes what that needs). */
 LLVMValueRef loop_iv_last(RevGen *g, Loop *l, Induction *iv);
+/* An induction variable's value in the last of `trip` iterations (an i64) from its start. */
+LLVMValueRef loop_iv_at_last(RevGen *g, Induction *iv, LLVMValueRef start, LLVMValueRef trip);
 /* The loop whose header bb is, when it is counted. */
 Loop *counted_header(RevGen *g, LLVMBasicBlockRef bb);
 /* The loop that carries item it through a slot into block bb, or NULL. */

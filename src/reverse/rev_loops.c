@@ -162,13 +162,16 @@ bool loop_ends_recomputed(RevGen *g, Loop *l) {
   return l->ends_known == 2;
 }
 
-LLVMValueRef loop_iv_last(RevGen *g, Loop *l, Induction *iv) {
-  if (!loop_ends_recomputed(g, l)) return rv(g, iv->phi);
+LLVMValueRef loop_iv_at_last(RevGen *g, Induction *iv, LLVMValueRef start, LLVMValueRef trip) {
   /* start + (trip - 1) * step, in the variable's type (wrapping as the forward sweep's additions did) */
   LLVMTypeRef t = LLVMTypeOf(iv->phi);
-  LLVMValueRef trip = LLVMBuildIntCast2(g->b, loop_trip(g, l, rv), t, 0, "");
-  LLVMValueRef steps = LLVMBuildSub(g->b, trip, LLVMConstInt(t, 1, 0), "");
-  return LLVMBuildAdd(g->b, rv(g, iv->start), LLVMBuildMul(g->b, steps, iv->step, ""), "last");
+  LLVMValueRef steps = LLVMBuildSub(g->b, LLVMBuildTruncOrBitCast(g->b, trip, t, ""), LLVMConstInt(t, 1, 0), "");
+  return LLVMBuildAdd(g->b, start, LLVMBuildMul(g->b, steps, iv->step, ""), "last");
+}
+
+LLVMValueRef loop_iv_last(RevGen *g, Loop *l, Induction *iv) {
+  if (!loop_ends_recomputed(g, l)) return rv(g, iv->phi);
+  return loop_iv_at_last(g, iv, rv(g, iv->start), loop_trip(g, l, rv));
 }
 
 void find_loops(RevGen *g) {

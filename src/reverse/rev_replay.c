@@ -11,7 +11,15 @@
  * it). Conditions are recomputed from what the block's reverse has at no cost (constants, arguments,
  * counted induction variables, values of blocks that run once, and cheap arithmetic and repeatable loads
  * of those), and from copies of the region's own cheap instructions, made in the walk where the block that
- * defines them is known to have run. Anything else, and the predecessor is recorded as before. */
+ * defines them is known to have run. Anything else, and the predecessor is recorded as before.
+ *
+ * Floating-point conditions stay recorded: a test of coordinates read again (a cut-off) is often taken
+ * at random, and the reverse sweep, waiting for the recomputed value before it knows where to go, ran a
+ * Lennard-Jones gradient 11% slower than reading the recorded way (with 6 times less tape). Integer tests
+ * of data read again in a loop (a row's extent, an index array's entry) are cheap and mostly predictable.
+ * Tests of counters, constants and what was read once are recorded too: replayed, they gave LLVM
+ * loop-invariant branches to unswitch in the reverse loops, and a multigrid gradient ran 10% slower (a row
+ * loop's guard, recorded once per row). */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -67,17 +75,6 @@ static bool on_region_cycle(Replay *r, LLVMBasicBlockRef x) {
   return cycle;
 }
 
-/* Floating-point work in a replayed condition: a test of coordinates read again (a cut-off) is often taken
- * at random, and the reverse sweep, waiting for the recomputed value before it knows where to go, ran a
- * Lennard-Jones gradient 11% slower than reading the recorded way (with 6 times less tape). Integer tests
- * of data read again in a loop (a row's extent, an index array's entry) are cheap and mostly predictable.
- * Tests of counters, constants and what was read once are recorded too: replayed, they gave LLVM
- * loop-invariant branches to unswitch in the reverse loops, and a multigrid gradient ran 10% slower (a
- * row loop's guard, recorded once per row). */
-static bool floating(LLVMValueRef v) {
-  return LLVMGetInstructionOpcode(v) == LLVMFCmp || ir_is_fp_or_fp_vector(LLVMTypeOf(v));
-}
-
 static bool listed(ValueList *l, LLVMValueRef v) {
   for (size_t i = 0; i < l->len; i++)
     if (l->data[i] == v) return true;
@@ -100,7 +97,7 @@ static bool replayable(Replay *r, LLVMValueRef v, int depth) {
     vec_push(&r->leaves, v);
     return true;
   }
-  if (!r->walk[d] || LLVMIsAPHINode(v) || floating(v) || !(recomputable(v) || reloadable(g, v)) || ++r->cost > MAX_COPIES)
+  if (!r->walk[d] || LLVMIsAPHINode(v) || rev_floating(v) || !(recomputable(v) || reloadable(g, v)) || ++r->cost > MAX_COPIES)
     return false;
   for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
     if (!replayable(r, LLVMGetOperand(v, i), depth + 1)) return false;

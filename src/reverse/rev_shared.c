@@ -434,12 +434,8 @@ static void note_groups(RevGen *g, LLVMBasicBlockRef bb) {
 static void first_and_last(RevGen *g, Loop *l, LLVMValueRef trip, LLVMValueRef *first, LLVMValueRef *last,
                            LLVMValueRef (*value)(RevGen *, LLVMValueRef)) {
   for (size_t k = 0; k < l->ivs.len; k++) {
-    Induction *iv = &l->ivs.data[k];
-    LLVMTypeRef t = LLVMTypeOf(iv->phi);
-    first[k] = value(g, iv->start);
-    if (!trip) continue;
-    LLVMValueRef steps = LLVMBuildSub(g->b, LLVMBuildTruncOrBitCast(g->b, trip, t, ""), LLVMConstInt(t, 1, 0), "");
-    last[k] = LLVMBuildAdd(g->b, first[k], LLVMBuildMul(g->b, steps, iv->step, ""), "");
+    first[k] = value(g, l->ivs.data[k].start);
+    if (trip) last[k] = loop_iv_at_last(g, &l->ivs.data[k], first[k], trip);
   }
 }
 

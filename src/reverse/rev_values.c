@@ -252,6 +252,8 @@ static bool worth_recording(RevGen *g, LLVMValueRef v) {
 /* Recomputed in the reverse sweep rather than recorded. */
 bool rederived(RevGen *g, LLVMValueRef v) { return (recomputable(v) && !worth_recording(g, v)) || reloadable(g, v); }
 
+bool rev_floating(LLVMValueRef v) { return LLVMGetInstructionOpcode(v) == LLVMFCmp || ir_is_fp_or_fp_vector(LLVMTypeOf(v)); }
+
 static bool read_in_loop(RevGen *g, LLVMValueRef v, int depth) {
   if (!LLVMIsAInstruction(v) || LLVMIsAPHINode(v) || depth > 6) return false;
   if (LLVMIsALoadInst(v)) return !cfg_runs_once(&g->cfg, LLVMGetInstructionParent(v));
@@ -268,8 +270,7 @@ bool rev_free_at(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb, bool floats, u
   if (!*budget || !cfg_dominates(&g->cfg, def, bb)) return false;
   --*budget;
   if (counted_iv_in(g, v, bb) || cfg_runs_once(&g->cfg, def)) return true;
-  if (!rederived(g, v) || (!floats && (LLVMGetInstructionOpcode(v) == LLVMFCmp || ir_is_fp_or_fp_vector(LLVMTypeOf(v)))))
-    return false;
+  if (!rederived(g, v) || (!floats && rev_floating(v))) return false;
   for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
     if (!rev_free_at(g, LLVMGetOperand(v, i), bb, floats, budget)) return false;
   return true;
