@@ -208,7 +208,7 @@ static bool task_pair(RevGen *g, LLVMValueRef alloc, RevPair *pair, unsigned lon
     return false;
   }
   *at = (LLVMConstIntGetZExtValue(size) + 7) & ~7ull;
-  PairKind kind = {.parallel = true};
+  PairKind kind = {.parallel = true, .task_body = true};
   if (rev_pair(g->ad, entry, "cd", kind, pair)) return true;
   g->errors++; /* the task's errors are reported */
   return false;
@@ -378,7 +378,7 @@ static void aug_task_spawn(RevGen *g, LLVMValueRef call) {
   if (alloc && LLVMGetMetadata(call, unordered))
     rev_error(g, call, "reverse mode cannot differentiate a task with depend(mutexinoutset) or depend(inoutset): "
                        "such tasks run in an order the dependences do not fix, and the reverse sweep needs it");
-  if (alloc && ir_num_call_args(call) >= 5 && adjoint_tasks(g)) {
+  if (alloc && ir_num_call_args(call) >= 5) { /* for the adjoint task, and the task's inputs (rev_shared.c) */
     LLVMValueRef args[3] = {task_record(g, g->b, aug_value(g, alloc), at), aug_value(g, LLVMGetArgOperand(call, 3)),
                             aug_value(g, LLVMGetArgOperand(call, 4))};
     runtime_void(g, g->b, "__parad_rt_task_note_deps", args, 3);

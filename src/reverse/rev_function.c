@@ -231,10 +231,23 @@ static void write_captures(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef *pred_p
     Capture *c = &p->captures.data[i];
     if (c->below) continue;
     LLVMValueRef v = capture_value(g, c, pred_phis);
-    if (c->frame_slot >= 0)
+    if (c->frame_slot >= 0) {
       LLVMBuildStore(g->b, v, g->frame_alloca[c->frame_slot]);
-    else
-      tape_store(g, record, c->offset, v);
+      continue;
+    }
+    LLVMValueRef copied = c->item.kind == NEED_PRIMAL && shared_copied_in(g, c->item.value, bb) ? shared_copy_flag(g, c->item.value) : NULL;
+    LLVMBasicBlockRef yes = NULL, no, join;
+    if (copied) { /* the reverse sweep reads it from the task's copy of its input */
+      rev_diamond(g, LLVMBuildLoad2(g->b, LLVMInt1TypeInContext(g->ctx), copied, ""), &yes, &no, &join);
+      LLVMPositionBuilderAtEnd(g->b, no);
+    }
+    tape_store(g, record, c->offset, v);
+    if (yes) {
+      LLVMBuildBr(g->b, join);
+      LLVMPositionBuilderAtEnd(g->b, yes);
+      LLVMBuildBr(g->b, join);
+      LLVMPositionBuilderAtEnd(g->b, join);
+    }
   }
 }
 
@@ -396,8 +409,8 @@ static void write_aug(RevGen *g) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && i != term; i = LLVMGetNextInstruction(i)) aug_inst(g, i);
     keep_latest(g, bb);
     write_captures(g, bb, pred_phis);
+    shared_aug_after_block(g, bb); /* first: a loop's records may be left out by the runs it decides */
     bulk_aug_after_block(g, bb);
-    shared_aug_after_block(g, bb);
     vmap_put(&g->exits, LLVMBasicBlockAsValue(bb), LLVMBasicBlockAsValue(LLVMGetInsertBlock(g->b)));
     if (LLVMGetInstructionOpcode(term) == LLVMRet)
       write_return(g, term);
@@ -429,8 +442,8 @@ static void edge(RevGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred, ValueL
   for (size_t l = 0; l < g->loops.len; l++) {
     Loop *c = &g->loops.data[l];
     if (!in_loop(g, c, pred) || in_loop(g, c, bb)) continue;
-    bulk_rev_enter(g, c);
     shared_rev_enter_loop(g, c);
+    bulk_rev_enter(g, c);
     window_rev_enter_loop(g, c);
     for (size_t i = 0; i < c->ivs.len; i++) LLVMBuildStore(g->b, loop_iv_last(g, c, &c->ivs.data[i]), c->ivs.data[i].slot);
     for (size_t i = 0; i < c->hoisted.len; i++) {
@@ -583,8 +596,8 @@ static void write_rev(RevGen *g) {
 /* ---- the pair ---- */
 
 static char *pair_key(LLVMValueRef fn, const char *pattern, PairKind k) {
-  return xasprintf("rev|%s|%s|%d%d%d%d%d|%llx|%llx", LLVMGetValueName(fn), pattern, k.ret_active, k.ret_shadow,
-                   k.top_level, k.parallel, k.region_body, k.unwritten, k.unwritten_slots);
+  return xasprintf("rev|%s|%s|%d%d%d%d%d%d|%llx|%llx", LLVMGetValueName(fn), pattern, k.ret_active, k.ret_shadow,
+                   k.top_level, k.parallel, k.region_body, k.task_body, k.unwritten, k.unwritten_slots);
 }
 
 bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind, RevPair *out) {
@@ -605,7 +618,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   RevGen g = {.ad = ad, .orig = fn, .pattern = pattern, .ret_active = ret_active, .ret_shadow = ret_shadow,
               .reload_inputs = top_level && writes_only_own_memory(fn), .top_level = top_level, .unwritten = kind.unwritten,
               .unwritten_slots = kind.unwritten_slots, .parallel = kind.parallel,
-              .region_body = kind.region_body, .ctx = ad->ctx};
+              .region_body = kind.region_body, .task_body = kind.task_body, .ctx = ad->ctx};
   g.ptr_type = LLVMPointerTypeInContext(g.ctx, 0);
   g.i64 = LLVMInt64TypeInContext(g.ctx);
   /* activity knows 'd' and 'o' as active, 'c' as constant */

@@ -129,6 +129,7 @@ typedef struct {
   LLVMValueRef reload_scope; /* rev: the alias scope of the loads repeated from such memory (made on the first) */
   bool parallel;         /* see PairKind */
   bool region_body;      /* see PairKind */
+  bool task_body;        /* see PairKind */
   struct SharedMemory *shared; /* rev_shared.c */
   struct Windows *windows;     /* rev_window.c */
   const Activity *act;
@@ -300,6 +301,12 @@ bool shared_decided_per_run(RevGen *g, LLVMValueRef load, Loop *l);
 /* rev: the slot of loop l's flag "every read this run the thread's own" (NULL if none), and the narrowing
  * of its flags by a further run-long condition (a window's check). */
 LLVMValueRef shared_run_slot(RevGen *g, Loop *l);
+/* A task's loads read from a copy of its inputs (rev_shared.c): whether the load's value, needed in block bb,
+ * is recorded only in runs of its loop outside the inputs; the slot saying whether the current run is inside
+ * (NULL while planning); and, rev, the address in the copy of the load's address p. */
+bool shared_copied_in(RevGen *g, LLVMValueRef load, LLVMBasicBlockRef bb);
+LLVMValueRef shared_copy_flag(RevGen *g, LLVMValueRef load);
+LLVMValueRef shared_copy_address(RevGen *g, LLVMValueRef load, LLVMValueRef p);
 void shared_narrow_run(RevGen *g, Loop *l, LLVMValueRef cond);
 
 /* ---- rev_window.c: adjoints of neighbouring reads summed in registers along a loop ---- */

@@ -33,8 +33,10 @@ enum { MAX_ROOTS = 64, MAX_DEFERRED = 32 };
 /* What the forward sweep notes per object (runtime/omp.c reads them in this order): the addresses read
  * and written, and the distance from the object to its shadow (0 where unknown). */
 enum { READ_LO, READ_HI, WRITTEN_LO, WRITTEN_HI, SHADOW_DELTA, RANGE_FIELDS };
-/* What the reverse sweep is told per object as it starts: the thread's own part, and its private buffer. */
-enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, OWN_SHADOW_LO, PRIVATE_LO, PLAN_FIELDS };
+/* What the reverse sweep is told per object as it starts: the thread's own part, its private buffer, and (a
+ * task's) the input dependence its reads in loops were tested against and the distance to their copy. */
+enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, OWN_SHADOW_LO, PRIVATE_LO, COPY_LO, COPY_LEN, COPY_DELTA,
+       PLAN_FIELDS };
 
 /* The accesses of a block at constant distances from one address (a particle's x, y and z), decided
  * one by one (not per run of a loop): the forward sweep widens the object's range by them once, and the
@@ -72,6 +74,15 @@ struct SharedMemory {
                          where its adjoints go plainly: 0, or into the private buffer */
   VEC(struct Group) groups;   /* by block */
   ValueMap group_of;  /* access -> 1 + its group's index */
+  /* A task's inputs (see "inputs" below): per object, whether the function only reads it; aug: per such
+   * object a slot for the input dependence around it (start, length); rev: the dependence and the
+   * distance from it to the copy. The loads read in runs inside the input, and per load a slot holding
+   * whether the current run of its loop is (aug, then rev). */
+  bool *input;
+  LLVMValueRef *input_at;
+  LLVMValueRef *copy_lo, *copy_len, *copy_delta;
+  ValueList copied;
+  ValueMap copy_flag;
 };
 
 static int iv_index(Loop *l, LLVMValueRef v) {
@@ -185,6 +196,19 @@ static bool defined_once(RevGen *g, LLVMValueRef p) {
   return !LLVMIsAInstruction(p) || cfg_runs_once(&g->cfg, LLVMGetInstructionParent(p));
 }
 
+/* The object an address is in, in a task's function: the nearest address it is an offset from that the
+ * function computes once (a tile's start, not the array of tiles), so that each tile a task reads has a
+ * range of its own. A task's function runs once per task: there are no other threads' objects to compare
+ * with, as there are in a region's. */
+static LLVMValueRef task_root_of(RevGen *g, LLVMValueRef p) {
+  for (int i = 0; i < 64; i++) {
+    p = ir_strip_pointer_casts(p);
+    if (defined_once(g, p) || !LLVMIsAGetElementPtrInst(p)) break;
+    p = LLVMGetOperand(p, 0);
+  }
+  return defined_once(g, p) ? p : root_of(p);
+}
+
 static LLVMValueRef pointer_operand(LLVMValueRef inst) {
   switch (LLVMGetInstructionOpcode(inst)) {
   case LLVMLoad: return LLVMGetOperand(inst, 0);
@@ -258,8 +282,112 @@ static void group(RevGen *g, struct SharedMemory *s, LLVMValueRef i, unsigned k)
   vmap_put(&s->group_of, i, (void *)s->groups.len);
 }
 
+/* ---- a task's inputs ----
+ * In a task's function without synchronisation, an object it only reads has its reads in loops taken, in
+ * the reverse sweep, from a copy of what the task read (runtime/omp.c, task_input) wherever a run of the
+ * loop lies inside one of the task's depend(in:) dependences: the forward sweep tests each run as the
+ * loop starts, as it notes the run's addresses, and records the run's values only when it lies outside;
+ * the reverse sweep tests the run again, from the same addresses. */
+
+/* Whether another thread may write, while the task runs, what it reads, and be ordered with it: atomics,
+ * fences, OpenMP's synchronisation, calls that may do any of them. */
+static bool synchronises(RevGen *g) {
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
+      LLVMOpcode op = LLVMGetInstructionOpcode(i);
+      if (op == LLVMFence || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) return true;
+      if ((op == LLVMLoad || op == LLVMStore) && (LLVMGetVolatile(i) || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic))
+        return true;
+      if (!ir_is_call(i) || LLVMGetIntrinsicID(LLVMGetCalledValue(i))) continue;
+      switch (call_classify(i, NULL)) {
+      case CALL_MATH:
+      case CALL_DEBUG:
+      case CALL_ALLOC:
+      case CALL_FREE: break;
+      default: return true;
+      }
+    }
+  return false;
+}
+
+static void inputs_analyse(RevGen *g) {
+  struct SharedMemory *s = g->shared;
+  if (synchronises(g)) return;
+  s->input = xcalloc(s->roots.len, sizeof *s->input);
+  for (size_t k = 0; k < s->roots.len; k++) s->input[k] = true;
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
+      size_t k1 = (size_t)vmap_get(&s->root_of, i);
+      if (k1 && !LLVMIsALoadInst(i)) s->input[k1 - 1] = false;
+    }
+  for (size_t i = 0; i < s->per_run.len; i++) {
+    LLVMValueRef inst = s->per_run.data[i];
+    size_t k1 = (size_t)vmap_get(&s->root_of, inst);
+    if (LLVMIsALoadInst(inst) && s->input[k1 - 1] && !vmap_get(&s->defer_of, inst)) vec_push(&s->copied, inst);
+  }
+}
+
+bool shared_copied_in(RevGen *g, LLVMValueRef load, LLVMBasicBlockRef bb) {
+  struct SharedMemory *s = g->shared;
+  if (!s || !s->copied.len || index_of(&s->copied, load) < 0) return false;
+  return in_loop(g, vmap_get(&s->loop_of, load), bb);
+}
+
+LLVMValueRef shared_copy_flag(RevGen *g, LLVMValueRef load) {
+  return g->shared && g->phase != PLANNING ? vmap_get(&g->shared->copy_flag, load) : NULL;
+}
+
+LLVMValueRef shared_copy_address(RevGen *g, LLVMValueRef load, LLVMValueRef p) {
+  struct SharedMemory *s = g->shared;
+  LLVMValueRef delta = s->copy_delta[(size_t)vmap_get(&s->root_of, load) - 1];
+  return LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), p, &delta, 1, "copy");
+}
+
+/* A slot per copied load, saying whether the current run of its loop reads from the copy. */
+static void copy_flags(RevGen *g) {
+  struct SharedMemory *s = g->shared;
+  vmap_free(&s->copy_flag);
+  vmap_init(&s->copy_flag);
+  LLVMTypeRef i1 = LLVMInt1TypeInContext(g->ctx);
+  for (size_t i = 0; i < s->copied.len; i++) {
+    LLVMValueRef slot = LLVMBuildAlloca(g->b, i1, "copied");
+    LLVMBuildStore(g->b, LLVMConstInt(i1, 0, 0), slot);
+    vmap_put(&s->copy_flag, s->copied.data[i], slot);
+  }
+}
+
+/* Whether [lo, hi) lies in [start, start + len). */
+static LLVMValueRef within(RevGen *g, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef start, LLVMValueRef len) {
+  return LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, lo, start, ""),
+                      LLVMBuildICmp(g->b, LLVMIntULE, LLVMBuildSub(g->b, hi, start, ""), len, ""), "within");
+}
+
+/* aug: at the end of the block that computes each input object, the dependence around it. */
+static void find_inputs(RevGen *g, LLVMBasicBlockRef bb) {
+  struct SharedMemory *s = g->shared;
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
+  for (size_t k = 0; s->input_at && k < s->roots.len; k++) {
+    LLVMValueRef r = s->roots.data[k];
+    if (!s->input_at[k] || (LLVMIsAInstruction(r) ? LLVMGetInstructionParent(r) : g->cfg.blocks.data[0]) != bb) continue;
+    LLVMValueRef args[4] = {LLVMConstInt(i32, k, 0), LLVMConstInt(i32, s->roots.len, 0), aug_value(g, r), s->input_at[k]};
+    LLVMTypeRef params[4] = {i32, i32, g->ptr_type, g->ptr_type};
+    ir_call_named(g->b, "__parad_rt_task_input", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 4, 0), args, 4);
+  }
+}
+
+/* aug: whether the run of inst's loop over [lo, hi) lies in its object's input. */
+static void test_input(RevGen *g, LLVMValueRef inst, LLVMValueRef lo, LLVMValueRef hi) {
+  struct SharedMemory *s = g->shared;
+  LLVMValueRef flag = vmap_get(&s->copy_flag, inst);
+  if (!flag) return;
+  LLVMValueRef at = s->input_at[(size_t)vmap_get(&s->root_of, inst) - 1], one = LLVMConstInt(g->i64, 1, 0);
+  LLVMValueRef start = LLVMBuildLoad2(g->b, g->i64, at, "input.lo");
+  LLVMValueRef len = LLVMBuildLoad2(g->b, g->i64, LLVMBuildGEP2(g->b, g->i64, at, &one, 1, ""), "input.len");
+  LLVMBuildStore(g->b, within(g, lo, hi, start, len), flag);
+}
+
 void shared_analyse(RevGen *g) {
-  if (!g->region_body) return;
+  if (!g->region_body && !g->task_body) return;
   struct SharedMemory *s = xcalloc(1, sizeof *s);
   vmap_init(&s->root_of);
   vmap_init(&s->defer_of);
@@ -268,6 +396,7 @@ void shared_analyse(RevGen *g) {
   vmap_init(&s->own_of);
   vmap_init(&s->delta_of);
   vmap_init(&s->group_of);
+  vmap_init(&s->copy_flag);
   bool ok = true;
   for (size_t b = 0; b < g->cfg.blocks.len && ok; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i && ok; i = LLVMGetNextInstruction(i)) {
@@ -277,8 +406,8 @@ void shared_analyse(RevGen *g) {
       }
       LLVMValueRef p = pointer_operand(i);
       if (!p || rev_thread_private(p) || !activity_shadowed(g->act, p)) continue;
-      LLVMValueRef r = root_of(p);
-      if (!direct_root(g, r)) {
+      LLVMValueRef r = g->task_body ? task_root_of(g, p) : root_of(p);
+      if (g->task_body ? !defined_once(g, r) : !direct_root(g, r)) {
         ok = false;
         break;
       }
@@ -330,6 +459,7 @@ void shared_analyse(RevGen *g) {
   for (size_t k = 0; k < s->roots.len; k++)
     if (mixed[k] || !activity_shadowed(g->act, s->roots.data[k])) s->elem[k] = 0;
   free(mixed);
+  if (g->task_body) inputs_analyse(g);
 }
 
 void shared_free(RevGen *g) {
@@ -347,6 +477,13 @@ void shared_free(RevGen *g) {
   vec_free(&s->per_run);
   vec_free(&s->groups);
   vmap_free(&s->group_of);
+  vec_free(&s->copied);
+  vmap_free(&s->copy_flag);
+  free(s->input);
+  free(s->input_at);
+  free(s->copy_lo);
+  free(s->copy_len);
+  free(s->copy_delta);
   free(s->elem);
   free(s->pbase);
   free(s->plen);
@@ -383,6 +520,17 @@ void shared_aug_entry(RevGen *g) {
     unsigned field = k % RANGE_FIELDS;
     s->ranges[k] = LLVMBuildAlloca(g->b, g->i64, "range");
     LLVMBuildStore(g->b, LLVMConstInt(g->i64, field == READ_LO || field == WRITTEN_LO ? ~0ull : 0, 0), s->ranges[k]);
+  }
+  if (s->copied.len) {
+    free(s->input_at);
+    s->input_at = xcalloc(s->roots.len, sizeof *s->input_at);
+    LLVMTypeRef pair = LLVMArrayType2(g->i64, 2);
+    for (size_t k = 0; k < s->roots.len; k++) {
+      if (!s->input[k]) continue;
+      s->input_at[k] = LLVMBuildAlloca(g->b, pair, "input");
+      LLVMBuildStore(g->b, LLVMConstNull(pair), s->input_at[k]);
+    }
+    copy_flags(g);
   }
   /* an address read throughout may be computed in a block that does not dominate the return (behind a
      loop's zero-trip guard): it is kept in a slot from its block on */
@@ -443,6 +591,7 @@ void shared_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
   if (!s) return;
   note_groups(g, bb);
+  find_inputs(g, bb);
   for (size_t d = 0; d < s->deferred.len; d++)
     if (s->deferred_at[d] && LLVMGetInstructionParent(s->deferred.data[d]) == bb)
       LLVMBuildStore(g->b, LLVMBuildPtrToInt(g->b, aug_value(g, s->deferred.data[d]), g->i64, ""), s->deferred_at[d]);
@@ -462,6 +611,7 @@ void shared_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
       LLVMValueRef p = pointer_operand(inst);
       address_span(g, evaluate(g, l, p, first, aug_value), evaluate(g, l, p, last, aug_value), access_size(g, inst), &lo, &hi);
       note(g, inst, lo, hi);
+      test_input(g, inst, lo, hi);
       unsigned object = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
       if (!delta_noted[object]) note_shadow_delta(g, object);
       delta_noted[object] = true;
@@ -503,7 +653,7 @@ void shared_aug_exit(RevGen *g) {
   }
   LLVMValueRef args[4] = {LLVMConstInt(i32, s->roots.len, 0), ranges, LLVMConstInt(i32, nd, 0), flags};
   LLVMTypeRef params[4] = {i32, g->ptr_type, i32, g->ptr_type};
-  ir_call_named(g->b, "__parad_rt_region_note", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 4, 0), args, 4);
+  ir_call_named(g->b, "__parad_rt_shared_note", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 4, 0), args, 4);
 }
 
 /* ---- the reverse sweep ---- */
@@ -528,7 +678,7 @@ void shared_rev_entry(RevGen *g) {
   }
   LLVMValueRef args[5] = {LLVMConstInt(i32, n, 0), own, LLVMConstInt(i32, nd, 0), flags, elem};
   LLVMTypeRef params[5] = {i32, g->ptr_type, i32, g->ptr_type, g->ptr_type};
-  ir_call_named(g->b, "__parad_rt_region_plan", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 5, 0), args, 5);
+  ir_call_named(g->b, "__parad_rt_shared_plan", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 5, 0), args, 5);
   s->lo = xcalloc(n, sizeof *s->lo);
   s->hi = xcalloc(n, sizeof *s->hi);
   s->span = xcalloc(n, sizeof *s->span);
@@ -537,9 +687,12 @@ void shared_rev_entry(RevGen *g) {
   s->priv = xcalloc(n, sizeof *s->priv);
   s->slo = xcalloc(n, sizeof *s->slo);
   s->plo = xcalloc(n, sizeof *s->plo);
-  LLVMValueRef *outs[PLAN_FIELDS] = {s->lo, s->hi, s->pbase, s->plen, s->priv, s->slo, s->plo};
+  s->copy_lo = xcalloc(n, sizeof *s->copy_lo);
+  s->copy_len = xcalloc(n, sizeof *s->copy_len);
+  s->copy_delta = xcalloc(n, sizeof *s->copy_delta);
+  LLVMValueRef *outs[PLAN_FIELDS] = {s->lo, s->hi, s->pbase, s->plen, s->priv, s->slo, s->plo, s->copy_lo, s->copy_len, s->copy_delta};
   static const char *const names[PLAN_FIELDS] = {"own.lo", "own.hi", "private.base", "private.len", "private",
-                                                 "own.shadow.lo", "private.lo"};
+                                                 "own.shadow.lo", "private.lo", "copy.lo", "copy.len", "copy.delta"};
   for (unsigned k = 0; k < n; k++) {
     for (unsigned f = 0; f < PLAN_FIELDS; f++) {
       LLVMValueRef idx = LLVMConstInt(g->i64, PLAN_FIELDS * k + f, 0);
@@ -568,6 +721,7 @@ void shared_rev_entry(RevGen *g) {
       vmap_put(&s->delta_of, read, slot);
     }
   }
+  if (s->copied.len) copy_flags(g);
   s->ok = xcalloc(nd + 1, sizeof *s->ok);
   s->sums = xcalloc(nd + 1, sizeof *s->sums);
   for (unsigned d = 0; d < nd; d++) {
@@ -642,6 +796,11 @@ void shared_rev_enter_loop(RevGen *g, Loop *l) {
     LLVMValueRef p = pointer_operand(inst);
     address_span(g, evaluate(g, l, p, first, rv), evaluate(g, l, p, last, rv), access_size(g, inst), &lo, &hi);
     if (planning) continue;
+    LLVMValueRef copied = vmap_get(&s->copy_flag, inst);
+    if (copied) {
+      unsigned k = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
+      LLVMBuildStore(g->b, within(g, lo, hi, s->copy_lo[k], s->copy_len[k]), copied);
+    }
     const void *read = run_group(g, inst);
     size_t j = 0;
     while (j < groups.len && groups.data[j].read != read) j++;
@@ -810,6 +969,6 @@ void shared_flush(RevGen *g, bool at_end) {
   bool kept = false;
   for (size_t k = 0; k < s->roots.len; k++) kept |= s->elem[k] != 0;
   /* the private buffers too; at the end of a region's body, when the whole team is there */
-  const char *flush = at_end && g->region_body ? "__parad_rt_region_flush_final" : "__parad_rt_region_flush";
+  const char *flush = at_end && g->region_body ? "__parad_rt_shared_flush_final" : "__parad_rt_shared_flush";
   if (kept && g->phase != PLANNING) ir_call_named(g->b, flush, LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), NULL, 0, 0), NULL, 0);
 }

@@ -148,6 +148,8 @@ LLVMValueRef tape_release_value(RevGen *g, LLVMValueRef n) {
   LLVMValueRef top = LLVMBuildLoad2(g->b, g->ptr_type, g->tape_top, "");
   LLVMValueRef base = LLVMBuildLoad2(g->b, g->ptr_type, g->tape_base, "");
   LLVMValueRef empty = LLVMBuildICmp(g->b, LLVMIntEQ, top, base, "");
+  if (!LLVMIsAConstantInt(n)) /* a run that recorded nothing (a loop of no iterations) leaves the chunk alone */
+    empty = LLVMBuildAnd(g->b, empty, LLVMBuildICmp(g->b, LLVMIntNE, n, LLVMConstInt(g->i64, 0, 0), ""), "");
   LLVMValueRef cur = unless_slow(g, empty, "tape.back", "tape.read", "__parad_rt_tape_back", &g->tape, 1, top);
   LLVMValueRef back = LLVMBuildNeg(g->b, n, "");
   LLVMValueRef at = LLVMBuildGEP2(g->b, i8, cur, &back, 1, "record");

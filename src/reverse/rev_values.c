@@ -311,6 +311,7 @@ void note_need(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef v, NeedKind kind) {
     if (p->needs.data[i].value == v && p->needs.data[i].kind == kind) return;
   /* operands first: materialise_needs produces needs in this order */
   if (kind == NEED_PRIMAL && rederived(g, v)) note_operands(g, bb, v, kind);
+  else if (kind == NEED_PRIMAL && shared_copied_in(g, v, bb)) note_need(g, bb, LLVMGetOperand(v, 0), NEED_PRIMAL); /* its copy's address */
   if (kind == NEED_SHADOW && shadow_recomputable(g, v)) note_operands(g, bb, v, kind);
   Item it = {v, kind};
   vec_push(&p->needs, it);
@@ -509,6 +510,24 @@ static LLVMValueRef materialise(RevGen *g, LLVMBasicBlockRef bb, Item it, LLVMVa
     Capture *c = find_capture(g, at, it);
     if (!c) return placeholder(item_type(g, it));
     if (c->frame_slot >= 0) return vmap_get(&g->frame_value, c);
+    LLVMValueRef copied = it.kind == NEED_PRIMAL && !c->below && shared_copied_in(g, it.value, at) ? shared_copy_flag(g, it.value) : NULL;
+    if (copied) { /* read from the task's copy of its input in runs the forward sweep did not record */
+      LLVMBasicBlockRef yes, no, join;
+      rev_diamond(g, LLVMBuildLoad2(g->b, LLVMInt1TypeInContext(g->ctx), copied, ""), &yes, &no, &join);
+      LLVMPositionBuilderAtEnd(g->b, yes);
+      LLVMValueRef from_copy = LLVMBuildLoad2(g->b, LLVMTypeOf(it.value), shared_copy_address(g, it.value, rv(g, LLVMGetOperand(it.value, 0))), "");
+      LLVMSetAlignment(from_copy, LLVMGetAlignment(it.value));
+      LLVMBuildBr(g->b, join);
+      LLVMPositionBuilderAtEnd(g->b, no);
+      LLVMValueRef recorded = tape_load(g, record, c->offset, item_type(g, it));
+      LLVMBuildBr(g->b, join);
+      LLVMPositionBuilderAtEnd(g->b, join);
+      LLVMValueRef phi = LLVMBuildPhi(g->b, item_type(g, it), "");
+      LLVMValueRef vals[2] = {from_copy, recorded};
+      LLVMBasicBlockRef from[2] = {yes, no};
+      LLVMAddIncoming(phi, vals, from, 2);
+      return phi;
+    }
     if (c->below) {
       LLVMValueRef back = LLVMConstInt(g->i64, -(long long)plan_of(g, g->cfg.preds[cfg_index(&g->cfg, bb)].data[0])->record_bytes, 1);
       return tape_load(g, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), record, &back, 1, "below"), c->offset, item_type(g, it));

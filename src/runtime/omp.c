@@ -23,9 +23,10 @@
 /* What the forward sweep notes per thread and shared object: the addresses read [lo, hi) and written,
  * and the distance from the object to its shadow (0: unknown). */
 enum { READ_LO, READ_HI, WRITTEN_LO, WRITTEN_HI, SHADOW_DELTA, RANGE_FIELDS };
-/* What the reverse sweep is told per thread and object (region_plan): the part only this thread read, and
- * the private buffer for the rest. */
-enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, OWN_SHADOW_LO, PRIVATE_LO, PLAN_FIELDS };
+/* What the reverse sweep is told per thread and object (shared_plan): the part only this thread read, the
+ * private buffer for the rest, and (a task's) the input dependence whose reads it took from a copy. */
+enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, OWN_SHADOW_LO, PRIVATE_LO, COPY_LO, COPY_LEN, COPY_DELTA,
+       PLAN_FIELDS };
 
 /* A thread's private adjoints of a shared object, in the reverse sweep: where the thread read addresses
  * other threads read too, it adds their adjoints plainly into a buffer that mirrors its read range
@@ -42,7 +43,7 @@ typedef struct {
   unsigned elem;        /* 4 (float) or 8 (double) */
 } Private;
 
-void __parad_rt_region_flush(void);
+void __parad_rt_shared_flush(void);
 
 typedef struct {
   const void *lock;
@@ -127,17 +128,19 @@ void __parad_rt_region_resume(ParadRegion *r) {
   __parad_rt_tape_resume(r->tapes[id]);
 }
 
-static void free_private(ParadRegion *r, int id) {
-  for (int k = 0; r->priv && k < r->nroots; k++) {
-    Private *p = &r->priv[(size_t)id * r->nroots + k];
-    __parad_rt_scratch_give(p->buffer);
-    p->buffer = NULL;
+/* One thread's (or task's) private buffers, back into the pool. */
+static void free_private(Private *priv, int nroots) {
+  for (int k = 0; priv && k < nroots; k++) {
+    __parad_rt_scratch_give(priv[k].buffer);
+    priv[k].buffer = NULL;
   }
 }
 
+static Private *thread_private(ParadRegion *r, int id) { return r->priv ? &r->priv[(size_t)id * r->nroots] : NULL; }
+
 void __parad_rt_region_finish(ParadRegion *r) {
   int id = omp_get_thread_num();
-  free_private(r, id);
+  free_private(thread_private(r, id), r->nroots);
   ParadTape *t = r->tapes[id];
   r->tapes[id] = NULL;
   __parad_rt_tape_end(t);
@@ -148,7 +151,7 @@ void __parad_rt_region_free(ParadRegion *r) {
     if (r->tapes[i]) __parad_rt_tape_discard(r->tapes[i]); /* a forward sweep whose reverse never ran */
   free(r->tapes);
   free(r->locks);
-  for (int i = 0; r->priv && i < r->nthreads; i++) free_private(r, i);
+  for (int i = 0; r->priv && i < r->nthreads; i++) free_private(thread_private(r, i), r->nroots);
   free(r->priv);
   free(r->ranges);
   free(r->may_sum);
@@ -250,12 +253,15 @@ void __parad_rt_critical_reverse_enter(const void *lock, int lock_api) {
 /* Reverse sweep, at the start of a critical section: the next ticket down may go (a task: the lock). */
 void __parad_rt_critical_reverse_exit(const void *lock, int lock_api) {
   ParadTape *t = __parad_rt_current;
-  if (t && !t->region && t->task) task_section(lock, lock_api, false);
+  if (t && !t->region && t->task) {
+    __parad_rt_shared_flush(); /* the next holder may read what this one added */
+    task_section(lock, lock_api, false);
+  }
   if (!t || !t->region) return;
   if (!t->ntickets) fatal("the reverse sweep left a critical section it never entered");
   long ticket = t->tickets[--t->ntickets];
   LockOrder *o = order_of(t->region, lock);
-  __parad_rt_region_flush(); /* the next holder may read what this one added */
+  __parad_rt_shared_flush(); /* the next holder may read what this one added */
   __atomic_store_n(&o->turn, ticket - 1, __ATOMIC_RELEASE);
 }
 
@@ -268,12 +274,21 @@ void parad_adjoint_update_counts(unsigned long long *plain, unsigned long long *
   *atomic = __atomic_load_n(&__parad_rt_atomic_updates, __ATOMIC_RELAXED);
 }
 
-/* ---- which shared memory each thread touched (reverse/rev_shared.c) ---- */
+/* ---- which shared memory each thread or task touched (reverse/rev_shared.c) ---- */
 
-/* Forward sweep, as the region's function returns: per shared object, RANGE_FIELDS numbers, and per
- * address read throughout, whether the thread never wrote it. */
-void __parad_rt_region_note(int nroots, const unsigned long long *ranges, int nsums, const unsigned char *may_sum) {
+/* The same for an OpenMP task, whose notes its record keeps (below). */
+static void task_note(ParadTape *t, int nroots, const unsigned long long *ranges, int nsums, const unsigned char *may_sum);
+static void task_plan(ParadTape *t, int nroots, unsigned long long *own, int nsums, unsigned char *may_sum, const unsigned char *elem);
+static Private *task_private(ParadTape *t, int *nroots);
+
+/* Forward sweep, as the region's function (or the task's) returns: per shared object, RANGE_FIELDS
+ * numbers, and per address read throughout, whether the thread never wrote it. */
+void __parad_rt_shared_note(int nroots, const unsigned long long *ranges, int nsums, const unsigned char *may_sum) {
   ParadTape *t = __parad_rt_current;
+  if (t && t->task) {
+    task_note(t, nroots, ranges, nsums, may_sum);
+    return;
+  }
   if (!t || !t->region) return;
   ParadRegion *r = t->region;
   int id = omp_get_thread_num();
@@ -295,15 +310,34 @@ static unsigned long long field(ParadRegion *r, int thread, int root, int which)
   return r->ranges[((size_t)thread * r->nroots + root) * RANGE_FIELDS + which];
 }
 
-/* Whether the thread wrote, through any object, into [lo, hi). Its own reads of what it wrote are not
- * separated from the write by a barrier: the reverse of the write reads the adjoint the reads added,
- * which must not wait in a buffer. (Other threads' writes are: the barrier's adjoint adds the buffer.) */
-static bool wrote_near(ParadRegion *r, int id, unsigned long long lo, unsigned long long hi) {
-  for (int m = 0; m < r->nroots; m++) {
-    unsigned long long c = field(r, id, m, WRITTEN_LO), d = field(r, id, m, WRITTEN_HI);
+/* Whether one thread's (or task's) notes, RANGE_FIELDS per object, say it wrote into [lo, hi) through
+ * any object. Its own reads of what it wrote are not separated from the write by a barrier: the reverse
+ * of the write reads the adjoint the reads added, which must not wait in a buffer. (Other threads' writes
+ * are: the barrier's adjoint adds the buffer; other tasks' by the end of the adjoint task.) */
+static bool wrote_in(const unsigned long long *ranges, int nroots, unsigned long long lo, unsigned long long hi) {
+  for (int m = 0; m < nroots; m++) {
+    unsigned long long c = ranges[m * RANGE_FIELDS + WRITTEN_LO], d = ranges[m * RANGE_FIELDS + WRITTEN_HI];
     if (c < d && c < hi && d > lo) return true;
   }
   return false;
+}
+
+/* A private buffer p for the floats of e bytes read at [rlo, rhi), whose shadow is delta bytes on, less the
+ * part [lo, hi) added into directly (none when lo == hi): told in plan; false when none could be had. */
+static bool keep_private(Private *p, unsigned long long *plan, unsigned long long rlo, unsigned long long rhi,
+                         unsigned long long lo, unsigned long long hi, unsigned long long delta, unsigned e) {
+  p->buffer = __parad_rt_scratch_take(rhi - rlo);
+  if (!p->buffer) return false; /* atomic adds instead */
+  p->base = rlo, p->len = rhi - rlo, p->delta = delta, p->elem = e;
+  unsigned long long below = lo < hi ? (lo - rlo + e - 1) / e * e : 0, from = lo < hi ? (hi - rlo) / e * e : 0;
+  p->edge_lo = rlo + below, p->edge_hi = rlo + (from > below ? from : below);
+  memset(p->buffer, 0, below);
+  memset(p->buffer + (p->edge_hi - rlo), 0, p->len - (p->edge_hi - rlo));
+  plan[PRIVATE_BASE] = p->base + delta; /* in the shadow's addresses: the generated code holds those */
+  plan[PRIVATE_LEN] = p->len;
+  plan[PRIVATE_BUFFER] = (unsigned long long)(size_t)p->buffer;
+  plan[PRIVATE_LO] = p->base;
+  return true;
 }
 
 /* Private buffers are kept up to this size per object and thread (the buffer mirrors the read range). */
@@ -315,8 +349,12 @@ enum { PRIVATE_LIMIT = 64 << 20 };
  * from, its length, and the buffer (0, 0, 0 when none); lo in the shadow's addresses (all ones where
  * the distance to the shadow is unknown); and the buffer's start in the object's addresses. elem[k]: the
  * size of the floats the object's adjoints are (4, 8), 0 where they may not be kept apart. */
-void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsigned char *may_sum, const unsigned char *elem) {
+void __parad_rt_shared_plan(int nroots, unsigned long long *own, int nsums, unsigned char *may_sum, const unsigned char *elem) {
   ParadTape *t = __parad_rt_current;
+  if (t && t->task) {
+    task_plan(t, nroots, own, nsums, may_sum, elem);
+    return;
+  }
   ParadRegion *r = t ? t->region : NULL;
   int id = omp_get_thread_num();
   memset(own, 0, PLAN_FIELDS * (size_t)nroots * sizeof *own);
@@ -324,6 +362,7 @@ void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsi
     memset(may_sum, 0, (size_t)nsums);
     return;
   }
+  const unsigned long long *mine = &r->ranges[(size_t)id * RANGE_FIELDS * nroots];
   for (int k = 0; k < nroots; k++) {
     unsigned long long rlo = field(r, id, k, READ_LO), rhi = field(r, id, k, READ_HI), lo = rlo, hi = rhi;
     for (int other = 0; other < r->nthreads && lo < hi; other++) {
@@ -347,18 +386,8 @@ void __parad_rt_region_plan(int nroots, unsigned long long *own, int nsums, unsi
     unsigned long long delta = field(r, id, k, SHADOW_DELTA);
     plan[OWN_SHADOW_LO] = delta && lo < hi ? lo + delta : ~0ull; /* ~0: no address is at or past it */
     bool shared_part = rlo < rhi && !(lo == rlo && hi == rhi);
-    if (!elem[k] || !delta || !shared_part || rhi - rlo > PRIVATE_LIMIT || wrote_near(r, id, rlo, rhi)) continue;
-    p->buffer = __parad_rt_scratch_take(rhi - rlo);
-    if (!p->buffer) continue; /* atomic adds instead */
-    p->base = rlo, p->len = rhi - rlo, p->delta = delta, p->elem = elem[k];
-    unsigned long long e = elem[k], below = lo < hi ? (lo - rlo + e - 1) / e * e : 0, from = lo < hi ? (hi - rlo) / e * e : 0;
-    p->edge_lo = rlo + below, p->edge_hi = rlo + (from > below ? from : below);
-    memset(p->buffer, 0, below);
-    memset(p->buffer + (p->edge_hi - rlo), 0, p->len - (p->edge_hi - rlo));
-    plan[PRIVATE_BASE] = p->base + delta; /* in the shadow's addresses: the generated code holds those */
-    plan[PRIVATE_LEN] = p->len;
-    plan[PRIVATE_BUFFER] = (unsigned long long)(size_t)p->buffer;
-    plan[PRIVATE_LO] = p->base;
+    if (elem[k] && delta && shared_part && rhi - rlo <= PRIVATE_LIMIT && !wrote_in(mine, nroots, rlo, rhi))
+      keep_private(p, plan, rlo, rhi, lo, hi, delta, elem[k]);
   }
   memcpy(may_sum, &r->may_sum[(size_t)id * nsums], (size_t)nsums);
 }
@@ -414,9 +443,9 @@ static void add_plainly(Private *p, unsigned long long from, unsigned long long 
 
 /* This thread's buffers into the shadows, plainly or (atomic != NULL) atomically, counted there. Only
  * their edges: the part between is untouched. */
-static void merge_buffers(ParadRegion *r, int id, unsigned long long *atomic) {
-  for (int k = 0; k < r->nroots; k++) {
-    Private *p = &r->priv[(size_t)id * r->nroots + k];
+static void merge_buffers(Private *priv, int nroots, unsigned long long *atomic) {
+  for (int k = 0; priv && k < nroots; k++) {
+    Private *p = &priv[k];
     if (!p->buffer) continue;
     if (atomic) {
       add_into_shadow(p, p->base, p->edge_lo, atomic);
@@ -432,24 +461,25 @@ static void merge_buffers(ParadRegion *r, int id, unsigned long long *atomic) {
  * have arrived, no thread adds into the shadows any more, and the private buffers go in one thread after
  * another with plain adds, instead of a compare-and-swap per float while others may still add (a
  * correlation matrix's gradient, whose threads all read the whole array, spent 7% of its time there). */
-void __parad_rt_region_flush_final(void) {
+void __parad_rt_shared_flush_final(void) {
   ParadTape *t = __parad_rt_current;
   ParadRegion *r = t ? t->region : NULL;
   if (!r || !r->priv) return;
   __atomic_add_fetch(&r->finished, 1, __ATOMIC_ACQ_REL);
   while (__atomic_load_n(&r->finished, __ATOMIC_ACQUIRE) < r->nthreads) sched_yield();
   pthread_mutex_lock(&r->mu);
-  merge_buffers(r, omp_get_thread_num(), NULL);
+  merge_buffers(thread_private(r, omp_get_thread_num()), r->nroots, NULL);
   pthread_mutex_unlock(&r->mu);
 }
 
-/* Reverse sweep: this thread's private adjoints go into the shadows. */
-void __parad_rt_region_flush(void) {
+/* Reverse sweep: this thread's (or task's) private adjoints go into the shadows. */
+void __parad_rt_shared_flush(void) {
   ParadTape *t = __parad_rt_current;
   ParadRegion *r = t ? t->region : NULL;
-  if (!r || !r->priv) return;
+  int nroots = r ? r->nroots : 0;
+  Private *priv = t && t->task ? task_private(t, &nroots) : r ? thread_private(r, omp_get_thread_num()) : NULL;
   unsigned long long atomic = 0;
-  merge_buffers(r, omp_get_thread_num(), &atomic);
+  merge_buffers(priv, nroots, &atomic);
   if (atomic) __atomic_fetch_add(&__parad_rt_atomic_updates, atomic, __ATOMIC_RELAXED);
 }
 
@@ -508,6 +538,21 @@ typedef struct ParadTaskRecord {
   char chunks_lock;
   bool chunk; /* one of them: its shadow block is the loop's */
   int refs;   /* the creating code's reverse sweep, and the adjoint task while it runs */
+  /* What its forward sweep noted of the shared memory it touched (as a region's thread's, RANGE_FIELDS per
+   * object, a flag per address read throughout), and its private buffers while its reverse sweep runs. */
+  int nroots, nsums;
+  unsigned long long *ranges;
+  unsigned char *may_sum;
+  Private *priv;
+  /* Inputs read from copies (task_input): the dependences' kinds as the program wrote them, and per object
+   * the input dependence its reads in loops were tested against (1 + its index, 0: none) and the copy of
+   * what it read there. */
+  unsigned char *kinds;
+  int *input_of;
+  struct Copy {
+    char *block, *data;     /* malloc's block; the copy, as aligned as the original modulo 64 */
+    unsigned long long lo, len;
+  } *copies;
 } ParadTaskRecord;
 
 /* libomp's kmp_depend_info: an address, a length and the kind (1 in, 2 out, 3 inout). */
@@ -521,6 +566,7 @@ void __parad_rt_task_spawn_adjoint(void *loc, void *record, int (*entry)(int, vo
 void __parad_rt_task_wait_adjoints(void *loc);
 void __parad_rt_task_resume(void *record);
 void __parad_rt_task_end(void *record);
+static void free_copies(ParadTaskRecord *r);
 
 /* libomp's entry points, which the adjoint tasks are made with as clang makes tasks */
 void *__kmpc_omp_task_alloc(void *loc, int gtid, int flags, size_t size, size_t shareds, int (*entry)(int, void *));
@@ -544,7 +590,7 @@ void *__parad_rt_task_record_shadow(void *record) { return ((ParadTaskRecord *)r
 
 void __parad_rt_task_begin(void *record) {
   ParadTape *t = __parad_rt_tape_begin();
-  t->task = 1;
+  t->task = record;
   ((ParadTaskRecord *)record)->tape = t;
 }
 
@@ -564,8 +610,165 @@ void __parad_rt_task_resume(void *record) {
 
 void __parad_rt_task_end(void *record) {
   ParadTaskRecord *r = record;
+  free_private(r->priv, r->nroots);
+  free_copies(r);
   __parad_rt_tape_end(r->tape);
   r->tape = NULL;
+}
+
+/* ---- a task's inputs, read in the reverse sweep from copies (reverse/rev_shared.c) ----
+ * A task's object that its function only reads, in loops, at addresses inside one of its depend(in:)
+ * dependences, is not recorded read by read: as the function returns, what it read of the dependence is
+ * copied, and the reverse sweep reads there. The values are those it read: nothing else writes what a
+ * task reads while it runs (that would be a data race: the function has no synchronisation inside), and
+ * the task itself writing there stops the program. A tile a tiled factorisation's update reads 64 times
+ * costs its size once, instead of 8 bytes per multiply-add. */
+
+/* Copies of inputs are made up to this size per dependence. */
+enum { COPY_LIMIT = 64 << 20 };
+
+static void free_copies(ParadTaskRecord *r) {
+  for (int k = 0; r->copies && k < r->nroots; k++) {
+    if (r->copies[k].block) __parad_rt_tape_budget_give(r->copies[k].len);
+    free(r->copies[k].block);
+  }
+  free(r->copies);
+  r->copies = NULL;
+}
+
+/* Forward sweep, where object k of nroots (at p) is computed: the input dependence [out[0], out[0] +
+ * out[1]) around p, whose reads in loops the function does not record (0, 0: none, all are recorded). An
+ * input that an output or inout dependence of the same task overlaps is none. */
+void __parad_rt_task_input(int k, int nroots, const void *p, unsigned long long *out) {
+  ParadTape *t = __parad_rt_current;
+  ParadTaskRecord *r = t ? t->task : NULL;
+  out[0] = out[1] = 0;
+  if (!r || !r->kinds || k < 0 || k >= nroots) return;
+  intptr_t a = (intptr_t)p;
+  for (int d = 0; d < r->ndeps; d++) {
+    intptr_t lo = r->deps[d].base;
+    size_t len = r->deps[d].len;
+    if (r->kinds[d] != 1 || a < lo || (size_t)(a - lo) >= len || len > COPY_LIMIT) continue;
+    bool written = false;
+    for (int e = 0; e < r->ndeps && !written; e++)
+      written = r->kinds[e] != 1 && r->deps[e].base < lo + (intptr_t)len && lo < r->deps[e].base + (intptr_t)r->deps[e].len;
+    if (written) continue;
+    if (!r->input_of) {
+      r->input_of = xcalloc((size_t)nroots, sizeof *r->input_of);
+      r->nroots = nroots;
+    }
+    r->input_of[k] = d + 1;
+    out[0] = (unsigned long long)lo, out[1] = len;
+    return;
+  }
+}
+
+/* As the function returns: the part of each input its object's reads covered, copied. */
+static void copy_inputs(ParadTaskRecord *r) {
+  if (!r->input_of) return;
+  r->copies = xcalloc((size_t)r->nroots, sizeof *r->copies);
+  for (int k = 0; k < r->nroots; k++) {
+    if (!r->input_of[k]) continue;
+    const struct ParadDepend *d = &r->deps[r->input_of[k] - 1];
+    const unsigned long long *f = &r->ranges[RANGE_FIELDS * k];
+    unsigned long long dlo = (unsigned long long)d->base, dhi = dlo + d->len;
+    unsigned long long lo = f[READ_LO] > dlo ? f[READ_LO] : dlo, hi = f[READ_HI] < dhi ? f[READ_HI] : dhi;
+    if (lo >= hi) continue; /* nothing read there */
+    if (wrote_in(r->ranges, r->nroots, lo, hi))
+      fatal("an OpenMP task wrote memory that it names in depend(in: ...) and reads: reverse mode reads what a "
+            "task read of its inputs from a copy made as the task ends, and needs the task to only read them "
+            "(name the memory in depend(inout: ...) instead)");
+    struct Copy *c = &r->copies[k];
+    c->block = malloc(hi - lo + 64);
+    if (!c->block) fatal("out of memory for the copy of an OpenMP task's input");
+    __parad_rt_tape_budget_take(hi - lo);
+    c->data = c->block + ((lo - (unsigned long long)(uintptr_t)c->block) & 63);
+    c->lo = lo, c->len = hi - lo;
+    memcpy(c->data, (const void *)(uintptr_t)lo, hi - lo);
+  }
+}
+
+/* Forward sweep, as the task's function returns: rev_shared.c's notes, kept in its record. */
+static void task_note(ParadTape *t, int nroots, const unsigned long long *ranges, int nsums, const unsigned char *may_sum) {
+  ParadTaskRecord *r = t->task;
+  if (r->input_of && r->nroots != nroots) fatal("an OpenMP task's function noted different objects");
+  free(r->ranges);
+  free(r->may_sum);
+  free(r->priv);
+  free_copies(r);
+  r->nroots = nroots, r->nsums = nsums;
+  r->ranges = xcalloc(RANGE_FIELDS * (size_t)nroots, sizeof *r->ranges);
+  r->may_sum = xcalloc((size_t)nsums, 1);
+  r->priv = xcalloc((size_t)nroots, sizeof *r->priv);
+  memcpy(r->ranges, ranges, RANGE_FIELDS * (size_t)nroots * sizeof *ranges);
+  memcpy(r->may_sum, may_sum, (size_t)nsums);
+  copy_inputs(r);
+}
+
+static Private *task_private(ParadTape *t, int *nroots) {
+  *nroots = t->task->nroots;
+  return t->task->priv;
+}
+
+/* A task's private buffers are kept up to this size per object: a task reads a tile, a chunk of rows; one
+ * that read a few floats far apart would pay for the whole range. */
+enum { TASK_PRIVATE_LIMIT = 4 << 20 };
+
+/* The part of [lo, hi) (what a task wrote) that one of its output or inout dependences covers (the
+ * largest), in *olo, *ohi; false when none does. */
+static bool owned(ParadTaskRecord *r, unsigned long long lo, unsigned long long hi, unsigned long long *olo, unsigned long long *ohi) {
+  *olo = *ohi = 0;
+  for (int d = 0; r->kinds && d < r->ndeps; d++) {
+    unsigned long long dlo = (unsigned long long)r->deps[d].base, dhi = dlo + r->deps[d].len;
+    unsigned long long a = lo > dlo ? lo : dlo, b = hi < dhi ? hi : dhi;
+    if (r->kinds[d] != 1 && a < b && b - a > *ohi - *olo) *olo = a, *ohi = b;
+  }
+  return *olo < *ohi;
+}
+
+/* Reverse sweep, as the task's reverse function starts (see __parad_rt_shared_plan). Where several threads
+ * run tasks, the span from the first to the last address a task wrote of an output (or inout) dependence
+ * is its own: no other task may touch it while the task's adjoint runs (the adjoint tasks of the
+ * dependence's other users wait for it or it for them, and a task that read what it wrote without naming
+ * it would have raced with the write), so adjoints go there plainly. (Assumed, not checked: that a task
+ * the dependences do not order with it reads no address inside that span that it left unwritten.) What
+ * it only read gets a private buffer, where it wrote nothing, added into the shadow
+ * (atomically) at the task's end or as it leaves a critical section: a tile read throughout a tiled
+ * factorisation's update costs an atomic add per float once per task, instead of one per multiply-add.
+ * Everything else is added atomically. A team of one thread owns every address. */
+static void task_plan(ParadTape *t, int nroots, unsigned long long *own, int nsums, unsigned char *may_sum, const unsigned char *elem) {
+  ParadTaskRecord *r = t->task;
+  bool team = omp_get_num_threads() > 1;
+  memset(own, 0, PLAN_FIELDS * (size_t)nroots * sizeof *own);
+  for (int k = 0; k < nroots; k++) {
+    own[PLAN_FIELDS * k + OWN_HI] = team ? 0 : ~0ull;
+    own[PLAN_FIELDS * k + OWN_SHADOW_LO] = team ? ~0ull : 0;
+  }
+  if (!r->ranges || r->nroots != nroots || r->nsums != nsums) {
+    memset(may_sum, 0, (size_t)nsums);
+    return;
+  }
+  free_private(r->priv, nroots);
+  for (int k = 0; k < nroots && r->input_of; k++) {
+    struct Copy *c = r->copies ? &r->copies[k] : NULL;
+    if (!r->input_of[k] || !c || !c->data) continue;
+    const struct ParadDepend *d = &r->deps[r->input_of[k] - 1];
+    unsigned long long *plan = &own[PLAN_FIELDS * k];
+    plan[COPY_LO] = (unsigned long long)d->base;
+    plan[COPY_LEN] = d->len;
+    plan[COPY_DELTA] = (unsigned long long)(uintptr_t)c->data - c->lo;
+  }
+  for (int k = 0; k < nroots && team; k++) {
+    const unsigned long long *f = &r->ranges[RANGE_FIELDS * k];
+    unsigned long long rlo = f[READ_LO], rhi = f[READ_HI], delta = f[SHADOW_DELTA], *plan = &own[PLAN_FIELDS * k], lo, hi;
+    if (owned(r, f[WRITTEN_LO], f[WRITTEN_HI], &lo, &hi)) {
+      plan[OWN_LO] = lo, plan[OWN_HI] = hi, plan[OWN_SHADOW_LO] = delta ? lo + delta : ~0ull;
+      continue;
+    }
+    if (elem[k] && delta && rlo < rhi && rhi - rlo <= TASK_PRIVATE_LIMIT && !wrote_in(r->ranges, nroots, rlo, rhi))
+      keep_private(&r->priv[k], plan, rlo, rhi, 0, 0, delta, elem[k]);
+  }
+  memcpy(may_sum, r->may_sum, (size_t)nsums);
 }
 
 /* The shadow block and the record go once neither the creating code's reverse sweep (at the adjoint of
@@ -576,6 +779,12 @@ void __parad_rt_task_record_release(void *record) {
   if (__atomic_sub_fetch(&r->refs, 1, __ATOMIC_ACQ_REL)) return;
   free(r->deps);
   free(r->chunks);
+  free(r->ranges);
+  free(r->may_sum);
+  free(r->priv);
+  free_copies(r);
+  free(r->kinds);
+  free(r->input_of);
   if (!r->chunk) __parad_rt_task_shadow_free(r->shadow);
   free(r);
 }
@@ -637,8 +846,13 @@ void __parad_rt_task_note_deps(void *record, int ndeps, const void *deps) {
     abort();
   }
   memcpy(r->deps, deps, sizeof *r->deps * (size_t)ndeps);
+  r->kinds = malloc((size_t)ndeps);
+  if (!r->kinds) {
+    fprintf(stderr, "parad: out of memory for an OpenMP task's dependences\n");
+    abort();
+  }
   for (int i = 0; i < ndeps; i++) {
-    unsigned char f = r->deps[i].flags;
+    unsigned char f = r->kinds[i] = r->deps[i].flags;
     if (f != 1 && f != 2 && f != 3) {
       fprintf(stderr, "parad: reverse mode cannot turn round this OpenMP dependence (kind %d: mutexinoutset or "
                       "inoutset)\n", f);

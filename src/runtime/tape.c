@@ -249,7 +249,7 @@ ParadTape *__parad_rt_tape_begin(void) {
   t->top = t->base;
   t->used_before = 0;
   t->region = NULL;
-  t->task = 0;
+  t->task = NULL;
   t->prev = __parad_rt_current;
   __parad_rt_current = t;
   return t;

@@ -35,7 +35,7 @@ typedef struct ParadTape {
   size_t nregions, capregions;
   long *tickets;                /* critical sections this thread is in (omp.c) */
   size_t ntickets, captickets;
-  int task;                     /* an OpenMP task's tape (omp.c) */
+  struct ParadTaskRecord *task; /* the OpenMP task whose tape this is (omp.c), or NULL */
 } ParadTape;
 
 extern _Thread_local ParadTape *__parad_rt_current;
