@@ -1076,8 +1076,13 @@ class Gen:
         if clauses.get("taskloop") == "tasks":   # a task per iteration, in a task group reducing the sums
             sums = ", ".join(sym.name for sym, how in updates if how == "+")
             chains = ", ".join(sym.name for sym, how in updates if how == "chain")
+            # arrays the tasks only read, named as their inputs (whole), or by their first element
+            ins = ["%s[0:%s]" % (a.name, a.length.expr().c()) if r.random() < 0.8 else "%s[0]" % a.name
+                   for a in s.visible(["array"]) if a.base is None and a.other is None and a not in owned
+                   and r.random() < 0.7]
             task = Omp("task", b, clauses=(["in_reduction(+ : %s)" % sums] if sums else []) +
-                       (["depend(inout : %s)" % chains] if chains else []))
+                       (["depend(inout : %s)" % chains] if chains else []) +
+                       (["depend(in : %s)" % ", ".join(ins)] if ins else []))
             return Omp("taskgroup", [For(iv, 0, L.expr(), [task], himin=L.min())],
                        clauses=["task_reduction(+ : %s)" % sums] if sums else [])
         if clauses.get("taskloop"):   # chunks of iterations as tasks: no schedule; sums the only reductions
