@@ -310,6 +310,8 @@ static bool synchronises(RevGen *g) {
   return false;
 }
 
+/* The objects the function only reads, where every write of memory other threads may see is one it notes
+ * (the runtime checks that none was into what it copies). */
 static void inputs_analyse(RevGen *g) {
   struct SharedMemory *s = g->shared;
   if (synchronises(g)) return;
@@ -319,6 +321,12 @@ static void inputs_analyse(RevGen *g) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
       size_t k1 = (size_t)vmap_get(&s->root_of, i);
       if (k1 && !LLVMIsALoadInst(i)) s->input[k1 - 1] = false;
+      bool unnoted = LLVMIsAStoreInst(i) && !k1 && !rev_thread_private(pointer_operand(i));
+      if (unnoted || (ir_is_call(i) && (call_classify(i, NULL) == CALL_MEMCPY || call_classify(i, NULL) == CALL_MEMSET))) {
+        free(s->input);
+        s->input = NULL;
+        return;
+      }
     }
   for (size_t i = 0; i < s->per_run.len; i++) {
     LLVMValueRef inst = s->per_run.data[i];
