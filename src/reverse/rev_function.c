@@ -163,6 +163,7 @@ static void plan(RevGen *g) {
         Loop *loop2 = &g->loops.data[l];
         if (!in_loop(g, loop2, preds->data[k]) || in_loop(g, loop2, bb)) continue;
         for (size_t i = 0; i < loop2->ivs.len; i++) loop_iv_last(g, loop2, &loop2->ivs.data[i]);
+        shared_inputs_enter_loop(g, loop2);
         shared_rev_enter_loop(g, loop2);
         window_rev_enter_loop(g, loop2);
       }
@@ -409,8 +410,9 @@ static void write_aug(RevGen *g) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && i != term; i = LLVMGetNextInstruction(i)) aug_inst(g, i);
     keep_latest(g, bb);
     write_captures(g, bb, pred_phis);
-    shared_aug_after_block(g, bb); /* first: a loop's records may be left out by the runs it decides */
+    shared_inputs_after_block(g, bb); /* before the records are reserved: a run may leave them out */
     bulk_aug_after_block(g, bb);
+    shared_aug_after_block(g, bb);
     vmap_put(&g->exits, LLVMBasicBlockAsValue(bb), LLVMBasicBlockAsValue(LLVMGetInsertBlock(g->b)));
     if (LLVMGetInstructionOpcode(term) == LLVMRet)
       write_return(g, term);
@@ -442,8 +444,9 @@ static void edge(RevGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred, ValueL
   for (size_t l = 0; l < g->loops.len; l++) {
     Loop *c = &g->loops.data[l];
     if (!in_loop(g, c, pred) || in_loop(g, c, bb)) continue;
-    shared_rev_enter_loop(g, c);
+    shared_inputs_enter_loop(g, c);
     bulk_rev_enter(g, c);
+    shared_rev_enter_loop(g, c);
     window_rev_enter_loop(g, c);
     for (size_t i = 0; i < c->ivs.len; i++) LLVMBuildStore(g->b, loop_iv_last(g, c, &c->ivs.data[i]), c->ivs.data[i].slot);
     for (size_t i = 0; i < c->hoisted.len; i++) {

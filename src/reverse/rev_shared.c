@@ -383,17 +383,6 @@ static void find_inputs(RevGen *g, LLVMBasicBlockRef bb) {
   }
 }
 
-/* aug: whether the run of inst's loop over [lo, hi) lies in its object's input. */
-static void test_input(RevGen *g, LLVMValueRef inst, LLVMValueRef lo, LLVMValueRef hi) {
-  struct SharedMemory *s = g->shared;
-  LLVMValueRef flag = vmap_get(&s->copy_flag, inst);
-  if (!flag) return;
-  LLVMValueRef at = s->input_at[(size_t)vmap_get(&s->root_of, inst) - 1], one = LLVMConstInt(g->i64, 1, 0);
-  LLVMValueRef start = LLVMBuildLoad2(g->b, g->i64, at, "input.lo");
-  LLVMValueRef len = LLVMBuildLoad2(g->b, g->i64, LLVMBuildGEP2(g->b, g->i64, at, &one, 1, ""), "input.len");
-  LLVMBuildStore(g->b, within(g, lo, hi, start, len), flag);
-}
-
 void shared_analyse(RevGen *g) {
   if (!g->region_body && !g->task_body) return;
   struct SharedMemory *s = xcalloc(1, sizeof *s);
@@ -599,7 +588,6 @@ void shared_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
   if (!s) return;
   note_groups(g, bb);
-  find_inputs(g, bb);
   for (size_t d = 0; d < s->deferred.len; d++)
     if (s->deferred_at[d] && LLVMGetInstructionParent(s->deferred.data[d]) == bb)
       LLVMBuildStore(g->b, LLVMBuildPtrToInt(g->b, aug_value(g, s->deferred.data[d]), g->i64, ""), s->deferred_at[d]);
@@ -619,7 +607,6 @@ void shared_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
       LLVMValueRef p = pointer_operand(inst);
       address_span(g, evaluate(g, l, p, first, aug_value), evaluate(g, l, p, last, aug_value), access_size(g, inst), &lo, &hi);
       note(g, inst, lo, hi);
-      test_input(g, inst, lo, hi);
       unsigned object = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
       if (!delta_noted[object]) note_shadow_delta(g, object);
       delta_noted[object] = true;
@@ -804,11 +791,6 @@ void shared_rev_enter_loop(RevGen *g, Loop *l) {
     LLVMValueRef p = pointer_operand(inst);
     address_span(g, evaluate(g, l, p, first, rv), evaluate(g, l, p, last, rv), access_size(g, inst), &lo, &hi);
     if (planning) continue;
-    LLVMValueRef copied = vmap_get(&s->copy_flag, inst);
-    if (copied) {
-      unsigned k = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
-      LLVMBuildStore(g->b, within(g, lo, hi, s->copy_lo[k], s->copy_len[k]), copied);
-    }
     const void *read = run_group(g, inst);
     size_t j = 0;
     while (j < groups.len && groups.data[j].read != read) j++;
@@ -979,4 +961,55 @@ void shared_flush(RevGen *g, bool at_end) {
   /* the private buffers too; at the end of a region's body, when the whole team is there */
   const char *flush = at_end && g->region_body ? "__parad_rt_shared_flush_final" : "__parad_rt_shared_flush";
   if (kept && g->phase != PLANNING) ir_call_named(g->b, flush, LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), NULL, 0, 0), NULL, 0);
+}
+
+/* ---- a task's inputs: each run tested ---- */
+
+/* Whether each of l's copied loads reads its run inside its object's input, into its flag: from the
+ * addresses of the run's first and last iterations, as `value` gives them (the trip count from `trip`, or,
+ * NULL, the counters' last values), against the input [start[k], start[k] + len[k]). */
+static void test_runs(RevGen *g, Loop *l, LLVMValueRef (*value)(RevGen *, LLVMValueRef), bool from_trip,
+                      LLVMValueRef (*input)(RevGen *, unsigned, LLVMValueRef *)) {
+  struct SharedMemory *s = g->shared;
+  LLVMValueRef *first = NULL, *last = NULL;
+  for (size_t i = 0; i < s->copied.len; i++) {
+    LLVMValueRef inst = s->copied.data[i], lo, hi;
+    if (vmap_get(&s->loop_of, inst) != l) continue;
+    if (!first) {
+      first = xcalloc(l->ivs.len, sizeof *first), last = xcalloc(l->ivs.len, sizeof *last);
+      first_and_last(g, l, from_trip ? loop_trip(g, l, value) : NULL, first, last, value);
+      for (size_t k = 0; !from_trip && k < l->ivs.len; k++) last[k] = loop_iv_last(g, l, &l->ivs.data[k]);
+    }
+    LLVMValueRef p = pointer_operand(inst);
+    address_span(g, evaluate(g, l, p, first, value), evaluate(g, l, p, last, value), access_size(g, inst), &lo, &hi);
+    if (g->phase == PLANNING) continue;
+    LLVMValueRef len, start = input(g, (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1), &len);
+    LLVMBuildStore(g->b, within(g, lo, hi, start, len), vmap_get(&s->copy_flag, inst));
+  }
+  free(first);
+  free(last);
+}
+
+static LLVMValueRef aug_input(RevGen *g, unsigned k, LLVMValueRef *len) {
+  LLVMValueRef at = g->shared->input_at[k], one = LLVMConstInt(g->i64, 1, 0);
+  *len = LLVMBuildLoad2(g->b, g->i64, LLVMBuildGEP2(g->b, g->i64, at, &one, 1, ""), "input.len");
+  return LLVMBuildLoad2(g->b, g->i64, at, "input.lo");
+}
+
+static LLVMValueRef rev_input(RevGen *g, unsigned k, LLVMValueRef *len) {
+  *len = g->shared->copy_len[k];
+  return g->shared->copy_lo[k];
+}
+
+void shared_inputs_after_block(RevGen *g, LLVMBasicBlockRef bb) {
+  struct SharedMemory *s = g->shared;
+  if (!s || !s->copied.len) return;
+  find_inputs(g, bb);
+  for (size_t i = 0; i < g->loops.len; i++)
+    if (g->loops.data[i].preheader == bb && g->loops.data[i].exit_iv) test_runs(g, &g->loops.data[i], aug_value, true, aug_input);
+}
+
+void shared_inputs_enter_loop(RevGen *g, Loop *l) {
+  struct SharedMemory *s = g->shared;
+  if (s && s->copied.len && l->exit_iv) test_runs(g, l, rv, false, rev_input);
 }
