@@ -832,27 +832,30 @@ void __parad_rt_taskloop_spawn_adjoints(void *loc, void *loop, int (*entry)(int,
   __parad_rt_task_wait_adjoints(loc); /* the loop's own wait, and the chunks share its shadow block */
 }
 
-/* At the spawn, in the forward sweep: the dependences, turned round for the adjoint task. What a task
- * read, its adjoint adds into, as every other reader's adjoint does: those adjoints run at once among
- * themselves (`inoutset`: their adds are atomic) but after the adjoint of whatever wrote it later and
- * before the adjoint of whatever wrote it earlier (both `inout`: they read and clear its adjoint); `out`
- * (which clang never emits: it says `inout`) becomes `in`. */
+/* At the spawn, in the forward sweep: the dependences, for the task's inputs (task_input) and its adjoint
+ * task. */
 void __parad_rt_task_note_deps(void *record, int ndeps, const void *deps) {
   ParadTaskRecord *r = record;
   if (ndeps <= 0) return;
   r->deps = malloc(sizeof *r->deps * (size_t)ndeps);
-  if (!r->deps) {
+  r->kinds = malloc((size_t)ndeps);
+  if (!r->deps || !r->kinds) {
     fprintf(stderr, "parad: out of memory for an OpenMP task's dependences\n");
     abort();
   }
   memcpy(r->deps, deps, sizeof *r->deps * (size_t)ndeps);
-  r->kinds = malloc((size_t)ndeps);
-  if (!r->kinds) {
-    fprintf(stderr, "parad: out of memory for an OpenMP task's dependences\n");
-    abort();
-  }
-  for (int i = 0; i < ndeps; i++) {
-    unsigned char f = r->kinds[i] = r->deps[i].flags;
+  for (int i = 0; i < ndeps; i++) r->kinds[i] = r->deps[i].flags;
+  r->ndeps = ndeps;
+}
+
+/* The dependences of the adjoint task, the task's turned round. What a task read, its adjoint adds into,
+ * as every other reader's adjoint does: those adjoints run at once among themselves (`inoutset`: they add
+ * atomically or through private buffers) but after the adjoint of whatever wrote it later and before the
+ * adjoint of whatever wrote it earlier (both `inout`: they read and clear its adjoint); `out` (which clang
+ * never emits: it says `inout`) becomes `in`. */
+static void turn_round(ParadTaskRecord *r) {
+  for (int i = 0; i < r->ndeps; i++) {
+    unsigned char f = r->kinds[i];
     if (f != 1 && f != 2 && f != 3) {
       fprintf(stderr, "parad: reverse mode cannot turn round this OpenMP dependence (kind %d: mutexinoutset or "
                       "inoutset)\n", f);
@@ -860,7 +863,6 @@ void __parad_rt_task_note_deps(void *record, int ndeps, const void *deps) {
     }
     r->deps[i].flags = f == 1 ? 8 /* inoutset */ : f == 2 ? 1 : 3;
   }
-  r->ndeps = ndeps;
 }
 
 /* The adjoint of a spawn: the task's reverse sweep as a task (entry: the generated function that resumes
@@ -872,6 +874,7 @@ void __parad_rt_task_spawn_adjoint(void *loc, void *record, int (*entry)(int, vo
   __atomic_add_fetch(&r->refs, 1, __ATOMIC_RELAXED); /* the adjoint task's, released at its end */
   char *task = __kmpc_omp_task_alloc(loc, gtid, 1 /* tied */, TASK_HEADER + sizeof(void *), 0, entry);
   *(void **)(task + TASK_HEADER) = record;
+  turn_round(r);
   if (r->ndeps) __kmpc_omp_task_with_deps(loc, gtid, task, r->ndeps, r->deps, 0, NULL);
   else __kmpc_omp_task(loc, gtid, task);
 }
