@@ -91,8 +91,10 @@ static bool writes_memory(LLVMValueRef fn) {
   return writes;
 }
 
+/* The call that ends the section: one on the same lock (at -O0 an omp_lock_t's address is loaded from its
+ * slot once for omp_set_lock and again for omp_unset_lock). */
 static bool ends_section(LLVMValueRef i, LLVMValueRef lock) {
-  return ir_is_call(i) && omp_is_runtime_call(i) && omp_classify(i) == OMP_END_CRITICAL && omp_lock(i) == lock;
+  return ir_is_call(i) && omp_is_runtime_call(i) && omp_classify(i) == OMP_END_CRITICAL && same_address(omp_lock(i), lock, 0);
 }
 
 bool omp_critical_order_matters(LLVMValueRef enter) {
