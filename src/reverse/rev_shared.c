@@ -196,14 +196,23 @@ static bool defined_once(RevGen *g, LLVMValueRef p) {
   return !LLVMIsAInstruction(p) || cfg_runs_once(&g->cfg, LLVMGetInstructionParent(p));
 }
 
-/* The object an address is in, in a task's function: the nearest address it is an offset from that the
- * function computes once (a tile's start, not the array of tiles), so that each tile a task reads has a
- * range of its own. A task's function runs once per task: there are no other threads' objects to compare
- * with, as there are in a region's. */
+/* Whether a GEP's offsets are all constants. */
+static bool constant_offsets(LLVMValueRef gep) {
+  for (unsigned k = 1, n = (unsigned)LLVMGetNumOperands(gep); k < n; k++)
+    if (!LLVMIsAConstantInt(LLVMGetOperand(gep, k))) return false;
+  return true;
+}
+
+/* The object an address is in, in a task's function: the nearest address it is a variable offset from that
+ * the function computes once (a tile's start, not the array of tiles; the tile's, not its elements' that an
+ * unrolled loop computes once each), so that each tile a task reads has a range of its own. A task's
+ * function runs once per task: there are no other threads' objects to compare with, as in a region's. */
 static LLVMValueRef task_root_of(RevGen *g, LLVMValueRef p) {
   for (int i = 0; i < 64; i++) {
     p = ir_strip_pointer_casts(p);
-    if (defined_once(g, p) || !LLVMIsAGetElementPtrInst(p)) break;
+    if (!LLVMIsAGetElementPtrInst(p)) break;
+    LLVMValueRef base = ir_strip_pointer_casts(LLVMGetOperand(p, 0));
+    if (defined_once(g, p) && (!constant_offsets(p) || !defined_once(g, base))) break;
     p = LLVMGetOperand(p, 0);
   }
   return defined_once(g, p) ? p : root_of(p);
