@@ -721,7 +721,7 @@ static bool owned(ParadTaskRecord *r, unsigned long long lo, unsigned long long 
   for (int d = 0; r->kinds && d < r->ndeps; d++) {
     unsigned long long dlo = (unsigned long long)r->deps[d].base, dhi = dlo + r->deps[d].len;
     unsigned long long a = lo > dlo ? lo : dlo, b = hi < dhi ? hi : dhi;
-    if (r->kinds[d] != 1 && a < b && b - a > *ohi - *olo) *olo = a, *ohi = b;
+    if ((r->kinds[d] == 2 || r->kinds[d] == 3) && a < b && b - a > *ohi - *olo) *olo = a, *ohi = b;
   }
   return *olo < *ohi;
 }
