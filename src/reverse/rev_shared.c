@@ -975,8 +975,8 @@ void shared_flush(RevGen *g, bool at_end) {
 /* ---- a task's inputs: each run tested ---- */
 
 /* Whether each of l's copied loads reads its run inside its object's input, into its flag: from the
- * addresses of the run's first and last iterations, as `value` gives them (the trip count from `trip`, or,
- * NULL, the counters' last values), against the input [start[k], start[k] + len[k]). */
+ * addresses of the run's first and last iterations, as `value` gives them (the last from the trip count
+ * where from_trip, else from the counters' last values), against the input `input` gives for the object. */
 static void test_runs(RevGen *g, Loop *l, LLVMValueRef (*value)(RevGen *, LLVMValueRef), bool from_trip,
                       LLVMValueRef (*input)(RevGen *, unsigned, LLVMValueRef *)) {
   struct SharedMemory *s = g->shared;
