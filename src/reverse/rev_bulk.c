@@ -72,8 +72,7 @@ static LLVMValueRef run_copied(RevGen *g, Loop *l) {
     if (p->bulk != l) continue;
     for (size_t i = 0; i < p->captures.len; i++) {
       Capture *c = &p->captures.data[i];
-      LLVMValueRef v = c->item.value;
-      LLVMValueRef flag = c->item.kind == NEED_PRIMAL && !c->below && shared_copied_in(g, v, g->cfg.blocks.data[b]) ? shared_copy_flag(g, v) : NULL;
+      LLVMValueRef flag = shared_copy_flag(g, c);
       if (!flag) return NULL;
       LLVMValueRef inside = LLVMBuildLoad2(g->b, LLVMInt1TypeInContext(g->ctx), flag, "");
       all = all ? LLVMBuildAnd(g->b, all, inside, "") : inside;

@@ -236,7 +236,7 @@ static void write_captures(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef *pred_p
       LLVMBuildStore(g->b, v, g->frame_alloca[c->frame_slot]);
       continue;
     }
-    LLVMValueRef copied = c->item.kind == NEED_PRIMAL && shared_copied_in(g, c->item.value, bb) ? shared_copy_flag(g, c->item.value) : NULL;
+    LLVMValueRef copied = shared_copy_flag(g, c);
     LLVMBasicBlockRef yes = NULL, no, join;
     if (copied) { /* the reverse sweep reads it from the task's copy of its input */
       rev_diamond(g, LLVMBuildLoad2(g->b, LLVMInt1TypeInContext(g->ctx), copied, ""), &yes, &no, &join);

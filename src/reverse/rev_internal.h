@@ -302,12 +302,13 @@ bool shared_decided_per_run(RevGen *g, LLVMValueRef load, Loop *l);
  * of its flags by a further run-long condition (a window's check). */
 LLVMValueRef shared_run_slot(RevGen *g, Loop *l);
 /* A task's loads read from a copy of its inputs (rev_shared.c): whether the load's value, needed in block bb,
- * is recorded only in runs of its loop outside the inputs; the slot saying whether the current run is inside
- * (NULL while planning); and, rev, the address in the copy of the load's address p. */
+ * is recorded only in runs of its loop outside the inputs; for a capture in a block's record, the slot
+ * saying whether the current run is inside (NULL where the capture is always recorded, and while
+ * planning); and, rev, the address in the copy of the load's address p. */
 bool shared_copied_in(RevGen *g, LLVMValueRef load, LLVMBasicBlockRef bb);
 void shared_inputs_after_block(RevGen *g, LLVMBasicBlockRef bb); /* aug: the inputs found, loops' runs tested */
 void shared_inputs_enter_loop(RevGen *g, Loop *l);                /* rev: a loop's run tested again */
-LLVMValueRef shared_copy_flag(RevGen *g, LLVMValueRef load);
+LLVMValueRef shared_copy_flag(RevGen *g, const Capture *c);
 LLVMValueRef shared_copy_address(RevGen *g, LLVMValueRef load, LLVMValueRef p);
 void shared_narrow_run(RevGen *g, Loop *l, LLVMValueRef cond);
 

@@ -146,8 +146,7 @@ static LLVMBasicBlockRef exit_block(RevGen *g, Loop *l) {
 
 /* Only for bounds read in a loop (a CSR row's extent: 16 bytes of tape per row saved). Bounds that are
  * constants, counters of the loops around (a triangle, a whole row) or read once are recorded as before:
- * computed,
- * they left LLVM's loop vectoriser a reverse loop it vectorised and then dropped for its scalar copy
+ * computed, they left LLVM's loop vectoriser a reverse loop it vectorised and then dropped for its scalar copy
  * (gemm's gradient 2.7 -> 5.9 primals, syrk 1.5 -> 2.0, lu and fdtd2d about 20% slower; seidel2d alone
  * 30% faster), for 8 bytes per run of a loop of hundreds of iterations. */
 bool loop_ends_recomputed(RevGen *g, Loop *l) {

@@ -350,8 +350,10 @@ bool shared_copied_in(RevGen *g, LLVMValueRef load, LLVMBasicBlockRef bb) {
   return in_loop(g, vmap_get(&s->loop_of, load), bb);
 }
 
-LLVMValueRef shared_copy_flag(RevGen *g, LLVMValueRef load) {
-  return g->shared && g->phase != PLANNING ? vmap_get(&g->shared->copy_flag, load) : NULL;
+LLVMValueRef shared_copy_flag(RevGen *g, const Capture *c) {
+  if (c->item.kind != NEED_PRIMAL || c->below || c->frame_slot >= 0 || !shared_copied_in(g, c->item.value, c->block))
+    return NULL;
+  return g->phase != PLANNING ? vmap_get(&g->shared->copy_flag, c->item.value) : NULL;
 }
 
 LLVMValueRef shared_copy_address(RevGen *g, LLVMValueRef load, LLVMValueRef p) {

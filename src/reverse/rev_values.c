@@ -510,7 +510,7 @@ static LLVMValueRef materialise(RevGen *g, LLVMBasicBlockRef bb, Item it, LLVMVa
     Capture *c = find_capture(g, at, it);
     if (!c) return placeholder(item_type(g, it));
     if (c->frame_slot >= 0) return vmap_get(&g->frame_value, c);
-    LLVMValueRef copied = it.kind == NEED_PRIMAL && !c->below && shared_copied_in(g, it.value, at) ? shared_copy_flag(g, it.value) : NULL;
+    LLVMValueRef copied = shared_copy_flag(g, c);
     if (copied) { /* read from the task's copy of its input in runs the forward sweep did not record */
       LLVMBasicBlockRef yes, no, join;
       rev_diamond(g, LLVMBuildLoad2(g->b, LLVMInt1TypeInContext(g->ctx), copied, ""), &yes, &no, &join);
