@@ -291,15 +291,30 @@ static void group(RevGen *g, struct SharedMemory *s, LLVMValueRef i, unsigned k)
   vmap_put(&s->group_of, i, (void *)s->groups.len);
 }
 
-/* ---- a task's inputs ----
- * In a task's function without synchronisation, an object it only reads has its reads in loops taken, in
- * the reverse sweep, from a copy of what the task read (runtime/omp.c, task_input) wherever a run of the
- * loop lies inside one of the task's depend(in:) dependences: the forward sweep tests each run as the
- * loop starts, as it notes the run's addresses, and records the run's values only when it lies outside;
- * the reverse sweep tests the run again, from the same addresses. */
+/* ---- inputs read from copies ----
+ * An object the function only reads has its reads in loops taken, in the reverse sweep, from a copy of
+ * what the thread or task read, made as the function returns (runtime/omp.c, shared_input), instead of
+ * recorded read by read:
+ *   - a task's, in a function without synchronisation, wherever a run of the loop lies inside one of the
+ *     task's depend(in:) dependences: the forward sweep tests each run as the loop starts, as it notes the
+ *     run's addresses, and records the run's values only when it lies outside; the reverse sweep tests the
+ *     run again, from the same addresses;
+ *   - a region's thread's, where the object is read in a loop at addresses that are not linear in its
+ *     counters (a sparse product's p[col[k]]: 8 bytes per nonzero recorded, against 8 per element of the
+ *     range the thread read): all its reads in loops, throughout the call. No other thread writes what a
+ *     thread reads in the region but through another object that aliases it (through the object itself
+ *     it would not be an input), which the runtime checks against every thread's notes. */
 
-/* Whether another thread may write, while the task runs, what it reads, and be ordered with it: atomics,
- * fences, OpenMP's synchronisation, calls that may do any of them. */
+/* OpenMP calls a region's function may make and keep its inputs: the worksharing loops' bookkeeping, and
+ * critical sections (a reduction's), which order a thread's reads with another's writes only where both
+ * write (no thread writes an input: another object the thread writes that aliases it is found at run time). */
+static bool region_keeps_inputs(LLVMValueRef call) {
+  OmpKind k = omp_classify(call);
+  return k == OMP_SCHEDULE || k == OMP_CRITICAL || k == OMP_END_CRITICAL;
+}
+
+/* Whether another thread may write, while the task (or the region's thread) runs, what it reads, and be
+ * ordered with it: atomics, fences, OpenMP's synchronisation, calls that may do any of them. */
 static bool synchronises(RevGen *g) {
   for (size_t b = 0; b < g->cfg.blocks.len; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
@@ -313,14 +328,34 @@ static bool synchronises(RevGen *g) {
       case CALL_DEBUG:
       case CALL_ALLOC:
       case CALL_FREE: break;
+      case CALL_OMP:
+        if (g->region_body && region_keeps_inputs(i)) break;
+        return true;
       default: return true;
       }
     }
   return false;
 }
 
+/* Where a region's object comes from: the address its pointer is loaded from (a shared variable, read
+ * again after each barrier or call), else the object itself. */
+static LLVMValueRef source_of(LLVMValueRef root) {
+  return LLVMIsALoadInst(root) ? ir_strip_pointer_casts(LLVMGetOperand(root, 0)) : root;
+}
+
+/* A region's object read in a loop at an address not linear in the loop's counters. */
+static bool gathered(RevGen *g, size_t k) {
+  struct SharedMemory *s = g->shared;
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i))
+      if (LLVMIsALoadInst(i) && (size_t)vmap_get(&s->root_of, i) == k + 1 && !vmap_get(&s->loop_of, i) &&
+          innermost(g, g->cfg.blocks.data[b]))
+        return true;
+  return false;
+}
+
 /* The objects the function only reads, where every write of memory other threads may see is one it notes
- * (the runtime checks that none was into what it copies). */
+ * (the runtime checks that none was into what it copies), and the loads read from their copies. */
 static void inputs_analyse(RevGen *g) {
   struct SharedMemory *s = g->shared;
   if (synchronises(g)) return;
@@ -337,17 +372,26 @@ static void inputs_analyse(RevGen *g) {
         return;
       }
     }
-  for (size_t i = 0; i < s->per_run.len; i++) {
-    LLVMValueRef inst = s->per_run.data[i];
-    size_t k1 = (size_t)vmap_get(&s->root_of, inst);
-    if (LLVMIsALoadInst(inst) && s->input[k1 - 1] && !vmap_get(&s->defer_of, inst)) vec_push(&s->copied, inst);
-  }
+  bool *written = xcalloc(s->roots.len, sizeof *written); /* objects one of the same source is written through */
+  for (size_t m = 0; m < s->roots.len; m++)
+    for (size_t k = 0; !s->input[m] && k < s->roots.len; k++)
+      if (source_of(s->roots.data[k]) == source_of(s->roots.data[m])) written[k] = true;
+  for (size_t k = 0; g->region_body && k < s->roots.len; k++) s->input[k] = s->input[k] && !written[k] && gathered(g, k);
+  free(written);
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
+      size_t k1 = LLVMIsALoadInst(i) ? (size_t)vmap_get(&s->root_of, i) : 0;
+      if (!k1 || !s->input[k1 - 1] || vmap_get(&s->defer_of, i)) continue;
+      bool per_run = vmap_get(&s->loop_of, i);
+      if (g->task_body ? per_run : innermost(g, g->cfg.blocks.data[b]) != NULL) vec_push(&s->copied, i);
+    }
 }
 
 bool shared_copied_in(RevGen *g, LLVMValueRef load, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
   if (!s || !s->copied.len || index_of(&s->copied, load) < 0) return false;
-  return in_loop(g, vmap_get(&s->loop_of, load), bb);
+  Loop *l = vmap_get(&s->loop_of, load);
+  return g->region_body || in_loop(g, l, bb); /* a region's flags hold throughout the call */
 }
 
 LLVMValueRef shared_copy_flag(RevGen *g, const Capture *c) {
@@ -381,7 +425,32 @@ static LLVMValueRef within(RevGen *g, LLVMValueRef lo, LLVMValueRef hi, LLVMValu
                       LLVMBuildICmp(g->b, LLVMIntULE, LLVMBuildSub(g->b, hi, start, ""), len, ""), "within");
 }
 
-/* aug: at the end of the block that computes each input object, the dependence around it. */
+/* Whether a load of object k read from its copy has its value recorded anywhere (planned): else the copy
+ * would hold what nothing reads. */
+static bool copy_needed(RevGen *g, size_t k) {
+  struct SharedMemory *s = g->shared;
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+    BlockPlan *p = &g->plan[b];
+    for (size_t i = 0; i < p->captures.len; i++) {
+      LLVMValueRef v = p->captures.data[i].item.value;
+      if (p->captures.data[i].item.kind == NEED_PRIMAL && index_of(&s->copied, v) >= 0 && (size_t)vmap_get(&s->root_of, v) == k + 1)
+        return true;
+    }
+  }
+  return false;
+}
+
+static LLVMValueRef aug_input(RevGen *g, unsigned k, LLVMValueRef *len);
+
+/* Sets the flags of a region's copied loads of object k: copied, throughout the call, where `copied`. */
+static void set_flags(RevGen *g, size_t k, LLVMValueRef copied) {
+  struct SharedMemory *s = g->shared;
+  for (size_t i = 0; i < s->copied.len; i++)
+    if ((size_t)vmap_get(&s->root_of, s->copied.data[i]) == k + 1) LLVMBuildStore(g->b, copied, vmap_get(&s->copy_flag, s->copied.data[i]));
+}
+
+/* aug: at the end of the block that computes each input object, the input around it: a task's dependence,
+ * everything for a region's thread (nothing where the runtime keeps no copies). */
 static void find_inputs(RevGen *g, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
   LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
@@ -390,7 +459,11 @@ static void find_inputs(RevGen *g, LLVMBasicBlockRef bb) {
     if (!s->input_at[k] || (LLVMIsAInstruction(r) ? LLVMGetInstructionParent(r) : g->cfg.blocks.data[0]) != bb) continue;
     LLVMValueRef args[4] = {LLVMConstInt(i32, k, 0), LLVMConstInt(i32, s->roots.len, 0), aug_value(g, r), s->input_at[k]};
     LLVMTypeRef params[4] = {i32, i32, g->ptr_type, g->ptr_type};
-    ir_call_named(g->b, "__parad_rt_task_input", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 4, 0), args, 4);
+    ir_call_named(g->b, "__parad_rt_shared_input", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 4, 0), args, 4);
+    if (!g->region_body) continue;
+    LLVMValueRef len, lo = aug_input(g, (unsigned)k, &len);
+    (void)lo;
+    set_flags(g, k, LLVMBuildICmp(g->b, LLVMIntNE, len, LLVMConstInt(g->i64, 0, 0), "copied"));
   }
 }
 
@@ -467,7 +540,7 @@ void shared_analyse(RevGen *g) {
   for (size_t k = 0; k < s->roots.len; k++)
     if (mixed[k] || !activity_shadowed(g->act, s->roots.data[k])) s->elem[k] = 0;
   free(mixed);
-  if (g->task_body) inputs_analyse(g);
+  inputs_analyse(g);
 }
 
 void shared_free(RevGen *g) {
@@ -534,7 +607,7 @@ void shared_aug_entry(RevGen *g) {
     s->input_at = xcalloc(s->roots.len, sizeof *s->input_at);
     LLVMTypeRef pair = LLVMArrayType2(g->i64, 2);
     for (size_t k = 0; k < s->roots.len; k++) {
-      if (!s->input[k]) continue;
+      if (!s->input[k] || !copy_needed(g, k)) continue;
       s->input_at[k] = LLVMBuildAlloca(g->b, pair, "input");
       LLVMBuildStore(g->b, LLVMConstNull(pair), s->input_at[k]);
     }
@@ -727,7 +800,11 @@ void shared_rev_entry(RevGen *g) {
       vmap_put(&s->delta_of, read, slot);
     }
   }
-  if (s->copied.len) copy_flags(g);
+  if (s->copied.len) {
+    copy_flags(g);
+    for (size_t k = 0; g->region_body && k < n; k++)
+      set_flags(g, k, LLVMBuildICmp(g->b, LLVMIntNE, s->copy_len[k], LLVMConstInt(g->i64, 0, 0), "copied"));
+  }
   s->ok = xcalloc(nd + 1, sizeof *s->ok);
   s->sums = xcalloc(nd + 1, sizeof *s->sums);
   for (unsigned d = 0; d < nd; d++) {
@@ -983,7 +1060,7 @@ static void test_runs(RevGen *g, Loop *l, LLVMValueRef (*value)(RevGen *, LLVMVa
                       LLVMValueRef (*input)(RevGen *, unsigned, LLVMValueRef *)) {
   struct SharedMemory *s = g->shared;
   LLVMValueRef *first = NULL, *last = NULL;
-  for (size_t i = 0; i < s->copied.len; i++) {
+  for (size_t i = 0; !g->region_body && i < s->copied.len; i++) {
     LLVMValueRef inst = s->copied.data[i], lo, hi;
     if (vmap_get(&s->loop_of, inst) != l) continue;
     if (!first) {

@@ -45,6 +45,13 @@ typedef struct {
 
 void __parad_rt_shared_flush(void);
 
+/* A copy of what a thread or task read of an input (see "inputs" below). */
+typedef struct {
+  char *block, *data;     /* the allocation; the copy, as aligned as the original modulo 64 */
+  unsigned long long lo, len;
+  bool wanted;            /* a region's thread: the function asked for it (shared_input) */
+} Copy;
+
 typedef struct {
   const void *lock;
   long next;            /* forward sweep: the next ticket */
@@ -63,6 +70,8 @@ struct ParadRegion {
   unsigned char *may_sum;
   Private *priv;        /* reverse sweep: per thread, per shared object */
   int finished;         /* reverse sweep: threads at the end of the region's body */
+  int ncopies;          /* objects per thread in copies (the function's, as it asked for one) */
+  Copy *copies;         /* per thread and object: the inputs it read, copied as it returned */
 };
 
 static void fatal(const char *what) {
@@ -137,10 +146,15 @@ static void free_private(Private *priv, int nroots) {
 }
 
 static Private *thread_private(ParadRegion *r, int id) { return r->priv ? &r->priv[(size_t)id * r->nroots] : NULL; }
+static Copy *thread_copies(ParadRegion *r, int id) { return r->copies ? &r->copies[(size_t)id * r->ncopies] : NULL; }
+static void drop_copies(Copy *copies, int n);
+static void region_copy_inputs(ParadRegion *r, int id, const unsigned long long *ranges, int nroots);
+static void region_plan_copies(ParadRegion *r, int id, unsigned long long *own);
 
 void __parad_rt_region_finish(ParadRegion *r) {
   int id = omp_get_thread_num();
   free_private(thread_private(r, id), r->nroots);
+  drop_copies(thread_copies(r, id), r->ncopies);
   ParadTape *t = r->tapes[id];
   r->tapes[id] = NULL;
   __parad_rt_tape_end(t);
@@ -152,7 +166,9 @@ void __parad_rt_region_free(ParadRegion *r) {
   free(r->tapes);
   free(r->locks);
   for (int i = 0; r->priv && i < r->nthreads; i++) free_private(thread_private(r, i), r->nroots);
+  for (int i = 0; r->copies && i < r->nthreads; i++) drop_copies(thread_copies(r, i), r->ncopies);
   free(r->priv);
+  free(r->copies);
   free(r->ranges);
   free(r->may_sum);
   pthread_mutex_destroy(&r->mu);
@@ -304,6 +320,8 @@ void __parad_rt_shared_note(int nroots, const unsigned long long *ranges, int ns
   if (nroots != r->nroots || nsums != r->nsums) fatal("a parallel region's threads ran different functions");
   memcpy(&r->ranges[(size_t)id * RANGE_FIELDS * nroots], ranges, RANGE_FIELDS * (size_t)nroots * sizeof *ranges);
   memcpy(&r->may_sum[(size_t)id * nsums], may_sum, (size_t)nsums);
+  if (r->copies && r->ncopies != nroots) fatal("a parallel region's threads ran different functions");
+  region_copy_inputs(r, id, ranges, nroots);
 }
 
 static unsigned long long field(ParadRegion *r, int thread, int root, int which) {
@@ -389,6 +407,7 @@ void __parad_rt_shared_plan(int nroots, unsigned long long *own, int nsums, unsi
     if (elem[k] && delta && shared_part && rhi - rlo <= PRIVATE_LIMIT && !wrote_in(mine, nroots, rlo, rhi))
       keep_private(p, plan, rlo, rhi, lo, hi, delta, elem[k]);
   }
+  region_plan_copies(r, id, own);
   memcpy(may_sum, &r->may_sum[(size_t)id * nsums], (size_t)nsums);
 }
 
@@ -549,10 +568,7 @@ typedef struct ParadTaskRecord {
    * what it read there. */
   unsigned char *kinds;
   int *input_of;
-  struct Copy {
-    char *block, *data;     /* malloc's block; the copy, as aligned as the original modulo 64 */
-    unsigned long long lo, len;
-  } *copies;
+  Copy *copies;
 } ParadTaskRecord;
 
 /* libomp's kmp_depend_info: an address, a length and the kind (1 in, 2 out, 3 inout). */
@@ -627,22 +643,100 @@ void __parad_rt_task_end(void *record) {
 /* Copies of inputs are made up to this size per dependence. */
 enum { COPY_LIMIT = 64 << 20 };
 
-static void free_copies(ParadTaskRecord *r) {
-  for (int k = 0; r->copies && k < r->nroots; k++) {
-    if (r->copies[k].block) __parad_rt_tape_budget_give(r->copies[k].len);
-    free(r->copies[k].block);
+/* c: a copy of [lo, hi), counted against the tape budget. */
+static void copy_range(Copy *c, unsigned long long lo, unsigned long long hi) {
+  c->block = __parad_rt_scratch_take(hi - lo + 64); /* pooled: a copy per region and step faults no pages in */
+  if (!c->block) fatal("out of memory for the copy of what a thread or task read");
+  __parad_rt_tape_budget_take(hi - lo);
+  c->data = c->block + ((lo - (unsigned long long)(uintptr_t)c->block) & 63);
+  c->lo = lo, c->len = hi - lo;
+  memcpy(c->data, (const void *)(uintptr_t)lo, hi - lo);
+}
+
+static void drop_copies(Copy *copies, int n) {
+  for (int k = 0; copies && k < n; k++) {
+    if (copies[k].block) __parad_rt_tape_budget_give(copies[k].len);
+    __parad_rt_scratch_give(copies[k].block);
+    copies[k].block = copies[k].data = NULL;
   }
+}
+
+static void free_copies(ParadTaskRecord *r) {
+  drop_copies(r->copies, r->nroots);
   free(r->copies);
   r->copies = NULL;
 }
 
-/* Forward sweep, where object k of nroots (at p) is computed: the input dependence [out[0], out[0] +
- * out[1]) around p, whose reads in loops the function does not record (0, 0: none, all are recorded). An
- * input that an output or inout dependence of the same task overlaps is none. */
-void __parad_rt_task_input(int k, int nroots, const void *p, unsigned long long *out) {
+/* The plan's copy fields of object k for copy c, whose reads lie in [lo, lo + len). */
+static void plan_copy(unsigned long long *plan, const Copy *c, unsigned long long lo, unsigned long long len) {
+  plan[COPY_LO] = lo;
+  plan[COPY_LEN] = len;
+  plan[COPY_DELTA] = (unsigned long long)(uintptr_t)c->data - c->lo;
+}
+
+static const char aliased_input[] =
+    "a parallel region wrote, through one pointer, memory that it read through another (an input of the region, "
+    "as far as the compiler could see): reverse mode reads what a region's thread read of its inputs from a copy "
+    "made as the thread leaves the region; run with PARAD_REGION_COPIES=0 to record every read instead";
+
+/* A region's thread copies the inputs it read unless PARAD_REGION_COPIES=0. */
+static bool region_copies_on(void) {
+  static int on = -1; /* -1: not read yet */
+  int v = __atomic_load_n(&on, __ATOMIC_RELAXED);
+  if (v < 0) {
+    const char *e = getenv("PARAD_REGION_COPIES");
+    v = !(e && strcmp(e, "0") == 0);
+    __atomic_store_n(&on, v, __ATOMIC_RELAXED);
+  }
+  return v;
+}
+
+/* A region's thread, where object k of nroots is computed: the whole address space is its input (every
+ * read of k in a loop is taken from the copy of what the thread read of it), unless copies are off. */
+static void region_input(ParadRegion *r, int k, int nroots, unsigned long long *out) {
+  if (!region_copies_on()) return;
+  pthread_mutex_lock(&r->mu);
+  if (!r->copies) {
+    r->ncopies = nroots;
+    r->copies = xcalloc((size_t)r->nthreads * (size_t)nroots, sizeof *r->copies);
+  }
+  pthread_mutex_unlock(&r->mu);
+  if (r->ncopies != nroots) fatal("a parallel region's threads ran different functions");
+  thread_copies(r, omp_get_thread_num())[k].wanted = true;
+  out[0] = 0, out[1] = ~0ull;
+}
+
+/* As a region's thread returns, with its notes: what it read of each input, copied. */
+static void region_copy_inputs(ParadRegion *r, int id, const unsigned long long *ranges, int nroots) {
+  Copy *c = thread_copies(r, id);
+  for (int k = 0; c && k < nroots; k++) {
+    unsigned long long lo = ranges[RANGE_FIELDS * k + READ_LO], hi = ranges[RANGE_FIELDS * k + READ_HI];
+    if (!c[k].wanted || lo >= hi) continue;
+    if (wrote_in(ranges, nroots, lo, hi)) fatal(aliased_input);
+    copy_range(&c[k], lo, hi);
+  }
+}
+
+/* As a region's thread's reverse sweep starts: its copies, which no other thread wrote into either. */
+static void region_plan_copies(ParadRegion *r, int id, unsigned long long *own) {
+  Copy *c = thread_copies(r, id);
+  for (int k = 0; c && k < r->nroots; k++) {
+    if (!c[k].data) continue;
+    for (int other = 0; other < r->nthreads; other++)
+      if (other != id && wrote_in(&r->ranges[(size_t)other * RANGE_FIELDS * r->nroots], r->nroots, c[k].lo, c[k].lo + c[k].len))
+        fatal(aliased_input);
+    plan_copy(&own[PLAN_FIELDS * k], &c[k], c[k].lo, c[k].len);
+  }
+}
+
+/* Forward sweep, where object k of nroots (at p) is computed: the input [out[0], out[0] + out[1]) around
+ * p, whose reads in loops the function does not record (0, 0: none, all are recorded). A task's is one
+ * of its input dependences; one that an output or inout dependence of the same task overlaps is none. */
+void __parad_rt_shared_input(int k, int nroots, const void *p, unsigned long long *out) {
   ParadTape *t = __parad_rt_current;
   ParadTaskRecord *r = t ? t->task : NULL;
   out[0] = out[1] = 0;
+  if (t && !r && t->region && k >= 0 && k < nroots) region_input(t->region, k, nroots, out);
   if (!r || !r->kinds || k < 0 || k >= nroots) return;
   intptr_t a = (intptr_t)p;
   for (int d = 0; d < r->ndeps; d++) {
@@ -678,13 +772,7 @@ static void copy_inputs(ParadTaskRecord *r) {
       fatal("an OpenMP task wrote memory that it names in depend(in: ...) and reads: reverse mode reads what a "
             "task read of its inputs from a copy made as the task ends, and needs the task to only read them "
             "(name the memory in depend(inout: ...) instead)");
-    struct Copy *c = &r->copies[k];
-    c->block = malloc(hi - lo + 64);
-    if (!c->block) fatal("out of memory for the copy of an OpenMP task's input");
-    __parad_rt_tape_budget_take(hi - lo);
-    c->data = c->block + ((lo - (unsigned long long)(uintptr_t)c->block) & 63);
-    c->lo = lo, c->len = hi - lo;
-    memcpy(c->data, (const void *)(uintptr_t)lo, hi - lo);
+    copy_range(&r->copies[k], lo, hi);
   }
 }
 
@@ -750,13 +838,10 @@ static void task_plan(ParadTape *t, int nroots, unsigned long long *own, int nsu
   }
   free_private(r->priv, nroots);
   for (int k = 0; k < nroots && r->input_of; k++) {
-    struct Copy *c = r->copies ? &r->copies[k] : NULL;
+    Copy *c = r->copies ? &r->copies[k] : NULL;
     if (!r->input_of[k] || !c || !c->data) continue;
     const struct ParadDepend *d = &r->deps[r->input_of[k] - 1];
-    unsigned long long *plan = &own[PLAN_FIELDS * k];
-    plan[COPY_LO] = (unsigned long long)d->base;
-    plan[COPY_LEN] = d->len;
-    plan[COPY_DELTA] = (unsigned long long)(uintptr_t)c->data - c->lo;
+    plan_copy(&own[PLAN_FIELDS * k], c, (unsigned long long)d->base, d->len);
   }
   for (int k = 0; k < nroots && team; k++) {
     const unsigned long long *f = &r->ranges[RANGE_FIELDS * k];
