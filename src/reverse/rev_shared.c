@@ -74,10 +74,10 @@ struct SharedMemory {
                          where its adjoints go plainly: 0, or into the private buffer */
   VEC(struct Group) groups;   /* by block */
   ValueMap group_of;  /* access -> 1 + its group's index */
-  /* A task's inputs (see "inputs" below): per object, whether the function only reads it; aug: per such
-   * object a slot for the input dependence around it (start, length); rev: the dependence and the
-   * distance from it to the copy. The loads read in runs inside the input, and per load a slot holding
-   * whether the current run of its loop is (aug, then rev). */
+  /* Inputs read from copies (see "inputs" below): per object, whether the function reads it from a copy;
+   * aug: per such object a slot for the input around it (start, length: a task's dependence, everything
+   * for a region's thread); rev: the input and the distance from it to the copy. The loads read from the
+   * copy, and per load a slot holding whether it does (a task's: in the current run of its loop). */
   bool *input;
   LLVMValueRef *input_at;
   LLVMValueRef *copy_lo, *copy_len, *copy_delta;
