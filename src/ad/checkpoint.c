@@ -732,7 +732,7 @@ static bool communicates(LLVMValueRef call, CallKind k) {
   return k == CALL_MPI;
 }
 
-static bool allocation(LLVMValueRef call, CallKind k) {
+bool checkpoint_allocation(LLVMValueRef call, CallKind k) {
   (void)call;
   return k == CALL_ALLOC || k == CALL_FREE || k == CALL_REALLOC;
 }
@@ -797,7 +797,7 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
   for (unsigned v = 0; v < k; v++) primal &= !l->vars.data[v].moved;
   ValueMap seen;
   vmap_init(&seen);
-  primal = primal && !checkpoint_reaches(step, allocation, &seen);
+  primal = primal && !checkpoint_reaches(step, checkpoint_allocation, &seen);
   vmap_free(&seen);
   LLVMValueRef taped = make_runner(ck, l, step, name, RUN_AUGMENTED), advance = taped;
   free(name);

@@ -38,6 +38,8 @@ static inline LLVMValueRef fn_of(LLVMValueRef inst) { return LLVMGetBasicBlockPa
 /* Whether fn, or a function it calls or forks a team of (seen: those already looked at), makes a call
  * that `matches`. */
 bool checkpoint_reaches(LLVMValueRef fn, bool (*matches)(LLVMValueRef call, CallKind kind), ValueMap *seen);
+/* A call that allocates, reallocates or frees memory (a checkpoint_reaches predicate). */
+bool checkpoint_allocation(LLVMValueRef call, CallKind kind);
 /* The functions whose derivatives may be made: the requests' functions and every function they reach
  * (called, handed to a parallel region or a task, or, once an indirect call is reached, any whose address
  * is taken). */

@@ -501,9 +501,7 @@ static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) 
     return;
   }
   case CALL_ALLOC:
-  case CALL_FREE:
-    if (ck->team) refuse(call, "allocating or freeing memory in a step that runs parallel regions");
-    return;
+  case CALL_FREE: return; /* not in a region's function: refused at its fork */
   case CALL_REALLOC: refuse(call, "realloc"); return;
   case CALL_OMP:
     switch (omp_classify(call)) {
@@ -512,6 +510,14 @@ static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) 
       LLVMValueRef outlined = omp_fork_outlined(call);
       if (!outlined) {
         refuse(call, "a parallel region Parad cannot see");
+        return;
+      }
+      ValueMap seen;
+      vmap_init(&seen);
+      bool allocates = checkpoint_reaches(outlined, checkpoint_allocation, &seen);
+      vmap_free(&seen);
+      if (allocates) { /* the blocks a step allocates are told apart by the thread that runs the step */
+        refuse(call, "a parallel region that allocates or frees memory");
         return;
       }
       uint64_t region_own = 3 | own_arguments(fn, call, OMP_FORK_FIRST_ARG, OMP_OUTLINED_FIRST_PARAM, own);

@@ -4,9 +4,13 @@
 // marker (taped step by step, each region as Parad's OpenMP reverse mode does it): the result and the
 // gradient with respect to the initial grid and k equal (1e-12 relative to the largest component: the
 // reduction's order differs with the team), with no budget and a budget of a few snapshots, at 1, 2 and
-// 4 threads at -O2 and 3 at -O0; one component against central differences (1e-6).
+// 4 threads at -O2 and 3 at -O0; one component against central differences (1e-6). With SCRATCH, each step
+// allocates a block, fills it with the source term in a parallel region of its own, reads it in the
+// update and frees it (the block is no state: each recomputation of the step allocates it again).
 // RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=4 %t
 // RUN: %parad-cc -O0 -fopenmp -I%S/../include %s -o %t0 -lm && OMP_NUM_THREADS=3 %t0
+// RUN: %parad-cc %cflags -fopenmp -DSCRATCH %s -o %t1 -lm && OMP_NUM_THREADS=1 %t1 && OMP_NUM_THREADS=2 %t1 && OMP_NUM_THREADS=4 %t1
+// RUN: %parad-cc -O0 -fopenmp -DSCRATCH -I%S/../include %s -o %t2 -lm && OMP_NUM_THREADS=3 %t2
 #include <stdlib.h>
 #include "check.h"
 
@@ -16,6 +20,19 @@ void __parad_checkpoint_loop(void);
 
 enum { N = 400, STEPS = 200 };
 
+#ifdef SCRATCH /* the source term in a block of the step's own */
+#define SOURCE_BEGIN                                                                                        \
+  double *src = malloc(sizeof(double) * N);                                                                \
+  _Pragma("omp parallel for schedule(static)")                                                             \
+  for (int i = 0; i < N; i++) src[i] = 0.01 * sin(u[i]);
+#define SOURCE(i) src[i]
+#define SOURCE_END free(src);
+#else
+#define SOURCE_BEGIN
+#define SOURCE(i) 0.01 * sin(u[i])
+#define SOURCE_END
+#endif
+
 #define HEAT(NAME, MARK)                                                                                    \
   double NAME(const double *u0, double k) {                                                               \
     double *u = malloc(sizeof(double) * N), *v = malloc(sizeof(double) * N), e = 0;                        \
@@ -23,9 +40,11 @@ enum { N = 400, STEPS = 200 };
     for (int t = 0; t < STEPS; t++) {                                                                      \
       MARK;                                                                                                \
       double damp = 1e-4 * e;                                                                              \
+      SOURCE_BEGIN                                                                                         \
       _Pragma("omp parallel for schedule(static)")                                                         \
       for (int i = 1; i < N - 1; i++)                                                                      \
-        v[i] = u[i] + k * (u[i - 1] - 2 * u[i] + u[i + 1]) + 0.01 * sin(u[i]) - damp * u[i];               \
+        v[i] = u[i] + k * (u[i - 1] - 2 * u[i] + u[i + 1]) + SOURCE(i) - damp * u[i];                     \
+      SOURCE_END                                                                                           \
       double *w = u;                                                                                       \
       u = v, v = w;                                                                                        \
       e = 0;                                                                                               \
