@@ -359,11 +359,43 @@ static void note(Ck *ck, LLVMValueRef at, bool store, LLVMValueRef addr, LLVMVal
 
 static LLVMValueRef size_of(Ck *ck, LLVMTypeRef t) { return LLVMConstInt(ck->i64, ir_type_size(ck->m, t), 0); }
 
+/* In `own`: parameter 1 of a task's entry is its task block. */
+#define OWN_TASK_BLOCK (1ull << 63)
+
+/* An OpenMP task's block (libomp's: its header, private copies and shareds block, freed when the task has
+ * run): made by the step's task allocation, or given to a task's entry. */
+static bool task_block_at(LLVMValueRef fn, LLVMValueRef v, uint64_t own, int depth) {
+  if ((own & OWN_TASK_BLOCK) && LLVMCountParams(fn) > 1 && v == LLVMGetParam(fn, 1)) return true;
+  if (ir_is_call(v)) return omp_classify(v) == OMP_TASK_ALLOC;
+  /* read back from a stack slot that only ever holds one (-O0) */
+  LLVMValueRef slot = LLVMIsALoadInst(v) ? LLVMGetOperand(v, 0) : NULL;
+  if (!slot || !LLVMIsAAllocaInst(slot) || depth > 2) return false;
+  bool stored = false;
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user) || ir_is_debug_intrinsic(user)) continue;
+    if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != slot || !task_block_at(fn, LLVMGetOperand(user, 0), own, depth + 1))
+      return false;
+    stored = true;
+  }
+  return stored;
+}
+
+static bool task_block(LLVMValueRef fn, LLVMValueRef v, uint64_t own) { return task_block_at(fn, v, own, 0); }
+
+/* An address based at a task's block or at its shareds block. */
+static bool in_task_block(LLVMValueRef fn, LLVMValueRef base, uint64_t own) {
+  return task_block(fn, base, own) || (LLVMIsALoadInst(base) && task_block(fn, ir_address_base(LLVMGetOperand(base, 0)), own));
+}
+
 /* fn's own stack and the parameters in `own` (bit i: parameter i; the loop's variables, snapshotted whole,
- * and what a parallel region is given of them) are not noted: the stack is gone when the step returns. */
+ * and what a parallel region is given of them) are not noted: the stack is gone when the step returns. Nor
+ * are a task's block and its shareds block (whose address is the block's first word): the step's tasks
+ * have run, and libomp freed them, before it returns. */
 static bool own_memory_at(LLVMValueRef fn, LLVMValueRef p, uint64_t own, int depth) {
   LLVMValueRef base = ir_address_base(p);
   if (LLVMIsAAllocaInst(base) && fn_of(base) == fn) return true;
+  if (in_task_block(fn, base, own)) return true;
   for (unsigned i = 0; i < 64 && i < LLVMCountParams(fn); i++)
     if ((own >> i & 1) && base == LLVMGetParam(fn, i)) return true;
   /* read back from a stack slot of fn that only ever holds such addresses (clang's -O0 parameters) */
@@ -525,6 +557,26 @@ static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) 
       if (copy) LLVMSetOperand(call, 2, copy);
       return;
     }
+    case OMP_TASK_ALLOC: { /* the task's copy notes too; its block is its own */
+      LLVMValueRef entry = omp_task_entry(call);
+      if (!entry) {
+        refuse(call, "an OpenMP task Parad cannot see");
+        return;
+      }
+      ValueMap seen;
+      vmap_init(&seen);
+      bool allocates = checkpoint_reaches(entry, checkpoint_allocation, &seen);
+      vmap_free(&seen);
+      if (allocates) {
+        refuse(call, "an OpenMP task that allocates or frees memory");
+        return;
+      }
+      LLVMValueRef copy = noting_copy(ck, entry, call, 3 | OWN_TASK_BLOCK);
+      if (copy) LLVMSetOperand(call, OMP_TASK_ENTRY_ARG, copy);
+      return;
+    }
+    case OMP_TASK_SPAWN:
+    case OMP_TASK_WAIT: return; /* their dependences: the step's stack */
     case OMP_BARRIER:
     case OMP_CRITICAL:
     case OMP_END_CRITICAL:
@@ -673,7 +725,7 @@ int checkpoint_check_copies(LLVMModuleRef m) {
         const MathRule *rule;
         if (!ir_is_call(i) || call_classify(i, &rule) != CALL_MEMCPY) continue;
         LLVMValueRef to = ir_address_base(LLVMGetArgOperand(i, 0));
-        bool own = LLVMIsAAllocaInst(to);
+        bool own = LLVMIsAAllocaInst(to) || in_task_block(f, to, 0);
         for (unsigned p = 0; p < nown && p < LLVMCountParams(f) && !own; p++) own = to == LLVMGetParam(f, p);
         if (!own && copies_pointers(i))
           refuse(i, "copying memory that holds pointers (their shadows would not follow the snapshots)");
@@ -684,6 +736,56 @@ int checkpoint_check_copies(LLVMModuleRef m) {
 
 static bool fork(LLVMValueRef call, CallKind k) { return k == CALL_OMP && omp_classify(call) == OMP_FORK; }
 
+/* ---- a task's private copies ----
+ * clang's task function finds its private copies by calling a function its entry passes it (the privates
+ * map): an indirect call, which the notes would refuse, and which the light optimisation (after them)
+ * makes direct. The notes make it direct first. */
+
+/* The parameter of fn that v is: itself, or (-O0) loaded from a slot that only ever holds it. */
+static LLVMValueRef parameter_in(LLVMValueRef fn, LLVMValueRef v) {
+  if (LLVMIsALoadInst(v) && LLVMIsAAllocaInst(LLVMGetOperand(v, 0))) {
+    LLVMValueRef slot = LLVMGetOperand(v, 0), stored = NULL;
+    for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      if (LLVMIsALoadInst(user) || ir_is_debug_intrinsic(user)) continue;
+      if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != slot || (stored && stored != LLVMGetOperand(user, 0)))
+        return NULL;
+      stored = LLVMGetOperand(user, 0);
+    }
+    v = stored;
+  }
+  for (unsigned i = 0; v && i < LLVMCountParams(fn); i++)
+    if (LLVMGetParam(fn, i) == v) return v;
+  return NULL;
+}
+
+/* The function every call of fn passes as parameter i (NULL if fn is reached otherwise, or passes others). */
+static LLVMValueRef passed_function(LLVMValueRef fn, unsigned i) {
+  if (LLVMGetLinkage(fn) != LLVMInternalLinkage && LLVMGetLinkage(fn) != LLVMPrivateLinkage) return NULL;
+  LLVMValueRef same = NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef call = LLVMGetUser(u);
+    if (!ir_is_call(call) || ir_called_function(call) != fn || i >= ir_num_call_args(call)) return NULL;
+    LLVMValueRef a = LLVMGetArgOperand(call, i);
+    if (!LLVMIsAFunction(a) || (same && same != a)) return NULL;
+    same = a;
+  }
+  return same;
+}
+
+static void direct_private_maps(LLVMModuleRef m) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+        if (!ir_is_call(i) || ir_called_function(i) || LLVMIsAInlineAsm(LLVMGetCalledValue(i))) continue;
+        LLVMValueRef p = parameter_in(f, LLVMGetCalledValue(i)), callee = NULL;
+        for (unsigned k = 0; p && k < LLVMCountParams(f) && !callee; k++)
+          if (LLVMGetParam(f, k) == p) callee = passed_function(f, k);
+        if (callee && LLVMGlobalGetValueType(callee) == LLVMGetCalledFunctionType(i))
+          LLVMSetOperand(i, (unsigned)LLVMGetNumOperands(i) - 1, callee);
+      }
+}
+
 int checkpoint_note_steps(LLVMModuleRef m) {
   int before = diag_error_count();
   Ck ck;
@@ -691,6 +793,7 @@ int checkpoint_note_steps(LLVMModuleRef m) {
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !found; f = LLVMGetNextFunction(f))
     found = LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, STEP, strlen(STEP)) != NULL;
   if (!found) return 0;
+  direct_private_maps(m);
   checkpoint_begin(&ck, m);
   ValueList steps = {0};
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))

@@ -602,10 +602,14 @@ void __parad_rt_ckpt_track(void *p, void (*release)(void *)) {
 void __parad_rt_ckpt_drop_tape(void *tape) {
   ParadTape *t = tape;
   Ckpt *c = active;
-  if (c && t && t->bytes > c->step_tape) c->step_tape = t->bytes;
+  size_t bytes = t ? t->bytes : 0, held = __parad_rt_tape_budget_held();
   __parad_rt_tape_recycle(t);
   for (size_t i = 0; c && i < c->nkept; i++) c->kept[i].release(c->kept[i].p);
   if (c) c->nkept = 0;
+  /* with the tapes of the step's tasks, which go with it */
+  size_t now = __parad_rt_tape_budget_held();
+  bytes += held > now ? held - now : 0;
+  if (c && bytes > c->step_tape) c->step_tape = bytes;
 }
 
 /* code: the caller's exit code, then nlengths lengths of variable-length arrays the steps use; advance: a

@@ -591,6 +591,20 @@ int __kmpc_omp_task_with_deps(void *loc, int gtid, void *task, int ndeps, void *
 int __kmpc_omp_taskwait(void *loc, int gtid);
 enum { TASK_HEADER = 40 }; /* kmp_task_t: shareds, routine, part_id, two data words */
 
+void __parad_rt_task_record_release(void *record);
+
+/* A record whose creating code's tape was dropped (a checkpointed loop's step run through split mode for
+ * its forward sweep only): no reverse sweep will release it, nor end the task's tape. A task loop's chunks
+ * are dropped each on its own. */
+static void drop_record(void *record) {
+  ParadTaskRecord *r = record;
+  if (r->tape) __parad_rt_tape_discard(r->tape);
+  r->tape = NULL;
+  r->nchunks = 0;
+  r->refs = 1;
+  __parad_rt_task_record_release(r);
+}
+
 void *__parad_rt_task_record(void *shadow) {
   ParadTaskRecord *r = calloc(1, sizeof *r);
   if (!r) {
@@ -599,6 +613,7 @@ void *__parad_rt_task_record(void *shadow) {
   }
   r->shadow = shadow;
   r->refs = 1;
+  __parad_rt_ckpt_track(r, drop_record); /* in a checkpointed loop's step, dropped with the step's tape */
   return r;
 }
 
