@@ -495,6 +495,29 @@ static void note_mpi(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
   refuse(call, what);
 }
 
+/* A function a region's team or a task runs (argument `arg` of the runtime call), replaced by its noting
+ * copy. The blocks a step allocates are told apart by the thread that runs the step: such a function may
+ * not allocate. */
+static void note_team_function(Ck *ck, LLVMValueRef call, LLVMValueRef f, unsigned arg, uint64_t own, const char *what) {
+  char message[100];
+  if (!f) {
+    snprintf(message, sizeof message, "%s Parad cannot see", what);
+    refuse(call, message);
+    return;
+  }
+  ValueMap seen;
+  vmap_init(&seen);
+  bool allocates = checkpoint_reaches(f, checkpoint_allocation, &seen);
+  vmap_free(&seen);
+  if (allocates) {
+    snprintf(message, sizeof message, "%s that allocates or frees memory", what);
+    refuse(call, message);
+    return;
+  }
+  LLVMValueRef copy = noting_copy(ck, f, call, own);
+  if (copy) LLVMSetOperand(call, arg, copy);
+}
+
 static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
   const MathRule *rule = NULL;
   CallKind kind = call_classify(call, &rule);
@@ -539,42 +562,13 @@ static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) 
     switch (omp_classify(call)) {
     case OMP_FORK: { /* the region's copy notes too; its thread numbers and what it is given of the loop's
                         variables or the step's stack are its own */
-      LLVMValueRef outlined = omp_fork_outlined(call);
-      if (!outlined) {
-        refuse(call, "a parallel region Parad cannot see");
-        return;
-      }
-      ValueMap seen;
-      vmap_init(&seen);
-      bool allocates = checkpoint_reaches(outlined, checkpoint_allocation, &seen);
-      vmap_free(&seen);
-      if (allocates) { /* the blocks a step allocates are told apart by the thread that runs the step */
-        refuse(call, "a parallel region that allocates or frees memory");
-        return;
-      }
       uint64_t region_own = 3 | own_arguments(fn, call, OMP_FORK_FIRST_ARG, OMP_OUTLINED_FIRST_PARAM, own);
-      LLVMValueRef copy = noting_copy(ck, outlined, call, region_own);
-      if (copy) LLVMSetOperand(call, 2, copy);
+      note_team_function(ck, call, omp_fork_outlined(call), 2, region_own, "a parallel region");
       return;
     }
-    case OMP_TASK_ALLOC: { /* the task's copy notes too; its block is its own */
-      LLVMValueRef entry = omp_task_entry(call);
-      if (!entry) {
-        refuse(call, "an OpenMP task Parad cannot see");
-        return;
-      }
-      ValueMap seen;
-      vmap_init(&seen);
-      bool allocates = checkpoint_reaches(entry, checkpoint_allocation, &seen);
-      vmap_free(&seen);
-      if (allocates) {
-        refuse(call, "an OpenMP task that allocates or frees memory");
-        return;
-      }
-      LLVMValueRef copy = noting_copy(ck, entry, call, 3 | OWN_TASK_BLOCK);
-      if (copy) LLVMSetOperand(call, OMP_TASK_ENTRY_ARG, copy);
+    case OMP_TASK_ALLOC: /* the task's copy notes too; its block is its own */
+      note_team_function(ck, call, omp_task_entry(call), OMP_TASK_ENTRY_ARG, 3 | OWN_TASK_BLOCK, "an OpenMP task");
       return;
-    }
     case OMP_TASK_SPAWN:
     case OMP_TASK_WAIT: return; /* their dependences: the step's stack */
     case OMP_BARRIER:
@@ -584,7 +578,7 @@ static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) 
     case OMP_END_REDUCE:
     case OMP_SCHEDULE:
     case OMP_ORDERED: return; /* no data of the program's */
-    default: refuse(call, "an OpenMP task"); return;
+    default: refuse(call, "this OpenMP construct"); return;
     }
   case CALL_MPI: note_mpi(ck, fn, call, own); return;
   case CALL_INDIRECT: refuse(call, "a call through a function pointer"); return;
