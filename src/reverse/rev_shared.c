@@ -1062,7 +1062,8 @@ static void test_runs(RevGen *g, Loop *l, LLVMValueRef (*value)(RevGen *, LLVMVa
   LLVMValueRef *first = NULL, *last = NULL;
   for (size_t i = 0; !g->region_body && i < s->copied.len; i++) {
     LLVMValueRef inst = s->copied.data[i], lo, hi;
-    if (vmap_get(&s->loop_of, inst) != l) continue;
+    unsigned k = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
+    if (vmap_get(&s->loop_of, inst) != l || (input == aug_input && !s->input_at[k])) continue; /* no copy needed */
     if (!first) {
       first = xcalloc(l->ivs.len, sizeof *first), last = xcalloc(l->ivs.len, sizeof *last);
       first_and_last(g, l, from_trip ? loop_trip(g, l, value) : NULL, first, last, value);
@@ -1071,7 +1072,7 @@ static void test_runs(RevGen *g, Loop *l, LLVMValueRef (*value)(RevGen *, LLVMVa
     LLVMValueRef p = pointer_operand(inst);
     address_span(g, evaluate(g, l, p, first, value), evaluate(g, l, p, last, value), access_size(g, inst), &lo, &hi);
     if (g->phase == PLANNING) continue;
-    LLVMValueRef len, start = input(g, (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1), &len);
+    LLVMValueRef len, start = input(g, k, &len);
     LLVMBuildStore(g->b, within(g, lo, hi, start, len), vmap_get(&s->copy_flag, inst));
   }
   free(first);

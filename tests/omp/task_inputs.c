@@ -4,7 +4,8 @@
 // several tasks read each input tile at once, after which other tasks overwrite A and B in place (a reverse
 // sweep reading them from memory would see the new values); a task naming the first half of a matrix's rows
 // and reading all of them (runs of rows in that half read from the copy, the others recorded); one naming
-// only the matrix's first element (every run recorded); one reading one tile through two pointers.
+// only the matrix's first element (every run recorded); one reading one tile through two pointers; one
+// summing a tile linearly (its reverse sweep needs none of the values read: no copy is made).
 // f(x) = weighted sums of the results and of the overwritten inputs. Gradients against tangents (1e-11) and
 // central differences (1e-6), at 1, 2 and 4 threads at -O2, 3 at -O0. A task that writes, through another
 // pointer, memory it names in depend(in:) and reads stops the program with a message (its copy, made as
@@ -47,7 +48,7 @@ static void rows(const double (*m)[N], double *out) {
 
 static double f(const double *x) {
   Tile A[T][T], Bt[T][T], C[T][T];
-  double m[N][N], half[N], first[N], same[B];
+  double m[N][N], half[N], first[N], same[B], lin = 0;
   for (int i = 0; i < N; i++)
     for (int j = 0; j < N; j++) {
       A[i / B][j / B][i % B][j % B] = sin(x[(i + 2 * j) % M] + 0.1 * i);
@@ -84,6 +85,10 @@ static double f(const double *x) {
       for (int j = 0; j < B; j++) s += p[i * B + j] * q[j * B + i];
       same[i] = s;
     }
+    /* a sum of a tile's elements, whose values its reverse sweep does not need: no copy */
+#pragma omp task depend(in : A[2][1]) depend(out : lin) shared(A, lin)
+    for (int i = 0; i < B; i++)
+      for (int j = 0; j < B; j++) lin += (i + 2 * j) * A[2][1][i][j];
     /* the inputs overwritten once their readers are done */
     for (int i = 0; i < T; i++)
       for (int k = 0; k < T; k++) {
@@ -108,6 +113,7 @@ static double f(const double *x) {
   for (int i = 0; i < N; i++) s += first[i] * (2 - 0.1 * i);
 #endif
   for (int i = 0; i < B; i++) s += same[i] * (i + 1);
+  s += 0.01 * lin;
   return s;
 }
 
