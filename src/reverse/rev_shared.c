@@ -372,12 +372,14 @@ static void inputs_analyse(RevGen *g) {
         return;
       }
     }
-  bool *written = xcalloc(s->roots.len, sizeof *written); /* objects one of the same source is written through */
-  for (size_t m = 0; m < s->roots.len; m++)
-    for (size_t k = 0; !s->input[m] && k < s->roots.len; k++)
-      if (source_of(s->roots.data[k]) == source_of(s->roots.data[m])) written[k] = true;
-  for (size_t k = 0; g->region_body && k < s->roots.len; k++) s->input[k] = s->input[k] && !written[k] && gathered(g, k);
-  free(written);
+  if (g->region_body) {
+    bool *written = xcalloc(s->roots.len, sizeof *written); /* objects one of the same source is written through */
+    for (size_t m = 0; m < s->roots.len; m++)
+      for (size_t k = 0; !s->input[m] && k < s->roots.len; k++)
+        if (source_of(s->roots.data[k]) == source_of(s->roots.data[m])) written[k] = true;
+    for (size_t k = 0; k < s->roots.len; k++) s->input[k] = s->input[k] && !written[k] && gathered(g, k);
+    free(written);
+  }
   for (size_t b = 0; b < g->cfg.blocks.len; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
       size_t k1 = LLVMIsALoadInst(i) ? (size_t)vmap_get(&s->root_of, i) : 0;
@@ -461,8 +463,8 @@ static void find_inputs(RevGen *g, LLVMBasicBlockRef bb) {
     LLVMTypeRef params[4] = {i32, i32, g->ptr_type, g->ptr_type};
     ir_call_named(g->b, "__parad_rt_shared_input", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 4, 0), args, 4);
     if (!g->region_body) continue;
-    LLVMValueRef len, lo = aug_input(g, (unsigned)k, &len);
-    (void)lo;
+    LLVMValueRef len;
+    aug_input(g, (unsigned)k, &len);
     set_flags(g, k, LLVMBuildICmp(g->b, LLVMIntNE, len, LLVMConstInt(g->i64, 0, 0), "copied"));
   }
 }
