@@ -441,17 +441,21 @@ static void refuse(LLVMValueRef at, const char *what) {
 static const struct {
   const char *name;
   signed char writes[3]; /* the other pointer arguments MPI writes through, -1 for none */
+  unsigned char per_rank; /* buffers holding `count` elements per rank of the communicator: 1 send, 2 receive */
 } mpi_in_steps[] = {
-    {"MPI_Send", {-1, -1, -1}},     {"MPI_Ssend", {-1, -1, -1}},    {"MPI_Recv", {6, -1, -1}},
-    {"MPI_Sendrecv", {11, -1, -1}}, {"MPI_Isend", {6, -1, -1}},     {"MPI_Irecv", {6, -1, -1}},
-    {"MPI_Bcast", {-1, -1, -1}},    {"MPI_Reduce", {-1, -1, -1}},   {"MPI_Allreduce", {-1, -1, -1}},
-    {"MPI_Wait", {0, 1, -1}},       {"MPI_Waitall", {1, 2, -1}},    {"MPI_Waitany", {1, 2, 3}},
-    {"MPI_Test", {0, 1, 2}},        {"MPI_Barrier", {-1, -1, -1}},  {"MPI_Comm_rank", {1, -1, -1}},
-    {"MPI_Comm_size", {1, -1, -1}}, {"MPI_Wtime", {-1, -1, -1}},
+    {"MPI_Send", {-1, -1, -1}, 0},     {"MPI_Ssend", {-1, -1, -1}, 0},    {"MPI_Recv", {6, -1, -1}, 0},
+    {"MPI_Sendrecv", {11, -1, -1}, 0}, {"MPI_Isend", {6, -1, -1}, 0},     {"MPI_Irecv", {6, -1, -1}, 0},
+    {"MPI_Bcast", {-1, -1, -1}, 0},    {"MPI_Reduce", {-1, -1, -1}, 0},   {"MPI_Allreduce", {-1, -1, -1}, 0},
+    {"MPI_Wait", {0, 1, -1}, 0},       {"MPI_Waitall", {1, 2, -1}, 0},    {"MPI_Waitany", {1, 2, 3}, 0},
+    {"MPI_Test", {0, 1, 2}, 0},        {"MPI_Barrier", {-1, -1, -1}, 0},  {"MPI_Comm_rank", {1, -1, -1}, 0},
+    {"MPI_Comm_size", {1, -1, -1}, 0}, {"MPI_Wtime", {-1, -1, -1}, 0},   {"MPI_Allgather", {-1, -1, -1}, 2},
+    {"MPI_Alltoall", {-1, -1, -1}, 3},
 };
 
-/* Notes a data call's buffer: argument buf, of `count` (the argument before the datatype's) elements. */
-static void note_mpi_buffer(Ck *ck, LLVMValueRef fn, LLVMValueRef call, int buf, int type, bool store, uint64_t own) {
+/* Notes a data call's buffer: argument buf, of `count` (the argument before the datatype's) elements, times
+ * the size of communicator `comm` where not NULL. */
+static void note_mpi_buffer(Ck *ck, LLVMValueRef fn, LLVMValueRef call, int buf, int type, bool store, uint64_t own,
+                            LLVMValueRef comm) {
   if (buf < 0 || type < 1) return;
   LLVMValueRef p = LLVMGetArgOperand(call, (unsigned)buf), t = LLVMGetArgOperand(call, (unsigned)type);
   LLVMValueRef count = LLVMGetArgOperand(call, (unsigned)type - 1);
@@ -464,6 +468,14 @@ static void note_mpi_buffer(Ck *ck, LLVMValueRef fn, LLVMValueRef call, int buf,
   LLVMValueRef get = ir_call_named(b, "MPI_Type_get_extent", LLVMFunctionType(ck->i32, params, 3, 0), args, 3);
   LLVMInstructionSetDebugLoc(get, LLVMInstructionGetDebugLoc(call));
   LLVMValueRef bytes = LLVMBuildMul(b, LLVMBuildSExt(b, count, ck->i64, ""), LLVMBuildLoad2(b, ck->i64, extent, ""), "");
+  if (comm) {
+    LLVMValueRef ranks = ir_entry_alloca(fn, ck->i32, "mpi.ranks");
+    LLVMTypeRef sp[2] = {LLVMTypeOf(comm), ck->ptr};
+    LLVMValueRef sa[2] = {comm, ranks};
+    LLVMValueRef size = ir_call_named(b, "MPI_Comm_size", LLVMFunctionType(ck->i32, sp, 2, 0), sa, 2);
+    LLVMInstructionSetDebugLoc(size, LLVMInstructionGetDebugLoc(call));
+    bytes = LLVMBuildMul(b, bytes, LLVMBuildSExt(b, LLVMBuildLoad2(b, ck->i32, ranks, ""), ck->i64, ""), "");
+  }
   LLVMDisposeBuilder(b);
   note(ck, call, store, p, bytes);
 }
@@ -486,12 +498,14 @@ static void note_mpi(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
       }
     }
     if (c->kind != MPI_CALL_DATA) return;
-    note_mpi_buffer(ck, fn, call, c->send_buf, c->send_type, false, own);
-    note_mpi_buffer(ck, fn, call, c->recv_buf, c->recv_type, true, own);
+    unsigned per_rank = mpi_in_steps[i].per_rank;
+    LLVMValueRef comm = per_rank ? LLVMGetArgOperand(call, ir_num_call_args(call) - 1) : NULL; /* the last */
+    note_mpi_buffer(ck, fn, call, c->send_buf, c->send_type, false, own, per_rank & 1 ? comm : NULL);
+    note_mpi_buffer(ck, fn, call, c->recv_buf, c->recv_type, true, own, per_rank & 2 ? comm : NULL);
     return;
   }
   snprintf(what, sizeof what, "%s (a step may call MPI_Send, Ssend, Recv, Sendrecv, Isend, Irecv, Bcast, Reduce, "
-                              "Allreduce, Wait, Waitall, Waitany, Test, Barrier, Comm_rank, Comm_size and Wtime)", name);
+                              "Allreduce, Allgather, Alltoall, Wait, Waitall, Waitany, Test, Barrier, Comm_rank, Comm_size and Wtime)", name);
   refuse(call, what);
 }
 

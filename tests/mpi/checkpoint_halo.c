@@ -5,9 +5,13 @@
 // same function without the marker (taped step by step): the result and the gradient equal (1e-12
 // relative to the largest component), with no budget and budgets of a few snapshots (every rank runs the
 // same schedule: the runtime agrees on its choices); forward mode through the marked loop against the
-// gradient along a direction (1e-12); the gradient against central differences (h = 1e-6, 1e-6).
+// gradient along a direction (1e-12); the gradient against central differences (h = 1e-6, 1e-6). With
+// GATHER, the energy goes round by MPI_Allgather and MPI_Alltoall into heap arrays of one element per
+// rank, which the next step reads: state a snapshot must hold for every rank's element.
 // RUN: %mpicc %cflags %s -o %t && %mpirun 1 %t && %mpirun 2 %t
 // RUN: %mpicc -O0 -I%S/../include %s -o %t0 && %mpirun 2 %t0
+// RUN: %mpicc %cflags -DGATHER %s -o %t1 && %mpirun 1 %t1 && %mpirun 2 %t1
+// RUN: %mpicc -O0 -DGATHER -I%S/../include %s -o %t2 && %mpirun 2 %t2
 #include <math.h>
 #include <stdlib.h>
 #include "mpicheck.h"
@@ -19,6 +23,25 @@ void __parad_checkpoint_loop(void);
 
 enum { L = 6, T = 200 };
 
+#ifdef GATHER /* per rank: every rank's energy (all), what this rank sent to each and received from each */
+#define ENERGY_BEGIN                                                                                        \
+  double *all = calloc(size, sizeof(double)), *out = calloc(size, sizeof(double)),                         \
+         *in = calloc(size, sizeof(double));
+#define ENERGY_READ(e)                                                                                      \
+  e = 0;                                                                                                   \
+  for (int r = 0; r < size; r++) e += all[r] + 0.1 * in[r];
+#define ENERGY(local, e)                                                                                    \
+  MPI_Allgather(&local, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, MPI_COMM_WORLD);                                \
+  for (int r = 0; r < size; r++) out[r] = local * (1 + 0.1 * r);                                           \
+  MPI_Alltoall(out, 1, MPI_DOUBLE, in, 1, MPI_DOUBLE, MPI_COMM_WORLD);
+#define ENERGY_END free(all), free(out), free(in);
+#else
+#define ENERGY_BEGIN
+#define ENERGY_READ(e)
+#define ENERGY(local, e) MPI_Allreduce(&local, &e, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+#define ENERGY_END
+#endif
+
 #define HEAT(NAME, MARK)                                                                                    \
   __attribute__((noinline)) static void NAME(const double *x, double *J) {                                \
     int rank, size;                                                                                        \
@@ -27,6 +50,7 @@ enum { L = 6, T = 200 };
     int left = rank > 0 ? rank - 1 : MPI_PROC_NULL, right = rank + 1 < size ? rank + 1 : MPI_PROC_NULL;    \
     double u[L + 2], un[L + 2], e = 0, s = 0;                                                              \
     double *w = malloc(sizeof(double) * L);                                                                \
+    ENERGY_BEGIN                                                                                           \
     u[0] = u[L + 1] = 0;                                                                                   \
     for (int i = 1; i <= L; i++) u[i] = x[i - 1], w[i - 1] = 0.5 * x[i - 1];                               \
     for (int t = 0; t < T; t++) {                                                                          \
@@ -37,15 +61,17 @@ enum { L = 6, T = 200 };
       MPI_Isend(&u[1], 1, MPI_DOUBLE, left, 1, MPI_COMM_WORLD, &req[2]);                                   \
       MPI_Isend(&u[L], 1, MPI_DOUBLE, right, 0, MPI_COMM_WORLD, &req[3]);                                  \
       MPI_Waitall(4, req, MPI_STATUSES_IGNORE);                                                            \
+      ENERGY_READ(e)                                                                                       \
       double damp = 1e-3 * e;                                                                              \
       for (int i = 1; i <= L; i++)                                                                         \
         un[i] = u[i] + 0.2 * (u[i - 1] - 2 * u[i] + u[i + 1]) + 0.01 * sin(u[i]) * w[i - 1] - damp * u[i]; \
       double local = 0;                                                                                    \
       for (int i = 1; i <= L; i++) u[i] = un[i], w[i - 1] = 0.99 * w[i - 1] + 0.01 * u[i], local += u[i] * u[i]; \
-      MPI_Allreduce(&local, &e, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);                                   \
+      ENERGY(local, e)                                                                                     \
     }                                                                                                      \
     for (int i = 1; i <= L; i++) s += u[i] * u[i] + w[i - 1];                                              \
     free(w);                                                                                               \
+    ENERGY_END                                                                                             \
     MPI_Allreduce(&s, J, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);                                          \
   }
 HEAT(heat_checkpointed, __parad_checkpoint_loop())
