@@ -364,21 +364,29 @@ static LLVMValueRef size_of(Ck *ck, LLVMTypeRef t) { return LLVMConstInt(ck->i64
 
 /* An OpenMP task's block (libomp's: its header, private copies and shareds block, freed when the task has
  * run): made by the step's task allocation, or given to a task's entry. */
-static bool task_block_at(LLVMValueRef fn, LLVMValueRef v, uint64_t own, int depth) {
-  if ((own & OWN_TASK_BLOCK) && LLVMCountParams(fn) > 1 && v == LLVMGetParam(fn, 1)) return true;
-  if (ir_is_call(v)) return omp_classify(v) == OMP_TASK_ALLOC;
-  /* read back from a stack slot that only ever holds one (-O0) */
+typedef bool (*Holds)(LLVMValueRef fn, LLVMValueRef v, uint64_t own, int depth);
+
+/* Whether v is read back from a stack slot of fn that only ever holds pointers `holds` accepts (clang's -O0
+ * spills of parameters and call results). */
+static bool reloaded(LLVMValueRef fn, LLVMValueRef v, uint64_t own, int depth, Holds holds) {
   LLVMValueRef slot = LLVMIsALoadInst(v) ? LLVMGetOperand(v, 0) : NULL;
-  if (!slot || !LLVMIsAAllocaInst(slot) || depth > 2) return false;
+  if (!slot || !LLVMIsAAllocaInst(slot) || fn_of(slot) != fn || depth > 2) return false;
   bool stored = false;
   for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (LLVMIsALoadInst(user) || ir_is_debug_intrinsic(user)) continue;
-    if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != slot || !task_block_at(fn, LLVMGetOperand(user, 0), own, depth + 1))
+    if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != slot || !ir_is_ptr(LLVMTypeOf(LLVMGetOperand(user, 0))) ||
+        !holds(fn, LLVMGetOperand(user, 0), own, depth + 1))
       return false;
     stored = true;
   }
   return stored;
+}
+
+static bool task_block_at(LLVMValueRef fn, LLVMValueRef v, uint64_t own, int depth) {
+  if ((own & OWN_TASK_BLOCK) && LLVMCountParams(fn) > 1 && v == LLVMGetParam(fn, 1)) return true;
+  if (ir_is_call(v)) return omp_classify(v) == OMP_TASK_ALLOC;
+  return reloaded(fn, v, own, depth, task_block_at);
 }
 
 static bool task_block(LLVMValueRef fn, LLVMValueRef v, uint64_t own) { return task_block_at(fn, v, own, 0); }
@@ -398,19 +406,7 @@ static bool own_memory_at(LLVMValueRef fn, LLVMValueRef p, uint64_t own, int dep
   if (in_task_block(fn, base, own)) return true;
   for (unsigned i = 0; i < 64 && i < LLVMCountParams(fn); i++)
     if ((own >> i & 1) && base == LLVMGetParam(fn, i)) return true;
-  /* read back from a stack slot of fn that only ever holds such addresses (clang's -O0 parameters) */
-  LLVMValueRef slot = LLVMIsALoadInst(base) ? LLVMGetOperand(base, 0) : NULL;
-  if (!slot || !LLVMIsAAllocaInst(slot) || fn_of(slot) != fn || depth > 2) return false;
-  bool stored = false;
-  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef user = LLVMGetUser(u);
-    if (LLVMIsALoadInst(user) || ir_is_debug_intrinsic(user)) continue;
-    if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != slot || !ir_is_ptr(LLVMTypeOf(LLVMGetOperand(user, 0))) ||
-        !own_memory_at(fn, LLVMGetOperand(user, 0), own, depth + 1))
-      return false;
-    stored = true;
-  }
-  return stored;
+  return reloaded(fn, base, own, depth, own_memory_at);
 }
 
 static bool own_memory(LLVMValueRef fn, LLVMValueRef p, uint64_t own) { return own_memory_at(fn, p, own, 0); }

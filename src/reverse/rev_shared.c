@@ -1061,8 +1061,9 @@ void shared_flush(RevGen *g, bool at_end) {
 static void test_runs(RevGen *g, Loop *l, LLVMValueRef (*value)(RevGen *, LLVMValueRef), bool from_trip,
                       LLVMValueRef (*input)(RevGen *, unsigned, LLVMValueRef *)) {
   struct SharedMemory *s = g->shared;
+  if (g->region_body) return; /* a region's flags are set once per call */
   LLVMValueRef *first = NULL, *last = NULL;
-  for (size_t i = 0; !g->region_body && i < s->copied.len; i++) {
+  for (size_t i = 0; i < s->copied.len; i++) {
     LLVMValueRef inst = s->copied.data[i], lo, hi;
     unsigned k = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
     if (vmap_get(&s->loop_of, inst) != l || (input == aug_input && !s->input_at[k])) continue; /* no copy needed */
