@@ -434,46 +434,77 @@ static void refuse(LLVMValueRef at, const char *what) {
  * receive buffer written, `count` elements of its datatype's extent. Besides its buffers a call may write
  * only into the step's own memory (requests, statuses, a rank). */
 
-static const struct {
+enum { SEND = 1, RECEIVE = 2 }; /* a data call's sides, as bits */
+
+typedef struct {
   const char *name;
   signed char writes[3]; /* the other pointer arguments MPI writes through, -1 for none */
-  unsigned char per_rank; /* buffers holding `count` elements per rank of the communicator: 1 send, 2 receive */
-} mpi_in_steps[] = {
-    {"MPI_Send", {-1, -1, -1}, 0},     {"MPI_Ssend", {-1, -1, -1}, 0},    {"MPI_Recv", {6, -1, -1}, 0},
-    {"MPI_Sendrecv", {11, -1, -1}, 0}, {"MPI_Isend", {6, -1, -1}, 0},     {"MPI_Irecv", {6, -1, -1}, 0},
-    {"MPI_Bcast", {-1, -1, -1}, 0},    {"MPI_Reduce", {-1, -1, -1}, 0},   {"MPI_Allreduce", {-1, -1, -1}, 0},
-    {"MPI_Wait", {0, 1, -1}, 0},       {"MPI_Waitall", {1, 2, -1}, 0},    {"MPI_Waitany", {1, 2, 3}, 0},
-    {"MPI_Test", {0, 1, 2}, 0},        {"MPI_Barrier", {-1, -1, -1}, 0},  {"MPI_Comm_rank", {1, -1, -1}, 0},
-    {"MPI_Comm_size", {1, -1, -1}, 0}, {"MPI_Wtime", {-1, -1, -1}, 0},   {"MPI_Allgather", {-1, -1, -1}, 2},
-    {"MPI_Alltoall", {-1, -1, -1}, 3},
+  unsigned char per_rank; /* the sides holding `count` elements per rank of the communicator */
+  unsigned char at_root;  /* the side only the root's call reads or writes (root: the argument before comm) */
+  signed char counts, displs; /* a v form's: that side's per-rank counts and displacements, -1 for none */
+} MpiInStep;
+
+static const MpiInStep mpi_in_steps[] = {
+    {"MPI_Send", {-1, -1, -1}, 0, 0, -1, -1},      {"MPI_Ssend", {-1, -1, -1}, 0, 0, -1, -1},
+    {"MPI_Recv", {6, -1, -1}, 0, 0, -1, -1},       {"MPI_Sendrecv", {11, -1, -1}, 0, 0, -1, -1},
+    {"MPI_Isend", {6, -1, -1}, 0, 0, -1, -1},      {"MPI_Irecv", {6, -1, -1}, 0, 0, -1, -1},
+    {"MPI_Bcast", {-1, -1, -1}, 0, 0, -1, -1},     {"MPI_Reduce", {-1, -1, -1}, 0, RECEIVE, -1, -1},
+    {"MPI_Allreduce", {-1, -1, -1}, 0, 0, -1, -1}, {"MPI_Gather", {-1, -1, -1}, RECEIVE, RECEIVE, -1, -1},
+    {"MPI_Gatherv", {-1, -1, -1}, 0, RECEIVE, 4, 5}, {"MPI_Scatter", {-1, -1, -1}, SEND, SEND, -1, -1},
+    {"MPI_Scatterv", {-1, -1, -1}, 0, SEND, 1, 2},   {"MPI_Allgather", {-1, -1, -1}, RECEIVE, 0, -1, -1},
+    {"MPI_Alltoall", {-1, -1, -1}, SEND | RECEIVE, 0, -1, -1},
+    {"MPI_Wait", {0, 1, -1}, 0, 0, -1, -1},        {"MPI_Waitall", {1, 2, -1}, 0, 0, -1, -1},
+    {"MPI_Waitany", {1, 2, 3}, 0, 0, -1, -1},      {"MPI_Test", {0, 1, 2}, 0, 0, -1, -1},
+    {"MPI_Barrier", {-1, -1, -1}, 0, 0, -1, -1},   {"MPI_Comm_rank", {1, -1, -1}, 0, 0, -1, -1},
+    {"MPI_Comm_size", {1, -1, -1}, 0, 0, -1, -1},  {"MPI_Wtime", {-1, -1, -1}, 0, 0, -1, -1},
 };
 
-/* Notes a data call's buffer: argument buf, of `count` (the argument before the datatype's) elements, times
- * the size of communicator `comm` where not NULL. */
-static void note_mpi_buffer(Ck *ck, LLVMValueRef fn, LLVMValueRef call, int buf, int type, bool store, uint64_t own,
-                            LLVMValueRef comm) {
+/* Calls MPI's query `name`(handle, outs pointers) before `call`; what it wrote through the last pointer. */
+static LLVMValueRef mpi_ask(Ck *ck, LLVMBuilderRef b, LLVMValueRef call, const char *name, LLVMValueRef handle,
+                            LLVMTypeRef type, unsigned outs) {
+  LLVMValueRef args[3] = {handle}, slot = NULL;
+  LLVMTypeRef params[3] = {LLVMTypeOf(handle)};
+  for (unsigned i = 1; i <= outs; i++) args[i] = slot = ir_entry_alloca(fn_of(call), type, "mpi.asked"), params[i] = ck->ptr;
+  LLVMValueRef q = ir_call_named(b, name, LLVMFunctionType(ck->i32, params, outs + 1, 0), args, outs + 1);
+  LLVMInstructionSetDebugLoc(q, LLVMInstructionGetDebugLoc(call));
+  return LLVMBuildLoad2(b, type, slot, "");
+}
+
+/* Notes one side of a data call: its buffer, of `count` (the argument before the datatype's) elements of the
+ * datatype's extent, times the communicator's size for a per-rank side, or the end of the furthest rank's
+ * elements for a v form's; at the root only for a root's side (elsewhere its arguments may be anything, the
+ * datatype MPI_DATATYPE_NULL, whose extent MPI would refuse: the other side's is asked there instead). */
+static void note_mpi_side(Ck *ck, LLVMValueRef call, const MpiCall *c, const MpiInStep *m, int side, uint64_t own) {
+  int buf = side == SEND ? c->send_buf : c->recv_buf, type = side == SEND ? c->send_type : c->recv_type;
+  int other = side == SEND ? c->recv_type : c->send_type;
   if (buf < 0 || type < 1) return;
   LLVMValueRef p = LLVMGetArgOperand(call, (unsigned)buf), t = LLVMGetArgOperand(call, (unsigned)type);
-  LLVMValueRef count = LLVMGetArgOperand(call, (unsigned)type - 1);
-  if (mpi_not_memory(p) || own_memory(fn, p, own)) return;
-  LLVMValueRef lb = ir_entry_alloca(fn, ck->i64, "mpi.lb"), extent = ir_entry_alloca(fn, ck->i64, "mpi.extent");
+  if (mpi_not_memory(p) || own_memory(fn_of(call), p, own)) return;
+  unsigned n = ir_num_call_args(call);
+  LLVMValueRef comm = LLVMGetArgOperand(call, n - 1), at_root = NULL, ranks = NULL, elements;
+  bool v = m->counts >= 0 && (m->at_root & side);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
   LLVMPositionBuilderBefore(b, call);
-  LLVMTypeRef params[3] = {LLVMTypeOf(t), ck->ptr, ck->ptr};
-  LLVMValueRef args[3] = {t, lb, extent};
-  LLVMValueRef get = ir_call_named(b, "MPI_Type_get_extent", LLVMFunctionType(ck->i32, params, 3, 0), args, 3);
-  LLVMInstructionSetDebugLoc(get, LLVMInstructionGetDebugLoc(call));
-  LLVMValueRef bytes = LLVMBuildMul(b, LLVMBuildSExt(b, count, ck->i64, ""), LLVMBuildLoad2(b, ck->i64, extent, ""), "");
-  if (comm) {
-    LLVMValueRef ranks = ir_entry_alloca(fn, ck->i32, "mpi.ranks");
-    LLVMTypeRef sp[2] = {LLVMTypeOf(comm), ck->ptr};
-    LLVMValueRef sa[2] = {comm, ranks};
-    LLVMValueRef size = ir_call_named(b, "MPI_Comm_size", LLVMFunctionType(ck->i32, sp, 2, 0), sa, 2);
-    LLVMInstructionSetDebugLoc(size, LLVMInstructionGetDebugLoc(call));
-    bytes = LLVMBuildMul(b, bytes, LLVMBuildSExt(b, LLVMBuildLoad2(b, ck->i32, ranks, ""), ck->i64, ""), "");
+  if (m->at_root & side) {
+    LLVMValueRef rank = mpi_ask(ck, b, call, "MPI_Comm_rank", comm, ck->i32, 1);
+    at_root = LLVMBuildICmp(b, LLVMIntEQ, rank, LLVMBuildIntCast2(b, LLVMGetArgOperand(call, n - 2), ck->i32, 1, ""), "");
+    p = LLVMBuildSelect(b, at_root, p, LLVMConstNull(LLVMTypeOf(p)), "");
+    if (other >= 1) t = LLVMBuildSelect(b, at_root, t, LLVMGetArgOperand(call, (unsigned)other), "");
   }
+  if ((m->per_rank & side) || v) ranks = LLVMBuildSExt(b, mpi_ask(ck, b, call, "MPI_Comm_size", comm, ck->i32, 1), ck->i64, "");
+  if (v) { /* max over the ranks of displs[r] + counts[r], no rank at all but at the root */
+    LLVMValueRef sa[3] = {LLVMGetArgOperand(call, (unsigned)m->counts), LLVMGetArgOperand(call, (unsigned)m->displs),
+                          LLVMBuildSelect(b, at_root, ranks, LLVMConstInt(ck->i64, 0, 0), "")};
+    LLVMTypeRef sp[3] = {ck->ptr, ck->ptr, ck->i64};
+    elements = ir_call_named(b, "__parad_rt_ckpt_span", LLVMFunctionType(ck->i64, sp, 3, 0), sa, 3);
+  } else {
+    elements = LLVMBuildSExt(b, LLVMGetArgOperand(call, (unsigned)type - 1), ck->i64, "");
+    if (ranks) elements = LLVMBuildMul(b, elements, ranks, "");
+  }
+  LLVMValueRef extent = mpi_ask(ck, b, call, "MPI_Type_get_extent", t, ck->i64, 2);
+  LLVMValueRef bytes = LLVMBuildMul(b, elements, extent, "");
   LLVMDisposeBuilder(b);
-  note(ck, call, store, p, bytes);
+  note(ck, call, side == RECEIVE, p, bytes);
 }
 
 static void note_mpi(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
@@ -481,9 +512,10 @@ static void note_mpi(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
   const MpiCall *c = mpi_call_of(call);
   char what[300];
   for (size_t i = 0; c && i < sizeof mpi_in_steps / sizeof mpi_in_steps[0]; i++) {
-    if (strcmp(name, mpi_in_steps[i].name)) continue;
+    const MpiInStep *m = &mpi_in_steps[i];
+    if (strcmp(name, m->name)) continue;
     for (int k = 0; k < 3; k++) {
-      int w = mpi_in_steps[i].writes[k];
+      int w = m->writes[k];
       if (w < 0 || (unsigned)w >= ir_num_call_args(call)) continue;
       LLVMValueRef p = LLVMGetArgOperand(call, (unsigned)w);
       if (!mpi_not_memory(p) && !own_memory(fn, p, own)) {
@@ -494,14 +526,13 @@ static void note_mpi(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
       }
     }
     if (c->kind != MPI_CALL_DATA) return;
-    unsigned per_rank = mpi_in_steps[i].per_rank;
-    LLVMValueRef comm = per_rank ? LLVMGetArgOperand(call, ir_num_call_args(call) - 1) : NULL; /* the last */
-    note_mpi_buffer(ck, fn, call, c->send_buf, c->send_type, false, own, per_rank & 1 ? comm : NULL);
-    note_mpi_buffer(ck, fn, call, c->recv_buf, c->recv_type, true, own, per_rank & 2 ? comm : NULL);
+    note_mpi_side(ck, call, c, m, SEND, own);
+    note_mpi_side(ck, call, c, m, RECEIVE, own);
     return;
   }
   snprintf(what, sizeof what, "%s (a step may call MPI_Send, Ssend, Recv, Sendrecv, Isend, Irecv, Bcast, Reduce, "
-                              "Allreduce, Allgather, Alltoall, Wait, Waitall, Waitany, Test, Barrier, Comm_rank, Comm_size and Wtime)", name);
+                              "Allreduce, Gather(v), Scatter(v), Allgather, Alltoall, Wait, Waitall, Waitany, Test, "
+                              "Barrier, Comm_rank, Comm_size and Wtime)", name);
   refuse(call, what);
 }
 

@@ -323,6 +323,18 @@ static inline void note(ParadSite *s, bool shared, void *base, void *addr, uint6
 void __parad_rt_ckpt_note(ParadSite *s, void *base, void *addr, uint64_t size) { note(s, false, base, addr, size, 1); }
 void __parad_rt_ckpt_note_load(ParadSite *s, void *base, void *addr, uint64_t size) { note(s, false, base, addr, size, 2); }
 
+/* A v form's buffer at the root, in elements: to the end of the furthest of n ranks' counts[r] elements at
+ * displs[r] (n is 0 elsewhere, where the arrays may be anything). */
+int64_t __parad_rt_ckpt_span(const int *counts, const int *displs, int64_t n) {
+  int64_t end = 0;
+  for (int64_t r = 0; r < n; r++) {
+    if (counts[r] <= 0) continue;
+    if (displs[r] < 0) fail("a negative displacement of MPI_Gatherv or MPI_Scatterv in a checkpointed step");
+    if ((int64_t)displs[r] + counts[r] > end) end = (int64_t)displs[r] + counts[r];
+  }
+  return end;
+}
+
 /* In a step that runs parallel regions: a hull set per thread number below 16 (which no other thread
  * touches), the rest sharing the last, tested under the lock. */
 enum { TEAM_SLOTS = 17 };

@@ -7,11 +7,17 @@
 // same schedule: the runtime agrees on its choices); forward mode through the marked loop against the
 // gradient along a direction (1e-12); the gradient against central differences (h = 1e-6, 1e-6). With
 // GATHER, the energy goes round by MPI_Allgather and MPI_Alltoall into heap arrays of one element per
-// rank, which the next step reads: state a snapshot must hold for every rank's element.
+// rank, which the next step reads: state a snapshot must hold for every rank's element. With ROOT, rank 0
+// gathers the energies (MPI_Gather, MPI_Gatherv at strided places, MPI_Reduce) into arrays only it has
+// (NULL elsewhere, and MPI_DATATYPE_NULL for their type) and the next step scatters them back (MPI_Scatter,
+// MPI_Scatterv) from there: state only the root holds, of the communicator's size, and a v form's extent
+// (fails at np 1 and 2 when the root's buffers are not noted).
 // RUN: %mpicc %cflags %s -o %t && %mpirun 1 %t && %mpirun 2 %t
 // RUN: %mpicc -O0 -I%S/../include %s -o %t0 && %mpirun 2 %t0
 // RUN: %mpicc %cflags -DGATHER %s -o %t1 && %mpirun 1 %t1 && %mpirun 2 %t1
 // RUN: %mpicc -O0 -DGATHER -I%S/../include %s -o %t2 && %mpirun 2 %t2
+// RUN: %mpicc %cflags -DROOT %s -o %t3 && %mpirun 1 %t3 && %mpirun 2 %t3
+// RUN: %mpicc -O0 -DROOT -I%S/../include %s -o %t4 && %mpirun 2 %t4
 #include <math.h>
 #include <stdlib.h>
 #include "mpicheck.h"
@@ -35,6 +41,22 @@ enum { L = 6, T = 200 };
   for (int r = 0; r < size; r++) out[r] = local * (1 + 0.1 * r);                                           \
   MPI_Alltoall(out, 1, MPI_DOUBLE, in, 1, MPI_DOUBLE, MPI_COMM_WORLD);
 #define ENERGY_END free(all), free(out), free(in);
+#elif defined ROOT /* at the root: the energies by Gather (all[0, size)), by Gatherv (all[size + 2r]), their sum */
+#define ENERGY_BEGIN                                                                                        \
+  double *all = rank == 0 ? calloc(3 * size, sizeof(double)) : NULL, *back = calloc(2, sizeof(double));    \
+  double *tot = rank == 0 ? calloc(1, sizeof(double)) : NULL;                                              \
+  int *counts = rank == 0 ? malloc(size * sizeof(int)) : NULL, *displs = rank == 0 ? malloc(size * sizeof(int)) : NULL; \
+  for (int r = 0; r < size && rank == 0; r++) counts[r] = 1, displs[r] = size + 2 * r;
+#define ENERGY_READ(e)                                                                                      \
+  MPI_Scatter(all, 1, rank ? MPI_DATATYPE_NULL : MPI_DOUBLE, &back[0], 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);   \
+  MPI_Scatterv(all, counts, displs, MPI_DOUBLE, &back[1], 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);              \
+  e = back[0] + 0.5 * back[1] + (rank == 0 ? 0.1 * tot[0] : 0);
+#define ENERGY(local, e)                                                                                    \
+  MPI_Gather(&local, 1, MPI_DOUBLE, all, 1, rank ? MPI_DATATYPE_NULL : MPI_DOUBLE, 0, MPI_COMM_WORLD);   \
+  MPI_Gatherv(&local, 1, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, MPI_COMM_WORLD);                  \
+  MPI_Reduce(&local, tot, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);                                      \
+  for (int r = 0; r < size && rank == 0; r++) all[r] *= 1 + 0.1 * r;
+#define ENERGY_END free(all), free(back), free(tot), free(counts), free(displs);
 #else
 #define ENERGY_BEGIN
 #define ENERGY_READ(e)
