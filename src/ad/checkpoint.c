@@ -732,6 +732,13 @@ static bool communicates(LLVMValueRef call, CallKind k) {
   return k == CALL_MPI;
 }
 
+/* A checkpointed loop's function, or a marker of one not outlined yet (in another function). */
+static bool checkpointed_loop(LLVMValueRef call, CallKind k) {
+  LLVMValueRef f = ir_called_function(call);
+  return (k == CALL_MODULE && LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, LOOP, strlen(LOOP))) ||
+         !strcmp(ir_called_name(call), MARKER);
+}
+
 bool checkpoint_allocation(LLVMValueRef call, CallKind k) {
   (void)call;
   return k == CALL_ALLOC || k == CALL_FREE || k == CALL_REALLOC;
@@ -799,7 +806,17 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
   vmap_init(&seen);
   primal = primal && !checkpoint_reaches(step, checkpoint_allocation, &seen);
   vmap_free(&seen);
-  LLVMValueRef taped = make_runner(ck, l, step, name, RUN_AUGMENTED), advance = taped;
+  /* a step that runs a checkpointed loop (nested checkpointing): the forward sweep runs it as the program
+     does (the inner loop then notes what it touches for this one's snapshots; augmented, it would run its
+     own checkpointing, whose snapshots and notes this loop never sees), so it must leave the shadows alone */
+  vmap_init(&seen);
+  bool nested = checkpoint_reaches(step, checkpointed_loop, &seen);
+  vmap_free(&seen);
+  if (nested && !primal)
+    diag_error(LLVMGetUser(LLVMGetFirstUse(loop)), "a checkpointed loop that runs another checkpointed loop and allocates memory or moves "
+                          "pointers of its variables in its steps is not supported yet");
+  LLVMValueRef taped = NULL, advance = NULL;
+  if (!nested || !primal) taped = advance = make_runner(ck, l, step, name, RUN_AUGMENTED);
   free(name);
   name = xasprintf("%s.ckpt_readvance.%d", LLVMGetValueName(l->fn), id);
   LLVMValueRef readvance = make_runner(ck, l, turn, name, primal ? RUN_PRIMAL : RUN_AUGMENTED);
@@ -808,6 +825,7 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
     name = xasprintf("%s.ckpt_primal.%d", LLVMGetValueName(l->fn), id);
     advance = make_runner(ck, l, step, name, RUN_PRIMAL);
     free(name);
+    if (nested) taped = advance;
   }
   name = xasprintf("%s.ckpt_youturn.%d", LLVMGetValueName(l->fn), id);
   LLVMValueRef youturn = make_runner(ck, l, turn, name, RUN_YOUTURN);
@@ -845,10 +863,10 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
   LLVMValueRef agree = LLVMConstNull(ck->ptr);
   if (mpi && !(agree = LLVMGetNamedFunction(ck->m, "__parad_mpi_ckpt_agree")))
     agree = LLVMAddFunction(ck->m, "__parad_mpi_ckpt_agree", LLVMFunctionType(ck->i64, &ck->i64, 1, 0));
-  LLVMValueRef fargs[9] = {table, LLVMConstInt(ck->i32, k, 0), vars, shadows, LLVMGetParam(aug, 2 * k),
-                           LLVMConstInt(ck->i32, l->counts, 0), advance, taped, agree};
-  LLVMTypeRef fps[9] = {ck->ptr, ck->i32, ck->ptr, ck->ptr, ck->ptr, ck->i32, ck->ptr, ck->ptr, ck->ptr};
-  LLVMBuildRet(b, ir_call_named(b, "__parad_rt_ckpt_forward", LLVMFunctionType(ck->ptr, fps, 9, 0), fargs, 9));
+  LLVMValueRef fargs[10] = {table, LLVMConstInt(ck->i32, k, 0), vars, shadows, LLVMGetParam(aug, 2 * k),
+                            LLVMConstInt(ck->i32, l->counts, 0), advance, taped, agree, LLVMConstInt(ck->i32, nested | primal << 1, 0)}; /* CKPT_NESTED, CKPT_PRIMAL */
+  LLVMTypeRef fps[10] = {ck->ptr, ck->i32, ck->ptr, ck->ptr, ck->ptr, ck->i32, ck->ptr, ck->ptr, ck->ptr, ck->i32};
+  LLVMBuildRet(b, ir_call_named(b, "__parad_rt_ckpt_forward", LLVMFunctionType(ck->ptr, fps, 10, 0), fargs, 10));
 
   /* void grad(var1, shadow1, ..., code, code's shadow, tape): the reverse sweep */
   name = xasprintf("%s.ckpt_grad.%d", LLVMGetValueName(l->fn), id);
@@ -882,6 +900,7 @@ static void outline(Ck *ck, LLVMValueRef marker) {
     const char *fname = LLVMGetValueName(l.fn);
     char *name = xasprintf("%s.ckpt_loop.%d", fname, id);
     LLVMValueRef code_slot, loop = move_loop(ck, &l, name, &code_slot);
+    l.marker = NULL; /* erased: the loop's call in F stands at its place */
     free(name);
     checkpoint_give_subprogram(ck, loop, l.fn, fname);
     name = xasprintf("%s.ckpt_step.%d", fname, id);
@@ -921,26 +940,38 @@ bool checkpoint_outline_all(LLVMModuleRef m, int *errors) {
   ValueList markers = {0};
   for (LLVMUseRef u = LLVMGetFirstUse(decl); u; u = LLVMGetNextUse(u))
     if (ir_is_call(LLVMGetUser(u))) vec_push(&markers, LLVMGetUser(u));
-  /* a marker inside another's loop: nested checkpointing, not done yet (neither loop is outlined) */
-  ValueMap nested;
-  vmap_init(&nested);
+  /* inner loops first: an enclosing loop's step then calls the inner loop's function (nested checkpointing);
+     two markers in one loop are refused */
+  size_t *sizes = xcalloc(markers.len + 1, sizeof *sizes);
+  LLVMBasicBlockRef *headers = xcalloc(markers.len + 1, sizeof *headers);
   for (size_t i = 0; i < markers.len; i++) {
     Loop l = {.fn = fn_of(markers.data[i]), .marker = markers.data[i]};
     vmap_init(&l.in);
-    if (find_loop(&l))
-      for (size_t j = 0; j < markers.len; j++)
-        if (j != i && fn_of(markers.data[j]) == l.fn && in_loop(&l, LLVMGetInstructionParent(markers.data[j]))) {
-          diag_error(markers.data[j], MARKER "() in a loop inside a checkpointed loop, or twice in one loop: nested "
-                                     "checkpointed loops are not supported yet");
-          vmap_put(&nested, markers.data[i], markers.data[i]);
-          vmap_put(&nested, markers.data[j], markers.data[j]);
-        }
+    if (find_loop(&l)) sizes[i] = l.blocks.len, headers[i] = l.header;
     vec_free(&l.blocks);
     vmap_free(&l.in);
   }
+  ValueMap twice;
+  vmap_init(&twice);
   for (size_t i = 0; i < markers.len; i++)
-    if (!vmap_has(&nested, markers.data[i])) outline(&ck, markers.data[i]);
-  vmap_free(&nested);
+    for (size_t j = i + 1; j < markers.len; j++)
+      if (headers[i] && headers[i] == headers[j]) {
+        diag_error(markers.data[j], MARKER "() twice in one loop");
+        vmap_put(&twice, markers.data[i], markers.data[i]);
+        vmap_put(&twice, markers.data[j], markers.data[j]);
+      }
+  for (size_t i = 1; i < markers.len; i++) /* by the size of their loops (a few markers: insertion) */
+    for (size_t j = i; j > 0 && sizes[j - 1] > sizes[j]; j--) {
+      size_t t = sizes[j];
+      sizes[j] = sizes[j - 1], sizes[j - 1] = t;
+      LLVMValueRef m = markers.data[j];
+      markers.data[j] = markers.data[j - 1], markers.data[j - 1] = m;
+    }
+  for (size_t i = 0; i < markers.len; i++)
+    if (!vmap_has(&twice, markers.data[i])) outline(&ck, markers.data[i]);
+  vmap_free(&twice);
+  free(sizes);
+  free(headers);
   for (LLVMUseRef u; (u = LLVMGetFirstUse(decl));) /* those refused (reported) go too */
     LLVMInstructionEraseFromParent(LLVMGetUser(u));
   LLVMDeleteFunction(decl);

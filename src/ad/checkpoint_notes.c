@@ -588,10 +588,6 @@ static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) 
     }
     return;
   case CALL_MODULE: {
-    if (LLVMGetStringAttributeAtIndex(ir_called_function(call), LLVMAttributeFunctionIndex, LOOP, strlen(LOOP))) {
-      refuse(call, "a checkpointed loop that another checkpointed loop's step runs (nested checkpointed loops)");
-      return;
-    }
     LLVMValueRef copy = noting_copy(ck, ir_called_function(call), call, own_arguments(fn, call, 0, 0, own));
     if (copy) LLVMSetOperand(call, (unsigned)LLVMGetNumOperands(call) - 1, copy);
     return;
@@ -728,6 +724,9 @@ static LLVMValueRef noting_copy(Ck *ck, LLVMValueRef fn, LLVMValueRef at, uint64
   vmap_free(&vm);
   free(name);
   checkpoint_give_subprogram(ck, copy, fn, LLVMGetValueName(fn));
+  /* an inner checkpointed loop, which the noting step runs as the program does */
+  const char *loop_keys[3] = {LOOP, "parad-custom-augment", "parad-custom-gradient"};
+  for (int k = 0; k < 3; k++) LLVMRemoveStringAttributeAtIndex(copy, LLVMAttributeFunctionIndex, loop_keys[k], strlen(loop_keys[k]));
   vec_push(&ck->copying, fn);
   checkpoint_add_notes(ck, copy, own);
   ck->copying.len--;

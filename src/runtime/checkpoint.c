@@ -95,6 +95,8 @@ typedef struct Ckpt {
   Pieces inputs;  /* the bytes the steps only read, as the loop left them */
   Snapshot *live; /* every snapshot alive: each logs what the steps first write after it */
   long (*agree)(long); /* with MPI in the steps: the least of a value over the ranks */
+  bool nested;    /* the steps run checkpointed loops, whose snapshots need room beside this one's */
+  bool primal;    /* advance runs a step as the program does: the shadows of swapped pointers follow here */
   size_t snapshot_bytes;
   size_t typical;   /* bytes of the last snapshot taken (its log not counted) */
   size_t step_tape; /* the most chunk bytes one step's tape held */
@@ -624,12 +626,18 @@ void __parad_rt_ckpt_drop_tape(void *tape) {
   if (c && bytes > c->step_tape) c->step_tape = bytes;
 }
 
+enum { CKPT_NESTED = 1, CKPT_PRIMAL = 2 }; /* ad/checkpoint.c passes them */
+
 /* code: the caller's exit code, then nlengths lengths of variable-length arrays the steps use; advance: a
  * step as the forward sweep runs it; taped: a step through split mode with its tape dropped, run once
- * first to learn the tape one step takes (the same function when advance is that already); agree: null,
- * or where the steps communicate, the MPI runtime's agreement of the ranks' choices. */
+ * first to learn the tape one step takes (the same function when advance is that already, or where the
+ * steps run checkpointed loops); agree: null, or where the steps communicate, the MPI runtime's agreement
+ * of the ranks' choices; flags: CKPT_NESTED (the steps run checkpointed loops: the reverse sweep leaves
+ * half of what it may use to them), CKPT_PRIMAL (advance, and the reverse sweep's, run a step as the
+ * program does, leaving the shadows to follow swapped pointers here; augmented steps move them
+ * themselves, and a pointer two variables held when the loop began may have had two shadows). */
 void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, void **shadows, int64_t *code,
-                              int nlengths, ParadStep advance, ParadStep taped, long (*agree)(long)) {
+                              int nlengths, ParadStep advance, ParadStep taped, long (*agree)(long), int flags) {
   Ckpt *c = calloc(1, sizeof *c);
   ParadEnvSlot *copy = malloc(sizeof *copy * (size_t)(nenv ? nenv : 1)); /* generated code's are on its stack */
   if (!c || !copy) fail("out of memory");
@@ -637,6 +645,8 @@ void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, 
   c->slots = slots = copy;
   c->nenv = nenv;
   c->agree = agree;
+  c->nested = flags & CKPT_NESTED;
+  c->primal = flags & CKPT_PRIMAL;
   c->closure = calloc(2 * (size_t)nenv + 1, sizeof(void *));
   c->zeroed = calloc((size_t)nenv + 1, sizeof(char *));
   if (!c->closure || !c->zeroed) fail("out of memory");
@@ -679,8 +689,9 @@ void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, 
       }
     }
     *(int *)cell = -1;
-    run(c, n ? advance : taped);
-    if (advance != taped) follow_swaps(c);
+    ParadStep step = n ? advance : taped;
+    run(c, step);
+    if (c->primal && step == advance) follow_swaps(c);
     if (*(int *)cell != 0) {
       c->steps = n + 1;
       break;
@@ -722,7 +733,7 @@ static long free_snapshots(Ckpt *c, size_t size) {
   long f = 0;
   size_t held = __parad_rt_tape_budget_limit() ? __parad_rt_tape_budget_held() : c->snapshot_bytes, b = budget();
   size_t keep = held + reserve(c, 0);
-  if (keep < b) f = (long)((b - keep) / (size ? size : 1));
+  if (keep < b) f = (long)((b - keep) / (c->nested ? 2 : 1) / (size ? size : 1));
   return f > 64 ? 64 : f;
 }
 
@@ -730,7 +741,7 @@ static void advance_to(Ckpt *c, Snapshot *from, long to, ParadStep advance) {
   restore(from);
   for (long i = from->step; i < to; i++) {
     run(c, advance);
-    follow_swaps(c);
+    if (c->primal) follow_swaps(c);
   }
 }
 
