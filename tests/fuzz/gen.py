@@ -125,6 +125,7 @@ class Gen:
     def __init__(s, seed, omp=False, features=None):
         s.r = random.Random(seed * 7919 + (1 if omp else 0))
         s.seed, s.omp = seed, omp
+        s.marked_bodies = 0  # checkpointed loops whose inner loops were marked (their streams)
         r = s.r
         if features is None:
             features = {f for f in SERIAL if r.random() < (0.45 if omp else 0.6)}
@@ -144,6 +145,9 @@ class Gen:
             # the entry's top-level loops checkpointed (__parad_checkpoint_loop()) now and then
             if random.Random(seed * 7919 + 6 + omp).random() < 0.4:
                 features.add("checkpoint")
+                # and now and then loops inside them too (nested checkpointed loops)
+                if random.Random(seed * 7919 + 8 + omp).random() < 0.5:
+                    features.add("checkpoint_nested")
         s.feat = set(features)
         s.names = {}
         s.syms = []           # names in scope, in order of declaration
@@ -638,7 +642,29 @@ class Gen:
         body = s.loop_body(v, lo, hi, hi.max(), "for", depth)
         if s.on("checkpoint") and depth == 0 and s.fn.name == "f" and s.ompctx is None and r.random() < 0.8:
             body = [Raw("__parad_checkpoint_loop();", keep=True)] + body
+            if s.on("checkpoint_nested"):
+                s.mark_inner_loops(body)
         return pre + [For(v, lo, hexpr, body, down, himin=himin)]
+
+    def mark_inner_loops(s, body):
+        """Marks some of the serial for loops inside a checkpointed loop's body (not in a region), on a
+        stream of its own: the rest of the program stays what the seed drew."""
+        r = random.Random(s.seed * 7919 + 9 + s.omp + 31 * s.marked_bodies)
+        s.marked_bodies += 1
+        def walk(stmts):
+            for st in stmts or []:
+                if isinstance(st, For) and st.pragma is None:
+                    if r.random() < 0.6:
+                        st.body = [Raw("__parad_checkpoint_loop();", keep=True)] + st.body
+                    else:
+                        walk(st.body)
+                elif isinstance(st, If):
+                    walk(st.then), walk(st.els)
+                elif isinstance(st, (While, Block, Case)):
+                    walk(st.body)
+                elif isinstance(st, Switch):
+                    walk(st.cases)
+        walk(body)
 
     def s_while(s, depth):
         """A loop whose exit depends on data, bounded by a counter (no 'continue' in it: the counter's
