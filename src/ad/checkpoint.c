@@ -298,16 +298,43 @@ void checkpoint_differentiated(LLVMModuleRef m, ValueMap *d) {
     }
 }
 
-/* Whether slot v of fn holds only its parameter p (stored there, never elsewhere) and every request
- * differentiating fn passes p constant, while no other function a derivative is made of calls fn: then
- * the loop's steps never need that pointer's shadow, whatever memory it points to. */
+/* The parameter of fn that pointer x is computed from by address arithmetic (C keeps it inside the
+ * parameter's object), also through a stack slot that holds only the parameter (clang's spill of it) and
+ * is only read; NULL for anything else. */
+static LLVMValueRef parameter_behind(LLVMValueRef x) {
+  for (int depth = 0; depth < 16; depth++) {
+    x = ir_strip_pointer_casts(x);
+    if (LLVMIsAArgument(x)) return x;
+    if (LLVMIsAGetElementPtrInst(x)) {
+      x = LLVMGetOperand(x, 0);
+      continue;
+    }
+    if (!LLVMIsALoadInst(x) || !LLVMIsAAllocaInst(LLVMGetOperand(x, 0))) return NULL;
+    LLVMValueRef slot = LLVMGetOperand(x, 0), stored = NULL;
+    for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      if (LLVMIsALoadInst(user) || bookkeeping(user)) continue;
+      if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != slot || !LLVMIsAArgument(LLVMGetOperand(user, 0)) ||
+          (stored && stored != LLVMGetOperand(user, 0)))
+        return NULL;
+      stored = LLVMGetOperand(user, 0);
+    }
+    return stored;
+  }
+  return NULL;
+}
+
+/* Whether slot v of fn holds only its parameter p, or addresses computed from it (stored there, never
+ * elsewhere), and every request differentiating fn passes p constant, while no other function a
+ * derivative is made of calls fn: then the loop's steps never need that pointer's shadow, whatever memory
+ * it points to. */
 static bool holds_constant_argument(Ck *ck, LLVMValueRef fn, LLVMValueRef v) {
   int p = -1;
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != v) continue;
-    LLVMValueRef x = LLVMGetOperand(user, 0);
-    if (!LLVMIsAArgument(x) || (p >= 0 && LLVMGetParam(fn, (unsigned)p) != x)) return false;
+    LLVMValueRef x = parameter_behind(LLVMGetOperand(user, 0));
+    if (!x || (p >= 0 && LLVMGetParam(fn, (unsigned)p) != x)) return false;
     for (p = 0; LLVMGetParam(fn, (unsigned)p) != x; p++) {}
   }
   if (p < 0) return false;

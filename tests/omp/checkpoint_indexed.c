@@ -1,5 +1,6 @@
 // A checkpointed time loop over a sparse matrix in CSR form whose structure arrays are constant arguments
-// (passed with parad_const, no shadow), as is a damping coefficient per row: each step
+// (passed with parad_const, no shadow), as is a damping coefficient per row (read through a pointer the
+// function computes from that argument, c + 1): each step
 // x <- x + h (A tanh(x) - c x), the product a parallel loop over rows reading x through the column
 // indices, two arrays swapped. The loop's variables then hold pointers whose shadows the steps never need
 // (the steps only read integers through them, or every request passes them constant). Against the same
@@ -24,6 +25,7 @@ enum { G = 24, N = G * G, STEPS = 300 };
 #define STEPPER(NAME, MARK)                                                                                 \
   double NAME(const int *rowptr, const int *col, const double *a, const double *c, const double *x0) { \
     double *x = malloc(sizeof(double) * N), *y = malloc(sizeof(double) * N);                               \
+    const double *damp = c + 1; /* computed from a constant argument: no shadow either */                  \
     for (int i = 0; i < N; i++) x[i] = x0[i];                                                              \
     for (int t = 0; t < STEPS; t++) {                                                                      \
       MARK;                                                                                                \
@@ -31,7 +33,7 @@ enum { G = 24, N = G * G, STEPS = 300 };
       for (int i = 0; i < N; i++) {                                                                        \
         double s = 0;                                                                                      \
         for (int k = rowptr[i]; k < rowptr[i + 1]; k++) s += a[k] * tanh(x[col[k]]);                       \
-        y[i] = x[i] + 0.01 * (s - c[i] * x[i]);                                                            \
+        y[i] = x[i] + 0.01 * (s - damp[i] * x[i]);                                                         \
       }                                                                                                    \
       double *w = x;                                                                                       \
       x = y, y = w;                                                                                        \
@@ -45,7 +47,7 @@ STEPPER(stepper_checkpointed, __parad_checkpoint_loop())
 STEPPER(stepper_taped, (void)0)
 
 static int rowptr[N + 1], col[5 * N], nnz;
-static double a[5 * N], c[N], x0[N];
+static double a[5 * N], c[N + 1], x0[N];
 
 static void build(void) {
   for (int i = 0; i < G; i++)
@@ -61,7 +63,7 @@ static void build(void) {
       }
     }
   rowptr[N] = nnz;
-  for (int i = 0; i < N; i++) x0[i] = cos(0.3 * i), c[i] = 0.5 + 0.4 * sin(i);
+  for (int i = 0; i < N; i++) x0[i] = cos(0.3 * i), c[i + 1] = 0.5 + 0.4 * sin(i);
 }
 
 static double along(void *ctx, double v) {
