@@ -365,7 +365,24 @@ static bool holds_constant_argument(Ck *ck, LLVMValueRef fn, LLVMValueRef v) {
  * variable the loop does not use, no step finds it; anything else is refused. The addresses are followed
  * through address arithmetic, choices, and slots they are stored into and read back from (which
  * locals each value may point into: a bit per local, the last for all beyond 63). */
-static bool keep_local_addresses(Loop *l) {
+/* A local of the function the loop reaches only through a pointer one of its variables holds (p = a; the
+ * loop swaps p with another pointer, never naming a): a variable of the loop too, which stays where it is
+ * and whose copies the runtime points p into. Its index. */
+static int add_pointed_variable(Ck *ck, Loop *l, LLVMValueRef local) {
+  LLVMTypeRef t = LLVMGetAllocatedType(local);
+  LLVMValueRef count = LLVMGetOperand(local, 0);
+  bool fixed = LLVMIsAConstantInt(count);
+  Var var = {.alloca = local,
+             .size = ir_type_size(ck->m, t) * (fixed ? LLVMConstIntGetZExtValue(count) : 1),
+             .count = fixed ? NULL : count,
+             .pointers = ir_contains_ptr(t),
+             .active = ir_carries_derivative(t) || ir_contains_ptr(t)};
+  if (!fixed) l->counts++;
+  vec_push(&l->vars, var);
+  return (int)l->vars.len - 1;
+}
+
+static bool keep_local_addresses(Ck *ck, Loop *l) {
   ValueList locals = {0};
   ValueMap origin, holds; /* value -> the locals it may point into; slot -> those it may hold */
   vmap_init(&origin);
@@ -413,6 +430,9 @@ static bool keep_local_addresses(Loop *l) {
       for (size_t k = 0; k < locals.len && ok; k++) {
         if (!(m >> (k < 63 ? k : 63) & 1)) continue;
         int target = var_index(l, locals.data[k]);
+        LLVMTypeRef t = LLVMGetAllocatedType(locals.data[k]);
+        if (holder >= 0 && target < 0 && k < 63 && !(ir_contains_ptr(t) && ir_contains_fp(t)))
+          target = add_pointed_variable(ck, l, locals.data[k]);
         ok = holder >= 0 && target >= 0 && (k < 63 || m >> 63 == 0);
         if (ok) l->vars.data[target].pointed_to = true, l->vars.data[target].read_only = false;
       }
@@ -527,7 +547,7 @@ static bool examine(Ck *ck, Loop *l) {
       return false;
     }
   }
-  return keep_local_addresses(l) && diag_error_count() == before;
+  return keep_local_addresses(ck, l) && diag_error_count() == before;
 }
 
 static LLVMValueRef add_function(Ck *ck, const char *name, LLVMTypeRef ret, unsigned nptrs) {

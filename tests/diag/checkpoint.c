@@ -2,9 +2,9 @@
 // and -O0, and no output is written: a call of a function without a body (what it writes could not be
 // snapshotted), a call through a function pointer, a pointer stored into the heap (its shadow would not
 // follow the snapshots), a marker outside any loop, two markers in one loop, a checkpointed loop running
-// another whose steps allocate (nested loops' outer steps must run as the program does), and a local variable whose address the function keeps where a step finds it
-// without using the variable itself (the steps run on a copy of the variables, also after the function
-// returned).
+// another whose steps allocate (nested loops' outer steps must run as the program does), and a local
+// variable whose address the function keeps in memory other than the loop's variables (a global), where a
+// step finds it (the steps run on a copy of the variables, also after the function returned).
 // RUN: rm -f %t && not %parad-cc %cflags %s -o %t 2>&1 | FileCheck %s
 // RUN: test ! -e %t
 // RUN: not %parad-cc -O0 -I%S/../include %s -o %t 2>&1 | FileCheck %s
@@ -79,13 +79,15 @@ double nested_allocating(double x, int n) {
   return x;
 }
 
+static double *kept_at;
+
 double address_kept(double x, int n) {
-  double y = x, *p;
+  double y = x;
   // CHECK-DAG: checkpoint.c:[[@LINE+1]]:{{[0-9]+}}: error: the address of a local variable is kept in memory in a function with a checkpointed loop, whose steps run on a copy of its variables, also after it returned: allocate the variable with malloc in function 'address_kept'
-  p = &y;
+  kept_at = &y;
   for (int t = 0; t < n; t++) {
     __parad_checkpoint_loop();
-    *p = *p * 0.9 + 1; /* y is reached through p only: it is not one of the loop's variables */
+    *kept_at = *kept_at * 0.9 + 1; /* y is reached through a global: not one of the loop's variables */
   }
   return y;
 }

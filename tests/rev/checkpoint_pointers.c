@@ -4,7 +4,9 @@
 // by arithmetic (the steps then run augmented, their tapes dropped); (3) the state in a variable-length
 // array of the function (its length known only when the function runs); (4) pointers into local arrays
 // (a struct's element, an array's middle) kept in variables and moved now and then, the steps writing
-// through them and the arrays alike (the runtime points them into its copies). Against the same functions
+// through them and the arrays alike (the runtime points them into its copies); (5) two local arrays, one
+// of variable length, the loop reaches only through two pointers it swaps (the arrays become variables of
+// the loop all the same: refused before). Against the same functions
 // without the marker (taped step by step): the gradient with respect to every array (1e-12), with no
 // budget and a small one; split mode (__parad_augmentfwd, then __parad_reverse) gives the same. At -O2
 // and -O0.
@@ -97,6 +99,24 @@ struct Cell {
 POINTING(pointing_checkpointed, __parad_checkpoint_loop())
 POINTING(pointing_taped, (void)0)
 
+#define HIDDEN(NAME, MARK)                                                                                  \
+  double NAME(const double *x, int n) { /* local arrays the loop reaches only through pointers */         \
+    double u[N], v[n];                                                                                   \
+    for (int i = 0; i < N; i++) u[i] = x[i], v[i] = 0;                                                   \
+    double *cur = u, *nxt = v;                                                                           \
+    for (int t = 0; t < STEPS; t++) {                                                                    \
+      MARK;                                                                                              \
+      for (int i = 0; i < N; i++) nxt[i] = cur[i] + 0.02 * sin(cur[(i + 3) % N]) * cur[(i + 1) % N];     \
+      double *s = cur;                                                                                   \
+      cur = nxt, nxt = s;                                                                                \
+    }                                                                                                    \
+    double J = 0;                                                                                        \
+    for (int i = 0; i < N; i++) J += (i + 1) * cur[i] * cur[i] + u[i];                                   \
+    return J;                                                                                            \
+  }
+HIDDEN(hidden_checkpointed, __parad_checkpoint_loop())
+HIDDEN(hidden_taped, (void)0)
+
 static void start(double *a, double *b, double *c) {
   for (int i = 0; i < N; i++) a[i] = sin(i + 1.0), b[i] = 0, c[i] = 0;
 }
@@ -114,6 +134,9 @@ int main(void) {
   double dz[N] = {0};
   __parad_autodiff((void *)pointing_taped, y, dz, STEPS);
   CHECK_CLOSE(pointing_checkpointed(y, STEPS), pointing_taped(y, STEPS), 1e-12);
+  double dh[N] = {0};
+  __parad_autodiff((void *)hidden_taped, y, dh, N);
+  CHECK_CLOSE(hidden_checkpointed(y, N), hidden_taped(y, N), 1e-12);
   const size_t budgets[] = {0, 400u << 10};
   for (int b_ = 0; b_ < 2; b_++) {
     parad_set_tape_limit(budgets[b_]);
@@ -138,6 +161,9 @@ int main(void) {
     double dz2[N] = {0};
     __parad_autodiff((void *)pointing_checkpointed, y, dz2, STEPS);
     for (int i = 0; i < N; i++) CHECK_CLOSE(dz2[i], dz[i], 1e-12);
+    double dh2[N] = {0};
+    __parad_autodiff((void *)hidden_checkpointed, y, dh2, N);
+    for (int i = 0; i < N; i++) CHECK_CLOSE(dh2[i], dh[i], 1e-12);
   }
   parad_set_tape_limit(0);
   double a3[N], b3[N], c3[N], da3[N] = {0}, db3[N] = {0}, dc3[N] = {0};
