@@ -12,6 +12,7 @@
 #include "ad/registered.h"
 #include "ad/body.h"
 #include "ad/checkpoint.h"
+#include "ad/checkpoint_auto.h"
 #include "ad/request.h"
 #include "analysis/activity.h"
 #include "analysis/calls.h"
@@ -190,9 +191,10 @@ static const char *construct_of_runtime_call(LLVMValueRef call) {
   return "a call of Parad's runtime";
 }
 
-static void lower(AdModule *ad, LLVMValueRef call) {
+/* Replaces a request by its derivative; false where it could not (reported). */
+static bool lower(AdModule *ad, LLVMValueRef call) {
   Request r;
-  if (!request_decode(call, &r)) return;
+  if (!request_decode(call, &r)) return false;
   if (through_registration(&r)) { /* the registered derivative applies to the function a request names too */
     r.fn = custom_caller(r.fn);
     LLVMSetOperand(call, request_fn_arg(call), r.fn);
@@ -200,7 +202,7 @@ static void lower(AdModule *ad, LLVMValueRef call) {
   if (LLVMIsDeclaration(r.fn)) {
     diag_error_plain(call, "%s: cannot differentiate '%s', " NOT_IN_PROGRAM, r.entry, LLVMGetValueName(r.fn));
     request_free(&r);
-    return;
+    return false;
   }
   /* Forward mode over a gradient (a Hessian-vector product) gives its tapes tangent twins
      (forward/fwd_tape.c); adjoints of a tape are not built. */
@@ -211,19 +213,36 @@ static void lower(AdModule *ad, LLVMValueRef call) {
                      "forward mode over it (one direction: a Hessian-vector product) is", r.entry, LLVMGetValueName(r.fn),
                      r.mode == MODE_FORWARD ? "vector forward mode" : "reverse mode");
     request_free(&r);
-    return;
+    return false;
   }
   if (unsupported) {
     diag_error_plain(sweep, "%s of '%s': forward mode over a reverse-mode derivative computed here cannot "
                      "differentiate %s in it yet", r.entry, LLVMGetValueName(r.fn), construct_of_runtime_call(unsupported));
     request_free(&r);
-    return;
+    return false;
   }
-  if (r.mode == MODE_FORWARD)
-    fwd_lower_request(ad, &r);
-  else
-    rev_lower_request(ad, &r);
+  int errors = r.mode == MODE_FORWARD ? fwd_lower_request(ad, &r) : rev_lower_request(ad, &r);
   request_free(&r);
+  return errors == 0;
+}
+
+/* A request of a twin's family (checkpoint_auto.c): only tried; where it fails, or the twin was refused
+ * before, the twin is, and the request goes (nothing runs it then: its switch takes F's gradient). */
+static void lower_tried(AdModule *ad, LLVMValueRef call, const char *family) {
+  bool replaced = false, clean = false;
+  char *kept = NULL;
+  if (!checkpoint_auto_refused(ad->mod, family)) {
+    diag_capture_begin(true);
+    replaced = lower(ad, call);
+    kept = diag_capture_end();
+    clean = replaced && !*kept;
+  }
+  if (!clean) checkpoint_auto_refuse(ad->mod, family, kept);
+  free(kept);
+  if (clean) return;
+  if (replaced) return;
+  if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind) LLVMReplaceAllUsesWith(call, LLVMGetPoison(LLVMTypeOf(call)));
+  LLVMInstructionEraseFromParent(call);
 }
 
 static bool failed(AdModule *ad, const char *key) {
@@ -295,7 +314,7 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
   AdModule ad = {.mod = m, .ctx = LLVMGetModuleContext(m), .count_updates = getenv("PARAD_COUNT_UPDATES") != NULL};
   int before = diag_error_count();
   if (checkpoint_check_copies(m)) return diag_error_count() - before;
-  ValueList pending = {0}, later = {0};
+  ValueList pending = {0}, later = {0}, tried = {0};
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (LLVMIsDeclaration(f) && !strncmp(LLVMGetValueName(f), REQUEST_PREFIX, strlen(REQUEST_PREFIX)))
       for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u))
@@ -308,7 +327,9 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
     for (size_t i = 0; i < pending.len; i++) {
       LLVMValueRef call = pending.data[i];
       bool waits = first_call(ir_strip_pointer_casts(LLVMGetArgOperand(call, request_fn_arg(call))), request_is_canonical_call);
-      if (waits)
+      if (checkpoint_auto_request_family(call))
+        vec_push(&tried, call); /* after every other: what they need is made as they need it */
+      else if (waits)
         vec_push(&later, call);
       else
         lower(&ad, call);
@@ -323,6 +344,8 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
     pending = later;
     later = swap;
   }
+  for (size_t i = 0; i < tried.len; i++) lower_tried(&ad, tried.data[i], checkpoint_auto_request_family(tried.data[i]));
+  vec_free(&tried);
   vec_free(&pending);
   vec_free(&later);
   /* The request declarations are gone from the code; drop them from the module too. */
@@ -331,6 +354,7 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
     if (LLVMIsDeclaration(f) && !LLVMGetFirstUse(f) && !strncmp(LLVMGetValueName(f), REQUEST_PREFIX, strlen(REQUEST_PREFIX)))
       LLVMDeleteFunction(f);
   }
+  checkpoint_auto_finish(m);
   indirect_emit_table(&ad);
   ad_body_drop(&ad);
   ad_iter_lower(m);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/checkpoint_auto.h"
 #include "ad/checkpoint_internal.h"
 #include "ad/custom.h"
 #include "ad/request.h"
@@ -937,6 +938,19 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
   custom_keep_alive(ck->m, fns, 2);
 }
 
+/* The functions made for loop `id` of fn (fn.ckpt_KIND.id) join the twin family of fn, if any. */
+static void join_family(Ck *ck, const char *fname, int id, const char *family) {
+  if (!family) return;
+  char *prefix = xasprintf("%s.ckpt_", fname), *suffix = xasprintf(".%d", id);
+  size_t np = strlen(prefix);
+  for (LLVMValueRef f = LLVMGetFirstFunction(ck->m); f; f = LLVMGetNextFunction(f)) {
+    const char *name = LLVMGetValueName(f), *dot = strncmp(name, prefix, np) ? NULL : strchr(name + np, '.');
+    if (dot && !strcmp(dot, suffix)) checkpoint_auto_join(f, family);
+  }
+  free(prefix);
+  free(suffix);
+}
+
 static void outline(Ck *ck, LLVMValueRef marker) {
   Loop l = {.fn = fn_of(marker), .marker = marker};
   vmap_init(&l.in);
@@ -968,6 +982,7 @@ static void outline(Ck *ck, LLVMValueRef marker) {
     LLVMAddAttributeAtIndex(step, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(ck->c, STEP, strlen(STEP), own, strlen(own)));
     free(own);
     make_gradient(ck, &l, loop, step, turn, id);
+    join_family(ck, fname, id, checkpoint_auto_family(l.fn));
   }
   vec_free(&l.blocks);
   vec_free(&l.exits);
@@ -979,11 +994,15 @@ static void outline(Ck *ck, LLVMValueRef marker) {
 }
 
 bool checkpoint_outline_all(LLVMModuleRef m, int *errors) {
-  LLVMValueRef decl = LLVMGetNamedFunction(m, MARKER);
-  if (!decl) return false;
   int before = diag_error_count();
   Ck ck;
   checkpoint_begin(&ck, m);
+  checkpoint_auto_prepare(&ck);
+  LLVMValueRef decl = LLVMGetNamedFunction(m, MARKER);
+  if (!decl) {
+    checkpoint_end(&ck);
+    return false;
+  }
   ValueList markers = {0};
   for (LLVMUseRef u = LLVMGetFirstUse(decl); u; u = LLVMGetNextUse(u))
     if (ir_is_call(LLVMGetUser(u))) vec_push(&markers, LLVMGetUser(u));
@@ -1014,8 +1033,19 @@ bool checkpoint_outline_all(LLVMModuleRef m, int *errors) {
       LLVMValueRef m = markers.data[j];
       markers.data[j] = markers.data[j - 1], markers.data[j - 1] = m;
     }
-  for (size_t i = 0; i < markers.len; i++)
-    if (!vmap_has(&twice, markers.data[i])) outline(&ck, markers.data[i]);
+  for (size_t i = 0; i < markers.len; i++) {
+    if (vmap_has(&twice, markers.data[i])) continue;
+    const char *family = checkpoint_auto_family(fn_of(markers.data[i]));
+    if (!family) {
+      outline(&ck, markers.data[i]);
+      continue;
+    }
+    diag_capture_begin(true); /* a twin's loop: only tried */
+    outline(&ck, markers.data[i]);
+    char *kept = diag_capture_end();
+    if (*kept) checkpoint_auto_refuse(m, family, kept);
+    free(kept);
+  }
   vmap_free(&twice);
   free(sizes);
   free(headers);

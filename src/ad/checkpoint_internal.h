@@ -31,6 +31,7 @@ typedef struct {
   bool records;         /* the module had debug records (intrinsics while Parad moves code) */
   ValueMap differentiated; /* functions whose derivatives may be made (found on first need) */
   bool differentiated_known;
+  const char *family;   /* notes: the twin family of the step being noted (checkpoint_auto.c), or NULL */
 } Ck;
 
 static inline LLVMValueRef fn_of(LLVMValueRef inst) { return LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst)); }
@@ -53,5 +54,8 @@ void checkpoint_give_subprogram(Ck *ck, LLVMValueRef fn, LLVMValueRef like, cons
 /* Notes every load and store of fn outside its own memory (its stack, and the parameters in own: bit i
  * for parameter i, the loop's variables, snapshotted whole), and refuses what a step may not do. */
 void checkpoint_add_notes(Ck *ck, LLVMValueRef fn, uint64_t own);
+/* Twins of reverse-mode requests' functions with their top-level loops marked, and switches at the
+ * requests (checkpoint_auto.c): before the marked loops are outlined. */
+void checkpoint_auto_prepare(Ck *ck);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ad/checkpoint.h"
+#include "ad/checkpoint_auto.h"
 #include "ad/checkpoint_internal.h"
 #include "analysis/calls.h"
 #include "analysis/memtype.h"
@@ -724,6 +725,7 @@ static LLVMValueRef noting_copy(Ck *ck, LLVMValueRef fn, LLVMValueRef at, uint64
   vmap_free(&vm);
   free(name);
   checkpoint_give_subprogram(ck, copy, fn, LLVMGetValueName(fn));
+  checkpoint_auto_join(copy, ck->family);
   /* an inner checkpointed loop, which the noting step runs as the program does */
   const char *loop_keys[3] = {LOOP, "parad-custom-augment", "parad-custom-gradient"};
   for (int k = 0; k < 3; k++) LLVMRemoveStringAttributeAtIndex(copy, LLVMAttributeFunctionIndex, loop_keys[k], strlen(loop_keys[k]));
@@ -750,6 +752,9 @@ int checkpoint_check_copies(LLVMModuleRef m) {
   int before = diag_error_count();
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
     if (!LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, NOTING, strlen(NOTING))) continue;
+    const char *family = checkpoint_auto_family(f);
+    if (family && checkpoint_auto_refused(m, family)) continue;
+    if (family) diag_capture_begin(true); /* a twin's: only tried */
     /* a step's parameters are the loop's variables (and its code), whose shadows the runtime keeps */
     unsigned len, nown = 0;
     LLVMAttributeRef step = LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, STEP, strlen(STEP));
@@ -764,6 +769,9 @@ int checkpoint_check_copies(LLVMModuleRef m) {
         if (!own && copies_pointers(i))
           refuse(i, "copying memory that holds pointers (their shadows would not follow the snapshots)");
       }
+    char *kept = family ? diag_capture_end() : NULL;
+    if (kept && *kept) checkpoint_auto_refuse(m, family, kept);
+    free(kept);
   }
   return diag_error_count() - before;
 }
@@ -841,7 +849,17 @@ int checkpoint_note_steps(LLVMModuleRef m) {
     ck.team = checkpoint_reaches(steps.data[i], fork, &seen);
     vmap_free(&seen);
     ck.loops = (int)i; /* the copies' names */
+    ck.family = checkpoint_auto_family(steps.data[i]);
+    if (!ck.family) {
+      checkpoint_add_notes(&ck, steps.data[i], nown >= 64 ? ~0ull : (1ull << nown) - 1);
+      continue;
+    }
+    if (checkpoint_auto_refused(m, ck.family)) continue;
+    diag_capture_begin(true); /* a twin's step: only tried */
     checkpoint_add_notes(&ck, steps.data[i], nown >= 64 ? ~0ull : (1ull << nown) - 1);
+    char *kept = diag_capture_end();
+    if (*kept) checkpoint_auto_refuse(m, ck.family, kept);
+    free(kept);
   }
   vec_free(&steps);
   checkpoint_end(&ck);

@@ -19,6 +19,7 @@ LLVMValueRef ir_clone_function(LLVMValueRef fn, const char *name, ValueMap *vm) 
   LLVMValueRef copy = LLVMAddFunction(m, name, LLVMGlobalGetValueType(fn));
   LLVMSetLinkage(copy, LLVMInternalLinkage);
   ir_copy_attributes(fn, copy, LLVMAttributeFunctionIndex);
+  if (LLVMHasPersonalityFn(fn)) LLVMSetPersonalityFn(copy, LLVMGetPersonalityFn(fn)); /* C++'s landing pads */
   ir_copy_attributes(fn, copy, LLVMAttributeReturnIndex);
   for (unsigned p = 0, np = LLVMCountParams(fn); p < np; p++) {
     ir_copy_attributes(fn, copy, p + 1);

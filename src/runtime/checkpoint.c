@@ -820,6 +820,23 @@ void __parad_rt_ckpt_reverse(void *ctx, ParadStep advance, ParadStep youturn) {
   }
 }
 
+/* Whether a gradient's call site takes its function's budgeted twin (ad/checkpoint_auto.c): under a
+ * budget, unless the site's plain gradient is known to have held at most half of it (site_most: its most
+ * bytes of tape the last time it ran, 0 before). */
+int __parad_rt_ckpt_auto(const char *twin, const size_t *site_most) {
+  (void)twin;
+  size_t b = __parad_rt_tape_budget_limit(), most = __atomic_load_n(site_most, __ATOMIC_RELAXED);
+  return b && (!most || most > b / 2);
+}
+
+/* Around the site's plain gradient: what the tapes held before it, then the most it added. */
+size_t __parad_rt_ckpt_auto_watch(void) { return __parad_rt_tape_budget_watch(); }
+
+void __parad_rt_ckpt_auto_learn(size_t *site_most, size_t since) {
+  size_t most = __parad_rt_tape_budget_watched(since);
+  __atomic_store_n(site_most, most ? most : 1, __ATOMIC_RELAXED);
+}
+
 void parad_checkpoint_counts(long *steps, long *runs) {
   if (steps) *steps = last_steps;
   if (runs) *runs = last_runs;

@@ -46,6 +46,9 @@ void __parad_rt_tape_budget_take(size_t bytes);
 void __parad_rt_tape_budget_give(size_t bytes);
 /* The budget (0: none) and what the tapes and snapshots hold now. */
 size_t __parad_rt_tape_budget_limit(void);
+/* Watching the most the tapes held from now on (returns what they hold now), and that most since then. */
+size_t __parad_rt_tape_budget_watch(void);
+size_t __parad_rt_tape_budget_watched(size_t since);
 size_t __parad_rt_tape_budget_held(void);
 /* The bytes of snapshots a checkpointed loop holds now besides the thread's tapes (checkpoint.c): they
  * count in parad_tape_peak_bytes. */

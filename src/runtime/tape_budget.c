@@ -52,9 +52,26 @@ void parad_set_tape_limit(size_t bytes) {
   __atomic_store_n(&limit, bytes, __ATOMIC_RELAXED);
 }
 
+/* The most held since __parad_rt_tape_budget_watch (a gradient's, for ad/checkpoint_auto.c's choice). */
+static size_t held_most;
+
+size_t __parad_rt_tape_budget_watch(void) {
+  size_t now = __atomic_load_n(&held, __ATOMIC_RELAXED);
+  __atomic_store_n(&held_most, now, __ATOMIC_RELAXED);
+  return now;
+}
+
+size_t __parad_rt_tape_budget_watched(size_t since) {
+  size_t most = __atomic_load_n(&held_most, __ATOMIC_RELAXED);
+  return most > since ? most - since : 0;
+}
+
 void __parad_rt_tape_budget_take(size_t bytes) {
   read_environment();
   size_t now = __atomic_add_fetch(&held, bytes, __ATOMIC_RELAXED), cap = __atomic_load_n(&limit, __ATOMIC_RELAXED);
+  for (size_t most = __atomic_load_n(&held_most, __ATOMIC_RELAXED);
+       now > most && !__atomic_compare_exchange_n(&held_most, &most, now, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED);) {
+  }
   if (cap && now > cap) {
     fprintf(stderr,
             "parad runtime: the reverse-mode tapes would hold %zu bytes, over the tape budget of %zu bytes "
