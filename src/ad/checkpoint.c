@@ -366,20 +366,25 @@ static bool holds_constant_argument(Ck *ck, LLVMValueRef fn, LLVMValueRef v) {
  * variable the loop does not use, no step finds it; anything else is refused. The addresses are followed
  * through address arithmetic, choices, and slots they are stored into and read back from (which
  * locals each value may point into: a bit per local, the last for all beyond 63). */
+/* Slot v as a variable of the loop: its size, whether it holds pointers and may carry derivatives (what
+ * the loop does with it is the caller's to add); a variable-length array's length counted. */
+static Var new_variable(Ck *ck, Loop *l, LLVMValueRef v) {
+  LLVMTypeRef t = LLVMGetAllocatedType(v);
+  LLVMValueRef count = LLVMGetOperand(v, 0);
+  bool fixed = LLVMIsAConstantInt(count);
+  if (!fixed) l->counts++;
+  return (Var){.alloca = v,
+               .size = ir_type_size(ck->m, t) * (fixed ? LLVMConstIntGetZExtValue(count) : 1),
+               .count = fixed ? NULL : count,
+               .pointers = ir_contains_ptr(t),
+               .active = ir_carries_derivative(t) || ir_contains_ptr(t)};
+}
+
 /* A local of the function the loop reaches only through a pointer one of its variables holds (p = a; the
  * loop swaps p with another pointer, never naming a): a variable of the loop too, which stays where it is
  * and whose copies the runtime points p into. Its index. */
 static int add_pointed_variable(Ck *ck, Loop *l, LLVMValueRef local) {
-  LLVMTypeRef t = LLVMGetAllocatedType(local);
-  LLVMValueRef count = LLVMGetOperand(local, 0);
-  bool fixed = LLVMIsAConstantInt(count);
-  Var var = {.alloca = local,
-             .size = ir_type_size(ck->m, t) * (fixed ? LLVMConstIntGetZExtValue(count) : 1),
-             .count = fixed ? NULL : count,
-             .pointers = ir_contains_ptr(t),
-             .active = ir_carries_derivative(t) || ir_contains_ptr(t)};
-  if (!fixed) l->counts++;
-  vec_push(&l->vars, var);
+  vec_push(&l->vars, new_variable(ck, l, local));
   return (int)l->vars.len - 1;
 }
 
@@ -491,14 +496,7 @@ static bool examine(Ck *ck, Loop *l) {
           continue;
         }
         LLVMTypeRef t = LLVMGetAllocatedType(v);
-        LLVMValueRef count = LLVMGetOperand(v, 0);
-        bool fixed = LLVMIsAConstantInt(count);
-        Var var = {.alloca = v,
-                   .size = ir_type_size(ck->m, t) * (fixed ? LLVMConstIntGetZExtValue(count) : 1),
-                   .count = fixed ? NULL : count,
-                   .pointers = ir_contains_ptr(t),
-                   .active = ir_carries_derivative(t) || ir_contains_ptr(t)};
-        if (!fixed) l->counts++;
+        Var var = new_variable(ck, l, v);
         for (LLVMUseRef u = LLVMGetFirstUse(v); u && var.pointers; u = LLVMGetNextUse(u)) {
           LLVMValueRef user = LLVMGetUser(u);
           if (!LLVMIsAInstruction(user) || !in_loop(l, LLVMGetInstructionParent(user)) || LLVMIsALoadInst(user) ||
