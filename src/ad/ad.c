@@ -239,9 +239,9 @@ static void lower_tried(AdModule *ad, LLVMValueRef call, const char *family) {
   }
   if (!clean) checkpoint_auto_refuse(ad->mod, family, kept);
   free(kept);
-  if (clean) return;
   if (replaced) return;
-  if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind) LLVMReplaceAllUsesWith(call, LLVMGetPoison(LLVMTypeOf(call)));
+  LLVMTypeRef t = LLVMTypeOf(call);
+  if (LLVMGetTypeKind(t) != LLVMVoidTypeKind) LLVMReplaceAllUsesWith(call, LLVMGetPoison(t));
   LLVMInstructionEraseFromParent(call);
 }
 
@@ -344,7 +344,8 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
     pending = later;
     later = swap;
   }
-  for (size_t i = 0; i < tried.len; i++) lower_tried(&ad, tried.data[i], checkpoint_auto_request_family(tried.data[i]));
+  for (size_t i = 0; i < tried.len; i++)
+    lower_tried(&ad, tried.data[i], checkpoint_auto_request_family(tried.data[i]));
   vec_free(&tried);
   vec_free(&pending);
   vec_free(&later);

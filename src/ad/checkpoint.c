@@ -359,13 +359,6 @@ static bool holds_constant_argument(Ck *ck, LLVMValueRef fn, LLVMValueRef v) {
   return requested;
 }
 
-/* The steps run on a copy of the loop's variables, and are run again after the function returned: a local
- * variable's address kept where a step could find it would reach a copy left behind, or a frame that is
- * gone. Kept in one of the loop's variables, the address of another is moved by the runtime into its
- * copies (the variable it points into stays where it is, the one holding it is marked); kept in a local
- * variable the loop does not use, no step finds it; anything else is refused. The addresses are followed
- * through address arithmetic, choices, and slots they are stored into and read back from (which
- * locals each value may point into: a bit per local, the last for all beyond 63). */
 /* Slot v as a variable of the loop: its size, whether it holds pointers and may carry derivatives (what
  * the loop does with it is the caller's to add); a variable-length array's length counted. */
 static Var new_variable(Ck *ck, Loop *l, LLVMValueRef v) {
@@ -388,6 +381,14 @@ static int add_pointed_variable(Ck *ck, Loop *l, LLVMValueRef local) {
   return (int)l->vars.len - 1;
 }
 
+/* The steps run on a copy of the loop's variables, and are run again after the function returned: a local
+ * variable's address kept where a step could find it would reach a copy left behind, or a frame that is
+ * gone. Kept in one of the loop's variables, the address of another (or of a local the loop reaches only
+ * so, which becomes a variable too) is moved by the runtime into its copies (the variable it points into
+ * stays where it is, the one holding it is marked); kept in a local
+ * variable the loop does not use, no step finds it; anything else is refused. The addresses are followed
+ * through address arithmetic, choices, and slots they are stored into and read back from (which
+ * locals each value may point into: a bit per local, the last for all beyond 63). */
 static bool keep_local_addresses(Ck *ck, Loop *l) {
   ValueList locals = {0};
   ValueMap origin, holds; /* value -> the locals it may point into; slot -> those it may hold */
@@ -859,8 +860,9 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
   bool nested = checkpoint_reaches(step, checkpointed_loop, &seen);
   vmap_free(&seen);
   if (nested && !primal)
-    diag_error(LLVMGetUser(LLVMGetFirstUse(loop)), "a checkpointed loop that runs another checkpointed loop and allocates memory or moves "
-                          "pointers of its variables in its steps is not supported yet");
+    diag_error(LLVMGetUser(LLVMGetFirstUse(loop)), /* the loop's call, where the marker was */
+               "a checkpointed loop that runs another checkpointed loop and allocates memory or moves pointers of "
+               "its variables in its steps is not supported yet");
   LLVMValueRef taped = NULL, advance = NULL;
   if (!nested || !primal) taped = advance = make_runner(ck, l, step, name, RUN_AUGMENTED);
   free(name);
@@ -909,8 +911,9 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
   LLVMValueRef agree = LLVMConstNull(ck->ptr);
   if (mpi && !(agree = LLVMGetNamedFunction(ck->m, "__parad_mpi_ckpt_agree")))
     agree = LLVMAddFunction(ck->m, "__parad_mpi_ckpt_agree", LLVMFunctionType(ck->i64, &ck->i64, 1, 0));
+  LLVMValueRef flags = LLVMConstInt(ck->i32, nested | primal << 1, 0); /* the runtime's CKPT_NESTED, CKPT_PRIMAL */
   LLVMValueRef fargs[10] = {table, LLVMConstInt(ck->i32, k, 0), vars, shadows, LLVMGetParam(aug, 2 * k),
-                            LLVMConstInt(ck->i32, l->counts, 0), advance, taped, agree, LLVMConstInt(ck->i32, nested | primal << 1, 0)}; /* CKPT_NESTED, CKPT_PRIMAL */
+                            LLVMConstInt(ck->i32, l->counts, 0), advance, taped, agree, flags};
   LLVMTypeRef fps[10] = {ck->ptr, ck->i32, ck->ptr, ck->ptr, ck->ptr, ck->i32, ck->ptr, ck->ptr, ck->ptr, ck->i32};
   LLVMBuildRet(b, ir_call_named(b, "__parad_rt_ckpt_forward", LLVMFunctionType(ck->ptr, fps, 10, 0), fargs, 10));
 

@@ -74,8 +74,10 @@ static bool marker_or_parallel(LLVMValueRef call, CallKind k) {
  * outside it). */
 static bool movable(const Cfg *cfg, const CfgLoop *l) {
   for (size_t b = 0; b < cfg->blocks.len; b++)
-    for (LLVMValueRef i = l->body[b] ? LLVMGetFirstInstruction(cfg->blocks.data[b]) : NULL; i; i = LLVMGetNextInstruction(i))
-      if (LLVMIsAInvokeInst(i) || LLVMIsALandingPadInst(i) || LLVMIsAResumeInst(i) || LLVMIsACallBrInst(i)) return false;
+    for (LLVMValueRef i = l->body[b] ? LLVMGetFirstInstruction(cfg->blocks.data[b]) : NULL; i;
+         i = LLVMGetNextInstruction(i))
+      if (LLVMIsAInvokeInst(i) || LLVMIsALandingPadInst(i) || LLVMIsAResumeInst(i) || LLVMIsACallBrInst(i))
+        return false;
   return true;
 }
 
@@ -147,7 +149,8 @@ static int mark_loops(Ck *ck, LLVMValueRef fn) {
   for (size_t k = 0; k < loops.len; k++) {
     bool top = true;
     for (size_t j = 0; j < loops.len && top; j++)
-      top = j == k || loops.data[j].header == loops.data[k].header || !cfg_in_loop(&cfg, &loops.data[j], loops.data[k].header);
+      top = j == k || loops.data[j].header == loops.data[k].header ||
+            !cfg_in_loop(&cfg, &loops.data[j], loops.data[k].header);
     bool seen = false; /* natural loops sharing a header are one loop */
     for (size_t j = 0; j < k && !seen; j++) seen = loops.data[j].header == loops.data[k].header;
     if (!top || seen || !movable(&cfg, &loops.data[k]) || !does_work(&cfg, &loops.data[k], &loops) ||
@@ -217,7 +220,8 @@ static LLVMBasicBlockRef split_after(Ck *ck, LLVMValueRef at) {
  * in c's place (the requests' arguments stay what the program passed there). */
 static void add_switch(Ck *ck, LLVMValueRef c, LLVMValueRef twin) {
   LLVMBasicBlockRef join = split_after(ck, c);
-  LLVMBasicBlockRef plain = LLVMInsertBasicBlockInContext(ck->c, join, ""), budgeted = LLVMInsertBasicBlockInContext(ck->c, join, "");
+  LLVMBasicBlockRef plain = LLVMInsertBasicBlockInContext(ck->c, join, "");
+  LLVMBasicBlockRef budgeted = LLVMInsertBasicBlockInContext(ck->c, join, "");
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
   LLVMPositionBuilderBefore(b, c);
   /* the twin named by a string: its address passed would make it a candidate of every call through a
@@ -316,7 +320,8 @@ void checkpoint_auto_prepare(Ck *ck) {
 
 const char *checkpoint_auto_request_family(LLVMValueRef call) {
   const char *family = checkpoint_auto_family(fn_of(call));
-  return family ? family : checkpoint_auto_family(ir_strip_pointer_casts(LLVMGetArgOperand(call, request_fn_arg(call))));
+  if (family) return family;
+  return checkpoint_auto_family(ir_strip_pointer_casts(LLVMGetArgOperand(call, request_fn_arg(call))));
 }
 
 void checkpoint_auto_finish(LLVMModuleRef m) {

@@ -465,7 +465,10 @@ static LLVMValueRef mpi_ask(Ck *ck, LLVMBuilderRef b, LLVMValueRef call, const c
                             LLVMTypeRef type, unsigned outs) {
   LLVMValueRef args[3] = {handle}, slot = NULL;
   LLVMTypeRef params[3] = {LLVMTypeOf(handle)};
-  for (unsigned i = 1; i <= outs; i++) args[i] = slot = ir_entry_alloca(fn_of(call), type, "mpi.asked"), params[i] = ck->ptr;
+  for (unsigned i = 1; i <= outs; i++) {
+    args[i] = slot = ir_entry_alloca(fn_of(call), type, "mpi.asked");
+    params[i] = ck->ptr;
+  }
   LLVMValueRef q = ir_call_named(b, name, LLVMFunctionType(ck->i32, params, outs + 1, 0), args, outs + 1);
   LLVMInstructionSetDebugLoc(q, LLVMInstructionGetDebugLoc(call));
   return LLVMBuildLoad2(b, type, slot, "");
@@ -488,11 +491,13 @@ static void note_mpi_side(Ck *ck, LLVMValueRef call, const MpiCall *c, const Mpi
   LLVMPositionBuilderBefore(b, call);
   if (m->at_root & side) {
     LLVMValueRef rank = mpi_ask(ck, b, call, "MPI_Comm_rank", comm, ck->i32, 1);
-    at_root = LLVMBuildICmp(b, LLVMIntEQ, rank, LLVMBuildIntCast2(b, LLVMGetArgOperand(call, n - 2), ck->i32, 1, ""), "");
+    LLVMValueRef root = LLVMBuildIntCast2(b, LLVMGetArgOperand(call, n - 2), ck->i32, 1, "");
+    at_root = LLVMBuildICmp(b, LLVMIntEQ, rank, root, "");
     p = LLVMBuildSelect(b, at_root, p, LLVMConstNull(LLVMTypeOf(p)), "");
     if (other >= 1) t = LLVMBuildSelect(b, at_root, t, LLVMGetArgOperand(call, (unsigned)other), "");
   }
-  if ((m->per_rank & side) || v) ranks = LLVMBuildSExt(b, mpi_ask(ck, b, call, "MPI_Comm_size", comm, ck->i32, 1), ck->i64, "");
+  if ((m->per_rank & side) || v)
+    ranks = LLVMBuildSExt(b, mpi_ask(ck, b, call, "MPI_Comm_size", comm, ck->i32, 1), ck->i64, "");
   if (v) { /* max over the ranks of displs[r] + counts[r], no rank at all but at the root */
     LLVMValueRef sa[3] = {LLVMGetArgOperand(call, (unsigned)m->counts), LLVMGetArgOperand(call, (unsigned)m->displs),
                           LLVMBuildSelect(b, at_root, ranks, LLVMConstInt(ck->i64, 0, 0), "")};
@@ -728,7 +733,8 @@ static LLVMValueRef noting_copy(Ck *ck, LLVMValueRef fn, LLVMValueRef at, uint64
   checkpoint_auto_join(copy, ck->family);
   /* an inner checkpointed loop, which the noting step runs as the program does */
   const char *loop_keys[3] = {LOOP, "parad-custom-augment", "parad-custom-gradient"};
-  for (int k = 0; k < 3; k++) LLVMRemoveStringAttributeAtIndex(copy, LLVMAttributeFunctionIndex, loop_keys[k], strlen(loop_keys[k]));
+  for (int k = 0; k < 3; k++)
+    LLVMRemoveStringAttributeAtIndex(copy, LLVMAttributeFunctionIndex, loop_keys[k], (unsigned)strlen(loop_keys[k]));
   vec_push(&ck->copying, fn);
   checkpoint_add_notes(ck, copy, own);
   ck->copying.len--;
