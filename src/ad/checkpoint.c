@@ -456,6 +456,17 @@ static bool keep_local_addresses(Ck *ck, Loop *l) {
   return ok;
 }
 
+/* Whether `call` hands slot v only to parameters of a checkpointed loop's function that the loop swaps with
+ * its other variables and nothing else (nested checkpointing: an inner time loop swapping the buffers
+ * of the outer loop's variables). */
+static bool swapped_by_inner_loop(LLVMValueRef call, LLVMValueRef v) {
+  LLVMValueRef f = ir_called_function(call);
+  if (!f || !LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, LOOP, strlen(LOOP))) return false;
+  for (unsigned a = 0, n = ir_num_call_args(call); a < n; a++)
+    if (LLVMGetArgOperand(call, a) == v && !LLVMGetStringAttributeAtIndex(f, a + 1, SWAPS, strlen(SWAPS))) return false;
+  return true;
+}
+
 /* The loop's variables and exits; false (reported) for what cannot move into a function of its own. */
 static bool examine(Ck *ck, Loop *l) {
   int before = diag_error_count();
@@ -507,6 +518,8 @@ static bool examine(Ck *ck, Loop *l) {
           LLVMValueRef from = x && LLVMIsALoadInst(x) ? LLVMGetOperand(x, 0) : NULL;
           if (from && LLVMIsAAllocaInst(from) && ir_contains_ptr(LLVMGetAllocatedType(from)))
             var.swapped = true; /* a pointer one of the loop's variables held */
+          else if (ir_is_call(user) && swapped_by_inner_loop(user, v))
+            var.swapped = true; /* an inner checkpointed loop swaps it */
           else if (!(ir_is_call(user) && params_receiving(user, v, only_loaded, 0)) && !mpi_handles(user, v))
             var.moved = true; /* (a region or call that only reads it, or MPI's requests, move nothing) */
         }
@@ -984,6 +997,9 @@ static void outline(Ck *ck, LLVMValueRef marker) {
     free(own);
     make_gradient(ck, &l, loop, step, turn, id);
     join_family(ck, fname, id, checkpoint_auto_family(l.fn));
+    for (unsigned v = 0; v < (unsigned)l.vars.len; v++) /* for a loop around this one */
+      if (l.vars.data[v].swapped && !l.vars.data[v].moved && !l.vars.data[v].scratch)
+        LLVMAddAttributeAtIndex(loop, v + 1, LLVMCreateStringAttribute(ck->c, SWAPS, strlen(SWAPS), "", 0));
   }
   vec_free(&l.blocks);
   vec_free(&l.exits);
