@@ -175,55 +175,16 @@ static int mark_loops(Ck *ck, LLVMValueRef fn) {
 
 /* ---- the switch ---- */
 
-/* Moves everything after `at` in its block into a new block, which the successors' phis now name. */
-static LLVMBasicBlockRef split_after(Ck *ck, LLVMValueRef at) {
-  LLVMBasicBlockRef bb = LLVMGetInstructionParent(at);
-  LLVMBasicBlockRef rest = LLVMAppendBasicBlockInContext(ck->c, fn_of(at), "");
-  LLVMMoveBasicBlockAfter(rest, bb);
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
-  LLVMPositionBuilderAtEnd(b, rest);
-  for (LLVMValueRef i = LLVMGetNextInstruction(at), next; i; i = next) {
-    next = LLVMGetNextInstruction(i);
-    LLVMInstructionRemoveFromParent(i);
-    LLVMInsertIntoBuilder(b, i);
-  }
-  LLVMValueRef t = LLVMGetBasicBlockTerminator(rest);
-  for (unsigned k = 0, n = t ? LLVMGetNumSuccessors(t) : 0; k < n; k++)
-    for (LLVMValueRef p = LLVMGetFirstInstruction(LLVMGetSuccessor(t, k)); p && LLVMIsAPHINode(p);
-         p = LLVMGetNextInstruction(p)) { /* the incoming block: rebuilt, the C API cannot set it */
-      unsigned m = LLVMCountIncoming(p);
-      LLVMValueRef *vs = xcalloc(m, sizeof *vs);
-      LLVMBasicBlockRef *bs = xcalloc(m, sizeof *bs);
-      bool named = false;
-      for (unsigned j = 0; j < m; j++) {
-        vs[j] = LLVMGetIncomingValue(p, j), bs[j] = LLVMGetIncomingBlock(p, j);
-        if (bs[j] == bb) bs[j] = rest, named = true;
-      }
-      if (named) {
-        LLVMPositionBuilderBefore(b, p);
-        LLVMValueRef q = LLVMBuildPhi(b, LLVMTypeOf(p), "");
-        LLVMAddIncoming(q, vs, bs, m);
-        LLVMReplaceAllUsesWith(p, q);
-        LLVMInstructionEraseFromParent(p);
-        p = q;
-      }
-      free(vs);
-      free(bs);
-    }
-  LLVMDisposeBuilder(b);
-  return rest;
-}
-
 /* Makes request call c (of F) ask for twin's gradient instead when a budget is set:
  *     if (__parad_rt_ckpt_auto("twin", &most)) r = request(twin, args...);
  *     else { since = watch(); r = request(F, args...); learn(&most, since); }
  * in c's place (the requests' arguments stay what the program passed there). */
 static void add_switch(Ck *ck, LLVMValueRef c, LLVMValueRef twin) {
-  LLVMBasicBlockRef join = split_after(ck, c);
+  LLVMBasicBlockRef head = cfg_split_before(ck->c, c), join = LLVMGetInstructionParent(c);
   LLVMBasicBlockRef plain = LLVMInsertBasicBlockInContext(ck->c, join, "");
   LLVMBasicBlockRef budgeted = LLVMInsertBasicBlockInContext(ck->c, join, "");
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
-  LLVMPositionBuilderBefore(b, c);
+  LLVMPositionBuilderAtEnd(b, head);
   /* the twin named by a string: its address passed would make it a candidate of every call through a
      pointer of its type */
   const char *tname = LLVMGetValueName(twin);

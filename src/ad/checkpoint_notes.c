@@ -16,31 +16,6 @@
 #include "mpi/mpi.h"
 #include "omp/omp.h"
 
-/* Splits at's block before `at`: what precedes it moves to a new block in front, which the block's
- * predecessors now enter (phis move with it, their incoming blocks unchanged). Returns the new block. */
-static LLVMBasicBlockRef split_before(LLVMContextRef c, LLVMValueRef at) {
-  LLVMBasicBlockRef bb = LLVMGetInstructionParent(at), head = LLVMInsertBasicBlockInContext(c, bb, "");
-  LLVMValueRef fn = LLVMGetBasicBlockParent(bb);
-  for (LLVMBasicBlockRef p = LLVMGetFirstBasicBlock(fn); p; p = LLVMGetNextBasicBlock(p)) {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(p);
-    for (unsigned s = 0, n = t && p != head ? LLVMGetNumSuccessors(t) : 0; s < n; s++)
-      if (LLVMGetSuccessor(t, s) == bb) LLVMSetSuccessor(t, s, head);
-  }
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
-  LLVMPositionBuilderAtEnd(b, head);
-  for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i != at; i = next) {
-    next = LLVMGetNextInstruction(i);
-    size_t len;
-    const char *name = LLVMGetValueName2(i, &len);
-    char *keep = xasprintf("%.*s", (int)len, name);
-    LLVMInstructionRemoveFromParent(i);
-    LLVMInsertIntoBuilderWithName(b, i, keep);
-    free(keep);
-  }
-  LLVMDisposeBuilder(b);
-  return head;
-}
-
 /* After differentiation: each note tests inline against the hull its site grew last (words 1 and 2),
  * which the optimiser may load once per loop; the runtime's function tests again, so a stale hull costs
  * only a call. (Before, the branch would have made the derivative record which way each access went.) */
@@ -49,7 +24,7 @@ static void expand_note(LLVMContextRef c, LLVMValueRef call, bool team) {
   unsigned at = team ? 1 : 0; /* a team's note has the thread number second */
   LLVMValueRef site = LLVMGetArgOperand(call, 0), addr = LLVMGetArgOperand(call, 2 + at),
                size = LLVMGetArgOperand(call, 3 + at);
-  LLVMBasicBlockRef head = split_before(c, call), here = LLVMGetInstructionParent(call);
+  LLVMBasicBlockRef head = cfg_split_before(c, call), here = LLVMGetInstructionParent(call);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
   LLVMPositionBuilderAtEnd(b, head);
   LLVMValueRef slot = LLVMConstInt(i64, 0, 0), mine = NULL;

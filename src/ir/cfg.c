@@ -272,3 +272,26 @@ bool cfg_every_iteration(const Cfg *cfg, const bool *body, LLVMBasicBlockRef hea
   free(seen);
   return !reached;
 }
+
+LLVMBasicBlockRef cfg_split_before(LLVMContextRef c, LLVMValueRef at) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(at), head = LLVMInsertBasicBlockInContext(c, bb, "");
+  LLVMValueRef fn = LLVMGetBasicBlockParent(bb);
+  for (LLVMBasicBlockRef p = LLVMGetFirstBasicBlock(fn); p; p = LLVMGetNextBasicBlock(p)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(p);
+    for (unsigned s = 0, n = t && p != head ? LLVMGetNumSuccessors(t) : 0; s < n; s++)
+      if (LLVMGetSuccessor(t, s) == bb) LLVMSetSuccessor(t, s, head);
+  }
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMPositionBuilderAtEnd(b, head);
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i != at; i = next) {
+    next = LLVMGetNextInstruction(i);
+    size_t len;
+    const char *name = LLVMGetValueName2(i, &len);
+    char *keep = xasprintf("%.*s", (int)len, name);
+    LLVMInstructionRemoveFromParent(i);
+    LLVMInsertIntoBuilderWithName(b, i, keep);
+    free(keep);
+  }
+  LLVMDisposeBuilder(b);
+  return head;
+}

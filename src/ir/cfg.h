@@ -51,4 +51,9 @@ bool cfg_in_loop(const Cfg *cfg, const CfgLoop *l, LLVMBasicBlockRef bb);
 bool cfg_every_iteration(const Cfg *cfg, const bool *body, LLVMBasicBlockRef header, LLVMBasicBlockRef latch,
                          LLVMBasicBlockRef at);
 
+/* Splits at's block before `at`: what precedes it moves to a new block in front, which the block's
+ * predecessors now enter (phis move with it, their incoming blocks unchanged; the successors' phis still
+ * name the old block, which keeps the terminator). Returns the new block. */
+LLVMBasicBlockRef cfg_split_before(LLVMContextRef c, LLVMValueRef at);
+
 #endif
