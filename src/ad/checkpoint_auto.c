@@ -203,7 +203,7 @@ static void add_switch(Ck *ck, LLVMValueRef c, LLVMValueRef twin) {
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, on, LLVMConstInt(ck->i32, 0, 0), ""), budgeted, plain);
   LLVMInstructionRemoveFromParent(c);
   LLVMPositionBuilderAtEnd(b, plain);
-  LLVMValueRef since = ir_call_named(b, "__parad_rt_ckpt_auto_watch", LLVMFunctionType(ck->i64, NULL, 0, 0), NULL, 0);
+  LLVMValueRef since = ir_call_named(b, "__parad_rt_tape_budget_watch", LLVMFunctionType(ck->i64, NULL, 0, 0), NULL, 0);
   LLVMInsertIntoBuilder(b, c);
   LLVMValueRef largs[2] = {most, since};
   LLVMTypeRef lps[2] = {ck->ptr, ck->i64};

@@ -829,9 +829,8 @@ int __parad_rt_ckpt_auto(const char *twin, const size_t *site_most) {
   return b && (!most || most > b / 2);
 }
 
-/* Around the site's plain gradient: what the tapes held before it, then the most it added. */
-size_t __parad_rt_ckpt_auto_watch(void) { return __parad_rt_tape_budget_watch(); }
-
+/* After the site's plain gradient: the most it added to what the tapes held before it (`since`, from
+ * __parad_rt_tape_budget_watch, called before it). */
 void __parad_rt_ckpt_auto_learn(size_t *site_most, size_t since) {
   size_t most = __parad_rt_tape_budget_watched(since);
   __atomic_store_n(site_most, most ? most : 1, __ATOMIC_RELAXED);
