@@ -24,9 +24,10 @@
  * and the distance from the object to its shadow (0: unknown). */
 enum { READ_LO, READ_HI, WRITTEN_LO, WRITTEN_HI, SHADOW_DELTA, RANGE_FIELDS };
 /* What the reverse sweep is told per thread and object (shared_plan): the part only this thread read, the
- * private buffer for the rest, and (a task's) the input dependence whose reads it took from a copy. */
+ * private buffer for the rest, (a task's) the input dependence whose reads it took from a copy, and
+ * whether the thread's own part is all it read (its adjoints then go in plainly with no test per address). */
 enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, OWN_SHADOW_LO, PRIVATE_LO, COPY_LO, COPY_LEN, COPY_DELTA,
-       PLAN_FIELDS };
+       OWN_WHOLE, PLAN_FIELDS };
 
 /* A thread's private adjoints of a shared object, in the reverse sweep: where the thread read addresses
  * other threads read too, it adds their adjoints plainly into a buffer that mirrors its read range
@@ -403,6 +404,7 @@ void __parad_rt_shared_plan(int nroots, unsigned long long *own, int nsums, unsi
     p->buffer = NULL;
     unsigned long long delta = field(r, id, k, SHADOW_DELTA);
     plan[OWN_SHADOW_LO] = delta && lo < hi ? lo + delta : ~0ull; /* ~0: no address is at or past it */
+    plan[OWN_WHOLE] = lo < hi && lo == rlo && hi == rhi;
     bool shared_part = rlo < rhi && !(lo == rlo && hi == rhi);
     if (elem[k] && delta && shared_part && rhi - rlo <= PRIVATE_LIMIT && !wrote_in(mine, nroots, rlo, rhi))
       keep_private(p, plan, rlo, rhi, lo, hi, delta, elem[k]);
@@ -846,6 +848,7 @@ static void task_plan(ParadTape *t, int nroots, unsigned long long *own, int nsu
   for (int k = 0; k < nroots; k++) {
     own[PLAN_FIELDS * k + OWN_HI] = team ? 0 : ~0ull;
     own[PLAN_FIELDS * k + OWN_SHADOW_LO] = team ? ~0ull : 0;
+    own[PLAN_FIELDS * k + OWN_WHOLE] = !team;
   }
   if (!r->ranges || r->nroots != nroots || r->nsums != nsums) {
     memset(may_sum, 0, (size_t)nsums);
