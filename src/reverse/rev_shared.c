@@ -47,6 +47,13 @@ struct Group {
   LLVMValueRef anchor; /* the address they are constant offsets from */
   unsigned slot;       /* RANGE_FIELDS * object + READ_LO or WRITTEN_LO */
   long long lo, hi;    /* the bytes [lo, hi) from anchor they cover */
+  /* A gather through an index array (see "gathers" below): anchor = base + scale * index, index a load
+   * of the array in a run of `loop`; aug: slots for the run of the array read so far, and the base. */
+  LLVMValueRef index, base;
+  long long scale;
+  bool is_signed;
+  Loop *loop;
+  LLVMValueRef run_lo, run_hi, base_at;
 };
 
 struct SharedMemory {
@@ -57,6 +64,7 @@ struct SharedMemory {
   LLVMValueRef *deferred_at; /* aug: per address, a slot holding it once its block ran (0 before) */
   ValueMap defer_of;  /* load -> 1 + its address's index */
   LLVMValueRef *ranges; /* aug: RANGE_FIELDS slots per object (scalars, so that they live in registers) */
+  LLVMValueRef index_out; /* aug: two words, where __parad_rt_index_span puts a gather's range */
   LLVMValueRef *lo, *hi, *span, *ok, *sums; /* rev: the thread's own part per object (and its length, 0
                                               when empty); per address, whether summing is allowed, and the sum */
   LLVMValueRef *whole; /* rev: per object, whether the own part is all the thread read (i1) */
@@ -289,8 +297,112 @@ static void group(RevGen *g, struct SharedMemory *s, LLVMValueRef i, unsigned k)
     vmap_put(&s->group_of, i, (void *)(n + 1));
     return;
   }
-  vec_push(&s->groups, ((struct Group){bb, anchor, slot, off, end}));
+  vec_push(&s->groups, ((struct Group){.block = bb, .anchor = anchor, .slot = slot, .lo = off, .hi = end}));
   vmap_put(&s->group_of, i, (void *)s->groups.len);
+}
+
+/* ---- gathers through an index array ----
+ * A sparse product's p[col[k]] widens the object's range at every read: two comparisons and two selects
+ * per nonzero, as many instructions as the product itself. Where the index is read from an array in a
+ * run of the innermost loop, at consecutive elements, in the same block as the gather, the forward sweep
+ * notes instead the run of the index array (once per run: consecutive runs, a CSR matrix's rows, make
+ * one), and the runtime finds the smallest and largest index in it when the run breaks off and as the
+ * function returns (__parad_rt_index_span): the same range, at a fraction of the cost. Valid only while
+ * the index array keeps the values the gathers used: nothing in the function may write integers into
+ * memory other threads see (under C's aliasing rules, which the index load's type tag says are in
+ * force, floats and pointers stored elsewhere cannot change it), nor call what could. */
+
+/* Whether the function writes no integers outside its threads' own memory, and calls nothing that could. */
+static bool integers_unwritten(RevGen *g) {
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
+      if (ir_is_call(i)) {
+        const MathRule *rule;
+        CallKind k = call_classify(i, &rule);
+        if (k == CALL_DEBUG || k == CALL_ALLOC || k == CALL_FREE) continue;
+        if (k == CALL_OMP) {
+          OmpKind o = omp_classify(i);
+          if (o == OMP_SCHEDULE || o == OMP_BARRIER || o == OMP_CRITICAL || o == OMP_END_CRITICAL || o == OMP_ORDERED) continue;
+          return false;
+        }
+        if (k != CALL_INACTIVE && k != CALL_MATH && k != CALL_MEMCPY && k != CALL_MEMSET) return false;
+        for (unsigned a = 0, n = ir_num_call_args(i); a < n; a++) {
+          LLVMValueRef v = LLVMGetArgOperand(i, a);
+          bool writes = k == CALL_MEMCPY || k == CALL_MEMSET ? a == 0 : call_writes_argument(i, a);
+          if (ir_is_ptr(LLVMTypeOf(v)) && writes && !rev_thread_private(v)) return false;
+        }
+        continue;
+      }
+      LLVMValueRef p = pointer_operand(i);
+      if (!p || LLVMIsALoadInst(i) || rev_thread_private(p)) continue;
+      LLVMTypeRef t = LLVMIsAStoreInst(i) ? LLVMTypeOf(LLVMGetOperand(i, 0)) : LLVMTypeOf(i);
+      LLVMTypeKind kind = LLVMGetTypeKind(ir_scalar_type(t));
+      if (kind != LLVMDoubleTypeKind && kind != LLVMFloatTypeKind && kind != LLVMPointerTypeKind) return false;
+    }
+  return true;
+}
+
+/* v without an integer extension, and whether it was signed (a GEP's own index is). */
+static LLVMValueRef strip_extension(LLVMValueRef v, bool *is_signed) {
+  *is_signed = true;
+  if (LLVMIsASExtInst(v)) return LLVMGetOperand(v, 0);
+  if (LLVMIsAZExtInst(v)) {
+    *is_signed = false;
+    return LLVMGetOperand(v, 0);
+  }
+  return v;
+}
+
+/* For a GEP base + i (elements of type T) or base + 0 + i (an array of T's), i and the size of T (0 for
+ * any other GEP). */
+static unsigned long long element_index(RevGen *g, LLVMValueRef gep, LLVMValueRef *i) {
+  if (!LLVMIsAGetElementPtrInst(gep)) return 0;
+  LLVMTypeRef t = LLVMGetGEPSourceElementType(gep);
+  unsigned n = (unsigned)LLVMGetNumOperands(gep);
+  if (n == 3) {
+    LLVMValueRef zero = LLVMGetOperand(gep, 1);
+    if (LLVMGetTypeKind(t) != LLVMArrayTypeKind || !LLVMIsAConstantInt(zero) || LLVMConstIntGetZExtValue(zero)) return 0;
+    t = LLVMGetElementType(t);
+  } else if (n != 2) {
+    return 0;
+  }
+  *i = LLVMGetOperand(gep, n - 1);
+  return ir_type_size(g->ad->mod, t);
+}
+
+/* Whether p walks one element per iteration of l: base + iv (through an extension), elements of the
+ * access's size, iv stepping by 1 or -1. */
+static bool consecutive(RevGen *g, Loop *l, LLVMValueRef p, unsigned size) {
+  LLVMValueRef i;
+  if (element_index(g, p, &i) != size || !loop_invariant(g, l, LLVMGetOperand(p, 0))) return false;
+  bool is_signed;
+  int k = iv_index(l, strip_extension(i, &is_signed));
+  if (k < 0) return false;
+  long long step = LLVMConstIntGetSExtValue(l->ivs.data[k].step);
+  return step == 1 || step == -1;
+}
+
+/* Fills gr's index fields where its anchor is a gather through an index array its block reads in a run. */
+static void find_index(RevGen *g, struct Group *gr) {
+  LLVMValueRef a = gr->anchor, i;
+  unsigned long long scale = element_index(g, a, &i);
+  if (!scale) return;
+  LLVMValueRef base = LLVMGetOperand(a, 0);
+  bool is_signed;
+  LLVMValueRef index = strip_extension(i, &is_signed);
+  Loop *l = innermost(g, gr->block);
+  if (!l || !l->exit_iv || !LLVMIsALoadInst(index) || LLVMGetInstructionParent(index) != gr->block) return;
+  if (LLVMGetVolatile(index) || LLVMGetOrdering(index) != LLVMAtomicOrderingNotAtomic) return;
+  if (LLVMGetTypeKind(LLVMTypeOf(index)) != LLVMIntegerTypeKind || !LLVMGetMetadata(index, LLVMGetMDKindIDInContext(g->ctx, "tbaa", 4))) return;
+  if (!defined_once(g, base) || !cfg_every_iteration(&g->cfg, l->body, l->header, l->latch, gr->block)) return;
+  if (!consecutive(g, l, LLVMGetOperand(index, 0), access_size(g, index))) return;
+  gr->index = index, gr->base = base, gr->is_signed = is_signed, gr->loop = l, gr->scale = (long long)scale;
+}
+
+static void find_indices(RevGen *g) {
+  struct SharedMemory *s = g->shared;
+  if (!g->region_body || !s->groups.len || !integers_unwritten(g)) return;
+  for (size_t i = 0; i < s->groups.len; i++) find_index(g, &s->groups.data[i]);
 }
 
 /* ---- inputs read from copies ----
@@ -544,6 +656,7 @@ void shared_analyse(RevGen *g) {
   for (size_t k = 0; k < s->roots.len; k++)
     if (mixed[k] || !activity_shadowed(g->act, s->roots.data[k])) s->elem[k] = 0;
   free(mixed);
+  find_indices(g);
   inputs_analyse(g);
 }
 
@@ -607,6 +720,17 @@ void shared_aug_entry(RevGen *g) {
     s->ranges[k] = LLVMBuildAlloca(g->b, g->i64, "range");
     LLVMBuildStore(g->b, LLVMConstInt(g->i64, field == READ_LO || field == WRITTEN_LO ? ~0ull : 0, 0), s->ranges[k]);
   }
+  s->index_out = NULL;
+  for (size_t i = 0; i < s->groups.len; i++) {
+    struct Group *gr = &s->groups.data[i];
+    if (!gr->index) continue;
+    if (!s->index_out) s->index_out = LLVMBuildAlloca(g->b, LLVMArrayType2(g->i64, 2), "index.span");
+    gr->run_lo = LLVMBuildAlloca(g->b, g->i64, "index.run.lo");
+    gr->run_hi = LLVMBuildAlloca(g->b, g->i64, "index.run.hi");
+    gr->base_at = LLVMBuildAlloca(g->b, g->i64, "index.base");
+    LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), gr->run_lo);
+    LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), gr->run_hi);
+  }
   if (s->copied.len) {
     free(s->input_at);
     s->input_at = xcalloc(s->roots.len, sizeof *s->input_at);
@@ -656,7 +780,7 @@ static void note_groups(RevGen *g, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
   for (size_t i = 0; i < s->groups.len; i++) {
     struct Group *gr = &s->groups.data[i];
-    if (gr->block != bb) continue;
+    if (gr->block != bb || gr->index) continue;
     LLVMValueRef at = LLVMBuildPtrToInt(g->b, aug_value(g, gr->anchor), g->i64, "");
     widen(g, s->ranges[gr->slot], LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, (unsigned long long)gr->lo, 1), ""), "llvm.umin");
     widen(g, s->ranges[gr->slot + 1], LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, (unsigned long long)gr->hi, 1), ""), "llvm.umax");
@@ -673,10 +797,92 @@ static void first_and_last(RevGen *g, Loop *l, LLVMValueRef trip, LLVMValueRef *
   }
 }
 
+/* The range of gather gr's reads through the index array's elements [lo, hi), into its object's range. */
+static void note_index_run(RevGen *g, struct Group *gr, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef base) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
+  LLVMValueRef args[9] = {lo,
+                          hi,
+                          LLVMConstInt(i32, access_size(g, gr->index), 0),
+                          LLVMConstInt(i32, gr->is_signed, 0),
+                          base,
+                          LLVMConstInt(g->i64, (unsigned long long)gr->scale, 1),
+                          LLVMConstInt(g->i64, (unsigned long long)gr->lo, 1),
+                          LLVMConstInt(g->i64, (unsigned long long)gr->hi, 1),
+                          g->shared->index_out};
+  LLVMTypeRef params[9] = {g->i64, g->i64, i32, i32, g->i64, g->i64, g->i64, g->i64, g->ptr_type};
+  ir_call_named(g->b, "__parad_rt_index_span", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 9, 0), args, 9);
+  LLVMValueRef one = LLVMConstInt(g->i64, 1, 0);
+  LLVMValueRef span_hi = LLVMBuildGEP2(g->b, g->i64, g->shared->index_out, &one, 1, "");
+  widen(g, g->shared->ranges[gr->slot], LLVMBuildLoad2(g->b, g->i64, g->shared->index_out, ""), "llvm.umin");
+  widen(g, g->shared->ranges[gr->slot + 1], LLVMBuildLoad2(g->b, g->i64, span_hi, ""), "llvm.umax");
+}
+
+/* Gather gr's index array read in this run of its loop at [lo, hi): joined to the run noted so far where
+ * it continues it (either way: one comparison per run, where a CSR matrix's rows follow each other), else
+ * that run is noted and this one starts again (the first run too: the runtime notes nothing for the empty
+ * one before it). */
+static void continue_index_run(RevGen *g, struct Group *gr, LLVMValueRef lo, LLVMValueRef hi) {
+  LLVMValueRef run_lo = LLVMBuildLoad2(g->b, g->i64, gr->run_lo, ""), run_hi = LLVMBuildLoad2(g->b, g->i64, gr->run_hi, "");
+  LLVMBasicBlockRef up, other, join, down, broken, join2;
+  rev_diamond(g, LLVMBuildICmp(g->b, LLVMIntEQ, lo, run_hi, ""), &up, &other, &join);
+  LLVMPositionBuilderAtEnd(g->b, up);
+  LLVMBuildStore(g->b, hi, gr->run_hi);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, other);
+  rev_diamond(g, LLVMBuildICmp(g->b, LLVMIntEQ, hi, run_lo, ""), &down, &broken, &join2);
+  LLVMPositionBuilderAtEnd(g->b, down);
+  LLVMBuildStore(g->b, lo, gr->run_lo);
+  LLVMBuildBr(g->b, join2);
+  LLVMPositionBuilderAtEnd(g->b, broken);
+  LLVMValueRef base = LLVMBuildPtrToInt(g->b, aug_value(g, gr->base), g->i64, "");
+  note_index_run(g, gr, run_lo, run_hi, base);
+  LLVMBuildStore(g->b, lo, gr->run_lo);
+  LLVMBuildStore(g->b, hi, gr->run_hi);
+  LLVMBuildStore(g->b, base, gr->base_at);
+  note_shadow_delta(g, gr->slot / RANGE_FIELDS);
+  LLVMBuildBr(g->b, join2);
+  LLVMPositionBuilderAtEnd(g->b, join2);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+}
+
+/* As l's run starts: the runs of the index arrays its gathers read. */
+static void note_index_runs(RevGen *g, Loop *l) {
+  struct SharedMemory *s = g->shared;
+  LLVMValueRef trip = NULL, *first = NULL, *last = NULL;
+  for (size_t i = 0; i < s->groups.len; i++) {
+    struct Group *gr = &s->groups.data[i];
+    if (!gr->index || gr->loop != l) continue;
+    if (!trip) {
+      trip = loop_trip(g, l, aug_value);
+      first = xcalloc(l->ivs.len, sizeof *first), last = xcalloc(l->ivs.len, sizeof *last);
+      first_and_last(g, l, trip, first, last, aug_value);
+    }
+    LLVMValueRef p = LLVMGetOperand(gr->index, 0), lo, hi;
+    address_span(g, evaluate(g, l, p, first, aug_value), evaluate(g, l, p, last, aug_value), access_size(g, gr->index), &lo, &hi);
+    continue_index_run(g, gr, lo, hi);
+  }
+  free(first);
+  free(last);
+}
+
+/* As the function returns: the runs of index arrays not noted yet. */
+static void note_last_index_runs(RevGen *g) {
+  struct SharedMemory *s = g->shared;
+  for (size_t i = 0; i < s->groups.len; i++) {
+    struct Group *gr = &s->groups.data[i];
+    if (!gr->index) continue;
+    LLVMValueRef lo = LLVMBuildLoad2(g->b, g->i64, gr->run_lo, ""), hi = LLVMBuildLoad2(g->b, g->i64, gr->run_hi, "");
+    note_index_run(g, gr, lo, hi, LLVMBuildLoad2(g->b, g->i64, gr->base_at, ""));
+  }
+}
+
 void shared_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
   if (!s) return;
   note_groups(g, bb);
+  for (size_t i = 0; s->index_out && i < g->loops.len; i++)
+    if (g->loops.data[i].preheader == bb && g->loops.data[i].exit_iv) note_index_runs(g, &g->loops.data[i]);
   for (size_t d = 0; d < s->deferred.len; d++)
     if (s->deferred_at[d] && LLVMGetInstructionParent(s->deferred.data[d]) == bb)
       LLVMBuildStore(g->b, LLVMBuildPtrToInt(g->b, aug_value(g, s->deferred.data[d]), g->i64, ""), s->deferred_at[d]);
@@ -709,6 +915,7 @@ void shared_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
 void shared_aug_exit(RevGen *g) {
   struct SharedMemory *s = g->shared;
   if (!s) return;
+  note_last_index_runs(g);
   LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx), i32 = LLVMInt32TypeInContext(g->ctx);
   unsigned nd = (unsigned)s->deferred.len;
   LLVMValueRef flags = LLVMBuildArrayAlloca(g->b, i8, LLVMConstInt(g->i64, nd ? nd : 1, 0), "may.sum");

@@ -298,6 +298,45 @@ static void task_note(ParadTape *t, int nroots, const unsigned long long *ranges
 static void task_plan(ParadTape *t, int nroots, unsigned long long *own, int nsums, unsigned char *may_sum, const unsigned char *elem);
 static Private *task_private(ParadTape *t, int *nroots);
 
+/* Forward sweep: the addresses a gather base + scale * index + [from, to) reads (reverse/rev_shared.c,
+ * "gathers") for the indices at [lo, hi), each `size` bytes, signed or not: out[0] the lowest, out[1] one
+ * past the highest (~0 and 0 for no indices: nothing to widen the range with). */
+__attribute__((target_clones("avx2", "default"))) /* a sparse matrix's column indices: 4 min/max at once, not 1 */
+void __parad_rt_index_span(unsigned long long lo, unsigned long long hi, unsigned size, unsigned is_signed,
+                           unsigned long long base, long long scale, long long from, long long to, unsigned long long *out) {
+  long long least = 0, most = 0;
+  size_t n = lo < hi ? (size_t)(hi - lo) / size : 0;
+  if (!n) {
+    out[0] = ~0ull, out[1] = 0;
+    return;
+  }
+  const void *at = (const void *)(uintptr_t)lo;
+#define INDEX_SPAN(T)                                                                                                 \
+  do {                                                                                                                \
+    const T *v = at;                                                                                                  \
+    T a = v[0], b = v[0];                                                                                             \
+    for (size_t i = 1; i < n; i++) a = v[i] < a ? v[i] : a, b = v[i] > b ? v[i] : b;                                  \
+    least = (long long)a, most = (long long)b;                                                                        \
+  } while (0)
+  switch (size * 2 + !is_signed) {
+  case 2: INDEX_SPAN(int8_t); break;
+  case 3: INDEX_SPAN(uint8_t); break;
+  case 4: INDEX_SPAN(int16_t); break;
+  case 5: INDEX_SPAN(uint16_t); break;
+  case 8: INDEX_SPAN(int32_t); break;
+  case 9: INDEX_SPAN(uint32_t); break;
+  default: INDEX_SPAN(int64_t); break; /* a 64-bit index is a GEP's own, which is signed */
+  }
+#undef INDEX_SPAN
+  unsigned long long a = base + (unsigned long long)(scale * least), b = base + (unsigned long long)(scale * most);
+  if (scale < 0) {
+    unsigned long long t = a;
+    a = b, b = t;
+  }
+  out[0] = a + (unsigned long long)from;
+  out[1] = b + (unsigned long long)to;
+}
+
 /* Forward sweep, as the region's function (or the task's) returns: per shared object, RANGE_FIELDS
  * numbers, and per address read throughout, whether the thread never wrote it. */
 void __parad_rt_shared_note(int nroots, const unsigned long long *ranges, int nsums, const unsigned char *may_sum) {
