@@ -33,19 +33,28 @@ static bool only_records(RevGen *g, Loop *l) {
   return true;
 }
 
+/* An iteration's record packs its blocks' records (plan_pack), the widest-aligned first, and is padded to
+ * its widest alignment, so that every slot of every iteration is aligned; the run's records together are
+ * padded to 8 bytes, as every record on the tape is. */
 void plan_bulk(RevGen *g) {
+  unsigned *align = xcalloc(g->cfg.blocks.len + 1, sizeof *align);
   for (size_t i = 0; i < g->loops.len; i++) {
     Loop *l = &g->loops.data[i];
     if (!l->exit_iv || !only_records(g, l)) continue;
-    unsigned bytes = 0;
+    unsigned bytes = 0, most = 1;
     for (size_t b = 0; b < g->cfg.blocks.len; b++)
-      if (l->body[b] && g->plan[b].record_bytes) {
-        g->plan[b].bulk = l;
-        g->plan[b].bulk_offset = bytes;
-        bytes += g->plan[b].record_bytes;
-      }
-    l->bulk_bytes = bytes;
+      if (l->body[b] && g->plan[b].record_bytes) plan_pack(g, &g->plan[b], &align[b]);
+    for (unsigned a = 8; a >= 1; a /= 2)
+      for (size_t b = 0; b < g->cfg.blocks.len; b++)
+        if (l->body[b] && g->plan[b].record_bytes && align[b] == a) {
+          g->plan[b].bulk = l;
+          g->plan[b].bulk_offset = bytes;
+          bytes += g->plan[b].record_bytes;
+          if (a > most) most = a;
+        }
+    l->bulk_bytes = (bytes + most - 1) / most * most;
   }
+  free(align);
 }
 
 LLVMValueRef bulk_record(RevGen *g, LLVMBasicBlockRef bb) {
@@ -81,9 +90,11 @@ static LLVMValueRef run_copied(RevGen *g, Loop *l) {
   return all;
 }
 
-/* The bytes a run of l reserves: its trip count's records, or none (run_copied). */
+/* The bytes a run of l reserves: its trip count's records (to a multiple of 8), or none (run_copied). */
 static LLVMValueRef run_bytes(RevGen *g, Loop *l, LLVMValueRef trip) {
   LLVMValueRef bytes = LLVMBuildMul(g->b, trip, LLVMConstInt(g->i64, l->bulk_bytes, 0), "");
+  if (l->bulk_bytes % 8)
+    bytes = LLVMBuildAnd(g->b, LLVMBuildAdd(g->b, bytes, LLVMConstInt(g->i64, 7, 0), ""), LLVMConstInt(g->i64, ~7ull, 0), "");
   LLVMValueRef copied = run_copied(g, l);
   return copied ? LLVMBuildSelect(g->b, copied, LLVMConstInt(g->i64, 0, 0), bytes, "") : bytes;
 }

@@ -265,7 +265,7 @@ static unsigned return_index(RevGen *g, LLVMBasicBlockRef bb) {
 }
 
 static LLVMTypeRef capture_type(RevGen *g, Capture *c) {
-  return c->item.kind == NEED_PRED ? LLVMInt32TypeInContext(g->ctx)
+  return c->item.kind == NEED_PRED ? rev_pred_type(g, LLVMValueAsBasicBlock(c->item.value))
          : c->item.kind == NEED_PRIMAL ? LLVMTypeOf(c->item.value) : g->ptr_type;
 }
 
@@ -326,7 +326,7 @@ static void fill_phis(RevGen *g, LLVMValueRef *pred_phis) {
     for (size_t k = 0; k < preds->len; k++) {
       LLVMValueRef term = LLVMGetBasicBlockTerminator(preds->data[k]);
       LLVMBasicBlockRef npred = LLVMValueAsBasicBlock(vmap_get(&g->exits, LLVMBasicBlockAsValue(preds->data[k])));
-      LLVMValueRef idx = LLVMConstInt(LLVMInt32TypeInContext(g->ctx), k, 0);
+      LLVMValueRef idx = LLVMConstInt(LLVMTypeOf(pred_phis[b]), k, 0);
       for (unsigned s = 0, n = LLVMGetNumSuccessors(term); s < n; s++)
         if (LLVMGetSuccessor(term, s) == g->cfg.blocks.data[b]) LLVMAddIncoming(pred_phis[b], &idx, &npred, 1);
     }
@@ -405,7 +405,7 @@ static void write_aug(RevGen *g) {
   for (size_t b = 0; b < g->cfg.blocks.len; b++) {
     LLVMBasicBlockRef bb = g->cfg.blocks.data[b];
     LLVMPositionBuilderAtEnd(g->b, LLVMValueAsBasicBlock(vmap_get(&g->vmap, LLVMBasicBlockAsValue(bb))));
-    if (g->cfg.preds[b].len > 1) pred_phis[b] = LLVMBuildPhi(g->b, LLVMInt32TypeInContext(g->ctx), "pred");
+    if (g->cfg.preds[b].len > 1) pred_phis[b] = LLVMBuildPhi(g->b, rev_pred_type(g, bb), "pred");
     LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && i != term; i = LLVMGetNextInstruction(i)) aug_inst(g, i);
     keep_latest(g, bb);
@@ -492,7 +492,7 @@ static void dispatch(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record, LLVMB
     for (size_t k = 0; k < preds->len; k++) edges[k] = LLVMAppendBasicBlockInContext(g->ctx, fn, "edge");
     if (!replay_dispatch(g, bb, edges)) {
       LLVMValueRef sw = LLVMBuildSwitch(g->b, rev_pred_index(g, bb, record), edges[0], (unsigned)preds->len - 1);
-      for (size_t k = 1; k < preds->len; k++) LLVMAddCase(sw, LLVMConstInt(LLVMInt32TypeInContext(g->ctx), k, 0), edges[k]);
+      for (size_t k = 1; k < preds->len; k++) LLVMAddCase(sw, LLVMConstInt(rev_pred_type(g, bb), k, 0), edges[k]);
     }
     for (size_t k = 0; k < preds->len; k++) {
       LLVMPositionBuilderAtEnd(g->b, edges[k]);

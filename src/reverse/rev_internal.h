@@ -194,8 +194,13 @@ void adj_add(RevGen *g, LLVMValueRef orig, LLVMValueRef d);
 LLVMValueRef adj_slot(RevGen *g, LLVMValueRef orig);
 /* The tape a custom augmented function returned, for the reverse sweep. */
 LLVMValueRef rt(RevGen *g, LLVMValueRef call);
-/* The index of the predecessor a block was entered from (captured in the forward sweep). */
+/* The index of the predecessor a block was entered from (captured in the forward sweep), and its type:
+ * the narrowest of i8, i16 and i32 that holds the block's predecessors' indices. */
 LLVMValueRef rev_pred_index(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record);
+LLVMTypeRef rev_pred_type(RevGen *g, LLVMBasicBlockRef bb);
+/* Lays a block's record out again packed (tape_packed_bytes), widest slots first: its bytes, and in *align
+ * the widest slot's alignment. */
+unsigned plan_pack(RevGen *g, BlockPlan *p, unsigned *align);
 /* Records that block bb's reverse needs item (v, kind). */
 void note_need(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef v, NeedKind kind);
 /* Whether an item is captured (recorded) rather than recomputed or carried, in block bb. */
@@ -359,6 +364,9 @@ void tape_localise(RevGen *g, LLVMValueRef fn);
 void tape_store(RevGen *g, LLVMValueRef base, unsigned offset, LLVMValueRef v);
 LLVMValueRef tape_load(RevGen *g, LLVMValueRef base, unsigned offset, LLVMTypeRef t);
 unsigned tape_slot_bytes(RevGen *g, LLVMTypeRef t);
+/* The same in a loop's packed records (rev_bulk.c): 1, 2 or 4 bytes for values that small, aligned as their
+ * size, so that a loop recording which way each iteration went records a byte per iteration, not 8. */
+unsigned tape_packed_bytes(RevGen *g, LLVMTypeRef t);
 
 /* ---- rev_function.c ---- */
 LLVMValueRef aug_value(RevGen *g, LLVMValueRef orig);   /* the copy of an original value in aug */

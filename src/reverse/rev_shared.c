@@ -728,8 +728,8 @@ void shared_aug_entry(RevGen *g) {
     gr->run_lo = LLVMBuildAlloca(g->b, g->i64, "index.run.lo");
     gr->run_hi = LLVMBuildAlloca(g->b, g->i64, "index.run.hi");
     gr->base_at = LLVMBuildAlloca(g->b, g->i64, "index.base");
-    LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), gr->run_lo);
-    LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), gr->run_hi);
+    LLVMValueRef slots[3] = {gr->run_lo, gr->run_hi, gr->base_at};
+    for (int k = 0; k < 3; k++) LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), slots[k]);
   }
   if (s->copied.len) {
     free(s->input_at);

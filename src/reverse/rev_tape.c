@@ -162,17 +162,28 @@ unsigned tape_slot_bytes(RevGen *g, LLVMTypeRef t) {
   return (unsigned)((n + 7) & ~7ull);
 }
 
+unsigned tape_packed_bytes(RevGen *g, LLVMTypeRef t) {
+  unsigned long long n = ir_type_size(g->ad->mod, t);
+  return n < 8 && !(n & (n - 1)) ? (unsigned)n : tape_slot_bytes(g, t);
+}
+
+/* A slot's alignment: its size below 8 bytes (packed slots, tape_packed_bytes), else 8. */
+static unsigned slot_align(RevGen *g, LLVMTypeRef t) {
+  unsigned n = tape_packed_bytes(g, t);
+  return n < 8 ? n : 8;
+}
+
 void tape_store(RevGen *g, LLVMValueRef base, unsigned offset, LLVMValueRef v) {
   LLVMValueRef idx = LLVMConstInt(g->i64, offset, 0);
   LLVMValueRef p = LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), base, &idx, 1, "");
   LLVMValueRef st = LLVMBuildStore(g->b, v, p);
-  LLVMSetAlignment(st, 8);
+  LLVMSetAlignment(st, slot_align(g, LLVMTypeOf(v)));
 }
 
 LLVMValueRef tape_load(RevGen *g, LLVMValueRef base, unsigned offset, LLVMTypeRef t) {
   LLVMValueRef idx = LLVMConstInt(g->i64, offset, 0);
   LLVMValueRef p = LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), base, &idx, 1, "");
   LLVMValueRef ld = LLVMBuildLoad2(g->b, t, p, "");
-  LLVMSetAlignment(ld, 8);
+  LLVMSetAlignment(ld, slot_align(g, t));
   return ld;
 }

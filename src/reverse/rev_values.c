@@ -339,8 +339,13 @@ bool item_captured(RevGen *g, LLVMBasicBlockRef bb, Item it) {
   return !hoisting_loop(g, it, bb, NULL);
 }
 
+LLVMTypeRef rev_pred_type(RevGen *g, LLVMBasicBlockRef bb) {
+  size_t n = g->cfg.preds[cfg_index(&g->cfg, bb)].len;
+  return LLVMIntTypeInContext(g->ctx, n <= 256 ? 8 : n <= 65536 ? 16 : 32);
+}
+
 static LLVMTypeRef item_type(RevGen *g, Item it) {
-  if (it.kind == NEED_PRED) return LLVMInt32TypeInContext(g->ctx);
+  if (it.kind == NEED_PRED) return rev_pred_type(g, LLVMValueAsBasicBlock(it.value));
   if (it.kind == NEED_SHADOW || it.kind == NEED_TAPE) return g->ptr_type;
   return LLVMTypeOf(it.value);
 }
@@ -392,6 +397,22 @@ static bool can_follow(RevGen *g, size_t s) {
   for (LLVMValueRef i = LLVMGetFirstInstruction(sb); i; i = LLVMGetNextInstruction(i))
     if (ir_is_call(i) && !leaves_tape_alone(i)) return false;
   return true;
+}
+
+unsigned plan_pack(RevGen *g, BlockPlan *p, unsigned *align) {
+  unsigned bytes = 0;
+  *align = 1;
+  for (unsigned size = 8; size >= 1; size /= 2) /* 8 stands for every slot of 8 bytes or more */
+    for (size_t i = 0; i < p->captures.len; i++) {
+      Capture *c = &p->captures.data[i];
+      unsigned n = tape_packed_bytes(g, item_type(g, c->item));
+      if (c->frame_slot >= 0 || c->below || (n < 8 ? n : 8) != size) continue;
+      c->offset = bytes;
+      bytes += n;
+      if (size > *align) *align = size;
+    }
+  p->record_bytes = bytes;
+  return bytes;
 }
 
 void plan_followers(RevGen *g) {
@@ -564,7 +585,7 @@ LLVMValueRef rev_pred_index(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record
   Item it = {LLVMBasicBlockAsValue(bb), NEED_PRED};
   if (g->phase == PLANNING) {
     note_need(g, bb, it.value, NEED_PRED);
-    return placeholder(LLVMInt32TypeInContext(g->ctx));
+    return placeholder(rev_pred_type(g, bb));
   }
   return materialise(g, bb, it, record);
 }

@@ -42,7 +42,8 @@ SERIAL = ["libm", "libm_extra", "float", "cond", "ternary", "loop_const", "loop_
 OPENMP = ["parallel_for", "region", "static", "static_chunk", "dynamic", "guided", "reduction_sum",
           "reduction_prod", "reduction_max", "reduction_min", "critical", "atomic", "private",
           "firstprivate", "lastprivate", "masked", "master", "single", "nowait", "omp_helper"]
-# drawn on streams of their own (Gen): "restrict", "taskloop", "checkpoint"
+# drawn on streams of their own (Gen): "restrict", "taskloop", "checkpoint", "checkpoint_nested", "index_table"
+IXLEN, IXMAX = 16, 3     # the index table IX: IXLEN ints in [0, IXMAX), IXMAX no more than any array's length
 
 # magnitude of a unary function's result from its argument's (see prog.UNARY for the guarded forms)
 UNARY_MAG = {
@@ -148,6 +149,9 @@ class Gen:
                 # and now and then loops inside them too (nested checkpointed loops)
                 if random.Random(seed * 7919 + 8 + omp).random() < 0.5:
                     features.add("checkpoint_nested")
+            # reads at indices loaded from a constant int table, IX[j] (a sparse matrix's column indices)
+            if random.Random(seed * 7919 + 10 + omp).random() < 0.4:
+                features.add("index_table")
         s.feat = set(features)
         s.names = {}
         s.syms = []           # names in scope, in order of declaration
@@ -259,6 +263,10 @@ class Gen:
             opts.append(Bin("%", base, L.expr()))
         for iv in s.visible(["int"]):
             opts.append(Bin("%", Var(iv.name, "int"), L.expr()))
+        if s.on("index_table") and L.min() >= IXMAX:   # an index read from the table at a loop variable
+            for lv in s.visible(["loop"]):
+                if lv.hi.max() <= IXLEN:
+                    opts += [Idx(Var("IX", "int"), Var(lv.name, "int"), "int")] * 4
         if s.on("gather") and s.chance(0.15):   # an index computed from data: piecewise constant
             s.kinky = True
             opts.append(Bin("%", ICast(s.expr(1, clean=True)), L.expr()))
@@ -1512,6 +1520,8 @@ class Gen:
         h["c0"] = [round(r.uniform(-1, 1), 3) for _ in range(h["n"])]
         h["s0"] = round(r.uniform(-1.2, 1.2), 3)
         tables = [("K", [round(r.uniform(-1, 1), 3) for _ in range(8)])] if s.on("table") else []
+        if s.on("index_table"):
+            tables.append(("IX", [r.randrange(IXMAX) for _ in range(IXLEN)], "int"))
         return Program(s.seed, s.omp, s.structs, s.funcs, h, s.feat, tables)
 
 

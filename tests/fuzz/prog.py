@@ -495,7 +495,7 @@ class Program(Node):
 
     def __init__(s, seed, omp, structs, funcs, h, features, tables=()):
         s.seed, s.omp, s.structs, s.funcs, s.h, s.features = seed, omp, structs, funcs, h, features
-        s.tables = list(tables)   # constant global arrays: (name, values)
+        s.tables = list(tables)   # constant global arrays: (name, values[, type: double if none])
 
     def body_c(s):
         out = ["/* parad fuzz program: seed %d%s */" % (s.seed, ", OpenMP" if s.omp else ""),
@@ -505,8 +505,10 @@ class Program(Node):
             out += ["__attribute__((weak)) void __parad_checkpoint_loop(void) {}", ""]
         for st in s.structs:
             out += st.lines() + [""]
-        for name, vals in s.tables:
-            out += ["static const double %s[%d] = {%s};" % (name, len(vals), ", ".join(fnum(v, "double") for v in vals)), ""]
+        for name, vals, *ty in s.tables:
+            ty = ty[0] if ty else "double"
+            text = ", ".join(str(v) if ty == "int" else fnum(v, ty) for v in vals)
+            out += ["static const %s %s[%d] = {%s};" % (ty, name, len(vals), text), ""]
         for fn in s.funcs:
             out += fn.lines() + [""]
         return "\n".join(out)
