@@ -1097,7 +1097,8 @@ static void decide_runs(RevGen *g, Loop *l);
 
 /* Each run decided as it starts; not where every object it reads is the thread's own as a whole (a team of
  * one thread): the unswitching then makes a copy of the enclosing loop with no decision per run, which
- * costs as much as the run itself where runs are short (a sparse product's rows, 5 nonzeros each). */
+ * costs as much as the run itself where runs are short (a sparse product's rows, 5 nonzeros each: cg's
+ * gradient at 1 thread 126 -> 113 ms with this and shared_accumulate's untested adds). */
 void shared_rev_enter_loop(RevGen *g, Loop *l) {
   struct SharedMemory *s = g->shared;
   if (!s || !l->exit_iv) return;
@@ -1208,8 +1209,7 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
               the block's reads at constant distances from the same address at once: the same test for
               each, which the optimiser computes once. Not tested where the thread's own part is all it
               read (a team of one thread, a thread whose reads no other shares): the unswitching then
-              makes a copy of the loop with no test per address (a sparse product's reverse at 1 thread:
-              15% faster). */
+              makes a copy of the loop with no test per address. */
     struct Group *gr = &s->groups.data[(size_t)vmap_get(&s->group_of, load) - 1];
     LLVMValueRef base = LLVMBuildPtrToInt(g->b, rv(g, gr->anchor), g->i64, "");
     LLVMValueRef at = LLVMBuildAdd(g->b, base, LLVMConstInt(g->i64, (unsigned long long)gr->lo, 1), "");
