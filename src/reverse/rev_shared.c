@@ -846,24 +846,47 @@ static void continue_index_run(RevGen *g, struct Group *gr, LLVMValueRef lo, LLV
   LLVMPositionBuilderAtEnd(g->b, join);
 }
 
-/* As l's run starts: the runs of the index arrays its gathers read. */
-static void note_index_runs(RevGen *g, Loop *l) {
+/* The first and last iterations of the run of a loop about to start, in the forward sweep: computed for
+ * the first address that needs them. */
+typedef struct {
+  LLVMValueRef trip, *first, *last;
+} RunEnds;
+
+/* The bytes [lo, hi) address p (of accesses of `size` bytes) covers in the run. */
+static void run_span(RevGen *g, Loop *l, RunEnds *e, LLVMValueRef p, unsigned size, LLVMValueRef *lo, LLVMValueRef *hi) {
+  if (!e->trip) {
+    e->trip = loop_trip(g, l, aug_value);
+    e->first = xcalloc(l->ivs.len, sizeof *e->first), e->last = xcalloc(l->ivs.len, sizeof *e->last);
+    first_and_last(g, l, e->trip, e->first, e->last, aug_value);
+  }
+  address_span(g, evaluate(g, l, p, e->first, aug_value), evaluate(g, l, p, e->last, aug_value), size, lo, hi);
+}
+
+/* As l's run starts: the runs of the index arrays its gathers read, the addresses its per-run accesses
+ * cover, and their objects' distances to the shadows (once per object and run, not per access). */
+static void note_run(RevGen *g, Loop *l) {
   struct SharedMemory *s = g->shared;
-  LLVMValueRef trip = NULL, *first = NULL, *last = NULL;
+  RunEnds ends = {0};
   for (size_t i = 0; i < s->groups.len; i++) {
     struct Group *gr = &s->groups.data[i];
     if (!gr->index || gr->loop != l) continue;
-    if (!trip) {
-      trip = loop_trip(g, l, aug_value);
-      first = xcalloc(l->ivs.len, sizeof *first), last = xcalloc(l->ivs.len, sizeof *last);
-      first_and_last(g, l, trip, first, last, aug_value);
-    }
-    LLVMValueRef p = LLVMGetOperand(gr->index, 0), lo, hi;
-    address_span(g, evaluate(g, l, p, first, aug_value), evaluate(g, l, p, last, aug_value), access_size(g, gr->index), &lo, &hi);
+    LLVMValueRef lo, hi;
+    run_span(g, l, &ends, LLVMGetOperand(gr->index, 0), access_size(g, gr->index), &lo, &hi);
     continue_index_run(g, gr, lo, hi);
   }
-  free(first);
-  free(last);
+  bool *delta_noted = xcalloc(s->roots.len, sizeof *delta_noted);
+  for (size_t k = 0; k < s->per_run.len; k++) {
+    LLVMValueRef inst = s->per_run.data[k], lo, hi;
+    if (vmap_get(&s->loop_of, inst) != l) continue;
+    run_span(g, l, &ends, pointer_operand(inst), access_size(g, inst), &lo, &hi);
+    note(g, inst, lo, hi);
+    unsigned object = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
+    if (!delta_noted[object]) note_shadow_delta(g, object);
+    delta_noted[object] = true;
+  }
+  free(delta_noted);
+  free(ends.first);
+  free(ends.last);
 }
 
 /* As the function returns: the runs of index arrays not noted yet. */
@@ -881,35 +904,11 @@ void shared_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
   if (!s) return;
   note_groups(g, bb);
-  for (size_t i = 0; s->index_out && i < g->loops.len; i++)
-    if (g->loops.data[i].preheader == bb && g->loops.data[i].exit_iv) note_index_runs(g, &g->loops.data[i]);
   for (size_t d = 0; d < s->deferred.len; d++)
     if (s->deferred_at[d] && LLVMGetInstructionParent(s->deferred.data[d]) == bb)
       LLVMBuildStore(g->b, LLVMBuildPtrToInt(g->b, aug_value(g, s->deferred.data[d]), g->i64, ""), s->deferred_at[d]);
-  if (!s->per_run.len) return;
-  for (size_t i = 0; i < g->loops.len; i++) {
-    Loop *l = &g->loops.data[i];
-    if (l->preheader != bb || !l->exit_iv) continue;
-    LLVMValueRef trip = NULL, *first = xcalloc(l->ivs.len, sizeof *first), *last = xcalloc(l->ivs.len, sizeof *last);
-    bool *delta_noted = xcalloc(s->roots.len, sizeof *delta_noted); /* once per object and run, not per read */
-    for (size_t k = 0; k < s->per_run.len; k++) {
-      LLVMValueRef inst = s->per_run.data[k], lo, hi;
-      if (vmap_get(&s->loop_of, inst) != l) continue;
-      if (!trip) {
-        trip = loop_trip(g, l, aug_value);
-        first_and_last(g, l, trip, first, last, aug_value);
-      }
-      LLVMValueRef p = pointer_operand(inst);
-      address_span(g, evaluate(g, l, p, first, aug_value), evaluate(g, l, p, last, aug_value), access_size(g, inst), &lo, &hi);
-      note(g, inst, lo, hi);
-      unsigned object = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
-      if (!delta_noted[object]) note_shadow_delta(g, object);
-      delta_noted[object] = true;
-    }
-    free(delta_noted);
-    free(first);
-    free(last);
-  }
+  for (size_t i = 0; i < g->loops.len; i++)
+    if (g->loops.data[i].preheader == bb && g->loops.data[i].exit_iv) note_run(g, &g->loops.data[i]);
 }
 
 void shared_aug_exit(RevGen *g) {
@@ -1080,13 +1079,19 @@ typedef struct {
   LLVMValueRef inst, lo, hi;
 } RunGroup;
 
+/* Whether inst is a read decided per run of l (not one summed in a register). */
+static bool read_of_run(struct SharedMemory *s, LLVMValueRef inst, Loop *l) {
+  return LLVMIsALoadInst(inst) && vmap_get(&s->loop_of, inst) == l && !vmap_get(&s->defer_of, inst);
+}
+
 /* Whether every object l's runs read is, as a whole, the thread's own (NULL when planning or none is read). */
 static LLVMValueRef runs_all_own(RevGen *g, Loop *l) {
   struct SharedMemory *s = g->shared;
   LLVMValueRef all = NULL;
-  for (size_t i = 0; i < s->per_run.len && g->phase != PLANNING; i++) {
+  if (g->phase == PLANNING) return NULL;
+  for (size_t i = 0; i < s->per_run.len; i++) {
     LLVMValueRef inst = s->per_run.data[i];
-    if (!LLVMIsALoadInst(inst) || vmap_get(&s->loop_of, inst) != l || vmap_get(&s->defer_of, inst)) continue;
+    if (!read_of_run(s, inst, l)) continue;
     LLVMValueRef w = s->whole[(size_t)vmap_get(&s->root_of, inst) - 1];
     all = all ? LLVMBuildAnd(g->b, all, w, "") : w;
   }
@@ -1115,8 +1120,7 @@ void shared_rev_enter_loop(RevGen *g, Loop *l) {
   LLVMBuildStore(g->b, LLVMConstInt(i1, 1, 0), vmap_get(&s->own_of, l));
   for (size_t i = 0; i < s->per_run.len; i++) {
     LLVMValueRef inst = s->per_run.data[i];
-    if (LLVMIsALoadInst(inst) && vmap_get(&s->loop_of, inst) == l && !vmap_get(&s->defer_of, inst))
-      LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), vmap_get(&s->delta_of, run_group(g, inst)));
+    if (read_of_run(s, inst, l)) LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), vmap_get(&s->delta_of, run_group(g, inst)));
   }
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, no);
@@ -1134,7 +1138,7 @@ static void decide_runs(RevGen *g, Loop *l) {
   for (size_t k = 0; k < l->ivs.len; k++) last[k] = loop_iv_last(g, l, &l->ivs.data[k]); /* where the loop ended */
   for (size_t i = 0; i < s->per_run.len; i++) {
     LLVMValueRef inst = s->per_run.data[i], lo, hi;
-    if (!LLVMIsALoadInst(inst) || vmap_get(&s->loop_of, inst) != l || vmap_get(&s->defer_of, inst)) continue;
+    if (!read_of_run(s, inst, l)) continue;
     LLVMValueRef p = pointer_operand(inst);
     address_span(g, evaluate(g, l, p, first, rv), evaluate(g, l, p, last, rv), access_size(g, inst), &lo, &hi);
     if (planning) continue;

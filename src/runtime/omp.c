@@ -444,7 +444,7 @@ void __parad_rt_shared_plan(int nroots, unsigned long long *own, int nsums, unsi
     unsigned long long delta = field(r, id, k, SHADOW_DELTA);
     plan[OWN_SHADOW_LO] = delta && lo < hi ? lo + delta : ~0ull; /* ~0: no address is at or past it */
     plan[OWN_WHOLE] = lo < hi && lo == rlo && hi == rhi;
-    bool shared_part = rlo < rhi && !(lo == rlo && hi == rhi);
+    bool shared_part = rlo < rhi && !plan[OWN_WHOLE];
     if (elem[k] && delta && shared_part && rhi - rlo <= PRIVATE_LIMIT && !wrote_in(mine, nroots, rlo, rhi))
       keep_private(p, plan, rlo, rhi, lo, hi, delta, elem[k]);
   }
