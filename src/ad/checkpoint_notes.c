@@ -759,56 +759,6 @@ int checkpoint_check_copies(LLVMModuleRef m) {
 
 static bool fork(LLVMValueRef call, CallKind k) { return k == CALL_OMP && omp_classify(call) == OMP_FORK; }
 
-/* ---- a task's private copies ----
- * clang's task function finds its private copies by calling a function its entry passes it (the privates
- * map): an indirect call, which the notes would refuse, and which the light optimisation (after them)
- * makes direct. The notes make it direct first. */
-
-/* The parameter of fn that v is: itself, or (-O0) loaded from a slot that only ever holds it. */
-static LLVMValueRef parameter_in(LLVMValueRef fn, LLVMValueRef v) {
-  if (LLVMIsALoadInst(v) && LLVMIsAAllocaInst(LLVMGetOperand(v, 0))) {
-    LLVMValueRef slot = LLVMGetOperand(v, 0), stored = NULL;
-    for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
-      LLVMValueRef user = LLVMGetUser(u);
-      if (LLVMIsALoadInst(user) || ir_is_debug_intrinsic(user)) continue;
-      if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != slot || (stored && stored != LLVMGetOperand(user, 0)))
-        return NULL;
-      stored = LLVMGetOperand(user, 0);
-    }
-    v = stored;
-  }
-  for (unsigned i = 0; v && i < LLVMCountParams(fn); i++)
-    if (LLVMGetParam(fn, i) == v) return v;
-  return NULL;
-}
-
-/* The function every call of fn passes as parameter i (NULL if fn is reached otherwise, or passes others). */
-static LLVMValueRef passed_function(LLVMValueRef fn, unsigned i) {
-  if (LLVMGetLinkage(fn) != LLVMInternalLinkage && LLVMGetLinkage(fn) != LLVMPrivateLinkage) return NULL;
-  LLVMValueRef same = NULL;
-  for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef call = LLVMGetUser(u);
-    if (!ir_is_call(call) || ir_called_function(call) != fn || i >= ir_num_call_args(call)) return NULL;
-    LLVMValueRef a = LLVMGetArgOperand(call, i);
-    if (!LLVMIsAFunction(a) || (same && same != a)) return NULL;
-    same = a;
-  }
-  return same;
-}
-
-static void direct_private_maps(LLVMModuleRef m) {
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-        if (!ir_is_call(i) || ir_called_function(i) || LLVMIsAInlineAsm(LLVMGetCalledValue(i))) continue;
-        LLVMValueRef p = parameter_in(f, LLVMGetCalledValue(i)), callee = NULL;
-        for (unsigned k = 0; p && k < LLVMCountParams(f) && !callee; k++)
-          if (LLVMGetParam(f, k) == p) callee = passed_function(f, k);
-        if (callee && LLVMGlobalGetValueType(callee) == LLVMGetCalledFunctionType(i))
-          LLVMSetOperand(i, (unsigned)LLVMGetNumOperands(i) - 1, callee);
-      }
-}
-
 int checkpoint_note_steps(LLVMModuleRef m) {
   int before = diag_error_count();
   Ck ck;
@@ -816,7 +766,6 @@ int checkpoint_note_steps(LLVMModuleRef m) {
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !found; f = LLVMGetNextFunction(f))
     found = LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, STEP, strlen(STEP)) != NULL;
   if (!found) return 0;
-  direct_private_maps(m);
   checkpoint_begin(&ck, m);
   ValueList steps = {0};
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))

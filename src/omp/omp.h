@@ -44,6 +44,14 @@ void omp_prepare(LLVMModuleRef m);
 /* Part of it: in those functions (fns), a task's private copy of a sum becomes a local added into the
  * variable atomically when the task returns (omp_task_reductions.c). */
 void omp_open_task_reductions(LLVMModuleRef m, const ValueList *fns);
+/* Part of it: an untied task's allocation (OMP_TASK_ALLOC) made tied, its entry running its parts in one
+ * call (omp_untied.c); entries already joined are in `joined`. Left as it is where the entry's shape is
+ * not clang's. */
+void omp_run_tied(LLVMModuleRef m, LLVMValueRef alloc, ValueMap *joined);
+/* Part of it, over the whole module: a task function's call of the map of its private copies, which
+ * clang makes through a pointer its entry passes, made direct, and replaced by the copies' addresses
+ * (omp_private_maps.c). */
+void omp_direct_private_maps(LLVMModuleRef m);
 /* After the light optimisation, which infers readonly and nocapture: the outlined functions' parameters
  * that are the address of a shared variable the region only reads, and that nothing else can reach,
  * become noalias (omp_captures.c). Returns how many, so that the caller hoists their loads again. */
@@ -80,9 +88,13 @@ bool omp_end_reduce_has_barrier(LLVMValueRef call);
  * overwrites shared data rather than adding into it; omp_critical_order.c). */
 bool omp_critical_order_matters(LLVMValueRef enter);
 /* For __kmpc_omp_task_with_deps, on the code clang wrote (before optimising, which may merge the stores
- * that fill the dependences): whether one is mutexinoutset or inoutset, which order the tasks in no fixed
- * way. omp_prepare marks such spawns (OMP_UNORDERED_DEPS metadata) for reverse mode to refuse. */
+ * that fill the dependences): whether one is inoutset, whose tasks run in no fixed order among themselves.
+ * omp_prepare marks such spawns (OMP_UNORDERED_DEPS metadata) for reverse mode to refuse. */
 bool omp_spawn_has_unordered_deps(LLVMValueRef call);
+/* Its mutexinoutset dependences made inout: the tasks that name the same datum then run in the order they
+ * were created, which mutual exclusion allows (a schedule among those it allows), and the reverse sweep
+ * reverses that order. */
+void omp_serialise_mutexinoutset(LLVMValueRef call);
 #define OMP_UNORDERED_DEPS "parad.unordered_deps"
 /* The lock operand of OMP_CRITICAL, OMP_END_CRITICAL, OMP_REDUCE, OMP_END_REDUCE. */
 LLVMValueRef omp_lock(LLVMValueRef call);

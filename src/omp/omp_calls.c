@@ -1,6 +1,7 @@
 /* Which libomp entry point a call is (see omp.h). */
 #include "omp/omp.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir/ir.h"
@@ -131,21 +132,42 @@ LLVMValueRef omp_lock(LLVMValueRef call) {
   }
 }
 
-/* Stores of a dependence kind with mutexinoutset (4) or inoutset (8) into the array at p or its elements. */
-static bool stores_unordered_kind(LLVMValueRef p, int depth) {
+enum { DEP_INOUT = 3, DEP_MUTEXINOUTSET = 4, DEP_INOUTSET = 8 }; /* kmp_depend_info's flags */
+
+/* The stores of a constant dependence kind into the array at p or its elements. */
+static void kind_stores(LLVMValueRef p, int depth, ValueList *out) {
   for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
-    if (LLVMIsAGetElementPtrInst(user) && depth < 8 && stores_unordered_kind(user, depth + 1)) return true;
+    if (LLVMIsAGetElementPtrInst(user) && depth < 8) kind_stores(user, depth + 1, out);
     if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p) {
       LLVMValueRef v = LLVMGetOperand(user, 0);
-      if (LLVMIsAConstantInt(v) && LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 8 && (LLVMConstIntGetZExtValue(v) & 0xc)) return true;
+      if (LLVMIsAConstantInt(v) && LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 8) vec_push(out, user);
     }
   }
-  return false;
+}
+
+/* The dependence kinds the spawn's array is filled with (none for other calls). */
+static ValueList spawn_kind_stores(LLVMValueRef call) {
+  ValueList stores = {0};
+  if (strcmp(ir_called_name(call), "__kmpc_omp_task_with_deps") || ir_num_call_args(call) < 5) return stores;
+  LLVMValueRef deps = ir_address_base(LLVMGetArgOperand(call, 4));
+  if (LLVMIsAAllocaInst(deps)) kind_stores(deps, 0, &stores);
+  return stores;
 }
 
 bool omp_spawn_has_unordered_deps(LLVMValueRef call) {
-  if (strcmp(ir_called_name(call), "__kmpc_omp_task_with_deps") || ir_num_call_args(call) < 5) return false;
-  LLVMValueRef deps = ir_address_base(LLVMGetArgOperand(call, 4));
-  return LLVMIsAAllocaInst(deps) && stores_unordered_kind(deps, 0);
+  ValueList stores = spawn_kind_stores(call);
+  bool found = false;
+  for (size_t i = 0; i < stores.len; i++) found |= (LLVMConstIntGetZExtValue(LLVMGetOperand(stores.data[i], 0)) & DEP_INOUTSET) != 0;
+  vec_free(&stores);
+  return found;
+}
+
+void omp_serialise_mutexinoutset(LLVMValueRef call) {
+  ValueList stores = spawn_kind_stores(call);
+  for (size_t i = 0; i < stores.len; i++) {
+    LLVMValueRef v = LLVMGetOperand(stores.data[i], 0);
+    if (LLVMConstIntGetZExtValue(v) == DEP_MUTEXINOUTSET) LLVMSetOperand(stores.data[i], 0, LLVMConstInt(LLVMTypeOf(v), DEP_INOUT, 0));
+  }
+  vec_free(&stores);
 }

@@ -4,7 +4,9 @@
  * Before differentiating, every reduction in the functions a derivative reaches is turned into the
  * critical-section method: each thread adds its part under the reduction's lock, in code Parad
  * differentiates like any other (and reverses one thread at a time, in the opposite order). The
- * program computes the same; the optimiser then drops the other methods' code. */
+ * program computes the same; the optimiser then drops the other methods' code. Untied tasks are made
+ * tied first (omp_untied.c), and tasks' calls of their private copies' maps are expanded
+ * (omp_private_maps.c). */
 #include "omp/omp.h"
 
 #include <stdlib.h>
@@ -120,6 +122,7 @@ static void mark_unordered_deps(LLVMValueRef call) {
 }
 
 static void rewrite(LLVMValueRef call) {
+  omp_serialise_mutexinoutset(call);
   mark_unordered_deps(call);
   OmpKind kind = omp_classify(call);
   if (kind != OMP_REDUCE && kind != OMP_END_REDUCE) return;
@@ -147,7 +150,22 @@ static void rewrite(LLVMValueRef call) {
   LLVMDisposeBuilder(b);
 }
 
+/* Before the other rewrites: tying a task edits its entry, which may be one of fns. */
+static void tie_untied_tasks(LLVMModuleRef m, const ValueList *fns) {
+  ValueList allocs = {0};
+  ValueMap joined;
+  vmap_init(&joined);
+  for (size_t k = 0; k < fns->len; k++)
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fns->data[k]); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        if (ir_is_call(i) && omp_is_runtime_call(i) && omp_classify(i) == OMP_TASK_ALLOC) vec_push(&allocs, i);
+  for (size_t j = 0; j < allocs.len; j++) omp_run_tied(m, allocs.data[j], &joined);
+  vec_free(&allocs);
+  vmap_free(&joined);
+}
+
 void omp_prepare(LLVMModuleRef m) {
+  omp_direct_private_maps(m);
   ValueMap seen;
   ValueList order = {0};
   vmap_init(&seen);
@@ -156,6 +174,7 @@ void omp_prepare(LLVMModuleRef m) {
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
         if (request_is_canonical_call(i)) reach(ir_strip_pointer_casts(LLVMGetArgOperand(i, request_fn_arg(i))), &seen, &order);
   omp_open_task_reductions(m, &order);
+  tie_untied_tasks(m, &order);
   for (size_t k = 0; k < order.len; k++) {
     ValueList calls = {0};
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(order.data[k]); bb; bb = LLVMGetNextBasicBlock(bb))

@@ -204,7 +204,8 @@ static bool task_pair(RevGen *g, LLVMValueRef alloc, RevPair *pair, unsigned lon
       !(omp_task_flags(flags, true) & OMP_TASK_TIED)) {
     if (g->phase == WRITING_AUG) /* once */
       rev_error(g, alloc, "reverse mode cannot differentiate this task: its body is not in the program, it is "
-                          "untied or detachable, or its private copies have destructors");
+                          "detachable, its private copies have destructors, or it is untied and not as clang cuts "
+                          "untied tasks");
     return false;
   }
   *at = (LLVMConstIntGetZExtValue(size) + 7) & ~7ull;
@@ -376,8 +377,8 @@ static void aug_task_spawn(RevGen *g, LLVMValueRef call) {
   LLVMValueRef alloc = spawned(g, call, &pair, &at);
   unsigned unordered = LLVMGetMDKindIDInContext(g->ctx, OMP_UNORDERED_DEPS, (unsigned)strlen(OMP_UNORDERED_DEPS));
   if (alloc && LLVMGetMetadata(call, unordered))
-    rev_error(g, call, "reverse mode cannot differentiate a task with depend(mutexinoutset) or depend(inoutset): "
-                       "such tasks run in an order the dependences do not fix, and the reverse sweep needs it");
+    rev_error(g, call, "reverse mode cannot differentiate a task with depend(inoutset): such tasks run in an "
+                       "order the dependences do not fix, and the reverse sweep needs it");
   if (alloc && ir_num_call_args(call) >= 5) { /* for the adjoint task, and the task's inputs (rev_shared.c) */
     LLVMValueRef args[3] = {task_record(g, g->b, aug_value(g, alloc), at), aug_value(g, LLVMGetArgOperand(call, 3)),
                             aug_value(g, LLVMGetArgOperand(call, 4))};
