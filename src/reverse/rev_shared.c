@@ -24,6 +24,7 @@
 
 #include <llvm-c/DebugInfo.h>
 
+#include "analysis/dependence.h"
 #include "analysis/memtype.h"
 #include "omp/omp.h"
 #include "reverse/rev_internal.h"
@@ -89,6 +90,7 @@ struct SharedMemory {
    * for a region's thread); rev: the input and the distance from it to the copy. The loads read from the
    * copy, and per load a slot holding whether it does (a task's: in the current run of its loop). */
   bool *input;
+  bool *output; /* (a task's) an object it writes, whose loads in loops read what it holds as the task ends */
   LLVMValueRef *input_at;
   LLVMValueRef *copy_lo, *copy_len, *copy_delta;
   ValueList copied;
@@ -468,6 +470,58 @@ static bool gathered(RevGen *g, size_t k) {
   return false;
 }
 
+/* ---- a task's outputs: read back from a copy of what they hold as it ends ----
+ * A triangular solve in place reads, in its inner loop, the entries of its row it finished earlier: an
+ * object it writes (under a depend(inout:), as the tile it solves), at addresses no later store of the
+ * task writes again. Those reads hold, as the task ends, what they read: copied then with the task's
+ * inputs (the part of the dependence the task read), they are read back from the copy in the reverse
+ * sweep instead of being recorded one by one. No later store of the object overwrites what such a read
+ * read: proven by the dependence test (analysis/dependence.h), store by store. Another object of the
+ * task that aliases it and writes there is found at run time (the copy is refused with a message), as
+ * for inputs. */
+
+enum { MAX_OUTPUT_STORES = 16 }; /* the test's cost: loads times stores */
+
+/* The stores of object k, in `stores`; false when there are more than the test takes. */
+static bool stores_of(RevGen *g, size_t k, ValueList *stores) {
+  struct SharedMemory *s = g->shared;
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i))
+      if (LLVMIsAStoreInst(i) && (size_t)vmap_get(&s->root_of, i) == k + 1) {
+        if (stores->len == MAX_OUTPUT_STORES) return false;
+        vec_push(stores, i);
+      }
+  return true;
+}
+
+/* Whether no store of load's object may overwrite, after the load, what it read. */
+static bool final_read(RevGen *g, LLVMValueRef load) {
+  struct SharedMemory *s = g->shared;
+  ValueList stores = {0};
+  bool final = stores_of(g, (size_t)vmap_get(&s->root_of, load) - 1, &stores);
+  if (final && !g->dependence) g->dependence = dependence_new(g->orig);
+  for (size_t i = 0; i < stores.len && final; i++) final = !dependence_may_overwrite(g->dependence, load, stores.data[i]);
+  vec_free(&stores);
+  return final;
+}
+
+/* A task's objects that it writes only by stores of its own (inputs_analyse has refused every other
+ * write), and reads in loops. */
+static void outputs_analyse(RevGen *g) {
+  struct SharedMemory *s = g->shared;
+  s->output = xcalloc(s->roots.len, sizeof *s->output);
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
+      size_t k1 = (size_t)vmap_get(&s->root_of, i);
+      if (k1 && LLVMIsAStoreInst(i)) s->output[k1 - 1] = true;
+    }
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
+      size_t k1 = (size_t)vmap_get(&s->root_of, i);
+      if (k1 && !LLVMIsAStoreInst(i) && !LLVMIsALoadInst(i)) s->output[k1 - 1] = false; /* an atomic */
+    }
+}
+
 /* The objects the function only reads, where every write of memory other threads may see is one it notes
  * (the runtime checks that none was into what it copies), and the loads read from their copies. */
 static void inputs_analyse(RevGen *g) {
@@ -494,11 +548,14 @@ static void inputs_analyse(RevGen *g) {
     for (size_t k = 0; k < s->roots.len; k++) s->input[k] = s->input[k] && !written[k] && gathered(g, k);
     free(written);
   }
+  if (g->task_body) outputs_analyse(g);
   for (size_t b = 0; b < g->cfg.blocks.len; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
       size_t k1 = LLVMIsALoadInst(i) ? (size_t)vmap_get(&s->root_of, i) : 0;
-      if (!k1 || !s->input[k1 - 1] || vmap_get(&s->defer_of, i)) continue;
+      if (!k1 || vmap_get(&s->defer_of, i)) continue;
       bool per_run = vmap_get(&s->loop_of, i);
+      if (s->output && s->output[k1 - 1] && per_run && final_read(g, i)) vec_push(&s->copied, i);
+      if (!s->input[k1 - 1]) continue;
       if (g->task_body ? per_run : innermost(g, g->cfg.blocks.data[b]) != NULL) vec_push(&s->copied, i);
     }
 }
@@ -575,7 +632,8 @@ static void find_inputs(RevGen *g, LLVMBasicBlockRef bb) {
     if (!s->input_at[k] || (LLVMIsAInstruction(r) ? LLVMGetInstructionParent(r) : g->cfg.blocks.data[0]) != bb) continue;
     LLVMValueRef args[4] = {LLVMConstInt(i32, k, 0), LLVMConstInt(i32, s->roots.len, 0), aug_value(g, r), s->input_at[k]};
     LLVMTypeRef params[4] = {i32, i32, g->ptr_type, g->ptr_type};
-    ir_call_named(g->b, "__parad_rt_shared_input", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 4, 0), args, 4);
+    const char *fn = s->output && s->output[k] ? "__parad_rt_shared_output" : "__parad_rt_shared_input";
+    ir_call_named(g->b, fn, LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 4, 0), args, 4);
     if (!g->region_body) continue;
     LLVMValueRef len;
     aug_input(g, (unsigned)k, &len);
@@ -678,6 +736,7 @@ void shared_free(RevGen *g) {
   vec_free(&s->copied);
   vmap_free(&s->copy_flag);
   free(s->input);
+  free(s->output);
   free(s->input_at);
   free(s->copy_lo);
   free(s->copy_len);
@@ -736,7 +795,7 @@ void shared_aug_entry(RevGen *g) {
     s->input_at = xcalloc(s->roots.len, sizeof *s->input_at);
     LLVMTypeRef pair = LLVMArrayType2(g->i64, 2);
     for (size_t k = 0; k < s->roots.len; k++) {
-      if (!s->input[k] || !copy_needed(g, k)) continue;
+      if (!(s->input[k] || (s->output && s->output[k])) || !copy_needed(g, k)) continue;
       s->input_at[k] = LLVMBuildAlloca(g->b, pair, "input");
       LLVMBuildStore(g->b, LLVMConstNull(pair), s->input_at[k]);
     }

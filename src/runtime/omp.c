@@ -372,12 +372,17 @@ static unsigned long long field(ParadRegion *r, int thread, int root, int which)
  * any object. Its own reads of what it wrote are not separated from the write by a barrier: the reverse
  * of the write reads the adjoint the reads added, which must not wait in a buffer. (Other threads' writes
  * are: the barrier's adjoint adds the buffer; other tasks' by the end of the adjoint task.) */
-static bool wrote_in(const unsigned long long *ranges, int nroots, unsigned long long lo, unsigned long long hi) {
+/* Whether an object other than `but` (-1: any) wrote in [lo, hi). */
+static bool wrote_in_but(const unsigned long long *ranges, int nroots, unsigned long long lo, unsigned long long hi, int but) {
   for (int m = 0; m < nroots; m++) {
     unsigned long long c = ranges[m * RANGE_FIELDS + WRITTEN_LO], d = ranges[m * RANGE_FIELDS + WRITTEN_HI];
-    if (c < d && c < hi && d > lo) return true;
+    if (m != but && c < d && c < hi && d > lo) return true;
   }
   return false;
+}
+
+static bool wrote_in(const unsigned long long *ranges, int nroots, unsigned long long lo, unsigned long long hi) {
+  return wrote_in_but(ranges, nroots, lo, hi, -1);
 }
 
 /* A private buffer p for the floats of e bytes read at [rlo, rhi), whose shadow is delta bytes on, less the
@@ -604,9 +609,9 @@ typedef struct ParadTaskRecord {
   unsigned long long *ranges;
   unsigned char *may_sum;
   Private *priv;
-  /* Inputs read from copies (task_input): the dependences' kinds as the program wrote them, and per object
-   * the input dependence its reads in loops were tested against (1 + its index, 0: none) and the copy of
-   * what it read there. */
+  /* Inputs read from copies (shared_copy): the dependences' kinds as the program wrote them, and per
+   * object the dependence its reads in loops were tested against (1 + its index, negative for an output,
+   * 0: none) and the copy of what it read there. */
   unsigned char *kinds;
   int *input_of;
   Copy *copies;
@@ -787,30 +792,41 @@ static void region_plan_copies(ParadRegion *r, int id, unsigned long long *own) 
 
 /* Forward sweep, where object k of nroots (at p) is computed: the input [out[0], out[0] + out[1]) around
  * p, whose reads in loops the function does not record (0, 0: none, all are recorded). A task's is one
- * of its input dependences; one that an output or inout dependence of the same task overlaps is none. */
-void __parad_rt_shared_input(int k, int nroots, const void *p, unsigned long long *out) {
+ * of its input dependences; one that an output or inout dependence of the same task overlaps is none.
+ * For an output (__parad_rt_shared_output: an object the task writes, whose reads in loops read what it
+ * holds as the task ends), one of its output or inout dependences. */
+static void shared_copy(int k, int nroots, const void *p, unsigned long long *out, bool output) {
   ParadTape *t = __parad_rt_current;
   ParadTaskRecord *r = t ? t->task : NULL;
   out[0] = out[1] = 0;
-  if (t && !r && t->region && k >= 0 && k < nroots) region_input(t->region, k, nroots, out);
+  if (t && !r && t->region && !output && k >= 0 && k < nroots) region_input(t->region, k, nroots, out);
   if (!r || !r->kinds || k < 0 || k >= nroots) return;
   intptr_t a = (intptr_t)p;
   for (int d = 0; d < r->ndeps; d++) {
     intptr_t lo = r->deps[d].base;
     size_t len = r->deps[d].len;
-    if (r->kinds[d] != 1 || a < lo || (size_t)(a - lo) >= len || len > COPY_LIMIT) continue;
+    if ((output ? r->kinds[d] == 1 : r->kinds[d] != 1) || a < lo || (size_t)(a - lo) >= len || len > COPY_LIMIT) continue;
     bool written = false;
-    for (int e = 0; e < r->ndeps && !written; e++)
+    for (int e = 0; e < r->ndeps && !written && !output; e++)
       written = r->kinds[e] != 1 && r->deps[e].base < lo + (intptr_t)len && lo < r->deps[e].base + (intptr_t)r->deps[e].len;
     if (written) continue;
     if (!r->input_of) {
       r->input_of = xcalloc((size_t)nroots, sizeof *r->input_of);
       r->nroots = nroots;
     }
-    r->input_of[k] = d + 1;
+    r->input_of[k] = output ? -(d + 1) : d + 1;
     out[0] = (unsigned long long)lo, out[1] = len;
     return;
   }
+}
+
+void __parad_rt_shared_input(int k, int nroots, const void *p, unsigned long long *out) { shared_copy(k, nroots, p, out, false); }
+void __parad_rt_shared_output(int k, int nroots, const void *p, unsigned long long *out) { shared_copy(k, nroots, p, out, true); }
+
+/* The dependence object k's reads in loops were tested against (input_of: 1 + its index, negative for an
+ * output). */
+static const struct ParadDepend *copied_dependence(const ParadTaskRecord *r, int k) {
+  return &r->deps[abs(r->input_of[k]) - 1];
 }
 
 /* As the function returns: the part of each input its object's reads covered, copied. */
@@ -819,15 +835,19 @@ static void copy_inputs(ParadTaskRecord *r) {
   r->copies = xcalloc((size_t)r->nroots, sizeof *r->copies);
   for (int k = 0; k < r->nroots; k++) {
     if (!r->input_of[k]) continue;
-    const struct ParadDepend *d = &r->deps[r->input_of[k] - 1];
+    const struct ParadDepend *d = copied_dependence(r, k);
     const unsigned long long *f = &r->ranges[RANGE_FIELDS * k];
     unsigned long long dlo = (unsigned long long)d->base, dhi = dlo + d->len;
     unsigned long long lo = f[READ_LO] > dlo ? f[READ_LO] : dlo, hi = f[READ_HI] < dhi ? f[READ_HI] : dhi;
     if (lo >= hi) continue; /* nothing read there */
-    if (wrote_in(r->ranges, r->nroots, lo, hi))
+    if (r->input_of[k] > 0 && wrote_in(r->ranges, r->nroots, lo, hi))
       fatal("an OpenMP task wrote memory that it names in depend(in: ...) and reads: reverse mode reads what a "
             "task read of its inputs from a copy made as the task ends, and needs the task to only read them "
             "(name the memory in depend(inout: ...) instead)");
+    if (r->input_of[k] < 0 && wrote_in_but(r->ranges, r->nroots, lo, hi, k))
+      fatal("an OpenMP task wrote, through one pointer, memory of its depend(inout: ...) that it reads through "
+            "another: reverse mode reads the values such a task reads of what it writes from a copy made as the "
+            "task ends, and needs them written through the pointer they are read through");
     copy_range(&r->copies[k], lo, hi);
   }
 }
@@ -897,7 +917,7 @@ static void task_plan(ParadTape *t, int nroots, unsigned long long *own, int nsu
   for (int k = 0; k < nroots && r->input_of; k++) {
     Copy *c = r->copies ? &r->copies[k] : NULL;
     if (!r->input_of[k] || !c || !c->data) continue;
-    const struct ParadDepend *d = &r->deps[r->input_of[k] - 1];
+    const struct ParadDepend *d = copied_dependence(r, k);
     plan_copy(&own[PLAN_FIELDS * k], c, (unsigned long long)d->base, d->len);
   }
   for (int k = 0; k < nroots && team; k++) {
