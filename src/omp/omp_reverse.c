@@ -380,9 +380,12 @@ static void aug_task_spawn(RevGen *g, LLVMValueRef call) {
     rev_error(g, call, "reverse mode cannot differentiate a task with depend(inoutset): such tasks run in an "
                        "order the dependences do not fix, and the reverse sweep needs it");
   if (alloc && ir_num_call_args(call) >= 5) { /* for the adjoint task, and the task's inputs (rev_shared.c) */
-    LLVMValueRef args[3] = {task_record(g, g->b, aug_value(g, alloc), at), aug_value(g, LLVMGetArgOperand(call, 3)),
-                            aug_value(g, LLVMGetArgOperand(call, 4))};
-    runtime_void(g, g->b, "__parad_rt_task_note_deps", args, 3);
+    /* quiet: the region's own function, doing nothing with adjoints but through its tasks, reversed as
+       adjoint tasks (runtime/omp.c: readers' adjoints, one at a time) */
+    LLVMValueRef quiet = LLVMConstInt(LLVMInt32TypeInContext(g->ctx), g->region_body && adjoint_tasks(g), 0);
+    LLVMValueRef args[4] = {task_record(g, g->b, aug_value(g, alloc), at), aug_value(g, LLVMGetArgOperand(call, 3)),
+                            aug_value(g, LLVMGetArgOperand(call, 4)), quiet};
+    runtime_void(g, g->b, "__parad_rt_task_note_deps", args, 4);
   }
   aug_clone(g, call);
 }

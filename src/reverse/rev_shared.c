@@ -73,6 +73,7 @@ struct SharedMemory {
    * every read of it is of floats of one type), else 0; rev: the shadow address the thread's private
    * buffer mirrors from, its length and the buffer (0 when it has none). */
   unsigned char *elem;
+  unsigned char *adds; /* per object, whether the reverse sweep adds adjoints into (or clears) its shadow */
   LLVMValueRef *pbase, *plen, *priv;
   LLVMValueRef *slo; /* rev: the thread's own part's start in the shadow's addresses (all ones if unknown) */
   LLVMValueRef *plo; /* rev: the start of the range the private buffer mirrors, in the object's addresses */
@@ -714,6 +715,15 @@ void shared_analyse(RevGen *g) {
   for (size_t k = 0; k < s->roots.len; k++)
     if (mixed[k] || !activity_shadowed(g->act, s->roots.data[k])) s->elem[k] = 0;
   free(mixed);
+  s->adds = xcalloc(s->roots.len, 1);
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
+      size_t k1 = (size_t)vmap_get(&s->root_of, i);
+      if (!k1) continue;
+      LLVMValueRef v = LLVMIsALoadInst(i) ? i : LLVMIsAStoreInst(i) ? LLVMGetOperand(i, 0) : LLVMGetOperand(i, 1);
+      LLVMTypeRef t = LLVMTypeOf(v); /* floats, or integers that may carry their bits (rev_lanes.c) */
+      if (ir_contains_fp(t) ? activity_active(g->act, v) : ir_is_int(t) && activity_varied(g->act, v)) s->adds[k1 - 1] = 1;
+    }
   find_indices(g);
   inputs_analyse(g);
 }
@@ -737,6 +747,7 @@ void shared_free(RevGen *g) {
   vmap_free(&s->copy_flag);
   free(s->input);
   free(s->output);
+  free(s->adds);
   free(s->input_at);
   free(s->copy_lo);
   free(s->copy_len);
@@ -1000,9 +1011,14 @@ void shared_aug_exit(RevGen *g) {
     LLVMValueRef idx = LLVMConstInt(g->i64, k, 0);
     LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i64, s->ranges[k], ""), LLVMBuildGEP2(g->b, g->i64, ranges, &idx, 1, ""));
   }
-  LLVMValueRef args[4] = {LLVMConstInt(i32, s->roots.len, 0), ranges, LLVMConstInt(i32, nd, 0), flags};
-  LLVMTypeRef params[4] = {i32, g->ptr_type, i32, g->ptr_type};
-  ir_call_named(g->b, "__parad_rt_shared_note", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 4, 0), args, 4);
+  LLVMValueRef adds = LLVMBuildArrayAlloca(g->b, i8, LLVMConstInt(g->i64, s->roots.len, 0), "adds");
+  for (unsigned k = 0; k < s->roots.len; k++) {
+    LLVMValueRef idx = LLVMConstInt(g->i64, k, 0);
+    LLVMBuildStore(g->b, LLVMConstInt(i8, s->adds[k], 0), LLVMBuildGEP2(g->b, i8, adds, &idx, 1, ""));
+  }
+  LLVMValueRef args[5] = {LLVMConstInt(i32, s->roots.len, 0), ranges, LLVMConstInt(i32, nd, 0), flags, adds};
+  LLVMTypeRef params[5] = {i32, g->ptr_type, i32, g->ptr_type, g->ptr_type};
+  ir_call_named(g->b, "__parad_rt_shared_note", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 5, 0), args, 5);
 }
 
 /* ---- the reverse sweep ---- */

@@ -1114,8 +1114,11 @@ class Gen:
             ins = ["%s[0:%s]" % (a.name, a.length.expr().c()) if r.random() < 0.8 else "%s[0]" % a.name
                    for a in s.visible(["array"]) if a.base is None and a.other is None and a not in owned
                    and r.random() < 0.7]
+            # the element of each owned array the task writes, named as its output: what the task reads
+            # back of it may come from a copy made as the task ends (no random draw: the stream is kept)
+            outs = ["%s[%s]" % (a.name, iv) for a in owned]
             task = Omp("task", b, clauses=(["in_reduction(+ : %s)" % sums] if sums else []) +
-                       (["depend(inout : %s)" % chains] if chains else []) +
+                       (["depend(inout : %s)" % ", ".join(([chains] if chains else []) + outs)] if chains or outs else []) +
                        (["depend(in : %s)" % ", ".join(ins)] if ins else []))
             return Omp("taskgroup", [For(iv, 0, L.expr(), [task], himin=L.min())],
                        clauses=["task_reduction(+ : %s)" % sums] if sums else [])
