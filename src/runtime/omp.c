@@ -1073,6 +1073,7 @@ static void task_plan(ParadTape *t, int nroots, unsigned long long *own, int nsu
     unsigned long long rlo = f[READ_LO], rhi = f[READ_HI], delta = f[SHADOW_DELTA], *plan = &own[PLAN_FIELDS * k], lo, hi;
     if (held(r, rlo, rhi, f[WRITTEN_LO], f[WRITTEN_HI], &lo, &hi) || owned(r, f[WRITTEN_LO], f[WRITTEN_HI], &lo, &hi)) {
       plan[OWN_LO] = lo, plan[OWN_HI] = hi, plan[OWN_SHADOW_LO] = delta ? lo + delta : ~0ull;
+      plan[OWN_WHOLE] = rlo < rhi && lo <= rlo && rhi <= hi; /* no test per address: all it read is its own */
       continue;
     }
     if (elem[k] && delta && rlo < rhi && rhi - rlo <= TASK_PRIVATE_LIMIT && !wrote_in(r->ranges, nroots, rlo, rhi))

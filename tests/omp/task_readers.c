@@ -7,7 +7,9 @@
 //   loose: the same, and a task that reads X without naming it (legal: nothing writes X meanwhile), whose
 //     adjoint adds into X's shadow with no dependence to order it;
 //   two creators: the tasks made by the threads of a worksharing loop (not siblings: no dependence orders
-//     them), reading one datum.
+//     them), reading one datum;
+//   partial: a task writes half of X (its inout) from the other half, which eight tasks read meanwhile
+//     (their in): its adjoint adds plainly only into the half it wrote.
 // f(x) = weighted sums of the tiles. Gradients against tangents (1e-11) and central differences (1e-6),
 // at 1, 2 and 4 threads at -O2, 3 at -O0. Built counting adjoint updates (PARAD_COUNT_UPDATES), at 4
 // threads: the exclusive graph adds atomically only into the shadow of its input (read by the writer,
@@ -85,7 +87,27 @@ static double creators(const double *p) {
   return total(Y);
 }
 
-static double f(const double *p) { return exclusive(p) + loose(p) + creators(p); }
+/* A task writes the lower half of X from the upper one, which other tasks read meanwhile (naming it):
+ * its adjoint adds plainly only into the half it wrote, the rest with the others' adds. */
+static double partial(const double *p) {
+  double X[N], Y[R][N];
+  fill(X, p);
+#pragma omp parallel
+#pragma omp single
+  {
+#pragma omp task depend(inout : X[0 : N / 2]) shared(X)
+    for (int i = 0; i < N / 2; i++) X[i] = X[i] * X[N / 2 + i] + sin(X[N - 1 - i]);
+    for (int r = 0; r < R; r++) {
+#pragma omp task depend(in : X[N / 2 : N / 2]) depend(out : Y[r]) shared(X, Y) firstprivate(r)
+      for (int i = 0; i < N; i++) Y[r][i] = X[N / 2 + i / 2] * X[N / 2 + (i * (r + 1)) % (N / 2)];
+    }
+  }
+  double s = total(Y);
+  for (int i = 0; i < N / 2; i++) s += 0.3 * X[i] * cos(0.05 * i);
+  return s;
+}
+
+static double f(const double *p) { return exclusive(p) + loose(p) + creators(p) + partial(p); }
 
 int main(void) {
   double p[M], g[M], g0[M] = {0}, v[M];
