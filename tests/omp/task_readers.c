@@ -26,6 +26,9 @@ double __parad_autodiff(void *, ...);
 void parad_adjoint_update_counts(unsigned long long *plain, unsigned long long *atomic);
 
 enum { N = 512, R = 8, M = 6 };
+#ifndef REPEATS
+#define REPEATS 40 /* fewer under valgrind (valgrind.test) */
+#endif
 
 static void fill(double *restrict x, const double *restrict p) {
   for (int i = 0; i < N; i++) x[i] = sin(p[i % M] + 0.01 * i);
@@ -134,7 +137,7 @@ int main(void) {
     CHECK_CLOSE(g0[j], __parad_fwddiff((void *)f, p, v), 1e-11);
     CHECK_CLOSE(g0[j], fd_component(f, p, M, j, 1e-5), 1e-6);
   }
-  for (int t = 0; t < 40; t++) {
+  for (int t = 0; t < REPEATS; t++) {
     for (int i = 0; i < M; i++) g[i] = 0;
     __parad_autodiff((void *)f, p, g);
     for (int j = 0; j < M; j++) CHECK_CLOSE(g[j], g0[j], 1e-11);
