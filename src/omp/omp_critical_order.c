@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/calls.h"
 #include "ir/ir.h"
 #include "ir/valuemap.h"
 
@@ -48,6 +49,16 @@ static bool is_increment(LLVMValueRef store, const ValueMap *inside) {
   return false;
 }
 
+/* A call that writes none of the program's data: printf, or a checkpointed step's notes (the steps' noting
+ * copies of a task's function and of the helpers it calls note addresses inside its sections too, and
+ * ask for the thread number: before, such a section was taken for one that overwrites). */
+static bool writes_no_data(LLVMValueRef call) {
+  if (call_classify(call, NULL) != CALL_INACTIVE) return false;
+  for (unsigned k = 0, n = ir_num_call_args(call); k < n; k++)
+    if (call_writes_argument(call, k)) return false;
+  return true;
+}
+
 /* Whether a function the section calls may write memory other than its own stack (a helper computing a
  * value does not); a library function without pointer arguments (sin) does not. `open`: the functions
  * being looked at, around this one: a recursive call writes what its function's body writes, which is
@@ -75,9 +86,10 @@ static bool writes_memory_in(LLVMValueRef fn, int depth, ValueList *open) {
         writes = !LLVMIsAAllocaInst(ir_address_base(LLVMGetOperand(i, 1)));
       } else if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAMemIntrinsic(i)) {
         writes = true;
-      } else if (ir_is_call_site(i) && !LLVMIsAIntrinsicInst(i)) {
+      } else if (ir_is_call_site(i) && !LLVMIsAIntrinsicInst(i) && !writes_no_data(i)) {
         LLVMValueRef callee = ir_called_function(i);
-        writes = !callee || omp_is_runtime_call(i) || writes_memory_in(callee, depth + 1, open);
+        bool omp = omp_is_runtime_call(i); /* thread numbers and work-sharing bookkeeping write no data */
+        writes = !callee || (omp ? omp_classify(i) != OMP_SCHEDULE : writes_memory_in(callee, depth + 1, open));
       }
     }
   open->len--;
@@ -120,7 +132,7 @@ bool omp_critical_order_matters(LLVMValueRef enter) {
         vec_push(&stores, i);
         matters |= ir_is_ptr(LLVMTypeOf(LLVMGetOperand(i, 0))); /* same_address follows loaded addresses */
       } else if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAMemIntrinsic(i)) matters = true;
-      else if (ir_is_call_site(i) && !LLVMIsAIntrinsicInst(i) && !omp_is_runtime_call(i)) {
+      else if (ir_is_call_site(i) && !LLVMIsAIntrinsicInst(i) && !omp_is_runtime_call(i) && !writes_no_data(i)) {
         LLVMValueRef callee = ir_called_function(i);
         matters |= !callee || writes_memory(callee);
       }
