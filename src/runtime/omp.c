@@ -755,9 +755,11 @@ static void decide_held(ParadRegion *g) {
     size_t n = 0;
     for (size_t i = 0; i < g->nnamed; i++) /* distinct ranges */
       if (!n || span_order(&g->named[n - 1], &g->named[i])) g->named[n++] = g->named[i];
+    unsigned long long reach = 0; /* the furthest end of the ranges before */
     for (size_t i = 0; i < n && !g->loose; i++) {
       Span *d = &g->named[i];
-      bool held = (i == 0 || g->named[i - 1].hi <= d->lo) && (i + 1 == n || d->hi <= g->named[i + 1].lo);
+      bool held = reach <= d->lo && (i + 1 == n || d->hi <= g->named[i + 1].lo);
+      reach = d->hi > reach ? d->hi : reach;
       for (size_t u = 0; u < g->nunnamed && held; u++) held = g->unnamed[u].hi <= d->lo || d->hi <= g->unnamed[u].lo;
       d->held = held;
     }
