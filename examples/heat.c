@@ -52,8 +52,11 @@ int main(void) {
   /* Each computation runs three times; the fastest run is the one timed (the first also warms caches). */
   double centre = 0, dk = 0, t_primal = 1e9, t_tangent = 1e9, t_vector = 1e9;
   double *dirs = calloc(4 * N, sizeof *dirs), *dworks = calloc(4 * 2 * N, sizeof *dworks);
+  /* Smooth directions, nowhere tiny: a narrow bump's tails would carry tangents below the smallest
+     normal double ahead of the diffusion front, and arithmetic on subnormal numbers runs many times
+     slower on some processors (four tangents took 25 simulations instead of 5 on an Intel Xeon). */
   for (int d = 0; d < 4; d++)
-    for (int i = 0; i < N; i++) dirs[d * N + i] = exp(-pow((i - N / 2.0 - 40.0 * (d - 1.5)) / 15.0, 2));
+    for (int i = 0; i < N; i++) dirs[d * N + i] = 1 + 0.5 * cos(0.002 * (d + 1) * i + 0.7 * d);
   Four du;
   for (int rep = 0; rep < 3; rep++) {
     double t0 = seconds();
