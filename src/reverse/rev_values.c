@@ -428,7 +428,9 @@ void plan_followers(RevGen *g) {
     sp->record_bytes = 0; /* laid out again without what p records */
     for (size_t i = 0; i < sp->captures.len; i++) {
       Capture *c = &sp->captures.data[i], *there = find_capture(g, pb, c->item);
-      if (there && there->frame_slot < 0) {
+      /* not a load read back from a copy: its slot in p's record is left empty when it is */
+      bool copied = there && there->item.kind == NEED_PRIMAL && shared_copied_in(g, there->item.value, there->block);
+      if (there && there->frame_slot < 0 && !copied) {
         c->below = true;
         c->offset = there->offset;
       } else {
