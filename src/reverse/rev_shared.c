@@ -569,7 +569,7 @@ bool shared_copied_in(RevGen *g, LLVMValueRef load, LLVMBasicBlockRef bb) {
 }
 
 LLVMValueRef shared_copy_flag(RevGen *g, const Capture *c) {
-  if (c->item.kind != NEED_PRIMAL || c->below || c->frame_slot >= 0 || !shared_copied_in(g, c->item.value, c->block))
+  if (c->item.kind != NEED_PRIMAL || c->frame_slot >= 0 || !shared_copied_in(g, c->item.value, c->block))
     return NULL;
   return g->phase != PLANNING ? vmap_get(&g->shared->copy_flag, c->item.value) : NULL;
 }

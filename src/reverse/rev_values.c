@@ -428,9 +428,7 @@ void plan_followers(RevGen *g) {
     sp->record_bytes = 0; /* laid out again without what p records */
     for (size_t i = 0; i < sp->captures.len; i++) {
       Capture *c = &sp->captures.data[i], *there = find_capture(g, pb, c->item);
-      /* not a load read back from a copy: its slot in p's record is left empty when it is */
-      bool copied = there && there->item.kind == NEED_PRIMAL && shared_copied_in(g, there->item.value, there->block);
-      if (there && there->frame_slot < 0 && !copied) {
+      if (there && there->frame_slot < 0) {
         c->below = true;
         c->offset = there->offset;
       } else {
@@ -533,8 +531,14 @@ static LLVMValueRef materialise(RevGen *g, LLVMBasicBlockRef bb, Item it, LLVMVa
     Capture *c = find_capture(g, at, it);
     if (!c) return placeholder(item_type(g, it));
     if (c->frame_slot >= 0) return vmap_get(&g->frame_value, c);
+    if (c->below) { /* in the record of the block before, which this one follows */
+      LLVMValueRef back = LLVMConstInt(g->i64, -(long long)plan_of(g, g->cfg.preds[cfg_index(&g->cfg, bb)].data[0])->record_bytes, 1);
+      record = LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), record, &back, 1, "below");
+    }
+    /* a load read from its copy in runs the forward sweep did not record, where its slot (here, or in the
+       record of the block before) stays empty */
     LLVMValueRef copied = shared_copy_flag(g, c);
-    if (copied) { /* read from the task's copy of its input in runs the forward sweep did not record */
+    if (copied) {
       LLVMBasicBlockRef yes, no, join;
       rev_diamond(g, LLVMBuildLoad2(g->b, LLVMInt1TypeInContext(g->ctx), copied, ""), &yes, &no, &join);
       LLVMPositionBuilderAtEnd(g->b, yes);
@@ -550,10 +554,6 @@ static LLVMValueRef materialise(RevGen *g, LLVMBasicBlockRef bb, Item it, LLVMVa
       LLVMBasicBlockRef from[2] = {yes, no};
       LLVMAddIncoming(phi, vals, from, 2);
       return phi;
-    }
-    if (c->below) {
-      LLVMValueRef back = LLVMConstInt(g->i64, -(long long)plan_of(g, g->cfg.preds[cfg_index(&g->cfg, bb)].data[0])->record_bytes, 1);
-      return tape_load(g, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), record, &back, 1, "below"), c->offset, item_type(g, it));
     }
     return tape_load(g, record, c->offset, item_type(g, it));
   }
