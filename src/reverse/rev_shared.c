@@ -92,6 +92,7 @@ struct SharedMemory {
    * copy, and per load a slot holding whether it does (a task's: in the current run of its loop). */
   bool *input;
   bool *output; /* (a task's) an object it writes, whose loads in loops read what it holds as the task ends */
+  ValueList *output_stores; /* per object, its stores (when outputs are analysed) */
   LLVMValueRef *input_at;
   LLVMValueRef *copy_lo, *copy_len, *copy_delta;
   ValueList copied;
@@ -483,44 +484,32 @@ static bool gathered(RevGen *g, size_t k) {
 
 enum { MAX_OUTPUT_STORES = 16 }; /* the test's cost: loads times stores */
 
-/* The stores of object k, in `stores`; false when there are more than the test takes. */
-static bool stores_of(RevGen *g, size_t k, ValueList *stores) {
-  struct SharedMemory *s = g->shared;
-  for (size_t b = 0; b < g->cfg.blocks.len; b++)
-    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i))
-      if (LLVMIsAStoreInst(i) && (size_t)vmap_get(&s->root_of, i) == k + 1) {
-        if (stores->len == MAX_OUTPUT_STORES) return false;
-        vec_push(stores, i);
-      }
-  return true;
-}
-
 /* Whether no store of load's object may overwrite, after the load, what it read. */
 static bool final_read(RevGen *g, LLVMValueRef load) {
   struct SharedMemory *s = g->shared;
-  ValueList stores = {0};
-  bool final = stores_of(g, (size_t)vmap_get(&s->root_of, load) - 1, &stores);
-  if (final && !g->dependence) g->dependence = dependence_new(g->orig);
-  for (size_t i = 0; i < stores.len && final; i++) final = !dependence_may_overwrite(g->dependence, load, stores.data[i]);
-  vec_free(&stores);
-  return final;
+  const ValueList *stores = &s->output_stores[(size_t)vmap_get(&s->root_of, load) - 1];
+  if (!g->dependence) g->dependence = dependence_new(g->orig);
+  for (size_t i = 0; i < stores->len; i++)
+    if (dependence_may_overwrite(g->dependence, load, stores->data[i])) return false;
+  return true;
 }
 
 /* A task's objects that it writes only by stores of its own (inputs_analyse has refused every other
- * write), and reads in loops. */
+ * write), at most MAX_OUTPUT_STORES, and their stores. */
 static void outputs_analyse(RevGen *g) {
   struct SharedMemory *s = g->shared;
   s->output = xcalloc(s->roots.len, sizeof *s->output);
+  s->output_stores = xcalloc(s->roots.len, sizeof *s->output_stores);
+  bool *atomic = xcalloc(s->roots.len, sizeof *atomic);
   for (size_t b = 0; b < g->cfg.blocks.len; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
       size_t k1 = (size_t)vmap_get(&s->root_of, i);
-      if (k1 && LLVMIsAStoreInst(i)) s->output[k1 - 1] = true;
+      if (k1 && LLVMIsAStoreInst(i)) vec_push(&s->output_stores[k1 - 1], i);
+      else if (k1 && !LLVMIsALoadInst(i)) atomic[k1 - 1] = true;
     }
-  for (size_t b = 0; b < g->cfg.blocks.len; b++)
-    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
-      size_t k1 = (size_t)vmap_get(&s->root_of, i);
-      if (k1 && !LLVMIsAStoreInst(i) && !LLVMIsALoadInst(i)) s->output[k1 - 1] = false; /* an atomic */
-    }
+  for (size_t k = 0; k < s->roots.len; k++)
+    s->output[k] = s->output_stores[k].len && s->output_stores[k].len <= MAX_OUTPUT_STORES && !atomic[k];
+  free(atomic);
 }
 
 /* The objects the function only reads, where every write of memory other threads may see is one it notes
@@ -731,6 +720,7 @@ void shared_analyse(RevGen *g) {
 void shared_free(RevGen *g) {
   struct SharedMemory *s = g->shared;
   if (!s) return;
+  for (size_t k = 0; s->output_stores && k < s->roots.len; k++) vec_free(&s->output_stores[k]);
   vec_free(&s->roots);
   vec_free(&s->deferred);
   vec_free(&s->deferred_type);
@@ -746,6 +736,7 @@ void shared_free(RevGen *g) {
   vec_free(&s->copied);
   vmap_free(&s->copy_flag);
   free(s->input);
+  free(s->output_stores);
   free(s->output);
   free(s->adds);
   free(s->input_at);

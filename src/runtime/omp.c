@@ -1012,14 +1012,17 @@ static Private *task_private(ParadTape *t, int *nroots) {
  * that read a few floats far apart would pay for the whole range. */
 enum { TASK_PRIVATE_LIMIT = 4 << 20 };
 
-/* The part of [lo, hi) (what a task wrote) that one of its output or inout dependences covers (the
- * largest), in *olo, *ohi; false when none does. */
-static bool owned(ParadTaskRecord *r, unsigned long long lo, unsigned long long hi, unsigned long long *olo, unsigned long long *ohi) {
+/* The largest part of [lo, hi) that one of the task's dependences covers, in *olo, *ohi (false when none
+ * does): among its output and inout dependences (what it wrote there is its own), or (held) among those its
+ * adjoint holds (readers' adjoints, one at a time). */
+static bool largest_part(const ParadTaskRecord *r, unsigned long long lo, unsigned long long hi, bool held,
+                         unsigned long long *olo, unsigned long long *ohi) {
   *olo = *ohi = 0;
-  for (int d = 0; r->kinds && d < r->ndeps; d++) {
+  for (int d = 0; d < r->ndeps; d++) {
+    bool counts = held ? r->held && r->held[d] : r->kinds && (r->kinds[d] == 2 || r->kinds[d] == 3);
     unsigned long long dlo = (unsigned long long)r->deps[d].base, dhi = dlo + r->deps[d].len;
     unsigned long long a = lo > dlo ? lo : dlo, b = hi < dhi ? hi : dhi;
-    if ((r->kinds[d] == 2 || r->kinds[d] == 3) && a < b && b - a > *ohi - *olo) *olo = a, *ohi = b;
+    if (counts && a < b && b - a > *ohi - *olo) *olo = a, *ohi = b;
   }
   return *olo < *ohi;
 }
@@ -1031,13 +1034,7 @@ static bool held(ParadTaskRecord *r, unsigned long long rlo, unsigned long long 
                  unsigned long long whi, unsigned long long *olo, unsigned long long *ohi) {
   unsigned long long lo = rlo < rhi ? rlo : wlo, hi = rlo < rhi ? rhi : whi;
   if (wlo < whi) lo = wlo < lo ? wlo : lo, hi = whi > hi ? whi : hi;
-  *olo = *ohi = 0;
-  for (int d = 0; r->held && d < r->ndeps; d++) {
-    unsigned long long dlo = (unsigned long long)r->deps[d].base, dhi = dlo + r->deps[d].len;
-    unsigned long long a = lo > dlo ? lo : dlo, b = hi < dhi ? hi : dhi;
-    if (r->held[d] && a < b && b - a > *ohi - *olo) *olo = a, *ohi = b;
-  }
-  return *olo < *ohi;
+  return largest_part(r, lo, hi, true, olo, ohi);
 }
 
 /* Reverse sweep, as the task's reverse function starts (see __parad_rt_shared_plan). Where several threads
@@ -1073,7 +1070,8 @@ static void task_plan(ParadTape *t, int nroots, unsigned long long *own, int nsu
   for (int k = 0; k < nroots && team; k++) {
     const unsigned long long *f = &r->ranges[RANGE_FIELDS * k];
     unsigned long long rlo = f[READ_LO], rhi = f[READ_HI], delta = f[SHADOW_DELTA], *plan = &own[PLAN_FIELDS * k], lo, hi;
-    if (held(r, rlo, rhi, f[WRITTEN_LO], f[WRITTEN_HI], &lo, &hi) || owned(r, f[WRITTEN_LO], f[WRITTEN_HI], &lo, &hi)) {
+    if (held(r, rlo, rhi, f[WRITTEN_LO], f[WRITTEN_HI], &lo, &hi) ||
+        largest_part(r, f[WRITTEN_LO], f[WRITTEN_HI], false, &lo, &hi)) {
       plan[OWN_LO] = lo, plan[OWN_HI] = hi, plan[OWN_SHADOW_LO] = delta ? lo + delta : ~0ull;
       plan[OWN_WHOLE] = rlo < rhi && lo <= rlo && rhi <= hi; /* no test per address: all it read is its own */
       continue;
