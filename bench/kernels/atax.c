@@ -29,7 +29,7 @@ static double atax(const double *restrict A, const double *restrict x, double *r
 static double primal(const double *x) { return atax(A_(x), X_(x), tmp, y, w); }
 
 static void gradient(const double *x, double *g) {
-  memset(dtmp, 0, sizeof(double) * M), memset(dy, 0, sizeof(double) * N);
+  kernel_zero(dtmp, sizeof(double) * M), kernel_zero(dy, sizeof(double) * N);
   __parad_autodiff((void *)atax, A_(x), A_(g), X_(x), X_(g), tmp, dtmp, y, dy, parad_const, w);
 }
 

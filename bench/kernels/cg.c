@@ -48,7 +48,7 @@ static double cg(const int *restrict rowptr, const int *restrict col, const doub
 static double primal(const double *x) { return cg(rowptr, col, VAL(x), B(x), work, w); }
 
 static void gradient(const double *x, double *g) {
-  memset(dwork, 0, sizeof(double) * 4 * N);
+  kernel_zero(dwork, sizeof(double) * 4 * N);
   __parad_autodiff((void *)cg, parad_const, rowptr, parad_const, col, VAL(x), VAL(g), B(x), B(g), work, dwork,
                    parad_const, w);
 }

@@ -31,7 +31,7 @@ static double cholesky(const double *restrict A, double *restrict L, const doubl
 static double primal(const double *x) { return cholesky(x, L, W); }
 
 static void gradient(const double *x, double *g) {
-  memset(dL, 0, sizeof(double) * N * N);
+  kernel_zero(dL, sizeof(double) * N * N);
   __parad_autodiff((void *)cholesky, x, g, L, dL, parad_const, W);
 }
 

@@ -40,8 +40,8 @@ static double correlation(const double *restrict X, double *restrict stat, doubl
 static double primal(const double *x) { return correlation(x, stat, Xn, corr, W); }
 
 static void gradient(const double *x, double *g) {
-  memset(dstat, 0, sizeof(double) * 2 * M), memset(dXn, 0, sizeof(double) * M * N),
-      memset(dcorr, 0, sizeof(double) * M * M);
+  kernel_zero(dstat, sizeof(double) * 2 * M), kernel_zero(dXn, sizeof(double) * M * N),
+      kernel_zero(dcorr, sizeof(double) * M * M);
   __parad_autodiff((void *)correlation, x, g, stat, dstat, Xn, dXn, corr, dcorr, parad_const, W);
 }
 

@@ -33,7 +33,7 @@ static double covariance(const double *restrict X, double *restrict mean, double
 static double primal(const double *x) { return covariance(x, mean, Xc, cov, W); }
 
 static void gradient(const double *x, double *g) {
-  memset(dmean, 0, sizeof(double) * M), memset(dXc, 0, sizeof(double) * M * N), memset(dcov, 0, sizeof(double) * M * M);
+  kernel_zero(dmean, sizeof(double) * M), kernel_zero(dXc, sizeof(double) * M * N), kernel_zero(dcov, sizeof(double) * M * M);
   __parad_autodiff((void *)covariance, x, g, mean, dmean, Xc, dXc, cov, dcov, parad_const, W);
 }
 

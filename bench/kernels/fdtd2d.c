@@ -48,7 +48,7 @@ static double fdtd2d(const double *restrict ex0, const double *restrict ey0, con
 static double primal(const double *x) { return fdtd2d(EX(x), EY(x), HZ(x), FICT(x), work, w); }
 
 static void gradient(const double *x, double *g) {
-  memset(dwork, 0, sizeof(double) * 3 * F);
+  kernel_zero(dwork, sizeof(double) * 3 * F);
   __parad_autodiff((void *)fdtd2d, EX(x), EX(g), EY(x), EY(g), HZ(x), HZ(g), FICT(x), FICT(g), work, dwork, parad_const,
                    w);
 }

@@ -30,7 +30,7 @@ static double gemm(const double *restrict A, const double *restrict B, const dou
 static double primal(const double *x) { return gemm(A_(x), B_(x), C_(x), D, W); }
 
 static void gradient(const double *x, double *g) {
-  memset(dD, 0, sizeof(double) * M * Q);
+  kernel_zero(dD, sizeof(double) * M * Q);
   __parad_autodiff((void *)gemm, A_(x), A_(g), B_(x), B_(g), C_(x), C_(g), D, dD, parad_const, W);
 }
 

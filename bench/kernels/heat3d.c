@@ -36,7 +36,7 @@ static double heat3d(const double *restrict u0, double *restrict work, const dou
 static double primal(const double *x) { return heat3d(x, work, w); }
 
 static void gradient(const double *x, double *g) {
-  memset(dwork, 0, sizeof(double) * 2 * NNN);
+  kernel_zero(dwork, sizeof(double) * 2 * NNN);
   __parad_autodiff((void *)heat3d, x, g, work, dwork, parad_const, w);
 }
 

@@ -27,7 +27,7 @@ static double jacobi1d(const double *restrict u0, double *restrict work, const d
 static double primal(const double *x) { return jacobi1d(x, work, w); }
 
 static void gradient(const double *x, double *g) {
-  memset(dwork, 0, sizeof(double) * 2 * N);
+  kernel_zero(dwork, sizeof(double) * 2 * N);
   __parad_autodiff((void *)jacobi1d, x, g, work, dwork, parad_const, w);
 }
 

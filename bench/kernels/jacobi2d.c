@@ -32,7 +32,7 @@ static double jacobi2d(const double *restrict u0, double *restrict work, const d
 static double primal(const double *x) { return jacobi2d(x, work, w); }
 
 static void gradient(const double *x, double *g) {
-  memset(dwork, 0, sizeof(double) * 2 * NN);
+  kernel_zero(dwork, sizeof(double) * 2 * NN);
   __parad_autodiff((void *)jacobi2d, x, g, work, dwork, parad_const, w);
 }
 

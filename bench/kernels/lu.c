@@ -26,7 +26,7 @@ static double lu(const double *restrict A, double *restrict LU, const double *re
 static double primal(const double *x) { return lu(x, LU, W); }
 
 static void gradient(const double *x, double *g) {
-  memset(dLU, 0, sizeof(double) * N * N);
+  kernel_zero(dLU, sizeof(double) * N * N);
   __parad_autodiff((void *)lu, x, g, LU, dLU, parad_const, W);
 }
 

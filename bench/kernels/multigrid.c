@@ -79,7 +79,7 @@ static double multigrid(const double *restrict f, double *restrict u, const doub
 static double primal(const double *x) { return multigrid(x, u, w); }
 
 static void gradient(const double *x, double *g) {
-  memset(du, 0, sizeof(double) * S * S);
+  kernel_zero(du, sizeof(double) * S * S);
   __parad_autodiff((void *)multigrid, x, g, u, du, parad_const, w);
 }
 

@@ -25,7 +25,7 @@ static double seidel2d(const double *restrict u0, double *restrict u, const doub
 static double primal(const double *x) { return seidel2d(x, u, w); }
 
 static void gradient(const double *x, double *g) {
-  memset(du, 0, sizeof(double) * NN);
+  kernel_zero(du, sizeof(double) * NN);
   __parad_autodiff((void *)seidel2d, x, g, u, du, parad_const, w);
 }
 

@@ -29,7 +29,7 @@ static double syrk(const double *restrict A, const double *restrict C, double *r
 static double primal(const double *x) { return syrk(A_(x), C_(x), D, W); }
 
 static void gradient(const double *x, double *g) {
-  memset(dD, 0, sizeof(double) * N * N);
+  kernel_zero(dD, sizeof(double) * N * N);
   __parad_autodiff((void *)syrk, A_(x), A_(g), C_(x), C_(g), D, dD, parad_const, W);
 }
 

@@ -74,7 +74,7 @@ static double factor(const double *restrict A, Tile *restrict a, const double *r
 static double primal(const double *x) { return factor(x, tiles, W); }
 
 static void gradient(const double *x, double *g) {
-  memset(dtiles, 0, sizeof(Tile) * T * T);
+  kernel_zero(dtiles, sizeof(Tile) * T * T);
   __parad_autodiff((void *)factor, x, g, tiles, dtiles, parad_const, W);
 }
 

@@ -25,7 +25,7 @@ static double trisolv(const double *restrict L, const double *restrict b, double
 static double primal(const double *x) { return trisolv(L_(x), B_(x), xs, w); }
 
 static void gradient(const double *x, double *g) {
-  memset(dxs, 0, sizeof(double) * N);
+  kernel_zero(dxs, sizeof(double) * N);
   __parad_autodiff((void *)trisolv, L_(x), L_(g), B_(x), B_(g), xs, dxs, parad_const, w);
 }
 
