@@ -178,6 +178,13 @@ int pipeline_run(const char *in_path, const char *out_path, const PipelineOption
     rc = PIPELINE_FAILED;
     goto done;
   }
+  /* A region's sum that no one reads after it (a gradient drops the function's result): only after
+   * inlining can that be seen, so the clean-up of what fed it comes after the pipeline. */
+  if (o->opt != '0' && omp_drop_unread_shared_writes(m) &&
+      !run_passes(m, tm, "function(adce,instcombine,simplifycfg)", false, false, false, 0, o->verbose)) {
+    rc = PIPELINE_FAILED;
+    goto done;
+  }
   if (o->text_output ? LLVMPrintModuleToFile(m, out_path, &msg) : LLVMWriteBitcodeToFile(m, out_path)) {
     fprintf(stderr, "parad-cc: error: cannot write %s\n", out_path);
     rc = PIPELINE_FAILED;

@@ -56,6 +56,9 @@ void omp_direct_private_maps(LLVMModuleRef m);
  * that are the address of a shared variable the region only reads, and that nothing else can reach,
  * become noalias (omp_captures.c). Returns how many, so that the caller hoists their loads again. */
 unsigned omp_mark_read_only_captures(LLVMModuleRef m);
+/* After the optimiser: deletes the stores of parallel regions into locals of the forking function that
+ * nothing reads after the fork (omp_unread_shared.c); how many such locals. */
+unsigned omp_drop_unread_shared_writes(LLVMModuleRef m);
 
 /* Whether a call is to the OpenMP runtime (libomp's __kmpc_* entry points and omp_*_lock), and which. */
 bool omp_is_runtime_call(LLVMValueRef call);

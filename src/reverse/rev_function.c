@@ -176,6 +176,7 @@ static void plan(RevGen *g) {
   plan_layout(g);
   plan_bulk(g);
   plan_followers(g);
+  plan_copied_last(g);
 }
 
 /* PARAD_PLAN=1 in the environment prints what each block records, for tuning the tape (=all: every
@@ -193,6 +194,7 @@ static void print_plan(RevGen *g) {
             g->cfg.cyclic[b] ? " (in a loop)" : "", first, p->record_bytes);
     LLVMDisposeMessage(first);
     if (p->bulk) fprintf(stderr, ", reserved with the records of loop #%d's iterations", cfg_index(&g->cfg, p->bulk->header));
+    if (p->copied_bytes) fprintf(stderr, ", %u where its loads are read from copies", p->record_bytes - p->copied_bytes);
     fputc('\n', stderr);
     if (replayed) fprintf(stderr, "    predecessor replayed from the branches\n");
     for (size_t i = 0; i < p->captures.len; i++) {
@@ -227,6 +229,7 @@ static void write_captures(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef *pred_p
   LLVMValueRef record = p->bulk             ? bulk_record(g, bb)
                         : !p->record_bytes ? NULL
                         : p->follows       ? tape_reserve_unchecked(g, p->record_bytes)
+                        : p->copied_bytes  ? tape_reserve_value(g, record_size(g, p))
                                            : tape_reserve_ahead(g, p->record_bytes, p->headroom);
   for (size_t i = 0; i < p->captures.len; i++) {
     Capture *c = &p->captures.data[i];
@@ -564,7 +567,10 @@ static void write_rev(RevGen *g) {
     BlockPlan *p = &g->plan[b];
     /* a block that reads its predecessor's record releases its own even when empty: the release makes
        the chunk holding both the current one */
-    LLVMValueRef record = p->bulk ? bulk_record(g, bb) : p->record_bytes || p->follows ? tape_release(g, p->record_bytes) : NULL;
+    LLVMValueRef record = p->bulk                        ? bulk_record(g, bb)
+                          : p->copied_bytes              ? tape_release_value(g, record_size(g, p))
+                          : p->record_bytes || p->follows ? tape_release(g, p->record_bytes)
+                                                          : NULL;
     materialise_needs(g, bb, record);
     LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
     if (g->ret_active && LLVMGetInstructionOpcode(term) == LLVMRet && LLVMGetNumOperands(term) == 1)

@@ -107,6 +107,7 @@ typedef struct {
    * for both at once, and the block reads what P records instead of recording it again. */
   bool follows;          /* P's record is right below this block's */
   unsigned headroom;     /* P: the largest record of a block that follows it */
+  unsigned copied_bytes; /* the record's last bytes: loads read back from a region's copy, where they are */
 } BlockPlan;
 
 typedef struct {
@@ -210,6 +211,10 @@ LLVMBasicBlockRef item_def_block(RevGen *g, Item it);
 void plan_layout(RevGen *g);
 /* After plan_bulk: the blocks whose records follow their predecessor's (BlockPlan.follows). */
 void plan_followers(RevGen *g);
+/* After plan_followers: loads read back from a region's copy laid out last in their block's record
+ * (BlockPlan.copied_bytes), and the record's size in a run: without them where they are all copied. */
+void plan_copied_last(RevGen *g);
+LLVMValueRef record_size(RevGen *g, BlockPlan *p);
 /* At the start of a reverse block, after its record was read: materialises every need of the block. */
 void materialise_needs(RevGen *g, LLVMBasicBlockRef orig_block, LLVMValueRef record_ptr);
 bool writes_only_own_memory(LLVMValueRef fn);

@@ -441,6 +441,41 @@ void plan_followers(RevGen *g) {
   free(can);
 }
 
+/* A load that a run reads back from a region's copy of its input leaves its slot empty in that run: laid
+ * out last, such loads are left out of the record where all of the block's are copied (cg's product: a
+ * row's record 16 -> 8 bytes). Not in a block that follows another or is followed: a follower finds its
+ * predecessor's slots by the size of the predecessor's record. */
+void plan_copied_last(RevGen *g) {
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+    BlockPlan *p = &g->plan[b];
+    if (!p->record_bytes || p->bulk || p->follows || p->headroom) continue;
+    unsigned bytes = 0, copied = 0;
+    for (int last = 0; last < 2; last++)
+      for (size_t i = 0; i < p->captures.len; i++) {
+        Capture *c = &p->captures.data[i];
+        if (c->frame_slot >= 0 || c->below) continue;
+        bool is_copied = c->item.kind == NEED_PRIMAL && shared_copied_in(g, c->item.value, c->block);
+        if (is_copied != (last == 1)) continue;
+        c->offset = bytes;
+        bytes += tape_slot_bytes(g, item_type(g, c->item));
+        if (last) copied += tape_slot_bytes(g, item_type(g, c->item));
+      }
+    p->copied_bytes = copied < bytes ? copied : 0; /* a record of copies only: its loop's run_copied */
+  }
+}
+
+LLVMValueRef record_size(RevGen *g, BlockPlan *p) {
+  LLVMValueRef full = LLVMConstInt(g->i64, p->record_bytes, 0), all = NULL;
+  if (!p->copied_bytes || g->phase == PLANNING) return full;
+  for (size_t i = 0; i < p->captures.len; i++) {
+    LLVMValueRef flag = shared_copy_flag(g, &p->captures.data[i]);
+    if (!flag) continue;
+    LLVMValueRef copied = LLVMBuildLoad2(g->b, LLVMInt1TypeInContext(g->ctx), flag, "");
+    all = all ? LLVMBuildAnd(g->b, all, copied, "") : copied;
+  }
+  return LLVMBuildSelect(g->b, all, LLVMConstInt(g->i64, p->record_bytes - p->copied_bytes, 0), full, "record.size");
+}
+
 /* ---- values in the reverse sweep ---- */
 
 static LLVMValueRef placeholder(LLVMTypeRef t) { return LLVMGetUndef(t); }
