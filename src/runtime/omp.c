@@ -551,6 +551,12 @@ static void merge_buffers(Private *priv, int nroots, unsigned long long *atomic)
  * the adds of all of them (correlation's gradient at 2 threads: 3% of its time, while the other thread
  * waited). Where the threads' shadows of one object lie apart (never seen), one thread adds its buffers
  * after another. */
+static bool any_buffer(ParadRegion *r, int k) {
+  for (int t = 0; t < r->nthreads; t++)
+    if (thread_private(r, t)[k].buffer) return true;
+  return false;
+}
+
 static void merge_slice(ParadRegion *r, int k, int id) {
   unsigned long long lo = ~0ull, hi = 0, delta = 0;
   for (int t = 0; t < r->nthreads; t++) {
@@ -581,18 +587,25 @@ static void merge_slice(ParadRegion *r, int k, int id) {
   }
 }
 
-static void wait_for_team(ParadRegion *r, int *arrived) {
+/* Counts this thread in and waits for the team: `arrived` reaches `round` times the team's size. */
+static void wait_for_team(ParadRegion *r, int *arrived, int round) {
   __atomic_add_fetch(arrived, 1, __ATOMIC_ACQ_REL);
-  while (__atomic_load_n(arrived, __ATOMIC_ACQUIRE) < r->nthreads) sched_yield();
+  while (__atomic_load_n(arrived, __ATOMIC_ACQUIRE) < round * r->nthreads) sched_yield();
 }
 
+/* One object after another, all threads waiting for each: two objects may be one array reached through
+ * two pointers, whose slices would overlap (examples/md's positions: a wrong gradient, 12 runs in 20,
+ * without the wait). The last wait also keeps each thread's buffers until no other reads them. */
 void __parad_rt_shared_flush_final(void) {
   ParadTape *t = __parad_rt_current;
   ParadRegion *r = t ? t->region : NULL;
   if (!r || !r->priv) return;
-  wait_for_team(r, &r->finished);
-  for (int k = 0; k < r->nroots; k++) merge_slice(r, k, omp_get_thread_num());
-  wait_for_team(r, &r->merged); /* another thread may still read this one's buffers */
+  wait_for_team(r, &r->finished, 1);
+  for (int k = 0, round = 0; k < r->nroots; k++) {
+    if (!any_buffer(r, k)) continue;
+    merge_slice(r, k, omp_get_thread_num());
+    wait_for_team(r, &r->merged, ++round);
+  }
 }
 
 /* Reverse sweep: this thread's (or task's) private adjoints go into the shadows. */
