@@ -443,7 +443,7 @@ void plan_followers(RevGen *g) {
 
 /* A load that a run reads back from a region's copy of its input leaves its slot empty in that run: laid
  * out last, such loads are left out of the record where all of the block's are copied (cg's product: a
- * row's record 16 -> 8 bytes). Not in a block that follows another or is followed: a follower finds its
+ * row's record 16 -> 8 bytes; a record of such loads only, none). Not in a block that follows another or is followed: a follower finds its
  * predecessor's slots by the size of the predecessor's record. */
 void plan_copied_last(RevGen *g) {
   for (size_t b = 0; b < g->cfg.blocks.len; b++) {
@@ -460,7 +460,7 @@ void plan_copied_last(RevGen *g) {
         bytes += tape_slot_bytes(g, item_type(g, c->item));
         if (last) copied += tape_slot_bytes(g, item_type(g, c->item));
       }
-    p->copied_bytes = copied < bytes ? copied : 0; /* a record of copies only: its loop's run_copied */
+    p->copied_bytes = copied;
   }
 }
 
