@@ -231,6 +231,9 @@ bool rederived(RevGen *g, LLVMValueRef v);
 bool rev_free_at(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb, bool floats, unsigned *budget);
 /* A floating-point value or comparison (an instruction). */
 bool rev_floating(LLVMValueRef v);
+/* Whether a copy of instruction v computes v's value to the bit: no fast-math flag lets the optimiser
+ * rearrange one copy and not the other (no-signed-zeros aside: it never changes a comparison). */
+bool rev_same_bits(LLVMValueRef v);
 /* Whether v is a load made in a loop, or computed from one within a few instructions (phis not followed):
  * data that may change from one iteration to the next (a CSR row's extent), unlike constants, counters
  * and what was read once. */

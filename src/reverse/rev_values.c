@@ -254,6 +254,11 @@ bool rederived(RevGen *g, LLVMValueRef v) { return (recomputable(v) && !worth_re
 
 bool rev_floating(LLVMValueRef v) { return LLVMGetInstructionOpcode(v) == LLVMFCmp || ir_is_fp_or_fp_vector(LLVMTypeOf(v)); }
 
+bool rev_same_bits(LLVMValueRef v) {
+  return !LLVMIsAInstruction(v) || !LLVMCanValueUseFastMathFlags(v) ||
+         !(LLVMGetFastMathFlags(v) & ~(LLVMFastMathFlags)LLVMFastMathNoSignedZeros);
+}
+
 static bool read_in_loop(RevGen *g, LLVMValueRef v, int depth) {
   if (!LLVMIsAInstruction(v) || LLVMIsAPHINode(v) || depth > 6) return false;
   if (LLVMIsALoadInst(v)) return !cfg_runs_once(&g->cfg, LLVMGetInstructionParent(v));
@@ -270,7 +275,7 @@ bool rev_free_at(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb, bool floats, u
   if (!*budget || !cfg_dominates(&g->cfg, def, bb)) return false;
   --*budget;
   if (counted_iv_in(g, v, bb) || cfg_runs_once(&g->cfg, def)) return true;
-  if (!rederived(g, v) || (!floats && rev_floating(v))) return false;
+  if (!rederived(g, v) || (rev_floating(v) && (!floats || !rev_same_bits(v)))) return false;
   for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
     if (!rev_free_at(g, LLVMGetOperand(v, i), bb, floats, budget)) return false;
   return true;
@@ -446,9 +451,13 @@ void plan_followers(RevGen *g) {
  * row's record 16 -> 8 bytes; a record of such loads only, none). Not in a block that follows another or is followed: a follower finds its
  * predecessor's slots by the size of the predecessor's record. */
 void plan_copied_last(RevGen *g) {
-  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+  size_t n = g->cfg.blocks.len;
+  bool *followed = xcalloc(n + 1, sizeof *followed); /* headroom stays 0 where the follower records nothing */
+  for (size_t s = 0; s < n; s++)
+    if (g->plan[s].follows) followed[cfg_index(&g->cfg, g->cfg.preds[s].data[0])] = true;
+  for (size_t b = 0; b < n; b++) {
     BlockPlan *p = &g->plan[b];
-    if (!p->record_bytes || p->bulk || p->follows || p->headroom) continue;
+    if (!p->record_bytes || p->bulk || p->follows || followed[b]) continue;
     unsigned bytes = 0, copied = 0;
     for (int last = 0; last < 2; last++)
       for (size_t i = 0; i < p->captures.len; i++) {
@@ -462,6 +471,7 @@ void plan_copied_last(RevGen *g) {
       }
     p->copied_bytes = copied;
   }
+  free(followed);
 }
 
 LLVMValueRef record_size(RevGen *g, BlockPlan *p) {
