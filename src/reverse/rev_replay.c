@@ -16,13 +16,13 @@
  * Floating-point conditions are replayed too, where the recomputed value is the forward sweep's to the
  * bit: the same IEEE operations on the same inputs, none with a fast-math flag that would let the
  * optimiser rearrange one copy and not the other (under -ffast-math they stay recorded; a replay that
- * found no way to the block would trap, not guess). They were recorded at first: a
- * cut-off test of coordinates read again is taken at random, and the reverse sweep, waiting for the
- * recomputed value before it knows where to go, ran a Lennard-Jones gradient 11% slower than reading the
- * recorded way. Once the forward sweep no longer computes an energy nobody reads (omp_unread_shared.c), a
- * pair loop whose only record was that test has nothing left to do in the forward sweep, and the
- * optimiser removes it: the kernel suite's ljcells 31 -> 22 ms (2.42 -> 1.68 primals, 2.15 -> 1.50 times
- * the hand-written force loop); every other kernel and benchmark within its noise. Integer tests
+ * found no way to the block would trap, not guess). They were recorded at first: a cut-off test of
+ * coordinates read again is taken at random, and the reverse sweep, waiting for the recomputed value
+ * before it knows where to go, ran a Lennard-Jones gradient 11% slower than reading the recorded way.
+ * Once the forward sweep no longer computes an energy nobody reads (omp_unread_shared.c), a pair loop
+ * whose only record was that test has nothing left to do in the forward sweep, and the optimiser removes
+ * it: the kernel suite's ljcells 31 -> 22 ms (2.42 -> 1.68-1.75 primals, 2.15 -> 1.50-1.55 times the
+ * hand-written force loop); every other kernel and benchmark within its noise. Integer tests
  * of data read again in a loop (a row's extent, an index array's entry) are cheap and mostly predictable.
  * Tests of counters, constants and what was read once are recorded too: replayed, they gave LLVM
  * loop-invariant branches to unswitch in the reverse loops, and a multigrid gradient ran 10% slower (a row

@@ -448,8 +448,8 @@ void plan_followers(RevGen *g) {
 
 /* A load that a run reads back from a region's copy of its input leaves its slot empty in that run: laid
  * out last, such loads are left out of the record where all of the block's are copied (cg's product: a
- * row's record 16 -> 8 bytes; a record of such loads only, none). Not in a block that follows another or is followed: a follower finds its
- * predecessor's slots by the size of the predecessor's record. */
+ * row's record 16 -> 8 bytes; a record of such loads only, none). Not in a block that follows another or
+ * is followed: a follower finds its predecessor's slots by the size of the predecessor's record. */
 void plan_copied_last(RevGen *g) {
   size_t n = g->cfg.blocks.len;
   bool *followed = xcalloc(n + 1, sizeof *followed); /* headroom stays 0 where the follower records nothing */
