@@ -106,7 +106,8 @@ typedef struct {
   /* A block entered only from one block P, with nothing between P's record and its own: P makes room
    * for both at once, and the block reads what P records instead of recording it again. */
   bool follows;          /* P's record is right below this block's */
-  unsigned headroom;     /* P: the largest record of a block that follows it */
+  bool followed;         /* P: a block follows it */
+  unsigned headroom;     /* P: the largest record of a block that follows it (0 where it records nothing) */
   unsigned copied_bytes; /* the record's last bytes: loads read back from a region's copy, where they are */
 } BlockPlan;
 

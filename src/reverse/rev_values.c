@@ -441,6 +441,7 @@ void plan_followers(RevGen *g) {
         sp->record_bytes += tape_slot_bytes(g, item_type(g, c->item));
       }
     }
+    pp->followed = true;
     if (sp->record_bytes > pp->headroom) pp->headroom = sp->record_bytes;
   }
   free(can);
@@ -451,13 +452,9 @@ void plan_followers(RevGen *g) {
  * row's record 16 -> 8 bytes; a record of such loads only, none). Not in a block that follows another or
  * is followed: a follower finds its predecessor's slots by the size of the predecessor's record. */
 void plan_copied_last(RevGen *g) {
-  size_t n = g->cfg.blocks.len;
-  bool *followed = xcalloc(n + 1, sizeof *followed); /* headroom stays 0 where the follower records nothing */
-  for (size_t s = 0; s < n; s++)
-    if (g->plan[s].follows) followed[cfg_index(&g->cfg, g->cfg.preds[s].data[0])] = true;
-  for (size_t b = 0; b < n; b++) {
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
     BlockPlan *p = &g->plan[b];
-    if (!p->record_bytes || p->bulk || p->follows || followed[b]) continue;
+    if (!p->record_bytes || p->bulk || p->follows || p->followed) continue;
     unsigned bytes = 0, copied = 0;
     for (int last = 0; last < 2; last++)
       for (size_t i = 0; i < p->captures.len; i++) {
@@ -471,7 +468,6 @@ void plan_copied_last(RevGen *g) {
       }
     p->copied_bytes = copied;
   }
-  free(followed);
 }
 
 LLVMValueRef record_size(RevGen *g, BlockPlan *p) {
