@@ -275,6 +275,15 @@ static __attribute__((noinline)) void note_slow(ParadSite *s, char *base, char *
   pthread_mutex_unlock(&notes_lock);
 }
 
+/* Hull k of site s, kept in the loop's list of hulls no site holds. */
+static void evict(Ckpt *c, const ParadSite *s, int k) {
+  size_t cap = c->capevicted; /* the two arrays grow alike */
+  c->evicted = grow(c->evicted, &c->capevicted, c->nevicted + 1, sizeof *c->evicted);
+  c->evicted_kind = grow(c->evicted_kind, &cap, c->nevicted + 1, sizeof *c->evicted_kind);
+  c->evicted_kind[c->nevicted] = (int)s->kind;
+  c->evicted[c->nevicted++] = (Range){s->h[k].lo, s->h[k].hi};
+}
+
 static void note_locked(ParadSite *s, char *base, char *a, char *e, int kind) {
   Ckpt *c = active ? active : running;
   if (!s->kind) {
@@ -290,13 +299,7 @@ static void note_locked(ParadSite *s, char *base, char *a, char *e, int kind) {
   Hull h;
   if (k < 0) { /* a new base: its first bytes; the least recently grown hull gives way */
     k = HULLS - 1;
-    if (s->h[k].hi) {
-      size_t cap = c->capevicted; /* the two arrays grow alike */
-      c->evicted = grow(c->evicted, &c->capevicted, c->nevicted + 1, sizeof *c->evicted);
-      c->evicted_kind = grow(c->evicted_kind, &cap, c->nevicted + 1, sizeof *c->evicted_kind);
-      c->evicted_kind[c->nevicted] = (int)s->kind;
-      c->evicted[c->nevicted++] = (Range){s->h[k].lo, s->h[k].hi};
-    }
+    if (s->h[k].hi) evict(c, s, k);
     h = (Hull){base, a, e};
     if (kind == 1) log_bytes(c, a, (size_t)(e - a));
   } else {
@@ -357,13 +360,17 @@ void __parad_rt_ckpt_note_load_team(ParadSite *sites, int gtid, void *base, void
   note(s, shared, base, addr, size, 2);
 }
 
-static void forget_sites(Ckpt *c) {
+/* When the forward sweep ends: the sites' hulls move into the loop's own list (as if given way), and the
+ * sites start empty again. The loop may run again before this run's reverse sweep (inside another loop,
+ * or called twice): its stores then log into that run's snapshots, not find the hulls grown here. */
+static void keep_hulls(Ckpt *c) {
   for (ParadSite *s = c->sites, *n; s; s = n) {
     n = s->next;
+    for (int i = 0; i < HULLS; i++)
+      if (s->h[i].hi) evict(c, s, i);
     memset(s, 0, sizeof *s);
   }
   c->sites = NULL;
-  c->nevicted = 0;
 }
 
 /* The hulls of one kind of site (both kinds: 0), as disjoint sorted ranges. */
@@ -713,6 +720,7 @@ void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, 
   free(r);
   free(w);
   __parad_rt_tape_budget_take(pieces_bytes(&c->inputs));
+  keep_hulls(c);
   for (int i = 0; i < nenv; i++) memcpy(vars[i], c->closure[i], slots[i].size);
   relocate(c, c->closure, vars);
   *(int *)code = *(int *)cell;
@@ -798,7 +806,6 @@ void __parad_rt_ckpt_reverse(void *ctx, ParadStep advance, ParadStep youturn) {
             c->most_snapshots, c->step_tape);
   __parad_rt_tape_budget_give(pieces_bytes(&c->inputs));
   pieces_free(&c->inputs);
-  forget_sites(c);
   for (int i = 0; i < c->nenv; i++) {
     free(c->closure[i]);
     free(c->zeroed[i]);
