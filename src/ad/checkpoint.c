@@ -799,6 +799,90 @@ static bool checkpointed_loop(LLVMValueRef call, CallKind k) {
          !strcmp(ir_called_name(call), MARKER);
 }
 
+/* A parallel region or a task: other threads run part of the step. */
+static bool runs_threads(LLVMValueRef call, CallKind k) {
+  if (k != CALL_OMP) return false;
+  OmpKind c = omp_classify(call);
+  return c == OMP_FORK || c == OMP_TASK_ALLOC;
+}
+
+/* A call whose reverse sweep works on the memory it is given, not on a record. */
+static bool reverses_in_memory(LLVMValueRef call, CallKind k) {
+  LLVMValueRef f = ir_called_function(call), augment, gradient;
+  return checkpointed_loop(call, k) || (f && custom_lookup(f, &augment, &gradient));
+}
+
+bool checkpoint_slot_outlives_frame(LLVMValueRef slot) {
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(slot));
+  if (LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, NOTING, strlen(NOTING)))
+    return false; /* a step's own stack: no state of its loop, and its reverse sweep follows at once */
+  ValueList todo = {0};
+  ValueMap derived, seen;
+  vmap_init(&derived);
+  vmap_init(&seen);
+  vec_push(&todo, slot);
+  vmap_put(&derived, slot, slot);
+  bool outlives = false, escapes = false;
+  while (todo.len && !outlives && !escapes) {
+    LLVMValueRef p = todo.data[--todo.len];
+    for (LLVMUseRef u = LLVMGetFirstUse(p); u && !outlives && !escapes; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      switch (LLVMGetInstructionOpcode(user)) {
+      case LLVMGetElementPtr:
+      case LLVMBitCast:
+      case LLVMAddrSpaceCast:
+      case LLVMSelect:
+      case LLVMPHI:
+        if (!vmap_has(&derived, user)) {
+          vmap_put(&derived, user, user);
+          vec_push(&todo, user);
+        }
+        break;
+      case LLVMLoad: break;
+      case LLVMStore: escapes = LLVMGetOperand(user, 0) == p; break; /* the address itself stored */
+      case LLVMCall: {
+        const MathRule *rule;
+        CallKind k = call_classify(user, &rule);
+        LLVMValueRef callee = ir_called_function(user);
+        if (k == CALL_DEBUG || k == CALL_MEMCPY || k == CALL_MEMSET) break;
+        if (reverses_in_memory(user, k)) outlives = true;
+        else if (k == CALL_MODULE && callee) outlives = checkpoint_reaches(callee, reverses_in_memory, &seen);
+        else if (k == CALL_OMP && omp_classify(user) == OMP_FORK && omp_fork_outlined(user))
+          outlives = checkpoint_reaches(omp_fork_outlined(user), reverses_in_memory, &seen);
+        else escapes = k != CALL_MATH && k != CALL_INACTIVE && k != CALL_OMP && k != CALL_MPI;
+        break;
+      }
+      default: escapes = true;
+      }
+    }
+  }
+  if (escapes) { /* anywhere the function reaches */
+    vmap_free(&seen);
+    vmap_init(&seen);
+    outlives = checkpoint_reaches(fn, reverses_in_memory, &seen);
+  }
+  vec_free(&todo);
+  vmap_free(&derived);
+  vmap_free(&seen);
+  return outlives;
+}
+
+/* Whether fn, or a function it calls (not a region it forks), creates tasks: inside a parallel region
+ * of the program's, any thread of its team may run them. */
+static bool tasks_outside_regions(LLVMValueRef fn, ValueMap *seen) {
+  if (vmap_has(seen, fn)) return false;
+  vmap_put(seen, fn, fn);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      const MathRule *rule;
+      if (!ir_is_call(i)) continue;
+      CallKind k = call_classify(i, &rule);
+      if (k == CALL_OMP && omp_classify(i) == OMP_TASK_ALLOC) return true;
+      if (k == CALL_MODULE && tasks_outside_regions(ir_called_function(i), seen)) return true;
+    }
+  return false;
+}
+
 bool checkpoint_allocation(LLVMValueRef call, CallKind k) {
   (void)call;
   return k == CALL_ALLOC || k == CALL_FREE || k == CALL_REALLOC;
@@ -924,7 +1008,14 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
   LLVMValueRef agree = LLVMConstNull(ck->ptr);
   if (mpi && !(agree = LLVMGetNamedFunction(ck->m, "__parad_mpi_ckpt_agree")))
     agree = LLVMAddFunction(ck->m, "__parad_mpi_ckpt_agree", LLVMFunctionType(ck->i64, &ck->i64, 1, 0));
-  LLVMValueRef flags = LLVMConstInt(ck->i32, nested | primal << 1, 0); /* the runtime's CKPT_NESTED, CKPT_PRIMAL */
+  vmap_init(&seen);
+  bool threads = checkpoint_reaches(step, runs_threads, &seen);
+  vmap_free(&seen);
+  vmap_init(&seen);
+  bool orphans = tasks_outside_regions(step, &seen);
+  vmap_free(&seen);
+  /* the runtime's CKPT_NESTED, CKPT_PRIMAL, CKPT_THREADS, CKPT_ORPHAN_TASKS */
+  LLVMValueRef flags = LLVMConstInt(ck->i32, nested | primal << 1 | threads << 2 | orphans << 3, 0);
   LLVMValueRef fargs[10] = {table, LLVMConstInt(ck->i32, k, 0), vars, shadows, LLVMGetParam(aug, 2 * k),
                             LLVMConstInt(ck->i32, l->counts, 0), advance, taped, agree, flags};
   LLVMTypeRef fps[10] = {ck->ptr, ck->i32, ck->ptr, ck->ptr, ck->ptr, ck->i32, ck->ptr, ck->ptr, ck->ptr, ck->i32};

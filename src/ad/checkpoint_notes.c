@@ -284,6 +284,8 @@ static LLVMValueRef new_site(Ck *ck) {
   LLVMSetLinkage(site, LLVMInternalLinkage);
   LLVMSetInitializer(site, LLVMConstNull(t));
   LLVMSetAlignment(site, 8);
+  /* each thread's own: threads of a parallel region may run the same checkpointed loop at once */
+  LLVMSetThreadLocal(site, 1);
   return site;
 }
 

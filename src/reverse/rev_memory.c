@@ -9,6 +9,7 @@
 
 #include <llvm-c/DebugInfo.h>
 
+#include "ad/checkpoint.h"
 #include "ad/registered.h"
 #include "analysis/memtype.h"
 #include "reverse/rev_internal.h"
@@ -95,7 +96,14 @@ bool aug_memory(RevGen *g, LLVMValueRef inst) {
     return true;
   }
   case LLVMAlloca: {
-    aug_clone(g, inst);
+    if (checkpoint_slot_outlives_frame(inst)) { /* on the heap until the tape ends */
+      LLVMValueRef count = LLVMBuildZExtOrBitCast(g->b, aug_value(g, LLVMGetOperand(inst, 0)), g->i64, "");
+      LLVMValueRef bytes = LLVMBuildMul(g->b, count, LLVMConstInt(g->i64, ir_type_size(g->ad->mod, LLVMGetAllocatedType(inst)), 0), "");
+      LLVMValueRef args[2] = {bytes, LLVMConstInt(g->i64, LLVMGetAlignment(inst), 0)};
+      vmap_put(&g->vmap, inst, shadow_alloc(g, "__parad_rt_slot_on_heap", args[0], args[1]));
+    } else {
+      aug_clone(g, inst);
+    }
     if (!shadowed(g, inst)) return true;
     /* the reverse function needs the shadow after this one has returned: on the heap */
     LLVMValueRef count = LLVMBuildZExtOrBitCast(g->b, aug_value(g, LLVMGetOperand(inst, 0)), g->i64, "");

@@ -97,6 +97,8 @@ typedef struct Ckpt {
   long (*agree)(long); /* with MPI in the steps: the least of a value over the ranks */
   bool nested;    /* the steps run checkpointed loops, whose snapshots need room beside this one's */
   bool primal;    /* advance runs a step as the program does: the shadows of swapped pointers follow here */
+  bool threads;   /* the steps run parallel regions or tasks, whose threads find the step as `running` */
+  bool orphans;   /* the steps create tasks outside their own regions */
   size_t snapshot_bytes;
   size_t typical;   /* bytes of the last snapshot taken (its log not counted) */
   size_t step_tape; /* the most chunk bytes one step's tape held */
@@ -117,8 +119,10 @@ typedef struct Ckpt {
 } Ckpt;
 
 static _Thread_local Ckpt *active;
-/* The loop whose step is running, for the threads of a parallel region the step runs (their `active` is
- * not set); the slow path of a note takes the lock. */
+/* The loop whose step runs parallel regions or tasks and is running now, for their threads (whose
+ * `active` is not set): set only where the loop runs outside any parallel region of the program, so the
+ * only other threads at work are the step's. (Inside one, its regions run on its own thread: checked.)
+ * The slow path of a note takes the lock. */
 static Ckpt *running;
 static pthread_mutex_t notes_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local char *thread_stack_lo, *thread_stack_hi; /* the calling thread's stack */
@@ -528,20 +532,41 @@ static bool in_variables(Ckpt *c, char *a) {
   return false;
 }
 
+/* The OpenMP runtime, where the program has one. */
+extern int omp_in_parallel(void) __attribute__((weak));
+extern int omp_get_active_level(void) __attribute__((weak));
+extern int omp_get_max_active_levels(void) __attribute__((weak));
+
+/* Whether c's steps, which run parallel regions or tasks, may show c to other threads as `running`: the
+ * loop runs outside the program's parallel regions. Inside one, each thread of the team may run such a
+ * loop at once, and its steps' regions must run on the step's thread alone (no nested parallelism) and
+ * its tasks inside them (a task created outside would go to the program's team). */
+static bool shown_running(Ckpt *c) {
+  if (!omp_in_parallel || !omp_in_parallel()) return true;
+  if (c->orphans)
+    fail("its steps create OpenMP tasks outside a parallel region of their own, and the loop runs inside a "
+         "parallel region: another thread of the team could run them (put the tasks in a region of the step)");
+  if (omp_get_max_active_levels && omp_get_active_level && omp_get_max_active_levels() > omp_get_active_level())
+    fail("its steps run parallel regions, the loop runs inside a parallel region, and nested parallelism is "
+         "on (OMP_MAX_ACTIVE_LEVELS): not supported");
+  return false;
+}
+
 static __attribute__((noinline)) void run(Ckpt *c, ParadStep step) {
-  Ckpt *outer = active, *outer_running = running;
+  Ckpt *outer = active, *outer_running = __atomic_load_n(&running, __ATOMIC_ACQUIRE);
   char *outer_stack = c->stack;
+  bool shown = c->threads && shown_running(c);
   active = c;
   own_stack();
   c->stack_lo = thread_stack_lo;
-  __atomic_store_n(&running, c, __ATOMIC_RELEASE);
+  if (shown) __atomic_store_n(&running, c, __ATOMIC_RELEASE);
   c->stack = __builtin_frame_address(0);
   c->nfresh = 0;
   c->nkept = 0; /* a taped run's reverse sweep released the last run's */
   c->runs++;
   step(c->closure);
   active = outer;
-  __atomic_store_n(&running, outer_running, __ATOMIC_RELEASE);
+  if (shown) __atomic_store_n(&running, outer_running, __ATOMIC_RELEASE);
   c->stack = outer_stack;
 }
 
@@ -633,7 +658,7 @@ void __parad_rt_ckpt_drop_tape(void *tape) {
   if (c && bytes > c->step_tape) c->step_tape = bytes;
 }
 
-enum { CKPT_NESTED = 1, CKPT_PRIMAL = 2 }; /* ad/checkpoint.c passes them */
+enum { CKPT_NESTED = 1, CKPT_PRIMAL = 2, CKPT_THREADS = 4, CKPT_ORPHAN_TASKS = 8 }; /* ad/checkpoint.c passes them */
 
 /* code: the caller's exit code, then nlengths lengths of variable-length arrays the steps use; advance: a
  * step as the forward sweep runs it; taped: a step through split mode with its tape dropped, run once
@@ -642,7 +667,8 @@ enum { CKPT_NESTED = 1, CKPT_PRIMAL = 2 }; /* ad/checkpoint.c passes them */
  * of the ranks' choices; flags: CKPT_NESTED (the steps run checkpointed loops: the reverse sweep leaves
  * half of what it may use to them), CKPT_PRIMAL (advance, and the reverse sweep's, run a step as the
  * program does, leaving the shadows to follow swapped pointers here; augmented steps move them
- * themselves, and a pointer two variables held when the loop began may have had two shadows). */
+ * themselves, and a pointer two variables held when the loop began may have had two shadows), CKPT_THREADS
+ * (the steps run parallel regions or tasks), CKPT_ORPHAN_TASKS (some of those tasks outside the steps' regions). */
 void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, void **shadows, int64_t *code,
                               int nlengths, ParadStep advance, ParadStep taped, long (*agree)(long), int flags) {
   Ckpt *c = calloc(1, sizeof *c);
@@ -654,6 +680,8 @@ void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, 
   c->agree = agree;
   c->nested = flags & CKPT_NESTED;
   c->primal = flags & CKPT_PRIMAL;
+  c->threads = flags & CKPT_THREADS;
+  c->orphans = flags & CKPT_ORPHAN_TASKS;
   c->closure = calloc(2 * (size_t)nenv + 1, sizeof(void *));
   c->zeroed = calloc((size_t)nenv + 1, sizeof(char *));
   if (!c->closure || !c->zeroed) fail("out of memory");
