@@ -181,7 +181,7 @@ int pipeline_run(const char *in_path, const char *out_path, const PipelineOption
   /* A region's sum that no one reads after it (a gradient drops the function's result): only after
    * inlining can that be seen, so the clean-up of what fed it comes after the pipeline. */
   if (o->opt != '0' && omp_drop_unread_shared_writes(m) &&
-      !run_passes(m, tm, "function(adce,instcombine,simplifycfg)", false, false, false, 0, o->verbose)) {
+      !run_passes(m, tm, "function(adce,instcombine<no-verify-fixpoint>,simplifycfg)", false, false, false, 0, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;
   }

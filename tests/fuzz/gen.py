@@ -42,7 +42,8 @@ SERIAL = ["libm", "libm_extra", "float", "cond", "ternary", "loop_const", "loop_
 OPENMP = ["parallel_for", "region", "static", "static_chunk", "dynamic", "guided", "reduction_sum",
           "reduction_prod", "reduction_max", "reduction_min", "critical", "atomic", "private",
           "firstprivate", "lastprivate", "masked", "master", "single", "nowait", "omp_helper"]
-# drawn on streams of their own (Gen): "restrict", "taskloop", "checkpoint", "checkpoint_nested", "index_table"
+# drawn on streams of their own (Gen): "restrict", "taskloop", "checkpoint", "checkpoint_nested",
+# "checkpoint_helpers", "index_table"
 IXLEN, IXMAX = 16, 3     # the index table IX: IXLEN ints in [0, IXMAX), IXMAX no more than any array's length
 
 # magnitude of a unary function's result from its argument's (see prog.UNARY for the guarded forms)
@@ -149,6 +150,10 @@ class Gen:
                 # and now and then loops inside them too (nested checkpointed loops)
                 if random.Random(seed * 7919 + 8 + omp).random() < 0.5:
                     features.add("checkpoint_nested")
+            # helpers' loops checkpointed: run again before their reverse sweep (called in loops), on the
+            # caller's local arrays, by the threads of a region (a stream of its own)
+            if random.Random(seed * 7919 + 12 + omp).random() < 0.3:
+                features.add("checkpoint_helpers")
             # reads at indices loaded from a constant int table, IX[j] (a sparse matrix's column indices)
             if random.Random(seed * 7919 + 10 + omp).random() < 0.4:
                 features.add("index_table")
@@ -1357,7 +1362,10 @@ class Gen:
             s.loops.pop()
             return out
         fn.ret = "void"
-        fn.body = [For(iv, lo, Var("m", "int"), s.scoped(loop), himin=1)]
+        body = s.scoped(loop)
+        if s.on("checkpoint_helpers"):
+            body = [Raw("__parad_checkpoint_loop();", keep=True)] + body
+        fn.body = [For(iv, lo, Var("m", "int"), body, himin=1)]
 
     def h_rec(s, fn, ty):
         """Recursion on a depth argument d (one or two calls, d - 1 and d - 2)."""

@@ -501,7 +501,7 @@ class Program(Node):
         out = ["/* parad fuzz program: seed %d%s */" % (s.seed, ", OpenMP" if s.omp else ""),
                "/* features: %s */" % " ".join(sorted(s.features)),
                "#include <math.h>", "#include <stdlib.h>", "#include <string.h>", ""]
-        if "checkpoint" in s.features:  # Parad's runtime defines it; a build with plain clang gets this one
+        if s.features & {"checkpoint", "checkpoint_helpers"}:  # Parad's runtime defines it; a build with plain clang gets this one
             out += ["__attribute__((weak)) void __parad_checkpoint_loop(void) {}", ""]
         for st in s.structs:
             out += st.lines() + [""]
