@@ -129,10 +129,12 @@ static _Thread_local char *thread_stack_lo, *thread_stack_hi; /* the calling thr
 static _Thread_local long last_steps, last_runs; /* parad_checkpoint_counts */
 enum { FIRST_TAPE = 64 * 1024 + 64 }; /* tape.c's first chunk, with its header */
 /* Loops whose reverse sweep is still to come, and the blocks the program freed meanwhile: a snapshot or a
- * recomputed step may still need them. */
-static _Thread_local long pending;
-static _Thread_local void **deferred;
-static _Thread_local size_t ndeferred, capdeferred;
+ * recomputed step may still need them. For all threads at once: the loops each thread of a region runs
+ * may work on one block, which one thread frees after the region. */
+static long pending;
+static void **deferred;
+static size_t ndeferred, capdeferred;
+static pthread_mutex_t deferred_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void fail(const char *what) {
   fprintf(stderr, "parad runtime: checkpointed loop: %s\n", what);
@@ -147,6 +149,22 @@ static void *grow(void *p, size_t *cap, size_t need, size_t elem) {
   if (!p) fail("out of memory for snapshots");
   *cap = c;
   return p;
+}
+
+static bool loops_pending(void) { return __atomic_load_n(&pending, __ATOMIC_ACQUIRE) != 0; }
+
+/* p freed (or moved) while loops are pending: it goes when the last of them is done. Returns whether it
+ * was deferred already (a recomputed step frees it again). */
+static bool defer_free(void *p) {
+  pthread_mutex_lock(&deferred_lock);
+  bool again = false;
+  for (size_t i = 0; i < ndeferred && !again; i++) again = deferred[i] == p;
+  if (!again) {
+    deferred = grow(deferred, &capdeferred, ndeferred + 1, sizeof *deferred);
+    deferred[ndeferred++] = p;
+  }
+  pthread_mutex_unlock(&deferred_lock);
+  return again;
 }
 
 static void pieces_add(Pieces *ps, char *at, size_t len) {
@@ -601,15 +619,12 @@ static bool forget_fresh(Ckpt *c, char *p) {
 /* realloc, in augmented code of a module with checkpointed loops: while a loop's reverse is to come, the
  * old block stays (a snapshot or a recomputed step may need it) and the data moves to a new one. */
 void *__parad_rt_ckpt_realloc(void *p, size_t size) {
-  if (!pending || !p) return realloc(p, size);
+  if (!loops_pending() || !p) return realloc(p, size);
   void *q = malloc(size ? size : 1);
   if (!q) return NULL;
   size_t old = malloc_usable_size(p);
   memcpy(q, p, old < size ? old : size);
-  for (size_t i = 0; i < ndeferred; i++)
-    if (deferred[i] == p) return q;
-  deferred = grow(deferred, &capdeferred, ndeferred + 1, sizeof *deferred);
-  deferred[ndeferred++] = p;
+  defer_free(p);
   return q;
 }
 
@@ -619,15 +634,12 @@ void *__parad_rt_ckpt_realloc(void *p, size_t size) {
 void __parad_rt_ckpt_free(void *p, void *shadow) {
   if (!p) return;
   Ckpt *c = active ? active : running;
-  if (!pending || (active && forget_fresh(active, p))) {
+  if (!loops_pending() || (active && forget_fresh(active, p))) {
     free(p);
     __parad_rt_free_later(shadow);
     return;
   }
-  for (size_t i = 0; i < ndeferred; i++) /* a recomputed step frees it again */
-    if (deferred[i] == p) return;
-  deferred = grow(deferred, &capdeferred, ndeferred + 1, sizeof *deferred);
-  deferred[ndeferred++] = p;
+  if (defer_free(p)) return;
   __parad_rt_free_later_on(c ? c->outer : __parad_rt_current, shadow);
 }
 
@@ -706,7 +718,7 @@ void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, 
       }
   c->interval = 1;
   c->outer = __parad_rt_current;
-  pending++;
+  __atomic_add_fetch(&pending, 1, __ATOMIC_ACQ_REL);
   for (long n = 0;; n++) {
     if (n % c->interval == 0) {
       size_t size = c->typical;
@@ -849,10 +861,12 @@ void __parad_rt_ckpt_reverse(void *ctx, ParadStep advance, ParadStep youturn) {
   free(c->evicted);
   free(c->evicted_kind);
   free(c);
-  if (--pending == 0) {
+  pthread_mutex_lock(&deferred_lock);
+  if (__atomic_sub_fetch(&pending, 1, __ATOMIC_ACQ_REL) == 0) {
     for (size_t i = 0; i < ndeferred; i++) free(deferred[i]);
     ndeferred = 0;
   }
+  pthread_mutex_unlock(&deferred_lock);
 }
 
 /* Whether a gradient's call site takes its function's budgeted twin (ad/checkpoint_auto.c): under a

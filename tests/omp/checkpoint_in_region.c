@@ -5,8 +5,11 @@
 // Against the same functions without the marker (taped): the result and the gradient equal to 1e-12
 // relative to the largest component, 5 gradients a run (a race shows now and then, not every time), with
 // no budget and a budget of a few snapshots per loop, at 1, 2 and 4 threads at -O2 and 3 at -O0;
-// three components against central differences (h = 1e-6, 1e-6).
+// three components against central differences (h = 1e-6, 1e-6). Under valgrind at 2 threads: the heap
+// rows' block, freed by one thread after the region, must wait for the other thread's loops' reverse
+// sweeps too (it was freed when the freeing thread's own were done, and read after).
 // RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=4 %t
+// RUN: OMP_NUM_THREADS=2 valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite %t
 // RUN: %parad-cc -O0 -fopenmp -I%S/../include %s -o %t0 -lm && OMP_NUM_THREADS=3 %t0
 #include <math.h>
 #include <stdlib.h>
