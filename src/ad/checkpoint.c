@@ -771,7 +771,8 @@ static LLVMValueRef entry_point(Ck *ck, const char *name, LLVMTypeRef ret, LLVMT
   return f ? f : LLVMAddFunction(ck->m, name, *fty);
 }
 
-bool checkpoint_reaches(LLVMValueRef fn, bool (*matches)(LLVMValueRef call, CallKind kind), ValueMap *seen) {
+/* checkpoint_reaches, into the regions fn forks or not */
+static bool reaches(LLVMValueRef fn, bool (*matches)(LLVMValueRef call, CallKind kind), ValueMap *seen, bool forks) {
   if (vmap_has(seen, fn)) return false;
   vmap_put(seen, fn, fn);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -781,10 +782,14 @@ bool checkpoint_reaches(LLVMValueRef fn, bool (*matches)(LLVMValueRef call, Call
       CallKind k = call_classify(i, &rule);
       if (matches(i, k)) return true;
       LLVMValueRef callee = k == CALL_MODULE ? ir_called_function(i)
-                            : k == CALL_OMP && omp_classify(i) == OMP_FORK ? omp_fork_outlined(i) : NULL;
-      if (callee && checkpoint_reaches(callee, matches, seen)) return true;
+                            : forks && k == CALL_OMP && omp_classify(i) == OMP_FORK ? omp_fork_outlined(i) : NULL;
+      if (callee && reaches(callee, matches, seen, forks)) return true;
     }
   return false;
+}
+
+bool checkpoint_reaches(LLVMValueRef fn, bool (*matches)(LLVMValueRef call, CallKind kind), ValueMap *seen) {
+  return reaches(fn, matches, seen, true);
 }
 
 static bool communicates(LLVMValueRef call, CallKind k) {
@@ -867,21 +872,9 @@ bool checkpoint_slot_outlives_frame(LLVMValueRef slot) {
   return outlives;
 }
 
-/* Whether fn, or a function it calls (not a region it forks), creates tasks: inside a parallel region
- * of the program's, any thread of its team may run them. */
-static bool tasks_outside_regions(LLVMValueRef fn, ValueMap *seen) {
-  if (vmap_has(seen, fn)) return false;
-  vmap_put(seen, fn, fn);
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      const MathRule *rule;
-      if (!ir_is_call(i)) continue;
-      CallKind k = call_classify(i, &rule);
-      if (k == CALL_OMP && omp_classify(i) == OMP_TASK_ALLOC) return true;
-      if (k == CALL_MODULE && tasks_outside_regions(ir_called_function(i), seen)) return true;
-    }
-  return false;
-}
+/* A task creation: inside a parallel region of the program's, where the step does not fork a region of
+ * its own around it, any thread of that region's team may run the task. */
+static bool creates_task(LLVMValueRef call, CallKind k) { return k == CALL_OMP && omp_classify(call) == OMP_TASK_ALLOC; }
 
 bool checkpoint_allocation(LLVMValueRef call, CallKind k) {
   (void)call;
@@ -1012,7 +1005,7 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
   bool threads = checkpoint_reaches(step, runs_threads, &seen);
   vmap_free(&seen);
   vmap_init(&seen);
-  bool orphans = tasks_outside_regions(step, &seen);
+  bool orphans = reaches(step, creates_task, &seen, false);
   vmap_free(&seen);
   /* the runtime's CKPT_NESTED, CKPT_PRIMAL, CKPT_THREADS, CKPT_ORPHAN_TASKS */
   LLVMValueRef flags = LLVMConstInt(ck->i32, nested | primal << 1 | threads << 2 | orphans << 3, 0);
