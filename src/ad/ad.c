@@ -58,18 +58,25 @@ bool ad_failed(AdModule *ad, const char *key) {
   return false;
 }
 
-int ad_prepare(LLVMModuleRef m) {
-  int errors = custom_register_all(m) + registered_read_all(m) + batch_lower_all(m) + request_canonicalise_all(m);
+int ad_read_requests(LLVMModuleRef m) {
+  return custom_register_all(m) + registered_read_all(m) + batch_lower_all(m) + request_canonicalise_all(m);
+}
+
+int ad_prepare_loops(LLVMModuleRef m, int errors) {
   /* after the requests, which tell what the loops' variables hold; then the requests the loops make */
   if (checkpoint_outline_all(m, &errors) && !errors) errors += request_canonicalise_all(m);
   if (!errors) omp_prepare(m);
   return errors + checkpoint_note_steps(m); /* after omp_prepare, which rewrites the regions' reductions */
 }
 
+int ad_prepare(LLVMModuleRef m) { return ad_prepare_loops(m, ad_read_requests(m)); }
+
 /* Any __parad_ or __enzyme_ function the program calls: known entry points are parsed, unknown ones
  * refused by name (the runtime's own functions aside). */
 static bool is_entry_name(const char *name) {
   if (!strncmp(name, "__parad_rt_", 11)) return false;
+  if (!strcmp(name, "__parad_checkpoint_loop")) return false; /* a marker: a file with only markers waits
+                                                                 for the link, where its loops' requests are */
   return !strncmp(name, "__parad_", 8) || !strncmp(name, "__enzyme_", 9) ||
          !strncmp(name, REQUEST_PREFIX, strlen(REQUEST_PREFIX)) || request_is_cxx_entry_name(name);
 }

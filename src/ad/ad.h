@@ -50,14 +50,19 @@ typedef struct {
  * -emit-llvm, of the file). */
 #define NOT_IN_PROGRAM "which no file of the program compiled by parad-cc defines"
 
-/* Returns the number of errors reported (0 on success). */
+/* Returns the number of errors reported (0 on success). ad_prepare is ad_read_requests, then
+ * ad_prepare_loops (given the errors so far, to report its own too); a compilation that may leave its
+ * requests to the link asks ad_needs_whole_program between the two (a checkpointed loop's steps must see
+ * the bodies of what they call). */
 int ad_prepare(LLVMModuleRef m);
+int ad_read_requests(LLVMModuleRef m);
+int ad_prepare_loops(LLVMModuleRef m, int errors);
 /* *run_long_conditions (may be NULL): whether the generated loops test conditions that hold for a whole
  * run of a loop, which unswitching turns into copies of the loop. */
 int ad_generate(LLVMModuleRef m, bool *run_long_conditions);
 /* Does the module ask for any derivative (before or after ad_prepare). */
 bool ad_module_has_requests(LLVMModuleRef m);
-/* After ad_prepare: do the functions its requests differentiate reach code that may be in other files of
+/* After ad_read_requests: do the functions its requests differentiate reach code that may be in other files of
  * the program: a call to a function declared here and defined elsewhere (not a library function Parad
  * has a rule for or knows to be inactive, not one with a registered gradient), or a call through a
  * function pointer. Their derivatives are then generated where the whole program is (at link time). */

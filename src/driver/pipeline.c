@@ -119,12 +119,13 @@ int pipeline_run(const char *in_path, const char *out_path, const PipelineOption
     rc = PIPELINE_WANTS_LINE_INFO;
     goto done;
   }
-  if (ad_prepare(m)) {
-    rc = PIPELINE_REFUSED;
+  int errors = ad_read_requests(m);
+  if (!errors && o->may_defer && ad_needs_whole_program(m)) {
+    rc = PIPELINE_DEFERRED;
     goto done;
   }
-  if (o->may_defer && ad_needs_whole_program(m)) {
-    rc = PIPELINE_DEFERRED;
+  if (ad_prepare_loops(m, errors)) {
+    rc = PIPELINE_REFUSED;
     goto done;
   }
   /* Light optimisation before differentiating: the derivative of optimised code is several times
