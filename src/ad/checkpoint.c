@@ -9,6 +9,7 @@
 #include "ad/checkpoint_auto.h"
 #include "ad/checkpoint_internal.h"
 #include "ad/custom.h"
+#include "ad/indirect.h"
 #include "ad/request.h"
 #include "analysis/calls.h"
 #include "ir/cfg.h"
@@ -784,8 +785,24 @@ static bool reaches(LLVMValueRef fn, bool (*matches)(LLVMValueRef call, CallKind
       LLVMValueRef callee = k == CALL_MODULE ? ir_called_function(i)
                             : forks && k == CALL_OMP && omp_classify(i) == OMP_FORK ? omp_fork_outlined(i) : NULL;
       if (callee && reaches(callee, matches, seen, forks)) return true;
+      if (k != CALL_INDIRECT) continue;
+      ValueList targets = {0};
+      checkpoint_indirect_targets(i, &targets);
+      bool found = false;
+      for (size_t t = 0; t < targets.len && !found; t++) found = reaches(targets.data[t], matches, seen, forks);
+      vec_free(&targets);
+      if (found) return true;
     }
   return false;
+}
+
+void checkpoint_indirect_targets(LLVMValueRef call, ValueList *out) {
+  LLVMTypeRef fty = LLVMGetCalledFunctionType(call);
+  LLVMModuleRef m = LLVMGetGlobalParent(fn_of(call));
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (!LLVMIsDeclaration(f) && LLVMGlobalGetValueType(f) == fty && indirect_address_taken(f) &&
+        !LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, NOTING, strlen(NOTING)))
+      vec_push(out, f);
 }
 
 bool checkpoint_reaches(LLVMValueRef fn, bool (*matches)(LLVMValueRef call, CallKind kind), ValueMap *seen) {

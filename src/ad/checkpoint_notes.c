@@ -9,12 +9,14 @@
 #include "ad/checkpoint.h"
 #include "ad/checkpoint_auto.h"
 #include "ad/checkpoint_internal.h"
+#include "ad/indirect.h"
 #include "analysis/calls.h"
 #include "analysis/memtype.h"
 #include "ir/cfg.h"
 #include "ir/diag.h"
 #include "mpi/mpi.h"
 #include "omp/omp.h"
+#include "rules/rules.h"
 
 /* After differentiation: each note tests inline against the hull its site grew last (words 1 and 2),
  * which the optimiser may load once per loop; the runtime's function tests again, so a stale hull costs
@@ -542,6 +544,75 @@ static void note_team_function(Ck *ck, LLVMValueRef call, LLVMValueRef f, unsign
   if (copy) LLVMSetOperand(call, arg, copy);
 }
 
+/* A call through a function pointer: a test of the pointer against each function of the module it may
+ * hold, each branch calling that function's noting copy, and a stop in the runtime for any other (one of
+ * another module or a library's, whose writes no snapshot would keep). */
+static void dispatch_indirect(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
+  static const char *const passed_in_memory[] = {"byval", "sret", "inalloca", "preallocated"};
+  unsigned n = ir_num_call_args(call);
+  for (unsigned i = 0; i < n; i++)
+    for (int k = 0; k < 4; k++)
+      if (LLVMGetCallSiteEnumAttribute(call, i + 1, ir_attr_kind(passed_in_memory[k]))) {
+        refuse(call, "a call through a function pointer that passes a struct by value");
+        return;
+      }
+  ValueList targets = {0}, copies = {0};
+  checkpoint_indirect_targets(call, &targets);
+  uint64_t passed_own = own_arguments(fn, call, 0, 0, own);
+  for (size_t t = 0; t < targets.len; t++) {
+    LLVMValueRef copy = noting_copy(ck, targets.data[t], call, passed_own);
+    if (!copy) goto done;
+    vec_push(&copies, copy);
+  }
+  /* library functions with a derivative rule that take no pointer write nothing: called as they are */
+  LLVMTypeRef fty = LLVMGetCalledFunctionType(call);
+  bool pointers = false;
+  LLVMTypeRef *params = xcalloc(n + 1, sizeof *params);
+  LLVMGetParamTypes(fty, params);
+  for (unsigned i = 0; i < LLVMCountParamTypes(fty); i++) pointers |= ir_is_ptr(params[i]);
+  free(params);
+  for (LLVMValueRef f = LLVMGetFirstFunction(ck->m); f && !pointers; f = LLVMGetNextFunction(f))
+    if (LLVMIsDeclaration(f) && LLVMGlobalGetValueType(f) == fty && rule_for_name(LLVMGetValueName(f)) &&
+        indirect_address_taken(f)) {
+      vec_push(&targets, f);
+      vec_push(&copies, f);
+    }
+  LLVMValueRef callee = LLVMGetCalledValue(call), *args = xcalloc(n + 1, sizeof *args);
+  for (unsigned i = 0; i < n; i++) args[i] = LLVMGetArgOperand(call, i);
+  LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(call);
+  LLVMBasicBlockRef test = cfg_split_before(ck->c, call), here = LLVMGetInstructionParent(call);
+  bool value = LLVMGetTypeKind(LLVMGetReturnType(fty)) != LLVMVoidTypeKind;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
+  LLVMPositionBuilderBefore(b, call);
+  LLVMValueRef result = value ? LLVMBuildPhi(b, LLVMGetReturnType(fty), "") : NULL;
+  for (size_t t = 0; t < copies.len; t++) {
+    LLVMBasicBlockRef calls = LLVMInsertBasicBlockInContext(ck->c, here, "ckpt.callee");
+    LLVMBasicBlockRef next = LLVMInsertBasicBlockInContext(ck->c, here, "ckpt.callee.test");
+    LLVMPositionBuilderAtEnd(b, test);
+    LLVMInstructionSetDebugLoc(LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, callee, targets.data[t], ""), calls, next), loc);
+    LLVMPositionBuilderAtEnd(b, calls);
+    LLVMValueRef r = LLVMBuildCall2(b, fty, copies.data[t], args, n, "");
+    LLVMInstructionSetDebugLoc(r, loc);
+    LLVMInstructionSetDebugLoc(LLVMBuildBr(b, here), loc);
+    if (value) LLVMAddIncoming(result, &r, &calls, 1);
+    test = next;
+  }
+  LLVMPositionBuilderAtEnd(b, test);
+  LLVMTypeRef stop_t = LLVMFunctionType(ck->void_t, &ck->ptr, 1, 0);
+  LLVMValueRef stop = ir_call_named(b, "__parad_rt_ckpt_unknown_callee", stop_t, &callee, 1);
+  LLVMInstructionSetDebugLoc(stop, loc);
+  LLVMAddAttributeAtIndex(ir_called_function(stop), LLVMAttributeFunctionIndex,
+                          LLVMCreateEnumAttribute(ck->c, ir_attr_kind("noreturn"), 0));
+  LLVMBuildUnreachable(b);
+  if (value) LLVMReplaceAllUsesWith(call, result);
+  LLVMInstructionEraseFromParent(call);
+  LLVMDisposeBuilder(b);
+  free(args);
+done:
+  vec_free(&targets);
+  vec_free(&copies);
+}
+
 static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
   const MathRule *rule = NULL;
   CallKind kind = call_classify(call, &rule);
@@ -601,7 +672,7 @@ static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) 
     default: refuse(call, "this OpenMP construct"); return;
     }
   case CALL_MPI: note_mpi(ck, fn, call, own); return;
-  case CALL_INDIRECT: refuse(call, "a call through a function pointer"); return;
+  case CALL_INDIRECT: dispatch_indirect(ck, fn, call, own); return;
   case CALL_REQUEST: refuse(call, "a derivative request"); return;
   case CALL_UNKNOWN:
   default:

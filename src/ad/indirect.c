@@ -49,7 +49,7 @@ static bool passes_function(LLVMValueRef call, LLVMValueRef fn) {
 
 /* A use of fn as a value a pointer may carry: not a direct call, not the module's bookkeeping (llvm.used
  * and the like). */
-static bool address_taken(LLVMValueRef fn) {
+bool indirect_address_taken(LLVMValueRef fn) {
   for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (ir_is_call_site(user)) { /* invokes too: at -O0 C++ calls that may throw */
@@ -64,7 +64,7 @@ static bool address_taken(LLVMValueRef fn) {
 
 void indirect_candidates(AdModule *ad, LLVMTypeRef fty, ValueList *out) {
   for (LLVMValueRef fn = LLVMGetFirstFunction(ad->mod); fn; fn = LLVMGetNextFunction(fn))
-    if (LLVMGlobalGetValueType(fn) == fty && address_taken(fn) && !generated_by_parad(ad, fn) &&
+    if (LLVMGlobalGetValueType(fn) == fty && indirect_address_taken(fn) && !generated_by_parad(ad, fn) &&
         (!LLVMIsDeclaration(fn) || rule_for_name(LLVMGetValueName(fn))))
       vec_push(out, fn);
 }

@@ -17,6 +17,10 @@
 #include "ad/ad.h"
 #include "ir/ir.h"
 
+/* Whether fn is used as a value a pointer may carry: stored, passed, in a constant table (not merely
+ * called, not the region a fork runs, not the function a request names). */
+bool indirect_address_taken(LLVMValueRef fn);
+
 /* The functions of the module a pointer of type fty may hold: its functions whose address is taken (not
  * merely called), and library functions with a derivative rule whose address is. */
 void indirect_candidates(AdModule *ad, LLVMTypeRef fty, ValueList *out);

@@ -588,6 +588,14 @@ static __attribute__((noinline)) void run(Ckpt *c, ParadStep step) {
   c->stack = outer_stack;
 }
 
+/* A step called, through a function pointer, a function its module did not have (ad/checkpoint_notes.c
+ * noted calls of those it had). */
+void __parad_rt_ckpt_unknown_callee(void *fn) {
+  (void)fn;
+  fail("a step called, through a function pointer, a function of another module or library, whose writes "
+       "its snapshots could not keep (a function defined in a file parad-cc compiled with the rest)");
+}
+
 /* Augmented code of a module with checkpointed loops allocates and frees through these. */
 void __parad_rt_ckpt_allocated(void *p, uint64_t size) {
   Ckpt *c = active;

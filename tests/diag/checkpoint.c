@@ -1,6 +1,7 @@
 // What a checkpointed loop (__parad_checkpoint_loop()) cannot hold yet is refused where it is, at -O2
 // and -O0, and no output is written: a call of a function without a body (what it writes could not be
-// snapshotted), a call through a function pointer, a pointer stored into the heap (its shadow would not
+// snapshotted), a call through a function pointer that passes a struct by value (the calls of the
+// functions it may reach would not pass it alike), a pointer stored into the heap (its shadow would not
 // follow the snapshots), a marker outside any loop, two markers in one loop, a checkpointed loop running
 // another whose steps allocate (nested loops' outer steps must run as the program does), and a local
 // variable whose address the function keeps in memory other than the loop's variables (a global), where a
@@ -13,7 +14,10 @@
 #include <stdlib.h>
 
 void mystery(double *);
-double (*hook)(double);
+typedef struct {
+  double c[4];
+} Coefficients;
+double (*hook)(double, Coefficients);
 
 double external(double *u, int n) {
   for (int t = 0; t < n; t++) {
@@ -25,10 +29,11 @@ double external(double *u, int n) {
 }
 
 double through_pointer(double x, int n) {
+  Coefficients k = {{1, 0.5, 0.25, 0.125}};
   for (int t = 0; t < n; t++) {
     __parad_checkpoint_loop();
-    // CHECK-DAG: checkpoint.c:[[@LINE+1]]:{{[0-9]+}}: error: a call through a function pointer inside a loop checkpointed with __parad_checkpoint_loop() is not supported yet in function 'through_pointer'
-    x = hook(x);
+    // CHECK-DAG: checkpoint.c:[[@LINE+1]]:{{[0-9]+}}: error: a call through a function pointer that passes a struct by value inside a loop checkpointed with __parad_checkpoint_loop() is not supported yet in function 'through_pointer'
+    x = hook(x, k);
   }
   return x;
 }

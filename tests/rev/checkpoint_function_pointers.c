@@ -1,0 +1,76 @@
+// Checkpointed loops whose steps call through function pointers: a table of steppers picked per step
+// (one of them reads a global table of rates), a stepper passed as a parameter, and libm functions from a
+// table.
+// The step's noting copy tests the pointer against each function of the module it may hold (of its type,
+// address taken) and calls that one's noting copy; a library function with a derivative rule and no
+// pointer parameter is called as it is. Once refused ("a call through a function pointer ... not supported
+// yet"). Against the same functions without the marker (taped): the gradient equal to 1e-12 relative to
+// the largest component, with no budget and with a budget of a few snapshots; against central differences
+// (h = 1e-6, 1e-6); the loop checkpointed (two runs per step without a budget). At -O2 and -O0.
+// RUN: %parad-cc %cflags %s -o %t -lm && %t
+// RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
+#include <math.h>
+#include <string.h>
+#include "check.h"
+
+void __parad_autodiff(void *, ...);
+void __parad_checkpoint_loop(void);
+void parad_set_tape_limit(size_t bytes);
+void parad_checkpoint_counts(long *steps, long *runs);
+
+enum { N = 12, T = 40 };
+typedef void (*Stepper)(double *u, double k);
+
+static double rates[N] = {1, 0.9, 0.8, 1.1, 1.2, 0.7, 1, 0.95, 1.05, 0.85, 1.15, 1};
+
+static void diffuse(double *u, double k) {
+  for (int i = 1; i < N - 1; i++) u[i] += k * (u[i - 1] - 2 * u[i] + u[i + 1]);
+}
+static void damp(double *u, double k) {
+  for (int i = 0; i < N; i++) u[i] -= 0.05 * k * rates[i] * u[i] * u[i];
+}
+static void shift(double *u, double k) {
+  double first = u[0];
+  for (int i = 0; i < N - 1; i++) u[i] = (1 - k) * u[i] + k * u[i + 1];
+  u[N - 1] = (1 - k) * u[N - 1] + k * first;
+}
+static Stepper steppers[3] = {diffuse, damp, shift};
+static double (*shapes[3])(double) = {sin, tanh, atan};
+
+#define SOLVE(NAME, MARK)                                                                                   \
+  __attribute__((noinline)) static double NAME##_with(const double *x, Stepper extra) {                    \
+    double u[N], s = 0;                                                                                    \
+    memcpy(u, x, sizeof u);                                                                                \
+    for (int t = 0; t < T; t++) {                                                                          \
+      MARK;                                                                                                \
+      steppers[t % 3](u, 0.1 + 0.002 * t);                                                                 \
+      if (t % 4 == 0) extra(u, 0.05);                                                                      \
+      for (int i = 0; i < N; i++) u[i] = 0.95 * u[i] + 0.05 * shapes[(t + i) % 3](u[(i + 1) % N]);       \
+    }                                                                                                      \
+    for (int i = 0; i < N; i++) s += u[i] * u[i] * (i + 1);                                                \
+    return s;                                                                                              \
+  }                                                                                                        \
+  double NAME(const double *x) { return NAME##_with(x, shift); }
+SOLVE(checkpointed, __parad_checkpoint_loop())
+SOLVE(taped, (void)0)
+
+int main(void) {
+  double x[N], want[N] = {0}, largest = 0;
+  for (int i = 0; i < N; i++) x[i] = 0.4 + 0.2 * sin(1.7 * i);
+  __parad_autodiff((void *)taped, x, want);
+  for (int i = 0; i < N; i++) largest = fmax(largest, fabs(want[i]));
+  CHECK_CLOSE(checkpointed(x), taped(x), 1e-12);
+  const size_t budgets[] = {0, 200u << 10};
+  for (size_t b = 0; b < 2; b++) {
+    parad_set_tape_limit(budgets[b]);
+    double dx[N] = {0};
+    __parad_autodiff((void *)checkpointed, x, dx);
+    for (int i = 0; i < N; i++) CHECK_CLOSE(dx[i] / largest, want[i] / largest, 1e-12);
+    long steps = 0, runs = 0;
+    parad_checkpoint_counts(&steps, &runs);
+    if (b == 0) CHECK_CLOSE((double)runs, 2.0 * steps, 0);
+  }
+  parad_set_tape_limit(0);
+  for (int i = 0; i < N; i += 4) CHECK_CLOSE(want[i], fd_component(checkpointed, x, N, i, 1e-6), 1e-6);
+  return check_done();
+}
