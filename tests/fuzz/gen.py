@@ -43,7 +43,7 @@ OPENMP = ["parallel_for", "region", "static", "static_chunk", "dynamic", "guided
           "reduction_prod", "reduction_max", "reduction_min", "critical", "atomic", "private",
           "firstprivate", "lastprivate", "masked", "master", "single", "nowait", "omp_helper"]
 # drawn on streams of their own (Gen): "restrict", "taskloop", "checkpoint", "checkpoint_nested",
-# "checkpoint_helpers", "index_table"
+# "checkpoint_helpers", "fnptr", "index_table"
 IXLEN, IXMAX = 16, 3     # the index table IX: IXLEN ints in [0, IXMAX), IXMAX no more than any array's length
 
 # magnitude of a unary function's result from its argument's (see prog.UNARY for the guarded forms)
@@ -128,6 +128,7 @@ class Gen:
         s.r = random.Random(seed * 7919 + (1 if omp else 0))
         s.seed, s.omp = seed, omp
         s.marked_bodies = 0  # checkpointed loops whose inner loops were marked (their streams)
+        s.pointer_calls = 0  # calls made through a function pointer, or considered (their streams)
         r = s.r
         if features is None:
             features = {f for f in SERIAL if r.random() < (0.45 if omp else 0.6)}
@@ -154,6 +155,9 @@ class Gen:
             # caller's local arrays, by the threads of a region (a stream of its own)
             if random.Random(seed * 7919 + 12 + omp).random() < 0.3:
                 features.add("checkpoint_helpers")
+            # helpers called through a function pointer chosen between two of them (a stream of its own)
+            if random.Random(seed * 7919 + 16 + omp).random() < 0.4:
+                features.add("fnptr")
             # reads at indices loaded from a constant int table, IX[j] (a sparse matrix's column indices)
             if random.Random(seed * 7919 + 10 + omp).random() < 0.4:
                 features.add("index_table")
@@ -733,7 +737,20 @@ class Gen:
         t = s.fit(s.expr(2, clean=fn.kinky), PCAP)
         dst.root().noisy |= t.noisy
         dst.root().active = True
-        return [ExprS(Call(fn.name, [Var(dst.name), dst.length.expr(), t], "void"))]
+        callee = s.through_pointer(fn) if s.on("fnptr") else fn.name
+        return [ExprS(Call(callee, [Var(dst.name), dst.length.expr(), t], "void"))]
+
+    def through_pointer(s, fn):
+        """A writer or another one, chosen by the parity of a loop variable: the call goes through a
+        function pointer (on a stream of its own). The other one is kinky only where fn is (then t is
+        clean for both)."""
+        rr = random.Random(s.seed * 7919 + 14 + s.omp + 37 * s.pointer_calls)
+        s.pointer_calls += 1
+        others = [w for w in s.funcs if w.kind == "writer" and w is not fn and (fn.kinky or not w.kinky)]
+        loops = s.visible(["loop"])
+        if not others or not loops or rr.random() < 0.3:
+            return fn.name
+        return "(%s %% 2 ? %s : %s)" % (rr.choice(loops).name, fn.name, rr.choice(others).name)
 
     def s_scopy(s, depth):
         """Struct copies: assignment, memmove, through a local struct, from a function returning one."""
@@ -1269,16 +1286,16 @@ class Gen:
 
     # ------------------------------------------------------------------ helpers
 
-    def helper(s):
+    def helper(s, kind=None):
         r = s.r
-        kinds = ["scal"] * 2 + ["reader", "writer"]
+        kinds = [kind] if kind else ["scal"] * 2 + ["reader", "writer"]
         if s.on("recursion"):
             kinds += ["rec"] * 2
         if s.structs:
             kinds += ["sout"] + ["sret"] * s.on("struct_ret")
         if s.omp and s.on("omp_helper"):
             kinds += ["omp"] * 2
-        k = r.choice(kinds)
+        k = kind or r.choice(kinds)
         saved = (s.syms, s.loops, s.kinky, s.heap, s.fn, s.nlen, s.budget, s.swaps)
         s.syms, s.loops, s.kinky, s.heap, s.swaps = [], [], False, [], []
         s.globals_in_scope()
@@ -1520,6 +1537,11 @@ class Gen:
         if s.on("helpers") or s.on("recursion") or (s.omp and s.on("omp_helper")):
             for _ in range(r.randint(1, 3)):
                 s.helper()
+            # two writers at least, for calls through a pointer to choose between (a stream of their own)
+            main, s.r = s.r, random.Random(s.seed * 7919 + 18 + s.omp)
+            while s.on("fnptr") and sum(f.kind == "writer" for f in s.funcs) < 2:
+                s.helper("writer")
+            s.r = main
         s.funcs.append(s.entry(h))
         text = "\n".join(line for fn in s.funcs for line in fn.lines())
         h["float"] = "float" in text
