@@ -198,15 +198,23 @@ static bool only_loaded(LLVMValueRef p, const Loop *unused, int depth) {
   return true;
 }
 
+/* Whether a call goes through p without also passing it. */
+static bool only_called_through(LLVMValueRef call, LLVMValueRef p) {
+  if (!ir_is_call(call) || LLVMGetCalledValue(call) != p) return false;
+  for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++)
+    if (LLVMGetArgOperand(call, i) == p) return false;
+  return true;
+}
+
 /* Whether the pointer p reaches only integers: p and the addresses computed from it are only loaded from
- * or stored to as integers, compared, or handed to functions that do the same (its shadow would never be
- * read or written). */
+ * or stored to as integers, compared, called through (a function is its own shadow), or handed to
+ * functions that do the same (its shadow would never be read or written). */
 static bool reaches_only_integers(LLVMValueRef p, const Loop *unused, int depth) {
   (void)unused;
   if (depth > 8) return false;
   for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
-    if (bookkeeping(user) || LLVMIsAICmpInst(user)) continue;
+    if (bookkeeping(user) || LLVMIsAICmpInst(user) || only_called_through(user, p)) continue;
     if (LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) == p && reaches_only_integers(user, NULL, depth + 1)) continue;
     if (ir_is_call(user) && params_receiving(user, p, reaches_only_integers, depth)) continue;
     if (spilled(user, p, reaches_only_integers, depth)) continue;

@@ -6,7 +6,10 @@
 // pointer parameter is called as it is. Once refused ("a call through a function pointer ... not supported
 // yet"). Against the same functions without the marker (taped): the gradient equal to 1e-12 relative to
 // the largest component, with no budget and with a budget of a few snapshots; against central differences
-// (h = 1e-6, 1e-6); the loop checkpointed (two runs per step without a budget). At -O2 and -O0.
+// (h = 1e-6, 1e-6); the loop checkpointed (two runs per step without a budget). And a callback passed
+// parad_const to a function whose loop calls it, where an address-taken helper also reaches that function
+// (the steps only call through the pointer: it needs no shadow; it was refused as a constant pointer
+// stored into the loop's variables), against central differences. At -O2 and -O0.
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
 #include <math.h>
@@ -14,6 +17,7 @@
 #include "check.h"
 
 void __parad_autodiff(void *, ...);
+double __parad_autodiff_scalar(void *, ...); /* a gradient with respect to a scalar: returned */
 void __parad_checkpoint_loop(void);
 void parad_set_tape_limit(size_t bytes);
 void parad_checkpoint_counts(long *steps, long *runs);
@@ -54,7 +58,32 @@ static double (*shapes[3])(double) = {sin, tanh, atan};
 SOLVE(checkpointed, __parad_checkpoint_loop())
 SOLVE(taped, (void)0)
 
+typedef double (*Unary)(double);
+static double square(double v) { return v * v; }
+static double softer(double v) { return v / (1 + v * v); }
+__attribute__((noinline)) static double integrate(Unary f, double x) {
+  double s = 0;
+  for (int t = 0; t < 20; t++) {
+    __parad_checkpoint_loop();
+    s += 2 * f(x);
+    x += 0.01 * f(x);
+  }
+  return s;
+}
+static Unary chosen;
+static double along(void *ctx, double x) {
+  (void)ctx;
+  return integrate(chosen, x);
+}
+
 int main(void) {
+  Unary callbacks[2] = {square, softer};
+  for (int k = 0; k < 2; k++) {
+    chosen = callbacks[k];
+    double d = __parad_autodiff_scalar((void *)integrate, parad_const, chosen, 0.7);
+    CHECK_CLOSE(d, fd_central(along, NULL, 0.7, 1e-6), 1e-6);
+  }
+
   double x[N], want[N] = {0}, largest = 0;
   for (int i = 0; i < N; i++) x[i] = 0.4 + 0.2 * sin(1.7 * i);
   __parad_autodiff((void *)taped, x, want);
