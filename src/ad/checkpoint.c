@@ -1129,7 +1129,17 @@ bool checkpoint_outline_all(LLVMModuleRef m, int *errors) {
     checkpoint_end(&ck);
     return false;
   }
-  ValueList markers = {0};
+  ValueList markers = {0}, fns = {0};
+  ValueMap seen;
+  vmap_init(&seen);
+  for (LLVMUseRef u = LLVMGetFirstUse(decl); u; u = LLVMGetNextUse(u))
+    if (ir_is_call(LLVMGetUser(u)) && !vmap_has(&seen, fn_of(LLVMGetUser(u)))) {
+      vmap_put(&seen, fn_of(LLVMGetUser(u)), fn_of(LLVMGetUser(u)));
+      vec_push(&fns, fn_of(LLVMGetUser(u)));
+    }
+  vmap_free(&seen);
+  for (size_t i = 0; i < fns.len; i++) cfg_drop_unreachable(fns.data[i]); /* they may branch into a loop that moves */
+  vec_free(&fns);
   for (LLVMUseRef u = LLVMGetFirstUse(decl); u; u = LLVMGetNextUse(u))
     if (ir_is_call(LLVMGetUser(u))) vec_push(&markers, LLVMGetUser(u));
   /* inner loops first: an enclosing loop's step then calls the inner loop's function (nested checkpointing);

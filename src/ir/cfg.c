@@ -295,3 +295,48 @@ LLVMBasicBlockRef cfg_split_before(LLVMContextRef c, LLVMValueRef at) {
   LLVMDisposeBuilder(b);
   return head;
 }
+
+/* phi without its entries from block `from` */
+static void drop_incoming(LLVMValueRef phi, LLVMBasicBlockRef from) {
+  unsigned n = LLVMCountIncoming(phi), kept = 0;
+  LLVMValueRef *values = xcalloc(n + 1, sizeof *values);
+  LLVMBasicBlockRef *blocks = xcalloc(n + 1, sizeof *blocks);
+  for (unsigned i = 0; i < n; i++)
+    if (LLVMGetIncomingBlock(phi, i) != from) {
+      values[kept] = LLVMGetIncomingValue(phi, i);
+      blocks[kept++] = LLVMGetIncomingBlock(phi, i);
+    }
+  if (kept < n) {
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetTypeContext(LLVMTypeOf(phi)));
+    LLVMPositionBuilderBefore(b, phi);
+    LLVMValueRef now = LLVMBuildPhi(b, LLVMTypeOf(phi), "");
+    LLVMAddIncoming(now, values, blocks, kept);
+    LLVMReplaceAllUsesWith(phi, now);
+    LLVMInstructionEraseFromParent(phi);
+    LLVMDisposeBuilder(b);
+  }
+  free(values);
+  free(blocks);
+}
+
+void cfg_drop_unreachable(LLVMValueRef fn) {
+  Cfg cfg;
+  cfg_build(fn, &cfg);
+  BlockList dead = {0};
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    if (cfg_index(&cfg, bb) < 0) vec_push(&dead, bb);
+  cfg_free(&cfg);
+  for (size_t d = 0; d < dead.len; d++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(dead.data[d]);
+    for (unsigned s = 0, n = t ? LLVMGetNumSuccessors(t) : 0; s < n; s++)
+      for (LLVMValueRef i = LLVMGetFirstInstruction(LLVMGetSuccessor(t, s)), next; i && LLVMIsAPHINode(i); i = next) {
+        next = LLVMGetNextInstruction(i);
+        drop_incoming(i, dead.data[d]);
+      }
+  }
+  for (size_t d = 0; d < dead.len; d++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(dead.data[d]); i; i = LLVMGetNextInstruction(i))
+      if (LLVMGetFirstUse(i)) LLVMReplaceAllUsesWith(i, LLVMGetPoison(LLVMTypeOf(i)));
+  for (size_t d = 0; d < dead.len; d++) LLVMDeleteBasicBlock(dead.data[d]);
+  vec_free(&dead);
+}

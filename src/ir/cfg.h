@@ -51,6 +51,11 @@ bool cfg_in_loop(const Cfg *cfg, const CfgLoop *l, LLVMBasicBlockRef bb);
 bool cfg_every_iteration(const Cfg *cfg, const bool *body, LLVMBasicBlockRef header, LLVMBasicBlockRef latch,
                          LLVMBasicBlockRef at);
 
+/* Deletes fn's blocks its entry cannot reach (clang leaves some at -O0: the increment of a loop whose
+ * body always breaks), their values replaced by poison and the phis of their successors rebuilt without
+ * them. A pass that moves reachable blocks to another function would leave such a block branching there. */
+void cfg_drop_unreachable(LLVMValueRef fn);
+
 /* Splits at's block before `at`: what precedes it moves to a new block in front, which the block's
  * predecessors now enter (phis move with it, their incoming blocks unchanged; the successors' phis still
  * name the old block, which keeps the terminator). Returns the new block. */
