@@ -805,12 +805,12 @@ static bool reaches(LLVMValueRef fn, bool (*matches)(LLVMValueRef call, CallKind
 }
 
 void checkpoint_indirect_targets(LLVMValueRef call, ValueList *out) {
-  LLVMTypeRef fty = LLVMGetCalledFunctionType(call);
-  LLVMModuleRef m = LLVMGetGlobalParent(fn_of(call));
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-    if (!LLVMIsDeclaration(f) && LLVMGlobalGetValueType(f) == fty && indirect_address_taken(f) &&
-        !LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, NOTING, strlen(NOTING)))
-      vec_push(out, f);
+  size_t kept = out->len;
+  indirect_module_candidates(LLVMGetGlobalParent(fn_of(call)), LLVMGetCalledFunctionType(call), out);
+  for (size_t i = kept; i < out->len; i++)
+    if (!LLVMGetStringAttributeAtIndex(out->data[i], LLVMAttributeFunctionIndex, NOTING, strlen(NOTING)))
+      out->data[kept++] = out->data[i];
+  out->len = kept;
 }
 
 bool checkpoint_reaches(LLVMValueRef fn, bool (*matches)(LLVMValueRef call, CallKind kind), ValueMap *seen) {

@@ -40,8 +40,8 @@ static inline LLVMValueRef fn_of(LLVMValueRef inst) { return LLVMGetBasicBlockPa
 /* Whether fn, or a function it calls or forks a team of (seen: those already looked at), makes a call
  * that `matches`. */
 bool checkpoint_reaches(LLVMValueRef fn, bool (*matches)(LLVMValueRef call, CallKind kind), ValueMap *seen);
-/* The functions with a body a call through a function pointer may reach: the module's, of the call's
- * type, whose address is taken (not Parad's noting copies). */
+/* The functions a call through a function pointer may reach (indirect_module_candidates: with a body, or
+ * library functions with a derivative rule), not Parad's noting copies. */
 void checkpoint_indirect_targets(LLVMValueRef call, ValueList *out);
 /* A call that allocates, reallocates or frees memory (a checkpoint_reaches predicate). */
 bool checkpoint_allocation(LLVMValueRef call, CallKind kind);

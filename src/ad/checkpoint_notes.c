@@ -9,14 +9,12 @@
 #include "ad/checkpoint.h"
 #include "ad/checkpoint_auto.h"
 #include "ad/checkpoint_internal.h"
-#include "ad/indirect.h"
 #include "analysis/calls.h"
 #include "analysis/memtype.h"
 #include "ir/cfg.h"
 #include "ir/diag.h"
 #include "mpi/mpi.h"
 #include "omp/omp.h"
-#include "rules/rules.h"
 
 /* After differentiation: each note tests inline against the hull its site grew last (words 1 and 2),
  * which the optimiser may load once per loop; the runtime's function tests again, so a stale hull costs
@@ -556,27 +554,29 @@ static void dispatch_indirect(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64
         refuse(call, "a call through a function pointer that passes a struct by value");
         return;
       }
-  ValueList targets = {0}, copies = {0};
-  checkpoint_indirect_targets(call, &targets);
-  uint64_t passed_own = own_arguments(fn, call, 0, 0, own);
-  for (size_t t = 0; t < targets.len; t++) {
-    LLVMValueRef copy = noting_copy(ck, targets.data[t], call, passed_own);
-    if (!copy) goto done;
-    vec_push(&copies, copy);
-  }
-  /* library functions with a derivative rule that take no pointer write nothing: called as they are */
+  /* functions of the module: their noting copies; library functions with a derivative rule that take
+     no pointer write nothing: called as they are */
   LLVMTypeRef fty = LLVMGetCalledFunctionType(call);
   bool pointers = false;
-  LLVMTypeRef *params = xcalloc(n + 1, sizeof *params);
+  LLVMTypeRef *params = xcalloc(LLVMCountParamTypes(fty) + 1, sizeof *params);
   LLVMGetParamTypes(fty, params);
   for (unsigned i = 0; i < LLVMCountParamTypes(fty); i++) pointers |= ir_is_ptr(params[i]);
   free(params);
-  for (LLVMValueRef f = LLVMGetFirstFunction(ck->m); f && !pointers; f = LLVMGetNextFunction(f))
-    if (LLVMIsDeclaration(f) && LLVMGlobalGetValueType(f) == fty && rule_for_name(LLVMGetValueName(f)) &&
-        indirect_address_taken(f)) {
-      vec_push(&targets, f);
-      vec_push(&copies, f);
+  ValueList targets = {0}, copies = {0};
+  checkpoint_indirect_targets(call, &targets);
+  uint64_t passed_own = own_arguments(fn, call, 0, 0, own);
+  size_t kept = 0;
+  for (size_t t = 0; t < targets.len; t++) {
+    LLVMValueRef target = targets.data[t], copy = target;
+    if (LLVMIsDeclaration(target)) {
+      if (pointers) continue; /* may write through them: stops, as an unknown function does */
+    } else if (!(copy = noting_copy(ck, target, call, passed_own))) {
+      goto done; /* refused there */
     }
+    targets.data[kept++] = target;
+    vec_push(&copies, copy);
+  }
+  targets.len = kept;
   LLVMValueRef callee = LLVMGetCalledValue(call), *args = xcalloc(n + 1, sizeof *args);
   for (unsigned i = 0; i < n; i++) args[i] = LLVMGetArgOperand(call, i);
   LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(call);

@@ -49,7 +49,7 @@ static bool passes_function(LLVMValueRef call, LLVMValueRef fn) {
 
 /* A use of fn as a value a pointer may carry: not a direct call, not the module's bookkeeping (llvm.used
  * and the like). */
-bool indirect_address_taken(LLVMValueRef fn) {
+static bool address_taken(LLVMValueRef fn) {
   for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (ir_is_call_site(user)) { /* invokes too: at -O0 C++ calls that may throw */
@@ -62,11 +62,19 @@ bool indirect_address_taken(LLVMValueRef fn) {
   return false;
 }
 
-void indirect_candidates(AdModule *ad, LLVMTypeRef fty, ValueList *out) {
-  for (LLVMValueRef fn = LLVMGetFirstFunction(ad->mod); fn; fn = LLVMGetNextFunction(fn))
-    if (LLVMGlobalGetValueType(fn) == fty && indirect_address_taken(fn) && !generated_by_parad(ad, fn) &&
+void indirect_module_candidates(LLVMModuleRef m, LLVMTypeRef fty, ValueList *out) {
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+    if (LLVMGlobalGetValueType(fn) == fty && address_taken(fn) &&
         (!LLVMIsDeclaration(fn) || rule_for_name(LLVMGetValueName(fn))))
       vec_push(out, fn);
+}
+
+void indirect_candidates(AdModule *ad, LLVMTypeRef fty, ValueList *out) {
+  size_t kept = out->len;
+  indirect_module_candidates(ad->mod, fty, out);
+  for (size_t i = kept; i < out->len; i++)
+    if (!generated_by_parad(ad, out->data[i])) out->data[kept++] = out->data[i];
+  out->len = kept;
 }
 
 static LLVMValueRef key_string(AdModule *ad, const char *key) {

@@ -17,13 +17,11 @@
 #include "ad/ad.h"
 #include "ir/ir.h"
 
-/* Whether fn is used as a value a pointer may carry: stored, passed, in a constant table (not merely
- * called, not the region a fork runs, not the function a request names). */
-bool indirect_address_taken(LLVMValueRef fn);
-
 /* The functions of the module a pointer of type fty may hold: its functions whose address is taken (not
- * merely called), and library functions with a derivative rule whose address is. */
+ * merely called), and library functions with a derivative rule whose address is. indirect_candidates
+ * leaves out the derivatives Parad generated; indirect_module_candidates works on any module. */
 void indirect_candidates(AdModule *ad, LLVMTypeRef fty, ValueList *out);
+void indirect_module_candidates(LLVMModuleRef m, LLVMTypeRef fty, ValueList *out);
 
 /* Makes the derivative of fn for one key: out[0] (the tangent or augmented function) and out[1] (the
  * reverse function, or NULL); false when it cannot. */

@@ -30,8 +30,7 @@ void __parad_rt_free_later_on(ParadTape *t, void *shadow) {
 /* A stack slot whose memory a checkpointed loop or a custom gradient reverses after the forward sweep's
  * frame is gone: on the heap until the tape ends. */
 void *__parad_rt_slot_on_heap(size_t bytes, size_t align) {
-  if (align < sizeof(void *)) align = sizeof(void *);
-  void *p = aligned_alloc(align, (bytes + align - 1) / align * align + align);
+  void *p = __parad_rt_shadow_alloc_aligned(bytes, align);
   if (!p) fatal("out of memory for a stack slot kept for the reverse sweep");
   __parad_rt_free_later(p);
   return p;
