@@ -87,6 +87,8 @@ struct Loop {
   Induction *exit_iv;
   LLVMValueRef limit;
   bool limit_narrowed;   /* the test is on exit_iv's next value truncated to limit's type */
+  bool limit_current;    /* the test is on exit_iv's value in the iteration (it leaves after iv == limit:
+                            clang's form of a loop counting down to 0) */
   bool ordered, inclusive, is_signed;
   /* records reserved at once (rev_bulk.c): bytes per iteration (0: not done for this loop), the cursor's
    * slot in aug or rev */

@@ -58,7 +58,8 @@ static bool ordered_test(Loop *l, Induction *iv, LLVMValueRef next, LLVMIntPredi
  * trip count is known when it starts. Also when the test is on iv + step truncated, for a step of 1 or -1
  * (clang's `int` loop variable widened to 64 bits, compared at 32, as in every OpenMP loop with an `int`
  * index): the count is then the narrow difference, whatever the wide values' signs. And when it leaves
- * once iv + step reaches or passes limit, stepping by 1 or -1 (ordered_test). */
+ * once iv + step reaches or passes limit, stepping by 1 or -1 (ordered_test), or after the iteration
+ * where iv itself is limit (clang's test of `for (i = n - 1; i >= 0; i--)`: i == 0). */
 static bool exit_test(RevGen *g, Loop *l) {
   for (size_t b = 0; b < g->cfg.blocks.len; b++) {
     if (!l->body[b] || g->cfg.blocks.data[b] == l->latch) continue;
@@ -94,10 +95,11 @@ static bool exit_test(RevGen *g, Loop *l) {
       }
       long long step = LLVMConstIntGetSExtValue(iv->step);
       bool narrowed = LLVMIsATruncInst(a) && LLVMGetOperand(a, 0) == next && (step == 1 || step == -1);
-      if (a == next || narrowed) {
+      if (a == next || narrowed || a == iv->phi) {
         l->exit_iv = iv;
         l->limit = lim;
         l->limit_narrowed = narrowed;
+        l->limit_current = a == iv->phi;
         return true;
       }
     }
@@ -135,7 +137,8 @@ LLVMValueRef loop_trip(RevGen *g, Loop *l, LLVMValueRef (*value)(RevGen *, LLVMV
     return LLVMBuildZExt(g->b, span, g->i64, "trip");
   }
   LLVMValueRef span = LLVMBuildSub(g->b, value(g, l->limit), value(g, iv->start), "");
-  return LLVMBuildSExt(g->b, LLVMBuildExactSDiv(g->b, span, iv->step, ""), g->i64, "trip");
+  LLVMValueRef trip = LLVMBuildSExt(g->b, LLVMBuildExactSDiv(g->b, span, iv->step, ""), g->i64, "trip");
+  return l->limit_current ? LLVMBuildAdd(g->b, trip, LLVMConstInt(g->i64, 1, 0), "trip") : trip;
 }
 
 /* The block the loop exits to: its latch's successor outside it. */

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 
 #include <llvm-c/DebugInfo.h>
+#include <llvm-c/Target.h>
 
 #include "analysis/dependence.h"
 #include "analysis/memtype.h"
@@ -32,8 +33,11 @@
 enum { MAX_ROOTS = 64, MAX_DEFERRED = 32 };
 
 /* What the forward sweep notes per object (runtime/omp.c reads them in this order): the addresses read
- * and written, and the distance from the object to its shadow (0 where unknown). */
-enum { READ_LO, READ_HI, WRITTEN_LO, WRITTEN_HI, SHADOW_DELTA, RANGE_FIELDS };
+ * and written, the distance from the object to its shadow (0 where unknown), and where the object's reads
+ * are all in strided runs of one stride P, the bytes [lo, hi) of a period of P, counted from the object's
+ * address (`origin`), that they fall in: P 0 before any run, all ones where there is no such P (a column
+ * of a row-major matrix per thread: the threads' ranges overlap, their columns do not). */
+enum { READ_LO, READ_HI, WRITTEN_LO, WRITTEN_HI, SHADOW_DELTA, READ_PERIOD, PHASE_LO, PHASE_HI, PHASE_ORIGIN, RANGE_FIELDS };
 /* What the reverse sweep is told per object as it starts: the thread's own part, its private buffer, (a
  * task's) the input dependence its reads in loops were tested against and the distance to their copy, and
  * whether the own part is everything the thread read. */
@@ -65,6 +69,7 @@ struct SharedMemory {
   LLVMValueRef *deferred_at; /* aug: per address, a slot holding it once its block ran (0 before) */
   ValueMap defer_of;  /* load -> 1 + its address's index */
   LLVMValueRef *ranges; /* aug: RANGE_FIELDS slots per object (scalars, so that they live in registers) */
+  bool *aperiodic;      /* aug: per object, whether it is read outside runs (it has no READ_PERIOD) */
   LLVMValueRef index_out; /* aug: two words, where __parad_rt_index_span puts a gather's range */
   LLVMValueRef *lo, *hi, *span, *ok, *sums; /* rev: the thread's own part per object (and its length, 0
                                               when empty); per address, whether summing is allowed, and the sum */
@@ -750,6 +755,7 @@ void shared_free(RevGen *g) {
   free(s->slo);
   free(s->plo);
   free(s->ranges);
+  free(s->aperiodic);
   free(s->deferred_at);
   free(s->lo);
   free(s->hi);
@@ -771,15 +777,135 @@ bool shared_decided_per_run(RevGen *g, LLVMValueRef load, Loop *l) {
 
 static LLVMValueRef range_slot(RevGen *g, unsigned k, unsigned which) { return g->shared->ranges[RANGE_FIELDS * k + which]; }
 
+/* The constant number of bytes (units, for an integer) v moves by in one iteration of l, through what
+ * `linear` accepts; false where that depends on a value known at run time. Wrapping, not overflowing:
+ * a wrong stride only costs the runtime's notes (find_aperiodic). */
+static bool step_of(RevGen *g, Loop *l, LLVMValueRef v, unsigned long long *step, int depth) {
+  *step = 0;
+  if (loop_invariant(g, l, v)) return true;
+  int k = iv_index(l, v);
+  if (k >= 0) return (*step = (unsigned long long)LLVMConstIntGetSExtValue(l->ivs.data[k].step)), true;
+  if (depth > 16 || !LLVMIsAInstruction(v)) return false;
+  LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
+  unsigned long long x, y;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMAdd: return step_of(g, l, a, &x, depth + 1) && step_of(g, l, b, &y, depth + 1) && ((*step = x + y), true);
+  case LLVMSub: return step_of(g, l, a, &x, depth + 1) && step_of(g, l, b, &y, depth + 1) && ((*step = x - y), true);
+  case LLVMMul:
+    if (LLVMIsAConstantInt(b)) return step_of(g, l, a, &x, depth + 1) && ((*step = x * (unsigned long long)LLVMConstIntGetSExtValue(b)), true);
+    if (LLVMIsAConstantInt(a)) return step_of(g, l, b, &x, depth + 1) && ((*step = x * (unsigned long long)LLVMConstIntGetSExtValue(a)), true);
+    return false;
+  case LLVMShl:
+    return LLVMIsAConstantInt(b) && LLVMConstIntGetZExtValue(b) < 64 && step_of(g, l, a, &x, depth + 1) &&
+           ((*step = x << LLVMConstIntGetZExtValue(b)), true);
+  case LLVMOr: return LLVMGetIsDisjoint(v) && LLVMIsAConstantInt(b) && step_of(g, l, a, step, depth + 1);
+  case LLVMSExt:
+  case LLVMZExt:
+  case LLVMBitCast:
+  case LLVMAddrSpaceCast: return step_of(g, l, a, step, depth + 1);
+  case LLVMGetElementPtr: {
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->ad->mod);
+    LLVMTypeRef t = LLVMGetGEPSourceElementType(v);
+    if (!step_of(g, l, a, step, depth + 1)) return false;
+    for (unsigned i = 1, n = (unsigned)LLVMGetNumOperands(v); i < n; i++) {
+      LLVMValueRef idx = LLVMGetOperand(v, i);
+      if (i > 1 && LLVMGetTypeKind(t) == LLVMStructTypeKind) {
+        t = LLVMStructGetTypeAtIndex(t, (unsigned)LLVMConstIntGetZExtValue(idx));
+        continue;
+      }
+      if (i > 1 && LLVMGetTypeKind(t) != LLVMArrayTypeKind) return false;
+      if (i > 1) t = LLVMGetElementType(t);
+      if (!LLVMTypeIsSized(t) || !step_of(g, l, idx, &x, depth + 1)) return false;
+      *step += x * LLVMABISizeOfType(td, t);
+    }
+    return true;
+  }
+  default: return false;
+  }
+}
+
+/* A run's reads of an object at a constant stride: the bytes [lo, hi) of the period they fall in
+ * (hi < 2 stride: a read may wrap around). */
+typedef struct {
+  size_t object;
+  Loop *loop;
+  LLVMValueRef anchor;
+  long long stride, lo, hi;
+} Phase;
+
+static int phase_order(const void *x, const void *y) {
+  const Phase *a = x, *b = y;
+  if (a->object != b->object) return a->object < b->object ? -1 : 1;
+  if (a->loop != b->loop) return (uintptr_t)a->loop < (uintptr_t)b->loop ? -1 : 1;
+  if (a->anchor != b->anchor) return (uintptr_t)a->anchor < (uintptr_t)b->anchor ? -1 : 1;
+  if (a->stride != b->stride) return a->stride < b->stride ? -1 : 1;
+  return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+static bool same_period(const Phase *a, const Phase *b) {
+  return a->object == b->object && a->loop == b->loop && a->anchor == b->anchor && a->stride == b->stride;
+}
+
+/* Whether phases p[0..n), in order of their starts, cover their whole period. */
+static bool cover_period(const Phase *p, size_t n) {
+  long long stride = p[0].stride, reached = 0;
+  for (size_t i = 0; i < n; i++) /* a read that wraps around covers the period's start */
+    if (p[i].hi - stride > reached) reached = p[i].hi - stride;
+  for (size_t i = 0; i < n && reached < stride; i++)
+    if (p[i].lo <= reached && p[i].hi > reached) reached = p[i].hi;
+  return reached >= stride;
+}
+
+/* Per object, whether it can have no period worth noting (READ_PERIOD): it is read outside runs (a
+ * group's reads, a gather's), or a loop's runs read it contiguously (a stride no larger than the read),
+ * or at constant offsets from one address, covering every byte of their period (a particle's x, y and
+ * z). Noting those runs would cost a division each and tell nothing. */
+static bool *find_aperiodic(RevGen *g) {
+  struct SharedMemory *s = g->shared;
+  bool *aperiodic = xcalloc(s->roots.len, sizeof *aperiodic);
+  if (g->task_body) { /* a task's plan has no use for periods (its own part is its dependences') */
+    for (size_t k = 0; k < s->roots.len; k++) aperiodic[k] = true;
+    return aperiodic;
+  }
+  for (size_t i = 0; i < s->groups.len; i++)
+    if (s->groups.data[i].slot % RANGE_FIELDS == READ_LO) aperiodic[s->groups.data[i].slot / RANGE_FIELDS] = true;
+  VEC(Phase) phases = {0};
+  for (size_t i = 0; i < s->per_run.len; i++) {
+    LLVMValueRef inst = s->per_run.data[i];
+    size_t k = (size_t)vmap_get(&s->root_of, inst) - 1;
+    Loop *l = vmap_get(&s->loop_of, inst);
+    unsigned long long step;
+    if (!LLVMIsALoadInst(inst) || !step_of(g, l, pointer_operand(inst), &step, 0)) continue;
+    long long stride = (long long)step < 0 ? -(long long)step : (long long)step, off = 0, size = (long long)access_size(g, inst);
+    if (stride <= size) {
+      aperiodic[k] = true;
+      continue;
+    }
+    LLVMValueRef anchor = ir_strip_constant_offsets(g->ad->mod, pointer_operand(inst), &off);
+    long long lo = (off % stride + stride) % stride;
+    vec_push(&phases, ((Phase){k, l, anchor, stride, lo, lo + size}));
+  }
+  if (phases.len) qsort(phases.data, phases.len, sizeof *phases.data, phase_order);
+  for (size_t i = 0, j; i < phases.len; i = j) {
+    for (j = i + 1; j < phases.len && same_period(&phases.data[i], &phases.data[j]); j++) continue;
+    if (cover_period(&phases.data[i], j - i)) aperiodic[phases.data[i].object] = true;
+  }
+  vec_free(&phases);
+  return aperiodic;
+}
+
 void shared_aug_entry(RevGen *g) {
   struct SharedMemory *s = g->shared;
   if (!s) return;
   free(s->ranges);
   s->ranges = xcalloc(RANGE_FIELDS * s->roots.len, sizeof *s->ranges);
+  free(s->aperiodic);
+  bool *aperiodic = s->aperiodic = find_aperiodic(g);
   for (unsigned k = 0; k < RANGE_FIELDS * s->roots.len; k++) {
     unsigned field = k % RANGE_FIELDS;
+    bool ones = field == READ_LO || field == WRITTEN_LO || field == PHASE_LO || (field == READ_PERIOD && aperiodic[k / RANGE_FIELDS]);
     s->ranges[k] = LLVMBuildAlloca(g->b, g->i64, "range");
-    LLVMBuildStore(g->b, LLVMConstInt(g->i64, field == READ_LO || field == WRITTEN_LO ? ~0ull : 0, 0), s->ranges[k]);
+    LLVMBuildStore(g->b, LLVMConstInt(g->i64, ones ? ~0ull : 0, 0), s->ranges[k]);
   }
   s->index_out = NULL;
   for (size_t i = 0; i < s->groups.len; i++) {
@@ -910,7 +1036,7 @@ static void continue_index_run(RevGen *g, struct Group *gr, LLVMValueRef lo, LLV
 /* The first and last iterations of the run of a loop about to start, in the forward sweep: computed for
  * the first address that needs them. */
 typedef struct {
-  LLVMValueRef trip, *first, *last;
+  LLVMValueRef trip, *first, *last, *second;
 } RunEnds;
 
 /* The bytes [lo, hi) address p (of accesses of `size` bytes) covers in the run. */
@@ -921,6 +1047,35 @@ static void run_span(RevGen *g, Loop *l, RunEnds *e, LLVMValueRef p, unsigned si
     first_and_last(g, l, e->trip, e->first, e->last, aug_value);
   }
   address_span(g, evaluate(g, l, p, e->first, aug_value), evaluate(g, l, p, e->last, aug_value), size, lo, hi);
+}
+
+/* A read of object k at p in every iteration of the run, into the object's period (READ_PERIOD): the
+ * stride is the distance between the first two iterations' addresses, frozen (a run of one iteration has
+ * no second, and its address may be poison: any period then holds the one address read). An address
+ * below the object's (a negative offset) falls in no period counted from it: no period. */
+static void note_phase(RevGen *g, Loop *l, RunEnds *e, LLVMValueRef p, unsigned size, unsigned k) {
+  if (!e->second) {
+    e->second = xcalloc(l->ivs.len, sizeof *e->second);
+    for (size_t i = 0; i < l->ivs.len; i++) e->second[i] = LLVMBuildAdd(g->b, e->first[i], l->ivs.data[i].step, "");
+  }
+  LLVMValueRef a = LLVMBuildPtrToInt(g->b, evaluate(g, l, p, e->first, aug_value), g->i64, "");
+  LLVMValueRef b = LLVMBuildPtrToInt(g->b, evaluate(g, l, p, e->second, aug_value), g->i64, "");
+  LLVMValueRef args[2] = {LLVMBuildFreeze(g->b, LLVMBuildSub(g->b, b, a, ""), ""), LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, 0)};
+  LLVMValueRef stride = ir_call_intrinsic(g->b, "llvm.abs", &g->i64, 1, args, 2);
+  LLVMValueRef zero = LLVMConstInt(g->i64, 0, 0), ones = LLVMConstInt(g->i64, ~0ull, 0);
+  LLVMValueRef nonzero = LLVMBuildICmp(g->b, LLVMIntNE, stride, zero, "");
+  LLVMValueRef origin = LLVMBuildPtrToInt(g->b, aug_value(g, g->shared->roots.data[k]), g->i64, "");
+  LLVMBuildStore(g->b, origin, range_slot(g, k, PHASE_ORIGIN));
+  LLVMValueRef phase = LLVMBuildURem(g->b, LLVMBuildSub(g->b, a, origin, ""), LLVMBuildSelect(g->b, nonzero, stride, LLVMConstInt(g->i64, 1, 0), ""), "phase");
+  LLVMValueRef end = LLVMBuildAdd(g->b, phase, LLVMConstInt(g->i64, size, 0), "");
+  LLVMValueRef fits = LLVMBuildAnd(g->b, LLVMBuildAnd(g->b, nonzero, LLVMBuildICmp(g->b, LLVMIntUGE, a, origin, ""), ""),
+                                   LLVMBuildICmp(g->b, LLVMIntULE, end, stride, ""), "");
+  LLVMValueRef period = LLVMBuildLoad2(g->b, g->i64, range_slot(g, k, READ_PERIOD), "");
+  LLVMValueRef same = LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, period, zero, ""),
+                                  LLVMBuildICmp(g->b, LLVMIntEQ, period, stride, ""), "");
+  LLVMBuildStore(g->b, LLVMBuildSelect(g->b, LLVMBuildAnd(g->b, fits, same, ""), stride, ones, ""), range_slot(g, k, READ_PERIOD));
+  widen(g, range_slot(g, k, PHASE_LO), phase, "llvm.umin");
+  widen(g, range_slot(g, k, PHASE_HI), end, "llvm.umax");
 }
 
 /* As l's run starts: the runs of the index arrays its gathers read, the addresses its per-run accesses
@@ -942,12 +1097,14 @@ static void note_run(RevGen *g, Loop *l) {
     run_span(g, l, &ends, pointer_operand(inst), access_size(g, inst), &lo, &hi);
     note(g, inst, lo, hi);
     unsigned object = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
+    if (LLVMIsALoadInst(inst) && !s->aperiodic[object]) note_phase(g, l, &ends, pointer_operand(inst), access_size(g, inst), object);
     if (!delta_noted[object]) note_shadow_delta(g, object);
     delta_noted[object] = true;
   }
   free(delta_noted);
   free(ends.first);
   free(ends.last);
+  free(ends.second);
 }
 
 /* As the function returns: the runs of index arrays not noted yet. */

@@ -21,8 +21,10 @@
 #include "tape.h"
 
 /* What the forward sweep notes per thread and shared object: the addresses read [lo, hi) and written,
- * and the distance from the object to its shadow (0: unknown). */
-enum { READ_LO, READ_HI, WRITTEN_LO, WRITTEN_HI, SHADOW_DELTA, RANGE_FIELDS };
+ * the distance from the object to its shadow (0: unknown), and, where every read was in a run of one
+ * stride P, P and the bytes [lo, hi) of a period of P the reads fell in, counted from `origin` (P 0 or
+ * all ones: none). */
+enum { READ_LO, READ_HI, WRITTEN_LO, WRITTEN_HI, SHADOW_DELTA, READ_PERIOD, PHASE_LO, PHASE_HI, PHASE_ORIGIN, RANGE_FIELDS };
 /* What the reverse sweep is told per thread and object (shared_plan): the part only this thread read, the
  * private buffer for the rest, (a task's) the input dependence whose reads it took from a copy, and
  * whether the thread's own part is all it read (its adjoints then go in plainly with no test per address). */
@@ -424,12 +426,23 @@ static bool keep_private(Private *p, unsigned long long *plan, unsigned long lon
   return true;
 }
 
+/* Whether thread `id`'s reads of object k and thread `other`'s of object m cannot meet though their ranges
+ * do: both strided by one period, in parts of it apart (the columns of a row-major matrix two threads
+ * share out). */
+static bool periods_apart(ParadRegion *r, int id, int k, int other, int m) {
+  unsigned long long p = field(r, id, k, READ_PERIOD);
+  if (!p || p == ~0ull || p != field(r, other, m, READ_PERIOD)) return false;
+  if ((field(r, id, k, PHASE_ORIGIN) - field(r, other, m, PHASE_ORIGIN)) % p) return false; /* periods not in step */
+  return field(r, id, k, PHASE_HI) <= field(r, other, m, PHASE_LO) || field(r, other, m, PHASE_HI) <= field(r, id, k, PHASE_LO);
+}
+
 /* Private buffers are kept up to this size per object and thread (the buffer mirrors the read range). */
 enum { PRIVATE_LIMIT = 64 << 20 };
 
 /* Reverse sweep, as the region's reverse function starts. Per object k, PLAN_FIELDS numbers from
- * own[PLAN_FIELDS k]: the part of this thread's reads no other thread read [lo, hi) (nothing where the
- * forward sweep noted nothing); the thread's private buffer for the rest: the shadow address it mirrors
+ * own[PLAN_FIELDS k]: the part [lo, hi) of this thread's range where no other thread read what it read
+ * (nothing where the forward sweep noted nothing; the other threads' reads may lie between its own where
+ * the periods say so); the thread's private buffer for the rest: the shadow address it mirrors
  * from, its length, and the buffer (0, 0, 0 when none); lo in the shadow's addresses (all ones where
  * the distance to the shadow is unknown); and the buffer's start in the object's addresses. elem[k]: the
  * size of the floats the object's adjoints are (4, 8), 0 where they may not be kept apart. */
@@ -453,7 +466,7 @@ void __parad_rt_shared_plan(int nroots, unsigned long long *own, int nsums, unsi
       if (other == id) continue;
       for (int m = 0; m < nroots && lo < hi; m++) {
         unsigned long long c = field(r, other, m, READ_LO), d = field(r, other, m, READ_HI);
-        if (c >= d || d <= lo || c >= hi) continue; /* empty, or apart */
+        if (c >= d || d <= lo || c >= hi || periods_apart(r, id, k, other, m)) continue; /* empty, or apart */
         if (c <= lo) lo = d;
         else if (d >= hi) hi = c;
         else if (c - lo >= hi - d) hi = c; /* inside: keep the larger side */
