@@ -43,7 +43,7 @@ OPENMP = ["parallel_for", "region", "static", "static_chunk", "dynamic", "guided
           "reduction_prod", "reduction_max", "reduction_min", "critical", "atomic", "private",
           "firstprivate", "lastprivate", "masked", "master", "single", "nowait", "omp_helper"]
 # drawn on streams of their own (Gen): "restrict", "taskloop", "checkpoint", "checkpoint_nested",
-# "checkpoint_helpers", "fnptr", "index_table"
+# "checkpoint_helpers", "fnptr", "index_table", "strided"
 IXLEN, IXMAX = 16, 3     # the index table IX: IXLEN ints in [0, IXMAX), IXMAX no more than any array's length
 
 # magnitude of a unary function's result from its argument's (see prog.UNARY for the guarded forms)
@@ -129,6 +129,7 @@ class Gen:
         s.seed, s.omp = seed, omp
         s.marked_bodies = 0  # checkpointed loops whose inner loops were marked (their streams)
         s.pointer_calls = 0  # calls made through a function pointer, or considered (their streams)
+        s.rs = random.Random(seed * 7919 + 20 + omp)  # the strided indices' stream
         r = s.r
         if features is None:
             features = {f for f in SERIAL if r.random() < (0.45 if omp else 0.6)}
@@ -158,6 +159,10 @@ class Gen:
             # helpers called through a function pointer chosen between two of them (a stream of its own)
             if random.Random(seed * 7919 + 16 + omp).random() < 0.4:
                 features.add("fnptr")
+            # reads at lv1 * S + lv2 (a matrix's columns, shared out among threads where lv2 is a
+            # worksharing loop's): a stream of its own
+            if random.Random(seed * 7919 + 18 + omp).random() < 0.4:
+                features.add("strided")
             # reads at indices loaded from a constant int table, IX[j] (a sparse matrix's column indices)
             if random.Random(seed * 7919 + 10 + omp).random() < 0.4:
                 features.add("index_table")
@@ -259,6 +264,9 @@ class Gen:
         ctx = s.ompctx
         if ctx is not None and ctx["mode"] == "for" and meet(arr.roots(), ctx["owned"]):
             return Var(ctx["iv"], "int") if arr is arr.root() else None
+        strided = s.strided(L)
+        if strided is not None:
+            return strided
         opts = [Num(r.randint(0, L.min() - 1), "int")]
         for lv in s.visible(["loop"]):
             if lv.hi.le(L):
@@ -280,6 +288,24 @@ class Gen:
             s.kinky = True
             opts.append(Bin("%", ICast(s.expr(1, clean=True)), L.expr()))
         return r.choice(opts)
+
+    def strided(s, L):
+        """Now and then, with the feature, lv1 * S + lv2 below L, lv1 a loop with a constant bound: a column
+        of a row-major matrix where lv1 is the inner loop (shared out among threads where lv2 is a worksharing
+        loop's variable). Drawn on a stream of its own, which leaves the programs' other choices as they were."""
+        if not s.on("strided") or s.rs.random() >= 0.6:
+            return None
+        loops = s.visible(["loop"])
+        opts = []
+        for lv1 in loops:
+            if lv1.hi.var is not None or lv1.lo != 0 or lv1.hi.off < 2:
+                continue
+            for lv2 in loops:
+                S = s.rs.choice([2, 3])
+                end = lv2.hi.plus(S * (lv1.hi.off - 1))
+                if lv2 is not lv1 and lv2.lo >= 0 and (end.le(L) or end.max() <= L.min()):
+                    opts.append(Bin("+", Bin("*", Var(lv1.name, "int"), Num(S, "int")), Var(lv2.name, "int")))
+        return s.rs.choice(opts) if opts else None
 
     def elem(s, sym):
         i = s.index(sym)
@@ -957,6 +983,8 @@ class Gen:
         ty = "float" if s.on("float") and s.chance(0.25) else "double"
         name = s.fresh("a" if k in ("local", "vla") else "h")
         L = Len(None, r.randint(3, 10)) if k == "local" else s.nlen.plus(r.choice([0, 0, 1, 2]))
+        if s.on("strided") and s.rs.random() < 0.8:   # room for columns: lv1 * S + i
+            L = L.plus(12)
         sym = Sym(name, "array", ty, ACAP, L)
         if k in ("local", "vla"):
             out = [Decl(ty, name, length=L.expr())]
