@@ -983,8 +983,8 @@ class Gen:
         ty = "float" if s.on("float") and s.chance(0.25) else "double"
         name = s.fresh("a" if k in ("local", "vla") else "h")
         L = Len(None, r.randint(3, 10)) if k == "local" else s.nlen.plus(r.choice([0, 0, 1, 2]))
-        if s.on("strided") and s.rs.random() < 0.8:   # room for columns: lv1 * S + i
-            L = L.plus(12)
+        if s.on("strided") and L.max() + 2 <= MAXLEN and s.rs.random() < 0.8:   # room for columns: lv1 * S + i
+            L = L.plus(2)
         sym = Sym(name, "array", ty, ACAP, L)
         if k in ("local", "vla"):
             out = [Decl(ty, name, length=L.expr())]
