@@ -56,6 +56,10 @@ void omp_direct_private_maps(LLVMModuleRef m);
  * that are the address of a shared variable the region only reads, and that nothing else can reach,
  * become noalias (omp_captures.c). Returns how many, so that the caller hoists their loads again. */
 unsigned omp_mark_read_only_captures(LLVMModuleRef m);
+/* After the light optimisation: each thread's share of a region's 1-D worksharing loop run as its two
+ * edges and its middle, so that the middle's reverse finds its reads the thread's own (omp_segment_runs.c).
+ * Returns how many loops were split. */
+unsigned omp_segment_runs(LLVMModuleRef m);
 /* After the optimiser: deletes the stores of parallel regions into locals of the forking function that
  * nothing reads after the fork (omp_unread_shared.c); how many such locals. */
 unsigned omp_drop_unread_shared_writes(LLVMModuleRef m);
