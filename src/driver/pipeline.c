@@ -142,7 +142,7 @@ int pipeline_run(const char *in_path, const char *out_path, const PipelineOption
     rc = PIPELINE_FAILED;
     goto done;
   }
-  if (o->opt != '0' && !getenv("NOSEG")) omp_segment_runs(m);
+  if (o->opt != '0') omp_segment_runs(m);
   /* for Parad's developers: the IR the generators see */
   const char *dump = getenv("PARAD_DUMP_PREPARED");
   if (dump && LLVMPrintModuleToFile(m, dump, &msg)) LLVMDisposeMessage(msg);
