@@ -142,6 +142,8 @@ int pipeline_run(const char *in_path, const char *out_path, const PipelineOption
     rc = PIPELINE_FAILED;
     goto done;
   }
+  /* a 1-D worksharing loop's share in three parts, for the reverse sweep's decisions (before the dump:
+     the generators see the parts) */
   if (o->opt != '0') omp_segment_runs(m);
   /* for Parad's developers: the IR the generators see */
   const char *dump = getenv("PARAD_DUMP_PREPARED");

@@ -129,7 +129,7 @@ class Gen:
         s.seed, s.omp = seed, omp
         s.marked_bodies = 0  # checkpointed loops whose inner loops were marked (their streams)
         s.pointer_calls = 0  # calls made through a function pointer, or considered (their streams)
-        s.rs = random.Random(seed * 7919 + 20 + omp)  # the strided indices' stream
+        s.rs = random.Random(seed * 7919 + 24 + omp)  # the strided indices' stream
         r = s.r
         if features is None:
             features = {f for f in SERIAL if r.random() < (0.45 if omp else 0.6)}
@@ -161,7 +161,7 @@ class Gen:
                 features.add("fnptr")
             # reads at lv1 * S + lv2 (a matrix's columns, shared out among threads where lv2 is a
             # worksharing loop's): a stream of its own
-            if random.Random(seed * 7919 + 18 + omp).random() < 0.4:
+            if random.Random(seed * 7919 + 22 + omp).random() < 0.4:
                 features.add("strided")
             # reads at indices loaded from a constant int table, IX[j] (a sparse matrix's column indices)
             if random.Random(seed * 7919 + 10 + omp).random() < 0.4:
