@@ -164,7 +164,32 @@ static void tie_untied_tasks(LLVMModuleRef m, const ValueList *fns) {
   vmap_free(&joined);
 }
 
+/* The bounds a worksharing loop gets from libomp: the init and dispatch calls write the thread's
+ * lower and upper bounds, stride and last-iteration flag through their pointer arguments while they run,
+ * and keep none of them. Said to the optimiser, the locals they fill stay private to the outlined
+ * function, so a libm call in the loop (which may write errno, so any memory the optimiser cannot rule
+ * out) no longer makes the loop reload its bound in every iteration: the optimiser hoists the load, and
+ * the generators see a loop whose trip count is known when it starts (its runs noted and decided once). */
+static void bounds_not_kept(LLVMModuleRef m) {
+  static const char *const prefixes[] = {"__kmpc_for_static_init_", "__kmpc_dist_for_static_init_",
+                                         "__kmpc_dispatch_next_", "__kmpc_distribute_static_init_"};
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  unsigned nocapture = LLVMGetEnumAttributeKindForName("nocapture", 9);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(f, &len);
+    bool bounds = false;
+    for (size_t k = 0; k < sizeof prefixes / sizeof *prefixes && !bounds; k++)
+      bounds = !strncmp(name, prefixes[k], strlen(prefixes[k]));
+    if (!bounds || !LLVMIsDeclaration(f)) continue;
+    for (unsigned p = 1, n = LLVMCountParams(f); p < n; p++) /* not the source location (0) */
+      if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetParam(f, p))) == LLVMPointerTypeKind)
+        LLVMAddAttributeAtIndex(f, p + 1, LLVMCreateEnumAttribute(c, nocapture, 0));
+  }
+}
+
 void omp_prepare(LLVMModuleRef m) {
+  bounds_not_kept(m);
   omp_direct_private_maps(m);
   ValueMap seen;
   ValueList order = {0};
