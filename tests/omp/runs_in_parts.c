@@ -2,8 +2,8 @@
 // 8 before differentiating (omp_segment_runs.c), so that the middle's reverse finds its reads the thread's
 // own. What the cut must keep: every iteration once, in order, for shares shorter than the edges (n from 3
 // to 1001 at 1 to 4 threads, so shares of 0 to 500 iterations); a reduction carried through the parts; a
-// value of the last iteration used after the loop (lastprivate), from a last part that may be empty; T steps
-// over two arrays swapped (jacobi1d's shape). Each primal against a serial loop (exactly: the same
+// libm call in the loop; a value of the last iteration used after the loop (lastprivate), from a last part
+// that may be empty; T steps over two arrays swapped (jacobi1d's shape). Each primal against a serial loop (exactly: the same
 // operations in the same order per element, and sums to 1e-12), each gradient against the analytic one
 // (1e-12), three times over (an add taken as the thread's own where it is not would be a race).
 // RUN: %parad-cc %cflags -fopenmp %s -o %t && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=3 %t && OMP_NUM_THREADS=4 %t
@@ -16,8 +16,7 @@ void __parad_autodiff(void *, ...);
 
 enum { NMAX = 1001, T = 5, REPEAT = 3 };
 
-/* J = sum_{0 < i < n-1} w_i (a_{i-1} + a_i^2 + a_i a_{i+1})^2 (no call in the loop: a call could write the
-   bound the worksharing init filled in, which the loop would then read in every iteration, uncounted) */
+/* J = sum_{0 < i < n-1} w_i (a_{i-1} + a_i^2 + a_i a_{i+1})^2 */
 __attribute__((noinline)) static double sum3(const double *restrict a, const double *restrict w, int n) {
   double J = 0;
 #pragma omp parallel for schedule(static) reduction(+ : J)
@@ -25,6 +24,15 @@ __attribute__((noinline)) static double sum3(const double *restrict a, const dou
     double b = a[i - 1] + a[i] * a[i] + a[i] * a[i + 1];
     J += w[i] * b * b;
   }
+  return J;
+}
+
+/* J = sum_{0 < i < n-1} w_i a_i sin(a_{i-1} + a_{i+1}): a libm call in the loop (it may write errno), which
+   must not make the loop reload the bound libomp wrote (omp_prepare.c: bounds_not_kept) */
+__attribute__((noinline)) static double wave(const double *restrict a, const double *restrict w, int n) {
+  double J = 0;
+#pragma omp parallel for schedule(static) reduction(+ : J)
+  for (int i = 1; i < n - 1; i++) J += w[i] * a[i] * sin(a[i - 1] + a[i + 1]);
   return J;
 }
 
@@ -81,6 +89,20 @@ int main(void) {
       memset(da, 0, sizeof da);
       __parad_autodiff((void *)sum3, a, da, parad_const, w, parad_const, n);
       check_gradient("sum3", n);
+    }
+
+    J = 0;
+    memset(want, 0, sizeof want);
+    for (int i = 1; i < n - 1; i++) {
+      double c = cos(a[i - 1] + a[i + 1]) * w[i] * a[i];
+      J += w[i] * a[i] * sin(a[i - 1] + a[i + 1]);
+      want[i] += w[i] * sin(a[i - 1] + a[i + 1]), want[i - 1] += c, want[i + 1] += c;
+    }
+    CHECK_CLOSE(wave(a, w, n), J, 1e-12);
+    for (int r = 0; r < REPEAT; r++) {
+      memset(da, 0, sizeof da);
+      __parad_autodiff((void *)wave, a, da, parad_const, w, parad_const, n);
+      check_gradient("wave", n);
     }
 
     double t = 0;
