@@ -24,8 +24,8 @@
 
 enum { EDGE = 8, PARTS = 3 };
 
-/* Whether v is, through an integer extension, a load of the lower bound some __kmpc_for_static_init of
- * fn fills in (its fourth argument: plower). */
+/* Whether v is, through an integer extension, a load of the lower bound a __kmpc_for_static_init call
+ * fills in (plower, its argument 4). */
 static bool static_lower_bound(LLVMValueRef v) {
   if (LLVMIsASExtInst(v) || LLVMIsAZExtInst(v)) v = LLVMGetOperand(v, 0);
   if (!LLVMIsALoadInst(v)) return false;
