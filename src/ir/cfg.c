@@ -296,17 +296,22 @@ LLVMBasicBlockRef cfg_split_before(LLVMContextRef c, LLVMValueRef at) {
   return head;
 }
 
-/* phi without its entries from block `from` */
-static void drop_incoming(LLVMValueRef phi, LLVMBasicBlockRef from) {
+LLVMValueRef cfg_phi_reroute(LLVMValueRef phi, LLVMBasicBlockRef from, LLVMBasicBlockRef to, LLVMValueRef value) {
   unsigned n = LLVMCountIncoming(phi), kept = 0;
+  bool changed = false;
   LLVMValueRef *values = xcalloc(n + 1, sizeof *values);
   LLVMBasicBlockRef *blocks = xcalloc(n + 1, sizeof *blocks);
-  for (unsigned i = 0; i < n; i++)
-    if (LLVMGetIncomingBlock(phi, i) != from) {
-      values[kept] = LLVMGetIncomingValue(phi, i);
-      blocks[kept++] = LLVMGetIncomingBlock(phi, i);
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef v = LLVMGetIncomingValue(phi, i);
+    LLVMBasicBlockRef bb = LLVMGetIncomingBlock(phi, i);
+    if (bb == from) {
+      changed = true;
+      if (!to) continue;
+      bb = to, v = value ? value : v;
     }
-  if (kept < n) {
+    values[kept] = v, blocks[kept++] = bb;
+  }
+  if (changed) { /* the C API cannot change an entry's block: a new phi */
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetTypeContext(LLVMTypeOf(phi)));
     LLVMPositionBuilderBefore(b, phi);
     LLVMValueRef now = LLVMBuildPhi(b, LLVMTypeOf(phi), "");
@@ -314,9 +319,11 @@ static void drop_incoming(LLVMValueRef phi, LLVMBasicBlockRef from) {
     LLVMReplaceAllUsesWith(phi, now);
     LLVMInstructionEraseFromParent(phi);
     LLVMDisposeBuilder(b);
+    phi = now;
   }
   free(values);
   free(blocks);
+  return phi;
 }
 
 void cfg_drop_unreachable(LLVMValueRef fn) {
@@ -331,7 +338,7 @@ void cfg_drop_unreachable(LLVMValueRef fn) {
     for (unsigned s = 0, n = t ? LLVMGetNumSuccessors(t) : 0; s < n; s++)
       for (LLVMValueRef i = LLVMGetFirstInstruction(LLVMGetSuccessor(t, s)), next; i && LLVMIsAPHINode(i); i = next) {
         next = LLVMGetNextInstruction(i);
-        drop_incoming(i, dead.data[d]);
+        cfg_phi_reroute(i, dead.data[d], NULL, NULL);
       }
   }
   for (size_t d = 0; d < dead.len; d++)

@@ -56,6 +56,11 @@ bool cfg_every_iteration(const Cfg *cfg, const bool *body, LLVMBasicBlockRef hea
  * them. A pass that moves reachable blocks to another function would leave such a block branching there. */
 void cfg_drop_unreachable(LLVMValueRef fn);
 
+/* phi with its entries from block `from` moved to block `to`, their values replaced by `value` unless it
+ * is NULL, or dropped where `to` is NULL: a new phi in its place (the C API cannot change an entry's
+ * block), returned; phi itself where it has no such entry. */
+LLVMValueRef cfg_phi_reroute(LLVMValueRef phi, LLVMBasicBlockRef from, LLVMBasicBlockRef to, LLVMValueRef value);
+
 /* Splits at's block before `at`: what precedes it moves to a new block in front, which the block's
  * predecessors now enter (phis move with it, their incoming blocks unchanged; the successors' phis still
  * name the old block, which keeps the terminator). Returns the new block. */

@@ -86,26 +86,6 @@ static LLVMValueRef incoming_from(LLVMValueRef phi, LLVMBasicBlockRef bb) {
   return NULL;
 }
 
-static void set_incoming_block(LLVMValueRef phi, LLVMBasicBlockRef from, LLVMBasicBlockRef to, LLVMValueRef value) {
-  /* the C API cannot change an incoming block: the phi is rebuilt */
-  unsigned n = LLVMCountIncoming(phi);
-  LLVMValueRef *vals = xcalloc(n, sizeof *vals);
-  LLVMBasicBlockRef *blocks = xcalloc(n, sizeof *blocks);
-  for (unsigned k = 0; k < n; k++) {
-    vals[k] = LLVMGetIncomingValue(phi, k), blocks[k] = LLVMGetIncomingBlock(phi, k);
-    if (blocks[k] == from) vals[k] = value ? value : vals[k], blocks[k] = to;
-  }
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetTypeContext(LLVMTypeOf(phi)));
-  LLVMPositionBuilderBefore(b, phi);
-  LLVMValueRef copy = LLVMBuildPhi(b, LLVMTypeOf(phi), "");
-  LLVMAddIncoming(copy, vals, blocks, n);
-  LLVMReplaceAllUsesWith(phi, copy);
-  LLVMInstructionEraseFromParent(phi);
-  LLVMDisposeBuilder(b);
-  free(vals);
-  free(blocks);
-}
-
 typedef struct {
   LLVMValueRef iv, next, start, limit, branch;
   bool exit_on_true;
@@ -202,8 +182,8 @@ static void segment(LLVMContextRef ctx, const CfgLoop *l, const Shape *s) {
     if (LLVMGetSuccessor(pt, k) == l->header) LLVMSetSuccessor(pt, k, oh);
 
   /* the loop runs the part's iterations, entered from the part's block, and leaves to the next part */
-  for (size_t k = 0; k < carried.len; k++) set_incoming_block(carried.data[k], l->preheader, ph, entering.data[k]);
-  set_incoming_block(s->iv, l->preheader, ph, lo);
+  for (size_t k = 0; k < carried.len; k++) cfg_phi_reroute(carried.data[k], l->preheader, ph, entering.data[k]);
+  cfg_phi_reroute(s->iv, l->preheader, ph, lo);
   LLVMPositionBuilderBefore(b, s->branch);
   LLVMValueRef test = LLVMGetCondition(s->branch);
   LLVMSetCondition(s->branch, LLVMBuildICmp(b, s->exit_on_true ? LLVMIntEQ : LLVMIntNE, s->next, hi, "part.done"));
@@ -261,7 +241,7 @@ static void segment(LLVMContextRef ctx, const CfgLoop *l, const Shape *s) {
     LLVMValueRef v = incoming_from(phis.data[k], l->latch), value = v;
     for (size_t j = 0; j < after.len; j++)
       if (after.data[j] == v) value = leaving.data[carried.len + j];
-    set_incoming_block(phis.data[k], l->latch, ol, value);
+    cfg_phi_reroute(phis.data[k], l->latch, ol, value);
   }
   vec_free(&phis);
   vec_free(&carried);
