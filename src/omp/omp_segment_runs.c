@@ -39,11 +39,6 @@ static bool static_lower_bound(LLVMValueRef v) {
   return false;
 }
 
-static LLVMValueRef strip_geps(LLVMValueRef p) {
-  for (int i = 0; i < 64 && (LLVMIsAGetElementPtrInst(p) || LLVMIsACastInst(p)); i++) p = LLVMGetOperand(p, 0);
-  return p;
-}
-
 /* Whether the loop reads some object at two different addresses per iteration (a stencil's neighbours). */
 static bool reads_neighbours(const Cfg *cfg, const CfgLoop *l) {
   ValueList seen = {0};
@@ -52,9 +47,9 @@ static bool reads_neighbours(const Cfg *cfg, const CfgLoop *l) {
     if (!l->body[b]) continue;
     for (LLVMValueRef i = LLVMGetFirstInstruction(cfg->blocks.data[b]); i && !found; i = LLVMGetNextInstruction(i)) {
       if (!LLVMIsALoadInst(i) || !ir_is_fp(LLVMTypeOf(i))) continue;
-      LLVMValueRef p = LLVMGetOperand(i, 0), root = strip_geps(p);
+      LLVMValueRef p = LLVMGetOperand(i, 0), root = ir_address_base(p);
       for (size_t k = 0; k < seen.len && !found; k++)
-        found = strip_geps(seen.data[k]) == root && seen.data[k] != p;
+        found = ir_address_base(seen.data[k]) == root && seen.data[k] != p;
       vec_push(&seen, p);
     }
   }
@@ -182,7 +177,7 @@ static void segment(LLVMContextRef ctx, const CfgLoop *l, const Shape *s) {
     if (LLVMGetSuccessor(pt, k) == l->header) LLVMSetSuccessor(pt, k, oh);
 
   /* the loop runs the part's iterations, entered from the part's block, and leaves to the next part */
-  for (size_t k = 0; k < carried.len; k++) cfg_phi_reroute(carried.data[k], l->preheader, ph, entering.data[k]);
+  for (size_t k = 0; k < carried.len; k++) carried.data[k] = cfg_phi_reroute(carried.data[k], l->preheader, ph, entering.data[k]);
   cfg_phi_reroute(s->iv, l->preheader, ph, lo);
   LLVMPositionBuilderBefore(b, s->branch);
   LLVMValueRef test = LLVMGetCondition(s->branch);
@@ -196,16 +191,10 @@ static void segment(LLVMContextRef ctx, const CfgLoop *l, const Shape *s) {
   LLVMPositionBuilderAtEnd(b, ex);
   LLVMBuildBr(b, ol);
 
-  /* what leaves a part: the carried values (the header's phis, rebuilt above: found again by their
-     latch values) and the loop's values the exit's phis take, the part's own or, for a part skipped
-     empty, those it was entered with */
+  /* what leaves a part: the carried values (their latch values) and the loop's values the exit's phis
+     take, the part's own or, for a part skipped empty, those it was entered with */
   ValueList leaving_of = {0}; /* the loop's values, then per value its phi in `ol` */
-  for (size_t k = 0; k < carried.len; k++) vec_push(&leaving_of, NULL);
-  for (LLVMValueRef phi = LLVMGetFirstInstruction(l->header); phi && LLVMIsAPHINode(phi); phi = LLVMGetNextInstruction(phi)) {
-    LLVMValueRef from = incoming_from(phi, ph);
-    for (size_t k = 0; k < entering.len; k++)
-      if (from == entering.data[k]) leaving_of.data[k] = incoming_from(phi, l->latch);
-  }
+  for (size_t k = 0; k < carried.len; k++) vec_push(&leaving_of, incoming_from(carried.data[k], l->latch));
   ValueList after = {0};
   for (LLVMValueRef phi = LLVMGetFirstInstruction(s->exit); phi && LLVMIsAPHINode(phi); phi = LLVMGetNextInstruction(phi)) {
     LLVMValueRef v = incoming_from(phi, l->latch);
