@@ -68,6 +68,12 @@ unsigned omp_drop_unread_shared_writes(LLVMModuleRef m);
 bool omp_is_runtime_call(LLVMValueRef call);
 OmpKind omp_classify(LLVMValueRef call);
 
+/* Where a thread's next chunk of a worksharing loop starts: a call of __kmpc_dispatch_next_* (dynamic,
+ * guided and runtime schedules), and a __kmpc_for_static_init_* whose schedule is static with a chunk
+ * size (its thread's chunks are the iterations of a loop after it). */
+bool omp_is_dispatch_next(LLVMValueRef call);
+bool omp_is_static_chunked_init(LLVMValueRef call);
+
 /* For OMP_FORK: the outlined function (NULL if it is not one of the module's), and the index of the
  * call argument that becomes its parameter 2 (its first two are the thread ids). */
 LLVMValueRef omp_fork_outlined(LLVMValueRef call);

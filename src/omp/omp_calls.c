@@ -62,6 +62,17 @@ OmpKind omp_classify(LLVMValueRef call) {
   return OMP_UNSUPPORTED;
 }
 
+bool omp_is_dispatch_next(LLVMValueRef call) { return !strncmp(ir_called_name(call), "__kmpc_dispatch_next_", 21); }
+
+/* libomp's sched_type: kmp_sch_static_chunked, and the bits of the monotonic and nonmonotonic modifiers */
+enum { SCHEDULE_STATIC_CHUNKED = 33, SCHEDULE_MODIFIERS = 3u << 29 };
+
+bool omp_is_static_chunked_init(LLVMValueRef call) {
+  if (strncmp(ir_called_name(call), "__kmpc_for_static_init_", 23) || ir_num_call_args(call) < 3) return false;
+  LLVMValueRef kind = LLVMGetArgOperand(call, 2);
+  return LLVMIsAConstantInt(kind) && (LLVMConstIntGetZExtValue(kind) & ~(unsigned long long)SCHEDULE_MODIFIERS) == SCHEDULE_STATIC_CHUNKED;
+}
+
 LLVMValueRef omp_task_entry(LLVMValueRef alloc) {
   if (ir_num_call_args(alloc) <= OMP_TASK_ENTRY_ARG) return NULL;
   LLVMValueRef fn = ir_strip_pointer_casts(LLVMGetArgOperand(alloc, OMP_TASK_ENTRY_ARG));

@@ -410,7 +410,12 @@ static void write_aug(RevGen *g) {
     LLVMPositionBuilderAtEnd(g->b, LLVMValueAsBasicBlock(vmap_get(&g->vmap, LLVMBasicBlockAsValue(bb))));
     if (g->cfg.preds[b].len > 1) pred_phis[b] = LLVMBuildPhi(g->b, rev_pred_type(g, bb), "pred");
     LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && i != term; i = LLVMGetNextInstruction(i)) aug_inst(g, i);
+    bool started = false;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && i != term; i = LLVMGetNextInstruction(i)) {
+      if (!started && !LLVMIsAPHINode(i)) shared_aug_chunk_start(g, bb), started = true;
+      aug_inst(g, i);
+    }
+    if (!started) shared_aug_chunk_start(g, bb);
     keep_latest(g, bb);
     write_captures(g, bb, pred_phis);
     shared_inputs_after_block(g, bb); /* before the records are reserved: a run may leave them out */
@@ -576,6 +581,7 @@ static void write_rev(RevGen *g) {
     if (g->ret_active && LLVMGetInstructionOpcode(term) == LLVMRet && LLVMGetNumOperands(term) == 1)
       adj_add(g, LLVMGetOperand(term, 0), LLVMGetParam(g->rev, 0));
     reverse_instructions(g, bb);
+    shared_rev_chunk_start(g, bb);
     window_end_iteration(g, bb);
     if (b == 0) shared_flush(g, true); /* the reverse sweep's end */
     dispatch(g, bb, record, exit);

@@ -292,6 +292,10 @@ void shared_free(RevGen *g);
 void shared_aug_entry(RevGen *g);                     /* aug entry: the ranges start empty */
 void shared_aug_after_block(RevGen *g, LLVMBasicBlockRef bb); /* aug: the block's accesses noted (a loop's
                                                                  before it runs) */
+/* Where a thread's next chunk of a worksharing loop starts (rev_shared.c "chunks"): aug, at the start of the
+ * block; rev, after the block's reverse. */
+void shared_aug_chunk_start(RevGen *g, LLVMBasicBlockRef bb);
+void shared_rev_chunk_start(RevGen *g, LLVMBasicBlockRef bb);
 void shared_rev_enter_loop(RevGen *g, Loop *l);       /* rev, entering a loop's reverse: decided per run */
 void shared_aug_exit(RevGen *g);                      /* aug, before returning: the ranges to the runtime */
 void shared_rev_entry(RevGen *g);                     /* rev entry: this thread's own parts, the sums */

@@ -102,6 +102,12 @@ struct SharedMemory {
   LLVMValueRef *copy_lo, *copy_len, *copy_delta;
   ValueList copied;
   ValueMap copy_flag;
+  /* Chunks of a dynamic, guided or chunked static schedule (see "chunks" below): per block, whether a
+   * thread's next chunk starts there; whether any does; rev: the plan array the runtime fills. */
+  bool *boundary;
+  bool chunked;
+  LLVMValueRef chunk_ranges; /* aug: the array handed over as a chunk starts */
+  LLVMValueRef own;
 };
 
 static int iv_index(Loop *l, LLVMValueRef v) {
@@ -310,6 +316,52 @@ static void group(RevGen *g, struct SharedMemory *s, LLVMValueRef i, unsigned k)
   vmap_put(&s->group_of, i, (void *)s->groups.len);
 }
 
+/* ---- chunks ----
+ * Under a dynamic, guided or chunked static schedule a thread's iterations come in chunks that interleave
+ * with the other threads': the hull of all a thread read covers the others' reads, and nothing would be
+ * its own. Each chunk is noted apart instead: as a chunk starts, the forward sweep hands the runtime the
+ * ranges read since the last start (__parad_rt_shared_chunk) and starts them again; the reverse sweep,
+ * which meets the same starts in the opposite order, asks there for the part of the chunk before them
+ * that no other thread read in any of its chunks (__parad_rt_shared_chunk_plan), and so reads its own
+ * part from the plan array where it tests an address (own_field). A chunk starts at the start of a block
+ * calling __kmpc_dispatch_next, and at the header of the loop over a chunked static schedule's chunks
+ * (the outermost loop after its init). Only the ranges read are per chunk: writes, periods and the
+ * addresses summed in registers stay the thread's. A loop holding a start is never noted per run: its
+ * run would span chunks. */
+
+static bool holds_boundary(RevGen *g, Loop *l) {
+  for (size_t b = 0; g->shared && g->shared->boundary && b < g->cfg.blocks.len; b++)
+    if (l->body[b] && g->shared->boundary[b]) return true;
+  return false;
+}
+
+/* The loop over the chunks of the static schedule init at bb sets up: the outermost loop bb dominates. */
+static void mark_chunk_loops(RevGen *g, LLVMBasicBlockRef bb, bool *boundary) {
+  for (size_t i = 0; i < g->loops.len; i++) {
+    Loop *l = &g->loops.data[i];
+    if (in_loop(g, l, bb) || !cfg_dominates(&g->cfg, bb, l->header)) continue;
+    bool inner = false;
+    for (size_t j = 0; j < g->loops.len && !inner; j++) {
+      Loop *o = &g->loops.data[j];
+      inner = o != l && in_loop(g, o, l->header) && !in_loop(g, o, bb) && cfg_dominates(&g->cfg, bb, o->header);
+    }
+    if (!inner) boundary[cfg_index(&g->cfg, l->header)] = true;
+  }
+}
+
+static void find_boundaries(RevGen *g) {
+  struct SharedMemory *s = g->shared;
+  if (!g->region_body) return;
+  s->boundary = xcalloc(g->cfg.blocks.len + 1, sizeof *s->boundary);
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
+      if (!ir_is_call(i)) continue;
+      if (omp_is_dispatch_next(i)) s->boundary[b] = true;
+      if (omp_is_static_chunked_init(i)) mark_chunk_loops(g, g->cfg.blocks.data[b], s->boundary);
+    }
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) s->chunked |= s->boundary[b];
+}
+
 /* ---- gathers through an index array ----
  * A sparse product's p[col[k]] widens the object's range at every read: two comparisons and two selects
  * per nonzero, as many instructions as the product itself. Where the index is read from an array in a
@@ -400,7 +452,7 @@ static void find_index(RevGen *g, struct Group *gr) {
   bool is_signed;
   LLVMValueRef index = strip_extension(i, &is_signed);
   Loop *l = innermost(g, gr->block);
-  if (!l || !l->exit_iv || !LLVMIsALoadInst(index) || LLVMGetInstructionParent(index) != gr->block) return;
+  if (!l || !l->exit_iv || holds_boundary(g, l) || !LLVMIsALoadInst(index) || LLVMGetInstructionParent(index) != gr->block) return;
   if (LLVMGetVolatile(index) || LLVMGetOrdering(index) != LLVMAtomicOrderingNotAtomic) return;
   if (LLVMGetTypeKind(LLVMTypeOf(index)) != LLVMIntegerTypeKind || !LLVMGetMetadata(index, LLVMGetMDKindIDInContext(g->ctx, "tbaa", 4))) return;
   if (!defined_once(g, base) || !cfg_every_iteration(&g->cfg, l->body, l->header, l->latch, gr->block)) return;
@@ -647,6 +699,8 @@ void shared_analyse(RevGen *g) {
   vmap_init(&s->delta_of);
   vmap_init(&s->group_of);
   vmap_init(&s->copy_flag);
+  g->shared = s;
+  find_boundaries(g);
   bool ok = true;
   for (size_t b = 0; b < g->cfg.blocks.len && ok; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i && ok; i = LLVMGetNextInstruction(i)) {
@@ -672,7 +726,7 @@ void shared_analyse(RevGen *g) {
       }
       vmap_put(&s->root_of, i, (void *)(size_t)(k + 1));
       Loop *l = innermost(g, LLVMGetInstructionParent(i));
-      if (l && l->exit_iv && linear(g, l, p, 0)) {
+      if (l && l->exit_iv && linear(g, l, p, 0) && !holds_boundary(g, l)) {
         vmap_put(&s->loop_of, i, l);
         vec_push(&s->per_run, i);
       } else {
@@ -688,7 +742,6 @@ void shared_analyse(RevGen *g) {
         if (d >= 0 && s->deferred_type.data[d] == LLVMTypeOf(i)) vmap_put(&s->defer_of, i, (void *)(size_t)(d + 1));
       }
     }
-  g->shared = s;
   if (!ok || !s->roots.len) {
     shared_free(g); /* every shared adjoint atomically */
     return;
@@ -763,6 +816,7 @@ void shared_free(RevGen *g) {
   free(s->whole);
   free(s->ok);
   free(s->sums);
+  free(s->boundary);
   free(s);
   g->shared = NULL;
 }
@@ -907,6 +961,7 @@ void shared_aug_entry(RevGen *g) {
     s->ranges[k] = LLVMBuildAlloca(g->b, g->i64, "range");
     LLVMBuildStore(g->b, LLVMConstInt(g->i64, ones ? ~0ull : 0, 0), s->ranges[k]);
   }
+  s->chunk_ranges = s->chunked ? LLVMBuildArrayAlloca(g->b, g->i64, LLVMConstInt(g->i64, RANGE_FIELDS * s->roots.len, 0), "chunk.ranges") : NULL;
   s->index_out = NULL;
   for (size_t i = 0; i < s->groups.len; i++) {
     struct Group *gr = &s->groups.data[i];
@@ -1107,7 +1162,7 @@ static void note_run(RevGen *g, Loop *l) {
   free(ends.second);
 }
 
-/* As the function returns: the runs of index arrays not noted yet. */
+/* As the function returns, or a chunk starts: the runs of index arrays not noted yet. */
 static void note_last_index_runs(RevGen *g) {
   struct SharedMemory *s = g->shared;
   for (size_t i = 0; i < s->groups.len; i++) {
@@ -1115,6 +1170,38 @@ static void note_last_index_runs(RevGen *g) {
     if (!gr->index) continue;
     LLVMValueRef lo = LLVMBuildLoad2(g->b, g->i64, gr->run_lo, ""), hi = LLVMBuildLoad2(g->b, g->i64, gr->run_hi, "");
     note_index_run(g, gr, lo, hi, LLVMBuildLoad2(g->b, g->i64, gr->base_at, ""));
+  }
+}
+
+/* The ranges noted so far, RANGE_FIELDS per object, into an array for the runtime (NULL: a new one). */
+static LLVMValueRef ranges_array(RevGen *g, LLVMValueRef ranges) {
+  struct SharedMemory *s = g->shared;
+  unsigned n = RANGE_FIELDS * (unsigned)s->roots.len;
+  if (!ranges) ranges = LLVMBuildArrayAlloca(g->b, g->i64, LLVMConstInt(g->i64, n, 0), "ranges");
+  for (unsigned k = 0; k < n; k++) {
+    LLVMValueRef idx = LLVMConstInt(g->i64, k, 0);
+    LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i64, s->ranges[k], ""), LLVMBuildGEP2(g->b, g->i64, ranges, &idx, 1, ""));
+  }
+  return ranges;
+}
+
+void shared_aug_chunk_start(RevGen *g, LLVMBasicBlockRef bb) {
+  struct SharedMemory *s = g->shared;
+  if (!s || !s->boundary || !s->boundary[cfg_index(&g->cfg, bb)]) return;
+  note_last_index_runs(g);
+  for (size_t i = 0; i < s->groups.len; i++) {
+    struct Group *gr = &s->groups.data[i];
+    if (!gr->index) continue;
+    LLVMValueRef slots[3] = {gr->run_lo, gr->run_hi, gr->base_at};
+    for (int k = 0; k < 3; k++) LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), slots[k]);
+  }
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
+  LLVMValueRef args[2] = {LLVMConstInt(i32, s->roots.len, 0), ranges_array(g, s->chunk_ranges)};
+  LLVMTypeRef params[2] = {i32, g->ptr_type};
+  ir_call_named(g->b, "__parad_rt_shared_chunk", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 2, 0), args, 2);
+  for (size_t k = 0; k < s->roots.len; k++) {
+    LLVMBuildStore(g->b, LLVMConstInt(g->i64, ~0ull, 0), range_slot(g, (unsigned)k, READ_LO));
+    LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), range_slot(g, (unsigned)k, READ_HI));
   }
 }
 
@@ -1153,12 +1240,7 @@ void shared_aug_exit(RevGen *g) {
     LLVMValueRef idx = LLVMConstInt(g->i64, d, 0);
     LLVMBuildStore(g->b, LLVMBuildZExt(g->b, clear, i8, ""), LLVMBuildGEP2(g->b, i8, flags, &idx, 1, ""));
   }
-  unsigned n4 = RANGE_FIELDS * (unsigned)s->roots.len;
-  LLVMValueRef ranges = LLVMBuildArrayAlloca(g->b, g->i64, LLVMConstInt(g->i64, n4, 0), "ranges");
-  for (unsigned k = 0; k < n4; k++) {
-    LLVMValueRef idx = LLVMConstInt(g->i64, k, 0);
-    LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i64, s->ranges[k], ""), LLVMBuildGEP2(g->b, g->i64, ranges, &idx, 1, ""));
-  }
+  LLVMValueRef ranges = ranges_array(g, NULL);
   LLVMValueRef adds = LLVMBuildArrayAlloca(g->b, i8, LLVMConstInt(g->i64, s->roots.len, 0), "adds");
   for (unsigned k = 0; k < s->roots.len; k++) {
     LLVMValueRef idx = LLVMConstInt(g->i64, k, 0);
@@ -1177,6 +1259,45 @@ static const void *run_group(RevGen *g, LLVMValueRef load) {
   return w ? w : load;
 }
 
+/* The runtime keeps no pointer to the plan array it fills: the reverse sweep's other calls and stores
+ * cannot change it, and loads of it stay out of loops (chunked functions read it where they test). */
+static void plan_keeps_nothing(LLVMValueRef call) {
+  LLVMValueRef fn = LLVMGetCalledValue(call);
+  LLVMAddAttributeAtIndex(fn, 2, LLVMCreateEnumAttribute(LLVMGetModuleContext(LLVMGetGlobalParent(fn)), ir_attr_kind("nocapture"), 0));
+}
+
+/* A field of object k's plan: the value read at the entry, or, in a chunked function, the current chunk's. */
+static LLVMValueRef own_field(RevGen *g, unsigned k, unsigned f, LLVMValueRef *at_entry) {
+  struct SharedMemory *s = g->shared;
+  if (!s->chunked) return at_entry[k];
+  LLVMValueRef idx = LLVMConstInt(g->i64, PLAN_FIELDS * k + f, 0);
+  return LLVMBuildLoad2(g->b, g->i64, LLVMBuildGEP2(g->b, g->i64, s->own, &idx, 1, ""), "");
+}
+
+static LLVMValueRef own_lo(RevGen *g, unsigned k) { return own_field(g, k, OWN_LO, g->shared->lo); }
+static LLVMValueRef own_hi(RevGen *g, unsigned k) { return own_field(g, k, OWN_HI, g->shared->hi); }
+static LLVMValueRef own_shadow_lo(RevGen *g, unsigned k) { return own_field(g, k, OWN_SHADOW_LO, g->shared->slo); }
+
+static LLVMValueRef own_whole(RevGen *g, unsigned k) {
+  if (!g->shared->chunked) return g->shared->whole[k];
+  return LLVMBuildICmp(g->b, LLVMIntNE, own_field(g, k, OWN_WHOLE, NULL), LLVMConstInt(g->i64, 0, 0), "own.whole");
+}
+
+static LLVMValueRef own_span(RevGen *g, unsigned k) {
+  if (!g->shared->chunked) return g->shared->span[k];
+  LLVMValueRef args[2] = {own_hi(g, k), own_lo(g, k)};
+  return ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2);
+}
+
+void shared_rev_chunk_start(RevGen *g, LLVMBasicBlockRef bb) {
+  struct SharedMemory *s = g->shared;
+  if (!s || !s->boundary || !s->boundary[cfg_index(&g->cfg, bb)] || g->phase == PLANNING) return;
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
+  LLVMValueRef args[2] = {LLVMConstInt(i32, s->roots.len, 0), s->own};
+  LLVMTypeRef params[2] = {i32, g->ptr_type};
+  plan_keeps_nothing(ir_call_named(g->b, "__parad_rt_shared_chunk_plan", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 2, 0), args, 2));
+}
+
 void shared_rev_entry(RevGen *g) {
   struct SharedMemory *s = g->shared;
   if (!s) return;
@@ -1191,7 +1312,8 @@ void shared_rev_entry(RevGen *g) {
   }
   LLVMValueRef args[5] = {LLVMConstInt(i32, n, 0), own, LLVMConstInt(i32, nd, 0), flags, elem};
   LLVMTypeRef params[5] = {i32, g->ptr_type, i32, g->ptr_type, g->ptr_type};
-  ir_call_named(g->b, "__parad_rt_shared_plan", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 5, 0), args, 5);
+  plan_keeps_nothing(ir_call_named(g->b, "__parad_rt_shared_plan", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 5, 0), args, 5));
+  s->own = own;
   s->lo = xcalloc(n, sizeof *s->lo);
   s->hi = xcalloc(n, sizeof *s->hi);
   s->span = xcalloc(n, sizeof *s->span);
@@ -1267,8 +1389,8 @@ static LLVMValueRef buffered_run(RevGen *g, Loop *l, LLVMValueRef inst, unsigned
   free(next);
   LLVMValueRef mask = LLVMConstInt(g->i64, s->elem[k] - 1, 0), zero = LLVMConstInt(g->i64, 0, 0);
   LLVMValueRef from = LLVMBuildSub(g->b, lo, s->plo[k], "");
-  LLVMValueRef apart = LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntULE, hi, s->lo[k], ""),
-                                   LLVMBuildICmp(g->b, LLVMIntUGE, lo, s->hi[k], ""), "");
+  LLVMValueRef apart = LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntULE, hi, own_lo(g, k), ""),
+                                   LLVMBuildICmp(g->b, LLVMIntUGE, lo, own_hi(g, k), ""), "");
   LLVMValueRef conds[5] = {
       apart,
       LLVMBuildICmp(g->b, LLVMIntNE, s->plen[k], zero, ""),
@@ -1315,7 +1437,7 @@ static LLVMValueRef runs_all_own(RevGen *g, Loop *l) {
   for (size_t i = 0; i < s->per_run.len; i++) {
     LLVMValueRef inst = s->per_run.data[i];
     if (!read_of_run(s, inst, l)) continue;
-    LLVMValueRef w = s->whole[(size_t)vmap_get(&s->root_of, inst) - 1];
+    LLVMValueRef w = own_whole(g, (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1));
     all = all ? LLVMBuildAnd(g->b, all, w, "") : w;
   }
   return all;
@@ -1380,8 +1502,8 @@ static void decide_runs(RevGen *g, Loop *l) {
   for (size_t j = 0; j < groups.len; j++) {
     RunGroup *r = &groups.data[j];
     unsigned k = (unsigned)((size_t)vmap_get(&s->root_of, r->inst) - 1);
-    LLVMValueRef inside = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, r->lo, s->lo[k], ""),
-                                       LLVMBuildICmp(g->b, LLVMIntULE, r->hi, s->hi[k], ""), "");
+    LLVMValueRef inside = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, r->lo, own_lo(g, k), ""),
+                                       LLVMBuildICmp(g->b, LLVMIntULE, r->hi, own_hi(g, k), ""), "");
     LLVMValueRef delta = LLVMConstInt(g->i64, 0, 0), ok = inside;
     if (s->elem[k] && !stores_into(g, l, k)) {
       ok = LLVMBuildOr(g->b, inside, buffered_run(g, l, r->inst, k, first, r->lo, r->hi), "");
@@ -1440,10 +1562,10 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
     struct Group *gr = &s->groups.data[(size_t)vmap_get(&s->group_of, load) - 1];
     LLVMValueRef base = LLVMBuildPtrToInt(g->b, rv(g, gr->anchor), g->i64, "");
     LLVMValueRef at = LLVMBuildAdd(g->b, base, LLVMConstInt(g->i64, (unsigned long long)gr->lo, 1), "");
-    LLVMValueRef args[2] = {s->span[k], LLVMConstInt(g->i64, (unsigned long long)(gr->hi - gr->lo - 1), 0)};
+    LLVMValueRef args[2] = {own_span(g, k), LLVMConstInt(g->i64, (unsigned long long)(gr->hi - gr->lo - 1), 0)};
     LLVMValueRef bound = ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2);
-    cond = LLVMBuildICmp(g->b, LLVMIntULT, LLVMBuildSub(g->b, at, s->lo[k], ""), bound, "own");
-    cond = LLVMBuildOr(g->b, s->whole[k], cond, "");
+    cond = LLVMBuildICmp(g->b, LLVMIntULT, LLVMBuildSub(g->b, at, own_lo(g, k), ""), bound, "own");
+    cond = LLVMBuildOr(g->b, own_whole(g, k), cond, "");
   }
   LLVMBasicBlockRef yes, no, join;
   rev_diamond(g, cond, &yes, &no, &join);
@@ -1473,8 +1595,8 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
     /* a run not decided as a whole, or a group not wholly the thread's own: each read's adjoint plainly
        where the address is the thread's own (never into the buffer there: runtime/omp.c neither clears
        nor scans that part of it), and only then into the buffer or atomically */
-    LLVMValueRef off = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, shadow, g->i64, ""), s->slo[k], "");
-    LLVMValueRef args[2] = {s->span[k], LLVMConstInt(g->i64, access_size(g, load) - 1, 0)};
+    LLVMValueRef off = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, shadow, g->i64, ""), own_shadow_lo(g, k), "");
+    LLVMValueRef args[2] = {own_span(g, k), LLVMConstInt(g->i64, access_size(g, load) - 1, 0)};
     LLVMValueRef mine = LLVMBuildICmp(g->b, LLVMIntULT, off, ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2), "mine");
     LLVMBasicBlockRef here, elsewhere;
     rev_diamond(g, mine, &here, &elsewhere, &join_own);

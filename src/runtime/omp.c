@@ -67,6 +67,26 @@ typedef struct {
   bool held;
 } Span;
 
+/* A thread's chunks of a dynamic, guided or chunked static schedule (reverse/rev_shared.c "chunks"): per
+ * chunk noted, READ_LO and READ_HI per object; in the reverse sweep, the chunk being reversed and, per
+ * object, what the other threads read that may meet the object's reads (sorted, disjoint). */
+typedef struct {
+  unsigned long long first_lo, first_hi; /* the first chunk's reads */
+  unsigned long long every, lo, hi;      /* the period (0: not yet known, all ones: none) and its part read */
+} ChunkPeriod;
+
+typedef struct {
+  unsigned long long *reads;
+  size_t notes, cap, chunks; /* chunks >= notes: the last note holds the chunks past MAX_CHUNK_NOTES */
+  ChunkPeriod *period;       /* per object */
+  size_t cursor;
+  bool *by_chunk;            /* reverse: per object, whether its own part is the chunk's (else the thread's) */
+  Span **others;             /* reverse: per such object, the others' reads that may meet it (or `common`) */
+  size_t *nothers;
+  Span *common;              /* all the others' reads */
+  size_t ncommon;
+} Chunks;
+
 struct ParadRegion {
   int nthreads;         /* the team of the forward sweep; 0 until a thread arrives */
   ParadTape **tapes;    /* one per thread number */
@@ -78,6 +98,7 @@ struct ParadRegion {
   unsigned long long *ranges;
   unsigned char *may_sum;
   Private *priv;        /* reverse sweep: per thread, per shared object */
+  Chunks *chunks;       /* per thread */
   int finished, merged; /* reverse sweep: threads at the end of the region's body, and done adding buffers */
   int ncopies;          /* objects per thread in copies (the function's, as it asked for one) */
   Copy *copies;         /* per thread and object: the inputs it read, copied as it returned */
@@ -104,6 +125,20 @@ static void *xcalloc(size_t n, size_t size) {
   return p;
 }
 
+static void push_span(Span **v, size_t *n, size_t *cap, unsigned long long lo, unsigned long long hi) {
+  if (*n == *cap) {
+    *cap = *cap ? 2 * *cap : 64;
+    *v = realloc(*v, *cap * sizeof **v);
+    if (!*v) fatal("out of memory");
+  }
+  (*v)[(*n)++] = (Span){lo, hi, false};
+}
+
+static int span_order(const void *a, const void *b) {
+  const Span *x = a, *y = b;
+  return x->lo != y->lo ? (x->lo < y->lo ? -1 : 1) : x->hi != y->hi ? (x->hi < y->hi ? -1 : 1) : 0;
+}
+
 ParadRegion *__parad_rt_region_begin(void) {
   ParadTape *t = __parad_rt_current;
   if (!t) fatal("a parallel region of differentiated code ran outside a differentiated call");
@@ -125,6 +160,7 @@ void __parad_rt_region_enter(ParadRegion *r) {
   if (!r->tapes) {
     r->nthreads = n;
     r->tapes = xcalloc((size_t)n, sizeof *r->tapes);
+    r->chunks = xcalloc((size_t)n, sizeof *r->chunks);
   }
   pthread_mutex_unlock(&r->mu);
   ParadTape *t = __parad_rt_tape_begin();
@@ -170,9 +206,23 @@ static void drop_copies(Copy *copies, int n);
 static void region_copy_inputs(ParadRegion *r, int id, const unsigned long long *ranges, int nroots);
 static void region_plan_copies(ParadRegion *r, int id, unsigned long long *own);
 
+static void free_others(Chunks *c, int nroots) {
+  for (int k = 0; c->others && k < nroots; k++)
+    if (c->others[k] != c->common) free(c->others[k]);
+  free(c->common);
+  free(c->others);
+  free(c->nothers);
+  free(c->by_chunk);
+  c->others = NULL;
+  c->nothers = NULL;
+  c->by_chunk = NULL;
+  c->common = NULL;
+}
+
 void __parad_rt_region_finish(ParadRegion *r) {
   int id = omp_get_thread_num();
   free_private(thread_private(r, id), r->nroots);
+  if (r->chunks) free_others(&r->chunks[id], r->nroots);
   drop_copies(thread_copies(r, id), r->ncopies);
   ParadTape *t = r->tapes[id];
   r->tapes[id] = NULL;
@@ -186,6 +236,12 @@ void __parad_rt_region_free(ParadRegion *r) {
   free(r->locks);
   for (int i = 0; r->priv && i < r->nthreads; i++) free_private(thread_private(r, i), r->nroots);
   for (int i = 0; r->copies && i < r->nthreads; i++) drop_copies(thread_copies(r, i), r->ncopies);
+  for (int i = 0; r->chunks && i < r->nthreads; i++) {
+    free_others(&r->chunks[i], r->nroots);
+    free(r->chunks[i].reads);
+    free(r->chunks[i].period);
+  }
+  free(r->chunks);
   free(r->priv);
   free(r->copies);
   free(r->ranges);
@@ -358,6 +414,89 @@ void __parad_rt_index_span(unsigned long long lo, unsigned long long hi, unsigne
   out[1] = b + (unsigned long long)to;
 }
 
+/* ---- chunks of a schedule (reverse/rev_shared.c "chunks") ----
+ * A thread's chunks are noted one by one up to MAX_CHUNK_NOTES (the last note holds the chunks past it).
+ * Chunks of a static schedule come round at one period: where every chunk's reads of an object fall in the
+ * same part of a period of the address space (the same rows of each round of chunks), that part is the
+ * thread's period of the object (READ_PERIOD, counted from address 0), and the plan for the whole thread
+ * may find its reads apart from the others' with no plan per chunk. */
+
+enum { MAX_CHUNK_NOTES = 512 };
+
+/* The reads of a chunk into the thread's notes, and into its periods. */
+static void note_chunk(Chunks *c, int nroots, const unsigned long long *ranges) {
+  size_t w = 2 * (size_t)nroots;
+  if (!c->period) c->period = xcalloc((size_t)nroots, sizeof *c->period);
+  for (int k = 0; k < nroots; k++) {
+    unsigned long long lo = ranges[k * RANGE_FIELDS + READ_LO], hi = ranges[k * RANGE_FIELDS + READ_HI];
+    ChunkPeriod *p = &c->period[k];
+    if (lo >= hi || p->every == ~0ull) continue;
+    if (!p->first_hi) { /* the first chunk reading it */
+      p->first_lo = lo, p->first_hi = hi;
+      continue;
+    }
+    if (!p->every) { /* the second: the period, and the first's part of it */
+      p->every = lo > p->first_lo ? lo - p->first_lo : ~0ull;
+      p->lo = p->first_lo % p->every, p->hi = p->lo + (p->first_hi - p->first_lo);
+      if (p->every == ~0ull || p->hi > p->every) {
+        p->every = ~0ull;
+        continue;
+      }
+    }
+    unsigned long long at = lo % p->every, end = at + (hi - lo);
+    if (end > p->every) p->every = ~0ull;
+    if (at < p->lo) p->lo = at;
+    if (end > p->hi) p->hi = end;
+  }
+  if (c->notes == MAX_CHUNK_NOTES) { /* the last note widens */
+    unsigned long long *last = &c->reads[(c->notes - 1) * w];
+    for (int k = 0; k < nroots; k++) {
+      unsigned long long lo = ranges[k * RANGE_FIELDS + READ_LO], hi = ranges[k * RANGE_FIELDS + READ_HI];
+      if (lo >= hi) continue;
+      if (last[2 * k] >= last[2 * k + 1]) last[2 * k] = lo, last[2 * k + 1] = hi;
+      if (lo < last[2 * k]) last[2 * k] = lo;
+      if (hi > last[2 * k + 1]) last[2 * k + 1] = hi;
+    }
+  } else {
+    if (c->notes == c->cap) {
+      c->cap = c->cap ? 2 * c->cap : 16;
+      c->reads = realloc(c->reads, c->cap * w * sizeof *c->reads);
+      if (!c->reads) fatal("out of memory");
+    }
+    unsigned long long *note = &c->reads[c->notes++ * w];
+    for (int k = 0; k < nroots; k++)
+      note[2 * k] = ranges[k * RANGE_FIELDS + READ_LO], note[2 * k + 1] = ranges[k * RANGE_FIELDS + READ_HI];
+  }
+  c->chunks++;
+}
+
+/* Forward sweep, as a thread's next chunk starts: what it read since the last start. */
+void __parad_rt_shared_chunk(int nroots, const unsigned long long *ranges) {
+  ParadTape *t = __parad_rt_current;
+  if (!t || t->task || !t->region || !t->region->chunks) return;
+  note_chunk(&t->region->chunks[omp_get_thread_num()], nroots, ranges);
+}
+
+/* The thread's ranges with its reads widened to all of its chunks', and the chunks' period of an object
+ * where they have one and its runs did not give it one. */
+static unsigned long long *chunks_hull(const Chunks *c, int nroots, const unsigned long long *ranges) {
+  unsigned long long *hull = xcalloc((size_t)nroots * RANGE_FIELDS, sizeof *hull);
+  memcpy(hull, ranges, (size_t)nroots * RANGE_FIELDS * sizeof *hull);
+  for (int k = 0; k < nroots; k++) {
+    unsigned long long *h = &hull[k * RANGE_FIELDS];
+    for (size_t n = 0; n < c->notes; n++) {
+      unsigned long long lo = c->reads[(n * nroots + k) * 2], hi = c->reads[(n * nroots + k) * 2 + 1];
+      if (lo >= hi) continue;
+      if (lo < h[READ_LO]) h[READ_LO] = lo;
+      if (hi > h[READ_HI]) h[READ_HI] = hi;
+    }
+    const ChunkPeriod *p = &c->period[k];
+    if (p->every && p->every != ~0ull && (!h[READ_PERIOD] || h[READ_PERIOD] == ~0ull))
+      h[READ_PERIOD] = p->every, h[PHASE_LO] = p->lo, h[PHASE_HI] = p->hi, h[PHASE_ORIGIN] = 0;
+  }
+  return hull;
+}
+
 /* Forward sweep, as the region's function (or the task's) returns: per shared object, RANGE_FIELDS
  * numbers and whether the reverse sweep adds adjoints into its shadow, and per address read throughout,
  * whether the thread never wrote it. */
@@ -371,6 +510,12 @@ void __parad_rt_shared_note(int nroots, const unsigned long long *ranges, int ns
   if (!t || !t->region) return;
   ParadRegion *r = t->region;
   int id = omp_get_thread_num();
+  unsigned long long *hull = NULL;
+  Chunks *c = r->chunks ? &r->chunks[id] : NULL;
+  if (c && c->chunks) { /* the last chunk's reads; the thread's reads are all of its chunks' */
+    note_chunk(c, nroots, ranges);
+    ranges = hull = chunks_hull(c, nroots, ranges);
+  }
   pthread_mutex_lock(&r->mu);
   if (!r->ranges) {
     r->nroots = nroots;
@@ -385,6 +530,7 @@ void __parad_rt_shared_note(int nroots, const unsigned long long *ranges, int ns
   memcpy(&r->may_sum[(size_t)id * nsums], may_sum, (size_t)nsums);
   if (r->copies && r->ncopies != nroots) fatal("a parallel region's threads ran different functions");
   region_copy_inputs(r, id, ranges, nroots);
+  free(hull);
 }
 
 static unsigned long long field(ParadRegion *r, int thread, int root, int which) {
@@ -436,6 +582,138 @@ static bool periods_apart(ParadRegion *r, int id, int k, int other, int m) {
   return field(r, id, k, PHASE_HI) <= field(r, other, m, PHASE_LO) || field(r, other, m, PHASE_HI) <= field(r, id, k, PHASE_LO);
 }
 
+/* The spans of other threads' reads of objects that may meet thread id's reads of object k (k < 0: any
+ * object), sorted by start and merged where they meet. Each thread's notes of an object come in the order
+ * of its chunks, mostly rising: each run of them is sorted apart (where it is not already), then the runs
+ * are merged two by two. */
+static Span *others_reads(ParadRegion *r, int id, int k, size_t *count) {
+  int n = r->nroots;
+  Span *v = NULL;
+  size_t len = 0, cap = 0, nruns = 0, *runs = xcalloc((size_t)r->nthreads * (size_t)n + 1, sizeof *runs);
+  for (int other = 0; other < r->nthreads; other++) {
+    const Chunks *o = &r->chunks[other];
+    for (int m = 0; other != id && m < n; m++) {
+      if (k >= 0 && periods_apart(r, id, k, other, m)) continue;
+      size_t from = len;
+      if (!o->chunks && field(r, other, m, READ_LO) < field(r, other, m, READ_HI))
+        push_span(&v, &len, &cap, field(r, other, m, READ_LO), field(r, other, m, READ_HI));
+      for (size_t j = 0; j < o->notes; j++) {
+        unsigned long long lo = o->reads[(j * n + m) * 2], hi = o->reads[(j * n + m) * 2 + 1];
+        if (lo < hi) push_span(&v, &len, &cap, lo, hi);
+      }
+      bool sorted = true;
+      for (size_t j = from + 1; j < len && sorted; j++) sorted = span_order(&v[j - 1], &v[j]) <= 0;
+      if (!sorted) qsort(v + from, len - from, sizeof *v, span_order);
+      if (len > from) runs[nruns++] = from;
+    }
+  }
+  runs[nruns] = len;
+  Span *tmp = xcalloc(len ? len : 1, sizeof *tmp);
+  for (size_t width = 1; width < nruns; width *= 2) { /* runs i and i + width into one */
+    for (size_t i = 0; i + width < nruns; i += 2 * width) {
+      size_t a = runs[i], mid = runs[i + width], end = runs[i + 2 * width < nruns ? i + 2 * width : nruns], b = mid, t = a;
+      while (a < mid || b < end) tmp[t++] = b == end || (a < mid && v[a].lo <= v[b].lo) ? v[a++] : v[b++];
+      memcpy(v + runs[i], tmp + runs[i], (end - runs[i]) * sizeof *v);
+    }
+  }
+  free(tmp);
+  free(runs);
+  size_t kept = 0;
+  for (size_t j = 0; j < len; j++) {
+    if (kept && v[j].lo <= v[kept - 1].hi) {
+      if (v[j].hi > v[kept - 1].hi) v[kept - 1].hi = v[j].hi;
+    } else {
+      v[kept++] = v[j];
+    }
+  }
+  *count = kept;
+  return v;
+}
+
+/* Reverse sweep, as thread id starts: for each object whose plan goes by chunk, the others' reads. */
+static void gather_others(ParadRegion *r, int id) {
+  Chunks *c = &r->chunks[id];
+  int n = r->nroots;
+  c->others = xcalloc((size_t)n, sizeof *c->others);
+  c->nothers = xcalloc((size_t)n, sizeof *c->nothers);
+  for (int k = 0; k < n; k++) {
+    if (!c->by_chunk[k]) continue;
+    bool apart = false; /* some pair of objects whose periods keep them apart: a list of its own */
+    for (int other = 0; other < r->nthreads && !apart; other++)
+      for (int m = 0; other != id && m < n && !apart; m++) apart = periods_apart(r, id, k, other, m);
+    if (apart) {
+      c->others[k] = others_reads(r, id, k, &c->nothers[k]);
+      continue;
+    }
+    if (!c->common) c->common = others_reads(r, id, -1, &c->ncommon);
+    c->others[k] = c->common;
+    c->nothers[k] = c->ncommon;
+  }
+}
+
+enum { MAX_GAP_WALK = 64 }; /* spans of others looked at per chunk and object */
+
+/* The largest part of [clo, chi) that no span of v (sorted, disjoint) covers, into [lo, hi) (empty: 0, 0). */
+static void largest_gap(const Span *v, size_t n, unsigned long long clo, unsigned long long chi, unsigned long long *lo,
+                        unsigned long long *hi) {
+  size_t a = 0, b = n; /* the first span ending past clo */
+  while (a < b) {
+    size_t m = a + (b - a) / 2;
+    if (v[m].hi <= clo) a = m + 1;
+    else b = m;
+  }
+  unsigned long long at = clo;
+  *lo = *hi = 0;
+  size_t j = a;
+  for (; j < n && v[j].lo < chi && j - a < MAX_GAP_WALK; j++) {
+    if (v[j].lo > at && v[j].lo - at > *hi - *lo) *lo = at, *hi = v[j].lo;
+    if (v[j].hi > at) at = v[j].hi;
+  }
+  bool walked = j == n || v[j].lo >= chi; /* else the rest is not looked at: not the thread's own */
+  if (walked && at < chi && chi - at > *hi - *lo) *lo = at, *hi = chi;
+}
+
+/* Chunk `chunk` of thread id's: for each object whose plan goes by chunk (only: that one), its own part of
+ * what the chunk read, into the plan's OWN_ fields (the private buffer's are the thread's). Whether some of
+ * them the chunk read is not all its own. */
+static bool chunk_plan(ParadRegion *r, int id, size_t chunk, unsigned long long *own, int only) {
+  Chunks *c = &r->chunks[id];
+  int n = r->nroots;
+  const unsigned long long *reads = &c->reads[(chunk < c->notes ? chunk : c->notes - 1) * 2 * (size_t)n];
+  bool shared = false;
+  for (int k = only < 0 ? 0 : only; k < (only < 0 ? n : only + 1); k++) {
+    if (!c->by_chunk[k]) continue;
+    unsigned long long clo = reads[2 * k], chi = reads[2 * k + 1], lo = 0, hi = 0;
+    if (clo < chi) largest_gap(c->others[k], c->nothers[k], clo, chi, &lo, &hi);
+    unsigned long long delta = field(r, id, k, SHADOW_DELTA), *plan = &own[PLAN_FIELDS * k];
+    plan[OWN_LO] = lo;
+    plan[OWN_HI] = hi;
+    plan[OWN_SHADOW_LO] = delta && lo < hi ? lo + delta : ~0ull;
+    plan[OWN_WHOLE] = lo < hi && lo == clo && hi == chi;
+    shared |= clo < chi && !plan[OWN_WHOLE];
+  }
+  return shared;
+}
+
+/* Whether some chunk of thread id's reads object k where another thread reads too. */
+static bool chunks_share(ParadRegion *r, int id, int k, unsigned long long *own) {
+  bool shared = false;
+  for (size_t j = 0; j < r->chunks[id].notes && !shared; j++) shared = chunk_plan(r, id, j, own, k);
+  return shared;
+}
+
+/* Reverse sweep, as the reverse of a chunk of thread id's starts (after the chunk that followed it): its own
+ * parts, where they go by chunk. */
+void __parad_rt_shared_chunk_plan(int nroots, unsigned long long *own) {
+  ParadTape *t = __parad_rt_current;
+  ParadRegion *r = t && !t->task ? t->region : NULL;
+  if (!r || !r->ranges || r->nroots != nroots || !r->chunks) return;
+  Chunks *c = &r->chunks[omp_get_thread_num()];
+  if (!c->by_chunk) return; /* every plan the thread's */
+  if (!c->cursor) fatal("the reverse sweep of a parallel region met more chunks of a schedule than its forward sweep");
+  chunk_plan(r, omp_get_thread_num(), --c->cursor, own, -1);
+}
+
 /* Private buffers are kept up to this size per object and thread (the buffer mirrors the read range). */
 enum { PRIVATE_LIMIT = 64 << 20 };
 
@@ -460,6 +738,8 @@ void __parad_rt_shared_plan(int nroots, unsigned long long *own, int nsums, unsi
     return;
   }
   const unsigned long long *mine = &r->ranges[(size_t)id * RANGE_FIELDS * nroots];
+  Chunks *chunks = r->chunks && r->chunks[id].chunks ? &r->chunks[id] : NULL;
+  bool by_chunk = false;
   for (int k = 0; k < nroots; k++) {
     unsigned long long rlo = field(r, id, k, READ_LO), rhi = field(r, id, k, READ_HI), lo = rlo, hi = rhi;
     for (int other = 0; other < r->nthreads && lo < hi; other++) {
@@ -484,8 +764,25 @@ void __parad_rt_shared_plan(int nroots, unsigned long long *own, int nsums, unsi
     plan[OWN_SHADOW_LO] = delta && lo < hi ? lo + delta : ~0ull; /* ~0: no address is at or past it */
     plan[OWN_WHOLE] = lo < hi && lo == rlo && hi == rhi;
     bool shared_part = rlo < rhi && !plan[OWN_WHOLE];
+    if (chunks && shared_part) { /* the thread's reads are not all its own: its chunks' may be */
+      if (!by_chunk) chunks->by_chunk = xcalloc((size_t)nroots, sizeof *chunks->by_chunk);
+      by_chunk = chunks->by_chunk[k] = true;
+      continue;
+    }
     if (elem[k] && delta && shared_part && rhi - rlo <= PRIVATE_LIMIT && !wrote_in(mine, nroots, rlo, rhi))
       keep_private(p, plan, rlo, rhi, lo, hi, delta, elem[k]);
+  }
+  if (by_chunk) { /* per object by chunk, a buffer over all the thread read where some chunk shares (no part
+                     left untouched: the chunks' own parts vary); the reverse sweep starts with the last chunk */
+    gather_others(r, id);
+    for (int k = 0; k < nroots; k++) {
+      unsigned long long rlo = field(r, id, k, READ_LO), rhi = field(r, id, k, READ_HI), delta = field(r, id, k, SHADOW_DELTA);
+      if (chunks->by_chunk[k] && elem[k] && delta && rhi - rlo <= PRIVATE_LIMIT && !wrote_in(mine, nroots, rlo, rhi) &&
+          chunks_share(r, id, k, own))
+        keep_private(&r->priv[(size_t)id * nroots + k], &own[PLAN_FIELDS * k], rlo, rhi, rlo, rlo, delta, elem[k]);
+    }
+    chunks->cursor = chunks->chunks - 1;
+    chunk_plan(r, id, chunks->cursor, own, -1);
   }
   region_plan_copies(r, id, own);
   memcpy(may_sum, &r->may_sum[(size_t)id * nsums], (size_t)nsums);
@@ -767,15 +1064,6 @@ static ParadRegion *enclosing_region(ParadTape *t) {
  *   - no dependence of another range overlaps it (libomp orders dependences by their address alone).
  * All of it is known once the region's forward sweep is over, before its reverse sweep spawns an adjoint. */
 
-static void push_span(Span **v, size_t *n, size_t *cap, unsigned long long lo, unsigned long long hi) {
-  if (*n == *cap) {
-    *cap = *cap ? 2 * *cap : 64;
-    *v = realloc(*v, *cap * sizeof **v);
-    if (!*v) fatal("out of memory");
-  }
-  (*v)[(*n)++] = (Span){lo, hi, false};
-}
-
 /* The dependence of the task whose range covers [lo, hi) (the smallest), or -1. */
 static int naming(const ParadTaskRecord *r, unsigned long long lo, unsigned long long hi) {
   int best = -1;
@@ -803,11 +1091,6 @@ static void note_reader(ParadTaskRecord *r) {
         push_span(&g->unnamed, &g->nunnamed, &g->capunnamed, spans[i][0], spans[i][1]);
   }
   pthread_mutex_unlock(&g->mu);
-}
-
-static int span_order(const void *a, const void *b) {
-  const Span *x = a, *y = b;
-  return x->lo != y->lo ? (x->lo < y->lo ? -1 : 1) : x->hi != y->hi ? (x->hi < y->hi ? -1 : 1) : 0;
 }
 
 /* Reverse sweep, at the first adjoint spawned: which dependence ranges are held (above). */
