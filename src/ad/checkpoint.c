@@ -607,6 +607,8 @@ static LLVMValueRef move_loop(Ck *ck, Loop *l, const char *name, LLVMValueRef *c
   /* the variables become the parameters */
   for (unsigned v = 0; v < k; v++) {
     LLVMValueRef a = l->vars.data[v].alloca;
+    if (l->vars.data[v].active)
+      LLVMAddAttributeAtIndex(loop, v + 1, LLVMCreateStringAttribute(ck->c, SHADOWED, strlen(SHADOWED), "", 0));
     if (l->vars.data[v].unshadowed) /* a caller may hold a constant pointer there, without a shadow */
       LLVMAddAttributeAtIndex(loop, v + 1, LLVMCreateStringAttribute(ck->c, CUSTOM_NO_SHADOW, strlen(CUSTOM_NO_SHADOW), "", 0));
     if (l->vars.data[v].read_only && !l->vars.data[v].count) /* the caller's loads after the loop see its store */
@@ -840,6 +842,15 @@ static bool runs_threads(LLVMValueRef call, CallKind k) {
 static bool reverses_in_memory(LLVMValueRef call, CallKind k) {
   LLVMValueRef f = ir_called_function(call), augment, gradient;
   return checkpointed_loop(call, k) || (f && custom_lookup(f, &augment, &gradient));
+}
+
+bool checkpoint_lacks_shadows(LLVMValueRef call, bool (*has_shadow)(void *, LLVMValueRef), void *ctx) {
+  LLVMValueRef fn = ir_called_function(call);
+  if (!fn || !LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LOOP, strlen(LOOP))) return false;
+  for (unsigned i = 0, n = ir_num_call_args(call); i < n && i < LLVMCountParams(fn); i++)
+    if (LLVMGetStringAttributeAtIndex(fn, i + 1, SHADOWED, strlen(SHADOWED)) && !has_shadow(ctx, LLVMGetArgOperand(call, i)))
+      return true;
+  return false;
 }
 
 bool checkpoint_slot_outlives_frame(LLVMValueRef slot) {

@@ -16,6 +16,7 @@
 #define STEP "parad-checkpoint-step"     /* a step, noted after omp_prepare: its value, how many parameters are
                                             the loop's variables and its code */
 #define LOOP "parad-checkpoint-loop"     /* a checkpointed loop's function */
+#define SHADOWED "parad-checkpoint-shadowed" /* its parameter: a variable whose shadow its custom functions use */
 #define SWAPS "parad-checkpoint-swaps"   /* its parameter: a variable it only swaps with its others' pointers */
 #define FIXED "parad.checkpoint.fixed"  /* a global's metadata: read by steps, written by no derivative's code */
 #define TEAM_SLOTS 17                    /* a team's site: a hull set per thread numbered below 16, and one shared */

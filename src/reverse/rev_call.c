@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/checkpoint.h"
 #include "ad/custom.h"
 #include "ad/indirect.h"
 #include "reverse/rev_internal.h"
@@ -335,13 +336,20 @@ static void rev_custom(RevGen *g, LLVMValueRef call, Custom *c) {
 
 static bool is_runtime(LLVMValueRef call) { return !strncmp(ir_called_name(call), "__parad_rt_", 11); }
 
+static bool has_shadow(void *g, LLVMValueRef v) { return shadowed(g, v); }
+
+/* A registered gradient, but for a checkpointed loop given no shadow for a variable that needs one. */
+static bool custom_applies(RevGen *g, LLVMValueRef call, Custom *c) {
+  return custom_of(g, call, c) && !checkpoint_lacks_shadows(call, has_shadow, g);
+}
+
 void aug_call(RevGen *g, LLVMValueRef call) {
   const MathRule *rule;
   CallKind kind = call_classify(call, &rule);
   Custom custom;
   unsigned which;
   const char *why;
-  if ((kind == CALL_MODULE || kind == CALL_UNKNOWN) && custom_of(g, call, &custom)) {
+  if ((kind == CALL_MODULE || kind == CALL_UNKNOWN) && custom_applies(g, call, &custom)) {
     aug_custom(g, call, &custom);
     return;
   }
@@ -383,7 +391,7 @@ void rev_call(RevGen *g, LLVMValueRef call) {
   CallKind kind = call_classify(call, &rule);
   Custom custom;
   /* a registered gradient runs even when nothing is active: it may own a tape to release */
-  if ((kind == CALL_MODULE || kind == CALL_UNKNOWN) && custom_of(g, call, &custom)) {
+  if ((kind == CALL_MODULE || kind == CALL_UNKNOWN) && custom_applies(g, call, &custom)) {
     rev_custom(g, call, &custom);
     return;
   }
