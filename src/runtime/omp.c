@@ -81,6 +81,7 @@ typedef struct {
   ChunkPeriod *period;       /* per object */
   size_t cursor;
   bool *by_chunk;            /* reverse: per object, whether its own part is the chunk's (else the thread's) */
+  unsigned long long *own_lo, *own_hi; /* reverse: per such object, the part no other thread read at all */
   Span **others;             /* reverse: per such object, the others' reads that may meet it (or `common`) */
   size_t *nothers;
   Span *common;              /* all the others' reads */
@@ -213,9 +214,12 @@ static void free_others(Chunks *c, int nroots) {
   free(c->others);
   free(c->nothers);
   free(c->by_chunk);
+  free(c->own_lo);
+  free(c->own_hi);
   c->others = NULL;
   c->nothers = NULL;
   c->by_chunk = NULL;
+  c->own_lo = c->own_hi = NULL;
   c->common = NULL;
 }
 
@@ -653,14 +657,27 @@ static void gather_others(ParadRegion *r, int id) {
 
 enum { MAX_GAP_WALK = 64 }; /* spans of others looked at per chunk and object */
 
-/* The largest part of [clo, chi) that no span of v (sorted, disjoint) covers, into [lo, hi) (empty: 0, 0). */
-static void largest_gap(const Span *v, size_t n, unsigned long long clo, unsigned long long chi, unsigned long long *lo,
-                        unsigned long long *hi) {
-  size_t a = 0, b = n; /* the first span ending past clo */
+/* The first span of v (sorted, disjoint) that ends past `at` (n if none). */
+static size_t first_past(const Span *v, size_t n, unsigned long long at) {
+  size_t a = 0, b = n;
   while (a < b) {
     size_t m = a + (b - a) / 2;
-    if (v[m].hi <= clo) a = m + 1;
+    if (v[m].hi <= at) a = m + 1;
     else b = m;
+  }
+  return a;
+}
+
+/* A part of [clo, chi) that no span of v covers, into [lo, hi) (empty: 0, 0): the one around [mlo, mhi)
+ * where that is not empty (a part no span meets), else the largest. */
+static void own_gap(const Span *v, size_t n, unsigned long long clo, unsigned long long chi, unsigned long long mlo,
+                    unsigned long long mhi, unsigned long long *lo, unsigned long long *hi) {
+  size_t a = first_past(v, n, clo);
+  if (mlo < mhi) {
+    size_t j = first_past(v, n, mlo); /* starts at or past mhi: [mlo, mhi) is uncovered */
+    *lo = j > 0 && v[j - 1].hi > clo ? v[j - 1].hi : clo;
+    *hi = j < n && v[j].lo < chi ? v[j].lo : chi;
+    return;
   }
   unsigned long long at = clo;
   *lo = *hi = 0;
@@ -676,30 +693,23 @@ static void largest_gap(const Span *v, size_t n, unsigned long long clo, unsigne
 /* Chunk `chunk` of thread id's: for each object whose plan goes by chunk (only: that one), its own part of
  * what the chunk read, into the plan's OWN_ fields (the private buffer's are the thread's). Whether some of
  * them the chunk read is not all its own. */
-static bool chunk_plan(ParadRegion *r, int id, size_t chunk, unsigned long long *own, int only) {
+static void chunk_plan(ParadRegion *r, int id, size_t chunk, unsigned long long *own) {
   Chunks *c = &r->chunks[id];
   int n = r->nroots;
   const unsigned long long *reads = &c->reads[(chunk < c->notes ? chunk : c->notes - 1) * 2 * (size_t)n];
-  bool shared = false;
-  for (int k = only < 0 ? 0 : only; k < (only < 0 ? n : only + 1); k++) {
+  for (int k = 0; k < n; k++) {
     if (!c->by_chunk[k]) continue;
     unsigned long long clo = reads[2 * k], chi = reads[2 * k + 1], lo = 0, hi = 0;
-    if (clo < chi) largest_gap(c->others[k], c->nothers[k], clo, chi, &lo, &hi);
+    /* the part of the chunk in the thread's own part stays in the chunk's: the private buffer never
+       touches the thread's own part (keep_private) */
+    unsigned long long mlo = clo > c->own_lo[k] ? clo : c->own_lo[k], mhi = chi < c->own_hi[k] ? chi : c->own_hi[k];
+    if (clo < chi) own_gap(c->others[k], c->nothers[k], clo, chi, mlo, mhi, &lo, &hi);
     unsigned long long delta = field(r, id, k, SHADOW_DELTA), *plan = &own[PLAN_FIELDS * k];
     plan[OWN_LO] = lo;
     plan[OWN_HI] = hi;
     plan[OWN_SHADOW_LO] = delta && lo < hi ? lo + delta : ~0ull;
     plan[OWN_WHOLE] = lo < hi && lo == clo && hi == chi;
-    shared |= clo < chi && !plan[OWN_WHOLE];
   }
-  return shared;
-}
-
-/* Whether some chunk of thread id's reads object k where another thread reads too. */
-static bool chunks_share(ParadRegion *r, int id, int k, unsigned long long *own) {
-  bool shared = false;
-  for (size_t j = 0; j < r->chunks[id].notes && !shared; j++) shared = chunk_plan(r, id, j, own, k);
-  return shared;
 }
 
 /* Reverse sweep, as the reverse of a chunk of thread id's starts (after the chunk that followed it): its own
@@ -711,7 +721,7 @@ void __parad_rt_shared_chunk_plan(int nroots, unsigned long long *own) {
   Chunks *c = &r->chunks[omp_get_thread_num()];
   if (!c->by_chunk) return; /* every plan the thread's */
   if (!c->cursor) fatal("the reverse sweep of a parallel region met more chunks of a schedule than its forward sweep");
-  chunk_plan(r, omp_get_thread_num(), --c->cursor, own, -1);
+  chunk_plan(r, omp_get_thread_num(), --c->cursor, own);
 }
 
 /* Private buffers are kept up to this size per object and thread (the buffer mirrors the read range). */
@@ -765,24 +775,21 @@ void __parad_rt_shared_plan(int nroots, unsigned long long *own, int nsums, unsi
     plan[OWN_WHOLE] = lo < hi && lo == rlo && hi == rhi;
     bool shared_part = rlo < rhi && !plan[OWN_WHOLE];
     if (chunks && shared_part) { /* the thread's reads are not all its own: its chunks' may be */
-      if (!by_chunk) chunks->by_chunk = xcalloc((size_t)nroots, sizeof *chunks->by_chunk);
+      if (!by_chunk) {
+        chunks->by_chunk = xcalloc((size_t)nroots, sizeof *chunks->by_chunk);
+        chunks->own_lo = xcalloc((size_t)nroots, sizeof *chunks->own_lo);
+        chunks->own_hi = xcalloc((size_t)nroots, sizeof *chunks->own_hi);
+      }
       by_chunk = chunks->by_chunk[k] = true;
-      continue;
+      chunks->own_lo[k] = lo, chunks->own_hi[k] = hi;
     }
     if (elem[k] && delta && shared_part && rhi - rlo <= PRIVATE_LIMIT && !wrote_in(mine, nroots, rlo, rhi))
       keep_private(p, plan, rlo, rhi, lo, hi, delta, elem[k]);
   }
-  if (by_chunk) { /* per object by chunk, a buffer over all the thread read where some chunk shares (no part
-                     left untouched: the chunks' own parts vary); the reverse sweep starts with the last chunk */
+  if (by_chunk) { /* the reverse sweep starts with the last chunk */
     gather_others(r, id);
-    for (int k = 0; k < nroots; k++) {
-      unsigned long long rlo = field(r, id, k, READ_LO), rhi = field(r, id, k, READ_HI), delta = field(r, id, k, SHADOW_DELTA);
-      if (chunks->by_chunk[k] && elem[k] && delta && rhi - rlo <= PRIVATE_LIMIT && !wrote_in(mine, nroots, rlo, rhi) &&
-          chunks_share(r, id, k, own))
-        keep_private(&r->priv[(size_t)id * nroots + k], &own[PLAN_FIELDS * k], rlo, rhi, rlo, rlo, delta, elem[k]);
-    }
     chunks->cursor = chunks->chunks - 1;
-    chunk_plan(r, id, chunks->cursor, own, -1);
+    chunk_plan(r, id, chunks->cursor, own);
   }
   region_plan_copies(r, id, own);
   memcpy(may_sum, &r->may_sum[(size_t)id * nsums], (size_t)nsums);
