@@ -39,10 +39,11 @@ enum { MAX_ROOTS = 64, MAX_DEFERRED = 32 };
  * of a row-major matrix per thread: the threads' ranges overlap, their columns do not). */
 enum { READ_LO, READ_HI, WRITTEN_LO, WRITTEN_HI, SHADOW_DELTA, READ_PERIOD, PHASE_LO, PHASE_HI, PHASE_ORIGIN, RANGE_FIELDS };
 /* What the reverse sweep is told per object as it starts: the thread's own part, its private buffer, (a
- * task's) the input dependence its reads in loops were tested against and the distance to their copy, and
- * whether the own part is everything the thread read. */
+ * task's) the input dependence its reads in loops were tested against and the distance to their copy,
+ * whether the own part is everything the thread read, and the part the buffer never touches (the own part,
+ * but for a chunk's own part, see "chunks"). */
 enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, OWN_SHADOW_LO, PRIVATE_LO, COPY_LO, COPY_LEN, COPY_DELTA,
-       OWN_WHOLE, PLAN_FIELDS };
+       OWN_WHOLE, BUFFER_SKIP_LO, BUFFER_SKIP_HI, PLAN_FIELDS };
 
 /* The accesses of a block at constant distances from one address (a particle's x, y and z), decided
  * one by one (not per run of a loop): the forward sweep widens the object's range by them once, and the
@@ -74,6 +75,8 @@ struct SharedMemory {
   LLVMValueRef *lo, *hi, *span, *ok, *sums; /* rev: the thread's own part per object (and its length, 0
                                               when empty); per address, whether summing is allowed, and the sum */
   LLVMValueRef *whole; /* rev: per object, whether the own part is all the thread read (i1) */
+  LLVMValueRef *skip_lo, *skip_hi; /* rev: the part of the range the private buffer never touches (in a chunked
+                                      function, the thread's own part, where a chunk's own part may differ) */
   /* Per object, the size of the floats its adjoints are where they may be kept apart per thread (4 or 8:
    * every read of it is of floats of one type), else 0; rev: the shadow address the thread's private
    * buffer mirrors from, its length and the buffer (0 when it has none). */
@@ -108,6 +111,7 @@ struct SharedMemory {
   bool chunked;
   LLVMValueRef chunk_ranges; /* aug: the array handed over as a chunk starts */
   LLVMValueRef own;
+  LLVMValueRef chunk_skip;   /* rev: chunk starts still to pass before asking for plans */
 };
 
 static int iv_index(Loop *l, LLVMValueRef v) {
@@ -814,6 +818,8 @@ void shared_free(RevGen *g) {
   free(s->hi);
   free(s->span);
   free(s->whole);
+  free(s->skip_lo);
+  free(s->skip_hi);
   free(s->ok);
   free(s->sums);
   free(s->boundary);
@@ -1292,10 +1298,19 @@ static LLVMValueRef own_span(RevGen *g, unsigned k) {
 void shared_rev_chunk_start(RevGen *g, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
   if (!s || !s->boundary || !s->boundary[cfg_index(&g->cfg, bb)] || g->phase == PLANNING) return;
+  LLVMValueRef skip = LLVMBuildLoad2(g->b, g->i64, s->chunk_skip, "chunk.skip");
+  LLVMBasicBlockRef pass, ask, join;
+  rev_diamond(g, LLVMBuildICmp(g->b, LLVMIntNE, skip, LLVMConstInt(g->i64, 0, 0), ""), &pass, &ask, &join);
+  LLVMPositionBuilderAtEnd(g->b, pass);
+  LLVMBuildStore(g->b, LLVMBuildSub(g->b, skip, LLVMConstInt(g->i64, 1, 0), ""), s->chunk_skip);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, ask);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
   LLVMValueRef args[2] = {LLVMConstInt(i32, s->roots.len, 0), s->own};
   LLVMTypeRef params[2] = {i32, g->ptr_type};
   plan_keeps_nothing(ir_call_named(g->b, "__parad_rt_shared_chunk_plan", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 2, 0), args, 2));
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
 }
 
 void shared_rev_entry(RevGen *g) {
@@ -1314,6 +1329,10 @@ void shared_rev_entry(RevGen *g) {
   LLVMTypeRef params[5] = {i32, g->ptr_type, i32, g->ptr_type, g->ptr_type};
   plan_keeps_nothing(ir_call_named(g->b, "__parad_rt_shared_plan", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 5, 0), args, 5));
   s->own = own;
+  if (s->chunked) {
+    s->chunk_skip = LLVMBuildAlloca(g->b, g->i64, "chunk.skip.slot");
+    LLVMBuildStore(g->b, ir_call_named(g->b, "__parad_rt_shared_chunk_skip", LLVMFunctionType(g->i64, NULL, 0, 0), NULL, 0), s->chunk_skip);
+  }
   s->lo = xcalloc(n, sizeof *s->lo);
   s->hi = xcalloc(n, sizeof *s->hi);
   s->span = xcalloc(n, sizeof *s->span);
@@ -1326,10 +1345,13 @@ void shared_rev_entry(RevGen *g) {
   s->copy_len = xcalloc(n, sizeof *s->copy_len);
   s->copy_delta = xcalloc(n, sizeof *s->copy_delta);
   s->whole = xcalloc(n, sizeof *s->whole);
-  LLVMValueRef *outs[PLAN_FIELDS] = {s->lo, s->hi, s->pbase, s->plen, s->priv, s->slo, s->plo, s->copy_lo, s->copy_len, s->copy_delta, s->whole};
+  s->skip_lo = xcalloc(n, sizeof *s->skip_lo);
+  s->skip_hi = xcalloc(n, sizeof *s->skip_hi);
+  LLVMValueRef *outs[PLAN_FIELDS] = {s->lo, s->hi, s->pbase, s->plen, s->priv, s->slo, s->plo, s->copy_lo, s->copy_len, s->copy_delta,
+                                     s->whole, s->skip_lo, s->skip_hi};
   static const char *const names[PLAN_FIELDS] = {"own.lo", "own.hi", "private.base", "private.len", "private",
                                                  "own.shadow.lo", "private.lo", "copy.lo", "copy.len", "copy.delta",
-                                                 "own.whole"};
+                                                 "own.whole", "buffer.skip.lo", "buffer.skip.hi"};
   for (unsigned k = 0; k < n; k++) {
     for (unsigned f = 0; f < PLAN_FIELDS; f++) {
       LLVMValueRef idx = LLVMConstInt(g->i64, PLAN_FIELDS * k + f, 0);
@@ -1389,8 +1411,9 @@ static LLVMValueRef buffered_run(RevGen *g, Loop *l, LLVMValueRef inst, unsigned
   free(next);
   LLVMValueRef mask = LLVMConstInt(g->i64, s->elem[k] - 1, 0), zero = LLVMConstInt(g->i64, 0, 0);
   LLVMValueRef from = LLVMBuildSub(g->b, lo, s->plo[k], "");
-  LLVMValueRef apart = LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntULE, hi, own_lo(g, k), ""),
-                                   LLVMBuildICmp(g->b, LLVMIntUGE, lo, own_hi(g, k), ""), "");
+  LLVMValueRef skip_lo = s->chunked ? s->skip_lo[k] : s->lo[k], skip_hi = s->chunked ? s->skip_hi[k] : s->hi[k];
+  LLVMValueRef apart = LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntULE, hi, skip_lo, ""),
+                                   LLVMBuildICmp(g->b, LLVMIntUGE, lo, skip_hi, ""), "");
   LLVMValueRef conds[5] = {
       apart,
       LLVMBuildICmp(g->b, LLVMIntNE, s->plen[k], zero, ""),

@@ -26,10 +26,11 @@
  * all ones: none). */
 enum { READ_LO, READ_HI, WRITTEN_LO, WRITTEN_HI, SHADOW_DELTA, READ_PERIOD, PHASE_LO, PHASE_HI, PHASE_ORIGIN, RANGE_FIELDS };
 /* What the reverse sweep is told per thread and object (shared_plan): the part only this thread read, the
- * private buffer for the rest, (a task's) the input dependence whose reads it took from a copy, and
- * whether the thread's own part is all it read (its adjoints then go in plainly with no test per address). */
+ * private buffer for the rest, (a task's) the input dependence whose reads it took from a copy, whether
+ * the thread's own part is all it read (its adjoints then go in plainly with no test per address), and the
+ * part the buffer never touches (the own part; a chunk's own part is told apart, chunk_plan). */
 enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, OWN_SHADOW_LO, PRIVATE_LO, COPY_LO, COPY_LEN, COPY_DELTA,
-       OWN_WHOLE, PLAN_FIELDS };
+       OWN_WHOLE, BUFFER_SKIP_LO, BUFFER_SKIP_HI, PLAN_FIELDS };
 
 /* A thread's private adjoints of a shared object, in the reverse sweep: where the thread read addresses
  * other threads read too, it adds their adjoints plainly into a buffer that mirrors its read range
@@ -77,7 +78,8 @@ typedef struct {
 
 typedef struct {
   unsigned long long *reads;
-  size_t notes, cap, chunks; /* chunks >= notes: the last note holds the chunks past MAX_CHUNK_NOTES */
+  size_t notes, cap;
+  size_t starts;             /* chunk starts met (the last note holds the chunks past MAX_CHUNK_NOTES - 1) */
   ChunkPeriod *period;       /* per object */
   size_t cursor;
   bool *by_chunk;            /* reverse: per object, whether its own part is the chunk's (else the thread's) */
@@ -166,6 +168,7 @@ void __parad_rt_region_enter(ParadRegion *r) {
   pthread_mutex_unlock(&r->mu);
   ParadTape *t = __parad_rt_tape_begin();
   t->region = r;
+  t->region_thread = id;
   r->tapes[id] = t;
 }
 
@@ -471,14 +474,19 @@ static void note_chunk(Chunks *c, int nroots, const unsigned long long *ranges) 
     for (int k = 0; k < nroots; k++)
       note[2 * k] = ranges[k * RANGE_FIELDS + READ_LO], note[2 * k + 1] = ranges[k * RANGE_FIELDS + READ_HI];
   }
-  c->chunks++;
+}
+
+static Chunks *thread_chunks(void) {
+  ParadTape *t = __parad_rt_current;
+  return t && !t->task && t->region && t->region->chunks ? &t->region->chunks[t->region_thread] : NULL;
 }
 
 /* Forward sweep, as a thread's next chunk starts: what it read since the last start. */
 void __parad_rt_shared_chunk(int nroots, const unsigned long long *ranges) {
-  ParadTape *t = __parad_rt_current;
-  if (!t || t->task || !t->region || !t->region->chunks) return;
-  note_chunk(&t->region->chunks[omp_get_thread_num()], nroots, ranges);
+  Chunks *c = thread_chunks();
+  if (!c) return;
+  note_chunk(c, nroots, ranges);
+  c->starts++;
 }
 
 /* The thread's ranges with its reads widened to all of its chunks', and the chunks' period of an object
@@ -516,7 +524,7 @@ void __parad_rt_shared_note(int nroots, const unsigned long long *ranges, int ns
   int id = omp_get_thread_num();
   unsigned long long *hull = NULL;
   Chunks *c = r->chunks ? &r->chunks[id] : NULL;
-  if (c && c->chunks) { /* the last chunk's reads; the thread's reads are all of its chunks' */
+  if (c && c->starts) { /* the last chunk's reads; the thread's reads are all of its chunks' */
     note_chunk(c, nroots, ranges);
     ranges = hull = chunks_hull(c, nroots, ranges);
   }
@@ -599,7 +607,7 @@ static Span *others_reads(ParadRegion *r, int id, int k, size_t *count) {
     for (int m = 0; other != id && m < n; m++) {
       if (k >= 0 && periods_apart(r, id, k, other, m)) continue;
       size_t from = len;
-      if (!o->chunks && field(r, other, m, READ_LO) < field(r, other, m, READ_HI))
+      if (!o->notes && field(r, other, m, READ_LO) < field(r, other, m, READ_HI))
         push_span(&v, &len, &cap, field(r, other, m, READ_LO), field(r, other, m, READ_HI));
       for (size_t j = 0; j < o->notes; j++) {
         unsigned long long lo = o->reads[(j * n + m) * 2], hi = o->reads[(j * n + m) * 2 + 1];
@@ -696,7 +704,7 @@ static void own_gap(const Span *v, size_t n, unsigned long long clo, unsigned lo
 static void chunk_plan(ParadRegion *r, int id, size_t chunk, unsigned long long *own) {
   Chunks *c = &r->chunks[id];
   int n = r->nroots;
-  const unsigned long long *reads = &c->reads[(chunk < c->notes ? chunk : c->notes - 1) * 2 * (size_t)n];
+  const unsigned long long *reads = &c->reads[chunk * 2 * (size_t)n];
   for (int k = 0; k < n; k++) {
     if (!c->by_chunk[k]) continue;
     unsigned long long clo = reads[2 * k], chi = reads[2 * k + 1], lo = 0, hi = 0;
@@ -715,13 +723,20 @@ static void chunk_plan(ParadRegion *r, int id, size_t chunk, unsigned long long 
 /* Reverse sweep, as the reverse of a chunk of thread id's starts (after the chunk that followed it): its own
  * parts, where they go by chunk. */
 void __parad_rt_shared_chunk_plan(int nroots, unsigned long long *own) {
-  ParadTape *t = __parad_rt_current;
-  ParadRegion *r = t && !t->task ? t->region : NULL;
-  if (!r || !r->ranges || r->nroots != nroots || !r->chunks) return;
-  Chunks *c = &r->chunks[omp_get_thread_num()];
-  if (!c->by_chunk) return; /* every plan the thread's */
+  Chunks *c = thread_chunks();
+  ParadRegion *r = c ? __parad_rt_current->region : NULL;
+  if (!r || !r->ranges || r->nroots != nroots || !c->by_chunk) return;
   if (!c->cursor) fatal("the reverse sweep of a parallel region met more chunks of a schedule than its forward sweep");
-  chunk_plan(r, omp_get_thread_num(), --c->cursor, own);
+  chunk_plan(r, __parad_rt_current->region_thread, --c->cursor, own);
+}
+
+/* Reverse sweep, after the plan: how many chunk starts, from the last, the generated code passes before it
+ * asks for plans: those that the last note holds the chunks before of (all of them where no plan goes by
+ * chunk: the tail of a schedule of many small chunks costs no call per chunk). */
+unsigned long long __parad_rt_shared_chunk_skip(void) {
+  Chunks *c = thread_chunks();
+  if (!c || !c->notes) return 0;
+  return c->by_chunk ? c->starts - (c->notes - 1) : c->starts;
 }
 
 /* Private buffers are kept up to this size per object and thread (the buffer mirrors the read range). */
@@ -748,7 +763,7 @@ void __parad_rt_shared_plan(int nroots, unsigned long long *own, int nsums, unsi
     return;
   }
   const unsigned long long *mine = &r->ranges[(size_t)id * RANGE_FIELDS * nroots];
-  Chunks *chunks = r->chunks && r->chunks[id].chunks ? &r->chunks[id] : NULL;
+  Chunks *chunks = r->chunks && r->chunks[id].notes ? &r->chunks[id] : NULL;
   bool by_chunk = false;
   for (int k = 0; k < nroots; k++) {
     unsigned long long rlo = field(r, id, k, READ_LO), rhi = field(r, id, k, READ_HI), lo = rlo, hi = rhi;
@@ -773,6 +788,7 @@ void __parad_rt_shared_plan(int nroots, unsigned long long *own, int nsums, unsi
     unsigned long long delta = field(r, id, k, SHADOW_DELTA);
     plan[OWN_SHADOW_LO] = delta && lo < hi ? lo + delta : ~0ull; /* ~0: no address is at or past it */
     plan[OWN_WHOLE] = lo < hi && lo == rlo && hi == rhi;
+    plan[BUFFER_SKIP_LO] = lo, plan[BUFFER_SKIP_HI] = hi; /* (keep_private) */
     bool shared_part = rlo < rhi && !plan[OWN_WHOLE];
     if (chunks && shared_part) { /* the thread's reads are not all its own: its chunks' may be */
       if (!by_chunk) {
@@ -788,7 +804,7 @@ void __parad_rt_shared_plan(int nroots, unsigned long long *own, int nsums, unsi
   }
   if (by_chunk) { /* the reverse sweep starts with the last chunk */
     gather_others(r, id);
-    chunks->cursor = chunks->chunks - 1;
+    chunks->cursor = chunks->notes - 1;
     chunk_plan(r, id, chunks->cursor, own);
   }
   region_plan_copies(r, id, own);

@@ -31,6 +31,7 @@ typedef struct ParadTape {
   struct ParadMove *moves; /* shadows of blocks realloc moved, for the reverse sweep */
   size_t nmoves, capmoves;
   struct ParadRegion *region;   /* the parallel region this tape is one thread's part of, or NULL */
+  int region_thread;            /* that thread's number */
   struct ParadRegion **regions; /* the parallel regions run while this tape was current: freed with it */
   size_t nregions, capregions;
   long *tickets;                /* critical sections this thread is in (omp.c) */

@@ -7,7 +7,7 @@
 // is atomic, which `count` builds count) under dynamic, guided, static 2 and static 1 schedules; static 1
 // and dynamic 1 over more chunks than the runtime notes one by one (the last note holds the rest); a
 // 3-point stencil whose chunks share their edge elements with the neighbouring chunks (atomic adds there
-// are needed: checked where the neighbours are always other threads'); a sparse product gathering through
+// are needed: checked where the neighbours are always other threads'), past the notes at 2 threads; a sparse product gathering through
 // an index array; a region with two worksharing loops of different schedules, one without a barrier after
 // it. Each gradient is checked against the analytic one (1e-12 for doubles, 1e-5 for floats), five times
 // over (an add taken as the thread's own where it is not would be a race), at 1 to 4 threads. With
@@ -57,10 +57,11 @@ ROWS(rows_nonmonotonic, "omp parallel for schedule(nonmonotonic : dynamic, 5) re
 POINTS(points_static1, "omp parallel for schedule(static, 1) reduction(+ : J)")
 POINTS(points_dynamic1, "omp parallel for schedule(dynamic) reduction(+ : J)")
 
-/* J = sum_{0 < i < N-1} w_(i mod R) (v_(i-1) s_i + v_(i+1) s_i + v_i): chunks of 4 share their edges */
+/* J = sum_{0 < i < N-1} w_(i mod R) (v_(i-1) s_i + v_(i+1) s_i + v_i): chunks of 2 share their edges; at 2
+ * threads more chunks than the runtime notes one by one */
 __attribute__((noinline)) static double stencil(const Point *Q, const double *restrict w) {
   double J = 0;
-#pragma omp parallel for schedule(static, 4) reduction(+ : J)
+#pragma omp parallel for schedule(static, 2) reduction(+ : J)
   for (int i = 1; i < N - 1; i++) J += w[i % R] * ((Q[i - 1].v + Q[i + 1].v) * Q[i].s + Q[i].v);
   return J;
 }
@@ -161,7 +162,7 @@ int main(int argc, char **argv) {
     wv[i - 1] += c * Q[i].s, wv[i + 1] += c * Q[i].s, wv[i] += c;
     ws[i] += (float)(c * (Q[i - 1].v + Q[i + 1].v));
   }
-  check_points("stencil, static 4", run_stencil, dQ, N, counting, 1);
+  check_points("stencil, static 2", run_stencil, dQ, N, counting, 1);
 
   /* the sparse product: A tridiagonal-like, with columns i - 1, i + 1 and (7 i) mod N */
   for (int i = 0, k = 0; i < N; i++) {
