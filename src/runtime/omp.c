@@ -74,6 +74,7 @@ typedef struct {
 typedef struct {
   unsigned long long first_lo, first_hi; /* the first chunk's reads */
   unsigned long long every, lo, hi;      /* the period (0: not yet known, all ones: none) and its part read */
+  unsigned long long last, last_at;      /* the last chunk's first address and its place in the period */
 } ChunkPeriod;
 
 typedef struct {
@@ -450,7 +451,9 @@ static void note_chunk(Chunks *c, int nroots, const unsigned long long *ranges) 
         continue;
       }
     }
-    unsigned long long at = lo % p->every, end = at + (hi - lo);
+    /* a chunk one period after the last is at the same place: no division */
+    unsigned long long at = p->last && lo - p->last == p->every ? p->last_at : lo % p->every, end = at + (hi - lo);
+    p->last = lo, p->last_at = at;
     if (end > p->every) p->every = ~0ull;
     if (at < p->lo) p->lo = at;
     if (end > p->hi) p->hi = end;
