@@ -683,7 +683,6 @@ static size_t first_past(const Span *v, size_t n, unsigned long long at) {
  * where that is not empty (a part no span meets), else the largest. */
 static void own_gap(const Span *v, size_t n, unsigned long long clo, unsigned long long chi, unsigned long long mlo,
                     unsigned long long mhi, unsigned long long *lo, unsigned long long *hi) {
-  size_t a = first_past(v, n, clo);
   if (mlo < mhi) {
     size_t j = first_past(v, n, mlo); /* starts at or past mhi: [mlo, mhi) is uncovered */
     *lo = j > 0 && v[j - 1].hi > clo ? v[j - 1].hi : clo;
@@ -692,7 +691,7 @@ static void own_gap(const Span *v, size_t n, unsigned long long clo, unsigned lo
   }
   unsigned long long at = clo;
   *lo = *hi = 0;
-  size_t j = a;
+  size_t a = first_past(v, n, clo), j = a;
   for (; j < n && v[j].lo < chi && j - a < MAX_GAP_WALK; j++) {
     if (v[j].lo > at && v[j].lo - at > *hi - *lo) *lo = at, *hi = v[j].lo;
     if (v[j].hi > at) at = v[j].hi;
@@ -701,9 +700,8 @@ static void own_gap(const Span *v, size_t n, unsigned long long clo, unsigned lo
   if (walked && at < chi && chi - at > *hi - *lo) *lo = at, *hi = chi;
 }
 
-/* Chunk `chunk` of thread id's: for each object whose plan goes by chunk (only: that one), its own part of
- * what the chunk read, into the plan's OWN_ fields (the private buffer's are the thread's). Whether some of
- * them the chunk read is not all its own. */
+/* Chunk `chunk` of thread id's: for each object whose plan goes by chunk, its own part of what the chunk
+ * read, into the plan's OWN_ fields (the private buffer's are the thread's). */
 static void chunk_plan(ParadRegion *r, int id, size_t chunk, unsigned long long *own) {
   Chunks *c = &r->chunks[id];
   int n = r->nroots;
