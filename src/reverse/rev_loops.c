@@ -58,8 +58,9 @@ static bool ordered_test(Loop *l, Induction *iv, LLVMValueRef next, LLVMIntPredi
  * trip count is known when it starts. Also when the test is on iv + step truncated, for a step of 1 or -1
  * (clang's `int` loop variable widened to 64 bits, compared at 32, as in every OpenMP loop with an `int`
  * index): the count is then the narrow difference, whatever the wide values' signs. And when it leaves
- * once iv + step reaches or passes limit, stepping by 1 or -1 (ordered_test), or after the iteration
- * where iv itself is limit (clang's test of `for (i = n - 1; i >= 0; i--)`: i == 0). */
+ * once iv + step reaches or passes limit, stepping by 1 or -1 (ordered_test; or iv itself passes it:
+ * iv < limit), or after the iteration where iv itself is limit (clang's test of
+ * `for (i = n - 1; i >= 0; i--)`: i == 0). */
 static bool exit_test(RevGen *g, Loop *l) {
   for (size_t b = 0; b < g->cfg.blocks.len; b++) {
     if (!l->body[b] || g->cfg.blocks.data[b] == l->latch) continue;
@@ -86,7 +87,11 @@ static bool exit_test(RevGen *g, Loop *l) {
       LLVMValueRef a = LLVMGetOperand(c, (unsigned)side), lim = LLVMGetOperand(c, (unsigned)!side);
       if (!loop_invariant(g, l, lim)) continue;
       if (!equality) {
-        if (a == next && ordered_test(l, iv, next, side ? ir_icmp_swapped(going_on) : going_on)) {
+        LLVMIntPredicate p = side ? ir_icmp_swapped(going_on) : going_on;
+        /* on iv itself, strictly: iv < limit is iv + 1 <= limit, as the step cannot wrap (the inner loop of a
+           chunked static schedule, entered with its chunk's first iteration, tests its last) */
+        if (a == iv->phi && next) p = p == LLVMIntSLT ? LLVMIntSLE : p == LLVMIntULT ? LLVMIntULE : p == LLVMIntSGT ? LLVMIntSGE : p == LLVMIntUGT ? LLVMIntUGE : LLVMIntEQ;
+        if ((a == next || (a == iv->phi && next)) && p != LLVMIntEQ && ordered_test(l, iv, next, p)) {
           l->exit_iv = iv;
           l->limit = lim;
           return true;

@@ -493,7 +493,9 @@ void __parad_rt_shared_chunk(int nroots, const unsigned long long *ranges) {
 }
 
 /* The thread's ranges with its reads widened to all of its chunks', and the chunks' period of an object
- * where they have one and its runs did not give it one. */
+ * where they have one: it describes all of the thread's reads of the object, as the period of its runs
+ * does (a row's fields at one stride), and it is the one that keeps threads apart where chunks are
+ * rows dealt round. Where chunks span more than a period (columns dealt round), the runs' stays. */
 static unsigned long long *chunks_hull(const Chunks *c, int nroots, const unsigned long long *ranges) {
   unsigned long long *hull = xcalloc((size_t)nroots * RANGE_FIELDS, sizeof *hull);
   memcpy(hull, ranges, (size_t)nroots * RANGE_FIELDS * sizeof *hull);
@@ -506,7 +508,7 @@ static unsigned long long *chunks_hull(const Chunks *c, int nroots, const unsign
       if (hi > h[READ_HI]) h[READ_HI] = hi;
     }
     const ChunkPeriod *p = &c->period[k];
-    if (p->every && p->every != ~0ull && (!h[READ_PERIOD] || h[READ_PERIOD] == ~0ull))
+    if (p->every && p->every != ~0ull)
       h[READ_PERIOD] = p->every, h[PHASE_LO] = p->lo, h[PHASE_HI] = p->hi, h[PHASE_ORIGIN] = 0;
   }
   return hull;
