@@ -54,6 +54,18 @@ static bool ordered_test(Loop *l, Induction *iv, LLVMValueRef next, LLVMIntPredi
   return true;
 }
 
+/* going on while iv P limit, strictly, as a test of iv + 1 (step 1) or iv - 1 (step -1): iv < limit is
+ * iv + 1 <= limit, the step not wrapping (ordered_test); EQ where there is none */
+static LLVMIntPredicate on_next(LLVMIntPredicate p) {
+  switch (p) {
+  case LLVMIntSLT: return LLVMIntSLE;
+  case LLVMIntULT: return LLVMIntULE;
+  case LLVMIntSGT: return LLVMIntSGE;
+  case LLVMIntUGT: return LLVMIntUGE;
+  default: return LLVMIntEQ;
+  }
+}
+
 /* The loop leaves only from its latch, when iv + step == limit (limit the same in every iteration): its
  * trip count is known when it starts. Also when the test is on iv + step truncated, for a step of 1 or -1
  * (clang's `int` loop variable widened to 64 bits, compared at 32, as in every OpenMP loop with an `int`
@@ -88,10 +100,11 @@ static bool exit_test(RevGen *g, Loop *l) {
       if (!loop_invariant(g, l, lim)) continue;
       if (!equality) {
         LLVMIntPredicate p = side ? ir_icmp_swapped(going_on) : going_on;
-        /* on iv itself, strictly: iv < limit is iv + 1 <= limit, as the step cannot wrap (the inner loop of a
-           chunked static schedule, entered with its chunk's first iteration, tests its last) */
-        if (a == iv->phi && next) p = p == LLVMIntSLT ? LLVMIntSLE : p == LLVMIntULT ? LLVMIntULE : p == LLVMIntSGT ? LLVMIntSGE : p == LLVMIntUGT ? LLVMIntUGE : LLVMIntEQ;
-        if ((a == next || (a == iv->phi && next)) && p != LLVMIntEQ && ordered_test(l, iv, next, p)) {
+        /* on iv itself (the inner loop of a chunked static schedule, entered with its chunk's first
+           iteration, tests its last) */
+        bool on_iv = a == iv->phi && next;
+        if (on_iv) p = on_next(p);
+        if ((a == next || on_iv) && p != LLVMIntEQ && ordered_test(l, iv, next, p)) {
           l->exit_iv = iv;
           l->limit = lim;
           return true;

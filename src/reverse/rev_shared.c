@@ -954,6 +954,12 @@ static bool *find_aperiodic(RevGen *g) {
   return aperiodic;
 }
 
+/* No run of gr's index array noted yet (the runtime notes nothing for the empty one). */
+static void clear_index_run(RevGen *g, struct Group *gr) {
+  LLVMValueRef slots[3] = {gr->run_lo, gr->run_hi, gr->base_at};
+  for (int k = 0; k < 3; k++) LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), slots[k]);
+}
+
 void shared_aug_entry(RevGen *g) {
   struct SharedMemory *s = g->shared;
   if (!s) return;
@@ -976,8 +982,7 @@ void shared_aug_entry(RevGen *g) {
     gr->run_lo = LLVMBuildAlloca(g->b, g->i64, "index.run.lo");
     gr->run_hi = LLVMBuildAlloca(g->b, g->i64, "index.run.hi");
     gr->base_at = LLVMBuildAlloca(g->b, g->i64, "index.base");
-    LLVMValueRef slots[3] = {gr->run_lo, gr->run_hi, gr->base_at};
-    for (int k = 0; k < 3; k++) LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), slots[k]);
+    clear_index_run(g, gr);
   }
   if (s->copied.len) {
     free(s->input_at);
@@ -1195,12 +1200,8 @@ void shared_aug_chunk_start(RevGen *g, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
   if (!s || !s->boundary || !s->boundary[cfg_index(&g->cfg, bb)]) return;
   note_last_index_runs(g);
-  for (size_t i = 0; i < s->groups.len; i++) {
-    struct Group *gr = &s->groups.data[i];
-    if (!gr->index) continue;
-    LLVMValueRef slots[3] = {gr->run_lo, gr->run_hi, gr->base_at};
-    for (int k = 0; k < 3; k++) LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), slots[k]);
-  }
+  for (size_t i = 0; i < s->groups.len; i++)
+    if (s->groups.data[i].index) clear_index_run(g, &s->groups.data[i]);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
   LLVMValueRef args[2] = {LLVMConstInt(i32, s->roots.len, 0), ranges_array(g, s->chunk_ranges)};
   LLVMTypeRef params[2] = {i32, g->ptr_type};

@@ -211,7 +211,7 @@ static void drop_copies(Copy *copies, int n);
 static void region_copy_inputs(ParadRegion *r, int id, const unsigned long long *ranges, int nroots);
 static void region_plan_copies(ParadRegion *r, int id, unsigned long long *own);
 
-static void free_others(Chunks *c, int nroots) {
+static void free_chunk_plans(Chunks *c, int nroots) {
   for (int k = 0; c->others && k < nroots; k++)
     if (c->others[k] != c->common) free(c->others[k]);
   free(c->common);
@@ -230,7 +230,7 @@ static void free_others(Chunks *c, int nroots) {
 void __parad_rt_region_finish(ParadRegion *r) {
   int id = omp_get_thread_num();
   free_private(thread_private(r, id), r->nroots);
-  if (r->chunks) free_others(&r->chunks[id], r->nroots);
+  if (r->chunks) free_chunk_plans(&r->chunks[id], r->nroots);
   drop_copies(thread_copies(r, id), r->ncopies);
   ParadTape *t = r->tapes[id];
   r->tapes[id] = NULL;
@@ -245,7 +245,7 @@ void __parad_rt_region_free(ParadRegion *r) {
   for (int i = 0; r->priv && i < r->nthreads; i++) free_private(thread_private(r, i), r->nroots);
   for (int i = 0; r->copies && i < r->nthreads; i++) drop_copies(thread_copies(r, i), r->ncopies);
   for (int i = 0; r->chunks && i < r->nthreads; i++) {
-    free_others(&r->chunks[i], r->nroots);
+    free_chunk_plans(&r->chunks[i], r->nroots);
     free(r->chunks[i].reads);
     free(r->chunks[i].period);
   }
@@ -702,6 +702,17 @@ static void own_gap(const Span *v, size_t n, unsigned long long clo, unsigned lo
   if (walked && at < chi && chi - at > *hi - *lo) *lo = at, *hi = chi;
 }
 
+/* The own part [lo, hi) of the reads [rlo, rhi) into a plan: in the shadow's addresses too (~0: no address
+ * is at or past it, where the distance to the shadow is unknown or the part empty), and whether it is all
+ * of them. */
+static void set_own(unsigned long long *plan, unsigned long long lo, unsigned long long hi, unsigned long long rlo,
+                    unsigned long long rhi, unsigned long long delta) {
+  plan[OWN_LO] = lo;
+  plan[OWN_HI] = hi;
+  plan[OWN_SHADOW_LO] = delta && lo < hi ? lo + delta : ~0ull;
+  plan[OWN_WHOLE] = lo < hi && lo == rlo && hi == rhi;
+}
+
 /* Chunk `chunk` of thread id's: for each object whose plan goes by chunk, its own part of what the chunk
  * read, into the plan's OWN_ fields (the private buffer's are the thread's). */
 static void chunk_plan(ParadRegion *r, int id, size_t chunk, unsigned long long *own) {
@@ -715,11 +726,7 @@ static void chunk_plan(ParadRegion *r, int id, size_t chunk, unsigned long long 
        touches the thread's own part (keep_private) */
     unsigned long long mlo = clo > c->own_lo[k] ? clo : c->own_lo[k], mhi = chi < c->own_hi[k] ? chi : c->own_hi[k];
     if (clo < chi) own_gap(c->others[k], c->nothers[k], clo, chi, mlo, mhi, &lo, &hi);
-    unsigned long long delta = field(r, id, k, SHADOW_DELTA), *plan = &own[PLAN_FIELDS * k];
-    plan[OWN_LO] = lo;
-    plan[OWN_HI] = hi;
-    plan[OWN_SHADOW_LO] = delta && lo < hi ? lo + delta : ~0ull;
-    plan[OWN_WHOLE] = lo < hi && lo == clo && hi == chi;
+    set_own(&own[PLAN_FIELDS * k], lo, hi, clo, chi, field(r, id, k, SHADOW_DELTA));
   }
 }
 
@@ -783,14 +790,11 @@ void __parad_rt_shared_plan(int nroots, unsigned long long *own, int nsums, unsi
     }
     if (lo >= hi) lo = hi = 0;
     unsigned long long *plan = &own[PLAN_FIELDS * k];
-    plan[OWN_LO] = lo;
-    plan[OWN_HI] = hi;
     Private *p = &r->priv[(size_t)id * nroots + k];
     __parad_rt_scratch_give(p->buffer); /* none unless a reverse sweep of the region ran before without finishing */
     p->buffer = NULL;
     unsigned long long delta = field(r, id, k, SHADOW_DELTA);
-    plan[OWN_SHADOW_LO] = delta && lo < hi ? lo + delta : ~0ull; /* ~0: no address is at or past it */
-    plan[OWN_WHOLE] = lo < hi && lo == rlo && hi == rhi;
+    set_own(plan, lo, hi, rlo, rhi, delta);
     plan[BUFFER_SKIP_LO] = lo, plan[BUFFER_SKIP_HI] = hi; /* (keep_private) */
     bool shared_part = rlo < rhi && !plan[OWN_WHOLE];
     if (chunks && shared_part) { /* the thread's reads are not all its own: its chunks' may be */
