@@ -85,12 +85,13 @@ int clang_frontend(const StrList *flags, const char *source, const char *languag
 }
 
 int clang_codegen(const StrList *flags, const char *mode, bool emit_llvm, const char *ir, const char *out, bool optimised,
-                  bool verbose) {
+                  bool codegen_o2, bool verbose) {
   StrList cmd = {0};
   vec_push(&cmd, exec_clang());
   vec_push(&cmd, mode);
   if (emit_llvm) vec_push(&cmd, "-emit-llvm");
   for (size_t i = 0; i < flags->len; i++) vec_push(&cmd, flags->data[i]);
+  if (codegen_o2) vec_push(&cmd, "-O2");
   if (optimised) {
     vec_push(&cmd, "-Xclang");
     vec_push(&cmd, "-disable-llvm-passes");

@@ -13,8 +13,10 @@
 int clang_frontend(const StrList *flags, const char *source, const char *language, const char *bc, const char *dep_target,
                    bool line_tables, bool verbose);
 /* Code generation: mode "-c" or "-S" (with emit_llvm: IR out). When Parad optimised the IR, clang only
- * generates code; otherwise clang runs its own pipeline, as for any program. */
+ * generates code; otherwise clang runs its own pipeline, as for any program. codegen_o2: code generated as
+ * at -O2 whatever the flags say (-O0 programs whose derivatives were optimised: their own functions,
+ * optnone, are still generated as at -O0). */
 int clang_codegen(const StrList *flags, const char *mode, bool emit_llvm, const char *ir, const char *out, bool optimised,
-                  bool verbose);
+                  bool codegen_o2, bool verbose);
 
 #endif

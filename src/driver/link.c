@@ -239,7 +239,7 @@ int link_time_derivatives(const Invocation *inv, StrList *line) {
   if (rc == PIPELINE_OK) {
     StrList codegen = {0};
     to_strlist(&first->codegen, &codegen);
-    rc = clang_codegen(&codegen, "-c", false, opt, object, true, inv->verbose);
+    rc = clang_codegen(&codegen, "-c", false, opt, object, true, po.optimised_derivatives, inv->verbose);
     vec_free(&codegen);
   }
   if (rc == PIPELINE_OK) { /* the object takes the place of the first input with IR; the others go */

@@ -40,9 +40,9 @@ static int frontend(const Invocation *inv, const char *source, const char *langu
   return clang_frontend(&inv->frontend, source, language, bc, final, line_tables, inv->verbose);
 }
 
-static int backend(const Invocation *inv, const char *ir, const char *out, bool optimised) {
+static int backend(const Invocation *inv, const char *ir, const char *out, bool optimised, bool codegen_o2) {
   return clang_codegen(&inv->codegen, inv->action == ACTION_ASSEMBLY ? "-S" : "-c", inv->emit_llvm && inv->action != ACTION_LINK,
-                       ir, out, optimised, inv->verbose);
+                       ir, out, optimised, codegen_o2, inv->verbose);
 }
 
 /* The MPI runtime built against the program's MPI library: MPICH's wrapper links with -lmpich, Open MPI's
@@ -155,13 +155,13 @@ static int compile(const Invocation *inv, const char *source, const char *langua
   }
   int outcome = rc;
   if (rc == PIPELINE_NO_REQUESTS || rc == PIPELINE_DEFERRED) { /* clang compiles the front end's IR */
-    rc = backend(inv, bc, final, false);
+    rc = backend(inv, bc, final, false, false);
   } else if (rc == PIPELINE_MARKERS) { /* clang's own pipeline, on the file with weak markers */
     char *weak = exec_temp_path(source, ".markers.bc");
-    rc = rename(opt, weak) ? PIPELINE_FAILED : backend(inv, weak, final, false);
+    rc = rename(opt, weak) ? PIPELINE_FAILED : backend(inv, weak, final, false, false);
     free(weak);
   } else if (!rc && !to_ir) {
-    rc = backend(inv, opt, final, true);
+    rc = backend(inv, opt, final, true, po.optimised_derivatives);
   }
   if (!rc && to_object && from_c) rc = carry_ir(inv, source, language, bc, final, outcome, po.has_line_info);
   free(opt);

@@ -16,6 +16,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "ad/ad.h"
+#include "ad/optimised_copies.h"
 #include "ad/request.h"
 #include "omp/omp.h"
 
@@ -86,7 +87,7 @@ static void set_unswitch_threshold(void) {
  * half needs, while inlined code shares the caller's tape, recomputation and loops. */
 enum { PRE_AD_INLINE_THRESHOLD = 1000 };
 
-int pipeline_run(const char *in_path, const char *out_path, const PipelineOptions *o) {
+int pipeline_run(const char *in_path, const char *out_path, PipelineOptions *o) {
   LLVMContextRef ctx = LLVMContextCreate();
   LLVMContextSetDiscardValueNames(ctx, 1); /* as clang does: names can change what the optimiser does */
   LLVMMemoryBufferRef buf;
@@ -106,6 +107,7 @@ int pipeline_run(const char *in_path, const char *out_path, const PipelineOption
   }
   LLVMTargetMachineRef tm = target_machine(m, o->opt);
   int rc = PIPELINE_OK;
+  ProgramShield shield = {0};
   char level[16];
   snprintf(level, sizeof level, "default<O%c>", o->opt);
 
@@ -128,23 +130,34 @@ int pipeline_run(const char *in_path, const char *out_path, const PipelineOption
     rc = PIPELINE_REFUSED;
     goto done;
   }
+  /* At -O0 the derivatives are made from optimised copies of the functions they reach (the program's
+   * own stay as compiled, for the debugger), and the derivative code is optimised as at -O2. */
+  bool optimise = o->opt != '0' || ad_make_optimised_copies(m) > 0;
+  o->optimised_derivatives = o->opt == '0' && optimise;
+  bool vectorize = o->optimised_derivatives || o->vectorize, slp = o->optimised_derivatives || o->slp_vectorize,
+       unroll = o->optimised_derivatives || o->unroll;
+  if (o->optimised_derivatives) {
+    snprintf(level, sizeof level, "default<O2>");
+    ad_shield_program(m, &shield);
+  }
   /* Light optimisation before differentiating: the derivative of optimised code is several times
    * faster. No vectorisation or unrolling yet: they come after, on primal and derivative alike. The -O1
    * pipeline, because the -O2 one vectorises loops whatever the pass builder options say (LLVM 19), and
    * the adjoint of a vector loop over a stencil adds into overlapping vectors, which stalls the stores. */
-  if (o->opt != '0' && !run_passes(m, tm, "default<O1>,function(loop-simplify)", false, false, false,
+  if (optimise && !run_passes(m, tm, "default<O1>,function(loop-simplify)", false, false, false,
                                    PRE_AD_INLINE_THRESHOLD, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;
   }
-  if (o->opt != '0' && omp_mark_read_only_captures(m) &&
+  if (optimise && omp_mark_read_only_captures(m) &&
       !run_passes(m, tm, "function(loop-mssa(licm))", false, false, false, 0, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;
   }
   /* a 1-D worksharing loop's share in three parts, for the reverse sweep's decisions (before the dump:
      the generators see the parts) */
-  if (o->opt != '0') omp_segment_runs(m);
+  if (optimise) omp_segment_runs(m);
+  ad_unshield_program(&shield); /* the generators take the program's linkage as it is */
   /* for Parad's developers: the IR the generators see */
   const char *dump = getenv("PARAD_DUMP_PREPARED");
   if (dump && LLVMPrintModuleToFile(m, dump, &msg)) LLVMDisposeMessage(msg);
@@ -165,35 +178,38 @@ int pipeline_run(const char *in_path, const char *out_path, const PipelineOption
   if (dump && LLVMPrintModuleToFile(m, dump, &msg)) LLVMDisposeMessage(msg);
   /* Parad asked the front end for line tables to place its diagnostics; drop them unless asked for. */
   if (!o->keep_debug) LLVMStripModuleDebugInfo(m);
+  else ad_strip_copies_locations(m);
   /* The reverse sweep may test, in its loops, conditions that hold for a whole run of the loop (whether a
    * thread's adjoints may be added plainly, whether a window of adjoints may stay in registers). Each
    * such loop is copied once per outcome (the -O2 pipeline does that only for conditions that cost
    * nothing to test), once the pipeline has made the loops small enough to be worth copying; then the
    * pipeline again, on the copies. */
   set_unswitch_threshold();
+  if (o->optimised_derivatives) ad_shield_program(m, &shield);
   char unswitched[96];
   snprintf(unswitched, sizeof unswitched, "%s,function(loop-mssa(simple-loop-unswitch<nontrivial>))", level);
-  if (o->opt != '0' && run_long_conditions &&
-      !run_passes(m, tm, unswitched, o->vectorize, o->slp_vectorize, o->unroll, 0, o->verbose)) {
+  if (optimise && run_long_conditions && !run_passes(m, tm, unswitched, vectorize, slp, unroll, 0, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;
   }
-  if (!run_passes(m, tm, level, o->vectorize, o->slp_vectorize, o->unroll, 0, o->verbose)) {
+  if (!run_passes(m, tm, level, vectorize, slp, unroll, 0, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;
   }
   /* A region's sum that no one reads after it (a gradient drops the function's result): only after
    * inlining can that be seen, so the clean-up of what fed it comes after the pipeline. */
-  if (o->opt != '0' && omp_drop_unread_shared_writes(m) &&
+  if (optimise && omp_drop_unread_shared_writes(m) &&
       !run_passes(m, tm, "function(adce,instcombine<no-verify-fixpoint>,simplifycfg)", false, false, false, 0, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;
   }
+  ad_unshield_program(&shield);
   if (o->text_output ? LLVMPrintModuleToFile(m, out_path, &msg) : LLVMWriteBitcodeToFile(m, out_path)) {
     fprintf(stderr, "parad-cc: error: cannot write %s\n", out_path);
     rc = PIPELINE_FAILED;
   }
 done:
+  ad_unshield_program(&shield);
   LLVMDisposeModule(m);
   if (tm) LLVMDisposeTargetMachine(tm);
   LLVMContextDispose(ctx);

@@ -17,6 +17,9 @@ typedef struct {
   bool verbose;
   const char *source_name; /* for the module's name, as clang names it */
   bool may_defer;     /* derivatives that reach other files may wait for the link (PIPELINE_DEFERRED) */
+  /* set by pipeline_run: at -O0, the derivatives were made from optimised copies and optimised as at
+     -O2 (the program's own functions kept optnone); code generation then optimises too */
+  bool optimised_derivatives;
 } PipelineOptions;
 
 enum {
@@ -42,6 +45,6 @@ enum {
  *   PIPELINE_DEFERRED         (may_defer) the derivatives asked for reach other files of the program:
  *                             the calling convention is checked, nothing written; they are generated at
  *                             link time from the IR the object carries (link.c). */
-int pipeline_run(const char *in_path, const char *out_path, const PipelineOptions *o);
+int pipeline_run(const char *in_path, const char *out_path, PipelineOptions *o);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include <llvm-c/DebugInfo.h>
 
+#include "ir/ir.h"
 #include "ir/util.h"
 
 static int error_count;
@@ -83,12 +84,13 @@ static LLVMMetadataRef md_operand(LLVMContextRef ctx, LLVMMetadataRef node, unsi
   return ops[k] ? LLVMValueAsMetadata(ops[k]) : NULL;
 }
 
-/* clang names the function of a parallel region f.omp_outlined (or .omp_outlined.N, _debug__): the
- * user wrote it in f. */
+/* clang names the function of a parallel region f.omp_outlined (or .omp_outlined.N, _debug__), and an
+ * optimised copy made at -O0 is f.optimised (IR_COPY_SUFFIX): the user wrote it in f. */
 static const char *source_name(const char *s) {
   static char names[8][256];
   static unsigned next;
   const char *cut = strstr(s, ".omp_outlined");
+  if (!cut) cut = strstr(s, IR_COPY_SUFFIX);
   if (!cut || cut == s || (size_t)(cut - s) >= sizeof names[0]) return s;
   char *copy = names[next++ % 8];
   memcpy(copy, s, (size_t)(cut - s));

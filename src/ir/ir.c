@@ -207,6 +207,10 @@ LLVMValueRef ir_caller_of(LLVMValueRef fn, const char *name) {
 
 unsigned ir_attr_kind(const char *name) { return LLVMGetEnumAttributeKindForName(name, strlen(name)); }
 
+bool ir_fn_has_attr(LLVMValueRef fn, const char *attr) {
+  return LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, ir_attr_kind(attr)) != NULL;
+}
+
 bool ir_call_arg_has_attr(LLVMValueRef call, unsigned arg, const char *attr) {
   return LLVMGetCallSiteEnumAttribute(call, arg + 1, ir_attr_kind(attr)) != NULL;
 }

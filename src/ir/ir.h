@@ -63,6 +63,8 @@ LLVMValueRef ir_call_named(LLVMBuilderRef b, const char *name, LLVMTypeRef fn_ty
 LLVMValueRef ir_caller_of(LLVMValueRef fn, const char *name);
 /* The enum attribute kind of a name ("sret", "byval", ...). */
 unsigned ir_attr_kind(const char *name);
+/* fn's own enum attribute; "optnone": compiled at -O0, which passes that rewrite code leave as written */
+bool ir_fn_has_attr(LLVMValueRef fn, const char *attr);
 bool ir_call_arg_has_attr(LLVMValueRef call, unsigned arg, const char *attr);
 LLVMTypeRef ir_call_arg_type_attr(LLVMValueRef call, unsigned arg, const char *attr);
 
@@ -107,6 +109,8 @@ LLVMValueRef ir_clone_mapped(LLVMBuilderRef b, ValueMap *vmap, LLVMValueRef inst
 LLVMValueRef ir_mirror_call(LLVMBuilderRef b, const ValueMap *vmap, LLVMValueRef call, LLVMValueRef dst,
                             LLVMValueRef src, bool zero_value);
 
+/* The name of an optimised copy made at -O0 (ad/optimised_copies.h) ends so; diagnostics name the original. */
+#define IR_COPY_SUFFIX ".optimised"
 /* A copy of fn named `name`, internal, with fn's attributes; vm maps fn's arguments, blocks and
  * instructions to the copy's (ir/clone.c). Debug locations are fn's as they are; records of variables
  * (llvm.dbg.*) are left out. */

@@ -72,7 +72,7 @@ unsigned omp_mark_read_only_captures(LLVMModuleRef m) {
   unsigned marked = 0, noalias = kind_of("noalias");
   LLVMContextRef c = LLVMGetModuleContext(m);
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
-    if (LLVMIsDeclaration(fn) || !LLVMGetFirstUse(fn)) continue;
+    if (LLVMIsDeclaration(fn) || !LLVMGetFirstUse(fn) || ir_fn_has_attr(fn, "optnone")) continue;
     for (unsigned p = OMP_OUTLINED_FIRST_PARAM, n = LLVMCountParams(fn); p < n; p++) {
       if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetParam(fn, p))) != LLVMPointerTypeKind) continue;
       if (has_param_attr(fn, p, "noalias") || !has_param_attr(fn, p, "readonly") ||

@@ -246,7 +246,7 @@ unsigned omp_segment_runs(LLVMModuleRef m) {
   unsigned done = 0;
   LLVMContextRef ctx = LLVMGetModuleContext(m);
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
-    if (LLVMIsDeclaration(fn)) continue;
+    if (LLVMIsDeclaration(fn) || ir_fn_has_attr(fn, "optnone")) continue;
     bool forked = false; /* a parallel region's function */
     for (LLVMUseRef u = LLVMGetFirstUse(fn); u && !forked; u = LLVMGetNextUse(u)) {
       LLVMValueRef call = LLVMGetUser(u);

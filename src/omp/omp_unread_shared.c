@@ -117,7 +117,8 @@ unsigned omp_drop_unread_shared_writes(LLVMModuleRef m) {
         if (ir_is_call(i) && omp_is_runtime_call(i) && omp_classify(i) == OMP_FORK) vec_push(&forks, i);
   for (size_t f = 0; f < forks.len; f++) {
     LLVMValueRef fork = forks.data[f], outlined = omp_fork_outlined(fork);
-    if (!outlined || LLVMIsDeclaration(outlined) || LLVMGetLinkage(outlined) != LLVMInternalLinkage || !single_use(outlined))
+    if (!outlined || LLVMIsDeclaration(outlined) || LLVMGetLinkage(outlined) != LLVMInternalLinkage || !single_use(outlined) ||
+        ir_fn_has_attr(outlined, "optnone"))
       continue;
     for (unsigned a = OMP_FORK_FIRST_ARG, n = ir_num_call_args(fork); a < n; a++) {
       if (!unread_local(LLVMGetArgOperand(fork, a), fork)) continue;

@@ -276,6 +276,54 @@ static bool custom_of(RevGen *g, LLVMValueRef call, Custom *c) {
   return true;
 }
 
+/* The memory of fixed size a registered gradient is given (stack arrays, variables): it reads it when the
+ * reverse sweep runs, and by then the program may have written it again (a loop's next iteration, an
+ * array a helper inlined into a loop reuses). Each call keeps a copy of it, put back before its gradient
+ * runs. The copies sit in one block per call, after the augmented function's tape (KEPT_AT). */
+enum { MAX_KEPT = 8, KEPT_AT = 16 };
+
+typedef struct {
+  LLVMValueRef object[MAX_KEPT];
+  unsigned long long size[MAX_KEPT], at[MAX_KEPT];
+  unsigned n;
+  unsigned long long bytes;
+} Kept;
+
+static LLVMValueRef object_of(LLVMValueRef p) {
+  for (;;) {
+    p = ir_strip_pointer_casts(p);
+    if (!LLVMIsAGetElementPtrInst(p) && !(LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) return p;
+    p = LLVMGetOperand(p, 0);
+  }
+}
+
+static void kept_of(RevGen *g, LLVMValueRef call, Kept *k) {
+  k->n = 0;
+  k->bytes = KEPT_AT;
+  for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++) {
+    LLVMValueRef a = LLVMGetArgOperand(call, i);
+    if (!ir_is_ptr(LLVMTypeOf(a))) continue;
+    LLVMValueRef o = object_of(a);
+    unsigned long long size = 0;
+    if (LLVMIsAAllocaInst(o) && LLVMIsAConstantInt(LLVMGetOperand(o, 0)))
+      size = ir_type_size(g->ad->mod, LLVMGetAllocatedType(o)) * LLVMConstIntGetZExtValue(LLVMGetOperand(o, 0));
+    else if (LLVMIsAGlobalVariable(o) && !LLVMIsGlobalConstant(o))
+      size = ir_type_size(g->ad->mod, LLVMGlobalGetValueType(o));
+    bool seen = false;
+    for (unsigned j = 0; j < k->n; j++) seen |= k->object[j] == o;
+    if (!size || seen || k->n == MAX_KEPT) continue;
+    k->object[k->n] = o;
+    k->size[k->n] = size;
+    k->at[k->n++] = k->bytes;
+    k->bytes += (size + 15) / 16 * 16;
+  }
+}
+
+static LLVMValueRef kept_copy(RevGen *g, LLVMValueRef block, const Kept *k, unsigned j) {
+  LLVMValueRef at = LLVMConstInt(g->i64, k->at[j], 0);
+  return LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), block, &at, 1, "kept");
+}
+
 static void aug_custom(RevGen *g, LLVMValueRef call, Custom *c) {
   unsigned n = ir_num_call_args(call), k = 0;
   LLVMValueRef *args = xcalloc(2 * n + 1, sizeof *args);
@@ -290,18 +338,32 @@ static void aug_custom(RevGen *g, LLVMValueRef call, Custom *c) {
     aug_clone(g, call);
     return;
   }
+  Kept kept;
+  kept_of(g, call, &kept);
+  LLVMValueRef block = NULL;
+  if (kept.n) {
+    LLVMTypeRef params[2] = {g->i64, g->i64};
+    LLVMValueRef size_align[2] = {LLVMConstInt(g->i64, kept.bytes, 0), LLVMConstInt(g->i64, 16, 0)};
+    block = ir_call_named(g->b, "__parad_rt_slot_on_heap", LLVMFunctionType(g->ptr_type, params, 2, 0), size_align, 2);
+    for (unsigned j = 0; j < kept.n; j++)
+      LLVMBuildMemCpy(g->b, kept_copy(g, block, &kept, j), 16, aug_value(g, kept.object[j]), 1,
+                      LLVMConstInt(g->i64, kept.size[j], 0));
+  }
   LLVMValueRef r = LLVMBuildCall2(g->b, fty, c->augment, args, k, "");
   free(args);
+  LLVMValueRef tape = NULL;
   if (c->result_in_struct) {
     vmap_put(&g->vmap, call, LLVMBuildExtractValue(g->b, r, 0, ""));
-    vmap_put(&g->tapemap, call, LLVMBuildExtractValue(g->b, r, 1, ""));
+    tape = LLVMBuildExtractValue(g->b, r, 1, "");
   } else if (c->has_tape) {
-    vmap_put(&g->tapemap, call, r);
+    tape = r;
   } else if (c->result_from_fn) {
     if (LLVMGetFirstUse(call)) aug_clone(g, call);
   } else if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind) {
     vmap_put(&g->vmap, call, r);
   }
+  if (block) LLVMBuildStore(g->b, tape ? tape : LLVMConstNull(g->ptr_type), block);
+  if (block || tape) vmap_put(&g->tapemap, call, block ? block : tape);
 }
 
 static void rev_custom(RevGen *g, LLVMValueRef call, Custom *c) {
@@ -314,7 +376,12 @@ static void rev_custom(RevGen *g, LLVMValueRef call, Custom *c) {
   }
   LLVMTypeRef ret = LLVMTypeOf(call);
   if (is_float_value(ret)) args[k++] = varied(g, call) ? adj_take(g, call) : LLVMConstNull(adj_type(ret));
-  if (c->has_tape) args[k++] = rt(g, call);
+  Kept kept;
+  kept_of(g, call, &kept);
+  LLVMValueRef block = kept.n || c->has_tape ? rt(g, call) : NULL;
+  for (unsigned j = 0; j < kept.n; j++) /* the memory as the call saw it */
+    LLVMBuildMemCpy(g->b, rv(g, kept.object[j]), 1, kept_copy(g, block, &kept, j), 16, LLVMConstInt(g->i64, kept.size[j], 0));
+  if (c->has_tape) args[k++] = kept.n ? LLVMBuildLoad2(g->b, g->ptr_type, block, "tape") : block;
   LLVMTypeRef fty = LLVMGlobalGetValueType(c->gradient);
   if (LLVMCountParams(c->gradient) != k) {
     free(args);

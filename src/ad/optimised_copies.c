@@ -1,0 +1,161 @@
+/* Derivatives of optimised copies, for programs built at -O0. See optimised_copies.h. */
+#include "ad/optimised_copies.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/DebugInfo.h>
+
+#include "ad/request.h"
+#include "ir/ir.h"
+#include "ir/util.h"
+#include "ir/valuemap.h"
+
+/* What Parad was told of a function (a registration, a custom derivative, a checkpointed loop's parts) is
+ * an attribute of that function: it is kept itself. */
+static bool told_of(LLVMValueRef fn) {
+  unsigned n = LLVMGetAttributeCountAtIndex(fn, LLVMAttributeFunctionIndex);
+  LLVMAttributeRef *a = xcalloc(n + 1, sizeof *a);
+  LLVMGetAttributesAtIndex(fn, LLVMAttributeFunctionIndex, a);
+  bool told = false;
+  for (unsigned i = 0; i < n && !told; i++) {
+    unsigned len = 0;
+    const char *k = LLVMIsStringAttribute(a[i]) ? LLVMGetStringAttributeKind(a[i], &len) : "";
+    told = len > 6 && !strncmp(k, "parad-", 6);
+  }
+  free(a);
+  return told;
+}
+
+static bool copyable(LLVMValueRef v) {
+  return v && LLVMIsAFunction(v) && !LLVMIsDeclaration(v) && ir_fn_has_attr(v, "optnone") && !told_of(v);
+}
+
+/* The operands of a call site that name a function the copies call instead: its callee; a request's
+ * function; and the function arguments of the OpenMP runtime's calls (the region a fork runs, a task's
+ * entry, a reduction's combiner). Any other function pointer (stored, compared, handed to a library) keeps
+ * its identity. */
+typedef VEC(unsigned) OperandList;
+
+static void redirected_operands(LLVMValueRef call, OperandList *out) {
+  out->len = 0;
+  vec_push(out, (unsigned)LLVMGetNumOperands(call) - 1); /* the callee */
+  if (request_is_canonical_call(call)) {
+    vec_push(out, request_fn_arg(call));
+    return;
+  }
+  if (strncmp(ir_called_name(call), "__kmpc_", 7)) return;
+  for (unsigned a = 0, n = ir_num_call_args(call); a < n; a++)
+    if (LLVMIsAFunction(ir_strip_pointer_casts(LLVMGetOperand(call, a)))) vec_push(out, a);
+}
+
+static LLVMValueRef operand_function(LLVMValueRef call, unsigned k) {
+  LLVMValueRef v = ir_strip_pointer_casts(LLVMGetOperand(call, k));
+  return v && LLVMIsAFunction(v) ? v : NULL;
+}
+
+static void add_targets(LLVMValueRef call, ValueMap *seen, ValueList *out, OperandList *ops) {
+  redirected_operands(call, ops);
+  for (size_t o = 0; o < ops->len; o++) {
+    LLVMValueRef g = operand_function(call, ops->data[o]);
+    if (copyable(g) && !vmap_has(seen, g)) {
+      vmap_put(seen, g, g);
+      vec_push(out, g);
+    }
+  }
+}
+
+/* The functions the requests reach through redirected operands, those to copy only. */
+static void reached(LLVMModuleRef m, ValueList *out) {
+  ValueMap seen;
+  vmap_init(&seen);
+  OperandList ops = {0};
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        if (request_is_canonical_call(i)) add_targets(i, &seen, out, &ops);
+  for (size_t k = 0; k < out->len; k++)
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(out->data[k]); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        if (ir_is_call_site(i)) add_targets(i, &seen, out, &ops);
+  vec_free(&ops);
+  vmap_free(&seen);
+}
+
+static void redirect(LLVMValueRef call, const ValueMap *copy_of, OperandList *ops) {
+  redirected_operands(call, ops);
+  for (size_t o = 0; o < ops->len; o++) {
+    LLVMValueRef g = operand_function(call, ops->data[o]);
+    if (g && vmap_has(copy_of, g)) LLVMSetOperand(call, ops->data[o], vmap_get(copy_of, g));
+  }
+}
+
+unsigned ad_make_optimised_copies(LLVMModuleRef m) {
+  ValueList originals = {0};
+  reached(m, &originals);
+  ValueMap copy_of, copies;
+  vmap_init(&copy_of);
+  vmap_init(&copies);
+  for (size_t k = 0; k < originals.len; k++) {
+    LLVMValueRef f = originals.data[k];
+    ValueMap vm;
+    vmap_init(&vm);
+    char *name = xasprintf("%s" IR_COPY_SUFFIX, LLVMGetValueName(f));
+    LLVMValueRef c = ir_clone_function(f, name, &vm);
+    free(name);
+    vmap_free(&vm);
+    LLVMRemoveEnumAttributeAtIndex(c, LLVMAttributeFunctionIndex, ir_attr_kind("optnone"));
+    LLVMRemoveEnumAttributeAtIndex(c, LLVMAttributeFunctionIndex, ir_attr_kind("noinline"));
+    vmap_put(&copy_of, f, c);
+    vmap_put(&copies, c, f);
+  }
+  /* the copies' calls, and the requests wherever they are (the program's own calls keep the originals) */
+  OperandList ops = {0};
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    bool copy = vmap_has(&copies, f);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        if (copy ? ir_is_call_site(i) : request_is_canonical_call(i)) redirect(i, &copy_of, &ops);
+  }
+  vec_free(&ops);
+  vmap_free(&copy_of);
+  vmap_free(&copies);
+  unsigned n = (unsigned)originals.len;
+  vec_free(&originals);
+  return n;
+}
+
+void ad_strip_copies_locations(LLVMModuleRef m) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    size_t n;
+    const char *name = LLVMGetValueName2(f, &n);
+    size_t s = strlen(IR_COPY_SUFFIX);
+    if (n < s || strcmp(name + n - s, IR_COPY_SUFFIX)) continue;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) LLVMInstructionSetDebugLoc(i, NULL);
+  }
+}
+
+static bool local(LLVMValueRef g) {
+  LLVMLinkage l = LLVMGetLinkage(g);
+  return l == LLVMInternalLinkage || l == LLVMPrivateLinkage;
+}
+
+static void shield(ProgramShield *s, LLVMValueRef g) {
+  vec_push(&s->values, g);
+  vec_push(&s->linkage, LLVMGetLinkage(g));
+  LLVMSetLinkage(g, LLVMExternalLinkage);
+}
+
+void ad_shield_program(LLVMModuleRef m, ProgramShield *s) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (!LLVMIsDeclaration(f) && local(f) && ir_fn_has_attr(f, "optnone")) shield(s, f);
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    if (local(g)) shield(s, g);
+}
+
+void ad_unshield_program(ProgramShield *s) {
+  for (size_t i = 0; i < s->values.len; i++) LLVMSetLinkage(s->values.data[i], s->linkage.data[i]);
+  vec_free(&s->values);
+  vec_free(&s->linkage);
+}

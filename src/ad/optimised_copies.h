@@ -1,0 +1,34 @@
+/* Derivatives of optimised copies, for programs built at -O0.
+ *
+ * At -O0 clang marks every function optnone, and the optimiser leaves it as written, for the debugger.
+ * The derivative of such code is many times slower than that of the same code optimised: every local is a
+ * stack slot, stored, reloaded and recorded, and nothing is inlined. So, as Enzyme differentiates
+ * preprocessed copies, the functions a request differentiates and the functions they call are copied
+ * without optnone and noinline, and the requests and the copies' calls go to the copies, which the light
+ * optimisation then treats as it treats any function at -O1. The program's own functions stay as
+ * compiled, for the debugger; a function reached only through a pointer is differentiated as it is. */
+#ifndef PARAD_AD_OPTIMISED_COPIES_H
+#define PARAD_AD_OPTIMISED_COPIES_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+
+#include "ir/util.h"
+
+/* After ad_prepare: the copies made, and the requests and copies redirected to them. Returns how many. */
+unsigned ad_make_optimised_copies(LLVMModuleRef m);
+/* The program's own functions (optnone) and variables of local linkage, made external while the optimiser
+ * runs on the copies and derivatives, then given their linkage back: interprocedural passes change the
+ * signatures and calling conventions of local functions, propagate their constant arguments and turn a
+ * local pointer that one malloc sets into an array, optnone or not, which a debugger would show. */
+typedef struct {
+  VEC(LLVMValueRef) values;
+  VEC(LLVMLinkage) linkage;
+} ProgramShield;
+void ad_shield_program(LLVMModuleRef m, ProgramShield *s);
+void ad_unshield_program(ProgramShield *s);
+/* After the derivatives are written: the copies' debug locations go (the copies have no subprogram of
+ * their own; their locations were the originals', for diagnostics). */
+void ad_strip_copies_locations(LLVMModuleRef m);
+
+#endif
