@@ -18,6 +18,7 @@
 #include "ad/ad.h"
 #include "ad/optimised_copies.h"
 #include "ad/request.h"
+#include "ir/diag.h"
 #include "omp/omp.h"
 
 /* A target machine like clang's, so that the optimiser's cost models (vectoriser, unroller, inliner)
@@ -87,7 +88,9 @@ static void set_unswitch_threshold(void) {
  * half needs, while inlined code shares the caller's tape, recomputation and loops. */
 enum { PRE_AD_INLINE_THRESHOLD = 1000 };
 
-int pipeline_run(const char *in_path, const char *out_path, PipelineOptions *o) {
+/* copies: at -O0, differentiate optimised copies (ad/optimised_copies.h) */
+static int run(const char *in_path, const char *out_path, PipelineOptions *o, bool copies) {
+  o->optimised_derivatives = false;
   LLVMContextRef ctx = LLVMContextCreate();
   LLVMContextSetDiscardValueNames(ctx, 1); /* as clang does: names can change what the optimiser does */
   LLVMMemoryBufferRef buf;
@@ -132,7 +135,7 @@ int pipeline_run(const char *in_path, const char *out_path, PipelineOptions *o) 
   }
   /* At -O0 the derivatives are made from optimised copies of the functions they reach (the program's
    * own stay as compiled, for the debugger), and the derivative code is optimised as at -O2. */
-  bool optimise = o->opt != '0' || ad_make_optimised_copies(m) > 0;
+  bool optimise = o->opt != '0' || (copies && ad_make_optimised_copies(m) > 0);
   o->optimised_derivatives = o->opt == '0' && optimise;
   bool vectorize = o->optimised_derivatives || o->vectorize, slp = o->optimised_derivatives || o->slp_vectorize,
        unroll = o->optimised_derivatives || o->unroll;
@@ -213,5 +216,23 @@ done:
   LLVMDisposeModule(m);
   if (tm) LLVMDisposeTargetMachine(tm);
   LLVMContextDispose(ctx);
+  return rc;
+}
+
+int pipeline_run(const char *in_path, const char *out_path, PipelineOptions *o) {
+  if (o->opt != '0') return run(in_path, out_path, o, false);
+  /* At -O0 the optimised copies first. Where their derivatives are refused, the program as compiled:
+     the optimiser turns a copy of typed data into one of integers, which clang types (TBAA) only when it
+     optimises, so an OpenMP task's block or a std::function's state would be refused in the copies. */
+  diag_capture_begin(false);
+  int rc = run(in_path, out_path, o, true);
+  char *held = diag_capture_end();
+  if (rc == PIPELINE_REFUSED && o->optimised_derivatives) {
+    if (o->verbose) fprintf(stderr, " (in process) derivatives of the optimised copies refused; again, as compiled\n");
+    rc = run(in_path, out_path, o, false);
+  } else {
+    fputs(held, stderr);
+  }
+  free(held);
   return rc;
 }
