@@ -141,21 +141,34 @@ static bool local(LLVMValueRef g) {
   return l == LLVMInternalLinkage || l == LLVMPrivateLinkage;
 }
 
+/* By name: the optimiser may delete or replace a value the shield does not cover, and a pointer kept to it
+   could name another value by the time the linkage is given back. */
 static void shield(ProgramShield *s, LLVMValueRef g) {
-  vec_push(&s->values, g);
+  size_t n;
+  const char *name = LLVMGetValueName2(g, &n);
+  if (!n) return;
+  vec_push(&s->names, xstrdup(name));
+  vec_push(&s->is_function, LLVMIsAFunction(g) != NULL);
   vec_push(&s->linkage, LLVMGetLinkage(g));
   LLVMSetLinkage(g, LLVMExternalLinkage);
 }
 
 void ad_shield_program(LLVMModuleRef m, ProgramShield *s) {
+  s->mod = m;
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (!LLVMIsDeclaration(f) && local(f) && ir_fn_has_attr(f, "optnone")) shield(s, f);
   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
-    if (local(g)) shield(s, g);
+    if (local(g) && !LLVMIsGlobalConstant(g)) shield(s, g);
 }
 
 void ad_unshield_program(ProgramShield *s) {
-  for (size_t i = 0; i < s->values.len; i++) LLVMSetLinkage(s->values.data[i], s->linkage.data[i]);
-  vec_free(&s->values);
+  for (size_t i = 0; i < s->names.len; i++) {
+    LLVMValueRef g = s->is_function.data[i] ? LLVMGetNamedFunction(s->mod, s->names.data[i])
+                                            : LLVMGetNamedGlobal(s->mod, s->names.data[i]);
+    if (g) LLVMSetLinkage(g, s->linkage.data[i]);
+    free(s->names.data[i]);
+  }
+  vec_free(&s->names);
+  vec_free(&s->is_function);
   vec_free(&s->linkage);
 }

@@ -17,12 +17,15 @@
 
 /* After ad_prepare: the copies made, and the requests and copies redirected to them. Returns how many. */
 unsigned ad_make_optimised_copies(LLVMModuleRef m);
-/* The program's own functions (optnone) and variables of local linkage, made external while the optimiser
- * runs on the copies and derivatives, then given their linkage back: interprocedural passes change the
- * signatures and calling conventions of local functions, propagate their constant arguments and turn a
- * local pointer that one malloc sets into an array, optnone or not, which a debugger would show. */
+/* The program's own functions (optnone) and variables (not constants) of local linkage, made external
+ * while the optimiser runs on the copies and derivatives, then given their linkage back: interprocedural
+ * passes change the signatures and calling conventions of local functions, propagate their constant
+ * arguments and turn a local pointer that one malloc sets into an array, optnone or not, which a debugger
+ * would show. */
 typedef struct {
-  VEC(LLVMValueRef) values;
+  LLVMModuleRef mod;
+  VEC(char *) names;
+  VEC(bool) is_function;
   VEC(LLVMLinkage) linkage;
 } ProgramShield;
 void ad_shield_program(LLVMModuleRef m, ProgramShield *s);
