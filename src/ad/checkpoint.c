@@ -824,11 +824,13 @@ static bool communicates(LLVMValueRef call, CallKind k) {
   return k == CALL_MPI;
 }
 
+bool checkpoint_is_loop(LLVMValueRef fn) {
+  return fn && LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LOOP, strlen(LOOP));
+}
+
 /* A checkpointed loop's function, or a marker of one not outlined yet (in another function). */
 static bool checkpointed_loop(LLVMValueRef call, CallKind k) {
-  LLVMValueRef f = ir_called_function(call);
-  return (k == CALL_MODULE && LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, LOOP, strlen(LOOP))) ||
-         !strcmp(ir_called_name(call), MARKER);
+  return (k == CALL_MODULE && checkpoint_is_loop(ir_called_function(call))) || !strcmp(ir_called_name(call), MARKER);
 }
 
 /* A parallel region or a task: other threads run part of the step. */

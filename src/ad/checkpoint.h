@@ -32,6 +32,8 @@ int checkpoint_check_copies(LLVMModuleRef m);
  * sweep: its address reaches a checkpointed loop or a call with a custom gradient, whose reverse sweep
  * reads and writes the memory itself (after the forward sweep's frame is gone). */
 bool checkpoint_slot_outlives_frame(LLVMValueRef slot);
+/* A checkpointed loop's function: its reverse sweep puts the memory it was given back itself. */
+bool checkpoint_is_loop(LLVMValueRef fn);
 /* Whether a call of a checkpointed loop's function passes a variable whose shadow its custom functions use
  * without one (has_shadow(ctx, argument) false): the caller found nothing active reaches the call (the
  * variables point to constant data). Reverse mode then runs the loop as the program does, with no reverse. */

@@ -300,6 +300,7 @@ static LLVMValueRef object_of(LLVMValueRef p) {
 static void kept_of(RevGen *g, LLVMValueRef call, Kept *k) {
   k->n = 0;
   k->bytes = KEPT_AT;
+  if (checkpoint_is_loop(ir_called_function(call))) return; /* it puts back what it changed itself */
   for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i);
     if (!ir_is_ptr(LLVMTypeOf(a))) continue;
