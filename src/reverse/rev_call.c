@@ -279,7 +279,8 @@ static bool custom_of(RevGen *g, LLVMValueRef call, Custom *c) {
 /* The memory of fixed size a registered gradient is given (stack arrays, variables): it reads it when the
  * reverse sweep runs, and by then the program may have written it again (a loop's next iteration, an
  * array a helper inlined into a loop reuses). Each call keeps a copy of it, put back before its gradient
- * runs. The copies sit in one block per call, after the augmented function's tape (KEPT_AT). */
+ * runs. The copies sit in one block per call, after the augmented function's tape (KEPT_AT). A global is
+ * not copied where a team's threads run the call: they would put their copies back over each other. */
 enum { MAX_KEPT = 8, KEPT_AT = 16 };
 
 typedef struct {
@@ -308,7 +309,7 @@ static void kept_of(RevGen *g, LLVMValueRef call, Kept *k) {
     unsigned long long size = 0;
     if (LLVMIsAAllocaInst(o) && LLVMIsAConstantInt(LLVMGetOperand(o, 0)))
       size = ir_type_size(g->ad->mod, LLVMGetAllocatedType(o)) * LLVMConstIntGetZExtValue(LLVMGetOperand(o, 0));
-    else if (LLVMIsAGlobalVariable(o) && !LLVMIsGlobalConstant(o))
+    else if (LLVMIsAGlobalVariable(o) && !LLVMIsGlobalConstant(o) && !g->parallel) /* a team's threads share it */
       size = ir_type_size(g->ad->mod, LLVMGlobalGetValueType(o));
     bool seen = false;
     for (unsigned j = 0; j < k->n; j++) seen |= k->object[j] == o;
