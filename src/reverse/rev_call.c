@@ -290,14 +290,6 @@ typedef struct {
   unsigned long long bytes;
 } Kept;
 
-static LLVMValueRef object_of(LLVMValueRef p) {
-  for (;;) {
-    p = ir_strip_pointer_casts(p);
-    if (!LLVMIsAGetElementPtrInst(p) && !(LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) return p;
-    p = LLVMGetOperand(p, 0);
-  }
-}
-
 static void kept_of(RevGen *g, LLVMValueRef call, Kept *k) {
   k->n = 0;
   k->bytes = KEPT_AT;
@@ -305,7 +297,7 @@ static void kept_of(RevGen *g, LLVMValueRef call, Kept *k) {
   for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i);
     if (!ir_is_ptr(LLVMTypeOf(a))) continue;
-    LLVMValueRef o = object_of(a);
+    LLVMValueRef o = ir_address_base(a);
     unsigned long long size = 0;
     if (LLVMIsAAllocaInst(o) && LLVMIsAConstantInt(LLVMGetOperand(o, 0)))
       size = ir_type_size(g->ad->mod, LLVMGetAllocatedType(o)) * LLVMConstIntGetZExtValue(LLVMGetOperand(o, 0));
