@@ -226,13 +226,11 @@ int pipeline_run(const char *in_path, const char *out_path, PipelineOptions *o) 
      optimises, so an OpenMP task's block or a std::function's state would be refused in the copies. */
   diag_capture_begin(false);
   int rc = run(in_path, out_path, o, true);
-  char *held = diag_capture_end();
-  if (rc == PIPELINE_REFUSED && o->optimised_derivatives) {
-    if (o->verbose) fprintf(stderr, " (in process) derivatives of the optimised copies refused; again, as compiled\n");
-    rc = run(in_path, out_path, o, false);
-  } else {
-    fputs(held, stderr);
+  if (rc != PIPELINE_REFUSED || !o->optimised_derivatives) {
+    diag_capture_release();
+    return rc;
   }
-  free(held);
-  return rc;
+  diag_capture_drop();
+  if (o->verbose) fprintf(stderr, " (in process) derivatives of the optimised copies refused; again, as compiled\n");
+  return run(in_path, out_path, o, false);
 }

@@ -40,6 +40,18 @@ char *diag_capture_end(void) {
   return kept.s ? kept.s : xstrdup("");
 }
 
+void diag_capture_release(void) {
+  char *kept = diag_capture_end(); /* an outer capture has them now */
+  if (!captures.len) fputs(kept, stream ? stream : stderr);
+  free(kept);
+}
+
+void diag_capture_drop(void) {
+  Capture ended = captures.data[--captures.len];
+  sb_free(&ended.kept);
+  if (!captures.len) vec_free(&captures);
+}
+
 bool diag_trying(void) {
   for (size_t i = 0; i < captures.len; i++)
     if (captures.data[i].trying) return true;

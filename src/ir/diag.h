@@ -27,6 +27,10 @@ void diag_set_stream(void *file);
  * diag_trying: whether some enclosing capture is trying. */
 void diag_capture_begin(bool trying);
 char *diag_capture_end(void);
+/* Ends a capture as if there had been none: its errors go to the outer capture, else are printed. */
+void diag_capture_release(void);
+/* Ends a capture and forgets its errors (they were about an attempt given up: they still counted). */
+void diag_capture_drop(void);
 bool diag_trying(void);
 void diag_replay(const char *kept);
 
