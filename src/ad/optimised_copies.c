@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <llvm-c/DebugInfo.h>
+#include <llvm-c/Target.h>
 
 #include "ad/request.h"
 #include "ir/ir.h"
@@ -27,8 +28,10 @@ static bool told_of(LLVMValueRef fn) {
   return told;
 }
 
+/* Not only the optnone ones: a task's entry, which clang does not mark so, calls the program's functions,
+   and the program's own primal shares the entry. */
 static bool copyable(LLVMValueRef v) {
-  return v && LLVMIsAFunction(v) && !LLVMIsDeclaration(v) && ir_fn_has_attr(v, "optnone") && !told_of(v);
+  return v && LLVMIsAFunction(v) && !LLVMIsDeclaration(v) && !told_of(v);
 }
 
 /* The operands of a call site that name a function the copies call instead: its callee; a request's
@@ -90,6 +93,77 @@ static void redirect(LLVMValueRef call, const ValueMap *copy_of, OperandList *op
   }
 }
 
+/* clang at -O0 copies a struct of captured variables into an OpenMP task's block with a memcpy, and gives
+ * no types of memory (TBAA, which it gives only when it optimises): the optimiser would turn the memcpy
+ * into a copy of integers that the generators cannot tell pointers or floats in. Where one side of the
+ * memcpy is a whole stack slot of the copied size, the slot's type says what the bytes are, and the copy
+ * is made field by field, as clang's types would have let the optimiser do. */
+enum { MAX_FIELDS = 64 };
+
+typedef struct {
+  LLVMTypeRef type[MAX_FIELDS];
+  unsigned long long at[MAX_FIELDS];
+  unsigned n;
+} Fields;
+
+static bool fields_of(LLVMTargetDataRef td, LLVMTypeRef t, unsigned long long at, Fields *f) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMStructTypeKind:
+    for (unsigned i = 0, n = LLVMCountStructElementTypes(t); i < n; i++)
+      if (!fields_of(td, LLVMStructGetTypeAtIndex(t, i), at + LLVMOffsetOfElement(td, t, i), f)) return false;
+    return true;
+  case LLVMArrayTypeKind: {
+    LLVMTypeRef e = LLVMGetElementType(t);
+    for (unsigned long long i = 0, n = LLVMGetArrayLength2(t); i < n; i++)
+      if (!fields_of(td, e, at + i * LLVMABISizeOfType(td, e), f)) return false;
+    return true;
+  }
+  case LLVMIntegerTypeKind: case LLVMPointerTypeKind: case LLVMFloatTypeKind: case LLVMDoubleTypeKind:
+    if (f->n == MAX_FIELDS) return false;
+    f->type[f->n] = t;
+    f->at[f->n++] = at;
+    return true;
+  default: return false;
+  }
+}
+
+static void type_copies(LLVMValueRef fn) {
+  LLVMModuleRef m = LLVMGetGlobalParent(fn);
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  ValueList done = {0};
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (!ir_is_call(i) || strncmp(ir_called_name(i), "llvm.memcpy.", 12)) continue;
+      LLVMValueRef dst = LLVMGetArgOperand(i, 0), src = LLVMGetArgOperand(i, 1), len = LLVMGetArgOperand(i, 2);
+      if (!LLVMIsAConstantInt(len) || !LLVMIsAConstantInt(LLVMGetArgOperand(i, 3)) ||
+          LLVMConstIntGetZExtValue(LLVMGetArgOperand(i, 3)))
+        continue; /* volatile */
+      LLVMValueRef slot = LLVMIsAAllocaInst(ir_strip_pointer_casts(src)) ? ir_strip_pointer_casts(src)
+                          : LLVMIsAAllocaInst(ir_strip_pointer_casts(dst)) ? ir_strip_pointer_casts(dst) : NULL;
+      if (!slot || !LLVMIsAConstantInt(LLVMGetOperand(slot, 0)) || LLVMConstIntGetZExtValue(LLVMGetOperand(slot, 0)) != 1)
+        continue;
+      LLVMTypeRef t = LLVMGetAllocatedType(slot);
+      Fields f = {.n = 0};
+      if (LLVMABISizeOfType(td, t) != LLVMConstIntGetZExtValue(len) || !fields_of(td, t, 0, &f) || f.n < 2) continue;
+      LLVMPositionBuilderBefore(b, i);
+      LLVMTypeRef i8 = LLVMInt8TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
+      for (unsigned k = 0; k < f.n; k++) {
+        LLVMValueRef at = LLVMConstInt(i64, f.at[k], 0);
+        LLVMValueRef from = LLVMBuildGEP2(b, i8, src, &at, 1, ""), to = LLVMBuildGEP2(b, i8, dst, &at, 1, "");
+        LLVMValueRef v = LLVMBuildLoad2(b, f.type[k], from, "");
+        LLVMSetAlignment(v, 1);
+        LLVMSetAlignment(LLVMBuildStore(b, v, to), 1);
+        LLVMInstructionSetDebugLoc(v, LLVMInstructionGetDebugLoc(i));
+      }
+      vec_push(&done, i);
+    }
+  for (size_t k = 0; k < done.len; k++) LLVMInstructionEraseFromParent(done.data[k]);
+  vec_free(&done);
+  LLVMDisposeBuilder(b);
+}
+
 unsigned ad_make_optimised_copies(LLVMModuleRef m) {
   ValueList originals = {0};
   reached(m, &originals);
@@ -106,6 +180,7 @@ unsigned ad_make_optimised_copies(LLVMModuleRef m) {
     vmap_free(&vm);
     LLVMRemoveEnumAttributeAtIndex(c, LLVMAttributeFunctionIndex, ir_attr_kind("optnone"));
     LLVMRemoveEnumAttributeAtIndex(c, LLVMAttributeFunctionIndex, ir_attr_kind("noinline"));
+    type_copies(c);
     vmap_put(&copy_of, f, c);
     vmap_put(&copies, c, f);
   }

@@ -230,7 +230,8 @@ int pipeline_run(const char *in_path, const char *out_path, PipelineOptions *o) 
     diag_capture_release();
     return rc;
   }
-  diag_capture_drop();
-  if (o->verbose) fprintf(stderr, " (in process) derivatives of the optimised copies refused; again, as compiled\n");
+  char *dropped = diag_capture_drop();
+  if (o->verbose) fprintf(stderr, " (in process) derivatives of the optimised copies refused; again, as compiled:\n%s", dropped);
+  free(dropped);
   return run(in_path, out_path, o, false);
 }

@@ -46,10 +46,10 @@ void diag_capture_release(void) {
   free(kept);
 }
 
-void diag_capture_drop(void) {
+char *diag_capture_drop(void) {
   Capture ended = captures.data[--captures.len];
-  sb_free(&ended.kept);
   if (!captures.len) vec_free(&captures);
+  return ended.kept.s ? ended.kept.s : xstrdup("");
 }
 
 bool diag_trying(void) {

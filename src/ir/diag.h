@@ -29,8 +29,9 @@ void diag_capture_begin(bool trying);
 char *diag_capture_end(void);
 /* Ends a capture as if there had been none: its errors go to the outer capture, else are printed. */
 void diag_capture_release(void);
-/* Ends a capture and forgets its errors (they were about an attempt given up: they still counted). */
-void diag_capture_drop(void);
+/* Ends a capture and hands its errors to no one (they were about an attempt given up; they still counted):
+ * returns them (caller frees). */
+char *diag_capture_drop(void);
 bool diag_trying(void);
 void diag_replay(const char *kept);
 
