@@ -148,6 +148,7 @@ static void type_copies(LLVMValueRef fn) {
       Fields f = {.n = 0};
       if (LLVMABISizeOfType(td, t) != LLVMConstIntGetZExtValue(len) || !fields_of(td, t, 0, &f) || f.n < 2) continue;
       LLVMPositionBuilderBefore(b, i);
+      LLVMSetCurrentDebugLocation2(b, LLVMInstructionGetDebugLoc(i)); /* diagnostics place the fields' copies */
       LLVMTypeRef i8 = LLVMInt8TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
       for (unsigned k = 0; k < f.n; k++) {
         LLVMValueRef at = LLVMConstInt(i64, f.at[k], 0);
@@ -155,7 +156,6 @@ static void type_copies(LLVMValueRef fn) {
         LLVMValueRef v = LLVMBuildLoad2(b, f.type[k], from, "");
         LLVMSetAlignment(v, 1);
         LLVMSetAlignment(LLVMBuildStore(b, v, to), 1);
-        LLVMInstructionSetDebugLoc(v, LLVMInstructionGetDebugLoc(i));
       }
       vec_push(&done, i);
     }
