@@ -123,6 +123,8 @@ def build(src, exe, opt, omp):
     rc, out, err = sh(cmd, COMPILE_TIMEOUT, limited=not SANITIZED)
     if rc is None:
         return "internal", "parad-cc ran out of time (%s)" % "compile time limit"
+    if rc == 0 and INTERNAL.search(err):   # built all the same (-O0's copies fall back), but a bug to report
+        return "internal", construct(first_line(err, INTERNAL))
     if rc == 0:
         return "ok", ""
     if INTERNAL.search(err) or rc < 0 or rc >= 128:
