@@ -41,8 +41,7 @@ void checkpoint_give_subprogram(Ck *ck, LLVMValueRef fn, LLVMValueRef like, cons
   ir_strip_loop_hints(fn); /* their locations are like's */
   LLVMMetadataRef old = LLVMGetSubprogram(like);
   if (!old) {
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) LLVMInstructionSetDebugLoc(i, NULL);
+    ir_strip_locations(fn);
     return;
   }
   LLVMMetadataRef file = LLVMDIScopeGetFile(old);

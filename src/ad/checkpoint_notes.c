@@ -324,7 +324,7 @@ static void note(Ck *ck, LLVMValueRef at, bool store, LLVMValueRef addr, LLVMVal
   /* for the optimiser: reads the program's memory (the bytes a store overwrites, for the snapshots), writes
      only the runtime's own, keeps no pointer */
   LLVMValueRef decl = ir_called_function(call);
-  if (!LLVMGetEnumAttributeAtIndex(decl, LLVMAttributeFunctionIndex, ir_attr_kind("nounwind"))) {
+  if (!ir_fn_has_attr(decl, "nounwind")) {
     const unsigned read_all_write_inaccessible = 1 | 3 << 2 | 1 << 4; /* MemoryEffects: arg, inaccessible, other */
     LLVMAddAttributeAtIndex(decl, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ck->c, ir_attr_kind("memory"), read_all_write_inaccessible));
     LLVMAddAttributeAtIndex(decl, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ck->c, ir_attr_kind("nounwind"), 0));

@@ -205,9 +205,7 @@ void ad_strip_copies_locations(LLVMModuleRef m) {
     size_t n;
     const char *name = LLVMGetValueName2(f, &n);
     size_t s = strlen(IR_COPY_SUFFIX);
-    if (n < s || strcmp(name + n - s, IR_COPY_SUFFIX)) continue;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) LLVMInstructionSetDebugLoc(i, NULL);
+    if (n >= s && !strcmp(name + n - s, IR_COPY_SUFFIX)) ir_strip_locations(f);
   }
 }
 

@@ -222,12 +222,12 @@ done:
 int pipeline_run(const char *in_path, const char *out_path, PipelineOptions *o) {
   if (o->opt != '0') return run(in_path, out_path, o, false);
   /* At -O0 the optimised copies first. Where their derivatives are refused, the program as compiled:
-     the optimiser turns a copy of typed data into one of integers, which clang types (TBAA) only when it
-     optimises, so an OpenMP task's block or a std::function's state would be refused in the copies. */
+     the optimiser turns a typed store or copy into one of integers, which clang types (TBAA) only when it
+     optimises, so a task's priority or a std::function's state would be refused in the copies. */
   diag_capture_begin(false);
   int rc = run(in_path, out_path, o, true);
-  bool failed = rc == PIPELINE_FAILED && o->optimised_derivatives; /* a bug of the copies' own */
-  if ((rc != PIPELINE_REFUSED && !failed) || !o->optimised_derivatives) {
+  bool failed = rc == PIPELINE_FAILED; /* after the copies were made: a bug of theirs */
+  if (!o->optimised_derivatives || (rc != PIPELINE_REFUSED && !failed)) {
     diag_capture_release();
     return rc;
   }

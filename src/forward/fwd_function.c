@@ -7,7 +7,6 @@
 #include "ad/body.h"
 #include "forward/forward.h"
 #include "forward/fwd_internal.h"
-#include <llvm-c/DebugInfo.h>
 
 #include "ir/cfg.h"
 #include "ir/diag.h"
@@ -152,13 +151,6 @@ static void fill_phis(FwdGen *g) {
   }
 }
 
-/* Generated code has no debug scope of its own: it keeps no locations (the call to it has one). */
-static void strip_locations(LLVMValueRef fn) {
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-      LLVMInstructionSetDebugLoc(i, NULL);
-}
-
 static void generate(FwdGen *g, const char *pattern) {
   BlockList rpo = {0};
   cfg_reverse_post_order(g->orig, &rpo);
@@ -176,7 +168,7 @@ static void generate(FwdGen *g, const char *pattern) {
       fwd_inst(g, inst);
   }
   fill_phis(g);
-  strip_locations(g->func);
+  ir_strip_locations(g->func);
   ir_strip_loop_hints(g->func);
   vec_free(&rpo);
 }

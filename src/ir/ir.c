@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/Target.h>
 
 /* ---- types ---- */
@@ -413,6 +414,11 @@ LLVMValueRef ir_adjoint_sum(LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef d) {
   LLVMValueRef sum = LLVMBuildFAdd(b, a, d, "");
   if (LLVMIsAInstruction(sum)) LLVMSetFastMathFlags(sum, LLVMFastMathAllowReassoc | LLVMFastMathNoSignedZeros);
   return sum;
+}
+
+void ir_strip_locations(LLVMValueRef fn) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) LLVMInstructionSetDebugLoc(i, NULL);
 }
 
 void ir_strip_loop_hints(LLVMValueRef fn) {

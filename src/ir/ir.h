@@ -121,6 +121,9 @@ void ir_copy_attributes(LLVMValueRef from, LLVMValueRef to, LLVMAttributeIndex i
  * loop (an OpenMP simd loop's forced vectorisation), not the derivative's, which holds other work (tape
  * records, tangents); forced, the optimiser would only warn where it cannot follow them. */
 void ir_strip_loop_hints(LLVMValueRef fn);
+/* Drops every debug location of fn: generated code, and copies whose locations were another function's,
+ * have no debug scope of their own (the call to them has one). */
+void ir_strip_locations(LLVMValueRef fn);
 
 /* For a diagnostic: what the memory a pointer points into is, when it has no shadow (a global, a
  * constant parameter, ...), with what to do about it. */

@@ -336,9 +336,8 @@ static void aug_custom(RevGen *g, LLVMValueRef call, Custom *c) {
   kept_of(g, call, &kept);
   LLVMValueRef block = NULL;
   if (kept.n) {
-    LLVMTypeRef params[2] = {g->i64, g->i64};
-    LLVMValueRef size_align[2] = {LLVMConstInt(g->i64, kept.bytes, 0), LLVMConstInt(g->i64, 16, 0)};
-    block = ir_call_named(g->b, "__parad_rt_slot_on_heap", LLVMFunctionType(g->ptr_type, params, 2, 0), size_align, 2);
+    LLVMValueRef bytes = LLVMConstInt(g->i64, kept.bytes, 0);
+    block = ir_call_named(g->b, "__parad_rt_kept_on_heap", LLVMFunctionType(g->ptr_type, &g->i64, 1, 0), &bytes, 1);
     for (unsigned j = 0; j < kept.n; j++)
       LLVMBuildMemCpy(g->b, kept_copy(g, block, &kept, j), 16, aug_value(g, kept.object[j]), 1,
                       LLVMConstInt(g->i64, kept.size[j], 0));

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <llvm-c/DebugInfo.h>
 
 #include "ad/constants.h"
 #include "ad/body.h"
@@ -112,12 +111,6 @@ static void copy_target_attributes(RevGen *g, LLVMValueRef to) {
     if (keep) LLVMAddAttributeAtIndex(to, LLVMAttributeFunctionIndex, attrs[i]);
   }
   free(attrs);
-}
-
-static void strip_locations(LLVMValueRef fn) {
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-      LLVMInstructionSetDebugLoc(i, NULL);
 }
 
 
@@ -429,7 +422,7 @@ static void write_aug(RevGen *g) {
   }
   fill_phis(g, pred_phis);
   free(pred_phis);
-  strip_locations(g->aug);
+  ir_strip_locations(g->aug);
   ir_strip_loop_hints(g->aug);
 }
 
@@ -604,7 +597,7 @@ static void write_rev(RevGen *g) {
     }
     LLVMBuildRet(g->b, result);
   }
-  strip_locations(g->rev);
+  ir_strip_locations(g->rev);
   rev_scope_reloads(g);
 }
 

@@ -36,6 +36,15 @@ void *__parad_rt_slot_on_heap(size_t bytes, size_t align) {
   return p;
 }
 
+/* A call's copies of the memory its registered gradient reads (reverse/rev_call.c "kept"): written whole
+ * before anything reads them, so not zeroed; until the tape ends. */
+void *__parad_rt_kept_on_heap(size_t bytes) {
+  void *p = aligned_alloc(16, (bytes + 15) / 16 * 16);
+  if (!p) fatal("out of memory for the memory a registered gradient reads");
+  __parad_rt_free_later(p);
+  return p;
+}
+
 /* realloc's shadow: a new zeroed block. The old shadow stays until the tape ends, because the reverse
  * sweep adds the moved data's adjoints back into it; the tape remembers which block moved where. */
 struct ParadMove {
