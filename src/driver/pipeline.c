@@ -93,6 +93,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
   o->optimised_derivatives = false;
   LLVMContextRef ctx = LLVMContextCreate();
   LLVMContextSetDiscardValueNames(ctx, 1); /* as clang does: names can change what the optimiser does */
+  diag_handle_optimiser(ctx);
   LLVMMemoryBufferRef buf;
   char *msg = NULL;
   if (LLVMCreateMemoryBufferWithContentsOfFile(in_path, &buf, &msg)) {

@@ -58,12 +58,47 @@ bool diag_trying(void) {
   return false;
 }
 
+/* Text for wherever messages go now: the innermost capture, else the stream. */
+static void emit(const char *text) {
+  if (captures.len) sb_printf(&captures.data[captures.len - 1].kept, "%s", text);
+  else fputs(text, stream ? stream : stderr);
+}
+
 void diag_replay(const char *kept) {
   if (!kept || !*kept) return;
   if (!diag_trying())
     for (const char *p = kept; (p = strstr(p, " error: ")); p++) error_count++;
-  if (captures.len) sb_printf(&captures.data[captures.len - 1].kept, "%s", kept);
-  else fputs(kept, stream ? stream : stderr);
+  emit(kept);
+}
+
+/* The optimiser's messages printed so far in this context (one pipeline run). */
+static VEC(char *) optimiser_said;
+
+static void optimiser_message(LLVMDiagnosticInfoRef info, void *unused) {
+  (void)unused;
+  LLVMDiagnosticSeverity severity = LLVMGetDiagInfoSeverity(info);
+  char *text = LLVMGetDiagInfoDescription(info);
+  const char *prefix = severity == LLVMDSError ? "error" : severity == LLVMDSWarning ? "warning" : "note";
+  bool said = false;
+  for (size_t i = 0; i < optimiser_said.len && !said; i++) said = !strcmp(optimiser_said.data[i], text);
+  if (severity == LLVMDSError) {
+    fprintf(stream ? stream : stderr, "%s: %s\n", prefix, text); /* as LLVM's own handler: the end */
+    exit(1);
+  }
+  if (severity != LLVMDSRemark && !said && strncmp(text, "<unknown>:0:0", 13)) {
+    StrBuf line = {0};
+    sb_printf(&line, "%s: %s\n", prefix, text);
+    emit(line.s);
+    sb_free(&line);
+    vec_push(&optimiser_said, xstrdup(text));
+  }
+  LLVMDisposeMessage(text);
+}
+
+void diag_handle_optimiser(LLVMContextRef ctx) {
+  for (size_t i = 0; i < optimiser_said.len; i++) free(optimiser_said.data[i]);
+  optimiser_said.len = 0;
+  LLVMContextSetDiagnosticHandler(ctx, optimiser_message, NULL);
 }
 
 static LLVMValueRef function_of(LLVMValueRef v) {
@@ -164,8 +199,7 @@ static void report_at(LLVMValueRef at, const char *file, unsigned len, unsigned 
   if (name_function && function_of(at)) sb_printf(&msg, " in function '%s'", diag_source_function(at));
   sb_printf(&msg, "\n");
   if (!diag_trying()) error_count++;
-  if (captures.len) sb_printf(&captures.data[captures.len - 1].kept, "%s", msg.s);
-  else fputs(msg.s, stream ? stream : stderr);
+  emit(msg.s);
   sb_free(&msg);
 }
 

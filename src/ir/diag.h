@@ -35,6 +35,14 @@ char *diag_capture_drop(void);
 bool diag_trying(void);
 void diag_replay(const char *kept);
 
+/* Has the optimiser's messages in ctx printed as clang prints them, but once each. A loop the program
+ * asked to vectorise that would not be (clang's -Wpass-failed) has copies in the derivatives, with the
+ * program's hints: without this, each copy warned again, at <unknown>:0:0 where its locations were
+ * dropped. Errors end the compilation, as under LLVM's own handler. Remarks are not printed: LLVM's own
+ * handler prints only those asked for (a forced loop's reasons), which a handler in C cannot tell from
+ * the others every loop sends. */
+void diag_handle_optimiser(LLVMContextRef ctx);
+
 /* The source function an instruction was written in: after inlining, the callee's name, not the
  * caller's. Falls back to the LLVM function. Returned string lives as long as the module. */
 const char *diag_source_function(LLVMValueRef inst);
