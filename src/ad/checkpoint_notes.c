@@ -494,6 +494,7 @@ static void note_mpi(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
   const char *name = ir_called_name(call);
   const MpiCall *c = mpi_call_of(call);
   char what[300];
+  if (c && c->kind == MPI_CALL_RELEASE) return; /* writes the program's handle, as it did when it was inactive */
   for (size_t i = 0; c && i < sizeof mpi_in_steps / sizeof mpi_in_steps[0]; i++) {
     const MpiInStep *m = &mpi_in_steps[i];
     if (strcmp(name, m->name)) continue;

@@ -31,12 +31,13 @@ static const MpiCall calls[] = {
     {"MPI_Waitany", MPI_CALL_SYNC, -1, -1, -1, -1},
     {"MPI_Test", MPI_CALL_SYNC, -1, -1, -1, -1},
     {"MPI_Barrier", MPI_CALL_SYNC, -1, -1, -1, -1},
+    {"MPI_Comm_free", MPI_CALL_RELEASE, -1, -1, -1, -1},
 };
 
 /* Building, committing and asking about datatypes moves no data. */
 static const char *const inactive_calls[] = {
     "MPI_Init", "MPI_Init_thread", "MPI_Finalize", "MPI_Initialized", "MPI_Finalized", "MPI_Abort",
-    "MPI_Comm_rank", "MPI_Comm_size", "MPI_Comm_dup", "MPI_Comm_split", "MPI_Comm_free", "MPI_Wtime",
+    "MPI_Comm_rank", "MPI_Comm_size", "MPI_Comm_dup", "MPI_Comm_split", "MPI_Wtime",
     "MPI_Wtick", "MPI_Get_count", "MPI_Get_elements", "MPI_Get_processor_name", "MPI_Error_string",
     "MPI_Query_thread", "MPI_Pack_size", "MPI_Type_size", "MPI_Type_get_extent", "MPI_Type_get_true_extent",
     "MPI_Type_commit", "MPI_Type_free", "MPI_Type_dup", "MPI_Type_contiguous", "MPI_Type_vector",

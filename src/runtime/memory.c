@@ -27,6 +27,29 @@ void __parad_rt_free_later_on(ParadTape *t, void *shadow) {
   t->later[t->nlater++] = shadow;
 }
 
+struct ParadAction {
+  void (*release)(void *);
+  void *handle;
+};
+
+void __parad_rt_release_later(void (*release)(void *), void *handle) {
+  ParadTape *t = __parad_rt_current;
+  if (!t) fatal("a handle was released for later outside a differentiated call");
+  if (t->nactions == t->capactions) {
+    t->capactions = t->capactions ? 2 * t->capactions : 8;
+    t->actions = realloc(t->actions, t->capactions * sizeof *t->actions);
+    if (!t->actions) fatal("out of memory");
+  }
+  t->actions[t->nactions++] = (struct ParadAction){release, handle};
+}
+
+void __parad_rt_release_now(ParadTape *t) {
+  while (t->nactions) {
+    struct ParadAction a = t->actions[--t->nactions];
+    a.release(a.handle);
+  }
+}
+
 /* A stack slot whose memory a checkpointed loop or a custom gradient reverses after the forward sweep's
  * frame is gone: on the heap until the tape ends. */
 void *__parad_rt_slot_on_heap(size_t bytes, size_t align) {

@@ -141,6 +141,7 @@ typedef struct Record {
 static void release(Record *r);
 static void release_kept(void *r) { release(r); }
 void __parad_rt_ckpt_track(void *p, void (*release)(void *)); /* a checkpointed step's: checkpoint.c */
+void __parad_rt_release_later(void (*release)(void *), void *handle); /* when the tape ends: tape.h */
 
 static Record *record(int kind) {
   Record *r = alloc(sizeof *r);
@@ -904,6 +905,26 @@ void __parad_mpi_rev_MPI_Barrier(Record *r) {
   finish(&q, NULL, "MPI_Barrier", -1);
   release(r);
 }
+
+/* ---- a communicator the program frees ----
+ * The reverse sweep sends the adjoints of a collective or a message on its communicator after the forward
+ * sweep has gone past the program's MPI_Comm_free: the communicator is freed when the tape ends. The
+ * program's handle is MPI_COMM_NULL at once, as MPI_Comm_free leaves it. */
+static void comm_free_now(void *kept) {
+  MPI_Comm_free((MPI_Comm *)kept);
+  free(kept);
+}
+
+Record *__parad_mpi_aug_MPI_Comm_free(MPI_Comm *comm) {
+  MPI_Comm *kept = malloc(sizeof *kept);
+  if (!kept) die("out of memory for a communicator kept for the reverse sweep");
+  *kept = *comm;
+  *comm = MPI_COMM_NULL;
+  __parad_rt_release_later(comm_free_now, kept);
+  return NULL;
+}
+
+void __parad_mpi_rev_MPI_Comm_free(Record *r) { (void)r; }
 
 /* ---- collectives ---- */
 

@@ -122,6 +122,7 @@ static void free_tape(ParadTape *t, bool counted) {
   free(t->moves);
   free(t->regions);
   free(t->tickets);
+  free(t->actions);
   free(t);
 }
 
@@ -227,6 +228,7 @@ void __parad_rt_shadow_give(void *shadow) {
 
 /* What a tape holds besides its records: shadows of freed blocks, parallel regions. */
 static void release_contents(ParadTape *t) {
+  __parad_rt_release_now(t);
   for (size_t i = 0; i < t->nlater; i++) __parad_rt_shadow_give(t->later[i]);
   t->nlater = 0;
   t->nmoves = 0;
@@ -312,6 +314,7 @@ static void retire(ParadTape *t) {
     free(t->moves);
     free(t->regions);
     free(t->tickets);
+    free(t->actions);
     free(t);
   }
 }

@@ -37,6 +37,8 @@ typedef struct ParadTape {
   long *tickets;                /* critical sections this thread is in (omp.c) */
   size_t ntickets, captickets;
   struct ParadTaskRecord *task; /* the OpenMP task whose tape this is (omp.c), or NULL */
+  struct ParadAction *actions;  /* what the program released that the reverse sweep still uses: when the tape ends */
+  size_t nactions, capactions;
 } ParadTape;
 
 extern _Thread_local ParadTape *__parad_rt_current;
@@ -106,6 +108,11 @@ void __parad_rt_twin_end(void);
 void __parad_rt_free_later(void *shadow);
 /* The same on tape t (a checkpointed loop's shadows go with the tape its loop was run on). */
 void __parad_rt_free_later_on(ParadTape *t, void *shadow);
+/* release(handle) when the current tape ends, after its reverse sweep (the last registered first): a handle
+ * the program released in the forward sweep that the reverse sweep still uses (an MPI communicator). */
+void __parad_rt_release_later(void (*release)(void *), void *handle);
+/* The releases registered on t, now (as t ends). */
+void __parad_rt_release_now(ParadTape *t);
 void *__parad_rt_realloc_shadow(void *old, void *old_shadow, size_t size, int copy_pointers);
 void __parad_rt_realloc_shadow_reverse(void *shadow, int float_bytes);
 void __parad_rt_copy_adjoint_f64(double *dst_adjoint, double *src_adjoint, size_t bytes);
