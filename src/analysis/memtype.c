@@ -248,6 +248,11 @@ static bool add_new(ValueList *l, LLVMValueRef v) {
   return true;
 }
 
+/* A pointer that points to no object: null (a block not allocated when the size is 0), undef. Taken for
+ * one, it made every other pointer that may be null the same object: a vector's doubles and, in the same
+ * function, a vector of pointers (C++'s std::vector, either empty) were one object holding pointers. */
+static bool no_object(LLVMValueRef p) { return LLVMIsAConstantPointerNull(p) || LLVMIsAUndefValue(p); }
+
 /* The pointers that may point into the same object as ptr: through getelementptr and casts, phis and
  * selects, realloc (which moves an object), and a pointer variable's stack slot (every pointer the
  * variable ever holds counts as the same object: for the kind of data, merging them is conservative).
@@ -291,7 +296,7 @@ static void same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects, V
       unsigned n = LLVMIsAPHINode(o) ? LLVMCountIncoming(o) : LLVMIsASelectInst(o) ? 2 : 0;
       for (unsigned j = 0; j < n; j++) {
         LLVMValueRef r = root_of(LLVMIsAPHINode(o) ? LLVMGetIncomingValue(o, j) : LLVMGetOperand(o, j + 1));
-        if (!ir_is_ptr(LLVMTypeOf(r))) continue;
+        if (!ir_is_ptr(LLVMTypeOf(r)) || no_object(r)) continue;
         changed |= add_new(objects, r);
         add_new(&origins, r);
       }
