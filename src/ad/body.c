@@ -66,10 +66,37 @@ static bool is_throw(LLVMValueRef inst) {
   return !strncmp(name, "__throw_", 8);
 }
 
-static bool block_throws(LLVMBasicBlockRef bb) {
+static LLVMValueRef throw_in(LLVMBasicBlockRef bb) {
   for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-    if (is_throw(i)) return true;
-  return false;
+    if (is_throw(i)) return i;
+  return NULL;
+}
+
+static bool block_throws(LLVMBasicBlockRef bb) { return throw_in(bb) != NULL; }
+
+static unsigned normal_successors(LLVMValueRef term);
+
+/* The blocks from which every path throws, each with the throw it leads to: what they compute goes only
+ * into the exception (`throw std::domain_error("log of " + std::to_string(v))`: to_string's formatting
+ * of an active value is refused in a derivative). In the copy each is the throw alone. A block joins when
+ * all of its successors have, so that following any successor reaches the throw. */
+static void doomed_blocks(LLVMValueRef fn, ValueMap *doomed) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    if (block_throws(bb)) vmap_put(doomed, LLVMBasicBlockAsValue(bb), throw_in(bb));
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+      LLVMValueRef t = LLVMGetBasicBlockTerminator(bb), to = NULL;
+      unsigned n = t ? normal_successors(t) : 0;
+      if (!n || vmap_has(doomed, LLVMBasicBlockAsValue(bb))) continue;
+      for (unsigned i = 0; i < n; i++) {
+        LLVMValueRef s = vmap_get(doomed, LLVMBasicBlockAsValue(LLVMGetSuccessor(t, i)));
+        to = s;
+        if (!s) break;
+      }
+      if (to) vmap_put(doomed, LLVMBasicBlockAsValue(bb), to), changed = true;
+    }
+  }
 }
 
 static bool open_codable(LLVMValueRef inst);
@@ -330,16 +357,18 @@ LLVMValueRef ad_body(AdModule *ad, LLVMValueRef fn) {
   ad_remember_generated(ad, key, copy);
   free(key);
 
-  /* the blocks reached without an unwind edge, in the original's order */
-  ValueMap vm, reached;
+  /* the blocks reached without an unwind edge, in the original's order; a doomed one ends the path */
+  ValueMap vm, reached, doomed;
   vmap_init(&vm);
   vmap_init(&reached);
+  vmap_init(&doomed);
+  doomed_blocks(fn, &doomed);
   VEC(LLVMBasicBlockRef) stack = {0};
   vec_push(&stack, LLVMGetEntryBasicBlock(fn));
   vmap_put(&reached, LLVMBasicBlockAsValue(LLVMGetEntryBasicBlock(fn)), fn);
   while (stack.len) {
     LLVMBasicBlockRef bb = stack.data[--stack.len];
-    LLVMValueRef t = block_throws(bb) ? NULL : LLVMGetBasicBlockTerminator(bb); /* a throw ends it */
+    LLVMValueRef t = vmap_has(&doomed, LLVMBasicBlockAsValue(bb)) ? NULL : LLVMGetBasicBlockTerminator(bb);
     for (unsigned i = 0, n = t ? normal_successors(t) : 0; i < n; i++) {
       LLVMBasicBlockRef s = LLVMGetSuccessor(t, i);
       if (vmap_has(&reached, LLVMBasicBlockAsValue(s))) continue;
@@ -360,11 +389,11 @@ LLVMValueRef ad_body(AdModule *ad, LLVMValueRef fn) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
     if (!vmap_has(&reached, LLVMBasicBlockAsValue(bb))) continue;
     LLVMPositionBuilderAtEnd(b, LLVMValueAsBasicBlock(vmap_get(&vm, LLVMBasicBlockAsValue(bb))));
+    if (vmap_has(&doomed, LLVMBasicBlockAsValue(bb))) {
+      thrown(b, ad, vmap_get(&doomed, LLVMBasicBlockAsValue(bb)));
+      continue;
+    }
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      if (is_throw(i)) { /* the rest of the block never runs */
-        thrown(b, ad, i);
-        break;
-      }
       size_t len;
       const char *iname = LLVMGetValueName2(i, &len);
       if (open_codable(i)) { /* new instructions, their operands mapped below */
@@ -432,6 +461,7 @@ LLVMValueRef ad_body(AdModule *ad, LLVMValueRef fn) {
   LLVMDisposeBuilder(b);
   vmap_free(&vm);
   vmap_free(&reached);
+  vmap_free(&doomed);
   return copy;
 }
 

@@ -6,7 +6,8 @@
  * throws, as Enzyme does: in the copy each invoke is a call followed by a branch to its normal successor,
  * and the blocks only an unwind edge reached are gone. A throw on the copy's path (C++'s, or the library's
  * helpers) becomes a call of the runtime that stops the program with where it was: the derivative cannot
- * go on. Complex arithmetic's helpers (__muldc3, cexp, ...) are open-coded there, and a pointer the
+ * go on. So do the blocks that lead only to a throw, whole: what they compute is the exception's message
+ * (std::to_string of an active value), nothing a derivative needs. Complex arithmetic's helpers (__muldc3, cexp, ...) are open-coded there, and a pointer the
  * optimiser stores or loads as the integer of its bits is stored or loaded as a pointer, so that its
  * shadow goes with it (body.c). The program keeps its own function, unwind paths, helpers and all. */
 #ifndef PARAD_AD_BODY_H
