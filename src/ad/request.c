@@ -288,10 +288,62 @@ static void call_markers(Parse *p, unsigned *k, unsigned n, DiffMode mode, bool 
   }
 }
 
+/* What a value read from a local variable holds, when the variable is written once (at -O0 a pointer
+ * parameter lives in a stack slot, stored on entry and loaded where it is used); else v itself. */
+static LLVMValueRef stored_once(LLVMValueRef v) {
+  for (int depth = 0; depth < 8; depth++) {
+    v = ir_strip_pointer_casts(v);
+    LLVMValueRef slot = LLVMIsALoadInst(v) ? ir_strip_pointer_casts(LLVMGetOperand(v, 0)) : NULL, only = NULL;
+    if (!slot || !LLVMIsAAllocaInst(slot)) return v;
+    for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      if (LLVMIsALoadInst(user) || LLVMIsAIntrinsicInst(user)) continue; /* lifetime markers, debug records */
+      if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != slot || only) return v;
+      only = LLVMGetOperand(user, 0);
+    }
+    if (!only) return v;
+    v = only;
+  }
+  return v;
+}
+
+static bool is_request(LLVMValueRef call) {
+  LLVMValueRef callee = ir_called_function(call);
+  DiffMode mode;
+  return callee && (entry_point(callee, &mode) || (LLVMIsDeclaration(callee) && request_is_cxx_entry_name(LLVMGetValueName(callee))));
+}
+
+/* The argument of a user's request that names the function (after an sret slot). */
+static LLVMValueRef function_argument(LLVMValueRef call) {
+  unsigned n = ir_num_call_args(call), k = n > 0 && ir_call_arg_has_attr(call, 0, "sret");
+  return k < n ? LLVMGetArgOperand(call, k) : NULL;
+}
+
+bool request_inline_forwarders(LLVMModuleRef m) {
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  bool marked = false;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    bool forwards = false;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !forwards; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !forwards; i = LLVMGetNextInstruction(i)) {
+        LLVMValueRef fn = ir_is_call_site(i) && is_request(i) ? function_argument(i) : NULL;
+        forwards = fn && LLVMIsAArgument(stored_once(fn)) && LLVMGetParamParent(stored_once(fn)) == f;
+      }
+    LLVMLinkage l = LLVMGetLinkage(f);
+    if (!forwards || (l != LLVMInternalLinkage && l != LLVMPrivateLinkage) || ir_fn_has_attr(f, "alwaysinline")) continue;
+    LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, ir_attr_kind("noinline"));
+    LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, ir_attr_kind("optnone"));
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, ir_attr_kind("alwaysinline"), 0));
+    marked = true;
+  }
+  return marked;
+}
+
 /* The function a request names: a function itself, or the call that returns one and only one function
- * (C++'s conversion of a lambda without captures to a function pointer, `+[](double t) { ... }`). */
+ * (C++'s conversion of a lambda without captures to a function pointer, `+[](double t) { ... }`), through
+ * a local variable written once. */
 static LLVMValueRef named_function(LLVMValueRef v) {
-  v = ir_strip_pointer_casts(v);
+  v = stored_once(v);
   if (LLVMIsAFunction(v) || !ir_is_call_site(v)) return v;
   LLVMValueRef callee = ir_called_function(v), found = NULL;
   if (!callee || LLVMIsDeclaration(callee)) return v;
@@ -317,7 +369,8 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
 
   LLVMValueRef fn = k < n ? named_function(LLVMGetArgOperand(call, k)) : NULL;
   if (!fn || !LLVMIsAFunction(fn)) {
-    fail(&p, "the first argument must be a function named in this file (not a pointer variable)");
+    fail(&p, "the first argument must be a function named in this file (not a pointer variable; a helper that "
+             "passes on a function it is given is inlined where it is static)");
   } else if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn))) {
     fail(&p, "cannot differentiate the variadic function '%s'", LLVMGetValueName(fn));
   }

@@ -44,6 +44,12 @@ typedef struct {
  * many. */
 int request_weaken_markers(LLVMModuleRef m);
 
+/* A function of the file that makes a request for a function its caller passes it (a test's helper
+ * `check(f, x, n)`, `__parad_autodiff((void *)f, ...)` inside) names no function until it is inlined:
+ * such functions are marked always-inline (their noinline and optnone dropped), for the inliner to run
+ * before the requests are read. Whether any was marked. */
+bool request_inline_forwarders(LLVMModuleRef m);
+
 /* Parses the user's calls (ad_prepare); each returns the number of errors. */
 int request_canonicalise_all(LLVMModuleRef m);
 /* Whether a function name is Enzyme's C++ spelling of an entry point (a template's mangled name). */

@@ -125,6 +125,12 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
     rc = PIPELINE_WANTS_LINE_INFO;
     goto done;
   }
+  /* a helper that passes the function it is given on to a request, inlined (nested helpers: again) */
+  for (int round = 0; round < 4 && request_inline_forwarders(m); round++)
+    if (!run_passes(m, tm, "always-inline", false, false, false, 0, o->verbose)) {
+      rc = PIPELINE_FAILED;
+      goto done;
+    }
   int errors = ad_read_requests(m);
   if (!errors && o->may_defer && ad_needs_whole_program(m)) {
     rc = PIPELINE_DEFERRED;

@@ -8,7 +8,7 @@ static double h(double x) { return x; }
 
 int main(int argc, char **argv) {
   void *fp = argc > 1 ? (void *)f : (void *)h;
-  // CHECK: not_a_function.c:[[@LINE+1]]:{{[0-9]+}}: error: __parad_fwddiff: the first argument must be a function named in this file (not a pointer variable)
+  // CHECK: not_a_function.c:[[@LINE+1]]:{{[0-9]+}}: error: __parad_fwddiff: the first argument must be a function named in this file (not a pointer variable; a helper that passes on a function it is given is inlined where it is static)
   double a = __parad_fwddiff(fp, 1.0, 1.0);
   return (int)a;
 }
