@@ -18,6 +18,8 @@ static const MpiCall calls[] = {
     {"MPI_Bcast", MPI_CALL_DATA, -1, 0, -1, 2}, /* the root's buffer is sent, the others' received */
     {"MPI_Reduce", MPI_CALL_DATA, 0, 1, 3, 3},
     {"MPI_Allreduce", MPI_CALL_DATA, 0, 1, 3, 3},
+    {"MPI_Ireduce", MPI_CALL_DATA, 0, 1, 3, 3},    /* sums only (the runtime says so for the others) */
+    {"MPI_Iallreduce", MPI_CALL_DATA, 0, 1, 3, 3},
     {"MPI_Gather", MPI_CALL_DATA, 0, 3, 2, 5},
     {"MPI_Gatherv", MPI_CALL_DATA, 0, 3, 2, 6},
     {"MPI_Scatter", MPI_CALL_DATA, 0, 3, 2, 5},

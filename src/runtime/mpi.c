@@ -118,7 +118,7 @@ static void send_back(const void *buf, int count, MPI_Datatype t, int peer, int 
 
 /* ---- records ---- */
 
-enum { FWD_ISEND, FWD_IRECV, REV_ISEND, REV_IRECV, REV_OTHER, REV_WAITALL, REV_PACK, REV_UNPACK };
+enum { FWD_ISEND, FWD_IRECV, FWD_IREDUCE, REV_ISEND, REV_IRECV, REV_IREDUCE, REV_OTHER, REV_WAITALL, REV_PACK, REV_UNPACK };
 
 typedef struct Record {
   int kind;
@@ -132,6 +132,7 @@ typedef struct Record {
   char *tmp;                         /* a message's own buffer */
   Floats sent;                       /* a send of packed bytes: where their floats are */
   Reals factor;                      /* MAX/MIN/PROD: local factor of each float */
+  Reals sum;                         /* Iallreduce, Ireduce: the reduced tangents or adjoints, as they arrive */
   int *counts, *displs;              /* Gatherv, Scatterv at the root */
   MPI_Request adj;                   /* the transposed communication, started by the wait's adjoint */
   int nrec;                          /* Waitall: the records it completed */
@@ -161,7 +162,7 @@ static void release(Record *r) {
   if (!r) return;
   shape_drop(&r->sh), shape_drop(&r->sh2);
   floats_free(&r->sent);
-  free(r->tmp), free(r->factor.v), free(r->counts), free(r->displs), free(r->recs);
+  free(r->tmp), free(r->factor.v), free(r->sum.v), free(r->counts), free(r->displs), free(r->recs);
   free(r);
 }
 
@@ -433,9 +434,20 @@ int __parad_mpi_fwd_MPI_Irecv(void *buf, int n, MPI_Datatype t, int src, int tag
   return rc;
 }
 
+/* Where the tangents or adjoints of a non-blocking reduction's result go: everywhere for Iallreduce, at the
+ * root for Ireduce. */
+static int gets_result(const Record *r) { return r->root < 0 || comm_rank(r->comm) == r->root; }
+
 static void fwd_complete(Record *r, MPI_Status *st) {
   if (!r) return;
   if (r->kind == FWD_IRECV) unpack_message(r->tmp, r->peer, st, r->value, r->shadow2, r->count, &r->sh2, r->comm, "MPI_Irecv");
+  if (r->kind == FWD_IREDUCE) {
+    const char *call = r->root < 0 ? "MPI_Iallreduce" : "MPI_Ireduce";
+    finish(&r->adj, NULL, call, r->root);
+    Floats f = floats_of(&r->sh, 0, r->count, call);
+    if (gets_result(r)) reals_put(r->shadow2, &f, &r->sum, 0);
+    floats_free(&f);
+  }
   release(r);
 }
 
@@ -523,6 +535,50 @@ int __parad_mpi_fwd_MPI_Allreduce(const void *sb, void *rb, int n, MPI_Datatype 
                                   const void *sl, void *drb, const void *rl) {
   (void)rl;
   return fwd_reduce(sb, rb, n, t, op, -1, comm, dsb, sl, drb, "MPI_Allreduce");
+}
+
+/* ---- non-blocking reductions: sums ----
+ * MPI_Iallreduce and MPI_Ireduce. The values' reduction is the program's request; forward mode reduces the
+ * tangents beside it, on a request of its own that the program's wait finishes. Only sums: the local
+ * factor of MAX, MIN and PROD needs the result, which exists only once the request completes, and a
+ * collective of its own there, which ranks completing their requests in different orders would mismatch. */
+static int sum_only(MPI_Op op, const char *call) {
+  if (op != MPI_SUM)
+    die("%s with active data and an operation other than MPI_SUM: Parad differentiates non-blocking reductions "
+        "that sum (the blocking MPI_Allreduce and MPI_Reduce also take MAX, MIN and PROD)", call);
+  return 1;
+}
+
+static int fwd_ireduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm, MPI_Request *req,
+                       void *dsb, const void *sl, void *drb, const char *call) {
+  Shape s = shape_of(t, sl);
+  int all = root < 0;
+  if (!reduces_floats(&s, dsb || drb, call) || !sum_only(op, call))
+    return all ? MPI_Iallreduce(sb, rb, n, t, op, comm, req) : MPI_Ireduce(sb, rb, n, t, op, root, comm, req);
+  Floats f = floats_of(&s, 0, n, call);
+  Record *r = record(FWD_IREDUCE);
+  keep(r, &s, NULL);
+  r->shadow2 = drb, r->count = n, r->root = root, r->comm = comm;
+  Reals dx = reals_get(sb == MPI_IN_PLACE ? drb : dsb, &f);
+  r->tmp = dx.v, r->sum = reals_get(NULL, &f);
+  if (all) MPI_Iallreduce(dx.v, r->sum.v, (int)dx.n, dx.type, MPI_SUM, comm, &r->adj);
+  else MPI_Ireduce(dx.v, r->sum.v, (int)dx.n, dx.type, MPI_SUM, root, comm, &r->adj);
+  floats_free(&f);
+  int rc = all ? MPI_Iallreduce(sb, rb, n, t, op, comm, req) : MPI_Ireduce(sb, rb, n, t, op, root, comm, req);
+  remember(*req, r);
+  return rc;
+}
+
+int __parad_mpi_fwd_MPI_Iallreduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+                                   MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
+  (void)rl;
+  return fwd_ireduce(sb, rb, n, t, op, -1, comm, req, dsb, sl, drb, "MPI_Iallreduce");
+}
+
+int __parad_mpi_fwd_MPI_Ireduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
+                                MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
+  (void)rl;
+  return fwd_ireduce(sb, rb, n, t, op, root, comm, req, dsb, sl, drb, "MPI_Ireduce");
 }
 
 /* The extent in elements of a v-collective's root buffer. */
@@ -812,7 +868,23 @@ static void aug_complete(Record *r, MPI_Status *st) {
 static void rev_start(Record *r) {
   if (!r) return;
   r->started = 1;
-  if (r->kind == REV_ISEND) { /* what arrives */
+  if (r->kind == REV_IREDUCE) { /* the result's adjoint, summed (Iallreduce) or sent from the root (Ireduce) */
+    const char *call = r->root < 0 ? "MPI_Iallreduce" : "MPI_Ireduce";
+    Floats f = floats_of(&r->sh, 0, r->count, call);
+    int got = gets_result(r);
+    Reals dy = reals_get(got ? r->shadow2 : NULL, &f);
+    if (got && !r->in_place) floats_zero(r->shadow2, &f);
+    r->sum = reals_get(NULL, &f);
+    if (r->root < 0) {
+      r->tmp = dy.v;
+      MPI_Iallreduce(dy.v, r->sum.v, (int)dy.n, dy.type, MPI_SUM, r->comm, &r->adj);
+    } else {
+      memcpy(r->sum.v, dy.v, dy.n * (size_t)dy.k);
+      free(dy.v);
+      MPI_Ibcast(r->sum.v, (int)r->sum.n, r->sum.type, r->root, r->comm, &r->adj);
+    }
+    floats_free(&f);
+  } else if (r->kind == REV_ISEND) { /* what arrives */
     Temp t = temp(&r->sh, r->count);
     r->tmp = t.block, r->value = t.origin;
     MPI_Irecv(t.origin, r->count, r->sh.type, r->peer, r->tag, r->comm, &r->adj);
@@ -839,6 +911,51 @@ void __parad_mpi_rev_MPI_Irecv(Record *r) {
   clear(&r->sh2, r->shadow2, 0, r->count, "MPI_Irecv");
   release(r);
 }
+
+/* The reverse of a non-blocking sum: the adjoint of the blocking one, its communication started by the
+ * adjoint of the wait and finished here, where the program started the reduction. */
+static Record *aug_ireduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
+                           MPI_Request *req, void *dsb, const void *sl, void *drb, const char *call) {
+  Shape s = shape_of(t, sl);
+  Record *r = NULL;
+  if (reduces_floats(&s, dsb || drb, call) && sum_only(op, call)) {
+    r = record(REV_IREDUCE);
+    keep(r, &s, NULL);
+    r->in_place = sb == MPI_IN_PLACE;
+    r->shadow = dsb, r->shadow2 = drb, r->count = n, r->root = root, r->comm = comm;
+  }
+  if (root < 0) MPI_Iallreduce(sb, rb, n, t, op, comm, req);
+  else MPI_Ireduce(sb, rb, n, t, op, root, comm, req);
+  if (r) remember(*req, r);
+  return r;
+}
+
+static void rev_ireduce(Record *r, const char *call) {
+  if (!r) return;
+  if (!r->started) die("an %s whose request was never completed by a wait or a successful test", call);
+  finish(&r->adj, NULL, call, r->root);
+  Floats f = floats_of(&r->sh, 0, r->count, call);
+  if (r->in_place) reals_put(r->shadow2, &f, &r->sum, 0);
+  else reals_put(r->shadow, &f, &r->sum, 1);
+  floats_free(&f);
+  release(r);
+}
+
+Record *__parad_mpi_aug_MPI_Iallreduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+                                       MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
+  (void)rl;
+  return aug_ireduce(sb, rb, n, t, op, -1, comm, req, dsb, sl, drb, "MPI_Iallreduce");
+}
+
+void __parad_mpi_rev_MPI_Iallreduce(Record *r) { rev_ireduce(r, "MPI_Iallreduce"); }
+
+Record *__parad_mpi_aug_MPI_Ireduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
+                                    MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
+  (void)rl;
+  return aug_ireduce(sb, rb, n, t, op, root, comm, req, dsb, sl, drb, "MPI_Ireduce");
+}
+
+void __parad_mpi_rev_MPI_Ireduce(Record *r) { rev_ireduce(r, "MPI_Ireduce"); }
 
 Record *__parad_mpi_aug_MPI_Wait(MPI_Request *req, MPI_Status *status) {
   Record *r = take(*req);
