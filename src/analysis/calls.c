@@ -173,6 +173,8 @@ static const struct {
     {"__parad_rt_free_later", TAPE_SAME, 1},
     {"__parad_rt_realloc_shadow", TAPE_SAME, 2},
     {"__parad_rt_realloc_shadow_reverse", TAPE_SAME, 1},
+    {"__parad_rt_realloc_pointers", TAPE_SAME, 1},
+    {"__parad_rt_realloc_adjoints", TAPE_SAME, 1},
     {"__parad_rt_copy_adjoint_f64", TAPE_SAME, 3},
     {"__parad_rt_copy_adjoint_f32", TAPE_SAME, 3},
     {"__parad_rt_copy_adjoint_fields", TAPE_SAME, 3},

@@ -311,6 +311,45 @@ bool rev_memory(RevGen *g, LLVMValueRef inst) {
   }
 }
 
+/* ---- layouts: where the floats and pointers of structs mixing kinds lie (runtime/memory.c) ---- */
+
+static bool layout_has(const MemLayout *l, DataKind k1, DataKind k2) {
+  for (unsigned i = 0; i < l->n; i++)
+    if (l->run[i].kind == k1 || l->run[i].kind == k2) return true;
+  return false;
+}
+
+/* A layout's runs as the runtime reads them (runtime/memory.c): a constant array, null while planning
+ * (the call is thrown away). */
+static LLVMValueRef layout_table(RevGen *g, const MemLayout *l) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
+  LLVMValueRef runs[3 * LAYOUT_MAX_RUNS];
+  for (unsigned i = 0; i < l->n; i++) {
+    runs[3 * i] = LLVMConstInt(i32, l->run[i].offset, 0);
+    runs[3 * i + 1] = LLVMConstInt(i32, l->run[i].count, 0);
+    runs[3 * i + 2] = LLVMConstInt(i32, l->run[i].kind == DATA_F64 ? 1 : l->run[i].kind == DATA_F32 ? 2 : 3, 0);
+  }
+  if (g->phase == PLANNING) return LLVMConstNull(g->ptr_type);
+  LLVMValueRef table = LLVMConstArray2(i32, runs, 3 * l->n);
+  LLVMValueRef gv = LLVMAddGlobal(g->ad->mod, LLVMTypeOf(table), "parad.layout");
+  LLVMSetInitializer(gv, table);
+  LLVMSetGlobalConstant(gv, 1);
+  LLVMSetLinkage(gv, LLVMPrivateLinkage);
+  LLVMSetUnnamedAddress(gv, LLVMGlobalUnnamedAddr);
+  return gv;
+}
+
+/* Calls the runtime's copy over a layout. */
+static void copy_fields(RevGen *g, const char *name, LLVMValueRef dst, LLVMValueRef src, LLVMValueRef bytes,
+                        const MemLayout *l) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
+  LLVMValueRef args[7] = {dst, src ? src : LLVMConstNull(g->ptr_type), LLVMBuildZExtOrBitCast(g->b, bytes, g->i64, ""),
+                          LLVMConstInt(g->i64, l->period, 0), LLVMConstInt(g->i64, l->phase, 0), layout_table(g, l),
+                          LLVMConstInt(i32, l->n, 0)};
+  LLVMTypeRef params[7] = {g->ptr_type, g->ptr_type, g->i64, g->i64, g->i64, g->ptr_type, i32};
+  ir_call_named(g->b, name, LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 7, 0), args, 7);
+}
+
 /* ---- heap ---- */
 
 /* With a checkpointed loop in the module, the runtime frees: a block a snapshot may hold must outlive the
@@ -327,16 +366,35 @@ static void aug_realloc(RevGen *g, LLVMValueRef call) {
   LLVMSetOperand(c, (unsigned)LLVMGetNumOperands(c) - 1, f);
 }
 
+/* What a realloc moves: one kind of data, or (structs mixing kinds: a growing array of particles) a layout. */
+static DataKind realloc_data(LLVMValueRef call, MemLayout *layout, bool *laid_out) {
+  DataKind data = memtype_of_data(call);
+  *laid_out = (data == DATA_MIXED || data == DATA_UNKNOWN) && memtype_layout_of_data(call, layout);
+  return data;
+}
+
+/* The runtime's move of a realloc'd block's shadow over a layout (the move's size is the runtime's). */
+static void realloc_fields(RevGen *g, const char *name, LLVMValueRef shadow, const MemLayout *l) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
+  LLVMValueRef args[5] = {shadow, LLVMConstInt(g->i64, l->period, 0), LLVMConstInt(g->i64, l->phase, 0), layout_table(g, l),
+                          LLVMConstInt(i32, l->n, 0)};
+  LLVMTypeRef params[5] = {g->ptr_type, g->i64, g->i64, g->ptr_type, i32};
+  ir_call_named(g->b, name, LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 5, 0), args, 5);
+}
+
 void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
   LLVMValueRef primal_old = kind == CALL_REALLOC ? LLVMGetArgOperand(call, 0) : NULL;
   if (kind == CALL_REALLOC && shadowed(g, call)) {
     /* before the primal realloc frees the old block: a zeroed shadow for the new one, remembering the
-     * old shadow and size for the reverse sweep */
-    DataKind data = memtype_of_data(call);
+     * old shadow and size for the reverse sweep; the shadows of the pointers moved go along */
+    MemLayout layout;
+    bool laid_out;
+    DataKind data = realloc_data(call, &layout, &laid_out);
     LLVMValueRef args[4] = {aug_value(g, primal_old), aug_shadow(g, primal_old, call, "this realloc"),
                             aug_value(g, LLVMGetArgOperand(call, 1)),
                             LLVMConstInt(LLVMInt32TypeInContext(g->ctx), data == DATA_PTR, 0)};
     LLVMValueRef s = runtime_call(g, "__parad_rt_realloc_shadow", g->ptr_type, args, 4);
+    if (laid_out && layout_has(&layout, DATA_PTR, DATA_PTR)) realloc_fields(g, "__parad_rt_realloc_pointers", s, &layout);
     aug_realloc(g, call);
     vmap_put(&g->smap, call, s);
     return;
@@ -397,7 +455,13 @@ void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
 void rev_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
   if (kind != CALL_REALLOC || !shadowed(g, call)) return;
   /* the adjoints of the moved data go back to the old block's shadow */
-  DataKind data = memtype_of_data(call);
+  MemLayout layout;
+  bool laid_out;
+  DataKind data = realloc_data(call, &layout, &laid_out);
+  if (laid_out) {
+    if (layout_has(&layout, DATA_F64, DATA_F32)) realloc_fields(g, "__parad_rt_realloc_adjoints", rs(g, call), &layout);
+    return;
+  }
   if (data == DATA_PTR || data == DATA_INT) return;
   if (data != DATA_F64 && data != DATA_F32) {
     rev_error(g, call, "reverse mode cannot tell what this realloc moves (%s data)", data_kind_name(data));
@@ -419,38 +483,6 @@ static DataKind copy_data(LLVMValueRef call, MemLayout *layout, bool *laid_out) 
   DataKind data = memtype_of_copy(call);
   *laid_out = (data == DATA_MIXED || data == DATA_UNKNOWN) && memtype_layout_of_copy(call, layout);
   return data;
-}
-
-static bool layout_has(const MemLayout *l, DataKind k1, DataKind k2) {
-  for (unsigned i = 0; i < l->n; i++)
-    if (l->run[i].kind == k1 || l->run[i].kind == k2) return true;
-  return false;
-}
-
-/* Calls the runtime's copy over a layout (runtime/memory.c): the layout goes in a constant array. */
-static void copy_fields(RevGen *g, const char *name, LLVMValueRef dst, LLVMValueRef src, LLVMValueRef bytes,
-                        const MemLayout *l) {
-  LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
-  LLVMValueRef runs[3 * LAYOUT_MAX_RUNS];
-  for (unsigned i = 0; i < l->n; i++) {
-    runs[3 * i] = LLVMConstInt(i32, l->run[i].offset, 0);
-    runs[3 * i + 1] = LLVMConstInt(i32, l->run[i].count, 0);
-    runs[3 * i + 2] = LLVMConstInt(i32, l->run[i].kind == DATA_F64 ? 1 : l->run[i].kind == DATA_F32 ? 2 : 3, 0);
-  }
-  LLVMValueRef gv = LLVMConstNull(g->ptr_type); /* while planning, the call is thrown away */
-  if (g->phase != PLANNING) {
-    LLVMValueRef table = LLVMConstArray2(i32, runs, 3 * l->n);
-    gv = LLVMAddGlobal(g->ad->mod, LLVMTypeOf(table), "parad.layout");
-    LLVMSetInitializer(gv, table);
-    LLVMSetGlobalConstant(gv, 1);
-    LLVMSetLinkage(gv, LLVMPrivateLinkage);
-    LLVMSetUnnamedAddress(gv, LLVMGlobalUnnamedAddr);
-  }
-  LLVMValueRef args[7] = {dst, src ? src : LLVMConstNull(g->ptr_type), LLVMBuildZExtOrBitCast(g->b, bytes, g->i64, ""),
-                          LLVMConstInt(g->i64, l->period, 0), LLVMConstInt(g->i64, l->phase, 0), gv,
-                          LLVMConstInt(i32, l->n, 0)};
-  LLVMTypeRef params[7] = {g->ptr_type, g->ptr_type, g->i64, g->i64, g->i64, g->ptr_type, i32};
-  ir_call_named(g->b, name, LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 7, 0), args, 7);
 }
 
 void aug_memcpy(RevGen *g, LLVMValueRef call, CallKind kind) {

@@ -95,15 +95,16 @@ void *__parad_rt_realloc_shadow(void *old, void *old_shadow, size_t size, int co
   return shadow;
 }
 
-void __parad_rt_realloc_shadow_reverse(void *shadow, int float_bytes) {
+static struct ParadMove *move_of(void *shadow) {
   ParadTape *t = __parad_rt_current;
-  struct ParadMove *m = NULL;
   for (size_t i = t ? t->nmoves : 0; i-- > 0;)
-    if (t->moves[i].shadow == shadow) {
-      m = &t->moves[i];
-      break;
-    }
-  if (!m) fatal("the reverse sweep of a realloc found no record of it");
+    if (t->moves[i].shadow == shadow) return &t->moves[i];
+  fatal("the reverse sweep of a realloc found no record of it");
+  return NULL;
+}
+
+void __parad_rt_realloc_shadow_reverse(void *shadow, int float_bytes) {
+  struct ParadMove *m = move_of(shadow);
   if (!m->old_shadow) return;
   if (float_bytes == 8) {
     double *to = m->old_shadow, *from = shadow;
@@ -267,4 +268,17 @@ void __parad_rt_copy_shadow_pointers(char *d, char *s, size_t bytes, size_t peri
   }
   each_value(d, s, from, bytes, period, phase, runs, n, 1u << RUN_PTR, copy_pointer);
   if (from != s) free(from);
+}
+
+/* realloc over structs mixing kinds (an array of records grown one by one): in the forward sweep, the
+ * shadows of the pointers among the moved bytes go along; in the reverse sweep, the floats' adjoints go
+ * back to the old block's shadow. */
+void __parad_rt_realloc_pointers(char *shadow, size_t period, size_t phase, const unsigned *runs, unsigned n) {
+  struct ParadMove *m = move_of(shadow);
+  if (m->old_shadow) __parad_rt_copy_shadow_pointers(shadow, m->old_shadow, m->moved, period, phase, runs, n);
+}
+
+void __parad_rt_realloc_adjoints(char *shadow, size_t period, size_t phase, const unsigned *runs, unsigned n) {
+  struct ParadMove *m = move_of(shadow);
+  if (m->old_shadow) __parad_rt_copy_adjoint_fields(shadow, m->old_shadow, m->moved, period, phase, runs, n);
 }

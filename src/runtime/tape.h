@@ -115,6 +115,8 @@ void __parad_rt_release_later(void (*release)(void *), void *handle);
 void __parad_rt_release_now(ParadTape *t);
 void *__parad_rt_realloc_shadow(void *old, void *old_shadow, size_t size, int copy_pointers);
 void __parad_rt_realloc_shadow_reverse(void *shadow, int float_bytes);
+void __parad_rt_realloc_pointers(char *shadow, size_t period, size_t phase, const unsigned *runs, unsigned nruns);
+void __parad_rt_realloc_adjoints(char *shadow, size_t period, size_t phase, const unsigned *runs, unsigned nruns);
 void __parad_rt_copy_adjoint_f64(double *dst_adjoint, double *src_adjoint, size_t bytes);
 void __parad_rt_copy_adjoint_f32(float *dst_adjoint, float *src_adjoint, size_t bytes);
 void __parad_rt_copy_adjoint_fields(char *dst_adjoint, char *src_adjoint, size_t bytes, size_t period, size_t phase,
