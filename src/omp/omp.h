@@ -8,8 +8,9 @@
  * adjoints of their own (omp_forward.c, omp_reverse.c). A task is a block the creating code fills (the
  * shared variables' addresses, the firstprivate values) and an entry function the runtime calls with it:
  * both modes give the block a shadow (omp_forward.c, omp_reverse.c).
- * Task reductions of sums are opened up before differentiating (omp_task_reductions.c). The rest (other
- * task reductions, copyprivate, ...) moves data in ways Parad does not follow: refused. */
+ * Task reductions of sums are opened up before differentiating (omp_task_reductions.c); copyprivate moves
+ * the shadows and adjoints with libomp's own call (omp_copyprivate.c). The rest (other task reductions,
+ * ...) moves data in ways Parad does not follow: refused. */
 #ifndef PARAD_OMP_OMP_H
 #define PARAD_OMP_OMP_H
 
@@ -32,11 +33,24 @@ typedef enum {
                          _complete_if0 (the task run at once: the caller calls the entry itself), and
                          __kmpc_taskloop[_5](loc, gtid, task, ...): the task copied once per chunk */
   OMP_TASK_WAIT,      /* taskwait, taskgroup and its end, taskyield, a wait for dependences */
-  OMP_UNSUPPORTED,    /* task reductions other than sums, copyprivate, threadprivate copies, ... */
+  OMP_COPYPRIVATE,    /* __kmpc_copyprivate(loc, gtid, size, list, copy, didit): a single's values to the team
+                         (omp_copyprivate.c) */
+  OMP_UNSUPPORTED,    /* task reductions other than sums, threadprivate copies, ... */
 } OmpKind;
 
+/* copyprivate (omp_copyprivate.c). The list argument; the variables' addresses the list holds, in order
+ * (false when its shape is not clang's: refused). */
+enum { OMP_COPYPRIVATE_LIST_ARG = 3, OMP_COPYPRIVATE_COPY_ARG = 4 };
+bool omp_copyprivate_list(LLVMValueRef call, ValueList *elems);
+/* Whether the reverse sweep can move the adjoints of the shadowed variables: each is floats (scalars,
+ * arrays) or holds pointers; else false and the reason. */
+bool omp_copyprivate_reversible(const ValueList *elems, const bool *shadowed, const char **why);
+/* The reverse sweep's copy function: copy(mine, theirs) adds the adjoints of the shadowed variables of
+ * floats of `mine` into `theirs` (atomically: the team's other threads add at once) and resets them. */
+LLVMValueRef omp_copyprivate_adjoint(LLVMModuleRef m, const ValueList *elems, const bool *shadowed);
+
 /* The refusal of OMP_UNSUPPORTED (with the entry point's name). */
-#define OMP_UNSUPPORTED_MESSAGE "cannot differentiate this OpenMP construct (%s): task reductions other than sums of scalars, copyprivate and the like are not supported"
+#define OMP_UNSUPPORTED_MESSAGE "cannot differentiate this OpenMP construct (%s): task reductions other than sums of scalars and the like are not supported"
 
 /* Before differentiation (ad_prepare): the reductions of every function a derivative request reaches
  * take the critical-section method (omp_prepare.c). */

@@ -59,6 +59,7 @@ OmpKind omp_classify(LLVMValueRef call) {
   if (!strcmp(name, "__kmpc_omp_task_alloc")) return OMP_TASK_ALLOC;
   if (listed(name, task_spawn_calls)) return OMP_TASK_SPAWN;
   if (listed(name, task_wait_calls)) return OMP_TASK_WAIT;
+  if (!strcmp(name, "__kmpc_copyprivate")) return OMP_COPYPRIVATE;
   return OMP_UNSUPPORTED;
 }
 

@@ -247,6 +247,34 @@ static void task_loop(FwdGen *g, LLVMValueRef call, int dup_arg) {
   LLVMSetOperand(nc, (unsigned)dup_arg, task_copy_function(g, LLVMIsAFunction(dup) ? dup : NULL, at, LLVMConstIntGetZExtValue(shareds)));
 }
 
+/* copyprivate (omp_copyprivate.c): the shadows go to the team as the values do (tangents of floats,
+ * shadows of pointers), by the same call with a list of the shadows and clang's copy. */
+static void copyprivate(FwdGen *g, LLVMValueRef call) {
+  LLVMValueRef nc = fwd_clone(g, call);
+  ValueList elems = {0};
+  bool listed = omp_copyprivate_list(call, &elems), any = false;
+  for (size_t k = 0; listed && k < elems.len; k++) any |= activity_shadowed(g->act, elems.data[k]);
+  if (!listed && any_active(g, call, 0))
+    fwd_error(g, call, "cannot differentiate this copyprivate: its list of variables is not as clang builds it");
+  if (any && g->width > 1)
+    fwd_error(g, call, "cannot differentiate copyprivate in vector forward mode (width %u)", g->width);
+  if (any && g->width == 1) {
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(g->ctx, 0);
+    LLVMValueRef list = ir_entry_alloca(g->func, LLVMArrayType2(ptr, elems.len), "copyprivate.shadows");
+    for (size_t k = 0; k < elems.len; k++) {
+      LLVMValueRef s = fwd_primal(g, elems.data[k]); /* unshadowed: the value again, which is the same */
+      if (activity_shadowed(g->act, elems.data[k])) fwd_shadow_lanes(g, elems.data[k], call, "this copyprivate", &s);
+      LLVMValueRef at = LLVMConstInt(LLVMInt64TypeInContext(g->ctx), 8 * k, 0);
+      LLVMBuildStore(g->b, s, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), list, &at, 1, ""));
+    }
+    LLVMValueRef args[6];
+    for (unsigned i = 0; i < 6; i++) args[i] = LLVMGetArgOperand(nc, i);
+    args[OMP_COPYPRIVATE_LIST_ARG] = list;
+    LLVMBuildCall2(g->b, LLVMGetCalledFunctionType(nc), LLVMGetCalledValue(nc), args, 6, "");
+  }
+  vec_free(&elems);
+}
+
 void fwd_omp(FwdGen *g, LLVMValueRef call) {
   int dup_arg = omp_taskloop_dup_arg(call);
   if (dup_arg >= 0) {
@@ -256,6 +284,7 @@ void fwd_omp(FwdGen *g, LLVMValueRef call) {
   switch (omp_classify(call)) {
   case OMP_FORK: fork(g, call); return;
   case OMP_TASK_ALLOC: task_alloc(g, call); return;
+  case OMP_COPYPRIVATE: copyprivate(g, call); return;
   case OMP_REDUCE:
   case OMP_END_REDUCE:
   case OMP_UNSUPPORTED:

@@ -458,6 +458,80 @@ static void note_lock(RevGen *g, LLVMValueRef call, const char *what) {
   runtime_void(g, g->b, what, &lock, 1);
 }
 
+/* ---- copyprivate (omp_copyprivate.c) ---- */
+
+/* Whether a variable of the list holds pointers (their shadows go to the team in the forward sweep). */
+static bool holds_pointers(LLVMValueRef v) {
+  v = ir_strip_pointer_casts(v);
+  return !LLVMIsAAllocaInst(v) || ir_is_ptr(LLVMGetAllocatedType(v));
+}
+
+/* A list of n pointers in the entry block of the function being written, element k set to at[k]. */
+static LLVMValueRef pointer_list(RevGen *g, LLVMValueRef *at, size_t n) {
+  LLVMValueRef list = ir_entry_alloca(LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b)), LLVMArrayType2(g->ptr_type, n), "copyprivate.shadows");
+  for (size_t k = 0; k < n; k++) {
+    LLVMValueRef off = LLVMConstInt(g->i64, 8 * k, 0);
+    LLVMBuildStore(g->b, at[k], LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), list, &off, 1, ""));
+  }
+  return list;
+}
+
+/* The call again, with another list and copy function. */
+static void copyprivate_again(RevGen *g, LLVMValueRef call, LLVMValueRef gtid, LLVMValueRef list, LLVMValueRef copy, LLVMValueRef didit) {
+  LLVMValueRef args[6] = {LLVMGetArgOperand(call, 0), gtid, LLVMGetArgOperand(call, 2), list, copy, didit};
+  LLVMBuildCall2(g->b, LLVMGetCalledFunctionType(call), LLVMGetCalledValue(call), args, 6, "");
+}
+
+/* Forward sweep: the values, then the shadows of pointers the same way (adjoints of floats are all zero
+ * now: nothing to move). */
+static void aug_copyprivate(RevGen *g, LLVMValueRef call) {
+  LLVMValueRef nc = aug_clone(g, call);
+  ValueList elems = {0};
+  bool listed = omp_copyprivate_list(call, &elems), pointers = false;
+  bool *has_shadow = xcalloc(elems.len + 1, sizeof *has_shadow);
+  for (size_t k = 0; listed && k < elems.len; k++) {
+    has_shadow[k] = activity_shadowed(g->act, elems.data[k]);
+    pointers |= has_shadow[k] && holds_pointers(elems.data[k]);
+  }
+  const char *why = NULL;
+  if (!listed && activity_any_active_argument(g->act, call, NULL))
+    rev_error(g, call, "cannot differentiate this copyprivate: its list of variables is not as clang builds it");
+  else if (listed && g->phase == WRITING_AUG && !omp_copyprivate_reversible(&elems, has_shadow, &why))
+    rev_error(g, call, "%s", why);
+  if (pointers) {
+    LLVMValueRef *at = xcalloc(elems.len, sizeof *at);
+    for (size_t k = 0; k < elems.len; k++)
+      at[k] = has_shadow[k] ? aug_shadow(g, elems.data[k], call, "this copyprivate") : aug_value(g, elems.data[k]);
+    copyprivate_again(g, call, LLVMGetArgOperand(nc, 1), pointer_list(g, at, elems.len), LLVMGetArgOperand(nc, OMP_COPYPRIVATE_COPY_ARG),
+                      LLVMGetArgOperand(nc, 5));
+    free(at);
+  }
+  free(has_shadow);
+  vec_free(&elems);
+}
+
+/* Reverse sweep: every other thread adds its adjoints of the variables into the publishing thread's. */
+static void rev_copyprivate(RevGen *g, LLVMValueRef call) {
+  ValueList elems = {0};
+  if (!omp_copyprivate_list(call, &elems)) return; /* refused */
+  bool *has_shadow = xcalloc(elems.len + 1, sizeof *has_shadow), floats = false;
+  LLVMValueRef *at = xcalloc(elems.len, sizeof *at);
+  for (size_t k = 0; k < elems.len; k++) {
+    has_shadow[k] = activity_shadowed(g->act, elems.data[k]) && !holds_pointers(elems.data[k]);
+    floats |= has_shadow[k];
+    at[k] = has_shadow[k] ? rs(g, elems.data[k]) : LLVMConstNull(g->ptr_type);
+  }
+  const char *why;
+  if (floats && omp_copyprivate_reversible(&elems, has_shadow, &why)) {
+    LLVMValueRef adjoint = g->phase == PLANNING ? LLVMConstNull(g->ptr_type) : omp_copyprivate_adjoint(g->ad->mod, &elems, has_shadow);
+    copyprivate_again(g, call, rv(g, LLVMGetArgOperand(call, 1)), pointer_list(g, at, elems.len), adjoint,
+                      rv(g, LLVMGetArgOperand(call, 5)));
+  }
+  free(at);
+  free(has_shadow);
+  vec_free(&elems);
+}
+
 void aug_omp(RevGen *g, LLVMValueRef call) {
   OmpKind kind = omp_classify(call);
   switch (kind) {
@@ -478,6 +552,7 @@ void aug_omp(RevGen *g, LLVMValueRef call) {
     return;
   case OMP_TASK_ALLOC: aug_task_alloc(g, call); return;
   case OMP_TASK_SPAWN: aug_task_spawn(g, call); return;
+  case OMP_COPYPRIVATE: aug_copyprivate(g, call); return;
   case OMP_REDUCE:
   case OMP_END_REDUCE:
   case OMP_UNSUPPORTED:
@@ -508,6 +583,7 @@ void rev_omp(RevGen *g, LLVMValueRef call) {
   }
   case OMP_TASK_SPAWN: rev_task_spawn(g, call); return;
   case OMP_TASK_ALLOC: rev_task_alloc(g, call); return;
+  case OMP_COPYPRIVATE: rev_copyprivate(g, call); return;
   case OMP_TASK_WAIT: /* a wait's adjoint is a wait: tasks created after it read what those before wrote */
     if (adjoint_tasks(g)) {
       LLVMValueRef loc = LLVMGetArgOperand(call, 0);

@@ -17,7 +17,7 @@ static double g(double *x, int n) {
   double s = 1;
 #pragma omp parallel
 #pragma omp single
-  // LOOP: omp_task.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate this OpenMP construct (__kmpc_task_reduction_get_th_data): task reductions other than sums of scalars, copyprivate and the like are not supported in function
+  // LOOP: omp_task.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate this OpenMP construct (__kmpc_task_reduction_get_th_data): task reductions other than sums of scalars and the like are not supported in function
 #pragma omp taskloop reduction(* : s)
   for (int i = 0; i < n; i++) s *= x[i] * x[i];
   return s;
