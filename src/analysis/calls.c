@@ -16,12 +16,17 @@ static const char *const inactive_functions[] = {
     "putchar", "fputc", "putc", "fwrite", "fflush", "fopen", "fclose", "perror", "exit", "_exit", "abort",
     "__assert_fail", "__stack_chk_fail", "clock", "time", "clock_gettime", "gettimeofday", "rand", "srand",
     "getenv", "atoi", "atol", "atof", "strtol", "strtoul", "strtod", "strlen", "strcmp", "strncmp",
-    "memcmp", "strdup", "strndup", "usleep", "sleep", "omp_get_thread_num", "omp_get_num_threads",
+    "memcmp", "bcmp", "strdup", "strndup", "usleep", "sleep", "omp_get_thread_num", "omp_get_num_threads",
     "omp_get_max_threads", "omp_get_wtime", "omp_in_parallel", "__parad_rt_thrown",
     "__parad_rt_ckpt_note", "__parad_rt_ckpt_note_load", "__parad_rt_ckpt_note_team",
     "__parad_rt_ckpt_note_load_team", "__parad_rt_ckpt_span", "__parad_rt_ckpt_auto", "__parad_rt_tape_budget_watch",
     "__parad_rt_ckpt_auto_learn", "__parad_rt_ckpt_unknown_callee",
     /* a checkpointed step's notes (ad/checkpoint_notes.c) */
+    /* libstdc++'s hash tables (std::unordered_map): the bucket count's policy (a float load factor the
+       program does not differentiate, sizes) and the hashes of bytes (of std::string keys, whose own
+       members live in libstdc++ too: such maps are still refused there) */
+    "_ZNKSt8__detail20_Prime_rehash_policy14_M_need_rehashEmmm", "_ZNKSt8__detail20_Prime_rehash_policy11_M_next_bktEm",
+    "_ZSt11_Hash_bytesPKvmm", "_ZSt15_Fnv_hash_bytesPKvmm",
 };
 
 /* Of those, the ones that write through pointer arguments (bit i: argument i) memory the program may read
@@ -32,6 +37,8 @@ static const struct {
 } inactive_writers[] = {
     {"sprintf", 1}, {"snprintf", 1}, {"vsnprintf", 1}, {"strtol", 2}, {"strtoul", 2}, {"strtod", 2},
     {"time", 1},    {"clock_gettime", 2}, {"gettimeofday", 3},
+    /* the policy's next size to grow at */
+    {"_ZNKSt8__detail20_Prime_rehash_policy14_M_need_rehashEmmm", 1}, {"_ZNKSt8__detail20_Prime_rehash_policy11_M_next_bktEm", 1},
 };
 
 /* Library functions that sort or search an array with the program's comparator, which only reads: no
