@@ -11,6 +11,7 @@
 #include "ad/indirect.h"
 #include "ad/registered.h"
 #include "ad/body.h"
+#include "ad/constants.h"
 #include "ad/checkpoint.h"
 #include "ad/checkpoint_auto.h"
 #include "ad/request.h"
@@ -364,6 +365,10 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
   }
   checkpoint_auto_finish(m);
   indirect_emit_table(&ad);
+  for (size_t i = 0; i < ad.tangent_entries.len; i++) ad_zero_global_shadows(m, ad.tangent_entries.data[i], SHADOW_READ);
+  for (size_t i = 0; i < ad.adjoint_entries.len; i++) ad_zero_global_shadows(m, ad.adjoint_entries.data[i], SHADOW_ADD);
+  vec_free(&ad.tangent_entries);
+  vec_free(&ad.adjoint_entries);
   ad_body_drop(&ad);
   ad_iter_lower(m);
   checkpoint_lower_notes(m);

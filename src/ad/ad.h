@@ -44,6 +44,9 @@ typedef struct {
   /* some reverse loop tests a condition that holds for a whole run of the loop (rev_window.c,
    * rev_shared.c): the pipeline then unswitches loops */
   bool run_long_conditions;
+  /* the derivatives' calls where requests were, forward and reverse: the shadows of mutable globals are
+   * zeroed before them once everything is generated (ad/constants.h) */
+  VEC(LLVMValueRef) tangent_entries, adjoint_entries;
 } AdModule;
 
 /* Where a function's body is not: the code Parad sees of the whole program (at link time; with -S or

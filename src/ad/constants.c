@@ -25,10 +25,19 @@ bool ad_is_reverse_sweep(LLVMValueRef fn) {
   return fn && LLVMIsAFunction(fn) && !strncmp(LLVMGetValueName(fn), "reverse.", 8); /* no C name has a dot */
 }
 
+bool ad_is_mutable_global_with_shadow(LLVMValueRef g) {
+  g = stripped(g);
+  if (!g || !LLVMIsAGlobalVariable(g) || LLVMIsGlobalConstant(g) || !LLVMGetInitializer(g) || LLVMIsExternallyInitialized(g) ||
+      LLVMIsThreadLocal(g) || registered_inactive_memory(g))
+    return false;
+  LLVMTypeRef t = LLVMGlobalGetValueType(g);
+  return ir_contains_fp(t) && !ir_contains_ptr(t);
+}
+
 bool ad_has_constant_shadow(LLVMValueRef v) {
   v = stripped(v);
   if (!v) return false;
-  if (LLVMIsAFunction(v) || constant_global(v) || ad_is_current_tape(v)) return true;
+  if (LLVMIsAFunction(v) || constant_global(v) || ad_is_current_tape(v) || ad_is_mutable_global_with_shadow(v)) return true;
   if (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMGetElementPtr) return ad_has_constant_shadow(LLVMGetOperand(v, 0));
   return false;
 }
@@ -87,6 +96,19 @@ LLVMValueRef ad_constant_shadow(LLVMValueRef v, ShadowUse use) {
       LLVMSetThreadLocal(twin, 1);
     }
     return twin;
+  }
+  if (ad_is_mutable_global_with_shadow(v)) { /* zero at every derivative's entry: ad_zero_global_shadows */
+    char *name = xasprintf("%s.parad.%s", LLVMGetValueName(v), use == SHADOW_READ ? "tangents" : "adjoints");
+    LLVMValueRef s = LLVMGetNamedGlobal(m, name);
+    if (!s) {
+      LLVMTypeRef t = LLVMGlobalGetValueType(v);
+      s = LLVMAddGlobal(m, t, name);
+      LLVMSetLinkage(s, LLVMInternalLinkage);
+      LLVMSetAlignment(s, LLVMGetAlignment(v));
+      LLVMSetInitializer(s, LLVMConstNull(t));
+    }
+    free(name);
+    return s;
   }
   char *name = xasprintf("%s.parad.%s", LLVMGetValueName(v), use == SHADOW_READ ? "shadow" : "sink");
   LLVMValueRef s = LLVMGetNamedGlobal(m, name);
@@ -156,4 +178,22 @@ LLVMValueRef ad_stand_in_shadow(LLVMValueRef choice, LLVMValueRef operand, Shado
       return NULL;
   }
   return zeros(m, use);
+}
+
+/* The shadows of mutable globals made so far: named after their global, "tangents" or "adjoints". */
+static bool global_shadow_of_use(LLVMValueRef g, ShadowUse use) {
+  const char *name = LLVMGetValueName(g), *tail = use == SHADOW_READ ? ".parad.tangents" : ".parad.adjoints";
+  size_t n = strlen(name), k = strlen(tail);
+  return LLVMIsAGlobalVariable(g) && !LLVMIsGlobalConstant(g) && n > k && !strcmp(name + n - k, tail);
+}
+
+void ad_zero_global_shadows(LLVMModuleRef m, LLVMValueRef before, ShadowUse use) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMPositionBuilderBefore(b, before);
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    if (global_shadow_of_use(g, use))
+      LLVMBuildMemSet(b, g, LLVMConstInt(LLVMInt8TypeInContext(c), 0, 0),
+                      LLVMConstInt(LLVMInt64TypeInContext(c), ir_type_size(m, LLVMGlobalGetValueType(g)), 0), LLVMGetAlignment(g));
+  LLVMDisposeBuilder(b);
 }

@@ -7,7 +7,11 @@
  *                      adds adjoints into it, which are dropped (a global of its own);
  *   a constant address into either (a getelementptr) is the same address in the shadow.
  *   the runtime's current tape has its tangent twin (forward mode over reverse mode, runtime/tape.h).
- * Anything else (a mutable global: Parad gives those no shadow) has none: NULL.
+ *   a mutable global of floats (and integers: no pointers), a program's workspace or accumulator, gets a
+ *                      shadow global of its own per mode, "tangents" or "adjoints", zero at every
+ *                      derivative's entry: the global's value there is state, not an input the request
+ *                      differentiates (ad_zero_global_shadows).
+ * Anything else (a mutable global holding pointers, thread-local, registered inactive) has none: NULL.
  *
  * And a stand-in: a pointer without a shadow that a select or phi chooses against one with a shadow,
  * where the choice is only loaded from (`i > 0 ? u[i-1] : bc[0]` becomes, optimised, a load from a
@@ -33,6 +37,11 @@ typedef enum { SHADOW_READ, SHADOW_ADD } ShadowUse;
 
 /* Its shadow, made in v's module on first use; NULL when it has none. */
 LLVMValueRef ad_constant_shadow(LLVMValueRef v, ShadowUse use);
+/* A mutable global that has a shadow (above). */
+bool ad_is_mutable_global_with_shadow(LLVMValueRef g);
+/* Before `before` (a derivative's call where a request was), every shadow of a mutable global made for
+ * `use` set to zero: called once every derivative is generated. */
+void ad_zero_global_shadows(LLVMModuleRef m, LLVMValueRef before, ShadowUse use);
 /* The stand-in shadow of operand, a pointer without one, of the select or phi `choice`, when the choice
  * is only loaded from (floats, 64 bytes at most); NULL otherwise. */
 LLVMValueRef ad_stand_in_shadow(LLVMValueRef choice, LLVMValueRef operand, ShadowUse use);

@@ -33,10 +33,50 @@ struct Activity {
 
 struct ActivityCache {
   VEC(Activity *) list;
+  ValueList written_globals; /* mutable globals with shadows that may hold active data (seeded in every function) */
+  bool globals_found;
 };
 
+/* Whether the program may put active data into a mutable global with a shadow (ad/constants.h): a store
+ * of floats into it, or its address going anywhere but a load's or store's address. Its shadow then holds
+ * derivatives across functions (written in a parallel region, read after it; written by a callee), so
+ * every function's analysis starts with it shadowed; a global only read (a table of coefficients set by
+ * its initializer) stays constant. */
+static bool may_hold_active(LLVMValueRef v) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user)) continue;
+    if (LLVMIsAStoreInst(user)) {
+      if (LLVMGetOperand(user, 1) != v || ir_contains_fp(LLVMTypeOf(LLVMGetOperand(user, 0)))) return true;
+      continue;
+    }
+    if (LLVMIsAConstantExpr(user) || LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) {
+      if (may_hold_active(user)) return true;
+      continue;
+    }
+    return true; /* a call, a phi, a select, a store of its address: anything may write through it */
+  }
+  return false;
+}
+
+static void find_written_globals(AdModule *ad, ActivityCache *c) {
+  c->globals_found = true;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(ad->mod); g; g = LLVMGetNextGlobal(g))
+    if (ad_is_mutable_global_with_shadow(g) && may_hold_active(g)) vec_push(&c->written_globals, g);
+}
+
 static unsigned flags_of(const Activity *a, LLVMValueRef v) {
-  return (unsigned)(uintptr_t)vmap_get(&a->flags, v);
+  unsigned f = (unsigned)(uintptr_t)vmap_get(&a->flags, v);
+  /* a constant address into a global (a getelementptr, a cast: `load ... getelementptr (i8, @work, 40)`)
+     points into shadowed memory where the global is shadowed */
+  LLVMValueRef base = v;
+  while (!f && base && LLVMIsAConstantExpr(base)) {
+    LLVMOpcode op = LLVMGetConstOpcode(base);
+    if (op != LLVMGetElementPtr && op != LLVMBitCast && op != LLVMAddrSpaceCast) break;
+    base = LLVMGetOperand(base, 0);
+    f = (unsigned)(uintptr_t)vmap_get(&a->flags, base) & SHADOWED;
+  }
+  return f;
 }
 
 static bool add_flags(Activity *a, LLVMValueRef v, unsigned f) {
@@ -466,6 +506,8 @@ const Activity *activity_get(AdModule *ad, LLVMValueRef fn, const char *pattern)
   a->pattern = xstrdup(pattern);
   vmap_init(&a->flags);
   vec_push(&c->list, a);
+  if (!c->globals_found) find_written_globals(ad, c);
+  for (size_t i = 0; i < c->written_globals.len; i++) add_flags(a, c->written_globals.data[i], SHADOWED);
   analyse(ad, a);
   a->done = true;
   return a;
@@ -480,6 +522,7 @@ void activity_cache_free(AdModule *ad) {
     free(c->list.data[i]);
   }
   vec_free(&c->list);
+  vec_free(&c->written_globals);
   free(c);
   ad->activity = NULL;
 }

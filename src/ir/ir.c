@@ -361,7 +361,8 @@ LLVMValueRef ir_address_base(LLVMValueRef p) {
 void ir_describe_memory(LLVMValueRef p, char *buf, size_t n) {
   LLVMValueRef base = ir_address_base(p);
   if (LLVMIsAGlobalVariable(base))
-    snprintf(buf, n, "the global variable '%s'; Parad gives globals no shadow", LLVMGetValueName(base));
+    snprintf(buf, n, "the global variable '%s', which has no shadow: Parad gives one to a global of floats and "
+                     "integers the file defines (not thread-local)", LLVMGetValueName(base));
   else if (LLVMIsAArgument(base))
     snprintf(buf, n, "a parameter passed as constant; pass it with parad_dup and a shadow");
   else if (LLVMIsALoadInst(base))
