@@ -827,6 +827,8 @@ bool checkpoint_is_loop(LLVMValueRef fn) {
   return fn && LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LOOP, strlen(LOOP));
 }
 
+bool checkpoint_is_runner(LLVMValueRef fn) { return fn && ir_fn_has_attr(fn, RUNNER); }
+
 /* A checkpointed loop's function, or a marker of one not outlined yet (in another function). */
 static bool checkpointed_loop(LLVMValueRef call, CallKind k) {
   return (k == CALL_MODULE && checkpoint_is_loop(ir_called_function(call))) || !strcmp(ir_called_name(call), MARKER);
@@ -925,6 +927,7 @@ typedef enum { RUN_PRIMAL, RUN_AUGMENTED, RUN_YOUTURN } Run;
 static LLVMValueRef make_runner(Ck *ck, const Loop *l, LLVMValueRef step, const char *name, Run run) {
   unsigned k = (unsigned)l->vars.len;
   LLVMValueRef f = add_function(ck, name, ck->void_t, 1), closure = LLVMGetParam(f, 0);
+  LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(ck->c, RUNNER, strlen(RUNNER), "", 0));
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ck->c, f, "entry"));
   LLVMValueRef *args = xcalloc(3 * k + 6, sizeof *args);

@@ -34,6 +34,9 @@ int checkpoint_check_copies(LLVMModuleRef m);
 bool checkpoint_slot_outlives_frame(LLVMValueRef slot);
 /* A checkpointed loop's function: its reverse sweep puts the memory it was given back itself. */
 bool checkpoint_is_loop(LLVMValueRef fn);
+/* A function that runs one step of a checkpointed loop through Parad's own requests (split mode): not a
+ * derivative's entry, where the shadows of globals start at zero (ad/constants.h). */
+bool checkpoint_is_runner(LLVMValueRef fn);
 /* Whether a call of a checkpointed loop's function passes a variable whose shadow its custom functions use
  * without one (has_shadow(ctx, argument) false): the caller found nothing active reaches the call (the
  * variables point to constant data). Reverse mode then runs the loop as the program does, with no reverse. */

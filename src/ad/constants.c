@@ -34,6 +34,53 @@ bool ad_is_mutable_global_with_shadow(LLVMValueRef g) {
   return ir_contains_fp(t) && !ir_contains_ptr(t);
 }
 
+/* Whether a float stored may carry a derivative: not a constant, nor made of constants and integers (a
+ * choice between two constants, a count converted). */
+static bool may_vary(LLVMValueRef v, int depth) {
+  if (LLVMIsAConstant(v)) return false;
+  if (!LLVMIsAInstruction(v) || depth > 16) return true;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMSIToFP:
+  case LLVMUIToFP: return false;
+  case LLVMSelect: return may_vary(LLVMGetOperand(v, 1), depth + 1) || may_vary(LLVMGetOperand(v, 2), depth + 1);
+  case LLVMPHI:
+    for (unsigned i = 0, n = LLVMCountIncoming(v); i < n; i++)
+      if (LLVMGetIncomingValue(v, i) != v && may_vary(LLVMGetIncomingValue(v, i), depth + 1)) return true;
+    return false;
+  case LLVMFNeg:
+  case LLVMFPTrunc:
+  case LLVMFPExt:
+  case LLVMFAdd:
+  case LLVMFSub:
+  case LLVMFMul:
+  case LLVMFDiv:
+    for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
+      if (may_vary(LLVMGetOperand(v, i), depth + 1)) return true;
+    return false;
+  default: return true; /* loads, calls, arguments' uses: anything */
+  }
+}
+
+static bool address_may_hold_active(LLVMValueRef v) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user)) continue;
+    if (LLVMIsAStoreInst(user)) {
+      LLVMValueRef stored = LLVMGetOperand(user, 0);
+      if (LLVMGetOperand(user, 1) != v || (ir_contains_fp(LLVMTypeOf(stored)) && may_vary(stored, 0))) return true;
+      continue;
+    }
+    if (LLVMIsAConstantExpr(user) || LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) {
+      if (address_may_hold_active(user)) return true;
+      continue;
+    }
+    return true; /* a call, a phi, a select, a store of its address: anything may write through it */
+  }
+  return false;
+}
+
+bool ad_global_may_hold_active(LLVMValueRef g) { return ad_is_mutable_global_with_shadow(g) && address_may_hold_active(g); }
+
 bool ad_has_constant_shadow(LLVMValueRef v) {
   v = stripped(v);
   if (!v) return false;

@@ -39,6 +39,11 @@ typedef enum { SHADOW_READ, SHADOW_ADD } ShadowUse;
 LLVMValueRef ad_constant_shadow(LLVMValueRef v, ShadowUse use);
 /* A mutable global that has a shadow (above). */
 bool ad_is_mutable_global_with_shadow(LLVMValueRef g);
+/* Whether the program may put active data into such a global: a store of floats that are not made of
+ * constants (and integers) into it, or its address going anywhere but a load's or store's address. Its shadow then holds derivatives
+ * across functions (written in a parallel region, read after it; written by a callee), so every function's
+ * activity starts with it shadowed; a global only read, or given constants (coefficients), stays constant. */
+bool ad_global_may_hold_active(LLVMValueRef g);
 /* Before `before` (a derivative's call where a request was), every shadow of a mutable global made for
  * `use` set to zero: called once every derivative is generated. */
 void ad_zero_global_shadows(LLVMModuleRef m, LLVMValueRef before, ShadowUse use);

@@ -33,36 +33,15 @@ struct Activity {
 
 struct ActivityCache {
   VEC(Activity *) list;
-  ValueList written_globals; /* mutable globals with shadows that may hold active data (seeded in every function) */
+  ValueList written_globals; /* mutable globals with shadows that may hold active data (ad_global_may_hold_active):
+                                shadowed from the start in every function's analysis */
   bool globals_found;
 };
-
-/* Whether the program may put active data into a mutable global with a shadow (ad/constants.h): a store
- * of floats into it, or its address going anywhere but a load's or store's address. Its shadow then holds
- * derivatives across functions (written in a parallel region, read after it; written by a callee), so
- * every function's analysis starts with it shadowed; a global only read (a table of coefficients set by
- * its initializer) stays constant. */
-static bool may_hold_active(LLVMValueRef v) {
-  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef user = LLVMGetUser(u);
-    if (LLVMIsALoadInst(user)) continue;
-    if (LLVMIsAStoreInst(user)) {
-      if (LLVMGetOperand(user, 1) != v || ir_contains_fp(LLVMTypeOf(LLVMGetOperand(user, 0)))) return true;
-      continue;
-    }
-    if (LLVMIsAConstantExpr(user) || LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) {
-      if (may_hold_active(user)) return true;
-      continue;
-    }
-    return true; /* a call, a phi, a select, a store of its address: anything may write through it */
-  }
-  return false;
-}
 
 static void find_written_globals(AdModule *ad, ActivityCache *c) {
   c->globals_found = true;
   for (LLVMValueRef g = LLVMGetFirstGlobal(ad->mod); g; g = LLVMGetNextGlobal(g))
-    if (ad_is_mutable_global_with_shadow(g) && may_hold_active(g)) vec_push(&c->written_globals, g);
+    if (ad_global_may_hold_active(g)) vec_push(&c->written_globals, g);
 }
 
 static unsigned flags_of(const Activity *a, LLVMValueRef v) {

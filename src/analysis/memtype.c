@@ -188,6 +188,9 @@ static LLVMTypeRef address_type(LLVMValueRef p) {
   p = ir_strip_pointer_casts(p);
   if (LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) {
     LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
+    /* a byte offset into a global (`getelementptr (i8, @u, 8)`, a copy of an array's tail): its type */
+    if (LLVMIsAConstantExpr(p) && LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 8)
+      return address_type(LLVMGetOperand(p, 0));
     for (unsigned i = 2, n = (unsigned)LLVMGetNumOperands(p); i < n; i++) {
       LLVMTypeKind k = LLVMGetTypeKind(t);
       if (k == LLVMStructTypeKind) {
@@ -211,7 +214,7 @@ static LLVMTypeRef address_type(LLVMValueRef p) {
 static LLVMValueRef root_of(LLVMValueRef p) {
   for (int i = 0; i < 64; i++) {
     p = ir_strip_pointer_casts(p);
-    if (LLVMIsAGetElementPtrInst(p)) p = LLVMGetOperand(p, 0);
+    if (LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) p = LLVMGetOperand(p, 0);
     else break;
   }
   return p;

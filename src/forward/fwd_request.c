@@ -7,6 +7,7 @@
 
 #include <llvm-c/Target.h>
 
+#include "ad/checkpoint.h"
 #include "forward/forward.h"
 #include "forward/fwd_internal.h"
 #include "ir/diag.h"
@@ -59,7 +60,7 @@ int fwd_lower_request(AdModule *ad, const Request *r) {
   LLVMValueRef *args = xcalloc(n + 1, sizeof *args);
   for (unsigned i = 0; i < n; i++) args[i] = LLVMGetArgOperand(call, r->first_arg + i);
   LLVMValueRef nc = LLVMBuildCall2(b, LLVMGlobalGetValueType(tf), tf, args, n, "");
-  vec_push(&ad->tangent_entries, nc);
+  if (!checkpoint_is_runner(LLVMGetBasicBlockParent(LLVMGetInstructionParent(nc)))) vec_push(&ad->tangent_entries, nc);
   free(args);
   LLVMInstructionSetDebugLoc(nc, LLVMInstructionGetDebugLoc(call));
   unsigned byval = ir_attr_kind("byval");

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/checkpoint.h"
 #include "analysis/unwritten.h"
 #include "ir/diag.h"
 #include "ir/ir.h"
@@ -118,7 +119,7 @@ int rev_lower_request(AdModule *ad, const Request *r) {
       rt_call(b, "__parad_rt_tape_mark_peak", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
       LLVMValueRef seed = ret_active ? ir_const_fp(adj_type(rt), 1.0) : NULL;
       LLVMValueRef grads = LLVMBuildCall2(b, LLVMGlobalGetValueType(pair.rev), pair.rev, &seed, seed ? 1 : 0, "");
-      vec_push(&ad->adjoint_entries, grads);
+      if (!checkpoint_is_runner(LLVMGetBasicBlockParent(LLVMGetInstructionParent(grads)))) vec_push(&ad->adjoint_entries, grads);
       rt_call(b, "__parad_rt_tape_end", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
       errors += !deliver(ad, b, r, grads, &result);
     } else {
@@ -149,7 +150,7 @@ int rev_lower_request(AdModule *ad, const Request *r) {
     if (r->tape_indirect) tape = LLVMBuildLoad2(b, ptr, tape, "tape");
     rt_call(b, "__parad_rt_tape_resume", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
     LLVMValueRef grads = LLVMBuildCall2(b, LLVMGlobalGetValueType(pair.rev), pair.rev, &dret, dret ? 1 : 0, "");
-    vec_push(&ad->adjoint_entries, grads);
+    if (!checkpoint_is_runner(LLVMGetBasicBlockParent(LLVMGetInstructionParent(grads)))) vec_push(&ad->adjoint_entries, grads);
     rt_call(b, "__parad_rt_tape_end", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
     errors += !deliver(ad, b, r, grads, &result);
   }
