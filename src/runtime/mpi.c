@@ -544,8 +544,8 @@ int __parad_mpi_fwd_MPI_Allreduce(const void *sb, void *rb, int n, MPI_Datatype 
  * collective of its own there, which ranks completing their requests in different orders would mismatch. */
 static int sum_only(MPI_Op op, const char *call) {
   if (op != MPI_SUM)
-    die("%s with active data and an operation other than MPI_SUM: Parad differentiates non-blocking reductions "
-        "that sum (the blocking MPI_Allreduce and MPI_Reduce also take MAX, MIN and PROD)", call);
+    die("%s with active data and an operation other than MPI_SUM: Parad differentiates non-blocking reductions and "
+        "prefix sums (Scan, Exscan) that sum (the blocking MPI_Allreduce and MPI_Reduce also take MAX, MIN and PROD)", call);
   return 1;
 }
 
@@ -579,6 +579,37 @@ int __parad_mpi_fwd_MPI_Ireduce(const void *sb, void *rb, int n, MPI_Datatype t,
                                 MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
   (void)rl;
   return fwd_ireduce(sb, rb, n, t, op, root, comm, req, dsb, sl, drb, "MPI_Ireduce");
+}
+
+/* ---- prefix sums: MPI_Scan (over ranks 0..r) and MPI_Exscan (over ranks 0..r-1; rank 0's result undefined) ----
+ * Forward mode scans the tangents as the values. The adjoint of rank r's contribution is the sum of the
+ * result's adjoints over the ranks that include it: all ranks from r on (Scan), or after r (Exscan): the
+ * total of the adjoints less an exclusive (Scan) or inclusive (Exscan) prefix of them. Sums only. */
+static int fwd_scan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, void *dsb, const void *sl,
+                    void *drb, int exclusive, const char *call) {
+  Shape s = shape_of(t, sl);
+  int rc = exclusive ? MPI_Exscan(sb, rb, n, t, op, comm) : MPI_Scan(sb, rb, n, t, op, comm);
+  if (!reduces_floats(&s, dsb || drb, call) || !sum_only(op, call)) return rc;
+  Floats f = floats_of(&s, 0, n, call);
+  Reals dx = reals_get(sb == MPI_IN_PLACE ? drb : dsb, &f), dy = reals_get(NULL, &f);
+  if (exclusive) MPI_Exscan(dx.v, dy.v, (int)dx.n, dx.type, MPI_SUM, comm);
+  else MPI_Scan(dx.v, dy.v, (int)dx.n, dx.type, MPI_SUM, comm);
+  if (!exclusive || comm_rank(comm) > 0) reals_put(drb, &f, &dy, 0);
+  free(dx.v), free(dy.v);
+  floats_free(&f);
+  return rc;
+}
+
+int __parad_mpi_fwd_MPI_Scan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, void *dsb,
+                             const void *sl, void *drb, const void *rl) {
+  (void)rl;
+  return fwd_scan(sb, rb, n, t, op, comm, dsb, sl, drb, 0, "MPI_Scan");
+}
+
+int __parad_mpi_fwd_MPI_Exscan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, void *dsb,
+                               const void *sl, void *drb, const void *rl) {
+  (void)rl;
+  return fwd_scan(sb, rb, n, t, op, comm, dsb, sl, drb, 1, "MPI_Exscan");
 }
 
 /* The extent in elements of a v-collective's root buffer. */
@@ -911,6 +942,64 @@ void __parad_mpi_rev_MPI_Irecv(Record *r) {
   clear(&r->sh2, r->shadow2, 0, r->count, "MPI_Irecv");
   release(r);
 }
+
+static Record *aug_scan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, void *dsb,
+                        const void *sl, void *drb, int exclusive, const char *call) {
+  Shape s = shape_of(t, sl);
+  Record *r = NULL;
+  if (reduces_floats(&s, dsb || drb, call) && sum_only(op, call)) {
+    r = record(REV_OTHER);
+    keep(r, &s, NULL);
+    r->in_place = sb == MPI_IN_PLACE;
+    r->shadow = dsb, r->shadow2 = drb, r->count = n, r->comm = comm, r->vform = exclusive;
+  }
+  if (exclusive) MPI_Exscan(sb, rb, n, t, op, comm);
+  else MPI_Scan(sb, rb, n, t, op, comm);
+  return r;
+}
+
+static void rev_scan(Record *r, const char *call) {
+  if (!r) return;
+  int exclusive = r->vform, first = comm_rank(r->comm) == 0;
+  Floats f = floats_of(&r->sh, 0, r->count, call);
+  /* Exscan's result on rank 0 is undefined: nothing of it goes back */
+  Reals dy = reals_get(exclusive && first ? NULL : r->shadow2, &f), total = reals_get(NULL, &f), prefix = reals_get(NULL, &f);
+  MPI_Request q[2];
+  MPI_Iallreduce(dy.v, total.v, (int)dy.n, dy.type, MPI_SUM, r->comm, &q[0]);
+  if (exclusive) MPI_Iscan(dy.v, prefix.v, (int)dy.n, dy.type, MPI_SUM, r->comm, &q[1]);
+  else MPI_Iexscan(dy.v, prefix.v, (int)dy.n, dy.type, MPI_SUM, r->comm, &q[1]);
+  finish(&q[0], NULL, call, -1);
+  finish(&q[1], NULL, call, -1);
+  for (size_t i = 0; i < total.n; i++) { /* Exscan's prefix on rank 0 is undefined: nothing comes before it */
+    if (total.k == 8) ((double *)total.v)[i] -= !exclusive && first ? 0 : ((double *)prefix.v)[i];
+    else ((float *)total.v)[i] -= !exclusive && first ? 0 : ((float *)prefix.v)[i];
+  }
+  if (r->in_place) {
+    reals_put(r->shadow2, &f, &total, 0);
+  } else {
+    floats_zero(r->shadow2, &f);
+    reals_put(r->shadow, &f, &total, 1);
+  }
+  free(dy.v), free(total.v), free(prefix.v);
+  floats_free(&f);
+  release(r);
+}
+
+Record *__parad_mpi_aug_MPI_Scan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, void *dsb,
+                                 const void *sl, void *drb, const void *rl) {
+  (void)rl;
+  return aug_scan(sb, rb, n, t, op, comm, dsb, sl, drb, 0, "MPI_Scan");
+}
+
+void __parad_mpi_rev_MPI_Scan(Record *r) { rev_scan(r, "MPI_Scan"); }
+
+Record *__parad_mpi_aug_MPI_Exscan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, void *dsb,
+                                   const void *sl, void *drb, const void *rl) {
+  (void)rl;
+  return aug_scan(sb, rb, n, t, op, comm, dsb, sl, drb, 1, "MPI_Exscan");
+}
+
+void __parad_mpi_rev_MPI_Exscan(Record *r) { rev_scan(r, "MPI_Exscan"); }
 
 /* The reverse of a non-blocking sum: the adjoint of the blocking one, its communication started by the
  * adjoint of the wait and finished here, where the program started the reduction. */
