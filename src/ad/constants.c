@@ -11,6 +11,12 @@
 
 static LLVMValueRef stripped(LLVMValueRef v) { return v ? ir_strip_pointer_casts(v) : NULL; }
 
+#define REACHED "parad-reached" /* a function a derivative request reaches (ad_mark_reached) */
+
+static bool reached(LLVMValueRef fn) {
+  return LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, REACHED, strlen(REACHED)) != NULL;
+}
+
 static bool constant_global(LLVMValueRef g) {
   return LLVMIsAGlobalVariable(g) && LLVMIsGlobalConstant(g) && LLVMGetInitializer(g) && !LLVMIsExternallyInitialized(g);
 }
@@ -25,13 +31,93 @@ bool ad_is_reverse_sweep(LLVMValueRef fn) {
   return fn && LLVMIsAFunction(fn) && !strncmp(LLVMGetValueName(fn), "reverse.", 8); /* no C name has a dot */
 }
 
-bool ad_is_mutable_global_with_shadow(LLVMValueRef g) {
-  g = stripped(g);
+/* While derivatives are generated (ad_mark_reached), the globals found to have a shadow: the decision is
+ * made once, before generated functions (which copy their originals' attributes) use the globals too. */
+static ValueList decided;
+static bool deciding;
+
+static bool in_list(const ValueList *l, LLVMValueRef v) {
+  for (size_t i = 0; i < l->len; i++)
+    if (l->data[i] == v) return true;
+  return false;
+}
+
+static bool eligible(LLVMValueRef g) {
   if (!g || !LLVMIsAGlobalVariable(g) || LLVMIsGlobalConstant(g) || !LLVMGetInitializer(g) || LLVMIsExternallyInitialized(g) ||
       LLVMIsThreadLocal(g) || registered_inactive_memory(g))
     return false;
   LLVMTypeRef t = LLVMGlobalGetValueType(g);
   return ir_contains_fp(t) && !ir_contains_ptr(t);
+}
+
+/* The one function a derivative reaches (ad_mark_reached) whose instructions use v (through constant
+ * addresses into it), else NULL (none, or several: *several set). */
+static LLVMValueRef user_function(LLVMValueRef v, bool *several) {
+  LLVMValueRef found = NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u && !*several; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u), fn = NULL;
+    if (LLVMIsAInstruction(user)) fn = LLVMGetInstructionParent(user) ? LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)) : NULL;
+    else if (LLVMIsAConstantExpr(user)) fn = user_function(user, several);
+    else *several = true; /* a global's initializer holds its address */
+    if (fn && !reached(fn)) fn = NULL; /* the program's own calls (a test's finite differences) */
+    if (fn && found && fn != found) *several = true;
+    if (fn) found = fn;
+  }
+  return *several ? NULL : found;
+}
+
+void ad_mark_reached(LLVMModuleRef m, bool set) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  decided.len = 0;
+  deciding = set;
+  if (!set) {
+    vec_free(&decided);
+    return;
+  }
+  ValueList stack = {0};
+  bool indirect = false;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) /* the requests' functions */
+    if (LLVMIsDeclaration(f) && !strncmp(LLVMGetValueName(f), "__parad.request.", 16))
+      for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u))
+        for (unsigned i = 0, n = ir_is_call(LLVMGetUser(u)) ? ir_num_call_args(LLVMGetUser(u)) : 0; i < n; i++) {
+          LLVMValueRef a = ir_strip_pointer_casts(LLVMGetArgOperand(LLVMGetUser(u), i));
+          if (LLVMIsAFunction(a)) vec_push(&stack, a);
+        }
+  while (stack.len) { /* and every function their code names: callees, regions' and tasks' functions */
+    LLVMValueRef f = stack.data[--stack.len];
+    if (LLVMIsDeclaration(f) || reached(f)) continue;
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(c, REACHED, strlen(REACHED), "", 0));
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+        indirect |= ir_is_call_site(i) && !ir_called_function(i);
+        for (unsigned k = 0, n = (unsigned)LLVMGetNumOperands(i); k < n; k++) {
+          LLVMValueRef op = LLVMGetOperand(i, k);
+          if (op && LLVMIsAConstantExpr(op)) op = ir_strip_pointer_casts(op);
+          if (op && LLVMIsAFunction(op)) vec_push(&stack, op);
+        }
+      }
+    if (indirect) { /* through a pointer: any function whose address is taken */
+      indirect = false;
+      for (LLVMValueRef g = LLVMGetFirstFunction(m); g; g = LLVMGetNextFunction(g))
+        if (LLVMGetFirstUse(g)) vec_push(&stack, g);
+    }
+  }
+  vec_free(&stack);
+  /* used by one function a derivative reaches: a call carries a derivative through its arguments and
+     result, not through a global its callee reads or writes (a call without active arguments is not
+     differentiated) */
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+    bool several = false;
+    if (eligible(g) && (user_function(g, &several), !several)) vec_push(&decided, g);
+  }
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, REACHED, strlen(REACHED));
+}
+
+bool ad_is_mutable_global_with_shadow(LLVMValueRef g) {
+  g = stripped(g);
+  /* before the decision (a checkpointed loop's notes): every eligible global, which refuses more */
+  return eligible(g) && (!deciding || in_list(&decided, g));
 }
 
 /* Whether a float stored may carry a derivative: not a constant, nor made of constants and integers (a

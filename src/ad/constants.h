@@ -7,11 +7,13 @@
  *                      adds adjoints into it, which are dropped (a global of its own);
  *   a constant address into either (a getelementptr) is the same address in the shadow.
  *   the runtime's current tape has its tangent twin (forward mode over reverse mode, runtime/tape.h).
- *   a mutable global of floats (and integers: no pointers), a program's workspace or accumulator, gets a
- *                      shadow global of its own per mode, "tangents" or "adjoints", zero at every
- *                      derivative's entry: the global's value there is state, not an input the request
- *                      differentiates (ad_zero_global_shadows).
- * Anything else (a mutable global holding pointers, thread-local, registered inactive) has none: NULL.
+ *   a mutable global of floats (and integers: no pointers) that one function a derivative reaches uses
+ *                      (the program's own calls elsewhere do not count), a program's workspace
+ *                      or accumulator, gets a shadow global of its own per mode, "tangents" or "adjoints",
+ *                      zero at every derivative's entry: the global's value there is state, not an input the
+ *                      request differentiates (ad_zero_global_shadows).
+ * Anything else (a mutable global holding pointers, used by several functions, thread-local, registered
+ * inactive) has none: NULL.
  *
  * And a stand-in: a pointer without a shadow that a select or phi chooses against one with a shadow,
  * where the choice is only loaded from (`i > 0 ? u[i-1] : bc[0]` becomes, optimised, a load from a
@@ -37,6 +39,8 @@ typedef enum { SHADOW_READ, SHADOW_ADD } ShadowUse;
 
 /* Its shadow, made in v's module on first use; NULL when it has none. */
 LLVMValueRef ad_constant_shadow(LLVMValueRef v, ShadowUse use);
+/* Marks (set) the functions a derivative request of m reaches, for the rule above, or unmarks them. */
+void ad_mark_reached(LLVMModuleRef m, bool set);
 /* A mutable global that has a shadow (above). */
 bool ad_is_mutable_global_with_shadow(LLVMValueRef g);
 /* Whether the program may put active data into such a global: a store of floats that are not made of

@@ -25,6 +25,7 @@
 #include <llvm-c/DebugInfo.h>
 #include <llvm-c/Target.h>
 
+#include "ad/constants.h"
 #include "analysis/dependence.h"
 #include "analysis/memtype.h"
 #include "omp/omp.h"
@@ -201,6 +202,9 @@ static LLVMValueRef root_of(LLVMValueRef p) {
 /* An object the function reaches the same way on every thread: a parameter (a shared variable's
  * address), a pointer read from one (a shared array), a global. */
 static bool direct_root(RevGen *g, LLVMValueRef r) {
+  /* a global holding derivatives has its shadow in a global of its own (ad/constants.h), which the
+     ranges and buffers here do not follow: such a region adds its adjoints atomically */
+  if (ad_is_mutable_global_with_shadow(r)) return false;
   if (LLVMIsAArgument(r) || LLVMIsAGlobalVariable(r)) return true;
   if (!LLVMIsALoadInst(r) || !cfg_runs_once(&g->cfg, LLVMGetInstructionParent(r))) return false;
   LLVMValueRef from = root_of(LLVMGetOperand(r, 0));

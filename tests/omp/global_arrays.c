@@ -1,6 +1,8 @@
-// Global arrays in parallel regions, both modes: a worksharing loop fills a file-scope array (u), a second
-// reads its neighbours into another (v: a stencil over shared globals), and every thread adds into a
-// global accumulator under an atomic update (total). The globals' shadows are shared like the globals.
+// Global arrays in a parallel region, both modes: a worksharing loop fills a file-scope array (u), a second
+// reads its neighbours into another (v: a stencil over shared globals), and every thread adds into the
+// region's reduction (total). The globals are used by the region's function only; their shadows are shared
+// like the globals. A global both the region and the function around it use is still refused
+// (tests/diag/global_across_functions.c).
 //   u_i = x_i^2, v_i = u_{i-1} + 2 u_i + u_{i+1} (ends: 0 outside), total = sum_i v_i x_i
 //   dtotal/dx_k = v_k + 2 x_k (x_{k-1} + 2 x_k + x_{k+1})   (x_{-1} = x_N = 0)
 // Gradient and tangents along each unit direction against the analytic derivative (1e-12), called twice
@@ -13,21 +15,18 @@ double __parad_autodiff(void *, ...);
 double __parad_fwddiff(void *, ...);
 
 enum { N = 40 };
-static double u[N], v[N], total;
+static double u[N], v[N];
 
 static double f(const double *x) {
-  total = 0;
-#pragma omp parallel
+  double total = 0;
+#pragma omp parallel reduction(+ : total)
   {
 #pragma omp for
     for (int i = 0; i < N; i++) u[i] = x[i] * x[i];
 #pragma omp for
     for (int i = 0; i < N; i++) v[i] = (i > 0 ? u[i - 1] : 0) + 2 * u[i] + (i < N - 1 ? u[i + 1] : 0);
 #pragma omp for
-    for (int i = 0; i < N; i++) {
-#pragma omp atomic
-      total += v[i] * x[i];
-    }
+    for (int i = 0; i < N; i++) total += v[i] * x[i];
   }
   return total;
 }

@@ -1,9 +1,10 @@
 // Mutable global variables holding active data, as older C codes keep their workspace: a file-scope
 // array written and read back (`work`), a scalar accumulator (`energy`), a static array inside a function
 // (`history`), a global struct of doubles and an int (`state`), and an array whose value on entry is the
-// previous call's (`carry`: state, not an input); `work` is filled by a callee (`fill`) and read by its
-// caller. Each gets a shadow global per mode, zero at every derivative's entry. They were refused ("Parad
-// gives globals no shadow").
+// previous call's (`carry`: state, not an input). Each is used by one function the derivative reaches (the
+// test's own reads in main do not count) and gets a shadow global per mode, zero at every derivative's
+// entry. They were refused ("Parad gives globals no shadow"). A global that a callee writes and its caller
+// reads is still refused: tests/diag/global_across_functions.c.
 //   work_i = sin x_i, work_i += work_{i-1} / 2 (i = 1..N-1); energy = sum_i x_i work_i;
 //   history_k = x_k^2 (k < 3); state.a = x_0 x_1, state.b = history_2 + energy; carry_i = x_i (after it is read)
 //   f(x) = work_{N-1} + energy + state.a state.b + sum_i carry_i (old) x_i + history_0 history_1.
@@ -37,13 +38,8 @@ static void record(const double *x, double *out) {
   out[0] = history[0] * history[1], out[1] = history[2];
 }
 
-/* a callee writes the global its caller reads */
-__attribute__((noinline)) static void fill(const double *x) {
-  for (int i = 0; i < N; i++) work[i] = sin(x[i]);
-}
-
 __attribute__((noinline)) static double f(const double *x) {
-  fill(x);
+  for (int i = 0; i < N; i++) work[i] = sin(x[i]);
   for (int i = 1; i < N; i++) work[i] += work[i - 1] / 2;
   energy = 0;
   for (int i = 0; i < N; i++) energy += x[i] * work[i];
