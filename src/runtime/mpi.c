@@ -125,7 +125,7 @@ typedef struct Record {
   Shape sh, sh2;                     /* the datatypes of the send side and of the receive side */
   MPI_Comm comm;
   int count, count2, peer, tag, peer2, tag2, root, in_place;
-  int vform;                         /* Gatherv, Scatterv */
+  int vform;                         /* Gatherv, Scatterv; an exclusive scan (Exscan) */
   int started;                       /* the adjoint of its wait started the transposed communication */
   void *shadow, *shadow2;            /* the send buffer's and the receive buffer's shadows */
   void *value;                       /* forward Irecv: the user's buffer */
@@ -943,15 +943,22 @@ void __parad_mpi_rev_MPI_Irecv(Record *r) {
   release(r);
 }
 
+/* The record of a sum's adjoint (a scan's, a non-blocking reduction's). */
+static Record *sum_record(int kind, const Shape *s, const void *sb, void *dsb, void *drb, int n, int root, MPI_Comm comm) {
+  Record *r = record(kind);
+  keep(r, s, NULL);
+  r->in_place = sb == MPI_IN_PLACE;
+  r->shadow = dsb, r->shadow2 = drb, r->count = n, r->root = root, r->comm = comm;
+  return r;
+}
+
 static Record *aug_scan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, void *dsb,
                         const void *sl, void *drb, int exclusive, const char *call) {
   Shape s = shape_of(t, sl);
   Record *r = NULL;
   if (reduces_floats(&s, dsb || drb, call) && sum_only(op, call)) {
-    r = record(REV_OTHER);
-    keep(r, &s, NULL);
-    r->in_place = sb == MPI_IN_PLACE;
-    r->shadow = dsb, r->shadow2 = drb, r->count = n, r->comm = comm, r->vform = exclusive;
+    r = sum_record(REV_OTHER, &s, sb, dsb, drb, n, -1, comm);
+    r->vform = exclusive;
   }
   if (exclusive) MPI_Exscan(sb, rb, n, t, op, comm);
   else MPI_Scan(sb, rb, n, t, op, comm);
@@ -1007,12 +1014,7 @@ static Record *aug_ireduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_
                            MPI_Request *req, void *dsb, const void *sl, void *drb, const char *call) {
   Shape s = shape_of(t, sl);
   Record *r = NULL;
-  if (reduces_floats(&s, dsb || drb, call) && sum_only(op, call)) {
-    r = record(REV_IREDUCE);
-    keep(r, &s, NULL);
-    r->in_place = sb == MPI_IN_PLACE;
-    r->shadow = dsb, r->shadow2 = drb, r->count = n, r->root = root, r->comm = comm;
-  }
+  if (reduces_floats(&s, dsb || drb, call) && sum_only(op, call)) r = sum_record(REV_IREDUCE, &s, sb, dsb, drb, n, root, comm);
   if (root < 0) MPI_Iallreduce(sb, rb, n, t, op, comm, req);
   else MPI_Ireduce(sb, rb, n, t, op, root, comm, req);
   if (r) remember(*req, r);
