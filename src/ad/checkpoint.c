@@ -120,6 +120,8 @@ static int var_index(const Loop *l, LLVMValueRef a) {
 static bool written_before_read(const Loop *l, LLVMValueRef v) {
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef load = LLVMGetUser(u);
+    /* a call the slot is handed to (an inner checkpointed loop that swaps it) reads it first */
+    if (ir_is_call(load) && !LLVMIsAIntrinsicInst(load) && in_loop(l, LLVMGetInstructionParent(load))) return false;
     if (!LLVMIsALoadInst(load) || !in_loop(l, LLVMGetInstructionParent(load))) continue;
     bool stored = false;
     for (LLVMValueRef i = LLVMGetPreviousInstruction(load); i && !stored; i = LLVMGetPreviousInstruction(i))
