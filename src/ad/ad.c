@@ -322,7 +322,7 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
   AdModule ad = {.mod = m, .ctx = LLVMGetModuleContext(m), .count_updates = getenv("PARAD_COUNT_UPDATES") != NULL};
   int before = diag_error_count();
   if (checkpoint_check_copies(m)) return diag_error_count() - before;
-  ad_mark_reached(m, true); /* which uses of a global count (ad/constants.h) */
+  ad_global_shadows_begin(m); /* which globals have shadows (ad/constants.h) */
   ValueList pending = {0}, later = {0}, tried = {0};
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (LLVMIsDeclaration(f) && !strncmp(LLVMGetValueName(f), REQUEST_PREFIX, strlen(REQUEST_PREFIX)))
@@ -370,7 +370,7 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
   for (size_t i = 0; i < ad.adjoint_entries.len; i++) ad_zero_global_shadows(m, ad.adjoint_entries.data[i], SHADOW_ADD);
   vec_free(&ad.tangent_entries);
   vec_free(&ad.adjoint_entries);
-  ad_mark_reached(m, false);
+  ad_global_shadows_end();
   ad_body_drop(&ad);
   ad_iter_lower(m);
   checkpoint_lower_notes(m);

@@ -7,15 +7,10 @@
 #include <llvm-c/Target.h>
 
 #include "ad/registered.h"
+#include "ad/request.h"
 #include "ir/ir.h"
 
 static LLVMValueRef stripped(LLVMValueRef v) { return v ? ir_strip_pointer_casts(v) : NULL; }
-
-#define REACHED "parad-reached" /* a function a derivative request reaches (ad_mark_reached) */
-
-static bool reached(LLVMValueRef fn) {
-  return LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, REACHED, strlen(REACHED)) != NULL;
-}
 
 static bool constant_global(LLVMValueRef g) {
   return LLVMIsAGlobalVariable(g) && LLVMIsGlobalConstant(g) && LLVMGetInitializer(g) && !LLVMIsExternallyInitialized(g);
@@ -31,9 +26,9 @@ bool ad_is_reverse_sweep(LLVMValueRef fn) {
   return fn && LLVMIsAFunction(fn) && !strncmp(LLVMGetValueName(fn), "reverse.", 8); /* no C name has a dot */
 }
 
-/* While derivatives are generated (ad_mark_reached), the globals found to have a shadow: the decision is
- * made once, before generated functions (which copy their originals' attributes) use the globals too. */
-static ValueList decided;
+/* While derivatives are generated (ad_global_shadows_begin), the globals found to have a shadow, and the
+ * shadows made of them, per use: decided once, before the generated functions use the globals too. */
+static ValueList decided, made[2];
 static bool deciding;
 
 static bool in_list(const ValueList *l, LLVMValueRef v) {
@@ -50,43 +45,38 @@ static bool eligible(LLVMValueRef g) {
   return ir_contains_fp(t) && !ir_contains_ptr(t);
 }
 
-/* The one function a derivative reaches (ad_mark_reached) whose instructions use v (through constant
- * addresses into it), else NULL (none, or several: *several set). */
-static LLVMValueRef user_function(LLVMValueRef v, bool *several) {
+/* The one function of `reached` whose instructions use v (through constant addresses into it), else NULL
+ * (none, or several: *several set). */
+static LLVMValueRef user_function(LLVMValueRef v, const ValueMap *reached, bool *several) {
   LLVMValueRef found = NULL;
   for (LLVMUseRef u = LLVMGetFirstUse(v); u && !*several; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u), fn = NULL;
     if (LLVMIsAInstruction(user)) fn = LLVMGetInstructionParent(user) ? LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)) : NULL;
-    else if (LLVMIsAConstantExpr(user)) fn = user_function(user, several);
+    else if (LLVMIsAConstantExpr(user)) fn = user_function(user, reached, several);
     else *several = true; /* a global's initializer holds its address */
-    if (fn && !reached(fn)) fn = NULL; /* the program's own calls (a test's finite differences) */
+    if (fn && !vmap_has(reached, fn)) fn = NULL; /* the program's own calls (a test's finite differences) */
     if (fn && found && fn != found) *several = true;
     if (fn) found = fn;
   }
   return *several ? NULL : found;
 }
 
-void ad_mark_reached(LLVMModuleRef m, bool set) {
-  LLVMContextRef c = LLVMGetModuleContext(m);
-  decided.len = 0;
-  deciding = set;
-  if (!set) {
-    vec_free(&decided);
-    return;
-  }
+/* The functions m's requests reach: theirs, and every function their code names (callees, regions' and
+ * tasks' functions; through a pointer, any whose address is taken). */
+static void find_reached(LLVMModuleRef m, ValueMap *reached) {
   ValueList stack = {0};
   bool indirect = false;
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) /* the requests' functions */
-    if (LLVMIsDeclaration(f) && !strncmp(LLVMGetValueName(f), "__parad.request.", 16))
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (LLVMIsDeclaration(f) && !strncmp(LLVMGetValueName(f), REQUEST_PREFIX, strlen(REQUEST_PREFIX)))
       for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u))
         for (unsigned i = 0, n = ir_is_call(LLVMGetUser(u)) ? ir_num_call_args(LLVMGetUser(u)) : 0; i < n; i++) {
           LLVMValueRef a = ir_strip_pointer_casts(LLVMGetArgOperand(LLVMGetUser(u), i));
           if (LLVMIsAFunction(a)) vec_push(&stack, a);
         }
-  while (stack.len) { /* and every function their code names: callees, regions' and tasks' functions */
+  while (stack.len) {
     LLVMValueRef f = stack.data[--stack.len];
-    if (LLVMIsDeclaration(f) || reached(f)) continue;
-    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(c, REACHED, strlen(REACHED), "", 0));
+    if (LLVMIsDeclaration(f) || vmap_has(reached, f)) continue;
+    vmap_put(reached, f, f);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
         indirect |= ir_is_call_site(i) && !ir_called_function(i);
@@ -96,22 +86,35 @@ void ad_mark_reached(LLVMModuleRef m, bool set) {
           if (op && LLVMIsAFunction(op)) vec_push(&stack, op);
         }
       }
-    if (indirect) { /* through a pointer: any function whose address is taken */
+    if (indirect) {
       indirect = false;
       for (LLVMValueRef g = LLVMGetFirstFunction(m); g; g = LLVMGetNextFunction(g))
         if (LLVMGetFirstUse(g)) vec_push(&stack, g);
     }
   }
   vec_free(&stack);
+}
+
+void ad_global_shadows_begin(LLVMModuleRef m) {
+  ValueMap reached;
+  vmap_init(&reached);
+  find_reached(m, &reached);
   /* used by one function a derivative reaches: a call carries a derivative through its arguments and
      result, not through a global its callee reads or writes (a call without active arguments is not
      differentiated) */
   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
     bool several = false;
-    if (eligible(g) && (user_function(g, &several), !several)) vec_push(&decided, g);
+    if (eligible(g) && (user_function(g, &reached, &several), !several)) vec_push(&decided, g);
   }
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-    LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, REACHED, strlen(REACHED));
+  vmap_free(&reached);
+  deciding = true;
+}
+
+void ad_global_shadows_end(void) {
+  vec_free(&decided);
+  vec_free(&made[0]);
+  vec_free(&made[1]);
+  deciding = false;
 }
 
 bool ad_is_mutable_global_with_shadow(LLVMValueRef g) {
@@ -239,6 +242,7 @@ LLVMValueRef ad_constant_shadow(LLVMValueRef v, ShadowUse use) {
       LLVMSetLinkage(s, LLVMInternalLinkage);
       LLVMSetAlignment(s, LLVMGetAlignment(v));
       LLVMSetInitializer(s, LLVMConstNull(t));
+      vec_push(&made[use == SHADOW_ADD], s);
     }
     free(name);
     return s;
@@ -313,20 +317,14 @@ LLVMValueRef ad_stand_in_shadow(LLVMValueRef choice, LLVMValueRef operand, Shado
   return zeros(m, use);
 }
 
-/* The shadows of mutable globals made so far: named after their global, "tangents" or "adjoints". */
-static bool global_shadow_of_use(LLVMValueRef g, ShadowUse use) {
-  const char *name = LLVMGetValueName(g), *tail = use == SHADOW_READ ? ".parad.tangents" : ".parad.adjoints";
-  size_t n = strlen(name), k = strlen(tail);
-  return LLVMIsAGlobalVariable(g) && !LLVMIsGlobalConstant(g) && n > k && !strcmp(name + n - k, tail);
-}
-
 void ad_zero_global_shadows(LLVMModuleRef m, LLVMValueRef before, ShadowUse use) {
   LLVMContextRef c = LLVMGetModuleContext(m);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
   LLVMPositionBuilderBefore(b, before);
-  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
-    if (global_shadow_of_use(g, use))
-      LLVMBuildMemSet(b, g, LLVMConstInt(LLVMInt8TypeInContext(c), 0, 0),
-                      LLVMConstInt(LLVMInt64TypeInContext(c), ir_type_size(m, LLVMGlobalGetValueType(g)), 0), LLVMGetAlignment(g));
+  const ValueList *l = &made[use == SHADOW_ADD];
+  for (size_t i = 0; i < l->len; i++)
+    LLVMBuildMemSet(b, l->data[i], LLVMConstInt(LLVMInt8TypeInContext(c), 0, 0),
+                    LLVMConstInt(LLVMInt64TypeInContext(c), ir_type_size(m, LLVMGlobalGetValueType(l->data[i])), 0),
+                    LLVMGetAlignment(l->data[i]));
   LLVMDisposeBuilder(b);
 }

@@ -39,17 +39,19 @@ typedef enum { SHADOW_READ, SHADOW_ADD } ShadowUse;
 
 /* Its shadow, made in v's module on first use; NULL when it has none. */
 LLVMValueRef ad_constant_shadow(LLVMValueRef v, ShadowUse use);
-/* Marks (set) the functions a derivative request of m reaches, for the rule above, or unmarks them. */
-void ad_mark_reached(LLVMModuleRef m, bool set);
+/* Around generating m's derivatives: begin decides which mutable globals have a shadow (the rule above,
+ * over the functions m's requests reach); end forgets it. Before begin, every eligible global counts (a
+ * checkpointed loop's notes: which refuses more). */
+void ad_global_shadows_begin(LLVMModuleRef m);
+void ad_global_shadows_end(void);
 /* A mutable global that has a shadow (above). */
 bool ad_is_mutable_global_with_shadow(LLVMValueRef g);
 /* Whether the program may put active data into such a global: a store of floats that are not made of
- * constants (and integers) into it, or its address going anywhere but a load's or store's address. Its shadow then holds derivatives
- * across functions (written in a parallel region, read after it; written by a callee), so every function's
- * activity starts with it shadowed; a global only read, or given constants (coefficients), stays constant. */
+ * constants (and integers) into it, or its address going anywhere but a load's or store's address (a
+ * global only read, or given constants, does not). A checkpointed loop's steps may not touch one. */
 bool ad_global_may_hold_active(LLVMValueRef g);
 /* Before `before` (a derivative's call where a request was), every shadow of a mutable global made for
- * `use` set to zero: called once every derivative is generated. */
+ * `use` set to zero: called once every derivative is generated, before end. */
 void ad_zero_global_shadows(LLVMModuleRef m, LLVMValueRef before, ShadowUse use);
 /* The stand-in shadow of operand, a pointer without one, of the select or phi `choice`, when the choice
  * is only loaded from (floats, 64 bytes at most); NULL otherwise. */

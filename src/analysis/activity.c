@@ -33,16 +33,7 @@ struct Activity {
 
 struct ActivityCache {
   VEC(Activity *) list;
-  ValueList written_globals; /* mutable globals with shadows that may hold active data (ad_global_may_hold_active):
-                                shadowed from the start in every function's analysis */
-  bool globals_found;
 };
-
-static void find_written_globals(AdModule *ad, ActivityCache *c) {
-  c->globals_found = true;
-  for (LLVMValueRef g = LLVMGetFirstGlobal(ad->mod); g; g = LLVMGetNextGlobal(g))
-    if (ad_global_may_hold_active(g)) vec_push(&c->written_globals, g);
-}
 
 static unsigned flags_of(const Activity *a, LLVMValueRef v) {
   unsigned f = (unsigned)(uintptr_t)vmap_get(&a->flags, v);
@@ -485,8 +476,6 @@ const Activity *activity_get(AdModule *ad, LLVMValueRef fn, const char *pattern)
   a->pattern = xstrdup(pattern);
   vmap_init(&a->flags);
   vec_push(&c->list, a);
-  if (!c->globals_found) find_written_globals(ad, c);
-  for (size_t i = 0; i < c->written_globals.len; i++) add_flags(a, c->written_globals.data[i], SHADOWED);
   analyse(ad, a);
   a->done = true;
   return a;
@@ -501,7 +490,6 @@ void activity_cache_free(AdModule *ad) {
     free(c->list.data[i]);
   }
   vec_free(&c->list);
-  vec_free(&c->written_globals);
   free(c);
   ad->activity = NULL;
 }
