@@ -31,12 +31,6 @@ bool ad_is_reverse_sweep(LLVMValueRef fn) {
 static ValueList decided, made[2];
 static bool deciding;
 
-static bool in_list(const ValueList *l, LLVMValueRef v) {
-  for (size_t i = 0; i < l->len; i++)
-    if (l->data[i] == v) return true;
-  return false;
-}
-
 static bool eligible(LLVMValueRef g) {
   if (!g || !LLVMIsAGlobalVariable(g) || LLVMIsGlobalConstant(g) || !LLVMGetInitializer(g) || LLVMIsExternallyInitialized(g) ||
       LLVMIsThreadLocal(g) || registered_inactive_memory(g))
@@ -120,7 +114,7 @@ void ad_global_shadows_end(void) {
 bool ad_is_mutable_global_with_shadow(LLVMValueRef g) {
   g = stripped(g);
   /* before the decision (a checkpointed loop's notes): every eligible global, which refuses more */
-  return eligible(g) && (!deciding || in_list(&decided, g));
+  return eligible(g) && (!deciding || ir_list_has(&decided, g));
 }
 
 /* Whether a float stored may carry a derivative: not a constant, nor made of constants and integers (a

@@ -233,12 +233,6 @@ static DataKind of_access(LLVMValueRef inst, LLVMTypeRef t) {
   return DATA_MIXED;
 }
 
-static bool in_list(const ValueList *l, LLVMValueRef v) {
-  for (size_t i = 0; i < l->len; i++)
-    if (l->data[i] == v) return true;
-  return false;
-}
-
 /* A stack slot holding a pointer variable (at -O0 every local pointer lives in one). */
 static LLVMValueRef pointer_slot(LLVMValueRef slot) {
   slot = ir_strip_pointer_casts(slot);
@@ -246,7 +240,7 @@ static LLVMValueRef pointer_slot(LLVMValueRef slot) {
 }
 
 static bool add_new(ValueList *l, LLVMValueRef v) {
-  if (!v || in_list(l, v)) return false;
+  if (!v || ir_list_has(l, v)) return false;
   vec_push(l, v);
   return true;
 }
@@ -272,25 +266,25 @@ static void same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects, V
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
         if (LLVMIsAStoreInst(i) && ir_is_ptr(LLVMTypeOf(LLVMGetOperand(i, 0)))) {
           LLVMValueRef slot = pointer_slot(LLVMGetOperand(i, 1)), stored = root_of(LLVMGetOperand(i, 0));
-          if (slot && in_list(objects, stored)) changed |= add_new(&slots, slot);
-          if (slot && in_list(&slots, slot)) changed |= add_new(objects, stored);
+          if (slot && ir_list_has(objects, stored)) changed |= add_new(&slots, slot);
+          if (slot && ir_list_has(&slots, slot)) changed |= add_new(objects, stored);
           continue;
         }
         if (LLVMIsALoadInst(i) && ir_is_ptr(LLVMTypeOf(i))) {
           LLVMValueRef slot = pointer_slot(LLVMGetOperand(i, 0));
-          if (slot && in_list(objects, i)) changed |= add_new(&slots, slot);
-          if (slot && in_list(&slots, slot)) changed |= add_new(objects, i);
+          if (slot && ir_list_has(objects, i)) changed |= add_new(&slots, slot);
+          if (slot && ir_list_has(&slots, slot)) changed |= add_new(objects, i);
           continue;
         }
-        if (!ir_is_ptr(LLVMTypeOf(i)) || in_list(objects, i)) continue;
+        if (!ir_is_ptr(LLVMTypeOf(i)) || ir_list_has(objects, i)) continue;
         bool related = false;
         if (LLVMIsAPHINode(i)) {
           for (unsigned k = 0, n = LLVMCountIncoming(i); k < n && !related; k++)
-            related = in_list(objects, root_of(LLVMGetIncomingValue(i, k)));
+            related = ir_list_has(objects, root_of(LLVMGetIncomingValue(i, k)));
         } else if (LLVMIsASelectInst(i)) {
-          related = in_list(objects, root_of(LLVMGetOperand(i, 1))) || in_list(objects, root_of(LLVMGetOperand(i, 2)));
+          related = ir_list_has(objects, root_of(LLVMGetOperand(i, 1))) || ir_list_has(objects, root_of(LLVMGetOperand(i, 2)));
         } else if (ir_is_call(i) && !strcmp(ir_called_name(i), "realloc")) {
-          related = in_list(objects, root_of(LLVMGetArgOperand(i, 0)));
+          related = ir_list_has(objects, root_of(LLVMGetArgOperand(i, 0)));
         }
         if (related) changed |= add_new(objects, i);
       }
@@ -329,7 +323,7 @@ static LLVMTypeRef indexed_struct(LLVMValueRef fn, const ValueList *objects) {
   LLVMTypeRef found = NULL;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      if (!LLVMIsAGetElementPtrInst(i) || !in_list(objects, ir_strip_pointer_casts(LLVMGetOperand(i, 0)))) continue;
+      if (!LLVMIsAGetElementPtrInst(i) || !ir_list_has(objects, ir_strip_pointer_casts(LLVMGetOperand(i, 0)))) continue;
       LLVMTypeRef t = strip_arrays(LLVMGetGEPSourceElementType(i));
       if (LLVMGetTypeKind(t) != LLVMStructTypeKind) continue;
       if (found && found != t) return NULL;
@@ -385,7 +379,7 @@ static LLVMTypeRef object_type(LLVMValueRef fn, const ValueList *objects, int de
       LLVMValueRef callee = ir_is_call(i) ? ir_called_function(i) : NULL;
       if (!callee || LLVMIsDeclaration(callee) || callee == fn) continue;
       for (unsigned a = 0, n = ir_num_call_args(i); a < n && a < LLVMCountParams(callee); a++)
-        if (in_list(objects, ir_strip_pointer_casts(LLVMGetArgOperand(i, a))))
+        if (ir_list_has(objects, ir_strip_pointer_casts(LLVMGetArgOperand(i, a))))
           agree(&t, &conflict, pointee_type(LLVMGetParam(callee, a), depth + 1));
     }
   return conflict ? NULL : t;
@@ -460,7 +454,7 @@ static DataKind through_callees(LLVMValueRef fn, const ValueList *slots, bool fo
       LLVMValueRef callee = ir_is_call(i) ? ir_called_function(i) : NULL;
       if (!callee || LLVMIsDeclaration(callee) || callee == fn) continue;
       for (unsigned a = 0, n = ir_num_call_args(i); a < n && a < LLVMCountParams(callee); a++) {
-        if (!in_list(slots, ir_strip_pointer_casts(LLVMGetArgOperand(i, a)))) continue;
+        if (!ir_list_has(slots, ir_strip_pointer_casts(LLVMGetArgOperand(i, a)))) continue;
         LLVMValueRef param = LLVMGetParam(callee, a);
         for (LLVMUseRef u = LLVMGetFirstUse(param); u; u = LLVMGetNextUse(u)) {
           LLVMValueRef load = LLVMGetUser(u);
@@ -497,14 +491,14 @@ static DataKind accesses_kind(LLVMValueRef fn, const ValueList *objects, bool fo
       bool load = LLVMIsALoadInst(i), store = LLVMIsAStoreInst(i);
       if (load || store) {
         LLVMTypeRef t = LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i);
-        if (in_list(objects, root_of(LLVMGetOperand(i, store ? 1 : 0))) &&
+        if (ir_list_has(objects, root_of(LLVMGetOperand(i, store ? 1 : 0))) &&
             (!for_access || !ir_is_int(t) || from_tbaa(i) != MEMTYPE_UNKNOWN))
           k = merge(k, of_access(i, t));
-      } else if (element_arithmetic(i) && in_list(objects, ir_strip_pointer_casts(LLVMGetOperand(i, 0)))) {
+      } else if (element_arithmetic(i) && ir_list_has(objects, ir_strip_pointer_casts(LLVMGetOperand(i, 0)))) {
         k = merge(k, uniform_kind(LLVMGetGEPSourceElementType(i)));
       } else if (for_access && ir_is_call(i) && is_transfer(i)) {
         for (unsigned e = 0; e < 2; e++) {
-          if (!in_list(objects, root_of(LLVMGetArgOperand(i, e)))) continue;
+          if (!ir_list_has(objects, root_of(LLVMGetArgOperand(i, e)))) continue;
           LLVMValueRef other = LLVMGetArgOperand(i, 1 - e);
           LLVMTypeRef t = address_type(other);
           if (!t || uniform_kind(t) == DATA_UNKNOWN) t = pointee_type(other, 1);
@@ -785,13 +779,13 @@ static bool harmless_call(LLVMValueRef call) {
 static bool escapes(LLVMValueRef fn, const ValueList *objects, LLVMTypeRef typed) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      if (LLVMIsAStoreInst(i) && in_list(objects, root_of(LLVMGetOperand(i, 0))) && !pointer_slot(LLVMGetOperand(i, 1)))
+      if (LLVMIsAStoreInst(i) && ir_list_has(objects, root_of(LLVMGetOperand(i, 0))) && !pointer_slot(LLVMGetOperand(i, 1)))
         return true;
       if (!ir_is_call(i) || harmless_call(i)) continue;
       for (unsigned k = 0, n = ir_num_call_args(i); k < n; k++) {
         LLVMValueRef a = ir_strip_pointer_casts(LLVMGetArgOperand(i, k));
         if (typed && LLVMIsAGetElementPtrInst(a) && strip_arrays(LLVMGetGEPSourceElementType(a)) == typed) continue;
-        if (in_list(objects, root_of(a))) return true;
+        if (ir_list_has(objects, root_of(a))) return true;
       }
     }
   return false;
@@ -811,7 +805,7 @@ static bool uniform_layout(LLVMValueRef p, DataKind k, MemLayout *l) {
 static bool copied_into(LLVMValueRef fn, const ValueList *objects) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-      if (ir_is_call(i) && is_transfer(i) && in_list(objects, root_of(LLVMGetArgOperand(i, 0)))) return true;
+      if (ir_is_call(i) && is_transfer(i) && ir_list_has(objects, root_of(LLVMGetArgOperand(i, 0)))) return true;
   return false;
 }
 

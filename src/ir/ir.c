@@ -440,3 +440,9 @@ LLVMValueRef ir_address_integer(LLVMValueRef p) {
   }
   return NULL;
 }
+
+bool ir_list_has(const ValueList *l, LLVMValueRef v) {
+  for (size_t i = 0; i < l->len; i++)
+    if (l->data[i] == v) return true;
+  return false;
+}

@@ -10,6 +10,8 @@
 #include "ir/valuemap.h"
 
 typedef VEC(LLVMValueRef) ValueList;
+/* Whether v is in the list. */
+bool ir_list_has(const ValueList *l, LLVMValueRef v);
 
 /* ---- types ---- */
 bool ir_is_fp(LLVMTypeRef t);           /* half, float, double, x86_fp80, fp128 */
