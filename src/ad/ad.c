@@ -12,6 +12,7 @@
 #include "ad/registered.h"
 #include "ad/body.h"
 #include "ad/constants.h"
+#include "ad/global_shadows.h"
 #include "ad/checkpoint.h"
 #include "ad/checkpoint_auto.h"
 #include "ad/request.h"
@@ -322,7 +323,6 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
   AdModule ad = {.mod = m, .ctx = LLVMGetModuleContext(m), .count_updates = getenv("PARAD_COUNT_UPDATES") != NULL};
   int before = diag_error_count();
   if (checkpoint_check_copies(m)) return diag_error_count() - before;
-  ad_global_shadows_begin(m); /* which globals have shadows (ad/constants.h) */
   ValueList pending = {0}, later = {0}, tried = {0};
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (LLVMIsDeclaration(f) && !strncmp(LLVMGetValueName(f), REQUEST_PREFIX, strlen(REQUEST_PREFIX)))

@@ -10,6 +10,7 @@
 #include "ad/checkpoint_auto.h"
 #include "ad/checkpoint_internal.h"
 #include "ad/constants.h"
+#include "ad/global_shadows.h"
 #include "analysis/calls.h"
 #include "analysis/memtype.h"
 #include "ir/cfg.h"

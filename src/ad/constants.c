@@ -6,8 +6,8 @@
 
 #include <llvm-c/Target.h>
 
+#include "ad/global_shadows.h"
 #include "ad/registered.h"
-#include "ad/request.h"
 #include "ir/ir.h"
 
 static LLVMValueRef stripped(LLVMValueRef v) { return v ? ir_strip_pointer_casts(v) : NULL; }
@@ -25,144 +25,6 @@ bool ad_is_current_tape(LLVMValueRef g) {
 bool ad_is_reverse_sweep(LLVMValueRef fn) {
   return fn && LLVMIsAFunction(fn) && !strncmp(LLVMGetValueName(fn), "reverse.", 8); /* no C name has a dot */
 }
-
-/* While derivatives are generated (ad_global_shadows_begin), the globals found to have a shadow, and the
- * shadows made of them, per use: decided once, before the generated functions use the globals too. */
-static ValueList decided, made[2];
-static bool deciding;
-
-static bool eligible(LLVMValueRef g) {
-  if (!g || !LLVMIsAGlobalVariable(g) || LLVMIsGlobalConstant(g) || !LLVMGetInitializer(g) || LLVMIsExternallyInitialized(g) ||
-      LLVMIsThreadLocal(g) || registered_inactive_memory(g))
-    return false;
-  LLVMTypeRef t = LLVMGlobalGetValueType(g);
-  return ir_contains_fp(t) && !ir_contains_ptr(t);
-}
-
-/* The one function of `reached` whose instructions use v (through constant addresses into it), else NULL
- * (none, or several: *several set). */
-static LLVMValueRef user_function(LLVMValueRef v, const ValueMap *reached, bool *several) {
-  LLVMValueRef found = NULL;
-  for (LLVMUseRef u = LLVMGetFirstUse(v); u && !*several; u = LLVMGetNextUse(u)) {
-    LLVMValueRef user = LLVMGetUser(u), fn = NULL;
-    if (LLVMIsAInstruction(user)) fn = LLVMGetInstructionParent(user) ? LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)) : NULL;
-    else if (LLVMIsAConstantExpr(user)) fn = user_function(user, reached, several);
-    else *several = true; /* a global's initializer holds its address */
-    if (fn && !vmap_has(reached, fn)) fn = NULL; /* the program's own calls (a test's finite differences) */
-    if (fn && found && fn != found) *several = true;
-    if (fn) found = fn;
-  }
-  return *several ? NULL : found;
-}
-
-/* The functions m's requests reach: theirs, and every function their code names (callees, regions' and
- * tasks' functions; through a pointer, any whose address is taken). */
-static void find_reached(LLVMModuleRef m, ValueMap *reached) {
-  ValueList stack = {0};
-  bool indirect = false;
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-    if (LLVMIsDeclaration(f) && !strncmp(LLVMGetValueName(f), REQUEST_PREFIX, strlen(REQUEST_PREFIX)))
-      for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u))
-        for (unsigned i = 0, n = ir_is_call(LLVMGetUser(u)) ? ir_num_call_args(LLVMGetUser(u)) : 0; i < n; i++) {
-          LLVMValueRef a = ir_strip_pointer_casts(LLVMGetArgOperand(LLVMGetUser(u), i));
-          if (LLVMIsAFunction(a)) vec_push(&stack, a);
-        }
-  while (stack.len) {
-    LLVMValueRef f = stack.data[--stack.len];
-    if (LLVMIsDeclaration(f) || vmap_has(reached, f)) continue;
-    vmap_put(reached, f, f);
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-        indirect |= ir_is_call_site(i) && !ir_called_function(i);
-        for (unsigned k = 0, n = (unsigned)LLVMGetNumOperands(i); k < n; k++) {
-          LLVMValueRef op = LLVMGetOperand(i, k);
-          if (op && LLVMIsAConstantExpr(op)) op = ir_strip_pointer_casts(op);
-          if (op && LLVMIsAFunction(op)) vec_push(&stack, op);
-        }
-      }
-    if (indirect) {
-      indirect = false;
-      for (LLVMValueRef g = LLVMGetFirstFunction(m); g; g = LLVMGetNextFunction(g))
-        if (LLVMGetFirstUse(g)) vec_push(&stack, g);
-    }
-  }
-  vec_free(&stack);
-}
-
-void ad_global_shadows_begin(LLVMModuleRef m) {
-  ValueMap reached;
-  vmap_init(&reached);
-  find_reached(m, &reached);
-  /* used by one function a derivative reaches: a call carries a derivative through its arguments and
-     result, not through a global its callee reads or writes (a call without active arguments is not
-     differentiated) */
-  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
-    bool several = false;
-    if (eligible(g) && (user_function(g, &reached, &several), !several)) vec_push(&decided, g);
-  }
-  vmap_free(&reached);
-  deciding = true;
-}
-
-void ad_global_shadows_end(void) {
-  vec_free(&decided);
-  vec_free(&made[0]);
-  vec_free(&made[1]);
-  deciding = false;
-}
-
-bool ad_is_mutable_global_with_shadow(LLVMValueRef g) {
-  g = stripped(g);
-  /* before the decision (a checkpointed loop's notes): every eligible global, which refuses more */
-  return eligible(g) && (!deciding || ir_list_has(&decided, g));
-}
-
-/* Whether a float stored may carry a derivative: not a constant, nor made of constants and integers (a
- * choice between two constants, a count converted). */
-static bool may_vary(LLVMValueRef v, int depth) {
-  if (LLVMIsAConstant(v)) return false;
-  if (!LLVMIsAInstruction(v) || depth > 16) return true;
-  switch (LLVMGetInstructionOpcode(v)) {
-  case LLVMSIToFP:
-  case LLVMUIToFP: return false;
-  case LLVMSelect: return may_vary(LLVMGetOperand(v, 1), depth + 1) || may_vary(LLVMGetOperand(v, 2), depth + 1);
-  case LLVMPHI:
-    for (unsigned i = 0, n = LLVMCountIncoming(v); i < n; i++)
-      if (LLVMGetIncomingValue(v, i) != v && may_vary(LLVMGetIncomingValue(v, i), depth + 1)) return true;
-    return false;
-  case LLVMFNeg:
-  case LLVMFPTrunc:
-  case LLVMFPExt:
-  case LLVMFAdd:
-  case LLVMFSub:
-  case LLVMFMul:
-  case LLVMFDiv:
-    for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
-      if (may_vary(LLVMGetOperand(v, i), depth + 1)) return true;
-    return false;
-  default: return true; /* loads, calls, arguments' uses: anything */
-  }
-}
-
-static bool address_may_hold_active(LLVMValueRef v) {
-  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef user = LLVMGetUser(u);
-    if (LLVMIsALoadInst(user)) continue;
-    if (LLVMIsAStoreInst(user)) {
-      LLVMValueRef stored = LLVMGetOperand(user, 0);
-      if (LLVMGetOperand(user, 1) != v || (ir_contains_fp(LLVMTypeOf(stored)) && may_vary(stored, 0))) return true;
-      continue;
-    }
-    if (LLVMIsAConstantExpr(user) || LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) {
-      if (address_may_hold_active(user)) return true;
-      continue;
-    }
-    return true; /* a call, a phi, a select, a store of its address: anything may write through it */
-  }
-  return false;
-}
-
-bool ad_global_may_hold_active(LLVMValueRef g) { return ad_is_mutable_global_with_shadow(g) && address_may_hold_active(g); }
 
 bool ad_has_constant_shadow(LLVMValueRef v) {
   v = stripped(v);
@@ -227,20 +89,7 @@ LLVMValueRef ad_constant_shadow(LLVMValueRef v, ShadowUse use) {
     }
     return twin;
   }
-  if (ad_is_mutable_global_with_shadow(v)) { /* zero at every derivative's entry: ad_zero_global_shadows */
-    char *name = xasprintf("%s.parad.%s", LLVMGetValueName(v), use == SHADOW_READ ? "tangents" : "adjoints");
-    LLVMValueRef s = LLVMGetNamedGlobal(m, name);
-    if (!s) {
-      LLVMTypeRef t = LLVMGlobalGetValueType(v);
-      s = LLVMAddGlobal(m, t, name);
-      LLVMSetLinkage(s, LLVMInternalLinkage);
-      LLVMSetAlignment(s, LLVMGetAlignment(v));
-      LLVMSetInitializer(s, LLVMConstNull(t));
-      vec_push(&made[use == SHADOW_ADD], s);
-    }
-    free(name);
-    return s;
-  }
+  if (ad_is_mutable_global_with_shadow(v)) return ad_global_shadow(v, use);
   char *name = xasprintf("%s.parad.%s", LLVMGetValueName(v), use == SHADOW_READ ? "shadow" : "sink");
   LLVMValueRef s = LLVMGetNamedGlobal(m, name);
   if (!s) {
@@ -309,16 +158,4 @@ LLVMValueRef ad_stand_in_shadow(LLVMValueRef choice, LLVMValueRef operand, Shado
       return NULL;
   }
   return zeros(m, use);
-}
-
-void ad_zero_global_shadows(LLVMModuleRef m, LLVMValueRef before, ShadowUse use) {
-  LLVMContextRef c = LLVMGetModuleContext(m);
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
-  LLVMPositionBuilderBefore(b, before);
-  const ValueList *l = &made[use == SHADOW_ADD];
-  for (size_t i = 0; i < l->len; i++)
-    LLVMBuildMemSet(b, l->data[i], LLVMConstInt(LLVMInt8TypeInContext(c), 0, 0),
-                    LLVMConstInt(LLVMInt64TypeInContext(c), ir_type_size(m, LLVMGlobalGetValueType(l->data[i])), 0),
-                    LLVMGetAlignment(l->data[i]));
-  LLVMDisposeBuilder(b);
 }

@@ -7,13 +7,9 @@
  *                      adds adjoints into it, which are dropped (a global of its own);
  *   a constant address into either (a getelementptr) is the same address in the shadow.
  *   the runtime's current tape has its tangent twin (forward mode over reverse mode, runtime/tape.h).
- *   a mutable global of floats (and integers: no pointers) that one function a derivative reaches uses
- *                      (the program's own calls elsewhere do not count), a program's workspace
- *                      or accumulator, gets a shadow global of its own per mode, "tangents" or "adjoints",
- *                      zero at every derivative's entry: the global's value there is state, not an input the
- *                      request differentiates (ad_zero_global_shadows).
- * Anything else (a mutable global holding pointers, used by several functions, thread-local, registered
- * inactive) has none: NULL.
+ *   a mutable global of floats (and integers: no pointers) that the file defines gets a shadow global of
+ *                      its own per mode (ad/global_shadows.h).
+ * Anything else (a mutable global holding pointers, thread-local, registered inactive) has none: NULL.
  *
  * And a stand-in: a pointer without a shadow that a select or phi chooses against one with a shadow,
  * where the choice is only loaded from (`i > 0 ? u[i-1] : bc[0]` becomes, optimised, a load from a
@@ -39,20 +35,6 @@ typedef enum { SHADOW_READ, SHADOW_ADD } ShadowUse;
 
 /* Its shadow, made in v's module on first use; NULL when it has none. */
 LLVMValueRef ad_constant_shadow(LLVMValueRef v, ShadowUse use);
-/* Around generating m's derivatives: begin decides which mutable globals have a shadow (the rule above,
- * over the functions m's requests reach); end forgets it. Before begin, every eligible global counts (a
- * checkpointed loop's notes: which refuses more). */
-void ad_global_shadows_begin(LLVMModuleRef m);
-void ad_global_shadows_end(void);
-/* A mutable global that has a shadow (above). */
-bool ad_is_mutable_global_with_shadow(LLVMValueRef g);
-/* Whether the program may put active data into such a global: a store of floats that are not made of
- * constants (and integers) into it, or its address going anywhere but a load's or store's address (a
- * global only read, or given constants, does not). A checkpointed loop's steps may not touch one. */
-bool ad_global_may_hold_active(LLVMValueRef g);
-/* Before `before` (a derivative's call where a request was), every shadow of a mutable global made for
- * `use` set to zero: called once every derivative is generated, before end. */
-void ad_zero_global_shadows(LLVMModuleRef m, LLVMValueRef before, ShadowUse use);
 /* The stand-in shadow of operand, a pointer without one, of the select or phi `choice`, when the choice
  * is only loaded from (floats, 64 bytes at most); NULL otherwise. */
 LLVMValueRef ad_stand_in_shadow(LLVMValueRef choice, LLVMValueRef operand, ShadowUse use);

@@ -7,6 +7,7 @@
 #include "ad/body.h"
 #include "ad/constants.h"
 #include "ad/custom.h"
+#include "ad/global_shadows.h"
 #include "ad/indirect.h"
 #include "analysis/calls.h"
 #include "analysis/memtype.h"
@@ -236,6 +237,7 @@ static bool callee_of(AdModule *ad, Activity *a, LLVMValueRef call, LLVMValueRef
                       const Activity **out) {
   bool any = !first && ir_is_ptr(LLVMTypeOf(call)) && activity_shadowed(a, call); /* its result wants a shadow */
   any |= !first && ad_is_reverse_sweep(*fn);
+  any |= ad_call_reaches_active_global(call); /* derivatives that go through a global, not the arguments */
   for (unsigned i = first, n = ir_num_call_args(call); i < n; i++) any |= active(a, LLVMGetArgOperand(call, i));
   if (!any) return false;
   char *pat = first ? activity_fork_pattern(a, call) : activity_call_pattern(a, call);
@@ -296,6 +298,8 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
     if (activity_shadowed(a, LLVMGetArgOperand(call, 0))) changed |= add_flags(a, call, SHADOWED);
     return changed;
   case CALL_OMP: {
+    /* a task whose body reaches a global holding derivatives carries them, its block's shadow the pair's */
+    if (omp_classify(call) == OMP_TASK_ALLOC && ad_call_reaches_active_global(call)) return add_flags(a, call, SHADOWED);
     /* a parallel region: the outlined function called on every thread, like a function of the module */
     LLVMValueRef fn = omp_classify(call) == OMP_FORK ? omp_fork_outlined(call) : NULL;
     if (!fn) return false;
@@ -313,7 +317,8 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
     /* through a function pointer: any function of the module of its type whose address is taken, each
        like a direct callee; with none known here, any function: it may store active data through every
        pointer it gets. An active argument may make the result active. */
-    if (!activity_any_active_argument(a, call, NULL)) return false;
+    bool through_global = ad_call_reaches_active_global(call);
+    if (!activity_any_active_argument(a, call, NULL) && !through_global) return false;
     ValueList candidates = {0};
     indirect_candidates(ad, LLVMGetCalledFunctionType(call), &candidates);
     bool all_known = candidates.len > 0;
@@ -455,9 +460,15 @@ static void analyse(AdModule *ad, Activity *a) {
     if (a->pattern[i] != 'c') mark(a, p);
   a->ret_shadow_wanted = a->pattern[i] == 'r';
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst))
+    for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst)) {
       if (LLVMIsALoadInst(inst) && ad_is_current_tape(LLVMGetOperand(inst, 0)))
         add_flags(a, LLVMGetOperand(inst, 0), SHADOWED); /* a reverse sweep's records: active memory */
+      /* a global other functions may have put active data into (ad/global_shadows.h) */
+      for (unsigned k = 0, n = (unsigned)LLVMGetNumOperands(inst); k < n; k++) {
+        LLVMValueRef op = LLVMGetOperand(inst, k), g = op && ir_is_ptr(LLVMTypeOf(op)) ? ir_address_base(op) : NULL;
+        if (g && LLVMIsAGlobalVariable(g) && ad_global_may_hold_active(g)) add_flags(a, g, SHADOWED);
+      }
+    }
   for (bool changed = true; changed;) {
     changed = false;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))

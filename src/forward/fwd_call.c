@@ -9,6 +9,7 @@
 
 #include "ad/constants.h"
 #include "ad/custom.h"
+#include "ad/global_shadows.h"
 #include "ad/indirect.h"
 #include "ir/ir.h"
 
@@ -123,9 +124,10 @@ static void call_tangent(FwdGen *g, LLVMValueRef call, LLVMValueRef tf, LLVMType
  * it is) when nothing it takes or returns is active; refused when variadic. */
 static char *active_pattern(FwdGen *g, LLVMValueRef call) {
   char *pattern = activity_call_pattern(g->act, call);
-  if (strpbrk(pattern, "dr") && !LLVMIsFunctionVarArg(LLVMGetCalledFunctionType(call))) return pattern;
+  bool active = strpbrk(pattern, "dr") || ad_call_reaches_active_global(call);
+  if (active && !LLVMIsFunctionVarArg(LLVMGetCalledFunctionType(call))) return pattern;
   if (ad_is_reverse_sweep(ir_called_function(call))) return pattern; /* its tape is active memory */
-  if (strpbrk(pattern, "dr")) {
+  if (active) {
     LLVMValueRef callee = ir_called_function(call);
     fwd_error(g, call, "cannot differentiate a call to the variadic function %s%s%s with active arguments",
               callee ? "'" : "", callee ? LLVMGetValueName(callee) : "called through a pointer", callee ? "'" : "");

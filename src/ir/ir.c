@@ -362,7 +362,7 @@ void ir_describe_memory(LLVMValueRef p, char *buf, size_t n) {
   LLVMValueRef base = ir_address_base(p);
   if (LLVMIsAGlobalVariable(base))
     snprintf(buf, n, "the global variable '%s', which has no shadow: Parad gives one to a global of floats and "
-                     "integers that the file defines and one function uses (not thread-local)", LLVMGetValueName(base));
+                     "integers that the file defines (not thread-local)", LLVMGetValueName(base));
   else if (LLVMIsAArgument(base))
     snprintf(buf, n, "a parameter passed as constant; pass it with parad_dup and a shadow");
   else if (LLVMIsALoadInst(base))

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/global_shadows.h"
 #include "forward/forward.h"
 #include "forward/fwd_internal.h"
 #include "ir/ir.h"
@@ -72,7 +73,7 @@ static LLVMValueRef team_function(FwdGen *g, LLVMValueRef outlined, const char *
 
 static void fork(FwdGen *g, LLVMValueRef call) {
   LLVMValueRef outlined = omp_fork_outlined(call);
-  if (!outlined || !any_active(g, call, OMP_FORK_FIRST_ARG)) {
+  if (!outlined || (!any_active(g, call, OMP_FORK_FIRST_ARG) && !ad_call_reaches_active_global(call))) {
     fwd_clone(g, call);
     return;
   }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/global_shadows.h"
 #include "omp/omp.h"
 #include "reverse/rev_internal.h"
 #include "reverse/reverse.h"
@@ -60,7 +61,7 @@ static bool fork_pair(RevGen *g, LLVMValueRef call, char **pattern, RevPair *pai
   *pattern = NULL;
   if (!outlined) return false;
   *pattern = fork_pattern(g, call);
-  if (!strpbrk(*pattern, "do")) return false;
+  if (!strpbrk(*pattern, "do") && !ad_call_reaches_active_global(call)) return false;
   PairKind kind = {.parallel = true, .region_body = true};
   rev_unwritten_args(g, call, OMP_FORK_FIRST_ARG, OMP_OUTLINED_FIRST_PARAM, &kind);
   if (rev_pair(g->ad, outlined, *pattern, kind, pair)) return true;

@@ -6,6 +6,7 @@
 
 #include "ad/checkpoint.h"
 #include "ad/custom.h"
+#include "ad/global_shadows.h"
 #include "ad/indirect.h"
 #include "reverse/rev_internal.h"
 #include "reverse/reverse.h"
@@ -87,15 +88,15 @@ static char *call_pattern(RevGen *g, LLVMValueRef call) {
 }
 
 static bool call_is_active(RevGen *g, LLVMValueRef call, const char *pattern) {
-  return strpbrk(pattern, "do") || varied(g, call) || shadowed(g, call);
+  return strpbrk(pattern, "do") || varied(g, call) || shadowed(g, call) || ad_call_reaches_active_global(call);
 }
 
 static PairKind kind_of_call(RevGen *g, LLVMValueRef call) {
   bool ret_active = varied(g, call) && adj_type(LLVMTypeOf(call)) != NULL;
   /* in a parallel region, a callee whose active pointers are all the thread's own (its stack, its heap
-     blocks) adds its adjoints plainly: active memory is reached through pointer arguments only (mutable
-     globals have no shadows) */
-  bool shares = false;
+     blocks) adds its adjoints plainly: active memory is reached through pointer arguments, or through
+     globals with shadows, which all threads share */
+  bool shares = g->parallel && ad_call_reaches_active_global(call);
   for (unsigned i = 0, n = ir_num_call_args(call); i < n && g->parallel && !shares; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i);
     shares = ir_is_ptr(LLVMTypeOf(a)) && shadowed(g, a) && !rev_thread_private(a);

@@ -26,6 +26,7 @@
 #include <llvm-c/Target.h>
 
 #include "ad/constants.h"
+#include "ad/global_shadows.h"
 #include "analysis/dependence.h"
 #include "analysis/memtype.h"
 #include "omp/omp.h"

@@ -15,7 +15,7 @@ static double f(double *x) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  // CHECK: mpi_receive_global.c:[[@LINE+1]]:{{[0-9]+}}: error: MPI_Sendrecv receives floating-point data into memory that has no shadow (the global variable 'halo', which has no shadow: Parad gives one to a global of floats and integers that the file defines and one function uses (not thread-local)): its derivative would be lost; pass that memory with a shadow in function 'f'
+  // CHECK: mpi_receive_global.c:[[@LINE+1]]:{{[0-9]+}}: error: MPI_Sendrecv receives floating-point data into memory that has no shadow (the global variable 'halo', which has no shadow: Parad gives one to a global of floats and integers that the file defines (not thread-local)): its derivative would be lost; pass that memory with a shadow in function 'f'
   MPI_Sendrecv(x, 3, MPI_DOUBLE, (rank + 1) % size, 0, halo, 3, MPI_DOUBLE, (rank + size - 1) % size, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   return x[0] * halo[0] + halo[1] * halo[2];
 }

@@ -6,7 +6,7 @@ double __parad_fwddiff(void *, ...);
 extern double cache; /* defined in a file Parad does not see */
 
 __attribute__((noinline)) static double f(double x) {
-  // CHECK: store_to_global.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot store an active value into memory without a shadow (the global variable 'cache', which has no shadow: Parad gives one to a global of floats and integers that the file defines and one function uses (not thread-local)) in function 'f'
+  // CHECK: store_to_global.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot store an active value into memory without a shadow (the global variable 'cache', which has no shadow: Parad gives one to a global of floats and integers that the file defines (not thread-local)) in function 'f'
   cache = x * 3;
   return cache + x;
 }

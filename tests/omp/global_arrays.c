@@ -1,8 +1,8 @@
 // Global arrays in a parallel region, both modes: a worksharing loop fills a file-scope array (u), a second
 // reads its neighbours into another (v: a stencil over shared globals), and every thread adds into the
 // region's reduction (total). The globals are used by the region's function only; their shadows are shared
-// like the globals. A global both the region and the function around it use is still refused
-// (tests/diag/global_across_functions.c).
+// like the globals. Globals both the region and the function around it use:
+// tests/omp/global_across_functions.c.
 //   u_i = x_i^2, v_i = u_{i-1} + 2 u_i + u_{i+1} (ends: 0 outside), total = sum_i v_i x_i
 //   dtotal/dx_k = v_k + 2 x_k (x_{k-1} + 2 x_k + x_{k+1})   (x_{-1} = x_N = 0)
 // Gradient and tangents along each unit direction against the analytic derivative (1e-12), called twice

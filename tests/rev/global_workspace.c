@@ -3,8 +3,8 @@
 // (`history`), a global struct of doubles and an int (`state`), and an array whose value on entry is the
 // previous call's (`carry`: state, not an input). Each is used by one function the derivative reaches (the
 // test's own reads in main do not count) and gets a shadow global per mode, zero at every derivative's
-// entry. They were refused ("Parad gives globals no shadow"). A global that a callee writes and its caller
-// reads is still refused: tests/diag/global_across_functions.c.
+// entry. They were refused ("Parad gives globals no shadow"). Globals that carry derivatives from one
+// function to another: tests/rev/global_across_functions.c.
 //   work_i = sin x_i, work_i += work_{i-1} / 2 (i = 1..N-1); energy = sum_i x_i work_i;
 //   history_k = x_k^2 (k < 3); state.a = x_0 x_1, state.b = history_2 + energy; carry_i = x_i (after it is read)
 //   f(x) = work_{N-1} + energy + state.a state.b + sum_i carry_i (old) x_i + history_0 history_1.

@@ -1,0 +1,189 @@
+/* Shadows of mutable globals (see global_shadows.h). */
+#include "ad/global_shadows.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "ad/body.h"
+#include "ad/registered.h"
+#include "ir/ir.h"
+
+static bool eligible(LLVMValueRef g) {
+  if (!g || !LLVMIsAGlobalVariable(g) || LLVMIsGlobalConstant(g) || !LLVMGetInitializer(g) || LLVMIsExternallyInitialized(g) ||
+      LLVMIsThreadLocal(g) || registered_inactive_memory(g))
+    return false;
+  LLVMTypeRef t = LLVMGlobalGetValueType(g);
+  return ir_contains_fp(t) && !ir_contains_ptr(t);
+}
+
+bool ad_is_mutable_global_with_shadow(LLVMValueRef g) { return eligible(g ? ir_strip_pointer_casts(g) : NULL); }
+
+/* Whether a float stored may carry a derivative: not a constant, nor made of constants and integers (a
+ * choice between two constants, a count converted). */
+static bool may_vary(LLVMValueRef v, int depth) {
+  if (LLVMIsAConstant(v)) return false;
+  if (!LLVMIsAInstruction(v) || depth > 16) return true;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMSIToFP:
+  case LLVMUIToFP: return false;
+  case LLVMSelect: return may_vary(LLVMGetOperand(v, 1), depth + 1) || may_vary(LLVMGetOperand(v, 2), depth + 1);
+  case LLVMPHI:
+    for (unsigned i = 0, n = LLVMCountIncoming(v); i < n; i++)
+      if (LLVMGetIncomingValue(v, i) != v && may_vary(LLVMGetIncomingValue(v, i), depth + 1)) return true;
+    return false;
+  case LLVMFNeg:
+  case LLVMFPTrunc:
+  case LLVMFPExt:
+  case LLVMFAdd:
+  case LLVMFSub:
+  case LLVMFMul:
+  case LLVMFDiv:
+    for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
+      if (may_vary(LLVMGetOperand(v, i), depth + 1)) return true;
+    return false;
+  default: return true; /* loads, calls, arguments' uses: anything */
+  }
+}
+
+static bool address_may_hold_active(LLVMValueRef v) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user)) continue;
+    if (LLVMIsAStoreInst(user)) {
+      LLVMValueRef stored = LLVMGetOperand(user, 0);
+      if (LLVMGetOperand(user, 1) != v || (ir_contains_fp(LLVMTypeOf(stored)) && may_vary(stored, 0))) return true;
+      continue;
+    }
+    if (LLVMIsAConstantExpr(user) || LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) {
+      if (address_may_hold_active(user)) return true;
+      continue;
+    }
+    return true; /* a call, a phi, a select, a store of its address: anything may write through it */
+  }
+  return false;
+}
+
+/* The shadows made, per use (zeroed at every derivative's entry); per global whether it may hold active
+ * data, and per function whether it reaches such a global (1 yes, 2 no): the latter made when a function
+ * it does not hold is asked about (copies of bodies and checkpointed loops' functions are made as
+ * derivatives are generated). */
+static ValueList made[2];
+static ValueMap holding, reaching;
+static bool holding_made, reaching_made;
+
+bool ad_global_may_hold_active(LLVMValueRef g) {
+  g = g ? ir_strip_pointer_casts(g) : NULL;
+  if (!eligible(g)) return false;
+  if (!holding_made) vmap_init(&holding), holding_made = true;
+  uintptr_t known = (uintptr_t)vmap_get(&holding, g);
+  if (!known) vmap_put(&holding, g, (void *)(known = address_may_hold_active(g) ? 1 : 2));
+  return known == 1;
+}
+
+LLVMValueRef ad_global_shadow(LLVMValueRef g, ShadowUse use) {
+  char *name = xasprintf("%s.parad.%s", LLVMGetValueName(g), use == SHADOW_READ ? "tangents" : "adjoints");
+  LLVMModuleRef m = LLVMGetGlobalParent(g);
+  LLVMValueRef s = LLVMGetNamedGlobal(m, name);
+  if (!s) {
+    LLVMTypeRef t = LLVMGlobalGetValueType(g);
+    s = LLVMAddGlobal(m, t, name);
+    LLVMSetLinkage(s, LLVMInternalLinkage);
+    LLVMSetAlignment(s, LLVMGetAlignment(g));
+    LLVMSetInitializer(s, LLVMConstNull(t));
+    vec_push(&made[use == SHADOW_ADD], s);
+  }
+  free(name);
+  return s;
+}
+
+/* The global a constant address points into (through casts and constant offsets), else NULL. */
+static LLVMValueRef global_of(LLVMValueRef v) {
+  while (v && LLVMIsAConstantExpr(v)) {
+    LLVMOpcode op = LLVMGetConstOpcode(v);
+    if (op != LLVMGetElementPtr && op != LLVMBitCast && op != LLVMAddrSpaceCast) return NULL;
+    v = LLVMGetOperand(v, 0);
+  }
+  return v && LLVMIsAGlobalVariable(v) ? v : NULL;
+}
+
+static bool address_taken(LLVMValueRef fn) {
+  for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!ir_is_call_site(user) || LLVMGetCalledValue(user) != fn) return true;
+  }
+  return false;
+}
+
+static bool reaches(LLVMValueRef fn) { return vmap_get(&reaching, fn) == (void *)1; }
+
+/* A fixed point over the module's functions: one reaches where it names such a global, a function that
+ * reaches, or calls through a pointer while a function whose address is taken reaches. */
+static void find_reaching(LLVMModuleRef m) {
+  if (reaching_made) vmap_free(&reaching);
+  vmap_init(&reaching);
+  reaching_made = true;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) vmap_put(&reaching, f, (void *)2);
+  bool any_taken = false;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+      if (reaches(f) || LLVMIsDeclaration(f)) continue;
+      bool found = false;
+      for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !found; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !found; i = LLVMGetNextInstruction(i)) {
+          found = any_taken && ir_is_call_site(i) && !ir_called_function(i) && !LLVMIsAInlineAsm(LLVMGetCalledValue(i));
+          for (unsigned k = 0, n = (unsigned)LLVMGetNumOperands(i); k < n && !found; k++) {
+            LLVMValueRef op = LLVMGetOperand(i, k), g = global_of(op);
+            if (op && LLVMIsAFunction(op)) found = reaches(op);
+            else if (g) found = ad_global_may_hold_active(g);
+          }
+        }
+      if (!found) continue;
+      vmap_put(&reaching, f, (void *)1);
+      any_taken |= address_taken(f);
+      changed = true;
+    }
+  }
+}
+
+bool ad_reaches_active_global(LLVMValueRef fn) {
+  if (!fn || !LLVMIsAFunction(fn)) return false;
+  fn = ad_body_original(fn);
+  if (!reaching_made || !vmap_has(&reaching, fn)) find_reaching(LLVMGetGlobalParent(fn));
+  return reaches(fn);
+}
+
+bool ad_call_reaches_active_global(LLVMValueRef call) {
+  LLVMValueRef callee = LLVMGetCalledValue(call);
+  if (!LLVMIsAFunction(callee)) { /* through a pointer */
+    if (LLVMIsAInlineAsm(callee)) return false;
+    LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)));
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+      if (address_taken(f) && ad_reaches_active_global(f)) return true;
+    return false;
+  }
+  if (ad_reaches_active_global(callee)) return true;
+  for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++) /* a region's or a task's function */
+    if (ad_reaches_active_global(ir_strip_pointer_casts(LLVMGetArgOperand(call, i)))) return true;
+  return false;
+}
+
+void ad_global_shadows_end(void) {
+  vec_free(&made[0]);
+  vec_free(&made[1]);
+  if (reaching_made) vmap_free(&reaching);
+  if (holding_made) vmap_free(&holding);
+  reaching_made = holding_made = false;
+}
+
+void ad_zero_global_shadows(LLVMModuleRef m, LLVMValueRef before, ShadowUse use) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMPositionBuilderBefore(b, before);
+  const ValueList *l = &made[use == SHADOW_ADD];
+  for (size_t i = 0; i < l->len; i++)
+    LLVMBuildMemSet(b, l->data[i], LLVMConstInt(LLVMInt8TypeInContext(c), 0, 0),
+                    LLVMConstInt(LLVMInt64TypeInContext(c), ir_type_size(m, LLVMGlobalGetValueType(l->data[i])), 0),
+                    LLVMGetAlignment(l->data[i]));
+  LLVMDisposeBuilder(b);
+}

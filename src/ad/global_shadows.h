@@ -1,0 +1,37 @@
+/* Shadows of mutable globals. A global of floats (and integers: no pointers) that the file defines, not
+ * thread-local nor registered inactive, is a program's workspace, accumulator or field, and gets a shadow
+ * global of its own per mode, "tangents" or "adjoints", zero at every derivative's entry: the global's value
+ * there is state, not an input the request differentiates (ad_zero_global_shadows).
+ *
+ * Such a global carries derivatives from one function to another without a call's arguments saying so (a
+ * callee fills it, its caller reads it; a parallel region and the function around it): a call is
+ * differentiated when its callee reaches one that may hold derivatives, whatever its arguments are. */
+#ifndef PARAD_AD_GLOBAL_SHADOWS_H
+#define PARAD_AD_GLOBAL_SHADOWS_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+
+#include "ad/constants.h"
+
+/* A mutable global that has a shadow (above). */
+bool ad_is_mutable_global_with_shadow(LLVMValueRef g);
+/* Whether the program may put active data into such a global: a store of floats that are not made of
+ * constants (and integers) into it, or its address going anywhere but a load's or store's address (a
+ * global only read, or given constants, does not). A checkpointed loop's steps may not touch one. */
+bool ad_global_may_hold_active(LLVMValueRef g);
+/* Its shadow for `use`, made in its module on first use. */
+LLVMValueRef ad_global_shadow(LLVMValueRef g, ShadowUse use);
+/* Whether fn reads or writes a global that may hold active data, itself or through the functions it
+ * calls (through a pointer: any function whose address is taken) or whose parallel regions it forks. */
+bool ad_reaches_active_global(LLVMValueRef fn);
+/* The same for what a call runs: its callee, a region's function, or any candidate of a call through a
+ * pointer. */
+bool ad_call_reaches_active_global(LLVMValueRef call);
+/* Around generating a module's derivatives: end forgets the shadows made and what reaches them. */
+void ad_global_shadows_end(void);
+/* Before `before` (a derivative's call where a request was), every shadow of a mutable global made for
+ * `use` set to zero: called once every derivative is generated, before end. */
+void ad_zero_global_shadows(LLVMModuleRef m, LLVMValueRef before, ShadowUse use);
+
+#endif
