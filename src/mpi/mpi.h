@@ -91,6 +91,6 @@ LLVMValueRef mpi_runtime_function(LLVMValueRef call, const MpiCall *c, const cha
   "cannot differentiate %s with active data: Parad differentiates point-to-point (Send, Ssend, Recv, "        \
   "Sendrecv, Isend, Irecv and their waits and tests) and the collectives Bcast, Reduce, Allreduce, Ireduce, " \
   "Iallreduce, Scan and Exscan (the last four: sums), Gather(v), "                                            \
-  "Scatter(v), Allgather, Alltoall and Barrier, and MPI_Pack and MPI_Unpack"
+  "Scatter(v), Allgather(v), Alltoall(v) and Barrier, and MPI_Pack and MPI_Unpack"
 
 #endif

@@ -28,6 +28,8 @@ static const MpiCall calls[] = {
     {"MPI_Scatterv", MPI_CALL_DATA, 0, 4, 3, 6},
     {"MPI_Allgather", MPI_CALL_DATA, 0, 3, 2, 5},
     {"MPI_Alltoall", MPI_CALL_DATA, 0, 3, 2, 5},
+    {"MPI_Allgatherv", MPI_CALL_DATA, 0, 3, 2, 6},
+    {"MPI_Alltoallv", MPI_CALL_DATA, 0, 4, 3, 7},
     {"MPI_Pack", MPI_CALL_DATA, 0, 3, 2, MPI_PACKED_SIDE},   /* typed data -> packed bytes */
     {"MPI_Unpack", MPI_CALL_DATA, 0, 3, MPI_PACKED_SIDE, 5}, /* packed bytes -> typed data */
     {"MPI_Wait", MPI_CALL_SYNC, -1, -1, -1, -1},

@@ -133,7 +133,8 @@ typedef struct Record {
   Floats sent;                       /* a send of packed bytes: where their floats are */
   Reals factor;                      /* MAX/MIN/PROD: local factor of each float */
   Reals sum;                         /* Iallreduce, Ireduce: the reduced tangents or adjoints, as they arrive */
-  int *counts, *displs;              /* Gatherv, Scatterv at the root */
+  int *counts, *displs;              /* Gatherv, Scatterv at the root; Allgatherv, Alltoallv: the receive side */
+  int *counts2, *displs2;            /* Alltoallv: the send side */
   MPI_Request adj;                   /* the transposed communication, started by the wait's adjoint */
   int nrec;                          /* Waitall: the records it completed */
   struct Record **recs;
@@ -162,7 +163,8 @@ static void release(Record *r) {
   if (!r) return;
   shape_drop(&r->sh), shape_drop(&r->sh2);
   floats_free(&r->sent);
-  free(r->tmp), free(r->factor.v), free(r->sum.v), free(r->counts), free(r->displs), free(r->recs);
+  free(r->tmp), free(r->factor.v), free(r->sum.v), free(r->counts), free(r->displs), free(r->counts2), free(r->displs2),
+      free(r->recs);
   free(r);
 }
 
@@ -701,6 +703,33 @@ int __parad_mpi_fwd_MPI_Alltoall(const void *sb, int sn, MPI_Datatype st, void *
   int size = comm_size(comm);
   char *b1 = NULL, *b2 = NULL;
   MPI_Alltoall(shadow_of(sb, dsb, &s, sn * size, &b1), sn, st, shadow_of(rb, drb, &r, rn * size, &b2), rn, rt, comm);
+  free(b1), free(b2);
+  return rc;
+}
+
+int __parad_mpi_fwd_MPI_Allgatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rcounts,
+                                   const int *displs, MPI_Datatype rt, MPI_Comm comm, void *dsb, const void *sl, void *drb,
+                                   const void *rl) {
+  Shape s, r;
+  int rc = MPI_Allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm);
+  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
+  char *b1 = NULL, *b2 = NULL;
+  MPI_Allgatherv(shadow_of(sb, dsb, &s, sn, &b1), sn, st, shadow_of(rb, drb, &r, v_extent(rcounts, displs, comm_size(comm)), &b2),
+                 rcounts, displs, rt, comm);
+  free(b1), free(b2);
+  return rc;
+}
+
+int __parad_mpi_fwd_MPI_Alltoallv(const void *sb, const int *scounts, const int *sdispls, MPI_Datatype st, void *rb,
+                                  const int *rcounts, const int *rdispls, MPI_Datatype rt, MPI_Comm comm, void *dsb,
+                                  const void *sl, void *drb, const void *rl) {
+  Shape s, r;
+  int rc = MPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
+  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
+  int size = comm_size(comm), ext = sb == MPI_IN_PLACE ? 0 : v_extent(scounts, sdispls, size);
+  char *b1 = NULL, *b2 = NULL;
+  MPI_Alltoallv(shadow_of(sb, dsb, &s, ext, &b1), scounts, sdispls, st, shadow_of(rb, drb, &r, v_extent(rcounts, rdispls, size), &b2),
+                rcounts, rdispls, rt, comm);
   free(b1), free(b2);
   return rc;
 }
@@ -1404,6 +1433,72 @@ static void rev_exchange(Record *r, int gather, const char *call) {
 
 void __parad_mpi_rev_MPI_Allgather(Record *r) { rev_exchange(r, 1, "MPI_Allgather"); }
 void __parad_mpi_rev_MPI_Alltoall(Record *r) { rev_exchange(r, 0, "MPI_Alltoall"); }
+
+static int *copy_ints(const int *v, int n) {
+  int *c = alloc(sizeof(int) * (size_t)n);
+  memcpy(c, v, sizeof(int) * (size_t)n);
+  return c;
+}
+
+/* The v-forms keep their counts and displacements on every rank: the receive side's in counts/displs,
+ * the send side's (Alltoallv, not in place) in counts2/displs2. Allgatherv's send side is one part of
+ * count elements; in place, this rank's part of the receive buffer. */
+Record *__parad_mpi_aug_MPI_Allgatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rcounts,
+                                       const int *displs, MPI_Datatype rt, MPI_Comm comm, void *dsb, const void *sl,
+                                       void *drb, const void *rl) {
+  Shape s, rs;
+  int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, "MPI_Allgatherv");
+  MPI_Allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm);
+  if (!carries) return NULL;
+  Record *r = gs_record(&s, &rs, sn, 0, 0, NULL, NULL, -1, comm, dsb, drb, sb == MPI_IN_PLACE);
+  int size = comm_size(comm);
+  r->counts = copy_ints(rcounts, size), r->displs = copy_ints(displs, size);
+  return r;
+}
+
+Record *__parad_mpi_aug_MPI_Alltoallv(const void *sb, const int *scounts, const int *sdispls, MPI_Datatype st, void *rb,
+                                      const int *rcounts, const int *rdispls, MPI_Datatype rt, MPI_Comm comm, void *dsb,
+                                      const void *sl, void *drb, const void *rl) {
+  Shape s, rs;
+  int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, "MPI_Alltoallv");
+  MPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
+  if (!carries) return NULL;
+  Record *r = gs_record(&s, &rs, 0, 0, 0, NULL, NULL, -1, comm, dsb, drb, sb == MPI_IN_PLACE);
+  int size = comm_size(comm);
+  r->counts = copy_ints(rcounts, size), r->displs = copy_ints(rdispls, size);
+  if (!r->in_place) r->counts2 = copy_ints(scounts, size), r->displs2 = copy_ints(sdispls, size);
+  return r;
+}
+
+/* The adjoints of the v-forms, as rev_exchange's: an Alltoallv of the receive buffer's adjoint back the way
+ * the values came, part s to rank s, then what came from each rank added into the send buffer's adjoint
+ * (Allgatherv: every rank's return into the one part; Alltoallv: rank s's into part s). In place the send
+ * side is the receive buffer, reset before. */
+static void rev_exchange_v(Record *r, int gather, const char *call) {
+  if (!r) return;
+  int size = comm_size(r->comm), rank = comm_rank(r->comm), each = r->in_place ? r->counts[rank] : r->count;
+  const Shape *in = r->in_place ? &r->sh2 : &r->sh;
+  const int *scounts = r->in_place ? r->counts : r->counts2, *sdispls = r->in_place ? r->displs : r->displs2;
+  int *back = alloc(sizeof(int) * (size_t)size), *at = alloc(sizeof(int) * (size_t)size);
+  for (int k = 0; k < size; k++) back[k] = gather ? each : scounts[k], at[k] = gather ? k * each : sdispls[k];
+  int ext = v_extent(r->counts, r->displs, size);
+  char *block = NULL, *into = r->in_place ? r->shadow2 : r->shadow;
+  Temp g = temp(in, v_extent(back, at, size));
+  MPI_Request q;
+  MPI_Ialltoallv(or_zeros(r->shadow2, &r->sh2, ext, &block), r->counts, r->displs, r->sh2.type, g.origin, back, at,
+                 in->type, r->comm, &q);
+  finish(&q, NULL, call, -1);
+  for (int k = 0; k < size; k++) clear(&r->sh2, r->shadow2, r->displs[k], r->counts[k], call);
+  for (int k = 0; k < size && into; k++) {
+    int part = !gather ? sdispls[k] : r->in_place ? r->displs[rank] : 0;
+    add_floats(in, into + shape_offset(in, part), g.origin + shape_offset(in, at[k]), back[k], call);
+  }
+  free(back), free(at), free(g.block), free(block);
+  release(r);
+}
+
+void __parad_mpi_rev_MPI_Allgatherv(Record *r) { rev_exchange_v(r, 1, "MPI_Allgatherv"); }
+void __parad_mpi_rev_MPI_Alltoallv(Record *r) { rev_exchange_v(r, 0, "MPI_Alltoallv"); }
 
 /* ---- MPI_Pack, MPI_Unpack ---- */
 
