@@ -13,6 +13,7 @@ static const MpiCall calls[] = {
     {"MPI_Ssend", MPI_CALL_DATA, 0, -1, 2, -1},
     {"MPI_Recv", MPI_CALL_DATA, -1, 0, -1, 2},
     {"MPI_Sendrecv", MPI_CALL_DATA, 0, 5, 2, 7},
+    {"MPI_Sendrecv_replace", MPI_CALL_DATA, -1, 0, -1, 2}, /* one buffer, sent then received into */
     {"MPI_Isend", MPI_CALL_DATA, 0, -1, 2, -1},
     {"MPI_Irecv", MPI_CALL_DATA, -1, 0, -1, 2},
     {"MPI_Bcast", MPI_CALL_DATA, -1, 0, -1, 2}, /* the root's buffer is sent, the others' received */

@@ -885,6 +885,44 @@ void __parad_mpi_rev_MPI_Sendrecv(Record *r) {
   release(r);
 }
 
+/* MPI_Sendrecv_replace is a Sendrecv from a copy of the buffer (and of its shadow) into the buffer; its
+ * adjoint is that Sendrecv's, the receive's adjoint sent back from the shadow before the send's comes into
+ * it. */
+static char *copy_of(const void *buf, const Shape *s, int n, Temp *t) {
+  MPI_Aint lo, hi;
+  shape_span(s, n, &lo, &hi);
+  *t = temp(s, n);
+  memcpy(t->block, (const char *)buf + lo, (size_t)(hi - lo));
+  return t->origin;
+}
+
+int __parad_mpi_fwd_MPI_Sendrecv_replace(void *buf, int n, MPI_Datatype t, int dest, int stag, int src, int rtag,
+                                         MPI_Comm comm, MPI_Status *status, void *d, const void *layout) {
+  Shape s = shape_of(t, layout);
+  if (!shape_carries(&s)) return MPI_Sendrecv_replace(buf, n, t, dest, stag, src, rtag, comm, status);
+  Temp v, dv = {0};
+  char *copy = copy_of(buf, &s, n, &v), *dcopy = d ? copy_of(d, &s, n, &dv) : NULL;
+  int rc = __parad_mpi_fwd_MPI_Sendrecv(copy, n, t, dest, stag, buf, n, t, src, rtag, comm, status, dcopy, layout, d, layout);
+  free(v.block), free(dv.block);
+  return rc;
+}
+
+Record *__parad_mpi_aug_MPI_Sendrecv_replace(void *buf, int n, MPI_Datatype t, int dest, int stag, int src, int rtag,
+                                             MPI_Comm comm, MPI_Status *status, void *d, const void *layout) {
+  Shape s = shape_of(t, layout);
+  if (!shape_carries(&s)) {
+    MPI_Sendrecv_replace(buf, n, t, dest, stag, src, rtag, comm, status);
+    return NULL;
+  }
+  Temp v;
+  char *copy = copy_of(buf, &s, n, &v);
+  Record *r = __parad_mpi_aug_MPI_Sendrecv(copy, n, t, dest, stag, buf, n, t, src, rtag, comm, status, d, layout, d, layout);
+  free(v.block);
+  return r;
+}
+
+void __parad_mpi_rev_MPI_Sendrecv_replace(Record *r) { __parad_mpi_rev_MPI_Sendrecv(r); }
+
 Record *__parad_mpi_aug_MPI_Isend(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
                                   MPI_Request *req, void *d, const void *layout) {
   Shape s = shape_of(t, layout);
