@@ -323,6 +323,7 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
   AdModule ad = {.mod = m, .ctx = LLVMGetModuleContext(m), .count_updates = getenv("PARAD_COUNT_UPDATES") != NULL};
   int before = diag_error_count();
   if (checkpoint_check_copies(m)) return diag_error_count() - before;
+  ad_global_shadows_begin(m); /* which functions the requests reach (ad/global_shadows.h) */
   ValueList pending = {0}, later = {0}, tried = {0};
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (LLVMIsDeclaration(f) && !strncmp(LLVMGetValueName(f), REQUEST_PREFIX, strlen(REQUEST_PREFIX)))

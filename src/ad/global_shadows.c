@@ -3,9 +3,11 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ad/body.h"
 #include "ad/registered.h"
+#include "ad/request.h"
 #include "ir/ir.h"
 
 static bool eligible(LLVMValueRef g) {
@@ -45,10 +47,22 @@ static bool may_vary(LLVMValueRef v, int depth) {
   }
 }
 
+/* While derivatives are generated (ad_global_shadows_begin): per function of the module then, whether a
+ * request reaches it (1) or not (2). */
+static ValueMap reached;
+static bool deciding;
+
+/* A use in a function no derivative runs (`main`, the program's set-up): its stores happen before a
+ * derivative's entry, where the shadow is zeroed, or in calls that are not differentiated. */
+static bool outside_derivatives(LLVMValueRef user) {
+  if (!deciding || !LLVMIsAInstruction(user) || !LLVMGetInstructionParent(user)) return false;
+  return vmap_get(&reached, LLVMGetBasicBlockParent(LLVMGetInstructionParent(user))) == (void *)2;
+}
+
 static bool address_may_hold_active(LLVMValueRef v) {
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
-    if (LLVMIsALoadInst(user)) continue;
+    if (LLVMIsALoadInst(user) || outside_derivatives(user)) continue;
     if (LLVMIsAStoreInst(user)) {
       LLVMValueRef stored = LLVMGetOperand(user, 0);
       if (LLVMGetOperand(user, 1) != v || (ir_contains_fp(LLVMTypeOf(stored)) && may_vary(stored, 0))) return true;
@@ -74,6 +88,7 @@ static bool holding_made, reaching_made;
 bool ad_global_may_hold_active(LLVMValueRef g) {
   g = g ? ir_strip_pointer_casts(g) : NULL;
   if (!eligible(g)) return false;
+  if (!deciding) return address_may_hold_active(g); /* before: every use counts (a checkpointed loop's notes) */
   if (!holding_made) vmap_init(&holding), holding_made = true;
   uintptr_t known = (uintptr_t)vmap_get(&holding, g);
   if (!known) vmap_put(&holding, g, (void *)(known = address_may_hold_active(g) ? 1 : 2));
@@ -168,7 +183,51 @@ bool ad_call_reaches_active_global(LLVMValueRef call) {
   return false;
 }
 
+/* The functions m's requests reach: theirs, and every function their code names (callees, regions' and
+ * tasks' functions; through a pointer, any whose address is taken). */
+static void find_reached(LLVMModuleRef m) {
+  ValueList stack = {0};
+  bool indirect = false;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    vmap_put(&reached, f, (void *)2);
+    if (LLVMIsDeclaration(f) && !strncmp(LLVMGetValueName(f), REQUEST_PREFIX, strlen(REQUEST_PREFIX)))
+      for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u))
+        for (unsigned i = 0, n = ir_is_call(LLVMGetUser(u)) ? ir_num_call_args(LLVMGetUser(u)) : 0; i < n; i++) {
+          LLVMValueRef a = ir_strip_pointer_casts(LLVMGetArgOperand(LLVMGetUser(u), i));
+          if (LLVMIsAFunction(a)) vec_push(&stack, a);
+        }
+  }
+  while (stack.len) {
+    LLVMValueRef f = stack.data[--stack.len];
+    if (LLVMIsDeclaration(f) || vmap_get(&reached, f) == (void *)1) continue;
+    vmap_put(&reached, f, (void *)1);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+        indirect |= ir_is_call_site(i) && !ir_called_function(i);
+        for (unsigned k = 0, n = (unsigned)LLVMGetNumOperands(i); k < n; k++) {
+          LLVMValueRef op = LLVMGetOperand(i, k);
+          if (op && LLVMIsAConstantExpr(op)) op = ir_strip_pointer_casts(op);
+          if (op && LLVMIsAFunction(op)) vec_push(&stack, op);
+        }
+      }
+    if (indirect) {
+      indirect = false;
+      for (LLVMValueRef g = LLVMGetFirstFunction(m); g; g = LLVMGetNextFunction(g))
+        if (address_taken(g)) vec_push(&stack, g);
+    }
+  }
+  vec_free(&stack);
+}
+
+void ad_global_shadows_begin(LLVMModuleRef m) {
+  vmap_init(&reached);
+  find_reached(m);
+  deciding = true;
+}
+
 void ad_global_shadows_end(void) {
+  if (deciding) vmap_free(&reached);
+  deciding = false;
   vec_free(&made[0]);
   vec_free(&made[1]);
   if (reaching_made) vmap_free(&reaching);

@@ -28,7 +28,10 @@ bool ad_reaches_active_global(LLVMValueRef fn);
 /* The same for what a call runs: its callee, a region's function, or any candidate of a call through a
  * pointer. */
 bool ad_call_reaches_active_global(LLVMValueRef call);
-/* Around generating a module's derivatives: end forgets the shadows made and what reaches them. */
+/* Around generating m's derivatives: begin notes which functions the requests reach (a store elsewhere,
+ * `main` setting up a table, happens where the shadow is zero: it makes no global active), end forgets
+ * that, the shadows made and what reaches them. Before begin, every store counts. */
+void ad_global_shadows_begin(LLVMModuleRef m);
 void ad_global_shadows_end(void);
 /* Before `before` (a derivative's call where a request was), every shadow of a mutable global made for
  * `use` set to zero: called once every derivative is generated, before end. */
