@@ -829,7 +829,9 @@ bool checkpoint_is_loop(LLVMValueRef fn) {
   return fn && LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LOOP, strlen(LOOP));
 }
 
-bool checkpoint_is_runner(LLVMValueRef fn) { return fn && ir_fn_has_attr(fn, RUNNER); }
+bool checkpoint_is_runner(LLVMValueRef fn) {
+  return fn && LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, RUNNER, strlen(RUNNER)) != NULL;
+}
 
 /* A checkpointed loop's function, or a marker of one not outlined yet (in another function). */
 static bool checkpointed_loop(LLVMValueRef call, CallKind k) {

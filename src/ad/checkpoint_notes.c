@@ -9,8 +9,6 @@
 #include "ad/checkpoint.h"
 #include "ad/checkpoint_auto.h"
 #include "ad/checkpoint_internal.h"
-#include "ad/constants.h"
-#include "ad/global_shadows.h"
 #include "analysis/calls.h"
 #include "analysis/memtype.h"
 #include "ir/cfg.h"
@@ -719,19 +717,6 @@ static bool fixed_global(Ck *ck, LLVMValueRef p) {
   return true;
 }
 
-/* A step's access of a global that may hold derivatives (ad/constants.h): refused (its shadow global is not
- * among the loop's snapshots; wrong gradients were seen when steps read one the code before the loop had
- * written). */
-static bool active_global(LLVMValueRef at, LLVMValueRef p) {
-  LLVMValueRef g = ir_strip_pointer_casts(ir_address_base(p));
-  if (!ad_global_may_hold_active(g)) return false;
-  char what[300];
-  snprintf(what, sizeof what, "the global variable '%s', which holds derivatives (pass it to the loop through a pointer)",
-           LLVMGetValueName(g));
-  refuse(at, what);
-  return true;
-}
-
 void checkpoint_add_notes(Ck *ck, LLVMValueRef fn, uint64_t own) {
   LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(ck->c, NOTING, strlen(NOTING), "", 0));
   ValueList insts = {0};
@@ -749,11 +734,10 @@ void checkpoint_add_notes(Ck *ck, LLVMValueRef fn, uint64_t own) {
                   "snapshots)");
         continue;
       }
-      if (active_global(i, p)) continue;
       note(ck, i, true, p, size_of(ck, LLVMTypeOf(v)));
     } else if (LLVMIsALoadInst(i)) {
       LLVMValueRef p = LLVMGetOperand(i, 0);
-      if (own_memory(fn, p, own) || active_global(i, p) || fixed_global(ck, p)) continue;
+      if (own_memory(fn, p, own) || fixed_global(ck, p)) continue;
       if (!LLVMIsAConstant(p)) {
         note(ck, i, false, p, size_of(ck, LLVMTypeOf(i)));
       } else if (!vmap_has(&constant_reads, p)) { /* a global's: once per call, when the function starts (a read's
