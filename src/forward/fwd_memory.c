@@ -40,7 +40,7 @@ bool fwd_shadow_lanes(FwdGen *g, LLVMValueRef ptr, LLVMValueRef at, const char *
     for (unsigned i = 0; i < g->width; i++) lanes[i] = s;
     return true;
   }
-  char buf[256];
+  char buf[512];
   ir_describe_memory(ptr, buf, sizeof buf);
   fwd_error(g, at, "%s needs a shadow for memory that has none: %s", what, buf);
   return false;
@@ -83,7 +83,7 @@ static void store(FwdGen *g, LLVMValueRef inst) {
   }
   if (!activity_shadowed(g->act, p)) {
     if (activity_active(g->act, v) && !registered_inactive_memory(p)) { /* an inactive global drops it */
-      char buf[256];
+      char buf[512];
       ir_describe_memory(p, buf, sizeof buf);
       fwd_error(g, inst, "cannot store an active value into memory without a shadow (%s)", buf);
     }
@@ -194,7 +194,7 @@ void fwd_memcpy(FwdGen *g, LLVMValueRef call) {
   LLVMValueRef dl[MAX_WIDTH], sl[MAX_WIDTH];
   if (!activity_shadowed(g->act, d)) {
     if (activity_shadowed(g->act, s) && !registered_inactive_memory(d)) {
-      char buf[256];
+      char buf[512];
       ir_describe_memory(d, buf, sizeof buf);
       fwd_error(g, call, "cannot copy active memory into memory without a shadow (%s)", buf);
     }

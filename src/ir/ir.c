@@ -365,6 +365,10 @@ void ir_describe_memory(LLVMValueRef p, char *buf, size_t n) {
                      "integers that the file defines (not thread-local)", LLVMGetValueName(base));
   else if (LLVMIsAArgument(base))
     snprintf(buf, n, "a parameter passed as constant; pass it with parad_dup and a shadow");
+  else if (LLVMIsALoadInst(base) && LLVMIsAGlobalVariable(ir_address_base(LLVMGetOperand(base, 0))))
+    snprintf(buf, n, "a pointer loaded from the global variable '%s': Parad gives no shadow to a global holding "
+                     "pointers (a buffer allocated once and kept there); allocate it in the function or pass it "
+                     "as an argument with a shadow", LLVMGetValueName(ir_address_base(LLVMGetOperand(base, 0))));
   else if (LLVMIsALoadInst(base))
     snprintf(buf, n, "a pointer loaded from memory that has no shadow");
   else if (ir_is_call(base))

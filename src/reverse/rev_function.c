@@ -48,7 +48,7 @@ LLVMValueRef aug_shadow(RevGen *g, LLVMValueRef orig, LLVMValueRef at, const cha
   if (ad_has_constant_shadow(orig)) return ad_constant_shadow(orig, SHADOW_ADD);
   LLVMValueRef stand_in = ad_stand_in_shadow(at, orig, SHADOW_ADD);
   if (stand_in) return stand_in;
-  char buf[256];
+  char buf[512];
   ir_describe_memory(orig, buf, sizeof buf);
   rev_error(g, at, "%s needs a shadow for memory that has none: %s", what, buf);
   return LLVMConstNull(g->ptr_type);
