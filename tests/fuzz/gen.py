@@ -43,7 +43,8 @@ OPENMP = ["parallel_for", "region", "static", "static_chunk", "dynamic", "guided
           "reduction_prod", "reduction_max", "reduction_min", "critical", "atomic", "private",
           "firstprivate", "lastprivate", "masked", "master", "single", "nowait", "omp_helper"]
 # drawn on streams of their own (Gen): "restrict", "taskloop", "checkpoint", "checkpoint_nested",
-# "checkpoint_helpers", "fnptr", "index_table", "strided"
+# "checkpoint_helpers", "fnptr", "index_table", "strided", "globals"
+GLEN = 8                 # the mutable global array G's length
 IXLEN, IXMAX = 16, 3     # the index table IX: IXLEN ints in [0, IXMAX), IXMAX no more than any array's length
 
 # magnitude of a unary function's result from its argument's (see prog.UNARY for the guarded forms)
@@ -166,6 +167,10 @@ class Gen:
             # reads at indices loaded from a constant int table, IX[j] (a sparse matrix's column indices)
             if random.Random(seed * 7919 + 10 + omp).random() < 0.4:
                 features.add("index_table")
+            # a mutable global array G (a program's field or workspace) that the entry fills first and the
+            # helpers read and write: derivatives through a global, across calls (a stream of its own)
+            if random.Random(seed * 7919 + 26 + omp).random() < 0.3:
+                features.add("globals")
         s.feat = set(features)
         s.names = {}
         s.syms = []           # names in scope, in order of declaration
@@ -199,10 +204,19 @@ class Gen:
         s.syms.append(sym)
         return sym
 
-    def globals_in_scope(s):
-        """A function's scope starts with the constant global table, when the program has one."""
+    def globals_in_scope(s, entry=False):
+        """A function's scope starts with the constant global table, and the mutable global G, when the program
+        has them. The entry fills G first (its value on entry is the call before's); a helper may read it, and
+        write it with plain assignments only (its calls' increments are not counted), and in an OpenMP
+        program takes it for noisy (what a reduction left there must decide nothing)."""
         if s.on("table"):
             s.add(Sym("K", "array", "double", 1.0, Len(None, 8), writable=False))
+        if s.on("globals"):
+            g = s.add(Sym("G", "array", "double", ACAP, Len(None, GLEN)))
+            if not entry:
+                g.active, g.acc, g.noisy = True, ACAP / 2, s.omp
+            return g
+        return None
 
     def scoped(s, fn):
         """Runs fn; the names it declares go out of scope afterwards."""
@@ -1480,7 +1494,7 @@ class Gen:
 
     def entry(s, h):
         r = s.r
-        s.globals_in_scope()
+        g = s.globals_in_scope(entry=True)
         x = s.add(Sym("x", "array", "double", 4.0, NLEN(0), writable=s.on("write_x")))
         x.active = True
         ptr = " restrict" if s.on("restrict") else ""
@@ -1498,7 +1512,7 @@ class Gen:
         fn = Func("f", "double" if h["ret"] else "void", params, [], static=False, noinline=True)
         s.fn, s.nlen, s.kinky = fn, NLEN(0), False
         s.budget = r.randint(8, 28)
-        body = []
+        body = [s.fill(g)] if g is not None else []
         for _ in range(r.randint(1, 3)):
             body += s.decl_scalar()
         if h["y"] and r.random() < 0.7:     # an output usually gets a first value
@@ -1574,7 +1588,7 @@ class Gen:
         text = "\n".join(line for fn in s.funcs for line in fn.lines())
         h["float"] = "float" in text
         h["noisy"] = s.noisy
-        h["width4"] = r.random() < 0.4
+        h["width4"] = r.random() < 0.4 and not s.on("globals")   # vector forward mode refuses globals
         h["split"] = h["ret"] and r.random() < 0.35
         h["x0"] = [round(r.uniform(-1.2, 1.2), 3) for _ in range(h["n"])]
         h["w"] = [round(r.uniform(0.5, 1.5), 3) for _ in range(h["n"])]

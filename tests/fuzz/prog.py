@@ -509,6 +509,8 @@ class Program(Node):
             ty = ty[0] if ty else "double"
             text = ", ".join(str(v) if ty == "int" else fnum(v, ty) for v in vals)
             out += ["static const %s %s[%d] = {%s};" % (ty, name, len(vals), text), ""]
+        if "globals" in s.features:
+            out += ["static double G[8];", ""]
         for fn in s.funcs:
             out += fn.lines() + [""]
         return "\n".join(out)
