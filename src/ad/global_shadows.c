@@ -59,6 +59,14 @@ static bool outside_derivatives(LLVMValueRef user) {
   return vmap_get(&reached, LLVMGetBasicBlockParent(LLVMGetInstructionParent(user))) == (void *)2;
 }
 
+/* An integer stored that may be a float's bits moved as an integer (a copy the optimiser made of i64s):
+ * anything of 32 bits or more that is not a constant or made from one. */
+static bool bits_of_float(LLVMValueRef v) {
+  LLVMTypeRef t = ir_scalar_type(LLVMTypeOf(v));
+  return ir_is_int(t) && LLVMGetIntTypeWidth(t) >= 32 && !LLVMIsAConstant(v) && LLVMIsAInstruction(v) &&
+         LLVMGetInstructionOpcode(v) != LLVMSExt && LLVMGetInstructionOpcode(v) != LLVMZExt;
+}
+
 static bool address_may_hold_active(LLVMValueRef v) {
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
@@ -66,6 +74,7 @@ static bool address_may_hold_active(LLVMValueRef v) {
     if (LLVMIsAStoreInst(user)) {
       LLVMValueRef stored = LLVMGetOperand(user, 0);
       if (LLVMGetOperand(user, 1) != v || (ir_contains_fp(LLVMTypeOf(stored)) && may_vary(stored, 0))) return true;
+      if (bits_of_float(stored)) return true;
       continue;
     }
     if (LLVMIsAConstantExpr(user) || LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) {
