@@ -1512,7 +1512,8 @@ class Gen:
         fn = Func("f", "double" if h["ret"] else "void", params, [], static=False, noinline=True)
         s.fn, s.nlen, s.kinky = fn, NLEN(0), False
         s.budget = r.randint(8, 28)
-        body = [s.fill(g)] if g is not None else []
+        # G zeroed, then filled: the fill's helper calls may read it
+        body = [Raw("memset(G, 0, sizeof G);", keep=True), s.fill(g)] if g is not None else []
         for _ in range(r.randint(1, 3)):
             body += s.decl_scalar()
         if h["y"] and r.random() < 0.7:     # an output usually gets a first value
@@ -1588,7 +1589,8 @@ class Gen:
         text = "\n".join(line for fn in s.funcs for line in fn.lines())
         h["float"] = "float" in text
         h["noisy"] = s.noisy
-        h["width4"] = r.random() < 0.4 and not s.on("globals")   # vector forward mode refuses globals
+        h["width4"] = r.random() < 0.4 and not s.on("globals")
+        h["vector"] = not s.on("globals")   # vector forward mode refuses globals (their tangents: one per direction)
         h["split"] = h["ret"] and r.random() < 0.35
         h["x0"] = [round(r.uniform(-1.2, 1.2), 3) for _ in range(h["n"])]
         h["w"] = [round(r.uniform(0.5, 1.5), 3) for _ in range(h["n"])]
