@@ -743,7 +743,9 @@ void checkpoint_add_notes(Ck *ck, LLVMValueRef fn, uint64_t own) {
       } else if (!vmap_has(&constant_reads, p)) { /* a global's: once per call, when the function starts (a read's
                                                      note only has to come before the loop ends) */
         vmap_put(&constant_reads, p, p);
-        note(ck, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)), false, p, size_of(ck, LLVMTypeOf(i)));
+        /* in a team's function, after the thread number the notes take (made at the start on first use) */
+        LLVMValueRef start = ck->team ? LLVMGetNextInstruction(thread_number(ck, fn)) : LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn));
+        note(ck, start, false, p, size_of(ck, LLVMTypeOf(i)));
       }
     } else if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i)) { /* a reduction's, say */
       LLVMValueRef p = LLVMGetOperand(i, 0);

@@ -8,6 +8,7 @@
 #include "ad/body.h"
 #include "analysis/calls.h"
 #include "ir/ir.h"
+#include "omp/omp.h"
 
 static MemType classify_type(LLVMTypeRef t) {
   /* a struct or array at this address: what lies at its start */
@@ -469,6 +470,31 @@ static DataKind through_callees(LLVMValueRef fn, const ValueList *slots, bool fo
   return k;
 }
 
+/* The kinds of the accesses of the functions fn hands the objects to whole (a callee, a parallel region's
+ * function: the step of a checkpointed loop, whose region fills an array the step then copies), up to
+ * CALL_DEPTH calls away. */
+static DataKind callees_accesses(LLVMValueRef fn, const ValueList *objects, bool for_access, DataKind k, int depth) {
+  if (depth >= CALL_DEPTH) return k;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (!ir_is_call(i)) continue;
+      bool fork = call_classify(i, NULL) == CALL_OMP && omp_classify(i) == OMP_FORK;
+      LLVMValueRef callee = ir_called_function(i), outlined = fork ? omp_fork_outlined(i) : NULL;
+      unsigned first = 0, shift = 0; /* call argument first + k is the callee's parameter first + k - shift */
+      if (outlined) callee = outlined, first = OMP_FORK_FIRST_ARG, shift = OMP_FORK_FIRST_ARG - OMP_OUTLINED_FIRST_PARAM;
+      if (!callee || LLVMIsDeclaration(callee) || callee == fn) continue;
+      for (unsigned a = first, n = ir_num_call_args(i); a < n && a - shift < LLVMCountParams(callee); a++) {
+        if (!ir_list_has(objects, ir_strip_pointer_casts(LLVMGetArgOperand(i, a)))) continue;
+        ValueList inner = {0};
+        same_object(callee, LLVMGetParam(callee, a - shift), &inner, NULL);
+        k = accesses_kind(callee, &inner, for_access, k);
+        k = callees_accesses(callee, &inner, for_access, k, depth + 1);
+        vec_free(&inner);
+      }
+    }
+  return k;
+}
+
 static DataKind object_kind(LLVMValueRef ptr, bool for_access) {
   LLVMValueRef fn = function_of(root_of(ptr));
   if (!fn) fn = function_of(ptr);
@@ -479,6 +505,7 @@ static DataKind object_kind(LLVMValueRef ptr, bool for_access) {
   DataKind k = known ? uniform_kind(known) : DATA_UNKNOWN;
   k = accesses_kind(fn, &objects, for_access, k);
   if (k == DATA_UNKNOWN && slots.len) k = through_callees(fn, &slots, for_access, k);
+  if (k == DATA_UNKNOWN) k = callees_accesses(fn, &objects, for_access, k, 0);
   vec_free(&objects);
   vec_free(&slots);
   return k;
