@@ -207,12 +207,13 @@ class Gen:
     def globals_in_scope(s, entry=False):
         """A function's scope starts with the constant global table, and the mutable global G, when the program
         has them. The entry fills G first (its value on entry is the call before's); a helper may read it, and
-        write it with plain assignments only (its calls' increments are not counted), and in an OpenMP
-        program takes it for noisy (what a reduction left there must decide nothing)."""
+        write it with plain assignments only (its calls' increments are not counted); in an OpenMP program
+        a helper only reads it (it may be called by every thread of a region) and takes it for noisy (what a
+        reduction left there must decide nothing)."""
         if s.on("table"):
             s.add(Sym("K", "array", "double", 1.0, Len(None, 8), writable=False))
         if s.on("globals"):
-            g = s.add(Sym("G", "array", "double", ACAP, Len(None, GLEN)))
+            g = s.add(Sym("G", "array", "double", ACAP, Len(None, GLEN), writable=entry or not s.omp))
             if not entry:
                 g.active, g.acc, g.noisy = True, ACAP / 2, s.omp
             return g
