@@ -1128,10 +1128,11 @@ class Gen:
         return r.choice(["schedule(guided)", "schedule(guided, 2)"])
 
     def ownable(s, L, among=None):
-        """Arrays a worksharing loop over [0, L) may write at its own index."""
+        """Arrays a worksharing loop over [0, L) may write at its own index. Not the global G: the helpers
+        a region's threads call read it anywhere."""
         out = []
         for a in s.visible(["array", "structarr"]):
-            if a.base is None and a.writable and L.le(a.length) and (among is None or a in among):
+            if a.base is None and a.writable and L.le(a.length) and (among is None or a in among) and a.name != "G":
                 out.append(a)
         return out
 
