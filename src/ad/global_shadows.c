@@ -104,8 +104,10 @@ bool ad_global_may_hold_active(LLVMValueRef g) {
   return known == 1;
 }
 
-LLVMValueRef ad_global_shadow(LLVMValueRef g, ShadowUse use) {
-  char *name = xasprintf("%s.parad.%s", LLVMGetValueName(g), use == SHADOW_READ ? "tangents" : "adjoints");
+/* The shadow global of g for `use`, and for vector forward mode's direction `lane` (0: the only one). */
+static LLVMValueRef shadow_global(LLVMValueRef g, ShadowUse use, unsigned lane) {
+  char *name = lane ? xasprintf("%s.parad.tangents.%u", LLVMGetValueName(g), lane)
+                    : xasprintf("%s.parad.%s", LLVMGetValueName(g), use == SHADOW_READ ? "tangents" : "adjoints");
   LLVMModuleRef m = LLVMGetGlobalParent(g);
   LLVMValueRef s = LLVMGetNamedGlobal(m, name);
   if (!s) {
@@ -118,6 +120,21 @@ LLVMValueRef ad_global_shadow(LLVMValueRef g, ShadowUse use) {
   }
   free(name);
   return s;
+}
+
+LLVMValueRef ad_global_shadow(LLVMValueRef g, ShadowUse use) { return shadow_global(g, use, 0); }
+
+LLVMValueRef ad_global_tangent_lane(LLVMValueRef v, unsigned lane) {
+  v = ir_strip_pointer_casts(v);
+  if (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMGetElementPtr) { /* the same indices into the lane's */
+    unsigned n = (unsigned)LLVMGetNumOperands(v);
+    LLVMValueRef *idx = xcalloc(n, sizeof *idx);
+    for (unsigned i = 1; i < n; i++) idx[i - 1] = LLVMGetOperand(v, i);
+    LLVMValueRef r = LLVMConstGEP2(LLVMGetGEPSourceElementType(v), ad_global_tangent_lane(LLVMGetOperand(v, 0), lane), idx, n - 1);
+    free(idx);
+    return r;
+  }
+  return shadow_global(v, SHADOW_READ, lane);
 }
 
 /* The global a constant address points into (through casts and constant offsets), else NULL. */

@@ -22,6 +22,9 @@ bool ad_is_mutable_global_with_shadow(LLVMValueRef g);
 bool ad_global_may_hold_active(LLVMValueRef g);
 /* Its shadow for `use`, made in its module on first use. */
 LLVMValueRef ad_global_shadow(LLVMValueRef g, ShadowUse use);
+/* Under vector forward mode, the tangents of direction `lane` of a constant address v into such a global:
+ * a shadow global per direction (lane 0's the scalar mode's), zeroed at entry like the others. */
+LLVMValueRef ad_global_tangent_lane(LLVMValueRef v, unsigned lane);
 /* Whether fn reads or writes a global that may hold active data, itself or through the functions it
  * calls (through a pointer: any function whose address is taken) or whose parallel regions it forks. */
 bool ad_reaches_active_global(LLVMValueRef fn);

@@ -30,11 +30,9 @@ bool fwd_shadow_lanes(FwdGen *g, LLVMValueRef ptr, LLVMValueRef at, const char *
     return true;
   }
   LLVMValueRef s = ad_has_constant_shadow(ptr) ? ad_constant_shadow(ptr, SHADOW_READ) : ad_stand_in_shadow(at, ptr, SHADOW_READ);
-  if (g->width > 1 && ad_is_mutable_global_with_shadow(ir_address_base(ptr))) {
-    if (s) /* once: an address into the global computed in the code has no shadow here, as the global has none */
-      fwd_error(g, at, "vector forward mode (width %u) cannot differentiate through a global variable: its tangents would "
-                       "be one for every direction", g->width);
-    return false;
+  if (s && g->width > 1 && ad_is_mutable_global_with_shadow(ir_address_base(ptr))) { /* one per direction */
+    for (unsigned i = 0; i < g->width; i++) lanes[i] = ad_global_tangent_lane(ptr, i);
+    return true;
   }
   if (s) {
     for (unsigned i = 0; i < g->width; i++) lanes[i] = s;

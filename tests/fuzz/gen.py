@@ -1591,8 +1591,7 @@ class Gen:
         text = "\n".join(line for fn in s.funcs for line in fn.lines())
         h["float"] = "float" in text
         h["noisy"] = s.noisy
-        h["width4"] = r.random() < 0.4 and not s.on("globals")
-        h["vector"] = not s.on("globals")   # vector forward mode refuses globals (their tangents: one per direction)
+        h["width4"] = r.random() < 0.4
         h["split"] = h["ret"] and r.random() < 0.35
         h["x0"] = [round(r.uniform(-1.2, 1.2), 3) for _ in range(h["n"])]
         h["w"] = [round(r.uniform(0.5, 1.5), 3) for _ in range(h["n"])]

@@ -10,7 +10,8 @@
 //   df/dx_k = 2 x_0^2 (w_k s_k + cos x_k (w_{k-1} x_{k-1} + 2 w_k x_k + w_{k+1} x_{k+1})) + [k=0] 2 x_0 sum_i w_i^2
 //             + [k=3] cos x_3
 //   tasks = sum_b (b + 1) sum_{i in block b} sin^2 x_i, d/dx_i = (b + 1) 2 sin x_i cos x_i
-// Gradient and tangents along each unit direction against the analytic derivative (1e-12), called twice,
+// Gradient and tangents along each unit direction against the analytic derivative (1e-12), and two
+// directions at a time in vector forward mode, called twice,
 // at 1, 2 and 4 threads, -O2 and -O0.
 // RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=4 %t
 // RUN: %parad-cc -O0 -fopenmp -I%S/../include %s -o %t0 -lm && OMP_NUM_THREADS=3 %t0
@@ -19,6 +20,10 @@
 
 double __parad_autodiff(void *, ...);
 double __parad_fwddiff(void *, ...);
+typedef struct {
+  double d[2];
+} Two;
+Two __parad_fwddiff_w2(void *, ...);
 
 enum { N = 200 };
 static double u[N], v[N], total, part[4];
@@ -78,6 +83,16 @@ int main(void) {
       double d[N] = {0};
       d[j] = 1;
       CHECK_CLOSE(__parad_fwddiff((void *)f, x, d), want[j], 1e-12);
+    }
+    for (int j = 0; j < N; j += 41) { /* vector forward mode: a shadow global per direction */
+      double d0[N] = {0}, d1[N] = {0};
+      d0[j] = d1[j + 1] = 1;
+      Two t = __parad_fwddiff_w2((void *)f, parad_width, 2, x, d0, d1);
+      CHECK_CLOSE(t.d[0], want[j], 1e-12);
+      CHECK_CLOSE(t.d[1], want[j + 1], 1e-12);
+      t = __parad_fwddiff_w2((void *)tasks, parad_width, 2, x, d0, d1);
+      CHECK_CLOSE(t.d[0], (1 + j / (N / 4)) * 2 * sin(x[j]) * cos(x[j]), 1e-12);
+      CHECK_CLOSE(t.d[1], (1 + (j + 1) / (N / 4)) * 2 * sin(x[j + 1]) * cos(x[j + 1]), 1e-12);
     }
     double gt[N] = {0};
     __parad_autodiff((void *)tasks, x, gt);

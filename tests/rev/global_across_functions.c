@@ -7,8 +7,9 @@
 //   field_i = x_i x_{i+1} (i + 1 mod N), coef_i = cos x_i, acc = sum_i field_i^2,
 //   f = acc + sum_{i even} field_i coef_i + sum_{i odd} 2 field_i^2 + sum_i field_i / 2^(N-1-i) + sum_i coef_i x_i
 // Gradient and tangents along each unit direction against the analytic derivative (1e-12), called three
-// times in a row (each derivative's shadows zero at its entry), in split mode with the globals overwritten
-// between the sweeps, at -O2 and -O0.
+// times in a row (each derivative's shadows zero at its entry), in vector forward mode (two directions a
+// call: a shadow global per direction; refused before, "its tangents would be one for every direction"),
+// in split mode with the globals overwritten between the sweeps, at -O2 and -O0.
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
 #include <math.h>
@@ -18,6 +19,10 @@ double __parad_autodiff(void *, ...);
 double __parad_fwddiff(void *, ...);
 void *__parad_augmentfwd(void *, ...);
 void __parad_reverse(void *, ...);
+typedef struct {
+  double d[2];
+} Two;
+Two __parad_fwddiff_w2(void *, ...);
 
 enum { N = 8 };
 static double field[N], coef[N], acc;
@@ -64,6 +69,13 @@ int main(void) {
       double v[N] = {0};
       v[j] = 1;
       CHECK_CLOSE(__parad_fwddiff((void *)f, x, v), want[j], 1e-12);
+    }
+    for (int j = 0; j < N; j += 2) { /* vector forward mode: two directions in one call, a shadow global each */
+      double v0[N] = {0}, v1[N] = {0};
+      v0[j] = v1[j + 1] = 1;
+      Two t = __parad_fwddiff_w2((void *)f, parad_width, 2, x, v0, v1);
+      CHECK_CLOSE(t.d[0], want[j], 1e-12);
+      CHECK_CLOSE(t.d[1], want[j + 1], 1e-12);
     }
     double gs[N] = {0};
     void *tape = __parad_augmentfwd((void *)f, x, gs);
