@@ -447,24 +447,50 @@ static bool element_arithmetic(LLVMValueRef i) {
  * or that its callers point it at). */
 static DataKind accesses_kind(LLVMValueRef fn, const ValueList *objects, bool for_access, DataKind k);
 
+/* The function call i runs that takes argument a, and the parameter it takes it as: a callee of the module,
+ * or a parallel region's function (its arguments from OMP_FORK_FIRST_ARG on); NULL for any other. */
+static LLVMValueRef callee_param(LLVMValueRef fn, LLVMValueRef i, unsigned a, LLVMValueRef *param) {
+  LLVMValueRef callee = ir_called_function(i);
+  unsigned shift = 0; /* call argument a is the callee's parameter a - shift */
+  if (call_classify(i, NULL) == CALL_OMP && omp_classify(i) == OMP_FORK) {
+    callee = omp_fork_outlined(i), shift = OMP_FORK_FIRST_ARG - OMP_OUTLINED_FIRST_PARAM;
+    if (a < OMP_FORK_FIRST_ARG) return NULL;
+  }
+  if (!callee || LLVMIsDeclaration(callee) || callee == fn || a - shift >= LLVMCountParams(callee)) return NULL;
+  *param = LLVMGetParam(callee, a - shift);
+  return callee;
+}
+
 /* The objects a callee reaches through a pointer variable the caller passes it by address (a loop moved
- * into a function of its own, ad/checkpoint.c): what it loads from that parameter. */
+ * into a function of its own, ad/checkpoint.c; a parallel region given the variable): what it loads from
+ * that parameter. */
 static DataKind through_callees(LLVMValueRef fn, const ValueList *slots, bool for_access, DataKind k) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef callee = ir_is_call(i) ? ir_called_function(i) : NULL;
-      if (!callee || LLVMIsDeclaration(callee) || callee == fn) continue;
-      for (unsigned a = 0, n = ir_num_call_args(i); a < n && a < LLVMCountParams(callee); a++) {
-        if (!ir_list_has(slots, ir_strip_pointer_casts(LLVMGetArgOperand(i, a)))) continue;
-        LLVMValueRef param = LLVMGetParam(callee, a);
+      if (!ir_is_call(i)) continue;
+      for (unsigned a = 0, n = ir_num_call_args(i); a < n; a++) {
+        LLVMValueRef param, callee;
+        if (!ir_list_has(slots, ir_strip_pointer_casts(LLVMGetArgOperand(i, a))) || !(callee = callee_param(fn, i, a, &param)))
+          continue;
+        /* the parameter, and at -O0 what is loaded back from the stack slot it is kept in */
+        ValueList held = {0};
+        vec_push(&held, param);
         for (LLVMUseRef u = LLVMGetFirstUse(param); u; u = LLVMGetNextUse(u)) {
-          LLVMValueRef load = LLVMGetUser(u);
-          if (!LLVMIsALoadInst(load) || !ir_is_ptr(LLVMTypeOf(load))) continue;
-          ValueList objects = {0};
-          same_object(callee, load, &objects, NULL);
-          k = accesses_kind(callee, &objects, for_access, k);
-          vec_free(&objects);
+          LLVMValueRef st = LLVMGetUser(u), slot = LLVMIsAStoreInst(st) ? LLVMGetOperand(st, 1) : NULL;
+          if (!slot || LLVMGetOperand(st, 0) != param || !LLVMIsAAllocaInst(slot)) continue;
+          for (LLVMUseRef w = LLVMGetFirstUse(slot); w; w = LLVMGetNextUse(w))
+            if (LLVMIsALoadInst(LLVMGetUser(w))) vec_push(&held, LLVMGetUser(w));
         }
+        for (size_t h = 0; h < held.len; h++)
+          for (LLVMUseRef u = LLVMGetFirstUse(held.data[h]); u; u = LLVMGetNextUse(u)) {
+            LLVMValueRef load = LLVMGetUser(u);
+            if (!LLVMIsALoadInst(load) || !ir_is_ptr(LLVMTypeOf(load))) continue;
+            ValueList objects = {0};
+            same_object(callee, load, &objects, NULL);
+            k = accesses_kind(callee, &objects, for_access, k);
+            vec_free(&objects);
+          }
+        vec_free(&held);
       }
     }
   return k;
@@ -478,15 +504,12 @@ static DataKind callees_accesses(LLVMValueRef fn, const ValueList *objects, bool
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       if (!ir_is_call(i)) continue;
-      bool fork = call_classify(i, NULL) == CALL_OMP && omp_classify(i) == OMP_FORK;
-      LLVMValueRef callee = ir_called_function(i), outlined = fork ? omp_fork_outlined(i) : NULL;
-      unsigned first = 0, shift = 0; /* call argument first + k is the callee's parameter first + k - shift */
-      if (outlined) callee = outlined, first = OMP_FORK_FIRST_ARG, shift = OMP_FORK_FIRST_ARG - OMP_OUTLINED_FIRST_PARAM;
-      if (!callee || LLVMIsDeclaration(callee) || callee == fn) continue;
-      for (unsigned a = first, n = ir_num_call_args(i); a < n && a - shift < LLVMCountParams(callee); a++) {
-        if (!ir_list_has(objects, ir_strip_pointer_casts(LLVMGetArgOperand(i, a)))) continue;
+      for (unsigned a = 0, n = ir_num_call_args(i); a < n; a++) {
+        LLVMValueRef param, callee;
+        if (!ir_list_has(objects, ir_strip_pointer_casts(LLVMGetArgOperand(i, a))) || !(callee = callee_param(fn, i, a, &param)))
+          continue;
         ValueList inner = {0};
-        same_object(callee, LLVMGetParam(callee, a - shift), &inner, NULL);
+        same_object(callee, param, &inner, NULL);
         k = accesses_kind(callee, &inner, for_access, k);
         k = callees_accesses(callee, &inner, for_access, k, depth + 1);
         vec_free(&inner);
