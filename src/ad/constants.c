@@ -71,14 +71,8 @@ LLVMValueRef ad_constant_shadow(LLVMValueRef v, ShadowUse use) {
   v = stripped(v);
   if (!v || !ad_has_constant_shadow(v)) return NULL;
   if (LLVMIsAFunction(v)) return v;
-  if (LLVMIsAConstantExpr(v)) { /* getelementptr: the same indices into the shadow */
-    unsigned n = (unsigned)LLVMGetNumOperands(v);
-    LLVMValueRef *idx = xcalloc(n, sizeof *idx);
-    for (unsigned i = 1; i < n; i++) idx[i - 1] = LLVMGetOperand(v, i);
-    LLVMValueRef r = LLVMConstGEP2(LLVMGetGEPSourceElementType(v), ad_constant_shadow(LLVMGetOperand(v, 0), use), idx, n - 1);
-    free(idx);
-    return r;
-  }
+  if (LLVMIsAConstantExpr(v)) /* getelementptr: the same indices into the shadow */
+    return ir_const_gep_over(v, ad_constant_shadow(LLVMGetOperand(v, 0), use));
   LLVMModuleRef m = LLVMGetGlobalParent(v);
   if (ad_is_current_tape(v)) { /* reverse mode over reverse mode is refused before it gets here */
     if (use != SHADOW_READ) return NULL;

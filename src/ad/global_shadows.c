@@ -126,14 +126,8 @@ LLVMValueRef ad_global_shadow(LLVMValueRef g, ShadowUse use) { return shadow_glo
 
 LLVMValueRef ad_global_tangent_lane(LLVMValueRef v, unsigned lane) {
   v = ir_strip_pointer_casts(v);
-  if (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMGetElementPtr) { /* the same indices into the lane's */
-    unsigned n = (unsigned)LLVMGetNumOperands(v);
-    LLVMValueRef *idx = xcalloc(n, sizeof *idx);
-    for (unsigned i = 1; i < n; i++) idx[i - 1] = LLVMGetOperand(v, i);
-    LLVMValueRef r = LLVMConstGEP2(LLVMGetGEPSourceElementType(v), ad_global_tangent_lane(LLVMGetOperand(v, 0), lane), idx, n - 1);
-    free(idx);
-    return r;
-  }
+  if (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMGetElementPtr) /* the same indices into the lane's */
+    return ir_const_gep_over(v, ad_global_tangent_lane(LLVMGetOperand(v, 0), lane));
   return shadow_global(v, SHADOW_READ, lane);
 }
 

@@ -450,3 +450,12 @@ bool ir_list_has(const ValueList *l, LLVMValueRef v) {
     if (l->data[i] == v) return true;
   return false;
 }
+
+LLVMValueRef ir_const_gep_over(LLVMValueRef gep, LLVMValueRef base) {
+  unsigned n = (unsigned)LLVMGetNumOperands(gep);
+  LLVMValueRef *idx = xcalloc(n, sizeof *idx);
+  for (unsigned i = 1; i < n; i++) idx[i - 1] = LLVMGetOperand(gep, i);
+  LLVMValueRef r = LLVMConstGEP2(LLVMGetGEPSourceElementType(gep), base, idx, n - 1);
+  free(idx);
+  return r;
+}

@@ -99,6 +99,8 @@ bool ir_null_based(LLVMValueRef p);
 /* Strips casts and getelementptrs whose indices are all constant, adding their byte offsets to *offset:
  * the pointer p is a constant distance from. */
 LLVMValueRef ir_strip_constant_offsets(LLVMModuleRef m, LLVMValueRef p, long long *offset);
+/* The constant getelementptr gep with the same indices over another base (a shadow's). */
+LLVMValueRef ir_const_gep_over(LLVMValueRef gep, LLVMValueRef base);
 /* Cloning through a value map (original -> copy), as both generators copy the primal:
  *   ir_mapped         the copy of an original value: instructions, arguments and blocks are looked up (one
  *                     missing belongs to an unreachable block, never executed: undef), constants and
