@@ -90,7 +90,7 @@ LLVMValueRef mpi_runtime_function(LLVMValueRef call, const MpiCall *c, const cha
 #define MPI_UNSUPPORTED_MESSAGE                                                                                \
   "cannot differentiate %s with active data: Parad differentiates point-to-point (Send, Ssend, Recv, "        \
   "Sendrecv, Sendrecv_replace, Isend, Irecv and their waits and tests) and the collectives Bcast, Reduce, Allreduce, Ireduce, " \
-  "Iallreduce, Scan and Exscan (the last four: sums), Gather(v), "                                            \
+  "Iallreduce, Scan, Exscan and Reduce_scatter_block (the last five: sums), Gather(v), "                                            \
   "Scatter(v), Allgather(v), Alltoall(v) and Barrier, and MPI_Pack and MPI_Unpack"
 
 #endif

@@ -547,7 +547,8 @@ int __parad_mpi_fwd_MPI_Allreduce(const void *sb, void *rb, int n, MPI_Datatype 
 static int sum_only(MPI_Op op, const char *call) {
   if (op != MPI_SUM)
     die("%s with active data and an operation other than MPI_SUM: Parad differentiates non-blocking reductions and "
-        "prefix sums (Scan, Exscan) that sum (the blocking MPI_Allreduce and MPI_Reduce also take MAX, MIN and PROD)", call);
+        "prefix sums (Scan, Exscan) and MPI_Reduce_scatter_block that sum (the blocking MPI_Allreduce and MPI_Reduce "
+        "also take MAX, MIN and PROD)", call);
   return 1;
 }
 
@@ -612,6 +613,24 @@ int __parad_mpi_fwd_MPI_Exscan(const void *sb, void *rb, int n, MPI_Datatype t, 
                                const void *sl, void *drb, const void *rl) {
   (void)rl;
   return fwd_scan(sb, rb, n, t, op, comm, dsb, sl, drb, 1, "MPI_Exscan");
+}
+
+/* MPI_Reduce_scatter_block (sums): rank r gets block r of the sum of every rank's size x n elements. Forward
+ * mode scatters the sum of the tangents the same way. */
+int __parad_mpi_fwd_MPI_Reduce_scatter_block(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+                                             void *dsb, const void *sl, void *drb, const void *rl) {
+  (void)rl;
+  const char *call = "MPI_Reduce_scatter_block";
+  Shape s = shape_of(t, sl);
+  if (!reduces_floats(&s, dsb || drb, call) || !sum_only(op, call)) return MPI_Reduce_scatter_block(sb, rb, n, t, op, comm);
+  Floats all = floats_of(&s, 0, n * comm_size(comm), call), mine = floats_of(&s, 0, n, call);
+  Reals dx = reals_get(sb == MPI_IN_PLACE ? drb : dsb, &all), dy = reals_get(NULL, &mine);
+  int rc = MPI_Reduce_scatter_block(sb, rb, n, t, op, comm);
+  MPI_Reduce_scatter_block(dx.v, dy.v, (int)dy.n, dy.type, MPI_SUM, comm);
+  reals_put(drb, &mine, &dy, 0);
+  free(dx.v), free(dy.v);
+  floats_free(&all), floats_free(&mine);
+  return rc;
 }
 
 /* The extent in elements of a v-collective's root buffer. */
@@ -1017,6 +1036,35 @@ static Record *sum_record(int kind, const Shape *s, const void *sb, void *dsb, v
   r->in_place = sb == MPI_IN_PLACE;
   r->shadow = dsb, r->shadow2 = drb, r->count = n, r->root = root, r->comm = comm;
   return r;
+}
+
+/* Its adjoint gathers every rank's result adjoint back to each rank, whose send buffer's adjoint is the whole
+ * of it, added once the result's adjoint is taken (in place, into the receive buffer's shadow: the input was
+ * there, and what the result did not overwrite may have been read since). */
+Record *__parad_mpi_aug_MPI_Reduce_scatter_block(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op,
+                                                 MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
+  (void)rl;
+  const char *call = "MPI_Reduce_scatter_block";
+  Shape s = shape_of(t, sl);
+  Record *r = NULL;
+  if (reduces_floats(&s, dsb || drb, call) && sum_only(op, call)) r = sum_record(REV_OTHER, &s, sb, dsb, drb, n, -1, comm);
+  MPI_Reduce_scatter_block(sb, rb, n, t, op, comm);
+  return r;
+}
+
+void __parad_mpi_rev_MPI_Reduce_scatter_block(Record *r) {
+  if (!r) return;
+  const char *call = "MPI_Reduce_scatter_block";
+  Floats all = floats_of(&r->sh, 0, r->count * comm_size(r->comm), call), mine = floats_of(&r->sh, 0, r->count, call);
+  Reals dy = reals_get(r->shadow2, &mine), g = reals_get(NULL, &all);
+  MPI_Request q;
+  MPI_Iallgather(dy.v, (int)dy.n, dy.type, g.v, (int)dy.n, g.type, r->comm, &q);
+  finish(&q, NULL, call, -1);
+  clear(&r->sh, r->shadow2, 0, r->count, call);
+  reals_put(r->in_place ? r->shadow2 : r->shadow, &all, &g, 1);
+  free(dy.v), free(g.v);
+  floats_free(&all), floats_free(&mine);
+  release(r);
 }
 
 static Record *aug_scan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, void *dsb,
