@@ -371,6 +371,12 @@ void ir_describe_memory(LLVMValueRef p, char *buf, size_t n) {
                      "as an argument with a shadow", LLVMGetValueName(ir_address_base(LLVMGetOperand(base, 0))));
   else if (LLVMIsALoadInst(base))
     snprintf(buf, n, "a pointer loaded from memory that has no shadow");
+  else if (ir_is_call(base) && !strncmp(ir_called_name(base), "llvm.threadlocal.address", 24) &&
+           LLVMIsAGlobalVariable(ir_strip_pointer_casts(LLVMGetArgOperand(base, 0))))
+    snprintf(buf, n, "the thread-local global variable '%s' (threadprivate, _Thread_local): Parad gives no shadow to "
+                     "a thread-local global (each thread's would have to be zeroed at every derivative's entry); "
+                     "make it a local of the parallel region, or pass it as an argument with a shadow",
+             LLVMGetValueName(ir_strip_pointer_casts(LLVMGetArgOperand(base, 0))));
   else if (ir_is_call(base))
     snprintf(buf, n, "a pointer returned by '%s'", *ir_called_name(base) ? ir_called_name(base) : "an indirect call");
   else if (LLVMIsAIntToPtrInst(base))
