@@ -12,6 +12,7 @@
 #include "ad/indirect.h"
 #include "ad/request.h"
 #include "analysis/calls.h"
+#include "analysis/memtype.h"
 #include "ir/cfg.h"
 #include "ir/diag.h"
 #include "mpi/mpi.h"
@@ -1109,6 +1110,11 @@ static void outline(Ck *ck, LLVMValueRef marker) {
     name = xasprintf("%s.ckpt_step.%d", fname, id);
     LLVMValueRef step = make_step(ck, loop, l.header, (unsigned)l.vars.len, name);
     free(name);
+    /* its parameters are the loop function's (which F calls with its variables): what they point to, for
+       the memory analysis (analysis/memtype.h), whose callers here are the runners */
+    const char *lname = LLVMGetValueName(loop);
+    LLVMAddAttributeAtIndex(step, LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(ck->c, MEMTYPE_PARAMS_OF, strlen(MEMTYPE_PARAMS_OF), lname, (unsigned)strlen(lname)));
     checkpoint_give_subprogram(ck, step, l.fn, fname);
     localize(ck, loop, &l);
     localize(ck, step, &l);
