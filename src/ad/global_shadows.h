@@ -16,9 +16,10 @@
 
 /* A mutable global that has a shadow (above). */
 bool ad_is_mutable_global_with_shadow(LLVMValueRef g);
-/* Whether the program may put active data into such a global: a store of floats that are not made of
- * constants (and integers) into it, or its address going anywhere but a load's or store's address (a
- * global only read, or given constants, does not). A checkpointed loop's steps may not touch one. */
+/* Whether the program may put active data into such a global, in a function a derivative runs: a store of
+ * floats that are not made of constants (and integers) into it, or of an integer that may be a float's bits,
+ * or its address going anywhere but a load's or store's address (a global only read, or given constants, or
+ * set up by `main`, does not). */
 bool ad_global_may_hold_active(LLVMValueRef g);
 /* Its shadow for `use`, made in its module on first use. */
 LLVMValueRef ad_global_shadow(LLVMValueRef g, ShadowUse use);
