@@ -9,6 +9,7 @@
 
 #include "ad/custom.h"
 #include "ad/indirect.h"
+#include "ad/library.h"
 #include "ad/registered.h"
 #include "ad/body.h"
 #include "ad/constants.h"
@@ -61,6 +62,7 @@ bool ad_failed(AdModule *ad, const char *key) {
 }
 
 int ad_read_requests(LLVMModuleRef m) {
+  library_register_all(m); /* the library's derivatives, as the program would register them */
   return custom_register_all(m) + registered_read_all(m) + batch_lower_all(m) + request_canonicalise_all(m);
 }
 

@@ -41,16 +41,14 @@ static const struct {
     {"_ZNKSt8__detail20_Prime_rehash_policy14_M_need_rehashEmmm", 1}, {"_ZNKSt8__detail20_Prime_rehash_policy11_M_next_bktEm", 1},
 };
 
-/* Library functions that sort or search an array with the program's comparator, which only reads: no
- * derivative goes through them while the array has no shadow, whatever the key and the comparator read
- * (an array of indices sorted by active values). With a shadow, the reason they are refused. */
+/* Library functions that search an array with the program's comparator, which only reads: no derivative
+ * goes through them while the array has no shadow, whatever the key and the comparator read. With a
+ * shadow, the reason they are refused. */
 static const struct {
   const char *name;
   unsigned array;
   const char *why;
 } array_functions[] = {
-    {"qsort", 0, "qsort would move the values without their derivatives; sort an array of indices instead "
-                 "(the comparator may read the values)"},
     {"bsearch", 1, "the pointer bsearch returns into it would have no shadow, and derivatives read through it "
                    "would be lost"},
 };

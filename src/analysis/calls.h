@@ -33,9 +33,9 @@ bool call_alloc_shape(LLVMValueRef call, int arg[2]);
 /* For a CALL_ALLOC, the argument through which the block is returned (posix_memalign's first), or -1 when
  * it is the call's result. */
 int call_alloc_slot(LLVMValueRef call);
-/* qsort and bsearch (a CALL_UNKNOWN): the argument holding the array they sort or search with the
- * program's comparator, and why it cannot have a shadow; NULL for any other call. Without a shadow on
- * the array, the call carries no derivative, whatever else it is given. */
+/* bsearch (a CALL_UNKNOWN): the argument holding the array it searches with the program's comparator, and
+ * why it cannot have a shadow; NULL for any other call. Without a shadow on the array, the call carries no
+ * derivative, whatever else it is given. (qsort's derivatives are the runtime's: ad/library.h.) */
 const char *call_array_function(LLVMValueRef call, unsigned *array);
 /* Whether the call may write, through its pointer argument i, memory the program reads back: modf's
  * integral part, posix_memalign's slot, snprintf's text; true for any call Parad does not know. */

@@ -11,6 +11,7 @@
 #include "ad/custom.h"
 #include "ad/global_shadows.h"
 #include "ad/indirect.h"
+#include "ad/library.h"
 #include "ir/ir.h"
 
 /* The sum of a vector's lanes, in any order (a tangent's, not the program's). */
@@ -199,6 +200,11 @@ static void custom_call(FwdGen *g, LLVMValueRef call, LLVMValueRef df) {
   bool tangent_only = !no_result && dt == rt;
   if (g->error_mode) {
     fwd_error(g, call, "floating-point error estimation cannot follow the registered derivative of '%s'", LLVMGetValueName(fn));
+  } else if (g->width > 1 && LLVMGetStringAttributeAtIndex(df, LLVMAttributeFunctionIndex, LIBRARY_ONE_DIRECTION,
+                                                           (unsigned)strlen(LIBRARY_ONE_DIRECTION))) {
+    fwd_error(g, call, "vector forward mode (width %u) cannot differentiate '%s': its derivative orders the tangents "
+                       "as it orders the values, which the first direction's call has already done; ask for one "
+                       "direction at a time", g->width, LLVMGetValueName(fn));
   } else if ((np != n + differentiable && !every) || LLVMIsFunctionVarArg(dfty)) {
     fwd_error(g, call, "the derivative '%s' registered for '%s' takes %u parameters: it must take %u (each float and "
                        "pointer argument followed by its tangent or shadow) or %u (every argument followed by one)",

@@ -7,7 +7,7 @@
 //   labelled: snprintf into a buffer the caller passes, after the function read an index from it:
 //             the reverse sweep must not read the index again after snprintf changed it.
 // Against analytic derivatives (1e-12) and central differences (1e-6). At -O2 and -O0. A qsort of an
-// array with derivatives is refused (tests/diag/qsort_active.c).
+// array with derivatives: tests/rev/qsort.c.
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
 #include <math.h>

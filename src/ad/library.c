@@ -1,0 +1,72 @@
+/* Derivatives of C library functions from Parad's runtime (see library.h). */
+#include "ad/library.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ir.h"
+
+static const struct {
+  const char *name, *augment, *gradient, *derivative;
+} library[] = {
+    {"qsort", "__parad_rt_qsort_augment", "__parad_rt_qsort_gradient", "__parad_rt_qsort_forward"},
+};
+
+/* Whether the program registers a derivative of this kind for fn itself (a global named after both). */
+static bool registered_by_program(LLVMModuleRef m, const char *kind, const char *fn) {
+  char *tail = xasprintf("%s_%s", kind, fn);
+  bool found = false;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g && !found; g = LLVMGetNextGlobal(g)) found = strstr(LLVMGetValueName(g), tail) != NULL;
+  free(tail);
+  return found;
+}
+
+/* The runtime function `name`, taking fn's parameters with a shadow after each pointer, then `extra`. */
+static LLVMValueRef runtime_function(LLVMModuleRef m, LLVMValueRef fn, const char *name, LLVMTypeRef result, LLVMTypeRef extra) {
+  LLVMTypeRef fty = LLVMGlobalGetValueType(fn), ptr = LLVMPointerTypeInContext(LLVMGetModuleContext(m), 0);
+  unsigned n = LLVMCountParamTypes(fty), k = 0;
+  LLVMTypeRef *params = xcalloc(2 * n + 2, sizeof *params), *own = xcalloc(n + 1, sizeof *own);
+  LLVMGetParamTypes(fty, own);
+  for (unsigned i = 0; i < n; i++) {
+    params[k++] = own[i];
+    if (ir_is_ptr(own[i])) params[k++] = ptr;
+  }
+  if (extra) params[k++] = extra;
+  LLVMValueRef f = LLVMGetNamedFunction(m, name);
+  if (!f) f = LLVMAddFunction(m, name, LLVMFunctionType(result, params, k, 0));
+  free(params);
+  free(own);
+  return f;
+}
+
+/* A registration global, as a program writes one: {fn, fns...}. */
+static void register_as_program(LLVMModuleRef m, const char *kind, LLVMValueRef fn, LLVMValueRef *fns, unsigned n) {
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetModuleContext(m), 0);
+  LLVMValueRef elems[3] = {fn, fns[0], n > 1 ? fns[1] : NULL};
+  char *name = xasprintf("__parad_register_%s_%s", kind, LLVMGetValueName(fn));
+  LLVMValueRef g = LLVMAddGlobal(m, LLVMArrayType2(ptr, n + 1), name);
+  LLVMSetInitializer(g, LLVMConstArray2(ptr, elems, n + 1));
+  LLVMSetLinkage(g, LLVMInternalLinkage);
+  LLVMSetGlobalConstant(g, 1);
+  free(name);
+}
+
+void library_register_all(LLVMModuleRef m) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), void_t = LLVMVoidTypeInContext(c);
+  for (size_t i = 0; i < sizeof library / sizeof library[0]; i++) {
+    LLVMValueRef fn = LLVMGetNamedFunction(m, library[i].name);
+    if (!fn || !LLVMIsDeclaration(fn) || !LLVMGetFirstUse(fn)) continue;
+    if (!registered_by_program(m, "gradient", library[i].name)) {
+      LLVMValueRef pair[2] = {runtime_function(m, fn, library[i].augment, ptr, NULL),
+                              runtime_function(m, fn, library[i].gradient, void_t, ptr)};
+      register_as_program(m, "gradient", fn, pair, 2);
+    }
+    if (!registered_by_program(m, "derivative", library[i].name)) {
+      LLVMValueRef df = runtime_function(m, fn, library[i].derivative, void_t, NULL);
+      LLVMAddAttributeAtIndex(df, LLVMAttributeFunctionIndex,
+                              LLVMCreateStringAttribute(c, LIBRARY_ONE_DIRECTION, strlen(LIBRARY_ONE_DIRECTION), "", 0));
+      register_as_program(m, "derivative", fn, &df, 1);
+    }
+  }
+}

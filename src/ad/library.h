@@ -1,0 +1,19 @@
+/* Derivatives of C library functions that Parad's runtime provides (runtime/sort.c), registered as a
+ * program registers its own (ad/custom.h) wherever the program calls such a function and registers no
+ * derivative of its own for it:
+ *   qsort   the sort permutes the array's elements; its derivatives permute their tangents or adjoints
+ *           the same way (a comparison's outcome has no derivative).
+ * A derivative that must see every direction at once (the permutation comes from the values, which the
+ * first direction's call has already sorted) carries LIBRARY_ONE_DIRECTION: vector forward mode, which
+ * calls a registered derivative once per direction, refuses it. */
+#ifndef PARAD_AD_LIBRARY_H
+#define PARAD_AD_LIBRARY_H
+
+#include <llvm-c/Core.h>
+
+#define LIBRARY_ONE_DIRECTION "parad-one-direction"
+
+/* In ad_prepare, before custom_register_all reads the registrations. */
+void library_register_all(LLVMModuleRef m);
+
+#endif
