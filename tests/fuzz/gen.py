@@ -43,7 +43,7 @@ OPENMP = ["parallel_for", "region", "static", "static_chunk", "dynamic", "guided
           "reduction_prod", "reduction_max", "reduction_min", "critical", "atomic", "private",
           "firstprivate", "lastprivate", "masked", "master", "single", "nowait", "omp_helper"]
 # drawn on streams of their own (Gen): "restrict", "taskloop", "checkpoint", "checkpoint_nested",
-# "checkpoint_helpers", "fnptr", "index_table", "strided", "globals"
+# "checkpoint_helpers", "fnptr", "index_table", "strided", "globals", "sort"
 GLEN = 8                 # the mutable global array G's length
 IXLEN, IXMAX = 16, 3     # the index table IX: IXLEN ints in [0, IXMAX), IXMAX no more than any array's length
 
@@ -171,6 +171,10 @@ class Gen:
             # helpers read and write: derivatives through a global, across calls (a stream of its own)
             if random.Random(seed * 7919 + 26 + omp).random() < 0.3:
                 features.add("globals")
+            # qsort of an array with derivatives, outside loops (a checkpointed loop refuses a library call):
+            # a stream of its own
+            if random.Random(seed * 7919 + 28 + omp).random() < 0.3:
+                features.add("sort")
         s.feat = set(features)
         s.names = {}
         s.syms = []           # names in scope, in order of declaration
@@ -623,6 +627,8 @@ class Gen:
                 kinds.append("scopy")
             if s.on("memcpy"):
                 kinds.append("memcpy")
+            if s.on("sort") and not s.loops and s.fn.name == "f":
+                kinds.append("sort")
             if s.on("switch") and depth < 3:
                 kinds.append("switch")
             if s.swaps and s.loops:
@@ -856,6 +862,19 @@ class Gen:
         d.root().active |= any(x.active for x in src.roots())
         fn = "memmove" if d.root() in src.roots() else "memcpy"   # memcpy must not overlap
         return [Raw("%s(%s, %s, %d * sizeof(%s));" % (fn, d.name, src.name, k, d.ty))]
+
+    def s_sort(s, depth):
+        """qsort of the first k elements of an array of doubles, ascending: the values stay (caps hold); the
+        order is piecewise constant in them (a kink where two cross). Not of noisy values, whose order could
+        differ from run to run."""
+        arrs = [t for t in s.targets() if t.kind == "array" and t.other is None and t.ty == "double" and
+                not any(x.noisy for x in t.roots())]
+        if not arrs:
+            return []
+        a = s.r.choice(arrs)
+        s.kinky = True
+        k = s.r.randint(2, max(2, a.length.min()))
+        return [Raw("qsort(%s, %d, sizeof(double), fuzz_ascending);" % (a.name, k))]
 
     def s_ompupd(s, depth):
         """An update of a shared scalar inside a worksharing loop: reduction, atomic, critical."""
@@ -1592,6 +1611,8 @@ class Gen:
         h["float"] = "float" in text
         h["noisy"] = s.noisy
         h["width4"] = r.random() < 0.4
+        h["vector"] = "qsort(" not in text   # vector forward mode refuses qsort (tests/diag/qsort_active.c)
+        h["width4"] = h["width4"] and h["vector"]
         h["split"] = h["ret"] and r.random() < 0.35
         h["x0"] = [round(r.uniform(-1.2, 1.2), 3) for _ in range(h["n"])]
         h["w"] = [round(r.uniform(0.5, 1.5), 3) for _ in range(h["n"])]

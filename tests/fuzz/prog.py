@@ -511,6 +511,10 @@ class Program(Node):
             out += ["static const %s %s[%d] = {%s};" % (ty, name, len(vals), text), ""]
         if "globals" in s.features:
             out += ["static double G[8];", ""]
+        if "sort" in s.features:
+            out += ["static int fuzz_ascending(const void *a, const void *b) {",
+                    "  double x = *(const double *)a, y = *(const double *)b;",
+                    "  return (x > y) - (x < y);", "}", ""]
         for fn in s.funcs:
             out += fn.lines() + [""]
         return "\n".join(out)
