@@ -60,6 +60,8 @@ void library_register_all(LLVMModuleRef m) {
     if (!registered_by_program(m, "gradient", library[i].name)) {
       LLVMValueRef pair[2] = {runtime_function(m, fn, library[i].augment, ptr, NULL),
                               runtime_function(m, fn, library[i].gradient, void_t, ptr)};
+      LLVMAddAttributeAtIndex(pair[0], LLVMAttributeFunctionIndex,
+                              LLVMCreateStringAttribute(c, LIBRARY_FLOATS_ONLY, strlen(LIBRARY_FLOATS_ONLY), "0", 1));
       register_as_program(m, "gradient", fn, pair, 2);
     }
     if (!registered_by_program(m, "derivative", library[i].name)) {

@@ -12,6 +12,11 @@
 #include <llvm-c/Core.h>
 
 #define LIBRARY_ONE_DIRECTION "parad-one-direction"
+/* On an augmented forward function: its value, the argument whose elements may hold floats and integers
+ * only. Reverse mode's forward sweep leaves floats' adjoints where they are (an output's seeds may be
+ * there already), so the augmented sort does not move the shadow: shadows of pointers in the elements
+ * would not follow their pointers, and such arrays are refused. */
+#define LIBRARY_FLOATS_ONLY "parad-floats-only"
 
 /* In ad_prepare, before custom_register_all reads the registrations. */
 void library_register_all(LLVMModuleRef m);

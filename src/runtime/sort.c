@@ -1,8 +1,8 @@
 /* qsort's derivatives (ad/library.h registers them). The sort permutes the array's elements; the
  * derivative permutes their tangents, or their adjoints back, the same way: a comparison's outcome has no
  * derivative. The permutation comes from sorting the elements' indices with the program's comparator,
- * equal elements in their first order (as glibc's merge sort leaves them). Whole elements move, so the
- * shadows of pointers in them follow their pointers too. */
+ * equal elements in their first order (as glibc's merge sort leaves them). Forward mode moves whole
+ * elements' shadows, so the shadows of pointers in them follow their pointers too. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +71,8 @@ void *__parad_rt_qsort_augment(void *base, void *dbase, size_t n, size_t size, C
   SortTape *t = or_die(malloc(sizeof *t));
   t->order = sorted_order(base, n, size, cmp), t->n = n, t->size = size;
   permute(base, t->order, n, size, 0);
-  permute(dbase, t->order, n, size, 0); /* the shadows of pointers in the elements */
+  (void)dbase; /* the floats' adjoints stay: the forward sweep does not move them (the output's seeds may be
+                  there already); elements holding pointers are refused (ad/library.h) */
   return t;
 }
 

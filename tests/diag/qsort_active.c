@@ -1,6 +1,8 @@
 // qsort of an array with derivatives is differentiated (tests/rev/qsort.c), but not in vector forward mode:
 // its derivative orders the tangents as it orders the values, so a second direction's call would find them
-// sorted already. Refused there, saying why. bsearch in such an array is refused where it is a library call
+// sorted already. Refused there, saying why. In reverse mode, an array whose elements hold pointers (rows
+// sorted by their first value): the forward sweep leaves the floats' adjoints in place, and would have to
+// move the pointers' shadows with them; refused. bsearch in such an array is refused where it is a library call
 // (at -O0; at -O2 glibc's inline bsearch is differentiated as any code of the file): the pointer it returns
 // into the array would have no shadow. Enzyme's spellings; file:line:col, exit status non-zero, no output
 // file.
@@ -8,6 +10,8 @@
 // RUN: test ! -e %t
 // RUN: rm -f %t0 && not %parad-cc -O0 -DSEARCH %s -o %t0 2>&1 | FileCheck %s --check-prefix=SEARCH
 // RUN: test ! -e %t0
+// RUN: rm -f %t1 && not %parad-cc %cflags -DPOINTERS %s -o %t1 2>&1 | FileCheck %s --check-prefix=POINTERS
+// RUN: test ! -e %t1
 #include <stdlib.h>
 
 extern double __enzyme_autodiff(void *, ...);
@@ -28,6 +32,20 @@ static double smallest(double *x, int n) {
   return x[0];
 }
 
+#ifdef POINTERS
+static int by_first(const void *a, const void *b) {
+  double x = **(double *const *)a, y = **(double *const *)b;
+  return (x > y) - (x < y);
+}
+
+static double first_row_sum(double *x) {
+  double *rows[3] = {x, x + 1, x + 3};
+  // POINTERS: qsort_active.c:[[@LINE+1]]:{{[0-9]+}}: error: reverse mode cannot differentiate 'qsort' of elements that may hold pointers (pointer data): the shadows of pointers would have to move with them in the forward sweep, where the floats' adjoints stay; sort an array of floats, or of indices in function 'first_row_sum'
+  qsort(rows, 3, sizeof *rows, by_first);
+  return rows[0][0] + rows[0][1];
+}
+#endif
+
 #ifdef SEARCH
 static double found(const double *x, double key) {
   // SEARCH: qsort_active.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'bsearch' of an array with derivatives (argument #2): the pointer bsearch returns into it would have no shadow, and derivatives read through it would be lost in function 'found'
@@ -39,6 +57,10 @@ static double found(const double *x, double key) {
 int main(void) {
   double x[5] = {3, 1, 2, 5, 4}, v0[5] = {1, 0, 0, 0, 0}, v1[5] = {0, 1, 0, 0, 0};
   Two d = __enzyme_fwddiff((void *)smallest, enzyme_width, 2, x, v0, v1, 5);
+#ifdef POINTERS
+  double dx[5] = {0};
+  __enzyme_autodiff((void *)first_row_sum, x, dx);
+#endif
 #ifdef SEARCH
   double sorted[4] = {1, 2, 3, 4}, ds[4] = {0};
   __enzyme_autodiff((void *)found, sorted, ds, enzyme_const, 3.0);

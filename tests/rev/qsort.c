@@ -5,6 +5,8 @@
 //   order(x): y_i = x_i^2 + 0.1 i sorted ascending, f = sum_k (k + 1) y_(k)  (a rank-weighted sum)
 //   records(x): r_i = {key x_i sin x_i, id i, w x_i^2} sorted by key (the comparator reads only the key),
 //   f = sum_k (k + 1) (key_(k) + 2 w_(k)) + sum_k id_(k) x_k
+//   sort_into(x, y): y = x_i^2 + 0.1 i sorted in place, an output seeded before the call (reverse mode's
+//   forward sweep must leave the seeds where the sorted values end up: it moved them, fuzz seed omp 544)
 //   trimmed(x): the mean of the middle half of x_i e^{x_i / 4}, sorted in a heap copy
 // Gradient and tangents along each unit direction against the analytic derivative (the permutation taken
 // from a sort of the test's own) to 1e-12, split mode, at -O2 and -O0; distinct keys, so no kink is met.
@@ -52,6 +54,13 @@ static double records(const double *x) {
   qsort(r, N, sizeof *r, by_key);
   for (int k = 0; k < N; k++) s += (k + 1) * (r[k].key + 2 * r[k].w) + r[k].id * x[k];
   return s;
+}
+
+/* an output sorted in place: its adjoints are in the shadow before the call (seeded by the caller), and
+   must stay where the sorted values end up while the forward sweep sorts */
+static void sort_into(const double *x, double *y) {
+  for (int i = 0; i < N; i++) y[i] = x[i] * x[i] + 0.1 * i;
+  qsort(y, N, sizeof *y, by_value);
 }
 
 static double trimmed(const double *x) {
@@ -103,6 +112,19 @@ int main(void) {
   for (int i = 0; i < N; i++) at[rank[i]] = i;
   for (int i = 0; i < N; i++) want[i] = (rank[i] + 1) * (sin(x[i]) + x[i] * cos(x[i]) + 4 * x[i]) + at[i];
   check_all(records, x, want);
+
+  double y[N], dy[N], dx[N] = {0}; /* y = sort(x_i^2 + 0.1 i), seeded with w_k = k + 1: dx_i = 2 x_i (rank_i + 1) */
+  for (int i = 0; i < N; i++) v[i] = x[i] * x[i] + 0.1 * i, dy[i] = i + 1;
+  ranks(v, rank);
+  __parad_autodiff((void *)sort_into, x, dx, y, dy);
+  for (int i = 0; i < N; i++) CHECK_CLOSE(dx[i], 2 * x[i] * (rank[i] + 1), 1e-12);
+  for (int k = 0; k < N; k++) CHECK_CLOSE(dy[k], 0, 0); /* the outputs' adjoints consumed */
+  for (int j = 0; j < N; j++) { /* forward: the tangent of y_k is 2 x_j [rank_j = k] */
+    double dxj[N] = {0}, ty[N] = {0};
+    dxj[j] = 1;
+    __parad_fwddiff((void *)sort_into, x, dxj, y, ty);
+    for (int k = 0; k < N; k++) CHECK_CLOSE(ty[k], k == rank[j] ? 2 * x[j] : 0, 1e-12);
+  }
 
   for (int i = 0; i < N; i++) v[i] = x[i] * exp(x[i] / 4);
   ranks(v, rank);
