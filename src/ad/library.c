@@ -7,10 +7,13 @@
 #include "ir/ir.h"
 
 static const struct {
-  const char *name, *augment, *gradient, *derivative;
+  const char *name, *augment, *gradient, *derivative, *next_direction;
 } library[] = {
-    {"qsort", "__parad_rt_qsort_augment", "__parad_rt_qsort_gradient", "__parad_rt_qsort_forward"},
+    {"qsort", "__parad_rt_qsort_augment", "__parad_rt_qsort_gradient", "__parad_rt_qsort_forward",
+     "__parad_rt_qsort_forward_next"},
 };
+
+#define NEXT_DIRECTION "parad-next-direction" /* on a derivative: the function for the other directions */
 
 /* Whether the program registers a derivative of this kind for fn itself (a global named after both). */
 static bool registered_by_program(LLVMModuleRef m, const char *kind, const char *fn) {
@@ -66,9 +69,23 @@ void library_register_all(LLVMModuleRef m) {
     }
     if (!registered_by_program(m, "derivative", library[i].name)) {
       LLVMValueRef df = runtime_function(m, fn, library[i].derivative, void_t, NULL);
+      const char *next = library[i].next_direction; /* declared when used (unused, it would be dropped) */
       LLVMAddAttributeAtIndex(df, LLVMAttributeFunctionIndex,
-                              LLVMCreateStringAttribute(c, LIBRARY_ONE_DIRECTION, strlen(LIBRARY_ONE_DIRECTION), "", 0));
+                              LLVMCreateStringAttribute(c, NEXT_DIRECTION, strlen(NEXT_DIRECTION), next, (unsigned)strlen(next)));
       register_as_program(m, "derivative", fn, &df, 1);
     }
   }
+}
+
+LLVMValueRef library_next_direction(LLVMValueRef df) {
+  LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(df, LLVMAttributeFunctionIndex, NEXT_DIRECTION, strlen(NEXT_DIRECTION));
+  if (!a) return df;
+  unsigned len;
+  const char *name = LLVMGetStringAttributeValue(a, &len);
+  char *n = xasprintf("%.*s", (int)len, name);
+  LLVMModuleRef m = LLVMGetGlobalParent(df);
+  LLVMValueRef next = LLVMGetNamedFunction(m, n);
+  if (!next) next = LLVMAddFunction(m, n, LLVMGlobalGetValueType(df)); /* the same parameters */
+  free(n);
+  return next;
 }

@@ -3,15 +3,14 @@
  * derivative of its own for it:
  *   qsort   the sort permutes the array's elements; its derivatives permute their tangents or adjoints
  *           the same way (a comparison's outcome has no derivative).
- * A derivative that must see every direction at once (the permutation comes from the values, which the
- * first direction's call has already sorted) carries LIBRARY_ONE_DIRECTION: vector forward mode, which
- * calls a registered derivative once per direction, refuses it. */
+ * Vector forward mode calls a registered derivative once per direction; the first direction's call of
+ * qsort's sorts the values, so the others call a function of their own that moves their tangents the
+ * way the first call did (library_next_direction). */
 #ifndef PARAD_AD_LIBRARY_H
 #define PARAD_AD_LIBRARY_H
 
 #include <llvm-c/Core.h>
 
-#define LIBRARY_ONE_DIRECTION "parad-one-direction"
 /* On an augmented forward function: its value, the argument whose elements may hold floats and integers
  * only. Reverse mode's forward sweep leaves floats' adjoints where they are (an output's seeds may be
  * there already), so the augmented sort does not move the shadow: shadows of pointers in the elements
@@ -20,5 +19,8 @@
 
 /* In ad_prepare, before custom_register_all reads the registrations. */
 void library_register_all(LLVMModuleRef m);
+/* What vector forward mode calls for the directions after the first in place of the registered
+ * derivative df: df itself, or the runtime's function for them. */
+LLVMValueRef library_next_direction(LLVMValueRef df);
 
 #endif

@@ -200,11 +200,7 @@ static void custom_call(FwdGen *g, LLVMValueRef call, LLVMValueRef df) {
   bool tangent_only = !no_result && dt == rt;
   if (g->error_mode) {
     fwd_error(g, call, "floating-point error estimation cannot follow the registered derivative of '%s'", LLVMGetValueName(fn));
-  } else if (g->width > 1 && LLVMGetStringAttributeAtIndex(df, LLVMAttributeFunctionIndex, LIBRARY_ONE_DIRECTION,
-                                                           (unsigned)strlen(LIBRARY_ONE_DIRECTION))) {
-    fwd_error(g, call, "vector forward mode (width %u) cannot differentiate '%s': its derivative orders the tangents "
-                       "as it orders the values, which the first direction's call has already done; ask for one "
-                       "direction at a time", g->width, LLVMGetValueName(fn));
+
   } else if ((np != n + differentiable && !every) || LLVMIsFunctionVarArg(dfty)) {
     fwd_error(g, call, "the derivative '%s' registered for '%s' takes %u parameters: it must take %u (each float and "
                        "pointer argument followed by its tangent or shadow) or %u (every argument followed by one)",
@@ -232,7 +228,7 @@ static void custom_call(FwdGen *g, LLVMValueRef call, LLVMValueRef df) {
         else if (ir_carries_derivative(t)) args[k++] = (tv = tan_get(g, a)) ? tan_lane(g, t, tv, w) : LLVMConstNull(t);
         else if (every) args[k] = args[k - 1], k++;
       }
-      LLVMValueRef r = LLVMBuildCall2(g->b, dfty, df, args, k, "");
+      LLVMValueRef r = LLVMBuildCall2(g->b, dfty, w ? library_next_direction(df) : df, args, k, "");
       if (pair) {
         lanes[w] = LLVMBuildExtractValue(g->b, r, 1, "");
         if (w == 0) primal = LLVMBuildExtractValue(g->b, r, 0, "");

@@ -54,12 +54,28 @@ static void permute(void *a, const size_t *order, size_t n, size_t size, int bac
   free(old);
 }
 
+/* The last forward sort's order, per thread: vector forward mode's other directions move their tangents
+ * by it (the first direction's call has sorted the values). Kept until the thread's next sort. */
+static _Thread_local struct {
+  size_t *order, n, size;
+} last;
+
 void __parad_rt_qsort_forward(void *base, void *dbase, size_t n, size_t size, Compare cmp, void *dcmp) {
   (void)dcmp;
   size_t *order = sorted_order(base, n, size, cmp);
   permute(base, order, n, size, 0);
   permute(dbase, order, n, size, 0);
-  free(order);
+  free(last.order);
+  last.order = order, last.n = n, last.size = size;
+}
+
+void __parad_rt_qsort_forward_next(void *base, void *dbase, size_t n, size_t size, Compare cmp, void *dcmp) {
+  (void)base, (void)cmp, (void)dcmp;
+  if (!last.order || last.n != n || last.size != size) {
+    fprintf(stderr, "parad runtime: qsort's derivative for a further direction without the first's\n");
+    exit(70);
+  }
+  permute(dbase, last.order, n, size, 0);
 }
 
 typedef struct {

@@ -1611,8 +1611,6 @@ class Gen:
         h["float"] = "float" in text
         h["noisy"] = s.noisy
         h["width4"] = r.random() < 0.4
-        h["vector"] = "qsort(" not in text   # vector forward mode refuses qsort (tests/diag/qsort_active.c)
-        h["width4"] = h["width4"] and h["vector"]
         h["split"] = h["ret"] and r.random() < 0.35
         h["x0"] = [round(r.uniform(-1.2, 1.2), 3) for _ in range(h["n"])]
         h["w"] = [round(r.uniform(0.5, 1.5), 3) for _ in range(h["n"])]

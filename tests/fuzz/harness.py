@@ -108,7 +108,7 @@ def harness(p):
     w("  for (int i = 0; i < N; i++) t += W[i] * dy[i];")
     w("  return t;")
     w("}")
-    for width in (2, 4) if h.get("vector", True) else ():   # vector forward mode refuses qsort
+    for width in (2, 4):
         lanes = range(width)
         w("/* vector forward mode: directions k0 .. k0 + %d (mod NIN) in one call */" % (width - 1))
         w("static void vec%d(int k0, double *out, double *y) {" % width)
@@ -160,8 +160,7 @@ def harness(p):
         w("  memcpy(g, dx, sizeof dx);")
         w("}")
     w("#endif")
-    w(MAIN.replace("@SPLIT@", "1" if h["split"] else "0").replace("@WIDTH4@", "1" if h["width4"] else "0")
-      .replace("@VECTOR@", "1" if h.get("vector", True) else "0"))
+    w(MAIN.replace("@SPLIT@", "1" if h["split"] else "0").replace("@WIDTH4@", "1" if h["width4"] else "0"))
     return "\n".join(L) + "\n"
 
 
@@ -275,14 +274,12 @@ int main(void) {
   }
 #endif
   /* vector forward mode against scalar forward mode, lane by lane */
-#if @VECTOR@
   for (int k0 = 0; k0 < NIN; k0 += 2) {
     double out[2];
     vec2(k0, out, y);
     check_primal("primal-vec", y, yref);
     for (int l = 0; l < 2; l++) check("vec2", (k0 + l) % NIN, out[l], t[(k0 + l) % NIN], TOL_VF, scale);
   }
-#endif
 #if @WIDTH4@
   for (int k0 = 0; k0 < NIN; k0 += 4) {
     double out[4];

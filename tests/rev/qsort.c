@@ -9,7 +9,9 @@
 //   forward sweep must leave the seeds where the sorted values end up: it moved them, fuzz seed omp 544)
 //   trimmed(x): the mean of the middle half of x_i e^{x_i / 4}, sorted in a heap copy
 // Gradient and tangents along each unit direction against the analytic derivative (the permutation taken
-// from a sort of the test's own) to 1e-12, split mode, at -O2 and -O0; distinct keys, so no kink is met.
+// from a sort of the test's own) to 1e-12, vector forward mode (two directions a call: the second moves
+// its tangents by the first's permutation, the values being sorted by then), split mode, at -O2 and -O0;
+// distinct keys, so no kink is met.
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
 #include <math.h>
@@ -20,6 +22,10 @@ double __parad_autodiff(void *, ...);
 double __parad_fwddiff(void *, ...);
 void *__parad_augmentfwd(void *, ...);
 void __parad_reverse(void *, ...);
+typedef struct {
+  double d[2];
+} Two;
+Two __parad_fwddiff_w2(void *, ...);
 
 enum { N = 9 };
 
@@ -88,6 +94,13 @@ static void check_all(double (*f)(const double *), const double *x, const double
     double v[N] = {0};
     v[j] = 1;
     CHECK_CLOSE(__parad_fwddiff((void *)f, x, v), want[j], 1e-12);
+  }
+  for (int j = 0; j + 1 < N; j += 2) { /* vector forward mode: the second direction moved as the first */
+    double v0[N] = {0}, v1[N] = {0};
+    v0[j] = v1[j + 1] = 1;
+    Two t = __parad_fwddiff_w2((void *)f, parad_width, 2, x, v0, v1);
+    CHECK_CLOSE(t.d[0], want[j], 1e-12);
+    CHECK_CLOSE(t.d[1], want[j + 1], 1e-12);
   }
   double gs[N] = {0};
   void *tape = __parad_augmentfwd((void *)f, x, gs);
