@@ -12,7 +12,6 @@
 #include "ad/library.h"
 #include "ad/registered.h"
 #include "ad/body.h"
-#include "ad/constants.h"
 #include "ad/global_shadows.h"
 #include "ad/checkpoint.h"
 #include "ad/checkpoint_auto.h"

@@ -90,28 +90,16 @@ int custom_register_all(LLVMModuleRef m) {
   return errors;
 }
 
-static LLVMValueRef named(LLVMValueRef fn, const char *key) {
-  LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, key, strlen(key));
-  if (!a) return NULL;
-  unsigned len;
-  const char *name = LLVMGetStringAttributeValue(a, &len);
-  char buf[512];
-  if (len >= sizeof buf) return NULL;
-  memcpy(buf, name, len);
-  buf[len] = 0;
-  return LLVMGetNamedFunction(LLVMGetGlobalParent(fn), buf);
-}
-
 bool custom_lookup(LLVMValueRef fn, LLVMValueRef *augment, LLVMValueRef *gradient) {
   if (!fn) return false;
-  *augment = named(fn, "parad-custom-augment");
-  *gradient = named(fn, "parad-custom-gradient");
+  *augment = ir_fn_named_by_attr(fn, "parad-custom-augment");
+  *gradient = ir_fn_named_by_attr(fn, "parad-custom-gradient");
   return *augment && *gradient;
 }
 
-LLVMValueRef custom_derivative(LLVMValueRef fn) { return fn ? named(fn, "parad-custom-derivative") : NULL; }
+LLVMValueRef custom_derivative(LLVMValueRef fn) { return fn ? ir_fn_named_by_attr(fn, "parad-custom-derivative") : NULL; }
 
-bool custom_has_split_derivative(LLVMValueRef fn) { return fn && named(fn, "parad-custom-split-derivative"); }
+bool custom_has_split_derivative(LLVMValueRef fn) { return fn && ir_fn_named_by_attr(fn, "parad-custom-split-derivative"); }
 
 bool custom_registered(LLVMValueRef fn) {
   LLVMValueRef aug, grad;

@@ -93,6 +93,7 @@ static bool address_may_hold_active(LLVMValueRef v) {
 static ValueList made[2];
 static ValueMap holding, reaching;
 static bool holding_made, reaching_made;
+static bool taken_reaches; /* a function whose address is taken reaches one: a call through a pointer does */
 
 bool ad_global_may_hold_active(LLVMValueRef g) {
   g = g ? ir_strip_pointer_casts(g) : NULL;
@@ -131,16 +132,6 @@ LLVMValueRef ad_global_tangent_lane(LLVMValueRef v, unsigned lane) {
   return shadow_global(v, SHADOW_READ, lane);
 }
 
-/* The global a constant address points into (through casts and constant offsets), else NULL. */
-static LLVMValueRef global_of(LLVMValueRef v) {
-  while (v && LLVMIsAConstantExpr(v)) {
-    LLVMOpcode op = LLVMGetConstOpcode(v);
-    if (op != LLVMGetElementPtr && op != LLVMBitCast && op != LLVMAddrSpaceCast) return NULL;
-    v = LLVMGetOperand(v, 0);
-  }
-  return v && LLVMIsAGlobalVariable(v) ? v : NULL;
-}
-
 static bool address_taken(LLVMValueRef fn) {
   for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
@@ -168,9 +159,10 @@ static void find_reaching(LLVMModuleRef m) {
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !found; i = LLVMGetNextInstruction(i)) {
           found = any_taken && ir_is_call_site(i) && !ir_called_function(i) && !LLVMIsAInlineAsm(LLVMGetCalledValue(i));
           for (unsigned k = 0, n = (unsigned)LLVMGetNumOperands(i); k < n && !found; k++) {
-            LLVMValueRef op = LLVMGetOperand(i, k), g = global_of(op);
+            LLVMValueRef op = LLVMGetOperand(i, k);
             if (op && LLVMIsAFunction(op)) found = reaches(op);
-            else if (g) found = ad_global_may_hold_active(g);
+            else if (op && LLVMIsAConstantExpr(op)) found = ad_global_may_hold_active(ir_address_base(op));
+            else if (op && LLVMIsAGlobalVariable(op)) found = ad_global_may_hold_active(op);
           }
         }
       if (!found) continue;
@@ -179,6 +171,7 @@ static void find_reaching(LLVMModuleRef m) {
       changed = true;
     }
   }
+  taken_reaches = any_taken;
 }
 
 bool ad_reaches_active_global(LLVMValueRef fn) {
@@ -192,10 +185,8 @@ bool ad_call_reaches_active_global(LLVMValueRef call) {
   LLVMValueRef callee = LLVMGetCalledValue(call);
   if (!LLVMIsAFunction(callee)) { /* through a pointer */
     if (LLVMIsAInlineAsm(callee)) return false;
-    LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)));
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-      if (address_taken(f) && ad_reaches_active_global(f)) return true;
-    return false;
+    if (!reaching_made) find_reaching(LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call))));
+    return taken_reaches;
   }
   if (ad_reaches_active_global(callee)) return true;
   for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++) /* a region's or a task's function */

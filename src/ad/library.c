@@ -1,9 +1,11 @@
 /* Derivatives of C library functions from Parad's runtime (see library.h). */
 #include "ad/library.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/memtype.h"
 #include "ir/ir.h"
 
 static const struct {
@@ -14,6 +16,7 @@ static const struct {
 };
 
 #define NEXT_DIRECTION "parad-next-direction" /* on a derivative: the function for the other directions */
+#define FLOATS_ONLY "parad-floats-only"       /* on an augmented function: its argument of floats and integers */
 
 /* Whether the program registers a derivative of this kind for fn itself (a global named after both). */
 static bool registered_by_program(LLVMModuleRef m, const char *kind, const char *fn) {
@@ -64,7 +67,7 @@ void library_register_all(LLVMModuleRef m) {
       LLVMValueRef pair[2] = {runtime_function(m, fn, library[i].augment, ptr, NULL),
                               runtime_function(m, fn, library[i].gradient, void_t, ptr)};
       LLVMAddAttributeAtIndex(pair[0], LLVMAttributeFunctionIndex,
-                              LLVMCreateStringAttribute(c, LIBRARY_FLOATS_ONLY, strlen(LIBRARY_FLOATS_ONLY), "0", 1));
+                              LLVMCreateStringAttribute(c, FLOATS_ONLY, strlen(FLOATS_ONLY), "0", 1));
       register_as_program(m, "gradient", fn, pair, 2);
     }
     if (!registered_by_program(m, "derivative", library[i].name)) {
@@ -80,12 +83,33 @@ void library_register_all(LLVMModuleRef m) {
 LLVMValueRef library_next_direction(LLVMValueRef df) {
   LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(df, LLVMAttributeFunctionIndex, NEXT_DIRECTION, strlen(NEXT_DIRECTION));
   if (!a) return df;
-  unsigned len;
+  LLVMValueRef next = ir_fn_named_by_attr(df, NEXT_DIRECTION);
+  if (next) return next;
+  unsigned len; /* declared now: unused until here, the declaration would have been dropped */
   const char *name = LLVMGetStringAttributeValue(a, &len);
   char *n = xasprintf("%.*s", (int)len, name);
-  LLVMModuleRef m = LLVMGetGlobalParent(df);
-  LLVMValueRef next = LLVMGetNamedFunction(m, n);
-  if (!next) next = LLVMAddFunction(m, n, LLVMGlobalGetValueType(df)); /* the same parameters */
+  next = LLVMAddFunction(LLVMGetGlobalParent(df), n, LLVMGlobalGetValueType(df)); /* the same parameters */
   free(n);
   return next;
+}
+
+int library_floats_only_argument(LLVMValueRef augment) {
+  LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(augment, LLVMAttributeFunctionIndex, FLOATS_ONLY, strlen(FLOATS_ONLY));
+  if (!a) return -1;
+  unsigned len;
+  const char *v = LLVMGetStringAttributeValue(a, &len);
+  char buf[16];
+  snprintf(buf, sizeof buf, "%.*s", (int)len, v);
+  return atoi(buf);
+}
+
+const char *library_pointers_held(LLVMValueRef array) {
+  DataKind d = memtype_of_data(array);
+  MemLayout l;
+  bool pointers = d == DATA_PTR || d == DATA_UNKNOWN;
+  if (d == DATA_MIXED) { /* records: their layout says where the pointers are, if any */
+    pointers = !memtype_layout_of_data(array, &l);
+    for (unsigned r = 0; !pointers && r < l.n; r++) pointers = l.run[r].kind == DATA_PTR;
+  }
+  return pointers ? data_kind_name(d) : NULL;
 }

@@ -11,14 +11,16 @@
 
 #include <llvm-c/Core.h>
 
-/* On an augmented forward function: its value, the argument whose elements may hold floats and integers
- * only. Reverse mode's forward sweep leaves floats' adjoints where they are (an output's seeds may be
- * there already), so the augmented sort does not move the shadow: shadows of pointers in the elements
- * would not follow their pointers, and such arrays are refused. */
-#define LIBRARY_FLOATS_ONLY "parad-floats-only"
 
 /* In ad_prepare, before custom_register_all reads the registrations. */
 void library_register_all(LLVMModuleRef m);
+/* Reverse mode's forward sweep leaves floats' adjoints where they are (an output's seeds may be there
+ * already), so the augmented sort does not move the shadow, and the shadows of pointers in the elements
+ * would not follow their pointers: the argument of the augmented function `augment` whose elements may
+ * hold floats and integers only, or -1; and what the elements of `array` are (a data kind's name) where
+ * they may hold pointers, or cannot be told, else NULL. */
+int library_floats_only_argument(LLVMValueRef augment);
+const char *library_pointers_held(LLVMValueRef array);
 /* What vector forward mode calls for the directions after the first in place of the registered
  * derivative df: df itself, or the runtime's function for them. */
 LLVMValueRef library_next_direction(LLVMValueRef df);

@@ -374,13 +374,7 @@ static LLVMTypeRef object_type(LLVMValueRef fn, const ValueList *objects, int de
       LLVMValueRef arg = call_site_argument(LLVMGetUser(u), called, index);
       if (arg) agree(&t, &conflict, pointee_type(arg, depth + 1));
     }
-    LLVMAttributeRef of = LLVMGetStringAttributeAtIndex(called, LLVMAttributeFunctionIndex, MEMTYPE_PARAMS_OF,
-                                                        (unsigned)strlen(MEMTYPE_PARAMS_OF));
-    unsigned len;
-    const char *name = of ? LLVMGetStringAttributeValue(of, &len) : NULL;
-    char *twin_name = name ? xasprintf("%.*s", (int)len, name) : NULL;
-    LLVMValueRef twin = twin_name ? LLVMGetNamedFunction(LLVMGetGlobalParent(called), twin_name) : NULL;
-    free(twin_name);
+    LLVMValueRef twin = ir_fn_named_by_attr(called, MEMTYPE_PARAMS_OF);
     if (twin && index < LLVMCountParams(twin)) agree(&t, &conflict, pointee_type(LLVMGetParam(twin, index), depth + 1));
   }
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))

@@ -212,6 +212,17 @@ bool ir_fn_has_attr(LLVMValueRef fn, const char *attr) {
   return LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, ir_attr_kind(attr)) != NULL;
 }
 
+LLVMValueRef ir_fn_named_by_attr(LLVMValueRef fn, const char *key) {
+  LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, key, (unsigned)strlen(key));
+  if (!a) return NULL;
+  unsigned len;
+  const char *name = LLVMGetStringAttributeValue(a, &len);
+  char *z = xasprintf("%.*s", (int)len, name);
+  LLVMValueRef named = LLVMGetNamedFunction(LLVMGetGlobalParent(fn), z);
+  free(z);
+  return named;
+}
+
 bool ir_call_arg_has_attr(LLVMValueRef call, unsigned arg, const char *attr) {
   return LLVMGetCallSiteEnumAttribute(call, arg + 1, ir_attr_kind(attr)) != NULL;
 }

@@ -67,6 +67,9 @@ LLVMValueRef ir_caller_of(LLVMValueRef fn, const char *name);
 unsigned ir_attr_kind(const char *name);
 /* fn's own enum attribute; "optnone": compiled at -O0, which passes that rewrite code leave as written */
 bool ir_fn_has_attr(LLVMValueRef fn, const char *attr);
+/* The function of fn's module that fn's string attribute `key` names, or NULL (no attribute, no such
+ * function). */
+LLVMValueRef ir_fn_named_by_attr(LLVMValueRef fn, const char *key);
 bool ir_call_arg_has_attr(LLVMValueRef call, unsigned arg, const char *attr);
 LLVMTypeRef ir_call_arg_type_attr(LLVMValueRef call, unsigned arg, const char *attr);
 

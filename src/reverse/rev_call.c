@@ -9,7 +9,6 @@
 #include "ad/global_shadows.h"
 #include "ad/indirect.h"
 #include "ad/library.h"
-#include "analysis/memtype.h"
 #include "reverse/rev_internal.h"
 #include "reverse/reverse.h"
 
@@ -330,23 +329,13 @@ static void aug_custom(RevGen *g, LLVMValueRef call, Custom *c) {
     if (ir_is_ptr(LLVMTypeOf(a))) args[k++] = shadowed(g, a) ? aug_shadow(g, a, call, "this call") : LLVMConstNull(g->ptr_type);
   }
   LLVMTypeRef fty = LLVMGlobalGetValueType(c->augment);
-  LLVMAttributeRef floats_only = LLVMGetStringAttributeAtIndex(c->augment, LLVMAttributeFunctionIndex, LIBRARY_FLOATS_ONLY,
-                                                               (unsigned)strlen(LIBRARY_FLOATS_ONLY));
-  if (floats_only) {
-    unsigned len, at = (unsigned)atoi(LLVMGetStringAttributeValue(floats_only, &len));
-    LLVMValueRef array = at < n ? LLVMGetArgOperand(call, at) : NULL;
-    DataKind d = array && shadowed(g, array) ? memtype_of_data(array) : DATA_F64;
-    MemLayout l;
-    bool pointers = d == DATA_PTR || d == DATA_UNKNOWN;
-    if (d == DATA_MIXED) { /* records: their layout says where the pointers are, if any */
-      pointers = !memtype_layout_of_data(array, &l);
-      for (unsigned r = 0; !pointers && r < l.n; r++) pointers = l.run[r].kind == DATA_PTR;
-    }
-    if (pointers)
-      rev_error(g, call, "reverse mode cannot differentiate '%s' of elements that may hold pointers (%s data): the "
-                         "shadows of pointers would have to move with them in the forward sweep, where the floats' "
-                         "adjoints stay; sort an array of floats, or of indices", ir_called_name(call), data_kind_name(d));
-  }
+  int at = library_floats_only_argument(c->augment);
+  const char *held;
+  if (at >= 0 && (unsigned)at < n && shadowed(g, LLVMGetArgOperand(call, (unsigned)at)) &&
+      (held = library_pointers_held(LLVMGetArgOperand(call, (unsigned)at))))
+    rev_error(g, call, "reverse mode cannot differentiate '%s' of elements that may hold pointers (%s data): the "
+                       "shadows of pointers would have to move with them in the forward sweep, where the floats' "
+                       "adjoints stay; sort an array of floats, or of indices", ir_called_name(call), held);
   if (LLVMCountParams(c->augment) != k) { /* reported by custom_of */
     free(args);
     aug_clone(g, call);

@@ -25,7 +25,6 @@
 #include <llvm-c/DebugInfo.h>
 #include <llvm-c/Target.h>
 
-#include "ad/constants.h"
 #include "ad/global_shadows.h"
 #include "analysis/dependence.h"
 #include "analysis/memtype.h"
@@ -203,7 +202,7 @@ static LLVMValueRef root_of(LLVMValueRef p) {
 /* An object the function reaches the same way on every thread: a parameter (a shared variable's
  * address), a pointer read from one (a shared array), a global. */
 static bool direct_root(RevGen *g, LLVMValueRef r) {
-  /* a global holding derivatives has its shadow in a global of its own (ad/constants.h), which the
+  /* a global holding derivatives has its shadow in a global of its own (ad/global_shadows.h), which the
      ranges and buffers here do not follow: such a region adds its adjoints atomically */
   if (ad_is_mutable_global_with_shadow(r)) return false;
   if (LLVMIsAArgument(r) || LLVMIsAGlobalVariable(r)) return true;
