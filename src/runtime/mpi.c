@@ -1354,6 +1354,12 @@ void __parad_mpi_rev_MPI_Allreduce(Record *r) { rev_reduce(r, "MPI_Allreduce"); 
 /* Gather(v), Scatter(v), Allgather and Alltoall keep both sides' datatypes and counts (count: this rank's
  * part, in the send side's datatype for Gather and in the receive side's for Scatter; count2: the root's
  * per-rank count, or counts/displs for the v forms). */
+static int *copy_ints(const int *v, int n) {
+  int *c = alloc(sizeof(int) * (size_t)n);
+  memcpy(c, v, sizeof(int) * (size_t)n);
+  return c;
+}
+
 static Record *gs_record(const Shape *s, const Shape *rs, int n, int rn, int vform, const int *counts,
                          const int *displs, int root, MPI_Comm comm, void *dsb, void *drb, int in_place) {
   Record *r = record(REV_OTHER);
@@ -1362,8 +1368,7 @@ static Record *gs_record(const Shape *s, const Shape *rs, int n, int rn, int vfo
   r->shadow = dsb, r->shadow2 = drb, r->in_place = in_place;
   if (vform && comm_rank(comm) == root) {
     int size = comm_size(comm);
-    r->counts = alloc(sizeof(int) * (size_t)size), r->displs = alloc(sizeof(int) * (size_t)size);
-    memcpy(r->counts, counts, sizeof(int) * (size_t)size), memcpy(r->displs, displs, sizeof(int) * (size_t)size);
+    r->counts = copy_ints(counts, size), r->displs = copy_ints(displs, size);
   }
   return r;
 }
@@ -1493,38 +1498,6 @@ Record *__parad_mpi_aug_MPI_Alltoall(const void *sb, int sn, MPI_Datatype st, vo
   return carries ? gs_record(&s, &rs, sn, rn, 0, NULL, NULL, -1, comm, dsb, drb, sb == MPI_IN_PLACE) : NULL;
 }
 
-/* The adjoints of Allgather and Alltoall are an Alltoall of the receive buffer's adjoint, back the way
- * the values came: part s goes back to rank s, and what comes from rank s is the adjoint of what this
- * rank sent it: of its one send buffer for Allgather (summed over the ranks), of its part s for Alltoall.
- * In place, the send buffer was the receive buffer: its adjoint is reset first, then receives that. */
-static void rev_exchange(Record *r, int gather, const char *call) {
-  if (!r) return;
-  int size = comm_size(r->comm), rank = comm_rank(r->comm);
-  const Shape *in = r->in_place ? &r->sh2 : &r->sh; /* how what was sent is laid out */
-  int each = r->in_place ? r->count2 : r->count;
-  char *block = NULL, *into = r->in_place ? r->shadow2 : r->shadow;
-  Temp g = temp(in, each * size);
-  MPI_Request q;
-  MPI_Ialltoall(or_zeros(r->shadow2, &r->sh2, r->count2 * size, &block), r->count2, r->sh2.type, g.origin, each, in->type,
-                r->comm, &q);
-  finish(&q, NULL, call, -1);
-  clear(&r->sh2, r->shadow2, 0, r->count2 * size, call);
-  for (int s = 0; s < size && into; s++) {
-    int part = !gather ? s : r->in_place ? rank : 0; /* what rank s sent back is the adjoint of this part */
-    add_floats(in, into + shape_offset(in, part * each), g.origin + shape_offset(in, s * each), each, call);
-  }
-  free(g.block), free(block);
-  release(r);
-}
-
-void __parad_mpi_rev_MPI_Allgather(Record *r) { rev_exchange(r, 1, "MPI_Allgather"); }
-void __parad_mpi_rev_MPI_Alltoall(Record *r) { rev_exchange(r, 0, "MPI_Alltoall"); }
-
-static int *copy_ints(const int *v, int n) {
-  int *c = alloc(sizeof(int) * (size_t)n);
-  memcpy(c, v, sizeof(int) * (size_t)n);
-  return c;
-}
 
 /* The v-forms keep their counts and displacements on every rank: the receive side's in counts/displs,
  * the send side's (Alltoallv, not in place) in counts2/displs2. Allgatherv's send side is one part of
@@ -1556,10 +1529,10 @@ Record *__parad_mpi_aug_MPI_Alltoallv(const void *sb, const int *scounts, const 
   return r;
 }
 
-/* The adjoints of the v-forms, as rev_exchange's: an Alltoallv of the receive buffer's adjoint back the way
- * the values came, part s to rank s, then what came from each rank added into the send buffer's adjoint
- * (Allgatherv: every rank's return into the one part; Alltoallv: rank s's into part s). In place the send
- * side is the receive buffer, reset before. */
+/* The adjoints of Allgather(v) and Alltoall(v): an Alltoallv of the receive buffer's adjoint back the way
+ * the values came, part s to rank s, and what comes from rank s is the adjoint of what this rank sent it,
+ * added into the send buffer's adjoint: of its one part for Allgather (every rank's return summed), of
+ * its part s for Alltoall. In place the send side is the receive buffer, whose adjoint is reset first. */
 static void rev_exchange_v(Record *r, int gather, const char *call) {
   if (!r) return;
   int size = comm_size(r->comm), rank = comm_rank(r->comm), each = r->in_place ? r->counts[rank] : r->count;
@@ -1585,6 +1558,23 @@ static void rev_exchange_v(Record *r, int gather, const char *call) {
 
 void __parad_mpi_rev_MPI_Allgatherv(Record *r) { rev_exchange_v(r, 1, "MPI_Allgatherv"); }
 void __parad_mpi_rev_MPI_Alltoallv(Record *r) { rev_exchange_v(r, 0, "MPI_Alltoallv"); }
+
+/* Allgather and Alltoall: the v-forms with count2 elements from each rank, count to each (each rank's own
+ * part in place). */
+static void rev_exchange(Record *r, int gather, const char *call) {
+  if (!r) return;
+  int size = comm_size(r->comm);
+  r->counts = alloc(sizeof(int) * (size_t)size), r->displs = alloc(sizeof(int) * (size_t)size);
+  for (int k = 0; k < size; k++) r->counts[k] = r->count2, r->displs[k] = k * r->count2;
+  if (!gather && !r->in_place) {
+    r->counts2 = alloc(sizeof(int) * (size_t)size), r->displs2 = alloc(sizeof(int) * (size_t)size);
+    for (int k = 0; k < size; k++) r->counts2[k] = r->count, r->displs2[k] = k * r->count;
+  }
+  rev_exchange_v(r, gather, call);
+}
+
+void __parad_mpi_rev_MPI_Allgather(Record *r) { rev_exchange(r, 1, "MPI_Allgather"); }
+void __parad_mpi_rev_MPI_Alltoall(Record *r) { rev_exchange(r, 0, "MPI_Alltoall"); }
 
 /* ---- MPI_Pack, MPI_Unpack ---- */
 
