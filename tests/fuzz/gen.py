@@ -764,7 +764,8 @@ class Gen:
             st.root().noisy |= t.noisy
             return [ExprS(Call(fn.name, [Addr(Idx(Var(st.name), a, "struct")), Addr(Idx(Var(st.name), b, "struct")), t],
                                "void"))]
-        outs = [t for t in s.targets() if t.kind == "array" and t.ty == "double" and t.root().cap >= ACAP]
+        outs = [t for t in s.targets() if t.kind == "array" and t.ty == "double" and t.root().cap >= ACAP and
+                not (fn.kind == "omp" and t.root().name == "G")]   # its region's threads read G anywhere
         if not outs:
             return []
         dst = r.choice(outs)
