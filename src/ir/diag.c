@@ -23,6 +23,26 @@ static struct {
 } captures; /* innermost last */
 
 void diag_set_stream(void *file) { stream = file; }
+
+/* Lines already printed: a construct refused by each generator that meets it (forward and reverse mode of one
+ * function, a region's function in two requests) is reported once. */
+static VEC(char *) printed;
+
+static void print_once(const char *text) {
+  for (const char *line = text; *line;) {
+    const char *end = strchr(line, '\n');
+    size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+    bool said = false;
+    for (size_t i = 0; i < printed.len && !said; i++) said = strlen(printed.data[i]) == len && !strncmp(printed.data[i], line, len);
+    if (!said) {
+      char *copy = xmalloc(len + 1);
+      memcpy(copy, line, len), copy[len] = 0;
+      fputs(copy, stream ? stream : stderr);
+      vec_push(&printed, copy);
+    }
+    line += len;
+  }
+}
 int diag_error_count(void) { return error_count; }
 
 void diag_capture_begin(bool trying) {
@@ -42,7 +62,7 @@ char *diag_capture_end(void) {
 
 void diag_capture_release(void) {
   char *kept = diag_capture_end(); /* an outer capture has them now */
-  if (!captures.len) fputs(kept, stream ? stream : stderr);
+  if (!captures.len) print_once(kept);
   free(kept);
 }
 
@@ -61,7 +81,7 @@ bool diag_trying(void) {
 /* Text for wherever messages go now: the innermost capture, else the stream. */
 static void emit(const char *text) {
   if (captures.len) sb_printf(&captures.data[captures.len - 1].kept, "%s", text);
-  else fputs(text, stream ? stream : stderr);
+  else print_once(text);
 }
 
 void diag_replay(const char *kept) {

@@ -11,12 +11,16 @@
 static const MpiCall calls[] = {
     {"MPI_Send", MPI_CALL_DATA, 0, -1, 2, -1},
     {"MPI_Ssend", MPI_CALL_DATA, 0, -1, 2, -1},
+    {"MPI_Rsend", MPI_CALL_DATA, 0, -1, 2, -1},
     {"MPI_Recv", MPI_CALL_DATA, -1, 0, -1, 2},
     {"MPI_Sendrecv", MPI_CALL_DATA, 0, 5, 2, 7},
     {"MPI_Sendrecv_replace", MPI_CALL_DATA, -1, 0, -1, 2}, /* one buffer, sent then received into */
     {"MPI_Isend", MPI_CALL_DATA, 0, -1, 2, -1},
+    {"MPI_Issend", MPI_CALL_DATA, 0, -1, 2, -1},
+    {"MPI_Irsend", MPI_CALL_DATA, 0, -1, 2, -1},
     {"MPI_Irecv", MPI_CALL_DATA, -1, 0, -1, 2},
     {"MPI_Bcast", MPI_CALL_DATA, -1, 0, -1, 2}, /* the root's buffer is sent, the others' received */
+    {"MPI_Ibcast", MPI_CALL_DATA, -1, 0, -1, 2},
     {"MPI_Reduce", MPI_CALL_DATA, 0, 1, 3, 3},
     {"MPI_Allreduce", MPI_CALL_DATA, 0, 1, 3, 3},
     {"MPI_Ireduce", MPI_CALL_DATA, 0, 1, 3, 3},    /* sums only (the runtime says so for the others) */
@@ -32,12 +36,24 @@ static const MpiCall calls[] = {
     {"MPI_Alltoall", MPI_CALL_DATA, 0, 3, 2, 5},
     {"MPI_Allgatherv", MPI_CALL_DATA, 0, 3, 2, 6},
     {"MPI_Alltoallv", MPI_CALL_DATA, 0, 4, 3, 7},
+    {"MPI_Igather", MPI_CALL_DATA, 0, 3, 2, 5}, /* the non-blocking collectives: as the blocking ones, a request last */
+    {"MPI_Igatherv", MPI_CALL_DATA, 0, 3, 2, 6},
+    {"MPI_Iscatter", MPI_CALL_DATA, 0, 3, 2, 5},
+    {"MPI_Iscatterv", MPI_CALL_DATA, 0, 4, 3, 6},
+    {"MPI_Iallgather", MPI_CALL_DATA, 0, 3, 2, 5},
+    {"MPI_Ialltoall", MPI_CALL_DATA, 0, 3, 2, 5},
+    {"MPI_Iallgatherv", MPI_CALL_DATA, 0, 3, 2, 6},
+    {"MPI_Ialltoallv", MPI_CALL_DATA, 0, 4, 3, 7},
     {"MPI_Pack", MPI_CALL_DATA, 0, 3, 2, MPI_PACKED_SIDE},   /* typed data -> packed bytes */
     {"MPI_Unpack", MPI_CALL_DATA, 0, 3, MPI_PACKED_SIDE, 5}, /* packed bytes -> typed data */
     {"MPI_Wait", MPI_CALL_SYNC, -1, -1, -1, -1},
     {"MPI_Waitall", MPI_CALL_SYNC, -1, -1, -1, -1},
     {"MPI_Waitany", MPI_CALL_SYNC, -1, -1, -1, -1},
+    {"MPI_Waitsome", MPI_CALL_SYNC, -1, -1, -1, -1},
     {"MPI_Test", MPI_CALL_SYNC, -1, -1, -1, -1},
+    {"MPI_Testall", MPI_CALL_SYNC, -1, -1, -1, -1},
+    {"MPI_Testany", MPI_CALL_SYNC, -1, -1, -1, -1},
+    {"MPI_Testsome", MPI_CALL_SYNC, -1, -1, -1, -1},
     {"MPI_Barrier", MPI_CALL_SYNC, -1, -1, -1, -1},
     {"MPI_Comm_free", MPI_CALL_RELEASE, -1, -1, -1, -1},
 };
@@ -46,6 +62,9 @@ static const MpiCall calls[] = {
 static const char *const inactive_calls[] = {
     "MPI_Init", "MPI_Init_thread", "MPI_Finalize", "MPI_Initialized", "MPI_Finalized", "MPI_Abort",
     "MPI_Comm_rank", "MPI_Comm_size", "MPI_Comm_dup", "MPI_Comm_split", "MPI_Wtime",
+    "MPI_Dims_create", "MPI_Cart_create", "MPI_Cart_shift", "MPI_Cart_coords", "MPI_Cart_rank", "MPI_Cart_get",
+    "MPI_Cartdim_get", "MPI_Comm_group", "MPI_Group_size", "MPI_Group_rank", "MPI_Group_free", "MPI_Iprobe",
+    "MPI_Probe", "MPI_Comm_compare", "MPI_Comm_set_errhandler", "MPI_Topo_test",
     "MPI_Wtick", "MPI_Get_count", "MPI_Get_elements", "MPI_Get_processor_name", "MPI_Error_string",
     "MPI_Query_thread", "MPI_Pack_size", "MPI_Type_size", "MPI_Type_get_extent", "MPI_Type_get_true_extent",
     "MPI_Type_commit", "MPI_Type_free", "MPI_Type_dup", "MPI_Type_contiguous", "MPI_Type_vector",

@@ -118,7 +118,8 @@ static void send_back(const void *buf, int count, MPI_Datatype t, int peer, int 
 
 /* ---- records ---- */
 
-enum { FWD_ISEND, FWD_IRECV, FWD_IREDUCE, REV_ISEND, REV_IRECV, REV_IREDUCE, REV_OTHER, REV_WAITALL, REV_PACK, REV_UNPACK };
+enum { FWD_ISEND, FWD_IRECV, FWD_IREDUCE, FWD_ICOLL, REV_ISEND, REV_IRECV, REV_IREDUCE, REV_ICOLL, REV_OTHER, REV_WAITALL,
+       REV_PACK, REV_UNPACK };
 
 typedef struct Record {
   int kind;
@@ -129,7 +130,7 @@ typedef struct Record {
   int started;                       /* the adjoint of its wait started the transposed communication */
   void *shadow, *shadow2;            /* the send buffer's and the receive buffer's shadows */
   void *value;                       /* forward Irecv: the user's buffer */
-  char *tmp;                         /* a message's own buffer */
+  char *tmp, *tmp2;                  /* a message's own buffers */
   Floats sent;                       /* a send of packed bytes: where their floats are */
   Reals factor;                      /* MAX/MIN/PROD: local factor of each float */
   Reals sum;                         /* Iallreduce, Ireduce: the reduced tangents or adjoints, as they arrive */
@@ -138,6 +139,10 @@ typedef struct Record {
   MPI_Request adj;                   /* the transposed communication, started by the wait's adjoint */
   int nrec;                          /* Waitall: the records it completed */
   struct Record **recs;
+  int *back, *at;                    /* Allgather(v), Alltoall(v): where the adjoints come back from each rank */
+  const char *call;                  /* a collective's, for messages */
+  void (*start)(struct Record *);    /* a collective's adjoint: posts the transposed communication on adj, */
+  void (*end)(struct Record *);      /* then completes it, moves the adjoints and releases the record */
 } Record;
 
 static void release(Record *r);
@@ -163,8 +168,8 @@ static void release(Record *r) {
   if (!r) return;
   shape_drop(&r->sh), shape_drop(&r->sh2);
   floats_free(&r->sent);
-  free(r->tmp), free(r->factor.v), free(r->sum.v), free(r->counts), free(r->displs), free(r->counts2), free(r->displs2),
-      free(r->recs);
+  free(r->tmp), free(r->tmp2), free(r->factor.v), free(r->sum.v), free(r->counts), free(r->displs), free(r->counts2),
+      free(r->displs2), free(r->recs), free(r->back), free(r->at);
   free(r);
 }
 
@@ -195,6 +200,17 @@ static Record *take(MPI_Request req) {
       return r;
     }
   return NULL;
+}
+
+/* The requests as a wait or test got them (it sets those it completes to MPI_REQUEST_NULL). */
+static MPI_Request *snapshot(int n, const MPI_Request *reqs) {
+  MPI_Request *s = alloc(sizeof *s * (size_t)(n > 0 ? n : 1));
+  memcpy(s, reqs, sizeof *s * (size_t)(n > 0 ? n : 0));
+  return s;
+}
+
+static MPI_Status *statuses_of(MPI_Status *statuses, int n) {
+  return statuses == MPI_STATUSES_IGNORE ? alloc(sizeof(MPI_Status) * (size_t)(n > 0 ? n : 1)) : statuses;
 }
 
 /* ---- adjoints in and out of buffers ---- */
@@ -358,25 +374,35 @@ static void unpack_message(char *m, int src, MPI_Status *st, void *v, void *d, i
   MPI_Status_set_elements(st, s->type, shape_elements(s, n));
 }
 
-static int fwd_send(int sync, const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, void *d,
+/* The blocking sends (standard, synchronous, ready) and the non-blocking ones: one body each, the mode the
+ * program chose kept for the message that carries values and tangents (a ready send's receive is posted). */
+typedef int (*SendCall)(const void *, int, MPI_Datatype, int, int, MPI_Comm);
+typedef int (*IsendCall)(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+
+static int fwd_send(SendCall send, const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, void *d,
                     const void *layout) {
   Shape s = shape_of(t, layout);
-  if (!shape_carries(&s)) return sync ? MPI_Ssend(buf, n, t, dest, tag, comm) : MPI_Send(buf, n, t, dest, tag, comm);
+  if (!shape_carries(&s)) return send(buf, n, t, dest, tag, comm);
   int size;
   char *m = message(buf, d, n, &s, comm, &size);
-  int rc = sync ? MPI_Ssend(m, size, MPI_PACKED, dest, tag, comm) : MPI_Send(m, size, MPI_PACKED, dest, tag, comm);
+  int rc = send(m, size, MPI_PACKED, dest, tag, comm);
   free(m);
   return rc;
 }
 
 int __parad_mpi_fwd_MPI_Send(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, void *d,
                              const void *layout) {
-  return fwd_send(0, buf, n, t, dest, tag, comm, d, layout);
+  return fwd_send(MPI_Send, buf, n, t, dest, tag, comm, d, layout);
 }
 
 int __parad_mpi_fwd_MPI_Ssend(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, void *d,
                               const void *layout) {
-  return fwd_send(1, buf, n, t, dest, tag, comm, d, layout);
+  return fwd_send(MPI_Ssend, buf, n, t, dest, tag, comm, d, layout);
+}
+
+int __parad_mpi_fwd_MPI_Rsend(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, void *d,
+                              const void *layout) {
+  return fwd_send(MPI_Rsend, buf, n, t, dest, tag, comm, d, layout);
 }
 
 int __parad_mpi_fwd_MPI_Recv(void *buf, int n, MPI_Datatype t, int src, int tag, MPI_Comm comm, MPI_Status *status,
@@ -410,16 +436,31 @@ int __parad_mpi_fwd_MPI_Sendrecv(const void *sb, int sn, MPI_Datatype st_, int d
   return rc;
 }
 
-int __parad_mpi_fwd_MPI_Isend(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
-                              MPI_Request *req, void *d, const void *layout) {
+static int fwd_isend(IsendCall isend, const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
+                     MPI_Request *req, void *d, const void *layout) {
   Shape s = shape_of(t, layout);
-  if (!shape_carries(&s)) return MPI_Isend(buf, n, t, dest, tag, comm, req);
+  if (!shape_carries(&s)) return isend(buf, n, t, dest, tag, comm, req);
   Record *r = record(FWD_ISEND);
   int size;
   r->tmp = message(buf, d, n, &s, comm, &size);
-  int rc = MPI_Isend(r->tmp, size, MPI_PACKED, dest, tag, comm, req);
+  int rc = isend(r->tmp, size, MPI_PACKED, dest, tag, comm, req);
   remember(*req, r);
   return rc;
+}
+
+int __parad_mpi_fwd_MPI_Isend(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
+                              MPI_Request *req, void *d, const void *layout) {
+  return fwd_isend(MPI_Isend, buf, n, t, dest, tag, comm, req, d, layout);
+}
+
+int __parad_mpi_fwd_MPI_Issend(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
+                               MPI_Request *req, void *d, const void *layout) {
+  return fwd_isend(MPI_Issend, buf, n, t, dest, tag, comm, req, d, layout);
+}
+
+int __parad_mpi_fwd_MPI_Irsend(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
+                               MPI_Request *req, void *d, const void *layout) {
+  return fwd_isend(MPI_Irsend, buf, n, t, dest, tag, comm, req, d, layout);
 }
 
 int __parad_mpi_fwd_MPI_Irecv(void *buf, int n, MPI_Datatype t, int src, int tag, MPI_Comm comm, MPI_Request *req,
@@ -450,6 +491,7 @@ static void fwd_complete(Record *r, MPI_Status *st) {
     if (gets_result(r)) reals_put(r->shadow2, &f, &r->sum, 0);
     floats_free(&f);
   }
+  if (r->kind == FWD_ICOLL) finish(&r->adj, NULL, r->call, -1);
   release(r);
 }
 
@@ -463,7 +505,7 @@ int __parad_mpi_fwd_MPI_Wait(MPI_Request *req, MPI_Status *status) {
 
 int __parad_mpi_fwd_MPI_Waitall(int n, MPI_Request *reqs, MPI_Status *statuses) {
   Record **recs = alloc(sizeof *recs * (size_t)(n > 0 ? n : 1));
-  MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? alloc(sizeof *st * (size_t)(n > 0 ? n : 1)) : statuses;
+  MPI_Status *st = statuses_of(statuses, n);
   for (int i = 0; i < n; i++) recs[i] = take(reqs[i]);
   int rc = MPI_Waitall(n, reqs, st);
   for (int i = 0; i < n; i++) fwd_complete(recs[i], &st[i]);
@@ -472,10 +514,38 @@ int __parad_mpi_fwd_MPI_Waitall(int n, MPI_Request *reqs, MPI_Status *statuses) 
   return rc;
 }
 
-static MPI_Request *snapshot(int n, const MPI_Request *reqs) {
-  MPI_Request *s = alloc(sizeof *s * (size_t)(n > 0 ? n : 1));
-  memcpy(s, reqs, sizeof *s * (size_t)(n > 0 ? n : 0));
-  return s;
+int __parad_mpi_fwd_MPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status *statuses) {
+  MPI_Request *before = snapshot(n, reqs);
+  MPI_Status *st = statuses_of(statuses, n);
+  int rc = MPI_Testall(n, reqs, flag, st);
+  for (int i = 0; *flag && i < n; i++) fwd_complete(take(before[i]), &st[i]);
+  if (st != statuses) free(st);
+  free(before);
+  return rc;
+}
+
+static void fwd_some(const MPI_Request *before, const int *outcount, const int *indices, MPI_Status *st) {
+  for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++) fwd_complete(take(before[indices[k]]), &st[k]);
+}
+
+int __parad_mpi_fwd_MPI_Waitsome(int n, MPI_Request *reqs, int *outcount, int *indices, MPI_Status *statuses) {
+  MPI_Request *before = snapshot(n, reqs);
+  MPI_Status *st = statuses_of(statuses, n);
+  int rc = MPI_Waitsome(n, reqs, outcount, indices, st);
+  fwd_some(before, outcount, indices, st);
+  if (st != statuses) free(st);
+  free(before);
+  return rc;
+}
+
+int __parad_mpi_fwd_MPI_Testsome(int n, MPI_Request *reqs, int *outcount, int *indices, MPI_Status *statuses) {
+  MPI_Request *before = snapshot(n, reqs);
+  MPI_Status *st = statuses_of(statuses, n);
+  int rc = MPI_Testsome(n, reqs, outcount, indices, st);
+  fwd_some(before, outcount, indices, st);
+  if (st != statuses) free(st);
+  free(before);
+  return rc;
 }
 
 int __parad_mpi_fwd_MPI_Waitany(int n, MPI_Request *reqs, int *index, MPI_Status *status) {
@@ -483,6 +553,15 @@ int __parad_mpi_fwd_MPI_Waitany(int n, MPI_Request *reqs, int *index, MPI_Status
   MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
   int rc = MPI_Waitany(n, reqs, index, st);
   if (*index != MPI_UNDEFINED) fwd_complete(take(before[*index]), st);
+  free(before);
+  return rc;
+}
+
+int __parad_mpi_fwd_MPI_Testany(int n, MPI_Request *reqs, int *index, int *flag, MPI_Status *status) {
+  MPI_Request *before = snapshot(n, reqs);
+  MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
+  int rc = MPI_Testany(n, reqs, index, flag, st);
+  if (*flag && *index != MPI_UNDEFINED) fwd_complete(take(before[*index]), st);
   free(before);
   return rc;
 }
@@ -497,14 +576,38 @@ int __parad_mpi_fwd_MPI_Test(MPI_Request *req, int *flag, MPI_Status *status) {
 
 int __parad_mpi_fwd_MPI_Barrier(MPI_Comm comm) { return MPI_Barrier(comm); }
 
-int __parad_mpi_fwd_MPI_Bcast(void *buf, int n, MPI_Datatype t, int root, MPI_Comm comm, void *d, const void *layout) {
-  Shape s = shape_of(t, layout);
-  int rc = MPI_Bcast(buf, n, t, root, comm);
-  if (!shape_carries(&s)) return rc;
-  char *block = NULL;
-  MPI_Bcast(or_zeros(d, &s, n, &block), n, t, root, comm);
-  free(block);
+/* The data-moving collectives run once for the values, once for the tangents: the tangents' collective is
+ * posted after the values' (in the same order on every rank) on a request of its own, completed at once for
+ * a blocking collective, else by the wait that completes the program's request. */
+static Record *tangents(const char *call) {
+  Record *r = record(FWD_ICOLL);
+  r->call = call;
+  return r;
+}
+
+static int tangents_posted(Record *r, int rc, MPI_Request *req) {
+  if (req) remember(*req, r);
+  else fwd_complete(r, NULL);
   return rc;
+}
+
+static int fwd_bcast(void *buf, int n, MPI_Datatype t, int root, MPI_Comm comm, MPI_Request *req, void *d,
+                     const void *layout, const char *call) {
+  Shape s = shape_of(t, layout);
+  int rc = req ? MPI_Ibcast(buf, n, t, root, comm, req) : MPI_Bcast(buf, n, t, root, comm);
+  if (!shape_carries(&s)) return rc;
+  Record *r = tangents(call);
+  MPI_Ibcast(or_zeros(d, &s, n, &r->tmp), n, t, root, comm, &r->adj);
+  return tangents_posted(r, rc, req);
+}
+
+int __parad_mpi_fwd_MPI_Bcast(void *buf, int n, MPI_Datatype t, int root, MPI_Comm comm, void *d, const void *layout) {
+  return fwd_bcast(buf, n, t, root, comm, NULL, d, layout, "MPI_Bcast");
+}
+
+int __parad_mpi_fwd_MPI_Ibcast(void *buf, int n, MPI_Datatype t, int root, MPI_Comm comm, MPI_Request *req, void *d,
+                               const void *layout) {
+  return fwd_bcast(buf, n, t, root, comm, req, d, layout, "MPI_Ibcast");
 }
 
 /* Reduce (root >= 0) and Allreduce (root < 0): the tangent of the result is the sum over the ranks of
@@ -641,8 +744,7 @@ static int v_extent(const int *counts, const int *displs, int size) {
   return e;
 }
 
-/* The data-moving collectives run once for the values, once for the tangents: the same call with
- * shadows (zeros where there is none) in place of buffers, MPI_IN_PLACE kept. */
+/* A buffer's stand-in in the tangents' collective: its shadow, zeros where it has none, MPI_IN_PLACE kept. */
 static void *shadow_of(const void *buf, void *d, const Shape *s, int count, char **block) {
   return buf == MPI_IN_PLACE ? MPI_IN_PLACE : or_zeros(d, s, count, block);
 }
@@ -655,102 +757,161 @@ static int collective_shapes(Shape *s, Shape *r, const void *sb, MPI_Datatype st
   return shape_carries(sb == MPI_IN_PLACE ? r : s);
 }
 
+static int fwd_gather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, int v, const int *rcounts,
+                      const int *displs, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb,
+                      const void *rl, const char *call) {
+  Shape s, r;
+  int rc;
+  if (v) rc = req ? MPI_Igatherv(sb, sn, st, rb, rcounts, displs, rt, root, comm, req) : MPI_Gatherv(sb, sn, st, rb, rcounts, displs, rt, root, comm);
+  else rc = req ? MPI_Igather(sb, sn, st, rb, rn, rt, root, comm, req) : MPI_Gather(sb, sn, st, rb, rn, rt, root, comm);
+  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
+  int is_root = comm_rank(comm) == root, size = comm_size(comm);
+  int ext = !is_root ? 0 : v ? v_extent(rcounts, displs, size) : rn * size;
+  Record *t = tangents(call);
+  void *dsend = shadow_of(sb, dsb, &s, sn, &t->tmp), *drecv = shadow_of(rb, drb, &r, ext, &t->tmp2);
+  if (v) MPI_Igatherv(dsend, sn, st, drecv, rcounts, displs, rt, root, comm, &t->adj);
+  else MPI_Igather(dsend, sn, st, drecv, rn, rt, root, comm, &t->adj);
+  return tangents_posted(t, rc, req);
+}
+
+static int fwd_scatter(const void *sb, int sn, int v, const int *scounts, const int *displs, MPI_Datatype st, void *rb,
+                       int rn, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb,
+                       const void *rl, const char *call) {
+  Shape s, r;
+  int rc;
+  if (v) rc = req ? MPI_Iscatterv(sb, scounts, displs, st, rb, rn, rt, root, comm, req) : MPI_Scatterv(sb, scounts, displs, st, rb, rn, rt, root, comm);
+  else rc = req ? MPI_Iscatter(sb, sn, st, rb, rn, rt, root, comm, req) : MPI_Scatter(sb, sn, st, rb, rn, rt, root, comm);
+  if (!collective_shapes(&r, &s, rb, rt, rl, st, sl)) return rc;
+  int is_root = comm_rank(comm) == root, size = comm_size(comm);
+  int ext = !is_root ? 0 : v ? v_extent(scounts, displs, size) : sn * size;
+  Record *t = tangents(call);
+  void *dsend = shadow_of(sb, dsb, &s, ext, &t->tmp), *drecv = shadow_of(rb, drb, &r, rn, &t->tmp2);
+  if (v) MPI_Iscatterv(dsend, scounts, displs, st, drecv, rn, rt, root, comm, &t->adj);
+  else MPI_Iscatter(dsend, sn, st, drecv, rn, rt, root, comm, &t->adj);
+  return tangents_posted(t, rc, req);
+}
+
+static int fwd_allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, const int *rcounts, const int *displs,
+                         MPI_Datatype rt, MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb,
+                         const void *rl, const char *call) {
+  Shape s, r;
+  int rc;
+  if (rcounts) rc = req ? MPI_Iallgatherv(sb, sn, st, rb, rcounts, displs, rt, comm, req) : MPI_Allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm);
+  else rc = req ? MPI_Iallgather(sb, sn, st, rb, rn, rt, comm, req) : MPI_Allgather(sb, sn, st, rb, rn, rt, comm);
+  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
+  int size = comm_size(comm), ext = rcounts ? v_extent(rcounts, displs, size) : rn * size;
+  Record *t = tangents(call);
+  void *dsend = shadow_of(sb, dsb, &s, sn, &t->tmp), *drecv = shadow_of(rb, drb, &r, ext, &t->tmp2);
+  if (rcounts) MPI_Iallgatherv(dsend, sn, st, drecv, rcounts, displs, rt, comm, &t->adj);
+  else MPI_Iallgather(dsend, sn, st, drecv, rn, rt, comm, &t->adj);
+  return tangents_posted(t, rc, req);
+}
+
+static int fwd_alltoall(const void *sb, int sn, const int *scounts, const int *sdispls, MPI_Datatype st, void *rb, int rn,
+                        const int *rcounts, const int *rdispls, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req, void *dsb,
+                        const void *sl, void *drb, const void *rl, const char *call) {
+  Shape s, r;
+  int rc;
+  if (rcounts)
+    rc = req ? MPI_Ialltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm, req)
+             : MPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
+  else rc = req ? MPI_Ialltoall(sb, sn, st, rb, rn, rt, comm, req) : MPI_Alltoall(sb, sn, st, rb, rn, rt, comm);
+  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
+  int size = comm_size(comm), sext = sb == MPI_IN_PLACE ? 0 : scounts ? v_extent(scounts, sdispls, size) : sn * size;
+  int rext = rcounts ? v_extent(rcounts, rdispls, size) : rn * size;
+  Record *t = tangents(call);
+  void *dsend = shadow_of(sb, dsb, &s, sext, &t->tmp), *drecv = shadow_of(rb, drb, &r, rext, &t->tmp2);
+  if (rcounts) MPI_Ialltoallv(dsend, scounts, sdispls, st, drecv, rcounts, rdispls, rt, comm, &t->adj);
+  else MPI_Ialltoall(dsend, sn, st, drecv, rn, rt, comm, &t->adj);
+  return tangents_posted(t, rc, req);
+}
+
 int __parad_mpi_fwd_MPI_Gather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt, int root,
                                MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
-  Shape s, r;
-  int rc = MPI_Gather(sb, sn, st, rb, rn, rt, root, comm);
-  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
-  char *b1 = NULL, *b2 = NULL;
-  MPI_Gather(shadow_of(sb, dsb, &s, sn, &b1), sn, st, shadow_of(rb, drb, &r, rn * comm_size(comm), &b2), rn, rt, root, comm);
-  free(b1), free(b2);
-  return rc;
+  return fwd_gather(sb, sn, st, rb, rn, 0, NULL, NULL, rt, root, comm, NULL, dsb, sl, drb, rl, "MPI_Gather");
+}
+
+int __parad_mpi_fwd_MPI_Igather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt, int root,
+                                MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
+  return fwd_gather(sb, sn, st, rb, rn, 0, NULL, NULL, rt, root, comm, req, dsb, sl, drb, rl, "MPI_Igather");
 }
 
 int __parad_mpi_fwd_MPI_Gatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rcounts,
                                 const int *displs, MPI_Datatype rt, int root, MPI_Comm comm, void *dsb, const void *sl,
                                 void *drb, const void *rl) {
-  Shape s, r;
-  int rc = MPI_Gatherv(sb, sn, st, rb, rcounts, displs, rt, root, comm);
-  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
-  int ext = comm_rank(comm) == root ? v_extent(rcounts, displs, comm_size(comm)) : 0;
-  char *b1 = NULL, *b2 = NULL;
-  MPI_Gatherv(shadow_of(sb, dsb, &s, sn, &b1), sn, st, shadow_of(rb, drb, &r, ext, &b2), rcounts, displs, rt, root, comm);
-  free(b1), free(b2);
-  return rc;
+  return fwd_gather(sb, sn, st, rb, 0, 1, rcounts, displs, rt, root, comm, NULL, dsb, sl, drb, rl, "MPI_Gatherv");
+}
+
+int __parad_mpi_fwd_MPI_Igatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rcounts,
+                                 const int *displs, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *req, void *dsb,
+                                 const void *sl, void *drb, const void *rl) {
+  return fwd_gather(sb, sn, st, rb, 0, 1, rcounts, displs, rt, root, comm, req, dsb, sl, drb, rl, "MPI_Igatherv");
 }
 
 int __parad_mpi_fwd_MPI_Scatter(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt, int root,
                                 MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
-  Shape s, r;
-  int rc = MPI_Scatter(sb, sn, st, rb, rn, rt, root, comm);
-  if (!collective_shapes(&r, &s, rb, rt, rl, st, sl)) return rc;
-  char *b1 = NULL, *b2 = NULL;
-  MPI_Scatter(shadow_of(sb, dsb, &s, sn * comm_size(comm), &b1), sn, st, shadow_of(rb, drb, &r, rn, &b2), rn, rt, root, comm);
-  free(b1), free(b2);
-  return rc;
+  return fwd_scatter(sb, sn, 0, NULL, NULL, st, rb, rn, rt, root, comm, NULL, dsb, sl, drb, rl, "MPI_Scatter");
+}
+
+int __parad_mpi_fwd_MPI_Iscatter(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt, int root,
+                                 MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
+  return fwd_scatter(sb, sn, 0, NULL, NULL, st, rb, rn, rt, root, comm, req, dsb, sl, drb, rl, "MPI_Iscatter");
 }
 
 int __parad_mpi_fwd_MPI_Scatterv(const void *sb, const int *scounts, const int *displs, MPI_Datatype st, void *rb,
                                  int rn, MPI_Datatype rt, int root, MPI_Comm comm, void *dsb, const void *sl, void *drb,
                                  const void *rl) {
-  Shape s, r;
-  int rc = MPI_Scatterv(sb, scounts, displs, st, rb, rn, rt, root, comm);
-  if (!collective_shapes(&r, &s, rb, rt, rl, st, sl)) return rc;
-  int ext = comm_rank(comm) == root ? v_extent(scounts, displs, comm_size(comm)) : 0;
-  char *b1 = NULL, *b2 = NULL;
-  MPI_Scatterv(shadow_of(sb, dsb, &s, ext, &b1), scounts, displs, st, shadow_of(rb, drb, &r, rn, &b2), rn, rt, root, comm);
-  free(b1), free(b2);
-  return rc;
+  return fwd_scatter(sb, 0, 1, scounts, displs, st, rb, rn, rt, root, comm, NULL, dsb, sl, drb, rl, "MPI_Scatterv");
+}
+
+int __parad_mpi_fwd_MPI_Iscatterv(const void *sb, const int *scounts, const int *displs, MPI_Datatype st, void *rb,
+                                  int rn, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *req, void *dsb,
+                                  const void *sl, void *drb, const void *rl) {
+  return fwd_scatter(sb, 0, 1, scounts, displs, st, rb, rn, rt, root, comm, req, dsb, sl, drb, rl, "MPI_Iscatterv");
 }
 
 int __parad_mpi_fwd_MPI_Allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
                                   MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
-  Shape s, r;
-  int rc = MPI_Allgather(sb, sn, st, rb, rn, rt, comm);
-  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
-  char *b1 = NULL, *b2 = NULL;
-  MPI_Allgather(shadow_of(sb, dsb, &s, sn, &b1), sn, st, shadow_of(rb, drb, &r, rn * comm_size(comm), &b2), rn, rt, comm);
-  free(b1), free(b2);
-  return rc;
+  return fwd_allgather(sb, sn, st, rb, rn, NULL, NULL, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Allgather");
 }
 
-int __parad_mpi_fwd_MPI_Alltoall(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
-                                 MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
-  Shape s, r;
-  int rc = MPI_Alltoall(sb, sn, st, rb, rn, rt, comm);
-  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
-  int size = comm_size(comm);
-  char *b1 = NULL, *b2 = NULL;
-  MPI_Alltoall(shadow_of(sb, dsb, &s, sn * size, &b1), sn, st, shadow_of(rb, drb, &r, rn * size, &b2), rn, rt, comm);
-  free(b1), free(b2);
-  return rc;
+int __parad_mpi_fwd_MPI_Iallgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
+                                   MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
+  return fwd_allgather(sb, sn, st, rb, rn, NULL, NULL, rt, comm, req, dsb, sl, drb, rl, "MPI_Iallgather");
 }
 
 int __parad_mpi_fwd_MPI_Allgatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rcounts,
                                    const int *displs, MPI_Datatype rt, MPI_Comm comm, void *dsb, const void *sl, void *drb,
                                    const void *rl) {
-  Shape s, r;
-  int rc = MPI_Allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm);
-  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
-  char *b1 = NULL, *b2 = NULL;
-  MPI_Allgatherv(shadow_of(sb, dsb, &s, sn, &b1), sn, st, shadow_of(rb, drb, &r, v_extent(rcounts, displs, comm_size(comm)), &b2),
-                 rcounts, displs, rt, comm);
-  free(b1), free(b2);
-  return rc;
+  return fwd_allgather(sb, sn, st, rb, 0, rcounts, displs, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Allgatherv");
+}
+
+int __parad_mpi_fwd_MPI_Iallgatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rcounts,
+                                    const int *displs, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req, void *dsb,
+                                    const void *sl, void *drb, const void *rl) {
+  return fwd_allgather(sb, sn, st, rb, 0, rcounts, displs, rt, comm, req, dsb, sl, drb, rl, "MPI_Iallgatherv");
+}
+
+int __parad_mpi_fwd_MPI_Alltoall(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
+                                 MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
+  return fwd_alltoall(sb, sn, NULL, NULL, st, rb, rn, NULL, NULL, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Alltoall");
+}
+
+int __parad_mpi_fwd_MPI_Ialltoall(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
+                                  MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
+  return fwd_alltoall(sb, sn, NULL, NULL, st, rb, rn, NULL, NULL, rt, comm, req, dsb, sl, drb, rl, "MPI_Ialltoall");
 }
 
 int __parad_mpi_fwd_MPI_Alltoallv(const void *sb, const int *scounts, const int *sdispls, MPI_Datatype st, void *rb,
                                   const int *rcounts, const int *rdispls, MPI_Datatype rt, MPI_Comm comm, void *dsb,
                                   const void *sl, void *drb, const void *rl) {
-  Shape s, r;
-  int rc = MPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
-  if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
-  int size = comm_size(comm), ext = sb == MPI_IN_PLACE ? 0 : v_extent(scounts, sdispls, size);
-  char *b1 = NULL, *b2 = NULL;
-  MPI_Alltoallv(shadow_of(sb, dsb, &s, ext, &b1), scounts, sdispls, st, shadow_of(rb, drb, &r, v_extent(rcounts, rdispls, size), &b2),
-                rcounts, rdispls, rt, comm);
-  free(b1), free(b2);
-  return rc;
+  return fwd_alltoall(sb, 0, scounts, sdispls, st, rb, 0, rcounts, rdispls, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Alltoallv");
+}
+
+int __parad_mpi_fwd_MPI_Ialltoallv(const void *sb, const int *scounts, const int *sdispls, MPI_Datatype st, void *rb,
+                                   const int *rcounts, const int *rdispls, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req,
+                                   void *dsb, const void *sl, void *drb, const void *rl) {
+  return fwd_alltoall(sb, 0, scounts, sdispls, st, rb, 0, rcounts, rdispls, rt, comm, req, dsb, sl, drb, rl, "MPI_Ialltoallv");
 }
 
 /* MPI_Pack and MPI_Unpack copy between typed memory and packed bytes: the shadows are packed and unpacked
@@ -780,9 +941,8 @@ int __parad_mpi_fwd_MPI_Unpack(const void *in, int size, int *position, void *ou
 
 /* ==== reverse mode: the augmented forward sweep (the call, and a record) ==== */
 
-static Record *aug_send(int sync, const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, void *d,
-                        const void *layout) {
-  const char *call = sync ? "MPI_Ssend" : "MPI_Send";
+static Record *aug_send(SendCall send, const char *call, const void *buf, int n, MPI_Datatype t, int dest, int tag,
+                        MPI_Comm comm, void *d, const void *layout) {
   Shape s = shape_of(t, layout);
   check(&s, d, call);
   Record *r = NULL;
@@ -792,19 +952,23 @@ static Record *aug_send(int sync, const void *buf, int n, MPI_Datatype t, int de
     r->shadow = d, r->count = n, r->peer = dest, r->tag = tag, r->comm = comm;
     note_sent(r, buf, n, call);
   }
-  if (sync) MPI_Ssend(buf, n, t, dest, tag, comm);
-  else MPI_Send(buf, n, t, dest, tag, comm);
+  send(buf, n, t, dest, tag, comm);
   return r;
 }
 
 Record *__parad_mpi_aug_MPI_Send(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, void *d,
                                  const void *layout) {
-  return aug_send(0, buf, n, t, dest, tag, comm, d, layout);
+  return aug_send(MPI_Send, "MPI_Send", buf, n, t, dest, tag, comm, d, layout);
 }
 
 Record *__parad_mpi_aug_MPI_Ssend(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, void *d,
                                   const void *layout) {
-  return aug_send(1, buf, n, t, dest, tag, comm, d, layout);
+  return aug_send(MPI_Ssend, "MPI_Ssend", buf, n, t, dest, tag, comm, d, layout);
+}
+
+Record *__parad_mpi_aug_MPI_Rsend(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, void *d,
+                                  const void *layout) {
+  return aug_send(MPI_Rsend, "MPI_Rsend", buf, n, t, dest, tag, comm, d, layout);
 }
 
 /* The adjoint of a send: receive the adjoint from the destination, add it into the buffer's. */
@@ -826,6 +990,10 @@ void __parad_mpi_rev_MPI_Send(Record *r) {
 
 void __parad_mpi_rev_MPI_Ssend(Record *r) {
   if (r) rev_send(r, "MPI_Ssend");
+}
+
+void __parad_mpi_rev_MPI_Rsend(Record *r) {
+  if (r) rev_send(r, "MPI_Rsend");
 }
 
 /* What a receive into buf brought: packed bytes are noted, as bytes Parad cannot read floats in until
@@ -942,20 +1110,35 @@ Record *__parad_mpi_aug_MPI_Sendrecv_replace(void *buf, int n, MPI_Datatype t, i
 
 void __parad_mpi_rev_MPI_Sendrecv_replace(Record *r) { __parad_mpi_rev_MPI_Sendrecv(r); }
 
-Record *__parad_mpi_aug_MPI_Isend(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
-                                  MPI_Request *req, void *d, const void *layout) {
+static Record *aug_isend(IsendCall isend, const char *call, const void *buf, int n, MPI_Datatype t, int dest, int tag,
+                         MPI_Comm comm, MPI_Request *req, void *d, const void *layout) {
   Shape s = shape_of(t, layout);
-  check(&s, d, "MPI_Isend");
+  check(&s, d, call);
   Record *r = NULL;
   if (shape_carries(&s)) {
     r = record(REV_ISEND);
     keep(r, &s, NULL);
     r->shadow = d, r->count = n, r->peer = dest, r->tag = tag, r->comm = comm;
-    note_sent(r, buf, n, "MPI_Isend");
+    note_sent(r, buf, n, call);
   }
-  MPI_Isend(buf, n, t, dest, tag, comm, req);
+  isend(buf, n, t, dest, tag, comm, req);
   if (r) remember(*req, r);
   return r;
+}
+
+Record *__parad_mpi_aug_MPI_Isend(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
+                                  MPI_Request *req, void *d, const void *layout) {
+  return aug_isend(MPI_Isend, "MPI_Isend", buf, n, t, dest, tag, comm, req, d, layout);
+}
+
+Record *__parad_mpi_aug_MPI_Issend(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
+                                   MPI_Request *req, void *d, const void *layout) {
+  return aug_isend(MPI_Issend, "MPI_Issend", buf, n, t, dest, tag, comm, req, d, layout);
+}
+
+Record *__parad_mpi_aug_MPI_Irsend(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
+                                   MPI_Request *req, void *d, const void *layout) {
+  return aug_isend(MPI_Irsend, "MPI_Irsend", buf, n, t, dest, tag, comm, req, d, layout);
 }
 
 Record *__parad_mpi_aug_MPI_Irecv(void *buf, int n, MPI_Datatype t, int src, int tag, MPI_Comm comm, MPI_Request *req,
@@ -985,7 +1168,9 @@ static void aug_complete(Record *r, MPI_Status *st) {
 static void rev_start(Record *r) {
   if (!r) return;
   r->started = 1;
-  if (r->kind == REV_IREDUCE) { /* the result's adjoint, summed (Iallreduce) or sent from the root (Ireduce) */
+  if (r->kind == REV_ICOLL) {
+    r->start(r);
+  } else if (r->kind == REV_IREDUCE) { /* the result's adjoint, summed (Iallreduce) or sent from the root (Ireduce) */
     const char *call = r->root < 0 ? "MPI_Iallreduce" : "MPI_Ireduce";
     Floats f = floats_of(&r->sh, 0, r->count, call);
     int got = gets_result(r);
@@ -1011,19 +1196,29 @@ static void rev_start(Record *r) {
 }
 
 /* ... and the adjoint of the Isend or Irecv finishes it. */
-void __parad_mpi_rev_MPI_Isend(Record *r) {
+static void never_completed(const Record *r, const char *call) {
+  if (!r->started)
+    die("an %s whose request was never completed by a wait or a successful test (Parad knows MPI_Wait, MPI_Waitall, "
+        "MPI_Waitany, MPI_Waitsome and the four tests)", call);
+}
+
+static void rev_isend(Record *r, const char *call) {
   if (!r) return;
   MPI_Status st;
-  if (!r->started) die("an MPI_Isend whose request was never completed by a wait or a successful test");
-  finish(&r->adj, &st, "MPI_Isend", r->peer);
-  check_count(&st, r->sh.type, r->count, "MPI_Isend", r->peer);
-  if (r->peer != MPI_PROC_NULL) add_arrived(r, r->value, "MPI_Isend");
+  never_completed(r, call);
+  finish(&r->adj, &st, call, r->peer);
+  check_count(&st, r->sh.type, r->count, call, r->peer);
+  if (r->peer != MPI_PROC_NULL) add_arrived(r, r->value, call);
   release(r);
 }
 
+void __parad_mpi_rev_MPI_Isend(Record *r) { rev_isend(r, "MPI_Isend"); }
+void __parad_mpi_rev_MPI_Issend(Record *r) { rev_isend(r, "MPI_Issend"); }
+void __parad_mpi_rev_MPI_Irsend(Record *r) { rev_isend(r, "MPI_Irsend"); }
+
 void __parad_mpi_rev_MPI_Irecv(Record *r) {
   if (!r) return;
-  if (!r->started) die("an MPI_Irecv whose request was never completed by a wait or a successful test");
+  never_completed(r, "MPI_Irecv");
   finish(&r->adj, NULL, "MPI_Irecv", r->peer);
   clear(&r->sh2, r->shadow2, 0, r->count, "MPI_Irecv");
   release(r);
@@ -1138,7 +1333,7 @@ static Record *aug_ireduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_
 
 static void rev_ireduce(Record *r, const char *call) {
   if (!r) return;
-  if (!r->started) die("an %s whose request was never completed by a wait or a successful test", call);
+  never_completed(r, call);
   finish(&r->adj, NULL, call, r->root);
   Floats f = floats_of(&r->sh, 0, r->count, call);
   if (r->in_place) reals_put(r->shadow2, &f, &r->sum, 0);
@@ -1173,23 +1368,80 @@ Record *__parad_mpi_aug_MPI_Wait(MPI_Request *req, MPI_Status *status) {
 
 void __parad_mpi_rev_MPI_Wait(Record *r) { rev_start(r); }
 
-Record *__parad_mpi_aug_MPI_Waitall(int n, MPI_Request *reqs, MPI_Status *statuses) {
+/* The records of the requests a wait or test completed, in the order of the requests. */
+static Record *completed(Record **recs, int n) {
   Record *all = record(REV_WAITALL);
-  all->recs = alloc(sizeof *all->recs * (size_t)(n > 0 ? n : 1));
-  MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? alloc(sizeof *st * (size_t)(n > 0 ? n : 1)) : statuses;
-  for (int i = 0; i < n; i++) all->recs[i] = take(reqs[i]);
-  MPI_Waitall(n, reqs, st);
-  for (int i = 0; i < n; i++) aug_complete(all->recs[i], &st[i]);
-  all->nrec = n;
-  if (st != statuses) free(st);
+  all->recs = recs, all->nrec = n;
   return all;
 }
 
-void __parad_mpi_rev_MPI_Waitall(Record *all) {
+Record *__parad_mpi_aug_MPI_Waitall(int n, MPI_Request *reqs, MPI_Status *statuses) {
+  Record **recs = alloc(sizeof *recs * (size_t)(n > 0 ? n : 1));
+  MPI_Status *st = statuses_of(statuses, n);
+  for (int i = 0; i < n; i++) recs[i] = take(reqs[i]);
+  MPI_Waitall(n, reqs, st);
+  for (int i = 0; i < n; i++) aug_complete(recs[i], &st[i]);
+  if (st != statuses) free(st);
+  return completed(recs, n);
+}
+
+/* Testall completes every request or none. */
+Record *__parad_mpi_aug_MPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status *statuses) {
+  MPI_Request *before = snapshot(n, reqs);
+  MPI_Status *st = statuses_of(statuses, n);
+  MPI_Testall(n, reqs, flag, st);
+  Record *all = NULL;
+  if (*flag) {
+    Record **recs = alloc(sizeof *recs * (size_t)(n > 0 ? n : 1));
+    for (int i = 0; i < n; i++) aug_complete(recs[i] = take(before[i]), &st[i]);
+    all = completed(recs, n);
+  }
+  if (st != statuses) free(st);
+  free(before);
+  return all;
+}
+
+/* Waitsome and Testsome: the requests at indices[0..outcount) completed. */
+static Record *aug_some(int done, int n, const MPI_Request *before, const int *outcount, const int *indices, MPI_Status *st) {
+  if (!done || *outcount == MPI_UNDEFINED || *outcount <= 0) return NULL;
+  Record **recs = alloc(sizeof *recs * (size_t)*outcount);
+  for (int k = 0; k < *outcount; k++) {
+    if (indices[k] < 0 || indices[k] >= n) die("MPI_Waitsome or MPI_Testsome gave an index out of range");
+    aug_complete(recs[k] = take(before[indices[k]]), &st[k]);
+  }
+  return completed(recs, *outcount);
+}
+
+Record *__parad_mpi_aug_MPI_Waitsome(int n, MPI_Request *reqs, int *outcount, int *indices, MPI_Status *statuses) {
+  MPI_Request *before = snapshot(n, reqs);
+  MPI_Status *st = statuses_of(statuses, n);
+  MPI_Waitsome(n, reqs, outcount, indices, st);
+  Record *all = aug_some(1, n, before, outcount, indices, st);
+  if (st != statuses) free(st);
+  free(before);
+  return all;
+}
+
+Record *__parad_mpi_aug_MPI_Testsome(int n, MPI_Request *reqs, int *outcount, int *indices, MPI_Status *statuses) {
+  MPI_Request *before = snapshot(n, reqs);
+  MPI_Status *st = statuses_of(statuses, n);
+  MPI_Testsome(n, reqs, outcount, indices, st);
+  Record *all = aug_some(1, n, before, outcount, indices, st);
+  if (st != statuses) free(st);
+  free(before);
+  return all;
+}
+
+static void rev_completed(Record *all) {
   if (!all) return;
   for (int i = all->nrec - 1; i >= 0; i--) rev_start(all->recs[i]);
   release(all);
 }
+
+void __parad_mpi_rev_MPI_Waitall(Record *all) { rev_completed(all); }
+void __parad_mpi_rev_MPI_Testall(Record *all) { rev_completed(all); }
+void __parad_mpi_rev_MPI_Waitsome(Record *all) { rev_completed(all); }
+void __parad_mpi_rev_MPI_Testsome(Record *all) { rev_completed(all); }
 
 Record *__parad_mpi_aug_MPI_Waitany(int n, MPI_Request *reqs, int *index, MPI_Status *status) {
   MPI_Request *before = snapshot(n, reqs);
@@ -1202,6 +1454,18 @@ Record *__parad_mpi_aug_MPI_Waitany(int n, MPI_Request *reqs, int *index, MPI_St
 }
 
 void __parad_mpi_rev_MPI_Waitany(Record *r) { rev_start(r); }
+
+Record *__parad_mpi_aug_MPI_Testany(int n, MPI_Request *reqs, int *index, int *flag, MPI_Status *status) {
+  MPI_Request *before = snapshot(n, reqs);
+  MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
+  MPI_Testany(n, reqs, index, flag, st);
+  Record *r = *flag && *index != MPI_UNDEFINED ? take(before[*index]) : NULL;
+  aug_complete(r, st);
+  free(before);
+  return r;
+}
+
+void __parad_mpi_rev_MPI_Testany(Record *r) { rev_start(r); }
 
 Record *__parad_mpi_aug_MPI_Test(MPI_Request *req, int *flag, MPI_Status *status) {
   MPI_Request before = *req;
@@ -1251,41 +1515,84 @@ void __parad_mpi_rev_MPI_Comm_free(Record *r) { (void)r; }
 
 /* ---- collectives ---- */
 
-Record *__parad_mpi_aug_MPI_Bcast(void *buf, int n, MPI_Datatype t, int root, MPI_Comm comm, void *d, const void *layout) {
-  Shape s = shape_of(t, layout);
-  int carries = shape_carries(&s);
-  check_collective(&s, d, "MPI_Bcast");
-  MPI_Bcast(buf, n, t, root, comm);
-  if (!carries) return NULL;
-  Record *r = record(REV_OTHER);
-  keep(r, NULL, &s);
-  r->shadow2 = d, r->count = n, r->root = root, r->comm = comm;
+/* Each collective's adjoint has two halves: start posts the transposed communication, end completes it and
+ * moves the adjoints. A blocking collective's adjoint runs both at once. A non-blocking one's starts at the
+ * adjoint of the wait that completed its request and ends at its own, as the point-to-point calls' do. The
+ * record, or none where the collective's data carries no derivatives: */
+static Record *collective(Record *r, const char *call, void (*start)(Record *), void (*end)(Record *), MPI_Request *req) {
+  if (!r) return NULL;
+  r->call = call, r->start = start, r->end = end;
+  if (req) r->kind = REV_ICOLL, remember(*req, r);
   return r;
 }
 
-/* Bcast's adjoint: the adjoints of every rank's copy are summed into the root's: by a reduction of the
- * floats of MPI_DOUBLE and MPI_FLOAT data, else by gathering the copies' adjoints whole to the root. */
-void __parad_mpi_rev_MPI_Bcast(Record *r) {
+static void adjoint_now(Record *r) {
   if (!r) return;
-  int rank = comm_rank(r->comm), root = rank == r->root, size = comm_size(r->comm);
-  char *block = NULL, *shadow = r->shadow2;
-  void *mine = or_zeros(shadow, &r->sh2, r->count, &block);
+  r->start(r);
+  r->end(r);
+}
+
+static void adjoint_end(Record *r) {
+  if (!r) return;
+  never_completed(r, r->call);
+  r->end(r);
+}
+
+/* A copy of a shadow (or zeros) for MPI to send from while adjoints may still be added into the shadow. */
+static void *send_copy(const void *shadow, const Shape *s, int count, char **block) {
+  Temp t = {0};
+  void *origin = shadow ? copy_of(shadow, s, count, &t) : (t = temp(s, count)).origin;
+  *block = t.block;
+  return origin;
+}
+
+/* Bcast's adjoint: the adjoints of every rank's copy are summed into the root's: by a reduction of the
+ * floats of MPI_DOUBLE and MPI_FLOAT data, else by gathering the copies' adjoints whole to the root. The
+ * root may read its buffer while a non-blocking one is under way: adjoints added then stay, added to. */
+static void bcast_start(Record *r) {
+  int root = comm_rank(r->comm) == r->root, size = comm_size(r->comm);
+  void *mine = send_copy(r->shadow2, &r->sh2, r->count, &r->tmp);
+  if (!root || r->sh2.k) clear(&r->sh2, r->shadow2, 0, r->count, r->call);
   Temp all = temp(&r->sh2, root ? r->count * (r->sh2.k ? 1 : size) : 0);
-  MPI_Request q;
-  if (r->sh2.k) MPI_Ireduce(mine, all.origin, r->count, r->sh2.type, MPI_SUM, r->root, r->comm, &q);
-  else MPI_Igather(mine, r->count, r->sh2.type, all.origin, r->count, r->sh2.type, r->root, r->comm, &q);
-  finish(&q, NULL, "MPI_Bcast", r->root);
-  if (!root) {
-    clear(&r->sh2, shadow, 0, r->count, "MPI_Bcast");
-  } else if (r->sh2.k) {
-    if (shadow) memcpy(shadow, all.origin, (size_t)r->count * (size_t)r->sh2.k);
-  } else {
-    for (int s = 0; s < size; s++)
-      if (s != rank) add_floats(&r->sh2, shadow, all.origin + shape_offset(&r->sh2, s * r->count), r->count, "MPI_Bcast");
+  r->tmp2 = all.block, r->value = all.origin;
+  if (r->sh2.k) MPI_Ireduce(mine, all.origin, r->count, r->sh2.type, MPI_SUM, r->root, r->comm, &r->adj);
+  else MPI_Igather(mine, r->count, r->sh2.type, all.origin, r->count, r->sh2.type, r->root, r->comm, &r->adj);
+}
+
+static void bcast_end(Record *r) {
+  int rank = comm_rank(r->comm), size = comm_size(r->comm);
+  finish(&r->adj, NULL, r->call, r->root);
+  if (rank == r->root && r->shadow2) {
+    if (r->sh2.k) add_floats(&r->sh2, r->shadow2, r->value, r->count, r->call);
+    else
+      for (int s = 0; s < size; s++)
+        if (s != rank) add_floats(&r->sh2, r->shadow2, (char *)r->value + shape_offset(&r->sh2, s * r->count), r->count, r->call);
   }
-  free(block), free(all.block);
   release(r);
 }
+
+static Record *aug_bcast(void *buf, int n, MPI_Datatype t, int root, MPI_Comm comm, MPI_Request *req, void *d,
+                         const void *layout, const char *call) {
+  Shape s = shape_of(t, layout);
+  check_collective(&s, d, call);
+  req ? MPI_Ibcast(buf, n, t, root, comm, req) : MPI_Bcast(buf, n, t, root, comm);
+  if (!shape_carries(&s)) return NULL;
+  Record *r = record(REV_OTHER);
+  keep(r, NULL, &s);
+  r->shadow2 = d, r->count = n, r->root = root, r->comm = comm;
+  return collective(r, call, bcast_start, bcast_end, req);
+}
+
+Record *__parad_mpi_aug_MPI_Bcast(void *buf, int n, MPI_Datatype t, int root, MPI_Comm comm, void *d, const void *layout) {
+  return aug_bcast(buf, n, t, root, comm, NULL, d, layout, "MPI_Bcast");
+}
+
+Record *__parad_mpi_aug_MPI_Ibcast(void *buf, int n, MPI_Datatype t, int root, MPI_Comm comm, MPI_Request *req, void *d,
+                                   const void *layout) {
+  return aug_bcast(buf, n, t, root, comm, req, d, layout, "MPI_Ibcast");
+}
+
+void __parad_mpi_rev_MPI_Bcast(Record *r) { adjoint_now(r); }
 
 static Record *aug_reduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
                           void *dsb, const void *sl, void *drb, const char *call) {
@@ -1391,190 +1698,268 @@ static int root_extent(Record *r) {
   return r->counts ? v_extent(r->counts, r->displs, comm_size(r->comm)) : r->count2 * comm_size(r->comm);
 }
 
-Record *__parad_mpi_aug_MPI_Gather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt, int root,
-                                   MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
-  Shape s, rs;
-  int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, "MPI_Gather");
-  MPI_Gather(sb, sn, st, rb, rn, rt, root, comm);
-  return carries ? gs_record(&s, &rs, sn, rn, 0, NULL, NULL, root, comm, dsb, drb, sb == MPI_IN_PLACE) : NULL;
-}
-
-Record *__parad_mpi_aug_MPI_Gatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rcounts,
-                                    const int *displs, MPI_Datatype rt, int root, MPI_Comm comm, void *dsb,
-                                    const void *sl, void *drb, const void *rl) {
-  Shape s, rs;
-  int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, "MPI_Gatherv");
-  MPI_Gatherv(sb, sn, st, rb, rcounts, displs, rt, root, comm);
-  return carries ? gs_record(&s, &rs, sn, 0, 1, rcounts, displs, root, comm, dsb, drb, sb == MPI_IN_PLACE) : NULL;
-}
-
 /* A gather's adjoint scatters the root's buffer adjoint back to the parts' owners. */
-static void rev_gather(Record *r, const char *call) {
-  if (!r) return;
-  int rank = comm_rank(r->comm), is_root = rank == r->root;
-  char *block = NULL;
-  void *from = is_root ? or_zeros(r->shadow2, &r->sh2, root_extent(r), &block) : NULL;
+static void gather_start(Record *r) {
+  int is_root = comm_rank(r->comm) == r->root;
+  void *from = is_root ? or_zeros(r->shadow2, &r->sh2, root_extent(r), &r->tmp) : NULL;
   Temp g = temp(&r->sh, r->count);
+  r->tmp2 = g.block, r->value = g.origin;
   void *to = r->in_place ? MPI_IN_PLACE : g.origin;
-  MPI_Request q;
   if (r->vform)
-    MPI_Iscatterv(from, r->counts, r->displs, r->sh2.type, to, r->count, r->sh.type, r->root, r->comm, &q);
+    MPI_Iscatterv(from, r->counts, r->displs, r->sh2.type, to, r->count, r->sh.type, r->root, r->comm, &r->adj);
   else
-    MPI_Iscatter(from, r->count2, r->sh2.type, to, r->count, r->sh.type, r->root, r->comm, &q);
-  finish(&q, NULL, call, r->root);
-  if (is_root) {
+    MPI_Iscatter(from, r->count2, r->sh2.type, to, r->count, r->sh.type, r->root, r->comm, &r->adj);
+}
+
+static void gather_end(Record *r) {
+  int rank = comm_rank(r->comm);
+  finish(&r->adj, NULL, r->call, r->root);
+  if (rank == r->root) {
     for (int s = 0, size = comm_size(r->comm); s < size; s++) {
       int off, n;
       part(r, s, &off, &n);
-      if (!(r->in_place && s == rank)) clear(&r->sh2, r->shadow2, off, n, call);
+      if (!(r->in_place && s == rank)) clear(&r->sh2, r->shadow2, off, n, r->call);
     }
   }
-  if (!r->in_place) add_floats(&r->sh, r->shadow, g.origin, r->count, call);
-  free(g.block), free(block);
+  if (!r->in_place) add_floats(&r->sh, r->shadow, r->value, r->count, r->call);
   release(r);
-}
-
-void __parad_mpi_rev_MPI_Gather(Record *r) { rev_gather(r, "MPI_Gather"); }
-void __parad_mpi_rev_MPI_Gatherv(Record *r) { rev_gather(r, "MPI_Gatherv"); }
-
-Record *__parad_mpi_aug_MPI_Scatter(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt, int root,
-                                    MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
-  Shape s, rs;
-  int carries = aug_shapes(&rs, &s, rb, rt, rl, st, sl, drb, dsb, "MPI_Scatter");
-  MPI_Scatter(sb, sn, st, rb, rn, rt, root, comm);
-  return carries ? gs_record(&s, &rs, rn, sn, 0, NULL, NULL, root, comm, dsb, drb, rb == MPI_IN_PLACE) : NULL;
-}
-
-Record *__parad_mpi_aug_MPI_Scatterv(const void *sb, const int *scounts, const int *displs, MPI_Datatype st, void *rb,
-                                     int rn, MPI_Datatype rt, int root, MPI_Comm comm, void *dsb, const void *sl,
-                                     void *drb, const void *rl) {
-  Shape s, rs;
-  int carries = aug_shapes(&rs, &s, rb, rt, rl, st, sl, drb, dsb, "MPI_Scatterv");
-  MPI_Scatterv(sb, scounts, displs, st, rb, rn, rt, root, comm);
-  return carries ? gs_record(&s, &rs, rn, 0, 1, scounts, displs, root, comm, dsb, drb, rb == MPI_IN_PLACE) : NULL;
 }
 
 /* A scatter's adjoint gathers the parts' adjoints into the root's buffer adjoint. Here shadow is the
  * root's (send) buffer and shadow2 each rank's part. */
-static void rev_scatter(Record *r, const char *call) {
-  if (!r) return;
+static void scatter_start(Record *r) {
   int is_root = comm_rank(r->comm) == r->root;
-  char *block = NULL;
   Temp g = temp(&r->sh, is_root ? root_extent(r) : 0);
-  const void *from = r->in_place ? MPI_IN_PLACE : or_zeros(r->shadow2, &r->sh2, r->count, &block);
-  MPI_Request q;
+  r->tmp2 = g.block, r->value = g.origin;
+  const void *from = r->in_place ? MPI_IN_PLACE : or_zeros(r->shadow2, &r->sh2, r->count, &r->tmp);
   if (r->vform)
-    MPI_Igatherv(from, r->count, r->sh2.type, g.origin, r->counts, r->displs, r->sh.type, r->root, r->comm, &q);
+    MPI_Igatherv(from, r->count, r->sh2.type, g.origin, r->counts, r->displs, r->sh.type, r->root, r->comm, &r->adj);
   else
-    MPI_Igather(from, r->count, r->sh2.type, g.origin, r->count2, r->sh.type, r->root, r->comm, &q);
-  finish(&q, NULL, call, r->root);
-  if (!r->in_place) clear(&r->sh2, r->shadow2, 0, r->count, call);
+    MPI_Igather(from, r->count, r->sh2.type, g.origin, r->count2, r->sh.type, r->root, r->comm, &r->adj);
+}
+
+static void scatter_end(Record *r) {
+  int is_root = comm_rank(r->comm) == r->root;
+  finish(&r->adj, NULL, r->call, r->root);
+  if (!r->in_place) clear(&r->sh2, r->shadow2, 0, r->count, r->call);
   for (int s = 0, size = comm_size(r->comm); is_root && s < size; s++) {
     int off, n;
     part(r, s, &off, &n);
     MPI_Aint at = shape_offset(&r->sh, off);
-    if (r->shadow) add_floats(&r->sh, (char *)r->shadow + at, g.origin + at, n, call);
+    if (r->shadow) add_floats(&r->sh, (char *)r->shadow + at, (char *)r->value + at, n, r->call);
   }
-  free(g.block), free(block);
   release(r);
-}
-
-void __parad_mpi_rev_MPI_Scatter(Record *r) { rev_scatter(r, "MPI_Scatter"); }
-void __parad_mpi_rev_MPI_Scatterv(Record *r) { rev_scatter(r, "MPI_Scatterv"); }
-
-Record *__parad_mpi_aug_MPI_Allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
-                                      MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
-  Shape s, rs;
-  int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, "MPI_Allgather");
-  MPI_Allgather(sb, sn, st, rb, rn, rt, comm);
-  return carries ? gs_record(&s, &rs, sn, rn, 0, NULL, NULL, -1, comm, dsb, drb, sb == MPI_IN_PLACE) : NULL;
-}
-
-Record *__parad_mpi_aug_MPI_Alltoall(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
-                                     MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
-  Shape s, rs;
-  int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, "MPI_Alltoall");
-  MPI_Alltoall(sb, sn, st, rb, rn, rt, comm);
-  return carries ? gs_record(&s, &rs, sn, rn, 0, NULL, NULL, -1, comm, dsb, drb, sb == MPI_IN_PLACE) : NULL;
-}
-
-
-/* The v-forms keep their counts and displacements on every rank: the receive side's in counts/displs,
- * the send side's (Alltoallv, not in place) in counts2/displs2. Allgatherv's send side is one part of
- * count elements; in place, this rank's part of the receive buffer. */
-Record *__parad_mpi_aug_MPI_Allgatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rcounts,
-                                       const int *displs, MPI_Datatype rt, MPI_Comm comm, void *dsb, const void *sl,
-                                       void *drb, const void *rl) {
-  Shape s, rs;
-  int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, "MPI_Allgatherv");
-  MPI_Allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm);
-  if (!carries) return NULL;
-  Record *r = gs_record(&s, &rs, sn, 0, 0, NULL, NULL, -1, comm, dsb, drb, sb == MPI_IN_PLACE);
-  int size = comm_size(comm);
-  r->counts = copy_ints(rcounts, size), r->displs = copy_ints(displs, size);
-  return r;
-}
-
-Record *__parad_mpi_aug_MPI_Alltoallv(const void *sb, const int *scounts, const int *sdispls, MPI_Datatype st, void *rb,
-                                      const int *rcounts, const int *rdispls, MPI_Datatype rt, MPI_Comm comm, void *dsb,
-                                      const void *sl, void *drb, const void *rl) {
-  Shape s, rs;
-  int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, "MPI_Alltoallv");
-  MPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
-  if (!carries) return NULL;
-  Record *r = gs_record(&s, &rs, 0, 0, 0, NULL, NULL, -1, comm, dsb, drb, sb == MPI_IN_PLACE);
-  int size = comm_size(comm);
-  r->counts = copy_ints(rcounts, size), r->displs = copy_ints(rdispls, size);
-  if (!r->in_place) r->counts2 = copy_ints(scounts, size), r->displs2 = copy_ints(sdispls, size);
-  return r;
 }
 
 /* The adjoints of Allgather(v) and Alltoall(v): an Alltoallv of the receive buffer's adjoint back the way
  * the values came, part s to rank s, and what comes from rank s is the adjoint of what this rank sent it,
  * added into the send buffer's adjoint: of its one part for Allgather (every rank's return summed), of
  * its part s for Alltoall. In place the send side is the receive buffer, whose adjoint is reset first. */
-static void rev_exchange_v(Record *r, int gather, const char *call) {
-  if (!r) return;
+static void exchange_start(Record *r, int gather) {
   int size = comm_size(r->comm), rank = comm_rank(r->comm), each = r->in_place ? r->counts[rank] : r->count;
   const Shape *in = r->in_place ? &r->sh2 : &r->sh;
   const int *scounts = r->in_place ? r->counts : r->counts2, *sdispls = r->in_place ? r->displs : r->displs2;
-  int *back = alloc(sizeof(int) * (size_t)size), *at = alloc(sizeof(int) * (size_t)size);
-  for (int k = 0; k < size; k++) back[k] = gather ? each : scounts[k], at[k] = gather ? k * each : sdispls[k];
-  int ext = v_extent(r->counts, r->displs, size);
-  char *block = NULL, *into = r->in_place ? r->shadow2 : r->shadow;
-  Temp g = temp(in, v_extent(back, at, size));
-  MPI_Request q;
-  MPI_Ialltoallv(or_zeros(r->shadow2, &r->sh2, ext, &block), r->counts, r->displs, r->sh2.type, g.origin, back, at,
-                 in->type, r->comm, &q);
-  finish(&q, NULL, call, -1);
-  for (int k = 0; k < size; k++) clear(&r->sh2, r->shadow2, r->displs[k], r->counts[k], call);
+  r->back = alloc(sizeof(int) * (size_t)size), r->at = alloc(sizeof(int) * (size_t)size);
+  for (int k = 0; k < size; k++) r->back[k] = gather ? each : scounts[k], r->at[k] = gather ? k * each : sdispls[k];
+  Temp g = temp(in, v_extent(r->back, r->at, size));
+  r->tmp2 = g.block, r->value = g.origin;
+  MPI_Ialltoallv(or_zeros(r->shadow2, &r->sh2, v_extent(r->counts, r->displs, size), &r->tmp), r->counts, r->displs,
+                 r->sh2.type, g.origin, r->back, r->at, in->type, r->comm, &r->adj);
+}
+
+static void exchange_end(Record *r, int gather) {
+  int size = comm_size(r->comm), rank = comm_rank(r->comm);
+  const Shape *in = r->in_place ? &r->sh2 : &r->sh;
+  const int *sdispls = r->in_place ? r->displs : r->displs2;
+  char *into = r->in_place ? r->shadow2 : r->shadow;
+  finish(&r->adj, NULL, r->call, -1);
+  for (int k = 0; k < size; k++) clear(&r->sh2, r->shadow2, r->displs[k], r->counts[k], r->call);
   for (int k = 0; k < size && into; k++) {
     int part = !gather ? sdispls[k] : r->in_place ? r->displs[rank] : 0;
-    add_floats(in, into + shape_offset(in, part), g.origin + shape_offset(in, at[k]), back[k], call);
+    add_floats(in, into + shape_offset(in, part), (char *)r->value + shape_offset(in, r->at[k]), r->back[k], r->call);
   }
-  free(back), free(at), free(g.block), free(block);
   release(r);
 }
 
-void __parad_mpi_rev_MPI_Allgatherv(Record *r) { rev_exchange_v(r, 1, "MPI_Allgatherv"); }
-void __parad_mpi_rev_MPI_Alltoallv(Record *r) { rev_exchange_v(r, 0, "MPI_Alltoallv"); }
+static void allgather_start(Record *r) { exchange_start(r, 1); }
+static void allgather_end(Record *r) { exchange_end(r, 1); }
+static void alltoall_start(Record *r) { exchange_start(r, 0); }
+static void alltoall_end(Record *r) { exchange_end(r, 0); }
 
-/* Allgather and Alltoall: the v-forms with count2 elements from each rank, count to each (each rank's own
- * part in place). */
-static void rev_exchange(Record *r, int gather, const char *call) {
-  if (!r) return;
-  int size = comm_size(r->comm);
-  r->counts = alloc(sizeof(int) * (size_t)size), r->displs = alloc(sizeof(int) * (size_t)size);
-  for (int k = 0; k < size; k++) r->counts[k] = r->count2, r->displs[k] = k * r->count2;
-  if (!gather && !r->in_place) {
-    r->counts2 = alloc(sizeof(int) * (size_t)size), r->displs2 = alloc(sizeof(int) * (size_t)size);
-    for (int k = 0; k < size; k++) r->counts2[k] = r->count, r->displs2[k] = k * r->count;
-  }
-  rev_exchange_v(r, gather, call);
+/* Every rank's count elements from each rank (Allgather, Alltoall: the v-forms' counts, uniform). */
+static void uniform(int **counts, int **displs, int count, MPI_Comm comm) {
+  int size = comm_size(comm);
+  *counts = alloc(sizeof(int) * (size_t)size), *displs = alloc(sizeof(int) * (size_t)size);
+  for (int k = 0; k < size; k++) (*counts)[k] = count, (*displs)[k] = k * count;
 }
 
-void __parad_mpi_rev_MPI_Allgather(Record *r) { rev_exchange(r, 1, "MPI_Allgather"); }
-void __parad_mpi_rev_MPI_Alltoall(Record *r) { rev_exchange(r, 0, "MPI_Alltoall"); }
+static Record *aug_gather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, int v, const int *rcounts,
+                          const int *displs, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb,
+                          const void *rl, const char *call) {
+  Shape s, rs;
+  int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, call);
+  if (v) req ? MPI_Igatherv(sb, sn, st, rb, rcounts, displs, rt, root, comm, req) : MPI_Gatherv(sb, sn, st, rb, rcounts, displs, rt, root, comm);
+  else req ? MPI_Igather(sb, sn, st, rb, rn, rt, root, comm, req) : MPI_Gather(sb, sn, st, rb, rn, rt, root, comm);
+  if (!carries) return NULL;
+  Record *r = gs_record(&s, &rs, sn, rn, v, rcounts, displs, root, comm, dsb, drb, sb == MPI_IN_PLACE);
+  return collective(r, call, gather_start, gather_end, req);
+}
+
+static Record *aug_scatter(const void *sb, int sn, int v, const int *scounts, const int *displs, MPI_Datatype st, void *rb,
+                           int rn, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb,
+                           const void *rl, const char *call) {
+  Shape s, rs;
+  int carries = aug_shapes(&rs, &s, rb, rt, rl, st, sl, drb, dsb, call);
+  if (v) req ? MPI_Iscatterv(sb, scounts, displs, st, rb, rn, rt, root, comm, req) : MPI_Scatterv(sb, scounts, displs, st, rb, rn, rt, root, comm);
+  else req ? MPI_Iscatter(sb, sn, st, rb, rn, rt, root, comm, req) : MPI_Scatter(sb, sn, st, rb, rn, rt, root, comm);
+  if (!carries) return NULL;
+  Record *r = gs_record(&s, &rs, rn, sn, v, scounts, displs, root, comm, dsb, drb, rb == MPI_IN_PLACE);
+  return collective(r, call, scatter_start, scatter_end, req);
+}
+
+/* The v-forms keep their counts and displacements on every rank: the receive side's in counts/displs,
+ * the send side's (Alltoallv, not in place) in counts2/displs2. Allgatherv's send side is one part of
+ * count elements; in place, this rank's part of the receive buffer. The uniform forms get uniform ones. */
+static Record *aug_allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, const int *rcounts,
+                             const int *displs, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req, void *dsb,
+                             const void *sl, void *drb, const void *rl, const char *call) {
+  Shape s, rs;
+  int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, call), size = comm_size(comm);
+  if (rcounts) req ? MPI_Iallgatherv(sb, sn, st, rb, rcounts, displs, rt, comm, req) : MPI_Allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm);
+  else req ? MPI_Iallgather(sb, sn, st, rb, rn, rt, comm, req) : MPI_Allgather(sb, sn, st, rb, rn, rt, comm);
+  if (!carries) return NULL;
+  Record *r = gs_record(&s, &rs, sn, rn, 0, NULL, NULL, -1, comm, dsb, drb, sb == MPI_IN_PLACE);
+  if (rcounts) r->counts = copy_ints(rcounts, size), r->displs = copy_ints(displs, size);
+  else uniform(&r->counts, &r->displs, rn, comm);
+  return collective(r, call, allgather_start, allgather_end, req);
+}
+
+static Record *aug_alltoall(const void *sb, int sn, const int *scounts, const int *sdispls, MPI_Datatype st, void *rb,
+                            int rn, const int *rcounts, const int *rdispls, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req,
+                            void *dsb, const void *sl, void *drb, const void *rl, const char *call) {
+  Shape s, rs;
+  int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, call), size = comm_size(comm);
+  if (rcounts)
+    req ? MPI_Ialltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm, req)
+        : MPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
+  else req ? MPI_Ialltoall(sb, sn, st, rb, rn, rt, comm, req) : MPI_Alltoall(sb, sn, st, rb, rn, rt, comm);
+  if (!carries) return NULL;
+  Record *r = gs_record(&s, &rs, sn, rn, 0, NULL, NULL, -1, comm, dsb, drb, sb == MPI_IN_PLACE);
+  if (rcounts) {
+    r->counts = copy_ints(rcounts, size), r->displs = copy_ints(rdispls, size);
+    if (!r->in_place) r->counts2 = copy_ints(scounts, size), r->displs2 = copy_ints(sdispls, size);
+  } else {
+    uniform(&r->counts, &r->displs, rn, comm);
+    if (!r->in_place) uniform(&r->counts2, &r->displs2, sn, comm);
+  }
+  return collective(r, call, alltoall_start, alltoall_end, req);
+}
+
+Record *__parad_mpi_aug_MPI_Gather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt, int root,
+                                   MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
+  return aug_gather(sb, sn, st, rb, rn, 0, NULL, NULL, rt, root, comm, NULL, dsb, sl, drb, rl, "MPI_Gather");
+}
+
+Record *__parad_mpi_aug_MPI_Igather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt, int root,
+                                    MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
+  return aug_gather(sb, sn, st, rb, rn, 0, NULL, NULL, rt, root, comm, req, dsb, sl, drb, rl, "MPI_Igather");
+}
+
+Record *__parad_mpi_aug_MPI_Gatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rcounts,
+                                    const int *displs, MPI_Datatype rt, int root, MPI_Comm comm, void *dsb,
+                                    const void *sl, void *drb, const void *rl) {
+  return aug_gather(sb, sn, st, rb, 0, 1, rcounts, displs, rt, root, comm, NULL, dsb, sl, drb, rl, "MPI_Gatherv");
+}
+
+Record *__parad_mpi_aug_MPI_Igatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rcounts,
+                                     const int *displs, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *req,
+                                     void *dsb, const void *sl, void *drb, const void *rl) {
+  return aug_gather(sb, sn, st, rb, 0, 1, rcounts, displs, rt, root, comm, req, dsb, sl, drb, rl, "MPI_Igatherv");
+}
+
+Record *__parad_mpi_aug_MPI_Scatter(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt, int root,
+                                    MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
+  return aug_scatter(sb, sn, 0, NULL, NULL, st, rb, rn, rt, root, comm, NULL, dsb, sl, drb, rl, "MPI_Scatter");
+}
+
+Record *__parad_mpi_aug_MPI_Iscatter(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt, int root,
+                                     MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
+  return aug_scatter(sb, sn, 0, NULL, NULL, st, rb, rn, rt, root, comm, req, dsb, sl, drb, rl, "MPI_Iscatter");
+}
+
+Record *__parad_mpi_aug_MPI_Scatterv(const void *sb, const int *scounts, const int *displs, MPI_Datatype st, void *rb,
+                                     int rn, MPI_Datatype rt, int root, MPI_Comm comm, void *dsb, const void *sl,
+                                     void *drb, const void *rl) {
+  return aug_scatter(sb, 0, 1, scounts, displs, st, rb, rn, rt, root, comm, NULL, dsb, sl, drb, rl, "MPI_Scatterv");
+}
+
+Record *__parad_mpi_aug_MPI_Iscatterv(const void *sb, const int *scounts, const int *displs, MPI_Datatype st, void *rb,
+                                      int rn, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *req, void *dsb,
+                                      const void *sl, void *drb, const void *rl) {
+  return aug_scatter(sb, 0, 1, scounts, displs, st, rb, rn, rt, root, comm, req, dsb, sl, drb, rl, "MPI_Iscatterv");
+}
+
+Record *__parad_mpi_aug_MPI_Allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
+                                      MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
+  return aug_allgather(sb, sn, st, rb, rn, NULL, NULL, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Allgather");
+}
+
+Record *__parad_mpi_aug_MPI_Iallgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
+                                       MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
+  return aug_allgather(sb, sn, st, rb, rn, NULL, NULL, rt, comm, req, dsb, sl, drb, rl, "MPI_Iallgather");
+}
+
+Record *__parad_mpi_aug_MPI_Allgatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rcounts,
+                                       const int *displs, MPI_Datatype rt, MPI_Comm comm, void *dsb, const void *sl,
+                                       void *drb, const void *rl) {
+  return aug_allgather(sb, sn, st, rb, 0, rcounts, displs, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Allgatherv");
+}
+
+Record *__parad_mpi_aug_MPI_Iallgatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rcounts,
+                                        const int *displs, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req, void *dsb,
+                                        const void *sl, void *drb, const void *rl) {
+  return aug_allgather(sb, sn, st, rb, 0, rcounts, displs, rt, comm, req, dsb, sl, drb, rl, "MPI_Iallgatherv");
+}
+
+Record *__parad_mpi_aug_MPI_Alltoall(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
+                                     MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
+  return aug_alltoall(sb, sn, NULL, NULL, st, rb, rn, NULL, NULL, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Alltoall");
+}
+
+Record *__parad_mpi_aug_MPI_Ialltoall(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
+                                      MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
+  return aug_alltoall(sb, sn, NULL, NULL, st, rb, rn, NULL, NULL, rt, comm, req, dsb, sl, drb, rl, "MPI_Ialltoall");
+}
+
+Record *__parad_mpi_aug_MPI_Alltoallv(const void *sb, const int *scounts, const int *sdispls, MPI_Datatype st, void *rb,
+                                      const int *rcounts, const int *rdispls, MPI_Datatype rt, MPI_Comm comm, void *dsb,
+                                      const void *sl, void *drb, const void *rl) {
+  return aug_alltoall(sb, 0, scounts, sdispls, st, rb, 0, rcounts, rdispls, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Alltoallv");
+}
+
+Record *__parad_mpi_aug_MPI_Ialltoallv(const void *sb, const int *scounts, const int *sdispls, MPI_Datatype st, void *rb,
+                                       const int *rcounts, const int *rdispls, MPI_Datatype rt, MPI_Comm comm,
+                                       MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
+  return aug_alltoall(sb, 0, scounts, sdispls, st, rb, 0, rcounts, rdispls, rt, comm, req, dsb, sl, drb, rl, "MPI_Ialltoallv");
+}
+
+void __parad_mpi_rev_MPI_Gather(Record *r) { adjoint_now(r); }
+void __parad_mpi_rev_MPI_Gatherv(Record *r) { adjoint_now(r); }
+void __parad_mpi_rev_MPI_Scatter(Record *r) { adjoint_now(r); }
+void __parad_mpi_rev_MPI_Scatterv(Record *r) { adjoint_now(r); }
+void __parad_mpi_rev_MPI_Allgather(Record *r) { adjoint_now(r); }
+void __parad_mpi_rev_MPI_Allgatherv(Record *r) { adjoint_now(r); }
+void __parad_mpi_rev_MPI_Alltoall(Record *r) { adjoint_now(r); }
+void __parad_mpi_rev_MPI_Alltoallv(Record *r) { adjoint_now(r); }
+void __parad_mpi_rev_MPI_Ibcast(Record *r) { adjoint_end(r); }
+void __parad_mpi_rev_MPI_Igather(Record *r) { adjoint_end(r); }
+void __parad_mpi_rev_MPI_Igatherv(Record *r) { adjoint_end(r); }
+void __parad_mpi_rev_MPI_Iscatter(Record *r) { adjoint_end(r); }
+void __parad_mpi_rev_MPI_Iscatterv(Record *r) { adjoint_end(r); }
+void __parad_mpi_rev_MPI_Iallgather(Record *r) { adjoint_end(r); }
+void __parad_mpi_rev_MPI_Iallgatherv(Record *r) { adjoint_end(r); }
+void __parad_mpi_rev_MPI_Ialltoall(Record *r) { adjoint_end(r); }
+void __parad_mpi_rev_MPI_Ialltoallv(Record *r) { adjoint_end(r); }
 
 /* ---- MPI_Pack, MPI_Unpack ---- */
 
