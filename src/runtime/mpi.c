@@ -118,8 +118,8 @@ static void send_back(const void *buf, int count, MPI_Datatype t, int peer, int 
 
 /* ---- records ---- */
 
-enum { FWD_ISEND, FWD_IRECV, FWD_IREDUCE, FWD_ICOLL, REV_ISEND, REV_IRECV, REV_IREDUCE, REV_ICOLL, REV_OTHER, REV_WAITALL,
-       REV_PACK, REV_UNPACK };
+enum { FWD_ISEND, FWD_IRECV, FWD_IREDUCE, FWD_ICOLL, REV_ISEND, REV_IRECV, REV_ICOLL, REV_OTHER, REV_WAITALL, REV_PACK,
+       REV_UNPACK };
 
 typedef struct Record {
   int kind;
@@ -128,6 +128,7 @@ typedef struct Record {
   int count, count2, peer, tag, peer2, tag2, root, in_place;
   int vform;                         /* Gatherv, Scatterv; an exclusive scan (Exscan) */
   int started;                       /* the adjoint of its wait started the transposed communication */
+  int ready;                         /* a non-blocking collective's: its wait's adjoint has run */
   void *shadow, *shadow2;            /* the send buffer's and the receive buffer's shadows */
   void *value;                       /* forward Irecv: the user's buffer */
   char *tmp, *tmp2;                  /* a message's own buffers */
@@ -164,8 +165,24 @@ static void keep(Record *r, const Shape *sh, const Shape *sh2) {
   if (sh2) r->sh2 = *sh2, shape_keep(&r->sh2);
 }
 
+/* The non-blocking collectives whose adjoints are to come, in the order the forward sweep posted them. */
+static struct {
+  Record **r;
+  size_t len, cap;
+} posted;
+
+static void unpost(Record *r) {
+  for (size_t i = 0; i < posted.len; i++)
+    if (posted.r[i] == r) {
+      memmove(&posted.r[i], &posted.r[i + 1], sizeof *posted.r * (posted.len - i - 1));
+      if (!--posted.len) free(posted.r), posted.r = NULL, posted.cap = 0;
+      return;
+    }
+}
+
 static void release(Record *r) {
   if (!r) return;
+  if (r->kind == REV_ICOLL) unpost(r);
   shape_drop(&r->sh), shape_drop(&r->sh2);
   floats_free(&r->sent);
   free(r->tmp), free(r->tmp2), free(r->factor.v), free(r->sum.v), free(r->counts), free(r->displs), free(r->counts2),
@@ -1154,6 +1171,44 @@ Record *__parad_mpi_aug_MPI_Irecv(void *buf, int n, MPI_Datatype t, int src, int
   return r;
 }
 
+/* A non-blocking call's adjoint cannot end before its wait's has started it. */
+static void never_completed(const Record *r, const char *call) {
+  if (!r->started)
+    die("an %s whose request was never completed by a wait or a successful test (Parad knows MPI_Wait, MPI_Waitall, "
+        "MPI_Waitany, MPI_Waitsome and the four tests)", call);
+}
+
+/* Each collective's adjoint has two halves: start posts the transposed communication, end completes it and
+ * moves the adjoints. A blocking collective's adjoint runs both at once. A non-blocking one's starts at the
+ * adjoint of the wait that completed its request and ends at its own, as the point-to-point calls' do. The
+ * record, or none where the collective's data carries no derivatives: */
+static Record *collective(Record *r, const char *call, void (*start)(Record *), void (*end)(Record *), MPI_Request *req) {
+  if (!r) return NULL;
+  r->call = call, r->start = start, r->end = end;
+  if (req) {
+    r->kind = REV_ICOLL;
+    remember(*req, r);
+    if (posted.len == posted.cap) {
+      posted.cap = posted.cap ? 2 * posted.cap : 16;
+      if (!(posted.r = realloc(posted.r, posted.cap * sizeof *posted.r))) die("out of memory");
+    }
+    posted.r[posted.len++] = r;
+  }
+  return r;
+}
+
+static void adjoint_now(Record *r) {
+  if (!r) return;
+  r->start(r);
+  r->end(r);
+}
+
+static void adjoint_end(Record *r) {
+  if (!r) return;
+  never_completed(r, r->call);
+  r->end(r);
+}
+
 /* A wait completed an Irecv: the adjoint goes back to the actual source, with the actual tag. */
 static void aug_complete(Record *r, MPI_Status *st) {
   if (r && r->kind == REV_IRECV) {
@@ -1164,29 +1219,31 @@ static void aug_complete(Record *r, MPI_Status *st) {
   }
 }
 
+/* Every rank must start the adjoints of its non-blocking collectives on a communicator in one order, but
+ * ranks may complete the collectives in different orders (Waitany, Waitsome, tests): in the reverse of the
+ * order they were posted in, each once its wait's adjoint has run. A receive buffer's adjoint is whole by
+ * then (no code between the call and its wait may touch the buffer), so a start may wait for a later
+ * collective's. Each ends at its own adjoint, by which time every collective posted after it has started. */
+static void start_in_order(MPI_Comm comm) {
+  for (size_t i = posted.len; i-- > 0;) {
+    Record *r = posted.r[i];
+    if (r->comm != comm || r->started) continue;
+    if (!r->ready) return;
+    r->started = 1;
+    r->start(r);
+  }
+}
+
 /* The adjoint of a wait starts the transposed communication... */
 static void rev_start(Record *r) {
   if (!r) return;
-  r->started = 1;
   if (r->kind == REV_ICOLL) {
-    r->start(r);
-  } else if (r->kind == REV_IREDUCE) { /* the result's adjoint, summed (Iallreduce) or sent from the root (Ireduce) */
-    const char *call = r->root < 0 ? "MPI_Iallreduce" : "MPI_Ireduce";
-    Floats f = floats_of(&r->sh, 0, r->count, call);
-    int got = gets_result(r);
-    Reals dy = reals_get(got ? r->shadow2 : NULL, &f);
-    if (got && !r->in_place) floats_zero(r->shadow2, &f);
-    r->sum = reals_get(NULL, &f);
-    if (r->root < 0) {
-      r->tmp = dy.v;
-      MPI_Iallreduce(dy.v, r->sum.v, (int)dy.n, dy.type, MPI_SUM, r->comm, &r->adj);
-    } else {
-      memcpy(r->sum.v, dy.v, dy.n * (size_t)dy.k);
-      free(dy.v);
-      MPI_Ibcast(r->sum.v, (int)r->sum.n, r->sum.type, r->root, r->comm, &r->adj);
-    }
-    floats_free(&f);
-  } else if (r->kind == REV_ISEND) { /* what arrives */
+    r->ready = 1;
+    start_in_order(r->comm);
+    return;
+  }
+  r->started = 1;
+  if (r->kind == REV_ISEND) { /* what arrives */
     Temp t = temp(&r->sh, r->count);
     r->tmp = t.block, r->value = t.origin;
     MPI_Irecv(t.origin, r->count, r->sh.type, r->peer, r->tag, r->comm, &r->adj);
@@ -1196,11 +1253,6 @@ static void rev_start(Record *r) {
 }
 
 /* ... and the adjoint of the Isend or Irecv finishes it. */
-static void never_completed(const Record *r, const char *call) {
-  if (!r->started)
-    die("an %s whose request was never completed by a wait or a successful test (Parad knows MPI_Wait, MPI_Waitall, "
-        "MPI_Waitany, MPI_Waitsome and the four tests)", call);
-}
 
 static void rev_isend(Record *r, const char *call) {
   if (!r) return;
@@ -1320,26 +1372,42 @@ void __parad_mpi_rev_MPI_Exscan(Record *r) { rev_scan(r, "MPI_Exscan"); }
 
 /* The reverse of a non-blocking sum: the adjoint of the blocking one, its communication started by the
  * adjoint of the wait and finished here, where the program started the reduction. */
-static Record *aug_ireduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
-                           MPI_Request *req, void *dsb, const void *sl, void *drb, const char *call) {
-  Shape s = shape_of(t, sl);
-  Record *r = NULL;
-  if (reduces_floats(&s, dsb || drb, call) && sum_only(op, call)) r = sum_record(REV_IREDUCE, &s, sb, dsb, drb, n, root, comm);
-  if (root < 0) MPI_Iallreduce(sb, rb, n, t, op, comm, req);
-  else MPI_Ireduce(sb, rb, n, t, op, root, comm, req);
-  if (r) remember(*req, r);
-  return r;
+/* The result's adjoint, summed (Iallreduce) or sent from the root (Ireduce)... */
+static void ireduce_start(Record *r) {
+  Floats f = floats_of(&r->sh, 0, r->count, r->call);
+  int got = gets_result(r);
+  Reals dy = reals_get(got ? r->shadow2 : NULL, &f);
+  if (got && !r->in_place) floats_zero(r->shadow2, &f);
+  r->sum = reals_get(NULL, &f);
+  if (r->root < 0) {
+    r->tmp = dy.v;
+    MPI_Iallreduce(dy.v, r->sum.v, (int)dy.n, dy.type, MPI_SUM, r->comm, &r->adj);
+  } else {
+    memcpy(r->sum.v, dy.v, dy.n * (size_t)dy.k);
+    free(dy.v);
+    MPI_Ibcast(r->sum.v, (int)r->sum.n, r->sum.type, r->root, r->comm, &r->adj);
+  }
+  floats_free(&f);
 }
 
-static void rev_ireduce(Record *r, const char *call) {
-  if (!r) return;
-  never_completed(r, call);
-  finish(&r->adj, NULL, call, r->root);
-  Floats f = floats_of(&r->sh, 0, r->count, call);
+/* ... is every rank's contribution's. */
+static void ireduce_end(Record *r) {
+  finish(&r->adj, NULL, r->call, r->root);
+  Floats f = floats_of(&r->sh, 0, r->count, r->call);
   if (r->in_place) reals_put(r->shadow2, &f, &r->sum, 0);
   else reals_put(r->shadow, &f, &r->sum, 1);
   floats_free(&f);
   release(r);
+}
+
+static Record *aug_ireduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
+                           MPI_Request *req, void *dsb, const void *sl, void *drb, const char *call) {
+  Shape s = shape_of(t, sl);
+  Record *r = NULL;
+  if (reduces_floats(&s, dsb || drb, call) && sum_only(op, call)) r = sum_record(REV_OTHER, &s, sb, dsb, drb, n, root, comm);
+  if (root < 0) MPI_Iallreduce(sb, rb, n, t, op, comm, req);
+  else MPI_Ireduce(sb, rb, n, t, op, root, comm, req);
+  return collective(r, call, ireduce_start, ireduce_end, req);
 }
 
 Record *__parad_mpi_aug_MPI_Iallreduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
@@ -1348,7 +1416,7 @@ Record *__parad_mpi_aug_MPI_Iallreduce(const void *sb, void *rb, int n, MPI_Data
   return aug_ireduce(sb, rb, n, t, op, -1, comm, req, dsb, sl, drb, "MPI_Iallreduce");
 }
 
-void __parad_mpi_rev_MPI_Iallreduce(Record *r) { rev_ireduce(r, "MPI_Iallreduce"); }
+void __parad_mpi_rev_MPI_Iallreduce(Record *r) { adjoint_end(r); }
 
 Record *__parad_mpi_aug_MPI_Ireduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
                                     MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
@@ -1356,7 +1424,7 @@ Record *__parad_mpi_aug_MPI_Ireduce(const void *sb, void *rb, int n, MPI_Datatyp
   return aug_ireduce(sb, rb, n, t, op, root, comm, req, dsb, sl, drb, "MPI_Ireduce");
 }
 
-void __parad_mpi_rev_MPI_Ireduce(Record *r) { rev_ireduce(r, "MPI_Ireduce"); }
+void __parad_mpi_rev_MPI_Ireduce(Record *r) { adjoint_end(r); }
 
 Record *__parad_mpi_aug_MPI_Wait(MPI_Request *req, MPI_Status *status) {
   Record *r = take(*req);
@@ -1514,29 +1582,6 @@ Record *__parad_mpi_aug_MPI_Comm_free(MPI_Comm *comm) {
 void __parad_mpi_rev_MPI_Comm_free(Record *r) { (void)r; }
 
 /* ---- collectives ---- */
-
-/* Each collective's adjoint has two halves: start posts the transposed communication, end completes it and
- * moves the adjoints. A blocking collective's adjoint runs both at once. A non-blocking one's starts at the
- * adjoint of the wait that completed its request and ends at its own, as the point-to-point calls' do. The
- * record, or none where the collective's data carries no derivatives: */
-static Record *collective(Record *r, const char *call, void (*start)(Record *), void (*end)(Record *), MPI_Request *req) {
-  if (!r) return NULL;
-  r->call = call, r->start = start, r->end = end;
-  if (req) r->kind = REV_ICOLL, remember(*req, r);
-  return r;
-}
-
-static void adjoint_now(Record *r) {
-  if (!r) return;
-  r->start(r);
-  r->end(r);
-}
-
-static void adjoint_end(Record *r) {
-  if (!r) return;
-  never_completed(r, r->call);
-  r->end(r);
-}
 
 /* A copy of a shadow (or zeros) for MPI to send from while adjoints may still be added into the shadow. */
 static void *send_copy(const void *shadow, const Shape *s, int count, char **block) {
