@@ -19,6 +19,10 @@ static const MpiCall calls[] = {
     {"MPI_Issend", MPI_CALL_DATA, 0, -1, 2, -1},
     {"MPI_Irsend", MPI_CALL_DATA, 0, -1, 2, -1},
     {"MPI_Irecv", MPI_CALL_DATA, -1, 0, -1, 2},
+    {"MPI_Send_init", MPI_CALL_DATA, 0, -1, 2, -1}, /* persistent requests: the buffers are the starts' */
+    {"MPI_Ssend_init", MPI_CALL_DATA, 0, -1, 2, -1},
+    {"MPI_Rsend_init", MPI_CALL_DATA, 0, -1, 2, -1},
+    {"MPI_Recv_init", MPI_CALL_DATA, -1, 0, -1, 2},
     {"MPI_Bcast", MPI_CALL_DATA, -1, 0, -1, 2}, /* the root's buffer is sent, the others' received */
     {"MPI_Ibcast", MPI_CALL_DATA, -1, 0, -1, 2},
     {"MPI_Reduce", MPI_CALL_DATA, 0, 1, 3, 3},
@@ -54,6 +58,9 @@ static const MpiCall calls[] = {
     {"MPI_Testall", MPI_CALL_SYNC, -1, -1, -1, -1},
     {"MPI_Testany", MPI_CALL_SYNC, -1, -1, -1, -1},
     {"MPI_Testsome", MPI_CALL_SYNC, -1, -1, -1, -1},
+    {"MPI_Start", MPI_CALL_SYNC, -1, -1, -1, -1},
+    {"MPI_Startall", MPI_CALL_SYNC, -1, -1, -1, -1},
+    {"MPI_Request_free", MPI_CALL_SYNC, -1, -1, -1, -1},
     {"MPI_Barrier", MPI_CALL_SYNC, -1, -1, -1, -1},
     {"MPI_Comm_free", MPI_CALL_RELEASE, -1, -1, -1, -1},
 };

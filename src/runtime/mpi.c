@@ -138,6 +138,8 @@ typedef struct Record {
   int *counts, *displs;              /* Gatherv, Scatterv at the root; Allgatherv, Alltoallv: the receive side */
   int *counts2, *displs2;            /* Alltoallv: the send side */
   MPI_Request adj;                   /* the transposed communication, started by the wait's adjoint */
+  MPI_Request persistent;            /* an MPI_Start's: the program's persistent request, back in its place at the end */
+  const MPI_Request *slot;           /* where the program was given the request */
   int nrec;                          /* Waitall: the records it completed */
   struct Record **recs;
   int *back, *at;                    /* Allgather(v), Alltoall(v): where the adjoints come back from each rank */
@@ -155,6 +157,7 @@ static Record *record(int kind) {
   Record *r = alloc(sizeof *r);
   r->kind = kind;
   r->adj = MPI_REQUEST_NULL;
+  r->persistent = MPI_REQUEST_NULL;
   __parad_rt_ckpt_track(r, release_kept); /* released by the reverse sweep, or when a step's tape is dropped */
   return r;
 }
@@ -197,7 +200,9 @@ static struct {
   size_t len, cap;
 } pending;
 
-static void remember(MPI_Request req, Record *r) {
+static void remember(MPI_Request *slot, Record *r) {
+  MPI_Request req = *slot;
+  r->slot = slot;
   if (pending.len == pending.cap) {
     pending.cap = pending.cap ? 2 * pending.cap : 16;
     pending.req = realloc(pending.req, pending.cap * sizeof *pending.req);
@@ -207,16 +212,19 @@ static void remember(MPI_Request req, Record *r) {
   pending.req[pending.len] = req, pending.rec[pending.len++] = r;
 }
 
-static Record *take(MPI_Request req) {
-  if (req == MPI_REQUEST_NULL) return NULL;
+/* The record of the request a wait or test got in slot, holding value before the call. MPICH gives sends that
+ * completed at once one shared handle, so a value may stand for several requests: the one posted into that
+ * very slot is taken first. */
+static Record *take(MPI_Request value, const MPI_Request *slot) {
+  if (value == MPI_REQUEST_NULL) return NULL;
+  size_t at = pending.len;
   for (size_t i = 0; i < pending.len; i++)
-    if (pending.req[i] == req) {
-      Record *r = pending.rec[i];
-      pending.req[i] = pending.req[--pending.len], pending.rec[i] = pending.rec[pending.len];
-      if (!pending.len) free(pending.req), free(pending.rec), pending.req = NULL, pending.rec = NULL, pending.cap = 0;
-      return r;
-    }
-  return NULL;
+    if (pending.req[i] == value && (at == pending.len || pending.rec[i]->slot == slot)) at = i;
+  if (at == pending.len) return NULL;
+  Record *r = pending.rec[at];
+  pending.req[at] = pending.req[--pending.len], pending.rec[at] = pending.rec[pending.len];
+  if (!pending.len) free(pending.req), free(pending.rec), pending.req = NULL, pending.rec = NULL, pending.cap = 0;
+  return r;
 }
 
 /* The requests as a wait or test got them (it sets those it completes to MPI_REQUEST_NULL). */
@@ -461,7 +469,7 @@ static int fwd_isend(IsendCall isend, const void *buf, int n, MPI_Datatype t, in
   int size;
   r->tmp = message(buf, d, n, &s, comm, &size);
   int rc = isend(r->tmp, size, MPI_PACKED, dest, tag, comm, req);
-  remember(*req, r);
+  remember(req, r);
   return rc;
 }
 
@@ -490,7 +498,7 @@ int __parad_mpi_fwd_MPI_Irecv(void *buf, int n, MPI_Datatype t, int src, int tag
   r->tmp = alloc((size_t)size);
   r->value = buf, r->shadow2 = d, r->count = n, r->comm = comm, r->peer = src;
   int rc = MPI_Irecv(r->tmp, size, MPI_PACKED, src, tag, comm, req);
-  remember(*req, r);
+  remember(req, r);
   return rc;
 }
 
@@ -498,8 +506,15 @@ int __parad_mpi_fwd_MPI_Irecv(void *buf, int n, MPI_Datatype t, int src, int tag
  * root for Ireduce. */
 static int gets_result(const Record *r) { return r->root < 0 || comm_rank(r->comm) == r->root; }
 
-static void fwd_complete(Record *r, MPI_Status *st) {
+/* A request completed: slot is where the program holds it, which gets back a persistent request that
+ * MPI_Start stood in for. */
+static void back_to_persistent(const Record *r, MPI_Request *slot) {
+  if (r && r->persistent != MPI_REQUEST_NULL) *slot = r->persistent;
+}
+
+static void fwd_complete(Record *r, MPI_Status *st, MPI_Request *slot) {
   if (!r) return;
+  back_to_persistent(r, slot);
   if (r->kind == FWD_IRECV) unpack_message(r->tmp, r->peer, st, r->value, r->shadow2, r->count, &r->sh2, r->comm, "MPI_Irecv");
   if (r->kind == FWD_IREDUCE) {
     const char *call = r->root < 0 ? "MPI_Iallreduce" : "MPI_Ireduce";
@@ -513,19 +528,19 @@ static void fwd_complete(Record *r, MPI_Status *st) {
 }
 
 int __parad_mpi_fwd_MPI_Wait(MPI_Request *req, MPI_Status *status) {
-  Record *r = take(*req);
+  Record *r = take(*req, req);
   MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
   int rc = MPI_Wait(req, st);
-  fwd_complete(r, st);
+  fwd_complete(r, st, req);
   return rc;
 }
 
 int __parad_mpi_fwd_MPI_Waitall(int n, MPI_Request *reqs, MPI_Status *statuses) {
   Record **recs = alloc(sizeof *recs * (size_t)(n > 0 ? n : 1));
   MPI_Status *st = statuses_of(statuses, n);
-  for (int i = 0; i < n; i++) recs[i] = take(reqs[i]);
+  for (int i = 0; i < n; i++) recs[i] = take(reqs[i], &reqs[i]);
   int rc = MPI_Waitall(n, reqs, st);
-  for (int i = 0; i < n; i++) fwd_complete(recs[i], &st[i]);
+  for (int i = 0; i < n; i++) fwd_complete(recs[i], &st[i], &reqs[i]);
   if (st != statuses) free(st);
   free(recs);
   return rc;
@@ -535,21 +550,22 @@ int __parad_mpi_fwd_MPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status 
   MPI_Request *before = snapshot(n, reqs);
   MPI_Status *st = statuses_of(statuses, n);
   int rc = MPI_Testall(n, reqs, flag, st);
-  for (int i = 0; *flag && i < n; i++) fwd_complete(take(before[i]), &st[i]);
+  for (int i = 0; *flag && i < n; i++) fwd_complete(take(before[i], &reqs[i]), &st[i], &reqs[i]);
   if (st != statuses) free(st);
   free(before);
   return rc;
 }
 
-static void fwd_some(const MPI_Request *before, const int *outcount, const int *indices, MPI_Status *st) {
-  for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++) fwd_complete(take(before[indices[k]]), &st[k]);
+static void fwd_some(const MPI_Request *before, MPI_Request *reqs, const int *outcount, const int *indices, MPI_Status *st) {
+  for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++)
+    fwd_complete(take(before[indices[k]], &reqs[indices[k]]), &st[k], &reqs[indices[k]]);
 }
 
 int __parad_mpi_fwd_MPI_Waitsome(int n, MPI_Request *reqs, int *outcount, int *indices, MPI_Status *statuses) {
   MPI_Request *before = snapshot(n, reqs);
   MPI_Status *st = statuses_of(statuses, n);
   int rc = MPI_Waitsome(n, reqs, outcount, indices, st);
-  fwd_some(before, outcount, indices, st);
+  fwd_some(before, reqs, outcount, indices, st);
   if (st != statuses) free(st);
   free(before);
   return rc;
@@ -559,7 +575,7 @@ int __parad_mpi_fwd_MPI_Testsome(int n, MPI_Request *reqs, int *outcount, int *i
   MPI_Request *before = snapshot(n, reqs);
   MPI_Status *st = statuses_of(statuses, n);
   int rc = MPI_Testsome(n, reqs, outcount, indices, st);
-  fwd_some(before, outcount, indices, st);
+  fwd_some(before, reqs, outcount, indices, st);
   if (st != statuses) free(st);
   free(before);
   return rc;
@@ -569,7 +585,7 @@ int __parad_mpi_fwd_MPI_Waitany(int n, MPI_Request *reqs, int *index, MPI_Status
   MPI_Request *before = snapshot(n, reqs);
   MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
   int rc = MPI_Waitany(n, reqs, index, st);
-  if (*index != MPI_UNDEFINED) fwd_complete(take(before[*index]), st);
+  if (*index != MPI_UNDEFINED) fwd_complete(take(before[*index], &reqs[*index]), st, &reqs[*index]);
   free(before);
   return rc;
 }
@@ -578,7 +594,7 @@ int __parad_mpi_fwd_MPI_Testany(int n, MPI_Request *reqs, int *index, int *flag,
   MPI_Request *before = snapshot(n, reqs);
   MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
   int rc = MPI_Testany(n, reqs, index, flag, st);
-  if (*flag && *index != MPI_UNDEFINED) fwd_complete(take(before[*index]), st);
+  if (*flag && *index != MPI_UNDEFINED) fwd_complete(take(before[*index], &reqs[*index]), st, &reqs[*index]);
   free(before);
   return rc;
 }
@@ -587,7 +603,7 @@ int __parad_mpi_fwd_MPI_Test(MPI_Request *req, int *flag, MPI_Status *status) {
   MPI_Request before = *req;
   MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
   int rc = MPI_Test(req, flag, st);
-  if (*flag) fwd_complete(take(before), st);
+  if (*flag) fwd_complete(take(before, req), st, req);
   return rc;
 }
 
@@ -603,8 +619,8 @@ static Record *tangents(const char *call) {
 }
 
 static int tangents_posted(Record *r, int rc, MPI_Request *req) {
-  if (req) remember(*req, r);
-  else fwd_complete(r, NULL);
+  if (req) remember(req, r);
+  else fwd_complete(r, NULL, NULL);
   return rc;
 }
 
@@ -688,7 +704,7 @@ static int fwd_ireduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op o
   else MPI_Ireduce(dx.v, r->sum.v, (int)dx.n, dx.type, MPI_SUM, root, comm, &r->adj);
   floats_free(&f);
   int rc = all ? MPI_Iallreduce(sb, rb, n, t, op, comm, req) : MPI_Ireduce(sb, rb, n, t, op, root, comm, req);
-  remember(*req, r);
+  remember(req, r);
   return rc;
 }
 
@@ -1139,7 +1155,7 @@ static Record *aug_isend(IsendCall isend, const char *call, const void *buf, int
     note_sent(r, buf, n, call);
   }
   isend(buf, n, t, dest, tag, comm, req);
-  if (r) remember(*req, r);
+  if (r) remember(req, r);
   return r;
 }
 
@@ -1167,7 +1183,7 @@ Record *__parad_mpi_aug_MPI_Irecv(void *buf, int n, MPI_Datatype t, int src, int
   Record *r = record(REV_IRECV);
   keep(r, NULL, &s);
   r->shadow2 = d, r->value = buf, r->count = n, r->peer = src, r->tag = tag, r->comm = comm;
-  remember(*req, r);
+  remember(req, r);
   return r;
 }
 
@@ -1187,7 +1203,7 @@ static Record *collective(Record *r, const char *call, void (*start)(Record *), 
   r->call = call, r->start = start, r->end = end;
   if (req) {
     r->kind = REV_ICOLL;
-    remember(*req, r);
+    remember(req, r);
     if (posted.len == posted.cap) {
       posted.cap = posted.cap ? 2 * posted.cap : 16;
       if (!(posted.r = realloc(posted.r, posted.cap * sizeof *posted.r))) die("out of memory");
@@ -1210,7 +1226,8 @@ static void adjoint_end(Record *r) {
 }
 
 /* A wait completed an Irecv: the adjoint goes back to the actual source, with the actual tag. */
-static void aug_complete(Record *r, MPI_Status *st) {
+static void aug_complete(Record *r, MPI_Status *st, MPI_Request *slot) {
+  back_to_persistent(r, slot);
   if (r && r->kind == REV_IRECV) {
     r->peer = source(r->peer, st), r->tag = st->MPI_TAG;
     if (r->peer == MPI_PROC_NULL) r->count = 0;
@@ -1268,13 +1285,15 @@ void __parad_mpi_rev_MPI_Isend(Record *r) { rev_isend(r, "MPI_Isend"); }
 void __parad_mpi_rev_MPI_Issend(Record *r) { rev_isend(r, "MPI_Issend"); }
 void __parad_mpi_rev_MPI_Irsend(Record *r) { rev_isend(r, "MPI_Irsend"); }
 
-void __parad_mpi_rev_MPI_Irecv(Record *r) {
+static void rev_irecv(Record *r, const char *call) {
   if (!r) return;
-  never_completed(r, "MPI_Irecv");
-  finish(&r->adj, NULL, "MPI_Irecv", r->peer);
-  clear(&r->sh2, r->shadow2, 0, r->count, "MPI_Irecv");
+  never_completed(r, call);
+  finish(&r->adj, NULL, call, r->peer);
+  clear(&r->sh2, r->shadow2, 0, r->count, call);
   release(r);
 }
+
+void __parad_mpi_rev_MPI_Irecv(Record *r) { rev_irecv(r, "MPI_Irecv"); }
 
 /* The record of a sum's adjoint (a scan's, a non-blocking reduction's). */
 static Record *sum_record(int kind, const Shape *s, const void *sb, void *dsb, void *drb, int n, int root, MPI_Comm comm) {
@@ -1427,10 +1446,10 @@ Record *__parad_mpi_aug_MPI_Ireduce(const void *sb, void *rb, int n, MPI_Datatyp
 void __parad_mpi_rev_MPI_Ireduce(Record *r) { adjoint_end(r); }
 
 Record *__parad_mpi_aug_MPI_Wait(MPI_Request *req, MPI_Status *status) {
-  Record *r = take(*req);
+  Record *r = take(*req, req);
   MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
   MPI_Wait(req, st);
-  aug_complete(r, st);
+  aug_complete(r, st, req);
   return r;
 }
 
@@ -1446,9 +1465,9 @@ static Record *completed(Record **recs, int n) {
 Record *__parad_mpi_aug_MPI_Waitall(int n, MPI_Request *reqs, MPI_Status *statuses) {
   Record **recs = alloc(sizeof *recs * (size_t)(n > 0 ? n : 1));
   MPI_Status *st = statuses_of(statuses, n);
-  for (int i = 0; i < n; i++) recs[i] = take(reqs[i]);
+  for (int i = 0; i < n; i++) recs[i] = take(reqs[i], &reqs[i]);
   MPI_Waitall(n, reqs, st);
-  for (int i = 0; i < n; i++) aug_complete(recs[i], &st[i]);
+  for (int i = 0; i < n; i++) aug_complete(recs[i], &st[i], &reqs[i]);
   if (st != statuses) free(st);
   return completed(recs, n);
 }
@@ -1461,7 +1480,7 @@ Record *__parad_mpi_aug_MPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Sta
   Record *all = NULL;
   if (*flag) {
     Record **recs = alloc(sizeof *recs * (size_t)(n > 0 ? n : 1));
-    for (int i = 0; i < n; i++) aug_complete(recs[i] = take(before[i]), &st[i]);
+    for (int i = 0; i < n; i++) aug_complete(recs[i] = take(before[i], &reqs[i]), &st[i], &reqs[i]);
     all = completed(recs, n);
   }
   if (st != statuses) free(st);
@@ -1470,12 +1489,13 @@ Record *__parad_mpi_aug_MPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Sta
 }
 
 /* Waitsome and Testsome: the requests at indices[0..outcount) completed. */
-static Record *aug_some(int done, int n, const MPI_Request *before, const int *outcount, const int *indices, MPI_Status *st) {
+static Record *aug_some(int done, int n, const MPI_Request *before, MPI_Request *reqs, const int *outcount, const int *indices,
+                        MPI_Status *st) {
   if (!done || *outcount == MPI_UNDEFINED || *outcount <= 0) return NULL;
   Record **recs = alloc(sizeof *recs * (size_t)*outcount);
   for (int k = 0; k < *outcount; k++) {
     if (indices[k] < 0 || indices[k] >= n) die("MPI_Waitsome or MPI_Testsome gave an index out of range");
-    aug_complete(recs[k] = take(before[indices[k]]), &st[k]);
+    aug_complete(recs[k] = take(before[indices[k]], &reqs[indices[k]]), &st[k], &reqs[indices[k]]);
   }
   return completed(recs, *outcount);
 }
@@ -1484,7 +1504,7 @@ Record *__parad_mpi_aug_MPI_Waitsome(int n, MPI_Request *reqs, int *outcount, in
   MPI_Request *before = snapshot(n, reqs);
   MPI_Status *st = statuses_of(statuses, n);
   MPI_Waitsome(n, reqs, outcount, indices, st);
-  Record *all = aug_some(1, n, before, outcount, indices, st);
+  Record *all = aug_some(1, n, before, reqs, outcount, indices, st);
   if (st != statuses) free(st);
   free(before);
   return all;
@@ -1494,7 +1514,7 @@ Record *__parad_mpi_aug_MPI_Testsome(int n, MPI_Request *reqs, int *outcount, in
   MPI_Request *before = snapshot(n, reqs);
   MPI_Status *st = statuses_of(statuses, n);
   MPI_Testsome(n, reqs, outcount, indices, st);
-  Record *all = aug_some(1, n, before, outcount, indices, st);
+  Record *all = aug_some(1, n, before, reqs, outcount, indices, st);
   if (st != statuses) free(st);
   free(before);
   return all;
@@ -1515,8 +1535,8 @@ Record *__parad_mpi_aug_MPI_Waitany(int n, MPI_Request *reqs, int *index, MPI_St
   MPI_Request *before = snapshot(n, reqs);
   MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
   MPI_Waitany(n, reqs, index, st);
-  Record *r = *index != MPI_UNDEFINED ? take(before[*index]) : NULL;
-  aug_complete(r, st);
+  Record *r = *index != MPI_UNDEFINED ? take(before[*index], &reqs[*index]) : NULL;
+  if (r) aug_complete(r, st, &reqs[*index]);
   free(before);
   return r;
 }
@@ -1527,8 +1547,8 @@ Record *__parad_mpi_aug_MPI_Testany(int n, MPI_Request *reqs, int *index, int *f
   MPI_Request *before = snapshot(n, reqs);
   MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
   MPI_Testany(n, reqs, index, flag, st);
-  Record *r = *flag && *index != MPI_UNDEFINED ? take(before[*index]) : NULL;
-  aug_complete(r, st);
+  Record *r = *flag && *index != MPI_UNDEFINED ? take(before[*index], &reqs[*index]) : NULL;
+  if (r) aug_complete(r, st, &reqs[*index]);
   free(before);
   return r;
 }
@@ -1540,8 +1560,8 @@ Record *__parad_mpi_aug_MPI_Test(MPI_Request *req, int *flag, MPI_Status *status
   MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
   MPI_Test(req, flag, st);
   if (!*flag) return NULL;
-  Record *r = take(before);
-  aug_complete(r, st);
+  Record *r = take(before, req);
+  aug_complete(r, st, req);
   return r;
 }
 
@@ -2055,6 +2075,154 @@ Record *__parad_mpi_aug_MPI_Unpack(const void *in, int size, int *position, void
 }
 
 void __parad_mpi_rev_MPI_Unpack(Record *r) { rev_packing(r); }
+
+/* ---- persistent requests ----
+ * MPI_Send_init (and its synchronous and ready forms) and MPI_Recv_init make a request that MPI_Start runs
+ * again and again. Where its data carries derivatives the request the program holds is a real one that is
+ * never started: MPI_Start posts an Isend or Irecv of its own in the program's request (with the tangents in
+ * forward mode, with a record in reverse mode), and the wait or test that completes it puts the persistent
+ * request back. The adjoint is that Isend's or Irecv's: started by the wait's adjoint, ended by the adjoint
+ * of the MPI_Start. */
+typedef struct {
+  MPI_Request req;
+  IsendCall isend; /* null for a receive */
+  const char *call;
+  void *buf, *shadow;
+  const void *layout;
+  int n, peer, tag;
+  Shape shape; /* kept: the program may free a derived datatype once the request holds it (shape.type then) */
+  MPI_Comm comm;
+} Persistent;
+
+static struct {
+  Persistent *p;
+  size_t len, cap;
+} persistents;
+
+static int persistent_init(IsendCall isend, const char *call, const void *buf, int n, MPI_Datatype t, int peer, int tag,
+                           MPI_Comm comm, MPI_Request *req, void *d, const void *layout) {
+  Shape s = shape_of(t, layout);
+  if (!isend) check(&s, d, call);
+  int rc = !isend ? MPI_Recv_init((void *)buf, n, t, peer, tag, comm, req)
+           : isend == MPI_Issend ? MPI_Ssend_init(buf, n, t, peer, tag, comm, req)
+           : isend == MPI_Irsend ? MPI_Rsend_init(buf, n, t, peer, tag, comm, req)
+                                 : MPI_Send_init(buf, n, t, peer, tag, comm, req);
+  if (!shape_carries(&s)) return rc;
+  if (isend) check(&s, d, call);
+  if (persistents.len == persistents.cap) {
+    persistents.cap = persistents.cap ? 2 * persistents.cap : 16;
+    if (!(persistents.p = realloc(persistents.p, persistents.cap * sizeof *persistents.p))) die("out of memory");
+  }
+  Persistent *p = &persistents.p[persistents.len++];
+  *p = (Persistent){*req, isend, call, (void *)buf, d, layout, n, peer, tag, s, comm};
+  shape_keep(&p->shape);
+  return rc;
+}
+
+static Persistent *persistent_of(MPI_Request req) {
+  for (size_t i = 0; i < persistents.len; i++)
+    if (persistents.p[i].req == req) return &persistents.p[i];
+  return NULL;
+}
+
+#define SEND_INIT(NAME, ISEND)                                                                                  \
+  int __parad_mpi_fwd_MPI_##NAME(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm,        \
+                                 MPI_Request *req, void *d, const void *layout) {                               \
+    return persistent_init(ISEND, "MPI_" #NAME, buf, n, t, dest, tag, comm, req, d, layout);                    \
+  }                                                                                                             \
+  Record *__parad_mpi_aug_MPI_##NAME(const void *buf, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm,    \
+                                     MPI_Request *req, void *d, const void *layout) {                           \
+    persistent_init(ISEND, "MPI_" #NAME, buf, n, t, dest, tag, comm, req, d, layout);                           \
+    return NULL;                                                                                                \
+  }                                                                                                             \
+  void __parad_mpi_rev_MPI_##NAME(Record *r) { (void)r; }
+SEND_INIT(Send_init, MPI_Isend)
+SEND_INIT(Ssend_init, MPI_Issend)
+SEND_INIT(Rsend_init, MPI_Irsend)
+#undef SEND_INIT
+
+int __parad_mpi_fwd_MPI_Recv_init(void *buf, int n, MPI_Datatype t, int src, int tag, MPI_Comm comm, MPI_Request *req,
+                                  void *d, const void *layout) {
+  return persistent_init(NULL, "MPI_Recv_init", buf, n, t, src, tag, comm, req, d, layout);
+}
+
+Record *__parad_mpi_aug_MPI_Recv_init(void *buf, int n, MPI_Datatype t, int src, int tag, MPI_Comm comm, MPI_Request *req,
+                                      void *d, const void *layout) {
+  persistent_init(NULL, "MPI_Recv_init", buf, n, t, src, tag, comm, req, d, layout);
+  return NULL;
+}
+
+void __parad_mpi_rev_MPI_Recv_init(Record *r) { (void)r; }
+
+/* The Isend or Irecv that stands in for a start of p, in the program's request (forward mode). */
+static int fwd_start(MPI_Request *req) {
+  Persistent *p = persistent_of(*req);
+  if (!p) return MPI_Start(req);
+  MPI_Request kept = *req;
+  int rc = p->isend ? fwd_isend(p->isend, p->buf, p->n, p->shape.type, p->peer, p->tag, p->comm, req, p->shadow, p->layout)
+                    : __parad_mpi_fwd_MPI_Irecv(p->buf, p->n, p->shape.type, p->peer, p->tag, p->comm, req, p->shadow, p->layout);
+  pending.rec[pending.len - 1]->persistent = kept; /* the record just remembered: the data carries derivatives */
+  return rc;
+}
+
+int __parad_mpi_fwd_MPI_Start(MPI_Request *req) { return fwd_start(req); }
+
+int __parad_mpi_fwd_MPI_Startall(int n, MPI_Request *reqs) {
+  for (int i = 0; i < n; i++) fwd_start(&reqs[i]);
+  return MPI_SUCCESS;
+}
+
+static Record *aug_start(MPI_Request *req) {
+  Persistent *p = persistent_of(*req);
+  if (!p) {
+    MPI_Start(req);
+    return NULL;
+  }
+  MPI_Request kept = *req;
+  Record *r = p->isend ? aug_isend(p->isend, p->call, p->buf, p->n, p->shape.type, p->peer, p->tag, p->comm, req, p->shadow, p->layout)
+                       : __parad_mpi_aug_MPI_Irecv(p->buf, p->n, p->shape.type, p->peer, p->tag, p->comm, req, p->shadow, p->layout);
+  r->persistent = kept;
+  return r;
+}
+
+Record *__parad_mpi_aug_MPI_Start(MPI_Request *req) { return aug_start(req); }
+
+Record *__parad_mpi_aug_MPI_Startall(int n, MPI_Request *reqs) {
+  Record **recs = alloc(sizeof *recs * (size_t)(n > 0 ? n : 1));
+  for (int i = 0; i < n; i++) recs[i] = aug_start(&reqs[i]);
+  return completed(recs, n);
+}
+
+/* The adjoint of a start ends the adjoint of the Isend or Irecv it stood for. */
+static void rev_start_call(Record *r) {
+  if (r && r->kind == REV_ISEND) rev_isend(r, "MPI_Start");
+  else if (r) rev_irecv(r, "MPI_Start");
+}
+
+void __parad_mpi_rev_MPI_Start(Record *r) { rev_start_call(r); }
+
+void __parad_mpi_rev_MPI_Startall(Record *all) {
+  for (int i = all->nrec - 1; i >= 0; i--) rev_start_call(all->recs[i]);
+  release(all);
+}
+
+static int request_free(MPI_Request *req) {
+  Persistent *p = persistent_of(*req);
+  if (p) {
+    shape_drop(&p->shape);
+    *p = persistents.p[--persistents.len];
+  }
+  return MPI_Request_free(req);
+}
+
+int __parad_mpi_fwd_MPI_Request_free(MPI_Request *req) { return request_free(req); }
+
+Record *__parad_mpi_aug_MPI_Request_free(MPI_Request *req) {
+  request_free(req);
+  return NULL;
+}
+
+void __parad_mpi_rev_MPI_Request_free(Record *r) { (void)r; }
 
 /* ---- checkpointed loops whose steps communicate ---- */
 
