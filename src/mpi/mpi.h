@@ -61,6 +61,10 @@ MpiStaticType mpi_static_type(LLVMValueRef datatype);
  * datatypes alone, the same on every rank. */
 bool mpi_may_carry_derivatives(const MpiCall *c, LLVMValueRef call);
 
+/* Whether a receive may get a message that a probe took off the wire: in forward mode it goes through the
+ * runtime whatever its datatype (runtime/mpi.c, "probes in forward mode"). */
+bool mpi_takes_probed(const MpiCall *c);
+
 /* Whether the receive buffer of a call (MPI_Pack's output included) may be given floats, whose derivatives
  * then need a shadow. */
 bool mpi_receive_may_hold_floats(const MpiCall *c, LLVMValueRef call);

@@ -1,5 +1,6 @@
 /* MPI calls in forward mode: each call that may carry derivatives becomes a call of the runtime's
- * __parad_mpi_fwd_NAME, which moves the tangents along with the values (src/runtime/mpi.c). */
+ * __parad_mpi_fwd_NAME, which moves the tangents along with the values (src/runtime/mpi.c); so does every
+ * point-to-point receive, which may get a message that the runtime's MPI_Probe took off the wire. */
 #include "forward/fwd_internal.h"
 #include "mpi/mpi.h"
 
@@ -9,7 +10,8 @@
 
 void fwd_mpi(FwdGen *g, LLVMValueRef call) {
   const MpiCall *c = mpi_call_of(call);
-  if (!mpi_may_carry_derivatives(c, call)) {
+  bool probed = c->kind == MPI_CALL_DATA && mpi_takes_probed(c) && g->width == 1;
+  if (!mpi_may_carry_derivatives(c, call) && !probed) {
     if (c->kind == MPI_CALL_UNSUPPORTED && activity_any_active_argument(g->act, call, NULL))
       fwd_error(g, call, MPI_UNSUPPORTED_MESSAGE, ir_called_name(call));
     fwd_clone(g, call);

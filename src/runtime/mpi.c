@@ -430,9 +430,134 @@ int __parad_mpi_fwd_MPI_Rsend(const void *buf, int n, MPI_Datatype t, int dest, 
   return fwd_send(MPI_Rsend, buf, n, t, dest, tag, comm, d, layout);
 }
 
+/* ---- probes in forward mode ----
+ * A message that carries tangents is bigger than its values, so the status MPI_Probe gives would count
+ * the wrong number of elements (a program sizing its receive with MPI_Get_count allocated garbage). Forward
+ * mode takes a probed message off the wire (MPI_Mprobe, MPI_Mrecv) into a list of its own, and gives the
+ * program a status that counts the values; the MPI_Recv that follows (every receive in differentiated
+ * code goes through the runtime in forward mode) takes the message from the list, first, as MPI would. */
+typedef struct {
+  char *m;           /* the message as it arrived, packed */
+  MPI_Status raw;    /* its receive's status (the packed bytes) */
+  MPI_Status shown;  /* what the probe said: counting the values */
+  MPI_Comm comm;
+  int tangents;      /* whether it carries tangents (it starts with the mark) */
+} Probed;
+
+static struct {
+  Probed *p;
+  size_t len, cap;
+} probed;
+
+static Probed *probed_match(int src, int tag, MPI_Comm comm) {
+  for (size_t i = 0; i < probed.len; i++) {
+    Probed *p = &probed.p[i];
+    if (p->comm == comm && (src == MPI_ANY_SOURCE || src == p->raw.MPI_SOURCE) && (tag == MPI_ANY_TAG || tag == p->raw.MPI_TAG))
+      return p;
+  }
+  return NULL;
+}
+
+static void probe_take(MPI_Message *msg, MPI_Status *st, MPI_Comm comm) {
+  int got, pos = 0, b = 0;
+  MPI_Get_count(st, MPI_PACKED, &got);
+  if (probed.len == probed.cap) {
+    probed.cap = probed.cap ? 2 * probed.cap : 8;
+    if (!(probed.p = realloc(probed.p, probed.cap * sizeof *probed.p))) die("out of memory");
+  }
+  Probed *p = &probed.p[probed.len++];
+  p->m = alloc((size_t)(got > 0 ? got : 1)), p->comm = comm;
+  MPI_Mrecv(p->m, got, MPI_PACKED, msg, &p->raw);
+  unsigned char head[8] = {0};
+  int head_size;
+  MPI_Pack_size(8, MPI_BYTE, comm, &head_size);
+  if (got >= head_size) MPI_Unpack(p->m, got, &pos, head, 8, MPI_BYTE, comm);
+  p->tangents = !memcmp(head, mark, 8);
+  p->shown = p->raw;
+  if (p->tangents) {
+    MPI_Unpack(p->m, got, &pos, &b, 1, MPI_INT, comm);
+    MPI_Status_set_elements(&p->shown, MPI_BYTE, b);
+  }
+  *st = p->shown;
+}
+
+int __parad_mpi_fwd_MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *status) {
+  MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
+  Probed *p = probed_match(src, tag, comm);
+  if (p) {
+    *st = p->shown;
+    return MPI_SUCCESS;
+  }
+  MPI_Message msg;
+  int rc = MPI_Mprobe(src, tag, comm, &msg, st);
+  if (src != MPI_PROC_NULL) probe_take(&msg, st, comm);
+  return rc;
+}
+
+int __parad_mpi_fwd_MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *status) {
+  MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
+  Probed *p = probed_match(src, tag, comm);
+  if (p) {
+    *flag = 1, *st = p->shown;
+    return MPI_SUCCESS;
+  }
+  MPI_Message msg;
+  int rc = MPI_Improbe(src, tag, comm, flag, &msg, st);
+  if (*flag && src != MPI_PROC_NULL) probe_take(&msg, st, comm);
+  return rc;
+}
+
+/* Reverse mode sends plain messages: its probes are MPI's. */
+Record *__parad_mpi_aug_MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *status) {
+  MPI_Probe(src, tag, comm, status);
+  return NULL;
+}
+
+Record *__parad_mpi_aug_MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *status) {
+  MPI_Iprobe(src, tag, comm, flag, status);
+  return NULL;
+}
+
+void __parad_mpi_rev_MPI_Probe(Record *r) { (void)r; }
+void __parad_mpi_rev_MPI_Iprobe(Record *r) { (void)r; }
+
+/* A receive of a probed message: from the list, values and tangents as the message has them. */
+static int probed_receive(Probed *p, void *buf, int n, const Shape *s, void *d, MPI_Comm comm, MPI_Status *status,
+                          const char *call) {
+  MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
+  if (p->tangents != shape_carries(s))
+    die("%s received a probed message %s tangents, but its datatype %s (was it sent by code Parad did not "
+        "differentiate?)", call, p->tangents ? "with" : "without", p->tangents ? "carries none" : "carries them");
+  *st = p->raw;
+  if (p->tangents) {
+    unpack_message(p->m, st->MPI_SOURCE, st, buf, d, n, s, comm, call);
+  } else {
+    int got, pos = 0, k;
+    MPI_Get_count(st, MPI_PACKED, &got);
+    MPI_Get_count(st, s->type, &k);
+    if (k == MPI_UNDEFINED || k > n) die("%s: a probed message longer than the receive", call);
+    MPI_Unpack(p->m, got, &pos, buf, k, s->type, comm);
+    MPI_Status_set_elements(st, s->type, k);
+  }
+  free(p->m);
+  size_t at = (size_t)(p - probed.p);
+  memmove(p, p + 1, sizeof *p * (probed.len - at - 1)); /* the rest keep their order, as MPI's queue */
+  if (!--probed.len) free(probed.p), probed.p = NULL, probed.cap = 0;
+  return MPI_SUCCESS;
+}
+
+/* Receives other than MPI_Recv do not take probed messages: they would wait for one that is already here. */
+static void probed_refuse(int src, int tag, MPI_Comm comm, const char *call) {
+  if (src != MPI_PROC_NULL && probed_match(src, tag, comm))
+    die("%s would receive a message that MPI_Probe found: in forward mode Parad hands probed messages to "
+        "MPI_Recv only", call);
+}
+
 int __parad_mpi_fwd_MPI_Recv(void *buf, int n, MPI_Datatype t, int src, int tag, MPI_Comm comm, MPI_Status *status,
                              void *d, const void *layout) {
   Shape s = shape_of(t, layout);
+  Probed *p = src != MPI_PROC_NULL ? probed_match(src, tag, comm) : NULL;
+  if (p) return probed_receive(p, buf, n, &s, d, comm, status, "MPI_Recv");
   if (!shape_carries(&s)) return MPI_Recv(buf, n, t, src, tag, comm, status);
   MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
   int size = message_size(n, &s, comm);
@@ -450,6 +575,7 @@ int __parad_mpi_fwd_MPI_Sendrecv(const void *sb, int sn, MPI_Datatype st_, int d
                                  const void *sl, void *drb, const void *rl) {
   Shape ss = shape_of(st_, sl), rs = shape_of(rt, rl);
   int sends = shape_carries(&ss), receives = shape_carries(&rs);
+  probed_refuse(src, rtag, comm, "MPI_Sendrecv");
   if (!sends && !receives) return MPI_Sendrecv(sb, sn, st_, dest, stag, rb, rn, rt, src, rtag, comm, status);
   MPI_Status own, *st = status == MPI_STATUS_IGNORE ? &own : status;
   int out_size = sn, in_size = receives ? message_size(rn, &rs, comm) : rn;
@@ -491,6 +617,7 @@ int __parad_mpi_fwd_MPI_Irsend(const void *buf, int n, MPI_Datatype t, int dest,
 int __parad_mpi_fwd_MPI_Irecv(void *buf, int n, MPI_Datatype t, int src, int tag, MPI_Comm comm, MPI_Request *req,
                               void *d, const void *layout) {
   Shape s = shape_of(t, layout);
+  probed_refuse(src, tag, comm, "MPI_Irecv");
   if (!shape_carries(&s)) return MPI_Irecv(buf, n, t, src, tag, comm, req);
   Record *r = record(FWD_IRECV);
   keep(r, NULL, &s);
