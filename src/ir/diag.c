@@ -33,7 +33,8 @@ static void print_once(const char *text) {
     const char *end = strchr(line, '\n');
     size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
     bool said = false;
-    for (size_t i = 0; i < printed.len && !said; i++) said = strlen(printed.data[i]) == len && !strncmp(printed.data[i], line, len);
+    for (size_t i = 0; i < printed.len && !said; i++)
+      said = strlen(printed.data[i]) == len && !strncmp(printed.data[i], line, len);
     if (!said) {
       char *copy = xmalloc(len + 1);
       memcpy(copy, line, len), copy[len] = 0;

@@ -67,12 +67,13 @@ static const MpiCall calls[] = {
     {"MPI_Comm_free", MPI_CALL_RELEASE, -1, -1, -1, -1},
 };
 
-/* Building, committing and asking about datatypes moves no data. */
+/* Building, committing and asking about datatypes, topologies and groups moves no data. */
 static const char *const inactive_calls[] = {
     "MPI_Init", "MPI_Init_thread", "MPI_Finalize", "MPI_Initialized", "MPI_Finalized", "MPI_Abort",
     "MPI_Comm_rank", "MPI_Comm_size", "MPI_Comm_dup", "MPI_Comm_split", "MPI_Wtime",
     "MPI_Dims_create", "MPI_Cart_create", "MPI_Cart_shift", "MPI_Cart_coords", "MPI_Cart_rank", "MPI_Cart_get",
-    "MPI_Cartdim_get", "MPI_Comm_group", "MPI_Group_size", "MPI_Group_rank", "MPI_Group_free", "MPI_Comm_compare", "MPI_Comm_set_errhandler", "MPI_Topo_test",
+    "MPI_Cartdim_get", "MPI_Comm_group", "MPI_Group_size", "MPI_Group_rank", "MPI_Group_free", "MPI_Comm_compare",
+    "MPI_Comm_set_errhandler", "MPI_Topo_test",
     "MPI_Wtick", "MPI_Get_count", "MPI_Get_elements", "MPI_Get_processor_name", "MPI_Error_string",
     "MPI_Query_thread", "MPI_Pack_size", "MPI_Type_size", "MPI_Type_get_extent", "MPI_Type_get_true_extent",
     "MPI_Type_commit", "MPI_Type_free", "MPI_Type_dup", "MPI_Type_contiguous", "MPI_Type_vector",

@@ -918,11 +918,13 @@ static int collective_shapes(Shape *s, Shape *r, const void *sb, MPI_Datatype st
 }
 
 static int fwd_gather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, int v, const int *rcounts,
-                      const int *displs, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb,
-                      const void *rl, const char *call) {
+                      const int *displs, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *req, void *dsb,
+                      const void *sl, void *drb, const void *rl, const char *call) {
   Shape s, r;
   int rc;
-  if (v) rc = req ? MPI_Igatherv(sb, sn, st, rb, rcounts, displs, rt, root, comm, req) : MPI_Gatherv(sb, sn, st, rb, rcounts, displs, rt, root, comm);
+  if (v)
+    rc = req ? MPI_Igatherv(sb, sn, st, rb, rcounts, displs, rt, root, comm, req)
+             : MPI_Gatherv(sb, sn, st, rb, rcounts, displs, rt, root, comm);
   else rc = req ? MPI_Igather(sb, sn, st, rb, rn, rt, root, comm, req) : MPI_Gather(sb, sn, st, rb, rn, rt, root, comm);
   if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
   int is_root = comm_rank(comm) == root, size = comm_size(comm);
@@ -935,11 +937,13 @@ static int fwd_gather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn,
 }
 
 static int fwd_scatter(const void *sb, int sn, int v, const int *scounts, const int *displs, MPI_Datatype st, void *rb,
-                       int rn, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb,
-                       const void *rl, const char *call) {
+                       int rn, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl,
+                       void *drb, const void *rl, const char *call) {
   Shape s, r;
   int rc;
-  if (v) rc = req ? MPI_Iscatterv(sb, scounts, displs, st, rb, rn, rt, root, comm, req) : MPI_Scatterv(sb, scounts, displs, st, rb, rn, rt, root, comm);
+  if (v)
+    rc = req ? MPI_Iscatterv(sb, scounts, displs, st, rb, rn, rt, root, comm, req)
+             : MPI_Scatterv(sb, scounts, displs, st, rb, rn, rt, root, comm);
   else rc = req ? MPI_Iscatter(sb, sn, st, rb, rn, rt, root, comm, req) : MPI_Scatter(sb, sn, st, rb, rn, rt, root, comm);
   if (!collective_shapes(&r, &s, rb, rt, rl, st, sl)) return rc;
   int is_root = comm_rank(comm) == root, size = comm_size(comm);
@@ -956,7 +960,9 @@ static int fwd_allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int 
                          const void *rl, const char *call) {
   Shape s, r;
   int rc;
-  if (rcounts) rc = req ? MPI_Iallgatherv(sb, sn, st, rb, rcounts, displs, rt, comm, req) : MPI_Allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm);
+  if (rcounts)
+    rc = req ? MPI_Iallgatherv(sb, sn, st, rb, rcounts, displs, rt, comm, req)
+             : MPI_Allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm);
   else rc = req ? MPI_Iallgather(sb, sn, st, rb, rn, rt, comm, req) : MPI_Allgather(sb, sn, st, rb, rn, rt, comm);
   if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
   int size = comm_size(comm), ext = rcounts ? v_extent(rcounts, displs, size) : rn * size;
@@ -1758,7 +1764,8 @@ static void bcast_end(Record *r) {
     if (r->sh2.k) add_floats(&r->sh2, r->shadow2, r->value, r->count, r->call);
     else
       for (int s = 0; s < size; s++)
-        if (s != rank) add_floats(&r->sh2, r->shadow2, (char *)r->value + shape_offset(&r->sh2, s * r->count), r->count, r->call);
+        if (s != rank)
+          add_floats(&r->sh2, r->shadow2, (char *)r->value + shape_offset(&r->sh2, s * r->count), r->count, r->call);
   }
   release(r);
 }
@@ -1986,11 +1993,13 @@ static void uniform(int **counts, int **displs, int count, MPI_Comm comm) {
 }
 
 static Record *aug_gather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, int v, const int *rcounts,
-                          const int *displs, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb,
-                          const void *rl, const char *call) {
+                          const int *displs, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *req, void *dsb,
+                          const void *sl, void *drb, const void *rl, const char *call) {
   Shape s, rs;
   int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, call);
-  if (v) req ? MPI_Igatherv(sb, sn, st, rb, rcounts, displs, rt, root, comm, req) : MPI_Gatherv(sb, sn, st, rb, rcounts, displs, rt, root, comm);
+  if (v)
+    req ? MPI_Igatherv(sb, sn, st, rb, rcounts, displs, rt, root, comm, req)
+        : MPI_Gatherv(sb, sn, st, rb, rcounts, displs, rt, root, comm);
   else req ? MPI_Igather(sb, sn, st, rb, rn, rt, root, comm, req) : MPI_Gather(sb, sn, st, rb, rn, rt, root, comm);
   if (!carries) return NULL;
   Record *r = gs_record(&s, &rs, sn, rn, v, rcounts, displs, root, comm, dsb, drb, sb == MPI_IN_PLACE);
@@ -1998,11 +2007,13 @@ static Record *aug_gather(const void *sb, int sn, MPI_Datatype st, void *rb, int
 }
 
 static Record *aug_scatter(const void *sb, int sn, int v, const int *scounts, const int *displs, MPI_Datatype st, void *rb,
-                           int rn, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb,
-                           const void *rl, const char *call) {
+                           int rn, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *req, void *dsb,
+                           const void *sl, void *drb, const void *rl, const char *call) {
   Shape s, rs;
   int carries = aug_shapes(&rs, &s, rb, rt, rl, st, sl, drb, dsb, call);
-  if (v) req ? MPI_Iscatterv(sb, scounts, displs, st, rb, rn, rt, root, comm, req) : MPI_Scatterv(sb, scounts, displs, st, rb, rn, rt, root, comm);
+  if (v)
+    req ? MPI_Iscatterv(sb, scounts, displs, st, rb, rn, rt, root, comm, req)
+        : MPI_Scatterv(sb, scounts, displs, st, rb, rn, rt, root, comm);
   else req ? MPI_Iscatter(sb, sn, st, rb, rn, rt, root, comm, req) : MPI_Scatter(sb, sn, st, rb, rn, rt, root, comm);
   if (!carries) return NULL;
   Record *r = gs_record(&s, &rs, rn, sn, v, scounts, displs, root, comm, dsb, drb, rb == MPI_IN_PLACE);
@@ -2017,7 +2028,9 @@ static Record *aug_allgather(const void *sb, int sn, MPI_Datatype st, void *rb, 
                              const void *sl, void *drb, const void *rl, const char *call) {
   Shape s, rs;
   int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, call), size = comm_size(comm);
-  if (rcounts) req ? MPI_Iallgatherv(sb, sn, st, rb, rcounts, displs, rt, comm, req) : MPI_Allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm);
+  if (rcounts)
+    req ? MPI_Iallgatherv(sb, sn, st, rb, rcounts, displs, rt, comm, req)
+        : MPI_Allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm);
   else req ? MPI_Iallgather(sb, sn, st, rb, rn, rt, comm, req) : MPI_Allgather(sb, sn, st, rb, rn, rt, comm);
   if (!carries) return NULL;
   Record *r = gs_record(&s, &rs, sn, rn, 0, NULL, NULL, -1, comm, dsb, drb, sb == MPI_IN_PLACE);
@@ -2286,8 +2299,9 @@ static int fwd_start(MPI_Request *req) {
   Persistent *p = persistent_of(*req);
   if (!p) return MPI_Start(req);
   MPI_Request kept = *req;
-  int rc = p->isend ? fwd_isend(p->isend, p->buf, p->n, p->shape.type, p->peer, p->tag, p->comm, req, p->shadow, p->layout)
-                    : __parad_mpi_fwd_MPI_Irecv(p->buf, p->n, p->shape.type, p->peer, p->tag, p->comm, req, p->shadow, p->layout);
+  MPI_Datatype t = p->shape.type;
+  int rc = p->isend ? fwd_isend(p->isend, p->buf, p->n, t, p->peer, p->tag, p->comm, req, p->shadow, p->layout)
+                    : __parad_mpi_fwd_MPI_Irecv(p->buf, p->n, t, p->peer, p->tag, p->comm, req, p->shadow, p->layout);
   pending.rec[pending.len - 1]->persistent = kept; /* the record just remembered: the data carries derivatives */
   return rc;
 }
@@ -2306,8 +2320,9 @@ static Record *aug_start(MPI_Request *req) {
     return NULL;
   }
   MPI_Request kept = *req;
-  Record *r = p->isend ? aug_isend(p->isend, p->call, p->buf, p->n, p->shape.type, p->peer, p->tag, p->comm, req, p->shadow, p->layout)
-                       : __parad_mpi_aug_MPI_Irecv(p->buf, p->n, p->shape.type, p->peer, p->tag, p->comm, req, p->shadow, p->layout);
+  MPI_Datatype t = p->shape.type;
+  Record *r = p->isend ? aug_isend(p->isend, p->call, p->buf, p->n, t, p->peer, p->tag, p->comm, req, p->shadow, p->layout)
+                       : __parad_mpi_aug_MPI_Irecv(p->buf, p->n, t, p->peer, p->tag, p->comm, req, p->shadow, p->layout);
   r->persistent = kept;
   return r;
 }
