@@ -44,6 +44,7 @@ static void print_once(const char *text) {
     line += len;
   }
 }
+
 int diag_error_count(void) { return error_count; }
 
 void diag_capture_begin(bool trying) {
