@@ -82,7 +82,8 @@ static LLVMValueRef intrinsic2(Machine *m, const char *name, LLVMValueRef a, LLV
   return ir_call_intrinsic(m->b, name, &m->type, 1, args, 2);
 }
 
-/* A libm function without an intrinsic (sinh, cosh): called per element for vectors. */
+/* A libm function without an intrinsic (sinh, cosh), or the runtime's (digamma): called per element for
+ * vectors. */
 static LLVMValueRef libm1(Machine *m, const char *base, LLVMValueRef a) {
   LLVMTypeRef scalar = ir_scalar_type(m->type);
   const char *suffix = LLVMGetTypeKind(scalar) == LLVMFloatTypeKind    ? "f"
@@ -146,6 +147,8 @@ static void step(Machine *m, const char *tok, LLVMValueRef *args, unsigned nargs
     push(m, intrinsic1(m, name, pop(m)));
   } else if (!strcmp(tok, "sinh") || !strcmp(tok, "cosh")) {
     push(m, libm1(m, tok, pop(m)));
+  } else if (!strcmp(tok, "digamma")) {
+    push(m, libm1(m, "__parad_digamma", pop(m))); /* runtime/special.c */
   } else if (!strcmp(tok, "pow") || !strcmp(tok, "copysign")) {
     LLVMValueRef rhs = pop(m), lhs = pop(m);
     push(m, intrinsic2(m, tok[0] == 'p' ? "llvm.pow" : "llvm.copysign", lhs, rhs));

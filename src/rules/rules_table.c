@@ -2,6 +2,7 @@
  *   x0 x1 x2  the arguments          r            the result
  *   + - * /   arithmetic             neg          negation
  *   sqrt exp log sin cos sinh cosh trunc fabs roundeven    unary functions
+ *   digamma   Gamma'/Gamma (the runtime's: libm has none)
  *   pow copysign                     binary functions
  *   oeq une olt ole                  comparisons, consumed by sel
  *   sel       c a b -> c ? a : b     itofp        integer argument to the float type
@@ -50,6 +51,8 @@ const MathRule math_rules[] = {
     {"hypot",      NULL,              2, {"x0 r /", "x1 r /"}},
     {"erf",        NULL,              1, {TWO_OVER_SQRTPI " x0 x0 * neg exp *"}},
     {"erfc",       NULL,              1, {TWO_OVER_SQRTPI " neg x0 x0 * neg exp *"}},
+    {"lgamma",     NULL,              1, {"x0 digamma"}},
+    {"tgamma",     NULL,              1, {"r x0 digamma *"}},
     {"fabs",       "llvm.fabs",       1, {"1 x0 copysign"}},
     {"copysign",   "llvm.copysign",   2, {"1 x0 copysign 1 x1 copysign *", "0"}},
     /* r = x - n y with n an integer (fmod: x/y rounded towards zero, remainder and remquo: to nearest,

@@ -1,0 +1,21 @@
+/* Special functions that derivative rules need and libm lacks (rules/rules_table.c calls them by name, with
+ * libm's suffixes: f for float, l for long double). */
+#include <math.h>
+
+static const double pi = 3.14159265358979323846;
+
+/* The digamma function psi = Gamma'/Gamma, the derivative of lgamma: reflected below 1/2 (psi(1 - x) -
+ * psi(x) = pi cot(pi x)), raised above 10 by psi(x) = psi(x + 1) - 1/x, then the asymptotic series, whose
+ * first omitted term, 691/(32760 x^12), is below 3e-14 there. */
+double __parad_digamma(double x) {
+  if (x <= 0 && x == floor(x)) return NAN; /* a pole */
+  if (x < 0.5) return __parad_digamma(1 - x) - pi / tan(pi * x);
+  double shift = 0;
+  for (; x < 10; x += 1) shift -= 1 / x;
+  double r = 1 / (x * x);
+  double series = r * (1.0 / 12 - r * (1.0 / 120 - r * (1.0 / 252 - r * (1.0 / 240 - r * (1.0 / 132)))));
+  return shift + log(x) - 0.5 / x - series;
+}
+
+float __parad_digammaf(float x) { return (float)__parad_digamma(x); }
+long double __parad_digammal(long double x) { return __parad_digamma((double)x); }
