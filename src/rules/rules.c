@@ -82,8 +82,8 @@ static LLVMValueRef intrinsic2(Machine *m, const char *name, LLVMValueRef a, LLV
   return ir_call_intrinsic(m->b, name, &m->type, 1, args, 2);
 }
 
-/* A libm function without an intrinsic (sinh, cosh), or the runtime's (digamma): called per element for
- * vectors. */
+/* A libm function without an intrinsic (sinh, cosh, the Bessel functions), or the runtime's (digamma):
+ * called per element for vectors. */
 static LLVMValueRef libm1(Machine *m, const char *base, LLVMValueRef a) {
   LLVMTypeRef scalar = ir_scalar_type(m->type);
   const char *suffix = LLVMGetTypeKind(scalar) == LLVMFloatTypeKind    ? "f"
@@ -145,7 +145,8 @@ static void step(Machine *m, const char *tok, LLVMValueRef *args, unsigned nargs
     char name[24];
     snprintf(name, sizeof name, "llvm.%s", tok);
     push(m, intrinsic1(m, name, pop(m)));
-  } else if (!strcmp(tok, "sinh") || !strcmp(tok, "cosh")) {
+  } else if (!strcmp(tok, "sinh") || !strcmp(tok, "cosh") || !strcmp(tok, "j0") || !strcmp(tok, "j1") ||
+             !strcmp(tok, "y0") || !strcmp(tok, "y1")) {
     push(m, libm1(m, tok, pop(m)));
   } else if (!strcmp(tok, "digamma")) {
     push(m, libm1(m, "__parad_digamma", pop(m))); /* runtime/special.c */

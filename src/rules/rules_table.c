@@ -2,7 +2,7 @@
  *   x0 x1 x2  the arguments          r            the result
  *   + - * /   arithmetic             neg          negation
  *   sqrt exp log sin cos sinh cosh trunc fabs roundeven    unary functions
- *   digamma   Gamma'/Gamma (the runtime's: libm has none)
+ *   j0 j1 y0 y1  Bessel functions     digamma      Gamma'/Gamma (the runtime's: libm has none)
  *   pow copysign                     binary functions
  *   oeq une olt ole                  comparisons, consumed by sel
  *   sel       c a b -> c ? a : b     itofp        integer argument to the float type
@@ -53,6 +53,13 @@ const MathRule math_rules[] = {
     {"erfc",       NULL,              1, {TWO_OVER_SQRTPI " neg x0 x0 * neg exp *"}},
     {"lgamma",     NULL,              1, {"x0 digamma"}},
     {"tgamma",     NULL,              1, {"r x0 digamma *"}},
+    /* Bessel functions of orders 0 and 1: J0' = -J1, J1' = J0 - J1/x (1/2 at 0), and alike for Y */
+    {"j0",         NULL,              1, {"x0 j1 neg"}},
+    {"j1",         NULL,              1, {"x0 0 oeq 0.5 x0 j0 x0 j1 x0 / - sel"}},
+    {"y0",         NULL,              1, {"x0 y1 neg"}},
+    {"y1",         NULL,              1, {"x0 y0 x0 y1 x0 / -"}},
+    {"fdim",       NULL,              2, {"x1 x0 olt 1 0 sel", "x1 x0 olt -1 0 sel"}},
+    {"logb",       NULL,              1, {"0"}},
     {"fabs",       "llvm.fabs",       1, {"1 x0 copysign"}},
     {"copysign",   "llvm.copysign",   2, {"1 x0 copysign 1 x1 copysign *", "0"}},
     /* r = x - n y with n an integer (fmod: x/y rounded towards zero, remainder and remquo: to nearest,

@@ -3,7 +3,9 @@
 // (1e-12: psi(1) = -Euler's gamma, psi(1/2) = -gamma - 2 ln 2, psi(-1/2) = 2 - gamma - 2 ln 2 through the
 // reflection, psi(30) by the series past its shift; 1e-5 for float), against central differences (h = 1e-6,
 // 1e-7) at arguments on both sides of the shift and the reflection, in a sum over an array in both modes and
-// vector forward mode. Refused before ("cannot differentiate a call to 'lgamma'").
+// vector forward mode. The Bessel functions j0, j1, y0, y1 (J0' = -J1, J1' = J0 - J1/x, 1/2 at 0; alike for Y),
+// fdim and logb against those identities (1e-13) and central differences (1e-7). Each was refused before
+// ("cannot differentiate a call to 'lgamma', which no file of the program compiled by parad-cc defines").
 // RUN: %parad-cc %cflags %s -o %t && %t
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 && %t0
 #include <math.h>
@@ -22,6 +24,15 @@ static float lgf(float x) { return lgammaf(x); }
 static float tgf(float x) { return tgammaf(x); }
 static double lg_ctx(void *c, double x) { (void)c; return lgamma(x); }
 static double tg_ctx(void *c, double x) { (void)c; return tgamma(x); }
+
+static double bj0(double x) { return j0(x); }
+static double bj1(double x) { return j1(x); }
+static double by0(double x) { return y0(x); }
+static double by1(double x) { return y1(x); }
+static double dim(double x) { return fdim(x, 0.6) + fdim(0.6, x) * 2 + logb(x) * x; }
+static double dim_ctx(void *c, double x) { (void)c; return dim(x); }
+static double bj1_ctx(void *c, double x) { (void)c; return j1(x); }
+static double by1_ctx(void *c, double x) { (void)c; return y1(x); }
 
 /* a log-likelihood of Gamma-distributed data: sum_i (k - 1) log y_i - y_i / t - lgamma(k) - k log t */
 enum { N = 6 };
@@ -51,6 +62,19 @@ int main(void) {
     CHECK_CLOSE(__parad_fwddiff((void *)lg, x, 1.0), __parad_autodiff((void *)lg, x), 1e-13);
     if (x < 20) CHECK_CLOSE(__parad_autodiff((void *)tg, x), fd_central(tg_ctx, NULL, x, 1e-6), 1e-7);
   }
+  /* Bessel functions, fdim, logb */
+  double bs[] = {0.4, 1.3, 2.9, 7.5};
+  for (int i = 0; i < 4; i++) {
+    double x = bs[i];
+    CHECK_CLOSE(__parad_autodiff((void *)bj0, x), -j1(x), 1e-13);
+    CHECK_CLOSE(__parad_autodiff((void *)bj1, x), j0(x) - j1(x) / x, 1e-13);
+    CHECK_CLOSE(__parad_fwddiff((void *)by0, x, 1.0), -y1(x), 1e-13);
+    CHECK_CLOSE(__parad_autodiff((void *)by1, x), y0(x) - y1(x) / x, 1e-13);
+    CHECK_CLOSE(__parad_autodiff((void *)bj1, x), fd_central(bj1_ctx, NULL, x, 1e-6), 1e-7);
+    CHECK_CLOSE(__parad_autodiff((void *)by1, x), fd_central(by1_ctx, NULL, x, 1e-6), 1e-7);
+    CHECK_CLOSE(__parad_autodiff((void *)dim, x), fd_central(dim_ctx, NULL, x, 1e-6), 1e-7);
+  }
+  CHECK_CLOSE(__parad_autodiff((void *)bj1, 0.0), 0.5, 1e-13);
   /* a likelihood over parameters, both modes and two directions at once */
   double p[2] = {2.3, 1.4};
   CHECK_GRADIENT(loglik, p, 2, 1e-12, 1e-6, 1e-7);
