@@ -32,6 +32,7 @@ static const MpiCall calls[] = {
     {"MPI_Scan", MPI_CALL_DATA, 0, 1, 3, 3},       /* sums only, as the non-blocking reductions */
     {"MPI_Exscan", MPI_CALL_DATA, 0, 1, 3, 3},
     {"MPI_Reduce_scatter_block", MPI_CALL_DATA, 0, 1, 3, 3}, /* sums only */
+    {"MPI_Reduce_scatter", MPI_CALL_DATA, 0, 1, 3, 3},
     {"MPI_Gather", MPI_CALL_DATA, 0, 3, 2, 5},
     {"MPI_Gatherv", MPI_CALL_DATA, 0, 3, 2, 6},
     {"MPI_Scatter", MPI_CALL_DATA, 0, 3, 2, 5},

@@ -227,6 +227,12 @@ static Record *take(MPI_Request value, const MPI_Request *slot) {
   return r;
 }
 
+static int *copy_ints(const int *v, int n) {
+  int *c = alloc(sizeof(int) * (size_t)n);
+  memcpy(c, v, sizeof(int) * (size_t)n);
+  return c;
+}
+
 /* The requests as a wait or test got them (it sets those it completes to MPI_REQUEST_NULL). */
 static MPI_Request *snapshot(int n, const MPI_Request *reqs) {
   MPI_Request *s = alloc(sizeof *s * (size_t)(n > 0 ? n : 1));
@@ -810,7 +816,7 @@ int __parad_mpi_fwd_MPI_Allreduce(const void *sb, void *rb, int n, MPI_Datatype 
 static int sum_only(MPI_Op op, const char *call) {
   if (op != MPI_SUM)
     die("%s with active data and an operation other than MPI_SUM: Parad differentiates non-blocking reductions and "
-        "prefix sums (Scan, Exscan) and MPI_Reduce_scatter_block that sum (the blocking MPI_Allreduce and MPI_Reduce "
+        "prefix sums (Scan, Exscan) and MPI_Reduce_scatter(_block) that sum (the blocking MPI_Allreduce and MPI_Reduce "
         "also take MAX, MIN and PROD)", call);
   return 1;
 }
@@ -892,6 +898,40 @@ int __parad_mpi_fwd_MPI_Reduce_scatter_block(const void *sb, void *rb, int n, MP
   MPI_Reduce_scatter_block(dx.v, dy.v, (int)dy.n, dy.type, MPI_SUM, comm);
   reals_put(drb, &mine, &dy, 0);
   free(dx.v), free(dy.v);
+  floats_free(&all), floats_free(&mine);
+  return rc;
+}
+
+/* MPI_Reduce_scatter (sums): rank r gets the counts[r] elements of block r of the sum, blocks laid end to end.
+ * The floats' counts per rank are the elements' times the floats an element holds. */
+static int *float_counts(const Shape *s, const int *counts, int size, int *displs, const char *call) {
+  Floats one = floats_of(s, 0, 1, call);
+  int *fc = alloc(sizeof(int) * (size_t)size);
+  for (int k = 0, at = 0; k < size; k++) fc[k] = counts[k] * (int)one.n, displs[k] = at, at += fc[k];
+  floats_free(&one);
+  return fc;
+}
+
+static int sum_of(const int *v, int n) {
+  int t = 0;
+  for (int i = 0; i < n; i++) t += v[i];
+  return t;
+}
+
+int __parad_mpi_fwd_MPI_Reduce_scatter(const void *sb, void *rb, const int *counts, MPI_Datatype t, MPI_Op op,
+                                       MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
+  (void)rl;
+  const char *call = "MPI_Reduce_scatter";
+  Shape s = shape_of(t, sl);
+  if (!reduces_floats(&s, dsb || drb, call) || !sum_only(op, call)) return MPI_Reduce_scatter(sb, rb, counts, t, op, comm);
+  int size = comm_size(comm), *displs = alloc(sizeof(int) * (size_t)size);
+  int *fc = float_counts(&s, counts, size, displs, call);
+  Floats all = floats_of(&s, 0, sum_of(counts, size), call), mine = floats_of(&s, 0, counts[comm_rank(comm)], call);
+  Reals dx = reals_get(sb == MPI_IN_PLACE ? drb : dsb, &all), dy = reals_get(NULL, &mine);
+  int rc = MPI_Reduce_scatter(sb, rb, counts, t, op, comm);
+  MPI_Reduce_scatter(dx.v, dy.v, fc, dy.type, MPI_SUM, comm);
+  reals_put(drb, &mine, &dy, 0);
+  free(dx.v), free(dy.v), free(fc), free(displs);
   floats_free(&all), floats_free(&mine);
   return rc;
 }
@@ -1466,6 +1506,38 @@ void __parad_mpi_rev_MPI_Reduce_scatter_block(Record *r) {
   release(r);
 }
 
+/* MPI_Reduce_scatter's adjoint: an Allgatherv of the results' adjoints, the counts kept in the record. */
+Record *__parad_mpi_aug_MPI_Reduce_scatter(const void *sb, void *rb, const int *counts, MPI_Datatype t, MPI_Op op,
+                                           MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
+  (void)rl;
+  const char *call = "MPI_Reduce_scatter";
+  Shape s = shape_of(t, sl);
+  Record *r = NULL;
+  if (reduces_floats(&s, dsb || drb, call) && sum_only(op, call)) {
+    r = sum_record(REV_OTHER, &s, sb, dsb, drb, counts[comm_rank(comm)], -1, comm);
+    r->counts = copy_ints(counts, comm_size(comm));
+  }
+  MPI_Reduce_scatter(sb, rb, counts, t, op, comm);
+  return r;
+}
+
+void __parad_mpi_rev_MPI_Reduce_scatter(Record *r) {
+  if (!r) return;
+  const char *call = "MPI_Reduce_scatter";
+  int size = comm_size(r->comm), *displs = alloc(sizeof(int) * (size_t)size);
+  int *fc = float_counts(&r->sh, r->counts, size, displs, call);
+  Floats all = floats_of(&r->sh, 0, sum_of(r->counts, size), call), mine = floats_of(&r->sh, 0, r->count, call);
+  Reals dy = reals_get(r->shadow2, &mine), g = reals_get(NULL, &all);
+  MPI_Request q;
+  MPI_Iallgatherv(dy.v, (int)dy.n, dy.type, g.v, fc, displs, g.type, r->comm, &q);
+  finish(&q, NULL, call, -1);
+  clear(&r->sh, r->shadow2, 0, r->count, call);
+  reals_put(r->in_place ? r->shadow2 : r->shadow, &all, &g, 1);
+  free(dy.v), free(g.v), free(fc), free(displs);
+  floats_free(&all), floats_free(&mine);
+  release(r);
+}
+
 static Record *aug_scan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, void *dsb,
                         const void *sl, void *drb, int exclusive, const char *call) {
   Shape s = shape_of(t, sl);
@@ -1860,12 +1932,6 @@ void __parad_mpi_rev_MPI_Allreduce(Record *r) { rev_reduce(r, "MPI_Allreduce"); 
 /* Gather(v), Scatter(v), Allgather and Alltoall keep both sides' datatypes and counts (count: this rank's
  * part, in the send side's datatype for Gather and in the receive side's for Scatter; count2: the root's
  * per-rank count, or counts/displs for the v forms). */
-static int *copy_ints(const int *v, int n) {
-  int *c = alloc(sizeof(int) * (size_t)n);
-  memcpy(c, v, sizeof(int) * (size_t)n);
-  return c;
-}
-
 static Record *gs_record(const Shape *s, const Shape *rs, int n, int rn, int vform, const int *counts,
                          const int *displs, int root, MPI_Comm comm, void *dsb, void *drb, int in_place) {
   Record *r = record(REV_OTHER);
