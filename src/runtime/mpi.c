@@ -1469,8 +1469,8 @@ static void rev_irecv(Record *r, const char *call) {
 void __parad_mpi_rev_MPI_Irecv(Record *r) { rev_irecv(r, "MPI_Irecv"); }
 
 /* The record of a sum's adjoint (a scan's, a non-blocking reduction's). */
-static Record *sum_record(int kind, const Shape *s, const void *sb, void *dsb, void *drb, int n, int root, MPI_Comm comm) {
-  Record *r = record(kind);
+static Record *sum_record(const Shape *s, const void *sb, void *dsb, void *drb, int n, int root, MPI_Comm comm) {
+  Record *r = record(REV_OTHER);
   keep(r, s, NULL);
   r->in_place = sb == MPI_IN_PLACE;
   r->shadow = dsb, r->shadow2 = drb, r->count = n, r->root = root, r->comm = comm;
@@ -1486,7 +1486,7 @@ Record *__parad_mpi_aug_MPI_Reduce_scatter_block(const void *sb, void *rb, int n
   const char *call = "MPI_Reduce_scatter_block";
   Shape s = shape_of(t, sl);
   Record *r = NULL;
-  if (reduces_floats(&s, dsb || drb, call) && sum_only(op, call)) r = sum_record(REV_OTHER, &s, sb, dsb, drb, n, -1, comm);
+  if (reduces_floats(&s, dsb || drb, call) && sum_only(op, call)) r = sum_record(&s, sb, dsb, drb, n, -1, comm);
   MPI_Reduce_scatter_block(sb, rb, n, t, op, comm);
   return r;
 }
@@ -1514,7 +1514,7 @@ Record *__parad_mpi_aug_MPI_Reduce_scatter(const void *sb, void *rb, const int *
   Shape s = shape_of(t, sl);
   Record *r = NULL;
   if (reduces_floats(&s, dsb || drb, call) && sum_only(op, call)) {
-    r = sum_record(REV_OTHER, &s, sb, dsb, drb, counts[comm_rank(comm)], -1, comm);
+    r = sum_record(&s, sb, dsb, drb, counts[comm_rank(comm)], -1, comm);
     r->counts = copy_ints(counts, comm_size(comm));
   }
   MPI_Reduce_scatter(sb, rb, counts, t, op, comm);
@@ -1543,7 +1543,7 @@ static Record *aug_scan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op 
   Shape s = shape_of(t, sl);
   Record *r = NULL;
   if (reduces_floats(&s, dsb || drb, call) && sum_only(op, call)) {
-    r = sum_record(REV_OTHER, &s, sb, dsb, drb, n, -1, comm);
+    r = sum_record(&s, sb, dsb, drb, n, -1, comm);
     r->vform = exclusive;
   }
   if (exclusive) MPI_Exscan(sb, rb, n, t, op, comm);
@@ -1628,7 +1628,7 @@ static Record *aug_ireduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_
                            MPI_Request *req, void *dsb, const void *sl, void *drb, const char *call) {
   Shape s = shape_of(t, sl);
   Record *r = NULL;
-  if (reduces_floats(&s, dsb || drb, call) && sum_only(op, call)) r = sum_record(REV_OTHER, &s, sb, dsb, drb, n, root, comm);
+  if (reduces_floats(&s, dsb || drb, call) && sum_only(op, call)) r = sum_record(&s, sb, dsb, drb, n, root, comm);
   if (root < 0) MPI_Iallreduce(sb, rb, n, t, op, comm, req);
   else MPI_Ireduce(sb, rb, n, t, op, root, comm, req);
   return collective(r, call, ireduce_start, ireduce_end, req);
