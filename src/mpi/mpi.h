@@ -95,7 +95,7 @@ LLVMValueRef mpi_runtime_function(LLVMValueRef call, const MpiCall *c, const cha
   "cannot differentiate %s with active data: Parad differentiates point-to-point (Send, Ssend, Rsend, Recv, "  \
   "Sendrecv, Sendrecv_replace, Isend, Issend, Irsend, Irecv, persistent requests and their waits and tests), " \
   "the collectives Bcast, Reduce, Allreduce, Scan, Exscan and Reduce_scatter(_block) (the last three, and the " \
-  "non-blocking reductions Ireduce and Iallreduce: sums), Gather(v), Scatter(v), Allgather(v), Alltoall(v), "   \
-  "their non-blocking forms, and Barrier, and MPI_Pack and MPI_Unpack"
+  "non-blocking Ireduce, Iallreduce, Iscan and Iexscan: sums), Gather(v), Scatter(v), Allgather(v), "          \
+  "Alltoall(v), their non-blocking forms, and Barrier, and MPI_Pack and MPI_Unpack"
 
 #endif

@@ -31,6 +31,8 @@ static const MpiCall calls[] = {
     {"MPI_Iallreduce", MPI_CALL_DATA, 0, 1, 3, 3},
     {"MPI_Scan", MPI_CALL_DATA, 0, 1, 3, 3},       /* sums only, as the non-blocking reductions */
     {"MPI_Exscan", MPI_CALL_DATA, 0, 1, 3, 3},
+    {"MPI_Iscan", MPI_CALL_DATA, 0, 1, 3, 3},
+    {"MPI_Iexscan", MPI_CALL_DATA, 0, 1, 3, 3},
     {"MPI_Reduce_scatter_block", MPI_CALL_DATA, 0, 1, 3, 3}, /* sums only */
     {"MPI_Reduce_scatter", MPI_CALL_DATA, 0, 1, 3, 3},
     {"MPI_Gather", MPI_CALL_DATA, 0, 3, 2, 5},

@@ -137,7 +137,7 @@ typedef struct Record {
   Reals sum;                         /* Iallreduce, Ireduce: the reduced tangents or adjoints, as they arrive */
   int *counts, *displs;              /* Gatherv, Scatterv at the root; Allgatherv, Alltoallv: the receive side */
   int *counts2, *displs2;            /* Alltoallv: the send side */
-  MPI_Request adj;                   /* the transposed communication, started by the wait's adjoint */
+  MPI_Request adj, adj2;             /* the transposed communication, started by the wait's adjoint */
   MPI_Request persistent;            /* an MPI_Start's: the program's persistent request, back in its place at the end */
   const MPI_Request *slot;           /* where the program was given the request */
   int nrec;                          /* Waitall: the records it completed */
@@ -156,7 +156,7 @@ void __parad_rt_release_later(void (*release)(void *), void *handle); /* when th
 static Record *record(int kind) {
   Record *r = alloc(sizeof *r);
   r->kind = kind;
-  r->adj = MPI_REQUEST_NULL;
+  r->adj = r->adj2 = MPI_REQUEST_NULL;
   r->persistent = MPI_REQUEST_NULL;
   __parad_rt_ckpt_track(r, release_kept); /* released by the reverse sweep, or when a step's tape is dropped */
   return r;
@@ -649,11 +649,10 @@ static void fwd_complete(Record *r, MPI_Status *st, MPI_Request *slot) {
   if (!r) return;
   back_to_persistent(r, slot);
   if (r->kind == FWD_IRECV) unpack_message(r->tmp, r->peer, st, r->value, r->shadow2, r->count, &r->sh2, r->comm, "MPI_Irecv");
-  if (r->kind == FWD_IREDUCE) {
-    const char *call = r->root < 0 ? "MPI_Iallreduce" : "MPI_Ireduce";
-    finish(&r->adj, NULL, call, r->root);
-    Floats f = floats_of(&r->sh, 0, r->count, call);
-    if (gets_result(r)) reals_put(r->shadow2, &f, &r->sum, 0);
+  if (r->kind == FWD_IREDUCE) { /* Iallreduce, Ireduce, Iscan, Iexscan (vform: no result on rank 0) */
+    finish(&r->adj, NULL, r->call, r->root);
+    Floats f = floats_of(&r->sh, 0, r->count, r->call);
+    if (gets_result(r) && !(r->vform && comm_rank(r->comm) == 0)) reals_put(r->shadow2, &f, &r->sum, 0);
     floats_free(&f);
   }
   if (r->kind == FWD_ICOLL) finish(&r->adj, NULL, r->call, -1);
@@ -830,7 +829,7 @@ static int fwd_ireduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op o
   Floats f = floats_of(&s, 0, n, call);
   Record *r = record(FWD_IREDUCE);
   keep(r, &s, NULL);
-  r->shadow2 = drb, r->count = n, r->root = root, r->comm = comm;
+  r->shadow2 = drb, r->count = n, r->root = root, r->comm = comm, r->call = call;
   Reals dx = reals_get(sb == MPI_IN_PLACE ? drb : dsb, &f);
   r->tmp = dx.v, r->sum = reals_get(NULL, &f);
   if (all) MPI_Iallreduce(dx.v, r->sum.v, (int)dx.n, dx.type, MPI_SUM, comm, &r->adj);
@@ -857,13 +856,25 @@ int __parad_mpi_fwd_MPI_Ireduce(const void *sb, void *rb, int n, MPI_Datatype t,
  * Forward mode scans the tangents as the values. The adjoint of rank r's contribution is the sum of the
  * result's adjoints over the ranks that include it: all ranks from r on (Scan), or after r (Exscan): the
  * total of the adjoints less an exclusive (Scan) or inclusive (Exscan) prefix of them. Sums only. */
-static int fwd_scan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, void *dsb, const void *sl,
-                    void *drb, int exclusive, const char *call) {
+static int fwd_scan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *req,
+                    void *dsb, const void *sl, void *drb, int exclusive, const char *call) {
   Shape s = shape_of(t, sl);
-  int rc = exclusive ? MPI_Exscan(sb, rb, n, t, op, comm) : MPI_Scan(sb, rb, n, t, op, comm);
+  int rc = req ? (exclusive ? MPI_Iexscan(sb, rb, n, t, op, comm, req) : MPI_Iscan(sb, rb, n, t, op, comm, req))
+               : (exclusive ? MPI_Exscan(sb, rb, n, t, op, comm) : MPI_Scan(sb, rb, n, t, op, comm));
   if (!reduces_floats(&s, dsb || drb, call) || !sum_only(op, call)) return rc;
   Floats f = floats_of(&s, 0, n, call);
   Reals dx = reals_get(sb == MPI_IN_PLACE ? drb : dsb, &f), dy = reals_get(NULL, &f);
+  if (req) { /* the tangents' scan on a request of its own, completed with the program's */
+    Record *r = record(FWD_IREDUCE);
+    keep(r, &s, NULL);
+    r->shadow2 = drb, r->count = n, r->root = -1, r->comm = comm, r->call = call, r->vform = exclusive;
+    r->tmp = dx.v, r->sum = dy;
+    if (exclusive) MPI_Iexscan(dx.v, dy.v, (int)dx.n, dx.type, MPI_SUM, comm, &r->adj);
+    else MPI_Iscan(dx.v, dy.v, (int)dx.n, dx.type, MPI_SUM, comm, &r->adj);
+    remember(req, r);
+    floats_free(&f);
+    return rc;
+  }
   if (exclusive) MPI_Exscan(dx.v, dy.v, (int)dx.n, dx.type, MPI_SUM, comm);
   else MPI_Scan(dx.v, dy.v, (int)dx.n, dx.type, MPI_SUM, comm);
   if (!exclusive || comm_rank(comm) > 0) reals_put(drb, &f, &dy, 0);
@@ -875,13 +886,25 @@ static int fwd_scan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, 
 int __parad_mpi_fwd_MPI_Scan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, void *dsb,
                              const void *sl, void *drb, const void *rl) {
   (void)rl;
-  return fwd_scan(sb, rb, n, t, op, comm, dsb, sl, drb, 0, "MPI_Scan");
+  return fwd_scan(sb, rb, n, t, op, comm, NULL, dsb, sl, drb, 0, "MPI_Scan");
+}
+
+int __parad_mpi_fwd_MPI_Iscan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+                              MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
+  (void)rl;
+  return fwd_scan(sb, rb, n, t, op, comm, req, dsb, sl, drb, 0, "MPI_Iscan");
 }
 
 int __parad_mpi_fwd_MPI_Exscan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, void *dsb,
                                const void *sl, void *drb, const void *rl) {
   (void)rl;
-  return fwd_scan(sb, rb, n, t, op, comm, dsb, sl, drb, 1, "MPI_Exscan");
+  return fwd_scan(sb, rb, n, t, op, comm, NULL, dsb, sl, drb, 1, "MPI_Exscan");
+}
+
+int __parad_mpi_fwd_MPI_Iexscan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+                                MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
+  (void)rl;
+  return fwd_scan(sb, rb, n, t, op, comm, req, dsb, sl, drb, 1, "MPI_Iexscan");
 }
 
 /* MPI_Reduce_scatter_block (sums): rank r gets block r of the sum of every rank's size x n elements. Forward
@@ -1538,61 +1561,81 @@ void __parad_mpi_rev_MPI_Reduce_scatter(Record *r) {
   release(r);
 }
 
-static Record *aug_scan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, void *dsb,
-                        const void *sl, void *drb, int exclusive, const char *call) {
+/* The adjoint of rank r's contribution: the total of the result's adjoints (an Iallreduce on adj) less a
+ * prefix of them (an Iexscan or Iscan on adj2). */
+static void scan_start(Record *r) {
+  int exclusive = r->vform, first = comm_rank(r->comm) == 0;
+  Floats f = floats_of(&r->sh, 0, r->count, r->call);
+  /* Exscan's result on rank 0 is undefined: nothing of it goes back */
+  Reals dy = reals_get(exclusive && first ? NULL : r->shadow2, &f), prefix = reals_get(NULL, &f);
+  r->sum = reals_get(NULL, &f), r->tmp = dy.v, r->tmp2 = prefix.v;
+  MPI_Iallreduce(dy.v, r->sum.v, (int)dy.n, dy.type, MPI_SUM, r->comm, &r->adj);
+  if (exclusive) MPI_Iscan(dy.v, prefix.v, (int)dy.n, dy.type, MPI_SUM, r->comm, &r->adj2);
+  else MPI_Iexscan(dy.v, prefix.v, (int)dy.n, dy.type, MPI_SUM, r->comm, &r->adj2);
+  floats_free(&f);
+}
+
+static void scan_end(Record *r) {
+  int exclusive = r->vform, first = comm_rank(r->comm) == 0;
+  finish(&r->adj, NULL, r->call, -1);
+  finish(&r->adj2, NULL, r->call, -1);
+  Reals *total = &r->sum;
+  for (size_t i = 0; i < total->n && !(!exclusive && first); i++) { /* Exscan's prefix on rank 0: nothing before */
+    if (total->k == 8) ((double *)total->v)[i] -= ((double *)r->tmp2)[i];
+    else ((float *)total->v)[i] -= ((float *)r->tmp2)[i];
+  }
+  Floats f = floats_of(&r->sh, 0, r->count, r->call);
+  if (r->in_place) {
+    reals_put(r->shadow2, &f, total, 0);
+  } else {
+    floats_zero(r->shadow2, &f);
+    reals_put(r->shadow, &f, total, 1);
+  }
+  floats_free(&f);
+  release(r);
+}
+
+static Record *aug_scan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *req,
+                        void *dsb, const void *sl, void *drb, int exclusive, const char *call) {
   Shape s = shape_of(t, sl);
   Record *r = NULL;
   if (reduces_floats(&s, dsb || drb, call) && sum_only(op, call)) {
     r = sum_record(&s, sb, dsb, drb, n, -1, comm);
     r->vform = exclusive;
   }
-  if (exclusive) MPI_Exscan(sb, rb, n, t, op, comm);
-  else MPI_Scan(sb, rb, n, t, op, comm);
-  return r;
-}
-
-static void rev_scan(Record *r, const char *call) {
-  if (!r) return;
-  int exclusive = r->vform, first = comm_rank(r->comm) == 0;
-  Floats f = floats_of(&r->sh, 0, r->count, call);
-  /* Exscan's result on rank 0 is undefined: nothing of it goes back */
-  Reals dy = reals_get(exclusive && first ? NULL : r->shadow2, &f), total = reals_get(NULL, &f), prefix = reals_get(NULL, &f);
-  MPI_Request q[2];
-  MPI_Iallreduce(dy.v, total.v, (int)dy.n, dy.type, MPI_SUM, r->comm, &q[0]);
-  if (exclusive) MPI_Iscan(dy.v, prefix.v, (int)dy.n, dy.type, MPI_SUM, r->comm, &q[1]);
-  else MPI_Iexscan(dy.v, prefix.v, (int)dy.n, dy.type, MPI_SUM, r->comm, &q[1]);
-  finish(&q[0], NULL, call, -1);
-  finish(&q[1], NULL, call, -1);
-  for (size_t i = 0; i < total.n; i++) { /* Exscan's prefix on rank 0 is undefined: nothing comes before it */
-    if (total.k == 8) ((double *)total.v)[i] -= !exclusive && first ? 0 : ((double *)prefix.v)[i];
-    else ((float *)total.v)[i] -= !exclusive && first ? 0 : ((float *)prefix.v)[i];
-  }
-  if (r->in_place) {
-    reals_put(r->shadow2, &f, &total, 0);
-  } else {
-    floats_zero(r->shadow2, &f);
-    reals_put(r->shadow, &f, &total, 1);
-  }
-  free(dy.v), free(total.v), free(prefix.v);
-  floats_free(&f);
-  release(r);
+  if (req) exclusive ? MPI_Iexscan(sb, rb, n, t, op, comm, req) : MPI_Iscan(sb, rb, n, t, op, comm, req);
+  else exclusive ? MPI_Exscan(sb, rb, n, t, op, comm) : MPI_Scan(sb, rb, n, t, op, comm);
+  return collective(r, call, scan_start, scan_end, req);
 }
 
 Record *__parad_mpi_aug_MPI_Scan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, void *dsb,
                                  const void *sl, void *drb, const void *rl) {
   (void)rl;
-  return aug_scan(sb, rb, n, t, op, comm, dsb, sl, drb, 0, "MPI_Scan");
+  return aug_scan(sb, rb, n, t, op, comm, NULL, dsb, sl, drb, 0, "MPI_Scan");
 }
 
-void __parad_mpi_rev_MPI_Scan(Record *r) { rev_scan(r, "MPI_Scan"); }
+Record *__parad_mpi_aug_MPI_Iscan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+                                  MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
+  (void)rl;
+  return aug_scan(sb, rb, n, t, op, comm, req, dsb, sl, drb, 0, "MPI_Iscan");
+}
 
 Record *__parad_mpi_aug_MPI_Exscan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, void *dsb,
                                    const void *sl, void *drb, const void *rl) {
   (void)rl;
-  return aug_scan(sb, rb, n, t, op, comm, dsb, sl, drb, 1, "MPI_Exscan");
+  return aug_scan(sb, rb, n, t, op, comm, NULL, dsb, sl, drb, 1, "MPI_Exscan");
 }
 
-void __parad_mpi_rev_MPI_Exscan(Record *r) { rev_scan(r, "MPI_Exscan"); }
+Record *__parad_mpi_aug_MPI_Iexscan(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+                                    MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
+  (void)rl;
+  return aug_scan(sb, rb, n, t, op, comm, req, dsb, sl, drb, 1, "MPI_Iexscan");
+}
+
+void __parad_mpi_rev_MPI_Scan(Record *r) { adjoint_now(r); }
+void __parad_mpi_rev_MPI_Exscan(Record *r) { adjoint_now(r); }
+void __parad_mpi_rev_MPI_Iscan(Record *r) { adjoint_end(r); }
+void __parad_mpi_rev_MPI_Iexscan(Record *r) { adjoint_end(r); }
 
 /* The reverse of a non-blocking sum: the adjoint of the blocking one, its communication started by the
  * adjoint of the wait and finished here, where the program started the reduction. */

@@ -4,7 +4,8 @@
 // MPI_Ialltoallv (rank-dependent counts), completed by MPI_Waitall, by MPI_Waitany one at a time, by MPI_Wait
 // and by polling MPI_Testall; then an MPI_Iallreduce and an MPI_Ibcast that even ranks complete in one order and
 // odd ranks in the other (legal: only the posting order must agree; the reverse sweep must still start the
-// adjoints in one order on every rank, else MPICH matched an Igather with an Igatherv: 11 of 18 checks failed). While the Ibcast is under way the root reads its own buffer (its adjoint,
+// adjoints in one order on every rank, else MPICH matched an Igather with an Igatherv: 11 of 18 checks failed);
+// then MPI_Iscan in place and MPI_Iexscan, completed in the reverse of their posting order. While the Ibcast is under way the root reads its own buffer (its adjoint,
 // added then, must stay beside the copies' adjoints that the transposed reduction brings). Rank r adds
 // s = sum of what arrived times cos(x_i) + 0.05 sum_i x_i^3, and J is the MPI_Allreduce(SUM) of s. Reverse
 // mode against central finite differences of J over every value of every rank (h = 1e-6, tolerance 1e-7);
@@ -80,6 +81,13 @@ __attribute__((noinline)) static void f(const double *x, double *J) {
   MPI_Wait(&q[rank % 2], MPI_STATUS_IGNORE);
   MPI_Wait(&q[1 - rank % 2], MPI_STATUS_IGNORE);
   t += 0.01 * P * P + e[0] * x[3];
+  /* prefix sums: inclusive in place, exclusive (rank 0's result undefined: left out), completed last first */
+  double pre[2] = {x[1] * x[2], sin(x[0]) * t}, ex[2] = {x[0] * x[3], cos(x[2])}, exo[2];
+  MPI_Iscan(MPI_IN_PLACE, pre, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &q[0]);
+  MPI_Iexscan(ex, exo, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &q[1]);
+  MPI_Wait(&q[1], MPI_STATUS_IGNORE);
+  MPI_Wait(&q[0], MPI_STATUS_IGNORE);
+  t += pre[0] * pre[1] * x[2] + (rank > 0 ? exo[0] * exo[1] * x[1] : 0);
   for (int i = 0; i < N; i++) t += 0.05 * x[i] * x[i] * x[i];
   MPI_Allreduce(&t, J, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
