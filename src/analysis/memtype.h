@@ -1,8 +1,3 @@
-/* A string attribute on a function whose pointer parameters point to what those of the function it names do
- * (a checkpointed loop's step, run by the loop's runners with pointers kept in a block, and the loop
- * function its program calls with its variables). */
-#define MEMTYPE_PARAMS_OF "parad-params-of"
-
 /* What kind of data a load or store touches in the C program's terms: an integer, a float, a pointer,
  * or unknown. Integer loads need this: after optimisation a double may be copied as an i64 (a memcpy
  * merged into one access, a small struct packed into a register), and such an integer carries the
@@ -15,6 +10,11 @@
 
 #include <llvm-c/Core.h>
 #include <stdbool.h>
+
+/* A string attribute on a function whose pointer parameters point to what those of the function it names do
+ * (a checkpointed loop's step, run by the loop's runners with pointers kept in a block, and the loop
+ * function its program calls with its variables). */
+#define MEMTYPE_PARAMS_OF "parad-params-of"
 
 typedef enum { MEMTYPE_UNKNOWN, MEMTYPE_INT, MEMTYPE_FP, MEMTYPE_PTR } MemType;
 
