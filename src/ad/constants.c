@@ -16,6 +16,81 @@ static bool constant_global(LLVMValueRef g) {
   return LLVMIsAGlobalVariable(g) && LLVMIsGlobalConstant(g) && LLVMGetInitializer(g) && !LLVMIsExternallyInitialized(g);
 }
 
+/* What a table of functions may hold: functions, nulls, addresses into constants that hold neither floats
+ * nor pointers (names), a choice among them, or a pointer read from another such table (depth bounds the
+ * search through choices). None has a derivative or leads to one, so each may be its own shadow. */
+static bool function_table(LLVMValueRef g, int depth);
+
+static bool function_or_null(LLVMValueRef v, int depth) {
+  v = stripped(v);
+  if (LLVMIsAFunction(v) || LLVMIsAConstantPointerNull(v) || LLVMIsUndef(v)) return true;
+  if (LLVMIsAConstant(v)) {
+    LLVMValueRef base = ir_address_base(v);
+    return constant_global(base) && !ir_contains_fp(LLVMGlobalGetValueType(base)) && !ir_contains_ptr(LLVMGlobalGetValueType(base));
+  }
+  if (depth > 8) return false;
+  if (LLVMIsASelectInst(v)) return function_or_null(LLVMGetOperand(v, 1), depth + 1) && function_or_null(LLVMGetOperand(v, 2), depth + 1);
+  if (LLVMIsAPHINode(v)) {
+    for (unsigned i = 0, n = LLVMCountIncoming(v); i < n; i++)
+      if (LLVMGetIncomingValue(v, i) != v && !function_or_null(LLVMGetIncomingValue(v, i), depth + 1)) return false;
+    return true;
+  }
+  if (LLVMIsALoadInst(v)) return function_table(ir_address_base(LLVMGetOperand(v, 0)), depth + 1);
+  return false;
+}
+
+/* Whether every pointer in constant c is a function or null. */
+static bool initializer_holds_functions(LLVMValueRef c) {
+  LLVMTypeRef t = LLVMTypeOf(c);
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMPointerTypeKind: return function_or_null(c, 0);
+  case LLVMStructTypeKind:
+  case LLVMArrayTypeKind:
+  case LLVMVectorTypeKind: {
+    if (LLVMIsNull(c) || LLVMIsUndef(c)) return true;
+    unsigned n = LLVMGetTypeKind(t) == LLVMStructTypeKind ? LLVMCountStructElementTypes(t)
+                 : LLVMGetTypeKind(t) == LLVMArrayTypeKind ? (unsigned)LLVMGetArrayLength2(t)
+                                                            : LLVMGetVectorSize(t);
+    for (unsigned i = 0; i < n; i++)
+      if (!initializer_holds_functions(LLVMGetAggregateElement(c, i))) return false;
+    return true;
+  }
+  default: return true;
+  }
+}
+
+/* Whether every use of address v (the table or an address into it) only reads it or stores a function or
+ * null into it. */
+static bool only_functions_stored(LLVMValueRef v, int depth) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user)) continue;
+    if (LLVMIsAStoreInst(user)) {
+      if (LLVMGetOperand(user, 1) != v || !function_or_null(LLVMGetOperand(user, 0), depth + 1)) return false;
+      continue;
+    }
+    if (LLVMIsAConstantExpr(user) || LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) {
+      if (!only_functions_stored(user, depth)) return false;
+      continue;
+    }
+    return false; /* passed to a call, stored, chosen: anything may be written through it */
+  }
+  return true;
+}
+
+/* A mutable global of function pointers (`FluxFn table[] = {rusanov, hll}`, without const; a table of
+ * names beside them), defined here, into which the module only stores such pointers: whatever is loaded
+ * from it is its own shadow, so the table is its own shadow too. An object linked without IR could write
+ * it only through a declaration in C of the same pointers. */
+static bool function_table(LLVMValueRef g, int depth) {
+  if (!g || !LLVMIsAGlobalVariable(g) || LLVMIsGlobalConstant(g) || !LLVMGetInitializer(g) ||
+      LLVMIsExternallyInitialized(g) || LLVMIsThreadLocal(g) || depth > 8)
+    return false;
+  LLVMTypeRef t = LLVMGlobalGetValueType(g);
+  return ir_contains_ptr(t) && !ir_contains_fp(t) && initializer_holds_functions(LLVMGetInitializer(g)) &&
+         only_functions_stored(g, depth);
+}
+
 /* The runtime's current tape, read by reverse-mode derivatives that forward mode differentiates (a
  * Hessian-vector product): its shadow is the current tape's tangent twin (runtime/tape.h). */
 bool ad_is_current_tape(LLVMValueRef g) {
@@ -29,7 +104,9 @@ bool ad_is_reverse_sweep(LLVMValueRef fn) {
 bool ad_has_constant_shadow(LLVMValueRef v) {
   v = stripped(v);
   if (!v) return false;
-  if (LLVMIsAFunction(v) || constant_global(v) || ad_is_current_tape(v) || ad_is_mutable_global_with_shadow(v)) return true;
+  if (LLVMIsAFunction(v) || constant_global(v) || ad_is_current_tape(v) || ad_is_mutable_global_with_shadow(v) ||
+      function_table(v, 0))
+    return true;
   if (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMGetElementPtr) return ad_has_constant_shadow(LLVMGetOperand(v, 0));
   return false;
 }
@@ -70,7 +147,7 @@ static LLVMValueRef shadow_of_initializer(LLVMValueRef c, ShadowUse use) {
 LLVMValueRef ad_constant_shadow(LLVMValueRef v, ShadowUse use) {
   v = stripped(v);
   if (!v || !ad_has_constant_shadow(v)) return NULL;
-  if (LLVMIsAFunction(v)) return v;
+  if (LLVMIsAFunction(v) || function_table(v, 0)) return v;
   if (LLVMIsAConstantExpr(v)) /* getelementptr: the same indices into the shadow */
     return ir_const_gep_over(v, ad_constant_shadow(LLVMGetOperand(v, 0), use));
   LLVMModuleRef m = LLVMGetGlobalParent(v);
