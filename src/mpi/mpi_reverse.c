@@ -4,6 +4,7 @@
  * sweep, __parad_mpi_rev_NAME(record) does the transposed communication and frees the record
  * (src/runtime/mpi.c says what each adjoint is). */
 #include "mpi/mpi.h"
+#include "omp/omp.h"
 #include "reverse/rev_internal.h"
 #include "reverse/reverse.h"
 
@@ -16,8 +17,10 @@ static bool differentiated(RevGen *g, LLVMValueRef call, const MpiCall *c, bool 
       rev_error(g, call, MPI_UNSUPPORTED_MESSAGE, ir_called_name(call));
     return false;
   }
-  if (g->parallel || g->region_body) {
-    if (report) rev_error(g, call, "cannot differentiate %s inside an OpenMP parallel region in reverse mode", ir_called_name(call));
+  if ((g->parallel || g->region_body) && !g->one_thread && !omp_in_one_thread_block(call)) {
+    if (report)
+      rev_error(g, call, "cannot differentiate %s inside an OpenMP parallel region in reverse mode, except in a single "
+                         "or master block (one thread at a time)", ir_called_name(call));
     return false;
   }
   return true;

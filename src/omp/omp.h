@@ -88,6 +88,10 @@ OmpKind omp_classify(LLVMValueRef call);
 bool omp_is_dispatch_next(LLVMValueRef call);
 bool omp_is_static_chunked_init(LLVMValueRef call);
 
+/* Whether inst runs on one thread of the team at a time: inside a single, master or masked block of its
+ * function (dominated by the branch the chosen thread takes, before the block's end). */
+bool omp_in_one_thread_block(LLVMValueRef inst);
+
 /* For OMP_FORK: the outlined function (NULL if it is not one of the module's), and the index of the
  * call argument that becomes its parameter 2 (its first two are the thread ids). */
 LLVMValueRef omp_fork_outlined(LLVMValueRef call);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/cfg.h"
 #include "ir/ir.h"
 
 static const char *const schedule_calls[] = {
@@ -182,4 +183,46 @@ void omp_serialise_mutexinoutset(LLVMValueRef call) {
     if (LLVMConstIntGetZExtValue(v) == DEP_MUTEXINOUTSET) LLVMSetOperand(stores.data[i], 0, LLVMConstInt(LLVMTypeOf(v), DEP_INOUT, 0));
   }
   vec_free(&stores);
+}
+
+/* Whether a branch on cond decides if this thread runs a single or master (masked) block: the runtime
+ * call's result compared with 0 (`!= 0` as clang writes it, `== 0` once optimised: *chosen_if_true
+ * says which). */
+static bool picks_one_thread(LLVMValueRef cond, bool *chosen_if_true) {
+  LLVMIntPredicate p = LLVMIsAICmpInst(cond) ? LLVMGetICmpPredicate(cond) : LLVMIntSLT;
+  if ((p != LLVMIntNE && p != LLVMIntEQ) || !LLVMIsAConstantInt(LLVMGetOperand(cond, 1)) ||
+      LLVMConstIntGetZExtValue(LLVMGetOperand(cond, 1)) || !ir_is_call(LLVMGetOperand(cond, 0)))
+    return false;
+  *chosen_if_true = p == LLVMIntNE;
+  const char *name = ir_called_name(LLVMGetOperand(cond, 0));
+  return !strcmp(name, "__kmpc_single") || !strcmp(name, "__kmpc_master") || !strcmp(name, "__kmpc_masked");
+}
+
+static bool ends_one_thread_block(LLVMValueRef inst) {
+  if (!ir_is_call(inst)) return false;
+  const char *name = ir_called_name(inst);
+  return !strcmp(name, "__kmpc_end_single") || !strcmp(name, "__kmpc_end_master") || !strcmp(name, "__kmpc_end_masked");
+}
+
+bool omp_in_one_thread_block(LLVMValueRef inst) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(inst);
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && i != inst; i = LLVMGetNextInstruction(i))
+    if (ends_one_thread_block(i)) return false;
+  Cfg cfg;
+  cfg_build(LLVMGetBasicBlockParent(bb), &cfg);
+  bool found = false;
+  for (int at = cfg_index(&cfg, bb); at > 0 && !found;) {
+    int up = cfg.idom[at];
+    LLVMValueRef br = LLVMGetBasicBlockTerminator(cfg.blocks.data[up]);
+    /* the block the branch takes when this thread is the one: entered from the branch only */
+    bool if_true;
+    if (br && LLVMIsABranchInst(br) && LLVMIsConditional(br) && picks_one_thread(LLVMGetCondition(br), &if_true)) {
+      LLVMBasicBlockRef then = LLVMGetSuccessor(br, if_true ? 0 : 1);
+      int t = cfg_index(&cfg, then);
+      found = t >= 0 && cfg.preds[t].len == 1 && cfg_dominates(&cfg, then, bb);
+    }
+    at = up;
+  }
+  cfg_free(&cfg);
+  return found;
 }

@@ -9,6 +9,7 @@
 #include "ad/global_shadows.h"
 #include "ad/indirect.h"
 #include "ad/library.h"
+#include "omp/omp.h"
 #include "reverse/rev_internal.h"
 #include "reverse/reverse.h"
 
@@ -102,7 +103,8 @@ static PairKind kind_of_call(RevGen *g, LLVMValueRef call) {
     LLVMValueRef a = LLVMGetArgOperand(call, i);
     shares = ir_is_ptr(LLVMTypeOf(a)) && shadowed(g, a) && !rev_thread_private(a);
   }
-  PairKind kind = {.ret_active = ret_active, .ret_shadow = shadowed(g, call), .parallel = shares};
+  PairKind kind = {.ret_active = ret_active, .ret_shadow = shadowed(g, call), .parallel = shares,
+                   .one_thread = (g->parallel || g->region_body) && (g->one_thread || omp_in_one_thread_block(call))};
   rev_unwritten_args(g, call, 0, 0, &kind);
   return kind;
 }

@@ -134,6 +134,7 @@ typedef struct {
   bool parallel;         /* see PairKind */
   bool region_body;      /* see PairKind */
   bool task_body;        /* see PairKind */
+  bool one_thread;       /* see PairKind */
   struct SharedMemory *shared; /* rev_shared.c */
   struct Windows *windows;     /* rev_window.c */
   const Activity *act;

@@ -32,6 +32,8 @@ typedef struct {
                      reach are added atomically */
   bool region_body; /* the function a parallel region runs (once per thread): see rev_shared.c */
   bool task_body;   /* the entry of an OpenMP task, run on a tape of the task's own: see rev_shared.c */
+  bool one_thread;  /* called inside a parallel region by one thread at a time (from a single or master
+                       block): it may make MPI calls, whose adjoints that thread makes in turn */
   /* Bit i: parameter i points to memory that holds the same values from the pair's forward sweep to its
    * reverse sweep (analysis/unwritten.h), so its loads are repeated rather than recorded. unwritten_slots:
    * parameter i points to a stack slot holding such a pointer (a variable shared with a parallel region). */
