@@ -111,6 +111,27 @@ static bool find_loop(Loop *l) {
   return best >= 0;
 }
 
+/* Whether the marker stands in a loop of the source whose body cannot come round again (it returns or
+ * breaks whatever the values: `for (...) { mark; ...; return r; }`): a block that no path from the entry
+ * reaches, the loop's increment, branches to a block that runs before the marker. The loop runs its body
+ * at most once: there is nothing to checkpoint. */
+static bool in_loop_that_cannot_repeat(LLVMValueRef marker) {
+  LLVMBasicBlockRef at = LLVMGetInstructionParent(marker);
+  Cfg cfg;
+  cfg_build(LLVMGetBasicBlockParent(at), &cfg);
+  bool found = false;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(LLVMGetBasicBlockParent(at)); bb && !found; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef br = LLVMGetBasicBlockTerminator(bb);
+    if (cfg_index(&cfg, bb) >= 0 || !br) continue;
+    for (unsigned i = 0, n = LLVMGetNumSuccessors(br); i < n && !found; i++) {
+      LLVMBasicBlockRef to = LLVMGetSuccessor(br, i);
+      found = cfg_index(&cfg, to) >= 0 && cfg_dominates(&cfg, to, at);
+    }
+  }
+  cfg_free(&cfg);
+  return found;
+}
+
 static int var_index(const Loop *l, LLVMValueRef a) {
   for (size_t i = 0; i < l->vars.len; i++)
     if (l->vars.data[i].alloca == a) return (int)i;
@@ -1163,6 +1184,17 @@ bool checkpoint_outline_all(LLVMModuleRef m, int *errors) {
       vec_push(&fns, fn_of(LLVMGetUser(u)));
     }
   vmap_free(&seen);
+  /* before the blocks no path reaches go: they show the loops whose body cannot come round again */
+  for (LLVMUseRef u = LLVMGetFirstUse(decl); u; u = LLVMGetNextUse(u))
+    if (ir_is_call(LLVMGetUser(u))) vec_push(&markers, LLVMGetUser(u));
+  for (size_t i = 0; i < markers.len; i++) {
+    Loop l = {.fn = fn_of(markers.data[i]), .marker = markers.data[i]};
+    vmap_init(&l.in);
+    if (!find_loop(&l) && in_loop_that_cannot_repeat(markers.data[i])) LLVMInstructionEraseFromParent(markers.data[i]);
+    vec_free(&l.blocks);
+    vmap_free(&l.in);
+  }
+  markers.len = 0;
   for (size_t i = 0; i < fns.len; i++) cfg_drop_unreachable(fns.data[i]); /* they may branch into a loop that moves */
   vec_free(&fns);
   for (LLVMUseRef u = LLVMGetFirstUse(decl); u; u = LLVMGetNextUse(u))

@@ -35,6 +35,19 @@ enum { N = 8, T = 12 };
 RELAX(checkpointed, __parad_checkpoint_loop())
 RELAX(taped, (void)0)
 
+#define ONCE(NAME, MARK)                                                                                    \
+  double NAME(const double *x) {                                                                           \
+    double s = 0;                                                                                          \
+    for (int t = 0; t < T; t++) {                                                                          \
+      MARK;                                                                                                \
+      for (int i = 0; i < N; i++) s += sin(x[i]) * x[(i + 1) % N];                                         \
+      return s * s;                                                                                        \
+    }                                                                                                      \
+    return s;                                                                                              \
+  }
+ONCE(once_checkpointed, __parad_checkpoint_loop())
+ONCE(once_taped, (void)0)
+
 int main(void) {
   double x[N], want[N] = {0}, got[N] = {0};
   for (int i = 0; i < N; i++) x[i] = 0.2 + 0.05 * i;
@@ -43,6 +56,13 @@ int main(void) {
   for (int i = 0; i < N; i++) {
     CHECK_CLOSE(got[i], want[i], 1e-12);
     CHECK_CLOSE(got[i], fd_component(checkpointed, x, N, i, 1e-6), 1e-6);
+  }
+  for (int i = 0; i < N; i++) want[i] = got[i] = 0;
+  __parad_autodiff((void *)once_taped, x, want);
+  __parad_autodiff((void *)once_checkpointed, x, got);
+  for (int i = 0; i < N; i++) {
+    CHECK_CLOSE(got[i], want[i], 1e-12);
+    CHECK_CLOSE(got[i], fd_component(once_checkpointed, x, N, i, 1e-6), 1e-6);
   }
   return check_done();
 }
