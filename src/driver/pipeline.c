@@ -20,6 +20,7 @@
 #include "ad/request.h"
 #include "ir/diag.h"
 #include "omp/omp.h"
+#include "reverse/reverse.h"
 
 /* A target machine like clang's, so that the optimiser's cost models (vectoriser, unroller, inliner)
  * decide as they do under clang. */
@@ -203,6 +204,13 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
     goto done;
   }
   if (!run_passes(m, tm, level, vectorize, slp, unroll, 0, o->verbose)) {
+    rc = PIPELINE_FAILED;
+    goto done;
+  }
+  /* Updates that add an adjoint of zero, on the paths the program did not take: seen once the optimiser
+   * has turned the adjoints into values (phis); the clean-up drops what only fed them. */
+  if (optimise && rev_skip_zero_updates(m) &&
+      !run_passes(m, tm, "function(instcombine<no-verify-fixpoint>,adce,simplifycfg)", false, false, false, 0, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;
   }

@@ -49,4 +49,9 @@ void rev_pair_types(LLVMTypeRef fty, const char *pattern, PairKind kind, LLVMTyp
 /* Lowers a canonical reverse, augmented-forward or split-reverse request. Returns errors. */
 int rev_lower_request(AdModule *ad, const Request *r);
 
+/* After the optimiser: in the reverse sweeps, a block whose adjoints are zero from some of its
+ * predecessors gets a copy for them without the updates of memory that add those zeros
+ * (rev_zero_paths.c). Returns the copies made. */
+unsigned rev_skip_zero_updates(LLVMModuleRef m);
+
 #endif
