@@ -127,7 +127,8 @@ bool omp_spawn_has_unordered_deps(LLVMValueRef call);
  * reverses that order. */
 void omp_serialise_mutexinoutset(LLVMValueRef call);
 #define OMP_UNORDERED_DEPS "parad.unordered_deps"
-/* The lock operand of OMP_CRITICAL, OMP_END_CRITICAL, OMP_REDUCE, OMP_END_REDUCE. */
+/* The lock operand of OMP_CRITICAL, OMP_END_CRITICAL, OMP_REDUCE, OMP_END_REDUCE; of OMP_ORDERED, the
+ * construct's location, which keys the order of its entries as a lock's. */
 LLVMValueRef omp_lock(LLVMValueRef call);
 
 #endif

@@ -141,6 +141,7 @@ LLVMValueRef omp_lock(LLVMValueRef call) {
   case OMP_END_CRITICAL: return LLVMGetArgOperand(call, ir_num_call_args(call) == 1 ? 0 : 2);
   case OMP_REDUCE: return LLVMGetArgOperand(call, 6);
   case OMP_END_REDUCE: return LLVMGetArgOperand(call, 2);
+  case OMP_ORDERED: return LLVMGetArgOperand(call, 0); /* the construct's location: it orders its entries */
   default: return NULL;
   }
 }

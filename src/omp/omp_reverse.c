@@ -546,10 +546,14 @@ void aug_omp(RevGen *g, LLVMValueRef call) {
     note_lock(g, call, "__parad_rt_critical_leaving");
     aug_clone(g, call);
     return;
-  case OMP_ORDERED:
-    rev_error(g, call, "reverse mode cannot differentiate an ordered construct (its reverse would need the "
-                       "iterations in the opposite order)");
-    aug_clone(g, call);
+  case OMP_ORDERED: /* a critical section entered in the iterations' order: its tickets reverse it */
+    if (!strcmp(ir_called_name(call), "__kmpc_ordered")) {
+      aug_clone(g, call);
+      note_lock(g, call, "__parad_rt_critical_entered");
+    } else {
+      note_lock(g, call, "__parad_rt_critical_leaving");
+      aug_clone(g, call);
+    }
     return;
   case OMP_TASK_ALLOC: aug_task_alloc(g, call); return;
   case OMP_TASK_SPAWN: aug_task_spawn(g, call); return;
@@ -575,11 +579,12 @@ void rev_omp(RevGen *g, LLVMValueRef call) {
     return;
   }
   case OMP_END_CRITICAL:
-  case OMP_CRITICAL: { /* the lock, and whether it is an omp_lock_t (else a critical section's name) */
-    bool lock_api = !strncmp(ir_called_name(call), "omp_", 4);
+  case OMP_CRITICAL:
+  case OMP_ORDERED: { /* the lock, and whether it is an omp_lock_t (else a critical section's name) */
+    bool lock_api = !strncmp(ir_called_name(call), "omp_", 4),
+         end = kind == OMP_END_CRITICAL || !strcmp(ir_called_name(call), "__kmpc_end_ordered");
     LLVMValueRef args[2] = {rv(g, omp_lock(call)), LLVMConstInt(LLVMInt32TypeInContext(g->ctx), lock_api, 0)};
-    runtime_void(g, g->b, kind == OMP_END_CRITICAL ? "__parad_rt_critical_reverse_enter" : "__parad_rt_critical_reverse_exit",
-                 args, 2);
+    runtime_void(g, g->b, end ? "__parad_rt_critical_reverse_enter" : "__parad_rt_critical_reverse_exit", args, 2);
     return;
   }
   case OMP_TASK_SPAWN: rev_task_spawn(g, call); return;
