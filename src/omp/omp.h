@@ -50,7 +50,9 @@ bool omp_copyprivate_reversible(const ValueList *elems, const bool *shadowed, co
 LLVMValueRef omp_copyprivate_adjoint(LLVMModuleRef m, const ValueList *elems, const bool *shadowed);
 
 /* The refusal of OMP_UNSUPPORTED (with the entry point's name). */
-#define OMP_UNSUPPORTED_MESSAGE "cannot differentiate this OpenMP construct (%s): task reductions other than sums of scalars and the like are not supported"
+/* For OMP_UNSUPPORTED: what the construct is and that it is not supported, for the refusal. */
+const char *omp_unsupported_reason(LLVMValueRef call);
+#define OMP_UNSUPPORTED_MESSAGE "cannot differentiate this OpenMP construct (%s): %s"
 
 /* Before differentiation (ad_prepare): the reductions of every function a derivative request reaches
  * take the critical-section method (omp_prepare.c). */

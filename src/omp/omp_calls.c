@@ -64,6 +64,16 @@ OmpKind omp_classify(LLVMValueRef call) {
   return OMP_UNSUPPORTED;
 }
 
+const char *omp_unsupported_reason(LLVMValueRef call) {
+  const char *name = ir_called_name(call);
+  if (strstr(name, "teams") || !strncmp(name, "__tgt_", 6))
+    return "teams and target regions (offloading) are not supported; a parallel region is";
+  if (strstr(name, "doacross")) return "loops with ordered(n) and depend(sink/source) (doacross) are not supported";
+  if (strstr(name, "task_reduction") || strstr(name, "taskred"))
+    return "task reductions other than sums of scalars and the like are not supported";
+  return "Parad does not know this entry point of the OpenMP runtime";
+}
+
 bool omp_is_dispatch_next(LLVMValueRef call) { return !strncmp(ir_called_name(call), "__kmpc_dispatch_next_", 21); }
 
 /* libomp's sched_type: kmp_sch_static_chunked, and the bits of the monotonic and nonmonotonic modifiers */

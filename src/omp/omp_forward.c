@@ -289,7 +289,7 @@ void fwd_omp(FwdGen *g, LLVMValueRef call) {
   case OMP_REDUCE:
   case OMP_END_REDUCE:
   case OMP_UNSUPPORTED:
-    fwd_error(g, call, OMP_UNSUPPORTED_MESSAGE, ir_called_name(call));
+    fwd_error(g, call, OMP_UNSUPPORTED_MESSAGE, ir_called_name(call), omp_unsupported_reason(call));
     fwd_clone(g, call);
     return;
   default: fwd_clone(g, call); return;

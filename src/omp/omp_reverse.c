@@ -561,7 +561,7 @@ void aug_omp(RevGen *g, LLVMValueRef call) {
   case OMP_REDUCE:
   case OMP_END_REDUCE:
   case OMP_UNSUPPORTED:
-    rev_error(g, call, OMP_UNSUPPORTED_MESSAGE, ir_called_name(call));
+    rev_error(g, call, OMP_UNSUPPORTED_MESSAGE, ir_called_name(call), omp_unsupported_reason(call));
     aug_clone(g, call);
     return;
   default: aug_clone(g, call); return;
