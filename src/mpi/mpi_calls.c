@@ -51,6 +51,10 @@ static const MpiCall calls[] = {
     {"MPI_Ialltoall", MPI_CALL_DATA, 0, 3, 2, 5},
     {"MPI_Iallgatherv", MPI_CALL_DATA, 0, 3, 2, 6},
     {"MPI_Ialltoallv", MPI_CALL_DATA, 0, 4, 3, 7},
+    {"MPI_Neighbor_allgather", MPI_CALL_DATA, 0, 3, 2, 5}, /* on Cartesian communicators (the runtime says so) */
+    {"MPI_Neighbor_allgatherv", MPI_CALL_DATA, 0, 3, 2, 6},
+    {"MPI_Neighbor_alltoall", MPI_CALL_DATA, 0, 3, 2, 5},
+    {"MPI_Neighbor_alltoallv", MPI_CALL_DATA, 0, 4, 3, 7},
     {"MPI_Pack", MPI_CALL_DATA, 0, 3, 2, MPI_PACKED_SIDE},   /* typed data -> packed bytes */
     {"MPI_Unpack", MPI_CALL_DATA, 0, 3, MPI_PACKED_SIDE, 5}, /* packed bytes -> typed data */
     {"MPI_Wait", MPI_CALL_SYNC, -1, -1, -1, -1},

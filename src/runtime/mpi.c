@@ -67,6 +67,34 @@ static int comm_size(MPI_Comm c) {
   return n;
 }
 
+/* A neighbourhood collective's parts: on a Cartesian communicator, two per dimension (the neighbour below,
+ * then above), whose ranks go to *peers when asked. Its transpose is itself: the part sent to the neighbour
+ * above arrives there as the part from the neighbour below. Where both neighbours are one rank (a periodic
+ * dimension of 1 or 2 ranks) the library decides which part goes where, and its blocking and non-blocking
+ * forms decide differently (at 1 rank, Open MPI and MPICH alike): the tangents and the adjoints take the
+ * blocking form the program called (MPICH's v-form decides otherwise than its uniform one), whose matching
+ * is its own inverse. An allgather's adjoint adds what comes back from every part: any matching does.
+ * Graph topologies are refused. */
+static int neighbours(MPI_Comm comm, int **peers, const char *call) {
+  int status, dims;
+  MPI_Topo_test(comm, &status);
+  if (status != MPI_CART)
+    die("Parad differentiates %s on Cartesian communicators (MPI_Cart_create) only: its adjoint goes the other way "
+        "round the neighbourhood, which for a graph topology needs the transposed graph", call);
+  MPI_Cartdim_get(comm, &dims);
+  if (peers) {
+    *peers = malloc(sizeof(int) * (size_t)(2 * dims + 1));
+    if (!*peers) die("out of memory");
+    for (int d = 0; d < dims; d++) MPI_Cart_shift(comm, d, 1, &(*peers)[2 * d], &(*peers)[2 * d + 1]);
+  }
+  return 2 * dims;
+}
+
+/* One part per rank of comm, or per neighbour for a neighbourhood collective. */
+static int parts_of(MPI_Comm comm, int neighbourhood, const char *call) {
+  return neighbourhood ? neighbours(comm, NULL, call) : comm_size(comm);
+}
+
 static int comm_rank(MPI_Comm c) {
   int r;
   MPI_Comm_rank(c, &r);
@@ -126,7 +154,7 @@ typedef struct Record {
   Shape sh, sh2;                     /* the datatypes of the send side and of the receive side */
   MPI_Comm comm;
   int count, count2, peer, tag, peer2, tag2, root, in_place;
-  int vform;                         /* Gatherv, Scatterv; an exclusive scan (Exscan) */
+  int vform;                         /* Gatherv, Scatterv, Neighbor_alltoallv; an exclusive scan (Exscan) */
   int started;                       /* the adjoint of its wait started the transposed communication */
   int ready;                         /* a non-blocking collective's: its wait's adjoint has run */
   void *shadow, *shadow2;            /* the send buffer's and the receive buffer's shadows */
@@ -143,6 +171,8 @@ typedef struct Record {
   int nrec;                          /* Waitall: the records it completed */
   struct Record **recs;
   int *back, *at;                    /* Allgather(v), Alltoall(v): where the adjoints come back from each rank */
+  int parts;                         /* a neighbourhood collective's: its neighbours (else one part per rank) */
+  int *peers;                        /* and their ranks (MPI_PROC_NULL at a non-periodic edge) */
   const char *call;                  /* a collective's, for messages */
   void (*start)(struct Record *);    /* a collective's adjoint: posts the transposed communication on adj, */
   void (*end)(struct Record *);      /* then completes it, moves the adjoints and releases the record */
@@ -189,7 +219,7 @@ static void release(Record *r) {
   shape_drop(&r->sh), shape_drop(&r->sh2);
   floats_free(&r->sent);
   free(r->tmp), free(r->tmp2), free(r->factor.v), free(r->sum.v), free(r->counts), free(r->displs), free(r->counts2),
-      free(r->displs2), free(r->recs), free(r->back), free(r->at);
+      free(r->displs2), free(r->recs), free(r->back), free(r->at), free(r->peers);
   free(r);
 }
 
@@ -1018,39 +1048,51 @@ static int fwd_scatter(const void *sb, int sn, int v, const int *scounts, const 
   return tangents_posted(t, rc, req);
 }
 
+/* Allgather(v), and with nb the neighbourhood's (MPI_Neighbor_allgather(v): one part per neighbour). */
 static int fwd_allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, const int *rcounts, const int *displs,
                          MPI_Datatype rt, MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb,
-                         const void *rl, const char *call) {
+                         const void *rl, const char *call, int nb) {
   Shape s, r;
   int rc;
-  if (rcounts)
+  if (nb)
+    rc = rcounts ? MPI_Neighbor_allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm)
+                 : MPI_Neighbor_allgather(sb, sn, st, rb, rn, rt, comm);
+  else if (rcounts)
     rc = req ? MPI_Iallgatherv(sb, sn, st, rb, rcounts, displs, rt, comm, req)
              : MPI_Allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm);
   else rc = req ? MPI_Iallgather(sb, sn, st, rb, rn, rt, comm, req) : MPI_Allgather(sb, sn, st, rb, rn, rt, comm);
   if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
-  int size = comm_size(comm), ext = rcounts ? v_extent(rcounts, displs, size) : rn * size;
+  int size = parts_of(comm, nb, call), ext = rcounts ? v_extent(rcounts, displs, size) : rn * size;
   Record *t = tangents(call);
   void *dsend = shadow_of(sb, dsb, &s, sn, &t->tmp), *drecv = shadow_of(rb, drb, &r, ext, &t->tmp2);
-  if (rcounts) MPI_Iallgatherv(dsend, sn, st, drecv, rcounts, displs, rt, comm, &t->adj);
+  if (nb && rcounts) MPI_Neighbor_allgatherv(dsend, sn, st, drecv, rcounts, displs, rt, comm); /* neighbours() */
+  else if (nb) MPI_Neighbor_allgather(dsend, sn, st, drecv, rn, rt, comm);
+  else if (rcounts) MPI_Iallgatherv(dsend, sn, st, drecv, rcounts, displs, rt, comm, &t->adj);
   else MPI_Iallgather(dsend, sn, st, drecv, rn, rt, comm, &t->adj);
   return tangents_posted(t, rc, req);
 }
 
+/* Alltoall(v), and with nb the neighbourhood's (MPI_Neighbor_alltoall(v)). */
 static int fwd_alltoall(const void *sb, int sn, const int *scounts, const int *sdispls, MPI_Datatype st, void *rb, int rn,
                         const int *rcounts, const int *rdispls, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req, void *dsb,
-                        const void *sl, void *drb, const void *rl, const char *call) {
+                        const void *sl, void *drb, const void *rl, const char *call, int nb) {
   Shape s, r;
   int rc;
-  if (rcounts)
+  if (nb)
+    rc = rcounts ? MPI_Neighbor_alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm)
+                 : MPI_Neighbor_alltoall(sb, sn, st, rb, rn, rt, comm);
+  else if (rcounts)
     rc = req ? MPI_Ialltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm, req)
              : MPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
   else rc = req ? MPI_Ialltoall(sb, sn, st, rb, rn, rt, comm, req) : MPI_Alltoall(sb, sn, st, rb, rn, rt, comm);
   if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
-  int size = comm_size(comm), sext = sb == MPI_IN_PLACE ? 0 : scounts ? v_extent(scounts, sdispls, size) : sn * size;
+  int size = parts_of(comm, nb, call), sext = sb == MPI_IN_PLACE ? 0 : scounts ? v_extent(scounts, sdispls, size) : sn * size;
   int rext = rcounts ? v_extent(rcounts, rdispls, size) : rn * size;
   Record *t = tangents(call);
   void *dsend = shadow_of(sb, dsb, &s, sext, &t->tmp), *drecv = shadow_of(rb, drb, &r, rext, &t->tmp2);
-  if (rcounts) MPI_Ialltoallv(dsend, scounts, sdispls, st, drecv, rcounts, rdispls, rt, comm, &t->adj);
+  if (nb && rcounts) MPI_Neighbor_alltoallv(dsend, scounts, sdispls, st, drecv, rcounts, rdispls, rt, comm); /* neighbours() */
+  else if (nb) MPI_Neighbor_alltoall(dsend, sn, st, drecv, rn, rt, comm);
+  else if (rcounts) MPI_Ialltoallv(dsend, scounts, sdispls, st, drecv, rcounts, rdispls, rt, comm, &t->adj);
   else MPI_Ialltoall(dsend, sn, st, drecv, rn, rt, comm, &t->adj);
   return tangents_posted(t, rc, req);
 }
@@ -1101,46 +1143,69 @@ int __parad_mpi_fwd_MPI_Iscatterv(const void *sb, const int *scounts, const int 
 
 int __parad_mpi_fwd_MPI_Allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
                                   MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
-  return fwd_allgather(sb, sn, st, rb, rn, NULL, NULL, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Allgather");
+  return fwd_allgather(sb, sn, st, rb, rn, NULL, NULL, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Allgather", 0);
 }
 
 int __parad_mpi_fwd_MPI_Iallgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
                                    MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
-  return fwd_allgather(sb, sn, st, rb, rn, NULL, NULL, rt, comm, req, dsb, sl, drb, rl, "MPI_Iallgather");
+  return fwd_allgather(sb, sn, st, rb, rn, NULL, NULL, rt, comm, req, dsb, sl, drb, rl, "MPI_Iallgather", 0);
 }
 
 int __parad_mpi_fwd_MPI_Allgatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rcounts,
                                    const int *displs, MPI_Datatype rt, MPI_Comm comm, void *dsb, const void *sl, void *drb,
                                    const void *rl) {
-  return fwd_allgather(sb, sn, st, rb, 0, rcounts, displs, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Allgatherv");
+  return fwd_allgather(sb, sn, st, rb, 0, rcounts, displs, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Allgatherv", 0);
 }
 
 int __parad_mpi_fwd_MPI_Iallgatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rcounts,
                                     const int *displs, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req, void *dsb,
                                     const void *sl, void *drb, const void *rl) {
-  return fwd_allgather(sb, sn, st, rb, 0, rcounts, displs, rt, comm, req, dsb, sl, drb, rl, "MPI_Iallgatherv");
+  return fwd_allgather(sb, sn, st, rb, 0, rcounts, displs, rt, comm, req, dsb, sl, drb, rl, "MPI_Iallgatherv", 0);
 }
 
 int __parad_mpi_fwd_MPI_Alltoall(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
                                  MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
-  return fwd_alltoall(sb, sn, NULL, NULL, st, rb, rn, NULL, NULL, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Alltoall");
+  return fwd_alltoall(sb, sn, NULL, NULL, st, rb, rn, NULL, NULL, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Alltoall", 0);
 }
 
 int __parad_mpi_fwd_MPI_Ialltoall(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
                                   MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
-  return fwd_alltoall(sb, sn, NULL, NULL, st, rb, rn, NULL, NULL, rt, comm, req, dsb, sl, drb, rl, "MPI_Ialltoall");
+  return fwd_alltoall(sb, sn, NULL, NULL, st, rb, rn, NULL, NULL, rt, comm, req, dsb, sl, drb, rl, "MPI_Ialltoall", 0);
 }
 
 int __parad_mpi_fwd_MPI_Alltoallv(const void *sb, const int *scounts, const int *sdispls, MPI_Datatype st, void *rb,
                                   const int *rcounts, const int *rdispls, MPI_Datatype rt, MPI_Comm comm, void *dsb,
                                   const void *sl, void *drb, const void *rl) {
-  return fwd_alltoall(sb, 0, scounts, sdispls, st, rb, 0, rcounts, rdispls, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Alltoallv");
+  return fwd_alltoall(sb, 0, scounts, sdispls, st, rb, 0, rcounts, rdispls, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Alltoallv", 0);
 }
 
 int __parad_mpi_fwd_MPI_Ialltoallv(const void *sb, const int *scounts, const int *sdispls, MPI_Datatype st, void *rb,
                                    const int *rcounts, const int *rdispls, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req,
                                    void *dsb, const void *sl, void *drb, const void *rl) {
-  return fwd_alltoall(sb, 0, scounts, sdispls, st, rb, 0, rcounts, rdispls, rt, comm, req, dsb, sl, drb, rl, "MPI_Ialltoallv");
+  return fwd_alltoall(sb, 0, scounts, sdispls, st, rb, 0, rcounts, rdispls, rt, comm, req, dsb, sl, drb, rl, "MPI_Ialltoallv", 0);
+}
+
+int __parad_mpi_fwd_MPI_Neighbor_allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
+                                           MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
+  return fwd_allgather(sb, sn, st, rb, rn, NULL, NULL, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Neighbor_allgather", 1);
+}
+
+int __parad_mpi_fwd_MPI_Neighbor_allgatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rcounts,
+                                            const int *displs, MPI_Datatype rt, MPI_Comm comm, void *dsb, const void *sl,
+                                            void *drb, const void *rl) {
+  return fwd_allgather(sb, sn, st, rb, 0, rcounts, displs, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Neighbor_allgatherv", 1);
+}
+
+int __parad_mpi_fwd_MPI_Neighbor_alltoall(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
+                                          MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
+  return fwd_alltoall(sb, sn, NULL, NULL, st, rb, rn, NULL, NULL, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Neighbor_alltoall", 1);
+}
+
+int __parad_mpi_fwd_MPI_Neighbor_alltoallv(const void *sb, const int *scounts, const int *sdispls, MPI_Datatype st,
+                                           void *rb, const int *rcounts, const int *rdispls, MPI_Datatype rt, MPI_Comm comm,
+                                           void *dsb, const void *sl, void *drb, const void *rl) {
+  return fwd_alltoall(sb, 0, scounts, sdispls, st, rb, 0, rcounts, rdispls, rt, comm, NULL, dsb, sl, drb, rl,
+                      "MPI_Neighbor_alltoallv", 1);
 }
 
 /* MPI_Pack and MPI_Unpack copy between typed memory and packed bytes: the shadows are packed and unpacked
@@ -2064,25 +2129,32 @@ static void scatter_end(Record *r) {
  * added into the send buffer's adjoint: of its one part for Allgather (every rank's return summed), of
  * its part s for Alltoall. In place the send side is the receive buffer, whose adjoint is reset first. */
 static void exchange_start(Record *r, int gather) {
-  int size = comm_size(r->comm), rank = comm_rank(r->comm), each = r->in_place ? r->counts[rank] : r->count;
+  int size = r->parts ? r->parts : comm_size(r->comm), rank = comm_rank(r->comm), each = r->in_place ? r->counts[rank] : r->count;
   const Shape *in = r->in_place ? &r->sh2 : &r->sh;
   const int *scounts = r->in_place ? r->counts : r->counts2, *sdispls = r->in_place ? r->displs : r->displs2;
   r->back = alloc(sizeof(int) * (size_t)size), r->at = alloc(sizeof(int) * (size_t)size);
   for (int k = 0; k < size; k++) r->back[k] = gather ? each : scounts[k], r->at[k] = gather ? k * each : sdispls[k];
   Temp g = temp(in, v_extent(r->back, r->at, size));
   r->tmp2 = g.block, r->value = g.origin;
-  MPI_Ialltoallv(or_zeros(r->shadow2, &r->sh2, v_extent(r->counts, r->displs, size), &r->tmp), r->counts, r->displs,
-                 r->sh2.type, g.origin, r->back, r->at, in->type, r->comm, &r->adj);
+  void *adjoints = or_zeros(r->shadow2, &r->sh2, v_extent(r->counts, r->displs, size), &r->tmp);
+  if (r->parts && !gather && !r->vform) /* the neighbourhood is its own transpose, in the program's form (neighbours) */
+    MPI_Neighbor_alltoall(adjoints, r->count2, r->sh2.type, g.origin, r->count, in->type, r->comm);
+  else if (r->parts)
+    MPI_Neighbor_alltoallv(adjoints, r->counts, r->displs, r->sh2.type, g.origin, r->back, r->at, in->type, r->comm);
+  else MPI_Ialltoallv(adjoints, r->counts, r->displs, r->sh2.type, g.origin, r->back, r->at, in->type, r->comm, &r->adj);
 }
 
 static void exchange_end(Record *r, int gather) {
-  int size = comm_size(r->comm), rank = comm_rank(r->comm);
+  int size = r->parts ? r->parts : comm_size(r->comm), rank = comm_rank(r->comm);
   const Shape *in = r->in_place ? &r->sh2 : &r->sh;
   const int *sdispls = r->in_place ? r->displs : r->displs2;
   char *into = r->in_place ? r->shadow2 : r->shadow;
   finish(&r->adj, NULL, r->call, -1);
-  for (int k = 0; k < size; k++) clear(&r->sh2, r->shadow2, r->displs[k], r->counts[k], r->call);
+  /* no part came from or went to a neighbour beyond a non-periodic edge (MPI_PROC_NULL): its adjoint stays */
+  for (int k = 0; k < size; k++)
+    if (!r->peers || r->peers[k] != MPI_PROC_NULL) clear(&r->sh2, r->shadow2, r->displs[k], r->counts[k], r->call);
   for (int k = 0; k < size && into; k++) {
+    if (r->peers && r->peers[k] == MPI_PROC_NULL) continue;
     int part = !gather ? sdispls[k] : r->in_place ? r->displs[rank] : 0;
     add_floats(in, into + shape_offset(in, part), (char *)r->value + shape_offset(in, r->at[k]), r->back[k], r->call);
   }
@@ -2094,9 +2166,8 @@ static void allgather_end(Record *r) { exchange_end(r, 1); }
 static void alltoall_start(Record *r) { exchange_start(r, 0); }
 static void alltoall_end(Record *r) { exchange_end(r, 0); }
 
-/* Every rank's count elements from each rank (Allgather, Alltoall: the v-forms' counts, uniform). */
-static void uniform(int **counts, int **displs, int count, MPI_Comm comm) {
-  int size = comm_size(comm);
+/* Every rank's count elements from each of size parts (Allgather, Alltoall: the v-forms' counts, uniform). */
+static void uniform(int **counts, int **displs, int count, int size) {
   *counts = alloc(sizeof(int) * (size_t)size), *displs = alloc(sizeof(int) * (size_t)size);
   for (int k = 0; k < size; k++) (*counts)[k] = count, (*displs)[k] = k * count;
 }
@@ -2132,39 +2203,55 @@ static Record *aug_scatter(const void *sb, int sn, int v, const int *scounts, co
 /* The v-forms keep their counts and displacements on every rank: the receive side's in counts/displs,
  * the send side's (Alltoallv, not in place) in counts2/displs2. Allgatherv's send side is one part of
  * count elements; in place, this rank's part of the receive buffer. The uniform forms get uniform ones. */
+/* A neighbourhood collective's record: its parts, its neighbours' ranks for the edges, whether the program
+ * called the v-form (vform). */
+static void neighbourhood(Record *r, int nb, int v, const char *call) {
+  if (nb) r->parts = neighbours(r->comm, &r->peers, call), r->vform = v;
+}
+
+/* With nb, the neighbourhood's (MPI_Neighbor_allgather(v), blocking). */
 static Record *aug_allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, const int *rcounts,
                              const int *displs, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req, void *dsb,
-                             const void *sl, void *drb, const void *rl, const char *call) {
+                             const void *sl, void *drb, const void *rl, const char *call, int nb) {
   Shape s, rs;
-  int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, call), size = comm_size(comm);
-  if (rcounts)
+  int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, call), size = parts_of(comm, nb, call);
+  if (nb)
+    rcounts ? MPI_Neighbor_allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm)
+            : MPI_Neighbor_allgather(sb, sn, st, rb, rn, rt, comm);
+  else if (rcounts)
     req ? MPI_Iallgatherv(sb, sn, st, rb, rcounts, displs, rt, comm, req)
         : MPI_Allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm);
   else req ? MPI_Iallgather(sb, sn, st, rb, rn, rt, comm, req) : MPI_Allgather(sb, sn, st, rb, rn, rt, comm);
   if (!carries) return NULL;
   Record *r = gs_record(&s, &rs, sn, rn, 0, NULL, NULL, -1, comm, dsb, drb, sb == MPI_IN_PLACE);
+  neighbourhood(r, nb, rcounts != NULL, call);
   if (rcounts) r->counts = copy_ints(rcounts, size), r->displs = copy_ints(displs, size);
-  else uniform(&r->counts, &r->displs, rn, comm);
+  else uniform(&r->counts, &r->displs, rn, size);
   return collective(r, call, allgather_start, allgather_end, req);
 }
 
+/* With nb, the neighbourhood's (MPI_Neighbor_alltoall(v), blocking). */
 static Record *aug_alltoall(const void *sb, int sn, const int *scounts, const int *sdispls, MPI_Datatype st, void *rb,
                             int rn, const int *rcounts, const int *rdispls, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req,
-                            void *dsb, const void *sl, void *drb, const void *rl, const char *call) {
+                            void *dsb, const void *sl, void *drb, const void *rl, const char *call, int nb) {
   Shape s, rs;
-  int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, call), size = comm_size(comm);
-  if (rcounts)
+  int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, call), size = parts_of(comm, nb, call);
+  if (nb)
+    rcounts ? MPI_Neighbor_alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm)
+            : MPI_Neighbor_alltoall(sb, sn, st, rb, rn, rt, comm);
+  else if (rcounts)
     req ? MPI_Ialltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm, req)
         : MPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
   else req ? MPI_Ialltoall(sb, sn, st, rb, rn, rt, comm, req) : MPI_Alltoall(sb, sn, st, rb, rn, rt, comm);
   if (!carries) return NULL;
   Record *r = gs_record(&s, &rs, sn, rn, 0, NULL, NULL, -1, comm, dsb, drb, sb == MPI_IN_PLACE);
+  neighbourhood(r, nb, rcounts != NULL, call);
   if (rcounts) {
     r->counts = copy_ints(rcounts, size), r->displs = copy_ints(rdispls, size);
     if (!r->in_place) r->counts2 = copy_ints(scounts, size), r->displs2 = copy_ints(sdispls, size);
   } else {
-    uniform(&r->counts, &r->displs, rn, comm);
-    if (!r->in_place) uniform(&r->counts2, &r->displs2, sn, comm);
+    uniform(&r->counts, &r->displs, rn, size);
+    if (!r->in_place) uniform(&r->counts2, &r->displs2, sn, size);
   }
   return collective(r, call, alltoall_start, alltoall_end, req);
 }
@@ -2215,46 +2302,69 @@ Record *__parad_mpi_aug_MPI_Iscatterv(const void *sb, const int *scounts, const 
 
 Record *__parad_mpi_aug_MPI_Allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
                                       MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
-  return aug_allgather(sb, sn, st, rb, rn, NULL, NULL, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Allgather");
+  return aug_allgather(sb, sn, st, rb, rn, NULL, NULL, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Allgather", 0);
 }
 
 Record *__parad_mpi_aug_MPI_Iallgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
                                        MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
-  return aug_allgather(sb, sn, st, rb, rn, NULL, NULL, rt, comm, req, dsb, sl, drb, rl, "MPI_Iallgather");
+  return aug_allgather(sb, sn, st, rb, rn, NULL, NULL, rt, comm, req, dsb, sl, drb, rl, "MPI_Iallgather", 0);
 }
 
 Record *__parad_mpi_aug_MPI_Allgatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rcounts,
                                        const int *displs, MPI_Datatype rt, MPI_Comm comm, void *dsb, const void *sl,
                                        void *drb, const void *rl) {
-  return aug_allgather(sb, sn, st, rb, 0, rcounts, displs, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Allgatherv");
+  return aug_allgather(sb, sn, st, rb, 0, rcounts, displs, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Allgatherv", 0);
 }
 
 Record *__parad_mpi_aug_MPI_Iallgatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rcounts,
                                         const int *displs, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req, void *dsb,
                                         const void *sl, void *drb, const void *rl) {
-  return aug_allgather(sb, sn, st, rb, 0, rcounts, displs, rt, comm, req, dsb, sl, drb, rl, "MPI_Iallgatherv");
+  return aug_allgather(sb, sn, st, rb, 0, rcounts, displs, rt, comm, req, dsb, sl, drb, rl, "MPI_Iallgatherv", 0);
 }
 
 Record *__parad_mpi_aug_MPI_Alltoall(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
                                      MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
-  return aug_alltoall(sb, sn, NULL, NULL, st, rb, rn, NULL, NULL, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Alltoall");
+  return aug_alltoall(sb, sn, NULL, NULL, st, rb, rn, NULL, NULL, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Alltoall", 0);
 }
 
 Record *__parad_mpi_aug_MPI_Ialltoall(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
                                       MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
-  return aug_alltoall(sb, sn, NULL, NULL, st, rb, rn, NULL, NULL, rt, comm, req, dsb, sl, drb, rl, "MPI_Ialltoall");
+  return aug_alltoall(sb, sn, NULL, NULL, st, rb, rn, NULL, NULL, rt, comm, req, dsb, sl, drb, rl, "MPI_Ialltoall", 0);
 }
 
 Record *__parad_mpi_aug_MPI_Alltoallv(const void *sb, const int *scounts, const int *sdispls, MPI_Datatype st, void *rb,
                                       const int *rcounts, const int *rdispls, MPI_Datatype rt, MPI_Comm comm, void *dsb,
                                       const void *sl, void *drb, const void *rl) {
-  return aug_alltoall(sb, 0, scounts, sdispls, st, rb, 0, rcounts, rdispls, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Alltoallv");
+  return aug_alltoall(sb, 0, scounts, sdispls, st, rb, 0, rcounts, rdispls, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Alltoallv", 0);
 }
 
 Record *__parad_mpi_aug_MPI_Ialltoallv(const void *sb, const int *scounts, const int *sdispls, MPI_Datatype st, void *rb,
                                        const int *rcounts, const int *rdispls, MPI_Datatype rt, MPI_Comm comm,
                                        MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
-  return aug_alltoall(sb, 0, scounts, sdispls, st, rb, 0, rcounts, rdispls, rt, comm, req, dsb, sl, drb, rl, "MPI_Ialltoallv");
+  return aug_alltoall(sb, 0, scounts, sdispls, st, rb, 0, rcounts, rdispls, rt, comm, req, dsb, sl, drb, rl, "MPI_Ialltoallv", 0);
+}
+
+Record *__parad_mpi_aug_MPI_Neighbor_allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
+                                               MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
+  return aug_allgather(sb, sn, st, rb, rn, NULL, NULL, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Neighbor_allgather", 1);
+}
+
+Record *__parad_mpi_aug_MPI_Neighbor_allgatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rcounts,
+                                                const int *displs, MPI_Datatype rt, MPI_Comm comm, void *dsb,
+                                                const void *sl, void *drb, const void *rl) {
+  return aug_allgather(sb, sn, st, rb, 0, rcounts, displs, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Neighbor_allgatherv", 1);
+}
+
+Record *__parad_mpi_aug_MPI_Neighbor_alltoall(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
+                                              MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
+  return aug_alltoall(sb, sn, NULL, NULL, st, rb, rn, NULL, NULL, rt, comm, NULL, dsb, sl, drb, rl, "MPI_Neighbor_alltoall", 1);
+}
+
+Record *__parad_mpi_aug_MPI_Neighbor_alltoallv(const void *sb, const int *scounts, const int *sdispls, MPI_Datatype st,
+                                               void *rb, const int *rcounts, const int *rdispls, MPI_Datatype rt,
+                                               MPI_Comm comm, void *dsb, const void *sl, void *drb, const void *rl) {
+  return aug_alltoall(sb, 0, scounts, sdispls, st, rb, 0, rcounts, rdispls, rt, comm, NULL, dsb, sl, drb, rl,
+                      "MPI_Neighbor_alltoallv", 1);
 }
 
 void __parad_mpi_rev_MPI_Gather(Record *r) { adjoint_now(r); }
@@ -2265,6 +2375,10 @@ void __parad_mpi_rev_MPI_Allgather(Record *r) { adjoint_now(r); }
 void __parad_mpi_rev_MPI_Allgatherv(Record *r) { adjoint_now(r); }
 void __parad_mpi_rev_MPI_Alltoall(Record *r) { adjoint_now(r); }
 void __parad_mpi_rev_MPI_Alltoallv(Record *r) { adjoint_now(r); }
+void __parad_mpi_rev_MPI_Neighbor_allgather(Record *r) { adjoint_now(r); }
+void __parad_mpi_rev_MPI_Neighbor_allgatherv(Record *r) { adjoint_now(r); }
+void __parad_mpi_rev_MPI_Neighbor_alltoall(Record *r) { adjoint_now(r); }
+void __parad_mpi_rev_MPI_Neighbor_alltoallv(Record *r) { adjoint_now(r); }
 void __parad_mpi_rev_MPI_Ibcast(Record *r) { adjoint_end(r); }
 void __parad_mpi_rev_MPI_Igather(Record *r) { adjoint_end(r); }
 void __parad_mpi_rev_MPI_Igatherv(Record *r) { adjoint_end(r); }
