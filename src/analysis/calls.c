@@ -280,3 +280,13 @@ LLVMValueRef call_site_argument(LLVMValueRef user, LLVMValueRef fn, unsigned ind
   }
   return k < n ? LLVMGetArgOperand(user, k) : NULL;
 }
+
+bool call_variadic_takes_values_only(LLVMValueRef call) {
+  if (!LLVMIsFunctionVarArg(LLVMGetCalledFunctionType(call)) || ir_carries_derivative(LLVMTypeOf(call))) return false;
+  for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++) {
+    LLVMValueRef a = LLVMGetArgOperand(call, i);
+    if (ir_is_ptr(LLVMTypeOf(a)) && !LLVMIsAConstant(a)) return false;
+    if (!ir_is_ptr(LLVMTypeOf(a)) && !ir_is_int(LLVMTypeOf(a)) && !ir_is_fp(LLVMTypeOf(a))) return false; /* a struct by value */
+  }
+  return true;
+}

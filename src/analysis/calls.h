@@ -40,6 +40,11 @@ const char *call_array_function(LLVMValueRef call, unsigned *array);
 /* Whether the call may write, through its pointer argument i, memory the program reads back: modf's
  * integral part, posix_memalign's slot, snprintf's text; true for any call Parad does not know. */
 bool call_writes_argument(LLVMValueRef call, unsigned i);
+/* A call to a variadic function (a logging helper) whose pointer arguments are all constants (a format
+ * string) and whose result is not a float: what it is given by value reaches no memory the program reads
+ * back but through globals (which the generators ask about), so it carries no derivative whatever floats
+ * it takes. */
+bool call_variadic_takes_values_only(LLVMValueRef call);
 /* For a CALL_FREE, the argument that is the block (free's only one; a registered deallocator's). */
 unsigned call_freed_arg(LLVMValueRef call);
 

@@ -128,7 +128,9 @@ static char *active_pattern(FwdGen *g, LLVMValueRef call) {
   bool active = strpbrk(pattern, "dr") || ad_call_reaches_active_global(call);
   if (active && !LLVMIsFunctionVarArg(LLVMGetCalledFunctionType(call))) return pattern;
   if (ad_is_reverse_sweep(ir_called_function(call))) return pattern; /* its tape is active memory */
-  if (active) {
+  /* a variadic call given floats by value only (a logging helper's: its pointers are constants) */
+  bool inert = !strchr(pattern, 'r') && !ad_call_reaches_active_global(call) && call_variadic_takes_values_only(call);
+  if (active && !inert) {
     LLVMValueRef callee = ir_called_function(call);
     fwd_error(g, call, "cannot differentiate a call to the variadic function %s%s%s with active arguments",
               callee ? "'" : "", callee ? LLVMGetValueName(callee) : "called through a pointer", callee ? "'" : "");

@@ -109,12 +109,18 @@ static PairKind kind_of_call(RevGen *g, LLVMValueRef call) {
   return kind;
 }
 
+/* A variadic call given floats by value only (a logging helper's): copied as it is. */
+static bool inert_variadic(RevGen *g, LLVMValueRef call, const char *pattern) {
+  return !strchr(pattern, 'd') && !ad_call_reaches_active_global(call) && !shadowed(g, call) &&
+         call_variadic_takes_values_only(call);
+}
+
 /* The pattern of an active call to a function of the module or through a pointer; NULL (the call copied
  * as it is, in aug) when nothing it takes or returns is active, and refused when variadic. */
 static char *active_pattern(RevGen *g, LLVMValueRef call) {
   char *pattern = call_pattern(g, call);
   if (call_is_active(g, call, pattern) && !LLVMIsFunctionVarArg(LLVMGetCalledFunctionType(call))) return pattern;
-  if (call_is_active(g, call, pattern)) {
+  if (call_is_active(g, call, pattern) && !inert_variadic(g, call, pattern)) {
     LLVMValueRef callee = ir_called_function(call);
     rev_error(g, call, "cannot differentiate a call to the variadic function %s%s%s with active arguments",
               callee ? "'" : "", callee ? LLVMGetValueName(callee) : "called through a pointer", callee ? "'" : "");
