@@ -60,6 +60,9 @@ const MathRule math_rules[] = {
     {"y1",         NULL,              1, {"x0 y0 x0 y1 x0 / -"}},
     {"fdim",       NULL,              2, {"x1 x0 olt 1 0 sel", "x1 x0 olt -1 0 sel"}},
     {"logb",       NULL,              1, {"0"}},
+    /* the neighbouring float: a step of one ulp, constant where it is differentiable */
+    {"nextafter",  NULL,              2, {"1", "0"}},
+    {"nexttoward", NULL,              2, {"1", "0"}},
     {"fabs",       "llvm.fabs",       1, {"1 x0 copysign"}},
     {"copysign",   "llvm.copysign",   2, {"1 x0 copysign 1 x1 copysign *", "0"}},
     /* r = x - n y with n an integer (fmod: x/y rounded towards zero, remainder and remquo: to nearest,

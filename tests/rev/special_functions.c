@@ -4,7 +4,8 @@
 // reflection, psi(30) by the series past its shift; 1e-5 for float), against central differences (h = 1e-6,
 // 1e-7) at arguments on both sides of the shift and the reflection, in a sum over an array in both modes and
 // vector forward mode. The Bessel functions j0, j1, y0, y1 (J0' = -J1, J1' = J0 - J1/x, 1/2 at 0; alike for Y),
-// fdim and logb against those identities (1e-13) and central differences (1e-7). Each was refused before
+// fdim, logb and nextafter (its partials 1 and 0) against those identities (1e-13) and central differences
+// (1e-7). Each was refused before
 // ("cannot differentiate a call to 'lgamma', which no file of the program compiled by parad-cc defines").
 // RUN: %parad-cc %cflags %s -o %t && %t
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 && %t0
@@ -29,7 +30,7 @@ static double bj0(double x) { return j0(x); }
 static double bj1(double x) { return j1(x); }
 static double by0(double x) { return y0(x); }
 static double by1(double x) { return y1(x); }
-static double dim(double x) { return fdim(x, 0.6) + fdim(0.6, x) * 2 + logb(x) * x; }
+static double dim(double x) { return fdim(x, 0.6) + fdim(0.6, x) * 2 + logb(x) * x + nextafter(x * x, 0.0) * 3; }
 static double dim_ctx(void *c, double x) { (void)c; return dim(x); }
 static double bj1_ctx(void *c, double x) { (void)c; return j1(x); }
 static double by1_ctx(void *c, double x) { (void)c; return y1(x); }
