@@ -88,6 +88,22 @@ static void block(Flat *f, MPI_Datatype t, MPI_Aint at, int count) {
   for (int i = 0; i < count; i++) flatten(f, t, at + i * extent);
 }
 
+/* A subarray's elements from dimension d on, in the order of their addresses: ints is the library's
+ * description (ndims, sizes, subsizes, starts, order); `at` the byte of the element the dimensions before d
+ * chose. The fastest dimension is the last in C order, the first in Fortran order. */
+static void subarray(Flat *f, const int *ints, MPI_Datatype old, MPI_Aint at, int level) {
+  int nd = ints[0], c_order = ints[1 + 3 * nd] == MPI_ORDER_C;
+  const int *sizes = ints + 1, *subsizes = ints + 1 + nd, *starts = ints + 1 + 2 * nd;
+  int d = c_order ? level : nd - 1 - level; /* the dimension this level goes along */
+  MPI_Aint stride = extent_of(old);
+  for (int e = c_order ? d + 1 : 0; c_order ? e < nd : e < d; e++) stride *= sizes[e];
+  if (level == nd - 1) {
+    block(f, old, at + starts[d] * stride, subsizes[d]);
+    return;
+  }
+  for (int k = 0; k < subsizes[d]; k++) subarray(f, ints, old, at + (MPI_Aint)(starts[d] + k) * stride, level + 1);
+}
+
 /* Appends one element of t placed at byte `at`, from the library's description of how t was built. */
 static void flatten(Flat *f, MPI_Datatype t, MPI_Aint at) {
   int ni, na, nd, c;
@@ -129,7 +145,8 @@ static void flatten(Flat *f, MPI_Datatype t, MPI_Aint at) {
   case MPI_COMBINER_STRUCT:
     for (int i = 0; i < n; i++) block(f, types[i], at + aints[i], ints[1 + i]);
     break;
-  default: { /* subarray, darray, ...: data Parad does not look into */
+  case MPI_COMBINER_SUBARRAY: subarray(f, ints, types[0], at, 0); break;
+  default: { /* darray, ...: data Parad does not look into */
     int size;
     MPI_Type_size(t, &size);
     push_entry(f, at, size, E_OTHER);
