@@ -323,39 +323,61 @@ static void check_collective(const Shape *s, const void *shadow, const char *cal
 
 /* ---- the local factor of MAX, MIN and PROD reductions ---- */
 
-/* For each float: 1 on the lowest rank holding the extremum (0 elsewhere), or the product of the other
- * ranks' values; none for SUM. */
-static Reals local_factor(const Reals *x, MPI_Op op, MPI_Comm comm, const char *call) {
+/* For each float: 1 on the lowest rank holding the extremum (0 elsewhere; for MAXLOC and MINLOC, the
+ * pair of value and index the result holds), or the product of the other ranks' values; none for SUM.
+ * x: the floats of the n elements of datatype t in buf. */
+static Reals local_factor(const Reals *x, MPI_Op op, MPI_Comm comm, const char *call, const void *buf, MPI_Datatype t, int n) {
   Reals f = {NULL, x->n, x->k, x->type};
   if (op == MPI_SUM) return f;
-  int size = comm_size(comm), rank = comm_rank(comm), n = (int)x->n;
+  int size = comm_size(comm), rank = comm_rank(comm);
   f.v = alloc(x->n * (size_t)x->k);
-  if (op == MPI_MAX || op == MPI_MIN) {
-    char *best = alloc(x->n * (size_t)x->k);
-    int *owner = alloc(sizeof(int) * (x->n ? x->n : 1));
-    MPI_Allreduce(x->v, best, n, x->type, op, comm);
-    for (int i = 0; i < n; i++)
-      owner[i] = (x->k == 8 ? ((double *)x->v)[i] == ((double *)best)[i] : ((float *)x->v)[i] == ((float *)best)[i]) ? rank : size;
+  if (op == MPI_MAXLOC || op == MPI_MINLOC) {
+    if (t != MPI_DOUBLE_INT && t != MPI_FLOAT_INT)
+      die("%s with MPI_MAXLOC or MPI_MINLOC is differentiated for MPI_DOUBLE_INT and MPI_FLOAT_INT", call);
+    MPI_Aint lb, extent;
+    MPI_Type_get_extent(t, &lb, &extent);
+    char *best = alloc((size_t)extent * (size_t)(n ? n : 1));
+    int *owner = alloc(sizeof(int) * (size_t)(n ? n : 1));
+    MPI_Allreduce(buf, best, n, t, op, comm);
+    for (int i = 0; i < n; i++) { /* the value, then the index after it */
+      const char *mine = (const char *)buf + i * extent, *won = best + i * extent;
+      int same = !memcmp(mine + x->k, won + x->k, sizeof(int)) &&
+                 (x->k == 8 ? *(const double *)mine == *(const double *)won : *(const float *)mine == *(const float *)won);
+      owner[i] = same ? rank : size;
+    }
     MPI_Allreduce(MPI_IN_PLACE, owner, n, MPI_INT, MPI_MIN, comm);
     for (int i = 0; i < n; i++) {
       if (x->k == 8) ((double *)f.v)[i] = owner[i] == rank;
       else ((float *)f.v)[i] = owner[i] == rank;
     }
     free(best), free(owner);
+  } else if (op == MPI_MAX || op == MPI_MIN) {
+    char *best = alloc(x->n * (size_t)x->k);
+    int *owner = alloc(sizeof(int) * (x->n ? x->n : 1));
+    MPI_Allreduce(x->v, best, (int)x->n, x->type, op, comm);
+    for (int i = 0; i < (int)x->n; i++)
+      owner[i] = (x->k == 8 ? ((double *)x->v)[i] == ((double *)best)[i] : ((float *)x->v)[i] == ((float *)best)[i]) ? rank : size;
+    MPI_Allreduce(MPI_IN_PLACE, owner, (int)x->n, MPI_INT, MPI_MIN, comm);
+    for (int i = 0; i < (int)x->n; i++) {
+      if (x->k == 8) ((double *)f.v)[i] = owner[i] == rank;
+      else ((float *)f.v)[i] = owner[i] == rank;
+    }
+    free(best), free(owner);
   } else if (op == MPI_PROD) {
+    int m = (int)x->n;
     char *all = alloc(x->n * (size_t)x->k * (size_t)size);
-    MPI_Allgather(x->v, n, x->type, all, n, x->type, comm);
-    for (int i = 0; i < n; i++) {
+    MPI_Allgather(x->v, m, x->type, all, m, x->type, comm);
+    for (int i = 0; i < m; i++) {
       double p = 1;
       for (int s = 0; s < size; s++)
-        if (s != rank) p *= x->k == 8 ? ((double *)all)[(size_t)s * n + i] : ((float *)all)[(size_t)s * n + i];
+        if (s != rank) p *= x->k == 8 ? ((double *)all)[(size_t)s * m + i] : ((float *)all)[(size_t)s * m + i];
       if (x->k == 8) ((double *)f.v)[i] = p;
       else ((float *)f.v)[i] = (float)p;
     }
     free(all);
   } else {
     free(f.v);
-    die("%s with a reduction operation Parad cannot differentiate (SUM, PROD, MAX and MIN can be)", call);
+    die("%s with a reduction operation Parad cannot differentiate (SUM, PROD, MAX, MIN, MAXLOC and MINLOC can be)", call);
   }
   return f;
 }
@@ -814,7 +836,7 @@ static int fwd_reduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op
   if (!reduces_floats(&s, dsb || drb, call)) return all ? MPI_Allreduce(sb, rb, n, t, op, comm) : MPI_Reduce(sb, rb, n, t, op, root, comm);
   Floats f = floats_of(&s, 0, n, call);
   Reals x = reals_get(in_place ? rb : sb, &f), dx = reals_get(in_place ? drb : dsb, &f);
-  Reals factor = local_factor(&x, op, comm, call), dy = reals_get(NULL, &f);
+  Reals factor = local_factor(&x, op, comm, call, in_place ? rb : sb, t, n), dy = reals_get(NULL, &f);
   int rc = all ? MPI_Allreduce(sb, rb, n, t, op, comm) : MPI_Reduce(sb, rb, n, t, op, root, comm);
   scale(&dx, &factor);
   if (all) MPI_Allreduce(dx.v, dy.v, (int)dx.n, dx.type, MPI_SUM, comm);
@@ -1985,7 +2007,7 @@ static Record *aug_reduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_O
     r->in_place = sb == MPI_IN_PLACE;
     r->shadow = dsb, r->shadow2 = drb, r->count = n, r->root = root, r->comm = comm;
     Reals x = reals_get(r->in_place ? rb : sb, &f); /* before rb changes */
-    r->factor = local_factor(&x, op, comm, call);
+    r->factor = local_factor(&x, op, comm, call, r->in_place ? rb : sb, t, n);
     free(x.v);
     floats_free(&f);
   }

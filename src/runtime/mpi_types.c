@@ -50,7 +50,7 @@ static int named_kind(MPI_Datatype t) {
     if (t == bytes[i]) return E_BYTES;
   for (size_t i = 0; i < sizeof integers / sizeof integers[0]; i++)
     if (t == integers[i]) return E_INT;
-  return E_OTHER; /* long double, complex, pairs for MAXLOC, ... */
+  return E_OTHER; /* long double, complex, the other pairs for MAXLOC, ... */
 }
 
 static int combiner(MPI_Datatype t) {
@@ -108,6 +108,13 @@ static void subarray(Flat *f, const int *ints, MPI_Datatype old, MPI_Aint at, in
 static void flatten(Flat *f, MPI_Datatype t, MPI_Aint at) {
   int ni, na, nd, c;
   MPI_Type_get_envelope(t, &ni, &na, &nd, &c);
+  if (t == MPI_DOUBLE_INT || t == MPI_FLOAT_INT) { /* MAXLOC's and MINLOC's pairs: a value, then an int */
+    int k = t == MPI_DOUBLE_INT ? 8 : 4;
+    push_entry(f, at, k, k == 8 ? E_F64 : E_F32);
+    push_entry(f, at + k, sizeof(int), E_INT);
+    f->elements += 2;
+    return;
+  }
   if (c == MPI_COMBINER_NAMED) {
     int size, kind = named_kind(t);
     MPI_Type_size(t, &size);
