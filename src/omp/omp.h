@@ -49,8 +49,8 @@ bool omp_copyprivate_reversible(const ValueList *elems, const bool *shadowed, co
  * floats of `mine` into `theirs` (atomically: the team's other threads add at once) and resets them. */
 LLVMValueRef omp_copyprivate_adjoint(LLVMModuleRef m, const ValueList *elems, const bool *shadowed);
 
-/* The refusal of OMP_UNSUPPORTED (with the entry point's name). */
-/* For OMP_UNSUPPORTED: what the construct is and that it is not supported, for the refusal. */
+/* The refusal of OMP_UNSUPPORTED: the entry point's name, and what the construct is and that it is not
+ * supported (omp_unsupported_reason). */
 const char *omp_unsupported_reason(LLVMValueRef call);
 #define OMP_UNSUPPORTED_MESSAGE "cannot differentiate this OpenMP construct (%s): %s"
 

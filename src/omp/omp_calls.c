@@ -209,20 +209,24 @@ static bool picks_one_thread(LLVMValueRef cond, bool *chosen_if_true) {
   return !strcmp(name, "__kmpc_single") || !strcmp(name, "__kmpc_master") || !strcmp(name, "__kmpc_masked");
 }
 
-static bool ends_one_thread_block(LLVMValueRef inst) {
-  if (!ir_is_call(inst)) return false;
-  const char *name = ir_called_name(inst);
-  return !strcmp(name, "__kmpc_end_single") || !strcmp(name, "__kmpc_end_master") || !strcmp(name, "__kmpc_end_masked");
+/* Whether a block's instructions before `before` (all of them: NULL) end a single or master block. */
+static bool ends_one_thread_block(LLVMBasicBlockRef bb, LLVMValueRef before) {
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && i != before; i = LLVMGetNextInstruction(i)) {
+    const char *name = ir_is_call(i) ? ir_called_name(i) : "";
+    if (!strcmp(name, "__kmpc_end_single") || !strcmp(name, "__kmpc_end_master") || !strcmp(name, "__kmpc_end_masked"))
+      return true;
+  }
+  return false;
 }
 
 bool omp_in_one_thread_block(LLVMValueRef inst) {
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(inst);
-  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && i != inst; i = LLVMGetNextInstruction(i))
-    if (ends_one_thread_block(i)) return false;
+  if (ends_one_thread_block(bb, inst)) return false;
   Cfg cfg;
   cfg_build(LLVMGetBasicBlockParent(bb), &cfg);
-  bool found = false;
-  for (int at = cfg_index(&cfg, bb); at > 0 && !found;) {
+  bool found = false, ended = false;
+  /* up the dominators: no block on the way may end the block the branch found begins */
+  for (int at = cfg_index(&cfg, bb); at > 0 && !found && !ended;) {
     int up = cfg.idom[at];
     LLVMValueRef br = LLVMGetBasicBlockTerminator(cfg.blocks.data[up]);
     /* the block the branch takes when this thread is the one: entered from the branch only */
@@ -232,6 +236,7 @@ bool omp_in_one_thread_block(LLVMValueRef inst) {
       int t = cfg_index(&cfg, then);
       found = t >= 0 && cfg.preds[t].len == 1 && cfg_dominates(&cfg, then, bb);
     }
+    ended = !found && ends_one_thread_block(cfg.blocks.data[up], NULL);
     at = up;
   }
   cfg_free(&cfg);
