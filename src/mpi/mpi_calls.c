@@ -51,7 +51,7 @@ static const MpiCall calls[] = {
     {"MPI_Ialltoall", MPI_CALL_DATA, 0, 3, 2, 5},
     {"MPI_Iallgatherv", MPI_CALL_DATA, 0, 3, 2, 6},
     {"MPI_Ialltoallv", MPI_CALL_DATA, 0, 4, 3, 7},
-    {"MPI_Neighbor_allgather", MPI_CALL_DATA, 0, 3, 2, 5}, /* on Cartesian communicators (the runtime says so) */
+    {"MPI_Neighbor_allgather", MPI_CALL_DATA, 0, 3, 2, 5}, /* on topologies that are their own transpose (the runtime says so) */
     {"MPI_Neighbor_allgatherv", MPI_CALL_DATA, 0, 3, 2, 6},
     {"MPI_Neighbor_alltoall", MPI_CALL_DATA, 0, 3, 2, 5},
     {"MPI_Neighbor_alltoallv", MPI_CALL_DATA, 0, 4, 3, 7},

@@ -67,27 +67,50 @@ static int comm_size(MPI_Comm c) {
   return n;
 }
 
-/* A neighbourhood collective's parts: on a Cartesian communicator, two per dimension (the neighbour below,
- * then above), whose ranks go to *peers when asked. Its transpose is itself: the part sent to the neighbour
- * above arrives there as the part from the neighbour below. Where both neighbours are one rank (a periodic
- * dimension of 1 or 2 ranks) the library decides which part goes where, and its blocking and non-blocking
- * forms decide differently (at 1 rank, Open MPI and MPICH alike): the tangents and the adjoints take the
- * blocking form the program called (MPICH's v-form decides otherwise than its uniform one), whose matching
- * is its own inverse. An allgather's adjoint adds what comes back from every part: any matching does.
- * Graph topologies are refused. */
+/* A neighbourhood collective's parts and, when asked, its neighbours' ranks (*peers). On a Cartesian
+ * communicator, two per dimension (the neighbour below, then above): its transpose is itself, the part
+ * sent to the neighbour above arriving there as the part from below (MPI_PROC_NULL beyond a non-periodic
+ * edge, where nothing moves). A graph (MPI_Graph_create) has one list for both ways, and a distributed
+ * graph whose sources are its destinations, in the same order (a halo exchange's usual graph), is its own
+ * transpose too; another distributed graph would need its transposed communicator. Where one rank is two
+ * neighbours (a periodic dimension of 1 or 2 ranks) the library decides which part goes where, and its
+ * blocking and non-blocking forms decide differently (at 1 rank, Open MPI and MPICH alike): the tangents
+ * and the adjoints take the blocking form the program called (MPICH's v-form decides otherwise than its
+ * uniform one), whose matching is its own inverse. An allgather's adjoint adds what comes back from every
+ * part: any matching does. */
+static int comm_rank(MPI_Comm c);
+
 static int neighbours(MPI_Comm comm, int **peers, const char *call) {
-  int status, dims;
+  int status, n = 0, *list = NULL;
   MPI_Topo_test(comm, &status);
-  if (status != MPI_CART)
-    die("Parad differentiates %s on Cartesian communicators (MPI_Cart_create) only: its adjoint goes the other way "
-        "round the neighbourhood, which for a graph topology needs the transposed graph", call);
-  MPI_Cartdim_get(comm, &dims);
-  if (peers) {
-    *peers = malloc(sizeof(int) * (size_t)(2 * dims + 1));
-    if (!*peers) die("out of memory");
-    for (int d = 0; d < dims; d++) MPI_Cart_shift(comm, d, 1, &(*peers)[2 * d], &(*peers)[2 * d + 1]);
+  if (status == MPI_CART) {
+    int dims;
+    MPI_Cartdim_get(comm, &dims);
+    n = 2 * dims, list = alloc(sizeof(int) * (size_t)(n + 1));
+    for (int d = 0; d < dims; d++) MPI_Cart_shift(comm, d, 1, &list[2 * d], &list[2 * d + 1]);
+  } else if (status == MPI_GRAPH) {
+    MPI_Graph_neighbors_count(comm, comm_rank(comm), &n);
+    list = alloc(sizeof(int) * (size_t)(n + 1));
+    MPI_Graph_neighbors(comm, comm_rank(comm), n, list);
+  } else if (status == MPI_DIST_GRAPH) {
+    int in, out, weighted;
+    MPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted);
+    int *sources = alloc(sizeof(int) * (size_t)(in + 1)), *dests = alloc(sizeof(int) * (size_t)(out + 1));
+    int *sw = alloc(sizeof(int) * (size_t)(in + 1)), *dw = alloc(sizeof(int) * (size_t)(out + 1));
+    MPI_Dist_graph_neighbors(comm, in, sources, weighted ? sw : MPI_UNWEIGHTED, out, dests, weighted ? dw : MPI_UNWEIGHTED);
+    int same = in == out && !memcmp(sources, dests, sizeof(int) * (size_t)in);
+    free(dests), free(sw), free(dw);
+    if (!same)
+      die("Parad differentiates %s on a distributed graph whose sources are its destinations, in the same order "
+          "(a halo exchange's), and on Cartesian communicators and graphs: its adjoint goes the other way round "
+          "the neighbourhood, which for this graph needs the transposed graph", call);
+    n = in, list = sources;
+  } else {
+    die("%s on a communicator without a topology", call);
   }
-  return 2 * dims;
+  if (peers) *peers = list;
+  else free(list);
+  return n;
 }
 
 /* One part per rank of comm, or per neighbour for a neighbourhood collective. */

@@ -4,6 +4,9 @@
 //   MPI_Neighbor_alltoall:   two values of x to each of the four neighbours, a different pair each;
 //   MPI_Neighbor_allgather:  the same three values to all of them;
 //   MPI_Neighbor_alltoallv with counts 1, 1, 2, 2 and MPI_Neighbor_allgatherv, gaps between the parts.
+// And on a distributed graph whose sources are its destinations (a ring: left, then right), which is its
+// own transpose too: MPI_Neighbor_alltoall and MPI_Neighbor_allgather. (A distributed graph of other
+// shape stops the program with the reason.)
 // Every receive buffer is filled from x first (what an edge's part keeps), and J sums smooth functions of
 // the received values and x over all ranks (MPI_Allreduce). The adjoint of each call is the same call on
 // the adjoints (the neighbourhood is its own transpose), with nothing moved at an edge. Reverse mode (J's
@@ -19,7 +22,7 @@ void __parad_autodiff(void *, ...);
 void __parad_fwddiff(void *, ...);
 
 enum { N = 10, PARTS = 4 };
-static MPI_Comm grid;
+static MPI_Comm grid, ring;
 
 __attribute__((noinline)) static void f(double *x, double *J) {
   double send[2 * PARTS], recv[2 * PARTS], gathered[3 * PARTS], vsend[8], vrecv[10], vgath[12];
@@ -36,7 +39,11 @@ __attribute__((noinline)) static void f(double *x, double *J) {
   MPI_Neighbor_alltoallv(vsend, sc, sd, MPI_DOUBLE, vrecv, rc, rd, MPI_DOUBLE, grid);
   int gc[PARTS] = {2, 2, 2, 2}, gd[PARTS] = {0, 3, 6, 9};
   MPI_Neighbor_allgatherv(&x[1], 2, MPI_DOUBLE, vgath, gc, gd, MPI_DOUBLE, grid);
-  double local = 0;
+  /* a distributed graph whose sources are its destinations: a ring, left then right */
+  double out[2] = {x[0] * x[1], x[N - 1]}, in[2] = {0.3 * x[2], 0.4 * x[3]}, all[4];
+  MPI_Neighbor_alltoall(out, 1, MPI_DOUBLE, in, 1, MPI_DOUBLE, ring);
+  MPI_Neighbor_allgather(&x[6], 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, ring);
+  double local = in[0] * in[0] + 3 * in[1] * x[5] + all[0] * all[3] - all[1] * all[2];
   for (int k = 0; k < 2 * PARTS; k++) local += recv[k] * recv[k] * (1 + 0.1 * k) + recv[k] * x[k % N];
   for (int k = 0; k < 3 * PARTS; k++) local += cos(gathered[k]) * x[(k + 5) % N];
   for (int k = 0; k < 10; k++) local += vrecv[k] * x[(k + 7) % N];
@@ -51,9 +58,12 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   MPI_Dims_create(size, 2, dims);
   MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &grid);
+  int sides[2] = {(rank + size - 1) % size, (rank + 1) % size};
+  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, sides, MPI_UNWEIGHTED, 2, sides, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &ring);
   double x[N], v[N];
   for (int i = 0; i < N; i++) x[i] = 0.4 * sin(0.7 * i + rank) + 0.1 * i, v[i] = cos(0.3 * i - rank);
   MPI_CHECK_BOTH_MODES(f, objective, x, N, v, 1e-6, 1e-7);
   MPI_Comm_free(&grid);
+  MPI_Comm_free(&ring);
   return mpi_check_done();
 }
