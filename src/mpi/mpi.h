@@ -96,7 +96,7 @@ LLVMValueRef mpi_runtime_function(LLVMValueRef call, const MpiCall *c, const cha
   "Sendrecv, Sendrecv_replace, Isend, Issend, Irsend, Irecv, persistent requests and their waits and tests), " \
   "the collectives Bcast, Reduce, Allreduce, Scan, Exscan and Reduce_scatter(_block) (the last three, and the " \
   "non-blocking Ireduce, Iallreduce, Iscan and Iexscan: sums), Gather(v), Scatter(v), Allgather(v), "          \
-  "Alltoall(v), their non-blocking forms, Neighbor_allgather(v) and Neighbor_alltoall(v) (Cartesian and "      \
-  "symmetric graph topologies), and Barrier, and MPI_Pack and MPI_Unpack"
+  "Alltoall(v), Neighbor_allgather(v) and Neighbor_alltoall(v) (Cartesian and symmetric graph topologies), "  \
+  "their non-blocking forms, and Barrier, and MPI_Pack and MPI_Unpack"
 
 #endif

@@ -55,6 +55,10 @@ static const MpiCall calls[] = {
     {"MPI_Neighbor_allgatherv", MPI_CALL_DATA, 0, 3, 2, 6},
     {"MPI_Neighbor_alltoall", MPI_CALL_DATA, 0, 3, 2, 5},
     {"MPI_Neighbor_alltoallv", MPI_CALL_DATA, 0, 4, 3, 7},
+    {"MPI_Ineighbor_allgather", MPI_CALL_DATA, 0, 3, 2, 5},
+    {"MPI_Ineighbor_allgatherv", MPI_CALL_DATA, 0, 3, 2, 6},
+    {"MPI_Ineighbor_alltoall", MPI_CALL_DATA, 0, 3, 2, 5},
+    {"MPI_Ineighbor_alltoallv", MPI_CALL_DATA, 0, 4, 3, 7},
     {"MPI_Pack", MPI_CALL_DATA, 0, 3, 2, MPI_PACKED_SIDE},   /* typed data -> packed bytes */
     {"MPI_Unpack", MPI_CALL_DATA, 0, 3, MPI_PACKED_SIDE, 5}, /* packed bytes -> typed data */
     {"MPI_Wait", MPI_CALL_SYNC, -1, -1, -1, -1},

@@ -75,8 +75,8 @@ static int comm_size(MPI_Comm c) {
  * transpose too; another distributed graph would need its transposed communicator. Where one rank is two
  * neighbours (a periodic dimension of 1 or 2 ranks) the library decides which part goes where, and its
  * blocking and non-blocking forms decide differently (at 1 rank, Open MPI and MPICH alike): the tangents
- * and the adjoints take the blocking form the program called (MPICH's v-form decides otherwise than its
- * uniform one), whose matching is its own inverse. An allgather's adjoint adds what comes back from every
+ * and the adjoints take the form the program called (MPICH's v-form decides otherwise than its uniform
+ * one), whose matching is its own inverse. An allgather's adjoint adds what comes back from every
  * part: any matching does. */
 static int comm_rank(MPI_Comm c);
 
@@ -1099,7 +1099,10 @@ static int fwd_allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int 
                          const void *rl, const char *call, int nb) {
   Shape s, r;
   int rc;
-  if (nb)
+  if (nb && req)
+    rc = rcounts ? MPI_Ineighbor_allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm, req)
+                 : MPI_Ineighbor_allgather(sb, sn, st, rb, rn, rt, comm, req);
+  else if (nb)
     rc = rcounts ? MPI_Neighbor_allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm)
                  : MPI_Neighbor_allgather(sb, sn, st, rb, rn, rt, comm);
   else if (rcounts)
@@ -1110,7 +1113,10 @@ static int fwd_allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int 
   int size = parts_of(comm, nb, call), ext = rcounts ? v_extent(rcounts, displs, size) : rn * size;
   Record *t = tangents(call);
   void *dsend = shadow_of(sb, dsb, &s, sn, &t->tmp), *drecv = shadow_of(rb, drb, &r, ext, &t->tmp2);
-  if (nb && rcounts) MPI_Neighbor_allgatherv(dsend, sn, st, drecv, rcounts, displs, rt, comm); /* neighbours() */
+  /* a neighbourhood's tangents in the program's form (neighbours()) */
+  if (nb && req && rcounts) MPI_Ineighbor_allgatherv(dsend, sn, st, drecv, rcounts, displs, rt, comm, &t->adj);
+  else if (nb && req) MPI_Ineighbor_allgather(dsend, sn, st, drecv, rn, rt, comm, &t->adj);
+  else if (nb && rcounts) MPI_Neighbor_allgatherv(dsend, sn, st, drecv, rcounts, displs, rt, comm);
   else if (nb) MPI_Neighbor_allgather(dsend, sn, st, drecv, rn, rt, comm);
   else if (rcounts) MPI_Iallgatherv(dsend, sn, st, drecv, rcounts, displs, rt, comm, &t->adj);
   else MPI_Iallgather(dsend, sn, st, drecv, rn, rt, comm, &t->adj);
@@ -1123,7 +1129,10 @@ static int fwd_alltoall(const void *sb, int sn, const int *scounts, const int *s
                         const void *sl, void *drb, const void *rl, const char *call, int nb) {
   Shape s, r;
   int rc;
-  if (nb)
+  if (nb && req)
+    rc = rcounts ? MPI_Ineighbor_alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm, req)
+                 : MPI_Ineighbor_alltoall(sb, sn, st, rb, rn, rt, comm, req);
+  else if (nb)
     rc = rcounts ? MPI_Neighbor_alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm)
                  : MPI_Neighbor_alltoall(sb, sn, st, rb, rn, rt, comm);
   else if (rcounts)
@@ -1135,7 +1144,10 @@ static int fwd_alltoall(const void *sb, int sn, const int *scounts, const int *s
   int rext = rcounts ? v_extent(rcounts, rdispls, size) : rn * size;
   Record *t = tangents(call);
   void *dsend = shadow_of(sb, dsb, &s, sext, &t->tmp), *drecv = shadow_of(rb, drb, &r, rext, &t->tmp2);
-  if (nb && rcounts) MPI_Neighbor_alltoallv(dsend, scounts, sdispls, st, drecv, rcounts, rdispls, rt, comm); /* neighbours() */
+  /* a neighbourhood's tangents in the program's form (neighbours()) */
+  if (nb && req && rcounts) MPI_Ineighbor_alltoallv(dsend, scounts, sdispls, st, drecv, rcounts, rdispls, rt, comm, &t->adj);
+  else if (nb && req) MPI_Ineighbor_alltoall(dsend, sn, st, drecv, rn, rt, comm, &t->adj);
+  else if (nb && rcounts) MPI_Neighbor_alltoallv(dsend, scounts, sdispls, st, drecv, rcounts, rdispls, rt, comm);
   else if (nb) MPI_Neighbor_alltoall(dsend, sn, st, drecv, rn, rt, comm);
   else if (rcounts) MPI_Ialltoallv(dsend, scounts, sdispls, st, drecv, rcounts, rdispls, rt, comm, &t->adj);
   else MPI_Ialltoall(dsend, sn, st, drecv, rn, rt, comm, &t->adj);
@@ -1251,6 +1263,31 @@ int __parad_mpi_fwd_MPI_Neighbor_alltoallv(const void *sb, const int *scounts, c
                                            void *dsb, const void *sl, void *drb, const void *rl) {
   return fwd_alltoall(sb, 0, scounts, sdispls, st, rb, 0, rcounts, rdispls, rt, comm, NULL, dsb, sl, drb, rl,
                       "MPI_Neighbor_alltoallv", 1);
+}
+
+int __parad_mpi_fwd_MPI_Ineighbor_allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
+                                            MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb,
+                                            const void *rl) {
+  return fwd_allgather(sb, sn, st, rb, rn, NULL, NULL, rt, comm, req, dsb, sl, drb, rl, "MPI_Ineighbor_allgather", 1);
+}
+
+int __parad_mpi_fwd_MPI_Ineighbor_allgatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rcounts,
+                                             const int *displs, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req,
+                                             void *dsb, const void *sl, void *drb, const void *rl) {
+  return fwd_allgather(sb, sn, st, rb, 0, rcounts, displs, rt, comm, req, dsb, sl, drb, rl, "MPI_Ineighbor_allgatherv", 1);
+}
+
+int __parad_mpi_fwd_MPI_Ineighbor_alltoall(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
+                                           MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb,
+                                           const void *rl) {
+  return fwd_alltoall(sb, sn, NULL, NULL, st, rb, rn, NULL, NULL, rt, comm, req, dsb, sl, drb, rl, "MPI_Ineighbor_alltoall", 1);
+}
+
+int __parad_mpi_fwd_MPI_Ineighbor_alltoallv(const void *sb, const int *scounts, const int *sdispls, MPI_Datatype st,
+                                            void *rb, const int *rcounts, const int *rdispls, MPI_Datatype rt, MPI_Comm comm,
+                                            MPI_Request *req, void *dsb, const void *sl, void *drb, const void *rl) {
+  return fwd_alltoall(sb, 0, scounts, sdispls, st, rb, 0, rcounts, rdispls, rt, comm, req, dsb, sl, drb, rl,
+                      "MPI_Ineighbor_alltoallv", 1);
 }
 
 /* MPI_Pack and MPI_Unpack copy between typed memory and packed bytes: the shadows are packed and unpacked
@@ -2182,8 +2219,13 @@ static void exchange_start(Record *r, int gather) {
   Temp g = temp(in, v_extent(r->back, r->at, size));
   r->tmp2 = g.block, r->value = g.origin;
   void *adjoints = or_zeros(r->shadow2, &r->sh2, v_extent(r->counts, r->displs, size), &r->tmp);
-  if (r->parts && !gather && !r->vform) /* the neighbourhood is its own transpose, in the program's form (neighbours) */
+  int nonblocking = r->kind == REV_ICOLL; /* the neighbourhood is its own transpose, in the program's form (neighbours) */
+  if (r->parts && !gather && !r->vform && nonblocking)
+    MPI_Ineighbor_alltoall(adjoints, r->count2, r->sh2.type, g.origin, r->count, in->type, r->comm, &r->adj);
+  else if (r->parts && !gather && !r->vform)
     MPI_Neighbor_alltoall(adjoints, r->count2, r->sh2.type, g.origin, r->count, in->type, r->comm);
+  else if (r->parts && nonblocking)
+    MPI_Ineighbor_alltoallv(adjoints, r->counts, r->displs, r->sh2.type, g.origin, r->back, r->at, in->type, r->comm, &r->adj);
   else if (r->parts)
     MPI_Neighbor_alltoallv(adjoints, r->counts, r->displs, r->sh2.type, g.origin, r->back, r->at, in->type, r->comm);
   else MPI_Ialltoallv(adjoints, r->counts, r->displs, r->sh2.type, g.origin, r->back, r->at, in->type, r->comm, &r->adj);
@@ -2260,7 +2302,10 @@ static Record *aug_allgather(const void *sb, int sn, MPI_Datatype st, void *rb, 
                              const void *sl, void *drb, const void *rl, const char *call, int nb) {
   Shape s, rs;
   int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, call), size = parts_of(comm, nb, call);
-  if (nb)
+  if (nb && req)
+    rcounts ? MPI_Ineighbor_allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm, req)
+            : MPI_Ineighbor_allgather(sb, sn, st, rb, rn, rt, comm, req);
+  else if (nb)
     rcounts ? MPI_Neighbor_allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm)
             : MPI_Neighbor_allgather(sb, sn, st, rb, rn, rt, comm);
   else if (rcounts)
@@ -2281,7 +2326,10 @@ static Record *aug_alltoall(const void *sb, int sn, const int *scounts, const in
                             void *dsb, const void *sl, void *drb, const void *rl, const char *call, int nb) {
   Shape s, rs;
   int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, call), size = parts_of(comm, nb, call);
-  if (nb)
+  if (nb && req)
+    rcounts ? MPI_Ineighbor_alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm, req)
+            : MPI_Ineighbor_alltoall(sb, sn, st, rb, rn, rt, comm, req);
+  else if (nb)
     rcounts ? MPI_Neighbor_alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm)
             : MPI_Neighbor_alltoall(sb, sn, st, rb, rn, rt, comm);
   else if (rcounts)
@@ -2412,6 +2460,32 @@ Record *__parad_mpi_aug_MPI_Neighbor_alltoallv(const void *sb, const int *scount
                       "MPI_Neighbor_alltoallv", 1);
 }
 
+Record *__parad_mpi_aug_MPI_Ineighbor_allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
+                                                MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb,
+                                                const void *rl) {
+  return aug_allgather(sb, sn, st, rb, rn, NULL, NULL, rt, comm, req, dsb, sl, drb, rl, "MPI_Ineighbor_allgather", 1);
+}
+
+Record *__parad_mpi_aug_MPI_Ineighbor_allgatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rcounts,
+                                                 const int *displs, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req,
+                                                 void *dsb, const void *sl, void *drb, const void *rl) {
+  return aug_allgather(sb, sn, st, rb, 0, rcounts, displs, rt, comm, req, dsb, sl, drb, rl, "MPI_Ineighbor_allgatherv", 1);
+}
+
+Record *__parad_mpi_aug_MPI_Ineighbor_alltoall(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
+                                               MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb,
+                                               const void *rl) {
+  return aug_alltoall(sb, sn, NULL, NULL, st, rb, rn, NULL, NULL, rt, comm, req, dsb, sl, drb, rl, "MPI_Ineighbor_alltoall", 1);
+}
+
+Record *__parad_mpi_aug_MPI_Ineighbor_alltoallv(const void *sb, const int *scounts, const int *sdispls, MPI_Datatype st,
+                                                void *rb, const int *rcounts, const int *rdispls, MPI_Datatype rt,
+                                                MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb,
+                                                const void *rl) {
+  return aug_alltoall(sb, 0, scounts, sdispls, st, rb, 0, rcounts, rdispls, rt, comm, req, dsb, sl, drb, rl,
+                      "MPI_Ineighbor_alltoallv", 1);
+}
+
 void __parad_mpi_rev_MPI_Gather(Record *r) { adjoint_now(r); }
 void __parad_mpi_rev_MPI_Gatherv(Record *r) { adjoint_now(r); }
 void __parad_mpi_rev_MPI_Scatter(Record *r) { adjoint_now(r); }
@@ -2424,6 +2498,10 @@ void __parad_mpi_rev_MPI_Neighbor_allgather(Record *r) { adjoint_now(r); }
 void __parad_mpi_rev_MPI_Neighbor_allgatherv(Record *r) { adjoint_now(r); }
 void __parad_mpi_rev_MPI_Neighbor_alltoall(Record *r) { adjoint_now(r); }
 void __parad_mpi_rev_MPI_Neighbor_alltoallv(Record *r) { adjoint_now(r); }
+void __parad_mpi_rev_MPI_Ineighbor_allgather(Record *r) { adjoint_end(r); }
+void __parad_mpi_rev_MPI_Ineighbor_allgatherv(Record *r) { adjoint_end(r); }
+void __parad_mpi_rev_MPI_Ineighbor_alltoall(Record *r) { adjoint_end(r); }
+void __parad_mpi_rev_MPI_Ineighbor_alltoallv(Record *r) { adjoint_end(r); }
 void __parad_mpi_rev_MPI_Ibcast(Record *r) { adjoint_end(r); }
 void __parad_mpi_rev_MPI_Igather(Record *r) { adjoint_end(r); }
 void __parad_mpi_rev_MPI_Igatherv(Record *r) { adjoint_end(r); }

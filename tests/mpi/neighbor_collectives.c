@@ -4,6 +4,8 @@
 //   MPI_Neighbor_alltoall:   two values of x to each of the four neighbours, a different pair each;
 //   MPI_Neighbor_allgather:  the same three values to all of them;
 //   MPI_Neighbor_alltoallv with counts 1, 1, 2, 2 and MPI_Neighbor_allgatherv, gaps between the parts.
+// Then MPI_Ineighbor_alltoall and MPI_Ineighbor_allgatherv (one value from each neighbour, gaps between),
+// completed by MPI_Waitall after other work.
 // And on a distributed graph whose sources are its destinations (a ring: left, then right), which is its
 // own transpose too: MPI_Neighbor_alltoall and MPI_Neighbor_allgather. (A distributed graph of other
 // shape stops the program with the reason.)
@@ -43,7 +45,17 @@ __attribute__((noinline)) static void f(double *x, double *J) {
   double out[2] = {x[0] * x[1], x[N - 1]}, in[2] = {0.3 * x[2], 0.4 * x[3]}, all[4];
   MPI_Neighbor_alltoall(out, 1, MPI_DOUBLE, in, 1, MPI_DOUBLE, ring);
   MPI_Neighbor_allgather(&x[6], 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, ring);
-  double local = in[0] * in[0] + 3 * in[1] * x[5] + all[0] * all[3] - all[1] * all[2];
+  /* the non-blocking forms, completed together after work that does not touch their buffers */
+  double isend[2 * PARTS], irecv[2 * PARTS], igath[2 * PARTS], work = 0;
+  for (int k = 0; k < 2 * PARTS; k++) isend[k] = cos(x[k]) * x[9], irecv[k] = x[k] / 5, igath[k] = x[(k + 4) % N];
+  MPI_Request rq[2];
+  MPI_Ineighbor_alltoall(isend, 2, MPI_DOUBLE, irecv, 2, MPI_DOUBLE, grid, &rq[0]);
+  int ic[PARTS] = {1, 1, 1, 1}, id[PARTS] = {0, 2, 5, 7}; /* every neighbour sends one: gaps between */
+  MPI_Ineighbor_allgatherv(&x[3], 1, MPI_DOUBLE, igath, ic, id, MPI_DOUBLE, grid, &rq[1]);
+  for (int i = 0; i < N; i++) work += x[i] * x[i] * x[i];
+  MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+  double local = in[0] * in[0] + 3 * in[1] * x[5] + all[0] * all[3] - all[1] * all[2] + work / 10;
+  for (int k = 0; k < 2 * PARTS; k++) local += irecv[k] * irecv[k] * (k + 1) + igath[k] * x[(k + 6) % N];
   for (int k = 0; k < 2 * PARTS; k++) local += recv[k] * recv[k] * (1 + 0.1 * k) + recv[k] * x[k % N];
   for (int k = 0; k < 3 * PARTS; k++) local += cos(gathered[k]) * x[(k + 5) % N];
   for (int k = 0; k < 10; k++) local += vrecv[k] * x[(k + 7) % N];
