@@ -1093,33 +1093,50 @@ static int fwd_scatter(const void *sb, int sn, int v, const int *scounts, const 
   return tangents_posted(t, rc, req);
 }
 
+/* Allgather(v) and Alltoall(v), or with nb their neighbourhood forms: the uniform or v-form (rcounts),
+ * non-blocking on req, blocking where req is NULL. */
+static int post_allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, const int *rcounts,
+                          const int *displs, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req, int nb) {
+  if (nb && req)
+    return rcounts ? MPI_Ineighbor_allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm, req)
+                   : MPI_Ineighbor_allgather(sb, sn, st, rb, rn, rt, comm, req);
+  if (nb)
+    return rcounts ? MPI_Neighbor_allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm)
+                   : MPI_Neighbor_allgather(sb, sn, st, rb, rn, rt, comm);
+  if (req)
+    return rcounts ? MPI_Iallgatherv(sb, sn, st, rb, rcounts, displs, rt, comm, req)
+                   : MPI_Iallgather(sb, sn, st, rb, rn, rt, comm, req);
+  return rcounts ? MPI_Allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm) : MPI_Allgather(sb, sn, st, rb, rn, rt, comm);
+}
+
+static int post_alltoall(const void *sb, int sn, const int *scounts, const int *sdispls, MPI_Datatype st, void *rb,
+                         int rn, const int *rcounts, const int *rdispls, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req,
+                         int nb) {
+  if (nb && req)
+    return rcounts ? MPI_Ineighbor_alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm, req)
+                   : MPI_Ineighbor_alltoall(sb, sn, st, rb, rn, rt, comm, req);
+  if (nb)
+    return rcounts ? MPI_Neighbor_alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm)
+                   : MPI_Neighbor_alltoall(sb, sn, st, rb, rn, rt, comm);
+  if (req)
+    return rcounts ? MPI_Ialltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm, req)
+                   : MPI_Ialltoall(sb, sn, st, rb, rn, rt, comm, req);
+  return rcounts ? MPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm)
+                 : MPI_Alltoall(sb, sn, st, rb, rn, rt, comm);
+}
+
 /* Allgather(v), and with nb the neighbourhood's (MPI_Neighbor_allgather(v): one part per neighbour). */
 static int fwd_allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, const int *rcounts, const int *displs,
                          MPI_Datatype rt, MPI_Comm comm, MPI_Request *req, void *dsb, const void *sl, void *drb,
                          const void *rl, const char *call, int nb) {
   Shape s, r;
-  int rc;
-  if (nb && req)
-    rc = rcounts ? MPI_Ineighbor_allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm, req)
-                 : MPI_Ineighbor_allgather(sb, sn, st, rb, rn, rt, comm, req);
-  else if (nb)
-    rc = rcounts ? MPI_Neighbor_allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm)
-                 : MPI_Neighbor_allgather(sb, sn, st, rb, rn, rt, comm);
-  else if (rcounts)
-    rc = req ? MPI_Iallgatherv(sb, sn, st, rb, rcounts, displs, rt, comm, req)
-             : MPI_Allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm);
-  else rc = req ? MPI_Iallgather(sb, sn, st, rb, rn, rt, comm, req) : MPI_Allgather(sb, sn, st, rb, rn, rt, comm);
+  int rc = post_allgather(sb, sn, st, rb, rn, rcounts, displs, rt, comm, req, nb);
   if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
   int size = parts_of(comm, nb, call), ext = rcounts ? v_extent(rcounts, displs, size) : rn * size;
   Record *t = tangents(call);
   void *dsend = shadow_of(sb, dsb, &s, sn, &t->tmp), *drecv = shadow_of(rb, drb, &r, ext, &t->tmp2);
-  /* a neighbourhood's tangents in the program's form (neighbours()) */
-  if (nb && req && rcounts) MPI_Ineighbor_allgatherv(dsend, sn, st, drecv, rcounts, displs, rt, comm, &t->adj);
-  else if (nb && req) MPI_Ineighbor_allgather(dsend, sn, st, drecv, rn, rt, comm, &t->adj);
-  else if (nb && rcounts) MPI_Neighbor_allgatherv(dsend, sn, st, drecv, rcounts, displs, rt, comm);
-  else if (nb) MPI_Neighbor_allgather(dsend, sn, st, drecv, rn, rt, comm);
-  else if (rcounts) MPI_Iallgatherv(dsend, sn, st, drecv, rcounts, displs, rt, comm, &t->adj);
-  else MPI_Iallgather(dsend, sn, st, drecv, rn, rt, comm, &t->adj);
+  /* non-blocking on t->adj; a neighbourhood's in the program's form (neighbours()) */
+  post_allgather(dsend, sn, st, drecv, rn, rcounts, displs, rt, comm, nb && !req ? NULL : &t->adj, nb);
   return tangents_posted(t, rc, req);
 }
 
@@ -1128,29 +1145,14 @@ static int fwd_alltoall(const void *sb, int sn, const int *scounts, const int *s
                         const int *rcounts, const int *rdispls, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req, void *dsb,
                         const void *sl, void *drb, const void *rl, const char *call, int nb) {
   Shape s, r;
-  int rc;
-  if (nb && req)
-    rc = rcounts ? MPI_Ineighbor_alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm, req)
-                 : MPI_Ineighbor_alltoall(sb, sn, st, rb, rn, rt, comm, req);
-  else if (nb)
-    rc = rcounts ? MPI_Neighbor_alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm)
-                 : MPI_Neighbor_alltoall(sb, sn, st, rb, rn, rt, comm);
-  else if (rcounts)
-    rc = req ? MPI_Ialltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm, req)
-             : MPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
-  else rc = req ? MPI_Ialltoall(sb, sn, st, rb, rn, rt, comm, req) : MPI_Alltoall(sb, sn, st, rb, rn, rt, comm);
+  int rc = post_alltoall(sb, sn, scounts, sdispls, st, rb, rn, rcounts, rdispls, rt, comm, req, nb);
   if (!collective_shapes(&s, &r, sb, st, sl, rt, rl)) return rc;
   int size = parts_of(comm, nb, call), sext = sb == MPI_IN_PLACE ? 0 : scounts ? v_extent(scounts, sdispls, size) : sn * size;
   int rext = rcounts ? v_extent(rcounts, rdispls, size) : rn * size;
   Record *t = tangents(call);
   void *dsend = shadow_of(sb, dsb, &s, sext, &t->tmp), *drecv = shadow_of(rb, drb, &r, rext, &t->tmp2);
-  /* a neighbourhood's tangents in the program's form (neighbours()) */
-  if (nb && req && rcounts) MPI_Ineighbor_alltoallv(dsend, scounts, sdispls, st, drecv, rcounts, rdispls, rt, comm, &t->adj);
-  else if (nb && req) MPI_Ineighbor_alltoall(dsend, sn, st, drecv, rn, rt, comm, &t->adj);
-  else if (nb && rcounts) MPI_Neighbor_alltoallv(dsend, scounts, sdispls, st, drecv, rcounts, rdispls, rt, comm);
-  else if (nb) MPI_Neighbor_alltoall(dsend, sn, st, drecv, rn, rt, comm);
-  else if (rcounts) MPI_Ialltoallv(dsend, scounts, sdispls, st, drecv, rcounts, rdispls, rt, comm, &t->adj);
-  else MPI_Ialltoall(dsend, sn, st, drecv, rn, rt, comm, &t->adj);
+  /* non-blocking on t->adj; a neighbourhood's in the program's form (neighbours()) */
+  post_alltoall(dsend, sn, scounts, sdispls, st, drecv, rn, rcounts, rdispls, rt, comm, nb && !req ? NULL : &t->adj, nb);
   return tangents_posted(t, rc, req);
 }
 
@@ -2219,16 +2221,13 @@ static void exchange_start(Record *r, int gather) {
   Temp g = temp(in, v_extent(r->back, r->at, size));
   r->tmp2 = g.block, r->value = g.origin;
   void *adjoints = or_zeros(r->shadow2, &r->sh2, v_extent(r->counts, r->displs, size), &r->tmp);
-  int nonblocking = r->kind == REV_ICOLL; /* the neighbourhood is its own transpose, in the program's form (neighbours) */
-  if (r->parts && !gather && !r->vform && nonblocking)
-    MPI_Ineighbor_alltoall(adjoints, r->count2, r->sh2.type, g.origin, r->count, in->type, r->comm, &r->adj);
-  else if (r->parts && !gather && !r->vform)
-    MPI_Neighbor_alltoall(adjoints, r->count2, r->sh2.type, g.origin, r->count, in->type, r->comm);
-  else if (r->parts && nonblocking)
-    MPI_Ineighbor_alltoallv(adjoints, r->counts, r->displs, r->sh2.type, g.origin, r->back, r->at, in->type, r->comm, &r->adj);
-  else if (r->parts)
-    MPI_Neighbor_alltoallv(adjoints, r->counts, r->displs, r->sh2.type, g.origin, r->back, r->at, in->type, r->comm);
-  else MPI_Ialltoallv(adjoints, r->counts, r->displs, r->sh2.type, g.origin, r->back, r->at, in->type, r->comm, &r->adj);
+  /* a neighbourhood is its own transpose: the program's form, blocking or not (neighbours); the others post */
+  MPI_Request *req = r->parts && r->kind != REV_ICOLL ? NULL : &r->adj;
+  if (r->parts && !gather && !r->vform)
+    post_alltoall(adjoints, r->count2, NULL, NULL, r->sh2.type, g.origin, r->count, NULL, NULL, in->type, r->comm, req, 1);
+  else
+    post_alltoall(adjoints, 0, r->counts, r->displs, r->sh2.type, g.origin, 0, r->back, r->at, in->type, r->comm, req,
+                  r->parts != 0);
 }
 
 static void exchange_end(Record *r, int gather) {
@@ -2302,16 +2301,7 @@ static Record *aug_allgather(const void *sb, int sn, MPI_Datatype st, void *rb, 
                              const void *sl, void *drb, const void *rl, const char *call, int nb) {
   Shape s, rs;
   int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, call), size = parts_of(comm, nb, call);
-  if (nb && req)
-    rcounts ? MPI_Ineighbor_allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm, req)
-            : MPI_Ineighbor_allgather(sb, sn, st, rb, rn, rt, comm, req);
-  else if (nb)
-    rcounts ? MPI_Neighbor_allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm)
-            : MPI_Neighbor_allgather(sb, sn, st, rb, rn, rt, comm);
-  else if (rcounts)
-    req ? MPI_Iallgatherv(sb, sn, st, rb, rcounts, displs, rt, comm, req)
-        : MPI_Allgatherv(sb, sn, st, rb, rcounts, displs, rt, comm);
-  else req ? MPI_Iallgather(sb, sn, st, rb, rn, rt, comm, req) : MPI_Allgather(sb, sn, st, rb, rn, rt, comm);
+  post_allgather(sb, sn, st, rb, rn, rcounts, displs, rt, comm, req, nb);
   if (!carries) return NULL;
   Record *r = gs_record(&s, &rs, sn, rn, 0, NULL, NULL, -1, comm, dsb, drb, sb == MPI_IN_PLACE);
   neighbourhood(r, nb, rcounts != NULL, call);
@@ -2326,16 +2316,7 @@ static Record *aug_alltoall(const void *sb, int sn, const int *scounts, const in
                             void *dsb, const void *sl, void *drb, const void *rl, const char *call, int nb) {
   Shape s, rs;
   int carries = aug_shapes(&s, &rs, sb, st, sl, rt, rl, dsb, drb, call), size = parts_of(comm, nb, call);
-  if (nb && req)
-    rcounts ? MPI_Ineighbor_alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm, req)
-            : MPI_Ineighbor_alltoall(sb, sn, st, rb, rn, rt, comm, req);
-  else if (nb)
-    rcounts ? MPI_Neighbor_alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm)
-            : MPI_Neighbor_alltoall(sb, sn, st, rb, rn, rt, comm);
-  else if (rcounts)
-    req ? MPI_Ialltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm, req)
-        : MPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
-  else req ? MPI_Ialltoall(sb, sn, st, rb, rn, rt, comm, req) : MPI_Alltoall(sb, sn, st, rb, rn, rt, comm);
+  post_alltoall(sb, sn, scounts, sdispls, st, rb, rn, rcounts, rdispls, rt, comm, req, nb);
   if (!carries) return NULL;
   Record *r = gs_record(&s, &rs, sn, rn, 0, NULL, NULL, -1, comm, dsb, drb, sb == MPI_IN_PLACE);
   neighbourhood(r, nb, rcounts != NULL, call);
