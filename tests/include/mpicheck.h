@@ -16,6 +16,9 @@
  *                                              float), the value to 1e-6
  *   MPI_FLOAT_OBJECTIVE(name, f, n)             J for it: f at the double values rounded to float (the finite
  *                                              differences perturb them in double)
+ *   MPI_CHECK_MAIN(f, n, max_ranks)             main() of a test of such an f on n values per rank: x_i =
+ *                                              0.21 i - 0.3 rank + 0.15, v_i = cos(0.3 + 2 i + rank),
+ *                                              MPI_CHECK_BOTH_MODES with h = 1e-6 and tolerance 1e-7
  *   mpi_start(&argc, &argv, max_ranks)          MPI_Init, and a failure (all ranks abort) when the run has
  *                                              more ranks than the test's arrays allow; returns the rank
  *   mpi_sum(v)                                  the sum of v over the ranks
@@ -92,6 +95,16 @@ __attribute__((unused)) static void mpi_fd_gradient(mpi_objective J, void *ctx, 
     CHECK_CLOSE(tout_, mpi_sum(dot_), 1e-12);                                                           \
     CHECK_CLOSE(out_, J(NULL, x), 1e-14);                                                               \
   } while (0)
+
+#define MPI_CHECK_MAIN(f, n, max_ranks)                                                                   \
+  MPI_OBJECTIVE(f##_objective_, f)                                                                       \
+  int main(int argc, char **argv) {                                                                     \
+    int rank_ = mpi_start(&argc, &argv, max_ranks);                                                     \
+    double x_[n], v_[n];                                                                                \
+    for (int i_ = 0; i_ < (n); i_++) x_[i_] = 0.21 * i_ - 0.3 * rank_ + 0.15, v_[i_] = cos(0.3 + 2 * i_ + rank_); \
+    MPI_CHECK_BOTH_MODES(f, f##_objective_, x_, n, v_, 1e-6, 1e-7);                                     \
+    return mpi_check_done();                                                                            \
+  }
 
 #define MPI_FLOAT_OBJECTIVE(name, f, n)                                                                  \
   static double name(void *ctx, double *xd) {                                                           \

@@ -71,12 +71,4 @@ __attribute__((noinline)) static void f(const double *x, double *J) {
   MPI_Allreduce(&s, J, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
-MPI_OBJECTIVE(objective, f)
-
-int main(int argc, char **argv) {
-  int rank = mpi_start(&argc, &argv, MAXR);
-  double x[N], v[N];
-  for (int i = 0; i < N; i++) x[i] = 0.21 * i - 0.3 * rank + 0.15, v[i] = cos(0.3 + 2 * i + rank);
-  MPI_CHECK_BOTH_MODES(f, objective, x, N, v, 1e-6, 1e-7);
-  return mpi_check_done();
-}
+MPI_CHECK_MAIN(f, N, MAXR)
