@@ -12,6 +12,7 @@
 #include "ad/library.h"
 #include "ad/registered.h"
 #include "ad/body.h"
+#include "ad/global_blocks.h"
 #include "ad/global_shadows.h"
 #include "ad/checkpoint.h"
 #include "ad/checkpoint_auto.h"
@@ -120,6 +121,7 @@ static bool reaches_other_files(LLVMValueRef fn, ValueMap *seen) {
   vmap_put(seen, fn, fn);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (LLVMIsALoadInst(i) && global_block_set_elsewhere(i)) return true; /* a heap block's global */
       if (!ir_is_call_site(i)) continue;
       LLVMValueRef callee = ir_called_function(i);
       switch (call_classify(i, NULL)) {
@@ -368,10 +370,19 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
   }
   checkpoint_auto_finish(m);
   indirect_emit_table(&ad);
-  for (size_t i = 0; i < ad.tangent_entries.len; i++) ad_zero_global_shadows(m, ad.tangent_entries.data[i], SHADOW_READ);
-  for (size_t i = 0; i < ad.adjoint_entries.len; i++) ad_zero_global_shadows(m, ad.adjoint_entries.data[i], SHADOW_ADD);
+  for (size_t i = 0; i < ad.tangent_entries.len; i++) {
+    ad_zero_global_shadows(m, ad.tangent_entries.data[i], SHADOW_READ);
+    ad_enter_global_blocks(m, ad.tangent_entries.data[i], SHADOW_READ);
+    ad_leave_global_blocks(m, ad.tangent_entries.data[i], SHADOW_READ);
+  }
+  for (size_t i = 0; i < ad.adjoint_entries.len; i++) {
+    ad_zero_global_shadows(m, ad.adjoint_entries.data[i], SHADOW_ADD);
+    ad_leave_global_blocks(m, ad.adjoint_entries.data[i], SHADOW_ADD);
+  }
+  for (size_t i = 0; i < ad.adjoint_starts.len; i++) ad_enter_global_blocks(m, ad.adjoint_starts.data[i], SHADOW_ADD);
   vec_free(&ad.tangent_entries);
   vec_free(&ad.adjoint_entries);
+  vec_free(&ad.adjoint_starts);
   ad_global_shadows_end();
   ad_body_drop(&ad);
   ad_iter_lower(m);

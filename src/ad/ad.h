@@ -45,8 +45,10 @@ typedef struct {
    * rev_shared.c): the pipeline then unswitches loops */
   bool run_long_conditions;
   /* the derivatives' calls where requests were, forward and reverse: the shadows of mutable globals are
-   * zeroed before them once everything is generated (ad/constants.h) */
-  VEC(LLVMValueRef) tangent_entries, adjoint_entries;
+   * zeroed before them once everything is generated (ad/constants.h); and where reverse mode's forward
+   * sweeps start (the tape's beginning), where the globals holding heap blocks get their shadows
+   * (ad/global_blocks.h), before the forward sweep records the shadows' addresses */
+  VEC(LLVMValueRef) tangent_entries, adjoint_entries, adjoint_starts;
 } AdModule;
 
 /* Where a function's body is not: the code Parad sees of the whole program (at link time; with -S or

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ad/body.h"
+#include "ad/global_blocks.h"
 #include "ad/registered.h"
 #include "ad/request.h"
 #include "ir/ir.h"
@@ -15,6 +16,11 @@ static bool eligible(LLVMValueRef g) {
       LLVMIsThreadLocal(g) || registered_inactive_memory(g))
     return false;
   LLVMTypeRef t = LLVMGlobalGetValueType(g);
+  if (ir_is_ptr(t)) return global_block_qualifies(g); /* a heap block's (ad/global_blocks.h) */
+  /* a heap block of constant size stored into a global, which the optimiser made a global of its own
+     (`work.body`, bytes): like a global of floats where it holds no pointers */
+  if (LLVMGetTypeKind(t) == LLVMArrayTypeKind && LLVMGetElementType(t) == LLVMInt8TypeInContext(LLVMGetTypeContext(t)))
+    return !global_bytes_hold_pointers(g);
   return ir_contains_fp(t) && !ir_contains_ptr(t);
 }
 
@@ -54,7 +60,9 @@ static bool deciding;
 
 /* A use in a function no derivative runs (`main`, the program's set-up): its stores happen before a
  * derivative's entry, where the shadow is zeroed, or in calls that are not differentiated. */
-static bool outside_derivatives(LLVMValueRef user) {
+bool ad_deciding(void) { return deciding; }
+
+bool ad_outside_derivatives(LLVMValueRef user) {
   if (!deciding || !LLVMIsAInstruction(user) || !LLVMGetInstructionParent(user)) return false;
   return vmap_get(&reached, LLVMGetBasicBlockParent(LLVMGetInstructionParent(user))) == (void *)2;
 }
@@ -67,14 +75,17 @@ static bool bits_of_float(LLVMValueRef v) {
          LLVMGetInstructionOpcode(v) != LLVMSExt && LLVMGetInstructionOpcode(v) != LLVMZExt;
 }
 
+bool ad_stored_value_may_be_active(LLVMValueRef stored) {
+  return (ir_contains_fp(LLVMTypeOf(stored)) && may_vary(stored, 0)) || bits_of_float(stored);
+}
+
 static bool address_may_hold_active(LLVMValueRef v) {
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
-    if (LLVMIsALoadInst(user) || outside_derivatives(user)) continue;
+    if (LLVMIsALoadInst(user) || ad_outside_derivatives(user)) continue;
     if (LLVMIsAStoreInst(user)) {
       LLVMValueRef stored = LLVMGetOperand(user, 0);
-      if (LLVMGetOperand(user, 1) != v || (ir_contains_fp(LLVMTypeOf(stored)) && may_vary(stored, 0))) return true;
-      if (bits_of_float(stored)) return true;
+      if (LLVMGetOperand(user, 1) != v || ad_stored_value_may_be_active(stored)) return true;
       continue;
     }
     if (LLVMIsAConstantExpr(user) || LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) {
@@ -90,7 +101,11 @@ static bool address_may_hold_active(LLVMValueRef v) {
  * data, and per function whether it reaches such a global (1 yes, 2 no): the latter made when a function
  * it does not hold is asked about (copies of bodies and checkpointed loops' functions are made as
  * derivatives are generated). */
-static ValueList made[2];
+typedef struct {
+  LLVMValueRef shadow, global;
+  unsigned lane;
+} Made;
+static VEC(Made) made[2];
 static ValueMap holding, reaching;
 static bool holding_made, reaching_made;
 static bool taken_reaches; /* a function whose address is taken reaches one: a call through a pointer does */
@@ -98,6 +113,7 @@ static bool taken_reaches; /* a function whose address is taken reaches one: a c
 bool ad_global_may_hold_active(LLVMValueRef g) {
   g = g ? ir_strip_pointer_casts(g) : NULL;
   if (!eligible(g)) return false;
+  if (ir_is_ptr(LLVMGlobalGetValueType(g))) return global_block_may_hold_active(g);
   if (!deciding) return address_may_hold_active(g); /* before: every use counts (a checkpointed loop's notes) */
   if (!holding_made) vmap_init(&holding), holding_made = true;
   uintptr_t known = (uintptr_t)vmap_get(&holding, g);
@@ -117,7 +133,8 @@ static LLVMValueRef shadow_global(LLVMValueRef g, ShadowUse use, unsigned lane) 
     LLVMSetLinkage(s, LLVMInternalLinkage);
     LLVMSetAlignment(s, LLVMGetAlignment(g));
     LLVMSetInitializer(s, LLVMConstNull(t));
-    vec_push(&made[use == SHADOW_ADD], s);
+    Made made_one = {s, g, lane};
+    vec_push(&made[use == SHADOW_ADD], made_one);
   }
   free(name);
   return s;
@@ -234,6 +251,7 @@ void ad_global_shadows_begin(LLVMModuleRef m) {
   vmap_init(&reached);
   find_reached(m);
   deciding = true;
+  global_blocks_note(m);
 }
 
 void ad_global_shadows_end(void) {
@@ -243,17 +261,46 @@ void ad_global_shadows_end(void) {
   vec_free(&made[1]);
   if (reaching_made) vmap_free(&reaching);
   if (holding_made) vmap_free(&holding);
+  global_blocks_end();
   reaching_made = holding_made = false;
 }
 
-void ad_zero_global_shadows(LLVMModuleRef m, LLVMValueRef before, ShadowUse use) {
+/* Each shadow made for `use` of a global of `pointers` (holding a heap block) or not, before `before`:
+ * zeroed, or set to a zeroed shadow of the block. */
+static void enter(LLVMModuleRef m, LLVMValueRef before, ShadowUse use, bool pointers) {
   LLVMContextRef c = LLVMGetModuleContext(m);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
   LLVMPositionBuilderBefore(b, before);
-  const ValueList *l = &made[use == SHADOW_ADD];
-  for (size_t i = 0; i < l->len; i++)
-    LLVMBuildMemSet(b, l->data[i], LLVMConstInt(LLVMInt8TypeInContext(c), 0, 0),
-                    LLVMConstInt(LLVMInt64TypeInContext(c), ir_type_size(m, LLVMGlobalGetValueType(l->data[i])), 0),
-                    LLVMGetAlignment(l->data[i]));
+  for (size_t i = 0; i < made[use == SHADOW_ADD].len; i++) {
+    const Made *s = &made[use == SHADOW_ADD].data[i];
+    if (ir_is_ptr(LLVMGlobalGetValueType(s->global)) != pointers) continue;
+    if (pointers)
+      global_block_enter(b, s->global, s->shadow, (use == SHADOW_ADD) * 32 + s->lane);
+    else
+      LLVMBuildMemSet(b, s->shadow, LLVMConstInt(LLVMInt8TypeInContext(c), 0, 0),
+                      LLVMConstInt(LLVMInt64TypeInContext(c), ir_type_size(m, LLVMGlobalGetValueType(s->shadow)), 0),
+                      LLVMGetAlignment(s->shadow));
+  }
+  LLVMDisposeBuilder(b);
+}
+
+void ad_zero_global_shadows(LLVMModuleRef m, LLVMValueRef before, ShadowUse use) { enter(m, before, use, false); }
+
+void ad_enter_global_blocks(LLVMModuleRef m, LLVMValueRef before, ShadowUse use) { enter(m, before, use, true); }
+
+void ad_leave_global_blocks(LLVMModuleRef m, LLVMValueRef after, ShadowUse use) {
+  LLVMValueRef next = LLVMIsACallInst(after) ? LLVMGetNextInstruction(after) : NULL;
+  if (!next) return; /* (an invoke: the runtime keeps what it handed out until the block is freed) */
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+  LLVMPositionBuilderBefore(b, next);
+  unsigned long long left = 0; /* the kinds left, a bit each */
+  for (size_t i = 0; i < made[use == SHADOW_ADD].len; i++) {
+    const Made *s = &made[use == SHADOW_ADD].data[i];
+    if (!ir_is_ptr(LLVMGlobalGetValueType(s->global))) continue;
+    global_block_keep(b, s->global, s->shadow, (use == SHADOW_ADD) * 32 + s->lane);
+    left |= 1ull << s->lane;
+  }
+  for (unsigned lane = 0; lane < 32; lane++)
+    if (left >> lane & 1) global_blocks_leave(b, (use == SHADOW_ADD) * 32 + lane);
   LLVMDisposeBuilder(b);
 }

@@ -14,7 +14,7 @@
 
 #include "ad/constants.h"
 
-/* A mutable global that has a shadow (above). */
+/* A mutable global that has a shadow (above), or a pointer global holding a heap block (ad/global_blocks.h). */
 bool ad_is_mutable_global_with_shadow(LLVMValueRef g);
 /* Whether the program may put active data into such a global, in a function a derivative runs: a store of
  * floats that are not made of constants (and integers) into it, or of an integer that may be a float's bits,
@@ -40,5 +40,17 @@ void ad_global_shadows_end(void);
 /* Before `before` (a derivative's call where a request was), every shadow of a mutable global made for
  * `use` set to zero: called once every derivative is generated, before end. */
 void ad_zero_global_shadows(LLVMModuleRef m, LLVMValueRef before, ShadowUse use);
+/* Before `before` (where a derivative's forward sweep starts), every shadow made for `use` of a global
+ * holding a heap block set to a zeroed shadow of the block (ad/global_blocks.h). */
+void ad_enter_global_blocks(LLVMModuleRef m, LLVMValueRef before, ShadowUse use);
+/* After `after` (a derivative's call where a request was), those shadows the runtime's again. */
+void ad_leave_global_blocks(LLVMModuleRef m, LLVMValueRef after, ShadowUse use);
+
+/* While derivatives are generated: whether inst is in a function no request reaches (`main`, set-up). */
+bool ad_deciding(void);
+bool ad_outside_derivatives(LLVMValueRef inst);
+/* Whether a value stored may carry a derivative: floats not made of constants, or an integer that may be
+ * a float's bits. */
+bool ad_stored_value_may_be_active(LLVMValueRef stored);
 
 #endif

@@ -377,9 +377,16 @@ void ir_describe_memory(LLVMValueRef p, char *buf, size_t n) {
   else if (LLVMIsAArgument(base))
     snprintf(buf, n, "a parameter passed as constant; pass it with parad_dup and a shadow");
   else if (LLVMIsALoadInst(base) && LLVMIsAGlobalVariable(ir_address_base(LLVMGetOperand(base, 0))))
-    snprintf(buf, n, "a pointer loaded from the global variable '%s': Parad gives no shadow to a global holding "
-                     "pointers (a buffer allocated once and kept there); allocate it in the function or pass it "
-                     "as an argument with a shadow", LLVMGetValueName(ir_address_base(LLVMGetOperand(base, 0))));
+    snprintf(buf, n, "a pointer loaded from the global variable '%s': Parad gives a global pointer a shadow only "
+                     "where it sees all that sets it and what it points to: blocks from malloc, calloc, realloc, "
+                     "aligned_alloc or posix_memalign stored into it directly (its address going nowhere else), "
+                     "holding no pointers, not freed in the differentiated code; else pass the pointer as an "
+                     "argument with a shadow", LLVMGetValueName(ir_address_base(LLVMGetOperand(base, 0))));
+  else if (LLVMIsALoadInst(base) && LLVMIsALoadInst(ir_address_base(LLVMGetOperand(base, 0))) &&
+           LLVMIsAGlobalVariable(ir_address_base(LLVMGetOperand(ir_address_base(LLVMGetOperand(base, 0)), 0))))
+    snprintf(buf, n, "a pointer loaded from the block the global variable '%s' points to: Parad gives no shadow to "
+                     "pointers kept in such a block; pass them as arguments with shadows",
+             LLVMGetValueName(ir_address_base(LLVMGetOperand(ir_address_base(LLVMGetOperand(base, 0)), 0))));
   else if (LLVMIsALoadInst(base))
     snprintf(buf, n, "a pointer loaded from memory that has no shadow");
   else if (ir_is_call(base) && !strncmp(ir_called_name(base), "llvm.threadlocal.address", 24) &&

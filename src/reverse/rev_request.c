@@ -113,6 +113,7 @@ int rev_lower_request(AdModule *ad, const Request *r) {
     LLVMValueRef *args = xcalloc(n + 1, sizeof *args);
     for (unsigned i = 0; i < n; i++) args[i] = LLVMGetArgOperand(call, r->first_arg + i);
     LLVMValueRef tape = rt_call(b, "__parad_rt_tape_begin", ptr, NULL, 0);
+    if (!checkpoint_is_runner(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)))) vec_push(&ad->adjoint_starts, tape);
     LLVMValueRef primal = LLVMBuildCall2(b, LLVMGlobalGetValueType(pair.aug), pair.aug, args, n, "");
     free(args);
     if (r->mode == MODE_REVERSE) {

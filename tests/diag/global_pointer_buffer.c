@@ -1,32 +1,60 @@
-// A workspace allocated once and kept in a global pointer (lazily, on the first call that needs it): the
-// global holds a pointer, which gets no shadow (its shadow block would have to outlive the call, and be
-// found for a buffer the program allocated outside any derivative). Refused where active data goes into
-// the buffer, naming the global and what to do (the message said only "a pointer loaded from memory").
-// RUN: rm -f %t && not %parad-cc %cflags %s -o %t -lm 2>&1 | FileCheck %s
+// Pointer globals that get no shadow (ad/global_blocks.h), refused where active data goes into what they
+// point to, naming the global and what Parad supports:
+//   -DROWS:   the block holds pointers (rows of a matrix), whose shadows a zeroed shadow block cannot
+//             hold;
+//   -DESCAPE: the global's address is handed to a helper (for two globals) that allocates through it: the
+//             compiler does not see what is stored there;
+//   -DSTATIC: main points the global at a static array, not at a heap block whose size the runtime knows.
+// (A heap block from malloc stored into the global directly is supported: rev/global_blocks.c.)
+// RUN: rm -f %t && not %parad-cc %cflags -DROWS %s -o %t -lm 2>&1 | FileCheck %s --check-prefix=ROWS
+// RUN: test ! -e %t
+// RUN: not %parad-cc %cflags -DESCAPE %s -o %t -lm 2>&1 | FileCheck %s --check-prefix=ESCAPE
+// RUN: test ! -e %t
+// RUN: not %parad-cc %cflags -DSTATIC %s -o %t -lm 2>&1 | FileCheck %s --check-prefix=STATIC
 // RUN: test ! -e %t
 #include <math.h>
 #include <stdlib.h>
 
 double __parad_autodiff(void *, ...);
 
-static double *work;
-static int nwork;
-
-static double f(const double *x, int n) {
-  if (nwork < n) {
-    free(work);
-    work = malloc(n * sizeof *work);
-    nwork = n;
-  }
-  // CHECK: global_pointer_buffer.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot store an active value into memory without a shadow (a pointer loaded from the global variable 'work': Parad gives no shadow to a global holding pointers (a buffer allocated once and kept there); allocate it in the function or pass it as an argument with a shadow) in function 'f'
-  for (int i = 0; i < n; i++) work[i] = sin(x[i]);
-  double s = 0;
-  for (int i = 0; i < n; i++) s += work[i] * work[i];
-  return s;
+#ifdef ROWS
+static double **rows;
+static int nrows;
+static double f(const double *x) {
+  // ROWS: global_pointer_buffer.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot store an active value into memory without a shadow (a pointer loaded from the block the global variable 'rows' points to: Parad gives no shadow to pointers kept in such a block; pass them as arguments with shadows) in function 'f'
+  for (int i = 0; i < nrows; i++) rows[i][0] = sin(x[i]);
+  return rows[0][0] * rows[1][0];
 }
-
 int main(void) {
-  double x[8] = {0}, g[8] = {0};
-  __parad_autodiff((void *)f, x, g, 8);
+  nrows = 2 + (getenv("PARAD_TEST_NEVER_SET") != NULL);
+  rows = malloc(nrows * sizeof *rows);
+  for (int i = 0; i < nrows; i++) rows[i] = malloc(sizeof **rows);
+#endif
+
+#ifdef ESCAPE
+static double *work, *spare;
+__attribute__((noinline)) void make(double **p, int n) { *p = malloc(n * sizeof **p); }
+static double f(const double *x) {
+  // ESCAPE: global_pointer_buffer.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot store an active value into memory without a shadow (a pointer loaded from the global variable 'work': Parad gives a global pointer a shadow only
+  for (int i = 0; i < 2; i++) work[i] = sin(x[i]);
+  return work[0] * work[1];
+}
+int main(void) {
+  make(&work, 2 + (getenv("PARAD_TEST_NEVER_SET") != NULL));
+  make(&spare, 4);
+#endif
+
+#ifdef STATIC
+static double storage[2], *work;
+static double f(const double *x) {
+  // STATIC: global_pointer_buffer.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot store an active value into memory without a shadow (a pointer loaded from the global variable 'work': Parad gives a global pointer a shadow only where it sees all that sets it and what it points to: blocks from malloc, calloc, realloc, aligned_alloc or posix_memalign stored into it directly (its address going nowhere else), holding no pointers, not freed in the differentiated code; else pass the pointer as an argument with a shadow) in function 'f'
+  for (int i = 0; i < 2; i++) work[i] = sin(x[i]);
+  return work[0] * work[1];
+}
+int main(void) {
+  work = storage;
+#endif
+  double x[2] = {0.5, 0.7}, g[2] = {0};
+  __parad_autodiff((void *)f, x, g);
   return 0;
 }

@@ -1,0 +1,50 @@
+/* Globals holding a heap block: `static double *work;`, allocated by the program's set-up (main) and
+ * filled by the code a derivative runs. Such a global gets a shadow global like any mutable global
+ * (ad/global_shadows.h), which holds a pointer: at every derivative's entry, a zeroed shadow of the block
+ * the global holds then, made by the runtime (runtime/global_blocks.c) from the block's size, which the
+ * program notes where it allocates the block. Inside the derivative the global is a slot holding a pointer
+ * like any other: what is stored into it, its shadow goes into the shadow global.
+ *
+ * A global qualifies where the compiler sees all that sets it and what its block holds:
+ *   - it is a pointer the program defines (not constant, not thread-local): static, or in the file that
+ *     defines `main` (a program built from several files is differentiated where it is linked);
+ *   - its address is only loaded from, stored into, and given to posix_memalign;
+ *   - outside the code derivatives run, what is stored into it is null, a fresh block (malloc, calloc,
+ *     realloc, aligned_alloc, memalign, posix_memalign, new) or what another global holds (inside, what
+ *     the code stores has its shadow stored too, and the block's size noted where it is allocated);
+ *   - its block holds no pointers (their shadows, in a zeroed block, would be null).
+ * Elsewhere the derivative is refused as for any memory without a shadow. */
+#ifndef PARAD_AD_GLOBAL_BLOCKS_H
+#define PARAD_AD_GLOBAL_BLOCKS_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+
+/* Whether g is such a global: only while derivatives are generated (ad_global_shadows_begin), when the
+ * functions the requests reach are known. */
+bool global_block_qualifies(LLVMValueRef g);
+/* Whether code a derivative runs may put active data into the block of such a global. */
+bool global_block_may_hold_active(LLVMValueRef g);
+/* Whether the memory of global g (an array of bytes: a constant-sized block the optimiser made a global
+ * of, `work.body`) is read or written as pointers. */
+bool global_bytes_hold_pointers(LLVMValueRef g);
+/* Whether load reads a pointer global whose block code a derivative runs may put active data into, and
+ * which other files may set: the derivative waits for the link, where the compiler sees them (ad.c). */
+bool global_block_set_elsewhere(LLVMValueRef load);
+/* The program's allocations stored into such globals (that may hold active data) noted with their sizes,
+ * and its set-up's frees of their blocks forgotten: before any derivative is generated, so that the
+ * functions derivatives copy note theirs too. */
+void global_blocks_note(LLVMModuleRef m);
+/* At a derivative's entry (where b is): the shadow global s of such a global g set to a zeroed shadow of
+ * the block g holds; `kind` tells the modes and the directions of vector forward mode apart. */
+void global_block_enter(LLVMBuilderRef b, LLVMValueRef g, LLVMValueRef s, unsigned kind);
+/* After a derivative of that kind (where b is): keep, per shadow global s of such a global g, the shadow
+ * the derivative made for a block it allocated (the runtime frees it with the block), and empty s; then
+ * leave, once per kind: the shadows the derivative was handed are the runtime's again (it freed or
+ * reallocated the one of a block it freed or reallocated; the runtime frees the others). */
+void global_block_keep(LLVMBuilderRef b, LLVMValueRef g, LLVMValueRef s, unsigned kind);
+void global_blocks_leave(LLVMBuilderRef b, unsigned kind);
+/* Forgets the verdicts (with ad_global_shadows_end). */
+void global_blocks_end(void);
+
+#endif

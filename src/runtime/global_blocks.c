@@ -1,0 +1,147 @@
+/* Heap blocks held by pointer globals (ad/global_blocks.h): `static double *work`, allocated by the
+ * program's set-up, filled by differentiated code. The program notes each such block with its size where
+ * it allocates it; every derivative's entry asks for a zeroed shadow of the block a global holds then.
+ *
+ * A block's shadows are one per kind (the mode, and the direction of vector forward mode), shared by every
+ * global that points into the block: two globals holding one block see the same derivatives. They are kept
+ * between derivatives (zeroed again at each entry) and freed with the block, but for the ones handed to a
+ * derivative that runs: where it frees or reallocates the block, it does the same with the shadow.
+ *
+ * A block the derivative allocated itself (a workspace made on first use) has the shadow the derivative
+ * made for it in the shadow global as it ends: the runtime takes that one over, where no block owns it,
+ * instead of leaving it behind. */
+#define _GNU_SOURCE /* malloc_usable_size */
+#include <malloc.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { KINDS = 64 }; /* kind = use * 32 + direction (generated code: global_block_enter) */
+
+typedef struct {
+  char *block;
+  size_t size;
+  void *shadow[KINDS];
+  size_t cap[KINDS];
+  _Bool handed[KINDS]; /* to a derivative that runs (from __parad_rt_block_shadow to __parad_rt_blocks_leave) */
+} Block;
+
+static Block *blocks;
+static size_t nblocks, capblocks;
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void fatal(const char *what, const char *global) {
+  fprintf(stderr, "parad runtime: %s%s%s\n", what, global ? global : "", global ? "'" : "");
+  abort();
+}
+
+static void drop_shadows(Block *b) {
+  for (int k = 0; k < KINDS; k++)
+    if (!b->handed[k]) free(b->shadow[k]);
+}
+
+static Block *find_exact(const void *p) {
+  for (size_t i = 0; i < nblocks; i++)
+    if (blocks[i].block == p) return &blocks[i];
+  return NULL;
+}
+
+static void release_all(void) {
+  for (size_t i = 0; i < nblocks; i++) drop_shadows(&blocks[i]);
+  free(blocks);
+  blocks = NULL;
+  nblocks = capblocks = 0;
+}
+
+/* The program stored a block of `size` bytes at p into such a global. */
+void __parad_rt_block_note(void *p, unsigned long long size) {
+  if (!p) return;
+  pthread_mutex_lock(&mu);
+  Block *b = find_exact(p);
+  if (!b) {
+    if (nblocks == capblocks) {
+      if (!capblocks) atexit(release_all);
+      capblocks = capblocks ? 2 * capblocks : 16;
+      Block *grown = realloc(blocks, capblocks * sizeof *blocks);
+      if (!grown) fatal("out of memory for the notes of blocks held by pointer globals", NULL);
+      blocks = grown;
+    }
+    b = &blocks[nblocks++];
+    memset(b, 0, sizeof *b);
+    b->block = p;
+  }
+  b->size = size; /* the same address again: a block freed and allocated anew, shadows kept for reuse */
+  pthread_mutex_unlock(&mu);
+}
+
+/* The program frees (or reallocates) the block at p: its shadows go, but those a running derivative frees
+ * (or reallocates) itself. */
+void __parad_rt_block_forget(void *p) {
+  if (!p) return;
+  pthread_mutex_lock(&mu);
+  Block *b = find_exact(p);
+  if (b) {
+    drop_shadows(b);
+    *b = blocks[--nblocks];
+  }
+  pthread_mutex_unlock(&mu);
+}
+
+/* Whether some block owns shadow s. */
+static _Bool owned(const void *s) {
+  for (size_t i = 0; i < nblocks; i++)
+    for (int k = 0; k < KINDS; k++)
+      if (blocks[i].shadow[k] == s) return 1;
+  return 0;
+}
+
+/* At a derivative's entry: a zeroed shadow, of the given kind, of the block the global `name` holds, at
+ * the same offset as p into it (NULL for NULL). */
+void *__parad_rt_block_shadow(void *p, unsigned kind, const char *name) {
+  if (!p) return NULL;
+  if (kind >= KINDS) fatal("too many directions for the shadow of the block held by the pointer global '", name);
+  pthread_mutex_lock(&mu);
+  Block *b = NULL;
+  for (size_t i = 0; i < nblocks && !b; i++)
+    if ((char *)p >= blocks[i].block && (char *)p < blocks[i].block + (blocks[i].size ? blocks[i].size : 1)) b = &blocks[i];
+  if (!b) {
+    pthread_mutex_unlock(&mu);
+    fatal("a derivative starts while a pointer global holds memory that code built by parad-cc did not allocate and "
+          "store into it (only blocks from malloc, calloc, realloc, aligned_alloc, memalign, posix_memalign or new, "
+          "stored into the global itself, get a shadow): '", name);
+  }
+  if (b->cap[kind] < b->size) {
+    free(b->shadow[kind]);
+    b->shadow[kind] = malloc(b->size);
+    if (!b->shadow[kind]) fatal("out of memory for the shadow of the block held by the pointer global '", name);
+    b->cap[kind] = b->size;
+  }
+  memset(b->shadow[kind], 0, b->size);
+  b->handed[kind] = 1;
+  void *s = (char *)b->shadow[kind] + ((char *)p - b->block);
+  pthread_mutex_unlock(&mu);
+  return s;
+}
+
+/* As a derivative of the given kind ends, the global holds p and its shadow global s: a shadow the
+ * derivative made for a block it allocated, which the runtime keeps from now on. */
+void __parad_rt_block_keep(void *p, unsigned kind, void *s) {
+  if (!p || !s || kind >= KINDS) return;
+  pthread_mutex_lock(&mu);
+  Block *b = find_exact(p);
+  if (b && !b->shadow[kind] && !owned(s) && malloc_usable_size(s) >= b->size) {
+    b->shadow[kind] = s;
+    b->cap[kind] = b->size;
+  }
+  pthread_mutex_unlock(&mu);
+}
+
+/* After a derivative of the given kind: the shadows it was handed are the runtime's again. */
+void __parad_rt_blocks_leave(unsigned kind) {
+  if (kind >= KINDS) return;
+  pthread_mutex_lock(&mu);
+  for (size_t i = 0; i < nblocks; i++) blocks[i].handed[kind] = 0;
+  pthread_mutex_unlock(&mu);
+}
