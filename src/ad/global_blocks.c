@@ -9,11 +9,42 @@
 #include "ad/registered.h"
 #include "analysis/calls.h"
 #include "ir/ir.h"
+#include "omp/omp.h"
 
-static ValueMap verdicts; /* global -> 1 qualifies, 2 not; 3 and 4 the same, and its block may hold active data */
-static bool verdicts_made;
+/* What is known of a global holding pointers to heap blocks: its verdict, its slots (the pointers it holds:
+ * offset 0 alone for a pointer global, each pointer field of a struct; and those the blocks hold, at
+ * constant offsets, one level down), and the sites that set or free what the slots hold. */
+enum { NOT = 1, QUALIFIES, ACTIVE /* qualifies, and a block may hold active data */ };
+typedef struct {
+  long long offset; /* bytes from the global, or from the block the parent slot points to */
+  int parent;       /* -1: the global's own */
+} Slot;
+typedef struct Known {
+  LLVMValueRef global;
+  int verdict;
+  VEC(Slot) slots;
+  ValueList sites; /* pointers stored into slots, posix_memalign into them, loads of them (freed) */
+} Known;
+static VEC(Known) known;
+static ValueMap known_at; /* global -> 1 + its index */
+static bool known_made;
 
-/* A fresh block's call: the stored value, through casts. */
+static int add_slot(Known *k, int parent, long long offset) {
+  for (size_t i = 0; i < k->slots.len; i++)
+    if (k->slots.data[i].offset == offset && k->slots.data[i].parent == parent) return (int)i;
+  Slot s = {offset, parent};
+  vec_push(&k->slots, s);
+  return (int)k->slots.len - 1;
+}
+
+static int known_parent(const Known *k, int slot) { return k->slots.data[slot].parent; }
+
+static void add_site(Known *k, LLVMValueRef site) {
+  for (size_t i = 0; i < k->sites.len; i++)
+    if (k->sites.data[i] == site) return;
+  vec_push(&k->sites, site);
+}
+
 static LLVMValueRef allocation(LLVMValueRef v) {
   v = ir_strip_pointer_casts(v);
   if (!ir_is_call(v)) return NULL;
@@ -30,18 +61,45 @@ static bool setup_value(LLVMValueRef v) {
 
 typedef enum { WALK_POINTERS, WALK_ACTIVE } Walk;
 
-/* Walks the memory pointer p reaches (a load of the global): its addresses, merges, a local slot it is
- * kept in (-O0), the module's functions it is passed to. WALK_POINTERS: whether the memory is read or
- * written as pointers. WALK_ACTIVE: whether code a derivative runs may put active data there (a store of
- * floats that vary, an atomic, a copy into it, a call Parad does not know taking it). */
-static bool walk(LLVMValueRef p, Walk what, ValueMap *seen, int depth) {
+/* Where a walk of WALK_POINTERS is in a block a global's slot points to (NULL: anywhere, where pointers are
+ * refused): the global's Known, the slot, the byte offset from the block's start (-1: not constant). A
+ * pointer the block holds at a constant offset is a slot of its own (a field `M->u` of a global `Mesh *M`),
+ * one level down; the blocks those point to hold no pointers. */
+typedef struct {
+  struct Known *k;
+  int parent;
+  long long offset;
+} Nest;
+
+/* A pointer held in the nest's block, at addr: a slot below the nest's where the offset is constant and
+ * the nest is a global's slot (the walk then goes on into the block it points to), else refused. */
+static bool held_pointer(Nest *nest, Nest *below) {
+  if (!nest || nest->offset < 0 || nest->parent < 0 || known_parent(nest->k, nest->parent) >= 0) return false;
+  *below = (Nest){nest->k, add_slot(nest->k, nest->parent, nest->offset), 0};
+  return true;
+}
+
+/* Walks the memory pointer p reaches (a load of the global's slot): its addresses, merges, a local slot it
+ * is kept in (-O0), the module's functions and parallel regions it is passed to. WALK_POINTERS: whether the
+ * memory is read or written as pointers other than the nest's slots (with nest NULL: any). WALK_ACTIVE:
+ * whether code a derivative runs may put active data there, or in the blocks its pointers point to (a
+ * store of floats that vary, an atomic, a copy into it, a call Parad does not know taking it). */
+static bool walk(LLVMValueRef p, Walk what, ValueMap *seen, int depth, Nest *nest) {
   if (depth > 32 || vmap_has(seen, p)) return false;
   vmap_put(seen, p, p);
   for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (what == WALK_ACTIVE && ad_outside_derivatives(user)) continue;
+    Nest below;
     if (LLVMIsALoadInst(user)) {
-      if (what == WALK_POINTERS && ir_is_ptr(ir_scalar_type(LLVMTypeOf(user)))) return true;
+      if (!ir_is_ptr(ir_scalar_type(LLVMTypeOf(user)))) continue;
+      if (what == WALK_ACTIVE) {
+        if (walk(user, what, seen, depth + 1, NULL)) return true;
+        continue;
+      }
+      if (!held_pointer(nest, &below)) return true;
+      add_site(nest->k, user); /* freed: forgotten */
+      if (walk(user, what, seen, depth + 1, &below)) return true;
       continue;
     }
     if (LLVMIsAStoreInst(user)) {
@@ -50,11 +108,16 @@ static bool walk(LLVMValueRef p, Walk what, ValueMap *seen, int depth) {
         LLVMValueRef slot = ir_strip_pointer_casts(at);
         if (!LLVMIsAAllocaInst(slot)) continue;
         for (LLVMUseRef v = LLVMGetFirstUse(slot); v; v = LLVMGetNextUse(v))
-          if (LLVMIsALoadInst(LLVMGetUser(v)) && walk(LLVMGetUser(v), what, seen, depth + 1)) return true;
+          if (LLVMIsALoadInst(LLVMGetUser(v)) && walk(LLVMGetUser(v), what, seen, depth + 1, nest)) return true;
         continue;
       }
-      if (what == WALK_POINTERS && ir_is_ptr(ir_scalar_type(LLVMTypeOf(stored)))) return true;
-      if (what == WALK_ACTIVE && ad_stored_value_may_be_active(stored)) return true;
+      if (what == WALK_ACTIVE) {
+        if (ad_stored_value_may_be_active(stored)) return true;
+        continue;
+      }
+      if (!ir_is_ptr(ir_scalar_type(LLVMTypeOf(stored)))) continue;
+      if (!held_pointer(nest, &below) || (ad_outside_derivatives(user) && !setup_value(stored))) return true;
+      add_site(nest->k, user); /* an allocation stored: noted */
       continue;
     }
     if (LLVMIsAAtomicRMWInst(user) || LLVMIsAAtomicCmpXchgInst(user)) {
@@ -65,12 +128,20 @@ static bool walk(LLVMValueRef p, Walk what, ValueMap *seen, int depth) {
                             (LLVMGetConstOpcode(user) == LLVMGetElementPtr || LLVMGetConstOpcode(user) == LLVMBitCast);
     if (constant_address || LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) || LLVMIsAAddrSpaceCastInst(user) ||
         LLVMIsAPHINode(user) || LLVMIsASelectInst(user)) {
-      if (walk(user, what, seen, depth + 1)) return true;
+      Nest at = nest ? *nest : (Nest){0};
+      bool cast = LLVMIsABitCastInst(user) || LLVMIsAAddrSpaceCastInst(user) ||
+                  (constant_address && LLVMGetConstOpcode(user) == LLVMBitCast);
+      if (nest && !cast && (LLVMIsAPHINode(user) || LLVMIsASelectInst(user) ||
+                            at.offset < 0 || !ir_gep_constant_offset(LLVMGetGlobalParent(nest->k->global), user, &at.offset)))
+        at.offset = -1;
+      if (walk(user, what, seen, depth + 1, nest ? &at : NULL)) return true;
       continue;
     }
     if (!ir_is_call_site(user)) continue; /* a comparison, a pointer made an integer */
     LLVMValueRef callee = ir_called_function(user);
-    switch (call_classify(user, NULL)) {
+    CallKind kind = call_classify(user, NULL);
+    if (kind == CALL_OMP) callee = omp_called_function(user);
+    switch (kind) {
     case CALL_DEBUG:
     case CALL_INACTIVE:
     case CALL_FREE:
@@ -78,47 +149,142 @@ static bool walk(LLVMValueRef p, Walk what, ValueMap *seen, int depth) {
     case CALL_MEMCPY:
       if (what == WALK_ACTIVE && LLVMGetArgOperand(user, 0) == p) return true;
       continue;
-    case CALL_MODULE: {
+    case CALL_ALLOC: /* posix_memalign into the block */
+      if (what == WALK_POINTERS && call_alloc_slot(user) >= 0 && LLVMGetArgOperand(user, (unsigned)call_alloc_slot(user)) == p) {
+        if (!held_pointer(nest, &below)) return true;
+        add_site(nest->k, user);
+      }
+      continue;
+    case CALL_MODULE:
+    case CALL_OMP: {
+      if (!callee || LLVMIsDeclaration(callee)) {
+        if (what == WALK_ACTIVE && kind == CALL_OMP) return true;
+        continue;
+      }
       unsigned i = 0;
       for (LLVMValueRef param = LLVMGetFirstParam(callee); param; param = LLVMGetNextParam(param), i++)
-        if (i < ir_num_call_args(user) && LLVMGetArgOperand(user, i) == p && walk(param, what, seen, depth + 1)) return true;
+        if (call_site_argument(user, callee, i) == p && walk(param, what, seen, depth + 1, nest)) return true;
       continue;
     }
     default:
-      if (what == WALK_ACTIVE) return true; /* a region's function, MPI, a library: anything */
+      if (what == WALK_ACTIVE) return true; /* MPI, a library: anything */
       continue;
     }
   }
   return false;
 }
 
-static bool walk_loads(LLVMValueRef g, Walk what) {
-  ValueMap seen;
-  vmap_init(&seen);
-  bool found = false;
-  for (LLVMUseRef u = LLVMGetFirstUse(g); u && !found; u = LLVMGetNextUse(u))
-    if (LLVMIsALoadInst(LLVMGetUser(u))) found = walk(LLVMGetUser(u), what, &seen, 0);
-  vmap_free(&seen);
-  return found;
-}
-
 bool global_bytes_hold_pointers(LLVMValueRef g) {
   ValueMap seen;
   vmap_init(&seen);
-  bool found = walk(g, WALK_POINTERS, &seen, 0);
+  bool found = walk(g, WALK_POINTERS, &seen, 0, NULL);
   vmap_free(&seen);
   return found;
 }
 
-/* Whether a use of the global's address keeps it one the compiler sees whole (global_blocks.h). */
-static bool use_allowed(LLVMValueRef g, LLVMValueRef user) {
-  if (LLVMIsALoadInst(user)) return !LLVMGetVolatile(user) && LLVMGetOrdering(user) == LLVMAtomicOrderingNotAtomic;
-  if (LLVMIsAStoreInst(user))
-    return LLVMGetOperand(user, 1) == g && LLVMGetOperand(user, 0) != g && !LLVMGetVolatile(user) &&
-           (!ad_outside_derivatives(user) || setup_value(LLVMGetOperand(user, 0)));
-  if (ir_is_call(user) && call_classify(user, NULL) == CALL_ALLOC && call_alloc_slot(user) == 0)
-    return LLVMGetArgOperand(user, 0) == g; /* posix_memalign(&g, ...) */
-  return false;
+/* An access of g, at a constant offset from it: a load, a store, a call given the address. */
+typedef bool (*Visit)(LLVMValueRef g, LLVMValueRef addr, LLVMValueRef access, long long offset, void *ctx);
+
+/* Visits the accesses of g reached from addr (g at offset) through casts and constant offsets. An address
+ * at a variable offset is allowed where the memory it reaches is not read or written as pointers (an
+ * array of floats in a struct). Returns false where the address goes anywhere else, or visit does. */
+static bool accesses(LLVMValueRef g, LLVMValueRef addr, long long offset, Visit visit, void *ctx, int depth) {
+  if (depth > 16) return false;
+  LLVMModuleRef m = LLVMGetGlobalParent(g);
+  for (LLVMUseRef u = LLVMGetFirstUse(addr); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    bool gep = LLVMIsAGetElementPtrInst(user) || (LLVMIsAConstantExpr(user) && LLVMGetConstOpcode(user) == LLVMGetElementPtr);
+    bool cast = LLVMIsABitCastInst(user) || LLVMIsAAddrSpaceCastInst(user) ||
+                (LLVMIsAConstantExpr(user) && LLVMGetConstOpcode(user) == LLVMBitCast);
+    long long off = offset;
+    if ((gep && ir_gep_constant_offset(m, user, &off)) || cast) {
+      if (!accesses(g, user, off, visit, ctx, depth + 1)) return false;
+    } else if (gep) {
+      if (global_bytes_hold_pointers(user)) return false;
+    } else if (LLVMIsALoadInst(user) || LLVMIsAStoreInst(user) || ir_is_call(user)) {
+      if (!visit(g, addr, user, offset, ctx)) return false;
+    } else if (!ir_is_debug_intrinsic(user)) {
+      return false; /* a merge, an integer: where it goes is not followed */
+    }
+  }
+  return true;
+}
+
+/* Whether an access keeps g one the compiler sees whole (global_blocks.h), noting its slots and whether it
+ * puts active floats into g itself (into *ctx, a Known). */
+static bool qualifying_access(LLVMValueRef g, LLVMValueRef addr, LLVMValueRef access, long long offset, void *ctx) {
+  Known *k = ctx;
+  (void)g;
+  if (LLVMIsALoadInst(access)) {
+    if (LLVMGetVolatile(access) || LLVMGetOrdering(access) != LLVMAtomicOrderingNotAtomic) return false;
+    if (ir_is_ptr(LLVMTypeOf(access))) {
+      add_slot(k, -1, offset);
+      add_site(k, access); /* freed: forgotten */
+    } else if (ir_contains_ptr(LLVMTypeOf(access))) {
+      return false; /* pointers in an aggregate or a vector */
+    }
+    return true;
+  }
+  if (LLVMIsAStoreInst(access)) {
+    LLVMValueRef stored = LLVMGetOperand(access, 0);
+    if (LLVMGetOperand(access, 1) != addr || LLVMGetVolatile(access)) return false; /* the address stored */
+    if (ir_is_ptr(LLVMTypeOf(stored))) {
+      add_slot(k, -1, offset);
+      add_site(k, access);
+      return !ad_outside_derivatives(access) || setup_value(stored);
+    }
+    if (ir_contains_ptr(LLVMTypeOf(stored))) return false;
+    if (!ad_outside_derivatives(access) && ad_stored_value_may_be_active(stored)) k->verdict = ACTIVE;
+    return true;
+  }
+  CallKind kind = call_classify(access, NULL);
+  if (kind == CALL_DEBUG) return true;
+  if (kind == CALL_ALLOC && call_alloc_slot(access) == 0 && LLVMGetArgOperand(access, 0) == addr) {
+    add_slot(k, -1, offset); /* posix_memalign(&g, ...) */
+    add_site(k, access);
+    return true;
+  }
+  return kind == CALL_MEMSET && ad_outside_derivatives(access) && LLVMGetArgOperand(access, 0) == addr; /* set-up's zeroing */
+}
+
+/* Whether a constant holds no pointer but null ones: a global the program sets itself (not a table of
+ * functions or of addresses its initializer fills). */
+static bool null_pointers_only(LLVMValueRef c) {
+  if (!ir_contains_ptr(LLVMTypeOf(c)) || LLVMIsNull(c) || LLVMIsUndef(c) || LLVMIsAConstantAggregateZero(c)) return true;
+  if (ir_is_ptr(LLVMTypeOf(c))) return LLVMIsAConstantPointerNull(c);
+  LLVMTypeRef t = LLVMTypeOf(c);
+  unsigned n = LLVMGetTypeKind(t) == LLVMStructTypeKind  ? LLVMCountStructElementTypes(t)
+               : LLVMGetTypeKind(t) == LLVMArrayTypeKind ? (unsigned)LLVMGetArrayLength2(t)
+                                                          : 0;
+  for (unsigned i = 0; i < n; i++)
+    if (!null_pointers_only(LLVMGetAggregateElement(c, i))) return false;
+  return n > 0;
+}
+
+/* What the blocks the global's slots point to hold: WALK_POINTERS, whether pointers other than its slots
+ * one level down; WALK_ACTIVE, whether code a derivative runs may put active data there. */
+static bool walk_slot_loads(Known *k, Walk what) {
+  LLVMModuleRef m = LLVMGetGlobalParent(k->global);
+  ValueMap seen; /* WALK_POINTERS: per slot's pointer, so that a helper two blocks are passed to is walked in each */
+  vmap_init(&seen);
+  bool found = false;
+  for (size_t i = 0, n = k->sites.len; i < n && !found; i++) { /* the global's own slots' (walks add others) */
+    /* what is read from a slot, or stored there (set-up code fills a block through the pointer it stores) */
+    LLVMValueRef site = k->sites.data[i], at = LLVMIsALoadInst(site) ? LLVMGetOperand(site, 0) : LLVMIsAStoreInst(site) ? LLVMGetOperand(site, 1) : NULL;
+    LLVMValueRef block = LLVMIsALoadInst(site) ? site : LLVMIsAStoreInst(site) ? ir_strip_pointer_casts(LLVMGetOperand(site, 0)) : NULL;
+    long long offset = 0;
+    while (at && (at = ir_strip_pointer_casts(at)) != k->global)
+      at = ((LLVMIsAGetElementPtrInst(at) || (LLVMIsAConstantExpr(at) && LLVMGetConstOpcode(at) == LLVMGetElementPtr)) &&
+            ir_gep_constant_offset(m, at, &offset))
+               ? LLVMGetOperand(at, 0)
+               : NULL;
+    if (!at || LLVMIsAConstant(block)) continue;
+    Nest nest = {k, add_slot(k, -1, offset), 0};
+    if (what == WALK_POINTERS) vmap_free(&seen), vmap_init(&seen);
+    found = walk(block, what, &seen, 0, what == WALK_POINTERS ? &nest : NULL);
+  }
+  vmap_free(&seen);
+  return found;
 }
 
 /* Whether files other than g's may set g: it is declared here, or not static in a file without `main`. */
@@ -129,43 +295,40 @@ static bool set_elsewhere(LLVMValueRef g) {
   return !main_fn || LLVMIsDeclaration(main_fn);
 }
 
-static bool pointer_global(LLVMValueRef g) {
+/* A global of the program's holding pointers (a pointer, a struct with pointer fields). */
+static bool holds_pointers(LLVMValueRef g) {
   return LLVMIsAGlobalVariable(g) && !LLVMIsGlobalConstant(g) && !LLVMIsExternallyInitialized(g) && !LLVMIsThreadLocal(g) &&
-         !registered_inactive_memory(g) && ir_is_ptr(LLVMGlobalGetValueType(g));
+         !registered_inactive_memory(g) && ir_contains_ptr(LLVMGlobalGetValueType(g));
 }
 
 bool global_block_set_elsewhere(LLVMValueRef load) {
-  LLVMValueRef g = ir_strip_pointer_casts(LLVMGetOperand(load, 0));
-  if (!pointer_global(g) || !set_elsewhere(g)) return false;
+  LLVMValueRef g = ir_address_base(LLVMGetOperand(load, 0));
+  if (!ir_is_ptr(LLVMTypeOf(load)) || !holds_pointers(g) || !set_elsewhere(g)) return false;
   ValueMap seen;
   vmap_init(&seen);
-  bool active = walk(load, WALK_ACTIVE, &seen, 0);
+  bool active = walk(load, WALK_ACTIVE, &seen, 0, NULL);
   vmap_free(&seen);
   return active;
 }
 
-static bool qualifies(LLVMValueRef g) {
-  if (!pointer_global(g) || set_elsewhere(g)) return false;
-  for (LLVMUseRef u = LLVMGetFirstUse(g); u; u = LLVMGetNextUse(u))
-    if (!use_allowed(g, LLVMGetUser(u))) return false;
-  return !walk_loads(g, WALK_POINTERS);
+static Known *know(LLVMValueRef g) {
+  if (!known_made) vmap_init(&known_at), known_made = true;
+  size_t at = (size_t)vmap_get(&known_at, g);
+  if (at) return &known.data[at - 1];
+  Known k = {g, QUALIFIES, {0}, {0}};
+  if (!holds_pointers(g) || set_elsewhere(g) || !null_pointers_only(LLVMGetInitializer(g)) ||
+      !accesses(g, g, 0, qualifying_access, &k, 0) || walk_slot_loads(&k, WALK_POINTERS))
+    k.verdict = NOT;
+  else if (walk_slot_loads(&k, WALK_ACTIVE))
+    k.verdict = ACTIVE;
+  vec_push(&known, k);
+  vmap_put(&known_at, g, (void *)known.len);
+  return &known.data[known.len - 1];
 }
 
-static uintptr_t verdict(LLVMValueRef g) {
-  if (!verdicts_made) vmap_init(&verdicts), verdicts_made = true;
-  uintptr_t v = (uintptr_t)vmap_get(&verdicts, g);
-  if (!v) {
-    v = !qualifies(g) ? 2 : walk_loads(g, WALK_ACTIVE) ? 3 : 1;
-    vmap_put(&verdicts, g, (void *)v);
-  }
-  return v;
-}
+bool global_block_qualifies(LLVMValueRef g) { return g && LLVMIsAGlobalVariable(g) && ad_deciding() && know(g)->verdict != NOT; }
 
-bool global_block_qualifies(LLVMValueRef g) {
-  return g && LLVMIsAGlobalVariable(g) && ad_deciding() && verdict(g) != 2;
-}
-
-bool global_block_may_hold_active(LLVMValueRef g) { return global_block_qualifies(g) && verdict(g) == 3; }
+bool global_block_may_hold_active(LLVMValueRef g) { return global_block_qualifies(g) && know(g)->verdict == ACTIVE; }
 
 static LLVMValueRef size_arg(LLVMBuilderRef b, LLVMValueRef call, int i, LLVMTypeRef i64) {
   return i < 0 ? LLVMConstInt(i64, 1, 0) : LLVMBuildIntCast2(b, LLVMGetArgOperand(call, (unsigned)i), i64, 0, "");
@@ -186,70 +349,107 @@ static void runtime_call(LLVMBuilderRef b, const char *name, LLVMValueRef p, LLV
   ir_call_named(b, name, LLVMFunctionType(LLVMVoidTypeInContext(c), params, bytes ? 2 : 1, 0), args, bytes ? 2 : 1);
 }
 
-static void note_global(LLVMBuilderRef b, LLVMValueRef g) {
-  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(g));
-  LLVMTypeRef i64 = LLVMInt64TypeInContext(c), ptr = LLVMGlobalGetValueType(g);
-  ValueList users = {0};
-  for (LLVMUseRef u = LLVMGetFirstUse(g); u; u = LLVMGetNextUse(u)) vec_push(&users, LLVMGetUser(u));
-  for (size_t i = 0; i < users.len; i++) {
-    LLVMValueRef user = users.data[i], call;
-    if (LLVMIsAStoreInst(user) && (call = allocation(LLVMGetOperand(user, 0)))) {
-      if (call_classify(call, NULL) == CALL_REALLOC) { /* the old block's shadows go */
+/* The sites that set or free what g's slots hold: allocations stored there noted with their sizes (the old
+ * block of a realloc forgotten), posix_memalign's blocks noted, the blocks freed forgotten. */
+static void note_global(LLVMBuilderRef b, Known *k) {
+  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(k->global));
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c), ptr = LLVMPointerTypeInContext(c, 0);
+  for (size_t i = 0; i < k->sites.len; i++) {
+    LLVMValueRef site = k->sites.data[i], call;
+    if (LLVMIsAStoreInst(site) && (call = allocation(LLVMGetOperand(site, 0)))) {
+      if (call_classify(call, NULL) == CALL_REALLOC) {
         LLVMPositionBuilderBefore(b, call);
         runtime_call(b, "__parad_rt_block_forget", LLVMGetArgOperand(call, 0), NULL);
       }
-      LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(user));
-      runtime_call(b, "__parad_rt_block_note", LLVMGetOperand(user, 0), block_bytes(b, call, i64));
-    } else if (ir_is_call(user) && LLVMGetNextInstruction(user)) { /* posix_memalign(&g, alignment, size) */
-      LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(user));
-      LLVMValueRef ok = LLVMBuildICmp(b, LLVMIntEQ, user, LLVMConstNull(LLVMTypeOf(user)), "");
-      LLVMValueRef block = LLVMBuildSelect(b, ok, LLVMBuildLoad2(b, ptr, g, ""), LLVMConstNull(ptr), "");
-      runtime_call(b, "__parad_rt_block_note", block, block_bytes(b, user, i64));
-    } else if (LLVMIsALoadInst(user)) { /* the program freeing the block */
-      for (LLVMUseRef v = LLVMGetFirstUse(user); v; v = LLVMGetNextUse(v)) {
+      LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(site));
+      runtime_call(b, "__parad_rt_block_note", LLVMGetOperand(site, 0), block_bytes(b, call, i64));
+    } else if (ir_is_call(site) && LLVMGetNextInstruction(site)) { /* posix_memalign(&slot, alignment, size) */
+      LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(site));
+      LLVMValueRef ok = LLVMBuildICmp(b, LLVMIntEQ, site, LLVMConstNull(LLVMTypeOf(site)), "");
+      LLVMValueRef at = LLVMGetArgOperand(site, (unsigned)call_alloc_slot(site));
+      LLVMValueRef block = LLVMBuildSelect(b, ok, LLVMBuildLoad2(b, ptr, at, ""), LLVMConstNull(ptr), "");
+      runtime_call(b, "__parad_rt_block_note", block, block_bytes(b, site, i64));
+    } else if (LLVMIsALoadInst(site)) {
+      for (LLVMUseRef v = LLVMGetFirstUse(site); v; v = LLVMGetNextUse(v)) {
         LLVMValueRef free_call = LLVMGetUser(v);
         if (!ir_is_call(free_call) || call_classify(free_call, NULL) != CALL_FREE ||
-            LLVMGetArgOperand(free_call, call_freed_arg(free_call)) != user)
+            LLVMGetArgOperand(free_call, call_freed_arg(free_call)) != site)
           continue;
         LLVMPositionBuilderBefore(b, free_call);
-        runtime_call(b, "__parad_rt_block_forget", user, NULL);
+        runtime_call(b, "__parad_rt_block_forget", site, NULL);
       }
     }
   }
-  vec_free(&users);
 }
 
 void global_blocks_note(LLVMModuleRef m) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
-    if (global_block_may_hold_active(g)) note_global(b, g);
+    if (global_block_may_hold_active(g)) note_global(b, know(g));
   LLVMDisposeBuilder(b);
 }
 
-void global_block_keep(LLVMBuilderRef b, LLVMValueRef g, LLVMValueRef s, unsigned kind) {
-  LLVMTypeRef ptr = LLVMGlobalGetValueType(g), i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(ptr));
-  LLVMTypeRef params[3] = {ptr, i32, ptr};
-  LLVMValueRef args[3] = {LLVMBuildLoad2(b, ptr, g, ""), LLVMConstInt(i32, kind, 0), LLVMBuildLoad2(b, ptr, s, "")};
-  ir_call_named(b, "__parad_rt_block_keep", LLVMFunctionType(LLVMVoidTypeInContext(LLVMGetTypeContext(ptr)), params, 3, 0), args, 3);
-  LLVMBuildStore(b, LLVMConstNull(ptr), s); /* the next entry sets it again */
-}
-
-void global_blocks_leave(LLVMBuilderRef b, unsigned kind) {
-  LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(LLVMGetBasicBlockParent(LLVMGetInsertBlock(b)))));
-  LLVMValueRef arg = LLVMConstInt(i32, kind, 0);
-  ir_call_named(b, "__parad_rt_blocks_leave", LLVMFunctionType(LLVMVoidTypeInContext(LLVMGetTypeContext(i32)), &i32, 1, 0), &arg, 1);
+/* Bytes k from p: a slot's address. */
+static LLVMValueRef at_offset(LLVMBuilderRef b, LLVMValueRef p, long long k) {
+  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(p));
+  LLVMValueRef at = LLVMConstInt(LLVMInt64TypeInContext(c), (unsigned long long)k, 1);
+  return k ? LLVMBuildGEP2(b, LLVMInt8TypeInContext(c), p, &at, 1, "slot") : p;
 }
 
 void global_block_enter(LLVMBuilderRef b, LLVMValueRef g, LLVMValueRef s, unsigned kind) {
   LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(g));
-  LLVMTypeRef ptr = LLVMGlobalGetValueType(g), i32 = LLVMInt32TypeInContext(c);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
+  LLVMTypeRef t = LLVMGlobalGetValueType(g), v = LLVMVoidTypeInContext(c);
+  if (!ir_is_ptr(t)) /* the rest of a struct: zero, as any global's shadow */
+    LLVMBuildMemSet(b, s, LLVMConstInt(LLVMInt8TypeInContext(c), 0, 0), LLVMConstInt(i64, ir_type_size(LLVMGetGlobalParent(g), t), 0),
+                    LLVMGetAlignment(s));
+  const Known *k = know(g);
+  LLVMValueRef name = LLVMBuildGlobalStringPtr(b, LLVMGetValueName(g), "global");
+  LLVMValueRef *primal = xcalloc(k->slots.len + 1, sizeof *primal), *shadow = xcalloc(k->slots.len + 1, sizeof *shadow);
+  for (size_t i = 0; i < k->slots.len; i++) {
+    const Slot *sl = &k->slots.data[i];
+    if (sl->parent < 0) { /* the global's: a zeroed shadow of its block into the shadow global */
+      LLVMTypeRef params[3] = {ptr, i32, ptr};
+      primal[i] = LLVMBuildLoad2(b, ptr, at_offset(b, g, sl->offset), "");
+      LLVMValueRef args[3] = {primal[i], LLVMConstInt(i32, kind, 0), name};
+      shadow[i] = ir_call_named(b, "__parad_rt_block_shadow", LLVMFunctionType(ptr, params, 3, 0), args, 3);
+      LLVMBuildStore(b, shadow[i], at_offset(b, s, sl->offset));
+    } else { /* a block's: the same into the block's shadow, by the runtime (either may be null) */
+      LLVMTypeRef params[5] = {ptr, ptr, i64, i32, ptr};
+      LLVMValueRef args[5] = {primal[sl->parent], shadow[sl->parent], LLVMConstInt(i64, (unsigned long long)sl->offset, 0),
+                              LLVMConstInt(i32, kind, 0), name};
+      ir_call_named(b, "__parad_rt_block_shadow_in", LLVMFunctionType(v, params, 5, 0), args, 5);
+    }
+  }
+  free(primal);
+  free(shadow);
+}
+
+void global_block_keep(LLVMBuilderRef b, LLVMValueRef g, LLVMValueRef s, unsigned kind) {
+  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(g));
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i32 = LLVMInt32TypeInContext(c);
   LLVMTypeRef params[3] = {ptr, i32, ptr};
-  LLVMValueRef args[3] = {LLVMBuildLoad2(b, ptr, g, ""), LLVMConstInt(i32, kind, 0),
-                          LLVMBuildGlobalStringPtr(b, LLVMGetValueName(g), "global")};
-  LLVMBuildStore(b, ir_call_named(b, "__parad_rt_block_shadow", LLVMFunctionType(ptr, params, 3, 0), args, 3), s);
+  const Known *k = know(g);
+  for (size_t i = 0; i < k->slots.len; i++) {
+    if (k->slots.data[i].parent >= 0) continue; /* (a block's: a shadow the derivative made there stays its own) */
+    LLVMValueRef at = at_offset(b, s, k->slots.data[i].offset);
+    LLVMValueRef args[3] = {LLVMBuildLoad2(b, ptr, at_offset(b, g, k->slots.data[i].offset), ""), LLVMConstInt(i32, kind, 0),
+                            LLVMBuildLoad2(b, ptr, at, "")};
+    ir_call_named(b, "__parad_rt_block_keep", LLVMFunctionType(LLVMVoidTypeInContext(c), params, 3, 0), args, 3);
+    LLVMBuildStore(b, LLVMConstNull(ptr), at); /* the next entry sets it again */
+  }
+}
+
+void global_blocks_leave(LLVMBuilderRef b, unsigned kind) {
+  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(LLVMGetBasicBlockParent(LLVMGetInsertBlock(b))));
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
+  LLVMValueRef arg = LLVMConstInt(i32, kind, 0);
+  ir_call_named(b, "__parad_rt_blocks_leave", LLVMFunctionType(LLVMVoidTypeInContext(c), &i32, 1, 0), &arg, 1);
 }
 
 void global_blocks_end(void) {
-  if (verdicts_made) vmap_free(&verdicts);
-  verdicts_made = false;
+  for (size_t i = 0; i < known.len; i++) vec_free(&known.data[i].slots), vec_free(&known.data[i].sites);
+  vec_free(&known);
+  if (known_made) vmap_free(&known_at);
+  known_made = false;
 }

@@ -1,18 +1,24 @@
-/* Globals holding a heap block: `static double *work;`, allocated by the program's set-up (main) and
- * filled by the code a derivative runs. Such a global gets a shadow global like any mutable global
- * (ad/global_shadows.h), which holds a pointer: at every derivative's entry, a zeroed shadow of the block
- * the global holds then, made by the runtime (runtime/global_blocks.c) from the block's size, which the
- * program notes where it allocates the block. Inside the derivative the global is a slot holding a pointer
- * like any other: what is stored into it, its shadow goes into the shadow global.
+/* Globals holding pointers to heap blocks: `static double *work;` allocated by the program's set-up
+ * (main) and filled by the code a derivative runs; a struct global with such pointers among its fields
+ * (`static Grid grid` with grid.u = malloc(...)); a global pointer to a struct whose fields point to
+ * blocks (`static Mesh *mesh`, mesh->u = malloc(...)). Such a global gets a shadow global like any mutable
+ * global (ad/global_shadows.h), whose pointers (its slots) hold, from every derivative's entry on, zeroed
+ * shadows of the blocks the global's point to, made by the runtime (runtime/global_blocks.c) from the
+ * blocks' sizes, which the program notes where it allocates them; a pointer such a block holds at a
+ * constant offset (mesh->u) gets the same in the block's shadow, one level down. Inside the derivative the
+ * global is memory holding pointers like any other: what is stored into a slot, its shadow goes into the
+ * shadow's slot.
  *
- * A global qualifies where the compiler sees all that sets it and what its block holds:
- *   - it is a pointer the program defines (not constant, not thread-local): static, or in the file that
- *     defines `main` (a program built from several files is differentiated where it is linked);
- *   - its address is only loaded from, stored into, and given to posix_memalign;
- *   - outside the code derivatives run, what is stored into it is null, a fresh block (malloc, calloc,
+ * A global qualifies where the compiler sees all that sets it and what its blocks hold:
+ *   - it holds pointers, the program defines it (not constant, not thread-local), static or in the file
+ *     that defines `main` (a program built from several files is differentiated where it is linked), and
+ *     its initializer holds none but null ones (not a table of functions);
+ *   - its address is only loaded from, stored into (at constant offsets, pointers at the same offsets
+ *     each time) and given to posix_memalign;
+ *   - outside the code derivatives run, what is stored into a slot is null, a fresh block (malloc, calloc,
  *     realloc, aligned_alloc, memalign, posix_memalign, new) or what another global holds (inside, what
  *     the code stores has its shadow stored too, and the block's size noted where it is allocated);
- *   - its block holds no pointers (their shadows, in a zeroed block, would be null).
+ *   - the blocks hold no pointers but at constant offsets, and the blocks those point to none at all.
  * Elsewhere the derivative is refused as for any memory without a shadow. */
 #ifndef PARAD_AD_GLOBAL_BLOCKS_H
 #define PARAD_AD_GLOBAL_BLOCKS_H

@@ -16,7 +16,7 @@ static bool eligible(LLVMValueRef g) {
       LLVMIsThreadLocal(g) || registered_inactive_memory(g))
     return false;
   LLVMTypeRef t = LLVMGlobalGetValueType(g);
-  if (ir_is_ptr(t)) return global_block_qualifies(g); /* a heap block's (ad/global_blocks.h) */
+  if (ir_contains_ptr(t)) return global_block_qualifies(g); /* pointers to heap blocks (ad/global_blocks.h) */
   /* a heap block of constant size stored into a global, which the optimiser made a global of its own
      (`work.body`, bytes): like a global of floats where it holds no pointers */
   if (LLVMGetTypeKind(t) == LLVMArrayTypeKind && LLVMGetElementType(t) == LLVMInt8TypeInContext(LLVMGetTypeContext(t)))
@@ -113,7 +113,7 @@ static bool taken_reaches; /* a function whose address is taken reaches one: a c
 bool ad_global_may_hold_active(LLVMValueRef g) {
   g = g ? ir_strip_pointer_casts(g) : NULL;
   if (!eligible(g)) return false;
-  if (ir_is_ptr(LLVMGlobalGetValueType(g))) return global_block_may_hold_active(g);
+  if (ir_contains_ptr(LLVMGlobalGetValueType(g))) return global_block_may_hold_active(g);
   if (!deciding) return address_may_hold_active(g); /* before: every use counts (a checkpointed loop's notes) */
   if (!holding_made) vmap_init(&holding), holding_made = true;
   uintptr_t known = (uintptr_t)vmap_get(&holding, g);
@@ -273,7 +273,7 @@ static void enter(LLVMModuleRef m, LLVMValueRef before, ShadowUse use, bool poin
   LLVMPositionBuilderBefore(b, before);
   for (size_t i = 0; i < made[use == SHADOW_ADD].len; i++) {
     const Made *s = &made[use == SHADOW_ADD].data[i];
-    if (ir_is_ptr(LLVMGlobalGetValueType(s->global)) != pointers) continue;
+    if (ir_contains_ptr(LLVMGlobalGetValueType(s->global)) != pointers) continue;
     if (pointers)
       global_block_enter(b, s->global, s->shadow, (use == SHADOW_ADD) * 32 + s->lane);
     else
@@ -296,7 +296,7 @@ void ad_leave_global_blocks(LLVMModuleRef m, LLVMValueRef after, ShadowUse use) 
   unsigned long long left = 0; /* the kinds left, a bit each */
   for (size_t i = 0; i < made[use == SHADOW_ADD].len; i++) {
     const Made *s = &made[use == SHADOW_ADD].data[i];
-    if (!ir_is_ptr(LLVMGlobalGetValueType(s->global))) continue;
+    if (!ir_contains_ptr(LLVMGlobalGetValueType(s->global))) continue;
     global_block_keep(b, s->global, s->shadow, (use == SHADOW_ADD) * 32 + s->lane);
     left |= 1ull << s->lane;
   }

@@ -295,30 +295,34 @@ bool ir_null_based(LLVMValueRef p) {
   return false;
 }
 
-LLVMValueRef ir_strip_constant_offsets(LLVMModuleRef m, LLVMValueRef p, long long *offset) {
+bool ir_gep_constant_offset(LLVMModuleRef m, LLVMValueRef gep, long long *offset) {
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  unsigned n = (unsigned)LLVMGetNumOperands(gep);
+  for (unsigned i = 1; i < n; i++)
+    if (!LLVMIsAConstantInt(LLVMGetOperand(gep, i))) return false;
+  long long off = 0;
+  LLVMTypeRef t = LLVMGetGEPSourceElementType(gep);
+  for (unsigned i = 1; i < n; i++) {
+    long long idx = LLVMConstIntGetSExtValue(LLVMGetOperand(gep, i));
+    if (i > 1 && LLVMGetTypeKind(t) == LLVMStructTypeKind) {
+      off += (long long)LLVMOffsetOfElement(td, t, (unsigned)idx);
+      t = LLVMStructGetTypeAtIndex(t, (unsigned)idx);
+      continue;
+    }
+    if (i > 1) {
+      if (LLVMGetTypeKind(t) != LLVMArrayTypeKind) return false; /* vector indices: not byte-addressed */
+      t = LLVMGetElementType(t);
+    }
+    off += idx * (long long)LLVMABISizeOfType(td, t);
+  }
+  *offset += off;
+  return true;
+}
+
+LLVMValueRef ir_strip_constant_offsets(LLVMModuleRef m, LLVMValueRef p, long long *offset) {
   for (int depth = 0; depth < 64; depth++) {
     p = ir_strip_pointer_casts(p);
-    if (!LLVMIsAGetElementPtrInst(p)) return p;
-    unsigned n = (unsigned)LLVMGetNumOperands(p);
-    for (unsigned i = 1; i < n; i++)
-      if (!LLVMIsAConstantInt(LLVMGetOperand(p, i))) return p;
-    long long off = 0;
-    LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
-    for (unsigned i = 1; i < n; i++) {
-      long long idx = LLVMConstIntGetSExtValue(LLVMGetOperand(p, i));
-      if (i > 1 && LLVMGetTypeKind(t) == LLVMStructTypeKind) {
-        off += (long long)LLVMOffsetOfElement(td, t, (unsigned)idx);
-        t = LLVMStructGetTypeAtIndex(t, (unsigned)idx);
-        continue;
-      }
-      if (i > 1) {
-        if (LLVMGetTypeKind(t) != LLVMArrayTypeKind) return p; /* vector indices: not byte-addressed */
-        t = LLVMGetElementType(t);
-      }
-      off += idx * (long long)LLVMABISizeOfType(td, t);
-    }
-    *offset += off;
+    if (!LLVMIsAGetElementPtrInst(p) || !ir_gep_constant_offset(m, p, offset)) return p;
     p = LLVMGetOperand(p, 0);
   }
   return p;

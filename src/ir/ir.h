@@ -102,6 +102,9 @@ bool ir_null_based(LLVMValueRef p);
 /* Strips casts and getelementptrs whose indices are all constant, adding their byte offsets to *offset:
  * the pointer p is a constant distance from. */
 LLVMValueRef ir_strip_constant_offsets(LLVMModuleRef m, LLVMValueRef p, long long *offset);
+/* Whether the getelementptr gep (an instruction or a constant) has only constant indices: then adds its
+ * byte offset to *offset. */
+bool ir_gep_constant_offset(LLVMModuleRef m, LLVMValueRef gep, long long *offset);
 /* The constant getelementptr gep with the same indices over another base (a shadow's). */
 LLVMValueRef ir_const_gep_over(LLVMValueRef gep, LLVMValueRef base);
 /* Cloning through a value map (original -> copy), as both generators copy the primal:

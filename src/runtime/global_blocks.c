@@ -112,6 +112,11 @@ void *__parad_rt_block_shadow(void *p, unsigned kind, const char *name) {
           "store into it (only blocks from malloc, calloc, realloc, aligned_alloc, memalign, posix_memalign or new, "
           "stored into the global itself, get a shadow): '", name);
   }
+  if (b->handed[kind]) { /* asked for again in the same entry (two globals holding it): as it is */
+    void *s = (char *)b->shadow[kind] + ((char *)p - b->block);
+    pthread_mutex_unlock(&mu);
+    return s;
+  }
   if (b->cap[kind] < b->size) {
     free(b->shadow[kind]);
     b->shadow[kind] = malloc(b->size);
@@ -123,6 +128,14 @@ void *__parad_rt_block_shadow(void *p, unsigned kind, const char *name) {
   void *s = (char *)b->shadow[kind] + ((char *)p - b->block);
   pthread_mutex_unlock(&mu);
   return s;
+}
+
+/* At a derivative's entry, for a pointer the block at p holds at offset (its shadow at s, either NULL when
+ * the global holds none): a zeroed shadow of the block it points to, at the same offset in s. */
+void __parad_rt_block_shadow_in(void *p, void *s, unsigned long long offset, unsigned kind, const char *name) {
+  if (!p || !s) return;
+  void *held = *(void **)((char *)p + offset);
+  *(void **)((char *)s + offset) = __parad_rt_block_shadow(held, kind, name);
 }
 
 /* As a derivative of the given kind ends, the global holds p and its shadow global s: a shadow the
