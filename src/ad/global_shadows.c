@@ -21,7 +21,7 @@ static bool eligible(LLVMValueRef g) {
      (`work.body`, bytes): like a global of floats where it holds no pointers */
   if (LLVMGetTypeKind(t) == LLVMArrayTypeKind && LLVMGetElementType(t) == LLVMInt8TypeInContext(LLVMGetTypeContext(t)))
     return !global_bytes_hold_pointers(g);
-  return ir_contains_fp(t) && !ir_contains_ptr(t);
+  return ir_contains_fp(t);
 }
 
 bool ad_is_mutable_global_with_shadow(LLVMValueRef g) { return eligible(g ? ir_strip_pointer_casts(g) : NULL); }
@@ -58,10 +58,10 @@ static bool may_vary(LLVMValueRef v, int depth) {
 static ValueMap reached;
 static bool deciding;
 
-/* A use in a function no derivative runs (`main`, the program's set-up): its stores happen before a
- * derivative's entry, where the shadow is zeroed, or in calls that are not differentiated. */
 bool ad_deciding(void) { return deciding; }
 
+/* A use in a function no derivative runs (`main`, the program's set-up): its stores happen before a
+ * derivative's entry, where the shadow is zeroed, or in calls that are not differentiated. */
 bool ad_outside_derivatives(LLVMValueRef user) {
   if (!deciding || !LLVMIsAInstruction(user) || !LLVMGetInstructionParent(user)) return false;
   return vmap_get(&reached, LLVMGetBasicBlockParent(LLVMGetInstructionParent(user))) == (void *)2;
@@ -265,6 +265,9 @@ void ad_global_shadows_end(void) {
   reaching_made = holding_made = false;
 }
 
+/* The runtime's kind of shadow for a use and a direction of vector forward mode (global_blocks.h). */
+static unsigned block_kind(ShadowUse use, unsigned lane) { return (use == SHADOW_ADD) * 32 + lane; }
+
 /* Each shadow made for `use` of a global of `pointers` (holding a heap block) or not, before `before`:
  * zeroed, or set to a zeroed shadow of the block. */
 static void enter(LLVMModuleRef m, LLVMValueRef before, ShadowUse use, bool pointers) {
@@ -275,7 +278,7 @@ static void enter(LLVMModuleRef m, LLVMValueRef before, ShadowUse use, bool poin
     const Made *s = &made[use == SHADOW_ADD].data[i];
     if (ir_contains_ptr(LLVMGlobalGetValueType(s->global)) != pointers) continue;
     if (pointers)
-      global_block_enter(b, s->global, s->shadow, (use == SHADOW_ADD) * 32 + s->lane);
+      global_block_enter(b, s->global, s->shadow, block_kind(use, s->lane));
     else
       LLVMBuildMemSet(b, s->shadow, LLVMConstInt(LLVMInt8TypeInContext(c), 0, 0),
                       LLVMConstInt(LLVMInt64TypeInContext(c), ir_type_size(m, LLVMGlobalGetValueType(s->shadow)), 0),
@@ -297,10 +300,10 @@ void ad_leave_global_blocks(LLVMModuleRef m, LLVMValueRef after, ShadowUse use) 
   for (size_t i = 0; i < made[use == SHADOW_ADD].len; i++) {
     const Made *s = &made[use == SHADOW_ADD].data[i];
     if (!ir_contains_ptr(LLVMGlobalGetValueType(s->global))) continue;
-    global_block_keep(b, s->global, s->shadow, (use == SHADOW_ADD) * 32 + s->lane);
+    global_block_keep(b, s->global, s->shadow, block_kind(use, s->lane));
     left |= 1ull << s->lane;
   }
   for (unsigned lane = 0; lane < 32; lane++)
-    if (left >> lane & 1) global_blocks_leave(b, (use == SHADOW_ADD) * 32 + lane);
+    if (left >> lane & 1) global_blocks_leave(b, block_kind(use, lane));
   LLVMDisposeBuilder(b);
 }

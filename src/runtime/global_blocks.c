@@ -112,6 +112,10 @@ void *__parad_rt_block_shadow(void *p, unsigned kind, const char *name) {
           "store into it (only blocks from malloc, calloc, realloc, aligned_alloc, memalign, posix_memalign or new, "
           "stored into the global itself, get a shadow): '", name);
   }
+  if (!b->size) { /* (malloc(0): nothing to differentiate there) */
+    pthread_mutex_unlock(&mu);
+    return NULL;
+  }
   if (b->handed[kind]) { /* asked for again in the same entry (two globals holding it): as it is */
     void *s = (char *)b->shadow[kind] + ((char *)p - b->block);
     pthread_mutex_unlock(&mu);
