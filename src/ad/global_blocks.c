@@ -427,17 +427,31 @@ void global_block_enter(LLVMBuilderRef b, LLVMValueRef g, LLVMValueRef s, unsign
 
 void global_block_keep(LLVMBuilderRef b, LLVMValueRef g, LLVMValueRef s, unsigned kind) {
   LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(g));
-  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i32 = LLVMInt32TypeInContext(c);
-  LLVMTypeRef params[3] = {ptr, i32, ptr};
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
+  LLVMTypeRef v = LLVMVoidTypeInContext(c);
   const Known *k = know(g);
+  LLVMValueRef *primal = xcalloc(k->slots.len + 1, sizeof *primal), *shadow = xcalloc(k->slots.len + 1, sizeof *shadow);
   for (size_t i = 0; i < k->slots.len; i++) {
-    if (k->slots.data[i].parent >= 0) continue; /* (a block's: a shadow the derivative made there stays its own) */
-    LLVMValueRef at = at_offset(b, s, k->slots.data[i].offset);
-    LLVMValueRef args[3] = {LLVMBuildLoad2(b, ptr, at_offset(b, g, k->slots.data[i].offset), ""), LLVMConstInt(i32, kind, 0),
-                            LLVMBuildLoad2(b, ptr, at, "")};
-    ir_call_named(b, "__parad_rt_block_keep", LLVMFunctionType(LLVMVoidTypeInContext(c), params, 3, 0), args, 3);
-    LLVMBuildStore(b, LLVMConstNull(ptr), at); /* the next entry sets it again */
+    const Slot *sl = &k->slots.data[i];
+    if (sl->parent < 0) {
+      primal[i] = LLVMBuildLoad2(b, ptr, at_offset(b, g, sl->offset), "");
+      shadow[i] = LLVMBuildLoad2(b, ptr, at_offset(b, s, sl->offset), "");
+    } else { /* a block's slot, before the block's own shadow is kept */
+      LLVMTypeRef params[4] = {ptr, ptr, i64, i32};
+      LLVMValueRef args[4] = {primal[sl->parent], shadow[sl->parent], LLVMConstInt(i64, (unsigned long long)sl->offset, 0),
+                              LLVMConstInt(i32, kind, 0)};
+      ir_call_named(b, "__parad_rt_block_keep_in", LLVMFunctionType(v, params, 4, 0), args, 4);
+    }
   }
+  for (size_t i = 0; i < k->slots.len; i++) {
+    if (k->slots.data[i].parent >= 0) continue;
+    LLVMTypeRef params[3] = {ptr, i32, ptr};
+    LLVMValueRef args[3] = {primal[i], LLVMConstInt(i32, kind, 0), shadow[i]};
+    ir_call_named(b, "__parad_rt_block_keep", LLVMFunctionType(v, params, 3, 0), args, 3);
+    LLVMBuildStore(b, LLVMConstNull(ptr), at_offset(b, s, k->slots.data[i].offset)); /* the next entry sets it again */
+  }
+  free(primal);
+  free(shadow);
 }
 
 void global_blocks_leave(LLVMBuilderRef b, unsigned kind) {

@@ -44,8 +44,8 @@ void global_blocks_note(LLVMModuleRef m);
 /* At a derivative's entry (where b is): the shadow global s of such a global g set to a zeroed shadow of
  * the block g holds; `kind` tells the modes and the directions of vector forward mode apart. */
 void global_block_enter(LLVMBuilderRef b, LLVMValueRef g, LLVMValueRef s, unsigned kind);
-/* After a derivative of that kind (where b is): keep, per shadow global s of such a global g, the shadow
- * the derivative made for a block it allocated (the runtime frees it with the block), and empty s; then
+/* After a derivative of that kind (where b is): keep, per shadow global s of such a global g, the shadows
+ * the derivative made for blocks it allocated (the runtime frees them with the blocks), and empty s; then
  * leave, once per kind: the shadows the derivative was handed are the runtime's again (it freed or
  * reallocated the one of a block it freed or reallocated; the runtime frees the others). */
 void global_block_keep(LLVMBuilderRef b, LLVMValueRef g, LLVMValueRef s, unsigned kind);

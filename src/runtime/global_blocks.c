@@ -162,3 +162,9 @@ void __parad_rt_blocks_leave(unsigned kind) {
   for (size_t i = 0; i < nblocks; i++) blocks[i].handed[kind] = 0;
   pthread_mutex_unlock(&mu);
 }
+
+/* The same for a pointer the block at p holds at offset, its shadow in the block's shadow s. */
+void __parad_rt_block_keep_in(void *p, void *s, unsigned long long offset, unsigned kind) {
+  if (!p || !s) return;
+  __parad_rt_block_keep(*(void **)((char *)p + offset), kind, *(void **)((char *)s + offset));
+}
