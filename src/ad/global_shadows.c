@@ -113,11 +113,13 @@ static bool taken_reaches; /* a function whose address is taken reaches one: a c
 bool ad_global_may_hold_active(LLVMValueRef g) {
   g = g ? ir_strip_pointer_casts(g) : NULL;
   if (!eligible(g)) return false;
-  if (ir_contains_ptr(LLVMGlobalGetValueType(g))) return global_block_may_hold_active(g);
   if (!deciding) return address_may_hold_active(g); /* before: every use counts (a checkpointed loop's notes) */
   if (!holding_made) vmap_init(&holding), holding_made = true;
   uintptr_t known = (uintptr_t)vmap_get(&holding, g);
-  if (!known) vmap_put(&holding, g, (void *)(known = address_may_hold_active(g) ? 1 : 2));
+  if (!known) { /* (a struct holding pointers may hold active floats of its own too) */
+    bool active = address_may_hold_active(g) || (ir_contains_ptr(LLVMGlobalGetValueType(g)) && global_block_may_hold_active(g));
+    vmap_put(&holding, g, (void *)(known = active ? 1 : 2));
+  }
   return known == 1;
 }
 
