@@ -171,6 +171,9 @@ class Gen:
             # helpers read and write: derivatives through a global, across calls (a stream of its own)
             if random.Random(seed * 7919 + 26 + omp).random() < 0.3:
                 features.add("globals")
+                # half of them a heap block main allocates, kept in a global pointer
+                if random.Random(seed * 7919 + 30 + omp).random() < 0.5:
+                    features.add("globals_heap")
             # qsort of an array with derivatives, outside loops (a checkpointed loop refuses a library call):
             # a stream of its own
             if random.Random(seed * 7919 + 28 + omp).random() < 0.3:

@@ -160,7 +160,9 @@ def harness(p):
         w("  memcpy(g, dx, sizeof dx);")
         w("}")
     w("#endif")
-    w(MAIN.replace("@SPLIT@", "1" if h["split"] else "0").replace("@WIDTH4@", "1" if h["width4"] else "0"))
+    setup = "G = malloc(8 * sizeof *G); /* the global G is a heap block here */" if "globals_heap" in p.features else ""
+    w(MAIN.replace("@SPLIT@", "1" if h["split"] else "0").replace("@WIDTH4@", "1" if h["width4"] else "0")
+          .replace("@SETUP@", setup))
     return "\n".join(L) + "\n"
 
 
@@ -230,6 +232,7 @@ static void check_primal(const char *kind, const double *got, const double *want
 
 MAIN = r"""
 int main(void) {
+  @SETUP@
   double yref[N], xref[N], fref;
   double oref = objective(X0, S0, yref, &fref, xref);
   printf("FUZZ-VALUE %.17g\n", oref);

@@ -509,7 +509,9 @@ class Program(Node):
             ty = ty[0] if ty else "double"
             text = ", ".join(str(v) if ty == "int" else fnum(v, ty) for v in vals)
             out += ["static const %s %s[%d] = {%s};" % (ty, name, len(vals), text), ""]
-        if "globals" in s.features:
+        if "globals_heap" in s.features:  # a program's field allocated by main, kept in a global pointer
+            out += ["static double *G;", ""]
+        elif "globals" in s.features:
             out += ["static double G[8];", ""]
         if "sort" in s.features:
             out += ["static int fuzz_ascending(const void *a, const void *b) {",
