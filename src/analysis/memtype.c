@@ -520,6 +520,25 @@ static DataKind callees_accesses(LLVMValueRef fn, const ValueList *objects, bool
   return k;
 }
 
+/* What the program's functions put in the blocks a global pointer holds (`static double *work`, a struct
+ * global's pointer field): the kinds of the accesses through every load of the same slot, module-wide (a
+ * function that only sorts the block, or hands it to MPI, says nothing of it itself). */
+static DataKind slot_kind(LLVMValueRef load, bool for_access, DataKind k) {
+  LLVMValueRef slot = ir_strip_pointer_casts(LLVMGetOperand(load, 0));
+  if (!LLVMIsAGlobalVariable(root_of(slot))) return k;
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef other = LLVMGetUser(u);
+    if (!LLVMIsALoadInst(other) || other == load || !ir_is_ptr(LLVMTypeOf(other))) continue;
+    LLVMValueRef fn = function_of(other);
+    ValueList objects = {0}, slots = {0};
+    same_object(fn, other, &objects, &slots);
+    k = accesses_kind(fn, &objects, for_access, k);
+    vec_free(&objects);
+    vec_free(&slots);
+  }
+  return k;
+}
+
 static DataKind object_kind(LLVMValueRef ptr, bool for_access) {
   LLVMValueRef fn = function_of(root_of(ptr));
   if (!fn) fn = function_of(ptr);
@@ -531,6 +550,7 @@ static DataKind object_kind(LLVMValueRef ptr, bool for_access) {
   k = accesses_kind(fn, &objects, for_access, k);
   if (k == DATA_UNKNOWN && slots.len) k = through_callees(fn, &slots, for_access, k);
   if (k == DATA_UNKNOWN) k = callees_accesses(fn, &objects, for_access, k, 0);
+  if (k == DATA_UNKNOWN && LLVMIsALoadInst(root_of(ptr))) k = slot_kind(root_of(ptr), for_access, k);
   vec_free(&objects);
   vec_free(&slots);
   return k;

@@ -1538,7 +1538,7 @@ class Gen:
         s.fn, s.nlen, s.kinky = fn, NLEN(0), False
         s.budget = r.randint(8, 28)
         # G zeroed, then filled: the fill's helper calls may read it
-        body = [Raw("memset(G, 0, sizeof G);", keep=True), s.fill(g)] if g is not None else []
+        body = [Raw("memset(G, 0, %d * sizeof *G);" % GLEN, keep=True), s.fill(g)] if g is not None else []
         for _ in range(r.randint(1, 3)):
             body += s.decl_scalar()
         if h["y"] and r.random() < 0.7:     # an output usually gets a first value

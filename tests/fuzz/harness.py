@@ -160,7 +160,7 @@ def harness(p):
         w("  memcpy(g, dx, sizeof dx);")
         w("}")
     w("#endif")
-    setup = "G = malloc(8 * sizeof *G); /* the global G is a heap block here */" if "globals_heap" in p.features else ""
+    setup = "G = calloc(8, sizeof *G); /* the global G is a heap block here */" if "globals_heap" in p.features else ""
     w(MAIN.replace("@SPLIT@", "1" if h["split"] else "0").replace("@WIDTH4@", "1" if h["width4"] else "0")
           .replace("@SETUP@", setup))
     return "\n".join(L) + "\n"
