@@ -186,6 +186,24 @@ static bool not_under_forward(LLVMValueRef call) {
          call_classify(call, NULL) != CALL_INACTIVE;
 }
 
+/* A global holding heap blocks whose adjoints' shadow global fn's code reads, or a function it calls does
+ * (a gradient computed there): its shadows are set where the gradient's call is once every derivative is
+ * generated, after a forward derivative over it has copied that code. */
+static LLVMValueRef block_global_used(LLVMValueRef fn, ValueMap *seen) {
+  if (vmap_has(seen, fn)) return NULL;
+  vmap_put(seen, fn, fn);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      for (unsigned k = 0, n = (unsigned)LLVMGetNumOperands(i); k < n; k++) {
+        LLVMValueRef op = LLVMGetOperand(i, k), found = NULL;
+        if (!op) continue;
+        if (LLVMIsAFunction(op) && !LLVMIsDeclaration(op)) found = block_global_used(op, seen);
+        else if (LLVMIsAGlobalVariable(ir_address_base(op))) found = ad_block_global_of_adjoints(ir_address_base(op));
+        if (found) return found;
+      }
+  return NULL;
+}
+
 static const char *construct_of_runtime_call(LLVMValueRef call) {
   static const struct {
     const char *prefix, *what;
@@ -232,6 +250,19 @@ static bool lower(AdModule *ad, LLVMValueRef call) {
                      "differentiate %s in it yet", r.entry, LLVMGetValueName(r.fn), construct_of_runtime_call(unsupported));
     request_free(&r);
     return false;
+  }
+  if (sweep && r.mode == MODE_FORWARD) {
+    ValueMap seen;
+    vmap_init(&seen);
+    LLVMValueRef block = block_global_used(r.fn, &seen);
+    vmap_free(&seen);
+    if (block) {
+      diag_error_plain(sweep, "%s of '%s': forward mode over a reverse-mode derivative computed here cannot "
+                       "differentiate the heap blocks the global variable '%s' holds in it yet; pass them as "
+                       "arguments", r.entry, LLVMGetValueName(r.fn), LLVMGetValueName(block));
+      request_free(&r);
+      return false;
+    }
   }
   int errors = r.mode == MODE_FORWARD ? fwd_lower_request(ad, &r) : rev_lower_request(ad, &r);
   request_free(&r);

@@ -144,6 +144,12 @@ static LLVMValueRef shadow_global(LLVMValueRef g, ShadowUse use, unsigned lane) 
 
 LLVMValueRef ad_global_shadow(LLVMValueRef g, ShadowUse use) { return shadow_global(g, use, 0); }
 
+LLVMValueRef ad_block_global_of_adjoints(LLVMValueRef s) {
+  for (size_t i = 0; i < made[1].len; i++)
+    if (made[1].data[i].shadow == s && ir_contains_ptr(LLVMGlobalGetValueType(made[1].data[i].global))) return made[1].data[i].global;
+  return NULL;
+}
+
 LLVMValueRef ad_global_tangent_lane(LLVMValueRef v, unsigned lane) {
   v = ir_strip_pointer_casts(v);
   if (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMGetElementPtr) /* the same indices into the lane's */

@@ -23,6 +23,8 @@ bool ad_is_mutable_global_with_shadow(LLVMValueRef g);
 bool ad_global_may_hold_active(LLVMValueRef g);
 /* Its shadow for `use`, made in its module on first use. */
 LLVMValueRef ad_global_shadow(LLVMValueRef g, ShadowUse use);
+/* The global holding heap blocks (ad/global_blocks.h) whose adjoints' shadow global s is, or NULL. */
+LLVMValueRef ad_block_global_of_adjoints(LLVMValueRef s);
 /* Under vector forward mode, the tangents of direction `lane` of a constant address v into such a global:
  * a shadow global per direction (lane 0's the scalar mode's), zeroed at entry like the others. */
 LLVMValueRef ad_global_tangent_lane(LLVMValueRef v, unsigned lane);

@@ -5,6 +5,9 @@
 //   -DESCAPE: the global's address is handed to a helper (for two globals) that allocates through it: the
 //             compiler does not see what is stored there;
 //   -DSTATIC: main points the global at a static array, not at a heap block whose size the runtime knows.
+//   -DHESSIAN: a Hessian-vector product (forward mode over a gradient) of a function using a supported
+//             global block: the gradient's shadows of the block are set where the gradient is called once
+//             every derivative is generated, after the forward derivative copied that code (it crashed).
 // (A heap block from malloc stored into the global directly is supported: rev/global_blocks.c.)
 // RUN: rm -f %t && not %parad-cc %cflags -DROWS %s -o %t -lm 2>&1 | FileCheck %s --check-prefix=ROWS
 // RUN: test ! -e %t
@@ -12,10 +15,14 @@
 // RUN: test ! -e %t
 // RUN: not %parad-cc %cflags -DSTATIC %s -o %t -lm 2>&1 | FileCheck %s --check-prefix=STATIC
 // RUN: test ! -e %t
+// RUN: not %parad-cc %cflags -DHESSIAN %s -o %t -lm 2>&1 | FileCheck %s --check-prefix=HESSIAN
+// RUN: not %parad-cc -O0 -I%S/../include -DHESSIAN %s -o %t -lm 2>&1 | FileCheck %s --check-prefix=HESSIAN
+// RUN: test ! -e %t
 #include <math.h>
 #include <stdlib.h>
 
 double __parad_autodiff(void *, ...);
+double __parad_fwddiff(void *, ...);
 
 #ifdef ROWS
 static double **rows;
@@ -53,6 +60,22 @@ static double f(const double *x) {
 }
 int main(void) {
   work = storage;
+#endif
+#ifdef HESSIAN
+static double *work;
+static int n;
+static double f(const double *x) {
+  for (int i = 0; i < n; i++) work[i] = x[i] * x[i];
+  return sin(work[0]) * work[1];
+}
+// HESSIAN: global_pointer_buffer.c:[[@LINE+1]]:{{[0-9]+}}: error: __parad_fwddiff of 'gradient': forward mode over a reverse-mode derivative computed here cannot differentiate the heap blocks the global variable 'work' holds in it yet; pass them as arguments
+static void gradient(const double *x, double *g) { __parad_autodiff((void *)f, x, g); }
+int main(void) {
+  n = 2 + (getenv("PARAD_TEST_NEVER_SET") != NULL);
+  work = malloc(n * sizeof *work);
+  double v[2] = {1, 0}, hv[2] = {0}, g0[2] = {0};
+  double xs[2] = {0.5, 0.7};
+  __parad_fwddiff((void *)gradient, xs, v, g0, hv);
 #endif
   double x[2] = {0.5, 0.7}, g[2] = {0};
   __parad_autodiff((void *)f, x, g);
