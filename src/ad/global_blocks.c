@@ -52,10 +52,55 @@ static LLVMValueRef allocation(LLVMValueRef v) {
   return (k == CALL_ALLOC && call_alloc_slot(v) < 0) || k == CALL_REALLOC ? v : NULL;
 }
 
+static bool returns_fresh(LLVMValueRef fn, int depth);
+
+/* Whether v is null or the start of a fresh heap block: an allocation, what an allocation wrapper of the
+ * module returns (xmalloc, dvector), merges of those, a local variable (-O0) only ever given those. */
+static bool fresh(LLVMValueRef v, int depth) {
+  v = ir_strip_pointer_casts(v);
+  if (depth > 8) return false;
+  if (LLVMIsAConstantPointerNull(v) || LLVMIsUndef(v) || allocation(v)) return true;
+  if (LLVMIsAPHINode(v)) {
+    for (unsigned i = 0, n = LLVMCountIncoming(v); i < n; i++)
+      if (LLVMGetIncomingValue(v, i) != v && !fresh(LLVMGetIncomingValue(v, i), depth + 1)) return false;
+    return true;
+  }
+  if (LLVMIsASelectInst(v)) return fresh(LLVMGetOperand(v, 1), depth + 1) && fresh(LLVMGetOperand(v, 2), depth + 1);
+  if (ir_is_call(v) && call_classify(v, NULL) == CALL_MODULE) return returns_fresh(ir_called_function(v), depth + 1);
+  LLVMValueRef slot = LLVMIsALoadInst(v) ? ir_strip_pointer_casts(LLVMGetOperand(v, 0)) : NULL;
+  if (!slot || !LLVMIsAAllocaInst(slot)) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user) || ir_is_debug_intrinsic(user) || (ir_is_call(user) && call_classify(user, NULL) == CALL_INACTIVE))
+      continue;
+    if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != slot || !fresh(LLVMGetOperand(user, 0), depth + 1)) return false;
+  }
+  return true;
+}
+
+/* An allocation wrapper: every value fn returns is fresh. */
+static bool returns_fresh(LLVMValueRef fn, int depth) {
+  if (!fn || LLVMIsDeclaration(fn) || !ir_is_ptr(LLVMGetReturnType(LLVMGlobalGetValueType(fn)))) return false;
+  bool any = false;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (!t || !LLVMIsAReturnInst(t)) continue;
+    if (LLVMGetNumOperands(t) != 1 || !fresh(LLVMGetOperand(t, 0), depth)) return false;
+    any = true;
+  }
+  return any;
+}
+
+/* What a wrapper the module defines gives: a block whose size the runtime asks malloc for. */
+static LLVMValueRef wrapped_allocation(LLVMValueRef v) {
+  v = ir_strip_pointer_casts(v);
+  return ir_is_call(v) && call_classify(v, NULL) == CALL_MODULE && returns_fresh(ir_called_function(v), 0) ? v : NULL;
+}
+
 /* What set-up code may store into such a global: null, a fresh block, what another global holds. */
 static bool setup_value(LLVMValueRef v) {
   v = ir_strip_pointer_casts(v);
-  if (LLVMIsAConstantPointerNull(v) || LLVMIsUndef(v) || allocation(v)) return true;
+  if (LLVMIsAConstantPointerNull(v) || LLVMIsUndef(v) || allocation(v) || wrapped_allocation(v)) return true;
   return LLVMIsALoadInst(v) && LLVMIsAGlobalVariable(ir_strip_pointer_casts(LLVMGetOperand(v, 0)));
 }
 
@@ -363,6 +408,9 @@ static void note_global(LLVMBuilderRef b, Known *k) {
       }
       LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(site));
       runtime_call(b, "__parad_rt_block_note", LLVMGetOperand(site, 0), block_bytes(b, call, i64));
+    } else if (LLVMIsAStoreInst(site) && wrapped_allocation(LLVMGetOperand(site, 0))) { /* the size malloc gave */
+      LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(site));
+      runtime_call(b, "__parad_rt_block_note_heap", LLVMGetOperand(site, 0), NULL);
     } else if (ir_is_call(site) && LLVMGetNextInstruction(site)) { /* posix_memalign(&slot, alignment, size) */
       LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(site));
       LLVMValueRef ok = LLVMBuildICmp(b, LLVMIntEQ, site, LLVMConstNull(LLVMTypeOf(site)), "");

@@ -16,8 +16,10 @@
  *   - its address is only loaded from, stored into (at constant offsets, pointers at the same offsets
  *     each time) and given to posix_memalign;
  *   - outside the code derivatives run, what is stored into a slot is null, a fresh block (malloc, calloc,
- *     realloc, aligned_alloc, memalign, posix_memalign, new) or what another global holds (inside, what
- *     the code stores has its shadow stored too, and the block's size noted where it is allocated);
+ *     realloc, aligned_alloc, memalign, posix_memalign, new, or a function of the module that returns
+ *     only those: xmalloc, dvector; the runtime asks malloc for such a block's size) or what another
+ *     global holds (inside, what the code stores has its shadow stored too, and the block's size noted
+ *     where it is allocated);
  *   - the blocks hold no pointers but at constant offsets, and the blocks those point to none at all.
  * Elsewhere the derivative is refused as for any memory without a shadow. */
 #ifndef PARAD_AD_GLOBAL_BLOCKS_H

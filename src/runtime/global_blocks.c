@@ -76,6 +76,11 @@ void __parad_rt_block_note(void *p, unsigned long long size) {
   pthread_mutex_unlock(&mu);
 }
 
+/* The same for a block an allocation wrapper of the program returned (xmalloc): the size malloc gave it. */
+void __parad_rt_block_note_heap(void *p) {
+  if (p) __parad_rt_block_note(p, malloc_usable_size(p));
+}
+
 /* The program frees (or reallocates) the block at p: its shadows go, but those a running derivative frees
  * (or reallocates) itself. */
 void __parad_rt_block_forget(void *p) {

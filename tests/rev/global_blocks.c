@@ -11,10 +11,14 @@
 //     it holds), J = sum_i sin x_i sin x_{i+1 mod n}: gradient and tangent against the analytic
 //     derivative (1e-12) for n = 3, 4, 5, 5 (no growth), 6, 7, 8.
 //   fixed(x): a block of constant size, which the optimiser turns into a global array of bytes.
+//   wrapped(x): blocks main gets from allocation wrappers (xmalloc with its out-of-memory check, and a
+//     dvector calling it), which -O0 keeps as calls: J = sum_i (sin(x_i^2) + x_{i+1}^2)^2 against the
+//     analytic gradient (1e-12).
 // -O2 at 1 and 3 threads, -O0.
 // RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=3 %t
 // RUN: %parad-cc -O0 -fopenmp -I%S/../include %s -o %t0 -lm && OMP_NUM_THREADS=2 %t0
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "check.h"
 
@@ -59,6 +63,25 @@ static double grow(const double *x, int m) {
 }
 
 static double *fixed_block;
+
+static void *xmalloc(size_t bytes) {
+  void *p = malloc(bytes);
+  if (!p) {
+    fprintf(stderr, "out of memory\n");
+    exit(1);
+  }
+  return p;
+}
+static double *dvector(int m) { return xmalloc(m * sizeof(double)); }
+static double *wu, *ww;
+
+static double wrapped(const double *x) {
+  for (int i = 0; i < n; i++) wu[i] = x[i] * x[i];
+  for (int i = 0; i < n; i++) ww[i] = sin(wu[i]) + wu[(i + 1) % n];
+  double J = 0;
+  for (int i = 0; i < n; i++) J += ww[i] * ww[i];
+  return J;
+}
 
 static double fixed(const double *x) {
   for (int i = 0; i < 4; i++) fixed_block[i] = x[i] * x[(i + 1) % 4];
@@ -118,6 +141,17 @@ int main(void) {
   double dp[4] = {p[2], e, p[0], -e}; /* dJ/dp */
   for (int i = 0; i < 4; i++) CHECK_CLOSE(g[i], dp[i] * x[(i + 1) % 4] + dp[(i + 3) % 4] * x[(i + 3) % 4], 1e-12);
 
-  free(u), free(unew), free(coef), free(scratch), free(work); /* (fixed_block kept: freed, it would stay a pointer) */
+  wu = xmalloc(n * sizeof *wu);
+  ww = dvector(n);
+  for (int i = 0; i < n; i++) g[i] = 0;
+  __parad_autodiff((void *)wrapped, x, g);
+  for (int i = 0; i < n; i++) { /* dJ/dx_i = 2 w_i cos(x_i^2) 2 x_i + 2 w_{i-1} 2 x_i */
+    int before = (i + n - 1) % n;
+    double w_i = sin(x[i] * x[i]) + x[(i + 1) % n] * x[(i + 1) % n];
+    double w_b = sin(x[before] * x[before]) + x[i] * x[i];
+    CHECK_CLOSE(g[i], 4 * x[i] * (w_i * cos(x[i] * x[i]) + w_b), 1e-12);
+  }
+  free(u), free(unew), free(coef), free(scratch), free(work), free(wu), free(ww);
+  /* (fixed_block kept: freed, it would stay a pointer) */
   return check_done();
 }
