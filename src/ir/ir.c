@@ -382,10 +382,11 @@ void ir_describe_memory(LLVMValueRef p, char *buf, size_t n) {
     snprintf(buf, n, "a parameter passed as constant; pass it with parad_dup and a shadow");
   else if (LLVMIsALoadInst(base) && LLVMIsAGlobalVariable(ir_address_base(LLVMGetOperand(base, 0))))
     snprintf(buf, n, "a pointer loaded from the global variable '%s': Parad gives a global pointer a shadow only "
-                     "where it sees all that sets it and what it points to: blocks from malloc, calloc, realloc, "
-                     "aligned_alloc or posix_memalign stored into it directly (its address going nowhere else), "
-                     "holding no pointers, not freed in the differentiated code; else pass the pointer as an "
-                     "argument with a shadow", LLVMGetValueName(ir_address_base(LLVMGetOperand(base, 0))));
+                     "where it sees all that sets it and what it points to: heap blocks (from malloc, calloc, "
+                     "realloc, aligned_alloc, posix_memalign, new, or a function returning only those) stored "
+                     "into it directly, its address going nowhere else, blocks holding pointers only at constant "
+                     "offsets; else pass the pointer as an argument with a shadow",
+             LLVMGetValueName(ir_address_base(LLVMGetOperand(base, 0))));
   else if (LLVMIsALoadInst(base) && LLVMIsALoadInst(ir_address_base(LLVMGetOperand(base, 0))) &&
            LLVMIsAGlobalVariable(ir_address_base(LLVMGetOperand(ir_address_base(LLVMGetOperand(base, 0)), 0))))
     snprintf(buf, n, "a pointer loaded from the block the global variable '%s' points to: Parad gives no shadow to "
