@@ -1,9 +1,7 @@
 /* Globals holding a heap block (see global_blocks.h). */
 #include "ad/global_blocks.h"
 
-#include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "ad/global_shadows.h"
 #include "ad/registered.h"

@@ -88,13 +88,7 @@ int main(void) {
     __parad_autodiff((void *)objective, x, g);
     double dv = __parad_fwddiff((void *)objective, x, v), gv = 0;
     for (int i = 0; i < n; i++) {
-      double h = 1e-6, s = x[i];
-      x[i] = s + h;
-      double fp = objective(x);
-      x[i] = s - h;
-      double fm = objective(x);
-      x[i] = s;
-      CHECK_CLOSE(g[i], (fp - fm) / (2 * h), 1e-6);
+      CHECK_CLOSE(g[i], fd_component(objective, x, n, i, 1e-6), 1e-6);
       gv += g[i] * v[i];
     }
     CHECK_CLOSE(dv, gv, 1e-10);
