@@ -539,6 +539,48 @@ static DataKind slot_kind(LLVMValueRef load, bool for_access, DataKind k) {
   return k;
 }
 
+static DataKind object_kind(LLVMValueRef ptr, bool for_access);
+
+/* What the callers put in a pointer variable they pass fn by address (a checkpointed loop's step, whose
+ * pointers are loaded from the block of the loop's variables, ad/checkpoint.c): the kinds of the objects
+ * stored into the variable, and of those loaded back from it, where each caller keeps it. The step's
+ * callers are the runners, which say nothing; its twin's (MEMTYPE_PARAMS_OF) are the program's. */
+static DataKind caller_slot_kind(LLVMValueRef load, bool for_access, DataKind k) {
+  static int depth; /* callers of callers, up to CALL_DEPTH */
+  LLVMValueRef param = ir_strip_pointer_casts(LLVMGetOperand(load, 0));
+  if (depth >= CALL_DEPTH) return k;
+  if (LLVMIsAAllocaInst(param)) { /* -O0: the pointer was loaded from the parameter, and kept in a slot */
+    for (LLVMUseRef w = LLVMGetFirstUse(param); w; w = LLVMGetNextUse(w)) {
+      LLVMValueRef st = LLVMGetUser(w), v = LLVMIsAStoreInst(st) ? LLVMGetOperand(st, 0) : NULL;
+      if (v && LLVMGetOperand(st, 1) == param && LLVMIsALoadInst(v) && LLVMIsAArgument(ir_strip_pointer_casts(LLVMGetOperand(v, 0))))
+        k = caller_slot_kind(v, for_access, k);
+    }
+    return k;
+  }
+  if (!LLVMIsAArgument(param)) return k;
+  depth++;
+  LLVMValueRef fn = LLVMGetParamParent(param);
+  unsigned index = 0;
+  for (LLVMValueRef a = LLVMGetFirstParam(fn); a != param; a = LLVMGetNextParam(a)) index++;
+  LLVMValueRef called[2] = {ad_body_original(fn), NULL};
+  called[1] = ir_fn_named_by_attr(called[0], MEMTYPE_PARAMS_OF);
+  for (int c = 0; c < 2 && called[c]; c++)
+    for (LLVMUseRef u = LLVMGetFirstUse(called[c]); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef slot = call_site_argument(LLVMGetUser(u), called[c], index);
+      slot = slot ? ir_strip_pointer_casts(slot) : NULL;
+      if (!slot || !LLVMIsAAllocaInst(slot)) continue; /* a variable of the caller's, whose stores it sees */
+      for (LLVMUseRef w = LLVMGetFirstUse(slot); w; w = LLVMGetNextUse(w)) {
+        LLVMValueRef i = LLVMGetUser(w);
+        if (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == slot && ir_is_ptr(LLVMTypeOf(LLVMGetOperand(i, 0))))
+          k = merge(k, object_kind(LLVMGetOperand(i, 0), for_access));
+        else if (LLVMIsALoadInst(i) && ir_is_ptr(LLVMTypeOf(i)))
+          k = merge(k, object_kind(i, for_access));
+      }
+    }
+  depth--;
+  return k;
+}
+
 static DataKind object_kind(LLVMValueRef ptr, bool for_access) {
   LLVMValueRef fn = function_of(root_of(ptr));
   if (!fn) fn = function_of(ptr);
@@ -551,6 +593,7 @@ static DataKind object_kind(LLVMValueRef ptr, bool for_access) {
   if (k == DATA_UNKNOWN && slots.len) k = through_callees(fn, &slots, for_access, k);
   if (k == DATA_UNKNOWN) k = callees_accesses(fn, &objects, for_access, k, 0);
   if (k == DATA_UNKNOWN && LLVMIsALoadInst(root_of(ptr))) k = slot_kind(root_of(ptr), for_access, k);
+  if (k == DATA_UNKNOWN && LLVMIsALoadInst(root_of(ptr))) k = caller_slot_kind(root_of(ptr), for_access, k);
   vec_free(&objects);
   vec_free(&slots);
   return k;
