@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "driver/args.h"
@@ -169,6 +170,32 @@ static int compile(const Invocation *inv, const char *source, const char *langua
   return rc;
 }
 
+/* An output that exists and is not a regular file: /dev/null (a build system testing a flag), a pipe. The
+ * compiler writes such an output only as a whole, at the end, and never removes it: a refused program
+ * removing /dev/null, as root, broke the machine. */
+static bool special_output(const char *path) {
+  struct stat st;
+  return lstat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+/* A refused program leaves no output behind, not even one from an earlier build. */
+static void remove_output(const char *path) {
+  if (!special_output(path)) unlink(path);
+}
+
+/* Copies the file `from` into `to` (a special output). */
+static int copy_output(const char *from, const char *to) {
+  FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+  char chunk[1 << 16];
+  size_t n;
+  int rc = in && out ? 0 : 1;
+  while (!rc && (n = fread(chunk, 1, sizeof chunk, in)) > 0) rc = fwrite(chunk, 1, n, out) != n;
+  if (out && fclose(out)) rc = 1;
+  if (in) fclose(in);
+  if (rc) fprintf(stderr, "parad-cc: error: cannot write %s\n", to);
+  return rc;
+}
+
 static bool named_cxx(const char *argv0) {
   const char *base = strrchr(argv0, '/');
   base = base ? base + 1 : argv0;
@@ -207,12 +234,18 @@ int main(int argc, char **argv) {
     }
     vec_push(&owned, final);
     vec_push(&objects, final);
-    rc = compile(&inv, src, inv.languages.data[i], final);
-    /* a refused program leaves no output behind, not even one from an earlier build */
-    if (rc && inv.action != ACTION_LINK) unlink(final);
+    if (inv.action != ACTION_LINK && special_output(final)) {
+      char *built = exec_temp_path(src, ".out");
+      rc = compile(&inv, src, inv.languages.data[i], built);
+      if (!rc) rc = copy_output(built, final);
+      free(built);
+    } else {
+      rc = compile(&inv, src, inv.languages.data[i], final);
+    }
+    if (rc && inv.action != ACTION_LINK) remove_output(final);
   }
   if (!rc && inv.action == ACTION_LINK) rc = link_program(&inv, &objects);
-  else if (rc && inv.action == ACTION_LINK) unlink(inv.output ? inv.output : "a.out");
+  else if (rc && inv.action == ACTION_LINK) remove_output(inv.output ? inv.output : "a.out");
   for (size_t i = 0; i < owned.len; i++) free(owned.data[i]);
   vec_free(&owned);
   vec_free(&objects);
