@@ -170,12 +170,12 @@ static int compile(const Invocation *inv, const char *source, const char *langua
   return rc;
 }
 
-/* An output that exists and is not a regular file: /dev/null (a build system testing a flag), a pipe. The
- * compiler writes such an output only as a whole, at the end, and never removes it: a refused program
- * removing /dev/null, as root, broke the machine. */
+/* An output that exists and is not a regular file: /dev/null (a build system testing a flag), a pipe, the
+ * standard output ("-"). The compiler writes such an output only as a whole, at the end, and never
+ * removes it: a refused program removing /dev/null, as root, broke the machine. */
 static bool special_output(const char *path) {
   struct stat st;
-  return lstat(path, &st) == 0 && !S_ISREG(st.st_mode);
+  return !strcmp(path, "-") || (lstat(path, &st) == 0 && !S_ISREG(st.st_mode));
 }
 
 /* A refused program leaves no output behind, not even one from an earlier build. */
@@ -183,14 +183,15 @@ static void remove_output(const char *path) {
   if (!special_output(path)) unlink(path);
 }
 
-/* Copies the file `from` into `to` (a special output). */
+/* Copies the file `from` into `to` (a special output; "-": the standard output). */
 static int copy_output(const char *from, const char *to) {
-  FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+  bool to_stdout = !strcmp(to, "-");
+  FILE *in = fopen(from, "rb"), *out = !in ? NULL : to_stdout ? stdout : fopen(to, "wb");
   char chunk[1 << 16];
   size_t n;
   int rc = in && out ? 0 : 1;
   while (!rc && (n = fread(chunk, 1, sizeof chunk, in)) > 0) rc = fwrite(chunk, 1, n, out) != n;
-  if (out && fclose(out)) rc = 1;
+  if (out && (to_stdout ? fflush(out) : fclose(out))) rc = 1;
   if (in) fclose(in);
   if (rc) fprintf(stderr, "parad-cc: error: cannot write %s\n", to);
   return rc;
