@@ -68,13 +68,49 @@ static const char *language(const char *lang, bool *passthrough) {
   return lang;
 }
 
-bool args_parse(int argc, char **argv, Invocation *inv) {
-  memset(inv, 0, sizeof *inv);
+/* The arguments in response file `path`, as GCC and clang read them: separated by white space, quoted
+ * with '...' or "...", a backslash taking the next character as it is; response files named there read
+ * in turn (up to a depth, against loops). False when the file cannot be read: the argument is then an
+ * input like any other, as with clang. */
+static bool read_response_file(const char *path, Invocation *inv, StrList *out, int depth) {
+  FILE *f = depth < 16 ? fopen(path, "rb") : NULL;
+  if (!f) return false;
+  VEC(char *) words = {0};
+  StrBuf word = {0};
+  bool in_word = false;
+  char quote = 0;
+  for (int c; (c = fgetc(f)) != EOF;) {
+    if (c == '\\') {
+      int d = fgetc(f);
+      if (d != EOF) sb_printf(&word, "%c", d), in_word = true;
+    } else if (quote) {
+      if (c == quote) quote = 0;
+      else sb_printf(&word, "%c", c);
+    } else if (c == '\'' || c == '"') {
+      quote = (char)c, in_word = true;
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+      if (in_word) vec_push(&words, word.s ? word.s : xstrdup(""));
+      word = (StrBuf){0}, in_word = false;
+    } else {
+      sb_printf(&word, "%c", c), in_word = true;
+    }
+  }
+  if (in_word) vec_push(&words, word.s ? word.s : xstrdup(""));
+  else free(word.s);
+  fclose(f);
+  for (size_t i = 0; i < words.len; i++) {
+    vec_push(&inv->owned, words.data[i]);
+    if (words.data[i][0] != '@' || !read_response_file(words.data[i] + 1, inv, out, depth + 1)) vec_push(out, words.data[i]);
+  }
+  vec_free(&words);
+  return true;
+}
+
+static bool parse(int argc, const char *const *argv, Invocation *inv) {
   inv->action = ACTION_LINK;
   inv->opt = '0';
   bool passthrough = false;
   const char *lang = NULL;
-  for (int i = 0; i < argc; i++) vec_push(&inv->all, argv[i]);
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     const char *next = i + 1 < argc ? argv[i + 1] : NULL;
@@ -156,7 +192,21 @@ bool args_parse(int argc, char **argv, Invocation *inv) {
   return true;
 }
 
+bool args_parse(int argc, char **argv, Invocation *inv) {
+  memset(inv, 0, sizeof *inv);
+  StrList args = {0};
+  for (int i = 0; i < argc; i++) {
+    vec_push(&inv->all, argv[i]); /* clang reads the response files itself */
+    if (argv[i][0] != '@' || !read_response_file(argv[i] + 1, inv, &args, 0)) vec_push(&args, argv[i]);
+  }
+  bool ok = parse((int)args.len, args.data, inv);
+  vec_free(&args);
+  return ok;
+}
+
 void args_free(Invocation *inv) {
+  for (size_t i = 0; i < inv->owned.len; i++) free(inv->owned.data[i]);
+  vec_free(&inv->owned);
   vec_free(&inv->sources);
   vec_free(&inv->languages);
   vec_free(&inv->frontend);

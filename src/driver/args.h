@@ -34,9 +34,12 @@ typedef struct {
   StrList codegen;     /* flags for code generation from IR */
   StrList link;        /* the link line: flags, objects, libraries, and one slot per source (NULL) */
   StrList all;         /* every argument as given, for the pass-through */
+  VEC(char *) owned;   /* the arguments read from response files (@file) */
 } Invocation;
 
-/* Parses argv (without argv[0]). Returns false, with a message on stderr, on a malformed command line. */
+/* Parses argv (without argv[0]), with the arguments of response files (@file, as build systems write
+ * long command lines) in their places. Returns false, with a message on stderr, on a malformed command
+ * line. */
 bool args_parse(int argc, char **argv, Invocation *inv);
 void args_free(Invocation *inv);
 

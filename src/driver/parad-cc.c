@@ -197,6 +197,22 @@ static int copy_output(const char *from, const char *to) {
   return rc;
 }
 
+/* A source read from the standard input ("-x c -"), kept in a file: the front end may run twice on it
+ * (again with line tables, for a diagnostic), and the standard input can be read only once. */
+static char *stdin_source(void) {
+  char *path = exec_temp_path("stdin", ".src");
+  FILE *out = fopen(path, "wb");
+  char chunk[1 << 16];
+  size_t n;
+  while (out && (n = fread(chunk, 1, sizeof chunk, stdin)) > 0) fwrite(chunk, 1, n, out);
+  if (!out || fclose(out)) {
+    fprintf(stderr, "parad-cc: error: cannot keep the standard input in %s\n", path);
+    free(path);
+    return NULL;
+  }
+  return path;
+}
+
 static bool named_cxx(const char *argv0) {
   const char *base = strrchr(argv0, '/');
   base = base ? base + 1 : argv0;
@@ -223,6 +239,11 @@ int main(int argc, char **argv) {
   int rc = 0;
   for (size_t i = 0; i < inv.sources.len && !rc; i++) {
     const char *src = inv.sources.data[i];
+    char *kept = !strcmp(src, "-") ? stdin_source() : NULL;
+    if (!strcmp(src, "-") && !kept) {
+      rc = 1;
+      break;
+    }
     char *final;
     switch (inv.action) {
     case ACTION_COMPILE:
@@ -235,14 +256,16 @@ int main(int argc, char **argv) {
     }
     vec_push(&owned, final);
     vec_push(&objects, final);
+    const char *from = kept ? kept : src;
     if (inv.action != ACTION_LINK && special_output(final)) {
       char *built = exec_temp_path(src, ".out");
-      rc = compile(&inv, src, inv.languages.data[i], built);
+      rc = compile(&inv, from, inv.languages.data[i], built);
       if (!rc) rc = copy_output(built, final);
       free(built);
     } else {
-      rc = compile(&inv, src, inv.languages.data[i], final);
+      rc = compile(&inv, from, inv.languages.data[i], final);
     }
+    free(kept);
     if (rc && inv.action != ACTION_LINK) remove_output(final);
   }
   if (!rc && inv.action == ACTION_LINK) rc = link_program(&inv, &objects);
