@@ -175,6 +175,9 @@ static bool parse(int argc, const char *const *argv, Invocation *inv) {
       continue;
     }
     if (!strncmp(a, "-Wa,", 4)) { vec_push(&inv->codegen, a); continue; }
+    /* link-time optimisation: parad-cc's objects are native code that carries its IR for derivatives across
+       files (an object of bitcode cannot carry it); the link still optimises other files' bitcode */
+    if (!strcmp(a, "-flto") || !strncmp(a, "-flto=", 6) || !strcmp(a, "-fno-lto")) { vec_push(&inv->link, a); continue; }
     if (has_prefix(a, link_prefixes) || !strcmp(a, "-s")) { vec_push(&inv->link, a); continue; }
     if (has_prefix(a, frontend_prefixes)) { vec_push(&inv->frontend, a); continue; }
     /* -O, -g, -f..., -m..., -pthread, --target=...: every step */
