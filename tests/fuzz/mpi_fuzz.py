@@ -338,9 +338,12 @@ def one(seed, opt, ranks, mpis, work):
         if mpi == "mpich":
             env["MPICH_CC"] = os.path.join(ROOT, "bin", "parad-cc")
             cc, mpirun = ["mpicc.mpich"], ["mpirun.mpich", "-np"]
-        else:
+        else:  # a TMPDIR per run: Open MPI's session directories race between jobs started at once
             env["OMPI_CC"] = os.path.join(ROOT, "bin", "parad-cc")
-            cc, mpirun = ["mpicc"], ["mpirun", "--oversubscribe", "--allow-run-as-root", "-np"]
+            cc = ["mpicc"]
+            mpirun = [os.path.join(ROOT, "tests", "mpi", "Inputs", "private-tmpdir"), "mpirun", "--oversubscribe",
+                      "--allow-run-as-root", "-np"]
+        env["PARAD_MPI_TIMEOUT"] = "30"  # a rank waiting for an adjoint that never comes gives up
         env["OMP_NUM_THREADS"] = "2"
         rc, out = run(cc + ["-" + opt, "-fopenmp", "-I" + os.path.join(ROOT, "tests", "include"), src, "-o", exe, "-lm"],
                       300, env)
