@@ -420,21 +420,43 @@ typedef struct {
   unsigned char per_rank; /* the sides holding `count` elements per rank of the communicator */
   unsigned char at_root;  /* the side only the root's call reads or writes (root: the argument before comm) */
   signed char counts, displs; /* a v form's: that side's per-rank counts and displacements, -1 for none */
+  unsigned char v_side;       /* the side they describe: at the root alone where it is at_root's */
+  unsigned char sends_received; /* the received buffer is sent first (Sendrecv_replace): read, then written */
 } MpiInStep;
 
 static const MpiInStep mpi_in_steps[] = {
-    {"MPI_Send", {-1, -1, -1}, 0, 0, -1, -1},      {"MPI_Ssend", {-1, -1, -1}, 0, 0, -1, -1},
-    {"MPI_Recv", {6, -1, -1}, 0, 0, -1, -1},       {"MPI_Sendrecv", {11, -1, -1}, 0, 0, -1, -1},
-    {"MPI_Isend", {6, -1, -1}, 0, 0, -1, -1},      {"MPI_Irecv", {6, -1, -1}, 0, 0, -1, -1},
-    {"MPI_Bcast", {-1, -1, -1}, 0, 0, -1, -1},     {"MPI_Reduce", {-1, -1, -1}, 0, RECEIVE, -1, -1},
-    {"MPI_Allreduce", {-1, -1, -1}, 0, 0, -1, -1}, {"MPI_Gather", {-1, -1, -1}, RECEIVE, RECEIVE, -1, -1},
-    {"MPI_Gatherv", {-1, -1, -1}, 0, RECEIVE, 4, 5}, {"MPI_Scatter", {-1, -1, -1}, SEND, SEND, -1, -1},
-    {"MPI_Scatterv", {-1, -1, -1}, 0, SEND, 1, 2},   {"MPI_Allgather", {-1, -1, -1}, RECEIVE, 0, -1, -1},
-    {"MPI_Alltoall", {-1, -1, -1}, SEND | RECEIVE, 0, -1, -1},
-    {"MPI_Wait", {0, 1, -1}, 0, 0, -1, -1},        {"MPI_Waitall", {1, 2, -1}, 0, 0, -1, -1},
-    {"MPI_Waitany", {1, 2, 3}, 0, 0, -1, -1},      {"MPI_Test", {0, 1, 2}, 0, 0, -1, -1},
-    {"MPI_Barrier", {-1, -1, -1}, 0, 0, -1, -1},   {"MPI_Comm_rank", {1, -1, -1}, 0, 0, -1, -1},
-    {"MPI_Comm_size", {1, -1, -1}, 0, 0, -1, -1},  {"MPI_Wtime", {-1, -1, -1}, 0, 0, -1, -1},
+    {"MPI_Send", {-1, -1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Ssend", {-1, -1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Recv", {6, -1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Sendrecv", {11, -1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Sendrecv_replace", {8, -1, -1}, 0, 0, -1, -1, 0, 1},
+    {"MPI_Isend", {6, -1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Irecv", {6, -1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Bcast", {-1, -1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Reduce", {-1, -1, -1}, 0, RECEIVE, -1, -1, 0, 0},
+    {"MPI_Allreduce", {-1, -1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Scan", {-1, -1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Exscan", {-1, -1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Reduce_scatter_block", {-1, -1, -1}, SEND, 0, -1, -1, 0, 0},
+    {"MPI_Gather", {-1, -1, -1}, RECEIVE, RECEIVE, -1, -1, 0, 0},
+    {"MPI_Gatherv", {-1, -1, -1}, 0, RECEIVE, 4, 5, RECEIVE, 0},
+    {"MPI_Scatter", {-1, -1, -1}, SEND, SEND, -1, -1, 0, 0},
+    {"MPI_Scatterv", {-1, -1, -1}, 0, SEND, 1, 2, SEND, 0},
+    {"MPI_Allgather", {-1, -1, -1}, RECEIVE, 0, -1, -1, 0, 0},
+    {"MPI_Allgatherv", {-1, -1, -1}, 0, 0, 4, 5, RECEIVE, 0},
+    {"MPI_Alltoall", {-1, -1, -1}, SEND | RECEIVE, 0, -1, -1, 0, 0},
+    {"MPI_Wait", {0, 1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Waitall", {1, 2, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Waitany", {1, 2, 3}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Test", {0, 1, 2}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Testall", {1, 2, 3}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Probe", {3, -1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Iprobe", {3, 4, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Get_count", {2, -1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Barrier", {-1, -1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Comm_rank", {1, -1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Comm_size", {1, -1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Wtime", {-1, -1, -1}, 0, 0, -1, -1, 0, 0},
 };
 
 /* Calls MPI's query `name`(handle, outs pointers) before `call`; what it wrote through the last pointer. */
@@ -456,6 +478,12 @@ static LLVMValueRef mpi_ask(Ck *ck, LLVMBuilderRef b, LLVMValueRef call, const c
  * elements for a v form's; at the root only for a root's side (elsewhere its arguments may be anything, the
  * datatype MPI_DATATYPE_NULL, whose extent MPI would refuse: the other side's is asked there instead). */
 static void note_mpi_side(Ck *ck, LLVMValueRef call, const MpiCall *c, const MpiInStep *m, int side, uint64_t own) {
+  if (side == SEND && m->sends_received) {
+    note_mpi_side(ck, call, c, m, RECEIVE | SEND, own);
+    return;
+  }
+  bool reads = side & SEND; /* RECEIVE | SEND: the received buffer, as it is read */
+  if (side & RECEIVE) side = RECEIVE;
   int buf = side == SEND ? c->send_buf : c->recv_buf, type = side == SEND ? c->send_type : c->recv_type;
   int other = side == SEND ? c->recv_type : c->send_type;
   if (buf < 0 || type < 1) return;
@@ -463,7 +491,7 @@ static void note_mpi_side(Ck *ck, LLVMValueRef call, const MpiCall *c, const Mpi
   if (mpi_not_memory(p) || own_memory(fn_of(call), p, own)) return;
   unsigned n = ir_num_call_args(call);
   LLVMValueRef comm = LLVMGetArgOperand(call, n - 1), at_root = NULL, ranks = NULL, elements;
-  bool v = m->counts >= 0 && (m->at_root & side);
+  bool v = m->counts >= 0 && (m->v_side & side);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
   LLVMPositionBuilderBefore(b, call);
   if (m->at_root & side) {
@@ -477,7 +505,7 @@ static void note_mpi_side(Ck *ck, LLVMValueRef call, const MpiCall *c, const Mpi
     ranks = LLVMBuildSExt(b, mpi_ask(ck, b, call, "MPI_Comm_size", comm, ck->i32, 1), ck->i64, "");
   if (v) { /* max over the ranks of displs[r] + counts[r], no rank at all but at the root */
     LLVMValueRef sa[3] = {LLVMGetArgOperand(call, (unsigned)m->counts), LLVMGetArgOperand(call, (unsigned)m->displs),
-                          LLVMBuildSelect(b, at_root, ranks, LLVMConstInt(ck->i64, 0, 0), "")};
+                          at_root ? LLVMBuildSelect(b, at_root, ranks, LLVMConstInt(ck->i64, 0, 0), "") : ranks};
     LLVMTypeRef sp[3] = {ck->ptr, ck->ptr, ck->i64};
     elements = ir_call_named(b, "__parad_rt_ckpt_span", LLVMFunctionType(ck->i64, sp, 3, 0), sa, 3);
   } else {
@@ -487,13 +515,13 @@ static void note_mpi_side(Ck *ck, LLVMValueRef call, const MpiCall *c, const Mpi
   LLVMValueRef extent = mpi_ask(ck, b, call, "MPI_Type_get_extent", t, ck->i64, 2);
   LLVMValueRef bytes = LLVMBuildMul(b, elements, extent, "");
   LLVMDisposeBuilder(b);
-  note(ck, call, side == RECEIVE, p, bytes);
+  note(ck, call, side == RECEIVE && !reads, p, bytes);
 }
 
 static void note_mpi(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
   const char *name = ir_called_name(call);
   const MpiCall *c = mpi_call_of(call);
-  char what[300];
+  char what[400];
   if (c && c->kind == MPI_CALL_RELEASE) return; /* writes the program's handle, as it did when it was inactive */
   for (size_t i = 0; c && i < sizeof mpi_in_steps / sizeof mpi_in_steps[0]; i++) {
     const MpiInStep *m = &mpi_in_steps[i];
@@ -514,9 +542,10 @@ static void note_mpi(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
     note_mpi_side(ck, call, c, m, RECEIVE, own);
     return;
   }
-  snprintf(what, sizeof what, "%s (a step may call MPI_Send, Ssend, Recv, Sendrecv, Isend, Irecv, Bcast, Reduce, "
-                              "Allreduce, Gather(v), Scatter(v), Allgather, Alltoall, Wait, Waitall, Waitany, Test, "
-                              "Barrier, Comm_rank, Comm_size and Wtime)", name);
+  snprintf(what, sizeof what, "%s (a step may call MPI_Send, Ssend, Recv, Sendrecv(_replace), Isend, Irecv, Bcast, "
+                              "Reduce, Allreduce, Scan, Exscan, Reduce_scatter_block, Gather(v), Scatter(v), "
+                              "Allgather(v), Alltoall, Wait, Waitall, Waitany, Test, Testall, Probe, Iprobe, "
+                              "Get_count, Barrier, Comm_rank, Comm_size and Wtime)", name);
   refuse(call, what);
 }
 

@@ -9,6 +9,7 @@
 #include "ad/global_shadows.h"
 #include "ad/registered.h"
 #include "ir/ir.h"
+#include "mpi/mpi.h"
 
 static LLVMValueRef stripped(LLVMValueRef v) { return v ? ir_strip_pointer_casts(v) : NULL; }
 
@@ -105,7 +106,7 @@ bool ad_has_constant_shadow(LLVMValueRef v) {
   v = stripped(v);
   if (!v) return false;
   if (LLVMIsAFunction(v) || constant_global(v) || ad_is_current_tape(v) || ad_is_mutable_global_with_shadow(v) ||
-      function_table(v, 0))
+      function_table(v, 0) || mpi_predefined_handle(v))
     return true;
   if (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMGetElementPtr) return ad_has_constant_shadow(LLVMGetOperand(v, 0));
   return false;
@@ -147,7 +148,7 @@ static LLVMValueRef shadow_of_initializer(LLVMValueRef c, ShadowUse use) {
 LLVMValueRef ad_constant_shadow(LLVMValueRef v, ShadowUse use) {
   v = stripped(v);
   if (!v || !ad_has_constant_shadow(v)) return NULL;
-  if (LLVMIsAFunction(v) || function_table(v, 0)) return v;
+  if (LLVMIsAFunction(v) || function_table(v, 0) || mpi_predefined_handle(v)) return v;
   if (LLVMIsAConstantExpr(v)) /* getelementptr: the same indices into the shadow */
     return ir_const_gep_over(v, ad_constant_shadow(LLVMGetOperand(v, 0), use));
   LLVMModuleRef m = LLVMGetGlobalParent(v);

@@ -48,6 +48,10 @@ const MpiCall *mpi_call_of(LLVMValueRef call);
 
 /* Whether a pointer argument is a constant that is no memory (null, MPI_IN_PLACE, MPI_STATUS_IGNORE). */
 bool mpi_not_memory(LLVMValueRef buf);
+/* Whether v is one of Open MPI's predefined objects (MPI_REQUEST_NULL is &ompi_request_null, MPI_COMM_WORLD
+ * &ompi_mpi_comm_world, MPI_DOUBLE &ompi_mpi_double): the library's own, holding no data of the program's.
+ * Such a handle stored into memory that has a shadow is its own shadow. (MPICH's handles are integers.) */
+bool mpi_predefined_handle(LLVMValueRef v);
 
 /* What a datatype operand is, as far as it can be told before run time. Handles are recognised by the
  * spellings of the libraries Parad knows (Open MPI's globals, MPICH's constants); anything else (a

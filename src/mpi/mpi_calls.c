@@ -183,6 +183,10 @@ static bool laid_out_by_memory(int type) { return type == MPI_TYPE_BYTES || type
 
 bool mpi_not_memory(LLVMValueRef buf) { return LLVMIsAConstant(buf) && !LLVMIsAGlobalValue(ir_strip_pointer_casts(buf)); }
 
+bool mpi_predefined_handle(LLVMValueRef v) {
+  return v && LLVMIsAGlobalVariable(v) && !LLVMGetInitializer(v) && !strncmp(LLVMGetValueName(v), "ompi_", 5);
+}
+
 static bool has_floats(const MemLayout *l) {
   for (unsigned i = 0; i < l->n; i++)
     if (l->run[i].kind == DATA_F64 || l->run[i].kind == DATA_F32) return true;

@@ -10,7 +10,8 @@ rank runs every step, so none can deadlock): reductions (sum, in place, max and 
 shifts around the ranks (Sendrecv, Sendrecv_replace, Isend/Irecv with Waitall, Send/Recv between pairs,
 messages of bytes, of contiguous and strided derived types), gathers and scatters, all-to-all, scans,
 broadcasts, reduce-scatter, gathers of varying counts, sub-communicators, Waitany, Probe with Get_count,
-persistent requests; some steps repeated in a loop, some local updates over OpenMP threads (2 per rank). J, the sum over ranks of a function of the
+persistent requests; some steps repeated in a loop (checkpointed now and then), some communications in a
+helper of their own, some local updates over OpenMP threads (2 per rank). J, the sum over ranks of a function of the
 arrays, ends in an Allreduce. main() (MPI_CHECK_BOTH_MODES) checks the gradient against central
 differences of J perturbing one value of one rank at a time (h 1e-6, tolerance 1e-6), the forward tangent
 against sum over ranks of gradient . v (1e-12 relative), and the primal. Where only finite differences
@@ -43,6 +44,8 @@ class Gen:
         s.tag = 0
         s.body = []
         s.features = set()
+        s.extra = random.Random(seed * 7919 + 1)  # later features, on a stream of their own: earlier seeds keep
+        s.helpers = []                             # their programs
 
     def arr(s):
         return s.r.choice("abc")
@@ -263,8 +266,20 @@ class Gen:
     def step(s):
         if s.r.random() < 0.45:
             s.local()
+            return
+        comm = s.r.choice(s.COMMS)
+        if s.extra.random() < 0.2:  # in a helper of its own, the arrays passed as pointers
+            s.features.add("helper")
+            outer = s.body
+            s.body = []
+            getattr(s, comm)()
+            name = "h%d" % len(s.helpers)
+            s.helpers.append("__attribute__((noinline)) static void %s(double *a, double *b, double *c, int rank, int size) {\n"
+                             "  %s\n}\n" % (name, "\n  ".join(s.body)))
+            s.body = outer
+            s.body.append("%s(a, b, c, rank, size);" % name)
         else:
-            getattr(s, s.r.choice(s.COMMS))()
+            getattr(s, comm)()
 
     def program(s):
         for _ in range(s.r.randrange(3, 8)):
@@ -272,6 +287,9 @@ class Gen:
                 trips = s.r.randrange(2, 4)
                 s.features.add("loop")
                 s.body.append("for (int t = 0; t < %d; t++) {" % trips)
+                if s.extra.random() < 0.35:  # each step's communication again as the reverse sweep recomputes it
+                    s.features.add("checkpoint")
+                    s.body.append("__parad_checkpoint_loop();")
                 for _ in range(s.r.randrange(1, 4)):
                     s.step()
                 s.local()
@@ -280,7 +298,7 @@ class Gen:
                 s.step()
         xs = ["%.3f" % s.r.uniform(-1, 1) for _ in range(3)]
         body = "\n  ".join(s.body)
-        return PROGRAM % dict(n=s.n, body=body, feats=" ".join(sorted(s.features)), x0=xs[0], x1=xs[1], x2=xs[2],
+        return PROGRAM % dict(n=s.n, body=body, helpers="\n".join(s.helpers), feats=" ".join(sorted(s.features)), x0=xs[0], x1=xs[1], x2=xs[2],
                               fin=s.expr("i"))
 
 
@@ -291,9 +309,11 @@ PROGRAM = """/* Parad MPI fuzz program. features: %(feats)s */
 
 void __parad_autodiff(void *, ...);
 void __parad_fwddiff(void *, ...);
+void __parad_checkpoint_loop(void);
 
 enum { N = %(n)d };
 
+%(helpers)s
 __attribute__((noinline)) static void f(const double *x, double *J) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
