@@ -183,34 +183,34 @@ static void remove_output(const char *path) {
   if (!special_output(path)) unlink(path);
 }
 
-/* Copies the file `from` into `to` (a special output; "-": the standard output). */
-static int copy_output(const char *from, const char *to) {
-  bool to_stdout = !strcmp(to, "-");
-  FILE *in = fopen(from, "rb"), *out = !in ? NULL : to_stdout ? stdout : fopen(to, "wb");
+/* Copies in to out (either may be NULL: a file that did not open), closing out unless it is the standard
+ * output. False on any failure. */
+static bool copy_stream(FILE *in, FILE *out) {
   char chunk[1 << 16];
   size_t n;
-  int rc = in && out ? 0 : 1;
-  while (!rc && (n = fread(chunk, 1, sizeof chunk, in)) > 0) rc = fwrite(chunk, 1, n, out) != n;
-  if (out && (to_stdout ? fflush(out) : fclose(out))) rc = 1;
+  bool ok = in && out;
+  while (ok && (n = fread(chunk, 1, sizeof chunk, in)) > 0) ok = fwrite(chunk, 1, n, out) == n;
+  if (out && (out == stdout ? fflush(out) : fclose(out))) ok = false;
+  return ok;
+}
+
+/* Copies the file `from` into `to` (a special output; "-": the standard output). */
+static int copy_output(const char *from, const char *to) {
+  FILE *in = fopen(from, "rb");
+  bool ok = copy_stream(in, !in ? NULL : !strcmp(to, "-") ? stdout : fopen(to, "wb"));
   if (in) fclose(in);
-  if (rc) fprintf(stderr, "parad-cc: error: cannot write %s\n", to);
-  return rc;
+  if (!ok) fprintf(stderr, "parad-cc: error: cannot write %s\n", to);
+  return !ok;
 }
 
 /* A source read from the standard input ("-x c -"), kept in a file: the front end may run twice on it
  * (again with line tables, for a diagnostic), and the standard input can be read only once. */
 static char *stdin_source(void) {
   char *path = exec_temp_path("stdin", ".src");
-  FILE *out = fopen(path, "wb");
-  char chunk[1 << 16];
-  size_t n;
-  while (out && (n = fread(chunk, 1, sizeof chunk, stdin)) > 0) fwrite(chunk, 1, n, out);
-  if (!out || fclose(out)) {
-    fprintf(stderr, "parad-cc: error: cannot keep the standard input in %s\n", path);
-    free(path);
-    return NULL;
-  }
-  return path;
+  if (copy_stream(stdin, fopen(path, "wb"))) return path;
+  fprintf(stderr, "parad-cc: error: cannot keep the standard input in %s\n", path);
+  free(path);
+  return NULL;
 }
 
 static bool named_cxx(const char *argv0) {
