@@ -345,7 +345,7 @@ def run(cmd, timeout, env=None):
 
 
 def one(seed, opt, ranks, mpis, work):
-    src = os.path.join(work, "m%d.c" % seed)
+    src = os.path.join(work, "m%d-%s.c" % (seed, opt))  # a file per job: the -O0 and -O2 jobs of a seed run at once
     with open(src, "w") as fh:
         fh.write(Gen(seed).program())
     results = []
