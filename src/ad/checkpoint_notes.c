@@ -476,14 +476,10 @@ static LLVMValueRef mpi_ask(Ck *ck, LLVMBuilderRef b, LLVMValueRef call, const c
 /* Notes one side of a data call: its buffer, of `count` (the argument before the datatype's) elements of the
  * datatype's extent, times the communicator's size for a per-rank side, or the end of the furthest rank's
  * elements for a v form's; at the root only for a root's side (elsewhere its arguments may be anything, the
- * datatype MPI_DATATYPE_NULL, whose extent MPI would refuse: the other side's is asked there instead). */
-static void note_mpi_side(Ck *ck, LLVMValueRef call, const MpiCall *c, const MpiInStep *m, int side, uint64_t own) {
-  if (side == SEND && m->sends_received) {
-    note_mpi_side(ck, call, c, m, RECEIVE | SEND, own);
-    return;
-  }
-  bool reads = side & SEND; /* RECEIVE | SEND: the received buffer, as it is read */
-  if (side & RECEIVE) side = RECEIVE;
+ * datatype MPI_DATATYPE_NULL, whose extent MPI would refuse: the other side's is asked there instead).
+ * Noted as read or as written, per `reads`. */
+static void note_mpi_side(Ck *ck, LLVMValueRef call, const MpiCall *c, const MpiInStep *m, int side, bool reads,
+                          uint64_t own) {
   int buf = side == SEND ? c->send_buf : c->recv_buf, type = side == SEND ? c->send_type : c->recv_type;
   int other = side == SEND ? c->recv_type : c->send_type;
   if (buf < 0 || type < 1) return;
@@ -515,7 +511,7 @@ static void note_mpi_side(Ck *ck, LLVMValueRef call, const MpiCall *c, const Mpi
   LLVMValueRef extent = mpi_ask(ck, b, call, "MPI_Type_get_extent", t, ck->i64, 2);
   LLVMValueRef bytes = LLVMBuildMul(b, elements, extent, "");
   LLVMDisposeBuilder(b);
-  note(ck, call, side == RECEIVE && !reads, p, bytes);
+  note(ck, call, !reads, p, bytes);
 }
 
 static void note_mpi(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
@@ -538,8 +534,8 @@ static void note_mpi(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
       }
     }
     if (c->kind != MPI_CALL_DATA) return;
-    note_mpi_side(ck, call, c, m, SEND, own);
-    note_mpi_side(ck, call, c, m, RECEIVE, own);
+    note_mpi_side(ck, call, c, m, m->sends_received ? RECEIVE : SEND, true, own); /* what is sent, as it is read */
+    note_mpi_side(ck, call, c, m, RECEIVE, false, own);
     return;
   }
   snprintf(what, sizeof what, "%s (a step may call MPI_Send, Ssend, Recv, Sendrecv(_replace), Isend, Irecv, Bcast, "

@@ -530,11 +530,10 @@ static DataKind slot_kind(LLVMValueRef load, bool for_access, DataKind k) {
     LLVMValueRef other = LLVMGetUser(u);
     if (!LLVMIsALoadInst(other) || other == load || !ir_is_ptr(LLVMTypeOf(other))) continue;
     LLVMValueRef fn = function_of(other);
-    ValueList objects = {0}, slots = {0};
-    same_object(fn, other, &objects, &slots);
+    ValueList objects = {0};
+    same_object(fn, other, &objects, NULL);
     k = accesses_kind(fn, &objects, for_access, k);
     vec_free(&objects);
-    vec_free(&slots);
   }
   return k;
 }

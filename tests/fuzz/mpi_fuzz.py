@@ -116,11 +116,17 @@ class Gen:
                       " if (rank == root) for (int i = 0; i < N; i++) %s[i] = sin(%s[i]);"
                       " MPI_Bcast(%s, N, MPI_DOUBLE, root, MPI_COMM_WORLD); }" % (root, a, b, b, b, b))
 
+    def shift(s, a, b, count, dtype, make_type=""):
+        """A Sendrecv of count dtype's from a to the rank k places on, into b from the rank k places back
+        (make_type: the statements that build dtype, a variable t, freed after)."""
+        free = " MPI_Type_free(&t);" if make_type else ""
+        s.body.append("{ %s %sMPI_Sendrecv(%s, %s, %s, dest, %d, %s, %s, %s, src, %d, MPI_COMM_WORLD, MPI_STATUS_IGNORE);%s }"
+                      % (s.shift_vars(), make_type, a, count, dtype, s.newtag(), b, count, dtype, s.tag, free))
+
     def c_sendrecv(s):
         a, b = s.two()
         s.features.add("sendrecv")
-        s.body.append("{ %s MPI_Sendrecv(%s, N, MPI_DOUBLE, dest, %d, %s, N, MPI_DOUBLE, src, %d, MPI_COMM_WORLD,"
-                      " MPI_STATUS_IGNORE); }" % (s.shift_vars(), a, s.newtag(), b, s.tag))
+        s.shift(a, b, "N", "MPI_DOUBLE")
 
     def c_sendrecv_replace(s):
         s.features.add("sendrecv_replace")
@@ -147,8 +153,7 @@ class Gen:
     def c_bytes(s):
         a, b = s.two()
         s.features.add("bytes")
-        s.body.append("{ %s MPI_Sendrecv(%s, N * (int)sizeof(double), MPI_BYTE, dest, %d, %s, N * (int)sizeof(double),"
-                      " MPI_BYTE, src, %d, MPI_COMM_WORLD, MPI_STATUS_IGNORE); }" % (s.shift_vars(), a, s.newtag(), b, s.tag))
+        s.shift(a, b, "N * (int)sizeof(double)", "MPI_BYTE")
 
     def c_derived(s):
         a, b = s.two()
@@ -158,9 +163,7 @@ class Gen:
         else:  # every other element: the receive buffer's others keep their values
             s.features.add("type_vector")
             mk = "MPI_Type_vector(%d, 1, 2, MPI_DOUBLE, &t);" % (s.n // 2)
-        s.body.append("{ %s MPI_Datatype t; %s MPI_Type_commit(&t); MPI_Sendrecv(%s, 1, t, dest, %d, %s, 1, t, src, %d,"
-                      " MPI_COMM_WORLD, MPI_STATUS_IGNORE); MPI_Type_free(&t); }"
-                      % (s.shift_vars(), mk, a, s.newtag(), b, s.tag))
+        s.shift(a, b, "1", "t", "MPI_Datatype t; %s MPI_Type_commit(&t); " % mk)
 
     def c_allgather(s):
         a, b = s.two()
