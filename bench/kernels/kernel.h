@@ -143,13 +143,17 @@ static int kernel_main(const Kernel *k) {
   k->init(x);
   int top = k->parallel ? 2 : 1, bad = 0;
 
-  /* for a profiler: only the gradient (or only the primal), this many times, at OMP_NUM_THREADS */
+  /* for a profiler: only the gradient (or only the primal, or only the hand-written adjoint), this many times, at OMP_NUM_THREADS */
   if (getenv("PARAD_BENCH_GRADIENTS")) {
     for (int i = atoi(getenv("PARAD_BENCH_GRADIENTS")); i > 0; i--) kernel_run_parad();
     return 0;
   }
   if (getenv("PARAD_BENCH_PRIMALS")) {
     for (int i = atoi(getenv("PARAD_BENCH_PRIMALS")); i > 0; i--) kernel_run_primal();
+    return 0;
+  }
+  if (getenv("PARAD_BENCH_HANDS") && k->hand) {
+    for (int i = atoi(getenv("PARAD_BENCH_HANDS")); i > 0; i--) kernel_run_hand();
     return 0;
   }
 #ifdef _OPENMP

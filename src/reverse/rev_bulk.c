@@ -33,6 +33,21 @@ static bool only_records(RevGen *g, Loop *l) {
   return true;
 }
 
+/* The one block of l that records, if only one does and some of its loads may be read from copies: packed
+ * with them last (a CG iteration's update, x += alpha p, r -= alpha q: 24 -> 8 bytes a row where p and q
+ * are read from copies). */
+static BlockPlan *copying_block(RevGen *g, Loop *l) {
+  BlockPlan *only = NULL;
+  bool copied = false;
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+    if (!l->body[b] || !g->plan[b].record_bytes) continue;
+    if (only) return NULL;
+    only = &g->plan[b];
+    for (size_t i = 0; i < only->captures.len; i++) copied = copied || capture_copied(g, &only->captures.data[i]);
+  }
+  return g->region_body && copied ? only : NULL;
+}
+
 /* An iteration's record packs its blocks' records (plan_pack), the widest-aligned first, and is padded to
  * its widest alignment, so that every slot of every iteration is aligned; the run's records together are
  * padded to 8 bytes, as every record on the tape is. */
@@ -41,9 +56,10 @@ void plan_bulk(RevGen *g) {
   for (size_t i = 0; i < g->loops.len; i++) {
     Loop *l = &g->loops.data[i];
     if (!l->exit_iv || !only_records(g, l)) continue;
-    unsigned bytes = 0, most = 1;
+    unsigned bytes = 0, most = 1, kept = 0;
+    BlockPlan *copying = copying_block(g, l);
     for (size_t b = 0; b < g->cfg.blocks.len; b++)
-      if (l->body[b] && g->plan[b].record_bytes) plan_pack(g, &g->plan[b], &align[b]);
+      if (l->body[b] && g->plan[b].record_bytes) plan_pack(g, &g->plan[b], &align[b], &g->plan[b] == copying ? &kept : NULL);
     for (unsigned a = 8; a >= 1; a /= 2)
       for (size_t b = 0; b < g->cfg.blocks.len; b++)
         if (l->body[b] && g->plan[b].record_bytes && align[b] == a) {
@@ -53,6 +69,7 @@ void plan_bulk(RevGen *g) {
           if (a > most) most = a;
         }
     l->bulk_bytes = (bytes + most - 1) / most * most;
+    l->bulk_kept = copying ? (kept + most - 1) / most * most : l->bulk_bytes;
   }
   free(align);
 }
@@ -70,58 +87,63 @@ void bulk_slots(RevGen *g) {
     if (g->loops.data[i].bulk_bytes) g->loops.data[i].cursor = LLVMBuildAlloca(g->b, g->ptr_type, "cursor.slot");
 }
 
-/* Whether this run of l records nothing at all: every record of its blocks holds values of a task's inputs
- * that the run reads from their copy (rev_shared.c); NULL when some record may hold anything else. Its
- * records are then not reserved, in either sweep (a tile's reads, 16 bytes per multiply-add, not even
- * reserved). */
-static LLVMValueRef run_copied(RevGen *g, Loop *l) {
-  LLVMValueRef all = NULL;
+/* The bytes an iteration of this run of l records: fewer where the run reads loads from copies. Where
+ * every record of l's blocks holds values of inputs that a run reads from their copies, a task's tile or
+ * a region's gather, none: its records are then not reserved, in either sweep (a tile's reads, 16 bytes
+ * per multiply-add, not even reserved). */
+static LLVMValueRef run_stride(RevGen *g, Loop *l) {
+  LLVMValueRef full = LLVMConstInt(g->i64, l->bulk_bytes, 0), all = NULL;
+  bool every = true;
   for (size_t b = 0; b < g->cfg.blocks.len; b++) {
     BlockPlan *p = &g->plan[b];
     if (p->bulk != l) continue;
     for (size_t i = 0; i < p->captures.len; i++) {
-      Capture *c = &p->captures.data[i];
-      LLVMValueRef flag = shared_copy_flag(g, c);
-      if (!flag) return NULL;
+      LLVMValueRef flag = shared_copy_flag(g, &p->captures.data[i]);
+      if (!flag) {
+        every = false;
+        continue;
+      }
       LLVMValueRef inside = LLVMBuildLoad2(g->b, LLVMInt1TypeInContext(g->ctx), flag, "");
       all = all ? LLVMBuildAnd(g->b, all, inside, "") : inside;
     }
   }
-  return all;
+  unsigned kept = every ? 0 : l->bulk_kept;
+  if (!all || kept == l->bulk_bytes) return full;
+  return LLVMBuildSelect(g->b, all, LLVMConstInt(g->i64, kept, 0), full, "stride");
 }
 
-/* The bytes a run of l reserves: its trip count's records (to a multiple of 8), or none (run_copied). */
+/* The bytes a run of l reserves: its trip count's records (to a multiple of 8). */
 static LLVMValueRef run_bytes(RevGen *g, Loop *l, LLVMValueRef trip) {
-  LLVMValueRef bytes = LLVMBuildMul(g->b, trip, LLVMConstInt(g->i64, l->bulk_bytes, 0), "");
-  if (l->bulk_bytes % 8)
+  LLVMValueRef bytes = LLVMBuildMul(g->b, trip, run_stride(g, l), "");
+  if (l->bulk_bytes % 8 || l->bulk_kept % 8)
     bytes = LLVMBuildAnd(g->b, LLVMBuildAdd(g->b, bytes, LLVMConstInt(g->i64, 7, 0), ""), LLVMConstInt(g->i64, ~7ull, 0), "");
-  LLVMValueRef copied = run_copied(g, l);
-  return copied ? LLVMBuildSelect(g->b, copied, LLVMConstInt(g->i64, 0, 0), bytes, "") : bytes;
+  return bytes;
 }
 
-static LLVMValueRef step_cursor(RevGen *g, Loop *l, long long by) {
+static LLVMValueRef step_cursor(RevGen *g, Loop *l, LLVMValueRef by) {
   LLVMValueRef at = LLVMBuildLoad2(g->b, g->ptr_type, l->cursor, "");
-  LLVMValueRef d = LLVMConstInt(g->i64, (unsigned long long)by, 1);
-  LLVMValueRef next = LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), at, &d, 1, "");
+  LLVMValueRef next = LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), at, &by, 1, "");
   LLVMBuildStore(g->b, next, l->cursor);
   return next;
 }
 
+/* The run's records, then the word saying which streamed inputs the run copied (rev_shared.c), where l's
+ * runs may copy any, then the trip count, unless the reverse sweep recomputes it. */
 void bulk_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
   LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx);
   for (size_t i = 0; i < g->loops.len; i++) {
     Loop *l = &g->loops.data[i];
     if (!l->bulk_bytes) continue;
-    if (bb == l->latch) step_cursor(g, l, l->bulk_bytes);
+    if (bb == l->latch) step_cursor(g, l, run_stride(g, l));
     if (bb != l->preheader) continue;
     LLVMValueRef trip = loop_trip(g, l, aug_value);
-    LLVMValueRef bytes = run_bytes(g, l, trip);
-    if (loop_ends_recomputed(g, l)) { /* the reverse sweep knows the count */
-      LLVMBuildStore(g->b, tape_reserve_value(g, bytes), l->cursor);
-      continue;
-    }
-    LLVMValueRef base = tape_reserve_value(g, LLVMBuildAdd(g->b, bytes, LLVMConstInt(g->i64, 8, 0), ""));
-    tape_store(g, LLVMBuildGEP2(g->b, i8, base, &bytes, 1, ""), 0, trip);
+    LLVMValueRef bytes = run_bytes(g, l, trip), word = shared_runs_copy(g, l) ? shared_run_word(g, l) : NULL;
+    bool counted = !loop_ends_recomputed(g, l); /* the reverse sweep does not know the count */
+    unsigned after = 8 * (counted + (word != NULL));
+    LLVMValueRef base = tape_reserve_value(g, after ? LLVMBuildAdd(g->b, bytes, LLVMConstInt(g->i64, after, 0), "") : bytes);
+    LLVMValueRef end = LLVMBuildGEP2(g->b, i8, base, &bytes, 1, "");
+    if (word) tape_store(g, end, 0, word);
+    if (counted) tape_store(g, end, word ? 8 : 0, trip);
     LLVMBuildStore(g->b, base, l->cursor);
   }
 }
@@ -129,12 +151,13 @@ void bulk_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
 void bulk_rev_enter(RevGen *g, Loop *l) {
   if (!l->bulk_bytes) return;
   LLVMValueRef trip = loop_ends_recomputed(g, l) ? loop_trip(g, l, rv) : tape_load(g, tape_release(g, 8), 0, g->i64);
-  LLVMValueRef size = LLVMConstInt(g->i64, l->bulk_bytes, 0);
+  if (shared_runs_copy(g, l)) shared_set_run_copies(g, l, tape_load(g, tape_release(g, 8), 0, g->i64));
+  LLVMValueRef size = run_stride(g, l);
   LLVMValueRef base = tape_release_value(g, run_bytes(g, l, trip));
   LLVMValueRef last = LLVMBuildMul(g->b, LLVMBuildSub(g->b, trip, LLVMConstInt(g->i64, 1, 0), ""), size, "");
   LLVMBuildStore(g->b, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), base, &last, 1, ""), l->cursor);
 }
 
 void bulk_rev_back(RevGen *g, Loop *l) {
-  if (l->bulk_bytes) step_cursor(g, l, -(long long)l->bulk_bytes);
+  if (l->bulk_bytes) step_cursor(g, l, LLVMBuildNeg(g->b, run_stride(g, l), ""));
 }

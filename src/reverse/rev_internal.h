@@ -90,9 +90,9 @@ struct Loop {
   bool limit_current;    /* the test is on exit_iv's value in the iteration (it leaves after iv == limit:
                             clang's form of a loop counting down to 0) */
   bool ordered, inclusive, is_signed;
-  /* records reserved at once (rev_bulk.c): bytes per iteration (0: not done for this loop), the cursor's
-   * slot in aug or rev */
-  unsigned bulk_bytes;
+  /* records reserved at once (rev_bulk.c): bytes per iteration (0: not done for this loop), those left
+   * in a run that reads its copied loads from a region's copies, the cursor's slot in aug or rev */
+  unsigned bulk_bytes, bulk_kept;
   LLVMValueRef cursor;
   int ends_known;        /* loop_ends_recomputed's answer: 0 not asked, 1 no, 2 yes */
 };
@@ -204,8 +204,11 @@ LLVMValueRef rt(RevGen *g, LLVMValueRef call);
 LLVMValueRef rev_pred_index(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record);
 LLVMTypeRef rev_pred_type(RevGen *g, LLVMBasicBlockRef bb);
 /* Lays a block's record out again packed (tape_packed_bytes), widest slots first: its bytes, and in *align
- * the widest slot's alignment. */
-unsigned plan_pack(RevGen *g, BlockPlan *p, unsigned *align);
+ * the widest slot's alignment. With kept, the loads a run may read from copies (capture_copied) last, so
+ * that a run reading them there leaves them out: *kept, the bytes before them. */
+unsigned plan_pack(RevGen *g, BlockPlan *p, unsigned *align, unsigned *kept);
+/* Whether c is a load that a run may read from a region's or task's copy of its input. */
+bool capture_copied(RevGen *g, const Capture *c);
 /* Records that block bb's reverse needs item (v, kind). */
 void note_need(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef v, NeedKind kind);
 /* Whether an item is captured (recorded) rather than recomputed or carried, in block bb. */
@@ -332,6 +335,12 @@ void shared_inputs_enter_loop(RevGen *g, Loop *l);                /* rev: a loop
 LLVMValueRef shared_copy_flag(RevGen *g, const Capture *c);
 LLVMValueRef shared_copy_address(RevGen *g, LLVMValueRef load, LLVMValueRef p);
 void shared_narrow_run(RevGen *g, Loop *l, LLVMValueRef cond);
+/* A region's streamed inputs, copied as a run of l starts (rev_shared.c): whether l's runs may; aug, at
+ * the end of l's preheader, the word saying which objects the run copied (kept with its records); rev,
+ * entering l, the flags from that word. */
+bool shared_runs_copy(RevGen *g, Loop *l);
+LLVMValueRef shared_run_word(RevGen *g, Loop *l);
+void shared_set_run_copies(RevGen *g, Loop *l, LLVMValueRef word);
 
 /* ---- rev_window.c: adjoints of neighbouring reads summed in registers along a loop ---- */
 void window_analyse(RevGen *g);                       /* after shared_analyse */

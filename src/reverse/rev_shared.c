@@ -100,6 +100,8 @@ struct SharedMemory {
    * for a region's thread); rev: the input and the distance from it to the copy. The loads read from the
    * copy, and per load a slot holding whether it does (a task's: in the current run of its loop). */
   bool *input;
+  bool *streamed; /* (a region's) an object read in loops element by element, copied as each run starts */
+  ValueMap run_word; /* aug: loop -> which of its streamed objects the run copied (a bit each) */
   bool *output; /* (a task's) an object it writes, whose loads in loops read what it holds as the task ends */
   ValueList *output_stores; /* per object, its stores (when outputs are analysed) */
   LLVMValueRef *input_at;
@@ -484,7 +486,8 @@ static void find_indices(RevGen *g) {
  *     run again, from the same addresses;
  *   - a region's thread's, where the object is read in a loop at addresses that are not linear in its
  *     counters (a sparse product's p[col[k]]: 8 bytes per nonzero recorded, against 8 per element of the
- *     range the thread read): all its reads in loops, throughout the call. No other thread writes what a
+ *     range the thread read), or only element by element (streamed): all its reads in loops, throughout
+ *     the call. No other thread writes what a
  *     thread reads in the region but through another object that aliases it (through the object itself
  *     it would not be an input), which the runtime checks against every thread's notes. */
 
@@ -535,6 +538,69 @@ static bool gathered(RevGen *g, size_t k) {
           innermost(g, g->cfg.blocks.data[b]))
         return true;
   return false;
+}
+
+/* ---- a region's streamed inputs: copied as each run starts ----
+ * An object a region's function only reads, in loops and element by element (a CG update's p[i] and
+ * q[i]), is read in the reverse sweep from a copy of what the run reads, made as the run starts, instead of
+ * recorded an iteration at a time: one copy of the range instead of a store per iteration, and none where
+ * an earlier copy holds the same bytes (the runtime compares: the product's copy of p serves the update).
+ * Made as the run starts, not as the thread leaves, so that only the run's own stores could change what it
+ * reads before it reads it (another thread's would be a race): a run whose stores may write there (an
+ * update in place through a second pointer, out == in) records as before. The runs are those of loops
+ * whose records are reserved at once (rev_bulk.c), which keep a word saying which objects were copied. */
+
+/* Calls a run may make without writing memory: the derivative table's functions without pointer
+ * arguments, debug and lifetime markers. */
+static bool writes_nothing(LLVMValueRef call) {
+  CallKind k = call_classify(call, NULL);
+  if (k == CALL_DEBUG) return true;
+  if (k != CALL_MATH && k != CALL_INACTIVE) return false;
+  unsigned id = LLVMGetIntrinsicID(LLVMGetCalledValue(call));
+  if (id && (id == LLVMLookupIntrinsicID("llvm.lifetime.start", 19) || id == LLVMLookupIntrinsicID("llvm.lifetime.end", 17)))
+    return true;
+  for (unsigned a = 0, n = (unsigned)LLVMGetNumArgOperands(call); a < n; a++)
+    if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(call, a))) == LLVMPointerTypeKind) return false;
+  return k == CALL_MATH || id;
+}
+
+/* A loop whose runs may read from copies: counted, with no loop inside and every block run in every
+ * iteration (its records are reserved at once), and every write of memory a store at an address linear
+ * in its counters (the run's stores' ranges are known as it starts). */
+static bool streamable_loop(RevGen *g, Loop *l) {
+  if (!l->exit_iv) return false;
+  for (size_t i = 0; i < g->loops.len; i++)
+    if (&g->loops.data[i] != l && in_loop(g, l, g->loops.data[i].header)) return false;
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+    if (!l->body[b]) continue;
+    LLVMBasicBlockRef bb = g->cfg.blocks.data[b];
+    if (!cfg_every_iteration(&g->cfg, l->body, l->header, l->latch, bb)) return false;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      LLVMOpcode op = LLVMGetInstructionOpcode(i);
+      if (op == LLVMFence || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) return false;
+      if (op == LLVMStore && (LLVMGetVolatile(i) || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic || !linear(g, l, LLVMGetOperand(i, 1), 0)))
+        return false;
+      if (ir_is_call(i) && !writes_nothing(i)) return false;
+    }
+  }
+  return true;
+}
+
+/* An object whose every read in a loop walks it element by element, in a loop whose runs may read from
+ * copies. */
+static bool streamed(RevGen *g, size_t k) {
+  struct SharedMemory *s = g->shared;
+  bool any = false;
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+    if (!innermost(g, g->cfg.blocks.data[b])) continue;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsALoadInst(i) || (size_t)vmap_get(&s->root_of, i) != k + 1) continue;
+      Loop *run = vmap_get(&s->loop_of, i);
+      if (!run || !consecutive(g, run, LLVMGetOperand(i, 0), access_size(g, i)) || !streamable_loop(g, run)) return false;
+      any = true;
+    }
+  }
+  return any;
 }
 
 /* ---- a task's outputs: read back from a copy of what they hold as it ends ----
@@ -600,7 +666,12 @@ static void inputs_analyse(RevGen *g) {
     for (size_t m = 0; m < s->roots.len; m++)
       for (size_t k = 0; !s->input[m] && k < s->roots.len; k++)
         if (source_of(s->roots.data[k]) == source_of(s->roots.data[m])) written[k] = true;
-    for (size_t k = 0; k < s->roots.len; k++) s->input[k] = s->input[k] && !written[k] && gathered(g, k);
+    s->streamed = xcalloc(s->roots.len, sizeof *s->streamed);
+    for (size_t k = 0; k < s->roots.len; k++) {
+      bool input = s->input[k] && !written[k];
+      s->input[k] = input && gathered(g, k);
+      s->streamed[k] = input && !s->input[k] && streamed(g, k);
+    }
     free(written);
   }
   if (g->task_body) outputs_analyse(g);
@@ -610,16 +681,22 @@ static void inputs_analyse(RevGen *g) {
       if (!k1 || vmap_get(&s->defer_of, i)) continue;
       bool per_run = vmap_get(&s->loop_of, i);
       if (s->output && s->output[k1 - 1] && per_run && final_read(g, i)) vec_push(&s->copied, i);
+      if (s->streamed && s->streamed[k1 - 1]) vec_push(&s->copied, i); /* each in a loop, per_run */
       if (!s->input[k1 - 1]) continue;
       if (g->task_body ? per_run : innermost(g, g->cfg.blocks.data[b]) != NULL) vec_push(&s->copied, i);
     }
+}
+
+static bool is_streamed(struct SharedMemory *s, LLVMValueRef load) {
+  return s->streamed && s->streamed[(size_t)vmap_get(&s->root_of, load) - 1];
 }
 
 bool shared_copied_in(RevGen *g, LLVMValueRef load, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
   if (!s || !s->copied.len || index_of(&s->copied, load) < 0) return false;
   Loop *l = vmap_get(&s->loop_of, load);
-  return g->region_body || in_loop(g, l, bb); /* a region's flags hold throughout the call */
+  bool per_call = g->region_body && !is_streamed(s, load); /* a region's flags hold throughout the call */
+  return per_call || in_loop(g, l, bb);
 }
 
 LLVMValueRef shared_copy_flag(RevGen *g, const Capture *c) {
@@ -707,6 +784,7 @@ void shared_analyse(RevGen *g) {
   vmap_init(&s->delta_of);
   vmap_init(&s->group_of);
   vmap_init(&s->copy_flag);
+  vmap_init(&s->run_word);
   g->shared = s;
   find_boundaries(g);
   bool ok = true;
@@ -802,6 +880,8 @@ void shared_free(RevGen *g) {
   vec_free(&s->copied);
   vmap_free(&s->copy_flag);
   free(s->input);
+  free(s->streamed);
+  vmap_free(&s->run_word);
   free(s->output_stores);
   free(s->output);
   free(s->adds);
@@ -1389,7 +1469,8 @@ void shared_rev_entry(RevGen *g) {
   if (s->copied.len) {
     copy_flags(g);
     for (size_t k = 0; g->region_body && k < n; k++)
-      set_flags(g, k, LLVMBuildICmp(g->b, LLVMIntNE, s->copy_len[k], LLVMConstInt(g->i64, 0, 0), "copied"));
+      if (!s->streamed || !s->streamed[k]) /* a streamed object's are set as each run starts */
+        set_flags(g, k, LLVMBuildICmp(g->b, LLVMIntNE, s->copy_len[k], LLVMConstInt(g->i64, 0, 0), "copied"));
   }
   s->ok = xcalloc(nd + 1, sizeof *s->ok);
   s->sums = xcalloc(nd + 1, sizeof *s->sums);
@@ -1730,12 +1811,118 @@ static LLVMValueRef rev_input(RevGen *g, unsigned k, LLVMValueRef *len) {
   return g->shared->copy_lo[k];
 }
 
+/* ---- a region's streamed inputs: each run copied, or not ---- */
+
+/* Whether a run of l copies streamed object k: a block of l records a read of it. */
+static bool run_copies(RevGen *g, Loop *l, size_t k) {
+  struct SharedMemory *s = g->shared;
+  if (!s->streamed || !s->streamed[k] || !l->bulk_bytes) return false;
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+    BlockPlan *p = l->body[b] ? &g->plan[b] : NULL;
+    for (size_t i = 0; p && i < p->captures.len; i++) {
+      LLVMValueRef v = p->captures.data[i].item.value;
+      if (capture_copied(g, &p->captures.data[i]) && (size_t)vmap_get(&s->root_of, v) == k + 1 && vmap_get(&s->loop_of, v) == l)
+        return true;
+    }
+  }
+  return false;
+}
+
+bool shared_runs_copy(RevGen *g, Loop *l) {
+  for (size_t k = 0; g->shared && k < g->shared->roots.len; k++)
+    if (run_copies(g, l, k)) return true;
+  return false;
+}
+
+static void set_run_flags(RevGen *g, Loop *l, size_t k, LLVMValueRef copied) {
+  struct SharedMemory *s = g->shared;
+  for (size_t i = 0; i < s->copied.len; i++) {
+    LLVMValueRef v = s->copied.data[i];
+    if ((size_t)vmap_get(&s->root_of, v) == k + 1 && vmap_get(&s->loop_of, v) == l) LLVMBuildStore(g->b, copied, vmap_get(&s->copy_flag, v));
+  }
+}
+
+/* aug, as a run of l is about to start: each streamed object's copy of what the run reads, where no store
+ * of the run may write there (a run of no iterations reads nothing), and the word saying which were
+ * made (shared_run_word). */
+static void copy_run(RevGen *g, Loop *l) {
+  struct SharedMemory *s = g->shared;
+  if (!shared_runs_copy(g, l)) return;
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
+  RunEnds e = {0};
+  LLVMValueRef word = LLVMConstInt(g->i64, 0, 0);
+  ValueList store_lo = {0}, store_hi = {0};
+  unsigned bit = 0;
+  for (size_t k = 0; k < s->roots.len; k++) {
+    if (!run_copies(g, l, k)) continue;
+    LLVMValueRef lo = NULL, hi = NULL, a, b;
+    for (size_t i = 0; i < s->copied.len; i++) {
+      LLVMValueRef v = s->copied.data[i];
+      if ((size_t)vmap_get(&s->root_of, v) != k + 1 || vmap_get(&s->loop_of, v) != l) continue;
+      run_span(g, l, &e, pointer_operand(v), access_size(g, v), &a, &b);
+      lo = lo ? ir_call_intrinsic(g->b, "llvm.umin", &g->i64, 1, (LLVMValueRef[]){lo, a}, 2) : a;
+      hi = hi ? ir_call_intrinsic(g->b, "llvm.umax", &g->i64, 1, (LLVMValueRef[]){hi, b}, 2) : b;
+    }
+    if (!store_lo.len) /* the run's stores' ranges, once */
+      for (size_t b2 = 0; b2 < g->cfg.blocks.len; b2++)
+        for (LLVMValueRef i = l->body[b2] ? LLVMGetFirstInstruction(g->cfg.blocks.data[b2]) : NULL; i; i = LLVMGetNextInstruction(i)) {
+          if (!LLVMIsAStoreInst(i)) continue;
+          run_span(g, l, &e, pointer_operand(i), access_size(g, i), &a, &b);
+          vec_push(&store_lo, a);
+          vec_push(&store_hi, b);
+        }
+    LLVMValueRef apart = LLVMBuildICmp(g->b, LLVMIntNE, e.trip, LLVMConstInt(LLVMTypeOf(e.trip), 0, 0), "");
+    for (size_t j = 0; j < store_lo.len; j++)
+      apart = LLVMBuildAnd(g->b, apart, LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntULE, store_hi.data[j], lo, ""),
+                                                     LLVMBuildICmp(g->b, LLVMIntULE, hi, store_lo.data[j], ""), ""), "apart");
+    LLVMBasicBlockRef yes, no, join;
+    rev_diamond(g, apart, &yes, &no, &join);
+    LLVMPositionBuilderAtEnd(g->b, yes);
+    LLVMValueRef args[4] = {LLVMConstInt(i32, k, 0), LLVMConstInt(i32, s->roots.len, 0), lo, hi};
+    LLVMTypeRef params[4] = {i32, i32, g->i64, g->i64};
+    LLVMValueRef made = ir_call_named(g->b, "__parad_rt_run_copy", LLVMFunctionType(i32, params, 4, 0), args, 4);
+    LLVMBasicBlockRef made_in = LLVMGetInsertBlock(g->b);
+    LLVMBuildBr(g->b, join);
+    LLVMPositionBuilderAtEnd(g->b, no);
+    LLVMBuildBr(g->b, join);
+    LLVMPositionBuilderAtEnd(g->b, join);
+    LLVMValueRef phi = LLVMBuildPhi(g->b, i32, "run.copied");
+    LLVMValueRef vals[2] = {made, LLVMConstInt(i32, 0, 0)};
+    LLVMBasicBlockRef from[2] = {made_in, no};
+    LLVMAddIncoming(phi, vals, from, 2);
+    LLVMValueRef copied = LLVMBuildICmp(g->b, LLVMIntNE, phi, LLVMConstInt(i32, 0, 0), "run.copied");
+    set_run_flags(g, l, k, copied);
+    word = LLVMBuildOr(g->b, word, LLVMBuildShl(g->b, LLVMBuildZExt(g->b, copied, g->i64, ""), LLVMConstInt(g->i64, bit++, 0), ""), "");
+  }
+  vec_free(&store_lo);
+  vec_free(&store_hi);
+  free(e.first);
+  free(e.last);
+  vmap_put(&s->run_word, l, word);
+}
+
+LLVMValueRef shared_run_word(RevGen *g, Loop *l) { return g->shared ? vmap_get(&g->shared->run_word, l) : NULL; }
+
+void shared_set_run_copies(RevGen *g, Loop *l, LLVMValueRef word) {
+  struct SharedMemory *s = g->shared;
+  if (g->phase == PLANNING) return;
+  unsigned bit = 0;
+  for (size_t k = 0; k < s->roots.len; k++)
+    if (run_copies(g, l, k)) {
+      LLVMValueRef b = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, word, LLVMConstInt(g->i64, bit++, 0), ""), LLVMConstInt(g->i64, 1, 0), "");
+      set_run_flags(g, l, k, LLVMBuildICmp(g->b, LLVMIntNE, b, LLVMConstInt(g->i64, 0, 0), "run.copied"));
+    }
+}
+
 void shared_inputs_after_block(RevGen *g, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
   if (!s || !s->copied.len) return;
   find_inputs(g, bb);
   for (size_t i = 0; i < g->loops.len; i++)
-    if (g->loops.data[i].preheader == bb && g->loops.data[i].exit_iv) test_runs(g, &g->loops.data[i], aug_value, true, aug_input);
+    if (g->loops.data[i].preheader == bb && g->loops.data[i].exit_iv) {
+      test_runs(g, &g->loops.data[i], aug_value, true, aug_input);
+      copy_run(g, &g->loops.data[i]);
+    }
 }
 
 void shared_inputs_enter_loop(RevGen *g, Loop *l) {

@@ -404,18 +404,33 @@ static bool can_follow(RevGen *g, size_t s) {
   return true;
 }
 
-unsigned plan_pack(RevGen *g, BlockPlan *p, unsigned *align) {
-  unsigned bytes = 0;
-  *align = 1;
+bool capture_copied(RevGen *g, const Capture *c) {
+  return c->frame_slot < 0 && !c->below && c->item.kind == NEED_PRIMAL && shared_copied_in(g, c->item.value, c->block);
+}
+
+/* Lays out from *bytes on the record's slots that `copied` selects (all where it is negative), widest first,
+ * each at a multiple of its size. */
+static void pack_slots(RevGen *g, BlockPlan *p, int copied, unsigned *bytes, unsigned *align) {
   for (unsigned size = 8; size >= 1; size /= 2) /* 8 stands for every slot of 8 bytes or more */
     for (size_t i = 0; i < p->captures.len; i++) {
       Capture *c = &p->captures.data[i];
       unsigned n = tape_packed_bytes(g, item_type(g, c->item));
-      if (c->frame_slot >= 0 || c->below || (n < 8 ? n : 8) != size) continue;
-      c->offset = bytes;
-      bytes += n;
+      if (c->frame_slot >= 0 || c->below || (n < 8 ? n : 8) != size || (copied >= 0 && capture_copied(g, c) != copied)) continue;
+      c->offset = *bytes = (*bytes + size - 1) / size * size;
+      *bytes += n;
       if (size > *align) *align = size;
     }
+}
+
+unsigned plan_pack(RevGen *g, BlockPlan *p, unsigned *align, unsigned *kept) {
+  unsigned bytes = 0;
+  *align = 1;
+  pack_slots(g, p, kept ? 0 : -1, &bytes, align);
+  if (kept) {
+    *kept = bytes;
+    pack_slots(g, p, 1, &bytes, align);
+    p->copied_bytes = bytes - *kept;
+  }
   p->record_bytes = bytes;
   return bytes;
 }
@@ -460,8 +475,7 @@ void plan_copied_last(RevGen *g) {
       for (size_t i = 0; i < p->captures.len; i++) {
         Capture *c = &p->captures.data[i];
         if (c->frame_slot >= 0 || c->below) continue;
-        bool is_copied = c->item.kind == NEED_PRIMAL && shared_copied_in(g, c->item.value, c->block);
-        if (is_copied != (last == 1)) continue;
+        if (capture_copied(g, c) != (last == 1)) continue;
         c->offset = bytes;
         bytes += tape_slot_bytes(g, item_type(g, c->item));
         if (last) copied += tape_slot_bytes(g, item_type(g, c->item));

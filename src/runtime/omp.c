@@ -49,11 +49,15 @@ typedef struct {
 
 void __parad_rt_shared_flush(void);
 
+typedef struct CopyBlock CopyBlock;
+
 /* A copy of what a thread or task read of an input (see "inputs" below). */
 typedef struct {
-  char *block, *data;     /* the allocation; the copy, as aligned as the original modulo 64 */
+  CopyBlock *block;       /* the copy's memory, perhaps another copy's (shared_block) */
+  char *data;             /* the copy of [lo, lo + len), as aligned as the original modulo 64 */
   unsigned long long lo, len;
   bool wanted;            /* a region's thread: the function asked for it (shared_input) */
+  bool run;               /* a region's thread: made as a run started (__parad_rt_run_copy) */
 } Copy;
 
 typedef struct {
@@ -1210,21 +1214,85 @@ void __parad_rt_task_end(void *record) {
 /* Copies of inputs are made up to this size per dependence. */
 enum { COPY_LIMIT = 64 << 20 };
 
-/* c: a copy of [lo, hi), counted against the tape budget. */
+/* ---- copies shared by content ----
+ * A region that reads what an earlier region (or task) copied, unchanged since, shares that copy instead
+ * of making another: a CG iteration's update reads p at the rows its product read it (and copied it),
+ * and a tiled factorisation's tasks read the same tile again and again. Whether the memory is unchanged
+ * is told by comparing it with the copy, so that nothing between the two (serial code, another region,
+ * aliasing) needs to be known: equal bytes are the values a copy of its own would hold. A block lives
+ * while a copy uses it (refs). The recent blocks are listed for the comparison. */
+struct CopyBlock {
+  unsigned refs;
+  unsigned long long lo, len; /* the memory copied, counted against the tape budget */
+  char *data;
+};
+enum { RECENT_COPIES = 16, COMPARED_AT_MOST = 2 };
+static pthread_mutex_t copies_mu = PTHREAD_MUTEX_INITIALIZER;
+static CopyBlock *recent[RECENT_COPIES]; /* the most recent first */
+
+static void forget_block(CopyBlock *b) {
+  for (int i = 0; i < RECENT_COPIES; i++)
+    if (recent[i] == b) {
+      memmove(&recent[i], &recent[i + 1], sizeof *recent * (size_t)(RECENT_COPIES - 1 - i));
+      recent[RECENT_COPIES - 1] = NULL;
+      return;
+    }
+}
+
+static void release_block(CopyBlock *b) {
+  pthread_mutex_lock(&copies_mu);
+  bool last = --b->refs == 0;
+  if (last) forget_block(b);
+  pthread_mutex_unlock(&copies_mu);
+  if (!last) return;
+  __parad_rt_tape_budget_give(b->len);
+  __parad_rt_scratch_give(b);
+}
+
+/* A recent block holding what [lo, hi) holds now, with a reference taken; NULL if none. */
+static CopyBlock *shared_block(unsigned long long lo, unsigned long long hi) {
+  CopyBlock *found = NULL;
+  for (int tried = 0, i = 0; !found && tried < COMPARED_AT_MOST; i++) {
+    pthread_mutex_lock(&copies_mu);
+    while (i < RECENT_COPIES && recent[i] && !(recent[i]->lo <= lo && hi <= recent[i]->lo + recent[i]->len)) i++;
+    CopyBlock *b = i < RECENT_COPIES ? recent[i] : NULL;
+    if (b) b->refs++; /* held while compared */
+    pthread_mutex_unlock(&copies_mu);
+    if (!b) break;
+    tried++;
+    if (memcmp(b->data + (lo - b->lo), (const void *)(uintptr_t)lo, hi - lo) == 0) found = b;
+    else release_block(b);
+  }
+  return found;
+}
+
+/* c: a copy of [lo, hi), counted against the tape budget where it is not shared. */
 static void copy_range(Copy *c, unsigned long long lo, unsigned long long hi) {
-  c->block = __parad_rt_scratch_take(hi - lo + 64); /* pooled: a copy per region and step faults no pages in */
-  if (!c->block) fatal("out of memory for the copy of what a thread or task read");
-  __parad_rt_tape_budget_take(hi - lo);
-  c->data = c->block + ((lo - (unsigned long long)(uintptr_t)c->block) & 63);
+  CopyBlock *b = shared_block(lo, hi);
+  if (!b) {
+    b = __parad_rt_scratch_take(sizeof *b + hi - lo + 64); /* pooled: a copy per region and step faults no pages in */
+    if (!b) fatal("out of memory for the copy of what a thread or task read");
+    __parad_rt_tape_budget_take(hi - lo);
+    char *start = (char *)(b + 1);
+    b->data = start + ((lo - (unsigned long long)(uintptr_t)start) & 63);
+    b->lo = lo, b->len = hi - lo, b->refs = 1;
+    memcpy(b->data, (const void *)(uintptr_t)lo, hi - lo);
+    pthread_mutex_lock(&copies_mu);
+    memmove(&recent[1], &recent[0], sizeof *recent * (RECENT_COPIES - 1));
+    recent[0] = b;
+    pthread_mutex_unlock(&copies_mu);
+  }
+  c->block = b;
+  c->data = b->data + (lo - b->lo);
   c->lo = lo, c->len = hi - lo;
-  memcpy(c->data, (const void *)(uintptr_t)lo, hi - lo);
 }
 
 static void drop_copies(Copy *copies, int n) {
   for (int k = 0; copies && k < n; k++) {
-    if (copies[k].block) __parad_rt_tape_budget_give(copies[k].len);
-    __parad_rt_scratch_give(copies[k].block);
-    copies[k].block = copies[k].data = NULL;
+    if (copies[k].block) release_block(copies[k].block);
+    copies[k].block = NULL;
+    copies[k].data = NULL;
+    copies[k].run = false;
   }
 }
 
@@ -1284,16 +1352,42 @@ static void region_copy_inputs(ParadRegion *r, int id, const unsigned long long 
   }
 }
 
-/* As a region's thread's reverse sweep starts: its copies, which no other thread wrote into either. */
+/* As a region's thread's reverse sweep starts: its copies, which no other thread wrote into either (one
+ * made as a run started holds what the run read, whatever other threads wrote before it started). */
 static void region_plan_copies(ParadRegion *r, int id, unsigned long long *own) {
   Copy *c = thread_copies(r, id);
   for (int k = 0; c && k < r->nroots; k++) {
     if (!c[k].data) continue;
-    for (int other = 0; other < r->nthreads; other++)
+    for (int other = 0; other < r->nthreads && !c[k].run; other++)
       if (other != id && wrote_in(&r->ranges[(size_t)other * RANGE_FIELDS * r->nroots], r->nroots, c[k].lo, c[k].lo + c[k].len))
         fatal(aliased_input);
     plan_copy(&own[PLAN_FIELDS * k], &c[k], c[k].lo, c[k].len);
   }
+}
+
+/* Copies of runs are made from this size: a shorter run records its reads at about the cost of the call. */
+enum { RUN_COPY_LEAST = 256 };
+
+/* Forward sweep, as a run of a region's loop starts that reads object k of nroots element by element over
+ * [lo, hi), none of whose stores may write there (reverse/rev_shared.c, "streamed inputs"): whether the
+ * thread copied it, reading it back in the reverse sweep, instead of recording its reads. One run per
+ * object and call: a thread's next runs record theirs (a dynamic schedule's chunks). */
+int __parad_rt_run_copy(int k, int nroots, unsigned long long lo, unsigned long long hi) {
+  ParadTape *t = __parad_rt_current;
+  ParadRegion *r = t && !t->task ? t->region : NULL;
+  if (!r || k < 0 || k >= nroots || hi - lo < RUN_COPY_LEAST || !region_copies_on()) return 0;
+  pthread_mutex_lock(&r->mu);
+  if (!r->copies) {
+    r->ncopies = nroots;
+    r->copies = xcalloc((size_t)r->nthreads * (size_t)nroots, sizeof *r->copies);
+  }
+  pthread_mutex_unlock(&r->mu);
+  if (r->ncopies != nroots) fatal("a parallel region's threads ran different functions");
+  Copy *c = &thread_copies(r, omp_get_thread_num())[k];
+  if (c->block) return 0;
+  copy_range(c, lo, hi);
+  c->run = true;
+  return 1;
 }
 
 /* Forward sweep, where object k of nroots (at p) is computed: the input [out[0], out[0] + out[1]) around
