@@ -586,6 +586,31 @@ static bool streamable_loop(RevGen *g, Loop *l) {
   return true;
 }
 
+/* Whether every write of object k is a store, in a loop whose runs may read from copies, to the address
+ * that each of its loads in the loop reads, after one of them in the same block (the direction update of
+ * a CG iteration, p[i] = r[i] + beta p[i]): each iteration writes only what it alone reads, once it has
+ * read it, so that a copy made as the run starts holds what every read read. */
+static bool updated_in_place(RevGen *g, size_t k) {
+  struct SharedMemory *s = g->shared;
+  bool any = false;
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
+      if ((size_t)vmap_get(&s->root_of, i) != k + 1 || LLVMIsALoadInst(i)) continue;
+      Loop *l = innermost(g, g->cfg.blocks.data[b]);
+      if (!LLVMIsAStoreInst(i) || !l || !streamable_loop(g, l)) return false;
+      LLVMValueRef at = LLVMGetOperand(i, 1);
+      bool read_before = false;
+      for (LLVMValueRef j = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); j != i; j = LLVMGetNextInstruction(j))
+        read_before |= LLVMIsALoadInst(j) && LLVMGetOperand(j, 0) == at;
+      for (size_t c = 0; c < g->cfg.blocks.len; c++)
+        for (LLVMValueRef j = l->body[c] ? LLVMGetFirstInstruction(g->cfg.blocks.data[c]) : NULL; j; j = LLVMGetNextInstruction(j))
+          if ((size_t)vmap_get(&s->root_of, j) == k + 1 && pointer_operand(j) != at) return false;
+      if (!read_before) return false;
+      any = true;
+    }
+  return any;
+}
+
 /* An object whose every read in a loop walks it element by element, in a loop whose runs may read from
  * copies. */
 static bool streamed(RevGen *g, size_t k) {
@@ -644,37 +669,42 @@ static void outputs_analyse(RevGen *g) {
 }
 
 /* The objects the function only reads, where every write of memory other threads may see is one it notes
- * (the runtime checks that none was into what it copies), and the loads read from their copies. */
+ * (the runtime checks that none was into what it copies), and the loads read from their copies; a
+ * region's streamed objects, which need neither (their runs' copies are made as the runs start, and a run
+ * makes no call that may synchronise or write). */
 static void inputs_analyse(RevGen *g) {
   struct SharedMemory *s = g->shared;
-  if (synchronises(g)) return;
-  s->input = xcalloc(s->roots.len, sizeof *s->input);
-  for (size_t k = 0; k < s->roots.len; k++) s->input[k] = true;
+  size_t n = s->roots.len;
+  bool *only_read = xcalloc(n + 1, sizeof *only_read), kept = !synchronises(g); /* kept: inputs may be */
+  for (size_t k = 0; k < n; k++) only_read[k] = true;
   for (size_t b = 0; b < g->cfg.blocks.len; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
       size_t k1 = (size_t)vmap_get(&s->root_of, i);
-      if (k1 && !LLVMIsALoadInst(i)) s->input[k1 - 1] = false;
+      if (k1 && !LLVMIsALoadInst(i)) only_read[k1 - 1] = false;
       bool unnoted = LLVMIsAStoreInst(i) && !k1 && !rev_thread_private(pointer_operand(i));
-      if (unnoted || (ir_is_call(i) && (call_classify(i, NULL) == CALL_MEMCPY || call_classify(i, NULL) == CALL_MEMSET))) {
-        free(s->input);
-        s->input = NULL;
-        return;
-      }
+      if (unnoted || (ir_is_call(i) && (call_classify(i, NULL) == CALL_MEMCPY || call_classify(i, NULL) == CALL_MEMSET))) kept = false;
     }
+  s->input = xcalloc(n + 1, sizeof *s->input);
   if (g->region_body) {
-    bool *written = xcalloc(s->roots.len, sizeof *written); /* objects one of the same source is written through */
-    for (size_t m = 0; m < s->roots.len; m++)
-      for (size_t k = 0; !s->input[m] && k < s->roots.len; k++)
-        if (source_of(s->roots.data[k]) == source_of(s->roots.data[m])) written[k] = true;
-    s->streamed = xcalloc(s->roots.len, sizeof *s->streamed);
-    for (size_t k = 0; k < s->roots.len; k++) {
-      bool input = s->input[k] && !written[k];
-      s->input[k] = input && gathered(g, k);
-      s->streamed[k] = input && !s->input[k] && streamed(g, k);
+    /* objects one of the same source is written through (not counting an object's own updates in place) */
+    bool *written = xcalloc(n + 1, sizeof *written), *in_place = xcalloc(n + 1, sizeof *in_place);
+    for (size_t k = 0; k < n; k++) in_place[k] = !only_read[k] && updated_in_place(g, k);
+    for (size_t m = 0; m < n; m++)
+      for (size_t k = 0; !only_read[m] && k < n; k++)
+        if ((k != m || !in_place[m]) && source_of(s->roots.data[k]) == source_of(s->roots.data[m])) written[k] = true;
+    s->streamed = xcalloc(n + 1, sizeof *s->streamed);
+    for (size_t k = 0; k < n; k++) {
+      bool gathers = gathered(g, k);
+      s->input[k] = kept && only_read[k] && !written[k] && gathers;
+      s->streamed[k] = (only_read[k] || in_place[k]) && !written[k] && !gathers && streamed(g, k);
     }
     free(written);
+    free(in_place);
+  } else {
+    for (size_t k = 0; k < n; k++) s->input[k] = kept && only_read[k];
   }
-  if (g->task_body) outputs_analyse(g);
+  free(only_read);
+  if (g->task_body && kept) outputs_analyse(g);
   for (size_t b = 0; b < g->cfg.blocks.len; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
       size_t k1 = LLVMIsALoadInst(i) ? (size_t)vmap_get(&s->root_of, i) : 0;
@@ -1851,7 +1881,7 @@ static void copy_run(RevGen *g, Loop *l) {
   LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
   RunEnds e = {0};
   LLVMValueRef word = LLVMConstInt(g->i64, 0, 0);
-  ValueList store_lo = {0}, store_hi = {0};
+  ValueList stores = {0}, store_lo = {0}, store_hi = {0};
   unsigned bit = 0;
   for (size_t k = 0; k < s->roots.len; k++) {
     if (!run_copies(g, l, k)) continue;
@@ -1863,17 +1893,19 @@ static void copy_run(RevGen *g, Loop *l) {
       lo = lo ? ir_call_intrinsic(g->b, "llvm.umin", &g->i64, 1, (LLVMValueRef[]){lo, a}, 2) : a;
       hi = hi ? ir_call_intrinsic(g->b, "llvm.umax", &g->i64, 1, (LLVMValueRef[]){hi, b}, 2) : b;
     }
-    if (!store_lo.len) /* the run's stores' ranges, once */
+    if (!stores.len) /* the run's stores' ranges, once */
       for (size_t b2 = 0; b2 < g->cfg.blocks.len; b2++)
         for (LLVMValueRef i = l->body[b2] ? LLVMGetFirstInstruction(g->cfg.blocks.data[b2]) : NULL; i; i = LLVMGetNextInstruction(i)) {
           if (!LLVMIsAStoreInst(i)) continue;
           run_span(g, l, &e, pointer_operand(i), access_size(g, i), &a, &b);
+          vec_push(&stores, i);
           vec_push(&store_lo, a);
           vec_push(&store_hi, b);
         }
     LLVMValueRef apart = LLVMBuildICmp(g->b, LLVMIntNE, e.trip, LLVMConstInt(LLVMTypeOf(e.trip), 0, 0), "");
     for (size_t j = 0; j < store_lo.len; j++)
-      apart = LLVMBuildAnd(g->b, apart, LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntULE, store_hi.data[j], lo, ""),
+      if ((size_t)vmap_get(&s->root_of, stores.data[j]) != k + 1) /* the object's own: updates in place */
+        apart = LLVMBuildAnd(g->b, apart, LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntULE, store_hi.data[j], lo, ""),
                                                      LLVMBuildICmp(g->b, LLVMIntULE, hi, store_lo.data[j], ""), ""), "apart");
     LLVMBasicBlockRef yes, no, join;
     rev_diamond(g, apart, &yes, &no, &join);
@@ -1894,6 +1926,7 @@ static void copy_run(RevGen *g, Loop *l) {
     set_run_flags(g, l, k, copied);
     word = LLVMBuildOr(g->b, word, LLVMBuildShl(g->b, LLVMBuildZExt(g->b, copied, g->i64, ""), LLVMConstInt(g->i64, bit++, 0), ""), "");
   }
+  vec_free(&stores);
   vec_free(&store_lo);
   vec_free(&store_hi);
   free(e.first);

@@ -13,6 +13,9 @@
 //   - one parallel region whose first loop writes an array and whose second, after the barrier, streams it
 //     through another pointer, then a third loop writes it again and a fourth streams it again (the second
 //     run of the object in the call records);
+//   - the direction update p[i] = r[i] + beta p[i] reads p in place (its copy is the product's, unchanged);
+//     block by block, a running update in place, a[i] = a[i] (1 + 0.1 a[i-3]^2), reads what an earlier
+//     iteration wrote, so it records;
 //   - a dynamic schedule (a thread's first chunk copied, its later ones recorded).
 // Gradients against tangents (1e-11) and central differences (1e-6), at 1, 2 and 3 threads at -O2, 2 at -O0,
 // and at 2 threads with the copies off (PARAD_REGION_COPIES=0).
@@ -111,6 +114,15 @@ __attribute__((noinline)) static void phases(const double *t, double *a, const d
   }
 }
 
+__attribute__((noinline)) static void running(double *a) {
+#pragma omp parallel for schedule(static, 1)
+  for (int b = 0; b < N / 48; b++) {
+    double *at = a + 48 * b;
+    const double *back = at - 3; /* what the run wrote three iterations before */
+    for (int i = 3; i < 48; i++) at[i] = at[i] * (1 + 0.1 * back[i] * back[i]);
+  }
+}
+
 __attribute__((noinline)) static void dynamic(const double *in, double *out) {
 #pragma omp parallel for schedule(dynamic, 40)
   for (int i = 0; i < N; i++) out[i] = exp(0.5 * in[i]) * in[i];
@@ -118,14 +130,16 @@ __attribute__((noinline)) static void dynamic(const double *in, double *out) {
 
 static double f(const double *x) {
   const double *diag = x, *b = x + N;
-  double x1[N], x2[N], w[N], a[N], c[N], d[N];
+  double x1[N], x2[N], w[N], a[N], c[N], d[N], e[N];
   double s = cg(diag, b, x1, 0) + 0.5 * cg(diag, b, x2, 1);
   for (int i = 0; i < N; i++) w[i] = x1[i] + 0.1 * b[i];
   squash(w, w);            /* in place */
   squash_blocks(w, w + 1); /* each store ahead of the next read */
   phases(w, a, a, c);
   dynamic(c, d);
-  for (int i = 0; i < N; i++) s += cos(0.2 * i) * w[i] + 0.3 * a[i] + 0.2 * c[i] + 0.1 * d[i];
+  for (int i = 0; i < N; i++) e[i] = 0.8 + 5 * w[i];
+  running(e);
+  for (int i = 0; i < N; i++) s += cos(0.2 * i) * w[i] + 0.3 * a[i] + 0.2 * c[i] + 0.1 * d[i] + 0.05 * e[i] * e[i];
   return s;
 }
 
