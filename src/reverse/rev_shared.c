@@ -587,9 +587,9 @@ static bool streamable_loop(RevGen *g, Loop *l) {
 }
 
 /* Whether every write of object k is a store, in a loop whose runs may read from copies, to the address
- * that each of its loads in the loop reads, after one of them in the same block (the direction update of
- * a CG iteration, p[i] = r[i] + beta p[i]): each iteration writes only what it alone reads, once it has
- * read it, so that a copy made as the run starts holds what every read read. */
+ * that each of its loads in the loop reads, in the same block, after them all (the direction update of a
+ * CG iteration, p[i] = r[i] + beta p[i]): each iteration writes only what it alone reads, once it has read
+ * it, so that a copy made as the run starts holds what every read read. */
 static bool updated_in_place(RevGen *g, size_t k) {
   struct SharedMemory *s = g->shared;
   bool any = false;
@@ -599,12 +599,14 @@ static bool updated_in_place(RevGen *g, size_t k) {
       Loop *l = innermost(g, g->cfg.blocks.data[b]);
       if (!LLVMIsAStoreInst(i) || !l || !streamable_loop(g, l)) return false;
       LLVMValueRef at = LLVMGetOperand(i, 1);
-      bool read_before = false;
-      for (LLVMValueRef j = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); j != i; j = LLVMGetNextInstruction(j))
-        read_before |= LLVMIsALoadInst(j) && LLVMGetOperand(j, 0) == at;
+      bool read_before = false, stored = false;
       for (size_t c = 0; c < g->cfg.blocks.len; c++)
-        for (LLVMValueRef j = l->body[c] ? LLVMGetFirstInstruction(g->cfg.blocks.data[c]) : NULL; j; j = LLVMGetNextInstruction(j))
-          if ((size_t)vmap_get(&s->root_of, j) == k + 1 && pointer_operand(j) != at) return false;
+        for (LLVMValueRef j = l->body[c] ? LLVMGetFirstInstruction(g->cfg.blocks.data[c]) : NULL; j; j = LLVMGetNextInstruction(j)) {
+          if ((size_t)vmap_get(&s->root_of, j) != k + 1) continue;
+          if (pointer_operand(j) != at || c != b || (stored && LLVMIsALoadInst(j))) return false;
+          read_before |= !stored && LLVMIsALoadInst(j) != NULL;
+          stored |= LLVMIsAStoreInst(j) != NULL;
+        }
       if (!read_before) return false;
       any = true;
     }
