@@ -1226,7 +1226,7 @@ struct CopyBlock {
   unsigned long long lo, len; /* the memory copied, counted against the tape budget */
   char *data;
 };
-enum { RECENT_COPIES = 16, COMPARED_AT_MOST = 2 };
+enum { RECENT_COPIES = 64, COMPARED_AT_MOST = 2 }; /* a few per thread of a large team */
 static pthread_mutex_t copies_mu = PTHREAD_MUTEX_INITIALIZER;
 static CopyBlock *recent[RECENT_COPIES]; /* the most recent first */
 
@@ -1326,10 +1326,8 @@ static bool region_copies_on(void) {
   return v;
 }
 
-/* A region's thread, where object k of nroots is computed: the whole address space is its input (every
- * read of k in a loop is taken from the copy of what the thread read of it), unless copies are off. */
-static void region_input(ParadRegion *r, int k, int nroots, unsigned long long *out) {
-  if (!region_copies_on()) return;
+/* The calling thread's copy of object k of nroots, the region's copies made where there were none. */
+static Copy *own_copy(ParadRegion *r, int k, int nroots) {
   pthread_mutex_lock(&r->mu);
   if (!r->copies) {
     r->ncopies = nroots;
@@ -1337,7 +1335,14 @@ static void region_input(ParadRegion *r, int k, int nroots, unsigned long long *
   }
   pthread_mutex_unlock(&r->mu);
   if (r->ncopies != nroots) fatal("a parallel region's threads ran different functions");
-  thread_copies(r, omp_get_thread_num())[k].wanted = true;
+  return &thread_copies(r, omp_get_thread_num())[k];
+}
+
+/* A region's thread, where object k of nroots is computed: the whole address space is its input (every
+ * read of k in a loop is taken from the copy of what the thread read of it), unless copies are off. */
+static void region_input(ParadRegion *r, int k, int nroots, unsigned long long *out) {
+  if (!region_copies_on()) return;
+  own_copy(r, k, nroots)->wanted = true;
   out[0] = 0, out[1] = ~0ull;
 }
 
@@ -1376,14 +1381,7 @@ int __parad_rt_run_copy(int k, int nroots, unsigned long long lo, unsigned long 
   ParadTape *t = __parad_rt_current;
   ParadRegion *r = t && !t->task ? t->region : NULL;
   if (!r || k < 0 || k >= nroots || hi - lo < RUN_COPY_LEAST || !region_copies_on()) return 0;
-  pthread_mutex_lock(&r->mu);
-  if (!r->copies) {
-    r->ncopies = nroots;
-    r->copies = xcalloc((size_t)r->nthreads * (size_t)nroots, sizeof *r->copies);
-  }
-  pthread_mutex_unlock(&r->mu);
-  if (r->ncopies != nroots) fatal("a parallel region's threads ran different functions");
-  Copy *c = &thread_copies(r, omp_get_thread_num())[k];
+  Copy *c = own_copy(r, k, nroots);
   if (c->block) return 0;
   copy_range(c, lo, hi);
   c->run = true;
