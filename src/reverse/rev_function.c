@@ -405,10 +405,10 @@ static void write_aug(RevGen *g) {
     LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
     bool started = false;
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && i != term; i = LLVMGetNextInstruction(i)) {
-      if (!started && !LLVMIsAPHINode(i)) shared_aug_chunk_start(g, bb), started = true;
+      if (!started && !LLVMIsAPHINode(i)) shared_outputs_at(g, bb), shared_aug_chunk_start(g, bb), started = true;
       aug_inst(g, i);
     }
-    if (!started) shared_aug_chunk_start(g, bb);
+    if (!started) shared_outputs_at(g, bb), shared_aug_chunk_start(g, bb);
     keep_latest(g, bb);
     write_captures(g, bb, pred_phis);
     shared_inputs_after_block(g, bb); /* before the records are reserved: a run may leave them out */

@@ -334,6 +334,11 @@ void shared_inputs_after_block(RevGen *g, LLVMBasicBlockRef bb); /* aug: the inp
 void shared_inputs_enter_loop(RevGen *g, Loop *l);                /* rev: a loop's run tested again */
 LLVMValueRef shared_copy_flag(RevGen *g, const Capture *c);
 LLVMValueRef shared_copy_address(RevGen *g, LLVMValueRef load, LLVMValueRef p);
+/* The access a copied value is read back through: the load, or the store of a region's streamed output
+ * (its stored value, read back from the copy made as its loop ends); aug, at the start of a block, the
+ * copies of streamed outputs whose loop ends there. */
+LLVMValueRef shared_copied_access(RevGen *g, LLVMValueRef v);
+void shared_outputs_at(RevGen *g, LLVMBasicBlockRef bb);
 void shared_narrow_run(RevGen *g, Loop *l, LLVMValueRef cond);
 /* A region's streamed inputs, copied as a run of l starts (rev_shared.c): whether l's runs may; aug, at
  * the end of l's preheader, the word saying which objects the run copied (kept with its records); rev,

@@ -102,6 +102,8 @@ struct SharedMemory {
   bool *input;
   bool *streamed; /* (a region's) an object read in loops element by element, copied as each run starts */
   ValueMap run_word; /* aug: loop -> which of its streamed objects the run copied (a bit each) */
+  Loop **out_loop;   /* (a region's) an object written element by element, copied as the loop ends: its loop */
+  ValueMap stored_by; /* such an object's stored value -> its store */
   bool *output; /* (a task's) an object it writes, whose loads in loops read what it holds as the task ends */
   ValueList *output_stores; /* per object, its stores (when outputs are analysed) */
   LLVMValueRef *input_at;
@@ -171,6 +173,21 @@ static Loop *innermost(RevGen *g, LLVMBasicBlockRef bb) {
     if (!best || size < best_size) best = l, best_size = size;
   }
   return best;
+}
+
+/* The block a loop leaves to, if it leaves to one only. */
+static LLVMBasicBlockRef loop_exit(RevGen *g, Loop *l) {
+  LLVMBasicBlockRef exit = NULL;
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+    LLVMValueRef term = l->body[b] ? LLVMGetBasicBlockTerminator(g->cfg.blocks.data[b]) : NULL;
+    for (unsigned i = 0, n = term ? LLVMGetNumSuccessors(term) : 0; i < n; i++) {
+      LLVMBasicBlockRef to = LLVMGetSuccessor(term, i);
+      if (in_loop(g, l, to)) continue;
+      if (exit && exit != to) return NULL;
+      exit = to;
+    }
+  }
+  return exit;
 }
 
 static LLVMValueRef strip_offsets(LLVMValueRef p) {
@@ -630,6 +647,58 @@ static bool streamed(RevGen *g, size_t k) {
   return any;
 }
 
+/* ---- a region's streamed outputs: copied as the loop ends ----
+ * An object a region's function only writes, by one store in a loop that runs once per call, element by
+ * element (cg's product, q[i] = s), holds what each iteration stored as the loop ends, unless a later
+ * store of the run wrote there too: the reverse sweep reads the stored values there instead of records
+ * (the product's row sums, 8 bytes a row), from a copy made as the loop ends (which the update's copy of q
+ * then shares). Where one of the run's other stores may write the range, tested as the run starts, the run
+ * records as before; another thread's write there would be a race. */
+
+/* Whether every write of memory in l is a store at an address linear in its counters, or into the
+ * thread's own memory, and nothing in it synchronises. */
+static bool writes_linear(RevGen *g, Loop *l) {
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    for (LLVMValueRef i = l->body[b] ? LLVMGetFirstInstruction(g->cfg.blocks.data[b]) : NULL; i; i = LLVMGetNextInstruction(i)) {
+      LLVMOpcode op = LLVMGetInstructionOpcode(i);
+      if (op == LLVMFence || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) return false;
+      if (op == LLVMStore && (LLVMGetVolatile(i) || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic ||
+                              !(rev_thread_private(LLVMGetOperand(i, 1)) || linear(g, l, LLVMGetOperand(i, 1), 0))))
+        return false;
+      if (ir_is_call(i) && !writes_nothing(i)) return false;
+    }
+  return true;
+}
+
+static void streamed_outputs(RevGen *g) {
+  struct SharedMemory *s = g->shared;
+  s->out_loop = xcalloc(s->roots.len + 1, sizeof *s->out_loop);
+  LLVMValueRef *store = xcalloc(s->roots.len + 1, sizeof *store);
+  bool *other = xcalloc(s->roots.len + 1, sizeof *other); /* a load, or a second store */
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
+      size_t k1 = (size_t)vmap_get(&s->root_of, i);
+      if (!k1) continue;
+      if (!LLVMIsAStoreInst(i) || store[k1 - 1]) other[k1 - 1] = true;
+      else store[k1 - 1] = i;
+    }
+  for (size_t k = 0; k < s->roots.len; k++) {
+    LLVMValueRef st = store[k], v = st ? LLVMGetOperand(st, 0) : NULL;
+    if (!st || other[k] || s->streamed[k] || !LLVMIsAInstruction(v) || !ir_is_fp(LLVMTypeOf(v))) continue;
+    LLVMBasicBlockRef sb = LLVMGetInstructionParent(st);
+    Loop *l = innermost(g, sb);
+    if (!l || !l->exit_iv || !l->preheader || !cfg_runs_once(&g->cfg, l->preheader) || innermost(g, LLVMGetInstructionParent(v)) != l ||
+        !cfg_every_iteration(&g->cfg, l->body, l->header, l->latch, sb) || !consecutive(g, l, LLVMGetOperand(st, 1), access_size(g, st)) ||
+        !writes_linear(g, l) || !loop_exit(g, l))
+      continue;
+    s->out_loop[k] = l;
+    vmap_put(&s->stored_by, v, st);
+    vec_push(&s->copied, v);
+  }
+  free(store);
+  free(other);
+}
+
 /* ---- a task's outputs: read back from a copy of what they hold as it ends ----
  * A triangular solve in place reads, in its inner loop, the entries of its row it finished earlier: an
  * object it writes (under a depend(inout:), as the tile it solves), at addresses no later store of the
@@ -706,6 +775,7 @@ static void inputs_analyse(RevGen *g) {
     for (size_t k = 0; k < n; k++) s->input[k] = kept && only_read[k];
   }
   free(only_read);
+  if (g->region_body) streamed_outputs(g);
   if (g->task_body && kept) outputs_analyse(g);
   for (size_t b = 0; b < g->cfg.blocks.len; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
@@ -719,15 +789,27 @@ static void inputs_analyse(RevGen *g) {
     }
 }
 
-static bool is_streamed(struct SharedMemory *s, LLVMValueRef load) {
-  return s->streamed && s->streamed[(size_t)vmap_get(&s->root_of, load) - 1];
+/* The access a copied value is read back through: the load itself, or the store of a streamed output. */
+LLVMValueRef shared_copied_access(RevGen *g, LLVMValueRef v) {
+  LLVMValueRef store = vmap_get(&g->shared->stored_by, v);
+  return store ? store : v;
+}
+
+/* 1 + the object a copied value is read back from. */
+static size_t copied_root(RevGen *g, LLVMValueRef v) { return (size_t)vmap_get(&g->shared->root_of, shared_copied_access(g, v)); }
+
+static bool is_streamed(RevGen *g, LLVMValueRef v) {
+  struct SharedMemory *s = g->shared;
+  size_t k1 = copied_root(g, v);
+  return (s->streamed && s->streamed[k1 - 1]) || (s->out_loop && s->out_loop[k1 - 1]);
 }
 
 bool shared_copied_in(RevGen *g, LLVMValueRef load, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
   if (!s || !s->copied.len || index_of(&s->copied, load) < 0) return false;
-  Loop *l = vmap_get(&s->loop_of, load);
-  bool per_call = g->region_body && !is_streamed(s, load); /* a region's flags hold throughout the call */
+  size_t k1 = copied_root(g, load);
+  Loop *l = s->out_loop && s->out_loop[k1 - 1] ? s->out_loop[k1 - 1] : vmap_get(&s->loop_of, load);
+  bool per_call = g->region_body && !is_streamed(g, load); /* a region's flags hold throughout the call */
   return per_call || in_loop(g, l, bb);
 }
 
@@ -739,7 +821,7 @@ LLVMValueRef shared_copy_flag(RevGen *g, const Capture *c) {
 
 LLVMValueRef shared_copy_address(RevGen *g, LLVMValueRef load, LLVMValueRef p) {
   struct SharedMemory *s = g->shared;
-  LLVMValueRef delta = s->copy_delta[(size_t)vmap_get(&s->root_of, load) - 1];
+  LLVMValueRef delta = s->copy_delta[copied_root(g, load) - 1];
   return LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), p, &delta, 1, "copy");
 }
 
@@ -770,7 +852,7 @@ static bool copy_needed(RevGen *g, size_t k) {
     BlockPlan *p = &g->plan[b];
     for (size_t i = 0; i < p->captures.len; i++) {
       LLVMValueRef v = p->captures.data[i].item.value;
-      if (p->captures.data[i].item.kind == NEED_PRIMAL && index_of(&s->copied, v) >= 0 && (size_t)vmap_get(&s->root_of, v) == k + 1)
+      if (p->captures.data[i].item.kind == NEED_PRIMAL && index_of(&s->copied, v) >= 0 && copied_root(g, v) == k + 1)
         return true;
     }
   }
@@ -783,7 +865,7 @@ static LLVMValueRef aug_input(RevGen *g, unsigned k, LLVMValueRef *len);
 static void set_flags(RevGen *g, size_t k, LLVMValueRef copied) {
   struct SharedMemory *s = g->shared;
   for (size_t i = 0; i < s->copied.len; i++)
-    if ((size_t)vmap_get(&s->root_of, s->copied.data[i]) == k + 1) LLVMBuildStore(g->b, copied, vmap_get(&s->copy_flag, s->copied.data[i]));
+    if (copied_root(g, s->copied.data[i]) == k + 1) LLVMBuildStore(g->b, copied, vmap_get(&s->copy_flag, s->copied.data[i]));
 }
 
 /* aug: at the end of the block that computes each input object, the input around it: a task's dependence,
@@ -817,6 +899,7 @@ void shared_analyse(RevGen *g) {
   vmap_init(&s->group_of);
   vmap_init(&s->copy_flag);
   vmap_init(&s->run_word);
+  vmap_init(&s->stored_by);
   g->shared = s;
   find_boundaries(g);
   bool ok = true;
@@ -914,6 +997,8 @@ void shared_free(RevGen *g) {
   free(s->input);
   free(s->streamed);
   vmap_free(&s->run_word);
+  free(s->out_loop);
+  vmap_free(&s->stored_by);
   free(s->output_stores);
   free(s->output);
   free(s->adds);
@@ -1949,6 +2034,44 @@ void shared_set_run_copies(RevGen *g, Loop *l, LLVMValueRef word) {
     }
 }
 
+/* aug, as the loop of streamed outputs is about to start: which of them the runtime is to copy as it ends,
+ * where none of the run's other stores may write their ranges, into their flags (set for the call). */
+static void plan_outputs(RevGen *g, Loop *l) {
+  struct SharedMemory *s = g->shared;
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
+  RunEnds e = {0};
+  for (size_t k = 0; s->out_loop && k < s->roots.len; k++) {
+    if (s->out_loop[k] != l || !copy_needed(g, k)) continue;
+    LLVMValueRef st = NULL, lo, hi, a, b;
+    for (size_t i = 0; i < s->copied.len && !st; i++) st = copied_root(g, s->copied.data[i]) == k + 1 ? shared_copied_access(g, s->copied.data[i]) : NULL;
+    run_span(g, l, &e, LLVMGetOperand(st, 1), access_size(g, st), &lo, &hi);
+    LLVMValueRef apart = LLVMBuildICmp(g->b, LLVMIntNE, e.trip, LLVMConstInt(LLVMTypeOf(e.trip), 0, 0), "");
+    for (size_t b2 = 0; b2 < g->cfg.blocks.len; b2++)
+      for (LLVMValueRef i = l->body[b2] ? LLVMGetFirstInstruction(g->cfg.blocks.data[b2]) : NULL; i; i = LLVMGetNextInstruction(i)) {
+        if (!LLVMIsAStoreInst(i) || i == st || rev_thread_private(LLVMGetOperand(i, 1))) continue;
+        run_span(g, l, &e, LLVMGetOperand(i, 1), access_size(g, i), &a, &b);
+        apart = LLVMBuildAnd(g->b, apart, LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntULE, b, lo, ""), LLVMBuildICmp(g->b, LLVMIntULE, hi, a, ""), ""), "apart");
+      }
+    LLVMValueRef args[5] = {LLVMConstInt(i32, k, 0), LLVMConstInt(i32, s->roots.len, 0), lo, hi, LLVMBuildZExt(g->b, apart, i32, "")};
+    LLVMTypeRef params[5] = {i32, i32, g->i64, g->i64, i32};
+    LLVMValueRef will = ir_call_named(g->b, "__parad_rt_output_copy", LLVMFunctionType(i32, params, 5, 0), args, 5);
+    set_flags(g, k, LLVMBuildICmp(g->b, LLVMIntNE, will, LLVMConstInt(i32, 0, 0), "copied"));
+  }
+  free(e.first);
+  free(e.last);
+}
+
+void shared_outputs_at(RevGen *g, LLVMBasicBlockRef bb) {
+  struct SharedMemory *s = g->shared;
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
+  for (size_t k = 0; s && s->out_loop && k < s->roots.len; k++) {
+    if (!s->out_loop[k] || loop_exit(g, s->out_loop[k]) != bb || !copy_needed(g, k)) continue;
+    LLVMValueRef args[2] = {LLVMConstInt(i32, k, 0), LLVMConstInt(i32, s->roots.len, 0)};
+    LLVMTypeRef params[2] = {i32, i32};
+    ir_call_named(g->b, "__parad_rt_output_copy_made", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 2, 0), args, 2);
+  }
+}
+
 void shared_inputs_after_block(RevGen *g, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
   if (!s || !s->copied.len) return;
@@ -1957,6 +2080,7 @@ void shared_inputs_after_block(RevGen *g, LLVMBasicBlockRef bb) {
     if (g->loops.data[i].preheader == bb && g->loops.data[i].exit_iv) {
       test_runs(g, &g->loops.data[i], aug_value, true, aug_input);
       copy_run(g, &g->loops.data[i]);
+      plan_outputs(g, &g->loops.data[i]);
     }
 }
 

@@ -309,6 +309,13 @@ static void note_operands(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef v, NeedK
   for (unsigned i = 0; i < n; i++) note_need(g, bb, LLVMGetOperand(v, i), NEED_PRIMAL);
 }
 
+/* The address a value read back from a copy was loaded from (or, a streamed output's, stored to). */
+static LLVMValueRef copied_pointer(RevGen *g, LLVMValueRef v) {
+  LLVMValueRef access = shared_copied_access(g, v);
+  return LLVMGetOperand(access, LLVMIsAStoreInst(access) ? 1 : 0);
+}
+
+
 void note_need(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef v, NeedKind kind) {
   if (kind != NEED_PRED && !is_local(v)) return; /* constants, globals: as they are */
   BlockPlan *p = plan_of(g, bb);
@@ -316,7 +323,8 @@ void note_need(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef v, NeedKind kind) {
     if (p->needs.data[i].value == v && p->needs.data[i].kind == kind) return;
   /* operands first: materialise_needs produces needs in this order */
   if (kind == NEED_PRIMAL && rederived(g, v)) note_operands(g, bb, v, kind);
-  else if (kind == NEED_PRIMAL && shared_copied_in(g, v, bb)) note_need(g, bb, LLVMGetOperand(v, 0), NEED_PRIMAL); /* its copy's address */
+  else if (kind == NEED_PRIMAL && shared_copied_in(g, v, bb)) /* its copy's address */
+    note_need(g, bb, copied_pointer(g, v), NEED_PRIMAL);
   if (kind == NEED_SHADOW && shadow_recomputable(g, v)) note_operands(g, bb, v, kind);
   Item it = {v, kind};
   vec_push(&p->needs, it);
@@ -597,8 +605,9 @@ static LLVMValueRef materialise(RevGen *g, LLVMBasicBlockRef bb, Item it, LLVMVa
       LLVMBasicBlockRef yes, no, join;
       rev_diamond(g, LLVMBuildLoad2(g->b, LLVMInt1TypeInContext(g->ctx), copied, ""), &yes, &no, &join);
       LLVMPositionBuilderAtEnd(g->b, yes);
-      LLVMValueRef from_copy = LLVMBuildLoad2(g->b, LLVMTypeOf(it.value), shared_copy_address(g, it.value, rv(g, LLVMGetOperand(it.value, 0))), "");
-      LLVMSetAlignment(from_copy, LLVMGetAlignment(it.value));
+      LLVMValueRef access = shared_copied_access(g, it.value);
+      LLVMValueRef from_copy = LLVMBuildLoad2(g->b, LLVMTypeOf(it.value), shared_copy_address(g, it.value, rv(g, copied_pointer(g, it.value))), "");
+      LLVMSetAlignment(from_copy, LLVMGetAlignment(access));
       LLVMBuildBr(g->b, join);
       LLVMPositionBuilderAtEnd(g->b, no);
       LLVMValueRef recorded = tape_load(g, record, c->offset, item_type(g, it));

@@ -57,7 +57,8 @@ typedef struct {
   char *data;             /* the copy of [lo, lo + len), as aligned as the original modulo 64 */
   unsigned long long lo, len;
   bool wanted;            /* a region's thread: the function asked for it (shared_input) */
-  bool run;               /* a region's thread: made as a run started (__parad_rt_run_copy) */
+  bool run;               /* a region's thread: made as a run started or ended (__parad_rt_run_copy, _output_copy) */
+  bool due;               /* a region's thread: to be made as the run ends, of [lo, lo + len) */
 } Copy;
 
 typedef struct {
@@ -1292,7 +1293,7 @@ static void drop_copies(Copy *copies, int n) {
     if (copies[k].block) release_block(copies[k].block);
     copies[k].block = NULL;
     copies[k].data = NULL;
-    copies[k].run = false;
+    copies[k].run = copies[k].due = false;
   }
 }
 
@@ -1362,6 +1363,7 @@ static void region_copy_inputs(ParadRegion *r, int id, const unsigned long long 
 static void region_plan_copies(ParadRegion *r, int id, unsigned long long *own) {
   Copy *c = thread_copies(r, id);
   for (int k = 0; c && k < r->nroots; k++) {
+    if (c[k].due) fatal("internal error: a parallel region's loop ended without copying what it wrote");
     if (!c[k].data) continue;
     for (int other = 0; other < r->nthreads && !c[k].run; other++)
       if (other != id && wrote_in(&r->ranges[(size_t)other * RANGE_FIELDS * r->nroots], r->nroots, c[k].lo, c[k].lo + c[k].len))
@@ -1386,6 +1388,31 @@ int __parad_rt_run_copy(int k, int nroots, unsigned long long lo, unsigned long 
   copy_range(c, lo, hi);
   c->run = true;
   return 1;
+}
+
+/* Forward sweep, as a region's loop is about to run that writes object k of nroots element by element over
+ * [lo, hi) (reverse/rev_shared.c, "streamed outputs"), where apart says that none of its other stores may
+ * write there: whether the thread will copy the range as the loop ends (__parad_rt_output_copy_made), the
+ * reverse sweep reading the stored values there instead of records. */
+int __parad_rt_output_copy(int k, int nroots, unsigned long long lo, unsigned long long hi, int apart) {
+  ParadTape *t = __parad_rt_current;
+  ParadRegion *r = t && !t->task ? t->region : NULL;
+  if (!apart || !r || k < 0 || k >= nroots || hi - lo < RUN_COPY_LEAST || !region_copies_on()) return 0;
+  Copy *c = own_copy(r, k, nroots);
+  if (c->block || c->due) return 0;
+  c->lo = lo, c->len = hi - lo, c->due = true;
+  return 1;
+}
+
+void __parad_rt_output_copy_made(int k, int nroots) {
+  ParadTape *t = __parad_rt_current;
+  ParadRegion *r = t && !t->task ? t->region : NULL;
+  if (!r || k < 0 || k >= nroots || !r->copies) return;
+  Copy *c = &thread_copies(r, omp_get_thread_num())[k];
+  if (!c->due) return;
+  c->due = false;
+  copy_range(c, c->lo, c->lo + c->len);
+  c->run = true;
 }
 
 /* Forward sweep, where object k of nroots (at p) is computed: the input [out[0], out[0] + out[1]) around
