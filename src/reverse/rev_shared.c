@@ -1959,6 +1959,19 @@ static void set_run_flags(RevGen *g, Loop *l, size_t k, LLVMValueRef copied) {
   }
 }
 
+/* aug, as a run of l is about to start: whether it has iterations and none of its stores but object k's own
+ * and those into the thread's own memory may write [lo, hi). */
+static LLVMValueRef run_apart(RevGen *g, Loop *l, RunEnds *e, size_t k, LLVMValueRef lo, LLVMValueRef hi) {
+  LLVMValueRef apart = LLVMBuildICmp(g->b, LLVMIntNE, e->trip, LLVMConstInt(LLVMTypeOf(e->trip), 0, 0), ""), a, b;
+  for (size_t c = 0; c < g->cfg.blocks.len; c++)
+    for (LLVMValueRef i = l->body[c] ? LLVMGetFirstInstruction(g->cfg.blocks.data[c]) : NULL; i; i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsAStoreInst(i) || (size_t)vmap_get(&g->shared->root_of, i) == k + 1 || rev_thread_private(LLVMGetOperand(i, 1))) continue;
+      run_span(g, l, e, LLVMGetOperand(i, 1), access_size(g, i), &a, &b);
+      apart = LLVMBuildAnd(g->b, apart, LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntULE, b, lo, ""), LLVMBuildICmp(g->b, LLVMIntULE, hi, a, ""), ""), "apart");
+    }
+  return apart;
+}
+
 /* aug, as a run of l is about to start: each streamed object's copy of what the run reads, where no store
  * of the run may write there (a run of no iterations reads nothing), and the word saying which were
  * made (shared_run_word). */
@@ -1968,7 +1981,6 @@ static void copy_run(RevGen *g, Loop *l) {
   LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
   RunEnds e = {0};
   LLVMValueRef word = LLVMConstInt(g->i64, 0, 0);
-  ValueList stores = {0}, store_lo = {0}, store_hi = {0};
   unsigned bit = 0;
   for (size_t k = 0; k < s->roots.len; k++) {
     if (!run_copies(g, l, k)) continue;
@@ -1980,22 +1992,8 @@ static void copy_run(RevGen *g, Loop *l) {
       lo = lo ? ir_call_intrinsic(g->b, "llvm.umin", &g->i64, 1, (LLVMValueRef[]){lo, a}, 2) : a;
       hi = hi ? ir_call_intrinsic(g->b, "llvm.umax", &g->i64, 1, (LLVMValueRef[]){hi, b}, 2) : b;
     }
-    if (!stores.len) /* the run's stores' ranges, once */
-      for (size_t b2 = 0; b2 < g->cfg.blocks.len; b2++)
-        for (LLVMValueRef i = l->body[b2] ? LLVMGetFirstInstruction(g->cfg.blocks.data[b2]) : NULL; i; i = LLVMGetNextInstruction(i)) {
-          if (!LLVMIsAStoreInst(i)) continue;
-          run_span(g, l, &e, pointer_operand(i), access_size(g, i), &a, &b);
-          vec_push(&stores, i);
-          vec_push(&store_lo, a);
-          vec_push(&store_hi, b);
-        }
-    LLVMValueRef apart = LLVMBuildICmp(g->b, LLVMIntNE, e.trip, LLVMConstInt(LLVMTypeOf(e.trip), 0, 0), "");
-    for (size_t j = 0; j < store_lo.len; j++)
-      if ((size_t)vmap_get(&s->root_of, stores.data[j]) != k + 1) /* the object's own: updates in place */
-        apart = LLVMBuildAnd(g->b, apart, LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntULE, store_hi.data[j], lo, ""),
-                                                     LLVMBuildICmp(g->b, LLVMIntULE, hi, store_lo.data[j], ""), ""), "apart");
-    LLVMBasicBlockRef yes, no, join;
-    rev_diamond(g, apart, &yes, &no, &join);
+    LLVMBasicBlockRef yes, no, join; /* the object's own stores are updates in place */
+    rev_diamond(g, run_apart(g, l, &e, k, lo, hi), &yes, &no, &join);
     LLVMPositionBuilderAtEnd(g->b, yes);
     LLVMValueRef args[4] = {LLVMConstInt(i32, k, 0), LLVMConstInt(i32, s->roots.len, 0), lo, hi};
     LLVMTypeRef params[4] = {i32, i32, g->i64, g->i64};
@@ -2013,9 +2011,6 @@ static void copy_run(RevGen *g, Loop *l) {
     set_run_flags(g, l, k, copied);
     word = LLVMBuildOr(g->b, word, LLVMBuildShl(g->b, LLVMBuildZExt(g->b, copied, g->i64, ""), LLVMConstInt(g->i64, bit++, 0), ""), "");
   }
-  vec_free(&stores);
-  vec_free(&store_lo);
-  vec_free(&store_hi);
   free(e.first);
   free(e.last);
   vmap_put(&s->run_word, l, word);
@@ -2042,16 +2037,10 @@ static void plan_outputs(RevGen *g, Loop *l) {
   RunEnds e = {0};
   for (size_t k = 0; s->out_loop && k < s->roots.len; k++) {
     if (s->out_loop[k] != l || !copy_needed(g, k)) continue;
-    LLVMValueRef st = NULL, lo, hi, a, b;
+    LLVMValueRef st = NULL, lo, hi;
     for (size_t i = 0; i < s->copied.len && !st; i++) st = copied_root(g, s->copied.data[i]) == k + 1 ? shared_copied_access(g, s->copied.data[i]) : NULL;
     run_span(g, l, &e, LLVMGetOperand(st, 1), access_size(g, st), &lo, &hi);
-    LLVMValueRef apart = LLVMBuildICmp(g->b, LLVMIntNE, e.trip, LLVMConstInt(LLVMTypeOf(e.trip), 0, 0), "");
-    for (size_t b2 = 0; b2 < g->cfg.blocks.len; b2++)
-      for (LLVMValueRef i = l->body[b2] ? LLVMGetFirstInstruction(g->cfg.blocks.data[b2]) : NULL; i; i = LLVMGetNextInstruction(i)) {
-        if (!LLVMIsAStoreInst(i) || i == st || rev_thread_private(LLVMGetOperand(i, 1))) continue;
-        run_span(g, l, &e, LLVMGetOperand(i, 1), access_size(g, i), &a, &b);
-        apart = LLVMBuildAnd(g->b, apart, LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntULE, b, lo, ""), LLVMBuildICmp(g->b, LLVMIntULE, hi, a, ""), ""), "apart");
-      }
+    LLVMValueRef apart = run_apart(g, l, &e, k, lo, hi); /* the object's own store is the output's */
     LLVMValueRef args[5] = {LLVMConstInt(i32, k, 0), LLVMConstInt(i32, s->roots.len, 0), lo, hi, LLVMBuildZExt(g->b, apart, i32, "")};
     LLVMTypeRef params[5] = {i32, i32, g->i64, g->i64, i32};
     LLVMValueRef will = ir_call_named(g->b, "__parad_rt_output_copy", LLVMFunctionType(i32, params, 5, 0), args, 5);
