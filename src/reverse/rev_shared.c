@@ -581,26 +581,30 @@ static bool writes_nothing(LLVMValueRef call) {
   return k == CALL_MATH || id;
 }
 
+/* Whether every write of memory in l is a store at an address linear in its counters, or into the
+ * thread's own memory, and nothing in it synchronises. */
+static bool writes_linear(RevGen *g, Loop *l) {
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    for (LLVMValueRef i = l->body[b] ? LLVMGetFirstInstruction(g->cfg.blocks.data[b]) : NULL; i; i = LLVMGetNextInstruction(i)) {
+      LLVMOpcode op = LLVMGetInstructionOpcode(i);
+      if (op == LLVMFence || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) return false;
+      if (op == LLVMStore && (LLVMGetVolatile(i) || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic ||
+                              !(rev_thread_private(LLVMGetOperand(i, 1)) || linear(g, l, LLVMGetOperand(i, 1), 0))))
+        return false;
+      if (ir_is_call(i) && !writes_nothing(i)) return false;
+    }
+  return true;
+}
+
 /* A loop whose runs may read from copies: counted, with no loop inside and every block run in every
- * iteration (its records are reserved at once), and every write of memory a store at an address linear
- * in its counters (the run's stores' ranges are known as it starts). */
+ * iteration (its records are reserved at once), and its writes linear. */
 static bool streamable_loop(RevGen *g, Loop *l) {
   if (!l->exit_iv) return false;
   for (size_t i = 0; i < g->loops.len; i++)
     if (&g->loops.data[i] != l && in_loop(g, l, g->loops.data[i].header)) return false;
-  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
-    if (!l->body[b]) continue;
-    LLVMBasicBlockRef bb = g->cfg.blocks.data[b];
-    if (!cfg_every_iteration(&g->cfg, l->body, l->header, l->latch, bb)) return false;
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      LLVMOpcode op = LLVMGetInstructionOpcode(i);
-      if (op == LLVMFence || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) return false;
-      if (op == LLVMStore && (LLVMGetVolatile(i) || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic || !linear(g, l, LLVMGetOperand(i, 1), 0)))
-        return false;
-      if (ir_is_call(i) && !writes_nothing(i)) return false;
-    }
-  }
-  return true;
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    if (l->body[b] && !cfg_every_iteration(&g->cfg, l->body, l->header, l->latch, g->cfg.blocks.data[b])) return false;
+  return writes_linear(g, l);
 }
 
 /* Whether every write of object k is a store, in a loop whose runs may read from copies, to the address
@@ -654,21 +658,6 @@ static bool streamed(RevGen *g, size_t k) {
  * (the product's row sums, 8 bytes a row), from a copy made as the loop ends (which the update's copy of q
  * then shares). Where one of the run's other stores may write the range, tested as the run starts, the run
  * records as before; another thread's write there would be a race. */
-
-/* Whether every write of memory in l is a store at an address linear in its counters, or into the
- * thread's own memory, and nothing in it synchronises. */
-static bool writes_linear(RevGen *g, Loop *l) {
-  for (size_t b = 0; b < g->cfg.blocks.len; b++)
-    for (LLVMValueRef i = l->body[b] ? LLVMGetFirstInstruction(g->cfg.blocks.data[b]) : NULL; i; i = LLVMGetNextInstruction(i)) {
-      LLVMOpcode op = LLVMGetInstructionOpcode(i);
-      if (op == LLVMFence || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) return false;
-      if (op == LLVMStore && (LLVMGetVolatile(i) || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic ||
-                              !(rev_thread_private(LLVMGetOperand(i, 1)) || linear(g, l, LLVMGetOperand(i, 1), 0))))
-        return false;
-      if (ir_is_call(i) && !writes_nothing(i)) return false;
-    }
-  return true;
-}
 
 static void streamed_outputs(RevGen *g) {
   struct SharedMemory *s = g->shared;
