@@ -103,6 +103,7 @@ struct SharedMemory {
   bool *streamed; /* (a region's) an object read in loops element by element, copied as each run starts */
   ValueMap run_word; /* aug: loop -> which of its streamed objects the run copied (a bit each) */
   Loop **out_loop;   /* (a region's) an object written element by element, copied as the loop ends: its loop */
+  char *streamable;  /* per loop, streamable_loop's answer: 0 not asked, 1 no, 2 yes */
   ValueMap stored_by; /* such an object's stored value -> its store */
   bool *output; /* (a task's) an object it writes, whose loads in loops read what it holds as the task ends */
   ValueList *output_stores; /* per object, its stores (when outputs are analysed) */
@@ -599,12 +600,16 @@ static bool writes_linear(RevGen *g, Loop *l) {
 /* A loop whose runs may read from copies: counted, with no loop inside and every block run in every
  * iteration (its records are reserved at once), and its writes linear. */
 static bool streamable_loop(RevGen *g, Loop *l) {
-  if (!l->exit_iv) return false;
-  for (size_t i = 0; i < g->loops.len; i++)
-    if (&g->loops.data[i] != l && in_loop(g, l, g->loops.data[i].header)) return false;
-  for (size_t b = 0; b < g->cfg.blocks.len; b++)
-    if (l->body[b] && !cfg_every_iteration(&g->cfg, l->body, l->header, l->latch, g->cfg.blocks.data[b])) return false;
-  return writes_linear(g, l);
+  struct SharedMemory *s = g->shared;
+  if (!s->streamable) s->streamable = xcalloc(g->loops.len + 1, 1);
+  char *known = &s->streamable[l - g->loops.data];
+  if (*known) return *known == 2;
+  bool ok = l->exit_iv != NULL;
+  for (size_t i = 0; ok && i < g->loops.len; i++) ok = &g->loops.data[i] == l || !in_loop(g, l, g->loops.data[i].header);
+  for (size_t b = 0; ok && b < g->cfg.blocks.len; b++)
+    ok = !l->body[b] || cfg_every_iteration(&g->cfg, l->body, l->header, l->latch, g->cfg.blocks.data[b]);
+  *known = ok && writes_linear(g, l) ? 2 : 1;
+  return *known == 2;
 }
 
 /* Whether every write of object k is a store, in a loop whose runs may read from copies, to the address
@@ -658,7 +663,6 @@ static bool streamed(RevGen *g, size_t k) {
  * (the product's row sums, 8 bytes a row), from a copy made as the loop ends (which the update's copy of q
  * then shares). Where one of the run's other stores may write the range, tested as the run starts, the run
  * records as before; another thread's write there would be a race. */
-
 static void streamed_outputs(RevGen *g) {
   struct SharedMemory *s = g->shared;
   s->out_loop = xcalloc(s->roots.len + 1, sizeof *s->out_loop);
@@ -987,6 +991,7 @@ void shared_free(RevGen *g) {
   free(s->streamed);
   vmap_free(&s->run_word);
   free(s->out_loop);
+  free(s->streamable);
   vmap_free(&s->stored_by);
   free(s->output_stores);
   free(s->output);

@@ -315,7 +315,6 @@ static LLVMValueRef copied_pointer(RevGen *g, LLVMValueRef v) {
   return LLVMGetOperand(access, LLVMIsAStoreInst(access) ? 1 : 0);
 }
 
-
 void note_need(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef v, NeedKind kind) {
   if (kind != NEED_PRED && !is_local(v)) return; /* constants, globals: as they are */
   BlockPlan *p = plan_of(g, bb);

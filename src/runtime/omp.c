@@ -1375,13 +1375,18 @@ static void region_plan_copies(ParadRegion *r, int id, unsigned long long *own) 
 /* Copies of runs are made from this size: a shorter run records its reads at about the cost of the call. */
 enum { RUN_COPY_LEAST = 256 };
 
+/* The region the calling thread records for (not a task of it), if any. */
+static ParadRegion *recording_region(void) {
+  ParadTape *t = __parad_rt_current;
+  return t && !t->task ? t->region : NULL;
+}
+
 /* Forward sweep, as a run of a region's loop starts that reads object k of nroots element by element over
  * [lo, hi), none of whose stores may write there (reverse/rev_shared.c, "streamed inputs"): whether the
  * thread copied it, reading it back in the reverse sweep, instead of recording its reads. One run per
  * object and call: a thread's next runs record theirs (a dynamic schedule's chunks). */
 int __parad_rt_run_copy(int k, int nroots, unsigned long long lo, unsigned long long hi) {
-  ParadTape *t = __parad_rt_current;
-  ParadRegion *r = t && !t->task ? t->region : NULL;
+  ParadRegion *r = recording_region();
   if (!r || k < 0 || k >= nroots || hi - lo < RUN_COPY_LEAST || !region_copies_on()) return 0;
   Copy *c = own_copy(r, k, nroots);
   if (c->block) return 0;
@@ -1395,8 +1400,7 @@ int __parad_rt_run_copy(int k, int nroots, unsigned long long lo, unsigned long 
  * write there: whether the thread will copy the range as the loop ends (__parad_rt_output_copy_made), the
  * reverse sweep reading the stored values there instead of records. */
 int __parad_rt_output_copy(int k, int nroots, unsigned long long lo, unsigned long long hi, int apart) {
-  ParadTape *t = __parad_rt_current;
-  ParadRegion *r = t && !t->task ? t->region : NULL;
+  ParadRegion *r = recording_region();
   if (!apart || !r || k < 0 || k >= nroots || hi - lo < RUN_COPY_LEAST || !region_copies_on()) return 0;
   Copy *c = own_copy(r, k, nroots);
   if (c->block || c->due) return 0;
@@ -1405,8 +1409,7 @@ int __parad_rt_output_copy(int k, int nroots, unsigned long long lo, unsigned lo
 }
 
 void __parad_rt_output_copy_made(int k, int nroots) {
-  ParadTape *t = __parad_rt_current;
-  ParadRegion *r = t && !t->task ? t->region : NULL;
+  ParadRegion *r = recording_region();
   if (!r || k < 0 || k >= nroots || !r->copies) return;
   Copy *c = &thread_copies(r, omp_get_thread_num())[k];
   if (!c->due) return;
