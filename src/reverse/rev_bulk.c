@@ -91,7 +91,7 @@ void bulk_slots(RevGen *g) {
  * every record of l's blocks holds values of inputs that a run reads from their copies, a task's tile or
  * a region's gather, none: its records are then not reserved, in either sweep (a tile's reads, 16 bytes
  * per multiply-add, not even reserved). */
-static LLVMValueRef run_stride(RevGen *g, Loop *l) {
+static LLVMValueRef run_stride_of(RevGen *g, Loop *l, LLVMValueRef *none) {
   LLVMValueRef full = LLVMConstInt(g->i64, l->bulk_bytes, 0), all = NULL;
   bool every = true;
   for (size_t b = 0; b < g->cfg.blocks.len; b++) {
@@ -109,12 +109,15 @@ static LLVMValueRef run_stride(RevGen *g, Loop *l) {
   }
   unsigned kept = every ? 0 : l->bulk_kept;
   if (!all || kept == l->bulk_bytes) return full;
+  if (none && !kept) *none = all;
   return LLVMBuildSelect(g->b, all, LLVMConstInt(g->i64, kept, 0), full, "stride");
 }
 
+static LLVMValueRef run_stride(RevGen *g, Loop *l) { return run_stride_of(g, l, NULL); }
+
 /* The bytes a run of l reserves: its trip count's records (to a multiple of 8). */
-static LLVMValueRef run_bytes(RevGen *g, Loop *l, LLVMValueRef trip) {
-  LLVMValueRef bytes = LLVMBuildMul(g->b, trip, run_stride(g, l), "");
+static LLVMValueRef run_bytes(RevGen *g, Loop *l, LLVMValueRef trip, LLVMValueRef *none) {
+  LLVMValueRef bytes = LLVMBuildMul(g->b, trip, run_stride_of(g, l, none), "");
   if (l->bulk_bytes % 8 || l->bulk_kept % 8)
     bytes = LLVMBuildAnd(g->b, LLVMBuildAdd(g->b, bytes, LLVMConstInt(g->i64, 7, 0), ""), LLVMConstInt(g->i64, ~7ull, 0), "");
   return bytes;
@@ -137,10 +140,13 @@ void bulk_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
     if (bb == l->latch) step_cursor(g, l, run_stride(g, l));
     if (bb != l->preheader) continue;
     LLVMValueRef trip = loop_trip(g, l, aug_value);
-    LLVMValueRef bytes = run_bytes(g, l, trip), word = shared_runs_copy(g, l) ? shared_run_word(g, l) : NULL;
+    LLVMValueRef none = NULL, bytes = run_bytes(g, l, trip, &none);
+    LLVMValueRef word = shared_runs_copy(g, l) ? shared_run_word(g, l) : NULL;
     bool counted = !loop_ends_recomputed(g, l); /* the reverse sweep does not know the count */
     unsigned after = 8 * (counted + (word != NULL));
-    LLVMValueRef base = tape_reserve_value(g, after ? LLVMBuildAdd(g->b, bytes, LLVMConstInt(g->i64, after, 0), "") : bytes);
+    LLVMValueRef base = after  ? tape_reserve_value(g, LLVMBuildAdd(g->b, bytes, LLVMConstInt(g->i64, after, 0), ""))
+                        : none ? tape_move_unless(g, none, bytes, true)
+                               : tape_reserve_value(g, bytes);
     LLVMValueRef end = LLVMBuildGEP2(g->b, i8, base, &bytes, 1, "");
     if (word) tape_store(g, end, 0, word);
     if (counted) tape_store(g, end, word ? 8 : 0, trip);
@@ -153,7 +159,8 @@ void bulk_rev_enter(RevGen *g, Loop *l) {
   LLVMValueRef trip = loop_ends_recomputed(g, l) ? loop_trip(g, l, rv) : tape_load(g, tape_release(g, 8), 0, g->i64);
   if (shared_runs_copy(g, l)) shared_set_run_copies(g, l, tape_load(g, tape_release(g, 8), 0, g->i64));
   LLVMValueRef size = run_stride(g, l);
-  LLVMValueRef base = tape_release_value(g, run_bytes(g, l, trip));
+  LLVMValueRef none = NULL, bytes = run_bytes(g, l, trip, &none);
+  LLVMValueRef base = none ? tape_move_unless(g, none, bytes, false) : tape_release_value(g, bytes);
   LLVMValueRef last = LLVMBuildMul(g->b, LLVMBuildSub(g->b, trip, LLVMConstInt(g->i64, 1, 0), ""), size, "");
   LLVMBuildStore(g->b, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), base, &last, 1, ""), l->cursor);
 }

@@ -222,7 +222,7 @@ static void write_captures(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef *pred_p
   LLVMValueRef record = p->bulk             ? bulk_record(g, bb)
                         : !p->record_bytes ? NULL
                         : p->follows       ? tape_reserve_unchecked(g, p->record_bytes)
-                        : p->copied_bytes  ? tape_reserve_value(g, record_size(g, p))
+                        : p->copied_bytes  ? record_move(g, p, true)
                                            : tape_reserve_ahead(g, p->record_bytes, p->headroom);
   for (size_t i = 0; i < p->captures.len; i++) {
     Capture *c = &p->captures.data[i];
@@ -566,7 +566,7 @@ static void write_rev(RevGen *g) {
     /* a block that reads its predecessor's record releases its own even when empty: the release makes
        the chunk holding both the current one */
     LLVMValueRef record = p->bulk                        ? bulk_record(g, bb)
-                          : p->copied_bytes              ? tape_release_value(g, record_size(g, p))
+                          : p->copied_bytes              ? record_move(g, p, false)
                           : p->record_bytes || p->follows ? tape_release(g, p->record_bytes)
                                                           : NULL;
     materialise_needs(g, bb, record);

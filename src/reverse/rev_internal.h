@@ -221,7 +221,8 @@ void plan_followers(RevGen *g);
 /* After plan_followers: loads read back from a region's copy laid out last in their block's record
  * (BlockPlan.copied_bytes), and the record's size in a run: without them where they are all copied. */
 void plan_copied_last(RevGen *g);
-LLVMValueRef record_size(RevGen *g, BlockPlan *p);
+/* Reserves (or, reversing, releases) such a block's record, of the size it has in this run. */
+LLVMValueRef record_move(RevGen *g, BlockPlan *p, bool reserving);
 /* At the start of a reverse block, after its record was read: materialises every need of the block. */
 void materialise_needs(RevGen *g, LLVMBasicBlockRef orig_block, LLVMValueRef record_ptr);
 bool writes_only_own_memory(LLVMValueRef fn);
@@ -386,6 +387,8 @@ LLVMValueRef tape_release(RevGen *g, unsigned bytes);
 /* The same for a number of bytes known at run time (an i64); they were reserved together. */
 LLVMValueRef tape_reserve_value(RevGen *g, LLVMValueRef bytes);
 LLVMValueRef tape_release_value(RevGen *g, LLVMValueRef bytes);
+/* Either of them, skipped where the i1 `none` holds; returns the record's address. */
+LLVMValueRef tape_move_unless(RevGen *g, LLVMValueRef none, LLVMValueRef bytes, bool reserving);
 /* At the entry of aug or rev: the current tape, and local copies of its fields. */
 LLVMValueRef tape_current(RevGen *g);
 /* Once fn (aug or rev) is written: the tape's top is written back before each call that may use the tape

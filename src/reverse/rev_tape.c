@@ -157,6 +157,28 @@ LLVMValueRef tape_release_value(RevGen *g, LLVMValueRef n) {
   return at;
 }
 
+/* tape_reserve_value or tape_release_value of n, skipped where `none` holds (a run that reads every load
+ * of the record back from copies): a branch rather than a move of no bytes, so that in the loops the
+ * optimiser unswitches on the copy flags, the bound check goes and the tape's top leaves the registers.
+ * Where skipped, the record is never read or written; its address is the top. */
+LLVMValueRef tape_move_unless(RevGen *g, LLVMValueRef none, LLVMValueRef n, bool reserving) {
+  LLVMValueRef top = LLVMBuildLoad2(g->b, g->ptr_type, g->tape_top, "");
+  LLVMBasicBlockRef skip, move, join;
+  rev_diamond(g, none, &skip, &move, &join);
+  LLVMPositionBuilderAtEnd(g->b, skip);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, move);
+  LLVMValueRef at = reserving ? tape_reserve_value(g, n) : tape_release_value(g, n);
+  LLVMBasicBlockRef moved = LLVMGetInsertBlock(g->b);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+  LLVMValueRef v = LLVMBuildPhi(g->b, g->ptr_type, "record");
+  LLVMValueRef vals[2] = {top, at};
+  LLVMBasicBlockRef from[2] = {skip, moved};
+  LLVMAddIncoming(v, vals, from, 2);
+  return v;
+}
+
 unsigned tape_slot_bytes(RevGen *g, LLVMTypeRef t) {
   unsigned long long n = ir_type_size(g->ad->mod, t);
   return (unsigned)((n + 7) & ~7ull);

@@ -491,16 +491,18 @@ void plan_copied_last(RevGen *g) {
   }
 }
 
-LLVMValueRef record_size(RevGen *g, BlockPlan *p) {
+LLVMValueRef record_move(RevGen *g, BlockPlan *p, bool reserving) {
   LLVMValueRef full = LLVMConstInt(g->i64, p->record_bytes, 0), all = NULL;
-  if (!p->copied_bytes || g->phase == PLANNING) return full;
+  if (g->phase == PLANNING) return reserving ? tape_reserve_value(g, full) : tape_release_value(g, full);
   for (size_t i = 0; i < p->captures.len; i++) {
     LLVMValueRef flag = shared_copy_flag(g, &p->captures.data[i]);
     if (!flag) continue;
     LLVMValueRef copied = LLVMBuildLoad2(g->b, LLVMInt1TypeInContext(g->ctx), flag, "");
     all = all ? LLVMBuildAnd(g->b, all, copied, "") : copied;
   }
-  return LLVMBuildSelect(g->b, all, LLVMConstInt(g->i64, p->record_bytes - p->copied_bytes, 0), full, "record.size");
+  if (p->copied_bytes == p->record_bytes) return tape_move_unless(g, all, full, reserving);
+  LLVMValueRef size = LLVMBuildSelect(g->b, all, LLVMConstInt(g->i64, p->record_bytes - p->copied_bytes, 0), full, "record.size");
+  return reserving ? tape_reserve_value(g, size) : tape_release_value(g, size);
 }
 
 /* ---- values in the reverse sweep ---- */
