@@ -20,6 +20,7 @@
  * of its reads the thread's own (most runs: the loop's reverse adds plainly into the shadows, as a team
  * of one does), or all of them decided (each read adds plainly at its own distance from its shadow, 0
  * or to the buffer, which the vectoriser handles less well); else each read is tested. */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include <llvm-c/DebugInfo.h>
@@ -63,6 +64,16 @@ struct Group {
   LLVMValueRef run_lo, run_hi, base_at;
 };
 
+/* A loop whose runs are joined (see "joined runs"). */
+struct Joined {
+  Loop *l;
+  unsigned iv;          /* the counter its accesses step through */
+  bool is_signed;       /* how the counter is widened to 64 bits in their addresses */
+  ValueList bases;      /* the arrays they index: values the function computes once */
+  LLVMValueRef lo, hi;  /* aug: the joined run's counters [lo, hi], widened (empty: lo > hi) */
+  LLVMValueRef *base_at; /* aug: per base, a slot holding it once a run began */
+};
+
 struct SharedMemory {
   ValueList roots;    /* the shared objects: parameters, pointers read from them, globals */
   ValueMap root_of;   /* load, store or atomic -> 1 + its object's index */
@@ -94,6 +105,7 @@ struct SharedMemory {
   ValueMap delta_of;  /* rev: read (its window, if it has one) -> slot holding the distance from the shadow to
                          where its adjoints go plainly: 0, or into the private buffer */
   VEC(struct Group) groups;   /* by block */
+  VEC(struct Joined) joined;  /* aug: loops whose runs are joined */
   ValueMap group_of;  /* access -> 1 + its group's index */
   /* Inputs read from copies (see "inputs" below): per object, whether the function reads it from a copy;
    * aug: per such object a slot for the input around it (start, length: a task's dependence, everything
@@ -984,6 +996,11 @@ void shared_free(RevGen *g) {
   vmap_free(&s->delta_of);
   vec_free(&s->per_run);
   vec_free(&s->groups);
+  for (size_t i = 0; i < s->joined.len; i++) {
+    vec_free(&s->joined.data[i].bases);
+    free(s->joined.data[i].base_at);
+  }
+  vec_free(&s->joined);
   vmap_free(&s->group_of);
   vec_free(&s->copied);
   vmap_free(&s->copy_flag);
@@ -1155,6 +1172,8 @@ static void clear_index_run(RevGen *g, struct Group *gr) {
   for (int k = 0; k < 3; k++) LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), slots[k]);
 }
 
+static void find_joined(RevGen *g);
+
 void shared_aug_entry(RevGen *g) {
   struct SharedMemory *s = g->shared;
   if (!s) return;
@@ -1179,6 +1198,7 @@ void shared_aug_entry(RevGen *g) {
     gr->base_at = LLVMBuildAlloca(g->b, g->i64, "index.base");
     clear_index_run(g, gr);
   }
+  find_joined(g);
   if (s->copied.len) {
     free(s->input_at);
     s->input_at = xcalloc(s->roots.len, sizeof *s->input_at);
@@ -1300,13 +1320,16 @@ typedef struct {
   LLVMValueRef trip, *first, *last, *second;
 } RunEnds;
 
+static void run_ends(RevGen *g, Loop *l, RunEnds *e) {
+  if (e->trip) return;
+  e->trip = loop_trip(g, l, aug_value);
+  e->first = xcalloc(l->ivs.len, sizeof *e->first), e->last = xcalloc(l->ivs.len, sizeof *e->last);
+  first_and_last(g, l, e->trip, e->first, e->last, aug_value);
+}
+
 /* The bytes [lo, hi) address p (of accesses of `size` bytes) covers in the run. */
 static void run_span(RevGen *g, Loop *l, RunEnds *e, LLVMValueRef p, unsigned size, LLVMValueRef *lo, LLVMValueRef *hi) {
-  if (!e->trip) {
-    e->trip = loop_trip(g, l, aug_value);
-    e->first = xcalloc(l->ivs.len, sizeof *e->first), e->last = xcalloc(l->ivs.len, sizeof *e->last);
-    first_and_last(g, l, e->trip, e->first, e->last, aug_value);
-  }
+  run_ends(g, l, e);
   address_span(g, evaluate(g, l, p, e->first, aug_value), evaluate(g, l, p, e->last, aug_value), size, lo, hi);
 }
 
@@ -1339,11 +1362,230 @@ static void note_phase(RevGen *g, Loop *l, RunEnds *e, LLVMValueRef p, unsigned 
   widen(g, range_slot(g, k, PHASE_HI), end, "llvm.umax");
 }
 
+/* ---- joined runs ----
+ * A loop that runs many times per call, each run reading consecutive elements of arrays the function
+ * computes the addresses of once (a CSR matrix's row: val[k] and col[k] for k from rowptr[i] to
+ * rowptr[i + 1]), has its runs joined while each starts where the last one ended (or ends where it
+ * started): the forward sweep keeps the joined run's counters, at one comparison per run, and notes its
+ * accesses' ranges and its index arrays' runs only as it breaks off and as the function returns or a
+ * chunk starts. The ranges noted are those of the runs, noted one by one; the addresses a run's first and
+ * last iterations reach, their bounds and their merge into the object's range cost, per row of cg's
+ * product, as much again as the row's own loads and multiply-adds. */
+
+static struct Joined *joined_of(RevGen *g, Loop *l) {
+  struct SharedMemory *s = g->shared;
+  for (size_t i = 0; i < s->joined.len; i++)
+    if (s->joined.data[i].l == l) return &s->joined.data[i];
+  return NULL;
+}
+
+/* Whether address p, of an access of `size` bytes, is base[iv + c] for a counter iv of l stepping by 1 or
+ * -1 and a constant c (in the counter's width, as the address widens it): its base, counter and c. */
+static bool counter_element(RevGen *g, Loop *l, LLVMValueRef p, unsigned size, LLVMValueRef *base, int *iv, long long *c,
+                            bool *is_signed) {
+  LLVMValueRef i;
+  if (element_index(g, p, &i) != size) return false;
+  LLVMValueRef v = strip_extension(i, is_signed);
+  *c = 0;
+  if (iv_index(l, v) < 0 && LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) == LLVMAdd &&
+      LLVMIsAConstantInt(LLVMGetOperand(v, 1)) && LLVMGetIntTypeWidth(LLVMTypeOf(v)) <= 64 &&
+      (LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 64 || (*is_signed ? LLVMGetNSW(v) : LLVMGetNUW(v)))) {
+    *c = LLVMConstIntGetSExtValue(LLVMGetOperand(v, 1));
+    v = LLVMGetOperand(v, 0);
+    if (*c < 0 && !*is_signed) return false; /* widened unsigned: iv + c is not zext(iv) + c */
+  }
+  *iv = iv_index(l, v);
+  *base = LLVMGetOperand(p, 0);
+  if (*iv < 0 || LLVMGetIntTypeWidth(LLVMTypeOf(v)) > 64) return false;
+  long long step = LLVMConstIntGetSExtValue(l->ivs.data[*iv].step);
+  return step == 1 || step == -1;
+}
+
+/* Whether access p is such an element of an array the function computes the address of once, at the
+ * counter (and widening) of the loop's other accesses; its base joins j's. */
+static bool joins(RevGen *g, struct Joined *j, LLVMValueRef p, unsigned size) {
+  LLVMValueRef base;
+  int k;
+  long long c;
+  bool is_signed;
+  if (!counter_element(g, j->l, p, size, &base, &k, &c, &is_signed) || !defined_once(g, base)) return false;
+  if (j->bases.len && ((unsigned)k != j->iv || is_signed != j->is_signed)) return false;
+  j->iv = (unsigned)k, j->is_signed = is_signed;
+  if (index_of(&j->bases, base) < 0) vec_push(&j->bases, base);
+  return true;
+}
+
+/* Whether l's runs are joined: l runs inside another loop, and every access noted per run of l and every
+ * index array its gathers read is such an element (loads with no period to note: READ_PERIOD). */
+static bool joinable(RevGen *g, Loop *l, struct Joined *j) {
+  struct SharedMemory *s = g->shared;
+  bool nested = false, any = false;
+  for (size_t i = 0; i < g->loops.len && !nested; i++)
+    nested = &g->loops.data[i] != l && in_loop(g, &g->loops.data[i], l->header);
+  if (!nested || !l->exit_iv || holds_boundary(g, l)) return false;
+  j->l = l;
+  for (size_t k = 0; k < s->per_run.len; k++) {
+    LLVMValueRef inst = s->per_run.data[k];
+    if (vmap_get(&s->loop_of, inst) != l) continue;
+    unsigned object = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
+    if ((LLVMIsALoadInst(inst) && !s->aperiodic[object]) || !joins(g, j, pointer_operand(inst), access_size(g, inst)))
+      return false;
+    any = true;
+  }
+  for (size_t i = 0; i < s->groups.len; i++) {
+    struct Group *gr = &s->groups.data[i];
+    if (!gr->index || gr->loop != l) continue;
+    if (!joins(g, j, LLVMGetOperand(gr->index, 0), access_size(g, gr->index))) return false;
+    if (index_of(&j->bases, gr->base) < 0) vec_push(&j->bases, gr->base);
+    any = true;
+  }
+  return any;
+}
+
+static void find_joined(RevGen *g) {
+  struct SharedMemory *s = g->shared;
+  for (size_t i = 0; i < s->joined.len; i++) {
+    vec_free(&s->joined.data[i].bases);
+    free(s->joined.data[i].base_at);
+  }
+  s->joined.len = 0;
+  for (size_t i = 0; i < g->loops.len; i++) {
+    struct Joined j = {0};
+    if (!joinable(g, &g->loops.data[i], &j)) {
+      vec_free(&j.bases);
+      continue;
+    }
+    j.lo = LLVMBuildAlloca(g->b, g->i64, "joined.lo");
+    j.hi = LLVMBuildAlloca(g->b, g->i64, "joined.hi");
+    LLVMBuildStore(g->b, LLVMConstInt(g->i64, (unsigned long long)INT64_MAX, 0), j.lo);
+    LLVMBuildStore(g->b, LLVMConstInt(g->i64, (unsigned long long)INT64_MIN, 0), j.hi);
+    j.base_at = xcalloc(j.bases.len, sizeof *j.base_at);
+    for (size_t b = 0; b < j.bases.len; b++) {
+      j.base_at[b] = LLVMBuildAlloca(g->b, g->i64, "joined.base");
+      LLVMBuildStore(g->b, LLVMGetPoison(g->i64), j.base_at[b]); /* stored as each joined run starts */
+    }
+    vec_push(&s->joined, j);
+  }
+}
+
+static LLVMValueRef joined_base(RevGen *g, struct Joined *j, LLVMValueRef base) {
+  return LLVMBuildLoad2(g->b, g->i64, j->base_at[index_of(&j->bases, base)], "");
+}
+
+/* The bytes [lo, hi) access p (of `size` bytes, a joined one) covers while j's counter goes over [first, last]. */
+static void joined_span(RevGen *g, struct Joined *j, LLVMValueRef p, unsigned size, LLVMValueRef first, LLVMValueRef last,
+                        LLVMValueRef *lo, LLVMValueRef *hi) {
+  LLVMValueRef base;
+  int k;
+  long long c;
+  bool is_signed;
+  counter_element(g, j->l, p, size, &base, &k, &c, &is_signed);
+  LLVMValueRef at = joined_base(g, j, base), n = LLVMConstInt(g->i64, size, 0);
+  LLVMValueRef from = LLVMBuildAdd(g->b, first, LLVMConstInt(g->i64, (unsigned long long)c, 1), "");
+  LLVMValueRef to = LLVMBuildAdd(g->b, last, LLVMConstInt(g->i64, (unsigned long long)c + 1, 1), "");
+  *lo = LLVMBuildAdd(g->b, at, LLVMBuildMul(g->b, from, n, ""), "");
+  *hi = LLVMBuildAdd(g->b, at, LLVMBuildMul(g->b, to, n, ""), "");
+}
+
+/* The joined run [lo, hi] of j's counter (nothing where it is empty) noted as one run: its accesses'
+ * ranges, its index arrays' runs. */
+static void note_joined(RevGen *g, struct Joined *j, LLVMValueRef lo, LLVMValueRef hi) {
+  struct SharedMemory *s = g->shared;
+  LLVMBasicBlockRef yes, no, join;
+  rev_diamond(g, LLVMBuildICmp(g->b, LLVMIntSLE, lo, hi, ""), &yes, &no, &join);
+  LLVMPositionBuilderAtEnd(g->b, no);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, yes);
+  for (size_t k = 0; k < s->per_run.len; k++) {
+    LLVMValueRef inst = s->per_run.data[k], alo, ahi;
+    if (vmap_get(&s->loop_of, inst) != j->l) continue;
+    joined_span(g, j, pointer_operand(inst), access_size(g, inst), lo, hi, &alo, &ahi);
+    note(g, inst, alo, ahi);
+  }
+  for (size_t i = 0; i < s->groups.len; i++) {
+    struct Group *gr = &s->groups.data[i];
+    LLVMValueRef alo, ahi;
+    if (!gr->index || gr->loop != j->l) continue;
+    joined_span(g, j, LLVMGetOperand(gr->index, 0), access_size(g, gr->index), lo, hi, &alo, &ahi);
+    note_index_run(g, gr, alo, ahi, joined_base(g, j, gr->base));
+  }
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+}
+
+/* As the function returns, or a chunk starts: the joined runs not noted yet (the chunk's: from empty). */
+static void note_last_joined(RevGen *g, bool restart) {
+  struct SharedMemory *s = g->shared;
+  for (size_t i = 0; i < s->joined.len; i++) {
+    struct Joined *j = &s->joined.data[i];
+    note_joined(g, j, LLVMBuildLoad2(g->b, g->i64, j->lo, ""), LLVMBuildLoad2(g->b, g->i64, j->hi, ""));
+    if (!restart) continue;
+    LLVMBuildStore(g->b, LLVMConstInt(g->i64, (unsigned long long)INT64_MAX, 0), j->lo);
+    LLVMBuildStore(g->b, LLVMConstInt(g->i64, (unsigned long long)INT64_MIN, 0), j->hi);
+  }
+}
+
+static LLVMValueRef widened(RevGen *g, struct Joined *j, LLVMValueRef v) {
+  if (LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 64) return v;
+  return j->is_signed ? LLVMBuildSExt(g->b, v, g->i64, "") : LLVMBuildZExt(g->b, v, g->i64, "");
+}
+
+/* As a run of j's loop starts: joined to the run so far where it continues it, else that run is noted and
+ * this one starts again, with its objects' distances to their shadows (values the loop has at hand, which
+ * the function's exit may not). A counter near the ends of 64 bits could join the empty run: no access
+ * reaches memory there. */
+static void join_run(RevGen *g, struct Joined *j, RunEnds *e) {
+  struct SharedMemory *s = g->shared;
+  run_ends(g, j->l, e);
+  LLVMValueRef first = widened(g, j, e->first[j->iv]), last = widened(g, j, e->last[j->iv]);
+  bool up = LLVMConstIntGetSExtValue(j->l->ivs.data[j->iv].step) > 0;
+  LLVMValueRef nlo = up ? first : last, nhi = up ? last : first, one = LLVMConstInt(g->i64, 1, 0);
+  LLVMValueRef lo = LLVMBuildLoad2(g->b, g->i64, j->lo, ""), hi = LLVMBuildLoad2(g->b, g->i64, j->hi, "");
+  LLVMBasicBlockRef above, other, join, below, broken, join2;
+  rev_diamond(g, LLVMBuildICmp(g->b, LLVMIntEQ, nlo, LLVMBuildAdd(g->b, hi, one, ""), ""), &above, &other, &join);
+  LLVMPositionBuilderAtEnd(g->b, above);
+  LLVMBuildStore(g->b, nhi, j->hi);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, other);
+  rev_diamond(g, LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildAdd(g->b, nhi, one, ""), lo, ""), &below, &broken, &join2);
+  LLVMPositionBuilderAtEnd(g->b, below);
+  LLVMBuildStore(g->b, nlo, j->lo);
+  LLVMBuildBr(g->b, join2);
+  LLVMPositionBuilderAtEnd(g->b, broken);
+  note_joined(g, j, lo, hi);
+  for (size_t b = 0; b < j->bases.len; b++)
+    LLVMBuildStore(g->b, LLVMBuildPtrToInt(g->b, aug_value(g, j->bases.data[b]), g->i64, ""), j->base_at[b]);
+  LLVMBuildStore(g->b, nlo, j->lo);
+  LLVMBuildStore(g->b, nhi, j->hi);
+  bool *delta_noted = xcalloc(s->roots.len, sizeof *delta_noted);
+  for (size_t k = 0; k < s->per_run.len; k++) {
+    LLVMValueRef inst = s->per_run.data[k];
+    unsigned object = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
+    if (vmap_get(&s->loop_of, inst) != j->l || delta_noted[object]) continue;
+    note_shadow_delta(g, object);
+    delta_noted[object] = true;
+  }
+  for (size_t i = 0; i < s->groups.len; i++)
+    if (s->groups.data[i].index && s->groups.data[i].loop == j->l) note_shadow_delta(g, s->groups.data[i].slot / RANGE_FIELDS);
+  free(delta_noted);
+  LLVMBuildBr(g->b, join2);
+  LLVMPositionBuilderAtEnd(g->b, join2);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+}
+
 /* As l's run starts: the runs of the index arrays its gathers read, the addresses its per-run accesses
  * cover, and their objects' distances to the shadows (once per object and run, not per access). */
 static void note_run(RevGen *g, Loop *l) {
   struct SharedMemory *s = g->shared;
   RunEnds ends = {0};
+  struct Joined *j = joined_of(g, l);
+  if (j) {
+    join_run(g, j, &ends);
+    free(ends.first);
+    free(ends.last);
+    return;
+  }
   for (size_t i = 0; i < s->groups.len; i++) {
     struct Group *gr = &s->groups.data[i];
     if (!gr->index || gr->loop != l) continue;
@@ -1373,7 +1615,7 @@ static void note_last_index_runs(RevGen *g) {
   struct SharedMemory *s = g->shared;
   for (size_t i = 0; i < s->groups.len; i++) {
     struct Group *gr = &s->groups.data[i];
-    if (!gr->index) continue;
+    if (!gr->index || joined_of(g, gr->loop)) continue;
     LLVMValueRef lo = LLVMBuildLoad2(g->b, g->i64, gr->run_lo, ""), hi = LLVMBuildLoad2(g->b, g->i64, gr->run_hi, "");
     note_index_run(g, gr, lo, hi, LLVMBuildLoad2(g->b, g->i64, gr->base_at, ""));
   }
@@ -1395,6 +1637,7 @@ void shared_aug_chunk_start(RevGen *g, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
   if (!s || !s->boundary || !s->boundary[cfg_index(&g->cfg, bb)]) return;
   note_last_index_runs(g);
+  note_last_joined(g, true);
   for (size_t i = 0; i < s->groups.len; i++)
     if (s->groups.data[i].index) clear_index_run(g, &s->groups.data[i]);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
@@ -1422,6 +1665,7 @@ void shared_aug_exit(RevGen *g) {
   struct SharedMemory *s = g->shared;
   if (!s) return;
   note_last_index_runs(g);
+  note_last_joined(g, false);
   LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx), i32 = LLVMInt32TypeInContext(g->ctx);
   unsigned nd = (unsigned)s->deferred.len;
   LLVMValueRef flags = LLVMBuildArrayAlloca(g->b, i8, LLVMConstInt(g->i64, nd ? nd : 1, 0), "may.sum");
