@@ -85,6 +85,18 @@ static LLVMValueRef slow_call(RevGen *g, const char *name, LLVMValueRef *args, u
   return ir_call_named(g->b, name, fty, args, n);
 }
 
+/* Ends the current block with a branch to join and returns, there, the record's address: a when entered
+ * from block from_a, else b. */
+static LLVMValueRef join_record(RevGen *g, LLVMBasicBlockRef join, LLVMValueRef a, LLVMBasicBlockRef from_a, LLVMValueRef b) {
+  LLVMBasicBlockRef from[2] = {from_a, LLVMGetInsertBlock(g->b)};
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+  LLVMValueRef v = LLVMBuildPhi(g->b, g->ptr_type, "record");
+  LLVMValueRef vals[2] = {a, b};
+  LLVMAddIncoming(v, vals, from, 2);
+  return v;
+}
+
 /* Where the tape's current chunk cannot serve (rarely: a chunk holds thousands of records), the runtime
  * does (`slow`: grow, or go back a chunk): the tape's fields are flushed around the call. The result is
  * fast_value, or what the runtime returned. */
@@ -103,14 +115,7 @@ static LLVMValueRef unless_slow(RevGen *g, LLVMValueRef needs_slow, const char *
   store_top(g, g->b);
   LLVMValueRef slow_value = slow_call(g, runtime, args, nargs);
   load_fields(g, g->b);
-  LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(g->b);
-  LLVMBuildBr(g->b, join);
-  LLVMPositionBuilderAtEnd(g->b, join);
-  LLVMValueRef v = LLVMBuildPhi(g->b, g->ptr_type, "record");
-  LLVMBasicBlockRef from[2] = {here, slow_end};
-  LLVMValueRef vals[2] = {fast_value, slow_value};
-  LLVMAddIncoming(v, vals, from, 2);
-  return v;
+  return join_record(g, join, fast_value, here, slow_value);
 }
 
 /* n bytes at the top, in a chunk where `room` bytes fit. */
@@ -169,14 +174,7 @@ LLVMValueRef tape_move_unless(RevGen *g, LLVMValueRef none, LLVMValueRef n, bool
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, move);
   LLVMValueRef at = reserving ? tape_reserve_value(g, n) : tape_release_value(g, n);
-  LLVMBasicBlockRef moved = LLVMGetInsertBlock(g->b);
-  LLVMBuildBr(g->b, join);
-  LLVMPositionBuilderAtEnd(g->b, join);
-  LLVMValueRef v = LLVMBuildPhi(g->b, g->ptr_type, "record");
-  LLVMValueRef vals[2] = {top, at};
-  LLVMBasicBlockRef from[2] = {skip, moved};
-  LLVMAddIncoming(v, vals, from, 2);
-  return v;
+  return join_record(g, join, top, skip, at);
 }
 
 unsigned tape_slot_bytes(RevGen *g, LLVMTypeRef t) {
