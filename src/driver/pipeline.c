@@ -75,13 +75,15 @@ static bool run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *pas
  * and whether its adds go to a private buffer is larger, and was left with the tests in it, unvectorised
  * (a matrix product's gradient at 2 threads 8.4 times the primal, 2.6 with the limit at 200; the heat
  * stencil's adjoint window needs 1000: 1.5 -> 1.1 times the hand-written adjoint; compile times up to 18%
- * longer, code up to 13% larger). The option is the process's: set once. */
-static void set_unswitch_threshold(void) {
+ * longer, code up to 13% larger). The options are the process's: set once. */
+static void set_llvm_options(bool no_slp) {
   static bool set;
   if (set) return;
   set = true;
-  const char *argv[2] = {"parad", "-unswitch-threshold=1000"};
-  LLVMParseCommandLineOptions(2, argv, NULL);
+  /* The pass builder's option leaves the SLP vectoriser in LLVM 19's in-process pipelines; its own switch
+   * takes it out (`-fno-slp-vectorize`, as clang honours it). */
+  const char *argv[3] = {"parad", "-unswitch-threshold=1000", "-vectorize-slp=false"};
+  LLVMParseCommandLineOptions(no_slp ? 3 : 2, argv, NULL);
 }
 
 /* Before differentiating, callees are inlined more readily than at -O2 (threshold 225): a call inside
@@ -195,7 +197,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
    * such loop is copied once per outcome (the -O2 pipeline does that only for conditions that cost
    * nothing to test), once the pipeline has made the loops small enough to be worth copying; then the
    * pipeline again, on the copies. */
-  set_unswitch_threshold();
+  set_llvm_options(!slp);
   if (o->optimised_derivatives) ad_shield_program(m, &shield);
   char unswitched[96];
   snprintf(unswitched, sizeof unswitched, "%s,function(loop-mssa(simple-loop-unswitch<nontrivial>))", level);
