@@ -76,14 +76,17 @@ static bool run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *pas
  * (a matrix product's gradient at 2 threads 8.4 times the primal, 2.6 with the limit at 200; the heat
  * stencil's adjoint window needs 1000: 1.5 -> 1.1 times the hand-written adjoint; compile times up to 18%
  * longer, code up to 13% larger). The options are the process's: set once. */
-static void set_llvm_options(bool no_slp) {
+static void set_llvm_options(bool no_loops, bool no_slp) {
   static bool set;
   if (set) return;
   set = true;
-  /* The pass builder's option leaves the SLP vectoriser in LLVM 19's in-process pipelines; its own switch
-   * takes it out (`-fno-slp-vectorize`, as clang honours it). */
-  const char *argv[3] = {"parad", "-unswitch-threshold=1000", "-vectorize-slp=false"};
-  LLVMParseCommandLineOptions(no_slp ? 3 : 2, argv, NULL);
+  /* The pass builder's options leave the vectorisers in LLVM 19's in-process pipelines; their own switches
+   * take them out (`-fno-vectorize`, `-fno-slp-vectorize`, as clang honours them). */
+  const char *argv[4] = {"parad", "-unswitch-threshold=1000"};
+  int argc = 2;
+  if (no_loops) argv[argc++] = "-vectorize-loops=false";
+  if (no_slp) argv[argc++] = "-vectorize-slp=false";
+  LLVMParseCommandLineOptions(argc, argv, NULL);
 }
 
 /* Before differentiating, callees are inlined more readily than at -O2 (threshold 225): a call inside
@@ -197,7 +200,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
    * such loop is copied once per outcome (the -O2 pipeline does that only for conditions that cost
    * nothing to test), once the pipeline has made the loops small enough to be worth copying; then the
    * pipeline again, on the copies. */
-  set_llvm_options(!slp);
+  set_llvm_options(!vectorize, !slp);
   if (o->optimised_derivatives) ad_shield_program(m, &shield);
   char unswitched[96];
   snprintf(unswitched, sizeof unswitched, "%s,function(loop-mssa(simple-loop-unswitch<nontrivial>))", level);
