@@ -1362,6 +1362,20 @@ static void note_phase(RevGen *g, Loop *l, RunEnds *e, LLVMValueRef p, unsigned 
   widen(g, range_slot(g, k, PHASE_HI), end, "llvm.umax");
 }
 
+/* The distances to their shadows of the objects l's accesses noted per run reach, once per object. */
+static void note_run_deltas(RevGen *g, Loop *l) {
+  struct SharedMemory *s = g->shared;
+  bool *noted = xcalloc(s->roots.len, sizeof *noted);
+  for (size_t k = 0; k < s->per_run.len; k++) {
+    LLVMValueRef inst = s->per_run.data[k];
+    unsigned object = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
+    if (vmap_get(&s->loop_of, inst) != l || noted[object]) continue;
+    note_shadow_delta(g, object);
+    noted[object] = true;
+  }
+  free(noted);
+}
+
 /* ---- joined runs ----
  * A loop that runs many times per call, each run reading consecutive elements of arrays the function
  * computes the addresses of once (a CSR matrix's row: val[k] and col[k] for k from rowptr[i] to
@@ -1557,17 +1571,9 @@ static void join_run(RevGen *g, struct Joined *j, RunEnds *e) {
     LLVMBuildStore(g->b, LLVMBuildPtrToInt(g->b, aug_value(g, j->bases.data[b]), g->i64, ""), j->base_at[b]);
   LLVMBuildStore(g->b, nlo, j->lo);
   LLVMBuildStore(g->b, nhi, j->hi);
-  bool *delta_noted = xcalloc(s->roots.len, sizeof *delta_noted);
-  for (size_t k = 0; k < s->per_run.len; k++) {
-    LLVMValueRef inst = s->per_run.data[k];
-    unsigned object = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
-    if (vmap_get(&s->loop_of, inst) != j->l || delta_noted[object]) continue;
-    note_shadow_delta(g, object);
-    delta_noted[object] = true;
-  }
+  note_run_deltas(g, j->l);
   for (size_t i = 0; i < s->groups.len; i++)
     if (s->groups.data[i].index && s->groups.data[i].loop == j->l) note_shadow_delta(g, s->groups.data[i].slot / RANGE_FIELDS);
-  free(delta_noted);
   LLVMBuildBr(g->b, join2);
   LLVMPositionBuilderAtEnd(g->b, join2);
   LLVMBuildBr(g->b, join);
@@ -1593,7 +1599,6 @@ static void note_run(RevGen *g, Loop *l) {
     run_span(g, l, &ends, LLVMGetOperand(gr->index, 0), access_size(g, gr->index), &lo, &hi);
     continue_index_run(g, gr, lo, hi);
   }
-  bool *delta_noted = xcalloc(s->roots.len, sizeof *delta_noted);
   for (size_t k = 0; k < s->per_run.len; k++) {
     LLVMValueRef inst = s->per_run.data[k], lo, hi;
     if (vmap_get(&s->loop_of, inst) != l) continue;
@@ -1601,10 +1606,8 @@ static void note_run(RevGen *g, Loop *l) {
     note(g, inst, lo, hi);
     unsigned object = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
     if (LLVMIsALoadInst(inst) && !s->aperiodic[object]) note_phase(g, l, &ends, pointer_operand(inst), access_size(g, inst), object);
-    if (!delta_noted[object]) note_shadow_delta(g, object);
-    delta_noted[object] = true;
   }
-  free(delta_noted);
+  note_run_deltas(g, l);
   free(ends.first);
   free(ends.last);
   free(ends.second);
