@@ -125,6 +125,12 @@ LLVMValueRef ir_mirror_call(LLVMBuilderRef b, const ValueMap *vmap, LLVMValueRef
  * instructions to the copy's (ir/clone.c). Debug locations are fn's as they are; records of variables
  * (llvm.dbg.*) are left out. */
 LLVMValueRef ir_clone_function(LLVMValueRef fn, const char *name, ValueMap *vm);
+/* Versions fn's code from block `from` on: every block reachable from it copied, the copy starting in
+ * `into` (an empty block the caller branches to), known[i] replaced by values[i] in the copy, which the
+ * optimiser then simplifies. The blocks before `from` must be the entry block alone, ending in the branch
+ * that chooses. */
+void ir_version_blocks(LLVMValueRef fn, LLVMBasicBlockRef from, LLVMBasicBlockRef into, const LLVMValueRef *known,
+                       const LLVMValueRef *values, size_t n);
 /* The attributes of function `from` at idx (function, return or parameter) added to `to`'s. */
 void ir_copy_attributes(LLVMValueRef from, LLVMValueRef to, LLVMAttributeIndex idx);
 /* Drops the loop hints (!llvm.loop) a copy of the program's code carries: they were about the program's

@@ -680,6 +680,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   if (!g.errors) {
     write_rev(&g);
     tape_localise(&g, g.rev);
+    shared_rev_version(&g);
     ad_iter_step(g.aug);
     ad_iter_step(g.rev);
   }

@@ -130,6 +130,10 @@ struct SharedMemory {
   LLVMValueRef chunk_ranges; /* aug: the array handed over as a chunk starts */
   LLVMValueRef own;
   LLVMValueRef chunk_skip;   /* rev: chunk starts still to pass before asking for plans */
+  /* rev (see "the common plan" below): the plan's flags that are true where the thread owns all it read
+   * and holds copies of its inputs; the branch to the copy of the reverse sweep that assumes so. */
+  ValueList common;
+  LLVMBasicBlockRef common_at, general_at;
 };
 
 static int iv_index(Loop *l, LLVMValueRef v) {
@@ -1003,6 +1007,7 @@ void shared_free(RevGen *g) {
   vec_free(&s->joined);
   vmap_free(&s->group_of);
   vec_free(&s->copied);
+  vec_free(&s->common);
   vmap_free(&s->copy_flag);
   free(s->input);
   free(s->streamed);
@@ -1802,6 +1807,7 @@ void shared_rev_entry(RevGen *g) {
     }
     s->priv[k] = LLVMBuildIntToPtr(g->b, s->priv[k], g->ptr_type, "private");
     s->whole[k] = LLVMBuildICmp(g->b, LLVMIntNE, s->whole[k], LLVMConstInt(g->i64, 0, 0), "own.whole");
+    vec_push(&s->common, s->whole[k]);
     LLVMValueRef args[2] = {s->hi[k], s->lo[k]};
     s->span[k] = ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2);
   }
@@ -1827,8 +1833,11 @@ void shared_rev_entry(RevGen *g) {
   if (s->copied.len) {
     copy_flags(g);
     for (size_t k = 0; g->region_body && k < n; k++)
-      if (!s->streamed || !s->streamed[k]) /* a streamed object's are set as each run starts */
-        set_flags(g, k, LLVMBuildICmp(g->b, LLVMIntNE, s->copy_len[k], LLVMConstInt(g->i64, 0, 0), "copied"));
+      if (!s->streamed || !s->streamed[k]) { /* a streamed object's are set as each run starts */
+        LLVMValueRef copied = LLVMBuildICmp(g->b, LLVMIntNE, s->copy_len[k], LLVMConstInt(g->i64, 0, 0), "copied");
+        set_flags(g, k, copied);
+        vec_push(&s->common, copied);
+      }
   }
   s->ok = xcalloc(nd + 1, sizeof *s->ok);
   s->sums = xcalloc(nd + 1, sizeof *s->sums);
@@ -1839,6 +1848,46 @@ void shared_rev_entry(RevGen *g) {
     s->sums[d] = LLVMBuildAlloca(g->b, s->deferred_type.data[d], "sum");
     LLVMBuildStore(g->b, LLVMConstNull(s->deferred_type.data[d]), s->sums[d]);
   }
+  if (!s->chunked && s->common.len) { /* the condition is set once the sweep is written */
+    s->common_at = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "common.plan");
+    s->general_at = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "any.plan");
+    LLVMBuildCondBr(g->b, LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, 0), s->common_at, s->general_at);
+    LLVMPositionBuilderAtEnd(g->b, s->general_at);
+  }
+}
+
+/* ---- the common plan ----
+ * Most threads of most regions own all they read of every object and hold copies of their inputs: one
+ * thread always does, and so does a thread of a team whose reads do not overlap. The tests of the plan's
+ * flags stay in the reverse sweep's loops where the optimiser does not unswitch them (a CG product's
+ * loop over rows spent a third of its time on them), so the sweep is written twice: once as it is, and
+ * once with the flags known true, which the optimiser simplifies to plain adds. The entry chooses. Flags
+ * the sweep never tests are left out of the choice. */
+void shared_rev_version(RevGen *g) {
+  struct SharedMemory *s = g->shared;
+  if (!s || !s->common_at) return;
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(g->rev);
+  LLVMValueRef branch = LLVMGetBasicBlockTerminator(entry);
+  ValueList tested = {0}, known = {0};
+  for (size_t i = 0; i < s->common.len; i++)
+    if (LLVMGetFirstUse(s->common.data[i])) vec_push(&tested, s->common.data[i]);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(g->ctx);
+  LLVMPositionBuilderBefore(b, branch);
+  if (!tested.len) {
+    LLVMInstructionEraseFromParent(branch);
+    LLVMPositionBuilderAtEnd(b, entry);
+    LLVMBuildBr(b, s->general_at);
+    LLVMDeleteBasicBlock(s->common_at);
+  } else {
+    LLVMValueRef all = tested.data[0];
+    for (size_t i = 1; i < tested.len; i++) all = LLVMBuildAnd(b, all, tested.data[i], "");
+    LLVMSetCondition(branch, all);
+    for (size_t i = 0; i < tested.len; i++) vec_push(&known, LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 1, 0));
+    ir_version_blocks(g->rev, s->general_at, s->common_at, tested.data, known.data, tested.len);
+  }
+  LLVMDisposeBuilder(b);
+  vec_free(&tested);
+  vec_free(&known);
 }
 
 /* Whether a run of object k's reads over [lo, hi), inst's among them, reads nothing the thread owns and lies
