@@ -131,9 +131,10 @@ struct SharedMemory {
   LLVMValueRef own;
   LLVMValueRef chunk_skip;   /* rev: chunk starts still to pass before asking for plans */
   /* rev (see "the common plan" below): the plan's flags that are true where the thread owns all it read
-   * and holds copies of its inputs; the branch to the copy of the reverse sweep that assumes so. */
-  ValueList common;
-  LLVMBasicBlockRef common_at, general_at;
+   * and holds copies of its inputs, and those of them that say a copy was made; where the entry's choice
+   * goes: the sweep's copy for each, and the sweep for any plan. */
+  ValueList common, copy_common;
+  LLVMBasicBlockRef common_at, copies_at, general_at;
 };
 
 static int iv_index(Loop *l, LLVMValueRef v) {
@@ -1008,6 +1009,7 @@ void shared_free(RevGen *g) {
   vmap_free(&s->group_of);
   vec_free(&s->copied);
   vec_free(&s->common);
+  vec_free(&s->copy_common);
   vmap_free(&s->copy_flag);
   free(s->input);
   free(s->streamed);
@@ -1837,6 +1839,7 @@ void shared_rev_entry(RevGen *g) {
         LLVMValueRef copied = LLVMBuildICmp(g->b, LLVMIntNE, s->copy_len[k], LLVMConstInt(g->i64, 0, 0), "copied");
         set_flags(g, k, copied);
         vec_push(&s->common, copied);
+        vec_push(&s->copy_common, copied);
       }
   }
   s->ok = xcalloc(nd + 1, sizeof *s->ok);
@@ -1848,10 +1851,15 @@ void shared_rev_entry(RevGen *g) {
     s->sums[d] = LLVMBuildAlloca(g->b, s->deferred_type.data[d], "sum");
     LLVMBuildStore(g->b, LLVMConstNull(s->deferred_type.data[d]), s->sums[d]);
   }
-  if (!s->chunked && s->common.len) { /* the condition is set once the sweep is written */
+  if (!s->chunked && s->common.len) { /* the conditions are set once the sweep is written */
+    LLVMValueRef no = LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, 0);
+    LLVMBasicBlockRef which = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "which.plan");
     s->common_at = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "common.plan");
+    s->copies_at = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "copies.plan");
     s->general_at = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "any.plan");
-    LLVMBuildCondBr(g->b, LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, 0), s->common_at, s->general_at);
+    LLVMBuildCondBr(g->b, no, s->common_at, which);
+    LLVMPositionBuilderAtEnd(g->b, which);
+    LLVMBuildCondBr(g->b, no, s->copies_at, s->general_at);
     LLVMPositionBuilderAtEnd(g->b, s->general_at);
   }
 }
@@ -1860,34 +1868,53 @@ void shared_rev_entry(RevGen *g) {
  * Most threads of most regions own all they read of every object and hold copies of their inputs: one
  * thread always does, and so does a thread of a team whose reads do not overlap. The tests of the plan's
  * flags stay in the reverse sweep's loops where the optimiser does not unswitch them (a CG product's
- * loop over rows spent a third of its time on them), so the sweep is written twice: once as it is, and
- * once with the flags known true, which the optimiser simplifies to plain adds. The entry chooses. Flags
- * the sweep never tests are left out of the choice. */
+ * loop over rows spent a third of its time on them), so the sweep is written three times: as it is; with
+ * every flag known true, which the optimiser simplifies to plain adds; and with the copy flags known true,
+ * for a thread that shares some of what it read with others (the optimiser then unswitches the loops on
+ * the ownership flags left). The entry chooses. Flags the sweep never tests are left out of the choice. */
+
+/* Ends `at` (a block the chooser branches to) as a copy of the sweep from s->general_at on with `flags`
+ * known true, and returns the condition for it: NULL, `at` unreachable, where no flag is tested. */
+static LLVMValueRef version_for(RevGen *g, LLVMBasicBlockRef at, const ValueList *flags, LLVMBuilderRef cond_b) {
+  struct SharedMemory *s = g->shared;
+  ValueList tested = {0}, known = {0};
+  for (size_t i = 0; i < flags->len; i++)
+    if (LLVMGetFirstUse(flags->data[i])) {
+      vec_push(&tested, flags->data[i]);
+      vec_push(&known, LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 1, 0));
+    }
+  LLVMValueRef all = tested.len ? tested.data[0] : NULL;
+  for (size_t i = 1; i < tested.len; i++) all = LLVMBuildAnd(cond_b, all, tested.data[i], "");
+  if (all) {
+    ir_version_blocks(g->rev, s->general_at, at, tested.data, known.data, tested.len);
+  } else {
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(g->ctx);
+    LLVMPositionBuilderAtEnd(b, at);
+    LLVMBuildUnreachable(b);
+    LLVMDisposeBuilder(b);
+  }
+  vec_free(&tested);
+  vec_free(&known);
+  return all;
+}
+
 void shared_rev_version(RevGen *g) {
   struct SharedMemory *s = g->shared;
   if (!s || !s->common_at) return;
-  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(g->rev);
-  LLVMValueRef branch = LLVMGetBasicBlockTerminator(entry);
-  ValueList tested = {0}, known = {0};
-  for (size_t i = 0; i < s->common.len; i++)
-    if (LLVMGetFirstUse(s->common.data[i])) vec_push(&tested, s->common.data[i]);
+  LLVMValueRef first = LLVMGetBasicBlockTerminator(LLVMGetEntryBasicBlock(g->rev));
+  LLVMValueRef second = LLVMGetBasicBlockTerminator(LLVMGetSuccessor(first, 1));
   LLVMBuilderRef b = LLVMCreateBuilderInContext(g->ctx);
-  LLVMPositionBuilderBefore(b, branch);
-  if (!tested.len) {
-    LLVMInstructionEraseFromParent(branch);
-    LLVMPositionBuilderAtEnd(b, entry);
-    LLVMBuildBr(b, s->general_at);
-    LLVMDeleteBasicBlock(s->common_at);
-  } else {
-    LLVMValueRef all = tested.data[0];
-    for (size_t i = 1; i < tested.len; i++) all = LLVMBuildAnd(b, all, tested.data[i], "");
-    LLVMSetCondition(branch, all);
-    for (size_t i = 0; i < tested.len; i++) vec_push(&known, LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 1, 0));
-    ir_version_blocks(g->rev, s->general_at, s->common_at, tested.data, known.data, tested.len);
-  }
+  /* the copies' version only where it differs from the common one: some ownership flag is tested */
+  bool owner_tested = false;
+  for (unsigned k = 0; k < s->roots.len; k++) owner_tested |= LLVMGetFirstUse(s->whole[k]) != NULL;
+  ValueList none = {0};
+  LLVMPositionBuilderBefore(b, second);
+  LLVMValueRef cond = version_for(g, s->copies_at, owner_tested ? &s->copy_common : &none, b);
+  if (cond) LLVMSetCondition(second, cond);
+  LLVMPositionBuilderBefore(b, first);
+  cond = version_for(g, s->common_at, &s->common, b);
+  if (cond) LLVMSetCondition(first, cond);
   LLVMDisposeBuilder(b);
-  vec_free(&tested);
-  vec_free(&known);
 }
 
 /* Whether a run of object k's reads over [lo, hi), inst's among them, reads nothing the thread owns and lies

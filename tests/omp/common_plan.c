@@ -1,15 +1,19 @@
-// The common plan (reverse/rev_shared.c): a region's reverse sweep is written twice, once for a thread
-// that owns all it read of every object and reads its inputs from copies (its flags known true), once for
-// any plan; each thread's entry chooses. Here the threads of one region choose differently:
+// The common plan (reverse/rev_shared.c): a region's reverse sweep is written three times, once for a
+// thread that owns all it read of every object and reads its inputs from copies (every flag of its plan
+// known), once for a thread that reads its inputs from copies (the copy flags known), once for any plan;
+// each thread's entry chooses. Here the threads of one region choose differently:
 //   a gather product whose first half of rows reads only the first half of the vector and whose second
-//   half reads across all of it: at 2 threads the first thread owns all it read (the copy with its flags
-//   known), the second does not (the other copy), in the same region; at 3 and 4 threads, others mix;
-//   the vector is overwritten after each product, so each reverse sweep reads it from a copy;
-//   a region over fewer rows than threads: the threads with no row own nothing (not the common plan);
+//   half reads across all of it: at 2 threads the first thread owns all it read (the first copy), the
+//   second does not (the second), in the same region; at 3 and 4 threads, others mix; the vector is
+//   overwritten after each product, so each reverse sweep reads it from a copy;
+//   a region over fewer rows than threads: the threads with no row own nothing and copy nothing (the
+//   third copy);
 //   a reduction, whose sum is added once per thread;
 //   a long region whose every thread reads the vector's first elements through an index: no thread owns
 //   them, and plain adds of their adjoints from two threads at once would lose some.
-// Run again with PARAD_REGION_COPIES=0, where no thread has copies: every thread takes the other copy.
+// Run again with PARAD_REGION_COPIES=0, where no thread has copies: every thread takes the third copy.
+// Taking the first or the second copy for a thread whose flags are not all true crashes or fails checks
+// (a lost add, a read of the overwritten vector).
 // f(x, v) = sum of x . (A x) over two steps, plus a weighted sum of squares. Gradients against tangents
 // (1e-11) and central differences (1e-6), at 1, 2, 3 and 4 threads at -O2, 3 at -O0.
 // RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=3 %t && OMP_NUM_THREADS=4 %t
