@@ -72,8 +72,8 @@ LLVMValueRef ir_clone_function(LLVMValueRef fn, const char *name, ValueMap *vm) 
 
 /* Every block reachable from `from` is copied, `from`'s copy filled into `into` (empty, its own block);
  * in the copies, known[i] is values[i]. The blocks before `from` are shared: what they define maps to
- * itself. Allocas are moved to the entry block, where they stay static, and shared by both copies (one
- * of them runs per call). Stores of a known value in the entry block are repeated with its value at the
+ * itself. Allocas are moved to the entry block, where they stay static, and shared by the copies (one of
+ * them runs per call). Stores of a known value in the entry block are repeated with its value at the
  * copy's start, so that a flag kept in a slot reads as known there too. */
 void ir_version_blocks(LLVMValueRef fn, LLVMBasicBlockRef from, LLVMBasicBlockRef into, const LLVMValueRef *known,
                        const LLVMValueRef *values, size_t n) {

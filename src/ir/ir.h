@@ -127,8 +127,8 @@ LLVMValueRef ir_mirror_call(LLVMBuilderRef b, const ValueMap *vmap, LLVMValueRef
 LLVMValueRef ir_clone_function(LLVMValueRef fn, const char *name, ValueMap *vm);
 /* Versions fn's code from block `from` on: every block reachable from it copied, the copy starting in
  * `into` (an empty block the caller branches to), known[i] replaced by values[i] in the copy, which the
- * optimiser then simplifies. The blocks before `from` must be the entry block alone, ending in the branch
- * that chooses. */
+ * optimiser then simplifies. The blocks before `from` (the entry block, then the branches that choose)
+ * must not be reachable from it: what they define is shared by the copies. */
 void ir_version_blocks(LLVMValueRef fn, LLVMBasicBlockRef from, LLVMBasicBlockRef into, const LLVMValueRef *known,
                        const LLVMValueRef *values, size_t n);
 /* The attributes of function `from` at idx (function, return or parameter) added to `to`'s. */

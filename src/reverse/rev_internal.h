@@ -304,7 +304,7 @@ void shared_rev_chunk_start(RevGen *g, LLVMBasicBlockRef bb);
 void shared_rev_enter_loop(RevGen *g, Loop *l);       /* rev, entering a loop's reverse: decided per run */
 void shared_aug_exit(RevGen *g);                      /* aug, before returning: the ranges to the runtime */
 void shared_rev_entry(RevGen *g);                     /* rev entry: this thread's own parts, the sums */
-void shared_rev_version(RevGen *g);                   /* rev, written: its copy for the common plan */
+void shared_rev_version(RevGen *g);                   /* rev, written: its copies for the common plans */
 /* The adjoint d of a load added into its shadow, plainly, atomically or into a sum; false when the
  * load is not one of a shared object the analysis knows. */
 bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMValueRef d, unsigned align,
