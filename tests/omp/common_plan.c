@@ -14,8 +14,9 @@
 // Run again with PARAD_REGION_COPIES=0, where no thread has copies: every thread takes the third copy.
 // Taking the first or the second copy for a thread whose flags are not all true crashes or fails checks
 // (a lost add, a read of the overwritten vector).
-// f(x, v) = sum of x . (A x) over two steps, plus a weighted sum of squares. Gradients against tangents
-// (1e-11) and central differences (1e-6), at 1, 2, 3 and 4 threads at -O2, 3 at -O0.
+// f(x, v) = sum of x . (A x) over two steps, plus two products of the vector's elements, the long region's
+// sum and a weighted sum of squares. Gradients against tangents (1e-11) and central differences (1e-6),
+// at 1, 2, 3 and 4 threads at -O2, 3 at -O0.
 // RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=3 %t && OMP_NUM_THREADS=4 %t
 // RUN: PARAD_REGION_COPIES=0 OMP_NUM_THREADS=2 %t && PARAD_REGION_COPIES=0 OMP_NUM_THREADS=4 %t
 // RUN: %parad-cc -O0 -fopenmp -I%S/../include %s -o %t0 -lm && OMP_NUM_THREADS=3 %t0
