@@ -13,6 +13,37 @@ void ir_copy_attributes(LLVMValueRef from, LLVMValueRef to, LLVMAttributeIndex i
   free(attrs);
 }
 
+/* The blocks of `order` (definitions before uses: reverse post-order) that `copied` holds, copied into the
+ * blocks vm maps them to, operands through vm; phis are filled once every value exists, from the copied
+ * predecessors only. Records of variables (llvm.dbg.*) are left out: a copy has no variables. */
+static void copy_blocks(LLVMBuilderRef b, const BlockList *order, const ValueMap *copied, ValueMap *vm) {
+  ValueList phis = {0};
+  for (size_t k = 0; k < order->len; k++) {
+    LLVMBasicBlockRef bb = order->data[k];
+    if (!vmap_has(copied, LLVMBasicBlockAsValue(bb))) continue;
+    LLVMPositionBuilderAtEnd(b, LLVMValueAsBasicBlock(vmap_get(vm, LLVMBasicBlockAsValue(bb))));
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (LLVMIsAPHINode(i)) {
+        vmap_put(vm, i, LLVMBuildPhi(b, LLVMTypeOf(i), LLVMGetValueName(i)));
+        vec_push(&phis, i);
+      } else if (!ir_is_debug_intrinsic(i)) {
+        ir_clone_mapped(b, vm, i);
+      }
+    }
+  }
+  for (size_t k = 0; k < phis.len; k++) {
+    LLVMValueRef phi = phis.data[k], p = vmap_get(vm, phi);
+    for (unsigned i = 0, n = LLVMCountIncoming(phi); i < n; i++) {
+      LLVMBasicBlockRef from = LLVMGetIncomingBlock(phi, i);
+      if (!vmap_has(copied, LLVMBasicBlockAsValue(from))) continue;
+      LLVMValueRef v = ir_mapped(vm, LLVMGetIncomingValue(phi, i));
+      LLVMBasicBlockRef to = LLVMValueAsBasicBlock(vmap_get(vm, LLVMBasicBlockAsValue(from)));
+      LLVMAddIncoming(p, &v, &to, 1);
+    }
+  }
+  vec_free(&phis);
+}
+
 LLVMValueRef ir_clone_function(LLVMValueRef fn, const char *name, ValueMap *vm) {
   LLVMModuleRef m = LLVMGetGlobalParent(fn);
   LLVMContextRef c = LLVMGetModuleContext(m);
@@ -27,44 +58,19 @@ LLVMValueRef ir_clone_function(LLVMValueRef fn, const char *name, ValueMap *vm) 
   }
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     vmap_put(vm, LLVMBasicBlockAsValue(bb), LLVMBasicBlockAsValue(LLVMAppendBasicBlockInContext(c, copy, "")));
-  /* definitions before uses (reverse post-order), phis filled once every value exists */
   BlockList order = {0};
   cfg_reverse_post_order(fn, &order);
   ValueMap reached;
   vmap_init(&reached);
-  ValueList phis = {0};
+  for (size_t k = 0; k < order.len; k++) vmap_put(&reached, LLVMBasicBlockAsValue(order.data[k]), order.data[k]);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
-  for (size_t k = 0; k < order.len; k++) {
-    LLVMBasicBlockRef bb = order.data[k];
-    vmap_put(&reached, LLVMBasicBlockAsValue(bb), bb);
-    LLVMPositionBuilderAtEnd(b, LLVMValueAsBasicBlock(vmap_get(vm, LLVMBasicBlockAsValue(bb))));
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      if (LLVMIsAPHINode(i)) {
-        vmap_put(vm, i, LLVMBuildPhi(b, LLVMTypeOf(i), LLVMGetValueName(i)));
-        vec_push(&phis, i);
-      } else if (ir_is_debug_intrinsic(i)) { /* its variable's metadata is fn's: the copy has no variables */
-      } else {
-        ir_clone_mapped(b, vm, i);
-      }
-    }
-  }
-  for (size_t k = 0; k < phis.len; k++) {
-    LLVMValueRef phi = phis.data[k], p = vmap_get(vm, phi);
-    for (unsigned i = 0, n = LLVMCountIncoming(phi); i < n; i++) {
-      LLVMBasicBlockRef from = LLVMGetIncomingBlock(phi, i);
-      if (!vmap_has(&reached, LLVMBasicBlockAsValue(from))) continue;
-      LLVMValueRef v = ir_mapped(vm, LLVMGetIncomingValue(phi, i));
-      LLVMBasicBlockRef to = LLVMValueAsBasicBlock(vmap_get(vm, LLVMBasicBlockAsValue(from)));
-      LLVMAddIncoming(p, &v, &to, 1);
-    }
-  }
+  copy_blocks(b, &order, &reached, vm);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     if (!vmap_has(&reached, LLVMBasicBlockAsValue(bb))) { /* never runs */
       LLVMPositionBuilderAtEnd(b, LLVMValueAsBasicBlock(vmap_get(vm, LLVMBasicBlockAsValue(bb))));
       LLVMBuildUnreachable(b);
     }
   LLVMDisposeBuilder(b);
-  vec_free(&phis);
   vec_free(&order);
   vmap_free(&reached);
   return copy;
@@ -123,32 +129,8 @@ void ir_version_blocks(LLVMValueRef fn, LLVMBasicBlockRef from, LLVMBasicBlockRe
   for (LLVMValueRef i = LLVMGetFirstInstruction(entry); i; i = LLVMGetNextInstruction(i))
     for (size_t k = 0; k < n && LLVMIsAStoreInst(i); k++)
       if (LLVMGetOperand(i, 0) == known[k]) LLVMBuildStore(b, values[k], LLVMGetOperand(i, 1));
-  ValueList phis = {0};
-  for (size_t k = 0; k < order.len; k++) {
-    LLVMBasicBlockRef bb = order.data[k];
-    if (!vmap_has(&region, LLVMBasicBlockAsValue(bb))) continue;
-    LLVMPositionBuilderAtEnd(b, LLVMValueAsBasicBlock(vmap_get(&vm, LLVMBasicBlockAsValue(bb))));
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      if (LLVMIsAPHINode(i)) {
-        vmap_put(&vm, i, LLVMBuildPhi(b, LLVMTypeOf(i), LLVMGetValueName(i)));
-        vec_push(&phis, i);
-      } else {
-        ir_clone_mapped(b, &vm, i);
-      }
-    }
-  }
-  for (size_t k = 0; k < phis.len; k++) {
-    LLVMValueRef phi = phis.data[k], p = vmap_get(&vm, phi);
-    for (unsigned i = 0, np = LLVMCountIncoming(phi); i < np; i++) {
-      LLVMBasicBlockRef pred = LLVMGetIncomingBlock(phi, i);
-      if (!vmap_has(&region, LLVMBasicBlockAsValue(pred))) continue; /* only the copied blocks lead here */
-      LLVMValueRef v = ir_mapped(&vm, LLVMGetIncomingValue(phi, i));
-      LLVMBasicBlockRef to = LLVMValueAsBasicBlock(vmap_get(&vm, LLVMBasicBlockAsValue(pred)));
-      LLVMAddIncoming(p, &v, &to, 1);
-    }
-  }
+  copy_blocks(b, &order, &region, &vm);
   LLVMDisposeBuilder(b);
-  vec_free(&phis);
   vec_free(&order);
   vec_free(&stack);
   vmap_free(&region);
