@@ -83,6 +83,12 @@ unsigned omp_drop_unread_shared_writes(LLVMModuleRef m);
 /* Whether a call is to the OpenMP runtime (libomp's __kmpc_* entry points and omp_*_lock), and which. */
 bool omp_is_runtime_call(LLVMValueRef call);
 OmpKind omp_classify(LLVMValueRef call);
+/* Whether the call writes nothing but the calling thread's own memory and orders no threads (thread
+ * numbers, team sizes, a static schedule's bounds). */
+bool omp_is_quiet(LLVMValueRef call);
+/* Whether every path to a fork comes from another fork through code that writes only the function's local
+ * variables (into locals, each once; empty when false) and calls nothing that writes (omp_quiet_forks.c). */
+bool omp_fork_quiet(LLVMValueRef fork, ValueList *locals);
 
 /* Where a thread's next chunk of a worksharing loop starts: a call of __kmpc_dispatch_next_* (dynamic,
  * guided and runtime schedules), and a __kmpc_for_static_init_* whose schedule is static with a chunk

@@ -34,6 +34,14 @@ static const char *const task_wait_calls[] = {
     "__kmpc_taskred_modifier_init", "__kmpc_task_reduction_modifier_init", "__kmpc_task_reduction_modifier_fini", NULL,
 };
 
+/* Entry points that write none of the program's memory but the thread's own and order no threads: a
+ * thread's number, the team's size, a static schedule's bounds. */
+static const char *const quiet_calls[] = {
+    "__kmpc_global_thread_num", "omp_get_thread_num", "omp_get_num_threads", "__kmpc_for_static_init_4",
+    "__kmpc_for_static_init_4u", "__kmpc_for_static_init_8", "__kmpc_for_static_init_8u", "__kmpc_for_static_fini",
+    "__kmpc_push_num_threads", "__kmpc_push_proc_bind", NULL,
+};
+
 static bool listed(const char *name, const char *const *list) {
   for (; *list; list++)
     if (!strcmp(name, *list)) return true;
@@ -45,6 +53,8 @@ bool omp_is_runtime_call(LLVMValueRef call) {
   return !strncmp(name, "__kmpc_", 7) || !strcmp(name, "omp_set_lock") || !strcmp(name, "omp_unset_lock") ||
          !strcmp(name, "omp_init_lock") || !strcmp(name, "omp_destroy_lock") || !strcmp(name, "omp_test_lock");
 }
+
+bool omp_is_quiet(LLVMValueRef call) { return listed(ir_called_name(call), quiet_calls); }
 
 OmpKind omp_classify(LLVMValueRef call) {
   const char *name = ir_called_name(call);

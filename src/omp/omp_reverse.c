@@ -114,16 +114,40 @@ static LLVMValueRef team_function(RevGen *g, LLVMValueRef outlined, LLVMValueRef
   return w;
 }
 
+/* aug: the region's record (runtime/omp.c), told whether the function wrote nothing but the listed locals
+ * since the region forked before (omp_quiet_forks.c). */
+static LLVMValueRef region_begin(RevGen *g, LLVMValueRef call) {
+  ValueList locals = {0};
+  bool quiet = omp_fork_quiet(call, &locals);
+  LLVMTypeRef i32 = i32_type(g), words = LLVMArrayType2(g->i64, 2 * locals.len + 1);
+  LLVMValueRef at = ir_entry_alloca(LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b)), words, "quiet.locals");
+  for (size_t k = 0; k < locals.len; k++) {
+    LLVMValueRef local = aug_value(g, locals.data[k]);
+    unsigned long long bytes = ir_type_size(g->ad->mod, LLVMGetAllocatedType(locals.data[k])) *
+                               LLVMConstIntGetZExtValue(LLVMGetOperand(locals.data[k], 0));
+    LLVMValueRef pair[2] = {LLVMBuildPtrToInt(g->b, local, g->i64, ""), LLVMConstInt(g->i64, bytes, 0)};
+    for (int w = 0; w < 2; w++) {
+      LLVMValueRef idx[2] = {LLVMConstInt(g->i64, 0, 0), LLVMConstInt(g->i64, 2 * k + w, 0)};
+      LLVMBuildStore(g->b, pair[w], LLVMBuildGEP2(g->b, words, at, idx, 2, ""));
+    }
+  }
+  LLVMValueRef args[3] = {LLVMConstInt(i32, quiet, 0), LLVMConstInt(i32, locals.len, 0), at};
+  LLVMTypeRef params[3] = {i32, i32, g->ptr_type};
+  free(locals.data);
+  return ir_call_named(g->b, "__parad_rt_region_begin", LLVMFunctionType(g->ptr_type, params, 3, 0), args, 3);
+}
+
 static void aug_fork(RevGen *g, LLVMValueRef call) {
   char *pattern;
   RevPair pair;
   if (!fork_pair(g, call, &pattern, &pair)) {
     free(pattern);
+    runtime_void(g, g->b, "__parad_rt_region_untracked", NULL, 0);
     aug_clone(g, call);
     return;
   }
   LLVMValueRef team = team_function(g, omp_fork_outlined(call), pair.aug, "__parad_rt_region_enter", "__parad_rt_region_leave", true);
-  LLVMValueRef region = ir_call_named(g->b, "__parad_rt_region_begin", LLVMFunctionType(g->ptr_type, NULL, 0, 0), NULL, 0);
+  LLVMValueRef region = region_begin(g, call);
   unsigned n = ir_num_call_args(call), k = 0;
   LLVMValueRef *args = xcalloc(2 * n + 2, sizeof *args);
   args[k++] = aug_value(g, LLVMGetArgOperand(call, 0));

@@ -87,6 +87,7 @@ struct SharedMemory {
   LLVMValueRef *lo, *hi, *span, *ok, *sums; /* rev: the thread's own part per object (and its length, 0
                                               when empty); per address, whether summing is allowed, and the sum */
   LLVMValueRef *whole; /* rev: per object, whether the own part is all the thread read (i1) */
+  bool all_noted;      /* every write of memory other threads see is a noted one (all_writes_noted) */
   LLVMValueRef *skip_lo, *skip_hi; /* rev: the part of the range the private buffer never touches (in a chunked
                                       function, the thread's own part, where a chunk's own part may differ) */
   /* Per object, the size of the floats its adjoints are where they may be kept apart per thread (4 or 8:
@@ -599,6 +600,25 @@ static bool writes_nothing(LLVMValueRef call) {
   return k == CALL_MATH || id;
 }
 
+/* Whether every write the function may make into memory other threads see is a store or atomic of one of
+ * its objects, which it notes: no other store, and no call that writes but into fresh memory or the
+ * thread's own (runtime/omp.c, "copies trusted", reads a region's notes as all it wrote). */
+static bool all_writes_noted(RevGen *g) {
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
+      LLVMOpcode op = LLVMGetInstructionOpcode(i);
+      if ((op == LLVMStore || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) && !vmap_get(&g->shared->root_of, i) &&
+          !rev_thread_private(pointer_operand(i)))
+        return false;
+      if (!ir_is_call(i) || writes_nothing(i)) continue;
+      CallKind k = call_classify(i, NULL);
+      if (k == CALL_ALLOC || k == CALL_FREE) continue;
+      if (k == CALL_OMP && (omp_is_quiet(i) || region_keeps_inputs(i) || omp_classify(i) == OMP_BARRIER)) continue;
+      return false;
+    }
+  return true;
+}
+
 /* Whether every write of memory in l is a store at an address linear in its counters, or into the
  * thread's own memory, and nothing in it synchronises. */
 static bool writes_linear(RevGen *g, Loop *l) {
@@ -612,6 +632,32 @@ static bool writes_linear(RevGen *g, Loop *l) {
       if (ir_is_call(i) && !writes_nothing(i)) return false;
     }
   return true;
+}
+
+/* Whether nothing on any path from the function's entry to l's preheader writes memory other threads
+ * see or synchronises: a copy made as l's first run starts holds what the memory held as the region
+ * forked, wherever the run reads (runtime/omp.c, "copies trusted"). */
+static bool nothing_before(RevGen *g, Loop *l) {
+  size_t n = g->cfg.blocks.len, top = 0;
+  bool *seen = xcalloc(n + 1, sizeof *seen), quiet = true;
+  int *todo = xcalloc(n + 1, sizeof *todo), at = cfg_index(&g->cfg, l->preheader);
+  if (at >= 0) todo[top++] = at, seen[at] = true;
+  while (quiet && top) {
+    int b = todo[--top];
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); quiet && i; i = LLVMGetNextInstruction(i)) {
+      LLVMOpcode op = LLVMGetInstructionOpcode(i);
+      if (op == LLVMFence || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) quiet = false;
+      if (op == LLVMStore && !rev_thread_private(LLVMGetOperand(i, 1))) quiet = false;
+      if (ir_is_call(i) && !writes_nothing(i) && !(call_classify(i, NULL) == CALL_OMP && omp_is_quiet(i))) quiet = false;
+    }
+    for (size_t p = 0; p < g->cfg.preds[b].len; p++) {
+      int c = cfg_index(&g->cfg, g->cfg.preds[b].data[p]);
+      if (c >= 0 && !seen[c]) seen[c] = true, todo[top++] = c;
+    }
+  }
+  free(seen);
+  free(todo);
+  return quiet && at >= 0;
 }
 
 /* A loop whose runs may read from copies: counted, with no loop inside and every block run in every
@@ -958,6 +1004,7 @@ void shared_analyse(RevGen *g) {
     return;
   }
   /* objects whose adjoints may be kept apart per thread: all their reads plain reads of one float type */
+  s->all_noted = all_writes_noted(g);
   s->elem = xcalloc(s->roots.len, 1);
   bool *mixed = xcalloc(s->roots.len, sizeof *mixed);
   for (size_t b = 0; b < g->cfg.blocks.len; b++)
@@ -1702,9 +1749,10 @@ void shared_aug_exit(RevGen *g) {
     LLVMValueRef idx = LLVMConstInt(g->i64, k, 0);
     LLVMBuildStore(g->b, LLVMConstInt(i8, s->adds[k], 0), LLVMBuildGEP2(g->b, i8, adds, &idx, 1, ""));
   }
-  LLVMValueRef args[5] = {LLVMConstInt(i32, s->roots.len, 0), ranges, LLVMConstInt(i32, nd, 0), flags, adds};
-  LLVMTypeRef params[5] = {i32, g->ptr_type, i32, g->ptr_type, g->ptr_type};
-  ir_call_named(g->b, "__parad_rt_shared_note", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 5, 0), args, 5);
+  LLVMValueRef args[6] = {LLVMConstInt(i32, s->roots.len, 0), ranges, LLVMConstInt(i32, nd, 0), flags, adds,
+                          LLVMConstInt(i32, s->all_noted, 0)};
+  LLVMTypeRef params[6] = {i32, g->ptr_type, i32, g->ptr_type, g->ptr_type, i32};
+  ir_call_named(g->b, "__parad_rt_shared_note", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 6, 0), args, 6);
 }
 
 /* ---- the reverse sweep ---- */
@@ -2299,6 +2347,7 @@ static void copy_run(RevGen *g, Loop *l) {
   RunEnds e = {0};
   LLVMValueRef word = LLVMConstInt(g->i64, 0, 0);
   unsigned bit = 0;
+  bool first = nothing_before(g, l);
   for (size_t k = 0; k < s->roots.len; k++) {
     if (!run_copies(g, l, k)) continue;
     LLVMValueRef lo = NULL, hi = NULL, a, b;
@@ -2312,9 +2361,9 @@ static void copy_run(RevGen *g, Loop *l) {
     LLVMBasicBlockRef yes, no, join; /* the object's own stores are updates in place */
     rev_diamond(g, run_apart(g, l, &e, k, lo, hi), &yes, &no, &join);
     LLVMPositionBuilderAtEnd(g->b, yes);
-    LLVMValueRef args[4] = {LLVMConstInt(i32, k, 0), LLVMConstInt(i32, s->roots.len, 0), lo, hi};
-    LLVMTypeRef params[4] = {i32, i32, g->i64, g->i64};
-    LLVMValueRef made = ir_call_named(g->b, "__parad_rt_run_copy", LLVMFunctionType(i32, params, 4, 0), args, 4);
+    LLVMValueRef args[5] = {LLVMConstInt(i32, k, 0), LLVMConstInt(i32, s->roots.len, 0), lo, hi, LLVMConstInt(i32, first, 0)};
+    LLVMTypeRef params[5] = {i32, i32, g->i64, g->i64, i32};
+    LLVMValueRef made = ir_call_named(g->b, "__parad_rt_run_copy", LLVMFunctionType(i32, params, 5, 0), args, 5);
     LLVMBasicBlockRef made_in = LLVMGetInsertBlock(g->b);
     LLVMBuildBr(g->b, join);
     LLVMPositionBuilderAtEnd(g->b, no);

@@ -121,6 +121,15 @@ struct ParadRegion {
   bool decided;
   size_t nheld;
   Span *held; /* sorted, distinct; a span's `held` says whether its readers' adjoints may hold it */
+  /* For copies trusted (below): the region's number, the threads that noted their writes, whether a
+   * region forked inside it; where the compiler found that nothing but locals was written since the
+   * region forked before it on the same tape, that region, and the locals written. */
+  unsigned long long gen;
+  int noted;
+  bool nested, unnoted; /* unnoted: a thread may have written what it did not note */
+  ParadRegion *after;
+  int nlocals;
+  unsigned long long *locals; /* [lo, hi) pairs */
 };
 
 static void fatal(const char *what) {
@@ -148,11 +157,24 @@ static int span_order(const void *a, const void *b) {
   return x->lo != y->lo ? (x->lo < y->lo ? -1 : 1) : x->hi != y->hi ? (x->hi < y->hi ? -1 : 1) : 0;
 }
 
-ParadRegion *__parad_rt_region_begin(void) {
+/* Forward sweep, as a region is about to fork. quiet: the compiler found that on every path from the
+ * region forked before it (no path from the function's entry) the program wrote only the nlocals local
+ * variables at locals ([address, bytes) pairs), and called nothing that could write. */
+ParadRegion *__parad_rt_region_begin(int quiet, int nlocals, const unsigned long long *locals) {
+  static unsigned long long gens;
   ParadTape *t = __parad_rt_current;
   if (!t) fatal("a parallel region of differentiated code ran outside a differentiated call");
   ParadRegion *r = xcalloc(1, sizeof *r);
   pthread_mutex_init(&r->mu, NULL);
+  r->gen = __atomic_add_fetch(&gens, 1, __ATOMIC_RELAXED);
+  if (t->region) __atomic_store_n(&t->region->nested, true, __ATOMIC_RELAXED); /* its notes miss this one's writes */
+  if (quiet && t->last_region) {
+    r->after = t->last_region;
+    r->nlocals = nlocals;
+    r->locals = xcalloc((size_t)(nlocals ? 2 * nlocals : 1), sizeof *r->locals);
+    for (int i = 0; i < nlocals; i++) r->locals[2 * i] = locals[2 * i], r->locals[2 * i + 1] = locals[2 * i] + locals[2 * i + 1];
+  }
+  t->last_region = r;
   if (t->nregions == t->capregions) {
     t->capregions = t->capregions ? 2 * t->capregions : 8;
     t->regions = realloc(t->regions, t->capregions * sizeof *t->regions);
@@ -176,6 +198,12 @@ void __parad_rt_region_enter(ParadRegion *r) {
   t->region = r;
   t->region_thread = id;
   r->tapes[id] = t;
+}
+
+/* Forward sweep, where a region forks that notes nothing (its function has no derivative): what it wrote
+ * is not known. */
+void __parad_rt_region_untracked(void) {
+  if (__parad_rt_current) __parad_rt_current->last_region = NULL;
 }
 
 void __parad_rt_region_leave(ParadRegion *r) {
@@ -258,6 +286,7 @@ void __parad_rt_region_free(ParadRegion *r) {
   free(r->priv);
   free(r->copies);
   free(r->ranges);
+  free(r->locals);
   free(r->may_sum);
   free(r->named);
   free(r->unnamed);
@@ -521,9 +550,9 @@ static unsigned long long *chunks_hull(const Chunks *c, int nroots, const unsign
 
 /* Forward sweep, as the region's function (or the task's) returns: per shared object, RANGE_FIELDS
  * numbers and whether the reverse sweep adds adjoints into its shadow, and per address read throughout,
- * whether the thread never wrote it. */
+ * whether the thread never wrote it; whether the notes are all the function may have written. */
 void __parad_rt_shared_note(int nroots, const unsigned long long *ranges, int nsums, const unsigned char *may_sum,
-                            const unsigned char *adds) {
+                            const unsigned char *adds, int all_noted) {
   ParadTape *t = __parad_rt_current;
   if (t && t->task) {
     task_note(t, nroots, ranges, nsums, may_sum, adds);
@@ -546,6 +575,8 @@ void __parad_rt_shared_note(int nroots, const unsigned long long *ranges, int ns
     r->may_sum = xcalloc((size_t)r->nthreads * (size_t)(nsums ? nsums : 1), 1);
     r->priv = xcalloc((size_t)r->nthreads * (size_t)(nroots ? nroots : 1), sizeof *r->priv);
   }
+  r->noted++;
+  r->unnoted |= !all_noted;
   pthread_mutex_unlock(&r->mu);
   if (nroots != r->nroots || nsums != r->nsums) fatal("a parallel region's threads ran different functions");
   memcpy(&r->ranges[(size_t)id * RANGE_FIELDS * nroots], ranges, RANGE_FIELDS * (size_t)nroots * sizeof *ranges);
@@ -1226,7 +1257,56 @@ struct CopyBlock {
   unsigned refs;
   unsigned long long lo, len; /* the memory copied, counted against the tape budget */
   char *data;
+  /* The last region a copy of it was made or shared in (its gen; 0: none), the part of it that copy
+   * covered, and, where that copy was a streamed output's, its thread and object (else -1). */
+  unsigned long long gen, gen_lo, gen_hi;
+  int writer, written;
 };
+
+/* ---- copies trusted ----
+ * Comparing costs as much as copying: a CG iteration compares p and q with the copies the product made,
+ * a pass over each. Where the region before held the memory unchanged since the copy, that pass can be
+ * spared. Block b holds, over [gen_lo, gen_hi), what the memory held as the copy was made or shared in
+ * region gen (R). R, complete by the time the next region forks, left it so where no thread of R wrote
+ * there, by any object, but for the streamed output whose copy it is (whose one store is in a loop run
+ * once per call, and ends before the copy: reverse/rev_shared.c "streamed outputs"). The next region's
+ * (R') thread then finds those values where the compiler found that:
+ *   - between the forks of R and R', nothing was written but local variables, whose addresses R' got
+ *     (__parad_rt_region_begin), and no call could write (no other region forked: it would have been
+ *     R'); the tape's last region is R;
+ *   - R' wrote nothing there before the copy: for a copy of what a thread read, made as it returns, a
+ *     write by the thread stops the program (aliased_input), as does another thread's in the reverse
+ *     sweep (region_plan_copies); a run's copy, made as the run starts, is trusted where nothing before
+ *     the run in its function writes or synchronises: another thread writing what the run reads would
+ *     be a race.
+ * R's notes must be all its writes: every thread noted, no region forked inside it, no tasks, no chunks
+ * (a chunk's notes are read ranges). */
+typedef enum { COPY_TASK, COPY_INPUT, COPY_RUN, COPY_RUN_FIRST, COPY_OUTPUT } CopyKind;
+
+/* Whether region r, complete, wrote nothing in [lo, hi) but (where writer >= 0) thread writer's object
+ * `written`. */
+static bool region_kept(ParadRegion *r, unsigned long long lo, unsigned long long hi, int writer, int written) {
+  if (r->noted != r->nthreads || r->unnoted || __atomic_load_n(&r->nested, __ATOMIC_RELAXED) || r->creator ||
+      r->nnamed || r->nunnamed || !r->ranges)
+    return false;
+  for (int t = 0; t < r->nthreads; t++) {
+    if (r->chunks && r->chunks[t].starts) return false;
+    for (int k = 0; k < r->nroots; k++) {
+      unsigned long long c = field(r, t, k, WRITTEN_LO), d = field(r, t, k, WRITTEN_HI);
+      if (!(t == writer && k == written) && c < d && c < hi && d > lo) return false;
+    }
+  }
+  return true;
+}
+
+/* Whether b holds what [lo, hi) holds now, for a copy of this kind in region r (NULL: a task's). */
+static bool trusted(const CopyBlock *b, unsigned long long lo, unsigned long long hi, const ParadRegion *r, CopyKind kind) {
+  if (!r || !r->after || !b->gen || b->gen != r->after->gen || lo < b->gen_lo || hi > b->gen_hi) return false;
+  if (kind != COPY_INPUT && kind != COPY_RUN_FIRST) return false;
+  for (int i = 0; i < r->nlocals; i++)
+    if (r->locals[2 * i] < hi && r->locals[2 * i + 1] > lo) return false;
+  return region_kept(r->after, lo, hi, b->writer, b->written);
+}
 enum { RECENT_COPIES = 64, COMPARED_AT_MOST = 2 }; /* a few per thread of a large team */
 static pthread_mutex_t copies_mu = PTHREAD_MUTEX_INITIALIZER;
 static CopyBlock *recent[RECENT_COPIES]; /* the most recent first */
@@ -1251,15 +1331,17 @@ static void release_block(CopyBlock *b) {
 }
 
 /* A recent block holding what [lo, hi) holds now, with a reference taken; NULL if none. */
-static CopyBlock *shared_block(unsigned long long lo, unsigned long long hi) {
+static CopyBlock *shared_block(unsigned long long lo, unsigned long long hi, const ParadRegion *r, CopyKind kind) {
   CopyBlock *found = NULL;
   for (int tried = 0, i = 0; !found && tried < COMPARED_AT_MOST; i++) {
     pthread_mutex_lock(&copies_mu);
     while (i < RECENT_COPIES && recent[i] && !(recent[i]->lo <= lo && hi <= recent[i]->lo + recent[i]->len)) i++;
     CopyBlock *b = i < RECENT_COPIES ? recent[i] : NULL;
     if (b) b->refs++; /* held while compared */
+    bool sure = b && trusted(b, lo, hi, r, kind);
     pthread_mutex_unlock(&copies_mu);
     if (!b) break;
+    if (sure) return b;
     tried++;
     if (memcmp(b->data + (lo - b->lo), (const void *)(uintptr_t)lo, hi - lo) == 0) found = b;
     else release_block(b);
@@ -1267,9 +1349,10 @@ static CopyBlock *shared_block(unsigned long long lo, unsigned long long hi) {
   return found;
 }
 
-/* c: a copy of [lo, hi), counted against the tape budget where it is not shared. */
-static void copy_range(Copy *c, unsigned long long lo, unsigned long long hi) {
-  CopyBlock *b = shared_block(lo, hi);
+/* c: a copy of [lo, hi), counted against the tape budget where it is not shared; of this kind, in region r
+ * (NULL: a task's), for thread `thread`'s object k. */
+static void copy_range(Copy *c, unsigned long long lo, unsigned long long hi, ParadRegion *r, CopyKind kind, int thread, int k) {
+  CopyBlock *b = shared_block(lo, hi, r, kind);
   if (!b) {
     b = __parad_rt_scratch_take(sizeof *b + hi - lo + 64); /* pooled: a copy per region and step faults no pages in */
     if (!b) fatal("out of memory for the copy of what a thread or task read");
@@ -1277,10 +1360,19 @@ static void copy_range(Copy *c, unsigned long long lo, unsigned long long hi) {
     char *start = (char *)(b + 1);
     b->data = start + ((lo - (unsigned long long)(uintptr_t)start) & 63);
     b->lo = lo, b->len = hi - lo, b->refs = 1;
+    b->gen = 0;
     memcpy(b->data, (const void *)(uintptr_t)lo, hi - lo);
     pthread_mutex_lock(&copies_mu);
     memmove(&recent[1], &recent[0], sizeof *recent * (RECENT_COPIES - 1));
     recent[0] = b;
+    pthread_mutex_unlock(&copies_mu);
+  }
+  if (r) { /* the first copy in r says what b holds as r ends */
+    pthread_mutex_lock(&copies_mu);
+    if (b->gen != r->gen) {
+      b->gen = r->gen, b->gen_lo = lo, b->gen_hi = hi;
+      b->writer = kind == COPY_OUTPUT ? thread : -1, b->written = k;
+    }
     pthread_mutex_unlock(&copies_mu);
   }
   c->block = b;
@@ -1354,7 +1446,7 @@ static void region_copy_inputs(ParadRegion *r, int id, const unsigned long long 
     unsigned long long lo = ranges[RANGE_FIELDS * k + READ_LO], hi = ranges[RANGE_FIELDS * k + READ_HI];
     if (!c[k].wanted || lo >= hi) continue;
     if (wrote_in(ranges, nroots, lo, hi)) fatal(aliased_input);
-    copy_range(&c[k], lo, hi);
+    copy_range(&c[k], lo, hi, r, COPY_INPUT, id, k);
   }
 }
 
@@ -1384,13 +1476,14 @@ static ParadRegion *recording_region(void) {
 /* Forward sweep, as a run of a region's loop starts that reads object k of nroots element by element over
  * [lo, hi), none of whose stores may write there (reverse/rev_shared.c, "streamed inputs"): whether the
  * thread copied it, reading it back in the reverse sweep, instead of recording its reads. One run per
- * object and call: a thread's next runs record theirs (a dynamic schedule's chunks). */
-int __parad_rt_run_copy(int k, int nroots, unsigned long long lo, unsigned long long hi) {
+ * object and call: a thread's next runs record theirs (a dynamic schedule's chunks). first: nothing in
+ * the function before the run writes shared memory or synchronises (see "copies trusted"). */
+int __parad_rt_run_copy(int k, int nroots, unsigned long long lo, unsigned long long hi, int first) {
   ParadRegion *r = recording_region();
   if (!r || k < 0 || k >= nroots || hi - lo < RUN_COPY_LEAST || !region_copies_on()) return 0;
   Copy *c = own_copy(r, k, nroots);
   if (c->block) return 0;
-  copy_range(c, lo, hi);
+  copy_range(c, lo, hi, r, first ? COPY_RUN_FIRST : COPY_RUN, omp_get_thread_num(), k);
   c->run = true;
   return 1;
 }
@@ -1414,7 +1507,7 @@ void __parad_rt_output_copy_made(int k, int nroots) {
   Copy *c = &thread_copies(r, omp_get_thread_num())[k];
   if (!c->due) return;
   c->due = false;
-  copy_range(c, c->lo, c->lo + c->len);
+  copy_range(c, c->lo, c->lo + c->len, r, COPY_OUTPUT, omp_get_thread_num(), k);
   c->run = true;
 }
 
@@ -1476,7 +1569,7 @@ static void copy_inputs(ParadTaskRecord *r) {
       fatal("an OpenMP task wrote, through one pointer, memory of its depend(inout: ...) that it reads through "
             "another: reverse mode reads the values such a task reads of what it writes from a copy made as the "
             "task ends, and needs them written through the pointer they are read through");
-    copy_range(&r->copies[k], lo, hi);
+    copy_range(&r->copies[k], lo, hi, NULL, COPY_TASK, -1, k);
   }
 }
 

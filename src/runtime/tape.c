@@ -234,6 +234,7 @@ static void release_contents(ParadTape *t) {
   t->nmoves = 0;
   for (size_t i = 0; i < t->nregions; i++) __parad_rt_region_free(t->regions[i]); /* defined when there are any */
   t->nregions = 0;
+  t->last_region = NULL;
   t->ntickets = 0;
 }
 
@@ -269,6 +270,7 @@ ParadTape *__parad_rt_tape_begin(void) {
   t->used_before = 0;
   t->region = NULL;
   t->task = NULL;
+  t->last_region = NULL;
   t->prev = __parad_rt_current;
   __parad_rt_current = t;
   return t;

@@ -34,6 +34,8 @@ typedef struct ParadTape {
   int region_thread;            /* that thread's number */
   struct ParadRegion **regions; /* the parallel regions run while this tape was current: freed with it */
   size_t nregions, capregions;
+  struct ParadRegion *last_region; /* the region forked last while this tape was current, if it noted its
+                                      writes (omp.c, "copies trusted"); NULL after one that did not */
   long *tickets;                /* critical sections this thread is in (omp.c) */
   size_t ntickets, captickets;
   struct ParadTaskRecord *task; /* the OpenMP task whose tape this is (omp.c), or NULL */

@@ -1,0 +1,89 @@
+/* Between two parallel regions: what the forking function writes.
+ *
+ * A region whose threads copy what they read (runtime/omp.c, "copies trusted") may take a copy the
+ * region before it made, without comparing, where nothing changed the memory in between. Between the two
+ * forks the function itself may run any code: the runtime sees none of it. Here a fork is quiet when
+ * every path that reaches it comes from another fork (none from the function's entry: the caller may
+ * have written anything) through code that writes only the function's own local variables, and calls
+ * only what writes nothing. The locals are listed: a region may have read them, and the runtime keeps
+ * copies of them out. */
+#include <stdlib.h>
+
+#include "analysis/calls.h"
+#include "ir/cfg.h"
+#include "ir/ir.h"
+#include "omp/omp.h"
+
+/* The local variable (a fixed-size alloca) p points into, or NULL. */
+static LLVMValueRef local_of(LLVMValueRef p) {
+  for (;;) {
+    p = ir_strip_pointer_casts(p);
+    if (!LLVMIsAGetElementPtrInst(p)) break;
+    p = LLVMGetOperand(p, 0);
+  }
+  return LLVMIsAAllocaInst(p) && LLVMIsAConstantInt(LLVMGetOperand(p, 0)) ? p : NULL;
+}
+
+/* Whether a call writes nothing the program sees and orders no threads. */
+static bool call_quiet(LLVMValueRef call) {
+  CallKind k = call_classify(call, NULL);
+  if (k == CALL_DEBUG) return true;
+  if (k == CALL_OMP) return omp_is_quiet(call);
+  unsigned id = LLVMGetIntrinsicID(LLVMGetCalledValue(call));
+  if (id && (id == LLVMLookupIntrinsicID("llvm.lifetime.start", 19) || id == LLVMLookupIntrinsicID("llvm.lifetime.end", 17)))
+    return true;
+  if (k != CALL_MATH) return false;
+  for (unsigned a = 0, n = (unsigned)LLVMGetNumArgOperands(call); a < n; a++)
+    if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(call, a))) == LLVMPointerTypeKind) return false;
+  return true;
+}
+
+/* Scans backwards from `from` (excluded; NULL: the block's end) to the block's start: 1 where it met a
+ * fork, 0 where it reached the start with only quiet code, -1 where something may write. */
+static int scan_back(LLVMBasicBlockRef bb, LLVMValueRef from, ValueList *locals) {
+  for (LLVMValueRef i = from ? LLVMGetPreviousInstruction(from) : LLVMGetLastInstruction(bb); i; i = LLVMGetPreviousInstruction(i)) {
+    LLVMOpcode op = LLVMGetInstructionOpcode(i);
+    if (op == LLVMFence || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) return -1;
+    if (op == LLVMStore) {
+      LLVMValueRef local = local_of(LLVMGetOperand(i, 1));
+      if (!local) return -1;
+      bool listed = false;
+      for (size_t k = 0; k < locals->len && !listed; k++) listed = locals->data[k] == local;
+      if (!listed) vec_push(locals, local);
+    }
+    if (ir_is_call(i)) {
+      if (call_classify(i, NULL) == CALL_OMP && omp_classify(i) == OMP_FORK) return 1;
+      if (!call_quiet(i)) return -1;
+    }
+  }
+  return 0;
+}
+
+bool omp_fork_quiet(LLVMValueRef fork, ValueList *locals) {
+  LLVMBasicBlockRef start = LLVMGetInstructionParent(fork);
+  Cfg cfg;
+  cfg_build(LLVMGetBasicBlockParent(start), &cfg);
+  size_t n = cfg.blocks.len, top = 0;
+  bool *seen = xcalloc(n + 1, sizeof *seen);
+  int *todo = xcalloc(n + 1, sizeof *todo);
+  int s = scan_back(start, fork, locals), at = cfg_index(&cfg, start);
+  bool quiet = s >= 0 && at >= 0;
+  if (quiet && s == 0) todo[top++] = at; /* its predecessors next */
+  while (quiet && top) {
+    int b = todo[--top];
+    if (cfg.preds[b].len == 0) quiet = false; /* the entry */
+    for (size_t p = 0; quiet && p < cfg.preds[b].len; p++) {
+      int c = cfg_index(&cfg, cfg.preds[b].data[p]);
+      if (c < 0 || seen[c]) continue;
+      seen[c] = true;
+      s = scan_back(cfg.blocks.data[c], NULL, locals);
+      if (s < 0) quiet = false;
+      else if (s == 0) todo[top++] = c;
+    }
+  }
+  free(seen);
+  free(todo);
+  cfg_free(&cfg);
+  if (!quiet) locals->len = 0;
+  return quiet;
+}
