@@ -14,15 +14,29 @@
 #include "ir/ir.h"
 #include "omp/omp.h"
 
-/* The local variable (a fixed-size alloca) p points into, or NULL. */
-static LLVMValueRef local_of(LLVMValueRef p) {
+/* The local variable (a fixed-size alloca) p points into, or NULL: through offsets, and through phis and
+ * selects whose every choice points into it (a loop stepping a pointer), at most `depth` of them deep. */
+static LLVMValueRef local_through(LLVMValueRef p, LLVMValueRef from, int depth) {
   for (;;) {
     p = ir_strip_pointer_casts(p);
     if (!LLVMIsAGetElementPtrInst(p)) break;
     p = LLVMGetOperand(p, 0);
   }
-  return LLVMIsAAllocaInst(p) && LLVMIsAConstantInt(LLVMGetOperand(p, 0)) ? p : NULL;
+  if (LLVMIsAAllocaInst(p)) return LLVMIsAConstantInt(LLVMGetOperand(p, 0)) ? p : NULL;
+  if (p == from) return p; /* around a loop: decided by the other choices */
+  if (depth == 0 || (!LLVMIsAPHINode(p) && !LLVMIsASelectInst(p))) return NULL;
+  LLVMValueRef local = NULL;
+  unsigned n = LLVMIsAPHINode(p) ? LLVMCountIncoming(p) : 2;
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef v = LLVMIsAPHINode(p) ? LLVMGetIncomingValue(p, i) : LLVMGetOperand(p, i + 1);
+    LLVMValueRef l = local_through(v, from ? from : p, depth - 1);
+    if (!l || (local && l != local && l != (from ? from : p))) return NULL;
+    if (l != (from ? from : p)) local = l;
+  }
+  return local;
 }
+
+static LLVMValueRef local_of(LLVMValueRef p) { return local_through(p, NULL, 4); }
 
 /* Whether a call writes nothing the program sees and orders no threads. */
 static bool call_quiet(LLVMValueRef call) {

@@ -417,6 +417,45 @@ static void task_note(ParadTape *t, int nroots, const unsigned long long *ranges
 static void task_plan(ParadTape *t, int nroots, unsigned long long *own, int nsums, unsigned char *may_sum, const unsigned char *elem);
 static Private *task_private(ParadTape *t, int *nroots);
 
+static bool unchanged_since(const ParadRegion *r, unsigned long long gen, unsigned long long lo, unsigned long long hi,
+                            int writer, int written);
+
+/* The smallest and largest index of the runs scanned lately, for the regions after (a CG iteration's
+ * product scans the same column indices each iteration), as far as the memory is unchanged since
+ * (unchanged_since: region gen's noted writes, none of which may be integers there, are its only ones). */
+typedef struct {
+  unsigned long long lo, hi, gen;
+  unsigned size, is_signed;
+  long long least, most;
+} SpanMemo;
+enum { SPAN_MEMOS = 64 };
+static SpanMemo span_memos[SPAN_MEMOS];
+static unsigned span_next;
+static pthread_mutex_t span_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* The memo of the run in region r, made current for r; NULL if none. */
+static const SpanMemo *span_memo(ParadRegion *r, unsigned long long lo, unsigned long long hi, unsigned size, unsigned is_signed,
+                                 SpanMemo *out) {
+  bool found = false;
+  pthread_mutex_lock(&span_mu);
+  for (int i = 0; i < SPAN_MEMOS && !found; i++) {
+    SpanMemo *m = &span_memos[i];
+    if (m->lo != lo || m->hi != hi || m->size != size || m->is_signed != is_signed || !unchanged_since(r, m->gen, lo, hi, -1, -1)) continue;
+    m->gen = r->gen;
+    *out = *m;
+    found = true;
+  }
+  pthread_mutex_unlock(&span_mu);
+  return found ? out : NULL;
+}
+
+static void span_remember(const ParadRegion *r, unsigned long long lo, unsigned long long hi, unsigned size, unsigned is_signed,
+                          long long least, long long most) {
+  pthread_mutex_lock(&span_mu);
+  span_memos[span_next++ % SPAN_MEMOS] = (SpanMemo){lo, hi, r->gen, size, is_signed, least, most};
+  pthread_mutex_unlock(&span_mu);
+}
+
 /* Forward sweep: the addresses a gather base + scale * index + [from, to) reads (reverse/rev_shared.c,
  * "gathers") for the indices at [lo, hi), each `size` bytes, signed or not: out[0] the lowest, out[1] one
  * past the highest (~0 and 0 for no indices: nothing to widen the range with). */
@@ -428,6 +467,13 @@ void __parad_rt_index_span(unsigned long long lo, unsigned long long hi, unsigne
   if (!n) {
     out[0] = ~0ull, out[1] = 0;
     return;
+  }
+  ParadTape *t = __parad_rt_current;
+  ParadRegion *r = t && !t->task ? t->region : NULL;
+  SpanMemo memo;
+  if (r && span_memo(r, lo, hi, size, is_signed, &memo)) {
+    least = memo.least, most = memo.most;
+    goto found;
   }
   const void *at = (const void *)(uintptr_t)lo;
 #define INDEX_SPAN(T)                                                                                                 \
@@ -447,6 +493,8 @@ void __parad_rt_index_span(unsigned long long lo, unsigned long long hi, unsigne
   default: INDEX_SPAN(int64_t); break; /* a 64-bit index is a GEP's own, which is signed */
   }
 #undef INDEX_SPAN
+  if (r) span_remember(r, lo, hi, size, is_signed, least, most);
+found:;
   unsigned long long a = base + (unsigned long long)(scale * least), b = base + (unsigned long long)(scale * most);
   if (scale < 0) {
     unsigned long long t = a;
@@ -1280,8 +1328,11 @@ struct CopyBlock {
  *     the run in its function writes or synchronises: another thread writing what the run reads would
  *     be a race.
  * R's notes must be all its writes: every thread noted, no region forked inside it, no tasks, no chunks
- * (a chunk's notes are read ranges). */
+ * (a chunk's notes are read ranges). Regions in between (a CG iteration's update between its product
+ * and the next product) may have left the memory as they found it too: the same holds through a chain
+ * of them (unchanged_since). */
 typedef enum { COPY_TASK, COPY_INPUT, COPY_RUN, COPY_RUN_FIRST, COPY_OUTPUT } CopyKind;
+enum { CHAIN_AT_MOST = 16 }; /* regions back: a solver's iteration forks a few */
 
 /* Whether region r, complete, wrote nothing in [lo, hi) but (where writer >= 0) thread writer's object
  * `written`. */
@@ -1299,13 +1350,24 @@ static bool region_kept(ParadRegion *r, unsigned long long lo, unsigned long lon
   return true;
 }
 
+/* Whether [lo, hi) holds, as region r forks, what it held as region gen ended, which wrote nothing there but
+ * (where writer >= 0) thread writer's object `written`: through a chain of regions each forked after
+ * the one before it with only locals written between, each of them, gen's aside, writing nothing there. */
+static bool unchanged_since(const ParadRegion *r, unsigned long long gen, unsigned long long lo, unsigned long long hi,
+                            int writer, int written) {
+  for (int steps = 0; r && r->after && gen && steps < CHAIN_AT_MOST; steps++, r = r->after) {
+    for (int i = 0; i < r->nlocals; i++)
+      if (r->locals[2 * i] < hi && r->locals[2 * i + 1] > lo) return false;
+    if (r->after->gen == gen) return region_kept(r->after, lo, hi, writer, written);
+    if (r->after->gen < gen || !region_kept(r->after, lo, hi, -1, -1)) return false;
+  }
+  return false;
+}
+
 /* Whether b holds what [lo, hi) holds now, for a copy of this kind in region r (NULL: a task's). */
 static bool trusted(const CopyBlock *b, unsigned long long lo, unsigned long long hi, const ParadRegion *r, CopyKind kind) {
-  if (!r || !r->after || !b->gen || b->gen != r->after->gen || lo < b->gen_lo || hi > b->gen_hi) return false;
-  if (kind != COPY_INPUT && kind != COPY_RUN_FIRST) return false;
-  for (int i = 0; i < r->nlocals; i++)
-    if (r->locals[2 * i] < hi && r->locals[2 * i + 1] > lo) return false;
-  return region_kept(r->after, lo, hi, b->writer, b->written);
+  if (!r || lo < b->gen_lo || hi > b->gen_hi || (kind != COPY_INPUT && kind != COPY_RUN_FIRST)) return false;
+  return unchanged_since(r, b->gen, lo, hi, b->writer, b->written);
 }
 enum { RECENT_COPIES = 64, COMPARED_AT_MOST = 2 }; /* a few per thread of a large team */
 static pthread_mutex_t copies_mu = PTHREAD_MUTEX_INITIALIZER;

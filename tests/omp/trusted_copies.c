@@ -11,7 +11,10 @@
 //     barrier;
 //   global_changed: the forking function writes one element of a global array in between;
 //   call_wrote: the first region calls a function that writes one element (a write the region does not
-//     note).
+//     note);
+//   indices_moved, indices_moved_locally: a gather product run twice, its column indices (whose smallest
+//     and largest the runtime keeps for the regions after) moved between the two by a region, or by the
+//     forking function in a local array: the threads' reads then fall elsewhere.
 // The arrays depend on the inputs (only active memory is copied), are reached through pointers the regions
 // capture (a global the region names itself is not noted: its adjoints are added atomically, and nothing
 // is copied), and are overwritten at the end, so that the reverse sweeps read copies.
@@ -33,6 +36,7 @@ static double work[3 * N], w[N], b_mem[N], d_mem[N], e_mem[N], f_mem[N]; /* read
 static double cg_step(const double *z) {
   const double *v = z + N;
   double *p = work, *q = work + N, *x = work + 2 * N, J = 0;
+#pragma omp parallel for schedule(static) /* a region: the product's fork follows forks only */
   for (int i = 0; i < N; i++) p[i] = z[i], x[i] = 0;
   for (int it = 0; it < 3; it++) {
     double pq = 0, qq = 0;
@@ -137,6 +141,57 @@ static double call_wrote(const double *z) {
   return s1 * s2 + s2;
 }
 
+/* A product of rows of K values (v) with p gathered through column indices, twice, the indices moved far
+ * away in between: by a region that also halves p (a region with a derivative, which does not note its
+ * integer writes), or by the forking function, in a local array. */
+static int moved[K * N];
+
+static double indices_moved(const double *z) {
+  const double *v = z + N;
+  double *p = work, J = 0;
+  int *idx = moved;
+  for (int k = 0; k < K * N; k++) idx[k] = (k / K + k % K) % N;
+#pragma omp parallel for schedule(static)
+  for (int i = 0; i < N; i++) p[i] = z[i] * z[i];
+  for (int step = 0; step < 2; step++) {
+#pragma omp parallel for schedule(static) reduction(+ : J)
+    for (int i = 0; i < N; i++) {
+      double t = 0;
+      for (int k = K * i; k < K * i + K; k++) t += v[k] * p[idx[k]];
+      J += t * t;
+    }
+#pragma omp parallel
+    {
+#pragma omp for schedule(static) nowait
+      for (int k = 0; k < K * N; k++) idx[k] = N - 1 - idx[k];
+#pragma omp for schedule(static)
+      for (int i = 0; i < N; i++) p[i] *= 0.5;
+    }
+  }
+  for (int i = 0; i < N; i++) p[i] = 0;
+  return J;
+}
+
+static double indices_moved_locally(const double *z) {
+  const double *v = z + N;
+  double *p = work, J = 0;
+  int idx[K * N];
+  for (int k = 0; k < K * N; k++) idx[k] = (k / K + k % K) % N;
+#pragma omp parallel for schedule(static)
+  for (int i = 0; i < N; i++) p[i] = z[i] * z[i];
+  for (int step = 0; step < 2; step++) {
+#pragma omp parallel for schedule(static) reduction(+ : J)
+    for (int i = 0; i < N; i++) {
+      double t = 0;
+      for (int k = K * i; k < K * i + K; k++) t += v[k] * p[idx[k]];
+      J += t * t;
+    }
+    for (int k = 0; k < K * N; k++) idx[k] = N - 1 - idx[k];
+  }
+  for (int i = 0; i < N; i++) p[i] = 0;
+  return J;
+}
+
 int main(void) {
   for (int i = 0; i < N; i++) {
     w[i] = 0.1 * (i % 5) - 0.2;
@@ -150,5 +205,7 @@ int main(void) {
   CHECK_GRADIENT(written_first, z, N, 1e-11, 1e-5, 1e-6);
   CHECK_GRADIENT(global_changed, z, N, 1e-11, 1e-5, 1e-6);
   CHECK_GRADIENT(call_wrote, z, N, 1e-11, 1e-5, 1e-6);
+  CHECK_GRADIENT(indices_moved, z, N + K * N, 1e-11, 1e-5, 1e-6);
+  CHECK_GRADIENT(indices_moved_locally, z, N + K * N, 1e-11, 1e-5, 1e-6);
   return check_done();
 }
