@@ -119,6 +119,8 @@ static LLVMValueRef team_function(RevGen *g, LLVMValueRef outlined, LLVMValueRef
 static LLVMValueRef region_begin(RevGen *g, LLVMValueRef call) {
   ValueList locals = {0};
   bool quiet = omp_fork_quiet(call, &locals);
+  for (size_t k = 0; k < locals.len; k++) quiet &= vmap_get(&g->vmap, locals.data[k]) != NULL; /* the aug function's */
+  if (!quiet) locals.len = 0;
   LLVMTypeRef i32 = i32_type(g), words = LLVMArrayType2(g->i64, 2 * locals.len + 1);
   LLVMValueRef at = ir_entry_alloca(LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b)), words, "quiet.locals");
   for (size_t k = 0; k < locals.len; k++) {

@@ -127,6 +127,8 @@ struct ParadRegion {
   unsigned long long gen;
   int noted;
   bool nested, unnoted; /* unnoted: a thread may have written what it did not note */
+  int summary;               /* region_summary: 0 not yet made, 1 usable, 2 not */
+  unsigned long long *hulls; /* per object, [lo, hi) of all threads' writes */
   ParadRegion *after;
   int nlocals;
   unsigned long long *locals; /* [lo, hi) pairs */
@@ -287,6 +289,7 @@ void __parad_rt_region_free(ParadRegion *r) {
   free(r->copies);
   free(r->ranges);
   free(r->locals);
+  free(r->hulls);
   free(r->may_sum);
   free(r->named);
   free(r->unnamed);
@@ -1336,13 +1339,35 @@ enum { CHAIN_AT_MOST = 16 }; /* regions back: a solver's iteration forks a few *
 
 /* Whether region r, complete, wrote nothing in [lo, hi) but (where writer >= 0) thread writer's object
  * `written`. */
+/* Region r, complete: whether its notes are all it wrote; once, per object, the hull of its threads' writes. */
+static bool region_summary(ParadRegion *r) {
+  pthread_mutex_lock(&r->mu);
+  if (!r->summary) {
+    bool usable = r->noted == r->nthreads && !r->unnoted && !__atomic_load_n(&r->nested, __ATOMIC_RELAXED) &&
+                  !r->creator && !r->nnamed && !r->nunnamed && r->ranges;
+    for (int t = 0; usable && r->chunks && t < r->nthreads; t++) usable = !r->chunks[t].starts;
+    if (usable) {
+      r->hulls = xcalloc(2 * (size_t)(r->nroots ? r->nroots : 1), sizeof *r->hulls);
+      for (int k = 0; k < r->nroots; k++) {
+        unsigned long long *h = &r->hulls[2 * k];
+        h[0] = ~0ull;
+        for (int t = 0; t < r->nthreads; t++) {
+          unsigned long long c = field(r, t, k, WRITTEN_LO), d = field(r, t, k, WRITTEN_HI);
+          if (c < d) h[0] = c < h[0] ? c : h[0], h[1] = d > h[1] ? d : h[1];
+        }
+      }
+    }
+    r->summary = usable ? 1 : 2;
+  }
+  pthread_mutex_unlock(&r->mu);
+  return r->summary == 1;
+}
+
 static bool region_kept(ParadRegion *r, unsigned long long lo, unsigned long long hi, int writer, int written) {
-  if (r->noted != r->nthreads || r->unnoted || __atomic_load_n(&r->nested, __ATOMIC_RELAXED) || r->creator ||
-      r->nnamed || r->nunnamed || !r->ranges)
-    return false;
-  for (int t = 0; t < r->nthreads; t++) {
-    if (r->chunks && r->chunks[t].starts) return false;
-    for (int k = 0; k < r->nroots; k++) {
+  if (!region_summary(r)) return false;
+  for (int k = 0; k < r->nroots; k++) {
+    if (!(r->hulls[2 * k] < hi && r->hulls[2 * k + 1] > lo)) continue; /* no thread wrote near */
+    for (int t = 0; t < r->nthreads; t++) {
       unsigned long long c = field(r, t, k, WRITTEN_LO), d = field(r, t, k, WRITTEN_HI);
       if (!(t == writer && k == written) && c < d && c < hi && d > lo) return false;
     }
