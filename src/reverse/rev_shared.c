@@ -878,7 +878,14 @@ LLVMValueRef shared_copy_flag(RevGen *g, const Capture *c) {
 LLVMValueRef shared_copy_address(RevGen *g, LLVMValueRef load, LLVMValueRef p) {
   struct SharedMemory *s = g->shared;
   LLVMValueRef delta = s->copy_delta[copied_root(g, load) - 1];
-  return LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), p, &delta, 1, "copy");
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx);
+  unsigned n = LLVMIsAGetElementPtrInst(p) ? (unsigned)LLVMGetNumOperands(p) : 0;
+  if (n >= 2 && n <= 4) { /* the copy's base, then the same offset: a gather's loop holds one base, not two */
+    LLVMValueRef base = LLVMBuildGEP2(g->b, i8, LLVMGetOperand(p, 0), &delta, 1, "copy.base"), idx[3];
+    for (unsigned i = 1; i < n; i++) idx[i - 1] = LLVMGetOperand(p, i);
+    return LLVMBuildGEP2(g->b, LLVMGetGEPSourceElementType(p), base, idx, n - 1, "copy");
+  }
+  return LLVMBuildGEP2(g->b, i8, p, &delta, 1, "copy");
 }
 
 /* A slot per copied load, saying whether the current run of its loop reads from the copy. */
@@ -2149,8 +2156,15 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
               the block's reads at constant distances from the same address at once: the same test for
               each, which the optimiser computes once. Not tested where the thread's own part is all it
               read (a team of one thread, a thread whose reads no other shares): the unswitching then
-              makes a copy of the loop with no test per address. */
+              makes a copy of the loop with no test per address. A gather's lone read is tested by its
+              shadow's address alone (below), which its add computes anyway: the loop then holds neither
+              the object's address nor its own part's bounds in the object's addresses (cg's product at 2
+              threads spilled three values a nonzero). */
     struct Group *gr = &s->groups.data[(size_t)vmap_get(&s->group_of, load) - 1];
+    if (gr->index && gr->hi - gr->lo == access_size(g, load)) { /* one gathered read: tested below, by its shadow */
+      cond = own_whole(g, k);
+      goto tested;
+    }
     LLVMValueRef base = LLVMBuildPtrToInt(g->b, rv(g, gr->anchor), g->i64, "");
     LLVMValueRef at = LLVMBuildAdd(g->b, base, LLVMConstInt(g->i64, (unsigned long long)gr->lo, 1), "");
     LLVMValueRef args[2] = {own_span(g, k), LLVMConstInt(g->i64, (unsigned long long)(gr->hi - gr->lo - 1), 0)};
@@ -2158,6 +2172,7 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
     cond = LLVMBuildICmp(g->b, LLVMIntULT, LLVMBuildSub(g->b, at, own_lo(g, k), ""), bound, "own");
     cond = LLVMBuildOr(g->b, own_whole(g, k), cond, "");
   }
+tested:;
   LLVMBasicBlockRef yes, no, join;
   rev_diamond(g, cond, &yes, &no, &join);
   LLVMPositionBuilderAtEnd(g->b, yes);
