@@ -126,7 +126,8 @@ struct ParadRegion {
    * region forked before it on the same tape, that region, and the locals written. */
   unsigned long long gen;
   int noted;
-  bool nested, unnoted; /* unnoted: a thread may have written what it did not note */
+  bool nested, unnoted, tasked; /* unnoted: a thread may have written what it did not note; tasked: it made
+                                   tasks, whose notes are their own */
   int summary;               /* region_summary: 0 not yet made, 1 usable, 2 not */
   unsigned long long *hulls; /* per object, [lo, hi) of all threads' writes */
   ParadRegion *after;
@@ -1248,6 +1249,7 @@ void *__parad_rt_task_record(void *shadow) {
   r->shadow = shadow;
   r->refs = 1;
   r->region = enclosing_region(__parad_rt_current);
+  if (r->region) __atomic_store_n(&r->region->tasked, true, __ATOMIC_RELAXED);
   __parad_rt_ckpt_track(r, drop_record); /* in a checkpointed loop's step, dropped with the step's tape */
   return r;
 }
@@ -1344,7 +1346,7 @@ static bool region_summary(ParadRegion *r) {
   pthread_mutex_lock(&r->mu);
   if (!r->summary) {
     bool usable = r->noted == r->nthreads && !r->unnoted && !__atomic_load_n(&r->nested, __ATOMIC_RELAXED) &&
-                  !r->creator && !r->nnamed && !r->nunnamed && r->ranges;
+                  !__atomic_load_n(&r->tasked, __ATOMIC_RELAXED) && !r->creator && !r->nnamed && !r->nunnamed && r->ranges;
     for (int t = 0; usable && r->chunks && t < r->nthreads; t++) usable = !r->chunks[t].starts;
     if (usable) {
       r->hulls = xcalloc(2 * (size_t)(r->nroots ? r->nroots : 1), sizeof *r->hulls);
