@@ -839,7 +839,7 @@ static void inputs_analyse(RevGen *g) {
       if (!k1 || vmap_get(&s->defer_of, i)) continue;
       bool per_run = vmap_get(&s->loop_of, i);
       if (s->output && s->output[k1 - 1] && per_run && final_read(g, i)) vec_push(&s->copied, i);
-      if (s->streamed && s->streamed[k1 - 1]) vec_push(&s->copied, i); /* each in a loop, per_run */
+      if (s->streamed && s->streamed[k1 - 1] && per_run) vec_push(&s->copied, i); /* a read outside loops is recorded */
       if (!s->input[k1 - 1]) continue;
       if (g->task_body ? per_run : innermost(g, g->cfg.blocks.data[b]) != NULL) vec_push(&s->copied, i);
     }

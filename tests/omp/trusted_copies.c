@@ -143,7 +143,8 @@ static double call_wrote(const double *z) {
 
 /* A product of rows of K values (v) with p gathered through column indices, twice, the indices moved far
  * away in between: by a region that also halves p (a region with a derivative, which does not note its
- * integer writes), or by the forking function, in a local array. */
+ * integer writes), or by the forking function, in a local array. Written out twice: through a helper,
+ * the regions would capture a pointer variable, whose writes through it are not a local's. */
 static int moved[K * N];
 
 static double indices_moved(const double *z) {
