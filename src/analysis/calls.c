@@ -233,6 +233,22 @@ const char *call_array_function(LLVMValueRef call, unsigned *array) {
   return NULL;
 }
 
+bool call_writes_nothing(LLVMValueRef call) {
+  CallKind k = call_classify(call, NULL);
+  if (k == CALL_DEBUG) return true;
+  if (k != CALL_MATH && k != CALL_INACTIVE) return false;
+  unsigned id = LLVMGetIntrinsicID(LLVMGetCalledValue(call));
+  if (id && (id == LLVMLookupIntrinsicID("llvm.lifetime.start", 19) || id == LLVMLookupIntrinsicID("llvm.lifetime.end", 17)))
+    return true;
+  for (unsigned a = 0, n = (unsigned)LLVMGetNumArgOperands(call); a < n; a++)
+    if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(call, a))) == LLVMPointerTypeKind) return false;
+  return k == CALL_MATH || id;
+}
+
+bool call_quiet(LLVMValueRef call) {
+  return call_writes_nothing(call) || (call_classify(call, NULL) == CALL_OMP && omp_is_quiet(call));
+}
+
 bool call_writes_argument(LLVMValueRef call, unsigned i) {
   const MathRule *rule;
   const char *name = ir_called_name(call);

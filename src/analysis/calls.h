@@ -40,6 +40,12 @@ const char *call_array_function(LLVMValueRef call, unsigned *array);
 /* Whether the call may write, through its pointer argument i, memory the program reads back: modf's
  * integral part, posix_memalign's slot, snprintf's text; true for any call Parad does not know. */
 bool call_writes_argument(LLVMValueRef call, unsigned i);
+/* Whether the call writes no memory at all: the derivative table's functions and intrinsics without pointer
+ * arguments, debug and lifetime markers. */
+bool call_writes_nothing(LLVMValueRef call);
+/* Whether the call writes nothing but the calling thread's own memory and orders no threads: the above, and
+ * OpenMP's thread numbers, team sizes and static schedules' bounds (omp_is_quiet). */
+bool call_quiet(LLVMValueRef call);
 /* A call to a variadic function (a logging helper) whose pointer arguments are all constants (a format
  * string) and whose result is not a float: what it is given by value reaches no memory the program reads
  * back but through globals (which the generators ask about), so it carries no derivative whatever floats

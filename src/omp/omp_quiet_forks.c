@@ -38,20 +38,6 @@ static LLVMValueRef local_through(LLVMValueRef p, LLVMValueRef from, int depth) 
 
 static LLVMValueRef local_of(LLVMValueRef p) { return local_through(p, NULL, 4); }
 
-/* Whether a call writes nothing the program sees and orders no threads. */
-static bool call_quiet(LLVMValueRef call) {
-  CallKind k = call_classify(call, NULL);
-  if (k == CALL_DEBUG) return true;
-  if (k == CALL_OMP) return omp_is_quiet(call);
-  unsigned id = LLVMGetIntrinsicID(LLVMGetCalledValue(call));
-  if (id && (id == LLVMLookupIntrinsicID("llvm.lifetime.start", 19) || id == LLVMLookupIntrinsicID("llvm.lifetime.end", 17)))
-    return true;
-  if (k != CALL_MATH) return false;
-  for (unsigned a = 0, n = (unsigned)LLVMGetNumArgOperands(call); a < n; a++)
-    if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(call, a))) == LLVMPointerTypeKind) return false;
-  return true;
-}
-
 /* Scans backwards from `from` (excluded; NULL: the block's end) to the block's start: 1 where it met a
  * fork, 0 where it reached the start with only quiet code, -1 where something may write. */
 static int scan_back(LLVMBasicBlockRef bb, LLVMValueRef from, ValueList *locals) {

@@ -586,20 +586,6 @@ static bool gathered(RevGen *g, size_t k) {
  * update in place through a second pointer, out == in) records as before. The runs are those of loops
  * whose records are reserved at once (rev_bulk.c), which keep a word saying which objects were copied. */
 
-/* Calls a run may make without writing memory: the derivative table's functions without pointer
- * arguments, debug and lifetime markers. */
-static bool writes_nothing(LLVMValueRef call) {
-  CallKind k = call_classify(call, NULL);
-  if (k == CALL_DEBUG) return true;
-  if (k != CALL_MATH && k != CALL_INACTIVE) return false;
-  unsigned id = LLVMGetIntrinsicID(LLVMGetCalledValue(call));
-  if (id && (id == LLVMLookupIntrinsicID("llvm.lifetime.start", 19) || id == LLVMLookupIntrinsicID("llvm.lifetime.end", 17)))
-    return true;
-  for (unsigned a = 0, n = (unsigned)LLVMGetNumArgOperands(call); a < n; a++)
-    if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(call, a))) == LLVMPointerTypeKind) return false;
-  return k == CALL_MATH || id;
-}
-
 /* Whether every write the function may make into memory other threads see is a store or atomic of one of
  * its objects, which it notes: no other store, and no call that writes but into fresh memory or the
  * thread's own (runtime/omp.c, "copies trusted", reads a region's notes as all it wrote). */
@@ -610,10 +596,10 @@ static bool all_writes_noted(RevGen *g) {
       if ((op == LLVMStore || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) && !vmap_get(&g->shared->root_of, i) &&
           !rev_thread_private(pointer_operand(i)))
         return false;
-      if (!ir_is_call(i) || writes_nothing(i)) continue;
+      if (!ir_is_call(i) || call_quiet(i)) continue;
       CallKind k = call_classify(i, NULL);
       if (k == CALL_ALLOC || k == CALL_FREE) continue;
-      if (k == CALL_OMP && (omp_is_quiet(i) || region_keeps_inputs(i) || omp_classify(i) == OMP_BARRIER)) continue;
+      if (k == CALL_OMP && (region_keeps_inputs(i) || omp_classify(i) == OMP_BARRIER)) continue;
       return false;
     }
   return true;
@@ -629,7 +615,7 @@ static bool writes_linear(RevGen *g, Loop *l) {
       if (op == LLVMStore && (LLVMGetVolatile(i) || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic ||
                               !(rev_thread_private(LLVMGetOperand(i, 1)) || linear(g, l, LLVMGetOperand(i, 1), 0))))
         return false;
-      if (ir_is_call(i) && !writes_nothing(i)) return false;
+      if (ir_is_call(i) && !call_writes_nothing(i)) return false;
     }
   return true;
 }
@@ -648,7 +634,7 @@ static bool nothing_before(RevGen *g, Loop *l) {
       LLVMOpcode op = LLVMGetInstructionOpcode(i);
       if (op == LLVMFence || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) quiet = false;
       if (op == LLVMStore && !rev_thread_private(LLVMGetOperand(i, 1))) quiet = false;
-      if (ir_is_call(i) && !writes_nothing(i) && !(call_classify(i, NULL) == CALL_OMP && omp_is_quiet(i))) quiet = false;
+      if (ir_is_call(i) && !call_quiet(i)) quiet = false;
     }
     for (size_t p = 0; p < g->cfg.preds[b].len; p++) {
       int c = cfg_index(&g->cfg, g->cfg.preds[b].data[p]);
