@@ -432,7 +432,7 @@ typedef struct {
   unsigned size, is_signed;
   long long least, most;
 } SpanMemo;
-enum { SPAN_MEMOS = 64 };
+enum { SPAN_MEMOS = 64, SPAN_MEMO_LEAST = 512 }; /* a shorter run is scanned for less than a look-up costs */
 static SpanMemo span_memos[SPAN_MEMOS];
 static unsigned span_next;
 static pthread_mutex_t span_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -473,7 +473,7 @@ void __parad_rt_index_span(unsigned long long lo, unsigned long long hi, unsigne
     return;
   }
   ParadTape *t = __parad_rt_current;
-  ParadRegion *r = t && !t->task ? t->region : NULL;
+  ParadRegion *r = t && !t->task && n >= SPAN_MEMO_LEAST ? t->region : NULL;
   SpanMemo memo;
   if (r && span_memo(r, lo, hi, size, is_signed, &memo)) {
     least = memo.least, most = memo.most;

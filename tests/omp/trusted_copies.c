@@ -29,7 +29,7 @@
 double __parad_fwddiff(void *, ...);
 double __parad_autodiff(void *, ...);
 
-enum { N = 240, K = 3, W = 64 };
+enum { N = 240, K = 3, W = 64, KM = 24 }; /* KM: the moved indices' rows, long enough to be kept (runtime/omp.c) */
 static int col[K * N];
 static double work[3 * N], w[N], b_mem[N], d_mem[N], e_mem[N], f_mem[N]; /* read through pointers: see below */
 
@@ -145,26 +145,26 @@ static double call_wrote(const double *z) {
  * away in between: by a region that also halves p (a region with a derivative, which does not note its
  * integer writes), or by the forking function, in a local array. Written out twice: through a helper,
  * the regions would capture a pointer variable, whose writes through it are not a local's. */
-static int moved[K * N];
+static int moved[KM * N];
 
 static double indices_moved(const double *z) {
   const double *v = z + N;
   double *p = work, J = 0;
   int *idx = moved;
-  for (int k = 0; k < K * N; k++) idx[k] = (k / K + k % K) % N;
+  for (int k = 0; k < KM * N; k++) idx[k] = (k / KM + k % KM) % N;
 #pragma omp parallel for schedule(static)
   for (int i = 0; i < N; i++) p[i] = z[i] * z[i];
   for (int step = 0; step < 2; step++) {
 #pragma omp parallel for schedule(static) reduction(+ : J)
     for (int i = 0; i < N; i++) {
       double t = 0;
-      for (int k = K * i; k < K * i + K; k++) t += v[k] * p[idx[k]];
+      for (int k = KM * i; k < KM * i + KM; k++) t += v[k] * p[idx[k]];
       J += t * t;
     }
 #pragma omp parallel
     {
 #pragma omp for schedule(static) nowait
-      for (int k = 0; k < K * N; k++) idx[k] = N - 1 - idx[k];
+      for (int k = 0; k < KM * N; k++) idx[k] = N - 1 - idx[k];
 #pragma omp for schedule(static)
       for (int i = 0; i < N; i++) p[i] *= 0.5;
     }
@@ -176,18 +176,18 @@ static double indices_moved(const double *z) {
 static double indices_moved_locally(const double *z) {
   const double *v = z + N;
   double *p = work, J = 0;
-  int idx[K * N];
-  for (int k = 0; k < K * N; k++) idx[k] = (k / K + k % K) % N;
+  int idx[KM * N];
+  for (int k = 0; k < KM * N; k++) idx[k] = (k / KM + k % KM) % N;
 #pragma omp parallel for schedule(static)
   for (int i = 0; i < N; i++) p[i] = z[i] * z[i];
   for (int step = 0; step < 2; step++) {
 #pragma omp parallel for schedule(static) reduction(+ : J)
     for (int i = 0; i < N; i++) {
       double t = 0;
-      for (int k = K * i; k < K * i + K; k++) t += v[k] * p[idx[k]];
+      for (int k = KM * i; k < KM * i + KM; k++) t += v[k] * p[idx[k]];
       J += t * t;
     }
-    for (int k = 0; k < K * N; k++) idx[k] = N - 1 - idx[k];
+    for (int k = 0; k < KM * N; k++) idx[k] = N - 1 - idx[k];
   }
   for (int i = 0; i < N; i++) p[i] = 0;
   return J;
@@ -198,15 +198,15 @@ int main(void) {
     w[i] = 0.1 * (i % 5) - 0.2;
     for (int k = 0; k < K; k++) col[K * i + k] = (i + 7 * k * k + (i % 3)) % N;
   }
-  double z[N + K * N];
-  for (int i = 0; i < N + K * N; i++) z[i] = 0.3 + 0.4 * sin(1.7 * i);
+  double z[N + KM * N];
+  for (int i = 0; i < N + KM * N; i++) z[i] = 0.3 + 0.4 * sin(1.7 * i);
   CHECK_GRADIENT(cg_step, z, N + K * N, 1e-11, 1e-5, 1e-6);
   CHECK_GRADIENT(local_changed, z, N, 1e-11, 1e-5, 1e-6);
   CHECK_GRADIENT(region_rewrote, z, N, 1e-11, 1e-5, 1e-6);
   CHECK_GRADIENT(written_first, z, N, 1e-11, 1e-5, 1e-6);
   CHECK_GRADIENT(global_changed, z, N, 1e-11, 1e-5, 1e-6);
   CHECK_GRADIENT(call_wrote, z, N, 1e-11, 1e-5, 1e-6);
-  CHECK_GRADIENT(indices_moved, z, N + K * N, 1e-11, 1e-5, 1e-6);
-  CHECK_GRADIENT(indices_moved_locally, z, N + K * N, 1e-11, 1e-5, 1e-6);
+  CHECK_GRADIENT(indices_moved, z, N + KM * N, 1e-11, 1e-5, 1e-6);
+  CHECK_GRADIENT(indices_moved_locally, z, N + KM * N, 1e-11, 1e-5, 1e-6);
   return check_done();
 }
