@@ -13,6 +13,43 @@ static int *rowptr, *col, nnz;
 static double *w, *work, *dwork;
 static double *kept, *kept_s, *bar; /* the hand-written adjoint's: p, q, r of each iteration; rr, pq, rr_new; adjoints */
 
+/* The product, the update of x and r, the direction update: inlined, one function's regions; in
+ * cgcalls.c each a function of its own (not inlined), called one after another, as HPCCG writes them. */
+#ifdef CG_CALLS
+#define KERNEL __attribute__((noinline)) static
+#else
+#define KERNEL __attribute__((always_inline)) static inline
+#endif
+
+KERNEL double spmv(const int *restrict rowptr, const int *restrict col, const double *restrict val, const double *restrict p,
+                   double *restrict q) {
+  double pq = 0;
+#pragma omp parallel for schedule(static) reduction(+ : pq)
+  for (int i = 0; i < N; i++) {
+    double s = 0;
+    for (int k = rowptr[i]; k < rowptr[i + 1]; k++) s += val[k] * p[col[k]];
+    q[i] = s;
+    pq += p[i] * s;
+  }
+  return pq;
+}
+
+KERNEL double update(double alpha, const double *restrict p, const double *restrict q, double *restrict x, double *restrict r) {
+  double rr_new = 0;
+#pragma omp parallel for schedule(static) reduction(+ : rr_new)
+  for (int i = 0; i < N; i++) {
+    x[i] += alpha * p[i];
+    r[i] -= alpha * q[i];
+    rr_new += r[i] * r[i];
+  }
+  return rr_new;
+}
+
+KERNEL void direction(double beta, const double *restrict r, double *restrict p) {
+#pragma omp parallel for schedule(static)
+  for (int i = 0; i < N; i++) p[i] = r[i] + beta * p[i];
+}
+
 /* work: x, r, p, q (n each) */
 static double cg(const int *restrict rowptr, const int *restrict col, const double *restrict val,
                  const double *restrict b, double *restrict work, const double *restrict w) {
@@ -20,25 +57,11 @@ static double cg(const int *restrict rowptr, const int *restrict col, const doub
 #pragma omp parallel for schedule(static) reduction(+ : rr)
   for (int i = 0; i < N; i++) x[i] = 0, r[i] = p[i] = b[i], rr += b[i] * b[i];
   for (int it = 0; it < K; it++) {
-    double pq = 0;
-#pragma omp parallel for schedule(static) reduction(+ : pq)
-    for (int i = 0; i < N; i++) {
-      double s = 0;
-      for (int k = rowptr[i]; k < rowptr[i + 1]; k++) s += val[k] * p[col[k]];
-      q[i] = s;
-      pq += p[i] * s;
-    }
-    double alpha = rr / pq, rr_new = 0;
-#pragma omp parallel for schedule(static) reduction(+ : rr_new)
-    for (int i = 0; i < N; i++) {
-      x[i] += alpha * p[i];
-      r[i] -= alpha * q[i];
-      rr_new += r[i] * r[i];
-    }
+    double alpha = rr / spmv(rowptr, col, val, p, q);
+    double rr_new = update(alpha, p, q, x, r);
     double beta = rr_new / rr;
     rr = rr_new;
-#pragma omp parallel for schedule(static)
-    for (int i = 0; i < N; i++) p[i] = r[i] + beta * p[i];
+    direction(beta, r, p);
   }
   double J = 0;
   for (int i = 0; i < N; i++) J += w[i] * x[i];
@@ -163,8 +186,13 @@ static void init(double *x) {
 
 int main(void) {
   build();
+#ifndef CG_CALLS
   Kernel k = {.name = "cg",
               .title = "conjugate gradients, CSR 5-point matrix on a 300 x 300 grid, 60 iterations, J = sum w x",
+#else
+  Kernel k = {.name = "cgcalls",
+              .title = "cg with its product, update and direction each a function, as HPCCG writes them",
+#endif
               .parallel = 1,
               .n = nnz + N,
               .iterations = (double)nnz * K,

@@ -86,9 +86,20 @@ OmpKind omp_classify(LLVMValueRef call);
 /* Whether the call writes nothing but the calling thread's own memory and orders no threads (thread
  * numbers, team sizes, a static schedule's bounds). */
 bool omp_is_quiet(LLVMValueRef call);
-/* Whether every path to a fork comes from another fork through code that writes only the function's local
- * variables (into locals, each once; empty when false) and calls nothing that writes (omp_quiet_forks.c). */
-bool omp_fork_quiet(LLVMValueRef fork, ValueList *locals);
+/* Whether every path to `at` (a fork, a call) comes from a region through code that writes only the
+ * function's local variables (into locals, each once; empty when not) and calls nothing that writes: from
+ * forks of the function or calls `source` accepts (a function that ends with its region, called with a
+ * derivative), or some path from the function's entry (quiet where its caller gives the chain)
+ * (omp_quiet_forks.c). */
+typedef enum { QUIET_NOT, QUIET_FROM_REGION, QUIET_FROM_ENTRY } OmpQuiet;
+typedef bool (*OmpChainSource)(void *ctx, LLVMValueRef call);
+OmpQuiet omp_quiet_before(LLVMValueRef at, OmpChainSource source, void *ctx, ValueList *locals);
+/* Whether every path to fn's returns comes from one of its forks, writing nothing (its last region is the
+ * last thing that wrote). */
+bool omp_ends_in_region(LLVMValueRef fn);
+/* Whether fn has a fork quiet since its entry: then its forward sweep takes the chain at its entry, and a
+ * caller quiet at the call gives it (both decided here, from fn's IR alone). */
+bool omp_takes_chain(LLVMValueRef fn);
 
 /* Where a thread's next chunk of a worksharing loop starts: a call of __kmpc_dispatch_next_* (dynamic,
  * guided and runtime schedules), and a __kmpc_for_static_init_* whose schedule is static with a chunk

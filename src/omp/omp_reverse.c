@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/checkpoint.h"
 #include "ad/global_shadows.h"
 #include "omp/omp.h"
 #include "reverse/rev_internal.h"
@@ -114,29 +115,72 @@ static LLVMValueRef team_function(RevGen *g, LLVMValueRef outlined, LLVMValueRef
   return w;
 }
 
-/* aug: the region's record (runtime/omp.c), told whether the function wrote nothing but the listed locals
- * since the region forked before (omp_quiet_forks.c). */
-static LLVMValueRef region_begin(RevGen *g, LLVMValueRef call) {
+/* ---- quiet since the last region (omp_quiet_forks.c) ---- */
+
+/* A call the walk back from a fork or a call may start at: its callee's forward sweep ends with a region. */
+static bool chain_source(void *g, LLVMValueRef call) {
+  return rev_call_augmented(g, call) && omp_ends_in_region(ir_called_function(call));
+}
+
+/* Whether the program wrote only locals since the last region, at `at`: 1, 0, or (from the entry) whether
+ * the caller gave the chain. The locals must stay on the stack in the augmented function (the runtime
+ * keeps copies of the stack out), not on the heap for a checkpoint. */
+static LLVMValueRef quiet_at(RevGen *g, LLVMValueRef at) {
   ValueList locals = {0};
-  bool quiet = omp_fork_quiet(call, &locals);
-  for (size_t k = 0; k < locals.len; k++) quiet &= vmap_get(&g->vmap, locals.data[k]) != NULL; /* the aug function's */
-  if (!quiet) locals.len = 0;
-  LLVMTypeRef i32 = i32_type(g), words = LLVMArrayType2(g->i64, 2 * locals.len + 1);
-  LLVMValueRef at = ir_entry_alloca(LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b)), words, "quiet.locals");
-  for (size_t k = 0; k < locals.len; k++) {
-    LLVMValueRef local = aug_value(g, locals.data[k]);
-    unsigned long long bytes = ir_type_size(g->ad->mod, LLVMGetAllocatedType(locals.data[k])) *
-                               LLVMConstIntGetZExtValue(LLVMGetOperand(locals.data[k], 0));
-    LLVMValueRef pair[2] = {LLVMBuildPtrToInt(g->b, local, g->i64, ""), LLVMConstInt(g->i64, bytes, 0)};
-    for (int w = 0; w < 2; w++) {
-      LLVMValueRef idx[2] = {LLVMConstInt(g->i64, 0, 0), LLVMConstInt(g->i64, 2 * k + w, 0)};
-      LLVMBuildStore(g->b, pair[w], LLVMBuildGEP2(g->b, words, at, idx, 2, ""));
-    }
+  OmpQuiet q = omp_quiet_before(at, chain_source, g, &locals);
+  for (size_t k = 0; k < locals.len; k++)
+    if (checkpoint_slot_outlives_frame(locals.data[k])) q = QUIET_NOT;
+  vec_free(&locals);
+  if (q == QUIET_FROM_ENTRY) return g->chain_open ? g->chain_open : LLVMConstInt(i32_type(g), 0, 0);
+  return LLVMConstInt(i32_type(g), q == QUIET_FROM_REGION, 0);
+}
+
+/* aug: the region's record (runtime/omp.c), told whether the program wrote nothing but locals since the
+ * region forked before. */
+static LLVMValueRef region_begin(RevGen *g, LLVMValueRef call) {
+  LLVMValueRef quiet = quiet_at(g, call);
+  LLVMTypeRef i32 = i32_type(g);
+  return ir_call_named(g->b, "__parad_rt_region_begin", LLVMFunctionType(g->ptr_type, &i32, 1, 0), &quiet, 1);
+}
+
+/* The chain's key for function fn: a global of its own, not fn's address (taking it would tell the
+ * optimiser the function may be called from elsewhere). */
+static LLVMValueRef chain_key(RevGen *g, LLVMValueRef fn) {
+  char *name = xasprintf("parad.chain.%s", LLVMGetValueName(fn));
+  LLVMValueRef key = LLVMGetNamedGlobal(g->ad->mod, name);
+  if (!key) {
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx);
+    key = LLVMAddGlobal(g->ad->mod, i8, name);
+    LLVMSetInitializer(key, LLVMConstInt(i8, 0, 0));
+    LLVMSetLinkage(key, LLVMInternalLinkage);
   }
-  LLVMValueRef args[3] = {LLVMConstInt(i32, quiet, 0), LLVMConstInt(i32, locals.len, 0), at};
-  LLVMTypeRef params[3] = {i32, i32, g->ptr_type};
-  free(locals.data);
-  return ir_call_named(g->b, "__parad_rt_region_begin", LLVMFunctionType(g->ptr_type, params, 3, 0), args, 3);
+  free(name);
+  return key;
+}
+
+static void chain_give(RevGen *g, LLVMValueRef key, LLVMValueRef open) {
+  LLVMValueRef args[2] = {key, open};
+  LLVMTypeRef params[2] = {g->ptr_type, i32_type(g)};
+  ir_call_named(g->b, "__parad_rt_chain_give", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 2, 0), args, 2);
+}
+
+bool omp_chain_give(RevGen *g, LLVMValueRef call) {
+  LLVMValueRef callee = ir_called_function(call);
+  if (!omp_takes_chain(callee)) return false;
+  chain_give(g, chain_key(g, callee), quiet_at(g, call));
+  return true;
+}
+
+void omp_chain_given(RevGen *g) { chain_give(g, LLVMConstNull(g->ptr_type), LLVMConstInt(i32_type(g), 0, 0)); }
+
+/* Keyed by the original function: every augmented function made of it takes the chain alike, since
+ * omp_takes_chain reads only its IR. */
+void omp_chain_take(RevGen *g) {
+  g->chain_open = NULL;
+  if (!omp_takes_chain(g->orig)) return;
+  LLVMTypeRef i32 = i32_type(g);
+  LLVMValueRef key = chain_key(g, g->orig);
+  g->chain_open = ir_call_named(g->b, "__parad_rt_chain_take", LLVMFunctionType(i32, &g->ptr_type, 1, 0), &key, 1);
 }
 
 static void aug_fork(RevGen *g, LLVMValueRef call) {

@@ -167,7 +167,9 @@ static void aug_module_call(RevGen *g, LLVMValueRef call) {
     g->errors++; /* the callee's errors are reported; this pair cannot be right without it */
     aug_clone(g, call);
   } else {
+    bool chained = omp_chain_give(g, call);
     call_aug(g, call, pair.aug, LLVMGlobalGetValueType(pair.aug), pattern, pair.ret_shadow);
+    if (chained) omp_chain_given(g);
   }
   free(pattern);
 }
@@ -418,6 +420,16 @@ static bool has_shadow(void *g, LLVMValueRef v) { return shadowed(g, v); }
 /* A registered gradient, but for a checkpointed loop given no shadow for a variable that needs one. */
 static bool custom_applies(RevGen *g, LLVMValueRef call, Custom *c) {
   return custom_of(g, call, c) && !checkpoint_lacks_shadows(call, has_shadow, g);
+}
+
+bool rev_call_augmented(RevGen *g, LLVMValueRef call) {
+  Custom custom;
+  if (call_classify(call, NULL) != CALL_MODULE || LLVMIsFunctionVarArg(LLVMGetCalledFunctionType(call)) || custom_applies(g, call, &custom))
+    return false;
+  char *pattern = call_pattern(g, call);
+  bool yes = call_is_active(g, call, pattern);
+  free(pattern);
+  return yes;
 }
 
 void aug_call(RevGen *g, LLVMValueRef call) {

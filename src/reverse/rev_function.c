@@ -358,6 +358,7 @@ static void write_aug(RevGen *g) {
   g->tape = tape_current(g);
   bulk_slots(g);
   shared_aug_entry(g);
+  omp_chain_take(g);
   g->frame_alloca = xcalloc(g->frame_slots + 1, sizeof *g->frame_alloca);
   for (size_t b = 0; b < g->cfg.blocks.len; b++)
     for (size_t i = 0; i < g->plan[b].captures.len; i++) {

@@ -163,6 +163,7 @@ typedef struct {
   LLVMValueRef *frame_alloca; /* per frame slot, in aug */
   VEC(LLVMValueRef) phis;     /* original phis of aug to fill */
   LLVMValueRef ret_index_slot; /* aug: which return was taken, when there are several */
+  LLVMValueRef chain_open;     /* aug: whether the caller gave the chain (omp_quiet_forks.c), or NULL */
 
   /* rev */
   LLVMValueRef rev;
@@ -419,6 +420,9 @@ void rev_inst(RevGen *g, LLVMValueRef inst);
 bool aug_memory(RevGen *g, LLVMValueRef inst);
 bool rev_memory(RevGen *g, LLVMValueRef inst);
 void aug_call(RevGen *g, LLVMValueRef call);
+/* Whether the forward sweep calls the augmented function of call's callee (a module call with a derivative,
+ * no registered gradient). */
+bool rev_call_augmented(RevGen *g, LLVMValueRef call);
 void rev_call(RevGen *g, LLVMValueRef call);
 void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind);
 void rev_heap(RevGen *g, LLVMValueRef call, CallKind kind);
@@ -429,6 +433,12 @@ void rev_memcpy(RevGen *g, LLVMValueRef call, CallKind kind);
 void rev_accumulate_load(RevGen *g, LLVMValueRef load, LLVMValueRef dp, LLVMValueRef d, unsigned align);
 void aug_omp(RevGen *g, LLVMValueRef call); /* omp/omp_reverse.c */
 void rev_omp(RevGen *g, LLVMValueRef call);
+/* Around an augmented call (omp_quiet_forks.c): the chain given to a callee that takes it, where the call
+ * is quiet since the last region (true: then omp_chain_given after the call); the chain taken at the entry
+ * of a function that takes it. */
+bool omp_chain_give(RevGen *g, LLVMValueRef call);
+void omp_chain_given(RevGen *g);
+void omp_chain_take(RevGen *g);
 /* Where a reverse sweep that spawned its tasks' adjoints as tasks must wait for them: before it gives back
  * a stack slot's shadow, and at its end. Nothing elsewhere. */
 void rev_omp_wait_adjoint_tasks(RevGen *g);

@@ -123,7 +123,8 @@ struct ParadRegion {
   Span *held; /* sorted, distinct; a span's `held` says whether its readers' adjoints may hold it */
   /* For copies trusted (below): the region's number, the threads that noted their writes, whether a
    * region forked inside it; where the compiler found that nothing but locals was written since the
-   * region forked before it on the same tape, that region, and the locals written. */
+   * region forked before it on the same tape, that region, and the forking thread's stack, where the
+   * locals are. */
   unsigned long long gen;
   int noted;
   bool nested, unnoted, tasked; /* unnoted: a thread may have written what it did not note; tasked: it made
@@ -131,8 +132,7 @@ struct ParadRegion {
   int summary;               /* region_summary: 0 not yet made, 1 usable, 2 not */
   unsigned long long *hulls; /* per object, [lo, hi) of all threads' writes */
   ParadRegion *after;
-  int nlocals;
-  unsigned long long *locals; /* [lo, hi) pairs */
+  unsigned long long stack_lo, stack_hi;
 };
 
 static void fatal(const char *what) {
@@ -160,10 +160,49 @@ static int span_order(const void *a, const void *b) {
   return x->lo != y->lo ? (x->lo < y->lo ? -1 : 1) : x->hi != y->hi ? (x->hi < y->hi ? -1 : 1) : 0;
 }
 
+/* Forward sweep, around a call the compiler found quiet since the region forked before it (in the caller,
+ * or in a function the caller called before, which ends with it: omp/omp_quiet_forks.c), to a function
+ * that takes the chain at its entry: `to` its key, `open` whether the call is quiet (a caller quiet only
+ * since its own entry passes on what it took). After the call, chain_give(NULL, 0) forgets what was not
+ * taken. */
+void __parad_rt_chain_give(const void *to, int open) {
+  if (__parad_rt_current) __parad_rt_current->chain_to = open ? to : NULL;
+}
+
+/* Forward sweep, at the entry of the function keyed `self`: whether its caller gave it the chain. */
+int __parad_rt_chain_take(const void *self) {
+  ParadTape *t = __parad_rt_current;
+  if (!t) return 0;
+  bool open = self && t->chain_to == self;
+  t->chain_to = NULL;
+  return open;
+}
+
+/* The calling thread's stack from `here` to its top, where the thread's bounds are known: every local
+ * variable of the functions it is in. */
+static bool live_stack(unsigned long long here, unsigned long long *lo, unsigned long long *hi) {
+  static _Thread_local unsigned long long top; /* 0: not asked yet, 1: unknown */
+  if (!top) {
+    pthread_attr_t a;
+    void *at;
+    size_t size;
+    top = 1;
+    if (!pthread_getattr_np(pthread_self(), &a)) {
+      if (!pthread_attr_getstack(&a, &at, &size)) top = (unsigned long long)(uintptr_t)at + size;
+      pthread_attr_destroy(&a);
+    }
+  }
+  if (top == 1 || here >= top) return false;
+  *lo = here, *hi = top;
+  return true;
+}
+
 /* Forward sweep, as a region is about to fork. quiet: the compiler found that on every path from the
- * region forked before it (no path from the function's entry) the program wrote only the nlocals local
- * variables at locals ([address, bytes) pairs), and called nothing that could write. */
-ParadRegion *__parad_rt_region_begin(int quiet, int nlocals, const unsigned long long *locals) {
+ * region forked before it the program wrote only local variables, and called nothing that could write:
+ * paths in this function from a fork, or from a call of a function that ends with its region, or (where
+ * the caller gave the chain, __parad_rt_chain_take) from the function's entry. The locals are all on the
+ * thread's stack, above this function's frame: copies there are not trusted. */
+ParadRegion *__parad_rt_region_begin(int quiet) {
   static unsigned long long gens;
   ParadTape *t = __parad_rt_current;
   if (!t) fatal("a parallel region of differentiated code ran outside a differentiated call");
@@ -171,13 +210,10 @@ ParadRegion *__parad_rt_region_begin(int quiet, int nlocals, const unsigned long
   pthread_mutex_init(&r->mu, NULL);
   r->gen = __atomic_add_fetch(&gens, 1, __ATOMIC_RELAXED);
   if (t->region) __atomic_store_n(&t->region->nested, true, __ATOMIC_RELAXED); /* its notes miss this one's writes */
-  if (quiet && t->last_region) {
+  if (quiet && t->last_region && live_stack((unsigned long long)(uintptr_t)__builtin_frame_address(0), &r->stack_lo, &r->stack_hi))
     r->after = t->last_region;
-    r->nlocals = nlocals;
-    r->locals = xcalloc((size_t)(nlocals ? 2 * nlocals : 1), sizeof *r->locals);
-    for (int i = 0; i < nlocals; i++) r->locals[2 * i] = locals[2 * i], r->locals[2 * i + 1] = locals[2 * i] + locals[2 * i + 1];
-  }
   t->last_region = r;
+  t->chain_to = NULL;
   if (t->nregions == t->capregions) {
     t->capregions = t->capregions ? 2 * t->capregions : 8;
     t->regions = realloc(t->regions, t->capregions * sizeof *t->regions);
@@ -206,7 +242,8 @@ void __parad_rt_region_enter(ParadRegion *r) {
 /* Forward sweep, where a region forks that notes nothing (its function has no derivative): what it wrote
  * is not known. */
 void __parad_rt_region_untracked(void) {
-  if (__parad_rt_current) __parad_rt_current->last_region = NULL;
+  ParadTape *t = __parad_rt_current;
+  if (t) t->last_region = NULL, t->chain_to = NULL;
 }
 
 void __parad_rt_region_leave(ParadRegion *r) {
@@ -289,7 +326,6 @@ void __parad_rt_region_free(ParadRegion *r) {
   free(r->priv);
   free(r->copies);
   free(r->ranges);
-  free(r->locals);
   free(r->hulls);
   free(r->may_sum);
   free(r->named);
@@ -1383,8 +1419,7 @@ static bool region_kept(ParadRegion *r, unsigned long long lo, unsigned long lon
 static bool unchanged_since(const ParadRegion *r, unsigned long long gen, unsigned long long lo, unsigned long long hi,
                             int writer, int written) {
   for (int steps = 0; r && r->after && gen && steps < CHAIN_AT_MOST; steps++, r = r->after) {
-    for (int i = 0; i < r->nlocals; i++)
-      if (r->locals[2 * i] < hi && r->locals[2 * i + 1] > lo) return false;
+    if (r->stack_lo < hi && r->stack_hi > lo) return false;
     if (r->after->gen == gen) return region_kept(r->after, lo, hi, writer, written);
     if (r->after->gen < gen || !region_kept(r->after, lo, hi, -1, -1)) return false;
   }

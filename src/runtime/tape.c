@@ -235,6 +235,7 @@ static void release_contents(ParadTape *t) {
   for (size_t i = 0; i < t->nregions; i++) __parad_rt_region_free(t->regions[i]); /* defined when there are any */
   t->nregions = 0;
   t->last_region = NULL;
+  t->chain_to = NULL;
   t->ntickets = 0;
 }
 
@@ -271,6 +272,7 @@ ParadTape *__parad_rt_tape_begin(void) {
   t->region = NULL;
   t->task = NULL;
   t->last_region = NULL;
+  t->chain_to = NULL;
   t->prev = __parad_rt_current;
   __parad_rt_current = t;
   return t;

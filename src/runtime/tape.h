@@ -36,6 +36,7 @@ typedef struct ParadTape {
   size_t nregions, capregions;
   struct ParadRegion *last_region; /* the region forked last while this tape was current, if it noted its
                                       writes (omp.c, "copies trusted"); NULL after one that did not */
+  const void *chain_to;          /* the function a caller calls quietly since last_region (omp.c) */
   long *tickets;                /* critical sections this thread is in (omp.c) */
   size_t ntickets, captickets;
   struct ParadTaskRecord *task; /* the OpenMP task whose tape this is (omp.c), or NULL */
