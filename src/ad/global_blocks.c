@@ -431,7 +431,7 @@ static void note_global(LLVMBuilderRef b, Known *k) {
 void global_blocks_note(LLVMModuleRef m) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
-    if (global_block_may_hold_active(g)) note_global(b, know(g));
+    if (global_block_qualifies(g)) note_global(b, know(g)); /* each may get a shadow, active or not */
   LLVMDisposeBuilder(b);
 }
 

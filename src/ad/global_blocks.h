@@ -39,7 +39,8 @@ bool global_bytes_hold_pointers(LLVMValueRef g);
 /* Whether load reads a pointer global whose block code a derivative runs may put active data into, and
  * which other files may set: the derivative waits for the link, where the compiler sees them (ad.c). */
 bool global_block_set_elsewhere(LLVMValueRef load);
-/* The program's allocations stored into such globals (that may hold active data) noted with their sizes,
+/* The program's allocations stored into such globals noted with their sizes (all of them: a global whose
+ * blocks hold only constants still gets a shadow where a derivative reads them),
  * and its set-up's frees of their blocks forgotten: before any derivative is generated, so that the
  * functions derivatives copy note theirs too. */
 void global_blocks_note(LLVMModuleRef m);

@@ -14,12 +14,19 @@
 //   wrapped(x): blocks main gets from allocation wrappers (xmalloc with its out-of-memory check, and a
 //     dvector calling it), which -O0 keeps as calls: J = sum_i (sin(x_i^2) + x_{i+1}^2)^2 against the
 //     analytic gradient (1e-12).
+//   constants_only(x): a block main gets from calloc, which the function fills with constants only (a
+//     helper's result the optimiser folds) and reads into active values: it holds nothing active, yet its
+//     global gets a shadow where the derivative reads it, so main's allocation must be noted too (fuzz
+//     seed omp 4183: the runtime stopped the program, saying main had not allocated the block). J = sum_i
+//     tanh(x_i + c_{(i+2) mod 8}) + tanh(c_4 or x_1, by a test the optimiser turns into a choice of
+//     addresses, which gives the block's global its shadow) against the analytic gradient (1e-12).
 // -O2 at 1 and 3 threads, -O0.
 // RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=3 %t
 // RUN: %parad-cc -O0 -fopenmp -I%S/../include %s -o %t0 -lm && OMP_NUM_THREADS=2 %t0
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "check.h"
 
 void __parad_autodiff(void *, ...);
@@ -88,6 +95,16 @@ static double fixed(const double *x) {
   return fixed_block[0] * fixed_block[2] + exp(fixed_block[1] - fixed_block[3]);
 }
 
+static double *consts;
+
+static double constants_only(const double *x) {
+  memset(consts, 0, 8 * sizeof *consts);
+  for (int i = 0; i < 8; i++) consts[i] = 0.25 * 0.5;
+  double J = tanh((log(1 + x[0] * x[0]) >= 0.3) ? consts[4] : x[1]); /* a choice of addresses at -O2 */
+  for (int i = 0; i < n; i++) J += tanh(x[i] + consts[(i + 2) % 8]);
+  return J;
+}
+
 int main(void) {
   n = N - (getenv("PARAD_TEST_NEVER_SET") != NULL); /* a size the compiler does not see */
   u = malloc(sizeof(double) * n);
@@ -145,7 +162,14 @@ int main(void) {
     double w_b = sin(x[before] * x[before]) + x[i] * x[i];
     CHECK_CLOSE(g[i], 4 * x[i] * (w_i * cos(x[i] * x[i]) + w_b), 1e-12);
   }
-  free(u), free(unew), free(coef), free(scratch), free(work), free(wu), free(ww);
+  consts = calloc(8, sizeof *consts);
+  for (int i = 0; i < n; i++) g[i] = 0;
+  __parad_autodiff((void *)constants_only, x, g);
+  for (int i = 0; i < n; i++) { /* log(1 + x_0^2) < 0.3: the first term is tanh(x_1) */
+    double want = 1 - pow(tanh(x[i] + 0.125), 2) + (i == 1 ? 1 - pow(tanh(x[1]), 2) : 0);
+    CHECK_CLOSE(g[i], want, 1e-12);
+  }
+  free(u), free(unew), free(coef), free(scratch), free(work), free(wu), free(ww), free(consts);
   /* (fixed_block kept: freed, it would stay a pointer) */
   return check_done();
 }
