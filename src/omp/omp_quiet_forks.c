@@ -110,12 +110,11 @@ bool omp_ends_in_region(LLVMValueRef fn) {
   if (!fn || LLVMIsDeclaration(fn)) return false;
   ValueList none = {0};
   Walk w = {NULL, NULL, false, &none};
-  bool ends = false, any = false;
+  bool ends = false; /* a function that never returns ends with nothing */
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
     LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
     if (!term || LLVMGetInstructionOpcode(term) != LLVMRet) continue;
-    ends = walk_back(&w, term) == QUIET_FROM_REGION && (!any || ends);
-    any = true;
+    ends = walk_back(&w, term) == QUIET_FROM_REGION;
     if (!ends) break;
   }
   vec_free(&none);

@@ -1375,8 +1375,6 @@ struct CopyBlock {
 typedef enum { COPY_TASK, COPY_INPUT, COPY_RUN, COPY_RUN_FIRST, COPY_OUTPUT } CopyKind;
 enum { CHAIN_AT_MOST = 16 }; /* regions back: a solver's iteration forks a few */
 
-/* Whether region r, complete, wrote nothing in [lo, hi) but (where writer >= 0) thread writer's object
- * `written`. */
 /* Region r, complete: whether its notes are all it wrote; once, per object, the hull of its threads' writes. */
 static bool region_summary(ParadRegion *r) {
   pthread_mutex_lock(&r->mu);
@@ -1401,6 +1399,8 @@ static bool region_summary(ParadRegion *r) {
   return r->summary == 1;
 }
 
+/* Whether region r, complete, wrote nothing in [lo, hi) but (where writer >= 0) thread writer's object
+ * `written`. */
 static bool region_kept(ParadRegion *r, unsigned long long lo, unsigned long long hi, int writer, int written) {
   if (!region_summary(r)) return false;
   for (int k = 0; k < r->nroots; k++) {
