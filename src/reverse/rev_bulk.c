@@ -18,8 +18,10 @@ static bool in_inner_loop(RevGen *g, Loop *l, LLVMBasicBlockRef bb) {
 }
 
 /* Nothing in the loop writes to the tape besides its blocks' records: no differentiated call (its forward
- * sweep records a frame), no critical section (a ticket), no loop inside with records of its own. */
+ * sweep records a frame), no critical section (a ticket), no loop inside with records of its own or a
+ * snapshot (rev_snapshot.c). */
 static bool only_records(RevGen *g, Loop *l) {
+  if (snapshot_inside(g, l)) return false;
   for (size_t b = 0; b < g->cfg.blocks.len; b++) {
     if (!l->body[b]) continue;
     LLVMBasicBlockRef bb = g->cfg.blocks.data[b];

@@ -162,6 +162,7 @@ static void plan(RevGen *g) {
       }
   }
   plan_hoisting(g);
+  snapshot_prune(g);
   LLVMDeleteFunction(g->scratch);
   g->scratch = NULL;
   vmap_free(&g->adj);
@@ -346,6 +347,13 @@ static void keep_latest(RevGen *g, LLVMBasicBlockRef bb) {
   }
 }
 
+/* aug, at the start of a block (after its phis): the copies made as a loop ends there, a chunk's start. */
+static void block_starts(RevGen *g, LLVMBasicBlockRef bb) {
+  snapshot_aug_at(g, bb);
+  shared_outputs_at(g, bb);
+  shared_aug_chunk_start(g, bb);
+}
+
 static void write_aug(RevGen *g) {
   g->phase = WRITING_AUG;
   vmap_init(&g->vmap);
@@ -358,6 +366,7 @@ static void write_aug(RevGen *g) {
   g->tape = tape_current(g);
   bulk_slots(g);
   shared_aug_entry(g);
+  snapshot_aug_entry(g);
   omp_chain_take(g);
   g->frame_alloca = xcalloc(g->frame_slots + 1, sizeof *g->frame_alloca);
   for (size_t b = 0; b < g->cfg.blocks.len; b++)
@@ -406,15 +415,16 @@ static void write_aug(RevGen *g) {
     LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
     bool started = false;
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && i != term; i = LLVMGetNextInstruction(i)) {
-      if (!started && !LLVMIsAPHINode(i)) shared_outputs_at(g, bb), shared_aug_chunk_start(g, bb), started = true;
+      if (!started && !LLVMIsAPHINode(i)) block_starts(g, bb), started = true;
       aug_inst(g, i);
     }
-    if (!started) shared_outputs_at(g, bb), shared_aug_chunk_start(g, bb);
+    if (!started) block_starts(g, bb);
     keep_latest(g, bb);
     write_captures(g, bb, pred_phis);
     shared_inputs_after_block(g, bb); /* before the records are reserved: a run may leave them out */
     bulk_aug_after_block(g, bb);
     shared_aug_after_block(g, bb);
+    snapshot_aug_after_block(g, bb);
     vmap_put(&g->exits, LLVMBasicBlockAsValue(bb), LLVMBasicBlockAsValue(LLVMGetInsertBlock(g->b)));
     if (LLVMGetInstructionOpcode(term) == LLVMRet)
       write_return(g, term);
@@ -446,6 +456,7 @@ static void edge(RevGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred, ValueL
   for (size_t l = 0; l < g->loops.len; l++) {
     Loop *c = &g->loops.data[l];
     if (!in_loop(g, c, pred) || in_loop(g, c, bb)) continue;
+    snapshot_rev_enter_loop(g, c); /* pushed last, as the loop ended */
     shared_inputs_enter_loop(g, c);
     bulk_rev_enter(g, c);
     shared_rev_enter_loop(g, c);
@@ -518,6 +529,7 @@ static void write_rev(RevGen *g) {
   bulk_slots(g);
   window_slots(g);
   shared_rev_entry(g);
+  snapshot_rev_entry(g);
   if (g->parallel) { /* a team of one thread adds plainly where a team would add atomically */
     LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
     LLVMValueRef n = ir_call_named(g->b, "omp_get_num_threads", LLVMFunctionType(i32, NULL, 0, 0), NULL, 0);
@@ -667,6 +679,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   cfg_build(fn, &g.cfg);
   find_loops(&g);
   shared_analyse(&g);
+  snapshot_analyse(&g);
   window_analyse(&g);
   g.plan = xcalloc(g.cfg.blocks.len + 1, sizeof *g.plan);
   vmap_init(&g.adj);
@@ -709,6 +722,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   dependence_free(g.dependence);
   window_free(&g);
   shared_free(&g);
+  snapshot_free(&g);
   free_loops(&g);
   cfg_free(&g.cfg);
   char *kept = trying ? diag_capture_end() : NULL;

@@ -136,6 +136,7 @@ typedef struct {
   bool task_body;        /* see PairKind */
   bool one_thread;       /* see PairKind */
   struct SharedMemory *shared; /* rev_shared.c */
+  struct Snapshots *snapshots; /* rev_snapshot.c */
   struct Windows *windows;     /* rev_window.c */
   const Activity *act;
   Cfg cfg;
@@ -227,6 +228,8 @@ LLVMValueRef record_move(RevGen *g, BlockPlan *p, bool reserving);
 /* At the start of a reverse block, after its record was read: materialises every need of the block. */
 void materialise_needs(RevGen *g, LLVMBasicBlockRef orig_block, LLVMValueRef record_ptr);
 bool writes_only_own_memory(LLVMValueRef fn);
+/* The object an address points into: addresses are computed from it by getelementptr and casts. */
+LLVMValueRef rev_root_of(LLVMValueRef p);
 /* Whether an instruction is cheap enough to recompute in the reverse sweep instead of recording it. */
 bool recomputable(LLVMValueRef inst);
 /* Whether a load reads memory that holds the same values in the reverse sweep. */
@@ -349,6 +352,22 @@ void shared_narrow_run(RevGen *g, Loop *l, LLVMValueRef cond);
 bool shared_runs_copy(RevGen *g, Loop *l);
 LLVMValueRef shared_run_word(RevGen *g, Loop *l);
 void shared_set_run_copies(RevGen *g, Loop *l, LLVMValueRef word);
+
+/* ---- rev_snapshot.c: serial loops' reads read back from a copy made as the loop ends ---- */
+void snapshot_analyse(RevGen *g);  /* after shared_analyse */
+void snapshot_prune(RevGen *g);    /* planning, after the walk: only the reads the reverse sweep needs */
+void snapshot_free(RevGen *g);
+/* Whether the load's value, needed in block bb, is read from its loop's snapshot; rev: that read, at the
+ * load's address p in the reverse sweep. */
+bool snapshot_read_in(RevGen *g, LLVMValueRef load, LLVMBasicBlockRef bb);
+LLVMValueRef snapshot_load(RevGen *g, LLVMValueRef load, LLVMValueRef p);
+bool snapshot_exit(RevGen *g, LLVMBasicBlockRef bb); /* a snapshot is pushed as bb starts */
+bool snapshot_inside(RevGen *g, Loop *l);            /* a loop in l (other than l) pushes a snapshot */
+void snapshot_aug_entry(RevGen *g);                  /* aug entry: the ranges' slots */
+void snapshot_aug_at(RevGen *g, LLVMBasicBlockRef bb);          /* aug, as bb starts: the copies of runs ending */
+void snapshot_aug_after_block(RevGen *g, LLVMBasicBlockRef bb); /* aug: ranges widened by bb's reads */
+void snapshot_rev_entry(RevGen *g);                  /* rev entry: the copies' distances' slots */
+void snapshot_rev_enter_loop(RevGen *g, Loop *l);    /* rev, entering l's reverse: its copies taken back */
 
 /* ---- rev_window.c: adjoints of neighbouring reads summed in registers along a loop ---- */
 void window_analyse(RevGen *g);                       /* after shared_analyse */

@@ -92,7 +92,7 @@ bool recomputable(LLVMValueRef v) {
 /* ---- loads the reverse sweep may repeat ---- */
 
 /* The object an address points into: addresses are computed from it by getelementptr and casts. */
-static LLVMValueRef root_of(LLVMValueRef p) {
+LLVMValueRef rev_root_of(LLVMValueRef p) {
   for (int i = 0; i < 64; i++) {
     p = ir_strip_pointer_casts(p);
     if (LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr))
@@ -105,7 +105,7 @@ static LLVMValueRef root_of(LLVMValueRef p) {
 
 /* Memory the function allocated itself: a stack slot or a heap block (or a choice between such). */
 static bool own_memory(LLVMValueRef p, int depth) {
-  p = root_of(p);
+  p = rev_root_of(p);
   if (LLVMIsAAllocaInst(p)) return true;
   if (ir_is_call(p)) {
     CallKind k = call_classify(p, NULL);
@@ -167,17 +167,17 @@ static bool param_bit(unsigned long long mask, LLVMValueRef arg) {
   return i < 64 && (mask >> i & 1);
 }
 
-/* Memory (an object root_of gives) that holds the same values in both sweeps: a parameter's (see PairKind),
+/* Memory (an object rev_root_of gives) that holds the same values in both sweeps: a parameter's (see PairKind),
  * or the one a pointer read from such a parameter's slot points to. The slot itself is not: it lives in
  * the caller's frame, gone when the reverse sweep runs (the pointer read from it is recorded, once). */
 static bool unwritten_memory(RevGen *g, LLVMValueRef root) {
   if (LLVMIsAArgument(root)) return param_bit(g->unwritten, root);
   if (!LLVMIsALoadInst(root) || LLVMGetVolatile(root)) return false;
-  LLVMValueRef slot = root_of(LLVMGetOperand(root, 0));
+  LLVMValueRef slot = rev_root_of(LLVMGetOperand(root, 0));
   return LLVMIsAArgument(slot) && param_bit(g->unwritten_slots, slot);
 }
 
-/* Memory (an object root_of gives) that holds, from instruction `at` on, the values it holds in the
+/* Memory (an object rev_root_of gives) that holds, from instruction `at` on, the values it holds in the
  * reverse sweep: unwritten memory, or, in a gradient's own function, a noalias parameter's memory that
  * nothing writes from `at` on (data computed in one parallel region and only read in the next). */
 static bool unwritten_from(RevGen *g, LLVMValueRef root, LLVMValueRef at) {
@@ -192,8 +192,8 @@ void rev_unwritten_args(RevGen *g, LLVMValueRef call, unsigned first_arg, unsign
     LLVMValueRef a = LLVMGetArgOperand(call, i), held;
     unsigned long long bit = 1ULL << (i - first_arg + first_param);
     if (!ir_is_ptr(LLVMTypeOf(a))) continue;
-    if (unwritten_from(g, root_of(a), call)) kind->unwritten |= bit;
-    else if ((held = unwritten_slot_value(a)) && unwritten_from(g, root_of(held), call)) kind->unwritten_slots |= bit;
+    if (unwritten_from(g, rev_root_of(a), call)) kind->unwritten |= bit;
+    else if ((held = unwritten_slot_value(a)) && unwritten_from(g, rev_root_of(held), call)) kind->unwritten_slots |= bit;
   }
 }
 
@@ -204,7 +204,7 @@ void rev_unwritten_args(RevGen *g, LLVMValueRef call, unsigned first_arg, unsign
 bool reloadable(RevGen *g, LLVMValueRef v) {
   if (!LLVMIsALoadInst(v) || LLVMGetVolatile(v) || LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic)
     return false;
-  LLVMValueRef root = root_of(LLVMGetOperand(v, 0));
+  LLVMValueRef root = rev_root_of(LLVMGetOperand(v, 0));
   if (unwritten_memory(g, root)) return true;
   if (g->top_level && LLVMIsAArgument(root)) { /* asked again and again: the answer kept */
     void *known = vmap_get(&g->known_after, v);
@@ -324,6 +324,8 @@ void note_need(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef v, NeedKind kind) {
   if (kind == NEED_PRIMAL && rederived(g, v)) note_operands(g, bb, v, kind);
   else if (kind == NEED_PRIMAL && shared_copied_in(g, v, bb)) /* its copy's address */
     note_need(g, bb, copied_pointer(g, v), NEED_PRIMAL);
+  else if (kind == NEED_PRIMAL && snapshot_read_in(g, v, bb)) /* its address, in the loop's snapshot */
+    note_need(g, bb, LLVMGetOperand(v, 0), NEED_PRIMAL);
   if (kind == NEED_SHADOW && shadow_recomputable(g, v)) note_operands(g, bb, v, kind);
   Item it = {v, kind};
   vec_push(&p->needs, it);
@@ -347,6 +349,7 @@ bool item_captured(RevGen *g, LLVMBasicBlockRef bb, Item it) {
   if (it.kind == NEED_PRED || it.kind == NEED_TAPE) return true;
   if (it.kind == NEED_PRIMAL && counted_iv_in(g, it.value, bb)) return false; /* runs backwards */
   if (it.kind == NEED_PRIMAL && rederived(g, it.value)) return false;
+  if (it.kind == NEED_PRIMAL && snapshot_read_in(g, it.value, bb)) return false;
   if (it.kind == NEED_SHADOW && shadow_recomputable(g, it.value)) return false;
   return !hoisting_loop(g, it, bb, NULL);
 }
@@ -402,7 +405,7 @@ static bool can_follow(RevGen *g, size_t s) {
   if (g->cfg.preds[s].len != 1) return false;
   LLVMBasicBlockRef sb = g->cfg.blocks.data[s], pb = g->cfg.preds[s].data[0];
   size_t p = (size_t)cfg_index(&g->cfg, pb);
-  if (p == s || cfg_runs_once(&g->cfg, sb) || cfg_runs_once(&g->cfg, pb)) return false;
+  if (p == s || cfg_runs_once(&g->cfg, sb) || cfg_runs_once(&g->cfg, pb) || snapshot_exit(g, sb)) return false;
   if (!g->plan[p].record_bytes || g->plan[p].bulk || g->plan[s].bulk) return false;
   for (size_t i = 0; i < g->loops.len; i++)
     if (g->loops.data[i].bulk_bytes && g->loops.data[i].preheader == pb) return false;
@@ -622,6 +625,8 @@ static LLVMValueRef materialise(RevGen *g, LLVMBasicBlockRef bb, Item it, LLVMVa
     }
     return tape_load(g, record, c->offset, item_type(g, it));
   }
+  if (it.kind == NEED_PRIMAL && snapshot_read_in(g, it.value, bb))
+    return snapshot_load(g, it.value, rv(g, LLVMGetOperand(it.value, 0)));
   /* recompute: a copy of the instruction on the reverse values of its operands (shadows for the pointer
    * operands of a shadow) */
   LLVMValueRef v = it.value, c = LLVMInstructionClone(v);

@@ -1,0 +1,402 @@
+/* Reads of serial loops read back from a snapshot of what they read.
+ *
+ * A loop that reads an array the program overwrites later (a CG iteration's product reads p at p[col[k]],
+ * and the direction update then rewrites p) has each value it reads recorded, read by read: 8 bytes a
+ * nonzero, where the array itself is a fifth of that. Where nothing in the loop can write the array
+ * (its stores are to objects that cannot alias it, it calls nothing that writes memory), the array
+ * holds, as the loop ends, every value the loop read from it: the forward sweep then notes the lowest
+ * and highest address the loop's reads touched, copies that range onto the tape as the loop ends, and the
+ * reverse sweep, entering the loop's reverse, takes the copy back and reads each value at its address's
+ * place in it. A region's threads copy their inputs the same way (rev_shared.c); this is the serial form,
+ * per run of a loop rather than per call.
+ *
+ * The copy is the whole range between the lowest and the highest address read: a gather that reads a few
+ * elements far apart copies everything between them (as a region's copy does). The loop's run is the
+ * outermost loop around the read in which it qualifies, so that a loop nest (the product's rows and their
+ * nonzeros) copies once. Records: the copy, then its address and size (16 bytes), pushed at the start of
+ * the block the loop exits to, so that they lie above everything the run recorded; no block follows into
+ * that block (plan_followers), and no loop around it reserves its records at once (rev_bulk.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "reverse/rev_internal.h"
+
+typedef struct {
+  Loop *loop;
+  LLVMBasicBlockRef exit;  /* the loop's one exit block, all of whose predecessors are in the loop */
+  LLVMValueRef root;       /* the object read */
+  ValueList loads;         /* its reads in the loop, read back from the copy */
+  unsigned align;          /* the reads' alignment where they share one, else 1 */
+  LLVMValueRef lo, hi;     /* aug: the run's range so far; rev: lo, where the copy starts (slots) */
+  LLVMValueRef copy;       /* rev: the copy (a slot) */
+} Snapshot;
+
+struct Snapshots {
+  VEC(Snapshot) v;
+  ValueMap of; /* load -> 1 + its snapshot's index */
+};
+
+static Snapshot *snapshot_of(RevGen *g, LLVMValueRef load) {
+  struct Snapshots *s = g->snapshots;
+  size_t k = s ? (size_t)vmap_get(&s->of, load) : 0;
+  return k ? &s->v.data[k - 1] : NULL;
+}
+
+/* ---- which loops' reads ---- */
+
+/* An object whose memory no other identified object's overlaps: a stack slot, a global, a restrict
+ * parameter, a block allocated here. */
+static bool identified(LLVMValueRef r) {
+  if (LLVMIsAAllocaInst(r) || LLVMIsAGlobalVariable(r)) return true;
+  if (LLVMIsAArgument(r)) {
+    LLVMValueRef fn = LLVMGetParamParent(r);
+    unsigned i = 0;
+    for (LLVMValueRef p = LLVMGetFirstParam(fn); p != r; p = LLVMGetNextParam(p)) i++;
+    return LLVMGetEnumAttributeAtIndex(fn, i + 1, ir_attr_kind("noalias")) != NULL;
+  }
+  return ir_is_call(r) && call_classify(r, NULL) == CALL_ALLOC;
+}
+
+static LLVMValueRef md_list(LLVMValueRef inst, const char *kind, unsigned *n, LLVMValueRef **ops) {
+  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(inst));
+  LLVMValueRef md = LLVMGetMetadata(inst, LLVMGetMDKindIDInContext(ctx, kind, (unsigned)strlen(kind)));
+  *n = md ? LLVMGetMDNodeNumOperands(md) : 0;
+  *ops = *n ? xcalloc(*n, sizeof **ops) : NULL;
+  if (*n) LLVMGetMDNodeOperands(md, *ops);
+  return md;
+}
+
+static LLVMValueRef scope_domain(LLVMValueRef scope) {
+  unsigned n = LLVMGetMDNodeNumOperands(scope);
+  if (n < 2) return NULL;
+  LLVMValueRef *ops = xcalloc(n, sizeof *ops);
+  LLVMGetMDNodeOperands(scope, ops);
+  LLVMValueRef d = ops[1];
+  free(ops);
+  return d;
+}
+
+static bool listed(LLVMValueRef *ops, unsigned n, LLVMValueRef v) {
+  for (unsigned i = 0; i < n; i++)
+    if (ops[i] == v) return true;
+  return false;
+}
+
+/* Whether a's alias scopes say it never touches what b touches: for some domain of b's noalias scopes,
+ * every scope of a in that domain is one of them (the rule of LLVM's scoped-noalias analysis; inlining a
+ * function with restrict parameters leaves such scopes). */
+static bool scoped_apart(LLVMValueRef a, LLVMValueRef b) {
+  unsigned na, nb;
+  LLVMValueRef *sa, *nob;
+  bool apart = false;
+  if (md_list(a, "alias.scope", &na, &sa) && md_list(b, "noalias", &nb, &nob)) {
+    for (unsigned d = 0; d < nb && !apart; d++) {
+      LLVMValueRef domain = scope_domain(nob[d]);
+      unsigned in_domain = 0, covered = 0;
+      for (unsigned i = 0; i < na; i++) {
+        if (scope_domain(sa[i]) != domain) continue;
+        in_domain++;
+        covered += listed(nob, nb, sa[i]);
+      }
+      apart = domain && in_domain && covered == in_domain;
+    }
+    free(nob);
+  }
+  free(sa);
+  return apart;
+}
+
+/* Whether store (or atomic) w may write what load reads. */
+static bool may_write(LLVMValueRef w, LLVMValueRef load) {
+  LLVMValueRef at = LLVMGetOperand(w, LLVMIsAStoreInst(w) ? 1 : 0);
+  LLVMValueRef rw = rev_root_of(at), rl = rev_root_of(LLVMGetOperand(load, 0));
+  if (rw != rl && identified(rw) && identified(rl)) return false;
+  return !scoped_apart(load, w) && !scoped_apart(w, load);
+}
+
+/* The block l leaves to, if it has one only and l is its only way in. */
+static LLVMBasicBlockRef only_exit(RevGen *g, Loop *l) {
+  LLVMBasicBlockRef exit = NULL;
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+    if (!l->body[b]) continue;
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(g->cfg.blocks.data[b]);
+    for (unsigned i = 0, n = LLVMGetNumSuccessors(term); i < n; i++) {
+      LLVMBasicBlockRef s = LLVMGetSuccessor(term, i);
+      if (in_loop(g, l, s)) continue;
+      if (exit && exit != s) return NULL;
+      exit = s;
+    }
+  }
+  if (!exit) return NULL;
+  BlockList *preds = &g->cfg.preds[cfg_index(&g->cfg, exit)];
+  for (size_t k = 0; k < preds->len; k++)
+    if (!in_loop(g, l, preds->data[k])) return NULL;
+  return exit;
+}
+
+/* Whether a run of l may read load's values from a copy made as it ends: the object is the same in the
+ * whole run, nothing in l writes what the load reads, l calls nothing that writes memory (or the tape),
+ * and l leaves to one block only it enters. */
+static bool loop_keeps(RevGen *g, Loop *l, LLVMValueRef load) {
+  LLVMValueRef root = rev_root_of(LLVMGetOperand(load, 0));
+  if (LLVMIsAInstruction(root) && in_loop(g, l, LLVMGetInstructionParent(root))) return false;
+  if (!only_exit(g, l)) return false;
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+    if (!l->body[b]) continue;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
+      switch (LLVMGetInstructionOpcode(i)) {
+      case LLVMStore:
+      case LLVMAtomicRMW:
+      case LLVMAtomicCmpXchg:
+        if (may_write(i, load)) return false;
+        break;
+      case LLVMFence: return false;
+      case LLVMCall:
+        if (!call_writes_nothing(i)) return false;
+        break;
+      case LLVMInvoke:
+      case LLVMCallBr: return false;
+      default: break;
+      }
+    }
+  }
+  return true;
+}
+
+static size_t loop_size(RevGen *g, Loop *l) {
+  size_t n = 0;
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) n += l->body[b];
+  return n;
+}
+
+/* The outermost loop around load whose runs may read it from a copy (loops only grow outwards, each
+ * holding the last), if it is not the load's innermost loop: a run of that reads each element about once
+ * (a row of a sparse product), and its copy would cost what its records do, and 16 bytes more. A run of
+ * a loop around it reads what its inner runs read again (the rows of a banded matrix, a tile's rows). */
+static Loop *snapshot_loop(RevGen *g, LLVMValueRef load) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(load);
+  Loop *best = NULL, *innermost = NULL;
+  for (;;) {
+    Loop *next = NULL; /* the smallest loop around bb larger than best */
+    for (size_t i = 0; i < g->loops.len; i++) {
+      Loop *l = &g->loops.data[i];
+      if (l == best || !in_loop(g, l, bb) || (best && !in_loop(g, l, best->header))) continue;
+      if (!next || loop_size(g, l) < loop_size(g, next)) next = l;
+    }
+    if (!innermost) innermost = next;
+    if (!next || !loop_keeps(g, next, load)) return best != innermost ? best : NULL;
+    best = next;
+  }
+}
+
+/* A load whose value the forward sweep would record: a float of memory the reverse sweep cannot read
+ * again. */
+static bool recorded_float(RevGen *g, LLVMValueRef i) {
+  return LLVMIsALoadInst(i) && !LLVMGetVolatile(i) && LLVMGetOrdering(i) == LLVMAtomicOrderingNotAtomic &&
+         ir_is_fp(LLVMTypeOf(i)) && activity_varied(g->act, i) && !reloadable(g, i);
+}
+
+/* A read's alignment, at most the tape's 8 bytes: the copy keeps the range's offsets from an 8-byte
+ * boundary only up to that. */
+static unsigned read_align(LLVMValueRef load) {
+  unsigned a = LLVMGetAlignment(load);
+  return a < 8 ? a : 8;
+}
+
+void snapshot_analyse(RevGen *g) {
+  const char *off = getenv("PARAD_SNAPSHOTS"); /* =0: recorded read by read, as before (for comparisons) */
+  if (g->region_body || g->task_body || g->shared || (off && !strcmp(off, "0"))) return;
+  struct Snapshots *s = xcalloc(1, sizeof *s);
+  vmap_init(&s->of);
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
+      if (!recorded_float(g, i)) continue;
+      Loop *l = snapshot_loop(g, i);
+      if (!l) continue;
+      LLVMValueRef root = rev_root_of(LLVMGetOperand(i, 0));
+      size_t k = 0;
+      while (k < s->v.len && !(s->v.data[k].loop == l && s->v.data[k].root == root)) k++;
+      if (k == s->v.len) {
+        Snapshot n = {.loop = l, .exit = only_exit(g, l), .root = root, .align = read_align(i)};
+        vec_push(&s->v, n);
+      }
+      Snapshot *sn = &s->v.data[k];
+      if (sn->align != read_align(i)) sn->align = 1;
+      vec_push(&sn->loads, i);
+      vmap_put(&s->of, i, (void *)(uintptr_t)(k + 1));
+    }
+  g->snapshots = s;
+}
+
+void snapshot_free(RevGen *g) {
+  struct Snapshots *s = g->snapshots;
+  if (!s) return;
+  for (size_t k = 0; k < s->v.len; k++) vec_free(&s->v.data[k].loads);
+  vec_free(&s->v);
+  vmap_free(&s->of);
+  free(s);
+  g->snapshots = NULL;
+}
+
+bool snapshot_read_in(RevGen *g, LLVMValueRef load, LLVMBasicBlockRef bb) {
+  Snapshot *sn = snapshot_of(g, load);
+  return sn && in_loop(g, sn->loop, bb);
+}
+
+/* Keeps, of each snapshot, the reads some reverse block of its loop needs; drops snapshots left with none. */
+void snapshot_prune(RevGen *g) {
+  struct Snapshots *s = g->snapshots;
+  if (!s) return;
+  ValueMap used;
+  vmap_init(&used);
+  for (size_t b = 0; b < g->cfg.blocks.len; b++)
+    for (size_t i = 0; i < g->plan[b].needs.len; i++) {
+      Item it = g->plan[b].needs.data[i];
+      if (it.kind == NEED_PRIMAL && snapshot_read_in(g, it.value, g->cfg.blocks.data[b])) vmap_put(&used, it.value, (void *)1);
+    }
+  size_t kept = 0;
+  vmap_free(&s->of);
+  vmap_init(&s->of);
+  for (size_t k = 0; k < s->v.len; k++) {
+    Snapshot sn = s->v.data[k];
+    size_t n = 0;
+    for (size_t i = 0; i < sn.loads.len; i++)
+      if (vmap_get(&used, sn.loads.data[i])) sn.loads.data[n++] = sn.loads.data[i];
+    sn.loads.len = n;
+    if (!n) {
+      vec_free(&sn.loads);
+      continue;
+    }
+    for (size_t i = 0; i < n; i++) vmap_put(&s->of, sn.loads.data[i], (void *)(uintptr_t)(kept + 1));
+    s->v.data[kept++] = sn;
+  }
+  s->v.len = kept;
+  vmap_free(&used);
+}
+
+bool snapshot_exit(RevGen *g, LLVMBasicBlockRef bb) {
+  struct Snapshots *s = g->snapshots;
+  for (size_t k = 0; s && k < s->v.len; k++)
+    if (s->v.data[k].exit == bb) return true;
+  return false;
+}
+
+bool snapshot_inside(RevGen *g, Loop *l) {
+  struct Snapshots *s = g->snapshots;
+  for (size_t k = 0; s && k < s->v.len; k++) {
+    Snapshot *sn = &s->v.data[k];
+    if (sn->loop != l && (in_loop(g, l, sn->exit) || in_loop(g, l, sn->loop->header))) return true;
+  }
+  return false;
+}
+
+/* ---- the forward sweep ---- */
+
+static LLVMValueRef range_slot(RevGen *g, LLVMValueRef init, const char *name) {
+  LLVMValueRef slot = LLVMBuildAlloca(g->b, g->i64, name);
+  LLVMBuildStore(g->b, init, slot);
+  return slot;
+}
+
+void snapshot_aug_entry(RevGen *g) {
+  struct Snapshots *s = g->snapshots;
+  for (size_t k = 0; s && k < s->v.len; k++) {
+    s->v.data[k].lo = range_slot(g, LLVMConstAllOnes(g->i64), "snap.lo");
+    s->v.data[k].hi = range_slot(g, LLVMConstInt(g->i64, 0, 0), "snap.hi");
+  }
+}
+
+static void widen(RevGen *g, LLVMValueRef slot, LLVMValueRef v, const char *minmax) {
+  LLVMValueRef args[2] = {LLVMBuildLoad2(g->b, g->i64, slot, ""), v};
+  LLVMBuildStore(g->b, ir_call_intrinsic(g->b, minmax, &g->i64, 1, args, 2), slot);
+}
+
+void snapshot_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
+  struct Snapshots *s = g->snapshots;
+  for (size_t k = 0; s && k < s->v.len; k++) {
+    Snapshot *sn = &s->v.data[k];
+    for (size_t i = 0; i < sn->loads.len; i++) {
+      LLVMValueRef load = sn->loads.data[i];
+      if (LLVMGetInstructionParent(load) != bb) continue;
+      LLVMValueRef at = LLVMBuildPtrToInt(g->b, aug_value(g, LLVMGetOperand(load, 0)), g->i64, "");
+      unsigned long long size = ir_type_size(g->ad->mod, LLVMTypeOf(load));
+      widen(g, sn->lo, at, "llvm.umin");
+      widen(g, sn->hi, LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, size, 0), ""), "llvm.umax");
+    }
+  }
+}
+
+/* As a run ends (at the start of the block it leaves to): the range it read onto the tape, then where
+ * it was and its size; the range starts empty again for the next run. */
+static void push(RevGen *g, Snapshot *sn) {
+  LLVMValueRef lo = LLVMBuildLoad2(g->b, g->i64, sn->lo, "snap.lo"), hi = LLVMBuildLoad2(g->b, g->i64, sn->hi, "snap.hi");
+  LLVMValueRef any = LLVMBuildICmp(g->b, LLVMIntULT, lo, hi, "");
+  LLVMValueRef len = LLVMBuildSelect(g->b, any, LLVMBuildSub(g->b, hi, lo, ""), LLVMConstInt(g->i64, 0, 0), "snap.len");
+  LLVMValueRef size = LLVMBuildAnd(g->b, LLVMBuildAdd(g->b, len, LLVMConstInt(g->i64, 7, 0), ""), LLVMConstInt(g->i64, ~7ull, 0), "");
+  LLVMValueRef copy = tape_reserve_value(g, size);
+  /* from the object, not an integer made a pointer: forward mode over this sweep copies its tangents */
+  LLVMValueRef root = aug_value(g, sn->root);
+  LLVMValueRef offset = LLVMBuildSelect(g->b, any, LLVMBuildSub(g->b, lo, LLVMBuildPtrToInt(g->b, root, g->i64, ""), ""),
+                                        LLVMConstInt(g->i64, 0, 0), "");
+  LLVMBuildMemCpy(g->b, copy, 8, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), root, &offset, 1, ""), 1, len);
+  LLVMValueRef head = tape_reserve(g, 16);
+  tape_store(g, head, 0, lo);
+  tape_store(g, head, 8, size);
+  LLVMBuildStore(g->b, LLVMConstAllOnes(g->i64), sn->lo);
+  LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), sn->hi);
+}
+
+void snapshot_aug_at(RevGen *g, LLVMBasicBlockRef bb) {
+  struct Snapshots *s = g->snapshots;
+  if (!s || !snapshot_exit(g, bb)) return;
+  for (size_t i = g->loops.len; i-- > 0;) /* the reverse takes them back loop by loop (rev_function.c edge) */
+    for (size_t k = 0; k < s->v.len; k++) {
+      Snapshot *sn = &s->v.data[k];
+      if (sn->exit == bb && sn->loop == &g->loops.data[i]) push(g, sn);
+    }
+}
+
+/* ---- the reverse sweep ---- */
+
+void snapshot_rev_entry(RevGen *g) {
+  struct Snapshots *s = g->snapshots;
+  for (size_t k = 0; s && k < s->v.len; k++) {
+    s->v.data[k].copy = LLVMBuildAlloca(g->b, g->ptr_type, "snap.copy");
+    LLVMBuildStore(g->b, LLVMConstNull(g->ptr_type), s->v.data[k].copy);
+    s->v.data[k].lo = range_slot(g, LLVMConstInt(g->i64, 0, 0), "snap.lo");
+  }
+}
+
+/* Entering l's reverse from where it exits: its snapshots taken back, the last pushed first. */
+void snapshot_rev_enter_loop(RevGen *g, Loop *l) {
+  struct Snapshots *s = g->snapshots;
+  if (!s || g->phase == PLANNING) return;
+  for (size_t k = s->v.len; k-- > 0;) {
+    Snapshot *sn = &s->v.data[k];
+    if (sn->loop != l) continue;
+    LLVMValueRef head = tape_release(g, 16);
+    LLVMBuildStore(g->b, tape_load(g, head, 0, g->i64), sn->lo);
+    LLVMBuildStore(g->b, tape_release_value(g, tape_load(g, head, 8, g->i64)), sn->copy);
+  }
+}
+
+/* The value load read at p (its address in the reverse sweep), from the copy: addressed from the copy's
+ * record, so that forward mode over this sweep finds its tangent in the tape's twin; a gather's base
+ * moved into the copy, then the same indices, so that a loop holds one base. */
+LLVMValueRef snapshot_load(RevGen *g, LLVMValueRef load, LLVMValueRef p) {
+  Snapshot *sn = snapshot_of(g, load);
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx);
+  LLVMValueRef copy = LLVMBuildLoad2(g->b, g->ptr_type, sn->copy, ""), lo = LLVMBuildLoad2(g->b, g->i64, sn->lo, "");
+  unsigned n = LLVMIsAGetElementPtrInst(p) ? (unsigned)LLVMGetNumOperands(p) : 0;
+  LLVMValueRef from = n >= 2 && n <= 4 ? LLVMGetOperand(p, 0) : p, at;
+  LLVMValueRef offset = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, from, g->i64, ""), lo, "");
+  at = LLVMBuildGEP2(g->b, i8, copy, &offset, 1, "snap");
+  if (n >= 2 && n <= 4) {
+    LLVMValueRef idx[3];
+    for (unsigned i = 1; i < n; i++) idx[i - 1] = LLVMGetOperand(p, i);
+    at = LLVMBuildGEP2(g->b, LLVMGetGEPSourceElementType(p), at, idx, n - 1, "snap");
+  }
+  LLVMValueRef v = LLVMBuildLoad2(g->b, LLVMTypeOf(load), at, "");
+  LLVMSetAlignment(v, sn->align);
+  return v;
+}
