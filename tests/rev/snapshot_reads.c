@@ -17,7 +17,8 @@
 //   empty_runs(x): a gather whose rows are all empty in one of its three runs (an empty copy).
 //   follows(x): a gather's rows in a loop of unknown trip count (records not reserved at once), whose
 //     last block records, as does the block it leaves to (the copy lies between their records).
-// Each gradient against forward-mode tangents along three directions (1e-10; floats 1e-4) and central
+// breaks' Hessian-vector product (forward mode over its gradient) against central differences of the
+// gradient (1e-6). Each gradient against forward-mode tangents along three directions (1e-10; floats 1e-4) and central
 // differences along them (h 1e-6, 1e-6; floats h 1e-2, 2e-3). -O2, -O0, and -O2 with snapshots off.
 // RUN: env PARAD_SNAPSHOTS=0 %parad-cc %cflags %s -o %t1 -lm && %t1 > %t1.out
 // RUN: %parad-cc %cflags %s -o %t -lm && %t %t1.out
@@ -229,6 +230,21 @@ static double follows(const double *x) {
   return J;
 }
 
+/* Forward mode over the gradient (a Hessian-vector product): the copies' tangents are the tape twin's. */
+static void grad_breaks(const double *x, double *g) {
+  for (int i = 0; i < M; i++) g[i] = 0;
+  __parad_autodiff((void *)breaks, x, g);
+}
+
+static void check_hessian(const double *x) {
+  double v[M], g[M], hv[M], gp[M], gm[M], xp[M], xm[M], h = 1e-6;
+  for (int i = 0; i < M; i++) v[i] = cos(0.9 * i), xp[i] = x[i] + h * v[i], xm[i] = x[i] - h * v[i];
+  __parad_fwddiff((void *)grad_breaks, x, v, g, hv);
+  grad_breaks(xp, gp);
+  grad_breaks(xm, gm);
+  for (int i = 0; i < M; i++) CHECK_CLOSE(hv[i], (gp[i] - gm[i]) / (2 * h), 1e-6);
+}
+
 typedef double (*Objective)(const double *);
 typedef void (*Gradient)(const double *, double *);
 
@@ -288,6 +304,7 @@ int main(int argc, char **argv) {
   check(floats, y, M, 1e-4, 1e-2, 2e-3, "floats");
   check(early_exit, y, M, 1e-10, 1e-6, 1e-6, "early_exit");
   check(breaks, y, M, 1e-10, 1e-6, 1e-6, "breaks");
+  check_hessian(y);
   check(empty_runs, y, M, 1e-10, 1e-6, 1e-6, "empty_runs");
   check(follows, y, M, 1e-10, 1e-6, 1e-6, "follows");
   free(x);
