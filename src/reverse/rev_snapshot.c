@@ -114,7 +114,8 @@ static bool may_write(LLVMValueRef w, LLVMValueRef load) {
   return !scoped_apart(load, w) && !scoped_apart(w, load);
 }
 
-/* The block l leaves to, if it has one only and l is its only way in. */
+/* The block l leaves to, if it has one only and l is its only way in. A block that ends the program
+ * (an assertion's failure: its terminator is `unreachable`) is no way out: no reverse sweep follows it. */
 static LLVMBasicBlockRef only_exit(RevGen *g, Loop *l) {
   LLVMBasicBlockRef exit = NULL;
   for (size_t b = 0; b < g->cfg.blocks.len; b++) {
@@ -122,7 +123,8 @@ static LLVMBasicBlockRef only_exit(RevGen *g, Loop *l) {
     LLVMValueRef term = LLVMGetBasicBlockTerminator(g->cfg.blocks.data[b]);
     for (unsigned i = 0, n = LLVMGetNumSuccessors(term); i < n; i++) {
       LLVMBasicBlockRef s = LLVMGetSuccessor(term, i);
-      if (in_loop(g, l, s)) continue;
+      LLVMValueRef end = LLVMGetBasicBlockTerminator(s);
+      if (in_loop(g, l, s) || (end && LLVMIsAUnreachableInst(end))) continue;
       if (exit && exit != s) return NULL;
       exit = s;
     }

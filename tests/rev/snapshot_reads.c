@@ -12,8 +12,9 @@
 //     idx[k] = k + 1: each read's element is overwritten right after it, so a copy made as the loop ends
 //     would hold the squares. J = sin x_0 + sum_k sin(x_k^2), against the analytic gradient (1e-12).
 //   floats(x): float points in structs, gathered by their y field, the points then moved.
-//   early_exit(x): a gather in two loops that leave both at once where a sum passes a bound (two blocks
-//     to leave to: recorded read by read); breaks(x): the inner loop breaks off (copied).
+//   early_exit(x): a gather in two loops, left at their end or, where a sum passes a bound, by a goto out
+//     of both to code of its own (copied only where the optimiser made the two ways out one); breaks(x): the inner loop breaks off (copied); asserted(x): an
+//     assertion in the nest, whose failure ends the program (copied).
 //   empty_runs(x): a gather whose rows are all empty in one of its three runs (an empty copy).
 //   follows(x): a gather's rows in a loop of unknown trip count (records not reserved at once), whose
 //     last block records, as does the block it leaves to (the copy lies between their records).
@@ -153,7 +154,7 @@ static double floats(const double *xs) {
   return acc;
 }
 
-/* The pairs' loop leaves both loops where s passes a bound: two blocks to leave to, so no copy. */
+/* The pairs' loop leaves both loops where s passes a bound, to code of its own. */
 static double early_exit(const double *x) {
   double p[M], J = 0;
   for (int i = 0; i < M; i++) p[i] = x[i];
@@ -226,6 +227,23 @@ static double follows(const double *x) {
     double m = p[t] * y[t] + p[t + 1];
     J += sin(m) + y[M - 1];
     for (int k = 0; k < M; k++) p[k] = sin(p[k]) + y[k] * 0.1;
+  }
+  return J;
+}
+
+/* An assertion in the nest: its failure ends the program, so the nest still leaves to one block only. */
+static double asserted(const double *x) {
+  double p[M], J = 0;
+  for (int i = 0; i < M; i++) p[i] = x[i];
+  for (int t = 0; t < 3; t++) {
+    double s = 0;
+    for (int r = 0; r < 3; r++)
+      for (int k = 0; k < M; k++) {
+        if (!(fabs(p[order[k]]) < 1e6)) abort();
+        s += p[order[(k + r) % M]] * p[order[k]];
+      }
+    J += sin(s);
+    for (int i = 0; i < M; i++) p[i] = cos(p[i]) + s * 0.01;
   }
   return J;
 }
@@ -305,6 +323,7 @@ int main(int argc, char **argv) {
   check(early_exit, y, M, 1e-10, 1e-6, 1e-6, "early_exit");
   check(breaks, y, M, 1e-10, 1e-6, 1e-6, "breaks");
   check_hessian(y);
+  check(asserted, y, M, 1e-10, 1e-6, 1e-6, "asserted");
   check(empty_runs, y, M, 1e-10, 1e-6, 1e-6, "empty_runs");
   check(follows, y, M, 1e-10, 1e-6, 1e-6, "follows");
   free(x);
