@@ -316,6 +316,8 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
                        void (*atomic)(RevGen *, LLVMValueRef, LLVMValueRef, LLVMValueRef, unsigned, LLVMValueRef));
 /* The sums added into memory: at the reverse sweep's end (at_end) and before each barrier. */
 void shared_flush(RevGen *g, bool at_end);
+/* An i64 slot's value made min or max ("llvm.umin", "llvm.umax") of itself and v: a range widened. */
+void rev_widen(RevGen *g, LLVMValueRef slot, LLVMValueRef v, const char *minmax);
 /* Memory only this thread reaches: its own stack slots and heap blocks. */
 bool rev_thread_private(LLVMValueRef p);
 /* Sets kind's unwritten bits for the callee's parameters from the call's arguments (argument first_arg

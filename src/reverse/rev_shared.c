@@ -1268,7 +1268,7 @@ void shared_aug_entry(RevGen *g) {
   }
 }
 
-static void widen(RevGen *g, LLVMValueRef slot, LLVMValueRef v, const char *minmax) {
+void rev_widen(RevGen *g, LLVMValueRef slot, LLVMValueRef v, const char *minmax) {
   LLVMValueRef old = LLVMBuildLoad2(g->b, g->i64, slot, "");
   LLVMValueRef args[2] = {old, v};
   LLVMBuildStore(g->b, ir_call_intrinsic(g->b, minmax, &g->i64, 1, args, 2), slot);
@@ -1276,8 +1276,8 @@ static void widen(RevGen *g, LLVMValueRef slot, LLVMValueRef v, const char *minm
 
 static void note(RevGen *g, LLVMValueRef inst, LLVMValueRef lo, LLVMValueRef hi) {
   unsigned k = (unsigned)((size_t)vmap_get(&g->shared->root_of, inst) - 1), which = LLVMIsALoadInst(inst) ? READ_LO : WRITTEN_LO;
-  widen(g, range_slot(g, k, which), lo, "llvm.umin");
-  widen(g, range_slot(g, k, which + 1), hi, "llvm.umax");
+  rev_widen(g, range_slot(g, k, which), lo, "llvm.umin");
+  rev_widen(g, range_slot(g, k, which + 1), hi, "llvm.umax");
 }
 
 /* The distance from object k to its shadow, for adding a private buffer into it, where the object is at
@@ -1297,8 +1297,8 @@ static void note_groups(RevGen *g, LLVMBasicBlockRef bb) {
     struct Group *gr = &s->groups.data[i];
     if (gr->block != bb || gr->index) continue;
     LLVMValueRef at = LLVMBuildPtrToInt(g->b, aug_value(g, gr->anchor), g->i64, "");
-    widen(g, s->ranges[gr->slot], LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, (unsigned long long)gr->lo, 1), ""), "llvm.umin");
-    widen(g, s->ranges[gr->slot + 1], LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, (unsigned long long)gr->hi, 1), ""), "llvm.umax");
+    rev_widen(g, s->ranges[gr->slot], LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, (unsigned long long)gr->lo, 1), ""), "llvm.umin");
+    rev_widen(g, s->ranges[gr->slot + 1], LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, (unsigned long long)gr->hi, 1), ""), "llvm.umax");
     note_shadow_delta(g, gr->slot / RANGE_FIELDS);
   }
 }
@@ -1328,8 +1328,8 @@ static void note_index_run(RevGen *g, struct Group *gr, LLVMValueRef lo, LLVMVal
   ir_call_named(g->b, "__parad_rt_index_span", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 9, 0), args, 9);
   LLVMValueRef one = LLVMConstInt(g->i64, 1, 0);
   LLVMValueRef span_hi = LLVMBuildGEP2(g->b, g->i64, g->shared->index_out, &one, 1, "");
-  widen(g, g->shared->ranges[gr->slot], LLVMBuildLoad2(g->b, g->i64, g->shared->index_out, ""), "llvm.umin");
-  widen(g, g->shared->ranges[gr->slot + 1], LLVMBuildLoad2(g->b, g->i64, span_hi, ""), "llvm.umax");
+  rev_widen(g, g->shared->ranges[gr->slot], LLVMBuildLoad2(g->b, g->i64, g->shared->index_out, ""), "llvm.umin");
+  rev_widen(g, g->shared->ranges[gr->slot + 1], LLVMBuildLoad2(g->b, g->i64, span_hi, ""), "llvm.umax");
 }
 
 /* Gather gr's index array read in this run of its loop at [lo, hi): joined to the run noted so far where
@@ -1405,8 +1405,8 @@ static void note_phase(RevGen *g, Loop *l, RunEnds *e, LLVMValueRef p, unsigned 
   LLVMValueRef same = LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, period, zero, ""),
                                   LLVMBuildICmp(g->b, LLVMIntEQ, period, stride, ""), "");
   LLVMBuildStore(g->b, LLVMBuildSelect(g->b, LLVMBuildAnd(g->b, fits, same, ""), stride, ones, ""), range_slot(g, k, READ_PERIOD));
-  widen(g, range_slot(g, k, PHASE_LO), phase, "llvm.umin");
-  widen(g, range_slot(g, k, PHASE_HI), end, "llvm.umax");
+  rev_widen(g, range_slot(g, k, PHASE_LO), phase, "llvm.umin");
+  rev_widen(g, range_slot(g, k, PHASE_HI), end, "llvm.umax");
 }
 
 /* The distances to their shadows of the objects l's accesses noted per run reach, once per object. */

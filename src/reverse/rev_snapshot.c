@@ -308,11 +308,6 @@ void snapshot_aug_entry(RevGen *g) {
   }
 }
 
-static void widen(RevGen *g, LLVMValueRef slot, LLVMValueRef v, const char *minmax) {
-  LLVMValueRef args[2] = {LLVMBuildLoad2(g->b, g->i64, slot, ""), v};
-  LLVMBuildStore(g->b, ir_call_intrinsic(g->b, minmax, &g->i64, 1, args, 2), slot);
-}
-
 void snapshot_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
   struct Snapshots *s = g->snapshots;
   for (size_t k = 0; s && k < s->v.len; k++) {
@@ -322,8 +317,8 @@ void snapshot_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
       if (LLVMGetInstructionParent(load) != bb) continue;
       LLVMValueRef at = LLVMBuildPtrToInt(g->b, aug_value(g, LLVMGetOperand(load, 0)), g->i64, "");
       unsigned long long size = ir_type_size(g->ad->mod, LLVMTypeOf(load));
-      widen(g, sn->lo, at, "llvm.umin");
-      widen(g, sn->hi, LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, size, 0), ""), "llvm.umax");
+      rev_widen(g, sn->lo, at, "llvm.umin");
+      rev_widen(g, sn->hi, LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, size, 0), ""), "llvm.umax");
     }
   }
 }
