@@ -33,7 +33,12 @@ typedef struct {
 
 struct Snapshots {
   VEC(Snapshot) v;
-  ValueMap of; /* load -> 1 + its snapshot's index */
+  ValueMap of;       /* load -> 1 + its snapshot's index */
+  /* per loop (by its index in g->loops), found once: whether it may keep reads at all (no call that
+     writes, one block to leave to: 2; else 1; 0 not yet asked), its stores and atomics, its size */
+  signed char *calm;
+  ValueList *writes;
+  size_t *size;
 };
 
 static Snapshot *snapshot_of(RevGen *g, LLVMValueRef load) {
@@ -67,13 +72,11 @@ static LLVMValueRef md_list(LLVMValueRef inst, const char *kind, unsigned *n, LL
 }
 
 static LLVMValueRef scope_domain(LLVMValueRef scope) {
+  LLVMValueRef ops[8];
   unsigned n = LLVMGetMDNodeNumOperands(scope);
-  if (n < 2) return NULL;
-  LLVMValueRef *ops = xcalloc(n, sizeof *ops);
+  if (n < 2 || n > 8) return NULL; /* a scope is {itself or a name, its domain, a description} */
   LLVMGetMDNodeOperands(scope, ops);
-  LLVMValueRef d = ops[1];
-  free(ops);
-  return d;
+  return ops[1];
 }
 
 static bool listed(LLVMValueRef *ops, unsigned n, LLVMValueRef v) {
@@ -136,59 +139,72 @@ static LLVMBasicBlockRef only_exit(RevGen *g, Loop *l) {
   return exit;
 }
 
+/* Loop l's summary (struct Snapshots), made on the first question. */
+static bool loop_calm(RevGen *g, Loop *l) {
+  struct Snapshots *s = g->snapshots;
+  size_t k = (size_t)(l - g->loops.data);
+  if (s->calm[k]) return s->calm[k] == 2;
+  bool calm = only_exit(g, l) != NULL;
+  for (size_t b = 0; b < g->cfg.blocks.len && calm; b++) {
+    if (!l->body[b]) continue;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i && calm; i = LLVMGetNextInstruction(i)) {
+      switch (LLVMGetInstructionOpcode(i)) {
+      case LLVMStore:
+      case LLVMAtomicRMW:
+      case LLVMAtomicCmpXchg: vec_push(&s->writes[k], i); break;
+      case LLVMCall: calm = call_writes_nothing(i); break;
+      case LLVMFence:
+      case LLVMInvoke:
+      case LLVMCallBr: calm = false; break;
+      default: break;
+      }
+    }
+  }
+  s->calm[k] = calm ? 2 : 1;
+  return calm;
+}
+
 /* Whether a run of l may read load's values from a copy made as it ends: the object is the same in the
  * whole run, nothing in l writes what the load reads, l calls nothing that writes memory (or the tape),
  * and l leaves to one block only it enters. */
 static bool loop_keeps(RevGen *g, Loop *l, LLVMValueRef load) {
   LLVMValueRef root = rev_root_of(LLVMGetOperand(load, 0));
   if (LLVMIsAInstruction(root) && in_loop(g, l, LLVMGetInstructionParent(root))) return false;
-  if (!only_exit(g, l)) return false;
-  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
-    if (!l->body[b]) continue;
-    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
-      switch (LLVMGetInstructionOpcode(i)) {
-      case LLVMStore:
-      case LLVMAtomicRMW:
-      case LLVMAtomicCmpXchg:
-        if (may_write(i, load)) return false;
-        break;
-      case LLVMFence: return false;
-      case LLVMCall:
-        if (!call_writes_nothing(i)) return false;
-        break;
-      case LLVMInvoke:
-      case LLVMCallBr: return false;
-      default: break;
-      }
-    }
-  }
+  if (!loop_calm(g, l)) return false;
+  const ValueList *w = &g->snapshots->writes[l - g->loops.data];
+  for (size_t i = 0; i < w->len; i++)
+    if (may_write(w->data[i], load)) return false;
   return true;
 }
 
 static size_t loop_size(RevGen *g, Loop *l) {
-  size_t n = 0;
-  for (size_t b = 0; b < g->cfg.blocks.len; b++) n += l->body[b];
-  return n;
+  struct Snapshots *s = g->snapshots;
+  size_t k = (size_t)(l - g->loops.data);
+  if (!s->size[k])
+    for (size_t b = 0; b < g->cfg.blocks.len; b++) s->size[k] += l->body[b];
+  return s->size[k];
 }
 
 /* The outermost loop around load whose runs may read it from a copy (loops only grow outwards, each
- * holding the last), if it is not the load's innermost loop: a run of that reads each element about once
- * (a row of a sparse product), and its copy would cost what its records do, and 16 bytes more. A run of
- * a loop around it reads what its inner runs read again (the rows of a banded matrix, a tile's rows). */
-static Loop *snapshot_loop(RevGen *g, LLVMValueRef load) {
+ * holding the last), and in *depth how many loops out from the load's innermost it is (0: none). */
+static Loop *snapshot_loop(RevGen *g, LLVMValueRef load, size_t *depth) {
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(load);
-  Loop *best = NULL, *innermost = NULL;
-  for (;;) {
+  Loop *chain[64]; /* the loops around the load, innermost first */
+  size_t n = 0;
+  for (Loop *best = NULL; n < 64; best = chain[n++]) {
     Loop *next = NULL; /* the smallest loop around bb larger than best */
     for (size_t i = 0; i < g->loops.len; i++) {
       Loop *l = &g->loops.data[i];
       if (l == best || !in_loop(g, l, bb) || (best && !in_loop(g, l, best->header))) continue;
       if (!next || loop_size(g, l) < loop_size(g, next)) next = l;
     }
-    if (!innermost) innermost = next;
-    if (!next || !loop_keeps(g, next, load)) return best != innermost ? best : NULL;
-    best = next;
+    if (!next) break;
+    chain[n] = next;
   }
+  size_t k = 0;
+  while (k < n && loop_keeps(g, chain[k], load)) k++;
+  *depth = k;
+  return k ? chain[k - 1] : NULL;
 }
 
 /* A load whose value the forward sweep would record: a float of memory the reverse sweep cannot read
@@ -210,32 +226,46 @@ void snapshot_analyse(RevGen *g) {
   if (g->region_body || g->task_body || g->shared || (off && !strcmp(off, "0"))) return;
   struct Snapshots *s = xcalloc(1, sizeof *s);
   vmap_init(&s->of);
-  for (size_t b = 0; b < g->cfg.blocks.len; b++)
-    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
-      if (!recorded_float(g, i)) continue;
-      Loop *l = snapshot_loop(g, i);
-      if (!l) continue;
-      LLVMValueRef root = rev_root_of(LLVMGetOperand(i, 0));
-      size_t k = 0;
-      while (k < s->v.len && !(s->v.data[k].loop == l && s->v.data[k].root == root)) k++;
-      if (k == s->v.len) {
-        Snapshot n = {.loop = l, .exit = only_exit(g, l), .root = root, .align = read_align(i)};
-        vec_push(&s->v, n);
-      }
-      Snapshot *sn = &s->v.data[k];
-      if (sn->align != read_align(i)) sn->align = 1;
-      vec_push(&sn->loads, i);
-      vmap_put(&s->of, i, (void *)(uintptr_t)(k + 1));
-    }
+  s->calm = xcalloc(g->loops.len + 1, sizeof *s->calm);
+  s->writes = xcalloc(g->loops.len + 1, sizeof *s->writes);
+  s->size = xcalloc(g->loops.len + 1, sizeof *s->size);
   g->snapshots = s;
+  /* A loop's run copies what it read where the loop is not the read's innermost: a run of that reads
+     each element about once (a row of a sparse product), and its copy would cost what its records do,
+     and 16 bytes more; a loop around it reads again what its inner runs read (the rows of a banded
+     matrix, a tile's rows). A read whose innermost loop is such a loop joins that loop's copy of its
+     object, where there is one (a row's own p[i] beside its nonzeros' p[col[k]]), as it costs nothing. */
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t b = 0; b < g->cfg.blocks.len; b++)
+      for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
+        size_t depth;
+        Loop *l = recorded_float(g, i) && !vmap_get(&s->of, i) ? snapshot_loop(g, i, &depth) : NULL;
+        if (!l || (pass == 0 ? depth < 2 : depth != 1)) continue;
+        LLVMValueRef root = rev_root_of(LLVMGetOperand(i, 0));
+        size_t k = 0;
+        while (k < s->v.len && !(s->v.data[k].loop == l && s->v.data[k].root == root)) k++;
+        if (k == s->v.len) {
+          if (pass == 1) continue;
+          Snapshot n = {.loop = l, .exit = only_exit(g, l), .root = root, .align = read_align(i)};
+          vec_push(&s->v, n);
+        }
+        Snapshot *sn = &s->v.data[k];
+        if (sn->align != read_align(i)) sn->align = 1;
+        vec_push(&sn->loads, i);
+        vmap_put(&s->of, i, (void *)(uintptr_t)(k + 1));
+      }
 }
 
 void snapshot_free(RevGen *g) {
   struct Snapshots *s = g->snapshots;
   if (!s) return;
   for (size_t k = 0; k < s->v.len; k++) vec_free(&s->v.data[k].loads);
+  for (size_t k = 0; k < g->loops.len; k++) vec_free(&s->writes[k]);
   vec_free(&s->v);
   vmap_free(&s->of);
+  free(s->calm);
+  free(s->writes);
+  free(s->size);
   free(s);
   g->snapshots = NULL;
 }
