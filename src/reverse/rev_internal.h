@@ -368,7 +368,7 @@ bool snapshot_inside(RevGen *g, Loop *l);            /* a loop in l (other than 
 void snapshot_aug_entry(RevGen *g);                  /* aug entry: the ranges' slots */
 void snapshot_aug_at(RevGen *g, LLVMBasicBlockRef bb);          /* aug, as bb starts: the copies of runs ending */
 void snapshot_aug_after_block(RevGen *g, LLVMBasicBlockRef bb); /* aug: ranges widened by bb's reads */
-void snapshot_rev_entry(RevGen *g);                  /* rev entry: the copies' distances' slots */
+void snapshot_rev_entry(RevGen *g);                  /* rev entry: slots for the copies and their starts */
 void snapshot_rev_enter_loop(RevGen *g, Loop *l);    /* rev, entering l's reverse: its copies taken back */
 
 /* ---- rev_window.c: adjoints of neighbouring reads summed in registers along a loop ---- */

@@ -11,9 +11,9 @@
  * per run of a loop rather than per call.
  *
  * The copy is the whole range between the lowest and the highest address read: a gather that reads a few
- * elements far apart copies everything between them (as a region's copy does). The loop's run is the
- * outermost loop around the read in which it qualifies, so that a loop nest (the product's rows and their
- * nonzeros) copies once. Records: the copy, then its address and size (16 bytes), pushed at the start of
+ * elements far apart copies everything between them (as a region's copy does). The loop is the outermost
+ * loop around the read in which it qualifies, and not the read's innermost (snapshot_analyse), so that a
+ * loop nest (the product's rows and their nonzeros) copies once. Records: the copy, then its address and size (16 bytes), pushed at the start of
  * the block the loop exits to, so that they lie above everything the run recorded; no block follows into
  * that block (plan_followers), and no loop around it reserves its records at once (rev_bulk.c). */
 #include <stdlib.h>
