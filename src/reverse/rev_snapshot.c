@@ -35,9 +35,12 @@ struct Snapshots {
   VEC(Snapshot) v;
   ValueMap of;       /* load -> 1 + its snapshot's index */
   /* per loop (by its index in g->loops), found once: whether it may keep reads at all (no call that
-     writes, one block to leave to: 2; else 1; 0 not yet asked), its stores and atomics, its size */
+     writes, one block to leave to: 2; else 1; 0 not yet asked), its stores and atomics, the distinct
+     objects they write and whether those are all identified (a read with no alias scopes is then told
+     apart by its object alone), its size */
   signed char *calm;
-  ValueList *writes;
+  ValueList *writes, *written;
+  bool *written_identified;
   size_t *size;
 };
 
@@ -151,7 +154,12 @@ static bool loop_calm(RevGen *g, Loop *l) {
       switch (LLVMGetInstructionOpcode(i)) {
       case LLVMStore:
       case LLVMAtomicRMW:
-      case LLVMAtomicCmpXchg: vec_push(&s->writes[k], i); break;
+      case LLVMAtomicCmpXchg: {
+        LLVMValueRef root = rev_root_of(LLVMGetOperand(i, LLVMIsAStoreInst(i) ? 1 : 0));
+        vec_push(&s->writes[k], i);
+        if (!ir_list_has(&s->written[k], root)) vec_push(&s->written[k], root);
+        break;
+      }
       case LLVMCall: calm = call_writes_nothing(i); break;
       case LLVMFence:
       case LLVMInvoke:
@@ -160,8 +168,16 @@ static bool loop_calm(RevGen *g, Loop *l) {
       }
     }
   }
+  s->written_identified[k] = true;
+  for (size_t i = 0; i < s->written[k].len; i++) s->written_identified[k] &= identified(s->written[k].data[i]);
   s->calm[k] = calm ? 2 : 1;
   return calm;
+}
+
+static bool has_scopes(LLVMValueRef inst) {
+  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(inst));
+  return LLVMGetMetadata(inst, LLVMGetMDKindIDInContext(ctx, "alias.scope", 11)) ||
+         LLVMGetMetadata(inst, LLVMGetMDKindIDInContext(ctx, "noalias", 7));
 }
 
 /* Whether a run of l may read load's values from a copy made as it ends: the object is the same in the
@@ -171,9 +187,12 @@ static bool loop_keeps(RevGen *g, Loop *l, LLVMValueRef load) {
   LLVMValueRef root = rev_root_of(LLVMGetOperand(load, 0));
   if (LLVMIsAInstruction(root) && in_loop(g, l, LLVMGetInstructionParent(root))) return false;
   if (!loop_calm(g, l)) return false;
-  const ValueList *w = &g->snapshots->writes[l - g->loops.data];
-  for (size_t i = 0; i < w->len; i++)
-    if (may_write(w->data[i], load)) return false;
+  struct Snapshots *s = g->snapshots;
+  size_t k = (size_t)(l - g->loops.data);
+  if (!has_scopes(load)) /* told apart by objects alone (may_write), at the cost of a look-up */
+    return !s->writes[k].len || (s->written_identified[k] && identified(root) && !ir_list_has(&s->written[k], root));
+  for (size_t i = 0; i < s->writes[k].len; i++)
+    if (may_write(s->writes[k].data[i], load)) return false;
   return true;
 }
 
@@ -228,6 +247,8 @@ void snapshot_analyse(RevGen *g) {
   vmap_init(&s->of);
   s->calm = xcalloc(g->loops.len + 1, sizeof *s->calm);
   s->writes = xcalloc(g->loops.len + 1, sizeof *s->writes);
+  s->written = xcalloc(g->loops.len + 1, sizeof *s->written);
+  s->written_identified = xcalloc(g->loops.len + 1, sizeof *s->written_identified);
   s->size = xcalloc(g->loops.len + 1, sizeof *s->size);
   g->snapshots = s;
   /* A loop's run copies what it read where the loop is not the read's innermost: a run of that reads
@@ -260,11 +281,13 @@ void snapshot_free(RevGen *g) {
   struct Snapshots *s = g->snapshots;
   if (!s) return;
   for (size_t k = 0; k < s->v.len; k++) vec_free(&s->v.data[k].loads);
-  for (size_t k = 0; k < g->loops.len; k++) vec_free(&s->writes[k]);
+  for (size_t k = 0; k < g->loops.len; k++) vec_free(&s->writes[k]), vec_free(&s->written[k]);
   vec_free(&s->v);
   vmap_free(&s->of);
   free(s->calm);
   free(s->writes);
+  free(s->written);
+  free(s->written_identified);
   free(s->size);
   free(s);
   g->snapshots = NULL;
