@@ -20,7 +20,7 @@
 
 /* MAX_QUESTIONS: a function asks at most so many (of a few microseconds to a millisecond each), so
  * that a function of thousands of loads and stores does not make compilation slow; the rest are "may". */
-enum { MAX_VARS = 32, MAX_ROWS = 3000, MAX_LEVELS = 6, MAX_DEPTH = 24, MAX_QUESTIONS = 20000 };
+enum { MAX_VARS = 32, MAX_ROWS = 3000, MAX_LEVELS = 6, MAX_DEPTH = 24, MAX_QUESTIONS = 20000, MAX_CHOICES = 4 };
 
 /* sum a[i] x[i] + b; as a constraint, >= 0 */
 typedef struct {
@@ -38,7 +38,11 @@ struct Dependence {
   int questions;
 };
 
-/* One question: the variables, and which access (side 0 the load, side 1 the store) is being described. */
+/* One question: the variables, and which access (side 0 the load, side 1 the store) is being described.
+ * A value that is one of two others (a select, a minimum or maximum: a triangular loop's bound
+ * `j < (diagonal ? i + 1 : n)`) is a choice: the question is asked once for each way of taking the
+ * choices, bit k of `taken` the second operand of the k-th. Whichever operand an instance's value is,
+ * that instance satisfies the constraints of the case that takes it, so no case feasible means none. */
 typedef struct {
   Dependence *d;
   int nvars;
@@ -47,6 +51,12 @@ typedef struct {
     LLVMValueRef value;
   } var[MAX_VARS];
   LLVMBasicBlockRef at[2];
+  int nchoices;
+  struct {
+    int side;
+    LLVMValueRef value;
+  } choice[MAX_CHOICES];
+  unsigned taken;
 } Problem;
 
 /* stride * subscript bytes, the stride times the symbol `sym` when sym >= 0 */
@@ -120,6 +130,51 @@ static int var_of(Problem *p, int side, int loop, LLVMValueRef value) {
 
 static bool affine(Problem *p, int side, LLVMValueRef v, Lin *out, int depth);
 
+/* The two operands v chooses between, if it is a select or an integer minimum or maximum. */
+static bool choice_operands(LLVMValueRef v, LLVMValueRef *x, LLVMValueRef *y) {
+  if (!LLVMIsAInstruction(v) || !ir_is_int(LLVMTypeOf(v))) return false;
+  if (LLVMGetInstructionOpcode(v) == LLVMSelect) {
+    *x = LLVMGetOperand(v, 1), *y = LLVMGetOperand(v, 2);
+    return true;
+  }
+  LLVMValueRef callee = LLVMIsACallInst(v) ? LLVMGetCalledValue(v) : NULL;
+  if (!callee || !LLVMIsAFunction(callee) || LLVMGetNumArgOperands(v) != 2) return false;
+  const char *name = LLVMGetValueName(callee);
+  static const char *const minmax[] = {"llvm.umax.", "llvm.umin.", "llvm.smax.", "llvm.smin."};
+  for (size_t i = 0; i < sizeof minmax / sizeof *minmax; i++)
+    if (!strncmp(name, minmax[i], strlen(minmax[i]))) {
+      *x = LLVMGetOperand(v, 0), *y = LLVMGetOperand(v, 1);
+      return true;
+    }
+  return false;
+}
+
+/* The operand this case takes for the choice v, or NULL (not a choice, or too many). */
+static LLVMValueRef chosen(Problem *p, int side, LLVMValueRef v) {
+  LLVMValueRef x, y;
+  if (!choice_operands(v, &x, &y)) return NULL;
+  int k = 0;
+  while (k < p->nchoices && !(p->choice[k].side == side && p->choice[k].value == v)) k++;
+  if (k == p->nchoices) {
+    if (k == MAX_CHOICES) return NULL;
+    p->choice[p->nchoices].side = side;
+    p->choice[p->nchoices++].value = v;
+  }
+  return p->taken >> k & 1 ? y : x;
+}
+
+/* x zero-extended, where that is x: a constant, a truncation that kept every bit of a wider value, or a
+ * choice between such. */
+static bool zext_of(Problem *p, int side, LLVMValueRef x, Lin *out, int depth) {
+  if (depth > MAX_DEPTH) return false;
+  if (LLVMIsAConstantInt(x))
+    return LLVMGetIntTypeWidth(LLVMTypeOf(x)) < 64 && add_ok(out->b, (int64_t)LLVMConstIntGetZExtValue(x), &out->b);
+  if (LLVMIsAInstruction(x) && LLVMGetInstructionOpcode(x) == LLVMTrunc && LLVMGetNUW(x))
+    return affine(p, side, LLVMGetOperand(x, 0), out, depth + 1);
+  LLVMValueRef c = chosen(p, side, x);
+  return c && zext_of(p, side, c, out, depth + 1);
+}
+
 /* Arithmetic narrower than a pointer must not wrap for its value to be the mathematical one. */
 static bool no_wrap(LLVMValueRef inst) {
   LLVMTypeRef t = LLVMTypeOf(inst);
@@ -149,9 +204,12 @@ static bool induction(Problem *p, int l, LLVMValueRef phi, LLVMValueRef *start, 
 static bool affine_op(Problem *p, int side, LLVMValueRef v, Lin *out, int depth) {
   Lin x = {0}, y = {0};
   switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMOr: /* of disjoint bits: a sum that cannot wrap */
+    if (!LLVMGetIsDisjoint(v)) return false;
+    /* fall through */
   case LLVMAdd:
   case LLVMSub:
-    if (!no_wrap(v) || !affine(p, side, LLVMGetOperand(v, 0), &x, depth + 1) ||
+    if ((LLVMGetInstructionOpcode(v) != LLVMOr && !no_wrap(v)) || !affine(p, side, LLVMGetOperand(v, 0), &x, depth + 1) ||
         !affine(p, side, LLVMGetOperand(v, 1), &y, depth + 1))
       return false;
     return lin_add(out, &x, 1) && lin_add(out, &y, LLVMGetInstructionOpcode(v) == LLVMAdd ? 1 : -1);
@@ -168,8 +226,14 @@ static bool affine_op(Problem *p, int side, LLVMValueRef v, Lin *out, int depth)
     return lin_add(out, &x, f);
   }
   case LLVMSExt: return affine(p, side, LLVMGetOperand(v, 0), out, depth + 1);
-  case LLVMZExt: return LLVMGetNNeg(v) && affine(p, side, LLVMGetOperand(v, 0), out, depth + 1);
-  default: return false;
+  case LLVMZExt:
+    return LLVMGetNNeg(v) ? affine(p, side, LLVMGetOperand(v, 0), out, depth + 1)
+                          : zext_of(p, side, LLVMGetOperand(v, 0), out, depth + 1);
+  case LLVMTrunc: return LLVMGetNSW(v) && affine(p, side, LLVMGetOperand(v, 0), out, depth + 1);
+  default: {
+    LLVMValueRef c = chosen(p, side, v);
+    return c && affine(p, side, c, out, depth + 1);
+  }
   }
 }
 
@@ -279,9 +343,10 @@ static bool add_index(Problem *p, int side, LLVMValueRef v, int64_t scale, Addre
            add_ok(a->bytes, t, &a->bytes);
   }
   LLVMOpcode op = LLVMIsAInstruction(v) ? LLVMGetInstructionOpcode(v) : LLVMRet;
+  if (op == LLVMOr && LLVMGetIsDisjoint(v)) op = LLVMAdd; /* cannot wrap */
   if (op == LLVMAdd || op == LLVMSub || op == LLVMMul || op == LLVMShl) {
     LLVMValueRef x = LLVMGetOperand(v, 0), k = LLVMGetOperand(v, 1);
-    if (!no_wrap(v)) return false;
+    if (LLVMGetInstructionOpcode(v) != LLVMOr && !no_wrap(v)) return false;
     if (op == LLVMAdd || op == LLVMSub)
       return add_index(p, side, x, scale, a, depth + 1) &&
              add_index(p, side, k, op == LLVMAdd ? scale : -scale, a, depth + 1);
@@ -463,7 +528,44 @@ static bool levels_separate(Problem *p, const LinList *bounds, const Address *a)
 
 /* Both addresses over the same strides (missing ones with subscript 0), the constant moved into the
  * smallest stride when it divides it. */
+/* A constant stride of a that the other address lacks, written as a sum of multiples of the other's
+ * smaller strides where they make it exactly (a diagonal tile's k * (T + 1) tiles beside tile i * T + k:
+ * (T + 1) * tile = T * tile + tile): the same address, over levels the other can be compared with. */
+static bool split_strides(Address *a, const Address *other) {
+  for (int i = 0; i < a->n; i++) {
+    Level l = a->level[i];
+    bool shared = false;
+    for (int k = 0; k < other->n; k++) shared |= other->level[k].sym == l.sym && other->level[k].stride == l.stride;
+    if (shared || l.sym >= 0) continue;
+    /* only into strides above a's next one down, or a's levels would run into each other */
+    int64_t floor = 0;
+    for (int k = 0; k < a->n; k++)
+      if (a->level[k].sym < 0 && a->level[k].stride < l.stride && a->level[k].stride > floor) floor = a->level[k].stride;
+    int64_t rest = l.stride, parts[MAX_LEVELS][2];
+    int n = 0;
+    while (rest > 0) {
+      int64_t best = 0;
+      for (int k = 0; k < other->n; k++)
+        if (other->level[k].sym < 0 && other->level[k].stride <= rest && other->level[k].stride > floor &&
+            other->level[k].stride > best)
+          best = other->level[k].stride;
+      if (!best || n == MAX_LEVELS) break;
+      parts[n][0] = best, parts[n++][1] = rest / best;
+      rest %= best;
+    }
+    if (rest || n < 1) continue;
+    a->level[i] = a->level[--a->n];
+    for (int k = 0; k < n; k++) {
+      Lin sub = {0};
+      if (!lin_add(&sub, &l.sub, parts[k][1]) || !add_level(a, parts[k][0], -1, &sub)) return false;
+    }
+    i = -1; /* the levels moved: look again */
+  }
+  return true;
+}
+
 static bool align_levels(Address *x, Address *y) {
+  if (!split_strides(x, y) || !split_strides(y, x)) return false;
   Lin zero = {0};
   for (int i = 0; i < x->n; i++)
     if (!add_level(y, x->level[i].stride, x->level[i].sym, &zero)) return false;
@@ -517,9 +619,10 @@ static int64_t access_size(Dependence *d, LLVMValueRef inst) {
   return LLVMTypeIsSized(t) ? (int64_t)LLVMStoreSizeOfType(d->td, t) : -1;
 }
 
-bool dependence_may_overwrite(Dependence *d, LLVMValueRef load, LLVMValueRef store) {
-  if (!d || !LLVMIsALoadInst(load) || !LLVMIsAStoreInst(store) || d->questions++ >= MAX_QUESTIONS) return true;
-  Problem p = {.d = d, .at = {LLVMGetInstructionParent(load), LLVMGetInstructionParent(store)}};
+/* The question for one way of taking the choices (p->taken). */
+static bool may_overwrite_in_case(Problem *pp, LLVMValueRef load, LLVMValueRef store) {
+  Problem p = *pp;
+  Dependence *d = p.d;
   Address a[2];
   LinList bounds = {0}, rows = {0};
   bool may = true;
@@ -593,10 +696,21 @@ bool dependence_may_overwrite(Dependence *d, LLVMValueRef load, LLVMValueRef sto
     if (feasible(&rows, p.nvars)) goto done;
   }
   may = false;
-  if (getenv("PARAD_PLAN"))
-    fprintf(stderr, "dependence in %s: a store never overwrites what a load read\n", LLVMGetValueName(d->fn));
 done:
   vec_free(&bounds);
   vec_free(&rows);
+  pp->nchoices = p.nchoices, memcpy(pp->choice, p.choice, sizeof p.choice);
   return may;
+}
+
+bool dependence_may_overwrite(Dependence *d, LLVMValueRef load, LLVMValueRef store) {
+  if (!d || !LLVMIsALoadInst(load) || !LLVMIsAStoreInst(store)) return true;
+  Problem p = {.d = d, .at = {LLVMGetInstructionParent(load), LLVMGetInstructionParent(store)}};
+  /* the choices met so far set how many cases there are; one met later is taken first-operand in the
+     cases before it, and both ways in those after */
+  for (p.taken = 0; p.taken < 1u << p.nchoices; p.taken++)
+    if (d->questions++ >= MAX_QUESTIONS || may_overwrite_in_case(&p, load, store)) return true;
+  if (getenv("PARAD_PLAN"))
+    fprintf(stderr, "dependence in %s: a store never overwrites what a load read\n", LLVMGetValueName(d->fn));
+  return false;
 }
