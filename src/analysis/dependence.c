@@ -212,7 +212,7 @@ static bool affine_op(Problem *p, int side, LLVMValueRef v, Lin *out, int depth)
     if ((LLVMGetInstructionOpcode(v) != LLVMOr && !no_wrap(v)) || !affine(p, side, LLVMGetOperand(v, 0), &x, depth + 1) ||
         !affine(p, side, LLVMGetOperand(v, 1), &y, depth + 1))
       return false;
-    return lin_add(out, &x, 1) && lin_add(out, &y, LLVMGetInstructionOpcode(v) == LLVMAdd ? 1 : -1);
+    return lin_add(out, &x, 1) && lin_add(out, &y, LLVMGetInstructionOpcode(v) == LLVMSub ? -1 : 1);
   case LLVMMul:
   case LLVMShl: {
     LLVMValueRef k = LLVMGetOperand(v, 1), other = LLVMGetOperand(v, 0);
@@ -526,8 +526,6 @@ static bool levels_separate(Problem *p, const LinList *bounds, const Address *a)
   return true;
 }
 
-/* Both addresses over the same strides (missing ones with subscript 0), the constant moved into the
- * smallest stride when it divides it. */
 /* A constant stride of a that the other address lacks, written as a sum of multiples of the other's
  * smaller strides where they make it exactly (a diagonal tile's k * (T + 1) tiles beside tile i * T + k:
  * (T + 1) * tile = T * tile + tile): the same address, over levels the other can be compared with. */
@@ -564,6 +562,8 @@ static bool split_strides(Address *a, const Address *other) {
   return true;
 }
 
+/* Both addresses over the same strides (missing ones with subscript 0), the constant moved into the
+ * smallest stride when it divides it. */
 static bool align_levels(Address *x, Address *y) {
   if (!split_strides(x, y) || !split_strides(y, x)) return false;
   Lin zero = {0};

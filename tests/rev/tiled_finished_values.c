@@ -5,8 +5,9 @@
 // must still see that the finished tiles a step reads are never written again, so the tape holds less
 // than a double per multiply-add (analysis/dependence.c: choices, split strides). Beside it, loops one
 // step away whose bound is a choice that lets a later store overwrite what was read (a select either
-// way round, a maximum): each must keep its reads. Every gradient against central finite differences
-// (h = 1e-5, tolerance 1e-6), every component, at -O2 and -O0; the tape bound at -O2.
+// way round, a maximum), a loop to 4 i + 1 whose store overwrites its last read: each must keep its
+// reads. Every gradient against central finite differences (h = 1e-5, tolerance 1e-6), every component,
+// at -O2 and -O0; the tape bound at -O2.
 // RUN: %parad-cc %cflags %s -o %t && %t
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 && %t0 0
 #include <stddef.h>
@@ -112,6 +113,20 @@ __attribute__((noinline)) static double maximum(const double *restrict A, double
   return J;
 }
 
+/* the inner loop runs to 4 i + 1; the store after it overwrites the last element it read (the same
+ * bound as an or of disjoint bits, fixed in the IR: tests/ir/dependence_shapes.ll) */
+__attribute__((noinline)) static double or_bound(const double *restrict A, double *restrict x, const double *restrict W) {
+  for (int i = 0; i < N; i++) x[i] = A[i];
+  for (int i = 0; i < N / 4; i++) {
+    double s = 0;
+    for (int j = 0; j < 4 * i + 1; j++) s += 0.5 * x[j] * x[j];
+    x[4 * i] = tanh(s + A[i]);
+  }
+  double J = 0;
+  for (int i = 0; i < N; i++) J += W[i] * x[i];
+  return J;
+}
+
 /* tiles of T + 1 columns' stride with a read reaching the next tile row: tile i * 5 + k, k <= 5, and the
  * diagonal tile k * 6: a later diagonal tile is the element-wise same as a tile read before */
 __attribute__((noinline)) static double overlapping_tiles(const double *restrict A, double *restrict work, const double *restrict W) {
@@ -153,6 +168,7 @@ static size_t check(Kernel f) {
   if (f == select_wide) __parad_autodiff((void *)select_wide, A, dA, work, dwork, parad_const, W);
   if (f == select_narrow) __parad_autodiff((void *)select_narrow, A, dA, work, dwork, parad_const, W);
   if (f == maximum) __parad_autodiff((void *)maximum, A, dA, work, dwork, parad_const, W);
+  if (f == or_bound) __parad_autodiff((void *)or_bound, A, dA, work, dwork, parad_const, W);
   if (f == overlapping_tiles) __parad_autodiff((void *)overlapping_tiles, A, dA, work, dwork, parad_const, W);
   size_t bytes = parad_tape_recorded_bytes() - before;
   const double h = 1e-5;
@@ -171,6 +187,7 @@ int main(int argc, char **argv) {
   check(select_wide);
   check(select_narrow);
   check(maximum);
+  check(or_bound);
   check(overlapping_tiles);
   /* N^3 / 6 multiply-adds in the factorisation; recorded, each would take two doubles */
   if (check_tape) CHECK_CLOSE((double)(tiled_bytes < sizeof(double) * N * N * N / 6), 1, 0);
