@@ -177,6 +177,14 @@ LLVMValueRef ir_call_intrinsic(LLVMBuilderRef b, const char *name, LLVMTypeRef *
   return LLVMBuildCall2(b, ty, fn, args, n_args, "");
 }
 
+void ir_branch_weights(LLVMValueRef br, unsigned taken, unsigned not_taken) {
+  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(br));
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+  LLVMValueRef md[3] = {LLVMMDStringInContext(ctx, "branch_weights", 14), LLVMConstInt(i32, taken, 0),
+                        LLVMConstInt(i32, not_taken, 0)};
+  LLVMSetMetadata(br, LLVMGetMDKindIDInContext(ctx, "prof", 4), LLVMMDNodeInContext(ctx, md, 3));
+}
+
 LLVMValueRef ir_call_named(LLVMBuilderRef b, const char *name, LLVMTypeRef fn_type, LLVMValueRef *args,
                            unsigned n_args) {
   LLVMModuleRef m = ir_builder_module(b);

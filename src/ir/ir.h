@@ -57,6 +57,9 @@ unsigned ir_num_call_args(LLVMValueRef call);
 /* Calls the overloaded intrinsic `name` (e.g. "llvm.cos") specialised at the given types. */
 LLVMValueRef ir_call_intrinsic(LLVMBuilderRef b, const char *name, LLVMTypeRef *overloads,
                                unsigned n_overloads, LLVMValueRef *args, unsigned n_args);
+/* Tells the optimiser how often a conditional branch takes each way (`!prof` branch weights): a rare path
+ * so marked gets its values spilled before the common path's. */
+void ir_branch_weights(LLVMValueRef br, unsigned taken, unsigned not_taken);
 /* Calls an external function `name` of the given type, declaring it when the module lacks it. */
 LLVMValueRef ir_call_named(LLVMBuilderRef b, const char *name, LLVMTypeRef fn_type, LLVMValueRef *args,
                            unsigned n_args);

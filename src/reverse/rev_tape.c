@@ -106,11 +106,7 @@ static LLVMValueRef unless_slow(RevGen *g, LLVMValueRef needs_slow, const char *
   LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
   LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(g->ctx, fn, slow_name);
   LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(g->ctx, fn, join_name);
-  LLVMValueRef br = LLVMBuildCondBr(g->b, needs_slow, slow, join);
-  LLVMValueRef md[3] = {LLVMMDStringInContext(g->ctx, "branch_weights", 14),
-                        LLVMConstInt(LLVMInt32TypeInContext(g->ctx), 1, 0),
-                        LLVMConstInt(LLVMInt32TypeInContext(g->ctx), 2000, 0)};
-  LLVMSetMetadata(br, LLVMGetMDKindIDInContext(g->ctx, "prof", 4), LLVMMDNodeInContext(g->ctx, md, 3));
+  ir_branch_weights(LLVMBuildCondBr(g->b, needs_slow, slow, join), 1, 2000);
   LLVMPositionBuilderAtEnd(g->b, slow);
   store_top(g, g->b);
   LLVMValueRef slow_value = slow_call(g, runtime, args, nargs);
