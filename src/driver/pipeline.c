@@ -173,6 +173,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
   /* a 1-D worksharing loop's share in three parts, for the reverse sweep's decisions (before the dump:
      the generators see the parts) */
   if (optimise) omp_segment_runs(m);
+  omp_shared_copies_as_loops(m);
   ad_unshield_program(&shield); /* the generators take the program's linkage as it is */
   /* for Parad's developers: the IR the generators see */
   const char *dump = getenv("PARAD_DUMP_PREPARED");

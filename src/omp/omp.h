@@ -68,6 +68,10 @@ void omp_run_tied(LLVMModuleRef m, LLVMValueRef alloc, ValueMap *joined);
  * clang makes through a pointer its entry passes, made direct, and replaced by the copies' addresses
  * (omp_private_maps.c). */
 void omp_direct_private_maps(LLVMModuleRef m);
+/* Regions' memcpys of floats into or out of shared memory, made the loops the optimiser found them as,
+ * so that the reverse sweep plans their accesses (omp_shared_copies.c). After the light optimisation,
+ * which would make them memcpys again. */
+void omp_shared_copies_as_loops(LLVMModuleRef m);
 /* After the light optimisation, which infers readonly and nocapture: the outlined functions' parameters
  * that are the address of a shared variable the region only reads, and that nothing else can reach,
  * become noalias (omp_captures.c). Returns how many, so that the caller hoists their loads again. */
