@@ -17,6 +17,13 @@
 #include "ir/ir.h"
 #include "reverse/rev_internal.h"
 
+/* The alignment the memcpy promises for argument i (1 where it promises none), at most `size`. */
+static unsigned promised_align(LLVMValueRef call, unsigned i, unsigned size) {
+  LLVMAttributeRef a = LLVMGetCallSiteEnumAttribute(call, i + 1, ir_attr_kind("align"));
+  unsigned long long align = a ? LLVMGetEnumAttributeValue(a) : 1;
+  return align < size ? (unsigned)align : size;
+}
+
 /* Whether n is a multiple of size by its form: a constant, a product or shift by one, extended. */
 static bool multiple_of(LLVMValueRef n, unsigned size) {
   if (LLVMIsAConstantInt(n)) return LLVMConstIntGetZExtValue(n) % size == 0;
@@ -43,7 +50,10 @@ static bool shared_float_copy(LLVMValueRef call, LLVMTypeRef *elem) {
   case DATA_F32: *elem = LLVMFloatTypeInContext(c); break;
   default: return false;
   }
-  return multiple_of(LLVMGetArgOperand(call, 2), LLVMGetTypeKind(*elem) == LLVMDoubleTypeKind ? 8 : 4);
+  /* aligned as the floats: an atomic add on a shadow less aligned would need libatomic */
+  unsigned size = LLVMGetTypeKind(*elem) == LLVMDoubleTypeKind ? 8 : 4;
+  return multiple_of(LLVMGetArgOperand(call, 2), size) && promised_align(call, 0, size) == size &&
+         promised_align(call, 1, size) == size;
 }
 
 /* memcpy(dst, src, n) as for (i = 0; i < n / size; i++) dst[i] = src[i]. */
@@ -65,7 +75,7 @@ static void as_loop(LLVMValueRef call, LLVMTypeRef elem) {
   LLVMValueRef i = LLVMBuildPhi(b, i64, "i");
   LLVMValueRef from = LLVMBuildGEP2(b, elem, src, &i, 1, ""), to = LLVMBuildGEP2(b, elem, dst, &i, 1, "");
   LLVMValueRef v = LLVMBuildLoad2(b, elem, from, "");
-  LLVMSetAlignment(v, size); /* as the loop had them: C's floats are aligned */
+  LLVMSetAlignment(v, size);
   LLVMSetAlignment(LLVMBuildStore(b, v, to), size);
   LLVMValueRef next = LLVMBuildNUWAdd(b, i, LLVMConstInt(i64, 1, 0), "");
   LLVMSetNSW(next, 1);
