@@ -846,6 +846,11 @@ static bool is_streamed(RevGen *g, LLVMValueRef v) {
   return (s->streamed && s->streamed[k1 - 1]) || (s->out_loop && s->out_loop[k1 - 1]);
 }
 
+bool shared_copies(RevGen *g, LLVMValueRef load) {
+  struct SharedMemory *s = g->shared;
+  return s && index_of(&s->copied, load) >= 0;
+}
+
 bool shared_copied_in(RevGen *g, LLVMValueRef load, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
   if (!s || !s->copied.len || index_of(&s->copied, load) < 0) return false;

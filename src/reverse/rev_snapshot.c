@@ -1,4 +1,4 @@
-/* Reads of serial loops read back from a snapshot of what they read.
+/* Reads of loops read back from a snapshot of what they read.
  *
  * A loop that reads an array the program overwrites later (a CG iteration's product reads p at p[col[k]],
  * and the direction update then rewrites p) has each value it reads recorded, read by read: 8 bytes a
@@ -7,8 +7,12 @@
  * holds, as the loop ends, every value the loop read from it: the forward sweep then notes the lowest
  * and highest address the loop's reads touched, copies that range onto the tape as the loop ends, and the
  * reverse sweep, entering the loop's reverse, takes the copy back and reads each value at its address's
- * place in it. A region's threads copy their inputs the same way (rev_shared.c); this is the serial form,
- * per run of a loop rather than per call.
+ * place in it. A region's threads copy their inputs the same way (rev_shared.c), per call; this is the
+ * form per run of a loop, for serial code and for the reads a region's copies leave recorded (an array a
+ * thread overwrites later in the region: doitgen's slice). In a region, no other thread writes what the
+ * loop read before its copy is made: that would race with the read, since the loop synchronises with
+ * nothing (an OpenMP call is a call that may write). Like the region's copies, the copy spans the range
+ * between the reads, which may hold other threads' elements: those values are never read back.
  *
  * The copy is the whole range between the lowest and the highest address read: a gather that reads a few
  * elements far apart copies everything between them (as a region's copy does). The loop is the outermost
@@ -36,11 +40,11 @@ struct Snapshots {
   ValueMap of;       /* load -> 1 + its snapshot's index */
   /* per loop (by its index in g->loops), found once: whether it may keep reads at all (no call that
      writes, one block to leave to: 2; else 1; 0 not yet asked), its stores and atomics, the distinct
-     objects they write and whether those are all identified (a read with no alias scopes is then told
-     apart by its object alone), its size */
+     objects they write and whether those are all identified, or all stack slots whose address stays
+     here (a read with no alias scopes is then told apart by its object alone), its size */
   signed char *calm;
   ValueList *writes, *written;
-  bool *written_identified;
+  bool *written_identified, *written_private;
   size_t *size;
 };
 
@@ -63,6 +67,31 @@ static bool identified(LLVMValueRef r) {
     return LLVMGetEnumAttributeAtIndex(fn, i + 1, ir_attr_kind("noalias")) != NULL;
   }
   return ir_is_call(r) && call_classify(r, NULL) == CALL_ALLOC;
+}
+
+/* A stack slot whose address never leaves the function's own accesses of it (loads, stores into it,
+ * offsets, memset and memcpy, its lifetime): no pointer of another object, an argument or one loaded
+ * from memory, can point into it. A thread's private array in a region. */
+static bool slot_unescaped(LLVMValueRef v, int depth) {
+  if (depth > 8) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user)) continue;
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) != v) continue;
+    if (LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) == v) {
+      if (!slot_unescaped(user, depth + 1)) return false;
+      continue;
+    }
+    if (ir_is_call(user)) {
+      CallKind k = call_classify(user, NULL);
+      unsigned id = LLVMGetIntrinsicID(LLVMGetCalledValue(user));
+      bool lifetime = id && (id == LLVMLookupIntrinsicID("llvm.lifetime.start", 19) ||
+                             id == LLVMLookupIntrinsicID("llvm.lifetime.end", 17));
+      if (lifetime || ((k == CALL_MEMCPY || k == CALL_MEMSET) && id)) continue;
+    }
+    return false;
+  }
+  return true;
 }
 
 static LLVMValueRef md_list(LLVMValueRef inst, const char *kind, unsigned *n, LLVMValueRef **ops) {
@@ -116,7 +145,7 @@ static bool scoped_apart(LLVMValueRef a, LLVMValueRef b) {
 static bool may_write(LLVMValueRef w, LLVMValueRef load) {
   LLVMValueRef at = LLVMGetOperand(w, LLVMIsAStoreInst(w) ? 1 : 0);
   LLVMValueRef rw = rev_root_of(at), rl = rev_root_of(LLVMGetOperand(load, 0));
-  if (rw != rl && identified(rw) && identified(rl)) return false;
+  if (rw != rl && ((identified(rw) && identified(rl)) || (LLVMIsAAllocaInst(rw) && slot_unescaped(rw, 0)))) return false;
   return !scoped_apart(load, w) && !scoped_apart(w, load);
 }
 
@@ -168,8 +197,12 @@ static bool loop_calm(RevGen *g, Loop *l) {
       }
     }
   }
-  s->written_identified[k] = true;
-  for (size_t i = 0; i < s->written[k].len; i++) s->written_identified[k] &= identified(s->written[k].data[i]);
+  s->written_identified[k] = s->written_private[k] = true;
+  for (size_t i = 0; i < s->written[k].len; i++) {
+    LLVMValueRef r = s->written[k].data[i];
+    s->written_identified[k] &= identified(r);
+    s->written_private[k] &= LLVMIsAAllocaInst(r) && slot_unescaped(r, 0);
+  }
   s->calm[k] = calm ? 2 : 1;
   return calm;
 }
@@ -190,7 +223,8 @@ static bool loop_keeps(RevGen *g, Loop *l, LLVMValueRef load) {
   struct Snapshots *s = g->snapshots;
   size_t k = (size_t)(l - g->loops.data);
   if (!has_scopes(load)) /* told apart by objects alone (may_write), at the cost of a look-up */
-    return !s->writes[k].len || (s->written_identified[k] && identified(root) && !ir_list_has(&s->written[k], root));
+    return !s->writes[k].len || (s->written_private[k] && !ir_list_has(&s->written[k], root)) ||
+           (s->written_identified[k] && identified(root) && !ir_list_has(&s->written[k], root));
   for (size_t i = 0; i < s->writes[k].len; i++)
     if (may_write(s->writes[k].data[i], load)) return false;
   return true;
@@ -230,7 +264,7 @@ static Loop *snapshot_loop(RevGen *g, LLVMValueRef load, size_t *depth) {
  * again. */
 static bool recorded_float(RevGen *g, LLVMValueRef i) {
   return LLVMIsALoadInst(i) && !LLVMGetVolatile(i) && LLVMGetOrdering(i) == LLVMAtomicOrderingNotAtomic &&
-         ir_is_fp(LLVMTypeOf(i)) && activity_varied(g->act, i) && !reloadable(g, i);
+         ir_is_fp(LLVMTypeOf(i)) && activity_varied(g->act, i) && !reloadable(g, i) && !shared_copies(g, i);
 }
 
 /* A read's alignment, at most the tape's 8 bytes: the copy keeps the range's offsets from an 8-byte
@@ -242,13 +276,15 @@ static unsigned read_align(LLVMValueRef load) {
 
 void snapshot_analyse(RevGen *g) {
   const char *off = getenv("PARAD_SNAPSHOTS"); /* =0: recorded read by read, as before (for comparisons) */
-  if (g->region_body || g->task_body || g->shared || (off && !strcmp(off, "0"))) return;
+  /* a task's body may run on any thread, its reads of its inputs copied by rev_shared.c */
+  if (g->task_body || (off && !strcmp(off, "0"))) return;
   struct Snapshots *s = xcalloc(1, sizeof *s);
   vmap_init(&s->of);
   s->calm = xcalloc(g->loops.len + 1, sizeof *s->calm);
   s->writes = xcalloc(g->loops.len + 1, sizeof *s->writes);
   s->written = xcalloc(g->loops.len + 1, sizeof *s->written);
   s->written_identified = xcalloc(g->loops.len + 1, sizeof *s->written_identified);
+  s->written_private = xcalloc(g->loops.len + 1, sizeof *s->written_private);
   s->size = xcalloc(g->loops.len + 1, sizeof *s->size);
   g->snapshots = s;
   /* A loop's run copies what it read where the loop is not the read's innermost: a run of that reads
@@ -288,6 +324,7 @@ void snapshot_free(RevGen *g) {
   free(s->writes);
   free(s->written);
   free(s->written_identified);
+  free(s->written_private);
   free(s->size);
   free(s);
   g->snapshots = NULL;
