@@ -333,12 +333,12 @@ bool shared_decided_per_run(RevGen *g, LLVMValueRef load, Loop *l);
 /* rev: the slot of loop l's flag "every read this run the thread's own" (NULL if none), and the narrowing
  * of its flags by a further run-long condition (a window's check). */
 LLVMValueRef shared_run_slot(RevGen *g, Loop *l);
+/* Whether the region's plan reads load back from a copy of its object where it can (in any block). */
+bool shared_copies(RevGen *g, LLVMValueRef load);
 /* A task's or region's loads read from a copy of its inputs (rev_shared.c): whether the load's value,
  * needed in block bb, may be read from the copy (a task's: in runs of its loop inside the inputs); for a
  * capture in a block's record, the slot saying whether it is (NULL where the capture is always recorded,
  * and while planning); and, rev, the address in the copy of the load's address p. */
-/* Whether the region's plan reads load back from a copy of its object where it can (in any block). */
-bool shared_copies(RevGen *g, LLVMValueRef load);
 bool shared_copied_in(RevGen *g, LLVMValueRef load, LLVMBasicBlockRef bb);
 void shared_inputs_after_block(RevGen *g, LLVMBasicBlockRef bb); /* aug: the inputs found, loops' runs tested */
 void shared_inputs_enter_loop(RevGen *g, Loop *l);                /* rev: a loop's run tested again */

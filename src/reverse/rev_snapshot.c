@@ -46,6 +46,7 @@ struct Snapshots {
   ValueList *writes, *written;
   bool *written_identified, *written_private;
   size_t *size;
+  ValueMap unescaped; /* stack slot -> 1 its address stays here, 2 it may not (slot_private) */
 };
 
 static Snapshot *snapshot_of(RevGen *g, LLVMValueRef load) {
@@ -92,6 +93,14 @@ static bool slot_unescaped(LLVMValueRef v, int depth) {
     return false;
   }
   return true;
+}
+
+static bool slot_private(RevGen *g, LLVMValueRef r) {
+  if (!LLVMIsAAllocaInst(r)) return false;
+  struct Snapshots *s = g->snapshots;
+  size_t known = (size_t)vmap_get(&s->unescaped, r);
+  if (!known) vmap_put(&s->unescaped, r, (void *)(known = slot_unescaped(r, 0) ? 1 : 2));
+  return known == 1;
 }
 
 static LLVMValueRef md_list(LLVMValueRef inst, const char *kind, unsigned *n, LLVMValueRef **ops) {
@@ -142,10 +151,10 @@ static bool scoped_apart(LLVMValueRef a, LLVMValueRef b) {
 }
 
 /* Whether store (or atomic) w may write what load reads. */
-static bool may_write(LLVMValueRef w, LLVMValueRef load) {
+static bool may_write(RevGen *g, LLVMValueRef w, LLVMValueRef load) {
   LLVMValueRef at = LLVMGetOperand(w, LLVMIsAStoreInst(w) ? 1 : 0);
   LLVMValueRef rw = rev_root_of(at), rl = rev_root_of(LLVMGetOperand(load, 0));
-  if (rw != rl && ((identified(rw) && identified(rl)) || (LLVMIsAAllocaInst(rw) && slot_unescaped(rw, 0)))) return false;
+  if (rw != rl && ((identified(rw) && identified(rl)) || slot_private(g, rw))) return false;
   return !scoped_apart(load, w) && !scoped_apart(w, load);
 }
 
@@ -201,7 +210,7 @@ static bool loop_calm(RevGen *g, Loop *l) {
   for (size_t i = 0; i < s->written[k].len; i++) {
     LLVMValueRef r = s->written[k].data[i];
     s->written_identified[k] &= identified(r);
-    s->written_private[k] &= LLVMIsAAllocaInst(r) && slot_unescaped(r, 0);
+    s->written_private[k] &= slot_private(g, r);
   }
   s->calm[k] = calm ? 2 : 1;
   return calm;
@@ -226,7 +235,7 @@ static bool loop_keeps(RevGen *g, Loop *l, LLVMValueRef load) {
     return !s->writes[k].len || (s->written_private[k] && !ir_list_has(&s->written[k], root)) ||
            (s->written_identified[k] && identified(root) && !ir_list_has(&s->written[k], root));
   for (size_t i = 0; i < s->writes[k].len; i++)
-    if (may_write(s->writes[k].data[i], load)) return false;
+    if (may_write(g, s->writes[k].data[i], load)) return false;
   return true;
 }
 
@@ -280,6 +289,7 @@ void snapshot_analyse(RevGen *g) {
   if (g->task_body || (off && !strcmp(off, "0"))) return;
   struct Snapshots *s = xcalloc(1, sizeof *s);
   vmap_init(&s->of);
+  vmap_init(&s->unescaped);
   s->calm = xcalloc(g->loops.len + 1, sizeof *s->calm);
   s->writes = xcalloc(g->loops.len + 1, sizeof *s->writes);
   s->written = xcalloc(g->loops.len + 1, sizeof *s->written);
@@ -320,6 +330,7 @@ void snapshot_free(RevGen *g) {
   for (size_t k = 0; k < g->loops.len; k++) vec_free(&s->writes[k]), vec_free(&s->written[k]);
   vec_free(&s->v);
   vmap_free(&s->of);
+  vmap_free(&s->unescaped);
   free(s->calm);
   free(s->writes);
   free(s->written);
