@@ -795,7 +795,10 @@ static void inputs_analyse(RevGen *g) {
       size_t k1 = (size_t)vmap_get(&s->root_of, i);
       if (k1 && !LLVMIsALoadInst(i)) only_read[k1 - 1] = false;
       bool unnoted = LLVMIsAStoreInst(i) && !k1 && !rev_thread_private(pointer_operand(i));
-      if (unnoted || (ir_is_call(i) && (call_classify(i, NULL) == CALL_MEMCPY || call_classify(i, NULL) == CALL_MEMSET))) kept = false;
+      /* a memcpy or memset into the thread's own memory (zeroing a local array) writes nothing others see */
+      CallKind call = ir_is_call(i) ? call_classify(i, NULL) : CALL_UNKNOWN;
+      if ((call == CALL_MEMCPY || call == CALL_MEMSET) && !rev_thread_private(LLVMGetArgOperand(i, 0))) unnoted = true;
+      if (unnoted) kept = false;
     }
   s->input = xcalloc(n + 1, sizeof *s->input);
   if (g->region_body) {
