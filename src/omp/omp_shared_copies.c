@@ -8,6 +8,7 @@
  * own. The final optimiser makes it one memcpy again where nothing else remains in the loop. */
 #include "omp/omp.h"
 
+#include <llvm-c/DebugInfo.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +68,7 @@ static void as_loop(LLVMValueRef call, LLVMTypeRef elem) {
   LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c, fn, "copy.float");
   LLVMMoveBasicBlockAfter(body, head);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMSetCurrentDebugLocation2(b, LLVMInstructionGetDebugLoc(call)); /* a diagnostic names the copy's line */
   LLVMPositionBuilderAtEnd(b, head);
   LLVMValueRef bytes = LLVMBuildZExtOrBitCast(b, LLVMGetArgOperand(call, 2), i64, "");
   LLVMValueRef n = LLVMBuildUDiv(b, bytes, LLVMConstInt(i64, size, 0), "floats");
