@@ -856,7 +856,7 @@ bool shared_copies(RevGen *g, LLVMValueRef load) {
 
 bool shared_copied_in(RevGen *g, LLVMValueRef load, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
-  if (!s || !s->copied.len || index_of(&s->copied, load) < 0) return false;
+  if (!shared_copies(g, load)) return false;
   size_t k1 = copied_root(g, load);
   Loop *l = s->out_loop && s->out_loop[k1 - 1] ? s->out_loop[k1 - 1] : vmap_get(&s->loop_of, load);
   bool per_call = g->region_body && !is_streamed(g, load); /* a region's flags hold throughout the call */

@@ -43,6 +43,7 @@ struct Snapshots {
      objects they write and whether those are all identified, or all stack slots whose address stays
      here (a read with no alias scopes is then told apart by its object alone), its size */
   signed char *calm;
+  LLVMBasicBlockRef *exit; /* the loop's one exit (only_exit), for calm loops */
   ValueList *writes, *written;
   bool *written_identified, *written_private;
   size_t *size;
@@ -185,7 +186,7 @@ static bool loop_calm(RevGen *g, Loop *l) {
   struct Snapshots *s = g->snapshots;
   size_t k = (size_t)(l - g->loops.data);
   if (s->calm[k]) return s->calm[k] == 2;
-  bool calm = only_exit(g, l) != NULL;
+  bool calm = (s->exit[k] = only_exit(g, l)) != NULL;
   for (size_t b = 0; b < g->cfg.blocks.len && calm; b++) {
     if (!l->body[b]) continue;
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i && calm; i = LLVMGetNextInstruction(i)) {
@@ -291,6 +292,7 @@ void snapshot_analyse(RevGen *g) {
   vmap_init(&s->of);
   vmap_init(&s->unescaped);
   s->calm = xcalloc(g->loops.len + 1, sizeof *s->calm);
+  s->exit = xcalloc(g->loops.len + 1, sizeof *s->exit);
   s->writes = xcalloc(g->loops.len + 1, sizeof *s->writes);
   s->written = xcalloc(g->loops.len + 1, sizeof *s->written);
   s->written_identified = xcalloc(g->loops.len + 1, sizeof *s->written_identified);
@@ -313,7 +315,7 @@ void snapshot_analyse(RevGen *g) {
         while (k < s->v.len && !(s->v.data[k].loop == l && s->v.data[k].root == root)) k++;
         if (k == s->v.len) {
           if (pass == 1) continue;
-          Snapshot n = {.loop = l, .exit = only_exit(g, l), .root = root, .align = read_align(i)};
+          Snapshot n = {.loop = l, .exit = s->exit[l - g->loops.data], .root = root, .align = read_align(i)};
           vec_push(&s->v, n);
         }
         Snapshot *sn = &s->v.data[k];
@@ -332,6 +334,7 @@ void snapshot_free(RevGen *g) {
   vmap_free(&s->of);
   vmap_free(&s->unescaped);
   free(s->calm);
+  free(s->exit);
   free(s->writes);
   free(s->written);
   free(s->written_identified);
