@@ -276,6 +276,22 @@ bool in_loop(RevGen *g, Loop *l, LLVMBasicBlockRef bb);
 Induction *counted_iv_in(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb);
 /* Whether v is the same in every iteration of l (defined outside it, or not an instruction). */
 bool loop_invariant(RevGen *g, Loop *l, LLVMValueRef v);
+/* v is a linear function of l's induction variables, built from values the loop does not change. The
+ * narrow arithmetic under an extension may wrap: such an address is linear, as the runtime's notes of
+ * strides take it, but not always in the iterations; _exact: it cannot, so that the address moves the
+ * same way in every iteration and a run's first and last addresses bound all of its. */
+bool loop_linear(RevGen *g, Loop *l, LLVMValueRef v, int depth);
+bool loop_linear_exact(RevGen *g, Loop *l, LLVMValueRef v);
+/* Index of v among l's induction variables, or -1. */
+int loop_iv_index(Loop *l, LLVMValueRef v);
+/* v with the induction variables at the values `at` (one per iv), the loop's invariants from `value`
+ * (aug_value, rv), built at the builder. */
+LLVMValueRef loop_evaluate(RevGen *g, Loop *l, LLVMValueRef v, LLVMValueRef *at, LLVMValueRef (*value)(RevGen *, LLVMValueRef));
+/* The innermost loop around a block, or NULL. */
+Loop *loop_innermost(RevGen *g, LLVMBasicBlockRef bb);
+/* The induction variables of l in its first iteration and, given the trip count, its last. */
+void loop_first_and_last(RevGen *g, Loop *l, LLVMValueRef trip, LLVMValueRef *first, LLVMValueRef *last,
+                         LLVMValueRef (*value)(RevGen *, LLVMValueRef));
 /* [lo, hi): the addresses an access of `size` bytes touches from `first` to `last` (either the lower). */
 void address_span(RevGen *g, LLVMValueRef first, LLVMValueRef last, unsigned size, LLVMValueRef *lo, LLVMValueRef *hi);
 /* The trip count (an i64) of a loop with exit_iv, from the values `value` gives (aug_value, rv). */

@@ -2,6 +2,8 @@
  * before a loop are carried through it in slots (see Loop). */
 #include <stdlib.h>
 
+#include <llvm-c/DebugInfo.h>
+
 #include "reverse/rev_internal.h"
 
 bool in_loop(RevGen *g, Loop *l, LLVMBasicBlockRef bb) {
@@ -289,5 +291,87 @@ void plan_hoisting(RevGen *g) {
         }
       }
     }
+  }
+}
+
+int loop_iv_index(Loop *l, LLVMValueRef v) {
+  for (size_t k = 0; k < l->ivs.len; k++)
+    if (l->ivs.data[k].phi == v) return (int)k;
+  return -1;
+}
+
+/* Whether an operation of a linear form keeps its value exactly in its type: wrap 0, it may wrap (the
+ * forms of the 64-bit addresses); 1 and 2, it stands under a sign or zero extension and must not wrap
+ * signed (nsw) or unsigned (nuw): else the extended form is not linear in the iterations. */
+static bool keeps_value(LLVMValueRef v, int wrap) {
+  return wrap == 0 || (wrap == 1 ? LLVMGetNSW(v) : LLVMGetNUW(v));
+}
+
+static bool linear_in(RevGen *g, Loop *l, LLVMValueRef v, int depth, bool exact, int wrap) {
+  if (loop_invariant(g, l, v)) return true;
+  int k = loop_iv_index(l, v);
+  if (k >= 0) { /* the variable's own step, under an extension */
+    if (!exact || !wrap) return true;
+    for (unsigned i = 0; i < LLVMCountIncoming(v); i++)
+      if (LLVMGetIncomingBlock(v, i) == l->latch) return keeps_value(LLVMGetIncomingValue(v, i), wrap);
+    return false;
+  }
+  if (depth > 16) return false;
+  LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
+  int w = exact ? wrap : 0;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMAdd:
+  case LLVMSub: return keeps_value(v, w) && linear_in(g, l, a, depth + 1, exact, wrap) && linear_in(g, l, b, depth + 1, exact, wrap);
+  case LLVMMul:
+    return keeps_value(v, w) && ((loop_invariant(g, l, a) && linear_in(g, l, b, depth + 1, exact, wrap)) ||
+                                 (loop_invariant(g, l, b) && linear_in(g, l, a, depth + 1, exact, wrap)));
+  case LLVMShl: return keeps_value(v, w) && LLVMIsAConstantInt(b) && linear_in(g, l, a, depth + 1, exact, wrap);
+  case LLVMOr: return LLVMGetIsDisjoint(v) && LLVMIsAConstantInt(b) && linear_in(g, l, a, depth + 1, exact, wrap); /* x + c */
+  case LLVMSExt: return linear_in(g, l, a, depth + 1, exact, 1);
+  case LLVMZExt: return linear_in(g, l, a, depth + 1, exact, 2);
+  case LLVMBitCast:
+  case LLVMAddrSpaceCast: return linear_in(g, l, a, depth + 1, exact, wrap);
+  case LLVMGetElementPtr:
+    for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
+      if (!linear_in(g, l, LLVMGetOperand(v, i), depth + 1, exact, wrap)) return false;
+    return true;
+  default: return false;
+  }
+}
+
+bool loop_linear(RevGen *g, Loop *l, LLVMValueRef v, int depth) { return linear_in(g, l, v, depth, false, 0); }
+
+bool loop_linear_exact(RevGen *g, Loop *l, LLVMValueRef v) { return linear_in(g, l, v, 0, true, 0); }
+
+LLVMValueRef loop_evaluate(RevGen *g, Loop *l, LLVMValueRef v, LLVMValueRef *at, LLVMValueRef (*value)(RevGen *, LLVMValueRef)) {
+  int k = loop_iv_index(l, v);
+  if (k >= 0) return at[k];
+  if (loop_invariant(g, l, v)) return LLVMIsAInstruction(v) || LLVMIsAArgument(v) ? value(g, v) : v;
+  LLVMValueRef c = LLVMInstructionClone(v);
+  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
+    LLVMSetOperand(c, i, loop_evaluate(g, l, LLVMGetOperand(v, i), at, value));
+  LLVMInsertIntoBuilder(g->b, c);
+  LLVMInstructionSetDebugLoc(c, NULL);
+  return c;
+}
+
+Loop *loop_innermost(RevGen *g, LLVMBasicBlockRef bb) {
+  Loop *best = NULL;
+  size_t best_size = 0;
+  for (size_t i = 0; i < g->loops.len; i++) {
+    Loop *l = &g->loops.data[i];
+    if (!in_loop(g, l, bb)) continue;
+    size_t size = 0;
+    for (size_t b = 0; b < g->cfg.blocks.len; b++) size += l->body[b];
+    if (!best || size < best_size) best = l, best_size = size;
+  }
+  return best;
+}
+
+void loop_first_and_last(RevGen *g, Loop *l, LLVMValueRef trip, LLVMValueRef *first, LLVMValueRef *last,
+                         LLVMValueRef (*value)(RevGen *, LLVMValueRef)) {
+  for (size_t k = 0; k < l->ivs.len; k++) {
+    first[k] = value(g, l->ivs.data[k].start);
+    if (trip) last[k] = loop_iv_at_last(g, &l->ivs.data[k], first[k], trip);
   }
 }

@@ -23,7 +23,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include <llvm-c/DebugInfo.h>
 #include <llvm-c/Target.h>
 
 #include "ad/global_shadows.h"
@@ -137,62 +136,6 @@ struct SharedMemory {
   ValueList common, copy_common;
   LLVMBasicBlockRef common_at, copies_at, general_at;
 };
-
-static int iv_index(Loop *l, LLVMValueRef v) {
-  for (size_t k = 0; k < l->ivs.len; k++)
-    if (l->ivs.data[k].phi == v) return (int)k;
-  return -1;
-}
-
-/* v is a linear function of l's induction variables, built from values the loop does not change. */
-static bool linear(RevGen *g, Loop *l, LLVMValueRef v, int depth) {
-  if (loop_invariant(g, l, v) || iv_index(l, v) >= 0) return true;
-  if (depth > 16) return false;
-  LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
-  switch (LLVMGetInstructionOpcode(v)) {
-  case LLVMAdd:
-  case LLVMSub: return linear(g, l, a, depth + 1) && linear(g, l, b, depth + 1);
-  case LLVMMul: return (loop_invariant(g, l, a) && linear(g, l, b, depth + 1)) || (loop_invariant(g, l, b) && linear(g, l, a, depth + 1));
-  case LLVMShl: return LLVMIsAConstantInt(b) && linear(g, l, a, depth + 1);
-  case LLVMOr: return LLVMGetIsDisjoint(v) && LLVMIsAConstantInt(b) && linear(g, l, a, depth + 1); /* x + c */
-  case LLVMSExt:
-  case LLVMZExt:
-  case LLVMBitCast:
-  case LLVMAddrSpaceCast: return linear(g, l, a, depth + 1);
-  case LLVMGetElementPtr:
-    for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
-      if (!linear(g, l, LLVMGetOperand(v, i), depth + 1)) return false;
-    return true;
-  default: return false;
-  }
-}
-
-/* v with the induction variables at the values `at` (one per iv), the loop's invariants from `value`. */
-static LLVMValueRef evaluate(RevGen *g, Loop *l, LLVMValueRef v, LLVMValueRef *at, LLVMValueRef (*value)(RevGen *, LLVMValueRef)) {
-  int k = iv_index(l, v);
-  if (k >= 0) return at[k];
-  if (loop_invariant(g, l, v)) return LLVMIsAInstruction(v) || LLVMIsAArgument(v) ? value(g, v) : v;
-  LLVMValueRef c = LLVMInstructionClone(v);
-  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
-    LLVMSetOperand(c, i, evaluate(g, l, LLVMGetOperand(v, i), at, value));
-  LLVMInsertIntoBuilder(g->b, c);
-  LLVMInstructionSetDebugLoc(c, NULL);
-  return c;
-}
-
-/* The innermost loop around a block. */
-static Loop *innermost(RevGen *g, LLVMBasicBlockRef bb) {
-  Loop *best = NULL;
-  size_t best_size = 0;
-  for (size_t i = 0; i < g->loops.len; i++) {
-    Loop *l = &g->loops.data[i];
-    if (!in_loop(g, l, bb)) continue;
-    size_t size = 0;
-    for (size_t b = 0; b < g->cfg.blocks.len; b++) size += l->body[b];
-    if (!best || size < best_size) best = l, best_size = size;
-  }
-  return best;
-}
 
 /* The block a loop leaves to, if it leaves to one only. */
 static LLVMBasicBlockRef loop_exit(RevGen *g, Loop *l) {
@@ -483,7 +426,7 @@ static bool consecutive(RevGen *g, Loop *l, LLVMValueRef p, unsigned size) {
   LLVMValueRef i;
   if (element_index(g, p, &i) != size || !loop_invariant(g, l, LLVMGetOperand(p, 0))) return false;
   bool is_signed;
-  int k = iv_index(l, strip_extension(i, &is_signed));
+  int k = loop_iv_index(l, strip_extension(i, &is_signed));
   if (k < 0) return false;
   long long step = LLVMConstIntGetSExtValue(l->ivs.data[k].step);
   return step == 1 || step == -1;
@@ -497,7 +440,7 @@ static void find_index(RevGen *g, struct Group *gr) {
   LLVMValueRef base = LLVMGetOperand(a, 0);
   bool is_signed;
   LLVMValueRef index = strip_extension(i, &is_signed);
-  Loop *l = innermost(g, gr->block);
+  Loop *l = loop_innermost(g, gr->block);
   if (!l || !l->exit_iv || holds_boundary(g, l) || !LLVMIsALoadInst(index) || LLVMGetInstructionParent(index) != gr->block) return;
   if (LLVMGetVolatile(index) || LLVMGetOrdering(index) != LLVMAtomicOrderingNotAtomic) return;
   if (LLVMGetTypeKind(LLVMTypeOf(index)) != LLVMIntegerTypeKind || !LLVMGetMetadata(index, LLVMGetMDKindIDInContext(g->ctx, "tbaa", 4))) return;
@@ -571,7 +514,7 @@ static bool gathered(RevGen *g, size_t k) {
   for (size_t b = 0; b < g->cfg.blocks.len; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i))
       if (LLVMIsALoadInst(i) && (size_t)vmap_get(&s->root_of, i) == k + 1 && !vmap_get(&s->loop_of, i) &&
-          innermost(g, g->cfg.blocks.data[b]))
+          loop_innermost(g, g->cfg.blocks.data[b]))
         return true;
   return false;
 }
@@ -613,7 +556,7 @@ static bool writes_linear(RevGen *g, Loop *l) {
       LLVMOpcode op = LLVMGetInstructionOpcode(i);
       if (op == LLVMFence || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) return false;
       if (op == LLVMStore && (LLVMGetVolatile(i) || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic ||
-                              !(rev_thread_private(LLVMGetOperand(i, 1)) || linear(g, l, LLVMGetOperand(i, 1), 0))))
+                              !(rev_thread_private(LLVMGetOperand(i, 1)) || loop_linear(g, l, LLVMGetOperand(i, 1), 0))))
         return false;
       if (ir_is_call(i) && !call_writes_nothing(i)) return false;
     }
@@ -671,7 +614,7 @@ static bool updated_in_place(RevGen *g, size_t k) {
   for (size_t b = 0; b < g->cfg.blocks.len; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
       if ((size_t)vmap_get(&s->root_of, i) != k + 1 || LLVMIsALoadInst(i)) continue;
-      Loop *l = innermost(g, g->cfg.blocks.data[b]);
+      Loop *l = loop_innermost(g, g->cfg.blocks.data[b]);
       if (!LLVMIsAStoreInst(i) || !l || !streamable_loop(g, l)) return false;
       LLVMValueRef at = LLVMGetOperand(i, 1);
       bool read_before = false, stored = false;
@@ -694,7 +637,7 @@ static bool streamed(RevGen *g, size_t k) {
   struct SharedMemory *s = g->shared;
   bool any = false;
   for (size_t b = 0; b < g->cfg.blocks.len; b++) {
-    if (!innermost(g, g->cfg.blocks.data[b])) continue;
+    if (!loop_innermost(g, g->cfg.blocks.data[b])) continue;
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
       if (!LLVMIsALoadInst(i) || (size_t)vmap_get(&s->root_of, i) != k + 1) continue;
       Loop *run = vmap_get(&s->loop_of, i);
@@ -728,8 +671,8 @@ static void streamed_outputs(RevGen *g) {
     LLVMValueRef st = store[k], v = st ? LLVMGetOperand(st, 0) : NULL;
     if (!st || other[k] || s->streamed[k] || !LLVMIsAInstruction(v) || !ir_is_fp(LLVMTypeOf(v))) continue;
     LLVMBasicBlockRef sb = LLVMGetInstructionParent(st);
-    Loop *l = innermost(g, sb);
-    if (!l || !l->exit_iv || !l->preheader || !cfg_runs_once(&g->cfg, l->preheader) || innermost(g, LLVMGetInstructionParent(v)) != l ||
+    Loop *l = loop_innermost(g, sb);
+    if (!l || !l->exit_iv || !l->preheader || !cfg_runs_once(&g->cfg, l->preheader) || loop_innermost(g, LLVMGetInstructionParent(v)) != l ||
         !cfg_every_iteration(&g->cfg, l->body, l->header, l->latch, sb) || !consecutive(g, l, LLVMGetOperand(st, 1), access_size(g, st)) ||
         !writes_linear(g, l) || !loop_exit(g, l))
       continue;
@@ -830,7 +773,7 @@ static void inputs_analyse(RevGen *g) {
       if (s->output && s->output[k1 - 1] && per_run && final_read(g, i)) vec_push(&s->copied, i);
       if (s->streamed && s->streamed[k1 - 1] && per_run) vec_push(&s->copied, i); /* a read outside loops is recorded */
       if (!s->input[k1 - 1]) continue;
-      if (g->task_body ? per_run : innermost(g, g->cfg.blocks.data[b]) != NULL) vec_push(&s->copied, i);
+      if (g->task_body ? per_run : loop_innermost(g, g->cfg.blocks.data[b]) != NULL) vec_push(&s->copied, i);
     }
 }
 
@@ -983,8 +926,8 @@ void shared_analyse(RevGen *g) {
         vec_push(&s->roots, r);
       }
       vmap_put(&s->root_of, i, (void *)(size_t)(k + 1));
-      Loop *l = innermost(g, LLVMGetInstructionParent(i));
-      if (l && l->exit_iv && linear(g, l, p, 0) && !holds_boundary(g, l)) {
+      Loop *l = loop_innermost(g, LLVMGetInstructionParent(i));
+      if (l && l->exit_iv && loop_linear(g, l, p, 0) && !holds_boundary(g, l)) {
         vmap_put(&s->loop_of, i, l);
         vec_push(&s->per_run, i);
       } else {
@@ -1110,7 +1053,7 @@ static LLVMValueRef range_slot(RevGen *g, unsigned k, unsigned which) { return g
 static bool step_of(RevGen *g, Loop *l, LLVMValueRef v, unsigned long long *step, int depth) {
   *step = 0;
   if (loop_invariant(g, l, v)) return true;
-  int k = iv_index(l, v);
+  int k = loop_iv_index(l, v);
   if (k >= 0) return (*step = (unsigned long long)LLVMConstIntGetSExtValue(l->ivs.data[k].step)), true;
   if (depth > 16 || !LLVMIsAInstruction(v)) return false;
   LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
@@ -1311,15 +1254,6 @@ static void note_groups(RevGen *g, LLVMBasicBlockRef bb) {
   }
 }
 
-/* The induction variables of l in its first and last iterations, from the trip count. */
-static void first_and_last(RevGen *g, Loop *l, LLVMValueRef trip, LLVMValueRef *first, LLVMValueRef *last,
-                           LLVMValueRef (*value)(RevGen *, LLVMValueRef)) {
-  for (size_t k = 0; k < l->ivs.len; k++) {
-    first[k] = value(g, l->ivs.data[k].start);
-    if (trip) last[k] = loop_iv_at_last(g, &l->ivs.data[k], first[k], trip);
-  }
-}
-
 /* The range of gather gr's reads through the index array's elements [lo, hi), into its object's range. */
 static void note_index_run(RevGen *g, struct Group *gr, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef base) {
   LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
@@ -1379,13 +1313,13 @@ static void run_ends(RevGen *g, Loop *l, RunEnds *e) {
   if (e->trip) return;
   e->trip = loop_trip(g, l, aug_value);
   e->first = xcalloc(l->ivs.len, sizeof *e->first), e->last = xcalloc(l->ivs.len, sizeof *e->last);
-  first_and_last(g, l, e->trip, e->first, e->last, aug_value);
+  loop_first_and_last(g, l, e->trip, e->first, e->last, aug_value);
 }
 
 /* The bytes [lo, hi) address p (of accesses of `size` bytes) covers in the run. */
 static void run_span(RevGen *g, Loop *l, RunEnds *e, LLVMValueRef p, unsigned size, LLVMValueRef *lo, LLVMValueRef *hi) {
   run_ends(g, l, e);
-  address_span(g, evaluate(g, l, p, e->first, aug_value), evaluate(g, l, p, e->last, aug_value), size, lo, hi);
+  address_span(g, loop_evaluate(g, l, p, e->first, aug_value), loop_evaluate(g, l, p, e->last, aug_value), size, lo, hi);
 }
 
 /* A read of object k at p in every iteration of the run, into the object's period (READ_PERIOD): the
@@ -1397,8 +1331,8 @@ static void note_phase(RevGen *g, Loop *l, RunEnds *e, LLVMValueRef p, unsigned 
     e->second = xcalloc(l->ivs.len, sizeof *e->second);
     for (size_t i = 0; i < l->ivs.len; i++) e->second[i] = LLVMBuildAdd(g->b, e->first[i], l->ivs.data[i].step, "");
   }
-  LLVMValueRef a = LLVMBuildPtrToInt(g->b, evaluate(g, l, p, e->first, aug_value), g->i64, "");
-  LLVMValueRef b = LLVMBuildPtrToInt(g->b, evaluate(g, l, p, e->second, aug_value), g->i64, "");
+  LLVMValueRef a = LLVMBuildPtrToInt(g->b, loop_evaluate(g, l, p, e->first, aug_value), g->i64, "");
+  LLVMValueRef b = LLVMBuildPtrToInt(g->b, loop_evaluate(g, l, p, e->second, aug_value), g->i64, "");
   LLVMValueRef args[2] = {LLVMBuildFreeze(g->b, LLVMBuildSub(g->b, b, a, ""), ""), LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, 0)};
   LLVMValueRef stride = ir_call_intrinsic(g->b, "llvm.abs", &g->i64, 1, args, 2);
   LLVMValueRef zero = LLVMConstInt(g->i64, 0, 0), ones = LLVMConstInt(g->i64, ~0ull, 0);
@@ -1456,14 +1390,14 @@ static bool counter_element(RevGen *g, Loop *l, LLVMValueRef p, unsigned size, L
   if (element_index(g, p, &i) != size) return false;
   LLVMValueRef v = strip_extension(i, is_signed);
   *c = 0;
-  if (iv_index(l, v) < 0 && LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) == LLVMAdd &&
+  if (loop_iv_index(l, v) < 0 && LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) == LLVMAdd &&
       LLVMIsAConstantInt(LLVMGetOperand(v, 1)) && LLVMGetIntTypeWidth(LLVMTypeOf(v)) <= 64 &&
       (LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 64 || (*is_signed ? LLVMGetNSW(v) : LLVMGetNUW(v)))) {
     *c = LLVMConstIntGetSExtValue(LLVMGetOperand(v, 1));
     v = LLVMGetOperand(v, 0);
     if (*c < 0 && !*is_signed) return false; /* widened unsigned: iv + c is not zext(iv) + c */
   }
-  *iv = iv_index(l, v);
+  *iv = loop_iv_index(l, v);
   *base = LLVMGetOperand(p, 0);
   if (*iv < 0 || LLVMGetIntTypeWidth(LLVMTypeOf(v)) > 64) return false;
   long long step = LLVMConstIntGetSExtValue(l->ivs.data[*iv].step);
@@ -1975,8 +1909,8 @@ static LLVMValueRef buffered_run(RevGen *g, Loop *l, LLVMValueRef inst, unsigned
   LLVMValueRef *next = xcalloc(l->ivs.len, sizeof *next);
   for (size_t m = 0; m < l->ivs.len; m++) next[m] = LLVMBuildAdd(g->b, first[m], rv(g, l->ivs.data[m].step), "");
   LLVMValueRef p = pointer_operand(inst);
-  LLVMValueRef a0 = LLVMBuildPtrToInt(g->b, evaluate(g, l, p, first, rv), g->i64, "");
-  LLVMValueRef a1 = LLVMBuildPtrToInt(g->b, evaluate(g, l, p, next, rv), g->i64, "");
+  LLVMValueRef a0 = LLVMBuildPtrToInt(g->b, loop_evaluate(g, l, p, first, rv), g->i64, "");
+  LLVMValueRef a1 = LLVMBuildPtrToInt(g->b, loop_evaluate(g, l, p, next, rv), g->i64, "");
   free(next);
   LLVMValueRef mask = LLVMConstInt(g->i64, s->elem[k] - 1, 0), zero = LLVMConstInt(g->i64, 0, 0);
   LLVMValueRef from = LLVMBuildSub(g->b, lo, s->plo[k], "");
@@ -2071,13 +2005,13 @@ static void decide_runs(RevGen *g, Loop *l) {
   bool planning = g->phase == PLANNING;
   LLVMValueRef *first = xcalloc(l->ivs.len, sizeof *first), *last = xcalloc(l->ivs.len, sizeof *last);
   VEC(RunGroup) groups = {0};
-  first_and_last(g, l, NULL, first, last, rv);
+  loop_first_and_last(g, l, NULL, first, last, rv);
   for (size_t k = 0; k < l->ivs.len; k++) last[k] = loop_iv_last(g, l, &l->ivs.data[k]); /* where the loop ended */
   for (size_t i = 0; i < s->per_run.len; i++) {
     LLVMValueRef inst = s->per_run.data[i], lo, hi;
     if (!read_of_run(s, inst, l)) continue;
     LLVMValueRef p = pointer_operand(inst);
-    address_span(g, evaluate(g, l, p, first, rv), evaluate(g, l, p, last, rv), access_size(g, inst), &lo, &hi);
+    address_span(g, loop_evaluate(g, l, p, first, rv), loop_evaluate(g, l, p, last, rv), access_size(g, inst), &lo, &hi);
     if (planning) continue;
     const void *read = run_group(g, inst);
     size_t j = 0;
@@ -2281,11 +2215,11 @@ static void test_runs(RevGen *g, Loop *l, LLVMValueRef (*value)(RevGen *, LLVMVa
     if (vmap_get(&s->loop_of, inst) != l || (input == aug_input && !s->input_at[k])) continue; /* no copy needed */
     if (!first) {
       first = xcalloc(l->ivs.len, sizeof *first), last = xcalloc(l->ivs.len, sizeof *last);
-      first_and_last(g, l, from_trip ? loop_trip(g, l, value) : NULL, first, last, value);
+      loop_first_and_last(g, l, from_trip ? loop_trip(g, l, value) : NULL, first, last, value);
       for (size_t k = 0; !from_trip && k < l->ivs.len; k++) last[k] = loop_iv_last(g, l, &l->ivs.data[k]);
     }
     LLVMValueRef p = pointer_operand(inst);
-    address_span(g, evaluate(g, l, p, first, value), evaluate(g, l, p, last, value), access_size(g, inst), &lo, &hi);
+    address_span(g, loop_evaluate(g, l, p, first, value), loop_evaluate(g, l, p, last, value), access_size(g, inst), &lo, &hi);
     if (g->phase == PLANNING) continue;
     LLVMValueRef len, start = input(g, k, &len);
     LLVMBuildStore(g->b, within(g, lo, hi, start, len), vmap_get(&s->copy_flag, inst));

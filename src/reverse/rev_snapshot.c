@@ -48,6 +48,7 @@ struct Snapshots {
   bool *written_identified, *written_private;
   size_t *size;
   ValueMap unescaped; /* stack slot -> 1 its address stays here, 2 it may not (slot_private) */
+  ValueMap run_of;    /* aug: load -> its innermost loop, where a run's range is noted as the run starts */
 };
 
 static Snapshot *snapshot_of(RevGen *g, LLVMValueRef load) {
@@ -291,6 +292,7 @@ void snapshot_analyse(RevGen *g) {
   struct Snapshots *s = xcalloc(1, sizeof *s);
   vmap_init(&s->of);
   vmap_init(&s->unescaped);
+  vmap_init(&s->run_of);
   s->calm = xcalloc(g->loops.len + 1, sizeof *s->calm);
   s->exit = xcalloc(g->loops.len + 1, sizeof *s->exit);
   s->writes = xcalloc(g->loops.len + 1, sizeof *s->writes);
@@ -333,6 +335,7 @@ void snapshot_free(RevGen *g) {
   vec_free(&s->v);
   vmap_free(&s->of);
   vmap_free(&s->unescaped);
+  vmap_free(&s->run_of);
   free(s->calm);
   free(s->exit);
   free(s->writes);
@@ -404,25 +407,59 @@ static LLVMValueRef range_slot(RevGen *g, LLVMValueRef init, const char *name) {
   return slot;
 }
 
+/* The innermost loop l around a read of a snapshot, when the read's range over a run of l is known as
+ * the run starts: l's trip count is (it is counted, entered from a preheader), the read is made in every
+ * iteration (so in the first and the last), at an address that moves by the same amount in each. The
+ * range is then that of the first and last iterations' addresses, noted once in the preheader instead of
+ * widened read by read: a comparison and a select or two per read and iteration, which cost doitgen's
+ * product loop about as much as its multiply-adds. */
+static Loop *run_loop(RevGen *g, Snapshot *sn, LLVMValueRef load) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(load);
+  Loop *l = loop_innermost(g, bb);
+  if (!l || !l->exit_iv || !l->preheader || !in_loop(g, sn->loop, l->header)) return NULL;
+  if (!cfg_every_iteration(&g->cfg, l->body, l->header, l->latch, bb)) return NULL;
+  return loop_linear_exact(g, l, LLVMGetOperand(load, 0)) ? l : NULL;
+}
+
 void snapshot_aug_entry(RevGen *g) {
   struct Snapshots *s = g->snapshots;
   for (size_t k = 0; s && k < s->v.len; k++) {
-    s->v.data[k].lo = range_slot(g, LLVMConstAllOnes(g->i64), "snap.lo");
-    s->v.data[k].hi = range_slot(g, LLVMConstInt(g->i64, 0, 0), "snap.hi");
+    Snapshot *sn = &s->v.data[k];
+    sn->lo = range_slot(g, LLVMConstAllOnes(g->i64), "snap.lo");
+    sn->hi = range_slot(g, LLVMConstInt(g->i64, 0, 0), "snap.hi");
+    for (size_t i = 0; i < sn->loads.len; i++) {
+      Loop *l = run_loop(g, sn, sn->loads.data[i]);
+      if (l) vmap_put(&s->run_of, sn->loads.data[i], l);
+    }
   }
 }
 
+static void widen(RevGen *g, Snapshot *sn, LLVMValueRef lo, LLVMValueRef hi) {
+  rev_widen(g, sn->lo, lo, "llvm.umin");
+  rev_widen(g, sn->hi, hi, "llvm.umax");
+}
+
+/* After bb: the ranges of bb's reads, and those of the runs of loops bb is the preheader of. */
 void snapshot_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
   struct Snapshots *s = g->snapshots;
   for (size_t k = 0; s && k < s->v.len; k++) {
     Snapshot *sn = &s->v.data[k];
     for (size_t i = 0; i < sn->loads.len; i++) {
-      LLVMValueRef load = sn->loads.data[i];
-      if (LLVMGetInstructionParent(load) != bb) continue;
-      LLVMValueRef at = LLVMBuildPtrToInt(g->b, aug_value(g, LLVMGetOperand(load, 0)), g->i64, "");
+      LLVMValueRef load = sn->loads.data[i], p = LLVMGetOperand(load, 0);
+      Loop *l = vmap_get(&s->run_of, load);
       unsigned long long size = ir_type_size(g->ad->mod, LLVMTypeOf(load));
-      rev_widen(g, sn->lo, at, "llvm.umin");
-      rev_widen(g, sn->hi, LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, size, 0), ""), "llvm.umax");
+      if (l && l->preheader == bb) {
+        LLVMValueRef trip = loop_trip(g, l, aug_value), lo, hi;
+        LLVMValueRef *first = xcalloc(l->ivs.len, sizeof *first), *last = xcalloc(l->ivs.len, sizeof *last);
+        loop_first_and_last(g, l, trip, first, last, aug_value);
+        address_span(g, loop_evaluate(g, l, p, first, aug_value), loop_evaluate(g, l, p, last, aug_value), (unsigned)size, &lo, &hi);
+        widen(g, sn, lo, hi);
+        free(first);
+        free(last);
+      }
+      if (l || LLVMGetInstructionParent(load) != bb) continue;
+      LLVMValueRef at = LLVMBuildPtrToInt(g->b, aug_value(g, p), g->i64, "");
+      widen(g, sn, at, LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, size, 0), ""));
     }
   }
 }
