@@ -20,6 +20,7 @@
  * loop nest (the product's rows and their nonzeros) copies once. Records: the copy, then its address and size (16 bytes), pushed at the start of
  * the block the loop exits to, so that they lie above everything the run recorded; no block follows into
  * that block (plan_followers), and no loop around it reserves its records at once (rev_bulk.c). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -430,6 +431,12 @@ void snapshot_aug_entry(RevGen *g) {
     for (size_t i = 0; i < sn->loads.len; i++) {
       Loop *l = run_loop(g, sn, sn->loads.data[i]);
       if (l) vmap_put(&s->run_of, sn->loads.data[i], l);
+      if (getenv("PARAD_PLAN")) {
+        char *v = LLVMPrintValueToString(sn->loads.data[i]);
+        fprintf(stderr, "snapshot in %s: %.60s: range %s\n", LLVMGetValueName(g->orig), v,
+                l ? "noted per run of its loop" : "widened read by read");
+        LLVMDisposeMessage(v);
+      }
     }
   }
 }
