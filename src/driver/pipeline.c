@@ -16,6 +16,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "ad/ad.h"
+#include "ad/apart.h"
 #include "ad/optimised_copies.h"
 #include "ad/request.h"
 #include "ir/diag.h"
@@ -160,11 +161,15 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
    * faster. No vectorisation or unrolling yet: they come after, on primal and derivative alike. The -O1
    * pipeline, because the -O2 one vectorises loops whatever the pass builder options say (LLVM 19), and
    * the adjoint of a vector loop over a stencil adds into overlapping vectors, which stalls the stores. */
+  /* a reverse-mode request of a function without restrict pointers: a choice of gradients, on a check of
+     its arguments built from the optimised code (ad/apart.h) */
+  if (optimise && !getenv("PARAD_NO_APART")) apart_version_requests(m);
   if (optimise && !run_passes(m, tm, "default<O1>,function(loop-simplify)", false, false, false,
                                    PRE_AD_INLINE_THRESHOLD, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;
   }
+  if (optimise) apart_build_checks(m);
   if (optimise && omp_mark_read_only_captures(m) &&
       !run_passes(m, tm, "function(loop-mssa(licm))", false, false, false, 0, o->verbose)) {
     rc = PIPELINE_FAILED;

@@ -1,0 +1,669 @@
+/* Gradients of functions whose pointer parameters are apart (apart.h).
+ *
+ * The check is a function of the request's arguments: the function's parameters, then one pointer per
+ * parameter (its shadow, or null). It bounds, for each object the function reaches (a parameter, a
+ * global), the offsets of the bytes it accesses there, lo and hi, as 64-bit signed values computed from
+ * the arguments: an offset is a sum of indices times sizes, an index is arithmetic on arguments,
+ * constants and loop counters, and a counter lies between its loop's start and limit, widened by a step
+ * (interval arithmetic, so that a triangle's bounds over-approximate, which only costs the choice). A
+ * shadow is reached at the offsets its parameter is, and written. Two objects must not overlap where
+ * either is written; a zero extension needs a non-negative operand. Arithmetic narrower than 64 bits must
+ * not wrap (nsw), since the check computes in 64 bits. */
+#include "ad/apart.h"
+
+#include <llvm-c/DebugInfo.h>
+#include <llvm-c/Target.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ad/request.h"
+#include "analysis/calls.h"
+#include "ir/cfg.h"
+#include "ir/ir.h"
+
+#define CHECK_PREFIX "__parad.apart."
+
+enum { MAX_OBJECTS = 32, MAX_DEPTH = 40 };
+
+/* ---- the choice at the request ---- */
+
+static unsigned pointer_params(LLVMValueRef fn, unsigned *restricted) {
+  unsigned n = 0;
+  *restricted = 0;
+  for (unsigned p = 0, np = LLVMCountParams(fn); p < np; p++) {
+    if (!ir_is_ptr(LLVMTypeOf(LLVMGetParam(fn, p)))) continue;
+    n++;
+    if (LLVMGetEnumAttributeAtIndex(fn, p + 1, ir_attr_kind("noalias"))) ++*restricted;
+  }
+  return n;
+}
+
+static void set_string_attr(LLVMValueRef fn, const char *key, const char *value) {
+  LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                          LLVMCreateStringAttribute(c, key, (unsigned)strlen(key), value, (unsigned)strlen(value)));
+}
+
+static const char *string_attr(LLVMValueRef fn, const char *key) {
+  LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, key, (unsigned)strlen(key));
+  unsigned len;
+  return a ? LLVMGetStringAttributeValue(a, &len) : NULL;
+}
+
+/* fn's copy with every pointer parameter noalias, made once per function. */
+static LLVMValueRef apart_copy(LLVMValueRef fn) {
+  char *name = xasprintf("%s.apart", LLVMGetValueName(fn));
+  LLVMValueRef copy = LLVMGetNamedFunction(LLVMGetGlobalParent(fn), name);
+  if (!copy) {
+    ValueMap vm;
+    vmap_init(&vm);
+    copy = ir_clone_function(fn, name, &vm);
+    vmap_free(&vm);
+    LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+    for (unsigned p = 0, np = LLVMCountParams(copy); p < np; p++)
+      if (ir_is_ptr(LLVMTypeOf(LLVMGetParam(copy, p))))
+        LLVMAddAttributeAtIndex(copy, p + 1, LLVMCreateEnumAttribute(c, ir_attr_kind("noalias"), 0));
+  }
+  free(name);
+  return copy;
+}
+
+/* The request's declaration again, under another name: calls of two functions are never merged into one
+ * of a function chosen at run time, as two calls of one function with different arguments may be
+ * (`select @f.apart, @f`), which no request can be. */
+static LLVMValueRef twin_request(LLVMValueRef decl) {
+  char *name = xasprintf("%s.apart", LLVMGetValueName(decl));
+  LLVMModuleRef m = LLVMGetGlobalParent(decl);
+  LLVMValueRef twin = LLVMGetNamedFunction(m, name);
+  if (!twin) {
+    twin = LLVMAddFunction(m, name, LLVMGlobalGetValueType(decl));
+    ir_copy_attributes(decl, twin, LLVMAttributeFunctionIndex);
+    ir_copy_attributes(decl, twin, LLVMAttributeReturnIndex);
+    for (unsigned p = 0, np = LLVMCountParams(decl); p < np; p++) ir_copy_attributes(decl, twin, p + 1);
+  }
+  free(name);
+  return twin;
+}
+
+/* The request call becomes: if (check(arguments)) request(copy) else request(fn). */
+static void choose(Request *r, LLVMValueRef copy, unsigned serial) {
+  LLVMValueRef call = r->call, fn = r->fn;
+  LLVMModuleRef m = LLVMGetGlobalParent(fn);
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  unsigned np = LLVMCountParams(fn);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), *types = xcalloc(2 * np + 1, sizeof *types);
+  LLVMValueRef *args = xcalloc(2 * np + 1, sizeof *args);
+  for (unsigned p = 0; p < np; p++) {
+    unsigned k = request_arg_index(r, p);
+    bool dup = r->activity[p] == ACT_DUP || r->activity[p] == ACT_DUPNONEED;
+    types[p] = LLVMTypeOf(LLVMGetParam(fn, p)), args[p] = LLVMGetArgOperand(call, k);
+    types[np + p] = ptr;
+    args[np + p] = dup && ir_is_ptr(types[p]) ? LLVMGetArgOperand(call, k + 1) : LLVMConstNull(ptr);
+  }
+  char *name = xasprintf(CHECK_PREFIX "%u", serial);
+  LLVMTypeRef check_type = LLVMFunctionType(LLVMInt1TypeInContext(c), types, 2 * np, 0);
+  LLVMValueRef check = LLVMAddFunction(m, name, check_type); /* a declaration until apart_build_checks */
+  set_string_attr(check, "parad-apart-of", LLVMGetValueName(fn));
+  set_string_attr(check, "parad-apart-copy", LLVMGetValueName(copy));
+  set_string_attr(check, "parad-apart-activity", r->activity);
+  free(name);
+
+  LLVMBasicBlockRef head = cfg_split_before(c, call);
+  LLVMValueRef rest = LLVMGetNextInstruction(call);
+  LLVMBasicBlockRef asked = cfg_split_before(c, rest), after = LLVMGetInstructionParent(rest);
+  LLVMValueRef host = LLVMGetBasicBlockParent(head);
+  LLVMBasicBlockRef apart = LLVMAppendBasicBlockInContext(c, host, "apart");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMPositionBuilderAtEnd(b, asked);
+  LLVMBuildBr(b, after);
+  LLVMPositionBuilderAtEnd(b, apart);
+  LLVMValueRef other = LLVMInstructionClone(call);
+  LLVMInsertIntoBuilder(b, other);
+  LLVMSetOperand(other, request_fn_arg(call), copy);
+  LLVMSetOperand(other, LLVMGetNumOperands(other) - 1, twin_request(ir_called_function(call)));
+  LLVMBuildBr(b, after);
+  LLVMPositionBuilderAtEnd(b, head);
+  LLVMValueRef ok = LLVMBuildCall2(b, check_type, check, args, 2 * np, "apart");
+  LLVMInstructionSetDebugLoc(ok, LLVMInstructionGetDebugLoc(call));
+  LLVMBuildCondBr(b, ok, apart, asked);
+  if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind && LLVMGetFirstUse(call)) {
+    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(after));
+    LLVMValueRef phi = LLVMBuildPhi(b, LLVMTypeOf(call), "");
+    LLVMReplaceAllUsesWith(call, phi);
+    LLVMValueRef vals[2] = {call, other};
+    LLVMBasicBlockRef from[2] = {asked, apart};
+    LLVMAddIncoming(phi, vals, from, 2);
+  }
+  LLVMDisposeBuilder(b);
+  free(types);
+  free(args);
+}
+
+unsigned apart_version_requests(LLVMModuleRef m) {
+  ValueList calls = {0};
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (LLVMIsDeclaration(f) && !strncmp(LLVMGetValueName(f), REQUEST_PREFIX, strlen(REQUEST_PREFIX)))
+      for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u))
+        if (ir_is_call(LLVMGetUser(u))) vec_push(&calls, LLVMGetUser(u));
+  unsigned made = 0;
+  for (size_t i = 0; i < calls.len; i++) {
+    Request r;
+    if (!request_decode(calls.data[i], &r)) continue;
+    unsigned restricted, pointers = LLVMIsAFunction(r.fn) && !LLVMIsDeclaration(r.fn) ? pointer_params(r.fn, &restricted) : 0;
+    if (r.mode == MODE_REVERSE && r.width == 1 && !r.tape_indirect && pointers >= 2 && restricted < pointers &&
+        !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(r.fn)))
+      choose(&r, apart_copy(r.fn), made++);
+    request_free(&r);
+  }
+  vec_free(&calls);
+  return made;
+}
+
+/* ---- the check ---- */
+
+typedef struct {
+  LLVMValueRef lo, hi; /* i64, signed */
+} Span;
+
+typedef struct {
+  LLVMValueRef root;   /* a parameter of the function, or a global */
+  LLVMValueRef base;   /* its address in the check */
+  Span bytes;          /* offsets of the bytes accessed, [lo, hi) */
+  bool written;
+} Object;
+
+typedef struct {
+  LLVMModuleRef m;
+  LLVMTargetDataRef td;
+  LLVMValueRef fn, check;
+  LLVMBuilderRef b;
+  LLVMTypeRef i64;
+  Cfg cfg;
+  CfgLoopList loops;
+  ValueMap lo, hi;      /* memo: spans of the function's values */
+  LLVMValueRef fixed;   /* while a loop's start is bounded under its guard: a value the guard bounds */
+  Span fixed_span;
+  LLVMValueRef ok;     /* i1: conditions met at run time */
+  Object obj[MAX_OBJECTS];
+  unsigned nobj;
+} Bounds;
+
+/* PARAD_PLAN=1: why a check could not be built, for Parad's developers. */
+static bool give_up(LLVMValueRef at, const char *why) {
+  if (getenv("PARAD_PLAN")) {
+    char *v = LLVMPrintValueToString(at);
+    fprintf(stderr, "apart: no check: %s: %.100s\n", why, v);
+    LLVMDisposeMessage(v);
+  }
+  return false;
+}
+
+static LLVMValueRef k64(Bounds *x, long long v) { return LLVMConstInt(x->i64, (unsigned long long)v, 1); }
+
+static LLVMValueRef smin(Bounds *x, LLVMValueRef a, LLVMValueRef b) {
+  LLVMValueRef ab[2] = {a, b};
+  return ir_call_intrinsic(x->b, "llvm.smin", &x->i64, 1, ab, 2);
+}
+
+static LLVMValueRef smax(Bounds *x, LLVMValueRef a, LLVMValueRef b) {
+  LLVMValueRef ab[2] = {a, b};
+  return ir_call_intrinsic(x->b, "llvm.smax", &x->i64, 1, ab, 2);
+}
+
+static void require(Bounds *x, LLVMValueRef cond) { x->ok = LLVMBuildAnd(x->b, x->ok, cond, ""); }
+
+static bool span(Bounds *x, LLVMValueRef v, Span *out, int depth);
+
+static Span hull(Bounds *x, Span a, Span b) { return (Span){smin(x, a.lo, b.lo), smax(x, a.hi, b.hi)}; }
+
+static Span scaled(Bounds *x, Span a, long long c) {
+  LLVMValueRef lo = LLVMBuildMul(x->b, a.lo, k64(x, c), ""), hi = LLVMBuildMul(x->b, a.hi, k64(x, c), "");
+  return c >= 0 ? (Span){lo, hi} : (Span){hi, lo};
+}
+
+static bool span(Bounds *x, LLVMValueRef v, Span *out, int depth);
+
+/* Another counter of loop l with the same step, which v is (or its next value): two counters that move
+ * together (clang's k and k + 1), the loop's test on the other one. Its start in *start. */
+static LLVMValueRef sibling(Bounds *x, CfgLoop *l, LLVMValueRef v, LLVMValueRef step, Span *start) {
+  for (LLVMValueRef q = LLVMGetFirstInstruction(l->header); q && LLVMIsAPHINode(q); q = LLVMGetNextInstruction(q)) {
+    if (LLVMCountIncoming(q) != 2) continue;
+    LLVMValueRef init = NULL, next = NULL;
+    for (unsigned i = 0; i < 2; i++) {
+      if (LLVMGetIncomingBlock(q, i) == l->preheader) init = LLVMGetIncomingValue(q, i);
+      if (LLVMGetIncomingBlock(q, i) == l->latch) next = LLVMGetIncomingValue(q, i);
+    }
+    if (!init || !next || (v != q && v != next) || !LLVMIsAInstruction(next) || LLVMGetInstructionOpcode(next) != LLVMAdd) continue;
+    LLVMValueRef st = LLVMGetOperand(next, 0) == q ? LLVMGetOperand(next, 1) : LLVMGetOperand(next, 0);
+    if (LLVMIsAConstantInt(st) && LLVMConstIntGetSExtValue(st) == LLVMConstIntGetSExtValue(step) && span(x, init, start, 0)) return q;
+  }
+  return NULL;
+}
+
+/* The comparison "a P b" that holds whenever loop l is entered: the branch into its preheader (or, where
+ * the preheader branches itself, into its header), the loop's guard. */
+static bool guard(Bounds *x, CfgLoop *l, LLVMValueRef *a, LLVMValueRef *b, LLVMIntPredicate *p) {
+  LLVMBasicBlockRef from = l->preheader, to = l->header;
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(from);
+  if (!LLVMIsConditional(br)) {
+    int k = cfg_index(&x->cfg, from);
+    if (k < 0 || x->cfg.preds[k].len != 1) return false;
+    to = from, from = x->cfg.preds[k].data[0], br = LLVMGetBasicBlockTerminator(from);
+  }
+  if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) || !LLVMIsAICmpInst(LLVMGetCondition(br))) return false;
+  LLVMValueRef c = LLVMGetCondition(br);
+  *p = LLVMGetICmpPredicate(c);
+  if (LLVMGetSuccessor(br, 0) != to) *p = ir_icmp_inverse(*p);
+  *a = LLVMGetOperand(c, 0), *b = LLVMGetOperand(c, 1);
+  if (LLVMIsAConstantInt(*a)) { /* the side to bound is the one that varies */
+    LLVMValueRef t = *a;
+    *a = *b, *b = t, *p = ir_icmp_swapped(*p);
+  }
+  return !LLVMIsAConstantInt(*a);
+}
+
+/* The span of v (a loop's start or limit) over the times loop l is entered: where its guard compares a
+ * value v is made of with a bound, that value bounded by it (a triangle's inner loop from k + 1, entered
+ * while k + 1 < n: its start stays below n; one up to j, entered where j != 0: its limit is at least 1). */
+static bool span_entered(Bounds *x, CfgLoop *l, LLVMValueRef v, Span *out, int depth) {
+  LLVMValueRef a, b;
+  LLVMIntPredicate p;
+  Span sa, sb;
+  if (x->fixed || !guard(x, l, &a, &b, &p) || !span(x, a, &sa, depth + 1) || !span(x, b, &sb, depth + 1))
+    return span(x, v, out, depth);
+  if (p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntUGT || p == LLVMIntUGE) { /* as signed, where not negative */
+    require(x, LLVMBuildICmp(x->b, LLVMIntSGE, sa.lo, k64(x, 0), ""));
+    require(x, LLVMBuildICmp(x->b, LLVMIntSGE, sb.lo, k64(x, 0), ""));
+  }
+  switch (p) {
+  case LLVMIntSLT: case LLVMIntULT: sa.hi = smin(x, sa.hi, LLVMBuildSub(x->b, sb.hi, k64(x, 1), "")); break;
+  case LLVMIntSLE: case LLVMIntULE: sa.hi = smin(x, sa.hi, sb.hi); break;
+  case LLVMIntSGT: case LLVMIntUGT: sa.lo = smax(x, sa.lo, LLVMBuildAdd(x->b, sb.lo, k64(x, 1), "")); break;
+  case LLVMIntSGE: case LLVMIntUGE: sa.lo = smax(x, sa.lo, sb.lo); break;
+  case LLVMIntNE: { /* against one value: an end of the span equal to it moves in by one */
+    LLVMValueRef one = LLVMBuildICmp(x->b, LLVMIntEQ, sb.lo, sb.hi, "");
+    LLVMValueRef at_lo = LLVMBuildAnd(x->b, one, LLVMBuildICmp(x->b, LLVMIntEQ, sa.lo, sb.lo, ""), "");
+    LLVMValueRef at_hi = LLVMBuildAnd(x->b, one, LLVMBuildICmp(x->b, LLVMIntEQ, sa.hi, sb.lo, ""), "");
+    sa.lo = LLVMBuildSelect(x->b, at_lo, LLVMBuildAdd(x->b, sa.lo, k64(x, 1), ""), sa.lo, "");
+    sa.hi = LLVMBuildSelect(x->b, at_hi, LLVMBuildSub(x->b, sa.hi, k64(x, 1), ""), sa.hi, "");
+    break;
+  }
+  default: return span(x, v, out, depth);
+  }
+  x->fixed = a, x->fixed_span = sa;
+  bool ok = span(x, v, out, depth);
+  x->fixed = NULL;
+  return ok;
+}
+
+/* The loop phi is the counter of (a phi of its header: start from outside, start + constant step around),
+ * tested in the latch's exit against a limit the loop does not change, as "go on while next P limit" (or
+ * "counter P limit"). Its values lie between start and the last value the test lets through: limit less
+ * one step's sign for a strict test of next, limit for an inclusive one, a step further for a test of the
+ * counter itself; an unsigned test is read as signed where start and limit are not negative. */
+static bool counter(Bounds *x, LLVMValueRef phi, Span *out, int depth) {
+  LLVMBasicBlockRef header = LLVMGetInstructionParent(phi);
+  CfgLoop *l = NULL;
+  for (size_t i = 0; i < x->loops.len; i++)
+    if (x->loops.data[i].header == header) l = &x->loops.data[i];
+  if (!l || !l->preheader || !l->latch || LLVMCountIncoming(phi) != 2) return false;
+  LLVMValueRef start = NULL, next = NULL;
+  for (unsigned i = 0; i < 2; i++) {
+    if (LLVMGetIncomingBlock(phi, i) == l->preheader) start = LLVMGetIncomingValue(phi, i);
+    if (LLVMGetIncomingBlock(phi, i) == l->latch) next = LLVMGetIncomingValue(phi, i);
+  }
+  if (!start || !next || !LLVMIsAInstruction(next) || LLVMGetInstructionOpcode(next) != LLVMAdd) return false;
+  LLVMValueRef step = LLVMGetOperand(next, 0) == phi ? LLVMGetOperand(next, 1) : LLVMGetOperand(next, 1) == phi ? LLVMGetOperand(next, 0) : NULL;
+  if (!step || !LLVMIsAConstantInt(step) || !(LLVMGetNSW(next) || LLVMGetNUW(next))) return false;
+  if (LLVMGetIntTypeWidth(LLVMTypeOf(phi)) < 64 && !LLVMGetNSW(next)) return false;
+  long long st = LLVMConstIntGetSExtValue(step);
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(l->latch);
+  if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) || !LLVMIsAICmpInst(LLVMGetCondition(br))) return false;
+  LLVMValueRef cmp = LLVMGetCondition(br), limit = NULL;
+  bool on_next = false;
+  LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
+  if (!cfg_in_loop(&x->cfg, l, LLVMGetSuccessor(br, 0))) p = ir_icmp_inverse(p); /* going on while */
+  for (unsigned s = 0; s < 2 && !limit; s++) {
+    LLVMValueRef a = LLVMGetOperand(cmp, s), other = LLVMGetOperand(cmp, !s);
+    if (a != phi && a != next) {
+      Span sib, sib_start, own;
+      LLVMValueRef sib_phi = sibling(x, l, a, step, &sib_start);
+      if (!sib_phi || !span(x, sib_phi, &sib, depth + 1) || !span(x, start, &own, depth + 1)) continue;
+      /* phi - sib_phi is start - sib_start throughout */
+      *out = (Span){LLVMBuildSub(x->b, LLVMBuildAdd(x->b, sib.lo, own.lo, ""), sib_start.hi, ""),
+                    LLVMBuildSub(x->b, LLVMBuildAdd(x->b, sib.hi, own.hi, ""), sib_start.lo, "")};
+      return true;
+    }
+    if (LLVMIsAInstruction(other) && cfg_in_loop(&x->cfg, l, LLVMGetInstructionParent(other))) return false;
+    limit = other, on_next = a == next;
+    if (s) p = ir_icmp_swapped(p);
+  }
+  bool up = st > 0, unsigned_test = p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntUGT || p == LLVMIntUGE;
+  bool strict = p == LLVMIntSLT || p == LLVMIntULT || p == LLVMIntSGT || p == LLVMIntUGT || p == LLVMIntNE;
+  bool fits = p == LLVMIntNE || (up ? p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntULT || p == LLVMIntULE
+                                    : p == LLVMIntSGT || p == LLVMIntSGE || p == LLVMIntUGT || p == LLVMIntUGE);
+  Span s, lim;
+  if (!limit || !fits || !span_entered(x, l, start, &s, depth + 1) || !span_entered(x, l, limit, &lim, depth + 1)) return false;
+  if (unsigned_test) {
+    require(x, LLVMBuildICmp(x->b, LLVMIntSGE, s.lo, k64(x, 0), ""));
+    require(x, LLVMBuildICmp(x->b, LLVMIntSGE, lim.lo, k64(x, 0), ""));
+  }
+  /* a test of the counter itself (p != limit: it stops after the iteration at limit) lets one step more */
+  long long shift = (strict && !(p == LLVMIntNE && !on_next) ? -(up ? 1 : -1) : 0) + (on_next || p == LLVMIntNE ? 0 : st);
+  Span last = {LLVMBuildAdd(x->b, lim.lo, k64(x, shift), ""), LLVMBuildAdd(x->b, lim.hi, k64(x, shift), "")};
+  *out = hull(x, s, last);
+  return true;
+}
+
+/* Whether narrow arithmetic keeps its value in 64 bits. */
+static bool exact(LLVMValueRef v) { return LLVMGetIntTypeWidth(LLVMTypeOf(v)) >= 64 || LLVMGetNSW(v); }
+
+static bool span_of_inst(Bounds *x, LLVMValueRef v, Span *out, int depth) {
+  LLVMValueRef a = LLVMGetNumOperands(v) > 0 ? LLVMGetOperand(v, 0) : NULL, b = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
+  Span sa, sb;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMPHI: return counter(x, v, out, depth);
+  case LLVMAdd:
+  case LLVMSub:
+    if (!exact(v) || !span(x, a, &sa, depth + 1) || !span(x, b, &sb, depth + 1)) return false;
+    *out = LLVMGetInstructionOpcode(v) == LLVMAdd ? (Span){LLVMBuildAdd(x->b, sa.lo, sb.lo, ""), LLVMBuildAdd(x->b, sa.hi, sb.hi, "")}
+                                                   : (Span){LLVMBuildSub(x->b, sa.lo, sb.hi, ""), LLVMBuildSub(x->b, sa.hi, sb.lo, "")};
+    return true;
+  case LLVMOr: /* disjoint: a sum */
+    if (!LLVMGetIsDisjoint(v) || LLVMGetIntTypeWidth(LLVMTypeOf(v)) < 64 || !span(x, a, &sa, depth + 1) || !span(x, b, &sb, depth + 1))
+      return false;
+    *out = (Span){LLVMBuildAdd(x->b, sa.lo, sb.lo, ""), LLVMBuildAdd(x->b, sa.hi, sb.hi, "")};
+    return true;
+  case LLVMMul:
+    if (!exact(v) || !span(x, a, &sa, depth + 1) || !span(x, b, &sb, depth + 1)) return false;
+    if (LLVMIsAConstantInt(b)) *out = scaled(x, sa, LLVMConstIntGetSExtValue(b));
+    else if (LLVMIsAConstantInt(a)) *out = scaled(x, sb, LLVMConstIntGetSExtValue(a));
+    else {
+      LLVMValueRef p[4] = {LLVMBuildMul(x->b, sa.lo, sb.lo, ""), LLVMBuildMul(x->b, sa.lo, sb.hi, ""),
+                           LLVMBuildMul(x->b, sa.hi, sb.lo, ""), LLVMBuildMul(x->b, sa.hi, sb.hi, "")};
+      *out = (Span){smin(x, smin(x, p[0], p[1]), smin(x, p[2], p[3])), smax(x, smax(x, p[0], p[1]), smax(x, p[2], p[3]))};
+    }
+    return true;
+  case LLVMShl:
+    if (!exact(v) || !LLVMIsAConstantInt(b) || LLVMConstIntGetZExtValue(b) > 32 || !span(x, a, &sa, depth + 1)) return false;
+    *out = scaled(x, sa, 1LL << LLVMConstIntGetZExtValue(b));
+    return true;
+  case LLVMSExt: return span(x, a, out, depth + 1);
+  case LLVMZExt: /* its operand's value where that is not negative */
+    if (!span(x, a, out, depth + 1)) return false;
+    require(x, LLVMBuildICmp(x->b, LLVMIntSGE, out->lo, k64(x, 0), ""));
+    return true;
+  case LLVMAnd: /* with a non-negative mask: between 0 and the mask */
+    if (!LLVMIsAConstantInt(b) || LLVMConstIntGetSExtValue(b) < 0) return false;
+    *out = (Span){k64(x, 0), k64(x, LLVMConstIntGetSExtValue(b))};
+    return true;
+  case LLVMAShr:
+  case LLVMLShr:
+  case LLVMSDiv:
+  case LLVMUDiv: { /* by a positive constant: monotonic, for non-negative operands at least */
+    if (!LLVMIsAConstantInt(b) || LLVMConstIntGetSExtValue(b) <= 0 || !span(x, a, &sa, depth + 1)) return false;
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    if (op == LLVMLShr || op == LLVMUDiv) require(x, LLVMBuildICmp(x->b, LLVMIntSGE, sa.lo, k64(x, 0), ""));
+    LLVMValueRef by = k64(x, LLVMConstIntGetSExtValue(b));
+    *out = op == LLVMAShr || op == LLVMLShr ? (Span){LLVMBuildAShr(x->b, sa.lo, by, ""), LLVMBuildAShr(x->b, sa.hi, by, "")}
+                                             : (Span){LLVMBuildSDiv(x->b, sa.lo, by, ""), LLVMBuildSDiv(x->b, sa.hi, by, "")};
+    return true;
+  }
+  case LLVMSelect:
+    if (!span(x, LLVMGetOperand(v, 1), &sa, depth + 1) || !span(x, LLVMGetOperand(v, 2), &sb, depth + 1)) return false;
+    *out = hull(x, sa, sb);
+    return true;
+  case LLVMCall: { /* a minimum or maximum is one of its operands */
+    LLVMValueRef callee = ir_called_function(v);
+    const char *name = callee ? LLVMGetValueName(callee) : "";
+    if (strncmp(name, "llvm.smin.", 10) && strncmp(name, "llvm.smax.", 10) && strncmp(name, "llvm.umin.", 10) &&
+        strncmp(name, "llvm.umax.", 10))
+      return false;
+    if (!span(x, LLVMGetArgOperand(v, 0), &sa, depth + 1) || !span(x, LLVMGetArgOperand(v, 1), &sb, depth + 1)) return false;
+    *out = hull(x, sa, sb);
+    return true;
+  }
+  default: return give_up(v, "an index the check cannot bound");
+  }
+}
+
+/* The values integer v of the function takes, as i64 values of the check. */
+static bool span(Bounds *x, LLVMValueRef v, Span *out, int depth) {
+  if (depth > MAX_DEPTH || !ir_is_int(LLVMTypeOf(v))) return false;
+  if (LLVMIsAConstantInt(v)) {
+    LLVMValueRef c = k64(x, LLVMConstIntGetSExtValue(v));
+    *out = (Span){c, c};
+    return true;
+  }
+  if (LLVMIsAArgument(v)) {
+    unsigned p = 0;
+    for (LLVMValueRef q = LLVMGetFirstParam(x->fn); q != v; q = LLVMGetNextParam(q)) p++;
+    LLVMValueRef a = LLVMGetParam(x->check, p);
+    if (LLVMGetIntTypeWidth(LLVMTypeOf(a)) < 64) a = LLVMBuildSExt(x->b, a, x->i64, "");
+    *out = (Span){a, a};
+    return true;
+  }
+  if (v == x->fixed) {
+    *out = x->fixed_span;
+    return true;
+  }
+  if (!LLVMIsAInstruction(v) || cfg_index(&x->cfg, LLVMGetInstructionParent(v)) < 0) return false;
+  if (x->fixed) return span_of_inst(x, v, out, depth); /* not remembered: it may hold under the guard only */
+  if (vmap_has(&x->lo, v)) {
+    *out = (Span){vmap_get(&x->lo, v), vmap_get(&x->hi, v)};
+    return true;
+  }
+  bool ok = span_of_inst(x, v, out, depth); /* no cycle: a loop's counter takes start and limit from outside it */
+  if (ok) vmap_put(&x->lo, v, out->lo), vmap_put(&x->hi, v, out->hi);
+  return ok;
+}
+
+/* The object p points into (a parameter or a global; NULL where it is the function's own memory: a stack
+ * slot, a block it allocates) and the span of p's offset from it. False where neither is known. */
+static bool address(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, int depth) {
+  if (depth > MAX_DEPTH) return false;
+  if (LLVMIsAArgument(p) || LLVMIsAGlobalVariable(p)) {
+    *root = p, *off = (Span){k64(x, 0), k64(x, 0)};
+    return true;
+  }
+  if (LLVMIsAAllocaInst(p) || (ir_is_call(p) && call_classify(p, NULL) == CALL_ALLOC)) {
+    *root = NULL, *off = (Span){k64(x, 0), k64(x, 0)};
+    return true;
+  }
+  bool is_gep = LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr);
+  if (!is_gep) {
+    LLVMOpcode op = LLVMIsAInstruction(p) ? LLVMGetInstructionOpcode(p) : LLVMIsAConstantExpr(p) ? LLVMGetConstOpcode(p) : LLVMRet;
+    bool cast = op == LLVMBitCast || op == LLVMAddrSpaceCast;
+    return cast && address(x, LLVMGetOperand(p, 0), root, off, depth + 1);
+  }
+  if (!address(x, LLVMGetOperand(p, 0), root, off, depth + 1)) return false;
+  LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
+  for (unsigned i = 1, n = (unsigned)LLVMGetNumOperands(p); i < n; i++) {
+    LLVMValueRef idx = LLVMGetOperand(p, i);
+    if (i > 1 && LLVMGetTypeKind(t) == LLVMStructTypeKind) {
+      unsigned field = (unsigned)LLVMConstIntGetZExtValue(idx);
+      LLVMValueRef at = k64(x, (long long)LLVMOffsetOfElement(x->td, t, field));
+      *off = (Span){LLVMBuildAdd(x->b, off->lo, at, ""), LLVMBuildAdd(x->b, off->hi, at, "")};
+      t = LLVMStructGetTypeAtIndex(t, field);
+      continue;
+    }
+    if (i > 1) {
+      if (LLVMGetTypeKind(t) != LLVMArrayTypeKind) return false;
+      t = LLVMGetElementType(t);
+    }
+    Span s;
+    if (!LLVMTypeIsSized(t) || !span(x, idx, &s, depth + 1)) return false;
+    s = scaled(x, s, (long long)LLVMABISizeOfType(x->td, t));
+    *off = (Span){LLVMBuildAdd(x->b, off->lo, s.lo, ""), LLVMBuildAdd(x->b, off->hi, s.hi, "")};
+  }
+  return true;
+}
+
+/* Notes an access of `size` bytes (a span, for memset and memcpy) at p. */
+static bool access(Bounds *x, LLVMValueRef p, Span size, bool written) {
+  LLVMValueRef root;
+  Span off;
+  if (!address(x, p, &root, &off, 0)) return false;
+  if (!root) return true;
+  Span bytes = {off.lo, LLVMBuildAdd(x->b, off.hi, size.hi, "")};
+  for (unsigned k = 0; k < x->nobj; k++)
+    if (x->obj[k].root == root) {
+      x->obj[k].bytes = hull(x, x->obj[k].bytes, bytes);
+      x->obj[k].written |= written;
+      return true;
+    }
+  if (x->nobj == MAX_OBJECTS) return false;
+  x->obj[x->nobj++] = (Object){.root = root, .bytes = bytes, .written = written};
+  return true;
+}
+
+/* Where a pointer parameter goes: only into addresses of loads, stores, memset and memcpy, and offsets
+ * and comparisons; anything else (a call, a store of the pointer itself, a phi) and the check gives up. */
+static bool stays(LLVMValueRef v, int depth) {
+  if (depth > MAX_DEPTH) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user) || LLVMIsAICmpInst(user)) continue;
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) != v) continue;
+    if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) {
+      if (!stays(user, depth + 1)) return false;
+      continue;
+    }
+    if (ir_is_call(user)) {
+      CallKind k = call_classify(user, NULL);
+      if (k == CALL_MEMCPY || k == CALL_MEMSET) continue;
+      if (k == CALL_DEBUG) continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+static bool note_accesses(Bounds *x) {
+  for (LLVMValueRef p = LLVMGetFirstParam(x->fn); p; p = LLVMGetNextParam(p))
+    if (ir_is_ptr(LLVMTypeOf(p)) && !stays(p, 0)) return give_up(p, "a parameter that goes elsewhere than loads and stores");
+  for (size_t b = 0; b < x->cfg.blocks.len; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(x->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
+      if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAFenceInst(i)) return false;
+      if (LLVMIsALoadInst(i) || LLVMIsAStoreInst(i)) {
+        LLVMTypeRef t = LLVMIsALoadInst(i) ? LLVMTypeOf(i) : LLVMTypeOf(LLVMGetOperand(i, 0));
+        LLVMValueRef size = k64(x, (long long)LLVMABISizeOfType(x->td, t));
+        if (LLVMGetVolatile(i) || !access(x, LLVMGetOperand(i, LLVMIsALoadInst(i) ? 0 : 1), (Span){size, size}, LLVMIsAStoreInst(i)))
+          return give_up(i, "an access the check cannot bound");
+        continue;
+      }
+      if (!ir_is_call(i)) continue;
+      CallKind k = call_classify(i, NULL);
+      if (k == CALL_MEMCPY || k == CALL_MEMSET) {
+        Span len;
+        if (!span(x, LLVMGetArgOperand(i, 2), &len, 0) || !access(x, LLVMGetArgOperand(i, 0), len, true) ||
+            (k == CALL_MEMCPY && !access(x, LLVMGetArgOperand(i, 1), len, false)))
+          return false;
+        continue;
+      }
+      /* nothing else may reach memory the function's objects could share: debug and lifetime markers,
+         the derivative table's functions, allocation (fresh memory) */
+      if (k == CALL_DEBUG || k == CALL_ALLOC || k == CALL_FREE || call_writes_nothing(i)) {
+        for (unsigned a = 0, n = ir_num_call_args(i); a < n; a++) {
+          LLVMValueRef arg = LLVMGetArgOperand(i, a), root;
+          Span off;
+          if (ir_is_ptr(LLVMTypeOf(arg)) && k != CALL_DEBUG && !(address(x, arg, &root, &off, 0) && !root)) return false;
+        }
+        continue;
+      }
+      return give_up(i, "a call");
+    }
+  return true;
+}
+
+/* Whether objects a and b (byte ranges at their bases) are apart. */
+static LLVMValueRef apart(Bounds *x, LLVMValueRef abase, Span a, LLVMValueRef bbase, Span b) {
+  LLVMValueRef ia = LLVMBuildPtrToInt(x->b, abase, x->i64, ""), ib = LLVMBuildPtrToInt(x->b, bbase, x->i64, "");
+  LLVMValueRef alo = LLVMBuildAdd(x->b, ia, a.lo, ""), ahi = LLVMBuildAdd(x->b, ia, a.hi, "");
+  LLVMValueRef blo = LLVMBuildAdd(x->b, ib, b.lo, ""), bhi = LLVMBuildAdd(x->b, ib, b.hi, "");
+  return LLVMBuildOr(x->b, LLVMBuildICmp(x->b, LLVMIntULE, ahi, blo, ""), LLVMBuildICmp(x->b, LLVMIntULE, bhi, alo, ""), "");
+}
+
+/* The check's body from fn's code; false (and no body) where some access cannot be bounded. */
+static bool build(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef check, const char *activity) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  Bounds x = {.m = m, .td = LLVMGetModuleDataLayout(m), .fn = fn, .check = check, .i64 = LLVMInt64TypeInContext(c)};
+  x.b = LLVMCreateBuilderInContext(c);
+  LLVMSetLinkage(check, LLVMInternalLinkage);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c, check, "entry");
+  LLVMPositionBuilderAtEnd(x.b, entry);
+  cfg_build(fn, &x.cfg);
+  cfg_natural_loops(&x.cfg, &x.loops);
+  vmap_init(&x.lo), vmap_init(&x.hi);
+  x.ok = LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0);
+  bool ok = note_accesses(&x);
+  if (ok) {
+    /* the objects, then each reached parameter's shadow at the same offsets, written */
+    unsigned np = LLVMCountParams(fn), n = x.nobj;
+    LLVMValueRef base[2 * MAX_OBJECTS];
+    Span bytes[2 * MAX_OBJECTS];
+    bool written[2 * MAX_OBJECTS];
+    for (unsigned k = 0; k < x.nobj; k++) {
+      Object *o = &x.obj[k];
+      unsigned p = 0;
+      if (LLVMIsAArgument(o->root))
+        for (LLVMValueRef q = LLVMGetFirstParam(fn); q != o->root; q = LLVMGetNextParam(q)) p++;
+      base[k] = LLVMIsAArgument(o->root) ? LLVMGetParam(check, p) : o->root;
+      bytes[k] = o->bytes, written[k] = o->written;
+      if (LLVMIsAArgument(o->root) && (activity[p] == ACT_DUP || activity[p] == ACT_DUPNONEED))
+        base[n] = LLVMGetParam(check, np + p), bytes[n] = o->bytes, written[n++] = true;
+    }
+    for (unsigned i = 0; i < n; i++)
+      for (unsigned j = i + 1; j < n; j++)
+        if (written[i] || written[j]) require(&x, apart(&x, base[i], bytes[i], base[j], bytes[j]));
+    LLVMBuildRet(x.b, x.ok);
+  }
+  for (size_t i = 0; i < x.loops.len; i++) free(x.loops.data[i].body);
+  vec_free(&x.loops);
+  cfg_free(&x.cfg);
+  vmap_free(&x.lo), vmap_free(&x.hi);
+  LLVMDisposeBuilder(x.b);
+  if (!ok)
+    while (LLVMGetFirstBasicBlock(check)) LLVMDeleteBasicBlock(LLVMGetFirstBasicBlock(check));
+  return ok;
+}
+
+/* The choice undone: the check false, the copy's requests gone. */
+static void undo(LLVMValueRef check, LLVMValueRef copy) {
+  LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(check));
+  LLVMValueRef no = LLVMConstInt(LLVMInt1TypeInContext(c), 0, 0);
+  while (LLVMGetFirstUse(check)) {
+    LLVMValueRef call = LLVMGetUser(LLVMGetFirstUse(check));
+    LLVMReplaceAllUsesWith(call, no);
+    LLVMInstructionEraseFromParent(call);
+  }
+  LLVMDeleteFunction(check);
+  if (!copy) return;
+  ValueList calls = {0};
+  for (LLVMUseRef u = LLVMGetFirstUse(copy); u; u = LLVMGetNextUse(u))
+    if (ir_is_call(LLVMGetUser(u))) vec_push(&calls, LLVMGetUser(u));
+  for (size_t i = 0; i < calls.len; i++) {
+    LLVMValueRef call = calls.data[i];
+    if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind) LLVMReplaceAllUsesWith(call, LLVMGetPoison(LLVMTypeOf(call)));
+    LLVMInstructionEraseFromParent(call);
+  }
+  vec_free(&calls);
+  if (!LLVMGetFirstUse(copy)) LLVMDeleteFunction(copy);
+}
+
+void apart_build_checks(LLVMModuleRef m) {
+  ValueList checks = {0};
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (LLVMIsDeclaration(f) && !strncmp(LLVMGetValueName(f), CHECK_PREFIX, strlen(CHECK_PREFIX))) vec_push(&checks, f);
+  for (size_t i = 0; i < checks.len; i++) {
+    LLVMValueRef check = checks.data[i];
+    const char *of = string_attr(check, "parad-apart-of"), *copy_name = string_attr(check, "parad-apart-copy"),
+               *activity = string_attr(check, "parad-apart-activity");
+    LLVMValueRef fn = of ? LLVMGetNamedFunction(m, of) : NULL, copy = copy_name ? LLVMGetNamedFunction(m, copy_name) : NULL;
+    if (fn && copy && activity && !LLVMIsDeclaration(fn) && strlen(activity) == LLVMCountParams(fn) && build(m, fn, check, activity))
+      continue;
+    undo(check, copy); /* the other checks of fn find no copy: their answer would be the same */
+  }
+  vec_free(&checks);
+}
