@@ -4,8 +4,9 @@
  * parameter (its shadow, or null). It bounds, for each object the function reaches (a parameter, a
  * global), the offsets of the bytes it accesses there, lo and hi, as 64-bit signed values computed from
  * the arguments: an offset is a sum of indices times sizes, an index is arithmetic on arguments,
- * constants and loop counters, and a counter lies between its loop's start and limit, widened by a step
- * (interval arithmetic, so that a triangle's bounds over-approximate, which only costs the choice). A
+ * constants and loop counters, and a counter lies between its loop's start and the last value its exit
+ * test lets through, both bounded under the loop's guard (interval arithmetic: a triangle's bounds
+ * over-approximate, which can only cost the choice, never a wrong one). A
  * shadow is reached at the offsets its parameter is, and written. Two objects must not overlap where
  * either is written; a zero extension needs a non-negative operand. Arithmetic narrower than 64 bits must
  * not wrap (nsw), since the check computes in 64 bits. */
@@ -24,7 +25,7 @@
 
 #define CHECK_PREFIX "__parad.apart."
 
-enum { MAX_OBJECTS = 32, MAX_DEPTH = 40 };
+enum { MAX_OBJECTS = 32, MAX_DEPTH = 40, MAX_CHOOSING = 16 };
 
 /* ---- the choice at the request ---- */
 
@@ -45,10 +46,12 @@ static void set_string_attr(LLVMValueRef fn, const char *key, const char *value)
                           LLVMCreateStringAttribute(c, key, (unsigned)strlen(key), value, (unsigned)strlen(value)));
 }
 
-static const char *string_attr(LLVMValueRef fn, const char *key) {
+/* A string attribute's value (the caller frees it), or NULL. */
+static char *string_attr(LLVMValueRef fn, const char *key) {
   LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, key, (unsigned)strlen(key));
   unsigned len;
-  return a ? LLVMGetStringAttributeValue(a, &len) : NULL;
+  const char *v = a ? LLVMGetStringAttributeValue(a, &len) : NULL;
+  return v ? xasprintf("%.*s", (int)len, v) : NULL;
 }
 
 /* fn's copy with every pointer parameter noalias, made once per function. */
@@ -183,6 +186,8 @@ typedef struct {
   CfgLoopList loops;
   ValueMap lo, hi;      /* memo: spans of the function's values */
   LLVMValueRef fixed;   /* while a loop's start is bounded under its guard: a value the guard bounds */
+  LLVMValueRef choosing[MAX_CHOOSING]; /* phis and selects of pointers being bounded */
+  unsigned nchoosing;
   Span fixed_span;
   LLVMValueRef ok;     /* i1: conditions met at run time */
   Object obj[MAX_OBJECTS];
@@ -193,7 +198,8 @@ typedef struct {
 static bool give_up(LLVMValueRef at, const char *why) {
   if (getenv("PARAD_PLAN")) {
     char *v = LLVMPrintValueToString(at);
-    fprintf(stderr, "apart: no check: %s: %.100s\n", why, v);
+    LLVMValueRef fn = LLVMIsAArgument(at) ? LLVMGetParamParent(at) : LLVMGetBasicBlockParent(LLVMGetInstructionParent(at));
+    fprintf(stderr, "apart: no check of %s: %s: %.100s\n", LLVMGetValueName(fn), why, v);
     LLVMDisposeMessage(v);
   }
   return false;
@@ -315,8 +321,8 @@ static bool counter(Bounds *x, LLVMValueRef phi, Span *out, int depth) {
   }
   if (!start || !next || !LLVMIsAInstruction(next) || LLVMGetInstructionOpcode(next) != LLVMAdd) return false;
   LLVMValueRef step = LLVMGetOperand(next, 0) == phi ? LLVMGetOperand(next, 1) : LLVMGetOperand(next, 1) == phi ? LLVMGetOperand(next, 0) : NULL;
-  if (!step || !LLVMIsAConstantInt(step) || !(LLVMGetNSW(next) || LLVMGetNUW(next))) return false;
-  if (LLVMGetIntTypeWidth(LLVMTypeOf(phi)) < 64 && !LLVMGetNSW(next)) return false;
+  /* a narrow counter must not wrap; a 64-bit one cannot, in a program that ends */
+  if (!step || !LLVMIsAConstantInt(step) || (LLVMGetIntTypeWidth(LLVMTypeOf(phi)) < 64 && !LLVMGetNSW(next))) return false;
   long long st = LLVMConstIntGetSExtValue(step);
   LLVMValueRef br = LLVMGetBasicBlockTerminator(l->latch);
   if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) || !LLVMIsAICmpInst(LLVMGetCondition(br))) return false;
@@ -459,6 +465,31 @@ static bool span(Bounds *x, LLVMValueRef v, Span *out, int depth) {
   return ok;
 }
 
+static bool address(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, int depth);
+
+/* A pointer that is one of several (a phi, a select: arrays swapped each step, `a = b, b = s`): all of
+ * one object, its offset the hull of theirs. A phi met again while its operands are being bounded is
+ * skipped: its values are the others' of the cycle, which the first phi's hull takes in. */
+static bool choice(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, int depth) {
+  for (unsigned i = 0; i < x->nchoosing; i++)
+    if (x->choosing[i] == p) return false;
+  if (x->nchoosing == MAX_CHOOSING) return false;
+  x->choosing[x->nchoosing++] = p;
+  bool phi = LLVMIsAPHINode(p), any = false, ok = true;
+  unsigned n = phi ? LLVMCountIncoming(p) : 2;
+  for (unsigned i = 0; i < n && ok; i++) {
+    LLVMValueRef v = phi ? LLVMGetIncomingValue(p, i) : LLVMGetOperand(p, i + 1), r;
+    bool again = false;
+    for (unsigned k = 0; k < x->nchoosing; k++) again |= x->choosing[k] == v;
+    if (again) continue;
+    Span s;
+    ok = address(x, v, &r, &s, depth + 1) && (!any || r == *root);
+    if (ok) *off = any ? hull(x, *off, s) : s, *root = r, any = true;
+  }
+  x->nchoosing--;
+  return ok && any;
+}
+
 /* The object p points into (a parameter or a global; NULL where it is the function's own memory: a stack
  * slot, a block it allocates) and the span of p's offset from it. False where neither is known. */
 static bool address(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, int depth) {
@@ -471,6 +502,7 @@ static bool address(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, in
     *root = NULL, *off = (Span){k64(x, 0), k64(x, 0)};
     return true;
   }
+  if (LLVMIsAPHINode(p) || LLVMIsASelectInst(p)) return choice(x, p, root, off, depth);
   bool is_gep = LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr);
   if (!is_gep) {
     LLVMOpcode op = LLVMIsAInstruction(p) ? LLVMGetInstructionOpcode(p) : LLVMIsAConstantExpr(p) ? LLVMGetConstOpcode(p) : LLVMRet;
@@ -518,16 +550,20 @@ static bool access(Bounds *x, LLVMValueRef p, Span size, bool written) {
   return true;
 }
 
-/* Where a pointer parameter goes: only into addresses of loads, stores, memset and memcpy, and offsets
- * and comparisons; anything else (a call, a store of the pointer itself, a phi) and the check gives up. */
-static bool stays(LLVMValueRef v, int depth) {
+/* Where a pointer parameter goes: only into addresses of loads, stores, memset and memcpy, offsets,
+ * comparisons, phis and selects; anything else (a call, a store of the pointer itself, an integer made
+ * of it) and the check gives up. */
+static bool stays(LLVMValueRef v, int depth, ValueList *seen) {
   if (depth > MAX_DEPTH) return false;
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (LLVMIsALoadInst(user) || LLVMIsAICmpInst(user)) continue;
     if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) != v) continue;
-    if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) {
-      if (!stays(user, depth + 1)) return false;
+    if ((LLVMIsAPHINode(user) || LLVMIsASelectInst(user)) && ir_list_has(seen, user)) continue;
+    if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) || LLVMIsAPHINode(user) ||
+        (LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) != v)) {
+      if (LLVMIsAPHINode(user) || LLVMIsASelectInst(user)) vec_push(seen, user);
+      if (!stays(user, depth + 1, seen)) return false;
       continue;
     }
     if (ir_is_call(user)) {
@@ -542,7 +578,12 @@ static bool stays(LLVMValueRef v, int depth) {
 
 static bool note_accesses(Bounds *x) {
   for (LLVMValueRef p = LLVMGetFirstParam(x->fn); p; p = LLVMGetNextParam(p))
-    if (ir_is_ptr(LLVMTypeOf(p)) && !stays(p, 0)) return give_up(p, "a parameter that goes elsewhere than loads and stores");
+    if (ir_is_ptr(LLVMTypeOf(p))) {
+      ValueList seen = {0};
+      bool ok = stays(p, 0, &seen);
+      vec_free(&seen);
+      if (!ok) return give_up(p, "a parameter that goes elsewhere than loads and stores");
+    }
   for (size_t b = 0; b < x->cfg.blocks.len; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(x->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
       if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAFenceInst(i)) return false;
@@ -644,9 +685,10 @@ static void undo(LLVMValueRef check, LLVMValueRef copy) {
   for (LLVMUseRef u = LLVMGetFirstUse(copy); u; u = LLVMGetNextUse(u))
     if (ir_is_call(LLVMGetUser(u))) vec_push(&calls, LLVMGetUser(u));
   for (size_t i = 0; i < calls.len; i++) {
-    LLVMValueRef call = calls.data[i];
+    LLVMValueRef call = calls.data[i], twin = ir_called_function(call);
     if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind) LLVMReplaceAllUsesWith(call, LLVMGetPoison(LLVMTypeOf(call)));
     LLVMInstructionEraseFromParent(call);
+    if (twin && !LLVMGetFirstUse(twin)) LLVMDeleteFunction(twin);
   }
   vec_free(&calls);
   if (!LLVMGetFirstUse(copy)) LLVMDeleteFunction(copy);
@@ -658,12 +700,12 @@ void apart_build_checks(LLVMModuleRef m) {
     if (LLVMIsDeclaration(f) && !strncmp(LLVMGetValueName(f), CHECK_PREFIX, strlen(CHECK_PREFIX))) vec_push(&checks, f);
   for (size_t i = 0; i < checks.len; i++) {
     LLVMValueRef check = checks.data[i];
-    const char *of = string_attr(check, "parad-apart-of"), *copy_name = string_attr(check, "parad-apart-copy"),
-               *activity = string_attr(check, "parad-apart-activity");
+    char *of = string_attr(check, "parad-apart-of"), *copy_name = string_attr(check, "parad-apart-copy"),
+         *activity = string_attr(check, "parad-apart-activity");
     LLVMValueRef fn = of ? LLVMGetNamedFunction(m, of) : NULL, copy = copy_name ? LLVMGetNamedFunction(m, copy_name) : NULL;
-    if (fn && copy && activity && !LLVMIsDeclaration(fn) && strlen(activity) == LLVMCountParams(fn) && build(m, fn, check, activity))
-      continue;
-    undo(check, copy); /* the other checks of fn find no copy: their answer would be the same */
+    if (!(fn && copy && activity && !LLVMIsDeclaration(fn) && strlen(activity) == LLVMCountParams(fn) && build(m, fn, check, activity)))
+      undo(check, copy); /* the other checks of fn find no copy: their answer would be the same */
+    free(of), free(copy_name), free(activity);
   }
   vec_free(&checks);
 }
