@@ -72,23 +72,6 @@ static LLVMValueRef apart_copy(LLVMValueRef fn) {
   return copy;
 }
 
-/* The request's declaration again, under another name: calls of two functions are never merged into one
- * of a function chosen at run time, as two calls of one function with different arguments may be
- * (`select @f.apart, @f`), which no request can be. */
-static LLVMValueRef twin_request(LLVMValueRef decl) {
-  char *name = xasprintf("%s.apart", LLVMGetValueName(decl));
-  LLVMModuleRef m = LLVMGetGlobalParent(decl);
-  LLVMValueRef twin = LLVMGetNamedFunction(m, name);
-  if (!twin) {
-    twin = LLVMAddFunction(m, name, LLVMGlobalGetValueType(decl));
-    ir_copy_attributes(decl, twin, LLVMAttributeFunctionIndex);
-    ir_copy_attributes(decl, twin, LLVMAttributeReturnIndex);
-    for (unsigned p = 0, np = LLVMCountParams(decl); p < np; p++) ir_copy_attributes(decl, twin, p + 1);
-  }
-  free(name);
-  return twin;
-}
-
 /* The request call becomes: if (check(arguments)) request(copy) else request(fn). */
 static void choose(Request *r, LLVMValueRef copy, unsigned serial) {
   LLVMValueRef call = r->call, fn = r->fn;
@@ -112,32 +95,12 @@ static void choose(Request *r, LLVMValueRef copy, unsigned serial) {
   set_string_attr(check, "parad-apart-activity", r->activity);
   free(name);
 
-  LLVMBasicBlockRef head = cfg_split_before(c, call);
-  LLVMValueRef rest = LLVMGetNextInstruction(call);
-  LLVMBasicBlockRef asked = cfg_split_before(c, rest), after = LLVMGetInstructionParent(rest);
-  LLVMValueRef host = LLVMGetBasicBlockParent(head);
-  LLVMBasicBlockRef apart = LLVMAppendBasicBlockInContext(c, host, "apart");
+  RequestChoice ch = request_choice(call, copy);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
-  LLVMPositionBuilderAtEnd(b, asked);
-  LLVMBuildBr(b, after);
-  LLVMPositionBuilderAtEnd(b, apart);
-  LLVMValueRef other = LLVMInstructionClone(call);
-  LLVMInsertIntoBuilder(b, other);
-  LLVMSetOperand(other, request_fn_arg(call), copy);
-  LLVMSetOperand(other, LLVMGetNumOperands(other) - 1, twin_request(ir_called_function(call)));
-  LLVMBuildBr(b, after);
-  LLVMPositionBuilderAtEnd(b, head);
+  LLVMPositionBuilderAtEnd(b, ch.head);
   LLVMValueRef ok = LLVMBuildCall2(b, check_type, check, args, 2 * np, "apart");
   LLVMInstructionSetDebugLoc(ok, LLVMInstructionGetDebugLoc(call));
-  LLVMBuildCondBr(b, ok, apart, asked);
-  if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind && LLVMGetFirstUse(call)) {
-    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(after));
-    LLVMValueRef phi = LLVMBuildPhi(b, LLVMTypeOf(call), "");
-    LLVMReplaceAllUsesWith(call, phi);
-    LLVMValueRef vals[2] = {call, other};
-    LLVMBasicBlockRef from[2] = {asked, apart};
-    LLVMAddIncoming(phi, vals, from, 2);
-  }
+  LLVMBuildCondBr(b, ok, ch.other, ch.plain);
   LLVMDisposeBuilder(b);
   free(types);
   free(args);
@@ -685,10 +648,9 @@ static void undo(LLVMValueRef check, LLVMValueRef copy) {
   for (LLVMUseRef u = LLVMGetFirstUse(copy); u; u = LLVMGetNextUse(u))
     if (ir_is_call(LLVMGetUser(u))) vec_push(&calls, LLVMGetUser(u));
   for (size_t i = 0; i < calls.len; i++) {
-    LLVMValueRef call = calls.data[i], twin = ir_called_function(call);
+    LLVMValueRef call = calls.data[i];
     if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind) LLVMReplaceAllUsesWith(call, LLVMGetPoison(LLVMTypeOf(call)));
     LLVMInstructionEraseFromParent(call);
-    if (twin && !LLVMGetFirstUse(twin)) LLVMDeleteFunction(twin);
   }
   vec_free(&calls);
   if (!LLVMGetFirstUse(copy)) LLVMDeleteFunction(copy);

@@ -180,11 +180,9 @@ static int mark_loops(Ck *ck, LLVMValueRef fn) {
  *     else { since = watch(); r = request(F, args...); learn(&most, since); }
  * in c's place (the requests' arguments stay what the program passed there). */
 static void add_switch(Ck *ck, LLVMValueRef c, LLVMValueRef twin) {
-  LLVMBasicBlockRef head = cfg_split_before(ck->c, c), join = LLVMGetInstructionParent(c);
-  LLVMBasicBlockRef plain = LLVMInsertBasicBlockInContext(ck->c, join, "");
-  LLVMBasicBlockRef budgeted = LLVMInsertBasicBlockInContext(ck->c, join, "");
+  RequestChoice ch = request_choice(c, twin);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
-  LLVMPositionBuilderAtEnd(b, head);
+  LLVMPositionBuilderAtEnd(b, ch.head);
   /* the twin named by a string: its address passed would make it a candidate of every call through a
      pointer of its type */
   const char *tname = LLVMGetValueName(twin);
@@ -200,31 +198,13 @@ static void add_switch(Ck *ck, LLVMValueRef c, LLVMValueRef twin) {
   LLVMValueRef aargs[2] = {named, most};
   LLVMTypeRef aps[2] = {ck->ptr, ck->ptr};
   LLVMValueRef on = ir_call_named(b, "__parad_rt_ckpt_auto", LLVMFunctionType(ck->i32, aps, 2, 0), aargs, 2);
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, on, LLVMConstInt(ck->i32, 0, 0), ""), budgeted, plain);
-  LLVMInstructionRemoveFromParent(c);
-  LLVMPositionBuilderAtEnd(b, plain);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, on, LLVMConstInt(ck->i32, 0, 0), ""), ch.other, ch.plain);
+  LLVMPositionBuilderBefore(b, c);
   LLVMValueRef since = ir_call_named(b, "__parad_rt_tape_budget_watch", LLVMFunctionType(ck->i64, NULL, 0, 0), NULL, 0);
-  LLVMInsertIntoBuilder(b, c);
+  LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(ch.plain));
   LLVMValueRef largs[2] = {most, since};
   LLVMTypeRef lps[2] = {ck->ptr, ck->i64};
   ir_call_named(b, "__parad_rt_ckpt_auto_learn", LLVMFunctionType(ck->void_t, lps, 2, 0), largs, 2);
-  LLVMBuildBr(b, join);
-  LLVMPositionBuilderAtEnd(b, budgeted);
-  LLVMValueRef t = LLVMInstructionClone(c);
-  LLVMInsertIntoBuilder(b, t);
-  LLVMSetOperand(t, request_fn_arg(t), twin);
-  LLVMBuildBr(b, join);
-  /* two calls of one declaration: the optimiser would merge them into one of a chosen function */
-  LLVMAddCallSiteAttribute(c, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ck->c, ir_attr_kind("nomerge"), 0));
-  LLVMAddCallSiteAttribute(t, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ck->c, ir_attr_kind("nomerge"), 0));
-  if (LLVMGetTypeKind(LLVMTypeOf(c)) != LLVMVoidTypeKind && LLVMGetFirstUse(c)) {
-    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(join));
-    LLVMValueRef r = LLVMBuildPhi(b, LLVMTypeOf(c), "");
-    LLVMReplaceAllUsesWith(c, r);
-    LLVMValueRef vs[2] = {c, t};
-    LLVMBasicBlockRef bs[2] = {plain, budgeted};
-    LLVMAddIncoming(r, vs, bs, 2);
-  }
   LLVMDisposeBuilder(b);
 }
 

@@ -9,6 +9,7 @@
 #include <llvm-c/DebugInfo.h>
 
 #include "ad/body.h"
+#include "ir/cfg.h"
 #include "ad/split_forward.h"
 #include "ir/diag.h"
 #include "ir/ir.h"
@@ -677,4 +678,33 @@ bool request_decode(LLVMValueRef call, Request *out) {
 void request_free(Request *r) {
   free(r->activity);
   r->activity = NULL;
+}
+
+RequestChoice request_choice(LLVMValueRef call, LLVMValueRef other) {
+  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(call));
+  RequestChoice ch = {.head = cfg_split_before(c, call), .join = LLVMGetInstructionParent(call)};
+  ch.plain = LLVMInsertBasicBlockInContext(c, ch.join, "");
+  ch.other = LLVMInsertBasicBlockInContext(c, ch.join, "");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMInstructionRemoveFromParent(call);
+  LLVMPositionBuilderAtEnd(b, ch.plain);
+  LLVMInsertIntoBuilder(b, call);
+  LLVMBuildBr(b, ch.join);
+  LLVMPositionBuilderAtEnd(b, ch.other);
+  LLVMValueRef t = LLVMInstructionClone(call);
+  LLVMInsertIntoBuilder(b, t);
+  LLVMSetOperand(t, request_fn_arg(t), other);
+  LLVMBuildBr(b, ch.join);
+  LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, ir_attr_kind("nomerge"), 0));
+  LLVMAddCallSiteAttribute(t, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, ir_attr_kind("nomerge"), 0));
+  if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind && LLVMGetFirstUse(call)) {
+    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(ch.join));
+    LLVMValueRef r = LLVMBuildPhi(b, LLVMTypeOf(call), "");
+    LLVMReplaceAllUsesWith(call, r);
+    LLVMValueRef vs[2] = {call, t};
+    LLVMBasicBlockRef bs[2] = {ch.plain, ch.other};
+    LLVMAddIncoming(r, vs, bs, 2);
+  }
+  LLVMDisposeBuilder(b);
+  return ch;
 }

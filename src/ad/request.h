@@ -63,6 +63,15 @@ unsigned request_fn_arg(LLVMValueRef call);
 /* The call-site argument index of parameter p's value; its shadows follow it. */
 unsigned request_arg_index(const Request *r, unsigned p);
 const char *request_mode_name(DiffMode m);
+/* Request call `call` becomes a choice between itself and the same request of function `other`:
+ *     head: (left open: the caller adds the test and branches to plain or to other)
+ *     plain: call; other: call of `other`, same arguments; join: a phi of the two results
+ * Both calls are `nomerge`: the optimiser would otherwise make them one call of a chosen function, which
+ * no request can be. */
+typedef struct {
+  LLVMBasicBlockRef head, plain, other, join;
+} RequestChoice;
+RequestChoice request_choice(LLVMValueRef call, LLVMValueRef other);
 /* Converts a call-site argument to the parameter's type the way C would have passed it without the
  * variadic promotions; NULL when the types are not related. */
 LLVMValueRef request_convert_argument(LLVMBuilderRef b, LLVMValueRef v, LLVMTypeRef to);
