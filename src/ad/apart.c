@@ -215,6 +215,7 @@ static LLVMValueRef sibling(Bounds *x, CfgLoop *l, LLVMValueRef v, LLVMValueRef 
 static bool guard(Bounds *x, CfgLoop *l, LLVMValueRef *a, LLVMValueRef *b, LLVMIntPredicate *p) {
   LLVMBasicBlockRef from = l->preheader, to = l->header;
   LLVMValueRef br = LLVMGetBasicBlockTerminator(from);
+  if (!br || !LLVMIsABranchInst(br)) return false;
   if (!LLVMIsConditional(br)) {
     int k = cfg_index(&x->cfg, from);
     if (k < 0 || x->cfg.preds[k].len != 1) return false;
@@ -222,6 +223,7 @@ static bool guard(Bounds *x, CfgLoop *l, LLVMValueRef *a, LLVMValueRef *b, LLVMI
   }
   if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) || !LLVMIsAICmpInst(LLVMGetCondition(br))) return false;
   LLVMValueRef c = LLVMGetCondition(br);
+  if ((LLVMGetSuccessor(br, 0) == to) == (LLVMGetSuccessor(br, 1) == to)) return false;
   *p = LLVMGetICmpPredicate(c);
   if (LLVMGetSuccessor(br, 0) != to) *p = ir_icmp_inverse(*p);
   *a = LLVMGetOperand(c, 0), *b = LLVMGetOperand(c, 1);
@@ -292,7 +294,9 @@ static bool counter(Bounds *x, LLVMValueRef phi, Span *out, int depth) {
   LLVMValueRef cmp = LLVMGetCondition(br), limit = NULL;
   bool on_next = false;
   LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
-  if (!cfg_in_loop(&x->cfg, l, LLVMGetSuccessor(br, 0))) p = ir_icmp_inverse(p); /* going on while */
+  bool out0 = !cfg_in_loop(&x->cfg, l, LLVMGetSuccessor(br, 0)), out1 = !cfg_in_loop(&x->cfg, l, LLVMGetSuccessor(br, 1));
+  if (out0 == out1) return false; /* not the loop's exit */
+  if (out0) p = ir_icmp_inverse(p); /* going on while */
   for (unsigned s = 0; s < 2 && !limit; s++) {
     LLVMValueRef a = LLVMGetOperand(cmp, s), other = LLVMGetOperand(cmp, !s);
     if (a != phi && a != next) {

@@ -9,8 +9,8 @@
 #include <llvm-c/DebugInfo.h>
 
 #include "ad/body.h"
-#include "ir/cfg.h"
 #include "ad/split_forward.h"
+#include "ir/cfg.h"
 #include "ir/diag.h"
 #include "ir/ir.h"
 #include "ir/util.h"
