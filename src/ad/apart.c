@@ -593,7 +593,7 @@ static LLVMValueRef apart(Bounds *x, LLVMValueRef abase, Span a, LLVMValueRef bb
   return LLVMBuildOr(x->b, LLVMBuildICmp(x->b, LLVMIntULE, ahi, blo, ""), LLVMBuildICmp(x->b, LLVMIntULE, bhi, alo, ""), "");
 }
 
-/* The check's body from fn's code; false (and no body) where some access cannot be bounded. */
+/* The check's body from fn's code; false where some access cannot be bounded (its body then says no). */
 static bool build(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef check, const char *activity) {
   LLVMContextRef c = LLVMGetModuleContext(m);
   Bounds x = {.m = m, .td = LLVMGetModuleDataLayout(m), .fn = fn, .check = check, .i64 = LLVMInt64TypeInContext(c)};
@@ -631,9 +631,8 @@ static bool build(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef check, const ch
   vec_free(&x.loops);
   cfg_free(&x.cfg);
   vmap_free(&x.lo), vmap_free(&x.hi);
+  if (!ok) LLVMBuildRet(x.b, LLVMConstInt(LLVMInt1TypeInContext(c), 0, 0)); /* a body until undo deletes it */
   LLVMDisposeBuilder(x.b);
-  if (!ok)
-    while (LLVMGetFirstBasicBlock(check)) LLVMDeleteBasicBlock(LLVMGetFirstBasicBlock(check));
   return ok;
 }
 
