@@ -123,6 +123,7 @@ __attribute__((noinline)) static double swapped(const double *u0, double *work) 
 /* The objective as a function of the inputs alone, for the checks: each case says where its arrays are. */
 typedef struct {
   const char *name;
+  void (*place)(void);                /* sets where the arrays go (at) */
   int n;                              /* inputs */
   double (*f)(const double *);        /* J(inputs), arrays placed as the case says */
   void (*grad)(const double *, double *);
@@ -134,135 +135,92 @@ typedef struct {
 
 static double buf[4 * N * N + 64], dbuf[4 * N * N + 64];
 
-/* product with separate arrays: A at buf, B after it, C after B */
-static double prod_apart(const double *x) {
-  memcpy(buf, x, sizeof(double) * (M * P + P * Q));
-  return product(buf, buf + M * P, buf + M * P + P * Q);
-}
-static void prod_apart_grad(const double *x, double *g) {
-  memcpy(buf, x, sizeof(double) * (M * P + P * Q));
-  memset(dbuf, 0, sizeof dbuf);
-  __parad_autodiff((void *)product, buf, dbuf, buf + M * P, dbuf + M * P, buf + M * P + P * Q, dbuf + M * P + P * Q);
-  memcpy(g, dbuf, sizeof(double) * (M * P + P * Q));
-}
-static double prod_apart_tangent(const double *x, const double *v) {
-  memcpy(buf, x, sizeof(double) * (M * P + P * Q));
-  memset(dbuf, 0, sizeof dbuf);
-  memcpy(dbuf, v, sizeof(double) * (M * P + P * Q));
-  return __parad_fwddiff((void *)product, buf, dbuf, buf + M * P, dbuf + M * P, buf + M * P + P * Q, dbuf + M * P + P * Q);
-}
+/* Where a case puts the arrays in buf: the inputs (copied from x, in order) at `a` (and `b`), the array
+ * written at `c`; shadows at the same places in dbuf. */
+static struct {
+  int a, b, c, stride;
+} at;
 
-/* product with C starting at B's row 4: the stores overwrite B's rows 4.. as rows of C fill */
-enum { OVER = 4 * Q };
-static double prod_over(const double *x) {
-  memcpy(buf, x, sizeof(double) * (M * P + P * Q));
-  return product(buf, buf + M * P, buf + M * P + OVER);
+/* product: x = [A | B] */
+static double prod_f(const double *x) {
+  memcpy(buf + at.a, x, sizeof(double) * M * P), memcpy(buf + at.b, x + M * P, sizeof(double) * P * Q);
+  return product(buf + at.a, buf + at.b, buf + at.c);
 }
-static void prod_over_grad(const double *x, double *g) {
-  memcpy(buf, x, sizeof(double) * (M * P + P * Q));
+static void prod_grad(const double *x, double *g) {
+  memcpy(buf + at.a, x, sizeof(double) * M * P), memcpy(buf + at.b, x + M * P, sizeof(double) * P * Q);
   memset(dbuf, 0, sizeof dbuf);
-  __parad_autodiff((void *)product, buf, dbuf, buf + M * P, dbuf + M * P, buf + M * P + OVER, dbuf + M * P + OVER);
-  memcpy(g, dbuf, sizeof(double) * (M * P + P * Q));
+  __parad_autodiff((void *)product, buf + at.a, dbuf + at.a, buf + at.b, dbuf + at.b, buf + at.c, dbuf + at.c);
+  memcpy(g, dbuf + at.a, sizeof(double) * M * P), memcpy(g + M * P, dbuf + at.b, sizeof(double) * P * Q);
 }
-static double prod_over_tangent(const double *x, const double *v) {
-  memcpy(buf, x, sizeof(double) * (M * P + P * Q));
+static double prod_tangent(const double *x, const double *v) {
+  memcpy(buf + at.a, x, sizeof(double) * M * P), memcpy(buf + at.b, x + M * P, sizeof(double) * P * Q);
   memset(dbuf, 0, sizeof dbuf);
-  memcpy(dbuf, v, sizeof(double) * (M * P + P * Q));
-  return __parad_fwddiff((void *)product, buf, dbuf, buf + M * P, dbuf + M * P, buf + M * P + OVER, dbuf + M * P + OVER);
+  memcpy(dbuf + at.a, v, sizeof(double) * M * P), memcpy(dbuf + at.b, v + M * P, sizeof(double) * P * Q);
+  return __parad_fwddiff((void *)product, buf + at.a, dbuf + at.a, buf + at.b, dbuf + at.b, buf + at.c, dbuf + at.c);
 }
+static void prod_apart(void) { at.a = 0, at.b = M * P, at.c = M * P + P * Q; }
+static void prod_over(void) { at.a = 0, at.b = M * P, at.c = M * P + 4 * Q; } /* C from B's row 4 */
 
-/* A and B sharing one shadow array: their adjoints add up in it */
-static double shadow_sum[M * P > P * Q ? M * P : P * Q];
-static double prod_shared(const double *x) {
-  memcpy(buf, x, sizeof(double) * (M * P + P * Q));
-  return product(buf, buf + M * P, buf + M * P + P * Q);
-}
+/* A and B sharing one shadow array: their adjoints add up in it, against the separate gradient's */
 static void prod_shared_grad(const double *x, double *g) {
+  static double shadow_sum[M * P > P * Q ? M * P : P * Q];
   memcpy(buf, x, sizeof(double) * (M * P + P * Q));
   memset(dbuf, 0, sizeof dbuf);
   memset(shadow_sum, 0, sizeof shadow_sum);
   __parad_autodiff((void *)product, buf, shadow_sum, buf + M * P, shadow_sum, buf + M * P + P * Q, dbuf);
-  /* the sum of the two adjoints, against the separate gradient's */
-  double sep[M * P + P * Q];
-  prod_apart_grad(x, sep);
-  for (int i = 0; i < (M * P > P * Q ? M * P : P * Q); i++) {
-    double want = (i < M * P ? sep[i] : 0) + (i < P * Q ? sep[M * P + i] : 0);
-    CHECK_CLOSE(shadow_sum[i], want, 1e-12);
+  prod_grad(x, g);
+  for (int i = 0; i < (M * P > P * Q ? M * P : P * Q); i++)
+    CHECK_CLOSE(shadow_sum[i], (i < M * P ? g[i] : 0) + (i < P * Q ? g[M * P + i] : 0), 1e-12);
+}
+
+/* factor, chol, swapped: f(input, written), x copied to a, the written array at c */
+#define TWO_ARRAYS(name, call, n_in)                                                                      \
+  static double name##_f(const double *x) {                                                            \
+    memcpy(buf + at.a, x, sizeof(double) * (n_in));                                                    \
+    return call(buf + at.a, buf + at.c);                                                               \
+  }                                                                                                     \
+  static void name##_grad(const double *x, double *g) {                                                \
+    memcpy(buf + at.a, x, sizeof(double) * (n_in));                                                    \
+    memset(dbuf, 0, sizeof dbuf);                                                                      \
+    __parad_autodiff((void *)call, buf + at.a, dbuf + at.a, buf + at.c, dbuf + at.c);                  \
+    memcpy(g, dbuf + at.a, sizeof(double) * (n_in));                                                   \
+  }                                                                                                     \
+  static double name##_tangent(const double *x, const double *v) {                                     \
+    memcpy(buf + at.a, x, sizeof(double) * (n_in));                                                    \
+    memset(dbuf, 0, sizeof dbuf);                                                                      \
+    memcpy(dbuf + at.a, v, sizeof(double) * (n_in));                                                   \
+    return __parad_fwddiff((void *)call, buf + at.a, dbuf + at.a, buf + at.c, dbuf + at.c);            \
   }
-  prod_apart_grad(x, g);
-}
+TWO_ARRAYS(fac, factor, N * N)
+TWO_ARRAYS(cho, chol, N * N)
+TWO_ARRAYS(swp, swapped, S)
+static void apart_after(void) { at.a = 0, at.c = 2 * N * N; }
+static void in_place(void) { at.a = at.c = 0; }
+static void u0_in_work(void) { at.a = S + 4, at.c = 0; } /* u0 inside work's second half */
 
-static double factor_apart(const double *x) { return factor(x, buf); }
-static void factor_apart_grad(const double *x, double *g) {
-  memset(dbuf, 0, sizeof dbuf);
-  __parad_autodiff((void *)factor, x, g, buf, dbuf);
-}
-static double factor_apart_tangent(const double *x, const double *v) {
-  memset(dbuf, 0, sizeof dbuf);
-  return __parad_fwddiff((void *)factor, x, v, buf, dbuf);
-}
-/* in place: A and LU the same array (a copy of x) */
-static double factor_same(const double *x) {
-  memcpy(buf, x, sizeof(double) * N * N);
-  return factor(buf, buf);
-}
-static void factor_same_grad(const double *x, double *g) {
-  memcpy(buf, x, sizeof(double) * N * N);
-  memset(dbuf, 0, sizeof dbuf);
-  __parad_autodiff((void *)factor, buf, dbuf, buf, dbuf);
-  memcpy(g, dbuf, sizeof(double) * N * N);
-}
-static double factor_same_tangent(const double *x, const double *v) {
-  memcpy(buf, x, sizeof(double) * N * N);
-  memcpy(dbuf, v, sizeof(double) * N * N);
-  return __parad_fwddiff((void *)factor, buf, dbuf, buf, dbuf);
-}
-
-static double chol_apart(const double *x) { return chol(x, buf); }
-static void chol_apart_grad(const double *x, double *g) {
-  memset(dbuf, 0, sizeof dbuf);
-  __parad_autodiff((void *)chol, x, g, buf, dbuf);
-}
-static double chol_apart_tangent(const double *x, const double *v) {
-  memset(dbuf, 0, sizeof dbuf);
-  return __parad_fwddiff((void *)chol, x, v, buf, dbuf);
-}
-
-/* y apart from x, stride 2; then y inside x, read backwards (stride -1 from x's end) */
-static double rows_apart(const double *x) {
+/* offset_rows: x = the 2N values read, copied to buf[0, 2N); x's pointer at a, y at c (zeroed first where
+ * b: apart, y accumulates) */
+static double rows_f(const double *x) {
   memcpy(buf, x, sizeof(double) * 2 * N);
-  memset(buf + 3 * N, 0, sizeof(double) * N);
-  return offset_rows(buf, buf + 3 * N, N, stride_at_run_time);
+  if (at.b) memset(buf + at.c, 0, sizeof(double) * N);
+  return offset_rows(buf + at.a, buf + at.c, N, at.stride);
 }
-static void rows_apart_grad(const double *x, double *g) {
+static void rows_grad(const double *x, double *g) {
   memcpy(buf, x, sizeof(double) * 2 * N);
-  memset(buf + 3 * N, 0, sizeof(double) * N);
+  if (at.b) memset(buf + at.c, 0, sizeof(double) * N);
   memset(dbuf, 0, sizeof dbuf);
-  __parad_autodiff((void *)offset_rows, buf, dbuf, buf + 3 * N, dbuf + 3 * N, N, stride_at_run_time);
+  __parad_autodiff((void *)offset_rows, buf + at.a, dbuf + at.a, buf + at.c, dbuf + at.c, N, at.stride);
   memcpy(g, dbuf, sizeof(double) * 2 * N);
 }
-static double rows_apart_tangent(const double *x, const double *v) {
+static double rows_tangent(const double *x, const double *v) {
   memcpy(buf, x, sizeof(double) * 2 * N);
-  memset(buf + 3 * N, 0, sizeof(double) * N);
+  if (at.b) memset(buf + at.c, 0, sizeof(double) * N);
   memset(dbuf, 0, sizeof dbuf);
   memcpy(dbuf, v, sizeof(double) * 2 * N);
-  return __parad_fwddiff((void *)offset_rows, buf, dbuf, buf + 3 * N, dbuf + 3 * N, N, stride_at_run_time);
+  return __parad_fwddiff((void *)offset_rows, buf + at.a, dbuf + at.a, buf + at.c, dbuf + at.c, N, at.stride);
 }
-static double rows_over(const double *x) {
-  memcpy(buf, x, sizeof(double) * 2 * N);
-  return offset_rows(buf + 2 * N - 1, buf + N / 2, N, -1);
-}
-static void rows_over_grad(const double *x, double *g) {
-  memcpy(buf, x, sizeof(double) * 2 * N);
-  memset(dbuf, 0, sizeof dbuf);
-  __parad_autodiff((void *)offset_rows, buf + 2 * N - 1, dbuf + 2 * N - 1, buf + N / 2, dbuf + N / 2, N, -1);
-  memcpy(g, dbuf, sizeof(double) * 2 * N);
-}
-static double rows_over_tangent(const double *x, const double *v) {
-  memcpy(buf, x, sizeof(double) * 2 * N);
-  memcpy(dbuf, v, sizeof(double) * 2 * N);
-  return __parad_fwddiff((void *)offset_rows, buf + 2 * N - 1, dbuf + 2 * N - 1, buf + N / 2, dbuf + N / 2, N, -1);
-}
+static void rows_apart(void) { at.a = 0, at.b = 1, at.c = 3 * N, at.stride = stride_at_run_time; }
+static void rows_over(void) { at.a = 2 * N - 1, at.b = 0, at.c = N / 2, at.stride = -1; } /* y inside x, read backwards */
 
 static double usum(const double *x) { return unsigned_sum(x, buf, N); }
 static void usum_grad(const double *x, double *g) {
@@ -284,40 +242,16 @@ static double esc_tangent(const double *x, const double *v) {
   return __parad_fwddiff((void *)escapes, x, v, buf, dbuf);
 }
 
-static FILE *before; /* the tapes of the build without the choice */
+static void nowhere(void) {}
 
-static double swap_apart(const double *x) { return swapped(x, buf); }
-static void swap_apart_grad(const double *x, double *g) {
-  memset(dbuf, 0, sizeof dbuf);
-  __parad_autodiff((void *)swapped, x, g, buf, dbuf);
-}
-static double swap_apart_tangent(const double *x, const double *v) {
-  memset(dbuf, 0, sizeof dbuf);
-  return __parad_fwddiff((void *)swapped, x, v, buf, dbuf);
-}
-/* u0 at work + S + 4: the first step's stores into b overwrite it */
-static double swap_over(const double *x) {
-  memcpy(buf + S + 4, x, sizeof(double) * S);
-  return swapped(buf + S + 4, buf);
-}
-static void swap_over_grad(const double *x, double *g) {
-  memcpy(buf + S + 4, x, sizeof(double) * S);
-  memset(dbuf, 0, sizeof dbuf);
-  __parad_autodiff((void *)swapped, buf + S + 4, dbuf + S + 4, buf, dbuf);
-  memcpy(g, dbuf + S + 4, sizeof(double) * S);
-}
-static double swap_over_tangent(const double *x, const double *v) {
-  memcpy(buf + S + 4, x, sizeof(double) * S);
-  memset(dbuf, 0, sizeof dbuf);
-  memcpy(dbuf + S + 4, v, sizeof(double) * S);
-  return __parad_fwddiff((void *)swapped, buf + S + 4, dbuf + S + 4, buf, dbuf);
-}
+static FILE *before; /* the tapes of the build without the choice */
 
 static void check_case(const Case *c, const double *x0) {
   int n = c->n;
   double *x = malloc(sizeof *x * n), *g = calloc(n, sizeof *g), *v = malloc(sizeof *v * n);
   double *xp = malloc(sizeof *xp * n), *xm = malloc(sizeof *xm * n), h = 1e-6;
   memcpy(x, x0, sizeof *x * n);
+  c->place();
   parad_tape_reset_peak();
   c->grad(x, g);
   size_t tape = parad_tape_peak_bytes();
@@ -354,18 +288,18 @@ int main(int argc, char **argv) {
     for (int j = 0; j < N; j++) spd[i * N + j] = i == j ? N + 1.0 : 0.3 * cos(i + j);
   double mp = (double)M * P * Q, lu = (double)N * N * N / 3, ch = (double)N * N * N / 6;
   Case cases[] = {
-      {"product, apart", M * P + P * Q, prod_apart, prod_apart_grad, prod_apart_tangent, 1, mp},
-      {"product, C over B", M * P + P * Q, prod_over, prod_over_grad, prod_over_tangent, 0, mp},
-      {"product, one shadow for A and B", M * P + P * Q, prod_shared, prod_shared_grad, NULL, -1, mp},
-      {"factor, apart", N * N, factor_apart, factor_apart_grad, factor_apart_tangent, 1, lu},
-      {"factor, in place", N * N, factor_same, factor_same_grad, factor_same_tangent, 0, lu},
-      {"chol, apart", N * N, chol_apart, chol_apart_grad, chol_apart_tangent, 1, ch},
-      {"offset_rows, apart", 2 * N, rows_apart, rows_apart_grad, rows_apart_tangent, -1, 3 * N},
-      {"offset_rows, overlapping", 2 * N, rows_over, rows_over_grad, rows_over_tangent, -1, 3 * N},
-      {"unsigned_sum", N, usum, usum_grad, usum_tangent, 0, N},
-      {"escapes", N, esc, esc_grad, esc_tangent, 0, N},
-      {"swapped, apart", S, swap_apart, swap_apart_grad, swap_apart_tangent, 2, S * STEPS},
-      {"swapped, u0 inside work", S, swap_over, swap_over_grad, swap_over_tangent, 0, S * STEPS},
+      {"product, apart", prod_apart, M * P + P * Q, prod_f, prod_grad, prod_tangent, 1, mp},
+      {"product, C over B", prod_over, M * P + P * Q, prod_f, prod_grad, prod_tangent, 0, mp},
+      {"product, one shadow for A and B", prod_apart, M * P + P * Q, prod_f, prod_shared_grad, NULL, -1, mp},
+      {"factor, apart", apart_after, N * N, fac_f, fac_grad, fac_tangent, 1, lu},
+      {"factor, in place", in_place, N * N, fac_f, fac_grad, fac_tangent, 0, lu},
+      {"chol, apart", apart_after, N * N, cho_f, cho_grad, cho_tangent, 1, ch},
+      {"offset_rows, apart", rows_apart, 2 * N, rows_f, rows_grad, rows_tangent, -1, 3 * N},
+      {"offset_rows, overlapping", rows_over, 2 * N, rows_f, rows_grad, rows_tangent, -1, 3 * N},
+      {"unsigned_sum", nowhere, N, usum, usum_grad, usum_tangent, 0, N},
+      {"escapes", nowhere, N, esc, esc_grad, esc_tangent, 0, N},
+      {"swapped, apart", apart_after, S, swp_f, swp_grad, swp_tangent, 2, S * STEPS},
+      {"swapped, u0 inside work", u0_in_work, S, swp_f, swp_grad, swp_tangent, 0, S * STEPS},
   };
   for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) check_case(&cases[k], k == 3 || k == 4 || k == 5 ? spd : x);
   return check_done();
