@@ -210,15 +210,10 @@ static bool span(Bounds *x, LLVMValueRef v, Span *out, int depth);
  * together (clang's k and k + 1), the loop's test on the other one. Its start in *start. */
 static LLVMValueRef sibling(Bounds *x, CfgLoop *l, LLVMValueRef v, LLVMValueRef step, Span *start) {
   for (LLVMValueRef q = LLVMGetFirstInstruction(l->header); q && LLVMIsAPHINode(q); q = LLVMGetNextInstruction(q)) {
-    if (LLVMCountIncoming(q) != 2) continue;
-    LLVMValueRef init = NULL, next = NULL;
-    for (unsigned i = 0; i < 2; i++) {
-      if (LLVMGetIncomingBlock(q, i) == l->preheader) init = LLVMGetIncomingValue(q, i);
-      if (LLVMGetIncomingBlock(q, i) == l->latch) next = LLVMGetIncomingValue(q, i);
-    }
-    if (!init || !next || (v != q && v != next) || !LLVMIsAInstruction(next) || LLVMGetInstructionOpcode(next) != LLVMAdd) continue;
-    LLVMValueRef st = LLVMGetOperand(next, 0) == q ? LLVMGetOperand(next, 1) : LLVMGetOperand(next, 0);
-    if (LLVMIsAConstantInt(st) && LLVMConstIntGetSExtValue(st) == LLVMConstIntGetSExtValue(step) && span(x, init, start, 0)) return q;
+    LLVMValueRef init, st, next;
+    if (cfg_induction(&x->cfg, l->body, q, l->preheader, l->latch, &init, &st, &next) && (v == q || v == next) &&
+        LLVMConstIntGetSExtValue(st) == LLVMConstIntGetSExtValue(step) && span(x, init, start, 0))
+      return q;
   }
   return NULL;
 }
@@ -291,16 +286,11 @@ static bool counter(Bounds *x, LLVMValueRef phi, Span *out, int depth) {
   CfgLoop *l = NULL;
   for (size_t i = 0; i < x->loops.len; i++)
     if (x->loops.data[i].header == header) l = &x->loops.data[i];
-  if (!l || !l->preheader || !l->latch || LLVMCountIncoming(phi) != 2) return false;
-  LLVMValueRef start = NULL, next = NULL;
-  for (unsigned i = 0; i < 2; i++) {
-    if (LLVMGetIncomingBlock(phi, i) == l->preheader) start = LLVMGetIncomingValue(phi, i);
-    if (LLVMGetIncomingBlock(phi, i) == l->latch) next = LLVMGetIncomingValue(phi, i);
-  }
-  if (!start || !next || !LLVMIsAInstruction(next) || LLVMGetInstructionOpcode(next) != LLVMAdd) return false;
-  LLVMValueRef step = LLVMGetOperand(next, 0) == phi ? LLVMGetOperand(next, 1) : LLVMGetOperand(next, 1) == phi ? LLVMGetOperand(next, 0) : NULL;
+  LLVMValueRef start, step, next;
+  if (!l || !l->preheader || !l->latch || !cfg_induction(&x->cfg, l->body, phi, l->preheader, l->latch, &start, &step, &next))
+    return false;
   /* a narrow counter must not wrap; a 64-bit one cannot, in a program that ends */
-  if (!step || !LLVMIsAConstantInt(step) || (LLVMGetIntTypeWidth(LLVMTypeOf(phi)) < 64 && !LLVMGetNSW(next))) return false;
+  if (LLVMGetIntTypeWidth(LLVMTypeOf(phi)) < 64 && !LLVMGetNSW(next)) return false;
   long long st = LLVMConstIntGetSExtValue(step);
   LLVMValueRef br = LLVMGetBasicBlockTerminator(l->latch);
   if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) || !LLVMIsAICmpInst(LLVMGetCondition(br))) return false;

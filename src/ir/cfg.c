@@ -347,3 +347,24 @@ void cfg_drop_unreachable(LLVMValueRef fn) {
   for (size_t d = 0; d < dead.len; d++) LLVMDeleteBasicBlock(dead.data[d]);
   vec_free(&dead);
 }
+
+bool cfg_induction(const Cfg *cfg, const bool *body, LLVMValueRef phi, LLVMBasicBlockRef preheader, LLVMBasicBlockRef latch,
+                   LLVMValueRef *start, LLVMValueRef *step, LLVMValueRef *next) {
+  if (!LLVMIsAPHINode(phi) || LLVMGetTypeKind(LLVMTypeOf(phi)) != LLVMIntegerTypeKind || LLVMCountIncoming(phi) != 2)
+    return false;
+  LLVMValueRef init = NULL, n = NULL;
+  for (unsigned i = 0; i < 2; i++) {
+    if (LLVMGetIncomingBlock(phi, i) == preheader) init = LLVMGetIncomingValue(phi, i);
+    if (LLVMGetIncomingBlock(phi, i) == latch) n = LLVMGetIncomingValue(phi, i);
+  }
+  if (!init || !n || !LLVMIsAInstruction(n) || LLVMGetInstructionOpcode(n) != LLVMAdd) return false;
+  if (LLVMIsAInstruction(init)) {
+    int k = cfg_index(cfg, LLVMGetInstructionParent(init));
+    if (k < 0 || body[k]) return false;
+  }
+  LLVMValueRef a = LLVMGetOperand(n, 0), b = LLVMGetOperand(n, 1);
+  LLVMValueRef c = a == phi ? b : b == phi ? a : NULL;
+  if (!c || !LLVMIsAConstantInt(c) || LLVMConstIntGetZExtValue(c) == 0) return false;
+  *start = init, *step = c, *next = n;
+  return true;
+}

@@ -61,6 +61,11 @@ void cfg_drop_unreachable(LLVMValueRef fn);
  * block), returned; phi itself where it has no such entry. */
 LLVMValueRef cfg_phi_reroute(LLVMValueRef phi, LLVMBasicBlockRef from, LLVMBasicBlockRef to, LLVMValueRef value);
 
+/* phi = phi [start, preheader], [phi + constant step, latch], step not 0, start defined outside the loop
+ * (body per block position): an induction variable of the loop; *next is phi + step. */
+bool cfg_induction(const Cfg *cfg, const bool *body, LLVMValueRef phi, LLVMBasicBlockRef preheader, LLVMBasicBlockRef latch,
+                   LLVMValueRef *start, LLVMValueRef *step, LLVMValueRef *next);
+
 /* Splits at's block before `at`: what precedes it moves to a new block in front, which the block's
  * predecessors now enter (phis move with it, their incoming blocks unchanged; the successors' phis still
  * name the old block, which keeps the terminator). Returns the new block. */

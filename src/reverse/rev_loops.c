@@ -11,26 +11,6 @@ bool in_loop(RevGen *g, Loop *l, LLVMBasicBlockRef bb) {
   return i >= 0 && l->body[i];
 }
 
-/* iv = phi [start, preheader], [iv + constant step, latch], start defined outside the loop (the reverse
- * sweep compares with it to know it is back at the first iteration) */
-static bool induction(RevGen *g, const bool *body, LLVMValueRef phi, LLVMBasicBlockRef preheader,
-                      LLVMBasicBlockRef latch, LLVMValueRef *start, LLVMValueRef *step) {
-  if (!ir_is_int(LLVMTypeOf(phi)) || LLVMCountIncoming(phi) != 2) return false;
-  LLVMValueRef init = NULL, next = NULL;
-  for (unsigned i = 0; i < 2; i++) {
-    if (LLVMGetIncomingBlock(phi, i) == preheader) init = LLVMGetIncomingValue(phi, i);
-    if (LLVMGetIncomingBlock(phi, i) == latch) next = LLVMGetIncomingValue(phi, i);
-  }
-  if (!init || !next || !LLVMIsAInstruction(next) || LLVMGetInstructionOpcode(next) != LLVMAdd) return false;
-  if (LLVMIsAInstruction(init) && body[cfg_index(&g->cfg, LLVMGetInstructionParent(init))]) return false;
-  LLVMValueRef a = LLVMGetOperand(next, 0), b = LLVMGetOperand(next, 1);
-  LLVMValueRef c = a == phi ? b : b == phi ? a : NULL;
-  if (!c || !LLVMIsAConstantInt(c) || LLVMConstIntGetZExtValue(c) == 0) return false;
-  *start = init;
-  *step = c;
-  return true;
-}
-
 bool loop_invariant(RevGen *g, Loop *l, LLVMValueRef v) {
   return !LLVMIsAInstruction(v) || !in_loop(g, l, LLVMGetInstructionParent(v));
 }
@@ -131,7 +111,8 @@ static void make_counted(RevGen *g, Loop *l) {
   if (!l->latch) return;
   for (LLVMValueRef i = LLVMGetFirstInstruction(l->header); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
     Induction iv = {i, NULL, NULL, NULL};
-    if (induction(g, l->body, i, l->preheader, l->latch, &iv.start, &iv.step)) vec_push(&l->ivs, iv);
+    LLVMValueRef next; /* the start defined outside: the reverse sweep compares with it to know it is back */
+    if (cfg_induction(&g->cfg, l->body, i, l->preheader, l->latch, &iv.start, &iv.step, &next)) vec_push(&l->ivs, iv);
   }
   /* a trip count known on entry, from a preheader that leads only into the loop */
   LLVMValueRef pt = LLVMGetBasicBlockTerminator(l->preheader);
