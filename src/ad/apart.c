@@ -22,6 +22,7 @@
 #include "analysis/calls.h"
 #include "ir/cfg.h"
 #include "ir/ir.h"
+#include "omp/omp.h"
 
 #define CHECK_PREFIX "__parad.apart."
 
@@ -106,15 +107,37 @@ static void choose(Request *r, LLVMValueRef copy, unsigned serial) {
   free(args);
 }
 
-/* A function no check could be built for, seen before the optimiser: it forks a parallel region, calls
- * MPI or Parad's runtime. Left as it is, it costs no copy to optimise (about 7% of the compile time of
- * the OpenMP tests). */
-static bool calls_a_runtime(LLVMValueRef fn) {
+/* PARAD_PLAN=1: why a check could not be built, for Parad's developers. */
+static bool give_up(LLVMValueRef at, const char *why) {
+  if (getenv("PARAD_PLAN")) {
+    char *v = LLVMPrintValueToString(at);
+    LLVMValueRef fn = LLVMIsAArgument(at) ? LLVMGetParamParent(at) : LLVMGetBasicBlockParent(LLVMGetInstructionParent(at));
+    fprintf(stderr, "apart: no check of %s: %s: %.100s\n", LLVMGetValueName(fn), why, v);
+    LLVMDisposeMessage(v);
+  }
+  return false;
+}
+
+/* A function no check could be built for, seen before the optimiser: it calls MPI or Parad's runtime,
+ * or it or a region it forks uses OpenMP beyond static loops, barriers, critical sections and
+ * reductions. Left as it is, it costs no copy to optimise (copies later undone took about 7% of the
+ * compile time of the OpenMP tests). */
+static bool beyond_check(LLVMValueRef fn, int depth) {
+  if (depth > 3) return true;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef callee = ir_is_call(i) ? ir_called_function(i) : NULL;
-      const char *name = callee ? LLVMGetValueName(callee) : "";
-      if (!strncmp(name, "__kmpc_", 7) || !strncmp(name, "MPI_", 4) || !strncmp(name, "__parad", 7)) return true;
+      if (!ir_is_call(i)) continue;
+      const char *name = ir_called_name(i);
+      if (!strncmp(name, "MPI_", 4) || !strncmp(name, "__parad", 7)) return !give_up(i, "no copy: a call");
+      if (!omp_is_runtime_call(i)) continue;
+      OmpKind k = omp_classify(i);
+      LLVMValueRef outlined = k == OMP_FORK ? omp_fork_outlined(i) : NULL;
+      if (outlined && beyond_check(outlined, depth + 1)) return true;
+      if (k == OMP_FORK ? !outlined
+                        : (k != OMP_SCHEDULE && k != OMP_BARRIER && k != OMP_CRITICAL && k != OMP_END_CRITICAL &&
+                           k != OMP_REDUCE && k != OMP_END_REDUCE) ||
+                              omp_is_dispatch_next(i) || !strncmp(name, "__kmpc_dispatch_init", 20) || omp_is_static_chunked_init(i))
+        return !give_up(i, "no copy: an OpenMP construct the check does not follow");
     }
   return false;
 }
@@ -131,7 +154,7 @@ unsigned apart_version_requests(LLVMModuleRef m) {
     if (!request_decode(calls.data[i], &r)) continue;
     unsigned restricted, pointers = LLVMIsAFunction(r.fn) && !LLVMIsDeclaration(r.fn) ? pointer_params(r.fn, &restricted) : 0;
     if (r.mode == MODE_REVERSE && r.width == 1 && !r.tape_indirect && pointers >= 2 && restricted < pointers &&
-        !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(r.fn)) && !calls_a_runtime(r.fn))
+        !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(r.fn)) && !beyond_check(r.fn, 0))
       choose(&r, apart_copy(r.fn), made++);
     request_free(&r);
   }
@@ -152,33 +175,77 @@ typedef struct {
   bool written;
 } Object;
 
+/* A function whose code the check follows: the checked function, or a parallel region's outlined
+ * function under the fork that runs it (its captured parameters are that fork's arguments). */
+typedef struct {
+  LLVMValueRef fn, fork; /* fork: NULL for the checked function */
+  Cfg cfg;
+  CfgLoopList loops;
+  ValueMap lo, hi;       /* memo: spans of the function's values */
+} Frame;
+
+enum { MAX_FRAMES = 4 };
+
 typedef struct {
   LLVMModuleRef m;
   LLVMTargetDataRef td;
   LLVMValueRef fn, check;
   LLVMBuilderRef b;
   LLVMTypeRef i64;
-  Cfg cfg;
-  CfgLoopList loops;
-  ValueMap lo, hi;      /* memo: spans of the function's values */
+  Frame frames[MAX_FRAMES]; /* frames[0]: fn; then the regions being followed, outermost first */
+  unsigned nframes;
   LLVMValueRef fixed;   /* while a loop's start is bounded under its guard: a value the guard bounds */
   LLVMValueRef choosing[MAX_CHOOSING]; /* phis and selects of pointers being bounded */
   unsigned nchoosing;
+  LLVMValueRef loading[MAX_CHOOSING];  /* locals whose values are being bounded */
+  unsigned nloading;
   Span fixed_span;
   LLVMValueRef ok;     /* i1: conditions met at run time */
   Object obj[MAX_OBJECTS];
   unsigned nobj;
 } Bounds;
 
-/* PARAD_PLAN=1: why a check could not be built, for Parad's developers. */
-static bool give_up(LLVMValueRef at, const char *why) {
-  if (getenv("PARAD_PLAN")) {
-    char *v = LLVMPrintValueToString(at);
-    LLVMValueRef fn = LLVMIsAArgument(at) ? LLVMGetParamParent(at) : LLVMGetBasicBlockParent(LLVMGetInstructionParent(at));
-    fprintf(stderr, "apart: no check of %s: %s: %.100s\n", LLVMGetValueName(fn), why, v);
-    LLVMDisposeMessage(v);
-  }
-  return false;
+static bool push_frame(Bounds *x, LLVMValueRef fn, LLVMValueRef fork) {
+  if (x->nframes == MAX_FRAMES) return false;
+  Frame *f = &x->frames[x->nframes++];
+  *f = (Frame){.fn = fn, .fork = fork};
+  cfg_build(fn, &f->cfg);
+  cfg_natural_loops(&f->cfg, &f->loops);
+  vmap_init(&f->lo), vmap_init(&f->hi);
+  return true;
+}
+
+static void pop_frame(Bounds *x) {
+  Frame *f = &x->frames[--x->nframes];
+  for (size_t i = 0; i < f->loops.len; i++) free(f->loops.data[i].body);
+  vec_free(&f->loops);
+  cfg_free(&f->cfg);
+  vmap_free(&f->lo), vmap_free(&f->hi);
+}
+
+/* The innermost frame of the function v (an argument, an instruction) is in; NULL where none is. */
+static Frame *frame_of(Bounds *x, LLVMValueRef v) {
+  LLVMValueRef fn = LLVMIsAArgument(v) ? LLVMGetParamParent(v)
+                    : LLVMIsAInstruction(v) ? LLVMGetBasicBlockParent(LLVMGetInstructionParent(v)) : NULL;
+  for (unsigned k = x->nframes; fn && k-- > 0;)
+    if (x->frames[k].fn == fn) return &x->frames[k];
+  return NULL;
+}
+
+static unsigned param_index(LLVMValueRef arg) {
+  unsigned p = 0;
+  for (LLVMValueRef q = LLVMGetFirstParam(LLVMGetParamParent(arg)); q != arg; q = LLVMGetNextParam(q)) p++;
+  return p;
+}
+
+/* The value a region's captured parameter is given by the fork that runs it; NULL for the thread ids and
+ * for the checked function's parameters. */
+static LLVMValueRef fork_operand(Bounds *x, LLVMValueRef arg) {
+  Frame *f = frame_of(x, arg);
+  unsigned p = param_index(arg);
+  if (!f || !f->fork || p < OMP_OUTLINED_FIRST_PARAM) return NULL;
+  unsigned k = p - OMP_OUTLINED_FIRST_PARAM + OMP_FORK_FIRST_ARG;
+  return k < ir_num_call_args(f->fork) ? LLVMGetArgOperand(f->fork, k) : NULL;
 }
 
 static LLVMValueRef k64(Bounds *x, long long v) { return LLVMConstInt(x->i64, (unsigned long long)v, 1); }
@@ -208,10 +275,10 @@ static bool span(Bounds *x, LLVMValueRef v, Span *out, int depth);
 
 /* Another counter of loop l with the same step, which v is (or its next value): two counters that move
  * together (clang's k and k + 1), the loop's test on the other one. Its start in *start. */
-static LLVMValueRef sibling(Bounds *x, CfgLoop *l, LLVMValueRef v, LLVMValueRef step, Span *start) {
+static LLVMValueRef sibling(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef v, LLVMValueRef step, Span *start) {
   for (LLVMValueRef q = LLVMGetFirstInstruction(l->header); q && LLVMIsAPHINode(q); q = LLVMGetNextInstruction(q)) {
     LLVMValueRef init, st, next;
-    if (cfg_induction(&x->cfg, l->body, q, l->preheader, l->latch, &init, &st, &next) && (v == q || v == next) &&
+    if (cfg_induction(&f->cfg, l->body, q, l->preheader, l->latch, &init, &st, &next) && (v == q || v == next) &&
         LLVMConstIntGetSExtValue(st) == LLVMConstIntGetSExtValue(step) && span(x, init, start, 0))
       return q;
   }
@@ -220,14 +287,14 @@ static LLVMValueRef sibling(Bounds *x, CfgLoop *l, LLVMValueRef v, LLVMValueRef 
 
 /* The comparison "a P b" that holds whenever loop l is entered: the branch into its preheader (or, where
  * the preheader branches itself, into its header), the loop's guard. */
-static bool guard(Bounds *x, CfgLoop *l, LLVMValueRef *a, LLVMValueRef *b, LLVMIntPredicate *p) {
+static bool guard(Frame *f, CfgLoop *l, LLVMValueRef *a, LLVMValueRef *b, LLVMIntPredicate *p) {
   LLVMBasicBlockRef from = l->preheader, to = l->header;
   LLVMValueRef br = LLVMGetBasicBlockTerminator(from);
   if (!br || !LLVMIsABranchInst(br)) return false;
   if (!LLVMIsConditional(br)) {
-    int k = cfg_index(&x->cfg, from);
-    if (k < 0 || x->cfg.preds[k].len != 1) return false;
-    to = from, from = x->cfg.preds[k].data[0], br = LLVMGetBasicBlockTerminator(from);
+    int k = cfg_index(&f->cfg, from);
+    if (k < 0 || f->cfg.preds[k].len != 1) return false;
+    to = from, from = f->cfg.preds[k].data[0], br = LLVMGetBasicBlockTerminator(from);
   }
   if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) || !LLVMIsAICmpInst(LLVMGetCondition(br))) return false;
   LLVMValueRef c = LLVMGetCondition(br);
@@ -242,14 +309,33 @@ static bool guard(Bounds *x, CfgLoop *l, LLVMValueRef *a, LLVMValueRef *b, LLVMI
   return !LLVMIsAConstantInt(*a);
 }
 
+/* Under a guard "a P b" that orders a and b, a difference (b + c) - a of them is at least c (c + 1 where
+ * the order is strict): the trip count ub + 1 - lb of a thread's share of a loop, its guard lb <= ub. */
+static void raise_difference(Bounds *x, LLVMValueRef v, LLVMValueRef a, LLVMValueRef b, LLVMIntPredicate p, Span *out) {
+  bool below = p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntULT || p == LLVMIntULE;
+  bool strict = p == LLVMIntSLT || p == LLVMIntULT || p == LLVMIntSGT || p == LLVMIntUGT;
+  if (!below && p != LLVMIntSGT && p != LLVMIntSGE && p != LLVMIntUGT && p != LLVMIntUGE) return;
+  LLVMValueRef low = below ? a : b, high = below ? b : a;
+  if (!LLVMIsAInstruction(v) || LLVMGetInstructionOpcode(v) != LLVMSub || LLVMGetOperand(v, 1) != low) return;
+  LLVMValueRef u = LLVMGetOperand(v, 0);
+  long long c = 0;
+  if (u != high) {
+    if (!LLVMIsAInstruction(u) || LLVMGetInstructionOpcode(u) != LLVMAdd || LLVMGetOperand(u, 0) != high ||
+        !LLVMIsAConstantInt(LLVMGetOperand(u, 1)))
+      return;
+    c = LLVMConstIntGetSExtValue(LLVMGetOperand(u, 1));
+  }
+  out->lo = smax(x, out->lo, k64(x, c + strict));
+}
+
 /* The span of v (a loop's start or limit) over the times loop l is entered: where its guard compares a
  * value v is made of with a bound, that value bounded by it (a triangle's inner loop from k + 1, entered
  * while k + 1 < n: its start stays below n; one up to j, entered where j != 0: its limit is at least 1). */
-static bool span_entered(Bounds *x, CfgLoop *l, LLVMValueRef v, Span *out, int depth) {
+static bool span_entered(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef v, Span *out, int depth) {
   LLVMValueRef a, b;
   LLVMIntPredicate p;
   Span sa, sb;
-  if (x->fixed || !guard(x, l, &a, &b, &p) || !span(x, a, &sa, depth + 1) || !span(x, b, &sb, depth + 1))
+  if (x->fixed || !guard(f, l, &a, &b, &p) || !span(x, a, &sa, depth + 1) || !span(x, b, &sb, depth + 1))
     return span(x, v, out, depth);
   if (p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntUGT || p == LLVMIntUGE) { /* as signed, where not negative */
     require(x, LLVMBuildICmp(x->b, LLVMIntSGE, sa.lo, k64(x, 0), ""));
@@ -273,7 +359,212 @@ static bool span_entered(Bounds *x, CfgLoop *l, LLVMValueRef v, Span *out, int d
   x->fixed = a, x->fixed_span = sa;
   bool ok = span(x, v, out, depth);
   x->fixed = NULL;
+  if (ok) raise_difference(x, v, a, b, p, out);
   return ok;
+}
+
+/* ---- values held in memory: a region's captured variables, a thread's share of a loop ---- */
+
+/* Whether a region's parameter is an address the region only reads through and keeps nowhere. */
+static bool reads_through(LLVMValueRef param) {
+  LLVMValueRef fn = LLVMGetParamParent(param);
+  unsigned k = param_index(param) + 1;
+  return (LLVMGetEnumAttributeAtIndex(fn, k, ir_attr_kind("readonly")) || LLVMGetEnumAttributeAtIndex(fn, k, ir_attr_kind("readnone"))) &&
+         LLVMGetEnumAttributeAtIndex(fn, k, ir_attr_kind("nocapture"));
+}
+
+/* Whether each region `fork` passes slot to only reads through it. */
+static bool forked_to_readers(LLVMValueRef fork, LLVMValueRef slot) {
+  LLVMValueRef outlined = omp_fork_outlined(fork);
+  if (!outlined) return false;
+  for (unsigned k = OMP_FORK_FIRST_ARG, n = ir_num_call_args(fork); k < n; k++) {
+    unsigned p = k - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM;
+    if (LLVMGetArgOperand(fork, k) == slot && (p >= LLVMCountParams(outlined) || !reads_through(LLVMGetParam(outlined, p))))
+      return false;
+  }
+  return true;
+}
+
+static bool is_fork(LLVMValueRef v) { return ir_is_call(v) && omp_is_runtime_call(v) && omp_classify(v) == OMP_FORK; }
+
+enum { MAX_SLOTS = 4, MAX_HELD = 8 };
+
+/* Locals that hold the program's values: clang passes every shared variable of a region by address, so
+ * the forking function keeps them in memory. Where such locals are only read, stored and passed to
+ * regions that read them, and each store's value is a value of the function or a load of one of them
+ * (pointers swapped through memory, `t = a; a = b; b = t`), every read gets one of those values. */
+typedef struct {
+  LLVMValueRef slot[MAX_SLOTS], value[MAX_HELD], store[MAX_HELD];
+  unsigned nslots, nvalues, nstores;
+} Held;
+
+static bool add_unique(LLVMValueRef *list, unsigned *n, unsigned max, LLVMValueRef v) {
+  for (unsigned k = 0; k < *n; k++)
+    if (list[k] == v) return true;
+  if (*n == max) return false;
+  list[(*n)++] = v;
+  return true;
+}
+
+/* The group of locals slot belongs to and the values they hold; false where it is not such a group. */
+static bool held_group(LLVMValueRef slot, Held *h) {
+  *h = (Held){.nslots = 0};
+  if (!LLVMIsAAllocaInst(slot)) return false;
+  h->slot[h->nslots++] = slot;
+  for (unsigned s = 0; s < h->nslots; s++)
+    for (LLVMUseRef u = LLVMGetFirstUse(h->slot[s]); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u), v;
+      if (LLVMIsALoadInst(user) || (ir_is_call(user) && !strncmp(ir_called_name(user), "llvm.lifetime.", 14))) continue;
+      if (is_fork(user) && forked_to_readers(user, h->slot[s])) continue;
+      if (!LLVMIsAStoreInst(user) || (v = LLVMGetOperand(user, 0)) == h->slot[s] || LLVMGetVolatile(user) ||
+          !add_unique(h->store, &h->nstores, MAX_HELD, user))
+        return false;
+      bool moved = LLVMIsALoadInst(v) && LLVMIsAAllocaInst(LLVMGetOperand(v, 0));
+      if (!(moved ? add_unique(h->slot, &h->nslots, MAX_SLOTS, LLVMGetOperand(v, 0)) : add_unique(h->value, &h->nvalues, MAX_HELD, v)))
+        return false;
+    }
+  return h->nvalues > 0;
+}
+
+/* The values a read at `at` (a load, or a fork whose region loads) from address p may get, where p is
+ * such a local, or a region's parameter given one. A local stored once must be stored before the read. */
+static bool held_values(Bounds *x, LLVMValueRef p, LLVMValueRef at, Held *h) {
+  while (LLVMIsAArgument(p)) {
+    LLVMValueRef q = fork_operand(x, p);
+    if (!q || !reads_through(p)) return false;
+    at = frame_of(x, p)->fork, p = q;
+  }
+  if (!held_group(p, h)) return false;
+  Frame *f = frame_of(x, h->store[0]);
+  if (!f || frame_of(x, at) != f) return false;
+  if (h->nstores > 1) return true;
+  LLVMBasicBlockRef in = LLVMGetInstructionParent(h->store[0]);
+  if (in != LLVMGetInstructionParent(at)) return cfg_dominates(&f->cfg, in, LLVMGetInstructionParent(at));
+  for (LLVMValueRef i = LLVMGetNextInstruction(h->store[0]); i; i = LLVMGetNextInstruction(i))
+    if (i == at) return true;
+  return false;
+}
+
+/* A thread's lower bound lb, loaded, as the loop of its share uses it: clang tests it against the upper
+ * bound and enters the loop where it is below, and uses it nowhere else (where the thread runs no
+ * iterations, lb is past the upper bound, anywhere). Its bound there in *below. */
+static bool entered_below(Bounds *x, LLVMValueRef lb, LLVMValueRef *below, bool *strict, bool *unsigned_test) {
+  Frame *f = frame_of(x, lb);
+  LLVMValueRef test = NULL, br = NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(lb); u && !br; u = LLVMGetNextUse(u)) {
+    test = LLVMGetUser(u);
+    for (LLVMUseRef v = LLVMIsAICmpInst(test) ? LLVMGetFirstUse(test) : NULL; v; v = LLVMGetNextUse(v))
+      if (LLVMIsABranchInst(LLVMGetUser(v)) && LLVMIsConditional(LLVMGetUser(v))) br = LLVMGetUser(v);
+  }
+  if (!f || !br) return false;
+  LLVMIntPredicate p = LLVMGetICmpPredicate(test);
+  if (LLVMGetOperand(test, 0) != lb) p = ir_icmp_swapped(p);
+  *below = LLVMGetOperand(test, LLVMGetOperand(test, 0) == lb);
+  unsigned enter;
+  switch (p) {
+  case LLVMIntSLT: case LLVMIntULT: enter = 0, *strict = true; break;
+  case LLVMIntSLE: case LLVMIntULE: enter = 0, *strict = false; break;
+  case LLVMIntSGT: case LLVMIntUGT: enter = 1, *strict = false; break; /* not above: at most */
+  case LLVMIntSGE: case LLVMIntUGE: enter = 1, *strict = true; break;
+  default: return false;
+  }
+  *unsigned_test = p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntUGT || p == LLVMIntUGE;
+  LLVMBasicBlockRef into = LLVMGetSuccessor(br, enter);
+  int k = cfg_index(&f->cfg, into);
+  if (k < 0 || f->cfg.preds[k].len != 1 || LLVMGetSuccessor(br, !enter) == into) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(lb); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (user == test) continue;
+    LLVMBasicBlockRef at = LLVMGetInstructionParent(user);
+    if (LLVMIsAPHINode(user))
+      for (unsigned i = 0, n = LLVMCountIncoming(user); i < n; i++)
+        if (LLVMGetIncomingValue(user, i) == lb && !cfg_dominates(&f->cfg, into, LLVMGetIncomingBlock(user, i))) return false;
+    if (!LLVMIsAPHINode(user) && !cfg_dominates(&f->cfg, into, at)) return false;
+  }
+  return true;
+}
+
+/* The span of the value the last store into slot before `at`, in its block, stored. */
+static bool stored_before(Bounds *x, LLVMValueRef at, LLVMValueRef slot, Span *out, int depth) {
+  for (LLVMValueRef i = LLVMGetPreviousInstruction(at); i; i = LLVMGetPreviousInstruction(i))
+    if (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == slot) return span(x, LLVMGetOperand(i, 0), out, depth + 1);
+  return false;
+}
+
+/* Whether narrow arithmetic keeps its value in 64 bits. */
+static bool exact(LLVMValueRef v) { return LLVMGetIntTypeWidth(LLVMTypeOf(v)) >= 64 || LLVMGetNSW(v); }
+
+/* Narrow arithmetic that may wrap (no nsw, as the optimiser leaves some address arithmetic of `int`
+ * indices) is exact where its operands and its result lie in its signed range: the check requires
+ * that, for widths up to 32 (whose products cannot wrap in 64 bits). */
+static void require_within(Bounds *x, Span s, unsigned width) {
+  if (width >= 64) return;
+  require(x, LLVMBuildICmp(x->b, LLVMIntSGE, s.lo, k64(x, -(long long)(1ULL << (width - 1))), ""));
+  require(x, LLVMBuildICmp(x->b, LLVMIntSLE, s.hi, k64(x, (long long)((1ULL << (width - 1)) - 1)), ""));
+}
+
+static bool exact_within(Bounds *x, LLVMValueRef v, Span *operands, unsigned n, Span result) {
+  unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(v));
+  if (exact(v)) return true;
+  if (w > 32) return false;
+  for (unsigned k = 0; k < n; k++) require_within(x, operands[k], w);
+  require_within(x, result, w);
+  return true;
+}
+
+/* A bound of a static worksharing loop read back after the schedule's init (omp_static_share): between
+ * the lower and upper bounds stored before the init. The lower one passes the upper where the thread
+ * runs no iterations: it must then go only into the loop's entry test and its counter's start. */
+static bool share_bound(Bounds *x, LLVMValueRef load, Span *out, int depth) {
+  LLVMValueRef slot = LLVMGetOperand(load, 0), lower, upper;
+  bool is_unsigned;
+  if (!LLVMIsAAllocaInst(slot)) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) { /* nothing else can write it */
+    LLVMValueRef user = LLVMGetUser(u);
+    bool init = ir_is_call(user) && omp_static_share(user, &lower, &upper, &is_unsigned) && (lower == slot || upper == slot);
+    if (!(LLVMIsALoadInst(user) || (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) != slot) || init ||
+          (ir_is_call(user) && !strncmp(ir_called_name(user), "llvm.lifetime.", 14))))
+      return false;
+  }
+  for (LLVMValueRef i = LLVMGetPreviousInstruction(load); i; i = LLVMGetPreviousInstruction(i)) {
+    if (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == slot) return span(x, LLVMGetOperand(i, 0), out, depth + 1);
+    if (ir_is_call(i) && omp_static_share(i, &lower, &upper, &is_unsigned) && (lower == slot || upper == slot)) {
+      Span lo, hi, b;
+      LLVMValueRef below;
+      bool strict, unsigned_test;
+      if (!stored_before(x, i, lower, &lo, depth) || !stored_before(x, i, upper, &hi, depth)) return false;
+      *out = (Span){lo.lo, hi.hi};
+      if (slot == lower) {
+        if (!entered_below(x, load, &below, &strict, &unsigned_test) || !span(x, below, &b, depth + 1)) return false;
+        if (unsigned_test) require(x, LLVMBuildICmp(x->b, LLVMIntSGE, b.lo, k64(x, 0), ""));
+        *out = (Span){lo.lo, strict ? LLVMBuildSub(x->b, b.hi, k64(x, 1), "") : b.hi};
+      }
+      /* unsigned bounds read as signed: where the signed reading of both is not negative */
+      if (is_unsigned) {
+        require(x, LLVMBuildICmp(x->b, LLVMIntSGE, lo.lo, k64(x, 0), ""));
+        require_within(x, hi, LLVMGetIntTypeWidth(LLVMTypeOf(load)));
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Whether v keeps one value while loop l runs: defined outside it, or a captured variable's load (its one
+ * store before the loop), or arithmetic on such values. */
+static bool invariant(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef v, int depth) {
+  if (!LLVMIsAInstruction(v) || !cfg_in_loop(&f->cfg, l, LLVMGetInstructionParent(v))) return true;
+  if (depth > 4) return false;
+  if (LLVMIsALoadInst(v)) {
+    LLVMValueRef p = LLVMGetOperand(v, 0);
+    Held h;
+    return held_values(x, p, v, &h) && h.nvalues == 1 && invariant(x, f, l, h.value[0], depth + 1);
+  }
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  if (op != LLVMSExt && op != LLVMZExt && op != LLVMTrunc && op != LLVMAdd && op != LLVMSub && op != LLVMMul) return false;
+  for (int k = 0, n = LLVMGetNumOperands(v); k < n; k++)
+    if (!invariant(x, f, l, LLVMGetOperand(v, k), depth + 1)) return false;
+  return true;
 }
 
 /* The loop phi is the counter of (a phi of its header: start from outside, start + constant step around),
@@ -281,37 +572,88 @@ static bool span_entered(Bounds *x, CfgLoop *l, LLVMValueRef v, Span *out, int d
  * "counter P limit"). Its values lie between start and the last value the test lets through: limit less
  * one step's sign for a strict test of next, limit for an inclusive one, a step further for a test of the
  * counter itself; an unsigned test is read as signed where start and limit are not negative. */
+/* base + c where c counts from 0 by one while c + 1 != u - base (the optimiser's form of a loop from base
+ * to u - 1, its trip count u - base made the test): between base and u - 1, where the loop's guard keeps
+ * u - base positive. */
+static bool offset_range(Bounds *x, LLVMValueRef base, LLVMValueRef c, Span *out, int depth) {
+  LLVMValueRef start, step, next;
+  Frame *f = LLVMIsAPHINode(c) ? frame_of(x, c) : NULL;
+  CfgLoop *l = NULL;
+  for (size_t i = 0; f && i < f->loops.len; i++)
+    if (f->loops.data[i].header == LLVMGetInstructionParent(c)) l = &f->loops.data[i];
+  if (!l || !l->preheader || !l->latch || !cfg_induction(&f->cfg, l->body, c, l->preheader, l->latch, &start, &step, &next) ||
+      !LLVMIsAConstantInt(start) || LLVMConstIntGetSExtValue(start) != 0 || LLVMConstIntGetSExtValue(step) != 1)
+    return false;
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(l->latch), cmp;
+  if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) || !LLVMIsAICmpInst(cmp = LLVMGetCondition(br))) return false;
+  LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
+  bool in0 = cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 0)), in1 = cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 1));
+  if (!((p == LLVMIntEQ && !in0 && in1) || (p == LLVMIntNE && in0 && !in1))) return false;
+  LLVMValueRef trip = LLVMGetOperand(cmp, 0) == next ? LLVMGetOperand(cmp, 1) : LLVMGetOperand(cmp, 1) == next ? LLVMGetOperand(cmp, 0) : NULL;
+  LLVMValueRef narrow = (LLVMIsASExtInst(base) || LLVMIsAZExtInst(base)) ? LLVMGetOperand(base, 0) : base; /* the same value */
+  if (!trip || !LLVMIsAInstruction(trip) || LLVMGetInstructionOpcode(trip) != LLVMSub ||
+      (LLVMGetOperand(trip, 1) != base && LLVMGetOperand(trip, 1) != narrow) || !invariant(x, f, l, trip, 0))
+    return false;
+  Span sb, su, st;
+  if (!span(x, base, &sb, depth + 1) || !span(x, LLVMGetOperand(trip, 0), &su, depth + 1) || !span_entered(x, f, l, trip, &st, depth + 1))
+    return false;
+  require(x, LLVMBuildICmp(x->b, LLVMIntSGE, st.lo, k64(x, 1), "")); /* the loop reaches its trip count */
+  *out = (Span){sb.lo, LLVMBuildSub(x->b, su.hi, k64(x, 1), "")};
+  return true;
+}
+
+static bool offset_counter(Bounds *x, LLVMValueRef v, Span *out, int depth) {
+  return offset_range(x, LLVMGetOperand(v, 0), LLVMGetOperand(v, 1), out, depth) ||
+         offset_range(x, LLVMGetOperand(v, 1), LLVMGetOperand(v, 0), out, depth);
+}
+
+static bool counter_values(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef phi, LLVMValueRef start, LLVMValueRef step,
+                           LLVMValueRef next, Span *out, int depth);
+
 static bool counter(Bounds *x, LLVMValueRef phi, Span *out, int depth) {
   LLVMBasicBlockRef header = LLVMGetInstructionParent(phi);
+  Frame *f = frame_of(x, phi);
   CfgLoop *l = NULL;
-  for (size_t i = 0; i < x->loops.len; i++)
-    if (x->loops.data[i].header == header) l = &x->loops.data[i];
+  for (size_t i = 0; f && i < f->loops.len; i++)
+    if (f->loops.data[i].header == header) l = &f->loops.data[i];
   LLVMValueRef start, step, next;
-  if (!l || !l->preheader || !l->latch || !cfg_induction(&x->cfg, l->body, phi, l->preheader, l->latch, &start, &step, &next))
+  if (!l || !l->preheader || !l->latch || !cfg_induction(&f->cfg, l->body, phi, l->preheader, l->latch, &start, &step, &next))
     return false;
-  /* a narrow counter must not wrap; a 64-bit one cannot, in a program that ends */
-  if (LLVMGetIntTypeWidth(LLVMTypeOf(phi)) < 64 && !LLVMGetNSW(next)) return false;
+  return counter_values(x, f, l, phi, start, step, next, out, depth);
+}
+
+/* The values of a counter of loop l (phi, or a load of a local it counts in) that starts at start and
+ * becomes next = phi + step each iteration. */
+static bool counter_values(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef phi, LLVMValueRef start, LLVMValueRef step,
+                           LLVMValueRef next, Span *out, int depth) {
   long long st = LLVMConstIntGetSExtValue(step);
+  /* a narrow counter must not wrap; a 64-bit one cannot, in a program that ends. One that counts up
+     without unsigned wrap (nuw) stays between start and limit where both are not negative. */
+  bool narrow = LLVMGetIntTypeWidth(LLVMTypeOf(phi)) < 64, up_unsigned = narrow && !LLVMGetNSW(next);
+  if (up_unsigned && !(LLVMGetNUW(next) && st > 0)) return false;
   LLVMValueRef br = LLVMGetBasicBlockTerminator(l->latch);
   if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) || !LLVMIsAICmpInst(LLVMGetCondition(br))) return false;
   LLVMValueRef cmp = LLVMGetCondition(br), limit = NULL;
-  bool on_next = false;
+  bool on_next = false, narrowed = false;
   LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
-  bool out0 = !cfg_in_loop(&x->cfg, l, LLVMGetSuccessor(br, 0)), out1 = !cfg_in_loop(&x->cfg, l, LLVMGetSuccessor(br, 1));
+  bool out0 = !cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 0)), out1 = !cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 1));
   if (out0 == out1) return false; /* not the loop's exit */
   if (out0) p = ir_icmp_inverse(p); /* going on while */
   for (unsigned s = 0; s < 2 && !limit; s++) {
     LLVMValueRef a = LLVMGetOperand(cmp, s), other = LLVMGetOperand(cmp, !s);
+    if (LLVMIsATruncInst(a) && (LLVMGetOperand(a, 0) == phi || LLVMGetOperand(a, 0) == next))
+      a = LLVMGetOperand(a, 0), narrowed = true; /* an OpenMP loop's i64 counter tested in 32 bits */
     if (a != phi && a != next) {
       Span sib, sib_start, own;
-      LLVMValueRef sib_phi = sibling(x, l, a, step, &sib_start);
+      LLVMValueRef sib_phi = sibling(x, f, l, a, step, &sib_start);
+      if (sib_phi && offset_range(x, start, sib_phi, out, depth)) return true; /* phi is start + sib_phi */
       if (!sib_phi || !span(x, sib_phi, &sib, depth + 1) || !span(x, start, &own, depth + 1)) continue;
       /* phi - sib_phi is start - sib_start throughout */
       *out = (Span){LLVMBuildSub(x->b, LLVMBuildAdd(x->b, sib.lo, own.lo, ""), sib_start.hi, ""),
                     LLVMBuildSub(x->b, LLVMBuildAdd(x->b, sib.hi, own.hi, ""), sib_start.lo, "")};
       return true;
     }
-    if (LLVMIsAInstruction(other) && cfg_in_loop(&x->cfg, l, LLVMGetInstructionParent(other))) return false;
+    if (!invariant(x, f, l, other, 0)) return false;
     limit = other, on_next = a == next;
     if (s) p = ir_icmp_swapped(p);
   }
@@ -319,9 +661,11 @@ static bool counter(Bounds *x, LLVMValueRef phi, Span *out, int depth) {
   bool strict = p == LLVMIntSLT || p == LLVMIntULT || p == LLVMIntSGT || p == LLVMIntUGT || p == LLVMIntNE;
   bool fits = p == LLVMIntNE || (up ? p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntULT || p == LLVMIntULE
                                     : p == LLVMIntSGT || p == LLVMIntSGE || p == LLVMIntUGT || p == LLVMIntUGE);
+  /* a narrowed counter stepping by one meets an inequality's limit before it leaves the narrow range */
+  if (narrowed && !(p == LLVMIntNE && (st == 1 || st == -1))) return false;
   Span s, lim;
-  if (!limit || !fits || !span_entered(x, l, start, &s, depth + 1) || !span_entered(x, l, limit, &lim, depth + 1)) return false;
-  if (unsigned_test) {
+  if (!limit || !fits || !span_entered(x, f, l, start, &s, depth + 1) || !span_entered(x, f, l, limit, &lim, depth + 1)) return false;
+  if (unsigned_test || up_unsigned) {
     require(x, LLVMBuildICmp(x->b, LLVMIntSGE, s.lo, k64(x, 0), ""));
     require(x, LLVMBuildICmp(x->b, LLVMIntSGE, lim.lo, k64(x, 0), ""));
   }
@@ -332,27 +676,76 @@ static bool counter(Bounds *x, LLVMValueRef phi, Span *out, int depth) {
   return true;
 }
 
-/* Whether narrow arithmetic keeps its value in 64 bits. */
-static bool exact(LLVMValueRef v) { return LLVMGetIntTypeWidth(LLVMTypeOf(v)) >= 64 || LLVMGetNSW(v); }
+/* A local a loop counts in (a loop variable a region captures: clang keeps it in memory): stored a start
+ * before the loop, and in every iteration the value the iteration loaded plus a constant step, that load
+ * (or its sum) tested in the latch's exit. Its values: the counter's, and one step past them (after the
+ * loop). */
+static bool memory_counter(Bounds *x, Held *h, Span *out, int depth) {
+  if (h->nslots != 1 || h->nstores != 2) return false;
+  for (unsigned k = 0; k < 2; k++) {
+    LLVMValueRef next = LLVMGetOperand(h->store[k], 0), init = h->store[!k], load;
+    if (!LLVMIsAInstruction(next) || LLVMGetInstructionOpcode(next) != LLVMAdd || !LLVMIsAConstantInt(LLVMGetOperand(next, 1)) ||
+        !LLVMIsALoadInst(load = LLVMGetOperand(next, 0)) || LLVMGetOperand(load, 0) != h->slot[0])
+      continue;
+    LLVMBasicBlockRef in = LLVMGetInstructionParent(h->store[k]);
+    Frame *f = frame_of(x, load);
+    CfgLoop *l = NULL; /* the innermost loop the store is in */
+    for (size_t i = 0; f && i < f->loops.len; i++)
+      if (cfg_in_loop(&f->cfg, &f->loops.data[i], in)) l = &f->loops.data[i];
+    if (!l || !l->latch || LLVMGetInstructionParent(load) != in || cfg_in_loop(&f->cfg, l, LLVMGetInstructionParent(init)) ||
+        !cfg_dominates(&f->cfg, LLVMGetInstructionParent(init), l->header) ||
+        !cfg_every_iteration(&f->cfg, l->body, l->header, l->latch, in))
+      return false;
+    LLVMValueRef i = load; /* the iteration's load comes before its store */
+    while (i && i != h->store[k]) i = LLVMGetNextInstruction(i);
+    if (!i || !counter_values(x, f, l, load, LLVMGetOperand(init, 0), LLVMGetOperand(next, 1), next, out, depth)) return false;
+    long long st = LLVMConstIntGetSExtValue(LLVMGetOperand(next, 1));
+    if (st > 0) out->hi = LLVMBuildAdd(x->b, out->hi, k64(x, st), "");
+    else out->lo = LLVMBuildAdd(x->b, out->lo, k64(x, st), "");
+    return true;
+  }
+  return false;
+}
 
 static bool span_of_inst(Bounds *x, LLVMValueRef v, Span *out, int depth) {
   LLVMValueRef a = LLVMGetNumOperands(v) > 0 ? LLVMGetOperand(v, 0) : NULL, b = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
   Span sa, sb;
   switch (LLVMGetInstructionOpcode(v)) {
   case LLVMPHI: return counter(x, v, out, depth);
+  case LLVMLoad: {
+    if (LLVMGetVolatile(v) || LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic) return false;
+    Held h;
+    if (!held_values(x, a, v, &h)) return share_bound(x, v, out, depth);
+    for (unsigned k = 0; k < x->nloading; k++)
+      if (x->loading[k] == h.slot[0]) return false; /* its values made of its own: not a group's */
+    if (x->nloading == MAX_CHOOSING) return false;
+    x->loading[x->nloading++] = h.slot[0];
+    bool ok = memory_counter(x, &h, out, depth);
+    for (unsigned k = 0; k < h.nvalues && !ok; k++) {
+      Span s;
+      if (!span(x, h.value[k], &s, depth + 1)) break;
+      *out = k ? hull(x, *out, s) : s, ok = k + 1 == h.nvalues;
+    }
+    x->nloading--;
+    return ok;
+  }
   case LLVMAdd:
-  case LLVMSub:
-    if (!exact(v) || !span(x, a, &sa, depth + 1) || !span(x, b, &sb, depth + 1)) return false;
+    if (offset_counter(x, v, out, depth)) return true;
+    /* fall through */
+  case LLVMSub: {
+    if (!span(x, a, &sa, depth + 1) || !span(x, b, &sb, depth + 1)) return false;
     *out = LLVMGetInstructionOpcode(v) == LLVMAdd ? (Span){LLVMBuildAdd(x->b, sa.lo, sb.lo, ""), LLVMBuildAdd(x->b, sa.hi, sb.hi, "")}
                                                    : (Span){LLVMBuildSub(x->b, sa.lo, sb.hi, ""), LLVMBuildSub(x->b, sa.hi, sb.lo, "")};
-    return true;
+    Span ops[2] = {sa, sb};
+    return exact_within(x, v, ops, 2, *out);
+  }
   case LLVMOr: /* disjoint: a sum */
     if (!LLVMGetIsDisjoint(v) || LLVMGetIntTypeWidth(LLVMTypeOf(v)) < 64 || !span(x, a, &sa, depth + 1) || !span(x, b, &sb, depth + 1))
       return false;
     *out = (Span){LLVMBuildAdd(x->b, sa.lo, sb.lo, ""), LLVMBuildAdd(x->b, sa.hi, sb.hi, "")};
     return true;
-  case LLVMMul:
-    if (!exact(v) || !span(x, a, &sa, depth + 1) || !span(x, b, &sb, depth + 1)) return false;
+  case LLVMMul: {
+    if (!span(x, a, &sa, depth + 1) || !span(x, b, &sb, depth + 1)) return false;
     if (LLVMIsAConstantInt(b)) *out = scaled(x, sa, LLVMConstIntGetSExtValue(b));
     else if (LLVMIsAConstantInt(a)) *out = scaled(x, sb, LLVMConstIntGetSExtValue(a));
     else {
@@ -360,11 +753,13 @@ static bool span_of_inst(Bounds *x, LLVMValueRef v, Span *out, int depth) {
                            LLVMBuildMul(x->b, sa.hi, sb.lo, ""), LLVMBuildMul(x->b, sa.hi, sb.hi, "")};
       *out = (Span){smin(x, smin(x, p[0], p[1]), smin(x, p[2], p[3])), smax(x, smax(x, p[0], p[1]), smax(x, p[2], p[3]))};
     }
-    return true;
+    Span ops[2] = {sa, sb};
+    return exact_within(x, v, ops, 2, *out);
+  }
   case LLVMShl:
-    if (!exact(v) || !LLVMIsAConstantInt(b) || LLVMConstIntGetZExtValue(b) > 32 || !span(x, a, &sa, depth + 1)) return false;
+    if (!LLVMIsAConstantInt(b) || LLVMConstIntGetZExtValue(b) > 32 || !span(x, a, &sa, depth + 1)) return false;
     *out = scaled(x, sa, 1LL << LLVMConstIntGetZExtValue(b));
-    return true;
+    return exact_within(x, v, &sa, 1, *out);
   case LLVMSExt: return span(x, a, out, depth + 1);
   case LLVMZExt: /* its operand's value where that is not negative */
     if (!span(x, a, out, depth + 1)) return false;
@@ -412,10 +807,12 @@ static bool span(Bounds *x, LLVMValueRef v, Span *out, int depth) {
     *out = (Span){c, c};
     return true;
   }
+  if (LLVMIsAArgument(v) && LLVMGetParamParent(v) != x->fn) { /* a region's, passed by value */
+    LLVMValueRef given = fork_operand(x, v);
+    return given && span(x, given, out, depth + 1);
+  }
   if (LLVMIsAArgument(v)) {
-    unsigned p = 0;
-    for (LLVMValueRef q = LLVMGetFirstParam(x->fn); q != v; q = LLVMGetNextParam(q)) p++;
-    LLVMValueRef a = LLVMGetParam(x->check, p);
+    LLVMValueRef a = LLVMGetParam(x->check, param_index(v));
     if (LLVMGetIntTypeWidth(LLVMTypeOf(a)) < 64) a = LLVMBuildSExt(x->b, a, x->i64, "");
     *out = (Span){a, a};
     return true;
@@ -424,14 +821,15 @@ static bool span(Bounds *x, LLVMValueRef v, Span *out, int depth) {
     *out = x->fixed_span;
     return true;
   }
-  if (!LLVMIsAInstruction(v) || cfg_index(&x->cfg, LLVMGetInstructionParent(v)) < 0) return false;
+  Frame *f = frame_of(x, v);
+  if (!f || cfg_index(&f->cfg, LLVMGetInstructionParent(v)) < 0) return false;
   if (x->fixed) return span_of_inst(x, v, out, depth); /* not remembered: it may hold under the guard only */
-  if (vmap_has(&x->lo, v)) {
-    *out = (Span){vmap_get(&x->lo, v), vmap_get(&x->hi, v)};
+  if (vmap_has(&f->lo, v)) {
+    *out = (Span){vmap_get(&f->lo, v), vmap_get(&f->hi, v)};
     return true;
   }
   bool ok = span_of_inst(x, v, out, depth); /* no cycle: a loop's counter takes start and limit from outside it */
-  if (ok) vmap_put(&x->lo, v, out->lo), vmap_put(&x->hi, v, out->hi);
+  if (ok) vmap_put(&f->lo, v, out->lo), vmap_put(&f->hi, v, out->hi);
   return ok;
 }
 
@@ -464,6 +862,26 @@ static bool choice(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, int
  * slot, a block it allocates) and the span of p's offset from it. False where neither is known. */
 static bool address(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, int depth) {
   if (depth > MAX_DEPTH) return false;
+  if (LLVMIsAArgument(p) && LLVMGetParamParent(p) != x->fn) { /* a region's: the fork's argument, or a thread id */
+    Frame *f = frame_of(x, p);
+    if (f && f->fork && param_index(p) < OMP_OUTLINED_FIRST_PARAM) {
+      *root = NULL, *off = (Span){k64(x, 0), k64(x, 0)};
+      return true;
+    }
+    LLVMValueRef given = fork_operand(x, p);
+    return given && address(x, given, root, off, depth + 1);
+  }
+  if (LLVMIsALoadInst(p)) { /* a captured pointer variable */
+    Held h;
+    if (!held_values(x, LLVMGetOperand(p, 0), p, &h)) return false;
+    for (unsigned k = 0; k < h.nvalues; k++) {
+      LLVMValueRef r;
+      Span s;
+      if (!address(x, h.value[k], &r, &s, depth + 1) || (k && r != *root)) return false;
+      *off = k ? hull(x, *off, s) : s, *root = r;
+    }
+    return true;
+  }
   if (LLVMIsAArgument(p) || LLVMIsAGlobalVariable(p)) {
     *root = p, *off = (Span){k64(x, 0), k64(x, 0)};
     return true;
@@ -520,15 +938,46 @@ static bool access(Bounds *x, LLVMValueRef p, Span size, bool written) {
   return true;
 }
 
+static bool stays(LLVMValueRef v, int depth, ValueList *seen);
+
+/* Where the pointer a captured variable holds goes: the variable (slot: a local, a region's parameter)
+ * is read, stored and passed to regions, and each read must stay. */
+static bool stays_held(LLVMValueRef slot, int depth, ValueList *seen) {
+  if (ir_list_has(seen, slot)) return true;
+  if (depth > MAX_DEPTH) return false;
+  vec_push(seen, slot);
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user) && !stays(user, depth + 1, seen)) return false;
+    if (LLVMIsALoadInst(user) || (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) != slot) ||
+        (ir_is_call(user) && !strncmp(ir_called_name(user), "llvm.lifetime.", 14)))
+      continue;
+    LLVMValueRef outlined = is_fork(user) ? omp_fork_outlined(user) : NULL;
+    if (!outlined) return false;
+    for (unsigned k = OMP_FORK_FIRST_ARG, n = ir_num_call_args(user); k < n; k++) {
+      unsigned p = k - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM;
+      if (LLVMGetArgOperand(user, k) == slot && (p >= LLVMCountParams(outlined) || !stays_held(LLVMGetParam(outlined, p), depth + 1, seen)))
+        return false;
+    }
+  }
+  return true;
+}
+
 /* Where a pointer parameter goes: only into addresses of loads, stores, memset and memcpy, offsets,
- * comparisons, phis and selects; anything else (a call, a store of the pointer itself, an integer made
- * of it) and the check gives up. */
+ * comparisons, phis and selects, and into a variable a region reads it from; anything else (a call, a
+ * store of the pointer elsewhere, an integer made of it) and the check gives up. */
 static bool stays(LLVMValueRef v, int depth, ValueList *seen) {
   if (depth > MAX_DEPTH) return false;
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (LLVMIsALoadInst(user) || LLVMIsAICmpInst(user)) continue;
     if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) != v) continue;
+    Held h;
+    if (LLVMIsAStoreInst(user) && held_group(LLVMGetOperand(user, 1), &h)) {
+      for (unsigned k = 0; k < h.nslots; k++)
+        if (!stays_held(h.slot[k], depth + 1, seen)) return false;
+      continue;
+    }
     if ((LLVMIsAPHINode(user) || LLVMIsASelectInst(user)) && ir_list_has(seen, user)) continue;
     if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) || LLVMIsAPHINode(user) ||
         (LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) != v)) {
@@ -546,6 +995,31 @@ static bool stays(LLVMValueRef v, int depth, ValueList *seen) {
   return true;
 }
 
+static bool note_frame(Bounds *x);
+
+/* A call of the OpenMP runtime: a fork's region is followed as code of its own; the schedule, barriers,
+ * critical sections and reductions touch only the thread's own memory (its bounds, a reduction's list)
+ * and the runtime's (locations, locks: globals). Other constructs are not followed. */
+static bool note_runtime_call(Bounds *x, LLVMValueRef call) {
+  OmpKind k = omp_classify(call);
+  if (k == OMP_FORK) {
+    LLVMValueRef outlined = omp_fork_outlined(call);
+    if (!outlined || !push_frame(x, outlined, call)) return give_up(call, "a region the check cannot follow");
+    bool ok = note_frame(x);
+    pop_frame(x);
+    return ok;
+  }
+  if (k != OMP_SCHEDULE && k != OMP_BARRIER && k != OMP_CRITICAL && k != OMP_END_CRITICAL && k != OMP_REDUCE && k != OMP_END_REDUCE)
+    return give_up(call, "an OpenMP construct the check does not follow");
+  for (unsigned a = 0, n = ir_num_call_args(call); a < n; a++) {
+    LLVMValueRef arg = LLVMGetArgOperand(call, a), root;
+    Span off;
+    if (ir_is_ptr(LLVMTypeOf(arg)) && !LLVMIsAGlobalValue(ir_strip_pointer_casts(arg)) && !(address(x, arg, &root, &off, 0) && !root))
+      return give_up(call, "a runtime call given the program's memory");
+  }
+  return true;
+}
+
 static bool note_accesses(Bounds *x) {
   for (LLVMValueRef p = LLVMGetFirstParam(x->fn); p; p = LLVMGetNextParam(p))
     if (ir_is_ptr(LLVMTypeOf(p))) {
@@ -554,9 +1028,15 @@ static bool note_accesses(Bounds *x) {
       vec_free(&seen);
       if (!ok) return give_up(p, "a parameter that goes elsewhere than loads and stores");
     }
-  for (size_t b = 0; b < x->cfg.blocks.len; b++)
-    for (LLVMValueRef i = LLVMGetFirstInstruction(x->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
-      if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAFenceInst(i)) return false;
+  return note_frame(x);
+}
+
+/* The accesses of the innermost frame's function. */
+static bool note_frame(Bounds *x) {
+  Cfg *cfg = &x->frames[x->nframes - 1].cfg;
+  for (size_t b = 0; b < cfg->blocks.len; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(cfg->blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
+      if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAFenceInst(i)) return give_up(i, "an atomic access");
       if (LLVMIsALoadInst(i) || LLVMIsAStoreInst(i)) {
         LLVMTypeRef t = LLVMIsALoadInst(i) ? LLVMTypeOf(i) : LLVMTypeOf(LLVMGetOperand(i, 0));
         LLVMValueRef size = k64(x, (long long)LLVMABISizeOfType(x->td, t));
@@ -565,12 +1045,16 @@ static bool note_accesses(Bounds *x) {
         continue;
       }
       if (!ir_is_call(i)) continue;
+      if (omp_is_runtime_call(i)) {
+        if (!note_runtime_call(x, i)) return false;
+        continue;
+      }
       CallKind k = call_classify(i, NULL);
       if (k == CALL_MEMCPY || k == CALL_MEMSET) {
         Span len;
         if (!span(x, LLVMGetArgOperand(i, 2), &len, 0) || !access(x, LLVMGetArgOperand(i, 0), len, true) ||
             (k == CALL_MEMCPY && !access(x, LLVMGetArgOperand(i, 1), len, false)))
-          return false;
+          return give_up(i, "a copy the check cannot bound");
         continue;
       }
       /* nothing else may reach memory the function's objects could share: debug and lifetime markers,
@@ -579,7 +1063,8 @@ static bool note_accesses(Bounds *x) {
         for (unsigned a = 0, n = ir_num_call_args(i); a < n; a++) {
           LLVMValueRef arg = LLVMGetArgOperand(i, a), root;
           Span off;
-          if (ir_is_ptr(LLVMTypeOf(arg)) && k != CALL_DEBUG && !(address(x, arg, &root, &off, 0) && !root)) return false;
+          if (ir_is_ptr(LLVMTypeOf(arg)) && k != CALL_DEBUG && !(address(x, arg, &root, &off, 0) && !root))
+            return give_up(i, "a call given the program's memory");
         }
         continue;
       }
@@ -604,9 +1089,7 @@ static bool build(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef check, const ch
   LLVMSetLinkage(check, LLVMInternalLinkage);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c, check, "entry");
   LLVMPositionBuilderAtEnd(x.b, entry);
-  cfg_build(fn, &x.cfg);
-  cfg_natural_loops(&x.cfg, &x.loops);
-  vmap_init(&x.lo), vmap_init(&x.hi);
+  push_frame(&x, fn, NULL);
   x.ok = LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0);
   bool ok = note_accesses(&x);
   if (ok) {
@@ -630,10 +1113,7 @@ static bool build(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef check, const ch
         if (written[i] || written[j]) require(&x, apart(&x, base[i], bytes[i], base[j], bytes[j]));
     LLVMBuildRet(x.b, x.ok);
   }
-  for (size_t i = 0; i < x.loops.len; i++) free(x.loops.data[i].body);
-  vec_free(&x.loops);
-  cfg_free(&x.cfg);
-  vmap_free(&x.lo), vmap_free(&x.hi);
+  pop_frame(&x);
   if (!ok) LLVMBuildRet(x.b, LLVMConstInt(LLVMInt1TypeInContext(c), 0, 0)); /* a body until undo deletes it */
   LLVMDisposeBuilder(x.b);
   return ok;

@@ -110,6 +110,11 @@ bool omp_takes_chain(LLVMValueRef fn);
  * size (its thread's chunks are the iterations of a loop after it). */
 bool omp_is_dispatch_next(LLVMValueRef call);
 bool omp_is_static_chunked_init(LLVMValueRef call);
+/* For a __kmpc_for_static_init_* of an unchunked static schedule, step one: the addresses of the loop's
+ * lower and upper bounds, and whether they are unsigned. The runtime narrows them to the calling
+ * thread's share: the upper bound stays between the two it was given, the lower one at least the lower
+ * it was given (past the upper where the thread gets no iterations). False for other calls. */
+bool omp_static_share(LLVMValueRef call, LLVMValueRef *lower, LLVMValueRef *upper, bool *is_unsigned);
 
 /* Whether inst runs on one thread of the team at a time: inside a single, master or masked block of its
  * function (dominated by the branch the chosen thread takes, before the block's end). */

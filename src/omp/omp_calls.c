@@ -95,6 +95,21 @@ bool omp_is_static_chunked_init(LLVMValueRef call) {
   return LLVMIsAConstantInt(kind) && (LLVMConstIntGetZExtValue(kind) & ~(unsigned long long)SCHEDULE_MODIFIERS) == SCHEDULE_STATIC_CHUNKED;
 }
 
+/* kmp_sch_static; the init's arguments (loc, gtid, schedule, last, lower, upper, stride, step, chunk) */
+enum { SCHEDULE_STATIC = 34, STATIC_INIT_LOWER_ARG = 4, STATIC_INIT_UPPER_ARG = 5, STATIC_INIT_STEP_ARG = 7 };
+
+bool omp_static_share(LLVMValueRef call, LLVMValueRef *lower, LLVMValueRef *upper, bool *is_unsigned) {
+  const char *name = ir_called_name(call);
+  if (strncmp(name, "__kmpc_for_static_init_", 23) || ir_num_call_args(call) <= STATIC_INIT_STEP_ARG) return false;
+  *is_unsigned = name[strlen(name) - 1] == 'u';
+  LLVMValueRef kind = LLVMGetArgOperand(call, 2), step = LLVMGetArgOperand(call, STATIC_INIT_STEP_ARG);
+  if (!LLVMIsAConstantInt(kind) || (LLVMConstIntGetZExtValue(kind) & ~(unsigned long long)SCHEDULE_MODIFIERS) != SCHEDULE_STATIC ||
+      !LLVMIsAConstantInt(step) || LLVMConstIntGetSExtValue(step) != 1)
+    return false;
+  *lower = LLVMGetArgOperand(call, STATIC_INIT_LOWER_ARG), *upper = LLVMGetArgOperand(call, STATIC_INIT_UPPER_ARG);
+  return true;
+}
+
 LLVMValueRef omp_task_entry(LLVMValueRef alloc) {
   if (ir_num_call_args(alloc) <= OMP_TASK_ENTRY_ARG) return NULL;
   LLVMValueRef fn = ir_strip_pointer_casts(LLVMGetArgOperand(alloc, OMP_TASK_ENTRY_ARG));
