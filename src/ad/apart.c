@@ -119,9 +119,9 @@ static bool give_up(LLVMValueRef at, const char *why) {
 }
 
 /* A function no check could be built for, seen before the optimiser: it calls MPI or Parad's runtime,
- * or it or a region it forks uses OpenMP beyond static loops, barriers, critical sections and
- * reductions. Left as it is, it costs no copy to optimise (copies later undone took about 7% of the
- * compile time of the OpenMP tests). */
+ * or it or a region it forks uses OpenMP beyond worksharing loops (but static ones with a chunk),
+ * barriers, critical sections and reductions. Left as it is, it costs no copy to optimise (copies later
+ * undone took about 7% of the compile time of the OpenMP tests). */
 static bool beyond_check(LLVMValueRef fn, int depth) {
   if (depth > 3) return true;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -135,8 +135,7 @@ static bool beyond_check(LLVMValueRef fn, int depth) {
       if (outlined && beyond_check(outlined, depth + 1)) return true;
       if (k == OMP_FORK ? !outlined
                         : (k != OMP_SCHEDULE && k != OMP_BARRIER && k != OMP_CRITICAL && k != OMP_END_CRITICAL &&
-                           k != OMP_REDUCE && k != OMP_END_REDUCE) ||
-                              omp_is_dispatch_next(i) || !strncmp(name, "__kmpc_dispatch_init", 20) || omp_is_static_chunked_init(i))
+                           k != OMP_REDUCE && k != OMP_END_REDUCE) || omp_is_static_chunked_init(i))
         return !give_up(i, "no copy: an OpenMP construct the check does not follow");
     }
   return false;
@@ -512,22 +511,82 @@ static bool exact_within(Bounds *x, LLVMValueRef v, Span *operands, unsigned n, 
   return true;
 }
 
-/* A bound of a static worksharing loop read back after the schedule's init (omp_static_share): between
- * the lower and upper bounds stored before the init. The lower one passes the upper where the thread
- * runs no iterations: it must then go only into the loop's entry test and its counter's start. */
+/* Unsigned bounds read as signed: where the signed reading of both is not negative. */
+static void bounds_read_signed(Bounds *x, Span lo, Span hi, unsigned width) {
+  require(x, LLVMBuildICmp(x->b, LLVMIntSGE, lo.lo, k64(x, 0), ""));
+  require_within(x, hi, width);
+}
+
+/* Whether every path into block `in` comes from a __kmpc_dispatch_next that wrote slot and returned
+ * nonzero, through blocks that do not write slot. */
+static bool after_chunk(Frame *f, LLVMBasicBlockRef in, LLVMValueRef slot, int depth) {
+  int k = cfg_index(&f->cfg, in);
+  if (k < 0 || !f->cfg.preds[k].len || depth > 4) return false;
+  for (size_t p = 0; p < f->cfg.preds[k].len; p++) {
+    LLVMBasicBlockRef from = f->cfg.preds[k].data[p];
+    LLVMValueRef br = LLVMGetBasicBlockTerminator(from), test, next, zero, lower, upper;
+    if (!br || !LLVMIsABranchInst(br)) return false;
+    if (!LLVMIsConditional(br)) {
+      for (LLVMValueRef i = LLVMGetFirstInstruction(from); i; i = LLVMGetNextInstruction(i))
+        if ((LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == slot) || ir_is_call(i)) return false;
+      if (!after_chunk(f, from, slot, depth + 1)) return false;
+      continue;
+    }
+    if (!LLVMIsAICmpInst(test = LLVMGetCondition(br)) || LLVMGetSuccessor(br, 0) == LLVMGetSuccessor(br, 1)) return false;
+    LLVMIntPredicate pr = LLVMGetICmpPredicate(test);
+    next = LLVMGetOperand(test, 0), zero = LLVMGetOperand(test, 1);
+    if (LLVMIsAConstantInt(next)) zero = next, next = LLVMGetOperand(test, 1);
+    if (!LLVMIsAConstantInt(zero) || LLVMConstIntGetZExtValue(zero) != 0 || !ir_is_call(next) ||
+        !omp_dispatch_chunk(next, &lower, &upper) || (slot != lower && slot != upper) ||
+        !((pr == LLVMIntNE && LLVMGetSuccessor(br, 0) == in) || (pr == LLVMIntEQ && LLVMGetSuccessor(br, 1) == in)))
+      return false;
+    for (LLVMValueRef i = LLVMGetNextInstruction(next); i && i != br; i = LLVMGetNextInstruction(i))
+      if ((LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == slot) || (ir_is_call(i) && i != next)) return false;
+  }
+  return true;
+}
+
+/* A chunk's bound read where a dynamic schedule's __kmpc_dispatch_next returned nonzero (after_chunk):
+ * between the bounds of the function's one dispatch init. */
+static bool chunk_bound(Bounds *x, LLVMValueRef load, LLVMValueRef slot, Span *out, int depth) {
+  Frame *f = frame_of(x, load);
+  LLVMValueRef init = NULL, lower, upper;
+  if (!f || !after_chunk(f, LLVMGetInstructionParent(load), slot, 0)) return false;
+  for (size_t b = 0; b < f->cfg.blocks.len; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(f->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i))
+      if (ir_is_call(i) && !strncmp(ir_called_name(i), "__kmpc_dispatch_init_", 21)) {
+        if (init) return false; /* one loop's, not two */
+        init = i;
+      }
+  Span lo, hi;
+  bool is_unsigned;
+  if (!init || !omp_dispatch_bounds(init, &lower, &upper, &is_unsigned) || !span(x, lower, &lo, depth + 1) ||
+      !span(x, upper, &hi, depth + 1))
+    return false;
+  *out = (Span){lo.lo, hi.hi};
+  if (is_unsigned) bounds_read_signed(x, lo, hi, LLVMGetIntTypeWidth(LLVMTypeOf(load)));
+  return true;
+}
+
+/* A bound of a worksharing loop the runtime wrote for the thread: read back after a static schedule's
+ * init (omp_static_share), between the lower and upper bounds stored before it; or a dynamic schedule's
+ * chunk (chunk_bound). A static lower bound passes the upper where the thread runs no iterations: it
+ * must be used only where the loop's entry test holds (entered_below). */
 static bool share_bound(Bounds *x, LLVMValueRef load, Span *out, int depth) {
   LLVMValueRef slot = LLVMGetOperand(load, 0), lower, upper;
   bool is_unsigned;
   if (!LLVMIsAAllocaInst(slot)) return false;
   for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) { /* nothing else can write it */
     LLVMValueRef user = LLVMGetUser(u);
-    bool init = ir_is_call(user) && omp_static_share(user, &lower, &upper, &is_unsigned) && (lower == slot || upper == slot);
+    bool init = ir_is_call(user) && (omp_static_share(user, &lower, &upper, &is_unsigned) || omp_dispatch_chunk(user, &lower, &upper)) &&
+                (lower == slot || upper == slot);
     if (!(LLVMIsALoadInst(user) || (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) != slot) || init ||
           (ir_is_call(user) && !strncmp(ir_called_name(user), "llvm.lifetime.", 14))))
       return false;
   }
   for (LLVMValueRef i = LLVMGetPreviousInstruction(load); i; i = LLVMGetPreviousInstruction(i)) {
     if (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == slot) return span(x, LLVMGetOperand(i, 0), out, depth + 1);
+    if (ir_is_call(i) && omp_dispatch_chunk(i, &lower, &upper) && (lower == slot || upper == slot)) return false;
     if (ir_is_call(i) && omp_static_share(i, &lower, &upper, &is_unsigned) && (lower == slot || upper == slot)) {
       Span lo, hi, b;
       LLVMValueRef below;
@@ -539,15 +598,11 @@ static bool share_bound(Bounds *x, LLVMValueRef load, Span *out, int depth) {
         if (unsigned_test) require(x, LLVMBuildICmp(x->b, LLVMIntSGE, b.lo, k64(x, 0), ""));
         *out = (Span){lo.lo, strict ? LLVMBuildSub(x->b, b.hi, k64(x, 1), "") : b.hi};
       }
-      /* unsigned bounds read as signed: where the signed reading of both is not negative */
-      if (is_unsigned) {
-        require(x, LLVMBuildICmp(x->b, LLVMIntSGE, lo.lo, k64(x, 0), ""));
-        require_within(x, hi, LLVMGetIntTypeWidth(LLVMTypeOf(load)));
-      }
+      if (is_unsigned) bounds_read_signed(x, lo, hi, LLVMGetIntTypeWidth(LLVMTypeOf(load)));
       return true;
     }
   }
-  return false;
+  return chunk_bound(x, load, slot, out, depth);
 }
 
 /* Whether v keeps one value while loop l runs: defined outside it, or a captured variable's load (its one

@@ -115,6 +115,11 @@ bool omp_is_static_chunked_init(LLVMValueRef call);
  * thread's share: the upper bound stays between the two it was given, the lower one at least the lower
  * it was given (past the upper where the thread gets no iterations). False for other calls. */
 bool omp_static_share(LLVMValueRef call, LLVMValueRef *lower, LLVMValueRef *upper, bool *is_unsigned);
+/* For a __kmpc_dispatch_next_*: the addresses it writes the next chunk's bounds to (where it returns
+ * nonzero, between the bounds the loop's __kmpc_dispatch_init_* was given). For a dispatch init of step
+ * one: those bounds, and whether they are unsigned. */
+bool omp_dispatch_chunk(LLVMValueRef call, LLVMValueRef *lower, LLVMValueRef *upper);
+bool omp_dispatch_bounds(LLVMValueRef call, LLVMValueRef *lower, LLVMValueRef *upper, bool *is_unsigned);
 
 /* Whether inst runs on one thread of the team at a time: inside a single, master or masked block of its
  * function (dominated by the branch the chosen thread takes, before the block's end). */

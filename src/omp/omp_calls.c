@@ -110,6 +110,27 @@ bool omp_static_share(LLVMValueRef call, LLVMValueRef *lower, LLVMValueRef *uppe
   return true;
 }
 
+/* __kmpc_dispatch_next_*(loc, gtid, last, lower, upper, stride); __kmpc_dispatch_init_*(loc, gtid, schedule,
+   lower, upper, step, chunk) */
+enum { DISPATCH_NEXT_LOWER_ARG = 3, DISPATCH_NEXT_UPPER_ARG = 4, DISPATCH_INIT_LOWER_ARG = 3, DISPATCH_INIT_UPPER_ARG = 4,
+       DISPATCH_INIT_STEP_ARG = 5 };
+
+bool omp_dispatch_chunk(LLVMValueRef call, LLVMValueRef *lower, LLVMValueRef *upper) {
+  if (!omp_is_dispatch_next(call) || ir_num_call_args(call) <= DISPATCH_NEXT_UPPER_ARG) return false;
+  *lower = LLVMGetArgOperand(call, DISPATCH_NEXT_LOWER_ARG), *upper = LLVMGetArgOperand(call, DISPATCH_NEXT_UPPER_ARG);
+  return true;
+}
+
+bool omp_dispatch_bounds(LLVMValueRef call, LLVMValueRef *lower, LLVMValueRef *upper, bool *is_unsigned) {
+  const char *name = ir_called_name(call);
+  if (strncmp(name, "__kmpc_dispatch_init_", 21) || ir_num_call_args(call) <= DISPATCH_INIT_STEP_ARG) return false;
+  LLVMValueRef step = LLVMGetArgOperand(call, DISPATCH_INIT_STEP_ARG);
+  if (!LLVMIsAConstantInt(step) || LLVMConstIntGetSExtValue(step) != 1) return false;
+  *lower = LLVMGetArgOperand(call, DISPATCH_INIT_LOWER_ARG), *upper = LLVMGetArgOperand(call, DISPATCH_INIT_UPPER_ARG);
+  *is_unsigned = name[strlen(name) - 1] == 'u';
+  return true;
+}
+
 LLVMValueRef omp_task_entry(LLVMValueRef alloc) {
   if (ir_num_call_args(alloc) <= OMP_TASK_ENTRY_ARG) return NULL;
   LLVMValueRef fn = ir_strip_pointer_casts(LLVMGetArgOperand(alloc, OMP_TASK_ENTRY_ARG));

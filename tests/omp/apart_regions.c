@@ -14,12 +14,15 @@
 //   offset_rows(x, y, n, stride): y[i] = x[i * stride] ^ 2 + y[i] / 2, n and the stride shared integers:
 //     apart, then y the same array as x (stride 1).
 // The arrays that overlap do so where one thread reads and writes them: the programs have no races.
-//   dynamic_rows(x, y): a dynamic schedule, whose chunks the check does not bound (as written).
+//   dynamic_rows(x, y): y[i] = x[i]^2 + sin x[i] on a dynamic schedule, whose chunks lie between the
+//     loop's bounds: apart, then y the same array as x.
+//   chunked_rows(x, y): the same on a static schedule with a chunk, which the check does not follow (as
+//     written).
 // Every gradient against central differences (h 1e-6, 1e-6) and forward-mode tangents (1e-10), and, at
 // 2 threads, the tapes of all threads against the build without the choice (PARAD_NO_APART=1, its output
 // at 2 threads): at most half where apart (less, for the stencil, whose values are recorded either way),
-// at least 9/10 where not. PARAD_PLAN=1 says the check is built for every function but dynamic_rows.
-// RUN: env PARAD_PLAN=1 %parad-cc %cflags -fopenmp %s -o %t2 -lm 2>&1 | grep "apart: no check of" | not grep -v dynamic_rows
+// at least 9/10 where not. PARAD_PLAN=1 says the check is built for every function but chunked_rows.
+// RUN: env PARAD_PLAN=1 %parad-cc %cflags -fopenmp %s -o %t2 -lm 2>&1 | grep "apart: no check of" | not grep -v chunked_rows
 // RUN: env PARAD_NO_APART=1 %parad-cc %cflags -fopenmp %s -o %t1 -lm && OMP_NUM_THREADS=2 %t1 > %t1.out
 // RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=2 %t %t1.out && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=4 %t
 // RUN: %parad-cc -O0 -fopenmp -I%S/../include %s -o %t0 -lm && OMP_NUM_THREADS=2 %t0
@@ -97,9 +100,17 @@ __attribute__((noinline)) static double offset_rows(const double *x, double *y, 
 
 __attribute__((noinline)) static double dynamic_rows(const double *x, double *y) {
 #pragma omp parallel for schedule(dynamic, 2)
-  for (int i = 0; i < N; i++) y[i] = x[i] * x[N - 1 - i];
+  for (int i = 0; i < N; i++) y[i] = x[i] * x[i] + sin(x[i]);
   double J = 0;
-  for (int i = 0; i < N; i++) J += y[i] * x[i];
+  for (int i = 0; i < N; i++) J += y[i] * cos(x[i]);
+  return J;
+}
+
+__attribute__((noinline)) static double chunked_rows(const double *x, double *y) {
+#pragma omp parallel for schedule(static, 2)
+  for (int i = 0; i < N; i++) y[i] = x[i] * x[i] + sin(x[i]);
+  double J = 0;
+  for (int i = 0; i < N; i++) J += y[i] * cos(x[i]);
   return J;
 }
 
@@ -159,6 +170,7 @@ static void prod_over(void) { at.a = at.c = 0, at.b = M * P; } /* C is A: row i 
 TWO_ARRAYS(fac, factor, N * N)
 TWO_ARRAYS(swp, swapped, S)
 TWO_ARRAYS(dyn, dynamic_rows, N)
+TWO_ARRAYS(chk, chunked_rows, N)
 static void apart_after(void) { at.a = 0, at.c = 2 * N * N; }
 static void in_place(void) { at.a = at.c = 0; }
 static void u0_in_work(void) { at.a = S + 4, at.c = 0; }
@@ -236,7 +248,9 @@ int main(int argc, char **argv) {
       {"swapped, u0 inside work", u0_in_work, S, swp_f, swp_grad, swp_tangent, 0},
       {"offset_rows, apart", rows_apart, 2 * N, rows_f, rows_grad, rows_tangent, 2},
       {"offset_rows, y the same as x", rows_over, 2 * N, rows_f, rows_grad, rows_tangent, 0},
-      {"dynamic_rows", apart_after, N, dyn_f, dyn_grad, dyn_tangent, 0},
+      {"dynamic_rows, apart", apart_after, N, dyn_f, dyn_grad, dyn_tangent, 2},
+      {"dynamic_rows, y the same as x", in_place, N, dyn_f, dyn_grad, dyn_tangent, 0},
+      {"chunked_rows", apart_after, N, chk_f, chk_grad, chk_tangent, 0},
   };
   for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) check_case(&cases[k], k == 2 || k == 3 ? spd : x);
   return check_done();
