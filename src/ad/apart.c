@@ -913,6 +913,84 @@ static bool choice(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, int
   return ok && any;
 }
 
+/* A pointer counter of a loop: p = start, then p + step bytes each iteration (step constant). Its start
+ * and step in *start, *step; NULL where phi is not one. */
+static CfgLoop *pointer_induction(Bounds *x, LLVMValueRef phi, LLVMValueRef *start, LLVMValueRef *next, long long *step) {
+  Frame *f = frame_of(x, phi);
+  CfgLoop *l = NULL;
+  for (size_t i = 0; f && i < f->loops.len; i++)
+    if (f->loops.data[i].header == LLVMGetInstructionParent(phi)) l = &f->loops.data[i];
+  if (!l || !l->preheader || !l->latch || LLVMCountIncoming(phi) != 2 || !ir_is_ptr(LLVMTypeOf(phi))) return NULL;
+  *start = *next = NULL;
+  for (unsigned i = 0; i < 2; i++) {
+    if (LLVMGetIncomingBlock(phi, i) == l->preheader) *start = LLVMGetIncomingValue(phi, i);
+    if (LLVMGetIncomingBlock(phi, i) == l->latch) *next = LLVMGetIncomingValue(phi, i);
+  }
+  if (!*start || !*next || !LLVMIsAGetElementPtrInst(*next) || LLVMGetOperand(*next, 0) != phi || LLVMGetNumOperands(*next) != 2 ||
+      !LLVMIsAConstantInt(LLVMGetOperand(*next, 1)) || !LLVMTypeIsSized(LLVMGetGEPSourceElementType(*next)))
+    return NULL;
+  *step = LLVMConstIntGetSExtValue(LLVMGetOperand(*next, 1)) * (long long)LLVMABISizeOfType(x->td, LLVMGetGEPSourceElementType(*next));
+  return *step ? l : NULL;
+}
+
+/* A pointer counter's offsets (pointer_induction), tested in the latch's exit against an end of the same
+ * object the loop does not change (a reduction's combining loop, `for (p = a; p != a + n; p++)`): between
+ * start's and end's, less one step for a test of the next value. A counter that moves with the tested one
+ * (the private copy beside the shared array): its start's offsets shifted as the tested one's. One that
+ * starts in the function's own memory stays there. */
+static bool pointer_counter(Bounds *x, LLVMValueRef phi, LLVMValueRef *root, Span *off, int depth) {
+  LLVMValueRef start, next, br, cmp, r;
+  long long step;
+  CfgLoop *l = pointer_induction(x, phi, &start, &next, &step);
+  Span s, e;
+  if (!l || !address(x, start, root, &s, depth + 1)) return false;
+  if (!*root) { /* the function's own memory: where in it does not matter */
+    *off = s;
+    return true;
+  }
+  Frame *f = frame_of(x, phi);
+  br = LLVMGetBasicBlockTerminator(l->latch);
+  if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) || !LLVMIsAICmpInst(cmp = LLVMGetCondition(br))) return false;
+  LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
+  bool in0 = cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 0)), in1 = cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 1));
+  if (in0 == in1) return false;
+  if (!in0) p = ir_icmp_inverse(p); /* going on while */
+  LLVMValueRef a = LLVMGetOperand(cmp, 0), end = LLVMGetOperand(cmp, 1);
+  if (LLVMIsAPHINode(end) || (LLVMIsAGetElementPtrInst(end) && LLVMIsAPHINode(LLVMGetOperand(end, 0)) &&
+                              LLVMGetInstructionParent(LLVMGetOperand(end, 0)) == l->header))
+    a = end, end = LLVMGetOperand(cmp, 0), p = ir_icmp_swapped(p);
+  LLVMValueRef tested = LLVMIsAPHINode(a) ? a : LLVMIsAGetElementPtrInst(a) ? LLVMGetOperand(a, 0) : NULL;
+  if (tested != phi) { /* a sibling's test: phi is start + (sibling - its start) */
+    LLVMValueRef sib_start, sib_next, sib_root;
+    long long sib_step;
+    Span sib, sib_s;
+    if (!tested || !LLVMIsAPHINode(tested) || pointer_induction(x, tested, &sib_start, &sib_next, &sib_step) != l ||
+        sib_step != step || !pointer_counter(x, tested, &sib_root, &sib, depth + 1) ||
+        !address(x, sib_start, &sib_root, &sib_s, depth + 1))
+      return false;
+    *off = (Span){LLVMBuildSub(x->b, LLVMBuildAdd(x->b, s.lo, sib.lo, ""), sib_s.hi, ""),
+                  LLVMBuildSub(x->b, LLVMBuildAdd(x->b, s.hi, sib.hi, ""), sib_s.lo, "")};
+    return true;
+  }
+  bool up = step > 0, on_next = a == next;
+  bool strict = p == LLVMIntNE || p == LLVMIntULT || p == LLVMIntSLT || p == LLVMIntUGT || p == LLVMIntSGT;
+  bool fits = p == LLVMIntNE || (up ? p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntSLT || p == LLVMIntSLE
+                                    : p == LLVMIntUGT || p == LLVMIntUGE || p == LLVMIntSGT || p == LLVMIntSGE);
+  if ((a != next && a != phi) || !fits || !invariant(x, f, l, end, 0) || !address(x, end, &r, &e, depth + 1) || r != *root)
+    return false;
+  if (p != LLVMIntNE) { /* an ordered test stops at the end where the counter steps onto it: one start, one end, a whole number of steps apart */
+    require(x, LLVMBuildICmp(x->b, LLVMIntEQ, s.lo, s.hi, ""));
+    require(x, LLVMBuildICmp(x->b, LLVMIntEQ, e.lo, e.hi, ""));
+    require(x, LLVMBuildICmp(x->b, LLVMIntEQ, LLVMBuildSRem(x->b, LLVMBuildSub(x->b, e.lo, s.lo, ""), k64(x, step), ""), k64(x, 0), ""));
+  }
+  /* as a counter's last value (counter_values): the end, less a step for a strict test of the next value,
+     a step more for an inclusive test of the counter itself */
+  long long shift = (strict && !(p == LLVMIntNE && !on_next) ? -step : 0) + (on_next || p == LLVMIntNE ? 0 : step);
+  Span last = {LLVMBuildAdd(x->b, e.lo, k64(x, shift), ""), LLVMBuildAdd(x->b, e.hi, k64(x, shift), "")};
+  *off = hull(x, s, last);
+  return true;
+}
+
 /* The object p points into (a parameter or a global; NULL where it is the function's own memory: a stack
  * slot, a block it allocates) and the span of p's offset from it. False where neither is known. */
 static bool address(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, int depth) {
@@ -945,6 +1023,7 @@ static bool address(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, in
     *root = NULL, *off = (Span){k64(x, 0), k64(x, 0)};
     return true;
   }
+  if (LLVMIsAPHINode(p) && pointer_counter(x, p, root, off, depth)) return true;
   if (LLVMIsAPHINode(p) || LLVMIsASelectInst(p)) return choice(x, p, root, off, depth);
   bool is_gep = LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr);
   if (!is_gep) {
@@ -1038,6 +1117,15 @@ static bool stays(LLVMValueRef v, int depth, ValueList *seen) {
         (LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) != v)) {
       if (LLVMIsAPHINode(user) || LLVMIsASelectInst(user)) vec_push(seen, user);
       if (!stays(user, depth + 1, seen)) return false;
+      continue;
+    }
+    if (is_fork(user) && omp_fork_outlined(user)) { /* passed to a region: where it goes there */
+      LLVMValueRef outlined = omp_fork_outlined(user);
+      for (unsigned k = OMP_FORK_FIRST_ARG, n = ir_num_call_args(user); k < n; k++) {
+        unsigned p = k - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM;
+        if (LLVMGetArgOperand(user, k) == v && (p >= LLVMCountParams(outlined) || !stays(LLVMGetParam(outlined, p), depth + 1, seen)))
+          return false;
+      }
       continue;
     }
     if (ir_is_call(user)) {

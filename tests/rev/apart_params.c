@@ -14,10 +14,15 @@
 //   escapes(x, y): the pointer goes to a function of the program that is not inlined: no check at all.
 //   swapped(u0, work): a 1-D Jacobi stencil over two halves of work swapped each step (pointer phis),
 //     work apart from u0, then u0 inside work's second half (as written: u0 is overwritten).
+//   walked(x, y): y = y / 2 + x^2 and J = sum y^2, three times, through pointers walked to an end
+//     (`p != x + n`, `p < y + n`): apart, then y the same array as x. Its copy records as much as the
+//     function (it reads back nothing more), so only its gradients are compared, and that the check is
+//     built (PARAD_PLAN).
 // Every gradient against central differences (h 1e-6, 1e-6) and forward-mode tangents (1e-10), and the
 // tape of one gradient against the build without the choice (PARAD_NO_APART=1, its output): at most half
 // of it where the arrays are apart (less, for the stencil, whose values are recorded either way), at least
 // 9/10 of it where they are not, so that a check that always fails, or always passes, fails the test.
+// RUN: env PARAD_PLAN=1 %parad-cc %cflags %s -o %t2 -lm 2>&1 | not grep "no check of walked:"
 // RUN: env PARAD_NO_APART=1 %parad-cc %cflags %s -o %t1 -lm && %t1 > %t1.out
 // RUN: %parad-cc %cflags %s -o %t -lm && %t %t1.out
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
@@ -92,6 +97,17 @@ __attribute__((noinline)) static double unsigned_sum(const double *x, double *y,
   double J = 0;
   for (unsigned i = 0; i < n; i++) y[i] = x[i] * x[n - 1 - i];
   for (unsigned i = 0; i < n; i++) J += y[i] * x[i];
+  return J;
+}
+
+/* pointers walked to an end: `p != e` over x, `p < y + n` over y */
+__attribute__((noinline)) static double walked(const double *x, double *y) {
+  double J = 0;
+  for (int r = 0; r < 3; r++) {
+    double *q = y;
+    for (const double *p = x, *e = x + N; p != e; p++, q++) *q = *q * 0.5 + *p * *p;
+    for (const double *p = y; p < y + N; p++) J += *p * *p;
+  }
   return J;
 }
 
@@ -194,6 +210,36 @@ static void prod_shared_grad(const double *x, double *g) {
 TWO_ARRAYS(fac, factor, N * N)
 TWO_ARRAYS(cho, chol, N * N)
 TWO_ARRAYS(swp, swapped, S)
+
+/* walked: y accumulates, so it starts at zero where it is not x */
+static double walked_fresh(const double *x, double *y) {
+  if (y != x) memset(y, 0, sizeof(double) * N);
+  return walked(x, y);
+}
+static void walked_fresh_grad(const double *x, double *dx, double *y, double *dy) {
+  if (y != x) memset(y, 0, sizeof(double) * N);
+  __parad_autodiff((void *)walked, x, dx, y, dy);
+}
+static double walked_fresh_tangent(const double *x, const double *dx, double *y, double *dy) {
+  if (y != x) memset(y, 0, sizeof(double) * N);
+  return __parad_fwddiff((void *)walked, x, dx, y, dy);
+}
+static double wlk_f(const double *x) {
+  memcpy(buf + at.a, x, sizeof(double) * N);
+  return walked_fresh(buf + at.a, buf + at.c);
+}
+static void wlk_grad(const double *x, double *g) {
+  memcpy(buf + at.a, x, sizeof(double) * N);
+  memset(dbuf, 0, sizeof dbuf);
+  walked_fresh_grad(buf + at.a, dbuf + at.a, buf + at.c, dbuf + at.c);
+  memcpy(g, dbuf + at.a, sizeof(double) * N);
+}
+static double wlk_tangent(const double *x, const double *v) {
+  memcpy(buf + at.a, x, sizeof(double) * N);
+  memset(dbuf, 0, sizeof dbuf);
+  memcpy(dbuf + at.a, v, sizeof(double) * N);
+  return walked_fresh_tangent(buf + at.a, dbuf + at.a, buf + at.c, dbuf + at.c);
+}
 static void apart_after(void) { at.a = 0, at.c = 2 * N * N; }
 static void in_place(void) { at.a = at.c = 0; }
 static void u0_in_work(void) { at.a = S + 4, at.c = 0; } /* u0 inside work's second half */
@@ -300,6 +346,8 @@ int main(int argc, char **argv) {
       {"escapes", nowhere, N, esc, esc_grad, esc_tangent, 0, N},
       {"swapped, apart", apart_after, S, swp_f, swp_grad, swp_tangent, 2, S * STEPS},
       {"swapped, u0 inside work", u0_in_work, S, swp_f, swp_grad, swp_tangent, 0, S * STEPS},
+      {"walked, apart", apart_after, N, wlk_f, wlk_grad, wlk_tangent, -1, 3 * N},
+      {"walked, y the same as x", in_place, N, wlk_f, wlk_grad, wlk_tangent, -1, 3 * N},
   };
   for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) check_case(&cases[k], k == 3 || k == 4 || k == 5 ? spd : x);
   return check_done();
