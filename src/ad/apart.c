@@ -959,14 +959,18 @@ static bool pointer_counter(Bounds *x, LLVMValueRef phi, LLVMValueRef *root, Spa
   if (LLVMIsAPHINode(end) || (LLVMIsAGetElementPtrInst(end) && LLVMIsAPHINode(LLVMGetOperand(end, 0)) &&
                               LLVMGetInstructionParent(LLVMGetOperand(end, 0)) == l->header))
     a = end, end = LLVMGetOperand(cmp, 0), p = ir_icmp_swapped(p);
-  LLVMValueRef tested = LLVMIsAPHINode(a) ? a : LLVMIsAGetElementPtrInst(a) ? LLVMGetOperand(a, 0) : NULL;
-  if (tested != phi) { /* a sibling's test: phi is start + (sibling - its start) */
-    LLVMValueRef sib_start, sib_next, sib_root;
+  LLVMValueRef tested = LLVMIsAPHINode(a) ? a : LLVMIsAGetElementPtrInst(a) || LLVMIsABinaryOperator(a) ? LLVMGetOperand(a, 0) : NULL;
+  if (tested != phi) { /* a sibling's test (a pointer's, or an integer's counting bytes): phi is start + (sibling - its start) */
+    LLVMValueRef sib_start, sib_next, sib_root, sib_step_v;
     long long sib_step;
     Span sib, sib_s;
-    if (!tested || !LLVMIsAPHINode(tested) || pointer_induction(x, tested, &sib_start, &sib_next, &sib_step) != l ||
-        sib_step != step || !pointer_counter(x, tested, &sib_root, &sib, depth + 1) ||
-        !address(x, sib_start, &sib_root, &sib_s, depth + 1))
+    if (!tested || !LLVMIsAPHINode(tested)) return false;
+    if (ir_is_int(LLVMTypeOf(tested))) {
+      if (!cfg_induction(&f->cfg, l->body, tested, l->preheader, l->latch, &sib_start, &sib_step_v, &sib_next) ||
+          LLVMConstIntGetSExtValue(sib_step_v) != step || !span(x, tested, &sib, depth + 1) || !span(x, sib_start, &sib_s, depth + 1))
+        return false;
+    } else if (pointer_induction(x, tested, &sib_start, &sib_next, &sib_step) != l || sib_step != step ||
+               !pointer_counter(x, tested, &sib_root, &sib, depth + 1) || !address(x, sib_start, &sib_root, &sib_s, depth + 1))
       return false;
     *off = (Span){LLVMBuildSub(x->b, LLVMBuildAdd(x->b, s.lo, sib.lo, ""), sib_s.hi, ""),
                   LLVMBuildSub(x->b, LLVMBuildAdd(x->b, s.hi, sib.hi, ""), sib_s.lo, "")};
