@@ -277,7 +277,8 @@ static bool span(Bounds *x, LLVMValueRef v, Span *out, int depth);
 static LLVMValueRef sibling(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef v, LLVMValueRef step, Span *start) {
   for (LLVMValueRef q = LLVMGetFirstInstruction(l->header); q && LLVMIsAPHINode(q); q = LLVMGetNextInstruction(q)) {
     LLVMValueRef init, st, next;
-    if (cfg_induction(&f->cfg, l->body, q, l->preheader, l->latch, &init, &st, &next) && (v == q || v == next) &&
+    LLVMValueRef w = LLVMIsATruncInst(v) ? LLVMGetOperand(v, 0) : v; /* a wider sibling tested narrowed */
+    if (cfg_induction(&f->cfg, l->body, q, l->preheader, l->latch, &init, &st, &next) && (w == q || w == next) &&
         LLVMConstIntGetSExtValue(st) == LLVMConstIntGetSExtValue(step) && span(x, init, start, 0))
       return q;
   }
@@ -683,9 +684,10 @@ static bool counter_values(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef phi, LL
                            LLVMValueRef next, Span *out, int depth) {
   long long st = LLVMConstIntGetSExtValue(step);
   /* a narrow counter must not wrap; a 64-bit one cannot, in a program that ends. One that counts up
-     without unsigned wrap (nuw) stays between start and limit where both are not negative. */
-  bool narrow = LLVMGetIntTypeWidth(LLVMTypeOf(phi)) < 64, up_unsigned = narrow && !LLVMGetNSW(next);
-  if (up_unsigned && !(LLVMGetNUW(next) && st > 0)) return false;
+     without unsigned wrap (nuw) stays between start and limit where both are not negative; one without
+     either flag is bounded only through a sibling, where its values lie in its range. */
+  unsigned width = LLVMGetIntTypeWidth(LLVMTypeOf(phi));
+  bool up_unsigned = width < 64 && !LLVMGetNSW(next), flagless = up_unsigned && !(LLVMGetNUW(next) && st > 0);
   LLVMValueRef br = LLVMGetBasicBlockTerminator(l->latch);
   if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) || !LLVMIsAICmpInst(LLVMGetCondition(br))) return false;
   LLVMValueRef cmp = LLVMGetCondition(br), limit = NULL;
@@ -701,17 +703,22 @@ static bool counter_values(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef phi, LL
     if (a != phi && a != next) {
       Span sib, sib_start, own;
       LLVMValueRef sib_phi = sibling(x, f, l, a, step, &sib_start);
-      if (sib_phi && offset_range(x, start, sib_phi, out, depth)) return true; /* phi is start + sib_phi */
+      if (sib_phi && offset_range(x, start, sib_phi, out, depth)) { /* phi is start + sib_phi */
+        if (flagless) require_within(x, *out, width);
+        return true;
+      }
       if (!sib_phi || !span(x, sib_phi, &sib, depth + 1) || !span(x, start, &own, depth + 1)) continue;
       /* phi - sib_phi is start - sib_start throughout */
       *out = (Span){LLVMBuildSub(x->b, LLVMBuildAdd(x->b, sib.lo, own.lo, ""), sib_start.hi, ""),
                     LLVMBuildSub(x->b, LLVMBuildAdd(x->b, sib.hi, own.hi, ""), sib_start.lo, "")};
+      if (flagless) require_within(x, *out, width);
       return true;
     }
     if (!invariant(x, f, l, other, 0)) return false;
     limit = other, on_next = a == next;
     if (s) p = ir_icmp_swapped(p);
   }
+  if (flagless) return false;
   bool up = st > 0, unsigned_test = p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntUGT || p == LLVMIntUGE;
   bool strict = p == LLVMIntSLT || p == LLVMIntULT || p == LLVMIntSGT || p == LLVMIntUGT || p == LLVMIntNE;
   bool fits = p == LLVMIntNE || (up ? p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntULT || p == LLVMIntULE
