@@ -272,15 +272,24 @@ static Span scaled(Bounds *x, Span a, long long c) {
 
 static bool span(Bounds *x, LLVMValueRef v, Span *out, int depth);
 
+/* Whether a and b are one value, sign-extended or not. */
+static bool same_value(LLVMValueRef a, LLVMValueRef b) {
+  if (LLVMIsASExtInst(a)) a = LLVMGetOperand(a, 0);
+  if (LLVMIsASExtInst(b)) b = LLVMGetOperand(b, 0);
+  return a == b;
+}
+
 /* Another counter of loop l with the same step, which v is (or its next value): two counters that move
  * together (clang's k and k + 1), the loop's test on the other one. Its start in *start. */
-static LLVMValueRef sibling(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef v, LLVMValueRef step, Span *start) {
+static LLVMValueRef sibling(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef v, LLVMValueRef step, Span *start, LLVMValueRef *start_value) {
   for (LLVMValueRef q = LLVMGetFirstInstruction(l->header); q && LLVMIsAPHINode(q); q = LLVMGetNextInstruction(q)) {
     LLVMValueRef init, st, next;
     LLVMValueRef w = LLVMIsATruncInst(v) ? LLVMGetOperand(v, 0) : v; /* a wider sibling tested narrowed */
     if (cfg_induction(&f->cfg, l->body, q, l->preheader, l->latch, &init, &st, &next) && (w == q || w == next) &&
-        LLVMConstIntGetSExtValue(st) == LLVMConstIntGetSExtValue(step) && span(x, init, start, 0))
+        LLVMConstIntGetSExtValue(st) == LLVMConstIntGetSExtValue(step) && span(x, init, start, 0)) {
+      *start_value = init;
       return q;
+    }
   }
   return NULL;
 }
@@ -309,23 +318,25 @@ static bool guard(Frame *f, CfgLoop *l, LLVMValueRef *a, LLVMValueRef *b, LLVMIn
   return !LLVMIsAConstantInt(*a);
 }
 
-/* Under a guard "a P b" that orders a and b, a difference (b + c) - a of them is at least c (c + 1 where
- * the order is strict): the trip count ub + 1 - lb of a thread's share of a loop, its guard lb <= ub. */
-static void raise_difference(Bounds *x, LLVMValueRef v, LLVMValueRef a, LLVMValueRef b, LLVMIntPredicate p, Span *out) {
+/* Under a guard "a P b" that orders a and b, a difference v = (b + c) - a of them is at least c (c + 1
+ * where the order is strict): the trip count ub + 1 - lb of a thread's share of a loop, its guard
+ * lb <= ub. That least value in *least; false where v is no such difference. */
+static bool guard_difference(LLVMValueRef v, LLVMValueRef a, LLVMValueRef b, LLVMIntPredicate p, long long *least) {
   bool below = p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntULT || p == LLVMIntULE;
   bool strict = p == LLVMIntSLT || p == LLVMIntULT || p == LLVMIntSGT || p == LLVMIntUGT;
-  if (!below && p != LLVMIntSGT && p != LLVMIntSGE && p != LLVMIntUGT && p != LLVMIntUGE) return;
+  if (!below && p != LLVMIntSGT && p != LLVMIntSGE && p != LLVMIntUGT && p != LLVMIntUGE) return false;
   LLVMValueRef low = below ? a : b, high = below ? b : a;
-  if (!LLVMIsAInstruction(v) || LLVMGetInstructionOpcode(v) != LLVMSub || LLVMGetOperand(v, 1) != low) return;
+  if (!LLVMIsAInstruction(v) || LLVMGetInstructionOpcode(v) != LLVMSub || LLVMGetOperand(v, 1) != low) return false;
   LLVMValueRef u = LLVMGetOperand(v, 0);
   long long c = 0;
   if (u != high) {
     if (!LLVMIsAInstruction(u) || LLVMGetInstructionOpcode(u) != LLVMAdd || LLVMGetOperand(u, 0) != high ||
         !LLVMIsAConstantInt(LLVMGetOperand(u, 1)))
-      return;
+      return false;
     c = LLVMConstIntGetSExtValue(LLVMGetOperand(u, 1));
   }
-  out->lo = smax(x, out->lo, k64(x, c + strict));
+  *least = c + strict;
+  return true;
 }
 
 /* The span of v (a loop's start or limit) over the times loop l is entered: where its guard compares a
@@ -357,9 +368,19 @@ static bool span_entered(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef v, Span *
   default: return span(x, v, out, depth);
   }
   x->fixed = a, x->fixed_span = sa;
-  bool ok = span(x, v, out, depth);
+  /* a difference the guard keeps positive, or its extension (a trip count widened) */
+  LLVMValueRef inner = LLVMIsASExtInst(v) || LLVMIsAZExtInst(v) ? LLVMGetOperand(v, 0) : v;
+  long long least;
+  bool ok, difference = guard_difference(inner, a, b, p, &least);
+  if (difference && inner != v) {
+    ok = span(x, inner, out, depth + 1);
+    if (ok) out->lo = smax(x, out->lo, k64(x, least));
+    if (ok && LLVMIsAZExtInst(v)) require(x, LLVMBuildICmp(x->b, LLVMIntSGE, out->lo, k64(x, 0), ""));
+  } else {
+    ok = span(x, v, out, depth);
+    if (ok && difference) out->lo = smax(x, out->lo, k64(x, least));
+  }
   x->fixed = NULL;
-  if (ok) raise_difference(x, v, a, b, p, out);
   return ok;
 }
 
@@ -646,12 +667,14 @@ static bool offset_range(Bounds *x, LLVMValueRef base, LLVMValueRef c, Span *out
   bool in0 = cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 0)), in1 = cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 1));
   if (!((p == LLVMIntEQ && !in0 && in1) || (p == LLVMIntNE && in0 && !in1))) return false;
   LLVMValueRef trip = LLVMGetOperand(cmp, 0) == next ? LLVMGetOperand(cmp, 1) : LLVMGetOperand(cmp, 1) == next ? LLVMGetOperand(cmp, 0) : NULL;
-  LLVMValueRef narrow = (LLVMIsASExtInst(base) || LLVMIsAZExtInst(base)) ? LLVMGetOperand(base, 0) : base; /* the same value */
-  if (!trip || !LLVMIsAInstruction(trip) || LLVMGetInstructionOpcode(trip) != LLVMSub ||
-      (LLVMGetOperand(trip, 1) != base && LLVMGetOperand(trip, 1) != narrow) || !invariant(x, f, l, trip, 0))
+  /* the trip count u - base, perhaps widened (where it is at least 1, as required below, its extension is it) */
+  LLVMValueRef difference = trip && (LLVMIsASExtInst(trip) || LLVMIsAZExtInst(trip)) ? LLVMGetOperand(trip, 0) : trip;
+  if (!difference || !LLVMIsAInstruction(difference) || LLVMGetInstructionOpcode(difference) != LLVMSub ||
+      !same_value(LLVMGetOperand(difference, 1), base) || !invariant(x, f, l, trip, 0))
     return false;
   Span sb, su, st;
-  if (!span(x, base, &sb, depth + 1) || !span(x, LLVMGetOperand(trip, 0), &su, depth + 1) || !span_entered(x, f, l, trip, &st, depth + 1))
+  if (!span(x, base, &sb, depth + 1) || !span(x, LLVMGetOperand(difference, 0), &su, depth + 1) ||
+      !span_entered(x, f, l, trip, &st, depth + 1))
     return false;
   require(x, LLVMBuildICmp(x->b, LLVMIntSGE, st.lo, k64(x, 1), "")); /* the loop reaches its trip count */
   *out = (Span){sb.lo, LLVMBuildSub(x->b, su.hi, k64(x, 1), "")};
@@ -702,15 +725,18 @@ static bool counter_values(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef phi, LL
       a = LLVMGetOperand(a, 0), narrowed = true; /* an OpenMP loop's i64 counter tested in 32 bits */
     if (a != phi && a != next) {
       Span sib, sib_start, own;
-      LLVMValueRef sib_phi = sibling(x, f, l, a, step, &sib_start);
+      LLVMValueRef sib_init, sib_phi = sibling(x, f, l, a, step, &sib_start, &sib_init);
       if (sib_phi && offset_range(x, start, sib_phi, out, depth)) { /* phi is start + sib_phi */
         if (flagless) require_within(x, *out, width);
         return true;
       }
       if (!sib_phi || !span(x, sib_phi, &sib, depth + 1) || !span(x, start, &own, depth + 1)) continue;
-      /* phi - sib_phi is start - sib_start throughout */
-      *out = (Span){LLVMBuildSub(x->b, LLVMBuildAdd(x->b, sib.lo, own.lo, ""), sib_start.hi, ""),
-                    LLVMBuildSub(x->b, LLVMBuildAdd(x->b, sib.hi, own.hi, ""), sib_start.lo, "")};
+      /* phi - sib_phi is start - sib_start throughout: nothing where they start at one value (a counter
+         and its widened copy, clang's i and the optimiser's i64 i) */
+      *out = same_value(start, sib_init)
+                 ? sib
+                 : (Span){LLVMBuildSub(x->b, LLVMBuildAdd(x->b, sib.lo, own.lo, ""), sib_start.hi, ""),
+                          LLVMBuildSub(x->b, LLVMBuildAdd(x->b, sib.hi, own.hi, ""), sib_start.lo, "")};
       if (flagless) require_within(x, *out, width);
       return true;
     }
