@@ -31,12 +31,11 @@
 #include <string.h>
 #include "check.h"
 
-void __parad_autodiff(void *, ...);
-double __parad_fwddiff(void *, ...);
 size_t parad_tape_recorded_bytes(void);
-void parad_tape_reset_peak(void);
 
-enum { M = 12, P = 10, Q = 10, N = 16, S = 24, STEPS = 5 };
+enum { M = 12, P = 10, Q = 10, N = 16, S = 24, STEPS = 5, APART_BUFFER = 4 * N * N + 64 };
+#define APART_TAPE_BYTES parad_tape_recorded_bytes
+#include "apart_cases.h"
 static double W[M * Q > N * N ? M * Q : N * N];
 
 __attribute__((noinline)) static double product(const double *A, const double *B, double *C) {
@@ -114,125 +113,22 @@ __attribute__((noinline)) static double chunked_rows(const double *x, double *y)
   return J;
 }
 
-/* The objective as a function of the inputs alone, for the checks: each case says where its arrays are. */
-typedef struct {
-  const char *name;
-  void (*place)(void);
-  int n;
-  double (*f)(const double *);
-  void (*grad)(const double *, double *);
-  double (*tangent)(const double *, const double *);
-  int apart; /* the copy's gradient expected: 1 (half the tape), 2 (less); 0: as written; -1: either */
-} Case;
-
-static double buf[4 * N * N + 64], dbuf[4 * N * N + 64];
-static struct {
-  int a, b, c, stride;
-} at;
-
-static double prod_f(const double *x) {
-  memcpy(buf + at.a, x, sizeof(double) * M * P), memcpy(buf + at.b, x + M * P, sizeof(double) * P * Q);
-  return product(buf + at.a, buf + at.b, buf + at.c);
-}
-static void prod_grad(const double *x, double *g) {
-  memcpy(buf + at.a, x, sizeof(double) * M * P), memcpy(buf + at.b, x + M * P, sizeof(double) * P * Q);
-  memset(dbuf, 0, sizeof dbuf);
-  __parad_autodiff((void *)product, buf + at.a, dbuf + at.a, buf + at.b, dbuf + at.b, buf + at.c, dbuf + at.c);
-  memcpy(g, dbuf + at.a, sizeof(double) * M * P), memcpy(g + M * P, dbuf + at.b, sizeof(double) * P * Q);
-}
-static double prod_tangent(const double *x, const double *v) {
-  memcpy(buf + at.a, x, sizeof(double) * M * P), memcpy(buf + at.b, x + M * P, sizeof(double) * P * Q);
-  memset(dbuf, 0, sizeof dbuf);
-  memcpy(dbuf + at.a, v, sizeof(double) * M * P), memcpy(dbuf + at.b, v + M * P, sizeof(double) * P * Q);
-  return __parad_fwddiff((void *)product, buf + at.a, dbuf + at.a, buf + at.b, dbuf + at.b, buf + at.c, dbuf + at.c);
-}
+TWO_INPUTS(prod, product, M * P, P * Q)
 static void prod_apart(void) { at.a = 0, at.b = M * P, at.c = M * P + P * Q; }
 static void prod_over(void) { at.a = at.c = 0, at.b = M * P; } /* C is A: row i of both is iteration i's */
 
-/* factor, swapped: f(input, written), x copied to a, the written array at c */
-#define TWO_ARRAYS(name, call, n_in)                                                                      \
-  static double name##_f(const double *x) {                                                            \
-    memcpy(buf + at.a, x, sizeof(double) * (n_in));                                                    \
-    return call(buf + at.a, buf + at.c);                                                               \
-  }                                                                                                     \
-  static void name##_grad(const double *x, double *g) {                                                \
-    memcpy(buf + at.a, x, sizeof(double) * (n_in));                                                    \
-    memset(dbuf, 0, sizeof dbuf);                                                                      \
-    __parad_autodiff((void *)call, buf + at.a, dbuf + at.a, buf + at.c, dbuf + at.c);                  \
-    memcpy(g, dbuf + at.a, sizeof(double) * (n_in));                                                   \
-  }                                                                                                     \
-  static double name##_tangent(const double *x, const double *v) {                                     \
-    memcpy(buf + at.a, x, sizeof(double) * (n_in));                                                    \
-    memset(dbuf, 0, sizeof dbuf);                                                                      \
-    memcpy(dbuf + at.a, v, sizeof(double) * (n_in));                                                   \
-    return __parad_fwddiff((void *)call, buf + at.a, dbuf + at.a, buf + at.c, dbuf + at.c);            \
-  }
 TWO_ARRAYS(fac, factor, N * N)
 TWO_ARRAYS(swp, swapped, S)
 TWO_ARRAYS(dyn, dynamic_rows, N)
 TWO_ARRAYS(chk, chunked_rows, N)
-static void apart_after(void) { at.a = 0, at.c = 2 * N * N; }
-static void in_place(void) { at.a = at.c = 0; }
 static void u0_in_work(void) { at.a = S + 4, at.c = 0; }
 
-static double rows_f(const double *x) {
-  memcpy(buf, x, sizeof(double) * 2 * N);
-  if (at.b) memset(buf + at.c, 0, sizeof(double) * N);
-  return offset_rows(buf + at.a, buf + at.c, N, at.stride);
-}
-static void rows_grad(const double *x, double *g) {
-  memcpy(buf, x, sizeof(double) * 2 * N);
-  if (at.b) memset(buf + at.c, 0, sizeof(double) * N);
-  memset(dbuf, 0, sizeof dbuf);
-  __parad_autodiff((void *)offset_rows, buf + at.a, dbuf + at.a, buf + at.c, dbuf + at.c, N, at.stride);
-  memcpy(g, dbuf, sizeof(double) * 2 * N);
-}
-static double rows_tangent(const double *x, const double *v) {
-  memcpy(buf, x, sizeof(double) * 2 * N);
-  if (at.b) memset(buf + at.c, 0, sizeof(double) * N);
-  memset(dbuf, 0, sizeof dbuf);
-  memcpy(dbuf, v, sizeof(double) * 2 * N);
-  return __parad_fwddiff((void *)offset_rows, buf + at.a, dbuf + at.a, buf + at.c, dbuf + at.c, N, at.stride);
-}
+STRIDED(rows, offset_rows, N)
 static void rows_apart(void) { at.a = 0, at.b = 1, at.c = 3 * N, at.stride = stride_at_run_time; }
 static void rows_over(void) { at.a = at.b = at.c = 0, at.stride = 1; } /* y is x: y[i] = y[i]^2 + y[i] / 2 */
 
-static FILE *before; /* the tapes of the build without the choice */
-
-static void check_case(const Case *c, const double *x0) {
-  int n = c->n;
-  double *x = malloc(sizeof *x * n), *g = calloc(n, sizeof *g), *v = malloc(sizeof *v * n);
-  double *xp = malloc(sizeof *xp * n), *xm = malloc(sizeof *xm * n), h = 1e-6;
-  memcpy(x, x0, sizeof *x * n);
-  c->place();
-  parad_tape_reset_peak();
-  c->grad(x, g);
-  size_t tape = parad_tape_recorded_bytes();
-  for (int d = 0; d < 3; d++) {
-    double gv = 0;
-    for (int i = 0; i < n; i++) v[i] = cos(1.3 * i + d), gv += g[i] * v[i], xp[i] = x[i] + h * v[i], xm[i] = x[i] - h * v[i];
-    double fd = (c->f(xp) - c->f(xm)) / (2 * h), tangent = c->tangent(x, v);
-    printf("%s, direction %d: gradient . v = %.15g, tangent %.15g, difference %.15g\n", c->name, d, gv, tangent, fd);
-    CHECK_CLOSE(gv, fd, 1e-6);
-    CHECK_CLOSE(gv, tangent, 1e-10);
-  }
-  printf("tape of %s: %zu bytes\n", c->name, tape);
-  char line[256], want[128];
-  size_t written = 0;
-  snprintf(want, sizeof want, "tape of %s: %%zu bytes", c->name);
-  if (before) rewind(before);
-  while (before && fgets(line, sizeof line, before))
-    if (sscanf(line, want, &written) == 1) break;
-  if (before && c->apart >= 0) {
-    printf("%s: %zu bytes as written: %s\n", c->name, written,
-           c->apart == 2 ? "less expected" : c->apart ? "at most half expected" : "about as much expected");
-    CHECK_CLOSE(c->apart == 2 ? tape < written : c->apart ? 2 * tape <= written : 10 * tape >= 9 * written, 1, 0);
-  }
-  free(x), free(g), free(v), free(xp), free(xm);
-}
-
 int main(int argc, char **argv) {
-  if (argc > 1 && !(before = fopen(argv[1], "r"))) return printf("FAIL: cannot read %s\n", argv[1]), 1;
+  if (read_tapes_as_written(argc, argv)) return 1;
   for (int i = 0; i < (int)(sizeof W / sizeof *W); i++) W[i] = sin(0.37 * i + 0.2);
   double x[4 * N * N];
   for (int i = 0; i < 4 * N * N; i++) x[i] = 0.5 * cos(0.71 * i);
@@ -240,17 +136,17 @@ int main(int argc, char **argv) {
   for (int i = 0; i < N; i++)
     for (int j = 0; j < N; j++) spd[i * N + j] = i == j ? N + 1.0 : 0.3 * cos(i + j);
   Case cases[] = {
-      {"product, apart", prod_apart, M * P + P * Q, prod_f, prod_grad, prod_tangent, 1},
-      {"product, C the same as A", prod_over, M * P + P * Q, prod_f, prod_grad, prod_tangent, 0},
-      {"factor, apart", apart_after, N * N, fac_f, fac_grad, fac_tangent, -1},
-      {"factor, in place", in_place, N * N, fac_f, fac_grad, fac_tangent, 0},
-      {"swapped, apart", apart_after, S, swp_f, swp_grad, swp_tangent, 2},
-      {"swapped, u0 inside work", u0_in_work, S, swp_f, swp_grad, swp_tangent, 0},
-      {"offset_rows, apart", rows_apart, 2 * N, rows_f, rows_grad, rows_tangent, 2},
-      {"offset_rows, y the same as x", rows_over, 2 * N, rows_f, rows_grad, rows_tangent, 0},
-      {"dynamic_rows, apart", apart_after, N, dyn_f, dyn_grad, dyn_tangent, 2},
-      {"dynamic_rows, y the same as x", in_place, N, dyn_f, dyn_grad, dyn_tangent, 0},
-      {"chunked_rows", apart_after, N, chk_f, chk_grad, chk_tangent, 0},
+      {"product, apart", prod_apart, M * P + P * Q, prod_f, prod_grad, prod_tangent, 1, 0},
+      {"product, C the same as A", prod_over, M * P + P * Q, prod_f, prod_grad, prod_tangent, 0, 0},
+      {"factor, apart", apart_after, N * N, fac_f, fac_grad, fac_tangent, -1, 0},
+      {"factor, in place", in_place, N * N, fac_f, fac_grad, fac_tangent, 0, 0},
+      {"swapped, apart", apart_after, S, swp_f, swp_grad, swp_tangent, 2, 0},
+      {"swapped, u0 inside work", u0_in_work, S, swp_f, swp_grad, swp_tangent, 0, 0},
+      {"offset_rows, apart", rows_apart, 2 * N, rows_f, rows_grad, rows_tangent, 2, 0},
+      {"offset_rows, y the same as x", rows_over, 2 * N, rows_f, rows_grad, rows_tangent, 0, 0},
+      {"dynamic_rows, apart", apart_after, N, dyn_f, dyn_grad, dyn_tangent, 2, 0},
+      {"dynamic_rows, y the same as x", in_place, N, dyn_f, dyn_grad, dyn_tangent, 0, 0},
+      {"chunked_rows", apart_after, N, chk_f, chk_grad, chk_tangent, 0, 0},
   };
   for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) check_case(&cases[k], k == 2 || k == 3 ? spd : x);
   return check_done();

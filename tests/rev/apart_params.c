@@ -31,10 +31,7 @@
 #include <string.h>
 #include "check.h"
 
-void __parad_autodiff(void *, ...);
-double __parad_fwddiff(void *, ...);
 size_t parad_tape_peak_bytes(void);
-void parad_tape_reset_peak(void);
 
 enum { M = 12, P = 10, Q = 14, N = 16 };
 static double W[M * Q > N * N ? M * Q : N * N];
@@ -122,7 +119,10 @@ __attribute__((noinline)) static double escapes(const double *x, double *y) {
   return J;
 }
 
-enum { S = 24, STEPS = 5 };
+enum { S = 24, STEPS = 5, APART_BUFFER = 4 * N * N + 64 };
+#define APART_TAPE_BYTES parad_tape_peak_bytes
+#include "apart_cases.h"
+
 __attribute__((noinline)) static double swapped(const double *u0, double *work) {
   double *a = work, *b = work + S;
   for (int i = 0; i < S; i++) a[i] = b[i] = u0[i];
@@ -136,44 +136,7 @@ __attribute__((noinline)) static double swapped(const double *u0, double *work) 
   return J;
 }
 
-/* The objective as a function of the inputs alone, for the checks: each case says where its arrays are. */
-typedef struct {
-  const char *name;
-  void (*place)(void);                /* sets where the arrays go (at) */
-  int n;                              /* inputs */
-  double (*f)(const double *);        /* J(inputs), arrays placed as the case says */
-  void (*grad)(const double *, double *);
-  double (*tangent)(const double *, const double *);
-  int apart;                          /* the copy's gradient expected: 1 (half the tape), 2 (less); 0: as
-                                         written; -1: either */
-  double work;                        /* multiply-adds of one call, for the tape's bound */
-} Case;
-
-static double buf[4 * N * N + 64], dbuf[4 * N * N + 64];
-
-/* Where a case puts the arrays in buf: the inputs (copied from x, in order) at `a` (and `b`), the array
- * written at `c`; shadows at the same places in dbuf. */
-static struct {
-  int a, b, c, stride;
-} at;
-
-/* product: x = [A | B] */
-static double prod_f(const double *x) {
-  memcpy(buf + at.a, x, sizeof(double) * M * P), memcpy(buf + at.b, x + M * P, sizeof(double) * P * Q);
-  return product(buf + at.a, buf + at.b, buf + at.c);
-}
-static void prod_grad(const double *x, double *g) {
-  memcpy(buf + at.a, x, sizeof(double) * M * P), memcpy(buf + at.b, x + M * P, sizeof(double) * P * Q);
-  memset(dbuf, 0, sizeof dbuf);
-  __parad_autodiff((void *)product, buf + at.a, dbuf + at.a, buf + at.b, dbuf + at.b, buf + at.c, dbuf + at.c);
-  memcpy(g, dbuf + at.a, sizeof(double) * M * P), memcpy(g + M * P, dbuf + at.b, sizeof(double) * P * Q);
-}
-static double prod_tangent(const double *x, const double *v) {
-  memcpy(buf + at.a, x, sizeof(double) * M * P), memcpy(buf + at.b, x + M * P, sizeof(double) * P * Q);
-  memset(dbuf, 0, sizeof dbuf);
-  memcpy(dbuf + at.a, v, sizeof(double) * M * P), memcpy(dbuf + at.b, v + M * P, sizeof(double) * P * Q);
-  return __parad_fwddiff((void *)product, buf + at.a, dbuf + at.a, buf + at.b, dbuf + at.b, buf + at.c, dbuf + at.c);
-}
+TWO_INPUTS(prod, product, M * P, P * Q)
 static void prod_apart(void) { at.a = 0, at.b = M * P, at.c = M * P + P * Q; }
 static void prod_over(void) { at.a = 0, at.b = M * P, at.c = M * P + 4 * Q; } /* C from B's row 4 */
 
@@ -189,24 +152,6 @@ static void prod_shared_grad(const double *x, double *g) {
     CHECK_CLOSE(shadow_sum[i], (i < M * P ? g[i] : 0) + (i < P * Q ? g[M * P + i] : 0), 1e-12);
 }
 
-/* factor, chol, swapped: f(input, written), x copied to a, the written array at c */
-#define TWO_ARRAYS(name, call, n_in)                                                                      \
-  static double name##_f(const double *x) {                                                            \
-    memcpy(buf + at.a, x, sizeof(double) * (n_in));                                                    \
-    return call(buf + at.a, buf + at.c);                                                               \
-  }                                                                                                     \
-  static void name##_grad(const double *x, double *g) {                                                \
-    memcpy(buf + at.a, x, sizeof(double) * (n_in));                                                    \
-    memset(dbuf, 0, sizeof dbuf);                                                                      \
-    __parad_autodiff((void *)call, buf + at.a, dbuf + at.a, buf + at.c, dbuf + at.c);                  \
-    memcpy(g, dbuf + at.a, sizeof(double) * (n_in));                                                   \
-  }                                                                                                     \
-  static double name##_tangent(const double *x, const double *v) {                                     \
-    memcpy(buf + at.a, x, sizeof(double) * (n_in));                                                    \
-    memset(dbuf, 0, sizeof dbuf);                                                                      \
-    memcpy(dbuf + at.a, v, sizeof(double) * (n_in));                                                   \
-    return __parad_fwddiff((void *)call, buf + at.a, dbuf + at.a, buf + at.c, dbuf + at.c);            \
-  }
 TWO_ARRAYS(fac, factor, N * N)
 TWO_ARRAYS(cho, chol, N * N)
 TWO_ARRAYS(swp, swapped, S)
@@ -240,31 +185,9 @@ static double wlk_tangent(const double *x, const double *v) {
   memcpy(dbuf + at.a, v, sizeof(double) * N);
   return walked_fresh_tangent(buf + at.a, dbuf + at.a, buf + at.c, dbuf + at.c);
 }
-static void apart_after(void) { at.a = 0, at.c = 2 * N * N; }
-static void in_place(void) { at.a = at.c = 0; }
 static void u0_in_work(void) { at.a = S + 4, at.c = 0; } /* u0 inside work's second half */
 
-/* offset_rows: x = the 2N values read, copied to buf[0, 2N); x's pointer at a, y at c (zeroed first where
- * b: apart, y accumulates) */
-static double rows_f(const double *x) {
-  memcpy(buf, x, sizeof(double) * 2 * N);
-  if (at.b) memset(buf + at.c, 0, sizeof(double) * N);
-  return offset_rows(buf + at.a, buf + at.c, N, at.stride);
-}
-static void rows_grad(const double *x, double *g) {
-  memcpy(buf, x, sizeof(double) * 2 * N);
-  if (at.b) memset(buf + at.c, 0, sizeof(double) * N);
-  memset(dbuf, 0, sizeof dbuf);
-  __parad_autodiff((void *)offset_rows, buf + at.a, dbuf + at.a, buf + at.c, dbuf + at.c, N, at.stride);
-  memcpy(g, dbuf, sizeof(double) * 2 * N);
-}
-static double rows_tangent(const double *x, const double *v) {
-  memcpy(buf, x, sizeof(double) * 2 * N);
-  if (at.b) memset(buf + at.c, 0, sizeof(double) * N);
-  memset(dbuf, 0, sizeof dbuf);
-  memcpy(dbuf, v, sizeof(double) * 2 * N);
-  return __parad_fwddiff((void *)offset_rows, buf + at.a, dbuf + at.a, buf + at.c, dbuf + at.c, N, at.stride);
-}
+STRIDED(rows, offset_rows, N)
 static void rows_apart(void) { at.a = 0, at.b = 1, at.c = 3 * N, at.stride = stride_at_run_time; }
 static void rows_over(void) { at.a = 2 * N - 1, at.b = 0, at.c = N / 2, at.stride = -1; } /* y inside x, read backwards */
 
@@ -290,42 +213,8 @@ static double esc_tangent(const double *x, const double *v) {
 
 static void nowhere(void) {}
 
-static FILE *before; /* the tapes of the build without the choice */
-
-static void check_case(const Case *c, const double *x0) {
-  int n = c->n;
-  double *x = malloc(sizeof *x * n), *g = calloc(n, sizeof *g), *v = malloc(sizeof *v * n);
-  double *xp = malloc(sizeof *xp * n), *xm = malloc(sizeof *xm * n), h = 1e-6;
-  memcpy(x, x0, sizeof *x * n);
-  c->place();
-  parad_tape_reset_peak();
-  c->grad(x, g);
-  size_t tape = parad_tape_peak_bytes();
-  for (int d = 0; d < 3; d++) {
-    double gv = 0;
-    for (int i = 0; i < n; i++) v[i] = cos(1.3 * i + d), gv += g[i] * v[i], xp[i] = x[i] + h * v[i], xm[i] = x[i] - h * v[i];
-    double fd = (c->f(xp) - c->f(xm)) / (2 * h), tangent = c->tangent ? c->tangent(x, v) : gv;
-    printf("%s, direction %d: gradient . v = %.15g, tangent %.15g, difference %.15g\n", c->name, d, gv, tangent, fd);
-    CHECK_CLOSE(gv, fd, 1e-6);
-    CHECK_CLOSE(gv, tangent, 1e-10);
-  }
-  printf("tape of %s: %zu bytes, %.2f per multiply-add\n", c->name, tape, tape / c->work);
-  char line[256], want[128];
-  size_t written = 0;
-  snprintf(want, sizeof want, "tape of %s: %%zu bytes", c->name);
-  if (before) rewind(before);
-  while (before && fgets(line, sizeof line, before))
-    if (sscanf(line, want, &written) == 1) break;
-  if (before && c->apart >= 0) {
-    printf("%s: %zu bytes as written: %s\n", c->name, written,
-           c->apart == 2 ? "less expected" : c->apart ? "at most half expected" : "about as much expected");
-    CHECK_CLOSE(c->apart == 2 ? tape < written : c->apart ? 2 * tape <= written : 10 * tape >= 9 * written, 1, 0);
-  }
-  free(x), free(g), free(v), free(xp), free(xm);
-}
-
 int main(int argc, char **argv) {
-  if (argc > 1) before = fopen(argv[1], "r");
+  if (read_tapes_as_written(argc, argv)) return 1;
   for (int i = 0; i < (int)(sizeof W / sizeof *W); i++) W[i] = sin(0.37 * i + 0.2);
   double x[4 * N * N];
   for (int i = 0; i < 4 * N * N; i++) x[i] = 0.5 * cos(0.71 * i);
