@@ -1,15 +1,12 @@
 /* Gradients of functions whose pointer parameters are apart (apart.h).
  *
  * The check is a function of the request's arguments: the function's parameters, then one pointer per
- * parameter (its shadow, or null). It bounds, for each object the function reaches (a parameter, a
- * global), the offsets of the bytes it accesses there, lo and hi, as 64-bit signed values computed from
- * the arguments: an offset is a sum of indices times sizes, an index is arithmetic on arguments,
- * constants and loop counters, and a counter lies between its loop's start and the last value its exit
- * test lets through, both bounded under the loop's guard (interval arithmetic: a triangle's bounds
- * over-approximate, which can only cost the choice, never a wrong one). A
- * shadow is reached at the offsets its parameter is, and written. Two objects must not overlap where
- * either is written; a zero extension needs a non-negative operand. Arithmetic narrower than 64 bits must
- * not wrap (nsw), since the check computes in 64 bits. */
+ * parameter (its shadow, or null). It bounds, for each object the function and the regions it forks
+ * reach (a parameter, a global), the offsets of the bytes accessed there, lo and hi, as 64-bit signed
+ * values computed from the arguments: an offset is a sum of indices times sizes, an index a span
+ * (apart_spans.c). A shadow is reached at the offsets its parameter is, and written. Two objects must not
+ * overlap where either is written, and what the arithmetic assumed must hold. Bounds that
+ * over-approximate can only cost the choice, never a wrong one. */
 #include "ad/apart.h"
 
 #include <llvm-c/DebugInfo.h>
@@ -22,11 +19,10 @@
 #include "analysis/calls.h"
 #include "ir/cfg.h"
 #include "ir/ir.h"
+#include "ad/apart_bounds.h"
 #include "omp/omp.h"
 
 #define CHECK_PREFIX "__parad.apart."
-
-enum { MAX_OBJECTS = 32, MAX_DEPTH = 40, MAX_CHOOSING = 16 };
 
 /* ---- the choice at the request ---- */
 
@@ -108,7 +104,7 @@ static void choose(Request *r, LLVMValueRef copy, unsigned serial) {
 }
 
 /* PARAD_PLAN=1: why a check could not be built, for Parad's developers. */
-static bool give_up(LLVMValueRef at, const char *why) {
+bool apart_give_up(LLVMValueRef at, const char *why) {
   if (getenv("PARAD_PLAN")) {
     char *v = LLVMPrintValueToString(at);
     LLVMValueRef fn = LLVMIsAArgument(at) ? LLVMGetParamParent(at) : LLVMGetBasicBlockParent(LLVMGetInstructionParent(at));
@@ -128,7 +124,7 @@ static bool beyond_check(LLVMValueRef fn, int depth) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       if (!ir_is_call(i)) continue;
       const char *name = ir_called_name(i);
-      if (!strncmp(name, "MPI_", 4) || !strncmp(name, "__parad", 7)) return !give_up(i, "no copy: a call");
+      if (!strncmp(name, "MPI_", 4) || !strncmp(name, "__parad", 7)) return !apart_give_up(i, "no copy: a call");
       if (!omp_is_runtime_call(i)) continue;
       OmpKind k = omp_classify(i);
       LLVMValueRef outlined = k == OMP_FORK ? omp_fork_outlined(i) : NULL;
@@ -136,7 +132,7 @@ static bool beyond_check(LLVMValueRef fn, int depth) {
       if (k == OMP_FORK ? !outlined
                         : (k != OMP_SCHEDULE && k != OMP_BARRIER && k != OMP_CRITICAL && k != OMP_END_CRITICAL &&
                            k != OMP_REDUCE && k != OMP_END_REDUCE) || omp_is_static_chunked_init(i))
-        return !give_up(i, "no copy: an OpenMP construct the check does not follow");
+        return !apart_give_up(i, "no copy: an OpenMP construct the check does not follow");
     }
   return false;
 }
@@ -162,764 +158,6 @@ unsigned apart_version_requests(LLVMModuleRef m) {
 }
 
 /* ---- the check ---- */
-
-typedef struct {
-  LLVMValueRef lo, hi; /* i64, signed */
-} Span;
-
-typedef struct {
-  LLVMValueRef root;   /* a parameter of the function, or a global */
-  LLVMValueRef base;   /* its address in the check */
-  Span bytes;          /* offsets of the bytes accessed, [lo, hi) */
-  bool written;
-} Object;
-
-/* A function whose code the check follows: the checked function, or a parallel region's outlined
- * function under the fork that runs it (its captured parameters are that fork's arguments). */
-typedef struct {
-  LLVMValueRef fn, fork; /* fork: NULL for the checked function */
-  Cfg cfg;
-  CfgLoopList loops;
-  ValueMap lo, hi;       /* memo: spans of the function's values */
-} Frame;
-
-enum { MAX_FRAMES = 4 };
-
-typedef struct {
-  LLVMModuleRef m;
-  LLVMTargetDataRef td;
-  LLVMValueRef fn, check;
-  LLVMBuilderRef b;
-  LLVMTypeRef i64;
-  Frame frames[MAX_FRAMES]; /* frames[0]: fn; then the regions being followed, outermost first */
-  unsigned nframes;
-  LLVMValueRef fixed;   /* while a loop's start is bounded under its guard: a value the guard bounds */
-  LLVMValueRef choosing[MAX_CHOOSING]; /* phis and selects of pointers being bounded */
-  unsigned nchoosing;
-  LLVMValueRef loading[MAX_CHOOSING];  /* locals whose values are being bounded */
-  unsigned nloading;
-  Span fixed_span;
-  LLVMValueRef ok;     /* i1: conditions met at run time */
-  Object obj[MAX_OBJECTS];
-  unsigned nobj;
-} Bounds;
-
-static bool push_frame(Bounds *x, LLVMValueRef fn, LLVMValueRef fork) {
-  if (x->nframes == MAX_FRAMES) return false;
-  Frame *f = &x->frames[x->nframes++];
-  *f = (Frame){.fn = fn, .fork = fork};
-  cfg_build(fn, &f->cfg);
-  cfg_natural_loops(&f->cfg, &f->loops);
-  vmap_init(&f->lo), vmap_init(&f->hi);
-  return true;
-}
-
-static void pop_frame(Bounds *x) {
-  Frame *f = &x->frames[--x->nframes];
-  for (size_t i = 0; i < f->loops.len; i++) free(f->loops.data[i].body);
-  vec_free(&f->loops);
-  cfg_free(&f->cfg);
-  vmap_free(&f->lo), vmap_free(&f->hi);
-}
-
-/* The innermost frame of the function v (an argument, an instruction) is in; NULL where none is. */
-static Frame *frame_of(Bounds *x, LLVMValueRef v) {
-  LLVMValueRef fn = LLVMIsAArgument(v) ? LLVMGetParamParent(v)
-                    : LLVMIsAInstruction(v) ? LLVMGetBasicBlockParent(LLVMGetInstructionParent(v)) : NULL;
-  for (unsigned k = x->nframes; fn && k-- > 0;)
-    if (x->frames[k].fn == fn) return &x->frames[k];
-  return NULL;
-}
-
-static unsigned param_index(LLVMValueRef arg) {
-  unsigned p = 0;
-  for (LLVMValueRef q = LLVMGetFirstParam(LLVMGetParamParent(arg)); q != arg; q = LLVMGetNextParam(q)) p++;
-  return p;
-}
-
-/* The value a region's captured parameter is given by the fork that runs it; NULL for the thread ids and
- * for the checked function's parameters. */
-static LLVMValueRef fork_operand(Bounds *x, LLVMValueRef arg) {
-  Frame *f = frame_of(x, arg);
-  unsigned p = param_index(arg);
-  if (!f || !f->fork || p < OMP_OUTLINED_FIRST_PARAM) return NULL;
-  unsigned k = p - OMP_OUTLINED_FIRST_PARAM + OMP_FORK_FIRST_ARG;
-  return k < ir_num_call_args(f->fork) ? LLVMGetArgOperand(f->fork, k) : NULL;
-}
-
-static LLVMValueRef k64(Bounds *x, long long v) { return LLVMConstInt(x->i64, (unsigned long long)v, 1); }
-
-static LLVMValueRef smin(Bounds *x, LLVMValueRef a, LLVMValueRef b) {
-  LLVMValueRef ab[2] = {a, b};
-  return ir_call_intrinsic(x->b, "llvm.smin", &x->i64, 1, ab, 2);
-}
-
-static LLVMValueRef smax(Bounds *x, LLVMValueRef a, LLVMValueRef b) {
-  LLVMValueRef ab[2] = {a, b};
-  return ir_call_intrinsic(x->b, "llvm.smax", &x->i64, 1, ab, 2);
-}
-
-static void require(Bounds *x, LLVMValueRef cond) { x->ok = LLVMBuildAnd(x->b, x->ok, cond, ""); }
-
-static bool span(Bounds *x, LLVMValueRef v, Span *out, int depth);
-
-static Span hull(Bounds *x, Span a, Span b) { return (Span){smin(x, a.lo, b.lo), smax(x, a.hi, b.hi)}; }
-
-static Span scaled(Bounds *x, Span a, long long c) {
-  LLVMValueRef lo = LLVMBuildMul(x->b, a.lo, k64(x, c), ""), hi = LLVMBuildMul(x->b, a.hi, k64(x, c), "");
-  return c >= 0 ? (Span){lo, hi} : (Span){hi, lo};
-}
-
-static bool span(Bounds *x, LLVMValueRef v, Span *out, int depth);
-
-/* Whether a and b are one value, sign-extended or not. */
-static bool same_value(LLVMValueRef a, LLVMValueRef b) {
-  if (LLVMIsASExtInst(a)) a = LLVMGetOperand(a, 0);
-  if (LLVMIsASExtInst(b)) b = LLVMGetOperand(b, 0);
-  return a == b;
-}
-
-/* Another counter of loop l with the same step, which v is (or its next value): two counters that move
- * together (clang's k and k + 1), the loop's test on the other one. Its start in *start. */
-static LLVMValueRef sibling(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef v, LLVMValueRef step, Span *start, LLVMValueRef *start_value) {
-  for (LLVMValueRef q = LLVMGetFirstInstruction(l->header); q && LLVMIsAPHINode(q); q = LLVMGetNextInstruction(q)) {
-    LLVMValueRef init, st, next;
-    LLVMValueRef w = LLVMIsATruncInst(v) ? LLVMGetOperand(v, 0) : v; /* a wider sibling tested narrowed */
-    if (cfg_induction(&f->cfg, l->body, q, l->preheader, l->latch, &init, &st, &next) && (w == q || w == next) &&
-        LLVMConstIntGetSExtValue(st) == LLVMConstIntGetSExtValue(step) && span(x, init, start, 0)) {
-      *start_value = init;
-      return q;
-    }
-  }
-  return NULL;
-}
-
-/* The comparison "a P b" that holds whenever loop l is entered: the branch into its preheader (or, where
- * the preheader branches itself, into its header), the loop's guard. */
-static bool guard(Frame *f, CfgLoop *l, LLVMValueRef *a, LLVMValueRef *b, LLVMIntPredicate *p) {
-  LLVMBasicBlockRef from = l->preheader, to = l->header;
-  LLVMValueRef br = LLVMGetBasicBlockTerminator(from);
-  if (!br || !LLVMIsABranchInst(br)) return false;
-  if (!LLVMIsConditional(br)) {
-    int k = cfg_index(&f->cfg, from);
-    if (k < 0 || f->cfg.preds[k].len != 1) return false;
-    to = from, from = f->cfg.preds[k].data[0], br = LLVMGetBasicBlockTerminator(from);
-  }
-  if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) || !LLVMIsAICmpInst(LLVMGetCondition(br))) return false;
-  LLVMValueRef c = LLVMGetCondition(br);
-  if ((LLVMGetSuccessor(br, 0) == to) == (LLVMGetSuccessor(br, 1) == to)) return false;
-  *p = LLVMGetICmpPredicate(c);
-  if (LLVMGetSuccessor(br, 0) != to) *p = ir_icmp_inverse(*p);
-  *a = LLVMGetOperand(c, 0), *b = LLVMGetOperand(c, 1);
-  if (LLVMIsAConstantInt(*a)) { /* the side to bound is the one that varies */
-    LLVMValueRef t = *a;
-    *a = *b, *b = t, *p = ir_icmp_swapped(*p);
-  }
-  return !LLVMIsAConstantInt(*a);
-}
-
-/* Under a guard "a P b" that orders a and b, a difference v = (b + c) - a of them is at least c (c + 1
- * where the order is strict): the trip count ub + 1 - lb of a thread's share of a loop, its guard
- * lb <= ub. That least value in *least; false where v is no such difference. */
-static bool guard_difference(LLVMValueRef v, LLVMValueRef a, LLVMValueRef b, LLVMIntPredicate p, long long *least) {
-  bool below = p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntULT || p == LLVMIntULE;
-  bool strict = p == LLVMIntSLT || p == LLVMIntULT || p == LLVMIntSGT || p == LLVMIntUGT;
-  if (!below && p != LLVMIntSGT && p != LLVMIntSGE && p != LLVMIntUGT && p != LLVMIntUGE) return false;
-  LLVMValueRef low = below ? a : b, high = below ? b : a;
-  if (!LLVMIsAInstruction(v) || LLVMGetInstructionOpcode(v) != LLVMSub || LLVMGetOperand(v, 1) != low) return false;
-  LLVMValueRef u = LLVMGetOperand(v, 0);
-  long long c = 0;
-  if (u != high) {
-    if (!LLVMIsAInstruction(u) || LLVMGetInstructionOpcode(u) != LLVMAdd || LLVMGetOperand(u, 0) != high ||
-        !LLVMIsAConstantInt(LLVMGetOperand(u, 1)))
-      return false;
-    c = LLVMConstIntGetSExtValue(LLVMGetOperand(u, 1));
-  }
-  *least = c + strict;
-  return true;
-}
-
-/* The span of v (a loop's start or limit) over the times loop l is entered: where its guard compares a
- * value v is made of with a bound, that value bounded by it (a triangle's inner loop from k + 1, entered
- * while k + 1 < n: its start stays below n; one up to j, entered where j != 0: its limit is at least 1). */
-static bool span_entered(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef v, Span *out, int depth) {
-  LLVMValueRef a, b;
-  LLVMIntPredicate p;
-  Span sa, sb;
-  if (x->fixed || !guard(f, l, &a, &b, &p) || !span(x, a, &sa, depth + 1) || !span(x, b, &sb, depth + 1))
-    return span(x, v, out, depth);
-  if (p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntUGT || p == LLVMIntUGE) { /* as signed, where not negative */
-    require(x, LLVMBuildICmp(x->b, LLVMIntSGE, sa.lo, k64(x, 0), ""));
-    require(x, LLVMBuildICmp(x->b, LLVMIntSGE, sb.lo, k64(x, 0), ""));
-  }
-  switch (p) {
-  case LLVMIntSLT: case LLVMIntULT: sa.hi = smin(x, sa.hi, LLVMBuildSub(x->b, sb.hi, k64(x, 1), "")); break;
-  case LLVMIntSLE: case LLVMIntULE: sa.hi = smin(x, sa.hi, sb.hi); break;
-  case LLVMIntSGT: case LLVMIntUGT: sa.lo = smax(x, sa.lo, LLVMBuildAdd(x->b, sb.lo, k64(x, 1), "")); break;
-  case LLVMIntSGE: case LLVMIntUGE: sa.lo = smax(x, sa.lo, sb.lo); break;
-  case LLVMIntNE: { /* against one value: an end of the span equal to it moves in by one */
-    LLVMValueRef one = LLVMBuildICmp(x->b, LLVMIntEQ, sb.lo, sb.hi, "");
-    LLVMValueRef at_lo = LLVMBuildAnd(x->b, one, LLVMBuildICmp(x->b, LLVMIntEQ, sa.lo, sb.lo, ""), "");
-    LLVMValueRef at_hi = LLVMBuildAnd(x->b, one, LLVMBuildICmp(x->b, LLVMIntEQ, sa.hi, sb.lo, ""), "");
-    sa.lo = LLVMBuildSelect(x->b, at_lo, LLVMBuildAdd(x->b, sa.lo, k64(x, 1), ""), sa.lo, "");
-    sa.hi = LLVMBuildSelect(x->b, at_hi, LLVMBuildSub(x->b, sa.hi, k64(x, 1), ""), sa.hi, "");
-    break;
-  }
-  default: return span(x, v, out, depth);
-  }
-  x->fixed = a, x->fixed_span = sa;
-  /* a difference the guard keeps positive, or its extension (a trip count widened) */
-  LLVMValueRef inner = LLVMIsASExtInst(v) || LLVMIsAZExtInst(v) ? LLVMGetOperand(v, 0) : v;
-  long long least;
-  bool ok, difference = guard_difference(inner, a, b, p, &least);
-  if (difference && inner != v) {
-    ok = span(x, inner, out, depth + 1);
-    if (ok) out->lo = smax(x, out->lo, k64(x, least));
-    if (ok && LLVMIsAZExtInst(v)) require(x, LLVMBuildICmp(x->b, LLVMIntSGE, out->lo, k64(x, 0), ""));
-  } else {
-    ok = span(x, v, out, depth);
-    if (ok && difference) out->lo = smax(x, out->lo, k64(x, least));
-  }
-  x->fixed = NULL;
-  return ok;
-}
-
-/* ---- values held in memory: a region's captured variables, a thread's share of a loop ---- */
-
-/* Whether a region's parameter is an address the region only reads through and keeps nowhere. */
-static bool reads_through(LLVMValueRef param) {
-  LLVMValueRef fn = LLVMGetParamParent(param);
-  unsigned k = param_index(param) + 1;
-  return (LLVMGetEnumAttributeAtIndex(fn, k, ir_attr_kind("readonly")) || LLVMGetEnumAttributeAtIndex(fn, k, ir_attr_kind("readnone"))) &&
-         LLVMGetEnumAttributeAtIndex(fn, k, ir_attr_kind("nocapture"));
-}
-
-/* Whether each region `fork` passes slot to only reads through it. */
-static bool forked_to_readers(LLVMValueRef fork, LLVMValueRef slot) {
-  LLVMValueRef outlined = omp_fork_outlined(fork);
-  if (!outlined) return false;
-  for (unsigned k = OMP_FORK_FIRST_ARG, n = ir_num_call_args(fork); k < n; k++) {
-    unsigned p = k - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM;
-    if (LLVMGetArgOperand(fork, k) == slot && (p >= LLVMCountParams(outlined) || !reads_through(LLVMGetParam(outlined, p))))
-      return false;
-  }
-  return true;
-}
-
-static bool is_fork(LLVMValueRef v) { return ir_is_call(v) && omp_is_runtime_call(v) && omp_classify(v) == OMP_FORK; }
-
-enum { MAX_SLOTS = 4, MAX_HELD = 8 };
-
-/* Locals that hold the program's values: clang passes every shared variable of a region by address, so
- * the forking function keeps them in memory. Where such locals are only read, stored and passed to
- * regions that read them, and each store's value is a value of the function or a load of one of them
- * (pointers swapped through memory, `t = a; a = b; b = t`), every read gets one of those values. */
-typedef struct {
-  LLVMValueRef slot[MAX_SLOTS], value[MAX_HELD], store[MAX_HELD];
-  unsigned nslots, nvalues, nstores;
-} Held;
-
-static bool add_unique(LLVMValueRef *list, unsigned *n, unsigned max, LLVMValueRef v) {
-  for (unsigned k = 0; k < *n; k++)
-    if (list[k] == v) return true;
-  if (*n == max) return false;
-  list[(*n)++] = v;
-  return true;
-}
-
-/* The group of locals slot belongs to and the values they hold; false where it is not such a group. */
-static bool held_group(LLVMValueRef slot, Held *h) {
-  *h = (Held){.nslots = 0};
-  if (!LLVMIsAAllocaInst(slot)) return false;
-  h->slot[h->nslots++] = slot;
-  for (unsigned s = 0; s < h->nslots; s++)
-    for (LLVMUseRef u = LLVMGetFirstUse(h->slot[s]); u; u = LLVMGetNextUse(u)) {
-      LLVMValueRef user = LLVMGetUser(u), v;
-      if (LLVMIsALoadInst(user) || (ir_is_call(user) && !strncmp(ir_called_name(user), "llvm.lifetime.", 14))) continue;
-      if (is_fork(user) && forked_to_readers(user, h->slot[s])) continue;
-      if (!LLVMIsAStoreInst(user) || (v = LLVMGetOperand(user, 0)) == h->slot[s] || LLVMGetVolatile(user) ||
-          !add_unique(h->store, &h->nstores, MAX_HELD, user))
-        return false;
-      bool moved = LLVMIsALoadInst(v) && LLVMIsAAllocaInst(LLVMGetOperand(v, 0));
-      if (!(moved ? add_unique(h->slot, &h->nslots, MAX_SLOTS, LLVMGetOperand(v, 0)) : add_unique(h->value, &h->nvalues, MAX_HELD, v)))
-        return false;
-    }
-  return h->nvalues > 0;
-}
-
-/* The values a read at `at` (a load, or a fork whose region loads) from address p may get, where p is
- * such a local, or a region's parameter given one. A local stored once must be stored before the read. */
-static bool held_values(Bounds *x, LLVMValueRef p, LLVMValueRef at, Held *h) {
-  while (LLVMIsAArgument(p)) {
-    LLVMValueRef q = fork_operand(x, p);
-    if (!q || !reads_through(p)) return false;
-    at = frame_of(x, p)->fork, p = q;
-  }
-  if (!held_group(p, h)) return false;
-  Frame *f = frame_of(x, h->store[0]);
-  if (!f || frame_of(x, at) != f) return false;
-  if (h->nstores > 1) return true;
-  LLVMBasicBlockRef in = LLVMGetInstructionParent(h->store[0]);
-  if (in != LLVMGetInstructionParent(at)) return cfg_dominates(&f->cfg, in, LLVMGetInstructionParent(at));
-  for (LLVMValueRef i = LLVMGetNextInstruction(h->store[0]); i; i = LLVMGetNextInstruction(i))
-    if (i == at) return true;
-  return false;
-}
-
-/* A thread's lower bound lb, loaded, as the loop of its share uses it: clang tests it against the upper
- * bound and enters the loop where it is below, and uses it nowhere else (where the thread runs no
- * iterations, lb is past the upper bound, anywhere). Its bound there in *below. */
-static bool entered_below(Bounds *x, LLVMValueRef lb, LLVMValueRef *below, bool *strict, bool *unsigned_test) {
-  Frame *f = frame_of(x, lb);
-  LLVMValueRef test = NULL, br = NULL;
-  for (LLVMUseRef u = LLVMGetFirstUse(lb); u && !br; u = LLVMGetNextUse(u)) {
-    test = LLVMGetUser(u);
-    for (LLVMUseRef v = LLVMIsAICmpInst(test) ? LLVMGetFirstUse(test) : NULL; v; v = LLVMGetNextUse(v))
-      if (LLVMIsABranchInst(LLVMGetUser(v)) && LLVMIsConditional(LLVMGetUser(v))) br = LLVMGetUser(v);
-  }
-  if (!f || !br) return false;
-  LLVMIntPredicate p = LLVMGetICmpPredicate(test);
-  if (LLVMGetOperand(test, 0) != lb) p = ir_icmp_swapped(p);
-  *below = LLVMGetOperand(test, LLVMGetOperand(test, 0) == lb);
-  unsigned enter;
-  switch (p) {
-  case LLVMIntSLT: case LLVMIntULT: enter = 0, *strict = true; break;
-  case LLVMIntSLE: case LLVMIntULE: enter = 0, *strict = false; break;
-  case LLVMIntSGT: case LLVMIntUGT: enter = 1, *strict = false; break; /* not above: at most */
-  case LLVMIntSGE: case LLVMIntUGE: enter = 1, *strict = true; break;
-  default: return false;
-  }
-  *unsigned_test = p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntUGT || p == LLVMIntUGE;
-  LLVMBasicBlockRef into = LLVMGetSuccessor(br, enter);
-  int k = cfg_index(&f->cfg, into);
-  if (k < 0 || f->cfg.preds[k].len != 1 || LLVMGetSuccessor(br, !enter) == into) return false;
-  for (LLVMUseRef u = LLVMGetFirstUse(lb); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef user = LLVMGetUser(u);
-    if (user == test) continue;
-    LLVMBasicBlockRef at = LLVMGetInstructionParent(user);
-    if (LLVMIsAPHINode(user))
-      for (unsigned i = 0, n = LLVMCountIncoming(user); i < n; i++)
-        if (LLVMGetIncomingValue(user, i) == lb && !cfg_dominates(&f->cfg, into, LLVMGetIncomingBlock(user, i))) return false;
-    if (!LLVMIsAPHINode(user) && !cfg_dominates(&f->cfg, into, at)) return false;
-  }
-  return true;
-}
-
-/* The span of the value the last store into slot before `at`, in its block, stored. */
-static bool stored_before(Bounds *x, LLVMValueRef at, LLVMValueRef slot, Span *out, int depth) {
-  for (LLVMValueRef i = LLVMGetPreviousInstruction(at); i; i = LLVMGetPreviousInstruction(i))
-    if (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == slot) return span(x, LLVMGetOperand(i, 0), out, depth + 1);
-  return false;
-}
-
-/* Whether narrow arithmetic keeps its value in 64 bits. */
-static bool exact(LLVMValueRef v) { return LLVMGetIntTypeWidth(LLVMTypeOf(v)) >= 64 || LLVMGetNSW(v); }
-
-/* Narrow arithmetic that may wrap (no nsw, as the optimiser leaves some address arithmetic of `int`
- * indices) is exact where its operands and its result lie in its signed range: the check requires
- * that, for widths up to 32 (whose products cannot wrap in 64 bits). */
-static void require_within(Bounds *x, Span s, unsigned width) {
-  if (width >= 64) return;
-  require(x, LLVMBuildICmp(x->b, LLVMIntSGE, s.lo, k64(x, -(long long)(1ULL << (width - 1))), ""));
-  require(x, LLVMBuildICmp(x->b, LLVMIntSLE, s.hi, k64(x, (long long)((1ULL << (width - 1)) - 1)), ""));
-}
-
-static bool exact_within(Bounds *x, LLVMValueRef v, Span *operands, unsigned n, Span result) {
-  unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(v));
-  if (exact(v)) return true;
-  if (w > 32) return false;
-  for (unsigned k = 0; k < n; k++) require_within(x, operands[k], w);
-  require_within(x, result, w);
-  return true;
-}
-
-/* Unsigned bounds read as signed: where the signed reading of both is not negative. */
-static void bounds_read_signed(Bounds *x, Span lo, Span hi, unsigned width) {
-  require(x, LLVMBuildICmp(x->b, LLVMIntSGE, lo.lo, k64(x, 0), ""));
-  require_within(x, hi, width);
-}
-
-/* Whether every path into block `in` comes from a __kmpc_dispatch_next that wrote slot and returned
- * nonzero, through blocks that do not write slot. */
-static bool after_chunk(Frame *f, LLVMBasicBlockRef in, LLVMValueRef slot, int depth) {
-  int k = cfg_index(&f->cfg, in);
-  if (k < 0 || !f->cfg.preds[k].len || depth > 4) return false;
-  for (size_t p = 0; p < f->cfg.preds[k].len; p++) {
-    LLVMBasicBlockRef from = f->cfg.preds[k].data[p];
-    LLVMValueRef br = LLVMGetBasicBlockTerminator(from), test, next, zero, lower, upper;
-    if (!br || !LLVMIsABranchInst(br)) return false;
-    if (!LLVMIsConditional(br)) {
-      for (LLVMValueRef i = LLVMGetFirstInstruction(from); i; i = LLVMGetNextInstruction(i))
-        if ((LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == slot) || ir_is_call(i)) return false;
-      if (!after_chunk(f, from, slot, depth + 1)) return false;
-      continue;
-    }
-    if (!LLVMIsAICmpInst(test = LLVMGetCondition(br)) || LLVMGetSuccessor(br, 0) == LLVMGetSuccessor(br, 1)) return false;
-    LLVMIntPredicate pr = LLVMGetICmpPredicate(test);
-    next = LLVMGetOperand(test, 0), zero = LLVMGetOperand(test, 1);
-    if (LLVMIsAConstantInt(next)) zero = next, next = LLVMGetOperand(test, 1);
-    if (!LLVMIsAConstantInt(zero) || LLVMConstIntGetZExtValue(zero) != 0 || !ir_is_call(next) ||
-        !omp_dispatch_chunk(next, &lower, &upper) || (slot != lower && slot != upper) ||
-        !((pr == LLVMIntNE && LLVMGetSuccessor(br, 0) == in) || (pr == LLVMIntEQ && LLVMGetSuccessor(br, 1) == in)))
-      return false;
-    for (LLVMValueRef i = LLVMGetNextInstruction(next); i && i != br; i = LLVMGetNextInstruction(i))
-      if ((LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == slot) || (ir_is_call(i) && i != next)) return false;
-  }
-  return true;
-}
-
-/* A chunk's bound read where a dynamic schedule's __kmpc_dispatch_next returned nonzero (after_chunk):
- * between the bounds of the function's one dispatch init. */
-static bool chunk_bound(Bounds *x, LLVMValueRef load, LLVMValueRef slot, Span *out, int depth) {
-  Frame *f = frame_of(x, load);
-  LLVMValueRef init = NULL, lower, upper;
-  if (!f || !after_chunk(f, LLVMGetInstructionParent(load), slot, 0)) return false;
-  for (size_t b = 0; b < f->cfg.blocks.len; b++)
-    for (LLVMValueRef i = LLVMGetFirstInstruction(f->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i))
-      if (ir_is_call(i) && !strncmp(ir_called_name(i), "__kmpc_dispatch_init_", 21)) {
-        if (init) return false; /* one loop's, not two */
-        init = i;
-      }
-  Span lo, hi;
-  bool is_unsigned;
-  if (!init || !omp_dispatch_bounds(init, &lower, &upper, &is_unsigned) || !span(x, lower, &lo, depth + 1) ||
-      !span(x, upper, &hi, depth + 1))
-    return false;
-  *out = (Span){lo.lo, hi.hi};
-  if (is_unsigned) bounds_read_signed(x, lo, hi, LLVMGetIntTypeWidth(LLVMTypeOf(load)));
-  return true;
-}
-
-/* A bound of a worksharing loop the runtime wrote for the thread: read back after a static schedule's
- * init (omp_static_share), between the lower and upper bounds stored before it; or a dynamic schedule's
- * chunk (chunk_bound). A static lower bound passes the upper where the thread runs no iterations: it
- * must be used only where the loop's entry test holds (entered_below). */
-static bool share_bound(Bounds *x, LLVMValueRef load, Span *out, int depth) {
-  LLVMValueRef slot = LLVMGetOperand(load, 0), lower, upper;
-  bool is_unsigned;
-  if (!LLVMIsAAllocaInst(slot)) return false;
-  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) { /* nothing else can write it */
-    LLVMValueRef user = LLVMGetUser(u);
-    bool init = ir_is_call(user) && (omp_static_share(user, &lower, &upper, &is_unsigned) || omp_dispatch_chunk(user, &lower, &upper)) &&
-                (lower == slot || upper == slot);
-    if (!(LLVMIsALoadInst(user) || (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) != slot) || init ||
-          (ir_is_call(user) && !strncmp(ir_called_name(user), "llvm.lifetime.", 14))))
-      return false;
-  }
-  for (LLVMValueRef i = LLVMGetPreviousInstruction(load); i; i = LLVMGetPreviousInstruction(i)) {
-    if (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == slot) return span(x, LLVMGetOperand(i, 0), out, depth + 1);
-    if (ir_is_call(i) && omp_dispatch_chunk(i, &lower, &upper) && (lower == slot || upper == slot)) return false;
-    if (ir_is_call(i) && omp_static_share(i, &lower, &upper, &is_unsigned) && (lower == slot || upper == slot)) {
-      Span lo, hi, b;
-      LLVMValueRef below;
-      bool strict, unsigned_test;
-      if (!stored_before(x, i, lower, &lo, depth) || !stored_before(x, i, upper, &hi, depth)) return false;
-      *out = (Span){lo.lo, hi.hi};
-      if (slot == lower) {
-        if (!entered_below(x, load, &below, &strict, &unsigned_test) || !span(x, below, &b, depth + 1)) return false;
-        if (unsigned_test) require(x, LLVMBuildICmp(x->b, LLVMIntSGE, b.lo, k64(x, 0), ""));
-        *out = (Span){lo.lo, strict ? LLVMBuildSub(x->b, b.hi, k64(x, 1), "") : b.hi};
-      }
-      if (is_unsigned) bounds_read_signed(x, lo, hi, LLVMGetIntTypeWidth(LLVMTypeOf(load)));
-      return true;
-    }
-  }
-  return chunk_bound(x, load, slot, out, depth);
-}
-
-/* Whether v keeps one value while loop l runs: defined outside it, or a captured variable's load (its one
- * store before the loop), or arithmetic on such values. */
-static bool invariant(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef v, int depth) {
-  if (!LLVMIsAInstruction(v) || !cfg_in_loop(&f->cfg, l, LLVMGetInstructionParent(v))) return true;
-  if (depth > 4) return false;
-  if (LLVMIsALoadInst(v)) {
-    LLVMValueRef p = LLVMGetOperand(v, 0);
-    Held h;
-    return held_values(x, p, v, &h) && h.nvalues == 1 && invariant(x, f, l, h.value[0], depth + 1);
-  }
-  LLVMOpcode op = LLVMGetInstructionOpcode(v);
-  if (op != LLVMSExt && op != LLVMZExt && op != LLVMTrunc && op != LLVMAdd && op != LLVMSub && op != LLVMMul) return false;
-  for (int k = 0, n = LLVMGetNumOperands(v); k < n; k++)
-    if (!invariant(x, f, l, LLVMGetOperand(v, k), depth + 1)) return false;
-  return true;
-}
-
-/* The loop phi is the counter of (a phi of its header: start from outside, start + constant step around),
- * tested in the latch's exit against a limit the loop does not change, as "go on while next P limit" (or
- * "counter P limit"). Its values lie between start and the last value the test lets through: limit less
- * one step's sign for a strict test of next, limit for an inclusive one, a step further for a test of the
- * counter itself; an unsigned test is read as signed where start and limit are not negative. */
-/* base + c where c counts from 0 by one while c + 1 != u - base (the optimiser's form of a loop from base
- * to u - 1, its trip count u - base made the test): between base and u - 1, where the loop's guard keeps
- * u - base positive. */
-static bool offset_range(Bounds *x, LLVMValueRef base, LLVMValueRef c, Span *out, int depth) {
-  LLVMValueRef start, step, next;
-  Frame *f = LLVMIsAPHINode(c) ? frame_of(x, c) : NULL;
-  CfgLoop *l = NULL;
-  for (size_t i = 0; f && i < f->loops.len; i++)
-    if (f->loops.data[i].header == LLVMGetInstructionParent(c)) l = &f->loops.data[i];
-  if (!l || !l->preheader || !l->latch || !cfg_induction(&f->cfg, l->body, c, l->preheader, l->latch, &start, &step, &next) ||
-      !LLVMIsAConstantInt(start) || LLVMConstIntGetSExtValue(start) != 0 || LLVMConstIntGetSExtValue(step) != 1)
-    return false;
-  LLVMValueRef br = LLVMGetBasicBlockTerminator(l->latch), cmp;
-  if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) || !LLVMIsAICmpInst(cmp = LLVMGetCondition(br))) return false;
-  LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
-  bool in0 = cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 0)), in1 = cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 1));
-  if (!((p == LLVMIntEQ && !in0 && in1) || (p == LLVMIntNE && in0 && !in1))) return false;
-  LLVMValueRef trip = LLVMGetOperand(cmp, 0) == next ? LLVMGetOperand(cmp, 1) : LLVMGetOperand(cmp, 1) == next ? LLVMGetOperand(cmp, 0) : NULL;
-  /* the trip count u - base, perhaps widened (where it is at least 1, as required below, its extension is it) */
-  LLVMValueRef difference = trip && (LLVMIsASExtInst(trip) || LLVMIsAZExtInst(trip)) ? LLVMGetOperand(trip, 0) : trip;
-  if (!difference || !LLVMIsAInstruction(difference) || LLVMGetInstructionOpcode(difference) != LLVMSub ||
-      !same_value(LLVMGetOperand(difference, 1), base) || !invariant(x, f, l, trip, 0))
-    return false;
-  Span sb, su, st;
-  if (!span(x, base, &sb, depth + 1) || !span(x, LLVMGetOperand(difference, 0), &su, depth + 1) ||
-      !span_entered(x, f, l, trip, &st, depth + 1))
-    return false;
-  require(x, LLVMBuildICmp(x->b, LLVMIntSGE, st.lo, k64(x, 1), "")); /* the loop reaches its trip count */
-  *out = (Span){sb.lo, LLVMBuildSub(x->b, su.hi, k64(x, 1), "")};
-  return true;
-}
-
-static bool offset_counter(Bounds *x, LLVMValueRef v, Span *out, int depth) {
-  return offset_range(x, LLVMGetOperand(v, 0), LLVMGetOperand(v, 1), out, depth) ||
-         offset_range(x, LLVMGetOperand(v, 1), LLVMGetOperand(v, 0), out, depth);
-}
-
-static bool counter_values(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef phi, LLVMValueRef start, LLVMValueRef step,
-                           LLVMValueRef next, Span *out, int depth);
-
-static bool counter(Bounds *x, LLVMValueRef phi, Span *out, int depth) {
-  LLVMBasicBlockRef header = LLVMGetInstructionParent(phi);
-  Frame *f = frame_of(x, phi);
-  CfgLoop *l = NULL;
-  for (size_t i = 0; f && i < f->loops.len; i++)
-    if (f->loops.data[i].header == header) l = &f->loops.data[i];
-  LLVMValueRef start, step, next;
-  if (!l || !l->preheader || !l->latch || !cfg_induction(&f->cfg, l->body, phi, l->preheader, l->latch, &start, &step, &next))
-    return false;
-  return counter_values(x, f, l, phi, start, step, next, out, depth);
-}
-
-/* The values of a counter of loop l (phi, or a load of a local it counts in) that starts at start and
- * becomes next = phi + step each iteration. */
-static bool counter_values(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef phi, LLVMValueRef start, LLVMValueRef step,
-                           LLVMValueRef next, Span *out, int depth) {
-  long long st = LLVMConstIntGetSExtValue(step);
-  /* a narrow counter must not wrap; a 64-bit one cannot, in a program that ends. One that counts up
-     without unsigned wrap (nuw) stays between start and limit where both are not negative; one without
-     either flag is bounded only through a sibling, where its values lie in its range. */
-  unsigned width = LLVMGetIntTypeWidth(LLVMTypeOf(phi));
-  bool up_unsigned = width < 64 && !LLVMGetNSW(next), flagless = up_unsigned && !(LLVMGetNUW(next) && st > 0);
-  LLVMValueRef br = LLVMGetBasicBlockTerminator(l->latch);
-  if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) || !LLVMIsAICmpInst(LLVMGetCondition(br))) return false;
-  LLVMValueRef cmp = LLVMGetCondition(br), limit = NULL;
-  bool on_next = false, narrowed = false;
-  LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
-  bool out0 = !cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 0)), out1 = !cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 1));
-  if (out0 == out1) return false; /* not the loop's exit */
-  if (out0) p = ir_icmp_inverse(p); /* going on while */
-  for (unsigned s = 0; s < 2 && !limit; s++) {
-    LLVMValueRef a = LLVMGetOperand(cmp, s), other = LLVMGetOperand(cmp, !s);
-    if (LLVMIsATruncInst(a) && (LLVMGetOperand(a, 0) == phi || LLVMGetOperand(a, 0) == next))
-      a = LLVMGetOperand(a, 0), narrowed = true; /* an OpenMP loop's i64 counter tested in 32 bits */
-    if (a != phi && a != next) {
-      Span sib, sib_start, own;
-      LLVMValueRef sib_init, sib_phi = sibling(x, f, l, a, step, &sib_start, &sib_init);
-      if (sib_phi && offset_range(x, start, sib_phi, out, depth)) { /* phi is start + sib_phi */
-        if (flagless) require_within(x, *out, width);
-        return true;
-      }
-      if (!sib_phi || !span(x, sib_phi, &sib, depth + 1) || !span(x, start, &own, depth + 1)) continue;
-      /* phi - sib_phi is start - sib_start throughout: nothing where they start at one value (a counter
-         and its widened copy, clang's i and the optimiser's i64 i) */
-      *out = same_value(start, sib_init)
-                 ? sib
-                 : (Span){LLVMBuildSub(x->b, LLVMBuildAdd(x->b, sib.lo, own.lo, ""), sib_start.hi, ""),
-                          LLVMBuildSub(x->b, LLVMBuildAdd(x->b, sib.hi, own.hi, ""), sib_start.lo, "")};
-      if (flagless) require_within(x, *out, width);
-      return true;
-    }
-    if (!invariant(x, f, l, other, 0)) return false;
-    limit = other, on_next = a == next;
-    if (s) p = ir_icmp_swapped(p);
-  }
-  if (flagless) return false;
-  bool up = st > 0, unsigned_test = p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntUGT || p == LLVMIntUGE;
-  bool strict = p == LLVMIntSLT || p == LLVMIntULT || p == LLVMIntSGT || p == LLVMIntUGT || p == LLVMIntNE;
-  bool fits = p == LLVMIntNE || (up ? p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntULT || p == LLVMIntULE
-                                    : p == LLVMIntSGT || p == LLVMIntSGE || p == LLVMIntUGT || p == LLVMIntUGE);
-  /* a narrowed counter stepping by one meets an inequality's limit before it leaves the narrow range */
-  if (narrowed && !(p == LLVMIntNE && (st == 1 || st == -1))) return false;
-  Span s, lim;
-  if (!limit || !fits || !span_entered(x, f, l, start, &s, depth + 1) || !span_entered(x, f, l, limit, &lim, depth + 1)) return false;
-  if (unsigned_test || up_unsigned) {
-    require(x, LLVMBuildICmp(x->b, LLVMIntSGE, s.lo, k64(x, 0), ""));
-    require(x, LLVMBuildICmp(x->b, LLVMIntSGE, lim.lo, k64(x, 0), ""));
-  }
-  /* a test of the counter itself (p != limit: it stops after the iteration at limit) lets one step more */
-  long long shift = (strict && !(p == LLVMIntNE && !on_next) ? -(up ? 1 : -1) : 0) + (on_next || p == LLVMIntNE ? 0 : st);
-  Span last = {LLVMBuildAdd(x->b, lim.lo, k64(x, shift), ""), LLVMBuildAdd(x->b, lim.hi, k64(x, shift), "")};
-  *out = hull(x, s, last);
-  return true;
-}
-
-/* A local a loop counts in (a loop variable a region captures: clang keeps it in memory): stored a start
- * before the loop, and in every iteration the value the iteration loaded plus a constant step, that load
- * (or its sum) tested in the latch's exit. Its values: the counter's, and one step past them (after the
- * loop). */
-static bool memory_counter(Bounds *x, Held *h, Span *out, int depth) {
-  if (h->nslots != 1 || h->nstores != 2) return false;
-  for (unsigned k = 0; k < 2; k++) {
-    LLVMValueRef next = LLVMGetOperand(h->store[k], 0), init = h->store[!k], load;
-    if (!LLVMIsAInstruction(next) || LLVMGetInstructionOpcode(next) != LLVMAdd || !LLVMIsAConstantInt(LLVMGetOperand(next, 1)) ||
-        !LLVMIsALoadInst(load = LLVMGetOperand(next, 0)) || LLVMGetOperand(load, 0) != h->slot[0])
-      continue;
-    LLVMBasicBlockRef in = LLVMGetInstructionParent(h->store[k]);
-    Frame *f = frame_of(x, load);
-    CfgLoop *l = NULL; /* the innermost loop the store is in */
-    for (size_t i = 0; f && i < f->loops.len; i++)
-      if (cfg_in_loop(&f->cfg, &f->loops.data[i], in)) l = &f->loops.data[i];
-    if (!l || !l->latch || LLVMGetInstructionParent(load) != in || cfg_in_loop(&f->cfg, l, LLVMGetInstructionParent(init)) ||
-        !cfg_dominates(&f->cfg, LLVMGetInstructionParent(init), l->header) ||
-        !cfg_every_iteration(&f->cfg, l->body, l->header, l->latch, in))
-      return false;
-    LLVMValueRef i = load; /* the iteration's load comes before its store */
-    while (i && i != h->store[k]) i = LLVMGetNextInstruction(i);
-    if (!i || !counter_values(x, f, l, load, LLVMGetOperand(init, 0), LLVMGetOperand(next, 1), next, out, depth)) return false;
-    long long st = LLVMConstIntGetSExtValue(LLVMGetOperand(next, 1));
-    if (st > 0) out->hi = LLVMBuildAdd(x->b, out->hi, k64(x, st), "");
-    else out->lo = LLVMBuildAdd(x->b, out->lo, k64(x, st), "");
-    return true;
-  }
-  return false;
-}
-
-static bool span_of_inst(Bounds *x, LLVMValueRef v, Span *out, int depth) {
-  LLVMValueRef a = LLVMGetNumOperands(v) > 0 ? LLVMGetOperand(v, 0) : NULL, b = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
-  Span sa, sb;
-  switch (LLVMGetInstructionOpcode(v)) {
-  case LLVMPHI: return counter(x, v, out, depth);
-  case LLVMLoad: {
-    if (LLVMGetVolatile(v) || LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic) return false;
-    Held h;
-    if (!held_values(x, a, v, &h)) return share_bound(x, v, out, depth);
-    for (unsigned k = 0; k < x->nloading; k++)
-      if (x->loading[k] == h.slot[0]) return false; /* its values made of its own: not a group's */
-    if (x->nloading == MAX_CHOOSING) return false;
-    x->loading[x->nloading++] = h.slot[0];
-    bool ok = memory_counter(x, &h, out, depth);
-    for (unsigned k = 0; k < h.nvalues && !ok; k++) {
-      Span s;
-      if (!span(x, h.value[k], &s, depth + 1)) break;
-      *out = k ? hull(x, *out, s) : s, ok = k + 1 == h.nvalues;
-    }
-    x->nloading--;
-    return ok;
-  }
-  case LLVMAdd:
-    if (offset_counter(x, v, out, depth)) return true;
-    /* fall through */
-  case LLVMSub: {
-    if (!span(x, a, &sa, depth + 1) || !span(x, b, &sb, depth + 1)) return false;
-    *out = LLVMGetInstructionOpcode(v) == LLVMAdd ? (Span){LLVMBuildAdd(x->b, sa.lo, sb.lo, ""), LLVMBuildAdd(x->b, sa.hi, sb.hi, "")}
-                                                   : (Span){LLVMBuildSub(x->b, sa.lo, sb.hi, ""), LLVMBuildSub(x->b, sa.hi, sb.lo, "")};
-    Span ops[2] = {sa, sb};
-    return exact_within(x, v, ops, 2, *out);
-  }
-  case LLVMOr: /* disjoint: a sum */
-    if (!LLVMGetIsDisjoint(v) || LLVMGetIntTypeWidth(LLVMTypeOf(v)) < 64 || !span(x, a, &sa, depth + 1) || !span(x, b, &sb, depth + 1))
-      return false;
-    *out = (Span){LLVMBuildAdd(x->b, sa.lo, sb.lo, ""), LLVMBuildAdd(x->b, sa.hi, sb.hi, "")};
-    return true;
-  case LLVMMul: {
-    if (!span(x, a, &sa, depth + 1) || !span(x, b, &sb, depth + 1)) return false;
-    if (LLVMIsAConstantInt(b)) *out = scaled(x, sa, LLVMConstIntGetSExtValue(b));
-    else if (LLVMIsAConstantInt(a)) *out = scaled(x, sb, LLVMConstIntGetSExtValue(a));
-    else {
-      LLVMValueRef p[4] = {LLVMBuildMul(x->b, sa.lo, sb.lo, ""), LLVMBuildMul(x->b, sa.lo, sb.hi, ""),
-                           LLVMBuildMul(x->b, sa.hi, sb.lo, ""), LLVMBuildMul(x->b, sa.hi, sb.hi, "")};
-      *out = (Span){smin(x, smin(x, p[0], p[1]), smin(x, p[2], p[3])), smax(x, smax(x, p[0], p[1]), smax(x, p[2], p[3]))};
-    }
-    Span ops[2] = {sa, sb};
-    return exact_within(x, v, ops, 2, *out);
-  }
-  case LLVMShl:
-    if (!LLVMIsAConstantInt(b) || LLVMConstIntGetZExtValue(b) > 32 || !span(x, a, &sa, depth + 1)) return false;
-    *out = scaled(x, sa, 1LL << LLVMConstIntGetZExtValue(b));
-    return exact_within(x, v, &sa, 1, *out);
-  case LLVMSExt: return span(x, a, out, depth + 1);
-  case LLVMZExt: /* its operand's value where that is not negative */
-    if (!span(x, a, out, depth + 1)) return false;
-    require(x, LLVMBuildICmp(x->b, LLVMIntSGE, out->lo, k64(x, 0), ""));
-    return true;
-  case LLVMAnd: /* with a non-negative mask: between 0 and the mask */
-    if (!LLVMIsAConstantInt(b) || LLVMConstIntGetSExtValue(b) < 0) return false;
-    *out = (Span){k64(x, 0), k64(x, LLVMConstIntGetSExtValue(b))};
-    return true;
-  case LLVMAShr:
-  case LLVMLShr:
-  case LLVMSDiv:
-  case LLVMUDiv: { /* by a positive constant: monotonic, for non-negative operands at least */
-    if (!LLVMIsAConstantInt(b) || LLVMConstIntGetSExtValue(b) <= 0 || !span(x, a, &sa, depth + 1)) return false;
-    LLVMOpcode op = LLVMGetInstructionOpcode(v);
-    if (op == LLVMLShr || op == LLVMUDiv) require(x, LLVMBuildICmp(x->b, LLVMIntSGE, sa.lo, k64(x, 0), ""));
-    LLVMValueRef by = k64(x, LLVMConstIntGetSExtValue(b));
-    *out = op == LLVMAShr || op == LLVMLShr ? (Span){LLVMBuildAShr(x->b, sa.lo, by, ""), LLVMBuildAShr(x->b, sa.hi, by, "")}
-                                             : (Span){LLVMBuildSDiv(x->b, sa.lo, by, ""), LLVMBuildSDiv(x->b, sa.hi, by, "")};
-    return true;
-  }
-  case LLVMSelect:
-    if (!span(x, LLVMGetOperand(v, 1), &sa, depth + 1) || !span(x, LLVMGetOperand(v, 2), &sb, depth + 1)) return false;
-    *out = hull(x, sa, sb);
-    return true;
-  case LLVMCall: { /* a minimum or maximum is one of its operands */
-    LLVMValueRef callee = ir_called_function(v);
-    const char *name = callee ? LLVMGetValueName(callee) : "";
-    if (strncmp(name, "llvm.smin.", 10) && strncmp(name, "llvm.smax.", 10) && strncmp(name, "llvm.umin.", 10) &&
-        strncmp(name, "llvm.umax.", 10))
-      return false;
-    if (!span(x, LLVMGetArgOperand(v, 0), &sa, depth + 1) || !span(x, LLVMGetArgOperand(v, 1), &sb, depth + 1)) return false;
-    *out = hull(x, sa, sb);
-    return true;
-  }
-  default: return give_up(v, "an index the check cannot bound");
-  }
-}
-
-/* The values integer v of the function takes, as i64 values of the check. */
-static bool span(Bounds *x, LLVMValueRef v, Span *out, int depth) {
-  if (depth > MAX_DEPTH || !ir_is_int(LLVMTypeOf(v))) return false;
-  if (LLVMIsAConstantInt(v)) {
-    LLVMValueRef c = k64(x, LLVMConstIntGetSExtValue(v));
-    *out = (Span){c, c};
-    return true;
-  }
-  if (LLVMIsAArgument(v) && LLVMGetParamParent(v) != x->fn) { /* a region's, passed by value */
-    LLVMValueRef given = fork_operand(x, v);
-    return given && span(x, given, out, depth + 1);
-  }
-  if (LLVMIsAArgument(v)) {
-    LLVMValueRef a = LLVMGetParam(x->check, param_index(v));
-    if (LLVMGetIntTypeWidth(LLVMTypeOf(a)) < 64) a = LLVMBuildSExt(x->b, a, x->i64, "");
-    *out = (Span){a, a};
-    return true;
-  }
-  if (v == x->fixed) {
-    *out = x->fixed_span;
-    return true;
-  }
-  Frame *f = frame_of(x, v);
-  if (!f || cfg_index(&f->cfg, LLVMGetInstructionParent(v)) < 0) return false;
-  if (x->fixed) return span_of_inst(x, v, out, depth); /* not remembered: it may hold under the guard only */
-  if (vmap_has(&f->lo, v)) {
-    *out = (Span){vmap_get(&f->lo, v), vmap_get(&f->hi, v)};
-    return true;
-  }
-  bool ok = span_of_inst(x, v, out, depth); /* no cycle: a loop's counter takes start and limit from outside it */
-  if (ok) vmap_put(&f->lo, v, out->lo), vmap_put(&f->hi, v, out->hi);
-  return ok;
-}
 
 static bool address(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, int depth);
 
@@ -949,7 +187,7 @@ static bool choice(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, int
 /* A pointer counter of a loop: p = start, then p + step bytes each iteration (step constant). Its start
  * and step in *start, *step; NULL where phi is not one. */
 static CfgLoop *pointer_induction(Bounds *x, LLVMValueRef phi, LLVMValueRef *start, LLVMValueRef *next, long long *step) {
-  Frame *f = frame_of(x, phi);
+  Frame *f = apart_frame_of(x, phi);
   CfgLoop *l = NULL;
   for (size_t i = 0; f && i < f->loops.len; i++)
     if (f->loops.data[i].header == LLVMGetInstructionParent(phi)) l = &f->loops.data[i];
@@ -981,7 +219,7 @@ static bool pointer_counter(Bounds *x, LLVMValueRef phi, LLVMValueRef *root, Spa
     *off = s;
     return true;
   }
-  Frame *f = frame_of(x, phi);
+  Frame *f = apart_frame_of(x, phi);
   br = LLVMGetBasicBlockTerminator(l->latch);
   if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) || !LLVMIsAICmpInst(cmp = LLVMGetCondition(br))) return false;
   LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
@@ -1000,7 +238,7 @@ static bool pointer_counter(Bounds *x, LLVMValueRef phi, LLVMValueRef *root, Spa
     if (!tested || !LLVMIsAPHINode(tested)) return false;
     if (ir_is_int(LLVMTypeOf(tested))) {
       if (!cfg_induction(&f->cfg, l->body, tested, l->preheader, l->latch, &sib_start, &sib_step_v, &sib_next) ||
-          LLVMConstIntGetSExtValue(sib_step_v) != step || !span(x, tested, &sib, depth + 1) || !span(x, sib_start, &sib_s, depth + 1))
+          LLVMConstIntGetSExtValue(sib_step_v) != step || !apart_span(x, tested, &sib, depth + 1) || !apart_span(x, sib_start, &sib_s, depth + 1))
         return false;
     } else if (pointer_induction(x, tested, &sib_start, &sib_next, &sib_step) != l || sib_step != step ||
                !pointer_counter(x, tested, &sib_root, &sib, depth + 1) || !address(x, sib_start, &sib_root, &sib_s, depth + 1))
@@ -1013,7 +251,7 @@ static bool pointer_counter(Bounds *x, LLVMValueRef phi, LLVMValueRef *root, Spa
   bool strict = p == LLVMIntNE || p == LLVMIntULT || p == LLVMIntSLT || p == LLVMIntUGT || p == LLVMIntSGT;
   bool fits = p == LLVMIntNE || (up ? p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntSLT || p == LLVMIntSLE
                                     : p == LLVMIntUGT || p == LLVMIntUGE || p == LLVMIntSGT || p == LLVMIntSGE);
-  if ((a != next && a != phi) || !fits || !invariant(x, f, l, end, 0) || !address(x, end, &r, &e, depth + 1) || r != *root)
+  if ((a != next && a != phi) || !fits || !apart_invariant(x, f, l, end, 0) || !address(x, end, &r, &e, depth + 1) || r != *root)
     return false;
   if (p != LLVMIntNE) { /* an ordered test stops at the end where the counter steps onto it: one start, one end, a whole number of steps apart */
     require(x, LLVMBuildICmp(x->b, LLVMIntEQ, s.lo, s.hi, ""));
@@ -1033,17 +271,17 @@ static bool pointer_counter(Bounds *x, LLVMValueRef phi, LLVMValueRef *root, Spa
 static bool address(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, int depth) {
   if (depth > MAX_DEPTH) return false;
   if (LLVMIsAArgument(p) && LLVMGetParamParent(p) != x->fn) { /* a region's: the fork's argument, or a thread id */
-    Frame *f = frame_of(x, p);
-    if (f && f->fork && param_index(p) < OMP_OUTLINED_FIRST_PARAM) {
+    Frame *f = apart_frame_of(x, p);
+    if (f && f->fork && apart_param_index(p) < OMP_OUTLINED_FIRST_PARAM) {
       *root = NULL, *off = (Span){k64(x, 0), k64(x, 0)};
       return true;
     }
-    LLVMValueRef given = fork_operand(x, p);
+    LLVMValueRef given = apart_fork_operand(x, p);
     return given && address(x, given, root, off, depth + 1);
   }
   if (LLVMIsALoadInst(p)) { /* a captured pointer variable */
     Held h;
-    if (!held_values(x, LLVMGetOperand(p, 0), p, &h)) return false;
+    if (!apart_held_values(x, LLVMGetOperand(p, 0), p, &h)) return false;
     for (unsigned k = 0; k < h.nvalues; k++) {
       LLVMValueRef r;
       Span s;
@@ -1084,7 +322,7 @@ static bool address(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, in
       t = LLVMGetElementType(t);
     }
     Span s;
-    if (!LLVMTypeIsSized(t) || !span(x, idx, &s, depth + 1)) return false;
+    if (!LLVMTypeIsSized(t) || !apart_span(x, idx, &s, depth + 1)) return false;
     s = scaled(x, s, (long long)LLVMABISizeOfType(x->td, t));
     *off = (Span){LLVMBuildAdd(x->b, off->lo, s.lo, ""), LLVMBuildAdd(x->b, off->hi, s.hi, "")};
   }
@@ -1123,7 +361,7 @@ static bool stays_held(LLVMValueRef slot, int depth, ValueList *seen) {
     if (LLVMIsALoadInst(user) || (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) != slot) ||
         (ir_is_call(user) && !strncmp(ir_called_name(user), "llvm.lifetime.", 14)))
       continue;
-    LLVMValueRef outlined = is_fork(user) ? omp_fork_outlined(user) : NULL;
+    LLVMValueRef outlined = apart_is_fork(user) ? omp_fork_outlined(user) : NULL;
     if (!outlined) return false;
     for (unsigned k = OMP_FORK_FIRST_ARG, n = ir_num_call_args(user); k < n; k++) {
       unsigned p = k - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM;
@@ -1144,7 +382,7 @@ static bool stays(LLVMValueRef v, int depth, ValueList *seen) {
     if (LLVMIsALoadInst(user) || LLVMIsAICmpInst(user)) continue;
     if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) != v) continue;
     Held h;
-    if (LLVMIsAStoreInst(user) && held_group(LLVMGetOperand(user, 1), &h)) {
+    if (LLVMIsAStoreInst(user) && apart_held_group(LLVMGetOperand(user, 1), &h)) {
       for (unsigned k = 0; k < h.nslots; k++)
         if (!stays_held(h.slot[k], depth + 1, seen)) return false;
       continue;
@@ -1156,7 +394,7 @@ static bool stays(LLVMValueRef v, int depth, ValueList *seen) {
       if (!stays(user, depth + 1, seen)) return false;
       continue;
     }
-    if (is_fork(user) && omp_fork_outlined(user)) { /* passed to a region: where it goes there */
+    if (apart_is_fork(user) && omp_fork_outlined(user)) { /* passed to a region: where it goes there */
       LLVMValueRef outlined = omp_fork_outlined(user);
       for (unsigned k = OMP_FORK_FIRST_ARG, n = ir_num_call_args(user); k < n; k++) {
         unsigned p = k - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM;
@@ -1184,18 +422,18 @@ static bool note_runtime_call(Bounds *x, LLVMValueRef call) {
   OmpKind k = omp_classify(call);
   if (k == OMP_FORK) {
     LLVMValueRef outlined = omp_fork_outlined(call);
-    if (!outlined || !push_frame(x, outlined, call)) return give_up(call, "a region the check cannot follow");
+    if (!outlined || !apart_push_frame(x, outlined, call)) return apart_give_up(call, "a region the check cannot follow");
     bool ok = note_frame(x);
-    pop_frame(x);
+    apart_pop_frame(x);
     return ok;
   }
   if (k != OMP_SCHEDULE && k != OMP_BARRIER && k != OMP_CRITICAL && k != OMP_END_CRITICAL && k != OMP_REDUCE && k != OMP_END_REDUCE)
-    return give_up(call, "an OpenMP construct the check does not follow");
+    return apart_give_up(call, "an OpenMP construct the check does not follow");
   for (unsigned a = 0, n = ir_num_call_args(call); a < n; a++) {
     LLVMValueRef arg = LLVMGetArgOperand(call, a), root;
     Span off;
     if (ir_is_ptr(LLVMTypeOf(arg)) && !LLVMIsAGlobalValue(ir_strip_pointer_casts(arg)) && !(address(x, arg, &root, &off, 0) && !root))
-      return give_up(call, "a runtime call given the program's memory");
+      return apart_give_up(call, "a runtime call given the program's memory");
   }
   return true;
 }
@@ -1206,7 +444,7 @@ static bool note_accesses(Bounds *x) {
       ValueList seen = {0};
       bool ok = stays(p, 0, &seen);
       vec_free(&seen);
-      if (!ok) return give_up(p, "a parameter that goes elsewhere than loads and stores");
+      if (!ok) return apart_give_up(p, "a parameter that goes elsewhere than loads and stores");
     }
   return note_frame(x);
 }
@@ -1216,12 +454,12 @@ static bool note_frame(Bounds *x) {
   Cfg *cfg = &x->frames[x->nframes - 1].cfg;
   for (size_t b = 0; b < cfg->blocks.len; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(cfg->blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
-      if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAFenceInst(i)) return give_up(i, "an atomic access");
+      if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAFenceInst(i)) return apart_give_up(i, "an atomic access");
       if (LLVMIsALoadInst(i) || LLVMIsAStoreInst(i)) {
         LLVMTypeRef t = LLVMIsALoadInst(i) ? LLVMTypeOf(i) : LLVMTypeOf(LLVMGetOperand(i, 0));
         LLVMValueRef size = k64(x, (long long)LLVMABISizeOfType(x->td, t));
         if (LLVMGetVolatile(i) || !access(x, LLVMGetOperand(i, LLVMIsALoadInst(i) ? 0 : 1), (Span){size, size}, LLVMIsAStoreInst(i)))
-          return give_up(i, "an access the check cannot bound");
+          return apart_give_up(i, "an access the check cannot bound");
         continue;
       }
       if (!ir_is_call(i)) continue;
@@ -1232,9 +470,9 @@ static bool note_frame(Bounds *x) {
       CallKind k = call_classify(i, NULL);
       if (k == CALL_MEMCPY || k == CALL_MEMSET) {
         Span len;
-        if (!span(x, LLVMGetArgOperand(i, 2), &len, 0) || !access(x, LLVMGetArgOperand(i, 0), len, true) ||
+        if (!apart_span(x, LLVMGetArgOperand(i, 2), &len, 0) || !access(x, LLVMGetArgOperand(i, 0), len, true) ||
             (k == CALL_MEMCPY && !access(x, LLVMGetArgOperand(i, 1), len, false)))
-          return give_up(i, "a copy the check cannot bound");
+          return apart_give_up(i, "a copy the check cannot bound");
         continue;
       }
       /* nothing else may reach memory the function's objects could share: debug and lifetime markers,
@@ -1244,11 +482,11 @@ static bool note_frame(Bounds *x) {
           LLVMValueRef arg = LLVMGetArgOperand(i, a), root;
           Span off;
           if (ir_is_ptr(LLVMTypeOf(arg)) && k != CALL_DEBUG && !(address(x, arg, &root, &off, 0) && !root))
-            return give_up(i, "a call given the program's memory");
+            return apart_give_up(i, "a call given the program's memory");
         }
         continue;
       }
-      return give_up(i, "a call");
+      return apart_give_up(i, "a call");
     }
   return true;
 }
@@ -1269,7 +507,7 @@ static bool build(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef check, const ch
   LLVMSetLinkage(check, LLVMInternalLinkage);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c, check, "entry");
   LLVMPositionBuilderAtEnd(x.b, entry);
-  push_frame(&x, fn, NULL);
+  apart_push_frame(&x, fn, NULL);
   x.ok = LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0);
   bool ok = note_accesses(&x);
   if (ok) {
@@ -1293,7 +531,7 @@ static bool build(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef check, const ch
         if (written[i] || written[j]) require(&x, apart(&x, base[i], bytes[i], base[j], bytes[j]));
     LLVMBuildRet(x.b, x.ok);
   }
-  pop_frame(&x);
+  apart_pop_frame(&x);
   if (!ok) LLVMBuildRet(x.b, LLVMConstInt(LLVMInt1TypeInContext(c), 0, 0)); /* a body until undo deletes it */
   LLVMDisposeBuilder(x.b);
   return ok;

@@ -1,0 +1,692 @@
+/* Spans of the integer values of a function apart.c checks, and of the regions it forks: the values
+ * each may take, as 64-bit signed bounds computed in the check from the request's arguments (interval
+ * arithmetic). An index is arithmetic on arguments, constants, loop counters and variables held in
+ * memory; a counter lies between its loop's start and the last value its exit test lets through, both
+ * bounded under the loop's guard; a thread's share of a worksharing loop lies between the loop's bounds.
+ * Over-approximation only costs the choice; what the arithmetic assumes (no wrap, operands not negative)
+ * the check requires at run time. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ad/apart_bounds.h"
+#include "omp/omp.h"
+
+bool apart_push_frame(Bounds *x, LLVMValueRef fn, LLVMValueRef fork) {
+  if (x->nframes == MAX_FRAMES) return false;
+  Frame *f = &x->frames[x->nframes++];
+  *f = (Frame){.fn = fn, .fork = fork};
+  cfg_build(fn, &f->cfg);
+  cfg_natural_loops(&f->cfg, &f->loops);
+  vmap_init(&f->lo), vmap_init(&f->hi);
+  return true;
+}
+
+void apart_pop_frame(Bounds *x) {
+  Frame *f = &x->frames[--x->nframes];
+  for (size_t i = 0; i < f->loops.len; i++) free(f->loops.data[i].body);
+  vec_free(&f->loops);
+  cfg_free(&f->cfg);
+  vmap_free(&f->lo), vmap_free(&f->hi);
+}
+
+Frame *apart_frame_of(Bounds *x, LLVMValueRef v) {
+  LLVMValueRef fn = LLVMIsAArgument(v) ? LLVMGetParamParent(v)
+                    : LLVMIsAInstruction(v) ? LLVMGetBasicBlockParent(LLVMGetInstructionParent(v)) : NULL;
+  for (unsigned k = x->nframes; fn && k-- > 0;)
+    if (x->frames[k].fn == fn) return &x->frames[k];
+  return NULL;
+}
+
+unsigned apart_param_index(LLVMValueRef arg) {
+  unsigned p = 0;
+  for (LLVMValueRef q = LLVMGetFirstParam(LLVMGetParamParent(arg)); q != arg; q = LLVMGetNextParam(q)) p++;
+  return p;
+}
+
+LLVMValueRef apart_fork_operand(Bounds *x, LLVMValueRef arg) {
+  Frame *f = apart_frame_of(x, arg);
+  unsigned p = apart_param_index(arg);
+  if (!f || !f->fork || p < OMP_OUTLINED_FIRST_PARAM) return NULL;
+  unsigned k = p - OMP_OUTLINED_FIRST_PARAM + OMP_FORK_FIRST_ARG;
+  return k < ir_num_call_args(f->fork) ? LLVMGetArgOperand(f->fork, k) : NULL;
+}
+
+/* Whether a and b are one value, sign-extended or not. */
+static bool same_value(LLVMValueRef a, LLVMValueRef b) {
+  if (LLVMIsASExtInst(a)) a = LLVMGetOperand(a, 0);
+  if (LLVMIsASExtInst(b)) b = LLVMGetOperand(b, 0);
+  return a == b;
+}
+
+/* Another counter of loop l with the same step, which v is (or its next value): two counters that move
+ * together (clang's k and k + 1), the loop's test on the other one. Its start in *start. */
+static LLVMValueRef sibling(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef v, LLVMValueRef step, Span *start, LLVMValueRef *start_value) {
+  for (LLVMValueRef q = LLVMGetFirstInstruction(l->header); q && LLVMIsAPHINode(q); q = LLVMGetNextInstruction(q)) {
+    LLVMValueRef init, st, next;
+    LLVMValueRef w = LLVMIsATruncInst(v) ? LLVMGetOperand(v, 0) : v; /* a wider sibling tested narrowed */
+    if (cfg_induction(&f->cfg, l->body, q, l->preheader, l->latch, &init, &st, &next) && (w == q || w == next) &&
+        LLVMConstIntGetSExtValue(st) == LLVMConstIntGetSExtValue(step) && apart_span(x, init, start, 0)) {
+      *start_value = init;
+      return q;
+    }
+  }
+  return NULL;
+}
+
+/* The comparison "a P b" that holds whenever loop l is entered: the branch into its preheader (or, where
+ * the preheader branches itself, into its header), the loop's guard. */
+static bool guard(Frame *f, CfgLoop *l, LLVMValueRef *a, LLVMValueRef *b, LLVMIntPredicate *p) {
+  LLVMBasicBlockRef from = l->preheader, to = l->header;
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(from);
+  if (!br || !LLVMIsABranchInst(br)) return false;
+  if (!LLVMIsConditional(br)) {
+    int k = cfg_index(&f->cfg, from);
+    if (k < 0 || f->cfg.preds[k].len != 1) return false;
+    to = from, from = f->cfg.preds[k].data[0], br = LLVMGetBasicBlockTerminator(from);
+  }
+  if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) || !LLVMIsAICmpInst(LLVMGetCondition(br))) return false;
+  LLVMValueRef c = LLVMGetCondition(br);
+  if ((LLVMGetSuccessor(br, 0) == to) == (LLVMGetSuccessor(br, 1) == to)) return false;
+  *p = LLVMGetICmpPredicate(c);
+  if (LLVMGetSuccessor(br, 0) != to) *p = ir_icmp_inverse(*p);
+  *a = LLVMGetOperand(c, 0), *b = LLVMGetOperand(c, 1);
+  if (LLVMIsAConstantInt(*a)) { /* the side to bound is the one that varies */
+    LLVMValueRef t = *a;
+    *a = *b, *b = t, *p = ir_icmp_swapped(*p);
+  }
+  return !LLVMIsAConstantInt(*a);
+}
+
+/* Under a guard "a P b" that orders a and b, a difference v = (b + c) - a of them is at least c (c + 1
+ * where the order is strict): the trip count ub + 1 - lb of a thread's share of a loop, its guard
+ * lb <= ub. That least value in *least; false where v is no such difference. */
+static bool guard_difference(LLVMValueRef v, LLVMValueRef a, LLVMValueRef b, LLVMIntPredicate p, long long *least) {
+  bool below = p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntULT || p == LLVMIntULE;
+  bool strict = p == LLVMIntSLT || p == LLVMIntULT || p == LLVMIntSGT || p == LLVMIntUGT;
+  if (!below && p != LLVMIntSGT && p != LLVMIntSGE && p != LLVMIntUGT && p != LLVMIntUGE) return false;
+  LLVMValueRef low = below ? a : b, high = below ? b : a;
+  if (!LLVMIsAInstruction(v) || LLVMGetInstructionOpcode(v) != LLVMSub || LLVMGetOperand(v, 1) != low) return false;
+  LLVMValueRef u = LLVMGetOperand(v, 0);
+  long long c = 0;
+  if (u != high) {
+    if (!LLVMIsAInstruction(u) || LLVMGetInstructionOpcode(u) != LLVMAdd || LLVMGetOperand(u, 0) != high ||
+        !LLVMIsAConstantInt(LLVMGetOperand(u, 1)))
+      return false;
+    c = LLVMConstIntGetSExtValue(LLVMGetOperand(u, 1));
+  }
+  *least = c + strict;
+  return true;
+}
+
+/* The span of v (a loop's start or limit) over the times loop l is entered: where its guard compares a
+ * value v is made of with a bound, that value bounded by it (a triangle's inner loop from k + 1, entered
+ * while k + 1 < n: its start stays below n; one up to j, entered where j != 0: its limit is at least 1). */
+static bool span_entered(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef v, Span *out, int depth) {
+  LLVMValueRef a, b;
+  LLVMIntPredicate p;
+  Span sa, sb;
+  if (x->fixed || !guard(f, l, &a, &b, &p) || !apart_span(x, a, &sa, depth + 1) || !apart_span(x, b, &sb, depth + 1))
+    return apart_span(x, v, out, depth);
+  if (p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntUGT || p == LLVMIntUGE) { /* as signed, where not negative */
+    require(x, LLVMBuildICmp(x->b, LLVMIntSGE, sa.lo, k64(x, 0), ""));
+    require(x, LLVMBuildICmp(x->b, LLVMIntSGE, sb.lo, k64(x, 0), ""));
+  }
+  switch (p) {
+  case LLVMIntSLT: case LLVMIntULT: sa.hi = smin(x, sa.hi, LLVMBuildSub(x->b, sb.hi, k64(x, 1), "")); break;
+  case LLVMIntSLE: case LLVMIntULE: sa.hi = smin(x, sa.hi, sb.hi); break;
+  case LLVMIntSGT: case LLVMIntUGT: sa.lo = smax(x, sa.lo, LLVMBuildAdd(x->b, sb.lo, k64(x, 1), "")); break;
+  case LLVMIntSGE: case LLVMIntUGE: sa.lo = smax(x, sa.lo, sb.lo); break;
+  case LLVMIntNE: { /* against one value: an end of the span equal to it moves in by one */
+    LLVMValueRef one = LLVMBuildICmp(x->b, LLVMIntEQ, sb.lo, sb.hi, "");
+    LLVMValueRef at_lo = LLVMBuildAnd(x->b, one, LLVMBuildICmp(x->b, LLVMIntEQ, sa.lo, sb.lo, ""), "");
+    LLVMValueRef at_hi = LLVMBuildAnd(x->b, one, LLVMBuildICmp(x->b, LLVMIntEQ, sa.hi, sb.lo, ""), "");
+    sa.lo = LLVMBuildSelect(x->b, at_lo, LLVMBuildAdd(x->b, sa.lo, k64(x, 1), ""), sa.lo, "");
+    sa.hi = LLVMBuildSelect(x->b, at_hi, LLVMBuildSub(x->b, sa.hi, k64(x, 1), ""), sa.hi, "");
+    break;
+  }
+  default: return apart_span(x, v, out, depth);
+  }
+  x->fixed = a, x->fixed_span = sa;
+  /* a difference the guard keeps positive, or its extension (a trip count widened) */
+  LLVMValueRef inner = LLVMIsASExtInst(v) || LLVMIsAZExtInst(v) ? LLVMGetOperand(v, 0) : v;
+  long long least;
+  bool ok, difference = guard_difference(inner, a, b, p, &least);
+  if (difference && inner != v) {
+    ok = apart_span(x, inner, out, depth + 1);
+    if (ok) out->lo = smax(x, out->lo, k64(x, least));
+    if (ok && LLVMIsAZExtInst(v)) require(x, LLVMBuildICmp(x->b, LLVMIntSGE, out->lo, k64(x, 0), ""));
+  } else {
+    ok = apart_span(x, v, out, depth);
+    if (ok && difference) out->lo = smax(x, out->lo, k64(x, least));
+  }
+  x->fixed = NULL;
+  return ok;
+}
+
+/* ---- values held in memory: a region's captured variables, a thread's share of a loop ---- */
+
+/* Whether a region's parameter is an address the region only reads through and keeps nowhere. */
+static bool reads_through(LLVMValueRef param) {
+  LLVMValueRef fn = LLVMGetParamParent(param);
+  unsigned k = apart_param_index(param) + 1;
+  return (LLVMGetEnumAttributeAtIndex(fn, k, ir_attr_kind("readonly")) || LLVMGetEnumAttributeAtIndex(fn, k, ir_attr_kind("readnone"))) &&
+         LLVMGetEnumAttributeAtIndex(fn, k, ir_attr_kind("nocapture"));
+}
+
+/* Whether each region `fork` passes slot to only reads through it. */
+static bool forked_to_readers(LLVMValueRef fork, LLVMValueRef slot) {
+  LLVMValueRef outlined = omp_fork_outlined(fork);
+  if (!outlined) return false;
+  for (unsigned k = OMP_FORK_FIRST_ARG, n = ir_num_call_args(fork); k < n; k++) {
+    unsigned p = k - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM;
+    if (LLVMGetArgOperand(fork, k) == slot && (p >= LLVMCountParams(outlined) || !reads_through(LLVMGetParam(outlined, p))))
+      return false;
+  }
+  return true;
+}
+
+bool apart_is_fork(LLVMValueRef v) { return ir_is_call(v) && omp_is_runtime_call(v) && omp_classify(v) == OMP_FORK; }
+
+
+static bool add_unique(LLVMValueRef *list, unsigned *n, unsigned max, LLVMValueRef v) {
+  for (unsigned k = 0; k < *n; k++)
+    if (list[k] == v) return true;
+  if (*n == max) return false;
+  list[(*n)++] = v;
+  return true;
+}
+
+/* The group of locals slot belongs to and the values they hold; false where it is not such a group. */
+bool apart_held_group(LLVMValueRef slot, Held *h) {
+  *h = (Held){.nslots = 0};
+  if (!LLVMIsAAllocaInst(slot)) return false;
+  h->slot[h->nslots++] = slot;
+  for (unsigned s = 0; s < h->nslots; s++)
+    for (LLVMUseRef u = LLVMGetFirstUse(h->slot[s]); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u), v;
+      if (LLVMIsALoadInst(user) || (ir_is_call(user) && !strncmp(ir_called_name(user), "llvm.lifetime.", 14))) continue;
+      if (apart_is_fork(user) && forked_to_readers(user, h->slot[s])) continue;
+      if (!LLVMIsAStoreInst(user) || (v = LLVMGetOperand(user, 0)) == h->slot[s] || LLVMGetVolatile(user) ||
+          !add_unique(h->store, &h->nstores, MAX_HELD, user))
+        return false;
+      bool moved = LLVMIsALoadInst(v) && LLVMIsAAllocaInst(LLVMGetOperand(v, 0));
+      if (!(moved ? add_unique(h->slot, &h->nslots, MAX_SLOTS, LLVMGetOperand(v, 0)) : add_unique(h->value, &h->nvalues, MAX_HELD, v)))
+        return false;
+    }
+  return h->nvalues > 0;
+}
+
+/* The values a read at `at` (a load, or a fork whose region loads) from address p may get, where p is
+ * such a local, or a region's parameter given one. A local stored once must be stored before the read. */
+bool apart_held_values(Bounds *x, LLVMValueRef p, LLVMValueRef at, Held *h) {
+  while (LLVMIsAArgument(p)) {
+    LLVMValueRef q = apart_fork_operand(x, p);
+    if (!q || !reads_through(p)) return false;
+    at = apart_frame_of(x, p)->fork, p = q;
+  }
+  if (!apart_held_group(p, h)) return false;
+  Frame *f = apart_frame_of(x, h->store[0]);
+  if (!f || apart_frame_of(x, at) != f) return false;
+  if (h->nstores > 1) return true;
+  LLVMBasicBlockRef in = LLVMGetInstructionParent(h->store[0]);
+  if (in != LLVMGetInstructionParent(at)) return cfg_dominates(&f->cfg, in, LLVMGetInstructionParent(at));
+  for (LLVMValueRef i = LLVMGetNextInstruction(h->store[0]); i; i = LLVMGetNextInstruction(i))
+    if (i == at) return true;
+  return false;
+}
+
+/* A thread's lower bound lb, loaded, as the loop of its share uses it: clang tests it against the upper
+ * bound and enters the loop where it is below, and uses it nowhere else (where the thread runs no
+ * iterations, lb is past the upper bound, anywhere). Its bound there in *below. */
+static bool entered_below(Bounds *x, LLVMValueRef lb, LLVMValueRef *below, bool *strict, bool *unsigned_test) {
+  Frame *f = apart_frame_of(x, lb);
+  LLVMValueRef test = NULL, br = NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(lb); u && !br; u = LLVMGetNextUse(u)) {
+    test = LLVMGetUser(u);
+    for (LLVMUseRef v = LLVMIsAICmpInst(test) ? LLVMGetFirstUse(test) : NULL; v; v = LLVMGetNextUse(v))
+      if (LLVMIsABranchInst(LLVMGetUser(v)) && LLVMIsConditional(LLVMGetUser(v))) br = LLVMGetUser(v);
+  }
+  if (!f || !br) return false;
+  LLVMIntPredicate p = LLVMGetICmpPredicate(test);
+  if (LLVMGetOperand(test, 0) != lb) p = ir_icmp_swapped(p);
+  *below = LLVMGetOperand(test, LLVMGetOperand(test, 0) == lb);
+  unsigned enter;
+  switch (p) {
+  case LLVMIntSLT: case LLVMIntULT: enter = 0, *strict = true; break;
+  case LLVMIntSLE: case LLVMIntULE: enter = 0, *strict = false; break;
+  case LLVMIntSGT: case LLVMIntUGT: enter = 1, *strict = false; break; /* not above: at most */
+  case LLVMIntSGE: case LLVMIntUGE: enter = 1, *strict = true; break;
+  default: return false;
+  }
+  *unsigned_test = p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntUGT || p == LLVMIntUGE;
+  LLVMBasicBlockRef into = LLVMGetSuccessor(br, enter);
+  int k = cfg_index(&f->cfg, into);
+  if (k < 0 || f->cfg.preds[k].len != 1 || LLVMGetSuccessor(br, !enter) == into) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(lb); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (user == test) continue;
+    LLVMBasicBlockRef at = LLVMGetInstructionParent(user);
+    if (LLVMIsAPHINode(user))
+      for (unsigned i = 0, n = LLVMCountIncoming(user); i < n; i++)
+        if (LLVMGetIncomingValue(user, i) == lb && !cfg_dominates(&f->cfg, into, LLVMGetIncomingBlock(user, i))) return false;
+    if (!LLVMIsAPHINode(user) && !cfg_dominates(&f->cfg, into, at)) return false;
+  }
+  return true;
+}
+
+/* The span of the value the last store into slot before `at`, in its block, stored. */
+static bool stored_before(Bounds *x, LLVMValueRef at, LLVMValueRef slot, Span *out, int depth) {
+  for (LLVMValueRef i = LLVMGetPreviousInstruction(at); i; i = LLVMGetPreviousInstruction(i))
+    if (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == slot) return apart_span(x, LLVMGetOperand(i, 0), out, depth + 1);
+  return false;
+}
+
+/* Whether narrow arithmetic keeps its value in 64 bits. */
+static bool exact(LLVMValueRef v) { return LLVMGetIntTypeWidth(LLVMTypeOf(v)) >= 64 || LLVMGetNSW(v); }
+
+/* Narrow arithmetic that may wrap (no nsw, as the optimiser leaves some address arithmetic of `int`
+ * indices) is exact where its operands and its result lie in its signed range: the check requires
+ * that, for widths up to 32 (whose products cannot wrap in 64 bits). */
+static void require_within(Bounds *x, Span s, unsigned width) {
+  if (width >= 64) return;
+  require(x, LLVMBuildICmp(x->b, LLVMIntSGE, s.lo, k64(x, -(long long)(1ULL << (width - 1))), ""));
+  require(x, LLVMBuildICmp(x->b, LLVMIntSLE, s.hi, k64(x, (long long)((1ULL << (width - 1)) - 1)), ""));
+}
+
+static bool exact_within(Bounds *x, LLVMValueRef v, Span *operands, unsigned n, Span result) {
+  unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(v));
+  if (exact(v)) return true;
+  if (w > 32) return false;
+  for (unsigned k = 0; k < n; k++) require_within(x, operands[k], w);
+  require_within(x, result, w);
+  return true;
+}
+
+/* Unsigned bounds read as signed: where the signed reading of both is not negative. */
+static void bounds_read_signed(Bounds *x, Span lo, Span hi, unsigned width) {
+  require(x, LLVMBuildICmp(x->b, LLVMIntSGE, lo.lo, k64(x, 0), ""));
+  require_within(x, hi, width);
+}
+
+/* Whether every path into block `in` comes from a __kmpc_dispatch_next that wrote slot and returned
+ * nonzero, through blocks that do not write slot. */
+static bool after_chunk(Frame *f, LLVMBasicBlockRef in, LLVMValueRef slot, int depth) {
+  int k = cfg_index(&f->cfg, in);
+  if (k < 0 || !f->cfg.preds[k].len || depth > 4) return false;
+  for (size_t p = 0; p < f->cfg.preds[k].len; p++) {
+    LLVMBasicBlockRef from = f->cfg.preds[k].data[p];
+    LLVMValueRef br = LLVMGetBasicBlockTerminator(from), test, next, zero, lower, upper;
+    if (!br || !LLVMIsABranchInst(br)) return false;
+    if (!LLVMIsConditional(br)) {
+      for (LLVMValueRef i = LLVMGetFirstInstruction(from); i; i = LLVMGetNextInstruction(i))
+        if ((LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == slot) || ir_is_call(i)) return false;
+      if (!after_chunk(f, from, slot, depth + 1)) return false;
+      continue;
+    }
+    if (!LLVMIsAICmpInst(test = LLVMGetCondition(br)) || LLVMGetSuccessor(br, 0) == LLVMGetSuccessor(br, 1)) return false;
+    LLVMIntPredicate pr = LLVMGetICmpPredicate(test);
+    next = LLVMGetOperand(test, 0), zero = LLVMGetOperand(test, 1);
+    if (LLVMIsAConstantInt(next)) zero = next, next = LLVMGetOperand(test, 1);
+    if (!LLVMIsAConstantInt(zero) || LLVMConstIntGetZExtValue(zero) != 0 || !ir_is_call(next) ||
+        !omp_dispatch_chunk(next, &lower, &upper) || (slot != lower && slot != upper) ||
+        !((pr == LLVMIntNE && LLVMGetSuccessor(br, 0) == in) || (pr == LLVMIntEQ && LLVMGetSuccessor(br, 1) == in)))
+      return false;
+    for (LLVMValueRef i = LLVMGetNextInstruction(next); i && i != br; i = LLVMGetNextInstruction(i))
+      if ((LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == slot) || (ir_is_call(i) && i != next)) return false;
+  }
+  return true;
+}
+
+/* A chunk's bound read where a dynamic schedule's __kmpc_dispatch_next returned nonzero (after_chunk):
+ * between the bounds of the function's one dispatch init. */
+static bool chunk_bound(Bounds *x, LLVMValueRef load, LLVMValueRef slot, Span *out, int depth) {
+  Frame *f = apart_frame_of(x, load);
+  LLVMValueRef init = NULL, lower, upper;
+  if (!f || !after_chunk(f, LLVMGetInstructionParent(load), slot, 0)) return false;
+  for (size_t b = 0; b < f->cfg.blocks.len; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(f->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i))
+      if (ir_is_call(i) && !strncmp(ir_called_name(i), "__kmpc_dispatch_init_", 21)) {
+        if (init) return false; /* one loop's, not two */
+        init = i;
+      }
+  Span lo, hi;
+  bool is_unsigned;
+  if (!init || !omp_dispatch_bounds(init, &lower, &upper, &is_unsigned) || !apart_span(x, lower, &lo, depth + 1) ||
+      !apart_span(x, upper, &hi, depth + 1))
+    return false;
+  *out = (Span){lo.lo, hi.hi};
+  if (is_unsigned) bounds_read_signed(x, lo, hi, LLVMGetIntTypeWidth(LLVMTypeOf(load)));
+  return true;
+}
+
+/* A bound of a worksharing loop the runtime wrote for the thread: read back after a static schedule's
+ * init (omp_static_share), between the lower and upper bounds stored before it; or a dynamic schedule's
+ * chunk (chunk_bound). A static lower bound passes the upper where the thread runs no iterations: it
+ * must be used only where the loop's entry test holds (entered_below). */
+static bool share_bound(Bounds *x, LLVMValueRef load, Span *out, int depth) {
+  LLVMValueRef slot = LLVMGetOperand(load, 0), lower, upper;
+  bool is_unsigned;
+  if (!LLVMIsAAllocaInst(slot)) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) { /* nothing else can write it */
+    LLVMValueRef user = LLVMGetUser(u);
+    bool init = ir_is_call(user) && (omp_static_share(user, &lower, &upper, &is_unsigned) || omp_dispatch_chunk(user, &lower, &upper)) &&
+                (lower == slot || upper == slot);
+    if (!(LLVMIsALoadInst(user) || (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) != slot) || init ||
+          (ir_is_call(user) && !strncmp(ir_called_name(user), "llvm.lifetime.", 14))))
+      return false;
+  }
+  for (LLVMValueRef i = LLVMGetPreviousInstruction(load); i; i = LLVMGetPreviousInstruction(i)) {
+    if (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == slot) return apart_span(x, LLVMGetOperand(i, 0), out, depth + 1);
+    if (ir_is_call(i) && omp_dispatch_chunk(i, &lower, &upper) && (lower == slot || upper == slot)) return false;
+    if (ir_is_call(i) && omp_static_share(i, &lower, &upper, &is_unsigned) && (lower == slot || upper == slot)) {
+      Span lo, hi, b;
+      LLVMValueRef below;
+      bool strict, unsigned_test;
+      if (!stored_before(x, i, lower, &lo, depth) || !stored_before(x, i, upper, &hi, depth)) return false;
+      *out = (Span){lo.lo, hi.hi};
+      if (slot == lower) {
+        if (!entered_below(x, load, &below, &strict, &unsigned_test) || !apart_span(x, below, &b, depth + 1)) return false;
+        if (unsigned_test) require(x, LLVMBuildICmp(x->b, LLVMIntSGE, b.lo, k64(x, 0), ""));
+        *out = (Span){lo.lo, strict ? LLVMBuildSub(x->b, b.hi, k64(x, 1), "") : b.hi};
+      }
+      if (is_unsigned) bounds_read_signed(x, lo, hi, LLVMGetIntTypeWidth(LLVMTypeOf(load)));
+      return true;
+    }
+  }
+  return chunk_bound(x, load, slot, out, depth);
+}
+
+/* Whether v keeps one value while loop l runs: defined outside it, or a captured variable's load (its one
+ * store before the loop), or arithmetic on such values. */
+bool apart_invariant(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef v, int depth) {
+  if (!LLVMIsAInstruction(v) || !cfg_in_loop(&f->cfg, l, LLVMGetInstructionParent(v))) return true;
+  if (depth > 4) return false;
+  if (LLVMIsALoadInst(v)) {
+    LLVMValueRef p = LLVMGetOperand(v, 0);
+    Held h;
+    return apart_held_values(x, p, v, &h) && h.nvalues == 1 && apart_invariant(x, f, l, h.value[0], depth + 1);
+  }
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  if (op != LLVMSExt && op != LLVMZExt && op != LLVMTrunc && op != LLVMAdd && op != LLVMSub && op != LLVMMul) return false;
+  for (int k = 0, n = LLVMGetNumOperands(v); k < n; k++)
+    if (!apart_invariant(x, f, l, LLVMGetOperand(v, k), depth + 1)) return false;
+  return true;
+}
+
+/* The loop phi is the counter of (a phi of its header: start from outside, start + constant step around),
+ * tested in the latch's exit against a limit the loop does not change, as "go on while next P limit" (or
+ * "counter P limit"). Its values lie between start and the last value the test lets through: limit less
+ * one step's sign for a strict test of next, limit for an inclusive one, a step further for a test of the
+ * counter itself; an unsigned test is read as signed where start and limit are not negative. */
+/* base + c where c counts from 0 by one while c + 1 != u - base (the optimiser's form of a loop from base
+ * to u - 1, its trip count u - base made the test): between base and u - 1, where the loop's guard keeps
+ * u - base positive. */
+static bool offset_range(Bounds *x, LLVMValueRef base, LLVMValueRef c, Span *out, int depth) {
+  LLVMValueRef start, step, next;
+  Frame *f = LLVMIsAPHINode(c) ? apart_frame_of(x, c) : NULL;
+  CfgLoop *l = NULL;
+  for (size_t i = 0; f && i < f->loops.len; i++)
+    if (f->loops.data[i].header == LLVMGetInstructionParent(c)) l = &f->loops.data[i];
+  if (!l || !l->preheader || !l->latch || !cfg_induction(&f->cfg, l->body, c, l->preheader, l->latch, &start, &step, &next) ||
+      !LLVMIsAConstantInt(start) || LLVMConstIntGetSExtValue(start) != 0 || LLVMConstIntGetSExtValue(step) != 1)
+    return false;
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(l->latch), cmp;
+  if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) || !LLVMIsAICmpInst(cmp = LLVMGetCondition(br))) return false;
+  LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
+  bool in0 = cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 0)), in1 = cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 1));
+  if (!((p == LLVMIntEQ && !in0 && in1) || (p == LLVMIntNE && in0 && !in1))) return false;
+  LLVMValueRef trip = LLVMGetOperand(cmp, 0) == next ? LLVMGetOperand(cmp, 1) : LLVMGetOperand(cmp, 1) == next ? LLVMGetOperand(cmp, 0) : NULL;
+  /* the trip count u - base, perhaps widened (where it is at least 1, as required below, its extension is it) */
+  LLVMValueRef difference = trip && (LLVMIsASExtInst(trip) || LLVMIsAZExtInst(trip)) ? LLVMGetOperand(trip, 0) : trip;
+  if (!difference || !LLVMIsAInstruction(difference) || LLVMGetInstructionOpcode(difference) != LLVMSub ||
+      !same_value(LLVMGetOperand(difference, 1), base) || !apart_invariant(x, f, l, trip, 0))
+    return false;
+  Span sb, su, st;
+  if (!apart_span(x, base, &sb, depth + 1) || !apart_span(x, LLVMGetOperand(difference, 0), &su, depth + 1) ||
+      !span_entered(x, f, l, trip, &st, depth + 1))
+    return false;
+  require(x, LLVMBuildICmp(x->b, LLVMIntSGE, st.lo, k64(x, 1), "")); /* the loop reaches its trip count */
+  *out = (Span){sb.lo, LLVMBuildSub(x->b, su.hi, k64(x, 1), "")};
+  return true;
+}
+
+static bool offset_counter(Bounds *x, LLVMValueRef v, Span *out, int depth) {
+  return offset_range(x, LLVMGetOperand(v, 0), LLVMGetOperand(v, 1), out, depth) ||
+         offset_range(x, LLVMGetOperand(v, 1), LLVMGetOperand(v, 0), out, depth);
+}
+
+static bool counter_values(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef phi, LLVMValueRef start, LLVMValueRef step,
+                           LLVMValueRef next, Span *out, int depth);
+
+static bool counter(Bounds *x, LLVMValueRef phi, Span *out, int depth) {
+  LLVMBasicBlockRef header = LLVMGetInstructionParent(phi);
+  Frame *f = apart_frame_of(x, phi);
+  CfgLoop *l = NULL;
+  for (size_t i = 0; f && i < f->loops.len; i++)
+    if (f->loops.data[i].header == header) l = &f->loops.data[i];
+  LLVMValueRef start, step, next;
+  if (!l || !l->preheader || !l->latch || !cfg_induction(&f->cfg, l->body, phi, l->preheader, l->latch, &start, &step, &next))
+    return false;
+  return counter_values(x, f, l, phi, start, step, next, out, depth);
+}
+
+/* The values of a counter of loop l (phi, or a load of a local it counts in) that starts at start and
+ * becomes next = phi + step each iteration. */
+static bool counter_values(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef phi, LLVMValueRef start, LLVMValueRef step,
+                           LLVMValueRef next, Span *out, int depth) {
+  long long st = LLVMConstIntGetSExtValue(step);
+  /* a narrow counter must not wrap; a 64-bit one cannot, in a program that ends. One that counts up
+     without unsigned wrap (nuw) stays between start and limit where both are not negative; one without
+     either flag is bounded only through a sibling, where its values lie in its range. */
+  unsigned width = LLVMGetIntTypeWidth(LLVMTypeOf(phi));
+  bool up_unsigned = width < 64 && !LLVMGetNSW(next), flagless = up_unsigned && !(LLVMGetNUW(next) && st > 0);
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(l->latch);
+  if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) || !LLVMIsAICmpInst(LLVMGetCondition(br))) return false;
+  LLVMValueRef cmp = LLVMGetCondition(br), limit = NULL;
+  bool on_next = false, narrowed = false;
+  LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
+  bool out0 = !cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 0)), out1 = !cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 1));
+  if (out0 == out1) return false; /* not the loop's exit */
+  if (out0) p = ir_icmp_inverse(p); /* going on while */
+  for (unsigned s = 0; s < 2 && !limit; s++) {
+    LLVMValueRef a = LLVMGetOperand(cmp, s), other = LLVMGetOperand(cmp, !s);
+    if (LLVMIsATruncInst(a) && (LLVMGetOperand(a, 0) == phi || LLVMGetOperand(a, 0) == next))
+      a = LLVMGetOperand(a, 0), narrowed = true; /* an OpenMP loop's i64 counter tested in 32 bits */
+    if (a != phi && a != next) {
+      Span sib, sib_start, own;
+      LLVMValueRef sib_init, sib_phi = sibling(x, f, l, a, step, &sib_start, &sib_init);
+      if (sib_phi && offset_range(x, start, sib_phi, out, depth)) { /* phi is start + sib_phi */
+        if (flagless) require_within(x, *out, width);
+        return true;
+      }
+      if (!sib_phi || !apart_span(x, sib_phi, &sib, depth + 1) || !apart_span(x, start, &own, depth + 1)) continue;
+      /* phi - sib_phi is start - sib_start throughout: nothing where they start at one value (a counter
+         and its widened copy, clang's i and the optimiser's i64 i) */
+      *out = same_value(start, sib_init)
+                 ? sib
+                 : (Span){LLVMBuildSub(x->b, LLVMBuildAdd(x->b, sib.lo, own.lo, ""), sib_start.hi, ""),
+                          LLVMBuildSub(x->b, LLVMBuildAdd(x->b, sib.hi, own.hi, ""), sib_start.lo, "")};
+      if (flagless) require_within(x, *out, width);
+      return true;
+    }
+    if (!apart_invariant(x, f, l, other, 0)) return false;
+    limit = other, on_next = a == next;
+    if (s) p = ir_icmp_swapped(p);
+  }
+  if (flagless) return false;
+  bool up = st > 0, unsigned_test = p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntUGT || p == LLVMIntUGE;
+  bool strict = p == LLVMIntSLT || p == LLVMIntULT || p == LLVMIntSGT || p == LLVMIntUGT || p == LLVMIntNE;
+  bool fits = p == LLVMIntNE || (up ? p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntULT || p == LLVMIntULE
+                                    : p == LLVMIntSGT || p == LLVMIntSGE || p == LLVMIntUGT || p == LLVMIntUGE);
+  /* a narrowed counter stepping by one meets an inequality's limit before it leaves the narrow range */
+  if (narrowed && !(p == LLVMIntNE && (st == 1 || st == -1))) return false;
+  Span s, lim;
+  if (!limit || !fits || !span_entered(x, f, l, start, &s, depth + 1) || !span_entered(x, f, l, limit, &lim, depth + 1)) return false;
+  if (unsigned_test || up_unsigned) {
+    require(x, LLVMBuildICmp(x->b, LLVMIntSGE, s.lo, k64(x, 0), ""));
+    require(x, LLVMBuildICmp(x->b, LLVMIntSGE, lim.lo, k64(x, 0), ""));
+  }
+  /* a test of the counter itself (p != limit: it stops after the iteration at limit) lets one step more */
+  long long shift = (strict && !(p == LLVMIntNE && !on_next) ? -(up ? 1 : -1) : 0) + (on_next || p == LLVMIntNE ? 0 : st);
+  Span last = {LLVMBuildAdd(x->b, lim.lo, k64(x, shift), ""), LLVMBuildAdd(x->b, lim.hi, k64(x, shift), "")};
+  *out = hull(x, s, last);
+  return true;
+}
+
+/* A local a loop counts in (a loop variable a region captures: clang keeps it in memory): stored a start
+ * before the loop, and in every iteration the value the iteration loaded plus a constant step, that load
+ * (or its sum) tested in the latch's exit. Its values: the counter's, and one step past them (after the
+ * loop). */
+static bool memory_counter(Bounds *x, Held *h, Span *out, int depth) {
+  if (h->nslots != 1 || h->nstores != 2) return false;
+  for (unsigned k = 0; k < 2; k++) {
+    LLVMValueRef next = LLVMGetOperand(h->store[k], 0), init = h->store[!k], load;
+    if (!LLVMIsAInstruction(next) || LLVMGetInstructionOpcode(next) != LLVMAdd || !LLVMIsAConstantInt(LLVMGetOperand(next, 1)) ||
+        !LLVMIsALoadInst(load = LLVMGetOperand(next, 0)) || LLVMGetOperand(load, 0) != h->slot[0])
+      continue;
+    LLVMBasicBlockRef in = LLVMGetInstructionParent(h->store[k]);
+    Frame *f = apart_frame_of(x, load);
+    CfgLoop *l = NULL; /* the innermost loop the store is in */
+    for (size_t i = 0; f && i < f->loops.len; i++)
+      if (cfg_in_loop(&f->cfg, &f->loops.data[i], in)) l = &f->loops.data[i];
+    if (!l || !l->latch || LLVMGetInstructionParent(load) != in || cfg_in_loop(&f->cfg, l, LLVMGetInstructionParent(init)) ||
+        !cfg_dominates(&f->cfg, LLVMGetInstructionParent(init), l->header) ||
+        !cfg_every_iteration(&f->cfg, l->body, l->header, l->latch, in))
+      return false;
+    LLVMValueRef i = load; /* the iteration's load comes before its store */
+    while (i && i != h->store[k]) i = LLVMGetNextInstruction(i);
+    if (!i || !counter_values(x, f, l, load, LLVMGetOperand(init, 0), LLVMGetOperand(next, 1), next, out, depth)) return false;
+    long long st = LLVMConstIntGetSExtValue(LLVMGetOperand(next, 1));
+    if (st > 0) out->hi = LLVMBuildAdd(x->b, out->hi, k64(x, st), "");
+    else out->lo = LLVMBuildAdd(x->b, out->lo, k64(x, st), "");
+    return true;
+  }
+  return false;
+}
+
+static bool span_of_inst(Bounds *x, LLVMValueRef v, Span *out, int depth) {
+  LLVMValueRef a = LLVMGetNumOperands(v) > 0 ? LLVMGetOperand(v, 0) : NULL, b = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
+  Span sa, sb;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMPHI: return counter(x, v, out, depth);
+  case LLVMLoad: {
+    if (LLVMGetVolatile(v) || LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic) return false;
+    Held h;
+    if (!apart_held_values(x, a, v, &h)) return share_bound(x, v, out, depth);
+    for (unsigned k = 0; k < x->nloading; k++)
+      if (x->loading[k] == h.slot[0]) return false; /* its values made of its own: not a group's */
+    if (x->nloading == MAX_CHOOSING) return false;
+    x->loading[x->nloading++] = h.slot[0];
+    bool ok = memory_counter(x, &h, out, depth);
+    for (unsigned k = 0; k < h.nvalues && !ok; k++) {
+      Span s;
+      if (!apart_span(x, h.value[k], &s, depth + 1)) break;
+      *out = k ? hull(x, *out, s) : s, ok = k + 1 == h.nvalues;
+    }
+    x->nloading--;
+    return ok;
+  }
+  case LLVMAdd:
+    if (offset_counter(x, v, out, depth)) return true;
+    /* fall through */
+  case LLVMSub: {
+    if (!apart_span(x, a, &sa, depth + 1) || !apart_span(x, b, &sb, depth + 1)) return false;
+    *out = LLVMGetInstructionOpcode(v) == LLVMAdd ? (Span){LLVMBuildAdd(x->b, sa.lo, sb.lo, ""), LLVMBuildAdd(x->b, sa.hi, sb.hi, "")}
+                                                   : (Span){LLVMBuildSub(x->b, sa.lo, sb.hi, ""), LLVMBuildSub(x->b, sa.hi, sb.lo, "")};
+    Span ops[2] = {sa, sb};
+    return exact_within(x, v, ops, 2, *out);
+  }
+  case LLVMOr: /* disjoint: a sum */
+    if (!LLVMGetIsDisjoint(v) || LLVMGetIntTypeWidth(LLVMTypeOf(v)) < 64 || !apart_span(x, a, &sa, depth + 1) || !apart_span(x, b, &sb, depth + 1))
+      return false;
+    *out = (Span){LLVMBuildAdd(x->b, sa.lo, sb.lo, ""), LLVMBuildAdd(x->b, sa.hi, sb.hi, "")};
+    return true;
+  case LLVMMul: {
+    if (!apart_span(x, a, &sa, depth + 1) || !apart_span(x, b, &sb, depth + 1)) return false;
+    if (LLVMIsAConstantInt(b)) *out = scaled(x, sa, LLVMConstIntGetSExtValue(b));
+    else if (LLVMIsAConstantInt(a)) *out = scaled(x, sb, LLVMConstIntGetSExtValue(a));
+    else {
+      LLVMValueRef p[4] = {LLVMBuildMul(x->b, sa.lo, sb.lo, ""), LLVMBuildMul(x->b, sa.lo, sb.hi, ""),
+                           LLVMBuildMul(x->b, sa.hi, sb.lo, ""), LLVMBuildMul(x->b, sa.hi, sb.hi, "")};
+      *out = (Span){smin(x, smin(x, p[0], p[1]), smin(x, p[2], p[3])), smax(x, smax(x, p[0], p[1]), smax(x, p[2], p[3]))};
+    }
+    Span ops[2] = {sa, sb};
+    return exact_within(x, v, ops, 2, *out);
+  }
+  case LLVMShl:
+    if (!LLVMIsAConstantInt(b) || LLVMConstIntGetZExtValue(b) > 32 || !apart_span(x, a, &sa, depth + 1)) return false;
+    *out = scaled(x, sa, 1LL << LLVMConstIntGetZExtValue(b));
+    return exact_within(x, v, &sa, 1, *out);
+  case LLVMSExt: return apart_span(x, a, out, depth + 1);
+  case LLVMZExt: /* its operand's value where that is not negative */
+    if (!apart_span(x, a, out, depth + 1)) return false;
+    require(x, LLVMBuildICmp(x->b, LLVMIntSGE, out->lo, k64(x, 0), ""));
+    return true;
+  case LLVMAnd: /* with a non-negative mask: between 0 and the mask */
+    if (!LLVMIsAConstantInt(b) || LLVMConstIntGetSExtValue(b) < 0) return false;
+    *out = (Span){k64(x, 0), k64(x, LLVMConstIntGetSExtValue(b))};
+    return true;
+  case LLVMAShr:
+  case LLVMLShr:
+  case LLVMSDiv:
+  case LLVMUDiv: { /* by a positive constant: monotonic, for non-negative operands at least */
+    if (!LLVMIsAConstantInt(b) || LLVMConstIntGetSExtValue(b) <= 0 || !apart_span(x, a, &sa, depth + 1)) return false;
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    if (op == LLVMLShr || op == LLVMUDiv) require(x, LLVMBuildICmp(x->b, LLVMIntSGE, sa.lo, k64(x, 0), ""));
+    LLVMValueRef by = k64(x, LLVMConstIntGetSExtValue(b));
+    *out = op == LLVMAShr || op == LLVMLShr ? (Span){LLVMBuildAShr(x->b, sa.lo, by, ""), LLVMBuildAShr(x->b, sa.hi, by, "")}
+                                             : (Span){LLVMBuildSDiv(x->b, sa.lo, by, ""), LLVMBuildSDiv(x->b, sa.hi, by, "")};
+    return true;
+  }
+  case LLVMSelect:
+    if (!apart_span(x, LLVMGetOperand(v, 1), &sa, depth + 1) || !apart_span(x, LLVMGetOperand(v, 2), &sb, depth + 1)) return false;
+    *out = hull(x, sa, sb);
+    return true;
+  case LLVMCall: { /* a minimum or maximum is one of its operands */
+    LLVMValueRef callee = ir_called_function(v);
+    const char *name = callee ? LLVMGetValueName(callee) : "";
+    if (strncmp(name, "llvm.smin.", 10) && strncmp(name, "llvm.smax.", 10) && strncmp(name, "llvm.umin.", 10) &&
+        strncmp(name, "llvm.umax.", 10))
+      return false;
+    if (!apart_span(x, LLVMGetArgOperand(v, 0), &sa, depth + 1) || !apart_span(x, LLVMGetArgOperand(v, 1), &sb, depth + 1)) return false;
+    *out = hull(x, sa, sb);
+    return true;
+  }
+  default: return apart_give_up(v, "an index the check cannot bound");
+  }
+}
+
+/* The values integer v of the function takes, as i64 values of the check. */
+bool apart_span(Bounds *x, LLVMValueRef v, Span *out, int depth) {
+  if (depth > MAX_DEPTH || !ir_is_int(LLVMTypeOf(v))) return false;
+  if (LLVMIsAConstantInt(v)) {
+    LLVMValueRef c = k64(x, LLVMConstIntGetSExtValue(v));
+    *out = (Span){c, c};
+    return true;
+  }
+  if (LLVMIsAArgument(v) && LLVMGetParamParent(v) != x->fn) { /* a region's, passed by value */
+    LLVMValueRef given = apart_fork_operand(x, v);
+    return given && apart_span(x, given, out, depth + 1);
+  }
+  if (LLVMIsAArgument(v)) {
+    LLVMValueRef a = LLVMGetParam(x->check, apart_param_index(v));
+    if (LLVMGetIntTypeWidth(LLVMTypeOf(a)) < 64) a = LLVMBuildSExt(x->b, a, x->i64, "");
+    *out = (Span){a, a};
+    return true;
+  }
+  if (v == x->fixed) {
+    *out = x->fixed_span;
+    return true;
+  }
+  Frame *f = apart_frame_of(x, v);
+  if (!f || cfg_index(&f->cfg, LLVMGetInstructionParent(v)) < 0) return false;
+  if (x->fixed) return span_of_inst(x, v, out, depth); /* not remembered: it may hold under the guard only */
+  if (vmap_has(&f->lo, v)) {
+    *out = (Span){vmap_get(&f->lo, v), vmap_get(&f->hi, v)};
+    return true;
+  }
+  bool ok = span_of_inst(x, v, out, depth); /* no cycle: a loop's counter takes start and limit from outside it */
+  if (ok) vmap_put(&f->lo, v, out->lo), vmap_put(&f->hi, v, out->hi);
+  return ok;
+}
