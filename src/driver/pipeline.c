@@ -163,13 +163,18 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
    * the adjoint of a vector loop over a stencil adds into overlapping vectors, which stalls the stores. */
   /* a reverse-mode request of a function without restrict pointers: a choice of gradients, on a check of
      its arguments built from the optimised code (ad/apart.h) */
-  if (optimise && !getenv("PARAD_NO_APART")) apart_version_requests(m);
+  o->apart_choices = optimise && !o->no_apart && !getenv("PARAD_NO_APART") ? apart_version_requests(m) : 0;
   if (optimise && !run_passes(m, tm, "default<O1>,function(loop-simplify)", false, false, false,
                                    PRE_AD_INLINE_THRESHOLD, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;
   }
   if (optimise) apart_build_checks(m);
+  if (o->apart_choices && getenv("PARAD_APART_REFUSE")) { /* for the test of the run again without them */
+    diag_error_at_line(o->source_name, 0, "the gradients of copies refused (PARAD_APART_REFUSE)");
+    rc = PIPELINE_REFUSED;
+    goto done;
+  }
   if (optimise && omp_mark_read_only_captures(m) &&
       !run_passes(m, tm, "function(loop-mssa(licm))", false, false, false, 0, o->verbose)) {
     rc = PIPELINE_FAILED;
@@ -245,13 +250,36 @@ done:
   return rc;
 }
 
+/* A run whose derivatives are refused, or fail, after requests were given a choice of gradients (ad/apart.h)
+ * runs again without the choices: a copy's gradient must never cost the program its build (none has been
+ * seen to; the generators refuse a construct wherever it is, so the copy's refusal would be the
+ * original's). */
+static int run_without_failed_choices(const char *in_path, const char *out_path, PipelineOptions *o, bool copies) {
+  diag_capture_begin(false);
+  int rc = run(in_path, out_path, o, copies);
+  if (!o->apart_choices || (rc != PIPELINE_REFUSED && rc != PIPELINE_FAILED)) {
+    diag_capture_release();
+    return rc;
+  }
+  char *dropped = diag_capture_drop();
+  if (o->verbose) fprintf(stderr, " (in process) derivatives with gradients of copies refused; again, without:\n%s", dropped);
+  free(dropped);
+  if (rc == PIPELINE_FAILED)
+    fprintf(stderr, "parad-cc: warning: internal error in the gradients of functions without restrict (a bug in Parad, "
+                    "please report it); the file is differentiated without them instead\n");
+  o->no_apart = true;
+  rc = run(in_path, out_path, o, copies);
+  o->no_apart = false;
+  return rc;
+}
+
 int pipeline_run(const char *in_path, const char *out_path, PipelineOptions *o) {
-  if (o->opt != '0') return run(in_path, out_path, o, false);
+  if (o->opt != '0') return run_without_failed_choices(in_path, out_path, o, false);
   /* At -O0 the optimised copies first. Where their derivatives are refused, the program as compiled:
      the optimiser turns a typed store or copy into one of integers, which clang types (TBAA) only when it
      optimises, so a task's priority or a std::function's state would be refused in the copies. */
   diag_capture_begin(false);
-  int rc = run(in_path, out_path, o, true);
+  int rc = run_without_failed_choices(in_path, out_path, o, true);
   bool failed = rc == PIPELINE_FAILED; /* after the copies were made: a bug of theirs */
   if (!o->optimised_derivatives || (rc != PIPELINE_REFUSED && !failed)) {
     diag_capture_release();
@@ -263,5 +291,5 @@ int pipeline_run(const char *in_path, const char *out_path, PipelineOptions *o) 
   /* the program still builds; the message above and this one say what to report (the fuzzer looks for them) */
   if (failed) fprintf(stderr, "parad-cc: warning: internal error in the optimised copies made at -O0 (a bug in Parad, "
                               "please report it); the file is differentiated as compiled instead\n");
-  return run(in_path, out_path, o, false);
+  return run_without_failed_choices(in_path, out_path, o, false);
 }
