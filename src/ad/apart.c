@@ -188,9 +188,7 @@ static bool choice(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, int
  * and step in *start, *step; NULL where phi is not one. */
 static CfgLoop *pointer_induction(Bounds *x, LLVMValueRef phi, LLVMValueRef *start, LLVMValueRef *next, long long *step) {
   Frame *f = apart_frame_of(x, phi);
-  CfgLoop *l = NULL;
-  for (size_t i = 0; f && i < f->loops.len; i++)
-    if (f->loops.data[i].header == LLVMGetInstructionParent(phi)) l = &f->loops.data[i];
+  CfgLoop *l = f ? apart_loop_at(f, LLVMGetInstructionParent(phi)) : NULL;
   if (!l || !l->preheader || !l->latch || LLVMCountIncoming(phi) != 2 || !ir_is_ptr(LLVMTypeOf(phi))) return NULL;
   *start = *next = NULL;
   for (unsigned i = 0; i < 2; i++) {
@@ -210,7 +208,7 @@ static CfgLoop *pointer_induction(Bounds *x, LLVMValueRef phi, LLVMValueRef *sta
  * (the private copy beside the shared array): its start's offsets shifted as the tested one's. One that
  * starts in the function's own memory stays there. */
 static bool pointer_counter(Bounds *x, LLVMValueRef phi, LLVMValueRef *root, Span *off, int depth) {
-  LLVMValueRef start, next, br, cmp, r;
+  LLVMValueRef start, next, cmp, r;
   long long step;
   CfgLoop *l = pointer_induction(x, phi, &start, &next, &step);
   Span s, e;
@@ -220,12 +218,8 @@ static bool pointer_counter(Bounds *x, LLVMValueRef phi, LLVMValueRef *root, Spa
     return true;
   }
   Frame *f = apart_frame_of(x, phi);
-  br = LLVMGetBasicBlockTerminator(l->latch);
-  if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) || !LLVMIsAICmpInst(cmp = LLVMGetCondition(br))) return false;
-  LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
-  bool in0 = cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 0)), in1 = cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 1));
-  if (in0 == in1) return false;
-  if (!in0) p = ir_icmp_inverse(p); /* going on while */
+  LLVMIntPredicate p; /* going on while */
+  if (!(cmp = apart_exit_test(f, l, &p))) return false;
   LLVMValueRef a = LLVMGetOperand(cmp, 0), end = LLVMGetOperand(cmp, 1);
   if (LLVMIsAPHINode(end) || (LLVMIsAGetElementPtrInst(end) && LLVMIsAPHINode(LLVMGetOperand(end, 0)) &&
                               LLVMGetInstructionParent(LLVMGetOperand(end, 0)) == l->header))
@@ -359,7 +353,7 @@ static bool stays_held(LLVMValueRef slot, int depth, ValueList *seen) {
     LLVMValueRef user = LLVMGetUser(u);
     if (LLVMIsALoadInst(user) && !stays(user, depth + 1, seen)) return false;
     if (LLVMIsALoadInst(user) || (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) != slot) ||
-        (ir_is_call(user) && !strncmp(ir_called_name(user), "llvm.lifetime.", 14)))
+        apart_is_lifetime(user))
       continue;
     LLVMValueRef outlined = apart_is_fork(user) ? omp_fork_outlined(user) : NULL;
     if (!outlined) return false;
@@ -560,8 +554,9 @@ static void undo(LLVMValueRef check, LLVMValueRef copy) {
   if (!LLVMGetFirstUse(copy)) LLVMDeleteFunction(copy);
 }
 
-void apart_build_checks(LLVMModuleRef m) {
+unsigned apart_build_checks(LLVMModuleRef m) {
   ValueList checks = {0};
+  unsigned built = 0;
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (LLVMIsDeclaration(f) && !strncmp(LLVMGetValueName(f), CHECK_PREFIX, strlen(CHECK_PREFIX))) vec_push(&checks, f);
   for (size_t i = 0; i < checks.len; i++) {
@@ -571,7 +566,10 @@ void apart_build_checks(LLVMModuleRef m) {
     LLVMValueRef fn = of ? LLVMGetNamedFunction(m, of) : NULL, copy = copy_name ? LLVMGetNamedFunction(m, copy_name) : NULL;
     if (!(fn && copy && activity && !LLVMIsDeclaration(fn) && strlen(activity) == LLVMCountParams(fn) && build(m, fn, check, activity)))
       undo(check, copy); /* the other checks of fn find no copy: their answer would be the same */
+    else
+      built++;
     free(of), free(copy_name), free(activity);
   }
   vec_free(&checks);
+  return built;
 }

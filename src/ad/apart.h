@@ -21,7 +21,7 @@
  * made a choice between the function and its `noalias` copy, on a check to be built. Returns how many. */
 unsigned apart_version_requests(LLVMModuleRef m);
 /* After the light optimisation: each check's body, from the function's optimised code; where it cannot be
- * bounded, the choice is undone (the copy's request removed). */
-void apart_build_checks(LLVMModuleRef m);
+ * bounded, the choice is undone (the copy's request removed). Returns how many choices remain. */
+unsigned apart_build_checks(LLVMModuleRef m);
 
 #endif

@@ -7,6 +7,7 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
 #include <stdbool.h>
+#include <string.h>
 
 #include "ir/cfg.h"
 #include "ir/ir.h"
@@ -101,6 +102,14 @@ unsigned apart_param_index(LLVMValueRef arg);
  * for the checked function's parameters. */
 LLVMValueRef apart_fork_operand(Bounds *x, LLVMValueRef arg);
 bool apart_is_fork(LLVMValueRef v);
+/* The loop of frame f whose header is `header` (NULL where none is); the icmp of its latch's exit and the
+ * predicate under which it goes on (NULL where the latch does not end in one). */
+CfgLoop *apart_loop_at(Frame *f, LLVMBasicBlockRef header);
+LLVMValueRef apart_exit_test(Frame *f, CfgLoop *l, LLVMIntPredicate *going_on);
+/* A lifetime marker: it touches no value. */
+static inline bool apart_is_lifetime(LLVMValueRef v) {
+  return ir_is_call(v) && !strncmp(ir_called_name(v), "llvm.lifetime.", 14);
+}
 
 /* Variables held in memory (Held): the group a local belongs to, and the values a read of address p at
  * `at` may get. */

@@ -52,6 +52,21 @@ LLVMValueRef apart_fork_operand(Bounds *x, LLVMValueRef arg) {
   return k < ir_num_call_args(f->fork) ? LLVMGetArgOperand(f->fork, k) : NULL;
 }
 
+CfgLoop *apart_loop_at(Frame *f, LLVMBasicBlockRef header) {
+  for (size_t i = 0; f && i < f->loops.len; i++)
+    if (f->loops.data[i].header == header) return &f->loops.data[i];
+  return NULL;
+}
+
+LLVMValueRef apart_exit_test(Frame *f, CfgLoop *l, LLVMIntPredicate *going_on) {
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(l->latch), cmp;
+  if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) || !LLVMIsAICmpInst(cmp = LLVMGetCondition(br))) return NULL;
+  bool in0 = cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 0)), in1 = cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 1));
+  if (in0 == in1) return NULL; /* not the loop's exit */
+  *going_on = in0 ? LLVMGetICmpPredicate(cmp) : ir_icmp_inverse(LLVMGetICmpPredicate(cmp));
+  return cmp;
+}
+
 /* Whether a and b are one value, sign-extended or not. */
 static bool same_value(LLVMValueRef a, LLVMValueRef b) {
   if (LLVMIsASExtInst(a)) a = LLVMGetOperand(a, 0);
@@ -205,7 +220,7 @@ bool apart_held_group(LLVMValueRef slot, Held *h) {
   for (unsigned s = 0; s < h->nslots; s++)
     for (LLVMUseRef u = LLVMGetFirstUse(h->slot[s]); u; u = LLVMGetNextUse(u)) {
       LLVMValueRef user = LLVMGetUser(u), v;
-      if (LLVMIsALoadInst(user) || (ir_is_call(user) && !strncmp(ir_called_name(user), "llvm.lifetime.", 14))) continue;
+      if (LLVMIsALoadInst(user) || apart_is_lifetime(user)) continue;
       if (apart_is_fork(user) && forked_to_readers(user, h->slot[s])) continue;
       if (!LLVMIsAStoreInst(user) || (v = LLVMGetOperand(user, 0)) == h->slot[s] || LLVMGetVolatile(user) ||
           !add_unique(h->store, &h->nstores, MAX_HELD, user))
@@ -373,7 +388,7 @@ static bool share_bound(Bounds *x, LLVMValueRef load, Span *out, int depth) {
     bool init = ir_is_call(user) && (omp_static_share(user, &lower, &upper, &is_unsigned) || omp_dispatch_chunk(user, &lower, &upper)) &&
                 (lower == slot || upper == slot);
     if (!(LLVMIsALoadInst(user) || (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) != slot) || init ||
-          (ir_is_call(user) && !strncmp(ir_called_name(user), "llvm.lifetime.", 14))))
+          apart_is_lifetime(user)))
       return false;
   }
   for (LLVMValueRef i = LLVMGetPreviousInstruction(load); i; i = LLVMGetPreviousInstruction(i)) {
@@ -425,17 +440,13 @@ bool apart_invariant(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef v, int depth)
 static bool offset_range(Bounds *x, LLVMValueRef base, LLVMValueRef c, Span *out, int depth) {
   LLVMValueRef start, step, next;
   Frame *f = LLVMIsAPHINode(c) ? apart_frame_of(x, c) : NULL;
-  CfgLoop *l = NULL;
-  for (size_t i = 0; f && i < f->loops.len; i++)
-    if (f->loops.data[i].header == LLVMGetInstructionParent(c)) l = &f->loops.data[i];
+  CfgLoop *l = f ? apart_loop_at(f, LLVMGetInstructionParent(c)) : NULL;
   if (!l || !l->preheader || !l->latch || !cfg_induction(&f->cfg, l->body, c, l->preheader, l->latch, &start, &step, &next) ||
       !LLVMIsAConstantInt(start) || LLVMConstIntGetSExtValue(start) != 0 || LLVMConstIntGetSExtValue(step) != 1)
     return false;
-  LLVMValueRef br = LLVMGetBasicBlockTerminator(l->latch), cmp;
-  if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) || !LLVMIsAICmpInst(cmp = LLVMGetCondition(br))) return false;
-  LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
-  bool in0 = cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 0)), in1 = cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 1));
-  if (!((p == LLVMIntEQ && !in0 && in1) || (p == LLVMIntNE && in0 && !in1))) return false;
+  LLVMIntPredicate p;
+  LLVMValueRef cmp = apart_exit_test(f, l, &p);
+  if (!cmp || p != LLVMIntNE) return false;
   LLVMValueRef trip = LLVMGetOperand(cmp, 0) == next ? LLVMGetOperand(cmp, 1) : LLVMGetOperand(cmp, 1) == next ? LLVMGetOperand(cmp, 0) : NULL;
   /* the trip count u - base, perhaps widened (where it is at least 1, as required below, its extension is it) */
   LLVMValueRef difference = trip && (LLVMIsASExtInst(trip) || LLVMIsAZExtInst(trip)) ? LLVMGetOperand(trip, 0) : trip;
@@ -462,9 +473,7 @@ static bool counter_values(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef phi, LL
 static bool counter(Bounds *x, LLVMValueRef phi, Span *out, int depth) {
   LLVMBasicBlockRef header = LLVMGetInstructionParent(phi);
   Frame *f = apart_frame_of(x, phi);
-  CfgLoop *l = NULL;
-  for (size_t i = 0; f && i < f->loops.len; i++)
-    if (f->loops.data[i].header == header) l = &f->loops.data[i];
+  CfgLoop *l = f ? apart_loop_at(f, header) : NULL;
   LLVMValueRef start, step, next;
   if (!l || !l->preheader || !l->latch || !cfg_induction(&f->cfg, l->body, phi, l->preheader, l->latch, &start, &step, &next))
     return false;
@@ -481,14 +490,10 @@ static bool counter_values(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef phi, LL
      either flag is bounded only through a sibling, where its values lie in its range. */
   unsigned width = LLVMGetIntTypeWidth(LLVMTypeOf(phi));
   bool up_unsigned = width < 64 && !LLVMGetNSW(next), flagless = up_unsigned && !(LLVMGetNUW(next) && st > 0);
-  LLVMValueRef br = LLVMGetBasicBlockTerminator(l->latch);
-  if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) || !LLVMIsAICmpInst(LLVMGetCondition(br))) return false;
-  LLVMValueRef cmp = LLVMGetCondition(br), limit = NULL;
+  LLVMIntPredicate p; /* going on while */
+  LLVMValueRef cmp = apart_exit_test(f, l, &p), limit = NULL;
   bool on_next = false, narrowed = false;
-  LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
-  bool out0 = !cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 0)), out1 = !cfg_in_loop(&f->cfg, l, LLVMGetSuccessor(br, 1));
-  if (out0 == out1) return false; /* not the loop's exit */
-  if (out0) p = ir_icmp_inverse(p); /* going on while */
+  if (!cmp) return false;
   for (unsigned s = 0; s < 2 && !limit; s++) {
     LLVMValueRef a = LLVMGetOperand(cmp, s), other = LLVMGetOperand(cmp, !s);
     if (LLVMIsATruncInst(a) && (LLVMGetOperand(a, 0) == phi || LLVMGetOperand(a, 0) == next))

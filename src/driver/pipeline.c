@@ -98,6 +98,7 @@ enum { PRE_AD_INLINE_THRESHOLD = 1000 };
 /* copies: at -O0, differentiate optimised copies (ad/optimised_copies.h) */
 static int run(const char *in_path, const char *out_path, PipelineOptions *o, bool copies) {
   o->optimised_derivatives = false;
+  o->apart_choices = 0;
   LLVMContextRef ctx = LLVMContextCreate();
   LLVMContextSetDiscardValueNames(ctx, 1); /* as clang does: names can change what the optimiser does */
   diag_handle_optimiser(ctx);
@@ -163,13 +164,13 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
    * the adjoint of a vector loop over a stencil adds into overlapping vectors, which stalls the stores. */
   /* a reverse-mode request of a function without restrict pointers: a choice of gradients, on a check of
      its arguments built from the optimised code (ad/apart.h) */
-  o->apart_choices = optimise && !o->no_apart && !getenv("PARAD_NO_APART") ? apart_version_requests(m) : 0;
+  bool choices = optimise && !o->no_apart && !getenv("PARAD_NO_APART") && apart_version_requests(m) > 0;
   if (optimise && !run_passes(m, tm, "default<O1>,function(loop-simplify)", false, false, false,
                                    PRE_AD_INLINE_THRESHOLD, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;
   }
-  if (optimise) apart_build_checks(m);
+  o->apart_choices = choices ? apart_build_checks(m) : 0;
   if (o->apart_choices && getenv("PARAD_APART_REFUSE")) { /* for the test of the run again without them */
     diag_error_at_line(o->source_name, 0, "the gradients of copies refused (PARAD_APART_REFUSE)");
     rc = PIPELINE_REFUSED;

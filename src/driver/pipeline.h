@@ -20,8 +20,8 @@ typedef struct {
   /* set by pipeline_run: at -O0, the derivatives were made from optimised copies and optimised as at
      -O2 (the program's own functions kept optnone); code generation then optimises too */
   bool optimised_derivatives;
-  /* set by pipeline_run: the reverse-mode requests given a choice of gradients (ad/apart.h); where that
-     run is refused, it runs again with none (no_apart) */
+  /* set by pipeline_run: the reverse-mode requests given a choice of gradients (ad/apart.h) that kept it
+     after their checks were built; where that run is refused, it runs again with none (no_apart) */
   unsigned apart_choices;
   bool no_apart;
 } PipelineOptions;
