@@ -176,19 +176,49 @@ LLVMValueRef ad_constant_shadow(LLVMValueRef v, ShadowUse use) {
   return s;
 }
 
-enum { STAND_IN_BYTES = 64 };
+/* The stand-in is a block of zeros; the choice points into it at STAND_IN_AT, so that loads at small
+ * negative offsets from the choice (a row's previous element) stay inside it. */
+enum { STAND_IN_BYTES = 256, STAND_IN_AT = 64 };
 
 static LLVMValueRef zeros(LLVMModuleRef m, ShadowUse use) {
   const char *name = use == SHADOW_READ ? "parad.stand_in.zeros" : "parad.stand_in.sink";
   LLVMValueRef g = LLVMGetNamedGlobal(m, name);
-  if (g) return g;
-  LLVMTypeRef t = LLVMArrayType2(LLVMInt8TypeInContext(LLVMGetModuleContext(m)), STAND_IN_BYTES);
-  g = LLVMAddGlobal(m, t, name);
-  LLVMSetInitializer(g, LLVMConstNull(t));
-  LLVMSetLinkage(g, LLVMInternalLinkage);
-  LLVMSetAlignment(g, STAND_IN_BYTES);
-  LLVMSetGlobalConstant(g, use == SHADOW_READ);
-  return g;
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef t = LLVMArrayType2(LLVMInt8TypeInContext(c), STAND_IN_BYTES);
+  if (!g) {
+    g = LLVMAddGlobal(m, t, name);
+    LLVMSetInitializer(g, LLVMConstNull(t));
+    LLVMSetLinkage(g, LLVMInternalLinkage);
+    LLVMSetAlignment(g, STAND_IN_AT);
+    LLVMSetGlobalConstant(g, use == SHADOW_READ);
+  }
+  LLVMValueRef at = LLVMConstInt(LLVMInt64TypeInContext(c), STAND_IN_AT, 0);
+  return LLVMConstGEP2(LLVMInt8TypeInContext(c), g, &at, 1);
+}
+
+/* Whether every use of p, offset bytes past the choice, is a load of floats inside the stand-in, directly
+ * or through getelementptrs of constant offsets (`c ? x[2] : bc[2]`, optimised: one load at 16 bytes from
+ * a phi of the two bases) and further choices. */
+static bool only_loaded_within(LLVMModuleRef m, LLVMValueRef p, long long offset, int depth) {
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (depth >= 8) return false;
+    if (LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) == p) {
+      long long at = offset;
+      if (!ir_gep_constant_offset(m, user, &at) || !only_loaded_within(m, user, at, depth + 1)) return false;
+      continue;
+    }
+    /* chosen again (`c ? bc[2] : view[1]`): that choice's loads are this one's */
+    if ((LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) != p) || LLVMIsAPHINode(user)) {
+      if (!only_loaded_within(m, user, offset, depth + 1)) return false;
+      continue;
+    }
+    if (!LLVMIsALoadInst(user) || LLVMGetVolatile(user) || !ir_is_fp_or_fp_vector(LLVMTypeOf(user))) return false;
+    long long end = offset + (long long)LLVMStoreSizeOfType(td, LLVMTypeOf(user));
+    if (offset < -STAND_IN_AT || end > STAND_IN_BYTES - STAND_IN_AT) return false;
+  }
+  return true;
 }
 
 /* A global the program registered as inactive (ad/registered.h), chosen against memory with a shadow
@@ -222,12 +252,5 @@ LLVMValueRef ad_stand_in_shadow(LLVMValueRef choice, LLVMValueRef operand, Shado
   LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(choice)));
   LLVMValueRef sink = inactive_sink(m, operand);
   if (sink) return sink;
-  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
-  for (LLVMUseRef u = LLVMGetFirstUse(choice); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef user = LLVMGetUser(u);
-    if (!LLVMIsALoadInst(user) || LLVMGetVolatile(user) || !ir_is_fp_or_fp_vector(LLVMTypeOf(user)) ||
-        LLVMStoreSizeOfType(td, LLVMTypeOf(user)) > STAND_IN_BYTES)
-      return NULL;
-  }
-  return zeros(m, use);
+  return only_loaded_within(m, choice, 0, 0) ? zeros(m, use) : NULL;
 }

@@ -12,9 +12,10 @@
  * Anything else (a mutable global holding pointers, thread-local, registered inactive) has none: NULL.
  *
  * And a stand-in: a pointer without a shadow that a select or phi chooses against one with a shadow,
- * where the choice is only loaded from (`i > 0 ? u[i-1] : bc[0]` becomes, optimised, a load from a
- * select of the two addresses, bc constant), shadows itself with a block of zeros: what is loaded from it
- * has no derivative. A global the program registered as inactive, chosen so, gets a block of its own size
+ * where the choice is only loaded from, directly or at constant offsets (`i > 0 ? u[i-1] : bc[0]` becomes,
+ * optimised, a load from a select of the two addresses, bc constant; `c ? u[2] : bc[2]` a load 16 bytes
+ * past a phi of the two bases), shadows itself with a block of zeros: what is loaded from it has no
+ * derivative. A global the program registered as inactive, chosen so, gets a block of its own size
  * (whatever goes through the choice into it is dropped). */
 #ifndef PARAD_AD_CONSTANTS_H
 #define PARAD_AD_CONSTANTS_H
@@ -36,7 +37,7 @@ typedef enum { SHADOW_READ, SHADOW_ADD } ShadowUse;
 /* Its shadow, made in v's module on first use; NULL when it has none. */
 LLVMValueRef ad_constant_shadow(LLVMValueRef v, ShadowUse use);
 /* The stand-in shadow of operand, a pointer without one, of the select or phi `choice`, when the choice
- * is only loaded from (floats, 64 bytes at most); NULL otherwise. */
+ * is only loaded from (floats, within 64 bytes before it and 192 after); NULL otherwise. */
 LLVMValueRef ad_stand_in_shadow(LLVMValueRef choice, LLVMValueRef operand, ShadowUse use);
 
 #endif

@@ -1,7 +1,8 @@
 ; More refusals at the IR level: pointers that would lose their shadow, data that cannot be
 ; differentiated in memory, and derivative requests that wait on each other. An invoke whose landing pad
-; only cleans up is not refused: the path on which nothing throws is differentiated ('throws'). (A phi choosing between active memory and a global only loaded from directly needs no
-; shadow of the global: a stand-in of zeros serves; indexed, as here, it would need one of the global's size.)
+; only cleans up is not refused: the path on which nothing throws is differentiated ('throws'). (A phi choosing between active memory and a global only loaded from, directly or at constant
+; offsets, needs no shadow of the global: a stand-in of zeros serves; indexed by a variable, as here, it
+; would need one of the global's size.)
 ; RUN: rm -f %t && not %parad %s -o %t 2>&1 | FileCheck %s
 ; RUN: test ! -e %t
 ; CHECK-DAG: error: cannot differentiate a pointer rebuilt from the integer address of active memory (inttoptr): its shadow is lost in function 'roundtrip'
@@ -69,7 +70,7 @@ define double @selfish(double %x) {
   ret double %y
 }
 
-define double @mixed_phi(ptr %x, i1 %c) {
+define double @mixed_phi(ptr %x, i1 %c, i64 %i) {
 entry:
   br i1 %c, label %a, label %b
 a:
@@ -78,7 +79,7 @@ b:
   br label %join
 join:
   %p = phi ptr [ %x, %a ], [ @table, %b ]
-  %q = getelementptr double, ptr %p, i64 1
+  %q = getelementptr double, ptr %p, i64 %i
   %v = load double, ptr %q
   ret double %v
 }
@@ -92,6 +93,6 @@ define void @main(ptr %x, ptr %dx, ptr %slot, ptr %dslot) {
   %r5 = call double (ptr, ...) @__parad_fwddiff(ptr @atomic_max, ptr %x, ptr %dx, double 1.0, double 1.0)
   %r6 = call double (ptr, ...) @__parad_fwddiff(ptr @throws, double 1.0, double 1.0)
   %r7 = call double (ptr, ...) @__parad_fwddiff(ptr @selfish, double 1.0, double 1.0)
-  %r8 = call double (ptr, ...) @__parad_fwddiff(ptr @mixed_phi, ptr %x, ptr %dx, i1 true)
+  %r8 = call double (ptr, ...) @__parad_fwddiff(ptr @mixed_phi, ptr %x, ptr %dx, i1 true, i64 1)
   ret void
 }

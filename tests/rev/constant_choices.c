@@ -5,8 +5,13 @@
 // global of zeros for forward mode and a sink for the adjoints of reverse mode, which must not leak into a
 // later tangent). The gradient is taken first, then the tangents, so a sink that forward mode read would
 // show. f(x) = sum_i w_i (l_i x_i)^2 + t + sum_i r_i^2 / 4, with l_i = x_{i-1} (i > 0) or bc_0,
-// t = sum_i coeffs[i % 3] x_i (the struct's table), r_i = x_i (i odd) or bc_1. (A pointer chosen between
-// active and constant memory and then indexed, a view of either, is still refused: the constant side would
+// t = sum_i coeffs[i % 3] x_i (the struct's table), r_i = x_i (i odd) or bc_1; then the same element
+// chosen from either side (`x_0 > 0 ? x_2 : bc_2`, optimised: one load at 16 bytes from a phi of the two
+// bases, whose stand-in must cover the offset; once refused), a product of it and x_4, and of
+// (x_1 < 0 ? x_3 : bc_3) and x_5, one taking each side at the point; and a view of either chosen again
+// against a constant element (`x_0 > 0 ? bc_0 : view[1]`, a select of a select's address), with the view
+// on bc, then on x, times x_8. (A pointer chosen between
+// active and constant memory and then indexed by a variable, a view of either, is still refused: the constant side would
 // need a shadow of its size.) Analytic gradient (tolerance 1e-12), forward tangents
 // along every unit direction (1e-12), central finite differences (h = 1e-6, tolerance 1e-7).
 // RUN: %parad-cc %cflags %s -o %t && %t
@@ -39,11 +44,15 @@ __attribute__((noinline)) static double f(const double *x, const double *bc, Mod
     double r = i % 2 ? x[i] : bc[1]; /* a phi or select of the two addresses when optimised */
     s += m->table[i % 3] * x[i] + 0.25 * r * r;
   }
+  s += (x[0] > 0 ? x[2] : bc[2]) * x[4];
+  s += (x[1] < 0 ? x[3] : bc[3]) * x[5];
+  const double *on_bc = x[2] > 0 ? x : bc, *on_x = x[6] > 0 ? x : bc;
+  s += ((x[0] > 0 ? bc[0] : on_bc[1]) + (x[0] > 0 ? bc[0] : on_x[1])) * x[8];
   return s;
 }
 
 static double X0[N];
-static const double BC[2] = {0.75, -0.5};
+static const double BC[4] = {0.75, -0.5, 1.5, -2.25};
 static double along(void *ctx, double t) {
   int k = *(int *)ctx;
   double x[N];
@@ -61,6 +70,9 @@ int main(void) {
     if (i > 0) want[i - 1] += 2 * w(i) * X0[i] * X0[i] * l;
     want[i] += coeffs[i % 3] + (i % 2 ? 0.5 * X0[i] : 0);
   }
+  double t2 = X0[0] > 0 ? X0[2] : BC[2], t3 = X0[1] < 0 ? X0[3] : BC[3]; /* bc_2 and x_3 at the point */
+  want[4] += t2, want[5] += t3, want[3] += X0[5];
+  want[8] += BC[1] + X0[1], want[1] += X0[8]; /* the views: bc, then x */
   Model m = {0, 1}, dm = {0, 0};
   __parad_autodiff((void *)f, X0, dx, parad_const, BC, &m, &dm);
   for (int k = 0; k < N; k++) {
