@@ -8,6 +8,7 @@
 
 #include "ad/global_shadows.h"
 #include "ad/registered.h"
+#include "analysis/activity.h"
 #include "ir/ir.h"
 #include "mpi/mpi.h"
 
@@ -178,7 +179,7 @@ LLVMValueRef ad_constant_shadow(LLVMValueRef v, ShadowUse use) {
 
 /* The stand-in is a block of zeros; the choice points into it at STAND_IN_AT, so that loads at small
  * negative offsets from the choice (a row's previous element) stay inside it. */
-enum { STAND_IN_BYTES = 256, STAND_IN_AT = 64 };
+enum { STAND_IN_BYTES = 256, STAND_IN_AT = 64, VIEW_LOAD_BYTES = 64 };
 
 static LLVMValueRef zeros(LLVMModuleRef m, ShadowUse use) {
   const char *name = use == SHADOW_READ ? "parad.stand_in.zeros" : "parad.stand_in.sink";
@@ -196,27 +197,35 @@ static LLVMValueRef zeros(LLVMModuleRef m, ShadowUse use) {
   return LLVMConstGEP2(LLVMInt8TypeInContext(c), g, &at, 1);
 }
 
-/* Whether every use of p, offset bytes past the choice, is a load of floats inside the stand-in, directly
- * or through getelementptrs of constant offsets (`c ? x[2] : bc[2]`, optimised: one load at 16 bytes from
- * a phi of the two bases) and further choices. */
-static bool only_loaded_within(LLVMModuleRef m, LLVMValueRef p, long long offset, int depth) {
+/* Whether every use of p, offset bytes past the choice, is a load of floats (at most 64 bytes), directly,
+ * through getelementptrs and through further choices (`c ? bc[2] : view[1]`); comparisons of the address
+ * need no shadow. *within stays true while every load lies inside the stand-in: constant offsets only
+ * (`c ? x[2] : bc[2]`, optimised: one load at 16 bytes from a phi of the two bases). */
+static bool only_loaded(LLVMModuleRef m, LLVMValueRef p, long long offset, bool *within, ValueMap *seen, int depth) {
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
   for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
-    if (depth >= 8) return false;
+    if (depth >= 16) return false;
     if (LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) == p) {
       long long at = offset;
-      if (!ir_gep_constant_offset(m, user, &at) || !only_loaded_within(m, user, at, depth + 1)) return false;
+      if (!ir_gep_constant_offset(m, user, &at)) *within = false;
+      if (!only_loaded(m, user, at, within, seen, depth + 1)) return false;
       continue;
     }
-    /* chosen again (`c ? bc[2] : view[1]`): that choice's loads are this one's */
     if ((LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) != p) || LLVMIsAPHINode(user)) {
-      if (!only_loaded_within(m, user, offset, depth + 1)) return false;
+      if (vmap_has(seen, user)) { /* around a loop (a pointer walked along the view): offsets grow */
+        *within = false;
+        continue;
+      }
+      vmap_put(seen, user, user);
+      if (!only_loaded(m, user, offset, within, seen, depth + 1)) return false;
       continue;
     }
+    if (LLVMIsAICmpInst(user)) continue;
     if (!LLVMIsALoadInst(user) || LLVMGetVolatile(user) || !ir_is_fp_or_fp_vector(LLVMTypeOf(user))) return false;
     long long end = offset + (long long)LLVMStoreSizeOfType(td, LLVMTypeOf(user));
-    if (offset < -STAND_IN_AT || end > STAND_IN_BYTES - STAND_IN_AT) return false;
+    if (end - offset > VIEW_LOAD_BYTES) return false;
+    if (offset < -STAND_IN_AT || end > STAND_IN_BYTES - STAND_IN_AT) *within = false;
   }
   return true;
 }
@@ -244,13 +253,56 @@ static LLVMValueRef inactive_sink(LLVMModuleRef m, LLVMValueRef p) {
   return LLVMConstGEP2(LLVMInt8TypeInContext(c), s, &idx, 1);
 }
 
-LLVMValueRef ad_stand_in_shadow(LLVMValueRef choice, LLVMValueRef operand, ShadowUse use) {
+/* Which stand-in operand gets in choice: zeros, itself (operand), or none (NULL). */
+static LLVMValueRef stand_in(LLVMValueRef choice, LLVMValueRef operand, ShadowUse use) {
   if (!choice || !(LLVMIsASelectInst(choice) || LLVMIsAPHINode(choice))) return NULL;
   bool is_operand = false;
-  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(choice); i < n; i++) is_operand |= LLVMGetOperand(choice, i) == operand;
+  unsigned first = LLVMIsASelectInst(choice) ? 1 : 0;
+  for (unsigned i = first, n = (unsigned)LLVMGetNumOperands(choice); i < n; i++) is_operand |= LLVMGetOperand(choice, i) == operand;
   if (!is_operand || !LLVMGetFirstUse(choice)) return NULL;
   LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(choice)));
   LLVMValueRef sink = inactive_sink(m, operand);
   if (sink) return sink;
-  return only_loaded_within(m, choice, 0, 0) ? zeros(m, use) : NULL;
+  bool within = true;
+  ValueMap seen;
+  vmap_init(&seen);
+  vmap_put(&seen, choice, choice);
+  bool loaded = only_loaded(m, choice, 0, &within, &seen, 0);
+  vmap_free(&seen);
+  return !loaded ? NULL : within ? zeros(m, use) : operand;
+}
+
+LLVMValueRef ad_stand_in_shadow(LLVMValueRef choice, LLVMValueRef operand, ShadowUse use) {
+  return stand_in(choice, operand, use);
+}
+
+/* Whether the shadow of p comes, through getelementptrs and choices, from a choice's operand that shadows
+ * itself: one with no shadow of its own, as act says, that the generators would give a stand-in. */
+static bool from_view(const Activity *act, LLVMValueRef p, ValueMap *seen) {
+  while (LLVMIsAGetElementPtrInst(p)) p = LLVMGetOperand(p, 0);
+  if (!LLVMIsASelectInst(p) && !LLVMIsAPHINode(p)) return false;
+  if (vmap_has(seen, p)) return false;
+  vmap_put(seen, p, p);
+  for (unsigned i = LLVMIsASelectInst(p) ? 1 : 0, n = (unsigned)LLVMGetNumOperands(p); i < n; i++) {
+    LLVMValueRef op = LLVMGetOperand(p, i);
+    bool own = activity_shadowed(act, op) || LLVMIsAConstantPointerNull(op) || LLVMIsAUndefValue(op) ||
+               ir_null_based(op) || ad_has_constant_shadow(op);
+    if ((!own && stand_in(p, op, SHADOW_READ) == op) || from_view(act, op, seen)) return true;
+  }
+  return false;
+}
+
+bool ad_load_through_view(const Activity *act, LLVMValueRef load) {
+  if (!LLVMIsALoadInst(load)) return false;
+  ValueMap seen;
+  vmap_init(&seen);
+  bool r = from_view(act, LLVMGetOperand(load, 0), &seen);
+  vmap_free(&seen);
+  return r;
+}
+
+LLVMValueRef ad_view_shadow_address(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef shadow, LLVMValueRef address,
+                                    ShadowUse use) {
+  LLVMValueRef on_itself = LLVMBuildICmp(b, LLVMIntEQ, shadow, address, "on.constant");
+  return LLVMBuildSelect(b, on_itself, zeros(m, use), shadow, "");
 }

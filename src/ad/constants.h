@@ -37,7 +37,21 @@ typedef enum { SHADOW_READ, SHADOW_ADD } ShadowUse;
 /* Its shadow, made in v's module on first use; NULL when it has none. */
 LLVMValueRef ad_constant_shadow(LLVMValueRef v, ShadowUse use);
 /* The stand-in shadow of operand, a pointer without one, of the select or phi `choice`, when the choice
- * is only loaded from (floats, within 64 bytes before it and 192 after); NULL otherwise. */
+ * is only loaded from (floats, 64 bytes at a time, through getelementptrs and further choices):
+ *   a block of zeros (forward) or a sink (reverse) where every load lies within 64 bytes before the choice
+ *   and 192 after;
+ *   operand itself where loads go further (a view of either, `p = c ? bc : x`, then `p[i]`): the
+ *   generator shadows it with its own copy of operand, and every load through the view reads its shadow
+ *   at ad_view_shadow_address;
+ *   NULL otherwise. */
 LLVMValueRef ad_stand_in_shadow(LLVMValueRef choice, LLVMValueRef operand, ShadowUse use);
+/* Whether load reads through a view whose shadow may be memory that shadows itself (above); act says
+ * which values have shadows of their own. */
+typedef struct Activity Activity;
+bool ad_load_through_view(const Activity *act, LLVMValueRef load);
+/* Where a load through a view reads (forward) or adds (reverse) its derivative: the stand-in block where
+ * its shadow address is its address (the view was on memory without a shadow), else the shadow. */
+LLVMValueRef ad_view_shadow_address(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef shadow, LLVMValueRef address,
+                                    ShadowUse use);
 
 #endif

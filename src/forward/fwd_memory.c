@@ -34,8 +34,8 @@ bool fwd_shadow_lanes(FwdGen *g, LLVMValueRef ptr, LLVMValueRef at, const char *
     for (unsigned i = 0; i < g->width; i++) lanes[i] = ad_global_tangent_lane(ptr, i);
     return true;
   }
-  if (s) {
-    for (unsigned i = 0; i < g->width; i++) lanes[i] = s;
+  if (s) { /* a view's operand that shadows itself (ad/constants.h): its loads compare */
+    for (unsigned i = 0; i < g->width; i++) lanes[i] = s == ptr ? fwd_primal(g, ptr) : s;
     return true;
   }
   char buf[512];
@@ -64,6 +64,9 @@ static void load(FwdGen *g, LLVMValueRef inst) {
   LLVMTypeRef t = LLVMTypeOf(inst);
   LLVMValueRef ptr[MAX_WIDTH], lanes[MAX_WIDTH];
   if (!fwd_shadow_lanes(g, LLVMGetOperand(inst, 0), inst, "this load", ptr)) return;
+  if (ad_load_through_view(g->act, inst))
+    for (unsigned i = 0; i < g->width; i++)
+      ptr[i] = ad_view_shadow_address(g->b, LLVMGetGlobalParent(g->func), ptr[i], fwd_primal(g, LLVMGetOperand(inst, 0)), SHADOW_READ);
   for (unsigned i = 0; i < g->width; i++) {
     lanes[i] = LLVMBuildLoad2(g->b, t, ptr[i], "");
     copy_access(inst, lanes[i]);

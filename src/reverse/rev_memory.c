@@ -10,6 +10,7 @@
 #include <llvm-c/DebugInfo.h>
 
 #include "ad/checkpoint.h"
+#include "ad/constants.h"
 #include "ad/registered.h"
 #include "analysis/memtype.h"
 #include "reverse/rev_internal.h"
@@ -258,7 +259,11 @@ bool rev_memory(RevGen *g, LLVMValueRef inst) {
   case LLVMLoad: {
     if (!varied(g, inst) || !adj_type_of(g, inst)) return true;
     LLVMValueRef d = adj_take(g, inst), dp = rs(g, LLVMGetOperand(inst, 0));
-    if (!window_accumulate(g, inst, dp, d)) rev_accumulate_load(g, inst, dp, d, LLVMGetAlignment(inst));
+    if (ad_load_through_view(g->act, inst)) /* its shadow may be its own memory (ad/constants.h) */
+      rev_accumulate_load(g, inst, ad_view_shadow_address(g->b, g->ad->mod, dp, rv(g, LLVMGetOperand(inst, 0)), SHADOW_ADD), d,
+                          LLVMGetAlignment(inst));
+    else if (!window_accumulate(g, inst, dp, d))
+      rev_accumulate_load(g, inst, dp, d, LLVMGetAlignment(inst));
     return true;
   }
   case LLVMStore: {

@@ -1,8 +1,8 @@
 ; More refusals at the IR level: pointers that would lose their shadow, data that cannot be
 ; differentiated in memory, and derivative requests that wait on each other. An invoke whose landing pad
-; only cleans up is not refused: the path on which nothing throws is differentiated ('throws'). (A phi choosing between active memory and a global only loaded from, directly or at constant
-; offsets, needs no shadow of the global: a stand-in of zeros serves; indexed by a variable, as here, it
-; would need one of the global's size.)
+; only cleans up is not refused: the path on which nothing throws is differentiated ('throws'). (A phi choosing between active memory and a global only loaded from needs no shadow of the
+; global: a stand-in serves, or the global itself with each load comparing addresses; written through,
+; as here, it would need one of the global's size.)
 ; RUN: rm -f %t && not %parad %s -o %t 2>&1 | FileCheck %s
 ; RUN: test ! -e %t
 ; CHECK-DAG: error: cannot differentiate a pointer rebuilt from the integer address of active memory (inttoptr): its shadow is lost in function 'roundtrip'
@@ -81,6 +81,8 @@ join:
   %p = phi ptr [ %x, %a ], [ @table, %b ]
   %q = getelementptr double, ptr %p, i64 %i
   %v = load double, ptr %q
+  %w = fmul double %v, %v
+  store double %w, ptr %q
   ret double %v
 }
 
