@@ -15,8 +15,10 @@
  * where the choice is only loaded from, directly or at constant offsets (`i > 0 ? u[i-1] : bc[0]` becomes,
  * optimised, a load from a select of the two addresses, bc constant; `c ? u[2] : bc[2]` a load 16 bytes
  * past a phi of the two bases), shadows itself with a block of zeros: what is loaded from it has no
- * derivative. A global the program registered as inactive, chosen so, gets a block of its own size
- * (whatever goes through the choice into it is dropped). */
+ * derivative. Loaded from at any offset (a view of either), it shadows itself with its own memory, and
+ * each load through the view tells the two apart by address. A global the program registered as
+ * inactive, chosen so, gets a block of its own size (whatever goes through the choice into it is
+ * dropped). */
 #ifndef PARAD_AD_CONSTANTS_H
 #define PARAD_AD_CONSTANTS_H
 
