@@ -6,10 +6,14 @@
 // and read at k, chosen by k (x for k > 2, c otherwise). c is a static const table: a reverse sweep that
 // added into it would fault, and a tangent that read it would be wrong. f_rows = sum_i p_i x_i,
 // f_walked = (sum_i p_i) x_k + p_k^2. Analytic gradients (tolerance 1e-12), forward tangents along every
-// unit direction (1e-12), central finite differences (h = 1e-6, tolerance 1e-7).
+// unit direction (1e-12), central finite differences (h = 1e-6, tolerance 1e-7). And y_i = p_i x_i over
+// 100 elements into an output array, a loop the final optimisation vectorises with the compares in it
+// (also with -march=native): the gradient of sum_i w_i y_i, tangents along three directions (every y_i's),
+// and the table left as it was.
 // RUN: %parad-cc %cflags %s -o %t && %t
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 && %t0
 // RUN: %parad-cc -O3 -I%S/../include %s -o %t3 && %t3
+// RUN: %parad-cc -O3 -march=native -I%S/../include %s -o %tn && %tn
 #include "check.h"
 
 double __parad_autodiff(void *, ...);
@@ -30,6 +34,15 @@ __attribute__((noinline)) static double walked(const double *x, const double *c,
   double s = 0;
   for (const double *q = p; q < p + n; q++) s += *q;
   return s * x[k] + p[k] * p[k];
+}
+
+enum { M = 100 };
+static double LONG[M]; /* filled in main: the derivatives must leave it as it is */
+
+__attribute__((noinline)) static void scaled(const double *restrict x, const double *restrict c, double *restrict y,
+                                             int n) {
+  const double *p = x[0] > 0 ? x : c;
+  for (int i = 0; i < n; i++) y[i] = p[i] * x[i];
 }
 
 static double X0[N];
@@ -59,6 +72,23 @@ static void check(int which, const double *want) {
   }
 }
 
+static void check_long(void) {
+  double x[M], g[M], y[M], dy[M], e[M] = {0};
+  for (int i = 0; i < M; i++) LONG[i] = 0.01 * i - 0.3;
+  for (int sign = 1; sign >= -1; sign -= 2) {
+    for (int i = 0; i < M; i++) x[i] = sign * (1.5 - 0.02 * i), g[i] = 0, dy[i] = 1 + 0.01 * i;
+    __parad_autodiff((void *)scaled, x, g, parad_const, LONG, y, dy, M);
+    for (int j = 0; j < M; j++) CHECK_CLOSE(g[j], (1 + 0.01 * j) * (sign > 0 ? 2 * x[j] : LONG[j]), 1e-12);
+    for (int j = 0; j < M; j += 33) {
+      e[j] = 1;
+      __parad_fwddiff((void *)scaled, x, e, parad_const, LONG, y, dy, M);
+      for (int i = 0; i < M; i++) CHECK_CLOSE(dy[i], i == j ? (sign > 0 ? 2 * x[j] : LONG[j]) : 0, 1e-12);
+      e[j] = 0;
+    }
+  }
+  for (int i = 0; i < M; i++) CHECK_CLOSE(LONG[i], 0.01 * i - 0.3, 0);
+}
+
 int main(void) {
   double want[N];
   for (int sign = 1; sign >= -1; sign -= 2) { /* the view on x, then on c */
@@ -73,5 +103,6 @@ int main(void) {
       want[j] = K > 2 ? X0[K] + (j == K) * (sx + 2 * X0[K]) : (j == K) * sc;
     check(1, want);
   }
+  check_long();
   return check_done();
 }
