@@ -44,6 +44,9 @@ OPENMP = ["parallel_for", "region", "static", "static_chunk", "dynamic", "guided
           "firstprivate", "lastprivate", "masked", "master", "single", "nowait", "omp_helper"]
 # drawn on streams of their own (Gen): "restrict", "taskloop", "checkpoint", "checkpoint_nested",
 # "checkpoint_helpers", "fnptr", "index_table", "strided", "globals", "sort"
+# only when named in --features: "affine" (indices from loop variables alone where a loop is in scope, no
+# wrap-around, table or data: every access of a loop bounded, so that the check that the entry's pointers
+# lie apart, ad/apart.c, is built for programs without "restrict" far more often)
 GLEN = 8                 # the mutable global array G's length
 IXLEN, IXMAX = 16, 3     # the index table IX: IXLEN ints in [0, IXMAX), IXMAX no more than any array's length
 
@@ -290,6 +293,7 @@ class Gen:
         if strided is not None:
             return strided
         opts = [Num(r.randint(0, L.min() - 1), "int")]
+        affine = s.on("affine")
         for lv in s.visible(["loop"]):
             if lv.hi.le(L):
                 opts += [Var(lv.name, "int")] * 3
@@ -299,7 +303,10 @@ class Gen:
                     opts.append(Bin("+", Var(lv.name, "int"), Num(1, "int")))
             k = r.randint(0, 3)
             base = Var(lv.name, "int") if k == 0 else Bin("+", Var(lv.name, "int"), Num(k, "int"))
-            opts.append(Bin("%", base, L.expr()))
+            if not affine:
+                opts.append(Bin("%", base, L.expr()))
+        if affine:
+            return r.choice(opts[1:]) if len(opts) > 1 else opts[0]
         for iv in s.visible(["int"]):
             opts.append(Bin("%", Var(iv.name, "int"), L.expr()))
         if s.on("index_table") and L.min() >= IXMAX:   # an index read from the table at a loop variable
