@@ -35,7 +35,9 @@ that reproduces it.  Exit status 1 when any build is wrong, internal, crash or g
   --keep DIR       keep the sources and binaries there (default: a temporary directory, removed)
   --shrink         shrink one failure of each distinct kind to a small reproducer (shrink.py), written to
                    the --keep directory (or ./fuzz-repro) as repro-*.c with the command in its header
-  --features F,G   only these generator features (gen.SERIAL, gen.OPENMP), to aim at one construct
+  --features F,G   only these generator features (gen.SERIAL, gen.OPENMP), to aim at one construct; and
+                   affine, never drawn: indices from loop variables alone, for the check that the entry's
+                   pointers lie apart (gen.py)
   --timeout S      the most seconds parad-cc may take on one program (default 180; they take 1 or 2)
 
 Examples: scripts/fuzz --seeds 0..999;  scripts/fuzz --omp --seeds 0..499;
