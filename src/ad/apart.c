@@ -353,7 +353,7 @@ static bool stays_held(LLVMValueRef slot, int depth, ValueList *seen) {
     LLVMValueRef user = LLVMGetUser(u);
     if (LLVMIsALoadInst(user) && !stays(user, depth + 1, seen)) return false;
     if (LLVMIsALoadInst(user) || (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) != slot) ||
-        apart_is_lifetime(user))
+        ir_is_lifetime_marker(user))
       continue;
     LLVMValueRef outlined = apart_is_fork(user) ? omp_fork_outlined(user) : NULL;
     if (!outlined) return false;

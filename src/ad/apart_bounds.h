@@ -7,7 +7,6 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
 #include <stdbool.h>
-#include <string.h>
 
 #include "ir/cfg.h"
 #include "ir/ir.h"
@@ -106,10 +105,6 @@ bool apart_is_fork(LLVMValueRef v);
  * predicate under which it goes on (NULL where the latch does not end in one). */
 CfgLoop *apart_loop_at(Frame *f, LLVMBasicBlockRef header);
 LLVMValueRef apart_exit_test(Frame *f, CfgLoop *l, LLVMIntPredicate *going_on);
-/* A lifetime marker: it touches no value. */
-static inline bool apart_is_lifetime(LLVMValueRef v) {
-  return ir_is_call(v) && !strncmp(ir_called_name(v), "llvm.lifetime.", 14);
-}
 
 /* Variables held in memory (Held): the group a local belongs to, and the values a read of address p at
  * `at` may get. */

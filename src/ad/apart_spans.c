@@ -220,7 +220,7 @@ bool apart_held_group(LLVMValueRef slot, Held *h) {
   for (unsigned s = 0; s < h->nslots; s++)
     for (LLVMUseRef u = LLVMGetFirstUse(h->slot[s]); u; u = LLVMGetNextUse(u)) {
       LLVMValueRef user = LLVMGetUser(u), v;
-      if (LLVMIsALoadInst(user) || apart_is_lifetime(user)) continue;
+      if (LLVMIsALoadInst(user) || ir_is_lifetime_marker(user)) continue;
       if (apart_is_fork(user) && forked_to_readers(user, h->slot[s])) continue;
       if (!LLVMIsAStoreInst(user) || (v = LLVMGetOperand(user, 0)) == h->slot[s] || LLVMGetVolatile(user) ||
           !add_unique(h->store, &h->nstores, MAX_HELD, user))
@@ -388,7 +388,7 @@ static bool share_bound(Bounds *x, LLVMValueRef load, Span *out, int depth) {
     bool init = ir_is_call(user) && (omp_static_share(user, &lower, &upper, &is_unsigned) || omp_dispatch_chunk(user, &lower, &upper)) &&
                 (lower == slot || upper == slot);
     if (!(LLVMIsALoadInst(user) || (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) != slot) || init ||
-          apart_is_lifetime(user)))
+          ir_is_lifetime_marker(user)))
       return false;
   }
   for (LLVMValueRef i = LLVMGetPreviousInstruction(load); i; i = LLVMGetPreviousInstruction(i)) {

@@ -176,7 +176,7 @@ static bool private_to_step(const Loop *l, LLVMValueRef v) {
 }
 
 static bool bookkeeping(LLVMValueRef inst) {
-  return ir_is_debug_intrinsic(inst) || (ir_is_call(inst) && !strncmp(ir_called_name(inst), "llvm.lifetime.", 14));
+  return ir_is_debug_intrinsic(inst) || ir_is_lifetime_marker(inst);
 }
 
 /* Whether every parameter of the functions `call` runs (its callee, or a parallel region it forks) that

@@ -230,13 +230,18 @@ static bool only_loaded(LLVMModuleRef m, LLVMValueRef p, long long offset, bool 
   return true;
 }
 
-/* A global the program registered as inactive (ad/registered.h), chosen against memory with a shadow
- * (`p = cond ? &tmp : c; *p *= a`, optimised): a shadow of its own size, which only such choices reach,
- * so that what goes there is dropped and the other memory's derivative is right. */
+/* A global the program registered as inactive (ad/registered.h) that p points into; NULL otherwise. */
+static LLVMValueRef inactive_global(LLVMModuleRef m, LLVMValueRef p, long long *offset) {
+  LLVMValueRef base = ir_strip_constant_offsets(m, p, offset);
+  return LLVMIsAGlobalVariable(base) && registered_inactive_memory(base) ? base : NULL;
+}
+
+/* Such a global, chosen against memory with a shadow (`p = cond ? &tmp : c; *p *= a`, optimised): a shadow
+ * of its own size, which only such choices reach, so that what goes there is dropped and the other
+ * memory's derivative is right. */
 static LLVMValueRef inactive_sink(LLVMModuleRef m, LLVMValueRef p) {
   long long offset = 0;
-  LLVMValueRef base = ir_strip_constant_offsets(m, p, &offset);
-  if (!LLVMIsAGlobalVariable(base) || !registered_inactive_memory(base)) return NULL;
+  LLVMValueRef base = inactive_global(m, p, &offset);
   char *name = xasprintf("parad.inactive_sink.%s", LLVMGetValueName(base));
   LLVMValueRef s = LLVMGetNamedGlobal(m, name);
   if (!s) {
@@ -253,27 +258,32 @@ static LLVMValueRef inactive_sink(LLVMModuleRef m, LLVMValueRef p) {
   return LLVMConstGEP2(LLVMInt8TypeInContext(c), s, &idx, 1);
 }
 
-/* Which stand-in operand gets in choice: zeros, itself (operand), or none (NULL). */
-static LLVMValueRef stand_in(LLVMValueRef choice, LLVMValueRef operand, ShadowUse use) {
-  if (!choice || !(LLVMIsASelectInst(choice) || LLVMIsAPHINode(choice))) return NULL;
+typedef enum { STAND_IN_NONE, STAND_IN_SINK, STAND_IN_ZEROS, STAND_IN_ITSELF } StandIn;
+
+/* Which stand-in operand gets in choice (see constants.h); nothing is made. */
+static StandIn stand_in(LLVMValueRef choice, LLVMValueRef operand) {
+  if (!choice || !(LLVMIsASelectInst(choice) || LLVMIsAPHINode(choice))) return STAND_IN_NONE;
   bool is_operand = false;
   unsigned first = LLVMIsASelectInst(choice) ? 1 : 0;
   for (unsigned i = first, n = (unsigned)LLVMGetNumOperands(choice); i < n; i++) is_operand |= LLVMGetOperand(choice, i) == operand;
-  if (!is_operand || !LLVMGetFirstUse(choice)) return NULL;
+  if (!is_operand || !LLVMGetFirstUse(choice)) return STAND_IN_NONE;
   LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(choice)));
-  LLVMValueRef sink = inactive_sink(m, operand);
-  if (sink) return sink;
+  long long offset = 0;
+  if (inactive_global(m, operand, &offset)) return STAND_IN_SINK;
   bool within = true;
   ValueMap seen;
   vmap_init(&seen);
   vmap_put(&seen, choice, choice);
   bool loaded = only_loaded(m, choice, 0, &within, &seen, 0);
   vmap_free(&seen);
-  return !loaded ? NULL : within ? zeros(m, use) : operand;
+  return !loaded ? STAND_IN_NONE : within ? STAND_IN_ZEROS : STAND_IN_ITSELF;
 }
 
 LLVMValueRef ad_stand_in_shadow(LLVMValueRef choice, LLVMValueRef operand, ShadowUse use) {
-  return stand_in(choice, operand, use);
+  StandIn k = stand_in(choice, operand);
+  if (k == STAND_IN_NONE || k == STAND_IN_ITSELF) return k == STAND_IN_ITSELF ? operand : NULL;
+  LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(choice)));
+  return k == STAND_IN_SINK ? inactive_sink(m, operand) : zeros(m, use);
 }
 
 /* Whether the shadow of p comes, through getelementptrs and choices, from a choice's operand that shadows
@@ -287,16 +297,19 @@ static bool from_view(const Activity *act, LLVMValueRef p, ValueMap *seen) {
     LLVMValueRef op = LLVMGetOperand(p, i);
     bool own = activity_shadowed(act, op) || LLVMIsAConstantPointerNull(op) || LLVMIsAUndefValue(op) ||
                ir_null_based(op) || ad_has_constant_shadow(op);
-    if ((!own && stand_in(p, op, SHADOW_READ) == op) || from_view(act, op, seen)) return true;
+    if ((!own && stand_in(p, op) == STAND_IN_ITSELF) || from_view(act, op, seen)) return true;
   }
   return false;
 }
 
 bool ad_load_through_view(const Activity *act, LLVMValueRef load) {
   if (!LLVMIsALoadInst(load)) return false;
+  LLVMValueRef p = LLVMGetOperand(load, 0);
+  while (LLVMIsAGetElementPtrInst(p)) p = LLVMGetOperand(p, 0);
+  if (!LLVMIsASelectInst(p) && !LLVMIsAPHINode(p)) return false; /* most loads: no choice to walk */
   ValueMap seen;
   vmap_init(&seen);
-  bool r = from_view(act, LLVMGetOperand(load, 0), &seen);
+  bool r = from_view(act, p, &seen);
   vmap_free(&seen);
   return r;
 }

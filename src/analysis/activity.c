@@ -107,9 +107,7 @@ static bool holds_parameters(LLVMValueRef p) {
   bool stored = false, handed = false;
   for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
-    if (LLVMIsALoadInst(user) || ir_is_debug_intrinsic(user) ||
-        (ir_is_call(user) && !strncmp(ir_called_name(user), "llvm.lifetime.", 14)))
-      continue;
+    if (LLVMIsALoadInst(user) || ir_is_debug_intrinsic(user) || ir_is_lifetime_marker(user)) continue;
     if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p && LLVMIsAArgument(LLVMGetOperand(user, 0))) {
       stored = true;
       continue;

@@ -276,6 +276,10 @@ bool ir_is_debug_intrinsic(LLVMValueRef inst) {
   return strncmp(ir_called_name(inst), "llvm.dbg.", 9) == 0;
 }
 
+bool ir_is_lifetime_marker(LLVMValueRef inst) {
+  return ir_is_call(inst) && !strncmp(ir_called_name(inst), "llvm.lifetime.", 14);
+}
+
 LLVMValueRef ir_strip_pointer_casts(LLVMValueRef v) {
   for (;;) {
     LLVMOpcode op = 0;

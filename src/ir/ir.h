@@ -91,6 +91,8 @@ void ir_memset_zero(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef bytes, unsign
 
 /* ---- instructions ---- */
 bool ir_is_debug_intrinsic(LLVMValueRef inst);
+/* llvm.lifetime.start or .end: a marker that touches no value. */
+bool ir_is_lifetime_marker(LLVMValueRef inst);
 /* Strips bitcasts and address-space casts to the underlying value. */
 LLVMValueRef ir_strip_pointer_casts(LLVMValueRef v);
 /* The pointer an address is computed from by getelementptr and casts (instructions or constants): the

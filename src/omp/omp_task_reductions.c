@@ -42,7 +42,7 @@ static LLVMTypeRef summed_type(LLVMValueRef comb, LLVMTypeRef *type) {
   bool plain = true;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(comb); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      if (ir_is_call(i)) plain &= ir_is_debug_intrinsic(i) || !strncmp(ir_called_name(i), "llvm.lifetime.", 14);
+      if (ir_is_call(i)) plain &= ir_is_debug_intrinsic(i) || ir_is_lifetime_marker(i);
       if (!LLVMIsAStoreInst(i) || LLVMIsAAllocaInst(LLVMGetOperand(i, 1))) continue;
       LLVMValueRef v = LLVMGetOperand(i, 0);
       LLVMTypeRef t = LLVMTypeOf(v);

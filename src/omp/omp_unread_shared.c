@@ -102,7 +102,7 @@ static bool unread_local(LLVMValueRef v, LLVMValueRef fork) {
       continue;
     }
     if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) != v && is_plain_access(user)) continue;
-    if (ir_is_call(user) && !strncmp(ir_called_name(user), "llvm.lifetime.", 14)) continue;
+    if (ir_is_lifetime_marker(user)) continue;
     return false;
   }
   return forks == 1;
