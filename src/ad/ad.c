@@ -354,7 +354,8 @@ static void verify_generated(AdModule *ad) {
 }
 
 int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
-  AdModule ad = {.mod = m, .ctx = LLVMGetModuleContext(m), .count_updates = getenv("PARAD_COUNT_UPDATES") != NULL};
+  AdModule ad = {.mod = m, .ctx = LLVMGetModuleContext(m), .count_updates = getenv("PARAD_COUNT_UPDATES") != NULL,
+                .check_clean = getenv("PARAD_CHECK_CLEAN") != NULL};
   int before = diag_error_count();
   if (checkpoint_check_copies(m)) return diag_error_count() - before;
   ad_global_shadows_begin(m); /* which functions the requests reach (ad/global_shadows.h) */

@@ -41,6 +41,7 @@ typedef struct {
   /* PARAD_COUNT_UPDATES set when compiling: the reverse sweep of parallel regions counts its adjoint
    * updates of shared memory, plain and atomic (parad_adjoint_update_counts), for benchmarks */
   bool count_updates;
+  bool check_clean; /* PARAD_CHECK_CLEAN: clean runs' adds checked (reverse/rev_shared.c) */
   /* some reverse loop tests a condition that holds for a whole run of the loop (rev_window.c,
    * rev_shared.c): the pipeline then unswitches loops */
   bool run_long_conditions;

@@ -31,7 +31,7 @@
 #include "omp/omp.h"
 #include "reverse/rev_internal.h"
 
-enum { MAX_ROOTS = 64, MAX_DEFERRED = 32 };
+enum { MAX_ROOTS = 64, MAX_DEFERRED = 32, MAX_GATHERS = 8 /* as runtime/omp.c keeps */ };
 
 /* What the forward sweep notes per object (runtime/omp.c reads them in this order): the addresses read
  * and written, the distance from the object to its shadow (0 where unknown), and where the object's reads
@@ -61,6 +61,11 @@ struct Group {
   bool is_signed;
   Loop *loop;
   LLVMValueRef run_lo, run_hi, base_at;
+  /* 1 + its number among the function's gathers (at most MAX_GATHERS have one), 0 for none; rev: the
+   * stretch of the index array whose gathers read only the thread's own part, and a slot holding whether
+   * the current run of `loop` lies in it (see "a gather's clean stretch") */
+  unsigned number;
+  LLVMValueRef stretch_lo, stretch_len, clean;
 };
 
 /* A loop whose runs are joined (see "joined runs"). */
@@ -134,7 +139,7 @@ struct SharedMemory {
    * and holds copies of its inputs, and those of them that say a copy was made; where the entry's choice
    * goes: the sweep's copy for each, and the sweep for any plan. */
   ValueList common, copy_common;
-  LLVMBasicBlockRef common_at, copies_at, general_at;
+  LLVMBasicBlockRef common_at, gathers_at, copies_at, general_at;
 };
 
 /* The block a loop leaves to, if it leaves to one only. */
@@ -452,7 +457,12 @@ static void find_index(RevGen *g, struct Group *gr) {
 static void find_indices(RevGen *g) {
   struct SharedMemory *s = g->shared;
   if (!g->region_body || !s->groups.len || !integers_unwritten(g)) return;
-  for (size_t i = 0; i < s->groups.len; i++) find_index(g, &s->groups.data[i]);
+  unsigned gathers = 0;
+  for (size_t i = 0; i < s->groups.len; i++) {
+    struct Group *gr = &s->groups.data[i];
+    find_index(g, gr);
+    if (gr->index && !s->chunked && gathers < MAX_GATHERS) gr->number = ++gathers; /* a chunked function's plans go by chunk */
+  }
 }
 
 /* ---- inputs read from copies ----
@@ -1257,7 +1267,7 @@ static void note_groups(RevGen *g, LLVMBasicBlockRef bb) {
 /* The range of gather gr's reads through the index array's elements [lo, hi), into its object's range. */
 static void note_index_run(RevGen *g, struct Group *gr, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef base) {
   LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
-  LLVMValueRef args[9] = {lo,
+  LLVMValueRef args[10] = {lo,
                           hi,
                           LLVMConstInt(i32, access_size(g, gr->index), 0),
                           LLVMConstInt(i32, gr->is_signed, 0),
@@ -1265,9 +1275,10 @@ static void note_index_run(RevGen *g, struct Group *gr, LLVMValueRef lo, LLVMVal
                           LLVMConstInt(g->i64, (unsigned long long)gr->scale, 1),
                           LLVMConstInt(g->i64, (unsigned long long)gr->lo, 1),
                           LLVMConstInt(g->i64, (unsigned long long)gr->hi, 1),
-                          g->shared->index_out};
-  LLVMTypeRef params[9] = {g->i64, g->i64, i32, i32, g->i64, g->i64, g->i64, g->i64, g->ptr_type};
-  ir_call_named(g->b, "__parad_rt_index_span", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 9, 0), args, 9);
+                          g->shared->index_out,
+                          LLVMConstInt(i32, (unsigned long long)((long long)gr->number - 1), 1)};
+  LLVMTypeRef params[10] = {g->i64, g->i64, i32, i32, g->i64, g->i64, g->i64, g->i64, g->ptr_type, i32};
+  ir_call_named(g->b, "__parad_rt_index_span", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 10, 0), args, 10);
   LLVMValueRef one = LLVMConstInt(g->i64, 1, 0);
   LLVMValueRef span_hi = LLVMBuildGEP2(g->b, g->i64, g->shared->index_out, &one, 1, "");
   rev_widen(g, g->shared->ranges[gr->slot], LLVMBuildLoad2(g->b, g->i64, g->shared->index_out, ""), "llvm.umin");
@@ -1796,6 +1807,22 @@ void shared_rev_entry(RevGen *g) {
     LLVMValueRef args[2] = {s->hi[k], s->lo[k]};
     s->span[k] = ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2);
   }
+  for (size_t i = 0; i < s->groups.len; i++) { /* each gather's clean stretch */
+    struct Group *gr = &s->groups.data[i];
+    if (!gr->number) continue;
+    unsigned k = gr->slot / RANGE_FIELDS;
+    LLVMValueRef out = LLVMBuildArrayAlloca(g->b, g->i64, LLVMConstInt(g->i64, 2, 0), "stretch");
+    LLVMValueRef args[4] = {LLVMConstInt(i32, gr->number - 1, 0), s->lo[k], s->hi[k], out};
+    LLVMTypeRef params[4] = {i32, g->i64, g->i64, g->ptr_type};
+    ir_call_named(g->b, "__parad_rt_gather_stretch", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 4, 0), args, 4);
+    LLVMValueRef one = LLVMConstInt(g->i64, 1, 0);
+    gr->stretch_lo = LLVMBuildLoad2(g->b, g->i64, out, "stretch.lo");
+    LLVMValueRef hi = LLVMBuildLoad2(g->b, g->i64, LLVMBuildGEP2(g->b, g->i64, out, &one, 1, ""), "stretch.hi");
+    gr->stretch_len = LLVMBuildSub(g->b, hi, gr->stretch_lo, "stretch.len");
+    gr->clean = LLVMBuildAlloca(g->b, LLVMInt1TypeInContext(g->ctx), "run.clean");
+    LLVMBuildStore(g->b, LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, 0), gr->clean);
+    g->ad->run_long_conditions = true;
+  }
   for (size_t i = 0; i < s->per_run.len; i++) { /* a flag per loop, a distance per read (or window) */
     LLVMValueRef inst = s->per_run.data[i];
     if (!LLVMIsALoadInst(inst) || vmap_get(&s->defer_of, inst)) continue;
@@ -1837,11 +1864,15 @@ void shared_rev_entry(RevGen *g) {
   if (!s->chunked && s->common.len) { /* the conditions are set once the sweep is written */
     LLVMValueRef no = LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, 0);
     LLVMBasicBlockRef which = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "which.plan");
+    LLVMBasicBlockRef which2 = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "which.plan");
     s->common_at = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "common.plan");
+    s->gathers_at = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "gathers.plan");
     s->copies_at = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "copies.plan");
     s->general_at = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "any.plan");
     LLVMBuildCondBr(g->b, no, s->common_at, which);
     LLVMPositionBuilderAtEnd(g->b, which);
+    LLVMBuildCondBr(g->b, no, s->gathers_at, which2);
+    LLVMPositionBuilderAtEnd(g->b, which2);
     LLVMBuildCondBr(g->b, no, s->copies_at, s->general_at);
     LLVMPositionBuilderAtEnd(g->b, s->general_at);
   }
@@ -1851,10 +1882,14 @@ void shared_rev_entry(RevGen *g) {
  * Most threads of most regions own all they read of every object and hold copies of their inputs: one
  * thread always does, and so does a thread of a team whose reads do not overlap. The tests of the plan's
  * flags stay in the reverse sweep's loops where the optimiser does not unswitch them (a CG product's
- * loop over rows spent a third of its time on them), so the sweep is written three times: as it is; with
- * every flag known true, which the optimiser simplifies to plain adds; and with the copy flags known true,
- * for a thread that shares some of what it read with others (the optimiser then unswitches the loops on
- * the ownership flags left). The entry chooses. Flags the sweep never tests are left out of the choice. */
+ * loop over rows spent a third of its time on them), so the sweep is written up to four times: as it is;
+ * with every flag known true, which the optimiser simplifies to plain adds; where the function gathers
+ * through index arrays, with every flag known true but those of the objects it gathers from (a team's
+ * threads share those at the edges of their parts, and own all else: the rows of a sparse product at 2
+ * threads then keep their values in registers, which the tests of the other objects' runs had taken);
+ * and with the copy flags known true, for a thread that shares some of what it read with others (the
+ * optimiser then unswitches the loops on the ownership flags left). The entry chooses. Flags the sweep
+ * never tests are left out of the choice. */
 
 /* Ends `at` (a block the chooser branches to) as a copy of the sweep from s->general_at on with `flags`
  * known true, and returns the condition for it: NULL, `at` unreachable, where no flag is tested. */
@@ -1886,14 +1921,28 @@ void shared_rev_version(RevGen *g) {
   if (!s || !s->common_at) return;
   LLVMValueRef first = LLVMGetBasicBlockTerminator(LLVMGetEntryBasicBlock(g->rev));
   LLVMValueRef second = LLVMGetBasicBlockTerminator(LLVMGetSuccessor(first, 1));
+  LLVMValueRef third = LLVMGetBasicBlockTerminator(LLVMGetSuccessor(second, 1));
   LLVMBuilderRef b = LLVMCreateBuilderInContext(g->ctx);
   /* the copies' version only where it differs from the common one: some ownership flag is tested */
   bool owner_tested = false;
   for (unsigned k = 0; k < s->roots.len; k++) owner_tested |= LLVMGetFirstUse(s->whole[k]) != NULL;
-  ValueList none = {0};
-  LLVMPositionBuilderBefore(b, second);
+  ValueList none = {0}, gathers = {0};
+  LLVMPositionBuilderBefore(b, third);
   LLVMValueRef cond = version_for(g, s->copies_at, owner_tested ? &s->copy_common : &none, b);
+  if (cond) LLVMSetCondition(third, cond);
+  /* a team's threads share the objects they gather from at the edges of their parts, and own the rest */
+  bool gathered_whole = false;
+  for (size_t i = 0; i < s->copy_common.len; i++) vec_push(&gathers, s->copy_common.data[i]);
+  for (unsigned k = 0; k < s->roots.len; k++) {
+    bool gathers_from = false;
+    for (size_t i = 0; i < s->groups.len; i++) gathers_from |= s->groups.data[i].number && s->groups.data[i].slot / RANGE_FIELDS == k;
+    if (!gathers_from && LLVMGetFirstUse(s->whole[k])) vec_push(&gathers, s->whole[k]);
+    gathered_whole |= gathers_from && LLVMGetFirstUse(s->whole[k]);
+  }
+  LLVMPositionBuilderBefore(b, second);
+  cond = version_for(g, s->gathers_at, owner_tested && gathered_whole && gathers.len > s->copy_common.len ? &gathers : &none, b);
   if (cond) LLVMSetCondition(second, cond);
+  vec_free(&gathers);
   LLVMPositionBuilderBefore(b, first);
   cond = version_for(g, s->common_at, &s->common, b);
   if (cond) LLVMSetCondition(first, cond);
@@ -1971,6 +2020,78 @@ static LLVMValueRef runs_all_own(RevGen *g, Loop *l) {
 
 static void decide_runs(RevGen *g, Loop *l);
 
+/* ---- a gather's clean stretch ----
+ * A thread of a sparse product reads, through the column indices of its rows, the vector's elements near
+ * its own rows: other threads read those at the edges of its share, none read those in the middle. Its
+ * reverse sweep tested each nonzero's address against the thread's own part (a subtraction, a comparison
+ * and a branch per nonzero, a quarter of the product's time at 2 threads). The runtime keeps the least
+ * and most index of each block of the thread's longest run of the index array (noted by the forward
+ * sweep as it finds the run's range), and, once the own part is known, the longest stretch of that run
+ * whose blocks gather only from it (__parad_rt_gather_stretch). Each run of the gather's loop is then
+ * tested once, as its reverse starts: inside the stretch, its adds go plainly, and the unswitching gives
+ * such runs a copy of the loop with no test per element. The indices the reverse sweep uses are the
+ * forward sweep's, whether it reads them again or from the tape, so the blocks describe them. */
+
+/* As a run of l's reverse starts: whether each gather of l reads its run of the index array inside the
+ * gather's stretch. */
+static void clean_runs(RevGen *g, Loop *l) {
+  struct SharedMemory *s = g->shared;
+  LLVMValueRef *first = NULL, *last = NULL;
+  for (size_t i = 0; i < s->groups.len; i++) {
+    struct Group *gr = &s->groups.data[i];
+    if (!gr->number || gr->loop != l) continue;
+    if (!first) {
+      first = xcalloc(l->ivs.len, sizeof *first), last = xcalloc(l->ivs.len, sizeof *last);
+      loop_first_and_last(g, l, NULL, first, last, rv);
+      for (size_t k = 0; k < l->ivs.len; k++) last[k] = loop_iv_last(g, l, &l->ivs.data[k]);
+    }
+    LLVMValueRef p = LLVMGetOperand(gr->index, 0), ends[2] = {loop_evaluate(g, l, p, first, rv), loop_evaluate(g, l, p, last, rv)};
+    if (g->phase == PLANNING) continue;
+    /* the run's first and last indices inside: every one between them is (a subtraction and a comparison
+       each, where the stretch's length is computed once) */
+    LLVMValueRef inside = NULL;
+    for (int e = 0; e < 2; e++) {
+      LLVMValueRef at = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, ends[e], g->i64, ""), gr->stretch_lo, "");
+      LLVMValueRef in = LLVMBuildICmp(g->b, LLVMIntULT, at, gr->stretch_len, "");
+      inside = inside ? LLVMBuildAnd(g->b, inside, in, "run.clean") : in;
+    }
+    LLVMBuildStore(g->b, inside, gr->clean);
+  }
+  free(first);
+  free(last);
+}
+
+/* PARAD_CHECK_CLEAN (at compile time), for tests: a plain add of a clean run outside the thread's own part
+ * (where its distance to the shadow is known) stops the program; the others are counted in
+ * __parad_rt_clean_adds (runtime/omp.c). */
+static void check_clean(RevGen *g, struct Group *gr, unsigned k, LLVMValueRef load, LLVMValueRef shadow) {
+  LLVMValueRef slo = own_shadow_lo(g, k), off = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, shadow, g->i64, ""), slo, "");
+  LLVMValueRef args[2] = {own_span(g, k), LLVMConstInt(g->i64, access_size(g, load) - 1, 0)};
+  LLVMValueRef mine = LLVMBuildICmp(g->b, LLVMIntULT, off, ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2), "");
+  LLVMValueRef known = LLVMBuildICmp(g->b, LLVMIntNE, slo, LLVMConstAllOnes(g->i64), "");
+  LLVMValueRef clean = LLVMBuildLoad2(g->b, LLVMInt1TypeInContext(g->ctx), gr->clean, "");
+  LLVMValueRef wrong = LLVMBuildAnd(g->b, LLVMBuildAnd(g->b, clean, known, ""), LLVMBuildNot(g->b, mine, ""), "");
+  LLVMBasicBlockRef yes, no, join;
+  rev_diamond(g, wrong, &yes, &no, &join);
+  LLVMPositionBuilderAtEnd(g->b, yes);
+  LLVMTypeRef params[1] = {g->i64};
+  LLVMValueRef at[1] = {LLVMBuildPtrToInt(g->b, shadow, g->i64, "")};
+  ir_call_named(g->b, "__parad_rt_clean_violation", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 1, 0), at, 1);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, no);
+  LLVMValueRef counter = LLVMGetNamedGlobal(g->ad->mod, "__parad_rt_clean_adds"); /* how many were checked */
+  if (!counter) counter = LLVMAddGlobal(g->ad->mod, g->i64, "__parad_rt_clean_adds");
+  LLVMBuildAtomicRMW(g->b, LLVMAtomicRMWBinOpAdd, counter, LLVMBuildZExt(g->b, clean, g->i64, ""), LLVMAtomicOrderingMonotonic, 0);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+}
+
+/* cond, or (for a gather's read) the current run of its loop lies in the gather's stretch. */
+static LLVMValueRef or_clean(RevGen *g, struct Group *gr, LLVMValueRef cond) {
+  if (!gr->clean || g->phase == PLANNING) return cond;
+  return LLVMBuildOr(g->b, cond, LLVMBuildLoad2(g->b, LLVMInt1TypeInContext(g->ctx), gr->clean, "run.clean"), "");
+}
+
 /* Each run decided as it starts; not where every object it reads is the thread's own as a whole (a team of
  * one thread): the unswitching then makes a copy of the enclosing loop with no decision per run, which
  * costs as much as the run itself where runs are short (a sparse product's rows, 5 nonzeros each: cg's
@@ -1978,6 +2099,7 @@ static void decide_runs(RevGen *g, Loop *l);
 void shared_rev_enter_loop(RevGen *g, Loop *l) {
   struct SharedMemory *s = g->shared;
   if (!s || !l->exit_iv) return;
+  clean_runs(g, l);
   LLVMValueRef all_own = runs_all_own(g, l);
   if (!all_own) {
     decide_runs(g, l);
@@ -2068,6 +2190,7 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
   size_t d1 = (size_t)vmap_get(&s->defer_of, load);
   LLVMTypeRef i1 = LLVMInt1TypeInContext(g->ctx);
   LLVMValueRef cond;           /* where the yes side applies: a sum in a register, or a plain add */
+  struct Group *gr = NULL;     /* a read decided one by one: its group */
   unsigned k = (unsigned)(k1 - 1);
   Loop *l = vmap_get(&s->loop_of, load);
   if (d1) {
@@ -2088,9 +2211,9 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
               shadow's address alone (below), which its add computes anyway: the loop then holds neither
               the object's address nor its own part's bounds in the object's addresses (cg's product at 2
               threads spilled three values a nonzero). */
-    struct Group *gr = &s->groups.data[(size_t)vmap_get(&s->group_of, load) - 1];
+    gr = &s->groups.data[(size_t)vmap_get(&s->group_of, load) - 1];
     if (gr->index && gr->hi - gr->lo == access_size(g, load)) { /* one gathered read: tested below, by its shadow */
-      cond = own_whole(g, k);
+      cond = or_clean(g, gr, own_whole(g, k));
       goto tested;
     }
     LLVMValueRef base = LLVMBuildPtrToInt(g->b, rv(g, gr->anchor), g->i64, "");
@@ -2098,12 +2221,14 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
     LLVMValueRef args[2] = {own_span(g, k), LLVMConstInt(g->i64, (unsigned long long)(gr->hi - gr->lo - 1), 0)};
     LLVMValueRef bound = ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2);
     cond = LLVMBuildICmp(g->b, LLVMIntULT, LLVMBuildSub(g->b, at, own_lo(g, k), ""), bound, "own");
-    cond = LLVMBuildOr(g->b, own_whole(g, k), cond, "");
+    cond = or_clean(g, gr, LLVMBuildOr(g->b, own_whole(g, k), cond, ""));
   }
 tested:;
   LLVMBasicBlockRef yes, no, join;
   rev_diamond(g, cond, &yes, &no, &join);
+  if (gr && gr->clean) ir_branch_weights(LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(g->b)), 2000, 1); /* most runs lie in the stretch */
   LLVMPositionBuilderAtEnd(g->b, yes);
+  if (gr && gr->clean && g->ad->check_clean) check_clean(g, gr, k, load, shadow);
   if (!d1) {
     plain(g, shadow, d, align);
   } else if (!planning) {

@@ -96,6 +96,22 @@ typedef struct {
   size_t ncommon;
 } Chunks;
 
+/* A thread's longest run of the index array a gather read (reverse/rev_shared.c "gathers"): the indices at
+ * [lo, hi), read as base + scale * index + [from, to); the least and most index of each block of them
+ * (index_block's). */
+enum { MAX_GATHERS = 8 };
+typedef struct GatherRun {
+  unsigned long long lo, hi, base;
+  long long scale, from, to;
+  unsigned size;
+  long long *blocks; /* least, most: per block */
+  size_t nblocks;
+} GatherRun;
+
+/* The indices per block of a run of n: at least 64, and at most about 1024 blocks (the reverse sweep's
+ * first look at them goes through them all, once per region and thread). */
+static size_t index_block(size_t n) { return n / 1024 > 64 ? n / 1024 : 64; }
+
 struct ParadRegion {
   int nthreads;         /* the team of the forward sweep; 0 until a thread arrives */
   ParadTape **tapes;    /* one per thread number */
@@ -133,6 +149,7 @@ struct ParadRegion {
   unsigned long long *hulls; /* per object, [lo, hi) of all threads' writes */
   ParadRegion *after;
   unsigned long long stack_lo, stack_hi;
+  struct GatherRun *gathers; /* per thread, MAX_GATHERS each (see "a gather's clean stretch") */
 };
 
 static void fatal(const char *what) {
@@ -231,6 +248,7 @@ void __parad_rt_region_enter(ParadRegion *r) {
     r->nthreads = n;
     r->tapes = xcalloc((size_t)n, sizeof *r->tapes);
     r->chunks = xcalloc((size_t)n, sizeof *r->chunks);
+    r->gathers = xcalloc((size_t)n * MAX_GATHERS, sizeof *r->gathers);
   }
   pthread_mutex_unlock(&r->mu);
   ParadTape *t = __parad_rt_tape_begin();
@@ -302,6 +320,10 @@ static void free_chunk_plans(Chunks *c, int nroots) {
 
 void __parad_rt_region_finish(ParadRegion *r) {
   int id = omp_get_thread_num();
+  for (int i = 0; r->gathers && i < MAX_GATHERS; i++) {
+    free(r->gathers[(size_t)id * MAX_GATHERS + i].blocks);
+    r->gathers[(size_t)id * MAX_GATHERS + i].blocks = NULL;
+  }
   free_private(thread_private(r, id), r->nroots);
   if (r->chunks) free_chunk_plans(&r->chunks[id], r->nroots);
   drop_copies(thread_copies(r, id), r->ncopies);
@@ -323,6 +345,8 @@ void __parad_rt_region_free(ParadRegion *r) {
     free(r->chunks[i].period);
   }
   free(r->chunks);
+  for (int i = 0; r->gathers && i < r->nthreads * MAX_GATHERS; i++) free(r->gathers[i].blocks);
+  free(r->gathers);
   free(r->priv);
   free(r->copies);
   free(r->ranges);
@@ -460,68 +484,61 @@ static Private *task_private(ParadTape *t, int *nroots);
 static bool unchanged_since(const ParadRegion *r, unsigned long long gen, unsigned long long lo, unsigned long long hi,
                             int writer, int written);
 
-/* The smallest and largest index of the runs scanned lately, for the regions after (a CG iteration's
- * product scans the same column indices each iteration), as far as the memory is unchanged since
- * (unchanged_since: region gen's noted writes, none of which may be integers there, are its only ones). */
+/* The smallest and largest index of the runs scanned lately, and of their blocks, for the regions after
+ * (a CG iteration's product scans the same column indices each iteration), as far as the memory is
+ * unchanged since (unchanged_since: region gen's noted writes, none of which may be integers there, are
+ * its only ones). */
 typedef struct {
   unsigned long long lo, hi, gen;
   unsigned size, is_signed;
   long long least, most;
+  long long *blocks; /* least, most: per block of index_block's indices */
+  size_t nblocks;
 } SpanMemo;
 enum { SPAN_MEMOS = 64, SPAN_MEMO_LEAST = 512 }; /* a shorter run is scanned for less than a look-up costs */
 static SpanMemo span_memos[SPAN_MEMOS];
 static unsigned span_next;
 static pthread_mutex_t span_mu = PTHREAD_MUTEX_INITIALIZER;
 
-/* The memo of the run in region r, made current for r; NULL if none. */
-static const SpanMemo *span_memo(ParadRegion *r, unsigned long long lo, unsigned long long hi, unsigned size, unsigned is_signed,
-                                 SpanMemo *out) {
+/* The memo of the run in region r, made current for r, its blocks copied into *keep (when not NULL); false
+ * if none. */
+static bool span_memo(ParadRegion *r, unsigned long long lo, unsigned long long hi, unsigned size, unsigned is_signed,
+                      long long *least, long long *most, GatherRun *keep) {
   bool found = false;
   pthread_mutex_lock(&span_mu);
   for (int i = 0; i < SPAN_MEMOS && !found; i++) {
     SpanMemo *m = &span_memos[i];
     if (m->lo != lo || m->hi != hi || m->size != size || m->is_signed != is_signed || !unchanged_since(r, m->gen, lo, hi, -1, -1)) continue;
     m->gen = r->gen;
-    *out = *m;
+    *least = m->least, *most = m->most;
+    if (keep) memcpy(keep->blocks, m->blocks, 2 * m->nblocks * sizeof *m->blocks);
     found = true;
   }
   pthread_mutex_unlock(&span_mu);
-  return found ? out : NULL;
+  return found;
 }
 
 static void span_remember(const ParadRegion *r, unsigned long long lo, unsigned long long hi, unsigned size, unsigned is_signed,
-                          long long least, long long most) {
+                          long long least, long long most, const long long *blocks, size_t nblocks) {
+  long long *copy = malloc(2 * nblocks * sizeof *copy);
+  if (!copy) return;
+  memcpy(copy, blocks, 2 * nblocks * sizeof *copy);
   pthread_mutex_lock(&span_mu);
-  span_memos[span_next++ % SPAN_MEMOS] = (SpanMemo){lo, hi, r->gen, size, is_signed, least, most};
+  SpanMemo *m = &span_memos[span_next++ % SPAN_MEMOS];
+  free(m->blocks);
+  *m = (SpanMemo){lo, hi, r->gen, size, is_signed, least, most, copy, nblocks};
   pthread_mutex_unlock(&span_mu);
 }
 
-/* Forward sweep: the addresses a gather base + scale * index + [from, to) reads (reverse/rev_shared.c,
- * "gathers") for the indices at [lo, hi), each `size` bytes, signed or not: out[0] the lowest, out[1] one
- * past the highest (~0 and 0 for no indices: nothing to widen the range with). */
+/* The least and most of the n indices at `at`, each `size` bytes, signed or not. */
 __attribute__((target_clones("avx2", "default"))) /* a sparse matrix's column indices: 4 min/max at once, not 1 */
-void __parad_rt_index_span(unsigned long long lo, unsigned long long hi, unsigned size, unsigned is_signed,
-                           unsigned long long base, long long scale, long long from, long long to, unsigned long long *out) {
-  long long least = 0, most = 0;
-  size_t n = lo < hi ? (size_t)(hi - lo) / size : 0;
-  if (!n) {
-    out[0] = ~0ull, out[1] = 0;
-    return;
-  }
-  ParadTape *t = __parad_rt_current;
-  ParadRegion *r = t && !t->task && n >= SPAN_MEMO_LEAST ? t->region : NULL;
-  SpanMemo memo;
-  if (r && span_memo(r, lo, hi, size, is_signed, &memo)) {
-    least = memo.least, most = memo.most;
-    goto found;
-  }
-  const void *at = (const void *)(uintptr_t)lo;
+static void index_least_most(const void *at, size_t n, unsigned size, unsigned is_signed, long long *least, long long *most) {
 #define INDEX_SPAN(T)                                                                                                 \
   do {                                                                                                                \
     const T *v = at;                                                                                                  \
     T a = v[0], b = v[0];                                                                                             \
     for (size_t i = 1; i < n; i++) a = v[i] < a ? v[i] : a, b = v[i] > b ? v[i] : b;                                  \
-    least = (long long)a, most = (long long)b;                                                                        \
+    *least = (long long)a, *most = (long long)b;                                                                      \
   } while (0)
   switch (size * 2 + !is_signed) {
   case 2: INDEX_SPAN(int8_t); break;
@@ -533,8 +550,11 @@ void __parad_rt_index_span(unsigned long long lo, unsigned long long hi, unsigne
   default: INDEX_SPAN(int64_t); break; /* a 64-bit index is a GEP's own, which is signed */
   }
 #undef INDEX_SPAN
-  if (r) span_remember(r, lo, hi, size, is_signed, least, most);
-found:;
+}
+
+/* The addresses [out[0], out[1]) a gather base + scale * index + [from, to) reads for indices least..most. */
+static void gathered_span(unsigned long long base, long long scale, long long from, long long to, long long least, long long most,
+                          unsigned long long *out) {
   unsigned long long a = base + (unsigned long long)(scale * least), b = base + (unsigned long long)(scale * most);
   if (scale < 0) {
     unsigned long long t = a;
@@ -542,6 +562,89 @@ found:;
   }
   out[0] = a + (unsigned long long)from;
   out[1] = b + (unsigned long long)to;
+}
+
+/* Forward sweep: the addresses a gather base + scale * index + [from, to) reads (reverse/rev_shared.c,
+ * "gathers") for the indices at [lo, hi), each `size` bytes, signed or not: out[0] the lowest, out[1] one
+ * past the highest (~0 and 0 for no indices: nothing to widen the range with). In a region, the run is
+ * kept as the thread's run of gather number `gather` (-1: none) where it is the longest so far. */
+void __parad_rt_index_span(unsigned long long lo, unsigned long long hi, unsigned size, unsigned is_signed,
+                           unsigned long long base, long long scale, long long from, long long to, unsigned long long *out,
+                           int gather) {
+  long long least = 0, most = 0;
+  size_t n = lo < hi ? (size_t)(hi - lo) / size : 0;
+  if (!n) {
+    out[0] = ~0ull, out[1] = 0;
+    return;
+  }
+  ParadTape *t = __parad_rt_current;
+  ParadRegion *region = t && !t->task ? t->region : NULL;
+  GatherRun *keep = region && region->gathers && gather >= 0 && gather < MAX_GATHERS
+                        ? &region->gathers[(size_t)t->region_thread * MAX_GATHERS + (size_t)gather]
+                        : NULL;
+  size_t block = index_block(n), nblocks = (n + block - 1) / block;
+  if (keep && keep->blocks && keep->hi - keep->lo >= hi - lo) keep = NULL; /* not longer than the one kept */
+  if (keep) {
+    free(keep->blocks);
+    *keep = (GatherRun){lo, hi, base, scale, from, to, size, malloc(2 * nblocks * sizeof *keep->blocks), nblocks};
+    if (!keep->blocks) keep = NULL;
+  }
+  ParadRegion *r = region && n >= SPAN_MEMO_LEAST ? region : NULL;
+  if (r && span_memo(r, lo, hi, size, is_signed, &least, &most, keep)) {
+    gathered_span(base, scale, from, to, least, most, out);
+    return;
+  }
+  const char *at = (const char *)(uintptr_t)lo;
+  long long *blocks = keep ? keep->blocks : r ? malloc(2 * nblocks * sizeof *blocks) : NULL;
+  if (blocks) {
+    for (size_t b = 0; b < nblocks; b++) {
+      size_t first = b * block, count = n - first < block ? n - first : block;
+      index_least_most(at + first * size, count, size, is_signed, &blocks[2 * b], &blocks[2 * b + 1]);
+      if (!b || blocks[2 * b] < least) least = blocks[2 * b];
+      if (!b || blocks[2 * b + 1] > most) most = blocks[2 * b + 1];
+    }
+  } else {
+    index_least_most(at, n, size, is_signed, &least, &most);
+  }
+  if (r && blocks) span_remember(r, lo, hi, size, is_signed, least, most, blocks, nblocks);
+  if (blocks && !keep) free(blocks);
+  gathered_span(base, scale, from, to, least, most, out);
+}
+
+/* ---- a gather's clean stretch (reverse/rev_shared.c "gathers") ----
+ * Reverse sweep, once the thread's own part [own_lo, own_hi) of gather number `gather`'s object is known:
+ * the longest stretch [out[0], out[1]) of the thread's longest index run whose blocks' gathers read only
+ * the own part (empty where there is none). A run of the gather's loop inside it adds plainly,
+ * with no test per element. */
+void __parad_rt_gather_stretch(int gather, unsigned long long own_lo, unsigned long long own_hi, unsigned long long *out) {
+  ParadTape *t = __parad_rt_current;
+  ParadRegion *r = t && !t->task ? t->region : NULL;
+  out[0] = out[1] = 0;
+  if (!r || !r->gathers || gather < 0 || gather >= MAX_GATHERS || own_lo >= own_hi) return;
+  const GatherRun *g = &r->gathers[(size_t)t->region_thread * MAX_GATHERS + (size_t)gather];
+  size_t best = 0, best_at = 0, at = 0;
+  for (size_t b = 0; g->blocks && b <= g->nblocks; b++) {
+    unsigned long long span[2] = {0, 0};
+    if (b < g->nblocks) gathered_span(g->base, g->scale, g->from, g->to, g->blocks[2 * b], g->blocks[2 * b + 1], span);
+    if (b < g->nblocks && span[0] >= own_lo && span[1] <= own_hi && span[0] < span[1]) continue;
+    if (b - at > best) best = b - at, best_at = at;
+    at = b + 1;
+  }
+  if (!best) return;
+  unsigned long long block = (unsigned long long)index_block((size_t)(g->hi - g->lo) / g->size) * g->size;
+  unsigned long long end = g->lo + (best_at + best) * block;
+  out[0] = g->lo + best_at * block;
+  out[1] = end < g->hi ? end : g->hi;
+}
+
+/* Reverse sweep, in a build with PARAD_CHECK_CLEAN: a clean run added plainly at `shadow`, outside the
+ * thread's own part. */
+unsigned long long __parad_rt_clean_adds; /* and how many such adds were checked */
+
+void __parad_rt_clean_violation(unsigned long long shadow) {
+  fprintf(stderr, "parad runtime: a clean run of a gather added plainly at %#llx, outside thread %d's own part\n", shadow,
+          omp_get_thread_num());
+  abort();
 }
 
 /* ---- chunks of a schedule (reverse/rev_shared.c "chunks") ----
