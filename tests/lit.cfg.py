@@ -30,7 +30,7 @@ config.test_exec_root = os.path.join(root, "tests", "out")
 
 llvm_bin = "/usr/lib/llvm-19/bin"
 config.environment["PATH"] = os.pathsep.join([os.path.join(root, "bin"), llvm_bin, config.environment.get("PATH", os.environ.get("PATH", ""))])
-for var in ("HOME", "TMPDIR", "PARAD_CLANG", "ASAN_OPTIONS", "UBSAN_OPTIONS"):
+for var in ("HOME", "TMPDIR", "PARAD_CLANG", "ASAN_OPTIONS", "UBSAN_OPTIONS", "PARAD_CHECK_CLEAN"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 # libomp 19 runs schedule(dynamic) loops by work stealing, which now and then stops a plain program with

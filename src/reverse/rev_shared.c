@@ -1993,11 +1993,48 @@ static bool stores_into(RevGen *g, Loop *l, unsigned k) {
   return false;
 }
 
-/* The run's reads, each read (or window) decided on the union of its addresses. */
+/* The run's reads, each read (or window) decided on the union of its addresses; reads of one object at
+ * constant distances from one address, less than the loop's step apart (a particle's x, y and z in an
+ * array of particles), decided as one: a test of the union instead of one per field, each as costly as a
+ * short run's iteration (ljcells' pair loop at 2 threads: three tests of a dozen instructions a run of
+ * about a dozen pairs). Reads further apart (a stencil's rows) are decided each on its own: the row
+ * above a thread's first row is another thread's while the row itself is its own. Merging is always
+ * right: a union inside the own part, or apart from it in the buffer at whole floats, holds each. */
 typedef struct {
-  const void *read;
+  ValueList members;     /* reads (or windows' reads) */
+  unsigned k;
+  LLVMValueRef anchor;   /* where merged by offsets: the address the members are constant offsets from */
+  long long off;         /* the first member's offset from it */
+  LLVMValueRef low, high; /* such a group's members with the lowest offset and the highest end */
+  long long low_off, high_end;
   LLVMValueRef inst, lo, hi;
 } RunGroup;
+
+/* The group of inst (a read of object k decided per run of l) among groups, appended if new. */
+static RunGroup *run_group_of(RevGen *g, Loop *l, LLVMValueRef inst, unsigned k, void *vgroups) {
+  VEC(RunGroup) *groups = vgroups;
+  struct SharedMemory *s = g->shared;
+  const void *read = run_group(g, inst);
+  long long off = 0, size = (long long)access_size(g, inst);
+  unsigned long long step = 0;
+  LLVMValueRef anchor = read == inst ? ir_strip_constant_offsets(g->ad->mod, pointer_operand(inst), &off) : NULL;
+  if (anchor && !step_of(g, l, pointer_operand(inst), &step, 0)) anchor = NULL;
+  long long stride = (long long)step < 0 ? -(long long)step : (long long)step, unit = s->elem[k] ? s->elem[k] : 1;
+  for (size_t j = 0; j < groups->len; j++) {
+    RunGroup *r = &groups->data[j];
+    bool same = r->members.len && run_group(g, r->members.data[0]) == read;
+    bool near = anchor && r->anchor == anchor && r->k == k && off - r->off < stride && r->off - off < stride && (off - r->off) % unit == 0;
+    if (!same && !near) continue;
+    vec_push(&r->members, inst);
+    if (near && off < r->low_off) r->low = inst, r->low_off = off;
+    if (near && off + size > r->high_end) r->high = inst, r->high_end = off + size;
+    if (!near) r->anchor = NULL;
+    return r;
+  }
+  vec_push(groups, ((RunGroup){.k = k, .anchor = anchor, .off = off, .low = inst, .high = inst, .low_off = off, .high_end = off + size, .inst = inst}));
+  vec_push(&groups->data[groups->len - 1].members, inst);
+  return &groups->data[groups->len - 1];
+}
 
 /* Whether inst is a read decided per run of l (not one summed in a register). */
 static bool read_of_run(struct SharedMemory *s, LLVMValueRef inst, Loop *l) {
@@ -2061,16 +2098,17 @@ static void clean_runs(RevGen *g, Loop *l) {
   free(last);
 }
 
-/* PARAD_CHECK_CLEAN (at compile time), for tests: a plain add of a clean run outside the thread's own part
- * (where its distance to the shadow is known) stops the program; the others are counted in
- * __parad_rt_clean_adds (runtime/omp.c). */
-static void check_clean(RevGen *g, struct Group *gr, unsigned k, LLVMValueRef load, LLVMValueRef shadow) {
+/* PARAD_CHECK_CLEAN (at compile time), for tests: a plain add that `claim` (an i1) says lies in the thread's
+ * own part (a gather's clean run's, a run's decided as the thread's own or at distance 0) stops the program
+ * where it lies outside (where its distance to the shadow is known); the others are counted in
+ * __parad_rt_clean_adds (runtime/omp.c). Such adds are otherwise never tested, and a wrong one is a race
+ * a test sees by chance. */
+static void check_clean(RevGen *g, LLVMValueRef claim, unsigned k, LLVMValueRef load, LLVMValueRef shadow) {
   LLVMValueRef slo = own_shadow_lo(g, k), off = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, shadow, g->i64, ""), slo, "");
   LLVMValueRef args[2] = {own_span(g, k), LLVMConstInt(g->i64, access_size(g, load) - 1, 0)};
   LLVMValueRef mine = LLVMBuildICmp(g->b, LLVMIntULT, off, ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2), "");
   LLVMValueRef known = LLVMBuildICmp(g->b, LLVMIntNE, slo, LLVMConstAllOnes(g->i64), "");
-  LLVMValueRef clean = LLVMBuildLoad2(g->b, LLVMInt1TypeInContext(g->ctx), gr->clean, "");
-  LLVMValueRef wrong = LLVMBuildAnd(g->b, LLVMBuildAnd(g->b, clean, known, ""), LLVMBuildNot(g->b, mine, ""), "");
+  LLVMValueRef wrong = LLVMBuildAnd(g->b, LLVMBuildAnd(g->b, claim, known, ""), LLVMBuildNot(g->b, mine, ""), "");
   LLVMBasicBlockRef yes, no, join;
   rev_diamond(g, wrong, &yes, &no, &join);
   LLVMPositionBuilderAtEnd(g->b, yes);
@@ -2081,7 +2119,7 @@ static void check_clean(RevGen *g, struct Group *gr, unsigned k, LLVMValueRef lo
   LLVMPositionBuilderAtEnd(g->b, no);
   LLVMValueRef counter = LLVMGetNamedGlobal(g->ad->mod, "__parad_rt_clean_adds"); /* how many were checked */
   if (!counter) counter = LLVMAddGlobal(g->ad->mod, g->i64, "__parad_rt_clean_adds");
-  LLVMBuildAtomicRMW(g->b, LLVMAtomicRMWBinOpAdd, counter, LLVMBuildZExt(g->b, clean, g->i64, ""), LLVMAtomicOrderingMonotonic, 0);
+  LLVMBuildAtomicRMW(g->b, LLVMAtomicRMWBinOpAdd, counter, LLVMBuildZExt(g->b, claim, g->i64, ""), LLVMAtomicOrderingMonotonic, 0);
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, join);
 }
@@ -2130,26 +2168,30 @@ static void decide_runs(RevGen *g, Loop *l) {
   loop_first_and_last(g, l, NULL, first, last, rv);
   for (size_t k = 0; k < l->ivs.len; k++) last[k] = loop_iv_last(g, l, &l->ivs.data[k]); /* where the loop ended */
   for (size_t i = 0; i < s->per_run.len; i++) {
-    LLVMValueRef inst = s->per_run.data[i], lo, hi;
-    if (!read_of_run(s, inst, l)) continue;
-    LLVMValueRef p = pointer_operand(inst);
-    address_span(g, loop_evaluate(g, l, p, first, rv), loop_evaluate(g, l, p, last, rv), access_size(g, inst), &lo, &hi);
-    if (planning) continue;
-    const void *read = run_group(g, inst);
-    size_t j = 0;
-    while (j < groups.len && groups.data[j].read != read) j++;
-    if (j == groups.len) {
-      vec_push(&groups, ((RunGroup){read, inst, lo, hi}));
-      continue;
+    LLVMValueRef inst = s->per_run.data[i];
+    if (read_of_run(s, inst, l)) run_group_of(g, l, inst, (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1), &groups);
+  }
+  for (size_t j = 0; j < groups.len; j++) { /* a merged group's union from its two ends; else from each member */
+    RunGroup *r = &groups.data[j];
+    LLVMValueRef ends[2] = {r->low, r->high};
+    for (size_t m = 0, n = r->anchor ? (r->low == r->high ? 1 : 2) : r->members.len; m < n; m++) {
+      LLVMValueRef inst = r->anchor ? ends[m] : r->members.data[m], p = pointer_operand(inst), lo, hi;
+      address_span(g, loop_evaluate(g, l, p, first, rv), loop_evaluate(g, l, p, last, rv), access_size(g, inst), &lo, &hi);
+      if (planning) continue;
+      if (r->anchor) {
+        if (inst == r->low) r->lo = lo;
+        if (inst == r->high) r->hi = hi;
+        continue;
+      }
+      LLVMValueRef los[2] = {r->lo, lo}, his[2] = {r->hi, hi};
+      r->lo = m ? ir_call_intrinsic(g->b, "llvm.umin", &g->i64, 1, los, 2) : lo;
+      r->hi = m ? ir_call_intrinsic(g->b, "llvm.umax", &g->i64, 1, his, 2) : hi;
     }
-    LLVMValueRef los[2] = {groups.data[j].lo, lo}, his[2] = {groups.data[j].hi, hi};
-    groups.data[j].lo = ir_call_intrinsic(g->b, "llvm.umin", &g->i64, 1, los, 2);
-    groups.data[j].hi = ir_call_intrinsic(g->b, "llvm.umax", &g->i64, 1, his, 2);
   }
   LLVMValueRef decided = NULL, own = NULL;
-  for (size_t j = 0; j < groups.len; j++) {
+  for (size_t j = 0; j < groups.len && !planning; j++) {
     RunGroup *r = &groups.data[j];
-    unsigned k = (unsigned)((size_t)vmap_get(&s->root_of, r->inst) - 1);
+    unsigned k = r->k;
     LLVMValueRef inside = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, r->lo, own_lo(g, k), ""),
                                        LLVMBuildICmp(g->b, LLVMIntULE, r->hi, own_hi(g, k), ""), "");
     LLVMValueRef delta = LLVMConstInt(g->i64, 0, 0), ok = inside;
@@ -2158,12 +2200,13 @@ static void decide_runs(RevGen *g, Loop *l) {
       LLVMValueRef to_buffer = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, s->priv[k], g->i64, ""), s->pbase[k], "");
       delta = LLVMBuildSelect(g->b, inside, delta, to_buffer, "");
     }
-    LLVMBuildStore(g->b, delta, vmap_get(&s->delta_of, r->read));
+    for (size_t m = 0; m < r->members.len; m++) LLVMBuildStore(g->b, delta, vmap_get(&s->delta_of, run_group(g, r->members.data[m])));
     decided = decided ? LLVMBuildAnd(g->b, decided, ok, "") : ok;
     own = own ? LLVMBuildAnd(g->b, own, inside, "") : inside;
   }
   if (decided) LLVMBuildStore(g->b, decided, vmap_get(&s->flag_of, l));
   if (own) LLVMBuildStore(g->b, own, vmap_get(&s->own_of, l));
+  for (size_t j = 0; j < groups.len; j++) vec_free(&groups.data[j].members);
   vec_free(&groups);
   free(first);
   free(last);
@@ -2228,7 +2271,8 @@ tested:;
   rev_diamond(g, cond, &yes, &no, &join);
   if (gr && gr->clean) ir_branch_weights(LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(g->b)), 2000, 1); /* most runs lie in the stretch */
   LLVMPositionBuilderAtEnd(g->b, yes);
-  if (gr && gr->clean && g->ad->check_clean) check_clean(g, gr, k, load, shadow);
+  if (g->ad->check_clean && !planning && !d1 && (l || (gr && gr->clean)))
+    check_clean(g, LLVMBuildLoad2(g->b, i1, l ? vmap_get(&s->own_of, l) : gr->clean, ""), k, load, shadow);
   if (!d1) {
     plain(g, shadow, d, align);
   } else if (!planning) {
@@ -2244,6 +2288,7 @@ tested:;
     LLVMBuildCondBr(g->b, LLVMBuildLoad2(g->b, i1, vmap_get(&s->flag_of, l), "decided"), decided, undecided);
     LLVMPositionBuilderAtEnd(g->b, decided);
     LLVMValueRef delta = LLVMBuildLoad2(g->b, g->i64, vmap_get(&s->delta_of, run_group(g, load)), "delta");
+    if (g->ad->check_clean) check_clean(g, LLVMBuildICmp(g->b, LLVMIntEQ, delta, LLVMConstInt(g->i64, 0, 0), ""), k, load, shadow);
     plain(g, LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), shadow, &delta, 1, ""), d,
           s->elem[k] ? buffer_align(align, s->elem[k]) : align);
     LLVMBuildBr(g->b, join);

@@ -637,12 +637,12 @@ void __parad_rt_gather_stretch(int gather, unsigned long long own_lo, unsigned l
   out[1] = end < g->hi ? end : g->hi;
 }
 
-/* Reverse sweep, in a build with PARAD_CHECK_CLEAN: a clean run added plainly at `shadow`, outside the
- * thread's own part. */
+/* Reverse sweep, in a build with PARAD_CHECK_CLEAN (reverse/rev_shared.c check_clean): an add taken as the
+ * thread's own (a gather's clean run's, a run's decided so) went plainly to `shadow`, outside its own part. */
 unsigned long long __parad_rt_clean_adds; /* and how many such adds were checked */
 
 void __parad_rt_clean_violation(unsigned long long shadow) {
-  fprintf(stderr, "parad runtime: a clean run of a gather added plainly at %#llx, outside thread %d's own part\n", shadow,
+  fprintf(stderr, "parad runtime: an adjoint taken as the thread's own went plainly to %#llx, outside thread %d's own part\n", shadow,
           omp_get_thread_num());
   abort();
 }
