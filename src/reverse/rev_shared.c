@@ -1268,15 +1268,15 @@ static void note_groups(RevGen *g, LLVMBasicBlockRef bb) {
 static void note_index_run(RevGen *g, struct Group *gr, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef base) {
   LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
   LLVMValueRef args[10] = {lo,
-                          hi,
-                          LLVMConstInt(i32, access_size(g, gr->index), 0),
-                          LLVMConstInt(i32, gr->is_signed, 0),
-                          base,
-                          LLVMConstInt(g->i64, (unsigned long long)gr->scale, 1),
-                          LLVMConstInt(g->i64, (unsigned long long)gr->lo, 1),
-                          LLVMConstInt(g->i64, (unsigned long long)gr->hi, 1),
-                          g->shared->index_out,
-                          LLVMConstInt(i32, (unsigned long long)((long long)gr->number - 1), 1)};
+                           hi,
+                           LLVMConstInt(i32, access_size(g, gr->index), 0),
+                           LLVMConstInt(i32, gr->is_signed, 0),
+                           base,
+                           LLVMConstInt(g->i64, (unsigned long long)gr->scale, 1),
+                           LLVMConstInt(g->i64, (unsigned long long)gr->lo, 1),
+                           LLVMConstInt(g->i64, (unsigned long long)gr->hi, 1),
+                           g->shared->index_out,
+                           LLVMConstInt(i32, (unsigned long long)((long long)gr->number - 1), 1)};
   LLVMTypeRef params[10] = {g->i64, g->i64, i32, i32, g->i64, g->i64, g->i64, g->i64, g->ptr_type, i32};
   ir_call_named(g->b, "__parad_rt_index_span", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 10, 0), args, 10);
   LLVMValueRef one = LLVMConstInt(g->i64, 1, 0);
@@ -2009,10 +2009,10 @@ typedef struct {
   long long low_off, high_end;
   LLVMValueRef inst, lo, hi;
 } RunGroup;
+typedef VEC(RunGroup) RunGroups;
 
 /* The group of inst (a read of object k decided per run of l) among groups, appended if new. */
-static RunGroup *run_group_of(RevGen *g, Loop *l, LLVMValueRef inst, unsigned k, void *vgroups) {
-  VEC(RunGroup) *groups = vgroups;
+static RunGroup *run_group_of(RevGen *g, Loop *l, LLVMValueRef inst, unsigned k, RunGroups *groups) {
   struct SharedMemory *s = g->shared;
   const void *read = run_group(g, inst);
   long long off = 0, size = (long long)access_size(g, inst);
@@ -2164,7 +2164,7 @@ static void decide_runs(RevGen *g, Loop *l) {
   struct SharedMemory *s = g->shared;
   bool planning = g->phase == PLANNING;
   LLVMValueRef *first = xcalloc(l->ivs.len, sizeof *first), *last = xcalloc(l->ivs.len, sizeof *last);
-  VEC(RunGroup) groups = {0};
+  RunGroups groups = {0};
   loop_first_and_last(g, l, NULL, first, last, rv);
   for (size_t k = 0; k < l->ivs.len; k++) last[k] = loop_iv_last(g, l, &l->ivs.data[k]); /* where the loop ended */
   for (size_t i = 0; i < s->per_run.len; i++) {
