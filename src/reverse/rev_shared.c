@@ -1739,6 +1739,14 @@ static LLVMValueRef own_span(RevGen *g, unsigned k) {
   return ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2);
 }
 
+/* Whether load's adjoint at `shadow` falls in the thread's own part of object k, by the shadow's address:
+ * shadow - own_shadow_lo < span - size + 1, saturated (never, where the distance to the shadow is unknown). */
+static LLVMValueRef shadow_own(RevGen *g, unsigned k, LLVMValueRef load, LLVMValueRef shadow) {
+  LLVMValueRef off = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, shadow, g->i64, ""), own_shadow_lo(g, k), "");
+  LLVMValueRef args[2] = {own_span(g, k), LLVMConstInt(g->i64, access_size(g, load) - 1, 0)};
+  return LLVMBuildICmp(g->b, LLVMIntULT, off, ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2), "mine");
+}
+
 void shared_rev_chunk_start(RevGen *g, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
   if (!s || !s->boundary || !s->boundary[cfg_index(&g->cfg, bb)] || g->phase == PLANNING) return;
@@ -1993,6 +2001,14 @@ static bool stores_into(RevGen *g, Loop *l, unsigned k) {
   return false;
 }
 
+/* A run of l's reverse, as it starts: the counters of its first iteration and where it ended, into fresh
+ * arrays (the caller frees them). */
+static void reverse_run_ends(RevGen *g, Loop *l, LLVMValueRef **first, LLVMValueRef **last) {
+  *first = xcalloc(l->ivs.len, sizeof **first), *last = xcalloc(l->ivs.len, sizeof **last);
+  loop_first_and_last(g, l, NULL, *first, *last, rv);
+  for (size_t k = 0; k < l->ivs.len; k++) (*last)[k] = loop_iv_last(g, l, &l->ivs.data[k]);
+}
+
 /* The run's reads, each read (or window) decided on the union of its addresses; reads of one object at
  * constant distances from one address, less than the loop's step apart (a particle's x, y and z in an
  * array of particles), decided as one: a test of the union instead of one per field, each as costly as a
@@ -2007,7 +2023,7 @@ typedef struct {
   long long off;         /* the first member's offset from it */
   LLVMValueRef low, high; /* such a group's members with the lowest offset and the highest end */
   long long low_off, high_end;
-  LLVMValueRef inst, lo, hi;
+  LLVMValueRef lo, hi;
 } RunGroup;
 typedef VEC(RunGroup) RunGroups;
 
@@ -2031,7 +2047,7 @@ static RunGroup *run_group_of(RevGen *g, Loop *l, LLVMValueRef inst, unsigned k,
     if (!near) r->anchor = NULL;
     return r;
   }
-  vec_push(groups, ((RunGroup){.k = k, .anchor = anchor, .off = off, .low = inst, .high = inst, .low_off = off, .high_end = off + size, .inst = inst}));
+  vec_push(groups, ((RunGroup){.k = k, .anchor = anchor, .off = off, .low = inst, .high = inst, .low_off = off, .high_end = off + size}));
   vec_push(&groups->data[groups->len - 1].members, inst);
   return &groups->data[groups->len - 1];
 }
@@ -2077,11 +2093,7 @@ static void clean_runs(RevGen *g, Loop *l) {
   for (size_t i = 0; i < s->groups.len; i++) {
     struct Group *gr = &s->groups.data[i];
     if (!gr->number || gr->loop != l) continue;
-    if (!first) {
-      first = xcalloc(l->ivs.len, sizeof *first), last = xcalloc(l->ivs.len, sizeof *last);
-      loop_first_and_last(g, l, NULL, first, last, rv);
-      for (size_t k = 0; k < l->ivs.len; k++) last[k] = loop_iv_last(g, l, &l->ivs.data[k]);
-    }
+    if (!first) reverse_run_ends(g, l, &first, &last);
     LLVMValueRef p = LLVMGetOperand(gr->index, 0), ends[2] = {loop_evaluate(g, l, p, first, rv), loop_evaluate(g, l, p, last, rv)};
     if (g->phase == PLANNING) continue;
     /* the run's first and last indices inside: every one between them is (a subtraction and a comparison
@@ -2104,10 +2116,8 @@ static void clean_runs(RevGen *g, Loop *l) {
  * __parad_rt_clean_adds (runtime/omp.c). Such adds are otherwise never tested, and a wrong one is a race
  * a test sees by chance. */
 static void check_clean(RevGen *g, LLVMValueRef claim, unsigned k, LLVMValueRef load, LLVMValueRef shadow) {
-  LLVMValueRef slo = own_shadow_lo(g, k), off = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, shadow, g->i64, ""), slo, "");
-  LLVMValueRef args[2] = {own_span(g, k), LLVMConstInt(g->i64, access_size(g, load) - 1, 0)};
-  LLVMValueRef mine = LLVMBuildICmp(g->b, LLVMIntULT, off, ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2), "");
-  LLVMValueRef known = LLVMBuildICmp(g->b, LLVMIntNE, slo, LLVMConstAllOnes(g->i64), "");
+  LLVMValueRef mine = shadow_own(g, k, load, shadow);
+  LLVMValueRef known = LLVMBuildICmp(g->b, LLVMIntNE, own_shadow_lo(g, k), LLVMConstAllOnes(g->i64), "");
   LLVMValueRef wrong = LLVMBuildAnd(g->b, LLVMBuildAnd(g->b, claim, known, ""), LLVMBuildNot(g->b, mine, ""), "");
   LLVMBasicBlockRef yes, no, join;
   rev_diamond(g, wrong, &yes, &no, &join);
@@ -2163,10 +2173,9 @@ void shared_rev_enter_loop(RevGen *g, Loop *l) {
 static void decide_runs(RevGen *g, Loop *l) {
   struct SharedMemory *s = g->shared;
   bool planning = g->phase == PLANNING;
-  LLVMValueRef *first = xcalloc(l->ivs.len, sizeof *first), *last = xcalloc(l->ivs.len, sizeof *last);
+  LLVMValueRef *first, *last;
   RunGroups groups = {0};
-  loop_first_and_last(g, l, NULL, first, last, rv);
-  for (size_t k = 0; k < l->ivs.len; k++) last[k] = loop_iv_last(g, l, &l->ivs.data[k]); /* where the loop ended */
+  reverse_run_ends(g, l, &first, &last);
   for (size_t i = 0; i < s->per_run.len; i++) {
     LLVMValueRef inst = s->per_run.data[i];
     if (read_of_run(s, inst, l)) run_group_of(g, l, inst, (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1), &groups);
@@ -2196,7 +2205,7 @@ static void decide_runs(RevGen *g, Loop *l) {
                                        LLVMBuildICmp(g->b, LLVMIntULE, r->hi, own_hi(g, k), ""), "");
     LLVMValueRef delta = LLVMConstInt(g->i64, 0, 0), ok = inside;
     if (s->elem[k] && !stores_into(g, l, k)) {
-      ok = LLVMBuildOr(g->b, inside, buffered_run(g, l, r->inst, k, first, r->lo, r->hi), "");
+      ok = LLVMBuildOr(g->b, inside, buffered_run(g, l, r->members.data[0], k, first, r->lo, r->hi), "");
       LLVMValueRef to_buffer = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, s->priv[k], g->i64, ""), s->pbase[k], "");
       delta = LLVMBuildSelect(g->b, inside, delta, to_buffer, "");
     }
@@ -2299,11 +2308,8 @@ tested:;
     /* a run not decided as a whole, or a group not wholly the thread's own: each read's adjoint plainly
        where the address is the thread's own (never into the buffer there: runtime/omp.c neither clears
        nor scans that part of it), and only then into the buffer or atomically */
-    LLVMValueRef off = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, shadow, g->i64, ""), own_shadow_lo(g, k), "");
-    LLVMValueRef args[2] = {own_span(g, k), LLVMConstInt(g->i64, access_size(g, load) - 1, 0)};
-    LLVMValueRef mine = LLVMBuildICmp(g->b, LLVMIntULT, off, ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2), "mine");
     LLVMBasicBlockRef here, elsewhere;
-    rev_diamond(g, mine, &here, &elsewhere, &join_own);
+    rev_diamond(g, shadow_own(g, k, load, shadow), &here, &elsewhere, &join_own);
     /* most of a thread's adds are its own: the buffer's bounds, not the own part's, go to the stack
        (cg's product at 2 threads reloaded the own part's a nonzero) */
     ir_branch_weights(LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(g->b)), 2000, 1);
