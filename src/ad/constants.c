@@ -11,6 +11,7 @@
 #include "analysis/activity.h"
 #include "ir/ir.h"
 #include "mpi/mpi.h"
+#include "omp/omp.h"
 
 static LLVMValueRef stripped(LLVMValueRef v) { return v ? ir_strip_pointer_casts(v) : NULL; }
 
@@ -197,6 +198,92 @@ static LLVMValueRef zeros(LLVMModuleRef m, ShadowUse use) {
   return LLVMConstGEP2(LLVMInt8TypeInContext(c), g, &at, 1);
 }
 
+/* A view kept in a local that a parallel region reads (`const double *p0 = c ? y : bc;`, then p0[i] inside
+ * the region), or a constant pointer kept so and chosen inside (`(i > 0 ? y : bc)[k]`): clang passes the
+ * local's address to the outlined function, which loads the pointer from it (at -O0 through a local of
+ * its own that keeps the address). Such a local, a slot, carries the pointer as a register would. Its
+ * shadow holds the pointer itself where that has no shadow of its own, when every pointer loaded from the
+ * slot, here and in the functions it is passed to (forks, and direct calls of functions whose every use
+ * is such a call), is only loaded from as a view is (slot_only_loaded). The function called learns which
+ * of its parameters are such slots from its pattern (ad_mark_view_slots), so that a function derived for
+ * slots holding shadows of their own is never reused for one holding constant memory. */
+
+/* The parameter of the function called that gets call's argument `arg` (a fork's outlined function or
+ * the callee), where every use of that function is a fork of it or a direct call; NULL otherwise. *index
+ * gets its position. */
+static LLVMValueRef param_given(LLVMValueRef call, unsigned arg, unsigned *index);
+
+static bool only_called(LLVMValueRef fn) {
+  for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef call = LLVMGetUser(u);
+    if (!ir_is_call(call)) return false;
+    bool fork = omp_is_runtime_call(call) && omp_classify(call) == OMP_FORK && omp_fork_outlined(call) == fn;
+    if (!fork && ir_called_function(call) != fn) return false;
+  }
+  return true;
+}
+
+static LLVMValueRef param_given(LLVMValueRef call, unsigned arg, unsigned *index) {
+  bool fork = omp_is_runtime_call(call) && omp_classify(call) == OMP_FORK;
+  LLVMValueRef fn = fork ? omp_fork_outlined(call) : ir_called_function(call);
+  if (!fn || LLVMIsDeclaration(fn) || (fork && arg < OMP_FORK_FIRST_ARG)) return NULL;
+  unsigned param = fork ? arg - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM : arg;
+  if (param >= LLVMCountParams(fn) || LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)) || !only_called(fn)) return NULL;
+  *index = param;
+  return LLVMGetParam(fn, param);
+}
+
+/* The one value stored into a local read by loads only (-O0 keeps each parameter so); NULL otherwise. */
+static LLVMValueRef kept_value(LLVMValueRef local) {
+  if (!LLVMIsAAllocaInst(local)) return NULL;
+  LLVMValueRef kept = NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(local); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user) || ir_is_lifetime_marker(user)) continue;
+    if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != local || (kept && LLVMGetOperand(user, 0) != kept)) return NULL;
+    kept = LLVMGetOperand(user, 0);
+  }
+  return kept;
+}
+
+static bool only_loaded(LLVMModuleRef m, LLVMValueRef p, long long offset, bool *within, ValueMap *seen, int depth);
+
+/* Whether everything the slot at address a gives is only loaded from as only_loaded says: a's uses are
+ * loads of pointers, stores into it (views of their own), lifetime markers, calls that pass it on to a
+ * parameter (walked the same), and a local that keeps only a (its loads walked the same). */
+static bool slot_only_loaded(LLVMModuleRef m, LLVMValueRef a, bool *within, ValueMap *seen, int depth) {
+  if (depth >= 16) return false;
+  if (vmap_has(seen, a)) return true;
+  vmap_put(seen, a, a);
+  for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (ir_is_lifetime_marker(user)) continue;
+    if (LLVMIsALoadInst(user)) {
+      if (LLVMGetTypeKind(LLVMTypeOf(user)) != LLVMPointerTypeKind || LLVMGetVolatile(user) ||
+          !only_loaded(m, user, 0, within, seen, depth + 1))
+        return false;
+      continue;
+    }
+    if (LLVMIsAStoreInst(user)) {
+      LLVMValueRef local = LLVMGetOperand(user, 1);
+      if (local == a) continue; /* a view of its own (or the choice itself) put into the slot */
+      if (kept_value(local) != a) return false;
+      for (LLVMUseRef v = LLVMGetFirstUse(local); v; v = LLVMGetNextUse(v))
+        if (LLVMIsALoadInst(LLVMGetUser(v)) && !slot_only_loaded(m, LLVMGetUser(v), within, seen, depth + 1)) return false;
+      continue;
+    }
+    if (!ir_is_call(user)) return false;
+    for (unsigned i = 0, n = ir_num_call_args(user); i < n; i++) {
+      if (LLVMGetArgOperand(user, i) != a) continue;
+      unsigned index;
+      LLVMValueRef param = param_given(user, i, &index);
+      if (!param || !slot_only_loaded(m, param, within, seen, depth + 1)) return false;
+    }
+    if (ir_called_function(user) == a) return false;
+  }
+  return true;
+}
+
 /* Whether every use of p, offset bytes past the choice, is a load of floats (at most 64 bytes), directly,
  * through getelementptrs and through further choices (`c ? bc[2] : view[1]`); comparisons of the address
  * need no shadow. *within stays true while every load lies inside the stand-in: constant offsets only
@@ -222,6 +309,12 @@ static bool only_loaded(LLVMModuleRef m, LLVMValueRef p, long long offset, bool 
       continue;
     }
     if (LLVMIsAICmpInst(user)) continue;
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == p && LLVMGetOperand(user, 1) != p &&
+        LLVMIsAAllocaInst(ir_strip_pointer_casts(LLVMGetOperand(user, 1)))) { /* into a slot: at any offset */
+      *within = false;
+      if (!slot_only_loaded(m, ir_strip_pointer_casts(LLVMGetOperand(user, 1)), within, seen, depth + 1)) return false;
+      continue;
+    }
     if (!LLVMIsALoadInst(user) || LLVMGetVolatile(user) || !ir_is_fp_or_fp_vector(LLVMTypeOf(user))) return false;
     long long end = offset + (long long)LLVMStoreSizeOfType(td, LLVMTypeOf(user));
     if (end - offset > VIEW_LOAD_BYTES) return false;
@@ -262,6 +355,17 @@ typedef enum { STAND_IN_NONE, STAND_IN_SINK, STAND_IN_ZEROS, STAND_IN_ITSELF } S
 
 /* Which stand-in operand gets in choice (see constants.h); nothing is made. */
 static StandIn stand_in(LLVMValueRef choice, LLVMValueRef operand) {
+  if (choice && LLVMIsAStoreInst(choice) && LLVMGetOperand(choice, 0) == operand) { /* into a slot (above) */
+    LLVMValueRef slot = ir_strip_pointer_casts(LLVMGetOperand(choice, 1));
+    if (!LLVMIsAAllocaInst(slot) || slot == ir_strip_pointer_casts(operand)) return STAND_IN_NONE;
+    LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(choice)));
+    bool within = false;
+    ValueMap seen;
+    vmap_init(&seen);
+    bool loaded = slot_only_loaded(m, slot, &within, &seen, 0);
+    vmap_free(&seen);
+    return loaded ? STAND_IN_ITSELF : STAND_IN_NONE;
+  }
   if (!choice || !(LLVMIsASelectInst(choice) || LLVMIsAPHINode(choice))) return STAND_IN_NONE;
   bool is_operand = false;
   unsigned first = LLVMIsASelectInst(choice) ? 1 : 0;
@@ -288,16 +392,42 @@ LLVMValueRef ad_stand_in_shadow(LLVMValueRef choice, LLVMValueRef operand, Shado
 
 /* Whether the shadow of p comes, through getelementptrs and choices, from a choice's operand that shadows
  * itself: one with no shadow of its own, as act says, that the generators would give a stand-in. */
+static bool from_view(const Activity *act, LLVMValueRef p, ValueMap *seen);
+
+/* Whether the generators give v a shadow of its own, not a stand-in. */
+static bool has_own_shadow(const Activity *act, LLVMValueRef v) {
+  return activity_shadowed(act, v) || LLVMIsAConstantPointerNull(v) || LLVMIsAUndefValue(v) || ir_null_based(v) ||
+         ad_has_constant_shadow(v);
+}
+
+/* Whether a pointer with no shadow of its own may be in the slot at address a (above): one of its
+ * parameters the pattern marks, or a local into which such a pointer, or a view, is stored. */
+static bool holds_view(const Activity *act, LLVMValueRef a, ValueMap *seen) {
+  a = ir_strip_pointer_casts(a);
+  for (int i = 0; i < 16 && LLVMIsALoadInst(a) && kept_value(LLVMGetOperand(a, 0)); i++)
+    a = ir_strip_pointer_casts(kept_value(LLVMGetOperand(a, 0)));
+  if (LLVMIsAArgument(a)) return activity_view_slot(act, a);
+  if (!LLVMIsAAllocaInst(a) || vmap_has(seen, a)) return false;
+  vmap_put(seen, a, a);
+  for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef store = LLVMGetUser(u);
+    if (!LLVMIsAStoreInst(store) || LLVMGetOperand(store, 1) != a) continue;
+    LLVMValueRef v = LLVMGetOperand(store, 0);
+    if (!ir_is_ptr(LLVMTypeOf(v))) continue;
+    if ((!has_own_shadow(act, v) && stand_in(store, v) == STAND_IN_ITSELF) || from_view(act, v, seen)) return true;
+  }
+  return false;
+}
+
 static bool from_view(const Activity *act, LLVMValueRef p, ValueMap *seen) {
   while (LLVMIsAGetElementPtrInst(p)) p = LLVMGetOperand(p, 0);
+  if (LLVMIsALoadInst(p) && ir_is_ptr(LLVMTypeOf(p))) return holds_view(act, LLVMGetOperand(p, 0), seen);
   if (!LLVMIsASelectInst(p) && !LLVMIsAPHINode(p)) return false;
   if (vmap_has(seen, p)) return false;
   vmap_put(seen, p, p);
   for (unsigned i = LLVMIsASelectInst(p) ? 1 : 0, n = (unsigned)LLVMGetNumOperands(p); i < n; i++) {
     LLVMValueRef op = LLVMGetOperand(p, i);
-    bool own = activity_shadowed(act, op) || LLVMIsAConstantPointerNull(op) || LLVMIsAUndefValue(op) ||
-               ir_null_based(op) || ad_has_constant_shadow(op);
-    if ((!own && stand_in(p, op) == STAND_IN_ITSELF) || from_view(act, op, seen)) return true;
+    if ((!has_own_shadow(act, op) && stand_in(p, op) == STAND_IN_ITSELF) || from_view(act, op, seen)) return true;
   }
   return false;
 }
@@ -306,7 +436,8 @@ bool ad_load_through_view(const Activity *act, LLVMValueRef load) {
   if (!LLVMIsALoadInst(load)) return false;
   LLVMValueRef p = LLVMGetOperand(load, 0);
   while (LLVMIsAGetElementPtrInst(p)) p = LLVMGetOperand(p, 0);
-  if (!LLVMIsASelectInst(p) && !LLVMIsAPHINode(p)) return false; /* most loads: no choice to walk */
+  if (!LLVMIsASelectInst(p) && !LLVMIsAPHINode(p) && !(LLVMIsALoadInst(p) && ir_is_ptr(LLVMTypeOf(p))))
+    return false; /* most loads: no choice or slot to walk */
   ValueMap seen;
   vmap_init(&seen);
   bool r = from_view(act, p, &seen);
@@ -318,4 +449,31 @@ LLVMValueRef ad_view_shadow_address(LLVMBuilderRef b, LLVMModuleRef m, LLVMValue
                                     ShadowUse use) {
   LLVMValueRef on_itself = LLVMBuildICmp(b, LLVMIntEQ, shadow, address, "on.constant");
   return LLVMBuildSelect(b, on_itself, zeros(m, use), shadow, "");
+}
+
+char *ad_mark_view_slots(const Activity *act, LLVMValueRef call, char *pattern) {
+  char *marks = NULL;
+  unsigned np = 0;
+  for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++) {
+    LLVMValueRef arg = LLVMGetArgOperand(call, i);
+    unsigned index;
+    LLVMValueRef param = ir_is_ptr(LLVMTypeOf(arg)) ? param_given(call, i, &index) : NULL;
+    if (!param || (pattern[index] != 'd' && pattern[index] != 'n')) continue; /* no shadow: nothing to mark */
+    ValueMap seen;
+    vmap_init(&seen);
+    bool view = holds_view(act, arg, &seen);
+    vmap_free(&seen);
+    if (!view) continue;
+    if (!marks) {
+      np = LLVMCountParams(LLVMGetParamParent(param));
+      marks = xcalloc(np + 1, 1);
+      memset(marks, '-', np);
+    }
+    marks[index] = 'v';
+  }
+  if (!marks) return pattern;
+  char *marked = xasprintf("%s@%s", pattern, marks);
+  free(pattern);
+  free(marks);
+  return marked;
 }

@@ -51,6 +51,12 @@ LLVMValueRef ad_stand_in_shadow(LLVMValueRef choice, LLVMValueRef operand, Shado
  * which values have shadows of their own. */
 typedef struct Activity Activity;
 bool ad_load_through_view(const Activity *act, LLVMValueRef load);
+/* The pattern for call (a fork, or a direct call of a module function), given with its letters and
+ * freed here, with marks for the parameters whose memory may hold a pointer that shadows itself (a local
+ * holding a view, or a constant pointer chosen against active memory where it is loaded): the letters,
+ * '@', then one mark per parameter of the function called, 'v' for such a slot and '-' elsewhere. The
+ * pattern as it was when there are none. */
+char *ad_mark_view_slots(const Activity *act, LLVMValueRef call, char *pattern);
 /* Where a load through a view reads (forward) or adds (reverse) its derivative: the stand-in block where
  * its shadow address is its address (the view was on memory without a shadow), else the shadow. */
 LLVMValueRef ad_view_shadow_address(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef shadow, LLVMValueRef address,

@@ -515,6 +515,14 @@ bool activity_wants_returned_shadow(const Activity *a, LLVMValueRef call) {
   return ir_is_ptr(LLVMTypeOf(call)) && activity_shadowed(a, call);
 }
 
+bool activity_view_slot(const Activity *a, LLVMValueRef param) {
+  const char *marks = strchr(a->pattern, '@');
+  if (!marks || !LLVMIsAArgument(param) || LLVMGetParamParent(param) != a->fn) return false;
+  size_t i = 0;
+  for (LLVMValueRef p = LLVMGetFirstParam(a->fn); p && p != param; p = LLVMGetNextParam(p)) i++;
+  return i < strlen(marks + 1) && marks[1 + i] == 'v';
+}
+
 char *activity_fork_pattern(const Activity *a, LLVMValueRef call) {
   unsigned n = ir_num_call_args(call), k = 0;
   char *p = xcalloc(n + 1, 1);

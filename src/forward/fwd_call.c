@@ -126,7 +126,7 @@ static void call_tangent(FwdGen *g, LLVMValueRef call, LLVMValueRef tf, LLVMType
 static char *active_pattern(FwdGen *g, LLVMValueRef call) {
   char *pattern = activity_call_pattern(g->act, call);
   bool active = strpbrk(pattern, "dr") || ad_call_reaches_active_global(call);
-  if (active && !LLVMIsFunctionVarArg(LLVMGetCalledFunctionType(call))) return pattern;
+  if (active && !LLVMIsFunctionVarArg(LLVMGetCalledFunctionType(call))) return ad_mark_view_slots(g->act, call, pattern);
   if (ad_is_reverse_sweep(ir_called_function(call))) return pattern; /* its tape is active memory */
   /* a variadic call given floats by value only (a logging helper's: its pointers are constants) */
   bool inert = !strchr(pattern, 'r') && !ad_call_reaches_active_global(call) && call_variadic_takes_values_only(call);

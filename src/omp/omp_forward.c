@@ -77,7 +77,7 @@ static void fork(FwdGen *g, LLVMValueRef call) {
     fwd_clone(g, call);
     return;
   }
-  char *pattern = activity_fork_pattern(g->act, call);
+  char *pattern = ad_mark_view_slots(g->act, call, activity_fork_pattern(g->act, call));
   LLVMValueRef tf = fwd_function(g->ad, outlined, pattern, false, g->width);
   if (!tf) { /* reported; this function cannot be right without it */
     g->errors++;

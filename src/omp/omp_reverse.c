@@ -53,7 +53,7 @@ static char *fork_pattern(RevGen *g, LLVMValueRef call) {
     else
       p[k++] = activity_varied(g->act, a) && adj_type_of(g, a) ? 'o' : 'c';
   }
-  return p;
+  return ad_mark_view_slots(g->act, call, p);
 }
 
 /* The pair of the region's outlined function, or false when nothing in it is active (or on error). */

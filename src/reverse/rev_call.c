@@ -86,7 +86,7 @@ static char *call_pattern(RevGen *g, LLVMValueRef call) {
     p[i] = ir_is_ptr(t) ? (shadowed(g, a) ? 'd' : 'c') : (varied(g, a) && is_float_value(t) ? 'o' : 'c');
   }
   if (activity_wants_returned_shadow(g->act, call)) p[n] = 'r';
-  return p;
+  return ad_mark_view_slots(g->act, call, p);
 }
 
 static bool call_is_active(RevGen *g, LLVMValueRef call, const char *pattern) {

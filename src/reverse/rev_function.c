@@ -47,8 +47,9 @@ LLVMValueRef aug_shadow(RevGen *g, LLVMValueRef orig, LLVMValueRef at, const cha
   if (ir_null_based(orig)) return aug_value(g, orig);
   if (ad_has_constant_shadow(orig)) return ad_constant_shadow(orig, SHADOW_ADD);
   LLVMValueRef stand_in = ad_stand_in_shadow(at, orig, SHADOW_ADD);
-  /* a view's operand that shadows itself (ad/constants.h): its loads compare; not where threads add */
-  if (stand_in == orig && !g->parallel) return aug_value(g, orig);
+  /* a view's operand that shadows itself (ad/constants.h): its loads compare (in a region, adding
+     atomically: shared_analyse) */
+  if (stand_in == orig) return aug_value(g, orig);
   if (stand_in && stand_in != orig) return stand_in;
   char buf[512];
   ir_describe_memory(orig, buf, sizeof buf);

@@ -921,6 +921,10 @@ void shared_analyse(RevGen *g) {
       }
       LLVMValueRef p = pointer_operand(i);
       if (!p || rev_thread_private(p) || !activity_shadowed(g->act, p)) continue;
+      if (ad_load_through_view(g->act, i)) { /* its shadow may be the sink (ad/constants.h), which no plan covers */
+        ok = false;
+        break;
+      }
       LLVMValueRef r = g->task_body ? task_root_of(g, p) : root_of(p);
       if (g->task_body ? !defined_once(g, r) : !direct_root(g, r)) {
         ok = false;
