@@ -201,7 +201,8 @@ static LLVMValueRef zeros(LLVMModuleRef m, ShadowUse use) {
 /* A view kept in a local that a parallel region reads (`const double *p0 = c ? y : bc;`, then p0[i] inside
  * the region), or a constant pointer kept so and chosen inside (`(i > 0 ? y : bc)[k]`): clang passes the
  * local's address to the outlined function, which loads the pointer from it (at -O0 through a local of
- * its own that keeps the address). Such a local, a slot, carries the pointer as a register would. Its
+ * its own that keeps the address; optimised, perhaps from a choice of two such addresses). Such a local,
+ * a slot, carries the pointer as a register would. Its
  * shadow holds the pointer itself where that has no shadow of its own, when every pointer loaded from the
  * slot, here and in the functions it is passed to (forks, and direct calls of functions whose every use
  * is such a call), is only loaded from as a view is (slot_only_loaded). The function called learns which
@@ -258,6 +259,10 @@ static bool slot_only_loaded(LLVMModuleRef m, LLVMValueRef a, bool *within, Valu
   for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (ir_is_lifetime_marker(user)) continue;
+    if (LLVMIsAPHINode(user) || (LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) != a)) { /* a slot chosen */
+      if (!slot_only_loaded(m, user, within, seen, depth + 1)) return false;
+      continue;
+    }
     if (LLVMIsALoadInst(user)) {
       if (LLVMGetTypeKind(LLVMTypeOf(user)) != LLVMPointerTypeKind || LLVMGetVolatile(user) ||
           !only_loaded(m, user, 0, within, seen, depth + 1))
@@ -407,8 +412,14 @@ static bool holds_view(const Activity *act, LLVMValueRef a, ValueMap *seen) {
   for (int i = 0; i < 16 && LLVMIsALoadInst(a) && kept_value(LLVMGetOperand(a, 0)); i++)
     a = ir_strip_pointer_casts(kept_value(LLVMGetOperand(a, 0)));
   if (LLVMIsAArgument(a)) return activity_view_slot(act, a);
-  if (!LLVMIsAAllocaInst(a) || vmap_has(seen, a)) return false;
+  if (vmap_has(seen, a)) return false;
   vmap_put(seen, a, a);
+  if (LLVMIsAPHINode(a) || LLVMIsASelectInst(a)) { /* one of several slots */
+    for (unsigned i = LLVMIsASelectInst(a) ? 1 : 0, n = (unsigned)LLVMGetNumOperands(a); i < n; i++)
+      if (holds_view(act, LLVMGetOperand(a, i), seen)) return true;
+    return false;
+  }
+  if (!LLVMIsAAllocaInst(a)) return false;
   for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef store = LLVMGetUser(u);
     if (!LLVMIsAStoreInst(store) || LLVMGetOperand(store, 1) != a) continue;
