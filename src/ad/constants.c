@@ -248,6 +248,9 @@ static LLVMValueRef kept_value(LLVMValueRef local) {
 }
 
 static bool only_loaded(LLVMModuleRef m, LLVMValueRef p, long long offset, bool *within, ValueMap *seen, int depth);
+/* Whether call passes v (a slot, or a view itself) only to parameters walked the same way. */
+static bool passed_only_loaded(LLVMModuleRef m, LLVMValueRef call, LLVMValueRef v, bool slot, bool *within, ValueMap *seen,
+                               int depth);
 
 /* Whether everything the slot at address a gives is only loaded from as only_loaded says: a's uses are
  * loads of pointers, stores into it (views of their own), lifetime markers, calls that pass it on to a
@@ -277,14 +280,25 @@ static bool slot_only_loaded(LLVMModuleRef m, LLVMValueRef a, bool *within, Valu
         if (LLVMIsALoadInst(LLVMGetUser(v)) && !slot_only_loaded(m, LLVMGetUser(v), within, seen, depth + 1)) return false;
       continue;
     }
-    if (!ir_is_call(user)) return false;
-    for (unsigned i = 0, n = ir_num_call_args(user); i < n; i++) {
-      if (LLVMGetArgOperand(user, i) != a) continue;
-      unsigned index;
-      LLVMValueRef param = param_given(user, i, &index);
-      if (!param || !slot_only_loaded(m, param, within, seen, depth + 1)) return false;
+    if (!ir_is_call(user) || !passed_only_loaded(m, user, a, true, within, seen, depth + 1)) return false;
+  }
+  return true;
+}
+
+static bool passed_only_loaded(LLVMModuleRef m, LLVMValueRef call, LLVMValueRef v, bool slot, bool *within, ValueMap *seen,
+                               int depth) {
+  if (LLVMGetCalledValue(call) == v) return false;
+  for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++) {
+    if (LLVMGetArgOperand(call, i) != v) continue;
+    unsigned index;
+    LLVMValueRef param = param_given(call, i, &index);
+    if (!param) return false;
+    if (slot) {
+      if (!slot_only_loaded(m, param, within, seen, depth)) return false;
+    } else if (!vmap_has(seen, param)) { /* met again: a recursive function */
+      vmap_put(seen, param, param);
+      if (!only_loaded(m, param, 0, within, seen, depth)) return false;
     }
-    if (ir_called_function(user) == a) return false;
   }
   return true;
 }
@@ -318,6 +332,11 @@ static bool only_loaded(LLVMModuleRef m, LLVMValueRef p, long long offset, bool 
         LLVMIsAAllocaInst(ir_strip_pointer_casts(LLVMGetOperand(user, 1)))) { /* into a slot: at any offset */
       *within = false;
       if (!slot_only_loaded(m, ir_strip_pointer_casts(LLVMGetOperand(user, 1)), within, seen, depth + 1)) return false;
+      continue;
+    }
+    if (ir_is_call(user)) { /* passed on by value: read in the function called as here */
+      *within = false;
+      if (!passed_only_loaded(m, user, p, false, within, seen, depth + 1)) return false;
       continue;
     }
     if (!LLVMIsALoadInst(user) || LLVMGetVolatile(user) || !ir_is_fp_or_fp_vector(LLVMTypeOf(user))) return false;
@@ -397,7 +416,23 @@ LLVMValueRef ad_stand_in_shadow(LLVMValueRef choice, LLVMValueRef operand, Shado
 
 /* Whether the shadow of p comes, through getelementptrs and choices, from a choice's operand that shadows
  * itself: one with no shadow of its own, as act says, that the generators would give a stand-in. */
-static bool from_view(const Activity *act, LLVMValueRef p, ValueMap *seen);
+/* The walks back from a load: the slots met (addresses) and the choices met (values), apart, since each
+ * walk stops at what it met before in its own role. */
+typedef struct {
+  ValueMap slots, views;
+} ViewWalk;
+
+static void walk_init(ViewWalk *w) {
+  vmap_init(&w->slots);
+  vmap_init(&w->views);
+}
+
+static void walk_free(ViewWalk *w) {
+  vmap_free(&w->slots);
+  vmap_free(&w->views);
+}
+
+static bool from_view(const Activity *act, LLVMValueRef p, ViewWalk *w);
 
 /* Whether the generators give v a shadow of its own, not a stand-in. */
 static bool has_own_shadow(const Activity *act, LLVMValueRef v) {
@@ -407,16 +442,16 @@ static bool has_own_shadow(const Activity *act, LLVMValueRef v) {
 
 /* Whether a pointer with no shadow of its own may be in the slot at address a (above): one of its
  * parameters the pattern marks, or a local into which such a pointer, or a view, is stored. */
-static bool holds_view(const Activity *act, LLVMValueRef a, ValueMap *seen) {
+static bool holds_view(const Activity *act, LLVMValueRef a, ViewWalk *w) {
   a = ir_strip_pointer_casts(a);
   for (int i = 0; i < 16 && LLVMIsALoadInst(a) && kept_value(LLVMGetOperand(a, 0)); i++)
     a = ir_strip_pointer_casts(kept_value(LLVMGetOperand(a, 0)));
   if (LLVMIsAArgument(a)) return activity_view_slot(act, a);
-  if (vmap_has(seen, a)) return false;
-  vmap_put(seen, a, a);
+  if (vmap_has(&w->slots, a)) return false;
+  vmap_put(&w->slots, a, a);
   if (LLVMIsAPHINode(a) || LLVMIsASelectInst(a)) { /* one of several slots */
     for (unsigned i = LLVMIsASelectInst(a) ? 1 : 0, n = (unsigned)LLVMGetNumOperands(a); i < n; i++)
-      if (holds_view(act, LLVMGetOperand(a, i), seen)) return true;
+      if (holds_view(act, LLVMGetOperand(a, i), w)) return true;
     return false;
   }
   if (!LLVMIsAAllocaInst(a)) return false;
@@ -425,20 +460,21 @@ static bool holds_view(const Activity *act, LLVMValueRef a, ValueMap *seen) {
     if (!LLVMIsAStoreInst(store) || LLVMGetOperand(store, 1) != a) continue;
     LLVMValueRef v = LLVMGetOperand(store, 0);
     if (!ir_is_ptr(LLVMTypeOf(v))) continue;
-    if ((!has_own_shadow(act, v) && stand_in(store, v) == STAND_IN_ITSELF) || from_view(act, v, seen)) return true;
+    if ((!has_own_shadow(act, v) && stand_in(store, v) == STAND_IN_ITSELF) || from_view(act, v, w)) return true;
   }
   return false;
 }
 
-static bool from_view(const Activity *act, LLVMValueRef p, ValueMap *seen) {
+static bool from_view(const Activity *act, LLVMValueRef p, ViewWalk *w) {
   while (LLVMIsAGetElementPtrInst(p)) p = LLVMGetOperand(p, 0);
-  if (LLVMIsALoadInst(p) && ir_is_ptr(LLVMTypeOf(p))) return holds_view(act, LLVMGetOperand(p, 0), seen);
+  if (LLVMIsALoadInst(p) && ir_is_ptr(LLVMTypeOf(p))) return holds_view(act, LLVMGetOperand(p, 0), w);
+  if (LLVMIsAArgument(p)) return activity_view_slot(act, p); /* a view passed in */
   if (!LLVMIsASelectInst(p) && !LLVMIsAPHINode(p)) return false;
-  if (vmap_has(seen, p)) return false;
-  vmap_put(seen, p, p);
+  if (vmap_has(&w->views, p)) return false;
+  vmap_put(&w->views, p, p);
   for (unsigned i = LLVMIsASelectInst(p) ? 1 : 0, n = (unsigned)LLVMGetNumOperands(p); i < n; i++) {
     LLVMValueRef op = LLVMGetOperand(p, i);
-    if ((!has_own_shadow(act, op) && stand_in(p, op) == STAND_IN_ITSELF) || from_view(act, op, seen)) return true;
+    if ((!has_own_shadow(act, op) && stand_in(p, op) == STAND_IN_ITSELF) || from_view(act, op, w)) return true;
   }
   return false;
 }
@@ -447,12 +483,12 @@ bool ad_load_through_view(const Activity *act, LLVMValueRef load) {
   if (!LLVMIsALoadInst(load)) return false;
   LLVMValueRef p = LLVMGetOperand(load, 0);
   while (LLVMIsAGetElementPtrInst(p)) p = LLVMGetOperand(p, 0);
-  if (!LLVMIsASelectInst(p) && !LLVMIsAPHINode(p) && !(LLVMIsALoadInst(p) && ir_is_ptr(LLVMTypeOf(p))))
-    return false; /* most loads: no choice or slot to walk */
-  ValueMap seen;
-  vmap_init(&seen);
-  bool r = from_view(act, p, &seen);
-  vmap_free(&seen);
+  if (!LLVMIsASelectInst(p) && !LLVMIsAPHINode(p) && !LLVMIsAArgument(p) && !(LLVMIsALoadInst(p) && ir_is_ptr(LLVMTypeOf(p))))
+    return false; /* most loads: no choice, slot or parameter to walk */
+  ViewWalk w;
+  walk_init(&w);
+  bool r = from_view(act, p, &w);
+  walk_free(&w);
   return r;
 }
 
@@ -470,10 +506,10 @@ char *ad_mark_view_slots(const Activity *act, LLVMValueRef call, char *pattern) 
     unsigned index;
     LLVMValueRef param = ir_is_ptr(LLVMTypeOf(arg)) ? param_given(call, i, &index) : NULL;
     if (!param || (pattern[index] != 'd' && pattern[index] != 'n')) continue; /* no shadow: nothing to mark */
-    ValueMap seen;
-    vmap_init(&seen);
-    bool view = holds_view(act, arg, &seen);
-    vmap_free(&seen);
+    ViewWalk w;
+    walk_init(&w);
+    bool view = holds_view(act, arg, &w) || from_view(act, arg, &w);
+    walk_free(&w);
     if (!view) continue;
     if (!marks) {
       np = LLVMCountParams(LLVMGetParamParent(param));

@@ -9,7 +9,8 @@
 //   inside:   a view chosen per iteration inside the region (x[i] > 0 ? x : c), read at a shifted index;
 //   helper:   the view's address passed to a function that reads through it (its own slot), after a
 //             region that reads it;
-//   written:  the region also writes an output array read back after it, with the view beside.
+//   written:  the region also writes an output array read back after it, with the view beside;
+//   passed:   the view passed by value to a helper (serial), and to a region as firstprivate.
 // Gradients against tangents along every unit direction (1e-12) and central differences (h = 1e-6,
 // tolerance 1e-7), at 1 to 4 threads at -O2 and 3 at -O0; the table is checked unchanged.
 // RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=3 %t && OMP_NUM_THREADS=4 %t
@@ -70,6 +71,20 @@ __attribute__((noinline)) double written(const double *x, const double *c, int n
   return t;
 }
 
+__attribute__((noinline)) static double dotv(const double *a, const double *b, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++) s += a[i] * b[(3 * i) % n];
+  return s;
+}
+
+__attribute__((noinline)) double passed(const double *x, const double *c, int n) {
+  const double *p0 = x[0] > 0 ? x : c;
+  double t = dotv(p0, x, n);
+#pragma omp parallel for firstprivate(p0) reduction(+ : t)
+  for (int i = 0; i < n; i++) t += p0[(i + 4) % n] * x[i] * x[(i + 1) % n];
+  return t;
+}
+
 typedef double (*Fn)(const double *, const double *, int);
 
 static void check_fn(const char *name, Fn f, const double *x) {
@@ -102,6 +117,7 @@ int main(void) {
     check_fn("inside", inside, x);
     check_fn("helper", helper, x);
     check_fn("written", written, x);
+    check_fn("passed", passed, x);
   }
   CHECK_CLOSE(memcmp(TABLE, copy, sizeof copy) == 0, 1, 0);
   return check_done();
