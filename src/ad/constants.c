@@ -202,12 +202,12 @@ static LLVMValueRef zeros(LLVMModuleRef m, ShadowUse use) {
  * the region), or a constant pointer kept so and chosen inside (`(i > 0 ? y : bc)[k]`): clang passes the
  * local's address to the outlined function, which loads the pointer from it (at -O0 through a local of
  * its own that keeps the address; optimised, perhaps from a choice of two such addresses). Such a local,
- * a slot, carries the pointer as a register would. Its
- * shadow holds the pointer itself where that has no shadow of its own, when every pointer loaded from the
- * slot, here and in the functions it is passed to (forks, and direct calls of functions whose every use
- * is such a call), is only loaded from as a view is (slot_only_loaded). The function called learns which
- * of its parameters are such slots from its pattern (ad_mark_view_slots), so that a function derived for
- * slots holding shadows of their own is never reused for one holding constant memory. */
+ * a slot, carries the pointer as a register would. Its shadow holds the pointer itself where that has no
+ * shadow of its own, when every pointer loaded from the slot, here and in the functions it is passed to
+ * (forks, and direct calls of functions whose every use is such a call), is only loaded from as a view
+ * is (slot_only_loaded). A view passed by value to such a function is walked the same way. The function
+ * called learns which of its parameters are such slots or views from its pattern (ad_mark_view_slots),
+ * so that a derivative made for pointers with shadows of their own is never reused for constant memory. */
 
 /* The parameter of the function called that gets call's argument `arg` (a fork's outlined function or
  * the callee), where every use of that function is a fork of it or a direct call; NULL otherwise. *index
@@ -414,8 +414,6 @@ LLVMValueRef ad_stand_in_shadow(LLVMValueRef choice, LLVMValueRef operand, Shado
   return k == STAND_IN_SINK ? inactive_sink(m, operand) : zeros(m, use);
 }
 
-/* Whether the shadow of p comes, through getelementptrs and choices, from a choice's operand that shadows
- * itself: one with no shadow of its own, as act says, that the generators would give a stand-in. */
 /* The walks back from a load: the slots met (addresses) and the choices met (values), apart, since each
  * walk stops at what it met before in its own role. */
 typedef struct {
@@ -465,6 +463,9 @@ static bool holds_view(const Activity *act, LLVMValueRef a, ViewWalk *w) {
   return false;
 }
 
+/* Whether the shadow of p comes, through getelementptrs and choices, from a choice's operand that shadows
+ * itself (one with no shadow of its own, as act says, that the generators would give a stand-in), from a
+ * slot that may hold such a pointer, or from a parameter the pattern marks. */
 static bool from_view(const Activity *act, LLVMValueRef p, ViewWalk *w) {
   while (LLVMIsAGetElementPtrInst(p)) p = LLVMGetOperand(p, 0);
   if (LLVMIsALoadInst(p) && ir_is_ptr(LLVMTypeOf(p))) return holds_view(act, LLVMGetOperand(p, 0), w);
@@ -500,7 +501,6 @@ LLVMValueRef ad_view_shadow_address(LLVMBuilderRef b, LLVMModuleRef m, LLVMValue
 
 char *ad_mark_view_slots(const Activity *act, LLVMValueRef call, char *pattern) {
   char *marks = NULL;
-  unsigned np = 0;
   for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++) {
     LLVMValueRef arg = LLVMGetArgOperand(call, i);
     unsigned index;
@@ -512,7 +512,7 @@ char *ad_mark_view_slots(const Activity *act, LLVMValueRef call, char *pattern) 
     walk_free(&w);
     if (!view) continue;
     if (!marks) {
-      np = LLVMCountParams(LLVMGetParamParent(param));
+      unsigned np = LLVMCountParams(LLVMGetParamParent(param));
       marks = xcalloc(np + 1, 1);
       memset(marks, '-', np);
     }

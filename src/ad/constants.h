@@ -16,8 +16,10 @@
  * optimised, a load from a select of the two addresses, bc constant; `c ? u[2] : bc[2]` a load 16 bytes
  * past a phi of the two bases), shadows itself with a block of zeros: what is loaded from it has no
  * derivative. Loaded from at any offset (a view of either), it shadows itself with its own memory, and
- * each load through the view tells the two apart by address. A global the program registered as
- * inactive, chosen so, gets a block of its own size (whatever goes through the choice into it is
+ * each load through the view tells the two apart by address; so does a pointer without a shadow stored
+ * into a local that a region or a function of the program only loads views from (a slot), and the
+ * functions such views or slots are passed to, told by their patterns. A global the program registered
+ * as inactive, chosen so, gets a block of its own size (whatever goes through the choice into it is
  * dropped). */
 #ifndef PARAD_AD_CONSTANTS_H
 #define PARAD_AD_CONSTANTS_H
@@ -38,8 +40,9 @@ typedef enum { SHADOW_READ, SHADOW_ADD } ShadowUse;
 
 /* Its shadow, made in v's module on first use; NULL when it has none. */
 LLVMValueRef ad_constant_shadow(LLVMValueRef v, ShadowUse use);
-/* The stand-in shadow of operand, a pointer without one, of the select or phi `choice`, when the choice
- * is only loaded from (floats, 64 bytes at a time, through getelementptrs and further choices):
+/* The stand-in shadow of operand, a pointer without one, of the select or phi `choice` (or the store
+ * that puts it into a slot), when the choice is only loaded from (floats, 64 bytes at a time, through
+ * getelementptrs, further choices, slots and calls of the program's functions):
  *   a block of zeros (forward) or a sink (reverse) where every load lies within 64 bytes before the choice
  *   and 192 after;
  *   operand itself where loads go further (a view of either, `p = c ? bc : x`, then `p[i]`): the
@@ -52,10 +55,10 @@ LLVMValueRef ad_stand_in_shadow(LLVMValueRef choice, LLVMValueRef operand, Shado
 typedef struct Activity Activity;
 bool ad_load_through_view(const Activity *act, LLVMValueRef load);
 /* The pattern for call (a fork, or a direct call of a module function), given with its letters and
- * freed here, with marks for the parameters whose memory may hold a pointer that shadows itself (a local
- * holding a view, or a constant pointer chosen against active memory where it is loaded): the letters,
- * '@', then one mark per parameter of the function called, 'v' for such a slot and '-' elsewhere. The
- * pattern as it was when there are none. */
+ * freed here, with marks for the parameters with shadows that may be, or whose memory may hold, a pointer
+ * that shadows itself (a view passed on; a local holding a view, or a constant pointer chosen against
+ * active memory where it is loaded): the letters, '@', then one mark per parameter of the function
+ * called, 'v' for such a parameter and '-' elsewhere. The pattern as it was when there are none. */
 char *ad_mark_view_slots(const Activity *act, LLVMValueRef call, char *pattern);
 /* Where a load through a view reads (forward) or adds (reverse) its derivative: the stand-in block where
  * its shadow address is its address (the view was on memory without a shadow), else the shadow. */

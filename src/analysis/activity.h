@@ -56,8 +56,8 @@ char *activity_call_pattern(const Activity *a, LLVMValueRef call);
 /* The call returns a pointer the caller gives a shadow: the callee returns one too (its returned memory
  * gets shadows, as it would if it were inlined). */
 bool activity_wants_returned_shadow(const Activity *a, LLVMValueRef call);
-/* Whether the pattern marks parameter param as a slot that may hold a pointer shadowing itself
- * (ad_mark_view_slots). */
+/* Whether the pattern marks parameter param as a pointer that may shadow itself, or a slot that may hold
+ * one (ad_mark_view_slots). */
 bool activity_view_slot(const Activity *a, LLVMValueRef param);
 /* The same for the outlined function of a parallel region (__kmpc_fork_call): its two thread-id
  * parameters are constant, the others follow the call's arguments after the function. */
