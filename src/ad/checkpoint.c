@@ -186,9 +186,10 @@ static bool params_receiving(LLVMValueRef call, LLVMValueRef p, bool (*ok)(LLVMV
   LLVMValueRef fn = fork ? omp_fork_outlined(call) : ir_called_function(call);
   if (!fn || LLVMIsDeclaration(fn) || LLVMGetCalledValue(call) == p) return false;
   for (unsigned a = fork ? OMP_FORK_FIRST_ARG : 0, n = ir_num_call_args(call); a < n; a++) {
-    unsigned param = fork ? a - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM : a;
     if (LLVMGetArgOperand(call, a) != p) continue;
-    if (param >= LLVMCountParams(fn) || !ok(LLVMGetParam(fn, param), NULL, depth + 1)) return false;
+    unsigned index;
+    LLVMValueRef param = omp_param_receiving(call, a, &index);
+    if (!param || !ok(param, NULL, depth + 1)) return false;
   }
   return true;
 }

@@ -225,13 +225,8 @@ static bool only_called(LLVMValueRef fn) {
 }
 
 static LLVMValueRef param_given(LLVMValueRef call, unsigned arg, unsigned *index) {
-  bool fork = omp_is_runtime_call(call) && omp_classify(call) == OMP_FORK;
-  LLVMValueRef fn = fork ? omp_fork_outlined(call) : ir_called_function(call);
-  if (!fn || LLVMIsDeclaration(fn) || (fork && arg < OMP_FORK_FIRST_ARG)) return NULL;
-  unsigned param = fork ? arg - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM : arg;
-  if (param >= LLVMCountParams(fn) || LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)) || !only_called(fn)) return NULL;
-  *index = param;
-  return LLVMGetParam(fn, param);
+  LLVMValueRef param = omp_param_receiving(call, arg, index), fn = param ? LLVMGetParamParent(param) : NULL;
+  return fn && !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)) && only_called(fn) ? param : NULL;
 }
 
 /* The one value stored into a local read by loads only (-O0 keeps each parameter so); NULL otherwise. */

@@ -129,6 +129,10 @@ bool omp_in_one_thread_block(LLVMValueRef inst);
  * call argument that becomes its parameter 2 (its first two are the thread ids). */
 LLVMValueRef omp_fork_outlined(LLVMValueRef call);
 enum { OMP_FORK_FIRST_ARG = 3, OMP_OUTLINED_FIRST_PARAM = 2 };
+/* The parameter that gets argument `arg` of call in the function the call runs (its callee, or the region a
+ * fork runs), and its position; NULL for an indirect call, a declaration, a fork's own arguments, or an
+ * argument past the parameters. */
+LLVMValueRef omp_param_receiving(LLVMValueRef call, unsigned arg, unsigned *index);
 /* For OMP_TASK_ALLOC: the task's entry function, (gtid, task) -> 0 (NULL if it is not one of the
  * module's). For a task pointer: the allocation that made it (NULL when not seen). */
 LLVMValueRef omp_task_entry(LLVMValueRef alloc);

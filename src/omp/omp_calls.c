@@ -189,6 +189,16 @@ LLVMValueRef omp_fork_outlined(LLVMValueRef call) {
   return LLVMIsAFunction(fn) && !LLVMIsDeclaration(fn) ? fn : NULL;
 }
 
+LLVMValueRef omp_param_receiving(LLVMValueRef call, unsigned arg, unsigned *index) {
+  bool fork = omp_classify(call) == OMP_FORK;
+  LLVMValueRef fn = fork ? omp_fork_outlined(call) : ir_called_function(call);
+  if (!fn || LLVMIsDeclaration(fn) || (fork && arg < OMP_FORK_FIRST_ARG)) return NULL;
+  unsigned param = fork ? arg - OMP_FORK_FIRST_ARG + OMP_OUTLINED_FIRST_PARAM : arg;
+  if (param >= LLVMCountParams(fn)) return NULL;
+  *index = param;
+  return LLVMGetParam(fn, param);
+}
+
 bool omp_end_reduce_has_barrier(LLVMValueRef call) { return !strcmp(ir_called_name(call), "__kmpc_end_reduce"); }
 
 LLVMValueRef omp_lock(LLVMValueRef call) {
