@@ -168,7 +168,7 @@ static bool tangent_of(AdModule *ad, LLVMValueRef fn, void *ctx, LLVMValueRef ou
 }
 
 /* Through a function pointer: the tangent function of whatever it points to, from the module's table. */
-static void indirect_call(FwdGen *g, LLVMValueRef call) {
+void fwd_indirect(FwdGen *g, LLVMValueRef call) {
   char *pattern = active_pattern(g, call);
   if (!pattern) return;
   TangentKind kind = {pattern, activity_active(g->act, call), g->width};
@@ -257,6 +257,16 @@ void fwd_call(FwdGen *g, LLVMValueRef call) {
     custom_call(g, call, df);
     return;
   }
+  const Paradigm *paradigm = paradigm_of(kind);
+  if (paradigm) {
+    if (g->error_mode && activity_any_active_argument(g->act, call, NULL)) {
+      fwd_error(g, call, "floating-point error estimation cannot follow %s yet", paradigm->construct);
+      fwd_clone(g, call);
+    } else {
+      paradigm->tangent(g, call);
+    }
+    return;
+  }
   switch (kind) {
   case CALL_DEBUG: return;
   case CALL_MATH: math(g, call, rule); return;
@@ -267,19 +277,6 @@ void fwd_call(FwdGen *g, LLVMValueRef call) {
   case CALL_FREE: fwd_heap(g, call, kind); return;
   case CALL_MODULE: module_call(g, call); return;
   case CALL_INACTIVE: fwd_clone(g, call); return;
-  case CALL_OMP:
-  case CALL_MPI:
-  case CALL_INDIRECT:
-    if (g->error_mode && activity_any_active_argument(g->act, call, NULL)) {
-      fwd_error(g, call, "floating-point error estimation cannot follow %s yet",
-                kind == CALL_OMP ? "an OpenMP construct" : kind == CALL_MPI ? "MPI communication" : "a call through a pointer");
-      fwd_clone(g, call);
-      return;
-    }
-    if (kind == CALL_OMP) fwd_omp(g, call);
-    else if (kind == CALL_MPI) fwd_mpi(g, call);
-    else indirect_call(g, call);
-    return;
   case CALL_REQUEST:
     fwd_error(g, call, "cannot differentiate a derivative request (higher-order derivatives are not supported)");
     fwd_clone(g, call);
@@ -303,5 +300,6 @@ void fwd_call(FwdGen *g, LLVMValueRef call) {
     }
     fwd_clone(g, call);
     return;
+  default: return; /* a paradigm's: above */
   }
 }

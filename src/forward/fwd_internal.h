@@ -13,6 +13,7 @@
 #include <stdbool.h>
 
 #include "ad/ad.h"
+#include "ad/paradigms.h"
 #include "analysis/activity.h"
 #include "analysis/calls.h"
 #include "ir/util.h"
@@ -20,7 +21,7 @@
 
 enum { MAX_WIDTH = 64 };
 
-typedef struct {
+typedef struct FwdGen {
   AdModule *ad;
   LLVMValueRef orig;   /* the function being differentiated */
   LLVMValueRef func;   /* its tangent function, being written */
@@ -78,8 +79,6 @@ void fwd_call(FwdGen *g, LLVMValueRef call);
 void fwd_memcpy(FwdGen *g, LLVMValueRef call);
 void fwd_memset(FwdGen *g, LLVMValueRef call);
 void fwd_heap(FwdGen *g, LLVMValueRef call, CallKind kind); /* malloc, calloc, realloc, free */
-void fwd_omp(FwdGen *g, LLVMValueRef call);                  /* omp/omp_forward.c */
-void fwd_mpi(FwdGen *g, LLVMValueRef call);                  /* mpi/mpi_forward.c */
 bool fwd_tape_call(FwdGen *g, LLVMValueRef call); /* the reverse-mode runtime's calls; false: not one */
 /* ---- fwd_error.c: error estimation ---- */
 /* The error of z = op(operands) from its operands' errors, partials[i] = dz/d operands[i] (NULL: 1). */

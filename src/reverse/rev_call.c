@@ -211,7 +211,7 @@ static LLVMValueRef indirect_key(RevGen *g, LLVMValueRef call, const char *patte
 
 /* The forward sweep looks the pair up, calls its aug, and keeps its rev for the reverse sweep (as a
  * registered gradient's tape). */
-static void aug_indirect(RevGen *g, LLVMValueRef call) {
+void aug_indirect(RevGen *g, LLVMValueRef call) {
   char *pattern = active_pattern(g, call);
   if (!pattern) {
     aug_clone(g, call);
@@ -226,7 +226,7 @@ static void aug_indirect(RevGen *g, LLVMValueRef call) {
   free(pattern);
 }
 
-static void rev_indirect(RevGen *g, LLVMValueRef call) {
+void rev_indirect(RevGen *g, LLVMValueRef call) {
   char *pattern = call_pattern(g, call);
   if (call_is_active(g, call, pattern) && !LLVMIsFunctionVarArg(LLVMGetCalledFunctionType(call))) {
     PairKind kind = kind_of_call(g, call);
@@ -442,6 +442,11 @@ void aug_call(RevGen *g, LLVMValueRef call) {
     aug_custom(g, call, &custom);
     return;
   }
+  const Paradigm *paradigm = paradigm_of(kind);
+  if (paradigm) {
+    paradigm->augmented(g, call);
+    return;
+  }
   switch (kind) {
   case CALL_DEBUG: return;
   case CALL_MATH:
@@ -452,13 +457,10 @@ void aug_call(RevGen *g, LLVMValueRef call) {
   case CALL_REALLOC:
   case CALL_FREE: aug_heap(g, call, kind); return;
   case CALL_MODULE: aug_module_call(g, call); return;
-  case CALL_OMP: aug_omp(g, call); return;
-  case CALL_MPI: aug_mpi(g, call); return;
   case CALL_REQUEST:
     rev_error(g, call, "cannot differentiate a derivative request here");
     aug_clone(g, call);
     return;
-  case CALL_INDIRECT: aug_indirect(g, call); return;
   case CALL_UNKNOWN:
     if (is_runtime(call))
       rev_error(g, call, "reverse mode cannot differentiate a function that itself computes a gradient");
@@ -472,6 +474,7 @@ void aug_call(RevGen *g, LLVMValueRef call) {
                          "(__parad_register_gradient_%s)", ir_called_name(call), which + 1, ir_called_name(call));
     aug_clone(g, call);
     return;
+  default: return; /* a paradigm's: above */
   }
 }
 
@@ -484,6 +487,11 @@ void rev_call(RevGen *g, LLVMValueRef call) {
     rev_custom(g, call, &custom);
     return;
   }
+  const Paradigm *paradigm = paradigm_of(kind);
+  if (paradigm) {
+    paradigm->adjoint(g, call);
+    return;
+  }
   switch (kind) {
   case CALL_MATH: rev_math(g, call, rule); return;
   case CALL_MEMCPY:
@@ -492,9 +500,6 @@ void rev_call(RevGen *g, LLVMValueRef call) {
   case CALL_REALLOC:
   case CALL_FREE: rev_heap(g, call, kind); return;
   case CALL_MODULE: rev_module_call(g, call); return;
-  case CALL_INDIRECT: rev_indirect(g, call); return;
-  case CALL_OMP: rev_omp(g, call); return;
-  case CALL_MPI: rev_mpi(g, call); return;
   default: return;
   }
 }

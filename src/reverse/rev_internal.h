@@ -33,6 +33,7 @@
 #include <stdbool.h>
 
 #include "ad/ad.h"
+#include "ad/paradigms.h"
 #include "analysis/activity.h"
 #include "analysis/calls.h"
 #include "ir/cfg.h"
@@ -113,7 +114,7 @@ typedef struct {
   unsigned copied_bytes; /* the record's last bytes: loads read back from a region's copy, where they are */
 } BlockPlan;
 
-typedef struct {
+typedef struct RevGen {
   AdModule *ad;
   LLVMValueRef orig;
   const char *pattern;   /* one letter per parameter: 'c', 'd'/'n' (pointer with shadow), 'o' (active scalar) */
@@ -470,8 +471,6 @@ void rev_memcpy(RevGen *g, LLVMValueRef call, CallKind kind);
 /* The adjoint d of a load added into memory at dp (its shadow, or a neighbour's for a window), the way
  * the load's own adjoint would be: plainly, atomically or into a register sum. */
 void rev_accumulate_load(RevGen *g, LLVMValueRef load, LLVMValueRef dp, LLVMValueRef d, unsigned align);
-void aug_omp(RevGen *g, LLVMValueRef call); /* omp/omp_reverse.c */
-void rev_omp(RevGen *g, LLVMValueRef call);
 /* Around an augmented call (omp_quiet_forks.c): the chain given to a callee that takes it, where the call
  * is quiet since the last region (true: then omp_chain_given after the call); the chain taken at the entry
  * of a function that takes it. */
@@ -481,7 +480,5 @@ void omp_chain_take(RevGen *g);
 /* Where a reverse sweep that spawned its tasks' adjoints as tasks must wait for them: before it gives back
  * a stack slot's shadow, and at its end. Nothing elsewhere. */
 void rev_omp_wait_adjoint_tasks(RevGen *g);
-void aug_mpi(RevGen *g, LLVMValueRef call); /* mpi/mpi_reverse.c */
-void rev_mpi(RevGen *g, LLVMValueRef call);
 
 #endif
