@@ -207,7 +207,72 @@ static LLVMValueRef zeros(LLVMModuleRef m, ShadowUse use) {
  * (forks, and direct calls of functions whose every use is such a call), is only loaded from as a view
  * is (slot_only_loaded). A view passed by value to such a function is walked the same way. The function
  * called learns which of its parameters are such slots or views from its pattern (ad_mark_view_slots),
- * so that a derivative made for pointers with shadows of their own is never reused for constant memory. */
+ * so that a derivative made for pointers with shadows of their own is never reused for constant memory.
+ * A task carries them in its block: a slot's address in its shareds (`#pragma omp task` reading a
+ * constant parameter that the region shares), a view among its private copies (`firstprivate(p0)`). The
+ * walk goes on at the task's loads of that field, and the task's pattern marks its block
+ * (ad_mark_task_views), every pointer read from it then possibly a view. */
+
+/* The task allocation whose block p points into, or whose shareds block (then *shareds), *offset bytes
+ * in; NULL when p points elsewhere. */
+static LLVMValueRef task_block(LLVMModuleRef m, LLVMValueRef p, bool *shareds, long long *offset) {
+  long long first = 0;
+  LLVMValueRef base = ir_strip_constant_offsets(m, p, offset), alloc = omp_task_alloc_of(base);
+  *shareds = false;
+  if (alloc || !LLVMIsALoadInst(base)) return alloc;
+  *shareds = true;
+  alloc = omp_task_alloc_of(ir_strip_constant_offsets(m, LLVMGetOperand(base, 0), &first));
+  return first == 0 ? alloc : NULL;
+}
+
+/* -O0's shareds: a local struct filled field by field and copied whole into the task's shareds block. The
+ * copy's destination, and the allocation, when the local goes nowhere else. */
+static LLVMValueRef copied_into_shareds(LLVMModuleRef m, LLVMValueRef local, long long *offset) {
+  LLVMValueRef alloc = NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(local); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (ir_is_lifetime_marker(user)) continue;
+    if (LLVMIsAGetElementPtrInst(user)) { /* a field's address: only stored into */
+      long long at = 0;
+      if (!ir_gep_constant_offset(m, user, &at)) return NULL;
+      for (LLVMUseRef v = LLVMGetFirstUse(user); v; v = LLVMGetNextUse(v))
+        if (!LLVMIsAStoreInst(LLVMGetUser(v)) || LLVMGetOperand(LLVMGetUser(v), 1) != user) return NULL;
+      continue;
+    }
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == local) continue;
+    bool shareds;
+    long long at = 0;
+    LLVMValueRef fn = ir_is_call(user) ? ir_called_function(user) : NULL;
+    if (alloc || !fn || strncmp(LLVMGetValueName(fn), "llvm.memcpy", 11) || LLVMGetArgOperand(user, 1) != local ||
+        !(alloc = task_block(m, LLVMGetArgOperand(user, 0), &shareds, &at)) || !shareds)
+      return NULL;
+    *offset = at;
+  }
+  return alloc;
+}
+
+/* The task allocation whose block (or shareds, then *shareds) store writes, *offset bytes in; NULL when
+ * it writes no task's field. */
+static LLVMValueRef task_field_stored(LLVMValueRef store, bool *shareds, long long *offset) {
+  LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(store)));
+  *offset = 0;
+  LLVMValueRef alloc = task_block(m, LLVMGetOperand(store, 1), shareds, offset);
+  if (alloc) return alloc;
+  long long field = 0, into = 0;
+  LLVMValueRef local = ir_strip_constant_offsets(m, LLVMGetOperand(store, 1), &field);
+  if (!LLVMIsAAllocaInst(local) || !(alloc = copied_into_shareds(m, local, &into))) return NULL;
+  *shareds = true, *offset = into + field;
+  return alloc;
+}
+
+/* The loads, in the task's code, of the field of a task's block (or its shareds) that store writes;
+ * false when store writes no such field or the task's code may read it otherwise. */
+static bool task_field_readers(LLVMValueRef store, ValueList *loads) {
+  bool shareds;
+  long long offset;
+  LLVMValueRef alloc = task_field_stored(store, &shareds, &offset);
+  return alloc && omp_task_field_loads(alloc, shareds, offset, loads);
+}
 
 /* The parameter of the function called that gets call's argument `arg` (a fork's outlined function or
  * the callee), where every use of that function is a fork of it or a direct call; NULL otherwise. *index
@@ -243,6 +308,27 @@ static LLVMValueRef kept_value(LLVMValueRef local) {
 }
 
 static bool only_loaded(LLVMModuleRef m, LLVMValueRef p, long long offset, bool *within, ValueMap *seen, int depth);
+static bool slot_only_loaded(LLVMModuleRef m, LLVMValueRef a, bool *within, ValueMap *seen, int depth);
+
+/* Whether the task field store writes (a slot's address, or a view) is read in the task only by loads
+ * walked the same way. */
+static bool task_fields_only_loaded(LLVMModuleRef m, LLVMValueRef store, bool slot, bool *within, ValueMap *seen,
+                                    int depth) {
+  ValueList loads = {0};
+  bool ok = task_field_readers(store, &loads);
+  *within = false;
+  for (size_t i = 0; ok && i < loads.len; i++) {
+    LLVMValueRef load = loads.data[i];
+    if (slot) ok = slot_only_loaded(m, load, within, seen, depth);
+    else if (!vmap_has(seen, load)) { /* met again: a task that makes tasks of its own kind */
+      vmap_put(seen, load, load);
+      ok = only_loaded(m, load, 0, within, seen, depth);
+    }
+  }
+  free(loads.data);
+  return ok;
+}
+
 /* Whether call passes v (a slot, or a view itself) only to parameters walked the same way. */
 static bool passed_only_loaded(LLVMModuleRef m, LLVMValueRef call, LLVMValueRef v, bool slot, bool *within, ValueMap *seen,
                                int depth);
@@ -270,7 +356,10 @@ static bool slot_only_loaded(LLVMModuleRef m, LLVMValueRef a, bool *within, Valu
     if (LLVMIsAStoreInst(user)) {
       LLVMValueRef local = LLVMGetOperand(user, 1);
       if (local == a) continue; /* a view of its own (or the choice itself) put into the slot */
-      if (kept_value(local) != a) return false;
+      if (kept_value(local) != a) { /* the slot's address into a task's shareds, or refused */
+        if (!task_fields_only_loaded(m, user, true, within, seen, depth + 1)) return false;
+        continue;
+      }
       for (LLVMUseRef v = LLVMGetFirstUse(local); v; v = LLVMGetNextUse(v))
         if (LLVMIsALoadInst(LLVMGetUser(v)) && !slot_only_loaded(m, LLVMGetUser(v), within, seen, depth + 1)) return false;
       continue;
@@ -322,11 +411,16 @@ static bool only_loaded(LLVMModuleRef m, LLVMValueRef p, long long offset, bool 
       if (!only_loaded(m, user, offset, within, seen, depth + 1)) return false;
       continue;
     }
-    if (LLVMIsAICmpInst(user)) continue;
+    if (LLVMIsAICmpInst(user) || (LLVMIsAPtrToIntInst(user) && omp_only_a_dependence(user))) continue;
     if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == p && LLVMGetOperand(user, 1) != p &&
-        LLVMIsAAllocaInst(ir_strip_pointer_casts(LLVMGetOperand(user, 1)))) { /* into a slot: at any offset */
+        LLVMIsAAllocaInst(ir_strip_pointer_casts(LLVMGetOperand(user, 1))) &&
+        !copied_into_shareds(m, ir_strip_pointer_casts(LLVMGetOperand(user, 1)), &(long long){0})) { /* into a slot */
       *within = false;
       if (!slot_only_loaded(m, ir_strip_pointer_casts(LLVMGetOperand(user, 1)), within, seen, depth + 1)) return false;
+      continue;
+    }
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == p && LLVMGetOperand(user, 1) != p) { /* a task's copy */
+      if (!task_fields_only_loaded(m, user, false, within, seen, depth + 1)) return false;
       continue;
     }
     if (ir_is_call(user)) { /* passed on by value: read in the function called as here */
@@ -433,13 +527,29 @@ static bool has_own_shadow(const Activity *act, LLVMValueRef v) {
          ad_has_constant_shadow(v);
 }
 
+/* Whether the address a is read, through offsets and pointers loaded, from memory a parameter the pattern
+ * marks points to (a task's block: its private copies, and its shareds pointer's fields). */
+static bool read_from_marked(const Activity *act, LLVMValueRef a) {
+  for (int i = 0; i < 16; i++) {
+    a = ir_strip_pointer_casts(a);
+    if (LLVMIsAArgument(a)) return activity_view_slot(act, a);
+    if (LLVMIsALoadInst(a) && kept_value(LLVMGetOperand(a, 0))) a = kept_value(LLVMGetOperand(a, 0));
+    else if (LLVMIsALoadInst(a) && omp_privates_map_source(LLVMGetOperand(a, 0))) a = omp_privates_map_source(LLVMGetOperand(a, 0));
+    else if (LLVMIsAGetElementPtrInst(a) || (LLVMIsALoadInst(a) && ir_is_ptr(LLVMTypeOf(a)))) a = LLVMGetOperand(a, 0);
+    else return false;
+  }
+  return false;
+}
+
 /* Whether a pointer with no shadow of its own may be in the slot at address a (above): one of its
- * parameters the pattern marks, or a local into which such a pointer, or a view, is stored. */
+ * parameters the pattern marks, memory read from one, or a local into which such a pointer, or a view,
+ * is stored. */
 static bool holds_view(const Activity *act, LLVMValueRef a, ViewWalk *w) {
   a = ir_strip_pointer_casts(a);
   for (int i = 0; i < 16 && LLVMIsALoadInst(a) && kept_value(LLVMGetOperand(a, 0)); i++)
     a = ir_strip_pointer_casts(kept_value(LLVMGetOperand(a, 0)));
   if (LLVMIsAArgument(a)) return activity_view_slot(act, a);
+  if (LLVMIsALoadInst(a) || LLVMIsAGetElementPtrInst(a)) return read_from_marked(act, a);
   if (vmap_has(&w->slots, a)) return false;
   vmap_put(&w->slots, a, a);
   if (LLVMIsAPHINode(a) || LLVMIsASelectInst(a)) { /* one of several slots */
@@ -517,5 +627,27 @@ char *ad_mark_view_slots(const Activity *act, LLVMValueRef call, char *pattern) 
   char *marked = xasprintf("%s@%s", pattern, marks);
   free(pattern);
   free(marks);
+  return marked;
+}
+
+char *ad_mark_task_views(const Activity *act, LLVMValueRef alloc, char *pattern) {
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(alloc));
+  bool view = false;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !view; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !view; i = LLVMGetNextInstruction(i)) {
+      bool shareds;
+      long long offset;
+      if (!LLVMIsAStoreInst(i) || !ir_is_ptr(LLVMTypeOf(LLVMGetOperand(i, 0))) ||
+          task_field_stored(i, &shareds, &offset) != alloc)
+        continue; /* not into the task's block or its shareds */
+      ViewWalk w;
+      walk_init(&w);
+      LLVMValueRef v = LLVMGetOperand(i, 0);
+      view = holds_view(act, v, &w) || from_view(act, v, &w);
+      walk_free(&w);
+    }
+  if (!view) return pattern;
+  char *marked = xasprintf("%s@-v", pattern);
+  free(pattern);
   return marked;
 }

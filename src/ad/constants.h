@@ -17,8 +17,8 @@
  * past a phi of the two bases), shadows itself with a block of zeros: what is loaded from it has no
  * derivative. Loaded from at any offset (a view of either), it shadows itself with its own memory, and
  * each load through the view tells the two apart by address; so does a pointer without a shadow stored
- * into a local that a region or a function of the program only loads views from (a slot), and the
- * functions such views or slots are passed to, told by their patterns. A global the program registered
+ * into a local that a region, a task or a function of the program only loads views from (a slot), and
+ * the functions and tasks such views or slots are passed to, told by their patterns. A global the program registered
  * as inactive, chosen so, gets a block of its own size (whatever goes through the choice into it is
  * dropped). */
 #ifndef PARAD_AD_CONSTANTS_H
@@ -60,6 +60,9 @@ bool ad_load_through_view(const Activity *act, LLVMValueRef load);
  * active memory where it is loaded): the letters, '@', then one mark per parameter of the function
  * called, 'v' for such a parameter and '-' elsewhere. The pattern as it was when there are none. */
 char *ad_mark_view_slots(const Activity *act, LLVMValueRef call, char *pattern);
+/* The same for a task's entry (gtid, task), given the pattern of alloc (its OMP_TASK_ALLOC): the task
+ * marked where the creating code stores such a pointer, or a slot's address, into its block or shareds. */
+char *ad_mark_task_views(const Activity *act, LLVMValueRef alloc, char *pattern);
 /* Where a load through a view reads (forward) or adds (reverse) its derivative: the stand-in block where
  * its shadow address is its address (the view was on memory without a shadow), else the shadow. */
 LLVMValueRef ad_view_shadow_address(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef shadow, LLVMValueRef address,

@@ -146,6 +146,22 @@ int omp_taskloop_dup_arg(LLVMValueRef call);
  * bounds, stride, last-iteration flag and reductions follow). */
 unsigned omp_task_header_bytes(LLVMValueRef alloc);
 LLVMValueRef omp_task_alloc_of(LLVMValueRef task);
+/* The loads, in a task's own code, of the pointer field `offset` bytes into the block of the task
+ * allocation alloc (shareds false: the task block, its header and private copies) or into its shareds
+ * block (true), appended to loads: the entry's task parameter followed through constant offsets, the
+ * shareds pointer it reads from the block's first field, the locals -O0 keeps them in and the program's
+ * functions they are passed to. False where the task's code uses the block otherwise (an address kept in
+ * memory or handed to a function not in the program, an offset not constant), so that a reader may be
+ * missed. */
+bool omp_task_field_loads(LLVMValueRef alloc, bool shareds, long long offset, ValueList *loads);
+/* For a local a task's code passes to clang's map of its private copies: the block (an argument of the
+ * same call) into which the address the map stores there points; NULL for any other local. */
+LLVMValueRef omp_privates_map_source(LLVMValueRef local);
+/* Whether the integer v (an address made an integer) goes only into lists of task dependences (a local
+ * array of kmp_depend_info that only task spawns and waits for dependences read), itself or as the
+ * difference of two addresses (a section's length), where libomp compares it and never makes it an
+ * address again. */
+bool omp_only_a_dependence(LLVMValueRef v);
 enum { OMP_TASK_FLAGS_ARG = 2, OMP_TASK_SIZE_ARG = 3, OMP_TASK_SHAREDS_ARG = 4, OMP_TASK_ENTRY_ARG = 5 };
 /* The function a runtime call makes the team or a task run: a fork's outlined function, a task
  * allocation's entry; NULL for any other call. */

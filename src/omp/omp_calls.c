@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/Target.h>
+
 #include "ir/cfg.h"
 #include "ir/ir.h"
 
@@ -173,6 +175,167 @@ LLVMValueRef omp_task_alloc_of(LLVMValueRef task) {
   task = ir_strip_pointer_casts(task);
   return ir_is_call(task) && omp_is_runtime_call(task) && omp_classify(task) == OMP_TASK_ALLOC ? task : NULL;
 }
+
+static bool field_loads(LLVMModuleRef m, LLVMValueRef p, long long at, bool in_shareds, bool shareds, long long offset,
+                        ValueList *loads, int depth);
+
+/* The map of a task's private copies clang writes (`.omp_task_privates_map.`, optimised): fn, given the
+ * block at its parameter `arg`, only stores the addresses of the block's fields into its other parameters
+ * (locals of the caller). */
+static bool privates_map_shape(LLVMValueRef fn, unsigned arg) {
+  LLVMValueRef block = LLVMGetParam(fn, arg);
+  for (LLVMUseRef u = LLVMGetFirstUse(block); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef field = LLVMGetUser(u);
+    if (LLVMIsAGetElementPtrInst(field)) {
+      LLVMUseRef only = LLVMGetFirstUse(field);
+      if (!only || LLVMGetNextUse(only)) return false;
+      field = LLVMGetUser(only);
+    }
+    if (!LLVMIsAStoreInst(field) || LLVMGetOperand(field, 0) == LLVMGetOperand(field, 1) ||
+        !LLVMIsAArgument(LLVMGetOperand(field, 1)) || LLVMGetOperand(field, 1) == block)
+      return false;
+  }
+  return LLVMGetFirstUse(block) != NULL;
+}
+
+/* The position of the parameter a use of a map's block (above) is stored into. */
+static unsigned map_output(LLVMValueRef fn, LLVMUseRef u) {
+  LLVMValueRef store = LLVMGetUser(u);
+  if (LLVMIsAGetElementPtrInst(store)) store = LLVMGetUser(LLVMGetFirstUse(store));
+  unsigned out = 0;
+  for (LLVMValueRef q = LLVMGetFirstParam(fn); q && q != LLVMGetOperand(store, 1); q = LLVMGetNextParam(q)) out++;
+  return out;
+}
+
+/* field_loads through such a map, fn given the block at `arg` by call: on at the caller's loads of the
+ * locals it fills. */
+static bool privates_map(LLVMModuleRef m, LLVMValueRef call, LLVMValueRef fn, unsigned arg, long long at, bool in_shareds,
+                         bool shareds, long long offset, ValueList *loads, int depth) {
+  for (LLVMUseRef u = LLVMGetFirstUse(LLVMGetParam(fn, arg)); u; u = LLVMGetNextUse(u)) {
+    long long field = at;
+    if (LLVMIsAGetElementPtrInst(LLVMGetUser(u)) && !ir_gep_constant_offset(m, LLVMGetUser(u), &field)) return false;
+    unsigned out = map_output(fn, u);
+    LLVMValueRef local = out < ir_num_call_args(call) ? LLVMGetArgOperand(call, out) : NULL;
+    if (!local || !LLVMIsAAllocaInst(local)) return false;
+    for (LLVMUseRef v = LLVMGetFirstUse(local); v; v = LLVMGetNextUse(v)) {
+      LLVMValueRef user = LLVMGetUser(v);
+      if (ir_is_lifetime_marker(user) || user == call) continue;
+      if (!LLVMIsALoadInst(user) || !field_loads(m, user, field, in_shareds, shareds, offset, loads, depth + 1)) return false;
+    }
+  }
+  return true;
+}
+
+/* omp_task_field_loads from p, a pointer `at` bytes into the task block (in_shareds false) or the shareds
+ * block (true). Before the shareds pointer is read, only uses at the block's start matter: clang reads it
+ * from the first field, and no other field's address leads back there. */
+static bool field_loads(LLVMModuleRef m, LLVMValueRef p, long long at, bool in_shareds, bool shareds, long long offset,
+                        ValueList *loads, int depth) {
+  if (depth > 16) return false;
+  bool looking = in_shareds == shareds; /* in the block that holds the field */
+  long long want = looking ? offset : 0; /* the field, or the shareds pointer */
+  if (!looking && at >= 8) return true;
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (ir_is_lifetime_marker(user) || LLVMIsAICmpInst(user)) continue;
+    if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) {
+      long long next = at;
+      if (LLVMIsAGetElementPtrInst(user) && !ir_gep_constant_offset(m, user, &next)) return false;
+      if (!field_loads(m, user, next, in_shareds, shareds, offset, loads, depth + 1)) return false;
+      continue;
+    }
+    if (LLVMIsALoadInst(user)) { /* one that reads the pointer wanted but not as a pointer: a reader missed */
+      long long size = (long long)LLVMStoreSizeOfType(LLVMGetModuleDataLayout(m), LLVMTypeOf(user));
+      if (at >= want + 8 || want >= at + size) continue;
+      if (at != want || LLVMGetTypeKind(LLVMTypeOf(user)) != LLVMPointerTypeKind) return false;
+      if (looking) vec_push(loads, user);
+      else if (!field_loads(m, user, 0, true, shareds, offset, loads, depth + 1)) return false;
+      continue;
+    }
+    if (LLVMIsAStoreInst(user)) {
+      LLVMValueRef local = LLVMGetOperand(user, 1);
+      if (LLVMGetOperand(user, 0) != p) continue; /* a field written */
+      if (!LLVMIsAAllocaInst(local)) return false; /* the address kept in memory */
+      for (LLVMUseRef v = LLVMGetFirstUse(local); v; v = LLVMGetNextUse(v)) { /* -O0's local: its loads */
+        LLVMValueRef lu = LLVMGetUser(v);
+        if (LLVMIsAStoreInst(lu) && LLVMGetOperand(lu, 1) == local && LLVMGetOperand(lu, 0) == p) continue;
+        if (ir_is_lifetime_marker(lu)) continue;
+        if (!LLVMIsALoadInst(lu) || !field_loads(m, lu, at, in_shareds, shareds, offset, loads, depth + 1)) return false;
+      }
+      continue;
+    }
+    if (ir_is_call(user)) {
+      LLVMValueRef fn = ir_called_function(user);
+      if (!fn || LLVMIsDeclaration(fn) || LLVMGetCalledValue(user) == p) return false;
+      for (unsigned a = 0, n = ir_num_call_args(user); a < n; a++) {
+        if (LLVMGetArgOperand(user, a) != p) continue;
+        if (a >= LLVMCountParams(fn)) return false;
+        if (privates_map_shape(fn, a) ? !privates_map(m, user, fn, a, at, in_shareds, shareds, offset, loads, depth)
+                                      : !field_loads(m, LLVMGetParam(fn, a), at, in_shareds, shareds, offset, loads, depth + 1))
+          return false;
+      }
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+LLVMValueRef omp_privates_map_source(LLVMValueRef local) {
+  if (!LLVMIsAAllocaInst(local)) return NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(local); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef call = LLVMGetUser(u), fn = ir_is_call(call) ? ir_called_function(call) : NULL;
+    if (!fn || LLVMIsDeclaration(fn)) continue;
+    for (unsigned b = 0, n = ir_num_call_args(call); b < n && b < LLVMCountParams(fn); b++) {
+      if (LLVMGetArgOperand(call, b) == local || !privates_map_shape(fn, b)) continue;
+      for (LLVMUseRef v = LLVMGetFirstUse(LLVMGetParam(fn, b)); v; v = LLVMGetNextUse(v)) { /* the store into local */
+        unsigned out = map_output(fn, v);
+        if (out < n && LLVMGetArgOperand(call, out) == local) return LLVMGetArgOperand(call, b);
+      }
+    }
+  }
+  return NULL;
+}
+
+bool omp_task_field_loads(LLVMValueRef alloc, bool shareds, long long offset, ValueList *loads) {
+  LLVMValueRef entry = omp_task_entry(alloc);
+  if (!entry || LLVMCountParams(entry) < 2) return false;
+  return field_loads(LLVMGetGlobalParent(entry), LLVMGetParam(entry, 1), 0, false, shareds, offset, loads, 0);
+}
+
+/* A local array only filled with stores and read by task spawns and waits for dependences. */
+static bool dependence_list(LLVMValueRef p, int depth) {
+  if (depth > 4) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (ir_is_lifetime_marker(user) || (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p)) continue;
+    if (LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) == p) {
+      if (!dependence_list(user, depth + 1)) return false;
+      continue;
+    }
+    if (!ir_is_call(user) || !omp_is_runtime_call(user)) return false;
+    OmpKind k = omp_classify(user);
+    if (k != OMP_TASK_SPAWN && k != OMP_TASK_WAIT) return false;
+  }
+  return true;
+}
+
+static bool only_a_dependence(LLVMValueRef v, int depth) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef store = LLVMGetUser(u);
+    if (LLVMIsAInstruction(store) && LLVMGetInstructionOpcode(store) == LLVMSub) { /* a length (-O0's c[0:n]) */
+      if (depth > 2 || !only_a_dependence(store, depth + 1)) return false;
+      continue;
+    }
+    if (!LLVMIsAStoreInst(store) || LLVMGetOperand(store, 0) != v) return false;
+    LLVMValueRef list = LLVMGetOperand(store, 1);
+    while (LLVMIsAGetElementPtrInst(list)) list = LLVMGetOperand(list, 0);
+    if (!LLVMIsAAllocaInst(list) || !dependence_list(list, 0)) return false;
+  }
+  return true;
+}
+
+bool omp_only_a_dependence(LLVMValueRef v) { return only_a_dependence(v, 0); }
 
 LLVMValueRef omp_called_function(LLVMValueRef call) {
   if (!omp_is_runtime_call(call)) return NULL;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/constants.h"
 #include "ad/global_shadows.h"
 #include "forward/forward.h"
 #include "forward/fwd_internal.h"
@@ -173,7 +174,9 @@ static void task_alloc(FwdGen *g, LLVMValueRef call) {
     fwd_clone(g, call);
     return;
   }
-  LLVMValueRef tf = fwd_function(g->ad, entry, "cd", false, g->width);
+  char *pattern = ad_mark_task_views(g->act, call, xstrdup("cd"));
+  LLVMValueRef tf = fwd_function(g->ad, entry, pattern, false, g->width);
+  free(pattern);
   if (!tf) { /* reported */
     g->errors++;
     fwd_clone(g, call);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ad/checkpoint.h"
+#include "ad/constants.h"
 #include "ad/global_shadows.h"
 #include "omp/omp.h"
 #include "reverse/rev_internal.h"
@@ -281,7 +282,10 @@ static bool task_pair(RevGen *g, LLVMValueRef alloc, RevPair *pair, unsigned lon
   }
   *at = (LLVMConstIntGetZExtValue(size) + 7) & ~7ull;
   PairKind kind = {.parallel = true, .task_body = true};
-  if (rev_pair(g->ad, entry, "cd", kind, pair)) return true;
+  char *pattern = ad_mark_task_views(g->act, alloc, xstrdup("cd"));
+  bool made = rev_pair(g->ad, entry, pattern, kind, pair);
+  free(pattern);
+  if (made) return true;
   g->errors++; /* the task's errors are reported */
   return false;
 }
