@@ -468,14 +468,15 @@ typedef enum { STAND_IN_NONE, STAND_IN_SINK, STAND_IN_ZEROS, STAND_IN_ITSELF } S
 
 /* Which stand-in operand gets in choice (see constants.h); nothing is made. */
 static StandIn stand_in(LLVMValueRef choice, LLVMValueRef operand) {
-  if (choice && LLVMIsAStoreInst(choice) && LLVMGetOperand(choice, 0) == operand) { /* into a slot (above) */
+  if (choice && LLVMIsAStoreInst(choice) && LLVMGetOperand(choice, 0) == operand) { /* into a slot or a task (above) */
     LLVMValueRef slot = ir_strip_pointer_casts(LLVMGetOperand(choice, 1));
-    if (!LLVMIsAAllocaInst(slot) || slot == ir_strip_pointer_casts(operand)) return STAND_IN_NONE;
+    if (slot == ir_strip_pointer_casts(operand)) return STAND_IN_NONE;
     LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(choice)));
     bool within = false;
     ValueMap seen;
     vmap_init(&seen);
-    bool loaded = slot_only_loaded(m, slot, &within, &seen, 0);
+    bool loaded = LLVMIsAAllocaInst(slot) ? slot_only_loaded(m, slot, &within, &seen, 0)
+                                          : task_fields_only_loaded(m, choice, false, &within, &seen, 0);
     vmap_free(&seen);
     return loaded ? STAND_IN_ITSELF : STAND_IN_NONE;
   }
@@ -643,7 +644,7 @@ char *ad_mark_task_views(const Activity *act, LLVMValueRef alloc, char *pattern)
       ViewWalk w;
       walk_init(&w);
       LLVMValueRef v = LLVMGetOperand(i, 0);
-      view = holds_view(act, v, &w) || from_view(act, v, &w);
+      view = (!has_own_shadow(act, v) && stand_in(i, v) == STAND_IN_ITSELF) || holds_view(act, v, &w) || from_view(act, v, &w);
       walk_free(&w);
     }
   if (!view) return pattern;

@@ -11,6 +11,8 @@
 //   view:       a view p0 = x[0] > 0 ? x : c shared by the tasks, read at a gathered index;
 //   private:    the same view firstprivate in each task;
 //   taskloop:   a task loop reading c and the view, its chunks copies of one task;
+//   orphaned:   tasks made by a function outside any region of its own, c (a parameter) each task's
+//               private copy; requested alone (the tasks run at once) and called in a region's single;
 // each with x chosen and with c chosen. Gradients against tangents along every unit direction (1e-12) and
 // central differences (h = 1e-6, tolerance 1e-7), at 1 to 4 threads at -O2 and 3 at -O0; the table is
 // checked unchanged.
@@ -104,6 +106,29 @@ __attribute__((noinline)) double taskloop(const double *x, const double *c, int 
   return t;
 }
 
+/* tasks made outside any region of this function: c, a parameter, is each task's private copy */
+__attribute__((noinline)) double orphaned(const double *x, const double *c, int n) {
+  double t = 0;
+  for (int i = 0; i < n; i++) {
+#pragma omp task shared(t)
+    {
+      double v = c[i] * x[i] * x[i] + c[(i + 2) % n] * cos(x[(i + 1) % n]);
+#pragma omp atomic
+      t += v;
+    }
+  }
+#pragma omp taskwait
+  return t;
+}
+
+__attribute__((noinline)) double caller(const double *x, const double *c, int n) {
+  double t = 0;
+#pragma omp parallel
+#pragma omp single
+  t = orphaned(x, c, n) * x[3];
+  return t;
+}
+
 typedef double (*Fn)(const double *, const double *, int);
 
 static void check_fn(const char *name, Fn f, const double *x) {
@@ -136,6 +161,8 @@ int main(void) {
     check_fn("view", view, x);
     check_fn("private", private_view, x);
     check_fn("taskloop", taskloop, x);
+    check_fn("orphaned", orphaned, x);
+    check_fn("caller", caller, x);
   }
   CHECK_CLOSE(memcmp(TABLE, copy, sizeof copy) == 0, 1, 0);
   return check_done();
