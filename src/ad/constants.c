@@ -534,9 +534,10 @@ static bool read_from_marked(const Activity *act, LLVMValueRef a) {
   for (int i = 0; i < 16; i++) {
     a = ir_strip_pointer_casts(a);
     if (LLVMIsAArgument(a)) return activity_view_slot(act, a);
-    if (LLVMIsALoadInst(a) && kept_value(LLVMGetOperand(a, 0))) a = kept_value(LLVMGetOperand(a, 0));
-    else if (LLVMIsALoadInst(a) && omp_privates_map_source(LLVMGetOperand(a, 0))) a = omp_privates_map_source(LLVMGetOperand(a, 0));
-    else if (LLVMIsAGetElementPtrInst(a) || (LLVMIsALoadInst(a) && ir_is_ptr(LLVMTypeOf(a)))) a = LLVMGetOperand(a, 0);
+    LLVMValueRef from = LLVMIsALoadInst(a) ? LLVMGetOperand(a, 0) : NULL, kept = from ? kept_value(from) : NULL;
+    LLVMValueRef mapped = from && !kept ? omp_privates_map_source(from) : NULL;
+    if (kept || mapped) a = kept ? kept : mapped; /* -O0's local, or one clang's map of private copies fills */
+    else if (LLVMIsAGetElementPtrInst(a) || (from && ir_is_ptr(LLVMTypeOf(a)))) a = LLVMGetOperand(a, 0);
     else return false;
   }
   return false;

@@ -18,9 +18,9 @@
  * derivative. Loaded from at any offset (a view of either), it shadows itself with its own memory, and
  * each load through the view tells the two apart by address; so does a pointer without a shadow stored
  * into a local that a region, a task or a function of the program only loads views from (a slot), and
- * the functions and tasks such views or slots are passed to, told by their patterns. A global the program registered
- * as inactive, chosen so, gets a block of its own size (whatever goes through the choice into it is
- * dropped). */
+ * the functions and tasks such views or slots are passed to, told by their patterns. A global the
+ * program registered as inactive, chosen so, gets a block of its own size (whatever goes through the
+ * choice into it is dropped). */
 #ifndef PARAD_AD_CONSTANTS_H
 #define PARAD_AD_CONSTANTS_H
 
