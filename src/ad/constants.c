@@ -9,6 +9,8 @@
 #include "ad/global_shadows.h"
 #include "ad/registered.h"
 #include "analysis/activity.h"
+#include "analysis/calls.h"
+#include "analysis/memtype.h"
 #include "ir/ir.h"
 #include "mpi/mpi.h"
 #include "omp/omp.h"
@@ -387,6 +389,15 @@ static bool passed_only_loaded(LLVMModuleRef m, LLVMValueRef call, LLVMValueRef 
   return true;
 }
 
+/* Whether call copies floats out of p (memcpy or memmove, p its source only): such a copy reads the
+ * view's shadow at ad_view_shadow_source. */
+static bool copied_from(LLVMValueRef call, LLVMValueRef p) {
+  if (!ir_is_call(call) || call_classify(call, NULL) != CALL_MEMCPY) return false;
+  if (LLVMGetArgOperand(call, 1) != p || LLVMGetArgOperand(call, 0) == p) return false;
+  DataKind data = memtype_of_copy(call);
+  return data == DATA_F64 || data == DATA_F32;
+}
+
 /* Whether every use of p, offset bytes past the choice, is a load of floats (at most 64 bytes), directly,
  * through getelementptrs and through further choices (`c ? bc[2] : view[1]`); comparisons of the address
  * need no shadow. *within stays true while every load lies inside the stand-in: constant offsets only
@@ -421,6 +432,10 @@ static bool only_loaded(LLVMModuleRef m, LLVMValueRef p, long long offset, bool 
     }
     if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == p && LLVMGetOperand(user, 1) != p) { /* a task's copy */
       if (!task_fields_only_loaded(m, user, false, within, seen, depth + 1)) return false;
+      continue;
+    }
+    if (copied_from(user, p)) { /* floats copied out of it: the copy tells the two apart as a load does */
+      *within = false;
       continue;
     }
     if (ir_is_call(user)) { /* passed on by value: read in the function called as here */
@@ -587,9 +602,7 @@ static bool from_view(const Activity *act, LLVMValueRef p, ViewWalk *w) {
   return false;
 }
 
-bool ad_load_through_view(const Activity *act, LLVMValueRef load) {
-  if (!LLVMIsALoadInst(load)) return false;
-  LLVMValueRef p = LLVMGetOperand(load, 0);
+static bool through_view(const Activity *act, LLVMValueRef p) {
   while (LLVMIsAGetElementPtrInst(p)) p = LLVMGetOperand(p, 0);
   if (!LLVMIsASelectInst(p) && !LLVMIsAPHINode(p) && !LLVMIsAArgument(p) && !(LLVMIsALoadInst(p) && ir_is_ptr(LLVMTypeOf(p))))
     return false; /* most loads: no choice, slot or parameter to walk */
@@ -600,10 +613,23 @@ bool ad_load_through_view(const Activity *act, LLVMValueRef load) {
   return r;
 }
 
+bool ad_load_through_view(const Activity *act, LLVMValueRef load) {
+  return LLVMIsALoadInst(load) && through_view(act, LLVMGetOperand(load, 0));
+}
+
+bool ad_copy_through_view(const Activity *act, LLVMValueRef call) {
+  return ir_is_call(call) && call_classify(call, NULL) == CALL_MEMCPY && through_view(act, LLVMGetArgOperand(call, 1));
+}
+
 LLVMValueRef ad_view_shadow_address(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef shadow, LLVMValueRef address,
                                     ShadowUse use) {
   LLVMValueRef on_itself = LLVMBuildICmp(b, LLVMIntEQ, shadow, address, "on.constant");
   return LLVMBuildSelect(b, on_itself, zeros(m, use), shadow, "");
+}
+
+LLVMValueRef ad_view_shadow_source(LLVMBuilderRef b, LLVMValueRef shadow, LLVMValueRef address) {
+  LLVMValueRef on_itself = LLVMBuildICmp(b, LLVMIntEQ, shadow, address, "on.constant");
+  return LLVMBuildSelect(b, on_itself, LLVMConstNull(LLVMTypeOf(shadow)), shadow, "");
 }
 
 char *ad_mark_view_slots(const Activity *act, LLVMValueRef call, char *pattern) {

@@ -45,15 +45,20 @@ LLVMValueRef ad_constant_shadow(LLVMValueRef v, ShadowUse use);
  * getelementptrs, further choices, slots and calls of the program's functions):
  *   a block of zeros (forward) or a sink (reverse) where every load lies within 64 bytes before the choice
  *   and 192 after;
- *   operand itself where loads go further (a view of either, `p = c ? bc : x`, then `p[i]`): the
- *   generator shadows it with its own copy of operand, and every load through the view reads its shadow
- *   at ad_view_shadow_address;
+ *   operand itself where loads go further (a view of either, `p = c ? bc : x`, then `p[i]`, or floats
+ *   copied out of it): the generator shadows it with its own copy of operand, and every load through
+ *   the view reads its shadow at ad_view_shadow_address (a copy, at ad_view_shadow_source);
  *   NULL otherwise. */
 LLVMValueRef ad_stand_in_shadow(LLVMValueRef choice, LLVMValueRef operand, ShadowUse use);
 /* Whether load reads through a view whose shadow may be memory that shadows itself (above); act says
  * which values have shadows of their own. */
 typedef struct Activity Activity;
 bool ad_load_through_view(const Activity *act, LLVMValueRef load);
+/* Whether call, a memcpy or memmove, copies out of such a view. */
+bool ad_copy_through_view(const Activity *act, LLVMValueRef call);
+/* The source such a copy takes its derivative from: NULL where the view's shadow address is its address
+ * (constant memory: the destination's derivative becomes zero), else the shadow. */
+LLVMValueRef ad_view_shadow_source(LLVMBuilderRef b, LLVMValueRef shadow, LLVMValueRef address);
 /* The pattern for call (a fork, or a direct call of a module function), given with its letters and
  * freed here, with marks for the parameters with shadows that may be, or whose memory may hold, a pointer
  * that shadows itself (a view passed on; a local holding a view, or a constant pointer chosen against

@@ -204,6 +204,16 @@ void fwd_memcpy(FwdGen *g, LLVMValueRef call) {
   if (!fwd_shadow_lanes(g, d, call, "this copy", dl)) return;
   if (activity_shadowed(g->act, s)) {
     if (!fwd_shadow_lanes(g, s, call, "this copy", sl)) return;
+    if (ad_copy_through_view(g->act, call)) { /* its shadow may be its own memory (ad/constants.h) */
+      LLVMTypeRef ptr = LLVMPointerTypeInContext(g->ctx, 0), i64 = LLVMInt64TypeInContext(g->ctx);
+      LLVMTypeRef params[3] = {ptr, ptr, i64};
+      LLVMValueRef n = LLVMBuildZExtOrBitCast(g->b, fwd_primal(g, LLVMGetArgOperand(call, 2)), i64, "");
+      for (unsigned i = 0; i < g->width; i++) {
+        LLVMValueRef args[3] = {dl[i], ad_view_shadow_source(g->b, sl[i], fwd_primal(g, s)), n};
+        ir_call_named(g->b, "__parad_rt_copy_tangent", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 3, 0), args, 3);
+      }
+      return;
+    }
     for (unsigned i = 0; i < g->width; i++) ir_mirror_call(g->b, &g->vmap, call, dl[i], sl[i], false);
   } else {
     /* copying constant data: the destination's tangent becomes zero */

@@ -549,7 +549,9 @@ void rev_memcpy(RevGen *g, LLVMValueRef call, CallKind kind) {
   }
   if (kind == CALL_MEMCPY && (data == DATA_F64 || data == DATA_F32) && shadowed(g, s)) {
     /* ds += dd; dd = 0, in an order that is right when the two overlap (memmove) */
-    LLVMValueRef args[3] = {dd, rs(g, s), LLVMBuildZExtOrBitCast(g->b, n, g->i64, "")};
+    LLVMValueRef ds = rs(g, s);
+    if (ad_copy_through_view(g->act, call)) ds = ad_view_shadow_source(g->b, ds, rv(g, s)); /* NULL: constant memory */
+    LLVMValueRef args[3] = {dd, ds, LLVMBuildZExtOrBitCast(g->b, n, g->i64, "")};
     /* in a parallel region, other threads may add into the source's adjoint at the same time */
     static const char *const names[2][2] = {{"__parad_rt_copy_adjoint_f32", "__parad_rt_copy_adjoint_f64"},
                                             {"__parad_rt_copy_adjoint_f32_atomic", "__parad_rt_copy_adjoint_f64_atomic"}};

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "ad/constants.h"
 #include "reverse/rev_internal.h"
 
 enum { MAX_SPAN = 8, MAX_MEMBERS = 32, MAX_TERMS = 3 };
@@ -207,6 +208,7 @@ static bool candidate(RevGen *g, Loop *l, LLVMValueRef load, Affine *at) {
   if (!ir_is_fp(t) || !activity_varied(g->act, load) || adj_type_of(g, load) != t) return false;
   if (LLVMGetOrdering(load) != LLVMAtomicOrderingNotAtomic || LLVMGetVolatile(load)) return false;
   if (!shared_decided_per_run(g, load, l)) return false;
+  if (ad_load_through_view(g->act, load)) return false; /* its shadow may be its own memory (ad/constants.h) */
   return affine(g, l, LLVMGetOperand(load, 0), at) && activity_shadowed(g->act, at->root);
 }
 

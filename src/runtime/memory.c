@@ -115,11 +115,23 @@ void __parad_rt_realloc_shadow_reverse(void *shadow, int float_bytes) {
   }
 }
 
+/* The tangent of memmove(dst, src, n) where src may be a view of constant memory: zeros where src's
+ * shadow is NULL (ad/constants.h), else a copy of it. */
+void __parad_rt_copy_tangent(void *d, const void *s, size_t bytes) {
+  if (s) memmove(d, s, bytes);
+  else memset(d, 0, bytes);
+}
+
 /* The adjoint of memmove(dst, src, n): src's adjoint gains dst's, and dst's is reset. When the blocks
- * overlap, dst's adjoint is read whole before anything is written. */
+ * overlap, dst's adjoint is read whole before anything is written. A NULL src (a view of constant
+ * memory, ad/constants.h) has no adjoint: dst's is only reset. */
 #define COPY_ADJOINT(name, T)                                                          \
   void name(T *d, T *s, size_t bytes) {                                                \
     size_t n = bytes / sizeof(T);                                                      \
+    if (!s) {                                                                          \
+      memset(d, 0, bytes);                                                             \
+      return;                                                                          \
+    }                                                                                  \
     if (d + n <= s || s + n <= d) {                                                    \
       for (size_t i = 0; i < n; i++) s[i] += d[i], d[i] = 0;                           \
       return;                                                                          \
@@ -154,6 +166,10 @@ static void atomic_add_f32(float *p, float v) {
 #define COPY_ADJOINT_ATOMIC(name, T, add)                                                  \
   void name(T *d, T *s, size_t bytes) {                                                    \
     size_t n = bytes / sizeof(T);                                                          \
+    if (!s) {                                                                              \
+      memset(d, 0, bytes);                                                                 \
+      return;                                                                              \
+    }                                                                                      \
     T *tmp = malloc(bytes ? bytes : 1);                                                    \
     if (!tmp) fatal("out of memory");                                                      \
     memcpy(tmp, d, bytes);                                                                 \
