@@ -33,6 +33,7 @@ typedef struct {
   bool points_into; /* it may point into another variable (the runtime points it into its copy) */
   bool unshadowed; /* holds a pointer whose shadow the steps never need: one they only read integers
                       through (an index array), or a parameter every request passes constant */
+  bool chosen;     /* holds a choice of pointers the enclosing function stored (a view, ad/constants.h) */
 } Var;
 typedef VEC(Var) VarList;
 
@@ -392,6 +393,42 @@ static bool holds_constant_argument(Ck *ck, LLVMValueRef fn, LLVMValueRef v) {
   return requested;
 }
 
+/* A choice of pointers, at offsets, or read from a local one was stored into (-O0 keeps each so). */
+static bool is_choice(LLVMValueRef x, int depth) {
+  for (int i = 0; i < 16 && LLVMIsAGetElementPtrInst(x); i++) x = LLVMGetOperand(x, 0);
+  if (LLVMIsASelectInst(x) || LLVMIsAPHINode(x)) return true;
+  if (depth > 4 || !LLVMIsALoadInst(x) || !LLVMIsAAllocaInst(LLVMGetOperand(x, 0))) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(LLVMGetOperand(x, 0)); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef store = LLVMGetUser(u);
+    if (LLVMIsAStoreInst(store) && LLVMGetOperand(store, 1) == LLVMGetOperand(x, 0) && is_choice(LLVMGetOperand(store, 0), depth + 1))
+      return true;
+  }
+  return false;
+}
+
+/* Whether the function stores into slot v a choice of pointers (`p = x[0] > 0 ? x : c`, at offsets), or
+ * its parameter where a call of it passes such a choice: a view, perhaps of constant memory that shadows
+ * itself (ad/constants.h), which the steps' derivatives must tell apart at each load. */
+static bool holds_choice(LLVMValueRef v) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != v) continue;
+    LLVMValueRef x = LLVMGetOperand(user, 0);
+    if (is_choice(x, 0)) return true;
+    if (!LLVMIsAArgument(x)) continue;
+    LLVMValueRef fn = LLVMGetParamParent(x);
+    unsigned i = 0;
+    for (LLVMValueRef p = LLVMGetFirstParam(fn); p != x; p = LLVMGetNextParam(p)) i++;
+    for (LLVMUseRef c = LLVMGetFirstUse(fn); c; c = LLVMGetNextUse(c)) {
+      LLVMValueRef call = LLVMGetUser(c);
+      if (ir_is_call(call) && ir_called_function(call) == fn && i < ir_num_call_args(call) &&
+          is_choice(LLVMGetArgOperand(call, i), 0))
+        return true;
+    }
+  }
+  return false;
+}
+
 /* Slot v as a variable of the loop: its size, whether it holds pointers and may carry derivatives (what
  * the loop does with it is the caller's to add); a variable-length array's length counted. */
 static Var new_variable(Ck *ck, Loop *l, LLVMValueRef v) {
@@ -556,6 +593,7 @@ static bool examine(Ck *ck, Loop *l) {
           else if (!(ir_is_call(user) && params_receiving(user, v, only_loaded, 0)) && !mpi_handles(user, v))
             var.moved = true; /* (a region or call that only reads it, or MPI's requests, move nothing) */
         }
+        var.chosen = var.pointers && LLVMGetTypeKind(t) == LLVMPointerTypeKind && holds_choice(v);
         var.scratch = var.swapped && !var.moved && written_before_read(l, v);
         var.read_only = read_in_loop(l, v);
         if (var.pointers && !var.moved && !var.swapped && LLVMGetTypeKind(t) == LLVMPointerTypeKind &&
@@ -633,6 +671,8 @@ static LLVMValueRef move_loop(Ck *ck, Loop *l, const char *name, LLVMValueRef *c
     LLVMValueRef a = l->vars.data[v].alloca;
     if (l->vars.data[v].active)
       LLVMAddAttributeAtIndex(loop, v + 1, LLVMCreateStringAttribute(ck->c, SHADOWED, strlen(SHADOWED), "", 0));
+    if (l->vars.data[v].active && l->vars.data[v].chosen)
+      LLVMAddAttributeAtIndex(loop, v + 1, LLVMCreateStringAttribute(ck->c, VIEW, strlen(VIEW), "", 0));
     if (l->vars.data[v].unshadowed) /* a caller may hold a constant pointer there, without a shadow */
       LLVMAddAttributeAtIndex(loop, v + 1, LLVMCreateStringAttribute(ck->c, CUSTOM_NO_SHADOW, strlen(CUSTOM_NO_SHADOW), "", 0));
     if (l->vars.data[v].read_only && !l->vars.data[v].count) /* the caller's loads after the loop see its store */
@@ -850,6 +890,14 @@ static bool communicates(LLVMValueRef call, CallKind k) {
 
 bool checkpoint_is_loop(LLVMValueRef fn) {
   return fn && LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LOOP, strlen(LOOP));
+}
+
+bool checkpoint_view_variable(LLVMValueRef param) {
+  if (!param || !LLVMIsAArgument(param)) return false;
+  LLVMValueRef fn = LLVMGetParamParent(param);
+  unsigned i = 0;
+  for (LLVMValueRef p = LLVMGetFirstParam(fn); p != param; p = LLVMGetNextParam(p)) i++;
+  return LLVMGetStringAttributeAtIndex(fn, i + 1, VIEW, strlen(VIEW)) != NULL;
 }
 
 bool checkpoint_is_runner(LLVMValueRef fn) {

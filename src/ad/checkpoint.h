@@ -34,6 +34,10 @@ int checkpoint_check_copies(LLVMModuleRef m);
 bool checkpoint_slot_outlives_frame(LLVMValueRef slot);
 /* A checkpointed loop's function: its reverse sweep puts the memory it was given back itself. */
 bool checkpoint_is_loop(LLVMValueRef fn);
+/* A parameter of a checkpointed loop's function, or of its steps, that is a variable into which the
+ * enclosing function stores a choice of pointers: the steps' derivatives treat it as a slot that may hold
+ * a view (ad/constants.h) whatever their requests say. */
+bool checkpoint_view_variable(LLVMValueRef param);
 /* A function that runs one step of a checkpointed loop through Parad's own requests (split mode): not a
  * derivative's entry, where the shadows of globals start at zero (ad/constants.h). */
 bool checkpoint_is_runner(LLVMValueRef fn);

@@ -6,6 +6,7 @@
 
 #include <llvm-c/Target.h>
 
+#include "ad/checkpoint.h"
 #include "ad/global_shadows.h"
 #include "ad/registered.h"
 #include "analysis/activity.h"
@@ -350,7 +351,9 @@ static bool slot_only_loaded(LLVMModuleRef m, LLVMValueRef a, bool *within, Valu
       continue;
     }
     if (LLVMIsALoadInst(user)) {
-      if (LLVMGetTypeKind(LLVMTypeOf(user)) != LLVMPointerTypeKind || LLVMGetVolatile(user) ||
+      /* a checkpointed loop's function reads its variables volatile, to keep them (ad/checkpoint.c) */
+      bool kept = LLVMIsAArgument(a) && checkpoint_is_loop(LLVMGetParamParent(a));
+      if (LLVMGetTypeKind(LLVMTypeOf(user)) != LLVMPointerTypeKind || (LLVMGetVolatile(user) && !kept) ||
           !only_loaded(m, user, 0, within, seen, depth + 1))
         return false;
       continue;
@@ -379,6 +382,9 @@ static bool passed_only_loaded(LLVMModuleRef m, LLVMValueRef call, LLVMValueRef 
     unsigned index;
     LLVMValueRef param = param_given(call, i, &index);
     if (!param) return false;
+    /* a checkpointed loop's steps are differentiated through requests, not patterns: their parameter
+       must be one they treat as a slot that may hold a view */
+    if (checkpoint_is_loop(LLVMGetParamParent(param)) && !(slot && checkpoint_view_variable(param))) return false;
     if (slot) {
       if (!slot_only_loaded(m, param, within, seen, depth)) return false;
     } else if (!vmap_has(seen, param)) { /* met again: a recursive function */
@@ -565,7 +571,7 @@ static bool holds_view(const Activity *act, LLVMValueRef a, ViewWalk *w) {
   a = ir_strip_pointer_casts(a);
   for (int i = 0; i < 16 && LLVMIsALoadInst(a) && kept_value(LLVMGetOperand(a, 0)); i++)
     a = ir_strip_pointer_casts(kept_value(LLVMGetOperand(a, 0)));
-  if (LLVMIsAArgument(a)) return activity_view_slot(act, a);
+  if (LLVMIsAArgument(a)) return activity_view_slot(act, a) || checkpoint_view_variable(a);
   if (LLVMIsALoadInst(a) || LLVMIsAGetElementPtrInst(a)) return read_from_marked(act, a);
   if (vmap_has(&w->slots, a)) return false;
   vmap_put(&w->slots, a, a);
