@@ -335,7 +335,8 @@ void checkpoint_differentiated(LLVMModuleRef m, ValueMap *d) {
 
 /* The parameter of fn that pointer x is computed from by address arithmetic (C keeps it inside the
  * parameter's object), also through a stack slot that holds only the parameter (clang's spill of it) and
- * is only read; NULL for anything else. */
+ * is only read, here or by the functions and regions it is handed to (a checkpointed loop outlined
+ * before); NULL for anything else. */
 static LLVMValueRef parameter_behind(LLVMValueRef x) {
   for (int depth = 0; depth < 16; depth++) {
     x = ir_strip_pointer_casts(x);
@@ -348,7 +349,8 @@ static LLVMValueRef parameter_behind(LLVMValueRef x) {
     LLVMValueRef slot = LLVMGetOperand(x, 0), stored = NULL;
     for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
       LLVMValueRef user = LLVMGetUser(u);
-      if (LLVMIsALoadInst(user) || bookkeeping(user)) continue;
+      if (LLVMIsALoadInst(user) || bookkeeping(user) || (ir_is_call(user) && params_receiving(user, slot, only_loaded, 0)))
+        continue;
       if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != slot || !LLVMIsAArgument(LLVMGetOperand(user, 0)) ||
           (stored && stored != LLVMGetOperand(user, 0)))
         return NULL;

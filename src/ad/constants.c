@@ -7,6 +7,7 @@
 #include <llvm-c/Target.h>
 
 #include "ad/checkpoint.h"
+#include "ad/custom.h"
 #include "ad/global_shadows.h"
 #include "ad/registered.h"
 #include "analysis/activity.h"
@@ -383,8 +384,10 @@ static bool passed_only_loaded(LLVMModuleRef m, LLVMValueRef call, LLVMValueRef 
     LLVMValueRef param = param_given(call, i, &index);
     if (!param) return false;
     /* a checkpointed loop's steps are differentiated through requests, not patterns: their parameter
-       must be one they treat as a slot that may hold a view */
-    if (checkpoint_is_loop(LLVMGetParamParent(param)) && !(slot && checkpoint_view_variable(param))) return false;
+       must be one they treat as a slot that may hold a view, or one whose shadow they never use */
+    LLVMValueRef fn = LLVMGetParamParent(param);
+    if (checkpoint_is_loop(fn) && !(slot && (checkpoint_view_variable(param) || custom_param_needs_no_shadow(fn, index))))
+      return false;
     if (slot) {
       if (!slot_only_loaded(m, param, within, seen, depth)) return false;
     } else if (!vmap_has(seen, param)) { /* met again: a recursive function */
