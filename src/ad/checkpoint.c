@@ -419,8 +419,7 @@ static bool holds_choice(LLVMValueRef v) {
     if (is_choice(x, 0)) return true;
     if (!LLVMIsAArgument(x)) continue;
     LLVMValueRef fn = LLVMGetParamParent(x);
-    unsigned i = 0;
-    for (LLVMValueRef p = LLVMGetFirstParam(fn); p != x; p = LLVMGetNextParam(p)) i++;
+    unsigned i = ir_param_index(x);
     for (LLVMUseRef c = LLVMGetFirstUse(fn); c; c = LLVMGetNextUse(c)) {
       LLVMValueRef call = LLVMGetUser(c);
       if (ir_is_call(call) && ir_called_function(call) == fn && i < ir_num_call_args(call) &&
@@ -895,11 +894,8 @@ bool checkpoint_is_loop(LLVMValueRef fn) {
 }
 
 bool checkpoint_view_variable(LLVMValueRef param) {
-  if (!param || !LLVMIsAArgument(param)) return false;
-  LLVMValueRef fn = LLVMGetParamParent(param);
-  unsigned i = 0;
-  for (LLVMValueRef p = LLVMGetFirstParam(fn); p != param; p = LLVMGetNextParam(p)) i++;
-  return LLVMGetStringAttributeAtIndex(fn, i + 1, VIEW, strlen(VIEW)) != NULL;
+  return param && LLVMIsAArgument(param) &&
+         LLVMGetStringAttributeAtIndex(LLVMGetParamParent(param), ir_param_index(param) + 1, VIEW, strlen(VIEW)) != NULL;
 }
 
 bool checkpoint_is_runner(LLVMValueRef fn) {

@@ -518,8 +518,7 @@ bool activity_wants_returned_shadow(const Activity *a, LLVMValueRef call) {
 bool activity_view_slot(const Activity *a, LLVMValueRef param) {
   const char *marks = strchr(a->pattern, '@');
   if (!marks || !LLVMIsAArgument(param) || LLVMGetParamParent(param) != a->fn) return false;
-  size_t i = 0;
-  for (LLVMValueRef p = LLVMGetFirstParam(a->fn); p && p != param; p = LLVMGetNextParam(p)) i++;
+  size_t i = ir_param_index(param);
   return i < strlen(marks + 1) && marks[1 + i] == 'v';
 }
 

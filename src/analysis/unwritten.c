@@ -190,8 +190,7 @@ unsigned long long unwritten_params(LLVMValueRef fn) {
 
 bool unwritten_after(LLVMValueRef param, LLVMValueRef from, Dependence *dep) {
   LLVMValueRef fn = LLVMGetParamParent(param);
-  unsigned i = 0;
-  for (LLVMValueRef p = LLVMGetFirstParam(fn); p != param; p = LLVMGetNextParam(p)) i++;
+  unsigned i = ir_param_index(param);
   if (!restrict_param(fn, i)) return false;
   Path path = {.n = 0, .from = from, .dep = dep};
   vmap_init(&path.reach);

@@ -141,6 +141,12 @@ bool ir_is_const_zero(LLVMValueRef v) {
 bool ir_is_call(LLVMValueRef v) { return v && LLVMIsACallInst(v) != NULL; }
 bool ir_is_call_site(LLVMValueRef v) { return v && (LLVMIsACallInst(v) || LLVMIsAInvokeInst(v)); }
 
+unsigned ir_param_index(LLVMValueRef param) {
+  unsigned i = 0;
+  for (LLVMValueRef p = LLVMGetFirstParam(LLVMGetParamParent(param)); p && p != param; p = LLVMGetNextParam(p)) i++;
+  return i;
+}
+
 LLVMValueRef ir_called_function(LLVMValueRef call) {
   LLVMValueRef callee = LLVMGetCalledValue(call);
   if (!callee) return NULL;

@@ -45,6 +45,9 @@ LLVMIntPredicate ir_icmp_swapped(LLVMIntPredicate p);
  * and an added zero folded away (fast-math flags reassoc and nsz). */
 LLVMValueRef ir_adjoint_sum(LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef d);
 
+/* The position of param among its function's parameters. */
+unsigned ir_param_index(LLVMValueRef param);
+
 /* ---- calls ---- */
 /* The function a call instruction calls directly, or NULL (indirect call, inline asm). */
 LLVMValueRef ir_called_function(LLVMValueRef call);

@@ -65,10 +65,7 @@ static Snapshot *snapshot_of(RevGen *g, LLVMValueRef load) {
 static bool identified(LLVMValueRef r) {
   if (LLVMIsAAllocaInst(r) || LLVMIsAGlobalVariable(r)) return true;
   if (LLVMIsAArgument(r)) {
-    LLVMValueRef fn = LLVMGetParamParent(r);
-    unsigned i = 0;
-    for (LLVMValueRef p = LLVMGetFirstParam(fn); p != r; p = LLVMGetNextParam(p)) i++;
-    return LLVMGetEnumAttributeAtIndex(fn, i + 1, ir_attr_kind("noalias")) != NULL;
+    return LLVMGetEnumAttributeAtIndex(LLVMGetParamParent(r), ir_param_index(r) + 1, ir_attr_kind("noalias")) != NULL;
   }
   return ir_is_call(r) && call_classify(r, NULL) == CALL_ALLOC;
 }

@@ -162,8 +162,7 @@ bool writes_only_own_memory(LLVMValueRef fn) {
 }
 
 static bool param_bit(unsigned long long mask, LLVMValueRef arg) {
-  unsigned i = 0;
-  for (LLVMValueRef p = LLVMGetFirstParam(LLVMGetParamParent(arg)); p != arg; p = LLVMGetNextParam(p)) i++;
+  unsigned i = ir_param_index(arg);
   return i < 64 && (mask >> i & 1);
 }
 
