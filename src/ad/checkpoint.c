@@ -208,15 +208,28 @@ static bool spilled(LLVMValueRef store, LLVMValueRef v, bool (*ok)(LLVMValueRef,
   return true;
 }
 
+static bool only_loaded(LLVMValueRef p, const Loop *unused, int depth);
+
+/* Whether store puts p into a task's block or shareds, where the task's code reads it back only to load
+ * from it (a region's task sharing the variable). */
+static bool task_only_loads(LLVMValueRef store, LLVMValueRef p, int depth) {
+  if (!LLVMIsAStoreInst(store) || LLVMGetOperand(store, 0) != p) return false;
+  ValueList loads = {0};
+  bool ok = omp_task_field_readers(store, &loads);
+  for (size_t i = 0; ok && i < loads.len; i++) ok = only_loaded(loads.data[i], NULL, depth + 1);
+  free(loads.data);
+  return ok;
+}
+
 /* Whether the memory at p is only ever loaded from, also where p is kept in a stack slot (clang's -O0 form
- * of a parameter) or handed to a function or parallel region. */
+ * of a parameter) or handed to a function, a parallel region or a task. */
 static bool only_loaded(LLVMValueRef p, const Loop *unused, int depth) {
   (void)unused;
   if (depth > 8) return false;
   for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (LLVMIsALoadInst(user) || bookkeeping(user) || spilled(user, p, only_loaded, depth) ||
-        (ir_is_call(user) && params_receiving(user, p, only_loaded, depth)))
+        (ir_is_call(user) && params_receiving(user, p, only_loaded, depth)) || task_only_loads(user, p, depth))
       continue;
     return false;
   }

@@ -45,6 +45,9 @@ bool checkpoint_is_runner(LLVMValueRef fn);
  * without one (has_shadow(ctx, argument) false): the caller found nothing active reaches the call (the
  * variables point to constant data). Reverse mode then runs the loop as the program does, with no reverse. */
 bool checkpoint_lacks_shadows(LLVMValueRef call, bool (*has_shadow)(void *, LLVMValueRef), void *ctx);
+/* Whether call is a step's note of an address it loads or stores (what its snapshots must hold): the
+ * pointers it is given are only compared and kept as numbers. */
+bool checkpoint_is_note(LLVMValueRef call);
 /* After the derivatives are written: the steps' notes test their common case inline. */
 void checkpoint_lower_notes(LLVMModuleRef m);
 

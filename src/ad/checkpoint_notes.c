@@ -233,9 +233,18 @@ static void hoist_note(LLVMContextRef ctx, const Cfg *cfg, const CfgLoopList *lo
   LLVMDisposeBuilder(b);
 }
 
+static const char *const note_names[4] = {"__parad_rt_ckpt_note", "__parad_rt_ckpt_note_load",
+                                          "__parad_rt_ckpt_note_team", "__parad_rt_ckpt_note_load_team"};
+
+bool checkpoint_is_note(LLVMValueRef call) {
+  const char *name = ir_is_call(call) ? ir_called_name(call) : "";
+  for (int k = 0; k < 4; k++)
+    if (!strcmp(name, note_names[k])) return true;
+  return false;
+}
+
 void checkpoint_lower_notes(LLVMModuleRef m) {
-  const char *names[4] = {"__parad_rt_ckpt_note", "__parad_rt_ckpt_note_load", "__parad_rt_ckpt_note_team",
-                          "__parad_rt_ckpt_note_load_team"};
+  const char *const *names = note_names;
   /* the loops' notes at once, function by function */
   ValueList fns = {0};
   ValueMap seen;

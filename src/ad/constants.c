@@ -217,67 +217,6 @@ static LLVMValueRef zeros(LLVMModuleRef m, ShadowUse use) {
  * walk goes on at the task's loads of that field, and the task's pattern marks its block
  * (ad_mark_task_views), every pointer read from it then possibly a view. */
 
-/* The task allocation whose block p points into, or whose shareds block (then *shareds), *offset bytes
- * in; NULL when p points elsewhere. */
-static LLVMValueRef task_block(LLVMModuleRef m, LLVMValueRef p, bool *shareds, long long *offset) {
-  long long first = 0;
-  LLVMValueRef base = ir_strip_constant_offsets(m, p, offset), alloc = omp_task_alloc_of(base);
-  *shareds = false;
-  if (alloc || !LLVMIsALoadInst(base)) return alloc;
-  *shareds = true;
-  alloc = omp_task_alloc_of(ir_strip_constant_offsets(m, LLVMGetOperand(base, 0), &first));
-  return first == 0 ? alloc : NULL;
-}
-
-/* -O0's shareds: a local struct filled field by field and copied whole into the task's shareds block. The
- * copy's destination, and the allocation, when the local goes nowhere else. */
-static LLVMValueRef copied_into_shareds(LLVMModuleRef m, LLVMValueRef local, long long *offset) {
-  LLVMValueRef alloc = NULL;
-  for (LLVMUseRef u = LLVMGetFirstUse(local); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef user = LLVMGetUser(u);
-    if (ir_is_lifetime_marker(user)) continue;
-    if (LLVMIsAGetElementPtrInst(user)) { /* a field's address: only stored into */
-      long long at = 0;
-      if (!ir_gep_constant_offset(m, user, &at)) return NULL;
-      for (LLVMUseRef v = LLVMGetFirstUse(user); v; v = LLVMGetNextUse(v))
-        if (!LLVMIsAStoreInst(LLVMGetUser(v)) || LLVMGetOperand(LLVMGetUser(v), 1) != user) return NULL;
-      continue;
-    }
-    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == local) continue;
-    bool shareds;
-    long long at = 0;
-    LLVMValueRef fn = ir_is_call(user) ? ir_called_function(user) : NULL;
-    if (alloc || !fn || strncmp(LLVMGetValueName(fn), "llvm.memcpy", 11) || LLVMGetArgOperand(user, 1) != local ||
-        !(alloc = task_block(m, LLVMGetArgOperand(user, 0), &shareds, &at)) || !shareds)
-      return NULL;
-    *offset = at;
-  }
-  return alloc;
-}
-
-/* The task allocation whose block (or shareds, then *shareds) store writes, *offset bytes in; NULL when
- * it writes no task's field. */
-static LLVMValueRef task_field_stored(LLVMValueRef store, bool *shareds, long long *offset) {
-  LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(store)));
-  *offset = 0;
-  LLVMValueRef alloc = task_block(m, LLVMGetOperand(store, 1), shareds, offset);
-  if (alloc) return alloc;
-  long long field = 0, into = 0;
-  LLVMValueRef local = ir_strip_constant_offsets(m, LLVMGetOperand(store, 1), &field);
-  if (!LLVMIsAAllocaInst(local) || !(alloc = copied_into_shareds(m, local, &into))) return NULL;
-  *shareds = true, *offset = into + field;
-  return alloc;
-}
-
-/* The loads, in the task's code, of the field of a task's block (or its shareds) that store writes;
- * false when store writes no such field or the task's code may read it otherwise. */
-static bool task_field_readers(LLVMValueRef store, ValueList *loads) {
-  bool shareds;
-  long long offset;
-  LLVMValueRef alloc = task_field_stored(store, &shareds, &offset);
-  return alloc && omp_task_field_loads(alloc, shareds, offset, loads);
-}
-
 /* The parameter of the function called that gets call's argument `arg` (a fork's outlined function or
  * the callee), where every use of that function is a fork of it or a direct call; NULL otherwise. *index
  * gets its position. */
@@ -319,7 +258,7 @@ static bool slot_only_loaded(LLVMModuleRef m, LLVMValueRef a, bool *within, Valu
 static bool task_fields_only_loaded(LLVMModuleRef m, LLVMValueRef store, bool slot, bool *within, ValueMap *seen,
                                     int depth) {
   ValueList loads = {0};
-  bool ok = task_field_readers(store, &loads);
+  bool ok = omp_task_field_readers(store, &loads);
   *within = false;
   for (size_t i = 0; ok && i < loads.len; i++) {
     LLVMValueRef load = loads.data[i];
@@ -346,7 +285,7 @@ static bool slot_only_loaded(LLVMModuleRef m, LLVMValueRef a, bool *within, Valu
   vmap_put(seen, a, a);
   for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
-    if (ir_is_lifetime_marker(user)) continue;
+    if (ir_is_lifetime_marker(user) || checkpoint_is_note(user)) continue; /* a checkpointed step notes its reads */
     if (LLVMIsAPHINode(user) || (LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) != a)) { /* a slot chosen */
       if (!slot_only_loaded(m, user, within, seen, depth + 1)) return false;
       continue;
@@ -434,7 +373,7 @@ static bool only_loaded(LLVMModuleRef m, LLVMValueRef p, long long offset, bool 
     if (LLVMIsAICmpInst(user) || (LLVMIsAPtrToIntInst(user) && omp_only_a_dependence(user))) continue;
     if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == p && LLVMGetOperand(user, 1) != p &&
         LLVMIsAAllocaInst(ir_strip_pointer_casts(LLVMGetOperand(user, 1))) &&
-        !copied_into_shareds(m, ir_strip_pointer_casts(LLVMGetOperand(user, 1)), &(long long){0})) { /* into a slot */
+        !omp_copied_into_shareds(ir_strip_pointer_casts(LLVMGetOperand(user, 1)), &(long long){0})) { /* into a slot */
       *within = false;
       if (!slot_only_loaded(m, ir_strip_pointer_casts(LLVMGetOperand(user, 1)), within, seen, depth + 1)) return false;
       continue;
@@ -443,6 +382,7 @@ static bool only_loaded(LLVMModuleRef m, LLVMValueRef p, long long offset, bool 
       if (!task_fields_only_loaded(m, user, false, within, seen, depth + 1)) return false;
       continue;
     }
+    if (checkpoint_is_note(user)) continue; /* a checkpointed step notes its reads */
     if (copied_from(user, p)) { /* floats copied out of it: the copy tells the two apart as a load does */
       *within = false;
       continue;
@@ -675,7 +615,7 @@ char *ad_mark_task_views(const Activity *act, LLVMValueRef alloc, char *pattern)
       bool shareds;
       long long offset;
       if (!LLVMIsAStoreInst(i) || !ir_is_ptr(LLVMTypeOf(LLVMGetOperand(i, 0))) ||
-          task_field_stored(i, &shareds, &offset) != alloc)
+          omp_task_field_stored(i, &shareds, &offset) != alloc)
         continue; /* not into the task's block or its shareds */
       ViewWalk w;
       walk_init(&w);

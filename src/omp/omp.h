@@ -154,6 +154,16 @@ LLVMValueRef omp_task_alloc_of(LLVMValueRef task);
  * memory or handed to a function not in the program, an offset not constant), so that a reader may be
  * missed. */
 bool omp_task_field_loads(LLVMValueRef alloc, bool shareds, long long offset, ValueList *loads);
+/* -O0's shareds: a local struct filled field by field and copied whole into a task's shareds block. The
+ * allocation, with *offset the copy's destination in the shareds, when the local goes nowhere else; NULL
+ * otherwise. */
+LLVMValueRef omp_copied_into_shareds(LLVMValueRef local, long long *offset);
+/* The task allocation whose block (or shareds, then *shareds) store writes, *offset bytes in; NULL when it
+ * writes no task's field. */
+LLVMValueRef omp_task_field_stored(LLVMValueRef store, bool *shareds, long long *offset);
+/* The loads, in the task's code, of the field of a task's block (or its shareds) that store writes,
+ * appended to loads; false when store writes no such field or the task's code may read it otherwise. */
+bool omp_task_field_readers(LLVMValueRef store, ValueList *loads);
 /* For a local a task's code passes to clang's map of its private copies: the block (an argument of the
  * same call) into which the address the map stores there points; NULL for any other local. */
 LLVMValueRef omp_privates_map_source(LLVMValueRef local);

@@ -303,6 +303,62 @@ bool omp_task_field_loads(LLVMValueRef alloc, bool shareds, long long offset, Va
   return field_loads(LLVMGetGlobalParent(entry), LLVMGetParam(entry, 1), 0, false, shareds, offset, loads, 0);
 }
 
+/* The task allocation whose block p points into, or whose shareds block (then *shareds), *offset bytes
+ * in; NULL when p points elsewhere. */
+static LLVMValueRef task_block(LLVMModuleRef m, LLVMValueRef p, bool *shareds, long long *offset) {
+  long long first = 0;
+  LLVMValueRef base = ir_strip_constant_offsets(m, p, offset), alloc = omp_task_alloc_of(base);
+  *shareds = false;
+  if (alloc || !LLVMIsALoadInst(base)) return alloc;
+  *shareds = true;
+  alloc = omp_task_alloc_of(ir_strip_constant_offsets(m, LLVMGetOperand(base, 0), &first));
+  return first == 0 ? alloc : NULL;
+}
+
+LLVMValueRef omp_copied_into_shareds(LLVMValueRef local, long long *offset) {
+  LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(local)));
+  LLVMValueRef alloc = NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(local); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (ir_is_lifetime_marker(user)) continue;
+    if (LLVMIsAGetElementPtrInst(user)) { /* a field's address: only stored into */
+      long long at = 0;
+      if (!ir_gep_constant_offset(m, user, &at)) return NULL;
+      for (LLVMUseRef v = LLVMGetFirstUse(user); v; v = LLVMGetNextUse(v))
+        if (!LLVMIsAStoreInst(LLVMGetUser(v)) || LLVMGetOperand(LLVMGetUser(v), 1) != user) return NULL;
+      continue;
+    }
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == local) continue;
+    bool shareds;
+    long long at = 0;
+    LLVMValueRef fn = ir_is_call(user) ? ir_called_function(user) : NULL;
+    if (alloc || !fn || strncmp(LLVMGetValueName(fn), "llvm.memcpy", 11) || LLVMGetArgOperand(user, 1) != local ||
+        !(alloc = task_block(m, LLVMGetArgOperand(user, 0), &shareds, &at)) || !shareds)
+      return NULL;
+    *offset = at;
+  }
+  return alloc;
+}
+
+LLVMValueRef omp_task_field_stored(LLVMValueRef store, bool *shareds, long long *offset) {
+  LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(store)));
+  *offset = 0;
+  LLVMValueRef alloc = task_block(m, LLVMGetOperand(store, 1), shareds, offset);
+  if (alloc) return alloc;
+  long long field = 0, into = 0;
+  LLVMValueRef local = ir_strip_constant_offsets(m, LLVMGetOperand(store, 1), &field);
+  if (!LLVMIsAAllocaInst(local) || !(alloc = omp_copied_into_shareds(local, &into))) return NULL;
+  *shareds = true, *offset = into + field;
+  return alloc;
+}
+
+bool omp_task_field_readers(LLVMValueRef store, ValueList *loads) {
+  bool shareds;
+  long long offset;
+  LLVMValueRef alloc = omp_task_field_stored(store, &shareds, &offset);
+  return alloc && omp_task_field_loads(alloc, shareds, offset, loads);
+}
+
 /* A local array only filled with stores and read by task spawns and waits for dependences. */
 static bool dependence_list(LLVMValueRef p, int depth) {
   if (depth > 4) return false;

@@ -3,8 +3,11 @@
 // from it (k = c + 2), and a view chosen between x and c (p = x[0] > 0 ? x : c). The region's function
 // takes c's slot, so c's slot is no longer read by loads alone where the loop's variable k is examined
 // (once refused: "storing this pointer into active memory needs a shadow"); a slot handed to functions
-// and regions that only load it now holds the parameter as well. Each step:
-//   y_i <- y_i (1 + 0.01 sin(k_{(i+t) mod 6} x_{i mod 8} + c_{i mod 8} y_i + p_{(i+1) mod 8}))
+// and regions that only load it now holds the parameter as well; so does one a region's task loop reads
+// (the region puts the slot's address in the tasks' shareds: once refused in the step, whose notes of
+// where it reads passed the slot and the pointer to the runtime). Each step, in one region:
+//   y_i <- y_i (1 + 0.01 sin(k_{(i+t) mod 6} x_{i mod 8} + c_{i mod 8} y_i + p_{(i+1) mod 8}))  (omp for)
+//   y_i <- y_i + 0.001 k_{(i+2t) mod 6} x_{(i+1) mod 8}                                      (taskloop)
 //   f = sum_i w_i y_i
 // Against the same function without the marker (taped step by step, 1e-12), with no budget and a budget
 // that recomputes steps, with p on x and on c; tangents along every direction of x (1e-12); central
@@ -28,9 +31,15 @@ static const double TABLE[N] = {0.5, -1.25, 2.0, 0.75, -0.5, 1.5, 0.25, -0.75};
     const double *p = x[0] > 0 ? x : c;                                                                  \
     for (int t = 0; t < STEPS; t++) {                                                                    \
       MARK;                                                                                              \
-      _Pragma("omp parallel for schedule(static)")                                                       \
-      for (int i = 0; i < M; i++)                                                                        \
-        y[i] *= 1 + 0.01 * sin(k[(i + t) % (N - 2)] * x[i % N] + c[i % N] * y[i] + p[(i + 1) % N]);        \
+      _Pragma("omp parallel")                                                                            \
+      {                                                                                                  \
+        _Pragma("omp for schedule(static)")                                                              \
+        for (int i = 0; i < M; i++)                                                                      \
+          y[i] *= 1 + 0.01 * sin(k[(i + t) % (N - 2)] * x[i % N] + c[i % N] * y[i] + p[(i + 1) % N]);      \
+        _Pragma("omp single")                                                                            \
+        _Pragma("omp taskloop num_tasks(4)")                                                             \
+        for (int i = 0; i < M; i++) y[i] += 0.001 * k[(i + 2 * t) % (N - 2)] * x[(i + 1) % N];            \
+      }                                                                                                  \
     }                                                                                                    \
     double f = 0;                                                                                        \
     for (int i = 0; i < M; i++) f += (1 + 0.05 * i) * y[i];                                              \
