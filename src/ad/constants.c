@@ -570,15 +570,19 @@ bool ad_copy_through_view(const Activity *act, LLVMValueRef call) {
   return ir_is_call(call) && call_classify(call, NULL) == CALL_MEMCPY && through_view(act, LLVMGetArgOperand(call, 1));
 }
 
+/* instead where the view's shadow address is its address (it shadows itself), else the shadow */
+static LLVMValueRef unless_on_itself(LLVMBuilderRef b, LLVMValueRef shadow, LLVMValueRef address, LLVMValueRef instead) {
+  LLVMValueRef on_itself = LLVMBuildICmp(b, LLVMIntEQ, shadow, address, "on.constant");
+  return LLVMBuildSelect(b, on_itself, instead, shadow, "");
+}
+
 LLVMValueRef ad_view_shadow_address(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef shadow, LLVMValueRef address,
                                     ShadowUse use) {
-  LLVMValueRef on_itself = LLVMBuildICmp(b, LLVMIntEQ, shadow, address, "on.constant");
-  return LLVMBuildSelect(b, on_itself, zeros(m, use), shadow, "");
+  return unless_on_itself(b, shadow, address, zeros(m, use));
 }
 
 LLVMValueRef ad_view_shadow_source(LLVMBuilderRef b, LLVMValueRef shadow, LLVMValueRef address) {
-  LLVMValueRef on_itself = LLVMBuildICmp(b, LLVMIntEQ, shadow, address, "on.constant");
-  return LLVMBuildSelect(b, on_itself, LLVMConstNull(LLVMTypeOf(shadow)), shadow, "");
+  return unless_on_itself(b, shadow, address, LLVMConstNull(LLVMTypeOf(shadow)));
 }
 
 char *ad_mark_view_slots(const Activity *act, LLVMValueRef call, char *pattern) {

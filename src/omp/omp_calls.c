@@ -199,12 +199,10 @@ static bool privates_map_shape(LLVMValueRef fn, unsigned arg) {
 }
 
 /* The position of the parameter a use of a map's block (above) is stored into. */
-static unsigned map_output(LLVMValueRef fn, LLVMUseRef u) {
+static unsigned map_output(LLVMUseRef u) {
   LLVMValueRef store = LLVMGetUser(u);
   if (LLVMIsAGetElementPtrInst(store)) store = LLVMGetUser(LLVMGetFirstUse(store));
-  unsigned out = 0;
-  for (LLVMValueRef q = LLVMGetFirstParam(fn); q && q != LLVMGetOperand(store, 1); q = LLVMGetNextParam(q)) out++;
-  return out;
+  return ir_param_index(LLVMGetOperand(store, 1));
 }
 
 /* field_loads through such a map, fn given the block at `arg` by call: on at the caller's loads of the
@@ -214,7 +212,7 @@ static bool privates_map(LLVMModuleRef m, LLVMValueRef call, LLVMValueRef fn, un
   for (LLVMUseRef u = LLVMGetFirstUse(LLVMGetParam(fn, arg)); u; u = LLVMGetNextUse(u)) {
     long long field = at;
     if (LLVMIsAGetElementPtrInst(LLVMGetUser(u)) && !ir_gep_constant_offset(m, LLVMGetUser(u), &field)) return false;
-    unsigned out = map_output(fn, u);
+    unsigned out = map_output(u);
     LLVMValueRef local = out < ir_num_call_args(call) ? LLVMGetArgOperand(call, out) : NULL;
     if (!local || !LLVMIsAAllocaInst(local)) return false;
     for (LLVMUseRef v = LLVMGetFirstUse(local); v; v = LLVMGetNextUse(v)) {
@@ -289,7 +287,7 @@ LLVMValueRef omp_privates_map_source(LLVMValueRef local) {
     for (unsigned b = 0, n = ir_num_call_args(call); b < n && b < LLVMCountParams(fn); b++) {
       if (LLVMGetArgOperand(call, b) == local || !privates_map_shape(fn, b)) continue;
       for (LLVMUseRef v = LLVMGetFirstUse(LLVMGetParam(fn, b)); v; v = LLVMGetNextUse(v)) { /* the store into local */
-        unsigned out = map_output(fn, v);
+        unsigned out = map_output(v);
         if (out < n && LLVMGetArgOperand(call, out) == local) return LLVMGetArgOperand(call, b);
       }
     }
