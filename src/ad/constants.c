@@ -346,7 +346,17 @@ static bool copied_from(LLVMValueRef call, LLVMValueRef p) {
   return data == DATA_F64 || data == DATA_F32;
 }
 
-/* Whether every use of p, offset bytes past the choice, is a load of floats (at most 64 bytes), directly,
+/* Whether a load reads no pointer: floats, or an integer that holds a float's bits (a copy of one double
+ * the optimiser made an i64 load and store) or a true integer. The generators read either's shadow at the
+ * view's shadow address, as a float's; a pointer's shadow there would be null. */
+static bool view_load(LLVMValueRef load) {
+  LLVMTypeRef t = LLVMTypeOf(load);
+  if (ir_is_fp_or_fp_vector(t)) return true;
+  MemType k = memtype_of_access(load);
+  return ir_is_int(t) && (k == MEMTYPE_FP || k == MEMTYPE_INT);
+}
+
+/* Whether every use of p, offset bytes past the choice, is a load of floats or integers (view_load, at most 64 bytes), directly,
  * through getelementptrs and through further choices (`c ? bc[2] : view[1]`); comparisons of the address
  * need no shadow. *within stays true while every load lies inside the stand-in: constant offsets only
  * (`c ? x[2] : bc[2]`, optimised: one load at 16 bytes from a phi of the two bases). */
@@ -392,7 +402,7 @@ static bool only_loaded(LLVMModuleRef m, LLVMValueRef p, long long offset, bool 
       if (!passed_only_loaded(m, user, p, false, within, seen, depth + 1)) return false;
       continue;
     }
-    if (!LLVMIsALoadInst(user) || LLVMGetVolatile(user) || !ir_is_fp_or_fp_vector(LLVMTypeOf(user))) return false;
+    if (!LLVMIsALoadInst(user) || LLVMGetVolatile(user) || !view_load(user)) return false;
     long long end = offset + (long long)LLVMStoreSizeOfType(td, LLVMTypeOf(user));
     if (end - offset > VIEW_LOAD_BYTES) return false;
     if (offset < -STAND_IN_AT || end > STAND_IN_BYTES - STAND_IN_AT) *within = false;

@@ -13,6 +13,9 @@
 //   stencil: the same windows read directly, y_i = (p_i + 2 p_{i+1} + 3 p_{i+2}) x_i, as -O0's copy of
 //           `region` reads them once optimised (once a fault: the reverse sweep summed the three reads'
 //           adjoints in registers along the loop, rev_window.c, and added them into c);
+//   bits:   in `#pragma omp parallel for`, one element of the view copied through a `long long`, which the
+//           optimiser makes an i64 load of the view and an i64 store (once refused: the view's walk took
+//           loads of floats only), y_i = p_{i+1} x_i;
 //   lanes:  `copied` in vector forward mode, two directions in one call.
 // Gradients against analytic ones (1e-12), tangents along every unit direction (1e-12) and central
 // differences (h = 1e-6, tolerance 1e-7), at 1 to 4 threads at -O2, 3 at -O0 and 2 at -O3 -march=native;
@@ -73,6 +76,17 @@ __attribute__((noinline)) void stencil(const double *x, const double *c, double 
   for (int i = 0; i < m; i++) y[i] = (p[i] + 2 * p[i + 1] + 3 * p[i + 2]) * x[i];
 }
 
+__attribute__((noinline)) void bits(const double *x, const double *c, double *y, int m) {
+  const double *p = x[0] > 0 ? x : c;
+#pragma omp parallel for schedule(static)
+  for (int i = 0; i < m; i++) {
+    long long t;
+    memcpy(&t, p + i + 1, sizeof t);
+    memcpy(y + i, &t, sizeof t);
+    y[i] *= x[i];
+  }
+}
+
 static double X[M + 2];
 static int WHICH, COMPONENT;
 
@@ -82,7 +96,8 @@ static double value(void) {
   if (WHICH == 1) return moved(X, TABLE, N);
   double y[M], s = 0;
   if (WHICH == 2) region(X, TABLE, y, M);
-  else stencil(X, TABLE, y, M);
+  else if (WHICH == 3) stencil(X, TABLE, y, M);
+  else bits(X, TABLE, y, M);
   for (int i = 0; i < M; i++) s += (1 + 0.1 * i) * y[i];
   return s;
 }
@@ -108,6 +123,11 @@ static double want(int j) {
     return g;
   }
   double g = 0;
+  if (WHICH == 4) {
+    if (j < M) g += (1 + 0.1 * j) * p[j + 1];
+    if (on_x && j >= 1 && j - 1 < M) g += (1 + 0.1 * (j - 1)) * X[j - 1];
+    return g;
+  }
   if (j < M) g += (1 + 0.1 * j) * (p[j] + 2 * p[j + 1] + 3 * p[j + 2]);
   if (on_x)
     for (int k = 0; k < 3; k++) /* y_i reads p[j] as b_k where i = j - k */
@@ -125,7 +145,8 @@ static void check_case(int which) {
   else {
     for (int i = 0; i < M; i++) dw[i] = w[i];
     if (which == 2) __parad_autodiff((void *)region, X, g, parad_const, TABLE, y, dw, M);
-    else __parad_autodiff((void *)stencil, X, g, parad_const, TABLE, y, dw, M);
+    else if (which == 3) __parad_autodiff((void *)stencil, X, g, parad_const, TABLE, y, dw, M);
+    else __parad_autodiff((void *)bits, X, g, parad_const, TABLE, y, dw, M);
   }
   for (int j = 0; j < n; j++) {
     CHECK_CLOSE(g[j], want(j), 1e-12);
@@ -135,7 +156,8 @@ static void check_case(int which) {
     else if (which == 1) t = __parad_fwddiff((void *)moved, X, e, parad_const, TABLE, N);
     else {
       if (which == 2) __parad_fwddiff((void *)region, X, e, parad_const, TABLE, y, dy, M);
-      else __parad_fwddiff((void *)stencil, X, e, parad_const, TABLE, y, dy, M);
+      else if (which == 3) __parad_fwddiff((void *)stencil, X, e, parad_const, TABLE, y, dy, M);
+      else __parad_fwddiff((void *)bits, X, e, parad_const, TABLE, y, dy, M);
       for (int i = 0; i < M; i++) t += w[i] * dy[i];
     }
     e[j] = 0;
@@ -157,7 +179,7 @@ int main(void) {
   memcpy(before, TABLE, sizeof before);
   for (int sign = 1; sign >= -1; sign -= 2) { /* the view on x, then on c */
     for (int i = 0; i < M + 2; i++) X[i] = sign * (0.9 - 0.04 * i) + 0.3 * sin(i);
-    for (int which = 0; which < 4; which++) check_case(which);
+    for (int which = 0; which < 5; which++) check_case(which);
   }
   for (int i = 0; i < M + 2; i++) CHECK_CLOSE(TABLE[i], before[i], 0);
   return check_done();
