@@ -4,10 +4,13 @@
  *   product  r = s * prod_i v_i        dr/ds = prod_i v_i,   dr/dv_i = s * prod_{j != i} v_j (prefix and
  *                                      suffix products: no division, right where a lane is zero)
  *   extremum r = max_i v_i (or min)    dr/dv_i = 1 at the first lane equal to r, 0 elsewhere: the branch
- *                                      the primal took, as for fmax */
+ *                                      the primal took, as for fmax; r reduced again from the lanes at
+ *                                      hand (the reverse sweep's v may be recomputed with another
+ *                                      rounding than the recorded r, which then equals no lane) */
 #include "rules/rules.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "ir/ir.h"
 
@@ -18,7 +21,7 @@ bool rule_argument_active(const MathRule *rule, unsigned i) {
 bool rule_reduce_uses(const MathRule *rule, int k) {
   switch (rule->reduce) {
   case REDUCE_PRODUCT: return k == 's' || k == 'v';
-  case REDUCE_EXTREMUM: return k == 'v' || k == 'r';
+  case REDUCE_EXTREMUM: return k == 'v';
   default: return false;
   }
 }
@@ -49,6 +52,9 @@ void rule_reduce_partials(LLVMBuilderRef b, const MathRule *rule, LLVMValueRef s
     break;
   }
   case REDUCE_EXTREMUM: {
+    LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInsertBlock(b)));
+    LLVMValueRef reduce = LLVMGetIntrinsicDeclaration(m, LLVMLookupIntrinsicID(rule->intrinsic, strlen(rule->intrinsic)), &vt, 1);
+    r = LLVMBuildCall2(b, LLVMGlobalGetValueType(reduce), reduce, &v, 1, "");
     LLVMValueRef found = LLVMConstInt(LLVMInt1TypeInContext(ir_builder_context(b)), 0, 0);
     for (unsigned i = 0; i < n; i++) {
       LLVMValueRef hit = LLVMBuildFCmp(b, LLVMRealOEQ, lane(b, v, i), r, "");

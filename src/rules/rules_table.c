@@ -71,11 +71,14 @@ const MathRule math_rules[] = {
     {"fmod",       NULL,              2, {"1", "x0 r - x1 / roundeven neg"}},
     {"remainder",  NULL,              2, {"1", "x0 r - x1 / roundeven neg"}},
     {"remquo",     NULL,              3, {"1", "x0 r - x1 / roundeven neg", NULL}, REDUCE_NONE, WRITES_INT},
-    /* Ties go to the first argument; a NaN argument is the one not returned. */
-    {"fmin",       "llvm.minnum",     2, {"x0 r oeq 1 0 sel", "x0 r une 1 0 sel"}},
-    {"fmax",       "llvm.maxnum",     2, {"x0 r oeq 1 0 sel", "x0 r une 1 0 sel"}},
-    {NULL,         "llvm.minimum",    2, {"x0 r oeq 1 0 sel", "x0 r une 1 0 sel"}},
-    {NULL,         "llvm.maximum",    2, {"x0 r oeq 1 0 sel", "x0 r une 1 0 sel"}},
+    /* Ties go to the first argument; a NaN argument is the one not returned. The arguments are compared,
+     * not an argument with the result: the reverse sweep may recompute an argument that the forward sweep
+     * computed with another rounding (the optimiser folds a constant llvm.fmuladd fused, the machine
+     * may not fuse it), and an equality with the recorded result then sends the adjoint to the other. */
+    {"fmin",       "llvm.minnum",     2, {"x0 x1 ole 1 x1 x1 une 1 0 sel sel", "x0 x1 ole 0 x1 x1 une 0 1 sel sel"}},
+    {"fmax",       "llvm.maxnum",     2, {"x1 x0 ole 1 x1 x1 une 1 0 sel sel", "x1 x0 ole 0 x1 x1 une 0 1 sel sel"}},
+    {NULL,         "llvm.minimum",    2, {"x0 x1 ole 1 0 sel", "x0 x1 ole 0 1 sel"}},
+    {NULL,         "llvm.maximum",    2, {"x1 x0 ole 1 0 sel", "x1 x0 ole 0 1 sel"}},
     {"fma",        "llvm.fma",        3, {"x1", "x0", "1"}},
     {NULL,         "llvm.fmuladd",    3, {"x1", "x0", "1"}},
     {"floor",      "llvm.floor",      1, {"0"}},
