@@ -1006,6 +1006,65 @@ bool checkpoint_allocation(LLVMValueRef call, CallKind k) {
   return k == CALL_ALLOC || k == CALL_FREE || k == CALL_REALLOC;
 }
 
+/* A call that allocates or moves a block (a checkpoint_reaches predicate), and free called as free(p). */
+static bool allocates(LLVMValueRef call, CallKind k) { return checkpoint_allocation(call, k) && k != CALL_FREE; }
+
+static bool plain_free(LLVMValueRef call) {
+  LLVMTypeRef fty = LLVMGetCalledFunctionType(call);
+  return LLVMIsACallInst(call) && LLVMCountParamTypes(fty) == 1 && LLVMGetTypeKind(LLVMGetReturnType(fty)) == LLVMVoidTypeKind;
+}
+
+static bool other_free(LLVMValueRef call, CallKind k) { return k == CALL_FREE && !plain_free(call); }
+
+/* Whether the steps' only allocation calls are plain frees, and they move no pointer of the loop's
+ * variables: a block freed is then one the program allocated before the loop. */
+static bool frees_only(const Loop *l, LLVMValueRef step) {
+  for (size_t v = 0; v < l->vars.len; v++)
+    if (l->vars.data[v].moved) return false;
+  ValueMap seen;
+  vmap_init(&seen);
+  bool more = checkpoint_reaches(step, allocates, &seen);
+  vmap_free(&seen);
+  vmap_init(&seen);
+  more = more || checkpoint_reaches(step, other_free, &seen);
+  vmap_free(&seen);
+  return !more;
+}
+
+/* The function frees go to in code run as the program runs it: the runtime's __parad_rt_ckpt_free_primal,
+ * which keeps the block while a checkpointed loop's reverse sweep is to come (it recomputes the step that
+ * freed it) and frees it as free does otherwise. analysis/calls.c classifies it as free. */
+static LLVMValueRef deferred_free_function(Ck *ck) {
+  LLVMValueRef f = LLVMGetNamedFunction(ck->m, CKPT_FREE_PRIMAL);
+  return f ? f : LLVMAddFunction(ck->m, CKPT_FREE_PRIMAL, LLVMFunctionType(ck->void_t, &ck->ptr, 1, 0));
+}
+
+static LLVMModuleRef deferring_module; /* the module of the walk below (predicates take no context) */
+
+/* A checkpoint_reaches predicate that matches nothing: it points each plain free it meets at the deferred
+ * free, so that the walk visits every function the step reaches. */
+static bool point_at_deferred_free(LLVMValueRef call, CallKind k) {
+  if (k == CALL_FREE && plain_free(call) && strcmp(ir_called_name(call), CKPT_FREE_PRIMAL)) {
+    LLVMValueRef f = LLVMGetNamedFunction(deferring_module, CKPT_FREE_PRIMAL);
+    LLVMSetOperand(call, (unsigned)LLVMGetNumOperands(call) - 1, f); /* a call's callee: its last operand */
+  }
+  return false;
+}
+
+/* The frees of a step that runs a checkpointed loop, and of everything it calls, wait while a loop's
+ * reverse sweep is to come. Such a step runs as the program runs it, shadows untouched (make_gradient);
+ * the block its recomputations read must stay, and its shadow goes with the loop's tape once the step's
+ * augmented run in the reverse sweep frees it again (runtime/checkpoint.c). Outside a gradient the
+ * deferred free is free. */
+static void defer_frees(Ck *ck, LLVMValueRef step) {
+  deferred_free_function(ck);
+  deferring_module = ck->m;
+  ValueMap seen;
+  vmap_init(&seen);
+  checkpoint_reaches(step, point_at_deferred_free, &seen);
+  vmap_free(&seen);
+}
+
 typedef enum { RUN_PRIMAL, RUN_AUGMENTED, RUN_YOUTURN } Run;
 
 /* void name(ptr closure): one step run as the program runs it (RUN_PRIMAL: where that leaves every shadow
@@ -1075,6 +1134,11 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
   vmap_init(&seen);
   bool nested = checkpoint_reaches(step, checkpointed_loop, &seen);
   vmap_free(&seen);
+  if (nested && !primal && frees_only(l, step)) { /* its frees wait for the reverse sweep (defer_frees) */
+    defer_frees(ck, step);
+    defer_frees(ck, turn);
+    primal = true;
+  }
   if (nested && !primal)
     diag_error(LLVMGetUser(LLVMGetFirstUse(loop)), /* the loop's call, where the marker was */
                "a checkpointed loop that runs another checkpointed loop and allocates memory or moves pointers of "

@@ -148,7 +148,8 @@ CallKind call_classify(LLVMValueRef call, const MathRule **rule) {
                                            "_ZdaPvSt11align_val_t", "_ZdlPvmSt11align_val_t", "_ZdaPvmSt11align_val_t"};
   if (allocator_of(name)) return CALL_ALLOC;
   if (!strcmp(name, "realloc")) return CALL_REALLOC;
-  if (!strcmp(name, "free") || name_in(name, cxx_delete, COUNT(cxx_delete), false)) return CALL_FREE;
+  if (!strcmp(name, "free") || !strcmp(name, CKPT_FREE_PRIMAL) || name_in(name, cxx_delete, COUNT(cxx_delete), false))
+    return CALL_FREE;
   if (name_in(name, inactive_functions, COUNT(inactive_functions), false)) return CALL_INACTIVE;
   if (omp_is_runtime_call(call)) return CALL_OMP;
   const MpiCall *mpi = mpi_call_of(call);

@@ -14,7 +14,7 @@ typedef enum {
   CALL_ALLOC,    /* malloc, calloc, aligned allocations, new: fresh memory, gets a shadow allocation when
                     active data goes in */
   CALL_REALLOC,  /* realloc */
-  CALL_FREE,     /* free */
+  CALL_FREE,     /* free, and CKPT_FREE_PRIMAL */
   CALL_INACTIVE, /* never produces a derivative: printf, lifetime markers, integer intrinsics, ... */
   CALL_MODULE,   /* a function whose body is in the module: differentiated recursively */
   CALL_REQUEST,  /* a derivative request inside differentiated code (higher order) */
@@ -23,6 +23,10 @@ typedef enum {
   CALL_UNKNOWN,  /* a function without a body and without a rule */
   CALL_INDIRECT, /* through a function pointer */
 } CallKind;
+
+/* The free that the frees of steps run as the program runs them become (ad/checkpoint.c): the runtime keeps
+ * the block while a checkpointed loop's reverse sweep is to come. */
+#define CKPT_FREE_PRIMAL "__parad_rt_ckpt_free_primal"
 
 CallKind call_classify(LLVMValueRef call, const MathRule **rule);
 const char *call_kind_name(CallKind k);

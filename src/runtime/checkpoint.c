@@ -132,7 +132,11 @@ enum { FIRST_TAPE = 64 * 1024 + 64 }; /* tape.c's first chunk, with its header *
  * recomputed step may still need them. For all threads at once: the loops each thread of a region runs
  * may work on one block, which one thread frees after the region. */
 static long pending;
-static void **deferred;
+typedef struct {
+  void *p;
+  bool shadow_gone; /* its shadow handed to a tape to free */
+} Deferred;
+static Deferred *deferred;
 static size_t ndeferred, capdeferred;
 static pthread_mutex_t deferred_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -153,18 +157,22 @@ static void *grow(void *p, size_t *cap, size_t need, size_t elem) {
 
 static bool loops_pending(void) { return __atomic_load_n(&pending, __ATOMIC_ACQUIRE) != 0; }
 
-/* p freed (or moved) while loops are pending: it goes when the last of them is done. Returns whether it
- * was deferred already (a recomputed step frees it again). */
-static bool defer_free(void *p) {
+/* p freed (or moved) while loops are pending: it goes when the last of them is done. Returns whether the
+ * caller, which has a shadow of p when `shadow`, is to hand it over: the first such caller only (a
+ * recomputed step frees the block again; a step run as the program runs it frees it without a shadow,
+ * and its augmented run in the reverse sweep with one). */
+static bool defer_free(void *p, bool shadow) {
   pthread_mutex_lock(&deferred_lock);
-  bool again = false;
-  for (size_t i = 0; i < ndeferred && !again; i++) again = deferred[i] == p;
-  if (!again) {
+  size_t i = 0;
+  while (i < ndeferred && deferred[i].p != p) i++;
+  if (i == ndeferred) {
     deferred = grow(deferred, &capdeferred, ndeferred + 1, sizeof *deferred);
-    deferred[ndeferred++] = p;
+    deferred[ndeferred++] = (Deferred){p, false};
   }
+  bool hand = shadow && !deferred[i].shadow_gone;
+  deferred[i].shadow_gone |= shadow;
   pthread_mutex_unlock(&deferred_lock);
-  return again;
+  return hand;
 }
 
 static void pieces_add(Pieces *ps, char *at, size_t len) {
@@ -632,7 +640,7 @@ void *__parad_rt_ckpt_realloc(void *p, size_t size) {
   if (!q) return NULL;
   size_t old = malloc_usable_size(p);
   memcpy(q, p, old < size ? old : size);
-  defer_free(p);
+  defer_free(p, false);
   return q;
 }
 
@@ -647,9 +655,13 @@ void __parad_rt_ckpt_free(void *p, void *shadow) {
     __parad_rt_free_later(shadow);
     return;
   }
-  if (defer_free(p)) return;
-  __parad_rt_free_later_on(c ? c->outer : __parad_rt_current, shadow);
+  if (defer_free(p, shadow != NULL)) __parad_rt_free_later_on(c ? c->outer : __parad_rt_current, shadow);
 }
+
+/* free, in a step of a loop that runs another checkpointed loop, and in what that step calls (ad/checkpoint.c):
+ * the step runs as the program runs it, shadows untouched; the block's shadow goes when the augmented run
+ * of the step in the reverse sweep frees it again. */
+void __parad_rt_ckpt_free_primal(void *p) { __parad_rt_ckpt_free(p, NULL); }
 
 /* What the step running now makes for its reverse sweep (tape.c's __parad_rt_shadow_alloca, the MPI
  * runtime's records): its reverse sweep releases it, or, when its tape is dropped, the runtime does. Any
@@ -871,7 +883,7 @@ void __parad_rt_ckpt_reverse(void *ctx, ParadStep advance, ParadStep youturn) {
   free(c);
   pthread_mutex_lock(&deferred_lock);
   if (__atomic_sub_fetch(&pending, 1, __ATOMIC_ACQ_REL) == 0) {
-    for (size_t i = 0; i < ndeferred; i++) free(deferred[i]);
+    for (size_t i = 0; i < ndeferred; i++) free(deferred[i].p);
     ndeferred = 0;
   }
   pthread_mutex_unlock(&deferred_lock);
