@@ -6,6 +6,7 @@
 #define PARAD_AD_PARADIGMS_H
 
 #include <llvm-c/Core.h>
+#include <stdbool.h>
 
 #include "analysis/calls.h"
 
@@ -14,6 +15,10 @@ typedef struct RevGen RevGen; /* reverse/rev_internal.h */
 
 typedef struct {
   CallKind kind;         /* what call_classify says of the calls the paradigm owns */
+  /* Whether the paradigm owns the call by its callee, *kind then what call_classify says of it (kind, or
+   * CALL_INACTIVE for its calls without derivatives); NULL for a row that owns calls by their shape (a
+   * call through a pointer: call_classify tells it first). */
+  bool (*owns)(LLVMValueRef call, CallKind *kind);
   const char *construct; /* in a refusal: "cannot follow an OpenMP construct" */
   void (*tangent)(FwdGen *g, LLVMValueRef call);   /* forward mode (and error estimation, where allowed) */
   void (*augmented)(RevGen *g, LLVMValueRef call); /* reverse mode's forward sweep */
@@ -22,6 +27,8 @@ typedef struct {
 
 /* The row for calls of this kind; NULL for a kind no paradigm owns. */
 const Paradigm *paradigm_of(CallKind kind);
+/* Whether a row owns the call by its callee, and the kind it gives the call (analysis/calls.c asks). */
+bool paradigm_owns(LLVMValueRef call, CallKind *kind);
 
 /* The rows' entry points. */
 void fwd_omp(FwdGen *g, LLVMValueRef call); /* omp/omp_forward.c */

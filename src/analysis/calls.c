@@ -2,10 +2,10 @@
 
 #include <string.h>
 
+#include "ad/paradigms.h"
 #include "ad/registered.h"
 #include "ad/request.h"
 #include "ir/ir.h"
-#include "mpi/mpi.h"
 #include "omp/omp.h"
 
 /* Library functions that take or return data but never carry a derivative: their outputs are text (a
@@ -151,9 +151,8 @@ CallKind call_classify(LLVMValueRef call, const MathRule **rule) {
   if (!strcmp(name, "free") || !strcmp(name, CKPT_FREE_PRIMAL) || name_in(name, cxx_delete, COUNT(cxx_delete), false))
     return CALL_FREE;
   if (name_in(name, inactive_functions, COUNT(inactive_functions), false)) return CALL_INACTIVE;
-  if (omp_is_runtime_call(call)) return CALL_OMP;
-  const MpiCall *mpi = mpi_call_of(call);
-  if (mpi) return mpi->kind == MPI_CALL_INACTIVE ? CALL_INACTIVE : CALL_MPI;
+  CallKind owned; /* a paradigm's runtime: OpenMP's, MPI (ad/paradigms.c) */
+  if (paradigm_owns(call, &owned)) return owned;
   if (!strncmp(name, "llvm.", 5)) {
     if (name_in(name, inactive_intrinsic_prefixes, COUNT(inactive_intrinsic_prefixes), true)) return CALL_INACTIVE;
     if (!touches_derivatives(call)) return CALL_INACTIVE;
