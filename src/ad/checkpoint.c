@@ -1006,15 +1006,16 @@ bool checkpoint_allocation(LLVMValueRef call, CallKind k) {
   return k == CALL_ALLOC || k == CALL_FREE || k == CALL_REALLOC;
 }
 
-/* A call that allocates or moves a block (a checkpoint_reaches predicate), and free called as free(p). */
-static bool allocates(LLVMValueRef call, CallKind k) { return checkpoint_allocation(call, k) && k != CALL_FREE; }
-
-static bool plain_free(LLVMValueRef call) {
+/* free called as free(p), the one allocation call a step run as the program runs it may make (frees_only) */
+static bool plain_free(LLVMValueRef call, CallKind k) {
   LLVMTypeRef fty = LLVMGetCalledFunctionType(call);
-  return LLVMIsACallInst(call) && LLVMCountParamTypes(fty) == 1 && LLVMGetTypeKind(LLVMGetReturnType(fty)) == LLVMVoidTypeKind;
+  return k == CALL_FREE && LLVMIsACallInst(call) && LLVMCountParamTypes(fty) == 1 &&
+         LLVMGetTypeKind(LLVMGetReturnType(fty)) == LLVMVoidTypeKind;
 }
 
-static bool other_free(LLVMValueRef call, CallKind k) { return k == CALL_FREE && !plain_free(call); }
+static bool other_allocation(LLVMValueRef call, CallKind k) {
+  return checkpoint_allocation(call, k) && !plain_free(call, k);
+}
 
 /* Whether the steps' only allocation calls are plain frees, and they move no pointer of the loop's
  * variables: a block freed is then one the program allocated before the loop. */
@@ -1023,42 +1024,30 @@ static bool frees_only(const Loop *l, LLVMValueRef step) {
     if (l->vars.data[v].moved) return false;
   ValueMap seen;
   vmap_init(&seen);
-  bool more = checkpoint_reaches(step, allocates, &seen);
+  bool other = checkpoint_reaches(step, other_allocation, &seen);
   vmap_free(&seen);
-  vmap_init(&seen);
-  more = more || checkpoint_reaches(step, other_free, &seen);
-  vmap_free(&seen);
-  return !more;
+  return !other;
 }
 
-/* The function frees go to in code run as the program runs it: the runtime's __parad_rt_ckpt_free_primal,
- * which keeps the block while a checkpointed loop's reverse sweep is to come (it recomputes the step that
- * freed it) and frees it as free does otherwise. analysis/calls.c classifies it as free. */
-static LLVMValueRef deferred_free_function(Ck *ck) {
-  LLVMValueRef f = LLVMGetNamedFunction(ck->m, CKPT_FREE_PRIMAL);
-  return f ? f : LLVMAddFunction(ck->m, CKPT_FREE_PRIMAL, LLVMFunctionType(ck->void_t, &ck->ptr, 1, 0));
-}
+static LLVMValueRef deferred_free; /* the walk's CKPT_FREE_PRIMAL (predicates take no context) */
 
-static LLVMModuleRef deferring_module; /* the module of the walk below (predicates take no context) */
-
-/* A checkpoint_reaches predicate that matches nothing: it points each plain free it meets at the deferred
- * free, so that the walk visits every function the step reaches. */
+/* A checkpoint_reaches predicate that matches nothing, so that the walk visits every function the step
+ * reaches: it points each plain free at the deferred free. */
 static bool point_at_deferred_free(LLVMValueRef call, CallKind k) {
-  if (k == CALL_FREE && plain_free(call) && strcmp(ir_called_name(call), CKPT_FREE_PRIMAL)) {
-    LLVMValueRef f = LLVMGetNamedFunction(deferring_module, CKPT_FREE_PRIMAL);
-    LLVMSetOperand(call, (unsigned)LLVMGetNumOperands(call) - 1, f); /* a call's callee: its last operand */
-  }
+  if (plain_free(call, k) && ir_called_function(call) != deferred_free)
+    LLVMSetOperand(call, (unsigned)LLVMGetNumOperands(call) - 1, deferred_free); /* a call's callee: its last operand */
   return false;
 }
 
-/* The frees of a step that runs a checkpointed loop, and of everything it calls, wait while a loop's
- * reverse sweep is to come. Such a step runs as the program runs it, shadows untouched (make_gradient);
- * the block its recomputations read must stay, and its shadow goes with the loop's tape once the step's
- * augmented run in the reverse sweep frees it again (runtime/checkpoint.c). Outside a gradient the
- * deferred free is free. */
+/* The frees of a step that runs a checkpointed loop, and of everything it calls, become the runtime's
+ * CKPT_FREE_PRIMAL, which keeps the block while a checkpointed loop's reverse sweep is to come (it
+ * recomputes the step that freed it) and frees it as free does otherwise. Such a step runs as the program
+ * runs it, shadows untouched (make_gradient); the block's shadow goes with the loop's tape once the step's
+ * augmented run in the reverse sweep frees it again (runtime/checkpoint.c). */
 static void defer_frees(Ck *ck, LLVMValueRef step) {
-  deferred_free_function(ck);
-  deferring_module = ck->m;
+  deferred_free = LLVMGetNamedFunction(ck->m, CKPT_FREE_PRIMAL);
+  if (!deferred_free)
+    deferred_free = LLVMAddFunction(ck->m, CKPT_FREE_PRIMAL, LLVMFunctionType(ck->void_t, &ck->ptr, 1, 0));
   ValueMap seen;
   vmap_init(&seen);
   checkpoint_reaches(step, point_at_deferred_free, &seen);

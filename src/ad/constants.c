@@ -356,9 +356,9 @@ static bool view_load(LLVMValueRef load) {
   return ir_is_int(t) && (k == MEMTYPE_FP || k == MEMTYPE_INT);
 }
 
-/* Whether every use of p, offset bytes past the choice, is a load of floats or integers (view_load, at most 64 bytes), directly,
- * through getelementptrs and through further choices (`c ? bc[2] : view[1]`); comparisons of the address
- * need no shadow. *within stays true while every load lies inside the stand-in: constant offsets only
+/* Whether every use of p, offset bytes past the choice, is a load of no pointer (view_load, at most 64
+ * bytes), directly, through getelementptrs and through further choices (`c ? bc[2] : view[1]`);
+ * comparisons of the address need no shadow. *within stays true while every load lies inside the stand-in: constant offsets only
  * (`c ? x[2] : bc[2]`, optimised: one load at 16 bytes from a phi of the two bases). */
 static bool only_loaded(LLVMModuleRef m, LLVMValueRef p, long long offset, bool *within, ValueMap *seen, int depth) {
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
