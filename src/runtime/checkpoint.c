@@ -112,6 +112,7 @@ typedef struct Ckpt {
   int *evicted_kind; /* 1 a store's, 2 a load's */
   size_t nevicted, capevicted;
   ParadTape *outer; /* the tape the loop runs on (the steps' own are dropped or reversed at once) */
+  struct Ckpt *up;  /* the loop whose step runs this one, if any */
   Range *fresh;     /* heap blocks the step running now allocated */
   size_t nfresh, capfresh;
   struct Kept { void *p; void (*release)(void *); } *kept; /* what the step running now made for its */
@@ -581,6 +582,7 @@ static bool shown_running(Ckpt *c) {
 static __attribute__((noinline)) void run(Ckpt *c, ParadStep step) {
   Ckpt *outer = active, *outer_running = __atomic_load_n(&running, __ATOMIC_ACQUIRE);
   char *outer_stack = c->stack;
+  c->up = outer ? outer : outer_running;
   bool shown = c->threads && shown_running(c);
   active = c;
   own_stack();
@@ -613,9 +615,14 @@ void __parad_rt_ckpt_allocated(void *p, uint64_t size) {
 }
 
 /* A block the running step allocated is no state: its hulls and logged bytes are forgotten, and it goes. */
-static bool forget_fresh(Ckpt *c, char *p) {
+static size_t find_fresh(const Ckpt *c, const char *p) {
   size_t i = 0;
   while (i < c->nfresh && c->fresh[i].lo != p) i++;
+  return i;
+}
+
+static bool forget_fresh(Ckpt *c, char *p) {
+  size_t i = find_fresh(c, p);
   if (i == c->nfresh) return false;
   Range b = c->fresh[i];
   c->fresh[i] = c->fresh[--c->nfresh];
@@ -644,9 +651,18 @@ void *__parad_rt_ckpt_realloc(void *p, size_t size) {
   return q;
 }
 
+/* The tape that is to free the shadow of block p, freed in a step of loop c: the reverse sweep must not
+ * reach it before the block's allocation. That is the tape of the enclosing loop's step where that step
+ * allocated p; else, going out, the tape the outermost of the loops runs on (a step of an inner loop
+ * frees a block the code around the outer loop allocated: its tape is reversed long before). */
+static ParadTape *shadow_tape(Ckpt *c, const char *p) {
+  while (c->up && find_fresh(c->up, p) == c->up->nfresh) c = c->up;
+  return c->outer;
+}
+
 /* A block freed with its shadow (or none). With no checkpointed loop's reverse to come, or a block the
  * running step allocated, as before: the block now, the shadow with the current tape (the step's). Else
- * the block when the last such reverse is done, and the shadow with the tape its loop runs on. */
+ * the block when the last such reverse is done, and the shadow as shadow_tape says. */
 void __parad_rt_ckpt_free(void *p, void *shadow) {
   if (!p) return;
   Ckpt *c = active ? active : running;
@@ -655,7 +671,7 @@ void __parad_rt_ckpt_free(void *p, void *shadow) {
     __parad_rt_free_later(shadow);
     return;
   }
-  if (defer_free(p, shadow != NULL)) __parad_rt_free_later_on(c ? c->outer : __parad_rt_current, shadow);
+  if (defer_free(p, shadow != NULL)) __parad_rt_free_later_on(c ? shadow_tape(c, p) : __parad_rt_current, shadow);
 }
 
 /* free, in a step of a loop that runs another checkpointed loop, and in what that step calls (ad/checkpoint.c):

@@ -1,9 +1,11 @@
-// Nested checkpointed loops whose steps free heap arrays the function allocated before the loops, on a
-// return from inside them (once refused: "a checkpointed loop that runs another checkpointed loop and
+// Nested checkpointed loops whose steps free heap arrays the function allocated before the loops (two
+// large, one of three doubles), on a return from inside them (once refused: "a checkpointed loop that runs another checkpointed loop and
 // allocates memory or moves pointers of its variables in its steps"; the fuzzers' largest refusal class).
 // The outer loop's steps run as the program runs them; their frees wait while a loop's reverse sweep is
 // to come (the reverse sweep recomputes the step that freed the arrays from a snapshot and reads them),
-// and the arrays' shadows go once the step's augmented run frees them again.
+// and the arrays' shadows go once the step's augmented run frees them again, with the tape of the code
+// around the outer loop, whose reverse sweep still writes them (the small array's shadow, which the
+// runtime does not keep for reuse, went with the outer step's tape once: fuzz seed 20056).
 //   inner: the return, with its frees, inside the inner loop, at inner step 5 of outer step `stop`;
 //   outer: the inner loop in a helper that says it stopped; the outer step frees through a helper and
 //          returns;
@@ -29,33 +31,38 @@ enum { N = 2048, E = 10, T = 12 };
 
 static int stop; /* the outer step that returns from inside the inner loop (E: none) */
 
-__attribute__((noinline)) static void release(double *a, double *b) {
+__attribute__((noinline)) static void release(double *a, double *b, double *c) {
   free(a);
   free(b);
+  free(c);
 }
 
 #define INNER(NAME, MARK_OUTER, MARK_INNER)                                                                 \
   double NAME(const double *x) {                                                                           \
-    double *u = malloc(N * sizeof *u), *w = malloc(N * sizeof *w), s = 0;                                  \
+    double *u = malloc(N * sizeof *u), *w = malloc(N * sizeof *w), *k = malloc(3 * sizeof *k), s = 0;      \
     for (int i = 0; i < N; i++) u[i] = x[i], w[i] = 0.5 + 0.1 * x[i];                                       \
+    for (int j = 0; j < 3; j++) k[j] = x[7 * j] * x[j + 1];                                                 \
     for (int e = 0; e < E; e++) {                                                                          \
       MARK_OUTER;                                                                                          \
       for (int t = 0; t < T; t++) {                                                                        \
         MARK_INNER;                                                                                        \
-        for (int i = 0; i < N; i++) u[i] += 0.05 * sin(u[(i + 1) % N] * w[i]);                             \
+        double h = 0.05 * k[t % 3]; /* a local of the step: the return stays in the inner step */          \
+        for (int i = 0; i < N; i++) u[i] += h * sin(u[(i + 1) % N] * w[i]);                                \
         if (e == stop && t == 5) {                                                                         \
           double r = s + u[0] * u[1];                                                                      \
           free(u);                                                                                         \
           free(w);                                                                                         \
+          free(k);                                                                                         \
           return r;                                                                                        \
         }                                                                                                  \
       }                                                                                                    \
-      s += u[e % N] * w[e % N];                                                                            \
+      s += u[e % N] * w[e % N] * k[e % 3];                                                                 \
       for (int i = 0; i < N; i++) w[i] = 0.99 * w[i] + 0.01 * u[i];                                        \
     }                                                                                                      \
     double r = s + u[0];                                                                                   \
     free(u);                                                                                               \
     free(w);                                                                                               \
+    free(k);                                                                                               \
     return r;                                                                                              \
   }
 INNER(inner_checkpointed, __parad_checkpoint_loop(), __parad_checkpoint_loop())
@@ -75,20 +82,21 @@ RELAX(relax_taped, (void)0)
 
 #define OUTER(NAME, MARK, RELAX)                                                                            \
   double NAME(const double *x) {                                                                           \
-    double *u = malloc(N * sizeof *u), *w = malloc(N * sizeof *w), s = 0;                                  \
+    double *u = malloc(N * sizeof *u), *w = malloc(N * sizeof *w), *k = malloc(3 * sizeof *k), s = 0;      \
     for (int i = 0; i < N; i++) u[i] = x[i], w[i] = 0.5 + 0.1 * x[i];                                       \
+    for (int j = 0; j < 3; j++) k[j] = x[7 * j] * x[j + 1];                                                 \
     for (int e = 0; e < E; e++) {                                                                          \
       MARK;                                                                                                \
       if (RELAX(u, w, e)) {                                                                                \
         double r = s + u[0] * u[1];                                                                        \
-        release(u, w);                                                                                     \
+        release(u, w, k);                                                                                     \
         return r;                                                                                          \
       }                                                                                                    \
-      s += u[e % N] * w[e % N];                                                                            \
+      s += u[e % N] * w[e % N] * k[e % 3];                                                                 \
       for (int i = 0; i < N; i++) w[i] = 0.99 * w[i] + 0.01 * u[i];                                        \
     }                                                                                                      \
     double r = s + u[0];                                                                                   \
-    release(u, w);                                                                                         \
+    release(u, w, k);                                                                                         \
     return r;                                                                                              \
   }
 OUTER(outer_checkpointed, __parad_checkpoint_loop(), relax_checkpointed)
