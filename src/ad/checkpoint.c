@@ -465,6 +465,55 @@ static int add_pointed_variable(Ck *ck, Loop *l, LLVMValueRef local) {
   return (int)l->vars.len - 1;
 }
 
+static bool param_has(LLVMValueRef fn, unsigned i, const char *key) {
+  return LLVMGetStringAttributeAtIndex(fn, i + 1, key, (unsigned)strlen(key)) != NULL;
+}
+
+/* The call of an earlier checkpointed loop's function may leave, in a slot it swaps or points into its
+ * variables, a pointer another swapped slot held or the address of a variable they point into (a time loop
+ * swaps p with a local array's address, a later loop writes through p): those slots' `holds` (a mask of
+ * locals, as in keep_local_addresses) grow by all of them. Whether any grew. */
+static bool loop_call_moves(ValueMap *origin, ValueMap *holds, LLVMValueRef call) {
+  LLVMValueRef fn = ir_called_function(call);
+  unsigned n = ir_num_call_args(call);
+  uint64_t all = 0;
+  for (unsigned a = 0; a < n; a++) {
+    LLVMValueRef arg = LLVMGetArgOperand(call, a);
+    if (param_has(fn, a, SWAPS)) all |= (uint64_t)(uintptr_t)vmap_get(holds, ir_address_base(arg));
+    if (param_has(fn, a, POINTED)) all |= (uint64_t)(uintptr_t)vmap_get(origin, arg);
+  }
+  bool changed = false;
+  for (unsigned a = 0; a < n && all; a++) {
+    if (!param_has(fn, a, SWAPS) && !param_has(fn, a, INTO)) continue;
+    LLVMValueRef to = ir_address_base(LLVMGetArgOperand(call, a));
+    uint64_t had = (uint64_t)(uintptr_t)vmap_get(holds, to);
+    if ((had | all) != had) vmap_put(holds, to, (void *)(uintptr_t)(had | all)), changed = true;
+  }
+  return changed;
+}
+
+/* What keep_local_addresses does where `at` puts into memory `to` a pointer into the locals of mask m. */
+static bool keep_address(Ck *ck, Loop *l, const ValueList *locals, uint64_t m, LLVMValueRef to, LLVMValueRef at) {
+  int holder = var_index(l, to);
+  if (!m || (LLVMIsAAllocaInst(to) && fn_of(to) == l->fn && holder < 0)) return true; /* no step finds it */
+  bool ok = true;
+  for (size_t k = 0; k < locals->len && ok; k++) {
+    if (!(m >> (k < 63 ? k : 63) & 1)) continue;
+    int target = var_index(l, locals->data[k]);
+    LLVMTypeRef t = LLVMGetAllocatedType(locals->data[k]);
+    if (holder >= 0 && target < 0 && k < 63 && !(ir_contains_ptr(t) && ir_contains_fp(t)))
+      target = add_pointed_variable(ck, l, locals->data[k]);
+    ok = holder >= 0 && target >= 0 && (k < 63 || m >> 63 == 0);
+    if (ok) l->vars.data[target].pointed_to = true, l->vars.data[target].read_only = false;
+  }
+  if (ok) l->vars.data[holder].points_into = true;
+  else
+    diag_error(at, "the address of a local variable is kept in memory in a function with a checkpointed loop, "
+                   "whose steps run on a copy of its variables, also after it returned: allocate the variable "
+                   "with malloc");
+  return ok;
+}
+
 /* The steps run on a copy of the loop's variables, and are run again after the function returned: a local
  * variable's address kept where a step could find it would reach a copy left behind, or a frame that is
  * gone. Kept in one of the loop's variables, the address of another (or of a local the loop reaches only
@@ -498,6 +547,9 @@ static bool keep_local_addresses(Ck *ck, Loop *l) {
           for (unsigned k = 0, n = LLVMCountIncoming(i); k < n; k++) m |= MASK(&origin, LLVMGetIncomingValue(i, k));
         } else if (LLVMIsALoadInst(i) && ir_contains_ptr(LLVMTypeOf(i))) {
           m = MASK(&holds, ir_address_base(LLVMGetOperand(i, 0)));
+        } else if (ir_is_call(i) && checkpoint_is_loop(ir_called_function(i))) {
+          changed |= loop_call_moves(&origin, &holds, i);
+          continue;
         } else if (LLVMIsAStoreInst(i) && MASK(&origin, LLVMGetOperand(i, 0))) {
           LLVMValueRef to = ir_address_base(LLVMGetOperand(i, 1));
           uint64_t had = MASK(&holds, to), now = had | MASK(&origin, LLVMGetOperand(i, 0));
@@ -513,25 +565,14 @@ static bool keep_local_addresses(Ck *ck, Loop *l) {
   bool ok = true;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(l->fn); bb && ok; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && ok; i = LLVMGetNextInstruction(i)) {
-      uint64_t m = LLVMIsAStoreInst(i) ? MASK(&origin, LLVMGetOperand(i, 0)) : 0;
-      if (!m) continue;
-      LLVMValueRef to = ir_address_base(LLVMGetOperand(i, 1));
-      int holder = var_index(l, to);
-      if (LLVMIsAAllocaInst(to) && fn_of(to) == l->fn && holder < 0) continue; /* no step finds it */
-      for (size_t k = 0; k < locals.len && ok; k++) {
-        if (!(m >> (k < 63 ? k : 63) & 1)) continue;
-        int target = var_index(l, locals.data[k]);
-        LLVMTypeRef t = LLVMGetAllocatedType(locals.data[k]);
-        if (holder >= 0 && target < 0 && k < 63 && !(ir_contains_ptr(t) && ir_contains_fp(t)))
-          target = add_pointed_variable(ck, l, locals.data[k]);
-        ok = holder >= 0 && target >= 0 && (k < 63 || m >> 63 == 0);
-        if (ok) l->vars.data[target].pointed_to = true, l->vars.data[target].read_only = false;
+      if (LLVMIsAStoreInst(i)) {
+        ok = keep_address(ck, l, &locals, MASK(&origin, LLVMGetOperand(i, 0)), ir_address_base(LLVMGetOperand(i, 1)), i);
+      } else if (ir_is_call(i) && checkpoint_is_loop(ir_called_function(i))) { /* the slots loop_call_moves grew */
+        for (unsigned a = 0, n = ir_num_call_args(i); a < n && ok; a++) {
+          LLVMValueRef to = ir_address_base(LLVMGetArgOperand(i, a)), fn = ir_called_function(i);
+          if (param_has(fn, a, SWAPS) || param_has(fn, a, INTO)) ok = keep_address(ck, l, &locals, MASK(&holds, to), to, i);
+        }
       }
-      if (ok) l->vars.data[holder].points_into = true;
-      else
-        diag_error(i, "the address of a local variable is kept in memory in a function with a checkpointed loop, "
-                      "whose steps run on a copy of its variables, also after it returned: allocate the variable "
-                      "with malloc");
     }
 #undef MASK
   vec_free(&locals);
@@ -1266,8 +1307,13 @@ static void outline(Ck *ck, LLVMValueRef marker) {
     make_gradient(ck, &l, loop, step, turn, id);
     join_family(ck, fname, id, checkpoint_auto_family(l.fn));
     for (unsigned v = 0; v < (unsigned)l.vars.len; v++) /* for a loop around this one */
-      if (l.vars.data[v].swapped && !l.vars.data[v].moved && !l.vars.data[v].scratch)
-        LLVMAddAttributeAtIndex(loop, v + 1, LLVMCreateStringAttribute(ck->c, SWAPS, strlen(SWAPS), "", 0));
+    {
+      const Var *var = &l.vars.data[v];
+      const char *keys[3] = {var->swapped && !var->moved && !var->scratch ? SWAPS : NULL,
+                             var->points_into ? INTO : NULL, var->pointed_to ? POINTED : NULL};
+      for (int k = 0; k < 3; k++)
+        if (keys[k]) LLVMAddAttributeAtIndex(loop, v + 1, LLVMCreateStringAttribute(ck->c, keys[k], strlen(keys[k]), "", 0));
+    }
   }
   vec_free(&l.blocks);
   vec_free(&l.exits);

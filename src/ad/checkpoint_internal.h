@@ -19,6 +19,8 @@
 #define RUNNER "parad-checkpoint-runner" /* a function running one step, whose requests are Parad's own */
 #define SHADOWED "parad-checkpoint-shadowed" /* its parameter: a variable whose shadow its custom functions use */
 #define SWAPS "parad-checkpoint-swaps"   /* its parameter: a variable it only swaps with its others' pointers */
+#define INTO "parad-checkpoint-into"     /* its parameter: a variable that may point into another of them */
+#define POINTED "parad-checkpoint-pointed" /* its parameter: a variable another of them may point into */
 #define VIEW "parad-checkpoint-view"     /* its parameter: a variable the caller stores a choice of pointers into */
 #define FIXED "parad.checkpoint.fixed"  /* a global's metadata: read by steps, written by no derivative's code */
 #define TEAM_SLOTS 17                    /* a team's site: a hull set per thread numbered below 16, and one shared */

@@ -6,12 +6,16 @@
 // (a struct's element, an array's middle) kept in variables and moved now and then, the steps writing
 // through them and the arrays alike (the runtime points them into its copies); (5) two local arrays, one
 // of variable length, the loop reaches only through two pointers it swaps (the arrays become variables of
-// the loop all the same: refused before). Against the same functions
+// the loop all the same: refused before); (6) a heap block and a local array swapped in a loop of their
+// own, then a second loop writing through the swapped pointer and reading the two arrays by name (the second loop did not know
+// the pointer may point into its variables: its steps wrote the function's array, read the runtime's
+// copy, and the copy overwrote the writes: fuzz seed 20781). Against the same functions
 // without the marker (taped step by step): the gradient with respect to every array (1e-12), with no
 // budget and a small one; split mode (__parad_augmentfwd, then __parad_reverse) gives the same. At -O2
 // and -O0.
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
+#include <stdlib.h>
 #include <string.h>
 #include "check.h"
 
@@ -117,6 +121,30 @@ POINTING(pointing_taped, (void)0)
 HIDDEN(hidden_checkpointed, __parad_checkpoint_loop())
 HIDDEN(hidden_taped, (void)0)
 
+#define SWAP_THEN_WRITE(NAME, MARK)                                                                         \
+  double NAME(const double *x, int n) {                                                                  \
+    double *h = malloc(N * sizeof *h), v[n];                                                             \
+    for (int i = 0; i < N; i++) h[i] = x[i], v[i] = 0.5 * x[(i + 1) % N];                                \
+    double *cur = h, *nxt = v;                                                                           \
+    for (int t = 0; t < 3; t++) { /* cur ends on v */                                                    \
+      MARK;                                                                                              \
+      double *s = cur;                                                                                   \
+      cur = nxt, nxt = s;                                                                                \
+    }                                                                                                    \
+    for (int t = 0; t < STEPS; t++) {                                                                    \
+      MARK;                                                                                              \
+      /* a branch: the loop is larger than the first, which Parad then outlines first */                \
+      double r = h[(t + 1) % N] > 0 ? v[(t + 2) % N] : 0.5;                                              \
+      cur[t % N] = 0.9 * cur[t % N] + 0.05 * sin(h[(t + 1) % N] * r);                                    \
+    }                                                                                                    \
+    double J = 0;                                                                                        \
+    for (int i = 0; i < N; i++) J += (i + 1) * cur[i] * cur[i] + h[i] * v[i];                            \
+    free(h);                                                                                             \
+    return J;                                                                                            \
+  }
+SWAP_THEN_WRITE(swap_then_write_checkpointed, __parad_checkpoint_loop())
+SWAP_THEN_WRITE(swap_then_write_taped, (void)0)
+
 static void start(double *a, double *b, double *c) {
   for (int i = 0; i < N; i++) a[i] = sin(i + 1.0), b[i] = 0, c[i] = 0;
 }
@@ -137,6 +165,9 @@ int main(void) {
   double dh[N] = {0};
   __parad_autodiff((void *)hidden_taped, y, dh, N);
   CHECK_CLOSE(hidden_checkpointed(y, N), hidden_taped(y, N), 1e-12);
+  double dw[N] = {0};
+  __parad_autodiff((void *)swap_then_write_taped, y, dw, N);
+  CHECK_CLOSE(swap_then_write_checkpointed(y, N), swap_then_write_taped(y, N), 1e-12);
   const size_t budgets[] = {0, 400u << 10};
   for (int b_ = 0; b_ < 2; b_++) {
     parad_set_tape_limit(budgets[b_]);
@@ -164,6 +195,9 @@ int main(void) {
     double dh2[N] = {0};
     __parad_autodiff((void *)hidden_checkpointed, y, dh2, N);
     for (int i = 0; i < N; i++) CHECK_CLOSE(dh2[i], dh[i], 1e-12);
+    double dw2[N] = {0};
+    __parad_autodiff((void *)swap_then_write_checkpointed, y, dw2, N);
+    for (int i = 0; i < N; i++) CHECK_CLOSE(dw2[i], dw[i], 1e-12);
   }
   parad_set_tape_limit(0);
   double a3[N], b3[N], c3[N], da3[N] = {0}, db3[N] = {0}, dc3[N] = {0};
@@ -171,5 +205,9 @@ int main(void) {
   void *tape = __parad_augmentfwd((void *)swapping_checkpointed, a3, da3, b3, db3, c3, dc3);
   __parad_reverse((void *)swapping_checkpointed, a3, da3, b3, db3, c3, dc3, 1.0, parad_tape, tape);
   for (int i = 0; i < N; i++) CHECK_CLOSE(da3[i], da[i], 1e-12);
+  double dw3[N] = {0};
+  void *tape_w = __parad_augmentfwd((void *)swap_then_write_checkpointed, y, dw3, N);
+  __parad_reverse((void *)swap_then_write_checkpointed, y, dw3, N, 1.0, parad_tape, tape_w);
+  for (int i = 0; i < N; i++) CHECK_CLOSE(dw3[i], dw[i], 1e-12);
   return check_done();
 }
