@@ -1252,8 +1252,26 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
                             LLVMCreateStringAttribute(ck->c, keys[i], strlen(keys[i]), LLVMGetValueName(fns[i]),
                                                       strlen(LLVMGetValueName(fns[i]))));
   LLVMAddAttributeAtIndex(loop, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(ck->c, LOOP, strlen(LOOP), "", 0));
+  const char *lname = LLVMGetValueName(loop);
+  for (int i = 0; i < 2; i++)
+    LLVMAddAttributeAtIndex(fns[i], LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(ck->c, SWEEP_OF, strlen(SWEEP_OF), lname, (unsigned)strlen(lname)));
   custom_keep_calls(loop);
   custom_keep_alive(ck->m, fns, 2);
+}
+
+bool checkpoint_drop_orphans(LLVMModuleRef m) {
+  VEC(LLVMValueRef) orphans = {0};
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    LLVMValueRef loop = ir_fn_named_by_attr(f, SWEEP_OF);
+    if (LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, SWEEP_OF, strlen(SWEEP_OF)) &&
+        (!loop || !LLVMGetFirstUse(loop)))
+      vec_push(&orphans, f);
+  }
+  if (orphans.len) custom_let_go(m, orphans.data, (unsigned)orphans.len);
+  bool any = orphans.len > 0;
+  vec_free(&orphans);
+  return any;
 }
 
 /* The functions made for loop `id` of fn (fn.ckpt_KIND.id) join the twin family of fn, if any. */

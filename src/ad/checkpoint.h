@@ -34,6 +34,11 @@ int checkpoint_check_copies(LLVMModuleRef m);
 bool checkpoint_slot_outlives_frame(LLVMValueRef slot);
 /* A checkpointed loop's function: its reverse sweep puts the memory it was given back itself. */
 bool checkpoint_is_loop(LLVMValueRef fn);
+
+/* After the optimiser deleted a checkpointed loop that no path reaches (its function then has no call),
+ * its sweeps are no longer kept alive: they would ask derivatives of steps about which nothing is known.
+ * Whether there were any (then global DCE deletes them). */
+bool checkpoint_drop_orphans(LLVMModuleRef m);
 /* A parameter of a checkpointed loop's function, or of its steps, that is a variable into which the
  * enclosing function stores a choice of pointers: the steps' derivatives treat it as a slot that may hold
  * a view (ad/constants.h) whatever their requests say. */

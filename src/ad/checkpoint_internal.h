@@ -16,6 +16,7 @@
 #define STEP "parad-checkpoint-step"     /* a step, noted after omp_prepare: its value, how many parameters are
                                             the loop's variables and its code */
 #define LOOP "parad-checkpoint-loop"     /* a checkpointed loop's function */
+#define SWEEP_OF "parad-checkpoint-sweep-of" /* its forward or reverse sweep: the loop function's name */
 #define RUNNER "parad-checkpoint-runner" /* a function running one step, whose requests are Parad's own */
 #define SHADOWED "parad-checkpoint-shadowed" /* its parameter: a variable whose shadow its custom functions use */
 #define SWAPS "parad-checkpoint-swaps"   /* its parameter: a variable it only swaps with its others' pointers */

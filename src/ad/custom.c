@@ -31,24 +31,36 @@ static LLVMValueRef function_at(LLVMValueRef init, unsigned i) {
   return LLVMIsAFunction(v) ? v : NULL;
 }
 
-/* Functions only the registration refers to would be deleted by the optimiser before Parad runs. */
-void custom_keep_alive(LLVMModuleRef m, LLVMValueRef *fns, unsigned n) {
+/* llvm.compiler.used less the functions `drop` lists, plus those `add` lists. */
+static void rebuild_compiler_used(LLVMModuleRef m, LLVMValueRef *drop, unsigned ndrop, LLVMValueRef *add, unsigned nadd) {
   LLVMContextRef c = LLVMGetModuleContext(m);
   LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
   LLVMValueRef old = LLVMGetNamedGlobal(m, "llvm.compiler.used");
   VEC(LLVMValueRef) elems = {0};
   if (old && LLVMGetInitializer(old)) {
     LLVMValueRef init = LLVMGetInitializer(old);
-    for (int i = 0, k = LLVMGetNumOperands(init); i < k; i++) vec_push(&elems, LLVMGetOperand(init, i));
-    LLVMDeleteGlobal(old);
+    for (int i = 0, k = LLVMGetNumOperands(init); i < k; i++) {
+      LLVMValueRef e = LLVMGetOperand(init, i);
+      bool dropped = false;
+      for (unsigned d = 0; d < ndrop && !dropped; d++) dropped = ir_strip_pointer_casts(e) == drop[d];
+      if (!dropped) vec_push(&elems, e);
+    }
   }
-  for (unsigned i = 0; i < n; i++) vec_push(&elems, fns[i]);
-  LLVMValueRef g = LLVMAddGlobal(m, LLVMArrayType2(ptr, elems.len), "llvm.compiler.used");
-  LLVMSetInitializer(g, LLVMConstArray2(ptr, elems.data, elems.len));
-  LLVMSetLinkage(g, LLVMAppendingLinkage);
-  LLVMSetSection(g, "llvm.metadata");
+  if (old) LLVMDeleteGlobal(old);
+  for (unsigned i = 0; i < nadd; i++) vec_push(&elems, add[i]);
+  if (elems.len) {
+    LLVMValueRef g = LLVMAddGlobal(m, LLVMArrayType2(ptr, elems.len), "llvm.compiler.used");
+    LLVMSetInitializer(g, LLVMConstArray2(ptr, elems.data, elems.len));
+    LLVMSetLinkage(g, LLVMAppendingLinkage);
+    LLVMSetSection(g, "llvm.metadata");
+  }
   vec_free(&elems);
 }
+
+/* Functions only the registration refers to would be deleted by the optimiser before Parad runs. */
+void custom_keep_alive(LLVMModuleRef m, LLVMValueRef *fns, unsigned n) { rebuild_compiler_used(m, NULL, 0, fns, n); }
+
+void custom_let_go(LLVMModuleRef m, LLVMValueRef *fns, unsigned n) { rebuild_compiler_used(m, fns, n, NULL, 0); }
 
 void custom_keep_calls(LLVMValueRef fn) {
   if (LLVMIsDeclaration(fn)) return;

@@ -58,5 +58,7 @@ LLVMValueRef custom_caller(LLVMValueRef fn);
  * two cannot go together), and fns alive though only a registration refers to them. */
 void custom_keep_calls(LLVMValueRef fn);
 void custom_keep_alive(LLVMModuleRef m, LLVMValueRef *fns, unsigned n);
+/* The contrary: fns no longer kept (their function is gone); the optimiser may delete them. */
+void custom_let_go(LLVMModuleRef m, LLVMValueRef *fns, unsigned n);
 
 #endif

@@ -17,6 +17,7 @@
 
 #include "ad/ad.h"
 #include "ad/apart.h"
+#include "ad/checkpoint.h"
 #include "ad/optimised_copies.h"
 #include "ad/request.h"
 #include "ir/diag.h"
@@ -167,6 +168,10 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
   bool choices = optimise && !o->no_apart && !getenv("PARAD_NO_APART") && apart_version_requests(m) > 0;
   if (optimise && !run_passes(m, tm, "default<O1>,function(loop-simplify)", false, false, false,
                                    PRE_AD_INLINE_THRESHOLD, o->verbose)) {
+    rc = PIPELINE_FAILED;
+    goto done;
+  }
+  if (optimise && checkpoint_drop_orphans(m) && !run_passes(m, tm, "globaldce", false, false, false, 0, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;
   }
