@@ -337,6 +337,16 @@ bool ir_gep_constant_offset(LLVMModuleRef m, LLVMValueRef gep, long long *offset
   return true;
 }
 
+int ir_gep_chosen_offsets(LLVMModuleRef m, LLVMValueRef gep, long long at[2]) {
+  if (LLVMGetNumOperands(gep) != 2) return 0;
+  LLVMValueRef index = LLVMGetOperand(gep, 1);
+  if (!LLVMIsASelectInst(index) || !LLVMIsAConstantInt(LLVMGetOperand(index, 1)) || !LLVMIsAConstantInt(LLVMGetOperand(index, 2)))
+    return 0;
+  long long size = (long long)LLVMABISizeOfType(LLVMGetModuleDataLayout(m), LLVMGetGEPSourceElementType(gep)), start = at[0];
+  for (int k = 0; k < 2; k++) at[k] = start + LLVMConstIntGetSExtValue(LLVMGetOperand(index, 1 + k)) * size;
+  return 2;
+}
+
 LLVMValueRef ir_strip_constant_offsets(LLVMModuleRef m, LLVMValueRef p, long long *offset) {
   for (int depth = 0; depth < 64; depth++) {
     p = ir_strip_pointer_casts(p);

@@ -113,6 +113,10 @@ LLVMValueRef ir_strip_constant_offsets(LLVMModuleRef m, LLVMValueRef p, long lon
 /* Whether the getelementptr gep (an instruction or a constant) has only constant indices: then adds its
  * byte offset to *offset. */
 bool ir_gep_constant_offset(LLVMModuleRef m, LLVMValueRef gep, long long *offset);
+/* A getelementptr whose one index chooses between two constants (`p + (c ? 24 : 16)`, as the optimiser
+ * makes of a choice between two loads): the two offsets from at[0], in at[0] and at[1]; 2, or 0 for
+ * another shape. */
+int ir_gep_chosen_offsets(LLVMModuleRef m, LLVMValueRef gep, long long at[2]);
 /* The constant getelementptr gep with the same indices over another base (a shadow's). */
 LLVMValueRef ir_const_gep_over(LLVMValueRef gep, LLVMValueRef base);
 /* Cloning through a value map (original -> copy), as both generators copy the primal:

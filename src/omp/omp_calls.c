@@ -237,9 +237,15 @@ static bool field_loads(LLVMModuleRef m, LLVMValueRef p, long long at, bool in_s
     LLVMValueRef user = LLVMGetUser(u);
     if (ir_is_lifetime_marker(user) || LLVMIsAICmpInst(user)) continue;
     if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) {
-      long long next = at;
-      if (LLVMIsAGetElementPtrInst(user) && !ir_gep_constant_offset(m, user, &next)) return false;
-      if (!field_loads(m, user, next, in_shareds, shareds, offset, loads, depth + 1)) return false;
+      long long next[2] = {at, at};
+      int ways = !LLVMIsAGetElementPtrInst(user) || ir_gep_constant_offset(m, user, &next[0]) ? 1 : ir_gep_chosen_offsets(m, user, next);
+      if (!ways) return false;
+      for (int w = 0; w < ways; w++) /* a field of two: whichever it is, its loads are walked */
+        if (!field_loads(m, user, next[w], in_shareds, shareds, offset, loads, depth + 1)) return false;
+      continue;
+    }
+    if (LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) != p) { /* this field's address or another's */
+      if (!field_loads(m, user, at, in_shareds, shareds, offset, loads, depth + 1)) return false;
       continue;
     }
     if (LLVMIsALoadInst(user)) { /* one that reads the pointer wanted but not as a pointer: a reader missed */

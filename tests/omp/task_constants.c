@@ -13,6 +13,10 @@
 //   taskloop:   a task loop reading c and the view, its chunks copies of one task;
 //   orphaned:   tasks made by a function outside any region of its own, c (a parameter) each task's
 //               private copy; requested alone (the tasks run at once) and called in a region's single;
+//   chosen:     tasks choosing one of two shared scalars by comparing c with a value of the region: the
+//               optimiser loads the scalar's address from a shareds field chosen by a select of offsets,
+//               or of field addresses (refused, fuzz seed 11470: the walk of the fields' loads stopped
+//               there);
 // each with x chosen and with c chosen. Gradients against tangents along every unit direction (1e-12) and
 // central differences (h = 1e-6, tolerance 1e-7), at 1 to 4 threads at -O2 and 3 at -O0; the table is
 // checked unchanged.
@@ -129,6 +133,26 @@ __attribute__((noinline)) double caller(const double *x, const double *c, int n)
   return t;
 }
 
+/* a task choosing between two shared scalars by a comparison with c: the optimiser reads the chosen
+   scalar's address from a shareds field chosen at run time, by offset (`shareds + (w < c[i] ? 24 : 16)`)
+   or, with a field also read on its own, by address */
+#define CHOSEN(NAME, ALSO)                                                                                  \
+  __attribute__((noinline)) double NAME(const double *x, const double *c, int n) {                       \
+    double a = x[0], b = x[1], t = 0;                                                                    \
+    _Pragma("omp parallel") {                                                                            \
+      double w = atan(x[2]);                                                                             \
+      _Pragma("omp single") for (int i = 0; i < n; i++) {                                                \
+        _Pragma("omp task shared(t)") {                                                                  \
+          double v = (ALSO) + sin(w >= c[i] ? b : a) * x[i];                                             \
+          _Pragma("omp atomic") t += v;                                                                  \
+        }                                                                                                \
+      }                                                                                                  \
+    }                                                                                                    \
+    return t;                                                                                            \
+  }
+CHOSEN(chosen_offset, 0)
+CHOSEN(chosen_address, atan(a) * x[(i + 1) % n])
+
 typedef double (*Fn)(const double *, const double *, int);
 
 static void check_fn(const char *name, Fn f, const double *x) {
@@ -163,6 +187,8 @@ int main(void) {
     check_fn("taskloop", taskloop, x);
     check_fn("orphaned", orphaned, x);
     check_fn("caller", caller, x);
+    check_fn("chosen by offset", chosen_offset, x);
+    check_fn("chosen by address", chosen_address, x);
   }
   CHECK_CLOSE(memcmp(TABLE, copy, sizeof copy) == 0, 1, 0);
   return check_done();
