@@ -441,6 +441,13 @@ static const MpiInStep mpi_in_steps[] = {
     {"MPI_Sendrecv_replace", {8, -1, -1}, 0, 0, -1, -1, 0, 1},
     {"MPI_Isend", {6, -1, -1}, 0, 0, -1, -1, 0, 0},
     {"MPI_Irecv", {6, -1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Send_init", {6, -1, -1}, 0, 0, -1, -1, 0, 0}, /* persistent: the buffers noted where they are bound */
+    {"MPI_Ssend_init", {6, -1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Rsend_init", {6, -1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Recv_init", {6, -1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Start", {0, -1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Startall", {1, -1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Request_free", {0, -1, -1}, 0, 0, -1, -1, 0, 0},
     {"MPI_Bcast", {-1, -1, -1}, 0, 0, -1, -1, 0, 0},
     {"MPI_Reduce", {-1, -1, -1}, 0, RECEIVE, -1, -1, 0, 0},
     {"MPI_Allreduce", {-1, -1, -1}, 0, 0, -1, -1, 0, 0},
@@ -523,6 +530,23 @@ static void note_mpi_side(Ck *ck, LLVMValueRef call, const MpiCall *c, const Mpi
   note(ck, call, !reads, p, bytes);
 }
 
+/* Whether the persistent requests MPI_Start(all) `call` runs are bound in fn, by an MPI_*_init into the
+ * same local of fn: the init's notes of the buffers then cover what the start sends and receives. A request
+ * bound before the loop, or by another function, has buffers no note of this step saw. */
+static bool bound_here(LLVMValueRef fn, LLVMValueRef call) {
+  LLVMValueRef base = ir_address_base(LLVMGetArgOperand(call, strcmp(ir_called_name(call), "MPI_Start") ? 1 : 0));
+  if (!LLVMIsAAllocaInst(base) || fn_of(base) != fn) return false;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      const char *name = ir_is_call(i) ? ir_called_name(i) : "";
+      size_t n = strlen(name);
+      if (!strncmp(name, "MPI_", 4) && n > 5 && !strcmp(name + n - 5, "_init") && ir_num_call_args(i) == 7 &&
+          ir_address_base(LLVMGetArgOperand(i, 6)) == base)
+        return true;
+    }
+  return false;
+}
+
 static void note_mpi(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
   const char *name = ir_called_name(call);
   const MpiCall *c = mpi_call_of(call);
@@ -542,6 +566,12 @@ static void note_mpi(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
         return;
       }
     }
+    if (!strncmp(name, "MPI_Start", 9) && !bound_here(fn, call)) {
+      snprintf(what, sizeof what, "%s of a persistent request not made by an MPI_*_init of the same function, into "
+                                  "a local variable of it (the buffers it binds would not be noted)", name);
+      refuse(call, what);
+      return;
+    }
     if (c->kind != MPI_CALL_DATA) return;
     note_mpi_side(ck, call, c, m, m->sends_received ? RECEIVE : SEND, true, own); /* what is sent, as it is read */
     note_mpi_side(ck, call, c, m, RECEIVE, false, own);
@@ -549,8 +579,9 @@ static void note_mpi(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
   }
   snprintf(what, sizeof what, "%s (a step may call MPI_Send, Ssend, Recv, Sendrecv(_replace), Isend, Irecv, Bcast, "
                               "Reduce, Allreduce, Scan, Exscan, Reduce_scatter_block, Gather(v), Scatter(v), "
-                              "Allgather(v), Alltoall, Wait, Waitall, Waitany, Test, Testall, Probe, Iprobe, "
-                              "Get_count, Barrier, Comm_rank, Comm_size and Wtime)", name);
+                              "Allgather(v), Alltoall, Send_init, Ssend_init, Rsend_init, Recv_init, Start(all), "
+                              "Request_free, Wait, Waitall, Waitany, Test, Testall, Probe, Iprobe, Get_count, "
+                              "Barrier, Comm_rank, Comm_size and Wtime)", name);
   refuse(call, what);
 }
 
