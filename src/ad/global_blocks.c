@@ -228,6 +228,42 @@ bool global_bytes_hold_pointers(LLVMValueRef g) {
 /* An access of g, at a constant offset from it: a load, a store, a call given the address. */
 typedef bool (*Visit)(LLVMValueRef g, LLVMValueRef addr, LLVMValueRef access, long long offset, void *ctx);
 
+/* Whether address `at` is g at constant offsets (*offset: how far in), through casts and merges whose
+ * operand leading to g is followed (merged_loads). */
+static bool offset_in_global(LLVMModuleRef m, LLVMValueRef at, LLVMValueRef g, long long *offset, int depth) {
+  at = ir_strip_pointer_casts(at);
+  if (at == g) return true;
+  if (depth > 16) return false;
+  if (LLVMIsAGetElementPtrInst(at) || (LLVMIsAConstantExpr(at) && LLVMGetConstOpcode(at) == LLVMGetElementPtr)) {
+    long long before = *offset;
+    if (ir_gep_constant_offset(m, at, offset) && offset_in_global(m, LLVMGetOperand(at, 0), g, offset, depth + 1)) return true;
+    *offset = before;
+    return false;
+  }
+  if (!LLVMIsAPHINode(at) && !LLVMIsASelectInst(at)) return false;
+  for (unsigned i = LLVMIsASelectInst(at) ? 1 : 0, n = (unsigned)LLVMGetNumOperands(at); i < n; i++)
+    if (offset_in_global(m, LLVMGetOperand(at, i), g, offset, depth + 1)) return true;
+  return false;
+}
+
+/* A merge of g's address (at offset) with others that is only loaded from, as the optimiser makes of
+ * `c ? h[i] : G[j]` where h lives in memory (a region's function has its address): its loads are visited
+ * as g's, which they may be. (walk_slot_loads finds g again through the merge.) */
+static bool merged_loads(LLVMValueRef g, LLVMValueRef merge, long long offset, Visit visit, void *ctx) {
+  int reaching = 0; /* g by one operand only: walk_slot_loads finds that one's offset */
+  for (unsigned i = LLVMIsASelectInst(merge) ? 1 : 0, n = (unsigned)LLVMGetNumOperands(merge); i < n; i++) {
+    long long at = 0;
+    reaching += offset_in_global(LLVMGetGlobalParent(g), LLVMGetOperand(merge, i), g, &at, 0);
+  }
+  if (reaching != 1) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(merge); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (ir_is_debug_intrinsic(user)) continue;
+    if (!LLVMIsALoadInst(user) || !visit(g, merge, user, offset, ctx)) return false;
+  }
+  return true;
+}
+
 /* Visits the accesses of g reached from addr (g at offset) through casts and constant offsets. An address
  * at a variable offset is allowed where the memory it reaches is not read or written as pointers (an
  * array of floats in a struct). Returns false where the address goes anywhere else, or visit does. */
@@ -246,8 +282,10 @@ static bool accesses(LLVMValueRef g, LLVMValueRef addr, long long offset, Visit 
       if (global_bytes_hold_pointers(user)) return false;
     } else if (LLVMIsALoadInst(user) || LLVMIsAStoreInst(user) || ir_is_call(user)) {
       if (!visit(g, addr, user, offset, ctx)) return false;
+    } else if (LLVMIsAPHINode(user) || (LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) != addr)) {
+      if (!merged_loads(g, user, offset, visit, ctx)) return false;
     } else if (!ir_is_debug_intrinsic(user)) {
-      return false; /* a merge, an integer: where it goes is not followed */
+      return false; /* an integer: where it goes is not followed */
     }
   }
   return true;
@@ -316,12 +354,7 @@ static bool walk_slot_loads(Known *k, Walk what) {
     LLVMValueRef site = k->sites.data[i], at = LLVMIsALoadInst(site) ? LLVMGetOperand(site, 0) : LLVMIsAStoreInst(site) ? LLVMGetOperand(site, 1) : NULL;
     LLVMValueRef block = LLVMIsALoadInst(site) ? site : LLVMIsAStoreInst(site) ? ir_strip_pointer_casts(LLVMGetOperand(site, 0)) : NULL;
     long long offset = 0;
-    while (at && (at = ir_strip_pointer_casts(at)) != k->global)
-      at = ((LLVMIsAGetElementPtrInst(at) || (LLVMIsAConstantExpr(at) && LLVMGetConstOpcode(at) == LLVMGetElementPtr)) &&
-            ir_gep_constant_offset(m, at, &offset))
-               ? LLVMGetOperand(at, 0)
-               : NULL;
-    if (!at || LLVMIsAConstant(block)) continue;
+    if (!at || !offset_in_global(m, at, k->global, &offset, 0) || LLVMIsAConstant(block)) continue;
     Nest nest = {k, add_slot(k, -1, offset), 0};
     if (what == WALK_POINTERS) vmap_free(&seen), vmap_init(&seen);
     found = walk(block, what, &seen, 0, what == WALK_POINTERS ? &nest : NULL);

@@ -20,6 +20,11 @@
 //     seed omp 4183: the runtime stopped the program, saying main had not allocated the block). J = sum_i
 //     tanh(x_i + c_{(i+2) mod 8}) + tanh(c_4 or x_1, by a test the optimiser turns into a choice of
 //     addresses, which gives the block's global its shadow) against the analytic gradient (1e-12).
+//   merged(x): `c ? h[k] : mg[j]`, h a heap block a parallel region shares (so it lives in a slot) and mg
+//     a global's block: the optimiser loads the pointer from a choice of the two slots' addresses, the
+//     global's and the local's (refused before, OpenMP fuzz seed 11694: the global's address went
+//     somewhere not followed). Against central differences (h = 1e-6, 1e-6 relative) and the tangent
+//     along v against gradient . v (1e-10).
 // -O2 at 1 and 3 threads, -O0.
 // RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=3 %t
 // RUN: %parad-cc -O0 -fopenmp -I%S/../include %s -o %t0 -lm && OMP_NUM_THREADS=2 %t0
@@ -105,6 +110,25 @@ static double constants_only(const double *x) {
   return J;
 }
 
+static double *mg;
+
+static double merged(const double *x) {
+  memset(mg, 0, 8 * sizeof *mg);
+  for (int i = 0; i < 8; i++) mg[i] = 1.5 * x[i % n];
+  double *h = malloc((n + 2) * sizeof *h); /* the region's: it lives in a slot */
+  for (int i = 0; i < n + 2; i++) h[i] = x[i % n] * x[i % n];
+  int m = (int)(3 + 3 * tanh(x[0]));
+  double a = (x[1] * x[2] >= -0.1 || x[3] < -3.0 ? h[0] + x[1] : 0.5) > -2.0 ? h[m % (n + 2)] : mg[m % 8];
+  double t = 0;
+#pragma omp parallel for reduction(+ : t)
+  for (int i = 0; i < n; i++) {
+    h[i] += a * x[i];
+    t += h[i] * mg[i % 8];
+  }
+  free(h);
+  return t;
+}
+
 int main(void) {
   n = N - (getenv("PARAD_TEST_NEVER_SET") != NULL); /* a size the compiler does not see */
   u = malloc(sizeof(double) * n);
@@ -169,7 +193,16 @@ int main(void) {
     double want = 1 - pow(tanh(x[i] + 0.125), 2) + (i == 1 ? 1 - pow(tanh(x[1]), 2) : 0);
     CHECK_CLOSE(g[i], want, 1e-12);
   }
-  free(u), free(unew), free(coef), free(scratch), free(work), free(wu), free(ww), free(consts);
+  mg = calloc(8, sizeof *mg);
+  for (int i = 0; i < n; i++) g[i] = 0;
+  __parad_autodiff((void *)merged, x, g);
+  double dv = __parad_fwddiff((void *)merged, x, v), gv = 0;
+  for (int i = 0; i < n; i++) {
+    CHECK_CLOSE(g[i], fd_component(merged, x, n, i, 1e-6), 1e-6);
+    gv += g[i] * v[i];
+  }
+  CHECK_CLOSE(dv, gv, 1e-10);
+  free(u), free(unew), free(coef), free(scratch), free(work), free(wu), free(ww), free(consts), free(mg);
   /* (fixed_block kept: freed, it would stay a pointer) */
   return check_done();
 }
