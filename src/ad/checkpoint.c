@@ -568,8 +568,9 @@ static bool keep_local_addresses(Ck *ck, Loop *l) {
       if (LLVMIsAStoreInst(i)) {
         ok = keep_address(ck, l, &locals, MASK(&origin, LLVMGetOperand(i, 0)), ir_address_base(LLVMGetOperand(i, 1)), i);
       } else if (ir_is_call(i) && checkpoint_is_loop(ir_called_function(i))) { /* the slots loop_call_moves grew */
+        LLVMValueRef fn = ir_called_function(i);
         for (unsigned a = 0, n = ir_num_call_args(i); a < n && ok; a++) {
-          LLVMValueRef to = ir_address_base(LLVMGetArgOperand(i, a)), fn = ir_called_function(i);
+          LLVMValueRef to = ir_address_base(LLVMGetArgOperand(i, a));
           if (param_has(fn, a, SWAPS) || param_has(fn, a, INTO)) ok = keep_address(ck, l, &locals, MASK(&holds, to), to, i);
         }
       }
@@ -1324,8 +1325,7 @@ static void outline(Ck *ck, LLVMValueRef marker) {
     free(own);
     make_gradient(ck, &l, loop, step, turn, id);
     join_family(ck, fname, id, checkpoint_auto_family(l.fn));
-    for (unsigned v = 0; v < (unsigned)l.vars.len; v++) /* for a loop around this one */
-    {
+    for (unsigned v = 0; v < (unsigned)l.vars.len; v++) { /* for a loop around this one, or after it */
       const Var *var = &l.vars.data[v];
       const char *keys[3] = {var->swapped && !var->moved && !var->scratch ? SWAPS : NULL,
                              var->points_into ? INTO : NULL, var->pointed_to ? POINTED : NULL};
