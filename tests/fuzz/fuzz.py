@@ -29,7 +29,7 @@ that reproduces it.  Exit status 1 when any build is wrong, internal, crash or g
   --seeds A..B     seeds A to B inclusive (default 0..19); a single number is one seed
   --omp / --both   OpenMP programs (compiled with -fopenmp, run at each --threads) / serial and OpenMP
   --omp-seeds C..D serial programs for --seeds and OpenMP programs for these seeds
-  --opt O0,O2      optimisation levels (default both)
+  --opt O0,O2      optimisation levels (default both); '+' adds flags to one: O2+ffast-math
   --threads 1,2,3  OMP_NUM_THREADS for OpenMP programs
   -j N             programs in parallel (default 2)
   --keep DIR       keep the sources and binaries there (default: a temporary directory, removed)
@@ -121,7 +121,7 @@ def first_line(text, pattern=None):
 
 def build(src, exe, opt, omp):
     """Builds with parad-cc: ('ok', ''), ('refused', construct), ('internal', what), ('error', stderr)."""
-    cmd = [PARADCC, "-" + opt] + (["-fopenmp"] if omp else []) + [src, "-o", exe, "-lm"]
+    cmd = [PARADCC] + ["-" + o for o in opt.split("+")] + (["-fopenmp"] if omp else []) + [src, "-o", exe, "-lm"]
     rc, out, err = sh(cmd, COMPILE_TIMEOUT, limited=not SANITIZED)
     if rc is None:
         return "internal", "parad-cc ran out of time (%s)" % "compile time limit"
