@@ -589,7 +589,7 @@ static bool swapped_by_inner_loop(LLVMValueRef call, LLVMValueRef v) {
   LLVMValueRef f = ir_called_function(call);
   if (!f || !LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, LOOP, strlen(LOOP))) return false;
   for (unsigned a = 0, n = ir_num_call_args(call); a < n; a++)
-    if (LLVMGetArgOperand(call, a) == v && !LLVMGetStringAttributeAtIndex(f, a + 1, SWAPS, strlen(SWAPS))) return false;
+    if (LLVMGetArgOperand(call, a) == v && !param_has(f, a, SWAPS)) return false;
   return true;
 }
 
@@ -1264,10 +1264,9 @@ static void make_gradient(Ck *ck, const Loop *l, LLVMValueRef loop, LLVMValueRef
 bool checkpoint_drop_orphans(LLVMModuleRef m) {
   VEC(LLVMValueRef) orphans = {0};
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    if (!LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, SWEEP_OF, strlen(SWEEP_OF))) continue;
     LLVMValueRef loop = ir_fn_named_by_attr(f, SWEEP_OF);
-    if (LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, SWEEP_OF, strlen(SWEEP_OF)) &&
-        (!loop || !LLVMGetFirstUse(loop)))
-      vec_push(&orphans, f);
+    if (!loop || !LLVMGetFirstUse(loop)) vec_push(&orphans, f);
   }
   if (orphans.len) custom_let_go(m, orphans.data, (unsigned)orphans.len);
   bool any = orphans.len > 0;

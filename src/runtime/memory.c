@@ -80,8 +80,8 @@ void *__parad_rt_realloc_shadow(void *old, void *old_shadow, size_t size, int co
   if (!t) fatal("realloc of active memory outside a differentiated call");
   /* what moves: the old block's bytes, as far as its shadow has them too (a block realloc grew or shrank
      in place may hold more than the size its shadow was made for) */
-  size_t old_size = old ? malloc_usable_size(old) : 0;
-  if (old_shadow && malloc_usable_size(old_shadow) < old_size) old_size = malloc_usable_size(old_shadow);
+  size_t old_size = old ? malloc_usable_size(old) : 0, shadow_size = old_shadow ? malloc_usable_size(old_shadow) : 0;
+  if (old_shadow && shadow_size < old_size) old_size = shadow_size;
   void *shadow = calloc(1, size ? size : 1);
   if (!shadow) fatal("out of memory for the shadow of a realloc");
   if (t->nmoves == t->capmoves) {
