@@ -649,14 +649,51 @@ static DataKind from_tbaa_struct(LLVMValueRef call) {
   return k;
 }
 
+/* Copies that reach no typed access (COPY_CHAIN_MAX of them in a row, at most) say nothing. */
+enum { COPY_CHAIN_MAX = 4 };
+
+/* What the other ends of the copies into and out of the object ptr points into hold, where nothing else
+ * tells: a buffer of bytes (`char buf[]`) that doubles are packed into and unpacked from holds doubles.
+ * A chain of untyped ends is followed; `seen` keeps each copy to one visit. */
+static DataKind copies_kind(LLVMValueRef ptr, ValueList *seen, int depth) {
+  LLVMValueRef fn = function_of(root_of(ptr));
+  if (!fn) fn = function_of(ptr);
+  if (!fn) return DATA_UNKNOWN;
+  ValueList objects = {0};
+  same_object(fn, ptr, &objects, NULL);
+  DataKind k = DATA_UNKNOWN;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (!ir_is_call(i) || !is_transfer(i) || ir_list_has(seen, i)) continue;
+      for (unsigned e = 0; e < 2; e++) {
+        if (!ir_list_has(&objects, root_of(LLVMGetArgOperand(i, e)))) continue;
+        vec_push(seen, i);
+        LLVMValueRef other = LLVMGetArgOperand(i, 1 - e);
+        DataKind o = memtype_of_data(other);
+        if (o == DATA_UNKNOWN && depth + 1 < COPY_CHAIN_MAX) o = copies_kind(other, seen, depth + 1);
+        k = merge(k, o);
+        break;
+      }
+    }
+  vec_free(&objects);
+  return k;
+}
+
 DataKind memtype_of_copy(LLVMValueRef call) {
   DataKind k = from_tbaa_struct(call);
   if (k != DATA_UNKNOWN) return k;
   k = memtype_of_data(LLVMGetArgOperand(call, 0));
-  if ((k == DATA_UNKNOWN || k == DATA_INT) && ir_num_call_args(call) > 1 && ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, 1)))) {
+  bool two_ends = ir_num_call_args(call) > 1 && ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, 1)));
+  if ((k == DATA_UNKNOWN || k == DATA_INT) && two_ends) {
     DataKind from = memtype_of_data(LLVMGetArgOperand(call, 1));
     /* floats' bits copied into an integer variable are still floats */
     if (k == DATA_UNKNOWN || from == DATA_F64 || from == DATA_F32) k = from;
+  }
+  if (k == DATA_UNKNOWN && two_ends && is_transfer(call)) {
+    ValueList seen = {0};
+    vec_push(&seen, call);
+    for (unsigned e = 0; e < 2; e++) k = merge(k, copies_kind(LLVMGetArgOperand(call, e), &seen, 0));
+    vec_free(&seen);
   }
   return k;
 }
