@@ -162,6 +162,27 @@ CallKind call_classify(LLVMValueRef call, const MathRule **rule) {
   return CALL_UNKNOWN;
 }
 
+bool call_known_by_name(LLVMValueRef call) {
+  LLVMValueRef fn = ir_called_function(call);
+  if (!fn || !LLVMIsDeclaration(fn)) return false;
+  switch (call_classify(call, NULL)) {
+  case CALL_DEBUG:
+  case CALL_MATH:
+  case CALL_MEMCPY:
+  case CALL_MEMSET:
+  case CALL_ALLOC:
+  case CALL_REALLOC:
+  case CALL_FREE:
+  case CALL_OMP: return !registered_inactive_function(fn);
+  case CALL_INACTIVE: {
+    const char *name = LLVMGetValueName(fn);
+    return !registered_inactive_function(fn) &&
+           (!strncmp(name, "llvm.", 5) || name_in(name, inactive_functions, COUNT(inactive_functions), false));
+  }
+  default: return false;
+  }
+}
+
 static const struct {
   const char *name;
   TapeAction action;

@@ -29,6 +29,11 @@ typedef enum {
 #define CKPT_FREE_PRIMAL "__parad_rt_ckpt_free_primal"
 
 CallKind call_classify(LLVMValueRef call, const MathRule **rule);
+/* A call of a function without a body that Parad knows by name (libm, libc's memory, output and time
+ * functions, the OpenMP runtime, an intrinsic): it writes no memory but what its arguments reach and calls
+ * back none of the program's functions but those it is given. A function of another file is not one,
+ * whatever it takes: it may write any global it names. */
+bool call_known_by_name(LLVMValueRef call);
 const char *call_kind_name(CallKind k);
 /* For a CALL_ALLOC, the arguments its shadow is made from, alike in both modes: calloc's count and size
  * (-1: the constant one, as for malloc and new), or, for an aligned allocation (then true: aligned_alloc,

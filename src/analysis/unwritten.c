@@ -67,13 +67,17 @@ typedef struct {
   ValueMap reach; /* the blocks control can reach from `from`'s successors */
   Dependence *dep; /* from a load: a store of the outermost function that never overwrites what it read
                       does not count (NULL: every store counts) */
+  ValueMap *callable; /* a global's question: the functions that may run after `from` (NULL: a parameter's,
+                         whose callees are reached through its calls) */
 } Path;
 
 /* May inst, an instruction of the outermost function, run after path->from (or be it)? */
 static bool runs_after(Path *path, LLVMValueRef inst) {
   if (!path->from || inst == path->from) return true;
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(inst);
-  if (LLVMGetBasicBlockParent(bb) != path->fn[0]) return true; /* in a callee: the call decides */
+  LLVMValueRef fn = LLVMGetBasicBlockParent(bb);
+  if (path->callable && (fn != path->fn[0] || vmap_has(path->callable, fn))) return vmap_has(path->callable, fn);
+  if (fn != path->fn[0]) return true; /* in a callee: the call decides */
   if (vmap_has(&path->reach, bb)) return true;
   if (bb != LLVMGetInstructionParent(path->from)) return false;
   for (LLVMValueRef i = LLVMGetNextInstruction(path->from); i; i = LLVMGetNextInstruction(i))
@@ -132,11 +136,17 @@ static bool writes_via(Path *path, LLVMValueRef v, bool slot, ValueList *seen) {
       if (!LLVMIsALoadInst(user) || writes_via(path, user, false, seen)) return true;
       continue;
     }
+    if (!LLVMIsAInstruction(user)) { /* a global's element: the constant expression's users are followed */
+      LLVMOpcode op = LLVMIsAConstantExpr(user) ? LLVMGetConstOpcode(user) : LLVMRet;
+      if ((op != LLVMGetElementPtr && op != LLVMBitCast) || writes_via(path, user, false, seen)) return true;
+      continue;
+    }
     switch (LLVMGetInstructionOpcode(user)) {
     case LLVMLoad: break;
     case LLVMStore:
       if (LLVMGetOperand(user, 1) == v) {
         if (runs_after(path, user) && !(path->dep && path->n == 1 && LLVMIsALoadInst(path->from) &&
+                                        LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)) == path->fn[0] &&
                                         !dependence_may_overwrite(path->dep, path->from, user)))
           return true;
         break;
@@ -197,5 +207,75 @@ bool unwritten_after(LLVMValueRef param, LLVMValueRef from, Dependence *dep) {
   reach_from(&path, LLVMGetInstructionParent(from));
   bool written = writes_via_param(&path, fn, i, false);
   vmap_free(&path.reach);
+  return !written;
+}
+
+static bool collect_callable(Path *path, LLVMValueRef fn, LLVMValueRef from, bool named, int depth);
+
+/* f may run after `from`: into path->callable, with all it may call. */
+static bool may_run(Path *path, LLVMValueRef f, bool named, int depth) {
+  if (vmap_has(path->callable, f)) return true;
+  vmap_put(path->callable, f, f);
+  return collect_callable(path, f, NULL, named, depth + 1);
+}
+
+/* Used otherwise than called directly: code outside the module may call it back. */
+static bool address_taken(LLVMValueRef f) {
+  for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!ir_is_call_site(user) || LLVMGetCalledValue(user) != f) return true;
+  }
+  return false;
+}
+
+/* The functions that may run after `from` in fn (NULL: all of fn), into path->callable: those its calls
+ * from there on call, the functions they take as arguments (a parallel region's body, a task's, a
+ * comparator), and all that these call in turn. False when that cannot be told (a call through a
+ * pointer). A function without a body that is not known by name may call back any function whose address
+ * is taken; where `named` (a global other files may name), it may write the global itself: false. */
+static bool collect_callable(Path *path, LLVMValueRef fn, LLVMValueRef from, bool named, int depth) {
+  if (depth > 4 * MAX_CALL_DEPTH) return false;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    bool whole = !from || vmap_has(&path->reach, bb);
+    if (!whole && bb != LLVMGetInstructionParent(from)) continue;
+    for (LLVMValueRef i = whole ? LLVMGetFirstInstruction(bb) : from; i; i = LLVMGetNextInstruction(i)) {
+      if (!ir_is_call_site(i)) continue;
+      LLVMValueRef callee = ir_called_function(i);
+      if (!callee && !LLVMIsAInlineAsm(LLVMGetCalledValue(i))) return false;
+      bool outside = callee && LLVMIsDeclaration(callee) && !call_known_by_name(i);
+      if (outside && named && call_classify(i, NULL) != CALL_MPI) return false; /* MPI names no global of the program */
+      if (callee && !LLVMIsDeclaration(callee) && !may_run(path, callee, named, depth)) return false;
+      for (unsigned a = 0, m = ir_num_call_args(i); a < m; a++) {
+        LLVMValueRef arg = ir_strip_pointer_casts(LLVMGetArgOperand(i, a));
+        if (LLVMIsAFunction(arg) && !LLVMIsDeclaration(arg) && !may_run(path, arg, named, depth)) return false;
+      }
+      for (LLVMValueRef f = outside ? LLVMGetFirstFunction(LLVMGetGlobalParent(fn)) : NULL; f; f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f) && address_taken(f) && !may_run(path, f, named, depth)) return false;
+    }
+  }
+  return true;
+}
+
+bool unwritten_global_after(LLVMValueRef global, LLVMValueRef from, Dependence *dep) {
+  if (!LLVMIsAGlobalVariable(global) || LLVMIsDeclaration(global) || LLVMIsExternallyInitialized(global) ||
+      LLVMIsThreadLocal(global))
+    return false;
+  LLVMLinkage linkage = LLVMGetLinkage(global);
+  bool named = linkage != LLVMInternalLinkage && linkage != LLVMPrivateLinkage;
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(from));
+  ValueMap callable;
+  vmap_init(&callable);
+  Path path = {.n = 1, .from = from, .dep = dep, .callable = &callable};
+  path.fn[0] = fn, path.param[0] = ~0u;
+  vmap_init(&path.reach);
+  reach_from(&path, LLVMGetInstructionParent(from));
+  bool written = !collect_callable(&path, fn, from, named, 0);
+  if (!written) {
+    ValueList seen = {0};
+    written = writes_via(&path, global, false, &seen);
+    vec_free(&seen);
+  }
+  vmap_free(&path.reach);
+  vmap_free(&callable);
   return !written;
 }

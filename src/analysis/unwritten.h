@@ -23,6 +23,11 @@ unsigned long long unwritten_params(LLVMValueRef fn);
  * `from`, a store of the function that never overwrites what the load read does not count. */
 bool unwritten_after(LLVMValueRef param, LLVMValueRef from, Dependence *dep);
 
+/* The same for a global variable defined in the module, written by any function: whether nothing writes it
+ * from `from` on to the return of from's function, in that function or in any it may call from there
+ * (a lazily initialised table, written once before its reads). */
+bool unwritten_global_after(LLVMValueRef global, LLVMValueRef from, Dependence *dep);
+
 /* The value a stack slot holds if it is stored exactly once and otherwise only read (by loads, by calls
  * whose parameter is readonly and nocapture, by parallel regions that only read it), else NULL: at -O2
  * a variable shared with a parallel region is such a slot. */

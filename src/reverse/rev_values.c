@@ -177,13 +177,14 @@ static bool unwritten_memory(RevGen *g, LLVMValueRef root) {
 }
 
 /* Memory (an object rev_root_of gives) that holds, from instruction `at` on, the values it holds in the
- * reverse sweep: unwritten memory, or, in a gradient's own function, a noalias parameter's memory that
- * nothing writes from `at` on (data computed in one parallel region and only read in the next). */
+ * reverse sweep: unwritten memory, or, in a gradient's own function, a noalias parameter's memory or a
+ * global variable that nothing writes from `at` on (data computed in one parallel region and only read in
+ * the next; a table the function fills the first time it runs). */
 static bool unwritten_from(RevGen *g, LLVMValueRef root, LLVMValueRef at) {
   if (unwritten_memory(g, root)) return true;
-  if (!g->top_level || !LLVMIsAArgument(root)) return false;
+  if (!g->top_level || !(LLVMIsAArgument(root) || LLVMIsAGlobalVariable(root))) return false;
   if (!g->dependence) g->dependence = dependence_new(g->orig);
-  return unwritten_after(root, at, g->dependence);
+  return LLVMIsAArgument(root) ? unwritten_after(root, at, g->dependence) : unwritten_global_after(root, at, g->dependence);
 }
 
 void rev_unwritten_args(RevGen *g, LLVMValueRef call, unsigned first_arg, unsigned first_param, PairKind *kind) {
@@ -205,7 +206,7 @@ bool reloadable(RevGen *g, LLVMValueRef v) {
     return false;
   LLVMValueRef root = rev_root_of(LLVMGetOperand(v, 0));
   if (unwritten_memory(g, root)) return true;
-  if (g->top_level && LLVMIsAArgument(root)) { /* asked again and again: the answer kept */
+  if (g->top_level && (LLVMIsAArgument(root) || LLVMIsAGlobalVariable(root))) { /* asked again and again: the answer kept */
     void *known = vmap_get(&g->known_after, v);
     if (!known) vmap_put(&g->known_after, v, known = (void *)(uintptr_t)(1 + unwritten_from(g, root, v)));
     if (known == (void *)2) return true;
