@@ -19,6 +19,7 @@
 #include "ad/request.h"
 #include "analysis/activity.h"
 #include "analysis/calls.h"
+#include "analysis/unwritten.h"
 #include "forward/forward.h"
 #include "reverse/reverse.h"
 #include "ir/diag.h"
@@ -359,6 +360,7 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
   int before = diag_error_count();
   if (checkpoint_check_copies(m)) return diag_error_count() - before;
   ad_global_shadows_begin(m); /* which functions the requests reach (ad/global_shadows.h) */
+  unwritten_program_begin(m);
   ValueList pending = {0}, later = {0}, tried = {0};
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (LLVMIsDeclaration(f) && !strncmp(LLVMGetValueName(f), REQUEST_PREFIX, strlen(REQUEST_PREFIX)))
@@ -416,6 +418,7 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
   vec_free(&ad.adjoint_entries);
   vec_free(&ad.adjoint_starts);
   ad_global_shadows_end();
+  unwritten_program_end();
   ad_body_drop(&ad);
   ad_iter_lower(m);
   checkpoint_lower_notes(m);

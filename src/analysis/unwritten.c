@@ -1,6 +1,7 @@
 /* Memory a call never writes: see unwritten.h. */
 #include "analysis/unwritten.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,6 +117,32 @@ static bool call_writes(Path *path, LLVMValueRef call, unsigned i, bool slot) {
   return !only_reads(call, callee, i);
 }
 
+/* The module's functions as derivatives began to be generated (NULL: not known). A global is used by the
+ * derivatives too, whose forward sweeps keep its address where the program did: the program's own uses,
+ * and those of functions it may call that were made since (a loop moved into a function of its own),
+ * are the ones that tell. */
+static ValueMap *program;
+/* The answers given meanwhile, per instruction asked from: a map of globals to 1 + the answer. The forward
+ * and reverse sweeps must agree (a region's two functions take the same kind), whatever was generated
+ * between their questions. */
+static ValueMap *answers;
+
+void unwritten_program_begin(LLVMModuleRef m) {
+  unwritten_program_end();
+  program = xcalloc(1, sizeof *program), answers = xcalloc(1, sizeof *answers);
+  vmap_init(program), vmap_init(answers);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) vmap_put(program, f, f);
+}
+
+void unwritten_program_end(void) {
+  if (answers)
+    for (size_t i = 0; i < answers->cap; i++)
+      if (answers->keys[i]) vmap_free(answers->vals[i]), free(answers->vals[i]);
+  if (program) vmap_free(program), vmap_free(answers);
+  free(program), free(answers);
+  program = answers = NULL;
+}
+
 /* May anything write memory through v or through a pointer computed from it (slot: v is the address of
  * a slot holding such a pointer, and the question is about what the pointer reaches)? */
 static bool writes_via(Path *path, LLVMValueRef v, bool slot, ValueList *seen) {
@@ -124,6 +151,10 @@ static bool writes_via(Path *path, LLVMValueRef v, bool slot, ValueList *seen) {
   vec_push(seen, v);
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
+    if (path->callable && program && LLVMIsAInstruction(user)) {
+      LLVMValueRef in = LLVMGetBasicBlockParent(LLVMGetInstructionParent(user));
+      if (in != path->fn[0] && !vmap_has(program, in) && !vmap_has(path->callable, in)) continue; /* a derivative's */
+    }
     if (ir_is_call(user)) {
       for (unsigned i = 0, n = ir_num_call_args(user); i < n; i++)
         if (LLVMGetArgOperand(user, i) == v && runs_after(path, user) && call_writes(path, user, i, slot)) return true;
@@ -219,10 +250,12 @@ static bool may_run(Path *path, LLVMValueRef f, bool named, int depth) {
   return collect_callable(path, f, NULL, named, depth + 1);
 }
 
-/* Used otherwise than called directly: code outside the module may call it back. */
+/* Used otherwise than called directly, by the program: code outside the module may call it back. */
 static bool address_taken(LLVMValueRef f) {
   for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
+    if (program && LLVMIsAInstruction(user) && !vmap_has(program, LLVMGetBasicBlockParent(LLVMGetInstructionParent(user))))
+      continue; /* a derivative's */
     if (!ir_is_call_site(user) || LLVMGetCalledValue(user) != f) return true;
   }
   return false;
@@ -256,7 +289,18 @@ static bool collect_callable(Path *path, LLVMValueRef fn, LLVMValueRef from, boo
   return true;
 }
 
+static bool answer_global(LLVMValueRef global, LLVMValueRef from, Dependence *dep);
+
 bool unwritten_global_after(LLVMValueRef global, LLVMValueRef from, Dependence *dep) {
+  if (!answers) return answer_global(global, from, dep);
+  ValueMap *asked = vmap_get(answers, from);
+  if (!asked) vmap_put(answers, from, asked = xcalloc(1, sizeof *asked)), vmap_init(asked);
+  void *known = vmap_get(asked, global);
+  if (!known) vmap_put(asked, global, known = (void *)(uintptr_t)(1 + answer_global(global, from, dep)));
+  return known == (void *)2;
+}
+
+static bool answer_global(LLVMValueRef global, LLVMValueRef from, Dependence *dep) {
   if (!LLVMIsAGlobalVariable(global) || LLVMIsDeclaration(global) || LLVMIsExternallyInitialized(global) ||
       LLVMIsThreadLocal(global))
     return false;

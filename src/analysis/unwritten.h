@@ -27,6 +27,10 @@ bool unwritten_after(LLVMValueRef param, LLVMValueRef from, Dependence *dep);
  * from `from` on to the return of from's function, in that function or in any it may call from there
  * (a lazily initialised table, written once before its reads). */
 bool unwritten_global_after(LLVMValueRef global, LLVMValueRef from, Dependence *dep);
+/* Around the generation of derivatives: the program's functions, whose uses of a global are the ones
+ * unwritten_global_after weighs (the derivatives' repeat them). */
+void unwritten_program_begin(LLVMModuleRef m);
+void unwritten_program_end(void);
 
 /* The value a stack slot holds if it is stored exactly once and otherwise only read (by loads, by calls
  * whose parameter is readonly and nocapture, by parallel regions that only read it), else NULL: at -O2
