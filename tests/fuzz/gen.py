@@ -181,6 +181,11 @@ class Gen:
             # a stream of its own
             if random.Random(seed * 7919 + 28 + omp).random() < 0.3:
                 features.add("sort")
+            # the constant table kept in a mutable global that the entry fills, the first time it runs
+            # (lazily initialised state, beside a call counter) or every time and rewrites later on (the
+            # reverse sweep needs the values read before): streams of their own
+            if "table" in features and random.Random(seed * 7919 + 34 + omp).random() < 0.5:
+                features.add(random.Random(seed * 7919 + 38 + omp).choice(["table_lazy", "table_rewritten"]))
         s.feat = set(features)
         s.names = {}
         s.syms = []           # names in scope, in order of declaration
@@ -1546,6 +1551,11 @@ class Gen:
         s.budget = r.randint(8, 28)
         # G zeroed, then filled: the fill's helper calls may read it
         body = [Raw("memset(G, 0, %d * sizeof *G);" % GLEN, keep=True), s.fill(g)] if g is not None else []
+        if s.on("table_lazy"):
+            body.insert(0, Raw("if (!K_ready) {\n  for (int k = 0; k < 8; k++) K[k] = K0[k];\n  K_ready = 1;\n}\n"
+                               "fuzz_calls++;", keep=True))
+        if s.on("table_rewritten"):
+            body.insert(0, Raw("for (int k = 0; k < 8; k++) K[k] = K0[k];", keep=True))
         for _ in range(r.randint(1, 3)):
             body += s.decl_scalar()
         if h["y"] and r.random() < 0.7:     # an output usually gets a first value
@@ -1571,6 +1581,9 @@ class Gen:
             if s.on("alias") and r.random() < 0.05:
                 body += s.decl_view()
             body += s.stmt(0)
+        if s.on("table_rewritten"):  # somewhere after the fill: the values stay within K's cap of 1
+            at = s.r.randint(1, len(body))
+            body.insert(at, Raw("for (int k = 0; k < 8; k++) K[k] = 0.5 * K[k] + 0.25;", keep=True))
         sums = s.epilogue()
         body += sums
         e = s.live(s.expr(3))

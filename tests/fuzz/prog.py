@@ -508,6 +508,10 @@ class Program(Node):
         for name, vals, *ty in s.tables:
             ty = ty[0] if ty else "double"
             text = ", ".join(str(v) if ty == "int" else fnum(v, ty) for v in vals)
+            if name == "K" and s.features & {"table_lazy", "table_rewritten"}:  # the entry fills K from K0
+                out += ["static const %s K0[%d] = {%s};" % (ty, len(vals), text), "static %s K[%d];" % (ty, len(vals))]
+                out += ["static int K_ready, fuzz_calls;", ""] if "table_lazy" in s.features else [""]
+                continue
             out += ["static const %s %s[%d] = {%s};" % (ty, name, len(vals), text), ""]
         if "globals_heap" in s.features:  # a program's field allocated by main, kept in a global pointer
             out += ["static double *G;", ""]
