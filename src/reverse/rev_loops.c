@@ -153,21 +153,34 @@ static LLVMBasicBlockRef exit_block(RevGen *g, Loop *l) {
  * computed, they left LLVM's loop vectoriser a reverse loop it vectorised and then dropped for its scalar copy
  * (gemm's gradient 2.7 -> 5.9 primals, syrk 1.5 -> 2.0, lu and fdtd2d about 20% slower; seidel2d alone
  * 30% faster), for 8 bytes per run of a loop of hundreds of iterations. */
-/* A loop of a few iterations whose start and limit are constants (a stencil's offsets, -1 to 1): its
- * count costs nothing to compute and, known, lets the optimiser unroll the reverse loop whole. Recorded,
- * its counter took 4 bytes of tape per run (a 3 x 3 convolution's: 5.3 primals). */
+/* A loop of a few iterations whose start and limit are constants (a stencil's offsets, -1 to 1), and
+ * that does not branch but to go round: its count costs nothing to compute and, known, lets the optimiser
+ * unroll the reverse loop whole. Recorded, its counter took 4 bytes of tape per run (a 3 x 3 convolution's:
+ * 5.3 primals). A loop that branches keeps its record: unrolled, its reverse branches became selects, and
+ * the adjoint updates of a path not taken, which the reverse sweep leaves out (rev_zero_paths.c), were
+ * made with zero, giving NaN where a partial derivative there is infinite (zero_adjoint_paths' `score`). */
 enum { SHORT_CONSTANT_TRIP = 16 };
 
-static bool short_constant_trip(Loop *l) {
+static bool short_constant_trip(RevGen *g, Loop *l) {
   if (!l->exit_iv || l->limit_narrowed || !LLVMIsAConstantInt(l->limit) || !LLVMIsAConstantInt(l->exit_iv->start)) return false;
   long long start = LLVMConstIntGetSExtValue(l->exit_iv->start), limit = LLVMConstIntGetSExtValue(l->limit);
   long long span = start < limit ? limit - start : start - limit;
-  return span <= SHORT_CONSTANT_TRIP;
+  if (span > SHORT_CONSTANT_TRIP) return false;
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+    LLVMBasicBlockRef bb = g->cfg.blocks.data[b];
+    LLVMValueRef term = l->body[b] ? LLVMGetBasicBlockTerminator(bb) : NULL;
+    if (!term || bb == l->latch || LLVMGetNumSuccessors(term) < 2) continue;
+    bool inner = false; /* the latch of such a loop inside (the offsets of a second dimension) */
+    for (size_t k = 0; k < g->loops.len && !inner; k++)
+      inner = &g->loops.data[k] != l && g->loops.data[k].latch == bb && short_constant_trip(g, &g->loops.data[k]);
+    if (!inner) return false;
+  }
+  return true;
 }
 
 bool loop_ends_recomputed(RevGen *g, Loop *l) {
   if (!l->ends_known) {
-    bool free = l->exit_iv != NULL && (rev_read_in_loop(g, l->limit) || short_constant_trip(l));
+    bool free = l->exit_iv != NULL && (rev_read_in_loop(g, l->limit) || short_constant_trip(g, l));
     LLVMBasicBlockRef out = free ? exit_block(g, l) : NULL;
     unsigned budget = 24;
     free = free && rev_free_at(g, l->limit, out, false, &budget);
