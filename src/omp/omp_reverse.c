@@ -65,7 +65,7 @@ static bool fork_pair(RevGen *g, LLVMValueRef call, char **pattern, RevPair *pai
   *pattern = fork_pattern(g, call);
   if (!strpbrk(*pattern, "do") && !ad_call_reaches_active_global(call)) return false;
   PairKind kind = {.parallel = true, .region_body = true};
-  rev_unwritten_args(g, call, OMP_FORK_FIRST_ARG, OMP_OUTLINED_FIRST_PARAM, &kind);
+  rev_unwritten_args(g, call, outlined, OMP_FORK_FIRST_ARG, OMP_OUTLINED_FIRST_PARAM, &kind);
   if (rev_pair(g->ad, outlined, *pattern, kind, pair)) return true;
   g->errors++; /* the region's errors are reported; this pair cannot be right without it */
   return false;

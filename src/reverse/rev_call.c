@@ -105,7 +105,7 @@ static PairKind kind_of_call(RevGen *g, LLVMValueRef call) {
   }
   PairKind kind = {.ret_active = ret_active, .ret_shadow = shadowed(g, call), .parallel = shares,
                    .one_thread = (g->parallel || g->region_body) && (g->one_thread || omp_in_one_thread_block(call))};
-  rev_unwritten_args(g, call, 0, 0, &kind);
+  rev_unwritten_args(g, call, ir_called_function(call), 0, 0, &kind);
   return kind;
 }
 
@@ -201,8 +201,8 @@ static bool pair_for_pointer(AdModule *ad, LLVMValueRef fn, void *ctx, LLVMValue
 
 /* The key of a call's pair in the runtime's table (both sweeps agree on it). */
 static LLVMValueRef indirect_key(RevGen *g, LLVMValueRef call, const char *pattern, PairKind kind) {
-  char *key = xasprintf("rev|%s|%d%d%d|%llx|%llx", pattern, kind.ret_active, kind.ret_shadow, kind.parallel,
-                        kind.unwritten, kind.unwritten_slots);
+  char *key = xasprintf("rev|%s|%d%d%d|%llx|%llx|%llx", pattern, kind.ret_active, kind.ret_shadow, kind.parallel,
+                        kind.unwritten, kind.unwritten_slots, kind.unwritten_globals);
   IndirectPair ctx = {pattern, kind};
   LLVMValueRef k = indirect_register(g->ad, LLVMGetCalledFunctionType(call), key, pair_for_pointer, &ctx);
   free(key);

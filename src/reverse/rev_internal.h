@@ -124,7 +124,7 @@ typedef struct RevGen {
    * pair serves a gradient whose reverse sweep follows its forward sweep directly, and the function
    * writes only memory it allocated itself (writes_only_own_memory). */
   bool reload_inputs;
-  unsigned long long unwritten, unwritten_slots; /* see PairKind */
+  unsigned long long unwritten, unwritten_slots, unwritten_globals; /* see PairKind */
   /* The pair serves a gradient whose reverse sweep follows its forward sweep directly: a noalias
    * parameter's memory that nothing writes after a load or a call holds there what it holds in the reverse
    * sweep (analysis/unwritten.h unwritten_after); known_after: per load, 1 + whether so. */
@@ -338,8 +338,10 @@ void rev_widen(RevGen *g, LLVMValueRef slot, LLVMValueRef v, const char *minmax)
 /* Memory only this thread reaches: its own stack slots and heap blocks. */
 bool rev_thread_private(LLVMValueRef p);
 /* Sets kind's unwritten bits for the callee's parameters from the call's arguments (argument first_arg
- * is parameter first_param): memory unwritten here is unwritten there. */
-void rev_unwritten_args(RevGen *g, LLVMValueRef call, unsigned first_arg, unsigned first_param, PairKind *kind);
+ * is parameter first_param), and for the globals the callee reads itself: memory unwritten here is
+ * unwritten there. */
+void rev_unwritten_args(RevGen *g, LLVMValueRef call, LLVMValueRef callee, unsigned first_arg, unsigned first_param,
+                        PairKind *kind);
 /* Tells the optimiser that no store of the finished reverse function writes the memory its repeated loads
  * read (rev_values.c). */
 void rev_scope_reloads(RevGen *g);

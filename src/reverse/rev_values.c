@@ -166,11 +166,24 @@ static bool param_bit(unsigned long long mask, LLVMValueRef arg) {
   return i < 64 && (mask >> i & 1);
 }
 
-/* Memory (an object rev_root_of gives) that holds the same values in both sweeps: a parameter's (see PairKind),
- * or the one a pointer read from such a parameter's slot points to. The slot itself is not: it lives in
- * the caller's frame, gone when the reverse sweep runs (the pointer read from it is recorded, once). */
+/* The index of global variable v among its module's (PairKind.unwritten_globals), or -1 past the 64th. */
+static int global_index(LLVMValueRef v) {
+  int i = 0;
+  for (LLVMValueRef x = LLVMGetFirstGlobal(LLVMGetGlobalParent(v)); x && i < 64; x = LLVMGetNextGlobal(x), i++)
+    if (x == v) return i;
+  return -1;
+}
+
+/* Memory (an object rev_root_of gives) that holds the same values in both sweeps: a parameter's or a
+ * global's (see PairKind), or the one a pointer read from such a parameter's slot points to. The slot
+ * itself is not: it lives in the caller's frame, gone when the reverse sweep runs (the pointer read from
+ * it is recorded, once). */
 static bool unwritten_memory(RevGen *g, LLVMValueRef root) {
   if (LLVMIsAArgument(root)) return param_bit(g->unwritten, root);
+  if (LLVMIsAGlobalVariable(root)) {
+    int i = g->unwritten_globals ? global_index(root) : -1;
+    return i >= 0 && (g->unwritten_globals >> i & 1);
+  }
   if (!LLVMIsALoadInst(root) || LLVMGetVolatile(root)) return false;
   LLVMValueRef slot = rev_root_of(LLVMGetOperand(root, 0));
   return LLVMIsAArgument(slot) && param_bit(g->unwritten_slots, slot);
@@ -187,7 +200,8 @@ static bool unwritten_from(RevGen *g, LLVMValueRef root, LLVMValueRef at) {
   return LLVMIsAArgument(root) ? unwritten_after(root, at, g->dependence) : unwritten_global_after(root, at, g->dependence);
 }
 
-void rev_unwritten_args(RevGen *g, LLVMValueRef call, unsigned first_arg, unsigned first_param, PairKind *kind) {
+void rev_unwritten_args(RevGen *g, LLVMValueRef call, LLVMValueRef callee, unsigned first_arg, unsigned first_param,
+                        PairKind *kind) {
   for (unsigned i = first_arg, n = ir_num_call_args(call); i < n && i - first_arg + first_param < 64; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i), held;
     unsigned long long bit = 1ULL << (i - first_arg + first_param);
@@ -195,6 +209,17 @@ void rev_unwritten_args(RevGen *g, LLVMValueRef call, unsigned first_arg, unsign
     if (unwritten_from(g, rev_root_of(a), call)) kind->unwritten |= bit;
     else if ((held = unwritten_slot_value(a)) && unwritten_from(g, rev_root_of(held), call)) kind->unwritten_slots |= bit;
   }
+  /* the globals the callee (a region's body) reads itself */
+  if (!callee || LLVMIsDeclaration(callee)) return;
+  unsigned long long asked = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(callee); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef root = LLVMIsALoadInst(i) ? rev_root_of(LLVMGetOperand(i, 0)) : NULL;
+      int k = root && LLVMIsAGlobalVariable(root) ? global_index(root) : -1;
+      if (k < 0 || (asked >> k & 1)) continue;
+      asked |= 1ULL << k;
+      if (unwritten_from(g, root, call)) kind->unwritten_globals |= 1ULL << k;
+    }
 }
 
 /* A load can be repeated in the reverse sweep instead of recorded when its memory holds the same values

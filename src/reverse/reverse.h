@@ -38,6 +38,10 @@ typedef struct {
    * reverse sweep (analysis/unwritten.h), so its loads are repeated rather than recorded. unwritten_slots:
    * parameter i points to a stack slot holding such a pointer (a variable shared with a parallel region). */
   unsigned long long unwritten, unwritten_slots;
+  /* Bit i: the module's global variable i (in the module's order, the first 64) holds the same values from
+   * the pair's forward sweep to its reverse sweep: a table a top-level gradient's function filled before
+   * the call, read in a parallel region or a helper. */
+  unsigned long long unwritten_globals;
 } PairKind;
 
 /* The pair for fn and pattern, generated on first use. False after an error (reported). */
