@@ -200,6 +200,19 @@ static bool unwritten_from(RevGen *g, LLVMValueRef root, LLVMValueRef at) {
   return LLVMIsAArgument(root) ? unwritten_after(root, at, g->dependence) : unwritten_global_after(root, at, g->dependence);
 }
 
+/* Into `read`, the globals of PairKind.unwritten_globals that fn loads, and the functions it calls, a few
+ * calls deep. */
+static void globals_read(LLVMValueRef fn, ValueList *read, ValueList *seen, int depth) {
+  if (!fn || LLVMIsDeclaration(fn) || depth > 4 || ir_list_has(seen, fn)) return;
+  vec_push(seen, fn);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (ir_is_call_site(i)) globals_read(ir_called_function(i), read, seen, depth + 1);
+      LLVMValueRef root = LLVMIsALoadInst(i) ? rev_root_of(LLVMGetOperand(i, 0)) : NULL;
+      if (root && LLVMIsAGlobalVariable(root) && global_index(root) >= 0 && !ir_list_has(read, root)) vec_push(read, root);
+    }
+}
+
 void rev_unwritten_args(RevGen *g, LLVMValueRef call, LLVMValueRef callee, unsigned first_arg, unsigned first_param,
                         PairKind *kind) {
   for (unsigned i = first_arg, n = ir_num_call_args(call); i < n && i - first_arg + first_param < 64; i++) {
@@ -209,17 +222,13 @@ void rev_unwritten_args(RevGen *g, LLVMValueRef call, LLVMValueRef callee, unsig
     if (unwritten_from(g, rev_root_of(a), call)) kind->unwritten |= bit;
     else if ((held = unwritten_slot_value(a)) && unwritten_from(g, rev_root_of(held), call)) kind->unwritten_slots |= bit;
   }
-  /* the globals the callee (a region's body) reads itself */
-  if (!callee || LLVMIsDeclaration(callee)) return;
-  unsigned long long asked = 0;
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(callee); bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef root = LLVMIsALoadInst(i) ? rev_root_of(LLVMGetOperand(i, 0)) : NULL;
-      int k = root && LLVMIsAGlobalVariable(root) ? global_index(root) : -1;
-      if (k < 0 || (asked >> k & 1)) continue;
-      asked |= 1ULL << k;
-      if (unwritten_from(g, root, call)) kind->unwritten_globals |= 1ULL << k;
-    }
+  /* the globals the callee (a region's body) and the functions it calls read */
+  ValueList read = {0}, seen = {0};
+  globals_read(callee, &read, &seen, 0);
+  for (size_t i = 0; i < read.len; i++)
+    if (unwritten_from(g, read.data[i], call)) kind->unwritten_globals |= 1ULL << global_index(read.data[i]);
+  vec_free(&read);
+  vec_free(&seen);
 }
 
 /* A load can be repeated in the reverse sweep instead of recorded when its memory holds the same values
