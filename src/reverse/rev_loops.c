@@ -148,11 +148,6 @@ static LLVMBasicBlockRef exit_block(RevGen *g, Loop *l) {
   return in_loop(g, l, LLVMGetSuccessor(br, 0)) ? LLVMGetSuccessor(br, 1) : LLVMGetSuccessor(br, 0);
 }
 
-/* Only for bounds read in a loop (a CSR row's extent: 16 bytes of tape per row saved). Bounds that are
- * constants, counters of the loops around (a triangle, a whole row) or read once are recorded as before:
- * computed, they left LLVM's loop vectoriser a reverse loop it vectorised and then dropped for its scalar copy
- * (gemm's gradient 2.7 -> 5.9 primals, syrk 1.5 -> 2.0, lu and fdtd2d about 20% slower; seidel2d alone
- * 30% faster), for 8 bytes per run of a loop of hundreds of iterations. */
 /* A loop of a few iterations whose start and limit are constants (a stencil's offsets, -1 to 1), and
  * that does not branch but to go round: its count costs nothing to compute and, known, lets the optimiser
  * unroll the reverse loop whole. Recorded, its counter took 4 bytes of tape per run (a 3 x 3 convolution's:
@@ -178,6 +173,12 @@ static bool short_constant_trip(RevGen *g, Loop *l) {
   return true;
 }
 
+/* Only for bounds read in a loop (a CSR row's extent: 16 bytes of tape per row saved) and short loops
+ * between constants (above). Bounds that are constants of longer loops, counters of the loops around (a
+ * triangle, a whole row) or read once are recorded as before:
+ * computed, they left LLVM's loop vectoriser a reverse loop it vectorised and then dropped for its scalar copy
+ * (gemm's gradient 2.7 -> 5.9 primals, syrk 1.5 -> 2.0, lu and fdtd2d about 20% slower; seidel2d alone
+ * 30% faster), for 8 bytes per run of a loop of hundreds of iterations. */
 bool loop_ends_recomputed(RevGen *g, Loop *l) {
   if (!l->ends_known) {
     bool free = l->exit_iv != NULL && (rev_read_in_loop(g, l->limit) || short_constant_trip(g, l));

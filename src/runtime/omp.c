@@ -1157,9 +1157,7 @@ static void merge_slice(ParadRegion *r, int k, int id) {
 /* Counts this thread in and waits for the team: `arrived` reaches `round` times the team's size. */
 static void wait_for_team(ParadRegion *r, int *arrived, int round) {
   __atomic_add_fetch(arrived, 1, __ATOMIC_ACQ_REL);
-  for (unsigned spins = 0; __atomic_load_n(arrived, __ATOMIC_ACQUIRE) < round * r->nthreads; spins++)
-    if (spins > 4096) sched_yield();
-    else __builtin_ia32_pause();
+  while (__atomic_load_n(arrived, __ATOMIC_ACQUIRE) < round * r->nthreads) sched_yield();
 }
 
 /* One object after another, all threads waiting for each: two objects may be one array reached through
