@@ -293,6 +293,9 @@ Loop *loop_innermost(RevGen *g, LLVMBasicBlockRef bb);
 /* The induction variables of l in its first iteration and, given the trip count, its last. */
 void loop_first_and_last(RevGen *g, Loop *l, LLVMValueRef trip, LLVMValueRef *first, LLVMValueRef *last,
                          LLVMValueRef (*value)(RevGen *, LLVMValueRef));
+/* A loop of at most 16 iterations between constants whose blocks all run in every iteration (it branches
+ * only to go round, or round a loop like it inside). */
+bool loop_short_constant(RevGen *g, Loop *l);
 /* [lo, hi): the addresses an access of `size` bytes touches from `first` to `last` (either the lower). */
 void address_span(RevGen *g, LLVMValueRef first, LLVMValueRef last, unsigned size, LLVMValueRef *lo, LLVMValueRef *hi);
 /* The trip count (an i64) of a loop with exit_iv, from the values `value` gives (aug_value, rv). */
@@ -311,6 +314,15 @@ Loop *counted_header(RevGen *g, LLVMBasicBlockRef bb);
 Loop *hoisting_loop(RevGen *g, Item it, LLVMBasicBlockRef bb, size_t *index);
 /* After planning the blocks: moves captures of loop-invariant values out of loops. */
 void plan_hoisting(RevGen *g);
+
+/* ---- rev_monotone.c ---- */
+/* The loop whose runs bound address p of an access in loop l (its innermost) by corners, where p is
+ * monotone, but not linear, in the loop's iteration and the counters of short loops between (NULL if none). */
+Loop *loop_monotone_run(RevGen *g, Loop *l, LLVMValueRef p);
+/* [lo, hi): the addresses such an access of `size` bytes touches in a run of `run`, its counters from
+ * `first` to `last`, the run's invariants from `value`. */
+void loop_monotone_span(RevGen *g, Loop *run, LLVMValueRef p, unsigned size, LLVMValueRef *first, LLVMValueRef *last,
+                        LLVMValueRef (*value)(RevGen *, LLVMValueRef), LLVMValueRef *lo, LLVMValueRef *hi);
 
 /* ---- rev_shared.c: adjoints of shared memory in a region's function ---- */
 void shared_analyse(RevGen *g);

@@ -156,7 +156,7 @@ static LLVMBasicBlockRef exit_block(RevGen *g, Loop *l) {
  * made with zero, giving NaN where a partial derivative there is infinite (zero_adjoint_paths' `score`). */
 enum { SHORT_CONSTANT_TRIP = 16 };
 
-static bool short_constant_trip(RevGen *g, Loop *l) {
+bool loop_short_constant(RevGen *g, Loop *l) {
   if (!l->exit_iv || l->limit_narrowed || !LLVMIsAConstantInt(l->limit) || !LLVMIsAConstantInt(l->exit_iv->start)) return false;
   long long start = LLVMConstIntGetSExtValue(l->exit_iv->start), limit = LLVMConstIntGetSExtValue(l->limit);
   long long span = start < limit ? limit - start : start - limit;
@@ -167,7 +167,7 @@ static bool short_constant_trip(RevGen *g, Loop *l) {
     if (!term || bb == l->latch || LLVMGetNumSuccessors(term) < 2) continue;
     bool inner = false; /* the latch of such a loop inside (the offsets of a second dimension) */
     for (size_t k = 0; k < g->loops.len && !inner; k++)
-      inner = &g->loops.data[k] != l && g->loops.data[k].latch == bb && short_constant_trip(g, &g->loops.data[k]);
+      inner = &g->loops.data[k] != l && g->loops.data[k].latch == bb && loop_short_constant(g, &g->loops.data[k]);
     if (!inner) return false;
   }
   return true;
@@ -181,7 +181,7 @@ static bool short_constant_trip(RevGen *g, Loop *l) {
  * 30% faster), for 8 bytes per run of a loop of hundreds of iterations. */
 bool loop_ends_recomputed(RevGen *g, Loop *l) {
   if (!l->ends_known) {
-    bool free = l->exit_iv != NULL && (rev_read_in_loop(g, l->limit) || short_constant_trip(g, l));
+    bool free = l->exit_iv != NULL && (rev_read_in_loop(g, l->limit) || loop_short_constant(g, l));
     LLVMBasicBlockRef out = free ? exit_block(g, l) : NULL;
     unsigned budget = 24;
     free = free && rev_free_at(g, l->limit, out, false, &budget);

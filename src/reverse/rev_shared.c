@@ -104,6 +104,7 @@ struct SharedMemory {
   LLVMValueRef *plo; /* rev: the start of the range the private buffer mirrors, in the object's addresses */
   ValueMap loop_of;   /* access -> its loop, when noted and decided per run of the loop */
   ValueList per_run;  /* those accesses */
+  ValueMap monotone;  /* those of them whose addresses are bounded by corners, not linear (rev_monotone.c) */
   ValueMap own_of;    /* rev: loop -> slot holding whether all of the run's reads are the thread's own */
   ValueMap flag_of;   /* rev: loop -> slot holding whether each of the run's reads is, as a whole, the
                          thread's own or in its buffer at whole floats (then plainly, with no test per read) */
@@ -518,12 +519,13 @@ static LLVMValueRef source_of(LLVMValueRef root) {
   return LLVMIsALoadInst(root) ? ir_strip_pointer_casts(LLVMGetOperand(root, 0)) : root;
 }
 
-/* A region's object read in a loop at an address not linear in the loop's counters. */
+/* A region's object read in a loop at an address not linear in the loop's counters (monotone ones too:
+ * their objects' reads, each as costly to record, are read back from a copy all the same). */
 static bool gathered(RevGen *g, size_t k) {
   struct SharedMemory *s = g->shared;
   for (size_t b = 0; b < g->cfg.blocks.len; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i))
-      if (LLVMIsALoadInst(i) && (size_t)vmap_get(&s->root_of, i) == k + 1 && !vmap_get(&s->loop_of, i) &&
+      if (LLVMIsALoadInst(i) && (size_t)vmap_get(&s->root_of, i) == k + 1 && (!vmap_get(&s->loop_of, i) || vmap_get(&s->monotone, i)) &&
           loop_innermost(g, g->cfg.blocks.data[b]))
         return true;
   return false;
@@ -903,6 +905,7 @@ void shared_analyse(RevGen *g) {
   vmap_init(&s->root_of);
   vmap_init(&s->defer_of);
   vmap_init(&s->loop_of);
+  vmap_init(&s->monotone);
   vmap_init(&s->flag_of);
   vmap_init(&s->own_of);
   vmap_init(&s->delta_of);
@@ -940,9 +943,13 @@ void shared_analyse(RevGen *g) {
         vec_push(&s->roots, r);
       }
       vmap_put(&s->root_of, i, (void *)(size_t)(k + 1));
-      Loop *l = loop_innermost(g, LLVMGetInstructionParent(i));
+      Loop *l = loop_innermost(g, LLVMGetInstructionParent(i)), *run;
       if (l && l->exit_iv && loop_linear(g, l, p, 0) && !holds_boundary(g, l)) {
         vmap_put(&s->loop_of, i, l);
+        vec_push(&s->per_run, i);
+      } else if (g->region_body && LLVMIsALoadInst(i) && (run = loop_monotone_run(g, l, p)) && !holds_boundary(g, run)) {
+        vmap_put(&s->loop_of, i, run);
+        vmap_put(&s->monotone, i, run);
         vec_push(&s->per_run, i);
       } else {
         group(g, s, i, (unsigned)k);
@@ -1001,6 +1008,7 @@ void shared_free(RevGen *g) {
   vmap_free(&s->root_of);
   vmap_free(&s->defer_of);
   vmap_free(&s->loop_of);
+  vmap_free(&s->monotone);
   vmap_free(&s->flag_of);
   vmap_free(&s->own_of);
   vmap_free(&s->delta_of);
@@ -1159,6 +1167,7 @@ static bool *find_aperiodic(RevGen *g) {
     size_t k = (size_t)vmap_get(&s->root_of, inst) - 1;
     Loop *l = vmap_get(&s->loop_of, inst);
     unsigned long long step;
+    if (vmap_get(&s->monotone, inst)) aperiodic[k] = true; /* no stride */
     if (!LLVMIsALoadInst(inst) || !step_of(g, l, pointer_operand(inst), &step, 0)) continue;
     long long stride = (long long)step < 0 ? -(long long)step : (long long)step, off = 0, size = (long long)access_size(g, inst);
     if (stride <= size) {
@@ -1331,6 +1340,17 @@ static void run_ends(RevGen *g, Loop *l, RunEnds *e) {
   loop_first_and_last(g, l, e->trip, e->first, e->last, aug_value);
 }
 
+/* The bytes [lo, hi) a per-run access covers in a run of l whose counters go from first to last. */
+static void access_span(RevGen *g, Loop *l, LLVMValueRef inst, LLVMValueRef *first, LLVMValueRef *last,
+                        LLVMValueRef (*value)(RevGen *, LLVMValueRef), LLVMValueRef *lo, LLVMValueRef *hi) {
+  LLVMValueRef p = pointer_operand(inst);
+  if (vmap_get(&g->shared->monotone, inst)) {
+    loop_monotone_span(g, l, p, access_size(g, inst), first, last, value, lo, hi);
+    return;
+  }
+  address_span(g, loop_evaluate(g, l, p, first, value), loop_evaluate(g, l, p, last, value), access_size(g, inst), lo, hi);
+}
+
 /* The bytes [lo, hi) address p (of accesses of `size` bytes) covers in the run. */
 static void run_span(RevGen *g, Loop *l, RunEnds *e, LLVMValueRef p, unsigned size, LLVMValueRef *lo, LLVMValueRef *hi) {
   run_ends(g, l, e);
@@ -1446,7 +1466,8 @@ static bool joinable(RevGen *g, Loop *l, struct Joined *j) {
     LLVMValueRef inst = s->per_run.data[k];
     if (vmap_get(&s->loop_of, inst) != l) continue;
     unsigned object = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
-    if ((LLVMIsALoadInst(inst) && !s->aperiodic[object]) || !joins(g, j, pointer_operand(inst), access_size(g, inst)))
+    if ((LLVMIsALoadInst(inst) && !s->aperiodic[object]) || vmap_get(&s->monotone, inst) ||
+        !joins(g, j, pointer_operand(inst), access_size(g, inst)))
       return false;
     any = true;
   }
@@ -1606,7 +1627,8 @@ static void note_run(RevGen *g, Loop *l) {
   for (size_t k = 0; k < s->per_run.len; k++) {
     LLVMValueRef inst = s->per_run.data[k], lo, hi;
     if (vmap_get(&s->loop_of, inst) != l) continue;
-    run_span(g, l, &ends, pointer_operand(inst), access_size(g, inst), &lo, &hi);
+    run_ends(g, l, &ends);
+    access_span(g, l, inst, ends.first, ends.last, aug_value, &lo, &hi);
     note(g, inst, lo, hi);
     unsigned object = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
     if (LLVMIsALoadInst(inst) && !s->aperiodic[object]) note_phase(g, l, &ends, pointer_operand(inst), access_size(g, inst), object);
@@ -2188,8 +2210,8 @@ static void decide_runs(RevGen *g, Loop *l) {
     RunGroup *r = &groups.data[j];
     LLVMValueRef ends[2] = {r->low, r->high};
     for (size_t m = 0, n = r->anchor ? (r->low == r->high ? 1 : 2) : r->members.len; m < n; m++) {
-      LLVMValueRef inst = r->anchor ? ends[m] : r->members.data[m], p = pointer_operand(inst), lo, hi;
-      address_span(g, loop_evaluate(g, l, p, first, rv), loop_evaluate(g, l, p, last, rv), access_size(g, inst), &lo, &hi);
+      LLVMValueRef inst = r->anchor ? ends[m] : r->members.data[m], lo, hi;
+      access_span(g, l, inst, first, last, rv, &lo, &hi);
       if (planning) continue;
       if (r->anchor) {
         if (inst == r->low) r->lo = lo;
@@ -2208,7 +2230,9 @@ static void decide_runs(RevGen *g, Loop *l) {
     LLVMValueRef inside = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, r->lo, own_lo(g, k), ""),
                                        LLVMBuildICmp(g->b, LLVMIntULE, r->hi, own_hi(g, k), ""), "");
     LLVMValueRef delta = LLVMConstInt(g->i64, 0, 0), ok = inside;
-    if (s->elem[k] && !stores_into(g, l, k)) {
+    bool linear = true; /* buffered_run takes the step of a linear address */
+    for (size_t m = 0; m < r->members.len; m++) linear &= !vmap_get(&s->monotone, r->members.data[m]);
+    if (s->elem[k] && !stores_into(g, l, k) && linear) {
       ok = LLVMBuildOr(g->b, inside, buffered_run(g, l, r->members.data[0], k, first, r->lo, r->hi), "");
       LLVMValueRef to_buffer = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, s->priv[k], g->i64, ""), s->pbase[k], "");
       delta = LLVMBuildSelect(g->b, inside, delta, to_buffer, "");
