@@ -43,7 +43,7 @@ OPENMP = ["parallel_for", "region", "static", "static_chunk", "dynamic", "guided
           "reduction_prod", "reduction_max", "reduction_min", "critical", "atomic", "private",
           "firstprivate", "lastprivate", "masked", "master", "single", "nowait", "omp_helper"]
 # drawn on streams of their own (Gen): "restrict", "taskloop", "checkpoint", "checkpoint_nested",
-# "checkpoint_helpers", "fnptr", "index_table", "strided", "globals", "sort"
+# "checkpoint_helpers", "fnptr", "index_table", "strided", "clamped", "globals", "sort"
 # only when named in --features: "affine" (indices from loop variables alone where a loop is in scope, no
 # wrap-around, table or data: every access of a loop bounded, so that the check that the entry's pointers
 # lie apart, ad/apart.c, is built for programs without "restrict" far more often)
@@ -134,6 +134,7 @@ class Gen:
         s.marked_bodies = 0  # checkpointed loops whose inner loops were marked (their streams)
         s.pointer_calls = 0  # calls made through a function pointer, or considered (their streams)
         s.rs = random.Random(seed * 7919 + 24 + omp)  # the strided indices' stream
+        s.rc = random.Random(seed * 7919 + 42 + omp)  # the clamped indices' stream
         r = s.r
         if features is None:
             features = {f for f in SERIAL if r.random() < (0.45 if omp else 0.6)}
@@ -167,6 +168,10 @@ class Gen:
             # worksharing loop's): a stream of its own
             if random.Random(seed * 7919 + 22 + omp).random() < 0.4:
                 features.add("strided")
+            # reads at indices clamped into the array, from loop variables and an offset (an image's edge
+            # pixel read for the pixels beyond it): a stream of its own
+            if random.Random(seed * 7919 + 40 + omp).random() < 0.4:
+                features.add("clamped")
             # reads at indices loaded from a constant int table, IX[j] (a sparse matrix's column indices)
             if random.Random(seed * 7919 + 10 + omp).random() < 0.4:
                 features.add("index_table")
@@ -297,6 +302,9 @@ class Gen:
         strided = s.strided(L)
         if strided is not None:
             return strided
+        clamped = s.clamped(L)
+        if clamped is not None:
+            return clamped
         opts = [Num(r.randint(0, L.min() - 1), "int")]
         affine = s.on("affine")
         for lv in s.visible(["loop"]):
@@ -340,6 +348,24 @@ class Gen:
                 if lv2 is not lv1 and lv2.lo >= 0 and (end.le(L) or end.max() <= L.min()):
                     opts.append(Bin("+", Bin("*", Var(lv1.name, "int"), Num(S, "int")), Var(lv2.name, "int")))
         return s.rs.choice(opts) if opts else None
+
+    def clamped(s, L):
+        """Now and then, with the feature, one or two loop variables plus an offset, clamped into [0, L):
+        written as people write it, a conditional either way round or fmin-like. Drawn on a stream of its own."""
+        if not s.on("clamped") or s.rc.random() >= 0.4:
+            return None
+        loops = s.visible(["loop"])
+        if not loops:
+            return None
+        v = Var(s.rc.choice(loops).name, "int")
+        if len(loops) > 1 and s.rc.random() < 0.5:
+            v = Bin("+", v, Var(s.rc.choice(loops).name, "int"))
+        k = s.rc.choice([-2, -1, 1, 2])
+        v = Bin("+", v, Num(k, "int")) if k > 0 else Bin("-", v, Num(-k, "int"))
+        top = Bin("-", L.expr(), Num(1, "int"))
+        if s.rc.random() < 0.5:
+            return Cond(Cmp("<", v, Num(0, "int")), Num(0, "int"), Cond(Cmp(">", v, top), top, v))
+        return Cond(Cmp(">", v, top), top, Cond(Cmp("<", v, Num(0, "int")), Num(0, "int"), v))
 
     def elem(s, sym):
         i = s.index(sym)
