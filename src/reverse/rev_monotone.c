@@ -13,9 +13,9 @@
  * convolution cost a comparison and a selection each, in one chain through the row: half the gradient.
  *
  * Monotone here: a sum of terms moving the same way (or of linear ones, any way), a product by a value
- * the variable does not move, the min and max intrinsics, widenings and truncations, where every
- * operation whose value must be exact (under a min or max, a widening or a truncation, or itself not
- * linear) cannot wrap (nsw, nuw, inbounds, as its use reads it). */
+ * the variable does not move, the min and max intrinsics (and clamps spelled with selects), widenings
+ * and truncations, where every operation whose value must be exact (in an operand of a min or max, or
+ * itself not linear) cannot wrap (nsw, nuw, inbounds, as its use reads it). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,10 +46,15 @@ static Loop *parent_loop(RevGen *g, Loop *l) {
   return best;
 }
 
-/* Whether v does not change its value as its type reads it, in context wrap (0: 64-bit address arithmetic,
- * which may wrap; 1: read signed; 2: read unsigned). */
+/* How a value is read, `wrap`: READ_SIGNED or READ_UNSIGNED (under a widening, a min or max), neither (64-bit
+ * address arithmetic); STRICT, in an operand of a min or max, where even a linear value must not wrap. Linear
+ * arithmetic elsewhere may, as rev_loops.c's linear forms may: a run's in-bounds addresses then move linearly. */
+enum { READ_SIGNED = 1, READ_UNSIGNED = 2, STRICT = 4 };
+
+/* Whether operation v does not change its value as wrap reads it. */
 static bool exact(LLVMValueRef v, int wrap) {
-  return wrap == 1 ? LLVMGetNSW(v) : wrap == 2 ? LLVMGetNUW(v) : LLVMGetNSW(v) || LLVMGetNUW(v);
+  int read = wrap & (READ_SIGNED | READ_UNSIGNED);
+  return read == READ_SIGNED ? LLVMGetNSW(v) : read == READ_UNSIGNED ? LLVMGetNUW(v) : LLVMGetNSW(v) || LLVMGetNUW(v);
 }
 
 /* The induction variable v is of a short loop inside run (its start fixed over the run), or NULL. */
@@ -68,7 +73,7 @@ static Induction *inner_iv(RevGen *g, Loop *run, LLVMValueRef v, Loop **loop) {
 
 /* Whether the counter's step keeps its value as wrap reads it. */
 static bool iv_exact(Loop *l, Induction *iv, int wrap) {
-  if (!wrap) return true;
+  if (!(wrap & STRICT)) return true;
   for (unsigned i = 0; i < LLVMCountIncoming(iv->phi); i++)
     if (LLVMGetIncomingBlock(iv->phi, i) == l->latch) {
       LLVMValueRef next = LLVMGetIncomingValue(iv->phi, i);
@@ -107,13 +112,15 @@ static bool intrinsic(LLVMValueRef call, const char *name) {
 
 static bool trend(RevGen *g, Loop *run, LLVMValueRef var, LLVMValueRef v, int wrap, int depth, Trend *t);
 
-/* Whether an arithmetic operation moving as t may wrap: where it does not move, or moves linearly in
- * address arithmetic (modulo 2^64, as rev_loops.c's linear forms). */
-static bool kept(LLVMValueRef v, Trend t, int wrap) { return !t.dir || (t.linear && !wrap) || exact(v, wrap); }
+/* Whether an arithmetic operation moving as t keeps the trend: it does not move, or moves linearly outside
+ * a min or max, or cannot wrap. */
+static bool kept(LLVMValueRef v, Trend t, int wrap) { return !t.dir || (t.linear && !(wrap & STRICT)) || exact(v, wrap); }
 
 /* The min and max intrinsics: monotone in each operand, not linear. */
 static bool min_max(RevGen *g, Loop *run, LLVMValueRef var, LLVMValueRef call, int depth, Trend *t) {
-  int wrap = intrinsic(call, "llvm.smin") || intrinsic(call, "llvm.smax") ? 1 : intrinsic(call, "llvm.umin") || intrinsic(call, "llvm.umax") ? 2 : 0;
+  int wrap = intrinsic(call, "llvm.smin") || intrinsic(call, "llvm.smax")   ? READ_SIGNED | STRICT
+             : intrinsic(call, "llvm.umin") || intrinsic(call, "llvm.umax") ? READ_UNSIGNED | STRICT
+                                                                             : 0;
   Trend a, b;
   if (!wrap || !trend(g, run, var, LLVMGetArgOperand(call, 0), wrap, depth + 1, &a) ||
       !trend(g, run, var, LLVMGetArgOperand(call, 1), wrap, depth + 1, &b))
@@ -197,7 +204,7 @@ static LLVMValueRef clamp_ordered(RevGen *g, const Clamp *c, LLVMValueRef (*valu
 static bool select_trend(RevGen *g, Loop *run, LLVMValueRef var, LLVMValueRef sel, int depth, Trend *t) {
   Clamp c;
   if (!select_clamp(sel, &c) || !loop_invariant(g, run, c.bound) || !loop_invariant(g, run, c.other)) return false;
-  if (!trend(g, run, var, c.x, c.is_signed ? 1 : 2, depth + 1, t)) return false;
+  if (!trend(g, run, var, c.x, (c.is_signed ? READ_SIGNED : READ_UNSIGNED) | STRICT, depth + 1, t)) return false;
   t->linear = !t->dir;
   return true;
 }
@@ -216,7 +223,7 @@ static bool gep_trend(RevGen *g, Loop *run, LLVMValueRef var, LLVMValueRef v, in
     if (i > 1 && LLVMGetTypeKind(type) != LLVMArrayTypeKind) return false;
     if (i > 1) type = LLVMGetElementType(type);
     Trend x;
-    if (!LLVMTypeIsSized(type) || !trend(g, run, var, idx, LLVMGetIntTypeWidth(LLVMTypeOf(idx)) < 64, depth + 1, &x) ||
+    if (!LLVMTypeIsSized(type) || !trend(g, run, var, idx, LLVMGetIntTypeWidth(LLVMTypeOf(idx)) < 64 ? READ_SIGNED : 0, depth + 1, &x) ||
         !sum(*t, x, t))
       return false;
   }
@@ -257,9 +264,11 @@ static bool trend(RevGen *g, Loop *run, LLVMValueRef var, LLVMValueRef v, int wr
     if (!LLVMIsAConstantInt(b) || LLVMConstIntGetZExtValue(b) >= 63 || !trend(g, run, var, a, wrap, depth + 1, t)) return false;
     return kept(v, *t, wrap);
   case LLVMOr: return LLVMGetIsDisjoint(v) && LLVMIsAConstantInt(b) && trend(g, run, var, a, wrap, depth + 1, t); /* x + c */
-  case LLVMSExt: return trend(g, run, var, a, 1, depth + 1, t);
-  case LLVMZExt: return trend(g, run, var, a, LLVMGetNNeg(v) ? 1 : 2, depth + 1, t);
-  case LLVMTrunc: return wrap && exact(v, wrap) && trend(g, run, var, a, wrap, depth + 1, t);
+  case LLVMSExt: return trend(g, run, var, a, (wrap & STRICT) | READ_SIGNED, depth + 1, t);
+  case LLVMZExt: return trend(g, run, var, a, (wrap & STRICT) | (LLVMGetNNeg(v) ? READ_SIGNED : READ_UNSIGNED), depth + 1, t);
+  case LLVMTrunc:
+    if (!trend(g, run, var, a, wrap, depth + 1, t)) return false;
+    return !t->dir || (t->linear && !(wrap & STRICT)) || ((wrap & (READ_SIGNED | READ_UNSIGNED)) && exact(v, wrap));
   case LLVMBitCast:
   case LLVMAddrSpaceCast: return trend(g, run, var, a, wrap, depth + 1, t);
   case LLVMGetElementPtr: return gep_trend(g, run, var, v, depth, t);

@@ -943,13 +943,17 @@ void shared_analyse(RevGen *g) {
         vec_push(&s->roots, r);
       }
       vmap_put(&s->root_of, i, (void *)(size_t)(k + 1));
-      Loop *l = loop_innermost(g, LLVMGetInstructionParent(i)), *run;
-      if (l && l->exit_iv && loop_linear(g, l, p, 0) && !holds_boundary(g, l)) {
-        vmap_put(&s->loop_of, i, l);
-        vec_push(&s->per_run, i);
-      } else if (g->region_body && LLVMIsALoadInst(i) && (run = loop_monotone_run(g, l, p)) && !holds_boundary(g, run)) {
+      /* a region's read in a stencil's short offset loops, or at an address not linear: per run of the loop
+         around, where the address is monotone (rev_monotone.c) */
+      Loop *l = loop_innermost(g, LLVMGetInstructionParent(i)), *run = NULL;
+      bool linear = l && l->exit_iv && loop_linear(g, l, p, 0);
+      if (g->region_body && LLVMIsALoadInst(i) && l && (!linear || loop_short_constant(g, l))) run = loop_monotone_run(g, l, p);
+      if (run && !holds_boundary(g, run)) {
         vmap_put(&s->loop_of, i, run);
         vmap_put(&s->monotone, i, run);
+        vec_push(&s->per_run, i);
+      } else if (linear && !holds_boundary(g, l)) {
+        vmap_put(&s->loop_of, i, l);
         vec_push(&s->per_run, i);
       } else {
         group(g, s, i, (unsigned)k);

@@ -7,7 +7,10 @@
 //   edges:   a 3-point stencil clamped by hand, no offset loop (the row loop alone);
 //   mirror:  offsets counting down, a mirrored column (n - 1 - clamp(...): addresses going down), and an
 //            offset times a sign known at run time (1 and -1);
-//   chunked: smooth's stencil under schedule(static, 3).
+//   chunked: smooth's stencil under schedule(static, 3);
+//   halo:    no clamp, a border of one pixel around the image instead: linear addresses in the offset
+//            loops, whose index arithmetic clang leaves without nsw (linear arithmetic that may wrap, as
+//            rev_loops.c's linear forms may).
 // f(x) = the sum of the weighted outputs squared; gradients against tangents (1e-11) and central
 // differences (h = 1e-5, tolerance 1e-6), at 1 to 4 threads at -O2, 3 at -O0. Built with
 // PARAD_CHECK_CLEAN (`check`), every add of a run decided as the thread's own is checked against its own
@@ -77,14 +80,30 @@ __attribute__((noinline)) static void mirror(const double *a, double *b, int s) 
 static void smooth_only(const double *a, double *b) { smooth(a, b, cols); }
 static void mirror_only(const double *a, double *b) { mirror(a, b, sign); }
 
+enum { W = COLS + 2, H = ROWS + 2 }; /* with the border */
+
+__attribute__((noinline)) static void halo(const double *a, double *b) {
+#pragma omp parallel for schedule(static)
+  for (int i = 0; i < ROWS; i++)
+    for (int j = 0; j < COLS; j++) {
+      double acc = 0;
+      for (int di = -1; di <= 1; di++)
+        for (int dj = -1; dj <= 1; dj++) acc += (0.1 + 0.03 * di * dj) * a[(i + 1 + di) * W + j + 1 + dj];
+      b[i * COLS + j] = acc * acc;
+    }
+}
+
 static double f(const double *x) {
-  double b[N], c[N], d[N], e[N], g[N], total = 0;
+  double b[N], c[N], d[N], e[N], g[N], bordered[W * H], total = 0;
   smooth(x, b, cols);
   chunked(b, c, cols);
   edges(c, d);
   mirror(d, e, sign);
   mirror(e, g, -sign);
-  for (int p = 0; p < N; p++) total += (1 + 0.01 * (p % 7)) * g[p] * g[p];
+  for (int p = 0; p < W * H; p++) bordered[p] = 0.1;
+  for (int p = 0; p < N; p++) bordered[(p / COLS + 1) * W + p % COLS + 1] = g[p];
+  halo(bordered, b);
+  for (int p = 0; p < N; p++) total += (1 + 0.01 * (p % 7)) * b[p] * b[p];
   return total;
 }
 
