@@ -117,13 +117,20 @@ static bool trend(RevGen *g, Loop *run, LLVMValueRef var, LLVMValueRef v, int wr
 static bool kept(LLVMValueRef v, Trend t, int wrap) { return !t.dir || (t.linear && !(wrap & STRICT)) || exact(v, wrap); }
 
 /* The min and max intrinsics: monotone in each operand, not linear. */
-static bool min_max(RevGen *g, Loop *run, LLVMValueRef var, LLVMValueRef call, int depth, Trend *t) {
-  int wrap = intrinsic(call, "llvm.smin") || intrinsic(call, "llvm.smax")   ? READ_SIGNED | STRICT
-             : intrinsic(call, "llvm.umin") || intrinsic(call, "llvm.umax") ? READ_UNSIGNED | STRICT
-                                                                             : 0;
+/* Whether an operation monotone in the order `order` (READ_SIGNED or READ_UNSIGNED) stays monotone as
+ * wrap reads its value: a signed minimum read unsigned (widened with zext) is not where it may be negative. */
+static bool same_order(int order, int wrap) {
+  int read = wrap & (READ_SIGNED | READ_UNSIGNED);
+  return !read || read == order;
+}
+
+static bool min_max(RevGen *g, Loop *run, LLVMValueRef var, LLVMValueRef call, int wrap, int depth, Trend *t) {
+  int order = intrinsic(call, "llvm.smin") || intrinsic(call, "llvm.smax")   ? READ_SIGNED
+              : intrinsic(call, "llvm.umin") || intrinsic(call, "llvm.umax") ? READ_UNSIGNED
+                                                                              : 0;
   Trend a, b;
-  if (!wrap || !trend(g, run, var, LLVMGetArgOperand(call, 0), wrap, depth + 1, &a) ||
-      !trend(g, run, var, LLVMGetArgOperand(call, 1), wrap, depth + 1, &b))
+  if (!order || !same_order(order, wrap) || !trend(g, run, var, LLVMGetArgOperand(call, 0), order | STRICT, depth + 1, &a) ||
+      !trend(g, run, var, LLVMGetArgOperand(call, 1), order | STRICT, depth + 1, &b))
     return false;
   int dir = !a.dir ? b.dir : !b.dir ? a.dir : a.dir == b.dir && a.dir != 2 ? a.dir : 3;
   *t = (Trend){dir, !dir};
@@ -201,10 +208,11 @@ static LLVMValueRef clamp_ordered(RevGen *g, const Clamp *c, LLVMValueRef (*valu
   return LLVMBuildICmp(g->b, c->is_signed ? LLVMIntSLE : LLVMIntULE, lo, hi, "clamp.ordered");
 }
 
-static bool select_trend(RevGen *g, Loop *run, LLVMValueRef var, LLVMValueRef sel, int depth, Trend *t) {
+static bool select_trend(RevGen *g, Loop *run, LLVMValueRef var, LLVMValueRef sel, int wrap, int depth, Trend *t) {
   Clamp c;
   if (!select_clamp(sel, &c) || !loop_invariant(g, run, c.bound) || !loop_invariant(g, run, c.other)) return false;
-  if (!trend(g, run, var, c.x, (c.is_signed ? READ_SIGNED : READ_UNSIGNED) | STRICT, depth + 1, t)) return false;
+  int order = c.is_signed ? READ_SIGNED : READ_UNSIGNED;
+  if (!same_order(order, wrap) || !trend(g, run, var, c.x, order | STRICT, depth + 1, t)) return false;
   t->linear = !t->dir;
   return true;
 }
@@ -272,8 +280,22 @@ static bool trend(RevGen *g, Loop *run, LLVMValueRef var, LLVMValueRef v, int wr
   case LLVMBitCast:
   case LLVMAddrSpaceCast: return trend(g, run, var, a, wrap, depth + 1, t);
   case LLVMGetElementPtr: return gep_trend(g, run, var, v, depth, t);
-  case LLVMCall: return min_max(g, run, var, v, depth, t);
-  case LLVMSelect: return select_trend(g, run, var, v, depth, t);
+  case LLVMCall: return min_max(g, run, var, v, wrap, depth, t);
+  case LLVMSelect: return select_trend(g, run, var, v, wrap, depth, t);
+  case LLVMAShr:
+  case LLVMSDiv:
+  case LLVMLShr:
+  case LLVMUDiv: { /* by a positive constant (a coarse grid's i / 2): monotone, not linear */
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    int order = op == LLVMAShr || op == LLVMSDiv ? READ_SIGNED : READ_UNSIGNED;
+    long long by = LLVMIsAConstantInt(b) ? LLVMConstIntGetSExtValue(b) : 0;
+    bool small = order == READ_UNSIGNED && by >= (op == LLVMLShr ? 1 : 2); /* below the sign bit: read either way */
+    if (by <= 0 || (!small && !same_order(order, wrap)) ||
+        !trend(g, run, var, a, order | STRICT, depth + 1, t))
+      return false;
+    t->linear = !t->dir;
+    return true;
+  }
   default: return false;
   }
 }

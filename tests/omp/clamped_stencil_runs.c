@@ -10,11 +10,14 @@
 //   chunked: smooth's stencil under schedule(static, 3);
 //   halo:    no clamp, a border of one pixel around the image instead: linear addresses in the offset
 //            loops, whose index arithmetic clang leaves without nsw (linear arithmetic that may wrap, as
-//            rev_loops.c's linear forms may).
+//            rev_loops.c's linear forms may);
+//   coarse:  a coarse grid's value read at (i / 2, j / 2) and a neighbour's at ((i + 1) / 2, j / 2), as a
+//            prolongation reads it: divisions by constants, monotone.
 // f(x) = the sum of the weighted outputs squared; gradients against tangents (1e-11) and central
 // differences (h = 1e-5, tolerance 1e-6), at 1 to 4 threads at -O2, 3 at -O0. Built with
 // PARAD_CHECK_CLEAN (`check`), every add of a run decided as the thread's own is checked against its own
-// part, and some must have been so decided: the last stop's compiler decided none of these reads per run.
+// part, and each stencil alone must have made some: the last stop's compiler made none for smooth, mirror
+// and coarse.
 // RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=3 %t && OMP_NUM_THREADS=4 %t
 // RUN: env PARAD_CHECK_CLEAN=1 %parad-cc %cflags -fopenmp %s -o %t.check -lm && OMP_NUM_THREADS=2 %t.check check && OMP_NUM_THREADS=3 %t.check check && OMP_NUM_THREADS=4 %t.check check
 // RUN: %parad-cc -O0 -fopenmp -I%S/../include %s -o %t0 -lm && OMP_NUM_THREADS=3 %t0
@@ -93,6 +96,15 @@ __attribute__((noinline)) static void halo(const double *a, double *b) {
     }
 }
 
+__attribute__((noinline)) static void coarse(const double *a, double *b) {
+#pragma omp parallel for schedule(static)
+  for (int i = 0; i < ROWS; i++)
+    for (int j = 0; j < COLS; j++) {
+      double c = a[(i / 2) * COLS + j / 2], d = a[((i + 1) / 2) * COLS + (j + 1) / 2];
+      b[i * COLS + j] = 0.6 * c + 0.4 * d * c;
+    }
+}
+
 static double f(const double *x) {
   double b[N], c[N], d[N], e[N], g[N], bordered[W * H], total = 0;
   smooth(x, b, cols);
@@ -103,7 +115,8 @@ static double f(const double *x) {
   for (int p = 0; p < W * H; p++) bordered[p] = 0.1;
   for (int p = 0; p < N; p++) bordered[(p / COLS + 1) * W + p % COLS + 1] = g[p];
   halo(bordered, b);
-  for (int p = 0; p < N; p++) total += (1 + 0.01 * (p % 7)) * b[p] * b[p];
+  coarse(b, c);
+  for (int p = 0; p < N; p++) total += (1 + 0.01 * (p % 7)) * c[p] * c[p];
   return total;
 }
 
@@ -125,6 +138,7 @@ int main(int argc, char **argv) {
     CLEAN_ADDS(smooth_only);
     CLEAN_ADDS(edges);
     CLEAN_ADDS(mirror_only);
+    CLEAN_ADDS(coarse);
   }
   return check_done();
 }
