@@ -316,8 +316,9 @@ Loop *hoisting_loop(RevGen *g, Item it, LLVMBasicBlockRef bb, size_t *index);
 void plan_hoisting(RevGen *g);
 
 /* ---- rev_monotone.c ---- */
-/* The loop whose runs bound address p of an access in loop l (its innermost) by corners, where p is
- * monotone, but not linear, in the loop's iteration and the counters of short loops between (NULL if none). */
+/* The loop whose runs bound address p of an access in loop l (its innermost) by corners: l, or the loop
+ * around the short loops l is among, where p is monotone in the loop's iteration and in the counters of
+ * the short loops (NULL if none). */
 Loop *loop_monotone_run(RevGen *g, Loop *l, LLVMValueRef p);
 /* [lo, hi): the addresses such an access of `size` bytes touches in a run of `run`, its counters from
  * `first` to `last`, the run's invariants from `value`. */

@@ -13,10 +13,10 @@
  * convolution cost a comparison and a selection each, in one chain through the row: half the gradient.
  *
  * Monotone here: a sum of terms moving the same way (or of linear ones, any way), a product by a value
- * the variable does not move, the min and max intrinsics (and clamps spelled with selects), widenings
- * and truncations, where every operation whose value must be exact (in an operand of a min or max, or
- * itself not linear) cannot wrap (nsw, nuw, inbounds, as its use reads it). */
-#include <stdlib.h>
+ * the variable does not move, the min and max intrinsics (and clamps spelled with selects), divisions
+ * and right shifts by positive constants, widenings and truncations, each read in the order it is
+ * monotone in, and every operation whose value must be exact (in an operand of a min or max, or itself
+ * not linear) unable to wrap (nsw, nuw, inbounds, as its use reads it). */
 #include <string.h>
 
 #include <llvm-c/DebugInfo.h>
@@ -116,7 +116,6 @@ static bool trend(RevGen *g, Loop *run, LLVMValueRef var, LLVMValueRef v, int wr
  * a min or max, or cannot wrap. */
 static bool kept(LLVMValueRef v, Trend t, int wrap) { return !t.dir || (t.linear && !(wrap & STRICT)) || exact(v, wrap); }
 
-/* The min and max intrinsics: monotone in each operand, not linear. */
 /* Whether an operation monotone in the order `order` (READ_SIGNED or READ_UNSIGNED) stays monotone as
  * wrap reads its value: a signed minimum read unsigned (widened with zext) is not where it may be negative. */
 static bool same_order(int order, int wrap) {
@@ -124,6 +123,7 @@ static bool same_order(int order, int wrap) {
   return !read || read == order;
 }
 
+/* The min and max intrinsics: monotone in each operand, not linear. */
 static bool min_max(RevGen *g, Loop *run, LLVMValueRef var, LLVMValueRef call, int wrap, int depth, Trend *t) {
   int order = intrinsic(call, "llvm.smin") || intrinsic(call, "llvm.smax")   ? READ_SIGNED
               : intrinsic(call, "llvm.umin") || intrinsic(call, "llvm.umax") ? READ_UNSIGNED
@@ -376,7 +376,10 @@ void loop_monotone_span(RevGen *g, Loop *run, LLVMValueRef p, unsigned size, LLV
   LLVMValueRef vars[MAX_VARIABLES + 1], ends[MAX_VARIABLES + 1][2], at[MAX_VARIABLES + 1];
   Trend t[MAX_VARIABLES + 1];
   unsigned n;
-  if (!trends(g, run, p, vars, t, &n)) abort(); /* loop_monotone_run said yes */
+  if (!trends(g, run, p, vars, t, &n)) { /* loop_monotone_run said yes: never here, but everything if so */
+    *lo = LLVMConstInt(g->i64, 0, 0), *hi = LLVMConstAllOnes(g->i64);
+    return;
+  }
   for (unsigned i = 1; i < n; i++) { /* an inner counter's first and last values */
     Loop *m;
     Induction *iv = inner_iv(g, run, vars[i], &m);
