@@ -251,8 +251,10 @@ bool reloadable(RevGen *g, LLVMValueRef v) {
 
 /* The loads v is computed from that would have to be recorded to recompute it, in the same block (those of
  * other blocks are recorded there once, or carried). Counts up to `limit`. Phis and calls are not counted:
- * the reverse sweep usually needs them for their own sake. */
-static unsigned recorded_leaves(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb, ValueList *seen, unsigned limit, int depth) {
+ * the reverse sweep usually needs them for their own sake; but with `phis` they are (v is needed after its
+ * loop, where their last values, a sum's and the counters', would be recorded for it). */
+static unsigned recorded_leaves(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb, ValueList *seen, unsigned limit, bool phis,
+                                int depth) {
   unsigned n = 0;
   for (unsigned i = 0, k = (unsigned)LLVMGetNumOperands(v); i < k && n < limit; i++) {
     LLVMValueRef op = LLVMGetOperand(v, i);
@@ -262,11 +264,21 @@ static unsigned recorded_leaves(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb,
     if (counted) continue;
     vec_push(seen, op);
     if (recomputable(op) && depth < 16)
-      n += recorded_leaves(g, op, bb, seen, limit - n, depth + 1);
-    else if (LLVMIsALoadInst(op) && !reloadable(g, op))
+      n += recorded_leaves(g, op, bb, seen, limit - n, phis, depth + 1);
+    else if ((LLVMIsALoadInst(op) && !reloadable(g, op)) || (phis && LLVMIsAPHINode(op)))
       n++;
   }
   return n;
+}
+
+/* Whether v is used outside the innermost loop it is computed in (a sum read after its loop). */
+static bool used_after_loop(RevGen *g, LLVMValueRef v) {
+  Loop *l = loop_innermost(g, LLVMGetInstructionParent(v));
+  for (LLVMUseRef u = l ? LLVMGetFirstUse(v) : NULL; u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAInstruction(user) && !in_loop(g, l, LLVMGetInstructionParent(user))) return true;
+  }
+  return false;
 }
 
 /* A float computed from several loads that would each be recorded (the five of a stencil): one recorded
@@ -277,7 +289,7 @@ static bool worth_recording(RevGen *g, LLVMValueRef v) {
   void *known = vmap_get(&g->record_choice, key);
   if (known) return known == (void *)2;
   ValueList seen = {0};
-  bool worth = recorded_leaves(g, v, LLVMGetInstructionParent(v), &seen, 2, 0) >= 2;
+  bool worth = recorded_leaves(g, v, LLVMGetInstructionParent(v), &seen, 2, used_after_loop(g, v), 0) >= 2;
   vec_free(&seen);
   vmap_put(&g->record_choice, key, (void *)(uintptr_t)(worth ? 2 : 1));
   return worth;
