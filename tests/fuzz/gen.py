@@ -351,7 +351,7 @@ class Gen:
 
     def clamped(s, L):
         """Now and then, with the feature, one or two loop variables plus an offset, clamped into [0, L):
-        written as people write it, a conditional either way round or fmin-like. Drawn on a stream of its own."""
+        written as people write it, a conditional either way round. Drawn on a stream of its own."""
         if not s.on("clamped") or s.rc.random() >= 0.4:
             return None
         loops = s.visible(["loop"])
