@@ -96,6 +96,7 @@ struct Loop {
   unsigned bulk_bytes, bulk_kept;
   LLVMValueRef cursor;
   int ends_known;        /* loop_ends_recomputed's answer: 0 not asked, 1 no, 2 yes */
+  int short_known;       /* loop_short_constant's, the same way */
 };
 
 typedef struct Loop Loop;
@@ -290,6 +291,8 @@ int loop_iv_index(Loop *l, LLVMValueRef v);
 LLVMValueRef loop_evaluate(RevGen *g, Loop *l, LLVMValueRef v, LLVMValueRef *at, LLVMValueRef (*value)(RevGen *, LLVMValueRef));
 /* The innermost loop around a block, or NULL. */
 Loop *loop_innermost(RevGen *g, LLVMBasicBlockRef bb);
+/* The loop directly around l, or NULL. */
+Loop *loop_around(RevGen *g, Loop *l);
 /* The induction variables of l in its first iteration and, given the trip count, its last. */
 void loop_first_and_last(RevGen *g, Loop *l, LLVMValueRef trip, LLVMValueRef *first, LLVMValueRef *last,
                          LLVMValueRef (*value)(RevGen *, LLVMValueRef));

@@ -156,7 +156,7 @@ static LLVMBasicBlockRef exit_block(RevGen *g, Loop *l) {
  * made with zero, giving NaN where a partial derivative there is infinite (zero_adjoint_paths' `score`). */
 enum { SHORT_CONSTANT_TRIP = 16 };
 
-bool loop_short_constant(RevGen *g, Loop *l) {
+static bool short_constant(RevGen *g, Loop *l) {
   if (!l->exit_iv || l->limit_narrowed || !LLVMIsAConstantInt(l->limit) || !LLVMIsAConstantInt(l->exit_iv->start)) return false;
   long long start = LLVMConstIntGetSExtValue(l->exit_iv->start), limit = LLVMConstIntGetSExtValue(l->limit);
   long long span = start < limit ? limit - start : start - limit;
@@ -171,6 +171,11 @@ bool loop_short_constant(RevGen *g, Loop *l) {
     if (!inner) return false;
   }
   return true;
+}
+
+bool loop_short_constant(RevGen *g, Loop *l) { /* asked for every counter an address depends on: kept */
+  if (!l->short_known) l->short_known = short_constant(g, l) ? 2 : 1;
+  return l->short_known == 2;
 }
 
 /* Only for bounds read in a loop (a CSR row's extent: 16 bytes of tape per row saved) and short loops
@@ -362,18 +367,23 @@ LLVMValueRef loop_evaluate(RevGen *g, Loop *l, LLVMValueRef v, LLVMValueRef *at,
   return c;
 }
 
-Loop *loop_innermost(RevGen *g, LLVMBasicBlockRef bb) {
+/* The smallest loop around bb other than `except`. */
+static Loop *smallest_around(RevGen *g, LLVMBasicBlockRef bb, const Loop *except) {
   Loop *best = NULL;
   size_t best_size = 0;
   for (size_t i = 0; i < g->loops.len; i++) {
     Loop *l = &g->loops.data[i];
-    if (!in_loop(g, l, bb)) continue;
+    if (l == except || !in_loop(g, l, bb)) continue;
     size_t size = 0;
     for (size_t b = 0; b < g->cfg.blocks.len; b++) size += l->body[b];
     if (!best || size < best_size) best = l, best_size = size;
   }
   return best;
 }
+
+Loop *loop_innermost(RevGen *g, LLVMBasicBlockRef bb) { return smallest_around(g, bb, NULL); }
+
+Loop *loop_around(RevGen *g, Loop *l) { return smallest_around(g, l->header, l); }
 
 void loop_first_and_last(RevGen *g, Loop *l, LLVMValueRef trip, LLVMValueRef *first, LLVMValueRef *last,
                          LLVMValueRef (*value)(RevGen *, LLVMValueRef)) {

@@ -32,20 +32,6 @@ typedef struct {
 
 static const Trend STILL = {0, true};
 
-/* The loop directly around l, or NULL. */
-static Loop *parent_loop(RevGen *g, Loop *l) {
-  Loop *best = NULL;
-  size_t best_size = 0;
-  for (size_t i = 0; i < g->loops.len; i++) {
-    Loop *m = &g->loops.data[i];
-    if (m == l || !in_loop(g, m, l->header)) continue;
-    size_t size = 0;
-    for (size_t b = 0; b < g->cfg.blocks.len; b++) size += m->body[b];
-    if (!best || size < best_size) best = m, best_size = size;
-  }
-  return best;
-}
-
 /* How a value is read, `wrap`: READ_SIGNED or READ_UNSIGNED (under a widening, a min or max), neither (64-bit
  * address arithmetic); STRICT, in an operand of a min or max, where even a linear value must not wrap. Linear
  * arithmetic elsewhere may, as rev_loops.c's linear forms may: a run's in-bounds addresses then move linearly. */
@@ -344,7 +330,7 @@ static bool trends(RevGen *g, Loop *run, LLVMValueRef p, LLVMValueRef *vars, Tre
 }
 
 Loop *loop_monotone_run(RevGen *g, Loop *l, LLVMValueRef p) {
-  while (l && loop_short_constant(g, l)) l = parent_loop(g, l);
+  while (l && loop_short_constant(g, l)) l = loop_around(g, l);
   LLVMValueRef vars[MAX_VARIABLES + 1];
   Trend t[MAX_VARIABLES + 1];
   unsigned n;
