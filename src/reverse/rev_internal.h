@@ -389,6 +389,16 @@ void shared_narrow_run(RevGen *g, Loop *l, LLVMValueRef cond);
  * the end of l's preheader, the word saying which objects the run copied (kept with its records); rev,
  * entering l, the flags from that word. */
 bool shared_runs_copy(RevGen *g, Loop *l);
+/* A gather base + scale * index whose index is read from an array at consecutive elements, in the same
+ * block, in every iteration of the innermost loop around it (a sparse product's p[col[k]]): the index's
+ * load, the base, the element size, whether the index is widened signed, and that loop. */
+typedef struct {
+  LLVMValueRef index, base;
+  long long scale;
+  bool is_signed;
+  Loop *loop;
+} IndexedGather;
+bool indexed_gather(RevGen *g, LLVMValueRef address, LLVMBasicBlockRef block, IndexedGather *out);
 LLVMValueRef shared_run_word(RevGen *g, Loop *l);
 void shared_set_run_copies(RevGen *g, Loop *l, LLVMValueRef word);
 

@@ -438,21 +438,27 @@ static bool consecutive(RevGen *g, Loop *l, LLVMValueRef p, unsigned size) {
   return step == 1 || step == -1;
 }
 
-/* Fills gr's index fields where its anchor is a gather through an index array its block reads in a run. */
-static void find_index(RevGen *g, struct Group *gr) {
-  LLVMValueRef a = gr->anchor, i;
-  unsigned long long scale = element_index(g, a, &i);
-  if (!scale) return;
-  LLVMValueRef base = LLVMGetOperand(a, 0);
+bool indexed_gather(RevGen *g, LLVMValueRef address, LLVMBasicBlockRef block, IndexedGather *out) {
+  LLVMValueRef i;
+  unsigned long long scale = element_index(g, address, &i);
+  if (!scale) return false;
   bool is_signed;
   LLVMValueRef index = strip_extension(i, &is_signed);
-  Loop *l = loop_innermost(g, gr->block);
-  if (!l || !l->exit_iv || holds_boundary(g, l) || !LLVMIsALoadInst(index) || LLVMGetInstructionParent(index) != gr->block) return;
-  if (LLVMGetVolatile(index) || LLVMGetOrdering(index) != LLVMAtomicOrderingNotAtomic) return;
-  if (LLVMGetTypeKind(LLVMTypeOf(index)) != LLVMIntegerTypeKind || !LLVMGetMetadata(index, LLVMGetMDKindIDInContext(g->ctx, "tbaa", 4))) return;
-  if (!defined_once(g, base) || !cfg_every_iteration(&g->cfg, l->body, l->header, l->latch, gr->block)) return;
-  if (!consecutive(g, l, LLVMGetOperand(index, 0), access_size(g, index))) return;
-  gr->index = index, gr->base = base, gr->is_signed = is_signed, gr->loop = l, gr->scale = (long long)scale;
+  Loop *l = loop_innermost(g, block);
+  if (!l || !l->exit_iv || !LLVMIsALoadInst(index) || LLVMGetInstructionParent(index) != block) return false;
+  if (LLVMGetVolatile(index) || LLVMGetOrdering(index) != LLVMAtomicOrderingNotAtomic) return false;
+  if (LLVMGetTypeKind(LLVMTypeOf(index)) != LLVMIntegerTypeKind || !LLVMGetMetadata(index, LLVMGetMDKindIDInContext(g->ctx, "tbaa", 4))) return false;
+  if (!cfg_every_iteration(&g->cfg, l->body, l->header, l->latch, block)) return false;
+  if (!consecutive(g, l, LLVMGetOperand(index, 0), access_size(g, index))) return false;
+  *out = (IndexedGather){index, LLVMGetOperand(address, 0), (long long)scale, is_signed, l};
+  return true;
+}
+
+/* Fills gr's index fields where its anchor is a gather through an index array its block reads in a run. */
+static void find_index(RevGen *g, struct Group *gr) {
+  IndexedGather x;
+  if (!indexed_gather(g, gr->anchor, gr->block, &x) || holds_boundary(g, x.loop) || !defined_once(g, x.base)) return;
+  gr->index = x.index, gr->base = x.base, gr->is_signed = x.is_signed, gr->loop = x.loop, gr->scale = x.scale;
 }
 
 static void find_indices(RevGen *g) {

@@ -36,6 +36,14 @@ typedef struct {
   LLVMValueRef copy;       /* rev: the copy (a slot) */
 } Snapshot;
 
+/* A gather read back from a snapshot whose range is found from the stretch of its index array the run
+ * read (see "gathers through an index array" below). */
+typedef struct {
+  LLVMValueRef load;
+  IndexedGather x;
+  LLVMValueRef run_lo, run_hi; /* aug: the stretch of the index array read since it was last noted */
+} IndexRun;
+
 struct Snapshots {
   VEC(Snapshot) v;
   ValueMap of;       /* load -> 1 + its snapshot's index */
@@ -50,6 +58,9 @@ struct Snapshots {
   size_t *size;
   ValueMap unescaped; /* stack slot -> 1 its address stays here, 2 it may not (slot_private) */
   ValueMap run_of;    /* aug: load -> its innermost loop, where a run's range is noted as the run starts */
+  VEC(IndexRun) index_runs; /* aug: gathers whose ranges come from the runs of their index arrays */
+  ValueMap index_of;        /* aug: gather -> 1 + its index in index_runs */
+  LLVMValueRef index_out;   /* aug: two words, where __parad_rt_index_range puts a gather's range */
 };
 
 static Snapshot *snapshot_of(RevGen *g, LLVMValueRef load) {
@@ -291,6 +302,7 @@ void snapshot_analyse(RevGen *g) {
   vmap_init(&s->of);
   vmap_init(&s->unescaped);
   vmap_init(&s->run_of);
+  vmap_init(&s->index_of);
   s->calm = xcalloc(g->loops.len + 1, sizeof *s->calm);
   s->exit = xcalloc(g->loops.len + 1, sizeof *s->exit);
   s->writes = xcalloc(g->loops.len + 1, sizeof *s->writes);
@@ -334,6 +346,8 @@ void snapshot_free(RevGen *g) {
   vmap_free(&s->of);
   vmap_free(&s->unescaped);
   vmap_free(&s->run_of);
+  vec_free(&s->index_runs);
+  vmap_free(&s->index_of);
   free(s->calm);
   free(s->exit);
   free(s->writes);
@@ -419,6 +433,80 @@ static Loop *run_loop(RevGen *g, Snapshot *sn, LLVMValueRef load) {
   return loop_linear_exact(g, l, LLVMGetOperand(load, 0)) ? l : NULL;
 }
 
+/* ---- gathers through an index array ----
+ * A sparse product's p[col[k]] would widen the snapshot's range at every read: two comparisons and two
+ * selects per nonzero, a dependency chain through the whole nest. Where the index is read from an array
+ * at consecutive elements in every iteration of the gather's innermost loop (indexed_gather), the forward
+ * sweep notes instead, as each run of that loop starts, the stretch of the index array it will read
+ * (consecutive runs, a CSR matrix's rows, make one), and the runtime finds the smallest and largest index
+ * in a stretch when the next run does not continue it and as the snapshot's copy is made
+ * (__parad_rt_index_range): the same range, at a fraction of the cost. The index array must hold, when it
+ * is scanned, what the gathers read: nothing in the snapshot's loop writes it (loop_keeps, as for the
+ * snapshot's own reads), and the copy is made as the loop ends. The gather's base must be the same in the
+ * whole run of the snapshot's loop. */
+static bool index_run(RevGen *g, Snapshot *sn, LLVMValueRef load, IndexedGather *x) {
+  if (!indexed_gather(g, LLVMGetOperand(load, 0), LLVMGetInstructionParent(load), x)) return false;
+  if (!x->loop->preheader || !in_loop(g, sn->loop, x->loop->header)) return false;
+  if (LLVMIsAInstruction(x->base) && in_loop(g, sn->loop, LLVMGetInstructionParent(x->base))) return false;
+  return loop_keeps(g, sn->loop, x->index);
+}
+
+static IndexRun *index_run_of(RevGen *g, LLVMValueRef load) {
+  struct Snapshots *s = g->snapshots;
+  size_t k = (size_t)vmap_get(&s->index_of, load);
+  return k ? &s->index_runs.data[k - 1] : NULL;
+}
+
+static void widen(RevGen *g, Snapshot *sn, LLVMValueRef lo, LLVMValueRef hi);
+
+/* The range r's gathers read through the index array's elements [lo, hi), into sn's range. */
+static void note_index_run(RevGen *g, Snapshot *sn, IndexRun *r, LLVMValueRef lo, LLVMValueRef hi) {
+  struct Snapshots *s = g->snapshots;
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
+  unsigned long long index_size = ir_type_size(g->ad->mod, LLVMTypeOf(r->x.index)), size = ir_type_size(g->ad->mod, LLVMTypeOf(r->load));
+  LLVMValueRef args[9] = {lo,
+                          hi,
+                          LLVMConstInt(i32, index_size, 0),
+                          LLVMConstInt(i32, r->x.is_signed, 0),
+                          LLVMBuildPtrToInt(g->b, aug_value(g, r->x.base), g->i64, ""),
+                          LLVMConstInt(g->i64, (unsigned long long)r->x.scale, 1),
+                          LLVMConstInt(g->i64, 0, 0),
+                          LLVMConstInt(g->i64, size, 0),
+                          s->index_out};
+  LLVMTypeRef params[9] = {g->i64, g->i64, i32, i32, g->i64, g->i64, g->i64, g->i64, g->ptr_type};
+  ir_call_named(g->b, "__parad_rt_index_range", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 9, 0), args, 9);
+  LLVMValueRef one = LLVMConstInt(g->i64, 1, 0);
+  LLVMValueRef out_hi = LLVMBuildGEP2(g->b, g->i64, s->index_out, &one, 1, "");
+  widen(g, sn, LLVMBuildLoad2(g->b, g->i64, s->index_out, ""), LLVMBuildLoad2(g->b, g->i64, out_hi, ""));
+}
+
+/* In the preheader of r's loop: the stretch of the index array this run reads, joined to the stretch
+ * noted so far where it continues it either way (one comparison per run), else that stretch is noted
+ * and this one starts again (the first too: the empty stretch before it notes nothing). */
+static void continue_index_run(RevGen *g, Snapshot *sn, IndexRun *r) {
+  Loop *l = r->x.loop;
+  LLVMValueRef p = LLVMGetOperand(r->x.index, 0), trip = loop_trip(g, l, aug_value), lo, hi;
+  LLVMValueRef *first = xcalloc(l->ivs.len, sizeof *first), *last = xcalloc(l->ivs.len, sizeof *last);
+  loop_first_and_last(g, l, trip, first, last, aug_value);
+  address_span(g, loop_evaluate(g, l, p, first, aug_value), loop_evaluate(g, l, p, last, aug_value),
+               (unsigned)ir_type_size(g->ad->mod, LLVMTypeOf(r->x.index)), &lo, &hi);
+  free(first);
+  free(last);
+  LLVMValueRef run_lo = LLVMBuildLoad2(g->b, g->i64, r->run_lo, ""), run_hi = LLVMBuildLoad2(g->b, g->i64, r->run_hi, "");
+  LLVMValueRef up = LLVMBuildICmp(g->b, LLVMIntEQ, lo, run_hi, ""), down = LLVMBuildICmp(g->b, LLVMIntEQ, hi, run_lo, "");
+  LLVMValueRef new_lo = LLVMBuildSelect(g->b, up, run_lo, lo, ""), new_hi = LLVMBuildSelect(g->b, down, run_hi, hi, "");
+  LLVMBasicBlockRef broken, joined, join;
+  rev_diamond(g, LLVMBuildNot(g->b, LLVMBuildOr(g->b, up, down, ""), ""), &broken, &joined, &join);
+  LLVMPositionBuilderAtEnd(g->b, broken);
+  note_index_run(g, sn, r, run_lo, run_hi);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, joined);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+  LLVMBuildStore(g->b, new_lo, r->run_lo);
+  LLVMBuildStore(g->b, new_hi, r->run_hi);
+}
+
 void snapshot_aug_entry(RevGen *g) {
   struct Snapshots *s = g->snapshots;
   for (size_t k = 0; s && k < s->v.len; k++) {
@@ -426,12 +514,22 @@ void snapshot_aug_entry(RevGen *g) {
     sn->lo = range_slot(g, LLVMConstAllOnes(g->i64), "snap.lo");
     sn->hi = range_slot(g, LLVMConstInt(g->i64, 0, 0), "snap.hi");
     for (size_t i = 0; i < sn->loads.len; i++) {
-      Loop *l = run_loop(g, sn, sn->loads.data[i]);
-      if (l) vmap_put(&s->run_of, sn->loads.data[i], l);
+      LLVMValueRef load = sn->loads.data[i];
+      Loop *l = run_loop(g, sn, load);
+      IndexRun r = {.load = load};
+      bool indexed = !l && index_run(g, sn, load, &r.x);
+      if (l) vmap_put(&s->run_of, load, l);
+      if (indexed) {
+        if (!s->index_out) s->index_out = LLVMBuildAlloca(g->b, LLVMArrayType2(g->i64, 2), "index.out");
+        r.run_lo = range_slot(g, LLVMConstInt(g->i64, 0, 0), "index.lo");
+        r.run_hi = range_slot(g, LLVMConstInt(g->i64, 0, 0), "index.hi");
+        vec_push(&s->index_runs, r);
+        vmap_put(&s->index_of, load, (void *)(uintptr_t)s->index_runs.len);
+      }
       if (getenv("PARAD_PLAN")) {
-        char *v = LLVMPrintValueToString(sn->loads.data[i]);
+        char *v = LLVMPrintValueToString(load);
         fprintf(stderr, "snapshot in %s: %.60s: range %s\n", LLVMGetValueName(g->orig), v,
-                l ? "noted per run of its loop" : "widened read by read");
+                l ? "noted per run of its loop" : indexed ? "noted per run of its index array" : "widened read by read");
         LLVMDisposeMessage(v);
       }
     }
@@ -461,7 +559,9 @@ void snapshot_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
         free(first);
         free(last);
       }
-      if (l || LLVMGetInstructionParent(load) != bb) continue;
+      IndexRun *r = index_run_of(g, load);
+      if (r && r->x.loop->preheader == bb) continue_index_run(g, sn, r);
+      if (l || r || LLVMGetInstructionParent(load) != bb) continue;
       LLVMValueRef at = LLVMBuildPtrToInt(g->b, aug_value(g, p), g->i64, "");
       widen(g, sn, at, LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, size, 0), ""));
     }
@@ -471,6 +571,14 @@ void snapshot_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
 /* As a run ends (at the start of the block it leaves to): the range it read onto the tape, then where
  * it was and its size; the range starts empty again for the next run. */
 static void push(RevGen *g, Snapshot *sn) {
+  struct Snapshots *s = g->snapshots;
+  for (size_t i = 0; i < s->index_runs.len; i++) { /* the runs not noted yet */
+    IndexRun *r = &s->index_runs.data[i];
+    if (snapshot_of(g, r->load) != sn) continue;
+    note_index_run(g, sn, r, LLVMBuildLoad2(g->b, g->i64, r->run_lo, ""), LLVMBuildLoad2(g->b, g->i64, r->run_hi, ""));
+    LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), r->run_lo);
+    LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), r->run_hi);
+  }
   LLVMValueRef lo = LLVMBuildLoad2(g->b, g->i64, sn->lo, "snap.lo"), hi = LLVMBuildLoad2(g->b, g->i64, sn->hi, "snap.hi");
   LLVMValueRef any = LLVMBuildICmp(g->b, LLVMIntULT, lo, hi, "");
   LLVMValueRef len = LLVMBuildSelect(g->b, any, LLVMBuildSub(g->b, hi, lo, ""), LLVMConstInt(g->i64, 0, 0), "snap.len");

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "index_span.h"
 #include "tape.h"
 
 /* The runtime's locks guard a few loads and stores, which a team's threads all want at once (as each
@@ -550,40 +551,6 @@ static void span_remember(const ParadRegion *r, unsigned long long lo, unsigned 
   pthread_mutex_unlock(&span_mu);
 }
 
-/* The least and most of the n indices at `at`, each `size` bytes, signed or not. */
-__attribute__((target_clones("avx2", "default"))) /* a sparse matrix's column indices: 4 min/max at once, not 1 */
-static void index_least_most(const void *at, size_t n, unsigned size, unsigned is_signed, long long *least, long long *most) {
-#define INDEX_SPAN(T)                                                                                                 \
-  do {                                                                                                                \
-    const T *v = at;                                                                                                  \
-    T a = v[0], b = v[0];                                                                                             \
-    for (size_t i = 1; i < n; i++) a = v[i] < a ? v[i] : a, b = v[i] > b ? v[i] : b;                                  \
-    *least = (long long)a, *most = (long long)b;                                                                      \
-  } while (0)
-  switch (size * 2 + !is_signed) {
-  case 2: INDEX_SPAN(int8_t); break;
-  case 3: INDEX_SPAN(uint8_t); break;
-  case 4: INDEX_SPAN(int16_t); break;
-  case 5: INDEX_SPAN(uint16_t); break;
-  case 8: INDEX_SPAN(int32_t); break;
-  case 9: INDEX_SPAN(uint32_t); break;
-  default: INDEX_SPAN(int64_t); break; /* a 64-bit index is a GEP's own, which is signed */
-  }
-#undef INDEX_SPAN
-}
-
-/* The addresses [out[0], out[1]) a gather base + scale * index + [from, to) reads for indices least..most. */
-static void gathered_span(unsigned long long base, long long scale, long long from, long long to, long long least, long long most,
-                          unsigned long long *out) {
-  unsigned long long a = base + (unsigned long long)(scale * least), b = base + (unsigned long long)(scale * most);
-  if (scale < 0) {
-    unsigned long long t = a;
-    a = b, b = t;
-  }
-  out[0] = a + (unsigned long long)from;
-  out[1] = b + (unsigned long long)to;
-}
-
 /* Forward sweep: the addresses a gather base + scale * index + [from, to) reads (reverse/rev_shared.c,
  * "gathers") for the indices at [lo, hi), each `size` bytes, signed or not: out[0] the lowest, out[1] one
  * past the highest (~0 and 0 for no indices: nothing to widen the range with). In a region, the run is
@@ -611,7 +578,7 @@ void __parad_rt_index_span(unsigned long long lo, unsigned long long hi, unsigne
   }
   ParadRegion *r = region && n >= SPAN_MEMO_LEAST ? region : NULL;
   if (r && span_memo(r, lo, hi, size, is_signed, &least, &most, keep)) {
-    gathered_span(base, scale, from, to, least, most, out);
+    __parad_rt_gathered_span(base, scale, from, to, least, most, out);
     return;
   }
   const char *at = (const char *)(uintptr_t)lo;
@@ -619,16 +586,16 @@ void __parad_rt_index_span(unsigned long long lo, unsigned long long hi, unsigne
   if (blocks) {
     for (size_t b = 0; b < nblocks; b++) {
       size_t first = b * block, count = n - first < block ? n - first : block;
-      index_least_most(at + first * size, count, size, is_signed, &blocks[2 * b], &blocks[2 * b + 1]);
+      __parad_rt_index_least_most(at + first * size, count, size, is_signed, &blocks[2 * b], &blocks[2 * b + 1]);
       if (!b || blocks[2 * b] < least) least = blocks[2 * b];
       if (!b || blocks[2 * b + 1] > most) most = blocks[2 * b + 1];
     }
   } else {
-    index_least_most(at, n, size, is_signed, &least, &most);
+    __parad_rt_index_least_most(at, n, size, is_signed, &least, &most);
   }
   if (r && blocks) span_remember(r, lo, hi, size, is_signed, least, most, blocks, nblocks);
   if (blocks && !keep) free(blocks);
-  gathered_span(base, scale, from, to, least, most, out);
+  __parad_rt_gathered_span(base, scale, from, to, least, most, out);
 }
 
 /* ---- a gather's clean stretch (reverse/rev_shared.c "gathers") ----
@@ -645,7 +612,7 @@ void __parad_rt_gather_stretch(int gather, unsigned long long own_lo, unsigned l
   size_t best = 0, best_at = 0, at = 0;
   for (size_t b = 0; g->blocks && b <= g->nblocks; b++) {
     unsigned long long span[2] = {0, 0};
-    if (b < g->nblocks) gathered_span(g->base, g->scale, g->from, g->to, g->blocks[2 * b], g->blocks[2 * b + 1], span);
+    if (b < g->nblocks) __parad_rt_gathered_span(g->base, g->scale, g->from, g->to, g->blocks[2 * b], g->blocks[2 * b + 1], span);
     if (b < g->nblocks && span[0] >= own_lo && span[1] <= own_hi && span[0] < span[1]) continue;
     if (b - at > best) best = b - at, best_at = at;
     at = b + 1;
