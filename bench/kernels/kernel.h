@@ -61,8 +61,9 @@ enum { ROUNDS = 7, FD_COMPONENTS = 4 };
 /* Central finite differences (adcheck.h's fd_check: fourth order, h = 1e-3 max(1, |x_i|), relative to
  * max(|g_i|, 1e-3 max|g|)). Every objective here is smooth near its input and of moderate size: the
  * truncation error, about h^4/30 times a fifth derivative, is ~1e-13 relative, and the rounding error,
- * about eps |J| / h, is ~1e-13 |J| / |g_i|; 1e-6 leaves room for |J| up to a million times the gradient's
- * components and still catches any wrong term of a gradient. */
+ * about eps |J| / h, which fd_check allows for on top of the tolerance, is ~1e-13 |J| / |g_i|: more than
+ * 1e-6 where J sums a million pixels (conv2d: |J| / |g_i| about 1e7, 1.9e-6 built without OpenMP, whose
+ * sums round differently). 1e-6 still catches any wrong term of a gradient. */
 #define FD_TOL 1e-6
 /* J against the hand-written adjoint's J, relative: the same sums in the same order, but -ffast-math lets
  * the compiler reorder the two copies apart (ljcells' energy, 17,576 particles: 6e-12). */
