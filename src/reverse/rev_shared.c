@@ -98,6 +98,12 @@ struct SharedMemory {
    * every read of it is of floats of one type), else 0; rev: the shadow address the thread's private
    * buffer mirrors from, its length and the buffer (0 when it has none). */
   unsigned char *elem;
+  /* Per object, whether its adjoints are all added atomically: in a region, a global holding derivatives
+   * has its shadow in a global of its own (ad/global_shadows.h), which the own parts and buffers here,
+   * reached from the shadow the caller passed, do not follow. Its accesses are still noted, so that other
+   * objects' own parts leave out what other threads read through it (an array passed by pointer may be
+   * the global), and the rest of the region's objects are planned as they would be without it. */
+  bool *atomic_only;
   unsigned char *adds; /* per object, whether the reverse sweep adds adjoints into (or clears) its shadow */
   LLVMValueRef *pbase, *plen, *priv;
   LLVMValueRef *slo; /* rev: the thread's own part's start in the shadow's addresses (all ones if unknown) */
@@ -189,9 +195,6 @@ static LLVMValueRef root_of(LLVMValueRef p) {
 /* An object the function reaches the same way on every thread: a parameter (a shared variable's
  * address), a pointer read from one (a shared array), a global. */
 static bool direct_root(RevGen *g, LLVMValueRef r) {
-  /* a global holding derivatives has its shadow in a global of its own (ad/global_shadows.h), which the
-     ranges and buffers here do not follow: such a region adds its adjoints atomically */
-  if (ad_is_mutable_global_with_shadow(r)) return false;
   if (LLVMIsAArgument(r) || LLVMIsAGlobalVariable(r)) return true;
   if (!LLVMIsALoadInst(r) || !cfg_runs_once(&g->cfg, LLVMGetInstructionParent(r))) return false;
   LLVMValueRef from = root_of(LLVMGetOperand(r, 0));
@@ -949,6 +952,7 @@ void shared_analyse(RevGen *g) {
         vec_push(&s->roots, r);
       }
       vmap_put(&s->root_of, i, (void *)(size_t)(k + 1));
+      bool atomic_only = g->region_body && ad_is_mutable_global_with_shadow(r);
       /* a region's read in a stencil's short offset loops, or at an address not linear: per run of the loop
          around, where the address is monotone (rev_monotone.c) */
       Loop *l = loop_innermost(g, LLVMGetInstructionParent(i)), *run = NULL;
@@ -964,7 +968,7 @@ void shared_analyse(RevGen *g) {
       } else {
         group(g, s, i, (unsigned)k);
       }
-      if (LLVMIsALoadInst(i) && ir_is_fp(LLVMTypeOf(i)) && invariant_address(p) && defined_once(g, ir_strip_pointer_casts(p))) {
+      if (!atomic_only && LLVMIsALoadInst(i) && ir_is_fp(LLVMTypeOf(i)) && invariant_address(p) && defined_once(g, ir_strip_pointer_casts(p))) {
         int d = index_of(&s->deferred, ir_strip_pointer_casts(p));
         if (d < 0 && s->deferred.len < MAX_DEFERRED) {
           d = (int)s->deferred.len;
@@ -992,8 +996,11 @@ void shared_analyse(RevGen *g) {
       if (!size || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic || (*e && *e != size)) mixed[k1 - 1] = true;
       *e = size;
     }
-  for (size_t k = 0; k < s->roots.len; k++)
-    if (mixed[k] || !activity_shadowed(g->act, s->roots.data[k])) s->elem[k] = 0;
+  s->atomic_only = xcalloc(s->roots.len, sizeof *s->atomic_only);
+  for (size_t k = 0; k < s->roots.len; k++) {
+    s->atomic_only[k] = g->region_body && ad_is_mutable_global_with_shadow(s->roots.data[k]);
+    if (mixed[k] || s->atomic_only[k] || !activity_shadowed(g->act, s->roots.data[k])) s->elem[k] = 0;
+  }
   free(mixed);
   s->adds = xcalloc(s->roots.len, 1);
   for (size_t b = 0; b < g->cfg.blocks.len; b++)
@@ -1048,6 +1055,7 @@ void shared_free(RevGen *g) {
   free(s->copy_len);
   free(s->copy_delta);
   free(s->elem);
+  free(s->atomic_only);
   free(s->pbase);
   free(s->plen);
   free(s->priv);
@@ -1071,8 +1079,9 @@ void shared_free(RevGen *g) {
 
 bool shared_decided_per_run(RevGen *g, LLVMValueRef load, Loop *l) {
   struct SharedMemory *s = g->shared;
-  if (!s || !vmap_get(&s->root_of, load)) return true;
-  return !vmap_get(&s->defer_of, load) && vmap_get(&s->loop_of, load) == l;
+  size_t k1 = s ? (size_t)vmap_get(&s->root_of, load) : 0;
+  if (!k1) return true;
+  return !s->atomic_only[k1 - 1] && !vmap_get(&s->defer_of, load) && vmap_get(&s->loop_of, load) == l;
 }
 
 /* ---- the forward sweep: ranges ---- */
@@ -2275,7 +2284,7 @@ bool shared_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMVa
                        void (*atomic)(RevGen *, LLVMValueRef, LLVMValueRef, LLVMValueRef, unsigned, LLVMValueRef)) {
   struct SharedMemory *s = g->shared;
   size_t k1 = s ? (size_t)vmap_get(&s->root_of, load) : 0;
-  if (!k1) return false;
+  if (!k1 || s->atomic_only[k1 - 1]) return false;
   bool planning = g->phase == PLANNING;
   size_t d1 = (size_t)vmap_get(&s->defer_of, load);
   LLVMTypeRef i1 = LLVMInt1TypeInContext(g->ctx);
