@@ -99,10 +99,10 @@ struct SharedMemory {
    * buffer mirrors from, its length and the buffer (0 when it has none). */
   unsigned char *elem;
   /* Per object, whether its adjoints are all added atomically: in a region, a global holding derivatives
-   * has its shadow in a global of its own (ad/global_shadows.h), which the own parts and buffers here,
-   * reached from the shadow the caller passed, do not follow. Its accesses are still noted, so that other
-   * objects' own parts leave out what other threads read through it (an array passed by pointer may be
-   * the global), and the rest of the region's objects are planned as they would be without it. */
+   * and pointers (a heap block's, ad/global_blocks.h), whose shadow the plans here do not follow. Its
+   * accesses are still noted, so that other objects' own parts leave out what other threads read through
+   * it, and the rest of the region's objects are planned as they would be without it. A global array of
+   * floats is planned as an array passed by pointer (its shadow global at a constant distance). */
   bool *atomic_only;
   unsigned char *adds; /* per object, whether the reverse sweep adds adjoints into (or clears) its shadow */
   LLVMValueRef *pbase, *plen, *priv;
@@ -190,6 +190,12 @@ static LLVMValueRef root_of(LLVMValueRef p) {
     p = start;
   }
   return p;
+}
+
+/* A global array of floats (and integers) holding derivatives: its shadow is a global of its own
+ * (ad/global_shadows.h), at a distance from it known at link time. */
+static bool global_array_with_shadow(LLVMValueRef r) {
+  return LLVMIsAGlobalVariable(r) && ad_is_mutable_global_with_shadow(r) && !ir_contains_ptr(LLVMGlobalGetValueType(r));
 }
 
 /* An object the function reaches the same way on every thread: a parameter (a shared variable's
@@ -952,7 +958,7 @@ void shared_analyse(RevGen *g) {
         vec_push(&s->roots, r);
       }
       vmap_put(&s->root_of, i, (void *)(size_t)(k + 1));
-      bool atomic_only = g->region_body && ad_is_mutable_global_with_shadow(r);
+      bool atomic_only = g->region_body && ad_is_mutable_global_with_shadow(r) && !global_array_with_shadow(r);
       /* a region's read in a stencil's short offset loops, or at an address not linear: per run of the loop
          around, where the address is monotone (rev_monotone.c) */
       Loop *l = loop_innermost(g, LLVMGetInstructionParent(i)), *run = NULL;
@@ -998,7 +1004,8 @@ void shared_analyse(RevGen *g) {
     }
   s->atomic_only = xcalloc(s->roots.len, sizeof *s->atomic_only);
   for (size_t k = 0; k < s->roots.len; k++) {
-    s->atomic_only[k] = g->region_body && ad_is_mutable_global_with_shadow(s->roots.data[k]);
+    LLVMValueRef r = s->roots.data[k];
+    s->atomic_only[k] = g->region_body && ad_is_mutable_global_with_shadow(r) && !global_array_with_shadow(r);
     if (mixed[k] || s->atomic_only[k] || !activity_shadowed(g->act, s->roots.data[k])) s->elem[k] = 0;
   }
   free(mixed);
@@ -1277,6 +1284,7 @@ static void note(RevGen *g, LLVMValueRef inst, LLVMValueRef lo, LLVMValueRef hi)
  * hand (where an access to it is noted). */
 static void note_shadow_delta(RevGen *g, unsigned k) {
   LLVMValueRef root = g->shared->roots.data[k], shadow = vmap_get(&g->smap, root);
+  if (!shadow && global_array_with_shadow(root)) shadow = ad_global_shadow(root, SHADOW_ADD);
   if (!g->shared->elem[k] || !shadow) return;
   LLVMValueRef delta = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, shadow, g->i64, ""),
                                     LLVMBuildPtrToInt(g->b, aug_value(g, root), g->i64, ""), "");

@@ -1574,7 +1574,8 @@ static void copy_range(Copy *c, unsigned long long lo, unsigned long long hi, Pa
     char *start = (char *)(b + 1);
     b->data = start + ((lo - (unsigned long long)(uintptr_t)start) & 63);
     b->lo = lo, b->len = hi - lo, b->refs = 1;
-    b->gen = 0;
+    b->gen = b->gen_lo = b->gen_hi = 0; /* another thread may look at it as soon as it is in `recent` */
+    b->writer = b->written = -1;
     memcpy(b->data, (const void *)(uintptr_t)lo, hi - lo);
     pthread_mutex_lock(&copies_mu);
     memmove(&recent[1], &recent[0], sizeof *recent * (RECENT_COPIES - 1));
