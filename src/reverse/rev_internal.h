@@ -319,10 +319,10 @@ Loop *hoisting_loop(RevGen *g, Item it, LLVMBasicBlockRef bb, size_t *index);
 void plan_hoisting(RevGen *g);
 
 /* ---- rev_monotone.c ---- */
-/* The loop whose runs bound address p of an access in loop l (its innermost) by corners: l, or the loop
- * around the short loops l is among, where p is monotone in the loop's iteration and in the counters of
- * the short loops (NULL if none). */
-Loop *loop_monotone_run(RevGen *g, Loop *l, LLVMValueRef p);
+/* The loop whose runs bound address p of an access in block bb of loop l (its innermost) by corners: l,
+ * or the loop around the short loops l is among, where p is monotone in the loop's iteration and in the
+ * counters of the short loops, and bb runs in every iteration (NULL if none). */
+Loop *loop_monotone_run(RevGen *g, Loop *l, LLVMValueRef p, LLVMBasicBlockRef bb);
 /* [lo, hi): the addresses such an access of `size` bytes touches in a run of `run`, its counters from
  * `first` to `last`, the run's invariants from `value`. */
 void loop_monotone_span(RevGen *g, Loop *run, LLVMValueRef p, unsigned size, LLVMValueRef *first, LLVMValueRef *last,

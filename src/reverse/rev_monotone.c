@@ -329,12 +329,16 @@ static bool trends(RevGen *g, Loop *run, LLVMValueRef p, LLVMValueRef *vars, Tre
   return unknown <= MAX_UNKNOWN;
 }
 
-Loop *loop_monotone_run(RevGen *g, Loop *l, LLVMValueRef p) {
+Loop *loop_monotone_run(RevGen *g, Loop *l, LLVMValueRef p, LLVMBasicBlockRef bb) {
   while (l && loop_short_constant(g, l)) l = loop_around(g, l);
   LLVMValueRef vars[MAX_VARIABLES + 1];
   Trend t[MAX_VARIABLES + 1];
   unsigned n;
-  return l && l->exit_iv && trends(g, l, p, vars, t, &n) ? l : NULL;
+  /* every corner must be a point the access runs at: elsewhere its address may be poison (an index that
+     clang knew nonnegative under the access's condition, widened as such, wraps at the run's first
+     iteration: a range of 32 GB, taken for another object's) */
+  if (!l || !l->exit_iv || !cfg_every_iteration(&g->cfg, l->body, l->header, l->latch, bb)) return NULL;
+  return trends(g, l, p, vars, t, &n) ? l : NULL;
 }
 
 /* v with the run's counters at `at`, the inner counters vars[1..n) at value[1..n), built at the builder

@@ -963,7 +963,7 @@ void shared_analyse(RevGen *g) {
          around, where the address is monotone (rev_monotone.c) */
       Loop *l = loop_innermost(g, LLVMGetInstructionParent(i)), *run = NULL;
       bool linear = l && l->exit_iv && loop_linear(g, l, p, 0);
-      if (g->region_body && LLVMIsALoadInst(i) && l && (!linear || loop_short_constant(g, l))) run = loop_monotone_run(g, l, p);
+      if (g->region_body && LLVMIsALoadInst(i) && l && (!linear || loop_short_constant(g, l))) run = loop_monotone_run(g, l, p, LLVMGetInstructionParent(i));
       if (run && !holds_boundary(g, run)) {
         vmap_put(&s->loop_of, i, run);
         vmap_put(&s->monotone, i, run);
