@@ -295,7 +295,9 @@ bool rev_memory(RevGen *g, LLVMValueRef inst) {
     LLVMTypeRef t = LLVMTypeOf(v);
     if (!shadowed(g, p) || !ir_is_fp(t)) return true;
     LLVMAtomicRMWBinOp op = LLVMGetAtomicRMWBinOp(inst);
-    LLVMValueRef dp = rs(g, p), d_old = varied(g, inst) ? adj_take(g, inst) : NULL;
+    /* the old value's adjoint only where the program reads it: an `omp atomic` update's is never read, and
+       adding its zero back, atomically, cost an atomic update per update (an edge loop's residual: 2 an edge) */
+    LLVMValueRef dp = rs(g, p), d_old = varied(g, inst) && LLVMGetFirstUse(inst) ? adj_take(g, inst) : NULL;
     if (op == LLVMAtomicRMWBinOpXchg) { /* like a store; the old value's adjoint returns to memory */
       LLVMValueRef dv = take_memory(g, dp, t, LLVMGetAlignment(inst), varied(g, v));
       if (dv) adj_add(g, v, dv);

@@ -4,8 +4,11 @@
 // where each thread atomically subtracts into the caller's output array. f = s t + sum_r bin_r^2. Analytic
 // gradient (tolerance 1e-12), forward tangents along every unit direction (1e-12), central finite differences
 // (h = 1e-6, tolerance 1e-7); the output array's reverse gradient (seeded with v) and tangent against the
-// analytic Jacobian (1e-12). Also built at -O0.
+// analytic Jacobian (1e-12). Also built at -O0. Built with PARAD_COUNT_UPDATES: f's reverse sweep adds
+// nothing atomically for its atomic updates (each reads the shadow of what it updated; it added back, as an
+// atomic add of zero, the adjoint of the old value the update returns and nothing reads: 120 a call).
 // RUN: %parad-cc %cflags -fopenmp %s -o %t && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=4 %t
+// RUN: env PARAD_COUNT_UPDATES=1 %parad-cc %cflags -DCOUNTED -fopenmp %s -o %t2 && OMP_NUM_THREADS=2 %t2 && OMP_NUM_THREADS=4 %t2
 // RUN: %parad-cc -O0 -fopenmp -I%S/../include %s -o %t0 && OMP_NUM_THREADS=2 %t0
 #include <math.h>
 #include "check.h"
@@ -13,6 +16,7 @@
 void __parad_autodiff(void *, ...);
 double __parad_fwddiff(void *, ...);
 void __parad_fwddiff_v(void *, ...);
+void parad_adjoint_update_counts(unsigned long long *plain, unsigned long long *atomic);
 
 enum { N = 40, B = 4 };
 
@@ -58,7 +62,15 @@ int main(void) {
   double x[N], dx[N] = {0}, gx[N] = {0}, e[N], s = 0, t = 1, h[B] = {0};
   double y[3] = {1, 2, 3}, dy[3] = {0.5, -1, 2}, v[3] = {0.5, -1, 2};
   for (int i = 0; i < N; i++) X0[i] = x[i] = cos(0.55 * i) - 0.1, BIN[i] = (i * 7) % B;
+  unsigned long long plain0, atomic0, plain1, atomic1;
+  parad_adjoint_update_counts(&plain0, &atomic0);
   __parad_autodiff((void *)f, x, dx, parad_const, BIN, parad_const, N);
+  parad_adjoint_update_counts(&plain1, &atomic1);
+#ifdef COUNTED /* x's reads are the thread's own: not one atomic add */
+  printf("f: %llu plain, %llu atomic adjoint updates\n", plain1 - plain0, atomic1 - atomic0);
+  CHECK_CLOSE((double)(atomic1 - atomic0), 0, 0);
+#endif
+  (void)plain1;
   __parad_autodiff((void *)drain, x, gx, y, dy, parad_const, N, parad_const, 3);
   for (int i = 0; i < N; i++) s += x[i] * x[i], t -= sin(x[i]), h[BIN[i]] += x[i] * (1 + 0.1 * i);
   for (int j = 0; j < 3; j++) {
