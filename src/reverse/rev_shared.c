@@ -198,6 +198,11 @@ static bool global_array_with_shadow(LLVMValueRef r) {
   return LLVMIsAGlobalVariable(r) && ad_is_mutable_global_with_shadow(r) && !ir_contains_ptr(LLVMGlobalGetValueType(r));
 }
 
+/* In a region, a global holding derivatives and pointers: noted, but its adjoints added atomically. */
+static bool atomic_only_root(RevGen *g, LLVMValueRef r) {
+  return g->region_body && ad_is_mutable_global_with_shadow(r) && !global_array_with_shadow(r);
+}
+
 /* An object the function reaches the same way on every thread: a parameter (a shared variable's
  * address), a pointer read from one (a shared array), a global. */
 static bool direct_root(RevGen *g, LLVMValueRef r) {
@@ -958,7 +963,7 @@ void shared_analyse(RevGen *g) {
         vec_push(&s->roots, r);
       }
       vmap_put(&s->root_of, i, (void *)(size_t)(k + 1));
-      bool atomic_only = g->region_body && ad_is_mutable_global_with_shadow(r) && !global_array_with_shadow(r);
+      bool atomic_only = atomic_only_root(g, r);
       /* a region's read in a stencil's short offset loops, or at an address not linear: per run of the loop
          around, where the address is monotone (rev_monotone.c) */
       Loop *l = loop_innermost(g, LLVMGetInstructionParent(i)), *run = NULL;
@@ -1004,8 +1009,7 @@ void shared_analyse(RevGen *g) {
     }
   s->atomic_only = xcalloc(s->roots.len, sizeof *s->atomic_only);
   for (size_t k = 0; k < s->roots.len; k++) {
-    LLVMValueRef r = s->roots.data[k];
-    s->atomic_only[k] = g->region_body && ad_is_mutable_global_with_shadow(r) && !global_array_with_shadow(r);
+    s->atomic_only[k] = atomic_only_root(g, s->roots.data[k]);
     if (mixed[k] || s->atomic_only[k] || !activity_shadowed(g->act, s->roots.data[k])) s->elem[k] = 0;
   }
   free(mixed);
