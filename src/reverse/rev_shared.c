@@ -167,7 +167,8 @@ static LLVMBasicBlockRef loop_exit(RevGen *g, Loop *l) {
 static LLVMValueRef strip_offsets(LLVMValueRef p) {
   for (int i = 0; i < 64; i++) {
     p = ir_strip_pointer_casts(p);
-    if (!LLVMIsAGetElementPtrInst(p)) break;
+    /* a constant offset into a global is folded into a constant expression (u[N - 1][j]'s row) */
+    if (!LLVMIsAGetElementPtrInst(p) && !(LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) break;
     p = LLVMGetOperand(p, 0);
   }
   return p;

@@ -3,8 +3,11 @@
 // plans do not follow), but the region's other objects keep their plans: each thread adds plainly where no
 // other thread read. Before, one such global made every adjoint update of the region atomic.
 //   smooth(x, y): y_i = x_i^2 (y by pointer); the global w_i = v_{i-1} + 2 v_i + v_{i+1} (v a global, 0
-//   outside the range); total = sum_i w_i x_i + sum_i y_i sin(x_i)
-// Called with y a separate array (v then constant data: dtotal/dx_k = w_k + 2 x_k sin x_k + x_k^2 cos x_k),
+//   outside the range); total = sum_i w_i x_i + sum_i y_i sin(x_i) + sum_i w_{N-1} x_i / 2 (w's last
+//   element at a constant address, which clang folds into a constant expression: the object is w all
+//   the same, and without that the region had no plan)
+// Called with y a separate array (v then constant data: dtotal/dx_k = w_k + 2 x_k sin x_k + x_k^2 cos x_k
+// + w_{N-1} / 2),
 // and with y the global v itself (the second loop reads through the global what the first wrote through
 // the pointer; the reads of each thread's neighbours through the global keep those places out of the
 // pointer's own parts). Gradients against the analytic ones and forward-mode tangents along unit directions
@@ -33,7 +36,7 @@ static double smooth(const double *x, double *y) {
 #pragma omp for schedule(static)
     for (int i = 0; i < N; i++) w[i] = (i > 0 ? v[i - 1] : 0) + 2 * v[i] + (i < N - 1 ? v[i + 1] : 0);
 #pragma omp for schedule(static)
-    for (int i = 0; i < N; i++) total += w[i] * x[i] + y[i] * sin(x[i]);
+    for (int i = 0; i < N; i++) total += w[i] * x[i] + y[i] * sin(x[i]) + 0.5 * w[N - 1] * x[i];
   }
   return total;
 }
@@ -47,10 +50,12 @@ static void constant_v(void) {
 
 /* The analytic gradients: v fixed (apart), or v_i = x_i^2 (aliased). */
 static double want(const double *x, int k, int alias) {
-  double own = 2 * x[k] * sin(x[k]) + x[k] * x[k] * cos(x[k]);
-  if (!alias) return (k > 0 ? v[k - 1] : 0) + 2 * v[k] + (k < N - 1 ? v[k + 1] : 0) + own;
-  double lo = k > 0 ? x[k - 1] : 0, hi = k < N - 1 ? x[k + 1] : 0;
-  return lo * lo + 2 * x[k] * x[k] + hi * hi + 2 * x[k] * (lo + 2 * x[k] + hi) + own;
+  double own = 2 * x[k] * sin(x[k]) + x[k] * x[k] * cos(x[k]), sum = 0;
+  for (int i = 0; i < N; i++) sum += x[i];
+  if (!alias) return (k > 0 ? v[k - 1] : 0) + 2 * v[k] + (k < N - 1 ? v[k + 1] : 0) + own + 0.5 * (v[N - 2] + 2 * v[N - 1]);
+  double lo = k > 0 ? x[k - 1] : 0, hi = k < N - 1 ? x[k + 1] : 0, last = x[N - 2] * x[N - 2] + 2 * x[N - 1] * x[N - 1];
+  double dlast = k == N - 2 ? 2 * x[k] : k == N - 1 ? 4 * x[k] : 0;
+  return lo * lo + 2 * x[k] * x[k] + hi * hi + 2 * x[k] * (lo + 2 * x[k] + hi) + own + 0.5 * last + 0.5 * sum * dlast;
 }
 
 int main(void) {
