@@ -164,25 +164,15 @@ static LLVMBasicBlockRef loop_exit(RevGen *g, Loop *l) {
   return exit;
 }
 
-static LLVMValueRef strip_offsets(LLVMValueRef p) {
-  for (int i = 0; i < 64; i++) {
-    p = ir_strip_pointer_casts(p);
-    /* a constant offset into a global is folded into a constant expression (u[N - 1][j]'s row) */
-    if (!LLVMIsAGetElementPtrInst(p) && !(LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) break;
-    p = LLVMGetOperand(p, 0);
-  }
-  return p;
-}
-
 /* The object an address is in: through offsets, and through a pointer that walks it in a loop (a phi of
  * a start and offsets from itself, as clang's combining loop of an array reduction is written). */
 static LLVMValueRef root_of(LLVMValueRef p) {
   for (int depth = 0; depth < 4; depth++) {
-    p = strip_offsets(p);
+    p = rev_root_of(p); /* through offsets, constant ones into a global too (u[N - 1][j]'s row) */
     if (!LLVMIsAPHINode(p)) return p;
     LLVMValueRef start = NULL;
     for (unsigned i = 0, n = LLVMCountIncoming(p); i < n; i++) {
-      LLVMValueRef from = strip_offsets(LLVMGetIncomingValue(p, i));
+      LLVMValueRef from = rev_root_of(LLVMGetIncomingValue(p, i));
       if (from == p) continue;
       if (start && from != start) return p;
       start = from;
