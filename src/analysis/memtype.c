@@ -81,7 +81,7 @@ static bool punned_slot(LLVMValueRef p) {
   return false;
 }
 
-static bool object_layout(LLVMValueRef p, MemLayout *l);
+static bool object_layout(LLVMValueRef p, unsigned long long bytes, MemLayout *l);
 
 /* What the bytes [at, at + size) of a layout's pattern hold (at < period): floats, pointers, or neither
  * (integers and padding), or a mixture (unknown); and the floats' width in bits, 0 when mixed. */
@@ -129,7 +129,7 @@ static MemType access_kind(LLVMValueRef inst, unsigned *fp_bits) {
   MemLayout l = {0};
   MemType k;
   if (!at || (LLVMGetTypeKind(at) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(at) == 8)) {
-    if (!object_layout(ptr, &l)) return block_access_kind(ptr, size, fp_bits);
+    if (!object_layout(ptr, size, &l)) return block_access_kind(ptr, size, fp_bits);
     k = kind_in_layout(&l, l.phase, size, fp_bits);
   } else {
     if (!type_layout(td, at, 0, size, &l)) return MEMTYPE_UNKNOWN;
@@ -598,17 +598,28 @@ static DataKind object_kind(LLVMValueRef ptr, bool for_access) {
   return k;
 }
 
-/* k merged with the kinds of fn's accesses to the objects. */
-static DataKind accesses_kind(LLVMValueRef fn, const ValueList *objects, bool for_access, DataKind k) {
+/* Bytes [lo, hi) of the object that `root` is the start of: a part of an object asked about (NULL: all of it). */
+typedef struct {
+  LLVMValueRef root;
+  long long lo, hi;
+} Window;
+
+/* Whether the `size` bytes at address p surely lie outside the window: at a constant offset from its root. */
+static bool outside(const Window *w, LLVMValueRef p, LLVMTypeRef t);
+
+/* k merged with the kinds of fn's accesses to the objects (those that may touch the window, if any). */
+static DataKind window_accesses_kind(LLVMValueRef fn, const ValueList *objects, bool for_access, DataKind k, const Window *w) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       bool load = LLVMIsALoadInst(i), store = LLVMIsAStoreInst(i);
       if (load || store) {
         LLVMTypeRef t = LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i);
-        if (ir_list_has(objects, root_of(LLVMGetOperand(i, store ? 1 : 0))) &&
-            (!for_access || !ir_is_int(t) || from_tbaa(i) != MEMTYPE_UNKNOWN))
+        LLVMValueRef at = LLVMGetOperand(i, store ? 1 : 0);
+        if (ir_list_has(objects, root_of(at)) && (!for_access || !ir_is_int(t) || from_tbaa(i) != MEMTYPE_UNKNOWN) &&
+            !(w && outside(w, at, t)))
           k = merge(k, of_access(i, t));
-      } else if (element_arithmetic(i) && ir_list_has(objects, ir_strip_pointer_casts(LLVMGetOperand(i, 0)))) {
+      } else if (element_arithmetic(i) && ir_list_has(objects, ir_strip_pointer_casts(LLVMGetOperand(i, 0))) &&
+                 !(w && outside(w, i, LLVMGetGEPSourceElementType(i)))) {
         k = merge(k, uniform_kind(LLVMGetGEPSourceElementType(i)));
       } else if (for_access && ir_is_call(i) && is_transfer(i)) {
         for (unsigned e = 0; e < 2; e++) {
@@ -621,6 +632,10 @@ static DataKind accesses_kind(LLVMValueRef fn, const ValueList *objects, bool fo
       }
     }
   return k;
+}
+
+static DataKind accesses_kind(LLVMValueRef fn, const ValueList *objects, bool for_access, DataKind k) {
+  return window_accesses_kind(fn, objects, for_access, k, NULL);
 }
 
 DataKind memtype_of_data(LLVMValueRef ptr) {
@@ -679,10 +694,13 @@ static DataKind copies_kind(LLVMValueRef ptr, ValueList *seen, int depth) {
   return k;
 }
 
+static DataKind part_kind(LLVMValueRef p, LLVMValueRef len);
+
 DataKind memtype_of_copy(LLVMValueRef call) {
   DataKind k = from_tbaa_struct(call);
   if (k != DATA_UNKNOWN) return k;
   k = memtype_of_data(LLVMGetArgOperand(call, 0));
+  if (k == DATA_MIXED) k = part_kind(LLVMGetArgOperand(call, 0), LLVMGetArgOperand(call, 2));
   bool two_ends = ir_num_call_args(call) > 1 && ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, 1)));
   if ((k == DATA_UNKNOWN || k == DATA_INT) && two_ends) {
     DataKind from = memtype_of_data(LLVMGetArgOperand(call, 1));
@@ -805,6 +823,32 @@ static bool placement(LLVMValueRef p, Placement *pl) {
   return true;
 }
 
+static LLVMModuleRef module_of(LLVMValueRef v);
+
+static bool outside(const Window *w, LLVMValueRef p, LLVMTypeRef t) {
+  Placement pl;
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(module_of(w->root));
+  long long size = LLVMTypeIsSized(t) ? (long long)LLVMStoreSizeOfType(td, t) : 0;
+  return size && placement(p, &pl) && pl.root == w->root && !pl.nstrides && (pl.offset + size <= w->lo || pl.offset >= w->hi);
+}
+
+/* What an object that mixes kinds holds over the `len` bytes from p (NULL or not constant: to its end),
+ * p at a constant offset into it: a header of integers before an array of doubles (a flexible array
+ * member filled by memcpy) holds doubles there. DATA_MIXED where that cannot be told, DATA_UNKNOWN where
+ * the function does not access those bytes. */
+static DataKind part_kind(LLVMValueRef p, LLVMValueRef len) {
+  Placement pl;
+  LLVMValueRef fn = function_of(root_of(p));
+  if (!fn || !placement(p, &pl) || pl.nstrides) return DATA_MIXED;
+  unsigned long long n = len && LLVMIsAConstantInt(len) ? LLVMConstIntGetZExtValue(len) : 1ull << 62;
+  Window w = {pl.root, pl.offset, pl.offset + (long long)(n < 1ull << 62 ? n : 1ull << 62)};
+  ValueList objects = {0};
+  same_object(fn, p, &objects, NULL);
+  DataKind k = window_accesses_kind(fn, &objects, false, DATA_UNKNOWN, &w);
+  vec_free(&objects);
+  return k;
+}
+
 /* The pointer's byte in a pattern of `period` bytes that starts with the object: false when a variable
  * index may move it by part of a period. */
 static bool phase_in(const Placement *pl, unsigned long long period, unsigned *phase) {
@@ -815,12 +859,79 @@ static bool phase_in(const Placement *pl, unsigned long long period, unsigned *p
   return true;
 }
 
-/* The layout of structs of type t repeating from the start of the object, seen from the pointer. */
-static bool struct_layout(LLVMModuleRef m, LLVMTypeRef t, const Placement *pl, MemLayout *l) {
+/* The length of the array a struct ends in; -1 where it ends in something else. */
+static long long trailing_array(LLVMTypeRef t) {
+  unsigned n = LLVMCountStructElementTypes(t);
+  LLVMTypeRef last = n ? LLVMStructGetTypeAtIndex(t, n - 1) : NULL;
+  return last && LLVMGetTypeKind(last) == LLVMArrayTypeKind ? (long long)LLVMGetArrayLength2(last) : -1;
+}
+
+/* A struct ending in a flexible array member (`double data[];`, an array of length 0 in IR): a header and
+ * then elements up to the end of the block, never an array of such structs. */
+static bool flexible(LLVMTypeRef t) { return trailing_array(t) == 0; }
+
+/* The struct hack, C's flexible array member before C99: a heap block of a struct ending in an array of one
+ * element (`double data[1];`), allocated longer, its array running to the block's end. Taken for an array
+ * of such structs, a block grown by realloc lost half its adjoints. Told by how fn uses the objects: it
+ * indexes the array with a variable index and never steps over whole structs. */
+/* Whether an address of an array field is indexed further with a variable index (at -O0: the field's
+ * getelementptr, then one into the array, or one over its elements where the array decays to a pointer). */
+static bool indexed_further(LLVMValueRef field) {
+  for (LLVMUseRef u = LLVMGetFirstUse(field); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef g = LLVMGetUser(u);
+    if (!LLVMIsAGetElementPtrInst(g) || LLVMGetOperand(g, 0) != field) continue;
+    unsigned at = LLVMGetTypeKind(LLVMGetGEPSourceElementType(g)) == LLVMArrayTypeKind ? 2 : 1;
+    if ((unsigned)LLVMGetNumOperands(g) > at && !LLVMIsAConstantInt(LLVMGetOperand(g, at))) return true;
+  }
+  return false;
+}
+
+static bool struct_hack(LLVMValueRef fn, const ValueList *objects, LLVMTypeRef t) {
+  if (!fn || trailing_array(t) != 1) return false;
+  unsigned last = LLVMCountStructElementTypes(t) - 1;
+  bool indexed = false;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsAGetElementPtrInst(i) || LLVMGetGEPSourceElementType(i) != t || !ir_list_has(objects, root_of(LLVMGetOperand(i, 0))))
+        continue;
+      LLVMValueRef first = LLVMGetOperand(i, 1);
+      if (!LLVMIsAConstantInt(first) || LLVMConstIntGetZExtValue(first) != 0) return false;
+      if (LLVMGetNumOperands(i) < 3 || LLVMConstIntGetZExtValue(LLVMGetOperand(i, 2)) != last) continue;
+      if (LLVMGetNumOperands(i) > 3) indexed |= !LLVMIsAConstantInt(LLVMGetOperand(i, 3));
+      else indexed |= indexed_further(i);
+    }
+  return indexed;
+}
+
+/* The layout over the first `extent` bytes of a struct whose last array runs to the end of the block: one
+ * pattern, the header then the elements. */
+static bool open_layout(LLVMTargetDataRef td, LLVMTypeRef t, const Placement *pl, unsigned long long extent, MemLayout *l) {
+  if (pl->nstrides || pl->offset < 0 || extent > LAYOUT_ONCE || extent <= (unsigned long long)pl->offset) return false;
+  unsigned last = LLVMCountStructElementTypes(t) - 1;
+  unsigned long long from = LLVMOffsetOfElement(td, t, last);
+  LLVMTypeRef e = LLVMGetElementType(LLVMStructGetTypeAtIndex(t, last));
+  unsigned long long size = LLVMABISizeOfType(td, e), count = extent > from && size ? (extent - from + size - 1) / size : 0;
+  l->period = (unsigned)extent, l->phase = (unsigned)pl->offset;
+  if (!type_layout(td, t, 0, from, l)) return false;
+  DataKind k = scalar_kind(e);
+  if (k == DATA_INT || count == 0) return true;
+  if (k != DATA_UNKNOWN) return add_run(l, from, count, k);
+  if (count > LAYOUT_MAX_RUNS * 64) return false; /* structs, each element's runs apart */
+  for (unsigned long long i = 0; i < count; i++)
+    if (!type_layout(td, e, from + i * size, extent, l)) return false;
+  return true;
+}
+
+/* The layout of structs of type t repeating from the start of the object, seen from the pointer, over the
+ * `bytes` bytes from it (0: not known). A struct whose last array runs to the end of the block (open: a
+ * flexible array member, the struct hack) does not repeat: its layout covers those bytes, or, where they
+ * are not known, is LAYOUT_ONCE long. */
+static bool struct_layout(LLVMModuleRef m, LLVMTypeRef t, bool open, const Placement *pl, unsigned long long bytes, MemLayout *l) {
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
   unsigned long long period = LLVMABISizeOfType(td, t);
   memset(l, 0, sizeof *l);
-  if (!period || period > 1u << 30 || !phase_in(pl, period, &l->phase)) return false;
+  if (open || flexible(t)) return open_layout(td, t, pl, bytes ? (unsigned long long)pl->offset + bytes : LAYOUT_ONCE, l);
+  if (!period || period >= LAYOUT_ONCE || !phase_in(pl, period, &l->phase)) return false;
   l->period = (unsigned)period;
   return type_layout(td, t, 0, period, l);
 }
@@ -833,21 +944,24 @@ static LLVMModuleRef module_of(LLVMValueRef v) {
 
 /* The layout of the object p points into, from the type of the stack slot or global it lies in: the
  * byte offset of p in it must be known up to whole structs. */
-static bool object_layout(LLVMValueRef p, MemLayout *l) {
+static bool object_layout(LLVMValueRef p, unsigned long long bytes, MemLayout *l) {
   Placement pl;
   if (!placement(p, &pl)) return false;
   LLVMValueRef root = pl.root, fn = function_of(root);
   LLVMTypeRef t = LLVMIsAAllocaInst(root) ? LLVMGetAllocatedType(root) : LLVMIsAGlobalVariable(root) ? LLVMGlobalGetValueType(root) : NULL;
+  bool open = false;
   if (!t && fn) { /* a heap block, an argument: as the function or its callers and callees index it */
     ValueList objects = {0};
     same_object(fn, root, &objects, NULL);
     t = object_type(fn, &objects, 0);
+    if (t) t = strip_arrays(t);
+    open = t && LLVMGetTypeKind(t) == LLVMStructTypeKind && struct_hack(fn, &objects, t);
     vec_free(&objects);
   }
   if (!t) return false;
   t = strip_arrays(t);
   if (LLVMGetTypeKind(t) != LLVMStructTypeKind) return false; /* arrays of scalars: memtype_of_data */
-  return struct_layout(module_of(root), t, &pl, l);
+  return struct_layout(module_of(root), t, open, &pl, bytes, l);
 }
 
 static bool own_layout(LLVMValueRef call, MemLayout *l) {
@@ -876,8 +990,9 @@ static bool own_layout(LLVMValueRef call, MemLayout *l) {
     if (ok) return true;
     memset(l, 0, sizeof *l);
   }
-  if (object_layout(LLVMGetArgOperand(call, 0), l)) return true;
-  return is_transfer(call) && object_layout(LLVMGetArgOperand(call, 1), l);
+  unsigned long long bytes = LLVMIsAConstantInt(len) ? LLVMConstIntGetZExtValue(len) : 0;
+  if (object_layout(LLVMGetArgOperand(call, 0), bytes, l)) return true;
+  return is_transfer(call) && object_layout(LLVMGetArgOperand(call, 1), bytes, l);
 }
 
 /* The start of the object p points to the start of, through casts and getelementptrs of index 0. */
@@ -961,7 +1076,7 @@ static bool copied_into(LLVMValueRef fn, const ValueList *objects) {
 }
 
 bool memtype_layout_of_data(LLVMValueRef p, MemLayout *l) {
-  if (object_layout(p, l)) return true;
+  if (object_layout(p, 0, l)) return true;
   LLVMTypeRef declared = address_type(p);
   DataKind k = declared ? uniform_kind(declared) : DATA_UNKNOWN;
   if (k == DATA_F64 || k == DATA_F32) return uniform_layout(p, k, l);
@@ -981,7 +1096,7 @@ bool memtype_layout_of_data(LLVMValueRef p, MemLayout *l) {
     if (s) s = strip_arrays(s);
     Placement pl;
     if (escapes(fn, &objects, s)) known = false;
-    else if (s) known = placement(p, &pl) && struct_layout(module_of(fn), s, &pl, l);
+    else if (s) known = placement(p, &pl) && struct_layout(module_of(fn), s, struct_hack(fn, &objects, s), &pl, 0, l);
     else known = k != DATA_MIXED && k != DATA_UNKNOWN && uniform_layout(p, k, l);
   }
   vec_free(&objects);

@@ -46,6 +46,10 @@ typedef struct {
   unsigned period, phase, n;
   LayoutRun run[LAYOUT_MAX_RUNS];
 } MemLayout;
+/* A pattern of this period does not repeat: a struct with a flexible array member (a header, then the
+ * array's elements to the end of the block), whose block's size the compiler does not know. The runtimes
+ * refuse a block that reaches past it (runtime/memory.c and runtime/mpi_types.c say the same). */
+#define LAYOUT_ONCE (1u << 30)
 
 /* For memcpy/memmove/memset: the layout from the copy's struct tags (!tbaa.struct), else from the type
  * of the object its destination or source points into; false when neither is known. */

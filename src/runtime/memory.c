@@ -188,6 +188,8 @@ COPY_ADJOINT_ATOMIC(__parad_rt_copy_adjoint_f32_atomic, float, atomic_add_f32)
  * a pattern of `period` bytes of which the block starts at byte `phase`; kind 1 is double, 2 float,
  * 3 pointer (see MemLayout in analysis/memtype.h). */
 enum { RUN_F64 = 1, RUN_F32 = 2, RUN_PTR = 3 };
+/* A pattern of this period does not repeat (analysis/memtype.h's LAYOUT_ONCE): a flexible array member's. */
+#define LAYOUT_ONCE (1u << 30)
 
 typedef void Visit(char *d, char *s, char *from, size_t at, unsigned kind);
 
@@ -195,15 +197,15 @@ typedef void Visit(char *d, char *s, char *from, size_t at, unsigned kind);
  * block of `bytes` bytes. */
 static void each_value(char *d, char *s, char *from, size_t bytes, size_t period, size_t phase,
                        const unsigned *runs, unsigned n, unsigned kinds, Visit *visit) {
+  if (period >= LAYOUT_ONCE && bytes + phase > period)
+    fatal("a block with a header and a flexible array member of over 1 GiB: its floats cannot be told apart");
   for (size_t start = 0; start < bytes + phase; start += period)
     for (unsigned r = 0; r < n; r++) {
       unsigned offset = runs[3 * r], count = runs[3 * r + 1], kind = runs[3 * r + 2];
-      size_t size = kind == RUN_F32 ? 4 : 8;
+      size_t size = kind == RUN_F32 ? 4 : 8, first = start + offset; /* from the start of the pattern the block begins in */
       if (!(kinds & 1u << kind)) continue;
-      for (unsigned i = 0; i < count; i++) {
-        size_t at = start + offset + i * size; /* from the start of the pattern the block begins in */
-        if (at >= phase && at - phase + size <= bytes) visit(d, s, from, at - phase, kind);
-      }
+      size_t i = first >= phase ? 0 : (phase - first + size - 1) / size; /* the values wholly in the block */
+      for (; i < count && first + i * size + size <= bytes + phase; i++) visit(d, s, from, first + i * size - phase, kind);
     }
 }
 

@@ -299,15 +299,16 @@ static void push_float(Floats *f, size_t *cap, MPI_Aint at, MPI_Aint packed, int
 static void layout_floats(const BytesLayout *l, MPI_Aint lo, MPI_Aint hi, MPI_Aint packed, Floats *f, size_t *cap) {
   MPI_Aint period = l->period, q = lo + (MPI_Aint)l->phase;
   MPI_Aint start = (q >= 0 ? q / period : -((period - 1 - q) / period)) * period - (MPI_Aint)l->phase;
+  if (l->period >= LAYOUT_ONCE && (start != -(MPI_Aint)l->phase || hi > start + period))
+    die("a message of bytes reaches outside a block with a header and a flexible array member, or past its first GiB");
   for (; start < hi; start += period) /* start: where a pattern begins, in buffer bytes */
     for (unsigned r = 0; r < l->n; r++) {
       unsigned offset = l->runs[r][0], count = l->runs[r][1], kind = l->runs[r][2];
       int size = kind == RUN_F32 ? 4 : 8;
       if (kind == RUN_PTR) continue;
-      for (unsigned i = 0; i < count; i++) {
-        MPI_Aint at = start + offset + (MPI_Aint)i * size;
-        if (at >= lo && at + size <= hi) push_float(f, cap, at, packed + at - lo, size);
-      }
+      MPI_Aint first = start + offset;
+      MPI_Aint i = first >= lo ? 0 : (lo - first + size - 1) / size; /* the values wholly in [lo, hi) */
+      for (; i < (MPI_Aint)count && first + i * size + size <= hi; i++) push_float(f, cap, first + i * size, packed + first + i * size - lo, size);
     }
 }
 

@@ -23,6 +23,8 @@ typedef struct {
   unsigned runs[][3]; /* offset, count, kind */
 } BytesLayout;
 enum { RUN_F64 = 1, RUN_F32 = 2, RUN_PTR = 3 };
+/* A pattern of this period does not repeat (analysis/memtype.h's LAYOUT_ONCE): a flexible array member's. */
+#define LAYOUT_ONCE (1u << 30)
 
 /* One element of a datatype, flattened: runs of basic data in type-map order, each at a byte
  * displacement and at an offset in the packed form of the element (MPI_Pack's bytes). */
