@@ -181,7 +181,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
     rc = PIPELINE_REFUSED;
     goto done;
   }
-  if (optimise && omp_mark_read_only_captures(m) &&
+  if (optimise && (omp_mark_read_only_captures(m) + omp_mark_struct_captures(m)) &&
       !run_passes(m, tm, "function(loop-mssa(licm))", false, false, false, 0, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;

@@ -76,6 +76,10 @@ void omp_shared_copies_as_loops(LLVMModuleRef m);
  * that are the address of a shared variable the region only reads, and that nothing else can reach,
  * become noalias (omp_captures.c). Returns how many, so that the caller hoists their loads again. */
 unsigned omp_mark_read_only_captures(LLVMModuleRef m);
+/* After the light optimisation: in regions' functions, the loads of a struct's address that a member access
+ * right after shows to point to a whole struct, marked dereferenceable and aligned, so that the loads of its
+ * members can be hoisted out of the region's loops (omp_struct_captures.c). Returns how many. */
+unsigned omp_mark_struct_captures(LLVMModuleRef m);
 /* After the light optimisation: each thread's share of a region's 1-D worksharing loop run as its two
  * edges and its middle, so that the middle's reverse finds its reads the thread's own (omp_segment_runs.c).
  * Returns how many loops were split. */

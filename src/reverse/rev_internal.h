@@ -390,13 +390,18 @@ void shared_narrow_run(RevGen *g, Loop *l, LLVMValueRef cond);
  * entering l, the flags from that word. */
 bool shared_runs_copy(RevGen *g, Loop *l);
 /* A gather base + scale * index whose index is read from an array at consecutive elements, in the same
- * block, in every iteration of the innermost loop around it (a sparse product's p[col[k]]): the index's
- * load, the base, the element size, whether the index is widened signed, and that loop. */
+ * block, in every iteration of the innermost loop around it (a sparse product's p[col[k]]), or at a
+ * constant place in consecutive blocks of a few elements (an element's four nodes, nodelist[4 e + c]):
+ * the index's load, the base, the element size, whether the index is widened signed, and that loop; and
+ * the address that walks the index array one iteration's elements at a time (the index's own, or its
+ * block's start) with the bytes it steps by (the index's size, or the block's). */
 typedef struct {
   LLVMValueRef index, base;
   long long scale;
   bool is_signed;
   Loop *loop;
+  LLVMValueRef walk;
+  unsigned walk_size;
 } IndexedGather;
 bool indexed_gather(RevGen *g, LLVMValueRef address, LLVMBasicBlockRef block, IndexedGather *out);
 LLVMValueRef shared_run_word(RevGen *g, Loop *l);

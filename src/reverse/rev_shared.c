@@ -60,6 +60,8 @@ struct Group {
   long long scale;
   bool is_signed;
   Loop *loop;
+  LLVMValueRef walk; /* what walks the index array, and by how many bytes an iteration (IndexedGather) */
+  unsigned walk_size;
   LLVMValueRef run_lo, run_hi, base_at;
   /* 1 + its number among the function's gathers (at most MAX_GATHERS have one), 0 for none; rev: the
    * stretch of the index array whose gathers read only the thread's own part, and a slot holding whether
@@ -92,6 +94,7 @@ struct SharedMemory {
                                               when empty); per address, whether summing is allowed, and the sum */
   LLVMValueRef *whole; /* rev: per object, whether the own part is all the thread read (i1) */
   bool all_noted;      /* every write of memory other threads see is a noted one (all_writes_noted) */
+  signed char keeps_pointers; /* the function stores no pointer where other threads see it (-1: not known yet) */
   LLVMValueRef *skip_lo, *skip_hi; /* rev: the part of the range the private buffer never touches (in a chunked
                                       function, the thread's own part, where a chunk's own part may differ) */
   /* Per object, the size of the floats its adjoints are where they may be kept apart per thread (4 or 8:
@@ -194,14 +197,39 @@ static bool atomic_only_root(RevGen *g, LLVMValueRef r) {
   return g->region_body && ad_is_mutable_global_with_shadow(r) && !global_array_with_shadow(r);
 }
 
+/* Whether the function stores no pointer into memory other threads see, by a store, an atomic or a copy
+ * that may hold pointers: then a struct's pointers to its arrays hold the same arrays on every thread
+ * throughout the call. */
+static bool keeps_pointers(RevGen *g) {
+  struct SharedMemory *s = g->shared;
+  if (s->keeps_pointers >= 0) return s->keeps_pointers;
+  bool keeps = true;
+  for (size_t b = 0; b < g->cfg.blocks.len && keeps; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i && keeps; i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef to = NULL, what = NULL;
+      if (LLVMIsAStoreInst(i)) to = LLVMGetOperand(i, 1), what = LLVMGetOperand(i, 0);
+      else if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i)) to = LLVMGetOperand(i, 0), what = LLVMGetOperand(i, 1);
+      if (what) keeps = rev_thread_private(to) || !ir_contains_ptr(LLVMTypeOf(what));
+      else if (ir_is_call(i) && (call_classify(i, NULL) == CALL_MEMCPY || call_classify(i, NULL) == CALL_MEMSET))
+        keeps = rev_thread_private(LLVMGetArgOperand(i, 0)) || memtype_of_copy(i) == DATA_F64 ||
+                memtype_of_copy(i) == DATA_F32 || memtype_of_copy(i) == DATA_INT;
+    }
+  s->keeps_pointers = keeps;
+  return keeps;
+}
+
 /* An object the function reaches the same way on every thread: a parameter (a shared variable's
- * address), a pointer read from one (a shared array), a global. */
-static bool direct_root(RevGen *g, LLVMValueRef r) {
+ * address), a pointer read from one (a shared array), a global; and, where the function stores no
+ * pointer others see, a pointer read from such an object (a struct of arrays' array: m->x[i]). */
+static bool direct_root_at(RevGen *g, LLVMValueRef r, int depth) {
   if (LLVMIsAArgument(r) || LLVMIsAGlobalVariable(r)) return true;
   if (!LLVMIsALoadInst(r) || !cfg_runs_once(&g->cfg, LLVMGetInstructionParent(r))) return false;
   LLVMValueRef from = root_of(LLVMGetOperand(r, 0));
-  return LLVMIsAArgument(from) || LLVMIsAGlobalVariable(from);
+  if (LLVMIsAArgument(from) || LLVMIsAGlobalVariable(from)) return true;
+  return depth < 2 && keeps_pointers(g) && direct_root_at(g, from, depth + 1);
 }
+
+static bool direct_root(RevGen *g, LLVMValueRef r) { return direct_root_at(g, r, 0); }
 
 /* The same address on every execution: the object itself or a constant offset into it. */
 static bool invariant_address(LLVMValueRef p) {
@@ -443,6 +471,39 @@ static bool consecutive(RevGen *g, Loop *l, LLVMValueRef p, unsigned size) {
   return step == 1 || step == -1;
 }
 
+/* Blocks of an index array read one per iteration, each at most this many bytes (an element's corners). */
+enum { INDEX_BLOCK_MOST = 64 };
+
+/* The address that walks the index array read at p (elements of `size` bytes) one iteration's elements at a
+ * time, and the bytes it steps by: p itself where it walks the array element by element; else, where p is
+ * a constant offset into a block that base + (iv << k) (or iv * m) elements start, iv stepping by 1 or -1,
+ * that block's start. NULL for neither. */
+static LLVMValueRef index_walk(RevGen *g, Loop *l, LLVMValueRef p, unsigned size, unsigned *step) {
+  *step = size;
+  if (consecutive(g, l, p, size)) return p;
+  LLVMValueRef block = ir_strip_pointer_casts(p), i;
+  long long offset = 0;
+  if (LLVMIsAGetElementPtrInst(block) && constant_offsets(block) && LLVMGetNumOperands(block) == 2) {
+    offset = LLVMConstIntGetSExtValue(LLVMGetOperand(block, 1)) * (long long)ir_type_size(g->ad->mod, LLVMGetGEPSourceElementType(block));
+    block = ir_strip_pointer_casts(LLVMGetOperand(block, 0));
+  }
+  if (element_index(g, block, &i) != size || !loop_invariant(g, l, LLVMGetOperand(block, 0)) || !LLVMIsABinaryOperator(i) ||
+      !LLVMIsAConstantInt(LLVMGetOperand(i, 1)))
+    return NULL;
+  unsigned long long c = LLVMConstIntGetZExtValue(LLVMGetOperand(i, 1)), elements;
+  if (LLVMGetInstructionOpcode(i) == LLVMShl && c < 8) elements = 1ull << c;
+  else if (LLVMGetInstructionOpcode(i) == LLVMMul && c > 0 && c < INDEX_BLOCK_MOST) elements = c;
+  else return NULL;
+  bool is_signed;
+  int k = loop_iv_index(l, strip_extension(LLVMGetOperand(i, 0), &is_signed));
+  long long iv_step = k >= 0 ? LLVMConstIntGetSExtValue(l->ivs.data[k].step) : 0;
+  if ((iv_step != 1 && iv_step != -1) || elements * size > INDEX_BLOCK_MOST || offset < 0 || offset % size ||
+      (unsigned long long)offset + size > elements * size)
+    return NULL;
+  *step = (unsigned)(elements * size);
+  return block;
+}
+
 bool indexed_gather(RevGen *g, LLVMValueRef address, LLVMBasicBlockRef block, IndexedGather *out) {
   LLVMValueRef i;
   unsigned long long scale = element_index(g, address, &i);
@@ -454,8 +515,10 @@ bool indexed_gather(RevGen *g, LLVMValueRef address, LLVMBasicBlockRef block, In
   if (LLVMGetVolatile(index) || LLVMGetOrdering(index) != LLVMAtomicOrderingNotAtomic) return false;
   if (LLVMGetTypeKind(LLVMTypeOf(index)) != LLVMIntegerTypeKind || !LLVMGetMetadata(index, LLVMGetMDKindIDInContext(g->ctx, "tbaa", 4))) return false;
   if (!cfg_every_iteration(&g->cfg, l->body, l->header, l->latch, block)) return false;
-  if (!consecutive(g, l, LLVMGetOperand(index, 0), access_size(g, index))) return false;
-  *out = (IndexedGather){index, LLVMGetOperand(address, 0), (long long)scale, is_signed, l};
+  unsigned walk_size;
+  LLVMValueRef walk = index_walk(g, l, LLVMGetOperand(index, 0), access_size(g, index), &walk_size);
+  if (!walk) return false;
+  *out = (IndexedGather){index, LLVMGetOperand(address, 0), (long long)scale, is_signed, l, walk, walk_size};
   return true;
 }
 
@@ -464,6 +527,7 @@ static void find_index(RevGen *g, struct Group *gr) {
   IndexedGather x;
   if (!indexed_gather(g, gr->anchor, gr->block, &x) || holds_boundary(g, x.loop) || !defined_once(g, x.base)) return;
   gr->index = x.index, gr->base = x.base, gr->is_signed = x.is_signed, gr->loop = x.loop, gr->scale = x.scale;
+  gr->walk = x.walk, gr->walk_size = x.walk_size;
 }
 
 static void find_indices(RevGen *g) {
@@ -913,6 +977,7 @@ static void find_inputs(RevGen *g, LLVMBasicBlockRef bb) {
 void shared_analyse(RevGen *g) {
   if (!g->region_body && !g->task_body) return;
   struct SharedMemory *s = xcalloc(1, sizeof *s);
+  s->keeps_pointers = -1;
   vmap_init(&s->root_of);
   vmap_init(&s->defer_of);
   vmap_init(&s->loop_of);
@@ -1496,7 +1561,7 @@ static bool joinable(RevGen *g, Loop *l, struct Joined *j) {
   for (size_t i = 0; i < s->groups.len; i++) {
     struct Group *gr = &s->groups.data[i];
     if (!gr->index || gr->loop != l) continue;
-    if (!joins(g, j, LLVMGetOperand(gr->index, 0), access_size(g, gr->index))) return false;
+    if (!joins(g, j, gr->walk, gr->walk_size)) return false;
     if (index_of(&j->bases, gr->base) < 0) vec_push(&j->bases, gr->base);
     any = true;
   }
@@ -1567,7 +1632,7 @@ static void note_joined(RevGen *g, struct Joined *j, LLVMValueRef lo, LLVMValueR
     struct Group *gr = &s->groups.data[i];
     LLVMValueRef alo, ahi;
     if (!gr->index || gr->loop != j->l) continue;
-    joined_span(g, j, LLVMGetOperand(gr->index, 0), access_size(g, gr->index), lo, hi, &alo, &ahi);
+    joined_span(g, j, gr->walk, gr->walk_size, lo, hi, &alo, &ahi);
     note_index_run(g, gr, alo, ahi, joined_base(g, j, gr->base));
   }
   LLVMBuildBr(g->b, join);
@@ -1643,7 +1708,7 @@ static void note_run(RevGen *g, Loop *l) {
     struct Group *gr = &s->groups.data[i];
     if (!gr->index || gr->loop != l) continue;
     LLVMValueRef lo, hi;
-    run_span(g, l, &ends, LLVMGetOperand(gr->index, 0), access_size(g, gr->index), &lo, &hi);
+    run_span(g, l, &ends, gr->walk, gr->walk_size, &lo, &hi);
     continue_index_run(g, gr, lo, hi);
   }
   for (size_t k = 0; k < s->per_run.len; k++) {
@@ -2142,13 +2207,17 @@ static void clean_runs(RevGen *g, Loop *l) {
     struct Group *gr = &s->groups.data[i];
     if (!gr->number || gr->loop != l) continue;
     if (!first) reverse_run_ends(g, l, &first, &last);
-    LLVMValueRef p = LLVMGetOperand(gr->index, 0), ends[2] = {loop_evaluate(g, l, p, first, rv), loop_evaluate(g, l, p, last, rv)};
+    LLVMValueRef ends[2] = {loop_evaluate(g, l, gr->walk, first, rv), loop_evaluate(g, l, gr->walk, last, rv)};
     if (g->phase == PLANNING) continue;
     /* the run's first and last indices inside: every one between them is (a subtraction and a comparison
-       each, where the stretch's length is computed once) */
+       each, where the stretch's length is computed once); of blocks of indices, each end block's first
+       and last */
     LLVMValueRef inside = NULL;
-    for (int e = 0; e < 2; e++) {
-      LLVMValueRef at = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, ends[e], g->i64, ""), gr->stretch_lo, "");
+    unsigned long long rest = gr->walk_size - access_size(g, gr->index);
+    for (int e = 0; e < 4; e++) {
+      if (e >= 2 && !rest) break;
+      LLVMValueRef at = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, ends[e % 2], g->i64, ""), gr->stretch_lo, "");
+      if (e >= 2) at = LLVMBuildAdd(g->b, at, LLVMConstInt(g->i64, rest, 0), "");
       LLVMValueRef in = LLVMBuildICmp(g->b, LLVMIntULT, at, gr->stretch_len, "");
       inside = inside ? LLVMBuildAnd(g->b, inside, in, "run.clean") : in;
     }

@@ -485,11 +485,10 @@ static void note_index_run(RevGen *g, Snapshot *sn, IndexRun *r, LLVMValueRef lo
  * and this one starts again (the first too: the empty stretch before it notes nothing). */
 static void continue_index_run(RevGen *g, Snapshot *sn, IndexRun *r) {
   Loop *l = r->x.loop;
-  LLVMValueRef p = LLVMGetOperand(r->x.index, 0), trip = loop_trip(g, l, aug_value), lo, hi;
+  LLVMValueRef p = r->x.walk, trip = loop_trip(g, l, aug_value), lo, hi;
   LLVMValueRef *first = xcalloc(l->ivs.len, sizeof *first), *last = xcalloc(l->ivs.len, sizeof *last);
   loop_first_and_last(g, l, trip, first, last, aug_value);
-  address_span(g, loop_evaluate(g, l, p, first, aug_value), loop_evaluate(g, l, p, last, aug_value),
-               (unsigned)ir_type_size(g->ad->mod, LLVMTypeOf(r->x.index)), &lo, &hi);
+  address_span(g, loop_evaluate(g, l, p, first, aug_value), loop_evaluate(g, l, p, last, aug_value), r->x.walk_size, &lo, &hi);
   free(first);
   free(last);
   LLVMValueRef run_lo = LLVMBuildLoad2(g->b, g->i64, r->run_lo, ""), run_hi = LLVMBuildLoad2(g->b, g->i64, r->run_hi, "");

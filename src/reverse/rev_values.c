@@ -249,10 +249,13 @@ bool reloadable(RevGen *g, LLVMValueRef v) {
   return LLVMIsAArgument(root) || LLVMIsAGlobalVariable(root);
 }
 
-/* The loads v is computed from that would have to be recorded to recompute it, in the same block (those of
- * other blocks are recorded there once, or carried). Counts up to `limit`. Phis and calls are not counted:
- * the reverse sweep usually needs them for their own sake; but with `phis` they are (v is needed after its
- * loop, where their last values, a sum's and the counters', would be recorded for it). */
+/* What recomputing v costs in values read back, in the same block (those of other blocks are recorded
+ * there once, or carried), counted up to `limit`: 2 for each load that would have to be recorded, 1 for each
+ * the reverse sweep reads from a region's copy (no record, but a read back, often a gather's: a difference
+ * of two gathered coordinates is recomputed, a 3 x 3 stencil's sum recorded). Phis and calls are not
+ * counted: the reverse sweep usually needs them for their own sake; but with `phis` they are, as recorded
+ * loads (v is needed after its loop, where their last values, a sum's and the counters', would be recorded
+ * for it). */
 static unsigned recorded_leaves(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb, ValueList *seen, unsigned limit, bool phis,
                                 int depth) {
   unsigned n = 0;
@@ -266,7 +269,7 @@ static unsigned recorded_leaves(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb,
     if (recomputable(op) && depth < 16)
       n += recorded_leaves(g, op, bb, seen, limit - n, phis, depth + 1);
     else if ((LLVMIsALoadInst(op) && !reloadable(g, op)) || (phis && LLVMIsAPHINode(op)))
-      n++;
+      n += LLVMIsALoadInst(op) && shared_copies(g, op) ? 1 : 2;
   }
   return n;
 }
@@ -281,15 +284,15 @@ static bool used_after_loop(RevGen *g, LLVMValueRef v) {
   return false;
 }
 
-/* A float computed from several loads that would each be recorded (the five of a stencil): one recorded
- * result is cheaper than recording them all. */
+/* A float computed from several loads that would each be recorded (the five of a stencil), or read back
+ * from copies (four or more): one recorded result is cheaper than recording or reading them all. */
 static bool worth_recording(RevGen *g, LLVMValueRef v) {
   if (!ir_is_fp_or_fp_vector(LLVMTypeOf(v)) || !recomputable(v)) return false;
   const void *key = item_key(v, NEED_TAPE); /* a key no need uses for a float */
   void *known = vmap_get(&g->record_choice, key);
   if (known) return known == (void *)2;
   ValueList seen = {0};
-  bool worth = recorded_leaves(g, v, LLVMGetInstructionParent(v), &seen, 2, used_after_loop(g, v), 0) >= 2;
+  bool worth = recorded_leaves(g, v, LLVMGetInstructionParent(v), &seen, 4, used_after_loop(g, v), 0) >= 4;
   vec_free(&seen);
   vmap_put(&g->record_choice, key, (void *)(uintptr_t)(worth ? 2 : 1));
   return worth;
