@@ -870,10 +870,6 @@ static long long trailing_array(LLVMTypeRef t) {
  * then elements up to the end of the block, never an array of such structs. */
 static bool flexible(LLVMTypeRef t) { return trailing_array(t) == 0; }
 
-/* The struct hack, C's flexible array member before C99: a heap block of a struct ending in an array of one
- * element (`double data[1];`), allocated longer, its array running to the block's end. Taken for an array
- * of such structs, a block grown by realloc lost half its adjoints. Told by how fn uses the objects: it
- * indexes the array with a variable index and never steps over whole structs. */
 /* Whether an address of an array field is indexed further with a variable index (at -O0: the field's
  * getelementptr, then one into the array, or one over its elements where the array decays to a pointer). */
 static bool indexed_further(LLVMValueRef field) {
@@ -886,6 +882,10 @@ static bool indexed_further(LLVMValueRef field) {
   return false;
 }
 
+/* The struct hack, C's flexible array member before C99: a heap block of a struct ending in an array of one
+ * element (`double data[1];`), allocated longer, its array running to the block's end. Taken for an array
+ * of such structs, a block grown by realloc lost half its adjoints. Told by how fn uses the objects: it
+ * indexes the array with a variable index and never steps over whole structs. */
 static bool struct_hack(LLVMValueRef fn, const ValueList *objects, LLVMTypeRef t) {
   if (!fn || trailing_array(t) != 1) return false;
   unsigned last = LLVMCountStructElementTypes(t) - 1;

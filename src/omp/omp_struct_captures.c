@@ -69,9 +69,12 @@ static unsigned long long member_access(LLVMValueRef p, unsigned *align) {
       offset = LLVMConstIntGetSExtValue(LLVMGetOperand(at, 1));
       at = LLVMGetOperand(at, 0);
     }
-    LLVMValueRef tag = LLVMGetMetadata(i, tbaa), ops[3];
-    if (at != p || !tag || LLVMGetMDNodeNumOperands(tag) < 3) continue;
+    LLVMValueRef tag = LLVMGetMetadata(i, tbaa), ops[4];
+    unsigned nops = tag ? LLVMGetMDNodeNumOperands(tag) : 0;
+    if (at != p || nops < 3 || nops > 4) continue;
     LLVMGetMDNodeOperands(tag, ops);
+    /* the tag's offset is the member's in the struct: where it is the access's from p, p is the struct's start */
+    if (!ops[2] || !LLVMIsAConstantInt(ops[2]) || LLVMConstIntGetSExtValue(ops[2]) != offset) continue;
     unsigned long long extent = struct_extent(ops[0]);
     unsigned a = LLVMGetAlignment(i);
     if (!extent || offset < 0 || !a || offset % a) continue;
