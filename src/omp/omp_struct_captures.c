@@ -7,9 +7,10 @@
  *
  * C says more: a member access m->numNode reads a whole object of m's struct type. Where the region's
  * function makes such an access after loading m, in the same block and before any call (whenever the load
- * runs, so does the access), m points to such a struct whenever it is loaded, and its load is marked dereferenceable for
- * the struct's extent (from the access's type tag, which lists the struct's members and their offsets) and
- * aligned as that access shows. The caller then lets LICM hoist the loads of m's members. */
+ * runs, so does the access), m points to such a struct whenever it is loaded, and its load is marked
+ * dereferenceable for the struct's extent (from the access's type tag, which lists the struct's members
+ * and their offsets) and aligned as that access shows. The caller then lets LICM hoist the loads of m's
+ * members. */
 #include "omp/omp.h"
 
 #include <string.h>
@@ -18,9 +19,9 @@
 
 /* The size of a scalar type tag (!{!"double", ...}), 0 if unknown. */
 static unsigned scalar_size(LLVMValueRef type) {
-  unsigned len = 0;
-  LLVMValueRef ops[1];
-  if (!type || LLVMGetMDNodeNumOperands(type) < 1) return 0;
+  unsigned len = 0, n = type ? LLVMGetMDNodeNumOperands(type) : 0;
+  LLVMValueRef ops[8]; /* a scalar's tag: its name, its parent, an offset */
+  if (n < 1 || n > 8) return 0;
   LLVMGetMDNodeOperands(type, ops);
   const char *name = ops[0] ? LLVMGetMDString(ops[0], &len) : NULL;
   if (!name) return 0;
