@@ -832,7 +832,7 @@ static bool outside(const Window *w, LLVMValueRef p, LLVMTypeRef t) {
   return size && placement(p, &pl) && pl.root == w->root && !pl.nstrides && (pl.offset + size <= w->lo || pl.offset >= w->hi);
 }
 
-/* What an object that mixes kinds holds over the `len` bytes from p (NULL or not constant: to its end),
+/* What an object that mixes kinds holds over the `len` bytes from p (not a constant: to its end),
  * p at a constant offset into it: a header of integers before an array of doubles (a flexible array
  * member filled by memcpy) holds doubles there. DATA_MIXED where that cannot be told, DATA_UNKNOWN where
  * the function does not access those bytes. */
@@ -840,7 +840,7 @@ static DataKind part_kind(LLVMValueRef p, LLVMValueRef len) {
   Placement pl;
   LLVMValueRef fn = function_of(root_of(p));
   if (!fn || !placement(p, &pl) || pl.nstrides) return DATA_MIXED;
-  unsigned long long n = len && LLVMIsAConstantInt(len) ? LLVMConstIntGetZExtValue(len) : 1ull << 62;
+  unsigned long long n = LLVMIsAConstantInt(len) ? LLVMConstIntGetZExtValue(len) : 1ull << 62;
   Window w = {pl.root, pl.offset, pl.offset + (long long)(n < 1ull << 62 ? n : 1ull << 62)};
   ValueList objects = {0};
   same_object(fn, p, &objects, NULL);

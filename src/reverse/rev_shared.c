@@ -209,10 +209,15 @@ static bool keeps_pointers(RevGen *g) {
       LLVMValueRef to = NULL, what = NULL;
       if (LLVMIsAStoreInst(i)) to = LLVMGetOperand(i, 1), what = LLVMGetOperand(i, 0);
       else if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i)) to = LLVMGetOperand(i, 0), what = LLVMGetOperand(i, 1);
-      if (what) keeps = rev_thread_private(to) || !ir_contains_ptr(LLVMTypeOf(what));
-      else if (ir_is_call(i) && (call_classify(i, NULL) == CALL_MEMCPY || call_classify(i, NULL) == CALL_MEMSET))
-        keeps = rev_thread_private(LLVMGetArgOperand(i, 0)) || memtype_of_copy(i) == DATA_F64 ||
-                memtype_of_copy(i) == DATA_F32 || memtype_of_copy(i) == DATA_INT;
+      if (what) {
+        keeps = rev_thread_private(to) || !ir_contains_ptr(LLVMTypeOf(what));
+      } else if (ir_is_call(i)) {
+        CallKind kind = call_classify(i, NULL);
+        if ((kind == CALL_MEMCPY || kind == CALL_MEMSET) && !rev_thread_private(LLVMGetArgOperand(i, 0))) {
+          DataKind d = memtype_of_copy(i);
+          keeps = d == DATA_F64 || d == DATA_F32 || d == DATA_INT;
+        }
+      }
     }
   s->keeps_pointers = keeps;
   return keeps;
