@@ -18,6 +18,7 @@
 #include "ad/ad.h"
 #include "ad/apart.h"
 #include "ad/checkpoint.h"
+#include "ad/local_array_loops.h"
 #include "ad/optimised_copies.h"
 #include "ad/request.h"
 #include "ir/diag.h"
@@ -170,6 +171,15 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
                                    PRE_AD_INLINE_THRESHOLD, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;
+  }
+  /* short loops over small local arrays unrolled, the arrays made values (ad/local_array_loops.h) */
+  if (optimise && local_array_loops_mark(m)) {
+    bool ran = run_passes(m, tm, "function(loop(loop-unroll-full),sroa<modify-cfg>,early-cse,simplifycfg)", false, false, false, 0, o->verbose);
+    local_array_loops_release(m);
+    if (!ran) {
+      rc = PIPELINE_FAILED;
+      goto done;
+    }
   }
   if (optimise && checkpoint_drop_orphans(m) && !run_passes(m, tm, "globaldce", false, false, false, 0, o->verbose)) {
     rc = PIPELINE_FAILED;
