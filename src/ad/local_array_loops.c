@@ -16,7 +16,7 @@
 enum {
   MOST_TRIPS = 32,         /* a loop of more is no small array's */
   MOST_ARRAY_BYTES = 256,  /* a hexahedron's 3 x 8 coordinates */
-  MOST_UNROLLED = 2000,    /* instructions a marked loop may become, its marked inner loops unrolled too */
+  MOST_UNROLLED = 1000,    /* instructions a marked loop may become, its inner loops unrolled too */
 };
 
 /* The uses of a small local array's address, through its element addresses, are loads, stores into it,
