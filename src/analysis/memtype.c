@@ -696,8 +696,22 @@ static DataKind copies_kind(LLVMValueRef ptr, ValueList *seen, int depth) {
 
 static DataKind part_kind(LLVMValueRef p, LLVMValueRef len);
 
+/* A copy the optimiser made of a loop of typed loads and stores (a row copied between two grids) carries
+ * their type tag: it moves values of that type. (Clang tags the copies it writes itself, a struct's
+ * assignment, with !tbaa.struct, and a call to memcpy not at all.) */
+static DataKind from_copy_tag(LLVMValueRef call) {
+  char width;
+  switch (from_tbaa_tag(LLVMGetMetadata(call, LLVMGetMDKindID("tbaa", 4)), &width)) {
+  case MEMTYPE_FP: return width == 8 ? DATA_F64 : width == 4 ? DATA_F32 : DATA_UNKNOWN;
+  case MEMTYPE_PTR: return DATA_PTR;
+  case MEMTYPE_INT: return DATA_INT;
+  default: return DATA_UNKNOWN;
+  }
+}
+
 DataKind memtype_of_copy(LLVMValueRef call) {
   DataKind k = from_tbaa_struct(call);
+  if (k == DATA_UNKNOWN) k = from_copy_tag(call);
   if (k != DATA_UNKNOWN) return k;
   k = memtype_of_data(LLVMGetArgOperand(call, 0));
   if (k == DATA_MIXED) k = part_kind(LLVMGetArgOperand(call, 0), LLVMGetArgOperand(call, 2));
