@@ -82,7 +82,7 @@ struct Joined {
 
 struct SharedMemory {
   ValueList roots;    /* the shared objects: parameters, pointers read from them, globals */
-  VEC(unsigned char) phase; /* per object: its phase (see "phases"); one object per phase it is accessed in */
+  VEC(unsigned char) stage; /* per object: its stage (see "stages"); one object per stage it is accessed in */
   ValueMap root_of;   /* load, store or atomic -> 1 + its object's index */
   ValueList deferred; /* addresses read throughout, whose adjoints are summed in registers */
   VEC(LLVMTypeRef) deferred_type;
@@ -980,29 +980,29 @@ static void find_inputs(RevGen *g, LLVMBasicBlockRef bb) {
   }
 }
 
-/* ---- phases ----
+/* ---- stages ----
  * A team's threads meet at every barrier: what one thread does between two barriers never runs beside
  * what another does between two others. Accesses no barrier-free path joins (a stencil's loop, and the
  * loop after its barrier that sets the grid's boundary rows from the rows next to them) are in different
- * phases, and another thread's reads in one phase cannot meet this thread's adjoint updates in another.
- * An object accessed in several phases is noted as one object per phase, and the runtime compares a
- * thread's reads with the others' of the same phase only: the boundary loop, which reads the first and
+ * stages, and another thread's reads in one stage cannot meet this thread's adjoint updates in another.
+ * An object accessed in several stages is noted as one object per stage, and the runtime compares a
+ * thread's reads with the others' of the same stage only: the boundary loop, which reads the first and
  * last rows, no longer makes every thread's range the whole grid (all updates atomic, the gradient slower
- * at 2 threads than at 1), and a thread that writes the grid in one phase keeps a private buffer of it in
- * another. Phases are the classes of barrier-free connection between the parts of blocks that barriers
+ * at 2 threads than at 1), and a thread that writes the grid in one stage keeps a private buffer of it in
+ * another. Stages are the classes of barrier-free connection between the parts of blocks that barriers
  * (explicit, and those ending worksharing loops) cut: a block's part before its first barrier joins its
  * predecessors' parts after their last. A region's other synchronisation (a single's, a reduction's) is
- * left inside phases: fewer cuts, larger phases, as before. */
+ * left inside stages: fewer cuts, larger stages, as before. */
 static bool is_barrier(LLVMValueRef i) { return ir_is_call(i) && omp_classify(i) == OMP_BARRIER; }
 
-static unsigned phase_find(unsigned *parent, unsigned x) {
+static unsigned stage_find(unsigned *parent, unsigned x) {
   while (parent[x] != x) x = parent[x] = parent[parent[x]];
   return x;
 }
 
 /* Per block position, the first node of its parts (a part per barrier, plus one); the parts' classes in
  * *parent (union-find). */
-static unsigned *phase_parts(RevGen *g, unsigned **parent) {
+static unsigned *stage_parts(RevGen *g, unsigned **parent) {
   size_t nb = g->cfg.blocks.len;
   unsigned *first = xcalloc(nb + 1, sizeof *first), nodes = 0;
   for (size_t b = 0; b < nb; b++) {
@@ -1017,25 +1017,25 @@ static unsigned *phase_parts(RevGen *g, unsigned **parent) {
     for (unsigned k = 0, n = t ? LLVMGetNumSuccessors(t) : 0; k < n; k++) {
       int c = cfg_index(&g->cfg, LLVMGetSuccessor(t, k));
       if (c < 0) continue;
-      unsigned a = phase_find(*parent, first[b + 1] - 1), d = phase_find(*parent, first[c]);
+      unsigned a = stage_find(*parent, first[b + 1] - 1), d = stage_find(*parent, first[c]);
       if (a != d) (*parent)[a] = d;
     }
   }
   return first;
 }
 
-/* The phase of node x: its class's number among those met so far, in order (255 and on: 255, one phase). */
-static unsigned char phase_number(unsigned *parent, unsigned x, ValueList *met) {
-  void *id = (void *)(size_t)(phase_find(parent, x) + 1);
+/* The stage of node x: its class's number among those met so far, in order (255 and on: 255, one stage). */
+static unsigned char stage_number(unsigned *parent, unsigned x, ValueList *met) {
+  void *id = (void *)(size_t)(stage_find(parent, x) + 1);
   for (size_t i = 0; i < met->len; i++)
     if ((void *)met->data[i] == id) return (unsigned char)(i < 255 ? i : 255);
   vec_push(met, (LLVMValueRef)id);
   return (unsigned char)(met->len - 1 < 255 ? met->len - 1 : 255);
 }
 
-static int root_index(struct SharedMemory *s, LLVMValueRef r, unsigned char phase) {
+static int root_index(struct SharedMemory *s, LLVMValueRef r, unsigned char stage) {
   for (size_t i = 0; i < s->roots.len; i++)
-    if (s->roots.data[i] == r && s->phase.data[i] == phase) return (int)i;
+    if (s->roots.data[i] == r && s->stage.data[i] == stage) return (int)i;
   return -1;
 }
 
@@ -1057,8 +1057,8 @@ void shared_analyse(RevGen *g) {
   g->shared = s;
   find_boundaries(g);
   bool ok = true;
-  unsigned *parent = NULL, *first_part = g->region_body ? phase_parts(g, &parent) : NULL, part = 0;
-  ValueList phases_met = {0};
+  unsigned *parent = NULL, *first_part = g->region_body ? stage_parts(g, &parent) : NULL, part = 0;
+  ValueList stages_met = {0};
   for (size_t b = 0; b < g->cfg.blocks.len && ok; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i && ok; i = LLVMGetNextInstruction(i)) {
       if (i == LLVMGetFirstInstruction(g->cfg.blocks.data[b]) && first_part) part = first_part[b];
@@ -1078,8 +1078,8 @@ void shared_analyse(RevGen *g) {
         ok = false;
         break;
       }
-      unsigned char phase = first_part ? phase_number(parent, part, &phases_met) : 0;
-      int k = root_index(s, r, phase);
+      unsigned char stage = first_part ? stage_number(parent, part, &stages_met) : 0;
+      int k = root_index(s, r, stage);
       if (k < 0) {
         if (s->roots.len == MAX_ROOTS) {
           ok = false;
@@ -1087,7 +1087,7 @@ void shared_analyse(RevGen *g) {
         }
         k = (int)s->roots.len;
         vec_push(&s->roots, r);
-        vec_push(&s->phase, phase);
+        vec_push(&s->stage, stage);
       }
       vmap_put(&s->root_of, i, (void *)(size_t)(k + 1));
       bool atomic_only = atomic_only_root(g, r);
@@ -1118,7 +1118,7 @@ void shared_analyse(RevGen *g) {
     }
   free(first_part);
   free(parent);
-  vec_free(&phases_met);
+  vec_free(&stages_met);
   if (!ok || !s->roots.len) {
     shared_free(g); /* every shared adjoint atomically */
     return;
@@ -1161,7 +1161,7 @@ void shared_free(RevGen *g) {
   if (!s) return;
   for (size_t k = 0; s->output_stores && k < s->roots.len; k++) vec_free(&s->output_stores[k]);
   vec_free(&s->roots);
-  vec_free(&s->phase);
+  vec_free(&s->stage);
   vec_free(&s->deferred);
   vec_free(&s->deferred_type);
   vmap_free(&s->root_of);
@@ -1883,17 +1883,17 @@ void shared_aug_exit(RevGen *g) {
     LLVMValueRef idx = LLVMConstInt(g->i64, k, 0);
     LLVMBuildStore(g->b, LLVMConstInt(i8, s->adds[k], 0), LLVMBuildGEP2(g->b, i8, adds, &idx, 1, ""));
   }
-  bool phased = false;
-  for (unsigned k = 0; k < s->roots.len; k++) phased |= s->phase.data[k] != 0;
-  if (phased) { /* the objects' phases, the same on every thread */
-    LLVMValueRef phases = LLVMBuildArrayAlloca(g->b, i8, LLVMConstInt(g->i64, s->roots.len, 0), "phases");
+  bool staged = false;
+  for (unsigned k = 0; k < s->roots.len; k++) staged |= s->stage.data[k] != 0;
+  if (staged) { /* the objects' stages, the same on every thread */
+    LLVMValueRef stages = LLVMBuildArrayAlloca(g->b, i8, LLVMConstInt(g->i64, s->roots.len, 0), "stages");
     for (unsigned k = 0; k < s->roots.len; k++) {
       LLVMValueRef idx = LLVMConstInt(g->i64, k, 0);
-      LLVMBuildStore(g->b, LLVMConstInt(i8, s->phase.data[k], 0), LLVMBuildGEP2(g->b, i8, phases, &idx, 1, ""));
+      LLVMBuildStore(g->b, LLVMConstInt(i8, s->stage.data[k], 0), LLVMBuildGEP2(g->b, i8, stages, &idx, 1, ""));
     }
-    LLVMValueRef pargs[2] = {LLVMConstInt(i32, s->roots.len, 0), phases};
+    LLVMValueRef pargs[2] = {LLVMConstInt(i32, s->roots.len, 0), stages};
     LLVMTypeRef pparams[2] = {i32, g->ptr_type};
-    ir_call_named(g->b, "__parad_rt_shared_phases", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), pparams, 2, 0), pargs, 2);
+    ir_call_named(g->b, "__parad_rt_shared_stages", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), pparams, 2, 0), pargs, 2);
   }
   LLVMValueRef args[6] = {LLVMConstInt(i32, s->roots.len, 0), ranges, LLVMConstInt(i32, nd, 0), flags, adds,
                           LLVMConstInt(i32, s->all_noted, 0)};

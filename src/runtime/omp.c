@@ -165,7 +165,7 @@ struct ParadRegion {
   bool nested, unnoted, tasked; /* unnoted: a thread may have written what it did not note; tasked: it made
                                    tasks, whose notes are their own */
   int summary;               /* region_summary: 0 not yet made, 1 usable, 2 not */
-  unsigned char *phase;      /* per object, its phase (reverse/rev_shared.c "phases"); NULL: all one */
+  unsigned char *stage;      /* per object, its stage (reverse/rev_shared.c "stages"); NULL: all one */
   unsigned long long *hulls; /* per object, [lo, hi) of all threads' writes */
   ParadRegion *after;
   unsigned long long stack_lo, stack_hi;
@@ -374,7 +374,7 @@ void __parad_rt_region_free(ParadRegion *r) {
   free(r->ranges);
   free(r->hulls);
   free(r->may_sum);
-  free(r->phase);
+  free(r->stage);
   free(r->named);
   free(r->unnamed);
   pthread_mutex_destroy(&r->mu);
@@ -766,22 +766,22 @@ void __parad_rt_shared_note(int nroots, const unsigned long long *ranges, int ns
   free(hull);
 }
 
-/* Forward sweep, before the notes, in a region whose objects are noted per phase: their phases (every
- * thread's function has the same). Accesses in different phases are apart by a barrier: one thread's
+/* Forward sweep, before the notes, in a region whose objects are noted per stage: their stages (every
+ * thread's function has the same). Accesses in different stages are apart by a barrier: one thread's
  * reads in one never meet another's adjoint updates in another. */
-void __parad_rt_shared_phases(int nroots, const unsigned char *phase) {
+void __parad_rt_shared_stages(int nroots, const unsigned char *stage) {
   ParadTape *t = __parad_rt_current;
   ParadRegion *r = t && !t->task ? t->region : NULL;
   if (!r) return;
   pthread_mutex_lock(&r->mu);
-  if (!r->phase) {
-    r->phase = xcalloc((size_t)(nroots ? nroots : 1), 1);
-    memcpy(r->phase, phase, (size_t)nroots);
+  if (!r->stage) {
+    r->stage = xcalloc((size_t)(nroots ? nroots : 1), 1);
+    memcpy(r->stage, stage, (size_t)nroots);
   }
   pthread_mutex_unlock(&r->mu);
 }
 
-static bool same_phase(const ParadRegion *r, int k, int m) { return !r->phase || r->phase[k] == r->phase[m]; }
+static bool same_stage(const ParadRegion *r, int k, int m) { return !r->stage || r->stage[k] == r->stage[m]; }
 
 static unsigned long long field(ParadRegion *r, int thread, int root, int which) {
   return r->ranges[((size_t)thread * r->nroots + root) * RANGE_FIELDS + which];
@@ -804,11 +804,11 @@ static bool wrote_in(const unsigned long long *ranges, int nroots, unsigned long
   return wrote_in_but(ranges, nroots, lo, hi, -1);
 }
 
-/* Whether one thread's notes say it wrote into [lo, hi) through an object of object k's phase. */
-static bool wrote_in_phase(const ParadRegion *r, const unsigned long long *ranges, int k, unsigned long long lo, unsigned long long hi) {
+/* Whether one thread's notes say it wrote into [lo, hi) through an object of object k's stage. */
+static bool wrote_in_stage(const ParadRegion *r, const unsigned long long *ranges, int k, unsigned long long lo, unsigned long long hi) {
   for (int m = 0; m < r->nroots; m++) {
     unsigned long long c = ranges[m * RANGE_FIELDS + WRITTEN_LO], d = ranges[m * RANGE_FIELDS + WRITTEN_HI];
-    if (same_phase(r, k, m) && c < d && c < hi && d > lo) return true;
+    if (same_stage(r, k, m) && c < d && c < hi && d > lo) return true;
   }
   return false;
 }
@@ -852,7 +852,7 @@ static Span *others_reads(ParadRegion *r, int id, int k, size_t *count) {
   for (int other = 0; other < r->nthreads; other++) {
     const Chunks *o = &r->chunks[other];
     for (int m = 0; other != id && m < n; m++) {
-      if (k >= 0 && (!same_phase(r, k, m) || periods_apart(r, id, k, other, m))) continue;
+      if (k >= 0 && (!same_stage(r, k, m) || periods_apart(r, id, k, other, m))) continue;
       size_t from = len;
       if (!o->notes && field(r, other, m, READ_LO) < field(r, other, m, READ_HI))
         push_span(&v, &len, &cap, field(r, other, m, READ_LO), field(r, other, m, READ_HI));
@@ -897,9 +897,9 @@ static void gather_others(ParadRegion *r, int id) {
   c->nothers = xcalloc((size_t)n, sizeof *c->nothers);
   for (int k = 0; k < n; k++) {
     if (!c->by_chunk[k]) continue;
-    bool apart = false; /* some pair of objects whose periods or phases keep them apart: a list of its own */
+    bool apart = false; /* some pair of objects whose periods or stages keep them apart: a list of its own */
     for (int other = 0; other < r->nthreads && !apart; other++)
-      for (int m = 0; other != id && m < n && !apart; m++) apart = !same_phase(r, k, m) || periods_apart(r, id, k, other, m);
+      for (int m = 0; other != id && m < n && !apart; m++) apart = !same_stage(r, k, m) || periods_apart(r, id, k, other, m);
     if (apart) {
       c->others[k] = others_reads(r, id, k, &c->nothers[k]);
       continue;
@@ -1023,7 +1023,7 @@ void __parad_rt_shared_plan(int nroots, unsigned long long *own, int nsums, unsi
       if (other == id) continue;
       for (int m = 0; m < nroots && lo < hi; m++) {
         unsigned long long c = field(r, other, m, READ_LO), d = field(r, other, m, READ_HI);
-        if (c >= d || d <= lo || c >= hi || !same_phase(r, k, m) || periods_apart(r, id, k, other, m)) continue; /* empty, or apart */
+        if (c >= d || d <= lo || c >= hi || !same_stage(r, k, m) || periods_apart(r, id, k, other, m)) continue; /* empty, or apart */
         if (c <= lo) lo = d;
         else if (d >= hi) hi = c;
         else if (c - lo >= hi - d) hi = c; /* inside: keep the larger side */
@@ -1048,7 +1048,7 @@ void __parad_rt_shared_plan(int nroots, unsigned long long *own, int nsums, unsi
       by_chunk = chunks->by_chunk[k] = true;
       chunks->own_lo[k] = lo, chunks->own_hi[k] = hi;
     }
-    if (elem[k] && delta && shared_part && rhi - rlo <= PRIVATE_LIMIT && !wrote_in_phase(r, mine, k, rlo, rhi))
+    if (elem[k] && delta && shared_part && rhi - rlo <= PRIVATE_LIMIT && !wrote_in_stage(r, mine, k, rlo, rhi))
       keep_private(p, plan, rlo, rhi, lo, hi, delta, elem[k]);
   }
   if (by_chunk) { /* the reverse sweep starts with the last chunk */

@@ -7,7 +7,7 @@
 // The boundary loop's threads read the first and last rows' halves: each thread's range of the grid was
 // the whole grid, no part of it its own, and its adjoint updates atomic (built with PARAD_COUNT_UPDATES,
 // at 2 threads: 80% of the globals', 72% of the pointers'; a larger grid's gradient slower at 2 threads
-// than at 1). Accesses apart by a barrier are noted per phase now (reverse/rev_shared.c "phases"): under 5%
+// than at 1). Accesses apart by a barrier are noted per stage now (reverse/rev_shared.c "stages"): under 5%
 // atomic at 2 and 4 threads (under 1%).
 // RUN: %parad-cc %cflags -fopenmp %s -o %t && %t 1 && %t 2 && %t 3 && %t 4
 // RUN: env PARAD_COUNT_UPDATES=1 %parad-cc %cflags -DCOUNTED -fopenmp %s -o %t2 && %t2 2 && %t2 4
