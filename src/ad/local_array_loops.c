@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ir/cfg.h"
 #include "ad/request.h"
+#include "ir/cfg.h"
 #include "ir/ir.h"
 #include "ir/valuemap.h"
 
@@ -281,8 +281,6 @@ static void rewrite_hints(LLVMValueRef term, LLVMMetadataRef drop, LLVMMetadataR
   free(vals);
 }
 
-/* The functions the requests differentiate and those they call or pass on (a region's body to the OpenMP
- * runtime): the only ones whose loops are unrolled. */
 static void reach(LLVMValueRef g, ValueMap *seen, ValueList *work) {
   g = g ? ir_strip_pointer_casts(g) : NULL;
   if (!g || !LLVMIsAFunction(g) || !LLVMCountBasicBlocks(g) || vmap_has(seen, g)) return;
@@ -290,6 +288,8 @@ static void reach(LLVMValueRef g, ValueMap *seen, ValueList *work) {
   vec_push(work, g);
 }
 
+/* The functions the requests differentiate and those they call or pass on (a region's body to the OpenMP
+ * runtime): the only ones whose loops are unrolled. */
 static void differentiated(LLVMModuleRef m, ValueMap *out) {
   ValueList work = {0};
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
