@@ -1061,7 +1061,7 @@ void shared_analyse(RevGen *g) {
   ValueList stages_met = {0};
   for (size_t b = 0; b < g->cfg.blocks.len && ok; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i && ok; i = LLVMGetNextInstruction(i)) {
-      if (i == LLVMGetFirstInstruction(g->cfg.blocks.data[b]) && first_part) part = first_part[b];
+      if (first_part && !LLVMGetPreviousInstruction(i)) part = first_part[b]; /* the block's first part */
       if (ir_is_call(i)) {
         ok = !passes_shared(g, i);
         part += is_barrier(i);
@@ -1852,6 +1852,18 @@ void shared_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
     if (g->loops.data[i].preheader == bb && g->loops.data[i].exit_iv) note_run(g, &g->loops.data[i]);
 }
 
+/* A byte per object, from `bytes`, in an array on the stack for the runtime. */
+static LLVMValueRef object_bytes(RevGen *g, const unsigned char *bytes, const char *name) {
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(g->ctx);
+  size_t n = g->shared->roots.len;
+  LLVMValueRef array = LLVMBuildArrayAlloca(g->b, i8, LLVMConstInt(g->i64, n, 0), name);
+  for (size_t k = 0; k < n; k++) {
+    LLVMValueRef idx = LLVMConstInt(g->i64, k, 0);
+    LLVMBuildStore(g->b, LLVMConstInt(i8, bytes[k], 0), LLVMBuildGEP2(g->b, i8, array, &idx, 1, ""));
+  }
+  return array;
+}
+
 void shared_aug_exit(RevGen *g) {
   struct SharedMemory *s = g->shared;
   if (!s) return;
@@ -1878,20 +1890,11 @@ void shared_aug_exit(RevGen *g) {
     LLVMBuildStore(g->b, LLVMBuildZExt(g->b, clear, i8, ""), LLVMBuildGEP2(g->b, i8, flags, &idx, 1, ""));
   }
   LLVMValueRef ranges = ranges_array(g, NULL);
-  LLVMValueRef adds = LLVMBuildArrayAlloca(g->b, i8, LLVMConstInt(g->i64, s->roots.len, 0), "adds");
-  for (unsigned k = 0; k < s->roots.len; k++) {
-    LLVMValueRef idx = LLVMConstInt(g->i64, k, 0);
-    LLVMBuildStore(g->b, LLVMConstInt(i8, s->adds[k], 0), LLVMBuildGEP2(g->b, i8, adds, &idx, 1, ""));
-  }
+  LLVMValueRef adds = object_bytes(g, s->adds, "adds");
   bool staged = false;
   for (unsigned k = 0; k < s->roots.len; k++) staged |= s->stage.data[k] != 0;
   if (staged) { /* the objects' stages, the same on every thread */
-    LLVMValueRef stages = LLVMBuildArrayAlloca(g->b, i8, LLVMConstInt(g->i64, s->roots.len, 0), "stages");
-    for (unsigned k = 0; k < s->roots.len; k++) {
-      LLVMValueRef idx = LLVMConstInt(g->i64, k, 0);
-      LLVMBuildStore(g->b, LLVMConstInt(i8, s->stage.data[k], 0), LLVMBuildGEP2(g->b, i8, stages, &idx, 1, ""));
-    }
-    LLVMValueRef pargs[2] = {LLVMConstInt(i32, s->roots.len, 0), stages};
+    LLVMValueRef pargs[2] = {LLVMConstInt(i32, s->roots.len, 0), object_bytes(g, s->stage.data, "stages")};
     LLVMTypeRef pparams[2] = {i32, g->ptr_type};
     ir_call_named(g->b, "__parad_rt_shared_stages", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), pparams, 2, 0), pargs, 2);
   }
