@@ -21,6 +21,7 @@
 #include "ad/local_array_loops.h"
 #include "ad/optimised_copies.h"
 #include "ad/request.h"
+#include "ad/slp_outside_reverse.h"
 #include "ir/diag.h"
 #include "omp/omp.h"
 #include "reverse/reverse.h"
@@ -79,17 +80,36 @@ static bool run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *pas
  * (a matrix product's gradient at 2 threads 8.4 times the primal, 2.6 with the limit at 200; the heat
  * stencil's adjoint window needs 1000: 1.5 -> 1.1 times the hand-written adjoint; compile times up to 18%
  * longer, code up to 13% larger). The options are the process's: set once. */
-static void set_llvm_options(bool no_loops, bool no_slp) {
+static void set_llvm_options(bool no_loops) {
   static bool set;
   if (set) return;
   set = true;
   /* The pass builder's options leave the vectorisers in LLVM 19's in-process pipelines; their own switches
-   * take them out (`-fno-vectorize`, `-fno-slp-vectorize`, as clang honours them). */
-  const char *argv[4] = {"parad", "-unswitch-threshold=1000"};
+   * take them out (`-fno-vectorize`, as clang honours it). */
+  const char *argv[3] = {"parad", "-unswitch-threshold=1000"};
   int argc = 2;
   if (no_loops) argv[argc++] = "-vectorize-loops=false";
-  if (no_slp) argv[argc++] = "-vectorize-slp=false";
   LLVMParseCommandLineOptions(argc, argv, NULL);
+}
+
+/* The SLP vectoriser's switch, the process's too, set before each run that has it: on only for the run
+ * that keeps it out of reverse sweeps (ad/slp_outside_reverse.h). */
+static void set_slp(bool on) {
+  const char *argv[2] = {"parad", on ? "-vectorize-slp=true" : "-vectorize-slp=false"};
+  LLVMParseCommandLineOptions(2, argv, NULL);
+}
+
+/* The SLP vectoriser and the clean-up clang's pipeline runs after it, on every function but those that
+ * hold reverse-sweep code. */
+static bool run_slp_outside_reverse(LLVMModuleRef m, LLVMTargetMachineRef tm, bool verbose) {
+  ValueList held = {0};
+  slp_hold_reverse(m, &held);
+  set_slp(true);
+  bool ran = run_passes(m, tm, "function(slp-vectorizer,vector-combine,instcombine<no-verify-fixpoint>)", true, true,
+                        true, 0, verbose);
+  set_slp(false);
+  slp_release_reverse(m, &held);
+  return ran;
 }
 
 /* Before differentiating, callees are inlined more readily than at -O2 (threshold 225): a call inside
@@ -227,7 +247,9 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
    * such loop is copied once per outcome (the -O2 pipeline does that only for conditions that cost
    * nothing to test), once the pipeline has made the loops small enough to be worth copying; then the
    * pipeline again, on the copies. */
-  set_llvm_options(!vectorize, !slp);
+  set_llvm_options(!vectorize);
+  set_slp(false); /* run after the pipelines, where it leaves reverse sweeps out */
+  slp_tag_reverse(m, optimise && slp);
   if (o->optimised_derivatives) ad_shield_program(m, &shield);
   char unswitched[96];
   snprintf(unswitched, sizeof unswitched, "%s,function(loop-mssa(simple-loop-unswitch<nontrivial>))", level);
@@ -250,6 +272,10 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
    * inlining can that be seen, so the clean-up of what fed it comes after the pipeline. */
   if (optimise && omp_drop_unread_shared_writes(m) &&
       !run_passes(m, tm, "function(adce,instcombine<no-verify-fixpoint>,simplifycfg)", false, false, false, 0, o->verbose)) {
+    rc = PIPELINE_FAILED;
+    goto done;
+  }
+  if (optimise && slp && !run_slp_outside_reverse(m, tm, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;
   }

@@ -9,6 +9,7 @@
 
 #include "ad/constants.h"
 #include "ad/body.h"
+#include "ad/slp_outside_reverse.h"
 #include "analysis/dependence.h"
 #include "ir/diag.h"
 #include "reverse/rev_internal.h"
@@ -670,6 +671,8 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   LLVMSetLinkage(g.rev, LLVMInternalLinkage);
   copy_target_attributes(&g, g.aug);
   copy_target_attributes(&g, g.rev);
+  LLVMAddAttributeAtIndex(g.rev, LLVMAttributeFunctionIndex,
+                          LLVMCreateStringAttribute(g.ctx, SLP_REVERSE_ATTR, strlen(SLP_REVERSE_ATTR), "", 0));
   ad_remember_generated(ad, key, g.aug); /* before the bodies: recursion calls them */
   ad_remember_generated(ad, rkey, g.rev);
   out->aug = g.aug;
