@@ -53,6 +53,11 @@ bool checkpoint_lacks_shadows(LLVMValueRef call, bool (*has_shadow)(void *, LLVM
 /* Whether call is a step's note of an address it loads or stores (what its snapshots must hold): the
  * pointers it is given are only compared and kept as numbers. */
 bool checkpoint_is_note(LLVMValueRef call);
+/* After the light optimisation: the notes of a step's function (or a function it calls) of memory on its
+ * own stack, which became its own when the optimiser inlined the callee that noted it (a reconstruction's
+ * `State l` read through a pointer parameter): gone when the function returns, as notes in the function
+ * itself never were (and a note's use of a slot keeps SROA from making it values). How many. */
+unsigned checkpoint_drop_own_notes(LLVMModuleRef m);
 /* After the derivatives are written: the steps' notes test their common case inline. */
 void checkpoint_lower_notes(LLVMModuleRef m);
 

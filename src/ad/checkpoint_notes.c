@@ -243,6 +243,24 @@ bool checkpoint_is_note(LLVMValueRef call) {
   return false;
 }
 
+unsigned checkpoint_drop_own_notes(LLVMModuleRef m) {
+  unsigned dropped = 0;
+  for (int k = 0; k < 4; k++) {
+    LLVMValueRef f = LLVMGetNamedFunction(m, note_names[k]);
+    ValueList own = {0};
+    for (LLVMUseRef u = f ? LLVMGetFirstUse(f) : NULL; u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef call = LLVMGetUser(u);
+      if (!ir_is_call(call)) continue;
+      LLVMValueRef base = ir_address_base(LLVMGetArgOperand(call, k >= 2 ? 2 : 1));
+      if (LLVMIsAAllocaInst(base) && fn_of(base) == fn_of(call)) vec_push(&own, call);
+    }
+    for (size_t i = 0; i < own.len; i++) LLVMInstructionEraseFromParent(own.data[i]);
+    dropped += (unsigned)own.len;
+    vec_free(&own);
+  }
+  return dropped;
+}
+
 void checkpoint_lower_notes(LLVMModuleRef m) {
   const char *const *names = note_names;
   /* the loops' notes at once, function by function */

@@ -208,7 +208,7 @@ static void choose_loops(LLVMModuleRef m, LLVMValueRef fn, bool differentiated, 
     if (!LLVMIsAAllocaInst(i) || !LLVMIsAConstantInt(LLVMGetOperand(i, 0)) || LLVMConstIntGetZExtValue(LLVMGetOperand(i, 0)) != 1)
       continue;
     LLVMTypeRef t = LLVMGetAllocatedType(i);
-    if (LLVMGetTypeKind(t) != LLVMArrayTypeKind || ir_type_size(m, t) > MOST_ARRAY_BYTES) continue;
+    if (ir_type_size(m, t) > MOST_ARRAY_BYTES) continue; /* an array, or a record indexed as one (&s.x)[k] */
     ValueList indexed = {0};
     if (promotable(i, &indexed) && indexed.len) vec_push(&f.arrays, indexed);
     else vec_free(&indexed);

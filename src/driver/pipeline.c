@@ -192,8 +192,11 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
     rc = PIPELINE_FAILED;
     goto done;
   }
-  /* short loops over small local arrays unrolled, the arrays made values (ad/local_array_loops.h) */
-  if (optimise && local_array_loops_mark(m)) {
+  if (optimise) checkpoint_drop_own_notes(m);
+  /* short loops over small local arrays unrolled, the arrays made values (ad/local_array_loops.h); again
+     where that made more arrays values-to-be (a record whose address an array of pointers held, as in
+     `const State *s[2] = {l, r}`, stays in memory until that array is values itself) */
+  for (int round = 0; optimise && round < 3 && local_array_loops_mark(m); round++) {
     bool ran = run_passes(m, tm, "function(loop(loop-unroll-full),sroa<modify-cfg>,early-cse,simplifycfg)", false, false, false, 0, o->verbose);
     local_array_loops_release(m);
     if (!ran) {

@@ -167,6 +167,7 @@ static void plan(RevGen *g) {
   }
   plan_hoisting(g);
   snapshot_prune(g);
+  plan_iteration_shares(g);
   LLVMDeleteFunction(g->scratch);
   g->scratch = NULL;
   vmap_free(&g->adj);
@@ -558,6 +559,7 @@ static void write_rev(RevGen *g) {
       loop->slots[i] = LLVMBuildAlloca(g->b, it.kind == NEED_SHADOW ? g->ptr_type : LLVMTypeOf(it.value), "invariant.slot");
     }
   }
+  iteration_slots(g);
   for (size_t b = 0; b < g->cfg.blocks.len; b++) {
     LLVMBasicBlockRef rb = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "reverse");
     vmap_put(&g->rblock, LLVMBasicBlockAsValue(g->cfg.blocks.data[b]), LLVMBasicBlockAsValue(rb));
@@ -587,6 +589,7 @@ static void write_rev(RevGen *g) {
                           : p->record_bytes || p->follows ? tape_release(g, p->record_bytes)
                                                           : NULL;
     materialise_needs(g, bb, record);
+    iteration_keep(g, bb, record);
     LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
     if (g->ret_active && LLVMGetInstructionOpcode(term) == LLVMRet && LLVMGetNumOperands(term) == 1)
       adj_add(g, LLVMGetOperand(term, 0), LLVMGetParam(g->rev, 0));

@@ -9,6 +9,7 @@
  *   rev_window.c    a stencil's adjoints summed in registers along its loop
  *   rev_call.c      calls: math rules, module functions, custom gradients
  *   rev_replay.c    which way a block was entered, from its branches' conditions recomputed
+ *   rev_iteration.c values several blocks of an iteration need, recorded once at its latch
  *
  * The augmented forward function ("aug") computes the primal and the shadows of pointers, and records
  * on the tape what the reverse needs. The reverse function ("rev") takes the adjoint of the result,
@@ -95,6 +96,8 @@ struct Loop {
    * in a run that reads its copied loads from a region's copies, the cursor's slot in aug or rev */
   unsigned bulk_bytes, bulk_kept;
   LLVMValueRef cursor;
+  VEC(Item) shared;      /* values several blocks of an iteration need, recorded at the latch (rev_iteration.c) */
+  LLVMValueRef *shared_slots; /* rev: one per shared value, written by the latch's reverse */
   int ends_known;        /* loop_ends_recomputed's answer: 0 not asked, 1 no, 2 yes */
   int short_known;       /* loop_short_constant's, the same way */
 };
@@ -206,6 +209,8 @@ LLVMValueRef rt(RevGen *g, LLVMValueRef call);
 /* The index of the predecessor a block was entered from (captured in the forward sweep), and its type:
  * the narrowest of i8, i16 and i32 that holds the block's predecessors' indices. */
 LLVMValueRef rev_pred_index(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record);
+/* Item it as block bb's reverse gets it (its record at `record`), built at the builder. */
+LLVMValueRef rev_materialise(RevGen *g, LLVMBasicBlockRef bb, Item it, LLVMValueRef record);
 LLVMTypeRef rev_pred_type(RevGen *g, LLVMBasicBlockRef bb);
 /* Lays a block's record out again packed (tape_packed_bytes), widest slots first: its bytes, and in *align
  * the widest slot's alignment. With kept, the loads a run may read from copies (capture_copied) last, so
@@ -317,6 +322,18 @@ Loop *counted_header(RevGen *g, LLVMBasicBlockRef bb);
 Loop *hoisting_loop(RevGen *g, Item it, LLVMBasicBlockRef bb, size_t *index);
 /* After planning the blocks: moves captures of loop-invariant values out of loops. */
 void plan_hoisting(RevGen *g);
+
+/* ---- rev_iteration.c ---- */
+/* After hoisting: values that several blocks of a loop iteration would record, recorded at its latch. */
+void plan_iteration_shares(RevGen *g);
+/* The loop whose latch records item it for block bb (any block, when bb is NULL), or NULL; *index: its
+ * slot. NULL for the latch itself, which records it. */
+Loop *iteration_share(RevGen *g, Item it, LLVMBasicBlockRef bb, size_t *index);
+/* rev's entry: the slots of the shared values. */
+void iteration_slots(RevGen *g);
+/* In the reverse of bb, after its needs (its record at `record`): a latch keeps its loop's shared values
+ * in their slots. */
+void iteration_keep(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record);
 
 /* ---- rev_monotone.c ---- */
 /* The loop whose runs bound address p of an access in block bb of loop l (its innermost) by corners: l,

@@ -225,6 +225,8 @@ void free_loops(RevGen *g) {
     free(g->loops.data[i].body);
     free(g->loops.data[i].slots);
     vec_free(&g->loops.data[i].hoisted);
+    vec_free(&g->loops.data[i].shared);
+    free(g->loops.data[i].shared_slots);
     vec_free(&g->loops.data[i].ivs);
   }
   vec_free(&g->loops);

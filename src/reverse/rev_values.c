@@ -395,12 +395,13 @@ static LLVMBasicBlockRef capture_block(RevGen *g, LLVMBasicBlockRef bb, Item it)
 }
 
 bool item_captured(RevGen *g, LLVMBasicBlockRef bb, Item it) {
-  if (it.kind == NEED_PRED || it.kind == NEED_TAPE) return true;
+  if (it.kind == NEED_PRED) return !iteration_share(g, it, bb, NULL);
+  if (it.kind == NEED_TAPE) return true;
   if (it.kind == NEED_PRIMAL && counted_iv_in(g, it.value, bb)) return false; /* runs backwards */
   if (it.kind == NEED_PRIMAL && rederived(g, it.value)) return false;
   if (it.kind == NEED_PRIMAL && snapshot_read_in(g, it.value, bb)) return false;
   if (it.kind == NEED_SHADOW && shadow_recomputable(g, it.value)) return false;
-  return !hoisting_loop(g, it, bb, NULL);
+  return !hoisting_loop(g, it, bb, NULL) && !iteration_share(g, it, bb, NULL);
 }
 
 LLVMTypeRef rev_pred_type(RevGen *g, LLVMBasicBlockRef bb) {
@@ -642,6 +643,8 @@ static LLVMValueRef materialise(RevGen *g, LLVMBasicBlockRef bb, Item it, LLVMVa
   size_t k;
   Loop *loop = hoisting_loop(g, it, bb, &k);
   if (loop) return LLVMBuildLoad2(g->b, item_type(g, it), loop->slots[k], "invariant");
+  loop = iteration_share(g, it, bb, &k);
+  if (loop) return LLVMBuildLoad2(g->b, item_type(g, it), loop->shared_slots[k], "iteration");
   if (item_captured(g, bb, it)) {
     LLVMBasicBlockRef at = capture_block(g, bb, it);
     Capture *c = find_capture(g, at, it);
@@ -700,6 +703,10 @@ void materialise_needs(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record) {
     if (it.kind == NEED_PRED) continue; /* read by the dispatch at the end of the block */
     vmap_put(&g->local, item_key(it.value, it.kind), materialise(g, bb, it, record));
   }
+}
+
+LLVMValueRef rev_materialise(RevGen *g, LLVMBasicBlockRef bb, Item it, LLVMValueRef record) {
+  return materialise(g, bb, it, record);
 }
 
 LLVMValueRef rev_pred_index(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record) {
