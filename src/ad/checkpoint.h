@@ -56,8 +56,8 @@ bool checkpoint_is_note(LLVMValueRef call);
 /* After the light optimisation: the notes of a step's function (or a function it calls) of memory on its
  * own stack, which became its own when the optimiser inlined the callee that noted it (a reconstruction's
  * `State l` read through a pointer parameter): gone when the function returns, as notes in the function
- * itself never were (and a note's use of a slot keeps SROA from making it values). How many. */
-unsigned checkpoint_drop_own_notes(LLVMModuleRef m);
+ * itself never were (and a note's use of a slot keeps SROA from making it values). */
+void checkpoint_drop_own_notes(LLVMModuleRef m);
 /* After the derivatives are written: the steps' notes test their common case inline. */
 void checkpoint_lower_notes(LLVMModuleRef m);
 

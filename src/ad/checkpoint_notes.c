@@ -243,8 +243,7 @@ bool checkpoint_is_note(LLVMValueRef call) {
   return false;
 }
 
-unsigned checkpoint_drop_own_notes(LLVMModuleRef m) {
-  unsigned dropped = 0;
+void checkpoint_drop_own_notes(LLVMModuleRef m) {
   for (int k = 0; k < 4; k++) {
     LLVMValueRef f = LLVMGetNamedFunction(m, note_names[k]);
     ValueList own = {0};
@@ -255,10 +254,8 @@ unsigned checkpoint_drop_own_notes(LLVMModuleRef m) {
       if (LLVMIsAAllocaInst(base) && fn_of(base) == fn_of(call)) vec_push(&own, call);
     }
     for (size_t i = 0; i < own.len; i++) LLVMInstructionEraseFromParent(own.data[i]);
-    dropped += (unsigned)own.len;
     vec_free(&own);
   }
-  return dropped;
 }
 
 void checkpoint_lower_notes(LLVMModuleRef m) {

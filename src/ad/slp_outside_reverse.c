@@ -8,21 +8,18 @@ static unsigned tag_kind(LLVMContextRef c) { return LLVMGetMDKindIDInContext(c, 
 
 static unsigned no_implicit_float(void) { return ir_attr_kind("noimplicitfloat"); }
 
-unsigned slp_tag_reverse(LLVMModuleRef m, bool tag) {
+void slp_tag_reverse(LLVMModuleRef m, bool tag) {
   LLVMContextRef c = LLVMGetModuleContext(m);
-  unsigned kind = tag_kind(c), n = 0;
+  unsigned kind = tag_kind(c), len = (unsigned)strlen(SLP_REVERSE_ATTR);
   LLVMValueRef node = LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0));
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-    unsigned len = (unsigned)strlen(SLP_REVERSE_ATTR);
     if (!LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, SLP_REVERSE_ATTR, len)) continue;
     LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, SLP_REVERSE_ATTR, len);
-    n++;
     if (!tag) continue;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
         if (LLVMIsAStoreInst(i)) LLVMSetMetadata(i, kind, node);
   }
-  return n;
 }
 
 /* The tag, on the function's stores; cleared as it is found when clear is set. */

@@ -25,8 +25,8 @@
 #define SLP_REVERSE_ATTR "parad-reverse"
 
 /* After generating: takes SLP_REVERSE_ATTR off the functions that have it and, when tag is set, tags
- * their stores. Returns how many functions had it. */
-unsigned slp_tag_reverse(LLVMModuleRef m, bool tag);
+ * their stores. */
+void slp_tag_reverse(LLVMModuleRef m, bool tag);
 /* After the pipelines: marks noimplicitfloat every function with a tagged store that is not already,
  * appending them to *held. */
 void slp_hold_reverse(LLVMModuleRef m, ValueList *held);

@@ -24,7 +24,8 @@
  *   anything else defined in a   captured once per call, in the frame: slots of aug, written to the
  *   block that runs once         tape as one record when aug returns, read back when rev starts
  *   anything else defined in a   captured at the end of the block that needs it, in that block's tape
- *   loop                         record, one per execution of the block
+ *   loop                         record, one per execution of the block (or once per iteration at the
+ *                                loop's latch, when several blocks of the iteration need it: rev_iteration.c)
  * A block with several predecessors also captures which one it was entered from, unless the branches
  * that chose it can be replayed in the reverse sweep (rev_replay.c). */
 #ifndef PARAD_REVERSE_INTERNAL_H

@@ -109,18 +109,23 @@ void plan_iteration_shares(RevGen *g) {
   for (size_t i = 0; i < g->loops.len; i++) {
     Loop *l = &g->loops.data[i];
     if (!ends_at_latch(g, l)) continue;
+    ValueMap considered; /* each item once: a long loop body needs the same values in many blocks */
+    vmap_init(&considered);
     for (size_t b = 0; b < g->cfg.blocks.len; b++) {
       if (!l->body[b]) continue;
       BlockPlan *p = &g->plan[b];
       for (size_t k = 0; k < p->needs.len; k++) {
         Item it = p->needs.data[k];
-        if (!needing_block(g, l, b, it) || iteration_share(g, it, NULL, NULL) == l) continue;
+        const void *key = item_key(it.value, it.kind);
+        if (vmap_has(&considered, key) || !needing_block(g, l, b, it)) continue;
+        vmap_put(&considered, key, it.value);
         LLVMBasicBlockRef def = LLVMGetInstructionParent(it.value);
         if (!in_loop(g, l, def) || !cfg_dominates(&g->cfg, def, l->latch) || !worth_sharing(g, l, it)) continue;
         vec_push(&l->shared, it);
-        note_need(g, l->latch, it.value, it.kind); /* after the blocks' own: p stays valid */
+        note_need(g, l->latch, it.value, it.kind); /* appended to the latch's needs: p->needs as it was */
       }
     }
+    vmap_free(&considered);
     share_joins(g, l);
   }
 }
