@@ -457,6 +457,8 @@ static bool can_follow(RevGen *g, size_t s) {
   size_t p = (size_t)cfg_index(&g->cfg, pb);
   if (p == s || cfg_runs_once(&g->cfg, sb) || cfg_runs_once(&g->cfg, pb) || snapshot_exit(g, sb)) return false;
   if (!g->plan[p].record_bytes || g->plan[p].bulk || g->plan[s].bulk) return false;
+  for (size_t i = 0; i < g->plan[p].captures.len; i++) /* p's record then keeps its copied loads last */
+    if (capture_copied(g, &g->plan[p].captures.data[i])) return false;
   for (size_t i = 0; i < g->loops.len; i++)
     if (g->loops.data[i].bulk_bytes && g->loops.data[i].preheader == pb) return false;
   for (LLVMValueRef i = LLVMGetFirstInstruction(sb); i; i = LLVMGetNextInstruction(i))
