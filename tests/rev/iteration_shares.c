@@ -2,7 +2,8 @@
 // A 1-D Euler solver's flux loop as people write it: states as records of three doubles read as arrays
 // ((&s.r)[k], the reconstruction's loop unrolled with them: ad/local_array_loops.c), a minmod limiter and
 // an HLL flux whose three arms (left, right, between) each read the same states and wave speeds, per
-// component. The arms and the limiters' joins used to record the same loads and sound speeds once each.
+// component (tests/include/euler_flux.h, shared with tests/omp/iteration_shares.c). The arms and the
+// limiters' joins used to record the same loads and sound speeds once each.
 // The gradient with respect to the initial density is checked against tangents (1e-10) and central
 // differences (h = 1e-6, 1e-6) at -O2 and -O0, with data that keeps away from the limiter's and the
 // wave speeds' kinks; the tape at -O2 must stay under 400 bytes per interface and step (the last
@@ -12,51 +13,18 @@
 #include <math.h>
 #include <string.h>
 #include "check.h"
+#include "euler_flux.h"
 
 double __parad_autodiff(void *, ...);
 double __parad_fwddiff(void *, ...);
 size_t parad_tape_recorded_bytes(void);
 
-typedef struct { double r, m, e; } State;
 enum { N = 12, STEPS = 3 };
-static const double GAMMA = 1.4;
-
-static double minmod(double a, double b) {
-  if (a * b <= 0) return 0;
-  return fabs(a) < fabs(b) ? a : b;
-}
-
-static void flux(const State *q, double *f, double *c) {
-  double u = q->m / q->r, p = (GAMMA - 1) * (q->e - 0.5 * q->m * u);
-  f[0] = q->m;
-  f[1] = q->m * u + p;
-  f[2] = (q->e + p) * u;
-  *c = sqrt(GAMMA * p / q->r);
-}
-
-static void hll(const State *l, const State *r, double *out) {
-  double fl[3], fr[3], cl, cr;
-  flux(l, fl, &cl);
-  flux(r, fr, &cr);
-  double ul = l->m / l->r, ur = r->m / r->r;
-  double sl = fmin(ul - cl, ur - cr), sr = fmax(ul + cl, ur + cr);
-  const double *ql = &l->r, *qr = &r->r;
-  for (int k = 0; k < 3; k++) {
-    if (sl >= 0) out[k] = fl[k];
-    else if (sr <= 0) out[k] = fr[k];
-    else out[k] = (sr * fl[k] - sl * fr[k] + sl * sr * (qr[k] - ql[k])) / (sr - sl);
-  }
-}
 
 __attribute__((noinline)) static void fluxes(const State *q, double *F) {
   for (int i = 2; i < N - 1; i++) { // interface i, between cells i-1 and i
     State l, r;
-    const double *a = &q[i - 2].r, *b = &q[i - 1].r, *c = &q[i].r, *d = &q[i + 1].r;
-    double *lp = &l.r, *rp = &r.r;
-    for (int k = 0; k < 3; k++) {
-      lp[k] = b[k] + 0.5 * minmod(b[k] - a[k], c[k] - b[k]);
-      rp[k] = c[k] - 0.5 * minmod(c[k] - b[k], d[k] - c[k]);
-    }
+    reconstruct(&q[i - 2], &q[i - 1], &q[i], &q[i + 1], &l, &r);
     hll(&l, &r, &F[3 * i]);
   }
 }
