@@ -46,7 +46,7 @@ static bool needs(RevGen *g, size_t b, Item it) {
   return false;
 }
 
-/* In l, whose innermost loop is l, needing it and recording it plainly. */
+/* Block b: in l, l its innermost loop, needing it and recording it as l's latch would. */
 static bool needing_block(RevGen *g, Loop *l, size_t b, Item it) {
   LLVMBasicBlockRef bb = g->cfg.blocks.data[b];
   return l->body[b] && loop_innermost(g, bb) == l && needs(g, b, it) && recorded_as_at_latch(g, l, bb, it);
