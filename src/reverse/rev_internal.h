@@ -224,6 +224,8 @@ void note_need(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef v, NeedKind kind);
 /* Whether an item is captured (recorded) rather than recomputed or carried, in block bb. */
 bool item_captured(RevGen *g, LLVMBasicBlockRef bb, Item it);
 LLVMBasicBlockRef item_def_block(RevGen *g, Item it);
+/* The type an item has in the sweeps: a pointer for shadows and tapes, a block's predecessor index type. */
+LLVMTypeRef item_type(RevGen *g, Item it);
 /* Plans where each need of a block lives; fills g->plan and the frame layout. */
 void plan_layout(RevGen *g);
 /* After plan_bulk: the blocks whose records follow their predecessor's (BlockPlan.follows). */

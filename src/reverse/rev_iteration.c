@@ -134,6 +134,7 @@ Loop *iteration_share(RevGen *g, Item it, LLVMBasicBlockRef bb, size_t *index) {
   if (it.kind != NEED_PRED && (it.kind != NEED_PRIMAL || !LLVMIsAInstruction(it.value))) return NULL;
   for (size_t i = 0; i < g->loops.len; i++) {
     Loop *l = &g->loops.data[i];
+    if (!l->shared.len) continue; /* first: the others cost a walk over the loops (asked for every need) */
     if (bb && (bb == l->latch || !in_loop(g, l, bb) || loop_innermost(g, bb) != l)) continue;
     for (size_t k = 0; k < l->shared.len; k++)
       if (l->shared.data[k].value == it.value && l->shared.data[k].kind == it.kind) {
@@ -148,11 +149,8 @@ void iteration_slots(RevGen *g) {
   for (size_t i = 0; i < g->loops.len; i++) {
     Loop *l = &g->loops.data[i];
     l->shared_slots = xcalloc(l->shared.len + 1, sizeof *l->shared_slots);
-    for (size_t k = 0; k < l->shared.len; k++) {
-      Item it = l->shared.data[k];
-      LLVMTypeRef t = it.kind == NEED_PRED ? rev_pred_type(g, LLVMValueAsBasicBlock(it.value)) : LLVMTypeOf(it.value);
-      l->shared_slots[k] = LLVMBuildAlloca(g->b, t, "iteration.slot");
-    }
+    for (size_t k = 0; k < l->shared.len; k++)
+      l->shared_slots[k] = LLVMBuildAlloca(g->b, item_type(g, l->shared.data[k]), "iteration.slot");
   }
 }
 

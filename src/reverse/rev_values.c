@@ -409,7 +409,7 @@ LLVMTypeRef rev_pred_type(RevGen *g, LLVMBasicBlockRef bb) {
   return LLVMIntTypeInContext(g->ctx, n <= 256 ? 8 : n <= 65536 ? 16 : 32);
 }
 
-static LLVMTypeRef item_type(RevGen *g, Item it) {
+LLVMTypeRef item_type(RevGen *g, Item it) {
   if (it.kind == NEED_PRED) return rev_pred_type(g, LLVMValueAsBasicBlock(it.value));
   if (it.kind == NEED_SHADOW || it.kind == NEED_TAPE) return g->ptr_type;
   return LLVMTypeOf(it.value);
