@@ -19,6 +19,9 @@
 #include <string.h>
 
 #include "index_span.h"
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "tape.h"
 
 /* The runtime's locks guard a few loads and stores, which a team's threads all want at once (as each
@@ -1591,6 +1594,26 @@ static CopyBlock *shared_block(unsigned long long lo, unsigned long long hi, con
   return found;
 }
 
+/* Copies n bytes from src to dst, which share their alignment modulo 64. A large copy is read back only
+ * in the reverse sweep, long after: its stores bypass the caches (no read for ownership of the lines). */
+static void copy_out_of_cache(char *dst, const char *src, size_t n) {
+#ifdef __SSE2__
+  if (n >= 64 * 1024) {
+    size_t head = (size_t)(-(uintptr_t)dst & 15);
+    memcpy(dst, src, head);
+    dst += head, src += head, n -= head;
+    for (; n >= 64; n -= 64, dst += 64, src += 64) {
+      __m128i a = _mm_load_si128((const __m128i *)src), b = _mm_load_si128((const __m128i *)(src + 16));
+      __m128i c = _mm_load_si128((const __m128i *)(src + 32)), d = _mm_load_si128((const __m128i *)(src + 48));
+      _mm_stream_si128((__m128i *)dst, a), _mm_stream_si128((__m128i *)(dst + 16), b);
+      _mm_stream_si128((__m128i *)(dst + 32), c), _mm_stream_si128((__m128i *)(dst + 48), d);
+    }
+    _mm_sfence();
+  }
+#endif
+  memcpy(dst, src, n);
+}
+
 /* c: a copy of [lo, hi), counted against the tape budget where it is not shared; of this kind, in region r
  * (NULL: a task's), for thread `thread`'s object k. */
 static void copy_range(Copy *c, unsigned long long lo, unsigned long long hi, ParadRegion *r, CopyKind kind, int thread, int k) {
@@ -1604,7 +1627,7 @@ static void copy_range(Copy *c, unsigned long long lo, unsigned long long hi, Pa
     b->lo = lo, b->len = hi - lo, b->refs = 1;
     b->gen = b->gen_lo = b->gen_hi = 0; /* another thread may look at it as soon as it is in `recent` */
     b->writer = b->written = -1;
-    memcpy(b->data, (const void *)(uintptr_t)lo, hi - lo);
+    copy_out_of_cache(b->data, (const char *)(uintptr_t)lo, hi - lo);
     pthread_mutex_lock(&copies_mu);
     memmove(&recent[1], &recent[0], sizeof *recent * (RECENT_COPIES - 1));
     recent[0] = b;
