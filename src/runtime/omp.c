@@ -24,23 +24,33 @@
 #endif
 #include "tape.h"
 
-/* The runtime's locks guard a few loads and stores, which a team's threads all want at once (as each
- * enters a region, notes its ranges, copies its inputs): a plain mutex put the second thread to sleep
- * and woke it a context switch later, about one per region of a 2-thread CG gradient (3226 switches in
- * 20 gradients, 44 for the hand-written adjoint's). glibc's adaptive mutex spins a little first. */
-#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
-#define QUICK_MUTEX_INITIALIZER PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
-static void quick_mutex_init(pthread_mutex_t *m) {
-  pthread_mutexattr_t a;
-  pthread_mutexattr_init(&a);
-  pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ADAPTIVE_NP);
-  pthread_mutex_init(m, &a);
-  pthread_mutexattr_destroy(&a);
-}
-#else
-#define QUICK_MUTEX_INITIALIZER PTHREAD_MUTEX_INITIALIZER
-static void quick_mutex_init(pthread_mutex_t *m) { pthread_mutex_init(m, NULL); }
+/* One turn of a wait for other threads of a team of `team`. A thread that yields at once gives its
+ * processor to whatever else is runnable (on a 2-core machine, one of the host's own tasks: 8717
+ * context switches in 100 2-thread CG gradients, 55 in as many primals) and is then late for the next
+ * barrier; so it first spins a while, as libomp's barriers do, unless the team has more threads than
+ * the machine has processors, where the awaited thread may need this one's. */
+static void wait_a_turn(unsigned *turns, int team) {
+  static int procs; /* 0: not asked yet */
+  int n = __atomic_load_n(&procs, __ATOMIC_RELAXED);
+  if (!n) __atomic_store_n(&procs, n = omp_get_num_procs(), __ATOMIC_RELAXED);
+  if (++*turns < 4096 && team <= n) {
+#ifdef __SSE2__
+    _mm_pause();
 #endif
+    return;
+  }
+  sched_yield();
+}
+
+/* The runtime's locks guard a few loads and stores, which a team's threads all want at once (as each
+ * enters a region, notes its ranges, copies its inputs). A plain mutex put the second thread to sleep
+ * and woke it a context switch later, about one per region of a 2-thread CG gradient (3226 switches in
+ * 20 gradients, 44 for the hand-written adjoint's); glibc's adaptive mutex spins a little first, too
+ * little where the holder copies a memo (still 87 switches a gradient). So a thread waits for a lock
+ * as for its team (above). */
+static void quick_lock(pthread_mutex_t *m) {
+  for (unsigned turns = 0; pthread_mutex_trylock(m) != 0;) wait_a_turn(&turns, omp_get_num_threads());
+}
 
 /* What the forward sweep notes per thread and shared object: the addresses read [lo, hi) and written,
  * the distance from the object to its shadow (0: unknown), and, where every read was in a run of one
@@ -247,7 +257,7 @@ ParadRegion *__parad_rt_region_begin(int quiet) {
   ParadTape *t = __parad_rt_current;
   if (!t) fatal("a parallel region of differentiated code ran outside a differentiated call");
   ParadRegion *r = xcalloc(1, sizeof *r);
-  quick_mutex_init(&r->mu);
+  pthread_mutex_init(&r->mu, NULL);
   r->gen = __atomic_add_fetch(&gens, 1, __ATOMIC_RELAXED);
   if (t->region) __atomic_store_n(&t->region->nested, true, __ATOMIC_RELAXED); /* its notes miss this one's writes */
   if (quiet && t->last_region && live_stack((unsigned long long)(uintptr_t)__builtin_frame_address(0), &r->stack_lo, &r->stack_hi))
@@ -267,7 +277,7 @@ ParadRegion *__parad_rt_region_begin(int quiet) {
 void __parad_rt_region_enter(ParadRegion *r) {
   int n = omp_get_num_threads(), id = omp_get_thread_num();
   if (!__atomic_load_n(&r->tapes, __ATOMIC_ACQUIRE)) { /* the first to arrive allocates; the others wait for it */
-    pthread_mutex_lock(&r->mu);
+    quick_lock(&r->mu);
     if (!r->tapes) {
       r->nthreads = n;
       r->chunks = xcalloc((size_t)n, sizeof *r->chunks);
@@ -387,7 +397,7 @@ void __parad_rt_region_free(ParadRegion *r) {
 /* ---- critical sections ---- */
 
 static LockOrder *order_of(ParadRegion *r, const void *lock) {
-  pthread_mutex_lock(&r->mu);
+  quick_lock(&r->mu);
   LockOrder *o = NULL;
   for (size_t i = 0; i < r->nlocks && !o; i++)
     if (r->locks[i].lock == lock) o = &r->locks[i];
@@ -465,8 +475,7 @@ void __parad_rt_critical_reverse_enter(const void *lock, int lock_api) {
   long ticket;
   __parad_rt_tape_pop(t, &ticket, sizeof ticket);
   LockOrder *o = order_of(t->region, lock);
-  for (unsigned spins = 0; __atomic_load_n(&o->turn, __ATOMIC_ACQUIRE) != ticket; spins++)
-    if (spins > 64) sched_yield();
+  for (unsigned turns = 0; __atomic_load_n(&o->turn, __ATOMIC_ACQUIRE) != ticket;) wait_a_turn(&turns, t->region->nthreads);
   if (t->ntickets == t->captickets) {
     t->captickets = t->captickets ? 2 * t->captickets : 4;
     t->tickets = realloc(t->tickets, t->captickets * sizeof *t->tickets);
@@ -524,14 +533,14 @@ typedef struct {
 enum { SPAN_MEMOS = 64, SPAN_MEMO_LEAST = 512 }; /* a shorter run is scanned for less than a look-up costs */
 static SpanMemo span_memos[SPAN_MEMOS];
 static unsigned span_next;
-static pthread_mutex_t span_mu = QUICK_MUTEX_INITIALIZER;
+static pthread_mutex_t span_mu = PTHREAD_MUTEX_INITIALIZER;
 
 /* The memo of the run in region r, made current for r, its blocks copied into *keep (when not NULL); false
  * if none. */
 static bool span_memo(ParadRegion *r, unsigned long long lo, unsigned long long hi, unsigned size, unsigned is_signed,
                       long long *least, long long *most, GatherRun *keep) {
   bool found = false;
-  pthread_mutex_lock(&span_mu);
+  quick_lock(&span_mu);
   for (int i = 0; i < SPAN_MEMOS && !found; i++) {
     SpanMemo *m = &span_memos[i];
     if (m->lo != lo || m->hi != hi || m->size != size || m->is_signed != is_signed || !unchanged_since(r, m->gen, lo, hi, -1, -1)) continue;
@@ -549,7 +558,7 @@ static void span_remember(const ParadRegion *r, unsigned long long lo, unsigned 
   long long *copy = malloc(2 * nblocks * sizeof *copy);
   if (!copy) return;
   memcpy(copy, blocks, 2 * nblocks * sizeof *copy);
-  pthread_mutex_lock(&span_mu);
+  quick_lock(&span_mu);
   SpanMemo *m = &span_memos[span_next++ % SPAN_MEMOS];
   free(m->blocks);
   *m = (SpanMemo){lo, hi, r->gen, size, is_signed, least, most, copy, nblocks};
@@ -750,7 +759,7 @@ void __parad_rt_shared_note(int nroots, const unsigned long long *ranges, int ns
     note_chunk(c, nroots, ranges);
     ranges = hull = chunks_hull(c, nroots, ranges);
   }
-  pthread_mutex_lock(&r->mu);
+  quick_lock(&r->mu);
   if (!r->ranges) {
     r->nroots = nroots;
     r->nsums = nsums;
@@ -776,7 +785,7 @@ void __parad_rt_shared_stages(int nroots, const unsigned char *stage) {
   ParadTape *t = __parad_rt_current;
   ParadRegion *r = t && !t->task ? t->region : NULL;
   if (!r) return;
-  pthread_mutex_lock(&r->mu);
+  quick_lock(&r->mu);
   if (!r->stage) {
     r->stage = xcalloc((size_t)(nroots ? nroots : 1), 1);
     memcpy(r->stage, stage, (size_t)nroots);
@@ -1148,7 +1157,7 @@ static void merge_slice(ParadRegion *r, int k, int id) {
     Private *p = &thread_private(r, t)[k];
     if (!p->buffer) continue;
     if (hi && p->delta != delta) { /* one after another: each thread its own buffer */
-      pthread_mutex_lock(&r->mu);
+      quick_lock(&r->mu);
       merge_buffers(&thread_private(r, id)[k], 1, NULL);
       pthread_mutex_unlock(&r->mu);
       return;
@@ -1175,7 +1184,7 @@ static void merge_slice(ParadRegion *r, int k, int id) {
 /* Counts this thread in and waits for the team: `arrived` reaches `round` times the team's size. */
 static void wait_for_team(ParadRegion *r, int *arrived, int round) {
   __atomic_add_fetch(arrived, 1, __ATOMIC_ACQ_REL);
-  while (__atomic_load_n(arrived, __ATOMIC_ACQUIRE) < round * r->nthreads) sched_yield();
+  for (unsigned turns = 0; __atomic_load_n(arrived, __ATOMIC_ACQUIRE) < round * r->nthreads;) wait_a_turn(&turns, r->nthreads);
 }
 
 /* One object after another, all threads waiting for each: two objects may be one array reached through
@@ -1353,7 +1362,7 @@ static int naming(const ParadTaskRecord *r, unsigned long long lo, unsigned long
  * region's lists. */
 static void note_reader(ParadTaskRecord *r) {
   ParadRegion *g = r->region;
-  pthread_mutex_lock(&g->mu);
+  quick_lock(&g->mu);
   if (!r->quiet || !r->ranges || !r->kinds) g->loose = true;
   for (int d = 0; d < r->ndeps; d++)
     push_span(&g->named, &g->nnamed, &g->capnamed, (unsigned long long)r->deps[d].base, (unsigned long long)r->deps[d].base + r->deps[d].len);
@@ -1370,7 +1379,7 @@ static void note_reader(ParadTaskRecord *r) {
 
 /* Reverse sweep, at the first adjoint spawned: which dependence ranges are held (above). */
 static void decide_held(ParadRegion *g) {
-  pthread_mutex_lock(&g->mu);
+  quick_lock(&g->mu);
   if (!g->decided) {
     qsort(g->named, g->nnamed, sizeof *g->named, span_order);
     size_t n = 0;
@@ -1498,7 +1507,7 @@ enum { CHAIN_AT_MOST = 16 }; /* regions back: a solver's iteration forks a few *
 
 /* Region r, complete: whether its notes are all it wrote; once, per object, the hull of its threads' writes. */
 static bool region_summary(ParadRegion *r) {
-  pthread_mutex_lock(&r->mu);
+  quick_lock(&r->mu);
   if (!r->summary) {
     bool usable = r->noted == r->nthreads && !r->unnoted && !__atomic_load_n(&r->nested, __ATOMIC_RELAXED) &&
                   !__atomic_load_n(&r->tasked, __ATOMIC_RELAXED) && !r->creator && !r->nnamed && !r->nunnamed && r->ranges;
@@ -1553,7 +1562,7 @@ static bool trusted(const CopyBlock *b, unsigned long long lo, unsigned long lon
   return unchanged_since(r, b->gen, lo, hi, b->writer, b->written);
 }
 enum { RECENT_COPIES = 64, COMPARED_AT_MOST = 2 }; /* a few per thread of a large team */
-static pthread_mutex_t copies_mu = QUICK_MUTEX_INITIALIZER;
+static pthread_mutex_t copies_mu = PTHREAD_MUTEX_INITIALIZER;
 static CopyBlock *recent[RECENT_COPIES]; /* the most recent first */
 
 static void forget_block(CopyBlock *b) {
@@ -1566,7 +1575,7 @@ static void forget_block(CopyBlock *b) {
 }
 
 static void release_block(CopyBlock *b) {
-  pthread_mutex_lock(&copies_mu);
+  quick_lock(&copies_mu);
   bool last = --b->refs == 0;
   if (last) forget_block(b);
   pthread_mutex_unlock(&copies_mu);
@@ -1579,7 +1588,7 @@ static void release_block(CopyBlock *b) {
 static CopyBlock *shared_block(unsigned long long lo, unsigned long long hi, const ParadRegion *r, CopyKind kind) {
   CopyBlock *found = NULL;
   for (int tried = 0, i = 0; !found && tried < COMPARED_AT_MOST; i++) {
-    pthread_mutex_lock(&copies_mu);
+    quick_lock(&copies_mu);
     while (i < RECENT_COPIES && recent[i] && !(recent[i]->lo <= lo && hi <= recent[i]->lo + recent[i]->len)) i++;
     CopyBlock *b = i < RECENT_COPIES ? recent[i] : NULL;
     if (b) b->refs++; /* held while compared */
@@ -1628,13 +1637,13 @@ static void copy_range(Copy *c, unsigned long long lo, unsigned long long hi, Pa
     b->gen = b->gen_lo = b->gen_hi = 0; /* another thread may look at it as soon as it is in `recent` */
     b->writer = b->written = -1;
     copy_out_of_cache(b->data, (const char *)(uintptr_t)lo, hi - lo);
-    pthread_mutex_lock(&copies_mu);
+    quick_lock(&copies_mu);
     memmove(&recent[1], &recent[0], sizeof *recent * (RECENT_COPIES - 1));
     recent[0] = b;
     pthread_mutex_unlock(&copies_mu);
   }
   if (r) { /* the first copy in r says what b holds as r ends */
-    pthread_mutex_lock(&copies_mu);
+    quick_lock(&copies_mu);
     if (b->gen != r->gen) {
       b->gen = r->gen, b->gen_lo = lo, b->gen_hi = hi;
       b->writer = kind == COPY_OUTPUT ? thread : -1, b->written = k;
@@ -1687,7 +1696,7 @@ static bool region_copies_on(void) {
 
 /* The calling thread's copy of object k of nroots, the region's copies made where there were none. */
 static Copy *own_copy(ParadRegion *r, int k, int nroots) {
-  pthread_mutex_lock(&r->mu);
+  quick_lock(&r->mu);
   if (!r->copies) {
     r->ncopies = nroots;
     r->copies = xcalloc((size_t)r->nthreads * (size_t)nroots, sizeof *r->copies);
