@@ -250,6 +250,7 @@ void checkpoint_drop_own_notes(LLVMModuleRef m) {
     for (LLVMUseRef u = f ? LLVMGetFirstUse(f) : NULL; u; u = LLVMGetNextUse(u)) {
       LLVMValueRef call = LLVMGetUser(u);
       if (!ir_is_call(call)) continue;
+      /* the noted object's base: second, third in a team's note (after the thread number) */
       LLVMValueRef base = ir_address_base(LLVMGetArgOperand(call, k >= 2 ? 2 : 1));
       if (LLVMIsAAllocaInst(base) && fn_of(base) == fn_of(call)) vec_push(&own, call);
     }

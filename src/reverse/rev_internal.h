@@ -212,6 +212,8 @@ LLVMValueRef rt(RevGen *g, LLVMValueRef call);
 LLVMValueRef rev_pred_index(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record);
 /* Item it as block bb's reverse gets it (its record at `record`), built at the builder. */
 LLVMValueRef rev_materialise(RevGen *g, LLVMBasicBlockRef bb, Item it, LLVMValueRef record);
+/* The position of item it among items[0..n), or -1. */
+long item_index(const Item *items, size_t n, Item it);
 LLVMTypeRef rev_pred_type(RevGen *g, LLVMBasicBlockRef bb);
 /* Lays a block's record out again packed (tape_packed_bytes), widest slots first: its bytes, and in *align
  * the widest slot's alignment. With kept, the loads a run may read from copies (capture_copied) last, so

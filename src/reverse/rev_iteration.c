@@ -39,12 +39,7 @@ static bool recorded_as_at_latch(RevGen *g, Loop *l, LLVMBasicBlockRef bb, Item 
          shared_copied_in(g, it.value, bb) == shared_copied_in(g, it.value, l->latch);
 }
 
-static bool needs(RevGen *g, size_t b, Item it) {
-  BlockPlan *p = &g->plan[b];
-  for (size_t i = 0; i < p->needs.len; i++)
-    if (p->needs.data[i].value == it.value && p->needs.data[i].kind == it.kind) return true;
-  return false;
-}
+static bool needs(RevGen *g, size_t b, Item it) { return item_index(g->plan[b].needs.data, g->plan[b].needs.len, it) >= 0; }
 
 /* Block b: in l, l its innermost loop, needing it and recording it as l's latch would. */
 static bool needing_block(RevGen *g, Loop *l, size_t b, Item it) {
@@ -136,11 +131,10 @@ Loop *iteration_share(RevGen *g, Item it, LLVMBasicBlockRef bb, size_t *index) {
     Loop *l = &g->loops.data[i];
     if (!l->shared.len) continue; /* first: the others cost a walk over the loops (asked for every need) */
     if (bb && (bb == l->latch || !in_loop(g, l, bb) || loop_innermost(g, bb) != l)) continue;
-    for (size_t k = 0; k < l->shared.len; k++)
-      if (l->shared.data[k].value == it.value && l->shared.data[k].kind == it.kind) {
-        if (index) *index = k;
-        return l;
-      }
+    long k = item_index(l->shared.data, l->shared.len, it);
+    if (k < 0) continue;
+    if (index) *index = (size_t)k;
+    return l;
   }
   return NULL;
 }

@@ -271,12 +271,10 @@ Loop *hoisting_loop(RevGen *g, Item it, LLVMBasicBlockRef bb, size_t *index) {
   if (it.kind != NEED_PRIMAL && it.kind != NEED_SHADOW) return NULL;
   Loop *l = invariant_loop(g, it, bb);
   if (!l) return NULL;
-  for (size_t i = 0; i < l->hoisted.len; i++)
-    if (l->hoisted.data[i].value == it.value && l->hoisted.data[i].kind == it.kind) {
-      if (index) *index = i;
-      return l;
-    }
-  return NULL;
+  long i = item_index(l->hoisted.data, l->hoisted.len, it);
+  if (i < 0) return NULL;
+  if (index) *index = (size_t)i;
+  return l;
 }
 
 /* Each captured need of a block inside a loop it is invariant in becomes a need of the loop's exits

@@ -367,8 +367,7 @@ static LLVMValueRef copied_pointer(RevGen *g, LLVMValueRef v) {
 void note_need(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef v, NeedKind kind) {
   if (kind != NEED_PRED && !is_local(v)) return; /* constants, globals: as they are */
   BlockPlan *p = plan_of(g, bb);
-  for (size_t i = 0; i < p->needs.len; i++)
-    if (p->needs.data[i].value == v && p->needs.data[i].kind == kind) return;
+  if (item_index(p->needs.data, p->needs.len, (Item){v, kind}) >= 0) return;
   /* operands first: materialise_needs produces needs in this order */
   if (kind == NEED_PRIMAL && rederived(g, v)) note_operands(g, bb, v, kind);
   else if (kind == NEED_PRIMAL && shared_copied_in(g, v, bb)) /* its copy's address */
@@ -407,6 +406,12 @@ bool item_captured(RevGen *g, LLVMBasicBlockRef bb, Item it) {
 LLVMTypeRef rev_pred_type(RevGen *g, LLVMBasicBlockRef bb) {
   size_t n = g->cfg.preds[cfg_index(&g->cfg, bb)].len;
   return LLVMIntTypeInContext(g->ctx, n <= 256 ? 8 : n <= 65536 ? 16 : 32);
+}
+
+long item_index(const Item *items, size_t n, Item it) {
+  for (size_t i = 0; i < n; i++)
+    if (items[i].value == it.value && items[i].kind == it.kind) return (long)i;
+  return -1;
 }
 
 LLVMTypeRef item_type(RevGen *g, Item it) {
@@ -639,7 +644,7 @@ void rev_scope_reloads(RevGen *g) {
 }
 
 /* Produces one need at the current position, its operands already produced. */
-static LLVMValueRef materialise(RevGen *g, LLVMBasicBlockRef bb, Item it, LLVMValueRef record) {
+LLVMValueRef rev_materialise(RevGen *g, LLVMBasicBlockRef bb, Item it, LLVMValueRef record) {
   Induction *iv = it.kind == NEED_PRIMAL ? counted_iv_in(g, it.value, bb) : NULL;
   if (iv) return LLVMBuildLoad2(g->b, LLVMTypeOf(it.value), iv->slot, "iv");
   size_t k;
@@ -703,12 +708,8 @@ void materialise_needs(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record) {
   for (size_t i = 0; i < p->needs.len; i++) {
     Item it = p->needs.data[i];
     if (it.kind == NEED_PRED) continue; /* read by the dispatch at the end of the block */
-    vmap_put(&g->local, item_key(it.value, it.kind), materialise(g, bb, it, record));
+    vmap_put(&g->local, item_key(it.value, it.kind), rev_materialise(g, bb, it, record));
   }
-}
-
-LLVMValueRef rev_materialise(RevGen *g, LLVMBasicBlockRef bb, Item it, LLVMValueRef record) {
-  return materialise(g, bb, it, record);
 }
 
 LLVMValueRef rev_pred_index(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record) {
@@ -717,7 +718,7 @@ LLVMValueRef rev_pred_index(RevGen *g, LLVMBasicBlockRef bb, LLVMValueRef record
     note_need(g, bb, it.value, NEED_PRED);
     return placeholder(rev_pred_type(g, bb));
   }
-  return materialise(g, bb, it, record);
+  return rev_materialise(g, bb, it, record);
 }
 
 /* ---- adjoints ---- */
