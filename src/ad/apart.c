@@ -323,6 +323,17 @@ static bool address(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, in
   return true;
 }
 
+bool apart_address(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, int depth) {
+  return address(x, p, root, off, depth);
+}
+
+LLVMValueRef apart_root_in_check(Bounds *x, LLVMValueRef root) {
+  if (!LLVMIsAArgument(root)) return root;
+  unsigned p = 0;
+  for (LLVMValueRef q = LLVMGetFirstParam(x->fn); q != root; q = LLVMGetNextParam(q)) p++;
+  return LLVMGetParam(x->check, p);
+}
+
 /* Notes an access of `size` bytes (a span, for memset and memcpy) at p. */
 static bool access(Bounds *x, LLVMValueRef p, Span size, bool written) {
   LLVMValueRef root;
@@ -504,6 +515,9 @@ static bool build(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef check, const ch
   apart_push_frame(&x, fn, NULL);
   x.ok = LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0);
   bool ok = note_accesses(&x);
+  for (unsigned k = 0; k < x.nobj && ok; k++) /* what the check read must be what the function reads */
+    for (unsigned s = 0; s < x.nscanned && ok; s++)
+      if (x.obj[k].root == x.scanned[s] && x.obj[k].written) ok = apart_give_up(x.obj[k].root, "an index array it writes");
   if (ok) {
     /* the objects, then each reached parameter's shadow at the same offsets, written */
     unsigned np = LLVMCountParams(fn), n = x.nobj;
@@ -515,7 +529,7 @@ static bool build(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef check, const ch
       unsigned p = 0;
       if (LLVMIsAArgument(o->root))
         for (LLVMValueRef q = LLVMGetFirstParam(fn); q != o->root; q = LLVMGetNextParam(q)) p++;
-      base[k] = LLVMIsAArgument(o->root) ? LLVMGetParam(check, p) : o->root;
+      base[k] = apart_root_in_check(&x, o->root);
       bytes[k] = o->bytes, written[k] = o->written;
       if (LLVMIsAArgument(o->root) && (activity[p] == ACT_DUP || activity[p] == ACT_DUPNONEED))
         base[n] = LLVMGetParam(check, np + p), bytes[n] = o->bytes, written[n++] = true;

@@ -52,6 +52,8 @@ typedef struct {
   LLVMValueRef ok;     /* i1: conditions met at run time */
   Object obj[MAX_OBJECTS];
   unsigned nobj;
+  LLVMValueRef scanned[MAX_OBJECTS]; /* roots whose memory the check reads (rows_span): never written */
+  unsigned nscanned;
 } Bounds;
 
 enum { MAX_SLOTS = 4, MAX_HELD = 8 };
@@ -90,6 +92,11 @@ static inline Span scaled(Bounds *x, Span a, long long c) {
 
 /* PARAD_PLAN=1: why a check could not be built, for Parad's developers (false, to return). */
 bool apart_give_up(LLVMValueRef at, const char *why);
+
+/* The object p points into (NULL for the function's own memory) and the offsets of p from it. */
+bool apart_address(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, int depth);
+/* Where root (a parameter of the checked function, or a global) is in the check. */
+LLVMValueRef apart_root_in_check(Bounds *x, LLVMValueRef root);
 
 /* Frames: the function a fork runs, followed under the fork (false where too deeply nested). */
 bool apart_push_frame(Bounds *x, LLVMValueRef fn, LLVMValueRef fork);

@@ -570,15 +570,127 @@ static bool memory_counter(Bounds *x, Held *h, Span *out, int depth) {
   return false;
 }
 
+/* ---- rows of a compressed layout: a counter k from rows[i] to rows[i + 1], an index read at k ---- */
+
+static LLVMValueRef unextended(LLVMValueRef v) { return LLVMIsASExtInst(v) ? LLVMGetOperand(v, 0) : v; }
+
+/* A load of an element at base + (index + plus) elements, the element a 4- or 8-byte integer: clang's
+ * rows[i + 1] is either an index plus one or the element after rows[i]'s address. */
+static bool element_at(Bounds *x, LLVMValueRef load, LLVMValueRef *base, LLVMValueRef *index, long long *plus, unsigned *size) {
+  LLVMTypeRef t = LLVMTypeOf(load);
+  if (!LLVMIsALoadInst(load) || LLVMGetVolatile(load) || !ir_is_int(t) || (LLVMGetIntTypeWidth(t) != 32 && LLVMGetIntTypeWidth(t) != 64))
+    return false;
+  *size = LLVMGetIntTypeWidth(t) / 8, *plus = 0;
+  LLVMValueRef p = LLVMGetOperand(load, 0);
+  if (LLVMIsAGetElementPtrInst(p) && LLVMGetNumOperands(p) == 2 && LLVMIsAConstantInt(LLVMGetOperand(p, 1))) {
+    long long bytes = LLVMConstIntGetSExtValue(LLVMGetOperand(p, 1)) * (long long)LLVMABISizeOfType(x->td, LLVMGetGEPSourceElementType(p));
+    if (bytes % *size) return false;
+    *plus = bytes / *size, p = LLVMGetOperand(p, 0); /* the element after another's address */
+  }
+  if (!LLVMIsAGetElementPtrInst(p) || LLVMGetNumOperands(p) != 2 || LLVMABISizeOfType(x->td, LLVMGetGEPSourceElementType(p)) != *size)
+    return false;
+  *base = LLVMGetOperand(p, 0), *index = unextended(LLVMGetOperand(p, 1));
+  if (LLVMIsAInstruction(*index) && LLVMGetInstructionOpcode(*index) == LLVMAdd && LLVMIsAConstantInt(LLVMGetOperand(*index, 1)) &&
+      LLVMGetNSW(*index))
+    *plus += LLVMConstIntGetSExtValue(LLVMGetOperand(*index, 1)), *index = unextended(LLVMGetOperand(*index, 0));
+  return true;
+}
+
+typedef struct {
+  LLVMValueRef rows, row;  /* the rows' base pointer; i */
+  long long plus;          /* k starts at rows[i + plus] */
+  unsigned size;           /* bytes of a row's entry */
+} Rows;
+
+/* Whether phi is a counter k that runs, by one, from rows[i] while k + 1 differs from (or is below)
+ * rows[i + 1], entered only where rows[i] < rows[i + 1]: it takes the values of row i's elements. */
+static bool row_counter(Bounds *x, LLVMValueRef phi, Rows *r) {
+  Frame *f = apart_frame_of(x, phi);
+  CfgLoop *l = f ? apart_loop_at(f, LLVMGetInstructionParent(phi)) : NULL;
+  LLVMValueRef start, step, next, cmp, a, b, index, base;
+  LLVMIntPredicate p, gp;
+  long long plus;
+  unsigned size;
+  if (!l || !l->preheader || !l->latch || !cfg_induction(&f->cfg, l->body, phi, l->preheader, l->latch, &start, &step, &next) ||
+      LLVMConstIntGetSExtValue(step) != 1 || !(cmp = apart_exit_test(f, l, &p)))
+    return false;
+  LLVMValueRef limit = LLVMGetOperand(cmp, 1);
+  if (LLVMGetOperand(cmp, 0) != next) limit = LLVMGetOperand(cmp, 0), p = ir_icmp_swapped(p);
+  if (LLVMGetOperand(cmp, 0) != next && LLVMGetOperand(cmp, 1) != next) return false;
+  if ((p != LLVMIntNE && p != LLVMIntSLT) || (LLVMGetIntTypeWidth(LLVMTypeOf(phi)) < 64 && !LLVMGetNSW(next))) return false;
+  start = unextended(start), limit = unextended(limit);
+  if (!element_at(x, start, &r->rows, &r->row, &r->plus, &r->size) || !element_at(x, limit, &base, &index, &plus, &size) ||
+      base != r->rows || index != r->row || plus != r->plus + 1 || size != r->size)
+    return false;
+  if (!guard(f, l, &a, &b, &gp)) return false; /* entered only where rows[i] < rows[i + 1] */
+  a = unextended(a), b = unextended(b);
+  return (a == start && b == limit && gp == LLVMIntSLT) || (a == limit && b == start && gp == LLVMIntSGT);
+}
+
+/* The runtime's scan of the rows (runtime/rows_span.c): out[0..1] the k of rows that are not empty,
+ * out[2..3] the values of index's elements there (index NULL: none). The memory it reads must be what
+ * the function reads, unchanged: its roots may not be written (apart.c). */
+static bool scan_rows(Bounds *x, Rows *r, LLVMValueRef index, unsigned index_size, LLVMValueRef *out, int depth) {
+  LLVMValueRef root, iroot = NULL;
+  Span off, ioff, rows;
+  if (!apart_address(x, r->rows, &root, &off, depth + 1) || !root || off.lo != off.hi ||
+      (index && (!apart_address(x, index, &iroot, &ioff, depth + 1) || !iroot || ioff.lo != ioff.hi)) ||
+      !apart_span(x, r->row, &rows, depth + 1) || x->nscanned + 2 > MAX_OBJECTS)
+    return false;
+  x->scanned[x->nscanned++] = root;
+  if (iroot) x->scanned[x->nscanned++] = iroot;
+  LLVMContextRef c = LLVMGetModuleContext(x->m);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c), ptr = LLVMPointerTypeInContext(c, 0), arr = LLVMArrayType2(x->i64, 4);
+  LLVMTypeRef params[7] = {x->i64, i32, x->i64, x->i64, x->i64, i32, ptr};
+  LLVMTypeRef type = LLVMFunctionType(i32, params, 7, 0);
+  LLVMValueRef fn = LLVMGetNamedFunction(x->m, "__parad_rt_rows_span");
+  if (!fn) fn = LLVMAddFunction(x->m, "__parad_rt_rows_span", type);
+  LLVMValueRef buf = LLVMBuildAlloca(x->b, arr, "rows");
+  LLVMValueRef base = LLVMBuildAdd(x->b, LLVMBuildPtrToInt(x->b, apart_root_in_check(x, root), x->i64, ""), off.lo, "");
+  LLVMValueRef ibase = k64(x, 0);
+  if (iroot) ibase = LLVMBuildAdd(x->b, LLVMBuildPtrToInt(x->b, apart_root_in_check(x, iroot), x->i64, ""), ioff.lo, "");
+  LLVMValueRef args[7] = {base, LLVMConstInt(i32, r->size, 0), LLVMBuildAdd(x->b, rows.lo, k64(x, r->plus), ""),
+                          LLVMBuildAdd(x->b, rows.hi, k64(x, r->plus), ""), ibase, LLVMConstInt(i32, index_size, 0), buf};
+  LLVMValueRef found = LLVMBuildCall2(x->b, type, fn, args, 7, "");
+  require(x, LLVMBuildICmp(x->b, LLVMIntNE, found, LLVMConstInt(i32, 0, 0), ""));
+  for (unsigned k = 0; k < 4; k++) {
+    LLVMValueRef at = LLVMBuildGEP2(x->b, x->i64, buf, (LLVMValueRef[]){k64(x, k)}, 1, "");
+    out[k] = LLVMBuildLoad2(x->b, x->i64, at, "");
+  }
+  return true;
+}
+
+/* A row counter's values: the elements of the rows that are not empty. */
+static bool row_counter_span(Bounds *x, LLVMValueRef phi, Span *out, int depth) {
+  Rows r;
+  LLVMValueRef v[4];
+  if (!row_counter(x, phi, &r) || !scan_rows(x, &r, NULL, 0, v, depth)) return false;
+  *out = (Span){v[0], v[1]};
+  return true;
+}
+
+/* An index read at a row counter (nbr[k]): the values the rows' elements hold. */
+static bool row_index_span(Bounds *x, LLVMValueRef load, Span *out, int depth) {
+  Rows r;
+  LLVMValueRef base, k, v[4];
+  long long plus;
+  unsigned size;
+  if (!element_at(x, load, &base, &k, &plus, &size) || plus || !LLVMIsAPHINode(k) || !row_counter(x, k, &r) ||
+      !scan_rows(x, &r, base, size, v, depth))
+    return false;
+  *out = (Span){v[2], v[3]};
+  return true;
+}
+
 static bool span_of_inst(Bounds *x, LLVMValueRef v, Span *out, int depth) {
   LLVMValueRef a = LLVMGetNumOperands(v) > 0 ? LLVMGetOperand(v, 0) : NULL, b = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
   Span sa, sb;
   switch (LLVMGetInstructionOpcode(v)) {
-  case LLVMPHI: return counter(x, v, out, depth);
+  case LLVMPHI: return row_counter_span(x, v, out, depth) || counter(x, v, out, depth);
   case LLVMLoad: {
     if (LLVMGetVolatile(v) || LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic) return false;
     Held h;
-    if (!apart_held_values(x, a, v, &h)) return share_bound(x, v, out, depth);
+    if (!apart_held_values(x, a, v, &h)) return row_index_span(x, v, out, depth) || share_bound(x, v, out, depth);
     for (unsigned k = 0; k < x->nloading; k++)
       if (x->loading[k] == h.slot[0]) return false; /* its values made of its own: not a group's */
     if (x->nloading == MAX_CHOOSING) return false;
