@@ -241,44 +241,12 @@ static void choose_loops(LLVMModuleRef m, LLVMValueRef fn, bool differentiated, 
   cfg_free(&f.cfg);
 }
 
-static unsigned loop_kind(LLVMContextRef c) { return LLVMGetMDKindIDInContext(c, "llvm.loop", 9); }
-
 /* !{!"llvm.loop.unroll.<what>", i1 true}: a hint in the form LLVM reads as a flag (a second operand must
  * be a constant), which clang does not write (it writes the name alone): Parad's, to take back. */
 static LLVMMetadataRef parad_hint(LLVMContextRef c, const char *what) {
   LLVMMetadataRef ops[2] = {LLVMMDStringInContext2(c, what, strlen(what)),
                             LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0))};
   return LLVMMDNodeInContext2(c, ops, 2);
-}
-
-/* The loop hints at a terminator, less those equal to `drop`, plus `add` (either may be NULL). */
-static void rewrite_hints(LLVMValueRef term, LLVMMetadataRef drop, LLVMMetadataRef drop2, LLVMMetadataRef add) {
-  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(term));
-  LLVMValueRef old = LLVMGetMetadata(term, loop_kind(c));
-  unsigned n = old ? LLVMGetMDNodeNumOperands(old) : 0;
-  LLVMValueRef *vals = xcalloc(n + 1, sizeof *vals);
-  if (n) LLVMGetMDNodeOperands(old, vals);
-  LLVMMetadataRef *ops = xcalloc(n + 2, sizeof *ops);
-  unsigned kept = 1; /* ops[0]: the loop's own node, as LLVM's loop ids begin */
-  bool changed = add != NULL;
-  for (unsigned i = 1; i < n; i++) {
-    LLVMMetadataRef op = vals[i] ? LLVMValueAsMetadata(vals[i]) : NULL;
-    if (op && (op == drop || op == drop2)) changed = true;
-    else if (op) ops[kept++] = op;
-  }
-  if (add) ops[kept++] = add;
-  if (changed) {
-    LLVMMetadataRef id = NULL;
-    if (kept > 1) {
-      LLVMMetadataRef self = LLVMTemporaryMDNode(c, NULL, 0);
-      ops[0] = self;
-      id = LLVMMDNodeInContext2(c, ops, kept);
-      LLVMMetadataReplaceAllUsesWith(self, id); /* and frees the temporary */
-    }
-    LLVMSetMetadata(term, loop_kind(c), id ? LLVMMetadataAsValue(c, id) : NULL);
-  }
-  free(ops);
-  free(vals);
 }
 
 static void reach(LLVMValueRef g, ValueMap *seen, ValueList *work) {
@@ -317,8 +285,8 @@ unsigned local_array_loops_mark(LLVMModuleRef m) {
   if (count) {
     LLVMContextRef c = LLVMGetModuleContext(m);
     LLVMMetadataRef full = parad_hint(c, "llvm.loop.unroll.full"), hold = parad_hint(c, "llvm.loop.unroll.disable");
-    for (size_t i = 0; i < marked.len; i++) rewrite_hints(marked.data[i], NULL, NULL, full);
-    for (size_t i = 0; i < held.len; i++) rewrite_hints(held.data[i], NULL, NULL, hold);
+    for (size_t i = 0; i < marked.len; i++) ir_rewrite_loop_hints(marked.data[i], NULL, NULL, full);
+    for (size_t i = 0; i < held.len; i++) ir_rewrite_loop_hints(held.data[i], NULL, NULL, hold);
   }
   vec_free(&marked);
   vec_free(&held);
@@ -331,6 +299,6 @@ void local_array_loops_release(LLVMModuleRef m) {
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
       LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-      if (t && LLVMGetMetadata(t, loop_kind(c))) rewrite_hints(t, full, hold, NULL);
+      if (t && LLVMGetMetadata(t, ir_loop_kind(c))) ir_rewrite_loop_hints(t, full, hold, NULL);
     }
 }

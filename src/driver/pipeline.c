@@ -18,6 +18,7 @@
 #include "ad/ad.h"
 #include "ad/apart.h"
 #include "ad/checkpoint.h"
+#include "ad/forced_vectors.h"
 #include "ad/local_array_loops.h"
 #include "ad/optimised_copies.h"
 #include "ad/request.h"
@@ -187,8 +188,11 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
   /* a reverse-mode request of a function without restrict pointers: a choice of gradients, on a check of
      its arguments built from the optimised code (ad/apart.h) */
   bool choices = optimise && !o->no_apart && !getenv("PARAD_NO_APART") && apart_version_requests(m) > 0;
-  if (optimise && !run_passes(m, tm, "default<O1>,function(loop-simplify)", false, false, false,
-                                   PRE_AD_INLINE_THRESHOLD, o->verbose)) {
+  bool held = optimise && forced_vectors_hold(m) > 0; /* an omp simd loop's too (ad/forced_vectors.h) */
+  bool light = !optimise || run_passes(m, tm, "default<O1>,function(loop-simplify)", false, false, false,
+                                        PRE_AD_INLINE_THRESHOLD, o->verbose);
+  if (held) forced_vectors_release(m);
+  if (!light) {
     rc = PIPELINE_FAILED;
     goto done;
   }

@@ -483,6 +483,37 @@ void ir_strip_locations(LLVMValueRef fn) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) LLVMInstructionSetDebugLoc(i, NULL);
 }
 
+unsigned ir_loop_kind(LLVMContextRef c) { return LLVMGetMDKindIDInContext(c, "llvm.loop", 9); }
+
+void ir_rewrite_loop_hints(LLVMValueRef term, LLVMMetadataRef drop, LLVMMetadataRef drop2, LLVMMetadataRef add) {
+  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(term));
+  LLVMValueRef old = LLVMGetMetadata(term, ir_loop_kind(c));
+  unsigned n = old ? LLVMGetMDNodeNumOperands(old) : 0;
+  LLVMValueRef *vals = xcalloc(n + 1, sizeof *vals);
+  if (n) LLVMGetMDNodeOperands(old, vals);
+  LLVMMetadataRef *ops = xcalloc(n + 2, sizeof *ops);
+  unsigned kept = 1; /* ops[0]: the loop's own node, as LLVM's loop ids begin */
+  bool changed = add != NULL;
+  for (unsigned i = 1; i < n; i++) {
+    LLVMMetadataRef op = vals[i] ? LLVMValueAsMetadata(vals[i]) : NULL;
+    if (op && (op == drop || op == drop2)) changed = true;
+    else if (op) ops[kept++] = op;
+  }
+  if (add) ops[kept++] = add;
+  if (changed) {
+    LLVMMetadataRef id = NULL;
+    if (kept > 1) {
+      LLVMMetadataRef self = LLVMTemporaryMDNode(c, NULL, 0);
+      ops[0] = self;
+      id = LLVMMDNodeInContext2(c, ops, kept);
+      LLVMMetadataReplaceAllUsesWith(self, id); /* and frees the temporary */
+    }
+    LLVMSetMetadata(term, ir_loop_kind(c), id ? LLVMMetadataAsValue(c, id) : NULL);
+  }
+  free(ops);
+  free(vals);
+}
+
 void ir_strip_loop_hints(LLVMValueRef fn) {
   unsigned kind = LLVMGetMDKindID("llvm.loop", 9);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {

@@ -149,6 +149,10 @@ void ir_copy_attributes(LLVMValueRef from, LLVMValueRef to, LLVMAttributeIndex i
  * loop (an OpenMP simd loop's forced vectorisation), not the derivative's, which holds other work (tape
  * records, tangents); forced, the optimiser would only warn where it cannot follow them. */
 void ir_strip_loop_hints(LLVMValueRef fn);
+/* The metadata kind of loop hints (!llvm.loop on a latch's terminator). */
+unsigned ir_loop_kind(LLVMContextRef c);
+/* The loop hints at a terminator, less those equal to drop or drop2, plus add (any may be NULL). */
+void ir_rewrite_loop_hints(LLVMValueRef term, LLVMMetadataRef drop, LLVMMetadataRef drop2, LLVMMetadataRef add);
 /* Drops every debug location of fn: generated code, and copies whose locations were another function's,
  * have no debug scope of their own (the call to them has one). */
 void ir_strip_locations(LLVMValueRef fn);

@@ -1134,7 +1134,8 @@ void shared_analyse(RevGen *g) {
       LLVMTypeKind t = LLVMGetTypeKind(ir_scalar_type(LLVMTypeOf(i)));
       unsigned char size = t == LLVMDoubleTypeKind ? 8 : t == LLVMFloatTypeKind ? 4 : 0;
       unsigned char *e = &s->elem[k1 - 1];
-      if (!size || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic || (*e && *e != size)) mixed[k1 - 1] = true;
+      bool vector = LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVectorTypeKind;
+      if (!size || vector || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic || (*e && *e != size)) mixed[k1 - 1] = true;
       *e = size;
     }
   s->atomic_only = xcalloc(s->roots.len, sizeof *s->atomic_only);

@@ -1,0 +1,54 @@
+/* Loops the program forces to vectorise, held scalar while the light optimisation runs (see the header).
+ * Clang's !{"llvm.loop.vectorize.enable", i1 true} is taken off such a loop and Parad's mark put in its
+ * place, a hint LLVM does not read: a loop still forced after a pipeline draws LLVM's warning that it
+ * could not vectorise it, and a second hint that disables would not stop that. */
+#include "ad/forced_vectors.h"
+
+#include <string.h>
+
+#include "ir/ir.h"
+
+static LLVMMetadataRef node(LLVMContextRef c, const char *name, LLVMMetadataRef value) {
+  LLVMMetadataRef ops[2] = {LLVMMDStringInContext2(c, name, strlen(name)), value};
+  return LLVMMDNodeInContext2(c, ops, value ? 2 : 1);
+}
+
+static LLVMMetadataRef forced(LLVMContextRef c) {
+  return node(c, "llvm.loop.vectorize.enable", LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0)));
+}
+
+static LLVMMetadataRef held(LLVMContextRef c) { return node(c, "parad.loop.vectorize.held", NULL); }
+
+/* Whether terminator t's loop hints hold `hint`. */
+static bool has_hint(LLVMContextRef c, LLVMValueRef t, LLVMMetadataRef hint) {
+  LLVMValueRef hints = LLVMGetMetadata(t, ir_loop_kind(c)), want = LLVMMetadataAsValue(c, hint);
+  unsigned n = hints ? LLVMGetMDNodeNumOperands(hints) : 0;
+  LLVMValueRef ops[64];
+  if (n > 64) return false;
+  if (n) LLVMGetMDNodeOperands(hints, ops);
+  for (unsigned i = 1; i < n; i++)
+    if (ops[i] == want) return true;
+  return false;
+}
+
+/* Every loop of m whose hints hold `from` gets `to` in its place; returns how many. */
+static unsigned swap_hints(LLVMModuleRef m, LLVMMetadataRef from, LLVMMetadataRef to) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  unsigned swapped = 0;
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+      LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+      if (t && has_hint(c, t, from)) ir_rewrite_loop_hints(t, from, NULL, to), swapped++;
+    }
+  return swapped;
+}
+
+unsigned forced_vectors_hold(LLVMModuleRef m) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  return swap_hints(m, forced(c), held(c));
+}
+
+void forced_vectors_release(LLVMModuleRef m) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  swap_hints(m, held(c), forced(c));
+}
