@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "ad/request.h"
 #include "ir/ir.h"
 
 static LLVMMetadataRef node(LLVMContextRef c, const char *name, LLVMMetadataRef value) {
@@ -31,12 +32,13 @@ static bool has_hint(LLVMContextRef c, LLVMValueRef t, LLVMMetadataRef hint) {
   return false;
 }
 
-/* Every loop of m whose hints hold `from` gets `to` in its place; returns how many. */
-static unsigned swap_hints(LLVMModuleRef m, LLVMMetadataRef from, LLVMMetadataRef to) {
+/* Every loop of m (of the functions in `only`, where given) whose hints hold `from` gets `to` in its
+ * place; returns how many. */
+static unsigned swap_hints(LLVMModuleRef m, LLVMMetadataRef from, LLVMMetadataRef to, ValueMap *only) {
   LLVMContextRef c = LLVMGetModuleContext(m);
   unsigned swapped = 0;
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    for (LLVMBasicBlockRef bb = only && !vmap_has(only, fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
       LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
       if (t && has_hint(c, t, from)) ir_rewrite_loop_hints(t, from, NULL, to), swapped++;
     }
@@ -45,10 +47,15 @@ static unsigned swap_hints(LLVMModuleRef m, LLVMMetadataRef from, LLVMMetadataRe
 
 unsigned forced_vectors_hold(LLVMModuleRef m) {
   LLVMContextRef c = LLVMGetModuleContext(m);
-  return swap_hints(m, forced(c), held(c));
+  ValueMap reached;
+  vmap_init(&reached);
+  request_reached_functions(m, &reached);
+  unsigned held_loops = swap_hints(m, forced(c), held(c), &reached);
+  vmap_free(&reached);
+  return held_loops;
 }
 
 void forced_vectors_release(LLVMModuleRef m) {
   LLVMContextRef c = LLVMGetModuleContext(m);
-  swap_hints(m, held(c), forced(c));
+  swap_hints(m, held(c), forced(c), NULL);
 }

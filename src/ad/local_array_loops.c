@@ -249,33 +249,11 @@ static LLVMMetadataRef parad_hint(LLVMContextRef c, const char *what) {
   return LLVMMDNodeInContext2(c, ops, 2);
 }
 
-static void reach(LLVMValueRef g, ValueMap *seen, ValueList *work) {
-  g = g ? ir_strip_pointer_casts(g) : NULL;
-  if (!g || !LLVMIsAFunction(g) || !LLVMCountBasicBlocks(g) || vmap_has(seen, g)) return;
-  vmap_put(seen, g, g);
-  vec_push(work, g);
-}
-
-/* The functions the requests differentiate and those they call or pass on (a region's body to the OpenMP
- * runtime): the only ones whose loops are unrolled. */
-static void differentiated(LLVMModuleRef m, ValueMap *out) {
-  ValueList work = {0};
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-        if (request_is_canonical_call(i)) reach(LLVMGetOperand(i, request_fn_arg(i)), out, &work);
-  for (size_t k = 0; k < work.len; k++)
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(work.data[k]); bb; bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-        for (int o = 0, n = ir_is_call_site(i) ? LLVMGetNumOperands(i) : 0; o < n; o++) reach(LLVMGetOperand(i, o), out, &work);
-  vec_free(&work);
-}
-
 unsigned local_array_loops_mark(LLVMModuleRef m) {
   ValueList marked = {0}, held = {0};
   ValueMap reached;
   vmap_init(&reached);
-  differentiated(m, &reached);
+  request_reached_functions(m, &reached); /* only their loops are unrolled */
   unsigned optnone = ir_attr_kind("optnone");
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
     if (LLVMCountBasicBlocks(fn) && !LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, optnone))

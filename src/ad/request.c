@@ -708,3 +708,23 @@ RequestChoice request_choice(LLVMValueRef call, LLVMValueRef other) {
   LLVMDisposeBuilder(b);
   return ch;
 }
+
+static void reach(LLVMValueRef g, ValueMap *seen, ValueList *work) {
+  g = g ? ir_strip_pointer_casts(g) : NULL;
+  if (!g || !LLVMIsAFunction(g) || !LLVMCountBasicBlocks(g) || vmap_has(seen, g)) return;
+  vmap_put(seen, g, g);
+  vec_push(work, g);
+}
+
+void request_reached_functions(LLVMModuleRef m, ValueMap *out) {
+  ValueList work = {0};
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        if (request_is_canonical_call(i)) reach(LLVMGetOperand(i, request_fn_arg(i)), out, &work);
+  for (size_t k = 0; k < work.len; k++)
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(work.data[k]); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        for (int o = 0, n = ir_is_call_site(i) ? LLVMGetNumOperands(i) : 0; o < n; o++) reach(LLVMGetOperand(i, o), out, &work);
+  vec_free(&work);
+}

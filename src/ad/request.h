@@ -15,6 +15,8 @@
 #include <llvm-c/Core.h>
 #include <stdbool.h>
 
+#include "ir/valuemap.h"
+
 typedef enum { MODE_FORWARD, MODE_REVERSE, MODE_AUGMENT, MODE_REVERSE_SPLIT } DiffMode;
 
 /* Activity letters, one per parameter. */
@@ -58,6 +60,9 @@ bool request_is_cxx_entry_name(const char *name);
 bool request_decode(LLVMValueRef call, Request *out);
 void request_free(Request *r);
 bool request_is_canonical_call(LLVMValueRef call);
+/* The functions the requests of m differentiate and those they call or pass on (a region's body to the
+ * OpenMP runtime), into out (an initialised map, each function its own value). */
+void request_reached_functions(LLVMModuleRef m, ValueMap *out);
 /* The argument of a canonical call that holds the function to differentiate. */
 unsigned request_fn_arg(LLVMValueRef call);
 /* The call-site argument index of parameter p's value; its shadows follow it. */

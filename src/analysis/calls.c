@@ -254,6 +254,16 @@ const char *call_array_function(LLVMValueRef call, unsigned *array) {
   return NULL;
 }
 
+bool call_is_nonlocal_jump(LLVMValueRef call) {
+  static const char *const jumps[] = {"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk"};
+  unsigned twice = ir_attr_kind("returns_twice");
+  LLVMValueRef callee = ir_called_function(call);
+  if (LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, twice) ||
+      (callee && LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, twice)))
+    return true;
+  return name_in(ir_called_name(call), jumps, COUNT(jumps), false);
+}
+
 bool call_writes_nothing(LLVMValueRef call) {
   CallKind k = call_classify(call, NULL);
   if (k == CALL_DEBUG) return true;

@@ -46,6 +46,9 @@ int call_alloc_slot(LLVMValueRef call);
  * why it cannot have a shadow; NULL for any other call. Without a shadow on the array, the call carries no
  * derivative, whatever else it is given. (qsort's derivatives are the runtime's: ad/library.h.) */
 const char *call_array_function(LLVMValueRef call, unsigned *array);
+/* Whether the call is one end of a non-local jump: setjmp and its kin (functions that return twice) or
+ * longjmp and its kin. */
+bool call_is_nonlocal_jump(LLVMValueRef call);
 /* Whether the call may write, through its pointer argument i, memory the program reads back: modf's
  * integral part, posix_memalign's slot, snprintf's text; true for any call Parad does not know. */
 bool call_writes_argument(LLVMValueRef call, unsigned i);

@@ -296,7 +296,8 @@ void fwd_call(FwdGen *g, LLVMValueRef call) {
                   ir_called_name(call), which + 1, ir_called_name(call));
       else
         fwd_error(g, call, "cannot differentiate a call to '%s', " NOT_IN_PROGRAM ", with an active "
-                           "argument (#%u)", ir_called_name(call), which + 1);
+                           "argument (#%u) in forward mode: give it a body, or register a derivative "
+                           "(__enzyme_register_derivative_%s)", ir_called_name(call), which + 1, ir_called_name(call));
     }
     fwd_clone(g, call);
     return;

@@ -82,8 +82,9 @@ bool diag_trying(void) {
 
 /* Text for wherever messages go now: the innermost capture, else the stream. */
 static void emit(const char *text) {
-  if (captures.len) sb_printf(&captures.data[captures.len - 1].kept, "%s", text);
-  else print_once(text);
+  StrBuf *kept = captures.len ? &captures.data[captures.len - 1].kept : NULL;
+  if (!kept) print_once(text);
+  else if (!kept->s || !strstr(kept->s, text)) sb_printf(kept, "%s", text); /* held: once, as when printed */
 }
 
 void diag_replay(const char *kept) {

@@ -442,6 +442,12 @@ void aug_call(RevGen *g, LLVMValueRef call) {
     aug_custom(g, call, &custom);
     return;
   }
+  if (call_is_nonlocal_jump(call)) { /* the jump would leave the tape as the forward sweep had it half way */
+    rev_error(g, call, "cannot differentiate '%s' in reverse mode: a non-local jump (setjmp, longjmp) leaves the "
+                       "derivative's record of the code it jumps over incomplete; return an error code instead",
+              ir_called_name(call));
+    return;
+  }
   const Paradigm *paradigm = paradigm_of(kind);
   if (paradigm) {
     paradigm->augmented(g, call);
