@@ -627,6 +627,15 @@ static bool row_counter(Bounds *x, LLVMValueRef phi, Rows *r) {
   return (a == start && b == limit && gp == LLVMIntSLT) || (a == limit && b == start && gp == LLVMIntSGT);
 }
 
+/* Notes that the check reads root's memory (once per root); false where too many are noted. */
+static bool note_scanned(Bounds *x, LLVMValueRef root) {
+  for (unsigned k = 0; k < x->nscanned; k++)
+    if (x->scanned[k] == root) return true;
+  if (x->nscanned == MAX_OBJECTS) return false;
+  x->scanned[x->nscanned++] = root;
+  return true;
+}
+
 /* The runtime's scan of the rows (runtime/rows_span.c): out[0..1] the k of rows that are not empty,
  * out[2..3] the values of index's elements there (index NULL: none). The memory it reads must be what
  * the function reads, unchanged: its roots may not be written (apart.c). */
@@ -635,10 +644,8 @@ static bool scan_rows(Bounds *x, Rows *r, LLVMValueRef index, unsigned index_siz
   Span off, ioff, rows;
   if (!apart_address(x, r->rows, &root, &off, depth + 1) || !root || off.lo != off.hi ||
       (index && (!apart_address(x, index, &iroot, &ioff, depth + 1) || !iroot || ioff.lo != ioff.hi)) ||
-      !apart_span(x, r->row, &rows, depth + 1) || x->nscanned + 2 > MAX_OBJECTS)
+      !apart_span(x, r->row, &rows, depth + 1) || !note_scanned(x, root) || (iroot && !note_scanned(x, iroot)))
     return false;
-  x->scanned[x->nscanned++] = root;
-  if (iroot) x->scanned[x->nscanned++] = iroot;
   LLVMContextRef c = LLVMGetModuleContext(x->m);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(c), ptr = LLVMPointerTypeInContext(c, 0), arr = LLVMArrayType2(x->i64, 4);
   LLVMTypeRef params[7] = {x->i64, i32, x->i64, x->i64, x->i64, i32, ptr};
