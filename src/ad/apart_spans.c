@@ -636,34 +636,43 @@ static bool note_scanned(Bounds *x, LLVMValueRef root) {
   return true;
 }
 
-/* The runtime's scan of the rows (runtime/rows_span.c): out[0..1] the k of rows that are not empty,
- * out[2..3] the values of index's elements there (index NULL: none). The memory it reads must be what
- * the function reads, unchanged: its roots may not be written (apart.c). */
-static bool scan_rows(Bounds *x, Rows *r, LLVMValueRef index, unsigned index_size, LLVMValueRef *out, int depth) {
-  LLVMValueRef root, iroot = NULL;
-  Span off, ioff, rows;
-  if (!apart_address(x, r->rows, &root, &off, depth + 1) || !root || off.lo != off.hi ||
-      (index && (!apart_address(x, index, &iroot, &ioff, depth + 1) || !iroot || ioff.lo != ioff.hi)) ||
-      !apart_span(x, r->row, &rows, depth + 1) || !note_scanned(x, root) || (iroot && !note_scanned(x, iroot)))
-    return false;
+/* The runtime's scan (runtime/rows_span.c): rows (an address, 0 for none) of row_size bytes, rows or
+ * elements first..last, index (an address, 0 for none) of index_size bytes; out[0..1] the k of the rows
+ * that are not empty (first..last where there are no rows), out[2..3] the values of index's elements
+ * there. */
+static void call_scan(Bounds *x, LLVMValueRef rows, unsigned row_size, Span range, LLVMValueRef index,
+                      unsigned index_size, LLVMValueRef *out) {
   LLVMContextRef c = LLVMGetModuleContext(x->m);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(c), ptr = LLVMPointerTypeInContext(c, 0), arr = LLVMArrayType2(x->i64, 4);
   LLVMTypeRef params[7] = {x->i64, i32, x->i64, x->i64, x->i64, i32, ptr};
   LLVMTypeRef type = LLVMFunctionType(i32, params, 7, 0);
   LLVMValueRef fn = LLVMGetNamedFunction(x->m, "__parad_rt_rows_span");
   if (!fn) fn = LLVMAddFunction(x->m, "__parad_rt_rows_span", type);
-  LLVMValueRef buf = LLVMBuildAlloca(x->b, arr, "rows");
-  LLVMValueRef base = LLVMBuildAdd(x->b, LLVMBuildPtrToInt(x->b, apart_root_in_check(x, root), x->i64, ""), off.lo, "");
-  LLVMValueRef ibase = k64(x, 0);
-  if (iroot) ibase = LLVMBuildAdd(x->b, LLVMBuildPtrToInt(x->b, apart_root_in_check(x, iroot), x->i64, ""), ioff.lo, "");
-  LLVMValueRef args[7] = {base, LLVMConstInt(i32, r->size, 0), LLVMBuildAdd(x->b, rows.lo, k64(x, r->plus), ""),
-                          LLVMBuildAdd(x->b, rows.hi, k64(x, r->plus), ""), ibase, LLVMConstInt(i32, index_size, 0), buf};
+  LLVMValueRef buf = LLVMBuildAlloca(x->b, arr, "scan");
+  LLVMValueRef args[7] = {rows, LLVMConstInt(i32, row_size, 0), range.lo, range.hi, index, LLVMConstInt(i32, index_size, 0), buf};
   LLVMValueRef found = LLVMBuildCall2(x->b, type, fn, args, 7, "");
   require(x, LLVMBuildICmp(x->b, LLVMIntNE, found, LLVMConstInt(i32, 0, 0), ""));
   for (unsigned k = 0; k < 4; k++) {
     LLVMValueRef at = LLVMBuildGEP2(x->b, x->i64, buf, (LLVMValueRef[]){k64(x, k)}, 1, "");
     out[k] = LLVMBuildLoad2(x->b, x->i64, at, "");
   }
+}
+
+/* The address in the check of p, a pointer to one place of a root the check may scan. */
+static LLVMValueRef scanned_address(Bounds *x, LLVMValueRef p, int depth) {
+  LLVMValueRef root;
+  Span off;
+  if (!apart_address(x, p, &root, &off, depth + 1) || !root || off.lo != off.hi || !note_scanned(x, root)) return NULL;
+  return LLVMBuildAdd(x->b, LLVMBuildPtrToInt(x->b, apart_root_in_check(x, root), x->i64, ""), off.lo, "");
+}
+
+/* The scan of r's rows, and of index's elements at their k (index NULL: none). */
+static bool scan_rows(Bounds *x, Rows *r, LLVMValueRef index, unsigned index_size, LLVMValueRef *out, int depth) {
+  Span rows;
+  LLVMValueRef base = scanned_address(x, r->rows, depth), ibase = index ? scanned_address(x, index, depth) : k64(x, 0);
+  if (!base || !ibase || !apart_span(x, r->row, &rows, depth + 1)) return false;
+  Span range = {LLVMBuildAdd(x->b, rows.lo, k64(x, r->plus), ""), LLVMBuildAdd(x->b, rows.hi, k64(x, r->plus), "")};
+  call_scan(x, base, r->size, range, ibase, index_size, out);
   return true;
 }
 
@@ -676,15 +685,28 @@ static bool row_counter_span(Bounds *x, LLVMValueRef phi, Span *out, int depth) 
   return true;
 }
 
-/* An index read at a row counter (nbr[k]): the values the rows' elements hold. */
-static bool row_index_span(Bounds *x, LLVMValueRef load, Span *out, int depth) {
+/* An index read at a row counter (nbr[k]): the values the rows' elements hold. Else an index read at an
+ * address the check bounds (idx[i], conn[4 e + j]): the values its elements hold between the least and the
+ * most byte read. The load's alignment and the array's, checked, put every read on an element of the array. */
+static bool index_span(Bounds *x, LLVMValueRef load, Span *out, int depth) {
   Rows r;
-  LLVMValueRef base, k, v[4];
+  LLVMValueRef base, k, v[4], root;
   long long plus;
   unsigned size;
-  if (!element_at(x, load, &base, &k, &plus, &size) || plus || !LLVMIsAPHINode(k) || !row_counter(x, k, &r) ||
-      !scan_rows(x, &r, base, size, v, depth))
+  Span off;
+  if (!element_at(x, load, &base, &k, &plus, &size)) return false;
+  if (LLVMIsAPHINode(k) && row_counter(x, k, &r)) {
+    if (plus || !scan_rows(x, &r, base, size, v, depth)) return false;
+    *out = (Span){v[2], v[3]};
+    return true;
+  }
+  if (LLVMGetAlignment(load) < size || !apart_address(x, LLVMGetOperand(load, 0), &root, &off, depth + 1) || !root ||
+      !note_scanned(x, root))
     return false;
+  LLVMValueRef at = LLVMBuildPtrToInt(x->b, apart_root_in_check(x, root), x->i64, ""), shift = k64(x, size == 8 ? 3 : 2);
+  require(x, LLVMBuildICmp(x->b, LLVMIntEQ, LLVMBuildAnd(x->b, at, k64(x, size - 1), ""), k64(x, 0), ""));
+  Span elements = {LLVMBuildAShr(x->b, off.lo, shift, ""), LLVMBuildAShr(x->b, off.hi, shift, "")};
+  call_scan(x, k64(x, 0), 0, elements, at, size, v);
   *out = (Span){v[2], v[3]};
   return true;
 }
@@ -697,7 +719,7 @@ static bool span_of_inst(Bounds *x, LLVMValueRef v, Span *out, int depth) {
   case LLVMLoad: {
     if (LLVMGetVolatile(v) || LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic) return false;
     Held h;
-    if (!apart_held_values(x, a, v, &h)) return row_index_span(x, v, out, depth) || share_bound(x, v, out, depth);
+    if (!apart_held_values(x, a, v, &h)) return share_bound(x, v, out, depth) || index_span(x, v, out, depth);
     for (unsigned k = 0; k < x->nloading; k++)
       if (x->loading[k] == h.slot[0]) return false; /* its values made of its own: not a group's */
     if (x->nloading == MAX_CHOOSING) return false;
@@ -747,6 +769,13 @@ static bool span_of_inst(Bounds *x, LLVMValueRef v, Span *out, int depth) {
     if (!apart_span(x, a, out, depth + 1)) return false;
     require(x, LLVMBuildICmp(x->b, LLVMIntSGE, out->lo, k64(x, 0), ""));
     return true;
+  case LLVMURem: /* by a positive constant: below it (unsigned); srem: within it either side of 0 */
+  case LLVMSRem: {
+    long long c = LLVMIsAConstantInt(b) ? LLVMConstIntGetSExtValue(b) : 0;
+    if (c <= 0) return false;
+    *out = (Span){k64(x, LLVMGetInstructionOpcode(v) == LLVMURem ? 0 : -(c - 1)), k64(x, c - 1)};
+    return true;
+  }
   case LLVMAnd: /* with a non-negative mask: between 0 and the mask */
     if (!LLVMIsAConstantInt(b) || LLVMConstIntGetSExtValue(b) < 0) return false;
     *out = (Span){k64(x, 0), k64(x, LLVMConstIntGetSExtValue(b))};

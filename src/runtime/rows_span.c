@@ -36,25 +36,25 @@ static long long element(const unsigned char *at, unsigned size) {
 }
 
 /* Rows first..last of `rows` (signed elements of row_size bytes, 4 or 8): for the rows that are not
- * empty (rows[i] < rows[i + 1]), the least and most k in out[0], out[1], and, where index is not null,
- * the least and most of index[k] (signed, index_size bytes) for k between those in out[2], out[3] (the
- * rows' hull: what lies between two rows only widens it). Returns 0 where some element could not be
- * read or no row has an element. */
+ * empty (rows[i] < rows[i + 1]), the least and most k in out[0], out[1] (rows null: k from first to
+ * last, a plain gather's counter), and, where index is not null, the least and most of index[k] (signed,
+ * index_size bytes) for k between those in out[2], out[3] (the rows' hull: what lies between two rows only
+ * widens it). Returns 0 where some element could not be read or no row has an element. */
 int __parad_rt_rows_span(uintptr_t rows, unsigned row_size, long long first, long long last, uintptr_t index,
                          unsigned index_size, long long *out) {
   unsigned char buf[CHUNK + 8];
-  if (first > last || (row_size != 4 && row_size != 8) || (index && index_size != 4 && index_size != 8)) return 0;
-  long long kmin = 0, kmax = -1;
-  int any = 0;
-  size_t per = CHUNK / row_size; /* rows a chunk holds, the next chunk's first row in the extra 8 bytes */
-  for (long long i = first; i <= last;) {
+  if (first > last || (rows && row_size != 4 && row_size != 8) || (index && index_size != 4 && index_size != 8)) return 0;
+  long long kmin = first, kmax = last;
+  int any = !rows; /* no rows: k runs from first to last */
+  size_t per = rows ? CHUNK / row_size : 1; /* rows a chunk holds, the next chunk's first row in the extra 8 bytes */
+  for (long long i = first; rows && i <= last;) {
     size_t n = (size_t)(last - i + 1) < per ? (size_t)(last - i + 1) : per;
     if (!copy_safely(buf, rows + (uintptr_t)(i * (long long)row_size), (n + 1) * row_size)) return 0;
     for (size_t r = 0; r < n; r++) {
       long long lo = element(buf + r * row_size, row_size), hi = element(buf + (r + 1) * row_size, row_size);
       if (lo >= hi) continue;
-      if (!any || lo < kmin) kmin = lo;
-      if (!any || hi - 1 > kmax) kmax = hi - 1;
+      kmin = !any || lo < kmin ? lo : kmin;
+      kmax = !any || hi - 1 > kmax ? hi - 1 : kmax;
       any = 1;
     }
     i += (long long)n;

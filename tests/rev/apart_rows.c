@@ -6,10 +6,13 @@
 //     y over the x a column reads (as written), rows with empty rows, rows out of order and rows that
 //     overlap, and 64-bit rows and columns;
 //   marked(x, y, rows, col, mark, n): after the gathers also mark[i] = i % 3: mark apart (the copy), then
-//     mark the same array as col (its index array written: as written).
+//     mark the same array as col (its index array written: as written);
+//   elements(x, y, conn, ne): a finite-element gather x[conn[4 e + j]] over plain ranges, and x[e % N]:
+//     apart (the copy), then y over x (as written).
 // Every gradient against central differences (h 1e-6, 1e-6) and forward-mode tangents (1e-10), and the
 // tape against the build without the choice (PARAD_NO_APART=1, its output). The runtime's scan is also
-// called on rows that run into a page that cannot be read: it answers no, and does not crash.
+// called on rows, and on a plain range of indices, that run into a page that cannot be read: it answers
+// no, and does not crash.
 // RUN: env PARAD_NO_APART=1 %parad-cc %cflags %s -o %t1 -lm && %t1 > %t1.out
 // RUN: env PARAD_PLAN=1 %parad-cc %cflags %s -o %t -lm 2>&1 | not grep "no check of gather"
 // RUN: %t %t1.out
@@ -65,6 +68,17 @@ __attribute__((noinline)) static double marked(const double *x, double *y, const
   return J;
 }
 
+__attribute__((noinline)) static double elements(const double *x, double *y, const int *conn, int ne) {
+  for (int e = 0; e < ne; e++) {
+    double s = 0;
+    for (int j = 0; j < 4; j++) s += x[conn[4 * e + j]] * (1 + j);
+    y[e] = s * s;
+  }
+  double J = 0;
+  for (int e = 0; e < ne; e++) J += y[e] * x[e % N];
+  return J;
+}
+
 static double buf[BUF], dbuf[BUF];
 static int rows[N + 1], col[NNZ], mark[NNZ];
 static long rows64[N + 1], col64[NNZ];
@@ -79,6 +93,7 @@ static double f(const double *x) {
   fresh_cols();
   if (marks_col) return marked(buf + xat, buf + yat, rows, col, col, N);
   if (wide == 2) return marked(buf + xat, buf + yat, rows, col, mark, N);
+  if (wide == 3) return elements(buf + xat, buf + yat, col, NNZ / 4);
   return wide ? gather64(buf + xat, buf + yat, rows64, col64, N) : gather(buf + xat, buf + yat, rows, col, N);
 }
 
@@ -88,6 +103,8 @@ static void grad(const double *x, double *g) {
   memset(dbuf, 0, sizeof dbuf);
   if (marks_col)
     __parad_autodiff((void *)marked, buf + xat, dbuf + xat, buf + yat, dbuf + yat, parad_const, rows, parad_const, col, parad_const, col, N);
+  else if (wide == 3)
+    __parad_autodiff((void *)elements, buf + xat, dbuf + xat, buf + yat, dbuf + yat, parad_const, col, NNZ / 4);
   else if (wide == 2)
     __parad_autodiff((void *)marked, buf + xat, dbuf + xat, buf + yat, dbuf + yat, parad_const, rows, parad_const, col, parad_const, mark, N);
   else if (wide)
@@ -103,6 +120,7 @@ static double tangent(const double *x, const double *v) {
   memset(dbuf, 0, sizeof dbuf);
   memcpy(dbuf + xat, v, sizeof(double) * N);
   if (marks_col) return __parad_fwddiff((void *)marked, buf + xat, dbuf + xat, buf + yat, dbuf + yat, parad_const, rows, parad_const, col, parad_const, col, N);
+  if (wide == 3) return __parad_fwddiff((void *)elements, buf + xat, dbuf + xat, buf + yat, dbuf + yat, parad_const, col, NNZ / 4);
   if (wide == 2) return __parad_fwddiff((void *)marked, buf + xat, dbuf + xat, buf + yat, dbuf + yat, parad_const, rows, parad_const, col, parad_const, mark, N);
   if (wide) return __parad_fwddiff((void *)gather64, buf + xat, dbuf + xat, buf + yat, dbuf + yat, parad_const, rows64, parad_const, col64, (long)N);
   return __parad_fwddiff((void *)gather, buf + xat, dbuf + xat, buf + yat, dbuf + yat, parad_const, rows, parad_const, col, N);
@@ -166,6 +184,9 @@ static void check_unreadable_rows(void) {
   CHECK_CLOSE((double)out[0], 0, 0), CHECK_CLOSE((double)out[1], 5, 0);
   CHECK_CLOSE((double)out[2], 1, 0), CHECK_CLOSE((double)out[3], 9, 0);
   CHECK_CLOSE(__parad_rt_rows_span((uintptr_t)r, 4, 0, 4, (uintptr_t)c, 4, out), 0, 0);
+  CHECK_CLOSE(__parad_rt_rows_span(0, 0, 1, 3, (uintptr_t)r, 4, out), 1, 0); /* r[1..3] as indices: 2..6 */
+  CHECK_CLOSE((double)out[2], 2, 0), CHECK_CLOSE((double)out[3], 6, 0);
+  CHECK_CLOSE(__parad_rt_rows_span(0, 0, 2, 5, (uintptr_t)r, 4, out), 0, 0); /* r[4] on the unreadable page */
   munmap(map, 2 * page);
 }
 
@@ -185,6 +206,10 @@ int main(int argc, char **argv) {
   check_case("marked, apart", 1);
   wide = 0, marks_col = 1;
   check_case("marked, mark the same as col", 0);
+  wide = 3, marks_col = 0, xat = 0, yat = 2 * N;
+  check_case("elements, apart", 1);
+  yat = 5; /* y[e] over x[5 + e], which the elements gather */
+  check_case("elements, y over x", 0);
   check_unreadable_rows();
   return check_done();
 }
