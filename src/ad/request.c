@@ -716,15 +716,25 @@ static void reach(LLVMValueRef g, ValueMap *seen, ValueList *work) {
   vec_push(work, g);
 }
 
+static void reach_all(ValueMap *out, ValueList *work) {
+  for (size_t k = 0; k < work->len; k++)
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(work->data[k]); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        for (int o = 0, n = ir_is_call_site(i) ? LLVMGetNumOperands(i) : 0; o < n; o++) reach(LLVMGetOperand(i, o), out, work);
+  vec_free(work);
+}
+
+void request_functions_from(LLVMValueRef fn, ValueMap *out) {
+  ValueList work = {0};
+  reach(fn, out, &work);
+  reach_all(out, &work);
+}
+
 void request_reached_functions(LLVMModuleRef m, ValueMap *out) {
   ValueList work = {0};
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
         if (request_is_canonical_call(i)) reach(LLVMGetOperand(i, request_fn_arg(i)), out, &work);
-  for (size_t k = 0; k < work.len; k++)
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(work.data[k]); bb; bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-        for (int o = 0, n = ir_is_call_site(i) ? LLVMGetNumOperands(i) : 0; o < n; o++) reach(LLVMGetOperand(i, o), out, &work);
-  vec_free(&work);
+  reach_all(out, &work);
 }

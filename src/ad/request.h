@@ -63,6 +63,8 @@ bool request_is_canonical_call(LLVMValueRef call);
 /* The functions the requests of m differentiate and those they call or pass on (a region's body to the
  * OpenMP runtime), into out (an initialised map, each function its own value). */
 void request_reached_functions(LLVMModuleRef m, ValueMap *out);
+/* The same from one function: fn and what it calls or passes on. */
+void request_functions_from(LLVMValueRef fn, ValueMap *out);
 /* The argument of a canonical call that holds the function to differentiate. */
 unsigned request_fn_arg(LLVMValueRef call);
 /* The call-site argument index of parameter p's value; its shadows follow it. */

@@ -8,6 +8,7 @@
 #include <llvm-c/Target.h>
 
 #include "ad/checkpoint.h"
+#include "ad/global_arguments.h"
 #include "forward/forward.h"
 #include "forward/fwd_internal.h"
 #include "ir/diag.h"
@@ -56,6 +57,10 @@ int fwd_lower_request(AdModule *ad, const Request *r) {
 
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ad->ctx);
   LLVMPositionBuilderBefore(b, call);
+  if (request_check_global_arguments(b, r)) {
+    LLVMDisposeBuilder(b);
+    return 1;
+  }
   unsigned n = ir_num_call_args(call) - r->first_arg;
   LLVMValueRef *args = xcalloc(n + 1, sizeof *args);
   for (unsigned i = 0; i < n; i++) args[i] = LLVMGetArgOperand(call, r->first_arg + i);

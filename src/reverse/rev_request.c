@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ad/checkpoint.h"
+#include "ad/global_arguments.h"
 #include "analysis/unwritten.h"
 #include "ir/diag.h"
 #include "ir/ir.h"
@@ -108,6 +109,10 @@ int rev_lower_request(AdModule *ad, const Request *r) {
   unsigned nparams = LLVMCountParams(fn), end = request_arg_index(r, nparams);
   LLVMValueRef result = NULL;
   int errors = 0;
+  if ((r->mode == MODE_REVERSE || r->mode == MODE_AUGMENT) && request_check_global_arguments(b, r)) {
+    LLVMDisposeBuilder(b);
+    return 1;
+  }
   if (r->mode == MODE_REVERSE || r->mode == MODE_AUGMENT) {
     unsigned n = end - r->first_arg;
     LLVMValueRef *args = xcalloc(n + 1, sizeof *args);

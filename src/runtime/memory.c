@@ -303,3 +303,11 @@ void __parad_rt_realloc_adjoints(char *shadow, size_t period, size_t phase, cons
   struct ParadMove *m = move_of(shadow);
   if (m->old_shadow) __parad_rt_copy_adjoint_fields(shadow, m->old_shadow, m->moved, period, phase, runs, n);
 }
+
+/* A derivative's pointer argument inside a global its function also reads by name (ad/global_arguments.h):
+ * `which` the global's message, -1 for none. */
+void __parad_rt_argument_in_global(int which, const char *const *messages) {
+  if (which < 0) return;
+  fprintf(stderr, "parad: %s\n", messages[which]);
+  abort();
+}

@@ -1,0 +1,104 @@
+/* Derivatives with respect to memory the function also reads by name (see the header). */
+#include "ad/global_arguments.h"
+
+#include <llvm-c/DebugInfo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/diag.h"
+#include "ir/ir.h"
+
+enum { MOST_GLOBALS = 64, MOST_DEPTH = 8 };
+
+/* The globals of floats v names, through constant expressions. */
+static void named_globals(LLVMValueRef v, ValueList *out, int depth) {
+  if (depth > MOST_DEPTH || !v) return;
+  if (LLVMIsAGlobalVariable(v)) {
+    const char *name = LLVMGetValueName(v);
+    if (ir_contains_fp(LLVMGlobalGetValueType(v)) && !strstr(name, ".parad.") && !ir_list_has(out, v) &&
+        out->len < MOST_GLOBALS)
+      vec_push(out, v);
+    return;
+  }
+  if (!LLVMIsAConstantExpr(v)) return;
+  for (int i = 0, n = LLVMGetNumOperands(v); i < n; i++) named_globals(LLVMGetOperand(v, i), out, depth + 1);
+}
+
+/* The global p points into at compile time (p itself, or a constant offset into it), or NULL. */
+static LLVMValueRef constant_global(LLVMValueRef p) {
+  for (int depth = 0; p && depth < MOST_DEPTH; depth++) {
+    if (LLVMIsAGlobalVariable(p)) return p;
+    if (!LLVMIsAConstantExpr(p)) return NULL;
+    LLVMOpcode op = LLVMGetConstOpcode(p);
+    if (op != LLVMGetElementPtr && op != LLVMBitCast && op != LLVMAddrSpaceCast) return NULL;
+    p = LLVMGetOperand(p, 0);
+  }
+  return NULL;
+}
+
+static char *message(const Request *r, unsigned p, const char *global) {
+  return xasprintf("%s: argument #%u of '%s' points into the global variable '%s', which '%s' also reads by "
+                   "name: the derivative would miss what goes through those reads; pass the values in an array "
+                   "of their own, or read them only through the argument",
+                   r->entry, p + 1, LLVMGetValueName(r->fn), global, LLVMGetValueName(r->fn));
+}
+
+int request_check_global_arguments(LLVMBuilderRef b, const Request *r) {
+  ValueMap reached;
+  vmap_init(&reached);
+  request_functions_from(r->fn, &reached);
+  ValueList globals = {0};
+  for (size_t k = 0; k < reached.cap; k++) {
+    LLVMValueRef fn = reached.keys ? (LLVMValueRef)reached.keys[k] : NULL;
+    if (!fn || !vmap_has(&reached, fn)) continue;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        for (int o = 0, n = LLVMGetNumOperands(i); o < n; o++) named_globals(LLVMGetOperand(i, o), &globals, 0);
+  }
+  vmap_free(&reached);
+  int errors = 0;
+  LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(r->fn));
+  LLVMModuleRef m = LLVMGetGlobalParent(r->fn);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c), i32 = LLVMInt32TypeInContext(c), ptr = LLVMPointerTypeInContext(c, 0);
+  LLVMTypeRef stop_params[2] = {i32, ptr}, stop_type = LLVMFunctionType(LLVMVoidTypeInContext(c), stop_params, 2, 0);
+  for (unsigned p = 0, np = LLVMCountParams(r->fn); p < np && globals.len; p++) {
+    if ((r->activity[p] != ACT_DUP && r->activity[p] != ACT_DUPNONEED) || !ir_is_ptr(LLVMTypeOf(LLVMGetParam(r->fn, p))))
+      continue;
+    LLVMValueRef arg = LLVMGetArgOperand(r->call, request_arg_index(r, p)), known = constant_global(arg);
+    if (known) { /* decided now */
+      if (ir_list_has(&globals, known)) {
+        char *text = message(r, p, LLVMGetValueName(known));
+        diag_error_plain(r->call, "%s", text);
+        free(text);
+        errors++;
+      }
+      continue;
+    }
+    if (LLVMIsAAllocaInst(ir_strip_pointer_casts(arg))) continue; /* a local: no global's */
+    /* which global it points into (the last that holds it), -1 for none; the runtime stops on one */
+    LLVMValueRef at = LLVMBuildPtrToInt(b, arg, i64, ""), which = LLVMConstInt(i32, (unsigned long long)-1, 1);
+    LLVMValueRef *texts = xcalloc(globals.len, sizeof *texts);
+    for (size_t g = 0; g < globals.len; g++) {
+      LLVMValueRef G = globals.data[g];
+      unsigned long long size = ir_type_size(m, LLVMGlobalGetValueType(G));
+      LLVMValueRef inside = LLVMBuildICmp(b, LLVMIntULT, LLVMBuildSub(b, at, LLVMBuildPtrToInt(b, G, i64, ""), ""),
+                                          LLVMConstInt(i64, size, 0), "");
+      which = LLVMBuildSelect(b, inside, LLVMConstInt(i32, g, 0), which, "");
+      char *text = message(r, p, LLVMGetValueName(G));
+      texts[g] = LLVMBuildGlobalStringPtr(b, text, "parad.message");
+      free(text);
+    }
+    LLVMValueRef table = LLVMAddGlobal(m, LLVMArrayType2(ptr, globals.len), "parad.messages");
+    LLVMSetInitializer(table, LLVMConstArray2(ptr, texts, globals.len));
+    LLVMSetGlobalConstant(table, 1);
+    LLVMSetLinkage(table, LLVMPrivateLinkage);
+    free(texts);
+    LLVMValueRef callee = LLVMGetNamedFunction(m, "__parad_rt_argument_in_global");
+    if (!callee) callee = LLVMAddFunction(m, "__parad_rt_argument_in_global", stop_type);
+    LLVMValueRef args[2] = {which, table};
+    LLVMBuildCall2(b, stop_type, callee, args, 2, "");
+  }
+  vec_free(&globals);
+  return errors;
+}

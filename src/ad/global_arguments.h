@@ -1,0 +1,22 @@
+/* Derivatives with respect to memory the function also reads by name.
+ *
+ * `__parad_autodiff(f, W, dW)` where W is a global array that f reads through its parameter and by its
+ * name: the derivative follows the parameter's reads into dW, and the reads by name carry the global's
+ * own derivative (none, for a global the program never writes with active values: a constant). The
+ * gradient then lacked those reads' part, in both modes, with no message (a user-style probe: {2, 0}
+ * where {2, 1.5} was right). Enzyme treats such a global as constant too. Parad says so: where the
+ * argument is the global's address (or an offset into it) at compile time, with a diagnostic at the
+ * request; otherwise, before the derivative runs, by comparing the argument with the globals the code
+ * reads by name, and stopping the program with the same words where it points into one. */
+#ifndef PARAD_AD_GLOBAL_ARGUMENTS_H
+#define PARAD_AD_GLOBAL_ARGUMENTS_H
+
+#include <llvm-c/Core.h>
+
+#include "ad/request.h"
+
+/* Emits, at b (before r's derivative call), the checks of r's pointer arguments with shadows against
+ * the globals of floats the functions r reaches read by name; returns the number of errors reported. */
+int request_check_global_arguments(LLVMBuilderRef b, const Request *r);
+
+#endif
