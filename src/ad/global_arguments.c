@@ -38,10 +38,13 @@ static LLVMValueRef constant_global(LLVMValueRef p) {
 }
 
 static char *message(const Request *r, unsigned p, const char *global) {
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(r->fn); /* the source's name (not an -O0 copy's) */
+  LLVMValueRef first = entry ? LLVMGetFirstInstruction(entry) : NULL;
+  const char *fn = first ? diag_source_function(first) : LLVMGetValueName(r->fn);
   return xasprintf("%s: argument #%u of '%s' points into the global variable '%s', which '%s' also reads by "
                    "name: the derivative would miss what goes through those reads; pass the values in an array "
                    "of their own, or read them only through the argument",
-                   r->entry, p + 1, LLVMGetValueName(r->fn), global, LLVMGetValueName(r->fn));
+                   r->entry, p + 1, fn, global, fn);
 }
 
 int request_check_global_arguments(LLVMBuilderRef b, const Request *r) {
