@@ -548,13 +548,15 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
 }
 
 /* Enzyme's C++ spelling, a function template (template <typename R, typename... Args> R
- * __enzyme_autodiff(void *, Args...)), gives each use its own mangled declaration, _Z17__enzyme_autodiffI...:
- * the plain name with "_cxx" appended (C programs' variants have suffixes too), or NULL. Caller frees. */
+ * __enzyme_autodiff(void *, Args...)), gives each use its own mangled declaration, _Z17__enzyme_autodiffI...;
+ * a plain C++ declaration without extern "C" (`double __enzyme_autodiff(void *, ...);`, as Enzyme's C++
+ * users also write it) one for the program, _Z17__enzyme_autodiffPvz: the plain name with "_cxx" appended
+ * (C programs' variants have suffixes too), or NULL. Caller frees. */
 static char *unmangled_entry_name(const char *name) {
   if (strncmp(name, "_Z", 2)) return NULL;
   char *end;
   unsigned long len = strtoul(name + 2, &end, 10);
-  if (end == name + 2 || strlen(end) <= len || end[len] != 'I') return NULL; /* not a template's name */
+  if (end == name + 2 || strlen(end) <= len) return NULL; /* no parameters after the name: not a function's */
   char *plain = xasprintf("%.*s_cxx", (int)len, end);
   if (unknown_entry_point_name(plain)) return plain;
   free(plain);
