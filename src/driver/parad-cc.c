@@ -38,7 +38,13 @@ static char *default_output(const char *source, const char *ext) {
 
 static int frontend(const Invocation *inv, const char *source, const char *language, const char *bc,
                     const char *final, bool line_tables) {
-  return clang_frontend(&inv->frontend, source, language, bc, final, line_tables, inv->verbose);
+  /* -MD: the dependencies of the user's output, as clang's (compiled and linked at once: the program's,
+     named after it, not the intermediate object's) */
+  char *named = inv->action == ACTION_LINK && !inv->output ? default_output(source, ".o") : NULL; /* clang's b.d, b.o */
+  const char *target = inv->action != ACTION_LINK ? final : inv->output ? inv->output : named;
+  int rc = clang_frontend(&inv->frontend, source, language, bc, target, line_tables, inv->verbose);
+  free(named);
+  return rc;
 }
 
 static int backend(const Invocation *inv, const char *ir, const char *out, bool optimised, bool codegen_o2) {
