@@ -169,10 +169,14 @@ static void read_object(const char *data, size_t size, const char *origin, bool 
   LLVMContextDispose(ctx);
 }
 
+static void read_file(const char *path, const char *origin, bool member, EmbeddedList *out);
+
 /* The members of a System V / GNU static archive: "!<arch>\n", then per member a 60-byte header (name,
  * dates, mode, decimal size, "`\n") and its data padded to an even size. "/" is the symbol table, "//"
- * the long names that "/offset" names point into. */
-static void read_archive(const char *data, size_t size, const char *path, EmbeddedList *out) {
+ * the long names that "/offset" names point into. A thin archive ("!<thin>\n", ar's T) holds only the
+ * headers of its members (their names paths from the archive's directory, their data in those files):
+ * it was read as holding no IR, and the link refused a derivative its member's IR would have given. */
+static void read_archive(const char *data, size_t size, const char *path, bool thin, EmbeddedList *out) {
   const char *longnames = NULL;
   size_t longsize = 0;
   for (size_t at = 8; at + 60 <= size;) {
@@ -182,15 +186,19 @@ static void read_archive(const char *data, size_t size, const char *path, Embedd
     sizefield[10] = 0;
     size_t n = (size_t)strtoull(sizefield, NULL, 10);
     const char *body = h + 60;
-    if (at + 60 + n > size) break;
+    bool table = h[0] == '/' && (h[1] == ' ' || h[1] == '/' || h[1] == 'S'); /* "/", "//", "/SYM64/" */
+    size_t stored = thin && !table ? 0 : n; /* a thin archive's member data lies elsewhere */
+    if (at + 60 + stored > size) break;
     char name[256];
     size_t len = 0;
     if (h[0] == '/' && h[1] == '/') {
       longnames = body, longsize = n;
     } else if (h[0] == '/' && h[1] >= '0' && h[1] <= '9' && longnames) {
       size_t off = (size_t)strtoul(h + 1, NULL, 10);
-      while (off + len < longsize && longnames[off + len] != '/' && longnames[off + len] != '\n' && len < sizeof name - 1) len++;
+      /* "name/\n" (a thin archive's names are paths: their slashes are the name's) */
+      while (off + len < longsize && longnames[off + len] != '\n' && len < sizeof name - 1) len++;
       memcpy(name, longnames + off, len);
+      if (len && name[len - 1] == '/') len--;
     } else if (h[0] != '/') {
       while (len < 16 && h[len] != '/' && h[len] != ' ') len++;
       memcpy(name, h, len);
@@ -198,14 +206,24 @@ static void read_archive(const char *data, size_t size, const char *path, Embedd
     name[len] = 0;
     if (len) {
       char *origin = xasprintf("%s(%s)", path, name);
-      read_object(body, n, origin, true, out);
+      if (!thin) {
+        read_object(body, n, origin, true, out);
+      } else {
+        const char *slash = strrchr(path, '/');
+        char *file = name[0] == '/' || !slash ? xstrdup(name) : xasprintf("%.*s/%s", (int)(slash - path), path, name);
+        read_file(file, origin, true, out);
+        free(file);
+      }
       free(origin);
     }
-    at += 60 + n + (n & 1);
+    at += 60 + stored + (stored & 1);
   }
 }
 
-void embed_read_file(const char *path, EmbeddedList *out) {
+void embed_read_file(const char *path, EmbeddedList *out) { read_file(path, path, false, out); }
+
+/* An object or archive at path; origin names it in messages, member says it is an archive's. */
+static void read_file(const char *path, const char *origin, bool member, EmbeddedList *out) {
   FILE *f = fopen(path, "rb");
   if (!f) return;
   char *data = NULL;
@@ -216,8 +234,10 @@ void embed_read_file(const char *path, EmbeddedList *out) {
     size += got;
   }
   fclose(f);
-  if (size >= 8 && !memcmp(data, "!<arch>\n", 8)) read_archive(data, size, path, out);
-  else read_object(data, size, path, false, out);
+  if (size >= 8 && (!memcmp(data, "!<arch>\n", 8) || !memcmp(data, "!<thin>\n", 8)))
+    read_archive(data, size, path, data[2] == 't', out);
+  else
+    read_object(data, size, origin, member, out);
   free(data);
 }
 
