@@ -374,6 +374,12 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
              "passes on a function it is given is inlined where it is static)");
   } else if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn))) {
     fail(&p, "cannot differentiate the variadic function '%s'", LLVMGetValueName(fn));
+  } else if (LLVMCountParams(fn) && LLVMGetEnumAttributeAtIndex(fn, 1, ir_attr_kind("sret"))) {
+    /* the C ABI returns a struct of more than 16 bytes through memory the caller passes: its derivative
+       would have to come back through a shadow of that memory, which the request has no place for */
+    fail(&p, "'%s' returns a struct through memory (more than 16 bytes), whose derivative the call cannot give "
+             "back: write the result through a pointer parameter instead, and pass it with a shadow",
+         LLVMGetValueName(fn));
   }
   if (p.failed) {
     LLVMDisposeBuilder(b);
