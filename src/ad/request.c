@@ -201,12 +201,14 @@ static char activity_of_marker(Marker m) {
   }
 }
 
-static const char *marker_spelling(char act) {
+/* A marker as the program spells them: Enzyme's where it calls Enzyme's entry points. */
+static const char *marker_spelling(const char *entry, char act) {
+  bool enzyme = !strncmp(entry, "__enzyme", 8) || strstr(entry, "enzyme") != NULL;
   switch (act) {
-  case ACT_DUP: return "parad_dup";
-  case ACT_DUPNONEED: return "parad_dupnoneed";
-  case ACT_OUT: return "parad_out";
-  default: return "parad_const";
+  case ACT_DUP: return enzyme ? "enzyme_dup" : "parad_dup";
+  case ACT_DUPNONEED: return enzyme ? "enzyme_dupnoneed" : "parad_dupnoneed";
+  case ACT_OUT: return enzyme ? "enzyme_out" : "parad_out";
+  default: return enzyme ? "enzyme_const" : "parad_const";
   }
 }
 
@@ -421,22 +423,23 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
     }
     if (p.failed) break;
     if (act == ACT_OUT && mode == MODE_FORWARD) {
-      fail(&p, "parad_out (an active scalar whose gradient is returned) is a reverse-mode marker; use parad_dup for parameter #%u", i + 1);
+      fail(&p, "%s (an active scalar whose gradient is returned) is a reverse-mode marker; use %s for parameter #%u",
+           marker_spelling(p.entry, ACT_OUT), marker_spelling(p.entry, ACT_DUP), i + 1);
       break;
     }
     if ((act == ACT_DUP || act == ACT_DUPNONEED || act == ACT_OUT) && !ir_carries_derivative(pt)) {
       fail(&p, "%s given for parameter #%u of '%s', which is an integer and has no derivative",
-           marker_spelling(act), i + 1, p.fn_name);
+           marker_spelling(p.entry, act), i + 1, p.fn_name);
       break;
     }
     if (mode != MODE_FORWARD && (act == ACT_DUP || act == ACT_DUPNONEED) && !ir_is_ptr(pt)) {
-      fail(&p, "%s given for parameter #%u of '%s', a scalar: in reverse mode its gradient is returned (parad_out)",
-           marker_spelling(act), i + 1, p.fn_name);
+      fail(&p, "%s given for parameter #%u of '%s', a scalar: in reverse mode its gradient is returned (%s)",
+           marker_spelling(p.entry, act), i + 1, p.fn_name, marker_spelling(p.entry, ACT_OUT));
       break;
     }
     if (act == ACT_OUT && ir_is_ptr(pt)) {
-      fail(&p, "parad_out given for parameter #%u of '%s', a pointer: pass it with parad_dup and a shadow buffer "
-               "that receives its gradient", i + 1, p.fn_name);
+      fail(&p, "%s given for parameter #%u of '%s', a pointer: pass it with %s and a shadow buffer "
+               "that receives its gradient", marker_spelling(p.entry, ACT_OUT), i + 1, p.fn_name, marker_spelling(p.entry, ACT_DUP));
       break;
     }
     if (k >= n) {
