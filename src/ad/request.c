@@ -376,12 +376,14 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
              "passes on a function it is given is inlined where it is static)");
   } else if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn))) {
     fail(&p, "cannot differentiate the variadic function '%s'", LLVMGetValueName(fn));
-  } else if (LLVMCountParams(fn) && LLVMGetEnumAttributeAtIndex(fn, 1, ir_attr_kind("sret"))) {
-    /* the C ABI returns a struct of more than 16 bytes through memory the caller passes: its derivative
-       would have to come back through a shadow of that memory, which the request has no place for */
-    fail(&p, "'%s' returns a struct through memory (more than 16 bytes), whose derivative the call cannot give "
-             "back: write the result through a pointer parameter instead, and pass it with a shadow",
-         LLVMGetValueName(fn));
+  } else if (LLVMCountParams(fn) && LLVMGetEnumAttributeAtIndex(fn, 1, ir_attr_kind("sret")) &&
+             (mode != MODE_FORWARD || p.split_forward || !sret)) {
+    /* the C ABI returns a struct of more than 16 bytes through memory the caller passes: forward mode gives
+       its tangent back the same way (below); a gradient would need its adjoint, which the call has no place
+       for */
+    fail(&p, "'%s' returns a struct through memory (more than 16 bytes), whose %s the call cannot give back: "
+             "write the result through a pointer parameter instead, and pass it with a shadow",
+         LLVMGetValueName(fn), mode == MODE_FORWARD ? "tangent (unless declared returning that struct)" : "derivative");
   }
   if (p.failed) {
     LLVMDisposeBuilder(b);
@@ -396,7 +398,25 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
   unsigned width = cm.width, nparams = LLVMCountParams(fn);
   char *activity = xcalloc(nparams + 1, 1);
   LLVMValueRef *values = xcalloc(nparams + 1, sizeof *values);
-  for (unsigned i = 0; i < nparams && !p.failed; i++) {
+  /* a struct result returned through memory (forward mode, the call declared returning the struct too):
+     the result and its tangent go to buffers of the request's own, the tangent then to the call's result */
+  LLVMAttributeRef fn_sret = nparams ? LLVMGetEnumAttributeAtIndex(fn, 1, ir_attr_kind("sret")) : NULL;
+  LLVMValueRef tangent_out = NULL;
+  LLVMTypeRef out_type = fn_sret ? LLVMGetTypeAttributeValue(fn_sret) : NULL;
+  if (fn_sret && width != 1) fail(&p, "'%s' returns a struct through memory: one direction at a time", p.fn_name);
+  if (fn_sret && !p.failed && ir_type_size(m, ir_call_arg_type_attr(call, 0, "sret")) != ir_type_size(m, out_type))
+    fail(&p, "declare the call as returning the struct '%s' returns (%llu bytes)", p.fn_name, ir_type_size(m, out_type));
+  if (fn_sret && !p.failed) {
+    LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+    LLVMValueRef out = ir_entry_alloca(caller, out_type, "result");
+    tangent_out = ir_entry_alloca(caller, out_type, "result.tangent");
+    LLVMBuildStore(b, LLVMConstNull(out_type), tangent_out);
+    add_arg(&p, out);
+    add_arg(&p, tangent_out);
+    values[0] = out;
+    activity[0] = ACT_DUP;
+  }
+  for (unsigned i = fn_sret ? 1 : 0; i < nparams && !p.failed; i++) {
     LLVMTypeRef pt = LLVMTypeOf(LLVMGetParam(fn, i));
     if (LLVMGetEnumAttributeAtIndex(fn, i + 1, ir_attr_kind("byval"))) {
       fail(&p, "parameter #%u of '%s' is a struct passed by value; pass a pointer to it instead", i + 1,
@@ -535,6 +555,9 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
     LLVMValueRef tape = cm.allocated ? LLVMBuildLoad2(b, ptr, cm.tape, "tape") : cm.tape;
     ir_call_named(b, "__parad_rt_tape_drop", LLVMFunctionType(LLVMVoidTypeInContext(ctx), &ptr, 1, 0), &tape, 1);
   }
+  if (tangent_out) /* after the request: it writes zero there, the tangent of a function that returns nothing */
+    LLVMBuildMemCpy(b, LLVMGetArgOperand(call, 0), 8, tangent_out, 8,
+                    LLVMConstInt(LLVMInt64TypeInContext(ctx), ir_type_size(m, out_type), 0));
   LLVMReplaceAllUsesWith(call, canon);
   /* The markers were read for this call only: once it is gone, so are they (at -O0 nothing else
    * would remove the loads, and the program need not define the marker globals). */
