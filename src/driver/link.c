@@ -23,6 +23,7 @@ typedef struct {
   EmbeddedIR ir;
   size_t position;   /* its index in the link line */
   bool member;       /* of an archive: linked only if the program needs it */
+  bool whole;        /* of an archive under --whole-archive: linked whatever the program needs */
   bool chosen;
   LLVMModuleRef mod; /* parsed, until merged */
 } Input;
@@ -65,9 +66,11 @@ static char *archive_of(const StrList *line, const char *name, bool is_static) {
 static void collect(const StrList *line, InputList *inputs) {
   bool is_static = false;
   for (size_t i = 0; i < line->len; i++) is_static |= !strcmp(line->data[i], "-static");
+  bool whole = false;
   for (size_t i = 0; i < line->len; i++) {
     const char *a = line->data[i];
     char *path = NULL;
+    if (strstr(a, "-Wl,") == a && strstr(a, "whole-archive")) whole = !strstr(a, "no-whole-archive");
     if (!strcmp(a, "-l") && i + 1 < line->len) path = archive_of(line, line->data[++i], is_static);
     else if (!strncmp(a, "-l", 2) && a[2]) path = archive_of(line, a + 2, is_static);
     else if (a[0] != '-' && !ends_with(a, ".so") && !strstr(a, ".so.")) path = xstrdup(a); /* objects, archives */
@@ -76,7 +79,8 @@ static void collect(const StrList *line, InputList *inputs) {
     EmbeddedList found = {0};
     embed_read_file(path, &found);
     for (size_t k = 0; k < found.len; k++) {
-      Input in = {found.data[k], i, found.data[k].member, !found.data[k].member, NULL};
+      bool all = whole && found.data[k].member; /* the linker takes every member */
+      Input in = {found.data[k], i, found.data[k].member, all, !found.data[k].member || all, NULL};
       vec_push(inputs, in);
     }
     vec_free(&found);
@@ -201,6 +205,38 @@ static bool parse_all(InputList *in, LLVMContextRef ctx) {
   return true;
 }
 
+/* An archive under --whole-archive at line position i: the linker takes all its members, those whose
+ * code the program's object holds too, which then were defined twice. A copy of the archive without them
+ * (ar d) takes its place; the entry as it was where none was merged. */
+static const char *without_merged_members(const InputList *in, size_t i, const char *entry, bool verbose) {
+  StrList cmd = {0};
+  char *copy = NULL;
+  for (size_t k = 0; k < in->len; k++) {
+    const Input *m = &in->data[k];
+    const char *open = m->whole && m->chosen && m->position == i ? strrchr(m->ir.origin, '(') : NULL;
+    if (!open) continue;
+    if (!copy) {
+      char *path = xasprintf("%.*s", (int)(open - m->ir.origin), m->ir.origin);
+      copy = exec_temp_path("whole", ".a");
+      FILE *from = fopen(path, "rb"), *to = fopen(copy, "wb");
+      char chunk[1 << 16];
+      for (size_t n; from && to && (n = fread(chunk, 1, sizeof chunk, from)) > 0;) fwrite(chunk, 1, n, to);
+      if (from) fclose(from);
+      if (to) fclose(to);
+      free(path);
+      vec_push(&cmd, "ar");
+      vec_push(&cmd, "d");
+      vec_push(&cmd, copy);
+    }
+    vec_push(&cmd, xasprintf("%.*s", (int)strlen(open + 1) - 1, open + 1)); /* the member's name, "(name)" */
+  }
+  if (!copy) return entry;
+  int rc = exec_run(&cmd, verbose);
+  for (size_t k = 3; k < cmd.len; k++) free((char *)cmd.data[k]);
+  vec_free(&cmd);
+  return rc ? entry : copy; /* (on failure the link says what is defined twice) */
+}
+
 int link_time_derivatives(const Invocation *inv, StrList *line) {
   InputList in = {0};
   collect(line, &in);
@@ -252,7 +288,7 @@ int link_time_derivatives(const Invocation *inv, StrList *line) {
         vec_push(&out, object);
         placed = true;
       }
-      if (!replaced) vec_push(&out, line->data[i]);
+      if (!replaced) vec_push(&out, without_merged_members(&in, i, line->data[i], inv->verbose));
     }
     if (!placed) { /* only archive members: before every input, so that the archives are not taken */
       StrList front = {0};
