@@ -118,6 +118,37 @@ static bool run_slp_outside_reverse(LLVMModuleRef m, LLVMTargetMachineRef tm, bo
  * half needs, while inlined code shares the caller's tape, recomputation and loops. */
 enum { PRE_AD_INLINE_THRESHOLD = 1000 };
 
+/* A file whose derivatives wait for the link (its object calls the entry points, which parad-cc's link
+ * replaces) gets a note for a linker that is not parad-cc's: GNU ld prints a .gnu.warning.<symbol> section's
+ * text where the symbol is referenced, before its "undefined reference to __parad_autodiff", which alone
+ * did not say why. Added to the front end's IR as it is (a fresh parse), which the object also carries. */
+static bool mark_deferred(const char *path) {
+  static const char note[] = "this object's derivatives are made when the program is linked: link it with parad-cc";
+  static const char *const entries[] = {"__parad_autodiff", "__parad_fwddiff", "__enzyme_autodiff", "__enzyme_fwddiff"};
+  LLVMContextRef ctx = LLVMContextCreate();
+  LLVMMemoryBufferRef buf;
+  LLVMModuleRef m = NULL;
+  char *msg = NULL;
+  bool ok = !LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg) && !LLVMParseIRInContext(ctx, buf, &m, &msg);
+  if (msg) LLVMDisposeMessage(msg);
+  for (size_t i = 0; ok && i < sizeof entries / sizeof *entries; i++) {
+    if (!LLVMGetNamedFunction(m, entries[i])) continue;
+    char *section = xasprintf(".gnu.warning.%s", entries[i]), *name = xasprintf("parad.link_note.%s", entries[i]);
+    LLVMValueRef text = LLVMConstStringInContext(ctx, note, (unsigned)sizeof note - 1, 0);
+    LLVMValueRef g = LLVMAddGlobal(m, LLVMTypeOf(text), name);
+    LLVMSetInitializer(g, text);
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    LLVMSetSection(g, section);
+    ir_append_used(m, g);
+    free(section), free(name);
+  }
+  ok = ok && !LLVMWriteBitcodeToFile(m, path);
+  if (m) LLVMDisposeModule(m);
+  LLVMContextDispose(ctx);
+  return ok;
+}
+
 /* copies: at -O0, differentiate optimised copies (ad/optimised_copies.h) */
 static int run(const char *in_path, const char *out_path, PipelineOptions *o, bool copies) {
   o->optimised_derivatives = false;
@@ -164,7 +195,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
     }
   int errors = ad_read_requests(m);
   if (!errors && o->may_defer && ad_needs_whole_program(m)) {
-    rc = PIPELINE_DEFERRED;
+    rc = mark_deferred(in_path) ? PIPELINE_DEFERRED : PIPELINE_FAILED;
     goto done;
   }
   if (ad_prepare_loops(m, errors)) {

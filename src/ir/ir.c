@@ -483,6 +483,21 @@ void ir_strip_locations(LLVMValueRef fn) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) LLVMInstructionSetDebugLoc(i, NULL);
 }
 
+void ir_append_used(LLVMModuleRef m, LLVMValueRef g) {
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetModuleContext(m), 0);
+  LLVMValueRef old = LLVMGetNamedGlobal(m, "llvm.used"), init = old ? LLVMGetInitializer(old) : NULL;
+  unsigned n = init ? (unsigned)LLVMGetNumOperands(init) : 0;
+  LLVMValueRef *elems = xcalloc(n + 1, sizeof *elems);
+  for (unsigned i = 0; i < n; i++) elems[i] = LLVMGetOperand(init, i);
+  elems[n] = g;
+  if (old) LLVMDeleteGlobal(old);
+  LLVMValueRef used = LLVMAddGlobal(m, LLVMArrayType2(ptr, n + 1), "llvm.used");
+  LLVMSetInitializer(used, LLVMConstArray2(ptr, elems, n + 1));
+  LLVMSetLinkage(used, LLVMAppendingLinkage);
+  LLVMSetSection(used, "llvm.metadata");
+  free(elems);
+}
+
 unsigned ir_loop_kind(LLVMContextRef c) { return LLVMGetMDKindIDInContext(c, "llvm.loop", 9); }
 
 void ir_rewrite_loop_hints(LLVMValueRef term, LLVMMetadataRef drop, LLVMMetadataRef drop2, LLVMMetadataRef add) {

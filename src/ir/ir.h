@@ -149,6 +149,8 @@ void ir_copy_attributes(LLVMValueRef from, LLVMValueRef to, LLVMAttributeIndex i
  * loop (an OpenMP simd loop's forced vectorisation), not the derivative's, which holds other work (tape
  * records, tangents); forced, the optimiser would only warn where it cannot follow them. */
 void ir_strip_loop_hints(LLVMValueRef fn);
+/* Adds g to the module's llvm.used: kept by the optimiser and the code generator, referenced or not. */
+void ir_append_used(LLVMModuleRef m, LLVMValueRef g);
 /* The metadata kind of loop hints (!llvm.loop on a latch's terminator). */
 unsigned ir_loop_kind(LLVMContextRef c);
 /* The loop hints at a terminator, less those equal to drop or drop2, plus add (any may be NULL). */
