@@ -210,14 +210,14 @@ static bool parse_all(InputList *in, LLVMContextRef ctx) {
  * (ar d) takes its place; the entry as it was where none was merged. */
 static const char *without_merged_members(const InputList *in, size_t i, const char *entry, bool verbose) {
   StrList cmd = {0};
-  char *copy = NULL;
+  const char *copy = NULL; /* the exec module's: on the line until the link */
   for (size_t k = 0; k < in->len; k++) {
     const Input *m = &in->data[k];
     const char *open = m->whole && m->chosen && m->position == i ? strrchr(m->ir.origin, '(') : NULL;
     if (!open) continue;
     if (!copy) {
       char *path = xasprintf("%.*s", (int)(open - m->ir.origin), m->ir.origin);
-      copy = exec_temp_path("whole", ".a");
+      copy = exec_temp_path_kept("whole", ".a");
       FILE *from = fopen(path, "rb"), *to = fopen(copy, "wb");
       char chunk[1 << 16];
       for (size_t n; from && to && (n = fread(chunk, 1, sizeof chunk, from)) > 0;) fwrite(chunk, 1, n, to);
