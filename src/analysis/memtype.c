@@ -240,6 +240,14 @@ static LLVMValueRef pointer_slot(LLVMValueRef slot) {
   return LLVMIsAAllocaInst(slot) ? slot : NULL;
 }
 
+/* A pointer variable whose blocks are one object for the kind of data: a stack slot, or a global pointer
+ * (a workspace kept across calls and grown with realloc: object_kind then asks the module's other
+ * functions too). */
+static LLVMValueRef object_slot(LLVMValueRef slot) {
+  slot = ir_strip_pointer_casts(slot);
+  return pointer_slot(slot) ? slot : LLVMIsAGlobalVariable(slot) && ir_is_ptr(LLVMGlobalGetValueType(slot)) ? slot : NULL;
+}
+
 static bool add_new(ValueList *l, LLVMValueRef v) {
   if (!v || ir_list_has(l, v)) return false;
   vec_push(l, v);
@@ -266,13 +274,13 @@ static void same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects, V
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
         if (LLVMIsAStoreInst(i) && ir_is_ptr(LLVMTypeOf(LLVMGetOperand(i, 0)))) {
-          LLVMValueRef slot = pointer_slot(LLVMGetOperand(i, 1)), stored = root_of(LLVMGetOperand(i, 0));
+          LLVMValueRef slot = object_slot(LLVMGetOperand(i, 1)), stored = root_of(LLVMGetOperand(i, 0));
           if (slot && ir_list_has(objects, stored)) changed |= add_new(&slots, slot);
           if (slot && ir_list_has(&slots, slot)) changed |= add_new(objects, stored);
           continue;
         }
         if (LLVMIsALoadInst(i) && ir_is_ptr(LLVMTypeOf(i))) {
-          LLVMValueRef slot = pointer_slot(LLVMGetOperand(i, 0));
+          LLVMValueRef slot = object_slot(LLVMGetOperand(i, 0));
           if (slot && ir_list_has(objects, i)) changed |= add_new(&slots, slot);
           if (slot && ir_list_has(&slots, slot)) changed |= add_new(objects, i);
           continue;
@@ -580,6 +588,24 @@ static DataKind caller_slot_kind(LLVMValueRef load, bool for_access, DataKind k)
   return k;
 }
 
+/* k merged with what the module's other functions put in the blocks a global pointer variable holds:
+ * their accesses through its loads. A use of the variable other than a load or a store into it (its
+ * address passed on) could put anything there: unknown. */
+static DataKind global_slot_kind(LLVMValueRef global, LLVMValueRef fn, bool for_access, DataKind k) {
+  for (LLVMUseRef u = LLVMGetFirstUse(global); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == global) continue;
+    if (!LLVMIsALoadInst(user)) return DATA_UNKNOWN;
+    LLVMValueRef in = function_of(user);
+    if (!in || in == fn) continue;
+    ValueList objects = {0};
+    same_object(in, user, &objects, NULL);
+    k = accesses_kind(in, &objects, for_access, k);
+    vec_free(&objects);
+  }
+  return k;
+}
+
 static DataKind object_kind(LLVMValueRef ptr, bool for_access) {
   LLVMValueRef fn = function_of(root_of(ptr));
   if (!fn) fn = function_of(ptr);
@@ -589,6 +615,8 @@ static DataKind object_kind(LLVMValueRef ptr, bool for_access) {
   LLVMTypeRef known = object_type(fn, &objects, 0);
   DataKind k = known ? uniform_kind(known) : DATA_UNKNOWN;
   k = accesses_kind(fn, &objects, for_access, k);
+  for (size_t s = 0; s < slots.len; s++)
+    if (LLVMIsAGlobalVariable(slots.data[s])) k = global_slot_kind(slots.data[s], fn, for_access, k);
   if (k == DATA_UNKNOWN && slots.len) k = through_callees(fn, &slots, for_access, k);
   if (k == DATA_UNKNOWN) k = callees_accesses(fn, &objects, for_access, k, 0);
   if (k == DATA_UNKNOWN && LLVMIsALoadInst(root_of(ptr))) k = slot_kind(root_of(ptr), for_access, k);
