@@ -328,10 +328,7 @@ bool apart_address(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, int
 }
 
 LLVMValueRef apart_root_in_check(Bounds *x, LLVMValueRef root) {
-  if (!LLVMIsAArgument(root)) return root;
-  unsigned p = 0;
-  for (LLVMValueRef q = LLVMGetFirstParam(x->fn); q != root; q = LLVMGetNextParam(q)) p++;
-  return LLVMGetParam(x->check, p);
+  return LLVMIsAArgument(root) ? LLVMGetParam(x->check, apart_param_index(root)) : root;
 }
 
 /* Notes an access of `size` bytes (a span, for memset and memcpy) at p. */
@@ -526,9 +523,7 @@ static bool build(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef check, const ch
     bool written[2 * MAX_OBJECTS];
     for (unsigned k = 0; k < x.nobj; k++) {
       Object *o = &x.obj[k];
-      unsigned p = 0;
-      if (LLVMIsAArgument(o->root))
-        for (LLVMValueRef q = LLVMGetFirstParam(fn); q != o->root; q = LLVMGetNextParam(q)) p++;
+      unsigned p = LLVMIsAArgument(o->root) ? apart_param_index(o->root) : 0;
       base[k] = apart_root_in_check(&x, o->root);
       bytes[k] = o->bytes, written[k] = o->written;
       if (LLVMIsAArgument(o->root) && (activity[p] == ACT_DUP || activity[p] == ACT_DUPNONEED))

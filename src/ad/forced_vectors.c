@@ -4,21 +4,13 @@
  * could not vectorise it, and a second hint that disables would not stop that. */
 #include "ad/forced_vectors.h"
 
-#include <string.h>
 
 #include "ad/request.h"
 #include "ir/ir.h"
 
-static LLVMMetadataRef node(LLVMContextRef c, const char *name, LLVMMetadataRef value) {
-  LLVMMetadataRef ops[2] = {LLVMMDStringInContext2(c, name, strlen(name)), value};
-  return LLVMMDNodeInContext2(c, ops, value ? 2 : 1);
-}
+static LLVMMetadataRef forced(LLVMContextRef c) { return ir_loop_flag(c, "llvm.loop.vectorize.enable", true); }
 
-static LLVMMetadataRef forced(LLVMContextRef c) {
-  return node(c, "llvm.loop.vectorize.enable", LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0)));
-}
-
-static LLVMMetadataRef held(LLVMContextRef c) { return node(c, "parad.loop.vectorize.held", NULL); }
+static LLVMMetadataRef held(LLVMContextRef c) { return ir_loop_flag(c, "parad.loop.vectorize.held", false); }
 
 /* Whether terminator t's loop hints hold `hint`. */
 static bool has_hint(LLVMContextRef c, LLVMValueRef t, LLVMMetadataRef hint) {

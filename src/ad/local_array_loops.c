@@ -241,14 +241,6 @@ static void choose_loops(LLVMModuleRef m, LLVMValueRef fn, bool differentiated, 
   cfg_free(&f.cfg);
 }
 
-/* !{!"llvm.loop.unroll.<what>", i1 true}: a hint in the form LLVM reads as a flag (a second operand must
- * be a constant), which clang does not write (it writes the name alone): Parad's, to take back. */
-static LLVMMetadataRef parad_hint(LLVMContextRef c, const char *what) {
-  LLVMMetadataRef ops[2] = {LLVMMDStringInContext2(c, what, strlen(what)),
-                            LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0))};
-  return LLVMMDNodeInContext2(c, ops, 2);
-}
-
 unsigned local_array_loops_mark(LLVMModuleRef m) {
   ValueList marked = {0}, held = {0};
   ValueMap reached;
@@ -262,7 +254,8 @@ unsigned local_array_loops_mark(LLVMModuleRef m) {
   unsigned count = (unsigned)marked.len;
   if (count) {
     LLVMContextRef c = LLVMGetModuleContext(m);
-    LLVMMetadataRef full = parad_hint(c, "llvm.loop.unroll.full"), hold = parad_hint(c, "llvm.loop.unroll.disable");
+    /* in the flag form, which clang does not write (it writes the name alone): Parad's, to take back */
+    LLVMMetadataRef full = ir_loop_flag(c, "llvm.loop.unroll.full", true), hold = ir_loop_flag(c, "llvm.loop.unroll.disable", true);
     for (size_t i = 0; i < marked.len; i++) ir_rewrite_loop_hints(marked.data[i], NULL, NULL, full);
     for (size_t i = 0; i < held.len; i++) ir_rewrite_loop_hints(held.data[i], NULL, NULL, hold);
   }
@@ -273,7 +266,7 @@ unsigned local_array_loops_mark(LLVMModuleRef m) {
 
 void local_array_loops_release(LLVMModuleRef m) {
   LLVMContextRef c = LLVMGetModuleContext(m);
-  LLVMMetadataRef full = parad_hint(c, "llvm.loop.unroll.full"), hold = parad_hint(c, "llvm.loop.unroll.disable");
+  LLVMMetadataRef full = ir_loop_flag(c, "llvm.loop.unroll.full", true), hold = ir_loop_flag(c, "llvm.loop.unroll.disable", true);
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
       LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);

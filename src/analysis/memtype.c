@@ -529,14 +529,12 @@ static DataKind callees_accesses(LLVMValueRef fn, const ValueList *objects, bool
 }
 
 /* What the program's functions put in the blocks a global pointer holds (`static double *work`, a struct
- * global's pointer field): the kinds of the accesses through every load of the same slot, module-wide (a
- * function that only sorts the block, or hands it to MPI, says nothing of it itself). */
-static DataKind slot_kind(LLVMValueRef load, bool for_access, DataKind k) {
-  LLVMValueRef slot = ir_strip_pointer_casts(LLVMGetOperand(load, 0));
-  if (!LLVMIsAGlobalVariable(root_of(slot))) return k;
+ * global's pointer field): the kinds of the accesses through every load of the same slot (but `except`),
+ * module-wide (a function that only sorts the block, or hands it to MPI, says nothing of it itself). */
+static DataKind loads_kind(LLVMValueRef slot, LLVMValueRef except, bool for_access, DataKind k) {
   for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef other = LLVMGetUser(u);
-    if (!LLVMIsALoadInst(other) || other == load || !ir_is_ptr(LLVMTypeOf(other))) continue;
+    if (!LLVMIsALoadInst(other) || other == except || !ir_is_ptr(LLVMTypeOf(other))) continue;
     LLVMValueRef fn = function_of(other);
     ValueList objects = {0};
     same_object(fn, other, &objects, NULL);
@@ -544,6 +542,22 @@ static DataKind slot_kind(LLVMValueRef load, bool for_access, DataKind k) {
     vec_free(&objects);
   }
   return k;
+}
+
+static DataKind slot_kind(LLVMValueRef load, bool for_access, DataKind k) {
+  LLVMValueRef slot = ir_strip_pointer_casts(LLVMGetOperand(load, 0));
+  return LLVMIsAGlobalVariable(root_of(slot)) ? loads_kind(slot, load, for_access, k) : k;
+}
+
+/* A block stored into a global pointer variable (a workspace grown with realloc, object_slot): k merged
+ * with what the loads of the variable, module-wide, touch (loads_kind). A use of the variable other than
+ * a load or a store into it (its address passed on) could put anything there: unknown. */
+static DataKind stored_slot_kind(LLVMValueRef global, bool for_access, DataKind k) {
+  for (LLVMUseRef u = LLVMGetFirstUse(global); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!LLVMIsALoadInst(user) && !(LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == global)) return DATA_UNKNOWN;
+  }
+  return loads_kind(global, NULL, for_access, k);
 }
 
 static DataKind object_kind(LLVMValueRef ptr, bool for_access);
@@ -588,24 +602,6 @@ static DataKind caller_slot_kind(LLVMValueRef load, bool for_access, DataKind k)
   return k;
 }
 
-/* k merged with what the module's other functions put in the blocks a global pointer variable holds:
- * their accesses through its loads. A use of the variable other than a load or a store into it (its
- * address passed on) could put anything there: unknown. */
-static DataKind global_slot_kind(LLVMValueRef global, LLVMValueRef fn, bool for_access, DataKind k) {
-  for (LLVMUseRef u = LLVMGetFirstUse(global); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef user = LLVMGetUser(u);
-    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == global) continue;
-    if (!LLVMIsALoadInst(user)) return DATA_UNKNOWN;
-    LLVMValueRef in = function_of(user);
-    if (!in || in == fn) continue;
-    ValueList objects = {0};
-    same_object(in, user, &objects, NULL);
-    k = accesses_kind(in, &objects, for_access, k);
-    vec_free(&objects);
-  }
-  return k;
-}
-
 static DataKind object_kind(LLVMValueRef ptr, bool for_access) {
   LLVMValueRef fn = function_of(root_of(ptr));
   if (!fn) fn = function_of(ptr);
@@ -616,7 +612,7 @@ static DataKind object_kind(LLVMValueRef ptr, bool for_access) {
   DataKind k = known ? uniform_kind(known) : DATA_UNKNOWN;
   k = accesses_kind(fn, &objects, for_access, k);
   for (size_t s = 0; s < slots.len; s++)
-    if (LLVMIsAGlobalVariable(slots.data[s])) k = global_slot_kind(slots.data[s], fn, for_access, k);
+    if (LLVMIsAGlobalVariable(slots.data[s])) k = stored_slot_kind(slots.data[s], for_access, k);
   if (k == DATA_UNKNOWN && slots.len) k = through_callees(fn, &slots, for_access, k);
   if (k == DATA_UNKNOWN) k = callees_accesses(fn, &objects, for_access, k, 0);
   if (k == DATA_UNKNOWN && LLVMIsALoadInst(root_of(ptr))) k = slot_kind(root_of(ptr), for_access, k);

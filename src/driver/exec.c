@@ -169,3 +169,12 @@ const char *exec_temp_path_kept(const char *stem, const char *ext) {
   free(exec_temp_path(stem, ext));
   return temp_files.data[temp_files.len - 1];
 }
+
+bool exec_copy_stream(FILE *in, FILE *out) {
+  char chunk[1 << 16];
+  size_t n;
+  bool ok = in && out;
+  while (ok && (n = fread(chunk, 1, sizeof chunk, in)) > 0) ok = fwrite(chunk, 1, n, out) == n;
+  if (out && (out == stdout ? fflush(out) : fclose(out))) ok = false;
+  return ok;
+}

@@ -3,6 +3,7 @@
 #define PARAD_DRIVER_EXEC_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "driver/args.h"
 
@@ -18,6 +19,9 @@ char *exec_temp_path(const char *stem, const char *ext);
 /* The same, for a name that must live until the process ends (on a command line built for later): the
  * list of temporary files owns it. */
 const char *exec_temp_path_kept(const char *stem, const char *ext);
+/* Copies in to out (either may be NULL: a file that did not open), closing out unless it is the standard
+ * output. False on any failure. */
+bool exec_copy_stream(FILE *in, FILE *out);
 /* Where Parad is installed: the directory above the one parad-cc is in (holds include/ and lib/). */
 const char *exec_parad_root(void);
 /* The clang the pipeline uses: $PARAD_CLANG, else the one Parad was built against; as parad-c++, the

@@ -218,20 +218,18 @@ static const char *without_merged_members(const InputList *in, size_t i, const c
     if (!copy) {
       char *path = xasprintf("%.*s", (int)(open - m->ir.origin), m->ir.origin);
       copy = exec_temp_path_kept("whole", ".a");
-      FILE *from = fopen(path, "rb"), *to = fopen(copy, "wb");
-      char chunk[1 << 16];
-      for (size_t n; from && to && (n = fread(chunk, 1, sizeof chunk, from)) > 0;) fwrite(chunk, 1, n, to);
+      FILE *from = fopen(path, "rb");
+      if (!exec_copy_stream(from, from ? fopen(copy, "wb") : NULL)) copy = NULL;
       if (from) fclose(from);
-      if (to) fclose(to);
       free(path);
+      if (!copy) break;
       vec_push(&cmd, "ar");
       vec_push(&cmd, "d");
       vec_push(&cmd, copy);
     }
     vec_push(&cmd, xasprintf("%.*s", (int)strlen(open + 1) - 1, open + 1)); /* the member's name, "(name)" */
   }
-  if (!copy) return entry;
-  int rc = exec_run(&cmd, verbose);
+  int rc = copy ? exec_run(&cmd, verbose) : 1;
   for (size_t k = 3; k < cmd.len; k++) free((char *)cmd.data[k]);
   vec_free(&cmd);
   return rc ? entry : copy; /* (on failure the link says what is defined twice) */

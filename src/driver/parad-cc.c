@@ -189,21 +189,10 @@ static void remove_output(const char *path) {
   if (!special_output(path)) unlink(path);
 }
 
-/* Copies in to out (either may be NULL: a file that did not open), closing out unless it is the standard
- * output. False on any failure. */
-static bool copy_stream(FILE *in, FILE *out) {
-  char chunk[1 << 16];
-  size_t n;
-  bool ok = in && out;
-  while (ok && (n = fread(chunk, 1, sizeof chunk, in)) > 0) ok = fwrite(chunk, 1, n, out) == n;
-  if (out && (out == stdout ? fflush(out) : fclose(out))) ok = false;
-  return ok;
-}
-
 /* Copies the file `from` into `to` (a special output; "-": the standard output). */
 static int copy_output(const char *from, const char *to) {
   FILE *in = fopen(from, "rb");
-  bool ok = copy_stream(in, !in ? NULL : !strcmp(to, "-") ? stdout : fopen(to, "wb"));
+  bool ok = exec_copy_stream(in, !in ? NULL : !strcmp(to, "-") ? stdout : fopen(to, "wb"));
   if (in) fclose(in);
   if (!ok) fprintf(stderr, "parad-cc: error: cannot write %s\n", to);
   return !ok;
@@ -213,7 +202,7 @@ static int copy_output(const char *from, const char *to) {
  * (again with line tables, for a diagnostic), and the standard input can be read only once. */
 static char *stdin_source(void) {
   char *path = exec_temp_path("stdin", ".src");
-  if (copy_stream(stdin, fopen(path, "wb"))) return path;
+  if (exec_copy_stream(stdin, fopen(path, "wb"))) return path;
   fprintf(stderr, "parad-cc: error: cannot keep the standard input in %s\n", path);
   free(path);
   return NULL;

@@ -498,6 +498,12 @@ void ir_append_used(LLVMModuleRef m, LLVMValueRef g) {
   free(elems);
 }
 
+LLVMMetadataRef ir_loop_flag(LLVMContextRef c, const char *name, bool flag) {
+  LLVMMetadataRef ops[2] = {LLVMMDStringInContext2(c, name, strlen(name)),
+                            LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0))};
+  return LLVMMDNodeInContext2(c, ops, flag ? 2 : 1);
+}
+
 unsigned ir_loop_kind(LLVMContextRef c) { return LLVMGetMDKindIDInContext(c, "llvm.loop", 9); }
 
 void ir_rewrite_loop_hints(LLVMValueRef term, LLVMMetadataRef drop, LLVMMetadataRef drop2, LLVMMetadataRef add) {

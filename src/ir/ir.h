@@ -151,6 +151,9 @@ void ir_copy_attributes(LLVMValueRef from, LLVMValueRef to, LLVMAttributeIndex i
 void ir_strip_loop_hints(LLVMValueRef fn);
 /* Adds g to the module's llvm.used: kept by the optimiser and the code generator, referenced or not. */
 void ir_append_used(LLVMModuleRef m, LLVMValueRef g);
+/* A loop hint !{!"name", i1 true} (flag), or the name alone: LLVM reads a flag's second operand as a
+ * constant, and clang writes some hints as the name alone. */
+LLVMMetadataRef ir_loop_flag(LLVMContextRef c, const char *name, bool flag);
 /* The metadata kind of loop hints (!llvm.loop on a latch's terminator). */
 unsigned ir_loop_kind(LLVMContextRef c);
 /* The loop hints at a terminator, less those equal to drop or drop2, plus add (any may be NULL). */
