@@ -9,6 +9,7 @@
 #include <llvm-c/DebugInfo.h>
 
 #include "ad/body.h"
+#include "ad/indirect.h"
 #include "ad/split_forward.h"
 #include "ir/cfg.h"
 #include "ir/diag.h"
@@ -750,11 +751,26 @@ static void reach(LLVMValueRef g, ValueMap *seen, ValueList *work) {
   vec_push(work, g);
 }
 
+/* A call through a pointer reaches every function of the module such a pointer may hold (ad/indirect.h):
+ * a table of functions is as much the program as a direct call. */
+static void reach_indirect(LLVMValueRef call, ValueMap *seen, ValueList *work) {
+  LLVMValueRef callee = ir_strip_pointer_casts(LLVMGetCalledValue(call));
+  if (LLVMIsAFunction(callee) || LLVMIsAInlineAsm(callee)) return;
+  ValueList held = {0};
+  indirect_module_candidates(LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call))),
+                             LLVMGetCalledFunctionType(call), &held);
+  for (size_t k = 0; k < held.len; k++) reach(held.data[k], seen, work);
+  vec_free(&held);
+}
+
 static void reach_all(ValueMap *out, ValueList *work) {
   for (size_t k = 0; k < work->len; k++)
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(work->data[k]); bb; bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-        for (int o = 0, n = ir_is_call_site(i) ? LLVMGetNumOperands(i) : 0; o < n; o++) reach(LLVMGetOperand(i, o), out, work);
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+        if (!ir_is_call_site(i)) continue;
+        for (int o = 0, n = LLVMGetNumOperands(i); o < n; o++) reach(LLVMGetOperand(i, o), out, work);
+        reach_indirect(i, out, work);
+      }
   vec_free(work);
 }
 
