@@ -20,7 +20,7 @@ static bool differentiated(RevGen *g, LLVMValueRef call, const MpiCall *c, bool 
   if ((g->parallel || g->region_body) && !g->one_thread && !omp_in_one_thread_block(call)) {
     if (report)
       rev_error(g, call, "cannot differentiate %s inside an OpenMP parallel region in reverse mode, except in a single "
-                         "or master block (one thread at a time)", ir_called_name(call));
+                         "or master block or one that `omp_get_thread_num() == k` guards (one thread at a time)", ir_called_name(call));
     return false;
   }
   return true;

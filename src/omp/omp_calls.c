@@ -477,15 +477,21 @@ void omp_serialise_mutexinoutset(LLVMValueRef call) {
 
 /* Whether a branch on cond decides if this thread runs a single or master (masked) block: the runtime
  * call's result compared with 0 (`!= 0` as clang writes it, `== 0` once optimised: *chosen_if_true
- * says which). */
+ * says which); or the program's own `omp_get_thread_num() == k` with k a constant (the master block of
+ * code written before OpenMP had one: `if (tid == 0) MPI_Allreduce(...)`). */
 static bool picks_one_thread(LLVMValueRef cond, bool *chosen_if_true) {
   LLVMIntPredicate p = LLVMIsAICmpInst(cond) ? LLVMGetICmpPredicate(cond) : LLVMIntSLT;
   if ((p != LLVMIntNE && p != LLVMIntEQ) || !LLVMIsAConstantInt(LLVMGetOperand(cond, 1)) ||
-      LLVMConstIntGetZExtValue(LLVMGetOperand(cond, 1)) || !ir_is_call(LLVMGetOperand(cond, 0)))
+      !ir_is_call(LLVMGetOperand(cond, 0)))
     return false;
-  *chosen_if_true = p == LLVMIntNE;
   const char *name = ir_called_name(LLVMGetOperand(cond, 0));
-  return !strcmp(name, "__kmpc_single") || !strcmp(name, "__kmpc_master") || !strcmp(name, "__kmpc_masked");
+  if (!strcmp(name, "omp_get_thread_num")) {
+    *chosen_if_true = p == LLVMIntEQ;
+    return LLVMConstIntGetSExtValue(LLVMGetOperand(cond, 1)) >= 0;
+  }
+  *chosen_if_true = p == LLVMIntNE;
+  return !LLVMConstIntGetZExtValue(LLVMGetOperand(cond, 1)) &&
+         (!strcmp(name, "__kmpc_single") || !strcmp(name, "__kmpc_master") || !strcmp(name, "__kmpc_masked"));
 }
 
 /* Whether a block's instructions before `before` (all of them: NULL) end a single or master block. */
