@@ -18,6 +18,7 @@
 #include "ad/ad.h"
 #include "ad/apart.h"
 #include "ad/checkpoint.h"
+#include "ad/defined_lanes.h"
 #include "ad/forced_vectors.h"
 #include "ad/local_array_loops.h"
 #include "ad/optimised_copies.h"
@@ -258,6 +259,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
      the generators see the parts) */
   if (optimise) omp_segment_runs(m);
   omp_shared_copies_as_loops(m);
+  defined_lanes_fill(m); /* lanes the program left undefined would poison adjoints (ad/defined_lanes.h) */
   ad_unshield_program(&shield); /* the generators take the program's linkage as it is */
   /* for Parad's developers: the IR the generators see */
   const char *dump = getenv("PARAD_DUMP_PREPARED");
