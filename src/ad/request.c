@@ -361,6 +361,57 @@ static LLVMValueRef named_function(LLVMValueRef v) {
   return found ? found : v;
 }
 
+/* The stack slot a parameter is stored into on entry, as clang's front end writes a struct the C ABI
+ * passes in registers (`struct {double a, b;}`, `double complex`: two doubles), or NULL. */
+static LLVMValueRef coerced_slot(LLVMValueRef param) {
+  LLVMUseRef u = LLVMGetFirstUse(param);
+  LLVMValueRef st = u && !LLVMGetNextUse(u) ? LLVMGetUser(u) : NULL;
+  if (!st || !LLVMIsAStoreInst(st) || LLVMGetOperand(st, 0) != param) return NULL;
+  LLVMValueRef at = LLVMGetOperand(st, 1);
+  while (LLVMIsAGetElementPtrInst(at) && LLVMIsAConstant(LLVMGetOperand(at, LLVMGetNumOperands(at) - 1)))
+    at = LLVMGetOperand(at, 0);
+  return LLVMIsAAllocaInst(at) ? at : NULL;
+}
+
+/* How many parameters from #first on are the parts of one struct passed in registers (1: not one). */
+static unsigned struct_parts(LLVMValueRef fn, unsigned first) {
+  LLVMValueRef slot = coerced_slot(LLVMGetParam(fn, first));
+  unsigned parts = 1, n = LLVMCountParams(fn);
+  while (slot && first + parts < n && coerced_slot(LLVMGetParam(fn, first + parts)) == slot) parts++;
+  return parts;
+}
+
+/* The arguments of such a struct: the call passes its parts as it passes the struct to the function,
+ * first the value's, then each shadow's (a tangent is a struct too); the canonical request wants each part
+ * with its shadows. Parts that are not floats (an int beside a double) take no derivative: their shadows
+ * are read and dropped. */
+static void struct_arguments(Parse *p, LLVMBuilderRef b, unsigned *k, unsigned n, LLVMValueRef fn, unsigned first,
+                             unsigned parts, char act, unsigned width, char *activity, LLVMValueRef *values) {
+  bool dup = act == ACT_DUP || act == ACT_DUPNONEED;
+  unsigned want = parts * (dup ? 1 + width : 1);
+  if (*k + want > n) {
+    fail(p, "too few arguments: parameter #%u of '%s' is a struct passed in %u registers, which takes %u arguments",
+         first + 1, p->fn_name, parts, want);
+    return;
+  }
+  LLVMValueRef *got = xcalloc(want, sizeof *got);
+  for (unsigned a = 0; a < want && !p->failed; a++) {
+    got[a] = request_convert_argument(b, LLVMGetArgOperand(p->call, *k + a), LLVMTypeOf(LLVMGetParam(fn, first + a % parts)));
+    if (!got[a])
+      fail(p, "the argument for parameter #%u of '%s' (a struct passed in registers) does not have the struct's type",
+           first + 1, p->fn_name);
+  }
+  *k += want;
+  for (unsigned q = 0; q < parts && !p->failed; q++) {
+    bool carries = ir_carries_derivative(LLVMTypeOf(LLVMGetParam(fn, first + q)));
+    add_arg(p, got[q]);
+    values[first + q] = got[q];
+    activity[first + q] = carries ? act : ACT_CONST;
+    for (unsigned w = 0; dup && carries && w < width; w++) add_arg(p, got[parts * (1 + w) + q]);
+  }
+  free(got);
+}
+
 static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsigned serial) {
   LLVMContextRef ctx = LLVMGetModuleContext(m);
   Parse p = {.call = call, .entry = LLVMGetValueName(ir_called_function(call))};
@@ -424,6 +475,9 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
            LLVMGetValueName(fn));
       break;
     }
+    /* a struct passed in registers: its parts share the markers, and the type that decides is a float's */
+    unsigned parts = struct_parts(fn, i);
+    for (unsigned q = 1; q < parts && !ir_carries_derivative(pt); q++) pt = LLVMTypeOf(LLVMGetParam(fn, i + q));
     char act = default_activity(pt, mode);
     bool explicit = false;
     while (k < n && !p.failed) {
@@ -462,6 +516,11 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
       fail(&p, "%s given for parameter #%u of '%s', a pointer: pass it with %s and a shadow buffer "
                "that receives its gradient", marker_spelling(p.entry, ACT_OUT), i + 1, p.fn_name, marker_spelling(p.entry, ACT_DUP));
       break;
+    }
+    if (parts > 1) {
+      struct_arguments(&p, b, &k, n, fn, i, parts, act, width, activity, values);
+      i += parts - 1;
+      continue;
     }
     if (k >= n) {
       fail(&p, "too few arguments: no value for parameter #%u", i + 1);
