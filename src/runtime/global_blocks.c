@@ -173,3 +173,20 @@ void __parad_rt_block_keep_in(void *p, void *s, unsigned long long offset, unsig
   if (!p || !s) return;
   __parad_rt_block_keep(*(void **)((char *)p + offset), kind, *(void **)((char *)s + offset));
 }
+
+/* Before a derivative (ad/global_arguments.h): stops the program where a pointer argument with a shadow
+ * points into the block a pointer global holds (held), which the code also reads through the global. */
+void __parad_rt_argument_in_block(void *arg, void *held, const char *message) {
+  if (!arg || !held) return;
+  char *a = arg, *start = held, *end = start + 1;
+  pthread_mutex_lock(&mu);
+  for (size_t i = 0; i < nblocks; i++)
+    if (start >= blocks[i].block && start < blocks[i].block + (blocks[i].size ? blocks[i].size : 1)) {
+      start = blocks[i].block, end = start + (blocks[i].size ? blocks[i].size : 1);
+      break;
+    }
+  pthread_mutex_unlock(&mu);
+  if (a < start || a >= end) return;
+  fprintf(stderr, "parad: %s\n", message);
+  abort();
+}
