@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "driver/args.h"
+#include "driver/attributes.h"
 #include "driver/clang.h"
 #include "driver/embed.h"
 #include "driver/exec.h"
@@ -225,6 +226,18 @@ int main(int argc, char **argv) {
     fflush(stdout);
     StrList cmd = {0};
     vec_push(&cmd, exec_clang());
+    /* what the front end sees when it compiles (parad.h, Enzyme's attributes), for -E, -M, -MM and
+       -fsyntax-only too: a Makefile's dependency rule, ccache and an editor's checks read the same headers */
+    bool reads_sources = false;
+    for (size_t i = 0; i < inv.all.len; i++)
+      reads_sources |= !strcmp(inv.all.data[i], "-E") || !strcmp(inv.all.data[i], "-M") ||
+                       !strcmp(inv.all.data[i], "-MM") || !strcmp(inv.all.data[i], "-fsyntax-only");
+    char *include = reads_sources ? xasprintf("%s/include", exec_parad_root()) : NULL;
+    if (reads_sources) {
+      attributes_define(&cmd);
+      vec_push(&cmd, "-idirafter");
+      vec_push(&cmd, include);
+    }
     push_all(&cmd, &inv.all);
     if (inv.verbose) fprintf(stderr, "parad-cc: nothing to differentiate, running clang\n");
     return exec_replace(&cmd);
