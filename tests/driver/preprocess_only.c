@@ -11,7 +11,7 @@
 // DEPS: preprocess_only.o:
 // DEPS-SAME: preprocess_only.c
 // PRE: double __parad_autodiff(void *fn, ...);
-// PRE: annotate("enzyme_inactive") double unused_scale
+// PRE: __attribute__((annotate("enzyme_inactive"))) double unused_scale
 #include <parad.h>
 #include "check.h"
 
