@@ -792,7 +792,7 @@ RequestChoice request_choice(LLVMValueRef call, LLVMValueRef other) {
   LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, ir_attr_kind("nomerge"), 0));
   LLVMAddCallSiteAttribute(t, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, ir_attr_kind("nomerge"), 0));
   if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind && LLVMGetFirstUse(call)) {
-    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(ch.join));
+    LLVMPositionBuilderBeforeInstrAndDbgRecords(b, LLVMGetFirstInstruction(ch.join)); /* the phi before any debug record */
     LLVMValueRef r = LLVMBuildPhi(b, LLVMTypeOf(call), "");
     LLVMReplaceAllUsesWith(call, r);
     LLVMValueRef vs[2] = {call, t};

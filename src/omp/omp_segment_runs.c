@@ -200,7 +200,7 @@ static void segment(LLVMContextRef ctx, const CfgLoop *l, const Shape *s) {
     LLVMValueRef v = incoming_from(phi, l->latch);
     if (v && LLVMIsAInstruction(v) && !listed(&after, v)) vec_push(&after, v);
   }
-  LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(oh));
+  LLVMPositionBuilderBeforeInstrAndDbgRecords(b, LLVMGetFirstInstruction(oh)); /* phis before debug records */
   for (size_t k = 0; k < after.len; k++) vec_push(&entering, LLVMBuildPhi(b, LLVMTypeOf(after.data[k]), ""));
   for (size_t k = 0; k < after.len; k++) vec_push(&leaving_of, after.data[k]);
   LLVMPositionBuilderAtEnd(b, ol);
