@@ -368,7 +368,11 @@ bool ir_atomic_fadd(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef v, unsigned a
   LLVMContextRef c = ir_builder_context(b);
   if (k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind) {
     LLVMValueRef rmw = LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpFAdd, p, v, LLVMAtomicOrderingMonotonic, 0);
-    LLVMSetAlignment(rmw, align ? align : k == LLVMFloatTypeKind ? 4 : 8);
+    /* at least the type's own alignment: a smaller one (a field of a struct copied at -O0, which the
+       optimiser read with align 1) is lowered to a call into libatomic, which programs do not link; an
+       x86 locked operation stays atomic on an address that is not aligned after all */
+    unsigned natural = k == LLVMFloatTypeKind ? 4 : 8;
+    LLVMSetAlignment(rmw, align > natural ? align : natural);
     return true;
   }
   LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
