@@ -18,6 +18,7 @@
 #include "ad/ad.h"
 #include "ad/apart.h"
 #include "ad/checkpoint.h"
+#include "ad/checked_copies.h"
 #include "ad/defined_lanes.h"
 #include "ad/forced_vectors.h"
 #include "ad/local_array_loops.h"
@@ -260,6 +261,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
   if (optimise) omp_segment_runs(m);
   omp_shared_copies_as_loops(m);
   defined_lanes_fill(m); /* lanes the program left undefined would poison adjoints (ad/defined_lanes.h) */
+  checked_copies_expand(m); /* -D_FORTIFY_SOURCE's memcpy (ad/checked_copies.h) */
   ad_unshield_program(&shield); /* the generators take the program's linkage as it is */
   /* for Parad's developers: the IR the generators see */
   const char *dump = getenv("PARAD_DUMP_PREPARED");
