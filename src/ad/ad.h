@@ -55,6 +55,12 @@ typedef struct {
 /* Where a function's body is not: the code Parad sees of the whole program (at link time; with -S or
  * -emit-llvm, of the file). */
 #define NOT_IN_PROGRAM "which no file of the program compiled by parad-cc defines"
+/* A compare-and-swap loop over a float: clang's `#pragma omp atomic` with *=, /=, a min or a max, or an
+   _Atomic float updated in place; which updates raced in which order, no sweep can tell. */
+#define CMPXCHG_MESSAGE                                                                                          \
+  "cannot differentiate a compare-and-swap of active data (`#pragma omp atomic` with *= or /=, an atomic min "  \
+  "or max, an _Atomic float updated in place); use a reduction clause (reduction(*:p), reduction(max:m)), or "  \
+  "an atomic += or -= (`#pragma omp atomic`, __atomic_fetch_add)"
 
 /* Returns the number of errors reported (0 on success). ad_prepare is ad_read_requests, then
  * ad_prepare_loops (given the errors so far, to report its own too); a compilation that may leave its

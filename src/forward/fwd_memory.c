@@ -179,8 +179,7 @@ bool fwd_memory(FwdGen *g, LLVMValueRef inst) {
     LLVMValueRef p = LLVMGetOperand(inst, 0), v = LLVMGetOperand(inst, 2);
     if (activity_shadowed(g->act, p) && (activity_active(g->act, v) || activity_from_float_bits(g->act, v) ||
                                          ir_contains_fp(LLVMTypeOf(v))))
-      fwd_error(g, inst, "cannot differentiate a compare-and-swap of active data (an _Atomic float updated "
-                         "with +=, for instance); use __atomic_fetch_add or '#pragma omp atomic'");
+      fwd_error(g, inst, CMPXCHG_MESSAGE);
     return true;
   }
   default: return false;

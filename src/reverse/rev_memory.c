@@ -127,8 +127,7 @@ bool aug_memory(RevGen *g, LLVMValueRef inst) {
     aug_clone(g, inst);
     LLVMValueRef p = LLVMGetOperand(inst, 0), v = LLVMGetOperand(inst, 2);
     if (shadowed(g, p) && (activity_active(g->act, v) || activity_from_float_bits(g->act, v) || ir_contains_fp(LLVMTypeOf(v))))
-      rev_error(g, inst, "cannot differentiate a compare-and-swap of active data (an _Atomic float updated "
-                         "with +=, for instance); use __atomic_fetch_add or '#pragma omp atomic'");
+      rev_error(g, inst, CMPXCHG_MESSAGE);
     return true;
   }
   default: return false;

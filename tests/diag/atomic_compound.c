@@ -1,17 +1,30 @@
 // A C11 _Atomic double updated with += compiles to a compare-and-swap loop on the double's bits; Parad
-// cannot tell which update won, so it refuses the loop and names the supported alternatives.
-// RUN: rm -f %t && not %parad-cc %cflags %s -o %t 2>&1 | FileCheck %s
+// cannot tell which update won, so it refuses the loop and names the supported alternatives. So does
+// `#pragma omp atomic` with *= on a double (the message told to use '#pragma omp atomic').
+// RUN: rm -f %t && not %parad-cc %cflags -fopenmp %s -o %t 2>&1 | FileCheck %s
 // RUN: test ! -e %t
 #include <parad.h>
 
 __attribute__((noinline)) static double accumulate(_Atomic double *sum, const double *x, int n) {
-  // CHECK: atomic_compound.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate a compare-and-swap of active data (an _Atomic float updated with +=, for instance); use __atomic_fetch_add or '#pragma omp atomic' in function 'accumulate'
+  // CHECK: atomic_compound.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate a compare-and-swap of active data (`#pragma omp atomic` with *= or /=, an atomic min or max, an _Atomic float updated in place); use a reduction clause (reduction(*:p), reduction(max:m)), or an atomic += or -= (`#pragma omp atomic`, __atomic_fetch_add) in function 'accumulate'
   for (int i = 0; i < n; i++) *sum += x[i] * x[i];
   return *sum * 2;
+}
+
+__attribute__((noinline)) static double product(const double *x, int n) {
+  double p = 1;
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+#pragma omp atomic
+    // CHECK: atomic_compound.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate a compare-and-swap of active data (`#pragma omp atomic` with *= or /=, an atomic min or max, an _Atomic float updated in place); use a reduction clause (reduction(*:p), reduction(max:m)), or an atomic += or -= (`#pragma omp atomic`, __atomic_fetch_add) in function 'product'
+    p *= 1 + 0.1 * x[i];
+  }
+  return p;
 }
 
 int main(void) {
   _Atomic double s = 1, ds = 0.5;
   double x[3] = {1, 2, 3}, dx[3] = {1, 0.5, 1};
-  return (int)__parad_fwddiff((void *)accumulate, &s, &ds, x, dx, parad_const, 3);
+  return (int)(__parad_fwddiff((void *)accumulate, &s, &ds, x, dx, parad_const, 3) +
+               __parad_fwddiff((void *)product, x, dx, parad_const, 3));
 }
