@@ -375,6 +375,13 @@ bool ir_atomic_fadd(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef v, unsigned a
     LLVMSetAlignment(rmw, align > natural ? align : natural);
     return true;
   }
+  if (k == LLVMX86_FP80TypeKind || k == LLVMFP128TypeKind) { /* no instruction adds these atomically */
+    LLVMTypeRef params[2] = {LLVMPointerTypeInContext(c, 0), t};
+    LLVMValueRef args[2] = {p, v};
+    ir_call_named(b, k == LLVMFP128TypeKind ? "__parad_rt_atomic_add_f128" : "__parad_rt_atomic_add_f80",
+                  LLVMFunctionType(LLVMVoidTypeInContext(c), params, 2, 0), args, 2);
+    return true;
+  }
   LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
   if (k == LLVMVectorTypeKind) {
     LLVMTypeRef e = LLVMGetElementType(t);

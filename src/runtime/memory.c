@@ -1,6 +1,7 @@
 /* Heap memory in reverse mode: shadows of freed blocks, realloc, and the adjoint of a copy. */
 #define _GNU_SOURCE
 #include <malloc.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +164,28 @@ static void atomic_add_f32(float *p, float v) {
   __atomic_load(p, &old, __ATOMIC_RELAXED);
   do sum = old + v;
   while (!__atomic_compare_exchange(p, &old, &sum, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+}
+
+/* *p += v for a long double or a __float128, which no instruction adds atomically (the adjoint of a
+ * long double reduction, say): under a lock of a few, picked by the address. */
+static char wide_locks[64];
+
+static char *wide_lock(const void *p) {
+  char *l = &wide_locks[((unsigned long)p >> 4) & 63];
+  while (__atomic_test_and_set(l, __ATOMIC_ACQUIRE)) sched_yield();
+  return l;
+}
+
+void __parad_rt_atomic_add_f80(long double *p, long double v) {
+  char *l = wide_lock(p);
+  *p += v;
+  __atomic_clear(l, __ATOMIC_RELEASE);
+}
+
+void __parad_rt_atomic_add_f128(__float128 *p, __float128 v) {
+  char *l = wide_lock(p);
+  *p += v;
+  __atomic_clear(l, __ATOMIC_RELEASE);
 }
 
 /* The same, when the source's adjoint may be shared with other threads of a parallel region. */
