@@ -244,6 +244,18 @@ int call_alloc_slot(LLVMValueRef call) {
   return a ? a->slot : -1;
 }
 
+const char *call_intrinsic_refusal(LLVMValueRef call) {
+  const char *name = ir_called_name(call);
+  if (strncmp(name, "llvm.", 5)) return NULL;
+  if (!strncmp(name, "llvm.experimental.constrained.", 30))
+    return "strict floating point (-frounding-math, -ffp-model=strict, -ffp-exception-behavior=strict or maytrap, "
+           "#pragma STDC FENV_ACCESS ON) is not differentiated: build the code derivatives reach without it";
+  if (!strncmp(name, "llvm.x86.", 9) || !strncmp(name, "llvm.aarch64.", 13))
+    return "Parad has no derivative of this target's vector intrinsics (immintrin.h's _mm..._pd): write the "
+           "operation in C, or with the compiler's vector extensions";
+  return "Parad has no derivative of this LLVM intrinsic";
+}
+
 const char *call_array_function(LLVMValueRef call, unsigned *array) {
   const char *name = ir_called_name(call);
   for (size_t k = 0; k < COUNT(array_functions); k++)

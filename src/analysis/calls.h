@@ -46,6 +46,9 @@ int call_alloc_slot(LLVMValueRef call);
  * why it cannot have a shadow; NULL for any other call. Without a shadow on the array, the call carries no
  * derivative, whatever else it is given. (qsort's derivatives are the runtime's: ad/library.h.) */
 const char *call_array_function(LLVMValueRef call, unsigned *array);
+/* For a CALL_UNKNOWN that is an LLVM intrinsic (no body, and no name a program could register a
+ * derivative under): why Parad has no derivative of it; NULL for any other call. */
+const char *call_intrinsic_refusal(LLVMValueRef call);
 /* Whether the call is one end of a non-local jump: setjmp and its kin (functions that return twice) or
  * longjmp and its kin. */
 bool call_is_nonlocal_jump(LLVMValueRef call);

@@ -288,7 +288,9 @@ void fwd_call(FwdGen *g, LLVMValueRef call) {
         fwd_error(g, call, "cannot differentiate '%s' of an array with derivatives (argument #%u): %s",
                   ir_called_name(call), which + 1, why);
     } else if (activity_any_active_argument(g->act, call, &which)) {
-      if (custom_has_split_derivative(ir_called_function(call)))
+      if ((why = call_intrinsic_refusal(call)))
+        fwd_error(g, call, "cannot differentiate '%s' with an active argument (#%u): %s", ir_called_name(call), which + 1, why);
+      else if (custom_has_split_derivative(ir_called_function(call)))
         fwd_error(g, call, "cannot differentiate a call to '%s' with an active argument (#%u): it has only a split "
                            "forward-mode derivative (__enzyme_register_splitderivative_...), which Parad does not use "
                            "(its split forward mode is forward mode run again); register a derivative "

@@ -132,16 +132,26 @@ static LLVMValueRef function_of(LLVMValueRef v) {
   return NULL;
 }
 
-/* An instruction the optimiser made may have no location: borrow the nearest one in its block. */
-static LLVMValueRef located(LLVMValueRef inst) {
+/* An instruction the optimiser made may have no location: borrow the nearest one in its block. In a
+ * function without any (a header's __nodebug__ helper, _mm256_max_pd, not inlined at -O0), the place that
+ * calls it. */
+static LLVMValueRef located_within(LLVMValueRef inst, int depth) {
   if (!inst || !LLVMIsAInstruction(inst)) return inst;
   if (LLVMGetDebugLocLine(inst)) return inst;
   for (LLVMValueRef i = LLVMGetPreviousInstruction(inst); i; i = LLVMGetPreviousInstruction(i))
     if (LLVMGetDebugLocLine(i)) return i;
   for (LLVMValueRef i = LLVMGetNextInstruction(inst); i; i = LLVMGetNextInstruction(i))
     if (LLVMGetDebugLocLine(i)) return i;
-  return function_of(inst);
+  LLVMValueRef fn = function_of(inst);
+  if (LLVMGetDebugLocLine(fn) || depth >= 4) return fn;
+  for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef call = LLVMGetUser(u), at = LLVMIsACallInst(call) ? located_within(call, depth + 1) : NULL;
+    if (at && LLVMIsAInstruction(at) && LLVMGetDebugLocLine(at)) return at;
+  }
+  return fn;
 }
+
+static LLVMValueRef located(LLVMValueRef inst) { return located_within(inst, 0); }
 
 /* Operand k of a debug-info node, as metadata. */
 static LLVMMetadataRef md_operand(LLVMContextRef ctx, LLVMMetadataRef node, unsigned k) {

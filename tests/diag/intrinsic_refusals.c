@@ -1,0 +1,38 @@
+// Calls to LLVM intrinsics Parad has no derivative of are refused with the reason, at the user's line:
+// strict floating point (#pragma STDC FENV_ACCESS ON, -frounding-math), which clang writes as constrained
+// intrinsics, and x86 vector intrinsics (immintrin.h). They were refused as calls to a function "which no
+// file of the program defines", with the advice to register a gradient under a name with dots in it; and
+// at -O0 the x86 one had no file:line (immintrin.h's helpers carry no locations). No output file.
+// RUN: rm -f %t && not %parad-cc %cflags -DSTRICT %s -o %t 2>&1 | FileCheck %s --check-prefix=STRICT
+// RUN: not %parad-cc %cflags -frounding-math %s -o %t 2>&1 | FileCheck %s --check-prefix=ROUNDING
+// RUN: not %parad-cc %cflags -mavx -DVECTOR %s -o %t 2>&1 | FileCheck %s --check-prefix=VECTOR
+// RUN: not %parad-cc -O0 -I%S/../include -mavx -DVECTOR %s -o %t 2>&1 | FileCheck %s --check-prefix=VECTOR
+// RUN: test ! -e %t
+// STRICT: intrinsic_refusals.c:[[# @LINE + 11]]:{{[0-9]+}}: error: cannot differentiate 'llvm.experimental.constrained.fmul.f64' with an active argument (#1): strict floating point (-frounding-math, -ffp-model=strict, -ffp-exception-behavior=strict or maytrap, #pragma STDC FENV_ACCESS ON) is not differentiated: build the code derivatives reach without it in function 'cube'
+// ROUNDING: error: cannot differentiate 'llvm.experimental.constrained.fmul.f64' with an active argument (#1): strict floating point
+// VECTOR: intrinsic_refusals.c:[[# @LINE + 14]]:{{[0-9]+}}: error: cannot differentiate 'llvm.x86.avx.max.pd.256' with an active argument (#1): Parad has no derivative of this target's vector intrinsics
+#include <parad.h>
+#ifdef VECTOR
+#include <immintrin.h>
+#endif
+
+#ifdef STRICT
+#pragma STDC FENV_ACCESS ON
+#endif
+static double cube(double x) { return x * x * 3.0; }
+
+#ifdef VECTOR
+static double clipped_sum(const double *x) {
+  double t[4];
+  _mm256_storeu_pd(t, _mm256_max_pd(_mm256_loadu_pd(x), _mm256_set1_pd(0.5)));
+  return t[0] + t[1] + t[2] + t[3];
+}
+#endif
+
+int main(void) {
+#ifdef VECTOR
+  double x[4] = {0.1, 2, 0.3, 4}, dx[4] = {0};
+  __parad_autodiff((void *)clipped_sum, x, dx);
+#endif
+  return (int)__parad_autodiff((void *)cube, 2.0);
+}
