@@ -9,6 +9,7 @@
 #include <llvm-c/DebugInfo.h>
 
 #include "ad/body.h"
+#include "ad/function_versions.h"
 #include "ad/indirect.h"
 #include "ad/split_forward.h"
 #include "ir/cfg.h"
@@ -348,6 +349,8 @@ bool request_inline_forwarders(LLVMModuleRef m) {
  * a local variable written once. */
 static LLVMValueRef named_function(LLVMValueRef v) {
   v = stored_once(v);
+  LLVMValueRef version = function_default_version(v); /* target_clones: ad/function_versions.h */
+  if (version) return version;
   if (LLVMIsAFunction(v) || !ir_is_call_site(v)) return v;
   LLVMValueRef callee = ir_called_function(v), found = NULL;
   if (!callee || LLVMIsDeclaration(callee)) return v;
@@ -805,6 +808,7 @@ RequestChoice request_choice(LLVMValueRef call, LLVMValueRef other) {
 
 static void reach(LLVMValueRef g, ValueMap *seen, ValueList *work) {
   g = g ? ir_strip_pointer_casts(g) : NULL;
+  if (function_default_version(g)) g = function_default_version(g);
   if (!g || !LLVMIsAFunction(g) || !LLVMCountBasicBlocks(g) || vmap_has(seen, g)) return;
   vmap_put(seen, g, g);
   vec_push(work, g);

@@ -21,6 +21,7 @@
 #include "ad/checked_copies.h"
 #include "ad/defined_lanes.h"
 #include "ad/forced_vectors.h"
+#include "ad/function_versions.h"
 #include "ad/local_array_loops.h"
 #include "ad/optimised_copies.h"
 #include "ad/request.h"
@@ -262,6 +263,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
   omp_shared_copies_as_loops(m);
   defined_lanes_fill(m); /* lanes the program left undefined would poison adjoints (ad/defined_lanes.h) */
   checked_copies_expand(m); /* -D_FORTIFY_SOURCE's memcpy (ad/checked_copies.h) */
+  function_versions_pin(m);  /* target_clones (ad/function_versions.h) */
   ad_unshield_program(&shield); /* the generators take the program's linkage as it is */
   /* for Parad's developers: the IR the generators see */
   const char *dump = getenv("PARAD_DUMP_PREPARED");

@@ -1,0 +1,18 @@
+/* Functions with versions the program picks when it starts (`__attribute__((target_clones("avx2",
+ * "default")))`): clang makes one body per target, sq.avx2.0 and sq.default.1, and an ifunc sq whose
+ * resolver returns one of them. A request naming sq, or a call to sq in code a derivative reaches, is
+ * about the default body: the versions compute the same function, each compiled for its target, and
+ * the default runs everywhere. (A request named sq and was refused as "not a function named in this
+ * file"; a call to it was taken for a call through a pointer, and the program stopped at run time.) */
+#ifndef PARAD_AD_FUNCTION_VERSIONS_H
+#define PARAD_AD_FUNCTION_VERSIONS_H
+
+#include <llvm-c/Core.h>
+
+/* The default version of v when v is such an ifunc (through pointer casts), else NULL. */
+LLVMValueRef function_default_version(LLVMValueRef v);
+/* In the functions m's requests reach, calls of such an ifunc call its default version; returns how
+ * many. */
+unsigned function_versions_pin(LLVMModuleRef m);
+
+#endif
