@@ -2,7 +2,9 @@
 #include "ad/global_blocks.h"
 
 #include <stdlib.h>
+#include <string.h>
 
+#include "ad/checkpoint_auto.h"
 #include "ad/global_shadows.h"
 #include "ad/registered.h"
 #include "analysis/calls.h"
@@ -95,11 +97,31 @@ static LLVMValueRef wrapped_allocation(LLVMValueRef v) {
   return ir_is_call(v) && call_classify(v, NULL) == CALL_MODULE && returns_fresh(ir_called_function(v), 0) ? v : NULL;
 }
 
-/* What set-up code may store into such a global: null, a fresh block, what another global holds. */
-static bool setup_value(LLVMValueRef v) {
+/* What set-up code may store into such a global: null, a fresh block, what another global holds (a field of
+ * one too), a local's address, or a choice among those (the program's own time loop inlined into main swaps two globals' blocks through a
+ * pair of phis). */
+static bool setup_value_within(LLVMValueRef v, ValueList *merges) {
   v = ir_strip_pointer_casts(v);
   if (LLVMIsAConstantPointerNull(v) || LLVMIsUndef(v) || allocation(v) || wrapped_allocation(v)) return true;
-  return LLVMIsALoadInst(v) && LLVMIsAGlobalVariable(ir_strip_pointer_casts(LLVMGetOperand(v, 0)));
+  if (LLVMIsALoadInst(v)) return LLVMIsAGlobalVariable(ir_address_base(LLVMGetOperand(v, 0)));
+  /* a local's address (main's own call of a function that keeps its argument in a global, as a qsort
+     comparator's context, inlined): a derivative that starts while the global still holds it stops, as for
+     any memory not allocated (runtime/global_blocks.c) */
+  if (LLVMIsAAllocaInst(v)) return true;
+  if (!LLVMIsAPHINode(v) && !LLVMIsASelectInst(v)) return false;
+  if (ir_list_has(merges, v)) return true; /* a cycle: its other ways in decide */
+  if (merges->len >= 32) return false;
+  vec_push(merges, v);
+  for (unsigned i = LLVMIsASelectInst(v) ? 1 : 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
+    if (!setup_value_within(LLVMGetOperand(v, i), merges)) return false;
+  return true;
+}
+
+static bool setup_value(LLVMValueRef v) {
+  ValueList merges = {0};
+  bool ok = setup_value_within(v, &merges);
+  vec_free(&merges);
+  return ok;
 }
 
 typedef enum { WALK_POINTERS, WALK_ACTIVE } Walk;
@@ -295,7 +317,6 @@ static bool accesses(LLVMValueRef g, LLVMValueRef addr, long long offset, Visit 
  * puts active floats into g itself (into *ctx, a Known). */
 static bool qualifying_access(LLVMValueRef g, LLVMValueRef addr, LLVMValueRef access, long long offset, void *ctx) {
   Known *k = ctx;
-  (void)g;
   if (LLVMIsALoadInst(access)) {
     if (LLVMGetVolatile(access) || LLVMGetOrdering(access) != LLVMAtomicOrderingNotAtomic) return false;
     if (ir_is_ptr(LLVMTypeOf(access))) {
@@ -320,6 +341,13 @@ static bool qualifying_access(LLVMValueRef g, LLVMValueRef addr, LLVMValueRef ac
   }
   CallKind kind = call_classify(access, NULL);
   if (kind == CALL_DEBUG) return true;
+  /* a step of a loop checkpointed without a marker noting the pointer to restore it: the twin would restore
+     the global and not its shadow, so the twin is refused, and the global stays F's (checkpoint_auto.h) */
+  const char *family = checkpoint_auto_family(LLVMGetBasicBlockParent(LLVMGetInstructionParent(access)));
+  if (family && !strncmp(ir_called_name(access), "__parad_rt_ckpt_note", 20)) {
+    checkpoint_auto_refuse(LLVMGetGlobalParent(g), family, "a step notes a pointer global that holds a heap block\n");
+    return true;
+  }
   if (kind == CALL_ALLOC && call_alloc_slot(access) == 0 && LLVMGetArgOperand(access, 0) == addr) {
     add_slot(k, -1, offset); /* posix_memalign(&g, ...) */
     add_site(k, access);
