@@ -18,10 +18,10 @@
 #include "ad/ad.h"
 #include "ad/apart.h"
 #include "ad/checkpoint.h"
-#include "ad/checked_copies.h"
 #include "ad/defined_lanes.h"
 #include "ad/forced_vectors.h"
 #include "ad/function_versions.h"
+#include "ad/library_expansions.h"
 #include "ad/local_array_loops.h"
 #include "ad/optimised_copies.h"
 #include "ad/request.h"
@@ -262,7 +262,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
   if (optimise) omp_segment_runs(m);
   omp_shared_copies_as_loops(m);
   defined_lanes_fill(m); /* lanes the program left undefined would poison adjoints (ad/defined_lanes.h) */
-  checked_copies_expand(m); /* -D_FORTIFY_SOURCE's memcpy (ad/checked_copies.h) */
+  library_expansions_apply(m); /* _FORTIFY_SOURCE, sincos (ad/library_expansions.h) */
   function_versions_pin(m);  /* target_clones (ad/function_versions.h) */
   ad_unshield_program(&shield); /* the generators take the program's linkage as it is */
   /* for Parad's developers: the IR the generators see */

@@ -52,6 +52,11 @@ const MathRule math_rules[] = {
     {"erf",        NULL,              1, {TWO_OVER_SQRTPI " x0 x0 * neg exp *"}},
     {"erfc",       NULL,              1, {TWO_OVER_SQRTPI " neg x0 x0 * neg exp *"}},
     {"lgamma",     NULL,              1, {"x0 digamma"}},
+    /* the reentrant ones write the sign of Gamma through their pointer: flat (float: lgammaf_r, not
+       lgamma_rf) */
+    {"lgamma_r",   NULL,              2, {"x0 digamma", NULL}, REDUCE_NONE, WRITES_INT},
+    {"lgammaf_r",  NULL,              2, {"x0 digamma", NULL}, REDUCE_NONE, WRITES_INT},
+    {"lgammal_r",  NULL,              2, {"x0 digamma", NULL}, REDUCE_NONE, WRITES_INT},
     {"tgamma",     NULL,              1, {"r x0 digamma *"}},
     /* Bessel functions of orders 0 and 1: J0' = -J1, J1' = J0 - J1/x (1/2 at 0), and alike for Y */
     {"j0",         NULL,              1, {"x0 j1 neg"}},

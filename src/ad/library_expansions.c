@@ -1,0 +1,119 @@
+/* C library calls written out as the code Parad differentiates (see the header). */
+#include "ad/library_expansions.h"
+
+#include <llvm-c/DebugInfo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ad/request.h"
+#include "ir/cfg.h"
+#include "ir/ir.h"
+
+typedef enum { NOT_EXPANDED, CHECKED_COPY, CHECKED_MOVE, CHECKED_SET, SINCOS, REALLOCARRAY } Expansion;
+
+static Expansion expansion_of(LLVMValueRef call) {
+  if (!ir_is_call(call)) return NOT_EXPANDED;
+  const char *name = ir_called_name(call);
+  unsigned n = ir_num_call_args(call);
+  if (n == 4 && !strcmp(name, "__memcpy_chk")) return CHECKED_COPY;
+  if (n == 4 && !strcmp(name, "__memmove_chk")) return CHECKED_MOVE;
+  if (n == 4 && !strcmp(name, "__memset_chk")) return CHECKED_SET;
+  if (n == 3 && (!strcmp(name, "sincos") || !strcmp(name, "sincosf") || !strcmp(name, "sincosl"))) return SINCOS;
+  if (n == 3 && !strcmp(name, "reallocarray")) return REALLOCARRAY;
+  return NOT_EXPANDED;
+}
+
+static LLVMValueRef declared(LLVMModuleRef m, const char *name, LLVMTypeRef type) {
+  LLVMValueRef f = LLVMGetNamedFunction(m, name);
+  return f ? f : LLVMAddFunction(m, name, type);
+}
+
+/* Splits the call's block before it on `cond`: what precedes the call goes to *head, which enters the new
+ * block `taken` (returned, empty) when cond holds, else *join (the call's block). */
+static LLVMBasicBlockRef branch_before(LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef (*cond)(LLVMBuilderRef, LLVMValueRef),
+                                       LLVMBasicBlockRef *head, LLVMBasicBlockRef *join) {
+  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(call));
+  *head = cfg_split_before(c, call); /* without a terminator */
+  *join = LLVMGetInstructionParent(call);
+  LLVMBasicBlockRef taken = LLVMInsertBasicBlockInContext(c, *join, "");
+  LLVMPositionBuilderAtEnd(b, *head);
+  LLVMBuildCondBr(b, cond(b, call), taken, *join);
+  return taken;
+}
+
+static LLVMValueRef copy_overflows(LLVMBuilderRef b, LLVMValueRef call) {
+  LLVMValueRef n = LLVMGetArgOperand(call, 2), room = LLVMGetArgOperand(call, 3);
+  return LLVMBuildICmp(b, LLVMIntUGT, n, LLVMBuildZExtOrBitCast(b, room, LLVMTypeOf(n), ""), "");
+}
+
+static void expand_checked(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call, Expansion e) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMValueRef d = LLVMGetArgOperand(call, 0), s = LLVMGetArgOperand(call, 1), n = LLVMGetArgOperand(call, 2);
+  LLVMBasicBlockRef head, join, fail = branch_before(b, call, copy_overflows, &head, &join);
+  LLVMPositionBuilderAtEnd(b, fail);
+  LLVMTypeRef fail_type = LLVMFunctionType(LLVMVoidTypeInContext(c), NULL, 0, 0);
+  LLVMValueRef stop = LLVMBuildCall2(b, fail_type, declared(m, "__chk_fail", fail_type), NULL, 0, "");
+  LLVMAddCallSiteAttribute(stop, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, ir_attr_kind("noreturn"), 0));
+  LLVMInstructionSetDebugLoc(stop, LLVMInstructionGetDebugLoc(call));
+  LLVMBuildUnreachable(b);
+  LLVMPositionBuilderBefore(b, call);
+  LLVMValueRef plain = e == CHECKED_COPY   ? LLVMBuildMemCpy(b, d, 1, s, 1, n)
+                       : e == CHECKED_MOVE ? LLVMBuildMemMove(b, d, 1, s, 1, n)
+                                           : LLVMBuildMemSet(b, d, LLVMBuildTrunc(b, s, LLVMInt8TypeInContext(c), ""), n, 1);
+  LLVMInstructionSetDebugLoc(plain, LLVMInstructionGetDebugLoc(call));
+  LLVMReplaceAllUsesWith(call, d);
+}
+
+static void expand_sincos(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call) {
+  LLVMValueRef x = LLVMGetArgOperand(call, 0);
+  LLVMTypeRef t = LLVMTypeOf(x), type = LLVMFunctionType(t, &t, 1, 0);
+  const char *suffix = LLVMGetTypeKind(t) == LLVMFloatTypeKind ? "f" : LLVMGetTypeKind(t) == LLVMDoubleTypeKind ? "" : "l";
+  for (unsigned k = 0; k < 2; k++) {
+    char name[8];
+    snprintf(name, sizeof name, "%s%s", k ? "cos" : "sin", suffix);
+    LLVMValueRef v = LLVMBuildCall2(b, type, declared(m, name, type), &x, 1, "");
+    LLVMInstructionSetDebugLoc(v, LLVMInstructionGetDebugLoc(call));
+    LLVMBuildStore(b, v, LLVMGetArgOperand(call, 1 + k));
+  }
+}
+
+/* realloc(p, n * size), asked for SIZE_MAX bytes where the product does not fit (n != 0 && size > max / n,
+ * the divisor kept from 0): realloc fails then, as reallocarray does (NULL, ENOMEM, p untouched). */
+static void expand_reallocarray(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call) {
+  LLVMValueRef p = LLVMGetArgOperand(call, 0), n = LLVMGetArgOperand(call, 1), size = LLVMGetArgOperand(call, 2);
+  LLVMTypeRef t = LLVMTypeOf(n), ptr = LLVMTypeOf(p);
+  LLVMValueRef nonzero = LLVMBuildICmp(b, LLVMIntNE, n, LLVMConstNull(t), "");
+  LLVMValueRef most = LLVMBuildUDiv(b, LLVMConstAllOnes(t), LLVMBuildSelect(b, nonzero, n, LLVMConstInt(t, 1, 0), ""), "");
+  LLVMValueRef over = LLVMBuildAnd(b, nonzero, LLVMBuildICmp(b, LLVMIntUGT, size, most, ""), "");
+  LLVMTypeRef params[2] = {ptr, t}, realloc_type = LLVMFunctionType(ptr, params, 2, 0);
+  LLVMValueRef args[2] = {p, LLVMBuildSelect(b, over, LLVMConstAllOnes(t), LLVMBuildMul(b, n, size, ""), "")};
+  LLVMValueRef grown = LLVMBuildCall2(b, realloc_type, declared(m, "realloc", realloc_type), args, 2, "");
+  LLVMInstructionSetDebugLoc(grown, LLVMInstructionGetDebugLoc(call));
+  LLVMReplaceAllUsesWith(call, grown);
+}
+
+unsigned library_expansions_apply(LLVMModuleRef m) {
+  ValueMap reached;
+  vmap_init(&reached);
+  request_reached_functions(m, &reached);
+  ValueList calls = {0};
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+    for (LLVMBasicBlockRef bb = vmap_has(&reached, fn) ? LLVMGetFirstBasicBlock(fn) : NULL; bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        if (expansion_of(i) != NOT_EXPANDED) vec_push(&calls, i);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+  for (size_t k = 0; k < calls.len; k++) {
+    LLVMValueRef call = calls.data[k];
+    Expansion e = expansion_of(call);
+    if (e == SINCOS) LLVMPositionBuilderBefore(b, call), expand_sincos(m, b, call);
+    else if (e == REALLOCARRAY) LLVMPositionBuilderBefore(b, call), expand_reallocarray(m, b, call);
+    else expand_checked(m, b, call, e);
+    LLVMInstructionEraseFromParent(call);
+  }
+  LLVMDisposeBuilder(b);
+  unsigned n = (unsigned)calls.len;
+  vec_free(&calls);
+  vmap_free(&reached);
+  return n;
+}
