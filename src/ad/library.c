@@ -13,6 +13,8 @@ static const struct {
 } library[] = {
     {"qsort", "__parad_rt_qsort_augment", "__parad_rt_qsort_gradient", "__parad_rt_qsort_forward",
      "__parad_rt_qsort_forward_next"},
+    {"qsort_r", "__parad_rt_qsort_r_augment", "__parad_rt_qsort_r_gradient", "__parad_rt_qsort_r_forward",
+     "__parad_rt_qsort_r_forward_next"},
 };
 
 #define NEXT_DIRECTION "parad-next-direction" /* on a derivative: the function for the other directions */

@@ -3,6 +3,7 @@
  * derivative of its own for it:
  *   qsort   the sort permutes the array's elements; its derivatives permute their tangents or adjoints
  *           the same way (a comparison's outcome has no derivative).
+ *   qsort_r the same, with the comparator's context (GNU's argument order: base, n, size, cmp, arg).
  * Vector forward mode calls a registered derivative once per direction; the first direction's call of
  * qsort's sorts the values, so the others call a function of their own that moves their tangents the
  * way the first call did (library_next_direction). */
