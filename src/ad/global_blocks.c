@@ -98,12 +98,25 @@ static LLVMValueRef wrapped_allocation(LLVMValueRef v) {
 }
 
 /* What set-up code may store into such a global: null, a fresh block, what another global holds (a field of
- * one too), a local's address, or a choice among those (the program's own time loop inlined into main swaps two globals' blocks through a
+ * one too), a local's address, or a choice among those, or what a local slot holds of those (the program's own time loop inlined into main swaps two globals' blocks through a
  * pair of phis). */
 static bool setup_value_within(LLVMValueRef v, ValueList *merges) {
   v = ir_strip_pointer_casts(v);
   if (LLVMIsAConstantPointerNull(v) || LLVMIsUndef(v) || allocation(v) || wrapped_allocation(v)) return true;
-  if (LLVMIsALoadInst(v)) return LLVMIsAGlobalVariable(ir_address_base(LLVMGetOperand(v, 0)));
+  if (LLVMIsALoadInst(v)) {
+    LLVMValueRef at = ir_address_base(LLVMGetOperand(v, 0));
+    if (LLVMIsAGlobalVariable(at)) return true;
+    if (!LLVMIsAAllocaInst(at) || ir_list_has(merges, at)) return LLVMIsAAllocaInst(at);
+    /* a local kept in memory (-O0's `double *t = u; u = v; v = t;`): what is stored there */
+    if (merges->len >= 32) return false;
+    vec_push(merges, at);
+    for (LLVMUseRef u = LLVMGetFirstUse(at); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef st = LLVMGetUser(u);
+      if (LLVMIsAStoreInst(st) && LLVMGetOperand(st, 1) == at && !setup_value_within(LLVMGetOperand(st, 0), merges))
+        return false;
+    }
+    return true;
+  }
   /* a local's address (main's own call of a function that keeps its argument in a global, as a qsort
      comparator's context, inlined): a derivative that starts while the global still holds it stops, as for
      any memory not allocated (runtime/global_blocks.c) */

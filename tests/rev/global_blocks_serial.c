@@ -5,7 +5,8 @@
 // was refused ("cannot store an active value into memory without a shadow (a pointer loaded from the global
 // variable 'u' ...)"): the loop checkpointed without a marker noted the globals (its twin is refused
 // instead), and where main also calls the function, the optimiser's copy in main stores a choice of the
-// globals' blocks (phis), or a local's address, which did not count as set-up. Gradients against the
+// globals' blocks (phis), or a local's address (at -O0, the swap's local slot), which did not count as
+// set-up. Gradients against the
 // analytic ones (1e-12) and the tangents along each unit direction (1e-12), at -O2 and -O0.
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
