@@ -1,6 +1,7 @@
 // Heap blocks kept in pointer globals, in the serial shapes programs write them (tests/rev/global_blocks.c
 // has the OpenMP ones): two buffers swapped through the globals in a time loop (`double *t = u; u = v;
-// v = t;`), the same in a global struct's fields (`grid.u`, `grid.unew`), a scratch block allocated on
+// v = t;`), the same in a global struct's fields (`grid.u`, `grid.unew`; allocated by main, or by the
+// function on its first call), a scratch block allocated on
 // first use and updated in place each step, and a comparator's context kept in a global around qsort. Each
 // was refused ("cannot store an active value into memory without a shadow (a pointer loaded from the global
 // variable 'u' ...)"): the loop checkpointed without a marker noted the globals (its twin is refused
@@ -22,6 +23,9 @@ static double *u, *v;       /* main allocates them */
 static struct {
   double *u, *unew;
 } grid;                     /* main allocates them */
+static struct {
+  double *u, *unew;
+} lazy;                     /* the function allocates them */
 static double *scratch;     /* the function allocates it */
 static const double *keys;  /* qsort's context */
 
@@ -47,6 +51,19 @@ static double in_grid(const double *x, int n) {
   }
   double r = 0;
   for (int i = 0; i < n; i++) r += grid.u[i];
+  return r;
+}
+
+static double lazy_grid(const double *x, int n) {
+  if (!lazy.u) lazy.u = malloc(N * sizeof(double)), lazy.unew = malloc(N * sizeof(double));
+  for (int i = 0; i < n; i++) lazy.u[i] = x[i];
+  for (int t = 0; t < STEPS; t++) {
+    for (int i = 0; i < n; i++) lazy.unew[i] = lazy.u[i] * lazy.u[i];
+    double *s = lazy.u;
+    lazy.u = lazy.unew, lazy.unew = s;
+  }
+  double r = 0;
+  for (int i = 0; i < n; i++) r += lazy.u[i];
   return r;
 }
 
@@ -85,6 +102,7 @@ static void check(Fn f, int which, const double *x, const double *want) {
   case 0: __parad_autodiff((void *)swapped, x, dx, parad_const, N); break;
   case 1: __parad_autodiff((void *)in_grid, x, dx, parad_const, N); break;
   case 2: __parad_autodiff((void *)in_place, x, dx, parad_const, N); break;
+  case 4: __parad_autodiff((void *)lazy_grid, x, dx, parad_const, N); break;
   default: __parad_autodiff((void *)ranked, x, dx, parad_const, N); break;
   }
   for (int k = 0; k < N; k++) {
@@ -94,6 +112,7 @@ static void check(Fn f, int which, const double *x, const double *want) {
     case 0: t = __parad_fwddiff((void *)swapped, x, e, parad_const, N); break;
     case 1: t = __parad_fwddiff((void *)in_grid, x, e, parad_const, N); break;
     case 2: t = __parad_fwddiff((void *)in_place, x, e, parad_const, N); break;
+    case 4: t = __parad_fwddiff((void *)lazy_grid, x, e, parad_const, N); break;
     default: t = __parad_fwddiff((void *)ranked, x, e, parad_const, N); break;
     }
     CHECK_CLOSE(dx[k], want[k], 1e-12);
@@ -113,6 +132,7 @@ int main(void) {
     check(swapped, 0, x, power);
     check(in_grid, 1, x, power);
     check(in_place, 2, x, power);
+    check(lazy_grid, 4, x, power);
     check(ranked, 3, x, rank);
   }
   return check_done();
