@@ -52,6 +52,9 @@ static void keep_every_call(LLVMValueRef fn) {
   if (LLVMIsDeclaration(fn)) return;
   LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(fn));
   LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, ir_attr_kind("optnone"), 0));
+  /* which -Os and -Oz put on every function, and the verifier allows neither beside optnone */
+  LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, ir_attr_kind("optsize"));
+  LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, ir_attr_kind("minsize"));
 }
 
 static const char *get_attr(LLVMValueRef fn, const char *key) {

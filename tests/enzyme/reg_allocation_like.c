@@ -8,8 +8,10 @@
 //   allocator): the gradient against the analytic one (1e-12) in reverse mode, and the tangent along a
 //   direction against it (1e-12). Under valgrind, the shadow blocks are freed with their blocks (the
 //   deallocators, which do nothing, keep their calls).
-// At -O2 and -O0.
+// At -O2, -O0, and -Os and -Oz (whose optsize beside the deallocators' optnone made the module invalid).
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
+// RUN: %parad-cc -Os -I%S/../include %s -o %ts -lm && %ts
+// RUN: %parad-cc -Oz -I%S/../include %s -o %tz -lm && %tz
 // RUN: valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=9 %t
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
 #include <math.h>
