@@ -87,6 +87,8 @@ static void choose(Request *r, LLVMValueRef copy, unsigned serial) {
   char *name = xasprintf(CHECK_PREFIX "%u", serial);
   LLVMTypeRef check_type = LLVMFunctionType(LLVMInt1TypeInContext(c), types, 2 * np, 0);
   LLVMValueRef check = LLVMAddFunction(m, name, check_type); /* a declaration until apart_build_checks */
+  /* inlined into C++ code with destructors to run, it stays a call (undo replaces calls, not invokes) */
+  LLVMAddAttributeAtIndex(check, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, ir_attr_kind("nounwind"), 0));
   set_string_attr(check, "parad-apart-of", LLVMGetValueName(fn));
   set_string_attr(check, "parad-apart-copy", LLVMGetValueName(copy));
   set_string_attr(check, "parad-apart-activity", r->activity);

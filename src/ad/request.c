@@ -598,6 +598,10 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
   LLVMTypeRef ret = LLVMTypeOf(call);
   LLVMTypeRef fty = LLVMFunctionType(ret, p.types, p.nargs, 0);
   LLVMValueRef decl = LLVMAddFunction(m, name, fty);
+  /* a derivative does not throw (a throw on the path it differentiates stops the program): where the
+     optimiser inlines a helper that makes the request into C++ code with destructors to run, the request
+     stays a call, not an invoke the generators would not find */
+  LLVMAddAttributeAtIndex(decl, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, ir_attr_kind("nounwind"), 0));
   char wbuf[16];
   snprintf(wbuf, sizeof wbuf, "%u", width);
   const char *keys[5] = {"parad-mode", "parad-width", "parad-activity", "parad-tape", "parad-entry"};

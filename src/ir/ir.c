@@ -195,7 +195,15 @@ LLVMValueRef ir_call_named(LLVMBuilderRef b, const char *name, LLVMTypeRef fn_ty
                            unsigned n_args) {
   LLVMModuleRef m = ir_builder_module(b);
   LLVMValueRef fn = LLVMGetNamedFunction(m, name);
-  if (!fn) fn = LLVMAddFunction(m, name, fn_type);
+  if (!fn) {
+    fn = LLVMAddFunction(m, name, fn_type);
+    /* Parad's runtime stops the program rather than throw: a call of it in code the optimiser inlines
+       into C++ with destructors to run stays a call (an invoke is a block's end, which Parad's later
+       steps do not expect) */
+    if (!strncmp(name, "__parad", 7))
+      LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                              LLVMCreateEnumAttribute(LLVMGetModuleContext(m), ir_attr_kind("nounwind"), 0));
+  }
   return LLVMBuildCall2(b, fn_type, fn, args, n_args, "");
 }
 
