@@ -30,6 +30,17 @@ static const char *const inactive_functions[] = {
     "_ZSt11_Hash_bytesPKvmm", "_ZSt15_Fnv_hash_bytesPKvmm",
 };
 
+/* C++'s text output, by the start of the mangled name, whether the header gives it a body or not: a
+ * number written to a stream (std::ostream's operator<< and _M_insert, the free operator<< for strings
+ * and characters) or made a string (std::to_string, and the vsnprintf wrapper it calls). A value printed
+ * on the path a derivative takes carries nothing out, as printf's does. */
+static const char *const text_output_prefixes[] = {
+    "_ZNSolsE", "_ZNSo9_M_insertI", "_ZStlsISt11char_traitsIcEERSt13basic_ostreamIcT_ES5_",
+    "_ZSt16__ostream_insertIcSt11char_traitsIcEERSt13basic_ostreamIT_T0_ES6_", "_ZNSo5flushEv", "_ZNSo3putEc",
+    "_ZSt4endlIcSt11char_traitsIcEERSt13basic_ostreamIT_T0_ES6_", "_ZNSt7__cxx119to_stringE",
+    "_ZN9__gnu_cxx12__to_xstringINSt7__cxx1112basic_string",
+};
+
 /* Of those, the ones that write through pointer arguments (bit i: argument i) memory the program may read
  * back: text, an end pointer, a time (printf's %n aside). */
 static const struct {
@@ -138,6 +149,7 @@ CallKind call_classify(LLVMValueRef call, const MathRule **rule) {
     return CALL_MATH;
   }
   if (like) name = like; /* malloc, calloc, realloc, free */
+  else if (name_in(name, text_output_prefixes, COUNT(text_output_prefixes), true)) return CALL_INACTIVE;
   else if (!LLVMIsDeclaration(fn)) return CALL_MODULE;
   if (!strncmp(name, "llvm.memcpy", 11) || !strncmp(name, "llvm.memmove", 12) || !strcmp(name, "memcpy") ||
       !strcmp(name, "memmove"))
