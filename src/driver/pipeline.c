@@ -27,6 +27,7 @@
 #include "ad/request.h"
 #include "ad/slp_outside_reverse.h"
 #include "ir/diag.h"
+#include "mpi/mpi.h"
 #include "omp/omp.h"
 #include "reverse/reverse.h"
 
@@ -263,6 +264,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
   omp_shared_copies_as_loops(m);
   defined_lanes_fill(m); /* lanes the program left undefined would poison adjoints (ad/defined_lanes.h) */
   library_expansions_apply(m); /* _FORTIFY_SOURCE, sincos (ad/library_expansions.h) */
+  mpi_note_set_up_requests(m); /* persistent requests the set-up makes (mpi/mpi.h) */
   function_versions_pin(m);  /* target_clones (ad/function_versions.h) */
   ad_unshield_program(&shield); /* the generators take the program's linkage as it is */
   /* for Parad's developers: the IR the generators see */

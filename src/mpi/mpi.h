@@ -103,4 +103,9 @@ LLVMValueRef mpi_runtime_function(LLVMValueRef call, const MpiCall *c, const cha
   "Alltoall(v), Neighbor_allgather(v) and Neighbor_alltoall(v) (Cartesian and symmetric graph topologies), "  \
   "their non-blocking forms, and Barrier, and MPI_Pack and MPI_Unpack"
 
+/* After each persistent request the program's own code makes (MPI_Send_init, MPI_Recv_init, ...), a note to
+ * the runtime (mpi_set_up.c): a derivative that starts one of them, where its data may carry derivatives,
+ * stops the program instead of losing them. Returns how many calls were noted. */
+unsigned mpi_note_set_up_requests(LLVMModuleRef m);
+
 #endif

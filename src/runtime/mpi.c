@@ -2566,6 +2566,27 @@ static struct {
   size_t len, cap;
 } persistents;
 
+/* Persistent requests the program made outside the code derivatives run (its set-up), whose datatype may
+ * carry derivatives: the compiler notes each MPI_*_init call there (mpi/mpi_set_up.c). Started inside a
+ * derivative, such a request would move the values without their derivatives (its buffer's shadow is not
+ * known there): the program stops instead. */
+static struct {
+  MPI_Request *req;
+  size_t len, cap;
+} outside;
+
+static Persistent *persistent_of(MPI_Request req);
+
+void __parad_mpi_note_outside_init(MPI_Request *req, MPI_Datatype t) {
+  Shape s = shape_of(t, NULL);
+  if (!shape_carries(&s) || persistent_of(*req)) return; /* (a derivative's copy of the set-up code: its own) */
+  if (outside.len == outside.cap) {
+    outside.cap = outside.cap ? 2 * outside.cap : 16;
+    if (!(outside.req = realloc(outside.req, outside.cap * sizeof *outside.req))) die("out of memory");
+  }
+  outside.req[outside.len++] = *req;
+}
+
 static int persistent_init(IsendCall isend, const char *call, const void *buf, int n, MPI_Datatype t, int peer, int tag,
                            MPI_Comm comm, MPI_Request *req, void *d, const void *layout) {
   Shape s = shape_of(t, layout);
@@ -2574,6 +2595,8 @@ static int persistent_init(IsendCall isend, const char *call, const void *buf, i
            : isend == MPI_Issend ? MPI_Ssend_init(buf, n, t, peer, tag, comm, req)
            : isend == MPI_Irsend ? MPI_Rsend_init(buf, n, t, peer, tag, comm, req)
                                  : MPI_Send_init(buf, n, t, peer, tag, comm, req);
+  for (size_t i = 0; i < outside.len; i++) /* a handle a freed request of the set-up's had */
+    if (outside.req[i] == *req) outside.req[i--] = outside.req[--outside.len];
   if (!shape_carries(&s)) return rc;
   if (isend) check(&s, d, call);
   if (persistents.len == persistents.cap) {
@@ -2584,6 +2607,20 @@ static int persistent_init(IsendCall isend, const char *call, const void *buf, i
   *p = (Persistent){*req, isend, call, (void *)buf, d, layout, n, peer, tag, s, comm};
   shape_keep(&p->shape);
   return rc;
+}
+
+/* Before the program's own MPI_Request_free: the handle may come back for another request. */
+void __parad_mpi_note_outside_free(MPI_Request *req) {
+  for (size_t i = 0; i < outside.len; i++)
+    if (outside.req[i] == *req) outside.req[i--] = outside.req[--outside.len];
+}
+
+static void stop_if_made_outside(MPI_Request req) {
+  for (size_t i = 0; i < outside.len; i++)
+    if (outside.req[i] == req)
+      die("MPI_Start of a persistent request made before the derivative (by MPI_Send_init or MPI_Recv_init in code "
+          "it does not run), whose data may carry derivatives: Parad does not know its buffer's derivatives there; "
+          "make the request (MPI_*_init and MPI_Request_free) inside the differentiated function");
 }
 
 static Persistent *persistent_of(MPI_Request req) {
@@ -2624,6 +2661,7 @@ void __parad_mpi_rev_MPI_Recv_init(Record *r) { (void)r; }
 /* The Isend or Irecv that stands in for a start of p, in the program's request (forward mode). */
 static int fwd_start(MPI_Request *req) {
   Persistent *p = persistent_of(*req);
+  if (!p) stop_if_made_outside(*req);
   if (!p) return MPI_Start(req);
   MPI_Request kept = *req;
   MPI_Datatype t = p->shape.type;
@@ -2642,6 +2680,7 @@ int __parad_mpi_fwd_MPI_Startall(int n, MPI_Request *reqs) {
 
 static Record *aug_start(MPI_Request *req) {
   Persistent *p = persistent_of(*req);
+  if (!p) stop_if_made_outside(*req);
   if (!p) {
     MPI_Start(req);
     return NULL;
