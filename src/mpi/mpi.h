@@ -93,6 +93,9 @@ void mpi_buffer_arguments(const MpiCall *c, LLVMValueRef call, unsigned i, LLVMV
 /* The runtime entry point for a call ("fwd", "aug" or "rev"), declared in the call's module with the
  * call's argument types followed by a shadow and a layout per buffer (for "rev", only the record). */
 LLVMValueRef mpi_runtime_function(LLVMValueRef call, const MpiCall *c, const char *phase);
+/* Before a runtime entry point, at b: the call's file:line for the runtime's refusals, which only it can
+ * make (a datatype or an operation known at run time). */
+void mpi_set_site(LLVMBuilderRef b, LLVMValueRef call);
 
 /* The refusal of a call Parad cannot differentiate (with its name). */
 #define MPI_UNSUPPORTED_MESSAGE                                                                                \

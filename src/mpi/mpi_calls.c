@@ -1,7 +1,10 @@
 /* The MPI calls Parad knows (see mpi.h), as data. */
 #include "mpi/mpi.h"
 
+#include <llvm-c/DebugInfo.h>
+
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/activity.h"
@@ -251,6 +254,22 @@ void mpi_buffer_arguments(const MpiCall *c, LLVMValueRef call, unsigned i, LLVMV
   out[0] = shadow;
   out[1] = LLVMConstNull(LLVMPointerTypeInContext(LLVMGetModuleContext(m), 0));
   if (t >= 0 && laid_out_by_memory(t) && !mpi_not_memory(buf) && memtype_layout_of_data(buf, &l)) out[1] = layout_constant(m, &l);
+}
+
+void mpi_set_site(LLVMBuilderRef b, LLVMValueRef call) {
+  unsigned len = 0, line = LLVMGetDebugLocLine(call);
+  const char *file = LLVMGetDebugLocFilename(call, &len);
+  if (!file || !len || !line) return;
+  LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)));
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetModuleContext(m), 0);
+  LLVMValueRef site = LLVMGetNamedGlobal(m, "__parad_mpi_site");
+  if (!site) {
+    site = LLVMAddGlobal(m, ptr, "__parad_mpi_site");
+    LLVMSetThreadLocal(site, 1);
+  }
+  char *text = xasprintf("%.*s:%u", (int)len, file, line);
+  LLVMBuildStore(b, LLVMBuildGlobalStringPtr(b, text, "parad.mpi.site"), site);
+  free(text);
 }
 
 LLVMValueRef mpi_runtime_function(LLVMValueRef call, const MpiCall *c, const char *phase) {

@@ -35,6 +35,7 @@ void fwd_mpi(FwdGen *g, LLVMValueRef call) {
     mpi_buffer_arguments(c, call, i, shadow, &args[k]);
   }
   LLVMValueRef fn = mpi_runtime_function(call, c, "fwd");
+  mpi_set_site(g->b, call);
   LLVMValueRef nc = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, args, k, "");
   vmap_put(&g->vmap, call, nc);
   free(args);

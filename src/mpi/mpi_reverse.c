@@ -44,6 +44,7 @@ void aug_mpi(RevGen *g, LLVMValueRef call) {
     mpi_buffer_arguments(c, call, i, shadow, &args[k]);
   }
   LLVMValueRef fn = mpi_runtime_function(call, c, "aug");
+  mpi_set_site(g->b, call);
   LLVMValueRef record = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, args, k, "");
   free(args);
   vmap_put(&g->tapemap, call, record);
@@ -56,5 +57,6 @@ void rev_mpi(RevGen *g, LLVMValueRef call) {
   if (!differentiated(g, call, c, false)) return;
   LLVMValueRef fn = mpi_runtime_function(call, c, "rev");
   LLVMValueRef record = rt(g, call);
+  mpi_set_site(g->b, call);
   LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, &record, 1, "");
 }

@@ -340,7 +340,9 @@ static void check(const Shape *s, const void *shadow, const char *call) {
 /* A collective's buffer with a shadow in reverse mode: its floats must be placeable on every rank alike,
  * which packed bytes (whose floats the sender alone knows) are not. */
 static void check_collective(const Shape *s, const void *shadow, const char *call) {
-  if (shadow && shape_packed(s)) die("%s of active MPI_PACKED data is not differentiated in reverse mode: unpack it first", call);
+  if (shadow && shape_packed(s))
+    die("%s of active MPI_PACKED data is not differentiated in reverse mode: where the floats lie in packed bytes, only the "
+        "rank that packed them knows; send the values with a datatype of their own (MPI_Type_create_struct)", call);
   check(s, shadow, call);
 }
 

@@ -10,6 +10,10 @@
 #include <string.h>
 #include <time.h>
 
+/* The file:line of the MPI call whose runtime entry point runs, which the generated code sets before it
+ * (mpi/mpi_calls.c, mpi_set_site): a refusal made here names it. */
+_Thread_local const char *__parad_mpi_site;
+
 void parad_mpi_die(const char *fmt, ...) {
   int rank = -1;
   char msg[1024];
@@ -18,7 +22,10 @@ void parad_mpi_die(const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  fprintf(stderr, "parad: rank %d: %s\n", rank, msg); /* one write: other ranks' messages do not cut into it */
+  if (__parad_mpi_site) /* one write: other ranks' messages do not cut into it */
+    fprintf(stderr, "parad: rank %d: %s (the MPI call at %s)\n", rank, msg, __parad_mpi_site);
+  else
+    fprintf(stderr, "parad: rank %d: %s\n", rank, msg);
   /* MPICH's launcher may drop what is still on its way when an abort ends the ranks: give it time */
   nanosleep(&(struct timespec){0, 200000000}, NULL);
   MPI_Abort(MPI_COMM_WORLD, 1);

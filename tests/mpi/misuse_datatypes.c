@@ -6,13 +6,14 @@
 //  - relay: packed bytes received and sent on without being unpacked: which of them are floats is unknown;
 //  - op: MPI_Allreduce of a derived datatype of doubles with a user-defined operation (Open MPI and MPICH
 //    reduce derived datatypes with user operations only), whose derivative Parad does not know.
+// Each message names the call's file:line (the generated code tells the runtime where the call is).
 // RUN: %mpicc %cflags %s -o %t
 // RUN: not %mpilaunch -np 2 %t bytes 2>&1 | FileCheck %s --check-prefix=BYTES
 // RUN: not %mpilaunch -np 2 %t relay 2>&1 | FileCheck %s --check-prefix=RELAY
 // RUN: not %mpilaunch -np 2 %t op 2>&1 | FileCheck %s --check-prefix=OP
-// BYTES: parad: rank {{[01]}}: MPI_Sendrecv moves active data as bytes, and Parad could not tell at compile time which of them are floats
-// RELAY: parad: rank {{[01]}}: MPI_Sendrecv sends MPI_PACKED bytes that arrived by a receive and were not unpacked on this rank
-// OP: parad: rank {{[01]}}: MPI_Allreduce with a reduction operation Parad cannot differentiate
+// BYTES: parad: rank {{[01]}}: MPI_Sendrecv moves active data as bytes, and Parad could not tell at compile time which of them are floats{{.*}}(the MPI call at {{.*}}misuse_datatypes.c:[[# @LINE + 16]])
+// RELAY: parad: rank {{[01]}}: MPI_Sendrecv sends MPI_PACKED bytes that arrived by a receive and were not unpacked on this rank{{.*}}(the MPI call at {{.*}}misuse_datatypes.c:[[# @LINE + 46]])
+// OP: parad: rank {{[01]}}: MPI_Allreduce with a reduction operation Parad cannot differentiate{{.*}}(the MPI call at {{.*}}misuse_datatypes.c:
 #include <mpi.h>
 #include <string.h>
 
