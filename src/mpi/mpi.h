@@ -84,6 +84,13 @@ bool mpi_bytes_unknown(const Activity *a, const MpiCall *c, LLVMValueRef call, c
 
 /* The buffers of a call whose shadows the runtime takes, in its order (send, then receive); their number. */
 unsigned mpi_buffers(const MpiCall *c, LLVMValueRef call, LLVMValueRef bufs[2]);
+/* Whether a buffer of the call is MPI_BOTTOM (null) with a derived datatype: the data at the absolute
+ * addresses MPI_Get_address gave, whose shadows the datatype cannot reach. */
+bool mpi_bottom_buffer(const MpiCall *c, LLVMValueRef call);
+#define MPI_BOTTOM_MESSAGE                                                                                    \
+  "cannot differentiate %s of MPI_BOTTOM with a datatype of absolute addresses: build the datatype from "     \
+  "displacements relative to the buffer (MPI_Get_address of the buffer subtracted, or offsetof) and pass the " \
+  "buffer"
 
 /* The arguments the runtime takes after the call's own, for buffer i of mpi_buffers' order given its
  * shadow: the shadow, then the layout of its bytes (a constant, see runtime/mpi_types.h), null where the

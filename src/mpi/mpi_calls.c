@@ -93,7 +93,10 @@ static const char *const inactive_calls[] = {
     "MPI_Type_commit", "MPI_Type_free", "MPI_Type_dup", "MPI_Type_contiguous", "MPI_Type_vector",
     "MPI_Type_create_hvector", "MPI_Type_indexed", "MPI_Type_create_hindexed", "MPI_Type_create_indexed_block",
     "MPI_Type_create_hindexed_block", "MPI_Type_create_struct", "MPI_Type_create_resized",
-    "MPI_Type_create_subarray", NULL,
+    "MPI_Type_create_subarray",
+    /* an address as an integer: relative displacements for a datatype (MPI_BOTTOM's absolute ones are
+       refused where the buffer is used: mpi_bottom_buffer) */
+    "MPI_Get_address", "MPI_Address", "MPI_Aint_diff", "MPI_Aint_add", NULL,
 };
 
 const MpiCall *mpi_call_of(LLVMValueRef call) {
@@ -291,6 +294,16 @@ LLVMValueRef mpi_runtime_function(LLVMValueRef call, const MpiCall *c, const cha
   }
   LLVMTypeRef ret = !strcmp(phase, "fwd") ? LLVMTypeOf(call) : !strcmp(phase, "aug") ? ptr : LLVMVoidTypeInContext(ctx);
   return LLVMAddFunction(m, name, LLVMFunctionType(ret, params, k, false));
+}
+
+bool mpi_bottom_buffer(const MpiCall *c, LLVMValueRef call) {
+  for (int side = 0; side < 2; side++) {
+    int buf = side ? c->recv_buf : c->send_buf, type = side ? c->recv_type : c->send_type;
+    if (buf < 0 || type < 0) continue;
+    LLVMValueRef b = ir_strip_pointer_casts(LLVMGetArgOperand(call, (unsigned)buf));
+    if (LLVMIsAConstantPointerNull(b) && !LLVMIsAConstant(LLVMGetArgOperand(call, (unsigned)type))) return true;
+  }
+  return false;
 }
 
 bool mpi_receive_without_shadow(const Activity *a, const MpiCall *c, LLVMValueRef call, char *msg, size_t n) {

@@ -35,6 +35,7 @@ void aug_mpi(RevGen *g, LLVMValueRef call) {
   char msg[512];
   if (mpi_receive_without_shadow(g->act, c, call, msg, sizeof msg)) rev_error(g, call, "%s", msg);
   if (mpi_bytes_unknown(g->act, c, call, msg, sizeof msg)) rev_error(g, call, "%s", msg);
+  if (mpi_bottom_buffer(c, call)) rev_error(g, call, MPI_BOTTOM_MESSAGE, ir_called_name(call));
   LLVMValueRef bufs[2];
   unsigned n = ir_num_call_args(call), nb = mpi_buffers(c, call, bufs), k = 0;
   LLVMValueRef *args = xcalloc(n + 2 * nb, sizeof *args);
