@@ -594,6 +594,95 @@ static bool swapped_by_inner_loop(LLVMValueRef call, LLVMValueRef v) {
 }
 
 /* The loop's variables and exits; false (reported) for what cannot move into a function of its own. */
+static bool makes_block(LLVMValueRef call, CallKind k) {
+  (void)call;
+  return k == CALL_ALLOC || k == CALL_REALLOC;
+}
+
+/* Whether v, stored into a variable, may be an address in a global (through offsets and choices). */
+static bool into_global(LLVMValueRef v, int depth) {
+  v = ir_strip_pointer_casts(v);
+  if (depth > 8) return false;
+  if (LLVMIsAGlobalVariable(v)) return true;
+  if (LLVMIsAGetElementPtrInst(v) || (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMGetElementPtr))
+    return into_global(LLVMGetOperand(v, 0), depth + 1);
+  if (LLVMIsASelectInst(v)) return into_global(LLVMGetOperand(v, 1), depth + 1) || into_global(LLVMGetOperand(v, 2), depth + 1);
+  if (LLVMIsAPHINode(v))
+    for (unsigned i = 0, n = LLVMCountIncoming(v); i < n; i++)
+      if (into_global(LLVMGetIncomingValue(v, i), depth + 1)) return true;
+  return false;
+}
+
+/* Whether v, stored into a variable, may be a block a step allocated: an allocation's result, a function's
+ * that may allocate, or what a slot of the step's own was given of those. */
+static bool from_allocation(const Loop *l, LLVMValueRef v, int depth) {
+  v = ir_strip_pointer_casts(v);
+  if (depth > 8) return false;
+  if (ir_is_call(v)) {
+    CallKind kind = call_classify(v, NULL);
+    LLVMValueRef callee = kind == CALL_MODULE ? ir_called_function(v) : NULL;
+    ValueMap seen;
+    vmap_init(&seen);
+    bool made = makes_block(v, kind) || (callee && checkpoint_reaches(callee, makes_block, &seen));
+    vmap_free(&seen);
+    return made;
+  }
+  if (LLVMIsASelectInst(v)) return from_allocation(l, LLVMGetOperand(v, 1), depth + 1) || from_allocation(l, LLVMGetOperand(v, 2), depth + 1);
+  if (LLVMIsAPHINode(v)) {
+    for (unsigned i = 0, n = LLVMCountIncoming(v); i < n; i++)
+      if (from_allocation(l, LLVMGetIncomingValue(v, i), depth + 1)) return true;
+    return false;
+  }
+  LLVMValueRef slot = LLVMIsALoadInst(v) ? ir_strip_pointer_casts(LLVMGetOperand(v, 0)) : NULL;
+  if (!slot || !LLVMIsAAllocaInst(slot) || !private_to_step(l, slot)) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef st = LLVMGetUser(u);
+    if (LLVMIsAStoreInst(st) && LLVMGetOperand(st, 1) == slot && from_allocation(l, LLVMGetOperand(st, 0), depth + 1))
+      return true;
+  }
+  return false;
+}
+
+/* Whether the block in slot `var` is freed after `store` (in block #k of the loop) in the same step: a
+ * block the step allocates and frees (a scratch array) crosses no step. */
+static bool freed_after(const Loop *l, size_t k, LLVMValueRef store, LLVMValueRef var) {
+  for (LLVMValueRef i = LLVMGetNextInstruction(store); ; i = LLVMGetNextInstruction(i)) {
+    while (!i && ++k < l->blocks.len) i = LLVMGetFirstInstruction(l->blocks.data[k]);
+    if (!i) return false;
+    if (ir_is_call(i) && call_classify(i, NULL) == CALL_FREE && ir_num_call_args(i) >= 1) {
+      LLVMValueRef p = ir_strip_pointer_casts(LLVMGetArgOperand(i, 0));
+      if (LLVMIsALoadInst(p) && ir_strip_pointer_casts(LLVMGetOperand(p, 0)) == var) return true;
+    }
+    if (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == var) return false; /* set again: the block is kept */
+  }
+}
+
+/* A pointer variable the steps set is followed where it moves within memory that stays what it was, its
+ * shadow with it; refused where that cannot hold (user-style probes, both silent wrong gradients): a block
+ * a step allocated kept in a variable (a recomputed step allocates another, and the adjoints later steps
+ * left in the first block's shadow are lost: the gradient was 0), and a variable set to addresses in a
+ * global that change from step to step. */
+static bool moved_pointers_supported(Loop *l) {
+  for (size_t k = 0; k < l->blocks.len; k++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(l->blocks.data[k]); i; i = LLVMGetNextInstruction(i)) {
+      int v = LLVMIsAStoreInst(i) ? var_index(l, LLVMGetOperand(i, 1)) : -1;
+      if (v < 0 || !l->vars.data[v].pointers) continue;
+      LLVMValueRef x = LLVMGetOperand(i, 0);
+      if (l->vars.data[v].moved && !LLVMIsAConstant(x) && into_global(x, 0)) {
+        diag_error(i, "a checkpointed loop that sets a pointer variable to addresses in a global that change "
+                      "from step to step is not supported yet: keep the index into the global in an integer "
+                      "variable instead");
+        return false;
+      }
+      if (from_allocation(l, x, 0) && !freed_after(l, k, i, l->vars.data[v].alloca)) {
+        diag_error(i, "a checkpointed loop that keeps a block its step allocates in a pointer variable for the "
+                      "next steps is not supported yet: allocate the blocks before the loop and swap the pointers");
+        return false;
+      }
+    }
+  return true;
+}
+
 static bool examine(Ck *ck, Loop *l) {
   int before = diag_error_count();
   for (size_t k = 0; k < l->blocks.len; k++) {
@@ -687,7 +776,7 @@ static bool examine(Ck *ck, Loop *l) {
       return false;
     }
   }
-  return keep_local_addresses(ck, l) && diag_error_count() == before;
+  return moved_pointers_supported(l) && keep_local_addresses(ck, l) && diag_error_count() == before;
 }
 
 static LLVMValueRef add_function(Ck *ck, const char *name, LLVMTypeRef ret, unsigned nptrs) {
