@@ -818,15 +818,28 @@ static void reach(LLVMValueRef g, ValueMap *seen, ValueList *work) {
   vec_push(work, g);
 }
 
-/* A call through a pointer reaches every function of the module such a pointer may hold (ad/indirect.h):
- * a table of functions is as much the program as a direct call. */
+/* Whether fn sits in a table a global's initializer holds (`static Term terms[] = {linear, square}`). */
+static bool in_table(LLVMValueRef fn) {
+  for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if ((LLVMIsAGlobalVariable(user) && strncmp(LLVMGetValueName(user), "llvm.", 5)) || LLVMIsAConstantArray(user) ||
+        LLVMIsAConstantStruct(user) || LLVMIsAConstantVector(user))
+      return true;
+  }
+  return false;
+}
+
+/* A call through a pointer reaches the functions of the module of its type that tables hold (ad/indirect.h):
+ * a table of functions is as much the program as a direct call. (Not every function whose address is
+ * taken: a finite-difference helper's callback of the same type is no callee of the program's.) */
 static void reach_indirect(LLVMValueRef call, ValueMap *seen, ValueList *work) {
   LLVMValueRef callee = ir_strip_pointer_casts(LLVMGetCalledValue(call));
   if (LLVMIsAFunction(callee) || LLVMIsAInlineAsm(callee)) return;
   ValueList held = {0};
   indirect_module_candidates(LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call))),
                              LLVMGetCalledFunctionType(call), &held);
-  for (size_t k = 0; k < held.len; k++) reach(held.data[k], seen, work);
+  for (size_t k = 0; k < held.len; k++)
+    if (in_table(held.data[k])) reach(held.data[k], seen, work);
   vec_free(&held);
 }
 

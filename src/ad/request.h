@@ -61,7 +61,7 @@ bool request_decode(LLVMValueRef call, Request *out);
 void request_free(Request *r);
 bool request_is_canonical_call(LLVMValueRef call);
 /* The functions the requests of m differentiate and those they call or pass on (a region's body to the
- * OpenMP runtime) or may call through a pointer, into out (an initialised map, each function its own value). */
+ * OpenMP runtime) or may call through a pointer (functions of tables of its type), into out (an initialised map, each function its own value). */
 void request_reached_functions(LLVMModuleRef m, ValueMap *out);
 /* The same from one function: fn and what it calls or passes on. */
 void request_functions_from(LLVMValueRef fn, ValueMap *out);
