@@ -7,7 +7,9 @@
  * where {2, 1.5} was right). Enzyme treats such a global as constant too. Parad says so: where the
  * argument is the global's address (or an offset into it) at compile time, with a diagnostic at the
  * request; otherwise, before the derivative runs, by comparing the argument with the globals the code
- * reads by name, and stopping the program with the same words where it points into one. */
+ * reads by name, and stopping the program with the same words where it points into one. So too where it
+ * points into the heap block a pointer global holds (which the code reads through the global), and for the
+ * pointers a struct argument holds on entry (`m->c`). */
 #ifndef PARAD_AD_GLOBAL_ARGUMENTS_H
 #define PARAD_AD_GLOBAL_ARGUMENTS_H
 
@@ -15,8 +17,9 @@
 
 #include "ad/request.h"
 
-/* Emits, at b (before r's derivative call), the checks of r's pointer arguments with shadows against
- * the globals of floats the functions r reaches read by name; returns the number of errors reported. */
+/* Emits, at b (before r's derivative call), the checks of r's pointer arguments with shadows (and of the
+ * pointers they hold) against the globals of floats the functions r reaches read by name and the blocks
+ * of their pointer globals; returns the number of errors reported. */
 int request_check_global_arguments(LLVMBuilderRef b, const Request *r);
 
 #endif

@@ -29,28 +29,15 @@ static LLVMValueRef declared(LLVMModuleRef m, const char *name, LLVMTypeRef type
   return f ? f : LLVMAddFunction(m, name, type);
 }
 
-/* Splits the call's block before it on `cond`: what precedes the call goes to *head, which enters the new
- * block `taken` (returned, empty) when cond holds, else *join (the call's block). */
-static LLVMBasicBlockRef branch_before(LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef (*cond)(LLVMBuilderRef, LLVMValueRef),
-                                       LLVMBasicBlockRef *head, LLVMBasicBlockRef *join) {
-  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(call));
-  *head = cfg_split_before(c, call); /* without a terminator */
-  *join = LLVMGetInstructionParent(call);
-  LLVMBasicBlockRef taken = LLVMInsertBasicBlockInContext(c, *join, "");
-  LLVMPositionBuilderAtEnd(b, *head);
-  LLVMBuildCondBr(b, cond(b, call), taken, *join);
-  return taken;
-}
-
-static LLVMValueRef copy_overflows(LLVMBuilderRef b, LLVMValueRef call) {
-  LLVMValueRef n = LLVMGetArgOperand(call, 2), room = LLVMGetArgOperand(call, 3);
-  return LLVMBuildICmp(b, LLVMIntUGT, n, LLVMBuildZExtOrBitCast(b, room, LLVMTypeOf(n), ""), "");
-}
-
+/* n past the destination's room: __chk_fail (a block of its own), else the plain copy, which returns d. */
 static void expand_checked(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call, Expansion e) {
   LLVMContextRef c = LLVMGetModuleContext(m);
-  LLVMValueRef d = LLVMGetArgOperand(call, 0), s = LLVMGetArgOperand(call, 1), n = LLVMGetArgOperand(call, 2);
-  LLVMBasicBlockRef head, join, fail = branch_before(b, call, copy_overflows, &head, &join);
+  LLVMValueRef d = LLVMGetArgOperand(call, 0), s = LLVMGetArgOperand(call, 1), n = LLVMGetArgOperand(call, 2),
+               room = LLVMGetArgOperand(call, 3);
+  LLVMBasicBlockRef head = cfg_split_before(c, call), join = LLVMGetInstructionParent(call); /* head: no terminator */
+  LLVMBasicBlockRef fail = LLVMInsertBasicBlockInContext(c, join, "");
+  LLVMPositionBuilderAtEnd(b, head);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, n, LLVMBuildZExtOrBitCast(b, room, LLVMTypeOf(n), ""), ""), fail, join);
   LLVMPositionBuilderAtEnd(b, fail);
   LLVMTypeRef fail_type = LLVMFunctionType(LLVMVoidTypeInContext(c), NULL, 0, 0);
   LLVMValueRef stop = LLVMBuildCall2(b, fail_type, declared(m, "__chk_fail", fail_type), NULL, 0, "");
