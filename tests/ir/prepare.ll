@@ -1,10 +1,11 @@
 ; ad_prepare alone: a user call with markers becomes a canonical request whose declaration carries the
 ; mode, width and one activity letter per parameter; float arguments promoted by the variadic call are
-; converted back to the parameter type, and the marker loads are gone.
+; converted back to the parameter type, and the marker loads are gone. The declaration is nounwind (a
+; derivative does not throw; inlined into C++ code with destructors, the request stays a call).
 ; RUN: %parad -S --stage=prepare %s | FileCheck %s
 ; CHECK: call float @__parad.request.0(ptr @f, ptr %a, ptr %da, float 2.000000e+00, float 1.000000e+00, i32 3)
 ; CHECK-NOT: load i32, ptr @enzyme_const
-; CHECK: attributes {{.*}} = { "parad-activity"="ddc" "parad-entry"="__enzyme_fwddiff" "parad-mode"="forward" "parad-tape"="direct" "parad-width"="1" }
+; CHECK: attributes {{.*}} = { nounwind "parad-activity"="ddc" "parad-entry"="__enzyme_fwddiff" "parad-mode"="forward" "parad-tape"="direct" "parad-width"="1" }
 
 declare float @__enzyme_fwddiff(ptr, ...)
 @enzyme_const = external global i32
