@@ -593,7 +593,6 @@ static bool swapped_by_inner_loop(LLVMValueRef call, LLVMValueRef v) {
   return true;
 }
 
-/* The loop's variables and exits; false (reported) for what cannot move into a function of its own. */
 static bool makes_block(LLVMValueRef call, CallKind k) {
   (void)call;
   return k == CALL_ALLOC || k == CALL_REALLOC;
@@ -683,6 +682,7 @@ static bool moved_pointers_supported(Loop *l) {
   return true;
 }
 
+/* The loop's variables and exits; false (reported) for what cannot move into a function of its own. */
 static bool examine(Ck *ck, Loop *l) {
   int before = diag_error_count();
   for (size_t k = 0; k < l->blocks.len; k++) {

@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 
-#include "ad/request.h"
 #include "ir/ir.h"
 
 static bool is_fp_vector(LLVMTypeRef t) { return LLVMGetTypeKind(t) == LLVMVectorTypeKind && ir_is_fp_or_fp_vector(t); }
@@ -58,15 +57,12 @@ static bool fill_shuffle(LLVMBuilderRef b, LLVMValueRef sh) {
   return true;
 }
 
-unsigned defined_lanes_fill(LLVMModuleRef m) {
-  ValueMap reached;
-  vmap_init(&reached);
-  request_reached_functions(m, &reached);
+unsigned defined_lanes_fill(LLVMModuleRef m, const ValueMap *reached) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
   ValueList shuffles = {0};
   unsigned changed = 0;
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
-    for (LLVMBasicBlockRef bb = vmap_has(&reached, fn) ? LLVMGetFirstBasicBlock(fn) : NULL; bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMBasicBlockRef bb = vmap_has(reached, fn) ? LLVMGetFirstBasicBlock(fn) : NULL; bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
         bool touched = false;
         for (int o = 0, n = LLVMGetNumOperands(i); o < n; o++) {
@@ -79,6 +75,5 @@ unsigned defined_lanes_fill(LLVMModuleRef m) {
   for (size_t k = 0; k < shuffles.len; k++) changed += fill_shuffle(b, shuffles.data[k]);
   vec_free(&shuffles);
   LLVMDisposeBuilder(b);
-  vmap_free(&reached);
   return changed;
 }

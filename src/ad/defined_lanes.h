@@ -12,7 +12,10 @@
 
 #include <llvm-c/Core.h>
 
-/* Rewrites the functions m's requests reach; returns how many instructions changed. */
-unsigned defined_lanes_fill(LLVMModuleRef m);
+#include "ir/ir.h"
+
+/* Rewrites the functions m's requests reach (`reached`: request_reached_functions); returns how many
+ * instructions changed. */
+unsigned defined_lanes_fill(LLVMModuleRef m, const ValueMap *reached);
 
 #endif

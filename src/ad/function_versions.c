@@ -3,7 +3,6 @@
 
 #include <string.h>
 
-#include "ad/request.h"
 #include "ir/ir.h"
 
 LLVMValueRef function_default_version(LLVMValueRef v) {
@@ -21,19 +20,15 @@ LLVMValueRef function_default_version(LLVMValueRef v) {
   return NULL;
 }
 
-unsigned function_versions_pin(LLVMModuleRef m) {
-  ValueMap reached;
-  vmap_init(&reached);
-  request_reached_functions(m, &reached);
+unsigned function_versions_pin(LLVMModuleRef m, const ValueMap *reached) {
   unsigned pinned = 0;
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
-    for (LLVMBasicBlockRef bb = vmap_has(&reached, fn) ? LLVMGetFirstBasicBlock(fn) : NULL; bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMBasicBlockRef bb = vmap_has(reached, fn) ? LLVMGetFirstBasicBlock(fn) : NULL; bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
         if (!ir_is_call_site(i)) continue;
         unsigned callee = (unsigned)LLVMGetNumOperands(i) - 1;
         LLVMValueRef version = function_default_version(LLVMGetOperand(i, callee));
         if (version) LLVMSetOperand(i, callee, version), pinned++;
       }
-  vmap_free(&reached);
   return pinned;
 }

@@ -9,10 +9,12 @@
 
 #include <llvm-c/Core.h>
 
+#include "ir/ir.h"
+
 /* The default version of v when v is such an ifunc (through pointer casts), else NULL. */
 LLVMValueRef function_default_version(LLVMValueRef v);
-/* In the functions m's requests reach, calls of such an ifunc call its default version; returns how
- * many. */
-unsigned function_versions_pin(LLVMModuleRef m);
+/* In the functions m's requests reach (`reached`: request_reached_functions), calls of such an ifunc call
+ * its default version; returns how many. */
+unsigned function_versions_pin(LLVMModuleRef m, const ValueMap *reached);
 
 #endif

@@ -98,8 +98,8 @@ static LLVMValueRef wrapped_allocation(LLVMValueRef v) {
 }
 
 /* What set-up code may store into such a global: null, a fresh block, what another global holds (a field of
- * one too), a local's address, or a choice among those, or what a local slot holds of those (the program's own time loop inlined into main swaps two globals' blocks through a
- * pair of phis). */
+ * one too), a local's address, a choice among those (the program's own time loop inlined into main swaps
+ * two globals' blocks through a pair of phis), or what a local slot holds of those. */
 static bool setup_value_within(LLVMValueRef v, ValueList *merges) {
   v = ir_strip_pointer_casts(v);
   if (LLVMIsAConstantPointerNull(v) || LLVMIsUndef(v) || allocation(v) || wrapped_allocation(v)) return true;

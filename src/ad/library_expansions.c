@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ad/request.h"
 #include "ir/cfg.h"
 #include "ir/ir.h"
 
@@ -80,13 +79,10 @@ static void expand_reallocarray(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef 
   LLVMReplaceAllUsesWith(call, grown);
 }
 
-unsigned library_expansions_apply(LLVMModuleRef m) {
-  ValueMap reached;
-  vmap_init(&reached);
-  request_reached_functions(m, &reached);
+unsigned library_expansions_apply(LLVMModuleRef m, const ValueMap *reached) {
   ValueList calls = {0};
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
-    for (LLVMBasicBlockRef bb = vmap_has(&reached, fn) ? LLVMGetFirstBasicBlock(fn) : NULL; bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMBasicBlockRef bb = vmap_has(reached, fn) ? LLVMGetFirstBasicBlock(fn) : NULL; bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
         if (expansion_of(i) != NOT_EXPANDED) vec_push(&calls, i);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
@@ -101,6 +97,5 @@ unsigned library_expansions_apply(LLVMModuleRef m) {
   LLVMDisposeBuilder(b);
   unsigned n = (unsigned)calls.len;
   vec_free(&calls);
-  vmap_free(&reached);
   return n;
 }

@@ -16,7 +16,10 @@
 
 #include <llvm-c/Core.h>
 
-/* Rewrites the calls in the functions m's requests reach; returns how many. */
-unsigned library_expansions_apply(LLVMModuleRef m);
+#include "ir/ir.h"
+
+/* Rewrites the calls in the functions m's requests reach (`reached`: request_reached_functions); returns
+ * how many. */
+unsigned library_expansions_apply(LLVMModuleRef m, const ValueMap *reached);
 
 #endif

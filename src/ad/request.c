@@ -812,7 +812,8 @@ RequestChoice request_choice(LLVMValueRef call, LLVMValueRef other) {
 
 static void reach(LLVMValueRef g, ValueMap *seen, ValueList *work) {
   g = g ? ir_strip_pointer_casts(g) : NULL;
-  if (function_default_version(g)) g = function_default_version(g);
+  LLVMValueRef version = function_default_version(g);
+  if (version) g = version;
   if (!g || !LLVMIsAFunction(g) || !LLVMCountBasicBlocks(g) || vmap_has(seen, g)) return;
   vmap_put(seen, g, g);
   vec_push(work, g);

@@ -232,11 +232,10 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < inv.all.len; i++)
       reads_sources |= !strcmp(inv.all.data[i], "-E") || !strcmp(inv.all.data[i], "-M") ||
                        !strcmp(inv.all.data[i], "-MM") || !strcmp(inv.all.data[i], "-fsyntax-only");
-    char *include = reads_sources ? xasprintf("%s/include", exec_parad_root()) : NULL;
     if (reads_sources) {
       attributes_define(&cmd);
       vec_push(&cmd, "-idirafter");
-      vec_push(&cmd, include);
+      vec_push(&cmd, xasprintf("%s/include", exec_parad_root())); /* the process becomes clang: not freed */
     }
     push_all(&cmd, &inv.all);
     if (inv.verbose) fprintf(stderr, "parad-cc: nothing to differentiate, running clang\n");

@@ -262,10 +262,15 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
      the generators see the parts) */
   if (optimise) omp_segment_runs(m);
   omp_shared_copies_as_loops(m);
-  defined_lanes_fill(m); /* lanes the program left undefined would poison adjoints (ad/defined_lanes.h) */
-  library_expansions_apply(m); /* _FORTIFY_SOURCE, sincos (ad/library_expansions.h) */
-  mpi_note_set_up_requests(m); /* persistent requests the set-up makes (mpi/mpi.h) */
-  function_versions_pin(m);  /* target_clones (ad/function_versions.h) */
+  /* what the generators would not differentiate, made plain in the functions the requests reach */
+  ValueMap reached;
+  vmap_init(&reached);
+  request_reached_functions(m, &reached);
+  defined_lanes_fill(m, &reached);       /* lanes left undefined would poison adjoints (ad/defined_lanes.h) */
+  library_expansions_apply(m, &reached); /* _FORTIFY_SOURCE, sincos (ad/library_expansions.h) */
+  function_versions_pin(m, &reached);    /* target_clones (ad/function_versions.h) */
+  vmap_free(&reached);
+  mpi_note_set_up_requests(m); /* persistent requests the set-up makes, in every function (mpi/mpi.h) */
   ad_unshield_program(&shield); /* the generators take the program's linkage as it is */
   /* for Parad's developers: the IR the generators see */
   const char *dump = getenv("PARAD_DUMP_PREPARED");

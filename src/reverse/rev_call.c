@@ -474,12 +474,14 @@ void aug_call(RevGen *g, LLVMValueRef call) {
       if (shadowed(g, LLVMGetArgOperand(call, which)))
         rev_error(g, call, "cannot differentiate '%s' of an array with derivatives (argument #%u): %s",
                   ir_called_name(call), which + 1, why);
-    } else if (activity_any_active_argument(g->act, call, &which) && (why = call_intrinsic_refusal(call)))
-      rev_error(g, call, "cannot differentiate '%s' with an active argument (#%u): %s", ir_called_name(call), which + 1, why);
-    else if (activity_any_active_argument(g->act, call, &which))
-      rev_error(g, call, "cannot differentiate a call to '%s', " NOT_IN_PROGRAM ", with an active "
-                         "argument (#%u): give it a body, or register a custom gradient "
-                         "(__parad_register_gradient_%s)", ir_called_name(call), which + 1, ir_called_name(call));
+    } else if (activity_any_active_argument(g->act, call, &which)) {
+      if ((why = call_intrinsic_refusal(call)))
+        rev_error(g, call, "cannot differentiate '%s' with an active argument (#%u): %s", ir_called_name(call), which + 1, why);
+      else
+        rev_error(g, call, "cannot differentiate a call to '%s', " NOT_IN_PROGRAM ", with an active "
+                           "argument (#%u): give it a body, or register a custom gradient "
+                           "(__parad_register_gradient_%s)", ir_called_name(call), which + 1, ir_called_name(call));
+    }
     aug_clone(g, call);
     return;
   default: return; /* a paradigm's: above */

@@ -42,6 +42,14 @@ static void drop_shadows(Block *b) {
     if (!b->handed[k]) free(b->shadow[k]);
 }
 
+/* The block p points into (with mu held), or NULL. */
+static Block *block_holding(const void *p) {
+  for (size_t i = 0; i < nblocks; i++)
+    if ((const char *)p >= blocks[i].block && (const char *)p < blocks[i].block + (blocks[i].size ? blocks[i].size : 1))
+      return &blocks[i];
+  return NULL;
+}
+
 static Block *find_exact(const void *p) {
   for (size_t i = 0; i < nblocks; i++)
     if (blocks[i].block == p) return &blocks[i];
@@ -108,9 +116,7 @@ void *__parad_rt_block_shadow(void *p, unsigned kind, const char *name) {
   if (!p) return NULL;
   if (kind >= KINDS) fatal("too many directions for the shadow of the block held by the pointer global '", name);
   pthread_mutex_lock(&mu);
-  Block *b = NULL;
-  for (size_t i = 0; i < nblocks && !b; i++)
-    if ((char *)p >= blocks[i].block && (char *)p < blocks[i].block + (blocks[i].size ? blocks[i].size : 1)) b = &blocks[i];
+  Block *b = block_holding(p);
   if (!b) {
     pthread_mutex_unlock(&mu);
     fatal("a derivative starts while a pointer global holds memory that code built by parad-cc did not allocate and "
@@ -180,11 +186,8 @@ void __parad_rt_argument_in_block(void *arg, void *held, const char *message) {
   if (!arg || !held) return;
   char *a = arg, *start = held, *end = start + 1;
   pthread_mutex_lock(&mu);
-  for (size_t i = 0; i < nblocks; i++)
-    if (start >= blocks[i].block && start < blocks[i].block + (blocks[i].size ? blocks[i].size : 1)) {
-      start = blocks[i].block, end = start + (blocks[i].size ? blocks[i].size : 1);
-      break;
-    }
+  Block *b = block_holding(held);
+  if (b) start = b->block, end = start + (b->size ? b->size : 1);
   pthread_mutex_unlock(&mu);
   if (a < start || a >= end) return;
   fprintf(stderr, "parad: %s\n", message);

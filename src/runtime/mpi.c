@@ -2589,6 +2589,12 @@ void __parad_mpi_note_outside_init(MPI_Request *req, MPI_Datatype t) {
   outside.req[outside.len++] = *req;
 }
 
+/* Before the program's own MPI_Request_free: the handle may come back for another request. */
+void __parad_mpi_note_outside_free(MPI_Request *req) {
+  for (size_t i = 0; i < outside.len; i++)
+    if (outside.req[i] == *req) outside.req[i--] = outside.req[--outside.len];
+}
+
 static int persistent_init(IsendCall isend, const char *call, const void *buf, int n, MPI_Datatype t, int peer, int tag,
                            MPI_Comm comm, MPI_Request *req, void *d, const void *layout) {
   Shape s = shape_of(t, layout);
@@ -2597,8 +2603,7 @@ static int persistent_init(IsendCall isend, const char *call, const void *buf, i
            : isend == MPI_Issend ? MPI_Ssend_init(buf, n, t, peer, tag, comm, req)
            : isend == MPI_Irsend ? MPI_Rsend_init(buf, n, t, peer, tag, comm, req)
                                  : MPI_Send_init(buf, n, t, peer, tag, comm, req);
-  for (size_t i = 0; i < outside.len; i++) /* a handle a freed request of the set-up's had */
-    if (outside.req[i] == *req) outside.req[i--] = outside.req[--outside.len];
+  __parad_mpi_note_outside_free(req); /* a handle a freed request of the set-up's had */
   if (!shape_carries(&s)) return rc;
   if (isend) check(&s, d, call);
   if (persistents.len == persistents.cap) {
@@ -2609,12 +2614,6 @@ static int persistent_init(IsendCall isend, const char *call, const void *buf, i
   *p = (Persistent){*req, isend, call, (void *)buf, d, layout, n, peer, tag, s, comm};
   shape_keep(&p->shape);
   return rc;
-}
-
-/* Before the program's own MPI_Request_free: the handle may come back for another request. */
-void __parad_mpi_note_outside_free(MPI_Request *req) {
-  for (size_t i = 0; i < outside.len; i++)
-    if (outside.req[i] == *req) outside.req[i--] = outside.req[--outside.len];
 }
 
 static void stop_if_made_outside(MPI_Request req) {
