@@ -120,6 +120,10 @@ static LLVMValueRef first_call(LLVMValueRef fn, bool (*matches)(LLVMValueRef cal
 static bool reaches_other_files(LLVMValueRef fn, ValueMap *seen) {
   if (vmap_has(seen, fn)) return false;
   vmap_put(seen, fn, fn);
+  /* a weak definition (not an inline function's, which the language says is the same everywhere) may
+     be overridden by another file's: only the link knows which body the program runs */
+  LLVMLinkage linkage = LLVMGetLinkage(fn);
+  if (linkage == LLVMWeakAnyLinkage || linkage == LLVMLinkOnceAnyLinkage) return true;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       if (LLVMIsALoadInst(i) && global_block_set_elsewhere(i)) return true; /* a heap block's global */

@@ -1,5 +1,5 @@
 /* The IR objects carry (see embed.h): its serialised form, adding it to an object, reading it back from
- * objects and static archives.
+ * an object (link_inputs.c finds the objects of archives).
  *
  * Serialised: "PARADIR1", then u32 fields (flags, opt), then strings (u32 length, bytes): cwd, source,
  * language; u32 count and the front end's flags; u32 count and code generation's flags; u64 length and
@@ -139,8 +139,7 @@ static bool parse(const char *data, size_t size, const char *origin, EmbeddedIR 
   return true;
 }
 
-/* The .parad.ir section of an object file in memory, if it has one. */
-static void read_object(const char *data, size_t size, const char *origin, bool member, EmbeddedList *out) {
+void embed_read_object(const char *data, size_t size, const char *origin, bool member, EmbeddedList *out) {
   LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(data, size, origin, 0);
   char *err = NULL;
   LLVMContextRef ctx = LLVMContextCreate();
@@ -167,78 +166,6 @@ static void read_object(const char *data, size_t size, const char *origin, bool 
   if (bin) LLVMDisposeBinary(bin);
   LLVMDisposeMemoryBuffer(buf);
   LLVMContextDispose(ctx);
-}
-
-static void read_file(const char *path, const char *origin, bool member, EmbeddedList *out);
-
-/* The members of a System V / GNU static archive: "!<arch>\n", then per member a 60-byte header (name,
- * dates, mode, decimal size, "`\n") and its data padded to an even size. "/" is the symbol table, "//"
- * the long names that "/offset" names point into. A thin archive ("!<thin>\n", ar's T) holds only the
- * headers of its members (their names paths from the archive's directory, their data in those files):
- * it was read as holding no IR, and the link refused a derivative its member's IR would have given. */
-static void read_archive(const char *data, size_t size, const char *path, bool thin, EmbeddedList *out) {
-  const char *longnames = NULL;
-  size_t longsize = 0;
-  for (size_t at = 8; at + 60 <= size;) {
-    const char *h = data + at;
-    char sizefield[11];
-    memcpy(sizefield, h + 48, 10);
-    sizefield[10] = 0;
-    size_t n = (size_t)strtoull(sizefield, NULL, 10);
-    const char *body = h + 60;
-    bool table = h[0] == '/' && (h[1] == ' ' || h[1] == '/' || h[1] == 'S'); /* "/", "//", "/SYM64/" */
-    size_t stored = thin && !table ? 0 : n; /* a thin archive's member data lies elsewhere */
-    if (at + 60 + stored > size) break;
-    char name[256];
-    size_t len = 0;
-    if (h[0] == '/' && h[1] == '/') {
-      longnames = body, longsize = n;
-    } else if (h[0] == '/' && h[1] >= '0' && h[1] <= '9' && longnames) {
-      size_t off = (size_t)strtoul(h + 1, NULL, 10);
-      /* "name/\n" (a thin archive's names are paths: their slashes are the name's) */
-      while (off + len < longsize && longnames[off + len] != '\n' && len < sizeof name - 1) len++;
-      memcpy(name, longnames + off, len);
-      if (len && name[len - 1] == '/') len--;
-    } else if (h[0] != '/') {
-      while (len < 16 && h[len] != '/' && h[len] != ' ') len++;
-      memcpy(name, h, len);
-    }
-    name[len] = 0;
-    if (len) {
-      char *origin = xasprintf("%s(%s)", path, name);
-      if (!thin) {
-        read_object(body, n, origin, true, out);
-      } else {
-        const char *slash = strrchr(path, '/');
-        char *file = name[0] == '/' || !slash ? xstrdup(name) : xasprintf("%.*s/%s", (int)(slash - path), path, name);
-        read_file(file, origin, true, out);
-        free(file);
-      }
-      free(origin);
-    }
-    at += 60 + stored + (stored & 1);
-  }
-}
-
-void embed_read_file(const char *path, EmbeddedList *out) { read_file(path, path, false, out); }
-
-/* An object or archive at path; origin names it in messages, member says it is an archive's. */
-static void read_file(const char *path, const char *origin, bool member, EmbeddedList *out) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return;
-  char *data = NULL;
-  size_t size = 0, cap = 0;
-  for (size_t got;;) {
-    if (size == cap) data = xrealloc(data, cap = cap ? 2 * cap : 1 << 16);
-    if (!(got = fread(data + size, 1, cap - size, f))) break;
-    size += got;
-  }
-  fclose(f);
-  if (size >= 8 && (!memcmp(data, "!<arch>\n", 8) || !memcmp(data, "!<thin>\n", 8)))
-    read_archive(data, size, path, data[2] == 't', out);
-  else
-    read_object(data, size, origin, member, out);
-  free(data);
 }
 
 void embed_free(EmbeddedIR *ir) {

@@ -33,9 +33,10 @@ typedef VEC(EmbeddedIR) EmbeddedList;
 
 /* Adds ir to an object file (llvm-objcopy). Returns 0, or non-zero with a message. */
 int embed_into_object(const char *object, const EmbeddedIR *ir, bool verbose);
-/* Appends the IR an object file carries, or each member of a static archive; files that carry none
- * (plain clang objects, shared libraries, scripts) add nothing. */
-void embed_read_file(const char *path, EmbeddedList *out);
+/* Appends the IR an object file in memory carries (several where ld -r joined objects); origin names it
+ * in messages, member says it is an archive's. Files that carry none (plain clang objects, shared
+ * libraries, scripts) add nothing. Archives: link_inputs.h. */
+void embed_read_object(const char *data, size_t size, const char *origin, bool member, EmbeddedList *out);
 void embed_free(EmbeddedIR *ir);
 
 #endif

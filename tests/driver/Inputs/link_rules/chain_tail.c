@@ -1,0 +1,1 @@
+double a_tail(double x) { return x * x; }

@@ -1,0 +1,59 @@
+// The derivative made at the link is that of the program ld builds, whichever definition of g ld picks:
+// f's derivative against central differences of f as linked (1e-6), and f itself against the g the
+// configuration should pick (1e-12). Each configuration once picked a g the program does not run.
+// - A weak default g in this file, overridden by a strong one in another: the default was differentiated
+//   when this file was compiled (2 where 4 is right). A request reaching an overridable definition now
+//   waits for the link.
+// - ... overridden by an object clang compiled (no IR): refused, since the code ld takes has no IR.
+// - ... with the strong one only in an archive: ld does not take a member for a defined symbol.
+// - Archive order: an archive before the object that needs g gives nothing (ld searches it once, where it
+//   stands); the link step took its member anyway.
+// - A --start-group of archives that need each other, and --wrap=g (g's callers get __wrap_g).
+// - Archives named by -l:file, LIBRARY_PATH, -Wl,-l and -Xlinker: they were not read, and g was refused.
+// RUN: rm -rf %t && mkdir -p %t && cd %t
+// RUN: %parad-cc -O2 -DPOWER=2 -c %S/Inputs/link_rules/power.c -o square.o
+// RUN: %parad-cc -O2 -DPOWER=3 -c %S/Inputs/link_rules/power.c -o cube.o
+// RUN: %clang -O2 -DPOWER=2 -c %S/Inputs/link_rules/power.c -o plain_square.o
+// RUN: ar rcs libsquare.a square.o && ar rcs libcube.a cube.o
+// RUN: %parad-cc -O2 -I%S/../include -DWEAK_DEFAULT -c %s -o weak.o
+// RUN: %parad-cc weak.o square.o -o prog1 && ./prog1 2 1
+// RUN: %parad-cc weak.o -o prog2 && ./prog2 1 1
+// RUN: %parad-cc weak.o -L. -lsquare -o prog3 && ./prog3 1 1
+// RUN: not %parad-cc weak.o plain_square.o -o prog4 2>&1 | FileCheck %s --check-prefix=PLAIN
+// RUN: test ! -e prog4
+// PLAIN: error: {{.*}}'g'
+// RUN: %parad-cc -O2 -I%S/../include -c %s -o main.o
+// RUN: %parad-cc -L. -lcube main.o -lsquare -o prog5 && ./prog5 2 1
+// RUN: %parad-cc main.o -L. -lcube -lsquare -o prog6 && ./prog6 3 1
+// RUN: %parad-cc main.o -L. -l:libsquare.a -o prog9 && ./prog9 2 1
+// RUN: env LIBRARY_PATH=%t %parad-cc main.o -lcube -o prog10 && ./prog10 3 1
+// RUN: %parad-cc main.o -Wl,-L.,-lsquare -o prog11 && ./prog11 2 1
+// RUN: %parad-cc main.o -Xlinker libcube.a -o prog12 && ./prog12 3 1
+// RUN: %parad-cc -O2 -c %S/Inputs/link_rules/wrap.c -o wrap.o
+// RUN: %parad-cc main.o wrap.o square.o -Wl,--wrap=g -o prog7 && ./prog7 2 3
+// RUN: %parad-cc -O2 -c %S/Inputs/link_rules/chain_a.c -o chain_a.o && %parad-cc -O2 -c %S/Inputs/link_rules/chain_tail.c -o chain_tail.o
+// RUN: %parad-cc -O2 -c %S/Inputs/link_rules/chain_b.c -o chain_b.o
+// RUN: ar rcs liba.a chain_a.o chain_tail.o && ar rcs libb.a chain_b.o
+// RUN: %parad-cc main.o -Wl,--start-group liba.a libb.a -Wl,--end-group -o prog8 && ./prog8 0 1
+#include <stdlib.h>
+
+#include "check.h"
+
+#ifdef WEAK_DEFAULT
+__attribute__((weak)) double g(double x) { return x; }
+#else
+double g(double x);
+#endif
+double __parad_autodiff(void *, ...);
+
+static double f(double x) { return 2 * g(x); }
+static double f_at(void *ctx, double x) { return f(x); }
+
+int main(int argc, char **argv) {
+  int power = atoi(argv[1]);      /* of the g ld should pick; 0: the chain, x^3 + x */
+  double factor = atof(argv[2]);  /* 3 under --wrap */
+  double x = 1.3, want = power ? pow(x, power) : x * x * x + x;
+  CHECK_CLOSE(f(x), 2 * factor * want, 1e-12);
+  CHECK_CLOSE(__parad_autodiff((void *)f, x), fd_central(f_at, NULL, x, 1e-5), 1e-6);
+  return check_done();
+}
