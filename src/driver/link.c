@@ -184,6 +184,20 @@ static const char *without_merged_members(const LinkView *v, size_t i, const cha
   return rc ? entry : copy; /* (on failure the link says what is defined twice) */
 }
 
+/* Whether some merged file was compiled with -g (the last -g flag decides): the program's object then
+ * keeps the debug info (it was stripped, and a debugger lost the lines of every file merged). */
+static bool asked_for_debug_info(const LinkView *v) {
+  for (size_t k = 0; k < v->units.len; k++)
+    for (size_t i = 0; merged(&v->units.data[k]) && i < v->units.data[k].ir.len; i++) {
+      const OwnedList *flags = &v->units.data[k].ir.data[i].frontend;
+      bool debug = false;
+      for (size_t f = 0; f < flags->len; f++)
+        if (flags->data[f][0] == '-' && flags->data[f][1] == 'g') debug = strcmp(flags->data[f], "-g0") != 0;
+      if (debug) return true;
+    }
+  return false;
+}
+
 int link_time_derivatives(const Invocation *inv, StrList *line) {
   LinkView v = {0};
   link_view_read(line, &v);
@@ -197,7 +211,7 @@ int link_time_derivatives(const Invocation *inv, StrList *line) {
   /* the whole program's derivatives, with the options of the first file that asked for them */
   char *program = exec_temp_path("program", ".bc"), *opt = exec_temp_path("program", ".opt.bc");
   const char *object = exec_temp_path_kept("program", ".o"); /* on the line until the link */
-  PipelineOptions po = {.opt = first->opt, .keep_debug = false, .vectorize = first->vectorize, .slp_vectorize = first->slp_vectorize,
+  PipelineOptions po = {.opt = first->opt, .keep_debug = asked_for_debug_info(&v), .vectorize = first->vectorize, .slp_vectorize = first->slp_vectorize,
                         .unroll = first->unroll, .verbose = inv->verbose, .source_name = "(the program)", .has_line_info = true};
   bool located = true;
   for (size_t k = 0; k < v.units.len; k++)
