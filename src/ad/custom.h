@@ -9,8 +9,10 @@
  *                             none). Returns f's result; or, to keep data for the gradient, a struct
  *                             {result, void *tape} (just the void * tape when f returns void); or
  *                             nothing (void): then f itself is called for its result where it is used.
- *   f_gradient(args, [dr], [tape])   the same arguments, then the adjoint of f's result when it is a
- *                             float, then the tape if f_augment returned one. Adds the adjoints of memory
+ *   f_gradient(args, [dr], [tape])   the same arguments, then the adjoint of f's result when it holds
+ *                             floats (a struct returned in registers: as a struct by value, which C
+ *                             passes as its parts), then the tape if f_augment returned one. A struct f
+ *                             returns through memory (over 16 bytes) is refused. Adds the adjoints of memory
  *                             into the shadows; returns the adjoints of f's floating-point parameters in
  *                             order (a double for one, a struct for several, void for none).
  *

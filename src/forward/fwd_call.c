@@ -203,6 +203,12 @@ static void custom_call(FwdGen *g, LLVMValueRef call, LLVMValueRef df) {
   if (g->error_mode) {
     fwd_error(g, call, "floating-point error estimation cannot follow the registered derivative of '%s'", LLVMGetValueName(fn));
 
+  } else if (n && ir_call_arg_has_attr(call, 0, "sret")) {
+    /* the rule's result would be a second struct in memory, beside the call's, with no convention yet */
+    fwd_error(g, call, "cannot use the derivative '%s' registered for '%s': '%s' returns a struct through memory "
+                       "(more than 16 bytes), which registered derivatives do not take yet; write the result through "
+                       "a pointer parameter instead (the derivative then gets that pointer's shadow)",
+              LLVMGetValueName(df), LLVMGetValueName(fn), LLVMGetValueName(fn));
   } else if ((np != n + differentiable && !every) || LLVMIsFunctionVarArg(dfty)) {
     fwd_error(g, call, "the derivative '%s' registered for '%s' takes %u parameters: it must take %u (each float and "
                        "pointer argument followed by its tangent or shadow) or %u (every argument followed by one)",

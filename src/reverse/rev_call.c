@@ -241,8 +241,12 @@ void rev_indirect(RevGen *g, LLVMValueRef call) {
 
 typedef struct {
   LLVMValueRef augment, gradient;
+  bool usable; /* the functions fit the call (else it was reported, and f is called as it is) */
   bool has_tape, result_in_struct;
   bool result_from_fn; /* the augmented function returns nothing: f itself gives the result, where it is used */
+  /* {result, tape} comes back through memory of this type (sret): C returns a struct of over 16 bytes
+     so, and {pair, void *} is one where f returns a struct in registers */
+  LLVMTypeRef aug_memory;
 } Custom;
 
 static unsigned fp_params(LLVMValueRef call) {
@@ -251,14 +255,60 @@ static unsigned fp_params(LLVMValueRef call) {
   return n;
 }
 
-/* Checks the registered functions' types against the call (see ad/custom.h). */
+/* The parameters that carry the adjoint of f's result r into the gradient. A struct of up to 16 bytes
+ * comes back in registers, as a literal struct of its parts ({double, double}, {double, i32}) or one value
+ * (<2 x float>), and C passes the gradient's `S dr` as those same parts, one parameter each. None where
+ * the result has no floats. */
+static unsigned result_parts(LLVMTypeRef r) {
+  if (!is_float_value(r)) return 0;
+  return LLVMGetTypeKind(r) == LLVMStructTypeKind && LLVMIsLiteralStruct(r) ? LLVMCountStructElementTypes(r) : 1;
+}
+
+static LLVMValueRef result_part(RevGen *g, LLVMValueRef d, unsigned i) {
+  return result_parts(LLVMTypeOf(d)) > 1 ? LLVMBuildExtractValue(g->b, d, i, "") : d;
+}
+
+/* The type of the augmented function's sret parameter where it is {result, tape} with a result f's
+ * result r can be loaded from (clang loads a struct's register parts from its memory so), else NULL. */
+static LLVMTypeRef result_and_tape_in_memory(RevGen *g, LLVMValueRef augment, LLVMTypeRef r) {
+  LLVMAttributeRef a = LLVMCountParams(augment) ? LLVMGetEnumAttributeAtIndex(augment, 1, ir_attr_kind("sret")) : NULL;
+  LLVMTypeRef t = a ? LLVMGetTypeAttributeValue(a) : NULL;
+  if (!t || LLVMGetTypeKind(r) == LLVMVoidTypeKind || LLVMGetTypeKind(t) != LLVMStructTypeKind ||
+      LLVMCountStructElementTypes(t) != 2 || !ir_is_ptr(LLVMStructGetTypeAtIndex(t, 1)))
+    return NULL;
+  return ir_type_size(g->ad->mod, LLVMStructGetTypeAtIndex(t, 0)) == ir_type_size(g->ad->mod, r) ? t : NULL;
+}
+
+/* The first of fn's parameters from `from` on (counted from 1) whose type is not want's, 0 where all
+ * are; where the count differs, past the last. */
+static unsigned param_not_of_type(LLVMValueRef fn, unsigned from, LLVMTypeRef *want, unsigned n) {
+  unsigned np = LLVMCountParams(fn);
+  for (unsigned i = 0; i < n && from + i < np; i++)
+    if (LLVMTypeOf(LLVMGetParam(fn, from + i)) != want[i]) return from + i + 1;
+  return np == from + n ? 0 : np + 1;
+}
+
+/* Checks the registered functions' types against the call (see ad/custom.h). True where f has a
+ * registered gradient; c->usable where the call can go through it. */
 static bool custom_of(RevGen *g, LLVMValueRef call, Custom *c) {
   LLVMValueRef callee = ir_called_function(call);
   if (!custom_lookup(callee, &c->augment, &c->gradient)) return false;
   LLVMTypeRef rt = LLVMTypeOf(call), at = LLVMGetReturnType(LLVMGlobalGetValueType(c->augment));
   bool void_fn = LLVMGetTypeKind(rt) == LLVMVoidTypeKind;
-  c->has_tape = c->result_in_struct = c->result_from_fn = false;
+  c->usable = c->has_tape = c->result_in_struct = c->result_from_fn = false;
+  c->aug_memory = NULL;
+  unsigned n = ir_num_call_args(call);
+  if (n && ir_call_arg_has_attr(call, 0, "sret")) {
+    /* its adjoint would come in through a shadow of the caller's memory, not as the gradient's `S dr` */
+    rev_error(g, call, "cannot use the gradient registered for '%s': '%s' returns a struct through memory (more "
+                       "than 16 bytes), which registered gradients do not take yet; write the result through a "
+                       "pointer parameter instead (the gradient then finds its adjoint in that pointer's shadow)",
+              LLVMGetValueName(callee), LLVMGetValueName(callee));
+    return true;
+  }
   if (at == rt) {
+  } else if (LLVMGetTypeKind(at) == LLVMVoidTypeKind && (c->aug_memory = result_and_tape_in_memory(g, c->augment, rt))) {
+    c->has_tape = c->result_in_struct = true;
   } else if (LLVMGetTypeKind(at) == LLVMVoidTypeKind) {
     c->result_from_fn = true; /* neither the result nor a tape: f itself gives the result, where it is used */
   } else if (void_fn && ir_is_ptr(at)) {
@@ -272,19 +322,39 @@ static bool custom_of(RevGen *g, LLVMValueRef call, Custom *c) {
               LLVMGetValueName(callee));
     return true;
   }
-  unsigned n = ir_num_call_args(call), ptrs = 0;
-  for (unsigned i = 0; i < n; i++) ptrs += ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, i)));
-  unsigned want_aug = n + ptrs, want_grad = n + ptrs + is_float_value(rt) + c->has_tape;
+  /* the arguments, each pointer followed by its shadow; then, for the gradient, the result's adjoint and
+     the tape */
+  unsigned parts = result_parts(rt), k = 0;
+  LLVMTypeRef *want = xcalloc(2 * n + parts + 1, sizeof *want);
+  for (unsigned i = 0; i < n; i++) {
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetArgOperand(call, i));
+    want[k++] = t;
+    if (ir_is_ptr(t)) want[k++] = t;
+  }
+  unsigned want_aug = k;
+  for (unsigned i = 0; i < parts; i++) want[k++] = parts > 1 ? LLVMStructGetTypeAtIndex(rt, i) : rt;
+  if (c->has_tape) want[k++] = g->ptr_type;
   unsigned nfp = fp_params(call);
   LLVMTypeRef gr = LLVMGetReturnType(LLVMGlobalGetValueType(c->gradient));
   bool grad_ret_ok = nfp == 0 ? LLVMGetTypeKind(gr) == LLVMVoidTypeKind
                               : nfp == 1 ? ir_is_fp(gr) || LLVMGetTypeKind(gr) == LLVMStructTypeKind
                                          : LLVMGetTypeKind(gr) == LLVMStructTypeKind;
-  if (LLVMCountParams(c->augment) != want_aug || LLVMCountParams(c->gradient) != want_grad || !grad_ret_ok)
+  unsigned bad_aug = param_not_of_type(c->augment, c->aug_memory != NULL, want, want_aug);
+  unsigned bad_grad = param_not_of_type(c->gradient, 0, want, k);
+  free(want);
+  LLVMValueRef bad = bad_aug ? c->augment : c->gradient;
+  unsigned which = bad_aug ? bad_aug : bad_grad;
+  c->usable = !bad_aug && !bad_grad && grad_ret_ok;
+  if (!c->usable && which && which <= LLVMCountParams(bad)) /* the count is right: a type is not */
+    rev_error(g, call, "parameter #%u of '%s', registered for '%s', does not have the type of what is passed "
+                       "there: the call's arguments (each pointer followed by its shadow), then, to the gradient, "
+                       "the adjoint of the result (a struct's by its parts) and the tape",
+              which, LLVMGetValueName(bad), LLVMGetValueName(callee));
+  else if (!c->usable)
     rev_error(g, call, "the functions registered for '%s' do not have the expected parameters: the augmented "
                        "function takes %u (each pointer followed by its shadow), the gradient %u (then the adjoint "
                        "of the result, then the tape) and returns the adjoints of the %u floating-point parameters",
-              LLVMGetValueName(callee), want_aug, want_grad, nfp);
+              LLVMGetValueName(callee), want_aug, k, nfp);
   return true;
 }
 
@@ -332,7 +402,9 @@ static LLVMValueRef kept_copy(RevGen *g, LLVMValueRef block, const Kept *k, unsi
 
 static void aug_custom(RevGen *g, LLVMValueRef call, Custom *c) {
   unsigned n = ir_num_call_args(call), k = 0;
-  LLVMValueRef *args = xcalloc(2 * n + 1, sizeof *args);
+  LLVMValueRef *args = xcalloc(2 * n + 2, sizeof *args), memory = NULL;
+  if (c->usable && c->aug_memory)
+    args[k++] = memory = ir_entry_alloca(LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b)), c->aug_memory, "result.tape");
   for (unsigned i = 0; i < n; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i);
     args[k++] = aug_value(g, a);
@@ -346,7 +418,7 @@ static void aug_custom(RevGen *g, LLVMValueRef call, Custom *c) {
     rev_error(g, call, "reverse mode cannot differentiate '%s' of elements that may hold pointers (%s data): the "
                        "shadows of pointers would have to move with them in the forward sweep, where the floats' "
                        "adjoints stay; sort an array of floats, or of indices", ir_called_name(call), held);
-  if (LLVMCountParams(c->augment) != k) { /* reported by custom_of */
+  if (!c->usable) { /* reported by custom_of */
     free(args);
     aug_clone(g, call);
     return;
@@ -364,7 +436,11 @@ static void aug_custom(RevGen *g, LLVMValueRef call, Custom *c) {
   LLVMValueRef r = LLVMBuildCall2(g->b, fty, c->augment, args, k, "");
   free(args);
   LLVMValueRef tape = NULL;
-  if (c->result_in_struct) {
+  if (memory) { /* {result, tape} in memory: the result is read as f returns it, in registers */
+    LLVMAddCallSiteAttribute(r, 1, LLVMCreateTypeAttribute(g->ctx, ir_attr_kind("sret"), c->aug_memory));
+    vmap_put(&g->vmap, call, LLVMBuildLoad2(g->b, LLVMTypeOf(call), memory, ""));
+    tape = LLVMBuildLoad2(g->b, g->ptr_type, LLVMBuildStructGEP2(g->b, c->aug_memory, memory, 1, ""), "tape");
+  } else if (c->result_in_struct) {
     vmap_put(&g->vmap, call, LLVMBuildExtractValue(g->b, r, 0, ""));
     tape = LLVMBuildExtractValue(g->b, r, 1, "");
   } else if (c->has_tape) {
@@ -379,27 +455,26 @@ static void aug_custom(RevGen *g, LLVMValueRef call, Custom *c) {
 }
 
 static void rev_custom(RevGen *g, LLVMValueRef call, Custom *c) {
-  unsigned n = ir_num_call_args(call), k = 0;
-  LLVMValueRef *args = xcalloc(2 * n + 3, sizeof *args);
+  if (!c->usable) return; /* reported by custom_of */
+  LLVMTypeRef ret = LLVMTypeOf(call);
+  unsigned n = ir_num_call_args(call), k = 0, parts = result_parts(ret);
+  LLVMValueRef *args = xcalloc(2 * n + parts + 2, sizeof *args);
   for (unsigned i = 0; i < n; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i);
     args[k++] = rv(g, a);
     if (ir_is_ptr(LLVMTypeOf(a))) args[k++] = shadowed(g, a) ? rs(g, a) : LLVMConstNull(g->ptr_type);
   }
-  LLVMTypeRef ret = LLVMTypeOf(call);
-  if (is_float_value(ret)) args[k++] = varied(g, call) ? adj_take(g, call) : LLVMConstNull(adj_type(ret));
+  if (parts) {
+    LLVMValueRef d = varied(g, call) ? adj_take(g, call) : LLVMConstNull(adj_type(ret));
+    for (unsigned i = 0; i < parts; i++) args[k++] = result_part(g, d, i);
+  }
   Kept kept;
   kept_of(g, call, &kept);
   LLVMValueRef block = kept.n || c->has_tape ? rt(g, call) : NULL;
   for (unsigned j = 0; j < kept.n; j++) /* the memory as the call saw it */
     LLVMBuildMemCpy(g->b, rv(g, kept.object[j]), 1, kept_copy(g, block, &kept, j), 16, LLVMConstInt(g->i64, kept.size[j], 0));
   if (c->has_tape) args[k++] = kept.n ? LLVMBuildLoad2(g->b, g->ptr_type, block, "tape") : block;
-  LLVMTypeRef fty = LLVMGlobalGetValueType(c->gradient);
-  if (LLVMCountParams(c->gradient) != k) {
-    free(args);
-    return;
-  }
-  LLVMValueRef r = LLVMBuildCall2(g->b, fty, c->gradient, args, k, "");
+  LLVMValueRef r = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(c->gradient), c->gradient, args, k, "");
   free(args);
   unsigned nfp = fp_params(call), j = 0;
   for (unsigned i = 0; i < n; i++) {
