@@ -216,6 +216,7 @@ static const char *construct_of_runtime_call(LLVMValueRef call) {
       {"__parad_rt_derivative", "a call through a function pointer"},
       {"__parad_rt_tape_suspend", "split mode"},
       {"__parad_rt_tape_resume", "split mode"},
+      {"__parad_rt_split", "split mode"},
       {"__parad_rt_region", "an OpenMP parallel region"},
       {"__parad_rt_critical", "an OpenMP critical section"},
       {"__parad_rt_task", "an OpenMP task"},
@@ -414,13 +415,17 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
     ad_leave_global_blocks(m, ad.tangent_entries.data[i], SHADOW_READ);
   }
   for (size_t i = 0; i < ad.adjoint_entries.len; i++) {
-    ad_zero_global_shadows(m, ad.adjoint_entries.data[i], SHADOW_ADD);
+    ad_isolate_global_adjoints(m, ad.adjoint_entries.data[i]);
     ad_leave_global_blocks(m, ad.adjoint_entries.data[i], SHADOW_ADD);
   }
+  for (size_t i = 0; i < ad.split_starts.len; i++) ad_zero_global_adjoints_unless_split(m, ad.split_starts.data[i]);
+  for (size_t i = 0; i < ad.split_reverses.len; i++) ad_leave_global_blocks(m, ad.split_reverses.data[i], SHADOW_ADD);
   for (size_t i = 0; i < ad.adjoint_starts.len; i++) ad_enter_global_blocks(m, ad.adjoint_starts.data[i], SHADOW_ADD);
   vec_free(&ad.tangent_entries);
   vec_free(&ad.adjoint_entries);
   vec_free(&ad.adjoint_starts);
+  vec_free(&ad.split_starts);
+  vec_free(&ad.split_reverses);
   ad_global_shadows_end();
   unwritten_program_end();
   ad_body_drop(&ad);

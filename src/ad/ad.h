@@ -48,8 +48,10 @@ typedef struct {
   /* the derivatives' calls where requests were, forward and reverse: the shadows of mutable globals are
    * zeroed before them once everything is generated (ad/constants.h); and where reverse mode's forward
    * sweeps start (the tape's beginning), where the globals holding heap blocks get their shadows
-   * (ad/global_blocks.h), before the forward sweep records the shadows' addresses */
-  VEC(LLVMValueRef) tangent_entries, adjoint_entries, adjoint_starts;
+   * (ad/global_blocks.h), before the forward sweep records the shadows' addresses. Split mode's reverse
+   * calls keep the adjoints of globals (split_reverses), which are zeroed where its augmented forward
+   * calls begin a gradient instead (split_starts; ad/global_shadows.h) */
+  VEC(LLVMValueRef) tangent_entries, adjoint_entries, adjoint_starts, split_starts, split_reverses;
 } AdModule;
 
 /* Where a function's body is not: the code Parad sees of the whole program (at link time; with -S or

@@ -276,11 +276,20 @@ void ad_global_shadows_end(void) {
 /* The runtime's kind of shadow for a use and a direction of vector forward mode (global_blocks.h). */
 static unsigned block_kind(ShadowUse use, unsigned lane) { return (use == SHADOW_ADD) * 32 + lane; }
 
+/* A memset of shadow s to zero before b's position: of all of it, or of nothing where `when` (an i1, if
+ * given) is false. */
+static void zero(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef s, LLVMValueRef when) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+  LLVMValueRef bytes = LLVMConstInt(i64, ir_type_size(m, LLVMGlobalGetValueType(s)), 0);
+  if (when) bytes = LLVMBuildSelect(b, when, bytes, LLVMConstNull(i64), "");
+  LLVMBuildMemSet(b, s, LLVMConstInt(LLVMInt8TypeInContext(c), 0, 0), bytes, LLVMGetAlignment(s));
+}
+
 /* Each shadow made for `use` of a global of `pointers` (holding a heap block) or not, before `before`:
  * zeroed, or set to a zeroed shadow of the block. */
 static void enter(LLVMModuleRef m, LLVMValueRef before, ShadowUse use, bool pointers) {
-  LLVMContextRef c = LLVMGetModuleContext(m);
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
   LLVMPositionBuilderBefore(b, before);
   for (size_t i = 0; i < made[use == SHADOW_ADD].len; i++) {
     const Made *s = &made[use == SHADOW_ADD].data[i];
@@ -288,14 +297,57 @@ static void enter(LLVMModuleRef m, LLVMValueRef before, ShadowUse use, bool poin
     if (pointers)
       global_block_enter(b, s->global, s->shadow, block_kind(use, s->lane));
     else
-      LLVMBuildMemSet(b, s->shadow, LLVMConstInt(LLVMInt8TypeInContext(c), 0, 0),
-                      LLVMConstInt(LLVMInt64TypeInContext(c), ir_type_size(m, LLVMGlobalGetValueType(s->shadow)), 0),
-                      LLVMGetAlignment(s->shadow));
+      zero(b, m, s->shadow, NULL);
   }
   LLVMDisposeBuilder(b);
 }
 
 void ad_zero_global_shadows(LLVMModuleRef m, LLVMValueRef before, ShadowUse use) { enter(m, before, use, false); }
+
+/* Whether adjoints of globals are zeroed is decided at run time, where a split-mode gradient may be open
+ * (runtime/split_globals.c): before b's position, that as an i1. NULL where no global of floats has
+ * adjoints (nothing to decide). */
+static LLVMValueRef split_open(LLVMModuleRef m, LLVMBuilderRef b) {
+  bool any = false;
+  for (size_t i = 0; i < made[1].len; i++) any |= !ir_contains_ptr(LLVMGlobalGetValueType(made[1].data[i].global));
+  if (!any) return NULL;
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
+  LLVMValueRef open = ir_call_named(b, "__parad_rt_split_open", LLVMFunctionType(i32, NULL, 0, 0), NULL, 0);
+  return LLVMBuildICmp(b, LLVMIntNE, open, LLVMConstNull(i32), "split.open");
+}
+
+void ad_zero_global_adjoints_unless_split(LLVMModuleRef m, LLVMValueRef before) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+  LLVMPositionBuilderBefore(b, before);
+  LLVMValueRef open = split_open(m, b);
+  for (size_t i = 0; open && i < made[1].len; i++)
+    if (!ir_contains_ptr(LLVMGlobalGetValueType(made[1].data[i].global)))
+      zero(b, m, made[1].data[i].shadow, LLVMBuildNot(b, open, ""));
+  LLVMDisposeBuilder(b);
+}
+
+void ad_isolate_global_adjoints(LLVMModuleRef m, LLVMValueRef call) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMPositionBuilderBefore(b, call);
+  LLVMValueRef open = split_open(m, b);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i64 = LLVMInt64TypeInContext(c);
+  LLVMTypeRef check = LLVMFunctionType(LLVMVoidTypeInContext(c), (LLVMTypeRef[]){ptr, i64, ptr}, 3, 0);
+  for (size_t i = 0; open && i < made[1].len; i++) {
+    const Made *s = &made[1].data[i];
+    if (ir_contains_ptr(LLVMGlobalGetValueType(s->global))) continue;
+    LLVMValueRef args[3] = {s->shadow, LLVMConstInt(i64, ir_type_size(m, LLVMGlobalGetValueType(s->shadow)), 0),
+                            LLVMBuildGlobalStringPtr(b, LLVMGetValueName(s->global), "global")};
+    ir_call_named(b, "__parad_rt_split_check_clear", check, args, 3);
+    zero(b, m, s->shadow, NULL);
+  }
+  /* after the call, what it left zeroed again where a gradient is open, for that gradient's reverse calls
+     (a plain call always: an invoke is never a reverse call) */
+  LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(call));
+  for (size_t i = 0; open && i < made[1].len; i++)
+    if (!ir_contains_ptr(LLVMGlobalGetValueType(made[1].data[i].global))) zero(b, m, made[1].data[i].shadow, open);
+  LLVMDisposeBuilder(b);
+}
 
 void ad_enter_global_blocks(LLVMModuleRef m, LLVMValueRef before, ShadowUse use) { enter(m, before, use, true); }
 

@@ -1,7 +1,8 @@
 /* Shadows of mutable globals. A global of floats (and integers: no pointers) that the file defines, not
  * thread-local nor registered inactive, is a program's workspace, accumulator or field, and gets a shadow
  * global of its own per mode, "tangents" or "adjoints", zero at every derivative's entry: the global's value
- * there is state, not an input the request differentiates (ad_zero_global_shadows).
+ * there is state, not an input the request differentiates (ad_zero_global_shadows). Split mode's calls of
+ * one gradient share them (ad_zero_global_adjoints_unless_split).
  *
  * Such a global carries derivatives from one function to another without a call's arguments saying so (a
  * callee fills it, its caller reads it; a parallel region and the function around it): a call is
@@ -42,6 +43,17 @@ void ad_global_shadows_end(void);
 /* Before `before` (a derivative's call where a request was), every shadow of a mutable global made for
  * `use` set to zero: called once every derivative is generated, before end. */
 void ad_zero_global_shadows(LLVMModuleRef m, LLVMValueRef before, ShadowUse use);
+/* Split mode chains derivatives through globals: `layer(x)` writes h, `loss()` reads it, and the user runs
+ * aug(layer), aug(loss), rev(loss), rev(layer), each with its own tape. The adjoint of h that rev(loss)
+ * leaves is what rev(layer) needs, so the adjoints of globals are not zeroed at each reverse call but
+ * where a split-mode gradient begins: before an augmented forward call (`before`) while no tape of split
+ * mode is waiting for its reverse call (runtime/split_globals.c). */
+void ad_zero_global_adjoints_unless_split(LLVMModuleRef m, LLVMValueRef before);
+/* Around `call`, the reverse call of a whole derivative (__parad_autodiff): the adjoints of globals zeroed
+ * before it; where a split-mode gradient is open, the runtime stops the program if they held an adjoint
+ * (a reverse call of the gradient left it for another: it would be lost), and zeroes them again after it
+ * (what it left would reach the gradient's reverse calls). */
+void ad_isolate_global_adjoints(LLVMModuleRef m, LLVMValueRef call);
 /* Before `before` (where a derivative's forward sweep starts), every shadow made for `use` of a global
  * holding a heap block set to a zeroed shadow of the block (ad/global_blocks.h). */
 void ad_enter_global_blocks(LLVMModuleRef m, LLVMValueRef before, ShadowUse use);

@@ -2,6 +2,8 @@
  *   __parad_autodiff(f, args)            begin a tape; aug(args); rev(1.0); end the tape
  *   t = __parad_augmentfwd(f, args)      begin a tape; aug(args); suspend the tape; hand it over
  *   __parad_reverse(f, args, [dr,] t)    resume the tape; rev(dr); end the tape
+ * Split mode's calls also tell the runtime that a gradient is open (runtime/split_globals.c), which decides
+ * where the adjoints of globals are zeroed (ad/global_shadows.h).
  * The gradients of the active scalar arguments come back in the shape the user's declaration of the
  * entry point asks for: a double for one, a struct of them for several. */
 #include <llvm-c/DebugInfo.h>
@@ -109,6 +111,9 @@ int rev_lower_request(AdModule *ad, const Request *r) {
   unsigned nparams = LLVMCountParams(fn), end = request_arg_index(r, nparams);
   LLVMValueRef result = NULL;
   int errors = 0;
+  /* a checkpointed loop's runner requests are steps of a derivative, not derivatives of their own: the
+     globals' shadows are the derivative's, neither zeroed nor counted as split mode's */
+  bool runner = checkpoint_is_runner(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)));
   if ((r->mode == MODE_REVERSE || r->mode == MODE_AUGMENT) && request_check_global_arguments(b, r)) {
     LLVMDisposeBuilder(b);
     return 1;
@@ -118,18 +123,20 @@ int rev_lower_request(AdModule *ad, const Request *r) {
     LLVMValueRef *args = xcalloc(n + 1, sizeof *args);
     for (unsigned i = 0; i < n; i++) args[i] = LLVMGetArgOperand(call, r->first_arg + i);
     LLVMValueRef tape = rt_call(b, "__parad_rt_tape_begin", ptr, NULL, 0);
-    if (!checkpoint_is_runner(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)))) vec_push(&ad->adjoint_starts, tape);
+    if (!runner) vec_push(&ad->adjoint_starts, tape);
+    if (!runner && r->mode == MODE_AUGMENT) vec_push(&ad->split_starts, tape);
     LLVMValueRef primal = LLVMBuildCall2(b, LLVMGlobalGetValueType(pair.aug), pair.aug, args, n, "");
     free(args);
     if (r->mode == MODE_REVERSE) {
       rt_call(b, "__parad_rt_tape_mark_peak", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
       LLVMValueRef seed = ret_active ? ir_const_fp(adj_type(rt), 1.0) : NULL;
       LLVMValueRef grads = LLVMBuildCall2(b, LLVMGlobalGetValueType(pair.rev), pair.rev, &seed, seed ? 1 : 0, "");
-      if (!checkpoint_is_runner(LLVMGetBasicBlockParent(LLVMGetInstructionParent(grads)))) vec_push(&ad->adjoint_entries, grads);
+      if (!runner) vec_push(&ad->adjoint_entries, grads);
       rt_call(b, "__parad_rt_tape_end", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
       errors += !deliver(ad, b, r, grads, &result);
     } else {
       rt_call(b, "__parad_rt_tape_suspend", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
+      if (!runner) rt_call(b, "__parad_rt_split_augmented", LLVMVoidTypeInContext(ad->ctx), NULL, 0);
       LLVMTypeRef ct = LLVMTypeOf(call);
       unsigned tape_at, primal_at;
       if (r->tape_indirect) LLVMBuildStore(b, tape, LLVMGetArgOperand(call, end));
@@ -156,8 +163,9 @@ int rev_lower_request(AdModule *ad, const Request *r) {
     if (r->tape_indirect) tape = LLVMBuildLoad2(b, ptr, tape, "tape");
     rt_call(b, "__parad_rt_tape_resume", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
     LLVMValueRef grads = LLVMBuildCall2(b, LLVMGlobalGetValueType(pair.rev), pair.rev, &dret, dret ? 1 : 0, "");
-    if (!checkpoint_is_runner(LLVMGetBasicBlockParent(LLVMGetInstructionParent(grads)))) vec_push(&ad->adjoint_entries, grads);
+    if (!runner) vec_push(&ad->split_reverses, grads);
     rt_call(b, "__parad_rt_tape_end", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
+    if (!runner) rt_call(b, "__parad_rt_split_reversed", LLVMVoidTypeInContext(ad->ctx), NULL, 0);
     errors += !deliver(ad, b, r, grads, &result);
   }
   if (!errors) {
