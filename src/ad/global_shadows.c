@@ -304,12 +304,15 @@ static void enter(LLVMModuleRef m, LLVMValueRef before, ShadowUse use, bool poin
 
 void ad_zero_global_shadows(LLVMModuleRef m, LLVMValueRef before, ShadowUse use) { enter(m, before, use, false); }
 
+/* Whether a shadow made is of a global of floats and integers (not one holding heap blocks). */
+static bool of_numbers(const Made *s) { return !ir_contains_ptr(LLVMGlobalGetValueType(s->global)); }
+
 /* Whether adjoints of globals are zeroed is decided at run time, where a split-mode gradient may be open
  * (runtime/split_globals.c): before b's position, that as an i1. NULL where no global of floats has
  * adjoints (nothing to decide). */
 static LLVMValueRef split_open(LLVMModuleRef m, LLVMBuilderRef b) {
   bool any = false;
-  for (size_t i = 0; i < made[1].len; i++) any |= !ir_contains_ptr(LLVMGlobalGetValueType(made[1].data[i].global));
+  for (size_t i = 0; i < made[1].len; i++) any |= of_numbers(&made[1].data[i]);
   if (!any) return NULL;
   LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
   LLVMValueRef open = ir_call_named(b, "__parad_rt_split_open", LLVMFunctionType(i32, NULL, 0, 0), NULL, 0);
@@ -319,10 +322,9 @@ static LLVMValueRef split_open(LLVMModuleRef m, LLVMBuilderRef b) {
 void ad_zero_global_adjoints_unless_split(LLVMModuleRef m, LLVMValueRef before) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
   LLVMPositionBuilderBefore(b, before);
-  LLVMValueRef open = split_open(m, b);
+  LLVMValueRef open = split_open(m, b), closed = open ? LLVMBuildNot(b, open, "") : NULL;
   for (size_t i = 0; open && i < made[1].len; i++)
-    if (!ir_contains_ptr(LLVMGlobalGetValueType(made[1].data[i].global)))
-      zero(b, m, made[1].data[i].shadow, LLVMBuildNot(b, open, ""));
+    if (of_numbers(&made[1].data[i])) zero(b, m, made[1].data[i].shadow, closed);
   LLVMDisposeBuilder(b);
 }
 
@@ -335,7 +337,7 @@ void ad_isolate_global_adjoints(LLVMModuleRef m, LLVMValueRef call) {
   LLVMTypeRef check = LLVMFunctionType(LLVMVoidTypeInContext(c), (LLVMTypeRef[]){ptr, i64, ptr}, 3, 0);
   for (size_t i = 0; open && i < made[1].len; i++) {
     const Made *s = &made[1].data[i];
-    if (ir_contains_ptr(LLVMGlobalGetValueType(s->global))) continue;
+    if (!of_numbers(s)) continue;
     LLVMValueRef args[3] = {s->shadow, LLVMConstInt(i64, ir_type_size(m, LLVMGlobalGetValueType(s->shadow)), 0),
                             LLVMBuildGlobalStringPtr(b, LLVMGetValueName(s->global), "global")};
     ir_call_named(b, "__parad_rt_split_check_clear", check, args, 3);
@@ -345,7 +347,7 @@ void ad_isolate_global_adjoints(LLVMModuleRef m, LLVMValueRef call) {
      (a plain call always: an invoke is never a reverse call) */
   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(call));
   for (size_t i = 0; open && i < made[1].len; i++)
-    if (!ir_contains_ptr(LLVMGlobalGetValueType(made[1].data[i].global))) zero(b, m, made[1].data[i].shadow, open);
+    if (of_numbers(&made[1].data[i])) zero(b, m, made[1].data[i].shadow, open);
   LLVMDisposeBuilder(b);
 }
 
