@@ -128,7 +128,6 @@ static Ckpt *running;
 static pthread_mutex_t notes_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local char *thread_stack_lo, *thread_stack_hi; /* the calling thread's stack */
 static _Thread_local long last_steps, last_runs; /* parad_checkpoint_counts */
-enum { FIRST_TAPE = 64 * 1024 + 64 }; /* tape.c's first chunk, with its header */
 /* Loops whose reverse sweep is still to come, and the blocks the program freed meanwhile: a snapshot or a
  * recomputed step may still need them. For all threads at once: the loops each thread of a region runs
  * may work on one block, which one thread frees after the region. */
@@ -244,7 +243,8 @@ static size_t hull_bytes(Ckpt *c);
  * copies of the loop's inputs at its end and of the program's memory after it (at most the hulls each). */
 static size_t reserve(Ckpt *c, int copies) {
   /* the chunks a tape takes depend on what the pool holds: up to twice a run's */
-  size_t tape = 2 * (c->step_tape > FIRST_TAPE ? c->step_tape : FIRST_TAPE);
+  size_t first = __parad_rt_tape_first_chunk() + 64; /* tape.c's first chunk, with its header */
+  size_t tape = 2 * (c->step_tape > first ? c->step_tape : first);
   return tape + (size_t)copies * hull_bytes(c);
 }
 

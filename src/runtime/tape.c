@@ -19,7 +19,11 @@ struct ParadChunk {
   char data[];
 };
 
-enum { FIRST_CHUNK = 64 * 1024, LARGEST_STEP = 64 * 1024 * 1024 };
+/* Under a tape budget, where chunks count whole, a tape starts small: a task's or a region's tape records
+ * a few hundred bytes, and 64 KiB each refused programs a budget held many times over (400 tasks recording
+ * 25 KB in all went over 1 MB). Chunks then double as usual, so what counts is at most about twice what
+ * the tapes record, plus one small chunk per tape. */
+enum { FIRST_CHUNK = 64 * 1024, FIRST_CHUNK_BUDGETED = 512, LARGEST_STEP = 64 * 1024 * 1024 };
 #define POOL_AT_MOST ((size_t)2 << 30)
 
 _Thread_local ParadTape *__parad_rt_current;
@@ -258,14 +262,20 @@ void __parad_rt_tape_drop(ParadTape *t) {
   if (t) __parad_rt_tape_discard(t);
 }
 
+size_t __parad_rt_tape_first_chunk(void) { return __parad_rt_tape_budget_limit() ? FIRST_CHUNK_BUDGETED : FIRST_CHUNK; }
+
 ParadTape *__parad_rt_tape_begin(void) {
   ParadTape *t = spare;
   spare = NULL;
+  if (t && t->chunk->size > 2 * __parad_rt_tape_first_chunk()) { /* a budget set since: a small one instead */
+    free_tape(t, false);
+    t = NULL;
+  }
   if (t) __parad_rt_tape_budget_take(sizeof(ParadChunk) + t->chunk->size); /* a spare's chunk counts in use */
   if (!t) {
     t = calloc(1, sizeof *t);
     if (!t) fatal("out of memory for a tape");
-    enter(t, new_chunk(t, FIRST_CHUNK));
+    enter(t, new_chunk(t, __parad_rt_tape_first_chunk()));
   }
   t->top = t->base;
   t->used_before = 0;

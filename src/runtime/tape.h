@@ -50,6 +50,8 @@ extern _Thread_local ParadTape *__parad_rt_current;
  * over the budget) and given back. */
 void __parad_rt_tape_budget_take(size_t bytes);
 void __parad_rt_tape_budget_give(size_t bytes);
+/* The size of a tape's first chunk: small under a budget (tape.c). */
+size_t __parad_rt_tape_first_chunk(void);
 /* The budget (0: none) and what the tapes and snapshots hold now. */
 size_t __parad_rt_tape_budget_limit(void);
 /* Watching the most the tapes held from now on (returns what they hold now), and that most since then. */
