@@ -208,6 +208,13 @@ int link_time_derivatives(const Invocation *inv, StrList *line) {
   int rc = 0;
   if (!first) goto done;
   link_view_resolve(&v);
+  if (v.twice && merged(&v.units.data[v.twice_in[0]]) && merged(&v.units.data[v.twice_in[1]])) {
+    /* as ld would say it (merging the two said it in LLVM's words) */
+    fprintf(stderr, "parad-cc: error: multiple definition of '%s': in %s and in %s\n", v.twice,
+            v.units.data[v.twice_in[0]].origin, v.units.data[v.twice_in[1]].origin);
+    rc = 1;
+    goto done;
+  }
   /* the whole program's derivatives, with the options of the first file that asked for them */
   char *program = exec_temp_path("program", ".bc"), *opt = exec_temp_path("program", ".opt.bc");
   const char *object = exec_temp_path_kept("program", ".o"); /* on the line until the link */

@@ -327,6 +327,10 @@ static void take(LinkView *v, Table *t, size_t k) {
     free(owned);
     if (s->kind == SYM_UNDEFINED) e->wanted = true;
     else if (s->kind == SYM_STRONG && !e->strong) e->definer = (long)k, e->strong = true; /* the first strong wins */
+    else if (s->kind == SYM_STRONG && e->definer != (long)k && !v->twice) { /* ld: "multiple definition" */
+      v->twice = xstrdup(s->name);
+      v->twice_in[0] = e->definer, v->twice_in[1] = (long)k;
+    }
     else if (s->kind == SYM_WEAK && e->definer < 0) e->definer = (long)k;
   }
 }
@@ -397,6 +401,8 @@ void link_view_free(LinkView *v) {
   vec_free(&v->units);
   for (size_t i = 0; i < v->wrapped.len; i++) free((char *)v->wrapped.data[i]);
   vec_free(&v->wrapped);
+  free(v->twice);
+  v->twice = NULL;
   Table *t = v->table;
   if (t) {
     for (size_t i = 0; i < t->cap; i++) free(t->slots[i].name);

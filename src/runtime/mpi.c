@@ -493,6 +493,7 @@ static int fwd_send(SendCall send, const void *buf, int n, MPI_Datatype t, int d
   if (!shape_carries(&s)) return send(buf, n, t, dest, tag, comm);
   int size;
   char *m = message(buf, d, n, &s, comm, &size);
+  if (send == MPI_Send) return parad_mpi_send_parking(m, size, dest, tag, comm); /* takes m */
   int rc = send(m, size, MPI_PACKED, dest, tag, comm);
   free(m);
   return rc;

@@ -15,6 +15,9 @@
 
 void parad_mpi_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void *parad_mpi_alloc(size_t n); /* zeroed, never NULL */
+/* Forward mode's standard send of a packed message it owns (mpi_parked_sends.c): sent, and where the
+ * receiver is not there yet after a while, left to complete as the program goes on. */
+int parad_mpi_send_parking(char *message, int size, int dest, int tag, MPI_Comm comm);
 
 /* The layout of a buffer's bytes as the compiler found it (mpi/mpi_calls.c): runs of `count` values of
  * one kind from byte `offset`, in a pattern of `period` bytes of which the buffer starts at byte `phase`. */

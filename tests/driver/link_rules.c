@@ -10,6 +10,7 @@
 //   stands); the link step took its member anyway.
 // - A --start-group of archives that need each other, and --wrap=g (g's callers get __wrap_g).
 // - Archives named by -l:file, LIBRARY_PATH, -Wl,-l and -Xlinker: they were not read, and g was refused.
+// - Two files defining g: said as ld says it (it was LLVM's "Linking globals named 'g'"), no program.
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %parad-cc -O2 -DPOWER=2 -c %S/Inputs/link_rules/power.c -o square.o
 // RUN: %parad-cc -O2 -DPOWER=3 -c %S/Inputs/link_rules/power.c -o cube.o
@@ -29,6 +30,9 @@
 // RUN: env LIBRARY_PATH=%t %parad-cc main.o -lcube -o prog10 && ./prog10 3 1
 // RUN: %parad-cc main.o -Wl,-L.,-lsquare -o prog11 && ./prog11 2 1
 // RUN: %parad-cc main.o -Xlinker libcube.a -o prog12 && ./prog12 3 1
+// RUN: not %parad-cc main.o square.o cube.o -o twice 2>&1 | FileCheck %s --check-prefix=TWICE
+// RUN: test ! -e twice
+// TWICE: parad-cc: error: multiple definition of 'g': in square.o and in cube.o
 // RUN: %parad-cc -O2 -c %S/Inputs/link_rules/wrap.c -o wrap.o
 // RUN: %parad-cc main.o wrap.o square.o -Wl,--wrap=g -o prog7 && ./prog7 2 3
 // RUN: %parad-cc -O2 -c %S/Inputs/link_rules/chain_a.c -o chain_a.o && %parad-cc -O2 -c %S/Inputs/link_rules/chain_tail.c -o chain_tail.o
