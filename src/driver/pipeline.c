@@ -58,6 +58,12 @@ static LLVMTargetMachineRef target_machine(LLVMModuleRef m, char opt) {
   return tm;
 }
 
+static bool uses_profile_counters(LLVMModuleRef m) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (!strncmp(LLVMGetValueName(f), "llvm.instrprof.", 15) && LLVMGetFirstUse(f)) return true;
+  return false;
+}
+
 static bool run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, bool vec, bool slp,
                        bool unroll, int inline_threshold, bool verbose) {
   LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
@@ -189,6 +195,13 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
   }
   if (!o->has_line_info) {
     rc = PIPELINE_WANTS_LINE_INFO;
+    goto done;
+  }
+  /* -fprofile-instr-generate's counters are intrinsics that clang's own pipeline lowers first, and code
+     generation from Parad's IR does not: the back end stopped at them ("Cannot select"). Lowered first
+     here too, before anything drops the names of the functions coverage reports as unused. */
+  if (uses_profile_counters(m) && !run_passes(m, tm, "instrprof", false, false, false, 0, o->verbose)) {
+    rc = PIPELINE_FAILED;
     goto done;
   }
   /* a helper that passes the function it is given on to a request, inlined (nested helpers: again) */
