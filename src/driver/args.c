@@ -5,8 +5,9 @@
 #include <string.h>
 
 /* Flags that take their value as the next argument, and the step they belong to. */
-static const char *const frontend_with_value[] = {"-I", "-D", "-U", "-include", "-imacros", "-isystem",
-                                                  "-iquote", "-idirafter", "-iprefix", "-MF", "-MT",
+static const char *const frontend_with_value[] = {"-I", "-D", "-U", "-include", "-include-pch", "-imacros", "-isystem",
+                                                  "-iquote", "-idirafter", "-iprefix", "-iwithprefix",
+                                                  "-iwithprefixbefore", "-iwithsysroot", "-MF", "-MT",
                                                   "-MQ", "-Xclang", "-Xpreprocessor", NULL};
 static const char *const link_with_value[] = {"-L", "-l", "-Xlinker", "-T", "-u", "-z", NULL};
 static const char *const shared_with_value[] = {"-target", "-arch", "--sysroot", "-isysroot", "-B", NULL};
@@ -121,6 +122,8 @@ static bool parse(int argc, const char *const *argv, Invocation *inv) {
         vec_push(&inv->link, NULL);
       } else {
         vec_push(&inv->link, a);
+        /* a header compiled on its own is precompiled: clang's work (parad.h still found: parad-cc.c) */
+        passthrough |= ends_with(a, ".h") || ends_with(a, ".hh") || ends_with(a, ".hpp") || ends_with(a, ".hxx");
       }
       continue;
     }

@@ -228,10 +228,13 @@ int main(int argc, char **argv) {
     vec_push(&cmd, exec_clang());
     /* what the front end sees when it compiles (parad.h, Enzyme's attributes), for -E, -M, -MM and
        -fsyntax-only too: a Makefile's dependency rule, ccache and an editor's checks read the same headers */
-    bool reads_sources = false;
-    for (size_t i = 0; i < inv.all.len; i++)
-      reads_sources |= !strcmp(inv.all.data[i], "-E") || !strcmp(inv.all.data[i], "-M") ||
-                       !strcmp(inv.all.data[i], "-MM") || !strcmp(inv.all.data[i], "-fsyntax-only");
+    bool reads_sources = false; /* and precompiled headers: a header that includes parad.h */
+    for (size_t i = 0; i < inv.all.len; i++) {
+      const char *a = inv.all.data[i];
+      reads_sources |= !strcmp(a, "-E") || !strcmp(a, "-M") || !strcmp(a, "-MM") || !strcmp(a, "-fsyntax-only") ||
+                       strstr(a, "-header") ||
+                       (a[0] != '-' && (ends_with(a, ".h") || ends_with(a, ".hh") || ends_with(a, ".hpp") || ends_with(a, ".hxx")));
+    }
     if (reads_sources) {
       attributes_define(&cmd);
       vec_push(&cmd, "-idirafter");
