@@ -124,6 +124,18 @@ static void drop_overridden(const LinkView *v, const LinkUnit *u, LLVMModuleRef 
   }
 }
 
+/* An optional hook (`extern void hook(void) __attribute__((weak))`, called under `if (hook)`) that no
+ * unit ld takes defines is 0 in the program: so in the merged IR, where the optimiser then drops the
+ * call the program never makes. It was refused as a call without a body. */
+static void drop_unresolved_weak(const LinkView *v, LLVMModuleRef m) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m), next; f; f = next) {
+    next = LLVMGetNextFunction(f);
+    if (LLVMGetLinkage(f) != LLVMExternalWeakLinkage || link_view_definer(v, LLVMGetValueName(f))) continue;
+    LLVMReplaceAllUsesWith(f, LLVMConstNull(LLVMTypeOf(f)));
+    LLVMDeleteFunction(f);
+  }
+}
+
 /* Merges the IR of the units ld takes, as ld resolves their symbols, into one module written to path;
  * false on failure. */
 static bool merge(const LinkView *v, const char *path) {
@@ -148,6 +160,7 @@ static bool merge(const LinkView *v, const char *path) {
       }
     }
   }
+  if (ok && all) drop_unresolved_weak(v, all);
   if (ok && all && LLVMWriteBitcodeToFile(all, path)) ok = false;
   if (all) LLVMDisposeModule(all);
   LLVMContextDispose(ctx);

@@ -18,15 +18,17 @@ static bool record_at(const char *data, size_t size, uint64_t at, void *to, size
   return true;
 }
 
+/* An object's symbol table, or a shared library's dynamic one (what it exports). */
 static void read_symbols(const char *data, size_t size, LinkUnit *u) {
   Elf64_Ehdr eh;
   if (!record_at(data, size, 0, &eh, sizeof eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-      eh.e_type != ET_REL || eh.e_shentsize != sizeof(Elf64_Shdr))
+      (eh.e_type != ET_REL && eh.e_type != ET_DYN) || eh.e_shentsize != sizeof(Elf64_Shdr))
     return;
+  u->shared = eh.e_type == ET_DYN;
   for (unsigned s = 0; s < eh.e_shnum; s++) {
     Elf64_Shdr sh, strings;
     if (!record_at(data, size, eh.e_shoff + (uint64_t)s * sizeof sh, &sh, sizeof sh)) return;
-    if (sh.sh_type != SHT_SYMTAB || sh.sh_entsize != sizeof(Elf64_Sym)) continue;
+    if (sh.sh_type != (u->shared ? SHT_DYNSYM : SHT_SYMTAB) || sh.sh_entsize != sizeof(Elf64_Sym)) continue;
     if (!record_at(data, size, eh.e_shoff + (uint64_t)sh.sh_link * sizeof sh, &strings, sizeof strings)) return;
     if (strings.sh_offset > size || strings.sh_size > size - strings.sh_offset) return;
     const char *names = data + strings.sh_offset;
@@ -36,6 +38,7 @@ static void read_symbols(const char *data, size_t size, LinkUnit *u) {
       unsigned bind = ELF64_ST_BIND(sym.st_info);
       if (bind == STB_LOCAL || !memchr(names + sym.st_name, 0, strings.sh_size - sym.st_name)) continue;
       bool weak = bind == STB_WEAK;
+      if (u->shared && sym.st_shndx == SHN_UNDEF) continue; /* what it uses is the dynamic linker's */
       SymbolKind kind = sym.st_shndx == SHN_UNDEF ? (weak ? SYM_WEAK_UNDEFINED : SYM_UNDEFINED)
                         : weak || sym.st_shndx == SHN_COMMON ? SYM_WEAK /* a common symbol yields to a definition */
                                                              : SYM_STRONG;
@@ -178,9 +181,9 @@ static void linker_args(const StrList *line, LinkerArgs *out, StrList *pieces) {
   }
 }
 
-/* The archive -lname (or -l:file) stands for, as ld searches: each directory (-L ones in order, then
+/* The library -lname (or -l:file) stands for, as ld searches: each directory (-L ones in order, then
  * LIBRARY_PATH's, then the usual ones) in turn; in one, libname.so wins over libname.a unless linking
- * statically, and only an .a has IR. */
+ * statically. */
 static char *archive_of(const LinkerArgs *args, const char *name, bool is_static) {
   static const char *const system_dirs[] = {"/usr/local/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib", "/lib", NULL};
   StrList dirs = {0};
@@ -208,21 +211,15 @@ static char *archive_of(const LinkerArgs *args, const char *name, bool is_static
       continue;
     }
     char *so = xasprintf("%s/lib%s.so", dirs.data[i], name), *a = xasprintf("%s/lib%s.a", dirs.data[i], name);
-    bool shared = !is_static && access(so, R_OK) == 0;
-    if (!shared && access(a, R_OK) == 0) found = a;
-    else free(a);
+    if (!is_static && access(so, R_OK) == 0) found = so, so = NULL;
+    else if (access(a, R_OK) == 0) found = a, a = NULL;
+    free(a);
     free(so);
-    if (shared) break;
   }
   for (size_t i = 0; i < owned.len; i++) free(owned.data[i]);
   vec_free(&owned);
   vec_free(&dirs);
   return found;
-}
-
-static bool ends_with(const char *s, const char *suffix) {
-  size_t n = strlen(s), k = strlen(suffix);
-  return n >= k && !strcmp(s + n - k, suffix);
 }
 
 void link_view_read(const StrList *line, LinkView *v) {
@@ -249,7 +246,7 @@ void link_view_read(const StrList *line, LinkView *v) {
     else if ((!strcmp(a, "-l") || !strcmp(a, "--library")) && i + 1 < args.len) path = archive_of(&args, args.data[++i].text, static_now);
     else if (!strncmp(a, "-l", 2) && a[2]) path = archive_of(&args, a + 2, static_now);
     else if (!strcmp(a, "-L") && i + 1 < args.len) i++;
-    else if (a[0] != '-' && !ends_with(a, ".so") && !strstr(a, ".so.")) path = xstrdup(a); /* objects, archives */
+    else if (a[0] != '-') path = xstrdup(a); /* objects, archives, shared libraries */
     if (path) read_file(&w, path, path, false);
     free(path);
   }
@@ -268,6 +265,7 @@ typedef struct {
   long definer;  /* the unit whose definition wins, or -1 */
   bool strong;   /* ... and it is strong */
   bool wanted;   /* referenced, not weakly, by a taken unit */
+  bool shared;   /* the definer is a shared library: any object's or member's definition wins over it */
 } Entry;
 
 typedef struct {
@@ -301,7 +299,7 @@ static Entry *lookup(Table *t, const char *name, bool add) {
     if (e->name) continue;
     if (!add) return NULL;
     t->len++;
-    *e = (Entry){xstrdup(name), -1, false, false};
+    *e = (Entry){xstrdup(name), -1, false, false, false};
     return e;
   }
 }
@@ -326,12 +324,14 @@ static void take(LinkView *v, Table *t, size_t k) {
     Entry *e = lookup(t, reference ? link_view_wrapped(v, s->name, &owned) : (owned = NULL, s->name), true);
     free(owned);
     if (s->kind == SYM_UNDEFINED) e->wanted = true;
-    else if (s->kind == SYM_STRONG && !e->strong) e->definer = (long)k, e->strong = true; /* the first strong wins */
+    else if (u->shared && e->definer < 0) e->definer = (long)k, e->shared = true;
+    else if (u->shared) continue;
+    else if (s->kind == SYM_STRONG && !e->strong) e->definer = (long)k, e->strong = true, e->shared = false; /* the first strong wins */
     else if (s->kind == SYM_STRONG && e->definer != (long)k && !v->twice) { /* ld: "multiple definition" */
       v->twice = xstrdup(s->name);
       v->twice_in[0] = e->definer, v->twice_in[1] = (long)k;
     }
-    else if (s->kind == SYM_WEAK && e->definer < 0) e->definer = (long)k;
+    else if (s->kind == SYM_WEAK && (e->definer < 0 || e->shared)) e->definer = (long)k, e->shared = false;
   }
 }
 

@@ -7,8 +7,9 @@
  * an archive is searched once, where it stands on the line, for what is undefined at that point (an
  * archive before the object that needs it gives nothing, a later one does); a weak definition is
  * overridden by a strong one, even in an object without IR; --wrap=g sends undefined references of g to
- * __wrap_g and of __real_g to g. This follows those rules. Shared libraries define nothing here: ld
- * lets an object's or a member's definition win over theirs. */
+ * __wrap_g and of __real_g to g; a shared library before an archive defines what it defines, so that the
+ * archive's member is not taken for it. This follows those rules. An object's or a member's definition
+ * wins over a shared library's, wherever they stand. */
 #ifndef PARAD_DRIVER_LINK_INPUTS_H
 #define PARAD_DRIVER_LINK_INPUTS_H
 
@@ -32,6 +33,7 @@ typedef struct {
   bool member;       /* of a static archive: taken only if the program needs it */
   bool whole;        /* ... under --whole-archive: taken whatever it needs */
   bool direct;       /* named on the line itself, not inside -Wl or -Xlinker: the link step can replace it */
+  bool shared;       /* a shared library: its definitions count only where no object's or member's does */
   int group;         /* the --start-group it is in, or 0 */
   VEC(LinkSymbol) symbols;
   EmbeddedList ir;

@@ -68,11 +68,22 @@ static char *mpi_runtime_for(const Invocation *inv) {
   return NULL;
 }
 
+/* ld -r: objects combined into one, whose IR sections ld concatenates (embed.h); the derivatives wait
+ * for the program's link, and nothing of the runtime goes in (it took libm's static members). */
+static bool relocatable(const StrList *line) {
+  for (size_t i = 0; i < line->len; i++) {
+    const char *a = line->data[i];
+    if (!strcmp(a, "-r") || !strcmp(a, "-Wl,-r") || !strcmp(a, "-Wl,--relocatable") || !strcmp(a, "--relocatable")) return true;
+  }
+  return false;
+}
+
 static int link_program(const Invocation *inv, const StrList *objects) {
   StrList line = {0};
   size_t k = 0;
   for (size_t i = 0; i < inv->link.len; i++) vec_push(&line, inv->link.data[i] ? inv->link.data[i] : objects->data[k++]);
-  if (link_time_derivatives(inv, &line)) {
+  bool partial = relocatable(&line);
+  if (!partial && link_time_derivatives(inv, &line)) {
     vec_free(&line);
     return 1;
   }
@@ -84,11 +95,11 @@ static int link_program(const Invocation *inv, const StrList *objects) {
   vec_push(&cmd, inv->output ? inv->output : "a.out");
   vec_push(&cmd, "-Qunused-arguments");
   /* the MPI runtime (when built) is an archive: a program that makes no MPI call takes nothing from it */
-  char *mpi_runtime = mpi_runtime_for(inv);
+  char *mpi_runtime = partial ? NULL : mpi_runtime_for(inv);
   if (mpi_runtime) vec_push(&cmd, mpi_runtime);
   char *runtime = xasprintf("%s/lib/libparad_rt.a", exec_parad_root());
-  vec_push(&cmd, runtime);
-  vec_push(&cmd, "-lm"); /* derivative code calls libm (cos for sin, ...) even where the program did not */
+  if (!partial) vec_push(&cmd, runtime);
+  if (!partial) vec_push(&cmd, "-lm"); /* derivative code calls libm (cos for sin, ...) even where the program did not */
   int rc = exec_run(&cmd, inv->verbose);
   vec_free(&cmd);
   free(runtime);

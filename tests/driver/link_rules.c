@@ -11,6 +11,11 @@
 // - A --start-group of archives that need each other, and --wrap=g (g's callers get __wrap_g).
 // - Archives named by -l:file, LIBRARY_PATH, -Wl,-l and -Xlinker: they were not read, and g was refused.
 // - Two files defining g: said as ld says it (it was LLVM's "Linking globals named 'g'"), no program.
+// - A shared library before an archive, both defining g: ld takes the library's and not the member, which
+//   the link step merged (the program ran the member's g): refused now, since the library has no IR.
+//   The archive first: its member is taken.
+// - parad-cc -r: objects combined, their derivatives left for the program's link (it took the runtime and
+//   libm's static members into the object, which then did not link).
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %parad-cc -O2 -DPOWER=2 -c %S/Inputs/link_rules/power.c -o square.o
 // RUN: %parad-cc -O2 -DPOWER=3 -c %S/Inputs/link_rules/power.c -o cube.o
@@ -33,6 +38,10 @@
 // RUN: not %parad-cc main.o square.o cube.o -o twice 2>&1 | FileCheck %s --check-prefix=TWICE
 // RUN: test ! -e twice
 // TWICE: parad-cc: error: multiple definition of 'g': in square.o and in cube.o
+// RUN: %clang -O2 -fPIC -shared -DPOWER=3 %S/Inputs/link_rules/power.c -o libcubeso.so
+// RUN: not %parad-cc main.o -L. -lcubeso libsquare.a -o shared_first 2>&1 | FileCheck %s --check-prefix=PLAIN
+// RUN: %parad-cc main.o libsquare.a -L. -lcubeso -Wl,-rpath,%t -o prog13 && ./prog13 2 1
+// RUN: %parad-cc -r main.o square.o -o combined.o && %parad-cc combined.o -o prog14 && ./prog14 2 1
 // RUN: %parad-cc -O2 -c %S/Inputs/link_rules/wrap.c -o wrap.o
 // RUN: %parad-cc main.o wrap.o square.o -Wl,--wrap=g -o prog7 && ./prog7 2 3
 // RUN: %parad-cc -O2 -c %S/Inputs/link_rules/chain_a.c -o chain_a.o && %parad-cc -O2 -c %S/Inputs/link_rules/chain_tail.c -o chain_tail.o
