@@ -71,6 +71,15 @@ static bool with_line_tables(EmbeddedIR *ir, bool verbose) {
   return ok;
 }
 
+/* A deferred file's IR holds the note for plain linkers (pipeline.c mark_deferred), in a .gnu.warning
+ * section ld consumes. The program's object calls no entry point, so there it is plain data: in its
+ * section, -fsanitize=address's registration of the global referred to a section ld had discarded, and
+ * the program did not link. */
+static void plain_link_notes(LLVMModuleRef m) {
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    if (!strncmp(LLVMGetValueName(g), "parad.link_note.", 16)) LLVMSetSection(g, "");
+}
+
 /* ld's --wrap in module m, which it applies to undefined references only: a declaration of g becomes
  * one of __wrap_g, one of __real_g one of g. A definition of the new name in m takes the uses. */
 static void rename_declaration(LLVMModuleRef m, const char *from, const char *to) {
@@ -151,6 +160,7 @@ static bool merge(const LinkView *v, const char *path) {
         break;
       }
       request_weaken_markers(m); /* every file may define them */
+      plain_link_notes(m);
       apply_wraps(v, m);
       drop_overridden(v, u, m);
       if (!all) all = m;

@@ -37,13 +37,50 @@ static char *default_output(const char *source, const char *ext) {
   return xasprintf("%.*s%s", (int)n, base, ext);
 }
 
+/* --coverage (gcov): where clang puts the notes and the counts, after the user's output, absolute: the
+ * object's name without its extension (compiled and linked at once, "prog-file"). The front end writes them
+ * into the IR; they were the intermediate file's, in Parad's temporary directory, removed at exit. */
+static void coverage_files(const Invocation *inv, const char *source, const char *final, StrList *flags, OwnedList *owned) {
+  bool coverage = false;
+  for (size_t i = 0; i < inv->frontend.len; i++) {
+    const char *a = inv->frontend.data[i];
+    coverage |= !strcmp(a, "--coverage") || !strcmp(a, "-ftest-coverage") || !strcmp(a, "-fprofile-arcs");
+  }
+  if (!coverage) return;
+  char cwd[4096], *base;
+  if (inv->action == ACTION_LINK) {
+    const char *slash = strrchr(source, '/'), *name = slash ? slash + 1 : source, *dot = strrchr(name, '.');
+    base = xasprintf("%s-%.*s", inv->output ? inv->output : "a", (int)(dot ? dot - name : (long)strlen(name)), name);
+  } else {
+    const char *dot = strrchr(final, '.'), *slash = strrchr(final, '/');
+    base = xasprintf("%.*s", (int)(dot && (!slash || dot > slash) ? dot - final : (long)strlen(final)), final);
+  }
+  const char *dir = base[0] == '/' ? "" : getcwd(cwd, sizeof cwd) ? cwd : ".";
+  char *notes = xasprintf("-coverage-notes-file=%s%s%s.gcno", dir, *dir ? "/" : "", base);
+  char *data = xasprintf("-coverage-data-file=%s%s%s.gcda", dir, *dir ? "/" : "", base);
+  vec_push(flags, "-Xclang");
+  vec_push(flags, notes);
+  vec_push(flags, "-Xclang");
+  vec_push(flags, data);
+  vec_push(owned, notes);
+  vec_push(owned, data);
+  free(base);
+}
+
 static int frontend(const Invocation *inv, const char *source, const char *language, const char *bc,
                     const char *final, bool line_tables) {
   /* -MD: the dependencies of the user's output, as clang's (compiled and linked at once: the program's,
      named after it, not the intermediate object's) */
   char *named = inv->action == ACTION_LINK && !inv->output ? default_output(source, ".o") : NULL; /* clang's b.d, b.o */
   const char *target = inv->action != ACTION_LINK ? final : inv->output ? inv->output : named;
-  int rc = clang_frontend(&inv->frontend, source, language, bc, target, line_tables, inv->verbose);
+  StrList flags = {0};
+  OwnedList owned = {0};
+  for (size_t i = 0; i < inv->frontend.len; i++) vec_push(&flags, inv->frontend.data[i]);
+  coverage_files(inv, source, final, &flags, &owned);
+  int rc = clang_frontend(&flags, source, language, bc, target, line_tables, inv->verbose);
+  for (size_t i = 0; i < owned.len; i++) free(owned.data[i]);
+  vec_free(&owned);
+  vec_free(&flags);
   free(named);
   return rc;
 }

@@ -64,6 +64,24 @@ static bool uses_profile_counters(LLVMModuleRef m) {
   return false;
 }
 
+/* The sanitizer passes clang runs last in its own pipeline, for the functions the front end marked:
+ * code generation from Parad's IR runs none, and a program built with -fsanitize=address whose file asked
+ * for a derivative was not instrumented at all (an overflow went unreported). */
+static const char *sanitizer_passes(LLVMModuleRef m, char *buf, size_t size) {
+  static const struct {
+    const char *attribute, *passes;
+  } sanitizers[] = {{"sanitize_address", "asan"}, {"sanitize_thread", "tsan-module,function(tsan)"}, {"sanitize_memory", "msan"}};
+  buf[0] = 0;
+  for (size_t k = 0; k < sizeof sanitizers / sizeof sanitizers[0]; k++) {
+    unsigned kind = LLVMGetEnumAttributeKindForName(sanitizers[k].attribute, strlen(sanitizers[k].attribute));
+    bool marked = false;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !marked; f = LLVMGetNextFunction(f))
+      marked = LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind) != NULL;
+    if (marked) snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", buf[0] ? "," : "", sanitizers[k].passes);
+  }
+  return buf[0] ? buf : NULL;
+}
+
 static bool run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, bool vec, bool slp,
                        bool unroll, int inline_threshold, bool verbose) {
   LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
@@ -201,6 +219,11 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
      generation from Parad's IR does not: the back end stopped at them ("Cannot select"). Lowered first
      here too, before anything drops the names of the functions coverage reports as unused. */
   if (uses_profile_counters(m) && !run_passes(m, tm, "instrprof", false, false, false, 0, o->verbose)) {
+    rc = PIPELINE_FAILED;
+    goto done;
+  }
+  /* --coverage (gcov) too: clang's pipeline adds its counters first, from the files the front end named */
+  if (LLVMGetNamedMetadata(m, "llvm.gcov", 9) && !run_passes(m, tm, "insert-gcov-profiling", false, false, false, 0, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;
   }
@@ -344,6 +367,12 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
     goto done;
   }
   ad_unshield_program(&shield);
+  char sanitize[96];
+  const char *sanitizers = sanitizer_passes(m, sanitize, sizeof sanitize);
+  if (sanitizers && !run_passes(m, tm, sanitizers, false, false, false, 0, o->verbose)) {
+    rc = PIPELINE_FAILED;
+    goto done;
+  }
   if (o->text_output ? LLVMPrintModuleToFile(m, out_path, &msg) : LLVMWriteBitcodeToFile(m, out_path)) {
     fprintf(stderr, "parad-cc: error: cannot write %s\n", out_path);
     rc = PIPELINE_FAILED;
