@@ -145,6 +145,51 @@ static void drop_unresolved_weak(const LinkView *v, LLVMModuleRef m) {
   }
 }
 
+/* ---- IR that is no longer its object's ---- */
+
+static bool defines_symbol(const LinkUnit *u, const char *name) {
+  for (size_t i = 0; i < u->symbols.len; i++)
+    if ((u->symbols.data[i].kind == SYM_STRONG || u->symbols.data[i].kind == SYM_WEAK) && !strcmp(u->symbols.data[i].name, name))
+      return true;
+  return false;
+}
+
+/* A function or variable the IR defines for other files that the object's code does not: the object was
+ * changed after it was compiled (objcopy --redefine-sym, a vendored library renamed), and its IR would
+ * give the program other names than ld sees (merging it failed with LLVM's "symbol multiply defined"). */
+static const char *missing_definition(const LinkUnit *u, LLVMModuleRef m) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (!LLVMIsDeclaration(f) && LLVMGetLinkage(f) == LLVMExternalLinkage && !defines_symbol(u, LLVMGetValueName(f)))
+      return LLVMGetValueName(f);
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    if (!LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage && strncmp(LLVMGetValueName(g), "llvm.", 5) &&
+        !defines_symbol(u, LLVMGetValueName(g)))
+      return LLVMGetValueName(g);
+  return NULL;
+}
+
+/* Such an object is linked as plain code, with a warning: a derivative that needs its functions is then
+ * refused, rather than made of code the program does not run. */
+static void drop_stale_ir(LinkView *v) {
+  LLVMContextRef ctx = LLVMContextCreate();
+  for (size_t k = 0; k < v->units.len; k++) {
+    LinkUnit *u = &v->units.data[k];
+    const char *missing = NULL;
+    for (size_t i = 0; merged(u) && i < u->ir.len && !missing; i++) {
+      LLVMModuleRef m = parse(ctx, &u->ir.data[i]);
+      if (m && (missing = missing_definition(u, m)))
+        fprintf(stderr, "parad-cc: warning: %s defines no '%s', which the IR it carries defines (was it changed after "
+                        "compiling, by objcopy?): its derivatives cannot be made, and it is linked as plain code\n",
+                u->origin, missing);
+      if (m) LLVMDisposeModule(m);
+    }
+    if (!missing) continue;
+    for (size_t i = 0; i < u->ir.len; i++) embed_free(&u->ir.data[i]);
+    vec_free(&u->ir);
+  }
+  LLVMContextDispose(ctx);
+}
+
 /* Merges the IR of the units ld takes, as ld resolves their symbols, into one module written to path;
  * false on failure. */
 static bool merge(const LinkView *v, const char *path) {
@@ -221,16 +266,23 @@ static bool asked_for_debug_info(const LinkView *v) {
   return false;
 }
 
+/* The first IR whose requests wait for the link, or NULL. */
+static const EmbeddedIR *first_deferred(const LinkView *v) {
+  for (size_t k = 0; k < v->units.len; k++)
+    for (size_t i = 0; i < v->units.data[k].ir.len; i++)
+      if (v->units.data[k].ir.data[i].deferred) return &v->units.data[k].ir.data[i];
+  return NULL;
+}
+
 int link_time_derivatives(const Invocation *inv, StrList *line) {
   LinkView v = {0};
   link_view_read(line, &v);
-  const EmbeddedIR *first = NULL;
-  for (size_t k = 0; k < v.units.len && !first; k++)
-    for (size_t i = 0; i < v.units.data[k].ir.len && !first; i++)
-      if (v.units.data[k].ir.data[i].deferred) first = &v.units.data[k].ir.data[i];
+  const EmbeddedIR *first = first_deferred(&v);
   int rc = 0;
   if (!first) goto done;
   link_view_resolve(&v);
+  drop_stale_ir(&v);
+  if (!(first = first_deferred(&v))) goto done; /* (ld then says what is undefined, and why) */
   if (v.twice && merged(&v.units.data[v.twice_in[0]]) && merged(&v.units.data[v.twice_in[1]])) {
     /* as ld would say it (merging the two said it in LLVM's words) */
     fprintf(stderr, "parad-cc: error: multiple definition of '%s': in %s and in %s\n", v.twice,

@@ -14,6 +14,9 @@
 // - A shared library before an archive, both defining g: ld takes the library's and not the member, which
 //   the link step merged (the program ran the member's g): refused now, since the library has no IR.
 //   The archive first: its member is taken.
+// - An object changed after compiling (objcopy --redefine-sym g=g_old): its IR still defines g, and
+//   merging it beside the real g failed with LLVM's "symbol multiply defined". It is plain code now,
+//   with a warning, and the program's g is the other file's.
 // - parad-cc -r: objects combined, their derivatives left for the program's link (it took the runtime and
 //   libm's static members into the object, which then did not link).
 // RUN: rm -rf %t && mkdir -p %t && cd %t
@@ -41,6 +44,9 @@
 // RUN: %clang -O2 -fPIC -shared -DPOWER=3 %S/Inputs/link_rules/power.c -o libcubeso.so
 // RUN: not %parad-cc main.o -L. -lcubeso libsquare.a -o shared_first 2>&1 | FileCheck %s --check-prefix=PLAIN
 // RUN: %parad-cc main.o libsquare.a -L. -lcubeso -Wl,-rpath,%t -o prog13 && ./prog13 2 1
+// RUN: objcopy --redefine-sym g=g_old square.o renamed.o
+// RUN: %parad-cc main.o renamed.o cube.o -o prog15 2>&1 | FileCheck %s --check-prefix=STALE && ./prog15 3 1
+// STALE: warning: renamed.o defines no 'g', which the IR it carries defines
 // RUN: %parad-cc -r main.o square.o -o combined.o && %parad-cc combined.o -o prog14 && ./prog14 2 1
 // RUN: %parad-cc -O2 -c %S/Inputs/link_rules/wrap.c -o wrap.o
 // RUN: %parad-cc main.o wrap.o square.o -Wl,--wrap=g -o prog7 && ./prog7 2 3
