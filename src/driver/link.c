@@ -319,24 +319,19 @@ int link_time_derivatives(const Invocation *inv, StrList *line) {
     rc = clang_codegen(&codegen, "-c", false, opt, object, true, po.optimised_derivatives, inv->verbose);
     vec_free(&codegen);
   }
-  if (rc == PIPELINE_OK) { /* the object takes the place of the first object with IR; the others go */
+  if (rc == PIPELINE_OK) {
+    /* The object goes where the first merged unit was (an archive's place, for a member), so that no
+       archive before it gives ld a member whose code the object holds too (with -u g before the archive:
+       "multiple definition"); the merged objects go. */
+    size_t at = line->len;
+    for (size_t k = 0; k < v.units.len; k++)
+      if (merged(&v.units.data[k]) && v.units.data[k].position < at) at = v.units.data[k].position;
     StrList out = {0};
-    bool placed = false;
     for (size_t i = 0; i < line->len; i++) {
       bool replaced = false;
       for (size_t k = 0; k < v.units.len && !replaced; k++) replaced = merged(&v.units.data[k]) && !v.units.data[k].member && v.units.data[k].position == i;
-      if (replaced && !placed) {
-        vec_push(&out, object);
-        placed = true;
-      }
+      if (i == at) vec_push(&out, object);
       if (!replaced) vec_push(&out, without_merged_members(&v, i, line->data[i], inv->verbose));
-    }
-    if (!placed) { /* only archive members: before every input, so that the archives are not taken */
-      StrList front = {0};
-      vec_push(&front, object);
-      for (size_t i = 0; i < out.len; i++) vec_push(&front, out.data[i]);
-      vec_free(&out);
-      out = front;
     }
     vec_free(line);
     *line = out;

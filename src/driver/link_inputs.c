@@ -166,7 +166,7 @@ static void linker_args(const StrList *line, LinkerArgs *out, StrList *pieces) {
         vec_push(out, la);
         p += n + (p[n] == ',');
       }
-    } else if ((!strcmp(a, "-o") || !strcmp(a, "-T") || !strcmp(a, "-x") || !strcmp(a, "-L") || !strcmp(a, "-l")) &&
+    } else if ((!strcmp(a, "-o") || !strcmp(a, "-T") || !strcmp(a, "-x") || !strcmp(a, "-L") || !strcmp(a, "-l") || !strcmp(a, "-u")) &&
                i + 1 < line->len) {
       LinkerArg flag = {a, i, true}, value = {line->data[i + 1], i + 1, true};
       if (strcmp(a, "-o") && strcmp(a, "-T") && strcmp(a, "-x")) {
@@ -241,6 +241,9 @@ void link_view_read(const StrList *line, LinkView *v) {
     else if (!strcmp(a, "--end-group") || !strcmp(a, "-)")) group = 0;
     else if (!strcmp(a, "-Bstatic") || !strcmp(a, "-dn") || !strcmp(a, "-non_shared")) static_now = true;
     else if (!strcmp(a, "-Bdynamic") || !strcmp(a, "-dy") || !strcmp(a, "-call_shared")) static_now = is_static;
+    else if (!strcmp(a, "-u") && i + 1 < args.len) vec_push(&v->forced, args.data[++i].text);
+    else if (!strncmp(a, "--undefined=", 12)) vec_push(&v->forced, a + 12);
+    else if (!strncmp(a, "-u", 2) && a[2]) vec_push(&v->forced, a + 2);
     else if (!strncmp(a, "--wrap=", 7)) vec_push(&v->wrapped, a + 7);
     else if (!strcmp(a, "--wrap") && i + 1 < args.len) vec_push(&v->wrapped, args.data[++i].text);
     else if ((!strcmp(a, "-l") || !strcmp(a, "--library")) && i + 1 < args.len) path = archive_of(&args, args.data[++i].text, static_now);
@@ -250,8 +253,9 @@ void link_view_read(const StrList *line, LinkView *v) {
     if (path) read_file(&w, path, path, false);
     free(path);
   }
-  /* the wrapped names point into pieces or the line: kept as copies */
+  /* the names point into pieces or the line: kept as copies */
   for (size_t i = 0; i < v->wrapped.len; i++) v->wrapped.data[i] = xstrdup(v->wrapped.data[i]);
+  for (size_t i = 0; i < v->forced.len; i++) v->forced.data[i] = xstrdup(v->forced.data[i]);
   for (size_t i = 0; i < pieces.len; i++) free((char *)pieces.data[i]);
   vec_free(&pieces);
   vec_free(&args);
@@ -372,6 +376,7 @@ static void search_group(LinkView *v, Table *t, size_t first, size_t end) {
 void link_view_resolve(LinkView *v) {
   Table *t = xcalloc(1, sizeof *t);
   v->table = t;
+  for (size_t i = 0; i < v->forced.len; i++) lookup(t, v->forced.data[i], true)->wanted = true;
   size_t group_start = 0;
   for (size_t k = 0; k < v->units.len;) {
     LinkUnit *u = &v->units.data[k];
@@ -401,6 +406,8 @@ void link_view_free(LinkView *v) {
   vec_free(&v->units);
   for (size_t i = 0; i < v->wrapped.len; i++) free((char *)v->wrapped.data[i]);
   vec_free(&v->wrapped);
+  for (size_t i = 0; i < v->forced.len; i++) free((char *)v->forced.data[i]);
+  vec_free(&v->forced);
   free(v->twice);
   v->twice = NULL;
   Table *t = v->table;

@@ -280,7 +280,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < inv.all.len; i++) {
       const char *a = inv.all.data[i];
       reads_sources |= !strcmp(a, "-E") || !strcmp(a, "-M") || !strcmp(a, "-MM") || !strcmp(a, "-fsyntax-only") ||
-                       strstr(a, "-header") ||
+                       ends_with(a, "-header") ||
                        (a[0] != '-' && (ends_with(a, ".h") || ends_with(a, ".hh") || ends_with(a, ".hpp") || ends_with(a, ".hxx")));
     }
     if (reads_sources) {

@@ -21,7 +21,7 @@ struct ParadChunk {
 
 /* Under a tape budget, where chunks count whole, a tape starts small: a task's or a region's tape records
  * a few hundred bytes, and 64 KiB each refused programs a budget held many times over (400 tasks recording
- * 25 KB in all went over 1 MB). Chunks then double as usual, so what counts is at most about twice what
+ * 35 KB in all went over 1 MiB). Chunks then double as usual, so what counts is at most about twice what
  * the tapes record, plus one small chunk per tape. */
 enum { FIRST_CHUNK = 64 * 1024, FIRST_CHUNK_BUDGETED = 512, LARGEST_STEP = 64 * 1024 * 1024 };
 #define POOL_AT_MOST ((size_t)2 << 30)

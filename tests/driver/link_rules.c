@@ -7,7 +7,8 @@
 // - ... overridden by an object clang compiled (no IR): refused, since the code ld takes has no IR.
 // - ... with the strong one only in an archive: ld does not take a member for a defined symbol.
 // - Archive order: an archive before the object that needs g gives nothing (ld searches it once, where it
-//   stands); the link step took its member anyway.
+//   stands); the link step took its member anyway. With -u g before it, it gives its member (the program's
+//   object then went after the archive, which ld took again: "multiple definition").
 // - A --start-group of archives that need each other, and --wrap=g (g's callers get __wrap_g).
 // - Archives named by -l:file, LIBRARY_PATH, -Wl,-l and -Xlinker: they were not read, and g was refused.
 // - Two files defining g: said as ld says it (it was LLVM's "Linking globals named 'g'"), no program.
@@ -34,6 +35,7 @@
 // RUN: %parad-cc -O2 -I%S/../include -c %s -o main.o
 // RUN: %parad-cc -L. -lcube main.o -lsquare -o prog5 && ./prog5 2 1
 // RUN: %parad-cc main.o -L. -lcube -lsquare -o prog6 && ./prog6 3 1
+// RUN: %parad-cc -u g -L. -lcube main.o -lsquare -o prog16 && ./prog16 3 1
 // RUN: %parad-cc main.o -L. -l:libsquare.a -o prog9 && ./prog9 2 1
 // RUN: env LIBRARY_PATH=%t %parad-cc main.o -lcube -o prog10 && ./prog10 3 1
 // RUN: %parad-cc main.o -Wl,-L.,-lsquare -o prog11 && ./prog11 2 1
