@@ -69,14 +69,10 @@ static const char *language(const char *lang, bool *passthrough) {
   return lang;
 }
 
-/* The arguments in response file `path`, as GCC and clang read them: separated by white space, quoted
- * with '...' or "...", a backslash taking the next character as it is; response files named there read
- * in turn (up to a depth, against loops). False when the file cannot be read: the argument is then an
- * input like any other, as with clang. */
-static bool read_response_file(const char *path, Invocation *inv, StrList *out, int depth) {
-  FILE *f = depth < 16 ? fopen(path, "rb") : NULL;
+/* One response file's words (args.h). */
+bool args_response_words(const char *path, StrList *words) {
+  FILE *f = fopen(path, "rb");
   if (!f) return false;
-  VEC(char *) words = {0};
   StrBuf word = {0};
   bool in_word = false;
   char quote = 0;
@@ -90,17 +86,27 @@ static bool read_response_file(const char *path, Invocation *inv, StrList *out, 
     } else if (c == '\'' || c == '"') {
       quote = (char)c, in_word = true;
     } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-      if (in_word) vec_push(&words, word.s ? word.s : xstrdup(""));
+      if (in_word) vec_push(words, word.s ? word.s : xstrdup(""));
       word = (StrBuf){0}, in_word = false;
     } else {
       sb_printf(&word, "%c", c), in_word = true;
     }
   }
-  if (in_word) vec_push(&words, word.s ? word.s : xstrdup(""));
+  if (in_word) vec_push(words, word.s ? word.s : xstrdup(""));
   else free(word.s);
   fclose(f);
+  return true;
+}
+
+/* The arguments in response file `path`, as GCC and clang read them: separated by white space, quoted
+ * with '...' or "...", a backslash taking the next character as it is; response files named there read
+ * in turn (up to a depth, against loops). False when the file cannot be read: the argument is then an
+ * input like any other, as with clang. */
+static bool read_response_file(const char *path, Invocation *inv, StrList *out, int depth) {
+  StrList words = {0};
+  if (depth >= 16 || !args_response_words(path, &words)) return false;
   for (size_t i = 0; i < words.len; i++) {
-    vec_push(&inv->owned, words.data[i]);
+    vec_push(&inv->owned, (char *)words.data[i]);
     if (words.data[i][0] != '@' || !read_response_file(words.data[i] + 1, inv, out, depth + 1)) vec_push(out, words.data[i]);
   }
   vec_free(&words);

@@ -42,5 +42,8 @@ typedef struct {
  * line. */
 bool args_parse(int argc, char **argv, Invocation *inv);
 void args_free(Invocation *inv);
+/* The words of response file path, as GCC and clang read them (allocated: the caller frees them); false
+ * when it cannot be read. */
+bool args_response_words(const char *path, StrList *words);
 
 #endif

@@ -148,6 +148,19 @@ typedef struct {
 
 typedef VEC(LinkerArg) LinkerArgs;
 
+/* An argument given to ld itself at line position i: its own response file (@file) read in its place. */
+static void ld_arg(const char *text, size_t i, LinkerArgs *out, StrList *pieces, int depth) {
+  StrList words = {0};
+  if (text[0] == '@' && depth < 16 && args_response_words(text + 1, &words)) {
+    for (size_t k = 0; k < words.len; k++) vec_push(pieces, words.data[k]);
+    for (size_t k = 0; k < words.len; k++) ld_arg(words.data[k], i, out, pieces, depth + 1);
+    vec_free(&words);
+    return;
+  }
+  LinkerArg la = {text, i, false};
+  vec_push(out, la);
+}
+
 /* The linker's arguments: -Wl,a,b and -Xlinker a are ld's a and b, in their places. Driver flags that take
  * a value are skipped with it. */
 static void linker_args(const StrList *line, LinkerArgs *out, StrList *pieces) {
@@ -155,15 +168,13 @@ static void linker_args(const StrList *line, LinkerArgs *out, StrList *pieces) {
     const char *a = line->data[i];
     if (!strcmp(a, "-Xlinker") && i + 1 < line->len) {
       i++;
-      LinkerArg la = {line->data[i], i, false};
-      vec_push(out, la);
+      ld_arg(line->data[i], i, out, pieces, 0);
     } else if (!strncmp(a, "-Wl,", 4)) {
       for (const char *p = a + 4; *p;) {
         size_t n = strcspn(p, ",");
         char *piece = xasprintf("%.*s", (int)n, p);
         vec_push(pieces, piece);
-        LinkerArg la = {piece, i, false};
-        vec_push(out, la);
+        ld_arg(piece, i, out, pieces, 0);
         p += n + (p[n] == ',');
       }
     } else if ((!strcmp(a, "-o") || !strcmp(a, "-T") || !strcmp(a, "-x") || !strcmp(a, "-L") || !strcmp(a, "-l") || !strcmp(a, "-u")) &&

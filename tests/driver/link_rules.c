@@ -10,7 +10,8 @@
 //   stands); the link step took its member anyway. With -u g before it, it gives its member (the program's
 //   object then went after the archive, which ld took again: "multiple definition").
 // - A --start-group of archives that need each other, and --wrap=g (g's callers get __wrap_g).
-// - Archives named by -l:file, LIBRARY_PATH, -Wl,-l and -Xlinker: they were not read, and g was refused.
+// - Archives named by -l:file, LIBRARY_PATH, -Wl,-l, -Xlinker and ld's own response file (-Wl,@file):
+//   they were not read, and g was refused.
 // - Two files defining g: said as ld says it (it was LLVM's "Linking globals named 'g'"), no program.
 // - A shared library before an archive, both defining g: ld takes the library's and not the member, which
 //   the link step merged (the program ran the member's g): refused now, since the library has no IR.
@@ -40,6 +41,7 @@
 // RUN: env LIBRARY_PATH=%t %parad-cc main.o -lcube -o prog10 && ./prog10 3 1
 // RUN: %parad-cc main.o -Wl,-L.,-lsquare -o prog11 && ./prog11 2 1
 // RUN: %parad-cc main.o -Xlinker libcube.a -o prog12 && ./prog12 3 1
+// RUN: echo "-L. -lsquare" > ld.rsp && %parad-cc main.o -Wl,@ld.rsp -o prog17 && ./prog17 2 1
 // RUN: not %parad-cc main.o square.o cube.o -o twice 2>&1 | FileCheck %s --check-prefix=TWICE
 // RUN: test ! -e twice
 // TWICE: parad-cc: error: multiple definition of 'g': in square.o and in cube.o
