@@ -109,13 +109,15 @@ static void apply_wraps(const LinkView *v, LLVMModuleRef m) {
 }
 
 /* A weak definition (not one the language promises equivalent: inline functions, templates) that ld
- * replaces with the definition of a unit whose IR is not merged: m then only declares it, so that a
- * derivative never differentiates the body the program does not run. */
+ * replaces with the definition of a unit whose IR is not merged, or, under --allow-multiple-definition,
+ * any definition but the first: m then only declares it, so that a derivative never differentiates the
+ * body the program does not run. */
 static bool overridden(const LinkView *v, const LinkUnit *u, LLVMValueRef g) {
   LLVMLinkage l = LLVMGetLinkage(g);
-  if (LLVMIsDeclaration(g) || (l != LLVMWeakAnyLinkage && l != LLVMLinkOnceAnyLinkage)) return false;
+  if (LLVMIsDeclaration(g)) return false;
   const LinkUnit *d = link_view_definer(v, LLVMGetValueName(g));
-  return d && d != u && !merged(d);
+  if (v->muldefs && l == LLVMExternalLinkage) return d && d != u; /* a later definition ld drops */
+  return (l == LLVMWeakAnyLinkage || l == LLVMLinkOnceAnyLinkage) && d && d != u && !merged(d);
 }
 
 static void drop_overridden(const LinkView *v, const LinkUnit *u, LLVMModuleRef m) {

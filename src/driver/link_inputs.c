@@ -255,6 +255,8 @@ void link_view_read(const StrList *line, LinkView *v) {
     else if (!strcmp(a, "-u") && i + 1 < args.len) vec_push(&v->forced, args.data[++i].text);
     else if (!strncmp(a, "--undefined=", 12)) vec_push(&v->forced, a + 12);
     else if (!strncmp(a, "-u", 2) && a[2]) vec_push(&v->forced, a + 2);
+    else if (!strcmp(a, "--allow-multiple-definition") || !strcmp(a, "-zmuldefs")) v->muldefs = true;
+    else if (!strcmp(a, "-z") && i + 1 < args.len && !strcmp(args.data[i + 1].text, "muldefs")) v->muldefs = true, i++;
     else if (!strncmp(a, "--wrap=", 7)) vec_push(&v->wrapped, a + 7);
     else if (!strcmp(a, "--wrap") && i + 1 < args.len) vec_push(&v->wrapped, args.data[++i].text);
     else if ((!strcmp(a, "-l") || !strcmp(a, "--library")) && i + 1 < args.len) path = archive_of(&args, args.data[++i].text, static_now);
@@ -342,7 +344,7 @@ static void take(LinkView *v, Table *t, size_t k) {
     else if (u->shared && e->definer < 0) e->definer = (long)k, e->shared = true;
     else if (u->shared) continue;
     else if (s->kind == SYM_STRONG && !e->strong) e->definer = (long)k, e->strong = true, e->shared = false; /* the first strong wins */
-    else if (s->kind == SYM_STRONG && e->definer != (long)k && !v->twice) { /* ld: "multiple definition" */
+    else if (s->kind == SYM_STRONG && e->definer != (long)k && !v->twice && !v->muldefs) { /* ld: "multiple definition" */
       v->twice = xstrdup(s->name);
       v->twice_in[0] = e->definer, v->twice_in[1] = (long)k;
     }

@@ -44,6 +44,7 @@ typedef struct {
   VEC(LinkUnit) units;
   StrList wrapped;   /* the symbols of --wrap */
   StrList forced;    /* the symbols of -u: undefined from the start, so that archives give them */
+  bool muldefs;      /* --allow-multiple-definition, -z muldefs: the first strong definition wins */
   char *twice;       /* link_view_resolve: a symbol two units taken define (strong), or NULL */
   long twice_in[2];  /* ... those units */
   void *table;       /* link_view_resolve's symbol table */

@@ -12,7 +12,8 @@
 // - A --start-group of archives that need each other, and --wrap=g (g's callers get __wrap_g).
 // - Archives named by -l:file, LIBRARY_PATH, -Wl,-l, -Xlinker and ld's own response file (-Wl,@file):
 //   they were not read, and g was refused.
-// - Two files defining g: said as ld says it (it was LLVM's "Linking globals named 'g'"), no program.
+// - Two files defining g: said as ld says it (it was LLVM's "Linking globals named 'g'"), no program;
+//   with --allow-multiple-definition or -z muldefs, the first one, as ld takes it (it was refused).
 // - A shared library before an archive, both defining g: ld takes the library's and not the member, which
 //   the link step merged (the program ran the member's g): refused now, since the library has no IR.
 //   The archive first: its member is taken.
@@ -44,6 +45,8 @@
 // RUN: echo "-L. -lsquare" > ld.rsp && %parad-cc main.o -Wl,@ld.rsp -o prog17 && ./prog17 2 1
 // RUN: not %parad-cc main.o square.o cube.o -o twice 2>&1 | FileCheck %s --check-prefix=TWICE
 // RUN: test ! -e twice
+// RUN: %parad-cc main.o cube.o square.o -Wl,--allow-multiple-definition -o prog18 && ./prog18 3 1
+// RUN: %parad-cc main.o square.o cube.o -z muldefs -o prog19 && ./prog19 2 1
 // TWICE: parad-cc: error: multiple definition of 'g': in square.o and in cube.o
 // RUN: %clang -O2 -fPIC -shared -DPOWER=3 %S/Inputs/link_rules/power.c -o libcubeso.so
 // RUN: not %parad-cc main.o -L. -lcubeso libsquare.a -o shared_first 2>&1 | FileCheck %s --check-prefix=PLAIN
