@@ -315,6 +315,7 @@ int link_time_derivatives(const Invocation *inv, StrList *line) {
     fputs(held, stderr);
   }
   free(held);
+  if (rc == PIPELINE_REFUSED) link_view_note_untaken(&v);
   if (rc == PIPELINE_OK) {
     StrList codegen = {0};
     to_strlist(&first->codegen, &codegen);

@@ -402,6 +402,25 @@ void link_view_resolve(LinkView *v) {
   }
 }
 
+void link_view_note_untaken(const LinkView *v) {
+  const Table *t = v->table;
+  for (size_t i = 0; t && i < t->cap; i++) {
+    const Entry *e = &t->slots[i];
+    if (!e->name || !e->wanted || e->definer >= 0) continue;
+    for (size_t k = 0; k < v->units.len; k++) {
+      const LinkUnit *u = &v->units.data[k];
+      bool defines = false;
+      for (size_t s = 0; !u->taken && s < u->symbols.len && !defines; s++)
+        defines = (u->symbols.data[s].kind == SYM_STRONG || u->symbols.data[s].kind == SYM_WEAK) && !strcmp(u->symbols.data[s].name, e->name);
+      if (!defines) continue;
+      fprintf(stderr, "parad-cc: note: '%s' is defined in %s, which ld does not take where its archive stands on the "
+                      "line (nothing before it used '%s' yet): put the archive after the files that use it, or "
+                      "group the archives with -Wl,--start-group ... -Wl,--end-group\n", e->name, u->origin, e->name);
+      break;
+    }
+  }
+}
+
 const LinkUnit *link_view_definer(const LinkView *v, const char *name) {
   Entry *e = v->table ? lookup(v->table, name, false) : NULL;
   return e && e->definer >= 0 ? &v->units.data[e->definer] : NULL;

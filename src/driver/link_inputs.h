@@ -56,6 +56,9 @@ void link_view_read(const StrList *line, LinkView *v);
 void link_view_resolve(LinkView *v);
 /* The unit whose definition of name the program gets (after link_view_resolve), or NULL. */
 const LinkUnit *link_view_definer(const LinkView *v, const char *name);
+/* Prints, for each symbol the taken units use and none defines, an archive member that does define it
+ * but that ld does not take where its archive stands (a link-order mistake). */
+void link_view_note_untaken(const LinkView *v);
 /* The name an undefined reference to name resolves to under --wrap (name itself when not wrapped). */
 const char *link_view_wrapped(const LinkView *v, const char *name, char **owned);
 void link_view_free(LinkView *v);

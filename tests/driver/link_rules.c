@@ -8,7 +8,8 @@
 // - ... with the strong one only in an archive: ld does not take a member for a defined symbol.
 // - Archive order: an archive before the object that needs g gives nothing (ld searches it once, where it
 //   stands); the link step took its member anyway. With -u g before it, it gives its member (the program's
-//   object then went after the archive, which ld took again: "multiple definition").
+//   object then went after the archive, which ld took again: "multiple definition"). With no archive after,
+//   the refusal says where g is and why ld does not take it.
 // - A --start-group of archives that need each other, and --wrap=g (g's callers get __wrap_g).
 // - Archives named by -l:file, LIBRARY_PATH, -Wl,-l, -Xlinker and ld's own response file (-Wl,@file):
 //   they were not read, and g was refused.
@@ -38,6 +39,8 @@
 // RUN: %parad-cc -L. -lcube main.o -lsquare -o prog5 && ./prog5 2 1
 // RUN: %parad-cc main.o -L. -lcube -lsquare -o prog6 && ./prog6 3 1
 // RUN: %parad-cc -u g -L. -lcube main.o -lsquare -o prog16 && ./prog16 3 1
+// RUN: not %parad-cc -L. -lsquare main.o -o early 2>&1 | FileCheck %s --check-prefix=EARLY
+// EARLY: note: 'g' is defined in ./libsquare.a(square.o), which ld does not take where its archive stands
 // RUN: %parad-cc main.o -L. -l:libsquare.a -o prog9 && ./prog9 2 1
 // RUN: env LIBRARY_PATH=%t %parad-cc main.o -lcube -o prog10 && ./prog10 3 1
 // RUN: %parad-cc main.o -Wl,-L.,-lsquare -o prog11 && ./prog11 2 1
