@@ -9,7 +9,9 @@
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Comdat.h>
 #include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/Linker.h>
+#include <llvm-c/Transforms/PassBuilder.h>
 
 #include "ad/request.h"
 #include "driver/clang.h"
@@ -80,6 +82,21 @@ static void plain_link_notes(LLVMModuleRef m) {
     if (!strncmp(LLVMGetValueName(g), "parad.link_note.", 16)) LLVMSetSection(g, "");
 }
 
+/* gcov's counters (--coverage) are added to each file's IR before the merge, as clang adds them to each
+ * file it compiles: the pass takes a module for one file, and on the merged program it wrote every file's
+ * functions into one .gcno and counts the others' could not match. */
+static void coverage_counters(LLVMModuleRef m) {
+  if (!LLVMGetNamedMetadata(m, "llvm.gcov", 9)) return;
+  LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef err = LLVMRunPasses(m, "insert-gcov-profiling", NULL, po);
+  if (err) {
+    char *msg = LLVMGetErrorMessage(err);
+    fprintf(stderr, "parad-cc: warning: cannot add the coverage counters: %s\n", msg);
+    LLVMDisposeErrorMessage(msg);
+  }
+  LLVMDisposePassBuilderOptions(po);
+}
+
 /* ld's --wrap in module m, which it applies to undefined references only: a declaration of g becomes
  * one of __wrap_g, one of __real_g one of g. A definition of the new name in m takes the uses. */
 static void rename_declaration(LLVMModuleRef m, const char *from, const char *to) {
@@ -108,6 +125,20 @@ static void apply_wraps(const LinkView *v, LLVMModuleRef m) {
   }
 }
 
+/* Whether unit u's code defines name (its ELF symbol table); weakly. */
+static bool defines_symbol(const LinkUnit *u, const char *name) {
+  for (size_t i = 0; i < u->symbols.len; i++)
+    if ((u->symbols.data[i].kind == SYM_STRONG || u->symbols.data[i].kind == SYM_WEAK) && !strcmp(u->symbols.data[i].name, name))
+      return true;
+  return false;
+}
+
+static bool defines_weakly(const LinkUnit *u, const char *name) {
+  for (size_t i = 0; i < u->symbols.len; i++)
+    if (u->symbols.data[i].kind == SYM_WEAK && !strcmp(u->symbols.data[i].name, name)) return true;
+  return false;
+}
+
 /* A weak definition (not one the language promises equivalent: inline functions, templates) that ld
  * replaces with the definition of a unit whose IR is not merged, or, under --allow-multiple-definition,
  * any definition but the first: m then only declares it, so that a derivative never differentiates the
@@ -116,14 +147,18 @@ static bool overridden(const LinkView *v, const LinkUnit *u, LLVMValueRef g) {
   LLVMLinkage l = LLVMGetLinkage(g);
   if (LLVMIsDeclaration(g)) return false;
   const LinkUnit *d = link_view_definer(v, LLVMGetValueName(g));
-  if (v->muldefs && l == LLVMExternalLinkage) return d && d != u; /* a later definition ld drops */
-  return (l == LLVMWeakAnyLinkage || l == LLVMLinkOnceAnyLinkage) && d && d != u && !merged(d);
+  if (!d || d == u) return false;
+  /* a later definition ld drops; one made weak after compiling (objcopy --weaken-symbol), which merged
+     beside the strong one failed with LLVM's "symbol multiply defined" */
+  if (l == LLVMExternalLinkage) return v->muldefs || defines_weakly(u, LLVMGetValueName(g));
+  return (l == LLVMWeakAnyLinkage || l == LLVMLinkOnceAnyLinkage) && !merged(d);
 }
 
 static void drop_overridden(const LinkView *v, const LinkUnit *u, LLVMModuleRef m) {
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
     if (!overridden(v, u, f)) continue;
     while (LLVMGetFirstBasicBlock(f)) LLVMDeleteBasicBlock(LLVMGetFirstBasicBlock(f));
+    LLVMSetSubprogram(f, NULL); /* a declaration's: the verifier then dropped all debug info, file:line with it */
     LLVMSetLinkage(f, LLVMExternalLinkage);
     LLVMSetComdat(f, NULL);
   }
@@ -149,12 +184,6 @@ static void drop_unresolved_weak(const LinkView *v, LLVMModuleRef m) {
 
 /* ---- IR that is no longer its object's ---- */
 
-static bool defines_symbol(const LinkUnit *u, const char *name) {
-  for (size_t i = 0; i < u->symbols.len; i++)
-    if ((u->symbols.data[i].kind == SYM_STRONG || u->symbols.data[i].kind == SYM_WEAK) && !strcmp(u->symbols.data[i].name, name))
-      return true;
-  return false;
-}
 
 /* A function or variable the IR defines for other files that the object's code does not: the object was
  * changed after it was compiled (objcopy --redefine-sym, a vendored library renamed), and its IR would
@@ -208,6 +237,7 @@ static bool merge(const LinkView *v, const char *path) {
       }
       request_weaken_markers(m); /* every file may define them */
       plain_link_notes(m);
+      coverage_counters(m);
       apply_wraps(v, m);
       drop_overridden(v, u, m);
       if (!all) all = m;

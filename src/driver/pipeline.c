@@ -26,6 +26,7 @@
 #include "ad/optimised_copies.h"
 #include "ad/request.h"
 #include "ad/slp_outside_reverse.h"
+#include "driver/instrumentation.h"
 #include "ir/diag.h"
 #include "mpi/mpi.h"
 #include "omp/omp.h"
@@ -56,30 +57,6 @@ static LLVMTargetMachineRef target_machine(LLVMModuleRef m, char opt) {
   }
   if (owned) LLVMDisposeMessage(owned);
   return tm;
-}
-
-static bool uses_profile_counters(LLVMModuleRef m) {
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-    if (!strncmp(LLVMGetValueName(f), "llvm.instrprof.", 15) && LLVMGetFirstUse(f)) return true;
-  return false;
-}
-
-/* The sanitizer passes clang runs last in its own pipeline, for the functions the front end marked:
- * code generation from Parad's IR runs none, and a program built with -fsanitize=address whose file asked
- * for a derivative was not instrumented at all (an overflow went unreported). */
-static const char *sanitizer_passes(LLVMModuleRef m, char *buf, size_t size) {
-  static const struct {
-    const char *attribute, *passes;
-  } sanitizers[] = {{"sanitize_address", "asan"}, {"sanitize_thread", "tsan-module,function(tsan)"}, {"sanitize_memory", "msan"}};
-  buf[0] = 0;
-  for (size_t k = 0; k < sizeof sanitizers / sizeof sanitizers[0]; k++) {
-    unsigned kind = LLVMGetEnumAttributeKindForName(sanitizers[k].attribute, strlen(sanitizers[k].attribute));
-    bool marked = false;
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !marked; f = LLVMGetNextFunction(f))
-      marked = LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind) != NULL;
-    if (marked) snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", buf[0] ? "," : "", sanitizers[k].passes);
-  }
-  return buf[0] ? buf : NULL;
 }
 
 static bool run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, bool vec, bool slp,
@@ -215,18 +192,13 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
     rc = PIPELINE_WANTS_LINE_INFO;
     goto done;
   }
-  /* -fprofile-instr-generate's counters are intrinsics that clang's own pipeline lowers first, and code
-     generation from Parad's IR does not: the back end stopped at them ("Cannot select"). Lowered first
-     here too, before anything drops the names of the functions coverage reports as unused. */
-  if (uses_profile_counters(m) && !run_passes(m, tm, "instrprof", false, false, false, 0, o->verbose)) {
+  /* instrumentation clang's own pipeline adds first (profiles' counters, gcov's); the sanitizers' last */
+  char passes[96];
+  if (instrumentation_first(m, passes, sizeof passes) && !run_passes(m, tm, passes, false, false, false, 0, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;
   }
-  /* --coverage (gcov) too: clang's pipeline adds its counters first, from the files the front end named */
-  if (LLVMGetNamedMetadata(m, "llvm.gcov", 9) && !run_passes(m, tm, "insert-gcov-profiling", false, false, false, 0, o->verbose)) {
-    rc = PIPELINE_FAILED;
-    goto done;
-  }
+  instrumentation_note_exempt(m);
   /* a helper that passes the function it is given on to a request, inlined (nested helpers: again) */
   for (int round = 0; round < 4 && request_inline_forwarders(m); round++)
     if (!run_passes(m, tm, "always-inline", false, false, false, 0, o->verbose)) {
@@ -367,9 +339,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
     goto done;
   }
   ad_unshield_program(&shield);
-  char sanitize[96];
-  const char *sanitizers = sanitizer_passes(m, sanitize, sizeof sanitize);
-  if (sanitizers && !run_passes(m, tm, sanitizers, false, false, false, 0, o->verbose)) {
+  if (instrumentation_last(m, passes, sizeof passes) && !run_passes(m, tm, passes, false, false, false, 0, o->verbose)) {
     rc = PIPELINE_FAILED;
     goto done;
   }
