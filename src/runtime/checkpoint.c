@@ -275,6 +275,16 @@ static void log_bytes(Ckpt *c, char *at, size_t len) {
   }
 }
 
+/* AddressSanitizer's detection of use after return gives functions frames of its own, off the thread's
+ * stack, where the notes cannot tell a step's locals from the program's memory: they were snapshotted and
+ * restored into frames since reused (ASan reported the copy). With a checkpointed loop, frames stay on the
+ * stack (ASan reads this flag as each function is entered; absent without ASan). */
+extern int __asan_option_detect_stack_use_after_return __attribute__((weak));
+
+static void frames_on_stack(void) {
+  if (&__asan_option_detect_stack_use_after_return) __asan_option_detect_stack_use_after_return = 0;
+}
+
 /* The calling thread's stack (once per thread). */
 static void own_stack(void) {
   if (thread_stack_hi) return;
@@ -719,6 +729,7 @@ enum { CKPT_NESTED = 1, CKPT_PRIMAL = 2, CKPT_THREADS = 4, CKPT_ORPHAN_TASKS = 8
  * (the steps run parallel regions or tasks), CKPT_ORPHAN_TASKS (some of those tasks outside the steps' regions). */
 void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, void **shadows, int64_t *code,
                               int nlengths, ParadStep advance, ParadStep taped, long (*agree)(long), int flags) {
+  frames_on_stack();
   Ckpt *c = calloc(1, sizeof *c);
   ParadEnvSlot *copy = malloc(sizeof *copy * (size_t)(nenv ? nenv : 1)); /* generated code's are on its stack */
   if (!c || !copy) fail("out of memory");
