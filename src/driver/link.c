@@ -7,23 +7,18 @@
 
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
-#include <llvm-c/Comdat.h>
 #include <llvm-c/Core.h>
-#include <llvm-c/DebugInfo.h>
 #include <llvm-c/Linker.h>
-#include <llvm-c/Transforms/PassBuilder.h>
 
 #include "ad/request.h"
 #include "driver/clang.h"
 #include "driver/embed.h"
 #include "driver/exec.h"
 #include "driver/link_inputs.h"
+#include "driver/link_ir.h"
 #include "driver/pipeline.h"
 #include "ir/diag.h"
 
-/* Whether the link step merges unit u's IR: ld takes u, and the line names u where the program's object
- * can take its place (an object inside -Wl, is linked as plain code). */
-static bool merged(const LinkUnit *u) { return u->taken && u->ir.len && (u->direct || u->member); }
 
 /* ---- the merged module ---- */
 
@@ -73,142 +68,17 @@ static bool with_line_tables(EmbeddedIR *ir, bool verbose) {
   return ok;
 }
 
-/* A deferred file's IR holds the note for plain linkers (pipeline.c mark_deferred), in a .gnu.warning
- * section ld consumes. The program's object calls no entry point, so there it is plain data: in its
- * section, -fsanitize=address's registration of the global referred to a section ld had discarded, and
- * the program did not link. */
-static void plain_link_notes(LLVMModuleRef m) {
-  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
-    if (!strncmp(LLVMGetValueName(g), "parad.link_note.", 16)) LLVMSetSection(g, "");
-}
-
-/* gcov's counters (--coverage) are added to each file's IR before the merge, as clang adds them to each
- * file it compiles: the pass takes a module for one file, and on the merged program it wrote every file's
- * functions into one .gcno and counts the others' could not match. */
-static void coverage_counters(LLVMModuleRef m) {
-  if (!LLVMGetNamedMetadata(m, "llvm.gcov", 9)) return;
-  LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-  LLVMErrorRef err = LLVMRunPasses(m, "insert-gcov-profiling", NULL, po);
-  if (err) {
-    char *msg = LLVMGetErrorMessage(err);
-    fprintf(stderr, "parad-cc: warning: cannot add the coverage counters: %s\n", msg);
-    LLVMDisposeErrorMessage(msg);
-  }
-  LLVMDisposePassBuilderOptions(po);
-}
-
-/* ld's --wrap in module m, which it applies to undefined references only: a declaration of g becomes
- * one of __wrap_g, one of __real_g one of g. A definition of the new name in m takes the uses. */
-static void rename_declaration(LLVMModuleRef m, const char *from, const char *to) {
-  LLVMValueRef old = LLVMGetNamedFunction(m, from);
-  if (!old) old = LLVMGetNamedGlobal(m, from);
-  if (!old || !LLVMIsDeclaration(old)) return;
-  LLVMValueRef same = LLVMGetNamedFunction(m, to);
-  if (!same) same = LLVMGetNamedGlobal(m, to);
-  if (!same) {
-    LLVMSetValueName2(old, to, strlen(to));
-    return;
-  }
-  LLVMReplaceAllUsesWith(old, same);
-  if (LLVMIsAFunction(old)) LLVMDeleteFunction(old);
-  else LLVMDeleteGlobal(old);
-}
-
-static void apply_wraps(const LinkView *v, LLVMModuleRef m) {
-  for (size_t i = 0; i < v->wrapped.len; i++) {
-    const char *g = v->wrapped.data[i];
-    char *wrap = xasprintf("__wrap_%s", g), *real = xasprintf("__real_%s", g);
-    rename_declaration(m, g, wrap); /* first, so that __real_g's declaration can take g's name */
-    rename_declaration(m, real, g);
-    free(wrap);
-    free(real);
-  }
-}
-
-/* Whether unit u's code defines name (its ELF symbol table); weakly. */
-static bool defines_symbol(const LinkUnit *u, const char *name) {
-  for (size_t i = 0; i < u->symbols.len; i++)
-    if ((u->symbols.data[i].kind == SYM_STRONG || u->symbols.data[i].kind == SYM_WEAK) && !strcmp(u->symbols.data[i].name, name))
-      return true;
-  return false;
-}
-
-static bool defines_weakly(const LinkUnit *u, const char *name) {
-  for (size_t i = 0; i < u->symbols.len; i++)
-    if (u->symbols.data[i].kind == SYM_WEAK && !strcmp(u->symbols.data[i].name, name)) return true;
-  return false;
-}
-
-/* A weak definition (not one the language promises equivalent: inline functions, templates) that ld
- * replaces with the definition of a unit whose IR is not merged, or, under --allow-multiple-definition,
- * any definition but the first: m then only declares it, so that a derivative never differentiates the
- * body the program does not run. */
-static bool overridden(const LinkView *v, const LinkUnit *u, LLVMValueRef g) {
-  LLVMLinkage l = LLVMGetLinkage(g);
-  if (LLVMIsDeclaration(g)) return false;
-  const LinkUnit *d = link_view_definer(v, LLVMGetValueName(g));
-  if (!d || d == u) return false;
-  /* a later definition ld drops; one made weak after compiling (objcopy --weaken-symbol), which merged
-     beside the strong one failed with LLVM's "symbol multiply defined" */
-  if (l == LLVMExternalLinkage) return v->muldefs || defines_weakly(u, LLVMGetValueName(g));
-  return (l == LLVMWeakAnyLinkage || l == LLVMLinkOnceAnyLinkage) && !merged(d);
-}
-
-static void drop_overridden(const LinkView *v, const LinkUnit *u, LLVMModuleRef m) {
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-    if (!overridden(v, u, f)) continue;
-    while (LLVMGetFirstBasicBlock(f)) LLVMDeleteBasicBlock(LLVMGetFirstBasicBlock(f));
-    LLVMSetSubprogram(f, NULL); /* a declaration's: the verifier then dropped all debug info, file:line with it */
-    LLVMSetLinkage(f, LLVMExternalLinkage);
-    LLVMSetComdat(f, NULL);
-  }
-  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
-    if (!overridden(v, u, g)) continue;
-    LLVMSetInitializer(g, NULL);
-    LLVMSetLinkage(g, LLVMExternalLinkage);
-    LLVMSetComdat(g, NULL);
-  }
-}
-
-/* An optional hook (`extern void hook(void) __attribute__((weak))`, called under `if (hook)`) that no
- * unit ld takes defines is 0 in the program: so in the merged IR, where the optimiser then drops the
- * call the program never makes. It was refused as a call without a body. */
-static void drop_unresolved_weak(const LinkView *v, LLVMModuleRef m) {
-  for (LLVMValueRef f = LLVMGetFirstFunction(m), next; f; f = next) {
-    next = LLVMGetNextFunction(f);
-    if (LLVMGetLinkage(f) != LLVMExternalWeakLinkage || link_view_definer(v, LLVMGetValueName(f))) continue;
-    LLVMReplaceAllUsesWith(f, LLVMConstNull(LLVMTypeOf(f)));
-    LLVMDeleteFunction(f);
-  }
-}
-
-/* ---- IR that is no longer its object's ---- */
-
-
-/* A function or variable the IR defines for other files that the object's code does not: the object was
- * changed after it was compiled (objcopy --redefine-sym, a vendored library renamed), and its IR would
- * give the program other names than ld sees (merging it failed with LLVM's "symbol multiply defined"). */
-static const char *missing_definition(const LinkUnit *u, LLVMModuleRef m) {
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-    if (!LLVMIsDeclaration(f) && LLVMGetLinkage(f) == LLVMExternalLinkage && !defines_symbol(u, LLVMGetValueName(f)))
-      return LLVMGetValueName(f);
-  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
-    if (!LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage && strncmp(LLVMGetValueName(g), "llvm.", 5) &&
-        !defines_symbol(u, LLVMGetValueName(g)))
-      return LLVMGetValueName(g);
-  return NULL;
-}
-
-/* Such an object is linked as plain code, with a warning: a derivative that needs its functions is then
- * refused, rather than made of code the program does not run. */
+/* An object whose IR defines, for other files, a symbol its code does not (changed after compiling) is
+ * linked as plain code, with a warning: a derivative that needs its functions is then refused, rather than
+ * made of code the program does not run. */
 static void drop_stale_ir(LinkView *v) {
   LLVMContextRef ctx = LLVMContextCreate();
   for (size_t k = 0; k < v->units.len; k++) {
     LinkUnit *u = &v->units.data[k];
     const char *missing = NULL;
-    for (size_t i = 0; merged(u) && i < u->ir.len && !missing; i++) {
+    for (size_t i = 0; link_unit_merged(u) && i < u->ir.len && !missing; i++) {
       LLVMModuleRef m = parse(ctx, &u->ir.data[i]);
-      if (m && (missing = missing_definition(u, m)))
+      if (m && (missing = link_ir_missing_definition(u, m)))
         fprintf(stderr, "parad-cc: warning: %s defines no '%s', which the IR it carries defines (was it changed after "
                         "compiling, by objcopy?): its derivatives cannot be made, and it is linked as plain code\n",
                 u->origin, missing);
@@ -229,17 +99,14 @@ static bool merge(const LinkView *v, const char *path) {
   bool ok = true;
   for (size_t k = 0; k < v->units.len && ok; k++) {
     const LinkUnit *u = &v->units.data[k];
-    for (size_t i = 0; merged(u) && i < u->ir.len && ok; i++) {
+    for (size_t i = 0; link_unit_merged(u) && i < u->ir.len && ok; i++) {
       LLVMModuleRef m = parse(ctx, &u->ir.data[i]);
       if (!m) {
         ok = false;
         break;
       }
       request_weaken_markers(m); /* every file may define them */
-      plain_link_notes(m);
-      coverage_counters(m);
-      apply_wraps(v, m);
-      drop_overridden(v, u, m);
+      link_ir_prepare(v, u, m);
       if (!all) all = m;
       else if (LLVMLinkModules2(all, m)) {
         fprintf(stderr, "parad-cc: error: cannot merge the IR of %s with the program's (see the message above)\n", u->ir.data[i].origin);
@@ -247,7 +114,7 @@ static bool merge(const LinkView *v, const char *path) {
       }
     }
   }
-  if (ok && all) drop_unresolved_weak(v, all);
+  if (ok && all) link_ir_finish(v, all);
   if (ok && all && LLVMWriteBitcodeToFile(all, path)) ok = false;
   if (all) LLVMDisposeModule(all);
   LLVMContextDispose(ctx);
@@ -262,7 +129,7 @@ static const char *without_merged_members(const LinkView *v, size_t i, const cha
   const char *copy = NULL; /* the exec module's: on the line until the link */
   for (size_t k = 0; k < v->units.len; k++) {
     const LinkUnit *m = &v->units.data[k];
-    const char *open = m->whole && merged(m) && m->position == i ? strrchr(m->origin, '(') : NULL;
+    const char *open = m->whole && link_unit_merged(m) && m->position == i ? strrchr(m->origin, '(') : NULL;
     if (!open) continue;
     if (!copy) {
       char *path = xasprintf("%.*s", (int)(open - m->origin), m->origin);
@@ -288,7 +155,7 @@ static const char *without_merged_members(const LinkView *v, size_t i, const cha
  * keeps the debug info (it was stripped, and a debugger lost the lines of every file merged). */
 static bool asked_for_debug_info(const LinkView *v) {
   for (size_t k = 0; k < v->units.len; k++)
-    for (size_t i = 0; merged(&v->units.data[k]) && i < v->units.data[k].ir.len; i++) {
+    for (size_t i = 0; link_unit_merged(&v->units.data[k]) && i < v->units.data[k].ir.len; i++) {
       const OwnedList *flags = &v->units.data[k].ir.data[i].frontend;
       bool debug = false;
       for (size_t f = 0; f < flags->len; f++)
@@ -315,7 +182,7 @@ int link_time_derivatives(const Invocation *inv, StrList *line) {
   link_view_resolve(&v);
   drop_stale_ir(&v);
   if (!(first = first_deferred(&v))) goto done; /* (ld then says what is undefined, and why) */
-  if (v.twice && merged(&v.units.data[v.twice_in[0]]) && merged(&v.units.data[v.twice_in[1]])) {
+  if (v.twice && link_unit_merged(&v.units.data[v.twice_in[0]]) && link_unit_merged(&v.units.data[v.twice_in[1]])) {
     /* as ld would say it (merging the two said it in LLVM's words) */
     fprintf(stderr, "parad-cc: error: multiple definition of '%s': in %s and in %s\n", v.twice,
             v.units.data[v.twice_in[0]].origin, v.units.data[v.twice_in[1]].origin);
@@ -329,7 +196,7 @@ int link_time_derivatives(const Invocation *inv, StrList *line) {
                         .unroll = first->unroll, .verbose = inv->verbose, .source_name = "(the program)", .has_line_info = true};
   bool located = true;
   for (size_t k = 0; k < v.units.len; k++)
-    for (size_t i = 0; merged(&v.units.data[k]) && i < v.units.data[k].ir.len; i++) located &= v.units.data[k].ir.data[i].line_info;
+    for (size_t i = 0; link_unit_merged(&v.units.data[k]) && i < v.units.data[k].ir.len; i++) located &= v.units.data[k].ir.data[i].line_info;
   /* Files without requests were compiled without line tables. Their diagnostics are held back: when
      there are some, the front end runs again on those files, and the diagnostics come from that run,
      with file:line. */
@@ -338,7 +205,7 @@ int link_time_derivatives(const Invocation *inv, StrList *line) {
   char *held = diag_capture_end();
   if (rc == PIPELINE_REFUSED && !located) {
     for (size_t k = 0; k < v.units.len; k++)
-      for (size_t i = 0; merged(&v.units.data[k]) && i < v.units.data[k].ir.len; i++)
+      for (size_t i = 0; link_unit_merged(&v.units.data[k]) && i < v.units.data[k].ir.len; i++)
         if (!v.units.data[k].ir.data[i].line_info) with_line_tables(&v.units.data[k].ir.data[i], inv->verbose);
     rc = merge(&v, program) ? pipeline_run(program, opt, &po) : PIPELINE_FAILED;
   } else {
@@ -358,11 +225,11 @@ int link_time_derivatives(const Invocation *inv, StrList *line) {
        "multiple definition"); the merged objects go. */
     size_t at = line->len;
     for (size_t k = 0; k < v.units.len; k++)
-      if (merged(&v.units.data[k]) && v.units.data[k].position < at) at = v.units.data[k].position;
+      if (link_unit_merged(&v.units.data[k]) && v.units.data[k].position < at) at = v.units.data[k].position;
     StrList out = {0};
     for (size_t i = 0; i < line->len; i++) {
       bool replaced = false;
-      for (size_t k = 0; k < v.units.len && !replaced; k++) replaced = merged(&v.units.data[k]) && !v.units.data[k].member && v.units.data[k].position == i;
+      for (size_t k = 0; k < v.units.len && !replaced; k++) replaced = link_unit_merged(&v.units.data[k]) && !v.units.data[k].member && v.units.data[k].position == i;
       if (i == at) vec_push(&out, object);
       if (!replaced) vec_push(&out, without_merged_members(&v, i, line->data[i], inv->verbose));
     }

@@ -421,6 +421,8 @@ void link_view_note_untaken(const LinkView *v) {
   }
 }
 
+bool link_unit_merged(const LinkUnit *u) { return u->taken && u->ir.len && (u->direct || u->member); }
+
 const LinkUnit *link_view_definer(const LinkView *v, const char *name) {
   Entry *e = v->table ? lookup(v->table, name, false) : NULL;
   return e && e->definer >= 0 ? &v->units.data[e->definer] : NULL;

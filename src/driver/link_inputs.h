@@ -50,6 +50,9 @@ typedef struct {
   void *table;       /* link_view_resolve's symbol table */
 } LinkView;
 
+/* Whether the link step merges unit u's IR: ld takes u, and the line names u where the program's object
+ * can take its place (an object inside -Wl, is linked as plain code). */
+bool link_unit_merged(const LinkUnit *u);
 /* Reads the objects and archives line names (archives of -lname as ld finds them). */
 void link_view_read(const StrList *line, LinkView *v);
 /* Decides which units ld takes. */
