@@ -4,23 +4,24 @@
 // another file), where AddressSanitizer's registration of the note for plain linkers then referred to a
 // section ld discards and the program did not link. The derivative against the analytic one (1e-12); the
 // overflow reported, at -O0 and -O2, compiled at once and at the link; an overflow in code that runs only
-// inside the derivative reported too (derivatives were left uninstrumented). ASan's options are set for
-// each run: scripts/run-tests sends ASan's reports to files, to count those of a sanitized Parad.
+// inside the derivative reported too (derivatives were left uninstrumented). The sanitizers' options are set
+// for each run: scripts/run-tests sends their reports to files (both ASan's and UBSan's options name one),
+// to count those of a sanitized Parad.
 // RUN: rm -rf %t && mkdir -p %t && cd %t
-// RUN: %parad-cc -O2 -g -fsanitize=address -I%S/../include %s -o prog && env ASAN_OPTIONS=detect_leaks=0 ./prog 0
-// RUN: not env ASAN_OPTIONS=detect_leaks=0 ./prog 1 2>&1 | FileCheck %s
-// RUN: env ASAN_OPTIONS=detect_leaks=0 ./prog 0 0 && not env ASAN_OPTIONS=detect_leaks=0 ./prog 0 1 2>&1 | FileCheck %s --check-prefix=DERIVATIVE
+// RUN: %parad-cc -O2 -g -fsanitize=address -I%S/../include %s -o prog && env ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS= ./prog 0
+// RUN: not env ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS= ./prog 1 2>&1 | FileCheck %s
+// RUN: env ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS= ./prog 0 0 && not env ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS= ./prog 0 1 2>&1 | FileCheck %s --check-prefix=DERIVATIVE
 // DERIVATIVE: ERROR: AddressSanitizer: heap-buffer-overflow
 // DERIVATIVE: READ of size 8
-// RUN: %parad-cc -O0 -fsanitize=address -I%S/../include %s -o prog0 && env ASAN_OPTIONS=detect_leaks=0 ./prog0 0 && not env ASAN_OPTIONS=detect_leaks=0 ./prog0 1 2>&1 | FileCheck %s
+// RUN: %parad-cc -O0 -fsanitize=address -I%S/../include %s -o prog0 && env ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS= ./prog0 0 && not env ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS= ./prog0 1 2>&1 | FileCheck %s
 // RUN: %parad-cc -O1 -fsanitize=address -DSPLIT -I%S/../include -c %s -o main.o
 // RUN: %parad-cc -O1 -fsanitize=address -DPOWER=2 -c %S/Inputs/link_rules/power.c -o square.o
-// RUN: %parad-cc -fsanitize=address main.o square.o -o split && env ASAN_OPTIONS=detect_leaks=0 ./split 0 && not env ASAN_OPTIONS=detect_leaks=0 ./split 1 2>&1 | FileCheck %s
+// RUN: %parad-cc -fsanitize=address main.o square.o -o split && env ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS= ./split 0 && not env ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS= ./split 1 2>&1 | FileCheck %s
 // RUN: %parad-cc -O2 -fsanitize=thread -I%S/../include %s -o tsan && ./tsan 0
 // A checkpointed loop under AddressSanitizer: its detection of use after return put the steps' locals in
 // frames off the stack, which the loop's snapshots then copied as the program's memory (reported there).
 // RUN: %parad-cc -O2 -fsanitize=address -fopenmp -I%S/../include %S/../omp/checkpoint_constant_regions.c -o ckpt -lm
-// RUN: env OMP_NUM_THREADS=2 ASAN_OPTIONS=detect_leaks=0 ./ckpt
+// RUN: env OMP_NUM_THREADS=2 ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS= ./ckpt
 // RUN: %parad-cc -O2 -fsanitize=thread -S -emit-llvm -I%S/../include %s -o - | FileCheck %s --check-prefix=TSAN
 // CHECK: ERROR: AddressSanitizer: heap-buffer-overflow
 // TSAN: call void @__tsan_func_entry
