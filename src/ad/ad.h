@@ -57,6 +57,8 @@ typedef struct {
 /* Where a function's body is not: the code Parad sees of the whole program (at link time; with -S or
  * -emit-llvm, of the file). */
 #define NOT_IN_PROGRAM "which no file of the program compiled by parad-cc defines"
+/* The way out a refusal of such a call names for calls no derivative goes through (with the callee's name). */
+#define INACTIVE_WAY_OUT "or, if no derivative goes through it (output, logging), declare it inactive (void *__enzyme_inactivefn[] = {(void *)%s};)"
 /* A compare-and-swap loop over a float: clang's `#pragma omp atomic` with *=, /=, a min or a max, or an
    _Atomic float updated in place; which updates raced in which order, no sweep can tell. */
 #define CMPXCHG_MESSAGE                                                                                          \

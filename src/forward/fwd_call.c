@@ -305,8 +305,7 @@ void fwd_call(FwdGen *g, LLVMValueRef call) {
       else
         fwd_error(g, call, "cannot differentiate a call to '%s', " NOT_IN_PROGRAM ", with an active "
                            "argument (#%u) in forward mode: give it a body, or register a derivative "
-                           "(__parad_register_derivative_%s), or, if no derivative goes through it (output, logging), "
-                           "declare it inactive (void *__enzyme_inactivefn[] = {(void *)%s};)",
+                           "(__parad_register_derivative_%s), " INACTIVE_WAY_OUT,
                   ir_called_name(call), which + 1, ir_called_name(call), ir_called_name(call));
     }
     fwd_clone(g, call);

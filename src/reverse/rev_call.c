@@ -555,8 +555,7 @@ void aug_call(RevGen *g, LLVMValueRef call) {
       else
         rev_error(g, call, "cannot differentiate a call to '%s', " NOT_IN_PROGRAM ", with an active "
                            "argument (#%u): give it a body, or register a custom gradient "
-                           "(__parad_register_gradient_%s), or, if no derivative goes through it (output, logging), "
-                           "declare it inactive (void *__enzyme_inactivefn[] = {(void *)%s};)",
+                           "(__parad_register_gradient_%s), " INACTIVE_WAY_OUT,
                   ir_called_name(call), which + 1, ir_called_name(call), ir_called_name(call));
     }
     aug_clone(g, call);
