@@ -68,27 +68,35 @@ static bool with_line_tables(EmbeddedIR *ir, bool verbose) {
   return ok;
 }
 
-/* An object whose IR defines, for other files, a symbol its code does not (changed after compiling) is
- * linked as plain code, with a warning: a derivative that needs its functions is then refused, rather than
- * made of code the program does not run. */
-static void drop_stale_ir(LinkView *v) {
+/* An object whose IR and code disagree on names (changed after compiling, link_ir_stale) is linked as
+ * plain code, with a warning: a derivative that needs its functions is then refused, rather than made of
+ * code the program does not run. Its own requests cannot be made: false, with the error said, when it has
+ * some. */
+static bool drop_stale_ir(LinkView *v) {
   LLVMContextRef ctx = LLVMContextCreate();
+  bool ok = true;
   for (size_t k = 0; k < v->units.len; k++) {
     LinkUnit *u = &v->units.data[k];
     const char *missing = NULL;
+    bool reference = false, requests = false;
     for (size_t i = 0; link_unit_merged(u) && i < u->ir.len && !missing; i++) {
       LLVMModuleRef m = parse(ctx, &u->ir.data[i]);
-      if (m && (missing = link_ir_missing_definition(u, m)))
-        fprintf(stderr, "parad-cc: warning: %s defines no '%s', which the IR it carries defines (was it changed after "
-                        "compiling, by objcopy?): its derivatives cannot be made, and it is linked as plain code\n",
-                u->origin, missing);
+      if (m && (missing = link_ir_stale(v, u, m, &reference))) {
+        for (size_t j = 0; j < u->ir.len; j++) requests |= u->ir.data[j].deferred;
+        fprintf(stderr, "parad-cc: %s: %s %s '%s', which the IR it carries %s (was it changed after compiling, by objcopy?): %s\n",
+                requests ? "error" : "warning", u->origin, reference ? "uses" : "defines no", missing,
+                reference ? "never names" : "defines",
+                requests ? "the derivatives it asks for cannot be made" : "its derivatives cannot be made, and it is linked as plain code");
+      }
       if (m) LLVMDisposeModule(m);
     }
     if (!missing) continue;
+    ok &= !requests;
     for (size_t i = 0; i < u->ir.len; i++) embed_free(&u->ir.data[i]);
     vec_free(&u->ir);
   }
   LLVMContextDispose(ctx);
+  return ok;
 }
 
 /* Merges the IR of the units ld takes, as ld resolves their symbols, into one module written to path;
@@ -180,7 +188,10 @@ int link_time_derivatives(const Invocation *inv, StrList *line) {
   int rc = 0;
   if (!first) goto done;
   link_view_resolve(&v);
-  drop_stale_ir(&v);
+  if (!drop_stale_ir(&v)) {
+    rc = 1;
+    goto done;
+  }
   if (!(first = first_deferred(&v))) goto done; /* (ld then says what is undefined, and why) */
   if (v.twice && link_unit_merged(&v.units.data[v.twice_in[0]]) && link_unit_merged(&v.units.data[v.twice_in[1]])) {
     /* as ld would say it (merging the two said it in LLVM's words) */

@@ -118,10 +118,21 @@ static void drop_unresolved_weak(const LinkView *v, LLVMModuleRef m) {
   }
 }
 
-/* A function or variable the IR defines for other files that the object's code does not: the object was
- * changed after it was compiled (objcopy --redefine-sym, a vendored library renamed), and its IR would
- * give the program other names than ld sees (merging it failed with LLVM's "symbol multiply defined"). */
-const char *link_ir_missing_definition(const LinkUnit *u, LLVMModuleRef m) {
+/* Whether m has any global value named name, defined or declared. */
+static bool mentions(LLVMModuleRef m, const char *name) {
+  return LLVMGetNamedFunction(m, name) || LLVMGetNamedGlobal(m, name) || LLVMGetNamedGlobalAlias(m, name, strlen(name));
+}
+
+/* The object was changed after it was compiled (objcopy --redefine-sym, a vendored library renamed), and
+ * its IR would give the program other names than ld sees:
+ * - a function or variable the IR defines for other files that the object's code does not (merging it
+ *   failed with LLVM's "symbol multiply defined");
+ * - a reference the object's code makes to a symbol another unit on the line defines, which the IR never
+ *   names (the caller's side of a rename: the program object made from the IR called the function from
+ *   before the rename, so the program itself, not only its derivative, was another one). Symbols the
+ *   compiler adds (memcpy, libm, runtimes) are defined by libraries, not by the line's objects. */
+const char *link_ir_stale(const LinkView *v, const LinkUnit *u, LLVMModuleRef m, bool *reference) {
+  *reference = false;
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (!LLVMIsDeclaration(f) && LLVMGetLinkage(f) == LLVMExternalLinkage && !defines_symbol(u, LLVMGetValueName(f)))
       return LLVMGetValueName(f);
@@ -129,6 +140,15 @@ const char *link_ir_missing_definition(const LinkUnit *u, LLVMModuleRef m) {
     if (!LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage && strncmp(LLVMGetValueName(g), "llvm.", 5) &&
         !defines_symbol(u, LLVMGetValueName(g)))
       return LLVMGetValueName(g);
+  for (size_t i = 0; i < u->symbols.len; i++) {
+    const LinkSymbol *s = &u->symbols.data[i];
+    if (s->kind != SYM_UNDEFINED && s->kind != SYM_WEAK_UNDEFINED) continue;
+    const LinkUnit *d = link_view_definer(v, s->name);
+    if (d && !d->shared && !mentions(m, s->name)) {
+      *reference = true;
+      return s->name;
+    }
+  }
   return NULL;
 }
 

@@ -15,8 +15,9 @@
 void link_ir_prepare(const LinkView *v, const LinkUnit *u, LLVMModuleRef m);
 /* The merged program: an optional hook (a weak reference) that no unit defines is 0, as ld makes it. */
 void link_ir_finish(const LinkView *v, LLVMModuleRef m);
-/* A function or variable m defines for other files that unit u's code does not (its object was changed
- * after compiling: objcopy --redefine-sym), or NULL. */
-const char *link_ir_missing_definition(const LinkUnit *u, LLVMModuleRef m);
+/* A name that shows unit u's object was changed after compiling (objcopy --redefine-sym), or NULL: a
+ * function or variable m defines for other files that u's code does not, or (*reference) a symbol
+ * u's code uses, which another unit defines, that m never names. */
+const char *link_ir_stale(const LinkView *v, const LinkUnit *u, LLVMModuleRef m, bool *reference);
 
 #endif

@@ -22,7 +22,10 @@
 // - An object changed after compiling (objcopy --redefine-sym g=g_old): its IR still defines g, and
 //   merging it beside the real g failed with LLVM's "symbol multiply defined". It is plain code now,
 //   with a warning, and the program's g is the other file's. One made weak (objcopy --weaken-symbol)
-//   yields to the strong g, as ld has it (the merge failed).
+//   yields to the strong g, as ld has it (the merge failed). The caller's side of a rename (objcopy
+//   --redefine-sym g=h on the object that calls g): the program object made from its IR called g, so
+//   the program ran the old function (f = 3.38 where ld's program gives 4.39). Its own requests are now
+//   refused; a library object renamed so is plain code, and derivatives through it refused.
 // - parad-cc -r: objects combined, their derivatives left for the program's link (it took the runtime and
 //   libm's static members into the object, which then did not link).
 // RUN: rm -rf %t && mkdir -p %t && cd %t
@@ -61,6 +64,10 @@
 // RUN: objcopy --redefine-sym g=g_old square.o renamed.o
 // RUN: %parad-cc main.o renamed.o cube.o -o prog15 2>&1 | FileCheck %s --check-prefix=STALE && ./prog15 3 1
 // STALE: warning: renamed.o defines no 'g', which the IR it carries defines
+// RUN: objcopy --redefine-sym g=h main.o main_h.o && %parad-cc -O2 -DPOWER=3 -Dg=h -c %S/Inputs/link_rules/power.c -o h_cube.o
+// RUN: not %parad-cc main_h.o square.o h_cube.o -o renamed_call 2>&1 | FileCheck %s --check-prefix=CALLER
+// RUN: test ! -e renamed_call
+// CALLER: error: main_h.o uses 'h', which the IR it carries never names
 // RUN: %parad-cc -r main.o square.o -o combined.o && %parad-cc combined.o -o prog14 && ./prog14 2 1
 // RUN: %parad-cc -O2 -c %S/Inputs/link_rules/wrap.c -o wrap.o
 // RUN: %parad-cc main.o wrap.o square.o -Wl,--wrap=g -o prog7 && ./prog7 2 3
@@ -68,6 +75,11 @@
 // RUN: %parad-cc -O2 -c %S/Inputs/link_rules/chain_b.c -o chain_b.o
 // RUN: ar rcs liba.a chain_a.o chain_tail.o && ar rcs libb.a chain_b.o
 // RUN: %parad-cc main.o -Wl,--start-group liba.a libb.a -Wl,--end-group -o prog8 && ./prog8 0 1
+// RUN: objcopy --redefine-sym b_part=a_tail chain_a.o chain_a_renamed.o
+// RUN: not %parad-cc main.o chain_a_renamed.o chain_b.o chain_tail.o -o renamed_callee 2>&1 | FileCheck %s --check-prefix=CALLEE
+// RUN: test ! -e renamed_callee
+// CALLEE: warning: chain_a_renamed.o uses 'a_tail', which the IR it carries never names
+// CALLEE: link_rules.c:{{[0-9]+}}:{{[0-9]+}}: error: {{.*}}'g'
 #include <stdlib.h>
 
 #include "check.h"
