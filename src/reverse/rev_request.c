@@ -136,7 +136,7 @@ int rev_lower_request(AdModule *ad, const Request *r) {
       errors += !deliver(ad, b, r, grads, &result);
     } else {
       rt_call(b, "__parad_rt_tape_suspend", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
-      if (!runner) rt_call(b, "__parad_rt_split_augmented", LLVMVoidTypeInContext(ad->ctx), NULL, 0);
+      if (!runner) rt_call(b, "__parad_rt_split_augmented", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
       LLVMTypeRef ct = LLVMTypeOf(call);
       unsigned tape_at, primal_at;
       if (r->tape_indirect) LLVMBuildStore(b, tape, LLVMGetArgOperand(call, end));
@@ -164,8 +164,8 @@ int rev_lower_request(AdModule *ad, const Request *r) {
     rt_call(b, "__parad_rt_tape_resume", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
     LLVMValueRef grads = LLVMBuildCall2(b, LLVMGlobalGetValueType(pair.rev), pair.rev, &dret, dret ? 1 : 0, "");
     if (!runner) vec_push(&ad->split_reverses, grads);
+    if (!runner) rt_call(b, "__parad_rt_split_reversed", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
     rt_call(b, "__parad_rt_tape_end", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
-    if (!runner) rt_call(b, "__parad_rt_split_reversed", LLVMVoidTypeInContext(ad->ctx), NULL, 0);
     errors += !deliver(ad, b, r, grads, &result);
   }
   if (!errors) {

@@ -5,24 +5,29 @@
  * (an augmented forward call while none is open), never at a reverse call, and a whole derivative
  * (__parad_autodiff) computed while one is open runs on zero adjoints and leaves them zero.
  *
- * Counted over all threads, not per thread: a global's shadow is one for the whole program. A tape that
- * never gets its reverse call keeps the gradient open, so that the adjoints of globals are not zeroed for
- * later ones (as its memory is never freed). */
+ * Counted over all threads, not per thread: a global's shadow is one for the whole program. A tape closes
+ * its gradient once, at its reverse call or where split forward mode gives it back (__parad_fwdsplit; it
+ * kept the gradient open for good). A tape that never gets either keeps the gradient open, so that the
+ * adjoints of globals are not zeroed for later ones (as its memory is never freed). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static long open_tapes; /* augmented forward calls of split mode whose reverse call has not run */
+#include "tape.h"
+
+static long open_tapes; /* augmented forward calls of split mode whose tape has not been reversed or dropped */
 
 int __parad_rt_split_open(void) { return __atomic_load_n(&open_tapes, __ATOMIC_RELAXED) > 0; }
 
-void __parad_rt_split_augmented(void) { __atomic_fetch_add(&open_tapes, 1, __ATOMIC_RELAXED); }
+void __parad_rt_split_augmented(ParadTape *t) {
+  t->split_open = 1;
+  __atomic_fetch_add(&open_tapes, 1, __ATOMIC_RELAXED);
+}
 
-void __parad_rt_split_reversed(void) {
-  if (__atomic_sub_fetch(&open_tapes, 1, __ATOMIC_RELAXED) < 0) {
-    fprintf(stderr, "parad runtime: split mode: more reverse calls than augmented forward calls\n");
-    abort();
-  }
+void __parad_rt_split_reversed(ParadTape *t) {
+  if (!t || !t->split_open) return;
+  t->split_open = 0;
+  __atomic_fetch_sub(&open_tapes, 1, __ATOMIC_RELAXED);
 }
 
 /* Before a whole derivative: where a split-mode gradient is open, global's adjoints (the shadow, bytes

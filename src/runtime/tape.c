@@ -259,7 +259,9 @@ void __parad_rt_tape_discard(ParadTape *t) {
 
 /* Split forward mode's end (ad/split_forward.c): the augmented forward call's tape, if any, freed. */
 void __parad_rt_tape_drop(ParadTape *t) {
-  if (t) __parad_rt_tape_discard(t);
+  if (!t) return;
+  __parad_rt_split_reversed(t);
+  __parad_rt_tape_discard(t);
 }
 
 size_t __parad_rt_tape_first_chunk(void) { return __parad_rt_tape_budget_limit() ? FIRST_CHUNK_BUDGETED : FIRST_CHUNK; }
@@ -283,6 +285,7 @@ ParadTape *__parad_rt_tape_begin(void) {
   t->task = NULL;
   t->last_region = NULL;
   t->chain_to = NULL;
+  t->split_open = 0;
   t->prev = __parad_rt_current;
   __parad_rt_current = t;
   return t;

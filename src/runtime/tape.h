@@ -42,9 +42,15 @@ typedef struct ParadTape {
   struct ParadTaskRecord *task; /* the OpenMP task whose tape this is (omp.c), or NULL */
   struct ParadAction *actions;  /* what the program released that the reverse sweep still uses: when the tape ends */
   size_t nactions, capactions;
+  int split_open;               /* an augmented forward call's tape, counted open until reversed or dropped (split_globals.c) */
 } ParadTape;
 
 extern _Thread_local ParadTape *__parad_rt_current;
+
+/* Split mode's count of open gradients (split_globals.c): t's augmented forward call opened one, which
+ * its reverse sweep or split forward mode's dropping it closes (once). */
+void __parad_rt_split_augmented(ParadTape *t);
+void __parad_rt_split_reversed(ParadTape *t);
 
 /* The tape budget (tape_budget.c): chunk bytes taken by a tape (stopping the program, with the figures,
  * over the budget) and given back. */

@@ -8,7 +8,9 @@
 // Checked against that analytic gradient (1e-12): the chain once; two samples with four tapes alive,
 // reversed last in first out; whole derivatives (__parad_autodiff) of functions reading h computed between
 // the calls of a gradient (zero adjoints in, nothing left for the gradient); a gradient after a
-// reverse call left h's adjoint (it starts from zero). A whole derivative asked for after loss's reverse
+// reverse call left h's adjoint (it starts from zero), also after an augmented call whose tape split forward
+// mode gave back (__enzyme_fwdsplit: that tape kept the gradient open, and the next one started from the
+// adjoint left in h). A whole derivative asked for after loss's reverse
 // call and before layer's would drop the adjoint waiting in h's shadow: the runtime stops the program.
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
@@ -22,6 +24,7 @@
 void *__enzyme_augmentfwd(void *, ...);
 void __enzyme_reverse(void *, ...);
 double __enzyme_autodiff(void *, ...);
+double __enzyme_fwdsplit(void *, ...);
 extern int enzyme_tape, enzyme_dup, enzyme_const;
 
 enum { N = 4 };
@@ -106,6 +109,11 @@ int main(int argc, char **argv) {
   __enzyme_reverse((void *)loss, 1.0, enzyme_tape, t2);
   __enzyme_reverse((void *)layer, enzyme_dup, x[0], dx[0], enzyme_dup, w, dw[0], enzyme_tape, t1);
   check(x[0], w, dx[0], dw[0]);
+
+  /* a tape given back by split forward mode closes its gradient as a reverse call does (it kept the
+     gradient open for good: the next ones did not start from zero) */
+  t2 = __enzyme_augmentfwd((void *)loss);
+  CHECK_CLOSE(__enzyme_fwdsplit((void *)loss, t2), 0.0, 0);
 
   /* loss alone leaves h's adjoint behind; the next gradient starts from zero */
   t2 = __enzyme_augmentfwd((void *)loss);
