@@ -13,7 +13,7 @@ CC          := $(CLANG)
 SAN         ?=
 
 LLVM_CFLAGS := $(shell $(LLVM_CONFIG) --cflags)
-LLVM_LIBS   := $(shell $(LLVM_CONFIG) --ldflags) -lLLVM-19 -Wl,-rpath,$(shell $(LLVM_CONFIG) --libdir)
+LLVM_LIBS   := $(shell $(LLVM_CONFIG) --ldflags) -lLLVM-19 -lstdc++ -Wl,-rpath,$(shell $(LLVM_CONFIG) --libdir)
 
 PARAD_VERSION := $(shell cat VERSION)
 CFLAGS  := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror=incompatible-pointer-types \

@@ -217,9 +217,32 @@ static void report(LLVMValueRef at, int name_function, const char *fmt, va_list 
   report_at(at, file, len, line, col, name_function, fmt, ap);
 }
 
+/* libstdc++'s demangler (the tool links it: LLVM is C++). */
+char *__cxa_demangle(const char *mangled, char *out, size_t *length, int *status);
+
+/* A message's quoted C++ symbols ('_ZN4phys6kernelEd') as the source spells them, the symbol after it
+ * (the name a registration or the linker uses): 'phys::kernel(double)' (_ZN4phys6kernelEd). */
+static void demangle_quoted(StrBuf *msg, const char *text) {
+  const char *p = text;
+  for (const char *q; (q = strstr(p, "'_Z"));) {
+    const char *end = strchr(q + 1, '\'');
+    if (!end) break;
+    char *name = xasprintf("%.*s", (int)(end - q - 1), q + 1);
+    int status = -1;
+    char *plain = __cxa_demangle(name, NULL, NULL, &status);
+    sb_printf(msg, "%.*s", (int)(q - p), p);
+    if (!status && plain) sb_printf(msg, "'%s' (%s)", plain, name);
+    else sb_printf(msg, "'%s'", name);
+    free(plain);
+    free(name);
+    p = end + 1;
+  }
+  sb_printf(msg, "%s", p);
+}
+
 static void report_at(LLVMValueRef at, const char *file, unsigned len, unsigned line, unsigned col, int name_function,
                       const char *fmt, va_list ap) {
-  StrBuf msg = {0};
+  StrBuf msg = {0}, said = {0};
   if (file && len && line) {
     if (col)
       sb_printf(&msg, "%.*s:%u:%u: error: ", (int)len, file, line, col);
@@ -228,7 +251,9 @@ static void report_at(LLVMValueRef at, const char *file, unsigned len, unsigned 
   } else {
     sb_printf(&msg, "parad: error: ");
   }
-  sb_vprintf(&msg, fmt, ap);
+  sb_vprintf(&said, fmt, ap);
+  demangle_quoted(&msg, said.s ? said.s : "");
+  sb_free(&said);
   if (name_function && function_of(at)) sb_printf(&msg, " in function '%s'", diag_source_function(at));
   sb_printf(&msg, "\n");
   if (!diag_trying()) error_count++;
