@@ -284,3 +284,50 @@ bool registered_inactive_memory(LLVMValueRef p) {
   }
   return false;
 }
+
+/* ---- opaque to the optimisation before derivatives are generated ---- */
+
+#define ATTR_HELD "parad-held-opaque" /* its value: the linkage, then the size attributes optnone excludes */
+
+static bool has_registered_meaning(LLVMValueRef fn) {
+  return get_attr(fn, ATTR_INACTIVE) || get_attr(fn, ATTR_LIKE) || get_attr(fn, ATTR_ALLOCATOR) || custom_registered(fn);
+}
+
+/* optnone keeps the optimiser from inferring attributes from the body (`returned`, memory(none)); a weak
+ * linkage (the body may be replaced at link time) from propagating its results into the callers (a
+ * constant it returns: interprocedural constant propagation tracks optnone functions' returns too). */
+unsigned registered_hold_opaque(LLVMModuleRef m) {
+  unsigned n = 0;
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+    if (LLVMIsDeclaration(fn) || !ir_fn_has_attr(fn, "noinline") || !has_registered_meaning(fn)) continue;
+    char held[32];
+    snprintf(held, sizeof held, "%d,%d%s%s%s", (int)LLVMGetLinkage(fn), (int)LLVMGetVisibility(fn),
+             ir_fn_has_attr(fn, "optnone") ? "o" : "", ir_fn_has_attr(fn, "optsize") ? "s" : "", ir_fn_has_attr(fn, "minsize") ? "m" : "");
+    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(fn));
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(c, ATTR_HELD, (unsigned)strlen(ATTR_HELD), held, (unsigned)strlen(held)));
+    keep_every_call(fn);
+    LLVMSetLinkage(fn, LLVMWeakAnyLinkage);
+    LLVMSetVisibility(fn, LLVMDefaultVisibility);
+    n++;
+  }
+  return n;
+}
+
+void registered_release_opaque(LLVMModuleRef m) {
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+    const char *held = get_attr(fn, ATTR_HELD);
+    if (!held) continue;
+    char *end;
+    int linkage = (int)strtol(held, &end, 10), visibility = (int)strtol(end + 1, &end, 10);
+    bool o = strchr(end, 'o') != NULL, s = strchr(end, 's') != NULL, mz = strchr(end, 'm') != NULL;
+    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(fn));
+    LLVMRemoveStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, ATTR_HELD, (unsigned)strlen(ATTR_HELD));
+    LLVMSetLinkage(fn, (LLVMLinkage)linkage);
+    LLVMSetVisibility(fn, (LLVMVisibility)visibility);
+    if (o) continue; /* optnone of its own (a deallocator's), which excludes the size attributes */
+    LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, ir_attr_kind("optnone"));
+    if (s) LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, ir_attr_kind("optsize"), 0));
+    if (mz) LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, ir_attr_kind("minsize"), 0));
+  }
+}

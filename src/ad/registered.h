@@ -41,4 +41,13 @@ bool registered_deallocator(LLVMValueRef fn, unsigned *ptr_arg);
 /* Whether a pointer points into a global registered as inactive. */
 bool registered_inactive_memory(LLVMValueRef p);
 
+/* Around the optimisation before derivatives are generated: the functions whose calls carry a registered
+ * meaning (inactive, function-like, allocators, custom derivatives) made opaque to it (optnone), so that it
+ * infers nothing from their bodies that would let it drop their calls: a function returning its argument
+ * (`double stop(double x) { return x; }`, an identity with a custom gradient) gets `returned`, and the
+ * call's result is replaced by the argument, whose derivative then flows through. Returns how many;
+ * release puts the functions back as they were. */
+unsigned registered_hold_opaque(LLVMModuleRef m);
+void registered_release_opaque(LLVMModuleRef m);
+
 #endif

@@ -24,6 +24,7 @@
 #include "ad/library_expansions.h"
 #include "ad/local_array_loops.h"
 #include "ad/optimised_copies.h"
+#include "ad/registered.h"
 #include "ad/request.h"
 #include "ad/slp_outside_reverse.h"
 #include "driver/instrumentation.h"
@@ -232,9 +233,11 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
      its arguments built from the optimised code (ad/apart.h) */
   bool choices = optimise && !o->no_apart && !getenv("PARAD_NO_APART") && apart_version_requests(m) > 0;
   bool held = optimise && forced_vectors_hold(m) > 0; /* an omp simd loop's too (ad/forced_vectors.h) */
+  bool opaque = optimise && registered_hold_opaque(m) > 0; /* registered functions' calls kept (ad/registered.h) */
   bool light = !optimise || run_passes(m, tm, "default<O1>,function(loop-simplify)", false, false, false,
                                         PRE_AD_INLINE_THRESHOLD, o->verbose);
   if (held) forced_vectors_release(m);
+  if (opaque) registered_release_opaque(m);
   if (!light) {
     rc = PIPELINE_FAILED;
     goto done;
