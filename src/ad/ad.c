@@ -218,6 +218,13 @@ static const char *construct_of_runtime_call(LLVMValueRef call) {
       {"__parad_rt_tape_resume", "split mode"},
       {"__parad_rt_split", "split mode"},
       {"__parad_rt_region", "an OpenMP parallel region"},
+      /* what a region's derivative calls inside it: its threads' shares, copies and chains */
+      {"__parad_rt_shared", "an OpenMP parallel region"},
+      {"__parad_rt_run_copy", "an OpenMP parallel region"},
+      {"__parad_rt_chain", "an OpenMP parallel region"},
+      {"__parad_rt_output", "an OpenMP parallel region"},
+      {"__parad_rt_gather", "an OpenMP parallel region"},
+      {"__parad_rt_clean", "an OpenMP parallel region"},
       {"__parad_rt_critical", "an OpenMP critical section"},
       {"__parad_rt_task", "an OpenMP task"},
       {"__parad_rt_mpi", "MPI communication"},
