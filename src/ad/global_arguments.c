@@ -99,6 +99,7 @@ static void check_pointer(LLVMBuilderRef b, const Request *r, unsigned p, bool f
   if (globals->len) check_arrays(b, r, p, field, v, globals);
   for (size_t g = 0; g < blocks->len; g++) {
     LLVMValueRef G = blocks->data[g], callee = LLVMGetNamedFunction(m, "__parad_rt_argument_in_block");
+    if (!global_block_read_at_entry(r->fn, G)) continue; /* set before read: what it held before is not read */
     if (!callee) callee = LLVMAddFunction(m, "__parad_rt_argument_in_block", type);
     char *text = message(r, p, field, LLVMGetValueName(G), true);
     LLVMValueRef args[3] = {v, LLVMBuildLoad2(b, ptr, G, ""), LLVMBuildGlobalStringPtr(b, text, "parad.message")};

@@ -1,6 +1,7 @@
 /* Globals holding a heap block (see global_blocks.h). */
 #include "ad/global_blocks.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -514,6 +515,102 @@ static LLVMValueRef at_offset(LLVMBuilderRef b, LLVMValueRef p, long long k) {
   LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(p));
   LLVMValueRef at = LLVMConstInt(LLVMInt64TypeInContext(c), (unsigned long long)k, 1);
   return k ? LLVMBuildGEP2(b, LLVMInt8TypeInContext(c), p, &at, 1, "slot") : p;
+}
+
+/* ---- set before read ---- */
+
+/* Whether v (an operand) is g's address, or one computed from it. */
+static bool addresses(LLVMValueRef v, LLVMValueRef g) { return ir_is_ptr(LLVMTypeOf(v)) && ir_address_base(v) == g; }
+
+/* Whether code fn runs may touch g: an operand of g's address in fn or a function it calls or hands on
+ * (a callback, an outlined region), an indirect call, or a declaration's code where other files see g. */
+static bool may_touch(LLVMValueRef fn, LLVMValueRef g, ValueMap *seen) {
+  if (!fn || vmap_has(seen, fn)) return false;
+  vmap_put(seen, fn, fn);
+  if (LLVMIsDeclaration(fn)) {
+    const char *name = LLVMGetValueName(fn);
+    return LLVMGetLinkage(g) != LLVMInternalLinkage && LLVMGetLinkage(g) != LLVMPrivateLinkage &&
+           strncmp(name, "llvm.", 5) && strncmp(name, "__parad_rt_", 11);
+  }
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (ir_is_call_site(i) && !ir_called_function(i) && !LLVMIsAInlineAsm(LLVMGetCalledValue(i))) return true;
+      for (unsigned k = 0, n = (unsigned)LLVMGetNumOperands(i); k < n; k++) {
+        LLVMValueRef op = LLVMGetOperand(i, k);
+        if (!op) continue;
+        if (addresses(op, g) || (LLVMIsAFunction(op) && may_touch(op, g, seen))) return true;
+      }
+    }
+  return false;
+}
+
+static bool sets(LLVMValueRef i, LLVMValueRef g) { return LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == g; }
+
+/* Whether instruction i, in code where g has not been set yet, may read what g held before: a load of g, a
+ * use of its address other than a store into it, a call whose code may touch it. */
+static bool reads_before_set(LLVMValueRef i, LLVMValueRef g) {
+  if (sets(i, g)) return addresses(LLVMGetOperand(i, 0), g);
+  if (ir_is_call_site(i) && !ir_is_debug_intrinsic(i) && !ir_is_lifetime_marker(i)) {
+    ValueMap seen;
+    vmap_init(&seen);
+    bool touch = !ir_called_function(i) || may_touch(ir_called_function(i), g, &seen);
+    for (unsigned k = 0, n = ir_num_call_args(i); k < n && !touch; k++) {
+      LLVMValueRef a = LLVMGetArgOperand(i, k);
+      touch = addresses(a, g) || (LLVMIsAFunction(a) && may_touch(a, g, &seen));
+    }
+    vmap_free(&seen);
+    return touch;
+  }
+  for (unsigned k = 0, n = (unsigned)LLVMGetNumOperands(i); k < n; k++)
+    if (LLVMGetOperand(i, k) && addresses(LLVMGetOperand(i, k), g)) return true;
+  return false;
+}
+
+/* Whether derivative fn may read the pointer global g before it stores into g on every path: a must-set
+ * analysis over fn's blocks (set on entry to a block where set at the end of all its predecessors). */
+static bool read_before_set(LLVMValueRef fn, LLVMValueRef g) {
+  size_t n = LLVMCountBasicBlocks(fn);
+  if (!n) return false;
+  LLVMBasicBlockRef *bbs = xcalloc(n, sizeof *bbs);
+  LLVMGetBasicBlocks(fn, bbs);
+  ValueMap index; /* block -> 1 + its position */
+  vmap_init(&index);
+  for (size_t k = 0; k < n; k++) vmap_put(&index, LLVMBasicBlockAsValue(bbs[k]), (void *)(uintptr_t)(k + 1));
+  bool *stores = xcalloc(n, sizeof *stores), *set_out = xcalloc(n, sizeof *set_out), *set_in = xcalloc(n, sizeof *set_in);
+  for (size_t k = 0; k < n; k++) {
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bbs[k]); i && !stores[k]; i = LLVMGetNextInstruction(i)) stores[k] = sets(i, g);
+    set_in[k] = k > 0, set_out[k] = k > 0 || stores[k];
+  }
+  for (bool changed = true; changed;) { /* out only falls: a predecessor's out that falls lowers its successors' in */
+    changed = false;
+    for (size_t k = 0; k < n; k++) {
+      if (set_out[k]) continue;
+      LLVMValueRef t = LLVMGetBasicBlockTerminator(bbs[k]);
+      for (unsigned s = 0, ns = t ? LLVMGetNumSuccessors(t) : 0; s < ns; s++) {
+        size_t j = (size_t)(uintptr_t)vmap_get(&index, LLVMBasicBlockAsValue(LLVMGetSuccessor(t, s))) - 1;
+        if (!set_in[j]) continue;
+        set_in[j] = false;
+        if (!stores[j]) set_out[j] = false;
+        changed = true;
+      }
+    }
+  }
+  bool reads = false;
+  for (size_t k = 0; k < n && !reads; k++) {
+    bool set = set_in[k];
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bbs[k]); i && !set && !reads; i = LLVMGetNextInstruction(i))
+      reads = reads_before_set(i, g), set = sets(i, g);
+  }
+  vmap_free(&index);
+  free(bbs);
+  free(stores);
+  free(set_in);
+  free(set_out);
+  return reads;
+}
+
+bool global_block_read_at_entry(LLVMValueRef fn, LLVMValueRef g) {
+  return !fn || !ir_is_ptr(LLVMGlobalGetValueType(g)) || read_before_set(fn, g);
 }
 
 void global_block_enter(LLVMBuilderRef b, LLVMValueRef g, LLVMValueRef s, unsigned kind) {

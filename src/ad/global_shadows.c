@@ -286,18 +286,32 @@ static void zero(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef s, LLVMValueRef
   LLVMBuildMemSet(b, s, LLVMConstInt(LLVMInt8TypeInContext(c), 0, 0), bytes, LLVMGetAlignment(s));
 }
 
+/* The derivative a request's code calls at or after `before` (the tangent's call; after the tape's
+ * beginning, the augmented forward sweep's): the first call of a function the module defines. */
+static LLVMValueRef derivative_from(LLVMValueRef before) {
+  for (LLVMValueRef i = before; i; i = LLVMGetNextInstruction(i)) {
+    LLVMValueRef f = ir_is_call(i) ? ir_called_function(i) : NULL;
+    if (f && !LLVMIsDeclaration(f)) return f;
+  }
+  return NULL;
+}
+
 /* Each shadow made for `use` of a global of `pointers` (holding a heap block) or not, before `before`:
- * zeroed, or set to a zeroed shadow of the block. */
+ * zeroed, or set to a zeroed shadow of the block (null where the derivative sets the global before it
+ * reads it). */
 static void enter(LLVMModuleRef m, LLVMValueRef before, ShadowUse use, bool pointers) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
   LLVMPositionBuilderBefore(b, before);
+  LLVMValueRef fn = pointers ? derivative_from(before) : NULL;
   for (size_t i = 0; i < made[use == SHADOW_ADD].len; i++) {
     const Made *s = &made[use == SHADOW_ADD].data[i];
     if (ir_contains_ptr(LLVMGlobalGetValueType(s->global)) != pointers) continue;
-    if (pointers)
+    if (!pointers)
+      zero(b, m, s->shadow, NULL);
+    else if (global_block_read_at_entry(fn, s->global))
       global_block_enter(b, s->global, s->shadow, block_kind(use, s->lane));
     else
-      zero(b, m, s->shadow, NULL);
+      LLVMBuildStore(b, LLVMConstNull(LLVMGlobalGetValueType(s->shadow)), s->shadow);
   }
   LLVMDisposeBuilder(b);
 }
