@@ -1,5 +1,6 @@
 #include "analysis/memtype.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -566,8 +567,10 @@ static DataKind object_kind(LLVMValueRef ptr, bool for_access);
  * pointers are loaded from the block of the loop's variables, ad/checkpoint.c): the kinds of the objects
  * stored into the variable, and of those loaded back from it, where each caller keeps it. The step's
  * callers are the runners, which say nothing; its twin's (MEMTYPE_PARAMS_OF) are the program's. */
+static int caller_depth; /* caller_slot_kind: callers of callers, up to CALL_DEPTH */
+
 static DataKind caller_slot_kind(LLVMValueRef load, bool for_access, DataKind k) {
-  static int depth; /* callers of callers, up to CALL_DEPTH */
+  int depth = caller_depth;
   LLVMValueRef param = ir_strip_pointer_casts(LLVMGetOperand(load, 0));
   if (depth >= CALL_DEPTH) return k;
   if (LLVMIsAAllocaInst(param)) { /* -O0: the pointer was loaded from the parameter, and kept in a slot */
@@ -579,7 +582,7 @@ static DataKind caller_slot_kind(LLVMValueRef load, bool for_access, DataKind k)
     return k;
   }
   if (!LLVMIsAArgument(param)) return k;
-  depth++;
+  caller_depth++;
   LLVMValueRef fn = LLVMGetParamParent(param);
   unsigned index = 0;
   for (LLVMValueRef a = LLVMGetFirstParam(fn); a != param; a = LLVMGetNextParam(a)) index++;
@@ -598,14 +601,46 @@ static DataKind caller_slot_kind(LLVMValueRef load, bool for_access, DataKind k)
           k = merge(k, object_kind(i, for_access));
       }
     }
-  depth--;
+  caller_depth--;
   return k;
 }
+
+/* object_kind's answers within one outermost question (the IR does not change meanwhile), per object and
+ * depth of callers: its accesses' kinds ask about the blocks of global pointers, whose every load module-
+ * wide asks about its own accesses, and the same questions came back on many paths (a fuzzer's program:
+ * 4 minutes on one memcpy's kind). */
+static struct {
+  ValueMap known[2][CALL_DEPTH + 1];
+  int active;
+} kind_memo;
+
+static DataKind object_kind_uncached(LLVMValueRef fn, LLVMValueRef ptr, bool for_access);
 
 static DataKind object_kind(LLVMValueRef ptr, bool for_access) {
   LLVMValueRef fn = function_of(root_of(ptr));
   if (!fn) fn = function_of(ptr);
   if (!fn) return DATA_UNKNOWN;
+  if (!kind_memo.active++)
+    for (int a = 0; a < 2; a++)
+      for (int d = 0; d <= CALL_DEPTH; d++) {
+        vmap_free(&kind_memo.known[a][d]);
+        vmap_init(&kind_memo.known[a][d]);
+      }
+  /* the answer depends on the object (its root, in the function of ptr where the root is not in one) */
+  LLVMValueRef key = function_of(root_of(ptr)) ? root_of(ptr) : ptr;
+  ValueMap *known = &kind_memo.known[for_access][caller_depth < CALL_DEPTH ? caller_depth : CALL_DEPTH];
+  DataKind k;
+  if (vmap_has(known, key)) {
+    k = (DataKind)(uintptr_t)vmap_get(known, key);
+  } else {
+    k = object_kind_uncached(fn, ptr, for_access);
+    vmap_put(known, key, (void *)(uintptr_t)k);
+  }
+  kind_memo.active--;
+  return k;
+}
+
+static DataKind object_kind_uncached(LLVMValueRef fn, LLVMValueRef ptr, bool for_access) {
   ValueList objects = {0}, slots = {0};
   same_object(fn, ptr, &objects, &slots);
   LLVMTypeRef known = object_type(fn, &objects, 0);
