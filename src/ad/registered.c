@@ -1,10 +1,13 @@
 #include "ad/registered.h"
 
+#include "ad/checkpoint.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/checkpoint.h"
 #include "ad/custom.h"
 #include "ir/diag.h"
 #include "ir/ir.h"
@@ -289,7 +292,10 @@ bool registered_inactive_memory(LLVMValueRef p) {
 
 #define ATTR_HELD "parad-held-opaque" /* its value: the linkage, then the size attributes optnone excludes */
 
+/* The user's registrations; not a checkpointed loop's function, whose derivative is its own body's (what
+ * the optimiser infers from the body holds for it, and its steps are made from the optimised body). */
 static bool has_registered_meaning(LLVMValueRef fn) {
+  if (checkpoint_is_loop(fn)) return false;
   return get_attr(fn, ATTR_INACTIVE) || get_attr(fn, ATTR_LIKE) || get_attr(fn, ATTR_ALLOCATOR) || custom_registered(fn);
 }
 
