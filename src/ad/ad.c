@@ -183,6 +183,12 @@ static bool begins_tape(LLVMValueRef call) {
   return !strcmp(name, "__parad_rt_tape_begin") || !strcmp(name, "__parad_rt_tape_resume");
 }
 
+/* A call of a tangent function of several directions (vector forward mode). */
+static bool calls_vector_tangent(LLVMValueRef call) {
+  LLVMValueRef f = ir_called_function(call);
+  return f && LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, FWD_WIDTH_ATTR, strlen(FWD_WIDTH_ATTR));
+}
+
 /* A call of the runtime that forward mode over a reverse sweep does not take yet: other than the tape's
  * and the shadow blocks' (forward/fwd_tape.c). */
 static bool not_under_forward(LLVMValueRef call) {
@@ -276,6 +282,13 @@ static bool lower(AdModule *ad, LLVMValueRef call) {
       request_free(&r);
       return false;
     }
+  }
+  LLVMValueRef vector = r.mode != MODE_FORWARD ? first_call(r.fn, calls_vector_tangent) : NULL;
+  if (vector) { /* (its shadows are vectors of the directions, which the reverse generator does not take) */
+    diag_error_plain(vector, "%s of '%s': reverse mode over vector forward mode (a width) computed here is not "
+                     "supported yet; over forward mode of one direction it is", r.entry, LLVMGetValueName(r.fn));
+    request_free(&r);
+    return false;
   }
   int errors = r.mode == MODE_FORWARD ? fwd_lower_request(ad, &r) : rev_lower_request(ad, &r);
   request_free(&r);

@@ -15,6 +15,9 @@
 #include "ad/ad.h"
 #include "ad/request.h"
 
+/* The attribute of a tangent function of several directions (vector forward mode): its width. */
+#define FWD_WIDTH_ATTR "parad-tangent-width"
+
 /* The tangent function of fn, generated on first use. NULL after an error (reported). */
 LLVMValueRef fwd_function(AdModule *ad, LLVMValueRef fn, const char *pattern, bool ret_tangent, unsigned width);
 /* The same, its tangents estimates of floating-point error (Enzyme's __enzyme_error_estimate). */

@@ -95,6 +95,12 @@ static LLVMValueRef declare(FwdGen *g, const char *pattern) {
   LLVMValueRef t = LLVMAddFunction(g->ad->mod, name, fty);
   free(name);
   LLVMSetLinkage(t, LLVMInternalLinkage);
+  if (g->width > 1) { /* what reverse mode over it looks for (ad.c) */
+    char w[16];
+    snprintf(w, sizeof w, "%u", g->width);
+    LLVMAddAttributeAtIndex(t, LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(g->ad->ctx, FWD_WIDTH_ATTR, strlen(FWD_WIDTH_ATTR), w, strlen(w)));
+  }
   return t;
 }
 
