@@ -97,6 +97,7 @@ int clang_codegen(const StrList *flags, const char *mode, bool emit_llvm, const 
     vec_push(&cmd, "-disable-llvm-passes");
   }
   vec_push(&cmd, "-Qunused-arguments");
+  vec_push(&cmd, "-Wno-deprecated-ofast"); /* said by the front end's run already */
   vec_push(&cmd, ir);
   vec_push(&cmd, "-o");
   vec_push(&cmd, out);
