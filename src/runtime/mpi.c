@@ -2186,14 +2186,21 @@ static void gather_end(Record *r) {
 }
 
 /* A scatter's adjoint gathers the parts' adjoints into the root's buffer adjoint. Here shadow is the
- * root's (send) buffer and shadow2 each rank's part. */
+ * root's (send) buffer and shadow2 each rank's part. A Scatterv's parts may overlap in the root's buffer
+ * (it is only read), where the adjoints of every part that read a value add up: they are gathered one
+ * part after another (at, at the root), never two into one place, and added into the parts after. */
 static void scatter_start(Record *r) {
-  int is_root = comm_rank(r->comm) == r->root;
-  Temp g = temp(&r->sh, is_root ? root_extent(r) : 0);
+  int is_root = comm_rank(r->comm) == r->root, total = 0;
+  if (is_root && r->vform) {
+    int size = comm_size(r->comm);
+    r->at = alloc(sizeof(int) * (size_t)size);
+    for (int s = 0; s < size; s++) r->at[s] = total, total += r->counts[s];
+  } else if (is_root) total = root_extent(r);
+  Temp g = temp(&r->sh, total);
   r->tmp2 = g.block, r->value = g.origin;
   const void *from = r->in_place ? MPI_IN_PLACE : or_zeros(r->shadow2, &r->sh2, r->count, &r->tmp);
   if (r->vform)
-    MPI_Igatherv(from, r->count, r->sh2.type, g.origin, r->counts, r->displs, r->sh.type, r->root, r->comm, &r->adj);
+    MPI_Igatherv(from, r->count, r->sh2.type, g.origin, r->counts, r->at, r->sh.type, r->root, r->comm, &r->adj);
   else
     MPI_Igather(from, r->count, r->sh2.type, g.origin, r->count2, r->sh.type, r->root, r->comm, &r->adj);
 }
@@ -2205,8 +2212,8 @@ static void scatter_end(Record *r) {
   for (int s = 0, size = comm_size(r->comm); is_root && s < size; s++) {
     int off, n;
     part(r, s, &off, &n);
-    MPI_Aint at = shape_offset(&r->sh, off);
-    if (r->shadow) add_floats(&r->sh, (char *)r->shadow + at, (char *)r->value + at, n, r->call);
+    MPI_Aint at = shape_offset(&r->sh, off), from = shape_offset(&r->sh, r->at ? r->at[s] : off);
+    if (r->shadow) add_floats(&r->sh, (char *)r->shadow + at, (char *)r->value + from, n, r->call);
   }
   release(r);
 }
@@ -2218,9 +2225,12 @@ static void scatter_end(Record *r) {
 static void exchange_start(Record *r, int gather) {
   int size = r->parts ? r->parts : comm_size(r->comm), rank = comm_rank(r->comm), each = r->in_place ? r->counts[rank] : r->count;
   const Shape *in = r->in_place ? &r->sh2 : &r->sh;
-  const int *scounts = r->in_place ? r->counts : r->counts2, *sdispls = r->in_place ? r->displs : r->displs2;
+  const int *scounts = r->in_place ? r->counts : r->counts2;
   r->back = alloc(sizeof(int) * (size_t)size), r->at = alloc(sizeof(int) * (size_t)size);
-  for (int k = 0; k < size; k++) r->back[k] = gather ? each : scounts[k], r->at[k] = gather ? k * each : sdispls[k];
+  /* the adjoints come back one part after another: an Alltoallv's send parts may overlap (its send buffer
+   * is only read), and a receive must not write one place twice; exchange_end adds each into its part */
+  for (int k = 0, next = 0; k < size; k++)
+    r->back[k] = gather ? each : scounts[k], r->at[k] = gather ? k * each : next, next += r->back[k];
   Temp g = temp(in, v_extent(r->back, r->at, size));
   r->tmp2 = g.block, r->value = g.origin;
   void *adjoints = or_zeros(r->shadow2, &r->sh2, v_extent(r->counts, r->displs, size), &r->tmp);
