@@ -391,6 +391,16 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
     if (LLVMIsDeclaration(f) && !strncmp(LLVMGetValueName(f), REQUEST_PREFIX, strlen(REQUEST_PREFIX)))
       for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u))
         if (ir_is_call(LLVMGetUser(u))) vec_push(&pending, LLVMGetUser(u));
+  vmap_init(&ad.under_forward);
+  for (size_t i = 0; i < pending.len; i++) { /* (quietly: each request says what is wrong with it when lowered) */
+    Request r;
+    diag_capture_begin(true);
+    bool decoded = request_decode(pending.data[i], &r);
+    free(diag_capture_end());
+    if (!decoded) continue;
+    if (r.mode == MODE_FORWARD && !LLVMIsDeclaration(r.fn)) request_functions_from(r.fn, &ad.under_forward);
+    request_free(&r);
+  }
   /* Inner requests first: a function that itself asks for a derivative is differentiated once its
    * request has become a call of a generated function, which differentiates like any other
    * (forward over forward gives second derivatives). Requests that wait on each other are refused. */
@@ -448,6 +458,7 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
   vec_free(&ad.split_reverses);
   ad_global_shadows_end();
   unwritten_program_end();
+  vmap_free(&ad.under_forward);
   ad_body_drop(&ad);
   ad_iter_lower(m);
   checkpoint_lower_notes(m);

@@ -52,6 +52,10 @@ typedef struct {
    * calls keep the adjoints of globals (split_reverses), which are zeroed where its augmented forward
    * calls begin a gradient instead (split_starts; ad/global_shadows.h) */
   VEC(LLVMValueRef) tangent_entries, adjoint_entries, adjoint_starts, split_starts, split_reverses;
+  /* the functions forward-mode requests reach: a gradient computed in one is differentiated again, its
+   * tape with it (forward/fwd_tape.c), so its reverse sweep reads no memory back through the arguments,
+   * whose pointers the tape would then hold without tangents (a parameter passed as constant) */
+  ValueMap under_forward;
 } AdModule;
 
 /* Where a function's body is not: the code Parad sees of the whole program (at link time; with -S or

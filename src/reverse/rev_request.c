@@ -99,7 +99,8 @@ int rev_lower_request(AdModule *ad, const Request *r) {
   }
   char *pattern = xstrdup(r->activity);
   RevPair pair;
-  PairKind kind = {.ret_active = ret_active, .top_level = r->mode == MODE_REVERSE};
+  LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+  PairKind kind = {.ret_active = ret_active, .top_level = r->mode == MODE_REVERSE && !vmap_has(&ad->under_forward, caller)};
   if (kind.top_level) kind.unwritten = unwritten_params(fn);
   bool ok = rev_pair(ad, fn, pattern, kind, &pair);
   free(pattern);
