@@ -74,6 +74,8 @@ void *__parad_rt_kept_on_heap(size_t bytes) {
 struct ParadMove {
   void *shadow, *old_shadow;
   size_t moved;
+  int floats_only; /* no pointers' shadows moved along (hand_back below) */
+  int reversed;    /* its reverse sweep ran */
 };
 
 void *__parad_rt_realloc_shadow(void *old, void *old_shadow, size_t size, int copy_pointers) {
@@ -94,9 +96,26 @@ void *__parad_rt_realloc_shadow(void *old, void *old_shadow, size_t size, int co
   m->shadow = shadow;
   m->old_shadow = old_shadow;
   m->moved = old_size < size ? old_size : size;
+  m->floats_only = !copy_pointers;
+  m->reversed = 0;
   if (copy_pointers && old_shadow) memcpy(shadow, old_shadow, m->moved); /* shadows of pointers move along */
   if (old_shadow) __parad_rt_free_later(old_shadow);
   return shadow;
+}
+
+/* As the tape ends, after its reverse sweep: each old shadow's adjoints of what its block held before the
+ * realloc go where the program's pointer now leads, the new block's shadow (in the order of the reallocs,
+ * so that a block moved twice passes them on). The old shadow is freed with the tape, as realloc freed the
+ * old block: where the caller passed that block in (`v.push_back` on a vector given by reference, `*p =
+ * realloc(*p, ...)`), the caller's shadow pointer was set to the new shadow by the derivative, and the
+ * adjoints of the inputs were freed with the old one (a gradient of zeros, no message). For a block the
+ * derivative allocated, what is left there is zero, and the new shadow's part was zeroed by the reverse
+ * sweep: nothing changes. */
+void __parad_rt_moves_hand_back(ParadTape *t) {
+  for (size_t i = 0; i < t->nmoves; i++) {
+    struct ParadMove *m = &t->moves[i];
+    if (m->reversed && m->floats_only && m->old_shadow && m->shadow) memcpy(m->shadow, m->old_shadow, m->moved);
+  }
 }
 
 static struct ParadMove *move_of(void *shadow) {
@@ -109,6 +128,7 @@ static struct ParadMove *move_of(void *shadow) {
 
 void __parad_rt_realloc_shadow_reverse(void *shadow, int float_bytes) {
   struct ParadMove *m = move_of(shadow);
+  m->reversed = 1;
   if (!m->old_shadow) return;
   if (float_bytes == 8) {
     double *to = m->old_shadow, *from = shadow;

@@ -232,6 +232,7 @@ void __parad_rt_shadow_give(void *shadow) {
 
 /* What a tape holds besides its records: shadows of freed blocks, parallel regions. */
 static void release_contents(ParadTape *t) {
+  __parad_rt_moves_hand_back(t); /* before the old shadows are freed */
   __parad_rt_release_now(t);
   for (size_t i = 0; i < t->nlater; i++) __parad_rt_shadow_give(t->later[i]);
   t->nlater = 0;

@@ -52,6 +52,9 @@ extern _Thread_local ParadTape *__parad_rt_current;
 void __parad_rt_split_augmented(ParadTape *t);
 void __parad_rt_split_reversed(ParadTape *t);
 
+/* The adjoints a realloc's old shadow holds after the reverse sweep, into the new shadow (memory.c). */
+void __parad_rt_moves_hand_back(ParadTape *t);
+
 /* The tape budget (tape_budget.c): chunk bytes taken by a tape (stopping the program, with the figures,
  * over the budget) and given back. */
 void __parad_rt_tape_budget_take(size_t bytes);
