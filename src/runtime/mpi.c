@@ -217,6 +217,11 @@ static Record *record(int kind) {
 
 /* A record outlives its call: its datatypes are kept (a derived one may be freed before the reverse sweep). */
 static void keep(Record *r, const Shape *sh, const Shape *sh2) {
+  /* a send's datatype may name an element twice; its adjoints, received back through it, would keep only
+     one of the two and add it twice (a wrong gradient): refused (a receive's may not) */
+  if ((sh && shape_repeats(sh)) || (sh2 && shape_repeats(sh2)))
+    parad_mpi_die("reverse mode cannot send through a datatype that names one element twice (its adjoints would "
+                  "come back through it): send each element once, and repeat it in the receiver's datatype");
   if (sh) r->sh = *sh, shape_keep(&r->sh);
   if (sh2) r->sh2 = *sh2, shape_keep(&r->sh2);
 }

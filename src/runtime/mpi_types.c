@@ -172,6 +172,24 @@ static void flatten(Flat *f, MPI_Datatype t, MPI_Aint at) {
   free(ints), free(aints), free(types);
 }
 
+static int by_disp(const void *a, const void *b) {
+  MPI_Aint x = ((const Entry *)a)->disp, y = ((const Entry *)b)->disp;
+  return (x > y) - (x < y);
+}
+
+/* Whether two of f's entries that may hold floats overlap. */
+static int repeated_entries(const Flat *f) {
+  Entry *e = alloc(sizeof *e * (f->n ? f->n : 1));
+  size_t n = 0;
+  for (size_t i = 0; i < f->n; i++)
+    if (f->e[i].kind == E_F64 || f->e[i].kind == E_F32 || f->e[i].kind == E_BYTES) e[n++] = f->e[i];
+  qsort(e, n, sizeof *e, by_disp);
+  int repeats = 0;
+  for (size_t i = 1; i < n && !repeats; i++) repeats = e[i].disp < e[i - 1].disp + e[i - 1].len;
+  free(e);
+  return repeats;
+}
+
 static Flat *flat_build(MPI_Datatype t) {
   Flat *f = alloc(sizeof *f);
   flatten(f, t, 0);
@@ -187,6 +205,7 @@ static Flat *flat_build(MPI_Datatype t) {
     f->other += e->kind == E_OTHER;
   }
   f->native = -1;
+  f->repeats = repeated_entries(f);
   return f;
 }
 
@@ -271,6 +290,8 @@ void shape_drop(Shape *s) {
 int shape_carries(const Shape *s) { return !s->flat || s->flat->floats || s->flat->bytes || s->flat->other; }
 
 int shape_packed(const Shape *s) { return !s->flat; }
+
+int shape_repeats(const Shape *s) { return s->flat && s->flat->repeats; }
 
 void shape_span(const Shape *s, int count, MPI_Aint *lo, MPI_Aint *hi) {
   *lo = *hi = 0;

@@ -45,6 +45,7 @@ typedef struct {
   int floats, bytes, other;   /* how many entries of these kinds */
   int native;                 /* MPI_Pack writes an element as its entries' bytes in order: checked once */
   int refs;                   /* the records holding it and the datatype's attribute; -1 for predefined types */
+  int repeats;                /* two entries that may hold floats cover one byte (legal in a send's datatype) */
 } Flat;
 
 /* A buffer's datatype as the derivatives see it. */
@@ -60,6 +61,8 @@ Shape shape_of(MPI_Datatype t, const void *layout);
 void shape_keep(Shape *s); /* for a record, which outlives the call: the datatype may be freed meanwhile */
 void shape_drop(Shape *s);
 int shape_carries(const Shape *s);
+/* Whether the datatype names one byte of its element twice, floats or bytes (see Flat.repeats). */
+int shape_repeats(const Shape *s);
 int shape_packed(const Shape *s);
 /* The bytes [lo, hi) that `count` elements span, from the buffer's start. */
 void shape_span(const Shape *s, int count, MPI_Aint *lo, MPI_Aint *hi);
