@@ -335,7 +335,11 @@ bool request_inline_forwarders(LLVMModuleRef m) {
         forwards = fn && LLVMIsAArgument(stored_once(fn)) && LLVMGetParamParent(stored_once(fn)) == f;
       }
     LLVMLinkage l = LLVMGetLinkage(f);
-    if (!forwards || (l != LLVMInternalLinkage && l != LLVMPrivateLinkage) || ir_fn_has_attr(f, "alwaysinline")) continue;
+    /* a template's or an inline function's body (linkonce_odr) may go once inlined, as a static one's: every
+       file that uses it has its own */
+    if (!forwards || (l != LLVMInternalLinkage && l != LLVMPrivateLinkage && l != LLVMLinkOnceODRLinkage) ||
+        ir_fn_has_attr(f, "alwaysinline"))
+      continue;
     LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, ir_attr_kind("noinline"));
     LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, ir_attr_kind("optnone"));
     LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, ir_attr_kind("alwaysinline"), 0));
