@@ -125,6 +125,19 @@ static bool loads_pointer(LLVMValueRef inst) {
   return true;
 }
 
+/* select c, (ptrtoint a), (ptrtoint b) of 64 bits used only by inttoptr: instcombine's way with a choice
+ * of two pointers (std::minmax_element's pair of iterators). The copy chooses the pointers themselves. */
+static bool selects_pointers(LLVMValueRef inst) {
+  if (!LLVMIsASelectInst(inst) || !pointer_bits(LLVMTypeOf(inst)) || !LLVMGetFirstUse(inst)) return false;
+  for (unsigned k = 1; k < 3; k++) {
+    LLVMValueRef v = LLVMGetOperand(inst, k);
+    if (!LLVMIsAPtrToIntInst(v) || !ir_is_ptr(LLVMTypeOf(LLVMGetOperand(v, 0)))) return false;
+  }
+  for (LLVMUseRef u = LLVMGetFirstUse(inst); u; u = LLVMGetNextUse(u))
+    if (!LLVMIsAIntToPtrInst(LLVMGetUser(u))) return false;
+  return true;
+}
+
 /* A local that is written and never read: at -O0 the functor std::for_each returns by value is stored
  * into a temporary nobody reads. Its stores would give the local a shadow, and reverse mode a pointer it
  * cannot follow out of the returned aggregate; the copy leaves them out. */
@@ -150,7 +163,7 @@ static bool needs_copy(LLVMValueRef fn) {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
     if ((t && LLVMGetInstructionOpcode(t) == LLVMInvoke) || block_throws(bb)) return true;
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-      if (open_codable(i) || stored_pointer(i) || loads_pointer(i) || dead_store(i)) return true;
+      if (open_codable(i) || stored_pointer(i) || loads_pointer(i) || selects_pointers(i) || dead_store(i)) return true;
   }
   return false;
 }
@@ -405,7 +418,15 @@ LLVMValueRef ad_body(AdModule *ad, LLVMValueRef fn) {
         continue;
       }
       if (dead_store(i)) continue;
-      if (LLVMIsAIntToPtrInst(i) && loads_pointer(LLVMGetOperand(i, 0))) { /* the load gave the pointer */
+      if (selects_pointers(i)) { /* operands mapped with the made ones */
+        LLVMValueRef c = LLVMBuildSelect(b, LLVMGetOperand(i, 0), LLVMGetOperand(LLVMGetOperand(i, 1), 0),
+                                         LLVMGetOperand(LLVMGetOperand(i, 2), 0), iname);
+        vmap_put(&vm, i, c);
+        vec_push(&made, c);
+        continue;
+      }
+      if (LLVMIsAIntToPtrInst(i) && (loads_pointer(LLVMGetOperand(i, 0)) || selects_pointers(LLVMGetOperand(i, 0)))) {
+        /* the load or the choice gave the pointer */
         vmap_put(&vm, i, vmap_get(&vm, LLVMGetOperand(i, 0)));
         continue;
       }
