@@ -547,18 +547,16 @@ static bool may_touch(LLVMValueRef fn, LLVMValueRef g, ValueMap *seen) {
 static bool sets(LLVMValueRef i, LLVMValueRef g) { return LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == g; }
 
 /* Whether instruction i, in code where g has not been set yet, may read what g held before: a load of g, a
- * use of its address other than a store into it, a call whose code may touch it. */
-static bool reads_before_set(LLVMValueRef i, LLVMValueRef g) {
+ * use of its address other than a store into it, a call whose code may touch it. `seen`: the functions
+ * found not to touch g so far (one that does ends the question). */
+static bool reads_before_set(LLVMValueRef i, LLVMValueRef g, ValueMap *seen) {
   if (sets(i, g)) return addresses(LLVMGetOperand(i, 0), g);
   if (ir_is_call_site(i) && !ir_is_debug_intrinsic(i) && !ir_is_lifetime_marker(i)) {
-    ValueMap seen;
-    vmap_init(&seen);
-    bool touch = !ir_called_function(i) || may_touch(ir_called_function(i), g, &seen);
+    bool touch = !ir_called_function(i) || may_touch(ir_called_function(i), g, seen);
     for (unsigned k = 0, n = ir_num_call_args(i); k < n && !touch; k++) {
       LLVMValueRef a = LLVMGetArgOperand(i, k);
-      touch = addresses(a, g) || (LLVMIsAFunction(a) && may_touch(a, g, &seen));
+      touch = addresses(a, g) || (LLVMIsAFunction(a) && may_touch(a, g, seen));
     }
-    vmap_free(&seen);
     return touch;
   }
   for (unsigned k = 0, n = (unsigned)LLVMGetNumOperands(i); k < n; k++)
@@ -596,11 +594,14 @@ static bool read_before_set(LLVMValueRef fn, LLVMValueRef g) {
     }
   }
   bool reads = false;
+  ValueMap seen;
+  vmap_init(&seen);
   for (size_t k = 0; k < n && !reads; k++) {
     bool set = set_in[k];
     for (LLVMValueRef i = LLVMGetFirstInstruction(bbs[k]); i && !set && !reads; i = LLVMGetNextInstruction(i))
-      reads = reads_before_set(i, g), set = sets(i, g);
+      reads = reads_before_set(i, g, &seen), set = sets(i, g);
   }
+  vmap_free(&seen);
   vmap_free(&index);
   free(bbs);
   free(stores);

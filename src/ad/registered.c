@@ -1,7 +1,5 @@
 #include "ad/registered.h"
 
-#include "ad/checkpoint.h"
-
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
