@@ -15,7 +15,10 @@ static void fatal(const char *what) {
 
 /* The reverse sweep still adds adjoints into the shadow of a block the forward sweep freed: it goes when
  * the tape does. */
-void __parad_rt_free_later(void *shadow) { __parad_rt_free_later_on(__parad_rt_current, shadow); }
+void __parad_rt_free_later(void *shadow) {
+  __parad_rt_program_freed(__parad_rt_current, shadow); /* the program's free: freed_copies.c */
+  __parad_rt_free_later_on(__parad_rt_current, shadow);
+}
 
 void __parad_rt_free_later_on(ParadTape *t, void *shadow) {
   if (!shadow) return;
@@ -56,7 +59,7 @@ void __parad_rt_release_now(ParadTape *t) {
 void *__parad_rt_slot_on_heap(size_t bytes, size_t align) {
   void *p = __parad_rt_shadow_alloc_aligned(bytes, align);
   if (!p) fatal("out of memory for a stack slot kept for the reverse sweep");
-  __parad_rt_free_later(p);
+  __parad_rt_free_later_on(__parad_rt_current, p);
   return p;
 }
 
@@ -65,7 +68,7 @@ void *__parad_rt_slot_on_heap(size_t bytes, size_t align) {
 void *__parad_rt_kept_on_heap(size_t bytes) {
   void *p = aligned_alloc(16, (bytes + 15) / 16 * 16);
   if (!p) fatal("out of memory for the memory a registered gradient reads");
-  __parad_rt_free_later(p);
+  __parad_rt_free_later_on(__parad_rt_current, p);
   return p;
 }
 
@@ -87,6 +90,7 @@ void *__parad_rt_realloc_shadow(void *old, void *old_shadow, size_t size, int co
   if (old_shadow && shadow_size < old_size) old_size = shadow_size;
   void *shadow = calloc(1, size ? size : 1);
   if (!shadow) fatal("out of memory for the shadow of a realloc");
+  __parad_rt_shadow_born(shadow);
   if (t->nmoves == t->capmoves) {
     t->capmoves = t->capmoves ? 2 * t->capmoves : 16;
     t->moves = realloc(t->moves, t->capmoves * sizeof *t->moves);
@@ -99,7 +103,7 @@ void *__parad_rt_realloc_shadow(void *old, void *old_shadow, size_t size, int co
   m->floats_only = !copy_pointers;
   m->reversed = 0;
   if (copy_pointers && old_shadow) memcpy(shadow, old_shadow, m->moved); /* shadows of pointers move along */
-  if (old_shadow) __parad_rt_free_later(old_shadow);
+  if (old_shadow) __parad_rt_free_later_on(t, old_shadow);
   return shadow;
 }
 
@@ -168,8 +172,18 @@ void __parad_rt_copy_tangent(void *d, const void *s, size_t bytes) {
     free(tmp);                                                                         \
   }
 
-COPY_ADJOINT(__parad_rt_copy_adjoint_f64, double)
-COPY_ADJOINT(__parad_rt_copy_adjoint_f32, float)
+COPY_ADJOINT(__parad_rt_move_adjoint_f64, double)
+COPY_ADJOINT(__parad_rt_move_adjoint_f32, float)
+
+void __parad_rt_copy_adjoint_f64(double *d, double *s, size_t bytes) {
+  __parad_rt_note_copy((char *)d, (char *)s, bytes, COPY_F64, 0, 0, NULL, 0);
+  __parad_rt_move_adjoint_f64(d, s, bytes);
+}
+
+void __parad_rt_copy_adjoint_f32(float *d, float *s, size_t bytes) {
+  __parad_rt_note_copy((char *)d, (char *)s, bytes, COPY_F32, 0, 0, NULL, 0);
+  __parad_rt_move_adjoint_f32(d, s, bytes);
+}
 
 /* *p += v, atomically: in a parallel region other threads may add into the same adjoint. */
 static void atomic_add_f64(double *p, double v) {
@@ -209,8 +223,9 @@ void __parad_rt_atomic_add_f128(__float128 *p, __float128 v) {
 }
 
 /* The same, when the source's adjoint may be shared with other threads of a parallel region. */
-#define COPY_ADJOINT_ATOMIC(name, T, add)                                                  \
+#define COPY_ADJOINT_ATOMIC(name, T, add, kind)                                            \
   void name(T *d, T *s, size_t bytes) {                                                    \
+    __parad_rt_note_copy((char *)d, (char *)s, bytes, kind, 0, 0, NULL, 0);                \
     size_t n = bytes / sizeof(T);                                                          \
     if (!s) {                                                                              \
       memset(d, 0, bytes);                                                                 \
@@ -224,8 +239,8 @@ void __parad_rt_atomic_add_f128(__float128 *p, __float128 v) {
     free(tmp);                                                                             \
   }
 
-COPY_ADJOINT_ATOMIC(__parad_rt_copy_adjoint_f64_atomic, double, atomic_add_f64)
-COPY_ADJOINT_ATOMIC(__parad_rt_copy_adjoint_f32_atomic, float, atomic_add_f32)
+COPY_ADJOINT_ATOMIC(__parad_rt_copy_adjoint_f64_atomic, double, atomic_add_f64, COPY_F64)
+COPY_ADJOINT_ATOMIC(__parad_rt_copy_adjoint_f32_atomic, float, atomic_add_f32, COPY_F32)
 
 /* Copies of structs that mix floats with other data. The layout comes as runs (offset, count, kind) in
  * a pattern of `period` bytes of which the block starts at byte `phase`; kind 1 is double, 2 float,
@@ -291,7 +306,7 @@ static void copy_pointer(char *d, char *s, char *from, size_t at, unsigned kind)
 
 /* The reverse of memmove(dst, src, bytes) (src NULL: of a memset) over such structs: the floats' adjoints
  * in dst go to src and are reset; the other bytes are left alone. */
-void __parad_rt_copy_adjoint_fields(char *d, char *s, size_t bytes, size_t period, size_t phase,
+void __parad_rt_move_adjoint_fields(char *d, char *s, size_t bytes, size_t period, size_t phase,
                                     const unsigned *runs, unsigned n) {
   unsigned floats = 1u << RUN_F64 | 1u << RUN_F32;
   if (!s || d + bytes <= s || s + bytes <= d) {
@@ -308,9 +323,16 @@ void __parad_rt_copy_adjoint_fields(char *d, char *s, size_t bytes, size_t perio
   free(from);
 }
 
+void __parad_rt_copy_adjoint_fields(char *d, char *s, size_t bytes, size_t period, size_t phase,
+                                    const unsigned *runs, unsigned n) {
+  __parad_rt_note_copy(d, s, bytes, COPY_FIELDS, period, phase, runs, n);
+  __parad_rt_move_adjoint_fields(d, s, bytes, period, phase, runs, n);
+}
+
 /* The same, when src's adjoint may be shared with other threads of a parallel region. */
 void __parad_rt_copy_adjoint_fields_atomic(char *d, char *s, size_t bytes, size_t period, size_t phase,
                                            const unsigned *runs, unsigned n) {
+  __parad_rt_note_copy(d, s, bytes, COPY_FIELDS, period, phase, runs, n);
   unsigned floats = 1u << RUN_F64 | 1u << RUN_F32;
   char *from = malloc(bytes ? bytes : 1);
   if (!from) fatal("out of memory");
@@ -344,7 +366,7 @@ void __parad_rt_realloc_pointers(char *shadow, size_t period, size_t phase, cons
 
 void __parad_rt_realloc_adjoints(char *shadow, size_t period, size_t phase, const unsigned *runs, unsigned n) {
   struct ParadMove *m = move_of(shadow);
-  if (m->old_shadow) __parad_rt_copy_adjoint_fields(shadow, m->old_shadow, m->moved, period, phase, runs, n);
+  if (m->old_shadow) __parad_rt_move_adjoint_fields(shadow, m->old_shadow, m->moved, period, phase, runs, n);
 }
 
 /* A derivative's pointer argument inside a global its function also reads by name (ad/global_arguments.h):

@@ -122,6 +122,7 @@ static void free_chunks(ParadTape *t, bool counted) {
 
 static void free_tape(ParadTape *t, bool counted) {
   free_chunks(t, counted);
+  __parad_rt_freed_copies_free(t);
   free(t->later);
   free(t->moves);
   free(t->regions);
@@ -186,7 +187,7 @@ static void pool_chunk(ParadTape *t, ParadChunk *c) {
   note_cache();
 }
 
-void *__parad_rt_shadow_alloc(size_t count, size_t size) {
+static void *pooled_shadow(size_t count, size_t size) {
   size_t bytes;
   if (__builtin_mul_overflow(count, size, &bytes) || bytes < SMALL_SHADOW) return calloc(count, size);
   /* a block of its own class or the next (not a far larger one: the next large request would miss it) */
@@ -202,6 +203,12 @@ void *__parad_rt_shadow_alloc(size_t count, size_t size) {
   return calloc(count, size);
 }
 
+void *__parad_rt_shadow_alloc(size_t count, size_t size) {
+  void *b = pooled_shadow(count, size);
+  __parad_rt_shadow_born(b);
+  return b;
+}
+
 /* A stack slot's shadow in split mode (its reverse sweep gives it back): the checkpointing runtime
  * notes it, since a step it runs with its tape dropped has no reverse sweep. */
 void *__parad_rt_shadow_alloca(size_t count, size_t size) {
@@ -214,6 +221,7 @@ void *__parad_rt_shadow_alloc_aligned(size_t size, size_t align) {
   if (align < sizeof(void *)) align = sizeof(void *);
   size_t bytes = (size + align - 1) / align * align; /* aligned_alloc's size: a multiple of the alignment */
   void *p = aligned_alloc(align, bytes ? bytes : align);
+  __parad_rt_shadow_born(p);
   return p ? memset(p, 0, bytes) : NULL;
 }
 
@@ -233,6 +241,7 @@ void __parad_rt_shadow_give(void *shadow) {
 /* What a tape holds besides its records: shadows of freed blocks, parallel regions. */
 static void release_contents(ParadTape *t) {
   __parad_rt_moves_hand_back(t); /* before the old shadows are freed */
+  __parad_rt_freed_copies_hand_back(t);
   __parad_rt_release_now(t);
   for (size_t i = 0; i < t->nlater; i++) __parad_rt_shadow_give(t->later[i]);
   t->nlater = 0;
@@ -328,6 +337,7 @@ static void retire(ParadTape *t) {
   } else {
     pool_chunk(t, first);
     t->chunk = NULL;
+    __parad_rt_freed_copies_free(t);
     free(t->later);
     free(t->moves);
     free(t->regions);

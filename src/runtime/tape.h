@@ -43,6 +43,7 @@ typedef struct ParadTape {
   struct ParadAction *actions;  /* what the program released that the reverse sweep still uses: when the tape ends */
   size_t nactions, capactions;
   int split_open;               /* an augmented forward call's tape, counted open until reversed or dropped (split_globals.c) */
+  struct ParadFreedCopies *freed_copies; /* the caller's blocks the program copied and freed (freed_copies.c) */
 } ParadTape;
 
 extern _Thread_local ParadTape *__parad_rt_current;
@@ -54,6 +55,17 @@ void __parad_rt_split_reversed(ParadTape *t);
 
 /* The adjoints a realloc's old shadow holds after the reverse sweep, into the new shadow (memory.c). */
 void __parad_rt_moves_hand_back(ParadTape *t);
+
+/* The caller's blocks the program copied and then freed (freed_copies.c): shadows allocated while the
+ * current tape is, the program's frees of shadows, the reverse sweep's copies; as t ends, after its
+ * reverse sweep, the adjoints the freed blocks hold go the way their contents went; and t's records freed. */
+void __parad_rt_shadow_born(void *shadow);
+void __parad_rt_program_freed(ParadTape *t, void *shadow);
+enum { COPY_F64, COPY_F32, COPY_FIELDS };
+void __parad_rt_note_copy(char *d, char *s, size_t bytes, int kind, size_t period, size_t phase, const unsigned *runs,
+                          unsigned nruns);
+void __parad_rt_freed_copies_hand_back(ParadTape *t);
+void __parad_rt_freed_copies_free(ParadTape *t);
 
 /* The tape budget (tape_budget.c): chunk bytes taken by a tape (stopping the program, with the figures,
  * over the budget) and given back. */
@@ -132,6 +144,11 @@ void __parad_rt_realloc_shadow_reverse(void *shadow, int float_bytes);
 void __parad_rt_realloc_pointers(char *shadow, size_t period, size_t phase, const unsigned *runs, unsigned nruns);
 void __parad_rt_realloc_adjoints(char *shadow, size_t period, size_t phase, const unsigned *runs, unsigned nruns);
 void __parad_rt_copy_adjoint_f64(double *dst_adjoint, double *src_adjoint, size_t bytes);
+/* The same without noting the copy for freed_copies.c (the runtime's own moves of adjoints). */
+void __parad_rt_move_adjoint_f64(double *dst_adjoint, double *src_adjoint, size_t bytes);
+void __parad_rt_move_adjoint_f32(float *dst_adjoint, float *src_adjoint, size_t bytes);
+void __parad_rt_move_adjoint_fields(char *dst_adjoint, char *src_adjoint, size_t bytes, size_t period, size_t phase,
+                                    const unsigned *runs, unsigned nruns);
 void __parad_rt_copy_adjoint_f32(float *dst_adjoint, float *src_adjoint, size_t bytes);
 void __parad_rt_copy_adjoint_fields(char *dst_adjoint, char *src_adjoint, size_t bytes, size_t period, size_t phase,
                                     const unsigned *runs, unsigned nruns);
