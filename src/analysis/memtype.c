@@ -563,6 +563,69 @@ static DataKind stored_slot_kind(LLVMValueRef global, bool for_access, DataKind 
 
 static DataKind object_kind(LLVMValueRef ptr, bool for_access);
 
+/* A struct's field, as the program names it: by the struct-path type tag of an access (the optimiser
+ * keeps it where it has folded the field's address away, `b->data` of a struct's first field) or, at
+ * -O0, by clang's getelementptr of the struct type. */
+typedef struct {
+  void *base; /* the tag's base type node, or the struct type */
+  unsigned long long at; /* the tag's offset, or the field's index */
+} Field;
+
+static bool field_of(LLVMValueRef access, Field *f) {
+  LLVMValueRef tag = LLVMGetMetadata(access, LLVMGetMDKindID("tbaa", 4)), ops[4];
+  unsigned n = tag ? LLVMGetMDNodeNumOperands(tag) : 0;
+  if (n >= 3 && n <= 4) {
+    LLVMGetMDNodeOperands(tag, ops);
+    if (ops[0] && ops[0] != ops[1] && ops[2] && LLVMIsAConstantInt(ops[2])) {
+      f->base = ops[0], f->at = LLVMConstIntGetZExtValue(ops[2]);
+      return true;
+    }
+  }
+  LLVMValueRef a = LLVMGetOperand(access, LLVMIsAStoreInst(access) ? 1 : 0);
+  if (!LLVMIsAGetElementPtrInst(a) || LLVMGetNumOperands(a) != 3) return false;
+  LLVMTypeRef t = LLVMGetGEPSourceElementType(a);
+  LLVMValueRef first = LLVMGetOperand(a, 1), index = LLVMGetOperand(a, 2);
+  if (LLVMGetTypeKind(t) != LLVMStructTypeKind || !LLVMIsAConstantInt(first) || LLVMConstIntGetZExtValue(first) ||
+      !LLVMIsAConstantInt(index))
+    return false;
+  f->base = t, f->at = LLVMConstIntGetZExtValue(index);
+  return true;
+}
+
+/* What the blocks the program keeps in a pointer field hold (a growable array's `double *data`, which
+ * push moves into a new block: the new block is stored into the field, the old one loaded from it, and
+ * neither is typed where it is copied): the kinds of the accesses through every load of the same field
+ * module-wide, and of the blocks stored into it (but the objects asked about). */
+static DataKind fields_kind(LLVMValueRef fn, const ValueList *objects, bool for_access, DataKind k) {
+  ValueList fields = {0}; /* the loads and stores of the objects' fields, two per field */
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      bool held = (LLVMIsALoadInst(i) && ir_list_has(objects, i)) ||
+                  (LLVMIsAStoreInst(i) && ir_list_has(objects, root_of(LLVMGetOperand(i, 0))));
+      if (held && ir_is_ptr(LLVMTypeOf(LLVMIsAStoreInst(i) ? LLVMGetOperand(i, 0) : i))) vec_push(&fields, i);
+    }
+  LLVMModuleRef m = LLVMGetGlobalParent(fn);
+  for (size_t q = 0; q < fields.len; q++) {
+    Field want, f;
+    if (!field_of(fields.data[q], &want)) continue;
+    for (LLVMValueRef g = LLVMGetFirstFunction(m); g; g = LLVMGetNextFunction(g))
+      for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+          bool load = LLVMIsALoadInst(i) != NULL;
+          if ((!load && !LLVMIsAStoreInst(i)) || ir_list_has(&fields, i)) continue;
+          LLVMValueRef block = load ? i : LLVMGetOperand(i, 0);
+          if (!ir_is_ptr(LLVMTypeOf(block)) || !field_of(i, &f) || f.base != want.base || f.at != want.at) continue;
+          if (g == fn && ir_list_has(objects, root_of(block))) continue;
+          ValueList other = {0};
+          same_object(g, block, &other, NULL);
+          k = accesses_kind(g, &other, for_access, k);
+          vec_free(&other);
+        }
+  }
+  vec_free(&fields);
+  return k;
+}
+
 /* What the callers put in a pointer variable they pass fn by address (a checkpointed loop's step, whose
  * pointers are loaded from the block of the loop's variables, ad/checkpoint.c): the kinds of the objects
  * stored into the variable, and of those loaded back from it, where each caller keeps it. The step's
@@ -652,6 +715,7 @@ static DataKind object_kind_uncached(LLVMValueRef fn, LLVMValueRef ptr, bool for
   if (k == DATA_UNKNOWN) k = callees_accesses(fn, &objects, for_access, k, 0);
   if (k == DATA_UNKNOWN && LLVMIsALoadInst(root_of(ptr))) k = slot_kind(root_of(ptr), for_access, k);
   if (k == DATA_UNKNOWN && LLVMIsALoadInst(root_of(ptr))) k = caller_slot_kind(root_of(ptr), for_access, k);
+  if (k == DATA_UNKNOWN) k = fields_kind(fn, &objects, for_access, k);
   vec_free(&objects);
   vec_free(&slots);
   return k;
