@@ -22,7 +22,9 @@ static char *replace_ext(const char *path, const char *ext) {
 }
 
 int clang_frontend(const StrList *flags, const char *source, const char *language, const char *bc, const char *dep_target,
-                   bool line_tables, bool verbose) {
+                   FrontendRun run, bool verbose) {
+  bool line_tables = run == FRONTEND_FIRST_WITH_LINES || run == FRONTEND_AGAIN_WITH_LINES;
+  bool again = run == FRONTEND_AGAIN || run == FRONTEND_AGAIN_WITH_LINES;
   StrList cmd = {0};
   vec_push(&cmd, exec_clang());
   vec_push(&cmd, "-c");
@@ -36,18 +38,15 @@ int clang_frontend(const StrList *flags, const char *source, const char *languag
   attributes_define(&cmd); /* before the user's flags: a -D of the user's own comes last and wins */
   for (size_t i = 0; i < flags->len; i++) vec_push(&cmd, flags->data[i]);
   /* the first run's messages go through parad-cc (attributes_check): in colour still, on a terminal */
-  if (!line_tables && isatty(2) && !has_flag(flags, "-fcolor-diagnostics") && !has_flag(flags, "-fno-color-diagnostics") &&
+  if (!again && isatty(2) && !has_flag(flags, "-fcolor-diagnostics") && !has_flag(flags, "-fno-color-diagnostics") &&
       !has_flag(flags, "-fdiagnostics-color") && !has_flag(flags, "-fno-diagnostics-color"))
     vec_push(&cmd, "-fcolor-diagnostics");
   char *include = xasprintf("%s/include", exec_parad_root());
   vec_push(&cmd, "-idirafter"); /* parad.h, after the user's own headers */
   vec_push(&cmd, include);
-  /* line tables, so that refusals can say file:line; removed again unless the user asked for -g. This
-   * is the second run of the front end on the file: its warnings have been shown once already. */
-  if (line_tables) {
-    vec_push(&cmd, "-gline-tables-only");
-    vec_push(&cmd, "-w");
-  }
+  /* line tables, so that refusals can say file:line; removed again unless the user asked for -g */
+  if (line_tables) vec_push(&cmd, "-gline-tables-only");
+  if (again) vec_push(&cmd, "-w"); /* its warnings have been shown once already */
   char *dep = NULL;
   if (dep_target && (has_flag(flags, "-MD") || has_flag(flags, "-MMD"))) {
     /* the dependency file describes the user's output, not our intermediate file */
@@ -69,7 +68,7 @@ int clang_frontend(const StrList *flags, const char *source, const char *languag
   vec_push(&cmd, "-o");
   vec_push(&cmd, bc);
   int rc;
-  if (line_tables) {
+  if (again) {
     rc = exec_run(&cmd, verbose);
   } else {
     char *messages;

@@ -7,11 +7,15 @@
 
 #include "driver/args.h"
 
-/* The front end: source to unoptimised bitcode with the user's flags (and parad.h reachable), with line
- * tables when asked (for diagnostics; its warnings were shown by the first run). dep_target: the output a
- * dependency file (-MD) names, or NULL. */
+/* How the front end runs: as the user's compiler (its messages shown), or again after such a run (its
+ * warnings already shown: silenced); with line tables (for diagnostics) or without (the object of a file
+ * without derivatives is the one clang makes). */
+typedef enum { FRONTEND_FIRST, FRONTEND_FIRST_WITH_LINES, FRONTEND_AGAIN, FRONTEND_AGAIN_WITH_LINES } FrontendRun;
+
+/* The front end: source to unoptimised bitcode with the user's flags (and parad.h reachable). dep_target:
+ * the output a dependency file (-MD) names, or NULL. */
 int clang_frontend(const StrList *flags, const char *source, const char *language, const char *bc, const char *dep_target,
-                   bool line_tables, bool verbose);
+                   FrontendRun run, bool verbose);
 /* Code generation: mode "-c" or "-S" (with emit_llvm: IR out). When Parad optimised the IR, clang only
  * generates code; otherwise clang runs its own pipeline, as for any program. codegen_o2: code generated as
  * at -O2 whatever the flags say (-O0 programs whose derivatives were optimised: their own functions,

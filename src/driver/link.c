@@ -45,7 +45,7 @@ static bool with_line_tables(EmbeddedIR *ir, bool verbose) {
   vec_push(&flags, ir->cwd);
   to_strlist(&ir->frontend, &flags);
   char *bc = exec_temp_path(ir->source, ".lines.bc");
-  bool ok = clang_frontend(&flags, ir->source, ir->language, bc, NULL, true, verbose) == 0;
+  bool ok = clang_frontend(&flags, ir->source, ir->language, bc, NULL, FRONTEND_AGAIN_WITH_LINES, verbose) == 0;
   vec_free(&flags);
   FILE *f = ok ? fopen(bc, "rb") : NULL;
   if (f) {

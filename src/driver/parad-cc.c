@@ -68,7 +68,7 @@ static void coverage_files(const Invocation *inv, const char *source, const char
 }
 
 static int frontend(const Invocation *inv, const char *source, const char *language, const char *bc,
-                    const char *final, bool line_tables) {
+                    const char *final, FrontendRun run) {
   /* -MD: the dependencies of the user's output, as clang's (compiled and linked at once: the program's,
      named after it, not the intermediate object's) */
   char *named = inv->action == ACTION_LINK && !inv->output ? default_output(source, ".o") : NULL; /* clang's b.d, b.o */
@@ -77,7 +77,7 @@ static int frontend(const Invocation *inv, const char *source, const char *langu
   OwnedList owned = {0};
   for (size_t i = 0; i < inv->frontend.len; i++) vec_push(&flags, inv->frontend.data[i]);
   coverage_files(inv, source, final, &flags, &owned);
-  int rc = clang_frontend(&flags, source, language, bc, target, line_tables, inv->verbose);
+  int rc = clang_frontend(&flags, source, language, bc, target, run, inv->verbose);
   for (size_t i = 0; i < owned.len; i++) free(owned.data[i]);
   vec_free(&owned);
   vec_free(&flags);
@@ -190,6 +190,25 @@ static int carry_ir(const Invocation *inv, const char *source, const char *langu
   return rc;
 }
 
+/* Whether the source's own text names an entry point of derivatives (__enzyme_autodiff, parad.h's
+ * parad_autodiff): a guess, since a header may name one for it, or the name be in a comment. */
+static bool names_requests(const char *source) {
+  FILE *f = fopen(source, "rb");
+  if (!f) return false;
+  static const char *const spellings[] = {"__enzyme_", "__parad_", "parad_autodiff", "parad_fwddiff", "parad_reverse",
+                                          "parad_augmentfwd", "parad_fwdsplit", "parad_batch"};
+  size_t len = 0, cap = 1 << 16, n;
+  char *text = xmalloc(cap);
+  while ((n = fread(text + len, 1, cap - len, f)) > 0)
+    if ((len += n) == cap) text = xrealloc(text, cap *= 2);
+  fclose(f);
+  bool found = false;
+  for (size_t i = 0; i < sizeof spellings / sizeof *spellings && !found; i++)
+    found = memmem(text, len, spellings[i], strlen(spellings[i])) != NULL;
+  free(text);
+  return found;
+}
+
 /* Compiles one source to `final` (an object, assembly or IR, per the action). An object carries its IR
  * (carry_ir), and derivatives that reach other files are left to the link. */
 static int compile(const Invocation *inv, const char *source, const char *language, const char *final) {
@@ -202,11 +221,16 @@ static int compile(const Invocation *inv, const char *source, const char *langua
   po.source_name = source;
   po.has_line_info = inv->debug || !from_c;
   po.may_defer = to_object && from_c;
-  int rc = from_c ? frontend(inv, source, language, bc, final, false) : 0;
+  /* a file that asks for derivatives needs line tables (for diagnostics), one that does not must be
+     compiled without, as clang would: a guess from the source's text saves the front end's second run
+     in the common case, and a wrong guess costs that run */
+  bool guess_lines = from_c && !po.has_line_info && names_requests(source);
+  int rc = from_c ? frontend(inv, source, language, bc, final, guess_lines ? FRONTEND_FIRST_WITH_LINES : FRONTEND_FIRST) : 0;
+  po.has_line_info |= guess_lines;
   if (!rc) rc = pipeline_run(bc, opt, &po);
-  if (rc == PIPELINE_WANTS_LINE_INFO) {
-    po.has_line_info = true;
-    rc = frontend(inv, source, language, bc, final, true);
+  if (rc == PIPELINE_WANTS_LINE_INFO || (guess_lines && (rc == PIPELINE_NO_REQUESTS || rc == PIPELINE_MARKERS))) {
+    po.has_line_info = !guess_lines;
+    rc = frontend(inv, source, language, bc, final, guess_lines ? FRONTEND_AGAIN : FRONTEND_AGAIN_WITH_LINES);
     if (!rc) rc = pipeline_run(bc, opt, &po);
   }
   int outcome = rc;
