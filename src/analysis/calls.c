@@ -100,6 +100,11 @@ static const Allocator allocators[] = {
     {"_Znam", -1, 0, -1, -1},
     {"_ZnwmSt11align_val_t", -1, 0, 1, -1},
     {"_ZnamSt11align_val_t", -1, 0, 1, -1},
+    /* the nothrow forms (std::get_temporary_buffer's, under std::stable_sort and std::inplace_merge) */
+    {"_ZnwmRKSt9nothrow_t", -1, 0, -1, -1},
+    {"_ZnamRKSt9nothrow_t", -1, 0, -1, -1},
+    {"_ZnwmSt11align_val_tRKSt9nothrow_t", -1, 0, 1, -1},
+    {"_ZnamSt11align_val_tRKSt9nothrow_t", -1, 0, 1, -1},
 };
 
 static const Allocator *allocator_of(const char *name) {
@@ -158,7 +163,9 @@ CallKind call_classify(LLVMValueRef call, const MathRule **rule) {
   if (!strncmp(name, "llvm.memset", 11) || !strcmp(name, "memset")) return CALL_MEMSET;
   /* C++'s deletes, plain, sized and aligned: free */
   static const char *const cxx_delete[] = {"_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm", "_ZdlPvSt11align_val_t",
-                                           "_ZdaPvSt11align_val_t", "_ZdlPvmSt11align_val_t", "_ZdaPvmSt11align_val_t"};
+                                           "_ZdaPvSt11align_val_t", "_ZdlPvmSt11align_val_t", "_ZdaPvmSt11align_val_t",
+                                           "_ZdlPvRKSt9nothrow_t", "_ZdaPvRKSt9nothrow_t",
+                                           "_ZdlPvSt11align_val_tRKSt9nothrow_t", "_ZdaPvSt11align_val_tRKSt9nothrow_t"};
   if (allocator_of(name)) return CALL_ALLOC;
   if (!strcmp(name, "realloc")) return CALL_REALLOC;
   if (!strcmp(name, "free") || !strcmp(name, CKPT_FREE_PRIMAL) || name_in(name, cxx_delete, COUNT(cxx_delete), false))
