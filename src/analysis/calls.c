@@ -218,6 +218,7 @@ static const struct {
     {"__parad_rt_shadow_alloc_aligned", TAPE_SAME, 0},
     {"__parad_rt_shadow_give", TAPE_SAME, 1},
     {"__parad_rt_free_later", TAPE_SAME, 1},
+    {"__parad_rt_free_later_floats", TAPE_SAME, 1},
     {"__parad_rt_realloc_shadow", TAPE_SAME, 2},
     {"__parad_rt_realloc_shadow_reverse", TAPE_SAME, 1},
     {"__parad_rt_realloc_pointers", TAPE_SAME, 1},

@@ -430,8 +430,11 @@ void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
      * adjoints until the end */
     LLVMValueRef p = LLVMGetArgOperand(call, call_freed_arg(call));
     if (shadowed(g, p)) {
-      LLVMValueRef s = aug_shadow(g, p, call, "this free");
-      runtime_call(g, "__parad_rt_free_later", LLVMVoidTypeInContext(g->ctx), &s, 1);
+      /* a block of floats says so: if it was the caller's, the runtime can tell adjoints lost with it */
+      DataKind data = memtype_of_data(p);
+      LLVMValueRef args[2] = {aug_shadow(g, p, call, "this free"), LLVMConstInt(LLVMInt32TypeInContext(g->ctx), data == DATA_F64 ? 8 : 4, 0)};
+      bool floats = data == DATA_F64 || data == DATA_F32;
+      runtime_call(g, floats ? "__parad_rt_free_later_floats" : "__parad_rt_free_later", LLVMVoidTypeInContext(g->ctx), args, floats ? 2 : 1);
     }
     return;
   }

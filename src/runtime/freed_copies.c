@@ -32,6 +32,7 @@ struct Gone {
   size_t size;
   bool callers;   /* not allocated while the tape was current */
   bool passes_on; /* some noted copy reads from it */
+  int floats;     /* it holds floats of this width only (0: other data too, or not known) */
 };
 
 struct Copy {
@@ -104,12 +105,12 @@ void __parad_rt_shadow_born(void *shadow) {
   if (t && shadow) born_put(of(t), shadow);
 }
 
-void __parad_rt_program_freed(ParadTape *t, void *shadow) {
+void __parad_rt_program_freed(ParadTape *t, void *shadow, int float_width) {
   if (!t || !shadow) return;
   struct ParadFreedCopies *f = of(t);
   f->gone = grow(f->gone, &f->capgone, f->ngone + 1, sizeof *f->gone);
   bool callers = !born_has(f, shadow);
-  f->gone[f->ngone++] = (struct Gone){shadow, malloc_usable_size(shadow), callers, false};
+  f->gone[f->ngone++] = (struct Gone){shadow, malloc_usable_size(shadow), callers, false, float_width};
   f->callers += callers;
   f->sorted = false;
 }
@@ -154,6 +155,27 @@ static void pass(struct Copy *c, char *to) {
   }
 }
 
+/* A caller's block of floats whose shadow still holds adjoints once they have been handed on: lost with
+ * it (copied element by element, or read and freed). Said once. The last 16 bytes are not looked at:
+ * malloc's slack past the size the caller asked for may hold anything. */
+static void lost(struct ParadFreedCopies *f) {
+  static int said;
+  for (size_t i = 0; i < f->ngone && !__atomic_load_n(&said, __ATOMIC_RELAXED); i++) {
+    struct Gone *g = &f->gone[i];
+    if (!g->callers || !g->floats || g->size <= 16) continue;
+    size_t n = (g->size - 16) / (size_t)g->floats, nonzero = 0;
+    for (size_t k = 0; k < n; k++)
+      nonzero += g->floats == 8 ? ((double *)g->shadow)[k] != 0 : ((float *)g->shadow)[k] != 0;
+    if (nonzero && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+      fprintf(stderr,
+              "parad runtime: warning: the differentiated function freed a block of floats the caller passed in "
+              "(%zu bytes) and its contents' adjoints are lost with it (%zu nonzero): they go on only where the "
+              "program copied the block whole (memcpy, memmove, a std::vector's growth), not where it copied "
+              "element by element or only read it\n",
+              g->size, nonzero);
+  }
+}
+
 void __parad_rt_freed_copies_hand_back(ParadTape *t) {
   struct ParadFreedCopies *f = t->freed_copies;
   if (!f) return;
@@ -167,6 +189,7 @@ void __parad_rt_freed_copies_hand_back(ParadTape *t) {
       if (!target || target->passes_on) pass(c, c->d);
     }
   }
+  if (f->callers) lost(f);
   f->nborn = f->ngone = f->callers = f->ncopies = 0;
   if (f->capborn > 4096) { /* a tape that allocated much: the next may not */
     free(f->born);

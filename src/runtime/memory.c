@@ -16,7 +16,13 @@ static void fatal(const char *what) {
 /* The reverse sweep still adds adjoints into the shadow of a block the forward sweep freed: it goes when
  * the tape does. */
 void __parad_rt_free_later(void *shadow) {
-  __parad_rt_program_freed(__parad_rt_current, shadow); /* the program's free: freed_copies.c */
+  __parad_rt_program_freed(__parad_rt_current, shadow, 0); /* the program's free: freed_copies.c */
+  __parad_rt_free_later_on(__parad_rt_current, shadow);
+}
+
+/* The same for a block that holds floats of `width` bytes only. */
+void __parad_rt_free_later_floats(void *shadow, int width) {
+  __parad_rt_program_freed(__parad_rt_current, shadow, width);
   __parad_rt_free_later_on(__parad_rt_current, shadow);
 }
 

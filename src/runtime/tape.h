@@ -60,7 +60,7 @@ void __parad_rt_moves_hand_back(ParadTape *t);
  * current tape is, the program's frees of shadows, the reverse sweep's copies; as t ends, after its
  * reverse sweep, the adjoints the freed blocks hold go the way their contents went; and t's records freed. */
 void __parad_rt_shadow_born(void *shadow);
-void __parad_rt_program_freed(ParadTape *t, void *shadow);
+void __parad_rt_program_freed(ParadTape *t, void *shadow, int float_width);
 enum { COPY_F64, COPY_F32, COPY_FIELDS };
 void __parad_rt_note_copy(char *d, char *s, size_t bytes, int kind, size_t period, size_t phase, const unsigned *runs,
                           unsigned nruns);
@@ -132,6 +132,7 @@ void __parad_rt_twin_end(void);
 
 /* Memory in reverse mode (memory.c). */
 void __parad_rt_free_later(void *shadow);
+void __parad_rt_free_later_floats(void *shadow, int float_width); /* a block of floats only */
 /* The same on tape t (a checkpointed loop's shadows go with the tape its loop was run on). */
 void __parad_rt_free_later_on(ParadTape *t, void *shadow);
 /* release(handle) when the current tape ends, after its reverse sweep (the last registered first): a handle
