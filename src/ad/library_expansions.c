@@ -9,7 +9,7 @@
 #include "ir/cfg.h"
 #include "ir/ir.h"
 
-typedef enum { NOT_EXPANDED, CHECKED_COPY, CHECKED_MOVE, CHECKED_SET, SINCOS, REALLOCARRAY } Expansion;
+typedef enum { NOT_EXPANDED, CHECKED_COPY, CHECKED_MOVE, CHECKED_SET, SINCOS, REALLOCARRAY, BSEARCH } Expansion;
 
 static Expansion expansion_of(LLVMValueRef call) {
   if (!ir_is_call(call)) return NOT_EXPANDED;
@@ -20,6 +20,7 @@ static Expansion expansion_of(LLVMValueRef call) {
   if (n == 4 && !strcmp(name, "__memset_chk")) return CHECKED_SET;
   if (n == 3 && (!strcmp(name, "sincos") || !strcmp(name, "sincosf") || !strcmp(name, "sincosl"))) return SINCOS;
   if (n == 3 && !strcmp(name, "reallocarray")) return REALLOCARRAY;
+  if (n == 5 && !strcmp(name, "bsearch")) return BSEARCH;
   return NOT_EXPANDED;
 }
 
@@ -79,6 +80,47 @@ static void expand_reallocarray(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef 
   LLVMReplaceAllUsesWith(call, grown);
 }
 
+/* The search glibc's headers write inline at -O1 and up (bits/stdlib-bsearch.h): halve [l, u) until the
+ * comparator says 0 at the middle element (its address the result) or nothing is left (NULL). */
+static void expand_bsearch(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMValueRef key = LLVMGetArgOperand(call, 0), base = LLVMGetArgOperand(call, 1), n = LLVMGetArgOperand(call, 2),
+               size = LLVMGetArgOperand(call, 3), compare = LLVMGetArgOperand(call, 4);
+  LLVMTypeRef t = LLVMTypeOf(n), ptr = LLVMTypeOf(base), i8 = LLVMInt8TypeInContext(c), i32 = LLVMInt32TypeInContext(c);
+  LLVMTypeRef params[2] = {ptr, ptr}, compare_type = LLVMFunctionType(i32, params, 2, 0);
+  LLVMBasicBlockRef head = cfg_split_before(c, call), join = LLVMGetInstructionParent(call);
+  LLVMBasicBlockRef loop = LLVMInsertBasicBlockInContext(c, join, ""), probe = LLVMInsertBasicBlockInContext(c, join, ""),
+                    next = LLVMInsertBasicBlockInContext(c, join, "");
+  LLVMPositionBuilderAtEnd(b, head);
+  LLVMBuildBr(b, loop);
+  LLVMPositionBuilderAtEnd(b, loop);
+  LLVMValueRef l = LLVMBuildPhi(b, t, ""), u = LLVMBuildPhi(b, t, "");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, l, u, ""), probe, join);
+  LLVMPositionBuilderAtEnd(b, probe);
+  LLVMValueRef mid = LLVMBuildAdd(b, l, LLVMBuildLShr(b, LLVMBuildSub(b, u, l, ""), LLVMConstInt(t, 1, 0), ""), "");
+  LLVMValueRef offset = LLVMBuildMul(b, mid, size, "");
+  LLVMValueRef at = LLVMBuildGEP2(b, i8, base, &offset, 1, "");
+  LLVMValueRef args[2] = {key, at};
+  LLVMValueRef order = LLVMBuildCall2(b, compare_type, compare, args, 2, "");
+  LLVMInstructionSetDebugLoc(order, LLVMInstructionGetDebugLoc(call));
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, order, LLVMConstNull(i32), ""), join, next);
+  LLVMPositionBuilderAtEnd(b, next);
+  LLVMValueRef below = LLVMBuildICmp(b, LLVMIntSLT, order, LLVMConstNull(i32), "");
+  LLVMValueRef l2 = LLVMBuildSelect(b, below, l, LLVMBuildAdd(b, mid, LLVMConstInt(t, 1, 0), ""), "");
+  LLVMValueRef u2 = LLVMBuildSelect(b, below, mid, u, "");
+  LLVMBuildBr(b, loop);
+  LLVMValueRef l_in[2] = {LLVMConstNull(t), l2}, u_in[2] = {n, u2};
+  LLVMBasicBlockRef from[2] = {head, next};
+  LLVMAddIncoming(l, l_in, from, 2);
+  LLVMAddIncoming(u, u_in, from, 2);
+  LLVMPositionBuilderBefore(b, call);
+  LLVMValueRef found = LLVMBuildPhi(b, ptr, "");
+  LLVMValueRef found_in[2] = {LLVMConstNull(ptr), at};
+  LLVMBasicBlockRef found_from[2] = {loop, probe};
+  LLVMAddIncoming(found, found_in, found_from, 2);
+  LLVMReplaceAllUsesWith(call, found);
+}
+
 unsigned library_expansions_apply(LLVMModuleRef m, const ValueMap *reached) {
   ValueList calls = {0};
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
@@ -91,6 +133,7 @@ unsigned library_expansions_apply(LLVMModuleRef m, const ValueMap *reached) {
     Expansion e = expansion_of(call);
     if (e == SINCOS) LLVMPositionBuilderBefore(b, call), expand_sincos(m, b, call);
     else if (e == REALLOCARRAY) LLVMPositionBuilderBefore(b, call), expand_reallocarray(m, b, call);
+    else if (e == BSEARCH) expand_bsearch(m, b, call);
     else expand_checked(m, b, call, e);
     LLVMInstructionEraseFromParent(call);
   }

@@ -10,7 +10,10 @@
  *     sincosf and sincosl alike.
  *   reallocarray(p, n, size): realloc(p, n * size), asking for SIZE_MAX bytes where the product overflows
  *     (realloc then fails as reallocarray does); realloc is what reverse mode knows how to move shadows
- *     for. */
+ *     for.
+ *   bsearch(key, base, n, size, compare): the binary search glibc's headers write inline from -O1 on, so
+ *     that -O0 gets what -O2 gets: the result is an address into the array, whose shadow follows (called,
+ *     it was refused where the array has a shadow). */
 #ifndef PARAD_AD_LIBRARY_EXPANSIONS_H
 #define PARAD_AD_LIBRARY_EXPANSIONS_H
 
