@@ -14,9 +14,10 @@
  * and only once the caller's block has been freed). A copy whose target is itself freed and never copied
  * on is a temporary: it gets nothing. Blocks the derivative allocated and freed pass on only what reached
  * them from the caller's: what else their shadows hold is the adjoint of memory the program never
- * wrote (calloc's zeros), not of an input. Copies made element by element (a loop) leave no record:
- * their adjoints are still lost (docs/design.md). Only the thread's own tape is asked: a block freed in
- * a parallel region that the enclosing code allocated counts as the caller's. */
+ * wrote (calloc's zeros), not of an input. Copies made element by element (a loop) leave no record,
+ * and their adjoints are lost with the block: for a block known to hold floats, the runtime says so
+ * (`lost`). Only the thread's own tape is asked: a block freed in a parallel region that the enclosing
+ * code allocated counts as the caller's. */
 #define _GNU_SOURCE
 #include <malloc.h>
 #include <stdbool.h>

@@ -1,7 +1,9 @@
 // A program that asks for no derivative is compiled exactly as clang compiles it: the object's sections
 // (code, data, relocations, symbols) are clang's, byte for byte, at each optimisation level, besides the
 // section .parad.ir (the IR the object carries for derivatives generated at link time), and the program
-// prints the same numbers. The linker drops that section: the executable has none.
+// prints the same numbers. The linker drops that section: the executable has none. This text names
+// __parad_autodiff, so parad-cc's front end first runs with line tables, guessing a request; finding none,
+// it must run again without them and make clang's object all the same.
 // RUN: %clang -O2 -c %s -o %t.clang.o && %parad-cc -O2 -c %s -o %t.parad.o
 // RUN: llvm-readelf -S %t.parad.o | grep -q '\.parad\.ir'
 // RUN: llvm-objcopy --remove-section .parad.ir %t.parad.o %t.plain.o
