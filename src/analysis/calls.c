@@ -56,7 +56,8 @@ static const struct {
 
 /* Library functions that search an array with the program's comparator, which only reads: no derivative
  * goes through them while the array has no shadow, whatever the key and the comparator read. With a
- * shadow, the reason they are refused. */
+ * shadow, the reason they are refused. (A call of bsearch in a function a request reaches is written out
+ * as its search first, ad/library_expansions.h: this is for one that reaches the generators otherwise.) */
 static const struct {
   const char *name;
   unsigned array;
