@@ -432,8 +432,8 @@ void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
     if (shadowed(g, p)) {
       /* a block of floats says so: if it was the caller's, the runtime can tell adjoints lost with it */
       DataKind data = memtype_of_data(p);
-      LLVMValueRef args[2] = {aug_shadow(g, p, call, "this free"), LLVMConstInt(LLVMInt32TypeInContext(g->ctx), data == DATA_F64 ? 8 : 4, 0)};
       bool floats = data == DATA_F64 || data == DATA_F32;
+      LLVMValueRef args[2] = {aug_shadow(g, p, call, "this free"), LLVMConstInt(LLVMInt32TypeInContext(g->ctx), data == DATA_F64 ? 8 : 4, 0)};
       runtime_call(g, floats ? "__parad_rt_free_later_floats" : "__parad_rt_free_later", LLVMVoidTypeInContext(g->ctx), args, floats ? 2 : 1);
     }
     return;

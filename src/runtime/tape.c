@@ -212,7 +212,7 @@ void *__parad_rt_shadow_alloc(size_t count, size_t size) {
 /* A stack slot's shadow in split mode (its reverse sweep gives it back): the checkpointing runtime
  * notes it, since a step it runs with its tape dropped has no reverse sweep. */
 void *__parad_rt_shadow_alloca(size_t count, size_t size) {
-  void *b = __parad_rt_shadow_alloc(count, size);
+  void *b = pooled_shadow(count, size); /* never the program's to free: not noted as born (freed_copies.c) */
   __parad_rt_ckpt_track(b, __parad_rt_shadow_give);
   return b;
 }
