@@ -217,9 +217,11 @@ static const struct {
     {"__parad_rt_shadow_alloc", TAPE_SAME, 0},
     {"__parad_rt_shadow_alloca", TAPE_SAME, 0},
     {"__parad_rt_shadow_alloc_aligned", TAPE_SAME, 0},
+    {"__parad_rt_shadow_new", TAPE_SAME, 0},
     {"__parad_rt_shadow_give", TAPE_SAME, 1},
     {"__parad_rt_free_later", TAPE_SAME, 1},
     {"__parad_rt_free_later_floats", TAPE_SAME, 1},
+    {"__parad_rt_delete_later", TAPE_SAME, 1},
     {"__parad_rt_realloc_shadow", TAPE_SAME, 2},
     {"__parad_rt_realloc_shadow_reverse", TAPE_SAME, 1},
     {"__parad_rt_realloc_pointers", TAPE_SAME, 1},
@@ -336,6 +338,19 @@ bool call_writes_argument(LLVMValueRef call, unsigned i) {
 unsigned call_freed_arg(LLVMValueRef call) {
   unsigned ptr_arg;
   return registered_deallocator(ir_called_function(call), &ptr_arg) ? ptr_arg : 0;
+}
+
+bool call_cxx_family(LLVMValueRef call, const char **alloc, const char **dealloc) {
+  LLVMValueRef fn = ir_called_function(call);
+  unsigned arg;
+  if (!fn || registered_allocator(fn, &arg) || registered_deallocator(fn, &arg)) return false;
+  const char *name = effective_name(call);
+  if (strstr(name, "align_val_t")) return false;
+  bool scalar = !strncmp(name, "_Znw", 4) || !strncmp(name, "_ZdlPv", 6);
+  if (!scalar && strncmp(name, "_Zna", 4) && strncmp(name, "_ZdaPv", 6)) return false;
+  *alloc = scalar ? "_Znwm" : "_Znam";
+  *dealloc = scalar ? "_ZdlPv" : "_ZdaPv";
+  return true;
 }
 
 const char *call_kind_name(CallKind k) {

@@ -68,6 +68,11 @@ bool call_quiet(LLVMValueRef call);
 bool call_variadic_takes_values_only(LLVMValueRef call);
 /* For a CALL_FREE, the argument that is the block (free's only one; a registered deallocator's). */
 unsigned call_freed_arg(LLVMValueRef call);
+/* For a CALL_ALLOC or CALL_FREE of C++'s operator new or delete (the scalar or the array form, plain,
+ * sized or nothrow; not the aligned ones): true, with the plain new (_Znwm, _Znam) and the plain delete
+ * (_ZdlPv, _ZdaPv) of its family, which its shadows are made and freed with, so that the program's own
+ * delete may free a shadow the derivative made and the derivative a shadow the program made. */
+bool call_cxx_family(LLVMValueRef call, const char **alloc, const char **dealloc);
 
 /* The reverse-mode runtime's calls, for forward mode over a reverse sweep (forward/fwd_tape.c): what
  * each call's tangent code does beside it. */

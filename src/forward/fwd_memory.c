@@ -235,8 +235,11 @@ void fwd_heap(FwdGen *g, LLVMValueRef call, CallKind kind) {
   if (kind == CALL_FREE) {
     LLVMValueRef p = LLVMGetArgOperand(call, call_freed_arg(call));
     if (!activity_shadowed(g->act, p) || !fwd_shadow_lanes(g, p, call, "this free", lanes)) return;
+    /* with the delete of the block's family for C++'s (the caller made its tangent blocks as its blocks) */
+    const char *cxx_new, *cxx_delete;
+    bool cxx = call_cxx_family(call, &cxx_new, &cxx_delete);
     LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), &ptr, 1, 0);
-    for (unsigned i = 0; i < g->width; i++) ir_call_named(g->b, "free", fty, &lanes[i], 1);
+    for (unsigned i = 0; i < g->width; i++) ir_call_named(g->b, cxx ? cxx_delete : "free", fty, &lanes[i], 1);
     return;
   }
   int slot = kind == CALL_ALLOC ? call_alloc_slot(call) : -1;
@@ -256,11 +259,17 @@ void fwd_heap(FwdGen *g, LLVMValueRef call, CallKind kind) {
     LLVMTypeRef params[2] = {i64, i64};
     LLVMTypeRef fty = LLVMFunctionType(ptr, params, 2, 0);
     int arg[2];
-    const char *fn = call_alloc_shape(call, arg) ? "__parad_rt_shadow_alloc_aligned" : "calloc";
+    const char *fn = call_alloc_shape(call, arg) ? "__parad_rt_shadow_alloc_aligned" : "calloc", *cxx_new, *cxx_delete;
     LLVMValueRef args[2];
     for (int k = 0; k < 2; k++) /* a registered allocator's size may be an int */
       args[k] = arg[k] >= 0 ? LLVMBuildIntCast2(g->b, fwd_primal(g, LLVMGetArgOperand(call, (unsigned)arg[k])), i64, 0, "")
                             : LLVMConstInt(i64, 1, 0);
+    if (call_cxx_family(call, &cxx_new, &cxx_delete)) { /* C++'s new: the program's delete may free the tangent block */
+      fn = "__parad_rt_shadow_new";
+      args[0] = ir_function_named(ir_builder_module(g->b), cxx_new, LLVMFunctionType(ptr, &i64, 1, 0));
+      LLVMTypeRef new_params[2] = {ptr, i64};
+      fty = LLVMFunctionType(ptr, new_params, 2, 0);
+    }
     for (unsigned i = 0; i < g->width; i++) lanes[i] = ir_call_named(g->b, fn, fty, args, 2);
   }
   if (slot < 0) {

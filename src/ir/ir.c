@@ -191,6 +191,11 @@ void ir_branch_weights(LLVMValueRef br, unsigned taken, unsigned not_taken) {
   LLVMSetMetadata(br, LLVMGetMDKindIDInContext(ctx, "prof", 4), LLVMMDNodeInContext(ctx, md, 3));
 }
 
+LLVMValueRef ir_function_named(LLVMModuleRef m, const char *name, LLVMTypeRef fn_type) {
+  LLVMValueRef fn = LLVMGetNamedFunction(m, name);
+  return fn ? fn : LLVMAddFunction(m, name, fn_type);
+}
+
 LLVMValueRef ir_call_named(LLVMBuilderRef b, const char *name, LLVMTypeRef fn_type, LLVMValueRef *args,
                            unsigned n_args) {
   LLVMModuleRef m = ir_builder_module(b);

@@ -66,6 +66,8 @@ void ir_branch_weights(LLVMValueRef br, unsigned taken, unsigned not_taken);
 /* Calls an external function `name` of the given type, declaring it when the module lacks it. */
 LLVMValueRef ir_call_named(LLVMBuilderRef b, const char *name, LLVMTypeRef fn_type, LLVMValueRef *args,
                            unsigned n_args);
+/* The module's function `name` (a pointer to pass), declared with the given type where the module lacks it. */
+LLVMValueRef ir_function_named(LLVMModuleRef m, const char *name, LLVMTypeRef fn_type);
 /* An internal function `name` of fn's type that only calls fn with its arguments (made once per module):
  * something to differentiate in fn's place where fn has no body here or must be kept as it is. */
 LLVMValueRef ir_caller_of(LLVMValueRef fn, const char *name);

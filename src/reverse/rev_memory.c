@@ -24,6 +24,11 @@ static LLVMValueRef runtime_call(RevGen *g, const char *name, LLVMTypeRef ret, L
   return ir_call_named(g->b, name, LLVMFunctionType(ret, params, n, 0), args, n);
 }
 
+/* The module's function `name` of one parameter. */
+static LLVMValueRef function_named(RevGen *g, const char *name, LLVMTypeRef ret, LLVMTypeRef param) {
+  return ir_function_named(g->ad->mod, name, LLVMFunctionType(ret, &param, 1, 0));
+}
+
 /* A new zeroed shadow block: calloc's, or the pool's, or an aligned one (runtime/tape.h). Its result aliases
  * nothing, as calloc's. */
 static LLVMValueRef shadow_alloc(RevGen *g, const char *allocator, LLVMValueRef a, LLVMValueRef b) {
@@ -433,8 +438,14 @@ void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
       /* a block of floats says so: if it was the caller's, the runtime can tell adjoints lost with it */
       DataKind data = memtype_of_data(p);
       bool floats = data == DATA_F64 || data == DATA_F32;
-      LLVMValueRef args[2] = {aug_shadow(g, p, call, "this free"), LLVMConstInt(LLVMInt32TypeInContext(g->ctx), data == DATA_F64 ? 8 : 4, 0)};
-      runtime_call(g, floats ? "__parad_rt_free_later_floats" : "__parad_rt_free_later", LLVMVoidTypeInContext(g->ctx), args, floats ? 2 : 1);
+      const char *cxx_new, *cxx_delete;
+      LLVMValueRef args[3] = {aug_shadow(g, p, call, "this free"),
+                              LLVMConstInt(LLVMInt32TypeInContext(g->ctx), !floats ? 0 : data == DATA_F64 ? 8 : 4, 0)};
+      if (call_cxx_family(call, &cxx_new, &cxx_delete)) { /* the shadow goes with the program's delete */
+        args[2] = function_named(g, cxx_delete, LLVMVoidTypeInContext(g->ctx), g->ptr_type);
+        runtime_call(g, "__parad_rt_delete_later", LLVMVoidTypeInContext(g->ctx), args, 3);
+      } else
+        runtime_call(g, floats ? "__parad_rt_free_later_floats" : "__parad_rt_free_later", LLVMVoidTypeInContext(g->ctx), args, floats ? 2 : 1);
     }
     return;
   }
@@ -447,7 +458,12 @@ void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
   for (int k = 0; k < 2; k++) /* a registered allocator's size may be an int */
     v[k] = arg[k] >= 0 ? LLVMBuildIntCast2(g->b, aug_value(g, LLVMGetArgOperand(call, (unsigned)arg[k])), g->i64, 0, "")
                        : LLVMConstInt(g->i64, 1, 0);
-  LLVMValueRef s = shadow_alloc(g, aligned ? "__parad_rt_shadow_alloc_aligned" : "__parad_rt_shadow_alloc", v[0], v[1]);
+  const char *cxx_new, *cxx_delete;
+  LLVMValueRef s;
+  if (call_cxx_family(call, &cxx_new, &cxx_delete)) /* C++'s new: the program's delete may free the shadow */
+    s = shadow_alloc(g, "__parad_rt_shadow_new", function_named(g, cxx_new, g->ptr_type, g->i64), v[1]);
+  else
+    s = shadow_alloc(g, aligned ? "__parad_rt_shadow_alloc_aligned" : "__parad_rt_shadow_alloc", v[0], v[1]);
   if (!slot_ptr) {
     vmap_put(&g->smap, call, s);
     return;

@@ -51,7 +51,7 @@ bool leaves_tape_alone(LLVMValueRef call) {
   const char *name = ir_called_name(call);
   if (!*name) return false; /* indirect */
   if (!strncmp(name, "llvm.", 5) || !strncmp(name, "__parad_rt_copy_", 16) || !strncmp(name, "__parad_rt_free_later", 21) ||
-      !strncmp(name, "__parad_rt_shadow_", 18) ||
+      !strcmp(name, "__parad_rt_delete_later") || !strncmp(name, "__parad_rt_shadow_", 18) ||
       !strncmp(name, "__parad_rt_realloc_shadow", 25) || !strcmp(name, "__parad_rt_tape_grow") ||
       !strcmp(name, "__parad_rt_tape_back"))
     return true;

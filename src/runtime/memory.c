@@ -26,6 +26,11 @@ void __parad_rt_free_later_floats(void *shadow, int width) {
   __parad_rt_free_later_on(__parad_rt_current, shadow);
 }
 
+void __parad_rt_delete_later(void *shadow, int float_width, void (*release)(void *)) {
+  __parad_rt_program_freed(__parad_rt_current, shadow, float_width);
+  if (shadow) __parad_rt_release_later(release, shadow);
+}
+
 void __parad_rt_free_later_on(ParadTape *t, void *shadow) {
   if (!shadow) return;
   if (!t) fatal("a shadow was freed outside a differentiated call");

@@ -225,6 +225,12 @@ void *__parad_rt_shadow_alloc_aligned(size_t size, size_t align) {
   return p ? memset(p, 0, bytes) : NULL;
 }
 
+void *__parad_rt_shadow_new(void *(*alloc)(size_t), size_t bytes) {
+  void *p = alloc(bytes);
+  __parad_rt_shadow_born(p);
+  return p ? memset(p, 0, bytes) : NULL;
+}
+
 void __parad_rt_shadow_give(void *shadow) {
   size_t usable = shadow ? malloc_usable_size(shadow) : 0;
   if (usable < SMALL_SHADOW || pooled + usable > POOL_AT_MOST) {

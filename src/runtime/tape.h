@@ -110,6 +110,9 @@ void *__parad_rt_shadow_alloc(size_t count, size_t size);
 /* The shadow of a block C++'s aligned new made: zeroed, with the block's alignment (not pooled). */
 void *__parad_rt_shadow_alloc_aligned(size_t size, size_t align);
 void __parad_rt_shadow_give(void *shadow);
+/* The shadow of a block C++'s new made, from the same family's allocator `alloc` (operator new or new[]),
+ * zeroed: a shadow that escapes to the program is freed with its delete (not pooled). */
+void *__parad_rt_shadow_new(void *(*alloc)(size_t), size_t bytes);
 void *__parad_rt_shadow_alloca(size_t count, size_t size);
 void __parad_rt_ckpt_track(void *p, void (*release)(void *)); /* checkpoint.c */
 
@@ -133,6 +136,10 @@ void __parad_rt_twin_end(void);
 /* Memory in reverse mode (memory.c). */
 void __parad_rt_free_later(void *shadow);
 void __parad_rt_free_later_floats(void *shadow, int float_width); /* a block of floats only */
+/* The same for a block C++'s delete freed: its shadow goes with `release`, the plain delete of the block's
+ * family (the caller's shadow was made with it, the derivative's too: __parad_rt_shadow_new); float_width:
+ * as above, 0 for a block not of floats only. */
+void __parad_rt_delete_later(void *shadow, int float_width, void (*release)(void *));
 /* The same on tape t (a checkpointed loop's shadows go with the tape its loop was run on). */
 void __parad_rt_free_later_on(ParadTape *t, void *shadow);
 /* release(handle) when the current tape ends, after its reverse sweep (the last registered first): a handle

@@ -9,10 +9,14 @@
 //   floats       std::vector<float>
 //   insert_front v.insert(v.begin(), y): the old elements land one place further on, and so do their
 //                adjoints in the caller's shadow (the adjoint of v_i is dv[i + 1] after the call)
+//   tangent      grow_once in forward mode: the tangent vector grows with it (its old block deleted by
+//                the derivative, its new one, made by the derivative, deleted by the caller's vector)
 // Each gradient against the analytic one (1e-12; 1e-5 for float), the dy part too, and the old contents'
-// gradient against central finite differences (h = 1e-6, 1e-6). At -O2 and -O0.
-// RUN: %parad-cxx %cflags %s -o %t && %t
-// RUN: %parad-cxx -O0 -I%S/../include %s -o %t0 && %t0
+// gradient against central finite differences (h = 1e-6, 1e-6); the tangent against the analytic one
+// (1e-12). At -O2 and -O0. Under valgrind, no error: the shadows of blocks C++'s new made are made and
+// freed with new and delete, as the caller's vectors make and free theirs.
+// RUN: %parad-cxx %cflags %s -o %t && %t && valgrind -q --error-exitcode=9 %t > /dev/null
+// RUN: %parad-cxx -O0 -I%S/../include %s -o %t0 && %t0 && valgrind -q --error-exitcode=9 %t0 > /dev/null
 #include <vector>
 #include "parad.h"
 #include "check.h"
@@ -118,5 +122,14 @@ int main() {
   float dyf = __enzyme_autodiff<float>((void *)floats, enzyme_dup, &vf, &dvf, enzyme_out, 0.5f);
   for (int i = 0; i < 3; i++) CHECK_CLOSE(dvf[i], 2 * (i + 1) * (i + 1.0), 1e-5);
   CHECK_CLOSE(dyf, 8 * 0.5, 1e-5);
+
+  std::vector<double> v = {1.0, 2.0, 3.0}, tv = {0.5, -1.0, 2.0};
+  v.shrink_to_fit(), tv.shrink_to_fit();
+  double ty = 0.25, t = __enzyme_fwddiff<double>((void *)grow_once, enzyme_dup, &v, &tv, enzyme_dup, y, ty);
+  double want = 2 * 4 * y * ty; /* the pushed element, the fourth */
+  for (int i = 0; i < 3; i++) want += 2 * (i + 1) * (i + 1.0) * (i == 0 ? 0.5 : i == 1 ? -1.0 : 2.0);
+  CHECK_CLOSE(t, want, 1e-12);
+  CHECK_CLOSE(tv.size(), 4, 0);
+  CHECK_CLOSE(tv[3], ty, 0);
   return check_done();
 }
