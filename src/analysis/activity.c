@@ -131,6 +131,14 @@ static bool walk_to_owner(Activity *a, ShadowWalk *w, LLVMValueRef p, int depth)
     /* a task's block (omp_forward.c gives it a shadow as an allocation's) */
     if (k == CALL_ALLOC || (k == CALL_OMP && omp_classify(p) == OMP_TASK_ALLOC)) return add_flags(a, p, SHADOWED);
     if (k == CALL_UNKNOWN && call_returns_tape_memory(p)) return add_flags(a, p, SHADOWED); /* its twin's */
+    /* a node a library function relinks: its shadow is the mirrored call's, given the shadows of the nodes */
+    unsigned mirrored;
+    if (k == CALL_MIRRORED && call_mirrored(p, &mirrored)) {
+      bool changed = add_flags(a, p, SHADOWED);
+      for (unsigned i = 0, n = ir_num_call_args(p); i < n; i++)
+        if (mirrored >> i & 1) changed |= walk_to_owner(a, w, LLVMGetArgOperand(p, i), depth + 1);
+      return changed;
+    }
     /* a function of the module returns the pointer and its shadow (its pattern gets an 'r'), as the
        same code inlined would */
     if (k == CALL_MODULE) return add_flags(a, p, SHADOWED);
@@ -261,7 +269,9 @@ static bool shadows_for_callee(Activity *a, LLVMValueRef call, LLVMValueRef fn, 
 }
 
 /* The reverse-mode runtime moving or adding shadow blocks into one another (the arguments in `moved`),
- * under forward mode: their tangents go the same way, so all of them are active if one is. */
+ * under forward mode: their tangents go the same way, so all of them are active if one is. So are the
+ * nodes a library function relinks (CALL_MIRRORED): a shadow structure relinked only in part would lose
+ * its primal's shape. */
 static bool runtime_moves(Activity *a, LLVMValueRef call, unsigned moved) {
   bool any = false, changed = false;
   unsigned n = ir_num_call_args(call);
@@ -333,6 +343,7 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
     if (ir_carries_derivative(LLVMTypeOf(call))) changed |= mark(a, call);
     return changed;
   }
+  case CALL_MIRRORED: return call_mirrored(call, &moved) && runtime_moves(a, call, moved);
   case CALL_UNKNOWN:
     if (call_tape_action(call, &moved) == TAPE_SAME && moved) return runtime_moves(a, call, moved);
     /* a function with a registered derivative acts like one of the module's */
@@ -360,14 +371,21 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
   }
 }
 
+static bool narrower_than_floats(LLVMTypeRef t) { return ir_is_int(t) && LLVMGetIntTypeWidth(t) < 16; }
+
 static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
   LLVMOpcode op = LLVMGetInstructionOpcode(inst);
   unsigned nops = (unsigned)LLVMGetNumOperands(inst);
   switch (op) {
   case LLVMFNeg:
+  case LLVMExtractValue:
+    /* a bool or a char out of a struct (std::map::insert's pair<iterator, bool>, returned as {ptr, i8}):
+       no float's bits fit in it, and the calling convention never packs a float's part into one */
+    if (narrower_than_floats(LLVMTypeOf(inst)) && LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(inst, 0))) == LLVMStructTypeKind)
+      return taint(a, inst);
+    return any_operand_active(a, inst, 0, 1) && mark(a, inst);
   case LLVMFPExt:
   case LLVMFPTrunc:
-  case LLVMExtractValue:
   case LLVMExtractElement: return any_operand_active(a, inst, 0, 1) && mark(a, inst);
   case LLVMFAdd:
   case LLVMFSub:

@@ -67,6 +67,29 @@ static const struct {
                    "would be lost"},
 };
 
+/* libstdc++'s node operations of std::map, std::set (red-black trees) and std::list, out of line in the
+ * shared library. They read and rewrite the nodes' links and colours, never the values the nodes hold. A
+ * container's shadow has the primal's shape, every link in a shadow node being the shadow of the primal's
+ * link: the same call on the shadows (the pointer arguments in `shadow_args`) keeps it so, and a node it
+ * returns has the mirrored call's result for its shadow. No float goes through them, so the reverse sweep
+ * has nothing to do (Enzyme does the same). */
+static const struct {
+  const char *name;
+  unsigned shadow_args;
+} mirrored_calls[] = {
+    {"_ZSt18_Rb_tree_incrementPSt18_Rb_tree_node_base", 1},
+    {"_ZSt18_Rb_tree_incrementPKSt18_Rb_tree_node_base", 1},
+    {"_ZSt18_Rb_tree_decrementPSt18_Rb_tree_node_base", 1},
+    {"_ZSt18_Rb_tree_decrementPKSt18_Rb_tree_node_base", 1},
+    {"_ZSt29_Rb_tree_insert_and_rebalancebPSt18_Rb_tree_node_baseS0_RS_", 0xe}, /* (left?, node, parent, header) */
+    {"_ZSt28_Rb_tree_rebalance_for_erasePSt18_Rb_tree_node_baseRS_", 3},       /* (node, header) -> node */
+    {"_ZNSt8__detail15_List_node_base7_M_hookEPS0_", 3},
+    {"_ZNSt8__detail15_List_node_base9_M_unhookEv", 1},
+    {"_ZNSt8__detail15_List_node_base11_M_transferEPS0_S1_", 7},
+    {"_ZNSt8__detail15_List_node_base10_M_reverseEv", 1},
+    {"_ZNSt8__detail15_List_node_base4swapERS0_S1_", 3},
+};
+
 /* Intrinsics that take pointers or floats but have no derivative of their own. */
 static const char *const inactive_intrinsic_prefixes[] = {
     "llvm.lifetime.", "llvm.invariant.", "llvm.prefetch", "llvm.objectsize", "llvm.assume",
@@ -172,6 +195,7 @@ CallKind call_classify(LLVMValueRef call, const MathRule **rule) {
   if (!strcmp(name, "free") || !strcmp(name, CKPT_FREE_PRIMAL) || name_in(name, cxx_delete, COUNT(cxx_delete), false))
     return CALL_FREE;
   if (name_in(name, inactive_functions, COUNT(inactive_functions), false)) return CALL_INACTIVE;
+  if (call_mirrored(call, NULL)) return CALL_MIRRORED;
   CallKind owned; /* a paradigm's runtime: OpenMP's, MPI (ad/paradigms.c) */
   if (paradigm_owns(call, &owned)) return owned;
   if (!strncmp(name, "llvm.", 5)) {
@@ -194,6 +218,7 @@ bool call_known_by_name(LLVMValueRef call) {
   case CALL_ALLOC:
   case CALL_REALLOC:
   case CALL_FREE:
+  case CALL_MIRRORED:
   case CALL_OMP: return !registered_inactive_function(fn);
   case CALL_INACTIVE: {
     const char *name = LLVMGetValueName(fn);
@@ -335,6 +360,16 @@ bool call_writes_argument(LLVMValueRef call, unsigned i) {
   }
 }
 
+bool call_mirrored(LLVMValueRef call, unsigned *shadow_args) {
+  const char *name = effective_name(call);
+  for (size_t k = 0; k < COUNT(mirrored_calls); k++)
+    if (!strcmp(name, mirrored_calls[k].name)) {
+      if (shadow_args) *shadow_args = mirrored_calls[k].shadow_args;
+      return true;
+    }
+  return false;
+}
+
 unsigned call_freed_arg(LLVMValueRef call) {
   unsigned ptr_arg;
   return registered_deallocator(ir_called_function(call), &ptr_arg) ? ptr_arg : 0;
@@ -355,7 +390,8 @@ bool call_cxx_family(LLVMValueRef call, const char **alloc, const char **dealloc
 
 const char *call_kind_name(CallKind k) {
   static const char *const names[] = {"debug", "math", "memcpy", "memset", "alloc", "realloc", "free",
-                                      "inactive", "module", "request", "omp", "mpi", "unknown", "indirect"};
+                                      "inactive", "module", "request", "omp", "mpi", "unknown", "indirect",
+                                      "mirrored"};
   return names[k];
 }
 

@@ -22,6 +22,8 @@ typedef enum {
   CALL_MPI,      /* an MPI call that may move data or order communication (mpi/mpi.h) */
   CALL_UNKNOWN,  /* a function without a body and without a rule */
   CALL_INDIRECT, /* through a function pointer */
+  CALL_MIRRORED, /* a library function that only relinks nodes (libstdc++'s red-black trees and lists): its
+                    derivative is the same call on the shadows (call_mirrored) */
 } CallKind;
 
 /* The free that the frees of steps run as the program runs them become (ad/checkpoint.c): the runtime keeps
@@ -66,6 +68,10 @@ bool call_quiet(LLVMValueRef call);
  * back but through globals (which the generators ask about), so it carries no derivative whatever floats
  * it takes. */
 bool call_variadic_takes_values_only(LLVMValueRef call);
+/* For a CALL_MIRRORED: the pointer arguments (bit i: argument i) that are replaced by their shadows in the
+ * mirrored call, the others passed as they are; a pointer result's shadow is the mirrored call's result.
+ * False for any other call. */
+bool call_mirrored(LLVMValueRef call, unsigned *shadow_args);
 /* For a CALL_FREE, the argument that is the block (free's only one; a registered deallocator's). */
 unsigned call_freed_arg(LLVMValueRef call);
 /* For a CALL_ALLOC or CALL_FREE of C++'s operator new or delete (the scalar or the array form, plain,

@@ -253,6 +253,35 @@ static void custom_call(FwdGen *g, LLVMValueRef call, LLVMValueRef df) {
   fwd_clone(g, call);
 }
 
+/* A library function that only relinks nodes (analysis/calls.h): the same call on the shadows, once per
+ * direction, keeps each shadow structure in its primal's shape. */
+static void mirrored_call(FwdGen *g, LLVMValueRef call) {
+  fwd_clone(g, call);
+  unsigned n = ir_num_call_args(call), mask = 0;
+  bool any = false;
+  call_mirrored(call, &mask);
+  for (unsigned i = 0; i < n; i++) any |= (mask >> i & 1) && activity_shadowed(g->act, LLVMGetArgOperand(call, i));
+  if (!any) return; /* a container without derivatives */
+  LLVMValueRef *args = xcalloc((size_t)n * MAX_WIDTH + 1, sizeof *args), lanes[MAX_WIDTH];
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef a = LLVMGetArgOperand(call, i);
+    if (!(mask >> i & 1)) {
+      for (unsigned w = 0; w < g->width; w++) args[w * n + i] = fwd_primal(g, a);
+      continue;
+    }
+    LLVMValueRef shadow[MAX_WIDTH];
+    if (!fwd_shadow_lanes(g, a, call, "this call", shadow)) {
+      free(args);
+      return;
+    }
+    for (unsigned w = 0; w < g->width; w++) args[w * n + i] = shadow[w];
+  }
+  for (unsigned w = 0; w < g->width; w++)
+    lanes[w] = LLVMBuildCall2(g->b, LLVMGetCalledFunctionType(call), ir_called_function(call), &args[w * n], n, "");
+  free(args);
+  if (ir_is_ptr(LLVMTypeOf(call)) && activity_shadowed(g->act, call)) tan_set(g, call, tan_pack(g, LLVMTypeOf(call), lanes));
+}
+
 void fwd_call(FwdGen *g, LLVMValueRef call) {
   const MathRule *rule;
   CallKind kind = call_classify(call, &rule);
@@ -283,6 +312,7 @@ void fwd_call(FwdGen *g, LLVMValueRef call) {
   case CALL_FREE: fwd_heap(g, call, kind); return;
   case CALL_MODULE: module_call(g, call); return;
   case CALL_INACTIVE: fwd_clone(g, call); return;
+  case CALL_MIRRORED: mirrored_call(g, call); return;
   case CALL_REQUEST:
     fwd_error(g, call, "cannot differentiate a derivative request (higher-order derivatives are not supported)");
     fwd_clone(g, call);

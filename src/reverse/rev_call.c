@@ -497,6 +497,27 @@ static bool custom_applies(RevGen *g, LLVMValueRef call, Custom *c) {
   return custom_of(g, call, c) && !checkpoint_lacks_shadows(call, has_shadow, g);
 }
 
+/* A library function that only relinks nodes (analysis/calls.h): the same call on the shadows, in the
+ * forward sweep where the primal makes it, keeps each shadow structure in its primal's shape for the loads
+ * and stores after it; a node it returns has the mirrored call's result for its shadow, kept for the
+ * reverse sweep like any other. No float goes through it: its reverse is nothing. */
+static void aug_mirrored(RevGen *g, LLVMValueRef call) {
+  aug_clone(g, call);
+  unsigned n = ir_num_call_args(call), mask = 0;
+  bool any = false;
+  call_mirrored(call, &mask);
+  for (unsigned i = 0; i < n; i++) any |= (mask >> i & 1) && shadowed(g, LLVMGetArgOperand(call, i));
+  if (!any) return; /* a container without derivatives */
+  LLVMValueRef *args = xcalloc(n + 1, sizeof *args);
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef a = LLVMGetArgOperand(call, i);
+    args[i] = mask >> i & 1 ? aug_shadow(g, a, call, "this call") : aug_value(g, a);
+  }
+  LLVMValueRef s = LLVMBuildCall2(g->b, LLVMGetCalledFunctionType(call), ir_called_function(call), args, n, "");
+  free(args);
+  if (ir_is_ptr(LLVMTypeOf(call)) && shadowed(g, call)) vmap_put(&g->smap, call, s);
+}
+
 bool rev_call_augmented(RevGen *g, LLVMValueRef call) {
   Custom custom;
   if (call_classify(call, NULL) != CALL_MODULE || LLVMIsFunctionVarArg(LLVMGetCalledFunctionType(call)) || custom_applies(g, call, &custom))
@@ -532,6 +553,7 @@ void aug_call(RevGen *g, LLVMValueRef call) {
   case CALL_DEBUG: return;
   case CALL_MATH:
   case CALL_INACTIVE: aug_clone(g, call); return;
+  case CALL_MIRRORED: aug_mirrored(g, call); return;
   case CALL_MEMCPY:
   case CALL_MEMSET: aug_memcpy(g, call, kind); return;
   case CALL_ALLOC:

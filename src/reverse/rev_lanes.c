@@ -241,9 +241,19 @@ void lanes_analyse(RevGen *g) {
     vmap_put(&w.index, w.values.data[i], (void *)(i + 1));
   }
   for (size_t i = 0; i < n; i++) link(g, &w, w.values.data[i]);
+  /* A web whose every value is only used as an integer (a std::map's int key read at -O0 from a node that
+     holds a double beside it, which no type says is an int there) carries no float's derivative, whatever
+     the memory it came from holds. */
+  bool *as_float = xcalloc(n + 1, sizeof *as_float);
+  for (size_t i = 0; i < n; i++) {
+    ValueMap seen;
+    vmap_init(&seen);
+    if (!integer_only(w.values.data[i], &seen)) as_float[find(&w, i)] = true;
+    vmap_free(&seen);
+  }
 
   for (size_t i = 0; i < n; i++) { /* each web's verdict, reported once at its root */
-    if (find(&w, i) != i) continue;
+    if (find(&w, i) != i || !as_float[i]) continue;
     unsigned ws = w.widths[i];
     if (w.odd[i])
       rev_error(g, w.odd[i], "reverse mode cannot differentiate floats moved as integer bits into or out of a "
@@ -258,7 +268,7 @@ void lanes_analyse(RevGen *g) {
     size_t r = find(&w, i);
     unsigned ws = w.widths[r];
     LLVMValueRef v = w.values.data[i];
-    if (w.odd[r] || !(ws == W32 || ws == W64)) continue; /* no adjoint: refused above, or none needed */
+    if (w.odd[r] || !as_float[r] || !(ws == W32 || ws == W64)) continue; /* no adjoint: refused above, or none needed */
     unsigned lane = ws == W32 ? 32 : 64, bits = LLVMGetIntTypeWidth(LLVMTypeOf(v));
     LLVMTypeRef fp = lane == 32 ? LLVMFloatTypeInContext(g->ctx) : LLVMDoubleTypeInContext(g->ctx);
     if (bits % lane) {
@@ -274,6 +284,7 @@ void lanes_analyse(RevGen *g) {
   free(w.source);
   free(w.sink);
   free(w.odd);
+  free(as_float);
 }
 
 LLVMTypeRef adj_type_of(RevGen *g, LLVMValueRef v) {
