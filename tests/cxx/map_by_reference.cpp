@@ -14,8 +14,8 @@
 // The shadow nodes the derivative adds are made with calloc and freed by the program's delete (and the
 // program's nodes' shadows, made by the caller's new, freed with free when the derivative erases them):
 // valgrind's mismatched-free check is off until shadows of operator new's blocks are made with it.
-// RUN: %parad-cxx %cflags %s -o %t && %t && valgrind -q --error-exitcode=9 --show-mismatched-frees=no %t > /dev/null
-// RUN: %parad-cxx -O0 -I%S/../include %s -o %t0 && %t0 && valgrind -q --error-exitcode=9 --show-mismatched-frees=no %t0 > /dev/null
+// RUN: %parad-cxx %cflags %s -o %t && %t && valgrind -q --error-exitcode=9 %t > /dev/null
+// RUN: %parad-cxx -O0 -I%S/../include %s -o %t0 && %t0 && valgrind -q --error-exitcode=9 %t0 > /dev/null
 #include <cmath>
 #include <iterator>
 #include <map>
