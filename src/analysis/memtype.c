@@ -721,17 +721,24 @@ static DataKind object_kind_uncached(LLVMValueRef fn, LLVMValueRef ptr, bool for
   return k;
 }
 
-/* Bytes [lo, hi) of the object that `root` is the start of: a part of an object asked about (NULL: all of it). */
+/* Bytes [lo, hi) of the object that `root` is the start of: a part of an object asked about (NULL: all of it).
+ * foreign: set where an access to the object went through another root, whose offsets say nothing about
+ * the window's (a tree's header in the map object, beside its nodes: its pointer at +32 is not a node's
+ * value at +32); such an access is left out. */
 typedef struct {
   LLVMValueRef root;
   long long lo, hi;
+  bool foreign;
 } Window;
+
+/* Whether the access at p is through another root than the window's (w->foreign then set). */
+static bool foreign_to(Window *w, LLVMValueRef p);
 
 /* Whether the `size` bytes at address p surely lie outside the window: at a constant offset from its root. */
 static bool outside(const Window *w, LLVMValueRef p, LLVMTypeRef t);
 
 /* k merged with the kinds of fn's accesses to the objects (those that may touch the window, if any). */
-static DataKind window_accesses_kind(LLVMValueRef fn, const ValueList *objects, bool for_access, DataKind k, const Window *w) {
+static DataKind window_accesses_kind(LLVMValueRef fn, const ValueList *objects, bool for_access, DataKind k, Window *w) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       bool load = LLVMIsALoadInst(i), store = LLVMIsAStoreInst(i);
@@ -739,10 +746,10 @@ static DataKind window_accesses_kind(LLVMValueRef fn, const ValueList *objects, 
         LLVMTypeRef t = LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i);
         LLVMValueRef at = LLVMGetOperand(i, store ? 1 : 0);
         if (ir_list_has(objects, root_of(at)) && (!for_access || !ir_is_int(t) || from_tbaa(i) != MEMTYPE_UNKNOWN) &&
-            !(w && outside(w, at, t)))
+            !(w && (foreign_to(w, at) || outside(w, at, t))))
           k = merge(k, of_access(i, t));
       } else if (element_arithmetic(i) && ir_list_has(objects, ir_strip_pointer_casts(LLVMGetOperand(i, 0))) &&
-                 !(w && outside(w, i, LLVMGetGEPSourceElementType(i)))) {
+                 !(w && (foreign_to(w, i) || outside(w, i, LLVMGetGEPSourceElementType(i))))) {
         k = merge(k, uniform_kind(LLVMGetGEPSourceElementType(i)));
       } else if (for_access && ir_is_call(i) && is_transfer(i)) {
         for (unsigned e = 0; e < 2; e++) {
@@ -962,6 +969,13 @@ static bool placement(LLVMValueRef p, Placement *pl) {
 
 static LLVMModuleRef module_of(LLVMValueRef v);
 
+static bool foreign_to(Window *w, LLVMValueRef p) {
+  Placement pl;
+  if (!placement(p, &pl) || pl.root == w->root) return false;
+  w->foreign = true;
+  return true;
+}
+
 static bool outside(const Window *w, LLVMValueRef p, LLVMTypeRef t) {
   Placement pl;
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(module_of(w->root));
@@ -978,12 +992,12 @@ static DataKind part_kind(LLVMValueRef p, LLVMValueRef len) {
   LLVMValueRef fn = function_of(root_of(p));
   if (!fn || !placement(p, &pl) || pl.nstrides) return DATA_MIXED;
   unsigned long long n = LLVMIsAConstantInt(len) ? LLVMConstIntGetZExtValue(len) : 1ull << 62;
-  Window w = {pl.root, pl.offset, pl.offset + (long long)(n < 1ull << 62 ? n : 1ull << 62)};
+  Window w = {pl.root, pl.offset, pl.offset + (long long)(n < 1ull << 62 ? n : 1ull << 62), false};
   ValueList objects = {0};
   same_object(fn, p, &objects, NULL);
   DataKind k = window_accesses_kind(fn, &objects, false, DATA_UNKNOWN, &w);
   vec_free(&objects);
-  return k;
+  return k == DATA_UNKNOWN && w.foreign ? DATA_MIXED : k;
 }
 
 /* The pointer's byte in a pattern of `period` bytes that starts with the object: false when a variable

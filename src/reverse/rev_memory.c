@@ -82,6 +82,12 @@ bool aug_memory(RevGen *g, LLVMValueRef inst) {
       LLVMValueRef bits = LLVMBuildLoad2(g->b, LLVMTypeOf(v), aug_shadow(g, from, inst, "this load"), "shadow.bits");
       LLVMSetAlignment(bits, LLVMGetAlignment(v));
       LLVMSetAlignment(LLVMBuildStore(g->b, bits, aug_shadow(g, p, inst, "this store")), LLVMGetAlignment(inst));
+    } else if (ir_is_int(LLVMTypeOf(v)) && memtype_of_access(inst) == MEMTYPE_INT) {
+      /* an integer kept beside derivatives (a count, a key, a tree node's colour): the shadow keeps it too,
+         as Enzyme's does, so that a shadow structure that library code walks or rebalances by it (std::map's,
+         copied) keeps its primal's shape */
+      LLVMValueRef s = LLVMBuildStore(g->b, aug_value(g, v), aug_shadow(g, p, inst, "this store"));
+      LLVMSetAlignment(s, LLVMGetAlignment(inst));
     }
     return true;
   }
