@@ -241,11 +241,20 @@ void lanes_analyse(RevGen *g) {
     vmap_put(&w.index, w.values.data[i], (void *)(i + 1));
   }
   for (size_t i = 0; i < n; i++) link(g, &w, w.values.data[i]);
-  /* A web whose every value is only used as an integer (a std::map's int key read at -O0 from a node that
-     holds a double beside it, which no type says is an int there) carries no float's derivative, whatever
-     the memory it came from holds. */
-  bool *as_float = xcalloc(n + 1, sizeof *as_float);
+  /* A web refused below whose every value is only used as an integer (a std::map's int key read at -O0
+     from a node that holds a double beside it, which no type says is an int there) carries no float's
+     derivative, whatever the memory it came from holds: it gets no adjoint instead. (Webs not refused keep
+     theirs: other steps have sized their functions' results by them.) */
+  bool *refused = xcalloc(n + 1, sizeof *refused), *as_float = xcalloc(n + 1, sizeof *as_float);
   for (size_t i = 0; i < n; i++) {
+    size_t r = find(&w, i);
+    unsigned ws = w.widths[r], bits = LLVMGetIntTypeWidth(LLVMTypeOf(w.values.data[i]));
+    if (w.odd[r] || ws & W_OTHER || ws == (W32 | W64) || (!ws && w.source[r] && w.sink[r]) ||
+        ((ws == W32 || ws == W64) && bits % (ws == W32 ? 32 : 64)))
+      refused[r] = true;
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (!refused[find(&w, i)] || as_float[find(&w, i)]) continue;
     ValueMap seen;
     vmap_init(&seen);
     if (!integer_only(w.values.data[i], &seen)) as_float[find(&w, i)] = true;
@@ -253,7 +262,7 @@ void lanes_analyse(RevGen *g) {
   }
 
   for (size_t i = 0; i < n; i++) { /* each web's verdict, reported once at its root */
-    if (find(&w, i) != i || !as_float[i]) continue;
+    if (find(&w, i) != i || (refused[i] && !as_float[i])) continue;
     unsigned ws = w.widths[i];
     if (w.odd[i])
       rev_error(g, w.odd[i], "reverse mode cannot differentiate floats moved as integer bits into or out of a "
@@ -268,7 +277,7 @@ void lanes_analyse(RevGen *g) {
     size_t r = find(&w, i);
     unsigned ws = w.widths[r];
     LLVMValueRef v = w.values.data[i];
-    if (w.odd[r] || !as_float[r] || !(ws == W32 || ws == W64)) continue; /* no adjoint: refused above, or none needed */
+    if (w.odd[r] || (refused[r] && !as_float[r]) || !(ws == W32 || ws == W64)) continue; /* no adjoint: refused above, or none needed */
     unsigned lane = ws == W32 ? 32 : 64, bits = LLVMGetIntTypeWidth(LLVMTypeOf(v));
     LLVMTypeRef fp = lane == 32 ? LLVMFloatTypeInContext(g->ctx) : LLVMDoubleTypeInContext(g->ctx);
     if (bits % lane) {
@@ -284,6 +293,7 @@ void lanes_analyse(RevGen *g) {
   free(w.source);
   free(w.sink);
   free(w.odd);
+  free(refused);
   free(as_float);
 }
 
