@@ -54,6 +54,13 @@ static const struct {
     {"_ZNKSt8__detail20_Prime_rehash_policy14_M_need_rehashEmmm", 1}, {"_ZNKSt8__detail20_Prime_rehash_policy11_M_next_bktEm", 1},
 };
 
+/* libstdc++'s std::string (basic_string<char>) members, by the start of the mangled name, whether the
+ * header gives them a body or not (at -O0 most have none: the library instantiates them): they read and
+ * write characters, a length and a buffer, never a float, so a string in a struct with derivatives carries
+ * none (its shadow stays as the caller made it). They may write through any pointer they are given. */
+static const char *const string_member_prefixes[] = {
+    "_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE", "_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE"};
+
 /* Library functions that search an array with the program's comparator, which only reads: no derivative
  * goes through them while the array has no shadow, whatever the key and the comparator read. With a
  * shadow, the reason they are refused. (A call of bsearch in a function a request reaches is written out
@@ -179,7 +186,9 @@ CallKind call_classify(LLVMValueRef call, const MathRule **rule) {
     return CALL_MATH;
   }
   if (like) name = like; /* malloc, calloc, realloc, free */
-  else if (name_in(name, text_output_prefixes, COUNT(text_output_prefixes), true)) return CALL_INACTIVE;
+  else if (name_in(name, text_output_prefixes, COUNT(text_output_prefixes), true) ||
+           name_in(name, string_member_prefixes, COUNT(string_member_prefixes), true))
+    return CALL_INACTIVE;
   else if (!LLVMIsDeclaration(fn)) return CALL_MODULE;
   if (!strncmp(name, "llvm.memcpy", 11) || !strncmp(name, "llvm.memmove", 12) || !strcmp(name, "memcpy") ||
       !strcmp(name, "memmove"))
@@ -351,6 +360,7 @@ bool call_writes_argument(LLVMValueRef call, unsigned i) {
   case CALL_ALLOC: return call_alloc_slot(call) == (int)i;
   case CALL_FREE: return false;
   case CALL_INACTIVE:
+    if (name_in(name, string_member_prefixes, COUNT(string_member_prefixes), true)) return true;
     for (size_t k = 0; k < COUNT(inactive_writers); k++)
       if (!strcmp(name, inactive_writers[k].name)) return i < 32 && (inactive_writers[k].args >> i & 1);
     /* the others write streams, or (MPI's) a rank, a size, a datatype's handle: no data the reverse sweep
