@@ -100,13 +100,9 @@ static void store(FwdGen *g, LLVMValueRef inst) {
   if (ir_is_ptr(t)) {
     if (!fwd_shadow_lanes(g, v, inst, "storing this pointer into active memory", val)) return;
   } else {
-    /* A constant or inactive value stored into active memory: its tangent is zero; an integer where the
-       memory holds integers (a count, a key, a tree node's colour) is kept in the shadow as it is, so that
-       a shadow structure that library code walks or rebalances by it (std::map's, copied) keeps its
-       primal's shape */
+    /* A constant or inactive value stored into active memory: its tangent is zero. */
     LLVMValueRef tv = tan_get(g, v);
-    bool kept = !tv && ir_is_int(t) && memtype_of_access(inst) == MEMTYPE_INT;
-    for (unsigned i = 0; i < g->width; i++) val[i] = tv ? tan_lane(g, t, tv, i) : kept ? fwd_primal(g, v) : LLVMConstNull(t);
+    for (unsigned i = 0; i < g->width; i++) val[i] = tv ? tan_lane(g, t, tv, i) : LLVMConstNull(t);
   }
   for (unsigned i = 0; i < g->width; i++) copy_access(inst, LLVMBuildStore(g->b, val[i], ptr[i]));
 }

@@ -38,15 +38,6 @@ static LLVMValueRef shadow_alloc(RevGen *g, const char *allocator, LLVMValueRef 
   return call;
 }
 
-/* An integer kept beside derivatives (a count, a key, a tree node's colour; no float's bits), stored where
- * memory holds integers: the shadow keeps it too, as Enzyme's does, the forward sweep storing it there and
- * the reverse sweep leaving it, so that a shadow structure that code walks by it (the caller's shadow
- * std::map, its size and keys) keeps its primal's shape. */
-static bool kept_integer(RevGen *g, LLVMValueRef store) {
-  LLVMValueRef v = LLVMGetOperand(store, 0);
-  return ir_is_int(LLVMTypeOf(v)) && !adj_type_of(g, v) && memtype_of_access(store) == MEMTYPE_INT;
-}
-
 /* ---- the forward sweep ---- */
 
 bool aug_memory(RevGen *g, LLVMValueRef inst) {
@@ -91,9 +82,6 @@ bool aug_memory(RevGen *g, LLVMValueRef inst) {
       LLVMValueRef bits = LLVMBuildLoad2(g->b, LLVMTypeOf(v), aug_shadow(g, from, inst, "this load"), "shadow.bits");
       LLVMSetAlignment(bits, LLVMGetAlignment(v));
       LLVMSetAlignment(LLVMBuildStore(g->b, bits, aug_shadow(g, p, inst, "this store")), LLVMGetAlignment(inst));
-    } else if (kept_integer(g, inst)) {
-      LLVMValueRef s = LLVMBuildStore(g->b, aug_value(g, v), aug_shadow(g, p, inst, "this store"));
-      LLVMSetAlignment(s, LLVMGetAlignment(inst));
     }
     return true;
   }
@@ -285,7 +273,7 @@ bool rev_memory(RevGen *g, LLVMValueRef inst) {
   case LLVMStore: {
     LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1);
     LLVMTypeRef t = LLVMTypeOf(v), at = ir_is_int(t) ? adj_type_of(g, v) : adj_type(t);
-    if (!shadowed(g, p) || ir_is_ptr(t) || kept_integer(g, inst)) return true;
+    if (!shadowed(g, p) || ir_is_ptr(t)) return true;
     /* the value stored is overwritten data's end: its adjoint goes to the value, the memory's is reset;
      * an atomic store may race with others to the same place, and only one of them wrote last */
     LLVMValueRef dv;
