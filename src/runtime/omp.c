@@ -1267,6 +1267,11 @@ typedef struct ParadTaskRecord {
   size_t nchunks, capchunks;
   char chunks_lock;
   bool chunk; /* one of them: its shadow block is the loop's */
+  /* A chunk's loop; and whether the chunk is no chunk but a pattern: libomp splits a task loop of many
+   * chunks (more than KMP_TASKLOOP_MIN_TASKS, by default 10 per thread) recursively, copying the block
+   * into a new pattern per half, which is copied in turn per chunk and never runs. */
+  struct ParadTaskRecord *loop;
+  bool pattern;
   int refs;   /* the creating code's reverse sweep, and the adjoint task while it runs */
   /* What its forward sweep noted of the shared memory it touched (as a region's thread's, RANGE_FIELDS per
    * object, a flag per address read throughout), and its private buffers while its reverse sweep runs. */
@@ -1971,8 +1976,14 @@ void __parad_rt_task_record_release(void *record) {
 /* libomp's copy of a task loop's block for a chunk (omp_reverse.c's copy function): a record of the
  * chunk's own, noted in the loop's. Chunks may be made by several threads at once. */
 void *__parad_rt_task_record_chunk(void *loop) {
-  ParadTaskRecord *l = loop, *c = __parad_rt_task_record(l->shadow);
+  ParadTaskRecord *l = loop;
+  if (l->chunk) { /* copied from a copy: that one is a pattern of a recursive split, the chunk the loop's */
+    __atomic_store_n(&l->pattern, true, __ATOMIC_RELAXED);
+    l = l->loop;
+  }
+  ParadTaskRecord *c = __parad_rt_task_record(l->shadow);
   c->chunk = true;
+  c->loop = l;
   c->region = l->region; /* a chunk has no dependences: its adjoint adds where nothing orders it */
   while (__atomic_test_and_set(&l->chunks_lock, __ATOMIC_ACQUIRE)) sched_yield();
   if (l->nchunks == l->capchunks) {
@@ -1993,6 +2004,10 @@ void *__parad_rt_task_record_chunk(void *loop) {
 void __parad_rt_taskloop_reverse(void *loop, void (*reverse)(void)) {
   ParadTaskRecord *l = loop;
   for (size_t i = l->nchunks; i-- > 0;) {
+    if (__atomic_load_n(&l->chunks[i]->pattern, __ATOMIC_RELAXED)) { /* never ran: nothing to reverse */
+      __parad_rt_task_record_release(l->chunks[i]);
+      continue;
+    }
     __parad_rt_task_resume(l->chunks[i]);
     reverse();
     __parad_rt_task_end(l->chunks[i]);
@@ -2005,7 +2020,7 @@ void __parad_rt_taskloop_reverse(void *loop, void (*reverse)(void)) {
 void __parad_rt_taskloop_spawn_adjoints(void *loc, void *loop, int (*entry)(int, void *)) {
   ParadTaskRecord *l = loop;
   for (size_t i = l->nchunks; i-- > 0;) {
-    __parad_rt_task_spawn_adjoint(loc, l->chunks[i], entry);
+    if (!__atomic_load_n(&l->chunks[i]->pattern, __ATOMIC_RELAXED)) __parad_rt_task_spawn_adjoint(loc, l->chunks[i], entry);
     __parad_rt_task_record_release(l->chunks[i]);
   }
   l->nchunks = 0;
