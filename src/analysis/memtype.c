@@ -843,13 +843,21 @@ DataKind memtype_of_copy(LLVMValueRef call) {
   DataKind k = from_tbaa_struct(call);
   if (k == DATA_UNKNOWN) k = from_copy_tag(call);
   if (k != DATA_UNKNOWN) return k;
-  k = memtype_of_data(LLVMGetArgOperand(call, 0));
-  if (k == DATA_MIXED) k = part_kind(LLVMGetArgOperand(call, 0), LLVMGetArgOperand(call, 2));
+  LLVMValueRef dst = LLVMGetArgOperand(call, 0);
+  k = memtype_of_data(dst);
+  if (k == DATA_MIXED) k = part_kind(dst, LLVMGetArgOperand(call, 2));
   bool two_ends = ir_num_call_args(call) > 1 && ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, 1)));
-  if ((k == DATA_UNKNOWN || k == DATA_INT) && two_ends) {
+  /* Pointers the object holds elsewhere say nothing of a part of it this function touches only by the
+   * copy: a task's block, whose header (shareds, routine) is read as pointers, and whose private copies
+   * clang fills with a memcpy (a firstprivate array or struct of doubles, declared outside the parallel
+   * region: its adjoint was dropped). */
+  LLVMTypeRef dt = address_type(dst);
+  bool untouched = k == DATA_PTR && !(dt && uniform_kind(dt) != DATA_UNKNOWN) &&
+                   part_kind(dst, LLVMGetArgOperand(call, 2)) == DATA_UNKNOWN;
+  if ((k == DATA_UNKNOWN || k == DATA_INT || untouched) && two_ends) {
     DataKind from = memtype_of_data(LLVMGetArgOperand(call, 1));
     /* floats' bits copied into an integer variable are still floats */
-    if (k == DATA_UNKNOWN || from == DATA_F64 || from == DATA_F32) k = from;
+    if (k == DATA_UNKNOWN || from == DATA_F64 || from == DATA_F32 || (untouched && from == DATA_MIXED)) k = from;
   }
   if (k == DATA_UNKNOWN && two_ends && is_transfer(call)) {
     ValueList seen = {0};
