@@ -668,6 +668,29 @@ static DataKind caller_slot_kind(LLVMValueRef load, bool for_access, DataKind k)
   return k;
 }
 
+/* What the callers pass where the object is a parameter: the kinds of the objects their arguments point
+ * into (a constructor's values copied from `x + 2 * k`, whose start says no type). Only a kind they agree
+ * on: where they mix kinds, the part this function is given is not known. */
+static DataKind callers_kind(LLVMValueRef fn, const ValueList *objects, bool for_access) {
+  if (caller_depth >= CALL_DEPTH) return DATA_UNKNOWN;
+  caller_depth++;
+  DataKind k = DATA_UNKNOWN;
+  for (size_t o = 0; o < objects->len; o++) {
+    LLVMValueRef param = objects->data[o];
+    if (!LLVMIsAArgument(param) || LLVMGetParamParent(param) != fn) continue;
+    unsigned index = ir_param_index(param);
+    LLVMValueRef called[2] = {ad_body_original(fn), NULL};
+    called[1] = ir_fn_named_by_attr(called[0], MEMTYPE_PARAMS_OF);
+    for (int c = 0; c < 2 && called[c]; c++)
+      for (LLVMUseRef u = LLVMGetFirstUse(called[c]); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef arg = call_site_argument(LLVMGetUser(u), called[c], index);
+        if (arg && ir_is_ptr(LLVMTypeOf(arg)) && !no_object(root_of(arg))) k = merge(k, object_kind(arg, for_access));
+      }
+  }
+  caller_depth--;
+  return k == DATA_MIXED ? DATA_UNKNOWN : k;
+}
+
 /* object_kind's answers within one outermost question (the IR does not change meanwhile), per object and
  * depth of callers: its accesses' kinds ask about the blocks of global pointers, whose every load module-
  * wide asks about its own accesses, and the same questions came back on many paths (a fuzzer's program:
@@ -716,6 +739,7 @@ static DataKind object_kind_uncached(LLVMValueRef fn, LLVMValueRef ptr, bool for
   if (k == DATA_UNKNOWN && LLVMIsALoadInst(root_of(ptr))) k = slot_kind(root_of(ptr), for_access, k);
   if (k == DATA_UNKNOWN && LLVMIsALoadInst(root_of(ptr))) k = caller_slot_kind(root_of(ptr), for_access, k);
   if (k == DATA_UNKNOWN) k = fields_kind(fn, &objects, for_access, k);
+  if (k == DATA_UNKNOWN) k = callers_kind(fn, &objects, for_access);
   vec_free(&objects);
   vec_free(&slots);
   return k;
@@ -824,7 +848,7 @@ static DataKind copies_kind(LLVMValueRef ptr, ValueList *seen, int depth) {
   return k;
 }
 
-static DataKind part_kind(LLVMValueRef p, LLVMValueRef len);
+static DataKind part_kind(LLVMValueRef p, LLVMValueRef len, bool *unseen);
 
 /* A copy the optimiser made of a loop of typed loads and stores (a row copied between two grids) carries
  * their type tag: it moves values of that type. (Clang tags the copies it writes itself, a struct's
@@ -839,25 +863,40 @@ static DataKind from_copy_tag(LLVMValueRef call) {
   }
 }
 
+static bool no_runs_over(LLVMValueRef p, LLVMValueRef len);
+
 DataKind memtype_of_copy(LLVMValueRef call) {
   DataKind k = from_tbaa_struct(call);
   if (k == DATA_UNKNOWN) k = from_copy_tag(call);
   if (k != DATA_UNKNOWN) return k;
   LLVMValueRef dst = LLVMGetArgOperand(call, 0);
   k = memtype_of_data(dst);
-  if (k == DATA_MIXED) k = part_kind(dst, LLVMGetArgOperand(call, 2));
+  bool unseen = false;
+  if (k == DATA_MIXED) k = part_kind(dst, LLVMGetArgOperand(call, 2), &unseen);
   bool two_ends = ir_num_call_args(call) > 1 && ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, 1)));
+  /* Bytes that only other pointers reach (a list node's values, read by the loop that walks the list),
+     or that a struct's type gives no float or pointer (a `char payload[]` a generic table copies values
+     into), hold what comes: floats from memory of floats (the layout of the struct had moved none). */
+  if (k == DATA_MIXED && two_ends && (unseen || no_runs_over(dst, LLVMGetArgOperand(call, 2)))) {
+    DataKind from = memtype_of_data(LLVMGetArgOperand(call, 1));
+    if (from == DATA_F64 || from == DATA_F32) k = from;
+  }
   /* Pointers the object holds elsewhere say nothing of a part of it this function touches only by the
-   * copy: a task's block, whose header (shareds, routine) is read as pointers, and whose private copies
-   * clang fills with a memcpy (a firstprivate array or struct of doubles, declared outside the parallel
-   * region: its adjoint was dropped). */
+   * copy, or reaches only through other pointers: a task's block, whose header (shareds, routine) is read
+   * as pointers, and whose private copies clang fills with a memcpy (a firstprivate array or struct of
+   * doubles, declared outside the parallel region); a list node's values copied in beside its links.
+   * Their adjoints were dropped. The copy moves what its source holds, and is not told where that is
+   * not known. */
   LLVMTypeRef dt = address_type(dst);
+  bool seen_elsewhere = false;
   bool untouched = k == DATA_PTR && !(dt && uniform_kind(dt) != DATA_UNKNOWN) &&
-                   part_kind(dst, LLVMGetArgOperand(call, 2)) == DATA_UNKNOWN;
+                   part_kind(dst, LLVMGetArgOperand(call, 2), &seen_elsewhere) != DATA_PTR;
   if ((k == DATA_UNKNOWN || k == DATA_INT || untouched) && two_ends) {
     DataKind from = memtype_of_data(LLVMGetArgOperand(call, 1));
     /* floats' bits copied into an integer variable are still floats */
     if (k == DATA_UNKNOWN || from == DATA_F64 || from == DATA_F32 || (untouched && from == DATA_MIXED)) k = from;
+    /* the block's pointers elsewhere do not say the copied bytes are pointers */
+    else if (untouched && from == DATA_UNKNOWN) k = DATA_UNKNOWN;
   }
   if (k == DATA_UNKNOWN && two_ends && is_transfer(call)) {
     ValueList seen = {0};
@@ -993,9 +1032,10 @@ static bool outside(const Window *w, LLVMValueRef p, LLVMTypeRef t) {
 
 /* What an object that mixes kinds holds over the `len` bytes from p (not a constant: to its end),
  * p at a constant offset into it: a header of integers before an array of doubles (a flexible array
- * member filled by memcpy) holds doubles there. DATA_MIXED where that cannot be told, DATA_UNKNOWN where
- * the function does not access those bytes. */
-static DataKind part_kind(LLVMValueRef p, LLVMValueRef len) {
+ * member filled by memcpy) holds doubles there. DATA_MIXED where that cannot be told (*unseen set where
+ * only other pointers into the object reach those bytes), DATA_UNKNOWN where the function does not
+ * access the object there. */
+static DataKind part_kind(LLVMValueRef p, LLVMValueRef len, bool *unseen) {
   Placement pl;
   LLVMValueRef fn = function_of(root_of(p));
   if (!fn || !placement(p, &pl) || pl.nstrides) return DATA_MIXED;
@@ -1005,7 +1045,8 @@ static DataKind part_kind(LLVMValueRef p, LLVMValueRef len) {
   same_object(fn, p, &objects, NULL);
   DataKind k = window_accesses_kind(fn, &objects, false, DATA_UNKNOWN, &w);
   vec_free(&objects);
-  return k == DATA_UNKNOWN && w.foreign ? DATA_MIXED : k;
+  *unseen = k == DATA_UNKNOWN && w.foreign;
+  return *unseen ? DATA_MIXED : k;
 }
 
 /* The pointer's byte in a pattern of `period` bytes that starts with the object: false when a variable
@@ -1121,6 +1162,21 @@ static bool object_layout(LLVMValueRef p, unsigned long long bytes, MemLayout *l
   t = strip_arrays(t);
   if (LLVMGetTypeKind(t) != LLVMStructTypeKind) return false; /* arrays of scalars: memtype_of_data */
   return struct_layout(module_of(root), t, open, &pl, bytes, l);
+}
+
+/* Whether the `len` bytes from p (not a constant: to the end of a struct with a flexible array member)
+ * hold no float and no pointer by the type of the struct p points into. */
+static bool no_runs_over(LLVMValueRef p, LLVMValueRef len) {
+  unsigned long long bytes = LLVMIsAConstantInt(len) ? LLVMConstIntGetZExtValue(len) : 0;
+  MemLayout l;
+  if (!object_layout(p, bytes, &l) || (!bytes && l.period != LAYOUT_ONCE)) return false;
+  unsigned long long lo = l.phase, hi = bytes ? lo + bytes : LAYOUT_ONCE;
+  if (hi > l.period) return false; /* into the next struct of an array */
+  for (unsigned i = 0; i < l.n; i++) {
+    unsigned long long start = l.run[i].offset, end = start + (unsigned long long)l.run[i].count * kind_size(l.run[i].kind);
+    if (start < hi && end > lo) return false;
+  }
+  return true;
 }
 
 static bool own_layout(LLVMValueRef call, MemLayout *l) {
