@@ -521,10 +521,19 @@ void activity_cache_free(AdModule *ad) {
   ad->activity = NULL;
 }
 
+bool activity_null_with_shadow(const Activity *a, LLVMValueRef call, unsigned i) {
+  LLVMValueRef v = LLVMGetArgOperand(call, i);
+  if (!ir_is_ptr(LLVMTypeOf(v)) || !LLVMIsAConstantPointerNull(v)) return false;
+  for (unsigned k = 0, n = ir_num_call_args(call); k < n; k++)
+    if (k != i && active(a, LLVMGetArgOperand(call, k))) return true;
+  return activity_wants_returned_shadow(a, call);
+}
+
 char *activity_call_pattern(const Activity *a, LLVMValueRef call) {
   unsigned n = ir_num_call_args(call);
   char *p = xcalloc(n + 2, 1);
-  for (unsigned i = 0; i < n; i++) p[i] = active(a, LLVMGetArgOperand(call, i)) ? 'd' : 'c';
+  for (unsigned i = 0; i < n; i++)
+    p[i] = active(a, LLVMGetArgOperand(call, i)) || activity_null_with_shadow(a, call, i) ? 'd' : 'c';
   if (activity_wants_returned_shadow(a, call)) p[n] = 'r';
   return p;
 }

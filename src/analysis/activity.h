@@ -50,6 +50,10 @@ bool activity_moves_bits(LLVMValueRef inst);
 /* Does the function's return value carry a derivative (a tangent or a shadow). */
 bool activity_return_active(const Activity *a);
 
+/* Whether call argument i is a null pointer passed to an otherwise active call: its shadow is null, and
+ * the callee is given it (a list's constructor called with NULL for the next node stores it where its
+ * nodes' shadows are). */
+bool activity_null_with_shadow(const Activity *a, LLVMValueRef call, unsigned i);
 /* The activity pattern a call passes to a module function: one letter per argument, then 'r' when the
  * caller needs the returned pointer's shadow (activity_wants_returned_shadow). Caller frees. */
 char *activity_call_pattern(const Activity *a, LLVMValueRef call);

@@ -83,7 +83,8 @@ static char *call_pattern(RevGen *g, LLVMValueRef call) {
   for (unsigned i = 0; i < n; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i);
     LLVMTypeRef t = LLVMTypeOf(a);
-    p[i] = ir_is_ptr(t) ? (shadowed(g, a) ? 'd' : 'c') : (varied(g, a) && is_float_value(t) ? 'o' : 'c');
+    p[i] = ir_is_ptr(t) ? (shadowed(g, a) || activity_null_with_shadow(g->act, call, i) ? 'd' : 'c')
+                        : (varied(g, a) && is_float_value(t) ? 'o' : 'c');
   }
   if (activity_wants_returned_shadow(g->act, call)) p[n] = 'r';
   return ad_mark_view_slots(g->act, call, p);
