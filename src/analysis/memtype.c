@@ -669,12 +669,14 @@ static DataKind caller_slot_kind(LLVMValueRef load, bool for_access, DataKind k)
 }
 
 /* What the callers pass where the object is a parameter: the kinds of the objects their arguments point
- * into (a constructor's values copied from `x + 2 * k`, whose start says no type). Only a kind they agree
- * on: where they mix kinds, the part this function is given is not known. */
+ * into (a constructor's values copied from `x + 2 * k`, whose start says no type). Only a kind every
+ * caller shows, the same: where one mixes kinds or shows none (a buffer of constant floats whose stores
+ * the optimiser made integers), the part this function is given is not known. */
 static DataKind callers_kind(LLVMValueRef fn, const ValueList *objects, bool for_access) {
   if (caller_depth >= CALL_DEPTH) return DATA_UNKNOWN;
   caller_depth++;
   DataKind k = DATA_UNKNOWN;
+  bool unknown = false;
   for (size_t o = 0; o < objects->len; o++) {
     LLVMValueRef param = objects->data[o];
     if (!LLVMIsAArgument(param) || LLVMGetParamParent(param) != fn) continue;
@@ -684,11 +686,14 @@ static DataKind callers_kind(LLVMValueRef fn, const ValueList *objects, bool for
     for (int c = 0; c < 2 && called[c]; c++)
       for (LLVMUseRef u = LLVMGetFirstUse(called[c]); u; u = LLVMGetNextUse(u)) {
         LLVMValueRef arg = call_site_argument(LLVMGetUser(u), called[c], index);
-        if (arg && ir_is_ptr(LLVMTypeOf(arg)) && !no_object(root_of(arg))) k = merge(k, object_kind(arg, for_access));
+        if (!arg || !ir_is_ptr(LLVMTypeOf(arg)) || no_object(root_of(arg))) continue;
+        DataKind a = object_kind(arg, for_access);
+        unknown |= a == DATA_UNKNOWN;
+        k = merge(k, a);
       }
   }
   caller_depth--;
-  return k == DATA_MIXED ? DATA_UNKNOWN : k;
+  return k == DATA_MIXED || unknown ? DATA_UNKNOWN : k;
 }
 
 /* object_kind's answers within one outermost question (the IR does not change meanwhile), per object and
