@@ -21,6 +21,7 @@ enum {
   PTRINT = 4,   /* an integer computed from the address of shadowed memory */
   BITS = 8,     /* an integer computed from the bits of an active float */
   WANTS = 16,   /* a constant pointer parameter through which active data would be stored */
+  HOLDS_BITS = 32, /* the base of memory that floats' bits are stored or copied into as integers */
 };
 
 struct Activity {
@@ -294,6 +295,8 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
   case CALL_MEMCPY: {
     LLVMValueRef dst = LLVMGetArgOperand(call, 0), src = LLVMGetArgOperand(call, 1);
     if (activity_shadowed(a, src)) changed |= need_shadow(a, dst);
+    if (activity_shadowed(a, src) && (memtype_of_copy(call) == DATA_F64 || memtype_of_copy(call) == DATA_F32))
+      changed |= add_flags(a, ir_address_base(dst), HOLDS_BITS);
     /* pointers copied into memory with a shadow need shadows of their own, as when stored one by one (at
        -O0 a task's shared addresses are gathered in a struct and copied into the task) */
     if (activity_shadowed(a, dst) && !activity_shadowed(a, src)) {
@@ -411,12 +414,17 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
       changed = need_shadow(a, LLVMGetOperand(inst, 1)) || changed;
       return need_shadow(a, LLVMGetOperand(inst, 2)) || changed;
     }
-    return add_flags(a, inst, VARIED);
+    /* an integer chosen from floats' bits that arithmetic changed is such bits too */
+    return add_flags(a, inst, VARIED | ((flags_of(a, LLVMGetOperand(inst, 1)) | flags_of(a, LLVMGetOperand(inst, 2))) & BITS));
   case LLVMPHI: {
     bool any = false;
-    for (unsigned i = 0, n = LLVMCountIncoming(inst); i < n; i++) any |= active(a, LLVMGetIncomingValue(inst, i));
+    unsigned bits = 0;
+    for (unsigned i = 0, n = LLVMCountIncoming(inst); i < n; i++) {
+      any |= active(a, LLVMGetIncomingValue(inst, i));
+      bits |= flags_of(a, LLVMGetIncomingValue(inst, i)) & BITS;
+    }
     if (!any) return taint(a, inst);
-    if (!ir_is_ptr(LLVMTypeOf(inst))) return add_flags(a, inst, VARIED);
+    if (!ir_is_ptr(LLVMTypeOf(inst))) return add_flags(a, inst, VARIED | bits);
     bool changed = add_flags(a, inst, SHADOWED);
     for (unsigned i = 0, n = LLVMCountIncoming(inst); i < n; i++)
       changed |= need_shadow(a, LLVMGetIncomingValue(inst, i));
@@ -429,13 +437,17 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
     return activity_shadowed(a, LLVMGetOperand(inst, 0)) && add_flags(a, inst, PTRINT);
   case LLVMLoad:
     /* From active memory everything but a true integer carries a derivative (an integer may be a
-     * float's bits). */
+     * float's bits). An integer variable the function puts floats' bits into holds them whatever its
+     * type says (a slot of a NaN-boxing stack compared with its empty marker before it is read back). */
     if (!activity_shadowed(a, LLVMGetOperand(inst, 0))) return false;
-    if (!ir_carries_derivative(LLVMTypeOf(inst)) && memtype_of_access(inst) == MEMTYPE_INT) return false;
+    if (!ir_carries_derivative(LLVMTypeOf(inst)) && memtype_of_access(inst) == MEMTYPE_INT &&
+        !(flags_of(a, ir_address_base(LLVMGetOperand(inst, 0))) & HOLDS_BITS))
+      return false;
     return mark(a, inst);
   case LLVMStore: {
     LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1);
     bool changed = active(a, v) && need_shadow(a, p);
+    if (active(a, v) && ir_is_int(LLVMTypeOf(v))) changed |= add_flags(a, ir_address_base(p), HOLDS_BITS);
     /* a shadowed slot holds shadow pointers: whatever pointer goes in needs one */
     if (ir_is_ptr(LLVMTypeOf(v)) && activity_shadowed(a, p)) changed = need_shadow(a, v) || changed;
     return changed;
@@ -455,7 +467,8 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
       if (!a->ret_active) a->ret_active = changed = true;
       return changed;
     }
-    if (nops == 1 && active(a, LLVMGetOperand(inst, 0)) && !a->ret_active) {
+    /* floats' bits changed by integer arithmetic, returned: the caller's use of them is refused there */
+    if (nops == 1 && (active(a, LLVMGetOperand(inst, 0)) || (flags_of(a, LLVMGetOperand(inst, 0)) & BITS)) && !a->ret_active) {
       a->ret_active = true;
       return true;
     }
