@@ -467,6 +467,20 @@ static void runtime_call(LLVMBuilderRef b, const char *name, LLVMValueRef p, LLV
   ir_call_named(b, name, LLVMFunctionType(LLVMVoidTypeInContext(c), params, bytes ? 2 : 1, 0), args, bytes ? 2 : 1);
 }
 
+/* The frees of an allocation a global was given, by the allocation's own pointer (`g = y = malloc(...)`,
+ * `free(y)`): the block is forgotten, or a derivative's end would keep the shadow its tape frees, for a
+ * block freed already, and the program's exit free it again. */
+static void forget_where_freed(LLVMBuilderRef b, LLVMValueRef allocation) {
+  for (LLVMUseRef u = LLVMGetFirstUse(allocation); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef free_call = LLVMGetUser(u);
+    if (!ir_is_call(free_call) || call_classify(free_call, NULL) != CALL_FREE ||
+        LLVMGetArgOperand(free_call, call_freed_arg(free_call)) != allocation)
+      continue;
+    LLVMPositionBuilderBefore(b, free_call);
+    runtime_call(b, "__parad_rt_block_forget", allocation, NULL);
+  }
+}
+
 /* The sites that set or free what g's slots hold: allocations stored there noted with their sizes (the old
  * block of a realloc forgotten), posix_memalign's blocks noted, the blocks freed forgotten. */
 static void note_global(LLVMBuilderRef b, Known *k) {
@@ -481,6 +495,7 @@ static void note_global(LLVMBuilderRef b, Known *k) {
       }
       LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(site));
       runtime_call(b, "__parad_rt_block_note", LLVMGetOperand(site, 0), block_bytes(b, call, i64));
+      forget_where_freed(b, call);
     } else if (LLVMIsAStoreInst(site) && wrapped_allocation(LLVMGetOperand(site, 0))) { /* the size malloc gave */
       LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(site));
       runtime_call(b, "__parad_rt_block_note_heap", LLVMGetOperand(site, 0), NULL);
