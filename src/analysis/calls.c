@@ -16,7 +16,9 @@ static const char *const inactive_functions[] = {
     "putchar", "fputc", "putc", "fwrite", "fflush", "fopen", "fclose", "perror", "exit", "_exit", "abort",
     "__assert_fail", "__stack_chk_fail", "clock", "time", "clock_gettime", "gettimeofday", "rand", "srand",
     "getenv", "atoi", "atol", "atof", "strtol", "strtoul", "strtod", "strlen", "strcmp", "strncmp",
-    "memcmp", "bcmp", "strdup", "strndup", "usleep", "sleep", "omp_get_thread_num", "omp_get_num_threads",
+    "memcmp", "bcmp", "strdup", "strndup", "strcpy", "strncpy", "stpcpy", "stpncpy", "strcat", "strncat",
+    "__strcpy_chk", "__strncpy_chk", "__stpcpy_chk", "__stpncpy_chk", "__strcat_chk", "__strncat_chk",
+    "usleep", "sleep", "omp_get_thread_num", "omp_get_num_threads",
     "omp_get_max_threads", "omp_get_wtime", "omp_in_parallel", "__parad_rt_thrown",
     "__parad_rt_ckpt_note", "__parad_rt_ckpt_note_load", "__parad_rt_ckpt_note_team",
     "__parad_rt_ckpt_note_load_team", "__parad_rt_ckpt_span", "__parad_rt_ckpt_auto", "__parad_rt_tape_budget_watch",
@@ -49,6 +51,10 @@ static const struct {
   unsigned args;
 } inactive_writers[] = {
     {"sprintf", 1}, {"snprintf", 1}, {"vsnprintf", 1}, {"strtol", 2}, {"strtoul", 2}, {"strtod", 2},
+    /* a name copied into a record's char field beside its values */
+    {"strcpy", 1}, {"strncpy", 1}, {"stpcpy", 1}, {"stpncpy", 1}, {"strcat", 1}, {"strncat", 1},
+    {"__strcpy_chk", 1}, {"__strncpy_chk", 1}, {"__stpcpy_chk", 1}, {"__stpncpy_chk", 1}, {"__strcat_chk", 1},
+    {"__strncat_chk", 1},
     {"time", 1},    {"clock_gettime", 2}, {"gettimeofday", 3},
     /* the policy's next size to grow at */
     {"_ZNKSt8__detail20_Prime_rehash_policy14_M_need_rehashEmmm", 1}, {"_ZNKSt8__detail20_Prime_rehash_policy11_M_next_bktEm", 1},
