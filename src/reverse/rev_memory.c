@@ -384,6 +384,13 @@ static DataKind realloc_data(LLVMValueRef call, MemLayout *layout, bool *laid_ou
   return data;
 }
 
+/* A block whose kind is not told (a generic container's `realloc(v->data, cap * v->size)`, records of an
+ * int and a double read back through byte offsets): its shadow moves as bytes, and back in the reverse
+ * sweep (runtime/memory.c), whatever it holds. */
+static bool realloc_moves_bytes(DataKind data, bool laid_out) {
+  return !laid_out && (data == DATA_MIXED || data == DATA_UNKNOWN);
+}
+
 /* The runtime's move of a realloc'd block's shadow over a layout (the move's size is the runtime's). */
 static void realloc_fields(RevGen *g, const char *name, LLVMValueRef shadow, const MemLayout *l) {
   LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
@@ -403,7 +410,7 @@ void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
     DataKind data = realloc_data(call, &layout, &laid_out);
     LLVMValueRef args[4] = {aug_value(g, primal_old), aug_shadow(g, primal_old, call, "this realloc"),
                             aug_value(g, LLVMGetArgOperand(call, 1)),
-                            LLVMConstInt(LLVMInt32TypeInContext(g->ctx), data == DATA_PTR, 0)};
+                            LLVMConstInt(LLVMInt32TypeInContext(g->ctx), realloc_moves_bytes(data, laid_out) ? 2 : data == DATA_PTR, 0)};
     LLVMValueRef s = runtime_call(g, "__parad_rt_realloc_shadow", g->ptr_type, args, 4);
     if (laid_out && layout_has(&layout, DATA_PTR, DATA_PTR)) realloc_fields(g, "__parad_rt_realloc_pointers", s, &layout);
     aug_realloc(g, call);
@@ -489,11 +496,8 @@ void rev_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
     return;
   }
   if (data == DATA_PTR || data == DATA_INT) return;
-  if (data != DATA_F64 && data != DATA_F32) {
-    rev_error(g, call, "reverse mode cannot tell what this realloc moves (%s data)", data_kind_name(data));
-    return;
-  }
-  LLVMValueRef args[2] = {rs(g, call), LLVMConstInt(LLVMInt32TypeInContext(g->ctx), data == DATA_F64 ? 8 : 4, 0)};
+  unsigned width = realloc_moves_bytes(data, laid_out) ? 1 : data == DATA_F64 ? 8 : 4;
+  LLVMValueRef args[2] = {rs(g, call), LLVMConstInt(LLVMInt32TypeInContext(g->ctx), width, 0)};
   runtime_call(g, "__parad_rt_realloc_shadow_reverse", LLVMVoidTypeInContext(g->ctx), args, 2);
 }
 

@@ -84,15 +84,20 @@ void *__parad_rt_kept_on_heap(size_t bytes) {
 }
 
 /* realloc's shadow: a new zeroed block. The old shadow stays until the tape ends, because the reverse
- * sweep adds the moved data's adjoints back into it; the tape remembers which block moved where. */
+ * sweep adds the moved data's adjoints back into it; the tape remembers which block moved where.
+ * moves: REALLOC_FLOATS (the new shadow starts at zero), REALLOC_POINTERS (the old shadow is copied, for
+ * the pointers' shadows), REALLOC_BYTES (a block the compiler could not tell the kind of, a generic
+ * container's: copied, and copied back by the reverse sweep, adjoints and pointers' shadows alike; the
+ * old shadow, whose block is gone, is not written between the two). */
+enum { REALLOC_FLOATS, REALLOC_POINTERS, REALLOC_BYTES };
 struct ParadMove {
   void *shadow, *old_shadow;
   size_t moved;
-  int floats_only; /* no pointers' shadows moved along (hand_back below) */
+  int handed_back; /* what the old shadow holds once reversed goes to the new one (hand_back below) */
   int reversed;    /* its reverse sweep ran */
 };
 
-void *__parad_rt_realloc_shadow(void *old, void *old_shadow, size_t size, int copy_pointers) {
+void *__parad_rt_realloc_shadow(void *old, void *old_shadow, size_t size, int moves) {
   ParadTape *t = __parad_rt_current;
   if (!t) fatal("realloc of active memory outside a differentiated call");
   /* what moves: the old block's bytes, as far as its shadow has them too (a block realloc grew or shrank
@@ -111,9 +116,9 @@ void *__parad_rt_realloc_shadow(void *old, void *old_shadow, size_t size, int co
   m->shadow = shadow;
   m->old_shadow = old_shadow;
   m->moved = old_size < size ? old_size : size;
-  m->floats_only = !copy_pointers;
+  m->handed_back = moves != REALLOC_POINTERS;
   m->reversed = 0;
-  if (copy_pointers && old_shadow) memcpy(shadow, old_shadow, m->moved); /* shadows of pointers move along */
+  if (moves != REALLOC_FLOATS && old_shadow) memcpy(shadow, old_shadow, m->moved); /* pointers' shadows move along */
   if (old_shadow) __parad_rt_free_later_on(t, old_shadow);
   return shadow;
 }
@@ -129,7 +134,7 @@ void *__parad_rt_realloc_shadow(void *old, void *old_shadow, size_t size, int co
 void __parad_rt_moves_hand_back(ParadTape *t) {
   for (size_t i = 0; i < t->nmoves; i++) {
     struct ParadMove *m = &t->moves[i];
-    if (m->reversed && m->floats_only && m->old_shadow && m->shadow) memcpy(m->shadow, m->old_shadow, m->moved);
+    if (m->reversed && m->handed_back && m->old_shadow && m->shadow) memcpy(m->shadow, m->old_shadow, m->moved);
   }
 }
 
@@ -145,7 +150,10 @@ void __parad_rt_realloc_shadow_reverse(void *shadow, int float_bytes) {
   struct ParadMove *m = move_of(shadow);
   m->reversed = 1;
   if (!m->old_shadow) return;
-  if (float_bytes == 8) {
+  if (float_bytes == 1) { /* REALLOC_BYTES: the new shadow started as a copy of the old */
+    memcpy(m->old_shadow, shadow, m->moved);
+    memset(shadow, 0, m->moved);
+  } else if (float_bytes == 8) {
     double *to = m->old_shadow, *from = shadow;
     for (size_t i = 0; i < m->moved / 8; i++) to[i] += from[i], from[i] = 0;
   } else {
@@ -377,6 +385,7 @@ void __parad_rt_realloc_pointers(char *shadow, size_t period, size_t phase, cons
 
 void __parad_rt_realloc_adjoints(char *shadow, size_t period, size_t phase, const unsigned *runs, unsigned n) {
   struct ParadMove *m = move_of(shadow);
+  m->reversed = 1; /* handed back as the tape ends: a caller's block keeps its adjoints (hb at -O0 lost them) */
   if (m->old_shadow) __parad_rt_move_adjoint_fields(shadow, m->old_shadow, m->moved, period, phase, runs, n);
 }
 

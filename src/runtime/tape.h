@@ -147,7 +147,8 @@ void __parad_rt_free_later_on(ParadTape *t, void *shadow);
 void __parad_rt_release_later(void (*release)(void *), void *handle);
 /* The releases registered on t, now (as t ends). */
 void __parad_rt_release_now(ParadTape *t);
-void *__parad_rt_realloc_shadow(void *old, void *old_shadow, size_t size, int copy_pointers);
+/* moves: 0 floats, 1 pointers, 2 bytes of a kind not told (memory.c); float_bytes: 8, 4, or 1 for bytes */
+void *__parad_rt_realloc_shadow(void *old, void *old_shadow, size_t size, int moves);
 void __parad_rt_realloc_shadow_reverse(void *shadow, int float_bytes);
 void __parad_rt_realloc_pointers(char *shadow, size_t period, size_t phase, const unsigned *runs, unsigned nruns);
 void __parad_rt_realloc_adjoints(char *shadow, size_t period, size_t phase, const unsigned *runs, unsigned nruns);
