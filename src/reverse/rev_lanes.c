@@ -106,6 +106,15 @@ static bool integer_slot(LLVMValueRef slot, ValueMap *seen) {
   return true;
 }
 
+/* Whether every use of fn is a direct call whose result is used only as an integer. */
+static bool integer_result(LLVMValueRef fn, ValueMap *seen) {
+  for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef call = LLVMGetUser(u);
+    if (!ir_is_call(call) || ir_called_function(call) != fn || !integer_only(call, seen)) return false;
+  }
+  return LLVMGetFirstUse(fn) != NULL;
+}
+
 static bool integer_only(LLVMValueRef v, ValueMap *seen) {
   if (vmap_has(seen, v)) return true;
   vmap_put(seen, v, v);
@@ -130,8 +139,19 @@ static bool integer_only(LLVMValueRef v, ValueMap *seen) {
     case LLVMUDiv:
     case LLVMSRem:
     case LLVMURem:
+    case LLVMXor:
+    case LLVMOr:
+    case LLVMAnd:
+    case LLVMShl:
+    case LLVMLShr:
+    case LLVMAShr:
     case LLVMPHI:
+    case LLVMSelect:
+      if (LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) == v) continue; /* a condition */
       if (!integer_only(user, seen)) return false;
+      continue;
+    case LLVMRet: /* a hash returned: what every caller does with it */
+      if (!integer_result(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)), seen)) return false;
       continue;
     case LLVMStore: /* into a slot read back as an integer, or a task's private copy (its body is
                        differentiated on its own, and refuses what it cannot tell there) */
@@ -281,7 +301,12 @@ void lanes_analyse(RevGen *g) {
     unsigned lane = ws == W32 ? 32 : 64, bits = LLVMGetIntTypeWidth(LLVMTypeOf(v));
     LLVMTypeRef fp = lane == 32 ? LLVMFloatTypeInContext(g->ctx) : LLVMDoubleTypeInContext(g->ctx);
     if (bits % lane) {
-      rev_error(g, v, "reverse mode cannot differentiate a part of a float's bits moved as a smaller integer");
+      /* bytes of a float read only as integers (hashed to pick a bucket) carry no derivative back */
+      ValueMap seen;
+      vmap_init(&seen);
+      bool hashed = integer_only(v, &seen);
+      vmap_free(&seen);
+      if (!hashed) rev_error(g, v, "reverse mode cannot differentiate a part of a float's bits moved as a smaller integer");
       continue;
     }
     vmap_put(&g->lanes, v, bits == lane ? fp : LLVMVectorType(fp, bits / lane));
