@@ -137,6 +137,11 @@ static void refuse(const void *fn, const char *why) {
 void *__parad_rt_derivative(const void *fn, const char *key, int which) {
   if (!fn) refuse(fn, "which is null");
   const ParadDerivative *d = capacity ? *find(fn, key) : NULL;
+  Dl_info info = {0};
+  if (!d && dladdr(fn, &info) && info.dli_fname && (strstr(info.dli_fname, "/libc.so") || strstr(info.dli_fname, "/libm.so")))
+    refuse(fn, "a function of the C library, which Parad differentiates where the program calls it by name "
+               "(free, malloc, sin...): pass a function of the program that calls it instead (a wrapper, "
+               "`static void release(void *p) { free(p); }`, compiled by parad-cc)");
   if (!d)
     refuse(fn, "for which Parad generated no derivative: was it compiled by plain clang, or is it in a library "
                "without a derivative rule? Compile it with parad-cc (and link with parad-cc), or register a "
