@@ -119,9 +119,10 @@ void *__parad_rt_block_shadow(void *p, unsigned kind, const char *name) {
   Block *b = block_holding(p);
   if (!b) {
     pthread_mutex_unlock(&mu);
-    fatal("a derivative starts while a pointer global holds memory that code built by parad-cc did not allocate and "
-          "store into it (only blocks from malloc, calloc, realloc, aligned_alloc, memalign, posix_memalign or new, "
-          "stored into the global itself, get a shadow): '", name);
+    fatal("a derivative starts while a pointer global holds memory Parad has no shadow for: only a block stored "
+          "into the global where code built by parad-cc allocates it (malloc, calloc, realloc, aligned_alloc, "
+          "memalign, posix_memalign or new) gets one, not one that reaches the global through another pointer "
+          "(a free list's recycled node) or that a library allocated: '", name);
   }
   if (!b->size) { /* (malloc(0): nothing to differentiate there) */
     pthread_mutex_unlock(&mu);
