@@ -467,17 +467,17 @@ static void runtime_call(LLVMBuilderRef b, const char *name, LLVMValueRef p, LLV
   ir_call_named(b, name, LLVMFunctionType(LLVMVoidTypeInContext(c), params, bytes ? 2 : 1, 0), args, bytes ? 2 : 1);
 }
 
-/* The frees of an allocation a global was given, by the allocation's own pointer (`g = y = malloc(...)`,
- * `free(y)`): the block is forgotten, or a derivative's end would keep the shadow its tape frees, for a
- * block freed already, and the program's exit free it again. */
-static void forget_where_freed(LLVMBuilderRef b, LLVMValueRef allocation) {
-  for (LLVMUseRef u = LLVMGetFirstUse(allocation); u; u = LLVMGetNextUse(u)) {
+/* The frees of block, a pointer loaded from a global or an allocation stored into it (`g = y =
+ * malloc(...)`, `free(y)`): the block is forgotten where it is freed, or a derivative's end would keep the
+ * shadow its tape frees with the block, and the program's exit free it again. */
+static void forget_where_freed(LLVMBuilderRef b, LLVMValueRef block) {
+  for (LLVMUseRef u = LLVMGetFirstUse(block); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef free_call = LLVMGetUser(u);
     if (!ir_is_call(free_call) || call_classify(free_call, NULL) != CALL_FREE ||
-        LLVMGetArgOperand(free_call, call_freed_arg(free_call)) != allocation)
+        LLVMGetArgOperand(free_call, call_freed_arg(free_call)) != block)
       continue;
     LLVMPositionBuilderBefore(b, free_call);
-    runtime_call(b, "__parad_rt_block_forget", allocation, NULL);
+    runtime_call(b, "__parad_rt_block_forget", block, NULL);
   }
 }
 
@@ -506,14 +506,7 @@ static void note_global(LLVMBuilderRef b, Known *k) {
       LLVMValueRef block = LLVMBuildSelect(b, ok, LLVMBuildLoad2(b, ptr, at, ""), LLVMConstNull(ptr), "");
       runtime_call(b, "__parad_rt_block_note", block, block_bytes(b, site, i64));
     } else if (LLVMIsALoadInst(site)) {
-      for (LLVMUseRef v = LLVMGetFirstUse(site); v; v = LLVMGetNextUse(v)) {
-        LLVMValueRef free_call = LLVMGetUser(v);
-        if (!ir_is_call(free_call) || call_classify(free_call, NULL) != CALL_FREE ||
-            LLVMGetArgOperand(free_call, call_freed_arg(free_call)) != site)
-          continue;
-        LLVMPositionBuilderBefore(b, free_call);
-        runtime_call(b, "__parad_rt_block_forget", site, NULL);
-      }
+      forget_where_freed(b, site);
     }
   }
 }
