@@ -294,9 +294,11 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
     return false;
   case CALL_MEMCPY: {
     LLVMValueRef dst = LLVMGetArgOperand(call, 0), src = LLVMGetArgOperand(call, 1);
-    if (activity_shadowed(a, src)) changed |= need_shadow(a, dst);
-    if (activity_shadowed(a, src) && (memtype_of_copy(call) == DATA_F64 || memtype_of_copy(call) == DATA_F32))
-      changed |= add_flags(a, ir_address_base(dst), HOLDS_BITS);
+    if (activity_shadowed(a, src)) {
+      changed |= need_shadow(a, dst);
+      DataKind k = memtype_of_copy(call);
+      if (k == DATA_F64 || k == DATA_F32) changed |= add_flags(a, ir_address_base(dst), HOLDS_BITS);
+    }
     /* pointers copied into memory with a shadow need shadows of their own, as when stored one by one (at
        -O0 a task's shared addresses are gathered in a struct and copied into the task) */
     if (activity_shadowed(a, dst) && !activity_shadowed(a, src)) {

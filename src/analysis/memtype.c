@@ -876,8 +876,12 @@ DataKind memtype_of_copy(LLVMValueRef call) {
   if (k != DATA_UNKNOWN) return k;
   LLVMValueRef dst = LLVMGetArgOperand(call, 0);
   k = memtype_of_data(dst);
-  bool unseen = false;
-  if (k == DATA_MIXED) k = part_kind(dst, LLVMGetArgOperand(call, 2), &unseen);
+  LLVMTypeRef dt = address_type(dst);
+  bool unseen = false, typed = dt && uniform_kind(dt) != DATA_UNKNOWN;
+  /* the copied bytes' own kind, where the object's is mixed, or pointers the type does not say */
+  DataKind part = k == DATA_MIXED || (k == DATA_PTR && !typed) ? part_kind(dst, LLVMGetArgOperand(call, 2), &unseen)
+                                                               : DATA_UNKNOWN;
+  if (k == DATA_MIXED) k = part;
   bool two_ends = ir_num_call_args(call) > 1 && ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, 1)));
   /* Bytes that only other pointers reach (a list node's values, read by the loop that walks the list),
      or that a struct's type gives no float or pointer (a `char payload[]` a generic table copies values
@@ -892,10 +896,7 @@ DataKind memtype_of_copy(LLVMValueRef call) {
    * doubles, declared outside the parallel region); a list node's values copied in beside its links.
    * Their adjoints were dropped. The copy moves what its source holds, and is not told where that is
    * not known. */
-  LLVMTypeRef dt = address_type(dst);
-  bool seen_elsewhere = false;
-  bool untouched = k == DATA_PTR && !(dt && uniform_kind(dt) != DATA_UNKNOWN) &&
-                   part_kind(dst, LLVMGetArgOperand(call, 2), &seen_elsewhere) != DATA_PTR;
+  bool untouched = k == DATA_PTR && !typed && part != DATA_PTR;
   if ((k == DATA_UNKNOWN || k == DATA_INT || untouched) && two_ends) {
     DataKind from = memtype_of_data(LLVMGetArgOperand(call, 1));
     /* floats' bits copied into an integer variable are still floats */

@@ -115,6 +115,15 @@ static bool integer_result(LLVMValueRef fn, ValueMap *seen) {
   return LLVMGetFirstUse(fn) != NULL;
 }
 
+/* integer_only, asked afresh. */
+static bool used_as_integer_only(LLVMValueRef v) {
+  ValueMap seen;
+  vmap_init(&seen);
+  bool r = integer_only(v, &seen);
+  vmap_free(&seen);
+  return r;
+}
+
 static bool integer_only(LLVMValueRef v, ValueMap *seen) {
   if (vmap_has(seen, v)) return true;
   vmap_put(seen, v, v);
@@ -275,10 +284,7 @@ void lanes_analyse(RevGen *g) {
   }
   for (size_t i = 0; i < n; i++) {
     if (!refused[find(&w, i)] || as_float[find(&w, i)]) continue;
-    ValueMap seen;
-    vmap_init(&seen);
-    if (!integer_only(w.values.data[i], &seen)) as_float[find(&w, i)] = true;
-    vmap_free(&seen);
+    if (!used_as_integer_only(w.values.data[i])) as_float[find(&w, i)] = true;
   }
 
   for (size_t i = 0; i < n; i++) { /* each web's verdict, reported once at its root */
@@ -302,11 +308,7 @@ void lanes_analyse(RevGen *g) {
     LLVMTypeRef fp = lane == 32 ? LLVMFloatTypeInContext(g->ctx) : LLVMDoubleTypeInContext(g->ctx);
     if (bits % lane) {
       /* bytes of a float read only as integers (hashed to pick a bucket) carry no derivative back */
-      ValueMap seen;
-      vmap_init(&seen);
-      bool hashed = integer_only(v, &seen);
-      vmap_free(&seen);
-      if (!hashed) rev_error(g, v, "reverse mode cannot differentiate a part of a float's bits moved as a smaller integer");
+      if (!used_as_integer_only(v)) rev_error(g, v, "reverse mode cannot differentiate a part of a float's bits moved as a smaller integer");
       continue;
     }
     vmap_put(&g->lanes, v, bits == lane ? fp : LLVMVectorType(fp, bits / lane));

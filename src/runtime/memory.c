@@ -385,7 +385,7 @@ void __parad_rt_realloc_pointers(char *shadow, size_t period, size_t phase, cons
 
 void __parad_rt_realloc_adjoints(char *shadow, size_t period, size_t phase, const unsigned *runs, unsigned n) {
   struct ParadMove *m = move_of(shadow);
-  m->reversed = 1; /* handed back as the tape ends: a caller's block keeps its adjoints (hb at -O0 lost them) */
+  m->reversed = 1; /* handed back as the tape ends: a caller's grown block keeps its adjoints */
   if (m->old_shadow) __parad_rt_move_adjoint_fields(shadow, m->old_shadow, m->moved, period, phase, runs, n);
 }
 
