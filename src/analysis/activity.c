@@ -1,5 +1,6 @@
 #include "analysis/activity.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,10 +25,22 @@ enum {
   HOLDS_BITS = 32, /* the base of memory that floats' bits are stored or copied into as integers */
 };
 
+/* Memory an integer carrying PTRINT or BITS was stored into (at -O0 every local is such a slot): the
+ * address with its constant offsets stripped, and their sum. */
+typedef struct {
+  LLVMValueRef base;
+  long long offset;
+  unsigned taint;
+} TaintedSlot;
+
 struct Activity {
   LLVMValueRef fn;
   char *pattern;
   ValueMap flags; /* value -> VARIED | SHADOWED | PTRINT | BITS | WANTS */
+  VEC(TaintedSlot) slots;
+  ValueMap lost_in_callee; /* call -> the instruction of its callee that loses a derivative it was given */
+  LLVMValueRef lost;       /* the first instruction of this function (or of a callee) that loses one */
+  unsigned ret_taint;      /* PTRINT | BITS of the values it returns */
   bool ret_active;
   bool ret_shadow_wanted; /* the pattern ends in 'r': a caller keeps the returned pointer in active memory */
   bool done; /* false while the analysis runs: recursion asks before there is an answer */
@@ -212,6 +225,102 @@ static bool taint(Activity *a, LLVMValueRef inst) {
   return ir_is_int(ir_scalar_type(LLVMTypeOf(inst))) && add_flags(a, inst, integer_taint(a, inst));
 }
 
+/* ---- integers carrying addresses or changed bits through memory and calls ----
+ * Unoptimised code keeps every variable in a stack slot, and programs split work into helpers: an address
+ * of active memory tagged by one function and rebuilt by another, or floats' bits changed by a helper and
+ * made a float again by the next, would lose their derivatives where no single function shows it. The
+ * slots such integers are stored into give them back when loaded, calls pass them to their callees
+ * (the pattern's taint marks) and get them back from their returns. */
+
+static LLVMValueRef slot_address(const Activity *a, LLVMValueRef p, long long *offset) {
+  *offset = 0;
+  return ir_strip_constant_offsets(LLVMGetGlobalParent(a->fn), p, offset);
+}
+
+static bool note_slot(Activity *a, LLVMValueRef p, unsigned taint) {
+  if (!taint) return false;
+  long long offset;
+  LLVMValueRef base = slot_address(a, p, &offset);
+  for (size_t i = 0; i < a->slots.len; i++) {
+    TaintedSlot *s = &a->slots.data[i];
+    if (s->base != base || s->offset != offset) continue;
+    if ((s->taint | taint) == s->taint) return false;
+    s->taint |= taint;
+    return true;
+  }
+  vec_push(&a->slots, ((TaintedSlot){base, offset, taint}));
+  return true;
+}
+
+/* What the memory at p holds of the slots: at the same place (exact), or anywhere in the same object (an
+ * array element's offset is only known at run time: an integer loaded from it may be one). */
+static unsigned slot_taint(const Activity *a, LLVMValueRef p, bool exact) {
+  long long offset;
+  LLVMValueRef base = slot_address(a, p, &offset), whole = ir_address_base(p);
+  unsigned t = 0;
+  for (size_t i = 0; i < a->slots.len; i++) {
+    const TaintedSlot *s = &a->slots.data[i];
+    if ((s->base == base && s->offset == offset) || (!exact && ir_address_base(s->base) == whole)) t |= s->taint;
+  }
+  return t;
+}
+
+/* The pattern of an analysis of the callee, with the taints of the call's arguments after a '#': a digit
+ * per argument, (PTRINT | BITS) >> 2. Only this file's own patterns have them. */
+static char *with_taint_marks(const Activity *a, LLVMValueRef call, char *pattern) {
+  unsigned n = ir_num_call_args(call);
+  char *marks = NULL;
+  for (unsigned i = 0; i < n; i++) {
+    unsigned t = flags_of(a, LLVMGetArgOperand(call, i)) & (PTRINT | BITS);
+    if (!t) continue;
+    if (!marks) marks = xcalloc(n + 1, 1), memset(marks, '0', n);
+    marks[i] = (char)('0' + (t >> 2));
+  }
+  if (!marks) return pattern;
+  char *marked = xasprintf("%s#%s", pattern, marks);
+  free(pattern);
+  free(marks);
+  return marked;
+}
+
+static unsigned taint_mark(const Activity *a, unsigned param) {
+  const char *marks = strchr(a->pattern, '#');
+  return marks && param < strlen(marks + 1) ? (unsigned)(marks[1 + param] - '0') << 2 : 0;
+}
+
+const char *activity_lost_derivative(const Activity *a, LLVMValueRef inst, LLVMValueRef *at) {
+  *at = inst;
+  LLVMValueRef op0 = LLVMGetNumOperands(inst) ? LLVMGetOperand(inst, 0) : NULL;
+  switch (LLVMGetInstructionOpcode(inst)) {
+  case LLVMIntToPtr: return flags_of(a, op0) & PTRINT ? ACTIVITY_ADDRESS_REBUILT : NULL;
+  case LLVMBitCast: return flags_of(a, op0) & BITS ? ACTIVITY_BITS_CHANGED : NULL;
+  case LLVMStore: {
+    unsigned t = flags_of(a, op0) & (PTRINT | BITS);
+    if (!t || !activity_shadowed(a, LLVMGetOperand(inst, 1)) || memtype_of_access(inst) == MEMTYPE_INT) return NULL;
+    return t & BITS ? ACTIVITY_BITS_CHANGED : ACTIVITY_ADDRESS_STORED;
+  }
+  case LLVMLoad: {
+    /* a pointer or a float read from where such an integer was put (a union, a copy of its bytes) */
+    if (ir_is_int(ir_scalar_type(LLVMTypeOf(inst)))) return NULL;
+    unsigned t = slot_taint(a, op0, true);
+    return !t ? NULL : t & BITS ? ACTIVITY_BITS_CHANGED : ACTIVITY_ADDRESS_REBUILT;
+  }
+  case LLVMCall: {
+    const Activity *callee = vmap_get(&a->lost_in_callee, inst);
+    return callee ? activity_lost_derivative(callee, callee->lost, at) : NULL;
+  }
+  default: return NULL;
+  }
+}
+
+static LLVMValueRef first_loss(const Activity *a) {
+  LLVMValueRef at;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(a->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst))
+      if (activity_lost_derivative(a, inst, &at)) return inst;
+  return NULL;
+}
+
 static bool byte_mask(LLVMValueRef c) {
   if (!LLVMIsAConstantInt(c) || LLVMGetIntTypeWidth(LLVMTypeOf(c)) > 64) return false;
   unsigned long long m = LLVMConstIntGetZExtValue(c);
@@ -245,13 +354,22 @@ static bool callee_of(AdModule *ad, Activity *a, LLVMValueRef call, LLVMValueRef
   bool any = !first && ir_is_ptr(LLVMTypeOf(call)) && activity_shadowed(a, call); /* its result wants a shadow */
   any |= !first && ad_is_reverse_sweep(*fn);
   any |= ad_call_reaches_active_global(call); /* derivatives that go through a global, not the arguments */
-  for (unsigned i = first, n = ir_num_call_args(call); i < n; i++) any |= active(a, LLVMGetArgOperand(call, i));
+  for (unsigned i = first, n = ir_num_call_args(call); i < n; i++)
+    any |= active(a, LLVMGetArgOperand(call, i)) || (!first && (flags_of(a, LLVMGetArgOperand(call, i)) & (PTRINT | BITS)));
   if (!any) return false;
-  char *pat = first ? activity_fork_pattern(a, call) : activity_call_pattern(a, call);
+  char *pat = first ? activity_fork_pattern(a, call) : with_taint_marks(a, call, activity_call_pattern(a, call));
   if (!LLVMIsDeclaration(*fn)) *fn = ad_body(ad, *fn);
   *out = LLVMIsDeclaration(*fn) ? NULL : activity_get(ad, *fn, pat);
   free(pat);
+  /* what it loses of the taints it was given: its own generation does not know them */
+  if (*out && (*out)->lost && strchr((*out)->pattern, '#') && !vmap_has(&a->lost_in_callee, call))
+    vmap_put(&a->lost_in_callee, call, (void *)*out);
   return true;
+}
+
+/* Addresses or changed floats' bits a callee returns as an integer. */
+static bool returned_taint(Activity *a, LLVMValueRef call, const Activity *callee) {
+  return callee && callee->done && ir_is_int(LLVMTypeOf(call)) && add_flags(a, call, callee->ret_taint);
 }
 
 /* A pointer argument gets a shadow where the callee stores active data through it; where the callee's
@@ -299,6 +417,8 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
       DataKind k = memtype_of_copy(call);
       if (k == DATA_F64 || k == DATA_F32) changed |= add_flags(a, ir_address_base(dst), HOLDS_BITS);
     }
+    /* a copy of an integer's bytes (a float's, changed, about to be read back as one) */
+    changed |= note_slot(a, dst, slot_taint(a, src, false));
     /* pointers copied into memory with a shadow need shadows of their own, as when stored one by one (at
        -O0 a task's shared addresses are gathered in a struct and copied into the task) */
     if (activity_shadowed(a, dst) && !activity_shadowed(a, src)) {
@@ -340,6 +460,7 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
       const Activity *callee = NULL;
       if (LLVMIsDeclaration(fn) || !callee_of(ad, a, call, &fn, 0, &callee)) continue; /* a rule: no pointers */
       changed |= shadows_for_callee(a, call, fn, callee, 0, 0);
+      changed |= returned_taint(a, call, callee);
       all_known &= callee && (callee->done || callee == a);
     }
     vec_free(&candidates);
@@ -361,6 +482,7 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
     /* a registered derivative replaces the body: it may write through any pointer's shadow */
     if (custom_registered(ir_called_function(call))) callee = NULL;
     changed = shadows_for_callee(a, call, fn, callee, 0, 0);
+    changed |= returned_taint(a, call, callee);
     bool known = callee && (callee->done || callee == a);
     LLVMTypeRef rt = LLVMTypeOf(call);
     if (ir_is_ptr(rt)) {
@@ -441,6 +563,8 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
     /* From active memory everything but a true integer carries a derivative (an integer may be a
      * float's bits). An integer variable the function puts floats' bits into holds them whatever its
      * type says (a slot of a NaN-boxing stack compared with its empty marker before it is read back). */
+    if (ir_is_int(ir_scalar_type(LLVMTypeOf(inst))) && add_flags(a, inst, slot_taint(a, LLVMGetOperand(inst, 0), false)))
+      return true;
     if (!activity_shadowed(a, LLVMGetOperand(inst, 0))) return false;
     if (!ir_carries_derivative(LLVMTypeOf(inst)) && memtype_of_access(inst) == MEMTYPE_INT &&
         !(flags_of(a, ir_address_base(LLVMGetOperand(inst, 0))) & HOLDS_BITS))
@@ -450,6 +574,7 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
     LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1);
     bool changed = active(a, v) && need_shadow(a, p);
     if (active(a, v) && ir_is_int(LLVMTypeOf(v))) changed |= add_flags(a, ir_address_base(p), HOLDS_BITS);
+    if (ir_is_int(ir_scalar_type(LLVMTypeOf(v)))) changed |= note_slot(a, p, flags_of(a, v) & (PTRINT | BITS));
     /* a shadowed slot holds shadow pointers: whatever pointer goes in needs one */
     if (ir_is_ptr(LLVMTypeOf(v)) && activity_shadowed(a, p)) changed = need_shadow(a, v) || changed;
     return changed;
@@ -464,6 +589,10 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
   }
   case LLVMCall: return visit_call(ad, a, inst);
   case LLVMRet:
+    if (nops == 1 && (flags_of(a, LLVMGetOperand(inst, 0)) & (PTRINT | BITS) & ~a->ret_taint)) {
+      a->ret_taint |= flags_of(a, LLVMGetOperand(inst, 0)) & (PTRINT | BITS);
+      return true;
+    }
     if (nops == 1 && a->ret_shadow_wanted && ir_is_ptr(LLVMTypeOf(LLVMGetOperand(inst, 0)))) {
       bool changed = need_shadow(a, LLVMGetOperand(inst, 0));
       if (!a->ret_active) a->ret_active = changed = true;
@@ -487,8 +616,10 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
 static void analyse(AdModule *ad, Activity *a) {
   LLVMValueRef fn = a->fn;
   unsigned i = 0;
-  for (LLVMValueRef p = LLVMGetFirstParam(fn); p; p = LLVMGetNextParam(p), i++)
+  for (LLVMValueRef p = LLVMGetFirstParam(fn); p; p = LLVMGetNextParam(p), i++) {
     if (a->pattern[i] != 'c') mark(a, p);
+    add_flags(a, p, taint_mark(a, i));
+  }
   a->ret_shadow_wanted = a->pattern[i] == 'r';
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst)) {
@@ -517,9 +648,11 @@ const Activity *activity_get(AdModule *ad, LLVMValueRef fn, const char *pattern)
   a->fn = fn;
   a->pattern = xstrdup(pattern);
   vmap_init(&a->flags);
+  vmap_init(&a->lost_in_callee);
   vec_push(&c->list, a);
   analyse(ad, a);
   a->done = true;
+  a->lost = first_loss(a);
   return a;
 }
 
@@ -528,6 +661,8 @@ void activity_cache_free(AdModule *ad) {
   if (!c) return;
   for (size_t i = 0; i < c->list.len; i++) {
     vmap_free(&c->list.data[i]->flags);
+    vmap_free(&c->list.data[i]->lost_in_callee);
+    free(c->list.data[i]->slots.data);
     free(c->list.data[i]->pattern);
     free(c->list.data[i]);
   }

@@ -41,6 +41,13 @@ bool activity_load_from_unknown_integer(const Activity *a, LLVMValueRef load);
  * pointer loaded back from there would find no shadow. */
 #define ACTIVITY_LOAD_FROM_INTEGER_ADDRESS "cannot differentiate a load through a pointer rebuilt from an integer (inttoptr): whether it reads active memory cannot be told"
 #define ACTIVITY_ADDRESS_STORED "cannot store the integer address of active memory into memory with a shadow: a pointer loaded back from it would have none"
+/* Where an integer carrying an address of active memory, or floats' bits changed by integer arithmetic,
+ * becomes a pointer or a float again (inttoptr, bitcast, a store into memory not known to hold integers,
+ * a load of what such a store put there), and with it loses the derivative: the message, and in *at the
+ * instruction, which for a call is one of its callee's (given such integers as arguments). NULL if none. */
+const char *activity_lost_derivative(const Activity *a, LLVMValueRef inst, LLVMValueRef *at);
+#define ACTIVITY_ADDRESS_REBUILT "cannot differentiate a pointer rebuilt from the integer address of active memory (inttoptr): its shadow is lost"
+#define ACTIVITY_BITS_CHANGED "cannot differentiate integer arithmetic on the bits of an active floating-point value"
 /* An integer computed from the bits of an active float (x's bits shifted, masked): harmless as a number
  * (its derivative is zero), but not when it becomes a float again. */
 bool activity_from_float_bits(const Activity *a, LLVMValueRef v);

@@ -351,7 +351,8 @@ int main(int argc, char **argv) {
     if (rc && inv.action != ACTION_LINK) remove_output(final);
   }
   if (!rc && inv.action == ACTION_LINK) rc = link_program(&inv, &objects);
-  else if (rc && inv.action == ACTION_LINK) remove_output(inv.output ? inv.output : "a.out");
+  /* refused as it compiled, or as it linked: most derivatives are made at the link, of all files at once */
+  if (rc && inv.action == ACTION_LINK) remove_output(inv.output ? inv.output : "a.out");
   for (size_t i = 0; i < owned.len; i++) free(owned.data[i]);
   vec_free(&owned);
   vec_free(&objects);

@@ -157,16 +157,6 @@ static LLVMValueRef arith_tangent(FwdGen *g, LLVMValueRef inst, LLVMValueRef c) 
   }
 }
 
-/* Instructions without a tangent of their own that would silently lose one. */
-static void check_inactive(FwdGen *g, LLVMValueRef inst, LLVMOpcode op) {
-  LLVMValueRef a = LLVMGetNumOperands(inst) ? LLVMGetOperand(inst, 0) : NULL;
-  if (op == LLVMIntToPtr && activity_from_shadowed_address(g->act, a))
-    fwd_error(g, inst, "cannot differentiate a pointer rebuilt from the integer address of active memory "
-                       "(inttoptr): its shadow is lost");
-  else if (op == LLVMBitCast && activity_from_float_bits(g->act, a))
-    fwd_error(g, inst, "cannot differentiate integer arithmetic on the bits of an active floating-point value");
-}
-
 static void phi(FwdGen *g, LLVMValueRef inst) {
   size_t len;
   const char *name = LLVMGetValueName2(inst, &len);
@@ -202,6 +192,9 @@ static void ret(FwdGen *g, LLVMValueRef inst) {
 
 void fwd_inst(FwdGen *g, LLVMValueRef inst) {
   LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+  LLVMValueRef at;
+  const char *lost = activity_lost_derivative(g->act, inst, &at);
+  if (lost) fwd_error(g, at, "%s", lost);
   if (op == LLVMCall) {
     fwd_call(g, inst);
     return;
@@ -234,10 +227,7 @@ void fwd_inst(FwdGen *g, LLVMValueRef inst) {
   default: break;
   }
   LLVMValueRef c = fwd_clone(g, inst);
-  if (!activity_active(g->act, inst)) {
-    check_inactive(g, inst, op);
-    return;
-  }
+  if (!activity_active(g->act, inst)) return;
   switch (op) {
   case LLVMSelect: tan_set(g, inst, select_tangent(g, inst)); break;
   case LLVMExtractValue:

@@ -77,21 +77,14 @@ static void load(FwdGen *g, LLVMValueRef inst) {
 static void store(FwdGen *g, LLVMValueRef inst) {
   fwd_clone(g, inst);
   LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1);
-  if (activity_from_float_bits(g->act, v) && activity_shadowed(g->act, p) && memtype_of_access(inst) != MEMTYPE_INT) {
-    /* unless the memory holds integers, the integer may be a float again once in memory */
-    fwd_error(g, inst, "cannot differentiate integer arithmetic on the bits of an active floating-point value");
-    return;
-  }
+  LLVMValueRef at;
+  if (activity_lost_derivative(g->act, inst, &at)) return; /* reported (fwd_inst) */
   if (!activity_shadowed(g->act, p)) {
     if (activity_active(g->act, v) && !registered_inactive_memory(p)) { /* an inactive global drops it */
       char buf[512];
       ir_describe_memory(p, buf, sizeof buf);
       fwd_error(g, inst, "cannot store an active value into memory without a shadow (%s)", buf);
     }
-    return;
-  }
-  if (activity_from_shadowed_address(g->act, v) && memtype_of_access(inst) != MEMTYPE_INT) {
-    fwd_error(g, inst, ACTIVITY_ADDRESS_STORED);
     return;
   }
   LLVMTypeRef t = LLVMTypeOf(v);

@@ -16,6 +16,9 @@ static void phi(RevGen *g, LLVMValueRef inst) {
 
 void aug_inst(RevGen *g, LLVMValueRef inst) {
   LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+  LLVMValueRef at;
+  const char *lost = activity_lost_derivative(g->act, inst, &at);
+  if (lost) rev_error(g, at, "%s", lost);
   if (op == LLVMCall) {
     aug_call(g, inst);
     return;
@@ -46,11 +49,6 @@ void aug_inst(RevGen *g, LLVMValueRef inst) {
   default: break;
   }
   LLVMValueRef c = aug_clone(g, inst);
-  if (op == LLVMIntToPtr && activity_from_shadowed_address(g->act, LLVMGetOperand(inst, 0)))
-    rev_error(g, inst, "cannot differentiate a pointer rebuilt from the integer address of active memory "
-                       "(inttoptr): its shadow is lost");
-  if (op == LLVMBitCast && activity_from_float_bits(g->act, LLVMGetOperand(inst, 0)))
-    rev_error(g, inst, "cannot differentiate integer arithmetic on the bits of an active floating-point value");
   if (!activity_shadowed(g->act, inst)) return;
   /* the shadow of a pointer computed from pointers */
   switch (op) {

@@ -63,10 +63,6 @@ bool aug_memory(RevGen *g, LLVMValueRef inst) {
       }
       return true;
     }
-    if (activity_from_float_bits(g->act, v) && memtype_of_access(inst) != MEMTYPE_INT)
-      rev_error(g, inst, "cannot differentiate integer arithmetic on the bits of an active floating-point value");
-    if (activity_from_shadowed_address(g->act, v) && memtype_of_access(inst) != MEMTYPE_INT)
-      rev_error(g, inst, ACTIVITY_ADDRESS_STORED);
     if (ir_is_ptr(LLVMTypeOf(v))) {
       LLVMValueRef s = LLVMBuildStore(g->b, aug_shadow(g, v, inst, "storing this pointer into active memory"),
                                       aug_shadow(g, p, inst, "this store"));
