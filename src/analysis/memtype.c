@@ -877,6 +877,14 @@ DataKind memtype_of_copy(LLVMValueRef call) {
   LLVMValueRef dst = LLVMGetArgOperand(call, 0);
   k = memtype_of_data(dst);
   LLVMTypeRef dt = address_type(dst);
+  /* a helper's parameter: the type of what every caller gives it (a generic stack's pop into a pointer
+     variable is a copy of pointers, whatever the element size) */
+  if (!dt && LLVMIsAArgument(root_of(dst)) && root_of(dst) == ir_strip_pointer_casts(dst)) {
+    ValueList objects = {0};
+    vec_push(&objects, root_of(dst));
+    dt = object_type(LLVMGetParamParent(root_of(dst)), &objects, 0);
+    vec_free(&objects);
+  }
   bool unseen = false, typed = dt && uniform_kind(dt) != DATA_UNKNOWN;
   /* the copied bytes' own kind, where the object's is mixed, or pointers the type does not say */
   DataKind part = k == DATA_MIXED || (k == DATA_PTR && !typed) ? part_kind(dst, LLVMGetArgOperand(call, 2), &unseen)

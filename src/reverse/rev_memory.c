@@ -40,6 +40,20 @@ static LLVMValueRef shadow_alloc(RevGen *g, const char *allocator, LLVMValueRef 
 
 /* ---- the forward sweep ---- */
 
+/* An integer read from active memory that is stored into memory of pointers: a pointer moved as its bits.
+ * Its shadow's bits are read with it: by the store, that memory may hold others (a swap through a
+ * temporary: `t = *a; *a = *b; *b = t` read a's shadow after it was overwritten, and both pointers got b's). */
+static bool stored_as_pointer_bits(RevGen *g, LLVMValueRef load) {
+  if (!ir_is_int(LLVMTypeOf(load)) || !activity_varied(g->act, load) || !shadowed(g, LLVMGetOperand(load, 0))) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(load); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef st = LLVMGetUser(u);
+    if (LLVMIsAStoreInst(st) && LLVMGetOperand(st, 0) == load && shadowed(g, LLVMGetOperand(st, 1)) &&
+        memtype_of_access(st) == MEMTYPE_PTR)
+      return true;
+  }
+  return false;
+}
+
 bool aug_memory(RevGen *g, LLVMValueRef inst) {
   switch (LLVMGetInstructionOpcode(inst)) {
   case LLVMLoad: {
@@ -49,6 +63,10 @@ bool aug_memory(RevGen *g, LLVMValueRef inst) {
       LLVMValueRef s = LLVMBuildLoad2(g->b, g->ptr_type, aug_shadow(g, LLVMGetOperand(inst, 0), inst, "this load"), "shadow");
       LLVMSetAlignment(s, LLVMGetAlignment(c));
       vmap_put(&g->smap, inst, s);
+    } else if (stored_as_pointer_bits(g, inst)) { /* its shadow's bits as they are now (see the store) */
+      LLVMValueRef bits = LLVMBuildLoad2(g->b, LLVMTypeOf(inst), aug_shadow(g, LLVMGetOperand(inst, 0), inst, "this load"), "shadow.bits");
+      LLVMSetAlignment(bits, LLVMGetAlignment(c));
+      vmap_put(&g->smap, inst, bits);
     }
     return true;
   }
@@ -68,15 +86,13 @@ bool aug_memory(RevGen *g, LLVMValueRef inst) {
                                       aug_shadow(g, p, inst, "this store"));
       LLVMSetAlignment(s, LLVMGetAlignment(inst));
     } else if (ir_is_int(LLVMTypeOf(v)) && memtype_of_access(inst) == MEMTYPE_PTR && varied(g, v)) {
-      /* a pointer copied as the integer of its bits (a small functor copied into a std::function): the
-       * shadow's bits go along, from the shadow of the memory they were read from */
-      LLVMValueRef from = LLVMIsALoadInst(v) ? LLVMGetOperand(v, 0) : NULL;
-      if (!from || !shadowed(g, from)) {
+      /* a pointer copied as the integer of its bits (a small functor copied into a std::function, a
+       * generic swap's element): the shadow's bits go along, as they were read where the bits were */
+      LLVMValueRef bits = LLVMIsALoadInst(v) ? vmap_get(&g->smap, v) : NULL;
+      if (!bits) {
         rev_error(g, inst, "reverse mode cannot tell the shadow of this pointer stored as an integer into active memory");
         return true;
       }
-      LLVMValueRef bits = LLVMBuildLoad2(g->b, LLVMTypeOf(v), aug_shadow(g, from, inst, "this load"), "shadow.bits");
-      LLVMSetAlignment(bits, LLVMGetAlignment(v));
       LLVMSetAlignment(LLVMBuildStore(g->b, bits, aug_shadow(g, p, inst, "this store")), LLVMGetAlignment(inst));
     }
     return true;

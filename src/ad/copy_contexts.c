@@ -1,0 +1,94 @@
+#include "ad/copy_contexts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/calls.h"
+#include "analysis/memtype.h"
+#include "ir/ir.h"
+
+enum { MAX_INSTRUCTIONS = 400, MAX_SITES = 64 }; /* helpers, not whole programs: copies cost code */
+
+static bool is_copy(LLVMValueRef i) { return ir_is_call(i) && call_classify(i, NULL) == CALL_MEMCPY; }
+
+/* fn's copies of memory whose kind is not known; false when fn is too large to be worth copying. */
+static bool unknown_copies(LLVMValueRef fn, ValueList *out) {
+  unsigned n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i), n++)
+      if (is_copy(i) && memtype_of_copy(i) == DATA_UNKNOWN) vec_push(out, i);
+  return n <= MAX_INSTRUCTIONS;
+}
+
+/* The calls of fn from the functions the requests reach, when fn is only ever called directly (not
+ * passed on, not recursive: its copies would call it back). */
+static bool reached_calls(LLVMValueRef fn, const ValueMap *reached, ValueList *sites) {
+  for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef call = LLVMGetUser(u);
+    if (!ir_is_call(call) || LLVMGetCalledValue(call) != fn) return false;
+    for (unsigned a = 0, n = ir_num_call_args(call); a < n; a++)
+      if (LLVMGetArgOperand(call, a) == fn) return false;
+    LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+    if (caller == fn) return false;
+    if (vmap_has(reached, caller)) vec_push(sites, call);
+  }
+  return sites->len > 0 && sites->len <= MAX_SITES;
+}
+
+static void call_instead(LLVMValueRef call, LLVMValueRef fn) {
+  LLVMSetOperand(call, (unsigned)LLVMGetNumOperands(call) - 1, fn);
+}
+
+/* Each reached call given a copy of fn of its own, and the kinds of the unknown copies in it; then calls
+ * whose copies agree share one. Undone if some copy stays unknown for one caller. */
+static bool split(LLVMValueRef fn, const ValueList *copies, const ValueList *sites) {
+  size_t n = sites->len;
+  LLVMValueRef *clone = xcalloc(n, sizeof *clone);
+  char **kinds = xcalloc(n, sizeof *kinds);
+  bool known = true;
+  for (size_t s = 0; s < n; s++) {
+    char *name = xasprintf("%s.kinds%zu", LLVMGetValueName(fn), s);
+    ValueMap vm;
+    vmap_init(&vm);
+    clone[s] = ir_clone_function(fn, name, &vm);
+    free(name);
+    call_instead(sites->data[s], clone[s]);
+    kinds[s] = xcalloc(copies->len + 1, 1);
+    for (size_t c = 0; c < copies->len; c++) {
+      DataKind k = memtype_of_copy(vmap_get(&vm, copies->data[c]));
+      known &= k != DATA_UNKNOWN;
+      kinds[s][c] = (char)('a' + k);
+    }
+    vmap_free(&vm);
+  }
+  for (size_t s = 0; s < n; s++) {
+    size_t same = s;
+    for (size_t t = 0; t < s && same == s; t++)
+      if (clone[t] && !strcmp(kinds[t], kinds[s])) same = t;
+    if (known && same == s) continue;
+    call_instead(sites->data[s], known ? clone[same] : fn);
+    LLVMDeleteFunction(clone[s]);
+    clone[s] = NULL;
+  }
+  for (size_t s = 0; s < n; s++) free(kinds[s]);
+  free(kinds);
+  free(clone);
+  return known;
+}
+
+unsigned copy_contexts_split(LLVMModuleRef m, const ValueMap *reached) {
+  ValueList helpers = {0};
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+    if (vmap_has(reached, fn) && LLVMCountBasicBlocks(fn) && !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)))
+      vec_push(&helpers, fn);
+  unsigned done = 0;
+  for (size_t h = 0; h < helpers.len; h++) {
+    LLVMValueRef fn = helpers.data[h];
+    ValueList copies = {0}, sites = {0};
+    if (unknown_copies(fn, &copies) && copies.len && reached_calls(fn, reached, &sites)) done += split(fn, &copies, &sites);
+    vec_free(&copies);
+    vec_free(&sites);
+  }
+  vec_free(&helpers);
+  return done;
+}
