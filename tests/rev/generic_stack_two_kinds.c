@@ -13,6 +13,9 @@
 #include <string.h>
 #include "parad.h"
 
+#ifdef STACK_LIBRARY /* the same stack as a library of its own: driver/generic_stack_across_files.c */
+#include "stack.h"
+#else
 typedef struct {
   char *data;
   size_t size, len, cap;
@@ -27,6 +30,7 @@ __attribute__((noinline)) static void push(Stack *s, const void *e) {
 }
 
 __attribute__((noinline)) static void pop(Stack *s, void *e) { memcpy(e, s->data + --s->len * s->size, s->size); }
+#endif
 
 typedef struct {
   double p[2];
