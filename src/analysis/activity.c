@@ -1,6 +1,5 @@
 #include "analysis/activity.h"
 
-#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
