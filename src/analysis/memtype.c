@@ -954,6 +954,10 @@ static DataKind scalar_kind(LLVMTypeRef t) {
 static bool type_layout(LLVMTargetDataRef td, LLVMTypeRef t, unsigned long long base, unsigned long long end, MemLayout *l) {
   if (base >= end) return true;
   LLVMTypeKind k = LLVMGetTypeKind(t);
+  /* clang types a union as its first member only (`union { double d; double *p; }` is { double }): its
+     bytes may hold any member's kind, a pointer where the type says a double */
+  const char *name = k == LLVMStructTypeKind ? LLVMGetStructName(t) : NULL;
+  if (name && !strncmp(name, "union.", 6)) return false;
   if (k == LLVMStructTypeKind) {
     for (unsigned i = 0, n = LLVMCountStructElementTypes(t); i < n; i++)
       if (!type_layout(td, LLVMStructGetTypeAtIndex(t, i), base + LLVMOffsetOfElement(td, t, i), end, l)) return false;

@@ -35,8 +35,8 @@ HELPER double from_bits(uint64_t u) {
     uint64_t u;
     double d;
   } v;
-  v.u = u;
   // UNION: float_bits_through_helpers.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate integer arithmetic on the bits of an active floating-point value in function 'from_bits'
+  v.u = u;
   return v.d;
 #else
   double d;
