@@ -97,8 +97,7 @@ static void set_llvm_options(bool no_loops) {
    * wrapping index (`c[(7 * i) % 64]`) for an interleaved group at a fixed stride, and reads the wrong
    * elements once the index wraps: the forward sweep's loop recording such reads has no float reduction
    * to keep it from vectorising, so gradients came out wrong (clang alone does the same under
-   * -ffast-math). Interleaved groups are off in what Parad optimises: of the kernel suite only
-   * `multigrid`'s code changes (its primal about 4% slower, its gradient 1-3%). */
+   * -ffast-math). Interleaved groups are off in what Parad optimises (their cost: docs/design.md). */
   const char *argv[4] = {"parad", "-unswitch-threshold=1000", "-enable-interleaved-mem-accesses=false"};
   int argc = 3;
   if (no_loops) argv[argc++] = "-vectorize-loops=false";
