@@ -397,6 +397,10 @@ static bool walk_slot_loads(Known *k, Walk what) {
     LLVMValueRef block = LLVMIsALoadInst(site) ? site : LLVMIsAStoreInst(site) ? ir_strip_pointer_casts(LLVMGetOperand(site, 0)) : NULL;
     long long offset = 0;
     if (!at || !offset_in_global(m, at, k->global, &offset, 0) || LLVMIsAConstant(block)) continue;
+    /* a pointer into an object stored (`ctx.state = st` at -O0: the first element's address): whether
+       active data goes there is a question about the whole object, which the code writes through its own
+       addresses */
+    if (what == WALK_ACTIVE && LLVMIsAStoreInst(site) && !LLVMIsAConstant(ir_address_base(block))) block = ir_address_base(block);
     Nest nest = {k, add_slot(k, -1, offset), 0};
     if (what == WALK_POINTERS) vmap_free(&seen), vmap_init(&seen);
     found = walk(block, what, &seen, 0, what == WALK_POINTERS ? &nest : NULL);
@@ -481,13 +485,21 @@ static void forget_where_freed(LLVMBuilderRef b, LLVMValueRef block) {
   }
 }
 
+/* The local slot v is loaded from, where the slot is only ever given fresh blocks (-O0's locals); NULL if
+ * v is not such a load. */
+static LLVMValueRef fresh_local(LLVMValueRef v) {
+  v = ir_strip_pointer_casts(v);
+  LLVMValueRef slot = LLVMIsALoadInst(v) ? ir_strip_pointer_casts(LLVMGetOperand(v, 0)) : NULL;
+  return slot && LLVMIsAAllocaInst(slot) && fresh(v, 0) ? slot : NULL;
+}
+
 /* The sites that set or free what g's slots hold: allocations stored there noted with their sizes (the old
  * block of a realloc forgotten), posix_memalign's blocks noted, the blocks freed forgotten. */
 static void note_global(LLVMBuilderRef b, Known *k) {
   LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(k->global));
   LLVMTypeRef i64 = LLVMInt64TypeInContext(c), ptr = LLVMPointerTypeInContext(c, 0);
   for (size_t i = 0; i < k->sites.len; i++) {
-    LLVMValueRef site = k->sites.data[i], call;
+    LLVMValueRef site = k->sites.data[i], call, slot;
     if (LLVMIsAStoreInst(site) && (call = allocation(LLVMGetOperand(site, 0)))) {
       if (call_classify(call, NULL) == CALL_REALLOC) {
         LLVMPositionBuilderBefore(b, call);
@@ -499,6 +511,13 @@ static void note_global(LLVMBuilderRef b, Known *k) {
     } else if (LLVMIsAStoreInst(site) && wrapped_allocation(LLVMGetOperand(site, 0))) { /* the size malloc gave */
       LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(site));
       runtime_call(b, "__parad_rt_block_note_heap", LLVMGetOperand(site, 0), NULL);
+    } else if (LLVMIsAStoreInst(site) && (slot = fresh_local(LLVMGetOperand(site, 0)))) {
+      /* -O0's `double *t = malloc(...); g.t = t; ... free(t);`: the size malloc gave, forgotten where what
+         the local holds is freed */
+      LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(site));
+      runtime_call(b, "__parad_rt_block_note_heap", LLVMGetOperand(site, 0), NULL);
+      for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u))
+        if (LLVMIsALoadInst(LLVMGetUser(u))) forget_where_freed(b, LLVMGetUser(u));
     } else if (ir_is_call(site) && LLVMGetNextInstruction(site)) { /* posix_memalign(&slot, alignment, size) */
       LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(site));
       LLVMValueRef ok = LLVMBuildICmp(b, LLVMIntEQ, site, LLVMConstNull(LLVMTypeOf(site)), "");
@@ -552,13 +571,40 @@ static bool may_touch(LLVMValueRef fn, LLVMValueRef g, ValueMap *seen) {
   return false;
 }
 
-static bool sets(LLVMValueRef i, LLVMValueRef g) { return LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == g; }
+/* The bytes from g at which address p lies, through casts and constant getelementptrs only (no merge: a
+ * store through one is not sure to set g); -1 if p is not that. */
+static long long fixed_offset(LLVMValueRef p, LLVMValueRef g) {
+  long long offset = 0;
+  for (int depth = 0; depth < 16; depth++) {
+    p = ir_strip_pointer_casts(p);
+    if (p == g) return offset;
+    if (!(LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) ||
+        !ir_gep_constant_offset(LLVMGetGlobalParent(g), p, &offset))
+      return -1;
+    p = LLVMGetOperand(p, 0);
+  }
+  return -1;
+}
 
-/* Whether instruction i, in code where g has not been set yet, may read what g held before: a load of g, a
- * use of its address other than a store into it, a call whose code may touch it. `seen`: the functions
- * found not to touch g so far (one that does ends the question). */
-static bool reads_before_set(LLVMValueRef i, LLVMValueRef g, ValueMap *seen) {
-  if (sets(i, g)) return addresses(LLVMGetOperand(i, 0), g);
+/* Whether an access of type t at address p may touch the pointer slot at `slot` bytes into g: where p is g
+ * at an offset not known, it may. */
+static bool touches_slot(LLVMValueRef p, LLVMTypeRef t, LLVMValueRef g, long long slot) {
+  if (!addresses(p, g)) return false;
+  long long at = fixed_offset(p, g);
+  return at < 0 || (at < slot + 8 && slot < at + (long long)ir_type_size(LLVMGetGlobalParent(g), t));
+}
+
+/* Whether i stores a pointer into the slot at `slot` bytes into g (the whole of g where g is a pointer). */
+static bool sets(LLVMValueRef i, LLVMValueRef g, long long slot) {
+  return LLVMIsAStoreInst(i) && ir_type_size(LLVMGetGlobalParent(g), LLVMTypeOf(LLVMGetOperand(i, 0))) == 8 &&
+         fixed_offset(LLVMGetOperand(i, 1), g) == slot;
+}
+
+/* Whether instruction i, in code where g's slot at `slot` bytes has not been set yet, may read what it held
+ * before: a load of it, a use of g's address other than a load or store of its other fields, a call whose
+ * code may touch g. `seen`: the functions found not to touch g so far (one that does ends the question). */
+static bool reads_before_set(LLVMValueRef i, LLVMValueRef g, long long slot, ValueMap *seen) {
+  if (sets(i, g, slot)) return addresses(LLVMGetOperand(i, 0), g);
   if (ir_is_call_site(i) && !ir_is_debug_intrinsic(i) && !ir_is_lifetime_marker(i)) {
     bool touch = !ir_called_function(i) || may_touch(ir_called_function(i), g, seen);
     for (unsigned k = 0, n = ir_num_call_args(i); k < n && !touch; k++) {
@@ -567,14 +613,20 @@ static bool reads_before_set(LLVMValueRef i, LLVMValueRef g, ValueMap *seen) {
     }
     return touch;
   }
+  /* a struct's other fields, read or set at known offsets (`ctx.n = n` before `ctx.state = st`) */
+  if (LLVMIsALoadInst(i) && !LLVMGetVolatile(i)) return touches_slot(LLVMGetOperand(i, 0), LLVMTypeOf(i), g, slot);
+  if (LLVMIsAStoreInst(i) && !LLVMGetVolatile(i) && !addresses(LLVMGetOperand(i, 0), g))
+    return touches_slot(LLVMGetOperand(i, 1), LLVMTypeOf(LLVMGetOperand(i, 0)), g, slot);
+  if ((LLVMIsAGetElementPtrInst(i) || LLVMIsABitCastInst(i)) && fixed_offset(i, g) >= 0) return false; /* its users are asked */
   for (unsigned k = 0, n = (unsigned)LLVMGetNumOperands(i); k < n; k++)
     if (LLVMGetOperand(i, k) && addresses(LLVMGetOperand(i, k), g)) return true;
   return false;
 }
 
-/* Whether derivative fn may read the pointer global g before it stores into g on every path: a must-set
- * analysis over fn's blocks (set on entry to a block where set at the end of all its predecessors). */
-static bool read_before_set(LLVMValueRef fn, LLVMValueRef g) {
+/* Whether derivative fn may read the pointer slot `slot` bytes into global g before it stores into it on
+ * every path: a must-set analysis over fn's blocks (set on entry to a block where set at the end of all its
+ * predecessors). */
+static bool read_before_set(LLVMValueRef fn, LLVMValueRef g, long long slot) {
   size_t n = LLVMCountBasicBlocks(fn);
   if (!n) return false;
   LLVMBasicBlockRef *bbs = xcalloc(n, sizeof *bbs);
@@ -584,7 +636,7 @@ static bool read_before_set(LLVMValueRef fn, LLVMValueRef g) {
   for (size_t k = 0; k < n; k++) vmap_put(&index, LLVMBasicBlockAsValue(bbs[k]), (void *)(uintptr_t)(k + 1));
   bool *stores = xcalloc(n, sizeof *stores), *set_out = xcalloc(n, sizeof *set_out), *set_in = xcalloc(n, sizeof *set_in);
   for (size_t k = 0; k < n; k++) {
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bbs[k]); i && !stores[k]; i = LLVMGetNextInstruction(i)) stores[k] = sets(i, g);
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bbs[k]); i && !stores[k]; i = LLVMGetNextInstruction(i)) stores[k] = sets(i, g, slot);
     set_in[k] = k > 0, set_out[k] = k > 0 || stores[k];
   }
   for (bool changed = true; changed;) { /* out only falls: a predecessor's out that falls lowers its successors' in */
@@ -607,7 +659,7 @@ static bool read_before_set(LLVMValueRef fn, LLVMValueRef g) {
   for (size_t k = 0; k < n && !reads; k++) {
     bool set = set_in[k];
     for (LLVMValueRef i = LLVMGetFirstInstruction(bbs[k]); i && !set && !reads; i = LLVMGetNextInstruction(i))
-      reads = reads_before_set(i, g, &seen), set = sets(i, g);
+      reads = reads_before_set(i, g, slot, &seen), set = sets(i, g, slot);
   }
   vmap_free(&seen);
   vmap_free(&index);
@@ -618,11 +670,20 @@ static bool read_before_set(LLVMValueRef fn, LLVMValueRef g) {
   return reads;
 }
 
-bool global_block_read_at_entry(LLVMValueRef fn, LLVMValueRef g) {
-  return !fn || !ir_is_ptr(LLVMGlobalGetValueType(g)) || read_before_set(fn, g);
+/* Whether fn may read g's own slot sl before setting it (NULL fn: it may). */
+static bool slot_read_at_entry(LLVMValueRef fn, LLVMValueRef g, const Slot *sl) {
+  return !fn || read_before_set(fn, g, sl->offset);
 }
 
-void global_block_enter(LLVMBuilderRef b, LLVMValueRef g, LLVMValueRef s, unsigned kind) {
+bool global_block_read_at_entry(LLVMValueRef fn, LLVMValueRef g) {
+  const Known *k = know(g);
+  if (k->verdict == NOT || !k->slots.len) return !fn || !ir_is_ptr(LLVMGlobalGetValueType(g)) || read_before_set(fn, g, 0);
+  for (size_t i = 0; i < k->slots.len; i++)
+    if (k->slots.data[i].parent < 0 && slot_read_at_entry(fn, g, &k->slots.data[i])) return true;
+  return false;
+}
+
+void global_block_enter(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef g, LLVMValueRef s, unsigned kind) {
   LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(g));
   LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
   LLVMTypeRef t = LLVMGlobalGetValueType(g), v = LLVMVoidTypeInContext(c);
@@ -634,13 +695,16 @@ void global_block_enter(LLVMBuilderRef b, LLVMValueRef g, LLVMValueRef s, unsign
   LLVMValueRef *primal = xcalloc(k->slots.len + 1, sizeof *primal), *shadow = xcalloc(k->slots.len + 1, sizeof *shadow);
   for (size_t i = 0; i < k->slots.len; i++) {
     const Slot *sl = &k->slots.data[i];
-    if (sl->parent < 0) { /* the global's: a zeroed shadow of its block into the shadow global */
+    if (sl->parent < 0 && !slot_read_at_entry(fn, g, sl)) {
+      /* set before it is read: what it holds (an earlier call's local array) needs no shadow */
+      LLVMBuildStore(b, LLVMConstNull(ptr), at_offset(b, s, sl->offset));
+    } else if (sl->parent < 0) { /* the global's: a zeroed shadow of its block into the shadow global */
       LLVMTypeRef params[3] = {ptr, i32, ptr};
       primal[i] = LLVMBuildLoad2(b, ptr, at_offset(b, g, sl->offset), "");
       LLVMValueRef args[3] = {primal[i], LLVMConstInt(i32, kind, 0), name};
       shadow[i] = ir_call_named(b, "__parad_rt_block_shadow", LLVMFunctionType(ptr, params, 3, 0), args, 3);
       LLVMBuildStore(b, shadow[i], at_offset(b, s, sl->offset));
-    } else { /* a block's: the same into the block's shadow, by the runtime (either may be null) */
+    } else if (primal[sl->parent]) { /* a block's: the same into the block's shadow, by the runtime (either may be null) */
       LLVMTypeRef params[5] = {ptr, ptr, i64, i32, ptr};
       LLVMValueRef args[5] = {primal[sl->parent], shadow[sl->parent], LLVMConstInt(i64, (unsigned long long)sl->offset, 0),
                               LLVMConstInt(i32, kind, 0), name};

@@ -44,12 +44,14 @@ bool global_block_set_elsewhere(LLVMValueRef load);
  * and its set-up's frees of their blocks forgotten: before any derivative is generated, so that the
  * functions derivatives copy note theirs too. */
 void global_blocks_note(LLVMModuleRef m);
-/* At a derivative's entry (where b is): the shadow global s of such a global g set to a zeroed shadow of
- * the block g holds; `kind` tells the modes and the directions of vector forward mode apart. */
-void global_block_enter(LLVMBuilderRef b, LLVMValueRef g, LLVMValueRef s, unsigned kind);
-/* Whether derivative fn (NULL: unknown) may read what the pointer global g held before it: where every
- * path sets g first (a qsort comparator's context, `keys = x;`), nothing needs a shadow at entry, and what
- * g held before (an earlier call's local array) is not asked for one. */
+/* At the entry of derivative fn (where b is): the shadow global s of such a global g set to a zeroed shadow
+ * of the block g holds, per pointer of g that fn may read before setting it (null for the others); `kind`
+ * tells the modes and the directions of vector forward mode apart. */
+void global_block_enter(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef g, LLVMValueRef s, unsigned kind);
+/* Whether derivative fn (NULL: unknown) may read what a pointer of global g (g itself, or a struct's pointer
+ * field) held before it: where every path sets them first (a qsort comparator's context, `keys = x;`,
+ * `ctx.state = st;`), nothing needs a shadow at entry, and what they held before (an earlier call's local
+ * array) is not asked for one. */
 bool global_block_read_at_entry(LLVMValueRef fn, LLVMValueRef g);
 /* After a derivative of that kind (where b is): keep, per shadow global s of such a global g, the shadows
  * the derivative made for blocks it allocated (the runtime frees them with the blocks), and empty s; then

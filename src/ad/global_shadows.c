@@ -309,7 +309,7 @@ static void enter(LLVMModuleRef m, LLVMValueRef before, ShadowUse use, bool poin
     if (!pointers)
       zero(b, m, s->shadow, NULL);
     else if (global_block_read_at_entry(fn, s->global))
-      global_block_enter(b, s->global, s->shadow, block_kind(use, s->lane));
+      global_block_enter(b, fn, s->global, s->shadow, block_kind(use, s->lane));
     else
       LLVMBuildStore(b, LLVMConstNull(LLVMGlobalGetValueType(s->shadow)), s->shadow);
   }
