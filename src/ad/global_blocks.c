@@ -562,9 +562,10 @@ static bool may_touch(LLVMValueRef fn, LLVMValueRef g, ValueMap *seen) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       if (ir_is_call_site(i) && !ir_called_function(i) && !LLVMIsAInlineAsm(LLVMGetCalledValue(i))) return true;
+      bool known = ir_is_call_site(i) && call_known_by_name(i);
       for (unsigned k = 0, n = (unsigned)LLVMGetNumOperands(i); k < n; k++) {
         LLVMValueRef op = LLVMGetOperand(i, k);
-        if (!op) continue;
+        if (!op || (known && op == LLVMGetCalledValue(i))) continue;
         if (addresses(op, g) || (LLVMIsAFunction(op) && may_touch(op, g, seen))) return true;
       }
     }
@@ -606,7 +607,8 @@ static bool sets(LLVMValueRef i, LLVMValueRef g, long long slot) {
 static bool reads_before_set(LLVMValueRef i, LLVMValueRef g, long long slot, ValueMap *seen) {
   if (sets(i, g, slot)) return addresses(LLVMGetOperand(i, 0), g);
   if (ir_is_call_site(i) && !ir_is_debug_intrinsic(i) && !ir_is_lifetime_marker(i)) {
-    bool touch = !ir_called_function(i) || may_touch(ir_called_function(i), g, seen);
+    /* malloc, libm, printf: only what they are given (a global not static is no different) */
+    bool touch = !ir_called_function(i) || (!call_known_by_name(i) && may_touch(ir_called_function(i), g, seen));
     for (unsigned k = 0, n = ir_num_call_args(i); k < n && !touch; k++) {
       LLVMValueRef a = LLVMGetArgOperand(i, k);
       touch = addresses(a, g) || (LLVMIsAFunction(a) && may_touch(a, g, seen));

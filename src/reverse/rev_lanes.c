@@ -10,6 +10,7 @@
  * <2 x float>), moved as bits and added as floats. A web that meets no float needs no adjoint, unless
  * it copies memory of unknown type into active memory: that may be a float, and Parad cannot tell. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/memtype.h"
 #include "omp/omp.h"
@@ -95,15 +96,84 @@ static bool integer_parameter(LLVMValueRef call, LLVMValueRef v, ValueMap *seen)
   return true;
 }
 
+/* A local pointer slot (-O0's `int *link`). */
+static bool pointer_slot(LLVMValueRef p) { return LLVMIsAAllocaInst(p) && ir_is_ptr(LLVMGetAllocatedType(p)); }
+
+/* Whether what a local slot holds is read back only as an integer; its address may be kept in local
+ * pointer slots, through which what is stored is asked about where it is stored (integer_field). */
 static bool integer_slot(LLVMValueRef slot, ValueMap *seen) {
   if (vmap_has(seen, slot)) return true;
   vmap_put(seen, slot, slot);
   for (LLVMUseRef s = LLVMGetFirstUse(slot); s; s = LLVMGetNextUse(s)) {
     LLVMValueRef su = LLVMGetUser(s);
-    if (LLVMIsALoadInst(su) ? !integer_only(su, seen) : !(LLVMIsAStoreInst(su) && LLVMGetOperand(su, 1) == slot))
+    if (LLVMIsALoadInst(su) ? !integer_only(su, seen)
+                            : !(LLVMIsAStoreInst(su) && (LLVMGetOperand(su, 1) == slot ||
+                                                          (LLVMGetOperand(su, 0) == slot && pointer_slot(ir_strip_pointer_casts(LLVMGetOperand(su, 1)))))))
       return false;
   }
   return true;
+}
+
+/* clang names a union's type so; its first member is the type only of that member's accesses */
+static bool is_union(LLVMTypeRef t) {
+  const char *name = LLVMGetStructName(t);
+  return !name || !strncmp(name, "union.", 6);
+}
+
+/* Whether local a is an integer of `bits` bits that only its own loads and stores of that type touch, its
+ * address kept at most in local pointer slots (-O0's `int *link = &head`): no float's bytes get there. */
+static bool plain_int_local(LLVMValueRef a, unsigned bits) {
+  LLVMTypeRef t = LLVMGetAllocatedType(a);
+  if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(t) != bits) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user) ? LLVMTypeOf(user) == t : ir_is_debug_intrinsic(user) || ir_is_lifetime_marker(user)) continue;
+    if (!LLVMIsAStoreInst(user)) return false;
+    LLVMValueRef value = LLVMGetOperand(user, 0), at = ir_strip_pointer_casts(LLVMGetOperand(user, 1));
+    if (at == a ? LLVMTypeOf(value) != t : value != a || !pointer_slot(at)) return false;
+  }
+  return true;
+}
+
+/* Whether p is the address of an integer of `bits` bits by the types the program declares: a struct's
+ * integer field (`&pool[k].next`; not a union's), a local integer read back only as one, or a choice among
+ * those, in a phi or a local pointer slot (-O0's `int *link` walking a linked list's nodes). A struct
+ * field's integer may still be a float's bits (a sort key made from a double): what reads it back is asked
+ * on its own, and refused where it becomes a float again. */
+static bool integer_field(LLVMValueRef p, unsigned bits, int depth, ValueMap *seen) {
+  p = ir_strip_pointer_casts(p);
+  if (depth > 8) return false;
+  if (LLVMIsAPHINode(p)) {
+    for (unsigned i = 0, n = LLVMCountIncoming(p); i < n; i++)
+      if (LLVMGetIncomingValue(p, i) != p && !integer_field(LLVMGetIncomingValue(p, i), bits, depth + 1, seen)) return false;
+    return true;
+  }
+  if (LLVMIsASelectInst(p))
+    return integer_field(LLVMGetOperand(p, 1), bits, depth + 1, seen) && integer_field(LLVMGetOperand(p, 2), bits, depth + 1, seen);
+  if (LLVMIsAAllocaInst(p)) return plain_int_local(p, bits) && integer_slot(p, seen); /* read back as one too */
+  LLVMValueRef slot = LLVMIsALoadInst(p) ? ir_strip_pointer_casts(LLVMGetOperand(p, 0)) : NULL;
+  if (slot && pointer_slot(slot)) { /* every address it is given */
+    for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      if (LLVMIsALoadInst(user) || ir_is_debug_intrinsic(user) || ir_is_lifetime_marker(user)) continue;
+      if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != slot || !integer_field(LLVMGetOperand(user, 0), bits, depth + 1, seen))
+        return false;
+    }
+    return true;
+  }
+  if (!LLVMIsAGetElementPtrInst(p) && !(LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) return false;
+  LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
+  bool field = false;
+  for (unsigned k = 2, n = (unsigned)LLVMGetNumOperands(p); k < n; k++) {
+    LLVMValueRef index = LLVMGetOperand(p, k);
+    if (LLVMGetTypeKind(t) == LLVMStructTypeKind && LLVMIsAConstantInt(index) && !is_union(t))
+      t = LLVMStructGetTypeAtIndex(t, (unsigned)LLVMConstIntGetZExtValue(index)), field = true;
+    else if (LLVMGetTypeKind(t) == LLVMArrayTypeKind)
+      t = LLVMGetElementType(t), field = false; /* an array's element, not the field itself */
+    else
+      return false;
+  }
+  return field && LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == bits;
 }
 
 /* Whether every use of fn is a direct call whose result is used only as an integer. */
@@ -166,7 +236,9 @@ static bool integer_only(LLVMValueRef v, ValueMap *seen) {
                        differentiated on its own, and refuses what it cannot tell there) */
       if (LLVMGetOperand(user, 0) != v) return false;
       if (task_block(LLVMGetOperand(user, 1))) continue;
-      if (!LLVMIsAAllocaInst(LLVMGetOperand(user, 1)) || !integer_slot(LLVMGetOperand(user, 1), seen)) return false;
+      if (LLVMIsAAllocaInst(LLVMGetOperand(user, 1)) ? !integer_slot(LLVMGetOperand(user, 1), seen)
+                                                     : !integer_field(LLVMGetOperand(user, 1), LLVMGetIntTypeWidth(LLVMTypeOf(v)), 0, seen))
+        return false;
       continue;
     case LLVMCall:
       if (!integer_parameter(user, v, seen)) return false;

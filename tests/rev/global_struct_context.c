@@ -10,8 +10,9 @@
 //     read at a derivative's entry. Each pointer field is now asked on its own whether every path sets it
 //     first (state) or not (coef, which keeps its check and its shadow).
 //   y_i <- y_i - h k c_i y_i^2, T steps from y = x; J = sum_i w_i y_i^2.
-// Gradients against tangents along each unit direction (1e-12) and central differences (1e-6), after a
-// plain call, twice; the same with rhs() kept a call. A function reading ctx.state before it sets it
+// Gradients against tangents along each unit direction (1e-12) and central differences (1e-6), before
+// and after a plain call, twice; the same with rhs() kept a call, with a plain pointer global to the
+// local array, and with a struct given fresh heap blocks every call and freed at its end. A function reading ctx.state before it sets it
 // still stops at its derivative's start, naming the global.
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
@@ -71,6 +72,47 @@ static double integrate_calls(const double *x) {
   return energy(st);
 }
 
+/* one step away: a plain pointer global to the local array (the same fault at -O0), and a struct whose
+   fields get fresh heap blocks every call, freed at its end (a dangling pair between calls) */
+static double *state;
+static struct {
+  double *w, *v;
+} pair;
+
+static void rhs_state(double *dy) {
+  for (int i = 0; i < N; i++) dy[i] = -0.5 * state[i] * state[i];
+}
+
+static void rhs_pair(double *dy) {
+  for (int i = 0; i < N; i++) dy[i] = -0.3 * pair.w[i] * pair.v[i];
+}
+
+static double integrate_state(const double *x) {
+  double st[N], dy[N];
+  for (int i = 0; i < N; i++) st[i] = x[i];
+  state = st;
+  for (int s = 0; s < T; s++) {
+    rhs_state(dy);
+    for (int i = 0; i < N; i++) st[i] += 0.02 * dy[i];
+  }
+  return energy(st);
+}
+
+static double integrate_pair(const double *x) {
+  double dy[N], *v = malloc(sizeof(double) * N);
+  pair.w = malloc(sizeof(double) * N);
+  pair.v = v;
+  for (int i = 0; i < N; i++) pair.w[i] = x[i], v[i] = 1 + x[i] * x[i];
+  for (int s = 0; s < T; s++) {
+    rhs_pair(dy);
+    for (int i = 0; i < N; i++) pair.w[i] += 0.02 * dy[i];
+  }
+  double J = energy(pair.w);
+  free(pair.w);
+  free(v);
+  return J;
+}
+
 /* reads ctx.state, which still points at an earlier call's array, before it sets it */
 static double reads_first(const double *x) {
   double st[N], s0 = ctx.state[0];
@@ -95,6 +137,8 @@ int main(int argc, char **argv) {
   for (int round = 0; round < 2; round++) {
     CHECK_GRADIENT(integrate, x, N, 1e-12, 1e-5, 1e-6);
     CHECK_GRADIENT(integrate_calls, x, N, 1e-12, 1e-5, 1e-6);
+    CHECK_GRADIENT(integrate_state, x, N, 1e-12, 1e-5, 1e-6);
+    CHECK_GRADIENT(integrate_pair, x, N, 1e-12, 1e-5, 1e-6);
   }
   free(coef);
   return check_done();
