@@ -83,8 +83,9 @@ void parad_set_tape_limit(size_t bytes);
  * snapshot before reversing it (revolve's binomial schedule). The state is what the steps write: the
  * function's variables the loop uses and the memory the steps store into, found as they run. A step runs
  * again when it is recomputed: what it prints, it prints again. A step may run OpenMP parallel regions;
- * not yet MPI, tasks, or nested checkpointed loops. */
-void __parad_checkpoint_loop(void);
+ * not yet MPI, tasks, or nested checkpointed loops. It never throws (C++ calls it, rather than invoke it,
+ * where a destructor is pending). */
+void __parad_checkpoint_loop(void) __attribute__((nothrow));
 /* Of the last checkpointed loop this thread reversed: its steps, and how many times steps ran in all
  * (forward sweep, recomputations and the taped runs before each step's reverse: 2 per step at least). */
 void parad_checkpoint_counts(long *steps, long *runs);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/body.h"
 #include "ad/checkpoint_auto.h"
 #include "ad/checkpoint_internal.h"
 #include "ad/custom.h"
@@ -690,6 +691,12 @@ static bool examine(Ck *ck, Loop *l) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       if (LLVMIsAPHINode(i) && bb == l->header) {
         diag_error(i, "a checkpointed loop whose header merges values (a phi) is not supported yet");
+        return false;
+      }
+      /* C++: an exception's path out of a step would leave the loop's function with no landing pad */
+      if (LLVMIsAInvokeInst(i) || LLVMIsALandingPadInst(i) || LLVMIsAResumeInst(i)) {
+        diag_error(i, "a call that may throw while an object with a destructor is alive (a C++ invoke), inside a loop "
+                      "checkpointed with " MARKER "(), is not supported yet: declare the function noexcept");
         return false;
       }
       for (LLVMUseRef u = LLVMGetFirstUse(i); u; u = LLVMGetNextUse(u)) {
@@ -1441,6 +1448,13 @@ bool checkpoint_outline_all(LLVMModuleRef m, int *errors) {
     return false;
   }
   ValueList markers = {0}, fns = {0};
+  /* C++ invokes the marker where a destructor is pending (parad.h declares it nothrow; a declaration of
+     the program's own may not): it never throws, so a call and a branch */
+  for (LLVMUseRef u = LLVMGetFirstUse(decl); u; u = LLVMGetNextUse(u))
+    if (LLVMIsAInstruction(LLVMGetUser(u)) && LLVMGetInstructionOpcode(LLVMGetUser(u)) == LLVMInvoke) vec_push(&markers, LLVMGetUser(u));
+  for (size_t i = 0; i < markers.len; i++)
+    if (!ad_invoke_to_call(markers.data[i])) diag_error(markers.data[i], MARKER "() where an exception's landing pad merges values: declare it nothrow (parad.h does)");
+  markers.len = 0;
   ValueMap seen;
   vmap_init(&seen);
   for (LLVMUseRef u = LLVMGetFirstUse(decl); u; u = LLVMGetNextUse(u))

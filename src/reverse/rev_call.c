@@ -244,6 +244,7 @@ typedef struct {
   LLVMValueRef augment, gradient;
   bool usable; /* the functions fit the call (else it was reported, and f is called as it is) */
   bool has_tape, result_in_struct;
+  unsigned result_at; /* where result_in_struct: the result's field, the tape the other ({tape, result}: 1) */
   bool result_from_fn; /* the augmented function returns nothing: f itself gives the result, where it is used */
   /* {result, tape} comes back through memory of this type (sret): C returns a struct of over 16 bytes
      so, and {pair, void *} is one where f returns a struct in registers */
@@ -269,15 +270,30 @@ static LLVMValueRef result_part(RevGen *g, LLVMValueRef d, unsigned i) {
   return result_parts(LLVMTypeOf(d)) > 1 ? LLVMBuildExtractValue(g->b, d, i, "") : d;
 }
 
-/* The type of the augmented function's sret parameter where it is {result, tape} with a result f's
- * result r can be loaded from (clang loads a struct's register parts from its memory so), else NULL. */
-static LLVMTypeRef result_and_tape_in_memory(RevGen *g, LLVMValueRef augment, LLVMTypeRef r) {
+/* Where a struct of two fields holds f's result (of type r) and a void * tape: the result's field, as
+ * Parad writes it ({result, tape}: 0) or as Enzyme does ({tape, result}: 1); -1 where it is not such a
+ * struct. `same` asks for the result's own type, else for its size (clang loads a struct's register parts
+ * from its memory). */
+static int result_field(RevGen *g, LLVMTypeRef t, LLVMTypeRef r, bool same) {
+  if (LLVMGetTypeKind(r) == LLVMVoidTypeKind || LLVMGetTypeKind(t) != LLVMStructTypeKind || LLVMCountStructElementTypes(t) != 2)
+    return -1;
+  for (unsigned f = 0; f < 2; f++) {
+    LLVMTypeRef field = LLVMStructGetTypeAtIndex(t, f);
+    if (!ir_is_ptr(LLVMStructGetTypeAtIndex(t, 1 - f)) || (f == 1 && ir_is_ptr(r))) continue; /* {ptr, ptr}: Parad's */
+    if (same ? field == r : ir_type_size(g->ad->mod, field) == ir_type_size(g->ad->mod, r)) return (int)f;
+  }
+  return -1;
+}
+
+/* The type of the augmented function's sret parameter where it is {result, tape} or {tape, result} with a
+ * result f's result r can be loaded from, else NULL; *at the result's field. */
+static LLVMTypeRef result_and_tape_in_memory(RevGen *g, LLVMValueRef augment, LLVMTypeRef r, unsigned *at) {
   LLVMAttributeRef a = LLVMCountParams(augment) ? LLVMGetEnumAttributeAtIndex(augment, 1, ir_attr_kind("sret")) : NULL;
   LLVMTypeRef t = a ? LLVMGetTypeAttributeValue(a) : NULL;
-  if (!t || LLVMGetTypeKind(r) == LLVMVoidTypeKind || LLVMGetTypeKind(t) != LLVMStructTypeKind ||
-      LLVMCountStructElementTypes(t) != 2 || !ir_is_ptr(LLVMStructGetTypeAtIndex(t, 1)))
-    return NULL;
-  return ir_type_size(g->ad->mod, LLVMStructGetTypeAtIndex(t, 0)) == ir_type_size(g->ad->mod, r) ? t : NULL;
+  int f = t ? result_field(g, t, r, false) : -1;
+  if (f < 0) return NULL;
+  *at = (unsigned)f;
+  return t;
 }
 
 /* The first of fn's parameters from `from` on (counted from 1) whose type is not want's, 0 where all
@@ -298,6 +314,8 @@ static bool custom_of(RevGen *g, LLVMValueRef call, Custom *c) {
   bool void_fn = LLVMGetTypeKind(rt) == LLVMVoidTypeKind;
   c->usable = c->has_tape = c->result_in_struct = c->result_from_fn = false;
   c->aug_memory = NULL;
+  c->result_at = 0;
+  int field;
   unsigned n = ir_num_call_args(call);
   if (n && ir_call_arg_has_attr(call, 0, "sret")) {
     /* its adjoint would come in through a shadow of the caller's memory, not as the gradient's `S dr` */
@@ -308,19 +326,19 @@ static bool custom_of(RevGen *g, LLVMValueRef call, Custom *c) {
     return true;
   }
   if (at == rt) {
-  } else if (LLVMGetTypeKind(at) == LLVMVoidTypeKind && (c->aug_memory = result_and_tape_in_memory(g, c->augment, rt))) {
+  } else if (LLVMGetTypeKind(at) == LLVMVoidTypeKind && (c->aug_memory = result_and_tape_in_memory(g, c->augment, rt, &c->result_at))) {
     c->has_tape = c->result_in_struct = true;
   } else if (LLVMGetTypeKind(at) == LLVMVoidTypeKind) {
     c->result_from_fn = true; /* neither the result nor a tape: f itself gives the result, where it is used */
   } else if (void_fn && ir_is_ptr(at)) {
     c->has_tape = true;
-  } else if (LLVMGetTypeKind(at) == LLVMStructTypeKind && LLVMCountStructElementTypes(at) == 2 &&
-             LLVMStructGetTypeAtIndex(at, 0) == rt && ir_is_ptr(LLVMStructGetTypeAtIndex(at, 1))) {
+  } else if ((field = result_field(g, at, rt, true)) >= 0) {
     c->has_tape = c->result_in_struct = true;
+    c->result_at = (unsigned)field;
   } else {
     rev_error(g, call, "the augmented function '%s' registered for '%s' must return what '%s' returns (or a "
-                       "struct of that and a void * tape)", LLVMGetValueName(c->augment), LLVMGetValueName(callee),
-              LLVMGetValueName(callee));
+                       "struct of that and a void * tape, in either order)", LLVMGetValueName(c->augment),
+              LLVMGetValueName(callee), LLVMGetValueName(callee));
     return true;
   }
   /* the arguments, each pointer followed by its shadow; then, for the gradient, the result's adjoint and
@@ -437,13 +455,14 @@ static void aug_custom(RevGen *g, LLVMValueRef call, Custom *c) {
   LLVMValueRef r = LLVMBuildCall2(g->b, fty, c->augment, args, k, "");
   free(args);
   LLVMValueRef tape = NULL;
-  if (memory) { /* {result, tape} in memory: the result is read as f returns it, in registers */
+  if (memory) { /* the result and the tape in memory: the result is read as f returns it, in registers */
     LLVMAddCallSiteAttribute(r, 1, LLVMCreateTypeAttribute(g->ctx, ir_attr_kind("sret"), c->aug_memory));
-    vmap_put(&g->vmap, call, LLVMBuildLoad2(g->b, LLVMTypeOf(call), memory, ""));
-    tape = LLVMBuildLoad2(g->b, g->ptr_type, LLVMBuildStructGEP2(g->b, c->aug_memory, memory, 1, ""), "tape");
+    LLVMValueRef result = LLVMBuildStructGEP2(g->b, c->aug_memory, memory, c->result_at, "");
+    vmap_put(&g->vmap, call, LLVMBuildLoad2(g->b, LLVMTypeOf(call), result, ""));
+    tape = LLVMBuildLoad2(g->b, g->ptr_type, LLVMBuildStructGEP2(g->b, c->aug_memory, memory, 1 - c->result_at, ""), "tape");
   } else if (c->result_in_struct) {
-    vmap_put(&g->vmap, call, LLVMBuildExtractValue(g->b, r, 0, ""));
-    tape = LLVMBuildExtractValue(g->b, r, 1, "");
+    vmap_put(&g->vmap, call, LLVMBuildExtractValue(g->b, r, c->result_at, ""));
+    tape = LLVMBuildExtractValue(g->b, r, 1 - c->result_at, "");
   } else if (c->has_tape) {
     tape = r;
   } else if (c->result_from_fn) {
