@@ -3,10 +3,10 @@
  * neighbour sharing the core or the memory takes away). scripts/kernels prints it beside its table.
  *
  * Why: on a virtual machine the processors can differ. One seen here ran the chain at the other's speed
- * and the streams at 0.5-1.0 of it in the cache and 0.7-0.9 from memory, changing from second to
- * second; a 2-thread run of a static schedule then ends when the slower one
- * ends, and a 1-thread run's time depends on where the scheduler put it, so a speed-up and a speed-up's
- * share move with placement, not with the code (docs/design.md, "Unequal processors").
+ * and the streams at 0.5-1.0 of it in the cache and 0.7-0.9 from memory, changing from second to second.
+ * A 2-thread run of a static schedule then ends when the slower one ends, and a 1-thread run's time
+ * depends on where the scheduler put it: a speed-up, and a speed-up's share, move with placement, not
+ * with the code (docs/design.md, "Unequal processors").
  *
  *   processors            one line per processor, speeds relative to the fastest */
 #define _GNU_SOURCE
@@ -35,8 +35,8 @@ static int by_value(const void *x, const void *y) {
   return (a > b) - (a < b);
 }
 
-/* b += 1.5 a over n doubles, `reps` times in a row a pass of `passes`: the median of the reps (the
- * neighbour comes and goes; the best would tell only when it was away) */
+/* b += 1.5 a over n doubles, `passes` times, timed REPS times: the median time (the neighbour comes and
+ * goes; the best would tell only when it was away) */
 enum { REPS = 15 };
 static double stream(double *a, double *b, size_t n, int passes) {
   double t[REPS];

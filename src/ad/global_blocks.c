@@ -595,7 +595,8 @@ static bool touches_slot(LLVMValueRef p, LLVMTypeRef t, LLVMValueRef g, long lon
   return at < 0 || (at < slot + 8 && slot < at + (long long)ir_type_size(LLVMGetGlobalParent(g), t));
 }
 
-/* Whether i stores a pointer into the slot at `slot` bytes into g (the whole of g where g is a pointer). */
+/* Whether i stores 8 bytes (a pointer, or its bits) into the slot at `slot` bytes into g (g itself where g
+ * is a pointer). */
 static bool sets(LLVMValueRef i, LLVMValueRef g, long long slot) {
   return LLVMIsAStoreInst(i) && ir_type_size(LLVMGetGlobalParent(g), LLVMTypeOf(LLVMGetOperand(i, 0))) == 8 &&
          fixed_offset(LLVMGetOperand(i, 1), g) == slot;
