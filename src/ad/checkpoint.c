@@ -1447,14 +1447,15 @@ bool checkpoint_outline_all(LLVMModuleRef m, int *errors) {
     checkpoint_end(&ck);
     return false;
   }
-  ValueList markers = {0}, fns = {0};
+  ValueList markers = {0}, fns = {0}, invokes = {0};
   /* C++ invokes the marker where a destructor is pending (parad.h declares it nothrow; a declaration of
      the program's own may not): it never throws, so a call and a branch */
   for (LLVMUseRef u = LLVMGetFirstUse(decl); u; u = LLVMGetNextUse(u))
-    if (LLVMIsAInstruction(LLVMGetUser(u)) && LLVMGetInstructionOpcode(LLVMGetUser(u)) == LLVMInvoke) vec_push(&markers, LLVMGetUser(u));
-  for (size_t i = 0; i < markers.len; i++)
-    if (!ad_invoke_to_call(markers.data[i])) diag_error(markers.data[i], MARKER "() where an exception's landing pad merges values: declare it nothrow (parad.h does)");
-  markers.len = 0;
+    if (LLVMIsAInvokeInst(LLVMGetUser(u))) vec_push(&invokes, LLVMGetUser(u));
+  for (size_t i = 0; i < invokes.len; i++)
+    if (!ad_invoke_to_call(invokes.data[i]))
+      diag_error(invokes.data[i], MARKER "() where an exception's landing pad merges values: declare it nothrow (parad.h does)");
+  vec_free(&invokes);
   ValueMap seen;
   vmap_init(&seen);
   for (LLVMUseRef u = LLVMGetFirstUse(decl); u; u = LLVMGetNextUse(u))
