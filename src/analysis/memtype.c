@@ -869,13 +869,107 @@ static DataKind from_copy_tag(LLVMValueRef call) {
 }
 
 static bool no_runs_over(LLVMValueRef p, LLVMValueRef len);
+/* Where a pointer lies in the object it points into: a constant byte offset, plus variable indices that
+ * each move by a multiple of a stride. */
+typedef struct {
+  LLVMValueRef root; /* the object: what the getelementptrs start from */
+  long long offset; /* negative where a getelementptr steps back (a loop's base one element early) */
+  unsigned long long strides[16];
+  unsigned nstrides;
+} Placement;
+
+static bool placement(LLVMValueRef p, Placement *pl);
+static bool harmless_call(LLVMValueRef call);
+
+/* How much of an untyped object (a heap block, a parameter) a function and the callees it hands the
+ * object to see: the end of the last byte touched at a fixed offset, or the whole of it (an access with
+ * a variable index, a type tag on a copy into it, an access the offsets cannot place). */
+typedef struct {
+  unsigned long long seen_to;
+  bool whole;
+  DataKind kind; /* of the accesses, a typed copy's included (memtype_of_data leaves those out) */
+} View;
+
+static void view_of(LLVMValueRef fn, const ValueList *objects, LLVMValueRef root, LLVMValueRef skip, View *v, int depth) {
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(fn));
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !v->whole; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !v->whole; i = LLVMGetNextInstruction(i)) {
+      bool load = LLVMIsALoadInst(i), store = LLVMIsAStoreInst(i);
+      if (load || store) {
+        LLVMValueRef at = LLVMGetOperand(i, store ? 1 : 0);
+        if (!ir_list_has(objects, root_of(at))) continue;
+        Placement pl;
+        LLVMTypeRef t = LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i);
+        v->kind = merge(v->kind, of_access(i, t));
+        if (!placement(at, &pl) || pl.root != root || pl.nstrides || pl.offset < 0 || !LLVMTypeIsSized(t)) v->whole = true;
+        else if ((unsigned long long)pl.offset + LLVMStoreSizeOfType(td, t) > v->seen_to)
+          v->seen_to = (unsigned long long)pl.offset + LLVMStoreSizeOfType(td, t);
+      } else if (element_arithmetic(i) && !LLVMIsAConstantInt(LLVMGetOperand(i, 1)) &&
+                 ir_list_has(objects, ir_strip_pointer_casts(LLVMGetOperand(i, 0)))) {
+        v->whole = true; /* p + i (a byte offset is placed where it is used) */
+      } else if (ir_is_call(i) && i != skip && !harmless_call(i)) {
+        for (unsigned a = 0, n = ir_num_call_args(i); a < n && !v->whole; a++) {
+          LLVMValueRef arg = LLVMGetArgOperand(i, a), param, callee;
+          if (!ir_list_has(objects, root_of(arg))) continue;
+          if (is_transfer(i)) { /* a typed copy in or out (the optimiser's, of a loop's elements) */
+            DataKind tag = from_copy_tag(i) != DATA_UNKNOWN ? from_copy_tag(i) : from_tbaa_struct(i);
+            v->kind = merge(v->kind, tag);
+            if (tag != DATA_UNKNOWN) v->whole = true;
+            continue;
+          }
+          if (ir_strip_pointer_casts(arg) != root || depth >= CALL_DEPTH || !(callee = callee_param(fn, i, a, &param))) {
+            v->whole = true; /* what a call does with it is not placed */
+            continue;
+          }
+          ValueList inner = {0};
+          same_object(callee, param, &inner, NULL);
+          view_of(callee, &inner, param, NULL, v, depth + 1);
+          vec_free(&inner);
+        }
+      }
+    }
+}
+
+/* What the `bytes` bytes (0: not a constant) that `copy` moves from or into p hold, by the object p points
+ * into. Where its function touches an untyped object only at fixed offsets that stop short of the copy's
+ * end, the kind of those accesses says nothing of the rest: a helper that copies a struct with a flexible
+ * array member whole (`memcpy(q, p, sizeof *p + n * sizeof(double))`) and reads only its `int n` took
+ * the copy for integers, dropping the doubles' adjoints. The callers are asked then (p a parameter), or
+ * it is not known. */
+static DataKind copied_kind(LLVMValueRef p, unsigned long long bytes, LLVMValueRef copy, int depth) {
+  LLVMValueRef root = root_of(p), fn = function_of(root);
+  LLVMTypeRef t = address_type(p);
+  bool untyped = !t || (LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 8);
+  Placement pl;
+  if (!fn || !untyped || LLVMIsAAllocaInst(root) || !placement(p, &pl) || pl.root != root || pl.nstrides || pl.offset < 0)
+    return memtype_of_data(p);
+  ValueList objects = {0};
+  same_object(fn, root, &objects, NULL);
+  View v = {0, false, DATA_UNKNOWN};
+  view_of(fn, &objects, root, copy, &v, 0);
+  vec_free(&objects);
+  if (v.whole || v.seen_to == 0 || (bytes && (unsigned long long)pl.offset + bytes <= v.seen_to)) return merge(memtype_of_data(p), v.kind);
+  if (!LLVMIsAArgument(root) || pl.offset || depth >= CALL_DEPTH) return DATA_UNKNOWN;
+  DataKind k = DATA_UNKNOWN;
+  LLVMValueRef called = ad_body_original(fn);
+  unsigned index = ir_param_index(root);
+  for (LLVMUseRef u = LLVMGetFirstUse(called); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef arg = call_site_argument(LLVMGetUser(u), called, index);
+    if (!arg || !ir_is_ptr(LLVMTypeOf(arg)) || no_object(root_of(arg))) continue;
+    DataKind a = copied_kind(arg, bytes, NULL, depth + 1);
+    if (a == DATA_UNKNOWN) return DATA_UNKNOWN;
+    k = merge(k, a);
+  }
+  return k;
+}
 
 DataKind memtype_of_copy(LLVMValueRef call) {
   DataKind k = from_tbaa_struct(call);
   if (k == DATA_UNKNOWN) k = from_copy_tag(call);
   if (k != DATA_UNKNOWN) return k;
-  LLVMValueRef dst = LLVMGetArgOperand(call, 0);
-  k = memtype_of_data(dst);
+  LLVMValueRef dst = LLVMGetArgOperand(call, 0), len = LLVMGetArgOperand(call, 2);
+  unsigned long long bytes = LLVMIsAConstantInt(len) ? LLVMConstIntGetZExtValue(len) : 0;
+  k = copied_kind(dst, bytes, call, 0);
   LLVMTypeRef dt = address_type(dst);
   /* a helper's parameter: the type of what every caller gives it (a generic stack's pop into a pointer
      variable is a copy of pointers, whatever the element size) */
@@ -906,7 +1000,7 @@ DataKind memtype_of_copy(LLVMValueRef call) {
    * not known. */
   bool untouched = k == DATA_PTR && !typed && part != DATA_PTR;
   if ((k == DATA_UNKNOWN || k == DATA_INT || untouched) && two_ends) {
-    DataKind from = memtype_of_data(LLVMGetArgOperand(call, 1));
+    DataKind from = copied_kind(LLVMGetArgOperand(call, 1), bytes, call, 0);
     /* floats' bits copied into an integer variable are still floats */
     if (k == DATA_UNKNOWN || from == DATA_F64 || from == DATA_F32 || (untouched && from == DATA_MIXED)) k = from;
     /* the block's pointers elsewhere do not say the copied bytes are pointers */
@@ -978,15 +1072,6 @@ static bool type_layout(LLVMTargetDataRef td, LLVMTypeRef t, unsigned long long 
   if (sk == DATA_INT) return true;
   return sk != DATA_UNKNOWN && add_run(l, base, 1, sk);
 }
-
-/* Where a pointer lies in the object it points into: a constant byte offset, plus variable indices that
- * each move by a multiple of a stride. */
-typedef struct {
-  LLVMValueRef root; /* the object: what the getelementptrs start from */
-  long long offset; /* negative where a getelementptr steps back (a loop's base one element early) */
-  unsigned long long strides[16];
-  unsigned nstrides;
-} Placement;
 
 /* The bytes a variable index moves by: its stride, times the constant it is a multiple of (an index
  * scaled by a multiplication or a shift: getelementptr i8 over `i * 24`). */
@@ -1197,6 +1282,8 @@ static bool no_runs_over(LLVMValueRef p, LLVMValueRef len) {
   return true;
 }
 
+static bool accessed_layout(LLVMValueRef copy, MemLayout *l);
+
 static bool own_layout(LLVMValueRef call, MemLayout *l) {
   memset(l, 0, sizeof *l);
   LLVMValueRef md = LLVMGetMetadata(call, LLVMGetMDKindID("tbaa.struct", 11));
@@ -1225,7 +1312,182 @@ static bool own_layout(LLVMValueRef call, MemLayout *l) {
   }
   unsigned long long bytes = LLVMIsAConstantInt(len) ? LLVMConstIntGetZExtValue(len) : 0;
   if (object_layout(LLVMGetArgOperand(call, 0), bytes, l)) return true;
-  return is_transfer(call) && object_layout(LLVMGetArgOperand(call, 1), bytes, l);
+  return is_transfer(call) && (object_layout(LLVMGetArgOperand(call, 1), bytes, l) || accessed_layout(call, l));
+}
+
+/* ---- layouts from accesses ---- */
+
+/* What the program's accesses say of an untyped block's bytes (the optimiser addresses a struct with a
+ * flexible array member by byte offsets, leaving no struct type to read): fields at fixed offsets, then
+ * elements of one kind indexed from `array_at` on. */
+enum { ACCESSED_FIELDS = 64 };
+typedef struct {
+  struct {
+    unsigned long long at, size;
+    DataKind kind;
+  } field[ACCESSED_FIELDS];
+  unsigned nfields;
+  DataKind array; /* DATA_UNKNOWN: no indexed access */
+  unsigned long long array_at, element;
+  bool fail;
+} Accessed;
+
+static void note_field(Accessed *a, unsigned long long at, unsigned long long size, DataKind k) {
+  if (a->nfields == ACCESSED_FIELDS || k == DATA_UNKNOWN || k == DATA_MIXED) a->fail = true;
+  else a->field[a->nfields].at = at, a->field[a->nfields].size = size, a->field[a->nfields++].kind = k;
+}
+
+static void note_elements(Accessed *a, unsigned long long at, unsigned long long element, DataKind k) {
+  if (k == DATA_UNKNOWN || k == DATA_MIXED || !element || (a->array != DATA_UNKNOWN && (a->array != k || a->element != element)))
+    a->fail = true;
+  else if (a->array == DATA_UNKNOWN || at < a->array_at)
+    a->array = k, a->element = element, a->array_at = at;
+}
+
+/* The scalar kind and size of an access of type t (a vector: its elements'); DATA_MIXED where none. */
+static DataKind access_scalar(LLVMTargetDataRef td, LLVMValueRef inst, LLVMTypeRef t, unsigned long long *size) {
+  LLVMTypeRef e = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t;
+  *size = LLVMTypeIsSized(e) ? LLVMStoreSizeOfType(td, e) : 0;
+  DataKind k = of_access(inst, e);
+  return *size && (k == DATA_F64 || k == DATA_F32 || k == DATA_PTR || k == DATA_INT) ? k : DATA_MIXED;
+}
+
+/* Adds fn's accesses of the objects (`root`, their start, and the pointers into it) to a, and those of the
+ * callees it hands the block to whole; a fails where the block may hold what no access shows: a call that
+ * is neither followed nor harmless, the block's address stored, an access the offsets cannot place.
+ * `skip`: the copy asked about. */
+static void gather_accesses(LLVMValueRef fn, const ValueList *objects, LLVMValueRef root, LLVMValueRef skip, Accessed *a, int depth) {
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(fn));
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !a->fail; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !a->fail; i = LLVMGetNextInstruction(i)) {
+      bool load = LLVMIsALoadInst(i), store = LLVMIsAStoreInst(i);
+      if (store && ir_list_has(objects, root_of(LLVMGetOperand(i, 0)))) {
+        a->fail = true; /* the block's address kept somewhere */
+      } else if (load || store) {
+        LLVMValueRef at = LLVMGetOperand(i, store ? 1 : 0);
+        if (!ir_list_has(objects, root_of(at))) continue;
+        Placement pl;
+        unsigned long long size;
+        LLVMTypeRef t = LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i);
+        DataKind k = access_scalar(td, i, t, &size);
+        if (!placement(at, &pl) || pl.root != root || pl.offset < 0) a->fail = true;
+        else if (!pl.nstrides) note_field(a, (unsigned long long)pl.offset, LLVMStoreSizeOfType(td, t), k);
+        else {
+          for (unsigned s = 0; s < pl.nstrides; s++)
+            if (!size || pl.strides[s] % size) a->fail = true;
+          note_elements(a, (unsigned long long)pl.offset, size, k);
+        }
+      } else if (ir_is_call(i) && i != skip && !harmless_call(i)) {
+        for (unsigned n = ir_num_call_args(i), k = 0; k < n && !a->fail; k++) {
+          LLVMValueRef arg = LLVMGetArgOperand(i, k), param, callee;
+          if (!ir_list_has(objects, root_of(arg))) continue;
+          Placement pl;
+          DataKind tag = is_transfer(i) ? from_copy_tag(i) : DATA_UNKNOWN;
+          if (tag != DATA_UNKNOWN && k < 2 && placement(arg, &pl) && pl.root == root && !pl.nstrides && pl.offset >= 0) {
+            LLVMValueRef len = LLVMGetArgOperand(i, 2);
+            unsigned long long element = kind_size(tag);
+            if (tag == DATA_INT || !LLVMIsAConstantInt(len)) note_elements(a, (unsigned long long)pl.offset, tag == DATA_INT ? 1 : element, tag);
+            else note_field(a, (unsigned long long)pl.offset, LLVMConstIntGetZExtValue(len), tag);
+            continue;
+          }
+          if (is_transfer(i) && k == 1) continue; /* read, the block unchanged (another copy of it) */
+          if (is_transfer(i) || ir_strip_pointer_casts(arg) != root || depth >= CALL_DEPTH || !(callee = callee_param(fn, i, k, &param))) {
+            a->fail = true;
+            continue;
+          }
+          ValueList inner = {0};
+          same_object(callee, param, &inner, NULL);
+          gather_accesses(callee, &inner, param, skip, a, depth + 1);
+          vec_free(&inner);
+        }
+      } else if (LLVMGetInstructionOpcode(i) == LLVMRet && LLVMGetNumOperands(i) == 1 && ir_list_has(objects, root_of(LLVMGetOperand(i, 0)))) {
+        a->fail = true; /* the caller's accesses are not followed */
+      }
+    }
+}
+
+/* Gathers the accesses of the block p is the start of, from its function, and where p is a parameter,
+ * from every caller's block; the blocks must be fresh allocations (whose bytes no access shows hold
+ * nothing yet). */
+static void block_accesses(LLVMValueRef p, LLVMValueRef skip, Accessed *a, int depth) {
+  LLVMValueRef root = root_of(p), fn = function_of(root);
+  if (!fn || ir_strip_pointer_casts(p) != root || depth > CALL_DEPTH) {
+    a->fail = true;
+    return;
+  }
+  bool fresh = ir_is_call(root) && call_classify(root, NULL) == CALL_ALLOC;
+  if (!fresh && !LLVMIsAArgument(root)) {
+    a->fail = true;
+    return;
+  }
+  ValueList objects = {0};
+  same_object(fn, root, &objects, NULL);
+  for (size_t o = 0; o < objects.len; o++) /* phis, selects, reallocs: another block than the root */
+    if (objects.data[o] != root) a->fail = true;
+  if (!a->fail) gather_accesses(fn, &objects, root, skip, a, 0);
+  vec_free(&objects);
+  if (fresh || a->fail) return;
+  LLVMValueRef called = ad_body_original(fn);
+  unsigned index = ir_param_index(root), callers = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(called); u && !a->fail; u = LLVMGetNextUse(u)) {
+    LLVMValueRef arg = call_site_argument(LLVMGetUser(u), called, index);
+    if (!arg) {
+      a->fail = true; /* the function's address taken, or a derivative request: callers not seen */
+      continue;
+    }
+    /* the call itself is gathered again from the caller's side (its callee's accesses): harmless */
+    block_accesses(arg, skip, a, depth + 1);
+    callers++;
+  }
+  if (!callers) a->fail = true;
+}
+
+static int by_offset(const void *x, const void *y) {
+  const LayoutRun *a = x, *b = y;
+  return a->offset < b->offset ? -1 : a->offset > b->offset;
+}
+
+/* The layout of the block a copy's source is the start of, from the accesses of the program's blocks it
+ * may be (a helper copying a struct with a flexible array member, at -O2): fields, then elements to the
+ * end of the block. False where the accesses disagree (a field where elements are indexed, two kinds
+ * over one byte) or leave the block's contents unseen. */
+static bool accessed_layout(LLVMValueRef copy, MemLayout *l) {
+  memset(l, 0, sizeof *l);
+  if (!is_transfer(copy)) return false;
+  static Accessed a; /* large; the analysis is single-threaded */
+  memset(&a, 0, sizeof a);
+  a.array = DATA_UNKNOWN;
+  block_accesses(LLVMGetArgOperand(copy, 1), copy, &a, 0);
+  if (a.fail) return false;
+  unsigned long long end = a.array != DATA_UNKNOWN ? a.array_at : LAYOUT_ONCE;
+  for (unsigned f = 0; f < a.nfields; f++) {
+    unsigned long long at = a.field[f].at, size = a.field[f].size;
+    DataKind k = a.field[f].kind;
+    if (at + size > end) { /* among the elements: elements themselves */
+      if (at < end || k != a.array || (at - end) % a.element || size % a.element) return false;
+      continue;
+    }
+    for (unsigned o = 0; o < a.nfields; o++) /* another kind over its bytes */
+      if (a.field[o].kind != k && a.field[o].at < at + size && at < a.field[o].at + a.field[o].size) return false;
+    unsigned long long width = k == DATA_INT ? 1 : kind_size(k);
+    if (k != DATA_INT && (size % width || at % width)) return false;
+  }
+  for (unsigned f = 0; f < a.nfields; f++) { /* the fields' runs, each once, in order */
+    unsigned long long at = a.field[f].at, size = a.field[f].size;
+    DataKind k = a.field[f].kind;
+    if (k == DATA_INT || at + size > end) continue;
+    bool noted = false;
+    for (unsigned r = 0; r < l->n && !noted; r++) noted = l->run[r].offset == at && l->run[r].kind == k;
+    if (noted) continue;
+    if (l->n == LAYOUT_MAX_RUNS) return false;
+    l->run[l->n].offset = (unsigned)at, l->run[l->n].count = (unsigned)(size / kind_size(k)), l->run[l->n++].kind = k;
+  }
+  qsort(l->run, l->n, sizeof *l->run, by_offset);
+  for (unsigned r = 1; r < l->n; r++) /* the same bytes as several lengths of one kind */
+    if (l->run[r].offset < l->run[r - 1].offset + l->run[r - 1].count * kind_size(l->run[r - 1].kind)) return false;
+  l->period = LAYOUT_ONCE;
+  if (a.array != DATA_UNKNOWN && a.array != DATA_INT && !add_run(l, end, (LAYOUT_ONCE - end) / a.element, a.array)) return false;
+  return true;
 }
 
 /* The start of the object p points to the start of, through casts and getelementptrs of index 0. */
