@@ -99,7 +99,7 @@ static LLVMValueRef wrapped_allocation(LLVMValueRef v) {
 }
 
 /* What set-up code may store into such a global: null, a fresh block, what another global holds (a field of
- * one too), a local's address, a choice among those (the program's own time loop inlined into main swaps
+ * one too), a local's address, an address inside one of those, a choice among those (the program's own time loop inlined into main swaps
  * two globals' blocks through a pair of phis), or what a local slot holds of those. */
 static bool setup_value_within(LLVMValueRef v, ValueList *merges) {
   v = ir_strip_pointer_casts(v);
@@ -122,6 +122,9 @@ static bool setup_value_within(LLVMValueRef v, ValueList *merges) {
      comparator's context, inlined): a derivative that starts while the global still holds it stops, as for
      any memory not allocated (runtime/global_blocks.c) */
   if (LLVMIsAAllocaInst(v)) return true;
+  /* a pointer into one of those (`rows[1] = y + 2` of a block y main allocates: the runtime finds the block
+     that holds it) */
+  if (LLVMIsAGetElementPtrInst(v)) return setup_value_within(ir_address_base(v), merges);
   if (!LLVMIsAPHINode(v) && !LLVMIsASelectInst(v)) return false;
   if (ir_list_has(merges, v)) return true; /* a cycle: its other ways in decide */
   if (merges->len >= 32) return false;
@@ -384,6 +387,22 @@ static bool null_pointers_only(LLVMValueRef c) {
   return n > 0;
 }
 
+/* A pointer that comes from a function's parameter: the parameter itself, or a pointer loaded from memory
+ * a parameter points into (`mesh->u`), through address arithmetic and (-O0) the local slots it is kept in. */
+static bool given_pointer(LLVMValueRef block, int depth) {
+  block = ir_address_base(block);
+  if (LLVMIsAArgument(block)) return true;
+  if (depth > 4) return false;
+  if (LLVMIsAAllocaInst(block)) { /* a local variable: what is stored into it */
+    for (LLVMUseRef u = LLVMGetFirstUse(block); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef st = LLVMGetUser(u);
+      if (LLVMIsAStoreInst(st) && LLVMGetOperand(st, 1) == block && given_pointer(LLVMGetOperand(st, 0), depth + 1)) return true;
+    }
+    return false;
+  }
+  return LLVMIsALoadInst(block) && given_pointer(LLVMGetOperand(block, 0), depth + 1);
+}
+
 /* What the blocks the global's slots point to hold: WALK_POINTERS, whether pointers other than its slots
  * one level down; WALK_ACTIVE, whether code a derivative runs may put active data there. */
 static bool walk_slot_loads(Known *k, Walk what) {
@@ -401,6 +420,13 @@ static bool walk_slot_loads(Known *k, Walk what) {
        active data goes there is a question about the whole object, which the code writes through its own
        addresses */
     if (what == WALK_ACTIVE && LLVMIsAStoreInst(site) && !LLVMIsAConstant(ir_address_base(block))) block = ir_address_base(block);
+    /* a pointer the derivative's code was given (`X = x`, a parameter, or a pointer read through one): what
+       it points to may be active already, whatever the code writes there; the walk below sees only the
+       writes (its reads through the global had no derivative, silently) */
+    if (what == WALK_ACTIVE && LLVMIsAStoreInst(site) && !ad_outside_derivatives(site) && given_pointer(block, 0)) {
+      found = true;
+      break;
+    }
     Nest nest = {k, add_slot(k, -1, offset), 0};
     if (what == WALK_POINTERS) vmap_free(&seen), vmap_init(&seen);
     found = walk(block, what, &seen, 0, what == WALK_POINTERS ? &nest : NULL);
@@ -546,8 +572,24 @@ static LLVMValueRef at_offset(LLVMBuilderRef b, LLVMValueRef p, long long k) {
 
 /* ---- set before read ---- */
 
-/* Whether v (an operand) is g's address, or one computed from it. */
-static bool addresses(LLVMValueRef v, LLVMValueRef g) { return ir_is_ptr(LLVMTypeOf(v)) && ir_address_base(v) == g; }
+/* What holds the pointer slot asked about: global g itself (parent < 0), or the block that g's pointer at
+ * `parent` bytes points to (a field `M->params` of a global `Model *M`), reached through loads of it. */
+typedef struct {
+  LLVMValueRef g;
+  long long parent;
+} Holder;
+
+static long long fixed_offset(LLVMValueRef p, const Holder *h);
+
+/* Whether base (an address's base) is the holder's start: g, or a load of g's pointer. */
+static bool holder_base(LLVMValueRef base, const Holder *h) {
+  if (h->parent < 0) return base == h->g;
+  Holder global = {h->g, -1};
+  return LLVMIsALoadInst(base) && fixed_offset(LLVMGetOperand(base, 0), &global) == h->parent;
+}
+
+/* Whether v (an operand) is the holder's address, or one computed from it. */
+static bool addresses(LLVMValueRef v, const Holder *h) { return ir_is_ptr(LLVMTypeOf(v)) && holder_base(ir_address_base(v), h); }
 
 /* Whether code fn runs may touch g: an operand of g's address in fn or a function it calls or hands on
  * (a callback, an outlined region), an indirect call, or a declaration's code where other files see g. */
@@ -559,6 +601,7 @@ static bool may_touch(LLVMValueRef fn, LLVMValueRef g, ValueMap *seen) {
     return LLVMGetLinkage(g) != LLVMInternalLinkage && LLVMGetLinkage(g) != LLVMPrivateLinkage &&
            strncmp(name, "llvm.", 5) && strncmp(name, "__parad_rt_", 11);
   }
+  Holder global = {g, -1};
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       if (ir_is_call_site(i) && !ir_called_function(i) && !LLVMIsAInlineAsm(LLVMGetCalledValue(i))) return true;
@@ -566,70 +609,85 @@ static bool may_touch(LLVMValueRef fn, LLVMValueRef g, ValueMap *seen) {
       for (unsigned k = 0, n = (unsigned)LLVMGetNumOperands(i); k < n; k++) {
         LLVMValueRef op = LLVMGetOperand(i, k);
         if (!op || (known && op == LLVMGetCalledValue(i))) continue;
-        if (addresses(op, g) || (LLVMIsAFunction(op) && may_touch(op, g, seen))) return true;
+        if (addresses(op, &global) || (LLVMIsAFunction(op) && may_touch(op, g, seen))) return true;
       }
     }
   return false;
 }
 
-/* The bytes from g at which address p lies, through casts and constant getelementptrs only (no merge: a
- * store through one is not sure to set g); -1 if p is not that. */
-static long long fixed_offset(LLVMValueRef p, LLVMValueRef g) {
+/* The bytes from the holder's start at which address p lies, through casts and constant getelementptrs
+ * only (no merge: a store through one is not sure to set the slot); -1 if p is not that. */
+static long long fixed_offset(LLVMValueRef p, const Holder *h) {
   long long offset = 0;
   for (int depth = 0; depth < 16; depth++) {
     p = ir_strip_pointer_casts(p);
-    if (p == g) return offset;
+    if (holder_base(p, h)) return offset;
     if (!(LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) ||
-        !ir_gep_constant_offset(LLVMGetGlobalParent(g), p, &offset))
+        !ir_gep_constant_offset(LLVMGetGlobalParent(h->g), p, &offset))
       return -1;
     p = LLVMGetOperand(p, 0);
   }
   return -1;
 }
 
-/* Whether an access of type t at address p may touch the pointer slot at `slot` bytes into g: where p is g
- * at an offset not known, it may. */
-static bool touches_slot(LLVMValueRef p, LLVMTypeRef t, LLVMValueRef g, long long slot) {
-  if (!addresses(p, g)) return false;
-  long long at = fixed_offset(p, g);
-  return at < 0 || (at < slot + 8 && slot < at + (long long)ir_type_size(LLVMGetGlobalParent(g), t));
+/* Whether an access of type t at address p may touch the pointer slot at `slot` bytes into the holder:
+ * where p is the holder at an offset not known, it may. */
+static bool touches_slot(LLVMValueRef p, LLVMTypeRef t, const Holder *h, long long slot) {
+  if (!addresses(p, h)) return false;
+  long long at = fixed_offset(p, h);
+  return at < 0 || (at < slot + 8 && slot < at + (long long)ir_type_size(LLVMGetGlobalParent(h->g), t));
 }
 
-/* Whether i stores 8 bytes (a pointer, or its bits) into the slot at `slot` bytes into g (g itself where g
- * is a pointer). */
-static bool sets(LLVMValueRef i, LLVMValueRef g, long long slot) {
-  return LLVMIsAStoreInst(i) && ir_type_size(LLVMGetGlobalParent(g), LLVMTypeOf(LLVMGetOperand(i, 0))) == 8 &&
-         fixed_offset(LLVMGetOperand(i, 1), g) == slot;
+static bool set_by_call(LLVMValueRef call, const Holder *h, long long slot);
+
+/* Whether i stores 8 bytes (a pointer, or its bits) into the slot at `slot` bytes into the holder (g
+ * itself where g is a pointer), or calls a function that does so on every path before reading it (a
+ * module's setter, `bind(u, n)`). */
+static bool sets(LLVMValueRef i, const Holder *h, long long slot) {
+  if (ir_is_call_site(i)) return set_by_call(i, h, slot);
+  return LLVMIsAStoreInst(i) && ir_type_size(LLVMGetGlobalParent(h->g), LLVMTypeOf(LLVMGetOperand(i, 0))) == 8 &&
+         fixed_offset(LLVMGetOperand(i, 1), h) == slot;
 }
 
-/* Whether instruction i, in code where g's slot at `slot` bytes has not been set yet, may read what it held
- * before: a load of it, a use of g's address other than a load or store of its other fields, a call whose
- * code may touch g. `seen`: the functions found not to touch g so far (one that does ends the question). */
-static bool reads_before_set(LLVMValueRef i, LLVMValueRef g, long long slot, ValueMap *seen) {
-  if (sets(i, g, slot)) return addresses(LLVMGetOperand(i, 0), g);
+/* Whether instruction i, in code where the holder's slot at `slot` bytes has not been set yet, may read
+ * what it held before: a load of it, a use of the holder's address other than a load or store of its other
+ * fields, a call whose code may touch g. A block's slot is read too where g's pointer to the block is set
+ * again (the block may be another) or g's address is used other than by a load. `seen`: the functions
+ * found not to touch g so far (one that does ends the question). */
+static bool reads_before_set(LLVMValueRef i, const Holder *h, long long slot, ValueMap *seen) {
+  Holder global = {h->g, -1};
+  if (sets(i, h, slot)) /* a store of the holder's own address reads it; a setter's call reads nothing first */
+    return LLVMIsAStoreInst(i) && (addresses(LLVMGetOperand(i, 0), h) || addresses(LLVMGetOperand(i, 0), &global));
   if (ir_is_call_site(i) && !ir_is_debug_intrinsic(i) && !ir_is_lifetime_marker(i)) {
     /* malloc, libm, printf: only what they are given (a global not static is no different) */
-    bool touch = !ir_called_function(i) || (!call_known_by_name(i) && may_touch(ir_called_function(i), g, seen));
+    bool touch = !ir_called_function(i) || (!call_known_by_name(i) && may_touch(ir_called_function(i), h->g, seen));
     for (unsigned k = 0, n = ir_num_call_args(i); k < n && !touch; k++) {
       LLVMValueRef a = LLVMGetArgOperand(i, k);
-      touch = addresses(a, g) || (LLVMIsAFunction(a) && may_touch(a, g, seen));
+      touch = addresses(a, h) || addresses(a, &global) || (LLVMIsAFunction(a) && may_touch(a, h->g, seen));
     }
     return touch;
   }
+  if (h->parent >= 0) { /* the block's pointer: loaded to reach the block; set again or handed on, not sure */
+    if (LLVMIsALoadInst(i) && !LLVMGetVolatile(i) && addresses(LLVMGetOperand(i, 0), &global) &&
+        !touches_slot(LLVMGetOperand(i, 0), LLVMTypeOf(i), &global, h->parent))
+      return false;
+    if (LLVMIsALoadInst(i) && addresses(LLVMGetOperand(i, 0), &global)) return !holder_base(i, h);
+    if (LLVMIsAStoreInst(i) && touches_slot(LLVMGetOperand(i, 1), LLVMTypeOf(LLVMGetOperand(i, 0)), &global, h->parent)) return true;
+  }
   /* a struct's other fields, read or set at known offsets (`ctx.n = n` before `ctx.state = st`) */
-  if (LLVMIsALoadInst(i) && !LLVMGetVolatile(i)) return touches_slot(LLVMGetOperand(i, 0), LLVMTypeOf(i), g, slot);
-  if (LLVMIsAStoreInst(i) && !LLVMGetVolatile(i) && !addresses(LLVMGetOperand(i, 0), g))
-    return touches_slot(LLVMGetOperand(i, 1), LLVMTypeOf(LLVMGetOperand(i, 0)), g, slot);
-  if ((LLVMIsAGetElementPtrInst(i) || LLVMIsABitCastInst(i)) && fixed_offset(i, g) >= 0) return false; /* its users are asked */
+  if (LLVMIsALoadInst(i) && !LLVMGetVolatile(i)) return touches_slot(LLVMGetOperand(i, 0), LLVMTypeOf(i), h, slot);
+  if (LLVMIsAStoreInst(i) && !LLVMGetVolatile(i) && !addresses(LLVMGetOperand(i, 0), h) && !addresses(LLVMGetOperand(i, 0), &global))
+    return touches_slot(LLVMGetOperand(i, 1), LLVMTypeOf(LLVMGetOperand(i, 0)), h, slot);
+  if ((LLVMIsAGetElementPtrInst(i) || LLVMIsABitCastInst(i)) && fixed_offset(i, h) >= 0) return false; /* its users are asked */
   for (unsigned k = 0, n = (unsigned)LLVMGetNumOperands(i); k < n; k++)
-    if (LLVMGetOperand(i, k) && addresses(LLVMGetOperand(i, k), g)) return true;
+    if (LLVMGetOperand(i, k) && addresses(LLVMGetOperand(i, k), h)) return true;
   return false;
 }
 
-/* Whether derivative fn may read the pointer slot `slot` bytes into global g before it stores into it on
+/* Whether derivative fn may read the pointer slot `slot` bytes into the holder before it stores into it on
  * every path: a must-set analysis over fn's blocks (set on entry to a block where set at the end of all its
- * predecessors). */
-static bool read_before_set(LLVMValueRef fn, LLVMValueRef g, long long slot) {
+ * predecessors). *set_at_exit (where not NULL): whether it is set wherever fn returns. */
+static bool read_before_set_in(LLVMValueRef fn, const Holder *h, long long slot, bool *set_at_exit) {
   size_t n = LLVMCountBasicBlocks(fn);
   if (!n) return false;
   LLVMBasicBlockRef *bbs = xcalloc(n, sizeof *bbs);
@@ -639,7 +697,7 @@ static bool read_before_set(LLVMValueRef fn, LLVMValueRef g, long long slot) {
   for (size_t k = 0; k < n; k++) vmap_put(&index, LLVMBasicBlockAsValue(bbs[k]), (void *)(uintptr_t)(k + 1));
   bool *stores = xcalloc(n, sizeof *stores), *set_out = xcalloc(n, sizeof *set_out), *set_in = xcalloc(n, sizeof *set_in);
   for (size_t k = 0; k < n; k++) {
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bbs[k]); i && !stores[k]; i = LLVMGetNextInstruction(i)) stores[k] = sets(i, g, slot);
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bbs[k]); i && !stores[k]; i = LLVMGetNextInstruction(i)) stores[k] = sets(i, h, slot);
     set_in[k] = k > 0, set_out[k] = k > 0 || stores[k];
   }
   for (bool changed = true; changed;) { /* out only falls: a predecessor's out that falls lowers its successors' in */
@@ -662,7 +720,14 @@ static bool read_before_set(LLVMValueRef fn, LLVMValueRef g, long long slot) {
   for (size_t k = 0; k < n && !reads; k++) {
     bool set = set_in[k];
     for (LLVMValueRef i = LLVMGetFirstInstruction(bbs[k]); i && !set && !reads; i = LLVMGetNextInstruction(i))
-      reads = reads_before_set(i, g, slot, &seen), set = sets(i, g, slot);
+      reads = reads_before_set(i, h, slot, &seen), set = sets(i, h, slot);
+  }
+  if (set_at_exit) {
+    *set_at_exit = true;
+    for (size_t k = 0; k < n; k++) {
+      LLVMValueRef t = LLVMGetBasicBlockTerminator(bbs[k]);
+      if (t && LLVMGetInstructionOpcode(t) == LLVMRet && !set_out[k]) *set_at_exit = false;
+    }
   }
   vmap_free(&seen);
   vmap_free(&index);
@@ -673,16 +738,35 @@ static bool read_before_set(LLVMValueRef fn, LLVMValueRef g, long long slot) {
   return reads;
 }
 
-/* Whether fn may read g's own slot sl before setting it (NULL fn: it may). */
-static bool slot_read_at_entry(LLVMValueRef fn, LLVMValueRef g, const Slot *sl) {
-  return !fn || read_before_set(fn, g, sl->offset);
+static bool read_before_set(LLVMValueRef fn, const Holder *h, long long slot) { return read_before_set_in(fn, h, slot, NULL); }
+
+/* A call to a function of the module that sets the slot on every path without reading it first, two
+ * calls deep at most. */
+static bool set_by_call(LLVMValueRef call, const Holder *h, long long slot) {
+  static int depth;
+  LLVMValueRef fn = ir_called_function(call);
+  if (!fn || LLVMIsDeclaration(fn) || depth >= 2 || call_known_by_name(call)) return false;
+  depth++;
+  bool set = false, reads = read_before_set_in(fn, h, slot, &set);
+  depth--;
+  return set && !reads;
+}
+
+/* Whether fn may read slot sl (g's own, or one in the block a slot of g's points to) before setting it
+ * (NULL fn: it may). */
+static bool slot_read_at_entry(LLVMValueRef fn, const Known *k, const Slot *sl) {
+  if (!fn) return true;
+  if (sl->parent >= 0 && k->slots.data[sl->parent].parent >= 0) return true; /* two levels down: not asked */
+  Holder h = {k->global, sl->parent < 0 ? -1 : k->slots.data[sl->parent].offset};
+  return read_before_set(fn, &h, sl->offset);
 }
 
 bool global_block_read_at_entry(LLVMValueRef fn, LLVMValueRef g) {
   const Known *k = know(g);
-  if (k->verdict == NOT || !k->slots.len) return !fn || !ir_is_ptr(LLVMGlobalGetValueType(g)) || read_before_set(fn, g, 0);
+  Holder h = {g, -1};
+  if (k->verdict == NOT || !k->slots.len) return !fn || !ir_is_ptr(LLVMGlobalGetValueType(g)) || read_before_set(fn, &h, 0);
   for (size_t i = 0; i < k->slots.len; i++)
-    if (k->slots.data[i].parent < 0 && slot_read_at_entry(fn, g, &k->slots.data[i])) return true;
+    if (k->slots.data[i].parent < 0 && slot_read_at_entry(fn, k, &k->slots.data[i])) return true;
   return false;
 }
 
@@ -698,7 +782,7 @@ void global_block_enter(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef g, LLVMV
   LLVMValueRef *primal = xcalloc(k->slots.len + 1, sizeof *primal), *shadow = xcalloc(k->slots.len + 1, sizeof *shadow);
   for (size_t i = 0; i < k->slots.len; i++) {
     const Slot *sl = &k->slots.data[i];
-    if (sl->parent < 0 && !slot_read_at_entry(fn, g, sl)) {
+    if (sl->parent < 0 && !slot_read_at_entry(fn, k, sl)) {
       /* set before it is read: what it holds (an earlier call's local array) needs no shadow */
       LLVMBuildStore(b, LLVMConstNull(ptr), at_offset(b, s, sl->offset));
     } else if (sl->parent < 0) { /* the global's: a zeroed shadow of its block into the shadow global */
@@ -707,6 +791,10 @@ void global_block_enter(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef g, LLVMV
       LLVMValueRef args[3] = {primal[i], LLVMConstInt(i32, kind, 0), name};
       shadow[i] = ir_call_named(b, "__parad_rt_block_shadow", LLVMFunctionType(ptr, params, 3, 0), args, 3);
       LLVMBuildStore(b, shadow[i], at_offset(b, s, sl->offset));
+    } else if (primal[sl->parent] && !slot_read_at_entry(fn, k, sl)) { /* a block's, set before it is read */
+      LLVMTypeRef params[2] = {ptr, i64};
+      LLVMValueRef args[2] = {shadow[sl->parent], LLVMConstInt(i64, (unsigned long long)sl->offset, 0)};
+      ir_call_named(b, "__parad_rt_block_clear_in", LLVMFunctionType(v, params, 2, 0), args, 2);
     } else if (primal[sl->parent]) { /* a block's: the same into the block's shadow, by the runtime (either may be null) */
       LLVMTypeRef params[5] = {ptr, ptr, i64, i32, ptr};
       LLVMValueRef args[5] = {primal[sl->parent], shadow[sl->parent], LLVMConstInt(i64, (unsigned long long)sl->offset, 0),

@@ -1282,7 +1282,7 @@ static bool no_runs_over(LLVMValueRef p, LLVMValueRef len) {
   return true;
 }
 
-static bool accessed_layout(LLVMValueRef copy, MemLayout *l);
+static bool accessed_layout(LLVMValueRef p, LLVMValueRef skip, MemLayout *l);
 
 static bool own_layout(LLVMValueRef call, MemLayout *l) {
   memset(l, 0, sizeof *l);
@@ -1312,7 +1312,7 @@ static bool own_layout(LLVMValueRef call, MemLayout *l) {
   }
   unsigned long long bytes = LLVMIsAConstantInt(len) ? LLVMConstIntGetZExtValue(len) : 0;
   if (object_layout(LLVMGetArgOperand(call, 0), bytes, l)) return true;
-  return is_transfer(call) && (object_layout(LLVMGetArgOperand(call, 1), bytes, l) || accessed_layout(call, l));
+  return is_transfer(call) && (object_layout(LLVMGetArgOperand(call, 1), bytes, l) || accessed_layout(LLVMGetArgOperand(call, 1), call, l));
 }
 
 /* ---- layouts from accesses ---- */
@@ -1447,17 +1447,16 @@ static int by_offset(const void *x, const void *y) {
   return a->offset < b->offset ? -1 : a->offset > b->offset;
 }
 
-/* The layout of the block a copy's source is the start of, from the accesses of the program's blocks it
- * may be (a helper copying a struct with a flexible array member, at -O2): fields, then elements to the
- * end of the block. False where the accesses disagree (a field where elements are indexed, two kinds
- * over one byte) or leave the block's contents unseen. */
-static bool accessed_layout(LLVMValueRef copy, MemLayout *l) {
+/* The layout of the block p is the start of, from the accesses of the program's blocks it may be (a
+ * helper copying a struct with a flexible array member, at -O2; a message of bytes): fields, then
+ * elements to the end of the block. False where the accesses disagree (a field where elements are
+ * indexed, two kinds over one byte) or leave the block's contents unseen. skip: the copy asked about. */
+static bool accessed_layout(LLVMValueRef p, LLVMValueRef skip, MemLayout *l) {
   memset(l, 0, sizeof *l);
-  if (!is_transfer(copy)) return false;
   static Accessed a; /* large; the analysis is single-threaded */
   memset(&a, 0, sizeof a);
   a.array = DATA_UNKNOWN;
-  block_accesses(LLVMGetArgOperand(copy, 1), copy, &a, 0);
+  block_accesses(p, skip, &a, 0);
   if (a.fail) return false;
   unsigned long long end = a.array != DATA_UNKNOWN ? a.array_at : LAYOUT_ONCE;
   for (unsigned f = 0; f < a.nfields; f++) {
@@ -1593,6 +1592,7 @@ bool memtype_layout_of_data(LLVMValueRef p, MemLayout *l) {
     if (escapes(fn, &objects, s)) known = false;
     else if (s) known = placement(p, &pl) && struct_layout(module_of(fn), s, struct_hack(fn, &objects, s), &pl, 0, l);
     else known = k != DATA_MIXED && k != DATA_UNKNOWN && uniform_layout(p, k, l);
+    if (!known && !s && k == DATA_MIXED) known = accessed_layout(p, NULL, l);
   }
   vec_free(&objects);
   return known;

@@ -537,8 +537,8 @@ static void write_rev(RevGen *g) {
   snapshot_rev_entry(g);
   if (g->parallel) { /* a team of one thread adds plainly where a team would add atomically */
     LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
-    LLVMValueRef n = ir_call_named(g->b, "omp_get_num_threads", LLVMFunctionType(i32, NULL, 0, 0), NULL, 0);
-    g->solo = LLVMBuildICmp(g->b, LLVMIntEQ, n, LLVMConstInt(i32, 1, 0), "solo");
+    LLVMValueRef alone = ir_call_named(g->b, "__parad_rt_team_alone", LLVMFunctionType(i32, NULL, 0, 0), NULL, 0);
+    g->solo = LLVMBuildICmp(g->b, LLVMIntNE, alone, LLVMConstInt(i32, 0, 0), "solo");
     g->ad->run_long_conditions = true; /* loops get a copy for each */
   }
   unsigned bytes = frame_record_bytes(g), nreturns = count_returns(g);

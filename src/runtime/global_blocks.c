@@ -154,6 +154,13 @@ void __parad_rt_block_shadow_in(void *p, void *s, unsigned long long offset, uns
   *(void **)((char *)s + offset) = __parad_rt_block_shadow(held, kind, name);
 }
 
+/* At a derivative's entry, the slot `offset` bytes into the shadow s of a global's block, where the
+ * derivative sets the block's pointer there before reading it: what it held (an earlier call's array)
+ * needs no shadow. */
+void __parad_rt_block_clear_in(void *s, unsigned long long offset) {
+  if (s) *(void **)((char *)s + offset) = NULL;
+}
+
 /* As a derivative of the given kind ends, the global holds p and its shadow global s: a shadow the
  * derivative made for a block it allocated, which the runtime keeps from now on. */
 void __parad_rt_block_keep(void *p, unsigned kind, void *s) {

@@ -273,6 +273,14 @@ ParadRegion *__parad_rt_region_begin(int quiet) {
   return r;
 }
 
+/* Whether the calling thread's adjoint updates can race with none but its own team's: no enclosing region
+ * is active. A region nested in another runs on a team of one where nesting is off (libomp's default),
+ * while the outer team's other threads run their own instances of it and add into the same adjoints. */
+static bool no_outer_team(void) { return omp_get_active_level() - (omp_get_num_threads() > 1) <= 0; }
+
+/* Reverse sweep: whether the thread adds plainly where a team would add atomically (a team of one, alone). */
+int __parad_rt_team_alone(void) { return omp_get_num_threads() == 1 && no_outer_team(); }
+
 /* Each thread of the forward team: a tape of its own, current until region_leave. */
 void __parad_rt_region_enter(ParadRegion *r) {
   int n = omp_get_num_threads(), id = omp_get_thread_num();
@@ -1022,7 +1030,7 @@ void __parad_rt_shared_plan(int nroots, unsigned long long *own, int nsums, unsi
   ParadRegion *r = t ? t->region : NULL;
   int id = omp_get_thread_num();
   memset(own, 0, PLAN_FIELDS * (size_t)nroots * sizeof *own);
-  if (!r || !r->ranges || r->nroots != nroots || r->nsums != nsums) {
+  if (!r || !r->ranges || r->nroots != nroots || r->nsums != nsums || !no_outer_team()) { /* nothing owned */
     memset(may_sum, 0, (size_t)nsums);
     return;
   }
@@ -1920,7 +1928,7 @@ static bool held(ParadTaskRecord *r, unsigned long long rlo, unsigned long long 
  * Everything else is added atomically. A team of one thread owns every address. */
 static void task_plan(ParadTape *t, int nroots, unsigned long long *own, int nsums, unsigned char *may_sum, const unsigned char *elem) {
   ParadTaskRecord *r = t->task;
-  bool team = omp_get_num_threads() > 1;
+  bool team = !__parad_rt_team_alone();
   memset(own, 0, PLAN_FIELDS * (size_t)nroots * sizeof *own);
   for (int k = 0; k < nroots; k++) {
     own[PLAN_FIELDS * k + OWN_HI] = team ? 0 : ~0ull;

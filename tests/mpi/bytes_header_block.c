@@ -3,11 +3,13 @@
 // MPI_BYTE, at -O0, where the struct type tells the layout. The layout was once taken for an array of such
 // structs, repeating every sizeof bytes: the values' derivatives crossed to the wrong bytes, silently (all
 // 5 gradient components wrong on every rank at 2 ranks). At -O2 the block's addresses are bytes and no
-// type tells which are floats: refused (as tests/diag/mpi_bytes_unknown.c).
+// type tells which are floats: it was refused; each side's layout now comes from its block's accesses
+// (two int fields, then doubles written at fixed offsets on the send side, indexed on the receive side).
 // J = sum over ranks of tag_prev sum_i v_i x_i, v the previous rank's x_i^2 + sin(x_{i+1}); the ints must
 // arrive exactly. Reverse mode against central finite differences over every value of every rank
 // (h = 1e-6, tolerance 1e-7); forward mode's tangent against sum_ranks grad . v (1e-12).
 // RUN: %mpicc -O0 -I%S/../include %s -o %t0 && %mpirun 1 %t0 && %mpirun 2 %t0 && %mpirun 3 %t0 && %mpirun 4 %t0
+// RUN: %mpicc %cflags %s -o %t && %mpirun 2 %t && %mpirun 3 %t
 #include <math.h>
 #include <stdlib.h>
 #include "mpicheck.h"

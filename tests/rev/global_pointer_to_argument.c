@@ -1,0 +1,97 @@
+// Pointer globals the differentiated code points at what it was given, as modules keep their state:
+//   term_value:  `X = x`, read by a helper kept a call;
+//   rows_value:  `rows[0] = x, rows[1] = x + 2` (an array of pointer globals);
+//   ctx_value:   a global context struct holding the argument and a scale computed from it;
+//   model_value: `M->params = x`, a field of a block a global pointer holds (main allocates it), with a
+//                plain call before the derivatives and a tangent after the gradient;
+//   bound_value: a setter `bind(u, n)` that points the global at the caller's local array, called twice.
+// The globals' blocks were asked whether derivative code writes active data into them; the argument's
+// data is active without any write, so the reads through the globals had no derivative: gradients and
+// tangents of zero, no message (the context struct's at -O2: the scale's part only). A pointer the code
+// was given, stored into such a global, now makes it active. And a field of the block (`M->params`), or a
+// global a setter sets, left pointing at an earlier call's array stopped the next derivative at its entry
+// ("holds memory Parad has no shadow for"): such a slot set before it is read, in the function or by a
+// setter it calls first, asks for no shadow at the entry now.
+// Gradients against tangents along each unit direction (1e-12) and central differences (1e-6), at -O0,
+// -O2 and -O3.
+// RUN: %parad-cc %cflags %s -o %t -lm && %t
+// RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
+// RUN: %parad-cc -O3 -I%S/../include %s -o %t3 -lm && %t3
+#include "check.h"
+
+double __parad_autodiff(void *, ...);
+double __parad_fwddiff(void *, ...);
+
+enum { N = 4 };
+
+static const double *X;
+__attribute__((noinline)) static double term(int k) { return X[k] * X[k] * (k + 1); }
+static double term_value(const double *x) {
+  X = x;
+  double s = 0;
+  for (int i = 0; i < N; i++) s += term(i);
+  return s;
+}
+
+static const double *rows[2];
+__attribute__((noinline)) static double cross(void) { return rows[0][0] * rows[1][1] - rows[0][1] * rows[1][0]; }
+static double rows_value(const double *x) {
+  rows[0] = x, rows[1] = x + 2;
+  return cross() + sin(rows[1][0]);
+}
+
+static struct {
+  const double *x;
+  int n;
+  double scale;
+} ctx;
+__attribute__((noinline)) static double ctx_term(int k) { return ctx.scale * ctx.x[k] * ctx.x[k]; }
+static double ctx_value(const double *x) {
+  ctx.x = x, ctx.n = N, ctx.scale = 2.0 * x[0];
+  double s = 0;
+  for (int i = 0; i < ctx.n; i++) s += ctx_term(i);
+  return s;
+}
+
+typedef struct {
+  const double *params;
+  int n;
+  double scale;
+} Model;
+static Model *M;
+__attribute__((noinline)) static double model_term(int k) { return M->scale * M->params[k] * cos(M->params[k]); }
+static double model_value(const double *x) {
+  M->params = x, M->n = N, M->scale = 1.5 + x[1];
+  double s = 0;
+  for (int i = 0; i < M->n; i++) s += model_term(i);
+  return s;
+}
+
+static double *field;
+static int nloc;
+__attribute__((noinline)) static void bind(double *u, int n) { field = u, nloc = n; }
+__attribute__((noinline)) static double energy(void) {
+  double s = 0;
+  for (int i = 0; i < nloc; i++) s += field[i] * field[i] * field[(i + 1) % nloc];
+  return s;
+}
+static double bound_value(const double *x) {
+  double u[N];
+  for (int i = 0; i < N; i++) u[i] = 2 * x[i] + 0.5;
+  bind(u, N);
+  return energy();
+}
+
+int main(void) {
+  double x[N] = {0.7, -1.1, 0.4, 1.3};
+  M = malloc(sizeof *M);
+  CHECK_CLOSE(model_value(x), model_value(x), 0); /* a plain call first: M->params left at main's x */
+  CHECK_GRADIENT(term_value, x, N, 1e-12, 1e-6, 1e-6);
+  CHECK_GRADIENT(rows_value, x, N, 1e-12, 1e-6, 1e-6);
+  CHECK_GRADIENT(ctx_value, x, N, 1e-12, 1e-6, 1e-6);
+  CHECK_GRADIENT(model_value, x, N, 1e-12, 1e-6, 1e-6);
+  CHECK_GRADIENT(bound_value, x, N, 1e-12, 1e-6, 1e-6);
+  CHECK_GRADIENT(bound_value, x, N, 1e-12, 1e-6, 1e-6); /* field left at the last call's dead array */
+  free(M);
+  return check_done();
+}
