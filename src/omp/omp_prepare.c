@@ -1,7 +1,8 @@
 /* Reductions in the open. libomp combines the threads' partial results of a reduction by one of several
  * methods it picks at run time; in the tree method it calls the combining function itself, out of
  * Parad's sight, and in the atomic one it runs a compare-and-swap loop for max, min and products.
- * Before differentiating, every reduction in the functions a derivative reaches is turned into the
+ * Before differentiating, every reduction in the functions a derivative reaches (through function
+ * pointers too: every function such a call may hold) is turned into the
  * critical-section method: each thread adds its part under the reduction's lock, in code Parad
  * differentiates like any other (and reverses one thread at a time, in the opposite order). The
  * program computes the same; the optimiser then drops the other methods' code. Untied tasks are made
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/indirect.h"
 #include "ad/request.h"
 #include "ir/ir.h"
 #include "ir/valuemap.h"
@@ -25,6 +27,12 @@ static void reach(LLVMValueRef fn, ValueMap *seen, ValueList *order) {
       if (!ir_is_call_site(i)) continue;
       reach(ir_called_function(i), seen, order);
       reach(omp_called_function(i), seen, order);
+      if (!ir_called_function(i) && !LLVMIsAInlineAsm(LLVMGetCalledValue(i))) { /* every function it may call */
+        ValueList targets = {0};
+        indirect_module_candidates(LLVMGetGlobalParent(fn), LLVMGetCalledFunctionType(i), &targets);
+        for (size_t t = 0; t < targets.len; t++) reach(targets.data[t], seen, order);
+        vec_free(&targets);
+      }
     }
 }
 

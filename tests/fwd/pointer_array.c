@@ -16,13 +16,13 @@ __attribute__((noinline)) static double rows_product(double **rows, const int *l
 }
 
 int main(void) {
-  double r0[2] = {1, 2}, r1[3] = {3, 4, 5}, r2[1] = {6};
-  double d0[2] = {1, 0}, d1[3] = {0, 0, 1}, d2[1] = {1};
+  double r0[2] = {1, 2}, r1[3] = {3, 4, 5}, r2[2] = {6, 7};
+  double d0[2] = {1, 0}, d1[3] = {0, 0, 1}, d2[2] = {1, 0};
   double *rows[3] = {r0, r1, r2}, *drows[3] = {d0, d1, d2};
-  int len[3] = {2, 3, 1};
+  int len[3] = {2, 3, 2}; /* per position: the first and last rows, swapped, have the same length */
   double d = __parad_fwddiff((void *)rows_product, rows, drows, parad_const, len, parad_const, 3);
   /* after the swap row 0 is r2 (weight 1), row 2 is r0 (weight 3); len stays per position */
-  /* s = 1*r2[0]^2 + 2*(r1 . r1) + 3*(r0[0]^2)  (len[2] = 1 limits r0 to one element) */
+  /* s = 1*(r2 . r2) + 2*(r1 . r1) + 3*(r0 . r0); the direction moves r2[0], r1[2] and r0[0] */
   CHECK_CLOSE(d, 2 * 6.0 * 1 + 2 * 2 * 5.0 * 1 + 3 * 2 * 1.0 * 1, 1e-12);
   /* the shadow pointer array was swapped alongside */
   CHECK_CLOSE(drows[0] == d2 && drows[2] == d0, 1.0, 0);
