@@ -443,10 +443,21 @@ static bool set_elsewhere(LLVMValueRef g) {
   return !main_fn || LLVMIsDeclaration(main_fn);
 }
 
-/* A global of the program's holding pointers (a pointer, a struct with pointer fields). */
+/* Bytes the optimiser made a global of (a constant-sized heap block stored into a global pointer that is
+ * never freed: `mesh = calloc(1, sizeof *mesh)` becomes `mesh.body`). */
+static bool bytes_global(LLVMValueRef g) {
+  LLVMTypeRef t = LLVMGlobalGetValueType(g);
+  return LLVMGetTypeKind(t) == LLVMArrayTypeKind && LLVMGetElementType(t) == LLVMInt8TypeInContext(LLVMGetTypeContext(t));
+}
+
+bool global_holds_blocks(LLVMValueRef g) {
+  return ir_contains_ptr(LLVMGlobalGetValueType(g)) || (bytes_global(g) && global_bytes_hold_pointers(g));
+}
+
+/* A global of the program's holding pointers (a pointer, a struct with pointer fields, such bytes). */
 static bool holds_pointers(LLVMValueRef g) {
   return LLVMIsAGlobalVariable(g) && !LLVMIsGlobalConstant(g) && !LLVMIsExternallyInitialized(g) && !LLVMIsThreadLocal(g) &&
-         !registered_inactive_memory(g) && ir_contains_ptr(LLVMGlobalGetValueType(g));
+         !registered_inactive_memory(g) && global_holds_blocks(g);
 }
 
 bool global_block_set_elsewhere(LLVMValueRef load) {

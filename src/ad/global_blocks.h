@@ -31,6 +31,10 @@
 /* Whether g is such a global: only while derivatives are generated (ad_global_shadows_begin), when the
  * functions the requests reach are known. */
 bool global_block_qualifies(LLVMValueRef g);
+/* Whether g holds pointers: its type says so, or it is bytes the optimiser made a global of (a constant-sized
+ * block stored into a global pointer and never freed, `mesh.body`) read and written as pointers, at
+ * offsets that are its slots as a struct's fields are. */
+bool global_holds_blocks(LLVMValueRef g);
 /* Whether code a derivative runs may put active data into the block of such a global. */
 bool global_block_may_hold_active(LLVMValueRef g);
 /* Whether the memory of global g (an array of bytes: a constant-sized block the optimiser made a global

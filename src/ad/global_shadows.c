@@ -20,7 +20,7 @@ static bool eligible(LLVMValueRef g) {
   /* a heap block of constant size stored into a global, which the optimiser made a global of its own
      (`work.body`, bytes): like a global of floats where it holds no pointers */
   if (LLVMGetTypeKind(t) == LLVMArrayTypeKind && LLVMGetElementType(t) == LLVMInt8TypeInContext(LLVMGetTypeContext(t)))
-    return !global_bytes_hold_pointers(g);
+    return !global_bytes_hold_pointers(g) || global_block_qualifies(g); /* (holding pointers: as a struct's) */
   return ir_contains_fp(t);
 }
 
@@ -117,7 +117,7 @@ bool ad_global_may_hold_active(LLVMValueRef g) {
   if (!holding_made) vmap_init(&holding), holding_made = true;
   uintptr_t known = (uintptr_t)vmap_get(&holding, g);
   if (!known) { /* (a struct holding pointers may hold active floats of its own too) */
-    bool active = address_may_hold_active(g) || (ir_contains_ptr(LLVMGlobalGetValueType(g)) && global_block_may_hold_active(g));
+    bool active = address_may_hold_active(g) || global_block_may_hold_active(g);
     vmap_put(&holding, g, (void *)(known = active ? 1 : 2));
   }
   return known == 1;
@@ -146,7 +146,7 @@ LLVMValueRef ad_global_shadow(LLVMValueRef g, ShadowUse use) { return shadow_glo
 
 LLVMValueRef ad_block_global_of_adjoints(LLVMValueRef s) {
   for (size_t i = 0; i < made[1].len; i++)
-    if (made[1].data[i].shadow == s && ir_contains_ptr(LLVMGlobalGetValueType(made[1].data[i].global))) return made[1].data[i].global;
+    if (made[1].data[i].shadow == s && global_holds_blocks(made[1].data[i].global)) return made[1].data[i].global;
   return NULL;
 }
 
@@ -305,7 +305,7 @@ static void enter(LLVMModuleRef m, LLVMValueRef before, ShadowUse use, bool poin
   LLVMValueRef fn = pointers ? derivative_from(before) : NULL;
   for (size_t i = 0; i < made[use == SHADOW_ADD].len; i++) {
     const Made *s = &made[use == SHADOW_ADD].data[i];
-    if (ir_contains_ptr(LLVMGlobalGetValueType(s->global)) != pointers) continue;
+    if (global_holds_blocks(s->global) != pointers) continue;
     if (!pointers)
       zero(b, m, s->shadow, NULL);
     else if (global_block_read_at_entry(fn, s->global))
@@ -319,7 +319,7 @@ static void enter(LLVMModuleRef m, LLVMValueRef before, ShadowUse use, bool poin
 void ad_zero_global_shadows(LLVMModuleRef m, LLVMValueRef before, ShadowUse use) { enter(m, before, use, false); }
 
 /* Whether a shadow made is of a global of floats and integers (not one holding heap blocks). */
-static bool of_numbers(const Made *s) { return !ir_contains_ptr(LLVMGlobalGetValueType(s->global)); }
+static bool of_numbers(const Made *s) { return !global_holds_blocks(s->global); }
 
 /* Whether adjoints of globals are zeroed is decided at run time, where a split-mode gradient may be open
  * (runtime/split_globals.c): before b's position, that as an i1. NULL where no global of floats has
@@ -375,7 +375,7 @@ void ad_leave_global_blocks(LLVMModuleRef m, LLVMValueRef after, ShadowUse use) 
   unsigned long long left = 0; /* the kinds left, a bit each */
   for (size_t i = 0; i < made[use == SHADOW_ADD].len; i++) {
     const Made *s = &made[use == SHADOW_ADD].data[i];
-    if (!ir_contains_ptr(LLVMGlobalGetValueType(s->global))) continue;
+    if (!global_holds_blocks(s->global)) continue;
     global_block_keep(b, s->global, s->shadow, block_kind(use, s->lane));
     left |= 1ull << s->lane;
   }
