@@ -50,7 +50,9 @@ include = os.path.join(root, "tests", "include")
 config.substitutions.append(("%parad-cc", os.path.join(root, "bin", "parad-cc")))
 config.substitutions.append(("%parad-cxx", os.path.join(root, "bin", "parad-c++")))
 config.substitutions.append(("%parad", os.path.join(root, "bin", "parad")))
-config.substitutions.append(("%cflags", "-O2 -Wall -I" + include))
+# %cflags' optimisation level: -O2, or another with `--param opt=-Os` (the suite's tests at the levels users
+# build with; a test's own -O0 and -O3 lines keep theirs).
+config.substitutions.append(("%cflags", lit_config.params.get("opt", "-O2") + " -Wall -I" + include))
 config.substitutions.append(("%clang", os.path.join(llvm_bin, "clang")))
 config.substitutions.append(("%lli", os.path.join(llvm_bin, "lli")))
 
