@@ -388,10 +388,12 @@ static bool null_pointers_only(LLVMValueRef c) {
 }
 
 /* A pointer that comes from a function's parameter: the parameter itself, or a pointer loaded from memory
- * a parameter points into (`mesh->u`), through address arithmetic and (-O0) the local slots it is kept in. */
+ * a parameter points into (`mesh->u`), through address arithmetic and (-O0) the local slots it is kept in;
+ * or one another global held (`B = A`, A perhaps given x: which, the walk does not follow). */
 static bool given_pointer(LLVMValueRef block, int depth) {
   block = ir_address_base(block);
   if (LLVMIsAArgument(block)) return true;
+  if (LLVMIsALoadInst(block) && LLVMIsAGlobalVariable(ir_address_base(LLVMGetOperand(block, 0)))) return true;
   if (depth > 4) return false;
   if (LLVMIsAAllocaInst(block)) { /* a local variable: what is stored into it */
     for (LLVMUseRef u = LLVMGetFirstUse(block); u; u = LLVMGetNextUse(u)) {
@@ -844,6 +846,13 @@ void global_block_keep(LLVMBuilderRef b, LLVMValueRef g, LLVMValueRef s, unsigne
   }
   free(primal);
   free(shadow);
+}
+
+void global_blocks_enter(LLVMBuilderRef b, unsigned kind) {
+  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(LLVMGetBasicBlockParent(LLVMGetInsertBlock(b))));
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
+  LLVMValueRef arg = LLVMConstInt(i32, kind, 0);
+  ir_call_named(b, "__parad_rt_blocks_enter", LLVMFunctionType(LLVMVoidTypeInContext(c), &i32, 1, 0), &arg, 1);
 }
 
 void global_blocks_leave(LLVMBuilderRef b, unsigned kind) {

@@ -62,6 +62,9 @@ bool global_block_read_at_entry(LLVMValueRef fn, LLVMValueRef g);
  * leave, once per kind: the shadows the derivative was handed are the runtime's again (it freed or
  * reallocated the one of a block it freed or reallocated; the runtime frees the others). */
 void global_block_keep(LLVMBuilderRef b, LLVMValueRef g, LLVMValueRef s, unsigned kind);
+/* At a derivative's entry, once per kind, before the globals' shadows are set: the blocks noted from now
+ * until the leave are the derivative's own, the only ones whose shadows the runtime may take over. */
+void global_blocks_enter(LLVMBuilderRef b, unsigned kind);
 void global_blocks_leave(LLVMBuilderRef b, unsigned kind);
 /* Forgets the verdicts (with ad_global_shadows_end). */
 void global_blocks_end(void);

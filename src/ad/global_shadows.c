@@ -303,9 +303,14 @@ static void enter(LLVMModuleRef m, LLVMValueRef before, ShadowUse use, bool poin
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
   LLVMPositionBuilderBefore(b, before);
   LLVMValueRef fn = pointers ? derivative_from(before) : NULL;
+  unsigned long long entered = 0; /* the kinds whose entry the runtime was told of, a bit each */
   for (size_t i = 0; i < made[use == SHADOW_ADD].len; i++) {
     const Made *s = &made[use == SHADOW_ADD].data[i];
     if (global_holds_blocks(s->global) != pointers) continue;
+    if (pointers && !(entered >> s->lane & 1)) {
+      global_blocks_enter(b, block_kind(use, s->lane));
+      entered |= 1ull << s->lane;
+    }
     if (!pointers)
       zero(b, m, s->shadow, NULL);
     else if (global_block_read_at_entry(fn, s->global))

@@ -26,7 +26,12 @@ typedef struct {
   void *shadow[KINDS];
   size_t cap[KINDS];
   _Bool handed[KINDS]; /* to a derivative that runs (from __parad_rt_block_shadow to __parad_rt_blocks_leave) */
+  unsigned long born[KINDS]; /* the derivative of that kind that noted it, as `entries` counts them (0: none) */
 } Block;
+
+/* Per kind, the derivatives entered so far, and whether one runs. */
+static unsigned long entries[KINDS];
+static _Bool running[KINDS];
 
 static Block *blocks;
 static size_t nblocks, capblocks;
@@ -81,6 +86,7 @@ void __parad_rt_block_note(void *p, unsigned long long size) {
     b->block = p;
   }
   b->size = size; /* the same address again: a block freed and allocated anew, shadows kept for reuse */
+  for (int k = 0; k < KINDS; k++) b->born[k] = running[k] ? entries[k] : 0;
   pthread_mutex_unlock(&mu);
 }
 
@@ -167,10 +173,19 @@ void __parad_rt_block_keep(void *p, unsigned kind, void *s) {
   if (!p || !s || kind >= KINDS) return;
   pthread_mutex_lock(&mu);
   Block *b = find_exact(p);
-  if (b && !b->shadow[kind] && !owned(s) && malloc_usable_size(s) >= b->size) {
+  /* only a block this derivative allocated: a global pointed at what the derivative was given (`X = x`,
+     noted where main allocated x and stored it) holds the caller's own shadow then, a gradient's buffer */
+  if (b && b->born[kind] && b->born[kind] == entries[kind] && !b->shadow[kind] && !owned(s) && malloc_usable_size(s) >= b->size) {
     b->shadow[kind] = s;
     b->cap[kind] = b->size;
   }
+  pthread_mutex_unlock(&mu);
+}
+
+void __parad_rt_blocks_enter(unsigned kind) {
+  if (kind >= KINDS) return;
+  pthread_mutex_lock(&mu);
+  entries[kind]++, running[kind] = 1;
   pthread_mutex_unlock(&mu);
 }
 
@@ -178,6 +193,7 @@ void __parad_rt_block_keep(void *p, unsigned kind, void *s) {
 void __parad_rt_blocks_leave(unsigned kind) {
   if (kind >= KINDS) return;
   pthread_mutex_lock(&mu);
+  running[kind] = 0;
   for (size_t i = 0; i < nblocks; i++) blocks[i].handed[kind] = 0;
   pthread_mutex_unlock(&mu);
 }

@@ -4,14 +4,19 @@
 //   ctx_value:   a global context struct holding the argument and a scale computed from it;
 //   model_value: `M->params = x`, a field of a block a global pointer holds (main allocates it), with a
 //                plain call before the derivatives and a tangent after the gradient;
-//   bound_value: a setter `bind(u, n)` that points the global at the caller's local array, called twice.
+//   bound_value: a setter `bind(u, n)` that points the global at the caller's local array, called twice;
+//   copied_value: `A = x`, then a helper copies one global into another (`B = A`) and the reads go through B;
+//   and a heap x given to a plain call first, then to a gradient, then freed with the gradient's buffer.
 // The globals' blocks were asked whether derivative code writes active data into them; the argument's
 // data is active without any write, so the reads through the globals had no derivative: gradients and
 // tangents of zero, no message (the context struct's at -O2: the scale's part only). A pointer the code
 // was given, stored into such a global, now makes it active. And a field of the block (`M->params`), or a
 // global a setter sets, left pointing at an earlier call's array stopped the next derivative at its entry
 // ("holds memory Parad has no shadow for"): such a slot set before it is read, in the function or by a
-// setter it calls first, asks for no shadow at the entry now.
+// setter it calls first, asks for no shadow at the entry now. Made active, such a global ended the
+// derivative holding the caller's gradient buffer as its block's shadow, which the runtime took over and
+// freed with the block (`free(x)`, then the program's `free(g)`: a double free); the runtime takes over only
+// the shadows of blocks the derivative allocated itself.
 // Gradients against tangents along each unit direction (1e-12) and central differences (1e-6), at -O0,
 // -O2 and -O3.
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
@@ -82,6 +87,16 @@ static double bound_value(const double *x) {
   return energy();
 }
 
+static const double *A, *B;
+__attribute__((noinline)) static void alias(void) { B = A; }
+static double copied_value(const double *x) {
+  A = x;
+  alias();
+  double s = 0;
+  for (int i = 0; i < N; i++) s += B[i] * B[i] * B[(i + 1) % N];
+  return s;
+}
+
 int main(void) {
   double x[N] = {0.7, -1.1, 0.4, 1.3};
   M = malloc(sizeof *M);
@@ -92,6 +107,14 @@ int main(void) {
   CHECK_GRADIENT(model_value, x, N, 1e-12, 1e-6, 1e-6);
   CHECK_GRADIENT(bound_value, x, N, 1e-12, 1e-6, 1e-6);
   CHECK_GRADIENT(bound_value, x, N, 1e-12, 1e-6, 1e-6); /* field left at the last call's dead array */
+  CHECK_GRADIENT(copied_value, x, N, 1e-12, 1e-6, 1e-6);
   free(M);
+  double *hx = malloc(N * sizeof(double)), *hg = calloc(N, sizeof(double));
+  for (int i = 0; i < N; i++) hx[i] = x[i];
+  CHECK_CLOSE(term_value(hx), term_value(x), 0); /* X left holding hx, which main allocated */
+  __parad_autodiff((void *)term_value, hx, hg);
+  for (int i = 0; i < N; i++) CHECK_CLOSE(hg[i], 2 * hx[i] * (i + 1), 1e-12);
+  free(hx);
+  free(hg);
   return check_done();
 }
