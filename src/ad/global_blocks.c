@@ -188,6 +188,8 @@ static bool walk(LLVMValueRef p, Walk what, ValueMap *seen, int depth, Nest *nes
       LLVMValueRef stored = LLVMGetOperand(user, 0), at = LLVMGetOperand(user, 1);
       if (stored == p) { /* kept in a local slot: followed through its loads */
         LLVMValueRef slot = ir_strip_pointer_casts(at);
+        /* kept in another global (`B = W`): what the code writes through that one is not followed */
+        if (what == WALK_ACTIVE && !ad_outside_derivatives(user) && LLVMIsAGlobalVariable(ir_address_base(at))) return true;
         if (!LLVMIsAAllocaInst(slot)) continue;
         for (LLVMUseRef v = LLVMGetFirstUse(slot); v; v = LLVMGetNextUse(v))
           if (LLVMIsALoadInst(LLVMGetUser(v)) && walk(LLVMGetUser(v), what, seen, depth + 1, nest)) return true;

@@ -6,6 +6,9 @@
 //                plain call before the derivatives and a tangent after the gradient;
 //   bound_value: a setter `bind(u, n)` that points the global at the caller's local array, called twice;
 //   copied_value: `A = x`, then a helper copies one global into another (`B = A`) and the reads go through B;
+//   lazy_value:  a workspace W allocated on the first call, which a helper hands to another global
+//                (`B = W`) and fills through it with values of x; read through both (at -O0 the reads
+//                through W had no derivative: W's block was asked only of the writes through W);
 //   and a heap x given to a plain call first, then to a gradient, then freed with the gradient's buffer.
 // The globals' blocks were asked whether derivative code writes active data into them; the argument's
 // data is active without any write, so the reads through the globals had no derivative: gradients and
@@ -97,6 +100,22 @@ static double copied_value(const double *x) {
   return s;
 }
 
+static double *W, *WB;
+static const double *WX;
+__attribute__((noinline)) static void fill(void) {
+  WB = W;
+  for (int i = 0; i < N; i++) WB[i] = WX[i] * 2;
+}
+__attribute__((noinline)) static double lazy_term(int i) { return WB[i] * W[(i + 1) % N] * WX[i]; }
+static double lazy_value(const double *x) {
+  WX = x;
+  if (!W) W = malloc(N * sizeof(double));
+  fill();
+  double s = 0;
+  for (int i = 0; i < N; i++) s += lazy_term(i);
+  return s;
+}
+
 int main(void) {
   double x[N] = {0.7, -1.1, 0.4, 1.3};
   M = malloc(sizeof *M);
@@ -108,6 +127,7 @@ int main(void) {
   CHECK_GRADIENT(bound_value, x, N, 1e-12, 1e-6, 1e-6);
   CHECK_GRADIENT(bound_value, x, N, 1e-12, 1e-6, 1e-6); /* field left at the last call's dead array */
   CHECK_GRADIENT(copied_value, x, N, 1e-12, 1e-6, 1e-6);
+  CHECK_GRADIENT(lazy_value, x, N, 1e-12, 1e-6, 1e-6);
   free(M);
   double *hx = malloc(N * sizeof(double)), *hg = calloc(N, sizeof(double));
   for (int i = 0; i < N; i++) hx[i] = x[i];
