@@ -425,33 +425,46 @@ LLVMValueRef ir_address_base(LLVMValueRef p) {
   return p;
 }
 
+/* The global a thread-local address names (llvm.threadlocal.address of it), or NULL. */
+static LLVMValueRef thread_local_global(LLVMValueRef v) {
+  if (!ir_is_call(v) || strncmp(ir_called_name(v), "llvm.threadlocal.address", 24)) return NULL;
+  LLVMValueRef g = ir_strip_pointer_casts(LLVMGetArgOperand(v, 0));
+  return LLVMIsAGlobalVariable(g) ? g : NULL;
+}
+
+#define POINTER_GLOBAL_RULE                                                                                    \
+  "Parad gives a global pointer a shadow only where it sees all that sets it and what it points to: heap "    \
+  "blocks (from malloc, calloc, realloc, aligned_alloc, posix_memalign, new, or a function returning only "   \
+  "those) or what the differentiated code was given, stored into it directly, its address going nowhere "    \
+  "else, blocks holding pointers only at constant offsets; else pass the pointer as an argument with a shadow"
+#define THREAD_LOCAL_RULE                                                                                      \
+  "Parad gives no shadow to a thread-local global (each thread's would have to be zeroed at every "            \
+  "derivative's entry); make it a local of the parallel region, or pass it as an argument with a shadow"
+
 void ir_describe_memory(LLVMValueRef p, char *buf, size_t n) {
   LLVMValueRef base = ir_address_base(p);
-  if (LLVMIsAGlobalVariable(base))
+  LLVMValueRef from = LLVMIsALoadInst(base) ? ir_address_base(LLVMGetOperand(base, 0)) : NULL; /* what base was loaded from */
+  if (LLVMIsAGlobalVariable(base) && ir_contains_ptr(LLVMGlobalGetValueType(base)))
+    snprintf(buf, n, "the pointer global variable '%s', which has no shadow: " POINTER_GLOBAL_RULE, LLVMGetValueName(base));
+  else if (LLVMIsAGlobalVariable(base))
     snprintf(buf, n, "the global variable '%s', which has no shadow: Parad gives one to a global of floats and "
                      "integers that the file defines (not thread-local)", LLVMGetValueName(base));
   else if (LLVMIsAArgument(base))
     snprintf(buf, n, "a parameter passed as constant; pass it with parad_dup and a shadow");
-  else if (LLVMIsALoadInst(base) && LLVMIsAGlobalVariable(ir_address_base(LLVMGetOperand(base, 0))))
-    snprintf(buf, n, "a pointer loaded from the global variable '%s': Parad gives a global pointer a shadow only "
-                     "where it sees all that sets it and what it points to: heap blocks (from malloc, calloc, "
-                     "realloc, aligned_alloc, posix_memalign, new, or a function returning only those) stored "
-                     "into it directly, its address going nowhere else, blocks holding pointers only at constant "
-                     "offsets; else pass the pointer as an argument with a shadow",
-             LLVMGetValueName(ir_address_base(LLVMGetOperand(base, 0))));
-  else if (LLVMIsALoadInst(base) && LLVMIsALoadInst(ir_address_base(LLVMGetOperand(base, 0))) &&
-           LLVMIsAGlobalVariable(ir_address_base(LLVMGetOperand(ir_address_base(LLVMGetOperand(base, 0)), 0))))
+  else if (from && LLVMIsAGlobalVariable(from))
+    snprintf(buf, n, "a pointer loaded from the global variable '%s': " POINTER_GLOBAL_RULE, LLVMGetValueName(from));
+  else if (from && thread_local_global(from))
+    snprintf(buf, n, "a pointer loaded from the thread-local global variable '%s' (threadprivate, _Thread_local): " THREAD_LOCAL_RULE,
+             LLVMGetValueName(thread_local_global(from)));
+  else if (from && LLVMIsALoadInst(from) && LLVMIsAGlobalVariable(ir_address_base(LLVMGetOperand(from, 0))))
     snprintf(buf, n, "a pointer loaded from the block the global variable '%s' points to: Parad gives no shadow to "
                      "pointers kept in such a block; pass them as arguments with shadows",
-             LLVMGetValueName(ir_address_base(LLVMGetOperand(ir_address_base(LLVMGetOperand(base, 0)), 0))));
+             LLVMGetValueName(ir_address_base(LLVMGetOperand(from, 0))));
   else if (LLVMIsALoadInst(base))
     snprintf(buf, n, "a pointer loaded from memory that has no shadow");
-  else if (ir_is_call(base) && !strncmp(ir_called_name(base), "llvm.threadlocal.address", 24) &&
-           LLVMIsAGlobalVariable(ir_strip_pointer_casts(LLVMGetArgOperand(base, 0))))
-    snprintf(buf, n, "the thread-local global variable '%s' (threadprivate, _Thread_local): Parad gives no shadow to "
-                     "a thread-local global (each thread's would have to be zeroed at every derivative's entry); "
-                     "make it a local of the parallel region, or pass it as an argument with a shadow",
-             LLVMGetValueName(ir_strip_pointer_casts(LLVMGetArgOperand(base, 0))));
+  else if (thread_local_global(base))
+    snprintf(buf, n, "the thread-local global variable '%s' (threadprivate, _Thread_local): " THREAD_LOCAL_RULE,
+             LLVMGetValueName(thread_local_global(base)));
   else if (ir_is_call(base))
     snprintf(buf, n, "a pointer returned by '%s'", *ir_called_name(base) ? ir_called_name(base) : "an indirect call");
   else if (LLVMIsAIntToPtrInst(base))

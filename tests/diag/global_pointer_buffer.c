@@ -54,7 +54,7 @@ int main(void) {
 #ifdef STATIC
 static double storage[2], *work;
 static double f(const double *x) {
-  // STATIC: global_pointer_buffer.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot store an active value into memory without a shadow (a pointer loaded from the global variable 'work': Parad gives a global pointer a shadow only where it sees all that sets it and what it points to: heap blocks (from malloc, calloc, realloc, aligned_alloc, posix_memalign, new, or a function returning only those) stored into it directly, its address going nowhere else, blocks holding pointers only at constant offsets; else pass the pointer as an argument with a shadow) in function 'f'
+  // STATIC: global_pointer_buffer.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot store an active value into memory without a shadow (a pointer loaded from the global variable 'work': Parad gives a global pointer a shadow only where it sees all that sets it and what it points to: heap blocks (from malloc, calloc, realloc, aligned_alloc, posix_memalign, new, or a function returning only those) or what the differentiated code was given, stored into it directly, its address going nowhere else, blocks holding pointers only at constant offsets; else pass the pointer as an argument with a shadow) in function 'f'
   for (int i = 0; i < 2; i++) work[i] = sin(x[i]);
   return work[0] * work[1];
 }
