@@ -38,6 +38,7 @@ struct Activity {
   ValueMap flags; /* value -> VARIED | SHADOWED | PTRINT | BITS | WANTS */
   VEC(TaintedSlot) slots;
   ValueMap lost_in_callee; /* call -> the instruction of its callee that loses a derivative it was given */
+  ValueMap callees;        /* a call returning a struct of pointers -> its callee's analysis (field_fails) */
   LLVMValueRef lost;       /* the first instruction of this function (or of a callee) that loses one */
   unsigned ret_taint;      /* PTRINT | BITS of the values it returns */
   bool ret_active;
@@ -97,6 +98,14 @@ static bool mark(Activity *a, LLVMValueRef v) {
   return add_flags(a, v, ir_is_ptr(LLVMTypeOf(v)) ? SHADOWED : VARIED);
 }
 
+/* The same for a value an aggregate may be: a struct of pointers gets a shadow struct beside its
+ * tangent (see "Pointers in structs" below). */
+static unsigned holder_flags(LLVMValueRef v) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  return ir_is_ptr(t) ? SHADOWED : ir_is_pointer_aggregate(t) ? VARIED | SHADOWED : VARIED;
+}
+static bool mark_holder(Activity *a, LLVMValueRef v) { return add_flags(a, v, holder_flags(v)); }
+
 static bool active(const Activity *a, LLVMValueRef v) { return activity_active(a, v); }
 
 typedef struct {
@@ -131,6 +140,161 @@ static bool holds_parameters(LLVMValueRef p) {
     handed = true;
   }
   return stored && handed; /* (a parameter's slot at -O0 alone keeps its own shadow) */
+}
+
+static bool walk_to_owner(Activity *a, ShadowWalk *w, LLVMValueRef p, int depth);
+
+/* ---- pointers in structs ----
+ * A function that returns a struct of pointers (a span {double *data; long n}, a pair of iterators)
+ * returns them in one aggregate value, which the optimiser leaves as insertvalue and extractvalue where
+ * the function is not inlined. Such an aggregate, SHADOWED, has a shadow of its own type holding each
+ * pointer field's shadow; a field without one holds null there, and a pointer extracted from that field
+ * is not shadowed, so that what needs its shadow is refused where it is. A field is named by its index
+ * path (n indices; none: every pointer in the value). */
+
+enum { MAX_FIELD_PATH = 8 };
+
+typedef enum { FIELD_APART, FIELD_INSIDE, FIELD_OVER } FieldOverlap;
+
+/* How insertvalue ins meets the field asked: it puts the field or a value holding it (INSIDE, *skip its
+ * own indices), it puts a part of the field (OVER), or another field (APART). */
+static FieldOverlap field_overlap(LLVMValueRef ins, const unsigned *idx, unsigned n, unsigned *skip) {
+  unsigned m = LLVMGetNumIndices(ins);
+  const unsigned *at = LLVMGetIndices(ins);
+  for (unsigned i = 0; i < m && i < n; i++)
+    if (at[i] != idx[i]) return FIELD_APART;
+  *skip = m;
+  return m <= n ? FIELD_INSIDE : FIELD_OVER;
+}
+
+/* The indices of extractvalue ex followed by idx; false if too long. */
+static bool field_path_through(LLVMValueRef ex, const unsigned *idx, unsigned n, unsigned *path, unsigned *len) {
+  unsigned m = LLVMGetNumIndices(ex);
+  if (m + n > MAX_FIELD_PATH) return false;
+  memcpy(path, LLVMGetIndices(ex), m * sizeof *path);
+  if (n) memcpy(path + m, idx, n * sizeof *path);
+  *len = m + n;
+  return true;
+}
+
+bool activity_pointer_has_shadow(const Activity *a, LLVMValueRef p) {
+  return activity_shadowed(a, p) || LLVMIsAConstantPointerNull(p) || LLVMIsAUndefValue(p) || ir_null_based(p) ||
+         ad_has_constant_shadow(p);
+}
+
+/* What is asked of a field: whether every pointer in it has a shadow, or whether anything in it varies
+ * (an integer out of a struct of pointers, {ptr, i64}, carries a float's bits only where one was put
+ * there: a struct {int; float; ptr} passes its first eight bytes as an i64). */
+typedef enum { FIELD_SHADOWS, FIELD_VARIES } FieldQuestion;
+
+/* A value that fails the question in a plain value (a pointer, a number) put there. */
+static bool leaf_fails(const Activity *a, LLVMValueRef v, FieldQuestion q) {
+  if (q == FIELD_VARIES) return !LLVMIsAConstant(v) && activity_varied(a, v);
+  return ir_is_ptr(LLVMTypeOf(v)) && !activity_pointer_has_shadow(a, v);
+}
+
+/* A value that fails the question somewhere whose insides are not followed (a load, a parameter). */
+static bool opaque_fails(const Activity *a, LLVMValueRef v, FieldQuestion q) {
+  return q == FIELD_VARIES ? activity_varied(a, v) : !activity_shadowed(a, v);
+}
+
+/* The value that puts what fails question q into field idx of v (v itself where it cannot be told), or
+ * NULL where nothing there fails it. */
+static LLVMValueRef field_fails(const Activity *a, LLVMValueRef v, const unsigned *idx, unsigned n, FieldQuestion q, int depth) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  if (k != LLVMStructTypeKind && k != LLVMArrayTypeKind) return leaf_fails(a, v, q) ? v : NULL;
+  if (q == FIELD_SHADOWS && !ir_contains_ptr(t)) return NULL;
+  if (LLVMIsAConstant(v)) {
+    if (q == FIELD_VARIES || LLVMIsNull(v) || LLVMIsUndef(v)) return NULL;
+    unsigned count = k == LLVMStructTypeKind ? LLVMCountStructElementTypes(t) : (unsigned)LLVMGetArrayLength2(t);
+    for (unsigned i = n ? idx[0] : 0; i < (n ? idx[0] + 1 : count); i++) {
+      LLVMValueRef e = LLVMGetAggregateElement(v, i), u = e ? field_fails(a, e, n ? idx + 1 : idx, n ? n - 1 : 0, q, depth + 1) : v;
+      if (u) return u;
+    }
+    return NULL;
+  }
+  if (depth > 8) return opaque_fails(a, v, q) ? v : NULL; /* around a loop: as the other paths say */
+  unsigned skip, path[MAX_FIELD_PATH], len;
+  if (LLVMIsAInsertValueInst(v)) {
+    LLVMValueRef whole = LLVMGetOperand(v, 0), put = LLVMGetOperand(v, 1), u;
+    switch (field_overlap(v, idx, n, &skip)) {
+    case FIELD_INSIDE: return field_fails(a, put, idx + skip, n - skip, q, depth + 1);
+    case FIELD_OVER: return (u = field_fails(a, put, NULL, 0, q, depth + 1)) ? u : field_fails(a, whole, idx, n, q, depth + 1);
+    case FIELD_APART: return field_fails(a, whole, idx, n, q, depth + 1);
+    }
+  }
+  if (LLVMIsAExtractValueInst(v))
+    return field_path_through(v, idx, n, path, &len) ? field_fails(a, LLVMGetOperand(v, 0), path, len, q, depth + 1) : v;
+  if (LLVMIsAPHINode(v) || LLVMIsASelectInst(v)) {
+    unsigned first = LLVMIsASelectInst(v) ? 1 : 0, end = LLVMIsASelectInst(v) ? 3 : LLVMCountIncoming(v);
+    for (unsigned i = first; i < end; i++) {
+      LLVMValueRef in = LLVMIsASelectInst(v) ? LLVMGetOperand(v, i) : LLVMGetIncomingValue(v, i);
+      LLVMValueRef u = field_fails(a, in, idx, n, q, depth + 1);
+      if (u) return u;
+    }
+    return NULL;
+  }
+  /* a function of the module returns what its own returns hold */
+  const Activity *callee = ir_is_call(v) ? vmap_get(&a->callees, v) : NULL;
+  if (!callee || !callee->done || opaque_fails(a, v, q) != (q == FIELD_VARIES)) return opaque_fails(a, v, q) ? v : NULL;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(callee->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(bb), u;
+    if (term && LLVMGetInstructionOpcode(term) == LLVMRet && LLVMGetNumOperands(term) == 1 &&
+        (u = field_fails(callee, LLVMGetOperand(term, 0), idx, n, q, depth + 1)))
+      return u;
+  }
+  return NULL;
+}
+
+LLVMValueRef activity_field_without_shadow(const Activity *a, LLVMValueRef v, const unsigned *idx, unsigned n) {
+  return field_fails(a, v, idx, n, FIELD_SHADOWS, 0);
+}
+
+/* A pointer extracted from field idx of v is shadowed unless a pointer without one was put there: one the
+ * analysis found inactive, as it would be used without the struct. Where the field's source cannot be
+ * followed (a struct loaded from memory, returned through a function pointer), the extracted pointer is
+ * shadowed, and the reverse sweep's generator refuses it. */
+static bool field_inactive_pointer(const Activity *a, LLVMValueRef v, const unsigned *idx, unsigned n) {
+  LLVMValueRef u = activity_field_without_shadow(a, v, idx, n);
+  return u && ir_is_ptr(LLVMTypeOf(u));
+}
+
+/* Gives shadows to what the pointers in field idx of v come from. */
+static bool walk_field(Activity *a, ShadowWalk *w, LLVMValueRef v, const unsigned *idx, unsigned n, int depth) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  if (ir_is_ptr(t)) return n == 0 && walk_to_owner(a, w, v, depth);
+  if (depth > 64 || !ir_is_pointer_aggregate(t) || LLVMIsAConstant(v)) return false;
+  unsigned skip, path[MAX_FIELD_PATH], len;
+  if (LLVMIsAInsertValueInst(v)) {
+    bool changed = add_flags(a, v, SHADOWED);
+    LLVMValueRef whole = LLVMGetOperand(v, 0), put = LLVMGetOperand(v, 1);
+    switch (field_overlap(v, idx, n, &skip)) {
+    case FIELD_INSIDE: return walk_field(a, w, put, idx + skip, n - skip, depth + 1) || changed;
+    case FIELD_OVER: changed |= walk_field(a, w, put, NULL, 0, depth + 1); /* fall through */
+    case FIELD_APART: return walk_field(a, w, whole, idx, n, depth + 1) || changed;
+    }
+  }
+  if (LLVMIsAExtractValueInst(v)) {
+    if (!field_path_through(v, idx, n, path, &len)) return false;
+    bool changed = add_flags(a, v, SHADOWED);
+    return walk_field(a, w, LLVMGetOperand(v, 0), path, len, depth + 1) || changed;
+  }
+  if ((LLVMIsAPHINode(v) || LLVMIsASelectInst(v)) && !first_visit(w, v)) return false;
+  if (LLVMIsAPHINode(v)) {
+    bool changed = add_flags(a, v, SHADOWED);
+    for (unsigned i = 0, k = LLVMCountIncoming(v); i < k; i++)
+      changed |= walk_field(a, w, LLVMGetIncomingValue(v, i), idx, n, depth + 1);
+    return changed;
+  }
+  if (LLVMIsASelectInst(v)) {
+    bool changed = add_flags(a, v, SHADOWED);
+    changed |= walk_field(a, w, LLVMGetOperand(v, 1), idx, n, depth + 1);
+    return walk_field(a, w, LLVMGetOperand(v, 2), idx, n, depth + 1) || changed;
+  }
+  /* a function of the module asked for the shadows it returns (its pattern gets an 'r') */
+  if (ir_is_call(v) && call_classify(v, NULL) == CALL_MODULE) return add_flags(a, v, SHADOWED);
+  return false;
 }
 
 static bool walk_to_owner(Activity *a, ShadowWalk *w, LLVMValueRef p, int depth) {
@@ -185,6 +349,14 @@ static bool walk_to_owner(Activity *a, ShadowWalk *w, LLVMValueRef p, int depth)
     return changed;
   }
   if (LLVMIsALoadInst(p)) return walk_to_owner(a, w, LLVMGetOperand(p, 0), depth + 1);
+  if (LLVMIsAExtractValueInst(p)) {
+    LLVMValueRef whole = LLVMGetOperand(p, 0);
+    const unsigned *idx = LLVMGetIndices(p);
+    unsigned n = LLVMGetNumIndices(p);
+    bool changed = walk_field(a, w, whole, idx, n, depth + 1);
+    if (!field_inactive_pointer(a, whole, idx, n)) changed |= add_flags(a, p, SHADOWED);
+    return changed;
+  }
   return false; /* a global, a constant argument: cannot get a shadow here */
 }
 
@@ -350,7 +522,7 @@ bool activity_moves_bits(LLVMValueRef inst) {
  * flags: the original's invokes are calls this analysis would not follow. */
 static bool callee_of(AdModule *ad, Activity *a, LLVMValueRef call, LLVMValueRef *fn, unsigned first,
                       const Activity **out) {
-  bool any = !first && ir_is_ptr(LLVMTypeOf(call)) && activity_shadowed(a, call); /* its result wants a shadow */
+  bool any = !first && activity_wants_returned_shadow(a, call); /* its result wants a shadow */
   any |= !first && ad_is_reverse_sweep(*fn);
   any |= ad_call_reaches_active_global(call); /* derivatives that go through a global, not the arguments */
   for (unsigned i = first, n = ir_num_call_args(call); i < n; i++)
@@ -486,6 +658,9 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
     LLVMTypeRef rt = LLVMTypeOf(call);
     if (ir_is_ptr(rt)) {
       if (!known || callee->ret_active) changed |= mark(a, call);
+    } else if (ir_is_pointer_aggregate(rt) && callee) {
+      vmap_put(&a->callees, call, (void *)callee);
+      if (!known || callee->ret_active) changed |= mark_holder(a, call);
     } else if (ir_carries_derivative(rt)) {
       changed |= mark(a, call);
     } else if (ir_is_int(rt) && LLVMGetIntTypeWidth(rt) > 1 && (!known || callee->ret_active)) {
@@ -503,13 +678,22 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
   LLVMOpcode op = LLVMGetInstructionOpcode(inst);
   unsigned nops = (unsigned)LLVMGetNumOperands(inst);
   switch (op) {
-  case LLVMFNeg:
   case LLVMExtractValue:
+    /* a pointer out of a struct: shadowed where what was put there is */
+    if (ir_is_ptr(LLVMTypeOf(inst)))
+      return active(a, LLVMGetOperand(inst, 0)) &&
+             !field_inactive_pointer(a, LLVMGetOperand(inst, 0), LLVMGetIndices(inst), LLVMGetNumIndices(inst)) &&
+             add_flags(a, inst, SHADOWED);
     /* a bool or a char out of a struct (std::map::insert's pair<iterator, bool>, returned as {ptr, i8}):
        no float's bits fit in it, and the calling convention never packs a float's part into one */
     if (narrower_than_floats(LLVMTypeOf(inst)) && LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(inst, 0))) == LLVMStructTypeKind)
       return taint(a, inst);
-    return any_operand_active(a, inst, 0, 1) && mark(a, inst);
+    /* an integer out of a struct of pointers: varied where what was put there is */
+    if (ir_is_int(LLVMTypeOf(inst)) && ir_is_pointer_aggregate(LLVMTypeOf(LLVMGetOperand(inst, 0))) &&
+        !field_fails(a, LLVMGetOperand(inst, 0), LLVMGetIndices(inst), LLVMGetNumIndices(inst), FIELD_VARIES, 0))
+      return false;
+    return any_operand_active(a, inst, 0, 1) && mark_holder(a, inst);
+  case LLVMFNeg:
   case LLVMFPExt:
   case LLVMFPTrunc:
   case LLVMExtractElement: return any_operand_active(a, inst, 0, 1) && mark(a, inst);
@@ -518,9 +702,9 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
   case LLVMFMul:
   case LLVMFDiv:
   case LLVMFRem:
-  case LLVMInsertValue:
   case LLVMInsertElement:
   case LLVMShuffleVector: return any_operand_active(a, inst, 0, 2) && mark(a, inst);
+  case LLVMInsertValue: return any_operand_active(a, inst, 0, 2) && mark_holder(a, inst);
   case LLVMBitCast:
   case LLVMAddrSpaceCast:
   case LLVMFreeze:
@@ -538,7 +722,7 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
       return need_shadow(a, LLVMGetOperand(inst, 2)) || changed;
     }
     /* an integer chosen from floats' bits that arithmetic changed is such bits too */
-    return add_flags(a, inst, VARIED | ((flags_of(a, LLVMGetOperand(inst, 1)) | flags_of(a, LLVMGetOperand(inst, 2))) & BITS));
+    return add_flags(a, inst, holder_flags(inst) | ((flags_of(a, LLVMGetOperand(inst, 1)) | flags_of(a, LLVMGetOperand(inst, 2))) & BITS));
   case LLVMPHI: {
     bool any = false;
     unsigned bits = 0;
@@ -547,7 +731,7 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
       bits |= flags_of(a, LLVMGetIncomingValue(inst, i)) & BITS;
     }
     if (!any) return taint(a, inst);
-    if (!ir_is_ptr(LLVMTypeOf(inst))) return add_flags(a, inst, VARIED | bits);
+    if (!ir_is_ptr(LLVMTypeOf(inst))) return add_flags(a, inst, holder_flags(inst) | bits);
     bool changed = add_flags(a, inst, SHADOWED);
     for (unsigned i = 0, n = LLVMCountIncoming(inst); i < n; i++)
       changed |= need_shadow(a, LLVMGetIncomingValue(inst, i));
@@ -594,6 +778,13 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
     }
     if (nops == 1 && a->ret_shadow_wanted && ir_is_ptr(LLVMTypeOf(LLVMGetOperand(inst, 0)))) {
       bool changed = need_shadow(a, LLVMGetOperand(inst, 0));
+      if (!a->ret_active) a->ret_active = changed = true;
+      return changed;
+    }
+    if (nops == 1 && a->ret_shadow_wanted && ir_is_pointer_aggregate(LLVMTypeOf(LLVMGetOperand(inst, 0)))) {
+      ShadowWalk w = {.seen_any = false};
+      bool changed = walk_field(a, &w, LLVMGetOperand(inst, 0), NULL, 0, 0);
+      if (w.seen_any) vmap_free(&w.merges);
       if (!a->ret_active) a->ret_active = changed = true;
       return changed;
     }
@@ -648,6 +839,7 @@ const Activity *activity_get(AdModule *ad, LLVMValueRef fn, const char *pattern)
   a->pattern = xstrdup(pattern);
   vmap_init(&a->flags);
   vmap_init(&a->lost_in_callee);
+  vmap_init(&a->callees);
   vec_push(&c->list, a);
   analyse(ad, a);
   a->done = true;
@@ -661,6 +853,7 @@ void activity_cache_free(AdModule *ad) {
   for (size_t i = 0; i < c->list.len; i++) {
     vmap_free(&c->list.data[i]->flags);
     vmap_free(&c->list.data[i]->lost_in_callee);
+    vmap_free(&c->list.data[i]->callees);
     free(c->list.data[i]->slots.data);
     free(c->list.data[i]->pattern);
     free(c->list.data[i]);
@@ -688,7 +881,7 @@ char *activity_call_pattern(const Activity *a, LLVMValueRef call) {
 }
 
 bool activity_wants_returned_shadow(const Activity *a, LLVMValueRef call) {
-  return ir_is_ptr(LLVMTypeOf(call)) && activity_shadowed(a, call);
+  return (ir_is_ptr(LLVMTypeOf(call)) || ir_is_pointer_aggregate(LLVMTypeOf(call))) && activity_shadowed(a, call);
 }
 
 bool activity_view_slot(const Activity *a, LLVMValueRef param) {

@@ -2,7 +2,8 @@
  * parameters.
  *
  *   varied    a non-pointer value that depends on an active input (it gets a tangent / an adjoint);
- *   shadowed  a pointer to memory that may hold active data (it gets a shadow pointer).
+ *   shadowed  a pointer to memory that may hold active data (it gets a shadow pointer), or a struct of
+ *             pointers (it gets a struct of their shadows).
  *
  * The analysis over-approximates: marking a value that is in fact constant costs a little work the
  * optimiser usually removes, while missing one would lose a derivative. Memory that receives active
@@ -56,6 +57,15 @@ bool activity_from_float_bits(const Activity *a, LLVMValueRef v);
 bool activity_moves_bits(LLVMValueRef inst);
 /* Does the function's return value carry a derivative (a tangent or a shadow). */
 bool activity_return_active(const Activity *a);
+
+/* Whether pointer p has a shadow the generators can give: shadowed, null, or constant data's. A pointer
+ * put into a struct of pointers without one leaves null in the struct's shadow, and a pointer extracted
+ * from there is not shadowed (see "pointers in structs" in activity.c). */
+bool activity_pointer_has_shadow(const Activity *a, LLVMValueRef p);
+/* In aggregate v, at index path idx (n indices, none: all of v): the value that puts a pointer without a
+ * shadow there, NULL where every pointer there has one. A pointer is one found inactive; anything else is
+ * a source the analysis cannot follow, and a pointer extracted from there has no shadow to give. */
+LLVMValueRef activity_field_without_shadow(const Activity *a, LLVMValueRef v, const unsigned *idx, unsigned n);
 
 /* Whether call argument i is a null pointer passed to an otherwise active call: its shadow is null, and
  * the callee is given it (a list's constructor called with NULL for the next node stores it where its

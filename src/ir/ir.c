@@ -49,6 +49,10 @@ static bool contains(LLVMTypeRef t, bool pointers, bool floats) {
 bool ir_carries_derivative(LLVMTypeRef t) { return contains(t, true, true); }
 bool ir_contains_fp(LLVMTypeRef t) { return contains(t, false, true); }
 bool ir_contains_ptr(LLVMTypeRef t) { return contains(t, true, false); }
+bool ir_is_pointer_aggregate(LLVMTypeRef t) {
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  return (k == LLVMStructTypeKind || k == LLVMArrayTypeKind) && contains(t, true, false);
+}
 
 unsigned long long ir_type_size(LLVMModuleRef m, LLVMTypeRef t) {
   return LLVMABISizeOfType(LLVMGetModuleDataLayout(m), t);

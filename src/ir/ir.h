@@ -24,6 +24,8 @@ bool ir_carries_derivative(LLVMTypeRef t);
 bool ir_contains_fp(LLVMTypeRef t);
 /* Does the type hold pointers anywhere inside. */
 bool ir_contains_ptr(LLVMTypeRef t);
+/* A struct or an array holding pointers (a span {double *, long}, a pair of iterators returned by value). */
+bool ir_is_pointer_aggregate(LLVMTypeRef t);
 /* The scalar type of a vector type, or the type itself. */
 LLVMTypeRef ir_scalar_type(LLVMTypeRef t);
 unsigned long long ir_type_size(LLVMModuleRef m, LLVMTypeRef t);   /* allocation size in bytes */

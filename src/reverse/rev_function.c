@@ -44,6 +44,7 @@ LLVMValueRef aug_value(RevGen *g, LLVMValueRef orig) { return ir_mapped(&g->vmap
 LLVMValueRef aug_shadow(RevGen *g, LLVMValueRef orig, LLVMValueRef at, const char *what) {
   LLVMValueRef s = activity_shadowed(g->act, orig) ? vmap_get(&g->smap, orig) : NULL;
   if (s) return s;
+  if (ir_is_pointer_aggregate(LLVMTypeOf(orig))) return aug_aggregate_shadow(g, orig);
   if (LLVMIsAConstantPointerNull(orig) || LLVMIsAUndefValue(orig)) return LLVMConstNull(g->ptr_type);
   if (ir_null_based(orig)) return aug_value(g, orig);
   if (ad_has_constant_shadow(orig)) return ad_constant_shadow(orig, SHADOW_ADD);
@@ -56,6 +57,28 @@ LLVMValueRef aug_shadow(RevGen *g, LLVMValueRef orig, LLVMValueRef at, const cha
   ir_describe_memory(orig, buf, sizeof buf);
   rev_error(g, at, "%s needs a shadow for memory that has none: %s", what, buf);
   return LLVMConstNull(g->ptr_type);
+}
+
+/* A struct of pointers without a shadow struct of its own: a constant's (its pointers' constant shadows),
+ * or one of nulls. Only fields activity_shadowed finds a shadow for are read from it. */
+LLVMValueRef aug_aggregate_shadow(RevGen *g, LLVMValueRef orig) {
+  LLVMValueRef s = activity_shadowed(g->act, orig) ? vmap_get(&g->smap, orig) : NULL;
+  if (s) return s;
+  LLVMTypeRef t = LLVMTypeOf(orig);
+  if (!LLVMIsAConstant(orig) || LLVMIsNull(orig) || LLVMIsUndef(orig)) return LLVMConstNull(t);
+  bool is_struct = LLVMGetTypeKind(t) == LLVMStructTypeKind;
+  unsigned n = is_struct ? LLVMCountStructElementTypes(t) : (unsigned)LLVMGetArrayLength2(t);
+  s = LLVMConstNull(t);
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef e = LLVMGetAggregateElement(orig, i);
+    if (!e) continue;
+    LLVMTypeRef et = LLVMTypeOf(e);
+    LLVMValueRef es = ir_is_pointer_aggregate(et) ? aug_aggregate_shadow(g, e)
+                      : ir_is_ptr(et) && activity_pointer_has_shadow(g->act, e) ? aug_shadow(g, e, NULL, "a pointer in this constant")
+                                                                               : NULL;
+    if (es) s = LLVMBuildInsertValue(g->b, s, es, i, "");
+  }
+  return s;
 }
 
 LLVMValueRef aug_clone(RevGen *g, LLVMValueRef inst) { return ir_clone_mapped(g->b, &g->vmap, inst); }
@@ -80,8 +103,8 @@ static void pair_types(LLVMTypeRef fty, const char *pattern, bool ret_active, bo
     outs[no++] = t ? t : LLVMDoubleTypeInContext(ctx); /* none: refused by lanes_analyse */
   }
   LLVMTypeRef r = LLVMGetReturnType(fty);
-  if (ret_shadow) {
-    LLVMTypeRef pair[2] = {r, ptr};
+  if (ret_shadow) { /* a pointer's shadow, or a struct of pointers' (aug_aggregate_shadow) */
+    LLVMTypeRef pair[2] = {r, r};
     r = LLVMStructTypeInContext(ctx, pair, 2, 0);
   }
   *aug = LLVMFunctionType(r, types, n, 0);

@@ -6,11 +6,22 @@
 
 /* ---- the forward sweep ---- */
 
+static LLVMValueRef insert_path(RevGen *g, LLVMValueRef agg, LLVMValueRef v, const unsigned *idx, unsigned n) {
+  if (n == 1) return LLVMBuildInsertValue(g->b, agg, v, idx[0], "");
+  LLVMValueRef inner = LLVMBuildExtractValue(g->b, agg, idx[0], "");
+  return LLVMBuildInsertValue(g->b, agg, insert_path(g, inner, v, idx + 1, n - 1), idx[0], "");
+}
+
+static LLVMValueRef extract_path(RevGen *g, LLVMValueRef agg, const unsigned *idx, unsigned n) {
+  for (unsigned i = 0; i < n; i++) agg = LLVMBuildExtractValue(g->b, agg, idx[i], "");
+  return agg;
+}
+
 static void phi(RevGen *g, LLVMValueRef inst) {
   size_t len;
   const char *name = LLVMGetValueName2(inst, &len);
   vmap_put(&g->vmap, inst, LLVMBuildPhi(g->b, LLVMTypeOf(inst), name));
-  if (activity_shadowed(g->act, inst)) vmap_put(&g->smap, inst, LLVMBuildPhi(g->b, g->ptr_type, "shadow"));
+  if (activity_shadowed(g->act, inst)) vmap_put(&g->smap, inst, LLVMBuildPhi(g->b, LLVMTypeOf(inst), "shadow"));
   vec_push(&g->phis, inst);
 }
 
@@ -62,6 +73,31 @@ void aug_inst(RevGen *g, LLVMValueRef inst) {
                              aug_shadow(g, LLVMGetOperand(inst, 2), inst, "this pointer select"), ""));
     break;
   case LLVMFreeze: vmap_put(&g->smap, inst, aug_shadow(g, LLVMGetOperand(inst, 0), inst, "this freeze")); break;
+  case LLVMExtractValue: { /* a pointer, or a struct of them, out of a struct's shadow */
+    LLVMValueRef whole = LLVMGetOperand(inst, 0);
+    const unsigned *idx = LLVMGetIndices(inst);
+    LLVMValueRef unknown = activity_field_without_shadow(g->act, whole, idx, LLVMGetNumIndices(inst));
+    if (unknown && !ir_is_ptr(LLVMTypeOf(unknown)) && LLVMGetFirstUse(inst))
+      rev_error(g, inst, "cannot differentiate a pointer taken out of a struct %s in reverse mode: its shadow cannot be followed",
+                ir_is_call(unknown) ? "returned through a function pointer or by a function without a body"
+                : LLVMIsALoadInst(unknown) ? "loaded from memory as a whole"
+                                           : "whose source is not known");
+    vmap_put(&g->smap, inst, extract_path(g, aug_aggregate_shadow(g, whole), idx, LLVMGetNumIndices(inst)));
+    break;
+  }
+  case LLVMInsertValue: {
+    /* a pointer without a shadow (activity_pointer_has_shadow) leaves the field null: the field rule
+       keeps what is extracted from there unshadowed */
+    LLVMValueRef put = LLVMGetOperand(inst, 1), shadow = aug_aggregate_shadow(g, LLVMGetOperand(inst, 0));
+    LLVMTypeRef t = LLVMTypeOf(put);
+    LLVMValueRef put_shadow = ir_is_pointer_aggregate(t) ? aug_aggregate_shadow(g, put)
+                              : ir_is_ptr(t) && activity_pointer_has_shadow(g->act, put) ? aug_shadow(g, put, inst, "this struct")
+                                                                                        : NULL;
+    if (put_shadow) shadow = insert_path(g, shadow, put_shadow, LLVMGetIndices(inst), LLVMGetNumIndices(inst));
+    else if (ir_is_ptr(t)) shadow = insert_path(g, shadow, LLVMConstNull(t), LLVMGetIndices(inst), LLVMGetNumIndices(inst));
+    vmap_put(&g->smap, inst, shadow);
+    break;
+  }
   default:
     if (!LLVMGetFirstUse(inst)) break; /* nothing needs its shadow */
     rev_error(g, inst, "cannot differentiate this pointer computation in reverse mode");
@@ -92,17 +128,6 @@ static void shuffle_adjoint(RevGen *g, LLVMValueRef inst, LLVMValueRef d) {
   }
   adj_add(g, a, da);
   adj_add(g, b, db);
-}
-
-static LLVMValueRef insert_path(RevGen *g, LLVMValueRef agg, LLVMValueRef v, const unsigned *idx, unsigned n) {
-  if (n == 1) return LLVMBuildInsertValue(g->b, agg, v, idx[0], "");
-  LLVMValueRef inner = LLVMBuildExtractValue(g->b, agg, idx[0], "");
-  return LLVMBuildInsertValue(g->b, agg, insert_path(g, inner, v, idx + 1, n - 1), idx[0], "");
-}
-
-static LLVMValueRef extract_path(RevGen *g, LLVMValueRef agg, const unsigned *idx, unsigned n) {
-  for (unsigned i = 0; i < n; i++) agg = LLVMBuildExtractValue(g->b, agg, idx[i], "");
-  return agg;
 }
 
 void rev_inst(RevGen *g, LLVMValueRef inst) {

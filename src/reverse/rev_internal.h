@@ -501,6 +501,8 @@ unsigned tape_packed_bytes(RevGen *g, LLVMTypeRef t);
 /* ---- rev_function.c ---- */
 LLVMValueRef aug_value(RevGen *g, LLVMValueRef orig);   /* the copy of an original value in aug */
 LLVMValueRef aug_shadow(RevGen *g, LLVMValueRef orig, LLVMValueRef at, const char *what);
+/* The shadow of a struct of pointers that has none of its own: see rev_function.c. */
+LLVMValueRef aug_aggregate_shadow(RevGen *g, LLVMValueRef orig);
 LLVMValueRef aug_clone(RevGen *g, LLVMValueRef inst);
 /* Builds `if (cond) yes-part else no-part` at the builder: the caller fills *yes and *no (positioning the
  * builder in each) and ends both with a branch to *join. */

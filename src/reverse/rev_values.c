@@ -337,8 +337,9 @@ static bool shadow_recomputable(RevGen *g, LLVMValueRef v) {
   case LLVMGetElementPtr:
   case LLVMBitCast:
   case LLVMAddrSpaceCast: return activity_shadowed(g->act, LLVMGetOperand(v, 0));
-  case LLVMSelect:
-    return activity_shadowed(g->act, LLVMGetOperand(v, 1)) && activity_shadowed(g->act, LLVMGetOperand(v, 2));
+  case LLVMSelect: /* (of pointers: the reverse sweep reads no struct's shadow) */
+    return ir_is_ptr(LLVMTypeOf(v)) && activity_shadowed(g->act, LLVMGetOperand(v, 1)) &&
+           activity_shadowed(g->act, LLVMGetOperand(v, 2));
   default: return false;
   }
 }
