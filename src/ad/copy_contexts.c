@@ -76,7 +76,60 @@ static bool split(LLVMValueRef fn, const ValueList *copies, const ValueList *sit
   return known;
 }
 
-unsigned copy_contexts_split(LLVMModuleRef m, const ValueMap *reached) {
+static unsigned instruction_count(LLVMValueRef fn) {
+  unsigned n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) n++;
+  return n;
+}
+
+/* Where fn's copies stay unknown for each of its calls because its callers only pass on what their own
+ * callers give (a generic sort calling its swap at -Os): each such caller is copied once per call of its
+ * own first, and then fn once per call from those copies. Undone if some copy stays unknown. */
+static bool split_through_callers(LLVMValueRef fn, const ValueList *copies, const ValueList *sites, ValueMap *reached) {
+  ValueList callers = {0}, outer = {0}, originals = {0}, clones = {0}, inner = {0};
+  bool ok = true;
+  for (size_t s = 0; s < sites->len && ok; s++) {
+    LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(sites->data[s]));
+    if (ir_list_has(&callers, caller)) continue;
+    vec_push(&callers, caller);
+    ValueList calls = {0};
+    ok = instruction_count(caller) <= MAX_INSTRUCTIONS && reached_calls(caller, reached, &calls) &&
+         outer.len + calls.len <= MAX_SITES;
+    for (size_t c = 0; c < calls.len && ok; c++) {
+      char *name = xasprintf("%s.callers%zu", LLVMGetValueName(caller), outer.len);
+      ValueMap vm;
+      vmap_init(&vm);
+      LLVMValueRef clone = ir_clone_function(caller, name, &vm);
+      free(name);
+      for (size_t t = 0; t < sites->len; t++)
+        if (LLVMGetBasicBlockParent(LLVMGetInstructionParent(sites->data[t])) == caller) vec_push(&inner, vmap_get(&vm, sites->data[t]));
+      vmap_free(&vm);
+      call_instead(calls.data[c], clone);
+      vec_push(&outer, calls.data[c]);
+      vec_push(&originals, caller);
+      vec_push(&clones, clone);
+    }
+    vec_free(&calls);
+  }
+  ok = ok && inner.len <= MAX_SITES && split(fn, copies, &inner);
+  for (size_t c = 0; c < clones.len; c++) {
+    if (ok) {
+      vmap_put(reached, clones.data[c], NULL);
+    } else {
+      call_instead(outer.data[c], originals.data[c]);
+      LLVMDeleteFunction(clones.data[c]);
+    }
+  }
+  vec_free(&callers);
+  vec_free(&outer);
+  vec_free(&originals);
+  vec_free(&clones);
+  vec_free(&inner);
+  return ok;
+}
+
+unsigned copy_contexts_split(LLVMModuleRef m, ValueMap *reached) {
   ValueList helpers = {0};
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
     if (vmap_has(reached, fn) && LLVMCountBasicBlocks(fn) && !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)))
@@ -85,7 +138,8 @@ unsigned copy_contexts_split(LLVMModuleRef m, const ValueMap *reached) {
   for (size_t h = 0; h < helpers.len; h++) {
     LLVMValueRef fn = helpers.data[h];
     ValueList copies = {0}, sites = {0};
-    if (unknown_copies(fn, &copies) && copies.len && reached_calls(fn, reached, &sites)) done += split(fn, &copies, &sites);
+    if (unknown_copies(fn, &copies) && copies.len && reached_calls(fn, reached, &sites))
+      done += split(fn, &copies, &sites) || split_through_callers(fn, &copies, &sites, reached);
     vec_free(&copies);
     vec_free(&sites);
   }

@@ -14,7 +14,8 @@
 #include "ir/valuemap.h"
 
 /* In the functions the requests reach (`reached`), calls of such helpers call their copies; returns how
- * many helpers were split. */
-unsigned copy_contexts_split(LLVMModuleRef m, const ValueMap *reached);
+ * many helpers were split. Where a helper's callers only pass on what their own callers give, the callers
+ * are copied per call first (their copies join `reached`). */
+unsigned copy_contexts_split(LLVMModuleRef m, ValueMap *reached);
 
 #endif

@@ -88,6 +88,23 @@ static bool constant_indices(LLVMValueRef gep) {
   return true;
 }
 
+/* A local variable whose address goes nowhere but into the request and the memory intrinsics: no global
+ * can hold it. One whose address is stored (main calling a setter `bind(x)` inlined, `U = x`) may be the
+ * block a pointer global holds, and is checked like any pointer. */
+static bool unseen_local(LLVMValueRef v, LLVMValueRef request, int depth) {
+  if (depth == 0 && !LLVMIsAAllocaInst(v)) return false;
+  if (depth > MOST_DEPTH) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (user == request || LLVMIsALoadInst(user) || ir_is_lifetime_marker(user) || ir_is_debug_intrinsic(user)) continue;
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) != v) continue;
+    if (ir_is_call(user) && LLVMIsAIntrinsicInst(user) && strncmp(ir_called_name(user), "llvm.mem", 8) == 0) continue;
+    if ((LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) && unseen_local(user, request, depth + 1)) continue;
+    return false;
+  }
+  return true;
+}
+
 /* The checks of one pointer: against the globals of floats, and the blocks of the pointer globals (the
  * runtime knows their extents). */
 static void check_pointer(LLVMBuilderRef b, const Request *r, unsigned p, bool field, LLVMValueRef v,
@@ -139,7 +156,7 @@ int request_check_global_arguments(LLVMBuilderRef b, const Request *r) {
       }
       continue;
     }
-    if (!LLVMIsAAllocaInst(ir_strip_pointer_casts(arg))) /* a local is no global's */
+    if (!unseen_local(ir_strip_pointer_casts(arg), r->call, 0)) /* a local no global can hold */
       check_pointer(b, r, p, false, arg, &globals, &blocks);
     /* the pointers a struct it points to holds (`m->c`), read on entry */
     for (LLVMValueRef i = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(r->fn)); i; i = LLVMGetNextInstruction(i)) {

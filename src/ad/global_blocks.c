@@ -122,6 +122,9 @@ static bool setup_value_within(LLVMValueRef v, ValueList *merges) {
      comparator's context, inlined): a derivative that starts while the global still holds it stops, as for
      any memory not allocated (runtime/global_blocks.c) */
   if (LLVMIsAAllocaInst(v)) return true;
+  /* a setter's parameter (`void bind(const double *u) { U = u; }` in a file of its own, which plain code may
+     call with anything): the same, whatever its callers give */
+  if (LLVMIsAArgument(v)) return true;
   /* a pointer into one of those (`rows[1] = y + 2` of a block y main allocates: the runtime finds the block
      that holds it) */
   if (LLVMIsAGetElementPtrInst(v)) return setup_value_within(ir_address_base(v), merges);

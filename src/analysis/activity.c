@@ -200,7 +200,28 @@ static bool opaque_fails(const Activity *a, LLVMValueRef v, FieldQuestion q) {
 
 /* The value that puts what fails question q into field idx of v (v itself where it cannot be told), or
  * NULL where nothing there fails it. */
-static LLVMValueRef field_fails(const Activity *a, LLVMValueRef v, const unsigned *idx, unsigned n, FieldQuestion q, int depth) {
+/* The merges and calls a question has met, each with the field asked of it: met again around a loop or a
+ * recursion, one adds nothing (the other ways in decide). */
+typedef struct {
+  LLVMValueRef v;
+  unsigned n, idx[MAX_FIELD_PATH];
+} FieldMet;
+typedef struct {
+  VEC(FieldMet) met;
+  FieldQuestion q;
+} FieldWalk;
+
+static bool met_before(FieldWalk *fw, LLVMValueRef v, const unsigned *idx, unsigned n) {
+  for (size_t i = 0; i < fw->met.len; i++)
+    if (fw->met.data[i].v == v && fw->met.data[i].n == n && (!n || !memcmp(fw->met.data[i].idx, idx, n * sizeof *idx))) return true;
+  FieldMet m = {v, n, {0}};
+  if (n) memcpy(m.idx, idx, n * sizeof *idx);
+  vec_push(&fw->met, m);
+  return false;
+}
+
+static LLVMValueRef field_walk(const Activity *a, FieldWalk *fw, LLVMValueRef v, const unsigned *idx, unsigned n, int depth) {
+  FieldQuestion q = fw->q;
   LLVMTypeRef t = LLVMTypeOf(v);
   LLVMTypeKind k = LLVMGetTypeKind(t);
   if (k != LLVMStructTypeKind && k != LLVMArrayTypeKind) return leaf_fails(a, v, q) ? v : NULL;
@@ -209,46 +230,56 @@ static LLVMValueRef field_fails(const Activity *a, LLVMValueRef v, const unsigne
     if (q == FIELD_VARIES || LLVMIsNull(v) || LLVMIsUndef(v)) return NULL;
     unsigned count = k == LLVMStructTypeKind ? LLVMCountStructElementTypes(t) : (unsigned)LLVMGetArrayLength2(t);
     for (unsigned i = n ? idx[0] : 0; i < (n ? idx[0] + 1 : count); i++) {
-      LLVMValueRef e = LLVMGetAggregateElement(v, i), u = e ? field_fails(a, e, n ? idx + 1 : idx, n ? n - 1 : 0, q, depth + 1) : v;
+      LLVMValueRef e = LLVMGetAggregateElement(v, i), u = e ? field_walk(a, fw, e, n ? idx + 1 : idx, n ? n - 1 : 0, depth + 1) : v;
       if (u) return u;
     }
     return NULL;
   }
-  if (depth > 8) return opaque_fails(a, v, q) ? v : NULL; /* around a loop: as the other paths say */
+  if (depth > 32) return opaque_fails(a, v, q) ? v : NULL;
   unsigned skip, path[MAX_FIELD_PATH], len;
   if (LLVMIsAInsertValueInst(v)) {
     LLVMValueRef whole = LLVMGetOperand(v, 0), put = LLVMGetOperand(v, 1), u;
     switch (field_overlap(v, idx, n, &skip)) {
-    case FIELD_INSIDE: return field_fails(a, put, idx + skip, n - skip, q, depth + 1);
-    case FIELD_OVER: return (u = field_fails(a, put, NULL, 0, q, depth + 1)) ? u : field_fails(a, whole, idx, n, q, depth + 1);
-    case FIELD_APART: return field_fails(a, whole, idx, n, q, depth + 1);
+    case FIELD_INSIDE: return field_walk(a, fw, put, idx + skip, n - skip, depth + 1);
+    case FIELD_OVER: return (u = field_walk(a, fw, put, NULL, 0, depth + 1)) ? u : field_walk(a, fw, whole, idx, n, depth + 1);
+    case FIELD_APART: return field_walk(a, fw, whole, idx, n, depth + 1);
     }
   }
   if (LLVMIsAExtractValueInst(v))
-    return field_path_through(v, idx, n, path, &len) ? field_fails(a, LLVMGetOperand(v, 0), path, len, q, depth + 1) : v;
+    return field_path_through(v, idx, n, path, &len) ? field_walk(a, fw, LLVMGetOperand(v, 0), path, len, depth + 1) : v;
+  if ((LLVMIsAPHINode(v) || LLVMIsASelectInst(v) || ir_is_call(v)) && met_before(fw, v, idx, n)) return NULL;
   if (LLVMIsAPHINode(v) || LLVMIsASelectInst(v)) {
     unsigned first = LLVMIsASelectInst(v) ? 1 : 0, end = LLVMIsASelectInst(v) ? 3 : LLVMCountIncoming(v);
     for (unsigned i = first; i < end; i++) {
       LLVMValueRef in = LLVMIsASelectInst(v) ? LLVMGetOperand(v, i) : LLVMGetIncomingValue(v, i);
-      LLVMValueRef u = field_fails(a, in, idx, n, q, depth + 1);
+      LLVMValueRef u = field_walk(a, fw, in, idx, n, depth + 1);
       if (u) return u;
     }
     return NULL;
   }
   /* a function of the module returns what its own returns hold */
   const Activity *callee = ir_is_call(v) ? vmap_get(&a->callees, v) : NULL;
-  if (!callee || !callee->done || opaque_fails(a, v, q) != (q == FIELD_VARIES)) return opaque_fails(a, v, q) ? v : NULL;
+  /* (a function calling itself reads its own flags so far: its fixed point comes back to the call) */
+  bool known = callee && (callee->done || callee == a);
+  if (!known || opaque_fails(a, v, q) != (q == FIELD_VARIES)) return opaque_fails(a, v, q) ? v : NULL;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(callee->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
     LLVMValueRef term = LLVMGetBasicBlockTerminator(bb), u;
     if (term && LLVMGetInstructionOpcode(term) == LLVMRet && LLVMGetNumOperands(term) == 1 &&
-        (u = field_fails(callee, LLVMGetOperand(term, 0), idx, n, q, depth + 1)))
+        (u = field_walk(callee, fw, LLVMGetOperand(term, 0), idx, n, depth + 1)))
       return u;
   }
   return NULL;
 }
 
+static LLVMValueRef field_fails(const Activity *a, LLVMValueRef v, const unsigned *idx, unsigned n, FieldQuestion q) {
+  FieldWalk fw = {.q = q};
+  LLVMValueRef u = field_walk(a, &fw, v, idx, n, 0);
+  vec_free(&fw.met);
+  return u;
+}
+
 LLVMValueRef activity_field_without_shadow(const Activity *a, LLVMValueRef v, const unsigned *idx, unsigned n) {
-  return field_fails(a, v, idx, n, FIELD_SHADOWS, 0);
+  return field_fails(a, v, idx, n, FIELD_SHADOWS);
 }
 
 /* A pointer extracted from field idx of v is shadowed unless a pointer without one was put there: one the
@@ -690,7 +721,7 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
       return taint(a, inst);
     /* an integer out of a struct of pointers: varied where what was put there is */
     if (ir_is_int(LLVMTypeOf(inst)) && ir_is_pointer_aggregate(LLVMTypeOf(LLVMGetOperand(inst, 0))) &&
-        !field_fails(a, LLVMGetOperand(inst, 0), LLVMGetIndices(inst), LLVMGetNumIndices(inst), FIELD_VARIES, 0))
+        !field_fails(a, LLVMGetOperand(inst, 0), LLVMGetIndices(inst), LLVMGetNumIndices(inst), FIELD_VARIES))
       return false;
     return any_operand_active(a, inst, 0, 1) && mark_holder(a, inst);
   case LLVMFNeg:

@@ -26,6 +26,12 @@ static MemType classify_type(LLVMTypeRef t) {
 }
 
 static MemType from_tbaa_tag(LLVMValueRef tag, char *fp_width);
+
+/* A field of a struct tag (!tbaa.struct: offset, size, tag) narrower than any float: a `char tag` (the
+ * omnipotent char's tag says its bytes may be anything, but no float or pointer fits in them). */
+static bool narrow_field(LLVMValueRef size) {
+  return size && LLVMIsAConstantInt(size) && LLVMConstIntGetZExtValue(size) < 4;
+}
 static LLVMTypeRef address_type(LLVMValueRef p);
 
 /* The scalar type named by a struct-path TBAA tag !{base, access, offset}: access = !{!"name", ...}. */
@@ -816,8 +822,13 @@ static DataKind from_tbaa_struct(LLVMValueRef call) {
     char width;
     MemType m = from_tbaa_tag(ops[i], &width);
     DataKind f = m == MEMTYPE_FP ? (width == 8 ? DATA_F64 : width == 4 ? DATA_F32 : DATA_MIXED)
-                 : m == MEMTYPE_INT ? DATA_INT : m == MEMTYPE_PTR ? DATA_PTR : DATA_UNKNOWN;
-    if (f == DATA_UNKNOWN) return DATA_UNKNOWN; /* a char field: could be anything */
+                 : m == MEMTYPE_INT || narrow_field(ops[i - 1]) ? DATA_INT : m == MEMTYPE_PTR ? DATA_PTR : DATA_UNKNOWN;
+    if (f == DATA_UNKNOWN) return DATA_UNKNOWN; /* a char array: could be anything */
+    /* a float not at a multiple of its width from the copy's start (the rest of `{char tag; double v}`
+       from byte 1: the double at 7) is no element of an array of floats: the layout places it */
+    if ((f == DATA_F64 || f == DATA_F32) && ops[i - 2] && LLVMIsAConstantInt(ops[i - 2]) &&
+        LLVMConstIntGetZExtValue(ops[i - 2]) % (f == DATA_F64 ? 8 : 4))
+      f = DATA_MIXED;
     k = merge(k, f);
   }
   return k;
@@ -1073,44 +1084,67 @@ static bool type_layout(LLVMTargetDataRef td, LLVMTypeRef t, unsigned long long 
   return sk != DATA_UNKNOWN && add_run(l, base, 1, sk);
 }
 
+/* The constant an exact division of v by a constant says v is a multiple of (the optimiser's count of
+ * elements between two pointers, `sdiv exact (q - p), 24`: a remainder would be undefined), or 1. */
+static unsigned long long exact_multiple(LLVMValueRef v) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef d = LLVMGetUser(u);
+    if (!LLVMIsABinaryOperator(d) || LLVMGetOperand(d, 0) != v || !LLVMIsAConstantInt(LLVMGetOperand(d, 1))) continue;
+    LLVMOpcode op = LLVMGetInstructionOpcode(d);
+    unsigned long long c = LLVMConstIntGetZExtValue(LLVMGetOperand(d, 1));
+    bool division = op == LLVMSDiv || op == LLVMUDiv, shift = op == LLVMAShr || op == LLVMLShr;
+    if ((division && c > 1 && c < 1u << 20) || (shift && c > 0 && c < 20))
+      if (LLVMGetExact(d)) return division ? c : 1ull << c;
+  }
+  return 1;
+}
+
 /* The bytes a variable index moves by: its stride, times the constant it is a multiple of (an index
- * scaled by a multiplication or a shift: getelementptr i8 over `i * 24`). */
+ * scaled by a multiplication or a shift: getelementptr i8 over `i * 24`; a byte distance the program
+ * divides exactly by 24). */
 static unsigned long long index_step(LLVMValueRef idx, unsigned long long stride) {
   if (LLVMIsABinaryOperator(idx) && LLVMIsAConstantInt(LLVMGetOperand(idx, 1))) {
     unsigned long long c = LLVMConstIntGetZExtValue(LLVMGetOperand(idx, 1));
     if (LLVMGetInstructionOpcode(idx) == LLVMMul) return stride * c;
     if (LLVMGetInstructionOpcode(idx) == LLVMShl && c < 32) return stride << c;
   }
-  return stride;
+  return stride * exact_multiple(idx);
+}
+
+/* Adds what getelementptr p adds to its base to pl. */
+static bool place_gep(LLVMTargetDataRef td, LLVMValueRef p, Placement *pl) {
+  LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
+  for (unsigned i = 1, n = (unsigned)LLVMGetNumOperands(p); i < n; i++) {
+    LLVMValueRef idx = LLVMGetOperand(p, i);
+    unsigned long long stride;
+    if (i == 1) {
+      stride = LLVMABISizeOfType(td, t);
+    } else if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
+      unsigned field = (unsigned)LLVMConstIntGetZExtValue(idx); /* struct indices are constants */
+      pl->offset += (long long)LLVMOffsetOfElement(td, t, field);
+      t = LLVMStructGetTypeAtIndex(t, field);
+      continue;
+    } else {
+      t = LLVMGetElementType(t);
+      stride = LLVMABISizeOfType(td, t);
+    }
+    if (LLVMIsAConstantInt(idx)) pl->offset += LLVMConstIntGetSExtValue(idx) * (long long)stride;
+    else if (pl->nstrides < 16) pl->strides[pl->nstrides++] = index_step(idx, stride);
+    else return false;
+  }
+  return true;
+}
+
+static LLVMTargetDataRef layout_of_instruction(LLVMValueRef i) {
+  return LLVMGetModuleDataLayout(LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(i))));
 }
 
 static bool placement(LLVMValueRef p, Placement *pl) {
   memset(pl, 0, sizeof *pl);
-  LLVMModuleRef m = NULL;
   for (int depth = 0; depth < 64; depth++) {
     p = ir_strip_pointer_casts(p);
     if (!LLVMIsAGetElementPtrInst(p)) break;
-    if (!m) m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(p)));
-    LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
-    LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
-    for (unsigned i = 1, n = (unsigned)LLVMGetNumOperands(p); i < n; i++) {
-      LLVMValueRef idx = LLVMGetOperand(p, i);
-      unsigned long long stride;
-      if (i == 1) {
-        stride = LLVMABISizeOfType(td, t);
-      } else if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
-        unsigned field = (unsigned)LLVMConstIntGetZExtValue(idx); /* struct indices are constants */
-        pl->offset += (long long)LLVMOffsetOfElement(td, t, field);
-        t = LLVMStructGetTypeAtIndex(t, field);
-        continue;
-      } else {
-        t = LLVMGetElementType(t);
-        stride = LLVMABISizeOfType(td, t);
-      }
-      if (LLVMIsAConstantInt(idx)) pl->offset += LLVMConstIntGetSExtValue(idx) * (long long)stride;
-      else if (pl->nstrides < 16) pl->strides[pl->nstrides++] = index_step(idx, stride);
-      else return false;
-    }
+    if (!place_gep(layout_of_instruction(p), p, pl)) return false;
     p = LLVMGetOperand(p, 0);
   }
   pl->root = p;
@@ -1284,7 +1318,8 @@ static bool no_runs_over(LLVMValueRef p, LLVMValueRef len) {
 
 static bool accessed_layout(LLVMValueRef p, LLVMValueRef skip, MemLayout *l);
 
-static bool own_layout(LLVMValueRef call, MemLayout *l) {
+/* The layout a copy's struct tags (!tbaa.struct) give: one struct of the copy's constant length. */
+static bool tagged_layout(LLVMValueRef call, MemLayout *l) {
   memset(l, 0, sizeof *l);
   LLVMValueRef md = LLVMGetMetadata(call, LLVMGetMDKindID("tbaa.struct", 11));
   LLVMValueRef len = LLVMGetArgOperand(call, 2);
@@ -1301,7 +1336,7 @@ static bool own_layout(LLVMValueRef call, MemLayout *l) {
         break;
       }
       unsigned long long offset = LLVMConstIntGetZExtValue(ops[i]);
-      if (m == MEMTYPE_INT) continue;
+      if (m == MEMTYPE_INT || (m == MEMTYPE_UNKNOWN && narrow_field(ops[i + 1]))) continue;
       if (m == MEMTYPE_PTR) ok = add_run(l, offset, 1, DATA_PTR);
       else if (m == MEMTYPE_FP && (width == 8 || width == 4)) ok = add_run(l, offset, 1, width == 8 ? DATA_F64 : DATA_F32);
       else ok = false; /* a char field (anything), a long double */
@@ -1310,6 +1345,12 @@ static bool own_layout(LLVMValueRef call, MemLayout *l) {
     if (ok) return true;
     memset(l, 0, sizeof *l);
   }
+  return false;
+}
+
+static bool own_layout(LLVMValueRef call, MemLayout *l) {
+  if (tagged_layout(call, l)) return true;
+  LLVMValueRef len = LLVMGetArgOperand(call, 2);
   unsigned long long bytes = LLVMIsAConstantInt(len) ? LLVMConstIntGetZExtValue(len) : 0;
   if (object_layout(LLVMGetArgOperand(call, 0), bytes, l)) return true;
   return is_transfer(call) && (object_layout(LLVMGetArgOperand(call, 1), bytes, l) || accessed_layout(LLVMGetArgOperand(call, 1), call, l));
@@ -1505,6 +1546,38 @@ static LLVMValueRef start_of(LLVMValueRef p) {
 
 /* A byte buffer has the layout of the structs copied into it, or out of it: memcpy(buf, &s, n) and
  * memcpy(&t, buf, n) in the same function, both at the start of the buffer. */
+/* The layout of address p where it is, up to constant offsets, an end of a copy that fn tags as one
+ * struct (the optimiser's copy of an element into its slot, `*pos = item`): an array of such structs is
+ * taken to go on from there, at the phase the offsets give. */
+static bool tagged_end(LLVMValueRef fn, LLVMValueRef p, MemLayout *l) {
+  long long offset = 0;
+  for (int depth = 0; depth < 16; depth++) {
+    p = ir_strip_pointer_casts(p);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+        if (!ir_is_call(i) || !is_transfer(i)) continue;
+        if (ir_strip_pointer_casts(LLVMGetArgOperand(i, 0)) != p && ir_strip_pointer_casts(LLVMGetArgOperand(i, 1)) != p) continue;
+        if (!tagged_layout(i, l)) continue;
+        long long r = offset % (long long)l->period;
+        l->phase = (unsigned)(r < 0 ? r + (long long)l->period : r);
+        return true;
+      }
+    Placement step = {0};
+    if (!LLVMIsAGetElementPtrInst(p) || !place_gep(layout_of_instruction(p), p, &step) || step.nstrides) return false;
+    offset += step.offset;
+    p = LLVMGetOperand(p, 0);
+  }
+  return false;
+}
+
+static bool same_layout(const MemLayout *a, const MemLayout *b) {
+  if (a->period != b->period || a->phase != b->phase || a->n != b->n) return false;
+  for (unsigned i = 0; i < a->n; i++)
+    if (a->run[i].offset != b->run[i].offset || a->run[i].count != b->run[i].count || a->run[i].kind != b->run[i].kind)
+      return false;
+  return true;
+}
+
 bool memtype_layout_of_copy(LLVMValueRef call, MemLayout *l) {
   if (own_layout(call, l)) return true;
   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
@@ -1518,6 +1591,9 @@ bool memtype_layout_of_copy(LLVMValueRef call, MemLayout *l) {
               own_layout(i, l))
             return true;
     }
+  /* both ends (one for a memset) where the function copies one struct each */
+  MemLayout other;
+  if (tagged_end(fn, ends[0], l) && (!ends[1] || (tagged_end(fn, ends[1], &other) && same_layout(l, &other)))) return true;
   memset(l, 0, sizeof *l);
   return false;
 }

@@ -3,10 +3,12 @@
 // known as an allocator, so the copies into it were refused ("cannot copy active memory into memory
 // without a shadow"). Records sorted by an active key with a comparator, the permuted values weighted by
 // rank; a merge of two sorted halves. Gradient against central finite differences (h = 1e-6, 1e-6
-// relative) and tangents against the gradient (1e-12), at -O2, -O0 and -O3.
+// relative) and tangents against the gradient (1e-12), at -O2, -O0, -O3 and -Os (there the vector's
+// relocation, a function of its own, moves the records by byte counts: tests/rev/struct_arrays_by_bytes.c).
 // RUN: %parad-cxx %cflags %s -o %t && %t
 // RUN: %parad-cxx -O0 -I%S/../include %s -o %t0 && %t0
 // RUN: %parad-cxx -O3 -I%S/../include %s -o %t3 && %t3
+// RUN: %parad-cxx -Os -I%S/../include %s -o %ts && %ts
 #include <algorithm>
 #include <cmath>
 #include <vector>

@@ -13,10 +13,12 @@
 //                the derivative, its new one, made by the derivative, deleted by the caller's vector)
 // Each gradient against the analytic one (1e-12; 1e-5 for float), the dy part too, and the old contents'
 // gradient against central finite differences (h = 1e-6, 1e-6); the tangent against the analytic one
-// (1e-12). At -O2 and -O0. Under valgrind, no error: the shadows of blocks C++'s new made are made and
+// (1e-12). At -O2, -O0 and -Os (the records' relocation a function of its own there, moved by byte
+// counts: tests/rev/struct_arrays_by_bytes.c). Under valgrind, no error: the shadows of blocks C++'s new made are made and
 // freed with new and delete, as the caller's vectors make and free theirs.
 // RUN: %parad-cxx %cflags %s -o %t && %t && valgrind -q --error-exitcode=9 %t > /dev/null
 // RUN: %parad-cxx -O0 -I%S/../include %s -o %t0 && %t0 && valgrind -q --error-exitcode=9 %t0 > /dev/null
+// RUN: %parad-cxx -Os -I%S/../include %s -o %ts && %ts
 #include <vector>
 #include "parad.h"
 #include "check.h"
