@@ -259,7 +259,10 @@ static LLVMValueRef field_walk(const Activity *a, FieldWalk *fw, LLVMValueRef v,
   }
   /* a function of the module returns what its own returns hold */
   const Activity *callee = ir_is_call(v) ? vmap_get(&a->callees, v) : NULL;
-  /* (a function calling itself reads its own flags so far: its fixed point comes back to the call) */
+  /* (a function calling itself reads its own flags so far: its fixed point comes back to the call; a
+     recursion into its own analysis with the returned shadow wanted, still running, moves no integer
+     other than this one would) */
+  if (q == FIELD_VARIES && callee && !callee->done && callee->fn == a->fn) callee = a;
   bool known = callee && (callee->done || callee == a);
   if (!known || opaque_fails(a, v, q) != (q == FIELD_VARIES)) return opaque_fails(a, v, q) ? v : NULL;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(callee->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {

@@ -8,7 +8,9 @@
 //   nested_value: a helper returning another helper's span, narrowed by one on each side;
 //   walk_value:   a span advanced in a loop by a helper (a struct carried around the loop);
 //   table_value:  {const double *w; double *x}, a constant table beside the active data, and
-//                 {double *x; int *count}, the active data beside a global of counts that has no shadow.
+//                 {double *x; int *count}, the active data beside a global of counts that has no shadow;
+//   smallest_value: a recursion returning a span (from the smallest element on), whose length was
+//                 taken for a float's bits at first (refused at every level).
 // Forward mode followed them; reverse mode refused every one where the helper was not inlined ("cannot
 // differentiate this pointer computation", then "memory without a shadow"): at -O2 and -O3 here, and at
 // -Os wherever libstdc++ returns a pair of iterators. A struct of pointers now has a struct of their
@@ -129,6 +131,19 @@ static double table_value(const double *x) {
   return r;
 }
 
+/* the span from the smallest element on: found by a recursion over the tail */
+__attribute__((noinline)) static Span from_smallest(Span s) {
+  if (s.n <= 1) return s;
+  Span r = from_smallest((Span){s.data + 1, s.n - 1});
+  return r.data[0] < s.data[0] ? r : s;
+}
+static double smallest_value(const double *x) {
+  Span s = from_smallest((Span){(double *)x, N});
+  double r = 0;
+  for (long i = 0; i < s.n; i++) r += s.data[i] * s.data[i] * (double)s.n;
+  return r;
+}
+
 int main(void) {
   const double x[N] = {0.7, -1.3, 2.1, 0.4, -0.6, 1.5};
   CHECK_GRADIENT(span_value, x, N, 1e-12, 1e-5, 1e-6);
@@ -141,6 +156,7 @@ int main(void) {
   CHECK_GRADIENT(nested_value, x, N, 1e-12, 1e-5, 1e-6);
   CHECK_GRADIENT(walk_value, x, N, 1e-12, 1e-5, 1e-6);
   CHECK_GRADIENT(table_value, x, N, 1e-12, 1e-5, 1e-6);
+  CHECK_GRADIENT(smallest_value, x, N, 1e-12, 1e-5, 1e-6);
 
   /* analytic: span_value = sum_{i>=1} i x_i^2; pair_value = sum x_i x_{i+3} + sin(x_3) */
   double g[N] = {0};
