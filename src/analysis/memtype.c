@@ -756,6 +756,17 @@ static DataKind object_kind_uncached(LLVMValueRef fn, LLVMValueRef ptr, bool for
   return k;
 }
 
+/* Where a pointer lies in the object it points into: a constant byte offset, plus variable indices that
+ * each move by a multiple of a stride. */
+typedef struct {
+  LLVMValueRef root; /* the object: what the getelementptrs start from */
+  long long offset; /* negative where a getelementptr steps back (a loop's base one element early) */
+  unsigned long long strides[16];
+  unsigned nstrides;
+} Placement;
+
+static bool placement(LLVMValueRef p, Placement *pl);
+
 /* Bytes [lo, hi) of the object that `root` is the start of: a part of an object asked about (NULL: all of it).
  * foreign: set where an access to the object went through another root, whose offsets say nothing about
  * the window's (a tree's header in the map object, beside its nodes: its pointer at +32 is not a node's
@@ -764,6 +775,8 @@ typedef struct {
   LLVMValueRef root;
   long long lo, hi;
   bool foreign;
+  bool elements;               /* an access counted moves by a variable index: elements of an array */
+  unsigned long long accessed; /* the bytes of the accesses counted at fixed offsets */
 } Window;
 
 /* Whether the access at p is through another root than the window's (w->foreign then set). */
@@ -781,11 +794,18 @@ static DataKind window_accesses_kind(LLVMValueRef fn, const ValueList *objects, 
         LLVMTypeRef t = LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i);
         LLVMValueRef at = LLVMGetOperand(i, store ? 1 : 0);
         if (ir_list_has(objects, root_of(at)) && (!for_access || !ir_is_int(t) || from_tbaa(i) != MEMTYPE_UNKNOWN) &&
-            !(w && (foreign_to(w, at) || outside(w, at, t))))
+            !(w && (foreign_to(w, at) || outside(w, at, t)))) {
           k = merge(k, of_access(i, t));
+          Placement pl;
+          if (w && placement(at, &pl) && !pl.nstrides && LLVMTypeIsSized(t))
+            w->accessed += LLVMStoreSizeOfType(LLVMGetModuleDataLayout(LLVMGetGlobalParent(fn)), t);
+          else if (w)
+            w->elements = true;
+        }
       } else if (element_arithmetic(i) && ir_list_has(objects, ir_strip_pointer_casts(LLVMGetOperand(i, 0))) &&
                  !(w && (foreign_to(w, i) || outside(w, i, LLVMGetGEPSourceElementType(i))))) {
         k = merge(k, uniform_kind(LLVMGetGEPSourceElementType(i)));
+        if (w) w->elements = true;
       } else if (for_access && ir_is_call(i) && is_transfer(i)) {
         for (unsigned e = 0; e < 2; e++) {
           if (!ir_list_has(objects, root_of(LLVMGetArgOperand(i, e)))) continue;
@@ -880,16 +900,6 @@ static DataKind from_copy_tag(LLVMValueRef call) {
 }
 
 static bool no_runs_over(LLVMValueRef p, LLVMValueRef len);
-/* Where a pointer lies in the object it points into: a constant byte offset, plus variable indices that
- * each move by a multiple of a stride. */
-typedef struct {
-  LLVMValueRef root; /* the object: what the getelementptrs start from */
-  long long offset; /* negative where a getelementptr steps back (a loop's base one element early) */
-  unsigned long long strides[16];
-  unsigned nstrides;
-} Placement;
-
-static bool placement(LLVMValueRef p, Placement *pl);
 static bool harmless_call(LLVMValueRef call);
 
 /* How much of an untyped object (a heap block, a parameter) a function and the callees it hands the
@@ -903,8 +913,10 @@ typedef struct {
 
 static void view_of(LLVMValueRef fn, const ValueList *objects, LLVMValueRef root, LLVMValueRef skip, View *v, int depth) {
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(fn));
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !v->whole; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !v->whole; i = LLVMGetNextInstruction(i)) {
+  /* every access is asked, also once the view is whole: its kind is all of theirs (a sort's helper reads
+     the records' int keys through iterators it cannot place, and moves them by tagged copies) */
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       bool load = LLVMIsALoadInst(i), store = LLVMIsAStoreInst(i);
       if (load || store) {
         LLVMValueRef at = LLVMGetOperand(i, store ? 1 : 0);
@@ -919,7 +931,7 @@ static void view_of(LLVMValueRef fn, const ValueList *objects, LLVMValueRef root
                  ir_list_has(objects, ir_strip_pointer_casts(LLVMGetOperand(i, 0)))) {
         v->whole = true; /* p + i (a byte offset is placed where it is used) */
       } else if (ir_is_call(i) && i != skip && !harmless_call(i)) {
-        for (unsigned a = 0, n = ir_num_call_args(i); a < n && !v->whole; a++) {
+        for (unsigned a = 0, n = ir_num_call_args(i); a < n; a++) {
           LLVMValueRef arg = LLVMGetArgOperand(i, a), param, callee;
           if (!ir_list_has(objects, root_of(arg))) continue;
           if (is_transfer(i)) { /* a typed copy in or out (the optimiser's, of a loop's elements) */
@@ -1177,12 +1189,15 @@ static DataKind part_kind(LLVMValueRef p, LLVMValueRef len, bool *unseen) {
   LLVMValueRef fn = function_of(root_of(p));
   if (!fn || !placement(p, &pl) || pl.nstrides) return DATA_MIXED;
   unsigned long long n = LLVMIsAConstantInt(len) ? LLVMConstIntGetZExtValue(len) : 1ull << 62;
-  Window w = {pl.root, pl.offset, pl.offset + (long long)(n < 1ull << 62 ? n : 1ull << 62), false};
+  Window w = {pl.root, pl.offset, pl.offset + (long long)(n < 1ull << 62 ? n : 1ull << 62), false, false, 0};
   ValueList objects = {0};
   same_object(fn, p, &objects, NULL);
   DataKind k = window_accesses_kind(fn, &objects, false, DATA_UNKNOWN, &w);
   vec_free(&objects);
   *unseen = k == DATA_UNKNOWN && w.foreign;
+  /* accesses at fixed offsets that cover less than the part say nothing of the rest (a helper that copies
+     an array of {int k; double d} and reads the first k: not a copy of integers) */
+  if (k != DATA_UNKNOWN && !w.elements && w.accessed < n) return DATA_MIXED;
   return *unseen ? DATA_MIXED : k;
 }
 
