@@ -198,8 +198,6 @@ static bool opaque_fails(const Activity *a, LLVMValueRef v, FieldQuestion q) {
   return q == FIELD_VARIES ? activity_varied(a, v) : !activity_shadowed(a, v);
 }
 
-/* The value that puts what fails question q into field idx of v (v itself where it cannot be told), or
- * NULL where nothing there fails it. */
 /* The merges and calls a question has met, each with the field asked of it: met again around a loop or a
  * recursion, one adds nothing (the other ways in decide). */
 typedef struct {
@@ -220,6 +218,8 @@ static bool met_before(FieldWalk *fw, LLVMValueRef v, const unsigned *idx, unsig
   return false;
 }
 
+/* The value that puts what fails question fw->q into field idx of v (v itself where it cannot be told), or
+ * NULL where nothing there fails it. */
 static LLVMValueRef field_walk(const Activity *a, FieldWalk *fw, LLVMValueRef v, const unsigned *idx, unsigned n, int depth) {
   FieldQuestion q = fw->q;
   LLVMTypeRef t = LLVMTypeOf(v);
@@ -394,14 +394,17 @@ static bool walk_to_owner(Activity *a, ShadowWalk *w, LLVMValueRef p, int depth)
   return false; /* a global, a constant argument: cannot get a shadow here */
 }
 
-/* Active data is about to go through pointer p: make the memory it points to shadowed, if it is memory
- * this function owns (a stack slot, a heap block it allocated). Returns whether anything changed. */
-static bool need_shadow(Activity *a, LLVMValueRef p) {
+/* The memory pointer v, or every pointer in struct v, points to made shadowed where this function owns it
+ * (a stack slot, a heap block it allocated). Returns whether anything changed. */
+static bool need_shadows_in(Activity *a, LLVMValueRef v) {
   ShadowWalk w = {.seen_any = false};
-  bool changed = walk_to_owner(a, &w, p, 0);
+  bool changed = walk_field(a, &w, v, NULL, 0, 0);
   if (w.seen_any) vmap_free(&w.merges);
   return changed;
 }
+
+/* Active data is about to go through pointer p: its memory needs a shadow. */
+static bool need_shadow(Activity *a, LLVMValueRef p) { return ir_is_ptr(LLVMTypeOf(p)) && need_shadows_in(a, p); }
 
 static bool any_operand_active(const Activity *a, LLVMValueRef inst, unsigned first, unsigned end) {
   for (unsigned i = first; i < end; i++)
@@ -810,15 +813,9 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
       a->ret_taint |= flags_of(a, LLVMGetOperand(inst, 0)) & (PTRINT | BITS);
       return true;
     }
-    if (nops == 1 && a->ret_shadow_wanted && ir_is_ptr(LLVMTypeOf(LLVMGetOperand(inst, 0)))) {
-      bool changed = need_shadow(a, LLVMGetOperand(inst, 0));
-      if (!a->ret_active) a->ret_active = changed = true;
-      return changed;
-    }
-    if (nops == 1 && a->ret_shadow_wanted && ir_is_pointer_aggregate(LLVMTypeOf(LLVMGetOperand(inst, 0)))) {
-      ShadowWalk w = {.seen_any = false};
-      bool changed = walk_field(a, &w, LLVMGetOperand(inst, 0), NULL, 0, 0);
-      if (w.seen_any) vmap_free(&w.merges);
+    if (nops == 1 && a->ret_shadow_wanted && (ir_is_ptr(LLVMTypeOf(LLVMGetOperand(inst, 0))) ||
+                                              ir_is_pointer_aggregate(LLVMTypeOf(LLVMGetOperand(inst, 0))))) {
+      bool changed = need_shadows_in(a, LLVMGetOperand(inst, 0));
       if (!a->ret_active) a->ret_active = changed = true;
       return changed;
     }

@@ -766,6 +766,7 @@ typedef struct {
 } Placement;
 
 static bool placement(LLVMValueRef p, Placement *pl);
+static LLVMModuleRef module_of(LLVMValueRef v);
 
 /* Bytes [lo, hi) of the object that `root` is the start of: a part of an object asked about (NULL: all of it).
  * foreign: set where an access to the object went through another root, whose offsets say nothing about
@@ -1147,23 +1148,17 @@ static bool place_gep(LLVMTargetDataRef td, LLVMValueRef p, Placement *pl) {
   return true;
 }
 
-static LLVMTargetDataRef layout_of_instruction(LLVMValueRef i) {
-  return LLVMGetModuleDataLayout(LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(i))));
-}
-
 static bool placement(LLVMValueRef p, Placement *pl) {
   memset(pl, 0, sizeof *pl);
   for (int depth = 0; depth < 64; depth++) {
     p = ir_strip_pointer_casts(p);
     if (!LLVMIsAGetElementPtrInst(p)) break;
-    if (!place_gep(layout_of_instruction(p), p, pl)) return false;
+    if (!place_gep(LLVMGetModuleDataLayout(module_of(p)), p, pl)) return false;
     p = LLVMGetOperand(p, 0);
   }
   pl->root = p;
   return true;
 }
-
-static LLVMModuleRef module_of(LLVMValueRef v);
 
 static bool foreign_to(Window *w, LLVMValueRef p) {
   Placement pl;
@@ -1578,7 +1573,7 @@ static bool tagged_end(LLVMValueRef fn, LLVMValueRef p, MemLayout *l) {
         return true;
       }
     Placement step = {0};
-    if (!LLVMIsAGetElementPtrInst(p) || !place_gep(layout_of_instruction(p), p, &step) || step.nstrides) return false;
+    if (!LLVMIsAGetElementPtrInst(p) || !place_gep(LLVMGetModuleDataLayout(module_of(p)), p, &step) || step.nstrides) return false;
     offset += step.offset;
     p = LLVMGetOperand(p, 0);
   }
