@@ -375,7 +375,9 @@ static bool qualifying_access(LLVMValueRef g, LLVMValueRef addr, LLVMValueRef ac
     add_site(k, access);
     return true;
   }
-  return kind == CALL_MEMSET && ad_outside_derivatives(access) && LLVMGetArgOperand(access, 0) == addr; /* set-up's zeroing */
+  if (kind != CALL_MEMSET || LLVMGetArgOperand(access, 0) != addr) return false;
+  LLVMValueRef byte = LLVMGetArgOperand(access, 1);
+  return ad_outside_derivatives(access) || (LLVMIsAConstantInt(byte) && !LLVMConstIntGetZExtValue(byte)); /* zeroing */
 }
 
 /* Whether a constant holds no pointer but null ones: a global the program sets itself (not a table of

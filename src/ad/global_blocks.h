@@ -14,7 +14,8 @@
  *     that defines `main` (a program built from several files is differentiated where it is linked), and
  *     its initializer holds none but null ones (not a table of functions);
  *   - its address is only loaded from, stored into (at constant offsets, pointers at the same offsets
- *     each time) and given to posix_memalign;
+ *     each time), given to posix_memalign and zeroed (memset: the set-up's, or, anywhere, one of zeros,
+ *     as the optimiser writes a struct allocated once on first use, `ws.body`);
  *   - outside the code derivatives run, what is stored into a slot is null, a fresh block (malloc, calloc,
  *     realloc, aligned_alloc, memalign, posix_memalign, new, or a function of the module that returns
  *     only those: xmalloc, dvector; the runtime asks malloc for such a block's size) or what another

@@ -8,12 +8,13 @@
 #include <llvm-c/Target.h>
 
 #include "ad/request.h"
+#include "analysis/memtype.h"
 #include "ir/ir.h"
 #include "ir/util.h"
 #include "ir/valuemap.h"
 
 /* What Parad was told of a function (a registration, a custom derivative, a checkpointed loop's parts) is
- * an attribute of that function: it is kept itself. */
+ * an attribute of that function: it is kept itself. How its file was compiled is not such news. */
 static bool told_of(LLVMValueRef fn) {
   unsigned n = LLVMGetAttributeCountAtIndex(fn, LLVMAttributeFunctionIndex);
   LLVMAttributeRef *a = xcalloc(n + 1, sizeof *a);
@@ -22,7 +23,8 @@ static bool told_of(LLVMValueRef fn) {
   for (unsigned i = 0; i < n && !told; i++) {
     unsigned len = 0;
     const char *k = LLVMIsStringAttribute(a[i]) ? LLVMGetStringAttributeKind(a[i], &len) : "";
-    told = len > 6 && !strncmp(k, "parad-", 6);
+    told = len > 6 && !strncmp(k, "parad-", 6) &&
+           !(len == strlen(MEMTYPE_LOOSE_ALIASING) && !strncmp(k, MEMTYPE_LOOSE_ALIASING, len));
   }
   free(a);
   return told;

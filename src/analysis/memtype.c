@@ -11,6 +11,37 @@
 #include "ir/ir.h"
 #include "omp/omp.h"
 
+void memtype_mark_loose_aliasing(LLVMModuleRef m) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMAttributeRef a = LLVMCreateStringAttribute(c, MEMTYPE_LOOSE_ALIASING, strlen(MEMTYPE_LOOSE_ALIASING), "", 0);
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+    if (!LLVMIsDeclaration(fn)) LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, a);
+}
+
+static bool wide_integer(LLVMTypeRef t) { return t && LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) > 8; }
+
+static bool tagged_anything(LLVMValueRef access);
+static LLVMValueRef function_of(LLVMValueRef v);
+static LLVMTypeRef gep_type(LLVMValueRef p);
+
+/* Whether the integer type getelementptr p computes an address in says nothing of the memory: pointer
+ * arithmetic on an integer pointer (`long *w; w[i]`) in a file built with -fno-strict-aliasing, or an
+ * address the program reads or writes integers at under the tag of memory that may hold anything (a
+ * union's `long w[4]` beside `double d[4]`). Elsewhere a struct's or an array's member declared an
+ * integer (`long steps[3]` in a struct) is taken at its word. */
+static bool untrusted_integer(LLVMValueRef p) {
+  LLVMValueRef fn = function_of(p);
+  if (!fn || !wide_integer(gep_type(p))) return false;
+  if (wide_integer(LLVMGetGEPSourceElementType(p)) &&
+      LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, MEMTYPE_LOOSE_ALIASING, (unsigned)strlen(MEMTYPE_LOOSE_ALIASING)))
+    return true;
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef a = LLVMGetUser(u);
+    if ((LLVMIsALoadInst(a) || (LLVMIsAStoreInst(a) && LLVMGetOperand(a, 1) == p)) && tagged_anything(a)) return true;
+  }
+  return false;
+}
+
 static MemType classify_type(LLVMTypeRef t) {
   /* a struct or array at this address: what lies at its start */
   for (;;) {
@@ -40,20 +71,34 @@ static MemType from_tbaa(LLVMValueRef inst) {
   return from_tbaa_tag(LLVMGetMetadata(inst, LLVMGetMDKindID("tbaa", 4)), &width);
 }
 
-static MemType from_tbaa_tag(LLVMValueRef tag, char *fp_width) {
-  *fp_width = 0;
-  if (!tag || LLVMGetMDNodeNumOperands(tag) < 3) return MEMTYPE_UNKNOWN;
+/* The name of the scalar type a struct-path TBAA tag !{base, access, offset} gives: access = !{!"name", ...};
+ * NULL for none. */
+static const char *tag_type_name(LLVMValueRef tag, unsigned *len) {
+  *len = 0;
+  if (!tag || LLVMGetMDNodeNumOperands(tag) < 3 || LLVMGetMDNodeNumOperands(tag) > 4) return NULL;
   LLVMValueRef ops[4];
-  if (LLVMGetMDNodeNumOperands(tag) > 4) return MEMTYPE_UNKNOWN;
   LLVMGetMDNodeOperands(tag, ops);
   LLVMValueRef access = ops[1];
-  if (!access || LLVMGetMDNodeNumOperands(access) < 1) return MEMTYPE_UNKNOWN;
+  if (!access || LLVMGetMDNodeNumOperands(access) < 1 || LLVMGetMDNodeNumOperands(access) > 8) return NULL;
   LLVMValueRef aops[8];
-  if (LLVMGetMDNodeNumOperands(access) > 8) return MEMTYPE_UNKNOWN;
   LLVMGetMDNodeOperands(access, aops);
-  unsigned len = 0;
-  const char *name = aops[0] ? LLVMGetMDString(aops[0], &len) : NULL;
-  if (!name || !len) return MEMTYPE_UNKNOWN;
+  const char *name = aops[0] ? LLVMGetMDString(aops[0], len) : NULL;
+  return name && *len ? name : NULL;
+}
+
+/* An access under the tag of memory that may hold anything, wider than a char: clang tags a union's
+ * members so, whatever their types. */
+static bool tagged_anything(LLVMValueRef access) {
+  unsigned len;
+  const char *name = tag_type_name(LLVMGetMetadata(access, LLVMGetMDKindID("tbaa", 4)), &len);
+  return name && len == 15 && !strncmp(name, "omnipotent char", 15);
+}
+
+static MemType from_tbaa_tag(LLVMValueRef tag, char *fp_width) {
+  *fp_width = 0;
+  unsigned len;
+  const char *name = tag_type_name(tag, &len);
+  if (!name) return MEMTYPE_UNKNOWN;
   if (len == 5 && !strncmp(name, "float", 5)) return *fp_width = 4, MEMTYPE_FP;
   if (len == 6 && !strncmp(name, "double", 6)) return *fp_width = 8, MEMTYPE_FP;
   if (len == 11 && !strncmp(name, "long double", 11)) return MEMTYPE_FP;
@@ -173,46 +218,66 @@ static DataKind merge(DataKind a, DataKind b) {
   return DATA_MIXED;
 }
 
-/* Every scalar inside a type, as one kind. */
-static DataKind uniform_kind(LLVMTypeRef t) {
+static bool is_union(LLVMTypeRef t) {
+  const char *name = LLVMGetTypeKind(t) == LLVMStructTypeKind ? LLVMGetStructName(t) : NULL;
+  return name && !strncmp(name, "union.", 6);
+}
+
+/* Every scalar inside a type, as one kind; a union inside it mixes kinds (clang types a union as its
+ * first member: type_layout). */
+static DataKind kind_inside(LLVMTypeRef t) {
   switch (LLVMGetTypeKind(t)) {
   case LLVMDoubleTypeKind: return DATA_F64;
   case LLVMFloatTypeKind: return DATA_F32;
   case LLVMPointerTypeKind: return DATA_PTR;
   case LLVMIntegerTypeKind: return LLVMGetIntTypeWidth(t) == 8 ? DATA_UNKNOWN : DATA_INT; /* bytes: anything */
   case LLVMArrayTypeKind:
-  case LLVMVectorTypeKind: return uniform_kind(LLVMGetElementType(t));
+  case LLVMVectorTypeKind: return kind_inside(LLVMGetElementType(t));
   case LLVMStructTypeKind: {
+    if (is_union(t)) return DATA_MIXED;
     DataKind k = DATA_UNKNOWN;
-    for (unsigned i = 0, n = LLVMCountStructElementTypes(t); i < n; i++) k = merge(k, uniform_kind(LLVMStructGetTypeAtIndex(t, i)));
+    for (unsigned i = 0, n = LLVMCountStructElementTypes(t); i < n; i++) k = merge(k, kind_inside(LLVMStructGetTypeAtIndex(t, i)));
     return k;
   }
   default: return DATA_MIXED;
   }
 }
 
-/* The type an address points into, from how it was computed. */
+/* The kind of a type, as kind_inside, but a union (or an array of them) says nothing: what the program
+ * stores and loads there does. */
+static DataKind uniform_kind(LLVMTypeRef t) {
+  LLVMTypeRef e = t;
+  while (LLVMGetTypeKind(e) == LLVMArrayTypeKind) e = LLVMGetElementType(e);
+  return is_union(e) ? DATA_UNKNOWN : kind_inside(t);
+}
+
+/* The type at the end of a getelementptr's indices. */
+static LLVMTypeRef gep_type(LLVMValueRef p) {
+  LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
+  /* a byte offset into a global (`getelementptr (i8, @u, 8)`, a copy of an array's tail): its type */
+  if (LLVMIsAConstantExpr(p) && LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 8)
+    return address_type(LLVMGetOperand(p, 0));
+  for (unsigned i = 2, n = (unsigned)LLVMGetNumOperands(p); i < n; i++) {
+    LLVMTypeKind k = LLVMGetTypeKind(t);
+    if (k == LLVMStructTypeKind) {
+      LLVMValueRef idx = LLVMGetOperand(p, i);
+      if (!LLVMIsAConstantInt(idx)) return NULL;
+      t = LLVMStructGetTypeAtIndex(t, (unsigned)LLVMConstIntGetZExtValue(idx));
+    } else if (k == LLVMArrayTypeKind || k == LLVMVectorTypeKind) {
+      t = LLVMGetElementType(t);
+    } else {
+      return NULL;
+    }
+  }
+  return t;
+}
+
+/* The type an address points into, from how it was computed (not an integer type untrusted_integer
+ * doubts). */
 static LLVMTypeRef address_type(LLVMValueRef p) {
   p = ir_strip_pointer_casts(p);
-  if (LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) {
-    LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
-    /* a byte offset into a global (`getelementptr (i8, @u, 8)`, a copy of an array's tail): its type */
-    if (LLVMIsAConstantExpr(p) && LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 8)
-      return address_type(LLVMGetOperand(p, 0));
-    for (unsigned i = 2, n = (unsigned)LLVMGetNumOperands(p); i < n; i++) {
-      LLVMTypeKind k = LLVMGetTypeKind(t);
-      if (k == LLVMStructTypeKind) {
-        LLVMValueRef idx = LLVMGetOperand(p, i);
-        if (!LLVMIsAConstantInt(idx)) return NULL;
-        t = LLVMStructGetTypeAtIndex(t, (unsigned)LLVMConstIntGetZExtValue(idx));
-      } else if (k == LLVMArrayTypeKind || k == LLVMVectorTypeKind) {
-        t = LLVMGetElementType(t);
-      } else {
-        return NULL;
-      }
-    }
-    return t;
-  }
+  if (LLVMIsAGetElementPtrInst(p)) return untrusted_integer(p) ? NULL : gep_type(p);
+  if (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr) return gep_type(p);
   if (LLVMIsAAllocaInst(p)) return LLVMGetAllocatedType(p);
   if (LLVMIsAGlobalVariable(p)) return LLVMGlobalGetValueType(p);
   return NULL;
@@ -452,8 +517,10 @@ static LLVMTypeRef pointee_type(LLVMValueRef p, int depth) {
  * says what it holds no other way. */
 static bool element_arithmetic(LLVMValueRef i) {
   if (!LLVMIsAGetElementPtrInst(i) || LLVMGetNumOperands(i) != 2) return false;
-  LLVMTypeKind k = LLVMGetTypeKind(LLVMGetGEPSourceElementType(i));
-  return k == LLVMDoubleTypeKind || k == LLVMFloatTypeKind || k == LLVMPointerTypeKind || k == LLVMIntegerTypeKind;
+  LLVMTypeRef t = LLVMGetGEPSourceElementType(i);
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  return k == LLVMDoubleTypeKind || k == LLVMFloatTypeKind || k == LLVMPointerTypeKind ||
+         (k == LLVMIntegerTypeKind && !untrusted_integer(i));
 }
 
 /* What the object ptr points into holds, from how its function uses it: the type its callers and callees
@@ -786,6 +853,13 @@ static bool foreign_to(Window *w, LLVMValueRef p);
 /* Whether the `size` bytes at address p surely lie outside the window: at a constant offset from its root. */
 static bool outside(const Window *w, LLVMValueRef p, LLVMTypeRef t);
 
+static unsigned long long smallest_stride(const Placement *pl) {
+  unsigned long long least = ~0ull;
+  for (unsigned i = 0; i < pl->nstrides; i++)
+    if (pl->strides[i] < least) least = pl->strides[i];
+  return least;
+}
+
 /* k merged with the kinds of fn's accesses to the objects (those that may touch the window, if any). */
 static DataKind window_accesses_kind(LLVMValueRef fn, const ValueList *objects, bool for_access, DataKind k, Window *w) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -798,15 +872,18 @@ static DataKind window_accesses_kind(LLVMValueRef fn, const ValueList *objects, 
             !(w && (foreign_to(w, at) || outside(w, at, t)))) {
           k = merge(k, of_access(i, t));
           Placement pl;
-          if (w && placement(at, &pl) && !pl.nstrides && LLVMTypeIsSized(t))
-            w->accessed += LLVMStoreSizeOfType(LLVMGetModuleDataLayout(LLVMGetGlobalParent(fn)), t);
-          else if (w)
-            w->elements = true;
+          bool placed = w && placement(at, &pl) && LLVMTypeIsSized(t);
+          unsigned long long size = placed ? LLVMStoreSizeOfType(LLVMGetModuleDataLayout(LLVMGetGlobalParent(fn)), t) : 0;
+          if (placed && !pl.nstrides)
+            w->accessed += size;
+          else if (w && !(placed && size < smallest_stride(&pl)))
+            w->elements = true; /* not a field of each element (a record's key, read by a sort): that says
+                                   nothing of the rest of the record */
         }
       } else if (element_arithmetic(i) && ir_list_has(objects, ir_strip_pointer_casts(LLVMGetOperand(i, 0))) &&
                  !(w && (foreign_to(w, i) || outside(w, i, LLVMGetGEPSourceElementType(i))))) {
         k = merge(k, uniform_kind(LLVMGetGEPSourceElementType(i)));
-        if (w) w->elements = true;
+        if (w && !LLVMIsAConstantInt(LLVMGetOperand(i, 1))) w->elements = true; /* (a byte offset: placed where used) */
       } else if (for_access && ir_is_call(i) && is_transfer(i)) {
         for (unsigned e = 0; e < 2; e++) {
           if (!ir_list_has(objects, root_of(LLVMGetArgOperand(i, e)))) continue;
@@ -1074,8 +1151,7 @@ static bool type_layout(LLVMTargetDataRef td, LLVMTypeRef t, unsigned long long 
   LLVMTypeKind k = LLVMGetTypeKind(t);
   /* clang types a union as its first member only (`union { double d; double *p; }` is { double }): its
      bytes may hold any member's kind, a pointer where the type says a double */
-  const char *name = k == LLVMStructTypeKind ? LLVMGetStructName(t) : NULL;
-  if (name && !strncmp(name, "union.", 6)) return false;
+  if (is_union(t)) return false;
   if (k == LLVMStructTypeKind) {
     for (unsigned i = 0, n = LLVMCountStructElementTypes(t); i < n; i++)
       if (!type_layout(td, LLVMStructGetTypeAtIndex(t, i), base + LLVMOffsetOfElement(td, t, i), end, l)) return false;
@@ -1190,9 +1266,10 @@ static DataKind part_kind(LLVMValueRef p, LLVMValueRef len, bool *unseen) {
   DataKind k = window_accesses_kind(fn, &objects, false, DATA_UNKNOWN, &w);
   vec_free(&objects);
   *unseen = k == DATA_UNKNOWN && w.foreign;
-  /* accesses at fixed offsets that cover less than the part say nothing of the rest (a helper that copies
-     an array of {int k; double d} and reads the first k: not a copy of integers) */
-  if (k != DATA_UNKNOWN && !w.elements && w.accessed < n) return DATA_MIXED;
+  /* integers or pointers at fixed offsets that cover less than the part say nothing of the rest (a helper
+     that copies an array of {int k; double d} and reads the first k: not a copy of integers); floats in
+     part of it (a flexible array's elements read one by one) still say floats */
+  if ((k == DATA_INT || k == DATA_PTR) && !w.elements && w.accessed < n) return DATA_MIXED;
   return *unseen ? DATA_MIXED : k;
 }
 

@@ -16,6 +16,13 @@
  * function its program calls with its variables). */
 #define MEMTYPE_PARAMS_OF "parad-params-of"
 
+/* A string attribute on the functions of a file compiled with -fno-strict-aliasing: there a `long *` may
+ * read a double, so the integer types addresses are computed in say nothing of the memory (a swap of
+ * 8-byte words over records of doubles). What the object holds is then asked elsewhere: its other
+ * accesses, the callers' objects. */
+#define MEMTYPE_LOOSE_ALIASING "parad-no-strict-aliasing"
+void memtype_mark_loose_aliasing(LLVMModuleRef m);
+
 typedef enum { MEMTYPE_UNKNOWN, MEMTYPE_INT, MEMTYPE_FP, MEMTYPE_PTR } MemType;
 
 MemType memtype_of_access(LLVMValueRef load_or_store);

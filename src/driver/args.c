@@ -69,6 +69,13 @@ static const char *language(const char *lang, bool *passthrough) {
   return lang;
 }
 
+bool args_loose_aliasing(const char *const *flags, size_t n) {
+  bool loose = false;
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(flags[i], "-fno-strict-aliasing") || !strcmp(flags[i], "-fstrict-aliasing")) loose = flags[i][2] == 'n';
+  return loose;
+}
+
 /* One response file's words (args.h). */
 bool args_response_words(const char *path, StrList *words) {
   FILE *f = fopen(path, "rb");

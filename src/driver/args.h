@@ -41,6 +41,9 @@ typedef struct {
  * long command lines) in their places. Returns false, with a message on stderr, on a malformed command
  * line. */
 bool args_parse(int argc, char **argv, Invocation *inv);
+/* Whether front-end flags turn C's type-based aliasing rule off (the last of -fno-strict-aliasing and
+ * -fstrict-aliasing). */
+bool args_loose_aliasing(const char *const *flags, size_t n);
 void args_free(Invocation *inv);
 /* The words of response file path, as GCC and clang read them (allocated: the caller frees them); false
  * when it cannot be read. */

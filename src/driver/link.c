@@ -11,6 +11,8 @@
 #include <llvm-c/Linker.h>
 
 #include "ad/request.h"
+#include "analysis/memtype.h"
+#include "driver/args.h"
 #include "driver/clang.h"
 #include "driver/embed.h"
 #include "driver/exec.h"
@@ -115,6 +117,8 @@ static bool merge(const LinkView *v, const char *path) {
       }
       request_weaken_markers(m); /* every file may define them */
       link_ir_prepare(v, u, m);
+      const OwnedList *flags = &u->ir.data[i].frontend;
+      if (args_loose_aliasing((const char *const *)flags->data, flags->len)) memtype_mark_loose_aliasing(m);
       if (!all) all = m;
       else if (LLVMLinkModules2(all, m)) {
         fprintf(stderr, "parad-cc: error: cannot merge the IR of %s with the program's (see the message above)\n", u->ir.data[i].origin);

@@ -155,6 +155,7 @@ static PipelineOptions pipeline_options(const Invocation *inv) {
       .unroll = (inv->opt == '2' || inv->opt == '3') && !inv->no_unroll,
       .text_output = inv->emit_llvm && inv->action == ACTION_ASSEMBLY,
       .verbose = inv->verbose,
+      .loose_aliasing = args_loose_aliasing(inv->frontend.data, inv->frontend.len),
   };
   return o;
 }

@@ -29,6 +29,7 @@
 #include "ad/registered.h"
 #include "ad/request.h"
 #include "ad/slp_outside_reverse.h"
+#include "analysis/memtype.h"
 #include "driver/instrumentation.h"
 #include "ir/diag.h"
 #include "mpi/mpi.h"
@@ -199,6 +200,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
     rc = PIPELINE_WANTS_LINE_INFO;
     goto done;
   }
+  if (o->loose_aliasing) memtype_mark_loose_aliasing(m);
   /* instrumentation clang's own pipeline adds first (profiles' counters, gcov's); the sanitizers' last */
   char passes[96];
   if (instrumentation_first(m, passes, sizeof passes) && !run_passes(m, tm, passes, false, false, false, 0, o->verbose)) {

@@ -17,6 +17,7 @@ typedef struct {
   bool verbose;
   const char *source_name; /* for the module's name, as clang names it */
   bool may_defer;     /* derivatives that reach other files may wait for the link (PIPELINE_DEFERRED) */
+  bool loose_aliasing; /* -fno-strict-aliasing (analysis/memtype.h) */
   /* set by pipeline_run: at -O0, the derivatives were made from optimised copies and optimised as at
      -O2 (the program's own functions kept optnone); code generation then optimises too */
   bool optimised_derivatives;

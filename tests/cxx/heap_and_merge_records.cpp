@@ -5,11 +5,16 @@
 //                (reverse 0 0 4 6 where 3 4 1 2 are right). Such structs are now copied first.
 //   merge_value: the merge's memmove of records was taken for one of integers, the helper reading only
 //                the keys through iterators (reverse 0 1 where 2 1 are right, -O1 to -O3).
+//   Under -fno-strict-aliasing (no type tags), sort_heap's move of the first record over the last one
+//   moved in the reverse sweep as integers: the last record's key, read through a pointer walking back,
+//   and a byte offset computed on the way were taken for a view of the whole record (0 for three
+//   components). A field read of each element, or a constant byte offset, says nothing of the rest now.
 // Gradients against tangents along each unit direction (1e-12) and central differences (1e-6), at -O2,
-// -Os and -O0.
+// -Os and -O0, and at -O2 with -fno-strict-aliasing.
 // RUN: %parad-cxx %cflags %s -o %t && %t
 // RUN: %parad-cxx -Os -I%S/../include %s -o %ts && %ts
 // RUN: %parad-cxx -O0 -I%S/../include %s -o %t0 && %t0
+// RUN: %parad-cxx %cflags -fno-strict-aliasing %s -o %tl && %tl
 #include <algorithm>
 #include <vector>
 #include "check.h"
