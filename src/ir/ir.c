@@ -445,11 +445,21 @@ static LLVMValueRef thread_local_global(LLVMValueRef v) {
   "Parad gives no shadow to a thread-local global (each thread's would have to be zeroed at every "            \
   "derivative's entry); make it a local of the parallel region, or pass it as an argument with a shadow"
 
+/* An integer or an array of them, wider than bytes (`static long pool[64]`). */
+static bool integers_only(LLVMTypeRef t) {
+  while (LLVMGetTypeKind(t) == LLVMArrayTypeKind) t = LLVMGetElementType(t);
+  return LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) > 8;
+}
+
 void ir_describe_memory(LLVMValueRef p, char *buf, size_t n) {
   LLVMValueRef base = ir_address_base(p);
   LLVMValueRef from = LLVMIsALoadInst(base) ? ir_address_base(LLVMGetOperand(base, 0)) : NULL; /* what base was loaded from */
   if (LLVMIsAGlobalVariable(base) && ir_contains_ptr(LLVMGlobalGetValueType(base)))
     snprintf(buf, n, "the pointer global variable '%s', which has no shadow: " POINTER_GLOBAL_RULE, LLVMGetValueName(base));
+  else if (LLVMIsAGlobalVariable(base) && integers_only(LLVMGlobalGetValueType(base)))
+    snprintf(buf, n, "the global variable '%s', which has no shadow: its type holds integers only, and Parad gives "
+                     "one to a global whose type holds floats (with integers beside them, or bytes), defined in the "
+                     "file, not thread-local; declare it as the floats it holds, or as bytes", LLVMGetValueName(base));
   else if (LLVMIsAGlobalVariable(base))
     snprintf(buf, n, "the global variable '%s', which has no shadow: Parad gives one to a global of floats and "
                      "integers that the file defines (not thread-local)", LLVMGetValueName(base));
