@@ -192,17 +192,45 @@ static MemType access_kind(LLVMValueRef inst, unsigned *fp_bits) {
   return k == MEMTYPE_INT && punned_slot(ptr) ? MEMTYPE_UNKNOWN : k;
 }
 
+static LLVMTypeRef pointee_type(LLVMValueRef p, int depth);
+static LLVMValueRef root_of(LLVMValueRef p);
+
+/* What an access taken for an integer's really moves where the object it reads or writes is, by the
+ * type it was made with (a local, a global, what every caller passes), an array of floats: a `long *`
+ * copy of doubles, which C's aliasing rule makes undefined, but whose primal every compiler builds as
+ * written; taken for integers, its derivative was zero. Floats of the access's width (*bits), or unknown
+ * (a double's halves through `uint32_t *`: refused where they meet active data); else integers. */
+static MemType punned_kind(LLVMValueRef inst, unsigned *bits) {
+  *bits = 0;
+  LLVMTypeRef vt = LLVMTypeOf(LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 0) : inst);
+  if (LLVMGetTypeKind(vt) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(vt) < 16) return MEMTYPE_INT;
+  LLVMValueRef root = root_of(LLVMGetOperand(inst, LLVMIsAStoreInst(inst) ? 1 : 0));
+  LLVMTypeRef t = LLVMIsAAllocaInst(root)       ? LLVMGetAllocatedType(root)
+                  : LLVMIsAGlobalVariable(root) ? LLVMGlobalGetValueType(root)
+                  : LLVMIsAArgument(root)       ? pointee_type(root, 0)
+                                                : NULL;
+  DataKind k = t ? uniform_kind(t) : DATA_UNKNOWN;
+  if (k != DATA_F64 && k != DATA_F32) return MEMTYPE_INT;
+  if (LLVMGetIntTypeWidth(vt) != (k == DATA_F64 ? 64u : 32u)) return MEMTYPE_UNKNOWN;
+  *bits = LLVMGetIntTypeWidth(vt);
+  return MEMTYPE_FP;
+}
+
 MemType memtype_of_access(LLVMValueRef inst) {
   MemType t = from_tbaa(inst);
   unsigned bits;
-  return t != MEMTYPE_UNKNOWN ? t : access_kind(inst, &bits);
+  if (t == MEMTYPE_UNKNOWN) t = access_kind(inst, &bits);
+  return t == MEMTYPE_INT ? punned_kind(inst, &bits) : t;
 }
 
 unsigned memtype_fp_bits(LLVMValueRef inst) {
   char width;
-  if (from_tbaa_tag(LLVMGetMetadata(inst, LLVMGetMDKindID("tbaa", 4)), &width) == MEMTYPE_FP) return 8u * (unsigned)width;
+  MemType t = from_tbaa_tag(LLVMGetMetadata(inst, LLVMGetMDKindID("tbaa", 4)), &width);
+  if (t == MEMTYPE_FP) return 8u * (unsigned)width;
   unsigned bits;
-  return access_kind(inst, &bits) == MEMTYPE_FP ? bits : 0;
+  MemType a = access_kind(inst, &bits);
+  if (a == MEMTYPE_FP) return bits;
+  return (t == MEMTYPE_INT || a == MEMTYPE_INT) && punned_kind(inst, &bits) == MEMTYPE_FP ? bits : 0;
 }
 
 /* ---- what a block of memory holds ---- */
@@ -427,7 +455,6 @@ static LLVMValueRef function_of(LLVMValueRef v) {
 
 enum { CALL_DEPTH = 4 }; /* how many calls away the type of an object is looked for */
 
-static LLVMTypeRef pointee_type(LLVMValueRef p, int depth);
 
 /* Agreeing evidence: the first type found, NULL once two differ. */
 static void agree(LLVMTypeRef *found, bool *conflict, LLVMTypeRef t) {
