@@ -23,6 +23,21 @@ static bool wide_integer(LLVMTypeRef t) { return t && LLVMGetTypeKind(t) == LLVM
 static bool tagged_anything(LLVMValueRef access);
 static LLVMValueRef function_of(LLVMValueRef v);
 static LLVMTypeRef gep_type(LLVMValueRef p);
+static LLVMTypeRef pointee_type(LLVMValueRef p, int depth);
+static bool is_union(LLVMTypeRef t);
+
+/* A member array of a union, where no tag marks one (-fno-strict-aliasing): the type of what the
+ * getelementptr's base points to the start of, as its callers pass it. Asked once at a time (the
+ * callers' types may ask about addresses again). */
+static bool union_member(LLVMValueRef p) {
+  static bool asking;
+  if (asking || LLVMGetTypeKind(LLVMGetGEPSourceElementType(p)) != LLVMArrayTypeKind) return false;
+  asking = true;
+  LLVMTypeRef whole = pointee_type(ir_strip_pointer_casts(LLVMGetOperand(p, 0)), 0);
+  asking = false;
+  while (whole && LLVMGetTypeKind(whole) == LLVMArrayTypeKind) whole = LLVMGetElementType(whole);
+  return whole && is_union(whole);
+}
 
 /* Whether the integer type getelementptr p computes an address in says nothing of the memory: pointer
  * arithmetic on an integer pointer (`long *w; w[i]`) in a file built with -fno-strict-aliasing, or an
@@ -32,8 +47,8 @@ static LLVMTypeRef gep_type(LLVMValueRef p);
 static bool untrusted_integer(LLVMValueRef p) {
   LLVMValueRef fn = function_of(p);
   if (!fn || !wide_integer(gep_type(p))) return false;
-  if (wide_integer(LLVMGetGEPSourceElementType(p)) &&
-      LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, MEMTYPE_LOOSE_ALIASING, (unsigned)strlen(MEMTYPE_LOOSE_ALIASING)))
+  if (LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, MEMTYPE_LOOSE_ALIASING, (unsigned)strlen(MEMTYPE_LOOSE_ALIASING)) &&
+      (wide_integer(LLVMGetGEPSourceElementType(p)) || union_member(p)))
     return true;
   for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef a = LLVMGetUser(u);
@@ -192,7 +207,6 @@ static MemType access_kind(LLVMValueRef inst, unsigned *fp_bits) {
   return k == MEMTYPE_INT && punned_slot(ptr) ? MEMTYPE_UNKNOWN : k;
 }
 
-static LLVMTypeRef pointee_type(LLVMValueRef p, int depth);
 static LLVMValueRef root_of(LLVMValueRef p);
 
 /* What an access taken for an integer's really moves where the object it reads or writes is, by the

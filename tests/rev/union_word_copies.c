@@ -7,12 +7,15 @@
 // type (clang types it as its first member): what the callers store and load there does.
 //   doubles_first: union { double d[4]; long w[4]; }, copied word by word;
 //   words_first:   union { long w[4]; double d[4]; }, its type's first member the words, swapped halves.
+// Under -fno-strict-aliasing no tag marks the union: there the member array's base is asked what its
+// callers pass (a union), and the member's integer type is doubted the same way.
 // Gradients against tangents along each unit direction (1e-12) and central differences (1e-6), at -O2,
-// -O1, -Os and -O0.
+// -O1, -Os and -O0, and at -O2 with -fno-strict-aliasing.
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
 // RUN: %parad-cc -O1 -I%S/../include %s -o %t1 -lm && %t1
 // RUN: %parad-cc -Os -I%S/../include %s -o %ts -lm && %ts
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
+// RUN: %parad-cc %cflags -fno-strict-aliasing %s -o %tl -lm && %tl
 #include <math.h>
 #include "check.h"
 
