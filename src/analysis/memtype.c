@@ -207,7 +207,114 @@ static MemType access_kind(LLVMValueRef inst, unsigned *fp_bits) {
   return k == MEMTYPE_INT && punned_slot(ptr) ? MEMTYPE_UNKNOWN : k;
 }
 
+/* Where a pointer lies in the object it points into: a constant byte offset, plus variable indices that
+ * each move by a multiple of a stride. */
+typedef struct {
+  LLVMValueRef root; /* the object: what the getelementptrs start from */
+  long long offset; /* negative where a getelementptr steps back (a loop's base one element early) */
+  unsigned long long strides[16];
+  unsigned nstrides;
+} Placement;
+
 static LLVMValueRef root_of(LLVMValueRef p);
+static LLVMTypeRef strip_arrays(LLVMTypeRef t);
+static bool placement(LLVMValueRef p, Placement *pl);
+static LLVMModuleRef module_of(LLVMValueRef v);
+static bool struct_layout(LLVMModuleRef m, LLVMTypeRef t, bool open, const Placement *pl, unsigned long long bytes, MemLayout *l);
+
+/* Whether t holds a scalar of kind k anywhere (a member, an array's element); an integer of `bits` bits. */
+static bool holds(LLVMTypeRef t, LLVMTypeKind k, unsigned bits) {
+  LLVMTypeKind tk = LLVMGetTypeKind(t);
+  if (tk == LLVMArrayTypeKind || tk == LLVMVectorTypeKind) return holds(LLVMGetElementType(t), k, bits);
+  if (tk == LLVMStructTypeKind) {
+    for (unsigned i = 0, n = LLVMCountStructElementTypes(t); i < n; i++)
+      if (holds(LLVMStructGetTypeAtIndex(t, i), k, bits)) return true;
+    return false;
+  }
+  return tk == k && (k != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(t) == bits);
+}
+
+/* Whether the byte at `at` of type t lies in an array of integers of `width` bits (a member indexed by a
+ * variable: `long steps[3]` in a record). */
+static bool int_array_at(LLVMTargetDataRef td, LLVMTypeRef t, unsigned long long at, unsigned width) {
+  for (;;) {
+    LLVMTypeKind k = LLVMGetTypeKind(t);
+    if (k == LLVMStructTypeKind) {
+      unsigned n = LLVMCountStructElementTypes(t), i = 0;
+      while (i + 1 < n && LLVMOffsetOfElement(td, t, i + 1) <= at) i++;
+      if (!n) return false;
+      at -= LLVMOffsetOfElement(td, t, i);
+      t = LLVMStructGetTypeAtIndex(t, i);
+    } else if (k == LLVMArrayTypeKind || k == LLVMVectorTypeKind) {
+      LLVMTypeRef e = LLVMGetElementType(t);
+      if (LLVMGetTypeKind(e) == LLVMIntegerTypeKind) return LLVMGetIntTypeWidth(e) == width;
+      unsigned long long size = LLVMABISizeOfType(td, e);
+      if (!size) return false;
+      at %= size;
+      t = e;
+    } else {
+      return false;
+    }
+  }
+}
+
+/* An integer access of `width` bits into an object made as records that mix floats and integers
+ * (t): by the bytes it covers where its offset in the record is known; elsewhere an integer member it
+ * may be (an `int` field read at a variable index), or a word of a copy that may carry a float (a
+ * generic swap through `long *` of records with no `long` in them), which is unknown. */
+static MemType punned_record(LLVMValueRef access, LLVMTypeRef t, unsigned width, unsigned *bits) {
+  LLVMTypeRef record = strip_arrays(t);
+  LLVMValueRef p = LLVMGetOperand(access, LLVMIsAStoreInst(access) ? 1 : 0);
+  Placement pl;
+  /* (placed from the object itself: not from a constant getelementptr, a field of a global) */
+  if (LLVMGetTypeKind(record) != LLVMStructTypeKind || !placement(p, &pl) || pl.root != root_of(p))
+    return holds(t, LLVMIntegerTypeKind, width) ? MEMTYPE_INT : MEMTYPE_UNKNOWN;
+  LLVMModuleRef m = module_of(access);
+  MemLayout l;
+  if (struct_layout(m, record, false, &pl, width / 8, &l)) {
+    MemType k = kind_in_layout(&l, l.phase, width / 8, bits);
+    if (k == MEMTYPE_FP && *bits == width) return MEMTYPE_FP;
+    *bits = 0;
+    return k == MEMTYPE_INT ? MEMTYPE_INT : k == MEMTYPE_PTR && width == 64 ? MEMTYPE_PTR : MEMTYPE_UNKNOWN;
+  }
+  /* a variable index that is not a whole record's: into an integer member array, or a word of a copy */
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  long long size = (long long)LLVMABISizeOfType(td, record), at = size ? pl.offset % size : 0;
+  return int_array_at(td, record, (unsigned long long)(at < 0 ? at + size : at), width) ? MEMTYPE_INT : MEMTYPE_UNKNOWN;
+}
+
+/* The argument a pointer read from a stack slot holds where the slot is only ever set to it, directly or
+ * through other such slots (at -O0 `long *w = p;` copies the parameter's slot into the local's); else p. */
+static LLVMValueRef slot_argument(LLVMValueRef p) {
+  for (int depth = 0; depth < 8 && LLVMIsALoadInst(p) && LLVMIsAAllocaInst(LLVMGetOperand(p, 0)); depth++) {
+    LLVMValueRef slot = LLVMGetOperand(p, 0), stored = NULL;
+    for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      if (LLVMIsALoadInst(user)) continue;
+      if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != slot || (stored && stored != LLVMGetOperand(user, 0))) return p;
+      stored = LLVMGetOperand(user, 0);
+    }
+    if (!stored) return p;
+    if (LLVMIsAArgument(stored)) return stored;
+    p = stored;
+  }
+  return p;
+}
+
+static DataKind merge(DataKind a, DataKind b);
+
+/* The kinds of what the callers of arg's function pass for it, merged, where they pass different types
+ * (a swap of words called on doubles and on pointers), of which pointee_type knows none. */
+static DataKind passed_kinds(LLVMValueRef arg) {
+  LLVMValueRef called = ad_body_original(LLVMGetParamParent(arg));
+  DataKind k = DATA_UNKNOWN;
+  for (LLVMUseRef u = LLVMGetFirstUse(called); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef passed = call_site_argument(LLVMGetUser(u), called, ir_param_index(arg));
+    LLVMTypeRef t = passed ? pointee_type(passed, 1) : NULL;
+    if (t) k = merge(k, uniform_kind(t));
+  }
+  return k;
+}
 
 /* What an access taken for an integer's really moves where the object it reads or writes is, by the
  * type it was made with (a local, a global, what every caller passes), an array of floats: a `long *`
@@ -219,11 +326,16 @@ static MemType punned_kind(LLVMValueRef inst, unsigned *bits) {
   LLVMTypeRef vt = LLVMTypeOf(LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 0) : inst);
   if (LLVMGetTypeKind(vt) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(vt) < 16) return MEMTYPE_INT;
   LLVMValueRef root = root_of(LLVMGetOperand(inst, LLVMIsAStoreInst(inst) ? 1 : 0));
+  root = slot_argument(root);
   LLVMTypeRef t = LLVMIsAAllocaInst(root)       ? LLVMGetAllocatedType(root)
                   : LLVMIsAGlobalVariable(root) ? LLVMGlobalGetValueType(root)
                   : LLVMIsAArgument(root)       ? pointee_type(root, 0)
                                                 : NULL;
-  DataKind k = t ? uniform_kind(t) : DATA_UNKNOWN;
+  DataKind k = t ? uniform_kind(t) : LLVMIsAArgument(root) ? passed_kinds(root) : DATA_UNKNOWN;
+  if (!t && k == DATA_MIXED) return MEMTYPE_UNKNOWN;
+  if (k == DATA_MIXED && (holds(t, LLVMDoubleTypeKind, 0) || holds(t, LLVMFloatTypeKind, 0) || holds(t, LLVMPointerTypeKind, 0)))
+    return punned_record(inst, t, LLVMGetIntTypeWidth(vt), bits);
+  if (k == DATA_PTR) return LLVMGetIntTypeWidth(vt) == 64 ? MEMTYPE_PTR : MEMTYPE_UNKNOWN;
   if (k != DATA_F64 && k != DATA_F32) return MEMTYPE_INT;
   if (LLVMGetIntTypeWidth(vt) != (k == DATA_F64 ? 64u : 32u)) return MEMTYPE_UNKNOWN;
   *bits = LLVMGetIntTypeWidth(vt);
@@ -863,18 +975,6 @@ static DataKind object_kind_uncached(LLVMValueRef fn, LLVMValueRef ptr, bool for
   vec_free(&slots);
   return k;
 }
-
-/* Where a pointer lies in the object it points into: a constant byte offset, plus variable indices that
- * each move by a multiple of a stride. */
-typedef struct {
-  LLVMValueRef root; /* the object: what the getelementptrs start from */
-  long long offset; /* negative where a getelementptr steps back (a loop's base one element early) */
-  unsigned long long strides[16];
-  unsigned nstrides;
-} Placement;
-
-static bool placement(LLVMValueRef p, Placement *pl);
-static LLVMModuleRef module_of(LLVMValueRef v);
 
 /* Bytes [lo, hi) of the object that `root` is the start of: a part of an object asked about (NULL: all of it).
  * foreign: set where an access to the object went through another root, whose offsets say nothing about

@@ -369,7 +369,7 @@ void lanes_analyse(RevGen *g) {
       rev_error(g, w.values.data[i], "reverse mode cannot differentiate floats of different types packed into one integer");
     else if (!ws && w.source[i] && w.sink[i])
       rev_error(g, w.sink[i], "reverse mode cannot tell whether this integer store of active memory carries "
-                              "floating-point data");
+                              "floating-point data or a pointer");
   }
   for (size_t i = 0; i < n; i++) {
     size_t r = find(&w, i);

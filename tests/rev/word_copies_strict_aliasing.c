@@ -5,7 +5,9 @@
 // flags). Where the object an access taken for integers reads or writes is, by the type it was made with
 // (a local array, what every caller passes), an array of floats of the access's width, the access moves
 // those floats (`punned_kind`); of another width (a double's halves through `uint32_t *`) it is refused
-// where it meets active data.
+// where it meets active data. Pointers to doubles sorted by such a swap of words: moved as pointers, their
+// shadows with them (a crash in forward mode and a zero gradient at -O2 before). One swap called on
+// doubles and on pointers is refused (tests/diag/word_swap_doubles_and_pointers.c).
 // Gradients against tangents along each unit direction (1e-12) and central differences (1e-6), at -O2,
 // -O1 and -O0.
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
@@ -48,10 +50,28 @@ static double sorted(const double *x) {
   return s;
 }
 
+__attribute__((noinline)) static void swap_pointer_words(unsigned long long *a, unsigned long long *b) {
+  unsigned long long t = *a;
+  *a = *b;
+  *b = t;
+}
+
+static double pointers_sorted(const double *x) {
+  double v[N], *p[N];
+  for (int i = 0; i < N; i++) v[i] = x[i] * x[i] - x[(i + 2) % N], p[i] = &v[i];
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j + 1 < N - i; j++)
+      if (*p[j] > *p[j + 1]) swap_pointer_words((unsigned long long *)&p[j], (unsigned long long *)&p[j + 1]);
+  double s = 0;
+  for (int i = 0; i < N; i++) s += (i + 1) * *p[i] * *p[i];
+  return s;
+}
+
 int main(void) {
   const double x[N] = {0.3, -1.2, 0.7, 2.1, -0.4};
   CHECK_GRADIENT(copied, x, N, 1e-12, 1e-5, 1e-6);
   CHECK_GRADIENT(sorted, x, N, 1e-12, 1e-5, 1e-6);
+  CHECK_GRADIENT(pointers_sorted, x, N, 1e-12, 1e-5, 1e-6);
   double g[N] = {0};
   __parad_autodiff((void *)copied, x, g);
   for (int i = 0; i < N; i++) CHECK_CLOSE(g[i], 2 * (i + 1) * x[i] + cos(x[i]), 1e-12);

@@ -1,0 +1,55 @@
+// Records that mix doubles with integer members read as integers: an array `long idx[3]` indexed at run
+// time and passed to a helper as `long *`, an `int n` beside the doubles. An integer access into records
+// holding floats is checked against the record's layout (it could be a word of a generic copy that moves
+// a double, tests/diag/word_copies_mixed_records.c); one at a variable index inside an integer member
+// array is that member, and the gradient is built.
+// Gradients against tangents along each unit direction (1e-12) and central differences (1e-6), at -O2
+// and -O0.
+// RUN: %parad-cc %cflags %s -o %t -lm && %t
+// RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
+#include <math.h>
+#include "check.h"
+
+double __parad_autodiff(void *, ...);
+double __parad_fwddiff(void *, ...);
+
+enum { N = 5 };
+
+typedef struct {
+  long idx[3];
+  double v[3];
+  int n;
+  double scale;
+} Row;
+
+__attribute__((noinline)) static double row_dot(const Row *r, const double *x) {
+  double s = 0;
+  for (int k = 0; k < r->n; k++) s += r->v[k] * x[r->idx[k]];
+  return s * r->scale;
+}
+
+__attribute__((noinline)) static void rotate(long *p, int n) {
+  for (int i = 0; i < n; i++) p[i] = (p[i] + 1) % N;
+}
+
+static double rows(const double *x) {
+  Row r[N];
+  for (int i = 0; i < N; i++) {
+    r[i].n = 3;
+    r[i].scale = x[i];
+    for (int k = 0; k < 3; k++) {
+      r[i].idx[k] = (i + k) % N;
+      r[i].v[k] = sin(x[(i + 2 * k) % N]);
+    }
+  }
+  for (int i = 0; i < N; i++) rotate(r[i].idx, 3);
+  double s = 0;
+  for (int i = 0; i < N; i++) s += row_dot(&r[i], x);
+  return s;
+}
+
+int main(void) {
+  const double x[N] = {0.3, -1.2, 0.7, 2.1, -0.4};
+  CHECK_GRADIENT(rows, x, N, 1e-12, 1e-5, 1e-6);
+  return check_done();
+}
