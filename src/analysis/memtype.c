@@ -316,6 +316,39 @@ static DataKind passed_kinds(LLVMValueRef arg) {
   return k;
 }
 
+/* A block malloc, calloc, realloc or operator new returns: its start, typed as the function indexes it. */
+static bool fresh_block(LLVMValueRef p) {
+  if (!ir_is_call(p)) return false;
+  CallKind k = call_classify(p, NULL);
+  return (k == CALL_ALLOC && call_alloc_slot(p) < 0) || k == CALL_REALLOC;
+}
+
+static void same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects, ValueList *slots_out);
+static DataKind kind_inside(LLVMTypeRef t);
+
+/* For an integer access at a variable index into a fresh block of no type (malloc'd doubles copied as
+ * `long` words, the copy inlined): what the function's other accesses to the block read and write, one
+ * kind of floats or pointers. Unknown where an access at a fixed offset may be a header's (a count before
+ * the doubles), or where they mix. */
+static DataKind walked_block_kind(LLVMValueRef access, LLVMValueRef block) {
+  Placement pl;
+  if (!placement(LLVMGetOperand(access, LLVMIsAStoreInst(access) ? 1 : 0), &pl) || !pl.nstrides) return DATA_UNKNOWN;
+  LLVMValueRef fn = function_of(block);
+  ValueList objects = {0};
+  same_object(fn, block, &objects, NULL);
+  DataKind k = DATA_UNKNOWN;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      bool store = LLVMIsAStoreInst(i);
+      if (!store && !LLVMIsALoadInst(i)) continue;
+      LLVMTypeRef vt = ir_scalar_type(LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i));
+      if (ir_is_int(vt) || !ir_list_has(&objects, root_of(LLVMGetOperand(i, store ? 1 : 0)))) continue;
+      k = merge(k, kind_inside(vt));
+    }
+  vec_free(&objects);
+  return k;
+}
+
 /* What an access taken for an integer's really moves where the object it reads or writes is, by the
  * type it was made with (a local, a global, what every caller passes), an array of floats: a `long *`
  * copy of doubles, which C's aliasing rule makes undefined, but whose primal every compiler builds as
@@ -329,9 +362,12 @@ static MemType punned_kind(LLVMValueRef inst, unsigned *bits) {
   root = slot_argument(root);
   LLVMTypeRef t = LLVMIsAAllocaInst(root)       ? LLVMGetAllocatedType(root)
                   : LLVMIsAGlobalVariable(root) ? LLVMGlobalGetValueType(root)
-                  : LLVMIsAArgument(root)       ? pointee_type(root, 0)
-                                                : NULL;
-  DataKind k = t ? uniform_kind(t) : LLVMIsAArgument(root) ? passed_kinds(root) : DATA_UNKNOWN;
+                  : LLVMIsAArgument(root) || fresh_block(root) ? pointee_type(root, 0)
+                                                               : NULL;
+  DataKind k = t                         ? uniform_kind(t)
+               : LLVMIsAArgument(root)   ? passed_kinds(root)
+               : fresh_block(root)       ? walked_block_kind(inst, root)
+                                         : DATA_UNKNOWN;
   if (!t && k == DATA_MIXED) return MEMTYPE_UNKNOWN;
   if (k == DATA_MIXED && (holds(t, LLVMDoubleTypeKind, 0) || holds(t, LLVMFloatTypeKind, 0) || holds(t, LLVMPointerTypeKind, 0)))
     return punned_record(inst, t, LLVMGetIntTypeWidth(vt), bits);
@@ -1118,6 +1154,18 @@ static DataKind from_copy_tag(LLVMValueRef call) {
   }
 }
 
+/* Whether an integer type tag on a copy holds: the copy of a loop of `long` words over memory of
+ * floats or pointers (undefined by C's aliasing rule, built as written) carries the words' tag, and the
+ * objects at its ends say what it moves. */
+static bool tag_holds(LLVMValueRef call) {
+  for (unsigned e = 0; e < 2 && e < ir_num_call_args(call); e++) {
+    if (!ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, e)))) continue; /* memset's value */
+    DataKind k = memtype_of_data(LLVMGetArgOperand(call, e));
+    if (k == DATA_F64 || k == DATA_F32 || k == DATA_PTR || k == DATA_MIXED) return false;
+  }
+  return true;
+}
+
 static bool no_runs_over(LLVMValueRef p, LLVMValueRef len);
 static bool harmless_call(LLVMValueRef call);
 
@@ -1208,6 +1256,7 @@ static DataKind copied_kind(LLVMValueRef p, unsigned long long bytes, LLVMValueR
 DataKind memtype_of_copy(LLVMValueRef call) {
   DataKind k = from_tbaa_struct(call);
   if (k == DATA_UNKNOWN) k = from_copy_tag(call);
+  if (k == DATA_INT && !tag_holds(call)) k = DATA_UNKNOWN;
   if (k != DATA_UNKNOWN) return k;
   LLVMValueRef dst = LLVMGetArgOperand(call, 0), len = LLVMGetArgOperand(call, 2);
   unsigned long long bytes = LLVMIsAConstantInt(len) ? LLVMConstIntGetZExtValue(len) : 0;
@@ -1900,4 +1949,21 @@ bool memtype_layout_of_data(LLVMValueRef p, MemLayout *l) {
   }
   vec_free(&objects);
   return known;
+}
+
+unsigned memtype_drop_overruled_tags(LLVMModuleRef m, const ValueMap *reached) {
+  unsigned tbaa = LLVMGetMDKindID("tbaa", 4), dropped = 0;
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+    for (LLVMBasicBlockRef bb = vmap_has(reached, fn) ? LLVMGetFirstBasicBlock(fn) : NULL; bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+        if (!LLVMGetMetadata(i, tbaa)) continue;
+        bool overruled = false;
+        if (LLVMIsALoadInst(i) || LLVMIsAStoreInst(i))
+          overruled = ir_is_int(LLVMTypeOf(LLVMIsAStoreInst(i) ? LLVMGetOperand(i, 0) : i)) && from_tbaa(i) == MEMTYPE_INT &&
+                      memtype_of_access(i) != MEMTYPE_INT;
+        else if (ir_is_call(i) && is_transfer(i))
+          overruled = from_copy_tag(i) == DATA_INT && !tag_holds(i);
+        if (overruled) LLVMSetMetadata(i, tbaa, NULL), dropped++;
+      }
+  return dropped;
 }

@@ -11,6 +11,8 @@
 #include <llvm-c/Core.h>
 #include <stdbool.h>
 
+#include "ir/valuemap.h"
+
 /* A string attribute on a function whose pointer parameters point to what those of the function it names do
  * (a checkpointed loop's step, run by the loop's runners with pointers kept in a block, and the loop
  * function its program calls with its variables). */
@@ -24,6 +26,13 @@
 void memtype_mark_loose_aliasing(LLVMModuleRef m);
 
 typedef enum { MEMTYPE_UNKNOWN, MEMTYPE_INT, MEMTYPE_FP, MEMTYPE_PTR } MemType;
+
+/* Drops the integer type tags this analysis overrules (a `long` word of a copy over doubles, a memcpy the
+ * optimiser made of a loop of such words) from the loads, stores and copies of the functions `reached`
+ * (a ValueMap keyed by function): by those tags LLVM may take the words for apart from the doubles they
+ * move, and order or drop them so, in the primal and, what matters here, in the derivative built from it.
+ * Returns how many it dropped. */
+unsigned memtype_drop_overruled_tags(LLVMModuleRef m, const ValueMap *reached);
 
 MemType memtype_of_access(LLVMValueRef load_or_store);
 /* The width in bits of the float a load or store touches (32, 64), or 0 when not known to be one. */

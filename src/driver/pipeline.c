@@ -290,6 +290,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
   function_versions_pin(m, &reached);    /* target_clones (ad/function_versions.h) */
   copy_contexts_split(m, &reached);      /* a generic helper's copies, per kind (ad/copy_contexts.h) */
   byval_copies_apply(m, &reached);       /* structs passed by value: copies of their own (ad/byval_copies.h) */
+  memtype_drop_overruled_tags(m, &reached); /* doubles moved as `long` words (analysis/memtype.h) */
   vmap_free(&reached);
   mpi_note_set_up_requests(m); /* persistent requests the set-up makes, in every function (mpi/mpi.h) */
   ad_unshield_program(&shield); /* the generators take the program's linkage as it is */
