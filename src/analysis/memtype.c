@@ -234,34 +234,54 @@ static bool holds(LLVMTypeRef t, LLVMTypeKind k, unsigned bits) {
   return tk == k && (k != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(t) == bits);
 }
 
-/* Whether the byte at `at` of type t lies in an array of integers of `width` bits (a member indexed by a
- * variable: `long steps[3]` in a record). */
-static bool int_array_at(LLVMTargetDataRef td, LLVMTypeRef t, unsigned long long at, unsigned width) {
+/* The element type of the array of scalars that the byte at `at` of type t lies in (a member indexed at
+ * run time: `long idx[3]`, `double vals[4]` in a record), or NULL. */
+static LLVMTypeRef array_element_at(LLVMTargetDataRef td, LLVMTypeRef t, unsigned long long at) {
   for (;;) {
     LLVMTypeKind k = LLVMGetTypeKind(t);
     if (k == LLVMStructTypeKind) {
       unsigned n = LLVMCountStructElementTypes(t), i = 0;
       while (i + 1 < n && LLVMOffsetOfElement(td, t, i + 1) <= at) i++;
-      if (!n) return false;
+      if (!n) return NULL;
       at -= LLVMOffsetOfElement(td, t, i);
       t = LLVMStructGetTypeAtIndex(t, i);
     } else if (k == LLVMArrayTypeKind || k == LLVMVectorTypeKind) {
       LLVMTypeRef e = LLVMGetElementType(t);
-      if (LLVMGetTypeKind(e) == LLVMIntegerTypeKind) return LLVMGetIntTypeWidth(e) == width;
+      LLVMTypeKind ek = LLVMGetTypeKind(e);
+      if (ek != LLVMStructTypeKind && ek != LLVMArrayTypeKind && ek != LLVMVectorTypeKind) return e;
       unsigned long long size = LLVMABISizeOfType(td, e);
-      if (!size) return false;
+      if (!size) return NULL;
       at %= size;
       t = e;
     } else {
-      return false;
+      return NULL;
     }
   }
 }
 
-/* An integer access of `width` bits into an object made as records that mix floats and integers
- * (t): by the bytes it covers where its offset in the record is known; elsewhere an integer member it
- * may be (an `int` field read at a variable index), or a word of a copy that may carry a float (a
- * generic swap through `long *` of records with no `long` in them), which is unknown. */
+/* Where byte `offset` of an object of type t lies: the element type of the member array there, or, in an
+ * array of scalars, its element; NULL elsewhere. */
+static LLVMTypeRef element_at(LLVMTargetDataRef td, LLVMTypeRef t, long long offset) {
+  LLVMTypeRef record = strip_arrays(t);
+  if (LLVMGetTypeKind(record) != LLVMStructTypeKind) return LLVMGetTypeKind(t) == LLVMArrayTypeKind ? record : NULL;
+  long long size = (long long)LLVMABISizeOfType(td, record), at = size ? offset % size : 0;
+  return array_element_at(td, record, (unsigned long long)(at < 0 ? at + size : at));
+}
+
+/* What a word of `width` bits moves as an element of type e (NULL: unknown). */
+static MemType word_of_element(LLVMTypeRef e, unsigned width, unsigned *bits) {
+  *bits = 0;
+  LLVMTypeKind k = e ? LLVMGetTypeKind(e) : LLVMVoidTypeKind;
+  if (k == LLVMIntegerTypeKind) return LLVMGetIntTypeWidth(e) == width ? MEMTYPE_INT : MEMTYPE_UNKNOWN;
+  if ((k == LLVMDoubleTypeKind && width == 64) || (k == LLVMFloatTypeKind && width == 32)) return *bits = width, MEMTYPE_FP;
+  return k == LLVMPointerTypeKind && width == 64 ? MEMTYPE_PTR : MEMTYPE_UNKNOWN;
+}
+
+/* An integer access of `width` bits into an object made as records that mix floats, pointers and
+ * integers (t): by the bytes it covers where its offset in the record is known; elsewhere an element of
+ * the member array it lands in (`long idx[3]` read at a variable index, `double vals[4]` copied as
+ * words), or a word of a copy that may carry a float (a generic swap through `long *` of records), which
+ * is unknown. */
 static MemType punned_record(LLVMValueRef access, LLVMTypeRef t, unsigned width, unsigned *bits) {
   LLVMTypeRef record = strip_arrays(t);
   LLVMValueRef p = LLVMGetOperand(access, LLVMIsAStoreInst(access) ? 1 : 0);
@@ -277,10 +297,8 @@ static MemType punned_record(LLVMValueRef access, LLVMTypeRef t, unsigned width,
     *bits = 0;
     return k == MEMTYPE_INT ? MEMTYPE_INT : k == MEMTYPE_PTR && width == 64 ? MEMTYPE_PTR : MEMTYPE_UNKNOWN;
   }
-  /* a variable index that is not a whole record's: into an integer member array, or a word of a copy */
-  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
-  long long size = (long long)LLVMABISizeOfType(td, record), at = size ? pl.offset % size : 0;
-  return int_array_at(td, record, (unsigned long long)(at < 0 ? at + size : at), width) ? MEMTYPE_INT : MEMTYPE_UNKNOWN;
+  /* a variable index that is not a whole record's: into a member array, or a word of a copy */
+  return word_of_element(element_at(LLVMGetModuleDataLayout(m), record, pl.offset), width, bits);
 }
 
 /* The argument a pointer read from a stack slot holds where the slot is only ever set to it, directly or
@@ -303,19 +321,6 @@ static LLVMValueRef slot_argument(LLVMValueRef p) {
 
 static DataKind merge(DataKind a, DataKind b);
 
-/* The kinds of what the callers of arg's function pass for it, merged, where they pass different types
- * (a swap of words called on doubles and on pointers), of which pointee_type knows none. */
-static DataKind passed_kinds(LLVMValueRef arg) {
-  LLVMValueRef called = ad_body_original(LLVMGetParamParent(arg));
-  DataKind k = DATA_UNKNOWN;
-  for (LLVMUseRef u = LLVMGetFirstUse(called); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef passed = call_site_argument(LLVMGetUser(u), called, ir_param_index(arg));
-    LLVMTypeRef t = passed ? pointee_type(passed, 1) : NULL;
-    if (t) k = merge(k, uniform_kind(t));
-  }
-  return k;
-}
-
 /* A block malloc, calloc, realloc or operator new returns: its start, typed as the function indexes it. */
 static bool fresh_block(LLVMValueRef p) {
   if (!ir_is_call(p)) return false;
@@ -323,8 +328,37 @@ static bool fresh_block(LLVMValueRef p) {
   return (k == CALL_ALLOC && call_alloc_slot(p) < 0) || k == CALL_REALLOC;
 }
 
-static void same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects, ValueList *slots_out);
 static DataKind kind_inside(LLVMTypeRef t);
+
+/* The element type of the member array a caller passes a pointer into, by the object it points into (a
+ * record's `double vals[4]` passed as `dst->vals`, which the optimiser writes as a byte offset). */
+static LLVMTypeRef member_passed(LLVMValueRef passed) {
+  Placement pl;
+  if (!placement(passed, &pl)) return NULL;
+  LLVMValueRef root = slot_argument(pl.root);
+  LLVMTypeRef t = LLVMIsAAllocaInst(root)                        ? LLVMGetAllocatedType(root)
+                  : LLVMIsAGlobalVariable(root)                  ? LLVMGlobalGetValueType(root)
+                  : LLVMIsAArgument(root) || fresh_block(root)   ? pointee_type(root, 1)
+                                                                 : NULL;
+  return t ? element_at(LLVMGetModuleDataLayout(module_of(passed)), t, pl.offset) : NULL;
+}
+
+/* The kinds of what the callers of arg's function pass for it, merged, where pointee_type knows none:
+ * they pass different types (a swap of words called on doubles and on pointers), or pointers into
+ * member arrays. */
+static DataKind passed_kinds(LLVMValueRef arg) {
+  LLVMValueRef called = ad_body_original(LLVMGetParamParent(arg));
+  DataKind k = DATA_UNKNOWN;
+  for (LLVMUseRef u = LLVMGetFirstUse(called); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef passed = call_site_argument(LLVMGetUser(u), called, ir_param_index(arg));
+    LLVMTypeRef t = passed ? pointee_type(passed, 1) : NULL;
+    if (t) k = merge(k, uniform_kind(t));
+    else if (passed && (t = member_passed(passed))) k = merge(k, kind_inside(t));
+  }
+  return k;
+}
+
+static void same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects, ValueList *slots_out);
 
 /* For an integer access at a variable index into a fresh block of no type (malloc'd doubles copied as
  * `long` words, the copy inlined): what the function's other accesses to the block read and write, one

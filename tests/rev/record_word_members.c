@@ -2,7 +2,9 @@
 // time and passed to a helper as `long *`, an `int n` beside the doubles. An integer access into records
 // holding floats is checked against the record's layout (it could be a word of a generic copy that moves
 // a double, tests/diag/word_copies_mixed_records.c); one at a variable index inside an integer member
-// array is that member, and the gradient is built.
+// array is that member, and the gradient is built. A record's `double vals[4]` copied by a helper through
+// `long *` (undefined by C's aliasing rule, built as written) moves doubles: zero in both modes at -O1
+// and up before (the helper is given `dst->vals`, which the optimiser writes as a byte offset).
 // Gradients against tangents along each unit direction (1e-12) and central differences (1e-6), at -O2
 // and -O0.
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
@@ -48,8 +50,33 @@ static double rows(const double *x) {
   return s;
 }
 
+typedef struct {
+  int n;
+  double vals[4];
+} Vec;
+
+__attribute__((noinline)) static void copy_words(long *dst, const long *src, int n) {
+  for (int i = 0; i < n; i++) dst[i] = src[i];
+}
+
+__attribute__((noinline)) static void assign(Vec *dst, const Vec *src) {
+  dst->n = src->n;
+  copy_words((long *)dst->vals, (const long *)src->vals, src->n);
+}
+
+static double assigned(const double *x) {
+  Vec a, b;
+  a.n = 4;
+  for (int i = 0; i < 4; i++) a.vals[i] = x[i] * x[i + 1];
+  assign(&b, &a);
+  double s = 0;
+  for (int i = 0; i < b.n; i++) s += (i + 1) * b.vals[i] * b.vals[i];
+  return s;
+}
+
 int main(void) {
   const double x[N] = {0.3, -1.2, 0.7, 2.1, -0.4};
   CHECK_GRADIENT(rows, x, N, 1e-12, 1e-5, 1e-6);
+  CHECK_GRADIENT(assigned, x, N, 1e-12, 1e-5, 1e-6);
   return check_done();
 }
