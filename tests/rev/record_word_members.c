@@ -4,7 +4,9 @@
 // a double, tests/diag/word_copies_mixed_records.c); one at a variable index inside an integer member
 // array is that member, and the gradient is built. A record's `double vals[4]` copied by a helper through
 // `long *` (undefined by C's aliasing rule, built as written) moves doubles: zero in both modes at -O1
-// and up before (the helper is given `dst->vals`, which the optimiser writes as a byte offset).
+// and up before (the helper is given `dst->vals`, which the optimiser writes as a byte offset). Records
+// `{int id; double x;}` swapped as two `long` words at fixed places: the first word is the int and its
+// padding, the second the double (the old compiler's gradient at -O2: 1 of 5 components right).
 // Gradients against tangents along each unit direction (1e-12) and central differences (1e-6), at -O2
 // and -O0.
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
@@ -74,9 +76,33 @@ static double assigned(const double *x) {
   return s;
 }
 
+typedef struct {
+  int id;
+  double x;
+} Keyed;
+
+__attribute__((noinline)) static void swap_two_words(void *a, void *b) {
+  long *p = a, *q = b;
+  long t0 = p[0], t1 = p[1];
+  p[0] = q[0], p[1] = q[1];
+  q[0] = t0, q[1] = t1;
+}
+
+static double keyed_sort(const double *x) {
+  Keyed r[N];
+  for (int i = 0; i < N; i++) r[i].id = i, r[i].x = x[i] * x[i] - x[(i + 1) % N];
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j + 1 < N - i; j++)
+      if (r[j].x > r[j + 1].x) swap_two_words(&r[j], &r[j + 1]);
+  double s = 0;
+  for (int i = 0; i < N; i++) s += (i + 1) * r[i].x * (r[i].id + 1);
+  return s;
+}
+
 int main(void) {
   const double x[N] = {0.3, -1.2, 0.7, 2.1, -0.4};
   CHECK_GRADIENT(rows, x, N, 1e-12, 1e-5, 1e-6);
   CHECK_GRADIENT(assigned, x, N, 1e-12, 1e-5, 1e-6);
+  CHECK_GRADIENT(keyed_sort, x, N, 1e-12, 1e-5, 1e-6);
   return check_done();
 }
