@@ -293,25 +293,6 @@ static void call_markers(Parse *p, unsigned *k, unsigned n, DiffMode mode, bool 
   }
 }
 
-/* What a value read from a local variable holds, when the variable is written once (at -O0 a pointer
- * parameter lives in a stack slot, stored on entry and loaded where it is used); else v itself. */
-static LLVMValueRef stored_once(LLVMValueRef v) {
-  for (int depth = 0; depth < 8; depth++) {
-    v = ir_strip_pointer_casts(v);
-    LLVMValueRef slot = LLVMIsALoadInst(v) ? ir_strip_pointer_casts(LLVMGetOperand(v, 0)) : NULL, only = NULL;
-    if (!slot || !LLVMIsAAllocaInst(slot)) return v;
-    for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
-      LLVMValueRef user = LLVMGetUser(u);
-      if (LLVMIsALoadInst(user) || LLVMIsAIntrinsicInst(user)) continue; /* lifetime markers, debug records */
-      if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != slot || only) return v;
-      only = LLVMGetOperand(user, 0);
-    }
-    if (!only) return v;
-    v = only;
-  }
-  return v;
-}
-
 static bool is_request(LLVMValueRef call) {
   LLVMValueRef callee = ir_called_function(call);
   DiffMode mode;
@@ -332,7 +313,7 @@ bool request_inline_forwarders(LLVMModuleRef m) {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !forwards; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !forwards; i = LLVMGetNextInstruction(i)) {
         LLVMValueRef fn = ir_is_call_site(i) && is_request(i) ? function_argument(i) : NULL;
-        forwards = fn && LLVMIsAArgument(stored_once(fn)) && LLVMGetParamParent(stored_once(fn)) == f;
+        forwards = fn && LLVMIsAArgument(ir_stored_once(fn)) && LLVMGetParamParent(ir_stored_once(fn)) == f;
       }
     LLVMLinkage l = LLVMGetLinkage(f);
     /* a template's or an inline function's body (linkonce_odr) may go once inlined, as a static one's: every
@@ -352,7 +333,7 @@ bool request_inline_forwarders(LLVMModuleRef m) {
  * (C++'s conversion of a lambda without captures to a function pointer, `+[](double t) { ... }`), through
  * a local variable written once. */
 static LLVMValueRef named_function(LLVMValueRef v) {
-  v = stored_once(v);
+  v = ir_stored_once(v);
   LLVMValueRef version = function_default_version(v); /* target_clones: ad/function_versions.h */
   if (version) return version;
   if (LLVMIsAFunction(v) || !ir_is_call_site(v)) return v;

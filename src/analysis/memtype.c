@@ -304,19 +304,8 @@ static MemType punned_record(LLVMValueRef access, LLVMTypeRef t, unsigned width,
 /* The argument a pointer read from a stack slot holds where the slot is only ever set to it, directly or
  * through other such slots (at -O0 `long *w = p;` copies the parameter's slot into the local's); else p. */
 static LLVMValueRef slot_argument(LLVMValueRef p) {
-  for (int depth = 0; depth < 8 && LLVMIsALoadInst(p) && LLVMIsAAllocaInst(LLVMGetOperand(p, 0)); depth++) {
-    LLVMValueRef slot = LLVMGetOperand(p, 0), stored = NULL;
-    for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
-      LLVMValueRef user = LLVMGetUser(u);
-      if (LLVMIsALoadInst(user)) continue;
-      if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != slot || (stored && stored != LLVMGetOperand(user, 0))) return p;
-      stored = LLVMGetOperand(user, 0);
-    }
-    if (!stored) return p;
-    if (LLVMIsAArgument(stored)) return stored;
-    p = stored;
-  }
-  return p;
+  LLVMValueRef v = ir_stored_once(p);
+  return LLVMIsAArgument(v) ? v : p;
 }
 
 static DataKind merge(DataKind a, DataKind b);
@@ -328,6 +317,14 @@ static bool fresh_block(LLVMValueRef p) {
   return (k == CALL_ALLOC && call_alloc_slot(p) < 0) || k == CALL_REALLOC;
 }
 
+/* The type an object was made with: a local's, a global's, what a parameter's callers pass (`depth`
+ * calls away), what a fresh block's function indexes it as; NULL for any other root. */
+static LLVMTypeRef made_type(LLVMValueRef root, int depth) {
+  if (LLVMIsAAllocaInst(root)) return LLVMGetAllocatedType(root);
+  if (LLVMIsAGlobalVariable(root)) return LLVMGlobalGetValueType(root);
+  return LLVMIsAArgument(root) || fresh_block(root) ? pointee_type(root, depth) : NULL;
+}
+
 static DataKind kind_inside(LLVMTypeRef t);
 
 /* The element type of the member array a caller passes a pointer into, by the object it points into (a
@@ -335,11 +332,7 @@ static DataKind kind_inside(LLVMTypeRef t);
 static LLVMTypeRef member_passed(LLVMValueRef passed) {
   Placement pl;
   if (!placement(passed, &pl)) return NULL;
-  LLVMValueRef root = slot_argument(pl.root);
-  LLVMTypeRef t = LLVMIsAAllocaInst(root)                        ? LLVMGetAllocatedType(root)
-                  : LLVMIsAGlobalVariable(root)                  ? LLVMGlobalGetValueType(root)
-                  : LLVMIsAArgument(root) || fresh_block(root)   ? pointee_type(root, 1)
-                                                                 : NULL;
+  LLVMTypeRef t = made_type(slot_argument(pl.root), 1);
   return t ? element_at(LLVMGetModuleDataLayout(module_of(passed)), t, pl.offset) : NULL;
 }
 
@@ -394,10 +387,7 @@ static MemType punned_kind(LLVMValueRef inst, unsigned *bits) {
   if (LLVMGetTypeKind(vt) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(vt) < 16) return MEMTYPE_INT;
   LLVMValueRef root = root_of(LLVMGetOperand(inst, LLVMIsAStoreInst(inst) ? 1 : 0));
   root = slot_argument(root);
-  LLVMTypeRef t = LLVMIsAAllocaInst(root)       ? LLVMGetAllocatedType(root)
-                  : LLVMIsAGlobalVariable(root) ? LLVMGlobalGetValueType(root)
-                  : LLVMIsAArgument(root) || fresh_block(root) ? pointee_type(root, 0)
-                                                               : NULL;
+  LLVMTypeRef t = made_type(root, 0);
   DataKind k = t                         ? uniform_kind(t)
                : LLVMIsAArgument(root)   ? passed_kinds(root)
                : fresh_block(root)       ? walked_block_kind(inst, root)

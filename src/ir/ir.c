@@ -303,6 +303,23 @@ bool ir_is_lifetime_marker(LLVMValueRef inst) {
   return ir_is_call(inst) && !strncmp(ir_called_name(inst), "llvm.lifetime.", 14);
 }
 
+LLVMValueRef ir_stored_once(LLVMValueRef v) {
+  for (int depth = 0; depth < 8; depth++) {
+    v = ir_strip_pointer_casts(v);
+    LLVMValueRef slot = LLVMIsALoadInst(v) ? ir_strip_pointer_casts(LLVMGetOperand(v, 0)) : NULL, only = NULL;
+    if (!slot || !LLVMIsAAllocaInst(slot)) return v;
+    for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      if (LLVMIsALoadInst(user) || LLVMIsAIntrinsicInst(user)) continue; /* lifetime markers, debug records */
+      if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != slot || only) return v;
+      only = LLVMGetOperand(user, 0);
+    }
+    if (!only) return v;
+    v = only;
+  }
+  return v;
+}
+
 LLVMValueRef ir_strip_pointer_casts(LLVMValueRef v) {
   for (;;) {
     LLVMOpcode op = 0;

@@ -102,6 +102,9 @@ bool ir_is_debug_intrinsic(LLVMValueRef inst);
 bool ir_is_lifetime_marker(LLVMValueRef inst);
 /* Strips bitcasts and address-space casts to the underlying value. */
 LLVMValueRef ir_strip_pointer_casts(LLVMValueRef v);
+/* What a value read from a local variable holds, when the variable is written once (at -O0 a pointer
+ * parameter lives in a stack slot, stored on entry and loaded where it is used); else v itself. */
+LLVMValueRef ir_stored_once(LLVMValueRef v);
 /* The pointer an address is computed from by getelementptr and casts (instructions or constants): the
  * object it points into, as far as the address itself tells. */
 LLVMValueRef ir_address_base(LLVMValueRef p);
