@@ -197,6 +197,7 @@ static void plan(RevGen *g) {
   vmap_init(&g->adj);
   plan_layout(g);
   plan_bulk(g);
+  plan_pack_records(g);
   plan_followers(g);
   plan_copied_last(g);
 }

@@ -235,6 +235,8 @@ void plan_followers(RevGen *g);
 /* After plan_followers: loads read back from a region's copy laid out last in their block's record
  * (BlockPlan.copied_bytes), and the record's size in a run: without them where they are all copied. */
 void plan_copied_last(RevGen *g);
+/* After plan_bulk: the other blocks' records packed (plan_pack), padded to 8 bytes. */
+void plan_pack_records(RevGen *g);
 /* Reserves (or, reversing, releases) such a block's record, of the size it has in this run. */
 LLVMValueRef record_move(RevGen *g, BlockPlan *p, bool reserving);
 /* At the start of a reverse block, after its record was read: materialises every need of the block. */

@@ -530,6 +530,12 @@ void plan_followers(RevGen *g) {
   free(can);
 }
 
+static bool records_copied(RevGen *g, BlockPlan *p) {
+  for (size_t i = 0; i < p->captures.len; i++)
+    if (capture_copied(g, &p->captures.data[i])) return true;
+  return false;
+}
+
 /* A load that a run reads back from a region's copy of its input leaves its slot empty in that run: laid
  * out last, such loads are left out of the record where all of the block's are copied (cg's product: a
  * row's record 16 -> 8 bytes; a record of such loads only, none). Not in a block that follows another or
@@ -537,7 +543,7 @@ void plan_followers(RevGen *g) {
 void plan_copied_last(RevGen *g) {
   for (size_t b = 0; b < g->cfg.blocks.len; b++) {
     BlockPlan *p = &g->plan[b];
-    if (!p->record_bytes || p->bulk || p->follows || p->followed) continue;
+    if (!p->record_bytes || p->bulk || p->follows || p->followed || !records_copied(g, p)) continue;
     unsigned bytes = 0, copied = 0;
     for (int last = 0; last < 2; last++)
       for (size_t i = 0; i < p->captures.len; i++) {
@@ -549,6 +555,20 @@ void plan_copied_last(RevGen *g) {
         if (last) copied += tape_slot_bytes(g, item_type(g, c->item));
       }
     p->copied_bytes = copied;
+  }
+}
+
+/* The other records packed too, widest slots first, and padded to 8 bytes as every record on the tape is:
+ * a branch's direction or a narrow counter took 8 bytes each (the GMM objective's join of four branches
+ * per component: 32 -> 8 bytes). Before plan_followers, so that a follower finds its predecessor's slots
+ * where they now are; not a record with loads read back from a region's copy (plan_copied_last lays those
+ * out). */
+void plan_pack_records(RevGen *g) {
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
+    BlockPlan *p = &g->plan[b];
+    if (!p->record_bytes || p->bulk || records_copied(g, p)) continue;
+    unsigned align;
+    p->record_bytes = (plan_pack(g, p, &align, NULL) + 7) & ~7u;
   }
 }
 
