@@ -353,16 +353,12 @@ static DataKind passed_kinds(LLVMValueRef arg) {
 
 static void same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects, ValueList *slots_out);
 
-/* For an integer access at a variable index into a fresh block of no type (malloc'd doubles copied as
- * `long` words, the copy inlined): what the function's other accesses to the block read and write, one
- * kind of floats or pointers. Unknown where an access at a fixed offset may be a header's (a count before
- * the doubles), or where they mix. */
-static DataKind walked_block_kind(LLVMValueRef access, LLVMValueRef block) {
-  Placement pl;
-  if (!placement(LLVMGetOperand(access, LLVMIsAStoreInst(access) ? 1 : 0), &pl) || !pl.nstrides) return DATA_UNKNOWN;
-  LLVMValueRef fn = function_of(block);
+/* The kinds of the floats and pointers object's function reads and writes in it (its accesses of other
+ * types left out); DATA_UNKNOWN where there are none. */
+static DataKind typed_accesses(LLVMValueRef object) {
+  LLVMValueRef fn = function_of(object);
   ValueList objects = {0};
-  same_object(fn, block, &objects, NULL);
+  same_object(fn, object, &objects, NULL);
   DataKind k = DATA_UNKNOWN;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
@@ -376,12 +372,38 @@ static DataKind walked_block_kind(LLVMValueRef access, LLVMValueRef block) {
   return k;
 }
 
+/* For an integer access at a variable index into a fresh block of no type (malloc'd doubles copied as
+ * `long` words, the copy inlined): what the function's other accesses to the block read and write, one
+ * kind of floats or pointers. Unknown where an access at a fixed offset may be a header's (a count before
+ * the doubles), or where they mix. */
+static DataKind walked_block_kind(LLVMValueRef access, LLVMValueRef block) {
+  Placement pl;
+  if (!placement(LLVMGetOperand(access, LLVMIsAStoreInst(access) ? 1 : 0), &pl) || !pl.nstrides) return DATA_UNKNOWN;
+  return typed_accesses(block);
+}
+
+/* An array made of integers that its function uses as storage for floats or pointers (`long buf[8]`
+ * written through `double *`, as code built with -fno-strict-aliasing may): the kinds it stores and reads
+ * there, for a local or a fresh block, or for what each caller passes for a parameter. */
+static DataKind reused_kind(LLVMValueRef root) {
+  if (LLVMIsAAllocaInst(root) || fresh_block(root)) return typed_accesses(root);
+  if (!LLVMIsAArgument(root)) return DATA_UNKNOWN;
+  LLVMValueRef called = ad_body_original(LLVMGetParamParent(root));
+  DataKind k = DATA_UNKNOWN;
+  for (LLVMUseRef u = LLVMGetFirstUse(called); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef passed = call_site_argument(LLVMGetUser(u), called, ir_param_index(root));
+    LLVMValueRef r = passed ? root_of(passed) : NULL;
+    if (r && (LLVMIsAAllocaInst(r) || fresh_block(r))) k = merge(k, typed_accesses(r));
+  }
+  return k;
+}
+
 /* What an access taken for an integer's really moves where the object it reads or writes is, by the
  * type it was made with (a local, a global, what every caller passes), an array of floats: a `long *`
  * copy of doubles, which C's aliasing rule makes undefined, but whose primal every compiler builds as
  * written; taken for integers, its derivative was zero. Floats of the access's width (*bits), or unknown
  * (a double's halves through `uint32_t *`: refused where they meet active data); else integers. */
-static MemType punned_kind(LLVMValueRef inst, unsigned *bits) {
+static MemType punned_kind_of(LLVMValueRef inst, unsigned *bits, bool tagged_int) {
   *bits = 0;
   LLVMTypeRef vt = LLVMTypeOf(LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 0) : inst);
   if (LLVMGetTypeKind(vt) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(vt) < 16) return MEMTYPE_INT;
@@ -393,19 +415,40 @@ static MemType punned_kind(LLVMValueRef inst, unsigned *bits) {
                : fresh_block(root)       ? walked_block_kind(inst, root)
                                          : DATA_UNKNOWN;
   if (!t && k == DATA_MIXED) return MEMTYPE_UNKNOWN;
+  if (k == DATA_INT && t && LLVMGetTypeKind(strip_arrays(t)) == LLVMIntegerTypeKind) {
+    DataKind reused = reused_kind(root);
+    if (reused == DATA_MIXED) return MEMTYPE_UNKNOWN;
+    if (reused != DATA_UNKNOWN) k = reused;
+  }
   if (k == DATA_MIXED && (holds(t, LLVMDoubleTypeKind, 0) || holds(t, LLVMFloatTypeKind, 0) || holds(t, LLVMPointerTypeKind, 0)))
     return punned_record(inst, t, LLVMGetIntTypeWidth(vt), bits);
   if (k == DATA_PTR) return LLVMGetIntTypeWidth(vt) == 64 ? MEMTYPE_PTR : MEMTYPE_UNKNOWN;
+  if (k == DATA_UNKNOWN && !tagged_int) return MEMTYPE_UNKNOWN;
   if (k != DATA_F64 && k != DATA_F32) return MEMTYPE_INT;
   if (LLVMGetIntTypeWidth(vt) != (k == DATA_F64 ? 64u : 32u)) return MEMTYPE_UNKNOWN;
   *bits = LLVMGetIntTypeWidth(vt);
   return MEMTYPE_FP;
 }
 
+static MemType punned_kind(LLVMValueRef inst, unsigned *bits) { return punned_kind_of(inst, bits, true); }
+
+/* An integer access with neither a tag nor a trusted address type (`long *p; p[i]` built with
+ * -fno-strict-aliasing): what the object it reads or writes was made to hold there, where that is known
+ * (a helper over a record's `long idx[3]`: integers; over its `double vals[4]`: doubles). */
+static MemType untagged_kind(LLVMValueRef inst, unsigned *bits) {
+  LLVMValueRef fn = function_of(inst);
+  *bits = 0;
+  if (!fn || !LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, MEMTYPE_LOOSE_ALIASING, (unsigned)strlen(MEMTYPE_LOOSE_ALIASING)) ||
+      LLVMGetMetadata(inst, LLVMGetMDKindID("tbaa", 4)))
+    return MEMTYPE_UNKNOWN;
+  return punned_kind_of(inst, bits, false);
+}
+
 MemType memtype_of_access(LLVMValueRef inst) {
   MemType t = from_tbaa(inst);
   unsigned bits;
   if (t == MEMTYPE_UNKNOWN) t = access_kind(inst, &bits);
+  if (t == MEMTYPE_UNKNOWN) return untagged_kind(inst, &bits);
   return t == MEMTYPE_INT ? punned_kind(inst, &bits) : t;
 }
 
@@ -416,6 +459,7 @@ unsigned memtype_fp_bits(LLVMValueRef inst) {
   unsigned bits;
   MemType a = access_kind(inst, &bits);
   if (a == MEMTYPE_FP) return bits;
+  if (t == MEMTYPE_UNKNOWN && a == MEMTYPE_UNKNOWN) return untagged_kind(inst, &bits) == MEMTYPE_FP ? bits : 0;
   return (t == MEMTYPE_INT || a == MEMTYPE_INT) && punned_kind(inst, &bits) == MEMTYPE_FP ? bits : 0;
 }
 

@@ -7,9 +7,14 @@
 // and up before (the helper is given `dst->vals`, which the optimiser writes as a byte offset). Records
 // `{int id; double x;}` swapped as two `long` words at fixed places: the first word is the int and its
 // padding, the second the double (the old compiler's gradient at -O2: 1 of 5 components right).
-// Gradients against tangents along each unit direction (1e-12) and central differences (1e-6), at -O2
-// and -O0.
+// Built with -fno-strict-aliasing, where no access carries a type tag, the helpers' `long` accesses are
+// what the objects they are given hold there: `long idx[3]` integers, `double vals[4]` doubles (refused
+// before, as an integer store that could carry a float). Gradients against tangents along each unit
+// direction (1e-12) and central differences (1e-6), at -O2 and -O0, and at -O2 and -O1 without strict
+// aliasing.
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
+// RUN: %parad-cc %cflags -fno-strict-aliasing %s -o %t2 -lm && %t2
+// RUN: %parad-cc -O1 -fno-strict-aliasing -I%S/../include %s -o %t1 -lm && %t1
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
 #include <math.h>
 #include "check.h"
