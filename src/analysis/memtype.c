@@ -353,21 +353,62 @@ static DataKind passed_kinds(LLVMValueRef arg) {
 
 static void same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects, ValueList *slots_out);
 
-/* The kinds of the floats and pointers object's function reads and writes in it (its accesses of other
- * types left out); DATA_UNKNOWN where there are none. */
-static DataKind typed_accesses(LLVMValueRef object) {
-  LLVMValueRef fn = function_of(object);
-  ValueList objects = {0};
-  same_object(fn, object, &objects, NULL);
+/* The top-level member of an object made as t that byte `at` lies in (records in an array: of the record),
+ * or -1 where t is not made of records (every access then counts as the same member). */
+static long member_index(LLVMTargetDataRef td, LLVMTypeRef t, long long at) {
+  LLVMTypeRef record = strip_arrays(t);
+  if (LLVMGetTypeKind(record) != LLVMStructTypeKind || !LLVMCountStructElementTypes(record)) return -1;
+  long long size = (long long)LLVMABISizeOfType(td, record);
+  at = size ? at % size : 0;
+  if (at < 0) at += size;
+  unsigned i = 0, n = LLVMCountStructElementTypes(record);
+  while (i + 1 < n && (long long)LLVMOffsetOfElement(td, record, i + 1) <= at) i++;
+  return (long)i;
+}
+
+static LLVMValueRef callee_param(LLVMValueRef fn, LLVMValueRef i, unsigned a, LLVMValueRef *param);
+
+/* The kinds of the floats and pointers fn reads and writes in objects (its accesses of other types left
+ * out), and the functions it passes them to, a call or two down; in the member `member` of type t
+ * (member_index; -1: anywhere), objects' offset 0 lying at byte `base` of it; DATA_UNKNOWN where there
+ * are none. */
+static DataKind typed_accesses_in(LLVMValueRef fn, const ValueList *objects, LLVMTypeRef t, long member, long long base, int depth) {
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(fn));
   DataKind k = DATA_UNKNOWN;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      Placement pl;
+      if (ir_is_call(i) && depth < 2) {
+        for (unsigned a = 0, n = ir_num_call_args(i); a < n; a++) {
+          LLVMValueRef param, callee, arg = LLVMGetArgOperand(i, a);
+          if (!ir_is_ptr(LLVMTypeOf(arg)) || !placement(arg, &pl) || !ir_list_has(objects, pl.root) ||
+              !(callee = callee_param(fn, i, a, &param)))
+            continue;
+          ValueList inner = {0};
+          same_object(callee, param, &inner, NULL);
+          k = merge(k, typed_accesses_in(callee, &inner, t, pl.nstrides ? -1 : member, base + pl.offset, depth + 1));
+          vec_free(&inner);
+        }
+        continue;
+      }
       bool store = LLVMIsAStoreInst(i);
       if (!store && !LLVMIsALoadInst(i)) continue;
+      LLVMValueRef addr = LLVMGetOperand(i, store ? 1 : 0);
       LLVMTypeRef vt = ir_scalar_type(LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i));
-      if (ir_is_int(vt) || !ir_list_has(&objects, root_of(LLVMGetOperand(i, store ? 1 : 0)))) continue;
+      if (ir_is_int(vt) || !ir_list_has(objects, root_of(addr))) continue;
+      if (member >= 0 && placement(addr, &pl) && ir_list_has(objects, pl.root) && member_index(td, t, base + pl.offset) != member)
+        continue;
       k = merge(k, kind_inside(vt));
     }
+  return k;
+}
+
+/* typed_accesses_in for an object (a local, a fresh block) in its own function. */
+static DataKind object_typed_accesses(LLVMValueRef object, LLVMTypeRef t, long member) {
+  LLVMValueRef fn = function_of(object);
+  ValueList objects = {0};
+  same_object(fn, object, &objects, NULL);
+  DataKind k = typed_accesses_in(fn, &objects, t, member, 0, 0);
   vec_free(&objects);
   return k;
 }
@@ -379,21 +420,29 @@ static DataKind typed_accesses(LLVMValueRef object) {
 static DataKind walked_block_kind(LLVMValueRef access, LLVMValueRef block) {
   Placement pl;
   if (!placement(LLVMGetOperand(access, LLVMIsAStoreInst(access) ? 1 : 0), &pl) || !pl.nstrides) return DATA_UNKNOWN;
-  return typed_accesses(block);
+  return object_typed_accesses(block, NULL, -1);
 }
 
-/* An array made of integers that its function uses as storage for floats or pointers (`long buf[8]`
- * written through `double *`, as code built with -fno-strict-aliasing may): the kinds it stores and reads
- * there, for a local or a fresh block, or for what each caller passes for a parameter. */
-static DataKind reused_kind(LLVMValueRef root) {
-  if (LLVMIsAAllocaInst(root) || fresh_block(root)) return typed_accesses(root);
-  if (!LLVMIsAArgument(root)) return DATA_UNKNOWN;
+/* Objects made of integers that their function uses as storage for floats or pointers (`long buf[8]`, or a
+ * record's `unsigned w[8]`, written through `double *` or `float *`, as code built with
+ * -fno-strict-aliasing may): the kinds of floats and pointers stored and read in the member that p
+ * points into, for a local or a fresh block, or for what callers pass for a parameter (a few calls up),
+ * at the offset they pass it at. */
+static DataKind reused_kind(LLVMValueRef p, long long extra, int depth) {
+  Placement pl;
+  if (!placement(p, &pl)) return DATA_UNKNOWN;
+  LLVMValueRef root = slot_argument(pl.root);
+  long long at = pl.offset + extra;
+  if (LLVMIsAAllocaInst(root) || fresh_block(root)) {
+    LLVMTypeRef t = made_type(root, 0);
+    return object_typed_accesses(root, t, t ? member_index(LLVMGetModuleDataLayout(module_of(root)), t, at) : -1);
+  }
+  if (!LLVMIsAArgument(root) || depth >= 3) return DATA_UNKNOWN;
   LLVMValueRef called = ad_body_original(LLVMGetParamParent(root));
   DataKind k = DATA_UNKNOWN;
   for (LLVMUseRef u = LLVMGetFirstUse(called); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef passed = call_site_argument(LLVMGetUser(u), called, ir_param_index(root));
-    LLVMValueRef r = passed ? root_of(passed) : NULL;
-    if (r && (LLVMIsAAllocaInst(r) || fresh_block(r))) k = merge(k, typed_accesses(r));
+    if (passed) k = merge(k, reused_kind(passed, at, depth + 1));
   }
   return k;
 }
@@ -415,8 +464,8 @@ static MemType punned_kind_of(LLVMValueRef inst, unsigned *bits, bool tagged_int
                : fresh_block(root)       ? walked_block_kind(inst, root)
                                          : DATA_UNKNOWN;
   if (!t && k == DATA_MIXED) return MEMTYPE_UNKNOWN;
-  if (k == DATA_INT && t && LLVMGetTypeKind(strip_arrays(t)) == LLVMIntegerTypeKind) {
-    DataKind reused = reused_kind(root);
+  if (k == DATA_INT || k == DATA_UNKNOWN) {
+    DataKind reused = reused_kind(LLVMGetOperand(inst, LLVMIsAStoreInst(inst) ? 1 : 0), 0, 0);
     if (reused == DATA_MIXED) return MEMTYPE_UNKNOWN;
     if (reused != DATA_UNKNOWN) k = reused;
   }
