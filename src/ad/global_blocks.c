@@ -294,12 +294,17 @@ static bool offset_in_global(LLVMModuleRef m, LLVMValueRef at, LLVMValueRef g, l
  * `c ? h[i] : G[j]` where h lives in memory (a region's function has its address): its loads are visited
  * as g's, which they may be. (walk_slot_loads finds g again through the merge.) */
 static bool merged_loads(LLVMValueRef g, LLVMValueRef merge, long long offset, Visit visit, void *ctx) {
-  int reaching = 0; /* g by one operand only: walk_slot_loads finds that one's offset */
+  /* g by one operand only: walk_slot_loads finds that one's offset (the same operand along two edges, as
+     a short-circuit `a || b ? G[j] : h[i]` in a region makes, is one) */
+  LLVMValueRef reaching = NULL;
   for (unsigned i = LLVMIsASelectInst(merge) ? 1 : 0, n = (unsigned)LLVMGetNumOperands(merge); i < n; i++) {
     long long at = 0;
-    reaching += offset_in_global(LLVMGetGlobalParent(g), LLVMGetOperand(merge, i), g, &at, 0);
+    LLVMValueRef op = LLVMGetOperand(merge, i);
+    if (!offset_in_global(LLVMGetGlobalParent(g), op, g, &at, 0) || op == reaching) continue;
+    if (reaching) return false;
+    reaching = op;
   }
-  if (reaching != 1) return false;
+  if (!reaching) return false;
   for (LLVMUseRef u = LLVMGetFirstUse(merge); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (ir_is_debug_intrinsic(user)) continue;
