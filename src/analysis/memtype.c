@@ -1,5 +1,6 @@
 #include "analysis/memtype.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -368,11 +369,21 @@ static long member_index(LLVMTargetDataRef td, LLVMTypeRef t, long long at) {
 
 static LLVMValueRef callee_param(LLVMValueRef fn, LLVMValueRef i, unsigned a, LLVMValueRef *param);
 
+/* Where an integer access lies in the object asked about: the member `member` of type t (member_index),
+ * or, where the object is not made of records (member -1), bytes [lo, hi) (hi LLONG_MAX where it moves by
+ * a variable index, taken to be at least 0). */
+typedef struct {
+  LLVMTypeRef t;
+  long member;
+  long long lo, hi;
+} Reach;
+
+static LLVMValueRef callee_param(LLVMValueRef fn, LLVMValueRef i, unsigned a, LLVMValueRef *param);
+
 /* The kinds of the floats and pointers fn reads and writes in objects (its accesses of other types left
- * out), and the functions it passes them to, a call or two down; in the member `member` of type t
- * (member_index; -1: anywhere), objects' offset 0 lying at byte `base` of it; DATA_UNKNOWN where there
- * are none. */
-static DataKind typed_accesses_in(LLVMValueRef fn, const ValueList *objects, LLVMTypeRef t, long member, long long base, int depth) {
+ * out), and the functions it passes them to, a call or two down, where they meet r (all of them where r
+ * is NULL); objects' offset 0 lying at byte `base` of the object; DATA_UNKNOWN where there are none. */
+static DataKind typed_accesses_in(LLVMValueRef fn, const ValueList *objects, const Reach *r, long long base, int depth) {
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(fn));
   DataKind k = DATA_UNKNOWN;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -386,7 +397,8 @@ static DataKind typed_accesses_in(LLVMValueRef fn, const ValueList *objects, LLV
             continue;
           ValueList inner = {0};
           same_object(callee, param, &inner, NULL);
-          k = merge(k, typed_accesses_in(callee, &inner, t, pl.nstrides ? -1 : member, base + pl.offset, depth + 1));
+          /* passed at a variable offset: where its accesses land is not known */
+          k = merge(k, typed_accesses_in(callee, &inner, pl.nstrides ? NULL : r, base + pl.offset, depth + 1));
           vec_free(&inner);
         }
         continue;
@@ -394,21 +406,23 @@ static DataKind typed_accesses_in(LLVMValueRef fn, const ValueList *objects, LLV
       bool store = LLVMIsAStoreInst(i);
       if (!store && !LLVMIsALoadInst(i)) continue;
       LLVMValueRef addr = LLVMGetOperand(i, store ? 1 : 0);
-      LLVMTypeRef vt = ir_scalar_type(LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i));
-      if (ir_is_int(vt) || !ir_list_has(objects, root_of(addr))) continue;
-      if (member >= 0 && placement(addr, &pl) && ir_list_has(objects, pl.root) && member_index(td, t, base + pl.offset) != member)
-        continue;
-      k = merge(k, kind_inside(vt));
+      LLVMTypeRef vt = LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i);
+      if (ir_is_int(ir_scalar_type(vt)) || !ir_list_has(objects, root_of(addr))) continue;
+      if (r && placement(addr, &pl) && ir_list_has(objects, pl.root)) {
+        long long at = base + pl.offset, end = pl.nstrides ? LLONG_MAX : at + (long long)LLVMStoreSizeOfType(td, vt);
+        if (r->member >= 0 ? member_index(td, r->t, at) != r->member : end <= r->lo || at >= r->hi) continue;
+      }
+      k = merge(k, kind_inside(ir_scalar_type(vt)));
     }
   return k;
 }
 
 /* typed_accesses_in for an object (a local, a fresh block) in its own function. */
-static DataKind object_typed_accesses(LLVMValueRef object, LLVMTypeRef t, long member) {
+static DataKind object_typed_accesses(LLVMValueRef object, const Reach *r) {
   LLVMValueRef fn = function_of(object);
   ValueList objects = {0};
   same_object(fn, object, &objects, NULL);
-  DataKind k = typed_accesses_in(fn, &objects, t, member, 0, 0);
+  DataKind k = typed_accesses_in(fn, &objects, r, 0, 0);
   vec_free(&objects);
   return k;
 }
@@ -420,7 +434,7 @@ static DataKind object_typed_accesses(LLVMValueRef object, LLVMTypeRef t, long m
 static DataKind walked_block_kind(LLVMValueRef access, LLVMValueRef block) {
   Placement pl;
   if (!placement(LLVMGetOperand(access, LLVMIsAStoreInst(access) ? 1 : 0), &pl) || !pl.nstrides) return DATA_UNKNOWN;
-  return object_typed_accesses(block, NULL, -1);
+  return object_typed_accesses(block, NULL);
 }
 
 /* Objects made of integers that their function uses as storage for floats or pointers (`long buf[8]`, or a
@@ -428,21 +442,23 @@ static DataKind walked_block_kind(LLVMValueRef access, LLVMValueRef block) {
  * -fno-strict-aliasing may): the kinds of floats and pointers stored and read in the member that p
  * points into, for a local or a fresh block, or for what callers pass for a parameter (a few calls up),
  * at the offset they pass it at. */
-static DataKind reused_kind(LLVMValueRef p, long long extra, int depth) {
+static DataKind reused_kind(LLVMValueRef p, unsigned bytes, long long extra, bool strided, int depth) {
   Placement pl;
   if (!placement(p, &pl)) return DATA_UNKNOWN;
   LLVMValueRef root = slot_argument(pl.root);
   long long at = pl.offset + extra;
+  strided = strided || pl.nstrides;
   if (LLVMIsAAllocaInst(root) || fresh_block(root)) {
     LLVMTypeRef t = made_type(root, 0);
-    return object_typed_accesses(root, t, t ? member_index(LLVMGetModuleDataLayout(module_of(root)), t, at) : -1);
+    Reach r = {t, t ? member_index(LLVMGetModuleDataLayout(module_of(root)), t, at) : -1, at, strided ? LLONG_MAX : at + bytes};
+    return object_typed_accesses(root, &r);
   }
   if (!LLVMIsAArgument(root) || depth >= 3) return DATA_UNKNOWN;
   LLVMValueRef called = ad_body_original(LLVMGetParamParent(root));
   DataKind k = DATA_UNKNOWN;
   for (LLVMUseRef u = LLVMGetFirstUse(called); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef passed = call_site_argument(LLVMGetUser(u), called, ir_param_index(root));
-    if (passed) k = merge(k, reused_kind(passed, at, depth + 1));
+    if (passed) k = merge(k, reused_kind(passed, bytes, at, strided, depth + 1));
   }
   return k;
 }
@@ -465,7 +481,8 @@ static MemType punned_kind_of(LLVMValueRef inst, unsigned *bits, bool tagged_int
                                          : DATA_UNKNOWN;
   if (!t && k == DATA_MIXED) return MEMTYPE_UNKNOWN;
   if (k == DATA_INT || k == DATA_UNKNOWN) {
-    DataKind reused = reused_kind(LLVMGetOperand(inst, LLVMIsAStoreInst(inst) ? 1 : 0), 0, 0);
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(module_of(inst));
+    DataKind reused = reused_kind(LLVMGetOperand(inst, LLVMIsAStoreInst(inst) ? 1 : 0), (unsigned)LLVMStoreSizeOfType(td, vt), 0, false, 0);
     if (reused == DATA_MIXED) return MEMTYPE_UNKNOWN;
     if (reused != DATA_UNKNOWN) k = reused;
   }
