@@ -367,8 +367,6 @@ static long member_index(LLVMTargetDataRef td, LLVMTypeRef t, long long at) {
   return (long)i;
 }
 
-static LLVMValueRef callee_param(LLVMValueRef fn, LLVMValueRef i, unsigned a, LLVMValueRef *param);
-
 /* Where an integer access lies in the object asked about: the member `member` of type t (member_index),
  * or, where the object is not made of records (member -1), bytes [lo, hi) (hi LLONG_MAX where it moves by
  * a variable index, taken to be at least 0). */
