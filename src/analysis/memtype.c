@@ -440,12 +440,38 @@ static DataKind walked_block_kind(LLVMValueRef access, LLVMValueRef block) {
  * -fno-strict-aliasing may): the kinds of floats and pointers stored and read in the member that p
  * points into, for a local or a fresh block, or for what callers pass for a parameter (a few calls up),
  * at the offset they pass it at. */
+/* The value the program stores into a local variable whose address it hands to parallel regions (a
+ * pointer the region shares with its caller), where it is stored once; else NULL. */
+static LLVMValueRef shared_variable_value(LLVMValueRef slot) {
+  LLVMValueRef only = NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user) || LLVMIsAIntrinsicInst(user)) continue;
+    if (ir_is_call(user) && call_classify(user, NULL) == CALL_OMP && omp_classify(user) == OMP_FORK) continue;
+    if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != slot || only) return NULL;
+    only = LLVMGetOperand(user, 0);
+  }
+  return only;
+}
+
 static DataKind reused_kind(LLVMValueRef p, unsigned bytes, long long extra, bool strided, int depth) {
   Placement pl;
   if (!placement(p, &pl)) return DATA_UNKNOWN;
   LLVMValueRef root = slot_argument(pl.root);
   long long at = pl.offset + extra;
   strided = strided || pl.nstrides;
+  LLVMValueRef from = LLVMIsALoadInst(root) ? ir_strip_pointer_casts(LLVMGetOperand(root, 0)) : NULL;
+  if (from && LLVMIsAArgument(from) && depth < 3) { /* a region's load of a pointer its caller shares */
+    LLVMValueRef called = ad_body_original(LLVMGetParamParent(from));
+    DataKind k = DATA_UNKNOWN;
+    for (LLVMUseRef u = LLVMGetFirstUse(called); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef passed = call_site_argument(LLVMGetUser(u), called, ir_param_index(from));
+      LLVMValueRef slot = passed ? ir_strip_pointer_casts(passed) : NULL, held;
+      if (slot && LLVMIsAAllocaInst(slot) && (held = shared_variable_value(slot)))
+        k = merge(k, reused_kind(held, bytes, at, strided, depth + 1));
+    }
+    return k;
+  }
   if (LLVMIsAAllocaInst(root) || fresh_block(root)) {
     LLVMTypeRef t = made_type(root, 0);
     Reach r = {t, t ? member_index(LLVMGetModuleDataLayout(module_of(root)), t, at) : -1, at, strided ? LLONG_MAX : at + bytes};
