@@ -435,11 +435,6 @@ static DataKind walked_block_kind(LLVMValueRef access, LLVMValueRef block) {
   return object_typed_accesses(block, NULL);
 }
 
-/* Objects made of integers that their function uses as storage for floats or pointers (`long buf[8]`, or a
- * record's `unsigned w[8]`, written through `double *` or `float *`, as code built with
- * -fno-strict-aliasing may): the kinds of floats and pointers stored and read in the member that p
- * points into, for a local or a fresh block, or for what callers pass for a parameter (a few calls up),
- * at the offset they pass it at. */
 /* The value the program stores into a local variable whose address it hands to parallel regions (a
  * pointer the region shares with its caller), where it is stored once; else NULL. */
 static LLVMValueRef shared_variable_value(LLVMValueRef slot) {
@@ -454,34 +449,35 @@ static LLVMValueRef shared_variable_value(LLVMValueRef slot) {
   return only;
 }
 
+/* Objects made of integers that their function uses as storage for floats or pointers (`long buf[8]`, or a
+ * record's `unsigned w[8]`, written through `double *` or `float *`, as code built with
+ * -fno-strict-aliasing may): the kinds of floats and pointers stored and read in the member that p
+ * points into, for a local or a fresh block, or for what callers pass for a parameter (a few calls up),
+ * at the offset they pass it at; a parallel region's load of a pointer its caller shares is followed to
+ * what the caller stores in that variable. */
 static DataKind reused_kind(LLVMValueRef p, unsigned bytes, long long extra, bool strided, int depth) {
   Placement pl;
   if (!placement(p, &pl)) return DATA_UNKNOWN;
   LLVMValueRef root = slot_argument(pl.root);
   long long at = pl.offset + extra;
   strided = strided || pl.nstrides;
-  LLVMValueRef from = LLVMIsALoadInst(root) ? ir_strip_pointer_casts(LLVMGetOperand(root, 0)) : NULL;
-  if (from && LLVMIsAArgument(from) && depth < 3) { /* a region's load of a pointer its caller shares */
-    LLVMValueRef called = ad_body_original(LLVMGetParamParent(from));
-    DataKind k = DATA_UNKNOWN;
-    for (LLVMUseRef u = LLVMGetFirstUse(called); u; u = LLVMGetNextUse(u)) {
-      LLVMValueRef passed = call_site_argument(LLVMGetUser(u), called, ir_param_index(from));
-      LLVMValueRef slot = passed ? ir_strip_pointer_casts(passed) : NULL, held;
-      if (slot && LLVMIsAAllocaInst(slot) && (held = shared_variable_value(slot)))
-        k = merge(k, reused_kind(held, bytes, at, strided, depth + 1));
-    }
-    return k;
-  }
   if (LLVMIsAAllocaInst(root) || fresh_block(root)) {
     LLVMTypeRef t = made_type(root, 0);
     Reach r = {t, t ? member_index(LLVMGetModuleDataLayout(module_of(root)), t, at) : -1, at, strided ? LLONG_MAX : at + bytes};
     return object_typed_accesses(root, &r);
   }
-  if (!LLVMIsAArgument(root) || depth >= 3) return DATA_UNKNOWN;
-  LLVMValueRef called = ad_body_original(LLVMGetParamParent(root));
+  LLVMValueRef from = LLVMIsALoadInst(root) ? ir_strip_pointer_casts(LLVMGetOperand(root, 0)) : NULL;
+  bool shared = from && LLVMIsAArgument(from); /* root: loaded from the variable a caller shares */
+  LLVMValueRef param = shared ? from : root;
+  if (!LLVMIsAArgument(param) || depth >= 3) return DATA_UNKNOWN;
+  LLVMValueRef called = ad_body_original(LLVMGetParamParent(param));
   DataKind k = DATA_UNKNOWN;
   for (LLVMUseRef u = LLVMGetFirstUse(called); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef passed = call_site_argument(LLVMGetUser(u), called, ir_param_index(root));
+    LLVMValueRef passed = call_site_argument(LLVMGetUser(u), called, ir_param_index(param));
+    if (passed && shared) {
+      LLVMValueRef slot = ir_strip_pointer_casts(passed);
+      passed = LLVMIsAAllocaInst(slot) ? shared_variable_value(slot) : NULL;
+    }
     if (passed) k = merge(k, reused_kind(passed, bytes, at, strided, depth + 1));
   }
   return k;
