@@ -76,9 +76,19 @@ static const Registration *registration_named(const char *name) {
   return NULL;
 }
 
+/* A registration recorded on its function: fns[0], then reg->nfns - 1 derivatives. */
+static void record(LLVMModuleRef m, const Registration *reg, LLVMValueRef *fns) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  for (unsigned i = 1; i < reg->nfns; i++)
+    LLVMAddAttributeAtIndex(fns[0], LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(c, reg->keys[i - 1], strlen(reg->keys[i - 1]),
+                                                      LLVMGetValueName(fns[i]), strlen(LLVMGetValueName(fns[i]))));
+  custom_keep_calls(fns[0]); /* its calls must stay calls */
+  custom_keep_alive(m, fns + 1, reg->nfns - 1);
+}
+
 int custom_register_all(LLVMModuleRef m) {
   int errors = 0;
-  LLVMContextRef c = LLVMGetModuleContext(m);
   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
     const char *name = LLVMGetValueName(g);
     const Registration *reg = registration_named(name);
@@ -92,14 +102,15 @@ int custom_register_all(LLVMModuleRef m) {
       errors++;
       continue;
     }
-    for (unsigned i = 1; i < reg->nfns; i++)
-      LLVMAddAttributeAtIndex(fns[0], LLVMAttributeFunctionIndex,
-                              LLVMCreateStringAttribute(c, reg->keys[i - 1], strlen(reg->keys[i - 1]),
-                                                        LLVMGetValueName(fns[i]), strlen(LLVMGetValueName(fns[i]))));
-    custom_keep_calls(fns[0]); /* its calls must stay calls */
-    custom_keep_alive(m, fns + 1, reg->nfns - 1);
+    record(m, reg, fns);
   }
   return errors;
+}
+
+void custom_register(LLVMModuleRef m, const char *spelling, LLVMValueRef fn, LLVMValueRef *derivatives) {
+  const Registration *reg = registration_named(spelling);
+  LLVMValueRef fns[3] = {fn, derivatives[0], reg->nfns > 2 ? derivatives[1] : NULL};
+  record(m, reg, fns);
 }
 
 bool custom_lookup(LLVMValueRef fn, LLVMValueRef *augment, LLVMValueRef *gradient) {

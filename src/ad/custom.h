@@ -37,6 +37,9 @@
 /* In ad_prepare: finds the registrations and marks each function (it must not be inlined away before
  * its calls are differentiated). Returns the number of errors. */
 int custom_register_all(LLVMModuleRef m);
+/* Registers derivatives of fn, as a global whose name contains `spelling` would (Parad's own
+ * registrations: ad/library.h): derivatives[0] (and [1] for a gradient's pair). */
+void custom_register(LLVMModuleRef m, const char *spelling, LLVMValueRef fn, LLVMValueRef *derivatives);
 /* The registered pair of fn, if any. */
 bool custom_lookup(LLVMValueRef fn, LLVMValueRef *augment, LLVMValueRef *gradient);
 /* fn's registered forward derivative, or NULL. */

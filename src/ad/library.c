@@ -5,16 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/custom.h"
 #include "analysis/memtype.h"
 #include "ir/ir.h"
 
+/* floats_only: the argument whose elements must hold no pointers in reverse mode (library.h), or -1 */
 static const struct {
   const char *name, *augment, *gradient, *derivative, *next_direction;
+  int floats_only;
 } library[] = {
     {"qsort", "__parad_rt_qsort_augment", "__parad_rt_qsort_gradient", "__parad_rt_qsort_forward",
-     "__parad_rt_qsort_forward_next"},
+     "__parad_rt_qsort_forward_next", 0},
     {"qsort_r", "__parad_rt_qsort_r_augment", "__parad_rt_qsort_r_gradient", "__parad_rt_qsort_r_forward",
-     "__parad_rt_qsort_r_forward_next"},
+     "__parad_rt_qsort_r_forward_next", 0},
+    /* what ad/byte_loops.c calls where a byte loop's blocks overlap (runtime/byte_loops.c) */
+    {"__parad_rt_byte_copy", "__parad_rt_byte_copy_augment", "__parad_rt_byte_copy_gradient",
+     "__parad_rt_byte_copy_forward", "__parad_rt_byte_copy_forward_next", -1},
+    {"__parad_rt_byte_swap", "__parad_rt_byte_swap_augment", "__parad_rt_byte_swap_gradient",
+     "__parad_rt_byte_swap_forward", "__parad_rt_byte_swap_forward_next", -1},
 };
 
 #define NEXT_DIRECTION "parad-next-direction" /* on a derivative: the function for the other directions */
@@ -47,39 +55,44 @@ static LLVMValueRef runtime_function(LLVMModuleRef m, LLVMValueRef fn, const cha
   return f;
 }
 
-/* A registration global, as a program writes one: {fn, fns...}. */
-static void register_as_program(LLVMModuleRef m, const char *kind, LLVMValueRef fn, LLVMValueRef *fns, unsigned n) {
-  LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetModuleContext(m), 0);
-  LLVMValueRef elems[3] = {fn, fns[0], n > 1 ? fns[1] : NULL};
-  char *name = xasprintf("__parad_register_%s_%s", kind, LLVMGetValueName(fn));
-  LLVMValueRef g = LLVMAddGlobal(m, LLVMArrayType2(ptr, n + 1), name);
-  LLVMSetInitializer(g, LLVMConstArray2(ptr, elems, n + 1));
-  LLVMSetLinkage(g, LLVMInternalLinkage);
-  LLVMSetGlobalConstant(g, 1);
-  free(name);
+/* Registers library[i]'s derivatives of fn, as a program's registrations would (ad/custom.h). */
+static void register_entry(LLVMModuleRef m, size_t i, LLVMValueRef fn) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), void_t = LLVMVoidTypeInContext(c);
+  if (!registered_by_program(m, "gradient", library[i].name)) {
+    LLVMValueRef pair[2] = {runtime_function(m, fn, library[i].augment, ptr, NULL),
+                            runtime_function(m, fn, library[i].gradient, void_t, ptr)};
+    if (library[i].floats_only >= 0) {
+      char at[16];
+      snprintf(at, sizeof at, "%d", library[i].floats_only);
+      LLVMAddAttributeAtIndex(pair[0], LLVMAttributeFunctionIndex,
+                              LLVMCreateStringAttribute(c, FLOATS_ONLY, strlen(FLOATS_ONLY), at, (unsigned)strlen(at)));
+    }
+    custom_register(m, "__parad_register_gradient", fn, pair);
+  }
+  if (!registered_by_program(m, "derivative", library[i].name)) {
+    LLVMValueRef df = runtime_function(m, fn, library[i].derivative, void_t, NULL);
+    const char *next = library[i].next_direction; /* declared when used (unused, it would be dropped) */
+    LLVMAddAttributeAtIndex(df, LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(c, NEXT_DIRECTION, strlen(NEXT_DIRECTION), next, (unsigned)strlen(next)));
+    custom_register(m, "__parad_register_derivative", fn, &df);
+  }
 }
 
 void library_register_all(LLVMModuleRef m) {
-  LLVMContextRef c = LLVMGetModuleContext(m);
-  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), void_t = LLVMVoidTypeInContext(c);
   for (size_t i = 0; i < sizeof library / sizeof library[0]; i++) {
     LLVMValueRef fn = LLVMGetNamedFunction(m, library[i].name);
-    if (!fn || !LLVMIsDeclaration(fn) || !LLVMGetFirstUse(fn)) continue;
-    if (!registered_by_program(m, "gradient", library[i].name)) {
-      LLVMValueRef pair[2] = {runtime_function(m, fn, library[i].augment, ptr, NULL),
-                              runtime_function(m, fn, library[i].gradient, void_t, ptr)};
-      LLVMAddAttributeAtIndex(pair[0], LLVMAttributeFunctionIndex,
-                              LLVMCreateStringAttribute(c, FLOATS_ONLY, strlen(FLOATS_ONLY), "0", 1));
-      register_as_program(m, "gradient", fn, pair, 2);
-    }
-    if (!registered_by_program(m, "derivative", library[i].name)) {
-      LLVMValueRef df = runtime_function(m, fn, library[i].derivative, void_t, NULL);
-      const char *next = library[i].next_direction; /* declared when used (unused, it would be dropped) */
-      LLVMAddAttributeAtIndex(df, LLVMAttributeFunctionIndex,
-                              LLVMCreateStringAttribute(c, NEXT_DIRECTION, strlen(NEXT_DIRECTION), next, (unsigned)strlen(next)));
-      register_as_program(m, "derivative", fn, &df, 1);
-    }
+    if (fn && LLVMIsDeclaration(fn) && LLVMGetFirstUse(fn)) register_entry(m, i, fn);
   }
+}
+
+LLVMValueRef library_function(LLVMModuleRef m, const char *name, LLVMTypeRef type) {
+  LLVMValueRef fn = LLVMGetNamedFunction(m, name);
+  if (fn) return fn; /* registered when declared */
+  fn = LLVMAddFunction(m, name, type);
+  for (size_t i = 0; i < sizeof library / sizeof library[0]; i++)
+    if (!strcmp(library[i].name, name)) register_entry(m, i, fn);
+  return fn;
 }
 
 LLVMValueRef library_next_direction(LLVMValueRef df) {

@@ -380,7 +380,11 @@ void lanes_analyse(RevGen *g) {
     LLVMTypeRef fp = lane == 32 ? LLVMFloatTypeInContext(g->ctx) : LLVMDoubleTypeInContext(g->ctx);
     if (bits % lane) {
       /* bytes of a float read only as integers (hashed to pick a bucket) carry no derivative back */
-      if (!used_as_integer_only(v)) rev_error(g, v, "reverse mode cannot differentiate a part of a float's bits moved as a smaller integer");
+      if (!used_as_integer_only(v))
+        rev_error(g, v, "reverse mode cannot differentiate a part of a float's bits moved as a smaller integer%s",
+                  bits == 8 ? " (a byte at a time: a loop that does nothing but copy or swap bytes in order moves "
+                              "whole blocks; or copy with memcpy)"
+                            : "");
       continue;
     }
     vmap_put(&g->lanes, v, bits == lane ? fp : LLVMVectorType(fp, bits / lane));
