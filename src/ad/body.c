@@ -322,12 +322,19 @@ static LLVMValueRef open_code(LLVMBuilderRef b, LLVMValueRef call, ComplexOp op)
     LLVMValueRef r = real_call(b, "hypot", t, x, 2), yx[2] = {bb, a};
     return complex_value(b, rt, real_call(b, "log", t, &r, 1), real_call(b, "atan2", t, yx, 2));
   }
-  case CX_SQRT: { /* sqrt((|z| + a) / 2) + i copysign(sqrt((|z| - a) / 2), b) */
-    LLVMValueRef r = real_call(b, "hypot", t, x, 2), half = LLVMConstReal(t, 0.5);
-    LLVMValueRef p = LLVMBuildFMul(b, LLVMBuildFAdd(b, r, a, ""), half, "");
-    LLVMValueRef q = LLVMBuildFMul(b, LLVMBuildFSub(b, r, a, ""), half, "");
-    LLVMValueRef sq = real_call(b, "sqrt", t, &q, 1), sign[2] = {sq, bb};
-    return complex_value(b, rt, real_call(b, "sqrt", t, &p, 1), real_call(b, "copysign", t, sign, 2));
+  case CX_SQRT: {
+    /* t = sqrt((|z| + |a|) / 2); a >= 0: t + i b / 2t, else |b| / 2t + i copysign(t, b) (Kahan's). The
+       textbook sqrt((|z| + a) / 2) + i copysign(sqrt((|z| - a) / 2), b) takes a square root of 0 on the
+       real axis, where csqrt is smooth but the root's derivative is infinite: 0 times that gave NaN. Here
+       t is 0 only at z = 0, where csqrt has no derivative. */
+    LLVMValueRef r = real_call(b, "hypot", t, x, 2), half = LLVMConstReal(t, 0.5), zero = LLVMConstReal(t, 0);
+    LLVMValueRef s = LLVMBuildFMul(b, LLVMBuildFAdd(b, r, real_call(b, "fabs", t, &a, 1), ""), half, "");
+    LLVMValueRef root = real_call(b, "sqrt", t, &s, 1), twice = LLVMBuildFMul(b, two, root, "");
+    LLVMValueRef right = LLVMBuildFCmp(b, LLVMRealOGE, a, zero, ""), sign[2] = {root, bb};
+    LLVMValueRef across = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOEQ, root, zero, ""), bb, LLVMBuildFDiv(b, bb, twice, ""), "");
+    re = LLVMBuildSelect(b, right, root, LLVMBuildFDiv(b, real_call(b, "fabs", t, &bb, 1), twice, ""), "");
+    im = LLVMBuildSelect(b, right, across, real_call(b, "copysign", t, sign, 2), "");
+    return complex_value(b, rt, re, im);
   }
   default: return NULL;
   }
