@@ -400,6 +400,28 @@ static void struct_arguments(Parse *p, LLVMBuilderRef b, unsigned *k, unsigned n
   free(got);
 }
 
+/* fn with the structs it takes by value in memory (byval) taken by reference: a function that passes them
+ * on by value, so that fn gets its own copies as from any call. The call stays a call (noinline): the
+ * wrapper has no debug information for fn's code to be inlined into. */
+static LLVMValueRef by_reference(LLVMValueRef fn) {
+  char *name = xasprintf("%s.by_reference", LLVMGetValueName(fn));
+  bool made = LLVMGetNamedFunction(LLVMGetGlobalParent(fn), name) != NULL;
+  LLVMValueRef w = ir_caller_of(fn, name);
+  free(name);
+  if (made) return w;
+  LLVMValueRef call = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(w));
+  const char *kept[] = {"byval", "align", "sret"};
+  for (unsigned i = 0, n = LLVMCountParams(fn); i < n; i++)
+    for (unsigned k = 0; k < sizeof kept / sizeof kept[0]; k++) {
+      LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(fn, i + 1, ir_attr_kind(kept[k]));
+      if (a) LLVMAddCallSiteAttribute(call, i + 1, a);
+      if (a && k == 2) LLVMAddAttributeAtIndex(w, i + 1, a); /* the request's result buffer, as fn's */
+    }
+  LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+  LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, ir_attr_kind("noinline"), 0));
+  return w;
+}
+
 static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsigned serial) {
   LLVMContextRef ctx = LLVMGetModuleContext(m);
   Parse p = {.call = call, .entry = LLVMGetValueName(ir_called_function(call))};
@@ -456,13 +478,10 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
     values[0] = out;
     activity[0] = ACT_DUP;
   }
+  bool by_value = false; /* a constant struct passed by value (byval, in memory) */
   for (unsigned i = fn_sret ? 1 : 0; i < nparams && !p.failed; i++) {
     LLVMTypeRef pt = LLVMTypeOf(LLVMGetParam(fn, i));
-    if (LLVMGetEnumAttributeAtIndex(fn, i + 1, ir_attr_kind("byval"))) {
-      fail(&p, "parameter #%u of '%s' is a struct passed by value; pass a pointer to it instead", i + 1,
-           LLVMGetValueName(fn));
-      break;
-    }
+    bool byval = LLVMGetEnumAttributeAtIndex(fn, i + 1, ir_attr_kind("byval")) != NULL;
     /* a struct passed in registers: its parts share the markers, and the type that decides is a float's */
     unsigned parts = struct_parts(fn, i);
     for (unsigned q = 1; q < parts && !ir_carries_derivative(pt); q++) pt = LLVMTypeOf(LLVMGetParam(fn, i + q));
@@ -485,6 +504,14 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
       k++;
     }
     if (p.failed) break;
+    if (byval && !(explicit && act == ACT_CONST) && !(mode == MODE_FORWARD && act == ACT_DUP)) {
+      /* a gradient would be added into a copy the call makes of the shadow, lost to the caller */
+      fail(&p, "parameter #%u of '%s' is a struct passed by value: mark it %s (a constant)%s, or pass a pointer to "
+               "it instead", i + 1, p.fn_name, marker_spelling(p.entry, ACT_CONST),
+           mode == MODE_FORWARD ? " or pass its tangent after it" : "");
+      break;
+    }
+    by_value |= byval;
     if (act == ACT_OUT && mode == MODE_FORWARD) {
       fail(&p, "%s (an active scalar whose gradient is returned) is a reverse-mode marker; use %s for parameter #%u",
            marker_spelling(p.entry, ACT_OUT), marker_spelling(p.entry, ACT_DUP), i + 1);
@@ -576,6 +603,7 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
     LLVMDisposeBuilder(b);
     return 1;
   }
+  if (by_value) p.args[sret ? 1 : 0] = by_reference(fn);
 
   /* The canonical request: a declaration of its own, carrying the parsed facts as attributes. */
   char name[64];
