@@ -9,14 +9,30 @@
 
 enum { MAX_INSTRUCTIONS = 400, MAX_SITES = 64 }; /* helpers, not whole programs: copies cost code */
 
-static bool is_copy(LLVMValueRef i) { return ir_is_call(i) && call_classify(i, NULL) == CALL_MEMCPY; }
+/* A word moved: an integer store of what an integer load read (a swap through a uint64_t, which the
+ * optimiser makes of memcpy's of 8 bytes). */
+static bool is_word_move(LLVMValueRef i) {
+  if (!LLVMIsAStoreInst(i)) return false;
+  LLVMValueRef v = LLVMGetOperand(i, 0);
+  return LLVMIsALoadInst(v) && LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(LLVMTypeOf(v)) >= 32;
+}
+
+/* What a copy or a word move moves; unknown for words whose ends disagree or say nothing. */
+static DataKind moved_kind(LLVMValueRef i) {
+  if (!is_word_move(i)) return memtype_of_copy(i);
+  DataKind to = memtype_of_data(LLVMGetOperand(i, 1)), from = memtype_of_data(LLVMGetOperand(LLVMGetOperand(i, 0), 0));
+  if (to == DATA_UNKNOWN || to == DATA_MIXED) return from == DATA_MIXED ? DATA_UNKNOWN : from;
+  return from == DATA_UNKNOWN || from == to ? to : DATA_UNKNOWN;
+}
+
+static bool is_copy(LLVMValueRef i) { return (ir_is_call(i) && call_classify(i, NULL) == CALL_MEMCPY) || is_word_move(i); }
 
 /* fn's copies of memory whose kind is not known; false when fn is too large to be worth copying. */
 static bool unknown_copies(LLVMValueRef fn, ValueList *out) {
   unsigned n = 0;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i), n++)
-      if (is_copy(i) && memtype_of_copy(i) == DATA_UNKNOWN) vec_push(out, i);
+      if (is_copy(i) && moved_kind(i) == DATA_UNKNOWN) vec_push(out, i);
   return n <= MAX_INSTRUCTIONS;
 }
 
@@ -55,7 +71,7 @@ static bool split(LLVMValueRef fn, const ValueList *copies, const ValueList *sit
     call_instead(sites->data[s], clone[s]);
     kinds[s] = xcalloc(copies->len + 1, 1);
     for (size_t c = 0; c < copies->len; c++) {
-      DataKind k = memtype_of_copy(vmap_get(&vm, copies->data[c]));
+      DataKind k = moved_kind(vmap_get(&vm, copies->data[c]));
       known &= k != DATA_UNKNOWN;
       kinds[s][c] = (char)('a' + k);
     }
