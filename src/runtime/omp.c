@@ -1032,6 +1032,9 @@ void __parad_rt_shared_plan(int nroots, unsigned long long *own, int nsums, unsi
   memset(own, 0, PLAN_FIELDS * (size_t)nroots * sizeof *own);
   if (!r || !r->ranges || r->nroots != nroots || r->nsums != nsums || !no_outer_team()) { /* nothing owned */
     memset(may_sum, 0, (size_t)nsums);
+    /* but the copies its forward sweep made, read back instead of records, are its own all the same (a
+       region nested in an active one, whose forward sweep copied its inputs too) */
+    if (r && r->nroots == nroots) region_plan_copies(r, id, own);
     return;
   }
   const unsigned long long *mine = &r->ranges[(size_t)id * RANGE_FIELDS * nroots];
