@@ -16,8 +16,9 @@
  * them from the caller's: what else their shadows hold is the adjoint of memory the program never
  * wrote (calloc's zeros), not of an input. Copies made element by element (a loop) leave no record,
  * and their adjoints are lost with the block: for a block known to hold floats, the runtime says so
- * (`lost`). Only the thread's own tape is asked: a block freed in a parallel region that the enclosing
- * code allocated counts as the caller's. */
+ * (`lost`). A block a parallel region allocated is born on the tapes of the code around it too (a
+ * region's `single` makes the block its function frees after the region); a block freed in a region that
+ * the enclosing code allocated still counts as the caller's: only the thread's own tape is asked. */
 #define _GNU_SOURCE
 #include <malloc.h>
 #include <stdbool.h>
@@ -101,9 +102,16 @@ static bool born_has(struct ParadFreedCopies *f, void *p) {
   return false;
 }
 
+void __parad_rt_shadow_born_in(ParadTape *t, void *shadow) { born_put(of(t), shadow); }
+
+/* omp.c's, linked where the program has parallel regions (the only ones that set a tape's region) */
+extern void __parad_rt_region_born(ParadTape *t, void *shadow) __attribute__((weak));
+
 void __parad_rt_shadow_born(void *shadow) {
   ParadTape *t = __parad_rt_current;
-  if (t && shadow) born_put(of(t), shadow);
+  if (!t || !shadow) return;
+  born_put(of(t), shadow);
+  if (t->region && __parad_rt_region_born) __parad_rt_region_born(t, shadow);
 }
 
 void __parad_rt_program_freed(ParadTape *t, void *shadow, int float_width) {
