@@ -147,7 +147,7 @@ static void atomicrmw(FwdGen *g, LLVMValueRef inst) {
   LLVMTypeRef t = LLVMTypeOf(v);
   if (!ir_is_fp(t)) return; /* integer atomics: counters, flags */
   if (op != LLVMAtomicRMWBinOpFAdd && op != LLVMAtomicRMWBinOpFSub && op != LLVMAtomicRMWBinOpXchg) {
-    fwd_error(g, inst, "cannot differentiate this atomic floating-point operation");
+    fwd_error(g, inst, "cannot differentiate this atomic floating-point %s", ir_atomic_fp_refusal(op));
     return;
   }
   LLVMValueRef ptr[MAX_WIDTH], lanes[MAX_WIDTH];

@@ -636,3 +636,15 @@ LLVMValueRef ir_const_gep_over(LLVMValueRef gep, LLVMValueRef base) {
   free(idx);
   return r;
 }
+
+const char *ir_atomic_fp_refusal(LLVMAtomicRMWBinOp op) {
+  switch (op) {
+  case LLVMAtomicRMWBinOpFMax:
+    return "maximum (an `omp atomic compare` keeping the larger value): keep each thread's maximum in a "
+           "reduction(max:) instead";
+  case LLVMAtomicRMWBinOpFMin:
+    return "minimum (an `omp atomic compare` keeping the smaller value): keep each thread's minimum in a "
+           "reduction(min:) instead";
+  default: return "operation";
+  }
+}

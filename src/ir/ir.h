@@ -93,6 +93,8 @@ LLVMValueRef ir_entry_alloca(LLVMValueRef fn, LLVMTypeRef t, const char *name);
 /* *p += v atomically, one atomic add per float of a float, vector or aggregate (there is no atomic add of
  * the whole); align 0: the float's own. False for types without an atomic add (long double). */
 bool ir_atomic_fadd(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef v, unsigned align);
+/* What a refusal of an atomic floating-point update says it is ("maximum ...: use ..."). */
+const char *ir_atomic_fp_refusal(LLVMAtomicRMWBinOp op);
 /* memset(p, 0, bytes) with a constant or run-time size. */
 void ir_memset_zero(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef bytes, unsigned align);
 

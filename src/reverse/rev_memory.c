@@ -137,7 +137,7 @@ bool aug_memory(RevGen *g, LLVMValueRef inst) {
       rev_error(g, inst, "cannot differentiate an atomic update of memory without a shadow");
     else if (shadowed(g, p) && ir_is_fp(LLVMTypeOf(v)) && op != LLVMAtomicRMWBinOpFAdd &&
              op != LLVMAtomicRMWBinOpFSub && op != LLVMAtomicRMWBinOpXchg)
-      rev_error(g, inst, "cannot differentiate this atomic floating-point operation");
+      rev_error(g, inst, "cannot differentiate this atomic floating-point %s", ir_atomic_fp_refusal(op));
     return true;
   }
   case LLVMAtomicCmpXchg: {
