@@ -773,10 +773,19 @@ enum { CALL_DEPTH = 4 }; /* how many calls away the type of an object is looked 
 
 
 /* Agreeing evidence: the first type found, NULL once two differ. */
+/* t without its array layers: what an array of them holds at its start. */
+static LLVMTypeRef first_element(LLVMTypeRef t) {
+  while (LLVMGetTypeKind(t) == LLVMArrayTypeKind) t = LLVMGetElementType(t);
+  return t;
+}
+
+/* Callers that pass one record and callers that pass an array of them (a helper copying one element)
+ * agree on the record. */
 static void agree(LLVMTypeRef *found, bool *conflict, LLVMTypeRef t) {
   if (!t || *conflict) return;
-  if (*found && *found != t) *conflict = true;
-  else *found = t;
+  if (!*found || *found == t) *found = t;
+  else if (first_element(*found) == first_element(t)) *found = first_element(t);
+  else *conflict = true;
 }
 
 /* The type of the object behind `objects` (the pointers of fn into one object): the struct fn indexes it
