@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
+
 enum { KINDS = 64 }; /* kind = use * 32 + direction (generated code: global_block_enter) */
 
 typedef struct {
@@ -38,7 +40,9 @@ static size_t nblocks, capblocks;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 
 static void fatal(const char *what, const char *global) {
-  fprintf(stderr, "parad runtime: %s%s%s\n", what, global ? global : "", global ? "'" : "");
+  char name[512] = "";
+  if (global) __parad_rt_quoted_name(name, sizeof name, global);
+  fprintf(stderr, "parad runtime: %s%s\n", what, name);
   abort();
 }
 
@@ -120,7 +124,7 @@ static _Bool owned(const void *s) {
  * the same offset as p into it (NULL for NULL). */
 void *__parad_rt_block_shadow(void *p, unsigned kind, const char *name) {
   if (!p) return NULL;
-  if (kind >= KINDS) fatal("too many directions for the shadow of the block held by the pointer global '", name);
+  if (kind >= KINDS) fatal("too many directions for the shadow of the block held by the pointer global ", name);
   pthread_mutex_lock(&mu);
   Block *b = block_holding(p);
   if (!b) {
@@ -128,7 +132,7 @@ void *__parad_rt_block_shadow(void *p, unsigned kind, const char *name) {
     fatal("a derivative starts while a pointer global holds memory Parad has no shadow for: only a block stored "
           "into the global where code built by parad-cc allocates it (malloc, calloc, realloc, aligned_alloc, "
           "memalign, posix_memalign or new) gets one, not one that reaches the global through another pointer "
-          "(a free list's recycled node) or that a library allocated: '", name);
+          "(a free list's recycled node) or that a library allocated: ", name);
   }
   if (!b->size) { /* (malloc(0): nothing to differentiate there) */
     pthread_mutex_unlock(&mu);
@@ -142,7 +146,7 @@ void *__parad_rt_block_shadow(void *p, unsigned kind, const char *name) {
   if (b->cap[kind] < b->size) {
     free(b->shadow[kind]);
     b->shadow[kind] = malloc(b->size);
-    if (!b->shadow[kind]) fatal("out of memory for the shadow of the block held by the pointer global '", name);
+    if (!b->shadow[kind]) fatal("out of memory for the shadow of the block held by the pointer global ", name);
     b->cap[kind] = b->size;
   }
   memset(b->shadow[kind], 0, b->size);

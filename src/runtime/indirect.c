@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
+
 /* One entry of a module's table (the generated code lays it out the same way). */
 typedef struct {
   const void *fn;      /* the function */
@@ -100,18 +102,6 @@ static bool symbol_at(const char *path, unsigned long offset, char *name, size_t
   return found;
 }
 
-/* libstdc++'s demangler, where the program links it (a C++ program): C++ names as the source spells them. */
-extern char *__cxa_demangle(const char *mangled, char *out, size_t *length, int *status) __attribute__((weak));
-
-/* 'name', or for a C++ symbol 'its source name' (name), into out. */
-static void quoted(char *out, size_t size, const char *name) {
-  int status = -1;
-  char *plain = !strncmp(name, "_Z", 2) && __cxa_demangle ? __cxa_demangle(name, NULL, NULL, &status) : NULL;
-  if (plain && !status) snprintf(out, size, "'%s' (%s)", plain, name);
-  else snprintf(out, size, "'%s'", name);
-  free(plain);
-}
-
 /* Names fn: by its dynamic symbol, else by the file's own symbol table, else by its offset in the file
  * (addr2line -f -e FILE OFFSET names it). */
 static void refuse(const void *fn, const char *why) {
@@ -120,9 +110,9 @@ static void refuse(const void *fn, const char *why) {
   unsigned long offset = 0;
   if (fn && dladdr(fn, &info)) offset = (unsigned long)((const char *)fn - (const char *)info.dli_fbase);
   if (info.dli_sname)
-    quoted(where, sizeof where, info.dli_sname);
+    __parad_rt_quoted_name(where, sizeof where, info.dli_sname);
   else if (info.dli_fname && symbol_at(info.dli_fname, offset, name, sizeof name))
-    quoted(said, sizeof said, name), snprintf(where, sizeof where, "%s (in %s)", said, info.dli_fname);
+    __parad_rt_quoted_name(said, sizeof said, name), snprintf(where, sizeof where, "%s (in %s)", said, info.dli_fname);
   else if (info.dli_fname)
     snprintf(where, sizeof where, "the function at offset %#lx of %s", offset, info.dli_fname);
   else
