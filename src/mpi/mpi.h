@@ -65,6 +65,12 @@ MpiStaticType mpi_static_type(LLVMValueRef datatype);
  * datatypes alone, the same on every rank. */
 bool mpi_may_carry_derivatives(const MpiCall *c, LLVMValueRef call);
 
+/* A receive of a matched message (MPI_Mrecv, MPI_Imrecv, after MPI_Mprobe) that may hold floats. Its
+ * buffer looks inactive (nothing of the program's stores active data there), but the message's sender
+ * sends derivatives with it (or waits for their adjoints), which such a receive would not take: refused
+ * whatever the activity, as a hang or a truncated message would follow. */
+bool mpi_matched_receive(LLVMValueRef call);
+
 /* Whether a receive may get a message that a probe took off the wire: in forward mode it goes through the
  * runtime whatever its datatype (runtime/mpi.c, "probes in forward mode"). */
 bool mpi_takes_probed(const MpiCall *c);

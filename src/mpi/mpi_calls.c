@@ -170,6 +170,12 @@ static LLVMValueRef side_buffer(const MpiCall *c, LLVMValueRef call, int side) {
   return arg < 0 ? NULL : LLVMGetArgOperand(call, (unsigned)arg);
 }
 
+bool mpi_matched_receive(LLVMValueRef call) {
+  const char *name = ir_called_name(call);
+  return (!strcmp(name, "MPI_Mrecv") || !strcmp(name, "MPI_Imrecv")) && ir_num_call_args(call) > 2 &&
+         mpi_static_type(LLVMGetArgOperand(call, 2)) != MPI_TYPE_INTEGER;
+}
+
 bool mpi_takes_probed(const MpiCall *c) {
   return !strcmp(c->name, "MPI_Recv") || !strcmp(c->name, "MPI_Irecv") || !strcmp(c->name, "MPI_Sendrecv");
 }

@@ -12,7 +12,7 @@ void fwd_mpi(FwdGen *g, LLVMValueRef call) {
   const MpiCall *c = mpi_call_of(call);
   bool probed = c->kind == MPI_CALL_DATA && mpi_takes_probed(c) && g->width == 1;
   if (!mpi_may_carry_derivatives(c, call) && !probed) {
-    if (c->kind == MPI_CALL_UNSUPPORTED && activity_any_active_argument(g->act, call, NULL))
+    if (c->kind == MPI_CALL_UNSUPPORTED && (activity_any_active_argument(g->act, call, NULL) || mpi_matched_receive(call)))
       fwd_error(g, call, MPI_UNSUPPORTED_MESSAGE, ir_called_name(call));
     fwd_clone(g, call);
     return;

@@ -13,7 +13,7 @@
 /* Whether the call goes through the runtime; reports what cannot. */
 static bool differentiated(RevGen *g, LLVMValueRef call, const MpiCall *c, bool report) {
   if (!mpi_may_carry_derivatives(c, call) && c->kind != MPI_CALL_RELEASE) {
-    if (report && c->kind == MPI_CALL_UNSUPPORTED && activity_any_active_argument(g->act, call, NULL))
+    if (report && c->kind == MPI_CALL_UNSUPPORTED && (activity_any_active_argument(g->act, call, NULL) || mpi_matched_receive(call)))
       rev_error(g, call, MPI_UNSUPPORTED_MESSAGE, ir_called_name(call));
     return false;
   }

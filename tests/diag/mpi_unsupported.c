@@ -1,6 +1,8 @@
 // An MPI call Parad has no derivative for (MPI_Bsend, MPI_Put's kin) with active data is refused
 // in both modes, at the call, naming it; the same call with integer data is not (it carries no
-// derivative), nor is MPI_Comm_rank.
+// derivative), nor is MPI_Comm_rank. A matched receive (MPI_Mprobe, then MPI_Mrecv) of doubles is
+// refused though nothing active is stored into its buffer: its sender sends derivatives with the
+// message, and reverse mode hung, forward mode stopped in MPI ("message truncated"). Of ints, it is not.
 // RUN: rm -f %t && not %mpicc %cflags %s -o %t 2>&1 | FileCheck %s
 // RUN: test ! -e %t
 // RUN: rm -f %t && not %mpicc %cflags -DFORWARD %s -o %t 2>&1 | FileCheck %s
@@ -19,7 +21,15 @@ static double f(double *x, int *counts) {
   // CHECK: mpi_unsupported.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate MPI_Bsend with active data: Parad differentiates point-to-point {{.*}} in function 'f'
   MPI_Bsend(x, 4, MPI_DOUBLE, 0, 2, MPI_COMM_WORLD);
   MPI_Recv(y, 4, MPI_DOUBLE, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  return y[0] * y[0] + rank + mi[0];
+  MPI_Message msg;
+  double z[4];
+  MPI_Mprobe(0, 3, MPI_COMM_WORLD, &msg, MPI_STATUS_IGNORE);
+  MPI_Mrecv(mi, 1, MPI_INT, &msg, MPI_STATUS_IGNORE);
+  MPI_Send(y, 4, MPI_DOUBLE, 0, 4, MPI_COMM_WORLD);
+  MPI_Mprobe(0, 4, MPI_COMM_WORLD, &msg, MPI_STATUS_IGNORE);
+  // CHECK: mpi_unsupported.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate MPI_Mrecv with active data: {{.*}} in function 'f'
+  MPI_Mrecv(z, 4, MPI_DOUBLE, &msg, MPI_STATUS_IGNORE);
+  return y[0] * y[0] + rank + mi[0] + z[1];
 }
 
 int main(int argc, char **argv) {
