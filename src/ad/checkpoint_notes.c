@@ -563,6 +563,111 @@ static bool bound_here(LLVMValueRef fn, LLVMValueRef call) {
   return false;
 }
 
+/* ---- requests a step leaves pending ----
+ * A step is run again from a snapshot in the reverse sweep: a request it completes must have been posted
+ * by that run, and a request it posts must be complete when it returns. One posted before the loop, or
+ * by the step before (a receive posted again as a step ends, waited for as the next starts), is a request
+ * the run again would wait for a second time, or never post: the program itself went wrong (the loop's
+ * variables are copies while it runs, and MPI wrote into the variable, not the copy), and its derivative
+ * crashed in MPI. */
+
+/* The request argument of a call that posts one (the non-blocking calls, starts), else -1. */
+static int posted_request(LLVMValueRef call) {
+  const char *name = ir_called_name(call);
+  if (!strcmp(name, "MPI_Start")) return 0;
+  if (!strcmp(name, "MPI_Startall")) return 1;
+  const MpiCall *c = mpi_call_of(call);
+  return c && c->kind == MPI_CALL_DATA && name[4] == 'I' ? (int)ir_num_call_args(call) - 1 : -1;
+}
+
+/* The request argument of a call that completes one (waits, tests, frees), else -1. */
+static int completed_request(LLVMValueRef call) {
+  static const char *const names[] = {"MPI_Wait", "MPI_Test", "MPI_Request_free", "MPI_Waitall", "MPI_Waitany",
+                                      "MPI_Waitsome", "MPI_Testall", "MPI_Testany", "MPI_Testsome"};
+  const char *name = ir_called_name(call);
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+    if (!strcmp(name, names[k])) return k < 3 ? 0 : 1;
+  return -1;
+}
+
+/* Whether `to` can run after `from` in one run of the step (whose back edges return). */
+static bool runs_after(LLVMValueRef from, LLVMValueRef to) {
+  LLVMBasicBlockRef a = LLVMGetInstructionParent(from), b = LLVMGetInstructionParent(to);
+  for (LLVMValueRef i = LLVMGetNextInstruction(from); i && a == b; i = LLVMGetNextInstruction(i))
+    if (i == to) return true;
+  ValueList todo = {0};
+  ValueMap seen;
+  vmap_init(&seen);
+  vec_push(&todo, LLVMBasicBlockAsValue(a));
+  bool found = false;
+  while (todo.len && !found) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(LLVMValueAsBasicBlock(todo.data[--todo.len]));
+    for (unsigned s = 0, n = t ? LLVMGetNumSuccessors(t) : 0; s < n && !found; s++) {
+      LLVMBasicBlockRef next = LLVMGetSuccessor(t, s);
+      found = next == b;
+      if (vmap_has(&seen, next)) continue;
+      vmap_put(&seen, next, next);
+      vec_push(&todo, LLVMBasicBlockAsValue(next));
+    }
+  }
+  vmap_free(&seen);
+  vec_free(&todo);
+  return found;
+}
+
+/* Whether two request variables may hold one request: the same, or a handle copied from one to the other
+ * (`rr[0] = rq`); copies: pairs of bases, from and to. */
+static bool same_requests(const ValueList *copies, LLVMValueRef a, LLVMValueRef b) {
+  if (a == b) return true;
+  for (size_t k = 0; k + 1 < copies->len; k += 2)
+    if ((copies->data[k] == a && copies->data[k + 1] == b) || (copies->data[k] == b && copies->data[k + 1] == a)) return true;
+  return false;
+}
+
+static void requests_within_step(LLVMValueRef step) {
+  ValueList posts = {0}, completions = {0}, handed = {0}; /* handed: request bases passed to other functions */
+  ValueList copies = {0};
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(step); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (LLVMIsAStoreInst(i) && LLVMIsALoadInst(LLVMGetOperand(i, 0))) {
+        vec_push(&copies, ir_address_base(LLVMGetOperand(LLVMGetOperand(i, 0), 0)));
+        vec_push(&copies, ir_address_base(LLVMGetOperand(i, 1)));
+      }
+      if (!ir_is_call(i)) continue;
+      if (posted_request(i) >= 0) vec_push(&posts, i);
+      else if (completed_request(i) >= 0) vec_push(&completions, i);
+      else if (strncmp(ir_called_name(i), "MPI_", 4) && strncmp(ir_called_name(i), "llvm.", 5) && !checkpoint_is_note(i))
+        for (unsigned a = 0, n = ir_num_call_args(i); a < n; a++) vec_push(&handed, ir_address_base(LLVMGetArgOperand(i, a)));
+    }
+  char what[300];
+  for (size_t k = 0; k < completions.len; k++) {
+    LLVMValueRef c = completions.data[k], base = ir_address_base(LLVMGetArgOperand(c, (unsigned)completed_request(c)));
+    bool posted = ir_list_has(&handed, base);
+    for (size_t j = 0; j < posts.len && !posted; j++)
+      posted = same_requests(&copies, ir_address_base(LLVMGetArgOperand(posts.data[j], (unsigned)posted_request(posts.data[j]))), base) &&
+               runs_after(posts.data[j], c);
+    if (posted) continue;
+    snprintf(what, sizeof what, "%s of a request posted before the step (before the loop, or by the step before: "
+                                "each step must post and complete its own requests)", ir_called_name(c));
+    refuse(c, what);
+  }
+  for (size_t j = 0; j < posts.len; j++) {
+    LLVMValueRef p = posts.data[j], base = ir_address_base(LLVMGetArgOperand(p, (unsigned)posted_request(p)));
+    bool completed = ir_list_has(&handed, base);
+    for (size_t k = 0; k < completions.len && !completed; k++)
+      completed = same_requests(&copies, ir_address_base(LLVMGetArgOperand(completions.data[k], (unsigned)completed_request(completions.data[k]))), base) &&
+                  runs_after(p, completions.data[k]);
+    if (completed) continue;
+    snprintf(what, sizeof what, "%s of a request the step leaves pending as it ends (each step must complete the "
+                                "requests it posts)", ir_called_name(p));
+    refuse(p, what);
+  }
+  vec_free(&posts);
+  vec_free(&completions);
+  vec_free(&handed);
+  vec_free(&copies);
+}
+
 static void note_mpi(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
   const char *name = ir_called_name(call);
   const MpiCall *c = mpi_call_of(call);
@@ -935,6 +1040,7 @@ int checkpoint_note_steps(LLVMModuleRef m) {
     vmap_init(&seen);
     ck.team = checkpoint_reaches(steps.data[i], fork, &seen);
     vmap_free(&seen);
+    requests_within_step(steps.data[i]);
     ck.loops = (int)i; /* the copies' names */
     ck.family = checkpoint_auto_family(steps.data[i]);
     if (!ck.family) {

@@ -7,7 +7,7 @@
 // those floats (`punned_kind`); of another width (a double's halves through `uint32_t *`) it is refused
 // where it meets active data. Pointers to doubles sorted by such a swap of words: moved as pointers, their
 // shadows with them (a crash in forward mode and a zero gradient at -O2 before). One swap called on
-// doubles and on pointers is refused (tests/diag/word_swap_doubles_and_pointers.c); heap blocks:
+// doubles and on pointers: tests/rev/word_swap_doubles_and_pointers.c; heap blocks:
 // tests/rev/heap_word_copies.c.
 // Gradients against tangents along each unit direction (1e-12) and central differences (1e-6), at -O2,
 // -O1 and -O0.
