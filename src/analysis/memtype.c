@@ -772,15 +772,14 @@ static LLVMValueRef function_of(LLVMValueRef v) {
 enum { CALL_DEPTH = 4 }; /* how many calls away the type of an object is looked for */
 
 
-/* Agreeing evidence: the first type found, NULL once two differ. */
 /* t without its array layers: what an array of them holds at its start. */
 static LLVMTypeRef first_element(LLVMTypeRef t) {
   while (LLVMGetTypeKind(t) == LLVMArrayTypeKind) t = LLVMGetElementType(t);
   return t;
 }
 
-/* Callers that pass one record and callers that pass an array of them (a helper copying one element)
- * agree on the record. */
+/* Agreeing evidence: the first type found, NULL once two differ. Callers that pass one record and callers
+ * that pass an array of them (a helper copying one element) agree on the record. */
 static void agree(LLVMTypeRef *found, bool *conflict, LLVMTypeRef t) {
   if (!t || *conflict) return;
   if (!*found || *found == t) *found = t;
