@@ -16,9 +16,10 @@
  * them from the caller's: what else their shadows hold is the adjoint of memory the program never
  * wrote (calloc's zeros), not of an input. Copies made element by element (a loop) leave no record,
  * and their adjoints are lost with the block: for a block known to hold floats, the runtime says so
- * (`lost`). A block a parallel region allocated is born on the tapes of the code around it too (a
- * region's `single` makes the block its function frees after the region); a block freed in a region that
- * the enclosing code allocated still counts as the caller's: only the thread's own tape is asked. */
+ * (`lost`). A block a parallel region allocated, which its function frees after the region (a region's
+ * `single` makes it), is asked of the region's threads' tapes too, which live on, suspended, until the
+ * region's reverse sweep; a block freed in a region that the enclosing code allocated still counts as the
+ * caller's: only the thread's own tape is asked. */
 #define _GNU_SOURCE
 #include <malloc.h>
 #include <stdbool.h>
@@ -102,23 +103,21 @@ static bool born_has(struct ParadFreedCopies *f, void *p) {
   return false;
 }
 
-void __parad_rt_shadow_born_in(ParadTape *t, void *shadow) { born_put(of(t), shadow); }
+int __parad_rt_shadow_born_on(ParadTape *t, const void *shadow) { return t->freed_copies && born_has(t->freed_copies, (void *)shadow); }
 
-/* omp.c's, linked where the program has parallel regions (the only ones that set a tape's region) */
-extern void __parad_rt_region_born(ParadTape *t, void *shadow) __attribute__((weak));
+/* omp.c's, linked where the program has parallel regions (the only ones that run regions on a tape) */
+extern int __parad_rt_regions_born(ParadTape *t, const void *shadow, int depth) __attribute__((weak));
 
 void __parad_rt_shadow_born(void *shadow) {
   ParadTape *t = __parad_rt_current;
-  if (!t || !shadow) return;
-  born_put(of(t), shadow);
-  if (t->region && __parad_rt_region_born) __parad_rt_region_born(t, shadow);
+  if (t && shadow) born_put(of(t), shadow);
 }
 
 void __parad_rt_program_freed(ParadTape *t, void *shadow, int float_width) {
   if (!t || !shadow) return;
   struct ParadFreedCopies *f = of(t);
   f->gone = grow(f->gone, &f->capgone, f->ngone + 1, sizeof *f->gone);
-  bool callers = !born_has(f, shadow);
+  bool callers = !born_has(f, shadow) && !(t->nregions && __parad_rt_regions_born && __parad_rt_regions_born(t, shadow, 3));
   f->gone[f->ngone++] = (struct Gone){shadow, malloc_usable_size(shadow), callers, false, float_width};
   f->callers += callers;
   f->sorted = false;

@@ -181,7 +181,6 @@ struct ParadRegion {
   unsigned char *stage;      /* per object, its stage (reverse/rev_shared.c "stages"); NULL: all one */
   unsigned long long *hulls; /* per object, [lo, hi) of all threads' writes */
   ParadRegion *after;
-  ParadTape *from; /* the tape that was current where it forked */
   unsigned long long stack_lo, stack_hi;
   struct GatherRun *gathers; /* per thread, MAX_GATHERS each (see "a gather's clean stretch") */
 };
@@ -260,7 +259,6 @@ ParadRegion *__parad_rt_region_begin(int quiet) {
   ParadRegion *r = xcalloc(1, sizeof *r);
   pthread_mutex_init(&r->mu, NULL);
   r->gen = __atomic_add_fetch(&gens, 1, __ATOMIC_RELAXED);
-  r->from = t;
   if (t->region) __atomic_store_n(&t->region->nested, true, __ATOMIC_RELAXED); /* its notes miss this one's writes */
   if (quiet && t->last_region && live_stack((unsigned long long)(uintptr_t)__builtin_frame_address(0), &r->stack_lo, &r->stack_hi))
     r->after = t->last_region;
@@ -283,14 +281,19 @@ static bool no_outer_team(void) { return omp_get_active_level() - (omp_get_num_t
 /* Reverse sweep: whether the thread adds plainly where a team would add atomically (a team of one, alone). */
 int __parad_rt_team_alone(void) { return omp_get_num_threads() == 1 && no_outer_team(); }
 
-/* Each tape a region forked from is the forking thread's alone while the region runs, but all the
- * region's threads note blocks on it: under the region's lock. */
-void __parad_rt_region_born(ParadTape *t, void *shadow) {
-  for (ParadRegion *r = t->region; r && r->from; r = r->from->region) {
-    quick_lock(&r->mu);
-    __parad_rt_shadow_born_in(r->from, shadow);
-    pthread_mutex_unlock(&r->mu);
+/* Whether a region run while t was current (or one nested in it, `depth` levels down) allocated the
+ * shadow: its threads' tapes live until its reverse sweep, suspended, with what they allocated. Asked
+ * only where t's own tape did not allocate it, as the program frees it. */
+int __parad_rt_regions_born(ParadTape *t, const void *shadow, int depth) {
+  for (size_t k = 0; k < t->nregions; k++) {
+    ParadRegion *r = t->regions[k];
+    for (int i = 0; r->tapes && i < r->nthreads; i++) {
+      ParadTape *rt = r->tapes[i];
+      if (rt && (__parad_rt_shadow_born_on(rt, shadow) || (depth > 0 && __parad_rt_regions_born(rt, shadow, depth - 1))))
+        return 1;
+    }
   }
+  return 0;
 }
 
 /* Each thread of the forward team: a tape of its own, current until region_leave. */

@@ -60,10 +60,10 @@ void __parad_rt_moves_hand_back(ParadTape *t);
  * current tape is, the program's frees of shadows, the reverse sweep's copies; as t ends, after its
  * reverse sweep, the adjoints the freed blocks hold go the way their contents went; and t's records freed. */
 void __parad_rt_shadow_born(void *shadow);
-void __parad_rt_shadow_born_in(ParadTape *t, void *shadow);
-/* A shadow allocated on t, a region thread's tape: born on the tapes the region and those around it
- * forked from as well (omp.c). */
-void __parad_rt_region_born(ParadTape *t, void *shadow);
+/* Whether the shadow was allocated while t was current; whether by a region run while t was current, or
+ * by one nested in it, down `depth` levels (omp.c). */
+int __parad_rt_shadow_born_on(ParadTape *t, const void *shadow);
+int __parad_rt_regions_born(ParadTape *t, const void *shadow, int depth);
 void __parad_rt_program_freed(ParadTape *t, void *shadow, int float_width);
 enum { COPY_F64, COPY_F32, COPY_FIELDS };
 void __parad_rt_note_copy(char *d, char *s, size_t bytes, int kind, size_t period, size_t phase, const unsigned *runs,
