@@ -447,48 +447,51 @@ typedef struct {
   signed char counts, displs; /* a v form's: that side's per-rank counts and displacements, -1 for none */
   unsigned char v_side;       /* the side they describe: at the root alone where it is at_root's */
   unsigned char sends_received; /* the received buffer is sent first (Sendrecv_replace): read, then written */
+  unsigned char request;        /* POSTS or COMPLETES the request writes[0] points to, or 0 */
 } MpiInStep;
 
+enum { POSTS = 1, COMPLETES = 2 };
+
 static const MpiInStep mpi_in_steps[] = {
-    {"MPI_Send", {-1, -1, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Ssend", {-1, -1, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Recv", {6, -1, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Sendrecv", {11, -1, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Sendrecv_replace", {8, -1, -1}, 0, 0, -1, -1, 0, 1},
-    {"MPI_Isend", {6, -1, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Irecv", {6, -1, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Send_init", {6, -1, -1}, 0, 0, -1, -1, 0, 0}, /* persistent: the buffers noted where they are bound */
-    {"MPI_Ssend_init", {6, -1, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Rsend_init", {6, -1, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Recv_init", {6, -1, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Start", {0, -1, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Startall", {1, -1, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Request_free", {0, -1, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Bcast", {-1, -1, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Reduce", {-1, -1, -1}, 0, RECEIVE, -1, -1, 0, 0},
-    {"MPI_Allreduce", {-1, -1, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Scan", {-1, -1, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Exscan", {-1, -1, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Reduce_scatter_block", {-1, -1, -1}, SEND, 0, -1, -1, 0, 0},
-    {"MPI_Gather", {-1, -1, -1}, RECEIVE, RECEIVE, -1, -1, 0, 0},
-    {"MPI_Gatherv", {-1, -1, -1}, 0, RECEIVE, 4, 5, RECEIVE, 0},
-    {"MPI_Scatter", {-1, -1, -1}, SEND, SEND, -1, -1, 0, 0},
-    {"MPI_Scatterv", {-1, -1, -1}, 0, SEND, 1, 2, SEND, 0},
-    {"MPI_Allgather", {-1, -1, -1}, RECEIVE, 0, -1, -1, 0, 0},
-    {"MPI_Allgatherv", {-1, -1, -1}, 0, 0, 4, 5, RECEIVE, 0},
-    {"MPI_Alltoall", {-1, -1, -1}, SEND | RECEIVE, 0, -1, -1, 0, 0},
-    {"MPI_Wait", {0, 1, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Waitall", {1, 2, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Waitany", {1, 2, 3}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Test", {0, 1, 2}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Testall", {1, 2, 3}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Probe", {3, -1, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Iprobe", {3, 4, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Get_count", {2, -1, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Barrier", {-1, -1, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Comm_rank", {1, -1, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Comm_size", {1, -1, -1}, 0, 0, -1, -1, 0, 0},
-    {"MPI_Wtime", {-1, -1, -1}, 0, 0, -1, -1, 0, 0},
+    {"MPI_Send", {-1, -1, -1}, 0, 0, -1, -1, 0, 0, 0},
+    {"MPI_Ssend", {-1, -1, -1}, 0, 0, -1, -1, 0, 0, 0},
+    {"MPI_Recv", {6, -1, -1}, 0, 0, -1, -1, 0, 0, 0},
+    {"MPI_Sendrecv", {11, -1, -1}, 0, 0, -1, -1, 0, 0, 0},
+    {"MPI_Sendrecv_replace", {8, -1, -1}, 0, 0, -1, -1, 0, 1, 0},
+    {"MPI_Isend", {6, -1, -1}, 0, 0, -1, -1, 0, 0, POSTS},
+    {"MPI_Irecv", {6, -1, -1}, 0, 0, -1, -1, 0, 0, POSTS},
+    {"MPI_Send_init", {6, -1, -1}, 0, 0, -1, -1, 0, 0, 0}, /* persistent: the buffers noted where they are bound */
+    {"MPI_Ssend_init", {6, -1, -1}, 0, 0, -1, -1, 0, 0, 0},
+    {"MPI_Rsend_init", {6, -1, -1}, 0, 0, -1, -1, 0, 0, 0},
+    {"MPI_Recv_init", {6, -1, -1}, 0, 0, -1, -1, 0, 0, 0},
+    {"MPI_Start", {0, -1, -1}, 0, 0, -1, -1, 0, 0, POSTS},
+    {"MPI_Startall", {1, -1, -1}, 0, 0, -1, -1, 0, 0, POSTS},
+    {"MPI_Request_free", {0, -1, -1}, 0, 0, -1, -1, 0, 0, COMPLETES},
+    {"MPI_Bcast", {-1, -1, -1}, 0, 0, -1, -1, 0, 0, 0},
+    {"MPI_Reduce", {-1, -1, -1}, 0, RECEIVE, -1, -1, 0, 0, 0},
+    {"MPI_Allreduce", {-1, -1, -1}, 0, 0, -1, -1, 0, 0, 0},
+    {"MPI_Scan", {-1, -1, -1}, 0, 0, -1, -1, 0, 0, 0},
+    {"MPI_Exscan", {-1, -1, -1}, 0, 0, -1, -1, 0, 0, 0},
+    {"MPI_Reduce_scatter_block", {-1, -1, -1}, SEND, 0, -1, -1, 0, 0, 0},
+    {"MPI_Gather", {-1, -1, -1}, RECEIVE, RECEIVE, -1, -1, 0, 0, 0},
+    {"MPI_Gatherv", {-1, -1, -1}, 0, RECEIVE, 4, 5, RECEIVE, 0, 0},
+    {"MPI_Scatter", {-1, -1, -1}, SEND, SEND, -1, -1, 0, 0, 0},
+    {"MPI_Scatterv", {-1, -1, -1}, 0, SEND, 1, 2, SEND, 0, 0},
+    {"MPI_Allgather", {-1, -1, -1}, RECEIVE, 0, -1, -1, 0, 0, 0},
+    {"MPI_Allgatherv", {-1, -1, -1}, 0, 0, 4, 5, RECEIVE, 0, 0},
+    {"MPI_Alltoall", {-1, -1, -1}, SEND | RECEIVE, 0, -1, -1, 0, 0, 0},
+    {"MPI_Wait", {0, 1, -1}, 0, 0, -1, -1, 0, 0, COMPLETES},
+    {"MPI_Waitall", {1, 2, -1}, 0, 0, -1, -1, 0, 0, COMPLETES},
+    {"MPI_Waitany", {1, 2, 3}, 0, 0, -1, -1, 0, 0, COMPLETES},
+    {"MPI_Test", {0, 1, 2}, 0, 0, -1, -1, 0, 0, COMPLETES},
+    {"MPI_Testall", {1, 2, 3}, 0, 0, -1, -1, 0, 0, COMPLETES},
+    {"MPI_Probe", {3, -1, -1}, 0, 0, -1, -1, 0, 0, 0},
+    {"MPI_Iprobe", {3, 4, -1}, 0, 0, -1, -1, 0, 0, 0},
+    {"MPI_Get_count", {2, -1, -1}, 0, 0, -1, -1, 0, 0, 0},
+    {"MPI_Barrier", {-1, -1, -1}, 0, 0, -1, -1, 0, 0, 0},
+    {"MPI_Comm_rank", {1, -1, -1}, 0, 0, -1, -1, 0, 0, 0},
+    {"MPI_Comm_size", {1, -1, -1}, 0, 0, -1, -1, 0, 0, 0},
+    {"MPI_Wtime", {-1, -1, -1}, 0, 0, -1, -1, 0, 0, 0},
 };
 
 /* Calls MPI's query `name`(handle, outs pointers) before `call`; what it wrote through the last pointer. */
@@ -571,23 +574,18 @@ static bool bound_here(LLVMValueRef fn, LLVMValueRef call) {
  * variables are copies while it runs, and MPI wrote into the variable, not the copy), and its derivative
  * crashed in MPI. */
 
-/* The request argument of a call that posts one (the non-blocking calls, starts), else -1. */
-static int posted_request(LLVMValueRef call) {
+/* The request argument of a call that `role`s one (POSTS, COMPLETES), else -1; calls of no row are refused
+ * in a step anyway (note_mpi). */
+static int request_argument(LLVMValueRef call, int role) {
   const char *name = ir_called_name(call);
-  if (!strcmp(name, "MPI_Start")) return 0;
-  if (!strcmp(name, "MPI_Startall")) return 1;
-  const MpiCall *c = mpi_call_of(call);
-  return c && c->kind == MPI_CALL_DATA && name[4] == 'I' ? (int)ir_num_call_args(call) - 1 : -1;
+  for (size_t i = 0; i < sizeof mpi_in_steps / sizeof mpi_in_steps[0]; i++)
+    if (!strcmp(name, mpi_in_steps[i].name)) return mpi_in_steps[i].request == role ? mpi_in_steps[i].writes[0] : -1;
+  return -1;
 }
 
-/* The request argument of a call that completes one (waits, tests, frees), else -1. */
-static int completed_request(LLVMValueRef call) {
-  static const char *const names[] = {"MPI_Wait", "MPI_Test", "MPI_Request_free", "MPI_Waitall", "MPI_Waitany",
-                                      "MPI_Waitsome", "MPI_Testall", "MPI_Testany", "MPI_Testsome"};
-  const char *name = ir_called_name(call);
-  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-    if (!strcmp(name, names[k])) return k < 3 ? 0 : 1;
-  return -1;
+/* What the request variable of such a call is (a local, or a variable of the loop). */
+static LLVMValueRef request_base(LLVMValueRef call, int role) {
+  return ir_address_base(LLVMGetArgOperand(call, (unsigned)request_argument(call, role)));
 }
 
 /* Whether `to` can run after `from` in one run of the step (whose back edges return). */
@@ -634,29 +632,27 @@ static void requests_within_step(LLVMValueRef step) {
         vec_push(&copies, ir_address_base(LLVMGetOperand(i, 1)));
       }
       if (!ir_is_call(i)) continue;
-      if (posted_request(i) >= 0) vec_push(&posts, i);
-      else if (completed_request(i) >= 0) vec_push(&completions, i);
+      if (request_argument(i, POSTS) >= 0) vec_push(&posts, i);
+      else if (request_argument(i, COMPLETES) >= 0) vec_push(&completions, i);
       else if (strncmp(ir_called_name(i), "MPI_", 4) && strncmp(ir_called_name(i), "llvm.", 5) && !checkpoint_is_note(i))
         for (unsigned a = 0, n = ir_num_call_args(i); a < n; a++) vec_push(&handed, ir_address_base(LLVMGetArgOperand(i, a)));
     }
   char what[300];
   for (size_t k = 0; k < completions.len; k++) {
-    LLVMValueRef c = completions.data[k], base = ir_address_base(LLVMGetArgOperand(c, (unsigned)completed_request(c)));
+    LLVMValueRef c = completions.data[k], base = request_base(c, COMPLETES);
     bool posted = ir_list_has(&handed, base);
     for (size_t j = 0; j < posts.len && !posted; j++)
-      posted = same_requests(&copies, ir_address_base(LLVMGetArgOperand(posts.data[j], (unsigned)posted_request(posts.data[j]))), base) &&
-               runs_after(posts.data[j], c);
+      posted = same_requests(&copies, request_base(posts.data[j], POSTS), base) && runs_after(posts.data[j], c);
     if (posted) continue;
     snprintf(what, sizeof what, "%s of a request posted before the step (before the loop, or by the step before: "
                                 "each step must post and complete its own requests)", ir_called_name(c));
     refuse(c, what);
   }
   for (size_t j = 0; j < posts.len; j++) {
-    LLVMValueRef p = posts.data[j], base = ir_address_base(LLVMGetArgOperand(p, (unsigned)posted_request(p)));
+    LLVMValueRef p = posts.data[j], base = request_base(p, POSTS);
     bool completed = ir_list_has(&handed, base);
     for (size_t k = 0; k < completions.len && !completed; k++)
-      completed = same_requests(&copies, ir_address_base(LLVMGetArgOperand(completions.data[k], (unsigned)completed_request(completions.data[k]))), base) &&
-                  runs_after(p, completions.data[k]);
+      completed = same_requests(&copies, request_base(completions.data[k], COMPLETES), base) && runs_after(p, completions.data[k]);
     if (completed) continue;
     snprintf(what, sizeof what, "%s of a request the step leaves pending as it ends (each step must complete the "
                                 "requests it posts)", ir_called_name(p));
