@@ -285,16 +285,24 @@ static LLVMValueRef open_code(LLVMBuilderRef b, LLVMValueRef call, ComplexOp op)
   case CX_EXP:
     complex_exp(b, t, a, bb, &re, &im);
     return complex_value(b, rt, re, im);
-  case CX_POW: { /* z^w = e^(w log z), and 0 for z = 0 (where log z is -inf) */
-    LLVMValueRef l = real_call(b, "hypot", t, x, 2), yx[2] = {bb, a};
+  case CX_POW: {
+    /* z^w = e^(w log z), and 0 for z = 0 (where log z is -inf). There the derivative w z^(w-1) is 0 for
+       Re w > 1 and 1 for w = 1 (z itself is taken then), and log z is taken of 1 instead: its adjoint,
+       0 times an infinite partial, was NaN. For Re w < 1 it is infinite, and stays NaN. */
+    LLVMValueRef zero = LLVMConstReal(t, 0), one = LLVMConstReal(t, 1);
+    LLVMValueRef at_zero = LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOEQ, a, zero, ""), LLVMBuildFCmp(b, LLVMRealOEQ, bb, zero, ""), "");
+    LLVMValueRef w_one = LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOEQ, x[2], one, ""), LLVMBuildFCmp(b, LLVMRealOEQ, x[3], zero, ""), "");
+    LLVMValueRef flat = LLVMBuildOr(b, w_one, LLVMBuildFCmp(b, LLVMRealOGT, x[2], one, ""), "");
+    LLVMValueRef ra = LLVMBuildSelect(b, LLVMBuildAnd(b, at_zero, flat, ""), one, a, "");
+    LLVMValueRef r2[2] = {ra, bb}, yx[2] = {bb, ra};
+    LLVMValueRef l = real_call(b, "hypot", t, r2, 2);
     l = real_call(b, "log", t, &l, 1);
     LLVMValueRef th = real_call(b, "atan2", t, yx, 2);
     LLVMValueRef p = LLVMBuildFSub(b, LLVMBuildFMul(b, x[2], l, ""), LLVMBuildFMul(b, x[3], th, ""), "");
     LLVMValueRef q = LLVMBuildFAdd(b, LLVMBuildFMul(b, x[3], l, ""), LLVMBuildFMul(b, x[2], th, ""), "");
     complex_exp(b, t, p, q, &re, &im);
-    LLVMValueRef zero = LLVMConstReal(t, 0);
-    LLVMValueRef at_zero = LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOEQ, a, zero, ""), LLVMBuildFCmp(b, LLVMRealOEQ, bb, zero, ""), "");
-    return complex_value(b, rt, LLVMBuildSelect(b, at_zero, zero, re, ""), LLVMBuildSelect(b, at_zero, zero, im, ""));
+    LLVMValueRef zre = LLVMBuildSelect(b, w_one, a, zero, ""), zim = LLVMBuildSelect(b, w_one, bb, zero, "");
+    return complex_value(b, rt, LLVMBuildSelect(b, at_zero, zre, re, ""), LLVMBuildSelect(b, at_zero, zim, im, ""));
   }
   case CX_SIN: /* sin a cosh b + i cos a sinh b */
     return complex_value(b, rt, product(b, t, "sin", a, "cosh", bb), product(b, t, "cos", a, "sinh", bb));

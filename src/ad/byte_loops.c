@@ -276,3 +276,14 @@ unsigned byte_loops_apply(LLVMModuleRef m, const ValueMap *reached) {
   LLVMDisposeBuilder(b);
   return rewritten;
 }
+
+bool byte_loops_maybe(LLVMModuleRef m, const ValueMap *reached) {
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+    if (!vmap_has(reached, fn)) continue;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        if (LLVMIsAStoreInst(i) && LLVMIsALoadInst(LLVMGetOperand(i, 0)) && is_i8(LLVMTypeOf(LLVMGetOperand(i, 0))))
+          return true;
+  }
+  return false;
+}

@@ -26,4 +26,10 @@
 /* Rewrites the loops in the functions `reached` (request_reached_functions) holds; returns how many. */
 unsigned byte_loops_apply(LLVMModuleRef m, const ValueMap *reached);
 
+/* Whether a function `reached` holds stores a byte it loaded: a byte loop may be there. The light
+ * optimisation unrolls a loop of a constant count where a helper is inlined (a swap of one record) and
+ * makes the record's bytes parts of its floats' bits: such loops are found before it, where a function is
+ * still the helper its author wrote. */
+bool byte_loops_maybe(LLVMModuleRef m, const ValueMap *reached);
+
 #endif

@@ -243,6 +243,22 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
   bool choices = optimise && !o->no_apart && !getenv("PARAD_NO_APART") && apart_version_requests(m) > 0;
   bool held = optimise && forced_vectors_hold(m) > 0; /* an omp simd loop's too (ad/forced_vectors.h) */
   bool opaque = optimise && registered_hold_opaque(m) > 0; /* registered functions' calls kept (ad/registered.h) */
+  /* byte loops as their helpers have them, before inlining and unrolling (ad/byte_loops.h): the loops
+     made plain enough to be seen (one block, an exit test of equality), the moves made block moves */
+  if (optimise) {
+    ValueMap early;
+    vmap_init(&early);
+    request_reached_functions(m, &early);
+    bool plain = !byte_loops_maybe(m, &early) ||
+                 run_passes(m, tm, "function(sroa,early-cse,simplifycfg,loop-simplify,lcssa,loop(loop-rotate,indvars),instcombine,simplifycfg)",
+                            false, false, false, 0, o->verbose);
+    if (plain) byte_loops_apply(m, &early);
+    vmap_free(&early);
+    if (!plain) {
+      rc = PIPELINE_FAILED;
+      goto done;
+    }
+  }
   bool light = !optimise || run_passes(m, tm, "default<O1>,function(loop-simplify)", false, false, false,
                                         PRE_AD_INLINE_THRESHOLD, o->verbose);
   if (held) forced_vectors_release(m);

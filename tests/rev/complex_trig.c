@@ -3,7 +3,9 @@
 // f(x) = Re and Im parts of the results summed with weights. The values against libm's (1e-13 relative;
 // 1e-5 for float), the gradient against central differences (h = 1e-6, 1e-7 relative; float: against
 // differences of the float function with h = 1e-3, 2e-3), the tangent along each direction against the
-// gradient (1e-12; float 1e-5), at -O2 and -O0.
+// gradient (1e-12; float 1e-5), at -O2 and -O0. And cpow at z = 0, where its derivative w z^(w-1) is 0
+// for Re w > 1 and 1 for w = 1: h(a, b) = Re and Im of z^2 + z^1 + z^(2.5+0.5i), z = a + ib, against
+// h_a = 1 + 0.7 * 0, h_b = 0 + 0.7 * 1 there (1e-12, both modes; it was NaN).
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
 #include <complex.h>
@@ -29,6 +31,15 @@ static float g(const float *x) {
                     0.1f * ccoshf(z) + 0.3f * ctanhf(w * 0.4f) + cpowf(z, w * 0.5f);
   return crealf(s) + 0.7f * cimagf(s);
 }
+
+static double h(double a, double b) {
+  double complex z = a + I * b, s = cpow(z, 2.0) + cpow(z, 1.0) + cpow(z, 2.5 + 0.5 * I);
+  return creal(s) + 0.7 * cimag(s);
+}
+typedef struct {
+  double a, b;
+} Pair;
+Pair __parad_autodiff_pair(void *, ...) __asm__("__parad_autodiff");
 
 /* the value the derivative computes, through the open-coded functions */
 static void f_into(const double *x, double *out) { *out = f(x); }
@@ -57,5 +68,10 @@ int main(void) {
     CHECK_CLOSE(dy[i], (g(yp) - g(ym)) / 2e-3, 2e-3);
     CHECK_CLOSE(__parad_fwddiff_f((void *)g, y, v), dy[i], 1e-5);
   }
+  Pair at0 = __parad_autodiff_pair((void *)h, 0.0, 0.0);
+  CHECK_CLOSE(at0.a, 1, 1e-12);
+  CHECK_CLOSE(at0.b, 0.7, 1e-12);
+  CHECK_CLOSE(__parad_fwddiff((void *)h, 0.0, 1.0, 0.0, 0.0), 1, 1e-12);
+  CHECK_CLOSE(__parad_fwddiff((void *)h, 0.0, 0.0, 0.0, 1.0), 0.7, 1e-12);
   return check_done();
 }
