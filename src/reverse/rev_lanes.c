@@ -88,6 +88,14 @@ static bool integer_only(LLVMValueRef v, ValueMap *seen);
 
 static bool task_block(LLVMValueRef p) { return omp_task_alloc_of(ir_address_base(p)) != NULL; }
 
+/* llvm.smin, smax, umin, umax: one of the operands, as a select gives it (a string's common length at -O1) */
+static bool choice_intrinsic(LLVMValueRef v) {
+  if (!ir_is_call(v)) return false;
+  const char *name = ir_called_name(v);
+  return name && !strncmp(name, "llvm.", 5) && (!strncmp(name + 5, "smin.", 5) || !strncmp(name + 5, "smax.", 5) ||
+                                                !strncmp(name + 5, "umin.", 5) || !strncmp(name + 5, "umax.", 5));
+}
+
 static bool integer_parameter(LLVMValueRef call, LLVMValueRef v, ValueMap *seen) {
   LLVMValueRef callee = ir_called_function(call);
   if (!callee || LLVMIsDeclaration(callee) || LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee))) return false;
@@ -229,6 +237,9 @@ static bool integer_only(LLVMValueRef v, ValueMap *seen) {
       if (LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) == v) continue; /* a condition */
       if (!integer_only(user, seen)) return false;
       continue;
+    case LLVMCall:
+      if (choice_intrinsic(user) ? !integer_only(user, seen) : !integer_parameter(user, v, seen)) return false;
+      continue;
     case LLVMRet: /* a hash returned: what every caller does with it */
       if (!integer_result(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)), seen)) return false;
       continue;
@@ -239,9 +250,6 @@ static bool integer_only(LLVMValueRef v, ValueMap *seen) {
       if (LLVMIsAAllocaInst(LLVMGetOperand(user, 1)) ? !integer_slot(LLVMGetOperand(user, 1), seen)
                                                      : !integer_field(LLVMGetOperand(user, 1), LLVMGetIntTypeWidth(LLVMTypeOf(v)), 0, seen))
         return false;
-      continue;
-    case LLVMCall:
-      if (!integer_parameter(user, v, seen)) return false;
       continue;
     default: return false;
     }
@@ -277,6 +285,14 @@ static void link(RevGen *g, Webs *w, LLVMValueRef v) {
         if (varied_int(g, LLVMGetOperand(v, i))) join(w, v, LLVMGetOperand(v, i));
       break;
     case LLVMBitCast: w->widths[r] |= width_flag(LLVMTypeOf(LLVMGetOperand(v, 0))); break;
+    case LLVMCall:
+      if (!choice_intrinsic(v)) {
+        note_odd(w, v, v);
+        break;
+      }
+      for (unsigned i = 0, n = ir_num_call_args(v); i < n; i++)
+        if (varied_int(g, LLVMGetArgOperand(v, i))) join(w, v, LLVMGetArgOperand(v, i));
+      break;
     case LLVMLoad: {
       unsigned flag = memory_width(v, LLVMGetOperand(v, 0));
       if (flag) w->widths[r] |= flag;
@@ -311,7 +327,7 @@ static void link(RevGen *g, Webs *w, LLVMValueRef v) {
         w->widths[r] |= int_as_float(v);
         break;
       }
-      if (!integer_argument(user, v)) note_odd(w, v, user);
+      if (!choice_intrinsic(user) && !integer_argument(user, v)) note_odd(w, v, user); /* a choice: joined as its own value */
       break;
     case LLVMRet:
     case LLVMInsertValue:
