@@ -438,6 +438,85 @@ static LLVMValueRef inactive_sink(LLVMModuleRef m, LLVMValueRef p) {
   return LLVMConstGEP2(LLVMInt8TypeInContext(c), s, &idx, 1);
 }
 
+/* Whether pointer p needs no shadow but itself wherever it goes: through it only integers are read or
+ * written (an index array: memtype says so, not an integer holding a float's bits), or it is called (a
+ * function pointer's shadow is the pointer itself); it is offset, compared, chosen, or passed to a
+ * function of the program whose parameter goes the same way. */
+static bool integers_only(LLVMModuleRef m, LLVMValueRef p, ValueMap *seen, int depth) {
+  if (depth >= 16) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if ((LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) == p) || LLVMIsAPHINode(user) ||
+        (LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) != p)) {
+      if (vmap_has(seen, user)) continue;
+      vmap_put(seen, user, user);
+      if (!integers_only(m, user, seen, depth + 1)) return false;
+      continue;
+    }
+    if (LLVMIsAICmpInst(user)) continue;
+    bool load = LLVMIsALoadInst(user), store = LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p && LLVMGetOperand(user, 0) != p;
+    if (load || store) {
+      LLVMTypeRef t = LLVMTypeOf(load ? user : LLVMGetOperand(user, 0));
+      if (!ir_is_int(t) || LLVMGetVolatile(user) || memtype_of_access(user) != MEMTYPE_INT) return false;
+      continue;
+    }
+    if (!ir_is_call(user)) return false;
+    for (unsigned i = 0, n = ir_num_call_args(user); i < n; i++) {
+      if (LLVMGetArgOperand(user, i) != p) continue;
+      unsigned index;
+      LLVMValueRef param = param_given(user, i, &index);
+      if (!param || checkpoint_is_loop(LLVMGetParamParent(param))) return false;
+      if (vmap_has(seen, param)) continue;
+      vmap_put(seen, param, param);
+      if (!integers_only(m, param, seen, depth + 1)) return false;
+    }
+  }
+  return true;
+}
+
+/* Whether the pointer-sized field at byte `field` of a local object, base the address of its byte `at`, is
+ * read back only as a pointer that needs no shadow (integers_only), here and in the functions base is
+ * passed to: the uses of base are accesses at constant offsets that do not overlap the field (loads of it
+ * aside; stores into it give their own pointers, each asked about on its own), lifetime markers, and such
+ * calls. */
+static bool field_integers_only(LLVMModuleRef m, LLVMValueRef base, long long at, long long field, ValueMap *seen, int depth) {
+  if (depth >= 16) return false;
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  long long end = field + (long long)LLVMPointerSize(td);
+  for (LLVMUseRef u = LLVMGetFirstUse(base); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (ir_is_lifetime_marker(user) || ir_is_debug_intrinsic(user)) continue;
+    if (LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) == base) {
+      long long off = at;
+      if (!ir_gep_constant_offset(m, user, &off) || !field_integers_only(m, user, off, field, seen, depth + 1)) return false;
+      continue;
+    }
+    bool load = LLVMIsALoadInst(user), store = LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == base && LLVMGetOperand(user, 0) != base;
+    if (load || store) {
+      long long size = (long long)LLVMStoreSizeOfType(td, LLVMTypeOf(load ? user : LLVMGetOperand(user, 0)));
+      if (at + size <= field || at >= end || store) {
+        if (store && !(at == field && size == end - field) && !(at + size <= field || at >= end)) return false;
+        continue;
+      }
+      if (at != field || !ir_is_ptr(LLVMTypeOf(user)) || LLVMGetVolatile(user) || vmap_has(seen, user)) return false;
+      vmap_put(seen, user, user);
+      if (!integers_only(m, user, seen, depth + 1)) return false;
+      continue;
+    }
+    if (!ir_is_call(user) || LLVMGetCalledValue(user) == base) return false;
+    for (unsigned i = 0, n = ir_num_call_args(user); i < n; i++) {
+      if (LLVMGetArgOperand(user, i) != base) continue;
+      unsigned index;
+      LLVMValueRef param = param_given(user, i, &index);
+      if (!param || checkpoint_is_loop(LLVMGetParamParent(param))) return false;
+      if (vmap_has(seen, param)) continue;
+      vmap_put(seen, param, param);
+      if (!field_integers_only(m, param, at, field, seen, depth + 1)) return false;
+    }
+  }
+  return true;
+}
+
 typedef enum { STAND_IN_NONE, STAND_IN_SINK, STAND_IN_ZEROS, STAND_IN_ITSELF } StandIn;
 
 /* Which stand-in operand gets in choice (see constants.h); nothing is made. */
@@ -451,6 +530,13 @@ static StandIn stand_in(LLVMValueRef choice, LLVMValueRef operand) {
     vmap_init(&seen);
     bool loaded = LLVMIsAAllocaInst(slot) ? slot_only_loaded(m, slot, &within, &seen, 0)
                                           : task_fields_only_loaded(m, choice, false, &within, &seen, 0);
+    /* or a field of a local record read back only for integers (an index array beside the values it
+       indexes): the shadow record holds the pointer itself, through which no derivative goes */
+    long long field = 0;
+    LLVMValueRef object = ir_strip_constant_offsets(m, LLVMGetOperand(choice, 1), &field);
+    vmap_free(&seen);
+    vmap_init(&seen);
+    loaded = loaded || (LLVMIsAAllocaInst(object) && field_integers_only(m, object, 0, field, &seen, 0));
     vmap_free(&seen);
     return loaded ? STAND_IN_ITSELF : STAND_IN_NONE;
   }

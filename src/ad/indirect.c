@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/checkpoint.h"
 #include "ad/request.h"
 #include "ir/diag.h"
 #include "ir/ir.h"
@@ -63,8 +64,10 @@ static bool address_taken(LLVMValueRef fn) {
 }
 
 void indirect_module_candidates(LLVMModuleRef m, LLVMTypeRef fty, ValueList *out) {
+  /* a checkpointed loop's runners are handed to Parad's runtime, not to the program: a step taking one
+     pointer (a struct of the state) has their type */
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
-    if (LLVMGlobalGetValueType(fn) == fty && address_taken(fn) &&
+    if (LLVMGlobalGetValueType(fn) == fty && address_taken(fn) && !checkpoint_is_runner(fn) &&
         (!LLVMIsDeclaration(fn) || rule_for_name(LLVMGetValueName(fn))))
       vec_push(out, fn);
 }

@@ -620,6 +620,14 @@ static LLVMTypeRef gep_type(LLVMValueRef p) {
  * doubts). */
 static LLVMTypeRef address_type(LLVMValueRef p) {
   p = ir_strip_pointer_casts(p);
+  if (LLVMIsAGetElementPtrInst(p) && LLVMGetNumOperands(p) == 2 && ir_is_int(LLVMGetGEPSourceElementType(p)) &&
+      LLVMGetIntTypeWidth(LLVMGetGEPSourceElementType(p)) == 8) {
+    /* a byte offset, as the optimiser writes every constant one (`&u[1]` of a local `double u[6]`): into
+       an array of one scalar type, that type; else its i8 says nothing */
+    LLVMTypeRef base = address_type(LLVMGetOperand(p, 0)), e = base;
+    while (e && LLVMGetTypeKind(e) == LLVMArrayTypeKind) e = LLVMGetElementType(e);
+    return base && e != base && (ir_is_fp(e) || ir_is_ptr(e)) ? base : NULL;
+  }
   if (LLVMIsAGetElementPtrInst(p)) return untrusted_integer(p) ? NULL : gep_type(p);
   if (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr) return gep_type(p);
   if (LLVMIsAAllocaInst(p)) return LLVMGetAllocatedType(p);
@@ -1720,24 +1728,56 @@ static LLVMModuleRef module_of(LLVMValueRef v) {
 
 /* The layout of the object p points into, from the type of the stack slot or global it lies in: the
  * byte offset of p in it must be known up to whole structs. */
+/* Whether an access of fn to the block root (objects: the pointers to it) contradicts the layout l of the
+ * struct its indexing gives (root at byte `phase` of the pattern, 0 for a block): a double where l has none, an integer
+ * (by its type tag) over l's floats or pointers. A buffer reused for another layout is such a block (two
+ * doubles, then records {double; int; double}): no one struct says what it holds. Accesses not at a fixed
+ * place in the pattern are not asked. */
+static bool layout_contradicted(LLVMValueRef fn, const ValueList *objects, LLVMValueRef root, unsigned phase, const MemLayout *l) {
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(fn));
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      bool load = LLVMIsALoadInst(i), store = LLVMIsAStoreInst(i);
+      if (!load && !store) continue;
+      LLVMValueRef at = LLVMGetOperand(i, store ? 1 : 0);
+      Placement pl;
+      if (!ir_list_has(objects, root_of(at)) || !placement(at, &pl) || pl.root != root || pl.offset < 0) continue;
+      bool fixed = l->period != LAYOUT_ONCE;
+      for (unsigned k = 0; k < pl.nstrides; k++) fixed &= pl.strides[k] % l->period == 0;
+      LLVMTypeRef t = LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i);
+      DataKind k = ir_is_ptr(t) ? DATA_PTR : LLVMGetTypeKind(t) == LLVMDoubleTypeKind ? DATA_F64
+                 : LLVMGetTypeKind(t) == LLVMFloatTypeKind ? DATA_F32 : ir_is_int(t) && from_tbaa(i) == MEMTYPE_INT ? DATA_INT
+                 : DATA_UNKNOWN;
+      if (!fixed || k == DATA_UNKNOWN) continue;
+      unsigned bits;
+      unsigned long long size = LLVMStoreSizeOfType(td, t), pos = ((unsigned long long)pl.offset + phase) % l->period;
+      MemType want = kind_in_layout(l, pos, size, &bits);
+      bool agrees = k == DATA_PTR ? want == MEMTYPE_PTR : k == DATA_INT ? want == MEMTYPE_INT
+                  : want == MEMTYPE_FP && bits == (k == DATA_F64 ? 64u : 32u);
+      if (!agrees) return true;
+    }
+  return false;
+}
+
 static bool object_layout(LLVMValueRef p, unsigned long long bytes, MemLayout *l) {
   Placement pl;
   if (!placement(p, &pl)) return false;
   LLVMValueRef root = pl.root, fn = function_of(root);
   LLVMTypeRef t = LLVMIsAAllocaInst(root) ? LLVMGetAllocatedType(root) : LLVMIsAGlobalVariable(root) ? LLVMGlobalGetValueType(root) : NULL;
-  bool open = false;
-  if (!t && fn) { /* a heap block, an argument: as the function or its callers and callees index it */
-    ValueList objects = {0};
+  bool open = false, indexed = !t && fn;
+  ValueList objects = {0};
+  if (indexed) { /* a heap block, an argument: as the function or its callers and callees index it */
     same_object(fn, root, &objects, NULL);
     t = object_type(fn, &objects, 0);
     if (t) t = strip_arrays(t);
     open = t && LLVMGetTypeKind(t) == LLVMStructTypeKind && struct_hack(fn, &objects, t);
-    vec_free(&objects);
   }
-  if (!t) return false;
-  t = strip_arrays(t);
-  if (LLVMGetTypeKind(t) != LLVMStructTypeKind) return false; /* arrays of scalars: memtype_of_data */
-  return struct_layout(module_of(root), t, open, &pl, bytes, l);
+  bool known = t && LLVMGetTypeKind(strip_arrays(t)) == LLVMStructTypeKind && /* arrays of scalars: memtype_of_data */
+               struct_layout(module_of(root), strip_arrays(t), open, &pl, bytes, l);
+  /* the struct must be all the block holds (the block starts with one) */
+  if (known && indexed && layout_contradicted(fn, &objects, root, 0, l)) known = false;
+  vec_free(&objects);
+  return known;
 }
 
 /* Whether the `len` bytes from p (not a constant: to the end of a struct with a flexible array member)
@@ -2105,7 +2145,9 @@ bool memtype_layout_of_data(LLVMValueRef p, MemLayout *l) {
     if (s) s = strip_arrays(s);
     Placement pl;
     if (escapes(fn, &objects, s)) known = false;
-    else if (s) known = placement(p, &pl) && struct_layout(module_of(fn), s, struct_hack(fn, &objects, s), &pl, 0, l);
+    else if (s)
+      known = placement(p, &pl) && struct_layout(module_of(fn), s, struct_hack(fn, &objects, s), &pl, 0, l) &&
+              !layout_contradicted(fn, &objects, pl.root, 0, l);
     else known = k != DATA_MIXED && k != DATA_UNKNOWN && uniform_layout(p, k, l);
     if (!known && !s && k == DATA_MIXED) known = accessed_layout(p, NULL, l);
   }

@@ -93,8 +93,11 @@ static void store(FwdGen *g, LLVMValueRef inst) {
   if (ir_is_ptr(t)) {
     if (!fwd_shadow_lanes(g, v, inst, "storing this pointer into active memory", val)) return;
   } else {
-    /* A constant or inactive value stored into active memory: its tangent is zero. */
+    /* A constant or inactive value stored into active memory: its tangent is zero. A true integer has
+       none, and its shadow is left as the caller made it: a shadow record may share the primal's integer
+       arrays (a mesh's index list), as Enzyme's programs do */
     LLVMValueRef tv = tan_get(g, v);
+    if (!tv && ir_is_int(t) && memtype_of_access(inst) == MEMTYPE_INT) return;
     for (unsigned i = 0; i < g->width; i++) val[i] = tv ? tan_lane(g, t, tv, i) : LLVMConstNull(t);
   }
   for (unsigned i = 0; i < g->width; i++) copy_access(inst, LLVMBuildStore(g->b, val[i], ptr[i]));

@@ -286,6 +286,9 @@ bool rev_memory(RevGen *g, LLVMValueRef inst) {
     LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1);
     LLVMTypeRef t = LLVMTypeOf(v), at = ir_is_int(t) ? adj_type_of(g, v) : adj_type(t);
     if (!shadowed(g, p) || ir_is_ptr(t)) return true;
+    /* a true integer has no adjoint, and its shadow may be the primal's own (Enzyme's programs share
+       their index arrays so): left alone */
+    if (!at && memtype_of_access(inst) == MEMTYPE_INT) return true;
     /* the value stored is overwritten data's end: its adjoint goes to the value, the memory's is reset;
      * an atomic store may race with others to the same place, and only one of them wrote last */
     LLVMValueRef dv;

@@ -86,6 +86,26 @@ static bool tape_and_result(LLVMTypeRef ct, LLVMTypeRef rt, unsigned *tape_at, u
   return false;
 }
 
+/* The same returned in memory (a struct {void *tape; R} too large for registers, R a struct of two
+ * doubles): the tape and the result stored into its fields, f's result at the layout of R. */
+static bool store_tape_and_result(AdModule *ad, LLVMBuilderRef b, LLVMValueRef call, LLVMTypeRef rt, LLVMValueRef tape,
+                                  LLVMValueRef primal) {
+  LLVMTypeRef st = ir_call_arg_type_attr(call, 0, "sret");
+  if (!st || LLVMGetTypeKind(st) != LLVMStructTypeKind || LLVMCountStructElementTypes(st) != 2 ||
+      LLVMGetTypeKind(rt) == LLVMVoidTypeKind || ir_is_ptr(rt))
+    return false;
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(ad->mod);
+  for (unsigned at = 0; at < 2; at++) {
+    LLVMTypeRef tt = LLVMStructGetTypeAtIndex(st, at), pt = LLVMStructGetTypeAtIndex(st, 1 - at);
+    if (!ir_is_ptr(tt) || LLVMABISizeOfType(td, pt) != LLVMABISizeOfType(td, rt)) continue;
+    LLVMValueRef out = LLVMGetArgOperand(call, 0);
+    LLVMBuildStore(b, tape, LLVMBuildStructGEP2(b, st, out, at, ""));
+    LLVMBuildStore(b, primal, LLVMBuildStructGEP2(b, st, out, 1 - at, ""));
+    return true;
+  }
+  return false;
+}
+
 int rev_lower_request(AdModule *ad, const Request *r) {
   LLVMValueRef call = r->call, fn = r->fn;
   LLVMTypeRef ptr = LLVMPointerTypeInContext(ad->ctx, 0);
@@ -150,7 +170,7 @@ int rev_lower_request(AdModule *ad, const Request *r) {
         result = tape;
       } else if (tape_and_result(ct, rt, &tape_at, &primal_at)) {
         result = LLVMBuildInsertValue(b, LLVMBuildInsertValue(b, LLVMGetUndef(ct), tape, tape_at, ""), primal, primal_at, "");
-      } else {
+      } else if (!r->sret || !store_tape_and_result(ad, b, call, rt, tape, primal)) {
         diag_error_plain(call, "%s: declare it as returning the tape (void *), or a struct {void *tape; the "
                                "result of '%s'}", r->entry, LLVMGetValueName(fn));
         errors++;

@@ -1,7 +1,9 @@
 // Reverse mode adds the adjoints of a message of bytes into the floats among them: a byte buffer that
 // holds active data but whose content neither the function nor its callers show (a void * that a helper's
 // callers hand doubles and floats) is refused, at the call, naming the buffer; so is the receive side (here the send side
-// is found first), and an int array a memcpy filled with doubles' bytes (its type no longer tells). A
+// is found first), an int array a memcpy filled with doubles' bytes (its type no longer tells), and a heap
+// buffer reused for another layout (two doubles, then a record {double; int; double}, whose type the
+// function shows, but which is not all the buffer held: the second double was taken for the int). A
 // message of bytes of memory whose type the function shows is not refused (the int array nothing copies
 // into), and forward mode, whose tangents travel byte for byte with the values, compiles
 // (bytes_untyped_forward.c in tests/mpi checks its numbers).
@@ -9,6 +11,7 @@
 // RUN: test ! -e %t
 // RUN: %mpicc %cflags -DFORWARD %s -o %t.fwd
 #include <mpi.h>
+#include <stdlib.h>
 #include <string.h>
 double __parad_autodiff(void *, ...);
 double __parad_fwddiff(void *, ...);
@@ -38,8 +41,23 @@ static double f(double *x) {
   memcpy(punned, u, sizeof u);
   // CHECK: mpi_bytes_unknown.c:[[@LINE+1]]:{{[0-9]+}}: error: MPI_Send moves active memory as bytes (its send buffer) and Parad cannot tell which of them are floats
   MPI_Send(punned, sizeof punned, MPI_BYTE, 0, 3, MPI_COMM_SELF);
+  typedef struct {
+    double a;
+    int id;
+    double b;
+  } Rec;
+  void *buf = malloc(2 * sizeof(Rec));
+  double *d = buf, e[2];
+  d[0] = x[0], d[1] = x[1];
+  // CHECK: mpi_bytes_unknown.c:[[@LINE+1]]:{{[0-9]+}}: error: MPI_Sendrecv moves active memory as bytes (its send buffer)
+  MPI_Sendrecv(buf, 2 * sizeof(double), MPI_BYTE, 0, 4, e, sizeof e, MPI_BYTE, 0, 4, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+  Rec *r = buf, q[2];
+  for (int k = 0; k < 2; k++) r[k].a = x[k + 2], r[k].id = k, r[k].b = 0;
+  // CHECK: mpi_bytes_unknown.c:[[@LINE+1]]:{{[0-9]+}}: error: MPI_Sendrecv moves active memory as bytes (its send buffer)
+  MPI_Sendrecv(buf, sizeof q, MPI_BYTE, 0, 5, q, sizeof q, MPI_BYTE, 0, 5, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+  free(buf);
   // CHECK-NOT: error
-  return w[0] * w[1] + w[2] * w[3] + got[0];
+  return w[0] * w[1] + w[2] * w[3] + got[0] + e[0] * e[1] + q[0].a * q[1].a;
 }
 
 int main(int argc, char **argv) {

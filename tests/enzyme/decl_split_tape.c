@@ -9,7 +9,11 @@
 //   energy(x, k) = sum_i k (x_{i+1} - x_i)^2 + sin x_i over 5 points: the gradient in x and k against
 //   __enzyme_autodiff (1e-12), scaled by the adjoint of the result given to the reverse call (2.5), and
 //   the primal against the function itself (1e-15);
-//   square_into(x, y): y_i = x_i^2 + 2 x_0, seed dy = 1: dx = (2 x_0 + 6, 2 x_1, 2 x_2) (1e-12).
+//   square_into(x, y): y_i = x_i^2 + 2 x_0, seed dy = 1: dx = (2 x_0 + 6, 2 x_1, 2 x_2) (1e-12);
+//   - a function returning a struct of two doubles, __enzyme_augmentfwd declared returning {void *tape;
+//     the struct} and {the struct; void *tape}, 24 bytes, which C returns in memory (refused before:
+//     "declare it as returning the tape ..., or a struct {void *tape; the result}", which it was):
+//     pair(x) = (x_0 x_1, sin x_0), seeds (1, 10): dx = (x_1 + 10 cos x_0, x_0) (1e-12).
 // At -O2 and -O0.
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
@@ -33,6 +37,26 @@ extern void __enzyme_reverse_b(void *, ...);
 extern int __enzyme_augmentsize(void *, ...);
 
 enum { N = 5 };
+
+typedef struct {
+  double e, f;
+} Pair;
+typedef struct {
+  void *tape;
+  Pair r;
+} TapeAndPair;
+typedef struct {
+  Pair r;
+  void *tape;
+} PairAndTape;
+extern TapeAndPair __enzyme_augmentfwd_tp(void *, ...);
+extern PairAndTape __enzyme_augmentfwd_pt(void *, ...);
+extern void __enzyme_reverse_p(void *, ...);
+
+static Pair pair(const double *x) {
+  Pair r = {x[0] * x[1], sin(x[0])};
+  return r;
+}
 
 __attribute__((noinline)) static double energy(double *x, double k) {
   double e = 0;
@@ -91,6 +115,23 @@ int main(void) {
   CHECK_CLOSE(out[1], 0.25 + 1.4, 1e-15);
   __enzyme_reverse_b((void *)square_into, in, din, enzyme_allocated, size, enzyme_tape, buffer, out, dout);
   free(buffer);
+  for (int order = 0; order < 2; order++) {
+    double p[2] = {0.5, 2.0}, dp[2] = {0, 0};
+    Pair seed = {1.0, 10.0}, r;
+    void *t;
+    if (order) {
+      PairAndTape pt = __enzyme_augmentfwd_pt((void *)pair, enzyme_dup, p, dp);
+      r = pt.r, t = pt.tape;
+    } else {
+      TapeAndPair tp = __enzyme_augmentfwd_tp((void *)pair, enzyme_dup, p, dp);
+      r = tp.r, t = tp.tape;
+    }
+    CHECK_CLOSE(r.e, 1.0, 1e-15);
+    CHECK_CLOSE(r.f, sin(0.5), 1e-15);
+    __enzyme_reverse_p((void *)pair, enzyme_dup, p, dp, seed, enzyme_tape, t);
+    CHECK_CLOSE(dp[0], 2.0 + 10 * cos(0.5), 1e-12);
+    CHECK_CLOSE(dp[1], 0.5, 1e-12);
+  }
   CHECK_CLOSE(din[0], 2 * 0.7 + 6, 1e-12);
   CHECK_CLOSE(din[1], 2 * 0.5, 1e-12);
   CHECK_CLOSE(din[2], 2 * 0.1, 1e-12);

@@ -1,0 +1,41 @@
+// A constant pointer put into a local record with derivatives needs no shadow where the record's field is
+// only read back for integers (tests/rev/constant_pointers_in_records.c). Where doubles are read through it,
+// or it is passed where that cannot be followed, reverse mode would add adjoints into the caller's
+// constant memory itself: refused, in both modes, as before.
+// RUN: rm -f %t && not %parad-cc %cflags %s -o %t 2>&1 | FileCheck %s
+// RUN: test ! -e %t
+#include <parad.h>
+
+typedef struct {
+  double *w;
+  const double *scale;
+  const int *idx;
+} Terms;
+
+__attribute__((noinline)) static double sum(const Terms *t, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++) s += t->w[i] * t->scale[t->idx[i]];
+  return s;
+}
+
+extern void record_somewhere(const Terms *t); /* not in the program: what it does is not known */
+
+double scaled(double *w, const double *scale, const int *idx, int n) {
+  // CHECK: constant_pointer_in_record.c:[[@LINE+1]]:{{[0-9]+}}: error: storing this pointer into active memory needs a shadow for memory that has none: a parameter passed as constant; pass it with parad_dup and a shadow in function 'scaled'
+  Terms t = {w, scale, idx};
+  return sum(&t, n);
+}
+
+double escaping(double *w, const int *idx, int n) {
+  // CHECK: constant_pointer_in_record.c:[[@LINE+1]]:{{[0-9]+}}: error: storing this pointer into active memory needs a shadow for memory that has none: a parameter passed as constant; pass it with parad_dup and a shadow in function 'escaping'
+  Terms t = {w, 0, idx};
+  record_somewhere(&t);
+  return sum(&t, n);
+}
+
+int main(void) {
+  double w[2] = {1, 2}, dw[2] = {0, 0}, scale[2] = {3, 4};
+  int idx[2] = {1, 0};
+  __parad_autodiff((void *)scaled, w, dw, parad_const, scale, parad_const, idx, 2);
+  return (int)__parad_fwddiff((void *)escaping, w, dw, parad_const, idx, 2);
+}
