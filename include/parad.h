@@ -6,7 +6,8 @@
  *     parad_dup        value, then its shadow (a pointer's tangent buffer, or a float's tangent)
  *     parad_dupnoneed  the same; the primal result stored through it is not needed
  *     parad_const      value only: no derivative with respect to it
- *   Without a marker, pointers and floats are duplicated and integers constant.
+ *   Without a marker, pointers and floats are duplicated and integers constant (and MPI handles, which are
+ *   pointers under Open MPI: a parameter only passed on to MPI calls, not as a buffer).
  *   Vector mode: __parad_fwddiff((void *)f, parad_width, N, x, dx0, ..., dxN-1) computes N directions at
  *   once; declare the entry point returning a struct of N doubles (see PARAD_FWDDIFF_N below).
  *

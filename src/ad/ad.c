@@ -189,6 +189,9 @@ static bool calls_vector_tangent(LLVMValueRef call) {
   return f && LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, FWD_WIDTH_ATTR, strlen(FWD_WIDTH_ATTR));
 }
 
+/* A derivative's call through a function pointer: the runtime's lookup of the pointee's derivative. */
+static bool looks_up_derivative(LLVMValueRef call) { return !strcmp(ir_called_name(call), "__parad_rt_derivative"); }
+
 /* A call of the runtime that forward mode over a reverse sweep does not take yet: other than the tape's
  * and the shadow blocks' (forward/fwd_tape.c). */
 static bool not_under_forward(LLVMValueRef call) {
@@ -282,6 +285,15 @@ static bool lower(AdModule *ad, LLVMValueRef call) {
       request_free(&r);
       return false;
     }
+  }
+  /* a derivative called through a pointer: the derivatives of the functions it may be are not made
+     (nor looked up), and the program stopped at the call */
+  LLVMValueRef lookup = sweep ? NULL : first_call(r.fn, looks_up_derivative);
+  if (lookup) {
+    diag_error_plain(lookup, "%s of '%s': a derivative over a derivative computed here cannot differentiate %s in "
+                     "it yet; call the function directly there", r.entry, LLVMGetValueName(r.fn), construct_of_runtime_call(lookup));
+    request_free(&r);
+    return false;
   }
   LLVMValueRef vector = r.mode != MODE_FORWARD ? first_call(r.fn, calls_vector_tangent) : NULL;
   if (vector) { /* (its shadows are vectors of the directions, which the reverse generator does not take) */

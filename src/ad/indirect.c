@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "ad/checkpoint.h"
+#include "ad/custom.h"
+#include "ad/registered.h"
 #include "ad/request.h"
 #include "ir/diag.h"
 #include "ir/ir.h"
@@ -68,7 +70,7 @@ void indirect_module_candidates(LLVMModuleRef m, LLVMTypeRef fty, ValueList *out
      pointer (a struct of the state) has their type */
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
     if (LLVMGlobalGetValueType(fn) == fty && address_taken(fn) && !checkpoint_is_runner(fn) &&
-        (!LLVMIsDeclaration(fn) || rule_for_name(LLVMGetValueName(fn))))
+        (!LLVMIsDeclaration(fn) || rule_for_name(LLVMGetValueName(fn)) || custom_registered(fn)))
       vec_push(out, fn);
 }
 
@@ -130,7 +132,10 @@ LLVMValueRef indirect_register(AdModule *ad, LLVMTypeRef fty, const char *key, I
   for (size_t i = 0; i < candidates.len; i++) {
     LLVMValueRef out[2] = {NULL, NULL}, fn = candidates.data[i];
     diag_capture_begin(true); /* only trying: the pointer may never lead there */
-    bool ok = generate(ad, LLVMIsDeclaration(fn) ? wrapper(fn) : fn, ctx, out);
+    /* what the program registered for fn (a derivative, a gradient, inactive, like a math function)
+       holds at its calls: the derivative is that of a function that calls it, as for a request naming it */
+    bool registered = custom_registered(fn) || registered_inactive_function(fn) || registered_function_like(fn);
+    bool ok = generate(ad, registered ? custom_caller(fn) : LLVMIsDeclaration(fn) ? wrapper(fn) : fn, ctx, out);
     char *kept = diag_capture_end();
     Entry e = {candidates.data[i], k, ok ? out[0] : NULL, ok ? out[1] : NULL, NULL};
     if (!ok) {

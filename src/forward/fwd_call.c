@@ -48,6 +48,24 @@ static void reset_written_tangent(FwdGen *g, LLVMValueRef call, const MathRule *
   for (unsigned w = 0; w < g->width; w++) LLVMBuildStore(g->b, LLVMConstNull(t), lanes[w]);
 }
 
+/* The tangent of the argument a choosing rule's partial picks (it is 1), else zero (ti is NaN or infinite
+ * where the argument not chosen is flat: 0 times it would be NaN). */
+static LLVMValueRef chosen_tangent(FwdGen *g, LLVMTypeRef t, LLVMValueRef partial, LLVMValueRef ti) {
+  LLVMValueRef picked = LLVMBuildFCmp(g->b, LLVMRealONE, partial, LLVMConstNull(LLVMTypeOf(partial)), ""), lanes[MAX_WIDTH];
+  for (unsigned i = 0; i < g->width; i++) lanes[i] = LLVMBuildSelect(g->b, picked, tan_lane(g, t, ti, i), LLVMConstNull(t), "");
+  return tan_pack(g, t, lanes);
+}
+
+/* ti scaled by an unbounded rule's partial, a zero tangent staying zero (not 0 times infinity). */
+static LLVMValueRef bounded_tangent(FwdGen *g, LLVMTypeRef t, LLVMValueRef partial, LLVMValueRef ti) {
+  LLVMValueRef lanes[MAX_WIDTH], zero = LLVMConstNull(t);
+  for (unsigned i = 0; i < g->width; i++) {
+    LLVMValueRef lane = tan_lane(g, t, ti, i);
+    lanes[i] = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOEQ, lane, zero, ""), zero, LLVMBuildFMul(g->b, lane, partial, ""), "");
+  }
+  return tan_pack(g, t, lanes);
+}
+
 static void math(FwdGen *g, LLVMValueRef call, const MathRule *rule) {
   LLVMValueRef c = fwd_clone(g, call);
   reset_written_tangent(g, call, rule);
@@ -79,7 +97,10 @@ static void math(FwdGen *g, LLVMValueRef call, const MathRule *rule) {
   for (unsigned i = 0; i < rule->nargs; i++) {
     LLVMValueRef ti = rule_argument_active(rule, i) ? tan_get(g, LLVMGetArgOperand(call, i)) : NULL;
     if (!ti) continue;
-    sum = tan_add(g, t, sum, tan_scale(g, t, rule_emit_partial(g->b, rule, i, args, c), ti));
+    LLVMValueRef partial = rule_emit_partial(g->b, rule, i, args, c);
+    sum = tan_add(g, t, sum, rule->chooses     ? chosen_tangent(g, t, partial, ti)
+                             : rule->unbounded ? bounded_tangent(g, t, partial, ti)
+                                               : tan_scale(g, t, partial, ti));
   }
   tan_set(g, call, sum);
 }
@@ -332,6 +353,10 @@ void fwd_call(FwdGen *g, LLVMValueRef call) {
                            "(its split forward mode is forward mode run again); register a derivative "
                            "(__enzyme_register_derivative_%s) instead",
                   ir_called_name(call), which + 1, ir_called_name(call));
+      else if (!strncmp(ir_called_name(call), "__parad_", 8)) /* in an inner derivative: a qsort's, trigamma */
+        fwd_error(g, call, "forward mode cannot differentiate '%s', which a derivative computed here calls from Parad's "
+                           "runtime, with an active argument (#%u): this derivative of a derivative is not supported yet",
+                  ir_called_name(call), which + 1);
       else
         fwd_error(g, call, "cannot differentiate a call to '%s', " NOT_IN_PROGRAM ", with an active "
                            "argument (#%u) in forward mode: give it a body, or register a derivative "

@@ -46,6 +46,11 @@ enum { MPI_PACKED_SIDE = -2 };
 /* The entry of an MPI call (its name starts with MPI_), or NULL for anything else. */
 const MpiCall *mpi_call_of(LLVMValueRef call);
 
+/* Whether v (a parameter) is only passed to MPI calls the table knows, never as a buffer: a handle (an Open
+ * MPI communicator, datatype or op is a pointer), directly, through -O0's slot, or through parameters of
+ * the program's functions that go the same way. Its default marker is constant: it has no shadow. */
+bool mpi_handle_only(LLVMValueRef v, int depth);
+
 /* Whether a pointer argument is a constant that is no memory (null, MPI_IN_PLACE, MPI_STATUS_IGNORE). */
 bool mpi_not_memory(LLVMValueRef buf);
 /* Whether v is one of Open MPI's predefined objects (MPI_REQUEST_NULL is &ompi_request_null, MPI_COMM_WORLD

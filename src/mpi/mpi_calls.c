@@ -111,6 +111,32 @@ const MpiCall *mpi_call_of(LLVMValueRef call) {
   return &unsupported;
 }
 
+bool mpi_handle_only(LLVMValueRef v, int depth) {
+  if (depth > 4 || !LLVMGetFirstUse(v)) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == v && LLVMIsAAllocaInst(LLVMGetOperand(user, 1))) {
+      LLVMValueRef slot = LLVMGetOperand(user, 1); /* -O0 keeps the parameter in a slot */
+      for (LLVMUseRef s = LLVMGetFirstUse(slot); s; s = LLVMGetNextUse(s)) {
+        LLVMValueRef su = LLVMGetUser(s);
+        if (su == user || ir_is_debug_intrinsic(su) || ir_is_lifetime_marker(su)) continue;
+        if (!LLVMIsALoadInst(su) || !mpi_handle_only(su, depth + 1)) return false;
+      }
+      continue;
+    }
+    if (!ir_is_call(user) || LLVMGetCalledValue(user) == v) return false;
+    const MpiCall *c = mpi_call_of(user);
+    for (unsigned i = 0, n = ir_num_call_args(user); i < n; i++) {
+      if (LLVMGetArgOperand(user, i) != v) continue;
+      LLVMValueRef callee = ir_called_function(user);
+      if (c ? c->kind == MPI_CALL_UNSUPPORTED || (int)i == c->send_buf || (int)i == c->recv_buf
+            : !callee || LLVMIsDeclaration(callee) || i >= LLVMCountParams(callee) || !mpi_handle_only(LLVMGetParam(callee, i), depth + 1))
+        return false;
+    }
+  }
+  return true;
+}
+
 /* Open MPI's predefined datatypes are globals ompi_mpi_<type>; MPICH's are integer constants (MPICH
  * 4.0's mpi.h: printed by a program, see docs/design.md). */
 static const struct {

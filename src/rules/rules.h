@@ -29,6 +29,12 @@ typedef struct {
   const char *partial[3];
   ReduceOp reduce;
   WrittenOutput writes;
+  /* Each partial is 1 or 0, choosing an argument (fmin, fmax): the derivative goes to the chosen one by a
+   * select, so that an infinite or NaN derivative of the result reaches no other as 0 times it. */
+  bool chooses;
+  /* A partial may be infinite where the function is finite (sqrt at 0): a derivative of exactly zero
+   * coming in gives zero, not 0 times infinity (a clamped input, fmax(x, 0), flat in x there). */
+  bool unbounded;
 } MathRule;
 
 extern const MathRule math_rules[];

@@ -3,6 +3,7 @@
  *   + - * /   arithmetic             neg          negation
  *   sqrt exp log sin cos sinh cosh trunc fabs roundeven    unary functions
  *   j0 j1 y0 y1  Bessel functions     digamma      Gamma'/Gamma (the runtime's: libm has none)
+ *                                    trigamma     digamma' (the runtime's)
  *   pow copysign                     binary functions
  *   oeq une olt ole                  comparisons, consumed by sel
  *   sel       c a b -> c ? a : b     itofp        integer argument to the float type
@@ -24,16 +25,16 @@ const MathRule math_rules[] = {
     {"sin",        "llvm.sin",        1, {"x0 cos"}},
     {"cos",        "llvm.cos",        1, {"x0 sin neg"}},
     {"tan",        "llvm.tan",        1, {"1 r r * +"}},
-    {"asin",       "llvm.asin",       1, {"1 1 x0 x0 * - sqrt /"}},
-    {"acos",       "llvm.acos",       1, {"-1 1 x0 x0 * - sqrt /"}},
+    {"asin",       "llvm.asin",       1, {"1 1 x0 x0 * - sqrt /"}, REDUCE_NONE, WRITES_NONE, false, true},
+    {"acos",       "llvm.acos",       1, {"-1 1 x0 x0 * - sqrt /"}, REDUCE_NONE, WRITES_NONE, false, true},
     {"atan",       "llvm.atan",       1, {"1 1 x0 x0 * + /"}},
     {"atan2",      NULL,              2, {"x1 x0 x0 * x1 x1 * + /", "x0 neg x0 x0 * x1 x1 * + /"}},
     {"sinh",       "llvm.sinh",       1, {"x0 cosh"}},
     {"cosh",       "llvm.cosh",       1, {"x0 sinh"}},
     {"tanh",       "llvm.tanh",       1, {"1 r r * -"}},
     {"asinh",      NULL,              1, {"1 x0 x0 * 1 + sqrt /"}},
-    {"acosh",      NULL,              1, {"1 x0 x0 * 1 - sqrt /"}},
-    {"atanh",      NULL,              1, {"1 1 x0 x0 * - /"}},
+    {"acosh",      NULL,              1, {"1 x0 x0 * 1 - sqrt /"}, REDUCE_NONE, WRITES_NONE, false, true},
+    {"atanh",      NULL,              1, {"1 1 x0 x0 * - /"}, REDUCE_NONE, WRITES_NONE, false, true},
     {"exp",        "llvm.exp",        1, {"r"}},
     {"exp2",       "llvm.exp2",       1, {"r " LN2 " *"}},
     {"exp10",      "llvm.exp10",      1, {"r " LN10 " *"}},
@@ -42,11 +43,11 @@ const MathRule math_rules[] = {
     {"log2",       "llvm.log2",       1, {"1 x0 " LN2 " * /"}},
     {"log10",      "llvm.log10",      1, {"1 x0 " LN10 " * /"}},
     {"log1p",      NULL,              1, {"1 1 x0 + /"}},
-    {"sqrt",       "llvm.sqrt",       1, {"0.5 r /"}},
-    {"cbrt",       NULL,              1, {"1 3 r r * * /"}},
+    {"sqrt",       "llvm.sqrt",       1, {"0.5 r /"}, REDUCE_NONE, WRITES_NONE, false, true},
+    {"cbrt",       NULL,              1, {"1 3 r r * * /"}, REDUCE_NONE, WRITES_NONE, false, true},
     /* pow: the y-partial is taken as 0 where x <= 0 (0^y is flat in y; a negative base has no real
      * y-derivative), not NaN, which would poison x's derivative through a zero y-tangent. */
-    {"pow",        "llvm.pow",        2, {"x1 x0 x1 1 - pow *", "x0 0 ole 0 r x0 log * sel"}},
+    {"pow",        "llvm.pow",        2, {"x1 x0 x1 1 - pow *", "x0 0 ole 0 r x0 log * sel"}, REDUCE_NONE, WRITES_NONE, false, true},
     {NULL,         "llvm.powi",       2, {"x1 itofp x0 x1 itofp 1 - pow *", NULL}},
     {"hypot",      NULL,              2, {"x0 r /", "x1 r /"}},
     {"erf",        NULL,              1, {TWO_OVER_SQRTPI " x0 x0 * neg exp *"}},
@@ -58,6 +59,8 @@ const MathRule math_rules[] = {
     {"lgammaf_r",  NULL,              2, {"x0 digamma", NULL}, REDUCE_NONE, WRITES_INT},
     {"lgammal_r",  NULL,              2, {"x0 digamma", NULL}, REDUCE_NONE, WRITES_INT},
     {"tgamma",     NULL,              1, {"r x0 digamma *"}},
+    /* the runtime's digamma, for second derivatives of those */
+    {"__parad_digamma", NULL,         1, {"x0 trigamma"}},
     /* Bessel functions of orders 0 and 1: J0' = -J1, J1' = J0 - J1/x (1/2 at 0), and alike for Y */
     {"j0",         NULL,              1, {"x0 j1 neg"}},
     {"j1",         NULL,              1, {"x0 0 oeq 0.5 x0 j0 x0 j1 x0 / - sel"}},
@@ -80,10 +83,10 @@ const MathRule math_rules[] = {
      * not an argument with the result: the reverse sweep may recompute an argument that the forward sweep
      * computed with another rounding (the optimiser folds a constant llvm.fmuladd fused, the machine
      * may not fuse it), and an equality with the recorded result then sends the adjoint to the other. */
-    {"fmin",       "llvm.minnum",     2, {"x0 x1 ole 1 x1 x1 une 1 0 sel sel", "x0 x1 ole 0 x1 x1 une 0 1 sel sel"}},
-    {"fmax",       "llvm.maxnum",     2, {"x1 x0 ole 1 x1 x1 une 1 0 sel sel", "x1 x0 ole 0 x1 x1 une 0 1 sel sel"}},
-    {NULL,         "llvm.minimum",    2, {"x0 x1 ole 1 0 sel", "x0 x1 ole 0 1 sel"}},
-    {NULL,         "llvm.maximum",    2, {"x1 x0 ole 1 0 sel", "x1 x0 ole 0 1 sel"}},
+    {"fmin",       "llvm.minnum",     2, {"x0 x1 ole 1 x1 x1 une 1 0 sel sel", "x0 x1 ole 0 x1 x1 une 0 1 sel sel"}, REDUCE_NONE, WRITES_NONE, true},
+    {"fmax",       "llvm.maxnum",     2, {"x1 x0 ole 1 x1 x1 une 1 0 sel sel", "x1 x0 ole 0 x1 x1 une 0 1 sel sel"}, REDUCE_NONE, WRITES_NONE, true},
+    {NULL,         "llvm.minimum",    2, {"x0 x1 ole 1 0 sel", "x0 x1 ole 0 1 sel"}, REDUCE_NONE, WRITES_NONE, true},
+    {NULL,         "llvm.maximum",    2, {"x1 x0 ole 1 0 sel", "x1 x0 ole 0 1 sel"}, REDUCE_NONE, WRITES_NONE, true},
     {"fma",        "llvm.fma",        3, {"x1", "x0", "1"}},
     {NULL,         "llvm.fmuladd",    3, {"x1", "x0", "1"}},
     {"floor",      "llvm.floor",      1, {"0"}},
