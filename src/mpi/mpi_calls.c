@@ -111,8 +111,9 @@ const MpiCall *mpi_call_of(LLVMValueRef call) {
   return &unsupported;
 }
 
-bool mpi_handle_only(LLVMValueRef v, int depth) {
-  if (depth > 4 || !LLVMGetFirstUse(v)) return false;
+/* mpi_handle_only's walk: false at a use that is not a handle's; *handles counts the MPI calls met. */
+static bool handle_uses(LLVMValueRef v, int depth, unsigned *handles) {
+  if (depth > 4) return false;
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == v && LLVMIsAAllocaInst(LLVMGetOperand(user, 1))) {
@@ -120,7 +121,7 @@ bool mpi_handle_only(LLVMValueRef v, int depth) {
       for (LLVMUseRef s = LLVMGetFirstUse(slot); s; s = LLVMGetNextUse(s)) {
         LLVMValueRef su = LLVMGetUser(s);
         if (su == user || ir_is_debug_intrinsic(su) || ir_is_lifetime_marker(su)) continue;
-        if (!LLVMIsALoadInst(su) || !mpi_handle_only(su, depth + 1)) return false;
+        if (!LLVMIsALoadInst(su) || !handle_uses(su, depth + 1, handles)) return false;
       }
       continue;
     }
@@ -130,11 +131,18 @@ bool mpi_handle_only(LLVMValueRef v, int depth) {
       if (LLVMGetArgOperand(user, i) != v) continue;
       LLVMValueRef callee = ir_called_function(user);
       if (c ? c->kind == MPI_CALL_UNSUPPORTED || (int)i == c->send_buf || (int)i == c->recv_buf
-            : !callee || LLVMIsDeclaration(callee) || i >= LLVMCountParams(callee) || !mpi_handle_only(LLVMGetParam(callee, i), depth + 1))
+            : !callee || LLVMIsDeclaration(callee) || i >= LLVMCountParams(callee) ||
+                  !handle_uses(LLVMGetParam(callee, i), depth + 1, handles))
         return false;
+      *handles += c != NULL;
     }
   }
   return true;
+}
+
+bool mpi_handle_only(LLVMValueRef v, int depth) {
+  unsigned handles = 0;
+  return handle_uses(v, depth, &handles) && handles > 0; /* an unused parameter is no handle */
 }
 
 /* Open MPI's predefined datatypes are globals ompi_mpi_<type>; MPICH's are integer constants (MPICH
