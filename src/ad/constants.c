@@ -438,6 +438,21 @@ static LLVMValueRef inactive_sink(LLVMModuleRef m, LLVMValueRef p) {
   return LLVMConstGEP2(LLVMInt8TypeInContext(c), s, &idx, 1);
 }
 
+/* The parameters of the program's functions call passes v to, those not met before (into seen, and out);
+ * false where one is none the walks may follow (a library's, a checkpointed loop's). */
+static bool params_given(LLVMValueRef call, LLVMValueRef v, ValueMap *seen, ValueList *out) {
+  for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++) {
+    if (LLVMGetArgOperand(call, i) != v) continue;
+    unsigned index;
+    LLVMValueRef param = param_given(call, i, &index);
+    if (!param || checkpoint_is_loop(LLVMGetParamParent(param))) return false;
+    if (vmap_has(seen, param)) continue;
+    vmap_put(seen, param, param);
+    vec_push(out, param);
+  }
+  return true;
+}
+
 /* Whether pointer p needs no shadow but itself wherever it goes: through it only integers are read or
  * written (an index array: memtype says so, not an integer holding a float's bits), or it is called (a
  * function pointer's shadow is the pointer itself); it is offset, compared, chosen, or passed to a
@@ -460,16 +475,11 @@ static bool integers_only(LLVMModuleRef m, LLVMValueRef p, ValueMap *seen, int d
       if (!ir_is_int(t) || LLVMGetVolatile(user) || memtype_of_access(user) != MEMTYPE_INT) return false;
       continue;
     }
-    if (!ir_is_call(user)) return false;
-    for (unsigned i = 0, n = ir_num_call_args(user); i < n; i++) {
-      if (LLVMGetArgOperand(user, i) != p) continue;
-      unsigned index;
-      LLVMValueRef param = param_given(user, i, &index);
-      if (!param || checkpoint_is_loop(LLVMGetParamParent(param))) return false;
-      if (vmap_has(seen, param)) continue;
-      vmap_put(seen, param, param);
-      if (!integers_only(m, param, seen, depth + 1)) return false;
-    }
+    ValueList params = {0};
+    bool ok = ir_is_call(user) && params_given(user, p, seen, &params);
+    for (size_t k = 0; ok && k < params.len; k++) ok = integers_only(m, params.data[k], seen, depth + 1);
+    vec_free(&params);
+    if (!ok) return false;
   }
   return true;
 }
@@ -494,25 +504,18 @@ static bool field_integers_only(LLVMModuleRef m, LLVMValueRef base, long long at
     bool load = LLVMIsALoadInst(user), store = LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == base && LLVMGetOperand(user, 0) != base;
     if (load || store) {
       long long size = (long long)LLVMStoreSizeOfType(td, LLVMTypeOf(load ? user : LLVMGetOperand(user, 0)));
-      if (at + size <= field || at >= end || store) {
-        if (store && !(at == field && size == end - field) && !(at + size <= field || at >= end)) return false;
-        continue;
-      }
-      if (at != field || !ir_is_ptr(LLVMTypeOf(user)) || LLVMGetVolatile(user) || vmap_has(seen, user)) return false;
+      bool overlaps = at < end && field < at + size, whole = at == field && size == end - field;
+      if (!overlaps || (store && whole)) continue; /* a pointer stored into the field is asked about on its own */
+      if (store || !whole || !ir_is_ptr(LLVMTypeOf(user)) || LLVMGetVolatile(user) || vmap_has(seen, user)) return false;
       vmap_put(seen, user, user);
       if (!integers_only(m, user, seen, depth + 1)) return false;
       continue;
     }
-    if (!ir_is_call(user) || LLVMGetCalledValue(user) == base) return false;
-    for (unsigned i = 0, n = ir_num_call_args(user); i < n; i++) {
-      if (LLVMGetArgOperand(user, i) != base) continue;
-      unsigned index;
-      LLVMValueRef param = param_given(user, i, &index);
-      if (!param || checkpoint_is_loop(LLVMGetParamParent(param))) return false;
-      if (vmap_has(seen, param)) continue;
-      vmap_put(seen, param, param);
-      if (!field_integers_only(m, param, at, field, seen, depth + 1)) return false;
-    }
+    ValueList params = {0};
+    bool ok = ir_is_call(user) && LLVMGetCalledValue(user) != base && params_given(user, base, seen, &params);
+    for (size_t k = 0; ok && k < params.len; k++) ok = field_integers_only(m, params.data[k], at, field, seen, depth + 1);
+    vec_free(&params);
+    if (!ok) return false;
   }
   return true;
 }

@@ -1726,14 +1726,11 @@ static LLVMModuleRef module_of(LLVMValueRef v) {
   return LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(v)));
 }
 
-/* The layout of the object p points into, from the type of the stack slot or global it lies in: the
- * byte offset of p in it must be known up to whole structs. */
-/* Whether an access of fn to the block root (objects: the pointers to it) contradicts the layout l of the
- * struct its indexing gives (root at byte `phase` of the pattern, 0 for a block): a double where l has none, an integer
- * (by its type tag) over l's floats or pointers. A buffer reused for another layout is such a block (two
- * doubles, then records {double; int; double}): no one struct says what it holds. Accesses not at a fixed
- * place in the pattern are not asked. */
-static bool layout_contradicted(LLVMValueRef fn, const ValueList *objects, LLVMValueRef root, unsigned phase, const MemLayout *l) {
+/* Whether an access of fn to the block root (objects: the pointers to it), which starts with a struct of
+ * layout l, contradicts l: a double where l has none, an integer (by its type tag) over l's floats or
+ * pointers. A buffer reused for another layout is such a block (two doubles, then records {double; int;
+ * double}): no one struct says what it holds. Accesses not at a fixed place in the pattern are not asked. */
+static bool layout_contradicted(LLVMValueRef fn, const ValueList *objects, LLVMValueRef root, const MemLayout *l) {
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(fn));
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
@@ -1750,7 +1747,7 @@ static bool layout_contradicted(LLVMValueRef fn, const ValueList *objects, LLVMV
                  : DATA_UNKNOWN;
       if (!fixed || k == DATA_UNKNOWN) continue;
       unsigned bits;
-      unsigned long long size = LLVMStoreSizeOfType(td, t), pos = ((unsigned long long)pl.offset + phase) % l->period;
+      unsigned long long size = LLVMStoreSizeOfType(td, t), pos = (unsigned long long)pl.offset % l->period;
       MemType want = kind_in_layout(l, pos, size, &bits);
       bool agrees = k == DATA_PTR ? want == MEMTYPE_PTR : k == DATA_INT ? want == MEMTYPE_INT
                   : want == MEMTYPE_FP && bits == (k == DATA_F64 ? 64u : 32u);
@@ -1759,6 +1756,8 @@ static bool layout_contradicted(LLVMValueRef fn, const ValueList *objects, LLVMV
   return false;
 }
 
+/* The layout of the object p points into, from the type of the stack slot or global it lies in: the
+ * byte offset of p in it must be known up to whole structs. */
 static bool object_layout(LLVMValueRef p, unsigned long long bytes, MemLayout *l) {
   Placement pl;
   if (!placement(p, &pl)) return false;
@@ -1775,7 +1774,7 @@ static bool object_layout(LLVMValueRef p, unsigned long long bytes, MemLayout *l
   bool known = t && LLVMGetTypeKind(strip_arrays(t)) == LLVMStructTypeKind && /* arrays of scalars: memtype_of_data */
                struct_layout(module_of(root), strip_arrays(t), open, &pl, bytes, l);
   /* the struct must be all the block holds (the block starts with one) */
-  if (known && indexed && layout_contradicted(fn, &objects, root, 0, l)) known = false;
+  if (known && indexed && layout_contradicted(fn, &objects, root, l)) known = false;
   vec_free(&objects);
   return known;
 }
@@ -2147,7 +2146,7 @@ bool memtype_layout_of_data(LLVMValueRef p, MemLayout *l) {
     if (escapes(fn, &objects, s)) known = false;
     else if (s)
       known = placement(p, &pl) && struct_layout(module_of(fn), s, struct_hack(fn, &objects, s), &pl, 0, l) &&
-              !layout_contradicted(fn, &objects, pl.root, 0, l);
+              !layout_contradicted(fn, &objects, pl.root, l);
     else known = k != DATA_MIXED && k != DATA_UNKNOWN && uniform_layout(p, k, l);
     if (!known && !s && k == DATA_MIXED) known = accessed_layout(p, NULL, l);
   }
