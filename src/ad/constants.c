@@ -533,14 +533,16 @@ static StandIn stand_in(LLVMValueRef choice, LLVMValueRef operand) {
     vmap_init(&seen);
     bool loaded = LLVMIsAAllocaInst(slot) ? slot_only_loaded(m, slot, &within, &seen, 0)
                                           : task_fields_only_loaded(m, choice, false, &within, &seen, 0);
+    vmap_free(&seen);
     /* or a field of a local record read back only for integers (an index array beside the values it
        indexes): the shadow record holds the pointer itself, through which no derivative goes */
     long long field = 0;
     LLVMValueRef object = ir_strip_constant_offsets(m, LLVMGetOperand(choice, 1), &field);
-    vmap_free(&seen);
-    vmap_init(&seen);
-    loaded = loaded || (LLVMIsAAllocaInst(object) && field_integers_only(m, object, 0, field, &seen, 0));
-    vmap_free(&seen);
+    if (!loaded && LLVMIsAAllocaInst(object)) {
+      vmap_init(&seen);
+      loaded = field_integers_only(m, object, 0, field, &seen, 0);
+      vmap_free(&seen);
+    }
     return loaded ? STAND_IN_ITSELF : STAND_IN_NONE;
   }
   if (!choice || !(LLVMIsASelectInst(choice) || LLVMIsAPHINode(choice))) return STAND_IN_NONE;

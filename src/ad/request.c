@@ -487,7 +487,7 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
     unsigned parts = struct_parts(fn, i);
     for (unsigned q = 1; q < parts && !ir_carries_derivative(pt); q++) pt = LLVMTypeOf(LLVMGetParam(fn, i + q));
     char act = default_activity(pt, mode);
-    if (act == ACT_DUP && ir_is_ptr(pt) && mpi_handle_only(LLVMGetParam(fn, i), 0)) act = ACT_CONST; /* an Open MPI handle */
+    if (act == ACT_DUP && ir_is_ptr(pt) && mpi_handle_only(LLVMGetParam(fn, i))) act = ACT_CONST; /* an Open MPI handle */
     bool explicit = false;
     while (k < n && !p.failed) {
       const char *mname = NULL;

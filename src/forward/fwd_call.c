@@ -48,21 +48,10 @@ static void reset_written_tangent(FwdGen *g, LLVMValueRef call, const MathRule *
   for (unsigned w = 0; w < g->width; w++) LLVMBuildStore(g->b, LLVMConstNull(t), lanes[w]);
 }
 
-/* The tangent of the argument a choosing rule's partial picks (it is 1), else zero (ti is NaN or infinite
- * where the argument not chosen is flat: 0 times it would be NaN). */
-static LLVMValueRef chosen_tangent(FwdGen *g, LLVMTypeRef t, LLVMValueRef partial, LLVMValueRef ti) {
-  LLVMValueRef picked = LLVMBuildFCmp(g->b, LLVMRealONE, partial, LLVMConstNull(LLVMTypeOf(partial)), ""), lanes[MAX_WIDTH];
-  for (unsigned i = 0; i < g->width; i++) lanes[i] = LLVMBuildSelect(g->b, picked, tan_lane(g, t, ti, i), LLVMConstNull(t), "");
-  return tan_pack(g, t, lanes);
-}
-
-/* ti scaled by an unbounded rule's partial, a zero tangent staying zero (not 0 times infinity). */
-static LLVMValueRef bounded_tangent(FwdGen *g, LLVMTypeRef t, LLVMValueRef partial, LLVMValueRef ti) {
-  LLVMValueRef lanes[MAX_WIDTH], zero = LLVMConstNull(t);
-  for (unsigned i = 0; i < g->width; i++) {
-    LLVMValueRef lane = tan_lane(g, t, ti, i);
-    lanes[i] = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOEQ, lane, zero, ""), zero, LLVMBuildFMul(g->b, lane, partial, ""), "");
-  }
+/* ti carried through a choosing or unbounded rule's partial, direction by direction (rule_carry). */
+static LLVMValueRef carried_tangent(FwdGen *g, LLVMTypeRef t, const MathRule *rule, LLVMValueRef partial, LLVMValueRef ti) {
+  LLVMValueRef lanes[MAX_WIDTH];
+  for (unsigned i = 0; i < g->width; i++) lanes[i] = rule_carry(g->b, rule, partial, tan_lane(g, t, ti, i));
   return tan_pack(g, t, lanes);
 }
 
@@ -98,9 +87,7 @@ static void math(FwdGen *g, LLVMValueRef call, const MathRule *rule) {
     LLVMValueRef ti = rule_argument_active(rule, i) ? tan_get(g, LLVMGetArgOperand(call, i)) : NULL;
     if (!ti) continue;
     LLVMValueRef partial = rule_emit_partial(g->b, rule, i, args, c);
-    sum = tan_add(g, t, sum, rule->chooses     ? chosen_tangent(g, t, partial, ti)
-                             : rule->unbounded ? bounded_tangent(g, t, partial, ti)
-                                               : tan_scale(g, t, partial, ti));
+    sum = tan_add(g, t, sum, rule->chooses || rule->unbounded ? carried_tangent(g, t, rule, partial, ti) : tan_scale(g, t, partial, ti));
   }
   tan_set(g, call, sum);
 }

@@ -49,7 +49,7 @@ const MpiCall *mpi_call_of(LLVMValueRef call);
 /* Whether v (a parameter) is only passed to MPI calls the table knows, never as a buffer: a handle (an Open
  * MPI communicator, datatype or op is a pointer), directly, through -O0's slot, or through parameters of
  * the program's functions that go the same way. Its default marker is constant: it has no shadow. */
-bool mpi_handle_only(LLVMValueRef v, int depth);
+bool mpi_handle_only(LLVMValueRef v);
 
 /* Whether a pointer argument is a constant that is no memory (null, MPI_IN_PLACE, MPI_STATUS_IGNORE). */
 bool mpi_not_memory(LLVMValueRef buf);

@@ -140,9 +140,9 @@ static bool handle_uses(LLVMValueRef v, int depth, unsigned *handles) {
   return true;
 }
 
-bool mpi_handle_only(LLVMValueRef v, int depth) {
+bool mpi_handle_only(LLVMValueRef v) {
   unsigned handles = 0;
-  return handle_uses(v, depth, &handles) && handles > 0; /* an unused parameter is no handle */
+  return handle_uses(v, 0, &handles) && handles > 0; /* an unused parameter is no handle */
 }
 
 /* Open MPI's predefined datatypes are globals ompi_mpi_<type>; MPICH's are integer constants (MPICH

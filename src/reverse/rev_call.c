@@ -70,14 +70,7 @@ static void rev_math(RevGen *g, LLVMValueRef call, const MathRule *rule) {
     LLVMValueRef a = LLVMGetArgOperand(call, i);
     if (!varied(g, a)) continue;
     LLVMValueRef partial = rule_emit_partial(g->b, rule, i, args, result);
-    if (partial && rule->chooses)
-      adj_add(g, a, LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealONE, partial, LLVMConstNull(LLVMTypeOf(partial)), ""), d,
-                                    LLVMConstNull(LLVMTypeOf(d)), ""));
-    else if (partial && rule->unbounded) /* a zero adjoint stays zero where the partial is infinite */
-      adj_add(g, a, LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOEQ, d, LLVMConstNull(LLVMTypeOf(d)), ""),
-                                    LLVMConstNull(LLVMTypeOf(d)), LLVMBuildFMul(g->b, d, partial, ""), ""));
-    else if (partial)
-      adj_add(g, a, LLVMBuildFMul(g->b, d, partial, ""));
+    if (partial) adj_add(g, a, rule_carry(g->b, rule, partial, d));
   }
 }
 

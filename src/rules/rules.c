@@ -190,6 +190,13 @@ static LLVMValueRef run(LLVMBuilderRef b, LLVMTypeRef type, const char *expr, LL
   return m.failed ? NULL : m.stack[0];
 }
 
+LLVMValueRef rule_carry(LLVMBuilderRef b, const MathRule *rule, LLVMValueRef partial, LLVMValueRef d) {
+  LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(d));
+  if (rule->chooses) return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealONE, partial, zero, ""), d, zero, "");
+  LLVMValueRef carried = LLVMBuildFMul(b, d, partial, "");
+  return rule->unbounded ? LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOEQ, d, zero, ""), zero, carried, "") : carried;
+}
+
 LLVMValueRef rule_emit_partial(LLVMBuilderRef b, const MathRule *rule, unsigned i, LLVMValueRef *args,
                                LLVMValueRef result) {
   const char *expr = i < rule->nargs ? rule->partial[i] : NULL;

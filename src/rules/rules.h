@@ -52,6 +52,11 @@ const MathRule *rule_for_name(const char *name);
 LLVMValueRef rule_emit_partial(LLVMBuilderRef b, const MathRule *rule, unsigned i, LLVMValueRef *args,
                                LLVMValueRef result);
 
+/* A derivative d carried through a partial: d * partial, or as the rule says (chooses: d where the partial
+ * picks the argument, else 0; unbounded: 0 where d is 0). Forward mode applies it to a tangent, reverse
+ * mode to the result's adjoint; d and partial have one type. */
+LLVMValueRef rule_carry(LLVMBuilderRef b, const MathRule *rule, LLVMValueRef partial, LLVMValueRef d);
+
 /* Does partial i refer to argument k (0..2), or to the result (k = 'r')? The reverse sweep keeps only
  * the values the partials use. */
 bool rule_partial_uses(const MathRule *rule, unsigned i, int k);
