@@ -128,6 +128,7 @@ struct SharedMemory {
    * for a region's thread); rev: the input and the distance from it to the copy. The loads read from the
    * copy, and per load a slot holding whether it does (a task's: in the current run of its loop). */
   bool *input;
+  bool *writes;   /* per object, whether the function writes it (a region's inputs are compared with them) */
   bool *streamed; /* (a region's) an object read in loops element by element, copied as each run starts */
   ValueMap run_word; /* aug: loop -> which of its streamed objects the run copied (a bit each) */
   Loop **out_loop;   /* (a region's) an object written element by element, copied as the loop ends: its loop */
@@ -855,6 +856,8 @@ static void inputs_analyse(RevGen *g) {
   } else {
     for (size_t k = 0; k < n; k++) s->input[k] = kept && only_read[k];
   }
+  s->writes = xcalloc(n + 1, sizeof *s->writes);
+  for (size_t k = 0; k < n; k++) s->writes[k] = !only_read[k];
   free(only_read);
   if (g->region_body) streamed_outputs(g);
   if (g->task_body && kept) outputs_analyse(g);
@@ -961,18 +964,53 @@ static void set_flags(RevGen *g, size_t k, LLVMValueRef copied) {
     if (copied_root(g, s->copied.data[i]) == k + 1) LLVMBuildStore(g->b, copied, vmap_get(&s->copy_flag, s->copied.data[i]));
 }
 
+static LLVMBasicBlockRef root_block(RevGen *g, LLVMValueRef r) {
+  return LLVMIsAInstruction(r) ? LLVMGetInstructionParent(r) : g->cfg.blocks.data[0];
+}
+
+/* aug, in a region: whether input object k's pointer equals that of an object the function writes, known
+ * at the end of bb (i1; NULL: none is). Called in place (waxpby(x, y, w = y), a gather through an index
+ * list that is the identity), a thread would read what it or another thread wrote: its reads are recorded
+ * instead of copied as it leaves. A write elsewhere into an input (another offset) is found by the runtime. */
+static LLVMValueRef written_in_place(RevGen *g, size_t k, LLVMBasicBlockRef bb) {
+  struct SharedMemory *s = g->shared;
+  LLVMValueRef r = s->roots.data[k], same = NULL;
+  for (size_t m = 0; m < s->roots.len; m++) {
+    LLVMValueRef w = s->roots.data[m];
+    /* bb's own values are all there: the call goes at its end */
+    if (!s->writes[m] || w == r || !cfg_dominates(&g->cfg, root_block(g, w), bb) || !aug_value(g, w)) continue;
+    LLVMValueRef eq = LLVMBuildICmp(g->b, LLVMIntEQ, aug_value(g, r), aug_value(g, w), "in.place");
+    same = same ? LLVMBuildOr(g->b, same, eq, "") : eq;
+  }
+  return same;
+}
+
 /* aug: at the end of the block that computes each input object, the input around it: a task's dependence,
- * everything for a region's thread (nothing where the runtime keeps no copies). */
+ * everything for a region's thread (nothing where the runtime keeps no copies, or the object is written in
+ * place). */
 static void find_inputs(RevGen *g, LLVMBasicBlockRef bb) {
   struct SharedMemory *s = g->shared;
   LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
   for (size_t k = 0; s->input_at && k < s->roots.len; k++) {
     LLVMValueRef r = s->roots.data[k];
-    if (!s->input_at[k] || (LLVMIsAInstruction(r) ? LLVMGetInstructionParent(r) : g->cfg.blocks.data[0]) != bb) continue;
+    if (!s->input_at[k] || root_block(g, r) != bb) continue;
     LLVMValueRef args[4] = {LLVMConstInt(i32, k, 0), LLVMConstInt(i32, s->roots.len, 0), aug_value(g, r), s->input_at[k]};
     LLVMTypeRef params[4] = {i32, i32, g->ptr_type, g->ptr_type};
     const char *fn = s->output && s->output[k] ? "__parad_rt_shared_output" : "__parad_rt_shared_input";
+    LLVMValueRef in_place = g->region_body ? written_in_place(g, k, bb) : NULL;
+    LLVMBasicBlockRef after = NULL;
+    if (in_place) { /* the slot stays {0, 0}: every read recorded */
+      LLVMValueRef fn_at = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
+      LLVMBasicBlockRef ask = LLVMAppendBasicBlockInContext(g->ctx, fn_at, "input.ask");
+      after = LLVMAppendBasicBlockInContext(g->ctx, fn_at, "input.asked");
+      LLVMBuildCondBr(g->b, in_place, after, ask);
+      LLVMPositionBuilderAtEnd(g->b, ask);
+    }
     ir_call_named(g->b, fn, LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 4, 0), args, 4);
+    if (after) {
+      LLVMBuildBr(g->b, after);
+      LLVMPositionBuilderAtEnd(g->b, after);
+    }
     if (!g->region_body) continue;
     LLVMValueRef len;
     aug_input(g, (unsigned)k, &len);
@@ -1185,6 +1223,7 @@ void shared_free(RevGen *g) {
   vec_free(&s->copy_common);
   vmap_free(&s->copy_flag);
   free(s->input);
+  free(s->writes);
   free(s->streamed);
   vmap_free(&s->run_word);
   free(s->out_loop);
