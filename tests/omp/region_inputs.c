@@ -8,9 +8,11 @@
 // another pointer (no copy: the barrier orders other threads' writes before the reads). f(x) = weighted
 // sums of the results, x = the matrix's values and the right-hand side. Gradients against tangents
 // (1e-11) and central differences (1e-6), at 1, 2 and 4 threads at -O2, 3 at -O0, and at 2 threads with the
-// copies off (PARAD_REGION_COPIES=0). A region that writes, through one pointer, what it gathers through
-// another stops the program with a message (a copy made as the thread leaves would not hold what it read),
-// and runs with the copies off.
+// copies off (PARAD_REGION_COPIES=0). A region that gathers through one pointer what it writes through
+// another equal to it (out == in, the index list the identity) has its reads recorded, not copied (it
+// stopped the program before); one that writes through another pointer into what it gathers (out = in + 1,
+// every other element) stops the program with a message (a copy made as the thread leaves would not hold
+// what it read), and runs with the copies off.
 // RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=4 %t
 // RUN: env PARAD_REGION_COPIES=0 OMP_NUM_THREADS=2 %t
 // RUN: %parad-cc -O0 -fopenmp -I%S/../include %s -o %t0 -lm && OMP_NUM_THREADS=3 %t0
@@ -62,11 +64,20 @@ __attribute__((noinline)) static void write_then_gather(const double *t, double 
   }
 }
 
-#ifdef ALIASED
 /* out[i] = in[ident[i]]^2 with out == in and ident[i] == i: each thread reads what it then writes */
 __attribute__((noinline)) static void square_in_place(const double *in, double *out) {
 #pragma omp parallel for
   for (int i = 0; i < N; i++) {
+    double v = in[ident[i]];
+    out[i] = v * v;
+  }
+}
+
+#ifdef ALIASED
+/* the same at even i, with out == in + 1: the odd elements from the even ones */
+__attribute__((noinline)) static void square_shifted(const double *in, double *out) {
+#pragma omp parallel for
+  for (int i = 0; i < N - 1; i += 2) {
     double v = in[ident[i]];
     out[i] = v * v;
   }
@@ -96,8 +107,9 @@ static double f(const double *x) {
   permuted(xs, y);
   for (int i = 0; i < N; i++) xs[i] = cos(xs[i]); /* overwritten after the region read it */
   write_then_gather(y, a, a, c);
-#ifdef ALIASED
   square_in_place(c, c);
+#ifdef ALIASED
+  square_shifted(c, c + 1);
 #endif
   for (int i = 0; i < N; i++) s += cos(0.3 * i) * xs[i] + (1 + 0.1 * i) * y[i] + 0.2 * c[i] + 0.1 * p[i];
   return s;
