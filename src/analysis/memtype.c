@@ -2087,15 +2087,16 @@ static bool harmless_call(LLVMValueRef call) {
 }
 
 /* Whether the function lets anything but its own loads and stores see the object: a call other than the
- * harmless ones (a memcpy included), or the pointer stored anywhere but a pointer variable's stack slot.
+ * harmless ones (a memcpy included, unless `copies_known`: what the copies move is what it holds), or the
+ * pointer stored anywhere but a pointer variable's stack slot.
  * With `typed`, a call may take the address of an element or field computed in that struct type (at -O0,
  * a function of the file that reads a field): what it finds there is laid out as the struct. */
-static bool escapes(LLVMValueRef fn, const ValueList *objects, LLVMTypeRef typed) {
+static bool escapes(LLVMValueRef fn, const ValueList *objects, LLVMTypeRef typed, bool copies_known) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       if (LLVMIsAStoreInst(i) && ir_list_has(objects, root_of(LLVMGetOperand(i, 0))) && !pointer_slot(LLVMGetOperand(i, 1)))
         return true;
-      if (!ir_is_call(i) || harmless_call(i)) continue;
+      if (!ir_is_call(i) || harmless_call(i) || (copies_known && is_transfer(i))) continue;
       for (unsigned k = 0, n = ir_num_call_args(i); k < n; k++) {
         LLVMValueRef a = ir_strip_pointer_casts(LLVMGetArgOperand(i, k));
         if (typed && LLVMIsAGetElementPtrInst(a) && strip_arrays(LLVMGetGEPSourceElementType(a)) == typed) continue;
@@ -2123,6 +2124,34 @@ static bool copied_into(LLVMValueRef fn, const ValueList *objects) {
   return false;
 }
 
+static bool loaded_or_stored(LLVMValueRef fn, const ValueList *objects) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      if ((LLVMIsALoadInst(i) && ir_list_has(objects, root_of(LLVMGetOperand(i, 0)))) ||
+          (LLVMIsAStoreInst(i) && ir_list_has(objects, root_of(LLVMGetOperand(i, 1)))))
+        return true;
+  return false;
+}
+
+/* Whether every copy into or out of the object starts there at a multiple of `size` bytes and moves whole
+ * values of that size: then the object holds them in step with its start. */
+static bool copies_in_step(LLVMValueRef fn, const ValueList *objects, unsigned size) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (!ir_is_call(i) || !is_transfer(i)) continue;
+      LLVMValueRef len = LLVMGetArgOperand(i, 2);
+      for (unsigned e = 0; e < 2; e++) {
+        Placement pl;
+        unsigned phase;
+        if (!ir_list_has(objects, root_of(LLVMGetArgOperand(i, e)))) continue;
+        if (!placement(LLVMGetArgOperand(i, e), &pl) || !phase_in(&pl, size, &phase) || phase ||
+            (LLVMIsAConstantInt(len) && LLVMConstIntGetZExtValue(len) % size))
+          return false;
+      }
+    }
+  return true;
+}
+
 bool memtype_layout_of_data(LLVMValueRef p, MemLayout *l) {
   if (object_layout(p, 0, l)) return true;
   LLVMTypeRef declared = address_type(p);
@@ -2142,8 +2171,16 @@ bool memtype_layout_of_data(LLVMValueRef p, MemLayout *l) {
     LLVMTypeRef s = k == DATA_MIXED || k == DATA_UNKNOWN ? object_type(fn, &objects, 0) : NULL;
     if (s && LLVMGetTypeKind(strip_arrays(s)) != LLVMStructTypeKind) s = NULL;
     if (s) s = strip_arrays(s);
+    bool by_copies = false; /* nothing but copies reads or writes it: what they move */
+    if (k == DATA_UNKNOWN && !s && !loaded_or_stored(fn, &objects)) {
+      ValueList seen = {0};
+      k = copies_kind(p, &seen, 0);
+      vec_free(&seen);
+      by_copies = k != DATA_UNKNOWN && k != DATA_MIXED && copies_in_step(fn, &objects, kind_size(k));
+      if (!by_copies) k = DATA_UNKNOWN;
+    }
     Placement pl;
-    if (escapes(fn, &objects, s)) known = false;
+    if (escapes(fn, &objects, s, by_copies)) known = false;
     else if (s)
       known = placement(p, &pl) && struct_layout(module_of(fn), s, struct_hack(fn, &objects, s), &pl, 0, l) &&
               !layout_contradicted(fn, &objects, pl.root, l);

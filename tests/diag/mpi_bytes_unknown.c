@@ -3,7 +3,9 @@
 // callers hand doubles and floats) is refused, at the call, naming the buffer; so is the receive side (here the send side
 // is found first), an int array a memcpy filled with doubles' bytes (its type no longer tells), and a heap
 // buffer reused for another layout (two doubles, then a record {double; int; double}, whose type the
-// function shows, but which is not all the buffer held: the second double was taken for the int). A
+// function shows, but which is not all the buffer held: the second double was taken for the int), and a
+// heap buffer that copies fill with doubles and ints (what copies move into a buffer nothing else touches
+// is what it holds, here two kinds at offsets the copies do not say). A
 // message of bytes of memory whose type the function shows is not refused (the int array nothing copies
 // into), and forward mode, whose tangents travel byte for byte with the values, compiles
 // (bytes_untyped_forward.c in tests/mpi checks its numbers).
@@ -56,8 +58,16 @@ static double f(double *x) {
   // CHECK: mpi_bytes_unknown.c:[[@LINE+1]]:{{[0-9]+}}: error: MPI_Sendrecv moves active memory as bytes (its send buffer)
   MPI_Sendrecv(buf, sizeof q, MPI_BYTE, 0, 5, q, sizeof q, MPI_BYTE, 0, 5, MPI_COMM_SELF, MPI_STATUS_IGNORE);
   free(buf);
+  char *staged = malloc(sizeof u + sizeof tags), back[sizeof u + sizeof tags];
+  memcpy(staged, u, sizeof u);
+  memcpy(staged + sizeof u, tags, sizeof tags);
+  // CHECK: mpi_bytes_unknown.c:[[@LINE+1]]:{{[0-9]+}}: error: MPI_Sendrecv moves active memory as bytes (its send buffer)
+  MPI_Sendrecv(staged, sizeof back, MPI_BYTE, 0, 6, back, sizeof back, MPI_BYTE, 0, 6, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+  free(staged);
+  double v[4];
+  memcpy(v, back, sizeof v);
   // CHECK-NOT: error
-  return w[0] * w[1] + w[2] * w[3] + got[0] + e[0] * e[1] + q[0].a * q[1].a;
+  return w[0] * w[1] + w[2] * w[3] + got[0] + e[0] * e[1] + q[0].a * q[1].a + v[0];
 }
 
 int main(int argc, char **argv) {
