@@ -91,7 +91,7 @@ static void store(FwdGen *g, LLVMValueRef inst) {
   LLVMValueRef ptr[MAX_WIDTH], val[MAX_WIDTH];
   if (!fwd_shadow_lanes(g, p, inst, "this store", ptr)) return;
   if (ir_is_ptr(t)) {
-    if (!fwd_shadow_lanes(g, v, inst, "storing this pointer into active memory", val)) return;
+    if (!fwd_shadow_lanes(g, v, inst, "the pointer stored here into memory with derivatives", val)) return;
   } else {
     /* A constant or inactive value stored into active memory: its tangent is zero. A true integer has
        none, and its shadow is left as the caller made it: a shadow record may share the primal's integer

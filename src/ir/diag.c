@@ -135,9 +135,25 @@ static LLVMValueRef function_of(LLVMValueRef v) {
 /* An instruction the optimiser made may have no location: borrow the nearest one in its block. In a
  * function without any (a header's __nodebug__ helper, _mm256_max_pd, not inlined at -O0), the place that
  * calls it. */
+static bool uses(LLVMValueRef inst, LLVMValueRef v) {
+  for (int k = 0, n = LLVMGetNumOperands(inst); k < n; k++)
+    if (LLVMGetOperand(inst, (unsigned)k) == v) return true;
+  return false;
+}
+
 static LLVMValueRef located_within(LLVMValueRef inst, int depth) {
   if (!inst || !LLVMIsAInstruction(inst)) return inst;
   if (LLVMGetDebugLocLine(inst)) return inst;
+  /* a store into a stack slot (clang's own, of a parameter or a parallel region's captured variable):
+     where the slot is first used, the region that takes it or the line that reads it */
+  LLVMValueRef slot = LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 1) : NULL;
+  if (slot && LLVMIsAAllocaInst(slot)) {
+    for (LLVMValueRef i = LLVMGetNextInstruction(inst); i; i = LLVMGetNextInstruction(i))
+      if (LLVMGetDebugLocLine(i) && !ir_is_debug_intrinsic(i) && uses(i, slot)) return i;
+    for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(LLVMGetInstructionParent(inst)); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        if (LLVMGetDebugLocLine(i) && !ir_is_debug_intrinsic(i) && uses(i, slot)) return i;
+  }
   for (LLVMValueRef i = LLVMGetPreviousInstruction(inst); i; i = LLVMGetPreviousInstruction(i))
     if (LLVMGetDebugLocLine(i)) return i;
   for (LLVMValueRef i = LLVMGetNextInstruction(inst); i; i = LLVMGetNextInstruction(i))

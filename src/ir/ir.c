@@ -1,4 +1,5 @@
 #include "ir/ir.h"
+#include "ir/diag.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -480,7 +481,13 @@ void ir_describe_memory(LLVMValueRef p, char *buf, size_t n) {
   else if (LLVMIsAGlobalVariable(base))
     snprintf(buf, n, "the global variable '%s', which has no shadow: Parad gives one to a global of floats and "
                      "integers that the file defines (not thread-local)", LLVMGetValueName(base));
-  else if (LLVMIsAArgument(base))
+  else if (LLVMIsAArgument(base) && !strstr(LLVMGetValueName(LLVMGetParamParent(base)), ".omp_")) {
+    LLVMValueRef fn = LLVMGetParamParent(base);
+    unsigned k = 0;
+    while (LLVMGetParam(fn, k) != base) k++;
+    snprintf(buf, n, "parameter %u of '%s', passed as constant; pass it with parad_dup and a shadow", k + 1,
+             diag_source_function(fn));
+  } else if (LLVMIsAArgument(base))
     snprintf(buf, n, "a parameter passed as constant; pass it with parad_dup and a shadow");
   else if (from && LLVMIsAGlobalVariable(from))
     snprintf(buf, n, "a pointer loaded from the global variable '%s': " POINTER_GLOBAL_RULE, LLVMGetValueName(from));

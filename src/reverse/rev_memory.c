@@ -82,7 +82,7 @@ bool aug_memory(RevGen *g, LLVMValueRef inst) {
       return true;
     }
     if (ir_is_ptr(LLVMTypeOf(v))) {
-      LLVMValueRef s = LLVMBuildStore(g->b, aug_shadow(g, v, inst, "storing this pointer into active memory"),
+      LLVMValueRef s = LLVMBuildStore(g->b, aug_shadow(g, v, inst, "the pointer stored here into memory with derivatives"),
                                       aug_shadow(g, p, inst, "this store"));
       LLVMSetAlignment(s, LLVMGetAlignment(inst));
     } else if (ir_is_int(LLVMTypeOf(v)) && memtype_of_access(inst) == MEMTYPE_PTR && varied(g, v)) {

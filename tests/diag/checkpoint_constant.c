@@ -1,5 +1,5 @@
 // A pointer argument passed constant (no shadow) to a function with a checkpointed loop whose steps read
-// floats through it is refused where the function keeps it, at -O2 and -O0, with no output written, when
+// floats through it is refused where the loop's steps keep it, at -O2 and -O0, with no output written, when
 // another differentiated function calls that function too: its derivative gets the pointer's shadow from
 // its own caller, so the steps could not know whether there is one. (Where every request passes it
 // constant and no other derivative calls the function, the steps take it as constant:
@@ -11,8 +11,8 @@
 #include <parad.h>
 
 double coefficients(const double *w, double *u, int n) {
-  // CHECK: checkpoint_constant.c:[[@LINE+1]]:{{[0-9]+}}: error: storing this pointer into active memory needs a shadow for memory that has none: a parameter passed as constant; pass it with parad_dup and a shadow in function 'coefficients'
   for (int t = 0; t < n; t++) {
+    // CHECK: checkpoint_constant.c:[[@LINE+1]]:{{[0-9]+}}: error: the pointer stored here into memory with derivatives needs a shadow for memory that has none: parameter 1 of 'coefficients', passed as constant; pass it with parad_dup and a shadow in function 'coefficients'
     __parad_checkpoint_loop();
     u[0] = u[0] * w[0] + w[1];
   }

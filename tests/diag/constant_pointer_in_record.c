@@ -21,13 +21,13 @@ __attribute__((noinline)) static double sum(const Terms *t, int n) {
 extern void record_somewhere(const Terms *t); /* not in the program: what it does is not known */
 
 double scaled(double *w, const double *scale, const int *idx, int n) {
-  // CHECK: constant_pointer_in_record.c:[[@LINE+1]]:{{[0-9]+}}: error: storing this pointer into active memory needs a shadow for memory that has none: a parameter passed as constant; pass it with parad_dup and a shadow in function 'scaled'
+  // CHECK: constant_pointer_in_record.c:[[@LINE+1]]:{{[0-9]+}}: error: the pointer stored here into memory with derivatives needs a shadow for memory that has none: parameter 2 of 'scaled', passed as constant; pass it with parad_dup and a shadow in function 'scaled'
   Terms t = {w, scale, idx};
   return sum(&t, n);
 }
 
 double escaping(double *w, const int *idx, int n) {
-  // CHECK: constant_pointer_in_record.c:[[@LINE+1]]:{{[0-9]+}}: error: storing this pointer into active memory needs a shadow for memory that has none: a parameter passed as constant; pass it with parad_dup and a shadow in function 'escaping'
+  // CHECK: constant_pointer_in_record.c:[[@LINE+1]]:{{[0-9]+}}: error: the pointer stored here into memory with derivatives needs a shadow for memory that has none: parameter 2 of 'escaping', passed as constant; pass it with parad_dup and a shadow in function 'escaping'
   Terms t = {w, 0, idx};
   record_somewhere(&t);
   return sum(&t, n);

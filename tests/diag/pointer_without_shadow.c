@@ -10,7 +10,7 @@ typedef struct { double *data; double scale; } View;
 
 __attribute__((noinline)) static double use(View *v, double x) {
   v->scale = x;
-  // CHECK: pointer_without_shadow.c:[[@LINE+1]]:{{[0-9]+}}: error: storing this pointer into active memory needs a shadow for memory that has none: the global variable 'table', which has no shadow: Parad gives one to a global of floats and integers that the file defines (not thread-local) in function 'use'
+  // CHECK: pointer_without_shadow.c:[[@LINE+1]]:{{[0-9]+}}: error: the pointer stored here into memory with derivatives needs a shadow for memory that has none: the global variable 'table', which has no shadow: Parad gives one to a global of floats and integers that the file defines (not thread-local) in function 'use'
   v->data = table;
   return v->data[1] * v->scale;
 }

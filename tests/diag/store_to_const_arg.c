@@ -5,7 +5,7 @@
 void __parad_fwddiff_v(void *, ...);
 
 __attribute__((noinline)) static void f(double x, double *out) {
-  // CHECK: store_to_const_arg.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot store an active value into memory without a shadow (a parameter passed as constant; pass it with parad_dup and a shadow) in function 'f'
+  // CHECK: store_to_const_arg.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot store an active value into memory without a shadow (parameter 2 of 'f', passed as constant; pass it with parad_dup and a shadow) in function 'f'
   *out = x * x;
 }
 

@@ -11,7 +11,7 @@
 #include <parad.h>
 
 __attribute__((noinline)) static double f(double *x, double *c, int n) {
-  // CHECK: view_in_task.c:[[@LINE+1]]:{{[0-9]+}}: error: {{this pointer select|storing this pointer into active memory}} needs a shadow for memory that has none: a parameter passed as constant; pass it with parad_dup and a shadow in function 'f'
+  // CHECK: view_in_task.c:[[@LINE+1]]:{{[0-9]+}}: error: {{this pointer select|the pointer stored here into memory with derivatives}} needs a shadow for memory that has none: parameter 2 of 'f', passed as constant; pass it with parad_dup and a shadow in function 'f'
   double *p0 = x[0] > 0 ? x : c;
   double t = 0;
 #pragma omp parallel

@@ -1,7 +1,7 @@
 // Hessian-vector products (forward mode over a gradient) of functions with constant pointer parameters,
 // the usual shape: f(x, w) with w data. At -O1 and up the gradient read w again in its reverse sweep
 // through the pointer its tape held, and forward mode over that tape needed a tangent of the pointer,
-// which a constant parameter has not: refused ("storing this pointer into active memory needs a shadow",
+// which a constant parameter has not: refused ("the pointer stored here into memory with derivatives needs a shadow",
 // with no file:line, in a generated function). A gradient computed where forward mode reaches now
 // records what it reads instead.
 //   f(x, w) = sum_i w_i x_i^3 + (sum_i x_i)^2 + k x_0^2:  (H v)_i = 6 w_i x_i v_i + 2 sum_j v_j + [i = 0] 2 k v_0.

@@ -2,7 +2,7 @@
 // constant (c, a static const table: a reverse sweep that added into it would fault), a pointer computed
 // from it (k = c + 2), and a view chosen between x and c (p = x[0] > 0 ? x : c). The region's function
 // takes c's slot, so c's slot is no longer read by loads alone where the loop's variable k is examined
-// (once refused: "storing this pointer into active memory needs a shadow"); a slot handed to functions
+// (once refused: "the pointer stored here into memory with derivatives needs a shadow"); a slot handed to functions
 // and regions that only load it now holds the parameter as well; so does one a region's task loop reads
 // (the region puts the slot's address in the tasks' shareds: once refused in the step, whose notes of
 // where it reads passed the slot and the pointer to the runtime). Each step, in one region:
