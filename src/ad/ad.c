@@ -451,6 +451,8 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
   }
   checkpoint_auto_finish(m);
   indirect_emit_table(&ad);
+  for (size_t i = 0; i < ad.tangent_entries.len; i++) ad_guard_global_shadows(m, ad.tangent_entries.data[i], SHADOW_READ);
+  for (size_t i = 0; i < ad.adjoint_entries.len; i++) ad_guard_global_shadows(m, ad.adjoint_entries.data[i], SHADOW_ADD);
   for (size_t i = 0; i < ad.tangent_entries.len; i++) {
     ad_zero_global_shadows(m, ad.tangent_entries.data[i], SHADOW_READ);
     ad_enter_global_blocks(m, ad.tangent_entries.data[i], SHADOW_READ);

@@ -26,6 +26,15 @@ static bool eligible(LLVMValueRef g) {
 
 bool ad_is_mutable_global_with_shadow(LLVMValueRef g) { return eligible(g ? ir_strip_pointer_casts(g) : NULL); }
 
+static bool arithmetic_intrinsic(LLVMValueRef call) {
+  static const char *const names[] = {"llvm.fmuladd.", "llvm.fma.", "llvm.fabs.", "llvm.sqrt.", "llvm.minnum.",
+                                      "llvm.maxnum.", "llvm.copysign.", "llvm.floor.", "llvm.ceil.", "llvm.trunc."};
+  const char *name = ir_called_name(call);
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (!strncmp(name, names[i], strlen(names[i]))) return true;
+  return false;
+}
+
 /* Whether a float stored may carry a derivative: not a constant, nor made of constants and integers (a
  * choice between two constants, a count converted). */
 static bool may_vary(LLVMValueRef v, int depth) {
@@ -48,6 +57,11 @@ static bool may_vary(LLVMValueRef v, int depth) {
   case LLVMFDiv:
     for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
       if (may_vary(LLVMGetOperand(v, i), depth + 1)) return true;
+    return false;
+  case LLVMCall: /* arithmetic the optimiser writes as an intrinsic (2 - 0.05 * i as a fmuladd) */
+    if (!arithmetic_intrinsic(v)) return true;
+    for (unsigned i = 0, n = ir_num_call_args(v); i < n; i++)
+      if (may_vary(LLVMGetArgOperand(v, i), depth + 1)) return true;
     return false;
   default: return true; /* loads, calls, arguments' uses: anything */
   }
@@ -367,6 +381,78 @@ void ad_isolate_global_adjoints(LLVMModuleRef m, LLVMValueRef call) {
   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(call));
   for (size_t i = 0; open && i < made[1].len; i++)
     if (of_numbers(&made[1].data[i])) zero(b, m, made[1].data[i].shadow, open);
+  LLVMDisposeBuilder(b);
+}
+
+/* A memset, or a copy from a constant (the optimiser's form of a loop storing a table of constants). */
+static bool constant_fill(LLVMValueRef call) {
+  const char *name = ir_called_name(call);
+  if (!strncmp(name, "llvm.memset.", 12)) return true;
+  if (strncmp(name, "llvm.memcpy.", 12) && strncmp(name, "llvm.memmove.", 13)) return false;
+  LLVMValueRef from = ir_address_base(LLVMGetArgOperand(call, 1));
+  return LLVMIsAGlobalVariable(from) && LLVMIsGlobalConstant(from);
+}
+
+/* Through address v of a global, in functions requests reach: whether a value that may have a derivative is
+ * stored (or copied: any call taking the address) there (bit 1), and whether it is read back (bit 2). */
+static unsigned carried_through(LLVMValueRef v, int depth) {
+  unsigned found = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u && depth < 8; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    bool in_reached = !LLVMIsAInstruction(user) || (LLVMGetInstructionParent(user) &&
+                      vmap_get(&reached, LLVMGetBasicBlockParent(LLVMGetInstructionParent(user))) == (void *)1);
+    if (!in_reached) continue;
+    if (LLVMIsALoadInst(user)) found |= 2;
+    else if (LLVMIsAStoreInst(user)) found |= LLVMGetOperand(user, 1) == v && ad_stored_value_may_be_active(LLVMGetOperand(user, 0));
+    else if (LLVMIsAConstantExpr(user) || LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) ||
+             LLVMIsAPHINode(user) || LLVMIsASelectInst(user))
+      found |= carried_through(user, depth + 1);
+    else if (ir_is_call_site(user)) found |= constant_fill(user) ? 0 : 3;
+  }
+  return found;
+}
+
+/* Whether fn, or a function it names (a callee, a region's function), names a shadow made for `use` of a
+ * global of floats that carries derivatives from a store to a load, where another derivative zeroing it
+ * at its entry would lose them (a global scratch array; not an accumulator updated atomically, a table
+ * only read); a call through a pointer may. `seen` keeps each function to one visit. */
+static bool names_shadow(LLVMValueRef fn, ShadowUse use, ValueMap *seen) {
+  if (LLVMIsDeclaration(fn) || vmap_has(seen, fn)) return false;
+  vmap_put(seen, fn, fn);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (ir_is_call_site(i) && !ir_called_function(i) && !LLVMIsAInlineAsm(LLVMGetCalledValue(i))) return true;
+      for (unsigned k = 0, n = (unsigned)LLVMGetNumOperands(i); k < n; k++) {
+        LLVMValueRef op = LLVMGetOperand(i, k);
+        if (op && LLVMIsAConstantExpr(op)) op = ir_address_base(op);
+        if (!op) continue;
+        if (LLVMIsAFunction(op) && names_shadow(op, use, seen)) return true;
+        for (size_t j = 0; LLVMIsAGlobalVariable(op) && j < made[use == SHADOW_ADD].len; j++) {
+          const Made *m = &made[use == SHADOW_ADD].data[j];
+          if (m->shadow == op && of_numbers(m) && carried_through(m->global, 0) == 3) return true;
+        }
+      }
+    }
+  return false;
+}
+
+void ad_guard_global_shadows(LLVMModuleRef m, LLVMValueRef call, ShadowUse use) {
+  LLVMValueRef fn = LLVMIsACallInst(call) ? ir_called_function(call) : NULL;
+  bool any = false;
+  for (size_t i = 0; i < made[use == SHADOW_ADD].len; i++) any |= of_numbers(&made[use == SHADOW_ADD].data[i]);
+  if (!any || !fn || !LLVMGetNextInstruction(call)) return;
+  ValueMap seen;
+  vmap_init(&seen);
+  bool guarded = names_shadow(fn, use, &seen);
+  vmap_free(&seen);
+  if (!guarded) return;
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef none = LLVMFunctionType(LLVMVoidTypeInContext(c), NULL, 0, 0);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMPositionBuilderBefore(b, call); /* the zeroing goes between (called later) */
+  ir_call_named(b, "__parad_rt_globals_enter", none, NULL, 0);
+  LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(call));
+  ir_call_named(b, "__parad_rt_globals_leave", none, NULL, 0);
   LLVMDisposeBuilder(b);
 }
 

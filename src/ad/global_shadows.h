@@ -54,6 +54,11 @@ void ad_zero_global_adjoints_unless_split(LLVMModuleRef m, LLVMValueRef before);
  * (a reverse call of the gradient left it for another: it would be lost), and zeroes them again after it
  * (what it left would reach the gradient's reverse calls). */
 void ad_isolate_global_adjoints(LLVMModuleRef m, LLVMValueRef call);
+/* Around `call` (a derivative's call where a request was; not an invoke), where its code reaches a shadow of
+ * a global of floats made for `use`: the runtime counts the derivatives running with such shadows, and one
+ * entered on another thread while any runs stops the program (runtime/global_users.c). Called before the
+ * functions above, so that the count comes before their zeroing. */
+void ad_guard_global_shadows(LLVMModuleRef m, LLVMValueRef call, ShadowUse use);
 /* Before `before` (where a derivative's forward sweep starts), every shadow made for `use` of a global
  * holding a heap block set to a zeroed shadow of the block (ad/global_blocks.h). */
 void ad_enter_global_blocks(LLVMModuleRef m, LLVMValueRef before, ShadowUse use);
