@@ -70,26 +70,37 @@ static ParadChunk *alloc_chunk(size_t bytes) {
   return m;
 }
 
-/* A pooled chunk of at least size bytes, else a new one; NULL when out of memory. */
-static ParadChunk *take_chunk(size_t size) {
-  ParadChunk **best = NULL; /* a pooled chunk big enough, of the smallest class that has one */
+/* A chunk of at least size bytes from the lists `from` (a pool), of the smallest class that has one, taken
+ * off its list; NULL if none. */
+static ParadChunk *take_from(ParadChunk **from, size_t size) {
+  ParadChunk **best = NULL;
   /* under a budget, where a chunk counts whole, not one more than twice as big as asked for */
   int last = __parad_rt_tape_budget_limit() ? size_class(size) + 1 : SIZE_CLASSES - 1;
   for (int k = size_class(size); k <= last && !best; k++)
-    for (ParadChunk **p = &pool[k]; *p && !best; p = &(*p)->next)
+    for (ParadChunk **p = &from[k]; *p && !best; p = &(*p)->next)
       if ((*p)->size >= size) best = p;
-  ParadChunk *c;
-  if (best) {
-    c = *best;
-    *best = c->next;
+  if (!best) return NULL;
+  ParadChunk *c = *best;
+  *best = c->next;
+  return c;
+}
+
+static ParadChunk *fresh(ParadChunk *c) {
+  c->prev = c->next = NULL;
+  c->used = NULL;
+  return c;
+}
+
+/* A pooled chunk of at least size bytes, else a new one; NULL when out of memory. */
+static ParadChunk *take_chunk(size_t size) {
+  ParadChunk *c = take_from(pool, size);
+  if (c) {
     pooled -= sizeof *c + c->size;
   } else {
     if (!(c = alloc_chunk(sizeof *c + size))) return NULL;
     c->size = size;
   }
-  c->prev = c->next = NULL;
-  c->used = NULL;
-  return c;
+  return fresh(c);
 }
 
 static ParadChunk *new_chunk(ParadTape *t, size_t size) {
@@ -259,13 +270,50 @@ static void release_contents(ParadTape *t) {
   t->ntickets = 0;
 }
 
+/* Scratch blocks (a region's copies and private buffers) are often given back by another thread than the
+ * one that took them (the last of the threads sharing a copy): pooled where they are given, they piled up
+ * there while the taking thread made new ones, and a gradient with a parallel region, computed again and
+ * again, grew without end. A thread that has given back more than it took (by SURPLUS_AT_MOST) hands the
+ * rest to a pool of all threads, which a thread whose own pool has nothing looks in before allocating. */
+enum { SURPLUS_AT_MOST = 128 << 10 };
+static _Thread_local long long surplus; /* scratch bytes this thread gave back, less those it took */
+static pthread_mutex_t shared_mu = PTHREAD_MUTEX_INITIALIZER;
+static ParadChunk *shared_pool[SIZE_CLASSES];
+static size_t shared_pooled, shared_count; /* shared_count read without the lock: a hint */
+
 void *__parad_rt_scratch_take(size_t size) {
-  ParadChunk *c = take_chunk(size);
+  ParadChunk *c = take_from(pool, size);
+  if (c) {
+    pooled -= sizeof *c + c->size;
+  } else if (__atomic_load_n(&shared_count, __ATOMIC_RELAXED)) {
+    pthread_mutex_lock(&shared_mu);
+    if ((c = take_from(shared_pool, size))) shared_pooled -= sizeof *c + c->size, shared_count--;
+    pthread_mutex_unlock(&shared_mu);
+  }
+  c = c ? fresh(c) : take_chunk(size);
+  if (c) surplus -= (long long)(sizeof *c + c->size);
   return c ? c->data : NULL;
 }
 
 void __parad_rt_scratch_give(void *data) {
-  if (data) pool_chunk(NULL, (ParadChunk *)((char *)data - offsetof(ParadChunk, data)));
+  if (!data) return;
+  ParadChunk *c = (ParadChunk *)((char *)data - offsetof(ParadChunk, data));
+  size_t bytes = sizeof *c + c->size;
+  surplus += (long long)bytes;
+  if (surplus <= SURPLUS_AT_MOST) {
+    pool_chunk(NULL, c);
+    return;
+  }
+  surplus -= (long long)bytes;
+  pthread_mutex_lock(&shared_mu);
+  bool kept = shared_pooled + bytes <= POOL_AT_MOST;
+  if (kept) {
+    c->next = shared_pool[size_class(c->size)];
+    shared_pool[size_class(c->size)] = c;
+    shared_pooled += bytes, shared_count++;
+  }
+  pthread_mutex_unlock(&shared_mu);
+  if (!kept) free(c);
 }
 
 void __parad_rt_tape_discard(ParadTape *t) {
