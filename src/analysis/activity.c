@@ -577,7 +577,7 @@ static bool callee_of(AdModule *ad, Activity *a, LLVMValueRef call, LLVMValueRef
 
 /* Addresses or changed floats' bits a callee returns as an integer. */
 static bool returned_taint(Activity *a, LLVMValueRef call, const Activity *callee) {
-  return callee && callee->done && ir_is_int(LLVMTypeOf(call)) && add_flags(a, call, callee->ret_taint);
+  return callee && callee->done && ir_is_int(ir_scalar_type(LLVMTypeOf(call))) && add_flags(a, call, callee->ret_taint);
 }
 
 /* A pointer argument gets a shadow where the callee stores active data through it; where the callee's
@@ -700,7 +700,7 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
       if (!known || callee->ret_active) changed |= mark_holder(a, call);
     } else if (ir_carries_derivative(rt)) {
       changed |= mark(a, call);
-    } else if (ir_is_int(rt) && LLVMGetIntTypeWidth(rt) > 1 && (!known || callee->ret_active)) {
+    } else if (ir_is_int(ir_scalar_type(rt)) && LLVMGetIntTypeWidth(ir_scalar_type(rt)) > 1 && (!known || callee->ret_active)) {
       changed |= mark(a, call); /* floats' bits returned as an integer: a struct {int; float;} */
     }
     return changed;
@@ -793,7 +793,7 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
   case LLVMStore: {
     LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1);
     bool changed = active(a, v) && need_shadow(a, p);
-    if (active(a, v) && ir_is_int(LLVMTypeOf(v))) changed |= add_flags(a, ir_address_base(p), HOLDS_BITS);
+    if (active(a, v) && ir_is_int(ir_scalar_type(LLVMTypeOf(v)))) changed |= add_flags(a, ir_address_base(p), HOLDS_BITS);
     if (ir_is_int(ir_scalar_type(LLVMTypeOf(v)))) changed |= note_slot(a, p, flags_of(a, v) & (PTRINT | BITS));
     /* a shadowed slot holds shadow pointers: whatever pointer goes in needs one */
     if (ir_is_ptr(LLVMTypeOf(v)) && activity_shadowed(a, p)) changed = need_shadow(a, v) || changed;
@@ -829,7 +829,14 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
     /* Integer operations that only move whole bytes (a float's bits shifted into place, truncated,
      * masked, or-ed with its neighbour) carry the tangent bits the same way; other integer arithmetic
      * carries no derivative, but does carry addresses and float bits. */
-    if (activity_moves_bits(inst) && any_operand_active(a, inst, 0, nops)) return mark(a, inst);
+    if (activity_moves_bits(inst) && any_operand_active(a, inst, 0, nops)) {
+      /* bits another operand's arithmetic changed stay changed (a sign taken from b by a mask, or-ed
+         into |a|'s bits: copysign written on the bits) */
+      unsigned changed_bits = 0;
+      for (unsigned i = 0; i < nops; i++) changed_bits |= flags_of(a, LLVMGetOperand(inst, i)) & BITS;
+      bool changed = mark(a, inst);
+      return add_flags(a, inst, changed_bits) || changed;
+    }
     return nops && taint(a, inst);
   }
 }

@@ -18,6 +18,7 @@
 #include "ad/ad.h"
 #include "ad/apart.h"
 #include "ad/byte_loops.h"
+#include "ad/float_bits.h"
 #include "ad/checkpoint.h"
 #include "ad/copy_contexts.h"
 #include "ad/byval_copies.h"
@@ -305,6 +306,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
   defined_lanes_fill(m, &reached);       /* lanes left undefined would poison adjoints (ad/defined_lanes.h) */
   library_expansions_apply(m, &reached); /* _FORTIFY_SOURCE, sincos (ad/library_expansions.h) */
   byte_loops_apply(m, &reached);         /* generic byte-by-byte copies and swaps (ad/byte_loops.h) */
+  float_bits_apply(m, &reached);         /* copysign written on the bits (ad/float_bits.h) */
   function_versions_pin(m, &reached);    /* target_clones (ad/function_versions.h) */
   copy_contexts_split(m, &reached);      /* a generic helper's copies, per kind (ad/copy_contexts.h) */
   byval_copies_apply(m, &reached);       /* structs passed by value: copies of their own (ad/byval_copies.h) */

@@ -126,7 +126,7 @@ bool aug_memory(RevGen *g, LLVMValueRef inst) {
     /* the reverse function needs the shadow after this one has returned: on the heap */
     LLVMValueRef count = LLVMBuildZExtOrBitCast(g->b, aug_value(g, LLVMGetOperand(inst, 0)), g->i64, "");
     LLVMValueRef bytes = LLVMBuildMul(g->b, count, LLVMConstInt(g->i64, ir_type_size(g->ad->mod, LLVMGetAllocatedType(inst)), 0), "");
-    vmap_put(&g->smap, inst, shadow_alloc(g, "__parad_rt_shadow_alloca", LLVMConstInt(g->i64, 1, 0), bytes));
+    vmap_put(&g->smap, inst, shadow_alloc(g, "__parad_rt_shadow_alloca", bytes, LLVMConstInt(g->i64, LLVMGetAlignment(inst), 0)));
     return true;
   }
   case LLVMAtomicRMW: {

@@ -222,8 +222,11 @@ void *__parad_rt_shadow_alloc(size_t count, size_t size) {
 
 /* A stack slot's shadow in split mode (its reverse sweep gives it back): the checkpointing runtime
  * notes it, since a step it runs with its tape dropped has no reverse sweep. */
-void *__parad_rt_shadow_alloca(size_t count, size_t size) {
-  void *b = pooled_shadow(count, size); /* never the program's to free: not noted as born (freed_copies.c) */
+void *__parad_rt_shadow_alloca(size_t bytes, size_t align) {
+  /* never the program's to free: not noted as born (freed_copies.c); a slot aligned past malloc's (a
+     vector of 4 doubles, loaded with vmovapd) gets its alignment, and may be pooled for a smaller one */
+  void *b = align <= 16 ? pooled_shadow(1, bytes) : aligned_alloc(align, (bytes + align - 1) / align * align);
+  if (align > 16 && b) memset(b, 0, bytes);
   __parad_rt_ckpt_track(b, __parad_rt_shadow_give);
   return b;
 }

@@ -117,7 +117,7 @@ void __parad_rt_shadow_give(void *shadow);
 /* The shadow of a block C++'s new made, from the same family's allocator `alloc` (operator new or new[]),
  * zeroed: a shadow that escapes to the program is freed with its delete (not pooled). */
 void *__parad_rt_shadow_new(void *(*alloc)(size_t), size_t bytes);
-void *__parad_rt_shadow_alloca(size_t count, size_t size);
+void *__parad_rt_shadow_alloca(size_t bytes, size_t align);
 void __parad_rt_ckpt_track(void *p, void (*release)(void *)); /* checkpoint.c */
 
 /* Slow paths of generated code: room for a record of n bytes in a new chunk; the previous chunk when the

@@ -1,0 +1,92 @@
+#include "ad/float_bits.h"
+
+#include <string.h>
+
+#include <llvm-c/DebugInfo.h>
+
+#include "ir/util.h"
+
+/* Whether c is a constant integer (or a vector of them, all alike) whose bits are `sign` (only the top bit
+ * set) or its complement. */
+static bool top_bit_mask(LLVMValueRef c, bool sign) {
+  LLVMTypeRef t = LLVMTypeOf(c);
+  if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
+    if (!LLVMIsAConstant(c)) return false;
+    for (unsigned i = 0, n = LLVMGetVectorSize(t); i < n; i++) {
+      LLVMValueRef e = LLVMGetAggregateElement(c, i);
+      if (!e || !top_bit_mask(e, sign)) return false;
+    }
+    return true;
+  }
+  unsigned w = LLVMIsAConstantInt(c) ? LLVMGetIntTypeWidth(t) : 0;
+  if (w != 32 && w != 64) return false;
+  unsigned long long top = 1ull << (w - 1), all = w == 64 ? ~0ull : (1ull << w) - 1;
+  return LLVMConstIntGetZExtValue(c) == (sign ? top : all & ~top);
+}
+
+/* If v is `x & mask` (either order) with mask the sign bit (sign) or all the others, x. */
+static LLVMValueRef masked(LLVMValueRef v, bool sign) {
+  if (!LLVMIsAInstruction(v) || LLVMGetInstructionOpcode(v) != LLVMAnd) return NULL;
+  for (unsigned k = 0; k < 2; k++)
+    if (top_bit_mask(LLVMGetOperand(v, k), sign)) return LLVMGetOperand(v, 1 - k);
+  return NULL;
+}
+
+static bool is_fabs(LLVMValueRef v) {
+  return LLVMIsACallInst(v) && !strncmp(ir_called_name(v), "llvm.fabs.", 10);
+}
+
+/* The float of type t whose bits are v: the operand of a bitcast from t, or v made one. */
+static LLVMValueRef as_float(LLVMBuilderRef b, LLVMValueRef v, LLVMTypeRef t) {
+  if (LLVMIsABitCastInst(v) && LLVMTypeOf(LLVMGetOperand(v, 0)) == t) return LLVMGetOperand(v, 0);
+  return LLVMBuildBitCast(b, v, t, "");
+}
+
+/* A bitcast to floats of `or(sign bits of s, other bits of m)`: copysign(m, s); NULL if it is not one. */
+static LLVMValueRef copysign_of(LLVMBuilderRef b, LLVMValueRef cast) {
+  LLVMTypeRef t = LLVMTypeOf(cast);
+  LLVMValueRef or = LLVMGetOperand(cast, 0);
+  if (!ir_is_fp(ir_scalar_type(t)) || !LLVMIsAInstruction(or) || LLVMGetInstructionOpcode(or) != LLVMOr) return NULL;
+  for (unsigned k = 0; k < 2; k++) {
+    LLVMValueRef s = masked(LLVMGetOperand(or, k), true), other = LLVMGetOperand(or, 1 - k), m = masked(other, false);
+    bool magnitude = !m && LLVMIsABitCastInst(other) && is_fabs(LLVMGetOperand(other, 0)); /* |m|'s bits */
+    if (!s || (!m && !magnitude)) continue;
+    LLVMPositionBuilderBefore(b, cast);
+    LLVMValueRef args[2] = {as_float(b, m ? m : other, t), as_float(b, s, t)};
+    return ir_call_intrinsic(b, "llvm.copysign", &t, 1, args, 2);
+  }
+  return NULL;
+}
+
+/* v and the operands only it used, erased where nothing uses them (integer arithmetic and casts: no side
+ * effects); *next moved on if it goes. */
+static void erase_if_dead(LLVMValueRef v, LLVMValueRef *next, int depth) {
+  if (!LLVMIsAInstruction(v) || LLVMGetFirstUse(v) || depth > 4) return;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  if (op != LLVMOr && op != LLVMAnd && op != LLVMXor && op != LLVMBitCast) return;
+  LLVMValueRef ops[2] = {LLVMGetOperand(v, 0), LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL};
+  if (*next == v) *next = LLVMGetNextInstruction(v);
+  LLVMInstructionEraseFromParent(v);
+  for (int k = 0; k < 2; k++)
+    if (ops[k] && (k == 0 || ops[k] != ops[0])) erase_if_dead(ops[k], next, depth + 1);
+}
+
+unsigned float_bits_apply(LLVMModuleRef m, const ValueMap *reached) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+  unsigned n = 0;
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+    for (LLVMBasicBlockRef bb = vmap_has(reached, fn) ? LLVMGetFirstBasicBlock(fn) : NULL; bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+        next = LLVMGetNextInstruction(i);
+        LLVMValueRef c = LLVMIsABitCastInst(i) ? copysign_of(b, i) : NULL;
+        if (!c) continue;
+        LLVMInstructionSetDebugLoc(c, LLVMInstructionGetDebugLoc(i));
+        LLVMValueRef or = LLVMGetOperand(i, 0);
+        LLVMReplaceAllUsesWith(i, c);
+        LLVMInstructionEraseFromParent(i);
+        erase_if_dead(or, &next, 0); /* the generators would look at what no one uses */
+        n++;
+      }
+  LLVMDisposeBuilder(b);
+  return n;
+}
