@@ -12,7 +12,9 @@ const MathRule *rule_for_name(const char *name) {
     for (unsigned i = 0; i < math_rule_count; i++) {
       const char *in = math_rules[i].intrinsic;
       size_t n = in ? strlen(in) : 0;
-      if (in && strncmp(name, in, n) == 0 && name[n] == '.') return &math_rules[i];
+      /* the type suffix after a dot ("llvm.sin.f64"); x86's names have none, or a width ("max.pd.256") */
+      if (in && strncmp(name, in, n) == 0 && (name[n] == '.' || (!name[n] && !strncmp(in, "llvm.x86.", 9))))
+        return &math_rules[i];
     }
     return NULL;
   }
