@@ -691,6 +691,8 @@ static void unmangle_entry_points(LLVMModuleRef m) {
   }
 }
 
+static int entry_taken(LLVMValueRef f, LLVMValueRef v, int depth);
+
 int request_canonicalise_all(LLVMModuleRef m) {
   unmangle_entry_points(m);
   VEC(LLVMValueRef) calls = {0};
@@ -732,6 +734,33 @@ int request_canonicalise_all(LLVMModuleRef m) {
     }
   }
   vec_free(&calls);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (entry_point(f, &(DiffMode){0})) errors += entry_taken(f, f, 0);
+  return errors;
+}
+
+/* Uses of entry point f (through constant casts, v) that are no call of it: a function pointer to it (a
+ * wrapper library's table), called where Parad cannot see the request, ended as a link error with no
+ * place. Refused at each instruction using it; errors returned. */
+static int entry_taken(LLVMValueRef f, LLVMValueRef v, int depth) {
+  int errors = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u && depth < 4; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (ir_is_call_site(user) && LLVMGetCalledValue(user) == v) continue;
+    if (LLVMIsAConstantExpr(user)) {
+      errors += entry_taken(f, user, depth + 1);
+      continue;
+    }
+    if (LLVMIsAInstruction(user))
+      diag_error_plain(user, "%s is taken here as a function pointer: Parad finds the derivatives a program asks for "
+                             "in direct calls of its entry points only; call %s itself, where the function to "
+                             "differentiate is passed", LLVMGetValueName(f), LLVMGetValueName(f));
+    else
+      diag_error(NULL, "%s is taken as a function pointer (in a global's initial value): Parad finds the "
+                       "derivatives a program asks for in direct calls of its entry points only",
+                 LLVMGetValueName(f));
+    errors++;
+  }
   return errors;
 }
 
