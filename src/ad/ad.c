@@ -462,8 +462,14 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
     ad_isolate_global_adjoints(m, ad.adjoint_entries.data[i]);
     ad_leave_global_blocks(m, ad.adjoint_entries.data[i], SHADOW_ADD);
   }
-  for (size_t i = 0; i < ad.split_starts.len; i++) ad_zero_global_adjoints_unless_split(m, ad.split_starts.data[i]);
-  for (size_t i = 0; i < ad.split_reverses.len; i++) ad_leave_global_blocks(m, ad.split_reverses.data[i], SHADOW_ADD);
+  for (size_t i = 0; i < ad.split_starts.len; i++) {
+    ad_zero_global_adjoints_unless_split(m, ad.split_starts.data[i]);
+    ad_note_split_carried(m, ad.split_starts.data[i]);
+  }
+  for (size_t i = 0; i < ad.split_reverses.len; i++) {
+    ad_check_split_order(m, ad.split_reverses.data[i]);
+    ad_leave_global_blocks(m, ad.split_reverses.data[i], SHADOW_ADD);
+  }
   for (size_t i = 0; i < ad.adjoint_starts.len; i++) ad_enter_global_blocks(m, ad.adjoint_starts.data[i], SHADOW_ADD);
   vec_free(&ad.tangent_entries);
   vec_free(&ad.adjoint_entries);

@@ -415,8 +415,9 @@ static unsigned carried_through(LLVMValueRef v, int depth) {
 /* Whether fn, or a function it names (a callee, a region's function), names a shadow made for `use` of a
  * global of floats that carries derivatives from a store to a load, where another derivative zeroing it
  * at its entry would lose them (a global scratch array; not an accumulator updated atomically, a table
- * only read); a call through a pointer may. `seen` keeps each function to one visit. */
-static bool names_shadow(LLVMValueRef fn, ShadowUse use, ValueMap *seen) {
+ * only read); with `only`, that one, or its global. A call through a pointer may. `seen` keeps each
+ * function to one visit. */
+static bool names_carried(LLVMValueRef fn, ShadowUse use, const Made *only, ValueMap *seen) {
   if (LLVMIsDeclaration(fn) || vmap_has(seen, fn)) return false;
   vmap_put(seen, fn, fn);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -426,8 +427,9 @@ static bool names_shadow(LLVMValueRef fn, ShadowUse use, ValueMap *seen) {
         LLVMValueRef op = LLVMGetOperand(i, k);
         if (op && LLVMIsAConstantExpr(op)) op = ir_address_base(op);
         if (!op) continue;
-        if (LLVMIsAFunction(op) && names_shadow(op, use, seen)) return true;
-        for (size_t j = 0; LLVMIsAGlobalVariable(op) && j < made[use == SHADOW_ADD].len; j++) {
+        if (LLVMIsAFunction(op) && names_carried(op, use, only, seen)) return true;
+        if (only && (op == only->shadow || op == only->global)) return true;
+        for (size_t j = 0; !only && LLVMIsAGlobalVariable(op) && j < made[use == SHADOW_ADD].len; j++) {
           const Made *m = &made[use == SHADOW_ADD].data[j];
           if (m->shadow == op && of_numbers(m) && carried_through(m->global, 0) == 3) return true;
         }
@@ -436,16 +438,19 @@ static bool names_shadow(LLVMValueRef fn, ShadowUse use, ValueMap *seen) {
   return false;
 }
 
+static bool reaches_carried(LLVMValueRef fn, ShadowUse use, const Made *only) {
+  ValueMap seen;
+  vmap_init(&seen);
+  bool found = names_carried(fn, use, only, &seen);
+  vmap_free(&seen);
+  return found;
+}
+
 void ad_guard_global_shadows(LLVMModuleRef m, LLVMValueRef call, ShadowUse use) {
   LLVMValueRef fn = LLVMIsACallInst(call) ? ir_called_function(call) : NULL;
   bool any = false;
   for (size_t i = 0; i < made[use == SHADOW_ADD].len; i++) any |= of_numbers(&made[use == SHADOW_ADD].data[i]);
-  if (!any || !fn || !LLVMGetNextInstruction(call)) return;
-  ValueMap seen;
-  vmap_init(&seen);
-  bool guarded = names_shadow(fn, use, &seen);
-  vmap_free(&seen);
-  if (!guarded) return;
+  if (!any || !fn || !LLVMGetNextInstruction(call) || !reaches_carried(fn, use, NULL)) return;
   LLVMContextRef c = LLVMGetModuleContext(m);
   LLVMTypeRef none = LLVMFunctionType(LLVMVoidTypeInContext(c), NULL, 0, 0);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
@@ -454,6 +459,42 @@ void ad_guard_global_shadows(LLVMModuleRef m, LLVMValueRef call, ShadowUse use) 
   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(call));
   ir_call_named(b, "__parad_rt_globals_leave", none, NULL, 0);
   LLVMDisposeBuilder(b);
+}
+
+/* The shadows of globals carrying derivatives from call to call that fn reaches, each passed with its size
+ * and name to the runtime's `what` before b's position (after `tape`, where given). */
+static void tell_carried(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef tape, const char *what) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i64 = LLVMInt64TypeInContext(c);
+  LLVMTypeRef params[4] = {ptr, ptr, i64, ptr};
+  unsigned first = tape ? 0 : 1;
+  LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(c), params + first, 4 - first, 0);
+  for (size_t i = 0; fn && i < made[1].len; i++) {
+    const Made *s = &made[1].data[i];
+    if (!of_numbers(s) || carried_through(s->global, 0) != 3 || !reaches_carried(fn, SHADOW_ADD, s)) continue;
+    LLVMValueRef args[4] = {tape, s->shadow, LLVMConstInt(i64, ir_type_size(m, LLVMGlobalGetValueType(s->shadow)), 0),
+                            LLVMBuildGlobalStringPtr(b, LLVMGetValueName(s->global), "global")};
+    ir_call_named(b, what, type, args + first, 4 - first);
+  }
+}
+
+void ad_check_split_order(LLVMModuleRef m, LLVMValueRef call) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+  LLVMPositionBuilderBefore(b, call);
+  tell_carried(m, b, ir_called_function(call), NULL, "__parad_rt_split_check_order");
+  LLVMDisposeBuilder(b);
+}
+
+void ad_note_split_carried(LLVMModuleRef m, LLVMValueRef tape) {
+  for (LLVMUseRef u = LLVMGetFirstUse(tape); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!ir_is_call(user) || strcmp(ir_called_name(user), "__parad_rt_split_augmented")) continue;
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+    LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(user));
+    tell_carried(m, b, derivative_from(tape), tape, "__parad_rt_split_carries");
+    LLVMDisposeBuilder(b);
+    return;
+  }
 }
 
 void ad_enter_global_blocks(LLVMModuleRef m, LLVMValueRef before, ShadowUse use) { enter(m, before, use, true); }

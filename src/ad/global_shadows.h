@@ -59,6 +59,12 @@ void ad_isolate_global_adjoints(LLVMModuleRef m, LLVMValueRef call);
  * entered on another thread while any runs stops the program (runtime/global_users.c). Called before the
  * functions above, so that the count comes before their zeroing. */
 void ad_guard_global_shadows(LLVMModuleRef m, LLVMValueRef call, ShadowUse use);
+/* Split mode where a global carries derivatives from call to call (one reads what an earlier one wrote):
+ * after the augmented forward call whose tape `tape` is, the globals its function reaches are noted with
+ * the tape; before `call`, a reverse call, the runtime stops the program if the reverse calls of the tapes
+ * noted with a global come out of order (runtime/split_globals.c). */
+void ad_note_split_carried(LLVMModuleRef m, LLVMValueRef tape);
+void ad_check_split_order(LLVMModuleRef m, LLVMValueRef call);
 /* Before `before` (where a derivative's forward sweep starts), every shadow made for `use` of a global
  * holding a heap block set to a zeroed shadow of the block (ad/global_blocks.h). */
 void ad_enter_global_blocks(LLVMModuleRef m, LLVMValueRef before, ShadowUse use);

@@ -42,6 +42,7 @@ typedef struct ParadTape {
   struct ParadTaskRecord *task; /* the OpenMP task whose tape this is (omp.c), or NULL */
   struct ParadAction *actions;  /* what the program released that the reverse sweep still uses: when the tape ends */
   size_t nactions, capactions;
+  unsigned long split_seq;      /* its augmented forward call's number, in the order of those calls (split_globals.c) */
   int split_open;               /* an augmented forward call's tape, counted open until reversed or dropped (split_globals.c) */
   struct ParadFreedCopies *freed_copies; /* the caller's blocks the program copied and freed (freed_copies.c) */
 } ParadTape;
