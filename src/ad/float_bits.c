@@ -32,6 +32,15 @@ static LLVMValueRef masked(LLVMValueRef v, bool sign) {
   return NULL;
 }
 
+static unsigned float_bits(LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMHalfTypeKind: return 16;
+  case LLVMFloatTypeKind: return 32;
+  case LLVMDoubleTypeKind: return 64;
+  default: return 0; /* x86_fp80's sign is not its top bit */
+  }
+}
+
 static bool is_fabs(LLVMValueRef v) {
   return LLVMIsACallInst(v) && !strncmp(ir_called_name(v), "llvm.fabs.", 10);
 }
@@ -47,6 +56,12 @@ static LLVMValueRef copysign_of(LLVMBuilderRef b, LLVMValueRef cast) {
   LLVMTypeRef t = LLVMTypeOf(cast);
   LLVMValueRef or = LLVMGetOperand(cast, 0);
   if (!ir_is_fp(ir_scalar_type(t)) || !LLVMIsAInstruction(or) || LLVMGetInstructionOpcode(or) != LLVMOr) return NULL;
+  /* lane for lane: each integer's top bit is its float's sign (not `<2 x i64>` made `<4 x float>`) */
+  LLVMTypeRef it = LLVMTypeOf(or);
+  bool vector = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
+  if (vector != (LLVMGetTypeKind(it) == LLVMVectorTypeKind) || (vector && LLVMGetVectorSize(t) != LLVMGetVectorSize(it)) ||
+      LLVMGetIntTypeWidth(ir_scalar_type(it)) != float_bits(ir_scalar_type(t)))
+    return NULL;
   for (unsigned k = 0; k < 2; k++) {
     LLVMValueRef s = masked(LLVMGetOperand(or, k), true), other = LLVMGetOperand(or, 1 - k), m = masked(other, false);
     bool magnitude = !m && LLVMIsABitCastInst(other) && is_fabs(LLVMGetOperand(other, 0)); /* |m|'s bits */
