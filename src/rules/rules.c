@@ -150,8 +150,9 @@ static void step(Machine *m, const char *tok, LLVMValueRef *args, unsigned nargs
   } else if (!strcmp(tok, "sinh") || !strcmp(tok, "cosh") || !strcmp(tok, "j0") || !strcmp(tok, "j1") ||
              !strcmp(tok, "y0") || !strcmp(tok, "y1")) {
     push(m, libm1(m, tok, pop(m)));
-  } else if (!strcmp(tok, "digamma") || !strcmp(tok, "trigamma")) {
-    push(m, libm1(m, tok[0] == 'd' ? "__parad_digamma" : "__parad_trigamma", pop(m))); /* runtime/special.c */
+  } else if (!strcmp(tok, "digamma") || !strcmp(tok, "trigamma") || !strcmp(tok, "tetragamma")) {
+    const char *fn = tok[0] == 'd' ? "__parad_digamma" : tok[1] == 'r' ? "__parad_trigamma" : "__parad_tetragamma";
+    push(m, libm1(m, fn, pop(m))); /* runtime/special.c */
   } else if (!strcmp(tok, "pow") || !strcmp(tok, "copysign")) {
     LLVMValueRef rhs = pop(m), lhs = pop(m);
     push(m, intrinsic2(m, tok[0] == 'p' ? "llvm.pow" : "llvm.copysign", lhs, rhs));

@@ -4,6 +4,7 @@
  *   sqrt exp log sin cos sinh cosh trunc fabs roundeven    unary functions
  *   j0 j1 y0 y1  Bessel functions     digamma      Gamma'/Gamma (the runtime's: libm has none)
  *                                    trigamma     digamma' (the runtime's)
+ *                                    tetragamma   trigamma' (the runtime's)
  *   pow copysign                     binary functions
  *   oeq une olt ole                  comparisons, consumed by sel
  *   sel       c a b -> c ? a : b     itofp        integer argument to the float type
@@ -61,6 +62,7 @@ const MathRule math_rules[] = {
     {"tgamma",     NULL,              1, {"r x0 digamma *"}},
     /* the runtime's digamma, for second derivatives of those */
     {"__parad_digamma", NULL,         1, {"x0 trigamma"}},
+    {"__parad_trigamma", NULL,        1, {"x0 tetragamma"}},
     /* Bessel functions of orders 0 and 1: J0' = -J1, J1' = J0 - J1/x (1/2 at 0), and alike for Y */
     {"j0",         NULL,              1, {"x0 j1 neg"}},
     {"j1",         NULL,              1, {"x0 0 oeq 0.5 x0 j0 x0 j1 x0 / - sel"}},

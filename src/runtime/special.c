@@ -39,3 +39,22 @@ double __parad_trigamma(double x) {
 
 float __parad_trigammaf(float x) { return (float)__parad_trigamma(x); }
 long double __parad_trigammal(long double x) { return __parad_trigamma((double)x); }
+
+/* The tetragamma function psi'' (trigamma's derivative, for third derivatives of lgamma): the recurrence
+ * psi''(x) = psi''(x + 1) - 2 / x^3 up to x >= 10, then the asymptotic series (trigamma's differentiated);
+ * below 1/2 the reflection psi''(x) = psi''(1 - x) - 2 pi^3 cos(pi x) / sin^3(pi x). */
+double __parad_tetragamma(double x) {
+  if (x <= 0 && x == floor(x)) return NAN; /* a pole */
+  if (x < 0.5) {
+    double s = sin(pi * x);
+    return __parad_tetragamma(1 - x) - 2 * pi * pi * pi * cos(pi * x) / (s * s * s);
+  }
+  double shift = 0;
+  for (; x < 10; x += 1) shift -= 2 / (x * x * x);
+  double r = 1 / (x * x);
+  double series = -r * (1 + 1 / x + r * (0.5 - r * (1.0 / 6 - r * (1.0 / 6 - r * (3.0 / 10 - r * (5.0 / 6))))));
+  return shift + series;
+}
+
+float __parad_tetragammaf(float x) { return (float)__parad_tetragamma(x); }
+long double __parad_tetragammal(long double x) { return __parad_tetragamma((double)x); }
