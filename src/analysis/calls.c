@@ -315,7 +315,7 @@ const char *call_intrinsic_refusal(LLVMValueRef call) {
     return "strict floating point (-frounding-math, -ffp-model=strict, -ffp-exception-behavior=strict or maytrap, "
            "#pragma STDC FENV_ACCESS ON) is not differentiated: build the code derivatives reach without it";
   if (!strncmp(name, "llvm.x86.", 9) || !strncmp(name, "llvm.aarch64.", 13))
-    return "Parad has no derivative of this target's vector intrinsics (immintrin.h's _mm..._pd): write the "
+    return "Parad has no derivative of this target's vector intrinsics (immintrin.h's _mm..._pd, _ps): write the "
            "operation in C, or with the compiler's vector extensions";
   return "Parad has no derivative of this LLVM intrinsic";
 }

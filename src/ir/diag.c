@@ -230,7 +230,9 @@ static void report(LLVMValueRef at, int name_function, const char *fmt, va_list 
     line = LLVMGetDebugLocLine(where);
     if (LLVMIsAInstruction(where)) col = LLVMGetDebugLocColumn(where);
   }
-  report_at(at, file, len, line, col, name_function, fmt, ap);
+  /* a helper without locations (immintrin.h's at -O0) is reported at its call: named by the caller too */
+  bool caller = where && LLVMIsAInstruction(where) && function_of(where) != function_of(at);
+  report_at(caller ? where : at, file, len, line, col, name_function, fmt, ap);
 }
 
 /* libstdc++'s demangler (the tool links it: LLVM is C++). */
