@@ -508,8 +508,10 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
     if (p.failed) break;
     if (byval && !(explicit && act == ACT_CONST) && !(mode == MODE_FORWARD && act == ACT_DUP)) {
       /* a gradient would be added into a copy the call makes of the shadow, lost to the caller */
-      fail(&p, "parameter #%u of '%s' is a struct passed by value: mark it %s (a constant)%s, or pass a pointer to "
-               "it instead", i + 1, p.fn_name, marker_spelling(p.entry, ACT_CONST),
+      LLVMTypeRef held = LLVMGetTypeAttributeValue(LLVMGetEnumAttributeAtIndex(fn, i + 1, ir_attr_kind("byval")));
+      bool vector = held && LLVMGetTypeKind(held) == LLVMVectorTypeKind; /* a v4d without -mavx */
+      fail(&p, "parameter #%u of '%s' is a %s passed by value in memory: mark it %s (a constant)%s, or pass a "
+               "pointer to it instead", i + 1, p.fn_name, vector ? "vector" : "struct", marker_spelling(p.entry, ACT_CONST),
            mode == MODE_FORWARD ? " or pass its tangent after it" : "");
       break;
     }

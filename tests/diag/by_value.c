@@ -12,9 +12,9 @@ static double by_value(Big s, double x) { return s.a * x + s.b; }
 
 int main(void) {
   Big s = {1, 2, 3}, ds = {0, 0, 0};
-  // CHECK: by_value.c:[[@LINE+1]]:{{[0-9]+}}: error: __parad_autodiff: parameter #1 of 'by_value' is a struct passed by value: mark it parad_const (a constant), or pass a pointer to it instead
+  // CHECK: by_value.c:[[@LINE+1]]:{{[0-9]+}}: error: __parad_autodiff: parameter #1 of 'by_value' is a struct passed by value in memory: mark it parad_const (a constant), or pass a pointer to it instead
   double g = __parad_autodiff((void *)by_value, s, 1.0);
-  // CHECK: by_value.c:[[@LINE+1]]:{{[0-9]+}}: error: __parad_autodiff: parameter #1 of 'by_value' is a struct passed by value: mark it parad_const (a constant), or pass a pointer to it instead
+  // CHECK: by_value.c:[[@LINE+1]]:{{[0-9]+}}: error: __parad_autodiff: parameter #1 of 'by_value' is a struct passed by value in memory: mark it parad_const (a constant), or pass a pointer to it instead
   g += __parad_autodiff((void *)by_value, parad_dup, s, ds, 1.0);
   return (int)g;
 }
