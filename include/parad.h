@@ -9,7 +9,7 @@
  *   Without a marker, pointers and floats are duplicated and integers constant (and MPI handles, which are
  *   pointers under Open MPI: a parameter only passed on to MPI calls, not as a buffer).
  *   Vector mode: __parad_fwddiff((void *)f, parad_width, N, x, dx0, ..., dxN-1) computes N directions at
- *   once; declare the entry point returning a struct of N doubles (see PARAD_FWDDIFF_N below).
+ *   once; declare your own variant of the entry point returning a struct of N doubles (see below).
  *
  * Reverse mode (gradients):
  *     double dk = __parad_autodiff((void *)f, x, dx, k, parad_const, n);   // dx += df/dx, dk = df/dk

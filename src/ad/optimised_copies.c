@@ -1,6 +1,8 @@
 /* Derivatives of optimised copies, for programs built at -O0. See optimised_copies.h. */
 #include "ad/optimised_copies.h"
 
+#include "ir/diag.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,15 +72,24 @@ static void add_targets(LLVMValueRef call, ValueMap *seen, ValueList *out, Opera
   }
 }
 
-/* The functions the requests reach through redirected operands, those to copy only. */
-static void reached(LLVMModuleRef m, ValueList *out) {
+static bool named_in(LLVMValueRef call, char *const *names, size_t n) {
+  const char *name = ir_called_name(call);
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(name, names[i])) return true;
+  return false;
+}
+
+/* The functions the request calls `from` on reach through redirected operands (all requests' where `from`
+ * is NULL, but for those named in `as_compiled`), those to copy only. */
+static void reached(LLVMModuleRef m, LLVMValueRef from, char *const *as_compiled, size_t n, ValueList *out) {
   ValueMap seen;
   vmap_init(&seen);
   OperandList ops = {0};
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+  if (from) add_targets(from, &seen, out, &ops);
+  for (LLVMValueRef f = from ? NULL : LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-        if (request_is_canonical_call(i)) add_targets(i, &seen, out, &ops);
+        if (request_is_canonical_call(i) && !named_in(i, as_compiled, n)) add_targets(i, &seen, out, &ops);
   for (size_t k = 0; k < out->len; k++)
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(out->data[k]); bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
@@ -166,9 +177,9 @@ static void type_copies(LLVMValueRef fn) {
   LLVMDisposeBuilder(b);
 }
 
-unsigned ad_make_optimised_copies(LLVMModuleRef m) {
+unsigned ad_make_optimised_copies(LLVMModuleRef m, char *const *as_compiled, size_t n_as_compiled) {
   ValueList originals = {0};
-  reached(m, &originals);
+  reached(m, NULL, as_compiled, n_as_compiled, &originals);
   ValueMap copy_of, copies;
   vmap_init(&copy_of);
   vmap_init(&copies);
@@ -192,7 +203,8 @@ unsigned ad_make_optimised_copies(LLVMModuleRef m) {
     bool copy = vmap_has(&copies, f);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-        if (copy ? ir_is_call_site(i) : request_is_canonical_call(i)) redirect(i, &copy_of, &ops);
+        if (copy ? ir_is_call_site(i) : request_is_canonical_call(i) && !named_in(i, as_compiled, n_as_compiled))
+          redirect(i, &copy_of, &ops);
   }
   vec_free(&ops);
   vmap_free(&copy_of);
@@ -200,6 +212,48 @@ unsigned ad_make_optimised_copies(LLVMModuleRef m) {
   unsigned n = (unsigned)originals.len;
   vec_free(&originals);
   return n;
+}
+
+void ad_requests_reach(LLVMModuleRef m, RequestReaches *out) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+        if (!request_is_canonical_call(i)) continue;
+        RequestReach r = {xstrdup(ir_called_name(i)), {0}};
+        reached(m, i, NULL, 0, &r.reached);
+        vec_push(out, r);
+      }
+}
+
+/* Whether a function named `error` is fn, or a copy of it the generators made (a body without unwind paths,
+ * fn's name and a suffix). */
+static bool made_from(LLVMValueRef fn, const char *error) {
+  size_t n;
+  const char *name = LLVMGetValueName2(fn, &n);
+  return n && !strncmp(error, name, n) && (!error[n] || error[n] == '.');
+}
+
+size_t ad_refused_requests(const RequestReaches *r, char ***names, size_t *n) {
+  char **errors;
+  size_t n_errors = diag_error_functions(&errors), added = 0;
+  for (size_t q = 0; q < r->len; q++) {
+    bool refused = false;
+    for (size_t k = 0; k < r->data[q].reached.len && !refused; k++)
+      for (size_t e = 0; e < n_errors && !refused; e++) refused = made_from(r->data[q].reached.data[k], errors[e]);
+    if (!refused) continue;
+    *names = realloc(*names, (*n + 1) * sizeof **names);
+    (*names)[(*n)++] = xstrdup(r->data[q].name);
+    added++;
+  }
+  return added;
+}
+
+void ad_requests_reach_free(RequestReaches *r) {
+  for (size_t q = 0; q < r->len; q++) {
+    free(r->data[q].name);
+    vec_free(&r->data[q].reached);
+  }
+  vec_free(r);
 }
 
 void ad_strip_copies_locations(LLVMModuleRef m) {

@@ -13,10 +13,24 @@
 #include <llvm-c/Core.h>
 #include <stdbool.h>
 
+#include "ir/ir.h"
 #include "ir/util.h"
 
-/* After ad_prepare: the copies made, and the requests and copies redirected to them. Returns how many. */
-unsigned ad_make_optimised_copies(LLVMModuleRef m);
+/* After ad_prepare: the copies made, and the requests and copies redirected to them, but for the requests
+ * named in `as_compiled` (their canonical functions' names, n of them), which keep the program as compiled.
+ * Returns how many copies. */
+unsigned ad_make_optimised_copies(LLVMModuleRef m, char *const *as_compiled, size_t n);
+/* Per request (its canonical function's name), the functions it reaches, taken before the derivatives are
+ * made; after a refusal, the names of those whose functions hold an error (diag_error_functions) are added
+ * to *names (strings the caller frees): returns how many. */
+typedef struct {
+  char *name;
+  ValueList reached;
+} RequestReach;
+typedef VEC(RequestReach) RequestReaches;
+void ad_requests_reach(LLVMModuleRef m, RequestReaches *out);
+size_t ad_refused_requests(const RequestReaches *r, char ***names, size_t *n);
+void ad_requests_reach_free(RequestReaches *r);
 /* The program's own functions (optnone) and variables (not constants) of local linkage, made external
  * while the optimiser runs on the copies and derivatives, then given their linkage back: interprocedural
  * passes change the signatures and calling conventions of local functions, propagate their constant

@@ -166,6 +166,7 @@ static bool mark_deferred(const char *path) {
 
 /* copies: at -O0, differentiate optimised copies (ad/optimised_copies.h) */
 static int run(const char *in_path, const char *out_path, PipelineOptions *o, bool copies) {
+  RequestReaches reach = {0}; /* at -O0: which requests a refusal of the copies' derivatives is about */
   o->optimised_derivatives = false;
   o->apart_choices = 0;
   LLVMContextRef ctx = LLVMContextCreate();
@@ -227,7 +228,8 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
   }
   /* At -O0 the derivatives are made from optimised copies of the functions they reach (the program's
    * own stay as compiled, for the debugger), and the derivative code is optimised as at -O2. */
-  bool optimise = o->opt != '0' || (copies && ad_make_optimised_copies(m) > 0);
+  bool optimise = o->opt != '0' || (copies && ad_make_optimised_copies(m, o->as_compiled, o->n_as_compiled) > 0);
+  diag_error_functions_clear();
   o->optimised_derivatives = o->opt == '0' && optimise;
   bool vectorize = o->optimised_derivatives || o->vectorize, slp = o->optimised_derivatives || o->slp_vectorize,
        unroll = o->optimised_derivatives || o->unroll;
@@ -318,7 +320,9 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
   const char *dump = getenv("PARAD_DUMP_PREPARED");
   if (dump && LLVMPrintModuleToFile(m, dump, &msg)) LLVMDisposeMessage(msg);
   bool run_long_conditions = false;
+  if (o->optimised_derivatives) ad_requests_reach(m, &reach); /* as the generators will see them */
   if (ad_generate(m, &run_long_conditions)) {
+    ad_refused_requests(&reach, &o->as_compiled, &o->n_as_compiled);
     rc = PIPELINE_REFUSED;
     goto done;
   }
@@ -382,6 +386,8 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
     rc = PIPELINE_FAILED;
   }
 done:
+  ad_requests_reach_free(&reach);
+  diag_error_functions_clear();
   ad_unshield_program(&shield);
   LLVMDisposeModule(m);
   if (tm) LLVMDisposeTargetMachine(tm);
@@ -412,6 +418,12 @@ static int run_without_failed_choices(const char *in_path, const char *out_path,
   return rc;
 }
 
+static void forget_as_compiled(PipelineOptions *o) {
+  for (size_t i = 0; i < o->n_as_compiled; i++) free(o->as_compiled[i]);
+  free(o->as_compiled);
+  o->as_compiled = NULL, o->n_as_compiled = 0;
+}
+
 int pipeline_run(const char *in_path, const char *out_path, PipelineOptions *o) {
   if (o->opt != '0') return run_without_failed_choices(in_path, out_path, o, false);
   /* At -O0 the optimised copies first. Where their derivatives are refused, the program as compiled:
@@ -422,13 +434,30 @@ int pipeline_run(const char *in_path, const char *out_path, PipelineOptions *o) 
   bool failed = rc == PIPELINE_FAILED; /* after the copies were made: a bug of theirs */
   if (!o->optimised_derivatives || (rc != PIPELINE_REFUSED && !failed)) {
     diag_capture_release();
+    forget_as_compiled(o);
     return rc;
   }
-  char *dropped = diag_capture_drop();
-  if (o->verbose) fprintf(stderr, " (in process) derivatives of the optimised copies refused; again, as compiled:\n%s", dropped);
-  free(dropped);
+  char *first = diag_capture_drop();
+  if (!failed && o->n_as_compiled) {
+    /* the requests whose copies' derivatives were refused from the program as compiled, the others
+       from their copies: one request's refusal no longer takes the copies from every other */
+    if (o->verbose) fprintf(stderr, " (in process) derivatives of the optimised copies refused; again, %zu request(s) as compiled:\n%s", o->n_as_compiled, first);
+    diag_capture_begin(false);
+    rc = run_without_failed_choices(in_path, out_path, o, true);
+    if (rc != PIPELINE_REFUSED && rc != PIPELINE_FAILED) {
+      diag_capture_release();
+      forget_as_compiled(o);
+      free(first);
+      return rc;
+    }
+    failed = rc == PIPELINE_FAILED;
+    free(diag_capture_drop());
+  }
+  forget_as_compiled(o);
+  if (o->verbose) fprintf(stderr, " (in process) derivatives of the optimised copies refused; again, as compiled:\n%s", first);
   /* the program still builds; the message above and this one say what to report (the fuzzer looks for them) */
   if (failed) fprintf(stderr, "parad-cc: warning: internal error in the optimised copies made at -O0 (a bug in Parad, "
                               "please report it); the file is differentiated as compiled instead\n");
+  free(first);
   return run_without_failed_choices(in_path, out_path, o, false);
 }

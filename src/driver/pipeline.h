@@ -7,6 +7,7 @@
 #define PARAD_DRIVER_PIPELINE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 typedef struct {
   char opt;           /* '0' '1' '2' '3' 's' 'z' */
@@ -25,6 +26,10 @@ typedef struct {
      after their checks were built; where that run is refused, it runs again with none (no_apart) */
   unsigned apart_choices;
   bool no_apart;
+  /* at -O0: the requests (canonical names) whose derivatives of the optimised copies were refused, made
+     from the program as compiled in the next try while the others keep their copies */
+  char **as_compiled;
+  size_t n_as_compiled;
 } PipelineOptions;
 
 enum {

@@ -221,6 +221,25 @@ const char *diag_source_function(LLVMValueRef inst) {
 static void report_at(LLVMValueRef at, const char *file, unsigned len, unsigned line, unsigned col, int name_function,
                       const char *fmt, va_list ap);
 
+/* by name: a function made while derivatives are generated may be gone by the time they are asked for */
+static VEC(char *) error_functions;
+
+static void note_function(LLVMValueRef fn) {
+  size_t n;
+  const char *name = fn ? LLVMGetValueName2(fn, &n) : NULL;
+  if (name && n) vec_push(&error_functions, xstrdup(name));
+}
+
+size_t diag_error_functions(char ***out) {
+  *out = error_functions.data;
+  return error_functions.len;
+}
+
+void diag_error_functions_clear(void) {
+  for (size_t i = 0; i < error_functions.len; i++) free(error_functions.data[i]);
+  vec_free(&error_functions);
+}
+
 static void report(LLVMValueRef at, int name_function, const char *fmt, va_list ap) {
   LLVMValueRef where = located(at);
   unsigned len = 0, line = 0, col = 0;
@@ -274,7 +293,10 @@ static void report_at(LLVMValueRef at, const char *file, unsigned len, unsigned 
   sb_free(&said);
   if (name_function && function_of(at)) sb_printf(&msg, " in function '%s'", diag_source_function(at));
   sb_printf(&msg, "\n");
-  if (!diag_trying()) error_count++;
+  if (!diag_trying()) {
+    error_count++;
+    note_function(function_of(at));
+  }
   emit(msg.s);
   sb_free(&msg);
 }

@@ -7,6 +7,7 @@
 
 #include <llvm-c/Core.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Reports an error at an instruction (or a function, or NULL when there is no better place). */
 void diag_error(LLVMValueRef at, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -15,6 +16,10 @@ void diag_error_plain(LLVMValueRef at, const char *fmt, ...) __attribute__((form
 /* Same, at a source line given by hand (an annotation's, which carries its file and line). */
 void diag_error_at_line(const char *file, unsigned line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int diag_error_count(void);
+/* The names of the functions of the instructions errors were reported at (counted ones, in order; repeats
+ * kept), until diag_error_functions_clear: which requests a refusal concerns (driver/pipeline.c at -O0). */
+size_t diag_error_functions(char ***out);
+void diag_error_functions_clear(void);
 /* Where messages go (stderr by default); tests and the library user may redirect. */
 void diag_set_stream(void *file);
 
