@@ -18,6 +18,9 @@ static const char *const inactive_functions[] = {
     "getenv", "atoi", "atol", "atof", "strtol", "strtoul", "strtod", "strlen", "strcmp", "strncmp",
     "memcmp", "bcmp", "strdup", "strndup", "strcpy", "strncpy", "stpcpy", "stpncpy", "strcat", "strncat",
     "__strcpy_chk", "__strncpy_chk", "__stpcpy_chk", "__stpncpy_chk", "__strcat_chk", "__strncat_chk",
+    /* printf's family as -D_FORTIFY_SOURCE writes it (distributions' packaging flags) */
+    "__printf_chk", "__fprintf_chk", "__sprintf_chk", "__snprintf_chk", "__vprintf_chk", "__vfprintf_chk",
+    "__vsprintf_chk", "__vsnprintf_chk", "__dprintf_chk", "__vdprintf_chk", "__puts_chk",
     "usleep", "sleep", "omp_get_thread_num", "omp_get_num_threads",
     "omp_get_max_threads", "omp_get_wtime", "omp_in_parallel", "__parad_rt_thrown",
     "__parad_rt_ckpt_note", "__parad_rt_ckpt_note_load", "__parad_rt_ckpt_note_team",
