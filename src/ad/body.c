@@ -378,6 +378,7 @@ LLVMValueRef ad_body(AdModule *ad, LLVMValueRef fn) {
   copy = LLVMAddFunction(ad->mod, name, LLVMGlobalGetValueType(fn));
   free(name);
   LLVMSetLinkage(copy, LLVMInternalLinkage);
+  LLVMSetFunctionCallConv(copy, LLVMGetFunctionCallConv(fn));
   ir_copy_attributes(fn, copy, LLVMAttributeFunctionIndex);
   ir_copy_attributes(fn, copy, LLVMAttributeReturnIndex);
   for (unsigned p = 0, np = LLVMCountParams(fn); p < np; p++) ir_copy_attributes(fn, copy, p + 1);

@@ -49,6 +49,7 @@ LLVMValueRef ir_clone_function(LLVMValueRef fn, const char *name, ValueMap *vm) 
   LLVMContextRef c = LLVMGetModuleContext(m);
   LLVMValueRef copy = LLVMAddFunction(m, name, LLVMGlobalGetValueType(fn));
   LLVMSetLinkage(copy, LLVMInternalLinkage);
+  LLVMSetFunctionCallConv(copy, LLVMGetFunctionCallConv(fn)); /* its calls keep the original's (regcall) */
   ir_copy_attributes(fn, copy, LLVMAttributeFunctionIndex);
   if (LLVMHasPersonalityFn(fn)) LLVMSetPersonalityFn(copy, LLVMGetPersonalityFn(fn)); /* C++'s landing pads */
   ir_copy_attributes(fn, copy, LLVMAttributeReturnIndex);
