@@ -57,7 +57,7 @@ static const struct {
     /* a name copied into a record's char field beside its values */
     {"strcpy", 1}, {"strncpy", 1}, {"stpcpy", 1}, {"stpncpy", 1}, {"strcat", 1}, {"strncat", 1},
     {"__strcpy_chk", 1}, {"__strncpy_chk", 1}, {"__stpcpy_chk", 1}, {"__stpncpy_chk", 1}, {"__strcat_chk", 1},
-    {"__strncat_chk", 1},
+    {"__strncat_chk", 1}, {"__sprintf_chk", 1}, {"__snprintf_chk", 1}, {"__vsprintf_chk", 1}, {"__vsnprintf_chk", 1},
     {"time", 1},    {"clock_gettime", 2}, {"gettimeofday", 3},
     /* the policy's next size to grow at */
     {"_ZNKSt8__detail20_Prime_rehash_policy14_M_need_rehashEmmm", 1}, {"_ZNKSt8__detail20_Prime_rehash_policy11_M_next_bktEm", 1},
@@ -196,7 +196,8 @@ CallKind call_classify(LLVMValueRef call, const MathRule **rule) {
   }
   if (like) name = like; /* malloc, calloc, realloc, free */
   else if (name_in(name, text_output_prefixes, COUNT(text_output_prefixes), true) ||
-           name_in(name, string_member_prefixes, COUNT(string_member_prefixes), true))
+           name_in(name, string_member_prefixes, COUNT(string_member_prefixes), true) ||
+           !strncmp(name, "__ubsan_handle_", 15)) /* -fsanitize's reports: the value's bits, printed */
     return CALL_INACTIVE;
   else if (!LLVMIsDeclaration(fn)) return CALL_MODULE;
   if (!strncmp(name, "llvm.memcpy", 11) || !strncmp(name, "llvm.memmove", 12) || !strcmp(name, "memcpy") ||
