@@ -73,6 +73,9 @@ static bool run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *pas
   LLVMPassBuilderOptionsSetSLPVectorization(po, slp);
   LLVMPassBuilderOptionsSetLoopUnrolling(po, unroll);
   LLVMPassBuilderOptionsSetLoopInterleaving(po, unroll);
+  /* the call graph's profile (with -fprofile-instr-use) is a module flag each run of the pipeline would add
+     again: two are an invalid module */
+  if (LLVMGetModuleFlag(m, "CG Profile", 10)) LLVMPassBuilderOptionsSetCallGraphProfile(po, 0);
   if (verbose) fprintf(stderr, " (in process) passes %s%s%s%s\n", passes, vec ? " +vectorize" : "",
                        slp ? " +slp" : "", unroll ? " +unroll" : "");
   LLVMErrorRef e = LLVMRunPasses(m, passes, tm, po);
