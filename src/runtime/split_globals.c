@@ -28,6 +28,8 @@ static struct Carrier {
 } *carriers;
 static size_t n_carriers, cap_carriers;
 
+__attribute__((destructor)) static void free_carriers(void) { free(carriers); } /* for memory checkers */
+
 int __parad_rt_split_open(void) { return __atomic_load_n(&open_tapes, __ATOMIC_RELAXED) > 0; }
 
 void __parad_rt_split_augmented(ParadTape *t) {

@@ -180,7 +180,12 @@ static void note_cache(void) {
   pthread_setspecific(cache_key, pool);
 }
 
-__attribute__((destructor)) static void release_main_cache(void) { release_cache(NULL); }
+static void release_shared_pool(void);
+
+__attribute__((destructor)) static void release_main_cache(void) {
+  release_cache(NULL);
+  release_shared_pool();
+}
 
 /* A chunk the thread's next tapes may use. */
 static void pool_chunk(ParadTape *t, ParadChunk *c) {
@@ -284,13 +289,24 @@ static pthread_mutex_t shared_mu = PTHREAD_MUTEX_INITIALIZER;
 static ParadChunk *shared_pool[SIZE_CLASSES];
 static size_t shared_pooled, shared_count; /* shared_count read without the lock: a hint */
 
+static void release_shared_pool(void) {
+  for (int k = 0; k < SIZE_CLASSES; k++)
+    for (ParadChunk *c = shared_pool[k], *n; c; c = n) {
+      n = c->next;
+      free(c);
+    }
+}
+
 void *__parad_rt_scratch_take(size_t size) {
   ParadChunk *c = take_from(pool, size);
   if (c) {
     pooled -= sizeof *c + c->size;
   } else if (__atomic_load_n(&shared_count, __ATOMIC_RELAXED)) {
     pthread_mutex_lock(&shared_mu);
-    if ((c = take_from(shared_pool, size))) shared_pooled -= sizeof *c + c->size, shared_count--;
+    if ((c = take_from(shared_pool, size))) {
+      shared_pooled -= sizeof *c + c->size;
+      __atomic_fetch_sub(&shared_count, 1, __ATOMIC_RELAXED);
+    }
     pthread_mutex_unlock(&shared_mu);
   }
   c = c ? fresh(c) : take_chunk(size);
@@ -313,7 +329,8 @@ void __parad_rt_scratch_give(void *data) {
   if (kept) {
     c->next = shared_pool[size_class(c->size)];
     shared_pool[size_class(c->size)] = c;
-    shared_pooled += bytes, shared_count++;
+    shared_pooled += bytes;
+    __atomic_fetch_add(&shared_count, 1, __ATOMIC_RELAXED);
   }
   pthread_mutex_unlock(&shared_mu);
   if (!kept) free(c);
