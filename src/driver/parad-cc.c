@@ -67,6 +67,20 @@ static void coverage_files(const Invocation *inv, const char *source, const char
   free(base);
 }
 
+/* Instrumentation that clang adds in its own pipeline and Parad's pipeline does not (driver/instrumentation.h
+ * adds profile counters, gcov's, AddressSanitizer's and ThreadSanitizer's): said, not silently left out of a
+ * file whose derivatives Parad made. */
+static void warn_unapplied(const Invocation *inv, const char *source) {
+  static const char *const prefixes[] = {"-fsanitize-coverage=", "-fprofile-generate", "-fcs-profile-generate"};
+  for (size_t i = 0; i < inv->frontend.len; i++) {
+    const char *a = inv->frontend.data[i];
+    bool unapplied = !strncmp(a, "-fsanitize=", 11) && strstr(a, "memory");
+    for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++) unapplied |= !strncmp(a, prefixes[k], strlen(prefixes[k]));
+    if (unapplied)
+      fprintf(stderr, "parad-cc: warning: %s is not applied to %s, whose derivatives Parad made (not supported yet)\n", a, source);
+  }
+}
+
 static int frontend(const Invocation *inv, const char *source, const char *language, const char *bc,
                     const char *final, FrontendRun run) {
   /* -MD: the dependencies of the user's output, as clang's (compiled and linked at once: the program's,
@@ -235,6 +249,7 @@ static int compile(const Invocation *inv, const char *source, const char *langua
     if (!rc) rc = pipeline_run(bc, opt, &po);
   }
   int outcome = rc;
+  if (rc == PIPELINE_OK) warn_unapplied(inv, source);
   if (rc == PIPELINE_NO_REQUESTS || rc == PIPELINE_DEFERRED) { /* clang compiles the front end's IR */
     rc = backend(inv, bc, final, false, false);
   } else if (rc == PIPELINE_MARKERS) { /* clang's own pipeline, on the file with weak markers */
