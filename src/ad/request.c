@@ -335,6 +335,8 @@ bool request_inline_forwarders(LLVMModuleRef m) {
  * a local variable written once. */
 static LLVMValueRef named_function(LLVMValueRef v) {
   v = ir_stored_once(v);
+  /* an alias of a function (__attribute__((alias("impl")))), as the program calls it */
+  for (int depth = 0; depth < 4 && v && LLVMIsAGlobalAlias(v); depth++) v = ir_strip_pointer_casts(LLVMAliasGetAliasee(v));
   LLVMValueRef version = function_default_version(v); /* target_clones: ad/function_versions.h */
   if (version) return version;
   if (LLVMIsAFunction(v) || !ir_is_call_site(v)) return v;
