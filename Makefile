@@ -48,7 +48,7 @@ MPICC_MPICH ?= mpicc.mpich
 HAVE_MPI    := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo yes)
 HAVE_MPICH  := $(shell command -v $(MPICC_MPICH) >/dev/null 2>&1 && echo yes)
 
-all: bin/parad-cc bin/parad-c++ bin/parad lib/libparad_rt.a $(if $(HAVE_MPI),lib/libparad_mpi.a) $(if $(HAVE_MPICH),lib/libparad_mpich.a)
+all: bin/parad-cc bin/parad-c++ bin/parad-llvm-ar bin/parad-llvm-ranlib bin/parad lib/libparad_rt.a $(if $(HAVE_MPI),lib/libparad_mpi.a) $(if $(HAVE_MPICH),lib/libparad_mpich.a)
 
 lib/libparad_mpi.a: $(MPI_RT:%.c=build/rt-mpi/%.o)
 lib/libparad_mpich.a: $(MPI_RT:%.c=build/rt-mpich/%.o)
@@ -82,6 +82,11 @@ bin/parad-cc: $(DRV_OBJ) $(BUILD)/libparad.a bin/.build-kind
 bin/parad-c++: bin/parad-cc
 	ln -sf parad-cc $@
 
+# CMake's interprocedural optimisation looks for the archiver of a compiler named parad-cc as parad-llvm-ar
+# beside it (the name's prefix, as for a cross compiler): LLVM's own.
+bin/parad-llvm-ar bin/parad-llvm-ranlib:
+	ln -sf $(shell $(LLVM_CONFIG) --bindir)/$(patsubst bin/parad-%,%,$@) $@
+
 bin/parad: $(TOOL_OBJ) $(BUILD)/libparad.a bin/.build-kind
 	$(CC) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LLVM_LIBS)
 
@@ -111,6 +116,7 @@ install:
 	install -d $(PREFIX)/bin $(PREFIX)/lib $(PREFIX)/include $(PREFIX)/share/doc/parad
 	install -m 755 bin/parad-cc bin/parad $(PREFIX)/bin/
 	ln -sf parad-cc $(PREFIX)/bin/parad-c++
+	cp -P bin/parad-llvm-ar bin/parad-llvm-ranlib $(PREFIX)/bin/
 	install -m 644 lib/*.a $(PREFIX)/lib/
 	install -m 644 include/*.h $(PREFIX)/include/
 	install -m 644 README.md docs/design.md $(PREFIX)/share/doc/parad/
