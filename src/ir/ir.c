@@ -341,6 +341,8 @@ bool ir_null_based(LLVMValueRef p) {
   for (int depth = 0; depth < 64; depth++) {
     p = ir_strip_pointer_casts(p);
     if (LLVMIsAConstantPointerNull(p)) return true;
+    /* a constant address (-ftrivial-auto-var-init=pattern's 0xAAAA... in a pointer variable) */
+    if (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMIntToPtr && LLVMIsAConstantInt(LLVMGetOperand(p, 0))) return true;
     bool gep = LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr);
     if (!gep) return false;
     p = LLVMGetOperand(p, 0);

@@ -113,8 +113,9 @@ LLVMValueRef ir_address_base(LLVMValueRef p);
 /* The integer an address is computed from (by getelementptr and casts of a pointer rebuilt by inttoptr),
  * whose origin the analyses cannot follow; NULL for any other address. */
 LLVMValueRef ir_address_integer(LLVMValueRef p);
-/* An address computed from null by offsets (an empty vector's start plus a size, after the optimiser knew
- * the start): its own shadow, as null is. */
+/* An address computed from null, or from a constant address, by offsets (an empty vector's start plus a
+ * size, after the optimiser knew the start; a pattern a hardened build initialises pointers with): its own
+ * shadow, as null is. */
 bool ir_null_based(LLVMValueRef p);
 /* Strips casts and getelementptrs whose indices are all constant, adding their byte offsets to *offset:
  * the pointer p is a constant distance from. */
