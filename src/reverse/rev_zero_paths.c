@@ -209,12 +209,13 @@ static bool specialise(LLVMValueRef fn, const BlockList *r, const BlockList *fro
         vmap_put(&vm, i, LLVMConstNull(LLVMTypeOf(i)));
       } else if (LLVMIsAPHINode(i) && k == 0) { /* the entry's phis: their entries from `from` */
         LLVMValueRef phi = LLVMBuildPhi(b, LLVMTypeOf(i), "");
-        for (size_t f = 0; f < from->len; f++) {
-          LLVMValueRef v = NULL;
+        for (size_t f = 0; f < from->len; f++) { /* an entry per edge: a switch's cases may share the block */
+          LLVMValueRef term = LLVMGetBasicBlockTerminator(from->data[f]), v = NULL;
           for (unsigned e = 0, m = LLVMCountIncoming(i); e < m && !v; e++)
             if (LLVMGetIncomingBlock(i, e) == from->data[f]) v = LLVMGetIncomingValue(i, e);
           LLVMBasicBlockRef in = from->data[f];
-          LLVMAddIncoming(phi, &v, &in, 1);
+          for (unsigned s = 0, n = LLVMGetNumSuccessors(term); s < n; s++)
+            if (LLVMGetSuccessor(term, s) == entry) LLVMAddIncoming(phi, &v, &in, 1);
         }
         vmap_put(&vm, i, phi);
       } else if (LLVMIsAPHINode(i)) { /* in the region: its predecessors are, and copied before it */
