@@ -118,6 +118,7 @@ static bool address_may_hold_active(LLVMValueRef v) {
 typedef struct {
   LLVMValueRef shadow, global;
   unsigned lane;
+  signed char carried; /* carried_through's answer for the global: 1, 0, -1 not asked yet */
 } Made;
 static VEC(Made) made[2];
 static ValueMap holding, reaching;
@@ -149,7 +150,7 @@ static LLVMValueRef shadow_global(LLVMValueRef g, ShadowUse use, unsigned lane) 
     LLVMSetLinkage(s, LLVMInternalLinkage);
     LLVMSetAlignment(s, LLVMGetAlignment(g));
     LLVMSetInitializer(s, LLVMConstNull(t));
-    Made made_one = {s, g, lane};
+    Made made_one = {s, g, lane, -1};
     vec_push(&made[use == SHADOW_ADD], made_one);
   }
   free(name);
@@ -412,6 +413,13 @@ static unsigned carried_through(LLVMValueRef v, int depth) {
   return found;
 }
 
+/* Whether a shadow made is of a global that carries derivatives from a store to a load (asked once: what
+ * the requests reach is settled by the time it is asked). */
+static bool carried(Made *m) {
+  if (m->carried < 0) m->carried = of_numbers(m) && carried_through(m->global, 0) == 3;
+  return m->carried;
+}
+
 /* Whether fn, or a function it names (a callee, a region's function), names a shadow made for `use` of a
  * global of floats that carries derivatives from a store to a load, where another derivative zeroing it
  * at its entry would lose them (a global scratch array; not an accumulator updated atomically, a table
@@ -430,8 +438,8 @@ static bool names_carried(LLVMValueRef fn, ShadowUse use, const Made *only, Valu
         if (LLVMIsAFunction(op) && names_carried(op, use, only, seen)) return true;
         if (only && (op == only->shadow || op == only->global)) return true;
         for (size_t j = 0; !only && LLVMIsAGlobalVariable(op) && j < made[use == SHADOW_ADD].len; j++) {
-          const Made *m = &made[use == SHADOW_ADD].data[j];
-          if (m->shadow == op && of_numbers(m) && carried_through(m->global, 0) == 3) return true;
+          Made *m = &made[use == SHADOW_ADD].data[j];
+          if (m->shadow == op && carried(m)) return true;
         }
       }
     }
@@ -470,8 +478,8 @@ static void tell_carried(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef fn, LLV
   unsigned first = tape ? 0 : 1;
   LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(c), params + first, 4 - first, 0);
   for (size_t i = 0; fn && i < made[1].len; i++) {
-    const Made *s = &made[1].data[i];
-    if (!of_numbers(s) || carried_through(s->global, 0) != 3 || !reaches_carried(fn, SHADOW_ADD, s)) continue;
+    Made *s = &made[1].data[i];
+    if (!carried(s) || !reaches_carried(fn, SHADOW_ADD, s)) continue;
     LLVMValueRef args[4] = {tape, s->shadow, LLVMConstInt(i64, ir_type_size(m, LLVMGlobalGetValueType(s->shadow)), 0),
                             LLVMBuildGlobalStringPtr(b, LLVMGetValueName(s->global), "global")};
     ir_call_named(b, what, type, args + first, 4 - first);

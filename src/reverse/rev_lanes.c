@@ -98,7 +98,7 @@ static bool choice_intrinsic(LLVMValueRef v) {
 
 static bool integer_parameter(LLVMValueRef call, LLVMValueRef v, ValueMap *seen) {
   LLVMValueRef callee = ir_called_function(call);
-  if (callee && !strncmp(ir_called_name(call), "__ubsan_handle_", 15)) return true; /* -fsanitize's report */
+  if (callee && call_classify(call, NULL) == CALL_INACTIVE) return true; /* printed, reported (UBSan's handlers) */
   if (!callee || LLVMIsDeclaration(callee) || LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee))) return false;
   for (unsigned i = 0, n = ir_num_call_args(call); i < n && i < LLVMCountParams(callee); i++)
     if (LLVMGetArgOperand(call, i) == v && !integer_only(LLVMGetParam(callee, i), seen)) return false;

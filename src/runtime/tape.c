@@ -91,16 +91,25 @@ static ParadChunk *fresh(ParadChunk *c) {
   return c;
 }
 
+/* A chunk of at least size bytes from the thread's pool, counted out of it; NULL if none. */
+static ParadChunk *take_pooled(size_t size) {
+  ParadChunk *c = take_from(pool, size);
+  if (c) pooled -= sizeof *c + c->size;
+  return c;
+}
+
+/* A new chunk of size bytes; NULL when out of memory. */
+static ParadChunk *new_sized(size_t size) {
+  ParadChunk *c = alloc_chunk(sizeof *c + size);
+  if (c) c->size = size;
+  return c;
+}
+
 /* A pooled chunk of at least size bytes, else a new one; NULL when out of memory. */
 static ParadChunk *take_chunk(size_t size) {
-  ParadChunk *c = take_from(pool, size);
-  if (c) {
-    pooled -= sizeof *c + c->size;
-  } else {
-    if (!(c = alloc_chunk(sizeof *c + size))) return NULL;
-    c->size = size;
-  }
-  return fresh(c);
+  ParadChunk *c = take_pooled(size);
+  if (!c) c = new_sized(size);
+  return c ? fresh(c) : NULL;
 }
 
 static ParadChunk *new_chunk(ParadTape *t, size_t size) {
@@ -298,10 +307,8 @@ static void release_shared_pool(void) {
 }
 
 void *__parad_rt_scratch_take(size_t size) {
-  ParadChunk *c = take_from(pool, size);
-  if (c) {
-    pooled -= sizeof *c + c->size;
-  } else if (__atomic_load_n(&shared_count, __ATOMIC_RELAXED)) {
+  ParadChunk *c = take_pooled(size);
+  if (!c && __atomic_load_n(&shared_count, __ATOMIC_RELAXED)) {
     pthread_mutex_lock(&shared_mu);
     if ((c = take_from(shared_pool, size))) {
       shared_pooled -= sizeof *c + c->size;
@@ -309,9 +316,9 @@ void *__parad_rt_scratch_take(size_t size) {
     }
     pthread_mutex_unlock(&shared_mu);
   }
-  c = c ? fresh(c) : take_chunk(size);
-  if (c) surplus -= (long long)(sizeof *c + c->size);
-  return c ? c->data : NULL;
+  if (!c && !(c = new_sized(size))) return NULL;
+  surplus -= (long long)(sizeof *c + c->size);
+  return fresh(c)->data;
 }
 
 void __parad_rt_scratch_give(void *data) {
