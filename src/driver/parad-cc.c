@@ -236,6 +236,7 @@ static int compile(const Invocation *inv, const char *source, const char *langua
   po.source_name = source;
   po.has_line_info = inv->debug || !from_c;
   po.may_defer = to_object && from_c;
+  po.file_only = !to_object && from_c;
   /* a file that asks for derivatives needs line tables (for diagnostics), one that does not must be
      compiled without, as clang would: a guess from the source's text saves the front end's second run
      in the common case, and a wrong guess costs that run */
@@ -250,6 +251,9 @@ static int compile(const Invocation *inv, const char *source, const char *langua
   }
   int outcome = rc;
   if (rc == PIPELINE_OK) warn_unapplied(inv, source);
+  if (rc == PIPELINE_REFUSED && po.sees_too_little)
+    fprintf(stderr, "parad-cc: note: with -S or -emit-llvm Parad sees this file alone; a derivative that reaches "
+                    "functions of other files is made when parad-cc links the program's objects (-c, then link)\n");
   if (rc == PIPELINE_NO_REQUESTS || rc == PIPELINE_DEFERRED) { /* clang compiles the front end's IR */
     rc = backend(inv, bc, final, false, false);
   } else if (rc == PIPELINE_MARKERS) { /* clang's own pipeline, on the file with weak markers */

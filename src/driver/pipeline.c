@@ -221,6 +221,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
       goto done;
     }
   int errors = ad_read_requests(m);
+  o->sees_too_little = o->file_only && ad_needs_whole_program(m);
   if (!errors && o->may_defer && ad_needs_whole_program(m)) {
     rc = mark_deferred(in_path) ? PIPELINE_DEFERRED : PIPELINE_FAILED;
     goto done;

@@ -18,6 +18,8 @@ typedef struct {
   bool verbose;
   const char *source_name; /* for the module's name, as clang names it */
   bool may_defer;     /* derivatives that reach other files may wait for the link (PIPELINE_DEFERRED) */
+  bool file_only;     /* -S or -emit-llvm of a source: no link follows where other files' functions are seen */
+  bool sees_too_little; /* set by pipeline_run: (file_only) a derivative asked for reaches other files */
   bool loose_aliasing; /* -fno-strict-aliasing (analysis/memtype.h) */
   /* set by pipeline_run: at -O0, the derivatives were made from optimised copies and optimised as at
      -O2 (the program's own functions kept optnone); code generation then optimises too */

@@ -12,6 +12,9 @@
 // RUN: %parad-cc -O1 -c %S/Inputs/multifile/integrate.c -o %t/integrate.o
 // RUN: %parad-cc %t/main.o %t/model.o %t/integrate.o -L%t -lpairs -o %t/prog -lm && %t/prog
 // RUN: %parad-cc -O0 -I%S/../include -I%S/Inputs/multifile %s %S/Inputs/multifile/model.c %S/Inputs/multifile/pairs.c %S/Inputs/multifile/integrate.c -o %t/prog0 -lm && %t/prog0
+// With -S no link follows where model.c is seen: refused with a note saying where the derivative is made.
+// RUN: not %parad-cc %cflags -I%S/Inputs/multifile -S %s -o %t/main.s 2> %t/s.err && test ! -e %t/main.s
+// RUN: grep -q "cannot differentiate 'model_energy', which no file" %t/s.err && grep -q 'note: with -S or -emit-llvm Parad sees this file alone' %t/s.err
 #include <math.h>
 #include "check.h"
 #include "model.h"
