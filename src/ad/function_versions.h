@@ -13,8 +13,16 @@
 
 /* The default version of v when v is such an ifunc (through pointer casts), else NULL. */
 LLVMValueRef function_default_version(LLVMValueRef v);
-/* In the functions m's requests reach (`reached`: request_reached_functions), calls of such an ifunc call
- * its default version; returns how many. */
+/* An ifunc written by hand (`__attribute__((ifunc("resolve")))`) has no default: its resolver, defined in
+ * the module and taking nothing, picks the body by the processor. The resolver when v is such an ifunc,
+ * else NULL. */
+LLVMValueRef function_resolver(LLVMValueRef v);
+/* The functions such a resolver may return (through selects and phis) into out; false when it may return
+ * anything else. */
+bool function_resolver_choices(LLVMValueRef resolver, ValueList *out);
+/* In the functions m's requests reach (`reached`: request_reached_functions), calls of a target_clones
+ * ifunc call its default version, and calls of a hand-written one call through what its resolver returns
+ * (the derivative then follows the body the program runs, as a call through a pointer); returns how many. */
 unsigned function_versions_pin(LLVMModuleRef m, const ValueMap *reached);
 
 #endif

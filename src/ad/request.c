@@ -436,7 +436,11 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
   if (sret) add_arg(&p, LLVMGetArgOperand(call, k++));
 
   LLVMValueRef fn = k < n ? named_function(LLVMGetArgOperand(call, k)) : NULL;
-  if (!fn || !LLVMIsAFunction(fn)) {
+  if (fn && function_resolver(fn)) {
+    fail(&p, "'%s' is an ifunc, whose body its resolver picks when the program starts: name the body to "
+             "differentiate (a call of '%s' inside the function differentiated follows the body picked)",
+         LLVMGetValueName(fn), LLVMGetValueName(fn));
+  } else if (!fn || !LLVMIsAFunction(fn)) {
     fail(&p, "the first argument must be a function named in this file (not a pointer variable; a helper that "
              "passes on a function it is given is inlined where it is static)");
   } else if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn))) {
@@ -860,8 +864,16 @@ RequestChoice request_choice(LLVMValueRef call, LLVMValueRef other) {
 
 static void reach(LLVMValueRef g, ValueMap *seen, ValueList *work) {
   g = g ? ir_strip_pointer_casts(g) : NULL;
-  LLVMValueRef version = function_default_version(g);
+  LLVMValueRef version = function_default_version(g), resolver = version ? NULL : function_resolver(g);
   if (version) g = version;
+  if (resolver) { /* a hand-written ifunc: the bodies its resolver picks from */
+    ValueList bodies = {0};
+    function_resolver_choices(resolver, &bodies);
+    reach(resolver, seen, work);
+    for (size_t k = 0; k < bodies.len; k++) reach(bodies.data[k], seen, work);
+    vec_free(&bodies);
+    return;
+  }
   if (!g || !LLVMIsAFunction(g) || !LLVMCountBasicBlocks(g) || vmap_has(seen, g)) return;
   vmap_put(seen, g, g);
   vec_push(work, g);
