@@ -19,6 +19,7 @@
 #include "ad/apart.h"
 #include "ad/byte_loops.h"
 #include "ad/float_bits.h"
+#include "ad/x86_vectors.h"
 #include "ad/checkpoint.h"
 #include "ad/copy_contexts.h"
 #include "ad/byval_copies.h"
@@ -313,6 +314,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
   library_expansions_apply(m, &reached); /* _FORTIFY_SOURCE, sincos (ad/library_expansions.h) */
   byte_loops_apply(m, &reached);         /* generic byte-by-byte copies and swaps (ad/byte_loops.h) */
   float_bits_apply(m, &reached);         /* copysign written on the bits (ad/float_bits.h) */
+  x86_vectors_apply(m, &reached);        /* hadd, cvtpd2ps, dp: lanes that mix (ad/x86_vectors.h) */
   function_versions_pin(m, &reached);    /* target_clones (ad/function_versions.h) */
   copy_contexts_split(m, &reached);      /* a generic helper's copies, per kind (ad/copy_contexts.h) */
   byval_copies_apply(m, &reached);       /* structs passed by value: copies of their own (ad/byval_copies.h) */
