@@ -10,7 +10,7 @@
 // RUN: test ! -e %t
 // STRICT: intrinsic_refusals.c:[[# @LINE + 11]]:{{[0-9]+}}: error: cannot differentiate 'llvm.experimental.constrained.fmul.f64' with an active argument (#1): strict floating point (-frounding-math, -ffp-model=strict, -ffp-exception-behavior=strict or maytrap, #pragma STDC FENV_ACCESS ON) is not differentiated: build the code derivatives reach without it in function 'cube'
 // ROUNDING: error: cannot differentiate 'llvm.experimental.constrained.fmul.f64' with an active argument (#1): strict floating point
-// VECTOR: intrinsic_refusals.c:[[# @LINE + 14]]:{{[0-9]+}}: error: cannot differentiate 'llvm.x86.avx.hadd.pd.256' with an active argument (#1): Parad has no derivative of this target's vector intrinsics
+// VECTOR: intrinsic_refusals.c:[[# @LINE + 14]]:{{[0-9]+}}: error: cannot differentiate 'llvm.x86.avx.rcp.ps.256' with an active argument (#1): Parad has no derivative of this target's vector intrinsics
 #include <parad.h>
 #ifdef VECTOR
 #include <immintrin.h>
@@ -22,16 +22,16 @@
 static double cube(double x) { return x * x * 3.0; }
 
 #ifdef VECTOR
-static double clipped_sum(const double *x) {
-  double t[4];
-  _mm256_storeu_pd(t, _mm256_hadd_pd(_mm256_loadu_pd(x), _mm256_set1_pd(0.5)));
+static double clipped_sum(const float *x) {
+  float t[8];
+  _mm256_storeu_ps(t, _mm256_rcp_ps(_mm256_loadu_ps(x)));
   return t[0] + t[1] + t[2] + t[3];
 }
 #endif
 
 int main(void) {
 #ifdef VECTOR
-  double x[4] = {0.1, 2, 0.3, 4}, dx[4] = {0};
+  float x[8] = {0.1f, 2, 0.3f, 4, 1, 1, 1, 1}, dx[8] = {0};
   __parad_autodiff((void *)clipped_sum, x, dx);
 #endif
   return (int)__parad_autodiff((void *)cube, 2.0);
