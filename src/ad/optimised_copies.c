@@ -32,10 +32,20 @@ static bool told_of(LLVMValueRef fn) {
   return told;
 }
 
+/* A computed goto jumps to the addresses of the original's blocks, which a table (a global) holds: in a
+ * copy it would jump to no block of its own, and the optimiser took the copy for unreachable code. */
+static bool jumps_by_address(LLVMValueRef fn) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (t && LLVMGetInstructionOpcode(t) == LLVMIndirectBr) return true;
+  }
+  return false;
+}
+
 /* Not only the optnone ones: a task's entry, which clang does not mark so, calls the program's functions,
    and the program's own primal shares the entry. */
 static bool copyable(LLVMValueRef v) {
-  return v && LLVMIsAFunction(v) && !LLVMIsDeclaration(v) && !told_of(v);
+  return v && LLVMIsAFunction(v) && !LLVMIsDeclaration(v) && !told_of(v) && !jumps_by_address(v);
 }
 
 /* The operands of a call site that name a function the copies call instead: its callee; a request's

@@ -158,6 +158,9 @@ static LLVMValueRef located_within(LLVMValueRef inst, int depth) {
     if (LLVMGetDebugLocLine(i)) return i;
   for (LLVMValueRef i = LLVMGetNextInstruction(inst); i; i = LLVMGetNextInstruction(i))
     if (LLVMGetDebugLocLine(i)) return i;
+  /* a block without lines (-O0's one dispatch of every computed goto): where a jump into it is */
+  for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(LLVMGetInstructionParent(inst))); u; u = LLVMGetNextUse(u))
+    if (LLVMIsAInstruction(LLVMGetUser(u)) && LLVMGetDebugLocLine(LLVMGetUser(u))) return LLVMGetUser(u);
   LLVMValueRef fn = function_of(inst);
   if (LLVMGetDebugLocLine(fn) || depth >= 4) return fn;
   for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
