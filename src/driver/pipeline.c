@@ -19,7 +19,6 @@
 #include "ad/apart.h"
 #include "ad/byte_loops.h"
 #include "ad/float_bits.h"
-#include "ad/x86_vectors.h"
 #include "ad/checkpoint.h"
 #include "ad/copy_contexts.h"
 #include "ad/byval_copies.h"
@@ -32,8 +31,10 @@
 #include "ad/registered.h"
 #include "ad/request.h"
 #include "ad/slp_outside_reverse.h"
+#include "ad/x86_vectors.h"
 #include "analysis/memtype.h"
 #include "driver/instrumentation.h"
+#include "ir/bfloat_truncs.h"
 #include "ir/diag.h"
 #include "mpi/mpi.h"
 #include "omp/omp.h"
@@ -340,6 +341,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
     goto done;
   }
   LLVMDisposeMessage(msg);
+  bfloat_truncs_lower(m); /* adjoints of bfloats, without libgcc's missing __truncsfbf2 (ir/bfloat_truncs.h) */
   dump = getenv("PARAD_DUMP_GENERATED"); /* and the IR they wrote, before the optimiser */
   if (dump && LLVMPrintModuleToFile(m, dump, &msg)) LLVMDisposeMessage(msg);
   /* Parad asked the front end for line tables to place its diagnostics; drop them unless asked for. */
