@@ -319,9 +319,11 @@ bool request_inline_forwarders(LLVMModuleRef m) {
     LLVMLinkage l = LLVMGetLinkage(f);
     /* a template's or an inline function's body (linkonce_odr) may go once inlined, as a static one's: every
        file that uses it has its own */
-    if (!forwards || (l != LLVMInternalLinkage && l != LLVMPrivateLinkage && l != LLVMLinkOnceODRLinkage) ||
-        ir_fn_has_attr(f, "alwaysinline"))
+    if (forwards && ir_fn_has_attr(f, "alwaysinline")) { /* the program's own always_inline: the pass inlines it */
+      marked = true;
       continue;
+    }
+    if (!forwards || (l != LLVMInternalLinkage && l != LLVMPrivateLinkage && l != LLVMLinkOnceODRLinkage)) continue;
     LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, ir_attr_kind("noinline"));
     LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, ir_attr_kind("optnone"));
     LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, ir_attr_kind("alwaysinline"), 0));
