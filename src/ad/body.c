@@ -99,8 +99,6 @@ static void doomed_blocks(LLVMValueRef fn, ValueMap *doomed) {
   }
 }
 
-static bool open_codable(LLVMValueRef inst);
-
 /* ---- pointers moved as integers ----
  * The optimiser stores a pointer as the integer of its bits where the memory's type says integer (a
  * std::unique_ptr's tuple, a union), and loads one back that way. The derivative would lose the pointer's
@@ -163,7 +161,7 @@ static bool needs_copy(LLVMValueRef fn) {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
     if ((t && LLVMGetInstructionOpcode(t) == LLVMInvoke) || block_throws(bb)) return true;
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-      if (open_codable(i) || stored_pointer(i) || loads_pointer(i) || selects_pointers(i) || dead_store(i)) return true;
+      if (ad_body_open_codes(i) || stored_pointer(i) || loads_pointer(i) || selects_pointers(i) || dead_store(i)) return true;
   }
   return false;
 }
@@ -200,14 +198,15 @@ static ComplexOp complex_op(LLVMValueRef inst) {
   static const struct {
     const char *name;
     ComplexOp op;
-  } table[] = {{"__muldc3", CX_MUL}, {"__mulsc3", CX_MUL}, {"__divdc3", CX_DIV}, {"__divsc3", CX_DIV},
+  } table[] = {{"__muldc3", CX_MUL}, {"__mulsc3", CX_MUL}, {"__mulxc3", CX_MUL}, {"__divdc3", CX_DIV},
+               {"__divsc3", CX_DIV}, {"__divxc3", CX_DIV},
                {"cpow", CX_POW},     {"cexp", CX_EXP},     {"cabs", CX_ABS},     {"carg", CX_ARG},
                {"clog", CX_LOG},     {"csqrt", CX_SQRT},   {"csin", CX_SIN},     {"ccos", CX_COS},
                {"ctan", CX_TAN},     {"csinh", CX_SINH},   {"ccosh", CX_COSH},   {"ctanh", CX_TANH}};
   char name[16];
   snprintf(name, sizeof name, "%s", ir_called_name(inst));
   size_t len = strlen(name);
-  if (len > 1 && name[0] == 'c' && name[len - 1] == 'f') name[len - 1] = 0; /* cexpf: the float form */
+  if (len > 1 && name[0] == 'c' && (name[len - 1] == 'f' || name[len - 1] == 'l')) name[len - 1] = 0; /* cexpf, cexpl */
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (!strcmp(name, table[i].name)) return table[i].op;
   return CX_NONE;
@@ -217,7 +216,8 @@ static ComplexOp complex_op(LLVMValueRef inst) {
 static LLVMValueRef real_call(LLVMBuilderRef b, const char *name, LLVMTypeRef t, LLVMValueRef *args, unsigned n) {
   LLVMTypeRef params[2] = {t, t};
   char full[32];
-  snprintf(full, sizeof full, "%s%s", name, LLVMGetTypeKind(t) == LLVMFloatTypeKind ? "f" : "");
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  snprintf(full, sizeof full, "%s%s", name, k == LLVMFloatTypeKind ? "f" : k == LLVMX86_FP80TypeKind ? "l" : "");
   return ir_call_named(b, full, LLVMFunctionType(t, params, n, 0), args, n);
 }
 
@@ -243,17 +243,31 @@ static LLVMValueRef product(LLVMBuilderRef b, LLVMTypeRef t, const char *f, LLVM
   return LLVMBuildFMul(b, real_call(b, f, t, &p, 1), real_call(b, g, t, &q, 1), "");
 }
 
+/* The pair {T, T} a long double complex is passed in, by value in memory (x86-64's ABI), or NULL. */
+static LLVMTypeRef complex_in_memory(LLVMValueRef call, unsigned i) {
+  LLVMTypeRef t = ir_call_arg_type_attr(call, i, "byval");
+  if (!t || LLVMGetTypeKind(t) != LLVMStructTypeKind || LLVMCountStructElementTypes(t) != 2) return NULL;
+  LLVMTypeRef e = LLVMStructGetTypeAtIndex(t, 0);
+  return ir_is_fp(e) && LLVMGetTypeKind(e) != LLVMVectorTypeKind && LLVMStructGetTypeAtIndex(t, 1) == e ? t : NULL;
+}
+
 /* The scalars of a complex helper's operands in order: a float function takes each complex as one vector
- * of two (x86-64's ABI for float _Complex), split here (b NULL: only counted). 0 when some operand is
- * neither a float nor such a vector. */
+ * of two (x86-64's ABI for float _Complex), and a long double one as a pair in memory, split here (b NULL:
+ * only counted). 0 when some operand is none of a float, such a vector or such a pair. */
 static unsigned complex_operands(LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef x[4]) {
   unsigned k = 0;
   for (unsigned i = 0, n = LLVMGetNumArgOperands(call); i < n; i++) {
     LLVMValueRef v = LLVMGetOperand(call, i);
-    LLVMTypeRef t = LLVMTypeOf(v);
+    LLVMTypeRef t = LLVMTypeOf(v), pair = complex_in_memory(call, i);
     if (ir_is_fp(t) && LLVMGetTypeKind(t) != LLVMVectorTypeKind) {
       if (k >= 4) return 0;
       x[k++] = v;
+      continue;
+    }
+    if (pair) {
+      if (k + 2 > 4) return 0;
+      for (unsigned l = 0; l < 2; l++, k++)
+        x[k] = b ? LLVMBuildLoad2(b, LLVMStructGetTypeAtIndex(pair, 0), LLVMBuildStructGEP2(b, pair, v, l, ""), "") : NULL;
       continue;
     }
     if (LLVMGetTypeKind(t) != LLVMVectorTypeKind || LLVMGetVectorSize(t) != 2 ||
@@ -349,8 +363,8 @@ static LLVMValueRef open_code(LLVMBuilderRef b, LLVMValueRef call, ComplexOp op)
 }
 
 /* Which helpers the copy can open-code: those whose complex operands come as the ABI passes them on x86-64
- * (a pair of scalars; a float function's as one vector of two). */
-static bool open_codable(LLVMValueRef inst) {
+ * (a pair of scalars; a float function's as one vector of two; a long double one's as a pair in memory). */
+bool ad_body_open_codes(LLVMValueRef inst) {
   ComplexOp op = complex_op(inst);
   LLVMValueRef x[4];
   return op != CX_NONE && complex_operands(NULL, inst, x) == (op <= CX_POW ? 4u : 2u);
@@ -425,7 +439,7 @@ LLVMValueRef ad_body(AdModule *ad, LLVMValueRef fn) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       size_t len;
       const char *iname = LLVMGetValueName2(i, &len);
-      if (open_codable(i)) { /* new instructions, their operands mapped below */
+      if (ad_body_open_codes(i)) { /* new instructions, their operands mapped below */
         LLVMValueRef last = LLVMGetLastInstruction(LLVMGetInsertBlock(b));
         vmap_put(&vm, i, open_code(b, i, complex_op(i)));
         for (LLVMValueRef k = last ? LLVMGetNextInstruction(last) : LLVMGetFirstInstruction(LLVMGetInsertBlock(b)); k;

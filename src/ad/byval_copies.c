@@ -2,6 +2,8 @@
 
 #include <llvm-c/DebugInfo.h>
 
+#include "ad/body.h"
+
 static bool fresh_local(LLVMValueRef v) { return LLVMIsAAllocaInst(ir_strip_pointer_casts(v)) != NULL; }
 
 unsigned byval_copies_apply(LLVMModuleRef m, const ValueMap *reached) {
@@ -13,7 +15,8 @@ unsigned byval_copies_apply(LLVMModuleRef m, const ValueMap *reached) {
     LLVMValueRef entry = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn));
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef call = LLVMGetFirstInstruction(bb); call; call = LLVMGetNextInstruction(call)) {
-        if (!ir_is_call(call) || LLVMIsAIntrinsicInst(call)) continue;
+        /* a complex helper the generators open-code reads its operands once (ad/body.h) */
+        if (!ir_is_call(call) || LLVMIsAIntrinsicInst(call) || ad_body_open_codes(call)) continue;
         for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++) {
           LLVMAttributeRef attr = LLVMGetCallSiteEnumAttribute(call, i + 1, byval);
           LLVMValueRef arg = LLVMGetArgOperand(call, i);
