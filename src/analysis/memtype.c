@@ -60,15 +60,18 @@ static bool untrusted_integer(LLVMValueRef p) {
 
 static MemType classify_type(LLVMTypeRef t) {
   /* a struct or array at this address: what lies at its start */
+  bool member = false, element = false;
   for (;;) {
     LLVMTypeKind k = LLVMGetTypeKind(t);
-    if (k == LLVMStructTypeKind && LLVMCountStructElementTypes(t) > 0) t = LLVMStructGetTypeAtIndex(t, 0);
-    else if (k == LLVMArrayTypeKind || k == LLVMVectorTypeKind) t = LLVMGetElementType(t);
+    if (k == LLVMStructTypeKind && LLVMCountStructElementTypes(t) > 0) member |= !is_union(t), t = LLVMStructGetTypeAtIndex(t, 0);
+    else if (k == LLVMArrayTypeKind || k == LLVMVectorTypeKind) element = true, t = LLVMGetElementType(t);
     else break;
   }
   if (ir_is_fp(t)) return MEMTYPE_FP;
   if (ir_is_ptr(t)) return MEMTYPE_PTR;
-  if (ir_is_int(t)) return LLVMGetIntTypeWidth(t) == 8 ? MEMTYPE_UNKNOWN : MEMTYPE_INT; /* i8: raw bytes */
+  /* i8: raw bytes, but for a struct's own member (a char, or a bitfield's storage, which clang reads and
+     writes a byte at a time without a type tag) */
+  if (ir_is_int(t)) return LLVMGetIntTypeWidth(t) == 8 && (!member || element) ? MEMTYPE_UNKNOWN : MEMTYPE_INT;
   return MEMTYPE_UNKNOWN;
 }
 
@@ -183,6 +186,8 @@ static MemType block_access_kind(LLVMValueRef ptr, unsigned long long size, unsi
   }
 }
 
+static bool placed_by_accesses(LLVMValueRef ptr, MemLayout *l, unsigned long long *at);
+
 /* What a load or store touches, by the types its address was computed in: the type at the address over
  * the bytes accessed, or, for an address of bytes (getelementptr i8, as the optimiser writes field
  * addresses), the struct the object holds (a struct copied field by field, an int and its padding as one
@@ -197,8 +202,12 @@ static MemType access_kind(LLVMValueRef inst, unsigned *fp_bits) {
   MemLayout l = {0};
   MemType k;
   if (!at || (LLVMGetTypeKind(at) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(at) == 8)) {
-    if (!object_layout(ptr, size, &l)) return block_access_kind(ptr, size, fp_bits);
-    k = kind_in_layout(&l, l.phase, size, fp_bits);
+    unsigned long long phase;
+    if (object_layout(ptr, size, &l)) phase = l.phase;
+    else if (ir_is_int(vt) && !LLVMGetMetadata(inst, LLVMGetMDKindID("tbaa", 4)) && placed_by_accesses(ptr, &l, &phase)) {
+    } else
+      return block_access_kind(ptr, size, fp_bits);
+    k = kind_in_layout(&l, phase, size, fp_bits);
   } else {
     if (!type_layout(td, at, 0, size, &l)) return MEMTYPE_UNKNOWN;
     l.period = (unsigned)size;
@@ -222,6 +231,23 @@ static LLVMTypeRef strip_arrays(LLVMTypeRef t);
 static bool placement(LLVMValueRef p, Placement *pl);
 static LLVMModuleRef module_of(LLVMValueRef v);
 static bool struct_layout(LLVMModuleRef m, LLVMTypeRef t, bool open, const Placement *pl, unsigned long long bytes, MemLayout *l);
+
+static bool accessed_layout(LLVMValueRef p, LLVMValueRef skip, MemLayout *l);
+
+/* An untagged integer access at a fixed offset into a block no type describes (a heap struct the
+ * optimiser addresses by byte offsets): the layout the block's accesses give, and where in it the access
+ * is. Not asked again while the accesses are gathered (they ask about their own kinds). */
+static bool placed_by_accesses(LLVMValueRef ptr, MemLayout *l, unsigned long long *at) {
+  static bool gathering;
+  Placement pl;
+  if (gathering || !placement(ptr, &pl) || pl.nstrides || pl.offset < 0) return false;
+  gathering = true;
+  bool known = accessed_layout(pl.root, NULL, l);
+  gathering = false;
+  *at = (unsigned long long)pl.offset;
+  return known && *at < l->period;
+}
+
 
 /* Whether t holds a scalar of kind k anywhere (a member, an array's element); an integer of `bits` bits. */
 static bool holds(LLVMTypeRef t, LLVMTypeKind k, unsigned bits) {
@@ -1794,8 +1820,6 @@ static bool no_runs_over(LLVMValueRef p, LLVMValueRef len) {
   return true;
 }
 
-static bool accessed_layout(LLVMValueRef p, LLVMValueRef skip, MemLayout *l);
-
 /* The layout a copy's struct tags (!tbaa.struct) give: one struct of the copy's constant length. */
 static bool tagged_layout(LLVMValueRef call, MemLayout *l) {
   memset(l, 0, sizeof *l);
@@ -1846,6 +1870,12 @@ typedef struct {
     DataKind kind;
   } field[ACCESSED_FIELDS];
   unsigned nfields;
+  /* integer loads and stores without a type tag at fixed offsets (a bitfield's storage, read and written
+     a byte at a time): integers where no typed access overlaps them */
+  struct {
+    unsigned long long at, size;
+  } untyped[ACCESSED_FIELDS];
+  unsigned nuntyped;
   DataKind array; /* DATA_UNKNOWN: no indexed access */
   unsigned long long array_at, element;
   bool fail;
@@ -1890,7 +1920,10 @@ static void gather_accesses(LLVMValueRef fn, const ValueList *objects, LLVMValue
         LLVMTypeRef t = LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i);
         DataKind k = access_scalar(td, i, t, &size);
         if (!placement(at, &pl) || pl.root != root || pl.offset < 0) a->fail = true;
-        else if (!pl.nstrides) note_field(a, (unsigned long long)pl.offset, LLVMStoreSizeOfType(td, t), k);
+        else if (!pl.nstrides && k == DATA_MIXED && ir_is_int(t) && !LLVMGetMetadata(i, LLVMGetMDKindID("tbaa", 4))) {
+          if (a->nuntyped == ACCESSED_FIELDS) a->fail = true;
+          else a->untyped[a->nuntyped].at = (unsigned long long)pl.offset, a->untyped[a->nuntyped++].size = LLVMStoreSizeOfType(td, t);
+        } else if (!pl.nstrides) note_field(a, (unsigned long long)pl.offset, LLVMStoreSizeOfType(td, t), k);
         else {
           for (unsigned s = 0; s < pl.nstrides; s++)
             if (!size || pl.strides[s] % size) a->fail = true;
@@ -1989,6 +2022,12 @@ static bool accessed_layout(LLVMValueRef p, LLVMValueRef skip, MemLayout *l) {
       if (a.field[o].kind != k && a.field[o].at < at + size && at < a.field[o].at + a.field[o].size) return false;
     unsigned long long width = k == DATA_INT ? 1 : kind_size(k);
     if (k != DATA_INT && (size % width || at % width)) return false;
+  }
+  for (unsigned u = 0; u < a.nuntyped; u++) { /* over no float or pointer, nor the elements */
+    unsigned long long at = a.untyped[u].at, size = a.untyped[u].size;
+    if (at + size > end) return false;
+    for (unsigned f = 0; f < a.nfields; f++)
+      if (a.field[f].kind != DATA_INT && a.field[f].at < at + size && at < a.field[f].at + a.field[f].size) return false;
   }
   for (unsigned f = 0; f < a.nfields; f++) { /* the fields' runs, each once, in order */
     unsigned long long at = a.field[f].at, size = a.field[f].size;
