@@ -51,17 +51,23 @@ static LLVMValueRef as_float(LLVMBuilderRef b, LLVMValueRef v, LLVMTypeRef t) {
   return LLVMBuildBitCast(b, v, t, "");
 }
 
+/* Whether the bitcast to floats `cast` takes an integer operation (op) lane for lane: each integer's top
+ * bit is its float's sign (not `<2 x i64>` made `<4 x float>`). */
+static bool lane_for_lane(LLVMValueRef cast, LLVMOpcode op) {
+  LLVMTypeRef t = LLVMTypeOf(cast);
+  LLVMValueRef v = LLVMGetOperand(cast, 0);
+  if (!ir_is_fp(ir_scalar_type(t)) || !LLVMIsAInstruction(v) || LLVMGetInstructionOpcode(v) != op) return false;
+  LLVMTypeRef it = LLVMTypeOf(v);
+  bool vector = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
+  return vector == (LLVMGetTypeKind(it) == LLVMVectorTypeKind) && (!vector || LLVMGetVectorSize(t) == LLVMGetVectorSize(it)) &&
+         LLVMGetIntTypeWidth(ir_scalar_type(it)) == float_bits(ir_scalar_type(t));
+}
+
 /* A bitcast to floats of `or(sign bits of s, other bits of m)`: copysign(m, s); NULL if it is not one. */
 static LLVMValueRef copysign_of(LLVMBuilderRef b, LLVMValueRef cast) {
   LLVMTypeRef t = LLVMTypeOf(cast);
   LLVMValueRef or = LLVMGetOperand(cast, 0);
-  if (!ir_is_fp(ir_scalar_type(t)) || !LLVMIsAInstruction(or) || LLVMGetInstructionOpcode(or) != LLVMOr) return NULL;
-  /* lane for lane: each integer's top bit is its float's sign (not `<2 x i64>` made `<4 x float>`) */
-  LLVMTypeRef it = LLVMTypeOf(or);
-  bool vector = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
-  if (vector != (LLVMGetTypeKind(it) == LLVMVectorTypeKind) || (vector && LLVMGetVectorSize(t) != LLVMGetVectorSize(it)) ||
-      LLVMGetIntTypeWidth(ir_scalar_type(it)) != float_bits(ir_scalar_type(t)))
-    return NULL;
+  if (!lane_for_lane(cast, LLVMOr)) return NULL;
   for (unsigned k = 0; k < 2; k++) {
     LLVMValueRef s = masked(LLVMGetOperand(or, k), true), other = LLVMGetOperand(or, 1 - k), m = masked(other, false);
     bool magnitude = !m && LLVMIsABitCastInst(other) && is_fabs(LLVMGetOperand(other, 0)); /* |m|'s bits */
@@ -69,6 +75,24 @@ static LLVMValueRef copysign_of(LLVMBuilderRef b, LLVMValueRef cast) {
     LLVMPositionBuilderBefore(b, cast);
     LLVMValueRef args[2] = {as_float(b, m ? m : other, t), as_float(b, s, t)};
     return ir_call_intrinsic(b, "llvm.copysign", &t, 1, args, 2);
+  }
+  return NULL;
+}
+
+/* A bitcast to floats of one float's bits with the sign bit cleared (x & ~S: fabs), flipped (x ^ S: fneg)
+ * or set (x | S: -fabs), as hand-written fast fabs and negation do; NULL if it is not one. */
+static LLVMValueRef sign_operation_of(LLVMBuilderRef b, LLVMValueRef cast) {
+  LLVMTypeRef t = LLVMTypeOf(cast);
+  LLVMValueRef v = LLVMGetOperand(cast, 0);
+  LLVMOpcode op = LLVMIsAInstruction(v) ? LLVMGetInstructionOpcode(v) : LLVMRet;
+  if ((op != LLVMAnd && op != LLVMXor && op != LLVMOr) || !lane_for_lane(cast, op)) return NULL;
+  for (unsigned k = 0; k < 2; k++) {
+    if (!top_bit_mask(LLVMGetOperand(v, k), op != LLVMAnd)) continue;
+    LLVMPositionBuilderBefore(b, cast);
+    LLVMValueRef x = as_float(b, LLVMGetOperand(v, 1 - k), t);
+    if (op == LLVMXor) return LLVMBuildFNeg(b, x, "");
+    LLVMValueRef a = ir_call_intrinsic(b, "llvm.fabs", &t, 1, &x, 1);
+    return op == LLVMAnd ? a : LLVMBuildFNeg(b, a, "");
   }
   return NULL;
 }
@@ -94,6 +118,7 @@ unsigned float_bits_apply(LLVMModuleRef m, const ValueMap *reached) {
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
         next = LLVMGetNextInstruction(i);
         LLVMValueRef c = LLVMIsABitCastInst(i) ? copysign_of(b, i) : NULL;
+        if (!c && LLVMIsABitCastInst(i)) c = sign_operation_of(b, i);
         if (!c) continue;
         LLVMInstructionSetDebugLoc(c, LLVMInstructionGetDebugLoc(i));
         LLVMValueRef or = LLVMGetOperand(i, 0);

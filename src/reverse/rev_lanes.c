@@ -26,9 +26,20 @@ typedef struct {
   LLVMValueRef *source, *sink, *odd; /* per root: a load / store of unknown type, an unsupported use */
 } Webs;
 
+/* An integer, or a vector of them (a `<2 x i64>` loaded from doubles, as a vector extension's integer
+ * view of them is): a vector's lanes are its bits taken whole, moved only as a whole (bitcasts, loads,
+ * stores, phis and selects); its shifts and masks are refused. */
 static bool is_int(LLVMValueRef v) {
-  LLVMTypeRef t = LLVMTypeOf(v);
+  LLVMTypeRef t = ir_scalar_type(LLVMTypeOf(v));
   return LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) > 1;
+}
+
+static bool is_vector(LLVMValueRef v) { return LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind; }
+
+/* All of an integer's or an integer vector's bits. */
+static unsigned int_bits(LLVMValueRef v) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  return LLVMGetIntTypeWidth(ir_scalar_type(t)) * (is_vector(v) ? LLVMGetVectorSize(t) : 1);
 }
 
 static bool varied_int(RevGen *g, LLVMValueRef v) {
@@ -75,7 +86,7 @@ static unsigned memory_width(LLVMValueRef access, LLVMValueRef ptr) {
 
 /* An integer passed by value as one float of its size. */
 static unsigned int_as_float(LLVMValueRef v) {
-  unsigned n = LLVMGetIntTypeWidth(LLVMTypeOf(v));
+  unsigned n = int_bits(v);
   return n == 32 ? W32 : n == 64 ? W64 : W_OTHER;
 }
 
@@ -204,6 +215,7 @@ static bool used_as_integer_only(LLVMValueRef v) {
 }
 
 static bool integer_only(LLVMValueRef v, ValueMap *seen) {
+  if (is_vector(v)) return false; /* not followed */
   if (vmap_has(seen, v)) return true;
   vmap_put(seen, v, v);
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
@@ -279,6 +291,11 @@ static void link(RevGen *g, Webs *w, LLVMValueRef v) {
     case LLVMLShr:
     case LLVMAnd:
     case LLVMOr:
+      if (is_vector(v)) {
+        note_odd(w, v, v);
+        break;
+      }
+      /* fall through */
     case LLVMFreeze:
     case LLVMPHI:
     case LLVMSelect:
@@ -366,7 +383,7 @@ void lanes_analyse(RevGen *g) {
   bool *refused = xcalloc(n + 1, sizeof *refused), *as_float = xcalloc(n + 1, sizeof *as_float);
   for (size_t i = 0; i < n; i++) {
     size_t r = find(&w, i);
-    unsigned ws = w.widths[r], bits = LLVMGetIntTypeWidth(LLVMTypeOf(w.values.data[i]));
+    unsigned ws = w.widths[r], bits = int_bits(w.values.data[i]);
     if (w.odd[r] || ws & W_OTHER || ws == (W32 | W64) || (!ws && w.source[r] && w.sink[r]) ||
         ((ws == W32 || ws == W64) && bits % (ws == W32 ? 32 : 64)))
       refused[r] = true;
@@ -393,7 +410,7 @@ void lanes_analyse(RevGen *g) {
     unsigned ws = w.widths[r];
     LLVMValueRef v = w.values.data[i];
     if (w.odd[r] || (refused[r] && !as_float[r]) || !(ws == W32 || ws == W64)) continue; /* no adjoint: refused above, or none needed */
-    unsigned lane = ws == W32 ? 32 : 64, bits = LLVMGetIntTypeWidth(LLVMTypeOf(v));
+    unsigned lane = ws == W32 ? 32 : 64, bits = int_bits(v);
     LLVMTypeRef fp = lane == 32 ? LLVMFloatTypeInContext(g->ctx) : LLVMDoubleTypeInContext(g->ctx);
     if (bits % lane) {
       /* bytes of a float read only as integers (hashed to pick a bucket) carry no derivative back */

@@ -284,7 +284,7 @@ bool rev_memory(RevGen *g, LLVMValueRef inst) {
   }
   case LLVMStore: {
     LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1);
-    LLVMTypeRef t = LLVMTypeOf(v), at = ir_is_int(t) ? adj_type_of(g, v) : adj_type(t);
+    LLVMTypeRef t = LLVMTypeOf(v), at = ir_is_int(ir_scalar_type(t)) ? adj_type_of(g, v) : adj_type(t);
     if (!shadowed(g, p) || ir_is_ptr(t)) return true;
     /* a true integer has no adjoint, and its shadow may be the primal's own (Enzyme's programs share
        their index arrays so): left alone */

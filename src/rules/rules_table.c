@@ -47,8 +47,12 @@ const MathRule math_rules[] = {
     {"sqrt",       "llvm.sqrt",       1, {"0.5 r /"}, REDUCE_NONE, WRITES_NONE, false, true},
     {"cbrt",       NULL,              1, {"1 3 r r * * /"}, REDUCE_NONE, WRITES_NONE, false, true},
     /* pow: the y-partial is taken as 0 where x <= 0 (0^y is flat in y; a negative base has no real
-     * y-derivative), not NaN, which would poison x's derivative through a zero y-tangent. */
-    {"pow",        "llvm.pow",        2, {"x1 x0 x1 1 - pow *", "x0 0 ole 0 r x0 log * sel"}, REDUCE_NONE, WRITES_NONE, false, true},
+     * y-derivative), not NaN, which would poison x's derivative through a zero y-tangent. Where a choice
+     * guards a singular operation, the operation gets a harmless operand on the other side (log of 1, a
+     * division by 1): both sides are computed, and log(0) set errno and the division-by-zero flag where
+     * the program's own calls set neither (a program checking errno after pow took the other branch in
+     * its tangent). */
+    {"pow",        "llvm.pow",        2, {"x1 x0 x1 1 - pow *", "x0 0 ole 0 r x0 0 ole 1 x0 sel log * sel"}, REDUCE_NONE, WRITES_NONE, false, true},
     {NULL,         "llvm.powi",       2, {"x1 itofp x0 x1 itofp 1 - pow *", NULL}},
     {"hypot",      NULL,              2, {"x0 r /", "x1 r /"}},
     {"erf",        NULL,              1, {TWO_OVER_SQRTPI " x0 x0 * neg exp *"}},
@@ -65,7 +69,7 @@ const MathRule math_rules[] = {
     {"__parad_trigamma", NULL,        1, {"x0 tetragamma"}},
     /* Bessel functions of orders 0 and 1: J0' = -J1, J1' = J0 - J1/x (1/2 at 0), and alike for Y */
     {"j0",         NULL,              1, {"x0 j1 neg"}},
-    {"j1",         NULL,              1, {"x0 0 oeq 0.5 x0 j0 x0 j1 x0 / - sel"}},
+    {"j1",         NULL,              1, {"x0 0 oeq 0.5 x0 j0 x0 j1 x0 0 oeq 1 x0 sel / - sel"}},
     {"y0",         NULL,              1, {"x0 y1 neg"}},
     {"y1",         NULL,              1, {"x0 y0 x0 y1 x0 / -"}},
     {"fdim",       NULL,              2, {"x1 x0 olt 1 0 sel", "x1 x0 olt -1 0 sel"}},
@@ -116,7 +120,7 @@ const MathRule math_rules[] = {
     {"scalbn",     NULL,              2, {"2 x1 itofp pow", NULL}},
     {"scalbln",    NULL,              2, {"2 x1 itofp pow", NULL}},
     /* x = m 2^e exactly, so dm/dx = 2^-e = m/x; at 0 (m = 0, e = 0) the branch's 1 */
-    {"frexp",      NULL,              2, {"x0 0 oeq 1 r x0 / sel", NULL}, REDUCE_NONE, WRITES_INT},
+    {"frexp",      NULL,              2, {"x0 0 oeq 1 r x0 0 oeq 1 x0 sel / sel", NULL}, REDUCE_NONE, WRITES_INT},
     /* the fractional part moves with x; the integral part written through the pointer is flat */
     {"modf",       NULL,              2, {"1", NULL}, REDUCE_NONE, WRITES_RESULT_TYPE},
     /* vector reductions (an OpenMP simd loop's sum): see ReduceOp */
