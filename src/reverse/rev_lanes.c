@@ -28,7 +28,7 @@ typedef struct {
 
 /* An integer, or a vector of them (a `<2 x i64>` loaded from doubles, as a vector extension's integer
  * view of them is): a vector's lanes are its bits taken whole, moved only as a whole (bitcasts, loads,
- * stores, phis and selects); its shifts and masks are refused. */
+ * stores, phis and selects). */
 static bool is_int(LLVMValueRef v) {
   LLVMTypeRef t = ir_scalar_type(LLVMTypeOf(v));
   return LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) > 1;
@@ -42,8 +42,16 @@ static unsigned int_bits(LLVMValueRef v) {
   return LLVMGetIntTypeWidth(ir_scalar_type(t)) * (is_vector(v) ? LLVMGetVectorSize(t) : 1);
 }
 
+/* A vector's integer arithmetic (a mantissa masked out) is left to activity's refusal where its bits
+ * become floats again. */
+static bool moved_whole(LLVMValueRef v) {
+  if (!is_vector(v) || !LLVMIsAInstruction(v)) return true;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  return op == LLVMLoad || op == LLVMBitCast || op == LLVMPHI || op == LLVMSelect || op == LLVMFreeze || op == LLVMCall;
+}
+
 static bool varied_int(RevGen *g, LLVMValueRef v) {
-  return (LLVMIsAInstruction(v) || LLVMIsAArgument(v)) && is_int(v) && activity_varied(g->act, v);
+  return (LLVMIsAInstruction(v) || LLVMIsAArgument(v)) && is_int(v) && moved_whole(v) && activity_varied(g->act, v);
 }
 
 static size_t find(Webs *w, size_t i) {
@@ -291,11 +299,6 @@ static void link(RevGen *g, Webs *w, LLVMValueRef v) {
     case LLVMLShr:
     case LLVMAnd:
     case LLVMOr:
-      if (is_vector(v)) {
-        note_odd(w, v, v);
-        break;
-      }
-      /* fall through */
     case LLVMFreeze:
     case LLVMPHI:
     case LLVMSelect:
