@@ -64,11 +64,12 @@ typedef struct {
 /* The way out a refusal of such a call names for calls no derivative goes through (with the callee's name). */
 #define INACTIVE_WAY_OUT "or, if no derivative goes through it (output, logging), declare it inactive (void *__enzyme_inactivefn[] = {(void *)%s};)"
 /* A compare-and-swap loop over a float: clang's `#pragma omp atomic` with *=, /=, a min or a max, or an
-   _Atomic float updated in place; which updates raced in which order, no sweep can tell. */
+   _Atomic float multiplied or divided in place (its += and -= are atomic adds: ad/atomic_adds.h); which
+   updates raced in which order, no sweep can tell. */
 #define CMPXCHG_MESSAGE                                                                                          \
   "cannot differentiate a compare-and-swap of active data (`#pragma omp atomic` with *= or /=, an atomic min "  \
-  "or max, an _Atomic float updated in place); use a reduction clause (reduction(*:p), reduction(max:m)), or "  \
-  "an atomic += or -= (`#pragma omp atomic`, __atomic_fetch_add)"
+  "or max, an _Atomic float's *= or /=); use a reduction clause (reduction(*:p), reduction(max:m)), or an "     \
+  "atomic += or -= (`#pragma omp atomic`, __atomic_fetch_add, an _Atomic float's +=)"
 
 /* Returns the number of errors reported (0 on success). ad_prepare is ad_read_requests, then
  * ad_prepare_loops (given the errors so far, to report its own too); a compilation that may leave its

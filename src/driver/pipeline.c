@@ -17,6 +17,7 @@
 
 #include "ad/ad.h"
 #include "ad/apart.h"
+#include "ad/atomic_adds.h"
 #include "ad/byte_loops.h"
 #include "ad/float_bits.h"
 #include "ad/checkpoint.h"
@@ -316,6 +317,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
   byte_loops_apply(m, &reached);         /* generic byte-by-byte copies and swaps (ad/byte_loops.h) */
   float_bits_apply(m, &reached);         /* copysign written on the bits (ad/float_bits.h) */
   x86_vectors_apply(m, &reached);        /* hadd, cvtpd2ps, dp: lanes that mix (ad/x86_vectors.h) */
+  atomic_adds_apply(m, &reached);        /* _Atomic double's += as a compare-and-swap loop (ad/atomic_adds.h) */
   function_versions_pin(m, &reached);    /* target_clones (ad/function_versions.h) */
   copy_contexts_split(m, &reached);      /* a generic helper's copies, per kind (ad/copy_contexts.h) */
   byval_copies_apply(m, &reached);       /* structs passed by value: copies of their own (ad/byval_copies.h) */

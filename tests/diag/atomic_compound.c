@@ -1,5 +1,6 @@
-// A C11 _Atomic double updated with += compiles to a compare-and-swap loop on the double's bits; Parad
-// cannot tell which update won, so it refuses the loop and names the supported alternatives. So does
+// A C11 _Atomic double updated with *= compiles to a compare-and-swap loop on the double's bits; Parad
+// cannot tell which update won, so it refuses the loop and names the supported alternatives (its += and
+// -= are atomic adds: tests/omp/atomic_float_adds.c). So does
 // `#pragma omp atomic` with *= on a double (the message told to use '#pragma omp atomic'), and an
 // `omp atomic compare` keeping a maximum (an atomicrmw fmax: the message says so, and what to use instead).
 // RUN: rm -f %t && not %parad-cc %cflags -fopenmp %s -o %t 2>&1 | FileCheck %s
@@ -7,8 +8,8 @@
 #include <parad.h>
 
 __attribute__((noinline)) static double accumulate(_Atomic double *sum, const double *x, int n) {
-  // CHECK: atomic_compound.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate a compare-and-swap of active data (`#pragma omp atomic` with *= or /=, an atomic min or max, an _Atomic float updated in place); use a reduction clause (reduction(*:p), reduction(max:m)), or an atomic += or -= (`#pragma omp atomic`, __atomic_fetch_add) in function 'accumulate'
-  for (int i = 0; i < n; i++) *sum += x[i] * x[i];
+  // CHECK: atomic_compound.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate a compare-and-swap of active data (`#pragma omp atomic` with *= or /=, an atomic min or max, an _Atomic float's *= or /=); use a reduction clause (reduction(*:p), reduction(max:m)), or an atomic += or -= (`#pragma omp atomic`, __atomic_fetch_add, an _Atomic float's +=) in function 'accumulate'
+  for (int i = 0; i < n; i++) *sum *= x[i] * x[i];
   return *sum * 2;
 }
 
@@ -17,7 +18,7 @@ __attribute__((noinline)) static double product(const double *x, int n) {
 #pragma omp parallel for
   for (int i = 0; i < n; i++) {
 #pragma omp atomic
-    // CHECK: atomic_compound.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate a compare-and-swap of active data (`#pragma omp atomic` with *= or /=, an atomic min or max, an _Atomic float updated in place); use a reduction clause (reduction(*:p), reduction(max:m)), or an atomic += or -= (`#pragma omp atomic`, __atomic_fetch_add) in function 'product'
+    // CHECK: atomic_compound.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate a compare-and-swap of active data (`#pragma omp atomic` with *= or /=, an atomic min or max, an _Atomic float's *= or /=); use a reduction clause (reduction(*:p), reduction(max:m)), or an atomic += or -= (`#pragma omp atomic`, __atomic_fetch_add, an _Atomic float's +=) in function 'product'
     p *= 1 + 0.1 * x[i];
   }
   return p;

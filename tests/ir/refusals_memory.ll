@@ -8,7 +8,7 @@
 ; CHECK-DAG: error: cannot differentiate a pointer rebuilt from the integer address of active memory (inttoptr): its shadow is lost in function 'roundtrip'
 ; CHECK-DAG: error: the pointer stored here into memory with derivatives needs a shadow for memory that has none: the global variable 'table', which has no shadow: Parad gives one to a global of floats and integers that the file defines (not thread-local) in function 'stores_global_address'
 ; CHECK-DAG: error: cannot store an active value into memory without a shadow (parameter 2 of 'writes_const', passed as constant; pass it with parad_dup and a shadow) in function 'writes_const'
-; CHECK-DAG: error: cannot differentiate a compare-and-swap of active data (`#pragma omp atomic` with *= or /=, an atomic min or max, an _Atomic float updated in place); use a reduction clause (reduction(*:p), reduction(max:m)), or an atomic += or -= (`#pragma omp atomic`, __atomic_fetch_add) in function 'cas'
+; CHECK-DAG: error: cannot differentiate a compare-and-swap of active data (`#pragma omp atomic` with *= or /=, an atomic min or max, an _Atomic float's *= or /=); use a reduction clause (reduction(*:p), reduction(max:m)), or an atomic += or -= (`#pragma omp atomic`, __atomic_fetch_add, an _Atomic float's +=) in function 'cas'
 ; CHECK-DAG: error: cannot differentiate this atomic floating-point maximum {{.*}} in function 'atomic_max'
 ; CHECK-DAG: error: cannot differentiate a function that asks, directly or through the functions it calls, for a derivative of itself in function 'selfish'
 ; CHECK-DAG: error: cannot differentiate a function that asks, directly or through the functions it calls, for a derivative of itself in function 'main'
