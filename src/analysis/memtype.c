@@ -1449,6 +1449,35 @@ static DataKind copied_kind(LLVMValueRef p, unsigned long long bytes, LLVMValueR
   return k;
 }
 
+/* The one floating type other than float and double every scalar of t is, or NULL. */
+static LLVMTypeRef other_float_inside(LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMX86_FP80TypeKind:
+  case LLVMHalfTypeKind:
+  case LLVMBFloatTypeKind: return t;
+  case LLVMArrayTypeKind:
+  case LLVMVectorTypeKind: return other_float_inside(LLVMGetElementType(t));
+  case LLVMStructTypeKind: {
+    unsigned n = LLVMCountStructElementTypes(t);
+    LLVMTypeRef f = n && !is_union(t) ? other_float_inside(LLVMStructGetTypeAtIndex(t, 0)) : NULL;
+    for (unsigned i = 1; i < n && f; i++)
+      if (other_float_inside(LLVMStructGetTypeAtIndex(t, i)) != f) f = NULL;
+    return f;
+  }
+  default: return NULL;
+  }
+}
+
+LLVMTypeRef memtype_other_float_of_copy(LLVMValueRef call) {
+  LLVMTypeRef f = NULL;
+  for (unsigned k = 0; k < 2; k++) {
+    LLVMTypeRef at = address_type(LLVMGetArgOperand(call, k)), e = at ? other_float_inside(at) : NULL;
+    if (!e || (f && e != f)) return NULL;
+    f = e;
+  }
+  return f;
+}
+
 DataKind memtype_of_copy(LLVMValueRef call) {
   DataKind k = from_tbaa_struct(call);
   if (k == DATA_UNKNOWN) k = from_copy_tag(call);

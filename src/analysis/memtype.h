@@ -48,6 +48,10 @@ DataKind memtype_of_data(LLVMValueRef ptr);
 /* For memcpy/memmove/memset: the copy's own struct tags (!tbaa.struct), then its destination, then its
  * source. */
 DataKind memtype_of_copy(LLVMValueRef call);
+/* For memcpy: the one floating type other than float and double (x86_fp80, half, bfloat) that both ends'
+ * objects hold throughout, by the types their addresses were computed in (a local `long double a[4]`, an
+ * array of `struct { long double v; }`); NULL otherwise. */
+LLVMTypeRef memtype_other_float_of_copy(LLVMValueRef call);
 const char *data_kind_name(DataKind k);
 
 /* Where the floats and pointers lie in memory holding structs that mix them with other data: runs of

@@ -546,6 +546,14 @@ void aug_memcpy(RevGen *g, LLVMValueRef call, CallKind kind) {
     }
     return;
   }
+  LLVMTypeRef other = kind == CALL_MEMCPY && !laid_out ? memtype_other_float_of_copy(call) : NULL;
+  if (other && shadowed(g, s)) { /* long doubles: their adjoints move in the reverse sweep */
+    if (LLVMGetTypeKind(other) != LLVMX86_FP80TypeKind)
+      rev_error(g, call, "reverse mode cannot differentiate a copy of _Float16 or __bf16 data: copy the elements one by one");
+    else if (shared(g, s))
+      rev_error(g, call, "reverse mode cannot differentiate a copy of long double data that other threads may reach too");
+    return;
+  }
   if (kind == CALL_MEMCPY && (data == DATA_MIXED || data == DATA_UNKNOWN) && !laid_out) {
     /* From memory without a shadow nothing active comes, whatever it is: into a block of this function's
        own (whose shadow holds no seed of the caller's), the shadow is cleared, which gives whatever
@@ -600,6 +608,12 @@ void rev_memcpy(RevGen *g, LLVMValueRef call, CallKind kind) {
     return;
   }
   if (data == DATA_PTR) return;
+  LLVMTypeRef other = kind == CALL_MEMCPY ? memtype_other_float_of_copy(call) : NULL;
+  if (other && LLVMGetTypeKind(other) == LLVMX86_FP80TypeKind && shadowed(g, s)) { /* long doubles, as the floats above */
+    LLVMValueRef args[3] = {dd, rs(g, s), LLVMBuildZExtOrBitCast(g->b, n, g->i64, "")};
+    runtime_call(g, "__parad_rt_copy_adjoint_f80", LLVMVoidTypeInContext(g->ctx), args, 3);
+    return;
+  }
   /* overwritten data's adjoint is dropped: memset, or a copy of constant data */
   ir_memset_zero(g->b, dd, n, 1);
 }

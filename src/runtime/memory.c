@@ -193,6 +193,7 @@ void __parad_rt_copy_tangent(void *d, const void *s, size_t bytes) {
 
 COPY_ADJOINT(__parad_rt_move_adjoint_f64, double)
 COPY_ADJOINT(__parad_rt_move_adjoint_f32, float)
+COPY_ADJOINT(__parad_rt_copy_adjoint_f80, long double) /* copies between typed locals and globals only */
 
 void __parad_rt_copy_adjoint_f64(double *d, double *s, size_t bytes) {
   __parad_rt_note_copy((char *)d, (char *)s, bytes, COPY_F64, 0, 0, NULL, 0);

@@ -158,6 +158,7 @@ void __parad_rt_realloc_shadow_reverse(void *shadow, int float_bytes);
 void __parad_rt_realloc_pointers(char *shadow, size_t period, size_t phase, const unsigned *runs, unsigned nruns);
 void __parad_rt_realloc_adjoints(char *shadow, size_t period, size_t phase, const unsigned *runs, unsigned nruns);
 void __parad_rt_copy_adjoint_f64(double *dst_adjoint, double *src_adjoint, size_t bytes);
+void __parad_rt_copy_adjoint_f80(long double *dst_adjoint, long double *src_adjoint, size_t bytes);
 /* The same without noting the copy for freed_copies.c (the runtime's own moves of adjoints). */
 void __parad_rt_move_adjoint_f64(double *dst_adjoint, double *src_adjoint, size_t bytes);
 void __parad_rt_move_adjoint_f32(float *dst_adjoint, float *src_adjoint, size_t bytes);
