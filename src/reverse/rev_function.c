@@ -728,6 +728,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   if (!g.errors) {
     write_rev(&g);
     tape_localise(&g, g.rev);
+    adj_slots_localise(&g);
     shared_rev_version(&g);
     ad_iter_step(g.aug);
     ad_iter_step(g.rev);

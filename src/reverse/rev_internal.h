@@ -205,6 +205,9 @@ LLVMValueRef adj_take(RevGen *g, LLVMValueRef orig);
 void adj_add(RevGen *g, LLVMValueRef orig, LLVMValueRef d);
 /* The slot of an original value's adjoint (created zero at the entry of rev). */
 LLVMValueRef adj_slot(RevGen *g, LLVMValueRef orig);
+/* Once rev is written: a slot used in one block that no cycle passes through is zeroed at that block's
+ * start instead of the entry's (mem2reg's cheap case; see rev_values.c). */
+void adj_slots_localise(RevGen *g);
 /* The tape a custom augmented function returned, for the reverse sweep. */
 LLVMValueRef rt(RevGen *g, LLVMValueRef call);
 /* The index of the predecessor a block was entered from (captured in the forward sweep), and its type:
