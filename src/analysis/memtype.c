@@ -58,7 +58,7 @@ static bool untrusted_integer(LLVMValueRef p) {
   return false;
 }
 
-static MemType classify_type(LLVMTypeRef t) {
+static MemType classify_type(LLVMTypeRef t, unsigned long long bytes) {
   /* a struct or array at this address: what lies at its start */
   bool member = false, element = false;
   for (;;) {
@@ -69,9 +69,9 @@ static MemType classify_type(LLVMTypeRef t) {
   }
   if (ir_is_fp(t)) return MEMTYPE_FP;
   if (ir_is_ptr(t)) return MEMTYPE_PTR;
-  /* i8: raw bytes, but for a struct's own member (a char, or a bitfield's storage, which clang reads and
-     writes a byte at a time without a type tag) */
-  if (ir_is_int(t)) return LLVMGetIntTypeWidth(t) == 8 && (!member || element) ? MEMTYPE_UNKNOWN : MEMTYPE_INT;
+  /* i8: raw bytes, but for a struct's own member read or written alone (a char, or a bitfield's storage,
+     which clang reads and writes a byte at a time without a type tag) */
+  if (ir_is_int(t)) return LLVMGetIntTypeWidth(t) == 8 && (!member || element || bytes > 1) ? MEMTYPE_UNKNOWN : MEMTYPE_INT;
   return MEMTYPE_UNKNOWN;
 }
 
@@ -212,7 +212,7 @@ static MemType access_kind(LLVMValueRef inst, unsigned *fp_bits) {
     if (!type_layout(td, at, 0, size, &l)) return MEMTYPE_UNKNOWN;
     l.period = (unsigned)size;
     k = kind_in_layout(&l, 0, size, fp_bits);
-    if (k == MEMTYPE_INT) k = classify_type(at);
+    if (k == MEMTYPE_INT) k = classify_type(at, size);
   }
   return k == MEMTYPE_INT && punned_slot(ptr) ? MEMTYPE_UNKNOWN : k;
 }
