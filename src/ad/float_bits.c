@@ -2,8 +2,6 @@
 
 #include <string.h>
 
-#include <llvm-c/DebugInfo.h>
-
 #include "ir/util.h"
 
 /* Whether c is a constant integer (or a vector of them, all alike) whose bits are `sign` (only the top bit
@@ -97,36 +95,11 @@ static LLVMValueRef sign_operation_of(LLVMBuilderRef b, LLVMValueRef cast) {
   return NULL;
 }
 
-/* v and the operands only it used, erased where nothing uses them (integer arithmetic and casts: no side
- * effects); *next moved on if it goes. */
-static void erase_if_dead(LLVMValueRef v, LLVMValueRef *next, int depth) {
-  if (!LLVMIsAInstruction(v) || LLVMGetFirstUse(v) || depth > 4) return;
-  LLVMOpcode op = LLVMGetInstructionOpcode(v);
-  if (op != LLVMOr && op != LLVMAnd && op != LLVMXor && op != LLVMBitCast) return;
-  LLVMValueRef ops[2] = {LLVMGetOperand(v, 0), LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL};
-  if (*next == v) *next = LLVMGetNextInstruction(v);
-  LLVMInstructionEraseFromParent(v);
-  for (int k = 0; k < 2; k++)
-    if (ops[k] && (k == 0 || ops[k] != ops[0])) erase_if_dead(ops[k], next, depth + 1);
+static LLVMValueRef float_operation(LLVMBuilderRef b, LLVMValueRef i) {
+  if (!LLVMIsABitCastInst(i)) return NULL;
+  LLVMValueRef c = copysign_of(b, i);
+  return c ? c : sign_operation_of(b, i);
 }
 
-unsigned float_bits_apply(LLVMModuleRef m, const ValueMap *reached) {
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
-  unsigned n = 0;
-  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
-    for (LLVMBasicBlockRef bb = vmap_has(reached, fn) ? LLVMGetFirstBasicBlock(fn) : NULL; bb; bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
-        next = LLVMGetNextInstruction(i);
-        LLVMValueRef c = LLVMIsABitCastInst(i) ? copysign_of(b, i) : NULL;
-        if (!c && LLVMIsABitCastInst(i)) c = sign_operation_of(b, i);
-        if (!c) continue;
-        LLVMInstructionSetDebugLoc(c, LLVMInstructionGetDebugLoc(i));
-        LLVMValueRef or = LLVMGetOperand(i, 0);
-        LLVMReplaceAllUsesWith(i, c);
-        LLVMInstructionEraseFromParent(i);
-        erase_if_dead(or, &next, 0); /* the generators would look at what no one uses */
-        n++;
-      }
-  LLVMDisposeBuilder(b);
-  return n;
-}
+/* the integer operations left without uses go (the generators look at every instruction) */
+unsigned float_bits_apply(LLVMModuleRef m, const ValueMap *reached) { return ir_rewrite_instructions(m, reached, float_operation); }

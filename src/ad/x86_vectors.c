@@ -81,6 +81,7 @@ static LLVMValueRef dot(LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef y, unsign
 }
 
 static LLVMValueRef rewritten(LLVMBuilderRef b, LLVMValueRef call) {
+  if (!ir_is_call(call) || strncmp(ir_called_name(call), "llvm.x86.", 9)) return NULL;
   const char *name = ir_called_name(call);
   for (size_t k = 0; k < sizeof intrinsics / sizeof intrinsics[0]; k++) {
     if (strcmp(name, intrinsics[k].name)) continue;
@@ -97,21 +98,4 @@ static LLVMValueRef rewritten(LLVMBuilderRef b, LLVMValueRef call) {
   return NULL;
 }
 
-unsigned x86_vectors_apply(LLVMModuleRef m, const ValueMap *reached) {
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
-  unsigned n = 0;
-  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
-    for (LLVMBasicBlockRef bb = vmap_has(reached, fn) ? LLVMGetFirstBasicBlock(fn) : NULL; bb; bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
-        next = LLVMGetNextInstruction(i);
-        if (!ir_is_call(i) || strncmp(ir_called_name(i), "llvm.x86.", 9)) continue;
-        LLVMPositionBuilderBefore(b, i);
-        LLVMValueRef r = rewritten(b, i);
-        if (!r) continue;
-        LLVMReplaceAllUsesWith(i, r);
-        LLVMInstructionEraseFromParent(i);
-        n++;
-      }
-  LLVMDisposeBuilder(b);
-  return n;
-}
+unsigned x86_vectors_apply(LLVMModuleRef m, const ValueMap *reached) { return ir_rewrite_instructions(m, reached, rewritten); }

@@ -295,6 +295,57 @@ void ir_memset_zero(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef bytes, unsign
 
 /* ---- instructions ---- */
 
+/* Whether v is an instruction whose only effect is its value. */
+static bool value_only(LLVMValueRef v) {
+  if (!LLVMIsAInstruction(v)) return false;
+  if (LLVMIsABinaryOperator(v) || LLVMIsACastInst(v) || LLVMIsAExtractElementInst(v) || LLVMIsAInsertElementInst(v) ||
+      LLVMIsAShuffleVectorInst(v) || LLVMIsASelectInst(v) || LLVMIsACmpInst(v) || LLVMIsAGetElementPtrInst(v))
+    return true;
+  return LLVMGetInstructionOpcode(v) == LLVMFNeg;
+}
+
+/* The operands of an erased instruction that nothing uses any more, erased in turn (no value is made in
+ * between, so an erased one's address is not reused: `gone` tells them apart). */
+static void erase_unused(LLVMValueRef *ops, unsigned n) {
+  ValueMap gone;
+  vmap_init(&gone);
+  VEC(LLVMValueRef) work = {0};
+  for (unsigned k = 0; k < n; k++) vec_push(&work, ops[k]);
+  while (work.len) {
+    LLVMValueRef v = work.data[--work.len];
+    if (vmap_has(&gone, v) || !value_only(v) || LLVMGetFirstUse(v)) continue;
+    for (unsigned k = 0, nv = (unsigned)LLVMGetNumOperands(v); k < nv; k++) vec_push(&work, LLVMGetOperand(v, k));
+    vmap_put(&gone, v, v);
+    LLVMInstructionEraseFromParent(v);
+  }
+  vec_free(&work);
+  vmap_free(&gone);
+}
+
+unsigned ir_rewrite_instructions(LLVMModuleRef m, const ValueMap *only, LLVMValueRef (*make)(LLVMBuilderRef, LLVMValueRef)) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+  unsigned n = 0;
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+    for (LLVMBasicBlockRef bb = vmap_has(only, fn) ? LLVMGetFirstBasicBlock(fn) : NULL; bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+        next = LLVMGetNextInstruction(i); /* what the erased operands may be comes before i */
+        LLVMPositionBuilderBefore(b, i);
+        LLVMValueRef r = make(b, i);
+        if (!r) continue;
+        if (LLVMIsAInstruction(r) && !LLVMGetDebugLocLine(r)) LLVMInstructionSetDebugLoc(r, LLVMInstructionGetDebugLoc(i));
+        LLVMValueRef ops[4] = {0};
+        unsigned nops = (unsigned)LLVMGetNumOperands(i);
+        if (nops > 4) nops = 4;
+        for (unsigned k = 0; k < nops; k++) ops[k] = LLVMGetOperand(i, k);
+        LLVMReplaceAllUsesWith(i, r);
+        LLVMInstructionEraseFromParent(i);
+        erase_unused(ops, nops);
+        n++;
+      }
+  LLVMDisposeBuilder(b);
+  return n;
+}
+
 bool ir_is_debug_intrinsic(LLVMValueRef inst) {
   if (!ir_is_call(inst)) return false;
   return strncmp(ir_called_name(inst), "llvm.dbg.", 9) == 0;

@@ -99,6 +99,11 @@ const char *ir_atomic_fp_refusal(LLVMAtomicRMWBinOp op);
 void ir_memset_zero(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef bytes, unsigned align);
 
 /* ---- instructions ---- */
+/* For each instruction of the functions `only` holds: make(b, inst) builds a value to take its place (b
+ * placed before it), or returns NULL. A replaced instruction's uses take the new value and it goes, with
+ * the operands it alone used that have no effect but their value (arithmetic, casts, lanes). Returns how
+ * many were replaced. */
+unsigned ir_rewrite_instructions(LLVMModuleRef m, const ValueMap *only, LLVMValueRef (*make)(LLVMBuilderRef, LLVMValueRef));
 bool ir_is_debug_intrinsic(LLVMValueRef inst);
 /* llvm.lifetime.start or .end: a marker that touches no value. */
 bool ir_is_lifetime_marker(LLVMValueRef inst);
