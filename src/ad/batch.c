@@ -17,7 +17,7 @@ static bool is_batch_entry(LLVMValueRef fn) {
 }
 
 static const char *marker_name(LLVMValueRef arg) {
-  LLVMValueRef g = ir_loaded_global(arg);
+  LLVMValueRef g = ir_loaded_global(ir_stored_once(arg));
   const char *n = g ? LLVMGetValueName(g) : "";
   return !strncmp(n, "enzyme_", 7) || !strncmp(n, "parad_", 6) ? n : NULL;
 }

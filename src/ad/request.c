@@ -91,8 +91,9 @@ static Marker marker_named(const char *n) {
   return MARK_UNKNOWN;
 }
 
+/* A marker passed as the global's value, or through a local it was stored in once (`int dup = enzyme_dup`). */
 static Marker marker_of(LLVMValueRef arg, const char **name) {
-  LLVMValueRef g = ir_loaded_global(arg);
+  LLVMValueRef g = ir_loaded_global(ir_stored_once(arg));
   if (!g) return MARK_NONE;
   *name = LLVMGetValueName(g);
   return marker_named(*name);
@@ -119,14 +120,30 @@ int request_weaken_markers(LLVMModuleRef m) {
 
 /* ---- argument conversion ---- */
 
+/* The bits of a floating type's value (x86's long double: 80). */
+static unsigned float_width(LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMHalfTypeKind:
+  case LLVMBFloatTypeKind: return 16;
+  case LLVMFloatTypeKind: return 32;
+  case LLVMDoubleTypeKind: return 64;
+  case LLVMX86_FP80TypeKind: return 80;
+  default: return 128;
+  }
+}
+
+/* As C converts the value of a variadic argument (promoted) to the parameter's type. */
 LLVMValueRef request_convert_argument(LLVMBuilderRef b, LLVMValueRef v, LLVMTypeRef to) {
   LLVMTypeRef from = LLVMTypeOf(v);
   if (from == to) return v;
   if (ir_is_fp(from) && ir_is_fp(to)) {
-    unsigned fb = LLVMGetTypeKind(from) == LLVMFloatTypeKind ? 32 : 64;
-    unsigned tb = LLVMGetTypeKind(to) == LLVMFloatTypeKind ? 32 : 64;
+    unsigned fb = float_width(from), tb = float_width(to);
+    if (fb == tb) return NULL; /* half and bfloat: no C conversion between them by value here */
     return fb > tb ? LLVMBuildFPTrunc(b, v, to, "") : LLVMBuildFPExt(b, v, to, "");
   }
+  /* an int for a _Bool parameter: true for any nonzero value, as C converts (2 truncated was false) */
+  if (ir_is_int(from) && ir_is_int(to) && LLVMGetIntTypeWidth(to) == 1)
+    return LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstNull(from), "");
   if (ir_is_int(from) && ir_is_int(to)) return LLVMBuildIntCast2(b, v, to, 1, "");
   if (ir_is_ptr(from) && ir_is_ptr(to)) return LLVMBuildPointerCast(b, v, to, "");
   return NULL;
