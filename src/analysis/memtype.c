@@ -516,8 +516,11 @@ static DataKind reused_kind(LLVMValueRef p, unsigned bytes, long long extra, boo
  * (a double's halves through `uint32_t *`: refused where they meet active data); else integers. */
 static MemType punned_kind_of(LLVMValueRef inst, unsigned *bits, bool tagged_int) {
   *bits = 0;
-  LLVMTypeRef vt = LLVMTypeOf(LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 0) : inst);
-  if (LLVMGetTypeKind(vt) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(vt) < 16) return MEMTYPE_INT;
+  LLVMTypeRef vt = LLVMTypeOf(LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 0) : inst), et = ir_scalar_type(vt);
+  if (LLVMGetTypeKind(et) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(et) < 16) return MEMTYPE_INT;
+  /* a vector of integers (a v2u view of doubles) asks the same of its lanes */
+  bool vector = LLVMGetTypeKind(vt) == LLVMVectorTypeKind;
+  unsigned width = LLVMGetIntTypeWidth(et);
   LLVMValueRef root = root_of(LLVMGetOperand(inst, LLVMIsAStoreInst(inst) ? 1 : 0));
   root = slot_argument(root);
   LLVMTypeRef t = made_type(root, 0);
@@ -533,12 +536,12 @@ static MemType punned_kind_of(LLVMValueRef inst, unsigned *bits, bool tagged_int
     if (reused != DATA_UNKNOWN) k = reused;
   }
   if (k == DATA_MIXED && (holds(t, LLVMDoubleTypeKind, 0) || holds(t, LLVMFloatTypeKind, 0) || holds(t, LLVMPointerTypeKind, 0)))
-    return punned_record(inst, t, LLVMGetIntTypeWidth(vt), bits);
-  if (k == DATA_PTR) return LLVMGetIntTypeWidth(vt) == 64 ? MEMTYPE_PTR : MEMTYPE_UNKNOWN;
+    return vector ? MEMTYPE_UNKNOWN : punned_record(inst, t, width, bits);
+  if (k == DATA_PTR) return width == 64 && !vector ? MEMTYPE_PTR : MEMTYPE_UNKNOWN;
   if (k == DATA_UNKNOWN && !tagged_int) return MEMTYPE_UNKNOWN;
   if (k != DATA_F64 && k != DATA_F32) return MEMTYPE_INT;
-  if (LLVMGetIntTypeWidth(vt) != (k == DATA_F64 ? 64u : 32u)) return MEMTYPE_UNKNOWN;
-  *bits = LLVMGetIntTypeWidth(vt);
+  if (width != (k == DATA_F64 ? 64u : 32u)) return MEMTYPE_UNKNOWN;
+  *bits = width;
   return MEMTYPE_FP;
 }
 

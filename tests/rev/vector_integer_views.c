@@ -2,11 +2,13 @@
 // volatile pointer so that the optimiser keeps the integer load, and stored back through one): reverse
 // mode gave zero adjoints with no message, as the integer vector carried no adjoint (only scalar integers
 // did). A vector of integers now carries its lanes whole (rev_lanes.c); its shifts and masks stay
-// refused (tests/diag/float_bits_vectors.c). f = sum v_k^2 over a copy made through integer vectors, plus
+// refused (tests/diag/float_bits_vectors.c). Built with -fno-strict-aliasing the untagged vector load was
+// taken for integers besides (memtype's punned kinds asked scalars only). f = sum v_k^2 over a copy made through integer vectors, plus
 // x0 x3: gradients and tangents along unit directions against the analytic ones (1e-14), at -O2 (%cflags)
 // and -O0.
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
+// RUN: %parad-cc %cflags -fno-strict-aliasing %s -o %tl -lm && %tl
 #include <stdint.h>
 
 #include "check.h"
