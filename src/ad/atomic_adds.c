@@ -104,14 +104,7 @@ static void rewrite(LLVMBuilderRef b, CasLoop *c, LLVMBasicBlockRef bb) {
     LLVMReplaceAllUsesWith(i, sum);
     LLVMInstructionEraseFromParent(i);
   }
-  for (LLVMUseRef u = LLVMGetFirstUse(c->sum), next; u; u = next) {
-    next = LLVMGetNextUse(u);
-    if (!in_block(LLVMGetUser(u), bb)) {
-      LLVMValueRef user = LLVMGetUser(u);
-      for (int k = 0, n = LLVMGetNumOperands(user); k < n; k++)
-        if (LLVMGetOperand(user, (unsigned)k) == c->sum) LLVMSetOperand(user, (unsigned)k, sum);
-    }
-  }
+  LLVMReplaceAllUsesWith(c->sum, sum); /* the loop's own uses go with it */
   for (unsigned k = 0, n = LLVMGetNumSuccessors(pre_br); k < n; k++)
     if (LLVMGetSuccessor(pre_br, k) == bb) LLVMSetSuccessor(pre_br, k, c->exit);
   LLVMValueRef start = c->start;
