@@ -71,6 +71,13 @@ unsigned function_versions_pin(LLVMModuleRef m, const ValueMap *reached) {
         if (!resolver) continue;
         LLVMPositionBuilderBefore(b, i);
         LLVMValueRef body = LLVMBuildCall2(b, LLVMGlobalGetValueType(resolver), resolver, NULL, 0, "resolved");
+        /* its answer never changes (the processor's, and its one write, the CPU model, is the same each
+           time): taken as reading no memory, the optimiser asks it once, out of the program's loops */
+        LLVMContextRef c = LLVMGetModuleContext(m);
+        static const char *const pure[] = {"nounwind", "willreturn", "noinline"}; /* inlined, it would write */
+        for (size_t k = 0; k < 3; k++)
+          LLVMAddCallSiteAttribute(body, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, ir_attr_kind(pure[k]), 0));
+        LLVMAddCallSiteAttribute(body, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, ir_attr_kind("memory"), 0));
         LLVMSetOperand(i, callee, body), pinned++;
       }
   LLVMDisposeBuilder(b);

@@ -22,7 +22,8 @@ LLVMValueRef function_resolver(LLVMValueRef v);
 bool function_resolver_choices(LLVMValueRef resolver, ValueList *out);
 /* In the functions m's requests reach (`reached`: request_reached_functions), calls of a target_clones
  * ifunc call its default version, and calls of a hand-written one call through what its resolver returns
- * (the derivative then follows the body the program runs, as a call through a pointer); returns how many. */
+ * (the derivative then follows the body the program runs, as a call through a pointer), the resolver's
+ * call taken as reading no memory so that the optimiser hoists it; returns how many. */
 unsigned function_versions_pin(LLVMModuleRef m, const ValueMap *reached);
 
 #endif
