@@ -815,6 +815,14 @@ static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) 
   }
   case CALL_MATH:
   case CALL_INACTIVE:
+    if (call_draws_hidden_state(call)) {
+      /* a recomputed step would draw other numbers than the forward run drew: the reverse sweep would
+         differentiate another trajectory */
+      snprintf(what, sizeof what, "a call of '%s', whose hidden state a recomputed step would draw from again "
+                                  "(draw the numbers before the loop, or keep the state in a variable: rand_r)", name);
+      refuse(call, what);
+      return;
+    }
     for (unsigned i = 0; i < n; i++) {
       LLVMValueRef a = LLVMGetArgOperand(call, i);
       if (ir_is_ptr(LLVMTypeOf(a)) && call_writes_argument(call, i) && !own_memory(fn, a, own)) {

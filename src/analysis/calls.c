@@ -14,7 +14,8 @@
 static const char *const inactive_functions[] = {
     "printf", "fprintf", "sprintf", "snprintf", "vprintf", "vfprintf", "vsnprintf", "puts", "fputs",
     "putchar", "fputc", "putc", "fwrite", "fflush", "fopen", "fclose", "perror", "exit", "_exit", "abort",
-    "__assert_fail", "__stack_chk_fail", "clock", "time", "clock_gettime", "gettimeofday", "rand", "srand",
+    "__assert_fail", "__stack_chk_fail", "clock", "time", "clock_gettime", "gettimeofday", "rand", "srand", "rand_r",
+    "random", "srandom",
     "getenv", "atoi", "atol", "atof", "strtol", "strtoul", "strtod", "strlen", "strcmp", "strncmp",
     "memcmp", "bcmp", "strdup", "strndup", "strcpy", "strncpy", "stpcpy", "stpncpy", "strcat", "strncat",
     "__strcpy_chk", "__strncpy_chk", "__stpcpy_chk", "__stpncpy_chk", "__strcat_chk", "__strncat_chk",
@@ -58,7 +59,7 @@ static const struct {
     {"strcpy", 1}, {"strncpy", 1}, {"stpcpy", 1}, {"stpncpy", 1}, {"strcat", 1}, {"strncat", 1},
     {"__strcpy_chk", 1}, {"__strncpy_chk", 1}, {"__stpcpy_chk", 1}, {"__stpncpy_chk", 1}, {"__strcat_chk", 1},
     {"__strncat_chk", 1}, {"__sprintf_chk", 1}, {"__snprintf_chk", 1}, {"__vsprintf_chk", 1}, {"__vsnprintf_chk", 1},
-    {"time", 1},    {"clock_gettime", 2}, {"gettimeofday", 3},
+    {"time", 1},    {"clock_gettime", 2}, {"gettimeofday", 3}, {"rand_r", 1},
     /* the policy's next size to grow at */
     {"_ZNKSt8__detail20_Prime_rehash_policy14_M_need_rehashEmmm", 1}, {"_ZNKSt8__detail20_Prime_rehash_policy11_M_next_bktEm", 1},
 };
@@ -358,6 +359,11 @@ bool call_writes_nothing(LLVMValueRef call) {
 
 bool call_quiet(LLVMValueRef call) {
   return call_writes_nothing(call) || (call_classify(call, NULL) == CALL_OMP && omp_is_quiet(call));
+}
+
+bool call_draws_hidden_state(LLVMValueRef call) {
+  static const char *const drawing[] = {"rand", "srand", "random", "srandom"};
+  return call_classify(call, NULL) == CALL_INACTIVE && name_in(ir_called_name(call), drawing, COUNT(drawing), false);
 }
 
 bool call_writes_argument(LLVMValueRef call, unsigned i) {

@@ -63,6 +63,9 @@ bool call_writes_nothing(LLVMValueRef call);
 /* Whether the call writes nothing but the calling thread's own memory and orders no threads: the above, and
  * OpenMP's thread numbers, team sizes and static schedules' bounds (omp_is_quiet). */
 bool call_quiet(LLVMValueRef call);
+/* A library call whose result comes from state it keeps out of the program's sight (rand's seed): called
+ * again, it answers differently. */
+bool call_draws_hidden_state(LLVMValueRef call);
 /* A call to a variadic function (a logging helper) whose pointer arguments are all constants (a format
  * string) and whose result is not a float: what it is given by value reaches no memory the program reads
  * back but through globals (which the generators ask about), so it carries no derivative whatever floats
