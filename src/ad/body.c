@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/library_reads.h"
 #include "ir/diag.h"
 #include "ir/ir.h"
 
@@ -161,7 +162,7 @@ static bool needs_copy(LLVMValueRef fn) {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
     if ((t && LLVMGetInstructionOpcode(t) == LLVMInvoke) || block_throws(bb)) return true;
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-      if (ad_body_open_codes(i) || stored_pointer(i) || loads_pointer(i) || selects_pointers(i) || dead_store(i)) return true;
+      if (ad_body_open_codes(i) || library_read_rewrites(i) || stored_pointer(i) || loads_pointer(i) || selects_pointers(i) || dead_store(i)) return true;
   }
   return false;
 }
@@ -439,9 +440,10 @@ LLVMValueRef ad_body(AdModule *ad, LLVMValueRef fn) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       size_t len;
       const char *iname = LLVMGetValueName2(i, &len);
-      if (ad_body_open_codes(i)) { /* new instructions, their operands mapped below */
+      bool reads = library_read_rewrites(i);
+      if (reads || ad_body_open_codes(i)) { /* new instructions, their operands mapped below */
         LLVMValueRef last = LLVMGetLastInstruction(LLVMGetInsertBlock(b));
-        vmap_put(&vm, i, open_code(b, i, complex_op(i)));
+        vmap_put(&vm, i, reads ? library_read_rewrite(b, LLVMGetFirstBasicBlock(copy), i) : open_code(b, i, complex_op(i)));
         for (LLVMValueRef k = last ? LLVMGetNextInstruction(last) : LLVMGetFirstInstruction(LLVMGetInsertBlock(b)); k;
              k = LLVMGetNextInstruction(k))
           vec_push(&made, k);
