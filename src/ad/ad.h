@@ -62,6 +62,12 @@ typedef struct {
  * -emit-llvm, of the file). */
 #define NOT_IN_PROGRAM "which no file of the program compiled by parad-cc defines"
 /* The way out a refusal of such a call names for calls no derivative goes through (with the callee's name). */
+/* A wait for another thread in differentiated code (calls.h call_waits_for_thread): its name twice. */
+#define THREAD_WAIT_MESSAGE                                                                                   \
+  "cannot differentiate a call to '%s': it waits for another thread, whose work Parad cannot see (what that " \
+  "thread hands over would carry no derivative); compute that work in the differentiated code (OpenMP), or, " \
+  "if nothing it hands over carries a derivative, declare the call inactive (void *__enzyme_inactivefn[] = "  \
+  "{(void *)%s};)"
 #define INACTIVE_WAY_OUT "or, if no derivative goes through it (output, logging), declare it inactive (void *__enzyme_inactivefn[] = {(void *)%s};)"
 /* A compare-and-swap loop over a float: clang's `#pragma omp atomic` with *=, /=, a min or a max, or an
    _Atomic float multiplied or divided in place (its += and -= are atomic adds: ad/atomic_adds.h); which

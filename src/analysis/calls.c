@@ -335,6 +335,13 @@ const char *call_array_function(LLVMValueRef call, unsigned *array) {
   return NULL;
 }
 
+bool call_waits_for_thread(LLVMValueRef call) {
+  static const char *const waits[] = {"pthread_cond_wait", "pthread_cond_timedwait", "pthread_cond_clockwait",
+                                      "pthread_join", "pthread_timedjoin_np", "pthread_barrier_wait", "sem_wait",
+                                      "sem_timedwait", "sem_clockwait", "cnd_wait", "cnd_timedwait", "thrd_join"};
+  return name_in(ir_called_name(call), waits, COUNT(waits), false);
+}
+
 bool call_is_nonlocal_jump(LLVMValueRef call) {
   static const char *const jumps[] = {"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk"};
   unsigned twice = ir_attr_kind("returns_twice");

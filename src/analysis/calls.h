@@ -48,6 +48,10 @@ int call_alloc_slot(LLVMValueRef call);
  * why it cannot have a shadow; NULL for any other call. Without a shadow on the array, the call carries no
  * derivative, whatever else it is given. (qsort's derivatives are the runtime's: ad/library.h.) */
 const char *call_array_function(LLVMValueRef call, unsigned *array);
+/* Whether a CALL_UNKNOWN waits for another thread (pthread_cond_wait, pthread_join, sem_wait, C11's
+ * cnd_wait, ...): what that thread hands over through memory after it is computed where Parad cannot see,
+ * and would carry no derivative. */
+bool call_waits_for_thread(LLVMValueRef call);
 /* For a CALL_UNKNOWN that is an LLVM intrinsic (no body, and no name a program could register a
  * derivative under): why Parad has no derivative of it; NULL for any other call. */
 const char *call_intrinsic_refusal(LLVMValueRef call);

@@ -327,7 +327,9 @@ void fwd_call(FwdGen *g, LLVMValueRef call) {
     return;
   case CALL_UNKNOWN:
     if (fwd_tape_call(g, call)) return; /* forward mode over a reverse-mode derivative */
-    if ((why = call_array_function(call, &which))) {
+    if (call_waits_for_thread(call)) {
+      fwd_error(g, call, THREAD_WAIT_MESSAGE, ir_called_name(call), ir_called_name(call));
+    } else if ((why = call_array_function(call, &which))) {
       if (activity_shadowed(g->act, LLVMGetArgOperand(call, which)))
         fwd_error(g, call, "cannot differentiate '%s' of an array with derivatives (argument #%u): %s",
                   ir_called_name(call), which + 1, why);

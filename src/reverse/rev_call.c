@@ -587,6 +587,8 @@ void aug_call(RevGen *g, LLVMValueRef call) {
   case CALL_UNKNOWN:
     if (is_runtime(call))
       rev_error(g, call, "reverse mode cannot differentiate a function that itself computes a gradient");
+    else if (call_waits_for_thread(call))
+      rev_error(g, call, THREAD_WAIT_MESSAGE, ir_called_name(call), ir_called_name(call));
     else if ((why = call_array_function(call, &which))) {
       if (shadowed(g, LLVMGetArgOperand(call, which)))
         rev_error(g, call, "cannot differentiate '%s' of an array with derivatives (argument #%u): %s",
