@@ -51,7 +51,7 @@ static void reset_written_tangent(FwdGen *g, LLVMValueRef call, const MathRule *
 /* ti carried through a choosing or unbounded rule's partial, direction by direction (rule_carry). */
 static LLVMValueRef carried_tangent(FwdGen *g, LLVMTypeRef t, const MathRule *rule, LLVMValueRef partial, LLVMValueRef ti) {
   LLVMValueRef lanes[MAX_WIDTH];
-  for (unsigned i = 0; i < g->width; i++) lanes[i] = rule_carry(g->b, rule, partial, tan_lane(g, t, ti, i));
+  for (unsigned i = 0; i < g->width; i++) lanes[i] = rule_carry(g->b, rule, partial, tan_lane(g, t, ti, i), false);
   return tan_pack(g, t, lanes);
 }
 

@@ -9,6 +9,7 @@
 #include "ad/global_shadows.h"
 #include "ad/indirect.h"
 #include "ad/library.h"
+#include "analysis/nonfinite.h"
 #include "omp/omp.h"
 #include "reverse/rev_internal.h"
 #include "reverse/reverse.h"
@@ -66,11 +67,14 @@ static void rev_math(RevGen *g, LLVMValueRef call, const MathRule *rule) {
   for (unsigned p = 0; p < rule->nargs; p++)
     if (varied(g, LLVMGetArgOperand(call, p)) && rule_partial_uses(rule, p, 'r')) wants_result = true;
   if (wants_result) result = rv(g, call);
+  /* an argument that may be infinite (a division's, the side of a choice not taken) may make a partial so */
+  bool strong_zero = false;
+  for (unsigned i = 0; i < rule->nargs; i++) strong_zero |= ir_is_fp_or_fp_vector(LLVMTypeOf(args[i])) && nonfinite_possible(LLVMGetArgOperand(call, i));
   for (unsigned i = 0; i < rule->nargs; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i);
     if (!varied(g, a)) continue;
     LLVMValueRef partial = rule_emit_partial(g->b, rule, i, args, result);
-    if (partial) adj_add(g, a, rule_carry(g->b, rule, partial, d));
+    if (partial) adj_add(g, a, rule_carry(g->b, rule, partial, d, strong_zero));
   }
 }
 

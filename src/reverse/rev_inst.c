@@ -4,6 +4,8 @@
 
 #include <stdlib.h>
 
+#include "analysis/nonfinite.h"
+
 /* ---- the forward sweep ---- */
 
 static LLVMValueRef insert_path(RevGen *g, LLVMValueRef agg, LLVMValueRef v, const unsigned *idx, unsigned n) {
@@ -111,6 +113,13 @@ static bool varied(RevGen *g, LLVMValueRef v) { return activity_varied(g->act, v
 
 static LLVMValueRef zero_of(LLVMValueRef v) { return LLVMConstNull(adj_type(LLVMTypeOf(v))); }
 
+/* d carried through a partial that may be infinite (analysis/nonfinite.h): zero where d is zero. */
+static LLVMValueRef strong_zero(RevGen *g, LLVMValueRef d, LLVMValueRef carried, bool may_be_infinite) {
+  if (!may_be_infinite) return carried;
+  LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(d));
+  return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOEQ, d, zero, ""), zero, carried, "");
+}
+
 /* Shuffles send each result lane back to the operand lane it came from. */
 static void shuffle_adjoint(RevGen *g, LLVMValueRef inst, LLVMValueRef d) {
   LLVMValueRef a = LLVMGetOperand(inst, 0), b = LLVMGetOperand(inst, 1);
@@ -151,8 +160,8 @@ void rev_inst(RevGen *g, LLVMValueRef inst) {
     if (varied(g, b)) adj_add(g, b, LLVMBuildFNeg(g->b, d, ""));
     return;
   case LLVMFMul:
-    if (varied(g, a)) adj_add(g, a, LLVMBuildFMul(g->b, d, rv(g, b), ""));
-    if (varied(g, b)) adj_add(g, b, LLVMBuildFMul(g->b, d, rv(g, a), ""));
+    if (varied(g, a)) adj_add(g, a, strong_zero(g, d, LLVMBuildFMul(g->b, d, rv(g, b), ""), nonfinite_possible(b)));
+    if (varied(g, b)) adj_add(g, b, strong_zero(g, d, LLVMBuildFMul(g->b, d, rv(g, a), ""), nonfinite_possible(a)));
     return;
   case LLVMFDiv: { /* d(a/b) = da/b - (a/b) db/b */
     LLVMValueRef y = rv(g, b);
@@ -160,8 +169,12 @@ void rev_inst(RevGen *g, LLVMValueRef inst) {
      * division by b; a division on the adjoint's path costs the latency of several multiplications */
     LLVMValueRef inverse = LLVMBuildFDiv(g->b, ir_const_fp(LLVMTypeOf(y), 1.0), y, "");
     LLVMValueRef db = LLVMBuildFMul(g->b, d, inverse, "");
-    if (varied(g, a)) adj_add(g, a, db);
-    if (varied(g, b)) adj_add(g, b, LLVMBuildFNeg(g->b, LLVMBuildFMul(g->b, db, LLVMBuildFDiv(g->b, rv(g, a), y, ""), ""), ""));
+    /* by a variable, b may be 0 (the side of a guarded choice not taken) */
+    bool by_zero = !LLVMIsAConstant(b) || nonfinite_possible(a);
+    if (varied(g, a)) adj_add(g, a, strong_zero(g, d, db, by_zero));
+    if (varied(g, b))
+      adj_add(g, b, strong_zero(g, d, LLVMBuildFNeg(g->b, LLVMBuildFMul(g->b, db, LLVMBuildFDiv(g->b, rv(g, a), y, ""), ""), ""),
+                                by_zero));
     return;
   }
   case LLVMFRem: /* a rem b = a - n b, n an integer: fmod's rule */

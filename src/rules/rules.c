@@ -193,11 +193,11 @@ static LLVMValueRef run(LLVMBuilderRef b, LLVMTypeRef type, const char *expr, LL
   return m.failed ? NULL : m.stack[0];
 }
 
-LLVMValueRef rule_carry(LLVMBuilderRef b, const MathRule *rule, LLVMValueRef partial, LLVMValueRef d) {
+LLVMValueRef rule_carry(LLVMBuilderRef b, const MathRule *rule, LLVMValueRef partial, LLVMValueRef d, bool strong_zero) {
   LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(d));
   if (rule->chooses) return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealONE, partial, zero, ""), d, zero, "");
   LLVMValueRef carried = LLVMBuildFMul(b, d, partial, "");
-  return rule->unbounded ? LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOEQ, d, zero, ""), zero, carried, "") : carried;
+  return rule->unbounded || strong_zero ? LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOEQ, d, zero, ""), zero, carried, "") : carried;
 }
 
 LLVMValueRef rule_emit_partial(LLVMBuilderRef b, const MathRule *rule, unsigned i, LLVMValueRef *args,

@@ -29,7 +29,9 @@ const MathRule math_rules[] = {
     {"asin",       "llvm.asin",       1, {"1 1 x0 x0 * - sqrt /"}, REDUCE_NONE, WRITES_NONE, false, true},
     {"acos",       "llvm.acos",       1, {"-1 1 x0 x0 * - sqrt /"}, REDUCE_NONE, WRITES_NONE, false, true},
     {"atan",       "llvm.atan",       1, {"1 1 x0 x0 * + /"}},
-    {"atan2",      NULL,              2, {"x1 x0 x0 * x1 x1 * + /", "x0 neg x0 x0 * x1 x1 * + /"}},
+    {"atan2",      NULL,              2, {"x0 x0 * x1 x1 * + 0 oeq 0 x1 x0 x0 * x1 x1 * + 0 oeq 1 x0 x0 * x1 x1 * + sel / sel",
+                                          "x0 x0 * x1 x1 * + 0 oeq 0 x0 neg x0 x0 * x1 x1 * + 0 oeq 1 x0 x0 * x1 x1 * + sel / sel"},
+     REDUCE_NONE, WRITES_NONE, false, true},
     {"sinh",       "llvm.sinh",       1, {"x0 cosh"}},
     {"cosh",       "llvm.cosh",       1, {"x0 sinh"}},
     {"tanh",       "llvm.tanh",       1, {"1 r r * -"}},
@@ -40,10 +42,10 @@ const MathRule math_rules[] = {
     {"exp2",       "llvm.exp2",       1, {"r " LN2 " *"}},
     {"exp10",      "llvm.exp10",      1, {"r " LN10 " *"}},
     {"expm1",      NULL,              1, {"r 1 +"}},
-    {"log",        "llvm.log",        1, {"1 x0 /"}},
-    {"log2",       "llvm.log2",       1, {"1 x0 " LN2 " * /"}},
-    {"log10",      "llvm.log10",      1, {"1 x0 " LN10 " * /"}},
-    {"log1p",      NULL,              1, {"1 1 x0 + /"}},
+    {"log",        "llvm.log",        1, {"1 x0 /"}, REDUCE_NONE, WRITES_NONE, false, true},
+    {"log2",       "llvm.log2",       1, {"1 x0 " LN2 " * /"}, REDUCE_NONE, WRITES_NONE, false, true},
+    {"log10",      "llvm.log10",      1, {"1 x0 " LN10 " * /"}, REDUCE_NONE, WRITES_NONE, false, true},
+    {"log1p",      NULL,              1, {"1 1 x0 + /"}, REDUCE_NONE, WRITES_NONE, false, true},
     {"sqrt",       "llvm.sqrt",       1, {"0.5 r /"}, REDUCE_NONE, WRITES_NONE, false, true},
     {"cbrt",       NULL,              1, {"1 3 r r * * /"}, REDUCE_NONE, WRITES_NONE, false, true},
     /* pow: the y-partial is taken as 0 where x <= 0 (0^y is flat in y; a negative base has no real
@@ -54,24 +56,26 @@ const MathRule math_rules[] = {
      * its tangent). */
     {"pow",        "llvm.pow",        2, {"x1 x0 x1 1 - pow *", "x0 0 ole 0 r x0 0 ole 1 x0 sel log * sel"}, REDUCE_NONE, WRITES_NONE, false, true},
     {NULL,         "llvm.powi",       2, {"x1 itofp x0 x1 itofp 1 - pow *", NULL}},
-    {"hypot",      NULL,              2, {"x0 r /", "x1 r /"}},
+    /* hypot and atan2 at the origin, where neither has a derivative, take 0 (a subgradient of the norm
+     * there), as fabs takes a branch's: a tangent through hypot(x - y, ...) at x = y is not NaN */
+    {"hypot",      NULL,              2, {"r 0 oeq 0 x0 r 0 oeq 1 r sel / sel", "r 0 oeq 0 x1 r 0 oeq 1 r sel / sel"}, REDUCE_NONE, WRITES_NONE, false, true},
     {"erf",        NULL,              1, {TWO_OVER_SQRTPI " x0 x0 * neg exp *"}},
     {"erfc",       NULL,              1, {TWO_OVER_SQRTPI " neg x0 x0 * neg exp *"}},
-    {"lgamma",     NULL,              1, {"x0 digamma"}},
+    {"lgamma",     NULL,              1, {"x0 digamma"}, REDUCE_NONE, WRITES_NONE, false, true},
     /* the reentrant ones write the sign of Gamma through their pointer: flat (float: lgammaf_r, not
        lgamma_rf) */
     {"lgamma_r",   NULL,              2, {"x0 digamma", NULL}, REDUCE_NONE, WRITES_INT},
     {"lgammaf_r",  NULL,              2, {"x0 digamma", NULL}, REDUCE_NONE, WRITES_INT},
     {"lgammal_r",  NULL,              2, {"x0 digamma", NULL}, REDUCE_NONE, WRITES_INT},
-    {"tgamma",     NULL,              1, {"r x0 digamma *"}},
+    {"tgamma",     NULL,              1, {"r x0 digamma *"}, REDUCE_NONE, WRITES_NONE, false, true},
     /* the runtime's digamma, for second derivatives of those */
     {"__parad_digamma", NULL,         1, {"x0 trigamma"}},
     {"__parad_trigamma", NULL,        1, {"x0 tetragamma"}},
     /* Bessel functions of orders 0 and 1: J0' = -J1, J1' = J0 - J1/x (1/2 at 0), and alike for Y */
     {"j0",         NULL,              1, {"x0 j1 neg"}},
     {"j1",         NULL,              1, {"x0 0 oeq 0.5 x0 j0 x0 j1 x0 0 oeq 1 x0 sel / - sel"}},
-    {"y0",         NULL,              1, {"x0 y1 neg"}},
-    {"y1",         NULL,              1, {"x0 y0 x0 y1 x0 / -"}},
+    {"y0",         NULL,              1, {"x0 y1 neg"}, REDUCE_NONE, WRITES_NONE, false, true},
+    {"y1",         NULL,              1, {"x0 y0 x0 y1 x0 / -"}, REDUCE_NONE, WRITES_NONE, false, true},
     {"fdim",       NULL,              2, {"x1 x0 olt 1 0 sel", "x1 x0 olt -1 0 sel"}},
     {"logb",       NULL,              1, {"0"}},
     /* the neighbouring float: a step of one ulp, constant where it is differentiable */

@@ -1,0 +1,81 @@
+/* Values that may be infinite or NaN (see nonfinite.h). */
+#include "analysis/nonfinite.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ir/ir.h"
+#include "rules/rules.h"
+
+enum { DEPTH = 6 };
+
+/* Math functions that may give an infinity or a NaN for finite arguments: poles, logarithms of 0, roots
+ * and inverse functions outside their domain, remainders by 0, overflows of exponentials. */
+static bool singular_function(const MathRule *rule) {
+  static const char *const singular[] = {"log",   "log2",    "log10",    "log1p",  "pow",    "exp",
+                                         "exp2",  "exp10",   "expm1",    "sqrt",   "asin",   "acos",
+                                         "acosh", "atanh",   "tgamma",   "lgamma", "lgamma_r", "y0",
+                                         "y1",    "fmod",    "remainder", "remquo", "__parad_digamma",
+                                         "__parad_trigamma"};
+  if (!rule->libm) return rule->intrinsic && !strcmp(rule->intrinsic, "llvm.powi");
+  for (size_t i = 0; i < sizeof singular / sizeof singular[0]; i++)
+    if (!strcmp(rule->libm, singular[i])) return true;
+  return false;
+}
+
+static bool constant_nonfinite(LLVMValueRef v) {
+  if (LLVMIsAConstantFP(v)) {
+    LLVMBool loses;
+    return !isfinite(LLVMConstRealGetDouble(v, &loses));
+  }
+  if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind && LLVMIsAConstant(v) && !LLVMIsAConstantAggregateZero(v) &&
+      !LLVMIsUndef(v) && !LLVMIsPoison(v)) {
+    for (unsigned i = 0, n = LLVMGetVectorSize(LLVMTypeOf(v)); i < n; i++) {
+      LLVMValueRef e = LLVMGetAggregateElement(v, i);
+      if (!e || constant_nonfinite(e)) return true;
+    }
+  }
+  return false;
+}
+
+static bool possible(LLVMValueRef v, int depth) {
+  if (LLVMIsAConstant(v)) return constant_nonfinite(v);
+  if (!LLVMIsAInstruction(v) || depth > DEPTH) return false;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMFDiv:
+  case LLVMFRem: return true;
+  case LLVMFAdd:
+  case LLVMFSub:
+  case LLVMFMul:
+  case LLVMFNeg:
+  case LLVMFPExt:
+  case LLVMFPTrunc:
+  case LLVMFreeze:
+  case LLVMExtractElement:
+  case LLVMInsertElement:
+  case LLVMShuffleVector:
+    for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++) {
+      LLVMValueRef op = LLVMGetOperand(v, i);
+      if (ir_is_fp_or_fp_vector(LLVMTypeOf(op)) && possible(op, depth + 1)) return true;
+    }
+    return false;
+  case LLVMSelect: return possible(LLVMGetOperand(v, 1), depth + 1) || possible(LLVMGetOperand(v, 2), depth + 1);
+  case LLVMPHI:
+    for (unsigned i = 0, n = LLVMCountIncoming(v); i < n; i++)
+      if (possible(LLVMGetIncomingValue(v, i), depth + 1)) return true;
+    return false;
+  case LLVMCall: {
+    const MathRule *rule = rule_for_call(v);
+    if (!rule) return false; /* the program's functions and memory: finite, as the inputs */
+    if (singular_function(rule)) return true;
+    for (unsigned i = 0, n = ir_num_call_args(v); i < n; i++) {
+      LLVMValueRef a = LLVMGetArgOperand(v, i);
+      if (ir_is_fp_or_fp_vector(LLVMTypeOf(a)) && possible(a, depth + 1)) return true;
+    }
+    return false;
+  }
+  default: return false;
+  }
+}
+
+bool nonfinite_possible(LLVMValueRef v) { return possible(v, 0); }
