@@ -720,6 +720,7 @@ static bool no_object(LLVMValueRef p) { return LLVMIsAConstantPointerNull(p) || 
 static void same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects, ValueList *slots_out) {
   ValueList slots = {0};  /* the pointer variables that hold one of the objects */
   ValueList origins = {0}; /* phis and selects ptr comes from: all their operands are the object */
+  ValueList fields = {0};  /* other addresses the objects' pointers are loaded from */
   vec_push(objects, root_of(ptr));
   vec_push(&origins, root_of(ptr));
   for (bool changed = true; changed;) {
@@ -733,9 +734,13 @@ static void same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects, V
           continue;
         }
         if (LLVMIsALoadInst(i) && ir_is_ptr(LLVMTypeOf(i))) {
-          LLVMValueRef slot = object_slot(LLVMGetOperand(i, 0));
+          LLVMValueRef slot = object_slot(LLVMGetOperand(i, 0)), at = ir_strip_pointer_casts(LLVMGetOperand(i, 0));
           if (slot && ir_list_has(objects, i)) changed |= add_new(&slots, slot);
           if (slot && ir_list_has(&slots, slot)) changed |= add_new(objects, i);
+          /* loaded again from the same address (a struct's pointer field read before and after a copy that
+             may have changed it): the field's blocks, one object for the kind of data */
+          if (!slot && ir_list_has(objects, i)) changed |= add_new(&fields, at);
+          if (!slot && ir_list_has(&fields, at)) changed |= add_new(objects, i);
           continue;
         }
         if (!ir_is_ptr(LLVMTypeOf(i)) || ir_list_has(objects, i)) continue;
@@ -770,6 +775,7 @@ static void same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects, V
   else
     vec_free(&slots);
   vec_free(&origins);
+  vec_free(&fields);
 }
 
 /* An array's element type, through nested arrays. */

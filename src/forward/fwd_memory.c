@@ -196,7 +196,8 @@ void fwd_memcpy(FwdGen *g, LLVMValueRef call) {
     }
     return;
   }
-  if (!fwd_shadow_lanes(g, d, call, "this copy", dl)) return;
+  /* integers have no tangent; their shadow may be the primal's own array (a shadow record sharing it) */
+  if (memtype_of_copy(call) == DATA_INT || !fwd_shadow_lanes(g, d, call, "this copy", dl)) return;
   if (activity_shadowed(g->act, s)) {
     if (!fwd_shadow_lanes(g, s, call, "this copy", sl)) return;
     if (ad_copy_through_view(g->act, call)) { /* its shadow may be its own memory (ad/constants.h) */
@@ -220,7 +221,8 @@ void fwd_memcpy(FwdGen *g, LLVMValueRef call) {
 void fwd_memset(FwdGen *g, LLVMValueRef call) {
   fwd_clone(g, call);
   LLVMValueRef d = LLVMGetArgOperand(call, 0), dl[MAX_WIDTH];
-  if (!activity_shadowed(g->act, d) || !fwd_shadow_lanes(g, d, call, "this memset", dl)) return;
+  if (!activity_shadowed(g->act, d) || memtype_of_copy(call) == DATA_INT || !fwd_shadow_lanes(g, d, call, "this memset", dl))
+    return;
   for (unsigned i = 0; i < g->width; i++) ir_mirror_call(g->b, &g->vmap, call, dl[i], NULL, true);
 }
 

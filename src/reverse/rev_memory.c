@@ -607,7 +607,8 @@ void rev_memcpy(RevGen *g, LLVMValueRef call, CallKind kind) {
                  LLVMVoidTypeInContext(g->ctx), args, 3);
     return;
   }
-  if (data == DATA_PTR) return;
+  /* integers have no adjoint; their shadow may be the primal's own array (a shadow record sharing it) */
+  if (data == DATA_PTR || data == DATA_INT) return;
   LLVMTypeRef other = kind == CALL_MEMCPY ? memtype_other_float_of_copy(call) : NULL;
   if (other && LLVMGetTypeKind(other) == LLVMX86_FP80TypeKind && shadowed(g, s)) { /* long doubles, as the floats above */
     LLVMValueRef args[3] = {dd, rs(g, s), LLVMBuildZExtOrBitCast(g->b, n, g->i64, "")};

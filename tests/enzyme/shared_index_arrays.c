@@ -4,13 +4,16 @@
 // reverse sweep, which through the shared list erased the primal's indices: reverse mode left idx all
 // zero, and forward mode, reading the zeros back, gave twice the tangent. Now a true integer (by the
 // program's types) stored into memory with a shadow leaves the shadow as the caller made it, in both
-// modes; a separate shadow list's contents are checked to stay as given.
+// modes; a separate shadow list's contents are checked to stay as given. So for a list filled by memset
+// and memcpy (llm.c's token buffer): forward mode zeroed the shared list (a tangent and a loss of 0) and
+// reverse mode erased it, and a shadow record with no list (NULL: integers need none) crashed.
 //   build: idx_i = n-1-i (written in the differentiated function)
 //   f(x)  = sum_i (i+1) x[idx_i]^2 + n,  n read back from the record       d/dx_j = 2 (n-j) x_j
 // Both modes, scalar and at width 2, against the analytic derivative (1e-12) and central differences
 // (1e-6); the list after each call, exactly. At -O2 and -O0.
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
+#include <string.h>
 #include "check.h"
 
 double __enzyme_autodiff(void *, ...);
@@ -34,6 +37,16 @@ __attribute__((noinline)) static void build(Mesh *m) {
 
 static double f(Mesh *m) {
   build(m);
+  double s = m->n;
+  for (int i = 0; i < m->n; i++) s += (i + 1) * m->x[m->idx[i]] * m->x[m->idx[i]];
+  return s;
+}
+
+/* the list cleared and copied in from a table, as llm.c keeps its tokens */
+static const int order[N] = {N - 1, N - 2, N - 3, N - 4};
+static double f_copied(Mesh *m) {
+  memset(m->idx, 0, sizeof(int) * m->n);
+  memcpy(m->idx, order, sizeof(int) * m->n);
   double s = m->n;
   for (int i = 0; i < m->n; i++) s += (i + 1) * m->x[m->idx[i]] * m->x[m->idx[i]];
   return s;
@@ -74,6 +87,17 @@ int main(void) {
     CHECK_CLOSE(w.d[0], dx[j], 1e-12);
     CHECK_CLOSE(w.d[1], dx[(j + 1) % N], 1e-12);
     list_intact();
+    double tc[N] = {0}, dxc[N] = {0};
+    tc[j] = 1;
+    Mesh tmc = {N, tc, idx}, dmc = {N, dxc, idx}, dnone = {N, dxc, NULL};
+    CHECK_CLOSE(__enzyme_fwddiff((void *)f_copied, enzyme_dup, &m, &tmc), dx[j], 1e-12);
+    list_intact();
+    __enzyme_autodiff((void *)f_copied, enzyme_dup, &m, &dmc);
+    list_intact();
+    CHECK_CLOSE(dxc[j], dx[j], 1e-12);
+    dxc[j] = 0;
+    __enzyme_autodiff((void *)f_copied, enzyme_dup, &m, &dnone);
+    CHECK_CLOSE(dxc[j], dx[j], 1e-12);
   }
   return check_done();
 }
