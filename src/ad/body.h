@@ -9,7 +9,8 @@
  * go on. So do the blocks that lead only to a throw, whole: what they compute is the exception's message
  * (std::to_string of an active value), nothing a derivative needs. Complex arithmetic's helpers (__muldc3, cexp, ...) are open-coded there, and a pointer the
  * optimiser stores or loads as the integer of its bits is stored or loaded as a pointer, so that its
- * shadow goes with it (body.c). The program keeps its own function, unwind paths, helpers and all. */
+ * shadow goes with it (body.c); fread, read and the scanf family read into buffers of their own
+ * (ad/library_reads.h). The program keeps its own function, unwind paths, helpers and all. */
 #ifndef PARAD_AD_BODY_H
 #define PARAD_AD_BODY_H
 
