@@ -32,7 +32,8 @@ static const struct {
 };
 
 static int read_index(LLVMValueRef call) {
-  if (!ir_is_call(call)) return -1;
+  LLVMValueRef fn = ir_is_call(call) ? ir_called_function(call) : NULL;
+  if (!fn || !LLVMIsDeclaration(fn)) return -1; /* the library's, not a function of the program named so */
   const char *name = ir_called_name(call);
   for (size_t i = 0; i < COUNT(reads); i++)
     if (!strcmp(name, reads[i].name)) return (int)i;
