@@ -70,19 +70,6 @@ static ParadChunk *alloc_chunk(size_t bytes) {
   return m;
 }
 
-/* Chunks (a region's tapes, its copies and private buffers) are often given back by another thread than
- * the one that took them (the thread that reverses another's part of a loop, the last of the threads
- * sharing a copy): pooled where they are given, they piled up there while the taking thread made new
- * ones, and a gradient with a parallel region, computed again and again, grew without end (a region's
- * tapes: 56 KB per gradient at 3 threads, on and on). A thread that has given back more than it took (by
- * SURPLUS_AT_MOST) hands the rest to a pool of all threads, which a thread whose own pool has nothing
- * looks in before allocating. */
-enum { SURPLUS_AT_MOST = 128 << 10 };
-static _Thread_local long long surplus; /* chunk bytes this thread gave back, less those it took */
-static pthread_mutex_t shared_mu = PTHREAD_MUTEX_INITIALIZER;
-static ParadChunk *shared_pool[SIZE_CLASSES];
-static size_t shared_pooled, shared_count; /* shared_count read without the lock: a hint */
-
 /* A chunk of at least size bytes from the lists `from` (a pool), of the smallest class that has one, taken
  * off its list; NULL if none. */
 static ParadChunk *take_from(ParadChunk **from, size_t size) {
@@ -118,15 +105,10 @@ static ParadChunk *new_sized(size_t size) {
   return c;
 }
 
-static ParadChunk *take_shared(size_t size);
-
-/* A chunk of at least size bytes: the thread's pool's, else the pool of all threads', else a new one;
- * NULL when out of memory. */
+/* A pooled chunk of at least size bytes, else a new one; NULL when out of memory. */
 static ParadChunk *take_chunk(size_t size) {
   ParadChunk *c = take_pooled(size);
-  if (!c) c = take_shared(size);
   if (!c) c = new_sized(size);
-  if (c) surplus -= (long long)(sizeof *c + c->size);
   return c ? fresh(c) : NULL;
 }
 
@@ -214,48 +196,20 @@ __attribute__((destructor)) static void release_main_cache(void) {
   release_shared_pool();
 }
 
-/* A chunk the thread's next tapes may use, or, past its surplus, any thread's. */
+/* A chunk the thread's next tapes may use. */
 static void pool_chunk(ParadTape *t, ParadChunk *c) {
-  size_t bytes = sizeof *c + c->size;
   if (t) {
-    t->bytes -= bytes;
-    __parad_rt_tape_budget_give(bytes);
+    t->bytes -= sizeof *c + c->size;
+    __parad_rt_tape_budget_give(sizeof *c + c->size);
   }
-  surplus += (long long)bytes;
-  if (surplus > SURPLUS_AT_MOST) {
-    surplus -= (long long)bytes;
-    pthread_mutex_lock(&shared_mu);
-    bool kept = shared_pooled + bytes <= POOL_AT_MOST;
-    if (kept) {
-      c->next = shared_pool[size_class(c->size)];
-      shared_pool[size_class(c->size)] = c;
-      shared_pooled += bytes;
-      __atomic_fetch_add(&shared_count, 1, __ATOMIC_RELAXED);
-    }
-    pthread_mutex_unlock(&shared_mu);
-    if (!kept) free(c);
-    return;
-  }
-  if (pooled + bytes > POOL_AT_MOST) {
+  if (pooled + sizeof *c + c->size > POOL_AT_MOST) {
     free(c);
     return;
   }
   c->next = pool[size_class(c->size)];
   pool[size_class(c->size)] = c;
-  pooled += bytes;
+  pooled += sizeof *c + c->size;
   note_cache();
-}
-
-static ParadChunk *take_shared(size_t size) {
-  ParadChunk *c = NULL;
-  if (!__atomic_load_n(&shared_count, __ATOMIC_RELAXED)) return NULL;
-  pthread_mutex_lock(&shared_mu);
-  if ((c = take_from(shared_pool, size))) {
-    shared_pooled -= sizeof *c + c->size;
-    __atomic_fetch_sub(&shared_count, 1, __ATOMIC_RELAXED);
-  }
-  pthread_mutex_unlock(&shared_mu);
-  return c;
 }
 
 static void *pooled_shadow(size_t count, size_t size) {
@@ -333,6 +287,16 @@ static void release_contents(ParadTape *t) {
   t->ntickets = 0;
 }
 
+/* Scratch blocks (a region's copies and private buffers) are often given back by another thread than the
+ * one that took them (the last of the threads sharing a copy): pooled where they are given, they piled up
+ * there while the taking thread made new ones, and a gradient with a parallel region, computed again and
+ * again, grew without end. A thread that has given back more than it took (by SURPLUS_AT_MOST) hands the
+ * rest to a pool of all threads, which a thread whose own pool has nothing looks in before allocating. */
+enum { SURPLUS_AT_MOST = 128 << 10 };
+static _Thread_local long long surplus; /* scratch bytes this thread gave back, less those it took */
+static pthread_mutex_t shared_mu = PTHREAD_MUTEX_INITIALIZER;
+static ParadChunk *shared_pool[SIZE_CLASSES];
+static size_t shared_pooled, shared_count; /* shared_count read without the lock: a hint */
 
 static void release_shared_pool(void) {
   for (int k = 0; k < SIZE_CLASSES; k++)
@@ -343,12 +307,40 @@ static void release_shared_pool(void) {
 }
 
 void *__parad_rt_scratch_take(size_t size) {
-  ParadChunk *c = take_chunk(size);
-  return c ? c->data : NULL;
+  ParadChunk *c = take_pooled(size);
+  if (!c && __atomic_load_n(&shared_count, __ATOMIC_RELAXED)) {
+    pthread_mutex_lock(&shared_mu);
+    if ((c = take_from(shared_pool, size))) {
+      shared_pooled -= sizeof *c + c->size;
+      __atomic_fetch_sub(&shared_count, 1, __ATOMIC_RELAXED);
+    }
+    pthread_mutex_unlock(&shared_mu);
+  }
+  if (!c && !(c = new_sized(size))) return NULL;
+  surplus -= (long long)(sizeof *c + c->size);
+  return fresh(c)->data;
 }
 
 void __parad_rt_scratch_give(void *data) {
-  if (data) pool_chunk(NULL, (ParadChunk *)((char *)data - offsetof(ParadChunk, data)));
+  if (!data) return;
+  ParadChunk *c = (ParadChunk *)((char *)data - offsetof(ParadChunk, data));
+  size_t bytes = sizeof *c + c->size;
+  surplus += (long long)bytes;
+  if (surplus <= SURPLUS_AT_MOST) {
+    pool_chunk(NULL, c);
+    return;
+  }
+  surplus -= (long long)bytes;
+  pthread_mutex_lock(&shared_mu);
+  bool kept = shared_pooled + bytes <= POOL_AT_MOST;
+  if (kept) {
+    c->next = shared_pool[size_class(c->size)];
+    shared_pool[size_class(c->size)] = c;
+    shared_pooled += bytes;
+    __atomic_fetch_add(&shared_count, 1, __ATOMIC_RELAXED);
+  }
+  pthread_mutex_unlock(&shared_mu);
+  if (!kept) free(c);
 }
 
 void __parad_rt_tape_discard(ParadTape *t) {
