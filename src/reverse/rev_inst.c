@@ -115,9 +115,7 @@ static LLVMValueRef zero_of(LLVMValueRef v) { return LLVMConstNull(adj_type(LLVM
 
 /* d carried through a partial that may be infinite (analysis/nonfinite.h): zero where d is zero. */
 static LLVMValueRef strong_zero(RevGen *g, LLVMValueRef d, LLVMValueRef carried, bool may_be_infinite) {
-  if (!may_be_infinite) return carried;
-  LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(d));
-  return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOEQ, d, zero, ""), zero, carried, "");
+  return may_be_infinite ? rule_zero_where_zero(g->b, d, carried) : carried;
 }
 
 /* Shuffles send each result lane back to the operand lane it came from. */

@@ -197,7 +197,12 @@ LLVMValueRef rule_carry(LLVMBuilderRef b, const MathRule *rule, LLVMValueRef par
   LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(d));
   if (rule->chooses) return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealONE, partial, zero, ""), d, zero, "");
   LLVMValueRef carried = LLVMBuildFMul(b, d, partial, "");
-  return rule->unbounded || strong_zero ? LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOEQ, d, zero, ""), zero, carried, "") : carried;
+  return rule->unbounded || strong_zero ? rule_zero_where_zero(b, d, carried) : carried;
+}
+
+LLVMValueRef rule_zero_where_zero(LLVMBuilderRef b, LLVMValueRef d, LLVMValueRef carried) {
+  LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(d));
+  return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOEQ, d, zero, ""), zero, carried, "");
 }
 
 LLVMValueRef rule_emit_partial(LLVMBuilderRef b, const MathRule *rule, unsigned i, LLVMValueRef *args,

@@ -56,6 +56,8 @@ LLVMValueRef rule_emit_partial(LLVMBuilderRef b, const MathRule *rule, unsigned 
  * picks the argument, else 0; unbounded, or strong_zero asked: 0 where d is 0). Forward mode applies it to
  * a tangent, reverse mode to the result's adjoint; d and partial have one type. */
 LLVMValueRef rule_carry(LLVMBuilderRef b, const MathRule *rule, LLVMValueRef partial, LLVMValueRef d, bool strong_zero);
+/* carried where d is not zero, else zero: a derivative d carried through a partial that may be infinite. */
+LLVMValueRef rule_zero_where_zero(LLVMBuilderRef b, LLVMValueRef d, LLVMValueRef carried);
 
 /* Does partial i refer to argument k (0..2), or to the result (k = 'r')? The reverse sweep keeps only
  * the values the partials use. */
