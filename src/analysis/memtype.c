@@ -404,6 +404,23 @@ typedef struct {
 
 static LLVMValueRef callee_param(LLVMValueRef fn, LLVMValueRef i, unsigned a, LLVMValueRef *param);
 
+/* The lowest byte of objects a phi or select among them may point at, its other incoming pointers
+ * aside: `p = cond ? other : &t->data[0]` reaches a record's array, never its header, though the select is
+ * one object with the record. Indices added in loops count as non-negative, as elsewhere here. */
+static long long merged_offset(const ValueList *objects, LLVMValueRef merged, int depth) {
+  unsigned n = LLVMIsAPHINode(merged) ? LLVMCountIncoming(merged) : LLVMIsASelectInst(merged) ? 2 : 0;
+  long long lowest = LLONG_MAX;
+  for (unsigned k = 0; k < n && depth < 8; k++) {
+    Placement pl;
+    LLVMValueRef in = LLVMIsAPHINode(merged) ? LLVMGetIncomingValue(merged, k) : LLVMGetOperand(merged, k + 1);
+    if (!placement(in, &pl)) return 0;
+    if (pl.root == merged || !ir_list_has(objects, pl.root)) continue; /* stepped on from itself, or another object */
+    long long at = pl.offset + merged_offset(objects, pl.root, depth + 1);
+    if (at < lowest) lowest = at;
+  }
+  return n && lowest != LLONG_MAX ? lowest : 0;
+}
+
 /* The kinds of the floats and pointers fn reads and writes in objects (its accesses of other types left
  * out), and the functions it passes them to, a call or two down, where they meet r (all of them where r
  * is NULL); objects' offset 0 lying at byte `base` of the object; DATA_UNKNOWN where there are none. */
@@ -422,7 +439,7 @@ static DataKind typed_accesses_in(LLVMValueRef fn, const ValueList *objects, con
           ValueList inner = {0};
           same_object(callee, param, &inner, NULL);
           /* passed at a variable offset: where its accesses land is not known */
-          k = merge(k, typed_accesses_in(callee, &inner, pl.nstrides ? NULL : r, base + pl.offset, depth + 1));
+          k = merge(k, typed_accesses_in(callee, &inner, pl.nstrides ? NULL : r, base + pl.offset + merged_offset(objects, pl.root, 0), depth + 1));
           vec_free(&inner);
         }
         continue;
@@ -433,7 +450,7 @@ static DataKind typed_accesses_in(LLVMValueRef fn, const ValueList *objects, con
       LLVMTypeRef vt = LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i);
       if (ir_is_int(ir_scalar_type(vt)) || !ir_list_has(objects, root_of(addr))) continue;
       if (r && placement(addr, &pl) && ir_list_has(objects, pl.root)) {
-        long long at = base + pl.offset, end = pl.nstrides ? LLONG_MAX : at + (long long)LLVMStoreSizeOfType(td, vt);
+        long long at = base + pl.offset + merged_offset(objects, pl.root, 0), end = pl.nstrides ? LLONG_MAX : at + (long long)LLVMStoreSizeOfType(td, vt);
         if (r->member >= 0 ? member_index(td, r->t, at) != r->member : end <= r->lo || at >= r->hi) continue;
       }
       k = merge(k, kind_inside(ir_scalar_type(vt)));
