@@ -564,6 +564,40 @@ static MemType punned_kind_of(LLVMValueRef inst, unsigned *bits, bool tagged_int
 
 static MemType punned_kind(LLVMValueRef inst, unsigned *bits) { return punned_kind_of(inst, bits, true); }
 
+/* Whether v is computed as a number by integer arithmetic (a sum, a product, a quotient, a float
+ * converted to an integer, through widening and narrowing): never a float's bits on their way. */
+static bool integer_arithmetic(LLVMValueRef v) {
+  for (int depth = 0; depth < 8 && LLVMIsAInstruction(v); depth++) {
+    switch (LLVMGetInstructionOpcode(v)) {
+    case LLVMZExt: case LLVMSExt: case LLVMTrunc: v = LLVMGetOperand(v, 0); continue;
+    case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMSDiv: case LLVMUDiv: case LLVMSRem: case LLVMURem:
+    case LLVMFPToSI: case LLVMFPToUI: return true;
+    default: return false;
+    }
+  }
+  return false;
+}
+
+/* Whether the integer a load reads is used only as a number: an index, a count compared or computed
+ * with, converted to a float's value. A float's bits on their way would be stored, returned or passed. */
+static bool used_as_number(LLVMValueRef v, int depth) {
+  if (depth > 4) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!LLVMIsAInstruction(user)) return false;
+    switch (LLVMGetInstructionOpcode(user)) {
+    case LLVMGetElementPtr: if (LLVMGetOperand(user, 0) == v) return false; continue;
+    case LLVMICmp: case LLVMSIToFP: case LLVMUIToFP: case LLVMSwitch: continue;
+    case LLVMZExt: case LLVMSExt: case LLVMTrunc: case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMSDiv:
+    case LLVMUDiv: case LLVMSRem: case LLVMURem:
+      if (!used_as_number(user, depth + 1)) return false;
+      continue;
+    default: return false;
+    }
+  }
+  return true;
+}
+
 /* An integer access with neither a tag nor a trusted address type (`long *p; p[i]` built with
  * -fno-strict-aliasing): what the object it reads or writes was made to hold there, where that is known
  * (a helper over a record's `long idx[3]`: integers; over its `double vals[4]`: doubles). */
@@ -573,7 +607,11 @@ static MemType untagged_kind(LLVMValueRef inst, unsigned *bits) {
   if (!fn || !LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, MEMTYPE_LOOSE_ALIASING, (unsigned)strlen(MEMTYPE_LOOSE_ALIASING)) ||
       LLVMGetMetadata(inst, LLVMGetMDKindID("tbaa", 4)))
     return MEMTYPE_UNKNOWN;
-  return punned_kind_of(inst, bits, false);
+  MemType k = punned_kind_of(inst, bits, false);
+  if (k != MEMTYPE_UNKNOWN) return k;
+  /* nothing says what the object holds there: the value itself may (an index list's entries) */
+  bool number = LLVMIsAStoreInst(inst) ? integer_arithmetic(LLVMGetOperand(inst, 0)) : used_as_number(inst, 0);
+  return number ? MEMTYPE_INT : MEMTYPE_UNKNOWN;
 }
 
 MemType memtype_of_access(LLVMValueRef inst) {
