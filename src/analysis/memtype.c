@@ -601,26 +601,29 @@ static bool used_as_number(LLVMValueRef v, int depth) {
 /* An integer access with neither a tag nor a trusted address type (`long *p; p[i]` built with
  * -fno-strict-aliasing): what the object it reads or writes was made to hold there, where that is known
  * (a helper over a record's `long idx[3]`: integers; over its `double vals[4]`: doubles). */
-static MemType untagged_kind(LLVMValueRef inst, unsigned *bits) {
+static MemType untagged_kind(LLVMValueRef inst, unsigned *bits, bool by_value) {
   LLVMValueRef fn = function_of(inst);
   *bits = 0;
   if (!fn || !LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, MEMTYPE_LOOSE_ALIASING, (unsigned)strlen(MEMTYPE_LOOSE_ALIASING)) ||
       LLVMGetMetadata(inst, LLVMGetMDKindID("tbaa", 4)))
     return MEMTYPE_UNKNOWN;
   MemType k = punned_kind_of(inst, bits, false);
-  if (k != MEMTYPE_UNKNOWN) return k;
-  /* nothing says what the object holds there: the value itself may (an index list's entries) */
+  if (k != MEMTYPE_UNKNOWN || !by_value) return k;
+  /* nothing says what the object holds there: the value itself may (an index list's entries), for this
+     access only: a record's integer key read alone says nothing of the record (of_access) */
   bool number = LLVMIsAStoreInst(inst) ? integer_arithmetic(LLVMGetOperand(inst, 0)) : used_as_number(inst, 0);
   return number ? MEMTYPE_INT : MEMTYPE_UNKNOWN;
 }
 
-MemType memtype_of_access(LLVMValueRef inst) {
+static MemType kind_of_access(LLVMValueRef inst, bool by_value) {
   MemType t = from_tbaa(inst);
   unsigned bits;
   if (t == MEMTYPE_UNKNOWN) t = access_kind(inst, &bits);
-  if (t == MEMTYPE_UNKNOWN) return untagged_kind(inst, &bits);
+  if (t == MEMTYPE_UNKNOWN) return untagged_kind(inst, &bits, by_value);
   return t == MEMTYPE_INT ? punned_kind(inst, &bits) : t;
 }
+
+MemType memtype_of_access(LLVMValueRef inst) { return kind_of_access(inst, true); }
 
 unsigned memtype_fp_bits(LLVMValueRef inst) {
   char width;
@@ -629,7 +632,7 @@ unsigned memtype_fp_bits(LLVMValueRef inst) {
   unsigned bits;
   MemType a = access_kind(inst, &bits);
   if (a == MEMTYPE_FP) return bits;
-  if (t == MEMTYPE_UNKNOWN && a == MEMTYPE_UNKNOWN) return untagged_kind(inst, &bits) == MEMTYPE_FP ? bits : 0;
+  if (t == MEMTYPE_UNKNOWN && a == MEMTYPE_UNKNOWN) return untagged_kind(inst, &bits, true) == MEMTYPE_FP ? bits : 0;
   return (t == MEMTYPE_INT || a == MEMTYPE_INT) && punned_kind(inst, &bits) == MEMTYPE_FP ? bits : 0;
 }
 
@@ -736,7 +739,7 @@ static DataKind of_access(LLVMValueRef inst, LLVMTypeRef t) {
   if (LLVMGetTypeKind(t) == LLVMVectorTypeKind || LLVMGetTypeKind(t) == LLVMArrayTypeKind || LLVMGetTypeKind(t) == LLVMStructTypeKind)
     return uniform_kind(t);
   if (ir_is_int(t)) {
-    MemType m = memtype_of_access(inst);
+    MemType m = kind_of_access(inst, false);
     return m == MEMTYPE_INT ? DATA_INT : m == MEMTYPE_PTR ? DATA_PTR : DATA_UNKNOWN;
   }
   return DATA_MIXED;
