@@ -464,7 +464,8 @@ static bool note_accesses(Bounds *x) {
 /* The accesses of the innermost frame's function. */
 static bool note_frame(Bounds *x) {
   Cfg *cfg = &x->frames[x->nframes - 1].cfg;
-  for (size_t b = 0; b < cfg->blocks.len; b++)
+  for (size_t b = 0; b < cfg->blocks.len; b++) {
+    apart_guards_at(x, cfg->blocks.data[b]); /* what the way into the block says about its indices */
     for (LLVMValueRef i = LLVMGetFirstInstruction(cfg->blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
       if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAFenceInst(i)) return apart_give_up(i, "an atomic access");
       if (LLVMIsALoadInst(i) || LLVMIsAStoreInst(i)) {
@@ -476,7 +477,9 @@ static bool note_frame(Bounds *x) {
       }
       if (!ir_is_call(i)) continue;
       if (omp_is_runtime_call(i)) {
-        if (!note_runtime_call(x, i)) return false;
+        bool noted = note_runtime_call(x, i);
+        apart_guards_at(x, cfg->blocks.data[b]); /* a region followed had its own */
+        if (!noted) return false;
         continue;
       }
       CallKind k = call_classify(i, NULL);
@@ -500,6 +503,8 @@ static bool note_frame(Bounds *x) {
       }
       return apart_give_up(i, "a call");
     }
+  }
+  apart_guards_clear(x);
   return true;
 }
 
@@ -544,6 +549,8 @@ static bool build(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef check, const ch
         if (written[i] || written[j]) require(&x, apart(&x, base[i], bytes[i], base[j], bytes[j]));
     LLVMBuildRet(x.b, x.ok);
   }
+  apart_guards_clear(&x);
+  vmap_free(&x.guarded_lo), vmap_free(&x.guarded_hi);
   apart_pop_frame(&x);
   if (!ok) LLVMBuildRet(x.b, LLVMConstInt(LLVMInt1TypeInContext(c), 0, 0)); /* a body until undo deletes it */
   LLVMDisposeBuilder(x.b);

@@ -33,7 +33,15 @@ typedef struct {
   ValueMap lo, hi;       /* memo: spans of the function's values */
 } Frame;
 
-enum { MAX_FRAMES = 4 };
+enum { MAX_FRAMES = 4, MAX_GUARDS = 8 };
+
+/* A test that holds at the access being bounded: value + plus P bound, value `width` bits wide. */
+typedef struct {
+  LLVMValueRef value, bound;
+  long long plus;
+  LLVMIntPredicate p;
+  unsigned width;
+} Guard;
 
 typedef struct {
   LLVMModuleRef m;
@@ -54,6 +62,9 @@ typedef struct {
   unsigned nobj;
   LLVMValueRef scanned[MAX_OBJECTS]; /* roots whose memory the check reads (rows_span): never written */
   unsigned nscanned;
+  Guard guards[MAX_GUARDS]; /* the tests that hold at the access being bounded (apart_guards.c) */
+  unsigned nguards;
+  ValueMap guarded_lo, guarded_hi; /* memo of spans under them */
 } Bounds;
 
 enum { MAX_SLOTS = 4, MAX_HELD = 8 };
@@ -119,6 +130,11 @@ bool apart_held_group(LLVMValueRef slot, Held *h);
 bool apart_held_values(Bounds *x, LLVMValueRef p, LLVMValueRef at, Held *h);
 /* Whether v keeps one value while loop l of frame f runs. */
 bool apart_invariant(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef v, int depth);
+/* The tests on the way to the access at block `at` of the innermost frame, for the spans that follow;
+ * none again (clear). A span narrowed by those that test v. */
+void apart_guards_at(Bounds *x, LLVMBasicBlockRef at);
+void apart_guards_clear(Bounds *x);
+void apart_guards_narrow(Bounds *x, LLVMValueRef v, Span *out, int depth);
 /* The values integer v of a followed function takes, as i64 values of the check; false where unknown. */
 bool apart_span(Bounds *x, LLVMValueRef v, Span *out, int depth);
 

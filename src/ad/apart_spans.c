@@ -141,9 +141,13 @@ static bool span_entered(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef v, Span *
   LLVMValueRef a, b;
   LLVMIntPredicate p;
   Span sa, sb;
-  if (x->fixed || !guard(f, l, &a, &b, &p) || !apart_span(x, a, &sa, depth + 1) || !apart_span(x, b, &sb, depth + 1))
+  bool is_unsigned = false;
+  if (x->fixed || !guard(f, l, &a, &b, &p) ||
+      ((is_unsigned = p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntUGT || p == LLVMIntUGE) && LLVMIsAConstantInt(b) &&
+       LLVMConstIntGetSExtValue(b) < 0) || /* a range test (x - lo <u n, or its negation): no order of signed values */
+      !apart_span(x, a, &sa, depth + 1) || !apart_span(x, b, &sb, depth + 1))
     return apart_span(x, v, out, depth);
-  if (p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntUGT || p == LLVMIntUGE) { /* as signed, where not negative */
+  if (is_unsigned) { /* as signed, where not negative */
     require(x, LLVMBuildICmp(x->b, LLVMIntSGE, sa.lo, k64(x, 0), ""));
     require(x, LLVMBuildICmp(x->b, LLVMIntSGE, sb.lo, k64(x, 0), ""));
   }
@@ -520,6 +524,14 @@ static bool counter_values(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef phi, LL
     if (s) p = ir_icmp_swapped(p);
   }
   if (flagless) return false;
+  if (p == LLVMIntEQ && limit && !on_next && !narrowed) {
+    /* going on while the counter is limit (the optimiser's test of a loop of two: i == 0): it runs once
+       or twice, at start and at start + step */
+    Span s;
+    if (!span_entered(x, f, l, start, &s, depth + 1)) return false;
+    *out = hull(x, s, (Span){LLVMBuildAdd(x->b, s.lo, k64(x, st), ""), LLVMBuildAdd(x->b, s.hi, k64(x, st), "")});
+    return true;
+  }
   bool up = st > 0, unsigned_test = p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntUGT || p == LLVMIntUGE;
   bool strict = p == LLVMIntSLT || p == LLVMIntULT || p == LLVMIntSGT || p == LLVMIntUGT || p == LLVMIntNE;
   bool fits = p == LLVMIntNE || (up ? p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntULT || p == LLVMIntULE
@@ -765,6 +777,13 @@ static bool span_of_inst(Bounds *x, LLVMValueRef v, Span *out, int depth) {
     *out = scaled(x, sa, 1LL << LLVMConstIntGetZExtValue(b));
     return exact_within(x, v, &sa, 1, *out);
   case LLVMSExt: return apart_span(x, a, out, depth + 1);
+  case LLVMTrunc: { /* its operand's value where that fits the narrower type (the check requires it) */
+    unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(v));
+    if (w < 2 || w >= 64 || !apart_span(x, a, out, depth + 1)) return false;
+    require(x, LLVMBuildICmp(x->b, LLVMIntSGE, out->lo, k64(x, -(1LL << (w - 1))), ""));
+    require(x, LLVMBuildICmp(x->b, LLVMIntSLE, out->hi, k64(x, (1LL << (w - 1)) - 1), ""));
+    return true;
+  }
   case LLVMZExt: /* its operand's value where that is not negative */
     if (!apart_span(x, a, out, depth + 1)) return false;
     require(x, LLVMBuildICmp(x->b, LLVMIntSGE, out->lo, k64(x, 0), ""));
@@ -835,11 +854,14 @@ bool apart_span(Bounds *x, LLVMValueRef v, Span *out, int depth) {
   Frame *f = apart_frame_of(x, v);
   if (!f || cfg_index(&f->cfg, LLVMGetInstructionParent(v)) < 0) return false;
   if (x->fixed) return span_of_inst(x, v, out, depth); /* not remembered: it may hold under the guard only */
-  if (vmap_has(&f->lo, v)) {
-    *out = (Span){vmap_get(&f->lo, v), vmap_get(&f->hi, v)};
+  /* under the tests on the way to an access, remembered for that access only */
+  ValueMap *lo = x->nguards ? &x->guarded_lo : &f->lo, *hi = x->nguards ? &x->guarded_hi : &f->hi;
+  if (vmap_has(lo, v)) {
+    *out = (Span){vmap_get(lo, v), vmap_get(hi, v)};
     return true;
   }
   bool ok = span_of_inst(x, v, out, depth); /* no cycle: a loop's counter takes start and limit from outside it */
-  if (ok) vmap_put(&f->lo, v, out->lo), vmap_put(&f->hi, v, out->hi);
+  if (ok && x->nguards) apart_guards_narrow(x, v, out, depth);
+  if (ok) vmap_put(lo, v, out->lo), vmap_put(hi, v, out->hi);
   return ok;
 }

@@ -299,6 +299,8 @@ bool loop_invariant(RevGen *g, Loop *l, LLVMValueRef v);
  * same way in every iteration and a run's first and last addresses bound all of its. */
 bool loop_linear(RevGen *g, Loop *l, LLVMValueRef v, int depth);
 bool loop_linear_exact(RevGen *g, Loop *l, LLVMValueRef v);
+/* How much integer or address v moves from one iteration of l to the next, where that is a constant. */
+bool loop_constant_step(RevGen *g, Loop *l, LLVMValueRef v, long long *step, int depth);
 /* Index of v among l's induction variables, or -1. */
 int loop_iv_index(Loop *l, LLVMValueRef v);
 /* v with the induction variables at the values `at` (one per iv), the loop's invariants from `value`

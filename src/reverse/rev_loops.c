@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include <llvm-c/DebugInfo.h>
+#include <llvm-c/Target.h>
 
 #include "reverse/rev_internal.h"
 
@@ -148,29 +149,21 @@ static LLVMBasicBlockRef exit_block(RevGen *g, Loop *l) {
   return in_loop(g, l, LLVMGetSuccessor(br, 0)) ? LLVMGetSuccessor(br, 1) : LLVMGetSuccessor(br, 0);
 }
 
-/* A loop of a few iterations whose start and limit are constants (a stencil's offsets, -1 to 1), and
- * that does not branch but to go round: its count costs nothing to compute and, known, lets the optimiser
- * unroll the reverse loop whole. Recorded, its counter took 4 bytes of tape per run (a 3 x 3 convolution's:
- * 5.3 primals). A loop that branches keeps its record: unrolled, its reverse branches became selects, and
- * the adjoint updates of a path not taken, which the reverse sweep leaves out (rev_zero_paths.c), were
- * made with zero, giving NaN where a partial derivative there is infinite (zero_adjoint_paths' `score`). */
+/* A loop of a few iterations whose start and limit are constants (a stencil's offsets, -1 to 1; a
+ * convolution's taps): its count costs nothing to compute and, known, lets the optimiser unroll the reverse
+ * loop whole. Recorded, its counter took 4 to 8 bytes of tape per run (a 3 x 3 convolution's: 5.3
+ * primals). Loops that branch were kept recorded once: unrolled, their reverse branches became selects,
+ * and an adjoint update of a path not taken, made with zero, gave NaN where a partial there is infinite
+ * (zero_adjoint_paths' `score`); such updates carry a zero adjoint as zero now (analysis/nonfinite.c), and
+ * a padded convolution's taps, skipped at the borders with `continue`, count for nothing on the tape. */
 enum { SHORT_CONSTANT_TRIP = 16 };
 
 static bool short_constant(RevGen *g, Loop *l) {
+  (void)g;
   if (!l->exit_iv || l->limit_narrowed || !LLVMIsAConstantInt(l->limit) || !LLVMIsAConstantInt(l->exit_iv->start)) return false;
   long long start = LLVMConstIntGetSExtValue(l->exit_iv->start), limit = LLVMConstIntGetSExtValue(l->limit);
   long long span = start < limit ? limit - start : start - limit;
-  if (span > SHORT_CONSTANT_TRIP) return false;
-  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
-    LLVMBasicBlockRef bb = g->cfg.blocks.data[b];
-    LLVMValueRef term = l->body[b] ? LLVMGetBasicBlockTerminator(bb) : NULL;
-    if (!term || bb == l->latch || LLVMGetNumSuccessors(term) < 2) continue;
-    bool inner = false; /* the latch of such a loop inside (the offsets of a second dimension) */
-    for (size_t k = 0; k < g->loops.len && !inner; k++)
-      inner = &g->loops.data[k] != l && g->loops.data[k].latch == bb && loop_short_constant(g, &g->loops.data[k]);
-    if (!inner) return false;
-  }
-  return true;
+  return span <= SHORT_CONSTANT_TRIP;
 }
 
 bool loop_short_constant(RevGen *g, Loop *l) { /* asked for every counter an address depends on: kept */
@@ -376,6 +369,69 @@ static bool linear_in(RevGen *g, Loop *l, LLVMValueRef v, int depth, bool exact,
 }
 
 bool loop_linear(RevGen *g, Loop *l, LLVMValueRef v, int depth) { return linear_in(g, l, v, depth, false, 0); }
+
+bool loop_constant_step(RevGen *g, Loop *l, LLVMValueRef v, long long *step, int depth) {
+  *step = 0;
+  if (loop_invariant(g, l, v)) return true;
+  int k = loop_iv_index(l, v);
+  if (k >= 0) {
+    *step = LLVMConstIntGetSExtValue(l->ivs.data[k].step);
+    return true;
+  }
+  if (depth > 16 || !LLVMIsAInstruction(v)) return false;
+  if (LLVMIsAPHINode(v)) /* a counter of a loop inside l starts each run where its start is */
+    for (size_t i = 0; i < g->loops.len; i++) {
+      Loop *m = &g->loops.data[i];
+      int j = loop_iv_index(m, v);
+      if (m != l && j >= 0 && in_loop(g, l, m->header)) return loop_constant_step(g, l, m->ivs.data[j].start, step, depth + 1);
+    }
+  LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
+  long long sa, sb;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMAdd:
+  case LLVMSub:
+    if (!loop_constant_step(g, l, a, &sa, depth + 1) || !loop_constant_step(g, l, b, &sb, depth + 1)) return false;
+    *step = LLVMGetInstructionOpcode(v) == LLVMAdd ? sa + sb : sa - sb;
+    return true;
+  case LLVMMul: {
+    LLVMValueRef c = LLVMIsAConstantInt(b) ? b : LLVMIsAConstantInt(a) ? a : NULL;
+    if (!c || !loop_constant_step(g, l, c == b ? a : b, &sa, depth + 1)) return false;
+    *step = sa * LLVMConstIntGetSExtValue(c);
+    return true;
+  }
+  case LLVMShl:
+    if (!LLVMIsAConstantInt(b) || LLVMConstIntGetZExtValue(b) > 32 || !loop_constant_step(g, l, a, &sa, depth + 1)) return false;
+    *step = sa * (1LL << LLVMConstIntGetZExtValue(b));
+    return true;
+  case LLVMOr:
+    return LLVMGetIsDisjoint(v) && LLVMIsAConstantInt(b) && loop_constant_step(g, l, a, step, depth + 1);
+  case LLVMSExt:
+  case LLVMZExt:
+  case LLVMTrunc:
+  case LLVMBitCast:
+  case LLVMAddrSpaceCast: return loop_constant_step(g, l, a, step, depth + 1);
+  case LLVMGetElementPtr: {
+    if (!loop_constant_step(g, l, a, step, depth + 1)) return false;
+    LLVMTypeRef t = LLVMGetGEPSourceElementType(v);
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->ad->mod);
+    for (unsigned i = 1, n = (unsigned)LLVMGetNumOperands(v); i < n; i++) {
+      LLVMValueRef idx = LLVMGetOperand(v, i);
+      if (i > 1 && LLVMGetTypeKind(t) == LLVMStructTypeKind) {
+        t = LLVMStructGetTypeAtIndex(t, (unsigned)LLVMConstIntGetZExtValue(idx));
+        continue;
+      }
+      if (i > 1) {
+        if (LLVMGetTypeKind(t) != LLVMArrayTypeKind) return false;
+        t = LLVMGetElementType(t);
+      }
+      if (!LLVMTypeIsSized(t) || !loop_constant_step(g, l, idx, &sa, depth + 1)) return false;
+      *step += sa * (long long)LLVMABISizeOfType(td, t);
+    }
+    return true;
+  }
+  default: return false;
+  }
+}
 
 bool loop_linear_exact(RevGen *g, Loop *l, LLVMValueRef v) { return linear_in(g, l, v, 0, true, 0); }
 

@@ -128,6 +128,19 @@ static void replay_free(Replay *r) {
   vec_free(&r->leaves);
 }
 
+/* Whether v moves with a counter of the innermost loop around bb (a padded convolution's `iy < 0 ||
+ * iy >= H` over its tap's counter): replayed, it is no branch the optimiser could take out of the loop. */
+static bool moves_with_counter(RevGen *g, LLVMValueRef v, LLVMBasicBlockRef bb, int depth) {
+  Loop *l = loop_innermost(g, bb);
+  if (!l || !LLVMIsAInstruction(v) || depth > 8) return false;
+  for (size_t k = 0; k < l->ivs.len; k++)
+    if (l->ivs.data[k].phi == v) return true;
+  if (LLVMIsAPHINode(v) || !recomputable(v)) return false;
+  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
+    if (moves_with_counter(g, LLVMGetOperand(v, i), bb, depth + 1)) return true;
+  return false;
+}
+
 static bool analyse(RevGen *g, LLVMBasicBlockRef bb, Replay *r) {
   Cfg *cfg = &g->cfg;
   int b = cfg_index(cfg, bb);
@@ -190,7 +203,7 @@ static bool analyse(RevGen *g, LLVMBasicBlockRef bb, Replay *r) {
     LLVMValueRef term = LLVMGetBasicBlockTerminator(cfg->blocks.data[i]);
     if (!LLVMIsConditional(term)) continue;
     ok = replayable(r, LLVMGetCondition(term), 0);
-    data |= rev_read_in_loop(g, LLVMGetCondition(term));
+    data |= rev_read_in_loop(g, LLVMGetCondition(term)) || moves_with_counter(g, LLVMGetCondition(term), bb, 0);
   }
   return ok && data;
 }
