@@ -104,9 +104,8 @@ void *__parad_rt_realloc_shadow(void *old, void *old_shadow, size_t size, int mo
      in place may hold more than the size its shadow was made for) */
   size_t old_size = old ? malloc_usable_size(old) : 0, shadow_size = old_shadow ? malloc_usable_size(old_shadow) : 0;
   if (old_shadow && shadow_size < old_size) old_size = shadow_size;
-  void *shadow = calloc(1, size ? size : 1);
+  void *shadow = __parad_rt_shadow_alloc(1, size ? size : 1); /* pooled: given back to the pool with the tape */
   if (!shadow) fatal("out of memory for the shadow of a realloc");
-  __parad_rt_shadow_born(shadow);
   if (t->nmoves == t->capmoves) {
     t->capmoves = t->capmoves ? 2 * t->capmoves : 16;
     t->moves = realloc(t->moves, t->capmoves * sizeof *t->moves);
