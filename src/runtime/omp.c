@@ -522,15 +522,6 @@ void __parad_rt_critical_reverse_exit(const void *lock, int lock_api) {
   __atomic_store_n(&o->turn, ticket - 1, __ATOMIC_RELEASE);
 }
 
-/* ---- counts for benchmarks (code compiled with PARAD_COUNT_UPDATES set) ---- */
-
-unsigned long long __parad_rt_plain_updates, __parad_rt_atomic_updates;
-
-void parad_adjoint_update_counts(unsigned long long *plain, unsigned long long *atomic) {
-  *plain = __atomic_load_n(&__parad_rt_plain_updates, __ATOMIC_RELAXED);
-  *atomic = __atomic_load_n(&__parad_rt_atomic_updates, __ATOMIC_RELAXED);
-}
-
 /* ---- which shared memory each thread or task touched (reverse/rev_shared.c) ---- */
 
 /* The same for an OpenMP task, whose notes its record keeps (below). */

@@ -195,4 +195,7 @@ size_t parad_tape_peak_bytes(void);
 size_t parad_tape_recorded_bytes(void);
 void parad_tape_reset_peak(void);
 
+/* Adjoint updates of shared memory counted for benchmarks (update_counts.c). */
+extern unsigned long long __parad_rt_plain_updates, __parad_rt_atomic_updates;
+
 #endif

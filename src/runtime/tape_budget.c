@@ -5,6 +5,7 @@
  * keep their snapshots under it (checkpoint.c); a forward sweep that would still go over it stops the
  * program with the figures, rather than run the machine out of memory. */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -14,11 +15,11 @@ static size_t limit;          /* 0: none */
 static size_t held;           /* bytes of chunks the tapes hold now */
 static int limit_read;        /* the environment read (once) */
 
-/* "512M" -> 512 << 20; 0 for what is not a size */
-static size_t parse_size(const char *s) {
+/* "512M" -> 512 << 20 into *out; false for what is not a size ("0": no budget, as parad.h says) */
+static bool parse_size(const char *s, size_t *out) {
   char *end;
   unsigned long long v = strtoull(s, &end, 10);
-  if (end == s) return 0;
+  if (end == s) return false;
   while (isspace((unsigned char)*end)) end++;
   int shift = 0;
   switch (toupper((unsigned char)*end)) {
@@ -29,16 +30,17 @@ static size_t parse_size(const char *s) {
   }
   if (toupper((unsigned char)*end) == 'I') end++; /* KiB, MiB, GiB */
   if (toupper((unsigned char)*end) == 'B') end++;
-  if (*end || (shift && v > (~0ull >> shift))) return 0;
-  return (size_t)(v << shift);
+  if (*end || (shift && v > (~0ull >> shift))) return false;
+  *out = (size_t)(v << shift);
+  return true;
 }
 
 static void read_environment(void) {
   if (__atomic_load_n(&limit_read, __ATOMIC_ACQUIRE)) return;
   const char *s = getenv("PARAD_TAPE_LIMIT");
   if (s && *s) {
-    size_t v = parse_size(s);
-    if (!v) {
+    size_t v;
+    if (!parse_size(s, &v)) {
       fprintf(stderr, "parad runtime: PARAD_TAPE_LIMIT=%s is not a size (a number of bytes, with K, M or G)\n", s);
       exit(70);
     }
@@ -76,7 +78,8 @@ void __parad_rt_tape_budget_take(size_t bytes) {
     fprintf(stderr,
             "parad runtime: the reverse-mode tapes would hold %zu bytes, over the tape budget of %zu bytes "
             "(parad_set_tape_limit or PARAD_TAPE_LIMIT): raise the budget, or mark the time loop with "
-            "__parad_checkpoint_loop() (which needs room for one step's tape and a few snapshots of its state)\n",
+            "__parad_checkpoint_loop(); a marked loop, too, needs room for one step's tape and a few snapshots "
+            "of its state\n",
             now, cap);
     exit(70);
   }

@@ -2,9 +2,11 @@
 // reverse-mode tapes hold at once. A time loop whose forward sweep records 24 bytes per step at -O2
 // (x <- x + dt sin(x) c_t for 200,000 steps: 4.8 MB): with no budget, or one above the tape, the
 // gradient equals the one computed step by step by hand (1e-12); under a budget the program stops
-// with the figures (exit 70) rather than give a gradient. Parad does not yet checkpoint to stay under it.
+// with the figures (exit 70) rather than give a gradient; 0 is no budget, as parad.h says (it was refused
+// as no size). Parad does not yet checkpoint to stay under it.
 // RUN: %parad-cc %cflags %s -o %t -lm
 // RUN: %t && env PARAD_TAPE_LIMIT=64M %t && env PARAD_TAPE_LIMIT=1G %t && env PARAD_TAPE_LIMIT=65536K %t
+// RUN: env PARAD_TAPE_LIMIT=0 %t
 // RUN: env PARAD_TAPE_LIMIT=256K not %t 2>&1 | FileCheck %s
 // RUN: not %t 300000 2>&1 | FileCheck %s
 // RUN: env PARAD_TAPE_LIMIT=256K %t 0
