@@ -70,6 +70,8 @@ typedef struct {
                       does not count (NULL: every store counts) */
   ValueMap *callable; /* a global's question: the functions that may run after `from` (NULL: a parameter's,
                          whose callees are reached through its calls) */
+  bool handed; /* a global's question: its address goes to code that may pass it to the function asked about
+                  (a derivative's request, a function of no body): any pointer there may point into it */
 } Path;
 
 /* May inst, an instruction of the outermost function, run after path->from (or be it)? */
@@ -143,6 +145,77 @@ void unwritten_program_end(void) {
   program = answers = NULL;
 }
 
+static bool writes_via(Path *path, LLVMValueRef v, bool slot, ValueList *seen);
+
+/* Whether a call that does not run in the function asked about (a caller's: main's request for the
+ * gradient) may hand its argument i, a global's address, to that function: the request itself, code
+ * without a body that may call back, or a function of the program that passes it on so (followed). */
+static bool hands_on(Path *path, LLVMValueRef call, unsigned i) {
+  LLVMValueRef callee = ir_called_function(call);
+  switch (call_classify(call, NULL)) {
+  case CALL_DEBUG: case CALL_MATH: case CALL_MEMCPY: case CALL_MEMSET: case CALL_ALLOC: case CALL_REALLOC:
+  case CALL_FREE: case CALL_INACTIVE: case CALL_MPI: return false;
+  case CALL_MODULE: {
+    if (!callee || i >= LLVMCountParams(callee) || path->n == MAX_CALL_DEPTH) return true;
+    for (int k = 0; k < path->n; k++)
+      if (path->fn[k] == callee) return false; /* recursion: the first visit decides */
+    path->fn[path->n] = callee, path->param[path->n++] = i;
+    ValueList seen = {0};
+    bool before = path->handed;
+    path->handed = false;
+    bool written = writes_via(path, LLVMGetParam(callee, i), false, &seen);
+    bool handed = path->handed || written;
+    path->handed = before;
+    vec_free(&seen);
+    path->n--;
+    return handed;
+  }
+  default: return true;
+  }
+}
+
+/* With the global's address handed to the function asked about: whether something from `from` on writes
+ * through a pointer that may point into the global, one not made from another object (a local, another
+ * global, a fresh block): the function's parameters, pointers loaded from memory (a request's `parad_const`
+ * output pointed at a table the function reads by name: the reverse sweep read the table back
+ * overwritten, 20 for 2). */
+static bool is_other_object(LLVMValueRef root, LLVMValueRef global) {
+  if (LLVMIsAAllocaInst(root)) return true;
+  if (LLVMIsAGlobalVariable(root)) return root != global;
+  return ir_is_call(root) && call_classify(root, NULL) == CALL_ALLOC;
+}
+
+static LLVMValueRef root_object(LLVMValueRef p) {
+  for (int k = 0; k < 64; k++) {
+    p = ir_strip_pointer_casts(p);
+    if (LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) p = LLVMGetOperand(p, 0);
+    else break;
+  }
+  return p;
+}
+
+static bool writes_elsewhere(Path *path, LLVMValueRef fn, LLVMValueRef global, bool whole) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (!whole && !runs_after(path, i)) continue;
+      if (LLVMIsAStoreInst(i) || LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i)) {
+        if (!is_other_object(root_object(LLVMGetOperand(i, LLVMIsAStoreInst(i) ? 1 : 0)), global)) return true;
+        continue;
+      }
+      if (!ir_is_call(i)) continue;
+      CallKind k = call_classify(i, NULL);
+      if (k == CALL_DEBUG || k == CALL_MODULE || k == CALL_INACTIVE || k == CALL_MATH || k == CALL_ALLOC || k == CALL_FREE)
+        continue; /* a callee of the program is looked at itself (path->callable) */
+      if (k == CALL_OMP && omp_classify(i) == OMP_FORK) continue;
+      LLVMValueRef callee = ir_called_function(i);
+      for (unsigned a = 0, n = ir_num_call_args(i); a < n; a++) {
+        LLVMValueRef arg = LLVMGetArgOperand(i, a);
+        if (ir_is_ptr(LLVMTypeOf(arg)) && !only_reads(i, callee, a) && !is_other_object(root_object(arg), global)) return true;
+      }
+    }
+  return false;
+}
+
 /* May anything write memory through v or through a pointer computed from it (slot: v is the address of
  * a slot holding such a pointer, and the question is about what the pointer reaches)? */
 static bool writes_via(Path *path, LLVMValueRef v, bool slot, ValueList *seen) {
@@ -156,8 +229,14 @@ static bool writes_via(Path *path, LLVMValueRef v, bool slot, ValueList *seen) {
       if (in != path->fn[0] && !vmap_has(program, in) && !vmap_has(path->callable, in)) continue; /* a derivative's */
     }
     if (ir_is_call(user)) {
-      for (unsigned i = 0, n = ir_num_call_args(user); i < n; i++)
-        if (LLVMGetArgOperand(user, i) == v && runs_after(path, user) && call_writes(path, user, i, slot)) return true;
+      for (unsigned i = 0, n = ir_num_call_args(user); i < n; i++) {
+        if (LLVMGetArgOperand(user, i) != v) continue;
+        if (runs_after(path, user)) {
+          if (call_writes(path, user, i, slot)) return true;
+        } else if (path->callable && !slot) {
+          path->handed |= hands_on(path, user, i);
+        }
+      }
       continue;
     }
     if (slot) {
@@ -318,6 +397,11 @@ static bool answer_global(LLVMValueRef global, LLVMValueRef from, Dependence *de
     ValueList seen = {0};
     written = writes_via(&path, global, false, &seen);
     vec_free(&seen);
+  }
+  if (!written && path.handed) {
+    written = writes_elsewhere(&path, fn, global, false);
+    for (size_t k = 0; k < callable.cap && !written; k++)
+      if (callable.keys[k]) written = writes_elsewhere(&path, (LLVMValueRef)callable.keys[k], global, true);
   }
   vmap_free(&path.reach);
   vmap_free(&callable);
