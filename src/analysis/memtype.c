@@ -845,17 +845,29 @@ static LLVMTypeRef strip_arrays(LLVMTypeRef t) {
 /* The struct type getelementptrs index the object with, straight from one of its pointers (clang's
  * field addresses at -O0): the object holds that struct, or an array of it, whichever fields the
  * function happens to touch. NULL when there is none, or when two disagree. */
-static LLVMTypeRef indexed_struct(LLVMValueRef fn, const ValueList *objects) {
+static LLVMTypeRef indexed_struct(LLVMValueRef fn, const ValueList *objects, LLVMTypeRef *array) {
   LLVMTypeRef found = NULL;
+  *array = NULL;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       if (!LLVMIsAGetElementPtrInst(i) || !ir_list_has(objects, ir_strip_pointer_casts(LLVMGetOperand(i, 0)))) continue;
-      LLVMTypeRef t = strip_arrays(LLVMGetGEPSourceElementType(i));
+      LLVMTypeRef source = LLVMGetGEPSourceElementType(i), t = strip_arrays(source);
       if (LLVMGetTypeKind(t) != LLVMStructTypeKind) continue;
       if (found && found != t) return NULL;
       found = t;
+      if (LLVMGetTypeKind(source) == LLVMArrayTypeKind) *array = source;
     }
   return found;
+}
+
+/* Whether an object made as t starts with an array of type `array` (a record's first member). */
+static bool starts_with(LLVMTypeRef t, LLVMTypeRef array) {
+  for (int k = 0; k < 16 && t; k++) {
+    if (t == array) return true;
+    if (LLVMGetTypeKind(t) != LLVMStructTypeKind || !LLVMCountStructElementTypes(t)) return false;
+    t = LLVMStructGetTypeAtIndex(t, 0);
+  }
+  return false;
 }
 
 /* memcpy or memmove (not memset) */
@@ -881,11 +893,25 @@ static LLVMTypeRef first_element(LLVMTypeRef t) {
 
 /* Agreeing evidence: the first type found, NULL once two differ. Callers that pass one record and callers
  * that pass an array of them (a helper copying one element) agree on the record. */
+/* Whether a record of type t begins with one of type r (its first member, or that member's first, an
+ * array's first element). */
+static bool begins_with(LLVMTypeRef t, LLVMTypeRef r) {
+  for (int k = 0; k < 16; k++) {
+    LLVMTypeKind kind = LLVMGetTypeKind(t);
+    if (kind == LLVMArrayTypeKind) t = LLVMGetElementType(t);
+    else if (kind == LLVMStructTypeKind && LLVMCountStructElementTypes(t)) t = LLVMStructGetTypeAtIndex(t, 0);
+    else return false;
+    if (t == r) return true;
+  }
+  return false;
+}
+
 static void agree(LLVMTypeRef *found, bool *conflict, LLVMTypeRef t) {
   if (!t || *conflict) return;
   if (!*found || *found == t) *found = t;
   else if (first_element(*found) == first_element(t)) *found = first_element(t);
-  else *conflict = true;
+  else if (begins_with(t, first_element(*found))) *found = t; /* the record that holds the other: a tree's nodes */
+  else if (!begins_with(*found, first_element(t))) *conflict = true;
 }
 
 /* The type of the object behind `objects` (the pointers of fn into one object): the struct fn indexes it
@@ -893,8 +919,10 @@ static void agree(LLVMTypeRef *found, bool *conflict, LLVMTypeRef t) {
  * parameter, and what the callees take where fn passes it on whole. What a helper's caller knows about the memory reaches the helper (a memcpy of records in a
  * function that never looks inside them), and the other way round. */
 static LLVMTypeRef object_type(LLVMValueRef fn, const ValueList *objects, int depth) {
-  LLVMTypeRef t = indexed_struct(fn, objects);
-  if (t || depth >= CALL_DEPTH) return t;
+  LLVMTypeRef array, indexed = indexed_struct(fn, objects, &array), t = NULL;
+  /* indexed as an array of records from its start, it may be a record's first member (a tree's
+     `Node nodes[8]` before its `int count`): the callers' type, where it starts with that array */
+  if ((indexed && !array) || depth >= CALL_DEPTH) return indexed;
   bool conflict = false;
   for (size_t k = 0; k < objects->len; k++) {
     LLVMValueRef o = objects->data[k];
@@ -917,6 +945,7 @@ static LLVMTypeRef object_type(LLVMValueRef fn, const ValueList *objects, int de
         if (ir_list_has(objects, ir_strip_pointer_casts(LLVMGetArgOperand(i, a))))
           agree(&t, &conflict, pointee_type(LLVMGetParam(callee, a), depth + 1));
     }
+  if (indexed) return !conflict && t && starts_with(t, array) ? t : indexed;
   return conflict ? NULL : t;
 }
 
