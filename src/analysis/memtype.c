@@ -893,31 +893,23 @@ static LLVMTypeRef first_element(LLVMTypeRef t) {
 
 /* Agreeing evidence: the first type found, NULL once two differ. Callers that pass one record and callers
  * that pass an array of them (a helper copying one element) agree on the record. */
-/* Whether a record of type t begins with one of type r (its first member, or that member's first, an
- * array's first element). */
-static bool begins_with(LLVMTypeRef t, LLVMTypeRef r) {
-  for (int k = 0; k < 16; k++) {
-    LLVMTypeKind kind = LLVMGetTypeKind(t);
-    if (kind == LLVMArrayTypeKind) t = LLVMGetElementType(t);
-    else if (kind == LLVMStructTypeKind && LLVMCountStructElementTypes(t)) t = LLVMStructGetTypeAtIndex(t, 0);
-    else return false;
-    if (t == r) return true;
-  }
-  return false;
-}
-
 static void agree(LLVMTypeRef *found, bool *conflict, LLVMTypeRef t) {
   if (!t || *conflict) return;
   if (!*found || *found == t) *found = t;
   else if (first_element(*found) == first_element(t)) *found = first_element(t);
-  else if (begins_with(t, first_element(*found))) *found = t; /* the record that holds the other: a tree's nodes */
-  else if (!begins_with(*found, first_element(t))) *conflict = true;
+  else *conflict = true;
 }
 
 /* The type of the object behind `objects` (the pointers of fn into one object): the struct fn indexes it
  * with; else what the callers (calls, parallel regions, derivative requests) pass where it is a
  * parameter, and what the callees take where fn passes it on whole. What a helper's caller knows about the memory reaches the helper (a memcpy of records in a
  * function that never looks inside them), and the other way round. */
+/* agree, leaving out evidence of the record `indexed` itself (an array of it found from the object's start:
+ * what is asked is whether a record holds that array) */
+static void agree_beside(LLVMTypeRef *found, bool *conflict, LLVMTypeRef t, LLVMTypeRef indexed) {
+  if (!indexed || !t || first_element(t) != indexed) agree(found, conflict, t);
+}
+
 static LLVMTypeRef object_type(LLVMValueRef fn, const ValueList *objects, int depth) {
   LLVMTypeRef array, indexed = indexed_struct(fn, objects, &array), t = NULL;
   /* indexed as an array of records from its start, it may be a record's first member (a tree's
@@ -932,10 +924,10 @@ static LLVMTypeRef object_type(LLVMValueRef fn, const ValueList *objects, int de
     LLVMValueRef called = ad_body_original(fn); /* a body copy's callers are its original's */
     for (LLVMUseRef u = LLVMGetFirstUse(called); u; u = LLVMGetNextUse(u)) {
       LLVMValueRef arg = call_site_argument(LLVMGetUser(u), called, index);
-      if (arg) agree(&t, &conflict, pointee_type(arg, depth + 1));
+      if (arg) agree_beside(&t, &conflict, pointee_type(arg, depth + 1), indexed);
     }
     LLVMValueRef twin = ir_fn_named_by_attr(called, MEMTYPE_PARAMS_OF);
-    if (twin && index < LLVMCountParams(twin)) agree(&t, &conflict, pointee_type(LLVMGetParam(twin, index), depth + 1));
+    if (twin && index < LLVMCountParams(twin)) agree_beside(&t, &conflict, pointee_type(LLVMGetParam(twin, index), depth + 1), indexed);
   }
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
@@ -943,7 +935,7 @@ static LLVMTypeRef object_type(LLVMValueRef fn, const ValueList *objects, int de
       if (!callee || LLVMIsDeclaration(callee) || callee == fn) continue;
       for (unsigned a = 0, n = ir_num_call_args(i); a < n && a < LLVMCountParams(callee); a++)
         if (ir_list_has(objects, ir_strip_pointer_casts(LLVMGetArgOperand(i, a))))
-          agree(&t, &conflict, pointee_type(LLVMGetParam(callee, a), depth + 1));
+          agree_beside(&t, &conflict, pointee_type(LLVMGetParam(callee, a), depth + 1), indexed);
     }
   if (indexed) return !conflict && t && starts_with(t, array) ? t : indexed;
   return conflict ? NULL : t;
