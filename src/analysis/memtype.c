@@ -722,15 +722,7 @@ static LLVMTypeRef address_type(LLVMValueRef p) {
   return NULL;
 }
 
-/* The object an address points into: addresses are computed from it by getelementptr and casts. */
-static LLVMValueRef root_of(LLVMValueRef p) {
-  for (int i = 0; i < 64; i++) {
-    p = ir_strip_pointer_casts(p);
-    if (LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) p = LLVMGetOperand(p, 0);
-    else break;
-  }
-  return p;
-}
+static LLVMValueRef root_of(LLVMValueRef p) { return ir_root_object(p); }
 
 static DataKind of_access(LLVMValueRef inst, LLVMTypeRef t) {
   if (ir_is_ptr(t)) return DATA_PTR;

@@ -185,21 +185,12 @@ static bool is_other_object(LLVMValueRef root, LLVMValueRef global) {
   return ir_is_call(root) && call_classify(root, NULL) == CALL_ALLOC;
 }
 
-static LLVMValueRef root_object(LLVMValueRef p) {
-  for (int k = 0; k < 64; k++) {
-    p = ir_strip_pointer_casts(p);
-    if (LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) p = LLVMGetOperand(p, 0);
-    else break;
-  }
-  return p;
-}
-
 static bool writes_elsewhere(Path *path, LLVMValueRef fn, LLVMValueRef global, bool whole) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       if (!whole && !runs_after(path, i)) continue;
       if (LLVMIsAStoreInst(i) || LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i)) {
-        if (!is_other_object(root_object(LLVMGetOperand(i, LLVMIsAStoreInst(i) ? 1 : 0)), global)) return true;
+        if (!is_other_object(ir_root_object(LLVMGetOperand(i, LLVMIsAStoreInst(i) ? 1 : 0)), global)) return true;
         continue;
       }
       if (!ir_is_call(i)) continue;
@@ -210,7 +201,7 @@ static bool writes_elsewhere(Path *path, LLVMValueRef fn, LLVMValueRef global, b
       LLVMValueRef callee = ir_called_function(i);
       for (unsigned a = 0, n = ir_num_call_args(i); a < n; a++) {
         LLVMValueRef arg = LLVMGetArgOperand(i, a);
-        if (ir_is_ptr(LLVMTypeOf(arg)) && !only_reads(i, callee, a) && !is_other_object(root_object(arg), global)) return true;
+        if (ir_is_ptr(LLVMTypeOf(arg)) && !only_reads(i, callee, a) && !is_other_object(ir_root_object(arg), global)) return true;
       }
     }
   return false;

@@ -388,6 +388,17 @@ LLVMValueRef ir_strip_pointer_casts(LLVMValueRef v) {
   }
 }
 
+LLVMValueRef ir_root_object(LLVMValueRef p) {
+  for (int i = 0; i < 64; i++) {
+    p = ir_strip_pointer_casts(p);
+    if (LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr))
+      p = LLVMGetOperand(p, 0);
+    else
+      break;
+  }
+  return p;
+}
+
 bool ir_null_based(LLVMValueRef p) {
   for (int depth = 0; depth < 64; depth++) {
     p = ir_strip_pointer_casts(p);

@@ -109,6 +109,9 @@ bool ir_is_debug_intrinsic(LLVMValueRef inst);
 bool ir_is_lifetime_marker(LLVMValueRef inst);
 /* Strips bitcasts and address-space casts to the underlying value. */
 LLVMValueRef ir_strip_pointer_casts(LLVMValueRef v);
+/* The object an address points into: addresses are computed from it by getelementptr and casts (constant
+ * expressions too). */
+LLVMValueRef ir_root_object(LLVMValueRef p);
 /* What a value read from a local variable holds, when the variable is written once (at -O0 a pointer
  * parameter lives in a stack slot, stored on entry and loaded where it is used); else v itself. */
 LLVMValueRef ir_stored_once(LLVMValueRef v);

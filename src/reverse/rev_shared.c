@@ -225,18 +225,12 @@ static bool keeps_pointers(RevGen *g) {
   return keeps;
 }
 
-static bool invariant_address(LLVMValueRef p);
-
 /* An object the function reaches the same way on every thread: a parameter (a shared variable's
  * address), a pointer read from one (a shared array), a global; and, where the function stores no
  * pointer others see, a pointer read from such an object (a struct of arrays' array: m->x[i]). */
 static bool direct_root_at(RevGen *g, LLVMValueRef r, int depth) {
   if (LLVMIsAArgument(r) || LLVMIsAGlobalVariable(r)) return true;
-  /* read in a loop (src->px, left in the rows' loop where a store of doubles may alias it without type
-     tags): the same pointer every time where the function stores no pointer others see */
-  if (!LLVMIsALoadInst(r) || !(cfg_runs_once(&g->cfg, LLVMGetInstructionParent(r)) ||
-                               (invariant_address(LLVMGetOperand(r, 0)) && keeps_pointers(g))))
-    return false;
+  if (!LLVMIsALoadInst(r) || !cfg_runs_once(&g->cfg, LLVMGetInstructionParent(r))) return false;
   LLVMValueRef from = root_of(LLVMGetOperand(r, 0));
   if (LLVMIsAArgument(from) || LLVMIsAGlobalVariable(from)) return true;
   return depth < 2 && keeps_pointers(g) && direct_root_at(g, from, depth + 1);

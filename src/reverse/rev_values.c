@@ -92,16 +92,7 @@ bool recomputable(LLVMValueRef v) {
 /* ---- loads the reverse sweep may repeat ---- */
 
 /* The object an address points into: addresses are computed from it by getelementptr and casts. */
-LLVMValueRef rev_root_of(LLVMValueRef p) {
-  for (int i = 0; i < 64; i++) {
-    p = ir_strip_pointer_casts(p);
-    if (LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr))
-      p = LLVMGetOperand(p, 0);
-    else
-      break;
-  }
-  return p;
-}
+LLVMValueRef rev_root_of(LLVMValueRef p) { return ir_root_object(p); }
 
 /* Memory the function allocated itself: a stack slot or a heap block (or a choice between such). */
 static bool own_memory(LLVMValueRef p, int depth) {
