@@ -79,6 +79,7 @@ static void note(Bounds *x, const Cfg *cfg, LLVMValueRef cond, bool holds, LLVMB
     c = LLVMConstIntGetSExtValue(LLVMGetOperand(a, 1));
     a = LLVMGetOperand(a, 0);
   }
+  if (!ir_is_int(LLVMTypeOf(a))) return; /* pointers compared */
   unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(a));
   if (LLVMIsAConstantInt(a) || w < 2 || w > 64 || (w == 64 && c != 0) || !still_held(cfg, a, into, at) ||
       !still_held(cfg, b, into, at))
