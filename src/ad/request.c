@@ -570,9 +570,10 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
       fail(&p, "too few arguments: no value for parameter #%u", i + 1);
       break;
     }
-    LLVMValueRef v = request_convert_argument(b, LLVMGetArgOperand(call, k++), pt);
+    LLVMValueRef given = LLVMGetArgOperand(call, k++), v = request_convert_argument(b, given, pt);
     if (!v) {
-      fail(&p, "the argument for parameter #%u does not have the parameter's type", i + 1);
+      fail(&p, "the argument for parameter #%u does not have the parameter's type (%s given, '%s' takes %s)", i + 1,
+           ir_type_name(LLVMTypeOf(given)), p.fn_name, ir_type_name(pt));
       break;
     }
     add_arg(&p, v);
@@ -583,9 +584,12 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
           fail(&p, "too few arguments: parameter #%u is duplicated but its shadow is missing", i + 1);
           break;
         }
-        LLVMValueRef s = request_convert_argument(b, LLVMGetArgOperand(call, k++), pt);
+        LLVMValueRef given = LLVMGetArgOperand(call, k++), s = request_convert_argument(b, given, pt);
         if (!s)
-          fail(&p, "the shadow of parameter #%u does not have the parameter's type", i + 1);
+          fail(&p, "the shadow of parameter #%u does not have the parameter's type (%s given, '%s' takes %s): a "
+                   "duplicated parameter is followed by its shadow; was the shadow left out, or is the parameter "
+                   "meant to be %s?", i + 1, ir_type_name(LLVMTypeOf(given)), p.fn_name, ir_type_name(pt),
+               marker_spelling(p.entry, ACT_CONST));
         else
           add_arg(&p, s);
       }

@@ -1,5 +1,6 @@
-// Calling-convention mistakes: too few, too many, a type that does not fit, a marker on an integer, a
-// reverse-mode marker in forward mode, a width that is not a constant. One message per call.
+// Calling-convention mistakes: too few, too many, a type that does not fit (the types named), a shadow
+// left out, a marker on an integer, a reverse-mode marker in forward mode, a width that is not a
+// constant. One message per call.
 // RUN: rm -f %t && not %parad-cc %cflags %s -o %t 2>&1 | FileCheck %s
 // RUN: test ! -e %t
 #include <parad.h>
@@ -16,8 +17,10 @@ int main(int argc, char **argv) {
   s += __parad_fwddiff((void *)f, &x);
   // CHECK: wrong_arguments.c:[[@LINE+1]]:{{[0-9]+}}: error: __parad_fwddiff: too many arguments for 'f' (it has 2 parameters)
   s += __parad_fwddiff((void *)f, &x, &dx, 3, 4);
-  // CHECK: wrong_arguments.c:[[@LINE+1]]:{{[0-9]+}}: error: __parad_fwddiff: the argument for parameter #1 does not have the parameter's type
+  // CHECK: wrong_arguments.c:[[@LINE+1]]:{{[0-9]+}}: error: __parad_fwddiff: the argument for parameter #1 does not have the parameter's type (double given, 'f' takes pointer)
   s += __parad_fwddiff((void *)f, 1.5, &dx, 3);
+  // CHECK: wrong_arguments.c:[[@LINE+1]]:{{[0-9]+}}: error: __parad_fwddiff: the shadow of parameter #1 does not have the parameter's type (double given, 'f' takes pointer): a duplicated parameter is followed by its shadow; was the shadow left out, or is the parameter meant to be parad_const?
+  s += __parad_fwddiff((void *)f, &x, 2.0, 3);
   // CHECK: wrong_arguments.c:[[@LINE+1]]:{{[0-9]+}}: error: __parad_fwddiff: parad_dup given for parameter #2 of 'f', which is an integer and has no derivative
   s += __parad_fwddiff((void *)f, &x, &dx, parad_dup, 3, 4);
   // CHECK: wrong_arguments.c:[[@LINE+1]]:{{[0-9]+}}: error: __parad_fwddiff: parad_out (an active scalar whose gradient is returned) is a reverse-mode marker; use parad_dup for parameter #1
