@@ -26,7 +26,9 @@
  * of data read again in a loop (a row's extent, an index array's entry) are cheap and mostly predictable.
  * Tests of counters, constants and what was read once are recorded too: replayed, they gave LLVM
  * loop-invariant branches to unswitch in the reverse loops, and a multigrid gradient ran 10% slower (a row
- * loop's guard, recorded once per row). */
+ * loop's guard, recorded once per row). But a test that moves with a counter of the block's own innermost
+ * loop is replayed: no branch there is invariant in that loop, and a padded convolution's border tests,
+ * recorded per tap and per tap row, were most of its tape (moves_with_counter). */
 #include <stdint.h>
 #include <stdlib.h>
 
