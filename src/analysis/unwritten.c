@@ -155,19 +155,12 @@ static bool hands_on(Path *path, LLVMValueRef call, unsigned i) {
   switch (call_classify(call, NULL)) {
   case CALL_DEBUG: case CALL_MATH: case CALL_MEMCPY: case CALL_MEMSET: case CALL_ALLOC: case CALL_REALLOC:
   case CALL_FREE: case CALL_INACTIVE: case CALL_MPI: return false;
-  case CALL_MODULE: {
-    if (!callee || i >= LLVMCountParams(callee) || path->n == MAX_CALL_DEPTH) return true;
-    for (int k = 0; k < path->n; k++)
-      if (path->fn[k] == callee) return false; /* recursion: the first visit decides */
-    path->fn[path->n] = callee, path->param[path->n++] = i;
-    ValueList seen = {0};
+  case CALL_MODULE: { /* what the callee does with it: followed as a write is, its handing on noted apart */
+    if (!callee) return true;
     bool before = path->handed;
     path->handed = false;
-    bool written = writes_via(path, LLVMGetParam(callee, i), false, &seen);
-    bool handed = path->handed || written;
+    bool handed = writes_via_param(path, callee, i, false) || path->handed;
     path->handed = before;
-    vec_free(&seen);
-    path->n--;
     return handed;
   }
   default: return true;
