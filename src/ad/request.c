@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/Target.h>
 #include <llvm-c/DebugInfo.h>
 
 #include "ad/body.h"
@@ -383,12 +384,110 @@ static LLVMValueRef coerced_slot(LLVMValueRef param) {
   return LLVMIsAAllocaInst(at) ? at : NULL;
 }
 
+/* The C struct a coerced slot holds: the slot's own type where clang names it (`%struct.P`), else the
+ * struct clang copies the slot into (a coercion type of its own, `{<2 x float>, float}`, copied into a
+ * float3), or NULL. */
+static LLVMTypeRef coerced_c_type(LLVMValueRef slot) {
+  LLVMTypeRef t = LLVMGetAllocatedType(slot);
+  if (LLVMGetTypeKind(t) == LLVMStructTypeKind && LLVMGetStructName(t)) return t;
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef c = LLVMGetUser(u);
+    if (!LLVMIsACallInst(c) || LLVMGetNumArgOperands(c) < 3 || LLVMGetArgOperand(c, 1) != slot) continue;
+    LLVMValueRef callee = ir_called_function(c);
+    const char *name = callee ? LLVMGetValueName(callee) : "";
+    LLVMValueRef to = ir_strip_pointer_casts(LLVMGetArgOperand(c, 0));
+    if (!strncmp(name, "llvm.memcpy", 11) && LLVMIsAAllocaInst(to)) return LLVMGetAllocatedType(to);
+  }
+  return NULL;
+}
+
+/* Whether bytes [lo, hi) of type t hold (part of) a floating-point field. */
+static bool fp_within(LLVMTargetDataRef td, LLVMTypeRef t, long long lo, long long hi) {
+  long long size = (long long)LLVMABISizeOfType(td, t);
+  if (hi <= 0 || lo >= size) return false;
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMStructTypeKind:
+    for (unsigned i = 0, n = LLVMCountStructElementTypes(t); i < n; i++) {
+      long long at = (long long)LLVMOffsetOfElement(td, t, i);
+      if (fp_within(td, LLVMStructGetTypeAtIndex(t, i), lo - at, hi - at)) return true;
+    }
+    return false;
+  case LLVMArrayTypeKind: {
+    LLVMTypeRef e = LLVMGetElementType(t);
+    long long es = (long long)LLVMABISizeOfType(td, e);
+    if (es <= 0) return false;
+    for (long long at = lo > 0 ? lo / es * es : 0; at < hi && at < size; at += es)
+      if (fp_within(td, e, lo - at, hi - at)) return true;
+    return false;
+  }
+  default:
+    return ir_contains_fp(t);
+  }
+}
+
+/* Where a part of a struct passed in registers is an integer that carries float fields' bits (x86-64
+ * passes `{float z; int i;}` in one integer register): their derivatives would be dropped. */
+static bool floats_in_integer_part(LLVMValueRef param) {
+  LLVMValueRef slot = coerced_slot(param);
+  if (!slot || ir_carries_derivative(LLVMTypeOf(param))) return false;
+  LLVMTypeRef ct = coerced_c_type(slot);
+  if (!ct) return false;
+  LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(slot)));
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  long long at = 0;
+  LLVMValueRef store = LLVMGetUser(LLVMGetFirstUse(param));
+  if (ir_strip_constant_offsets(m, LLVMGetOperand(store, 1), &at) != slot) return false;
+  return fp_within(td, ct, at, at + (long long)LLVMStoreSizeOfType(td, LLVMTypeOf(param)));
+}
+
 /* How many parameters from #first on are the parts of one struct passed in registers (1: not one). */
 static unsigned struct_parts(LLVMValueRef fn, unsigned first) {
   LLVMValueRef slot = coerced_slot(LLVMGetParam(fn, first));
   unsigned parts = 1, n = LLVMCountParams(fn);
   while (slot && first + parts < n && coerced_slot(LLVMGetParam(fn, first + parts)) == slot) parts++;
   return parts;
+}
+
+/* Where the gradients of the 'o' parameters lie in the struct the user declares the call as returning, as C
+ * lays out a struct of the parameters' types: "offset,...;size;align", or NULL where that is the layout of
+ * the struct of the gradients' own types (no 'o' parameter is a struct passed in registers). A float3
+ * `{float x, y, z;}` comes in as {<2 x float>, float}: the second float3's gradient starts at byte 12, where
+ * a struct of those types would put it at 16. */
+static char *out_layout(LLVMModuleRef m, LLVMValueRef fn, const char *activity) {
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  unsigned n = LLVMCountParams(fn);
+  unsigned long long at = 0, align = 1;
+  bool structs = false;
+  VEC(char) text = {0};
+  for (unsigned i = 0; i < n; i++) {
+    if (activity[i] != ACT_OUT) continue;
+    LLVMValueRef param = LLVMGetParam(fn, i), slot = coerced_slot(param);
+    LLVMTypeRef c = slot ? coerced_c_type(slot) : NULL;
+    unsigned parts = struct_parts(fn, i);
+    unsigned long long a = c ? LLVMGetAlignment(slot) : LLVMABIAlignmentOfType(td, LLVMTypeOf(param));
+    unsigned long long size = c ? LLVMABISizeOfType(td, c) : LLVMABISizeOfType(td, LLVMTypeOf(param));
+    if (!a) a = 1;
+    structs |= c != NULL;
+    at = (at + a - 1) / a * a;
+    align = a > align ? a : align;
+    for (unsigned q = 0; q < (c ? parts : 1); q++) {
+      LLVMValueRef part = LLVMGetParam(fn, i + q);
+      long long within = 0;
+      if (c && ir_strip_constant_offsets(m, LLVMGetOperand(LLVMGetUser(LLVMGetFirstUse(part)), 1), &within) != slot) {
+        vec_free(&text);
+        return NULL;
+      }
+      if (activity[i + q] != ACT_OUT) continue;
+      char num[32];
+      int len = snprintf(num, sizeof num, "%s%llu", text.len ? "," : "", at + (unsigned long long)within);
+      for (int k = 0; k < len; k++) vec_push(&text, num[k]);
+    }
+    at += size;
+    if (c) i += parts - 1;
+  }
+  char *layout = structs ? xasprintf("%.*s;%llu;%llu", (int)text.len, text.data ? text.data : "", (at + align - 1) / align * align, align) : NULL;
+  vec_free(&text);
+  return layout;
 }
 
 /* The arguments of such a struct: the call passes its parts as it passes the struct to the function,
@@ -546,7 +645,14 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
            marker_spelling(p.entry, ACT_OUT), marker_spelling(p.entry, ACT_DUP), i + 1);
       break;
     }
-    if ((act == ACT_DUP || act == ACT_DUPNONEED || act == ACT_OUT) && !ir_carries_derivative(pt)) {
+    bool active = act == ACT_DUP || act == ACT_DUPNONEED || act == ACT_OUT;
+    for (unsigned q = 0; q < parts && active && !p.failed; q++)
+      if (floats_in_integer_part(LLVMGetParam(fn, i + q)))
+        fail(&p, "parameter #%u of '%s' is a struct that the C ABI passes with float fields and integer fields in "
+                 "one integer register, where their derivatives cannot be followed: pass a pointer to it (%s, "
+                 "with a shadow) instead", i + 1, p.fn_name, marker_spelling(p.entry, ACT_DUP));
+    if (p.failed) break;
+    if (active && !ir_carries_derivative(pt)) {
       fail(&p, "%s given for parameter #%u of '%s', which is an integer and has no derivative",
            marker_spelling(p.entry, act), i + 1, p.fn_name);
       break;
@@ -650,11 +756,13 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
   LLVMAddAttributeAtIndex(decl, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, ir_attr_kind("nounwind"), 0));
   char wbuf[16];
   snprintf(wbuf, sizeof wbuf, "%u", width);
-  const char *keys[5] = {"parad-mode", "parad-width", "parad-activity", "parad-tape", "parad-entry"};
-  const char *vals[5] = {request_mode_name(mode), wbuf, activity, tape_indirect ? "indirect" : "direct", p.entry};
-  for (int i = 0; i < 5; i++)
+  char *layout = mode == MODE_FORWARD ? NULL : out_layout(m, fn, activity);
+  const char *keys[6] = {"parad-mode", "parad-width", "parad-activity", "parad-tape", "parad-entry", "parad-out-layout"};
+  const char *vals[6] = {request_mode_name(mode), wbuf, activity, tape_indirect ? "indirect" : "direct", p.entry, layout};
+  for (int i = 0; i < 5 + (layout != NULL); i++)
     LLVMAddAttributeAtIndex(decl, LLVMAttributeFunctionIndex,
                             LLVMCreateStringAttribute(ctx, keys[i], strlen(keys[i]), vals[i], strlen(vals[i])));
+  free(layout);
   LLVMValueRef canon = LLVMBuildCall2(b, fty, decl, p.args, p.nargs, "");
   if (sret) {
     LLVMTypeRef st = ir_call_arg_type_attr(call, 0, "sret");
@@ -832,6 +940,8 @@ bool request_decode(LLVMValueRef call, Request *out) {
   const char *tape = string_attr(decl, "parad-tape"), *entry = string_attr(decl, "parad-entry");
   out->entry = entry ? entry : "__parad_autodiff";
   out->tape_indirect = tape && !strcmp(tape, "indirect");
+  const char *layout = string_attr(decl, "parad-out-layout");
+  out->out_layout = layout ? xstrdup(layout) : NULL;
   if (!mode || !width || !act || !mode_from_name(mode, &out->mode) || !out->fn || !LLVMIsAFunction(out->fn) ||
       strlen(act) != LLVMCountParams(out->fn)) {
     diag_error_plain(call, "parad: internal error: malformed derivative request");
@@ -853,7 +963,9 @@ bool request_decode(LLVMValueRef call, Request *out) {
 
 void request_free(Request *r) {
   free(r->activity);
+  free(r->out_layout);
   r->activity = NULL;
+  r->out_layout = NULL;
 }
 
 RequestChoice request_choice(LLVMValueRef call, LLVMValueRef other) {

@@ -39,6 +39,8 @@ typedef struct {
   bool tape_indirect; /* split mode: the tape handle lives in a user buffer (the last argument) */
   const char *entry;  /* the user's spelling of the entry point, for messages */
   unsigned first_arg; /* index of the first argument for fn's parameters in the call */
+  char *out_layout;   /* reverse mode: where C puts the gradients of structs passed in registers in the
+                         call's result, "offset,...;size;align" (NULL: as the gradients' struct has them) */
 } Request;
 
 /* The markers a program defines (int enzyme_dup;) become weak definitions, so that several files of a

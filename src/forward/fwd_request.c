@@ -38,8 +38,11 @@ int fwd_lower_request(AdModule *ad, const Request *r) {
   bool wants = (LLVMGetTypeKind(ct) != LLVMVoidTypeKind || r->sret) && !no_tangent;
   const char *entry = r->entry;
   if (wants && (!ir_carries_derivative(rt) || ir_is_ptr(rt))) {
-    diag_error_plain(call, "%s: '%s' returns a %s, which has no tangent to return", entry, LLVMGetValueName(fn),
-                     ir_type_name(rt));
+    bool integer = LLVMGetTypeKind(rt) == LLVMIntegerTypeKind;
+    diag_error_plain(call, "%s: '%s' returns %s %s, which has no tangent to return%s", entry,
+                     LLVMGetValueName(fn), integer ? "an" : "a", ir_type_name(rt),
+                     integer ? " (a struct of floats and integers comes back in integer registers too: return its "
+                               "floats through a pointer parameter)" : "");
     return 1;
   }
   char *pattern = xstrdup(r->activity);

@@ -32,14 +32,60 @@ static bool holds_exactly(LLVMModuleRef m, LLVMTypeRef ct, LLVMTypeRef rt) {
   return have >= want && have - want < align;
 }
 
+/* The gradients laid out as C lays out a struct of the parameters' types (Request.out_layout):
+ * a stack buffer of the layout's size, or of the call's result type ct where that is larger. NULL where the
+ * layout does not describe them or ct cannot hold it. */
+static LLVMValueRef in_c_layout(AdModule *ad, LLVMBuilderRef b, const Request *r, LLVMValueRef grads, LLVMTypeRef ct) {
+  LLVMTypeRef gt = LLVMTypeOf(grads);
+  bool several = LLVMGetTypeKind(gt) == LLVMStructTypeKind;
+  if (!r->out_layout || LLVMGetTypeKind(gt) == LLVMVoidTypeKind) return NULL;
+  unsigned n = several ? LLVMCountStructElementTypes(gt) : 1;
+  unsigned long long *at = xcalloc(n + 2, sizeof *at);
+  unsigned k = 0;
+  const char *p = r->out_layout;
+  while (k < n + 2 && *p) {
+    char *end;
+    at[k++] = strtoull(p, &end, 10);
+    p = *end ? end + 1 : end;
+  }
+  unsigned long long size = at[n], align = at[n + 1], have = ir_type_size(ad->mod, ct);
+  unsigned ct_align = LLVMABIAlignmentOfType(LLVMGetModuleDataLayout(ad->mod), ct); /* a coerced {<2 x float>, float} */
+  if (ct_align > align) align = ct_align;
+  LLVMValueRef buf = NULL;
+  if (k == n + 2 && have >= size && have - size < align) {
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(ad->ctx), i64 = LLVMInt64TypeInContext(ad->ctx);
+    LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(r->call));
+    buf = ir_entry_alloca(caller, LLVMArrayType2(i8, have), "gradients");
+    LLVMSetAlignment(buf, (unsigned)align);
+    LLVMBuildMemSet(b, buf, LLVMConstInt(i8, 0, 0), LLVMConstInt(i64, have, 0), (unsigned)align);
+    for (unsigned i = 0; i < n; i++) {
+      LLVMValueRef off = LLVMConstInt(i64, at[i], 0);
+      LLVMValueRef to = LLVMBuildGEP2(b, i8, buf, &off, 1, "");
+      LLVMSetAlignment(LLVMBuildStore(b, several ? LLVMBuildExtractValue(b, grads, i, "") : grads, to), 1);
+    }
+  }
+  free(at);
+  return buf;
+}
+
 /* The gradients rev returned, as the call's result. NULL with an error when they do not fit. */
 static bool deliver(AdModule *ad, LLVMBuilderRef b, const Request *r, LLVMValueRef grads, LLVMValueRef *result) {
   LLVMValueRef call = r->call;
   LLVMTypeRef ct = LLVMTypeOf(call);
   *result = NULL;
   LLVMTypeRef gt = LLVMTypeOf(grads);
+  LLVMTypeRef held = r->sret ? ir_call_arg_type_attr(call, 0, "sret") : ct;
+  LLVMValueRef laid = LLVMGetTypeKind(held) != LLVMVoidTypeKind ? in_c_layout(ad, b, r, grads, held) : NULL;
+  if (laid && r->sret) {
+    LLVMBuildMemCpy(b, LLVMGetArgOperand(call, 0), 1, laid, 1, LLVMConstInt(LLVMInt64TypeInContext(ad->ctx), ir_type_size(ad->mod, held), 0));
+    return true;
+  }
+  if (laid) {
+    *result = LLVMBuildLoad2(b, ct, laid, "");
+    return true;
+  }
   if (r->sret) { /* a struct returned in memory: the gradients are written there, if they fit exactly */
-    ct = ir_call_arg_type_attr(call, 0, "sret");
+    ct = held;
     if (LLVMGetTypeKind(gt) != LLVMVoidTypeKind && holds_exactly(ad->mod, ct, gt)) {
       LLVMBuildStore(b, grads, LLVMGetArgOperand(call, 0));
       return true;

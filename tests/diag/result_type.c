@@ -9,7 +9,7 @@ static int count(double x) { return x > 0; }
 static double f(double x) { return x * x; }
 
 int main(void) {
-  // CHECK: result_type.c:[[@LINE+1]]:{{[0-9]+}}: error: __parad_fwddiff: 'count' returns a integer, which has no tangent to return
+  // CHECK: result_type.c:[[@LINE+1]]:{{[0-9]+}}: error: __parad_fwddiff: 'count' returns an integer, which has no tangent to return
   double b = __parad_fwddiff((void *)count, 1.0, 1.0);
   // CHECK: result_type.c:[[@LINE+1]]:{{[0-9]+}}: error: __parad_fwddiff: the call's result type cannot hold 2 tangents of type double: declare it as returning a struct of that many double
   double c = __parad_fwddiff((void *)f, parad_width, 2, 1.0, 1.0, 0.0);
