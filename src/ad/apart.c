@@ -286,12 +286,15 @@ static bool address(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, in
   if (LLVMIsALoadInst(p)) { /* a captured pointer variable */
     Held h;
     if (!apart_held_values(x, LLVMGetOperand(p, 0), p, &h)) return false;
+    bool any = false;
     for (unsigned k = 0; k < h.nvalues; k++) {
       LLVMValueRef r;
       Span s;
-      if (!address(x, h.value[k], &r, &s, depth + 1) || (k && r != *root)) return false;
-      *off = k ? hull(x, *off, s) : s, *root = r;
+      if (LLVMIsAConstantPointerNull(h.value[k])) continue; /* an optional array (a bias or NULL): nothing read there */
+      if (!address(x, h.value[k], &r, &s, depth + 1) || (any && r != *root)) return false;
+      *off = any ? hull(x, *off, s) : s, *root = r, any = true;
     }
+    if (!any) *root = NULL, *off = (Span){k64(x, 0), k64(x, 0)}; /* only null: no object of the program's */
     return true;
   }
   if (LLVMIsAArgument(p) || LLVMIsAGlobalVariable(p)) {

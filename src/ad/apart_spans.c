@@ -791,6 +791,14 @@ static bool span_of_inst(Bounds *x, LLVMValueRef v, Span *out, int depth) {
   case LLVMURem: /* by a positive constant: below it (unsigned); srem: within it either side of 0 */
   case LLVMSRem: {
     long long c = LLVMIsAConstantInt(b) ? LLVMConstIntGetSExtValue(b) : 0;
+    if (!LLVMIsAConstantInt(b)) { /* by a divisor known positive when the check runs, of an operand not negative
+                                     (a collapsed loop's inner counter, k % T): below the divisor's most */
+      if (!apart_span(x, a, &sa, depth + 1) || !apart_span(x, b, &sb, depth + 1)) return false;
+      require(x, LLVMBuildICmp(x->b, LLVMIntSGE, sa.lo, k64(x, 0), ""));
+      require(x, LLVMBuildICmp(x->b, LLVMIntSGT, sb.lo, k64(x, 0), ""));
+      *out = (Span){k64(x, 0), smin(x, sa.hi, LLVMBuildSub(x->b, sb.hi, k64(x, 1), ""))};
+      return true;
+    }
     if (c <= 0) return false;
     *out = (Span){k64(x, LLVMGetInstructionOpcode(v) == LLVMURem ? 0 : -(c - 1)), k64(x, c - 1)};
     return true;
@@ -803,8 +811,16 @@ static bool span_of_inst(Bounds *x, LLVMValueRef v, Span *out, int depth) {
   case LLVMLShr:
   case LLVMSDiv:
   case LLVMUDiv: { /* by a positive constant: monotonic, for non-negative operands at least */
-    if (!LLVMIsAConstantInt(b) || LLVMConstIntGetSExtValue(b) <= 0 || !apart_span(x, a, &sa, depth + 1)) return false;
     LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    if ((op == LLVMSDiv || op == LLVMUDiv) && !LLVMIsAConstantInt(b)) { /* a collapsed loop's outer counter,
+                                     k / T: a non-negative operand by a divisor known positive */
+      if (!apart_span(x, a, &sa, depth + 1) || !apart_span(x, b, &sb, depth + 1)) return false;
+      require(x, LLVMBuildICmp(x->b, LLVMIntSGE, sa.lo, k64(x, 0), ""));
+      require(x, LLVMBuildICmp(x->b, LLVMIntSGT, sb.lo, k64(x, 0), ""));
+      *out = (Span){LLVMBuildSDiv(x->b, sa.lo, sb.hi, ""), LLVMBuildSDiv(x->b, sa.hi, sb.lo, "")};
+      return true;
+    }
+    if (!LLVMIsAConstantInt(b) || LLVMConstIntGetSExtValue(b) <= 0 || !apart_span(x, a, &sa, depth + 1)) return false;
     if (op == LLVMLShr || op == LLVMUDiv) require(x, LLVMBuildICmp(x->b, LLVMIntSGE, sa.lo, k64(x, 0), ""));
     LLVMValueRef by = k64(x, LLVMConstIntGetSExtValue(b));
     *out = op == LLVMAShr || op == LLVMLShr ? (Span){LLVMBuildAShr(x->b, sa.lo, by, ""), LLVMBuildAShr(x->b, sa.hi, by, "")}
