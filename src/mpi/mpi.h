@@ -27,8 +27,9 @@ typedef enum {
   MPI_CALL_DATA,        /* moves buffers of a datatype: send, receive, collectives */
   MPI_CALL_SYNC,        /* completes or orders communication (waits, tests, barrier): no buffer */
   MPI_CALL_INACTIVE,    /* never moves data that could be active: ranks, sizes, init, timers */
-  MPI_CALL_RELEASE,     /* frees a communicator, which the reverse sweep's messages may still use: in reverse
-                           mode, freed when the tape ends (the program's handle is MPI_COMM_NULL at once) */
+  MPI_CALL_RELEASE,     /* frees a communicator or a datatype, which the reverse sweep's messages and a
+                           checkpointed loop's steps run again may still use: in reverse mode, freed when the
+                           tape ends (the program's handle is MPI_COMM_NULL or MPI_DATATYPE_NULL at once) */
   MPI_CALL_UNSUPPORTED, /* any other MPI_ function: refused where an argument is active */
 } MpiCallKind;
 

@@ -79,6 +79,7 @@ static const MpiCall calls[] = {
     {"MPI_Iprobe", MPI_CALL_SYNC, -1, -1, -1, -1},
     {"MPI_Barrier", MPI_CALL_SYNC, -1, -1, -1, -1},
     {"MPI_Comm_free", MPI_CALL_RELEASE, -1, -1, -1, -1},
+    {"MPI_Type_free", MPI_CALL_RELEASE, -1, -1, -1, -1}, /* a checkpointed loop's steps, run again, use it */
 };
 
 /* Building, committing and asking about datatypes, topologies and groups moves no data. */
@@ -90,7 +91,7 @@ static const char *const inactive_calls[] = {
     "MPI_Comm_set_errhandler", "MPI_Topo_test",
     "MPI_Wtick", "MPI_Get_count", "MPI_Get_elements", "MPI_Get_processor_name", "MPI_Error_string",
     "MPI_Query_thread", "MPI_Pack_size", "MPI_Type_size", "MPI_Type_get_extent", "MPI_Type_get_true_extent",
-    "MPI_Type_commit", "MPI_Type_free", "MPI_Type_dup", "MPI_Type_contiguous", "MPI_Type_vector",
+    "MPI_Type_commit", "MPI_Type_dup", "MPI_Type_contiguous", "MPI_Type_vector",
     "MPI_Type_create_hvector", "MPI_Type_indexed", "MPI_Type_create_hindexed", "MPI_Type_create_indexed_block",
     "MPI_Type_create_hindexed_block", "MPI_Type_create_struct", "MPI_Type_create_resized",
     "MPI_Type_create_subarray",

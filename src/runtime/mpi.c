@@ -2006,6 +2006,26 @@ Record *__parad_mpi_aug_MPI_Comm_free(MPI_Comm *comm) {
 
 void __parad_mpi_rev_MPI_Comm_free(Record *r) { (void)r; }
 
+/* ---- a datatype the program frees ----
+ * A checkpointed loop's steps run again in the reverse sweep, with the datatypes they were given: one
+ * the program frees after the loop is freed when the tape ends (MPI_Type_free had left the recomputed
+ * messages a dangling handle: Open MPI stopped in MPI_Type_get_envelope, MPICH crashed). */
+static void type_free_now(void *kept) {
+  MPI_Type_free((MPI_Datatype *)kept);
+  free(kept);
+}
+
+Record *__parad_mpi_aug_MPI_Type_free(MPI_Datatype *type) {
+  MPI_Datatype *kept = malloc(sizeof *kept);
+  if (!kept) die("out of memory for a datatype kept for the reverse sweep");
+  *kept = *type;
+  *type = MPI_DATATYPE_NULL;
+  __parad_rt_release_later(type_free_now, kept);
+  return NULL;
+}
+
+void __parad_mpi_rev_MPI_Type_free(Record *r) { (void)r; }
+
 /* ---- collectives ---- */
 
 /* A copy of a shadow (or zeros) for MPI to send from while adjoints may still be added into the shadow. */
