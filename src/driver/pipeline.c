@@ -170,10 +170,23 @@ static bool mark_deferred(const char *path) {
   return ok;
 }
 
-/* copies: at -O0, differentiate optimised copies (ad/optimised_copies.h) */
+/* Whether a function a request reaches is optnone (built at -O0, in a program otherwise optimised). */
+static bool requests_reach_optnone(LLVMModuleRef m) {
+  ValueMap reached;
+  vmap_init(&reached);
+  request_reached_functions(m, &reached);
+  bool any = false;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !any; f = LLVMGetNextFunction(f))
+    any = vmap_has(&reached, f) && ir_fn_has_attr(f, "optnone");
+  vmap_free(&reached);
+  return any;
+}
+
+/* copies: differentiate optimised copies (ad/optimised_copies.h) of what was built at -O0 */
 static int run(const char *in_path, const char *out_path, PipelineOptions *o, bool copies) {
   RequestReaches reach = {0}; /* at -O0: which requests a refusal of the copies' derivatives is about */
   o->optimised_derivatives = false;
+  o->made_copies = false;
   o->apart_choices = 0;
   LLVMContextRef ctx = LLVMContextCreate();
   LLVMContextSetDiscardValueNames(ctx, 1); /* as clang does: names can change what the optimiser does */
@@ -235,7 +248,12 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
   }
   /* At -O0 the derivatives are made from optimised copies of the functions they reach (the program's
    * own stay as compiled, for the debugger), and the derivative code is optimised as at -O2. */
-  bool optimise = o->opt != '0' || (copies && ad_make_optimised_copies(m, o->as_compiled, o->n_as_compiled) > 0);
+  /* So too where the program is optimised but a function a request reaches was built at -O0 (one file of
+   * the program, for the debugger): its derivative was made as written, every value on the stack (8-10
+   * times the primal where the copy's is 1-2). */
+  bool make_copies = copies && (o->opt == '0' || requests_reach_optnone(m));
+  o->made_copies = make_copies && ad_make_optimised_copies(m, o->as_compiled, o->n_as_compiled) > 0;
+  bool optimise = o->opt != '0' || o->made_copies;
   diag_error_functions_clear();
   o->optimised_derivatives = o->opt == '0' && optimise;
   bool vectorize = o->optimised_derivatives || o->vectorize, slp = o->optimised_derivatives || o->slp_vectorize,
@@ -329,7 +347,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
   const char *dump = getenv("PARAD_DUMP_PREPARED");
   if (dump && LLVMPrintModuleToFile(m, dump, &msg)) LLVMDisposeMessage(msg);
   bool run_long_conditions = false;
-  if (o->optimised_derivatives) ad_requests_reach(m, &reach); /* as the generators will see them */
+  if (o->made_copies) ad_requests_reach(m, &reach); /* as the generators will see them */
   if (ad_generate(m, &run_long_conditions)) {
     ad_refused_requests(&reach, &o->as_compiled, &o->n_as_compiled);
     rc = PIPELINE_REFUSED;
@@ -435,14 +453,14 @@ static void forget_as_compiled(PipelineOptions *o) {
 }
 
 int pipeline_run(const char *in_path, const char *out_path, PipelineOptions *o) {
-  if (o->opt != '0') return run_without_failed_choices(in_path, out_path, o, false);
-  /* At -O0 the optimised copies first. Where their derivatives are refused, the program as compiled:
+  /* The optimised copies first (at -O0, or of the functions built at -O0 that an optimised program's
+     requests reach). Where their derivatives are refused, the program as compiled:
      the optimiser turns a typed store or copy into one of integers, which clang types (TBAA) only when it
      optimises, so a task's priority or a std::function's state would be refused in the copies. */
   diag_capture_begin(false);
   int rc = run_without_failed_choices(in_path, out_path, o, true);
   bool failed = rc == PIPELINE_FAILED; /* after the copies were made: a bug of theirs */
-  if (!o->optimised_derivatives || (rc != PIPELINE_REFUSED && !failed)) {
+  if (!o->made_copies || (rc != PIPELINE_REFUSED && !failed)) {
     diag_capture_release();
     forget_as_compiled(o);
     return rc;
@@ -466,7 +484,7 @@ int pipeline_run(const char *in_path, const char *out_path, PipelineOptions *o) 
   forget_as_compiled(o);
   if (o->verbose) fprintf(stderr, " (in process) derivatives of the optimised copies refused; again, as compiled:\n%s", first);
   /* the program still builds; the message above and this one say what to report (the fuzzer looks for them) */
-  if (failed) fprintf(stderr, "parad-cc: warning: internal error in the optimised copies made at -O0 (a bug in Parad, "
+  if (failed) fprintf(stderr, "parad-cc: warning: internal error in the optimised copies of code built at -O0 (a bug in Parad, "
                               "please report it); the file is differentiated as compiled instead\n");
   free(first);
   return run_without_failed_choices(in_path, out_path, o, false);

@@ -24,11 +24,13 @@ typedef struct {
   /* set by pipeline_run: at -O0, the derivatives were made from optimised copies and optimised as at
      -O2 (the program's own functions kept optnone); code generation then optimises too */
   bool optimised_derivatives;
+  bool made_copies; /* set by pipeline_run: derivatives made from optimised copies (at -O0, or of functions
+                       an optimised program's requests reach that were built at -O0) */
   /* set by pipeline_run: the reverse-mode requests given a choice of gradients (ad/apart.h) that kept it
      after their checks were built; where that run is refused, it runs again with none (no_apart) */
   unsigned apart_choices;
   bool no_apart;
-  /* at -O0: the requests (canonical names) whose derivatives of the optimised copies were refused, made
+  /* the requests (canonical names) whose derivatives of the optimised copies were refused, made
      from the program as compiled in the next try while the others keep their copies */
   char **as_compiled;
   size_t n_as_compiled;
