@@ -68,6 +68,8 @@ typedef struct {
   "thread hands over would carry no derivative); compute that work in the differentiated code (OpenMP), or, " \
   "if nothing it hands over carries a derivative, declare the call inactive (void *__enzyme_inactivefn[] = "  \
   "{(void *)%s};)"
+/* Where a registration must be for the link to see it (after the registration's name). */
+#define REGISTRATION_LINKED ", in a file the link takes: a static library's member that nothing calls into is left out"
 #define INACTIVE_WAY_OUT "or, if no derivative goes through it (output, logging), declare it inactive (void *__enzyme_inactivefn[] = {(void *)%s};)"
 /* A compare-and-swap loop over a float: clang's `#pragma omp atomic` with *=, /=, a min or a max, or an
    _Atomic float multiplied or divided in place (its += and -= are atomic adds: ad/atomic_adds.h); which

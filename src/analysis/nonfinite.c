@@ -79,3 +79,49 @@ static bool possible(LLVMValueRef v, int depth) {
 }
 
 bool nonfinite_possible(LLVMValueRef v) { return possible(v, 0); }
+
+/* The functions finite where their slope is not (sqrt at 0, asin at 1). Not log or a pole: there the
+ * value is infinite too, and so is what the program computes from it. */
+static bool steep_call(LLVMValueRef v) {
+  static const char *const steep[] = {"sqrt", "cbrt", "pow", "asin", "acos", "acosh"};
+  const MathRule *rule = LLVMIsACallInst(v) ? rule_for_call(v) : NULL;
+  for (size_t i = 0; rule && rule->libm && i < sizeof steep / sizeof steep[0]; i++)
+    if (!strcmp(rule->libm, steep[i])) return true;
+  return false;
+}
+
+/* The operations whose result carries an operand's derivative on (a factor or a divisor that is infinite
+ * makes the value infinite too: not followed further). */
+static bool passes_derivative(LLVMValueRef v) {
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMFAdd: case LLVMFSub: case LLVMFMul: case LLVMFDiv: case LLVMFNeg: case LLVMFPExt: case LLVMFPTrunc:
+  case LLVMFreeze: case LLVMSelect: case LLVMPHI: case LLVMExtractElement: case LLVMInsertElement:
+  case LLVMShuffleVector: return true;
+  case LLVMCall: return rule_for_call(v) != NULL;
+  default: return false;
+  }
+}
+
+static bool steep_below(LLVMValueRef v, int depth) {
+  if (!LLVMIsAInstruction(v) || depth > DEPTH || !passes_derivative(v)) return false;
+  if (steep_call(v)) return true;
+  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++) {
+    LLVMValueRef op = LLVMGetOperand(v, i);
+    if (ir_is_fp_or_fp_vector(LLVMTypeOf(op)) && steep_below(op, depth + 1)) return true;
+  }
+  return false;
+}
+
+bool nonfinite_tangent_possible(LLVMValueRef v) { return steep_below(v, 0); }
+
+static bool steep_above(LLVMValueRef v, int depth) {
+  if (depth > DEPTH) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!LLVMIsAInstruction(user) || !passes_derivative(user) || !ir_is_fp_or_fp_vector(LLVMTypeOf(user))) continue;
+    if (steep_call(user) || steep_above(user, depth + 1)) return true;
+  }
+  return false;
+}
+
+bool nonfinite_adjoint_possible(LLVMValueRef v) { return steep_above(v, 0); }

@@ -17,4 +17,12 @@
  * reads are finite (a few steps back through arithmetic, choices and phis). */
 bool nonfinite_possible(LLVMValueRef v);
 
+/* The mirror images, where a derivative may be infinite while every value is finite: v's adjoint (v
+ * flows, a few steps on, into sqrt at 0, asin at 1, pow, cbrt, acos, acosh) and v's tangent
+ * (v is computed, a few steps back, from such a function). A product with a factor that is exactly zero
+ * then carries zero, not 0 times infinity: the gradient of 3 sqrt(p v) + q at v = 0 in p is 0 (it was
+ * NaN, and NaN in q too), the tangent of w sqrt(p) at w = p = 0 along p is 0. */
+bool nonfinite_adjoint_possible(LLVMValueRef v);
+bool nonfinite_tangent_possible(LLVMValueRef v);
+
 #endif

@@ -87,7 +87,8 @@ static void math(FwdGen *g, LLVMValueRef call, const MathRule *rule) {
     LLVMValueRef ti = rule_argument_active(rule, i) ? tan_get(g, LLVMGetArgOperand(call, i)) : NULL;
     if (!ti) continue;
     LLVMValueRef partial = rule_emit_partial(g->b, rule, i, args, c);
-    sum = tan_add(g, t, sum, rule->chooses || rule->unbounded ? carried_tangent(g, t, rule, partial, ti) : tan_scale(g, t, partial, ti));
+    sum = tan_add(g, t, sum, rule->chooses || rule->unbounded ? carried_tangent(g, t, rule, partial, ti)
+                                                               : tan_scale_steep(g, t, partial, ti, LLVMGetArgOperand(call, i)));
   }
   tan_set(g, call, sum);
 }
@@ -349,7 +350,7 @@ void fwd_call(FwdGen *g, LLVMValueRef call) {
       else
         fwd_error(g, call, "cannot differentiate a call to '%s', " NOT_IN_PROGRAM ", with an active "
                            "argument (#%u) in forward mode: give it a body, or register a derivative "
-                           "(__parad_register_derivative_%s), " INACTIVE_WAY_OUT,
+                           "(__parad_register_derivative_%s" REGISTRATION_LINKED "), " INACTIVE_WAY_OUT,
                   ir_called_name(call), which + 1, ir_called_name(call), ir_called_name(call));
     }
     fwd_clone(g, call);

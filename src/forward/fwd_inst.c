@@ -142,7 +142,7 @@ static LLVMValueRef arith_tangent(FwdGen *g, LLVMValueRef inst, LLVMValueRef c) 
   switch (op) {
   case LLVMFAdd: return tan_add(g, t, ta, tb);
   case LLVMFSub: return tan_sub(g, t, ta, tb);
-  case LLVMFMul: return tan_add(g, t, tan_scale(g, t, y, ta), tan_scale(g, t, x, tb));
+  case LLVMFMul: return tan_add(g, t, tan_scale_steep(g, t, y, ta, a), tan_scale_steep(g, t, x, tb, b));
   case LLVMFDiv: /* d(x/y) = (dx - (x/y) dy) / y */
     return tan_div(g, t, tan_sub(g, t, ta, tan_scale(g, t, c, tb)), y);
   case LLVMFRem: { /* x rem y = x - n y, n an integer: fmod's rule */

@@ -60,6 +60,9 @@ LLVMValueRef tan_sub(FwdGen *g, LLVMTypeRef t, LLVMValueRef a, LLVMValueRef c);
 LLVMValueRef tan_neg(FwdGen *g, LLVMTypeRef t, LLVMValueRef a);
 /* coeff * a and a / coeff, coeff a primal value of type t. */
 LLVMValueRef tan_scale(FwdGen *g, LLVMTypeRef t, LLVMValueRef coeff, LLVMValueRef a);
+/* The same for a tangent a that may be infinite while every value is finite (of, the value it is the
+ * tangent of, comes from sqrt at 0 or the like: analysis/nonfinite.h): zero where coeff is zero. */
+LLVMValueRef tan_scale_steep(FwdGen *g, LLVMTypeRef t, LLVMValueRef coeff, LLVMValueRef a, LLVMValueRef of);
 LLVMValueRef tan_div(FwdGen *g, LLVMTypeRef t, LLVMValueRef a, LLVMValueRef coeff);
 /* A cast applied to each lane. */
 LLVMValueRef tan_cast(FwdGen *g, LLVMOpcode op, LLVMTypeRef from, LLVMTypeRef to, LLVMValueRef a);

@@ -3,7 +3,9 @@
  * other tangent (pointers' shadows, aggregates, vectors) is an [N x T] array handled lane by lane. */
 #include "forward/fwd_internal.h"
 
+#include "analysis/nonfinite.h"
 #include "ir/ir.h"
+#include "rules/rules.h"
 
 bool tan_is_whole(const FwdGen *g, LLVMTypeRef t) { return g->width == 1 || ir_is_fp(t); }
 
@@ -95,6 +97,14 @@ LLVMValueRef tan_sub(FwdGen *g, LLVMTypeRef t, LLVMValueRef a, LLVMValueRef c) {
 LLVMValueRef tan_scale(FwdGen *g, LLVMTypeRef t, LLVMValueRef coeff, LLVMValueRef a) {
   if (!a || !coeff) return NULL;
   return lanewise(g, t, OP_MUL, a, coeff, true);
+}
+
+LLVMValueRef tan_scale_steep(FwdGen *g, LLVMTypeRef t, LLVMValueRef coeff, LLVMValueRef a, LLVMValueRef of) {
+  if (!a || !coeff || !nonfinite_tangent_possible(of)) return tan_scale(g, t, coeff, a);
+  LLVMValueRef lanes[MAX_WIDTH];
+  for (unsigned i = 0; i < g->width; i++)
+    lanes[i] = rule_zero_where_zero(g->b, coeff, LLVMBuildFMul(g->b, coeff, tan_lane(g, t, a, i), ""));
+  return tan_pack(g, t, lanes);
 }
 
 LLVMValueRef tan_div(FwdGen *g, LLVMTypeRef t, LLVMValueRef a, LLVMValueRef coeff) {

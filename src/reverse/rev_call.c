@@ -70,11 +70,14 @@ static void rev_math(RevGen *g, LLVMValueRef call, const MathRule *rule) {
   /* an argument that may be infinite (a division's, the side of a choice not taken) may make a partial so */
   bool strong_zero = false;
   for (unsigned i = 0; i < rule->nargs; i++) strong_zero |= ir_is_fp_or_fp_vector(LLVMTypeOf(args[i])) && nonfinite_possible(LLVMGetArgOperand(call, i));
+  /* d itself may be infinite (the result flows into sqrt at 0): a partial of exactly zero carries zero */
+  bool steep = !rule->chooses && nonfinite_adjoint_possible(call);
   for (unsigned i = 0; i < rule->nargs; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i);
     if (!varied(g, a)) continue;
     LLVMValueRef partial = rule_emit_partial(g->b, rule, i, args, result);
-    if (partial) adj_add(g, a, rule_carry(g->b, rule, partial, d, strong_zero));
+    LLVMValueRef carried = partial ? rule_carry(g->b, rule, partial, d, strong_zero) : NULL;
+    if (carried) adj_add(g, a, steep ? rule_zero_where_zero(g->b, partial, carried) : carried);
   }
 }
 
@@ -603,7 +606,7 @@ void aug_call(RevGen *g, LLVMValueRef call) {
       else
         rev_error(g, call, "cannot differentiate a call to '%s', " NOT_IN_PROGRAM ", with an active "
                            "argument (#%u): give it a body, or register a custom gradient "
-                           "(__parad_register_gradient_%s), " INACTIVE_WAY_OUT,
+                           "(__parad_register_gradient_%s" REGISTRATION_LINKED "), " INACTIVE_WAY_OUT,
                   ir_called_name(call), which + 1, ir_called_name(call), ir_called_name(call));
     }
     aug_clone(g, call);

@@ -113,7 +113,8 @@ static bool varied(RevGen *g, LLVMValueRef v) { return activity_varied(g->act, v
 
 static LLVMValueRef zero_of(LLVMValueRef v) { return LLVMConstNull(adj_type(LLVMTypeOf(v))); }
 
-/* d carried through a partial that may be infinite (analysis/nonfinite.h): zero where d is zero. */
+/* d carried through a partial that may be infinite (analysis/nonfinite.h): zero where d is zero; or, with
+ * a factor for d, a d that may be infinite carried through a factor: zero where the factor is zero. */
 static LLVMValueRef strong_zero(RevGen *g, LLVMValueRef d, LLVMValueRef carried, bool may_be_infinite) {
   return may_be_infinite ? rule_zero_where_zero(g->b, d, carried) : carried;
 }
@@ -157,10 +158,12 @@ void rev_inst(RevGen *g, LLVMValueRef inst) {
     adj_add(g, a, d);
     if (varied(g, b)) adj_add(g, b, LLVMBuildFNeg(g->b, d, ""));
     return;
-  case LLVMFMul:
-    if (varied(g, a)) adj_add(g, a, strong_zero(g, d, LLVMBuildFMul(g->b, d, rv(g, b), ""), nonfinite_possible(b)));
-    if (varied(g, b)) adj_add(g, b, strong_zero(g, d, LLVMBuildFMul(g->b, d, rv(g, a), ""), nonfinite_possible(a)));
+  case LLVMFMul: {
+    bool steep = nonfinite_adjoint_possible(inst); /* d may be infinite: a zero factor still gives 0 */
+    if (varied(g, a)) adj_add(g, a, strong_zero(g, d, strong_zero(g, rv(g, b), LLVMBuildFMul(g->b, d, rv(g, b), ""), steep), nonfinite_possible(b)));
+    if (varied(g, b)) adj_add(g, b, strong_zero(g, d, strong_zero(g, rv(g, a), LLVMBuildFMul(g->b, d, rv(g, a), ""), steep), nonfinite_possible(a)));
     return;
+  }
   case LLVMFDiv: { /* d(a/b) = da/b - (a/b) db/b */
     LLVMValueRef y = rv(g, b);
     /* times 1/b rather than divided by b: 1/b needs no adjoint, so it is ready early and shared by every

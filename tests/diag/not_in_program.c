@@ -10,7 +10,7 @@ extern double elsewhere(double);
 extern double helper(double);
 
 static double g(double x) {
-  // CHECK-DAG: not_in_program.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate a call to 'helper', which no file of the program compiled by parad-cc defines, with an active argument (#1) in forward mode: give it a body, or register a derivative (__parad_register_derivative_helper), or, if no derivative goes through it (output, logging), declare it inactive (void *__enzyme_inactivefn[] = {(void *)helper};) in function 'g'
+  // CHECK-DAG: not_in_program.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate a call to 'helper', which no file of the program compiled by parad-cc defines, with an active argument (#1) in forward mode: give it a body, or register a derivative (__parad_register_derivative_helper, in a file the link takes: a static library's member that nothing calls into is left out), or, if no derivative goes through it (output, logging), declare it inactive (void *__enzyme_inactivefn[] = {(void *)helper};) in function 'g'
   return helper(x) * x;
 }
 

@@ -7,7 +7,7 @@ double mystery(double);
 double __parad_autodiff(void *, ...);
 
 static double f(double x) {
-  // CHECK: rev_external.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate a call to 'mystery', which no file of the program compiled by parad-cc defines, with an active argument (#1): give it a body, or register a custom gradient (__parad_register_gradient_mystery), or, if no derivative goes through it (output, logging), declare it inactive (void *__enzyme_inactivefn[] = {(void *)mystery};) in function 'f'
+  // CHECK: rev_external.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate a call to 'mystery', which no file of the program compiled by parad-cc defines, with an active argument (#1): give it a body, or register a custom gradient (__parad_register_gradient_mystery, in a file the link takes: a static library's member that nothing calls into is left out), or, if no derivative goes through it (output, logging), declare it inactive (void *__enzyme_inactivefn[] = {(void *)mystery};) in function 'f'
   return mystery(x * x) + 1;
 }
 

@@ -5,7 +5,7 @@
 // RUN: %parad-cc %cflags -c %s -o %t/main.o && %parad-cc %cflags -c %S/Inputs/calls_mystery.c -o %t/callee.o
 // RUN: not %parad-cc %t/main.o %t/callee.o -o %t/prog 2>&1 | FileCheck %s
 // RUN: test ! -e %t/prog
-// CHECK: calls_mystery.c:6:{{[0-9]+}}: error: cannot differentiate a call to 'mystery', which no file of the program compiled by parad-cc defines, with an active argument (#1): give it a body, or register a custom gradient (__parad_register_gradient_mystery), or, if no derivative goes through it (output, logging), declare it inactive (void *__enzyme_inactivefn[] = {(void *)mystery};) in function 'through'
+// CHECK: calls_mystery.c:6:{{[0-9]+}}: error: cannot differentiate a call to 'mystery', which no file of the program compiled by parad-cc defines, with an active argument (#1): give it a body, or register a custom gradient (__parad_register_gradient_mystery, in a file the link takes: a static library's member that nothing calls into is left out), or, if no derivative goes through it (output, logging), declare it inactive (void *__enzyme_inactivefn[] = {(void *)mystery};) in function 'through'
 double __parad_autodiff(void *, ...);
 double through(double x);
 int main(void) { return (int)__parad_autodiff((void *)through, 2.0); }
