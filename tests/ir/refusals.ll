@@ -2,7 +2,7 @@
 ; where the IR has locations and the function either way, and parad writes no output.
 ; RUN: rm -f %t && not %parad %s -o %t 2>&1 | FileCheck %s
 ; RUN: test ! -e %t
-; CHECK-DAG: refusals.c:7:3: error: cannot differentiate a call to 'ext', which no file of the program compiled by parad-cc defines, with an active argument (#1) in forward mode: give it a body, or register a derivative (__parad_register_derivative_ext), or, if no derivative goes through it (output, logging), declare it inactive (void *__enzyme_inactivefn[] = {(void *)ext};) in function 'calls_ext'
+; CHECK-DAG: refusals.c:7:3: error: cannot differentiate a call to 'ext', which no file of the program compiled by parad-cc defines, with an active argument (#1) in forward mode: give it a body, or register a derivative (__parad_register_derivative_ext, in a file the link takes: a static library's member that nothing calls into is left out), or, if no derivative goes through it (output, logging), declare it inactive (void *__enzyme_inactivefn[] = {(void *)ext};) in function 'calls_ext'
 ; CHECK-DAG: parad: error: cannot store an active value into memory without a shadow (the global variable 'g', which has no shadow: Parad gives one to a global of floats and integers that the file defines (not thread-local)) in function 'to_global'
 ; CHECK-DAG: parad: error: cannot differentiate integer arithmetic on the bits of an active floating-point value in function 'bits'
 ; CHECK-DAG: parad: error: cannot differentiate a call to the variadic function 'varargs' with active arguments in function 'callvar'
