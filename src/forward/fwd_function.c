@@ -157,6 +157,19 @@ static void fill_phis(FwdGen *g) {
   }
 }
 
+/* The large locals' shadows (fwd_memory.c) given back wherever the function returns. */
+static void free_heap_slots(FwdGen *g) {
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(g->ctx, 0);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->func); bb && g->heap_slots.len; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (!t || (!LLVMIsAReturnInst(t) && !LLVMIsAResumeInst(t))) continue;
+    LLVMPositionBuilderBefore(g->b, t);
+    for (size_t i = 0; i < g->heap_slots.len; i++)
+      ir_call_named(g->b, "free", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), &ptr, 1, 0), &g->heap_slots.data[i], 1);
+  }
+  vec_free(&g->heap_slots);
+}
+
 static void generate(FwdGen *g, const char *pattern) {
   BlockList rpo = {0};
   cfg_reverse_post_order(g->orig, &rpo);
@@ -174,6 +187,7 @@ static void generate(FwdGen *g, const char *pattern) {
       fwd_inst(g, inst);
   }
   fill_phis(g);
+  free_heap_slots(g);
   ir_strip_locations(g->func);
   ir_strip_loop_hints(g->func);
   vec_free(&rpo);

@@ -36,6 +36,7 @@ typedef struct FwdGen {
   VEC(LLVMValueRef) phis; /* original phis, filled once every block exists */
   int errors;
   bool reported_eh;
+  VEC(LLVMValueRef) heap_slots; /* large locals' shadows, on the heap: freed where the function returns */
 } FwdGen;
 
 /* ---- tangent.c: tangent values ---- */

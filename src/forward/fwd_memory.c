@@ -128,11 +128,22 @@ static void alloca_(FwdGen *g, LLVMValueRef inst) {
   LLVMValueRef bytes = LLVMBuildMul(g->b, LLVMBuildZExtOrBitCast(g->b, count, i64, ""),
                                     LLVMConstInt(i64, ir_type_size(g->ad->mod, t), 0), "");
   LLVMValueRef lanes[MAX_WIDTH];
+  bool large = ir_large_alloca(g->ad->mod, inst); /* beside the program's own, it overflowed the stack */
+  unsigned align = LLVMGetAlignment(inst) > 16 ? LLVMGetAlignment(inst) : 16;
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(g->ctx, 0), sizes[2] = {i64, i64};
   for (unsigned i = 0; i < g->width; i++) {
-    lanes[i] = LLVMIsAConstantInt(count) && LLVMConstIntGetZExtValue(count) == 1
-                   ? LLVMBuildAlloca(g->b, t, "shadow")
-                   : LLVMBuildArrayAlloca(g->b, t, count, "shadow");
-    LLVMSetAlignment(lanes[i], LLVMGetAlignment(inst));
+    if (large) { /* a multiple of its alignment, as aligned_alloc asks */
+      LLVMValueRef args[2] = {LLVMConstInt(i64, align, 0),
+                              LLVMBuildAnd(g->b, LLVMBuildAdd(g->b, bytes, LLVMConstInt(i64, align - 1, 0), ""),
+                                           LLVMConstInt(i64, ~(unsigned long long)(align - 1), 0), "")};
+      lanes[i] = ir_call_named(g->b, "aligned_alloc", LLVMFunctionType(ptr, sizes, 2, 0), args, 2);
+      vec_push(&g->heap_slots, lanes[i]);
+    } else {
+      lanes[i] = LLVMIsAConstantInt(count) && LLVMConstIntGetZExtValue(count) == 1
+                     ? LLVMBuildAlloca(g->b, t, "shadow")
+                     : LLVMBuildArrayAlloca(g->b, t, count, "shadow");
+      LLVMSetAlignment(lanes[i], LLVMGetAlignment(inst));
+    }
     ir_memset_zero(g->b, lanes[i], bytes, LLVMGetAlignment(inst));
   }
   tan_set(g, inst, tan_pack(g, LLVMTypeOf(inst), lanes));

@@ -288,6 +288,13 @@ LLVMValueRef ir_entry_alloca(LLVMValueRef fn, LLVMTypeRef t, const char *name) {
   return a;
 }
 
+bool ir_large_alloca(LLVMModuleRef m, LLVMValueRef alloca) {
+  LLVMValueRef count = LLVMGetOperand(alloca, 0);
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(alloca);
+  if (!LLVMIsAConstantInt(count) || bb != LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(bb))) return false;
+  return LLVMConstIntGetZExtValue(count) * ir_type_size(m, LLVMGetAllocatedType(alloca)) >= (1u << 20);
+}
+
 void ir_memset_zero(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef bytes, unsigned align) {
   LLVMContextRef c = ir_builder_context(b);
   LLVMBuildMemSet(b, p, LLVMConstInt(LLVMInt8TypeInContext(c), 0, 0), bytes, align);

@@ -90,6 +90,9 @@ LLVMContextRef ir_builder_context(LLVMBuilderRef b);
 void ir_position_after_phis(LLVMBuilderRef b, LLVMBasicBlockRef bb);
 /* A stack slot in the entry block of fn, so that it promotes to a register. */
 LLVMValueRef ir_entry_alloca(LLVMValueRef fn, LLVMTypeRef t, const char *name);
+/* A stack slot of the entry block of at least 1 MiB (a local array of 131072 doubles): a derivative's
+ * copy and shadow of it beside the program's own would overflow an 8 MiB stack where the program did not. */
+bool ir_large_alloca(LLVMModuleRef m, LLVMValueRef alloca);
 /* *p += v atomically, one atomic add per float of a float, vector or aggregate (there is no atomic add of
  * the whole); align 0: the float's own. False for types without an atomic add (long double). */
 bool ir_atomic_fadd(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef v, unsigned align);

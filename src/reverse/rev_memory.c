@@ -114,7 +114,9 @@ bool aug_memory(RevGen *g, LLVMValueRef inst) {
     return true;
   }
   case LLVMAlloca: {
-    if (checkpoint_slot_outlives_frame(inst)) { /* on the heap until the tape ends */
+    /* on the heap until the tape ends: a checkpointed step's slot, or a large array (the derivative's copy,
+       beside the program's own, overflowed the stack) */
+    if (checkpoint_slot_outlives_frame(inst) || ir_large_alloca(g->ad->mod, inst)) {
       LLVMValueRef count = LLVMBuildZExtOrBitCast(g->b, aug_value(g, LLVMGetOperand(inst, 0)), g->i64, "");
       LLVMValueRef bytes = LLVMBuildMul(g->b, count, LLVMConstInt(g->i64, ir_type_size(g->ad->mod, LLVMGetAllocatedType(inst)), 0), "");
       LLVMValueRef args[2] = {bytes, LLVMConstInt(g->i64, LLVMGetAlignment(inst), 0)};
