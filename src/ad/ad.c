@@ -237,10 +237,16 @@ static const char *construct_of_runtime_call(LLVMValueRef call) {
       {"__parad_rt_critical", "an OpenMP critical section"},
       {"__parad_rt_task", "an OpenMP task"},
       {"__parad_rt_mpi", "MPI communication"},
+      {"__parad_rt_slot_on_heap", "a local array kept on the heap for the reverse sweep (one given to qsort, to "
+                                  "a registered derivative, or of 1 MiB or more)"},
   };
   for (size_t k = 0; k < sizeof what / sizeof what[0]; k++)
     if (!strncmp(ir_called_name(call), what[k].prefix, strlen(what[k].prefix))) return what[k].what;
-  return "a call of Parad's runtime";
+  static char library_call[96]; /* a C library function whose derivative the runtime gives: named */
+  const char *lib = library_function_of(ir_called_name(call));
+  if (!lib) return "a call of Parad's runtime";
+  snprintf(library_call, sizeof library_call, "a call of '%s' (its derivative is Parad's runtime's)", lib);
+  return library_call;
 }
 
 /* Replaces a request by its derivative; false where it could not (reported). */

@@ -25,6 +25,14 @@ static const struct {
      "__parad_rt_byte_swap_forward", "__parad_rt_byte_swap_forward_next", -1},
 };
 
+const char *library_function_of(const char *runtime_name) {
+  for (size_t i = 0; i < sizeof library / sizeof library[0]; i++)
+    if (!strcmp(runtime_name, library[i].augment) || !strcmp(runtime_name, library[i].gradient) ||
+        !strcmp(runtime_name, library[i].derivative) || !strcmp(runtime_name, library[i].next_direction))
+      return strncmp(library[i].name, "__parad_rt_", 11) ? library[i].name : NULL; /* a byte loop's: no name of the program's */
+  return NULL;
+}
+
 #define NEXT_DIRECTION "parad-next-direction" /* on a derivative: the function for the other directions */
 #define FLOATS_ONLY "parad-floats-only"       /* on an augmented function: its argument of floats and integers */
 

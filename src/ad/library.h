@@ -30,5 +30,7 @@ const char *library_pointers_held(LLVMValueRef array);
 /* What vector forward mode calls for the directions after the first in place of the registered
  * derivative df: df itself, or the runtime's function for them. */
 LLVMValueRef library_next_direction(LLVMValueRef df);
+/* The C library function ("qsort") whose derivative the runtime function runtime_name is, or NULL. */
+const char *library_function_of(const char *runtime_name);
 
 #endif
