@@ -54,7 +54,7 @@ struct Snapshots {
   signed char *calm;
   LLVMBasicBlockRef *exit; /* the loop's one exit (only_exit), for calm loops */
   ValueList *writes, *written;
-  bool *written_identified, *written_private;
+  bool *written_private;
   size_t *size;
   ValueMap unescaped; /* stack slot -> 1 its address stays here, 2 it may not (slot_private) */
   ValueMap run_of;    /* aug: load -> its innermost loop, where a run's range is noted as the run starts */
@@ -79,6 +79,32 @@ static bool identified(LLVMValueRef r) {
     return LLVMGetEnumAttributeAtIndex(LLVMGetParamParent(r), ir_param_index(r) + 1, ir_attr_kind("noalias")) != NULL;
   }
   return ir_is_call(r) && call_classify(r, NULL) == CALL_ALLOC;
+}
+
+/* Two pointers a loop swaps each iteration (`double *t = v; v = w; w = t;`): phis of one block that take
+ * each other's values on every way in but where they start, from two distinct identified objects. On each
+ * iteration one is each object: they never point into one. */
+static bool swapped_apart(LLVMValueRef a, LLVMValueRef b) {
+  if (a == b || !LLVMIsAPHINode(a) || !LLVMIsAPHINode(b) || LLVMGetInstructionParent(a) != LLVMGetInstructionParent(b) ||
+      LLVMCountIncoming(a) != LLVMCountIncoming(b))
+    return false;
+  for (unsigned i = 0, n = LLVMCountIncoming(a); i < n; i++) {
+    LLVMBasicBlockRef from = LLVMGetIncomingBlock(a, i);
+    LLVMValueRef x = ir_strip_pointer_casts(LLVMGetIncomingValue(a, i)), y = NULL;
+    for (unsigned j = 0; j < n && !y; j++)
+      if (LLVMGetIncomingBlock(b, j) == from) y = ir_strip_pointer_casts(LLVMGetIncomingValue(b, j));
+    if (!y || (x == b && y == a)) {
+      if (!y) return false;
+      continue;
+    }
+    if (x == y || !identified(x) || !identified(y)) return false;
+  }
+  return true;
+}
+
+/* Whether objects r and s (roots) are told apart: both identified, or a swapped pair. */
+static bool objects_apart(LLVMValueRef r, LLVMValueRef s) {
+  return r != s && ((identified(r) && identified(s)) || swapped_apart(r, s));
 }
 
 /* A stack slot whose address never leaves the function's own accesses of it (loads, stores into it,
@@ -165,7 +191,7 @@ static bool scoped_apart(LLVMValueRef a, LLVMValueRef b) {
 static bool may_write(RevGen *g, LLVMValueRef w, LLVMValueRef load) {
   LLVMValueRef at = LLVMGetOperand(w, LLVMIsAStoreInst(w) ? 1 : 0);
   LLVMValueRef rw = rev_root_of(at), rl = rev_root_of(LLVMGetOperand(load, 0));
-  if (rw != rl && ((identified(rw) && identified(rl)) || slot_private(g, rw))) return false;
+  if (objects_apart(rw, rl) || (rw != rl && slot_private(g, rw))) return false;
   return !scoped_apart(load, w) && !scoped_apart(w, load);
 }
 
@@ -217,10 +243,9 @@ static bool loop_calm(RevGen *g, Loop *l) {
       }
     }
   }
-  s->written_identified[k] = s->written_private[k] = true;
+  s->written_private[k] = true;
   for (size_t i = 0; i < s->written[k].len; i++) {
     LLVMValueRef r = s->written[k].data[i];
-    s->written_identified[k] &= identified(r);
     s->written_private[k] &= slot_private(g, r);
   }
   s->calm[k] = calm ? 2 : 1;
@@ -242,9 +267,12 @@ static bool loop_keeps(RevGen *g, Loop *l, LLVMValueRef load) {
   if (!loop_calm(g, l)) return false;
   struct Snapshots *s = g->snapshots;
   size_t k = (size_t)(l - g->loops.data);
-  if (!has_scopes(load)) /* told apart by objects alone (may_write), at the cost of a look-up */
-    return !s->writes[k].len || (s->written_private[k] && !ir_list_has(&s->written[k], root)) ||
-           (s->written_identified[k] && identified(root) && !ir_list_has(&s->written[k], root));
+  if (!has_scopes(load)) { /* told apart by objects alone (may_write), at the cost of a look-up */
+    if (!s->writes[k].len || (s->written_private[k] && !ir_list_has(&s->written[k], root))) return true;
+    bool apart = true;
+    for (size_t i = 0; i < s->written[k].len && apart; i++) apart = objects_apart(s->written[k].data[i], root);
+    return apart;
+  }
   for (size_t i = 0; i < s->writes[k].len; i++)
     if (may_write(g, s->writes[k].data[i], load)) return false;
   return true;
@@ -318,6 +346,18 @@ static bool sparse_in_run(RevGen *g, Loop *l, LLVMValueRef load) {
   return range + size > 4 * reads * size;
 }
 
+/* Whether a run of l reads root's floats at several places per iteration (a stencil's taps, v[j - 1], v[j],
+ * v[j + 1]): its copy costs about one element an iteration where the records cost one per tap. */
+static bool taps_in_run(RevGen *g, Loop *l, LLVMValueRef root) {
+  unsigned taps = 0;
+  for (size_t b = 0; b < g->cfg.blocks.len && taps < 2; b++) {
+    if (!l->body[b]) continue;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i && taps < 2; i = LLVMGetNextInstruction(i))
+      taps += recorded_float(g, i) && rev_root_of(LLVMGetOperand(i, 0)) == root;
+  }
+  return taps >= 2;
+}
+
 void snapshot_analyse(RevGen *g) {
   const char *off = getenv("PARAD_SNAPSHOTS"); /* =0: recorded read by read, as before (for comparisons) */
   /* a task's body may run on any thread, its reads of its inputs copied by rev_shared.c */
@@ -331,7 +371,6 @@ void snapshot_analyse(RevGen *g) {
   s->exit = xcalloc(g->loops.len + 1, sizeof *s->exit);
   s->writes = xcalloc(g->loops.len + 1, sizeof *s->writes);
   s->written = xcalloc(g->loops.len + 1, sizeof *s->written);
-  s->written_identified = xcalloc(g->loops.len + 1, sizeof *s->written_identified);
   s->written_private = xcalloc(g->loops.len + 1, sizeof *s->written_private);
   s->size = xcalloc(g->loops.len + 1, sizeof *s->size);
   g->snapshots = s;
@@ -339,7 +378,9 @@ void snapshot_analyse(RevGen *g) {
      each element about once (a row of a sparse product), and its copy would cost what its records do,
      and 16 bytes more; a loop around it reads again what its inner runs read (the rows of a banded
      matrix, a tile's rows). A read whose innermost loop is such a loop joins that loop's copy of its
-     object, where there is one (a row's own p[i] beside its nonzeros' p[col[k]]), as it costs nothing. */
+     object, where there is one (a row's own p[i] beside its nonzeros' p[col[k]]), as it costs nothing;
+     and the innermost loop copies where it reads the object at several places an iteration (a stencil's
+     taps of an array swapped with another each step: a trinomial tree's 32 bytes of tape per node). */
   for (int pass = 0; pass < 2; pass++)
     for (size_t b = 0; b < g->cfg.blocks.len; b++)
       for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
@@ -350,7 +391,7 @@ void snapshot_analyse(RevGen *g) {
         size_t k = 0;
         while (k < s->v.len && !(s->v.data[k].loop == l && s->v.data[k].root == root)) k++;
         if (k == s->v.len) {
-          if (pass == 1) continue;
+          if (pass == 1 && !taps_in_run(g, l, root)) continue;
           Snapshot n = {.loop = l, .exit = s->exit[l - g->loops.data], .root = root, .align = read_align(i)};
           vec_push(&s->v, n);
         }
@@ -376,7 +417,6 @@ void snapshot_free(RevGen *g) {
   free(s->exit);
   free(s->writes);
   free(s->written);
-  free(s->written_identified);
   free(s->written_private);
   free(s->size);
   free(s);
