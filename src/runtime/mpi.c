@@ -1986,41 +1986,41 @@ void __parad_mpi_rev_MPI_Barrier(Record *r) {
   release(r);
 }
 
-/* ---- a communicator the program frees ----
+/* ---- a communicator or datatype the program frees ----
  * The reverse sweep sends the adjoints of a collective or a message on its communicator after the forward
- * sweep has gone past the program's MPI_Comm_free: the communicator is freed when the tape ends. The
- * program's handle is MPI_COMM_NULL at once, as MPI_Comm_free leaves it. */
+ * sweep has gone past the program's MPI_Comm_free, and runs a checkpointed loop's steps again with the
+ * datatypes they were given (MPI_Type_free after the loop had left them dangling: Open MPI stopped in
+ * MPI_Type_get_envelope, MPICH crashed): each is freed when the tape ends. The program's handle is null
+ * at once, as the call leaves it. */
 static void comm_free_now(void *kept) {
   MPI_Comm_free((MPI_Comm *)kept);
   free(kept);
 }
 
-Record *__parad_mpi_aug_MPI_Comm_free(MPI_Comm *comm) {
-  MPI_Comm *kept = malloc(sizeof *kept);
-  if (!kept) die("out of memory for a communicator kept for the reverse sweep");
-  *kept = *comm;
-  *comm = MPI_COMM_NULL;
-  __parad_rt_release_later(comm_free_now, kept);
-  return NULL;
-}
-
-void __parad_mpi_rev_MPI_Comm_free(Record *r) { (void)r; }
-
-/* ---- a datatype the program frees ----
- * A checkpointed loop's steps run again in the reverse sweep, with the datatypes they were given: one
- * the program frees after the loop is freed when the tape ends (MPI_Type_free had left the recomputed
- * messages a dangling handle: Open MPI stopped in MPI_Type_get_envelope, MPICH crashed). */
 static void type_free_now(void *kept) {
   MPI_Type_free((MPI_Datatype *)kept);
   free(kept);
 }
 
+/* A copy of the handle (size bytes) at `handle`, released by `release` when the tape ends. */
+static void keep_until_tape_ends(const void *handle, size_t size, void (*release)(void *)) {
+  void *kept = malloc(size);
+  if (!kept) die("out of memory for a handle kept for the reverse sweep");
+  memcpy(kept, handle, size);
+  __parad_rt_release_later(release, kept);
+}
+
+Record *__parad_mpi_aug_MPI_Comm_free(MPI_Comm *comm) {
+  keep_until_tape_ends(comm, sizeof *comm, comm_free_now);
+  *comm = MPI_COMM_NULL;
+  return NULL;
+}
+
+void __parad_mpi_rev_MPI_Comm_free(Record *r) { (void)r; }
+
 Record *__parad_mpi_aug_MPI_Type_free(MPI_Datatype *type) {
-  MPI_Datatype *kept = malloc(sizeof *kept);
-  if (!kept) die("out of memory for a datatype kept for the reverse sweep");
-  *kept = *type;
+  keep_until_tape_ends(type, sizeof *type, type_free_now);
   *type = MPI_DATATYPE_NULL;
-  __parad_rt_release_later(type_free_now, kept);
   return NULL;
 }
 
