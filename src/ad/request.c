@@ -384,12 +384,11 @@ static LLVMValueRef coerced_slot(LLVMValueRef param) {
   return LLVMIsAAllocaInst(at) ? at : NULL;
 }
 
-/* The C struct a coerced slot holds: the slot's own type where clang names it (`%struct.P`), else the
- * struct clang copies the slot into (a coercion type of its own, `{<2 x float>, float}`, copied into a
- * float3), or NULL. */
+/* The C type a coerced slot holds: the struct clang copies the slot into (where the slot has a coercion
+ * type of its own, `{<2 x float>, float}`, copied into a float3), else the slot's own struct type
+ * (`%struct.P`, or `{float, float}` of a float complex), or NULL. */
 static LLVMTypeRef coerced_c_type(LLVMValueRef slot) {
   LLVMTypeRef t = LLVMGetAllocatedType(slot);
-  if (LLVMGetTypeKind(t) == LLVMStructTypeKind && LLVMGetStructName(t)) return t;
   for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef c = LLVMGetUser(u);
     if (!LLVMIsACallInst(c) || LLVMGetNumArgOperands(c) < 3 || LLVMGetArgOperand(c, 1) != slot) continue;
@@ -398,7 +397,7 @@ static LLVMTypeRef coerced_c_type(LLVMValueRef slot) {
     LLVMValueRef to = ir_strip_pointer_casts(LLVMGetArgOperand(c, 0));
     if (!strncmp(name, "llvm.memcpy", 11) && LLVMIsAAllocaInst(to)) return LLVMGetAllocatedType(to);
   }
-  return NULL;
+  return LLVMGetTypeKind(t) == LLVMStructTypeKind ? t : NULL;
 }
 
 /* Whether bytes [lo, hi) of type t hold (part of) a floating-point field. */

@@ -6,7 +6,8 @@
 // said so. The gradients are now placed where C puts the user's fields (ad/request.c, out_layout).
 //   dot(a, b)                   = a.x b.x + a.y^2 b.y + a.z b.z
 //   mixed(s, a, q, t, d)        = s a.x + a.y a.z t + q.u q.v d.a + d.b s t
-//   cplx(z, w)                  = Re(z^2) w + Im(z) w^2
+//   cplx(z, w)                  = Re(z^2) w + Im(z) w^2, and cplx_after(w, z) the same with w first (the
+//                                 complex's gradient at byte 4, where the gradients' own struct put it at 8)
 //   counted(p)                  = p.u p.v p.n + p.v, p = {float u, v; int n;} (the int in a register of its
 //                                 own: its gradient's bytes zero; forward mode too)
 // Each gradient against its formula (floats: 1e-6; doubles: 1e-12); dot's also against central differences
@@ -32,11 +33,14 @@ typedef struct { float3 da, db; } DotGrads;
 typedef struct { double ds; float3 da; F2 dq; double dt; D2 dd; } MixedGrads;
 typedef struct { float complex dz; float dw; } CplxGrads;
 typedef struct { Counted dp; } CountedGrads;
+typedef struct { float dw; float complex dz; } AfterGrads;
+static float cplx_after(float w, float complex z) { return cplx(z, w); }
 
 DotGrads dot_gradient(void *, ...) __asm__("__parad_autodiff");
 MixedGrads mixed_gradient(void *, ...) __asm__("__parad_autodiff.mixed");
 CplxGrads cplx_gradient(void *, ...) __asm__("__parad_autodiff.cplx");
 CountedGrads counted_gradient(void *, ...) __asm__("__parad_autodiff.counted");
+AfterGrads after_gradient(void *, ...) __asm__("__parad_autodiff.after");
 float counted_tangent(void *, ...) __asm__("__parad_fwddiff");
 void *__parad_augmentfwd(void *, ...);
 DotGrads dot_reverse(void *, ...) __asm__("__parad_reverse");
@@ -87,6 +91,10 @@ int main(void) {
   CHECK_CLOSE(crealf(c.dz), 2 * crealf(z) * w, 1e-6);
   CHECK_CLOSE(cimagf(c.dz), -2 * cimagf(z) * w + w * w, 1e-6);
   CHECK_CLOSE(c.dw, crealf(z) * crealf(z) - cimagf(z) * cimagf(z) + 2 * cimagf(z) * w, 1e-6);
+  AfterGrads af = after_gradient((void *)cplx_after, w, z);
+  CHECK_CLOSE(crealf(af.dz), crealf(c.dz), 1e-6);
+  CHECK_CLOSE(cimagf(af.dz), cimagf(c.dz), 1e-6);
+  CHECK_CLOSE(af.dw, c.dw, 1e-6);
 
   Counted p = {2, -3, 4}, du = {1, 0, 0}, dv = {0, 1, 0};
   CountedGrads cg = counted_gradient((void *)counted, p);
