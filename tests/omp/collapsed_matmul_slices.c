@@ -3,9 +3,9 @@
 // activations slices of one parameter vector and one activation vector. The check that a region's arrays
 // are apart could not bound an index divided or taken modulo by a variable, nor an array pointer that is
 // NULL in one of the calls (the bias: `bias != NULL ? bias[o] : 0`), so every multiply-add recorded its
-// two reads (4.2-4.6 primals in float for a 4 x 64 x 128 -> 512 -> 128 MLP). A non-negative index divided
+// two reads (4.3 primals in float for a 4 x 64 x 128 -> 512 -> 128 MLP). A non-negative index divided
 // by, or taken modulo, a divisor the check finds positive is bounded now (ad/apart_spans.c), and a null
-// among a captured pointer's values reads nothing (ad/apart.c): 1.1-1.7 primals there. The second
+// among a captured pointer's values reads nothing (ad/apart.c): 1.8 primals there. The second
 // product's input rows are still recorded (its output is a slice of the same vector, written in the same
 // region).
 //   h = W1 x + b1, g = gelu(h), y = W2 g + b2 (b2 absent: NULL), L = sum y^2
