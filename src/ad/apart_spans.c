@@ -723,6 +723,15 @@ static bool index_span(Bounds *x, LLVMValueRef load, Span *out, int depth) {
   return true;
 }
 
+/* The spans of a division's (or remainder's) operands, where the check requires the dividend not negative
+ * and the divisor positive when it runs: then a / b and a % b are monotone in each. */
+static bool by_positive(Bounds *x, LLVMValueRef a, LLVMValueRef b, Span *sa, Span *sb, int depth) {
+  if (!apart_span(x, a, sa, depth + 1) || !apart_span(x, b, sb, depth + 1)) return false;
+  require(x, LLVMBuildICmp(x->b, LLVMIntSGE, sa->lo, k64(x, 0), ""));
+  require(x, LLVMBuildICmp(x->b, LLVMIntSGT, sb->lo, k64(x, 0), ""));
+  return true;
+}
+
 static bool span_of_inst(Bounds *x, LLVMValueRef v, Span *out, int depth) {
   LLVMValueRef a = LLVMGetNumOperands(v) > 0 ? LLVMGetOperand(v, 0) : NULL, b = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
   Span sa, sb;
@@ -791,11 +800,8 @@ static bool span_of_inst(Bounds *x, LLVMValueRef v, Span *out, int depth) {
   case LLVMURem: /* by a positive constant: below it (unsigned); srem: within it either side of 0 */
   case LLVMSRem: {
     long long c = LLVMIsAConstantInt(b) ? LLVMConstIntGetSExtValue(b) : 0;
-    if (!LLVMIsAConstantInt(b)) { /* by a divisor known positive when the check runs, of an operand not negative
-                                     (a collapsed loop's inner counter, k % T): below the divisor's most */
-      if (!apart_span(x, a, &sa, depth + 1) || !apart_span(x, b, &sb, depth + 1)) return false;
-      require(x, LLVMBuildICmp(x->b, LLVMIntSGE, sa.lo, k64(x, 0), ""));
-      require(x, LLVMBuildICmp(x->b, LLVMIntSGT, sb.lo, k64(x, 0), ""));
+    if (!LLVMIsAConstantInt(b)) { /* a collapsed loop's inner counter, k % T: below the divisor's most */
+      if (!by_positive(x, a, b, &sa, &sb, depth)) return false;
       *out = (Span){k64(x, 0), smin(x, sa.hi, LLVMBuildSub(x->b, sb.hi, k64(x, 1), ""))};
       return true;
     }
@@ -812,11 +818,8 @@ static bool span_of_inst(Bounds *x, LLVMValueRef v, Span *out, int depth) {
   case LLVMSDiv:
   case LLVMUDiv: { /* by a positive constant: monotonic, for non-negative operands at least */
     LLVMOpcode op = LLVMGetInstructionOpcode(v);
-    if ((op == LLVMSDiv || op == LLVMUDiv) && !LLVMIsAConstantInt(b)) { /* a collapsed loop's outer counter,
-                                     k / T: a non-negative operand by a divisor known positive */
-      if (!apart_span(x, a, &sa, depth + 1) || !apart_span(x, b, &sb, depth + 1)) return false;
-      require(x, LLVMBuildICmp(x->b, LLVMIntSGE, sa.lo, k64(x, 0), ""));
-      require(x, LLVMBuildICmp(x->b, LLVMIntSGT, sb.lo, k64(x, 0), ""));
+    if ((op == LLVMSDiv || op == LLVMUDiv) && !LLVMIsAConstantInt(b)) { /* a collapsed loop's outer counter, k / T */
+      if (!by_positive(x, a, b, &sa, &sb, depth)) return false;
       *out = (Span){LLVMBuildSDiv(x->b, sa.lo, sb.hi, ""), LLVMBuildSDiv(x->b, sa.hi, sb.lo, "")};
       return true;
     }

@@ -114,14 +114,20 @@ static bool steep_below(LLVMValueRef v, int depth) {
 
 bool nonfinite_tangent_possible(LLVMValueRef v) { return steep_below(v, 0); }
 
-static bool steep_above(LLVMValueRef v, int depth) {
+/* Users fan out where operands do not: after `budget` of them the answer is yes (a select too many, never
+ * a NaN), so that a value with many users asks at a bounded cost. */
+static bool steep_above(LLVMValueRef v, int depth, unsigned *budget) {
   if (depth > DEPTH) return false;
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (!LLVMIsAInstruction(user) || !passes_derivative(user) || !ir_is_fp_or_fp_vector(LLVMTypeOf(user))) continue;
-    if (steep_call(user) || steep_above(user, depth + 1)) return true;
+    if (!(*budget)--) return true;
+    if (steep_call(user) || steep_above(user, depth + 1, budget)) return true;
   }
   return false;
 }
 
-bool nonfinite_adjoint_possible(LLVMValueRef v) { return steep_above(v, 0); }
+bool nonfinite_adjoint_possible(LLVMValueRef v) {
+  unsigned budget = 512;
+  return steep_above(v, 0, &budget);
+}

@@ -93,10 +93,8 @@ static bool swapped_apart(LLVMValueRef a, LLVMValueRef b) {
     LLVMValueRef x = ir_strip_pointer_casts(LLVMGetIncomingValue(a, i)), y = NULL;
     for (unsigned j = 0; j < n && !y; j++)
       if (LLVMGetIncomingBlock(b, j) == from) y = ir_strip_pointer_casts(LLVMGetIncomingValue(b, j));
-    if (!y || (x == b && y == a)) {
-      if (!y) return false;
-      continue;
-    }
+    if (!y) return false;
+    if (x == b && y == a) continue; /* the swap */
     if (x == y || !identified(x) || !identified(y)) return false;
   }
   return true;
