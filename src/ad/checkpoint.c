@@ -80,6 +80,7 @@ typedef struct {
   unsigned counts;  /* variable-length arrays among the variables: their lengths follow the code (ckpt.code) */
   ValueList outside, outside_at; /* values computed before the loop that it uses, and a use of each */
   ValueList privates; /* slots each step writes before it reads them, and nothing reads after the loop */
+  bool team;          /* the threads of a parallel region may each run the loop at once */
 } Loop;
 
 static bool in_loop(const Loop *l, LLVMBasicBlockRef bb) { return vmap_has(&l->in, LLVMBasicBlockAsValue(bb)); }
@@ -1053,6 +1054,34 @@ bool checkpoint_is_runner(LLVMValueRef fn) {
   return fn && LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, RUNNER, strlen(RUNNER)) != NULL;
 }
 
+bool checkpoint_runner_in_team(LLVMValueRef fn) {
+  LLVMAttributeRef a = fn ? LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, RUNNER, strlen(RUNNER)) : NULL;
+  unsigned len = 0;
+  return a && LLVMGetStringAttributeValue(a, &len) && len > 0;
+}
+
+static bool never(LLVMValueRef call, CallKind k) {
+  (void)call, (void)k;
+  return false;
+}
+
+/* Whether fn runs on the threads of a parallel region: a region's function reaches it. */
+static bool run_by_team(LLVMValueRef fn) {
+  ValueMap seen;
+  vmap_init(&seen);
+  LLVMModuleRef m = LLVMGetGlobalParent(fn);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !vmap_has(&seen, fn); f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+        const MathRule *rule;
+        if (ir_is_call(i) && call_classify(i, &rule) == CALL_OMP && omp_classify(i) == OMP_FORK && omp_fork_outlined(i))
+          reaches(omp_fork_outlined(i), never, &seen, true);
+      }
+  bool team = vmap_has(&seen, fn);
+  vmap_free(&seen);
+  return team;
+}
+
 /* A checkpointed loop's function, or a marker of one not outlined yet (in another function). */
 static bool checkpointed_loop(LLVMValueRef call, CallKind k) {
   return (k == CALL_MODULE && checkpoint_is_loop(ir_called_function(call))) || !strcmp(ir_called_name(call), MARKER);
@@ -1199,7 +1228,8 @@ typedef enum { RUN_PRIMAL, RUN_AUGMENTED, RUN_YOUTURN } Run;
 static LLVMValueRef make_runner(Ck *ck, const Loop *l, LLVMValueRef step, const char *name, Run run) {
   unsigned k = (unsigned)l->vars.len;
   LLVMValueRef f = add_function(ck, name, ck->void_t, 1), closure = LLVMGetParam(f, 0);
-  LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(ck->c, RUNNER, strlen(RUNNER), "", 0));
+  const char *team = l->team ? "team" : "";
+  LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(ck->c, RUNNER, strlen(RUNNER), team, strlen(team)));
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ck->c, f, "entry"));
   LLVMValueRef *args = xcalloc(3 * k + 6, sizeof *args);
@@ -1383,13 +1413,73 @@ static void join_family(Ck *ck, const char *fname, int id, const char *family) {
   free(suffix);
 }
 
+/* Whether v is the length of one of fn's variable-length arrays (examine hands the loop its lengths). */
+static bool array_length(LLVMValueRef fn, LLVMValueRef v) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAAllocaInst(user) && fn_of(user) == fn && LLVMGetOperand(user, 0) == v) return true;
+  }
+  return false;
+}
+
+/* Values computed before the loop that its steps use (clang's loads of a region's captured pointers at the
+ * region's entry, a length computed once) go through stack slots of their own, stored where each is
+ * computed and loaded where the loop uses it: variables the loop only reads, handed to its function as any
+ * variable is (the value cannot change inside the loop: it is computed outside it). Phis keep theirs. */
+static void keep_outside_values_in_slots(Ck *ck, Loop *l) {
+  ValueList outside = {0};
+  for (size_t k = 0; k < l->blocks.len; k++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(l->blocks.data[k]); i; i = LLVMGetNextInstruction(i)) {
+      if (LLVMIsAPHINode(i) || bookkeeping(i)) continue;
+      for (unsigned o = 0, n = (unsigned)LLVMGetNumOperands(i); o < n; o++) {
+        LLVMValueRef v = LLVMGetOperand(i, o);
+        if (!LLVMIsAInstruction(v) || LLVMIsAAllocaInst(v) || in_loop(l, LLVMGetInstructionParent(v))) continue;
+        LLVMTypeKind t = LLVMGetTypeKind(LLVMTypeOf(v));
+        if (t != LLVMPointerTypeKind && t != LLVMIntegerTypeKind && t != LLVMDoubleTypeKind && t != LLVMFloatTypeKind)
+          continue; /* refused by examine */
+        if (array_length(l->fn, v)) continue;
+        bool seen = false;
+        for (size_t j = 0; j < outside.len && !seen; j++) seen = outside.data[j] == v;
+        if (!seen) vec_push(&outside, v);
+      }
+    }
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(l->fn);
+  for (size_t j = 0; j < outside.len; j++) {
+    LLVMValueRef v = outside.data[j];
+    LLVMTypeRef t = LLVMTypeOf(v);
+    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
+    LLVMValueRef slot = LLVMBuildAlloca(b, t, "");
+    LLVMValueRef after = LLVMGetNextInstruction(v);
+    while (after && LLVMIsAPHINode(after)) after = LLVMGetNextInstruction(after);
+    LLVMPositionBuilderBefore(b, after);
+    LLVMBuildStore(b, v, slot);
+    ValueList users = {0};
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      if (LLVMIsAInstruction(user) && !LLVMIsAPHINode(user) && in_loop(l, LLVMGetInstructionParent(user)))
+        vec_push(&users, user);
+    }
+    for (size_t k = 0; k < users.len; k++) {
+      LLVMPositionBuilderBefore(b, users.data[k]);
+      LLVMValueRef x = LLVMBuildLoad2(b, t, slot, "");
+      for (unsigned o = 0, n = (unsigned)LLVMGetNumOperands(users.data[k]); o < n; o++)
+        if (LLVMGetOperand(users.data[k], o) == v) LLVMSetOperand(users.data[k], o, x);
+    }
+    vec_free(&users);
+  }
+  LLVMDisposeBuilder(b);
+  vec_free(&outside);
+}
+
 static void outline(Ck *ck, LLVMValueRef marker) {
   Loop l = {.fn = fn_of(marker), .marker = marker};
   vmap_init(&l.in);
   if (!find_loop(&l)) {
     diag_error(marker, MARKER "() must be inside the loop it marks");
-  } else if (examine(ck, &l)) {
+  } else if (keep_outside_values_in_slots(ck, &l), examine(ck, &l)) {
     int id = ck->loops++;
+    l.team = run_by_team(l.fn);
     const char *fname = LLVMGetValueName(l.fn);
     char *name = xasprintf("%s.ckpt_loop.%d", fname, id);
     LLVMValueRef code_slot, loop = move_loop(ck, &l, name, &code_slot);

@@ -46,6 +46,9 @@ bool checkpoint_view_variable(LLVMValueRef param);
 /* A function that runs one step of a checkpointed loop through Parad's own requests (split mode): not a
  * derivative's entry, where the shadows of globals start at zero (ad/constants.h). */
 bool checkpoint_is_runner(LLVMValueRef fn);
+/* Whether such a function may run on several threads of a parallel region at once: its steps' adjoints of
+ * memory other threads may also reach are added atomically (a shared input each thread's loop reads). */
+bool checkpoint_runner_in_team(LLVMValueRef fn);
 /* Whether a call of a checkpointed loop's function passes a variable whose shadow its custom functions use
  * without one (has_shadow(ctx, argument) false): the caller found nothing active reaches the call (the
  * variables point to constant data). Reverse mode then runs the loop as the program does, with no reverse. */

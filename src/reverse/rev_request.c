@@ -168,6 +168,7 @@ int rev_lower_request(AdModule *ad, const Request *r) {
   LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
   PairKind kind = {.ret_active = ret_active, .top_level = r->mode == MODE_REVERSE && !vmap_has(&ad->under_forward, caller)};
   if (kind.top_level) kind.unwritten = unwritten_params(fn);
+  kind.parallel = checkpoint_runner_in_team(caller);
   bool ok = rev_pair(ad, fn, pattern, kind, &pair);
   free(pattern);
   if (!ok) return 1;
