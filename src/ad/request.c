@@ -629,9 +629,11 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
       k++;
     }
     if (p.failed) break;
-    if (byval && !(explicit && act == ACT_CONST) && !(mode == MODE_FORWARD && act == ACT_DUP)) {
+    LLVMTypeRef held = byval ? LLVMGetTypeAttributeValue(LLVMGetEnumAttributeAtIndex(fn, i + 1, ir_attr_kind("byval"))) : NULL;
+    /* a struct of pointers (and integers): its shadow's pointers take the adjoints to the caller's memory */
+    bool pointers_only = held && !ir_contains_fp(held) && ir_contains_ptr(held);
+    if (byval && !(explicit && act == ACT_CONST) && !(act == ACT_DUP && (mode == MODE_FORWARD || pointers_only))) {
       /* a gradient would be added into a copy the call makes of the shadow, lost to the caller */
-      LLVMTypeRef held = LLVMGetTypeAttributeValue(LLVMGetEnumAttributeAtIndex(fn, i + 1, ir_attr_kind("byval")));
       bool vector = held && LLVMGetTypeKind(held) == LLVMVectorTypeKind; /* a v4d without -mavx */
       fail(&p, "parameter #%u of '%s' is a %s passed by value in memory: mark it %s (a constant)%s, or pass a "
                "pointer to it instead", i + 1, p.fn_name, vector ? "vector" : "struct", marker_spelling(p.entry, ACT_CONST),
