@@ -453,6 +453,30 @@ static bool params_given(LLVMValueRef call, LLVMValueRef v, ValueMap *seen, Valu
   return true;
 }
 
+static bool only_fcmp_users(LLVMValueRef v) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u))
+    if (!LLVMIsAFCmpInst(LLVMGetUser(u))) return false;
+  return true;
+}
+
+/* Whether load reads a float that is only compared (a sort's key, read by its comparator), directly or
+ * from a local it is kept in (-O0's): no derivative goes through it. */
+static bool compared_float(LLVMValueRef load) {
+  if (!LLVMIsALoadInst(load) || !ir_is_fp(LLVMTypeOf(load)) || LLVMGetVolatile(load) || !LLVMGetFirstUse(load)) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(load); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u), local = LLVMIsAStoreInst(user) ? LLVMGetOperand(user, 1) : NULL;
+    if (LLVMIsAFCmpInst(user)) continue;
+    if (!local || LLVMGetOperand(user, 0) != load || !LLVMIsAAllocaInst(local)) return false;
+    for (LLVMUseRef v = LLVMGetFirstUse(local); v; v = LLVMGetNextUse(v)) {
+      LLVMValueRef other = LLVMGetUser(v);
+      bool stored = LLVMIsAStoreInst(other) && LLVMGetOperand(other, 1) == local && LLVMGetOperand(other, 0) != local;
+      if (ir_is_lifetime_marker(other) || ir_is_debug_intrinsic(other) || stored) continue;
+      if (!LLVMIsALoadInst(other) || !only_fcmp_users(other)) return false;
+    }
+  }
+  return true;
+}
+
 /* Whether pointer p needs no shadow but itself wherever it goes: through it only integers are read or
  * written (an index array: memtype says so, not an integer holding a float's bits), or it is called (a
  * function pointer's shadow is the pointer itself); it is offset, compared, chosen, or passed to a
@@ -468,7 +492,7 @@ static bool integers_only(LLVMModuleRef m, LLVMValueRef p, ValueMap *seen, int d
       if (!integers_only(m, user, seen, depth + 1)) return false;
       continue;
     }
-    if (LLVMIsAICmpInst(user)) continue;
+    if (LLVMIsAICmpInst(user) || compared_float(user)) continue;
     bool load = LLVMIsALoadInst(user), store = LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p && LLVMGetOperand(user, 0) != p;
     if (load || store) {
       LLVMTypeRef t = LLVMTypeOf(load ? user : LLVMGetOperand(user, 0));
@@ -489,6 +513,32 @@ static bool integers_only(LLVMModuleRef m, LLVMValueRef p, ValueMap *seen, int d
  * passed to: the uses of base are accesses at constant offsets that do not overlap the field (loads of it
  * aside; stores into it give their own pointers, each asked about on its own), lifetime markers, and such
  * calls. */
+static bool field_integers_only(LLVMModuleRef m, LLVMValueRef base, long long at, long long field, ValueMap *seen, int depth);
+
+/* The same for the pointers read from slot, which holds base (a parameter's slot that a parallel region
+ * is given, to read the struct through): its loads, and the functions it is passed to, read it so. */
+static bool slot_field_integers_only(LLVMModuleRef m, LLVMValueRef slot, LLVMValueRef base, long long at, long long field,
+                                     ValueMap *seen, int depth) {
+  if (depth >= 16) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (ir_is_lifetime_marker(user) || ir_is_debug_intrinsic(user)) continue;
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == slot && LLVMGetOperand(user, 0) == base) continue;
+    if (LLVMIsALoadInst(user)) {
+      if (!ir_is_ptr(LLVMTypeOf(user)) || LLVMGetVolatile(user) || vmap_has(seen, user)) return false;
+      vmap_put(seen, user, user);
+      if (!field_integers_only(m, user, at, field, seen, depth + 1)) return false;
+      continue;
+    }
+    ValueList params = {0};
+    bool ok = ir_is_call(user) && LLVMGetCalledValue(user) != slot && params_given(user, slot, seen, &params);
+    for (size_t k = 0; ok && k < params.len; k++) ok = slot_field_integers_only(m, params.data[k], NULL, at, field, seen, depth + 1);
+    vec_free(&params);
+    if (!ok) return false;
+  }
+  return true;
+}
+
 static bool field_integers_only(LLVMModuleRef m, LLVMValueRef base, long long at, long long field, ValueMap *seen, int depth) {
   if (depth >= 16) return false;
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
@@ -496,6 +546,11 @@ static bool field_integers_only(LLVMModuleRef m, LLVMValueRef base, long long at
   for (LLVMUseRef u = LLVMGetFirstUse(base); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (ir_is_lifetime_marker(user) || ir_is_debug_intrinsic(user)) continue;
+    LLVMValueRef slot = LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == base ? LLVMGetOperand(user, 1) : NULL;
+    if (slot && slot != base && LLVMIsAAllocaInst(slot)) { /* the struct's address kept in a local */
+      if (!slot_field_integers_only(m, slot, base, at, field, seen, depth + 1)) return false;
+      continue;
+    }
     if (LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) == base) {
       long long off = at;
       if (!ir_gep_constant_offset(m, user, &off) || !field_integers_only(m, user, off, field, seen, depth + 1)) return false;
@@ -516,6 +571,22 @@ static bool field_integers_only(LLVMModuleRef m, LLVMValueRef base, long long at
     for (size_t k = 0; ok && k < params.len; k++) ok = field_integers_only(m, params.data[k], at, field, seen, depth + 1);
     vec_free(&params);
     if (!ok) return false;
+  }
+  return true;
+}
+
+/* Whether every pointer a global of this file holds (a qsort comparator's key, which C can only give it
+ * so) is read back only as one that needs no shadow (integers_only); stores into it give their own
+ * pointers, each asked about on its own. */
+static bool global_integers_only(LLVMModuleRef m, LLVMValueRef g, ValueMap *seen) {
+  LLVMLinkage l = LLVMGetLinkage(g);
+  if ((l != LLVMInternalLinkage && l != LLVMPrivateLinkage) || !ir_is_ptr(LLVMGlobalGetValueType(g))) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(g); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == g && LLVMGetOperand(user, 0) != g) continue;
+    if (!LLVMIsALoadInst(user) || !ir_is_ptr(LLVMTypeOf(user)) || LLVMGetVolatile(user) || vmap_has(seen, user)) return false;
+    vmap_put(seen, user, user);
+    if (!integers_only(m, user, seen, 0)) return false;
   }
   return true;
 }
@@ -541,6 +612,11 @@ static StandIn stand_in(LLVMValueRef choice, LLVMValueRef operand) {
     if (!loaded && LLVMIsAAllocaInst(object)) {
       vmap_init(&seen);
       loaded = field_integers_only(m, object, 0, field, &seen, 0);
+      vmap_free(&seen);
+    }
+    if (!loaded && LLVMIsAGlobalVariable(object) && field == 0) {
+      vmap_init(&seen);
+      loaded = global_integers_only(m, object, &seen);
       vmap_free(&seen);
     }
     return loaded ? STAND_IN_ITSELF : STAND_IN_NONE;
