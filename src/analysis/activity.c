@@ -844,6 +844,7 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
 static void analyse(AdModule *ad, Activity *a) {
   LLVMValueRef fn = a->fn;
   unsigned i = 0;
+  memtype_hold(); /* the analysis only reads the program */
   for (LLVMValueRef p = LLVMGetFirstParam(fn); p; p = LLVMGetNextParam(p), i++) {
     if (a->pattern[i] != 'c') mark(a, p);
     add_flags(a, p, taint_mark(a, i));
@@ -865,6 +866,7 @@ static void analyse(AdModule *ad, Activity *a) {
       for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst))
         changed |= visit(ad, a, inst);
   }
+  memtype_release();
 }
 
 const Activity *activity_get(AdModule *ad, LLVMValueRef fn, const char *pattern) {

@@ -85,9 +85,16 @@ static bool narrow_field(LLVMValueRef size) {
 static LLVMTypeRef address_type(LLVMValueRef p);
 
 /* The scalar type named by a struct-path TBAA tag !{base, access, offset}: access = !{!"name", ...}. */
+/* The metadata kind of type tags (a builtin kind: the same number in every context), asked once. */
+static unsigned tbaa_kind(void) {
+  static unsigned kind;
+  if (!kind) kind = LLVMGetMDKindID("tbaa", 4);
+  return kind;
+}
+
 static MemType from_tbaa(LLVMValueRef inst) {
   char width;
-  return from_tbaa_tag(LLVMGetMetadata(inst, LLVMGetMDKindID("tbaa", 4)), &width);
+  return from_tbaa_tag(LLVMGetMetadata(inst, tbaa_kind()), &width);
 }
 
 /* The name of the scalar type a struct-path TBAA tag !{base, access, offset} gives: access = !{!"name", ...};
@@ -109,7 +116,7 @@ static const char *tag_type_name(LLVMValueRef tag, unsigned *len) {
  * members so, whatever their types. */
 static bool tagged_anything(LLVMValueRef access) {
   unsigned len;
-  const char *name = tag_type_name(LLVMGetMetadata(access, LLVMGetMDKindID("tbaa", 4)), &len);
+  const char *name = tag_type_name(LLVMGetMetadata(access, tbaa_kind()), &len);
   return name && len == 15 && !strncmp(name, "omnipotent char", 15);
 }
 
@@ -204,7 +211,7 @@ static MemType access_kind(LLVMValueRef inst, unsigned *fp_bits) {
   if (!at || (LLVMGetTypeKind(at) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(at) == 8)) {
     unsigned long long phase;
     if (object_layout(ptr, size, &l)) phase = l.phase;
-    else if (ir_is_int(vt) && !LLVMGetMetadata(inst, LLVMGetMDKindID("tbaa", 4)) && placed_by_accesses(ptr, &l, &phase)) {
+    else if (ir_is_int(vt) && !LLVMGetMetadata(inst, tbaa_kind()) && placed_by_accesses(ptr, &l, &phase)) {
     } else
       return block_access_kind(ptr, size, fp_bits);
     k = kind_in_layout(&l, phase, size, fp_bits);
@@ -605,7 +612,7 @@ static MemType untagged_kind(LLVMValueRef inst, unsigned *bits, bool by_value) {
   LLVMValueRef fn = function_of(inst);
   *bits = 0;
   if (!fn || !LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, MEMTYPE_LOOSE_ALIASING, (unsigned)strlen(MEMTYPE_LOOSE_ALIASING)) ||
-      LLVMGetMetadata(inst, LLVMGetMDKindID("tbaa", 4)))
+      LLVMGetMetadata(inst, tbaa_kind()))
     return MEMTYPE_UNKNOWN;
   MemType k = punned_kind_of(inst, bits, false);
   if (k != MEMTYPE_UNKNOWN || !by_value) return k;
@@ -623,11 +630,11 @@ static MemType kind_of_access(LLVMValueRef inst, bool by_value) {
   return t == MEMTYPE_INT ? punned_kind(inst, &bits) : t;
 }
 
-MemType memtype_of_access(LLVMValueRef inst) { return kind_of_access(inst, true); }
+static MemType of_access_inner(LLVMValueRef inst) { return kind_of_access(inst, true); }
 
-unsigned memtype_fp_bits(LLVMValueRef inst) {
+static unsigned fp_bits_inner(LLVMValueRef inst) {
   char width;
-  MemType t = from_tbaa_tag(LLVMGetMetadata(inst, LLVMGetMDKindID("tbaa", 4)), &width);
+  MemType t = from_tbaa_tag(LLVMGetMetadata(inst, tbaa_kind()), &width);
   if (t == MEMTYPE_FP) return 8u * (unsigned)width;
   unsigned bits;
   MemType a = access_kind(inst, &bits);
@@ -767,7 +774,57 @@ static bool no_object(LLVMValueRef p) { return LLVMIsAConstantPointerNull(p) || 
  * variable ever holds counts as the same object: for the kind of data, merging them is conservative).
  * A phi or select ptr itself comes from stands for each object it may hold; one that merely merges the
  * object with others further on (two blocks freed at a common exit) does not bring the others in. */
+static void walk_same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects, ValueList *slots_out);
+
+/* same_object's answers within one outermost question of object_kind (the IR does not change meanwhile),
+ * per root: each access whose kind a question asks about asks the layout of its object, which walked the
+ * whole function to a fixed point every time (a 20-line recursive-descent parser took 20 s to compile, its
+ * full form did not finish in 300). */
+typedef struct {
+  LLVMValueRef fn;
+  ValueList objects;
+  bool typed, open; /* object_layout's type of the objects (t) known, and whether its struct is open-ended */
+  LLVMTypeRef t;
+} SameObjects;
+static struct {
+  ValueMap known; /* root -> SameObjects */
+  VEC(SameObjects *) all;
+  bool made;
+} same_memo;
+static int question_depth(void);
+
+static void forget_same_objects(void) {
+  for (size_t i = 0; i < same_memo.all.len; i++) {
+    vec_free(&same_memo.all.data[i]->objects);
+    free(same_memo.all.data[i]);
+  }
+  same_memo.all.len = 0;
+  if (same_memo.made) vmap_free(&same_memo.known);
+  vmap_init(&same_memo.known);
+  same_memo.made = true;
+}
+
 static void same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects, ValueList *slots_out) {
+  if (slots_out || objects->len || !question_depth() || !same_memo.made) {
+    walk_same_object(fn, ptr, objects, slots_out);
+    return;
+  }
+  LLVMValueRef root = root_of(ptr);
+  SameObjects *known = vmap_get(&same_memo.known, root);
+  if (known && known->fn == fn) {
+    for (size_t i = 0; i < known->objects.len; i++) vec_push(objects, known->objects.data[i]);
+    return;
+  }
+  walk_same_object(fn, ptr, objects, NULL);
+  if (known) return; /* asked in another function: not kept */
+  known = xcalloc(1, sizeof *known);
+  known->fn = fn;
+  for (size_t i = 0; i < objects->len; i++) vec_push(&known->objects, objects->data[i]);
+  vmap_put(&same_memo.known, root, known);
+  vec_push(&same_memo.all, known);
+}
+
+static void walk_same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objects, ValueList *slots_out) {
   ValueList slots = {0};  /* the pointer variables that hold one of the objects */
   ValueList origins = {0}; /* phis and selects ptr comes from: all their operands are the object */
   ValueList fields = {0};  /* other addresses the objects' pointers are loaded from */
@@ -1110,7 +1167,7 @@ typedef struct {
 } Field;
 
 static bool field_of(LLVMValueRef access, Field *f) {
-  LLVMValueRef tag = LLVMGetMetadata(access, LLVMGetMDKindID("tbaa", 4)), ops[4];
+  LLVMValueRef tag = LLVMGetMetadata(access, tbaa_kind()), ops[4];
   unsigned n = tag ? LLVMGetMDNodeNumOperands(tag) : 0;
   if (n >= 3 && n <= 4) {
     LLVMGetMDNodeOperands(tag, ops);
@@ -1245,16 +1302,29 @@ static struct {
 
 static DataKind object_kind_uncached(LLVMValueRef fn, LLVMValueRef ptr, bool for_access);
 
+static int question_depth(void) { return kind_memo.active; }
+
+/* A question asked from outside (the IR does not change until it is answered): the memos start empty
+ * and serve every object_kind and same_object asked on the way. Each kind of an access asked inside an
+ * answer was a question of its own before, and the memos were emptied for each (a recursive-descent
+ * parser: minutes to compile). */
+static void question_begin(void) {
+  if (kind_memo.active++) return;
+  for (int a = 0; a < 2; a++)
+    for (int d = 0; d <= CALL_DEPTH; d++) {
+      vmap_free(&kind_memo.known[a][d]);
+      vmap_init(&kind_memo.known[a][d]);
+    }
+  forget_same_objects();
+}
+
+static void question_end(void) { kind_memo.active--; }
+
 static DataKind object_kind(LLVMValueRef ptr, bool for_access) {
   LLVMValueRef fn = function_of(root_of(ptr));
   if (!fn) fn = function_of(ptr);
   if (!fn) return DATA_UNKNOWN;
-  if (!kind_memo.active++)
-    for (int a = 0; a < 2; a++)
-      for (int d = 0; d <= CALL_DEPTH; d++) {
-        vmap_free(&kind_memo.known[a][d]);
-        vmap_init(&kind_memo.known[a][d]);
-      }
+  question_begin();
   /* the answer depends on the object (its root, in the function of ptr where the root is not in one) */
   LLVMValueRef key = function_of(root_of(ptr)) ? root_of(ptr) : ptr;
   ValueMap *known = &kind_memo.known[for_access][caller_depth < CALL_DEPTH ? caller_depth : CALL_DEPTH];
@@ -1265,7 +1335,7 @@ static DataKind object_kind(LLVMValueRef ptr, bool for_access) {
     k = object_kind_uncached(fn, ptr, for_access);
     vmap_put(known, key, (void *)(uintptr_t)k);
   }
-  kind_memo.active--;
+  question_end();
   return k;
 }
 
@@ -1313,10 +1383,34 @@ static unsigned long long smallest_stride(const Placement *pl) {
   return least;
 }
 
+/* The instructions of fn that use v or an address computed from it (by getelementptr and casts, as
+ * root_of goes back), each once: where fn's accesses to an object are, found from the object rather than
+ * by reading the whole function for each object asked about. */
+static void users_of_object(LLVMValueRef fn, LLVMValueRef v, ValueMap *seen, ValueList *out, int depth) {
+  if (depth >= 64) return;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    bool inst = LLVMIsAInstruction(user) != NULL;
+    if ((inst && function_of(user) != fn) || vmap_has(seen, user)) continue;
+    LLVMOpcode op = inst ? LLVMGetInstructionOpcode(user) : LLVMIsAConstantExpr(user) ? LLVMGetConstOpcode(user) : 0;
+    bool derived = op == LLVMBitCast || op == LLVMAddrSpaceCast || (op == LLVMGetElementPtr && LLVMGetOperand(user, 0) == v);
+    if (!inst && !derived) continue;
+    vmap_put(seen, user, user);
+    if (inst) vec_push(out, user);
+    if (derived) users_of_object(fn, user, seen, out, depth + 1);
+  }
+}
+
 /* k merged with the kinds of fn's accesses to the objects (those that may touch the window, if any). */
 static DataKind window_accesses_kind(LLVMValueRef fn, const ValueList *objects, bool for_access, DataKind k, Window *w) {
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+  ValueList users = {0};
+  ValueMap seen;
+  vmap_init(&seen);
+  for (size_t o = 0; o < objects->len; o++) users_of_object(fn, objects->data[o], &seen, &users, 0);
+  vmap_free(&seen);
+  for (size_t u = 0; u < users.len; u++) {
+    LLVMValueRef i = users.data[u];
+    {
       bool load = LLVMIsALoadInst(i), store = LLVMIsAStoreInst(i);
       if (load || store) {
         LLVMTypeRef t = LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i);
@@ -1347,6 +1441,8 @@ static DataKind window_accesses_kind(LLVMValueRef fn, const ValueList *objects, 
         }
       }
     }
+  }
+  vec_free(&users);
   return k;
 }
 
@@ -1354,7 +1450,7 @@ static DataKind accesses_kind(LLVMValueRef fn, const ValueList *objects, bool fo
   return window_accesses_kind(fn, objects, for_access, k, NULL);
 }
 
-DataKind memtype_of_data(LLVMValueRef ptr) {
+static DataKind of_data_inner(LLVMValueRef ptr) {
   LLVMTypeRef t = address_type(ptr);
   DataKind k = t ? uniform_kind(t) : DATA_UNKNOWN;
   return k != DATA_UNKNOWN ? k : object_kind(ptr, false);
@@ -1405,7 +1501,7 @@ static DataKind copies_kind(LLVMValueRef ptr, ValueList *seen, int depth) {
         if (!ir_list_has(&objects, root_of(LLVMGetArgOperand(i, e)))) continue;
         vec_push(seen, i);
         LLVMValueRef other = LLVMGetArgOperand(i, 1 - e);
-        DataKind o = memtype_of_data(other);
+        DataKind o = of_data_inner(other);
         if (o == DATA_UNKNOWN && depth + 1 < COPY_CHAIN_MAX) o = copies_kind(other, seen, depth + 1);
         k = merge(k, o);
         break;
@@ -1422,7 +1518,7 @@ static DataKind part_kind(LLVMValueRef p, LLVMValueRef len, bool *unseen);
  * assignment, with !tbaa.struct, and a call to memcpy not at all.) */
 static DataKind from_copy_tag(LLVMValueRef call) {
   char width;
-  switch (from_tbaa_tag(LLVMGetMetadata(call, LLVMGetMDKindID("tbaa", 4)), &width)) {
+  switch (from_tbaa_tag(LLVMGetMetadata(call, tbaa_kind()), &width)) {
   case MEMTYPE_FP: return width == 8 ? DATA_F64 : width == 4 ? DATA_F32 : DATA_UNKNOWN;
   case MEMTYPE_PTR: return DATA_PTR;
   case MEMTYPE_INT: return DATA_INT;
@@ -1436,7 +1532,7 @@ static DataKind from_copy_tag(LLVMValueRef call) {
 static bool tag_holds(LLVMValueRef call) {
   for (unsigned e = 0; e < 2 && e < ir_num_call_args(call); e++) {
     if (!ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, e)))) continue; /* memset's value */
-    DataKind k = memtype_of_data(LLVMGetArgOperand(call, e));
+    DataKind k = of_data_inner(LLVMGetArgOperand(call, e));
     if (k == DATA_F64 || k == DATA_F32 || k == DATA_PTR || k == DATA_MIXED) return false;
   }
   return true;
@@ -1508,13 +1604,13 @@ static DataKind copied_kind(LLVMValueRef p, unsigned long long bytes, LLVMValueR
   bool untyped = !t || (LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 8);
   Placement pl;
   if (!fn || !untyped || LLVMIsAAllocaInst(root) || !placement(p, &pl) || pl.root != root || pl.nstrides || pl.offset < 0)
-    return memtype_of_data(p);
+    return of_data_inner(p);
   ValueList objects = {0};
   same_object(fn, root, &objects, NULL);
   View v = {0, false, DATA_UNKNOWN};
   view_of(fn, &objects, root, copy, &v, 0);
   vec_free(&objects);
-  if (v.whole || v.seen_to == 0 || (bytes && (unsigned long long)pl.offset + bytes <= v.seen_to)) return merge(memtype_of_data(p), v.kind);
+  if (v.whole || v.seen_to == 0 || (bytes && (unsigned long long)pl.offset + bytes <= v.seen_to)) return merge(of_data_inner(p), v.kind);
   if (!LLVMIsAArgument(root) || pl.offset || depth >= CALL_DEPTH) return DATA_UNKNOWN;
   DataKind k = DATA_UNKNOWN;
   LLVMValueRef called = ad_body_original(fn);
@@ -1548,7 +1644,7 @@ static LLVMTypeRef other_float_inside(LLVMTypeRef t) {
   }
 }
 
-LLVMTypeRef memtype_other_float_of_copy(LLVMValueRef call) {
+static LLVMTypeRef other_float_of_copy_inner(LLVMValueRef call) {
   LLVMTypeRef f = NULL;
   for (unsigned k = 0; k < 2; k++) {
     LLVMTypeRef at = address_type(LLVMGetArgOperand(call, k)), e = at ? other_float_inside(at) : NULL;
@@ -1558,7 +1654,7 @@ LLVMTypeRef memtype_other_float_of_copy(LLVMValueRef call) {
   return f;
 }
 
-DataKind memtype_of_copy(LLVMValueRef call) {
+static DataKind of_copy_inner(LLVMValueRef call) {
   DataKind k = from_tbaa_struct(call);
   if (k == DATA_UNKNOWN) k = from_copy_tag(call);
   if (k == DATA_INT && !tag_holds(call)) k = DATA_UNKNOWN;
@@ -1585,7 +1681,7 @@ DataKind memtype_of_copy(LLVMValueRef call) {
      or that a struct's type gives no float or pointer (a `char payload[]` a generic table copies values
      into), hold what comes: floats from memory of floats (the layout of the struct had moved none). */
   if (k == DATA_MIXED && two_ends && (unseen || no_runs_over(dst, LLVMGetArgOperand(call, 2)))) {
-    DataKind from = memtype_of_data(LLVMGetArgOperand(call, 1));
+    DataKind from = of_data_inner(LLVMGetArgOperand(call, 1));
     if (from == DATA_F64 || from == DATA_F32) k = from;
   }
   /* Pointers the object holds elsewhere say nothing of a part of it this function touches only by the
@@ -1902,9 +1998,15 @@ static bool object_layout(LLVMValueRef p, unsigned long long bytes, MemLayout *l
   ValueList objects = {0};
   if (indexed) { /* a heap block, an argument: as the function or its callers and callees index it */
     same_object(fn, root, &objects, NULL);
-    t = object_type(fn, &objects, 0);
-    if (t) t = strip_arrays(t);
-    open = t && LLVMGetTypeKind(t) == LLVMStructTypeKind && struct_hack(fn, &objects, t);
+    SameObjects *known = question_depth() && same_memo.made ? vmap_get(&same_memo.known, root) : NULL;
+    if (known && known->fn == fn && known->typed) {
+      t = known->t, open = known->open;
+    } else {
+      t = object_type(fn, &objects, 0);
+      if (t) t = strip_arrays(t);
+      open = t && LLVMGetTypeKind(t) == LLVMStructTypeKind && struct_hack(fn, &objects, t);
+      if (known && known->fn == fn) known->typed = true, known->t = t, known->open = open;
+    }
   }
   bool known = t && LLVMGetTypeKind(strip_arrays(t)) == LLVMStructTypeKind && /* arrays of scalars: memtype_of_data */
                struct_layout(module_of(root), strip_arrays(t), open, &pl, bytes, l);
@@ -2029,7 +2131,7 @@ static void gather_accesses(LLVMValueRef fn, const ValueList *objects, LLVMValue
         LLVMTypeRef t = LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i);
         DataKind k = access_scalar(td, i, t, &size);
         if (!placement(at, &pl) || pl.root != root || pl.offset < 0) a->fail = true;
-        else if (!pl.nstrides && k == DATA_MIXED && ir_is_int(t) && !LLVMGetMetadata(i, LLVMGetMDKindID("tbaa", 4))) {
+        else if (!pl.nstrides && k == DATA_MIXED && ir_is_int(t) && !LLVMGetMetadata(i, tbaa_kind())) {
           if (a->nuntyped == ACCESSED_FIELDS) a->fail = true;
           else a->untyped[a->nuntyped].at = (unsigned long long)pl.offset, a->untyped[a->nuntyped++].size = LLVMStoreSizeOfType(td, t);
         } else if (!pl.nstrides) note_field(a, (unsigned long long)pl.offset, LLVMStoreSizeOfType(td, t), k);
@@ -2204,7 +2306,7 @@ static bool same_layout(const MemLayout *a, const MemLayout *b) {
   return true;
 }
 
-bool memtype_layout_of_copy(LLVMValueRef call, MemLayout *l) {
+static bool layout_of_copy_inner(LLVMValueRef call, MemLayout *l) {
   if (own_layout(call, l)) return true;
   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
   LLVMValueRef ends[2] = {LLVMGetArgOperand(call, 0), is_transfer(call) ? LLVMGetArgOperand(call, 1) : NULL};
@@ -2300,7 +2402,7 @@ static bool copies_in_step(LLVMValueRef fn, const ValueList *objects, unsigned s
   return true;
 }
 
-bool memtype_layout_of_data(LLVMValueRef p, MemLayout *l) {
+static bool layout_of_data_inner(LLVMValueRef p, MemLayout *l) {
   if (object_layout(p, 0, l)) return true;
   LLVMTypeRef declared = address_type(p);
   DataKind k = declared ? uniform_kind(declared) : DATA_UNKNOWN;
@@ -2315,7 +2417,7 @@ bool memtype_layout_of_data(LLVMValueRef p, MemLayout *l) {
   if (k == DATA_INT || k == DATA_PTR) { /* no floats by its type, unless a copy put some there */
     known = !copied_into(fn, &objects) && uniform_layout(p, k, l);
   } else { /* how the function uses the object, if nothing else sees it */
-    k = memtype_of_data(p);
+    k = of_data_inner(p);
     LLVMTypeRef s = k == DATA_MIXED || k == DATA_UNKNOWN ? object_type(fn, &objects, 0) : NULL;
     if (s && LLVMGetTypeKind(strip_arrays(s)) != LLVMStructTypeKind) s = NULL;
     if (s) s = strip_arrays(s);
@@ -2340,7 +2442,7 @@ bool memtype_layout_of_data(LLVMValueRef p, MemLayout *l) {
 }
 
 unsigned memtype_drop_overruled_tags(LLVMModuleRef m, const ValueMap *reached) {
-  unsigned tbaa = LLVMGetMDKindID("tbaa", 4), dropped = 0;
+  unsigned tbaa = tbaa_kind(), dropped = 0;
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
     for (LLVMBasicBlockRef bb = vmap_has(reached, fn) ? LLVMGetFirstBasicBlock(fn) : NULL; bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
@@ -2354,4 +2456,58 @@ unsigned memtype_drop_overruled_tags(LLVMModuleRef m, const ValueMap *reached) {
         if (overruled) LLVMSetMetadata(i, tbaa, NULL), dropped++;
       }
   return dropped;
+}
+
+/* ---- the questions asked from outside ---- */
+
+void memtype_hold(void) { question_begin(); }
+void memtype_release(void) { question_end(); }
+
+MemType memtype_of_access(LLVMValueRef inst) {
+  question_begin();
+  MemType k = of_access_inner(inst);
+  question_end();
+  return k;
+}
+
+unsigned memtype_fp_bits(LLVMValueRef inst) {
+  question_begin();
+  unsigned bits = fp_bits_inner(inst);
+  question_end();
+  return bits;
+}
+
+DataKind memtype_of_data(LLVMValueRef ptr) {
+  question_begin();
+  DataKind k = of_data_inner(ptr);
+  question_end();
+  return k;
+}
+
+LLVMTypeRef memtype_other_float_of_copy(LLVMValueRef call) {
+  question_begin();
+  LLVMTypeRef t = other_float_of_copy_inner(call);
+  question_end();
+  return t;
+}
+
+DataKind memtype_of_copy(LLVMValueRef call) {
+  question_begin();
+  DataKind k = of_copy_inner(call);
+  question_end();
+  return k;
+}
+
+bool memtype_layout_of_copy(LLVMValueRef call, MemLayout *l) {
+  question_begin();
+  bool known = layout_of_copy_inner(call, l);
+  question_end();
+  return known;
+}
+
+bool memtype_layout_of_data(LLVMValueRef p, MemLayout *l) {
+  question_begin();
+  bool known = layout_of_data_inner(p, l);
+  question_end();
+  return known;
 }

@@ -34,6 +34,12 @@ typedef enum { MEMTYPE_UNKNOWN, MEMTYPE_INT, MEMTYPE_FP, MEMTYPE_PTR } MemType;
  * Returns how many it dropped. */
 unsigned memtype_drop_overruled_tags(LLVMModuleRef m, const ValueMap *reached);
 
+/* Between memtype_hold() and memtype_release() (they nest) the caller promises that the IR does not
+ * change: the answers found on the way to one are kept for the next (an analysis asking about every
+ * access of a function). */
+void memtype_hold(void);
+void memtype_release(void);
+
 MemType memtype_of_access(LLVMValueRef load_or_store);
 /* The width in bits of the float a load or store touches (32, 64), or 0 when not known to be one. */
 unsigned memtype_fp_bits(LLVMValueRef load_or_store);

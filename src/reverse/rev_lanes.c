@@ -163,6 +163,34 @@ static bool plain_int_local(LLVMValueRef a, unsigned bits) {
   return true;
 }
 
+/* Whether local a is an array of integers of `bits` bits (`char name[8]`) that only integer loads and
+ * stores of that width touch, at any index, besides memset and library calls that read it (strcmp): what
+ * is read back is asked on its own. */
+static bool plain_int_array(LLVMValueRef a, LLVMValueRef at, unsigned bits, ValueMap *seen, int depth) {
+  if (depth > 8) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(at); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (ir_is_debug_intrinsic(user) || ir_is_lifetime_marker(user)) continue;
+    if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) {
+      if (LLVMGetOperand(user, 0) != at || !plain_int_array(a, user, bits, seen, depth + 1)) return false;
+      continue;
+    }
+    bool load = LLVMIsALoadInst(user), store = LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == at;
+    LLVMTypeRef t = load ? LLVMTypeOf(user) : store ? LLVMTypeOf(LLVMGetOperand(user, 0)) : NULL;
+    if (t && (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(t) != bits)) return false;
+    if (load && !integer_only(user, seen)) return false;
+    if (load || store) continue;
+    if (!ir_is_call(user) || (call_classify(user, NULL) != CALL_INACTIVE && !strstr(ir_called_name(user), "memset")))
+      return false;
+  }
+  return true;
+}
+
+static bool int_array_type(LLVMTypeRef t, unsigned bits) {
+  while (LLVMGetTypeKind(t) == LLVMArrayTypeKind) t = LLVMGetElementType(t);
+  return LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == bits;
+}
+
 /* Whether p is the address of an integer of `bits` bits by the types the program declares: a struct's
  * integer field (`&pool[k].next`; not a union's), a local integer read back only as one, or a choice among
  * those, in a phi or a local pointer slot (-O0's `int *link` walking a linked list's nodes). A struct
@@ -190,6 +218,12 @@ static bool integer_field(LLVMValueRef p, unsigned bits, int depth, ValueMap *se
     return true;
   }
   if (!LLVMIsAGetElementPtrInst(p) && !(LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) return false;
+  LLVMValueRef base = ir_root_object(p);
+  if (LLVMIsAAllocaInst(base) && int_array_type(LLVMGetAllocatedType(base), bits)) {
+    if (vmap_has(seen, base)) return true;
+    vmap_put(seen, base, base);
+    return plain_int_array(base, base, bits, seen, 0);
+  }
   LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
   bool field = false;
   for (unsigned k = 2, n = (unsigned)LLVMGetNumOperands(p); k < n; k++) {
@@ -363,6 +397,7 @@ static void link(RevGen *g, Webs *w, LLVMValueRef v) {
 void lanes_analyse(RevGen *g) {
   Webs w = {0};
   vmap_init(&w.index);
+  memtype_hold(); /* the analysis only reads the function */
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->orig); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
       if (varied_int(g, i)) vec_push(&w.values, i);
@@ -426,6 +461,7 @@ void lanes_analyse(RevGen *g) {
     }
     vmap_put(&g->lanes, v, bits == lane ? fp : LLVMVectorType(fp, bits / lane));
   }
+  memtype_release();
   vmap_free(&w.index);
   vec_free(&w.values);
   free(w.parent);
