@@ -9,6 +9,7 @@
 #include "ad/global_blocks.h"
 #include "ad/registered.h"
 #include "ad/request.h"
+#include "analysis/calls.h"
 #include "ir/ir.h"
 
 static bool eligible(LLVMValueRef g) {
@@ -106,6 +107,9 @@ static bool address_may_hold_active(LLVMValueRef v) {
       if (address_may_hold_active(user)) return true;
       continue;
     }
+    /* a library function that reads it or writes text into it (a log line formatted into a static buffer,
+       then printed): whatever it writes carries no derivative */
+    if (ir_is_call(user) && LLVMGetCalledValue(user) != v && call_classify(user, NULL) == CALL_INACTIVE) continue;
     return true; /* a call, a phi, a select, a store of its address: anything may write through it */
   }
   return false;
