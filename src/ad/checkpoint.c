@@ -1472,10 +1472,33 @@ static void keep_outside_values_in_slots(Ck *ck, Loop *l) {
   vec_free(&outside);
 }
 
+/* Whether the marker runs on every iteration that comes round again: its block dominates every block that
+ * goes back to the header. */
+static bool marks_every_iteration(const Loop *l) {
+  Cfg cfg;
+  cfg_build(l->fn, &cfg);
+  bool every = true;
+  for (size_t k = 0; k < l->blocks.len && every; k++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(l->blocks.data[k]);
+    for (unsigned s = 0, n = t ? LLVMGetNumSuccessors(t) : 0; s < n && every; s++)
+      if (LLVMGetSuccessor(t, s) == l->header)
+        every = cfg_dominates(&cfg, LLVMGetInstructionParent(l->marker), l->blocks.data[k]);
+  }
+  cfg_free(&cfg);
+  return every;
+}
+
 static void outline(Ck *ck, LLVMValueRef marker) {
   Loop l = {.fn = fn_of(marker), .marker = marker};
   vmap_init(&l.in);
-  if (!find_loop(&l)) {
+  bool found = find_loop(&l);
+  /* `if (ck) __parad_checkpoint_loop();` reads as a switch at run time; it is not one */
+  if (found && !checkpoint_auto_family(l.fn) && !marks_every_iteration(&l))
+    diag_warning(marker, MARKER "() under a condition checkpoints the loop whatever the condition (the marker is "
+                         "read when compiling): call it first in the loop's body, or leave it out (a tape limit, "
+                         "PARAD_TAPE_LIMIT, has a function's outermost loops checkpointed at run time where the tape "
+                         "would not fit)");
+  if (!found) {
     diag_error(marker, MARKER "() must be inside the loop it marks");
   } else if (keep_outside_values_in_slots(ck, &l), examine(ck, &l)) {
     int id = ck->loops++;

@@ -223,6 +223,7 @@ const char *diag_source_function(LLVMValueRef inst) {
 
 static void report_at(LLVMValueRef at, const char *file, unsigned len, unsigned line, unsigned col, int name_function,
                       const char *fmt, va_list ap);
+static bool warning; /* report_at's message is a warning: printed, not counted */
 
 /* by name: a function made while derivatives are generated may be gone by the time they are asked for */
 static VEC(char *) error_functions;
@@ -283,20 +284,21 @@ static void demangle_quoted(StrBuf *msg, const char *text) {
 static void report_at(LLVMValueRef at, const char *file, unsigned len, unsigned line, unsigned col, int name_function,
                       const char *fmt, va_list ap) {
   StrBuf msg = {0}, said = {0};
+  const char *kind = warning ? "warning" : "error";
   if (file && len && line) {
     if (col)
-      sb_printf(&msg, "%.*s:%u:%u: error: ", (int)len, file, line, col);
+      sb_printf(&msg, "%.*s:%u:%u: %s: ", (int)len, file, line, col, kind);
     else
-      sb_printf(&msg, "%.*s:%u: error: ", (int)len, file, line);
+      sb_printf(&msg, "%.*s:%u: %s: ", (int)len, file, line, kind);
   } else {
-    sb_printf(&msg, "parad: error: ");
+    sb_printf(&msg, "parad: %s: ", kind);
   }
   sb_vprintf(&said, fmt, ap);
   demangle_quoted(&msg, said.s ? said.s : "");
   sb_free(&said);
   if (name_function && function_of(at)) sb_printf(&msg, " in function '%s'", diag_source_function(at));
   sb_printf(&msg, "\n");
-  if (!diag_trying()) {
+  if (!diag_trying() && !warning) {
     error_count++;
     note_function(function_of(at));
   }
@@ -308,6 +310,15 @@ void diag_error(LLVMValueRef at, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   report(at, 1, fmt, ap);
+  va_end(ap);
+}
+
+void diag_warning(LLVMValueRef at, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  warning = true;
+  report(at, 1, fmt, ap);
+  warning = false;
   va_end(ap);
 }
 

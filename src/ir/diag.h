@@ -11,6 +11,8 @@
 
 /* Reports an error at an instruction (or a function, or NULL when there is no better place). */
 void diag_error(LLVMValueRef at, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A warning there: printed as clang prints its own, not counted (the compilation goes on). */
+void diag_warning(LLVMValueRef at, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Same, for problems that are about a call site's use of the calling convention: names no function. */
 void diag_error_plain(LLVMValueRef at, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Same, at a source line given by hand (an annotation's, which carries its file and line). */
