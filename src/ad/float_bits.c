@@ -68,7 +68,10 @@ static LLVMValueRef copysign_of(LLVMBuilderRef b, LLVMValueRef cast) {
   if (!lane_for_lane(cast, LLVMOr)) return NULL;
   for (unsigned k = 0; k < 2; k++) {
     LLVMValueRef s = masked(LLVMGetOperand(or, k), true), other = LLVMGetOperand(or, 1 - k), m = masked(other, false);
-    bool magnitude = !m && LLVMIsABitCastInst(other) && is_fabs(LLVMGetOperand(other, 0)); /* |m|'s bits */
+    /* |m|'s bits, or a float's bits the optimiser proved have no sign bit set (`or disjoint`: x * x under
+       -ffast-math, whose mask of the sign it dropped) */
+    bool magnitude = !m && LLVMIsABitCastInst(other) &&
+                     (is_fabs(LLVMGetOperand(other, 0)) || (LLVMGetIsDisjoint(or) && ir_is_fp(ir_scalar_type(LLVMTypeOf(LLVMGetOperand(other, 0))))));
     if (!s || (!m && !magnitude)) continue;
     LLVMPositionBuilderBefore(b, cast);
     LLVMValueRef args[2] = {as_float(b, m ? m : other, t), as_float(b, s, t)};

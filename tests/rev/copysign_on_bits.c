@@ -4,8 +4,10 @@
 // mode dropped the sign (no message); each is now llvm.copysign, bit for bit the same.
 // f = sum_k w_k copysign(m_k, s_k); gradients and tangents (along unit directions) against the analytic
 // d/dm copysign(m, s) = sign(m) sign(s) (1e-14), d/ds = 0, and central differences (h = 1e-6, 1e-8).
-// -O2 (%cflags), -O0 and -O3.
+// -O2 (%cflags), -O0, -O3, and -O2 -ffast-math, where the optimiser drops the mask of a value it knows has no
+// sign (sqrt's, x * x's) and marks the or disjoint (refused before: "integer arithmetic on the bits").
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
+// RUN: %parad-cc -O2 -ffast-math -I%S/../include %s -o %tf -lm && %tf
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
 // RUN: %parad-cc -O3 -I%S/../include %s -o %t3 -lm && %t3
 #include <emmintrin.h>
