@@ -1410,35 +1410,33 @@ static DataKind window_accesses_kind(LLVMValueRef fn, const ValueList *objects, 
   vmap_free(&seen);
   for (size_t u = 0; u < users.len; u++) {
     LLVMValueRef i = users.data[u];
-    {
-      bool load = LLVMIsALoadInst(i), store = LLVMIsAStoreInst(i);
-      if (load || store) {
-        LLVMTypeRef t = LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i);
-        LLVMValueRef at = LLVMGetOperand(i, store ? 1 : 0);
-        if (ir_list_has(objects, root_of(at)) && (!for_access || !ir_is_int(t) || from_tbaa(i) != MEMTYPE_UNKNOWN) &&
-            !(w && (foreign_to(w, at) || outside(w, at, t)))) {
-          k = merge(k, of_access(i, t));
-          Placement pl;
-          bool placed = w && placement(at, &pl) && LLVMTypeIsSized(t);
-          unsigned long long size = placed ? LLVMStoreSizeOfType(LLVMGetModuleDataLayout(LLVMGetGlobalParent(fn)), t) : 0;
-          if (placed && !pl.nstrides)
-            w->accessed += size;
-          else if (w && !(placed && size < smallest_stride(&pl)))
-            w->elements = true; /* not a field of each element (a record's key, read by a sort): that says
-                                   nothing of the rest of the record */
-        }
-      } else if (element_arithmetic(i) && ir_list_has(objects, ir_strip_pointer_casts(LLVMGetOperand(i, 0))) &&
-                 !(w && (foreign_to(w, i) || outside(w, i, LLVMGetGEPSourceElementType(i))))) {
-        k = merge(k, uniform_kind(LLVMGetGEPSourceElementType(i)));
-        if (w && !LLVMIsAConstantInt(LLVMGetOperand(i, 1))) w->elements = true; /* (a byte offset: placed where used) */
-      } else if (for_access && ir_is_call(i) && is_transfer(i)) {
-        for (unsigned e = 0; e < 2; e++) {
-          if (!ir_list_has(objects, root_of(LLVMGetArgOperand(i, e)))) continue;
-          LLVMValueRef other = LLVMGetArgOperand(i, 1 - e);
-          LLVMTypeRef t = address_type(other);
-          if (!t || uniform_kind(t) == DATA_UNKNOWN) t = pointee_type(other, 1);
-          if (t) k = merge(k, uniform_kind(t));
-        }
+    bool load = LLVMIsALoadInst(i), store = LLVMIsAStoreInst(i);
+    if (load || store) {
+      LLVMTypeRef t = LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i);
+      LLVMValueRef at = LLVMGetOperand(i, store ? 1 : 0);
+      if (ir_list_has(objects, root_of(at)) && (!for_access || !ir_is_int(t) || from_tbaa(i) != MEMTYPE_UNKNOWN) &&
+          !(w && (foreign_to(w, at) || outside(w, at, t)))) {
+        k = merge(k, of_access(i, t));
+        Placement pl;
+        bool placed = w && placement(at, &pl) && LLVMTypeIsSized(t);
+        unsigned long long size = placed ? LLVMStoreSizeOfType(LLVMGetModuleDataLayout(LLVMGetGlobalParent(fn)), t) : 0;
+        if (placed && !pl.nstrides)
+          w->accessed += size;
+        else if (w && !(placed && size < smallest_stride(&pl)))
+          w->elements = true; /* not a field of each element (a record's key, read by a sort): that says
+                                 nothing of the rest of the record */
+      }
+    } else if (element_arithmetic(i) && ir_list_has(objects, ir_strip_pointer_casts(LLVMGetOperand(i, 0))) &&
+               !(w && (foreign_to(w, i) || outside(w, i, LLVMGetGEPSourceElementType(i))))) {
+      k = merge(k, uniform_kind(LLVMGetGEPSourceElementType(i)));
+      if (w && !LLVMIsAConstantInt(LLVMGetOperand(i, 1))) w->elements = true; /* (a byte offset: placed where used) */
+    } else if (for_access && ir_is_call(i) && is_transfer(i)) {
+      for (unsigned e = 0; e < 2; e++) {
+        if (!ir_list_has(objects, root_of(LLVMGetArgOperand(i, e)))) continue;
+        LLVMValueRef other = LLVMGetArgOperand(i, 1 - e);
+        LLVMTypeRef t = address_type(other);
+        if (!t || uniform_kind(t) == DATA_UNKNOWN) t = pointee_type(other, 1);
+        if (t) k = merge(k, uniform_kind(t));
       }
     }
   }

@@ -163,16 +163,16 @@ static bool plain_int_local(LLVMValueRef a, unsigned bits) {
   return true;
 }
 
-/* Whether local a is an array of integers of `bits` bits (`char name[8]`) that only integer loads and
- * stores of that width touch, at any index, besides memset and library calls that read it (strcmp): what
- * is read back is asked on its own. */
-static bool plain_int_array(LLVMValueRef a, LLVMValueRef at, unsigned bits, ValueMap *seen, int depth) {
+/* Whether a local array of integers of `bits` bits (`char name[8]`), at is its address or one computed from
+ * it, is touched only by integer loads and stores of that width, at any index, besides memset and library
+ * calls that read it (strcmp): what is read back is asked on its own. */
+static bool plain_int_array(LLVMValueRef at, unsigned bits, ValueMap *seen, int depth) {
   if (depth > 8) return false;
   for (LLVMUseRef u = LLVMGetFirstUse(at); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (ir_is_debug_intrinsic(user) || ir_is_lifetime_marker(user)) continue;
     if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) {
-      if (LLVMGetOperand(user, 0) != at || !plain_int_array(a, user, bits, seen, depth + 1)) return false;
+      if (LLVMGetOperand(user, 0) != at || !plain_int_array(user, bits, seen, depth + 1)) return false;
       continue;
     }
     bool load = LLVMIsALoadInst(user), store = LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == at;
@@ -222,7 +222,7 @@ static bool integer_field(LLVMValueRef p, unsigned bits, int depth, ValueMap *se
   if (LLVMIsAAllocaInst(base) && int_array_type(LLVMGetAllocatedType(base), bits)) {
     if (vmap_has(seen, base)) return true;
     vmap_put(seen, base, base);
-    return plain_int_array(base, base, bits, seen, 0);
+    return plain_int_array(base, bits, seen, 0);
   }
   LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
   bool field = false;
