@@ -630,9 +630,9 @@ static MemType kind_of_access(LLVMValueRef inst, bool by_value) {
   return t == MEMTYPE_INT ? punned_kind(inst, &bits) : t;
 }
 
-static MemType of_access_inner(LLVMValueRef inst) { return kind_of_access(inst, true); }
+MemType memtype_of_access(LLVMValueRef inst) { return kind_of_access(inst, true); }
 
-static unsigned fp_bits_inner(LLVMValueRef inst) {
+unsigned memtype_fp_bits(LLVMValueRef inst) {
   char width;
   MemType t = from_tbaa_tag(LLVMGetMetadata(inst, tbaa_kind()), &width);
   if (t == MEMTYPE_FP) return 8u * (unsigned)width;
@@ -1304,10 +1304,10 @@ static DataKind object_kind_uncached(LLVMValueRef fn, LLVMValueRef ptr, bool for
 
 static int question_depth(void) { return kind_memo.active; }
 
-/* A question asked from outside (the IR does not change until it is answered): the memos start empty
- * and serve every object_kind and same_object asked on the way. Each kind of an access asked inside an
- * answer was a question of its own before, and the memos were emptied for each (a recursive-descent
- * parser: minutes to compile). */
+/* An outermost question, or a hold (memtype.h): the IR does not change until it ends, so the memos start
+ * empty and serve every object_kind and same_object asked on the way (each access's kind asked inside an
+ * analysis was a question of its own, the memos emptied for each: a recursive-descent parser took minutes
+ * to compile). */
 static void question_begin(void) {
   if (kind_memo.active++) return;
   for (int a = 0; a < 2; a++)
@@ -1448,7 +1448,7 @@ static DataKind accesses_kind(LLVMValueRef fn, const ValueList *objects, bool fo
   return window_accesses_kind(fn, objects, for_access, k, NULL);
 }
 
-static DataKind of_data_inner(LLVMValueRef ptr) {
+DataKind memtype_of_data(LLVMValueRef ptr) {
   LLVMTypeRef t = address_type(ptr);
   DataKind k = t ? uniform_kind(t) : DATA_UNKNOWN;
   return k != DATA_UNKNOWN ? k : object_kind(ptr, false);
@@ -1499,7 +1499,7 @@ static DataKind copies_kind(LLVMValueRef ptr, ValueList *seen, int depth) {
         if (!ir_list_has(&objects, root_of(LLVMGetArgOperand(i, e)))) continue;
         vec_push(seen, i);
         LLVMValueRef other = LLVMGetArgOperand(i, 1 - e);
-        DataKind o = of_data_inner(other);
+        DataKind o = memtype_of_data(other);
         if (o == DATA_UNKNOWN && depth + 1 < COPY_CHAIN_MAX) o = copies_kind(other, seen, depth + 1);
         k = merge(k, o);
         break;
@@ -1530,7 +1530,7 @@ static DataKind from_copy_tag(LLVMValueRef call) {
 static bool tag_holds(LLVMValueRef call) {
   for (unsigned e = 0; e < 2 && e < ir_num_call_args(call); e++) {
     if (!ir_is_ptr(LLVMTypeOf(LLVMGetArgOperand(call, e)))) continue; /* memset's value */
-    DataKind k = of_data_inner(LLVMGetArgOperand(call, e));
+    DataKind k = memtype_of_data(LLVMGetArgOperand(call, e));
     if (k == DATA_F64 || k == DATA_F32 || k == DATA_PTR || k == DATA_MIXED) return false;
   }
   return true;
@@ -1602,13 +1602,13 @@ static DataKind copied_kind(LLVMValueRef p, unsigned long long bytes, LLVMValueR
   bool untyped = !t || (LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 8);
   Placement pl;
   if (!fn || !untyped || LLVMIsAAllocaInst(root) || !placement(p, &pl) || pl.root != root || pl.nstrides || pl.offset < 0)
-    return of_data_inner(p);
+    return memtype_of_data(p);
   ValueList objects = {0};
   same_object(fn, root, &objects, NULL);
   View v = {0, false, DATA_UNKNOWN};
   view_of(fn, &objects, root, copy, &v, 0);
   vec_free(&objects);
-  if (v.whole || v.seen_to == 0 || (bytes && (unsigned long long)pl.offset + bytes <= v.seen_to)) return merge(of_data_inner(p), v.kind);
+  if (v.whole || v.seen_to == 0 || (bytes && (unsigned long long)pl.offset + bytes <= v.seen_to)) return merge(memtype_of_data(p), v.kind);
   if (!LLVMIsAArgument(root) || pl.offset || depth >= CALL_DEPTH) return DATA_UNKNOWN;
   DataKind k = DATA_UNKNOWN;
   LLVMValueRef called = ad_body_original(fn);
@@ -1642,7 +1642,7 @@ static LLVMTypeRef other_float_inside(LLVMTypeRef t) {
   }
 }
 
-static LLVMTypeRef other_float_of_copy_inner(LLVMValueRef call) {
+LLVMTypeRef memtype_other_float_of_copy(LLVMValueRef call) {
   LLVMTypeRef f = NULL;
   for (unsigned k = 0; k < 2; k++) {
     LLVMTypeRef at = address_type(LLVMGetArgOperand(call, k)), e = at ? other_float_inside(at) : NULL;
@@ -1652,7 +1652,7 @@ static LLVMTypeRef other_float_of_copy_inner(LLVMValueRef call) {
   return f;
 }
 
-static DataKind of_copy_inner(LLVMValueRef call) {
+DataKind memtype_of_copy(LLVMValueRef call) {
   DataKind k = from_tbaa_struct(call);
   if (k == DATA_UNKNOWN) k = from_copy_tag(call);
   if (k == DATA_INT && !tag_holds(call)) k = DATA_UNKNOWN;
@@ -1679,7 +1679,7 @@ static DataKind of_copy_inner(LLVMValueRef call) {
      or that a struct's type gives no float or pointer (a `char payload[]` a generic table copies values
      into), hold what comes: floats from memory of floats (the layout of the struct had moved none). */
   if (k == DATA_MIXED && two_ends && (unseen || no_runs_over(dst, LLVMGetArgOperand(call, 2)))) {
-    DataKind from = of_data_inner(LLVMGetArgOperand(call, 1));
+    DataKind from = memtype_of_data(LLVMGetArgOperand(call, 1));
     if (from == DATA_F64 || from == DATA_F32) k = from;
   }
   /* Pointers the object holds elsewhere say nothing of a part of it this function touches only by the
@@ -2304,7 +2304,7 @@ static bool same_layout(const MemLayout *a, const MemLayout *b) {
   return true;
 }
 
-static bool layout_of_copy_inner(LLVMValueRef call, MemLayout *l) {
+bool memtype_layout_of_copy(LLVMValueRef call, MemLayout *l) {
   if (own_layout(call, l)) return true;
   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
   LLVMValueRef ends[2] = {LLVMGetArgOperand(call, 0), is_transfer(call) ? LLVMGetArgOperand(call, 1) : NULL};
@@ -2400,7 +2400,7 @@ static bool copies_in_step(LLVMValueRef fn, const ValueList *objects, unsigned s
   return true;
 }
 
-static bool layout_of_data_inner(LLVMValueRef p, MemLayout *l) {
+bool memtype_layout_of_data(LLVMValueRef p, MemLayout *l) {
   if (object_layout(p, 0, l)) return true;
   LLVMTypeRef declared = address_type(p);
   DataKind k = declared ? uniform_kind(declared) : DATA_UNKNOWN;
@@ -2415,7 +2415,7 @@ static bool layout_of_data_inner(LLVMValueRef p, MemLayout *l) {
   if (k == DATA_INT || k == DATA_PTR) { /* no floats by its type, unless a copy put some there */
     known = !copied_into(fn, &objects) && uniform_layout(p, k, l);
   } else { /* how the function uses the object, if nothing else sees it */
-    k = of_data_inner(p);
+    k = memtype_of_data(p);
     LLVMTypeRef s = k == DATA_MIXED || k == DATA_UNKNOWN ? object_type(fn, &objects, 0) : NULL;
     if (s && LLVMGetTypeKind(strip_arrays(s)) != LLVMStructTypeKind) s = NULL;
     if (s) s = strip_arrays(s);
@@ -2460,52 +2460,3 @@ unsigned memtype_drop_overruled_tags(LLVMModuleRef m, const ValueMap *reached) {
 
 void memtype_hold(void) { question_begin(); }
 void memtype_release(void) { question_end(); }
-
-MemType memtype_of_access(LLVMValueRef inst) {
-  question_begin();
-  MemType k = of_access_inner(inst);
-  question_end();
-  return k;
-}
-
-unsigned memtype_fp_bits(LLVMValueRef inst) {
-  question_begin();
-  unsigned bits = fp_bits_inner(inst);
-  question_end();
-  return bits;
-}
-
-DataKind memtype_of_data(LLVMValueRef ptr) {
-  question_begin();
-  DataKind k = of_data_inner(ptr);
-  question_end();
-  return k;
-}
-
-LLVMTypeRef memtype_other_float_of_copy(LLVMValueRef call) {
-  question_begin();
-  LLVMTypeRef t = other_float_of_copy_inner(call);
-  question_end();
-  return t;
-}
-
-DataKind memtype_of_copy(LLVMValueRef call) {
-  question_begin();
-  DataKind k = of_copy_inner(call);
-  question_end();
-  return k;
-}
-
-bool memtype_layout_of_copy(LLVMValueRef call, MemLayout *l) {
-  question_begin();
-  bool known = layout_of_copy_inner(call, l);
-  question_end();
-  return known;
-}
-
-bool memtype_layout_of_data(LLVMValueRef p, MemLayout *l) {
-  question_begin();
-  bool known = layout_of_data_inner(p, l);
-  question_end();
-  return known;
-}
