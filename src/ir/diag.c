@@ -221,9 +221,10 @@ const char *diag_source_function(LLVMValueRef inst) {
   return fallback;
 }
 
-static void report_at(LLVMValueRef at, const char *file, unsigned len, unsigned line, unsigned col, int name_function,
+static void report_at(LLVMValueRef at, const char *file, unsigned len, unsigned line, unsigned col, int how,
                       const char *fmt, va_list ap);
-static bool warning; /* report_at's message is a warning: printed, not counted */
+/* How a message is reported (bits): the function it is in named after it; a warning (printed, not counted). */
+enum { NAME_FUNCTION = 1, WARNING = 2 };
 
 /* by name: a function made while derivatives are generated may be gone by the time they are asked for */
 static VEC(char *) error_functions;
@@ -244,7 +245,7 @@ void diag_error_functions_clear(void) {
   vec_free(&error_functions);
 }
 
-static void report(LLVMValueRef at, int name_function, const char *fmt, va_list ap) {
+static void report(LLVMValueRef at, int how, const char *fmt, va_list ap) {
   LLVMValueRef where = located(at);
   unsigned len = 0, line = 0, col = 0;
   const char *file = NULL;
@@ -255,7 +256,7 @@ static void report(LLVMValueRef at, int name_function, const char *fmt, va_list 
   }
   /* a helper without locations (immintrin.h's at -O0) is reported at its call: named by the caller too */
   bool caller = where && LLVMIsAInstruction(where) && function_of(where) != function_of(at);
-  report_at(caller ? where : at, file, len, line, col, name_function, fmt, ap);
+  report_at(caller ? where : at, file, len, line, col, how, fmt, ap);
 }
 
 /* libstdc++'s demangler (the tool links it: LLVM is C++). */
@@ -281,10 +282,10 @@ static void demangle_quoted(StrBuf *msg, const char *text) {
   sb_printf(msg, "%s", p);
 }
 
-static void report_at(LLVMValueRef at, const char *file, unsigned len, unsigned line, unsigned col, int name_function,
+static void report_at(LLVMValueRef at, const char *file, unsigned len, unsigned line, unsigned col, int how,
                       const char *fmt, va_list ap) {
   StrBuf msg = {0}, said = {0};
-  const char *kind = warning ? "warning" : "error";
+  const char *kind = how & WARNING ? "warning" : "error";
   if (file && len && line) {
     if (col)
       sb_printf(&msg, "%.*s:%u:%u: %s: ", (int)len, file, line, col, kind);
@@ -296,9 +297,9 @@ static void report_at(LLVMValueRef at, const char *file, unsigned len, unsigned 
   sb_vprintf(&said, fmt, ap);
   demangle_quoted(&msg, said.s ? said.s : "");
   sb_free(&said);
-  if (name_function && function_of(at)) sb_printf(&msg, " in function '%s'", diag_source_function(at));
+  if ((how & NAME_FUNCTION) && function_of(at)) sb_printf(&msg, " in function '%s'", diag_source_function(at));
   sb_printf(&msg, "\n");
-  if (!diag_trying() && !warning) {
+  if (!diag_trying() && !(how & WARNING)) {
     error_count++;
     note_function(function_of(at));
   }
@@ -309,16 +310,14 @@ static void report_at(LLVMValueRef at, const char *file, unsigned len, unsigned 
 void diag_error(LLVMValueRef at, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  report(at, 1, fmt, ap);
+  report(at, NAME_FUNCTION, fmt, ap);
   va_end(ap);
 }
 
 void diag_warning(LLVMValueRef at, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  warning = true;
-  report(at, 1, fmt, ap);
-  warning = false;
+  report(at, NAME_FUNCTION | WARNING, fmt, ap);
   va_end(ap);
 }
 
