@@ -105,6 +105,26 @@ static LLVMValueRef libm1(Machine *m, const char *base, LLVMValueRef a) {
   return out;
 }
 
+/* libm's Bessel function `base` (jn, yn) of integer order n (a scalar) at x, per element for vectors. */
+static LLVMValueRef libm_order(Machine *m, const char *base, LLVMValueRef n, LLVMValueRef x) {
+  LLVMTypeRef scalar = ir_scalar_type(m->type);
+  LLVMTypeKind k = LLVMGetTypeKind(scalar);
+  char name[8];
+  snprintf(name, sizeof name, "%s%s", base, k == LLVMFloatTypeKind ? "f" : k == LLVMX86_FP80TypeKind ? "l" : "");
+  LLVMTypeRef params[2] = {LLVMTypeOf(n), scalar};
+  LLVMTypeRef fty = LLVMFunctionType(scalar, params, 2, 0);
+  LLVMValueRef args[2] = {n, x};
+  if (LLVMGetTypeKind(m->type) != LLVMVectorTypeKind) return ir_call_named(m->b, name, fty, args, 2);
+  LLVMContextRef c = LLVMGetTypeContext(scalar);
+  LLVMValueRef out = LLVMGetUndef(m->type);
+  for (unsigned i = 0, len = LLVMGetVectorSize(m->type); i < len; i++) {
+    LLVMValueRef idx = ir_const_i32(c, i);
+    args[1] = LLVMBuildExtractElement(m->b, x, idx, "");
+    out = LLVMBuildInsertElement(m->b, out, ir_call_named(m->b, name, fty, args, 2), idx, "");
+  }
+  return out;
+}
+
 static LLVMValueRef to_fp(Machine *m, LLVMValueRef v) {
   if (ir_is_int(ir_scalar_type(LLVMTypeOf(v)))) {
     if (LLVMGetTypeKind(m->type) == LLVMVectorTypeKind && LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMVectorTypeKind) {
@@ -150,6 +170,21 @@ static void step(Machine *m, const char *tok, LLVMValueRef *args, unsigned nargs
   } else if (!strcmp(tok, "sinh") || !strcmp(tok, "cosh") || !strcmp(tok, "j0") || !strcmp(tok, "j1") ||
              !strcmp(tok, "y0") || !strcmp(tok, "y1")) {
     push(m, libm1(m, tok, pop(m)));
+  } else if (!strcmp(tok, "inc") || !strcmp(tok, "dec")) {
+    /* an integer argument's neighbour (the order of jn) */
+    LLVMValueRef n = pop(m);
+    if (!ir_is_int(LLVMTypeOf(n))) {
+      m->failed = true;
+      return;
+    }
+    push(m, LLVMBuildAdd(b, n, LLVMConstInt(LLVMTypeOf(n), tok[0] == 'i' ? 1 : (unsigned long long)-1, 1), ""));
+  } else if (!strcmp(tok, "jn") || !strcmp(tok, "yn")) {
+    LLVMValueRef x = pop(m), n = pop(m);
+    if (!ir_is_int(LLVMTypeOf(n))) {
+      m->failed = true;
+      return;
+    }
+    push(m, libm_order(m, tok, n, x));
   } else if (!strcmp(tok, "digamma") || !strcmp(tok, "trigamma") || !strcmp(tok, "tetragamma")) {
     const char *fn = tok[0] == 'd' ? "__parad_digamma" : tok[1] == 'r' ? "__parad_trigamma" : "__parad_tetragamma";
     push(m, libm1(m, fn, pop(m))); /* runtime/special.c */

@@ -3,6 +3,7 @@
  *   + - * /   arithmetic             neg          negation
  *   sqrt exp log sin cos sinh cosh trunc fabs roundeven    unary functions
  *   j0 j1 y0 y1  Bessel functions     digamma      Gamma'/Gamma (the runtime's: libm has none)
+ *   jn yn     n x -> of order n      inc dec      an integer argument plus or minus one
  *                                    trigamma     digamma' (the runtime's)
  *                                    tetragamma   trigamma' (the runtime's)
  *   pow copysign                     binary functions
@@ -74,6 +75,9 @@ const MathRule math_rules[] = {
     /* Bessel functions of orders 0 and 1: J0' = -J1, J1' = J0 - J1/x (1/2 at 0), and alike for Y */
     {"j0",         NULL,              1, {"x0 j1 neg"}},
     {"j1",         NULL,              1, {"x0 0 oeq 0.5 x0 j0 x0 j1 x0 0 oeq 1 x0 sel / - sel"}},
+    /* of integer order n: Jn' = (J(n-1) - J(n+1)) / 2 for every n (J(-1) = -J1), and alike for Y */
+    {"jn",         NULL,              2, {NULL, "x0 dec x1 jn x0 inc x1 jn - 0.5 *"}},
+    {"yn",         NULL,              2, {NULL, "x0 dec x1 yn x0 inc x1 yn - 0.5 *"}, REDUCE_NONE, WRITES_NONE, false, true},
     {"y0",         NULL,              1, {"x0 y1 neg"}, REDUCE_NONE, WRITES_NONE, false, true},
     {"y1",         NULL,              1, {"x0 y0 x0 y1 x0 / -"}, REDUCE_NONE, WRITES_NONE, false, true},
     {"fdim",       NULL,              2, {"x1 x0 olt 1 0 sel", "x1 x0 olt -1 0 sel"}},
