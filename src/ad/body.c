@@ -2,6 +2,7 @@
 #include "ad/body.h"
 
 #include <llvm-c/DebugInfo.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,7 +192,8 @@ static void thrown(LLVMBuilderRef b, AdModule *ad, LLVMValueRef inst) {
  * overflow of c^2 + d^2. */
 typedef enum {
   CX_NONE, CX_MUL, CX_DIV, CX_POW, /* two complex operands; the rest take one */
-  CX_EXP, CX_ABS, CX_ARG, CX_LOG, CX_SQRT, CX_SIN, CX_COS, CX_TAN, CX_SINH, CX_COSH, CX_TANH
+  CX_EXP, CX_ABS, CX_ARG, CX_LOG, CX_SQRT, CX_SIN, CX_COS, CX_TAN, CX_SINH, CX_COSH, CX_TANH,
+  CX_ASIN, CX_ACOS, CX_ATAN, CX_ASINH, CX_ACOSH, CX_ATANH /* the library's value, a formula's derivative */
 } ComplexOp;
 
 static ComplexOp complex_op(LLVMValueRef inst) {
@@ -203,7 +205,9 @@ static ComplexOp complex_op(LLVMValueRef inst) {
                {"__divsc3", CX_DIV}, {"__divxc3", CX_DIV},
                {"cpow", CX_POW},     {"cexp", CX_EXP},     {"cabs", CX_ABS},     {"carg", CX_ARG},
                {"clog", CX_LOG},     {"csqrt", CX_SQRT},   {"csin", CX_SIN},     {"ccos", CX_COS},
-               {"ctan", CX_TAN},     {"csinh", CX_SINH},   {"ccosh", CX_COSH},   {"ctanh", CX_TANH}};
+               {"ctan", CX_TAN},     {"csinh", CX_SINH},   {"ccosh", CX_COSH},   {"ctanh", CX_TANH},
+               {"casin", CX_ASIN},   {"cacos", CX_ACOS},   {"catan", CX_ATAN},   {"casinh", CX_ASINH},
+               {"cacosh", CX_ACOSH}, {"catanh", CX_ATANH}};
   char name[16];
   snprintf(name, sizeof name, "%s", ir_called_name(inst));
   size_t len = strlen(name);
@@ -280,6 +284,91 @@ static unsigned complex_operands(LLVMBuilderRef b, LLVMValueRef call, LLVMValueR
   return k;
 }
 
+/* (re, im) of the square root of p + qi. t = sqrt((|z| + |p|) / 2); p >= 0: t + i q / 2t, else |q| / 2t +
+ * i copysign(t, q) (Kahan's). The textbook sqrt((|z| + p) / 2) + i copysign(sqrt((|z| - p) / 2), q) takes a
+ * square root of 0 on the real axis, where csqrt is smooth but the root's derivative is infinite: 0 times
+ * that gave NaN. Here t is 0 only at z = 0, where csqrt has no derivative. */
+static void complex_sqrt(LLVMBuilderRef b, LLVMTypeRef t, LLVMValueRef p, LLVMValueRef q, LLVMValueRef *re, LLVMValueRef *im) {
+  LLVMValueRef pq[2] = {p, q}, two = LLVMConstReal(t, 2);
+  LLVMValueRef r = real_call(b, "hypot", t, pq, 2), half = LLVMConstReal(t, 0.5), zero = LLVMConstReal(t, 0);
+  LLVMValueRef s = LLVMBuildFMul(b, LLVMBuildFAdd(b, r, real_call(b, "fabs", t, &p, 1), ""), half, "");
+  LLVMValueRef root = real_call(b, "sqrt", t, &s, 1), twice = LLVMBuildFMul(b, two, root, "");
+  LLVMValueRef right = LLVMBuildFCmp(b, LLVMRealOGE, p, zero, ""), sign[2] = {root, q};
+  LLVMValueRef across = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOEQ, root, zero, ""), q, LLVMBuildFDiv(b, q, twice, ""), "");
+  *re = LLVMBuildSelect(b, right, root, LLVMBuildFDiv(b, real_call(b, "fabs", t, &q, 1), twice, ""), "");
+  *im = LLVMBuildSelect(b, right, across, real_call(b, "copysign", t, sign, 2), "");
+}
+
+/* (re, im) of (p + qi)(r + si) and of 1 / (p + qi) */
+static void complex_mul(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef q, LLVMValueRef r, LLVMValueRef s, LLVMValueRef *re, LLVMValueRef *im) {
+  *re = LLVMBuildFSub(b, LLVMBuildFMul(b, p, r, ""), LLVMBuildFMul(b, q, s, ""), "");
+  *im = LLVMBuildFAdd(b, LLVMBuildFMul(b, p, s, ""), LLVMBuildFMul(b, q, r, ""), "");
+}
+static void complex_inverse(LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef q, LLVMValueRef *re, LLVMValueRef *im) {
+  LLVMValueRef den = LLVMBuildFAdd(b, LLVMBuildFMul(b, p, p, ""), LLVMBuildFMul(b, q, q, ""), "");
+  *re = LLVMBuildFDiv(b, p, den, "");
+  *im = LLVMBuildFDiv(b, LLVMBuildFNeg(b, q, ""), den, "");
+}
+
+/* v as the derivative sees it: the same number, with no derivative (the runtime's identity, which the
+ * activity analysis knows as inactive): the library's value of an inverse function is taken at it. */
+static LLVMValueRef without_derivative(LLVMBuilderRef b, LLVMValueRef v) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  return ir_call_named(b, LLVMGetTypeKind(t) == LLVMFloatTypeKind ? "__parad_rt_constant_f" : "__parad_rt_constant", LLVMFunctionType(t, &t, 1, 0), &v, 1);
+}
+
+/* The inverse functions (casin ... catanh) are the library's value v, computed at the operand z taken
+ * without its derivative (z0), plus f'(z) (z - z0), which is zero but carries the derivative f'(z) dz, f'
+ * written with the functions open-coded above: 1/sqrt(1 - z^2) for casin (its negative for cacos),
+ * 1/(1 + z^2) for catan, 1/sqrt(1 + z^2) for casinh, 1/(sqrt(z - 1) sqrt(z + 1)) for cacosh, 1/(1 - z^2)
+ * for catanh, each with the principal square root the library's branch cuts follow. The value is the
+ * library's to the last bit (a textbook formula of logarithms loses the small arguments' digits); at the
+ * branch points, where f' is infinite and the functions finite, the derivative is taken as 0 so that the
+ * value stays. Double and float only: a long double's operands come in memory (complex_operands). */
+static LLVMValueRef inverse_function(LLVMBuilderRef b, LLVMValueRef call, ComplexOp op, LLVMTypeRef rt, LLVMValueRef x[2]) {
+  LLVMTypeRef t = LLVMTypeOf(x[0]);
+  LLVMValueRef a0 = without_derivative(b, x[0]), b0 = without_derivative(b, x[1]), args[2] = {a0, b0};
+  unsigned nargs = 2;
+  if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(call, 0))) == LLVMVectorTypeKind) {
+    args[0] = complex_value(b, LLVMTypeOf(LLVMGetOperand(call, 0)), a0, b0);
+    nargs = 1;
+  }
+  LLVMValueRef v = LLVMBuildCall2(b, LLVMGetCalledFunctionType(call), LLVMGetCalledValue(call), args, nargs, "");
+  LLVMValueRef vre, vim;
+  if (LLVMGetTypeKind(rt) == LLVMStructTypeKind) {
+    vre = LLVMBuildExtractValue(b, v, 0, "");
+    vim = LLVMBuildExtractValue(b, v, 1, "");
+  } else {
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(t));
+    vre = LLVMBuildExtractElement(b, v, LLVMConstInt(i32, 0, 0), "");
+    vim = LLVMBuildExtractElement(b, v, LLVMConstInt(i32, 1, 0), "");
+  }
+  LLVMValueRef one = LLVMConstReal(t, 1), zero = LLVMConstReal(t, 0), p = x[0], q = x[1], re, im, sre, sim;
+  LLVMValueRef z2re, z2im; /* z^2 */
+  complex_mul(b, p, q, p, q, &z2re, &z2im);
+  bool minus = op == CX_ASIN || op == CX_ACOS || op == CX_ATANH; /* 1 - z^2 rather than 1 + z^2 */
+  LLVMValueRef wre = minus ? LLVMBuildFSub(b, one, z2re, "") : LLVMBuildFAdd(b, one, z2re, "");
+  LLVMValueRef wim = minus ? LLVMBuildFNeg(b, z2im, "") : z2im;
+  if (op == CX_ACOSH) { /* sqrt(z - 1) sqrt(z + 1) */
+    LLVMValueRef mre, mim, pre, pim;
+    complex_sqrt(b, t, LLVMBuildFSub(b, p, one, ""), q, &mre, &mim);
+    complex_sqrt(b, t, LLVMBuildFAdd(b, p, one, ""), q, &pre, &pim);
+    complex_mul(b, mre, mim, pre, pim, &wre, &wim);
+  } else if (op != CX_ATAN && op != CX_ATANH) {
+    complex_sqrt(b, t, wre, wim, &sre, &sim);
+    wre = sre, wim = sim;
+  }
+  complex_inverse(b, wre, wim, &re, &im);
+  if (op == CX_ACOS) re = LLVMBuildFNeg(b, re, ""), im = LLVMBuildFNeg(b, im, "");
+  LLVMValueRef finite = LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOLT, real_call(b, "fabs", t, &re, 1), LLVMConstReal(t, INFINITY), ""),
+                                     LLVMBuildFCmp(b, LLVMRealOLT, real_call(b, "fabs", t, &im, 1), LLVMConstReal(t, INFINITY), ""), "");
+  re = LLVMBuildSelect(b, finite, re, zero, "");
+  im = LLVMBuildSelect(b, finite, im, zero, "");
+  LLVMValueRef dre = LLVMBuildFSub(b, p, a0, ""), dim = LLVMBuildFSub(b, q, b0, ""), tre, tim; /* zero */
+  complex_mul(b, re, im, dre, dim, &tre, &tim);
+  return complex_value(b, rt, LLVMBuildFAdd(b, vre, tre, ""), LLVMBuildFAdd(b, vim, tim, ""));
+}
+
 /* The open-coded helper at the builder, its operands the original's (mapped with the others). */
 static LLVMValueRef open_code(LLVMBuilderRef b, LLVMValueRef call, ComplexOp op) {
   LLVMValueRef x[4];
@@ -345,20 +434,11 @@ static LLVMValueRef open_code(LLVMBuilderRef b, LLVMValueRef call, ComplexOp op)
     LLVMValueRef r = real_call(b, "hypot", t, x, 2), yx[2] = {bb, a};
     return complex_value(b, rt, real_call(b, "log", t, &r, 1), real_call(b, "atan2", t, yx, 2));
   }
-  case CX_SQRT: {
-    /* t = sqrt((|z| + |a|) / 2); a >= 0: t + i b / 2t, else |b| / 2t + i copysign(t, b) (Kahan's). The
-       textbook sqrt((|z| + a) / 2) + i copysign(sqrt((|z| - a) / 2), b) takes a square root of 0 on the
-       real axis, where csqrt is smooth but the root's derivative is infinite: 0 times that gave NaN. Here
-       t is 0 only at z = 0, where csqrt has no derivative. */
-    LLVMValueRef r = real_call(b, "hypot", t, x, 2), half = LLVMConstReal(t, 0.5), zero = LLVMConstReal(t, 0);
-    LLVMValueRef s = LLVMBuildFMul(b, LLVMBuildFAdd(b, r, real_call(b, "fabs", t, &a, 1), ""), half, "");
-    LLVMValueRef root = real_call(b, "sqrt", t, &s, 1), twice = LLVMBuildFMul(b, two, root, "");
-    LLVMValueRef right = LLVMBuildFCmp(b, LLVMRealOGE, a, zero, ""), sign[2] = {root, bb};
-    LLVMValueRef across = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOEQ, root, zero, ""), bb, LLVMBuildFDiv(b, bb, twice, ""), "");
-    re = LLVMBuildSelect(b, right, root, LLVMBuildFDiv(b, real_call(b, "fabs", t, &bb, 1), twice, ""), "");
-    im = LLVMBuildSelect(b, right, across, real_call(b, "copysign", t, sign, 2), "");
+  case CX_SQRT:
+    complex_sqrt(b, t, a, bb, &re, &im);
     return complex_value(b, rt, re, im);
-  }
+  case CX_ASIN: case CX_ACOS: case CX_ATAN: case CX_ASINH: case CX_ACOSH: case CX_ATANH:
+    return inverse_function(b, call, op, rt, x);
   default: return NULL;
   }
 }
@@ -368,6 +448,7 @@ static LLVMValueRef open_code(LLVMBuilderRef b, LLVMValueRef call, ComplexOp op)
 bool ad_body_open_codes(LLVMValueRef inst) {
   ComplexOp op = complex_op(inst);
   LLVMValueRef x[4];
+  if (op >= CX_ASIN && (complex_operands(NULL, inst, x) != 2 || complex_in_memory(inst, 0))) return false;
   return op != CX_NONE && complex_operands(NULL, inst, x) == (op <= CX_POW ? 4u : 2u);
 }
 

@@ -23,7 +23,7 @@ static const char *const inactive_functions[] = {
     "__printf_chk", "__fprintf_chk", "__sprintf_chk", "__snprintf_chk", "__vprintf_chk", "__vfprintf_chk",
     "__vsprintf_chk", "__vsnprintf_chk", "__dprintf_chk", "__vdprintf_chk", "__puts_chk",
     "usleep", "sleep", "omp_get_thread_num", "omp_get_num_threads",
-    "omp_get_max_threads", "omp_get_wtime", "omp_in_parallel", "__parad_rt_thrown",
+    "omp_get_max_threads", "omp_get_wtime", "omp_in_parallel", "__parad_rt_thrown", "__parad_rt_constant", "__parad_rt_constant_f",
     "__parad_rt_ckpt_note", "__parad_rt_ckpt_note_load", "__parad_rt_ckpt_note_team",
     "__parad_rt_ckpt_note_load_team", "__parad_rt_ckpt_span", "__parad_rt_ckpt_auto", "__parad_rt_tape_budget_watch",
     "__parad_rt_ckpt_auto_learn", "__parad_rt_ckpt_unknown_callee", "__parad_rt_block_note", "__parad_rt_block_note_heap",
