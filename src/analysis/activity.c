@@ -74,6 +74,27 @@ static bool add_flags(Activity *a, LLVMValueRef v, unsigned f) {
 bool activity_varied(const Activity *a, LLVMValueRef v) { return flags_of(a, v) & VARIED; }
 bool activity_shadowed(const Activity *a, LLVMValueRef v) { return flags_of(a, v) & SHADOWED; }
 bool activity_active(const Activity *a, LLVMValueRef v) { return flags_of(a, v) & (VARIED | SHADOWED); }
+
+/* A store of an active value at address p or at one computed from it (depth: steps of address
+   arithmetic followed). */
+static LLVMValueRef active_store_at(const Activity *a, LLVMValueRef p, int depth) {
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u && depth < 8; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u), found = NULL;
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p && activity_active(a, LLVMGetOperand(user, 0))) return user;
+    if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) found = active_store_at(a, user, depth + 1);
+    if (found) return found;
+  }
+  return NULL;
+}
+
+LLVMValueRef activity_active_store_through(const Activity *a, LLVMValueRef slot) {
+  if (!LLVMIsAAllocaInst(slot)) return NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef load = LLVMGetUser(u), found = LLVMIsALoadInst(load) ? active_store_at(a, load, 0) : NULL;
+    if (found) return found;
+  }
+  return NULL;
+}
 bool activity_any_active_argument(const Activity *a, LLVMValueRef call, unsigned *which) {
   for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++)
     if (activity_active(a, LLVMGetArgOperand(call, i))) {

@@ -30,6 +30,10 @@ bool activity_varied(const Activity *a, LLVMValueRef v);
 bool activity_shadowed(const Activity *a, LLVMValueRef v);
 /* varied or shadowed */
 bool activity_active(const Activity *a, LLVMValueRef v);
+/* Where a pointer without a shadow is kept in local variable `slot` (-O0 keeps each parameter in one): a
+ * store of an active value through a pointer loaded from there, the store that needs the shadow (for the
+ * message), or NULL. */
+LLVMValueRef activity_active_store_through(const Activity *a, LLVMValueRef slot);
 /* Whether some argument of a call is active; *which (if not NULL) gets the first one's index. */
 bool activity_any_active_argument(const Activity *a, LLVMValueRef call, unsigned *which);
 /* An integer computed from the address of shadowed memory: turning it back into a pointer would

@@ -40,7 +40,11 @@ bool fwd_shadow_lanes(FwdGen *g, LLVMValueRef ptr, LLVMValueRef at, const char *
   }
   char buf[512];
   ir_describe_memory(ptr, buf, sizeof buf);
-  fwd_error(g, at, "%s needs a shadow for memory that has none: %s", what, buf);
+  LLVMValueRef through = LLVMIsAStoreInst(at) && LLVMGetOperand(at, 0) == ptr ? activity_active_store_through(g->act, LLVMGetOperand(at, 1)) : NULL;
+  if (through) /* kept in a variable (-O0): what goes wrong is the store through it */
+    fwd_error(g, through, "cannot store an active value into memory without a shadow (%s)", buf);
+  else
+    fwd_error(g, at, "%s needs a shadow for memory that has none: %s", what, buf);
   return false;
 }
 

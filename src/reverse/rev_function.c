@@ -55,7 +55,11 @@ LLVMValueRef aug_shadow(RevGen *g, LLVMValueRef orig, LLVMValueRef at, const cha
   if (stand_in && stand_in != orig) return stand_in;
   char buf[512];
   ir_describe_memory(orig, buf, sizeof buf);
-  rev_error(g, at, "%s needs a shadow for memory that has none: %s", what, buf);
+  LLVMValueRef through = LLVMIsAStoreInst(at) && LLVMGetOperand(at, 0) == orig ? activity_active_store_through(g->act, LLVMGetOperand(at, 1)) : NULL;
+  if (through) /* kept in a variable (-O0): what goes wrong is the store through it */
+    rev_error(g, through, "cannot store an active value into memory without a shadow (%s)", buf);
+  else
+    rev_error(g, at, "%s needs a shadow for memory that has none: %s", what, buf);
   return LLVMConstNull(g->ptr_type);
 }
 
