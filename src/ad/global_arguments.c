@@ -2,6 +2,7 @@
 #include "ad/global_arguments.h"
 
 #include <llvm-c/DebugInfo.h>
+#include <llvm-c/Target.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,19 +14,85 @@
 
 enum { MOST_GLOBALS = 64, MOST_DEPTH = 8 };
 
-/* The globals of floats v names, through constant expressions, into floats; the pointer globals whose
- * heap blocks get shadows of their own (ad/global_blocks.h) into blocks. */
-static void named_globals(LLVMValueRef v, ValueList *floats, ValueList *blocks, int depth) {
+/* The globals the code names: of floats, the pointer globals whose heap blocks get shadows of their own
+ * (ad/global_blocks.h), and the other globals holding pointers (tables: `static slot slots[8]` of
+ * structs with a context pointer each, read at a variable index). */
+typedef struct {
+  ValueList floats, blocks, tables;
+} Named;
+
+/* Whether constant c holds a pointer to data (not only functions and nulls). */
+static bool data_pointers(LLVMValueRef c, int depth) {
+  if (!c || depth > MOST_DEPTH || !ir_contains_ptr(LLVMTypeOf(c)) || LLVMIsNull(c) || LLVMIsUndef(c)) return false;
+  if (LLVMIsAFunction(c)) return false;
+  if (ir_is_ptr(LLVMTypeOf(c))) return LLVMIsAConstantExpr(c) ? data_pointers(LLVMGetOperand(c, 0), depth + 1) : true;
+  LLVMTypeRef t = LLVMTypeOf(c);
+  unsigned n = LLVMGetTypeKind(t) == LLVMStructTypeKind  ? LLVMCountStructElementTypes(t)
+               : LLVMGetTypeKind(t) == LLVMArrayTypeKind ? (unsigned)LLVMGetArrayLength2(t)
+                                                          : 0;
+  for (unsigned i = 0; i < n; i++)
+    if (data_pointers(LLVMGetAggregateElement(c, i), depth + 1)) return true;
+  return false;
+}
+
+static void named_globals(LLVMValueRef v, Named *out, int depth) {
   if (depth > MOST_DEPTH || !v) return;
   if (LLVMIsAGlobalVariable(v)) {
-    const char *name = LLVMGetValueName(v);
     LLVMTypeRef t = LLVMGlobalGetValueType(v);
-    ValueList *out = ir_contains_fp(t) ? floats : ir_is_ptr(t) && global_block_qualifies(v) ? blocks : NULL;
-    if (out && !strstr(name, ".parad.") && !ir_list_has(out, v) && out->len < MOST_GLOBALS) vec_push(out, v);
+    if (strstr(LLVMGetValueName(v), ".parad.")) return;
+    ValueList *pointers = ir_is_ptr(t) && global_block_qualifies(v) ? &out->blocks
+                          : ir_contains_ptr(t) && !LLVMIsDeclaration(v) && !LLVMIsThreadLocal(v) &&
+                                    (!LLVMIsGlobalConstant(v) || data_pointers(LLVMGetInitializer(v), 0)) ? &out->tables
+                                                                                                         : NULL;
+    if (ir_contains_fp(t) && !ir_list_has(&out->floats, v) && out->floats.len < MOST_GLOBALS) vec_push(&out->floats, v);
+    if (pointers && !ir_list_has(pointers, v) && pointers->len < MOST_GLOBALS) vec_push(pointers, v);
     return;
   }
   if (!LLVMIsAConstantExpr(v)) return;
-  for (int i = 0, n = LLVMGetNumOperands(v); i < n; i++) named_globals(LLVMGetOperand(v, i), floats, blocks, depth + 1);
+  for (int i = 0, n = LLVMGetNumOperands(v); i < n; i++) named_globals(LLVMGetOperand(v, i), out, depth + 1);
+}
+
+/* Whether code of a reached function stores a pointer into g, or copies into it, at any offset (address v
+ * of g): what g held on entry is then not what the code reads, and is not checked. */
+static bool set_inside(LLVMValueRef v, const ValueMap *reached, int depth) {
+  if (depth > MOST_DEPTH) return true;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAConstantExpr(user) || LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) || LLVMIsAPHINode(user) ||
+        LLVMIsASelectInst(user)) {
+      if (set_inside(user, reached, depth + 1)) return true;
+      continue;
+    }
+    if (!LLVMIsAInstruction(user) || !vmap_has(reached, LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)))) continue;
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == v && ir_contains_ptr(LLVMTypeOf(LLVMGetOperand(user, 0)))) return true;
+    if (ir_is_call(user) && !LLVMIsALoadInst(user)) { /* a copy into it, or a function given its address */
+      const char *callee = ir_called_name(user);
+      if (!callee || strncmp(callee, "llvm.dbg", 8)) return true;
+    }
+  }
+  return false;
+}
+
+/* The byte offsets of the pointers in a value of type t (at base), at most MOST_OFFSETS; false beyond. */
+enum { MOST_OFFSETS = 256 };
+typedef VEC(unsigned) Offsets;
+static bool pointer_offsets(LLVMTargetDataRef td, LLVMTypeRef t, unsigned long long base, Offsets *out) {
+  if (!ir_contains_ptr(t)) return true;
+  if (ir_is_ptr(t)) {
+    if (out->len >= MOST_OFFSETS) return false;
+    vec_push(out, (unsigned)base);
+    return true;
+  }
+  if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
+    for (unsigned i = 0, n = LLVMCountStructElementTypes(t); i < n; i++)
+      if (!pointer_offsets(td, LLVMStructGetTypeAtIndex(t, i), base + LLVMOffsetOfElement(td, t, i), out)) return false;
+    return true;
+  }
+  if (LLVMGetTypeKind(t) != LLVMArrayTypeKind) return false; /* pointers in a vector */
+  LLVMTypeRef e = LLVMGetElementType(t);
+  for (unsigned long long i = 0, n = LLVMGetArrayLength2(t); i < n; i++)
+    if (!pointer_offsets(td, e, base + i * LLVMABISizeOfType(td, e), out)) return false;
+  return true;
 }
 
 /* The global p points into at compile time (p itself, or a constant offset into it), or NULL. */
@@ -40,15 +107,20 @@ static LLVMValueRef constant_global(LLVMValueRef p) {
   return NULL;
 }
 
-static char *message(const Request *r, unsigned p, bool field, const char *global, bool block) {
+typedef enum { IN_GLOBAL, IN_BLOCK, IN_TABLE } Where;
+
+static char *message(const Request *r, unsigned p, bool field, const char *global, Where where) {
   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(r->fn); /* the source's name (not an -O0 copy's) */
   LLVMValueRef first = entry ? LLVMGetFirstInstruction(entry) : NULL;
   const char *fn = first ? diag_source_function(first) : LLVMGetValueName(r->fn);
-  return xasprintf("%s: argument #%u of '%s' %s into %s '%s', which '%s' also reads %s: the derivative would "
+  return xasprintf("%s: argument #%u of '%s' %s into %s '%s'%s, which '%s' also reads %s: the derivative would "
                    "miss what goes through those reads; pass the values in an array of their own, or read them "
                    "only through the argument",
-                   r->entry, p + 1, fn, field ? "holds a pointer" : "points", block ? "the block held by the pointer global" : "the global variable", global,
-                   fn, block ? "through the global" : "by name");
+                   r->entry, p + 1, fn, field ? "holds a pointer" : "points",
+                   where == IN_BLOCK   ? "the block held by the pointer global"
+                   : where == IN_TABLE ? "memory that a pointer in the global variable"
+                                       : "the global variable",
+                   global, where == IN_TABLE ? " points to" : "", fn, where == IN_GLOBAL ? "by name" : "through the global");
 }
 
 /* Stops the program, before the derivative, where arg (argument #p, or a pointer it holds: field) points
@@ -67,7 +139,7 @@ static void check_arrays(LLVMBuilderRef b, const Request *r, unsigned p, bool fi
     LLVMValueRef inside = LLVMBuildICmp(b, LLVMIntULT, LLVMBuildSub(b, at, LLVMBuildPtrToInt(b, G, i64, ""), ""),
                                         LLVMConstInt(i64, size, 0), "");
     which = LLVMBuildSelect(b, inside, LLVMConstInt(i32, g, 0), which, "");
-    char *text = message(r, p, field, LLVMGetValueName(G), false);
+    char *text = message(r, p, field, LLVMGetValueName(G), IN_GLOBAL);
     texts[g] = LLVMBuildGlobalStringPtr(b, text, "parad.message");
     free(text);
   }
@@ -105,20 +177,59 @@ static bool unseen_local(LLVMValueRef v, LLVMValueRef request, int depth) {
   return true;
 }
 
-/* The checks of one pointer: against the globals of floats, and the blocks of the pointer globals (the
- * runtime knows their extents). */
-static void check_pointer(LLVMBuilderRef b, const Request *r, unsigned p, bool field, LLVMValueRef v,
-                          const ValueList *globals, const ValueList *blocks) {
+/* Stops the program, before the derivative, where a pointer table G holds points into the memory arg
+ * points to: its extent as far as the compiler knows it (llvm.objectsize, after the program's own
+ * allocation is inlined), else arg itself. */
+static void check_table(LLVMBuilderRef b, const Request *r, unsigned p, bool field, LLVMValueRef arg, LLVMValueRef G) {
+  LLVMModuleRef m = LLVMGetGlobalParent(r->fn);
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  LLVMTypeRef t = LLVMGlobalGetValueType(G), element = LLVMGetTypeKind(t) == LLVMArrayTypeKind ? LLVMGetElementType(t) : t;
+  unsigned long long count = element == t ? 1 : LLVMGetArrayLength2(t);
+  Offsets offsets = {0};
+  if (!pointer_offsets(td, element, 0, &offsets) || !offsets.len) {
+    vec_free(&offsets);
+    return;
+  }
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c), i32 = LLVMInt32TypeInContext(c), i1 = LLVMInt1TypeInContext(c),
+              ptr = LLVMPointerTypeInContext(c, 0);
+  LLVMValueRef *cells = xcalloc(offsets.len, sizeof *cells);
+  for (size_t k = 0; k < offsets.len; k++) cells[k] = LLVMConstInt(i32, offsets.data[k], 0);
+  LLVMValueRef table = LLVMAddGlobal(m, LLVMArrayType2(i32, offsets.len), "parad.pointer.offsets");
+  LLVMSetInitializer(table, LLVMConstArray2(i32, cells, offsets.len));
+  LLVMSetGlobalConstant(table, 1);
+  LLVMSetLinkage(table, LLVMPrivateLinkage);
+  free(cells);
+  LLVMValueRef extent = LLVMConstInt(i64, 0, 0);
+  if (!field) {
+    LLVMTypeRef over[2] = {i64, ptr};
+    LLVMValueRef args[4] = {arg, LLVMConstInt(i1, 1, 0), LLVMConstInt(i1, 0, 0), LLVMConstInt(i1, 1, 0)};
+    extent = ir_call_intrinsic(b, "llvm.objectsize", over, 2, args, 4);
+  }
+  char *text = message(r, p, field, LLVMGetValueName(G), IN_TABLE);
+  LLVMValueRef args[8] = {arg, extent, G, LLVMConstInt(i64, count, 0), LLVMConstInt(i64, LLVMABISizeOfType(td, element), 0),
+                          table, LLVMConstInt(i32, offsets.len, 0), LLVMBuildGlobalStringPtr(b, text, "parad.message")};
+  LLVMTypeRef params[8] = {ptr, i64, ptr, i64, i64, ptr, i32, ptr};
+  ir_call_named(b, "__parad_rt_argument_in_table", LLVMFunctionType(LLVMVoidTypeInContext(c), params, 8, 0), args, 8);
+  free(text);
+  vec_free(&offsets);
+}
+
+/* The checks of one pointer: against the globals of floats, the blocks of the pointer globals (the
+ * runtime knows their extents), and the pointer tables. */
+static void check_pointer(LLVMBuilderRef b, const Request *r, unsigned p, bool field, LLVMValueRef v, const Named *named) {
   LLVMModuleRef m = LLVMGetGlobalParent(r->fn);
   LLVMContextRef c = LLVMGetModuleContext(m);
   LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), params[3] = {ptr, ptr, ptr};
   LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(c), params, 3, 0);
+  const ValueList *globals = &named->floats, *blocks = &named->blocks;
   if (globals->len) check_arrays(b, r, p, field, v, globals);
+  for (size_t g = 0; g < named->tables.len; g++) check_table(b, r, p, field, v, named->tables.data[g]);
   for (size_t g = 0; g < blocks->len; g++) {
     LLVMValueRef G = blocks->data[g], callee = LLVMGetNamedFunction(m, "__parad_rt_argument_in_block");
     if (!global_block_read_at_entry(r->fn, G)) continue; /* set before read: what it held before is not read */
     if (!callee) callee = LLVMAddFunction(m, "__parad_rt_argument_in_block", type);
-    char *text = message(r, p, field, LLVMGetValueName(G), true);
+    char *text = message(r, p, field, LLVMGetValueName(G), IN_BLOCK);
     LLVMValueRef args[3] = {v, LLVMBuildLoad2(b, ptr, G, ""), LLVMBuildGlobalStringPtr(b, text, "parad.message")};
     free(text);
     LLVMBuildCall2(b, type, callee, args, 3, "");
@@ -132,24 +243,29 @@ int request_check_global_arguments(LLVMBuilderRef b, const Request *r) {
   ValueMap reached;
   vmap_init(&reached);
   request_functions_from(r->fn, &reached);
-  ValueList globals = {0}, blocks = {0};
+  Named named = {0};
   for (size_t k = 0; k < reached.cap; k++) {
     LLVMValueRef fn = reached.keys ? (LLVMValueRef)reached.keys[k] : NULL;
     if (!fn || !vmap_has(&reached, fn)) continue;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-        for (int o = 0, n = LLVMGetNumOperands(i); o < n; o++) named_globals(LLVMGetOperand(i, o), &globals, &blocks, 0);
+        for (int o = 0, n = LLVMGetNumOperands(i); o < n; o++) named_globals(LLVMGetOperand(i, o), &named, 0);
   }
+  size_t kept = 0;
+  for (size_t t = 0; t < named.tables.len; t++)
+    if (!set_inside(named.tables.data[t], &reached, 0)) named.tables.data[kept++] = named.tables.data[t];
+  named.tables.len = kept;
   vmap_free(&reached);
+  const ValueList *globals = &named.floats;
   int errors = 0;
   LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetModuleContext(LLVMGetGlobalParent(r->fn)), 0);
-  for (unsigned p = 0, np = LLVMCountParams(r->fn); p < np && globals.len + blocks.len; p++) {
+  for (unsigned p = 0, np = LLVMCountParams(r->fn); p < np && globals->len + named.blocks.len + named.tables.len; p++) {
     if ((r->activity[p] != ACT_DUP && r->activity[p] != ACT_DUPNONEED) || !ir_is_ptr(LLVMTypeOf(LLVMGetParam(r->fn, p))))
       continue;
     LLVMValueRef arg = LLVMGetArgOperand(r->call, request_arg_index(r, p)), known = constant_global(arg);
     if (known) { /* decided now */
-      if (ir_list_has(&globals, known)) {
-        char *text = message(r, p, false, LLVMGetValueName(known), false);
+      if (ir_list_has(globals, known)) {
+        char *text = message(r, p, false, LLVMGetValueName(known), IN_GLOBAL);
         diag_error_plain(r->call, "%s", text);
         free(text);
         errors++;
@@ -157,7 +273,7 @@ int request_check_global_arguments(LLVMBuilderRef b, const Request *r) {
       continue;
     }
     if (!unseen_local(ir_strip_pointer_casts(arg), r->call, 0)) /* a local no global can hold */
-      check_pointer(b, r, p, false, arg, &globals, &blocks);
+      check_pointer(b, r, p, false, arg, &named);
     /* the pointers a struct it points to holds (`m->c`), read on entry */
     for (LLVMValueRef i = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(r->fn)); i; i = LLVMGetNextInstruction(i)) {
       LLVMValueRef at = LLVMIsALoadInst(i) && ir_is_ptr(LLVMTypeOf(i)) ? LLVMGetOperand(i, 0) : NULL;
@@ -173,10 +289,11 @@ int request_check_global_arguments(LLVMBuilderRef b, const Request *r) {
       } else {
         continue;
       }
-      check_pointer(b, r, p, true, LLVMBuildLoad2(b, ptr, field, ""), &globals, &blocks);
+      check_pointer(b, r, p, true, LLVMBuildLoad2(b, ptr, field, ""), &named);
     }
   }
-  vec_free(&blocks);
-  vec_free(&globals);
+  vec_free(&named.floats);
+  vec_free(&named.blocks);
+  vec_free(&named.tables);
   return errors;
 }

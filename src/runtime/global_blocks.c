@@ -221,3 +221,21 @@ void __parad_rt_argument_in_block(void *arg, void *held, const char *message) {
   fprintf(stderr, "parad: %s\n", message);
   abort();
 }
+
+/* Before a derivative (ad/global_arguments.h): stops the program where a pointer the global table holds
+ * (count elements of stride bytes, each with pointers at the n offsets) points into the extent bytes at arg
+ * (arg alone where the compiler did not know them). */
+void __parad_rt_argument_in_table(const char *arg, unsigned long long extent, const char *table, unsigned long long count,
+                                  unsigned long long stride, const unsigned *offsets, unsigned n, const char *message) {
+  if (!arg) return;
+  if (!extent) extent = 1;
+  for (unsigned long long i = 0; i < count; i++)
+    for (unsigned k = 0; k < n; k++) {
+      const char *held;
+      memcpy(&held, table + i * stride + offsets[k], sizeof held);
+      if (held >= arg && held < arg + extent) {
+        fprintf(stderr, "parad: %s\n", message);
+        abort();
+      }
+    }
+}
