@@ -107,7 +107,7 @@ static LLVMValueRef constant_global(LLVMValueRef p) {
   return NULL;
 }
 
-typedef enum { IN_GLOBAL, IN_BLOCK, IN_TABLE } Where;
+typedef enum { IN_GLOBAL, IN_BLOCK, IN_HELD, IN_TABLE } Where;
 
 static char *message(const Request *r, unsigned p, bool field, const char *global, Where where) {
   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(r->fn); /* the source's name (not an -O0 copy's) */
@@ -118,9 +118,11 @@ static char *message(const Request *r, unsigned p, bool field, const char *globa
                    "only through the argument",
                    r->entry, p + 1, fn, field ? "holds a pointer" : "points",
                    where == IN_BLOCK   ? "the block held by the pointer global"
+                   : where == IN_HELD  ? "memory that a pointer in the block held by the pointer global"
                    : where == IN_TABLE ? "memory that a pointer in the global variable"
                                        : "the global variable",
-                   global, where == IN_TABLE ? " points to" : "", fn, where == IN_GLOBAL ? "by name" : "through the global");
+                   global, where == IN_TABLE || where == IN_HELD ? " points to" : "", fn,
+                   where == IN_GLOBAL ? "by name" : "through the global");
 }
 
 /* Stops the program, before the derivative, where arg (argument #p, or a pointer it holds: field) points
@@ -230,9 +232,19 @@ static void check_pointer(LLVMBuilderRef b, const Request *r, unsigned p, bool f
     if (!global_block_read_at_entry(r->fn, G)) continue; /* set before read: what it held before is not read */
     if (!callee) callee = LLVMAddFunction(m, "__parad_rt_argument_in_block", type);
     char *text = message(r, p, field, LLVMGetValueName(G), IN_BLOCK);
-    LLVMValueRef args[3] = {v, LLVMBuildLoad2(b, ptr, G, ""), LLVMBuildGlobalStringPtr(b, text, "parad.message")};
+    LLVMValueRef held = LLVMBuildLoad2(b, ptr, G, ""), args[3] = {v, held, LLVMBuildGlobalStringPtr(b, text, "parad.message")};
     free(text);
     LLVMBuildCall2(b, type, callee, args, 3, "");
+    /* and the blocks the pointers that block holds point to (`M->p`), one level down */
+    long long offsets[16];
+    size_t n = global_block_held_offsets(G, offsets, 16);
+    for (size_t k = 0; k < n; k++) {
+      LLVMTypeRef i64 = LLVMInt64TypeInContext(c), in_params[4] = {ptr, ptr, i64, ptr};
+      text = message(r, p, field, LLVMGetValueName(G), IN_HELD);
+      LLVMValueRef in_args[4] = {v, held, LLVMConstInt(i64, (unsigned long long)offsets[k], 0), LLVMBuildGlobalStringPtr(b, text, "parad.message")};
+      free(text);
+      ir_call_named(b, "__parad_rt_argument_in_held", LLVMFunctionType(LLVMVoidTypeInContext(c), in_params, 4, 0), in_args, 4);
+    }
   }
 }
 

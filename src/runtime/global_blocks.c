@@ -222,6 +222,20 @@ void __parad_rt_argument_in_block(void *arg, void *held, const char *message) {
   abort();
 }
 
+/* The same one level down: for the pointer the block at held keeps at offset (`M->p`), read where the
+ * block (if noted) reaches that far. */
+void __parad_rt_argument_in_held(void *arg, void *held, unsigned long long offset, const char *message) {
+  if (!arg || !held) return;
+  pthread_mutex_lock(&mu);
+  Block *b = block_holding(held);
+  int within = !b || !b->size || (char *)held + offset + sizeof(void *) <= b->block + b->size;
+  pthread_mutex_unlock(&mu);
+  if (!within) return;
+  void *inner;
+  memcpy(&inner, (char *)held + offset, sizeof inner);
+  __parad_rt_argument_in_block(arg, inner, message);
+}
+
 /* Before a derivative (ad/global_arguments.h): stops the program where a pointer the global table holds
  * (count elements of stride bytes, each with pointers at the n offsets) points into the extent bytes at arg
  * (arg alone where the compiler did not know them). */
