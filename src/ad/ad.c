@@ -12,6 +12,7 @@
 #include "ad/library.h"
 #include "ad/registered.h"
 #include "ad/body.h"
+#include "ad/global_arguments.h"
 #include "ad/global_blocks.h"
 #include "ad/global_shadows.h"
 #include "ad/checkpoint.h"
@@ -483,6 +484,7 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
   vec_free(&ad.split_starts);
   vec_free(&ad.split_reverses);
   ad_global_shadows_end();
+  global_arguments_finish();
   unwritten_program_end();
   vmap_free(&ad.under_forward);
   ad_body_drop(&ad);

@@ -179,6 +179,14 @@ static bool unseen_local(LLVMValueRef v, LLVMValueRef request, int depth) {
   return true;
 }
 
+/* The table checks made, each followed by its table. */
+static ValueList table_checks;
+
+void global_arguments_finish(void) {
+  for (size_t i = 0; i + 1 < table_checks.len; i += 2) LLVMSetOperand(table_checks.data[i], 2, table_checks.data[i + 1]);
+  vec_free(&table_checks);
+}
+
 /* Stops the program, before the derivative, where a pointer table G holds points into the memory arg
  * points to: its extent as far as the compiler knows it (llvm.objectsize, after the program's own
  * allocation is inlined), else arg itself. */
@@ -209,10 +217,13 @@ static void check_table(LLVMBuilderRef b, const Request *r, unsigned p, bool fie
     extent = ir_call_intrinsic(b, "llvm.objectsize", over, 2, args, 4);
   }
   char *text = message(r, p, field, LLVMGetValueName(G), IN_TABLE);
-  LLVMValueRef args[8] = {arg, extent, G, LLVMConstInt(i64, count, 0), LLVMConstInt(i64, LLVMABISizeOfType(td, element), 0),
+  /* G's address goes in once every derivative is made (global_arguments_finish): a use of it here would
+     tell the analyses of the requests still to come that its address escapes */
+  LLVMValueRef args[8] = {arg, extent, LLVMConstNull(ptr), LLVMConstInt(i64, count, 0), LLVMConstInt(i64, LLVMABISizeOfType(td, element), 0),
                           table, LLVMConstInt(i32, offsets.len, 0), LLVMBuildGlobalStringPtr(b, text, "parad.message")};
   LLVMTypeRef params[8] = {ptr, i64, ptr, i64, i64, ptr, i32, ptr};
-  ir_call_named(b, "__parad_rt_argument_in_table", LLVMFunctionType(LLVMVoidTypeInContext(c), params, 8, 0), args, 8);
+  vec_push(&table_checks, ir_call_named(b, "__parad_rt_argument_in_table", LLVMFunctionType(LLVMVoidTypeInContext(c), params, 8, 0), args, 8));
+  vec_push(&table_checks, G);
   free(text);
   vec_free(&offsets);
 }
@@ -248,6 +259,78 @@ static void check_pointer(LLVMBuilderRef b, const Request *r, unsigned p, bool f
   }
 }
 
+/* A pointer the constant argument param holds at a constant offset, which fn reads (`pb->params`), at the
+ * call as b builds it from the argument's value arg: each in turn (*cursor: where the search goes on), or
+ * NULL past the last. */
+static LLVMValueRef next_held_pointer(LLVMBuilderRef b, LLVMValueRef param, LLVMValueRef arg, LLVMValueRef *cursor) {
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetTypeContext(LLVMTypeOf(param)), 0);
+  for (LLVMUseRef u = *cursor ? LLVMGetNextUse((LLVMUseRef)*cursor) : LLVMGetFirstUse(param); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    *cursor = (LLVMValueRef)u;
+    if (LLVMIsALoadInst(user) && ir_is_ptr(LLVMTypeOf(user))) return LLVMBuildLoad2(b, ptr, arg, "");
+    if (!LLVMIsAGetElementPtrInst(user) || LLVMGetOperand(user, 0) != param || !constant_indices(user)) continue;
+    bool loaded = false;
+    for (LLVMUseRef v = LLVMGetFirstUse(user); v && !loaded; v = LLVMGetNextUse(v))
+      loaded = LLVMIsALoadInst(LLVMGetUser(v)) && ir_is_ptr(LLVMTypeOf(LLVMGetUser(v)));
+    if (!loaded) continue;
+    unsigned n = LLVMGetNumOperands(user) - 1;
+    LLVMValueRef *idx = xcalloc(n, sizeof *idx);
+    for (unsigned k = 0; k < n; k++) idx[k] = LLVMGetOperand(user, k + 1);
+    LLVMValueRef field = LLVMBuildGEP2(b, LLVMGetGEPSourceElementType(user), arg, idx, n, "");
+    free(idx);
+    return LLVMBuildLoad2(b, ptr, field, "");
+  }
+  return NULL;
+}
+
+/* Whether fn reads through its parameter param (a load from it or from an address it computes). */
+static bool read_through(LLVMValueRef param) {
+  for (LLVMUseRef u = LLVMGetFirstUse(param); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user) || LLVMIsAGetElementPtrInst(user)) return true;
+  }
+  return false;
+}
+
+/* Stops the program where pointer v, from constant argument #q (itself, or a pointer it holds), points
+ * into the memory an argument with a shadow points to (its extent as llvm.objectsize knows it, else its
+ * first byte). */
+static void check_against_shadowed(LLVMBuilderRef b, const Request *r, unsigned q, LLVMValueRef v, bool itself) {
+  LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(r->fn));
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i64 = LLVMInt64TypeInContext(c), i1 = LLVMInt1TypeInContext(c);
+  LLVMTypeRef params[4] = {ptr, ptr, i64, ptr}, type = LLVMFunctionType(LLVMVoidTypeInContext(c), params, 4, 0);
+  LLVMTypeRef types[2] = {i64, ptr};
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(r->fn);
+  LLVMValueRef first = entry ? LLVMGetFirstInstruction(entry) : NULL;
+  const char *fn = first ? diag_source_function(first) : LLVMGetValueName(r->fn);
+  for (unsigned p = 0, np = LLVMCountParams(r->fn); p < np; p++) {
+    if ((r->activity[p] != ACT_DUP && r->activity[p] != ACT_DUPNONEED) || !ir_is_ptr(LLVMTypeOf(LLVMGetParam(r->fn, p)))) continue;
+    LLVMValueRef arg = LLVMGetArgOperand(r->call, request_arg_index(r, p));
+    LLVMValueRef size_args[4] = {arg, LLVMConstInt(i1, 1, 0), LLVMConstInt(i1, 0, 0), LLVMConstInt(i1, 1, 0)};
+    char *text = xasprintf("%s: argument #%u of '%s', passed as constant, %s the memory argument #%u points to, which "
+                           "'%s' reads through it: the derivative would miss what goes through those reads; %s",
+                           r->entry, q + 1, fn, itself ? "points into" : "holds a pointer into", p + 1, fn,
+                           itself ? "pass it with parad_dup and the same shadow" : "pass the pointer alone, or the constant argument with a shadow");
+    LLVMValueRef args[4] = {v, arg, ir_call_intrinsic(b, "llvm.objectsize", types, 2, size_args, 4),
+                            LLVMBuildGlobalStringPtr(b, text, "parad.message")};
+    free(text);
+    ir_call_named(b, "__parad_rt_constant_holds_argument", type, args, 4);
+  }
+}
+
+/* Constant arguments reaching memory an argument with a shadow points to (`loss(pb->params, pb)` with
+ * `pb` constant, or `f(x, x)` with the second constant): the reads through the constant carry no
+ * derivative. The program stops before the derivative where one does. */
+static void check_constant_arguments(LLVMBuilderRef b, const Request *r) {
+  for (unsigned q = 0, np = LLVMCountParams(r->fn); q < np; q++) {
+    LLVMValueRef param = LLVMGetParam(r->fn, q);
+    if (r->activity[q] != ACT_CONST || !ir_is_ptr(LLVMTypeOf(param))) continue;
+    LLVMValueRef cursor = NULL, held, value = LLVMGetArgOperand(r->call, request_arg_index(r, q));
+    if (read_through(param)) check_against_shadowed(b, r, q, value, true);
+    while ((held = next_held_pointer(b, param, value, &cursor))) check_against_shadowed(b, r, q, held, false);
+  }
+}
+
 int request_check_global_arguments(LLVMBuilderRef b, const Request *r) {
   /* a checkpointed loop's step, run by Parad's own requests: its arguments are the loop's variables, whose
      pointers into globals are the program's own (their shadows follow them) */
@@ -255,6 +338,7 @@ int request_check_global_arguments(LLVMBuilderRef b, const Request *r) {
   ValueMap reached;
   vmap_init(&reached);
   request_functions_from(r->fn, &reached);
+  check_constant_arguments(b, r);
   Named named = {0};
   for (size_t k = 0; k < reached.cap; k++) {
     LLVMValueRef fn = reached.keys ? (LLVMValueRef)reached.keys[k] : NULL;

@@ -22,4 +22,7 @@
  * of their pointer globals; returns the number of errors reported. */
 int request_check_global_arguments(LLVMBuilderRef b, const Request *r);
 
+/* Completes the checks once every derivative of the module is made. */
+void global_arguments_finish(void);
+
 #endif
