@@ -484,7 +484,7 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
   vec_free(&ad.split_starts);
   vec_free(&ad.split_reverses);
   ad_global_shadows_end();
-  global_arguments_finish();
+  global_arguments_finish(m);
   unwritten_program_end();
   vmap_free(&ad.under_forward);
   ad_body_drop(&ad);

@@ -179,11 +179,19 @@ static bool unseen_local(LLVMValueRef v, LLVMValueRef request, int depth) {
   return true;
 }
 
-/* The table checks made, each followed by its table. */
+/* The table checks made: each one's message, then its table. */
 static ValueList table_checks;
 
-void global_arguments_finish(void) {
-  for (size_t i = 0; i + 1 < table_checks.len; i += 2) LLVMSetOperand(table_checks.data[i], 2, table_checks.data[i + 1]);
+void global_arguments_finish(LLVMModuleRef m) {
+  /* each call, and its copies in derivatives of the functions that hold it (forward over reverse mode),
+     found by its message */
+  LLVMValueRef check = LLVMGetNamedFunction(m, "__parad_rt_argument_in_table");
+  for (LLVMUseRef u = check ? LLVMGetFirstUse(check) : NULL; u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef call = LLVMGetUser(u);
+    if (!ir_is_call(call) || LLVMGetNumArgOperands(call) != 8) continue;
+    for (size_t i = 0; i + 1 < table_checks.len; i += 2)
+      if (LLVMGetArgOperand(call, 7) == table_checks.data[i]) LLVMSetOperand(call, 2, table_checks.data[i + 1]);
+  }
   vec_free(&table_checks);
 }
 
@@ -222,7 +230,8 @@ static void check_table(LLVMBuilderRef b, const Request *r, unsigned p, bool fie
   LLVMValueRef args[8] = {arg, extent, LLVMConstNull(ptr), LLVMConstInt(i64, count, 0), LLVMConstInt(i64, LLVMABISizeOfType(td, element), 0),
                           table, LLVMConstInt(i32, offsets.len, 0), LLVMBuildGlobalStringPtr(b, text, "parad.message")};
   LLVMTypeRef params[8] = {ptr, i64, ptr, i64, i64, ptr, i32, ptr};
-  vec_push(&table_checks, ir_call_named(b, "__parad_rt_argument_in_table", LLVMFunctionType(LLVMVoidTypeInContext(c), params, 8, 0), args, 8));
+  ir_call_named(b, "__parad_rt_argument_in_table", LLVMFunctionType(LLVMVoidTypeInContext(c), params, 8, 0), args, 8);
+  vec_push(&table_checks, args[7]);
   vec_push(&table_checks, G);
   free(text);
   vec_free(&offsets);

@@ -23,6 +23,6 @@
 int request_check_global_arguments(LLVMBuilderRef b, const Request *r);
 
 /* Completes the checks once every derivative of the module is made. */
-void global_arguments_finish(void);
+void global_arguments_finish(LLVMModuleRef m);
 
 #endif

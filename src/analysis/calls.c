@@ -28,7 +28,8 @@ static const char *const inactive_functions[] = {
     "__parad_rt_ckpt_note_load_team", "__parad_rt_ckpt_span", "__parad_rt_ckpt_auto", "__parad_rt_tape_budget_watch",
     "__parad_rt_ckpt_auto_learn", "__parad_rt_ckpt_unknown_callee", "__parad_rt_block_note", "__parad_rt_block_note_heap",
     "__parad_rt_block_forget", "__parad_mpi_note_outside_init", "__parad_mpi_note_outside_free",
-    "__parad_rt_argument_in_global", "__parad_rt_argument_in_block",
+    "__parad_rt_argument_in_global", "__parad_rt_argument_in_block", "__parad_rt_argument_in_held",
+    "__parad_rt_argument_in_table", "__parad_rt_constant_holds_argument",
     /* a checkpointed step's notes (ad/checkpoint_notes.c) */
     /* libstdc++'s hash tables (std::unordered_map): the bucket count's policy (a float load factor the
        program does not differentiate, sizes) and the hashes of bytes (of std::string keys, whose own

@@ -241,7 +241,7 @@ void __parad_rt_argument_in_held(void *arg, void *held, unsigned long long offse
  * (arg alone where the compiler did not know them). */
 void __parad_rt_argument_in_table(const char *arg, unsigned long long extent, const char *table, unsigned long long count,
                                   unsigned long long stride, const unsigned *offsets, unsigned n, const char *message) {
-  if (!arg) return;
+  if (!arg || !table) return;
   if (!extent) extent = 1;
   for (unsigned long long i = 0; i < count; i++)
     for (unsigned k = 0; k < n; k++) {
