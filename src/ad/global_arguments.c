@@ -35,15 +35,19 @@ static bool data_pointers(LLVMValueRef c, int depth) {
   return false;
 }
 
+/* A global the program defines holding pointers, set at run time or to data (not C++'s tables: _ZTV,
+ * _ZTI, _ZTS, _ZTT, whose data is the compiler's). */
+static bool table_of_pointers(LLVMValueRef g) {
+  if (!ir_contains_ptr(LLVMGlobalGetValueType(g)) || LLVMIsDeclaration(g) || LLVMIsThreadLocal(g)) return false;
+  return !LLVMIsGlobalConstant(g) || (strncmp(LLVMGetValueName(g), "_ZT", 3) && data_pointers(LLVMGetInitializer(g), 0));
+}
+
 static void named_globals(LLVMValueRef v, Named *out, int depth) {
   if (depth > MOST_DEPTH || !v) return;
   if (LLVMIsAGlobalVariable(v)) {
     LLVMTypeRef t = LLVMGlobalGetValueType(v);
     if (strstr(LLVMGetValueName(v), ".parad.")) return;
-    ValueList *pointers = ir_is_ptr(t) && global_block_qualifies(v) ? &out->blocks
-                          : ir_contains_ptr(t) && !LLVMIsDeclaration(v) && !LLVMIsThreadLocal(v) &&
-                                    (!LLVMIsGlobalConstant(v) || data_pointers(LLVMGetInitializer(v), 0)) ? &out->tables
-                                                                                                         : NULL;
+    ValueList *pointers = ir_is_ptr(t) && global_block_qualifies(v) ? &out->blocks : table_of_pointers(v) ? &out->tables : NULL;
     if (ir_contains_fp(t) && !ir_list_has(&out->floats, v) && out->floats.len < MOST_GLOBALS) vec_push(&out->floats, v);
     if (pointers && !ir_list_has(pointers, v) && pointers->len < MOST_GLOBALS) vec_push(pointers, v);
     return;
@@ -257,7 +261,7 @@ static void check_pointer(LLVMBuilderRef b, const Request *r, unsigned p, bool f
     LLVMBuildCall2(b, type, callee, args, 3, "");
     /* and the blocks the pointers that block holds point to (`M->p`), one level down */
     long long offsets[16];
-    size_t n = global_block_held_offsets(G, offsets, 16);
+    size_t n = global_block_held_offsets(r->fn, G, offsets, 16);
     for (size_t k = 0; k < n; k++) {
       LLVMTypeRef i64 = LLVMInt64TypeInContext(c), in_params[4] = {ptr, ptr, i64, ptr};
       text = message(r, p, field, LLVMGetValueName(G), IN_HELD);

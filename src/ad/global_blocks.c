@@ -501,18 +501,6 @@ static Known *know(LLVMValueRef g) {
 
 bool global_block_qualifies(LLVMValueRef g) { return g && LLVMIsAGlobalVariable(g) && ad_deciding() && know(g)->verdict != NOT; }
 
-size_t global_block_held_offsets(LLVMValueRef g, long long *offsets, size_t max) {
-  if (!global_block_qualifies(g)) return 0;
-  Known *k = know(g);
-  size_t n = 0;
-  for (size_t top = 0; top < k->slots.len; top++) {
-    if (k->slots.data[top].parent != -1 || k->slots.data[top].offset != 0) continue;
-    for (size_t i = 0; i < k->slots.len && n < max; i++)
-      if (k->slots.data[i].parent == (int)top) offsets[n++] = k->slots.data[i].offset;
-  }
-  return n;
-}
-
 bool global_block_may_hold_active(LLVMValueRef g) { return global_block_qualifies(g) && know(g)->verdict == ACTIVE; }
 
 static LLVMValueRef size_arg(LLVMBuilderRef b, LLVMValueRef call, int i, LLVMTypeRef i64) {
@@ -805,6 +793,18 @@ bool global_block_read_at_entry(LLVMValueRef fn, LLVMValueRef g) {
   for (size_t i = 0; i < k->slots.len; i++)
     if (k->slots.data[i].parent < 0 && slot_read_at_entry(fn, k, &k->slots.data[i])) return true;
   return false;
+}
+
+size_t global_block_held_offsets(LLVMValueRef fn, LLVMValueRef g, long long *offsets, size_t max) {
+  if (!global_block_qualifies(g)) return 0;
+  Known *k = know(g);
+  size_t n = 0;
+  for (size_t top = 0; top < k->slots.len; top++) {
+    if (k->slots.data[top].parent != -1 || k->slots.data[top].offset != 0) continue;
+    for (size_t i = 0; i < k->slots.len && n < max; i++)
+      if (k->slots.data[i].parent == (int)top && slot_read_at_entry(fn, k, &k->slots.data[i])) offsets[n++] = k->slots.data[i].offset;
+  }
+  return n;
 }
 
 void global_block_enter(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef g, LLVMValueRef s, unsigned kind) {

@@ -59,8 +59,9 @@ void global_block_enter(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef g, LLVMV
  * array) is not asked for one. */
 bool global_block_read_at_entry(LLVMValueRef fn, LLVMValueRef g);
 /* The offsets at which the block a pointer global g holds keeps pointers of its own (`M->p` of `static
- * Model *M`), at most max of them into offsets; their number. */
-size_t global_block_held_offsets(LLVMValueRef g, long long *offsets, size_t max);
+ * Model *M`) that derivative fn may read before setting them, at most max of them into offsets; their
+ * number. */
+size_t global_block_held_offsets(LLVMValueRef fn, LLVMValueRef g, long long *offsets, size_t max);
 /* After a derivative of that kind (where b is): keep, per shadow global s of such a global g, the shadows
  * the derivative made for blocks it allocated (the runtime frees them with the blocks), and empty s; then
  * leave, once per kind: the shadows the derivative was handed are the runtime's again (it freed or
