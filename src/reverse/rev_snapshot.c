@@ -20,6 +20,7 @@
  * loop nest (the product's rows and their nonzeros) copies once. Records: the copy, then its address and size (16 bytes), pushed at the start of
  * the block the loop exits to, so that they lie above everything the run recorded; no block follows into
  * that block (plan_followers), and no loop around it reserves its records at once (rev_bulk.c). */
+#include <llvm-c/Target.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,14 +345,113 @@ static bool sparse_in_run(RevGen *g, Loop *l, LLVMValueRef load) {
   return range + size > 4 * reads * size;
 }
 
-/* Whether a run of l reads root's floats at several places per iteration (a stencil's taps, v[j - 1], v[j],
- * v[j + 1]): its copy costs about one element an iteration where the records cost one per tap. */
-static bool taps_in_run(RevGen *g, Loop *l, LLVMValueRef root) {
+/* An address as a sum: a base pointer, terms (an opaque integer value times a byte factor) and a constant
+ * byte offset, read through offsets, additions, subtractions, multiplications and shifts by constants and
+ * extensions. Only for a cost (how far apart two reads are); wrapping is ignored. */
+enum { MOST_TERMS = 8 };
+typedef struct {
+  LLVMValueRef base;
+  LLVMValueRef term[MOST_TERMS];
+  long long factor[MOST_TERMS];
+  int terms;
+  long long offset;
+  bool failed;
+} AddressSum;
+
+static void add_term(AddressSum *a, LLVMValueRef v, long long factor) {
+  for (int k = 0; k < a->terms; k++)
+    if (a->term[k] == v) {
+      a->factor[k] += factor;
+      return;
+    }
+  if (a->terms == MOST_TERMS) {
+    a->failed = true;
+    return;
+  }
+  a->term[a->terms] = v, a->factor[a->terms++] = factor;
+}
+
+static void sum_integer(AddressSum *a, LLVMValueRef v, long long factor, int depth) {
+  if (LLVMIsAConstantInt(v)) {
+    a->offset += factor * LLVMConstIntGetSExtValue(v);
+    return;
+  }
+  LLVMOpcode op = LLVMIsAInstruction(v) && depth < 8 ? LLVMGetInstructionOpcode(v) : LLVMUserOp1;
+  LLVMValueRef c = op == LLVMMul || op == LLVMShl ? LLVMGetOperand(v, 1) : NULL;
+  if (op == LLVMSExt || op == LLVMZExt) {
+    sum_integer(a, LLVMGetOperand(v, 0), factor, depth + 1);
+  } else if (op == LLVMAdd || op == LLVMSub) {
+    sum_integer(a, LLVMGetOperand(v, 0), factor, depth + 1);
+    sum_integer(a, LLVMGetOperand(v, 1), op == LLVMSub ? -factor : factor, depth + 1);
+  } else if (c && LLVMIsAConstantInt(c) && LLVMConstIntGetSExtValue(c) < 32) {
+    long long k = LLVMConstIntGetSExtValue(c);
+    sum_integer(a, LLVMGetOperand(v, 0), op == LLVMMul ? factor * k : factor * (1LL << k), depth + 1);
+  } else {
+    add_term(a, v, factor);
+  }
+}
+
+static void sum_address(RevGen *g, AddressSum *a, LLVMValueRef p, int depth) {
+  p = ir_strip_pointer_casts(p);
+  if (!LLVMIsAGetElementPtrInst(p) || depth > 8) {
+    a->base = p;
+    return;
+  }
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->ad->mod);
+  LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
+  for (unsigned i = 1, n = (unsigned)LLVMGetNumOperands(p); i < n; i++) {
+    LLVMValueRef idx = LLVMGetOperand(p, i);
+    if (i > 1 && LLVMGetTypeKind(t) == LLVMStructTypeKind) {
+      unsigned field = (unsigned)LLVMConstIntGetZExtValue(idx);
+      a->offset += (long long)LLVMOffsetOfElement(td, t, field);
+      t = LLVMStructGetTypeAtIndex(t, field);
+      continue;
+    }
+    if (i > 1) {
+      if (LLVMGetTypeKind(t) != LLVMArrayTypeKind) {
+        a->failed = true;
+        return;
+      }
+      t = LLVMGetElementType(t);
+    }
+    sum_integer(a, idx, (long long)LLVMABISizeOfType(td, t), 0);
+  }
+  sum_address(g, a, LLVMGetOperand(p, 0), depth + 1);
+}
+
+/* Whether loads a and b read at a constant distance from each other (v[j - 1] and v[j + 1]; not two rows
+ * of a matrix as far apart as a counter of an outer loop says, `L[i][k]` and `L[j][k]`). */
+static bool constant_apart(RevGen *g, LLVMValueRef a, LLVMValueRef b) {
+  AddressSum x = {0}, y = {0};
+  sum_address(g, &x, LLVMGetOperand(a, 0), 0);
+  sum_address(g, &y, LLVMGetOperand(b, 0), 0);
+  if (x.failed || y.failed || x.base != y.base) return false;
+  for (int k = 0; k < x.terms; k++) {
+    long long other = 0;
+    for (int m = 0; m < y.terms; m++)
+      if (y.term[m] == x.term[k]) other = y.factor[m];
+    if (other != x.factor[k]) return false;
+  }
+  for (int m = 0; m < y.terms; m++) {
+    long long other = 0;
+    for (int k = 0; k < x.terms; k++)
+      if (x.term[k] == y.term[m]) other = x.factor[k];
+    if (other != y.factor[m]) return false;
+  }
+  return true;
+}
+
+/* Whether a run of l reads load's object at several places per iteration near each other (a stencil's
+ * taps, v[j - 1], v[j], v[j + 1]): its copy costs about one element an iteration where the records cost
+ * one per tap. Reads far apart (a Cholesky factor's rows i and j, `L[i][k] * L[j][k]`) would copy all
+ * that lies between them, run after run: 128 MB of tape for a 100 x 100 factor, against 5 MB recorded. */
+static bool taps_in_run(RevGen *g, Loop *l, LLVMValueRef load) {
+  LLVMValueRef root = rev_root_of(LLVMGetOperand(load, 0));
   unsigned taps = 0;
   for (size_t b = 0; b < g->cfg.blocks.len && taps < 2; b++) {
     if (!l->body[b]) continue;
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i && taps < 2; i = LLVMGetNextInstruction(i))
-      taps += recorded_float(g, i) && rev_root_of(LLVMGetOperand(i, 0)) == root;
+      taps += recorded_float(g, i) && rev_root_of(LLVMGetOperand(i, 0)) == root && constant_apart(g, i, load);
   }
   return taps >= 2;
 }
@@ -389,7 +489,7 @@ void snapshot_analyse(RevGen *g) {
         size_t k = 0;
         while (k < s->v.len && !(s->v.data[k].loop == l && s->v.data[k].root == root)) k++;
         if (k == s->v.len) {
-          if (pass == 1 && !taps_in_run(g, l, root)) continue;
+          if (pass == 1 && !taps_in_run(g, l, i)) continue;
           Snapshot n = {.loop = l, .exit = s->exit[l - g->loops.data], .root = root, .align = read_align(i)};
           vec_push(&s->v, n);
         }
