@@ -684,9 +684,36 @@ static bool moved_pointers_supported(Loop *l) {
   return true;
 }
 
+/* Whether a call of fn can throw: not where fn is defined here, no invoke or resume is in it and it calls
+ * only intrinsics, functions marked nounwind and functions that cannot throw in turn (std::min<int>, which
+ * clang calls with an invoke where an object with a destructor is alive). */
+static bool may_throw(LLVMValueRef fn, int depth) {
+  if (!fn || LLVMGetIntrinsicID(fn)) return !fn;
+  if (LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, ir_attr_kind("nounwind"))) return false;
+  if (LLVMIsDeclaration(fn) || depth > 4) return true;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (LLVMIsAInvokeInst(i) || LLVMIsAResumeInst(i)) return true;
+      if (LLVMIsACallInst(i) && !LLVMGetCallSiteEnumAttribute(i, LLVMAttributeFunctionIndex, ir_attr_kind("nounwind")) &&
+          may_throw(ir_called_function(i), depth + 1))
+        return true;
+    }
+  return false;
+}
+
+/* An invoke in the loop of a function that cannot throw becomes a call followed by a branch to its normal
+ * destination (the loop moves into a function of its own, which has no landing pad). */
+static void calls_for_invokes(Loop *l) {
+  for (size_t k = 0; k < l->blocks.len; k++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(l->blocks.data[k]);
+    if (t && LLVMIsAInvokeInst(t) && !may_throw(ir_called_function(t), 0)) ad_invoke_to_call(t);
+  }
+}
+
 /* The loop's variables and exits; false (reported) for what cannot move into a function of its own. */
 static bool examine(Ck *ck, Loop *l) {
   int before = diag_error_count();
+  calls_for_invokes(l);
   for (size_t k = 0; k < l->blocks.len; k++) {
     LLVMBasicBlockRef bb = l->blocks.data[k];
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
@@ -696,8 +723,11 @@ static bool examine(Ck *ck, Loop *l) {
       }
       /* C++: an exception's path out of a step would leave the loop's function with no landing pad */
       if (LLVMIsAInvokeInst(i) || LLVMIsALandingPadInst(i) || LLVMIsAResumeInst(i)) {
-        diag_error(i, "a call that may throw while an object with a destructor is alive (a C++ invoke), inside a loop "
-                      "checkpointed with " MARKER "(), is not supported yet: declare the function noexcept");
+        const char *callee = LLVMIsAInvokeInst(i) ? ir_called_name(i) : NULL;
+        diag_error(i, "a call%s%s%s that may throw while an object with a destructor is alive (a C++ invoke), inside a "
+                      "loop checkpointed with " MARKER "(), is not supported yet: declare the function noexcept where "
+                      "it is the program's own",
+                   callee ? " of '" : "", callee ? callee : "", callee ? "'" : "");
         return false;
       }
       for (LLVMUseRef u = LLVMGetFirstUse(i); u; u = LLVMGetNextUse(u)) {

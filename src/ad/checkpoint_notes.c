@@ -907,13 +907,41 @@ static bool fixed_global(Ck *ck, LLVMValueRef p) {
   return true;
 }
 
+/* The blocks of fn reached from its entry without taking an exception's edge, in order, into out. The
+ * others run only while an exception unwinds (a noexcept function's terminate pad, a destructor's cleanup):
+ * a throw inside a derivative stops the program, and they need no notes. */
+static void normal_blocks(LLVMValueRef fn, ValueList *out) {
+  ValueMap seen;
+  vmap_init(&seen);
+  ValueList todo = {0};
+  vec_push(&todo, LLVMBasicBlockAsValue(LLVMGetEntryBasicBlock(fn)));
+  vmap_put(&seen, todo.data[0], fn);
+  while (todo.len) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(LLVMValueAsBasicBlock(todo.data[--todo.len]));
+    unsigned n = !t ? 0 : LLVMIsAInvokeInst(t) ? 1 : LLVMGetNumSuccessors(t);
+    for (unsigned k = 0; k < n; k++) {
+      LLVMValueRef s = LLVMBasicBlockAsValue(LLVMGetSuccessor(t, k));
+      if (vmap_has(&seen, s)) continue;
+      vmap_put(&seen, s, fn);
+      vec_push(&todo, s);
+    }
+  }
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    if (vmap_has(&seen, LLVMBasicBlockAsValue(bb))) vec_push(out, LLVMBasicBlockAsValue(bb));
+  vec_free(&todo);
+  vmap_free(&seen);
+}
+
 void checkpoint_add_notes(Ck *ck, LLVMValueRef fn, uint64_t own) {
   LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(ck->c, NOTING, strlen(NOTING), "", 0));
-  ValueList insts = {0};
+  ValueList insts = {0}, blocks = {0};
   ValueMap constant_reads;
   vmap_init(&constant_reads);
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) vec_push(&insts, i);
+  normal_blocks(fn, &blocks);
+  for (size_t b = 0; b < blocks.len; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(LLVMValueAsBasicBlock(blocks.data[b])); i; i = LLVMGetNextInstruction(i))
+      vec_push(&insts, i);
+  vec_free(&blocks);
   for (size_t k = 0; k < insts.len; k++) {
     LLVMValueRef i = insts.data[k];
     if (LLVMIsAStoreInst(i)) {

@@ -6,7 +6,8 @@
 // marker nothrow, so that clang calls it. Both ways are built: with the program's own declaration, which
 // does not say nothrow (the invoke), and with parad.h's. A step that calls a function that may throw while
 // the buffer is alive (not noexcept: an invoke, whose landing pad lies outside the loop) crashed the same
-// way; it is refused, with the place.
+// way; it is refused, with the place and the function. One not declared noexcept that cannot throw (no
+// throw in it, nor a call that may) is called as any other.
 //   u_i <- u_i + 0.01 u_{i-1} u_{i+1} (interior), T steps from u = x; J = u_3 u_4 + sum_i w_i u_i^2.
 // Against the same function without the marker (taped): equal to 1e-12 relative to the largest component;
 // against central differences (h = 1e-6, 1e-6); the loop checkpointed (two runs per step). -O2 and -O0.
@@ -15,7 +16,9 @@
 // RUN: %parad-cxx %cflags -I%S/../../include -DUSE_PARAD_H %s -o %th && %th
 // RUN: rm -f %tt && not %parad-cxx %cflags -DMAY_THROW %s -o %tt 2>&1 | FileCheck %s
 // RUN: test ! -e %tt
+// RUN: %parad-cxx %cflags -DNOT_NOEXCEPT %s -o %tn && %tn
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 #include "check.h"
 
@@ -37,19 +40,24 @@ struct Buffer { /* owns its array, as a class without the standard library does 
   Buffer &operator=(const Buffer &) = delete;
 };
 
-#ifdef MAY_THROW
+#if defined MAY_THROW || defined NOT_NOEXCEPT
 #define NOEXCEPT
 #else
 #define NOEXCEPT noexcept
 #endif
-__attribute__((noinline)) static double relax(double left, double mid, double right) NOEXCEPT { return mid + 0.01 * left * right; }
+__attribute__((noinline)) static double relax(double left, double mid, double right) NOEXCEPT {
+#ifdef MAY_THROW
+  if (mid != mid) throw std::domain_error("not a number");
+#endif
+  return mid + 0.01 * left * right;
+}
 
 template <bool Marked> double solve(const double *x) {
   std::vector<double> u(x, x + N);
   Buffer next(N);
   for (int t = 0; t < T; t++) {
     if (Marked) __parad_checkpoint_loop();
-    // CHECK: checkpoint_with_destructors.cpp:[[@LINE+1]]:{{[0-9]+}}: error: a call that may throw {{.*}}declare the function noexcept in function 'solve<true>'
+    // CHECK: checkpoint_with_destructors.cpp:[[@LINE+1]]:{{[0-9]+}}: error: a call of 'relax(double, double, double)' {{.*}}that may throw {{.*}}declare the function noexcept where it is the program's own in function 'solve<true>'
     for (int i = 1; i < N - 1; i++) next.p[i] = relax(u[i - 1], u[i], u[i + 1]);
     for (int i = 1; i < N - 1; i++) u[i] = next.p[i];
   }
