@@ -47,14 +47,17 @@ static bool is_i64(LLVMValueRef v) {
 
 /* ---- the scanf family's formats ---- */
 
-enum { MAX_FLOATS = 16 };
+enum { MAX_CONVERSIONS = 16 };
 
-/* A float conversion of a format: the call's argument it writes, how many assignments come before it
- * (it is made when the call returns more), and whether it is a double. */
+/* A conversion of a format that writes a number: the call's argument it writes, how many assignments
+ * come before it (it is made when the call returns more), and the number's type: a float's or a
+ * double's, or an integer's of `bits` (an int field beside floats in a struct with derivatives: the
+ * integer's address too is memory with a shadow). */
 typedef struct {
   unsigned arg, assigned;
-  bool is_double;
-} FloatConversion;
+  bool is_float, is_double;
+  unsigned bits;
+} Conversion;
 
 /* The text of a constant format, or NULL. */
 static const char *format_text(LLVMValueRef v, size_t *len) {
@@ -67,9 +70,9 @@ static const char *format_text(LLVMValueRef v, size_t *len) {
   return LLVMIsConstantString(init) ? LLVMGetAsString(init, len) : NULL;
 }
 
-/* The float conversions of the call's format (its arguments from `first` on), or -1 where the format is
- * not constant or has what this reading does not follow (positional arguments, long double, too many). */
-static int float_conversions(LLVMValueRef call, unsigned format_arg, FloatConversion *out) {
+/* The number conversions of the call's format (its arguments from `first` on); -1 where the format is not constant or has what this reading does not follow
+ * (positional arguments, long double, too many). Strings, characters and pointers stay where they go. */
+static int number_conversions(LLVMValueRef call, unsigned format_arg, Conversion *out) {
   size_t len;
   const char *s = format_text(LLVMGetArgOperand(call, format_arg), &len);
   if (!s) return -1;
@@ -82,10 +85,13 @@ static int float_conversions(LLVMValueRef call, unsigned format_arg, FloatConver
     i += suppressed;
     while (i < len && s[i] >= '0' && s[i] <= '9') i++;
     if (i < len && s[i] == '$') return -1;
-    bool is_long = false, is_long_double = false;
+    unsigned longs = 0, halves = 0;
+    bool is_long_double = false, wide = false;
     while (i < len && strchr("hlLqjztm", s[i])) {
-      is_long |= s[i] == 'l';
+      longs += s[i] == 'l';
+      halves += s[i] == 'h';
       is_long_double |= s[i] == 'L' || s[i] == 'q';
+      wide |= s[i] == 'j' || s[i] == 'z' || s[i] == 't';
       i++;
     }
     if (i >= len) return -1;
@@ -98,9 +104,11 @@ static int float_conversions(LLVMValueRef call, unsigned format_arg, FloatConver
     }
     if (suppressed) continue;
     if (arg >= nargs) return -1;
-    if (strchr("aAeEfFgG", conv)) {
-      if (is_long_double || n == MAX_FLOATS) return -1;
-      out[n++] = (FloatConversion){arg, assigned, is_long};
+    bool is_float = strchr("aAeEfFgG", conv) != NULL, is_int = strchr("diouxXn", conv) != NULL;
+    if (is_float || is_int) {
+      if (n == MAX_CONVERSIONS || (is_float && is_long_double)) return -1;
+      unsigned bits = longs || wide || is_long_double ? 64 : halves == 1 ? 16 : halves > 1 ? 8 : 32;
+      out[n++] = (Conversion){arg, assigned, is_float, is_float && longs > 0, is_float ? 0 : bits};
     }
     arg++;
     assigned += conv != 'n'; /* %n stores a count, not an assignment */
@@ -111,12 +119,12 @@ static int float_conversions(LLVMValueRef call, unsigned format_arg, FloatConver
 bool library_read_rewrites(LLVMValueRef call) {
   int k = read_index(call);
   if (k < 0) return false;
-  FloatConversion conv[MAX_FLOATS];
+  Conversion conv[MAX_CONVERSIONS];
   switch (reads[k].kind) {
   case READS_ITEMS:
     return is_i64(call) && is_i64(LLVMGetArgOperand(call, reads[k].size)) && is_i64(LLVMGetArgOperand(call, reads[k].count));
   case READS_BYTES: return is_i64(call) && is_i64(LLVMGetArgOperand(call, reads[k].count));
-  case READS_FORMATTED: return ir_is_int(LLVMTypeOf(call)) && float_conversions(call, reads[k].buf, conv) > 0;
+  case READS_FORMATTED: return ir_is_int(LLVMTypeOf(call)) && number_conversions(call, reads[k].buf, conv) > 0;
   }
   return false;
 }
@@ -154,27 +162,39 @@ LLVMValueRef library_read_rewrite(LLVMBuilderRef b, LLVMBasicBlockRef entry, LLV
     free(with);
     return r;
   }
-  /* each float conversion into a local of its own, stored where it was asked when it was made */
-  FloatConversion conv[MAX_FLOATS];
-  int nconv = float_conversions(call, reads[k].buf, conv);
+  /* each number conversion into a local of its own, stored where it was asked when it was made (an
+     integer's local holds the old value first, as %n may be stored where the assignments before it fail) */
+  Conversion conv[MAX_CONVERSIONS];
+  int nconv = number_conversions(call, reads[k].buf, conv);
   LLVMBuilderRef eb = LLVMCreateBuilderInContext(c);
   LLVMValueRef first = LLVMGetFirstInstruction(entry);
   if (first) LLVMPositionBuilderBefore(eb, first);
   else LLVMPositionBuilderAtEnd(eb, entry);
-  LLVMValueRef locals[MAX_FLOATS];
+  LLVMValueRef locals[MAX_CONVERSIONS];
   for (int i = 0; i < nconv; i++) {
-    LLVMTypeRef t = conv[i].is_double ? LLVMDoubleTypeInContext(c) : LLVMFloatTypeInContext(c);
+    LLVMTypeRef t = !conv[i].is_float ? LLVMIntTypeInContext(c, conv[i].bits)
+                    : conv[i].is_double ? LLVMDoubleTypeInContext(c)
+                                        : LLVMFloatTypeInContext(c);
     with[conv[i].arg] = locals[i] = LLVMBuildAlloca(eb, t, "parad.read");
+    if (!conv[i].is_float) {
+      LLVMValueRef old = LLVMBuildLoad2(b, t, LLVMGetArgOperand(call, conv[i].arg), "");
+      LLVMSetAlignment(old, 1);
+      LLVMBuildStore(b, old, locals[i]);
+    }
   }
   LLVMDisposeBuilder(eb);
   r = call_again(b, call, with);
   for (int i = 0; i < nconv; i++) {
     LLVMTypeRef t = LLVMGetAllocatedType(locals[i]);
-    LLVMValueRef dst = LLVMGetArgOperand(call, conv[i].arg);
-    LLVMValueRef made = LLVMBuildICmp(b, LLVMIntSGT, r, LLVMConstInt(LLVMTypeOf(r), conv[i].assigned, 0), "");
-    LLVMValueRef old = LLVMBuildLoad2(b, t, dst, ""), read = LLVMBuildLoad2(b, t, locals[i], "");
-    LLVMSetAlignment(old, conv[i].is_double ? 8 : 4);
-    LLVMSetAlignment(LLVMBuildStore(b, LLVMBuildSelect(b, made, read, old, ""), dst), conv[i].is_double ? 8 : 4);
+    LLVMValueRef dst = LLVMGetArgOperand(call, conv[i].arg), read = LLVMBuildLoad2(b, t, locals[i], "");
+    unsigned align = conv[i].is_float ? (conv[i].is_double ? 8 : 4) : 1;
+    if (conv[i].is_float) {
+      LLVMValueRef made = LLVMBuildICmp(b, LLVMIntSGT, r, LLVMConstInt(LLVMTypeOf(r), conv[i].assigned, 0), "");
+      LLVMValueRef old = LLVMBuildLoad2(b, t, dst, "");
+      LLVMSetAlignment(old, align);
+      read = LLVMBuildSelect(b, made, read, old, "");
+    }
+    LLVMSetAlignment(LLVMBuildStore(b, read, dst), align);
   }
   free(with);
   return r;

@@ -4,7 +4,10 @@
 // writes is a constant (zero derivative); what it leaves keeps its derivative. fread and sscanf were
 // refused, and fread declared inactive kept the buffer's old derivative (a gradient 14 for 10). Reverse
 // mode against the analytic gradient (1e-12), forward mode's tangents (1e-12) and central differences
-// (1e-6), at -O2 and -O0, and with -D_FORTIFY_SOURCE=2 (fread becomes __fread_chk).
+// (1e-6), at -O2 and -O0, and with -D_FORTIFY_SOURCE=2 (fread becomes __fread_chk). Rows of a CSV text
+// parsed with "%d,%lf%n" into a struct whose int field sits beside a field with a derivative, and "%hd %ld"
+// likewise: refused before ("cannot differentiate a call to '__isoc99_sscanf' ... active argument (#2)",
+// the int's address), the integers now read into locals of their own as the floats are.
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
 // RUN: %parad-cc %cflags -D_FORTIFY_SOURCE=2 %s -o %t2 -lm && %t2
@@ -56,6 +59,32 @@ double parsed(const double *x) {
   return n * a + b * x[1] + c * c * x[1] + got + none; /* 4.5 x0 + 0.5 x1 + x2^2 x1 + 2 */
 }
 
+/* rows of a CSV text parsed into a struct whose int field sits beside a field with a derivative (the
+   int's address is memory with a shadow): "%d,%lf%n", then "%hd %ld" into a short and a long */
+typedef struct {
+  int id;
+  double v, eta;
+} Row;
+double rows(const double *x) {
+  Row r = {0, 0, 0}, kept[4];
+  const char *p = "1,1.0 2,2.0 3,-0.5";
+  int n = 0, k = 0;
+  while (n < 4 && sscanf(p, "%d,%lf%n", &r.id, &r.v, &k) == 2) {
+    p += k;
+    r.eta = x[0] * r.v * r.id;
+    kept[n++] = r;
+  }
+  struct {
+    short s;
+    double w;
+    long l;
+  } q = {0, x[1], 0};
+  sscanf("7 9", "%hd %ld", &q.s, &q.l);
+  double s = q.s * q.w * q.l;
+  for (int i = 0; i < n; i++) s += kept[i].eta * kept[i].eta;
+  return s; /* x0^2 (1 + 16 + 2.25) + 63 x1 */
+}
+
 double scanned(const double *x) {
   double s = 0, v = x[1];
   rewind(text);
@@ -96,15 +125,17 @@ int main(void) {
   fflush(text);
   fd = fileno(binary);
   double x[4] = {0.7, -1.3, 0.4, 2.1};
-  double want[5][4] = {{20 * x[0], 40 * x[1], 0, 0},
+  double want[6][4] = {{20 * x[0], 40 * x[1], 0, 0},
                        {3, 4, 3 * x[2] * x[2], 3 * x[3] * x[3]},
                        {4.5, 0.5 + x[2] * x[2], 2 * x[2] * x[1], 0},
                        {8.5 * x[0], 0, 0, 0},
-                       {1, 4 * x[1], x[3], x[2]}};
+                       {1, 4 * x[1], x[3], x[2]},
+                       {2 * 19.25 * x[0], 63, 0, 0}};
   CHECK_READS(refill, want[0]);
   CHECK_READS(partial, want[1]);
   CHECK_READS(parsed, want[2]);
   CHECK_READS(scanned, want[3]);
   CHECK_READS(raw, want[4]);
+  CHECK_READS(rows, want[5]);
   return check_done();
 }
