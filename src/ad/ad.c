@@ -197,8 +197,9 @@ static bool looks_up_derivative(LLVMValueRef call) { return !strcmp(ir_called_na
  * and the shadow blocks' (forward/fwd_tape.c). */
 static bool not_under_forward(LLVMValueRef call) {
   unsigned tangents;
-  return !strncmp(ir_called_name(call), "__parad_rt_", 11) && call_tape_action(call, &tangents) == TAPE_NONE &&
-         call_classify(call, NULL) != CALL_INACTIVE;
+  const char *name = ir_called_name(call);
+  return (!strncmp(name, "__parad_rt_", 11) || !strncmp(name, "__parad_mpi_", 12)) &&
+         call_tape_action(call, &tangents) == TAPE_NONE && call_classify(call, NULL) != CALL_INACTIVE;
 }
 
 /* A global holding heap blocks whose adjoints' shadow global fn's code reads, or a function it calls does
@@ -244,6 +245,11 @@ static const char *construct_of_runtime_call(LLVMValueRef call) {
   for (size_t k = 0; k < sizeof what / sizeof what[0]; k++)
     if (!strncmp(ir_called_name(call), what[k].prefix, strlen(what[k].prefix))) return what[k].what;
   static char library_call[96]; /* a C library function whose derivative the runtime gives: named */
+  const char *mpi = strstr(ir_called_name(call), "MPI_");
+  if (!strncmp(ir_called_name(call), "__parad_mpi_", 12) && mpi) { /* __parad_mpi_aug_MPI_Allreduce */
+    snprintf(library_call, sizeof library_call, "MPI communication ('%s')", mpi);
+    return library_call;
+  }
   const char *lib = library_function_of(ir_called_name(call));
   if (!lib) return "a call of Parad's runtime";
   snprintf(library_call, sizeof library_call, "a call of '%s' (its derivative is Parad's runtime's)", lib);
