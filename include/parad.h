@@ -88,7 +88,9 @@ void parad_set_tape_limit(size_t bytes);
  * where a destructor is pending). */
 void __parad_checkpoint_loop(void) __attribute__((nothrow));
 /* Of the last checkpointed loop this thread reversed: its steps, and how many times steps ran in all
- * (forward sweep, recomputations and the taped runs before each step's reverse: 2 per step at least). */
+ * (forward sweep, recomputations and the taped runs before each step's reverse: 2 per step at least). A
+ * step runs from the loop's test to the next: a `for` loop of T iterations makes T + 1 steps, the last of
+ * which finds the loop's end. */
 void parad_checkpoint_counts(long *steps, long *runs);
 /* Programs built with PARAD_COUNT_UPDATES set: the adjoint updates of shared memory the reverse sweeps of
  * parallel regions made, plain and atomic. */
