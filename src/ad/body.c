@@ -82,7 +82,7 @@ static unsigned normal_successors(LLVMValueRef term);
  * into the exception (`throw std::domain_error("log of " + std::to_string(v))`: to_string's formatting
  * of an active value is refused in a derivative). In the copy each is the throw alone. A block joins when
  * all of its successors have, so that following any successor reaches the throw. */
-static void doomed_blocks(LLVMValueRef fn, ValueMap *doomed) {
+void ad_body_doomed_blocks(LLVMValueRef fn, ValueMap *doomed) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     if (block_throws(bb)) vmap_put(doomed, LLVMBasicBlockAsValue(bb), throw_in(bb));
   for (bool changed = true; changed;) {
@@ -487,7 +487,7 @@ LLVMValueRef ad_body(AdModule *ad, LLVMValueRef fn) {
   vmap_init(&vm);
   vmap_init(&reached);
   vmap_init(&doomed);
-  doomed_blocks(fn, &doomed);
+  ad_body_doomed_blocks(fn, &doomed);
   VEC(LLVMBasicBlockRef) stack = {0};
   vec_push(&stack, LLVMGetEntryBasicBlock(fn));
   vmap_put(&reached, LLVMBasicBlockAsValue(LLVMGetEntryBasicBlock(fn)), fn);

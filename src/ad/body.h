@@ -20,6 +20,8 @@
 LLVMValueRef ad_body(AdModule *ad, LLVMValueRef fn);
 /* Whether the copy open-codes a call (a complex helper: __muldc3, cexp, ...), whose operands it only reads. */
 bool ad_body_open_codes(LLVMValueRef call);
+/* The blocks of fn from which every path throws (into doomed, each with the throw it leads to). */
+void ad_body_doomed_blocks(LLVMValueRef fn, ValueMap *doomed);
 /* The function a copy was made from (its callers are the original's); fn itself for any other. */
 LLVMValueRef ad_body_original(LLVMValueRef fn);
 /* A request called with invoke (from C++ code with destructors to run): in place, a call and a branch to

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/body.h"
 #include "ad/checkpoint.h"
 #include "ad/checkpoint_auto.h"
 #include "ad/checkpoint_internal.h"
@@ -907,12 +908,14 @@ static bool fixed_global(Ck *ck, LLVMValueRef p) {
   return true;
 }
 
-/* The blocks of fn reached from its entry without taking an exception's edge, in order, into out. The
- * others run only while an exception unwinds (a noexcept function's terminate pad, a destructor's cleanup):
- * a throw inside a derivative stops the program, and they need no notes. */
+/* The blocks of fn reached from its entry without taking an exception's edge, in order, into out, but
+ * those from which every path throws. The others run only while an exception is thrown or unwinds (a
+ * check's `throw std::invalid_argument(...)`, a noexcept function's terminate pad, a destructor's
+ * cleanup): a throw inside a derivative stops the program, and they need no notes. */
 static void normal_blocks(LLVMValueRef fn, ValueList *out) {
   ValueMap seen;
   vmap_init(&seen);
+  ad_body_doomed_blocks(fn, &seen); /* as if reached already: not followed */
   ValueList todo = {0};
   vec_push(&todo, LLVMBasicBlockAsValue(LLVMGetEntryBasicBlock(fn)));
   vmap_put(&seen, todo.data[0], fn);
@@ -927,7 +930,7 @@ static void normal_blocks(LLVMValueRef fn, ValueList *out) {
     }
   }
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-    if (vmap_has(&seen, LLVMBasicBlockAsValue(bb))) vec_push(out, LLVMBasicBlockAsValue(bb));
+    if (vmap_get(&seen, LLVMBasicBlockAsValue(bb)) == fn) vec_push(out, LLVMBasicBlockAsValue(bb));
   vec_free(&todo);
   vmap_free(&seen);
 }

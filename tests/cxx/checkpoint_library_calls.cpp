@@ -2,16 +2,22 @@
 // swapped each step (std::swap and a.swap(b), the wave equation's buffer rotation), whose noexcept body
 // clang gives a terminate pad (__clang_call_terminate); (2) std::min(t, 5) called while a vector is alive,
 // which clang calls with an invoke; (3) std::min inside a parallel loop in the step (built with -fopenmp,
-// 2 threads). Each was refused: (1) and (3) naming '__cxa_begin_catch' in '__clang_call_terminate.ckpt0.0'
-// with no location, (2) "a call that may throw ... (a C++ invoke)". Paths that only run while an exception
-// unwinds need no notes (a throw in a derivative stops the program), and an invoke of a function that
-// cannot throw is a call. Each gradient against the same function without the marker (taped, 1e-12 relative
+// 2 threads); (4) a step calling a function that checks its input and throws std::invalid_argument (never
+// here). Each was refused: (1) and (3) naming '__cxa_begin_catch' in '__clang_call_terminate.ckpt0.0'
+// with no location, (2) "a call that may throw ... (a C++ invoke)", (4) naming '__cxa_allocate_exception'
+// and three more. Paths that only run while an exception is thrown or unwinds need no notes (a throw in a
+// derivative stops the program: (4) given an infinite input stops with the exception's message), and an
+// invoke of a function that cannot throw is a call. Each gradient against the same function without the marker (taped, 1e-12 relative
 // to the largest component) and central differences (h = 1e-6, 1e-6), at -O2 and -O0.
 // RUN: %parad-cxx %cflags %s -o %t && %t
 // RUN: %parad-cxx -O0 -I%S/../include %s -o %t0 && %t0
 // RUN: %parad-cxx %cflags -fopenmp %s -o %t2 && env OMP_NUM_THREADS=2 %t2
+// RUN: not --crash %t throw 2>&1 | FileCheck %s
+// CHECK: bad input
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 #include "check.h"
@@ -49,6 +55,21 @@ template <bool Marked> static double clipped(const double *x) {
   return s;
 }
 
+__attribute__((noinline)) static double checked_step(double u, double x) {
+  if (!std::isfinite(x)) throw std::invalid_argument("bad input");
+  return 0.9 * u + std::sin(x);
+}
+
+template <bool Marked> static double checked(const double *x) {
+  double u = 0, s = 0;
+  for (int t = 0; t < T; t++) {
+    if (Marked) __parad_checkpoint_loop();
+    u = checked_step(u, x[t % N] * t);
+    s += u * u;
+  }
+  return s;
+}
+
 typedef double (*Fn)(const double *);
 static Fn current;
 static double along(void *c, double v) {
@@ -70,7 +91,14 @@ static void check(Fn marked, Fn taped) {
   CHECK_CLOSE(g[3], fd_central(along, x, x[3], 1e-6), 1e-6);
 }
 
-int main() {
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "throw")) {
+    double x[N], g[N] = {0};
+    for (int i = 0; i < N; i++) x[i] = i == 5 ? INFINITY : 0.1 * i;
+    __parad_autodiff((void *)checked<true>, x, g);
+    return 0;
+  }
+  check(checked<true>, checked<false>);
   check(rotate<true, false>, rotate<false, false>);
   check(rotate<true, true>, rotate<false, true>);
   check(clipped<true>, clipped<false>);
