@@ -16,18 +16,6 @@ static unsigned normal_successors(LLVMValueRef term) {
   return LLVMGetInstructionOpcode(term) == LLVMInvoke ? 1 : LLVMGetNumSuccessors(term);
 }
 
-static void copy_call_attributes(LLVMValueRef from, LLVMValueRef to) {
-  unsigned nargs = LLVMGetNumArgOperands(from);
-  for (long long idx = -1; idx <= (long long)nargs; idx++) { /* function, return, arguments */
-    LLVMAttributeIndex i = idx < 0 ? LLVMAttributeFunctionIndex : (LLVMAttributeIndex)idx;
-    unsigned n = LLVMGetCallSiteAttributeCount(from, i);
-    LLVMAttributeRef *attrs = xcalloc(n + 1, sizeof *attrs);
-    LLVMGetCallSiteAttributes(from, i, attrs);
-    for (unsigned k = 0; k < n; k++) LLVMAddCallSiteAttribute(to, i, attrs[k]);
-    free(attrs);
-  }
-}
-
 /* A call like the invoke (its callee, arguments, attributes and location) at the builder. */
 static LLVMValueRef call_like(LLVMBuilderRef b, LLVMValueRef invoke) {
   unsigned n = LLVMGetNumArgOperands(invoke);
@@ -38,7 +26,7 @@ static LLVMValueRef call_like(LLVMBuilderRef b, LLVMValueRef invoke) {
   LLVMValueRef call = LLVMBuildCall2(b, LLVMGetCalledFunctionType(invoke), LLVMGetCalledValue(invoke), args, n, name);
   free(args);
   LLVMSetInstructionCallConv(call, LLVMGetInstructionCallConv(invoke));
-  copy_call_attributes(invoke, call);
+  ir_copy_call_attributes(invoke, call);
   LLVMInstructionSetDebugLoc(call, LLVMInstructionGetDebugLoc(invoke));
   return call;
 }

@@ -730,12 +730,12 @@ static void note_team_function(Ck *ck, LLVMValueRef call, LLVMValueRef f, unsign
  * hold, each branch calling that function's noting copy, and a stop in the runtime for any other (one of
  * another module or a library's, whose writes no snapshot would keep). */
 static void dispatch_indirect(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
-  static const char *const passed_in_memory[] = {"byval", "sret", "inalloca", "preallocated"};
+  static const char *const on_the_stack[] = {"inalloca", "preallocated"};
   unsigned n = ir_num_call_args(call);
   for (unsigned i = 0; i < n; i++)
-    for (int k = 0; k < 4; k++)
-      if (LLVMGetCallSiteEnumAttribute(call, i + 1, ir_attr_kind(passed_in_memory[k]))) {
-        refuse(call, "a call through a function pointer that passes a struct by value");
+    for (int k = 0; k < 2; k++)
+      if (LLVMGetCallSiteEnumAttribute(call, i + 1, ir_attr_kind(on_the_stack[k]))) {
+        refuse(call, "a call through a function pointer that passes an argument in the caller's stack frame");
         return;
       }
   /* functions of the module: their noting copies; library functions with a derivative rule that take
@@ -776,6 +776,7 @@ static void dispatch_indirect(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64
     LLVMInstructionSetDebugLoc(LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, callee, targets.data[t], ""), calls, next), loc);
     LLVMPositionBuilderAtEnd(b, calls);
     LLVMValueRef r = LLVMBuildCall2(b, fty, copies.data[t], args, n, "");
+    ir_copy_call_attributes(call, r); /* a struct passed or returned in memory: byval, sret */
     LLVMInstructionSetDebugLoc(r, loc);
     LLVMInstructionSetDebugLoc(LLVMBuildBr(b, here), loc);
     if (value) LLVMAddIncoming(result, &r, &calls, 1);

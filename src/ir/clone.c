@@ -13,6 +13,18 @@ void ir_copy_attributes(LLVMValueRef from, LLVMValueRef to, LLVMAttributeIndex i
   free(attrs);
 }
 
+void ir_copy_call_attributes(LLVMValueRef from, LLVMValueRef to) {
+  unsigned nargs = LLVMGetNumArgOperands(from);
+  for (long long idx = -1; idx <= (long long)nargs; idx++) { /* function, return, arguments */
+    LLVMAttributeIndex i = idx < 0 ? LLVMAttributeFunctionIndex : (LLVMAttributeIndex)idx;
+    unsigned n = LLVMGetCallSiteAttributeCount(from, i);
+    LLVMAttributeRef *attrs = xcalloc(n + 1, sizeof *attrs);
+    LLVMGetCallSiteAttributes(from, i, attrs);
+    for (unsigned k = 0; k < n; k++) LLVMAddCallSiteAttribute(to, i, attrs[k]);
+    free(attrs);
+  }
+}
+
 /* The blocks of `order` (definitions before uses: reverse post-order) that `copied` holds, copied into the
  * blocks vm maps them to, operands through vm; phis are filled once every value exists, from the copied
  * predecessors only. Records of variables (llvm.dbg.*) are left out: a copy has no variables. */

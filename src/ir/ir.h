@@ -166,6 +166,8 @@ void ir_version_blocks(LLVMValueRef fn, LLVMBasicBlockRef from, LLVMBasicBlockRe
                        const LLVMValueRef *values, size_t n);
 /* The attributes of function `from` at idx (function, return or parameter) added to `to`'s. */
 void ir_copy_attributes(LLVMValueRef from, LLVMValueRef to, LLVMAttributeIndex idx);
+/* The attributes of call `from` (function, return and arguments: byval, sret, ...) added to call `to`'s. */
+void ir_copy_call_attributes(LLVMValueRef from, LLVMValueRef to);
 /* Drops the loop hints (!llvm.loop) a copy of the program's code carries: they were about the program's
  * loop (an OpenMP simd loop's forced vectorisation), not the derivative's, which holds other work (tape
  * records, tangents); forced, the optimiser would only warn where it cannot follow them. */
