@@ -553,11 +553,24 @@ void ir_describe_memory(LLVMValueRef p, char *buf, size_t n) {
     snprintf(buf, n, "the global variable '%s', which has no shadow: Parad gives one to a global of floats and "
                      "integers that the file defines (not thread-local)", LLVMGetValueName(base));
   else if (LLVMIsAArgument(base) && !strstr(LLVMGetValueName(LLVMGetParamParent(base)), ".omp_")) {
-    LLVMValueRef fn = LLVMGetParamParent(base);
+    LLVMValueRef fn = LLVMGetParamParent(base), given = NULL, caller = NULL;
     unsigned k = 0;
     while (LLVMGetParam(fn, k) != base) k++;
-    snprintf(buf, n, "parameter %u of '%s', passed as constant; pass it with parad_dup and a shadow", k + 1,
-             diag_source_function(fn));
+    /* a function the program calls with a global there (a method of a global object: `this`): that global */
+    for (LLVMUseRef u = LLVMGetFirstUse(fn); u && !given; u = LLVMGetNextUse(u)) {
+      LLVMValueRef call = LLVMGetUser(u);
+      if (!ir_is_call(call) || ir_called_function(call) != fn || k >= LLVMGetNumArgOperands(call)) continue;
+      LLVMValueRef arg = ir_address_base(LLVMGetArgOperand(call, k));
+      if (LLVMIsAGlobalVariable(arg)) given = LLVMGetArgOperand(call, k), caller = call;
+    }
+    if (given) {
+      int len = snprintf(buf, n, "parameter %u of '%s', which '%s' gives ", k + 1, diag_source_function(fn),
+                         diag_source_function(caller));
+      if (len >= 0 && (size_t)len < n) ir_describe_memory(given, buf + len, n - (size_t)len);
+    } else {
+      snprintf(buf, n, "parameter %u of '%s', passed as constant; pass it with parad_dup and a shadow", k + 1,
+               diag_source_function(fn));
+    }
   } else if (LLVMIsAArgument(base))
     snprintf(buf, n, "a parameter passed as constant; pass it with parad_dup and a shadow");
   else if (from && LLVMIsAGlobalVariable(from))
