@@ -296,19 +296,9 @@ static LLVMValueRef next_held_pointer(LLVMBuilderRef b, LLVMValueRef param, LLVM
   return NULL;
 }
 
-/* Whether fn reads through its parameter param (a load from it or from an address it computes). */
-static bool read_through(LLVMValueRef param) {
-  for (LLVMUseRef u = LLVMGetFirstUse(param); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef user = LLVMGetUser(u);
-    if (LLVMIsALoadInst(user) || LLVMIsAGetElementPtrInst(user)) return true;
-  }
-  return false;
-}
-
-/* Stops the program where pointer v, from constant argument #q (itself, or a pointer it holds), points
- * into the memory an argument with a shadow points to (its extent as llvm.objectsize knows it, else its
- * first byte). */
-static void check_against_shadowed(LLVMBuilderRef b, const Request *r, unsigned q, LLVMValueRef v, bool itself) {
+/* Stops the program where pointer v, a pointer constant argument #q holds, points into the memory an
+ * argument with a shadow points to (its extent as llvm.objectsize knows it, else its first byte). */
+static void check_against_shadowed(LLVMBuilderRef b, const Request *r, unsigned q, LLVMValueRef v) {
   LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(r->fn));
   LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i64 = LLVMInt64TypeInContext(c), i1 = LLVMInt1TypeInContext(c);
   LLVMTypeRef params[4] = {ptr, ptr, i64, ptr}, type = LLVMFunctionType(LLVMVoidTypeInContext(c), params, 4, 0);
@@ -320,10 +310,10 @@ static void check_against_shadowed(LLVMBuilderRef b, const Request *r, unsigned 
     if ((r->activity[p] != ACT_DUP && r->activity[p] != ACT_DUPNONEED) || !ir_is_ptr(LLVMTypeOf(LLVMGetParam(r->fn, p)))) continue;
     LLVMValueRef arg = LLVMGetArgOperand(r->call, request_arg_index(r, p));
     LLVMValueRef size_args[4] = {arg, LLVMConstInt(i1, 1, 0), LLVMConstInt(i1, 0, 0), LLVMConstInt(i1, 1, 0)};
-    char *text = xasprintf("%s: argument #%u of '%s', passed as constant, %s the memory argument #%u points to, which "
-                           "'%s' reads through it: the derivative would miss what goes through those reads; %s",
-                           r->entry, q + 1, fn, itself ? "points into" : "holds a pointer into", p + 1, fn,
-                           itself ? "pass it with parad_dup and the same shadow" : "pass the pointer alone, or the constant argument with a shadow");
+    char *text = xasprintf("%s: argument #%u of '%s', passed as constant, holds a pointer into the memory argument #%u "
+                           "points to, which '%s' reads through it: the derivative would miss what goes through those "
+                           "reads; pass the pointer alone, or the constant argument with a shadow",
+                           r->entry, q + 1, fn, p + 1, fn);
     LLVMValueRef args[4] = {v, arg, ir_call_intrinsic(b, "llvm.objectsize", types, 2, size_args, 4),
                             LLVMBuildGlobalStringPtr(b, text, "parad.message")};
     free(text);
@@ -331,16 +321,16 @@ static void check_against_shadowed(LLVMBuilderRef b, const Request *r, unsigned 
   }
 }
 
-/* Constant arguments reaching memory an argument with a shadow points to (`loss(pb->params, pb)` with
- * `pb` constant, or `f(x, x)` with the second constant): the reads through the constant carry no
- * derivative. The program stops before the derivative where one does. */
+/* Constant arguments holding pointers into memory an argument with a shadow points to (`loss(pb->params,
+ * pb)` with `pb` constant): the reads through the constant's pointer carry no derivative. The program stops
+ * before the derivative where one does. (The same pointer passed twice, once constant, `f(x, x)`, is taken
+ * as meant: a partial derivative.) */
 static void check_constant_arguments(LLVMBuilderRef b, const Request *r) {
   for (unsigned q = 0, np = LLVMCountParams(r->fn); q < np; q++) {
     LLVMValueRef param = LLVMGetParam(r->fn, q);
     if (r->activity[q] != ACT_CONST || !ir_is_ptr(LLVMTypeOf(param))) continue;
     LLVMValueRef cursor = NULL, held, value = LLVMGetArgOperand(r->call, request_arg_index(r, q));
-    if (read_through(param)) check_against_shadowed(b, r, q, value, true);
-    while ((held = next_held_pointer(b, param, value, &cursor))) check_against_shadowed(b, r, q, held, false);
+    while ((held = next_held_pointer(b, param, value, &cursor))) check_against_shadowed(b, r, q, held);
   }
 }
 

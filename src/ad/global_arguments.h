@@ -11,8 +11,8 @@
  * points into the heap block a pointer global holds (which the code reads through the global), or into
  * what a pointer that block holds points to (`M->p`), or a pointer in another global holding pointers does
  * (a table of terms, `terms[k].p`, read at a variable index); and for the pointers a struct argument holds
- * on entry (`m->c`). Alike for the arguments passed constant: one pointing into the memory an argument
- * with a shadow points to, or holding a pointer there (`pb->params`), is read without derivatives. */
+ * on entry (`m->c`). Alike for the arguments passed constant: one holding a pointer into the memory an
+ * argument with a shadow points to (`pb->params`) is read without derivatives. */
 #ifndef PARAD_AD_GLOBAL_ARGUMENTS_H
 #define PARAD_AD_GLOBAL_ARGUMENTS_H
 
