@@ -362,16 +362,15 @@ int request_check_global_arguments(LLVMBuilderRef b, const Request *r) {
     if ((r->activity[p] != ACT_DUP && r->activity[p] != ACT_DUPNONEED) || !ir_is_ptr(LLVMTypeOf(LLVMGetParam(r->fn, p))))
       continue;
     LLVMValueRef arg = LLVMGetArgOperand(r->call, request_arg_index(r, p)), known = constant_global(arg);
-    if (known) { /* decided now */
-      if (ir_list_has(globals, known)) {
-        char *text = message(r, p, false, LLVMGetValueName(known), IN_GLOBAL);
-        diag_error_plain(r->call, "%s", text);
-        free(text);
-        errors++;
-      }
+    if (known && ir_list_has(globals, known)) { /* decided now */
+      char *text = message(r, p, false, LLVMGetValueName(known), IN_GLOBAL);
+      diag_error_plain(r->call, "%s", text);
+      free(text);
+      errors++;
       continue;
     }
-    if (!unseen_local(ir_strip_pointer_casts(arg), r->call, 0)) /* a local no global can hold */
+    /* (a global the code does not name may still be what a table's pointers point to) */
+    if (known || !unseen_local(ir_strip_pointer_casts(arg), r->call, 0)) /* a local no global can hold */
       check_pointer(b, r, p, false, arg, &named);
     /* the pointers a struct it points to holds (`m->c`), read on entry */
     for (LLVMValueRef i = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(r->fn)); i; i = LLVMGetNextInstruction(i)) {

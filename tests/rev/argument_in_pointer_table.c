@@ -10,21 +10,26 @@
 // differences (h 1e-6, 1e-7) and the tangent (1e-12), at -O2 and -O0; (4) a table the function fills
 // itself before reading is not checked (what it held before is not read); (5) one level down, a pointer
 // global to a struct main allocates whose field points to the argument (`M->p = theta`), at -O0 (at -O2
-// the optimiser makes the struct a global of its own, which was checked already).
+// the optimiser makes the struct a global of its own, which was checked already); (6) a constant table of
+// pointers into a global array that is the argument itself (`halves[2] = {W, W + 2}`), the global not
+// named by the function (the request's argument known to be that global skipped the checks).
 // RUN: %parad-cc %cflags %s -o %t && %t constants
 // RUN: not --crash %t table 2>&1 | FileCheck %s --check-prefix=TABLE
 // RUN: not --crash %t table-offset 2>&1 | FileCheck %s --check-prefix=TABLE
 // RUN: not --crash %t rows 2>&1 | FileCheck %s --check-prefix=ROWS
 // RUN: not --crash %t forward 2>&1 | FileCheck %s --check-prefix=FORWARD
+// RUN: not --crash %t constant-table 2>&1 | FileCheck %s --check-prefix=CONSTANT
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 && %t0 constants
 // RUN: not --crash %t0 table 2>&1 | FileCheck %s --check-prefix=TABLE
 // RUN: not --crash %t0 rows 2>&1 | FileCheck %s --check-prefix=ROWS
 // RUN: not --crash %t0 held 2>&1 | FileCheck %s --check-prefix=HELD
+// RUN: not --crash %t0 constant-table 2>&1 | FileCheck %s --check-prefix=CONSTANT
 // RUN: not --crash %t held 2>&1 | FileCheck %s --check-prefix=HELD2
 // TABLE: parad: __parad_autodiff: argument #1 of 'objective' points into memory that a pointer in the global variable 'terms' points to, which 'objective' also reads through the global
 // ROWS: parad: __parad_autodiff: argument #1 of 'row_sum' points into memory that a pointer in the global variable 'rows' points to, which 'row_sum' also reads through the global
 // HELD: parad: __parad_autodiff: argument #1 of 'held_loss' points into memory that a pointer in the block held by the pointer global 'M' points to, which 'held_loss' also reads through the global
 // HELD2: parad: __parad_autodiff: argument #1 of 'held_loss' points into
+// CONSTANT: parad: __parad_autodiff: argument #1 of 'weighted' points into memory that a pointer in the global variable 'halves' points to
 // FORWARD: parad: __parad_fwddiff: argument #1 of 'objective' points into memory that a pointer in the global variable 'terms' points to
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +81,14 @@ typedef struct {
 static Model *M;
 __attribute__((noinline)) static double held_loss(const double *x) { return M->p[0] * M->p[1] + x[0]; }
 
+static double W[4] = {1, 2, 3, 4};
+static const double *const halves[2] = {W, W + 2};
+static int half; /* set from the command line: the optimiser cannot fold the table away */
+__attribute__((noinline)) static double weighted(const double *w) {
+  (void)w;
+  return halves[half][0] * halves[half][1];
+}
+
 static Term own[2];
 __attribute__((noinline)) static double fills_its_own(const double *x) {
   static const double q[2] = {0.5, 2.0};
@@ -107,6 +120,11 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "table-offset")) {
     add(line, theta + 2, 0.25);
     __parad_autodiff((void *)objective, theta, g);
+    return 0;
+  }
+  if (!strcmp(mode, "constant-table")) {
+    half = argc > 2;
+    __parad_autodiff((void *)weighted, W, g);
     return 0;
   }
   if (!strcmp(mode, "held")) {
