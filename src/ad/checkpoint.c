@@ -1226,13 +1226,17 @@ static bool frees_only(const Loop *l, LLVMValueRef step) {
   return !other;
 }
 
-static LLVMValueRef deferred_free; /* the walk's CKPT_FREE_PRIMAL (predicates take no context) */
+static LLVMValueRef deferred_free[3]; /* the walk's CKPT_FREE_PRIMAL, ..._DELETE_, ..._DELETE_ARRAY_ (predicates
+                                          take no context) */
 
 /* A checkpoint_reaches predicate that matches nothing, so that the walk visits every function the step
- * reaches: it points each plain free at the deferred free. */
+ * reaches: it points each plain free (or C++ delete) at the deferred one. */
 static bool point_at_deferred_free(LLVMValueRef call, CallKind k) {
-  if (plain_free(call, k) && ir_called_function(call) != deferred_free)
-    LLVMSetOperand(call, (unsigned)LLVMGetNumOperands(call) - 1, deferred_free); /* a call's callee: its last operand */
+  const char *alloc, *dealloc;
+  LLVMValueRef to = !call_cxx_family(call, &alloc, &dealloc) ? deferred_free[0] : !strcmp(dealloc, "_ZdlPv") ? deferred_free[1] : deferred_free[2];
+  LLVMValueRef callee = ir_called_function(call);
+  if (plain_free(call, k) && callee != deferred_free[0] && callee != deferred_free[1] && callee != deferred_free[2])
+    LLVMSetOperand(call, (unsigned)LLVMGetNumOperands(call) - 1, to); /* a call's callee: its last operand */
   return false;
 }
 
@@ -1242,9 +1246,11 @@ static bool point_at_deferred_free(LLVMValueRef call, CallKind k) {
  * runs it, shadows untouched (make_gradient); the block's shadow goes with the loop's tape once the step's
  * augmented run in the reverse sweep frees it again (runtime/checkpoint.c). */
 static void defer_frees(Ck *ck, LLVMValueRef step) {
-  deferred_free = LLVMGetNamedFunction(ck->m, CKPT_FREE_PRIMAL);
-  if (!deferred_free)
-    deferred_free = LLVMAddFunction(ck->m, CKPT_FREE_PRIMAL, LLVMFunctionType(ck->void_t, &ck->ptr, 1, 0));
+  static const char *const names[3] = {CKPT_FREE_PRIMAL, CKPT_DELETE_PRIMAL, CKPT_DELETE_ARRAY_PRIMAL};
+  for (int k = 0; k < 3; k++) {
+    deferred_free[k] = LLVMGetNamedFunction(ck->m, names[k]);
+    if (!deferred_free[k]) deferred_free[k] = LLVMAddFunction(ck->m, names[k], LLVMFunctionType(ck->void_t, &ck->ptr, 1, 0));
+  }
   ValueMap seen;
   vmap_init(&seen);
   checkpoint_reaches(step, point_at_deferred_free, &seen);

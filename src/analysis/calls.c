@@ -213,7 +213,8 @@ CallKind call_classify(LLVMValueRef call, const MathRule **rule) {
                                            "_ZdlPvSt11align_val_tRKSt9nothrow_t", "_ZdaPvSt11align_val_tRKSt9nothrow_t"};
   if (allocator_of(name)) return CALL_ALLOC;
   if (!strcmp(name, "realloc")) return CALL_REALLOC;
-  if (!strcmp(name, "free") || !strcmp(name, CKPT_FREE_PRIMAL) || name_in(name, cxx_delete, COUNT(cxx_delete), false))
+  if (!strcmp(name, "free") || !strcmp(name, CKPT_FREE_PRIMAL) || !strcmp(name, CKPT_DELETE_PRIMAL) ||
+      !strcmp(name, CKPT_DELETE_ARRAY_PRIMAL) || name_in(name, cxx_delete, COUNT(cxx_delete), false))
     return CALL_FREE;
   if (name_in(name, inactive_functions, COUNT(inactive_functions), false)) return CALL_INACTIVE;
   if (call_mirrored(call, NULL)) return CALL_MIRRORED;

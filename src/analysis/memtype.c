@@ -2331,7 +2331,8 @@ bool memtype_layout_of_copy(LLVMValueRef call, MemLayout *l) {
 static bool harmless_call(LLVMValueRef call) {
   const char *name = ir_called_name(call);
   return !strncmp(name, "llvm.lifetime.", 14) || !strncmp(name, "llvm.memset.", 12) || !strcmp(name, "free") ||
-         !strcmp(name, CKPT_FREE_PRIMAL) || !strncmp(name, "MPI_", 4) || ir_is_debug_intrinsic(call);
+         !strcmp(name, CKPT_FREE_PRIMAL) || !strcmp(name, CKPT_DELETE_PRIMAL) || !strcmp(name, CKPT_DELETE_ARRAY_PRIMAL) ||
+         !strncmp(name, "MPI_", 4) || ir_is_debug_intrinsic(call);
 }
 
 /* Whether the function lets anything but its own loads and stores see the object: a call other than the

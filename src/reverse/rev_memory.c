@@ -434,10 +434,16 @@ void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
     vmap_put(&g->smap, call, s);
     return;
   }
-  if (kind == CALL_FREE && checkpoints(g)) { /* the block and its shadow together */
+  if (kind == CALL_FREE && checkpoints(g)) { /* the block and its shadow together (with C++'s delete where new made it) */
     LLVMValueRef p = LLVMGetArgOperand(call, call_freed_arg(call));
-    LLVMValueRef args[2] = {aug_value(g, p), shadowed(g, p) ? aug_shadow(g, p, call, "this free") : LLVMConstNull(g->ptr_type)};
-    runtime_call(g, "__parad_rt_ckpt_free", LLVMVoidTypeInContext(g->ctx), args, 2);
+    LLVMValueRef args[3] = {aug_value(g, p), shadowed(g, p) ? aug_shadow(g, p, call, "this free") : LLVMConstNull(g->ptr_type)};
+    const char *cxx_new, *cxx_delete;
+    if (call_cxx_family(call, &cxx_new, &cxx_delete)) {
+      args[2] = function_named(g, cxx_delete, LLVMVoidTypeInContext(g->ctx), g->ptr_type);
+      runtime_call(g, "__parad_rt_ckpt_delete", LLVMVoidTypeInContext(g->ctx), args, 3);
+    } else {
+      runtime_call(g, "__parad_rt_ckpt_free", LLVMVoidTypeInContext(g->ctx), args, 2);
+    }
     return;
   }
   if (kind == CALL_REALLOC)

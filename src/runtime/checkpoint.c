@@ -134,7 +134,8 @@ static _Thread_local long last_steps, last_runs; /* parad_checkpoint_counts */
 static long pending;
 typedef struct {
   void *p;
-  bool shadow_gone; /* its shadow handed to a tape to free */
+  bool shadow_gone;           /* its shadow handed to a tape to free */
+  void (*release)(void *); /* C++'s plain delete of a block new made; NULL: free */
 } Deferred;
 static Deferred *deferred;
 static size_t ndeferred, capdeferred;
@@ -161,13 +162,20 @@ static bool loops_pending(void) { return __atomic_load_n(&pending, __ATOMIC_ACQU
  * caller, which has a shadow of p when `shadow`, is to hand it over: the first such caller only (a
  * recomputed step frees the block again; a step run as the program runs it frees it without a shadow,
  * and its augmented run in the reverse sweep with one). */
-static bool defer_free(void *p, bool shadow) {
+static void release_block(void *p, void (*release)(void *)) {
+  if (release)
+    release(p);
+  else
+    free(p);
+}
+
+static bool defer_free(void *p, bool shadow, void (*release)(void *)) {
   pthread_mutex_lock(&deferred_lock);
   size_t i = 0;
   while (i < ndeferred && deferred[i].p != p) i++;
   if (i == ndeferred) {
     deferred = grow(deferred, &capdeferred, ndeferred + 1, sizeof *deferred);
-    deferred[ndeferred++] = (Deferred){p, false};
+    deferred[ndeferred++] = (Deferred){p, false, release};
   }
   bool hand = shadow && !deferred[i].shadow_gone;
   deferred[i].shadow_gone |= shadow;
@@ -657,7 +665,7 @@ void *__parad_rt_ckpt_realloc(void *p, size_t size) {
   if (!q) return NULL;
   size_t old = malloc_usable_size(p);
   memcpy(q, p, old < size ? old : size);
-  defer_free(p, false);
+  defer_free(p, false, NULL);
   return q;
 }
 
@@ -670,24 +678,35 @@ static ParadTape *shadow_tape(Ckpt *c, const char *p) {
   return c->outer;
 }
 
-/* A block freed with its shadow (or none). With no checkpointed loop's reverse to come, or a block the
- * running step allocated, as before: the block now, the shadow with the current tape (the step's). Else
- * the block when the last such reverse is done, and the shadow as shadow_tape says. */
-void __parad_rt_ckpt_free(void *p, void *shadow) {
+/* A block freed with its shadow (or none), the block by `release` (C++'s plain delete of a block new made;
+ * NULL: free), the shadow by free (a function with checkpointed loops makes its shadows with the runtime's
+ * calloc). With no checkpointed loop's reverse to come, or a block the running step allocated, as before:
+ * the block now, the shadow with the current tape (the step's). Else the block when the last such reverse
+ * is done, and the shadow as shadow_tape says. */
+void __parad_rt_ckpt_delete(void *p, void *shadow, void (*release)(void *)) {
   if (!p) return;
   Ckpt *c = active ? active : running;
   if (!loops_pending() || (active && forget_fresh(active, p))) {
-    free(p);
+    release_block(p, release);
     __parad_rt_free_later(shadow);
     return;
   }
-  if (defer_free(p, shadow != NULL)) __parad_rt_free_later_on(c ? shadow_tape(c, p) : __parad_rt_current, shadow);
+  if (defer_free(p, shadow != NULL, release)) __parad_rt_free_later_on(c ? shadow_tape(c, p) : __parad_rt_current, shadow);
 }
+
+void __parad_rt_ckpt_free(void *p, void *shadow) { __parad_rt_ckpt_delete(p, shadow, NULL); }
 
 /* free, in a step of a loop that runs another checkpointed loop, and in what that step calls (ad/checkpoint.c):
  * the step runs as the program runs it, shadows untouched; the block's shadow goes when the augmented run
  * of the step in the reverse sweep frees it again. */
 void __parad_rt_ckpt_free_primal(void *p) { __parad_rt_ckpt_free(p, NULL); }
+
+/* The same for C++'s delete and delete[] (operator delete(void *), operator delete[](void *): the C++
+ * program links them) of a block new made. */
+extern void _ZdlPv(void *) __attribute__((weak));
+extern void _ZdaPv(void *) __attribute__((weak));
+void __parad_rt_ckpt_delete_primal(void *p) { __parad_rt_ckpt_delete(p, NULL, _ZdlPv); }
+void __parad_rt_ckpt_delete_array_primal(void *p) { __parad_rt_ckpt_delete(p, NULL, _ZdaPv); }
 
 /* What the step running now makes for its reverse sweep (tape.c's __parad_rt_shadow_alloca, the MPI
  * runtime's records): its reverse sweep releases it, or, when its tape is dropped, the runtime does. Any
@@ -910,7 +929,7 @@ void __parad_rt_ckpt_reverse(void *ctx, ParadStep advance, ParadStep youturn) {
   free(c);
   pthread_mutex_lock(&deferred_lock);
   if (__atomic_sub_fetch(&pending, 1, __ATOMIC_ACQ_REL) == 0) {
-    for (size_t i = 0; i < ndeferred; i++) free(deferred[i].p);
+    for (size_t i = 0; i < ndeferred; i++) release_block(deferred[i].p, deferred[i].release);
     ndeferred = 0;
   }
   pthread_mutex_unlock(&deferred_lock);
