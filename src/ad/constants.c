@@ -591,6 +591,34 @@ static bool global_integers_only(LLVMModuleRef m, LLVMValueRef g, ValueMap *seen
   return true;
 }
 
+/* Through address v of a global: whether every pointer read from it (at any offset) is read back only as
+ * one that needs no shadow (integers_only), and nothing else takes the address. */
+static bool pointers_read_need_none(LLVMModuleRef m, LLVMValueRef v, ValueMap *seen, int depth) {
+  if (depth > 8) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    bool gep = LLVMIsAGetElementPtrInst(user) || (LLVMIsAConstantExpr(user) && LLVMGetConstOpcode(user) == LLVMGetElementPtr);
+    if ((gep && LLVMGetOperand(user, 0) == v) || LLVMIsABitCastInst(user)) {
+      if (!pointers_read_need_none(m, user, seen, depth + 1)) return false;
+      continue;
+    }
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == v && LLVMGetOperand(user, 0) != v) continue;
+    if (!LLVMIsALoadInst(user) || LLVMGetVolatile(user)) return false;
+    if (!ir_is_ptr(LLVMTypeOf(user)) || vmap_has(seen, user)) continue;
+    vmap_put(seen, user, user);
+    if (!integers_only(m, user, seen, 0)) return false;
+  }
+  return true;
+}
+
+bool ad_global_pointers_read_need_none(LLVMValueRef g) {
+  ValueMap seen;
+  vmap_init(&seen);
+  bool none = pointers_read_need_none(LLVMGetGlobalParent(g), g, &seen, 0);
+  vmap_free(&seen);
+  return none;
+}
+
 typedef enum { STAND_IN_NONE, STAND_IN_SINK, STAND_IN_ZEROS, STAND_IN_ITSELF } StandIn;
 
 /* Which stand-in operand gets in choice (see constants.h); nothing is made. */

@@ -27,6 +27,10 @@
 #include <llvm-c/Core.h>
 #include <stdbool.h>
 
+/* Whether every pointer read from global g is read back only for integers, floats it compares, or a call
+ * through it (a qsort key, a table of callbacks without data): no derivative goes through what they point
+ * to. */
+bool ad_global_pointers_read_need_none(LLVMValueRef g);
 /* Whether v is a constant that has a shadow (see above). */
 bool ad_has_constant_shadow(LLVMValueRef v);
 /* The runtime's current tape (a global): what a reverse sweep reads from it is active memory when forward

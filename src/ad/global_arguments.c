@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ad/checkpoint.h"
+#include "ad/constants.h"
 #include "ad/global_blocks.h"
 #include "ir/diag.h"
 #include "ir/ir.h"
@@ -350,9 +351,10 @@ int request_check_global_arguments(LLVMBuilderRef b, const Request *r) {
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
         for (int o = 0, n = LLVMGetNumOperands(i); o < n; o++) named_globals(LLVMGetOperand(i, o), &named, 0);
   }
-  size_t kept = 0;
+  size_t kept = 0; /* a table set inside, or whose pointers carry no derivative (a qsort key): not compared */
   for (size_t t = 0; t < named.tables.len; t++)
-    if (!set_inside(named.tables.data[t], &reached, 0)) named.tables.data[kept++] = named.tables.data[t];
+    if (!set_inside(named.tables.data[t], &reached, 0) && !ad_global_pointers_read_need_none(named.tables.data[t]))
+      named.tables.data[kept++] = named.tables.data[t];
   named.tables.len = kept;
   vmap_free(&reached);
   const ValueList *globals = &named.floats;
