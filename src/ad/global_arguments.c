@@ -276,11 +276,11 @@ static void check_pointer(LLVMBuilderRef b, const Request *r, unsigned p, bool f
 /* A pointer the constant argument param holds at a constant offset, which fn reads (`pb->params`), at the
  * call as b builds it from the argument's value arg: each in turn (*cursor: where the search goes on), or
  * NULL past the last. */
-static LLVMValueRef next_held_pointer(LLVMBuilderRef b, LLVMValueRef param, LLVMValueRef arg, LLVMValueRef *cursor) {
+static LLVMValueRef next_held_pointer(LLVMBuilderRef b, LLVMValueRef param, LLVMValueRef arg, LLVMUseRef *cursor) {
   LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetTypeContext(LLVMTypeOf(param)), 0);
-  for (LLVMUseRef u = *cursor ? LLVMGetNextUse((LLVMUseRef)*cursor) : LLVMGetFirstUse(param); u; u = LLVMGetNextUse(u)) {
+  for (LLVMUseRef u = *cursor ? LLVMGetNextUse(*cursor) : LLVMGetFirstUse(param); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
-    *cursor = (LLVMValueRef)u;
+    *cursor = u;
     if (LLVMIsALoadInst(user) && ir_is_ptr(LLVMTypeOf(user))) return LLVMBuildLoad2(b, ptr, arg, "");
     if (!LLVMIsAGetElementPtrInst(user) || LLVMGetOperand(user, 0) != param || !constant_indices(user)) continue;
     bool loaded = false;
@@ -330,7 +330,8 @@ static void check_constant_arguments(LLVMBuilderRef b, const Request *r) {
   for (unsigned q = 0, np = LLVMCountParams(r->fn); q < np; q++) {
     LLVMValueRef param = LLVMGetParam(r->fn, q);
     if (r->activity[q] != ACT_CONST || !ir_is_ptr(LLVMTypeOf(param))) continue;
-    LLVMValueRef cursor = NULL, held, value = LLVMGetArgOperand(r->call, request_arg_index(r, q));
+    LLVMUseRef cursor = NULL;
+    LLVMValueRef held, value = LLVMGetArgOperand(r->call, request_arg_index(r, q));
     while ((held = next_held_pointer(b, param, value, &cursor))) check_against_shadowed(b, r, q, held);
   }
 }
