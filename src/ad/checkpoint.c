@@ -1232,11 +1232,11 @@ static LLVMValueRef deferred_free[3]; /* the walk's CKPT_FREE_PRIMAL, ..._DELETE
 /* A checkpoint_reaches predicate that matches nothing, so that the walk visits every function the step
  * reaches: it points each plain free (or C++ delete) at the deferred one. */
 static bool point_at_deferred_free(LLVMValueRef call, CallKind k) {
-  const char *alloc, *dealloc;
-  LLVMValueRef to = !call_cxx_family(call, &alloc, &dealloc) ? deferred_free[0] : !strcmp(dealloc, "_ZdlPv") ? deferred_free[1] : deferred_free[2];
   LLVMValueRef callee = ir_called_function(call);
-  if (plain_free(call, k) && callee != deferred_free[0] && callee != deferred_free[1] && callee != deferred_free[2])
-    LLVMSetOperand(call, (unsigned)LLVMGetNumOperands(call) - 1, to); /* a call's callee: its last operand */
+  if (!plain_free(call, k) || callee == deferred_free[0] || callee == deferred_free[1] || callee == deferred_free[2]) return false;
+  const char *alloc, *dealloc;
+  int which = !call_cxx_family(call, &alloc, &dealloc) ? 0 : !strcmp(dealloc, "_ZdlPv") ? 1 : 2;
+  LLVMSetOperand(call, (unsigned)LLVMGetNumOperands(call) - 1, deferred_free[which]); /* a call's callee: its last operand */
   return false;
 }
 

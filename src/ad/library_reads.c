@@ -70,8 +70,9 @@ static const char *format_text(LLVMValueRef v, size_t *len) {
   return LLVMIsConstantString(init) ? LLVMGetAsString(init, len) : NULL;
 }
 
-/* The number conversions of the call's format (its arguments from `first` on); -1 where the format is not constant or has what this reading does not follow
- * (positional arguments, long double, too many). Strings, characters and pointers stay where they go. */
+/* The number conversions of the call's format (its arguments from `first` on); -1 where the format is not
+ * constant or has what this reading does not follow (positional arguments, long double, too many).
+ * Strings, characters and pointers stay where they go. */
 static int number_conversions(LLVMValueRef call, unsigned format_arg, Conversion *out) {
   size_t len;
   const char *s = format_text(LLVMGetArgOperand(call, format_arg), &len);

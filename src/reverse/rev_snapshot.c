@@ -421,24 +421,22 @@ static void sum_address(RevGen *g, AddressSum *a, LLVMValueRef p, int depth) {
 
 /* Whether loads a and b read at a constant distance from each other (v[j - 1] and v[j + 1]; not two rows
  * of a matrix as far apart as a counter of an outer loop says, `L[i][k]` and `L[j][k]`). */
+/* Whether every term of x has the same factor in y (0 where y lacks it). */
+static bool terms_within(const AddressSum *x, const AddressSum *y) {
+  for (int k = 0; k < x->terms; k++) {
+    long long other = 0;
+    for (int m = 0; m < y->terms; m++)
+      if (y->term[m] == x->term[k]) other = y->factor[m];
+    if (other != x->factor[k]) return false;
+  }
+  return true;
+}
+
 static bool constant_apart(RevGen *g, LLVMValueRef a, LLVMValueRef b) {
   AddressSum x = {0}, y = {0};
   sum_address(g, &x, LLVMGetOperand(a, 0), 0);
   sum_address(g, &y, LLVMGetOperand(b, 0), 0);
-  if (x.failed || y.failed || x.base != y.base) return false;
-  for (int k = 0; k < x.terms; k++) {
-    long long other = 0;
-    for (int m = 0; m < y.terms; m++)
-      if (y.term[m] == x.term[k]) other = y.factor[m];
-    if (other != x.factor[k]) return false;
-  }
-  for (int m = 0; m < y.terms; m++) {
-    long long other = 0;
-    for (int k = 0; k < x.terms; k++)
-      if (x.term[k] == y.term[m]) other = x.factor[k];
-    if (other != y.factor[m]) return false;
-  }
-  return true;
+  return !x.failed && !y.failed && x.base == y.base && terms_within(&x, &y) && terms_within(&y, &x);
 }
 
 /* Whether a run of l reads load's object at several places per iteration near each other (a stencil's

@@ -134,7 +134,7 @@ static _Thread_local long last_steps, last_runs; /* parad_checkpoint_counts */
 static long pending;
 typedef struct {
   void *p;
-  bool shadow_gone;           /* its shadow handed to a tape to free */
+  bool shadow_gone;        /* its shadow handed to a tape to free */
   void (*release)(void *); /* C++'s plain delete of a block new made; NULL: free */
 } Deferred;
 static Deferred *deferred;
@@ -158,10 +158,7 @@ static void *grow(void *p, size_t *cap, size_t need, size_t elem) {
 
 static bool loops_pending(void) { return __atomic_load_n(&pending, __ATOMIC_ACQUIRE) != 0; }
 
-/* p freed (or moved) while loops are pending: it goes when the last of them is done. Returns whether the
- * caller, which has a shadow of p when `shadow`, is to hand it over: the first such caller only (a
- * recomputed step frees the block again; a step run as the program runs it frees it without a shadow,
- * and its augmented run in the reverse sweep with one). */
+/* p freed by `release` (C++'s plain delete of a block new made), or by free where that is NULL. */
 static void release_block(void *p, void (*release)(void *)) {
   if (release)
     release(p);
@@ -169,6 +166,10 @@ static void release_block(void *p, void (*release)(void *)) {
     free(p);
 }
 
+/* p freed (or moved) while loops are pending: it goes (by `release`) when the last of them is done.
+ * Returns whether the caller, which has a shadow of p when `shadow`, is to hand it over: the first such
+ * caller only (a recomputed step frees the block again; a step run as the program runs it frees it without
+ * a shadow, and its augmented run in the reverse sweep with one). */
 static bool defer_free(void *p, bool shadow, void (*release)(void *)) {
   pthread_mutex_lock(&deferred_lock);
   size_t i = 0;

@@ -236,20 +236,25 @@ void __parad_rt_argument_in_held(void *arg, void *held, unsigned long long offse
   __parad_rt_argument_in_block(arg, inner, message);
 }
 
+/* Before a derivative (ad/global_arguments.h): stops the program where pointer held (one a constant
+ * argument holds, or a table) lies inside the extent bytes an argument with a shadow points to (its first
+ * byte where the compiler did not know them). */
+void __parad_rt_constant_holds_argument(const char *held, const char *arg, unsigned long long extent, const char *message) {
+  if (!held || !arg || held < arg || held >= arg + (extent ? extent : 1)) return;
+  fprintf(stderr, "parad: %s\n", message);
+  abort();
+}
+
 /* Before a derivative (ad/global_arguments.h): stops the program where a pointer the global table holds
  * (count elements of stride bytes, each with pointers at the n offsets) points into the extent bytes at arg
  * (arg alone where the compiler did not know them). */
 void __parad_rt_argument_in_table(const char *arg, unsigned long long extent, const char *table, unsigned long long count,
                                   unsigned long long stride, const unsigned *offsets, unsigned n, const char *message) {
   if (!arg || !table) return;
-  if (!extent) extent = 1;
   for (unsigned long long i = 0; i < count; i++)
     for (unsigned k = 0; k < n; k++) {
       const char *held;
       memcpy(&held, table + i * stride + offsets[k], sizeof held);
-      if (held >= arg && held < arg + extent) {
-        fprintf(stderr, "parad: %s\n", message);
-        abort();
-      }
+      __parad_rt_constant_holds_argument(held, arg, extent, message);
     }
 }

@@ -396,11 +396,3 @@ void __parad_rt_argument_in_global(int which, const char *const *messages) {
   fprintf(stderr, "parad: %s\n", messages[which]);
   abort();
 }
-
-/* A pointer a constant argument holds (held) inside the extent bytes an argument with a shadow points to
- * (its first byte where the compiler did not know them). */
-void __parad_rt_constant_holds_argument(const char *held, const char *arg, unsigned long long extent, const char *message) {
-  if (!held || !arg || held < arg || held >= arg + (extent ? extent : 1)) return;
-  fprintf(stderr, "parad: %s\n", message);
-  abort();
-}
