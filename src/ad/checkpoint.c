@@ -311,41 +311,36 @@ static bool read_in_loop(const Loop *l, LLVMValueRef v) {
 }
 
 /* Functions whose derivatives may be generated: the requests' functions and every function they reach
- * (called, handed to a parallel region or a task, or, once an indirect call is reached, any whose address
- * is taken). */
-static void reach(ValueMap *d, LLVMValueRef fn, bool *indirect) {
+ * (called, handed to a parallel region or a task, or called through a pointer: each function of the
+ * call's type whose address is taken, as ad/indirect.h's table holds them). */
+static void reach(ValueMap *d, LLVMValueRef fn) {
   if (LLVMIsDeclaration(fn) || vmap_has(d, fn)) return;
   vmap_put(d, fn, fn);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      if (ir_is_call(i) && !ir_called_function(i)) *indirect = true;
+      if (ir_is_call(i) && !ir_called_function(i) && !LLVMIsAInlineAsm(LLVMGetCalledValue(i))) {
+        ValueList targets = {0};
+        indirect_module_candidates(LLVMGetGlobalParent(fn), LLVMGetCalledFunctionType(i), &targets);
+        for (size_t t = 0; t < targets.len; t++) reach(d, targets.data[t]);
+        vec_free(&targets);
+      }
       for (unsigned o = 0, n = (unsigned)LLVMGetNumOperands(i); o < n; o++) {
         LLVMValueRef f = ir_strip_pointer_casts(LLVMGetOperand(i, o));
-        if (f && LLVMIsAFunction(f)) reach(d, f, indirect);
+        if (f && LLVMIsAFunction(f)) reach(d, f);
       }
     }
 }
 
 void checkpoint_differentiated(LLVMModuleRef m, ValueMap *d) {
-  bool indirect = false;
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (!strncmp(LLVMGetValueName(f), REQUEST_PREFIX, strlen(REQUEST_PREFIX)))
       for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
         Request r;
         if (request_is_canonical_call(LLVMGetUser(u)) && request_decode(LLVMGetUser(u), &r)) {
-          reach(d, r.fn, &indirect);
+          reach(d, r.fn);
           request_free(&r);
         }
       }
-  if (!indirect) return;
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-    for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
-      LLVMValueRef user = LLVMGetUser(u);
-      if (!(ir_is_call(user) && (ir_called_function(user) == f || request_is_canonical_call(user)))) {
-        reach(d, f, &indirect); /* its address is taken */
-        break;
-      }
-    }
 }
 
 /* The parameter of fn that pointer x is computed from by address arithmetic (C keeps it inside the

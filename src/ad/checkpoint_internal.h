@@ -52,8 +52,8 @@ void checkpoint_indirect_targets(LLVMValueRef call, ValueList *out);
 /* A call that allocates, reallocates or frees memory (a checkpoint_reaches predicate). */
 bool checkpoint_allocation(LLVMValueRef call, CallKind kind);
 /* The functions whose derivatives may be made: the requests' functions and every function they reach
- * (called, handed to a parallel region or a task, or, once an indirect call is reached, any whose address
- * is taken). */
+ * (called, handed to a parallel region or a task, or, through a pointer, any of the call's type whose
+ * address is taken). */
 void checkpoint_differentiated(LLVMModuleRef m, ValueMap *d);
 /* The context of either step, and its end (debug information finished). */
 void checkpoint_begin(Ck *ck, LLVMModuleRef m);
