@@ -124,7 +124,7 @@ static void set_slp(bool on) {
 /* The SLP vectoriser and the clean-up clang's pipeline runs after it, on every function but those that
  * hold reverse-sweep code. */
 static bool run_slp_outside_reverse(LLVMModuleRef m, LLVMTargetMachineRef tm, bool verbose) {
-  ValueList held = {0};
+  SlpReverse held = {0};
   slp_hold_reverse(m, &held);
   set_slp(true);
   bool ran = run_passes(m, tm, "function(slp-vectorizer,vector-combine,instcombine<no-verify-fixpoint>)", true, true,
