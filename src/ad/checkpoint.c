@@ -159,14 +159,31 @@ static bool written_before_read(const Loop *l, LLVMValueRef v) {
 /* Debug records and lifetime markers: what says nothing of a variable's value. */
 static bool bookkeeping(LLVMValueRef inst);
 
-/* Whether slot v (of a scalar) is the step's own: every step stores it before it loads it, and only stores
- * reach it outside the loop (clang's slot for a firstprivate value handed to a region, say). It then
- * moves into the loop's function, no variable of the loop: nothing of it crosses from step to step. */
+/* Whether slot v is a variable the loop's body declares: its lifetime starts in the loop, and nothing
+ * outside the loop uses it. Whatever it held when the last step ended is gone as the next begins (a
+ * range-for's range and iterators, which the body hands to calls before they are inlined). */
+static bool scoped_in_step(const Loop *l, LLVMValueRef v) {
+  bool starts = false;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    bool inside = LLVMIsAInstruction(user) && in_loop(l, LLVMGetInstructionParent(user));
+    if (ir_is_debug_intrinsic(user)) continue;
+    if (!inside) return false;
+    starts |= ir_is_lifetime_marker(user) && !strcmp(ir_called_name(user), "llvm.lifetime.start.p0");
+  }
+  return starts;
+}
+
+/* Whether slot v is the step's own: a variable the body declares, or a scalar every step stores before it
+ * loads it, which only stores reach outside the loop (clang's slot for a firstprivate value handed to a
+ * region, say). It then moves into the loop's function, no variable of the loop: nothing of it crosses
+ * from step to step. */
 static bool private_to_step(const Loop *l, LLVMValueRef v) {
   LLVMTypeRef t = LLVMGetAllocatedType(v);
   LLVMTypeKind k = LLVMGetTypeKind(t);
-  if (!LLVMIsAConstantInt(LLVMGetOperand(v, 0)) || LLVMConstIntGetZExtValue(LLVMGetOperand(v, 0)) != 1 ||
-      !(k == LLVMIntegerTypeKind || k == LLVMDoubleTypeKind || k == LLVMFloatTypeKind || k == LLVMPointerTypeKind))
+  if (!LLVMIsAConstantInt(LLVMGetOperand(v, 0)) || LLVMConstIntGetZExtValue(LLVMGetOperand(v, 0)) != 1) return false;
+  if (scoped_in_step(l, v)) return true;
+  if (!(k == LLVMIntegerTypeKind || k == LLVMDoubleTypeKind || k == LLVMFloatTypeKind || k == LLVMPointerTypeKind))
     return false;
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
@@ -721,7 +738,7 @@ static bool examine(Ck *ck, Loop *l) {
         const char *callee = LLVMIsAInvokeInst(i) ? ir_called_name(i) : NULL;
         diag_error(i, "a call%s%s%s that may throw while an object with a destructor is alive (a C++ invoke), inside a "
                       "loop checkpointed with " MARKER "(), is not supported yet: declare the function noexcept where "
-                      "it is the program's own",
+                      "it is the program's own, or move the step's body into a noexcept function",
                    callee ? " of '" : "", callee ? callee : "", callee ? "'" : "");
         return false;
       }

@@ -57,7 +57,7 @@ template <bool Marked> double solve(const double *x) {
   Buffer next(N);
   for (int t = 0; t < T; t++) {
     if (Marked) __parad_checkpoint_loop();
-    // CHECK: checkpoint_with_destructors.cpp:[[@LINE+1]]:{{[0-9]+}}: error: a call of 'relax(double, double, double)' {{.*}}that may throw {{.*}}declare the function noexcept where it is the program's own in function 'solve<true>'
+    // CHECK: checkpoint_with_destructors.cpp:[[@LINE+1]]:{{[0-9]+}}: error: a call of 'relax(double, double, double)' {{.*}}that may throw {{.*}}declare the function noexcept where it is the program's own, or move the step's body into a noexcept function in function 'solve<true>'
     for (int i = 1; i < N - 1; i++) next.p[i] = relax(u[i - 1], u[i], u[i + 1]);
     for (int i = 1; i < N - 1; i++) u[i] = next.p[i];
   }

@@ -19,7 +19,7 @@ double f(const double *x) {
   double s = 0;
   for (int t = 0; t < 10; t++) {
     __parad_checkpoint_loop();
-    // CHECK: checkpoint_throwing_call.cpp:[[@LINE+1]]:{{[0-9]+}}: error: a call of 'checked(int)' (_Z7checkedi) that may throw while an object with a destructor is alive (a C++ invoke), inside a loop checkpointed with __parad_checkpoint_loop(), is not supported yet: declare the function noexcept where it is the program's own in function 'f'
+    // CHECK: checkpoint_throwing_call.cpp:[[@LINE+1]]:{{[0-9]+}}: error: a call of 'checked(int)' (_Z7checkedi) that may throw while an object with a destructor is alive (a C++ invoke), inside a loop checkpointed with __parad_checkpoint_loop(), is not supported yet: declare the function noexcept where it is the program's own, or move the step's body into a noexcept function in function 'f'
     int k = checked(t);
     for (int i = 0; i < 4; i++) u[i] = u[i] * 0.5 + x[i] * k;
     s += u[t % 4];
