@@ -202,6 +202,12 @@ static bool not_under_forward(LLVMValueRef call) {
          call_tape_action(call, &tangents) == TAPE_NONE && call_classify(call, NULL) != CALL_INACTIVE;
 }
 
+/* A call of the checkpointed loops' runtime: named before the other calls a checkpointed loop makes (its
+ * variables are kept on the heap). */
+static bool checkpoint_runtime_call(LLVMValueRef call) {
+  return !strncmp(ir_called_name(call), "__parad_rt_ckpt_", 16) && not_under_forward(call);
+}
+
 /* A global holding heap blocks whose adjoints' shadow global fn's code reads, or a function it calls does
  * (a gradient computed there): its shadows are set where the gradient's call is once every derivative is
  * generated, after a forward derivative over it has copied that code. */
@@ -225,6 +231,7 @@ static const char *construct_of_runtime_call(LLVMValueRef call) {
     const char *prefix, *what;
   } what[] = {
       {"__parad_rt_derivative", "a call through a function pointer"},
+      {"__parad_rt_ckpt_", "a loop checkpointed with __parad_checkpoint_loop()"},
       {"__parad_rt_tape_suspend", "split mode"},
       {"__parad_rt_tape_resume", "split mode"},
       {"__parad_rt_split", "split mode"},
@@ -272,7 +279,9 @@ static bool lower(AdModule *ad, LLVMValueRef call) {
   /* Forward mode over a gradient (a Hessian-vector product) gives its tapes tangent twins
      (forward/fwd_tape.c); adjoints of a tape are not built. */
   LLVMValueRef sweep = first_call(r.fn, begins_tape);
-  LLVMValueRef unsupported = sweep && r.mode == MODE_FORWARD ? first_call(r.fn, not_under_forward) : NULL;
+  LLVMValueRef unsupported = NULL;
+  if (sweep && r.mode == MODE_FORWARD && !(unsupported = first_call(r.fn, checkpoint_runtime_call)))
+    unsupported = first_call(r.fn, not_under_forward);
   if (sweep && (r.mode != MODE_FORWARD || r.width > 1)) {
     diag_error_plain(sweep, "%s of '%s': %s over a reverse-mode derivative computed here is not supported yet; "
                      "forward mode over it (one direction: a Hessian-vector product) is", r.entry, LLVMGetValueName(r.fn),
