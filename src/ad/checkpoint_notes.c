@@ -1016,15 +1016,19 @@ static LLVMValueRef noting_copy(Ck *ck, LLVMValueRef fn, LLVMValueRef at, uint64
 
 /* Whether the memory a copy moves may hold pointers: known to, or of a mixed layout that has them or is
  * not known. */
-static bool copies_pointers(LLVMValueRef copy) {
+/* What a copy's pointers are: none, some, or not known (mixed data whose layout the analyses do not see,
+ * as at -O0 through a reference). */
+typedef enum { COPY_NO_POINTERS, COPY_POINTERS, COPY_LAYOUT_UNKNOWN } CopyPointers;
+
+static CopyPointers copies_pointers(LLVMValueRef copy) {
   DataKind d = memtype_of_copy(copy);
-  if (d == DATA_PTR) return true;
-  if (d != DATA_MIXED) return false;
+  if (d == DATA_PTR) return COPY_POINTERS;
+  if (d != DATA_MIXED) return COPY_NO_POINTERS;
   MemLayout l;
-  if (!memtype_layout_of_copy(copy, &l)) return true;
+  if (!memtype_layout_of_copy(copy, &l)) return COPY_LAYOUT_UNKNOWN;
   for (unsigned r = 0; r < l.n; r++)
-    if (l.run[r].kind == DATA_PTR) return true;
-  return false;
+    if (l.run[r].kind == DATA_PTR) return COPY_POINTERS;
+  return COPY_NO_POINTERS;
 }
 
 int checkpoint_check_copies(LLVMModuleRef m) {
@@ -1045,8 +1049,12 @@ int checkpoint_check_copies(LLVMModuleRef m) {
         LLVMValueRef to = ir_address_base(LLVMGetArgOperand(i, 0));
         bool own = LLVMIsAAllocaInst(to) || in_task_block(f, to, 0);
         for (unsigned p = 0; p < nown && p < LLVMCountParams(f) && !own; p++) own = to == LLVMGetParam(f, p);
-        if (!own && copies_pointers(i))
+        CopyPointers p = own ? COPY_NO_POINTERS : copies_pointers(i);
+        if (p == COPY_POINTERS)
           refuse(i, "copying memory that holds pointers (their shadows would not follow the snapshots)");
+        else if (p == COPY_LAYOUT_UNKNOWN)
+          refuse(i, "copying memory of mixed data whose layout is not known here, which may hold pointers (their "
+                    "shadows would not follow the snapshots; optimised builds usually see the layout)");
       }
     char *kept = family ? diag_capture_end() : NULL;
     if (kept && *kept) checkpoint_auto_refuse(m, family, kept);
