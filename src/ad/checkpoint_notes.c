@@ -841,7 +841,13 @@ static void note_call(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) 
   }
   case CALL_ALLOC:
   case CALL_FREE: return; /* not in a region's function: refused at its fork */
-  case CALL_REALLOC: refuse(call, "realloc"); return;
+  case CALL_REALLOC: { /* the runtime's (CKPT_REALLOC): while the loop's reverse sweep is to come, the old
+                          block stays (a step recomputed from an earlier snapshot reads it) and the data moves */
+    LLVMValueRef f = LLVMGetNamedFunction(ck->m, CKPT_REALLOC);
+    if (!f) f = LLVMAddFunction(ck->m, CKPT_REALLOC, LLVMGetCalledFunctionType(call));
+    LLVMSetOperand(call, (unsigned)LLVMGetNumOperands(call) - 1, f);
+    return;
+  }
   case CALL_OMP:
     switch (omp_classify(call)) {
     case OMP_FORK: { /* the region's copy notes too; its thread numbers and what it is given of the loop's

@@ -212,7 +212,7 @@ CallKind call_classify(LLVMValueRef call, const MathRule **rule) {
                                            "_ZdlPvRKSt9nothrow_t", "_ZdaPvRKSt9nothrow_t",
                                            "_ZdlPvSt11align_val_tRKSt9nothrow_t", "_ZdaPvSt11align_val_tRKSt9nothrow_t"};
   if (allocator_of(name)) return CALL_ALLOC;
-  if (!strcmp(name, "realloc")) return CALL_REALLOC;
+  if (!strcmp(name, "realloc") || !strcmp(name, CKPT_REALLOC)) return CALL_REALLOC;
   if (!strcmp(name, "free") || !strcmp(name, CKPT_FREE_PRIMAL) || !strcmp(name, CKPT_DELETE_PRIMAL) ||
       !strcmp(name, CKPT_DELETE_ARRAY_PRIMAL) || name_in(name, cxx_delete, COUNT(cxx_delete), false))
     return CALL_FREE;

@@ -29,6 +29,9 @@ typedef enum {
 /* The free that the frees of steps run as the program runs them become (ad/checkpoint.c): the runtime keeps
  * the block while a checkpointed loop's reverse sweep is to come. */
 #define CKPT_FREE_PRIMAL "__parad_rt_ckpt_free_primal"
+/* The realloc of checkpointed steps (ad/checkpoint_notes.c): the runtime keeps the old block while a
+ * checkpointed loop's reverse sweep is to come, and moves the data to a new one. */
+#define CKPT_REALLOC "__parad_rt_ckpt_realloc"
 /* The same for C++'s delete and delete[] of a block new made. */
 #define CKPT_DELETE_PRIMAL "__parad_rt_ckpt_delete_primal"
 #define CKPT_DELETE_ARRAY_PRIMAL "__parad_rt_ckpt_delete_array_primal"

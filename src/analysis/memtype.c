@@ -857,7 +857,7 @@ static void walk_same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objec
             related = ir_list_has(objects, root_of(LLVMGetIncomingValue(i, k)));
         } else if (LLVMIsASelectInst(i)) {
           related = ir_list_has(objects, root_of(LLVMGetOperand(i, 1))) || ir_list_has(objects, root_of(LLVMGetOperand(i, 2)));
-        } else if (ir_is_call(i) && !strcmp(ir_called_name(i), "realloc")) {
+        } else if (ir_is_call(i) && (!strcmp(ir_called_name(i), "realloc") || !strcmp(ir_called_name(i), CKPT_REALLOC))) {
           related = ir_list_has(objects, root_of(LLVMGetArgOperand(i, 0)));
         }
         if (related) changed |= add_new(objects, i);
@@ -874,7 +874,8 @@ static void walk_same_object(LLVMValueRef fn, LLVMValueRef ptr, ValueList *objec
     }
     for (size_t k = 0; k < objects->len; k++) { /* a realloc's block is the one it moved */
       LLVMValueRef o = objects->data[k];
-      if (ir_is_call(o) && !strcmp(ir_called_name(o), "realloc")) changed |= add_new(objects, root_of(LLVMGetArgOperand(o, 0)));
+      if (ir_is_call(o) && (!strcmp(ir_called_name(o), "realloc") || !strcmp(ir_called_name(o), CKPT_REALLOC)))
+        changed |= add_new(objects, root_of(LLVMGetArgOperand(o, 0)));
     }
   }
   if (slots_out)
