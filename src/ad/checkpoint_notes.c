@@ -1020,8 +1020,6 @@ static LLVMValueRef noting_copy(Ck *ck, LLVMValueRef fn, LLVMValueRef at, uint64
   return copy;
 }
 
-/* Whether the memory a copy moves may hold pointers: known to, or of a mixed layout that has them or is
- * not known. */
 /* What a copy's pointers are: none, some, or not known (mixed data whose layout the analyses do not see,
  * as at -O0 through a reference). */
 typedef enum { COPY_NO_POINTERS, COPY_POINTERS, COPY_LAYOUT_UNKNOWN } CopyPointers;

@@ -110,8 +110,9 @@ static long paired_gain(LLVMValueRef f) {
 }
 
 /* f given copy's code: the blocks change functions (their instructions keep f's debug locations, which
- * the copy kept), copy's arguments become f's, and copy, holding f's old blocks, is deleted. Blocks move
- * after a block only: LLVM 19 moves a block before another within the block's own function. */
+ * the copy kept; the records of f's variables, which it did not, are lost), copy's arguments become f's,
+ * and copy, holding f's old blocks, is deleted. Blocks move after a block only: LLVM 19 moves a block
+ * before another within the block's own function. */
 static void take_code(LLVMValueRef f, LLVMValueRef copy) {
   LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(f));
   LLVMBasicBlockRef own_last = LLVMGetLastBasicBlock(f), anchor = LLVMAppendBasicBlockInContext(c, copy, "");

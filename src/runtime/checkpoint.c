@@ -334,13 +334,6 @@ static void evict(Ckpt *c, const ParadSite *s, int k) {
   c->evicted[c->nevicted++] = (Range){s->h[k].lo, s->h[k].hi};
 }
 
-/* The hull of the given kind a site gave way for that [a, e) overlaps or touches, or c->nevicted. */
-static size_t evicted_touching(const Ckpt *c, int kind, const char *a, const char *e) {
-  size_t i = 0;
-  while (i < c->nevicted && (c->evicted_kind[i] != kind || a > c->evicted[i].hi || e < c->evicted[i].lo)) i++;
-  return i;
-}
-
 static void note_locked(ParadSite *s, char *base, char *a, char *e, int kind) {
   Ckpt *c = active ? active : running;
   if (!s->kind) {
@@ -354,33 +347,21 @@ static void note_locked(ParadSite *s, char *base, char *a, char *e, int kind) {
   for (int i = 0; i < HULLS && k < 0; i++) /* the same object, or bytes next to a hull's (no gap between) */
     if (s->h[i].hi && (s->h[i].base == base || (a <= s->h[i].hi && e >= s->h[i].lo))) k = i;
   Hull h;
-  if (k < 0) { /* a new base: the least recently grown hull gives way */
-    /* A hull the site, or another of its kind, gave way for before is taken back: every live snapshot holds
-       its bytes already (copied, or logged as the hull grew). A site cycling through more objects than it
-       keeps hulls (a C++ vector's elements, each its own base, reached through operator[]) would log
-       them into every live snapshot again each step, and the list of hulls given way would grow by as many:
-       a loop of T steps took T^2 time and memory. */
-    size_t j = evicted_touching(c, (int)s->kind, a, e);
+  if (k < 0) { /* a new base: its first bytes; the least recently grown hull gives way */
     k = HULLS - 1;
     if (s->h[k].hi) evict(c, s, k);
-    if (j < c->nevicted) {
-      h = (Hull){base, c->evicted[j].lo, c->evicted[j].hi};
-      c->evicted[j] = c->evicted[--c->nevicted];
-      c->evicted_kind[j] = c->evicted_kind[c->nevicted];
-    } else {
-      h = (Hull){base, a, e};
-      if (kind == 1) log_bytes(c, a, (size_t)(e - a));
-    }
+    h = (Hull){base, a, e};
+    if (kind == 1) log_bytes(c, a, (size_t)(e - a));
   } else {
     h = s->h[k];
-  }
-  if (a < h.lo) {
-    if (kind == 1) log_bytes(c, a, (size_t)(h.lo - a));
-    h.lo = a;
-  }
-  if (e > h.hi) {
-    if (kind == 1) log_bytes(c, h.hi, (size_t)(e - h.hi));
-    h.hi = e;
+    if (a < h.lo) {
+      if (kind == 1) log_bytes(c, a, (size_t)(h.lo - a));
+      h.lo = a;
+    }
+    if (e > h.hi) {
+      if (kind == 1) log_bytes(c, h.hi, (size_t)(e - h.hi));
+      h.hi = e;
+    }
   }
   memmove(&s->h[1], &s->h[0], (size_t)k * sizeof(Hull));
   s->h[0] = h;
