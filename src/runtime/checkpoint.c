@@ -111,6 +111,7 @@ typedef struct Ckpt {
   Range *evicted;   /* hulls sites gave way for (still the steps' memory: the copies at the loop's ends) */
   int *evicted_kind; /* 1 a store's, 2 a load's */
   size_t nevicted, capevicted;
+  size_t *by_start, nby_start; /* evicted by kind and first byte: open addressing, index + 1, 0 empty */
   ParadTape *outer; /* the tape the loop runs on (the steps' own are dropped or reversed at once) */
   struct Ckpt *up;  /* the loop whose step runs this one, if any */
   Range *fresh;     /* heap blocks the step running now allocated */
@@ -325,13 +326,73 @@ static __attribute__((noinline)) void note_slow(ParadSite *s, char *base, char *
   pthread_mutex_unlock(&notes_lock);
 }
 
+/* The hulls given way, found by kind and first byte. A site cycling through more objects than it keeps
+ * hulls (a C++ vector's elements, each its own base as operator[] returns it; a linked list's nodes) comes
+ * back to each; a search of the whole list for each would cost its length. */
+static size_t start_slot(const Ckpt *c, int kind, const char *lo) {
+  return (size_t)(((uintptr_t)lo >> 3) * 0x9E3779B97F4A7C15ull ^ (uintptr_t)kind) & (c->nby_start - 1);
+}
+
+static void index_put(Ckpt *c, size_t i) {
+  size_t m = c->nby_start - 1, h = start_slot(c, c->evicted_kind[i], c->evicted[i].lo);
+  while (c->by_start[h]) h = (h + 1) & m;
+  c->by_start[h] = i + 1;
+}
+
+/* Room for one more: the table kept at most half full, rebuilt as it doubles. */
+static void index_room(Ckpt *c) {
+  if (2 * (c->nevicted + 1) <= c->nby_start) return;
+  free(c->by_start);
+  c->nby_start = c->nby_start ? 2 * c->nby_start : 64;
+  while (2 * (c->nevicted + 1) > c->nby_start) c->nby_start *= 2;
+  c->by_start = calloc(c->nby_start, sizeof *c->by_start);
+  if (!c->by_start) fail("out of memory for checkpoint notes");
+  for (size_t i = 0; i < c->nevicted; i++) index_put(c, i);
+}
+
+/* The slot holding entry i. */
+static size_t index_slot(const Ckpt *c, size_t i) {
+  size_t m = c->nby_start - 1, h = start_slot(c, c->evicted_kind[i], c->evicted[i].lo);
+  while (c->by_start[h] != i + 1) h = (h + 1) & m;
+  return h;
+}
+
+/* Entry j leaves the list, the last entry taking its place. */
+static void evicted_remove(Ckpt *c, size_t j) {
+  size_t m = c->nby_start - 1, hole = index_slot(c, j), last = c->nevicted - 1;
+  c->by_start[hole] = 0;
+  for (size_t h = (hole + 1) & m; c->by_start[h]; h = (h + 1) & m) { /* the run after the hole shifts back */
+    size_t e = c->by_start[h] - 1, home = start_slot(c, c->evicted_kind[e], c->evicted[e].lo);
+    if (((h - home) & m) >= ((h - hole) & m)) c->by_start[hole] = c->by_start[h], c->by_start[h] = 0, hole = h;
+  }
+  if (j != last) {
+    c->by_start[index_slot(c, last)] = j + 1;
+    c->evicted[j] = c->evicted[last];
+    c->evicted_kind[j] = c->evicted_kind[last];
+  }
+  c->nevicted--;
+}
+
+/* The hull of the given kind given way that starts at a, or c->nevicted. */
+static size_t evicted_starting(const Ckpt *c, int kind, const char *a) {
+  if (!c->nby_start) return c->nevicted;
+  size_t m = c->nby_start - 1;
+  for (size_t h = start_slot(c, kind, a); c->by_start[h]; h = (h + 1) & m) {
+    size_t e = c->by_start[h] - 1;
+    if (c->evicted_kind[e] == kind && c->evicted[e].lo == a) return e;
+  }
+  return c->nevicted;
+}
+
 /* Hull k of site s, kept in the loop's list of hulls no site holds. */
 static void evict(Ckpt *c, const ParadSite *s, int k) {
   size_t cap = c->capevicted; /* the two arrays grow alike */
   c->evicted = grow(c->evicted, &c->capevicted, c->nevicted + 1, sizeof *c->evicted);
   c->evicted_kind = grow(c->evicted_kind, &cap, c->nevicted + 1, sizeof *c->evicted_kind);
+  index_room(c);
   c->evicted_kind[c->nevicted] = (int)s->kind;
-  c->evicted[c->nevicted++] = (Range){s->h[k].lo, s->h[k].hi};
+  c->evicted[c->nevicted] = (Range){s->h[k].lo, s->h[k].hi};
+  index_put(c, c->nevicted++);
 }
 
 static void note_locked(ParadSite *s, char *base, char *a, char *e, int kind) {
@@ -347,11 +408,26 @@ static void note_locked(ParadSite *s, char *base, char *a, char *e, int kind) {
   for (int i = 0; i < HULLS && k < 0; i++) /* the same object, or bytes next to a hull's (no gap between) */
     if (s->h[i].hi && (s->h[i].base == base || (a <= s->h[i].hi && e >= s->h[i].lo))) k = i;
   Hull h;
-  if (k < 0) { /* a new base: its first bytes; the least recently grown hull gives way */
+  if (k < 0) { /* a new base: the least recently grown hull gives way */
+    /* A hull of the site's kind given way that starts where this access does is taken back, without
+       logging: every live snapshot holds its bytes already (copied, or logged as it grew). Else each
+       return to it logged its bytes into every live snapshot again and listed it again: a loop of T
+       steps over a vector of structs took T^2 time and memory. */
+    size_t j = evicted_starting(c, (int)s->kind, a);
+    bool back = j < c->nevicted;
+    if (back) {
+      h = (Hull){base, c->evicted[j].lo, c->evicted[j].hi};
+      evicted_remove(c, j);
+    } else {
+      h = (Hull){base, a, e};
+      if (kind == 1) log_bytes(c, a, (size_t)(e - a));
+    }
     k = HULLS - 1;
     if (s->h[k].hi) evict(c, s, k);
-    h = (Hull){base, a, e};
-    if (kind == 1) log_bytes(c, a, (size_t)(e - a));
+    if (e > h.hi) {
+      if (kind == 1) log_bytes(c, h.hi, (size_t)(e - h.hi));
+      h.hi = e;
+    }
   } else {
     h = s->h[k];
     if (a < h.lo) {
@@ -649,12 +725,8 @@ static bool forget_fresh(Ckpt *c, char *p) {
     for (int k = 0; k < HULLS; k++)
       if (s->h[k].hi && s->h[k].lo >= b.lo && s->h[k].lo < b.hi) s->h[k] = (Hull){0};
   for (size_t k = 0; k < c->nevicted;)
-    if (c->evicted[k].lo >= b.lo && c->evicted[k].lo < b.hi) {
-      c->evicted[k] = c->evicted[--c->nevicted];
-      c->evicted_kind[k] = c->evicted_kind[c->nevicted];
-    } else {
-      k++;
-    }
+    if (c->evicted[k].lo >= b.lo && c->evicted[k].lo < b.hi) evicted_remove(c, k);
+    else k++;
   return true; /* nothing of it was logged (note_slow) */
 }
 
@@ -927,6 +999,7 @@ void __parad_rt_ckpt_reverse(void *ctx, ParadStep advance, ParadStep youturn) {
   free(c->more);
   free(c->evicted);
   free(c->evicted_kind);
+  free(c->by_start);
   free(c);
   pthread_mutex_lock(&deferred_lock);
   if (__atomic_sub_fetch(&pending, 1, __ATOMIC_ACQ_REL) == 0) {
