@@ -414,8 +414,7 @@ static void note_locked(ParadSite *s, char *base, char *a, char *e, int kind) {
        return to it logged its bytes into every live snapshot again and listed it again: a loop of T
        steps over a vector of structs took T^2 time and memory. */
     size_t j = evicted_starting(c, (int)s->kind, a);
-    bool back = j < c->nevicted;
-    if (back) {
+    if (j < c->nevicted) {
       h = (Hull){base, c->evicted[j].lo, c->evicted[j].hi};
       evicted_remove(c, j);
     } else {
@@ -424,20 +423,16 @@ static void note_locked(ParadSite *s, char *base, char *a, char *e, int kind) {
     }
     k = HULLS - 1;
     if (s->h[k].hi) evict(c, s, k);
-    if (e > h.hi) {
-      if (kind == 1) log_bytes(c, h.hi, (size_t)(e - h.hi));
-      h.hi = e;
-    }
   } else {
     h = s->h[k];
-    if (a < h.lo) {
-      if (kind == 1) log_bytes(c, a, (size_t)(h.lo - a));
-      h.lo = a;
-    }
-    if (e > h.hi) {
-      if (kind == 1) log_bytes(c, h.hi, (size_t)(e - h.hi));
-      h.hi = e;
-    }
+  }
+  if (a < h.lo) { /* the hull grows: the bytes it takes in are logged */
+    if (kind == 1) log_bytes(c, a, (size_t)(h.lo - a));
+    h.lo = a;
+  }
+  if (e > h.hi) {
+    if (kind == 1) log_bytes(c, h.hi, (size_t)(e - h.hi));
+    h.hi = e;
   }
   memmove(&s->h[1], &s->h[0], (size_t)k * sizeof(Hull));
   s->h[0] = h;
