@@ -69,6 +69,7 @@ int ad_read_requests(LLVMModuleRef m) {
 }
 
 int ad_prepare_loops(LLVMModuleRef m, int errors) {
+  if (!errors) errors += request_waiting(m, true); /* no other file is coming */
   /* after the requests, which tell what the loops' variables hold; then the requests the loops make */
   if (checkpoint_outline_all(m, &errors) && !errors) errors += request_canonicalise_all(m);
   if (!errors) omp_prepare(m);
@@ -159,7 +160,7 @@ static bool through_registration(const Request *r) {
 bool ad_needs_whole_program(LLVMModuleRef m) {
   ValueMap seen;
   vmap_init(&seen);
-  bool needs = false;
+  bool needs = request_waiting(m, false) > 0;
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !needs; f = LLVMGetNextFunction(f)) {
     if (!LLVMIsDeclaration(f) || strncmp(LLVMGetValueName(f), REQUEST_PREFIX, strlen(REQUEST_PREFIX))) continue;
     for (LLVMUseRef u = LLVMGetFirstUse(f); u && !needs; u = LLVMGetNextUse(u)) {

@@ -69,7 +69,7 @@ void indirect_module_candidates(LLVMModuleRef m, LLVMTypeRef fty, ValueList *out
   /* a checkpointed loop's runners are handed to Parad's runtime, not to the program: a step taking one
      pointer (a struct of the state) has their type */
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
-    if (LLVMGlobalGetValueType(fn) == fty && address_taken(fn) && !checkpoint_is_runner(fn) &&
+    if ((!fty || LLVMGlobalGetValueType(fn) == fty) && address_taken(fn) && !checkpoint_is_runner(fn) &&
         (!LLVMIsDeclaration(fn) || rule_for_name(LLVMGetValueName(fn)) || custom_registered(fn)))
       vec_push(out, fn);
 }

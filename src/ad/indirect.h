@@ -19,7 +19,8 @@
 
 /* The functions of the module a pointer of type fty may hold: its functions whose address is taken (not
  * merely called), and library functions with a derivative rule whose address is. indirect_candidates
- * leaves out the derivatives Parad generated; indirect_module_candidates works on any module. */
+ * leaves out the derivatives Parad generated; indirect_module_candidates works on any module (fty NULL:
+ * of every type). */
 void indirect_candidates(AdModule *ad, LLVMTypeRef fty, ValueList *out);
 void indirect_module_candidates(LLVMModuleRef m, LLVMTypeRef fty, ValueList *out);
 

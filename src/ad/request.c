@@ -542,6 +542,178 @@ static LLVMValueRef by_reference(LLVMValueRef fn) {
   return w;
 }
 
+/* ---- a function chosen through a pointer ----
+ * `__parad_autodiff((void *)f, x, dx, n)` where f is a pointer the program holds (a library's optimiser
+ * given its objective, a choice between two models): the request differentiates a function of Parad's
+ * own that calls through the pointer, passed to it constant, and that call asks the runtime for the
+ * derivative of whatever function the pointer holds, as every call through a pointer does (ad/indirect.h).
+ * The pointer's type is not in the IR: it is the type of the functions whose address the program takes
+ * that take the request's arguments, as its markers give them. */
+
+/* How far the request's arguments from k on are from what a function of type t takes, read as
+ * canonicalise reads them: 0 when each has its parameter's type, one more for each converted (a float
+ * promoted to double by the variadic call, an int for a long); -1 when they do not fit. */
+static int argument_distance(LLVMValueRef call, unsigned k, unsigned n, LLVMTypeRef t, DiffMode mode, unsigned width) {
+  unsigned np = LLVMCountParamTypes(t);
+  LLVMTypeRef *pt = xcalloc(np + 1, sizeof *pt);
+  LLVMGetParamTypes(t, pt);
+  int distance = 0;
+  for (unsigned i = 0; i < np && distance >= 0; i++) {
+    char act = default_activity(pt[i], mode);
+    const char *name;
+    Marker mk;
+    for (; k < n && (mk = marker_of(LLVMGetArgOperand(call, k), &name)) != MARK_NONE; k++) {
+      if (mk == MARK_WIDTH || mk == MARK_TAPE || mk == MARK_ALLOCATED || mk == MARK_UNKNOWN) distance = -1;
+      act = activity_of_marker(mk);
+    }
+    unsigned takes = act == ACT_DUP || act == ACT_DUPNONEED ? 1 + width : 1;
+    for (unsigned s = 0; s < takes && distance >= 0; s++, k++) {
+      LLVMTypeRef given = k < n ? LLVMTypeOf(LLVMGetArgOperand(call, k)) : NULL;
+      bool fits = given && ((ir_is_fp(given) && ir_is_fp(pt[i])) || (ir_is_int(given) && ir_is_int(pt[i])) ||
+                            (ir_is_ptr(given) && ir_is_ptr(pt[i])));
+      distance = !fits ? -1 : distance + (given != pt[i]);
+    }
+  }
+  free(pt);
+  return distance >= 0 && k == n ? distance : -1;
+}
+
+/* Whether fn takes a parameter in memory (byval, sret, inalloca), which a call through a pointer of Parad's
+ * own would have to pass as the program's calls do. */
+static bool takes_memory(LLVMValueRef fn) {
+  const char *kinds[] = {"byval", "sret", "inalloca", "preallocated"};
+  for (unsigned i = 0, n = LLVMCountParams(fn); i < n; i++)
+    for (unsigned q = 0; q < sizeof kinds / sizeof kinds[0]; q++)
+      if (LLVMGetEnumAttributeAtIndex(fn, i + 1, ir_attr_kind(kinds[q]))) return true;
+  return false;
+}
+
+/* The function of Parad's own that calls through its first parameter with the others, for functions of
+ * like's type (their extension attributes kept, which the C ABI needs for small integers). */
+static LLVMValueRef pointer_caller(LLVMValueRef like) {
+  LLVMModuleRef m = LLVMGetGlobalParent(like);
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef t = LLVMGlobalGetValueType(like), ptr = LLVMPointerTypeInContext(c, 0);
+  unsigned np = LLVMCountParamTypes(t);
+  LLVMTypeRef *pt = xcalloc(np + 1, sizeof *pt);
+  pt[0] = ptr;
+  LLVMGetParamTypes(t, pt + 1);
+  LLVMValueRef w = LLVMAddFunction(m, "parad.through_pointer", LLVMFunctionType(LLVMGetReturnType(t), pt, np + 1, 0));
+  LLVMSetLinkage(w, LLVMInternalLinkage);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, w, "entry"));
+  LLVMValueRef *args = xcalloc(np + 1, sizeof *args);
+  for (unsigned i = 0; i < np; i++) args[i] = LLVMGetParam(w, i + 1);
+  LLVMValueRef r = LLVMBuildCall2(b, t, LLVMGetParam(w, 0), args, np, "");
+  const char *kept[] = {"zeroext", "signext", "noundef"};
+  for (unsigned i = 0; i < np; i++)
+    for (unsigned q = 0; q < sizeof kept / sizeof kept[0]; q++) {
+      LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(like, i + 1, ir_attr_kind(kept[q]));
+      if (!a) continue;
+      LLVMAddAttributeAtIndex(w, i + 2, a);
+      LLVMAddCallSiteAttribute(r, i + 1, a);
+    }
+  if (LLVMGetTypeKind(LLVMGetReturnType(t)) == LLVMVoidTypeKind) LLVMBuildRetVoid(b);
+  else LLVMBuildRet(b, r);
+  free(args);
+  free(pt);
+  LLVMDisposeBuilder(b);
+  return w;
+}
+
+/* Functions v may be, followed through selects, phis and the module's calls that pass a parameter (a
+ * library's optimiser called with the objective), into out. Not all of them: a pointer may come from
+ * memory or from another file's call. But the program declares the pointer of one type, so any of them
+ * tells its type. */
+static void pointer_origins(LLVMValueRef v, int depth, ValueList *out) {
+  v = ir_strip_pointer_casts(v);
+  if (depth > 6) return;
+  if (LLVMIsAFunction(v)) vec_push(out, v);
+  if (LLVMIsASelectInst(v)) {
+    pointer_origins(LLVMGetOperand(v, 1), depth + 1, out);
+    pointer_origins(LLVMGetOperand(v, 2), depth + 1, out);
+  }
+  for (unsigned i = 0, n = LLVMIsAPHINode(v) ? LLVMCountIncoming(v) : 0; i < n; i++)
+    pointer_origins(LLVMGetIncomingValue(v, i), depth + 1, out);
+  if (!LLVMIsAArgument(v)) return;
+  LLVMValueRef fn = LLVMGetParamParent(v);
+  unsigned index = 0;
+  while (LLVMGetParam(fn, index) != v) index++;
+  for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef call = LLVMGetUser(u);
+    if (ir_is_call_site(call) && LLVMGetCalledValue(call) == fn && index < ir_num_call_args(call))
+      pointer_origins(LLVMGetArgOperand(call, index), depth + 1, out);
+  }
+}
+
+/* Of fns, one function of each type that takes the request's arguments from k on at the least distance,
+ * into best (at most 3 kept); returns how many types. Of several, those returning a value that carries a
+ * derivative (an objective beside a callback of the same parameters) are kept first. */
+static unsigned fitting_types(LLVMValueRef call, unsigned k, unsigned n, DiffMode mode, unsigned width, ValueList *fns,
+                              LLVMValueRef best[3]) {
+  unsigned found = 0;
+  int least = -1;
+  for (size_t i = 0; i < fns->len; i++) {
+    LLVMValueRef fn = fns->data[i];
+    LLVMTypeRef t = LLVMGlobalGetValueType(fn);
+    int d = LLVMIsFunctionVarArg(t) || takes_memory(fn) ? -1 : argument_distance(call, k, n, t, mode, width);
+    if (d < 0 || (least >= 0 && d > least)) continue;
+    if (d < least || least < 0) found = 0, least = d;
+    bool seen = false;
+    for (unsigned q = 0; q < found && q < 3; q++) seen |= LLVMGlobalGetValueType(best[q]) == t;
+    if (seen) continue;
+    if (found < 3) best[found] = fn;
+    found++;
+  }
+  unsigned valued = 0;
+  for (unsigned q = 0; q < found && q < 3; q++)
+    if (ir_carries_derivative(LLVMGetReturnType(LLVMGlobalGetValueType(best[q])))) {
+      LLVMValueRef f = best[q];
+      best[q] = best[valued], best[valued++] = f;
+    }
+  return found > 1 && valued == 1 && found <= 3 ? 1 : found;
+}
+
+/* The function a request through a pointer differentiates (above), for the arguments from k on; NULL
+ * (reported) when it cannot be, and NULL with *waits set when no function of the module takes them:
+ * they may be in another file, and the request waits for the link (request_waiting). */
+static LLVMValueRef through_pointer(Parse *p, LLVMModuleRef m, unsigned k, unsigned n, DiffMode mode, bool sret, bool *waits) {
+  LLVMValueRef pointer = LLVMGetArgOperand(p->call, k);
+  if (LLVMIsAConstant(ir_strip_pointer_casts(pointer))) { /* a null, a global variable */
+    fail(p, "the first argument must be the function to differentiate, or a pointer to it");
+    return NULL;
+  }
+  if ((mode != MODE_REVERSE && mode != MODE_FORWARD) || p->split_forward || sret) {
+    fail(p, "the first argument must be a function named in this file, not a pointer, in split mode or for a "
+            "struct returned through memory (a helper that passes on a function it is given is inlined where it is static)");
+    return NULL;
+  }
+  CallMarkers cm = {1, NULL, false};
+  unsigned after = k + 1;
+  call_markers(p, &after, n, mode, true, &cm);
+  if (p->failed) return NULL;
+  /* the functions the pointer is seen to hold tell its type; where none is seen (or fits), every function
+     whose address the program takes may be one */
+  ValueList fns = {0};
+  LLVMValueRef best[3] = {NULL};
+  pointer_origins(pointer, 0, &fns);
+  unsigned found = fitting_types(p->call, after, n, mode, cm.width, &fns, best);
+  if (!found) {
+    fns.len = 0;
+    indirect_module_candidates(m, NULL, &fns);
+    found = fitting_types(p->call, after, n, mode, cm.width, &fns, best);
+  }
+  vec_free(&fns);
+  if (found > 1) {
+    fail(p, "the first argument is a pointer to a function, and functions of %u types whose address the program "
+            "takes ('%s' and '%s') take these arguments: name the function", found, LLVMGetValueName(best[0]),
+         LLVMGetValueName(best[1]));
+    return NULL;
+  }
+  *waits = !found;
+  return found ? pointer_caller(best[0]) : NULL;
+}
+
 static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsigned serial) {
   LLVMContextRef ctx = LLVMGetModuleContext(m);
   Parse p = {.call = call, .entry = LLVMGetValueName(ir_called_function(call))};
@@ -553,13 +725,21 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
   if (sret) add_arg(&p, LLVMGetArgOperand(call, k++));
 
   LLVMValueRef fn = k < n ? named_function(LLVMGetArgOperand(call, k)) : NULL;
-  if (fn && function_resolver(fn)) {
+  LLVMValueRef pointer = NULL; /* the function is chosen through it (through_pointer) */
+  if (k >= n) {
+    fail(&p, "the first argument must be the function to differentiate");
+  } else if (fn && function_resolver(fn)) {
     fail(&p, "'%s' is an ifunc, whose body its resolver picks when the program starts: name the body to "
              "differentiate (a call of '%s' inside the function differentiated follows the body picked)",
          LLVMGetValueName(fn), LLVMGetValueName(fn));
   } else if (!fn || !LLVMIsAFunction(fn)) {
-    fail(&p, "the first argument must be a function named in this file (not a pointer variable; a helper that "
-             "passes on a function it is given is inlined where it is static)");
+    pointer = LLVMGetArgOperand(call, k);
+    bool waits = false;
+    fn = through_pointer(&p, m, k, n, mode, sret, &waits);
+    if (waits) { /* left as the program wrote it */
+      LLVMDisposeBuilder(b);
+      return 0;
+    }
   } else if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn))) {
     fail(&p, "cannot differentiate the variadic function '%s'", LLVMGetValueName(fn));
   } else if (LLVMCountParams(fn) && LLVMGetEnumAttributeAtIndex(fn, 1, ir_attr_kind("sret")) &&
@@ -576,6 +756,12 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
     return 1;
   }
   p.fn_name = LLVMGetValueName(fn);
+  char *pointed = NULL;
+  if (pointer) {
+    size_t len;
+    const char *name = LLVMGetValueName2(ir_strip_pointer_casts(pointer), &len);
+    p.fn_name = pointed = xasprintf("*%s", len ? name : "(the pointer)");
+  }
   add_arg(&p, fn); /* the function itself, not the call that returned it */
   k++;
 
@@ -603,9 +789,15 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
     activity[0] = ACT_DUP;
   }
   bool by_value = false; /* a constant struct passed by value (byval, in memory) */
-  for (unsigned i = fn_sret ? 1 : 0; i < nparams && !p.failed; i++) {
+  if (pointer) { /* the pointer first, constant: the function's own parameters follow */
+    add_arg(&p, pointer);
+    values[0] = pointer;
+    activity[0] = ACT_CONST;
+  }
+  for (unsigned i = fn_sret || pointer ? 1 : 0; i < nparams && !p.failed; i++) {
     LLVMTypeRef pt = LLVMTypeOf(LLVMGetParam(fn, i));
     bool byval = LLVMGetEnumAttributeAtIndex(fn, i + 1, ir_attr_kind("byval")) != NULL;
+    unsigned shown = pointer ? i : i + 1; /* the program's numbering */
     /* a struct passed in registers: its parts share the markers, and the type that decides is a float's */
     unsigned parts = struct_parts(fn, i);
     for (unsigned q = 1; q < parts && !ir_carries_derivative(pt); q++) pt = LLVMTypeOf(LLVMGetParam(fn, i + q));
@@ -623,7 +815,7 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
       if (mk == MARK_UNKNOWN)
         fail(&p, "unsupported marker '%s'", mname);
       else if (explicit)
-        fail(&p, "two activity markers for parameter #%u", i + 1);
+        fail(&p, "two activity markers for parameter #%u", shown);
       act = activity_of_marker(mk);
       explicit = true;
       k++;
@@ -636,14 +828,14 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
       /* a gradient would be added into a copy the call makes of the shadow, lost to the caller */
       bool vector = held && LLVMGetTypeKind(held) == LLVMVectorTypeKind; /* a v4d without -mavx */
       fail(&p, "parameter #%u of '%s' is a %s passed by value in memory: mark it %s (a constant)%s, or pass a "
-               "pointer to it instead", i + 1, p.fn_name, vector ? "vector" : "struct", marker_spelling(p.entry, ACT_CONST),
+               "pointer to it instead", shown, p.fn_name, vector ? "vector" : "struct", marker_spelling(p.entry, ACT_CONST),
            mode == MODE_FORWARD ? " or pass its tangent after it" : "");
       break;
     }
     by_value |= byval;
     if (act == ACT_OUT && mode == MODE_FORWARD) {
       fail(&p, "%s (an active scalar whose gradient is returned) is a reverse-mode marker; use %s for parameter #%u",
-           marker_spelling(p.entry, ACT_OUT), marker_spelling(p.entry, ACT_DUP), i + 1);
+           marker_spelling(p.entry, ACT_OUT), marker_spelling(p.entry, ACT_DUP), shown);
       break;
     }
     bool active = act == ACT_DUP || act == ACT_DUPNONEED || act == ACT_OUT;
@@ -651,21 +843,21 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
       if (floats_in_integer_part(LLVMGetParam(fn, i + q)))
         fail(&p, "parameter #%u of '%s' is a struct that the C ABI passes with float fields and integer fields in "
                  "one integer register, where their derivatives cannot be followed: pass a pointer to it (%s, "
-                 "with a shadow) instead", i + 1, p.fn_name, marker_spelling(p.entry, ACT_DUP));
+                 "with a shadow) instead", shown, p.fn_name, marker_spelling(p.entry, ACT_DUP));
     if (p.failed) break;
     if (active && !ir_carries_derivative(pt)) {
       fail(&p, "%s given for parameter #%u of '%s', which is an integer and has no derivative",
-           marker_spelling(p.entry, act), i + 1, p.fn_name);
+           marker_spelling(p.entry, act), shown, p.fn_name);
       break;
     }
     if (mode != MODE_FORWARD && (act == ACT_DUP || act == ACT_DUPNONEED) && !ir_is_ptr(pt)) {
       fail(&p, "%s given for parameter #%u of '%s', a scalar: in reverse mode its gradient is returned (%s)",
-           marker_spelling(p.entry, act), i + 1, p.fn_name, marker_spelling(p.entry, ACT_OUT));
+           marker_spelling(p.entry, act), shown, p.fn_name, marker_spelling(p.entry, ACT_OUT));
       break;
     }
     if (act == ACT_OUT && ir_is_ptr(pt)) {
       fail(&p, "%s given for parameter #%u of '%s', a pointer: pass it with %s and a shadow buffer "
-               "that receives its gradient", marker_spelling(p.entry, ACT_OUT), i + 1, p.fn_name, marker_spelling(p.entry, ACT_DUP));
+               "that receives its gradient", marker_spelling(p.entry, ACT_OUT), shown, p.fn_name, marker_spelling(p.entry, ACT_DUP));
       break;
     }
     if (parts > 1) {
@@ -674,12 +866,12 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
       continue;
     }
     if (k >= n) {
-      fail(&p, "too few arguments: no value for parameter #%u", i + 1);
+      fail(&p, "too few arguments: no value for parameter #%u", shown);
       break;
     }
     LLVMValueRef given = LLVMGetArgOperand(call, k++), v = request_convert_argument(b, given, pt);
     if (!v) {
-      fail(&p, "the argument for parameter #%u does not have the parameter's type (%s given, '%s' takes %s)", i + 1,
+      fail(&p, "the argument for parameter #%u does not have the parameter's type (%s given, '%s' takes %s)", shown,
            ir_type_name(LLVMTypeOf(given)), p.fn_name, ir_type_name(pt));
       break;
     }
@@ -688,14 +880,14 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
     if (act == ACT_DUP || act == ACT_DUPNONEED) {
       for (unsigned w = 0; w < width && !p.failed; w++) {
         if (k >= n) {
-          fail(&p, "too few arguments: parameter #%u is duplicated but its shadow is missing", i + 1);
+          fail(&p, "too few arguments: parameter #%u is duplicated but its shadow is missing", shown);
           break;
         }
         LLVMValueRef given = LLVMGetArgOperand(call, k++), s = request_convert_argument(b, given, pt);
         if (!s)
           fail(&p, "the shadow of parameter #%u does not have the parameter's type (%s given, '%s' takes %s): a "
                    "duplicated parameter is followed by its shadow; was the shadow left out, or is the parameter "
-                   "meant to be %s?", i + 1, ir_type_name(LLVMTypeOf(given)), p.fn_name, ir_type_name(pt),
+                   "meant to be %s?", shown, ir_type_name(LLVMTypeOf(given)), p.fn_name, ir_type_name(pt),
                marker_spelling(p.entry, ACT_CONST));
         else
           add_arg(&p, s);
@@ -740,6 +932,7 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
 
   if (p.failed) {
     free(activity);
+    free(pointed);
     LLVMDisposeBuilder(b);
     return 1;
   }
@@ -797,6 +990,7 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
   }
   vec_free(&markers);
   free(activity);
+  free(pointed);
   LLVMDisposeBuilder(b);
   return 0;
 }
@@ -877,6 +1071,22 @@ int request_canonicalise_all(LLVMModuleRef m) {
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (entry_point(f, &(DiffMode){0})) errors += entry_taken(f, f, 0);
   return errors;
+}
+
+int request_waiting(LLVMModuleRef m, bool report) {
+  int waiting = 0;
+  DiffMode mode;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMUseRef u = entry_point(f, &mode) ? LLVMGetFirstUse(f) : NULL; u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef call = LLVMGetUser(u);
+      if (!ir_is_call_site(call) || LLVMGetCalledValue(call) != f) continue;
+      if (report)
+        diag_error_plain(call, "%s: the first argument is a pointer to a function, and no function whose address the "
+                               "program takes (of its files that Parad compiled) takes these arguments as their "
+                               "markers give them: name the function", LLVMGetValueName(f));
+      waiting++;
+    }
+  return waiting;
 }
 
 /* Uses of entry point f (through constant casts, v) that are no call of it: a function pointer to it (a

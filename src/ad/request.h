@@ -54,6 +54,11 @@ int request_weaken_markers(LLVMModuleRef m);
  * before the requests are read. Whether any was marked. */
 bool request_inline_forwarders(LLVMModuleRef m);
 
+/* Requests whose function is a pointer that no function of the module fits (ad/request.c, "a function
+ * chosen through a pointer"), left as the program wrote them: they wait for the link, where the program's
+ * other files may hold it. Returns how many; with report, refuses each. */
+int request_waiting(LLVMModuleRef m, bool report);
+
 /* Parses the user's calls (ad_prepare); each returns the number of errors. */
 int request_canonicalise_all(LLVMModuleRef m);
 /* Whether a function name is Enzyme's C++ spelling of an entry point (a template's mangled name). */
