@@ -81,6 +81,7 @@ typedef struct {
   ValueList outside, outside_at; /* values computed before the loop that it uses, and a use of each */
   ValueList privates; /* slots each step writes before it reads them, and nothing reads after the loop */
   bool team;          /* the threads of a parallel region may each run the loop at once */
+  LLVMBasicBlockRef threw; /* the landing pad of the calls that may throw (calls_for_invokes) */
 } Loop;
 
 static bool in_loop(const Loop *l, LLVMBasicBlockRef bb) { return vmap_has(&l->in, LLVMBasicBlockAsValue(bb)); }
@@ -713,19 +714,61 @@ static bool may_throw(LLVMValueRef fn, int depth) {
   return false;
 }
 
-/* An invoke in the loop of a function that cannot throw becomes a call followed by a branch to its normal
- * destination (the loop moves into a function of its own, which has no landing pad). */
-static void calls_for_invokes(Loop *l) {
-  for (size_t k = 0; k < l->blocks.len; k++) {
+/* Whether bb begins with a phi. */
+static bool merges(LLVMBasicBlockRef bb) {
+  LLVMValueRef first = LLVMGetFirstInstruction(bb);
+  return first && LLVMIsAPHINode(first);
+}
+
+/* The loop's invokes. One of a function that cannot throw becomes a call followed by a branch to its
+ * normal destination. One that may throw (a vector's constructor, `throw` on a NaN) unwinds into a landing
+ * pad of the loop's own, which stops the program saying so (runtime/checkpoint.c): the loop moves into a
+ * function of its own, out of which an exception would skip the destructors of the objects alive in the
+ * enclosing function, and the derivative of a step a throw ends is not defined. A throw in a marked
+ * loop stops the program, as if the step's body were noexcept. Not where the landing pad merges values
+ * (refused in examine). */
+static void calls_for_invokes(Ck *ck, Loop *l) {
+  LLVMBasicBlockRef pad = l->threw;
+  for (size_t k = 0, n = l->blocks.len; k < n; k++) {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(l->blocks.data[k]);
-    if (t && LLVMIsAInvokeInst(t) && !may_throw(ir_called_function(t), 0)) ad_invoke_to_call(t);
+    if (!t || !LLVMIsAInvokeInst(t)) continue;
+    if (!may_throw(ir_called_function(t), 0)) {
+      ad_invoke_to_call(t);
+      continue;
+    }
+    if (merges(LLVMGetUnwindDest(t)) || !LLVMHasPersonalityFn(l->fn)) continue;
+    if (!pad) {
+      pad = LLVMAppendBasicBlockInContext(ck->c, l->fn, "step.threw");
+      LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
+      LLVMPositionBuilderAtEnd(b, pad);
+      LLVMTypeRef parts[2] = {ck->ptr, LLVMInt32TypeInContext(ck->c)};
+      LLVMValueRef lp = LLVMBuildLandingPad(b, LLVMStructTypeInContext(ck->c, parts, 2, 0), NULL, 1, "");
+      LLVMAddClause(lp, LLVMConstNull(ck->ptr));
+      LLVMSetCurrentDebugLocation2(b, LLVMInstructionGetDebugLoc(l->marker));
+      LLVMTypeRef fty = LLVMFunctionType(ck->void_t, &ck->ptr, 1, 0);
+      LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(l->marker);
+      unsigned len = 0;
+      const char *file = loc ? LLVMDIFileGetFilename(LLVMDIScopeGetFile(LLVMDILocationGetScope(loc)), &len) : "";
+      char *text = xasprintf("%.*s:%u, in '%s'", (int)len, file, loc ? LLVMDILocationGetLine(loc) : 0,
+                             diag_source_function(l->marker));
+      LLVMValueRef where = LLVMBuildGlobalStringPtr(b, text, "step.where");
+      free(text);
+      LLVMValueRef call = ir_call_named(b, "__parad_rt_ckpt_threw", fty, &where, 1);
+      LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ck->c, ir_attr_kind("noreturn"), 0));
+      LLVMBuildUnreachable(b);
+      LLVMDisposeBuilder(b);
+      vec_push(&l->blocks, pad);
+      vmap_put(&l->in, LLVMBasicBlockAsValue(pad), LLVMBasicBlockAsValue(pad));
+      l->threw = pad;
+    }
+    LLVMSetUnwindDest(t, pad);
   }
 }
 
 /* The loop's variables and exits; false (reported) for what cannot move into a function of its own. */
 static bool examine(Ck *ck, Loop *l) {
   int before = diag_error_count();
-  calls_for_invokes(l);
+  calls_for_invokes(ck, l);
   for (size_t k = 0; k < l->blocks.len; k++) {
     LLVMBasicBlockRef bb = l->blocks.data[k];
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
@@ -733,8 +776,11 @@ static bool examine(Ck *ck, Loop *l) {
         diag_error(i, "a checkpointed loop whose header merges values (a phi) is not supported yet");
         return false;
       }
-      /* C++: an exception's path out of a step would leave the loop's function with no landing pad */
-      if (LLVMIsAInvokeInst(i) || LLVMIsALandingPadInst(i) || LLVMIsAResumeInst(i)) {
+      /* C++: an exception's path out of a step would leave the loop's function with no landing pad (but
+         the loop's own, above) */
+      bool own_pad = LLVMIsAInvokeInst(i) ? !merges(LLVMGetUnwindDest(i)) && LLVMHasPersonalityFn(l->fn)
+                                          : LLVMIsALandingPadInst(i) && bb == l->threw;
+      if (!own_pad && (LLVMIsAInvokeInst(i) || LLVMIsALandingPadInst(i) || LLVMIsAResumeInst(i))) {
         const char *callee = LLVMIsAInvokeInst(i) ? ir_called_name(i) : NULL;
         diag_error(i, "a call%s%s%s that may throw while an object with a destructor is alive (a C++ invoke), inside a "
                       "loop checkpointed with " MARKER "(), is not supported yet: declare the function noexcept where "
@@ -855,6 +901,7 @@ static LLVMValueRef move_loop(Ck *ck, Loop *l, const char *name, LLVMValueRef *c
   LLVMMetadataRef where = LLVMInstructionGetDebugLoc(l->marker);
   LLVMValueRef loop = add_function(ck, name, ck->void_t, k + 1), code = LLVMGetParam(loop, k);
   ir_copy_attributes(l->fn, loop, LLVMAttributeFunctionIndex);
+  if (LLVMHasPersonalityFn(l->fn)) LLVMSetPersonalityFn(loop, LLVMGetPersonalityFn(l->fn)); /* calls_for_invokes */
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(ck->c, loop, "entry"), last = entry;
   for (size_t i = 0; i < l->blocks.len; i++) {

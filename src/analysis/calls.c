@@ -26,7 +26,7 @@ static const char *const inactive_functions[] = {
     "omp_get_max_threads", "omp_get_wtime", "omp_in_parallel", "__parad_rt_thrown", "__parad_rt_constant", "__parad_rt_constant_f",
     "__parad_rt_ckpt_note", "__parad_rt_ckpt_note_load", "__parad_rt_ckpt_note_team",
     "__parad_rt_ckpt_note_load_team", "__parad_rt_ckpt_span", "__parad_rt_ckpt_auto", "__parad_rt_tape_budget_watch",
-    "__parad_rt_ckpt_auto_learn", "__parad_rt_ckpt_unknown_callee", "__parad_rt_block_note", "__parad_rt_block_note_heap",
+    "__parad_rt_ckpt_auto_learn", "__parad_rt_ckpt_unknown_callee", "__parad_rt_ckpt_threw", "__parad_rt_block_note", "__parad_rt_block_note_heap",
     "__parad_rt_block_forget", "__parad_mpi_note_outside_init", "__parad_mpi_note_outside_free",
     "__parad_rt_argument_in_global", "__parad_rt_argument_in_block", "__parad_rt_argument_in_held",
     "__parad_rt_argument_in_table", "__parad_rt_constant_holds_argument",

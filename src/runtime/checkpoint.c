@@ -696,6 +696,13 @@ void __parad_rt_ckpt_unknown_callee(void *fn) {
        "its snapshots could not keep (a function defined in a file parad-cc compiled with the rest)");
 }
 
+/* An exception left a call in a checkpointed loop's step (ad/checkpoint.c, calls_for_invokes). */
+void __parad_rt_ckpt_threw(const char *where) {
+  fprintf(stderr, "parad: an exception was thrown in a step of the loop checkpointed at %s: a throw in a loop "
+                  "marked with __parad_checkpoint_loop() stops the program, as in a noexcept function\n", where);
+  abort();
+}
+
 /* Augmented code of a module with checkpointed loops allocates and frees through these. */
 void __parad_rt_ckpt_allocated(void *p, uint64_t size) {
   Ckpt *c = active;
