@@ -714,6 +714,27 @@ static bool may_throw(LLVMValueRef fn, int depth) {
   return false;
 }
 
+/* Whether fn throws, if at all, only where memory runs out or a size is too large: operator new and
+ * libstdc++'s reports of those (a vector's constructor, push_back), through calls of the module at most
+ * six deep. A program does not catch those to go on computing, as it may catch its own throws. */
+static bool throws_only_for_memory(LLVMValueRef fn, int depth) {
+  static const char *const reports[] = {"_Znwm", "_Znam", "_ZnwmSt11align_val_t", "_ZnamSt11align_val_t",
+                                        "_ZSt17__throw_bad_allocv", "_ZSt20__throw_length_errorPKc",
+                                        "_ZSt28__throw_bad_array_new_lengthv", NULL};
+  if (!fn || !may_throw(fn, 0)) return fn != NULL;
+  for (const char *const *r = reports; *r; r++)
+    if (!strcmp(LLVMGetValueName(fn), *r)) return true;
+  if (LLVMIsDeclaration(fn) || depth > 6) return false;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i)) continue;
+      if (LLVMGetCallSiteEnumAttribute(i, LLVMAttributeFunctionIndex, ir_attr_kind("nounwind"))) continue;
+      if (LLVMIsAInlineAsm(LLVMGetCalledValue(i))) continue;
+      if (!throws_only_for_memory(ir_called_function(i), depth + 1)) return false; /* a throw, or through a pointer */
+    }
+  return true;
+}
+
 /* Whether bb begins with a phi. */
 static bool merges(LLVMBasicBlockRef bb) {
   LLVMValueRef first = LLVMGetFirstInstruction(bb);
@@ -721,12 +742,12 @@ static bool merges(LLVMBasicBlockRef bb) {
 }
 
 /* The loop's invokes. One of a function that cannot throw becomes a call followed by a branch to its
- * normal destination. One that may throw (a vector's constructor, `throw` on a NaN) unwinds into a landing
- * pad of the loop's own, which stops the program saying so (runtime/checkpoint.c): the loop moves into a
- * function of its own, out of which an exception would skip the destructors of the objects alive in the
- * enclosing function, and the derivative of a step a throw ends is not defined. A throw in a marked
- * loop stops the program, as if the step's body were noexcept. Not where the landing pad merges values
- * (refused in examine). */
+ * normal destination. One that throws only where memory runs out (a vector's constructor, push_back)
+ * unwinds into a landing pad of the loop's own, which stops the program saying so (runtime/checkpoint.c):
+ * the loop moves into a function of its own, out of which an exception would skip the destructors of the
+ * objects alive in the enclosing function. The others (a function of the program's that throws, whose
+ * exception the program may catch and go on) are refused in examine, as are those whose landing pad
+ * merges values. */
 static void calls_for_invokes(Ck *ck, Loop *l) {
   LLVMBasicBlockRef pad = l->threw;
   for (size_t k = 0, n = l->blocks.len; k < n; k++) {
@@ -736,7 +757,8 @@ static void calls_for_invokes(Ck *ck, Loop *l) {
       ad_invoke_to_call(t);
       continue;
     }
-    if (merges(LLVMGetUnwindDest(t)) || !LLVMHasPersonalityFn(l->fn)) continue;
+    if (!throws_only_for_memory(ir_called_function(t), 0) || merges(LLVMGetUnwindDest(t)) || !LLVMHasPersonalityFn(l->fn))
+      continue;
     if (!pad) {
       pad = LLVMAppendBasicBlockInContext(ck->c, l->fn, "step.threw");
       LLVMBuilderRef b = LLVMCreateBuilderInContext(ck->c);
@@ -778,8 +800,7 @@ static bool examine(Ck *ck, Loop *l) {
       }
       /* C++: an exception's path out of a step would leave the loop's function with no landing pad (but
          the loop's own, above) */
-      bool own_pad = LLVMIsAInvokeInst(i) ? !merges(LLVMGetUnwindDest(i)) && LLVMHasPersonalityFn(l->fn)
-                                          : LLVMIsALandingPadInst(i) && bb == l->threw;
+      bool own_pad = LLVMIsAInvokeInst(i) ? LLVMGetUnwindDest(i) == l->threw : LLVMIsALandingPadInst(i) && bb == l->threw;
       if (!own_pad && (LLVMIsAInvokeInst(i) || LLVMIsALandingPadInst(i) || LLVMIsAResumeInst(i))) {
         const char *callee = LLVMIsAInvokeInst(i) ? ir_called_name(i) : NULL;
         diag_error(i, "a call%s%s%s that may throw while an object with a destructor is alive (a C++ invoke), inside a "
