@@ -520,6 +520,8 @@ static bool keep_address(Ck *ck, Loop *l, const ValueList *locals, uint64_t m, L
       target = add_pointed_variable(ck, l, locals->data[k]);
     ok = holder >= 0 && target >= 0 && (k < 63 || m >> 63 == 0);
     if (ok) l->vars.data[target].pointed_to = true, l->vars.data[target].read_only = false;
+    /* a pointer into it, stored where derivatives are, is given its shadow (an initializer_list's ints) */
+    if (ok && l->vars.data[holder].active) l->vars.data[target].active = true;
   }
   if (ok) l->vars.data[holder].points_into = true;
   else
@@ -1677,6 +1679,20 @@ bool checkpoint_outline_all(LLVMModuleRef m, int *errors) {
     return false;
   }
   ValueList markers = {0}, fns = {0}, invokes = {0};
+  /* a marked loop in a function no derivative reaches is the program's loop as written: nothing to
+     checkpoint, and its steps' derivatives, which nothing asks for, are not made (a refusal of one, at
+     -O0 where they are made of the code as compiled, stopped a build whose gradients were all possible) */
+  ValueMap differentiated;
+  vmap_init(&differentiated);
+  checkpoint_differentiated(m, &differentiated);
+  for (LLVMUseRef u = LLVMGetFirstUse(decl); u; u = LLVMGetNextUse(u))
+    if (ir_is_call_site(LLVMGetUser(u)) && !vmap_has(&differentiated, fn_of(LLVMGetUser(u)))) vec_push(&markers, LLVMGetUser(u));
+  for (size_t i = 0; i < markers.len; i++) {
+    LLVMValueRef call = LLVMIsAInvokeInst(markers.data[i]) ? ad_invoke_to_call(markers.data[i]) : markers.data[i];
+    if (call) LLVMInstructionEraseFromParent(call);
+  }
+  markers.len = 0;
+  vmap_free(&differentiated);
   /* C++ invokes the marker where a destructor is pending (parad.h declares it nothrow; a declaration of
      the program's own may not): it never throws, so a call and a branch */
   for (LLVMUseRef u = LLVMGetFirstUse(decl); u; u = LLVMGetNextUse(u))

@@ -5,9 +5,13 @@
 // at -O1 to -O3 the gradients were refused ("cannot store the integer address of active memory into
 // memory with a shadow", "parameter 3 of 'loss(double const*) [clone .ckpt_step.0]', passed as constant").
 // The gradients are checked against central differences (h = 1e-6, relative 1e-6) and the range-for's
-// against its closed form (1e-12), at -O2 and -O1.
+// against its closed form (1e-12), at -O2, -O1 and -O0. At -O0 (no lifetimes) the initializer_list's int
+// array stays a variable of the loop, into which the list (a variable holding a pointer) points: it was
+// passed without a shadow, and the store of its address was refused ("needs a shadow for memory that has
+// none"); it gets one now.
 // RUN: %parad-cxx %cflags %s -o %t && %t
 // RUN: %parad-cxx -O1 -I%S/../include %s -o %t1 && %t1
+// RUN: %parad-cxx -O0 -I%S/../include %s -o %t0 && %t0
 #include <vector>
 #include "check.h"
 #include "parad.h"
