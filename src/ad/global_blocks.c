@@ -7,9 +7,11 @@
 
 #include "ad/checkpoint_auto.h"
 #include "ad/global_shadows.h"
+#include "ad/indirect.h"
 #include "ad/registered.h"
 #include "analysis/calls.h"
 #include "ir/ir.h"
+#include "rules/rules.h"
 #include "omp/omp.h"
 
 /* What is known of a global holding pointers to heap blocks: its verdict, its slots (the pointers it holds:
@@ -51,6 +53,18 @@ static LLVMValueRef allocation(LLVMValueRef v) {
   if (!ir_is_call(v)) return NULL;
   CallKind k = call_classify(v, NULL);
   return (k == CALL_ALLOC && call_alloc_slot(v) < 0) || k == CALL_REALLOC ? v : NULL;
+}
+
+/* The allocation v is, or points a constant offset into (Numerical Recipes' `malloc(...) - 1`). */
+static LLVMValueRef offset_allocation(LLVMValueRef v) {
+  long long offset = 0;
+  for (int depth = 0; depth < 4; depth++) {
+    v = ir_strip_pointer_casts(v);
+    if (!LLVMIsAGetElementPtrInst(v) || !ir_gep_constant_offset(LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(v))), v, &offset))
+      break;
+    v = LLVMGetOperand(v, 0);
+  }
+  return allocation(v);
 }
 
 static bool returns_fresh(LLVMValueRef fn, int depth);
@@ -484,12 +498,30 @@ bool global_block_set_elsewhere(LLVMValueRef load) {
   return active;
 }
 
+/* Whether g holds functions only: every use of it is a store into it or a load whose value is only
+ * called through or compared (NR's `double (*nrfunc)(double *)`). A function is its own shadow. */
+static bool holds_functions(LLVMValueRef g) {
+  if (!ir_is_ptr(LLVMGlobalGetValueType(g))) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(g); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == g && LLVMGetOperand(user, 0) != g) continue;
+    if (!LLVMIsALoadInst(user)) return false;
+    for (LLVMUseRef v = LLVMGetFirstUse(user); v; v = LLVMGetNextUse(v)) {
+      LLVMValueRef w = LLVMGetUser(v);
+      bool called = ir_is_call_site(w) && LLVMGetCalledValue(w) == user;
+      for (unsigned a = 0, n = called ? ir_num_call_args(w) : 0; a < n; a++) called &= LLVMGetArgOperand(w, a) != user;
+      if (!called && !LLVMIsAICmpInst(w)) return false;
+    }
+  }
+  return true;
+}
+
 static Known *know(LLVMValueRef g) {
   if (!known_made) vmap_init(&known_at), known_made = true;
   size_t at = (size_t)vmap_get(&known_at, g);
   if (at) return &known.data[at - 1];
   Known k = {g, QUALIFIES, {0}, {0}};
-  if (!holds_pointers(g) || set_elsewhere(g) || !null_pointers_only(LLVMGetInitializer(g)) ||
+  if (!holds_pointers(g) || holds_functions(g) || set_elsewhere(g) || !null_pointers_only(LLVMGetInitializer(g)) ||
       !accesses(g, g, 0, qualifying_access, &k, 0) || walk_slot_loads(&k, WALK_POINTERS))
     k.verdict = NOT;
   else if (walk_slot_loads(&k, WALK_ACTIVE))
@@ -551,13 +583,13 @@ static void note_global(LLVMBuilderRef b, Known *k) {
   LLVMTypeRef i64 = LLVMInt64TypeInContext(c), ptr = LLVMPointerTypeInContext(c, 0);
   for (size_t i = 0; i < k->sites.len; i++) {
     LLVMValueRef site = k->sites.data[i], call, slot;
-    if (LLVMIsAStoreInst(site) && (call = allocation(LLVMGetOperand(site, 0)))) {
+    if (LLVMIsAStoreInst(site) && (call = offset_allocation(LLVMGetOperand(site, 0)))) {
       if (call_classify(call, NULL) == CALL_REALLOC) {
         LLVMPositionBuilderBefore(b, call);
         runtime_call(b, "__parad_rt_block_forget", LLVMGetArgOperand(call, 0), NULL);
       }
       LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(site));
-      runtime_call(b, "__parad_rt_block_note", LLVMGetOperand(site, 0), block_bytes(b, call, i64));
+      runtime_call(b, "__parad_rt_block_note", call, block_bytes(b, call, i64)); /* the block's start */
       forget_where_freed(b, call);
     } else if (LLVMIsAStoreInst(site) && wrapped_allocation(LLVMGetOperand(site, 0))) { /* the size malloc gave */
       LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(site));
@@ -616,8 +648,24 @@ static bool holder_base(LLVMValueRef base, const Holder *h) {
 /* Whether v (an operand) is the holder's address, or one computed from it. */
 static bool addresses(LLVMValueRef v, const Holder *h) { return ir_is_ptr(LLVMTypeOf(v)) && holder_base(ir_address_base(v), h); }
 
+static bool may_touch(LLVMValueRef fn, LLVMValueRef g, ValueMap *seen);
+
+/* Whether an indirect call may touch g: one of the functions its pointer may hold (ad/indirect.h; a
+ * derivative that reaches any other stops there) may, or a library function's rule does not say. */
+static bool call_through_may_touch(LLVMValueRef call, LLVMValueRef g, ValueMap *seen) {
+  ValueList targets = {0};
+  indirect_module_candidates(LLVMGetGlobalParent(g), LLVMGetCalledFunctionType(call), &targets);
+  bool touch = false;
+  for (size_t t = 0; t < targets.len && !touch; t++)
+    touch = !(LLVMIsDeclaration(targets.data[t]) && rule_for_name(LLVMGetValueName(targets.data[t]))) &&
+            may_touch(targets.data[t], g, seen);
+  vec_free(&targets);
+  return touch;
+}
+
 /* Whether code fn runs may touch g: an operand of g's address in fn or a function it calls or hands on
- * (a callback, an outlined region), an indirect call, or a declaration's code where other files see g. */
+ * (a callback, an outlined region), or calls through a pointer, or a declaration's code where other files
+ * see g. */
 static bool may_touch(LLVMValueRef fn, LLVMValueRef g, ValueMap *seen) {
   if (!fn || vmap_has(seen, fn)) return false;
   vmap_put(seen, fn, fn);
@@ -629,7 +677,9 @@ static bool may_touch(LLVMValueRef fn, LLVMValueRef g, ValueMap *seen) {
   Holder global = {g, -1};
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      if (ir_is_call_site(i) && !ir_called_function(i) && !LLVMIsAInlineAsm(LLVMGetCalledValue(i))) return true;
+      if (ir_is_call_site(i) && !ir_called_function(i) && !LLVMIsAInlineAsm(LLVMGetCalledValue(i)) &&
+          call_through_may_touch(i, g, seen))
+        return true;
       bool known = ir_is_call_site(i) && call_known_by_name(i);
       for (unsigned k = 0, n = (unsigned)LLVMGetNumOperands(i); k < n; k++) {
         LLVMValueRef op = LLVMGetOperand(i, k);
@@ -685,7 +735,9 @@ static bool reads_before_set(LLVMValueRef i, const Holder *h, long long slot, Va
     return LLVMIsAStoreInst(i) && (addresses(LLVMGetOperand(i, 0), h) || addresses(LLVMGetOperand(i, 0), &global));
   if (ir_is_call_site(i) && !ir_is_debug_intrinsic(i) && !ir_is_lifetime_marker(i)) {
     /* malloc, libm, printf: only what they are given (a global not static is no different) */
-    bool touch = !ir_called_function(i) || (!call_known_by_name(i) && may_touch(ir_called_function(i), h->g, seen));
+    LLVMValueRef callee = ir_called_function(i);
+    bool touch = !callee ? !LLVMIsAInlineAsm(LLVMGetCalledValue(i)) && call_through_may_touch(i, h->g, seen)
+                         : !call_known_by_name(i) && may_touch(callee, h->g, seen);
     for (unsigned k = 0, n = ir_num_call_args(i); k < n && !touch; k++) {
       LLVMValueRef a = LLVMGetArgOperand(i, k);
       touch = addresses(a, h) || addresses(a, &global) || (LLVMIsAFunction(a) && may_touch(a, h->g, seen));

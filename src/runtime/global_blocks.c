@@ -37,6 +37,22 @@ static _Bool running[KINDS];
 
 static Block *blocks;
 static size_t nblocks, capblocks;
+
+/* The last blocks the program freed (their shadows gone), for a global left pointing at one (a workspace
+ * static freed on a routine's last call and allocated again on its next first call, as NR's mrqmin does):
+ * a pointer the program may not read through before it sets it again, whose shadow is no block either. */
+enum { FREED = 64 };
+static struct {
+  const char *lo;
+  size_t size;
+} freed[FREED];
+static unsigned freed_next;
+
+static _Bool was_freed(const char *p) {
+  for (int i = 0; i < FREED; i++)
+    if (freed[i].lo && p >= freed[i].lo && p < freed[i].lo + (freed[i].size ? freed[i].size : 1)) return 1;
+  return 0;
+}
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 
 static void fatal(const char *what, const char *global) {
@@ -51,11 +67,15 @@ static void drop_shadows(Block *b) {
     if (!b->handed[k]) free(b->shadow[k]);
 }
 
-/* The block p points into (with mu held), or NULL. */
+/* The block p points into (with mu held), or NULL. Else one starting just after p, within 64 bytes: a
+ * 1-based array made by an offset (Numerical Recipes' first `vector`, `malloc(n * sizeof *v) - 1`), whose
+ * element 0 is never read. */
 static Block *block_holding(const void *p) {
+  const char *c = p;
   for (size_t i = 0; i < nblocks; i++)
-    if ((const char *)p >= blocks[i].block && (const char *)p < blocks[i].block + (blocks[i].size ? blocks[i].size : 1))
-      return &blocks[i];
+    if (c >= blocks[i].block && c < blocks[i].block + (blocks[i].size ? blocks[i].size : 1)) return &blocks[i];
+  for (size_t i = 0; i < nblocks; i++)
+    if (c < blocks[i].block && blocks[i].block - c <= 64) return &blocks[i];
   return NULL;
 }
 
@@ -90,6 +110,8 @@ void __parad_rt_block_note(void *p, unsigned long long size) {
     b->block = p;
   }
   b->size = size; /* the same address again: a block freed and allocated anew, shadows kept for reuse */
+  for (int i = 0; i < FREED; i++)
+    if (freed[i].lo == (const char *)p) freed[i].lo = NULL;
   for (int k = 0; k < KINDS; k++) b->born[k] = running[k] ? entries[k] : 0;
   pthread_mutex_unlock(&mu);
 }
@@ -106,6 +128,7 @@ void __parad_rt_block_forget(void *p) {
   pthread_mutex_lock(&mu);
   Block *b = find_exact(p);
   if (b) {
+    freed[freed_next].lo = b->block, freed[freed_next].size = b->size, freed_next = (freed_next + 1) % FREED;
     drop_shadows(b);
     *b = blocks[--nblocks];
   }
@@ -127,6 +150,10 @@ void *__parad_rt_block_shadow(void *p, unsigned kind, const char *name) {
   if (kind >= KINDS) fatal("too many directions for the shadow of the block held by the pointer global ", name);
   pthread_mutex_lock(&mu);
   Block *b = block_holding(p);
+  if (!b && was_freed(p)) { /* dangling: no shadow, as the program has no block there */
+    pthread_mutex_unlock(&mu);
+    return NULL;
+  }
   if (!b) {
     pthread_mutex_unlock(&mu);
     fatal("a derivative starts while a pointer global holds memory Parad has no shadow for: only a block stored "
