@@ -499,9 +499,11 @@ bool global_block_set_elsewhere(LLVMValueRef load) {
 }
 
 /* Whether g holds functions only: every use of it is a store into it or a load whose value is only
- * called through or compared (NR's `double (*nrfunc)(double *)`). A function is its own shadow. */
+ * called through or compared, and some value is called through (NR's `double (*nrfunc)(double *)`). A
+ * function is its own shadow. */
 static bool holds_functions(LLVMValueRef g) {
   if (!ir_is_ptr(LLVMGlobalGetValueType(g))) return false;
+  bool called_through = false; /* one that is only stored says nothing */
   for (LLVMUseRef u = LLVMGetFirstUse(g); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == g && LLVMGetOperand(user, 0) != g) continue;
@@ -511,9 +513,10 @@ static bool holds_functions(LLVMValueRef g) {
       bool called = ir_is_call_site(w) && LLVMGetCalledValue(w) == user;
       for (unsigned a = 0, n = called ? ir_num_call_args(w) : 0; a < n; a++) called &= LLVMGetArgOperand(w, a) != user;
       if (!called && !LLVMIsAICmpInst(w)) return false;
+      called_through |= called;
     }
   }
-  return true;
+  return called_through;
 }
 
 static Known *know(LLVMValueRef g) {

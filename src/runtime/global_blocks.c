@@ -67,13 +67,15 @@ static void drop_shadows(Block *b) {
     if (!b->handed[k]) free(b->shadow[k]);
 }
 
-/* The block p points into (with mu held), or NULL. Else one starting just after p, within 64 bytes: a
- * 1-based array made by an offset (Numerical Recipes' first `vector`, `malloc(n * sizeof *v) - 1`), whose
- * element 0 is never read. */
+/* The block p points into (with mu held), or NULL. Else one p points just past (an end pointer). Else one
+ * starting just after p, within 64 bytes: a 1-based array made by an offset (Numerical Recipes' first
+ * `vector`, `malloc(n * sizeof *v) - 1`), whose element 0 is never read. */
 static Block *block_holding(const void *p) {
   const char *c = p;
   for (size_t i = 0; i < nblocks; i++)
     if (c >= blocks[i].block && c < blocks[i].block + (blocks[i].size ? blocks[i].size : 1)) return &blocks[i];
+  for (size_t i = 0; i < nblocks; i++)
+    if (c == blocks[i].block + blocks[i].size) return &blocks[i];
   for (size_t i = 0; i < nblocks; i++)
     if (c < blocks[i].block && blocks[i].block - c <= 64) return &blocks[i];
   return NULL;
