@@ -1807,6 +1807,13 @@ static bool place_gep(LLVMTargetDataRef td, LLVMValueRef p, Placement *pl) {
       t = LLVMGetElementType(t);
       stride = LLVMABISizeOfType(td, t);
     }
+    /* an index plus a constant (`j * 224 + 32`: the optimiser's byte address of a row's second record)
+       adds the constant to the offset */
+    while (LLVMIsABinaryOperator(idx) && LLVMIsAConstantInt(LLVMGetOperand(idx, 1)) &&
+           (LLVMGetInstructionOpcode(idx) == LLVMAdd || (LLVMGetInstructionOpcode(idx) == LLVMOr && LLVMGetIsDisjoint(idx)))) {
+      pl->offset += LLVMConstIntGetSExtValue(LLVMGetOperand(idx, 1)) * (long long)stride;
+      idx = LLVMGetOperand(idx, 0);
+    }
     if (LLVMIsAConstantInt(idx)) pl->offset += LLVMConstIntGetSExtValue(idx) * (long long)stride;
     else if (pl->nstrides < 16) pl->strides[pl->nstrides++] = index_step(idx, stride);
     else return false;
