@@ -685,8 +685,9 @@ static void note_mpi(Ck *ck, LLVMValueRef fn, LLVMValueRef call, uint64_t own) {
       }
     }
     if (!strncmp(name, "MPI_Start", 9) && !bound_here(fn, call)) {
-      snprintf(what, sizeof what, "%s of a persistent request not made by an MPI_*_init of the same function, into "
-                                  "a local variable of it (the buffers it binds would not be noted)", name);
+      snprintf(what, sizeof what, "%s of a persistent request not bound in the loop's body (by an MPI_*_init of the "
+                                  "step, into a local variable of it; one bound before the loop is not, and the buffers "
+                                  "it binds would not be noted): bind and free the request in the body", name);
       refuse(call, what);
       return;
     }

@@ -17,7 +17,7 @@ __attribute__((noinline)) static void f(const double *x, double *J) {
   MPI_Send_init(&u[3], 1, MPI_DOUBLE, (rank + 1) % size, 1, MPI_COMM_WORLD, &req[1]);
   for (int t = 0; t < 10; t++) {
     __parad_checkpoint_loop();
-    // CHECK: checkpoint_mpi_persistent.c:[[@LINE+1]]:{{[0-9]+}}: error: MPI_Startall of a persistent request not made by an MPI_*_init of the same function, into a local variable of it (the buffers it binds would not be noted) inside a loop checkpointed with __parad_checkpoint_loop() is not supported yet in function 'f
+    // CHECK: checkpoint_mpi_persistent.c:[[@LINE+1]]:{{[0-9]+}}: error: MPI_Startall of a persistent request not bound in the loop's body (by an MPI_*_init of the step, into a local variable of it; one bound before the loop is not, and the buffers it binds would not be noted): bind and free the request in the body inside a loop checkpointed with __parad_checkpoint_loop() is not supported yet in function 'f
     MPI_Startall(2, req);
     MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
     for (int i = 0; i < 4; i++) u[i] = 0.9 * u[i] + 0.1 * ghost * u[i];
