@@ -61,6 +61,9 @@ bool checkpoint_is_note(LLVMValueRef call);
  * `State l` read through a pointer parameter): gone when the function returns, as notes in the function
  * itself never were (and a note's use of a slot keeps SROA from making it values). */
 void checkpoint_drop_own_notes(LLVMModuleRef m);
+/* Whether fn (a step or a function a step calls) reads global g as memory no derivative's code writes (a
+ * model's configuration): it holds the same values in the step's reverse sweep, which may read it again. */
+bool checkpoint_reads_fixed(LLVMValueRef fn, LLVMValueRef g);
 /* After the derivatives are written: the steps' notes test their common case inline. */
 void checkpoint_lower_notes(LLVMModuleRef m);
 

@@ -72,16 +72,26 @@ static bool invariant(const Counted *c, LLVMValueRef v) {
 }
 
 /* The global a load reads, when no derivative's code writes it (a grid size: fixed_global marked it). */
-static LLVMValueRef fixed_global_read(LLVMValueRef v) {
-  LLVMValueRef g = LLVMIsALoadInst(v) && !LLVMGetVolatile(v) ? LLVMGetOperand(v, 0) : NULL;
-  if (!g || !LLVMIsAGlobalVariable(g)) return NULL;
-  unsigned kind = LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(v)), FIXED, strlen(FIXED));
+static bool fixed_metadata(LLVMValueRef g) {
+  unsigned kind = LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(g)), FIXED, strlen(FIXED));
   size_t n;
   LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(g, &n);
   bool fixed = false;
   for (unsigned i = 0; i < n && !fixed; i++) fixed = LLVMValueMetadataEntriesGetKind(md, i) == kind;
   if (md) LLVMDisposeValueMetadataEntries(md);
-  return fixed ? g : NULL;
+  return fixed;
+}
+
+static LLVMValueRef fixed_global_read(LLVMValueRef v) {
+  LLVMValueRef g = LLVMIsALoadInst(v) && !LLVMGetVolatile(v) ? LLVMGetOperand(v, 0) : NULL;
+  return g && LLVMIsAGlobalVariable(g) && fixed_metadata(g) ? g : NULL;
+}
+
+bool checkpoint_reads_fixed(LLVMValueRef fn, LLVMValueRef g) {
+  /* a step, a function it calls (noting), or the step without notes its last run takes (a turn) */
+  bool in_step = LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, NOTING, strlen(NOTING)) ||
+                 LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, MEMTYPE_PARAMS_OF, strlen(MEMTYPE_PARAMS_OF));
+  return in_step && LLVMIsAGlobalVariable(g) && fixed_metadata(g);
 }
 
 /* The global every incoming value of a phi reads (a value read again in each iteration, after every call

@@ -10,6 +10,7 @@
 
 #include <llvm-c/DebugInfo.h>
 
+#include "ad/checkpoint.h"
 #include "ad/constants.h"
 #include "analysis/unwritten.h"
 #include "reverse/rev_internal.h"
@@ -173,7 +174,7 @@ static bool unwritten_memory(RevGen *g, LLVMValueRef root) {
   if (LLVMIsAArgument(root)) return param_bit(g->unwritten, root);
   if (LLVMIsAGlobalVariable(root)) {
     int i = g->unwritten_globals ? global_index(root) : -1;
-    return i >= 0 && (g->unwritten_globals >> i & 1);
+    return (i >= 0 && (g->unwritten_globals >> i & 1)) || checkpoint_reads_fixed(g->orig, root);
   }
   if (!LLVMIsALoadInst(root) || LLVMGetVolatile(root)) return false;
   LLVMValueRef slot = rev_root_of(LLVMGetOperand(root, 0));

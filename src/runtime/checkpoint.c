@@ -185,9 +185,22 @@ static bool defer_free(void *p, bool shadow, void (*release)(void *)) {
   return hand;
 }
 
+/* Room for `need` bytes of copies, at least `least` more than now when it must grow. The copies live in
+ * the pool of tape chunks: a loop's snapshots, taken anew by every gradient, faulted in fresh pages each
+ * time (malloc gave them back to the system at the loop's end), a third of a checkpointed gradient's time. */
+static void data_room(Pieces *ps, size_t need, size_t least) {
+  if (need <= ps->size) return;
+  size_t size = ps->size + least > need ? ps->size + least : need;
+  char *data = __parad_rt_scratch_take(size);
+  if (!data) fail("out of memory for snapshots");
+  if (ps->used) memcpy(data, ps->data, ps->used);
+  __parad_rt_scratch_give(ps->data);
+  ps->data = data, ps->size = size;
+}
+
 static void pieces_add(Pieces *ps, char *at, size_t len) {
   if (!len) return;
-  ps->data = grow(ps->data, &ps->size, ps->used + len, 1);
+  data_room(ps, ps->used + len, ps->size > 16 ? ps->size : 16);
   memcpy(ps->data + ps->used, at, len);
   Piece *last = ps->n ? &ps->p[ps->n - 1] : NULL;
   if (last && last->at + last->len == at && last->off + last->len == ps->used) { /* a hull grown by one more */
@@ -201,11 +214,7 @@ static void pieces_add(Pieces *ps, char *at, size_t len) {
 
 /* Room for exactly `bytes` more in `n` more pieces (what a snapshot is about to copy). */
 static void pieces_reserve(Pieces *ps, size_t bytes, size_t n) {
-  if (ps->used + bytes > ps->size) {
-    ps->data = realloc(ps->data, ps->used + bytes);
-    if (!ps->data && bytes) fail("out of memory for snapshots");
-    ps->size = ps->used + bytes;
-  }
+  data_room(ps, ps->used + bytes, 0);
   if (ps->n + n > ps->cap) {
     ps->p = realloc(ps->p, (ps->n + n) * sizeof *ps->p);
     if (!ps->p && n) fail("out of memory for snapshots");
@@ -223,7 +232,7 @@ static void pieces_put_back(const Pieces *ps, bool latest_first) {
 
 static void pieces_free(Pieces *ps) {
   free(ps->p);
-  free(ps->data);
+  __parad_rt_scratch_give(ps->data);
   memset(ps, 0, sizeof *ps);
 }
 
