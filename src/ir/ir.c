@@ -563,10 +563,26 @@ void ir_describe_memory(LLVMValueRef p, char *buf, size_t n) {
       LLVMValueRef arg = ir_address_base(LLVMGetArgOperand(call, k));
       if (LLVMIsAGlobalVariable(arg)) given = LLVMGetArgOperand(call, k), caller = call;
     }
+    /* a function no request names, which a function of the program calls: what that call gives it (a
+       static matrix of the caller's), not advice for a request the program never made */
+    static int depth;
+    bool requested = false;
+    for (LLVMUseRef u = LLVMGetFirstUse(fn); u && !requested; u = LLVMGetNextUse(u)) {
+      LLVMValueRef call = LLVMGetUser(u);
+      const char *callee = ir_is_call(call) ? ir_called_name(call) : "";
+      requested = !strncmp(callee, "__parad", 7) || !strncmp(callee, "__enzyme", 8);
+    }
+    for (LLVMUseRef u = LLVMGetFirstUse(fn); u && !given && !requested && depth < 4; u = LLVMGetNextUse(u)) {
+      LLVMValueRef call = LLVMGetUser(u);
+      if (ir_is_call(call) && ir_called_function(call) == fn && k < LLVMGetNumArgOperands(call))
+        given = LLVMGetArgOperand(call, k), caller = call;
+    }
     if (given) {
       int len = snprintf(buf, n, "parameter %u of '%s', which '%s' gives ", k + 1, diag_source_function(fn),
                          diag_source_function(caller));
+      depth++;
       if (len >= 0 && (size_t)len < n) ir_describe_memory(given, buf + len, n - (size_t)len);
+      depth--;
     } else {
       snprintf(buf, n, "parameter %u of '%s', passed as constant; pass it with parad_dup and a shadow", k + 1,
                diag_source_function(fn));
