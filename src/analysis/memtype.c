@@ -1807,12 +1807,15 @@ static bool place_gep(LLVMTargetDataRef td, LLVMValueRef p, Placement *pl) {
       t = LLVMGetElementType(t);
       stride = LLVMABISizeOfType(td, t);
     }
-    /* an index plus a constant (`j * 224 + 32`: the optimiser's byte address of a row's second record)
-       adds the constant to the offset */
-    while (LLVMIsABinaryOperator(idx) && LLVMIsAConstantInt(LLVMGetOperand(idx, 1)) &&
-           (LLVMGetInstructionOpcode(idx) == LLVMAdd || (LLVMGetInstructionOpcode(idx) == LLVMOr && LLVMGetIsDisjoint(idx)))) {
-      pl->offset += LLVMConstIntGetSExtValue(LLVMGetOperand(idx, 1)) * (long long)stride;
-      idx = LLVMGetOperand(idx, 0);
+    /* an index times a step plus a constant smaller than the step (`j * 224 + 32`: the optimiser's byte
+       address of a row's second record) is at the constant's offset into the step's element; a constant
+       of a step or more (`c[k + 1]` after a header, `c[n - 1 - k]`) is left in the index, whose offsets
+       the step's multiples give */
+    if (LLVMIsABinaryOperator(idx) && LLVMIsAConstantInt(LLVMGetOperand(idx, 1)) &&
+        (LLVMGetInstructionOpcode(idx) == LLVMAdd || (LLVMGetInstructionOpcode(idx) == LLVMOr && LLVMGetIsDisjoint(idx)))) {
+      long long c = LLVMConstIntGetSExtValue(LLVMGetOperand(idx, 1)) * (long long)stride;
+      unsigned long long step = index_step(LLVMGetOperand(idx, 0), stride);
+      if (c > 0 && (unsigned long long)c < step) pl->offset += c, idx = LLVMGetOperand(idx, 0);
     }
     if (LLVMIsAConstantInt(idx)) pl->offset += LLVMConstIntGetSExtValue(idx) * (long long)stride;
     else if (pl->nstrides < 16) pl->strides[pl->nstrides++] = index_step(idx, stride);
