@@ -768,9 +768,9 @@ static void calls_for_invokes(Ck *ck, Loop *l) {
       LLVMTypeRef parts[2] = {ck->ptr, LLVMInt32TypeInContext(ck->c)};
       LLVMValueRef lp = LLVMBuildLandingPad(b, LLVMStructTypeInContext(ck->c, parts, 2, 0), NULL, 1, "");
       LLVMAddClause(lp, LLVMConstNull(ck->ptr));
-      LLVMSetCurrentDebugLocation2(b, LLVMInstructionGetDebugLoc(l->marker));
-      LLVMTypeRef fty = LLVMFunctionType(ck->void_t, &ck->ptr, 1, 0);
       LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(l->marker);
+      LLVMSetCurrentDebugLocation2(b, loc);
+      LLVMTypeRef fty = LLVMFunctionType(ck->void_t, &ck->ptr, 1, 0);
       unsigned len = 0;
       const char *file = loc ? LLVMDIFileGetFilename(LLVMDIScopeGetFile(LLVMDILocationGetScope(loc)), &len) : "";
       char *text = xasprintf("%.*s:%u, in '%s'", (int)len, file, loc ? LLVMDILocationGetLine(loc) : 0,

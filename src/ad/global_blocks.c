@@ -11,8 +11,8 @@
 #include "ad/registered.h"
 #include "analysis/calls.h"
 #include "ir/ir.h"
-#include "rules/rules.h"
 #include "omp/omp.h"
+#include "rules/rules.h"
 
 /* What is known of a global holding pointers to heap blocks: its verdict, its slots (the pointers it holds:
  * offset 0 alone for a pointer global, each pointer field of a struct; and those the blocks hold, at
