@@ -85,5 +85,6 @@ int main(void) {
     CHECK_CLOSE(k[1], 6 * x[2], 1e-12);
     CHECK_CLOSE(k[2], 6 * x[1], 1e-12);
   }
+  free(ws1 + 1);
   return check_done();
 }
