@@ -127,6 +127,10 @@ typedef struct {
 static VEC(Made) made[2];
 static ValueMap holding, reaching;
 static bool holding_made, reaching_made;
+/* The module's cache keys (cache_key) that the functions derivatives reach read, found once for all the
+ * entries. */
+static ValueList cache_keys;
+static bool keys_found;
 static bool taken_reaches; /* a function whose address is taken reaches one: a call through a pointer does */
 
 bool ad_global_may_hold_active(LLVMValueRef g) {
@@ -286,6 +290,8 @@ void ad_global_shadows_end(void) {
   deciding = false;
   vec_free(&made[0]);
   vec_free(&made[1]);
+  vec_free(&cache_keys);
+  keys_found = false;
   if (reaching_made) vmap_free(&reaching);
   if (holding_made) vmap_free(&holding);
   global_blocks_end();
@@ -363,6 +369,17 @@ static bool cache_key(LLVMValueRef g) {
   return key;
 }
 
+static void find_cache_keys(LLVMModuleRef m) {
+  keys_found = true;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+    bool read = false;
+    for (LLVMUseRef u = LLVMGetFirstUse(g); u && !read; u = LLVMGetNextUse(u))
+      read = LLVMIsALoadInst(LLVMGetUser(u)) &&
+             vmap_get(&reached, LLVMGetBasicBlockParent(LLVMGetInstructionParent(LLVMGetUser(u)))) == (void *)1;
+    if (read && cache_key(g)) vec_push(&cache_keys, g);
+  }
+}
+
 /* Each shadow made for `use` of a global of `pointers` (holding a heap block) or not, before `before`:
  * zeroed, or set to a zeroed shadow of the block (null where the derivative sets the global before it
  * reads it). */
@@ -370,13 +387,9 @@ static void enter(LLVMModuleRef m, LLVMValueRef before, ShadowUse use, bool poin
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
   LLVMPositionBuilderBefore(b, before);
   /* (once an entry) the keys of caches the derivative's functions read */
-  for (LLVMValueRef g = pointers && deciding ? LLVMGetFirstGlobal(m) : NULL; g; g = LLVMGetNextGlobal(g)) {
-    bool read = false;
-    for (LLVMUseRef u = LLVMGetFirstUse(g); u && !read; u = LLVMGetNextUse(u))
-      read = LLVMIsALoadInst(LLVMGetUser(u)) &&
-             vmap_get(&reached, LLVMGetBasicBlockParent(LLVMGetInstructionParent(LLVMGetUser(u)))) == (void *)1;
-    if (read && cache_key(g)) LLVMBuildStore(b, LLVMConstRealOfString(LLVMGlobalGetValueType(g), "nan"), g);
-  }
+  if (pointers && deciding && !keys_found) find_cache_keys(m);
+  for (size_t i = 0; pointers && i < cache_keys.len; i++)
+    LLVMBuildStore(b, LLVMConstRealOfString(LLVMGlobalGetValueType(cache_keys.data[i]), "nan"), cache_keys.data[i]);
   LLVMValueRef fn = pointers ? derivative_from(before) : NULL;
   unsigned long long entered = 0; /* the kinds whose entry the runtime was told of, a bit each */
   for (size_t i = 0; i < made[use == SHADOW_ADD].len; i++) {
