@@ -44,7 +44,7 @@ enum { READ_LO, READ_HI, WRITTEN_LO, WRITTEN_HI, SHADOW_DELTA, READ_PERIOD, PHAS
  * whether the own part is everything the thread read, and the part the buffer never touches (the own part,
  * but for a chunk's own part, see "chunks"). */
 enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, OWN_SHADOW_LO, PRIVATE_LO, COPY_LO, COPY_LEN, COPY_DELTA,
-       OWN_WHOLE, BUFFER_SKIP_LO, BUFFER_SKIP_HI, PLAN_FIELDS };
+       OWN_WHOLE, BUFFER_SKIP_LO, BUFFER_SKIP_HI, BUFFER_WHOLE, PLAN_FIELDS };
 
 /* The accesses of a block at constant distances from one address (a particle's x, y and z), decided
  * one by one (not per run of a loop): the forward sweep widens the object's range by them once, and the
@@ -96,6 +96,10 @@ struct SharedMemory {
   LLVMValueRef *whole; /* rev: per object, whether the own part is all the thread read (i1) */
   bool all_noted;      /* every write of memory other threads see is a noted one (all_writes_noted) */
   signed char keeps_pointers; /* the function stores no pointer where other threads see it (-1: not known yet) */
+  LLVMValueRef *buffered; /* rev: per object, whether its buffer holds all the thread read at whole floats (i1;
+                             false where a read may lie between whole floats: see whole_floats) */
+  bool *whole_floats;   /* per object, whether every read of it is aligned to its floats (its adjoints then lie
+                           at whole floats from any address read) */
   LLVMValueRef *skip_lo, *skip_hi; /* rev: the part of the range the private buffer never touches (in a chunked
                                       function, the thread's own part, where a chunk's own part may differ) */
   /* Per object, the size of the floats its adjoints are where they may be kept apart per thread (4 or 8:
@@ -1164,7 +1168,8 @@ void shared_analyse(RevGen *g) {
   /* objects whose adjoints may be kept apart per thread: all their reads plain reads of one float type */
   s->all_noted = all_writes_noted(g);
   s->elem = xcalloc(s->roots.len, 1);
-  bool *mixed = xcalloc(s->roots.len, sizeof *mixed);
+  s->whole_floats = xcalloc(s->roots.len, sizeof *s->whole_floats);
+  bool *mixed = xcalloc(s->roots.len, sizeof *mixed), *misaligned = xcalloc(s->roots.len, sizeof *misaligned);
   for (size_t b = 0; b < g->cfg.blocks.len; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
       size_t k1 = LLVMIsALoadInst(i) ? (size_t)vmap_get(&s->root_of, i) : 0;
@@ -1174,14 +1179,17 @@ void shared_analyse(RevGen *g) {
       unsigned char *e = &s->elem[k1 - 1];
       bool vector = LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVectorTypeKind;
       if (!size || vector || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic || (*e && *e != size)) mixed[k1 - 1] = true;
+      if (LLVMGetAlignment(i) < size) misaligned[k1 - 1] = true;
       *e = size;
     }
   s->atomic_only = xcalloc(s->roots.len, sizeof *s->atomic_only);
   for (size_t k = 0; k < s->roots.len; k++) {
     s->atomic_only[k] = atomic_only_root(g, s->roots.data[k]);
     if (mixed[k] || s->atomic_only[k] || !activity_shadowed(g->act, s->roots.data[k])) s->elem[k] = 0;
+    s->whole_floats[k] = s->elem[k] && !misaligned[k];
   }
   free(mixed);
+  free(misaligned);
   s->adds = xcalloc(s->roots.len, 1);
   for (size_t b = 0; b < g->cfg.blocks.len; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
@@ -1237,6 +1245,8 @@ void shared_free(RevGen *g) {
   free(s->copy_len);
   free(s->copy_delta);
   free(s->elem);
+  free(s->whole_floats);
+  free(s->buffered);
   free(s->atomic_only);
   free(s->pbase);
   free(s->plen);
@@ -2042,11 +2052,12 @@ void shared_rev_entry(RevGen *g) {
   s->whole = xcalloc(n, sizeof *s->whole);
   s->skip_lo = xcalloc(n, sizeof *s->skip_lo);
   s->skip_hi = xcalloc(n, sizeof *s->skip_hi);
+  s->buffered = xcalloc(n, sizeof *s->buffered);
   LLVMValueRef *outs[PLAN_FIELDS] = {s->lo, s->hi, s->pbase, s->plen, s->priv, s->slo, s->plo, s->copy_lo, s->copy_len, s->copy_delta,
-                                     s->whole, s->skip_lo, s->skip_hi};
+                                     s->whole, s->skip_lo, s->skip_hi, s->buffered};
   static const char *const names[PLAN_FIELDS] = {"own.lo", "own.hi", "private.base", "private.len", "private",
                                                  "own.shadow.lo", "private.lo", "copy.lo", "copy.len", "copy.delta",
-                                                 "own.whole", "buffer.skip.lo", "buffer.skip.hi"};
+                                                 "own.whole", "buffer.skip.lo", "buffer.skip.hi", "buffer.whole"};
   for (unsigned k = 0; k < n; k++) {
     for (unsigned f = 0; f < PLAN_FIELDS; f++) {
       LLVMValueRef idx = LLVMConstInt(g->i64, PLAN_FIELDS * k + f, 0);
@@ -2055,6 +2066,8 @@ void shared_rev_entry(RevGen *g) {
     s->priv[k] = LLVMBuildIntToPtr(g->b, s->priv[k], g->ptr_type, "private");
     s->whole[k] = LLVMBuildICmp(g->b, LLVMIntNE, s->whole[k], LLVMConstInt(g->i64, 0, 0), "own.whole");
     vec_push(&s->common, s->whole[k]);
+    s->buffered[k] = s->whole_floats[k] ? LLVMBuildICmp(g->b, LLVMIntNE, s->buffered[k], LLVMConstInt(g->i64, 0, 0), "buffer.whole")
+                                        : LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, 0);
     LLVMValueRef args[2] = {s->hi[k], s->lo[k]};
     s->span[k] = ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2);
   }
@@ -2300,17 +2313,32 @@ static bool read_of_run(struct SharedMemory *s, LLVMValueRef inst, Loop *l) {
   return LLVMIsALoadInst(inst) && vmap_get(&s->loop_of, inst) == l && !vmap_get(&s->defer_of, inst);
 }
 
-/* Whether every object l's runs read is, as a whole, the thread's own (NULL when planning or none is read). */
-static LLVMValueRef runs_all_own(RevGen *g, Loop *l) {
+/* Whether object k's reads in l may all go into its private buffer with no test (a thread whose reads
+ * other threads all share: a convolution's input, read whole by each thread of output channels). */
+static bool may_buffer_whole(RevGen *g, Loop *l, unsigned k) { return g->shared->whole_floats[k] && !stores_into(g, l, k); }
+
+/* The distance from object k's shadow to its private buffer, in the same addresses. */
+static LLVMValueRef to_buffer(RevGen *g, unsigned k) {
+  return LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, g->shared->priv[k], g->i64, ""), g->shared->pbase[k], "to.buffer");
+}
+
+/* Whether every object l's runs read is, as a whole, the thread's own (NULL when planning or none is read);
+ * into *plain, whether each is its own or in its private buffer as a whole (NULL where no read may be). */
+static LLVMValueRef runs_all_own(RevGen *g, Loop *l, LLVMValueRef *plain) {
   struct SharedMemory *s = g->shared;
-  LLVMValueRef all = NULL;
+  LLVMValueRef all = NULL, each = NULL;
+  bool buffered = false;
   if (g->phase == PLANNING) return NULL;
   for (size_t i = 0; i < s->per_run.len; i++) {
     LLVMValueRef inst = s->per_run.data[i];
     if (!read_of_run(s, inst, l)) continue;
-    LLVMValueRef w = own_whole(g, (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1));
+    unsigned k = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
+    LLVMValueRef w = own_whole(g, k), p = w;
+    if (may_buffer_whole(g, l, k)) p = LLVMBuildOr(g->b, w, s->buffered[k], ""), buffered = true;
     all = all ? LLVMBuildAnd(g->b, all, w, "") : w;
+    each = each ? LLVMBuildAnd(g->b, each, p, "") : p;
   }
+  *plain = buffered ? each : NULL;
   return all;
 }
 
@@ -2387,15 +2415,36 @@ static LLVMValueRef or_clean(RevGen *g, struct Group *gr, LLVMValueRef cond) {
   return LLVMBuildOr(g->b, cond, LLVMBuildLoad2(g->b, LLVMInt1TypeInContext(g->ctx), gr->clean, "run.clean"), "");
 }
 
+/* The run's flags where it is decided as a whole: each read's adjoints plainly, at the shadow where the
+ * object is the thread's own (all of them: own), else in its buffer. */
+static void runs_decided(RevGen *g, Loop *l, bool own) {
+  struct SharedMemory *s = g->shared;
+  LLVMTypeRef i1 = LLVMInt1TypeInContext(g->ctx);
+  LLVMBuildStore(g->b, LLVMConstInt(i1, 1, 0), vmap_get(&s->flag_of, l));
+  LLVMBuildStore(g->b, LLVMConstInt(i1, own, 0), vmap_get(&s->own_of, l));
+  for (size_t i = 0; i < s->per_run.len; i++) {
+    LLVMValueRef inst = s->per_run.data[i];
+    if (!read_of_run(s, inst, l)) continue;
+    unsigned k = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
+    LLVMValueRef delta = LLVMConstInt(g->i64, 0, 0);
+    if (!own && may_buffer_whole(g, l, k)) delta = LLVMBuildSelect(g->b, own_whole(g, k), delta, to_buffer(g, k), "");
+    LLVMBuildStore(g->b, delta, vmap_get(&s->delta_of, run_group(g, inst)));
+  }
+}
+
 /* Each run decided as it starts; not where every object it reads is the thread's own as a whole (a team of
- * one thread): the unswitching then makes a copy of the enclosing loop with no decision per run, which
- * costs as much as the run itself where runs are short (a sparse product's rows, 5 nonzeros each: cg's
- * gradient at 1 thread 126 -> 113 ms with this and shared_accumulate's untested adds). */
+ * one thread), nor where each is its own or in its buffer as a whole: the unswitching then makes a copy
+ * of the enclosing loop with no decision per run, which costs as much as the run itself where runs are
+ * short (a sparse product's rows, 5 nonzeros each: cg's gradient at 1 thread 126 -> 113 ms with this and
+ * shared_accumulate's untested adds; a convolution's runs of 3 taps, whose input every thread reads
+ * whole: at 2 threads a decision of some 40 instructions a run). The all-own test comes first, as it
+ * was before buffers were told whole: the unswitching's copies for it stay as they were (a sparse
+ * product's at 2 threads took 4% more instructions with one test of both). */
 void shared_rev_enter_loop(RevGen *g, Loop *l) {
   struct SharedMemory *s = g->shared;
   if (!s || !l->exit_iv) return;
   clean_runs(g, l);
-  LLVMValueRef all_own = runs_all_own(g, l);
+  LLVMValueRef all_plain, all_own = runs_all_own(g, l, &all_plain);
   if (!all_own) {
     decide_runs(g, l);
     return;
@@ -2403,16 +2452,22 @@ void shared_rev_enter_loop(RevGen *g, Loop *l) {
   LLVMBasicBlockRef yes, no, join;
   rev_diamond(g, all_own, &yes, &no, &join);
   LLVMPositionBuilderAtEnd(g->b, yes);
-  LLVMTypeRef i1 = LLVMInt1TypeInContext(g->ctx);
-  LLVMBuildStore(g->b, LLVMConstInt(i1, 1, 0), vmap_get(&s->flag_of, l));
-  LLVMBuildStore(g->b, LLVMConstInt(i1, 1, 0), vmap_get(&s->own_of, l));
-  for (size_t i = 0; i < s->per_run.len; i++) {
-    LLVMValueRef inst = s->per_run.data[i];
-    if (read_of_run(s, inst, l)) LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), vmap_get(&s->delta_of, run_group(g, inst)));
-  }
+  runs_decided(g, l, true);
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, no);
-  decide_runs(g, l);
+  if (all_plain) {
+    LLVMBasicBlockRef yes2, no2, join2;
+    rev_diamond(g, all_plain, &yes2, &no2, &join2);
+    LLVMPositionBuilderAtEnd(g->b, yes2);
+    runs_decided(g, l, false);
+    LLVMBuildBr(g->b, join2);
+    LLVMPositionBuilderAtEnd(g->b, no2);
+    decide_runs(g, l);
+    LLVMBuildBr(g->b, join2);
+    LLVMPositionBuilderAtEnd(g->b, join2);
+  } else {
+    decide_runs(g, l);
+  }
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, join);
 }
@@ -2455,8 +2510,7 @@ static void decide_runs(RevGen *g, Loop *l) {
     for (size_t m = 0; m < r->members.len; m++) linear &= !vmap_get(&s->monotone, r->members.data[m]);
     if (s->elem[k] && !stores_into(g, l, k) && linear) {
       ok = LLVMBuildOr(g->b, inside, buffered_run(g, l, r->members.data[0], k, first, r->lo, r->hi), "");
-      LLVMValueRef to_buffer = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, s->priv[k], g->i64, ""), s->pbase[k], "");
-      delta = LLVMBuildSelect(g->b, inside, delta, to_buffer, "");
+      delta = LLVMBuildSelect(g->b, inside, delta, to_buffer(g, k), "");
     }
     for (size_t m = 0; m < r->members.len; m++) LLVMBuildStore(g->b, delta, vmap_get(&s->delta_of, run_group(g, r->members.data[m])));
     decided = decided ? LLVMBuildAnd(g->b, decided, ok, "") : ok;

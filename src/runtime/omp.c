@@ -59,10 +59,12 @@ static void quick_lock(pthread_mutex_t *m) {
 enum { READ_LO, READ_HI, WRITTEN_LO, WRITTEN_HI, SHADOW_DELTA, READ_PERIOD, PHASE_LO, PHASE_HI, PHASE_ORIGIN, RANGE_FIELDS };
 /* What the reverse sweep is told per thread and object (shared_plan): the part only this thread read, the
  * private buffer for the rest, (a task's) the input dependence whose reads it took from a copy, whether
- * the thread's own part is all it read (its adjoints then go in plainly with no test per address), and the
- * part the buffer never touches (the own part; a chunk's own part is told apart, chunk_plan). */
+ * the thread's own part is all it read (its adjoints then go in plainly with no test per address), the
+ * part the buffer never touches (the own part; a chunk's own part is told apart, chunk_plan), and whether
+ * the buffer holds all it read, from a start at whole floats (its adjoints then all go into the buffer
+ * with no test per address). */
 enum { OWN_LO, OWN_HI, PRIVATE_BASE, PRIVATE_LEN, PRIVATE_BUFFER, OWN_SHADOW_LO, PRIVATE_LO, COPY_LO, COPY_LEN, COPY_DELTA,
-       OWN_WHOLE, BUFFER_SKIP_LO, BUFFER_SKIP_HI, PLAN_FIELDS };
+       OWN_WHOLE, BUFFER_SKIP_LO, BUFFER_SKIP_HI, BUFFER_WHOLE, PLAN_FIELDS };
 
 /* A thread's private adjoints of a shared object, in the reverse sweep: where the thread read addresses
  * other threads read too, it adds their adjoints plainly into a buffer that mirrors its read range
@@ -854,6 +856,7 @@ static bool keep_private(Private *p, unsigned long long *plan, unsigned long lon
   plan[PRIVATE_LEN] = p->len;
   plan[PRIVATE_BUFFER] = (unsigned long long)(size_t)p->buffer;
   plan[PRIVATE_LO] = p->base;
+  plan[BUFFER_WHOLE] = lo >= hi && rlo % e == 0;
   return true;
 }
 
@@ -1020,6 +1023,33 @@ unsigned long long __parad_rt_shared_chunk_skip(void) {
 /* Private buffers are kept up to this size per object and thread (the buffer mirrors the read range). */
 enum { PRIVATE_LIMIT = 64 << 20 };
 
+/* The part [lo, hi) of what thread id read of object k that no other thread read (0, 0: none). */
+static void own_part(ParadRegion *r, int id, int k, unsigned long long *plo, unsigned long long *phi) {
+  unsigned long long lo = field(r, id, k, READ_LO), hi = field(r, id, k, READ_HI);
+  for (int other = 0; other < r->nthreads && lo < hi; other++) {
+    if (other == id) continue;
+    for (int m = 0; m < r->nroots && lo < hi; m++) {
+      unsigned long long c = field(r, other, m, READ_LO), d = field(r, other, m, READ_HI);
+      if (c >= d || d <= lo || c >= hi || !same_stage(r, k, m) || periods_apart(r, id, k, other, m)) continue; /* empty, or apart */
+      if (c <= lo) lo = d;
+      else if (d >= hi) hi = c;
+      else if (c - lo >= hi - d) hi = c; /* inside: keep the larger side */
+      else lo = d;
+    }
+  }
+  if (lo >= hi) lo = hi = 0;
+  *plo = lo, *phi = hi;
+}
+
+/* Whether thread id may keep a private buffer for its reads [rlo, rhi) of object k (of floats of elem bytes). */
+static bool may_keep_private(ParadRegion *r, int id, int k, unsigned elem, unsigned long long rlo, unsigned long long rhi) {
+  const unsigned long long *mine = &r->ranges[(size_t)id * RANGE_FIELDS * r->nroots];
+  return elem && field(r, id, k, SHADOW_DELTA) && rlo < rhi && rhi - rlo <= PRIVATE_LIMIT && !wrote_in_stage(r, mine, k, rlo, rhi);
+}
+
+/* An object is small beside the thread's whole buffers when this many of it fit in them. */
+enum { SMALL_BESIDE = 8 };
+
 /* Reverse sweep, as the region's reverse function starts. Per object k, PLAN_FIELDS numbers from
  * own[PLAN_FIELDS k]: the part [lo, hi) of this thread's range where no other thread read what it read
  * (nothing where the forward sweep noted nothing; the other threads' reads may lie between its own where
@@ -1043,23 +1073,24 @@ void __parad_rt_shared_plan(int nroots, unsigned long long *own, int nsums, unsi
     if (r && r->nroots == nroots) region_plan_copies(r, id, own);
     return;
   }
-  const unsigned long long *mine = &r->ranges[(size_t)id * RANGE_FIELDS * nroots];
   Chunks *chunks = r->chunks && r->chunks[id].notes ? &r->chunks[id] : NULL;
   bool by_chunk = false;
+  /* the bytes of the objects the thread buffers whole: no part of what it read of them is its own */
+  unsigned long long buffered = 0;
   for (int k = 0; k < nroots; k++) {
-    unsigned long long rlo = field(r, id, k, READ_LO), rhi = field(r, id, k, READ_HI), lo = rlo, hi = rhi;
-    for (int other = 0; other < r->nthreads && lo < hi; other++) {
-      if (other == id) continue;
-      for (int m = 0; m < nroots && lo < hi; m++) {
-        unsigned long long c = field(r, other, m, READ_LO), d = field(r, other, m, READ_HI);
-        if (c >= d || d <= lo || c >= hi || !same_stage(r, k, m) || periods_apart(r, id, k, other, m)) continue; /* empty, or apart */
-        if (c <= lo) lo = d;
-        else if (d >= hi) hi = c;
-        else if (c - lo >= hi - d) hi = c; /* inside: keep the larger side */
-        else lo = d;
-      }
-    }
-    if (lo >= hi) lo = hi = 0;
+    unsigned long long rlo = field(r, id, k, READ_LO), rhi = field(r, id, k, READ_HI), lo, hi;
+    own_part(r, id, k, &lo, &hi);
+    if (lo >= hi && may_keep_private(r, id, k, elem[k], rlo, rhi)) buffered += rhi - rlo;
+  }
+  for (int k = 0; k < nroots; k++) {
+    unsigned long long rlo = field(r, id, k, READ_LO), rhi = field(r, id, k, READ_HI), lo, hi;
+    own_part(r, id, k, &lo, &hi);
+    bool own_whole = lo < hi && lo == rlo && hi == rhi;
+    /* a small object whose own part is not all the thread read (another object's range reaching a float
+       into it: a padded convolution's input, bounded by its runs, before the kernels that follow it in one
+       array) is buffered whole where its range adds little to what the buffers cost anyway: its reads
+       then need no decision per run (such decisions cost as much as a convolution's runs of 3 taps) */
+    if (!own_whole && lo < hi && (rhi - rlo) * SMALL_BESIDE <= buffered && may_keep_private(r, id, k, elem[k], rlo, rhi)) lo = hi = 0;
     unsigned long long *plan = &own[PLAN_FIELDS * k];
     Private *p = &r->priv[(size_t)id * nroots + k];
     __parad_rt_scratch_give(p->buffer); /* none unless a reverse sweep of the region ran before without finishing */
@@ -1077,8 +1108,7 @@ void __parad_rt_shared_plan(int nroots, unsigned long long *own, int nsums, unsi
       by_chunk = chunks->by_chunk[k] = true;
       chunks->own_lo[k] = lo, chunks->own_hi[k] = hi;
     }
-    if (elem[k] && delta && shared_part && rhi - rlo <= PRIVATE_LIMIT && !wrote_in_stage(r, mine, k, rlo, rhi))
-      keep_private(p, plan, rlo, rhi, lo, hi, delta, elem[k]);
+    if (shared_part && may_keep_private(r, id, k, elem[k], rlo, rhi)) keep_private(p, plan, rlo, rhi, lo, hi, delta, elem[k]);
   }
   if (by_chunk) { /* the reverse sweep starts with the last chunk */
     gather_others(r, id);
