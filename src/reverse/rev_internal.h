@@ -306,6 +306,9 @@ int loop_iv_index(Loop *l, LLVMValueRef v);
 /* v with the induction variables at the values `at` (one per iv), the loop's invariants from `value`
  * (aug_value, rv), built at the builder. */
 LLVMValueRef loop_evaluate(RevGen *g, Loop *l, LLVMValueRef v, LLVMValueRef *at, LLVMValueRef (*value)(RevGen *, LLVMValueRef));
+/* v rebuilt at g's builder on operands ops, without its poison flags: evaluated at an iteration the program
+ * may skip (a run's ends, a monotone span's corners) */
+LLVMValueRef loop_rebuild(RevGen *g, LLVMValueRef v, LLVMValueRef *ops);
 /* The innermost loop around a block, or NULL. */
 Loop *loop_innermost(RevGen *g, LLVMBasicBlockRef bb);
 /* The loop directly around l, or NULL. */

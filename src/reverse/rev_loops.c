@@ -435,15 +435,50 @@ bool loop_constant_step(RevGen *g, Loop *l, LLVMValueRef v, long long *step, int
 
 bool loop_linear_exact(RevGen *g, Loop *l, LLVMValueRef v) { return linear_in(g, l, v, 0, true, 0); }
 
+/* A clone evaluated at an iteration the program may skip (a run's first or last, whose access a guard left
+ * out: `if (x + dx < 0) continue;`) keeps no promise the program's instruction made: the flags that make
+ * poison go. */
+static void promise_nothing(LLVMValueRef c) {
+  switch (LLVMGetInstructionOpcode(c)) {
+  case LLVMAdd:
+  case LLVMSub:
+  case LLVMMul:
+  case LLVMShl:
+    LLVMSetNSW(c, 0), LLVMSetNUW(c, 0);
+    break;
+  case LLVMGetElementPtr: LLVMSetIsInBounds(c, 0); break;
+  case LLVMUDiv:
+  case LLVMSDiv:
+  case LLVMLShr:
+  case LLVMAShr: LLVMSetExact(c, 0); break;
+  case LLVMOr: LLVMSetIsDisjoint(c, 0); break;
+  default: break;
+  }
+}
+
+/* v rebuilt at the builder from `ops`, its operands evaluated elsewhere, keeping none of its promises. A
+ * widening the optimiser marked `zext nneg`, where a guard made the index non-negative, is the sign
+ * extension it equals at every iteration the program runs: at a skipped one, -1 widened by zero is 2^32 - 1,
+ * an address 16 GiB on, which a float stencil's noted range took and the runtime copied. */
+LLVMValueRef loop_rebuild(RevGen *g, LLVMValueRef v, LLVMValueRef *ops) {
+  if (LLVMGetInstructionOpcode(v) == LLVMZExt && LLVMGetNNeg(v)) return LLVMBuildSExt(g->b, ops[0], LLVMTypeOf(v), "");
+  LLVMValueRef c = LLVMInstructionClone(v);
+  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++) LLVMSetOperand(c, i, ops[i]);
+  LLVMInsertIntoBuilder(g->b, c);
+  LLVMInstructionSetDebugLoc(c, NULL);
+  promise_nothing(c);
+  return c;
+}
+
 LLVMValueRef loop_evaluate(RevGen *g, Loop *l, LLVMValueRef v, LLVMValueRef *at, LLVMValueRef (*value)(RevGen *, LLVMValueRef)) {
   int k = loop_iv_index(l, v);
   if (k >= 0) return at[k];
   if (loop_invariant(g, l, v)) return LLVMIsAInstruction(v) || LLVMIsAArgument(v) ? value(g, v) : v;
-  LLVMValueRef c = LLVMInstructionClone(v);
-  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
-    LLVMSetOperand(c, i, loop_evaluate(g, l, LLVMGetOperand(v, i), at, value));
-  LLVMInsertIntoBuilder(g->b, c);
-  LLVMInstructionSetDebugLoc(c, NULL);
+  unsigned n = (unsigned)LLVMGetNumOperands(v);
+  LLVMValueRef *ops = xcalloc(n + 1, sizeof *ops);
+  for (unsigned i = 0; i < n; i++) ops[i] = loop_evaluate(g, l, LLVMGetOperand(v, i), at, value);
+  LLVMValueRef c = loop_rebuild(g, v, ops);
+  free(ops);
   return c;
 }
 

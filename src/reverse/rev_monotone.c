@@ -17,6 +17,7 @@
  * and right shifts by positive constants, widenings and truncations, each read in the order it is
  * monotone in, and every operation whose value must be exact (in an operand of a min or max, or itself
  * not linear) unable to wrap (nsw, nuw, inbounds, as its use reads it). */
+#include <stdlib.h>
 #include <string.h>
 
 #include <llvm-c/DebugInfo.h>
@@ -352,11 +353,11 @@ static LLVMValueRef at_corner(RevGen *g, Loop *run, LLVMValueRef v, LLVMValueRef
   if (loop_invariant(g, run, v)) return LLVMIsAInstruction(v) || LLVMIsAArgument(v) ? val(g, v) : v;
   LLVMValueRef done = vmap_get(memo, v);
   if (done) return done;
-  LLVMValueRef c = LLVMInstructionClone(v);
-  for (unsigned i = 0, k2 = (unsigned)LLVMGetNumOperands(v); i < k2; i++)
-    LLVMSetOperand(c, i, at_corner(g, run, LLVMGetOperand(v, i), at, vars, value, n, val, memo));
-  LLVMInsertIntoBuilder(g->b, c);
-  LLVMInstructionSetDebugLoc(c, NULL);
+  unsigned k2 = (unsigned)LLVMGetNumOperands(v);
+  LLVMValueRef *ops = xcalloc(k2 + 1, sizeof *ops);
+  for (unsigned i = 0; i < k2; i++) ops[i] = at_corner(g, run, LLVMGetOperand(v, i), at, vars, value, n, val, memo);
+  LLVMValueRef c = loop_rebuild(g, v, ops);
+  free(ops);
   vmap_put(memo, v, c);
   return c;
 }

@@ -1152,19 +1152,36 @@ static void add_into_shadow(Private *p, unsigned long long from, unsigned long l
   }
 }
 
-/* [from, to) of p's buffer added into the shadow with plain adds. */
+/* [from, to) of p's buffer added into the shadow with plain adds, of its nonzero floats only: the range a
+ * thread read is bounded by the addresses of its runs' first and last iterations, which may lie past the
+ * object where a guard skipped them (`if (y + 2 < h) s += t[(y + 2) * w + x]`: two rows past a heap
+ * block), and an add of 0 there wrote to memory that is not the shadow's, perhaps another thread's
+ * (valgrind saw it; with -ffast-math malloc's own words were overwritten). The adds of zeros were free
+ * for the vectoriser; a test per float is not, so a block of floats all zero is skipped first. */
+enum { ZERO_BLOCK = 8 };
 static void add_plainly(Private *p, unsigned long long from, unsigned long long to) {
   if (from >= to) return;
   char *b = p->buffer + (from - p->base), *s = (char *)(size_t)(from + p->delta);
   size_t n = (size_t)(to - from) / p->elem;
-  if (p->elem == 8) {
-    double *restrict d = (double *)(void *)s;
-    const double *restrict v = (const double *)(void *)b;
-    for (size_t i = 0; i < n; i++) d[i] += v[i];
-  } else {
-    float *restrict d = (float *)(void *)s;
-    const float *restrict v = (const float *)(void *)b;
-    for (size_t i = 0; i < n; i++) d[i] += v[i];
+  for (size_t i = 0; i < n; i += ZERO_BLOCK) {
+    size_t m = n - i < ZERO_BLOCK ? n - i : ZERO_BLOCK;
+    if (p->elem == 8) {
+      double *d = (double *)(void *)s + i;
+      const double *v = (const double *)(void *)b + i;
+      bool any = false;
+      for (size_t j = 0; j < m; j++) any |= v[j] != 0;
+      if (any)
+        for (size_t j = 0; j < m; j++)
+          if (v[j] != 0) d[j] += v[j];
+    } else {
+      float *d = (float *)(void *)s + i;
+      const float *v = (const float *)(void *)b + i;
+      bool any = false;
+      for (size_t j = 0; j < m; j++) any |= v[j] != 0;
+      if (any)
+        for (size_t j = 0; j < m; j++)
+          if (v[j] != 0) d[j] += v[j];
+    }
   }
 }
 
