@@ -76,9 +76,11 @@ typedef struct {
 
 typedef struct Snapshot {
   long step;          /* the state before this step */
-  Pieces taken, log;  /* copied when taken; bytes first written after */
+  Pieces taken, log;  /* copied when taken (the loop's variables first, packed: vars_copy); bytes first
+                         written after */
   struct Snapshot *next_live, *prev_live;
   size_t bytes;
+  bool pooled;        /* the snapshot and what it took are one block of the tape chunks' pool (else malloc's) */
 } Snapshot;
 
 typedef struct Ckpt {
@@ -99,8 +101,11 @@ typedef struct Ckpt {
   bool primal;    /* advance runs a step as the program does: the shadows of swapped pointers follow here */
   bool threads;   /* the steps run parallel regions or tasks, whose threads find the step as `running` */
   bool orphans;   /* the steps create tasks outside their own regions */
+  bool forward;   /* the forward sweep is running the steps */
   size_t snapshot_bytes;
   size_t typical;   /* bytes of the last snapshot taken (its log not counted) */
+  size_t hulls_known, hulls_grown; /* hull_bytes as last counted, and what the hulls grew by since */
+  int hulls_age;    /* hull_bytes asked since it last counted */
   size_t step_tape; /* the most chunk bytes one step's tape held */
   ParadSite *sites;
   long runs, most_snapshots, nlive; /* for PARAD_CHECKPOINT_STATS */
@@ -429,6 +434,7 @@ static void note_locked(ParadSite *s, char *base, char *a, char *e, int kind) {
     } else {
       h = (Hull){base, a, e};
       if (kind == 1) log_bytes(c, a, (size_t)(e - a));
+      c->hulls_grown += (size_t)(e - a);
     }
     k = HULLS - 1;
     if (s->h[k].hi) evict(c, s, k);
@@ -437,10 +443,12 @@ static void note_locked(ParadSite *s, char *base, char *a, char *e, int kind) {
   }
   if (a < h.lo) { /* the hull grows: the bytes it takes in are logged */
     if (kind == 1) log_bytes(c, a, (size_t)(h.lo - a));
+    c->hulls_grown += (size_t)(h.lo - a);
     h.lo = a;
   }
   if (e > h.hi) {
     if (kind == 1) log_bytes(c, h.hi, (size_t)(e - h.hi));
+    c->hulls_grown += (size_t)(e - h.hi);
     h.hi = e;
   }
   memmove(&s->h[1], &s->h[0], (size_t)k * sizeof(Hull));
@@ -543,13 +551,19 @@ static size_t ranges_bytes(const Range *r, size_t n) {
   return b;
 }
 
-/* The bytes the steps' hulls cover (overlaps counted once). */
+/* The bytes the steps' hulls cover (overlaps counted once), or a little more: counted (a sort of every
+ * hull) once in HULLS_RECOUNT asks, in between what they grew by since added (overlaps then twice). It is
+ * asked before each snapshot, and a loop of small steps snapshots every step: a GARCH recursion's
+ * gradient spent a fifth of its time in it. */
+enum { HULLS_RECOUNT = 64 };
 static size_t hull_bytes(Ckpt *c) {
-  size_t n;
-  Range *r = ranges_of(c, 0, &n);
-  size_t b = ranges_bytes(r, n);
-  free(r);
-  return b;
+  if (c->hulls_age++ % HULLS_RECOUNT == 0) {
+    size_t n;
+    Range *r = ranges_of(c, 0, &n);
+    c->hulls_known = ranges_bytes(r, n), c->hulls_grown = 0;
+    free(r);
+  }
+  return c->hulls_known + c->hulls_grown;
 }
 
 /* The ranges less what lies in read-only mappings (/proc/self/maps): the steps may read a constant table
@@ -577,22 +591,41 @@ static size_t writable_only(Range *r, size_t n) {
 
 /* ---- snapshots ---- */
 
+/* The loop's variables, with the shadows of those that hold pointers, into `to` one after another (back
+ * from it: restore): one copy of the data, no piece each (a loop of small steps snapshots every step, and
+ * a GARCH recursion's snapshots held twenty pieces of 24 bytes for 100 bytes of variables). */
+static size_t vars_copy(Ckpt *c, char *to, bool restore) {
+  size_t at = 0;
+  for (int i = 0, k = c->nenv; i < k; i++)
+    for (int shadow = 0; shadow <= (c->slots[i].pointers != 0); shadow++) {
+      char *v = c->closure[shadow ? k + i : i];
+      if (!c->slots[i].size) continue;
+      if (restore) memcpy(v, to + at, c->slots[i].size);
+      else memcpy(to + at, v, c->slots[i].size);
+      at += c->slots[i].size;
+    }
+  return at;
+}
+
+/* Snapshots up to this size come from malloc, larger ones from the pool of tape chunks (which spares a
+ * large one's pages faulting in again; a small one's search of the pool cost more than malloc). */
+enum { SMALL_SNAPSHOT = 4096 };
+
 static Snapshot *take(Ckpt *c, long step) {
-  Snapshot *s = calloc(1, sizeof *s);
-  if (!s) fail("out of memory for a snapshot");
-  s->step = step;
-  int k = c->nenv;
   size_t n, vars = 0;
+  for (int i = 0; i < c->nenv; i++) vars += c->slots[i].size * (c->slots[i].pointers ? 2 : 1);
   Range *r = ranges_of(c, 1, &n);
-  for (int i = 0; i < k; i++) vars += c->slots[i].size * (c->slots[i].pointers ? 2 : 1);
-  pieces_reserve(&s->taken, vars + ranges_bytes(r, n), 2 * (size_t)k + n);
-  for (int i = 0; i < k; i++) {
-    pieces_add(&s->taken, c->closure[i], c->slots[i].size);
-    if (c->slots[i].pointers) pieces_add(&s->taken, c->closure[k + i], c->slots[i].size);
-  }
+  size_t size = sizeof(Snapshot) + vars + ranges_bytes(r, n);
+  bool pooled = size > SMALL_SNAPSHOT;
+  Snapshot *s = pooled ? __parad_rt_scratch_take(size) : malloc(size);
+  if (!s) fail("out of memory for a snapshot");
+  *s = (Snapshot){.step = step, .pooled = pooled};
+  s->taken.data = (char *)(s + 1), s->taken.size = size - sizeof *s; /* one block with the snapshot: see drop */
+  pieces_reserve(&s->taken, 0, n);
+  s->taken.used = vars_copy(c, s->taken.data, false);
   for (size_t i = 0; i < n; i++) pieces_add(&s->taken, r[i].lo, (size_t)(r[i].hi - r[i].lo));
   free(r);
-  s->bytes = sizeof *s + pieces_bytes(&s->taken);
+  s->bytes = pieces_bytes(&s->taken) + sizeof *s;
   c->typical = s->bytes;
   s->next_live = c->live;
   if (c->live) c->live->prev_live = s;
@@ -603,9 +636,10 @@ static Snapshot *take(Ckpt *c, long step) {
 }
 
 /* The state as it was when s was taken. */
-static void restore(Snapshot *s) {
+static void restore(Ckpt *c, Snapshot *s) {
   pieces_put_back(&s->log, true); /* a byte logged twice (its hull given way and grown again): the first */
   pieces_put_back(&s->taken, false);
+  vars_copy(c, s->taken.data, true);
 }
 
 static void drop(Ckpt *c, Snapshot *s) {
@@ -615,9 +649,10 @@ static void drop(Ckpt *c, Snapshot *s) {
   c->nlive--;
   if (s->next_live) s->next_live->prev_live = s->prev_live;
   account(c, s, false);
-  pieces_free(&s->taken);
+  free(s->taken.p);
   pieces_free(&s->log);
-  free(s);
+  if (s->pooled) __parad_rt_scratch_give(s);
+  else free(s);
 }
 
 /* ---- the two sweeps ---- */
@@ -819,6 +854,28 @@ void __parad_rt_ckpt_drop_tape(void *tape) {
   if (c && bytes > c->step_tape) c->step_tape = bytes;
 }
 
+/* Every other snapshot of the forward sweep goes, the rest twice as far apart. */
+static void thin(Ckpt *c) {
+  size_t kept = 0;
+  for (size_t i = 0; i < c->nat; i++)
+    if (i % 2 == 0) c->at[kept++] = c->at[i];
+    else drop(c, c->at[i]);
+  c->nat = kept;
+  c->interval *= 2;
+}
+
+/* The budget is about to be exceeded by a step of the forward sweep running on this thread (a step that
+ * tapes more than those before it: a neighbour list rebuilt every tenth step): its snapshots give way,
+ * as they would have before the step had its tape been known. Not where the steps run parallel regions
+ * (their threads log into the snapshots) or communicate (the ranks agree on every snapshot). Whether
+ * anything went. */
+int __parad_rt_ckpt_relieve(void) {
+  Ckpt *c = active;
+  if (!c || !c->forward || c->threads || c->agree || c->nat <= 1) return false;
+  thin(c);
+  return true;
+}
+
 enum { CKPT_NESTED = 1, CKPT_PRIMAL = 2, CKPT_THREADS = 4, CKPT_ORPHAN_TASKS = 8 }; /* ad/checkpoint.c passes them */
 
 /* code: the caller's exit code, then nlengths lengths of variable-length arrays the steps use; advance: a
@@ -868,18 +925,12 @@ void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, 
       }
   c->interval = 1;
   c->outer = __parad_rt_current;
+  c->forward = true;
   __atomic_add_fetch(&pending, 1, __ATOMIC_ACQ_REL);
   for (long n = 0;; n++) {
     if (n % c->interval == 0) {
       size_t size = c->typical;
-      while (c->nat > 1 && !agreed(c, room_for_snapshot(c, size))) { /* every other one goes; the rest twice as far apart */
-        size_t kept = 0;
-        for (size_t i = 0; i < c->nat; i++)
-          if (i % 2 == 0) c->at[kept++] = c->at[i];
-          else drop(c, c->at[i]);
-        c->nat = kept;
-        c->interval *= 2;
-      }
+      while (c->nat > 1 && !agreed(c, room_for_snapshot(c, size))) thin(c);
       if (n % c->interval == 0) {
         c->at = grow(c->at, &c->capat, c->nat + 1, sizeof *c->at);
         c->at[c->nat++] = take(c, n);
@@ -894,6 +945,7 @@ void *__parad_rt_ckpt_forward(const ParadEnvSlot *slots, int nenv, void **vars, 
       break;
     }
   }
+  c->forward = false;
   /* what the steps only read (their reads' hulls less their writes'), as the loop leaves it */
   size_t nr, nw;
   Range *r = ranges_of(c, 2, &nr), *w = ranges_of(c, 1, &nw);
@@ -936,7 +988,7 @@ static long free_snapshots(Ckpt *c, size_t size) {
 }
 
 static void advance_to(Ckpt *c, Snapshot *from, long to, ParadStep advance) {
-  restore(from);
+  restore(c, from);
   for (long i = from->step; i < to; i++) {
     run(c, advance);
     if (c->primal) follow_swaps(c);
@@ -983,7 +1035,7 @@ void __parad_rt_ckpt_reverse(void *ctx, ParadStep advance, ParadStep youturn) {
     Snapshot *s = c->at[k];
     reverse_stretch(c, s, end, advance, youturn);
     end = s->step;
-    if (k == 0) restore(s); /* the variables' shadows as before the loop */
+    if (k == 0) restore(c, s); /* the variables' shadows as before the loop */
     drop(c, s);
   }
   pieces_put_back(&after, false);

@@ -486,7 +486,12 @@ char *__parad_rt_tape_grow(ParadTape *t, size_t n) {
         pool_chunk(t, d);
       }
     }
-    size_t size = c->size < LARGEST_STEP ? 2 * c->size : c->size;
+    size_t size = c->size < LARGEST_STEP ? 2 * c->size : c->size, limit = __parad_rt_tape_budget_limit();
+    if (limit) { /* near the budget, a chunk no bigger than what it leaves: a tape of 1.6 MB under a budget
+                    of 4 MB was refused as it took a chunk of 2 MB more after 2 MB in chunks */
+      size_t held = __parad_rt_tape_budget_held() + sizeof(ParadChunk), left = limit > held ? limit - held : 0;
+      if (size > left) size = left > c->size ? left : c->size;
+    }
     if (size < n) size = n;
     next = new_chunk(t, size);
     next->prev = c;

@@ -84,6 +84,9 @@ size_t __parad_rt_tape_budget_limit(void);
 size_t __parad_rt_tape_budget_watch(void);
 size_t __parad_rt_tape_budget_watched(size_t since);
 size_t __parad_rt_tape_budget_held(void);
+/* checkpoint.c: where a checkpointed loop's forward sweep runs a step on this thread, some of its
+ * snapshots go to make room under the budget; whether any went */
+int __parad_rt_ckpt_relieve(void);
 /* The bytes of snapshots a checkpointed loop holds now besides the thread's tapes (checkpoint.c): they
  * count in parad_tape_peak_bytes. */
 void __parad_rt_tape_note_extra(size_t bytes);

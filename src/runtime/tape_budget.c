@@ -74,6 +74,7 @@ void __parad_rt_tape_budget_take(size_t bytes) {
   for (size_t most = __atomic_load_n(&held_most, __ATOMIC_RELAXED);
        now > most && !__atomic_compare_exchange_n(&held_most, &most, now, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED);) {
   }
+  while (cap && now > cap && __parad_rt_ckpt_relieve()) now = __atomic_load_n(&held, __ATOMIC_RELAXED);
   if (cap && now > cap) {
     fprintf(stderr,
             "parad runtime: the reverse-mode tapes would hold %zu bytes, over the tape budget of %zu bytes "
