@@ -23,6 +23,8 @@ typedef struct {
   ValueMap index; /* value -> 1 + position */
   size_t *parent;
   unsigned *widths;                  /* per root: W32 | W64 | W_OTHER */
+  unsigned *guess;                   /* per root: the width of a firstprivate value's one float, where
+                                        nothing else tells (see link) */
   LLVMValueRef *source, *sink, *odd; /* per root: a load / store of unknown type, an unsupported use */
 } Webs;
 
@@ -66,6 +68,7 @@ static void join(Webs *w, LLVMValueRef a, LLVMValueRef b) {
   if (x == y) return;
   w->parent[y] = x;
   w->widths[x] |= w->widths[y];
+  w->guess[x] |= w->guess[y];
   if (!w->source[x]) w->source[x] = w->source[y];
   if (!w->sink[x]) w->sink[x] = w->sink[y];
   if (!w->odd[x]) w->odd[x] = w->odd[y];
@@ -356,10 +359,13 @@ static void link(RevGen *g, Webs *w, LLVMValueRef v) {
     }
     default: note_odd(w, v, v); break; /* an integer out of a struct, a vector, a call */
     }
-  } else { /* a parameter: by value to an outlined function (firstprivate), as one float of its size */
+  } else { /* a parameter: by value to an outlined function (firstprivate); as one float of its size where
+              nothing else tells: clang passes a float firstprivate in a word too, its bits the low half
+              (truncated and bitcast at -O2, stored and read as a float at -O0), and taken as a double the
+              threads' adjoints were added as doubles: garbage at 2 threads */
     unsigned p = 0;
     for (LLVMValueRef q = LLVMGetFirstParam(g->orig); q != v; q = LLVMGetNextParam(q)) p++;
-    if (g->pattern[p] == 'o') w->widths[r] |= int_as_float(v);
+    if (g->pattern[p] == 'o') w->guess[r] |= int_as_float(v);
     else note_odd(w, v, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(g->orig)));
   }
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
@@ -377,9 +383,10 @@ static void link(RevGen *g, Webs *w, LLVMValueRef v) {
       break;
     }
     case LLVMCall:
-      /* by value to a parallel region's function (firstprivate): one float of its size there too */
+      /* by value to a parallel region's function (firstprivate): one float of its size there too, where
+         nothing else tells */
       if (omp_is_runtime_call(user) && omp_classify(user) == OMP_FORK && LLVMGetOperand(user, 2) != v) {
-        w->widths[r] |= int_as_float(v);
+        w->guess[r] |= int_as_float(v);
         break;
       }
       if (!choice_intrinsic(user) && !integer_argument(user, v)) note_odd(w, v, user); /* a choice: joined as its own value */
@@ -406,6 +413,7 @@ void lanes_analyse(RevGen *g) {
   size_t n = w.values.len;
   w.parent = xcalloc(n + 1, sizeof *w.parent);
   w.widths = xcalloc(n + 1, sizeof *w.widths);
+  w.guess = xcalloc(n + 1, sizeof *w.guess);
   w.source = xcalloc(n + 1, sizeof *w.source);
   w.sink = xcalloc(n + 1, sizeof *w.sink);
   w.odd = xcalloc(n + 1, sizeof *w.odd);
@@ -414,6 +422,8 @@ void lanes_analyse(RevGen *g) {
     vmap_put(&w.index, w.values.data[i], (void *)(i + 1));
   }
   for (size_t i = 0; i < n; i++) link(g, &w, w.values.data[i]);
+  for (size_t i = 0; i < n; i++)
+    if (find(&w, i) == i && !(w.widths[i] & (W32 | W64))) w.widths[i] |= w.guess[i];
   /* A web refused below whose every value is only used as an integer (a std::map's int key read at -O0
      from a node that holds a double beside it, which no type says is an int there) carries no float's
      derivative, whatever the memory it came from holds: it gets no adjoint instead. (Webs not refused keep
@@ -466,6 +476,7 @@ void lanes_analyse(RevGen *g) {
   vec_free(&w.values);
   free(w.parent);
   free(w.widths);
+  free(w.guess);
   free(w.source);
   free(w.sink);
   free(w.odd);
