@@ -23,10 +23,32 @@ static LLVMValueRef lane_of(LLVMBuilderRef b, LLVMContextRef ctx, unsigned width
 
 /* Is type ct the C ABI's coercion of a struct of w values of type rt: the same bytes, give or take the
  * tail padding the coercion adds ({float, float, float} comes back as {<2 x float>, float}). */
+/* Whether every float in t (its fields, elements, lanes) is of type rt. */
+static bool floats_all(LLVMTypeRef t, LLVMTypeRef rt) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMStructTypeKind:
+    for (unsigned i = 0, n = LLVMCountStructElementTypes(t); i < n; i++)
+      if (!floats_all(LLVMStructGetTypeAtIndex(t, i), rt)) return false;
+    return true;
+  case LLVMArrayTypeKind:
+  case LLVMVectorTypeKind: return floats_all(LLVMGetElementType(t), rt);
+  default: return !ir_is_fp(t) || t == rt;
+  }
+}
+
+/* Whether ct (the call's result, or the struct its sret pointer points to) holds w tangents of type rt:
+ * their bytes, and floats of their type only (a float function's 4 tangents in a struct of 4 doubles, returned
+ * through memory, were written as floats and read as doubles: garbage, unchecked). */
 static bool holds_exactly(LLVMModuleRef m, LLVMTypeRef ct, LLVMTypeRef rt, unsigned w) {
   unsigned long long want = w * ir_type_size(m, rt), have = ir_type_size(m, ct);
   unsigned align = LLVMABIAlignmentOfType(LLVMGetModuleDataLayout(m), ct);
-  return have >= want && have - want < align;
+  return have >= want && have - want < align && (!ir_is_fp(rt) || floats_all(ct, rt));
+}
+
+static int cannot_hold(LLVMValueRef call, const char *entry, unsigned w, LLVMTypeRef rt) {
+  diag_error_plain(call, "%s: the call's result type cannot hold %u tangent%s of type %s: declare it as returning %s%s",
+                   entry, w, w > 1 ? "s" : "", ir_type_name(rt), w > 1 ? "a struct of that many " : "", ir_type_name(rt));
+  return 1;
 }
 
 int fwd_lower_request(AdModule *ad, const Request *r) {
@@ -82,7 +104,10 @@ int fwd_lower_request(AdModule *ad, const Request *r) {
   if (wants) {
     LLVMValueRef tv = LLVMBuildExtractValue(b, nc, 1, "tangent");
     unsigned w = r->width;
-    if (r->sret) {
+    LLVMTypeRef st = r->sret ? ir_call_arg_type_attr(call, 0, "sret") : NULL;
+    if (r->sret && st && !holds_exactly(ad->mod, st, rt, w)) {
+      errors = cannot_hold(call, entry, w, rt);
+    } else if (r->sret) {
       LLVMValueRef dst = LLVMGetArgOperand(call, 0);
       LLVMTypeRef arr = LLVMArrayType2(rt, w);
       for (unsigned i = 0; i < w; i++) {
@@ -104,10 +129,7 @@ int fwd_lower_request(AdModule *ad, const Request *r) {
       }
       result = LLVMBuildLoad2(b, ct, slot, "");
     } else {
-      diag_error_plain(call, "%s: the call's result type cannot hold %u tangent%s of type %s: declare it as "
-                             "returning %s%s", entry, w, w > 1 ? "s" : "", ir_type_name(rt),
-                             w > 1 ? "a struct of that many " : "", ir_type_name(rt));
-      errors = 1;
+      errors = cannot_hold(call, entry, w, rt);
     }
   }
   if (no_tangent && r->sret) LLVMBuildStore(b, LLVMConstNull(ir_call_arg_type_attr(call, 0, "sret")), LLVMGetArgOperand(call, 0));
