@@ -492,24 +492,38 @@ static char *out_layout(LLVMModuleRef m, LLVMValueRef fn, const char *activity) 
 /* The arguments of such a struct: the call passes its parts as it passes the struct to the function,
  * first the value's, then each shadow's (a tangent is a struct too); the canonical request wants each part
  * with its shadows. Parts that are not floats (an int beside a double) take no derivative: their shadows
- * are read and dropped. */
+ * are read and dropped. The variadic call may have run out of registers for some of them: such a struct
+ * comes in memory (byval), and its parts are read from their eightbytes (an image header {int w, h; float
+ * *data} and its two tangents at width 2: the tangents came in memory and were refused). */
 static void struct_arguments(Parse *p, LLVMBuilderRef b, unsigned *k, unsigned n, LLVMValueRef fn, unsigned first,
                              unsigned parts, char act, unsigned width, char *activity, LLVMValueRef *values) {
   bool dup = act == ACT_DUP || act == ACT_DUPNONEED;
-  unsigned want = parts * (dup ? 1 + width : 1);
-  if (*k + want > n) {
-    fail(p, "too few arguments: parameter #%u of '%s' is a struct passed in %u registers, which takes %u arguments",
-         first + 1, p->fn_name, parts, want);
-    return;
-  }
+  unsigned want = parts * (dup ? 1 + width : 1), at = *k;
   LLVMValueRef *got = xcalloc(want, sizeof *got);
-  for (unsigned a = 0; a < want && !p->failed; a++) {
-    got[a] = request_convert_argument(b, LLVMGetArgOperand(p->call, *k + a), LLVMTypeOf(LLVMGetParam(fn, first + a % parts)));
-    if (!got[a])
-      fail(p, "the argument for parameter #%u of '%s' (a struct passed in registers) does not have the struct's type",
-           first + 1, p->fn_name);
+  for (unsigned s = 0; s < want / parts && !p->failed; s++) { /* each struct: the value, then its shadows */
+    LLVMTypeRef in_memory = at < n ? ir_call_arg_type_attr(p->call, at, "byval") : NULL;
+    if (in_memory && parts <= 2 && ir_type_size(LLVMGetGlobalParent(fn), in_memory) <= 16) {
+      LLVMValueRef mem = LLVMGetArgOperand(p->call, at++);
+      for (unsigned q = 0; q < parts; q++) {
+        LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(fn, first + q));
+        LLVMValueRef off = LLVMConstInt(LLVMInt64TypeInContext(LLVMGetTypeContext(t)), 8 * q, 0);
+        got[s * parts + q] = LLVMBuildLoad2(b, t, LLVMBuildGEP2(b, LLVMInt8TypeInContext(LLVMGetTypeContext(t)), mem, &off, 1, ""), "");
+      }
+      continue;
+    }
+    for (unsigned q = 0; q < parts && !p->failed; q++, at++) {
+      if (at >= n) {
+        fail(p, "too few arguments: parameter #%u of '%s' is a struct passed in %u registers, which takes %u arguments",
+             first + 1, p->fn_name, parts, want);
+        break;
+      }
+      got[s * parts + q] = request_convert_argument(b, LLVMGetArgOperand(p->call, at), LLVMTypeOf(LLVMGetParam(fn, first + q)));
+      if (!got[s * parts + q])
+        fail(p, "the argument for parameter #%u of '%s' (a struct passed in registers) does not have the struct's type",
+             first + 1, p->fn_name);
+    }
   }
-  *k += want;
+  *k = at;
   for (unsigned q = 0; q < parts && !p->failed; q++) {
     bool carries = ir_carries_derivative(LLVMTypeOf(LLVMGetParam(fn, first + q)));
     add_arg(p, got[q]);
