@@ -111,12 +111,21 @@ static bool deliver(AdModule *ad, LLVMBuilderRef b, const Request *r, LLVMValueR
       *result = LLVMBuildLoad2(b, ct, slot, "");
     }
   }
-  if (!*result) {
+  if (!*result) { /* the struct's fields named by type: a float function's two gradients asked for as two
+                       doubles had been told only to have one field per argument, which they had */
+    char *want = LLVMGetTypeKind(gt) == LLVMStructTypeKind ? NULL : xstrdup(ir_type_name(gt));
+    for (unsigned i = 0, n = want ? 0 : LLVMCountStructElementTypes(gt); i < n; i++) {
+      char *more = xasprintf("%s%s%s", want ? want : "", i ? ", " : "", ir_type_name(LLVMStructGetTypeAtIndex(gt, i)));
+      free(want);
+      want = more;
+    }
     diag_error_plain(call, "%s: the call's result type cannot hold the gradients of the active scalar "
-                           "arguments of '%s': declare it as returning %s",
+                           "arguments of '%s': declare it as returning %s%s%s",
                      r->entry, LLVMGetValueName(r->fn),
-                     LLVMGetTypeKind(gt) == LLVMStructTypeKind ? "a struct with one field per parad_out argument, in order"
-                                                               : ir_type_name(gt));
+                     LLVMGetTypeKind(gt) == LLVMStructTypeKind ? "a struct of one field per active scalar argument "
+                                                                 "(parad_out, or passed by value), in order: {" : "",
+                     want, LLVMGetTypeKind(gt) == LLVMStructTypeKind ? "}" : "");
+    free(want);
     return false;
   }
   return true;
