@@ -556,8 +556,16 @@ void ir_describe_memory(LLVMValueRef p, char *buf, size_t n) {
     LLVMValueRef fn = LLVMGetParamParent(base), given = NULL, caller = NULL;
     unsigned k = 0;
     while (LLVMGetParam(fn, k) != base) k++;
-    /* a function the program calls with a global there (a method of a global object: `this`): that global */
-    for (LLVMUseRef u = LLVMGetFirstUse(fn); u && !given; u = LLVMGetNextUse(u)) {
+    bool requested = false;
+    for (LLVMUseRef u = LLVMGetFirstUse(fn); u && !requested; u = LLVMGetNextUse(u)) {
+      LLVMValueRef call = LLVMGetUser(u);
+      const char *callee = ir_is_call(call) ? ir_called_name(call) : "";
+      requested = !strncmp(callee, "__parad", 7) || !strncmp(callee, "__enzyme", 8);
+    }
+    /* a function the program calls with a global there (a method of a global object: `this`): that global;
+       not where a request names the function, whose constant argument it is (a plain call beside the
+       request, passing the same global, was named instead) */
+    for (LLVMUseRef u = LLVMGetFirstUse(fn); u && !given && !requested; u = LLVMGetNextUse(u)) {
       LLVMValueRef call = LLVMGetUser(u);
       if (!ir_is_call(call) || ir_called_function(call) != fn || k >= LLVMGetNumArgOperands(call)) continue;
       LLVMValueRef arg = ir_address_base(LLVMGetArgOperand(call, k));
@@ -566,12 +574,6 @@ void ir_describe_memory(LLVMValueRef p, char *buf, size_t n) {
     /* a function no request names, which a function of the program calls: what that call gives it (a
        static matrix of the caller's), not advice for a request the program never made */
     static int depth;
-    bool requested = false;
-    for (LLVMUseRef u = LLVMGetFirstUse(fn); u && !requested; u = LLVMGetNextUse(u)) {
-      LLVMValueRef call = LLVMGetUser(u);
-      const char *callee = ir_is_call(call) ? ir_called_name(call) : "";
-      requested = !strncmp(callee, "__parad", 7) || !strncmp(callee, "__enzyme", 8);
-    }
     for (LLVMUseRef u = LLVMGetFirstUse(fn); u && !given && !requested && depth < 4; u = LLVMGetNextUse(u)) {
       LLVMValueRef call = LLVMGetUser(u);
       if (ir_is_call(call) && ir_called_function(call) == fn && k < LLVMGetNumArgOperands(call))
