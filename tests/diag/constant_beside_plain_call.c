@@ -24,7 +24,7 @@ static double resid(double x, void *d) {
   return x * x - p->beta * e;
 }
 
-double rate(const double *th, const double *y, int n) {
+__attribute__((noinline)) double rate(const double *th, const double *y, int n) {
   // CHECK: constant_beside_plain_call.c:[[@LINE+1]]:{{[0-9]+}}: error: {{.*}}parameter 2 of 'rate', passed as constant; pass it with parad_dup and a shadow
   Prob p = {th[0], y, n};
   return solve(resid, &p, 1.0);
