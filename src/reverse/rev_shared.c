@@ -2432,6 +2432,21 @@ static void runs_decided(RevGen *g, Loop *l, bool own) {
   }
 }
 
+/* if (cond) the run is decided as a whole (own: all at the shadow), else if (then) in buffers too, else per
+ * run. */
+static void decided_if(RevGen *g, Loop *l, LLVMValueRef cond, bool own, LLVMValueRef then) {
+  LLVMBasicBlockRef yes, no, join;
+  rev_diamond(g, cond, &yes, &no, &join);
+  LLVMPositionBuilderAtEnd(g->b, yes);
+  runs_decided(g, l, own);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, no);
+  if (then) decided_if(g, l, then, false, NULL);
+  else decide_runs(g, l);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+}
+
 /* Each run decided as it starts; not where every object it reads is the thread's own as a whole (a team of
  * one thread), nor where each is its own or in its buffer as a whole: the unswitching then makes a copy
  * of the enclosing loop with no decision per run, which costs as much as the run itself where runs are
@@ -2445,31 +2460,8 @@ void shared_rev_enter_loop(RevGen *g, Loop *l) {
   if (!s || !l->exit_iv) return;
   clean_runs(g, l);
   LLVMValueRef all_plain, all_own = runs_all_own(g, l, &all_plain);
-  if (!all_own) {
-    decide_runs(g, l);
-    return;
-  }
-  LLVMBasicBlockRef yes, no, join;
-  rev_diamond(g, all_own, &yes, &no, &join);
-  LLVMPositionBuilderAtEnd(g->b, yes);
-  runs_decided(g, l, true);
-  LLVMBuildBr(g->b, join);
-  LLVMPositionBuilderAtEnd(g->b, no);
-  if (all_plain) {
-    LLVMBasicBlockRef yes2, no2, join2;
-    rev_diamond(g, all_plain, &yes2, &no2, &join2);
-    LLVMPositionBuilderAtEnd(g->b, yes2);
-    runs_decided(g, l, false);
-    LLVMBuildBr(g->b, join2);
-    LLVMPositionBuilderAtEnd(g->b, no2);
-    decide_runs(g, l);
-    LLVMBuildBr(g->b, join2);
-    LLVMPositionBuilderAtEnd(g->b, join2);
-  } else {
-    decide_runs(g, l);
-  }
-  LLVMBuildBr(g->b, join);
-  LLVMPositionBuilderAtEnd(g->b, join);
+  if (all_own) decided_if(g, l, all_own, true, all_plain);
+  else decide_runs(g, l);
 }
 
 static void decide_runs(RevGen *g, Loop *l) {

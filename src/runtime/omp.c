@@ -1159,31 +1159,25 @@ static void add_into_shadow(Private *p, unsigned long long from, unsigned long l
  * (valgrind saw it; with -ffast-math malloc's own words were overwritten). The adds of zeros were free
  * for the vectoriser; a test per float is not, so a block of floats all zero is skipped first. */
 enum { ZERO_BLOCK = 8 };
+#define ADD_NONZERO(T, d, v, n)                                                                                   \
+  for (size_t i = 0; i < (n); i += ZERO_BLOCK) {                                                               \
+    size_t m = (n) - i < ZERO_BLOCK ? (n) - i : ZERO_BLOCK;                                                    \
+    bool any = false;                                                                                          \
+    for (size_t j = 0; j < m; j++) any |= ((const T *)(v))[i + j] != 0;                                        \
+    for (size_t j = 0; any && j < m; j++)                                                                      \
+      if (((const T *)(v))[i + j] != 0) ((T *)(d))[i + j] += ((const T *)(v))[i + j];                          \
+  }
 static void add_plainly(Private *p, unsigned long long from, unsigned long long to) {
   if (from >= to) return;
-  char *b = p->buffer + (from - p->base), *s = (char *)(size_t)(from + p->delta);
+  void *b = p->buffer + (from - p->base), *s = (void *)(size_t)(from + p->delta);
   size_t n = (size_t)(to - from) / p->elem;
-  for (size_t i = 0; i < n; i += ZERO_BLOCK) {
-    size_t m = n - i < ZERO_BLOCK ? n - i : ZERO_BLOCK;
-    if (p->elem == 8) {
-      double *d = (double *)(void *)s + i;
-      const double *v = (const double *)(void *)b + i;
-      bool any = false;
-      for (size_t j = 0; j < m; j++) any |= v[j] != 0;
-      if (any)
-        for (size_t j = 0; j < m; j++)
-          if (v[j] != 0) d[j] += v[j];
-    } else {
-      float *d = (float *)(void *)s + i;
-      const float *v = (const float *)(void *)b + i;
-      bool any = false;
-      for (size_t j = 0; j < m; j++) any |= v[j] != 0;
-      if (any)
-        for (size_t j = 0; j < m; j++)
-          if (v[j] != 0) d[j] += v[j];
-    }
+  if (p->elem == 8) {
+    ADD_NONZERO(double, s, b, n)
+  } else {
+    ADD_NONZERO(float, s, b, n)
   }
 }
+#undef ADD_NONZERO
 
 /* This thread's buffers into the shadows, plainly or (atomic != NULL) atomically, counted there. Only
  * their edges: the part between is untouched. */
