@@ -298,7 +298,11 @@ static LLVMValueRef next_held_pointer(LLVMBuilderRef b, LLVMValueRef param, LLVM
 }
 
 /* Stops the program where pointer v, a pointer constant argument #q holds, points into the memory an
- * argument with a shadow points to (its extent as llvm.objectsize knows it, else its first byte). */
+ * argument with a shadow points to (its extent as llvm.objectsize knows it, else its first byte; no more
+ * than its shadow's: where the parameters come first in one block and the data after them, `block = [theta
+ * | x]` with a gradient of theta's size and the data's struct, passed constant, pointing at `block + 2`, the
+ * rest of the block was taken as the argument's at -O2, which knows the block's size, and the program
+ * stopped; beyond its shadow the argument has no derivative to miss). */
 static void check_against_shadowed(LLVMBuilderRef b, const Request *r, unsigned q, LLVMValueRef v) {
   LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(r->fn));
   LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i64 = LLVMInt64TypeInContext(c), i1 = LLVMInt1TypeInContext(c);
@@ -315,8 +319,11 @@ static void check_against_shadowed(LLVMBuilderRef b, const Request *r, unsigned 
                            "points to, which '%s' reads through it: the derivative would miss what goes through those "
                            "reads; pass the pointer alone, or the constant argument with a shadow",
                            r->entry, q + 1, fn, p + 1, fn);
-    LLVMValueRef args[4] = {v, arg, ir_call_intrinsic(b, "llvm.objectsize", types, 2, size_args, 4),
-                            LLVMBuildGlobalStringPtr(b, text, "parad.message")};
+    LLVMValueRef shadow = LLVMGetArgOperand(r->call, request_arg_index(r, p) + 1);
+    LLVMValueRef shadow_args[4] = {shadow, LLVMConstInt(i1, 0, 0), LLVMConstInt(i1, 0, 0), LLVMConstInt(i1, 1, 0)}; /* unknown: all ones */
+    LLVMValueRef sizes[2] = {ir_call_intrinsic(b, "llvm.objectsize", types, 2, size_args, 4),
+                             ir_call_intrinsic(b, "llvm.objectsize", types, 2, shadow_args, 4)};
+    LLVMValueRef args[4] = {v, arg, ir_call_intrinsic(b, "llvm.umin", &i64, 1, sizes, 2), LLVMBuildGlobalStringPtr(b, text, "parad.message")};
     free(text);
     ir_call_named(b, "__parad_rt_constant_holds_argument", type, args, 4);
   }
