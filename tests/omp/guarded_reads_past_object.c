@@ -71,7 +71,7 @@ int main(void) {
   srand(3);
   for (int d = 0; d < 3; d++) {
     double dot = 0;
-    for (int i = 0; i < W * H; i++) v[i] = (float)rand() / RAND_MAX - 0.5f, dot += (double)dimg[i] * v[i];
+    for (int i = 0; i < W * H; i++) v[i] = (float)(rand() / (double)RAND_MAX) - 0.5f, dot += (double)dimg[i] * v[i];
     CHECK_CLOSE(dot, __parad_fwddiff_f((void *)stencil, img, v, W, H), 1e-4);
   }
   __parad_autodiff((void *)running_sums, in, din, W, H);
