@@ -288,15 +288,19 @@ static bool room_for_snapshot(Ckpt *c, size_t size) {
 
 /* ---- notes ---- */
 
+/* The bytes logged into every live snapshot, then taken from the budget: where that goes over it, some
+ * snapshots may give way (__parad_rt_ckpt_relieve), which they cannot while the list is gone through. */
 static void log_bytes(Ckpt *c, char *at, size_t len) {
+  size_t total = 0;
   for (Snapshot *s = c->live; s; s = s->next_live) {
     size_t before = pieces_bytes(&s->log);
     pieces_add(&s->log, at, len);
     size_t more = pieces_bytes(&s->log) - before;
     s->bytes += more;
     c->snapshot_bytes += more;
-    __parad_rt_tape_budget_take(more);
+    total += more;
   }
+  __parad_rt_tape_budget_take(total);
 }
 
 /* AddressSanitizer's detection of use after return gives functions frames of its own, off the thread's
