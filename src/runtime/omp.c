@@ -1077,14 +1077,14 @@ void __parad_rt_shared_plan(int nroots, unsigned long long *own, int nsums, unsi
   bool by_chunk = false;
   /* the bytes of the objects the thread buffers whole: no part of what it read of them is its own */
   unsigned long long buffered = 0;
-  for (int k = 0; k < nroots; k++) {
-    unsigned long long rlo = field(r, id, k, READ_LO), rhi = field(r, id, k, READ_HI), lo, hi;
-    own_part(r, id, k, &lo, &hi);
-    if (lo >= hi && may_keep_private(r, id, k, elem[k], rlo, rhi)) buffered += rhi - rlo;
+  for (int k = 0; k < nroots; k++) { /* each own part, kept in the plan's fields until set_own below */
+    unsigned long long rlo = field(r, id, k, READ_LO), rhi = field(r, id, k, READ_HI), *plan = &own[PLAN_FIELDS * k];
+    own_part(r, id, k, &plan[OWN_LO], &plan[OWN_HI]);
+    if (plan[OWN_LO] >= plan[OWN_HI] && may_keep_private(r, id, k, elem[k], rlo, rhi)) buffered += rhi - rlo;
   }
   for (int k = 0; k < nroots; k++) {
-    unsigned long long rlo = field(r, id, k, READ_LO), rhi = field(r, id, k, READ_HI), lo, hi;
-    own_part(r, id, k, &lo, &hi);
+    unsigned long long rlo = field(r, id, k, READ_LO), rhi = field(r, id, k, READ_HI);
+    unsigned long long lo = own[PLAN_FIELDS * k + OWN_LO], hi = own[PLAN_FIELDS * k + OWN_HI];
     bool own_whole = lo < hi && lo == rlo && hi == rhi;
     /* a small object whose own part is not all the thread read (another object's range reaching a float
        into it: a padded convolution's input, bounded by its runs, before the kernels that follow it in one
