@@ -674,17 +674,30 @@ static bool from_allocation(const Loop *l, LLVMValueRef v, int depth) {
   return false;
 }
 
+/* Whether addresses a and b are one slot: a variable, or one field of a variable (a struct's pointer). */
+static bool same_slot(const Loop *l, LLVMValueRef a, LLVMValueRef b) {
+  long long oa = 0, ob = 0;
+  LLVMModuleRef m = LLVMGetGlobalParent(l->fn);
+  return ir_strip_constant_offsets(m, a, &oa) == ir_strip_constant_offsets(m, b, &ob) && oa == ob;
+}
+
+/* The variable whose slot (or one of whose fields) address a is, or -1. */
+static int var_of_slot(const Loop *l, LLVMValueRef a) {
+  long long off = 0;
+  return var_index(l, ir_strip_constant_offsets(LLVMGetGlobalParent(l->fn), a, &off));
+}
+
 /* Whether the block in slot `var` is freed after `store` (in block #k of the loop) in the same step: a
  * block the step allocates and frees (a scratch array) crosses no step. */
-static bool freed_after(const Loop *l, size_t k, LLVMValueRef store, LLVMValueRef var) {
+static bool freed_after(const Loop *l, size_t k, LLVMValueRef store, LLVMValueRef slot) {
   for (LLVMValueRef i = LLVMGetNextInstruction(store); ; i = LLVMGetNextInstruction(i)) {
     while (!i && ++k < l->blocks.len) i = LLVMGetFirstInstruction(l->blocks.data[k]);
     if (!i) return false;
     if (ir_is_call(i) && call_classify(i, NULL) == CALL_FREE && ir_num_call_args(i) >= 1) {
       LLVMValueRef p = ir_strip_pointer_casts(LLVMGetArgOperand(i, 0));
-      if (LLVMIsALoadInst(p) && ir_strip_pointer_casts(LLVMGetOperand(p, 0)) == var) return true;
+      if (LLVMIsALoadInst(p) && same_slot(l, LLVMGetOperand(p, 0), slot)) return true;
     }
-    if (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == var) return false; /* set again: the block is kept */
+    if (LLVMIsAStoreInst(i) && same_slot(l, LLVMGetOperand(i, 1), slot)) return false; /* set again: the block is kept */
   }
 }
 
@@ -696,7 +709,7 @@ static bool freed_after(const Loop *l, size_t k, LLVMValueRef store, LLVMValueRe
 static bool moved_pointers_supported(Loop *l) {
   for (size_t k = 0; k < l->blocks.len; k++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(l->blocks.data[k]); i; i = LLVMGetNextInstruction(i)) {
-      int v = LLVMIsAStoreInst(i) ? var_index(l, LLVMGetOperand(i, 1)) : -1;
+      int v = LLVMIsAStoreInst(i) ? var_of_slot(l, LLVMGetOperand(i, 1)) : -1; /* a struct's field too */
       if (v < 0 || !l->vars.data[v].pointers) continue;
       LLVMValueRef x = LLVMGetOperand(i, 0);
       if (l->vars.data[v].moved && !LLVMIsAConstant(x) && into_global(x, 0)) {
@@ -705,7 +718,7 @@ static bool moved_pointers_supported(Loop *l) {
                       "variable instead");
         return false;
       }
-      if (from_allocation(l, x, 0) && !freed_after(l, k, i, l->vars.data[v].alloca)) {
+      if (from_allocation(l, x, 0) && !freed_after(l, k, i, LLVMGetOperand(i, 1))) {
         diag_error(i, "a checkpointed loop that keeps a block its step allocates in a pointer variable for the "
                       "next steps is not supported yet: allocate the blocks before the loop and swap the pointers");
         return false;
