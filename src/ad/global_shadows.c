@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ad/body.h"
+#include "ad/cache_keys.h"
 #include "ad/global_blocks.h"
 #include "ad/registered.h"
 #include "ad/request.h"
@@ -127,9 +128,8 @@ typedef struct {
 static VEC(Made) made[2];
 static ValueMap holding, reaching;
 static bool holding_made, reaching_made;
-/* The module's cache keys (cache_key) that the functions derivatives reach read, found once for all the
- * entries. */
-static ValueList cache_keys;
+/* The module's cache keys (ad/cache_keys.h) and the NaNs stored there, found once for all the entries. */
+static ValueList cache_keys, cache_key_nans;
 static bool keys_found;
 static bool taken_reaches; /* a function whose address is taken reaches one: a call through a pointer does */
 
@@ -291,6 +291,7 @@ void ad_global_shadows_end(void) {
   vec_free(&made[0]);
   vec_free(&made[1]);
   vec_free(&cache_keys);
+  vec_free(&cache_key_nans);
   keys_found = false;
   if (reaching_made) vmap_free(&reaching);
   if (holding_made) vmap_free(&holding);
@@ -321,64 +322,7 @@ static LLVMValueRef derivative_from(LLVMValueRef before) {
   return NULL;
 }
 
-/* Whether two values are the same number: one value, or loads of one variable (-O0). */
-static bool same_number(LLVMValueRef a, LLVMValueRef b) {
-  if (a == b) return true;
-  return LLVMIsALoadInst(a) && LLVMIsALoadInst(b) && !LLVMGetVolatile(a) && !LLVMGetVolatile(b) &&
-         ir_strip_pointer_casts(LLVMGetOperand(a, 0)) == ir_strip_pointer_casts(LLVMGetOperand(b, 0));
-}
-
-/* Whether g is the key of a routine's cache (`if (b != last) { w = sin(b); last = b; } return w;`): a float
- * that the functions derivatives reach only compare for equality, given the very number it is compared
- * with (or a constant, a reset). A derivative at the point of the previous call would take the cached path,
- * whose value carries no derivative (the shadows of the cache start at zero); the key made NaN at the
- * entry makes every comparison find a new point, and the derivative recomputes what the cache holds,
- * leaving the key as the program's call would (where the derivative does not call the routine, NaN: its
- * next call recomputes). */
-static bool cache_key(LLVMValueRef g) {
-  LLVMTypeRef t = LLVMGlobalGetValueType(g);
-  if (!ir_is_fp(t) || LLVMIsGlobalConstant(g)) return false;
-  ValueList compared = {0}, stored = {0};
-  bool only_compared = true;
-  for (LLVMUseRef u = LLVMGetFirstUse(g); u && only_compared; u = LLVMGetNextUse(u)) {
-    LLVMValueRef user = LLVMGetUser(u);
-    if (LLVMIsAConstantExpr(user) && LLVMGetConstOpcode(user) == LLVMPtrToInt) continue; /* an overlap check's */
-    /* what the program does with it where no derivative goes (prints it, sets it) is the program's */
-    if (LLVMIsAInstruction(user) && vmap_get(&reached, LLVMGetBasicBlockParent(LLVMGetInstructionParent(user))) != (void *)1)
-      continue;
-    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == g) {
-      vec_push(&stored, LLVMGetOperand(user, 0));
-      continue;
-    }
-    only_compared = LLVMIsALoadInst(user) && !LLVMGetVolatile(user);
-    for (LLVMUseRef v = only_compared ? LLVMGetFirstUse(user) : NULL; v && only_compared; v = LLVMGetNextUse(v)) {
-      LLVMValueRef cmp = LLVMGetUser(v);
-      LLVMRealPredicate p = LLVMIsAFCmpInst(cmp) ? LLVMGetFCmpPredicate(cmp) : LLVMRealPredicateFalse;
-      only_compared = p == LLVMRealOEQ || p == LLVMRealUNE || p == LLVMRealONE || p == LLVMRealUEQ;
-      if (only_compared) vec_push(&compared, LLVMGetOperand(cmp, LLVMGetOperand(cmp, 0) == user ? 1 : 0));
-    }
-  }
-  bool key = only_compared && compared.len && stored.len;
-  for (size_t i = 0; i < stored.len && key; i++) {
-    bool seen = LLVMIsAConstant(stored.data[i]); /* an initial value set again (a reset) */
-    for (size_t j = 0; j < compared.len && !seen; j++) seen = same_number(stored.data[i], compared.data[j]);
-    key = seen;
-  }
-  vec_free(&compared);
-  vec_free(&stored);
-  return key;
-}
-
-static void find_cache_keys(LLVMModuleRef m) {
-  keys_found = true;
-  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
-    bool read = false;
-    for (LLVMUseRef u = LLVMGetFirstUse(g); u && !read; u = LLVMGetNextUse(u))
-      read = LLVMIsALoadInst(LLVMGetUser(u)) &&
-             vmap_get(&reached, LLVMGetBasicBlockParent(LLVMGetInstructionParent(LLVMGetUser(u)))) == (void *)1;
-    if (read && cache_key(g)) vec_push(&cache_keys, g);
-  }
-}
+static bool derivatives_run(LLVMValueRef fn) { return vmap_get(&reached, fn) == (void *)1; }
 
 /* Each shadow made for `use` of a global of `pointers` (holding a heap block) or not, before `before`:
  * zeroed, or set to a zeroed shadow of the block (null where the derivative sets the global before it
@@ -387,9 +331,9 @@ static void enter(LLVMModuleRef m, LLVMValueRef before, ShadowUse use, bool poin
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
   LLVMPositionBuilderBefore(b, before);
   /* (once an entry) the keys of caches the derivative's functions read */
-  if (pointers && deciding && !keys_found) find_cache_keys(m);
+  if (pointers && deciding && !keys_found) cache_keys_find(m, derivatives_run, &cache_keys, &cache_key_nans), keys_found = true;
   for (size_t i = 0; pointers && i < cache_keys.len; i++)
-    LLVMBuildStore(b, LLVMConstRealOfString(LLVMGlobalGetValueType(cache_keys.data[i]), "nan"), cache_keys.data[i]);
+    LLVMBuildStore(b, cache_key_nans.data[i], cache_keys.data[i]);
   LLVMValueRef fn = pointers ? derivative_from(before) : NULL;
   unsigned long long entered = 0; /* the kinds whose entry the runtime was told of, a bit each */
   for (size_t i = 0; i < made[use == SHADOW_ADD].len; i++) {
