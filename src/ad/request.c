@@ -688,6 +688,13 @@ static unsigned fitting_types(LLVMValueRef call, unsigned k, unsigned n, DiffMod
   return found > 1 && valued == 1 && found <= 3 ? 1 : found;
 }
 
+/* A function declared here without a prototype (K&R, f2c's `extern doublereal f_();`) and defined in
+ * another file: the call types it as variadic, the definition says what it takes. */
+static bool unprototyped_elsewhere(LLVMValueRef fn) {
+  LLVMTypeRef t = LLVMGlobalGetValueType(fn);
+  return LLVMIsDeclaration(fn) && LLVMIsFunctionVarArg(t) && !LLVMCountParamTypes(t);
+}
+
 /* The function a request through a pointer differentiates (above), for the arguments from k on; NULL
  * (reported) when it cannot be, and NULL with *waits set when no function of the module takes them:
  * they may be in another file, and the request waits for the link (request_waiting). */
@@ -754,6 +761,9 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
       LLVMDisposeBuilder(b);
       return 0;
     }
+  } else if (unprototyped_elsewhere(fn)) { /* its file says its type: wait for the link */
+    LLVMDisposeBuilder(b);
+    return 0;
   } else if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn))) {
     fail(&p, "cannot differentiate the variadic function '%s'", LLVMGetValueName(fn));
   } else if (LLVMCountParams(fn) && LLVMGetEnumAttributeAtIndex(fn, 1, ir_attr_kind("sret")) &&
@@ -1094,7 +1104,12 @@ int request_waiting(LLVMModuleRef m, bool report) {
     for (LLVMUseRef u = entry_point(f, &mode) ? LLVMGetFirstUse(f) : NULL; u; u = LLVMGetNextUse(u)) {
       LLVMValueRef call = LLVMGetUser(u);
       if (!ir_is_call_site(call) || LLVMGetCalledValue(call) != f) continue;
-      if (report)
+      LLVMValueRef fn = ir_strip_pointer_casts(LLVMGetArgOperand(call, request_fn_arg(call)));
+      if (report && LLVMIsAFunction(fn) && unprototyped_elsewhere(fn))
+        diag_error_plain(call, "%s: '%s' is declared without a prototype and defined in no file Parad compiled: "
+                               "compile the file that defines it with parad-cc, or declare its parameters",
+                         LLVMGetValueName(f), LLVMGetValueName(fn));
+      else if (report)
         diag_error_plain(call, "%s: the first argument is a pointer to a function, and no function whose address the "
                                "program takes (of its files that Parad compiled) takes these arguments as their "
                                "markers give them: name the function", LLVMGetValueName(f));

@@ -32,6 +32,7 @@
 #include "ad/registered.h"
 #include "ad/request.h"
 #include "ad/slp_outside_reverse.h"
+#include "ad/unprototyped_calls.h"
 #include "ad/x86_vectors.h"
 #include "analysis/memtype.h"
 #include "driver/instrumentation.h"
@@ -330,6 +331,11 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
   ValueMap reached;
   vmap_init(&reached);
   request_reached_functions(m, &reached);
+  if (unprototyped_calls_apply(m, &reached)) { /* K&R function pointers (ad/unprototyped_calls.h): more reached */
+    vmap_free(&reached);
+    vmap_init(&reached);
+    request_reached_functions(m, &reached);
+  }
   defined_lanes_fill(m, &reached);       /* lanes left undefined would poison adjoints (ad/defined_lanes.h) */
   library_expansions_apply(m, &reached); /* _FORTIFY_SOURCE, sincos (ad/library_expansions.h) */
   byte_loops_apply(m, &reached);         /* generic byte-by-byte copies and swaps (ad/byte_loops.h) */
