@@ -186,11 +186,66 @@ static bool scoped_apart(LLVMValueRef a, LLVMValueRef b) {
   return apart;
 }
 
+/* p as base + stride * i + off, 0 <= off: an inbounds GEP over a type of `stride` bytes whose first index
+ * varies and whose others are constants (an element's field), under constant offsets. */
+static bool strided_place(LLVMModuleRef m, LLVMValueRef p, LLVMValueRef *base, long long *stride, long long *off) {
+  long long o = 0;
+  p = ir_strip_constant_offsets(m, p, &o);
+  unsigned n = LLVMIsAGetElementPtrInst(p) ? (unsigned)LLVMGetNumOperands(p) : 0;
+  if (n < 2 || !LLVMIsInBounds(p) || LLVMIsAConstant(LLVMGetOperand(p, 1))) return false;
+  LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  *stride = (long long)LLVMABISizeOfType(td, t);
+  for (unsigned i = 2; i < n; i++) {
+    LLVMValueRef idx = LLVMGetOperand(p, i);
+    if (!LLVMIsAConstantInt(idx)) return false;
+    long long k = LLVMConstIntGetSExtValue(idx);
+    if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
+      o += (long long)LLVMOffsetOfElement(td, t, (unsigned)k);
+      t = LLVMStructGetTypeAtIndex(t, (unsigned)k);
+    } else if (LLVMGetTypeKind(t) == LLVMArrayTypeKind) {
+      t = LLVMGetElementType(t);
+      o += k * (long long)LLVMABISizeOfType(td, t);
+    } else {
+      return false;
+    }
+  }
+  *base = ir_strip_pointer_casts(LLVMGetOperand(p, 0)), *off = o;
+  return o >= 0;
+}
+
+/* Whether a and b are one pointer: one value, or loads of a parameter the function only reads (a
+ * region's captured array, loaded again after a call). */
+static bool same_pointer(LLVMValueRef a, LLVMValueRef b) {
+  if (a == b) return true;
+  if (!LLVMIsALoadInst(a) || !LLVMIsALoadInst(b) || LLVMGetVolatile(a) || LLVMGetVolatile(b)) return false;
+  LLVMValueRef at = ir_strip_pointer_casts(LLVMGetOperand(a, 0));
+  return at == ir_strip_pointer_casts(LLVMGetOperand(b, 0)) && LLVMIsAArgument(at) &&
+         LLVMGetEnumAttributeAtIndex(LLVMGetParamParent(at), ir_param_index(at) + 1, ir_attr_kind("readonly"));
+}
+
+/* Whether accesses a and b (loads or stores) touch different fields of the elements of one array, at
+ * whichever indices: a particle's density stored while other particles' positions are read
+ * (`p[i].rho = s` after `p[j].x`), which made a cell list's gather copy its reads per particle. */
+static bool fields_apart(RevGen *g, LLVMValueRef a, LLVMValueRef b) {
+  LLVMModuleRef m = g->ad->mod;
+  LLVMValueRef pa = LLVMGetOperand(a, LLVMIsAStoreInst(a) ? 1 : 0), pb = LLVMGetOperand(b, LLVMIsAStoreInst(b) ? 1 : 0);
+  LLVMValueRef ba, bb;
+  long long sa, sb, oa, ob;
+  if (!strided_place(m, pa, &ba, &sa, &oa) || !strided_place(m, pb, &bb, &sb, &ob) || !same_pointer(ba, bb) || sa != sb)
+    return false;
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  long long za = (long long)LLVMABISizeOfType(td, LLVMTypeOf(LLVMIsAStoreInst(a) ? LLVMGetOperand(a, 0) : a));
+  long long zb = (long long)LLVMABISizeOfType(td, LLVMTypeOf(LLVMIsAStoreInst(b) ? LLVMGetOperand(b, 0) : b));
+  return oa + za <= sa && ob + zb <= sb && (oa + za <= ob || ob + zb <= oa);
+}
+
 /* Whether store (or atomic) w may write what load reads. */
 static bool may_write(RevGen *g, LLVMValueRef w, LLVMValueRef load) {
   LLVMValueRef at = LLVMGetOperand(w, LLVMIsAStoreInst(w) ? 1 : 0);
   LLVMValueRef rw = rev_root_of(at), rl = rev_root_of(LLVMGetOperand(load, 0));
   if (objects_apart(rw, rl) || (rw != rl && slot_private(g, rw))) return false;
+  if (LLVMIsAStoreInst(w) && fields_apart(g, w, load)) return false;
   return !scoped_apart(load, w) && !scoped_apart(w, load);
 }
 
@@ -270,7 +325,9 @@ static bool loop_keeps(RevGen *g, Loop *l, LLVMValueRef load) {
     if (!s->writes[k].len || (s->written_private[k] && !ir_list_has(&s->written[k], root))) return true;
     bool apart = true;
     for (size_t i = 0; i < s->written[k].len && apart; i++) apart = objects_apart(s->written[k].data[i], root);
-    return apart;
+    for (size_t i = 0; i < s->writes[k].len && !apart; i++) /* the same object: its elements' other fields? */
+      if (may_write(g, s->writes[k].data[i], load)) return false;
+    return true;
   }
   for (size_t i = 0; i < s->writes[k].len; i++)
     if (may_write(g, s->writes[k].data[i], load)) return false;
