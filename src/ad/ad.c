@@ -419,6 +419,7 @@ int ad_generate(LLVMModuleRef m, bool *run_long_conditions) {
                 .check_clean = getenv("PARAD_CHECK_CLEAN") != NULL};
   int before = diag_error_count();
   if (checkpoint_check_copies(m)) return diag_error_count() - before;
+  checkpoint_rebase_notes(m);
   ad_global_shadows_begin(m); /* which functions the requests reach (ad/global_shadows.h) */
   unwritten_program_begin(m);
   ValueList pending = {0}, later = {0}, tried = {0};

@@ -28,6 +28,8 @@ int checkpoint_note_steps(LLVMModuleRef m);
 /* Before the derivatives are written (the optimiser has typed the copies): a step's copies of memory
  * holding pointers are refused. Returns the number of errors. */
 int checkpoint_check_copies(LLVMModuleRef m);
+/* After the optimiser: each note's base pointer taken back to the object its offsets start from. */
+void checkpoint_rebase_notes(LLVMModuleRef m);
 /* Whether a stack slot of a function reverse mode differentiates must outlive the function's forward
  * sweep: its address reaches a checkpointed loop or a call with a custom gradient, whose reverse sweep
  * reads and writes the memory itself (after the forward sweep's frame is gone). */

@@ -1046,6 +1046,28 @@ static CopyPointers copies_pointers(LLVMValueRef copy) {
   return COPY_NO_POINTERS;
 }
 
+/* A note's base says which object its address lies in: the runtime keeps one hull per base and site,
+ * and joins an access of a base to its hull whatever lies between them (one object). The base was taken
+ * as the step's code stood, where a pointer kept in a local (`Grain *a = &g[ci[q]]; a->f[0] -= ...`) is a
+ * load of the local; the optimiser makes it the element's address, a base of its own for each element:
+ * a contact list's scatter into an array of grains found no hull of its base at each store, evicted and
+ * listed one (a sort, a hash table's insert and removal): 200 times the primal. The offsets are taken
+ * off again once the optimiser has run. */
+void checkpoint_rebase_notes(LLVMModuleRef m) {
+  static const char *const names[] = {"__parad_rt_ckpt_note", "__parad_rt_ckpt_note_load", "__parad_rt_ckpt_note_team",
+                                      "__parad_rt_ckpt_note_load_team"};
+  for (int k = 0; k < 4; k++) {
+    LLVMValueRef f = LLVMGetNamedFunction(m, names[k]);
+    unsigned at = k < 2 ? 1 : 2; /* (site, [thread,] base, address, size) */
+    for (LLVMUseRef u = f ? LLVMGetFirstUse(f) : NULL; u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef call = LLVMGetUser(u);
+      if (!ir_is_call(call) || ir_called_function(call) != f) continue;
+      LLVMValueRef base = LLVMGetArgOperand(call, at), object = ir_address_base(base);
+      if (object != base && ir_is_ptr(LLVMTypeOf(object))) LLVMSetOperand(call, at, object);
+    }
+  }
+}
+
 int checkpoint_check_copies(LLVMModuleRef m) {
   int before = diag_error_count();
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
