@@ -96,12 +96,13 @@ static bool does_work(const Cfg *cfg, const CfgLoop *l, const CfgLoopList *all) 
 }
 
 /* Whether v, a value computed from a loop's counter, takes part in an address (an index, or stored or
- * passed where it may become one). */
+ * passed where it may become one). A float made of it (a time `t = s * h` passed to the step) is none. */
 static bool reaches_address(LLVMValueRef v, LLVMValueRef counter, int depth) {
   if (depth > 8) return true;
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (LLVMIsAICmpInst(user) || LLVMIsAFCmpInst(user) || ir_is_debug_intrinsic(user)) continue;
+    if (LLVMIsASIToFPInst(user) || LLVMIsAUIToFPInst(user)) continue;
     if (LLVMIsAStoreInst(user)) {
       if (LLVMGetOperand(user, 0) == v && LLVMGetOperand(user, 1) == counter) continue; /* its increment */
       return true;
@@ -153,9 +154,13 @@ static int mark_loops(Ck *ck, LLVMValueRef fn) {
             !cfg_in_loop(&cfg, &loops.data[j], loops.data[k].header);
     bool seen = false; /* natural loops sharing a header are one loop */
     for (size_t j = 0; j < k && !seen; j++) seen = loops.data[j].header == loops.data[k].header;
-    if (!top || seen || !movable(&cfg, &loops.data[k]) || !does_work(&cfg, &loops.data[k], &loops) ||
-        !counts_time(&cfg, &loops.data[k]))
+    if (!top || seen || !movable(&cfg, &loops.data[k]) || !does_work(&cfg, &loops.data[k], &loops)) continue;
+    if (!counts_time(&cfg, &loops.data[k])) {
+      if (getenv("PARAD_AUTO_WHY")) /* a compiler's debugging aid, as PARAD_PLAN */
+        fprintf(stderr, "parad-cc: %s: a top-level loop left taped under a budget: its counter takes part in an "
+                        "address (a sweep over an array, not a time loop)\n", LLVMGetValueName(fn));
       continue;
+    }
     LLVMValueRef at = LLVMGetFirstInstruction(loops.data[k].header);
     while (at && LLVMIsAPHINode(at)) at = LLVMGetNextInstruction(at);
     if (!at) continue;

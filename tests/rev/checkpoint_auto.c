@@ -7,7 +7,10 @@
 // budget, taped again, and so under a budget of 64 MB (the call site's plain gradient held less than half
 // of it the last time: it would fit). A function whose twin is refused (its time loop calls through a function pointer,
 // which a step's notes could not follow) still compiles, and is taped. One
-// component against central differences (1e-6).
+// component against central differences (1e-6). And a loop whose step is given the time as the counter
+// times the time step (`forced(t * dt, ...)`, as ODE codes write it): the counter's uses were all taken
+// for possible addresses, the loop was left taped under any budget and the gradient stopped over it
+// (a float made of the counter is no address now): checkpointed under 1 MB, equal to the taped gradient.
 // RUN: %parad-cc %cflags %s -o %t -lm && %t
 // RUN: %parad-cc -O0 -I%S/../include %s -o %t0 -lm && %t0
 #include <math.h>
@@ -45,6 +48,24 @@ double heat_opaque(const double *x) {
   for (int t = 0; t < 50; t++)
     for (int i = 0; i < N; i++) u[i] = 0.5 * u[i] + 0.5 * sin(u[(i + 1) % N]) * scale_by(1.0);
   for (int i = 0; i < N; i++) s += u[i] * u[i];
+  return s;
+}
+
+/* a forced heat equation, the source at the step's time */
+__attribute__((noinline)) static void forced(double time, double *u, double *v) {
+  for (int i = 1; i < N - 1; i++) v[i] = u[i] + 0.2 * (u[i - 1] - 2 * u[i] + u[i + 1]) + 0.01 * sin(u[i] + time);
+}
+
+double heat_forced(const double *x) {
+  double *u = malloc(sizeof(double) * N), *v = malloc(sizeof(double) * N), s = 0;
+  for (int i = 0; i < N; i++) u[i] = v[i] = x[i];
+  for (int t = 0; t < T; t++) {
+    forced(t * 1e-3, u, v);
+    double *w = u;
+    u = v, v = w;
+  }
+  for (int i = 0; i < N; i++) s += (i % 3 + 1) * u[i] * u[i];
+  free(u), free(v);
   return s;
 }
 
@@ -97,5 +118,13 @@ int main(void) {
   __parad_autodiff((void *)heat_opaque, x, go2);
   parad_set_tape_limit(0);
   for (int i = 0; i < N; i++) CHECK_CLOSE(go2[i], go[i], 1e-15);
+  double taped[N] = {0}, checkpointed[N] = {0};
+  __parad_autodiff((void *)heat_forced, x, taped);
+  parad_set_tape_limit(1u << 20);
+  __parad_autodiff((void *)heat_forced, x, checkpointed);
+  parad_checkpoint_counts(&steps, &runs);
+  parad_set_tape_limit(0);
+  CHECK_CLOSE(steps, T + 1, 0);
+  for (int i = 0; i < N; i++) CHECK_CLOSE(checkpointed[i], taped[i], 1e-12);
   return check_done();
 }
