@@ -394,8 +394,8 @@ static LLVMValueRef parameter_behind(LLVMValueRef x) {
  * derivative is made of calls fn: then the loop's steps never need that pointer's shadow, whatever memory
  * it points to. */
 /* May a function whose derivative is made call fn through a pointer (one of fn's type): a caller that is
- * not seen, which may pass fn's arguments with derivatives. A table of fn or its address printed is
- * otherwise only a value. */
+ * not seen, which may pass fn's arguments with derivatives. A table of fn, its address printed or given
+ * to a finite-difference check is otherwise only a value. */
 static bool called_through_pointer(Ck *ck, LLVMValueRef fn) {
   for (LLVMValueRef g = LLVMGetFirstFunction(ck->m); g; g = LLVMGetNextFunction(g)) {
     if (!vmap_has(&ck->differentiated, g)) continue;
@@ -430,8 +430,8 @@ static bool holds_constant_argument(Ck *ck, LLVMValueRef fn, LLVMValueRef v) {
       request_free(&r);
       if (!constant) return false;
       requested = true;
-    } else if (ir_is_call(user) ? ir_called_function(user) != fn || vmap_has(&ck->differentiated, fn_of(user))
-                                : called_through_pointer(ck, fn)) {
+    } else if (ir_is_call(user) && LLVMGetCalledValue(user) == fn ? vmap_has(&ck->differentiated, fn_of(user))
+                                                                 : called_through_pointer(ck, fn)) {
       return false;
     }
   }
