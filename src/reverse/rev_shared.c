@@ -98,7 +98,6 @@ struct SharedMemory {
   signed char keeps_pointers; /* the function stores no pointer where other threads see it (-1: not known yet) */
   LLVMValueRef *buffered; /* rev: per object, whether its buffer holds all the thread read at whole floats (i1;
                              false where a read may lie between whole floats: see whole_floats) */
-  LLVMValueRef *whole_or_buffered; /* rev, not chunked: per object, whole or buffered (i1; NULL where no run uses it) */
   bool *whole_floats;   /* per object, whether every read of it is aligned to its floats (its adjoints then lie
                            at whole floats from any address read) */
   LLVMValueRef *skip_lo, *skip_hi; /* rev: the part of the range the private buffer never touches (in a chunked
@@ -156,7 +155,7 @@ struct SharedMemory {
    * and holds copies of its inputs, and those of them that say a copy was made; where the entry's choice
    * goes: the sweep's copy for each, and the sweep for any plan. */
   ValueList common, copy_common;
-  LLVMBasicBlockRef common_at, gathers_at, buffered_at, copies_at, general_at;
+  LLVMBasicBlockRef common_at, gathers_at, copies_at, general_at;
 };
 
 /* The block a loop leaves to, if it leaves to one only. */
@@ -1248,7 +1247,6 @@ void shared_free(RevGen *g) {
   free(s->elem);
   free(s->whole_floats);
   free(s->buffered);
-  free(s->whole_or_buffered);
   free(s->atomic_only);
   free(s->pbase);
   free(s->plen);
@@ -2055,7 +2053,6 @@ void shared_rev_entry(RevGen *g) {
   s->skip_lo = xcalloc(n, sizeof *s->skip_lo);
   s->skip_hi = xcalloc(n, sizeof *s->skip_hi);
   s->buffered = xcalloc(n, sizeof *s->buffered);
-  s->whole_or_buffered = xcalloc(n, sizeof *s->whole_or_buffered);
   LLVMValueRef *outs[PLAN_FIELDS] = {s->lo, s->hi, s->pbase, s->plen, s->priv, s->slo, s->plo, s->copy_lo, s->copy_len, s->copy_delta,
                                      s->whole, s->skip_lo, s->skip_hi, s->buffered};
   static const char *const names[PLAN_FIELDS] = {"own.lo", "own.hi", "private.base", "private.len", "private",
@@ -2071,7 +2068,6 @@ void shared_rev_entry(RevGen *g) {
     vec_push(&s->common, s->whole[k]);
     s->buffered[k] = s->whole_floats[k] ? LLVMBuildICmp(g->b, LLVMIntNE, s->buffered[k], LLVMConstInt(g->i64, 0, 0), "buffer.whole")
                                         : LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, 0);
-    if (s->whole_floats[k] && !s->chunked) s->whole_or_buffered[k] = LLVMBuildOr(g->b, s->whole[k], s->buffered[k], "own.or.buffered");
     LLVMValueRef args[2] = {s->hi[k], s->lo[k]};
     s->span[k] = ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2);
   }
@@ -2133,18 +2129,14 @@ void shared_rev_entry(RevGen *g) {
     LLVMValueRef no = LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, 0);
     LLVMBasicBlockRef which = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "which.plan");
     LLVMBasicBlockRef which2 = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "which.plan");
-    LLVMBasicBlockRef which3 = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "which.plan");
     s->common_at = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "common.plan");
     s->gathers_at = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "gathers.plan");
-    s->buffered_at = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "buffered.plan");
     s->copies_at = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "copies.plan");
     s->general_at = LLVMAppendBasicBlockInContext(g->ctx, g->rev, "any.plan");
     LLVMBuildCondBr(g->b, no, s->common_at, which);
     LLVMPositionBuilderAtEnd(g->b, which);
     LLVMBuildCondBr(g->b, no, s->gathers_at, which2);
     LLVMPositionBuilderAtEnd(g->b, which2);
-    LLVMBuildCondBr(g->b, no, s->buffered_at, which3);
-    LLVMPositionBuilderAtEnd(g->b, which3);
     LLVMBuildCondBr(g->b, no, s->copies_at, s->general_at);
     LLVMPositionBuilderAtEnd(g->b, s->general_at);
   }
@@ -2194,28 +2186,14 @@ void shared_rev_version(RevGen *g) {
   LLVMValueRef first = LLVMGetBasicBlockTerminator(LLVMGetEntryBasicBlock(g->rev));
   LLVMValueRef second = LLVMGetBasicBlockTerminator(LLVMGetSuccessor(first, 1));
   LLVMValueRef third = LLVMGetBasicBlockTerminator(LLVMGetSuccessor(second, 1));
-  LLVMValueRef fourth = LLVMGetBasicBlockTerminator(LLVMGetSuccessor(third, 1));
   LLVMBuilderRef b = LLVMCreateBuilderInContext(g->ctx);
   /* the copies' version only where it differs from the common one: some ownership flag is tested */
   bool owner_tested = false;
   for (unsigned k = 0; k < s->roots.len; k++) owner_tested |= LLVMGetFirstUse(s->whole[k]) != NULL;
-  ValueList none = {0}, gathers = {0}, buffered = {0};
-  LLVMPositionBuilderBefore(b, fourth);
-  LLVMValueRef cond = version_for(g, s->copies_at, owner_tested ? &s->copy_common : &none, b);
-  if (cond) LLVMSetCondition(fourth, cond);
-  /* where every object a run reads is the thread's own or in its buffer as a whole (a convolution's input,
-     which each thread reads whole) */
-  bool buffer_tested = false;
-  for (unsigned k = 0; k < s->roots.len; k++)
-    if (s->whole_or_buffered[k] && LLVMGetFirstUse(s->whole_or_buffered[k])) {
-      vec_push(&buffered, s->whole_or_buffered[k]);
-      buffer_tested = true;
-    }
-  for (size_t i = 0; buffer_tested && i < s->copy_common.len; i++) vec_push(&buffered, s->copy_common.data[i]);
+  ValueList none = {0}, gathers = {0};
   LLVMPositionBuilderBefore(b, third);
-  cond = version_for(g, s->buffered_at, &buffered, b);
+  LLVMValueRef cond = version_for(g, s->copies_at, owner_tested ? &s->copy_common : &none, b);
   if (cond) LLVMSetCondition(third, cond);
-  vec_free(&buffered);
   /* a team's threads share the objects they gather from at the edges of their parts, and own the rest */
   bool gathered_whole = false;
   for (size_t i = 0; i < s->copy_common.len; i++) vec_push(&gathers, s->copy_common.data[i]);
@@ -2356,8 +2334,7 @@ static LLVMValueRef runs_all_own(RevGen *g, Loop *l, LLVMValueRef *plain) {
     if (!read_of_run(s, inst, l)) continue;
     unsigned k = (unsigned)((size_t)vmap_get(&s->root_of, inst) - 1);
     LLVMValueRef w = own_whole(g, k), p = w;
-    if (may_buffer_whole(g, l, k))
-      p = s->whole_or_buffered[k] ? s->whole_or_buffered[k] : LLVMBuildOr(g->b, w, s->buffered[k], ""), buffered = true;
+    if (may_buffer_whole(g, l, k)) p = LLVMBuildOr(g->b, w, s->buffered[k], ""), buffered = true;
     all = all ? LLVMBuildAnd(g->b, all, w, "") : w;
     each = each ? LLVMBuildAnd(g->b, each, p, "") : p;
   }
