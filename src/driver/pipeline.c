@@ -458,6 +458,21 @@ static void forget_as_compiled(PipelineOptions *o) {
   o->as_compiled = NULL, o->n_as_compiled = 0;
 }
 
+/* With -v, what refused the copies' derivatives: the build goes on (as compiled), so its messages are
+ * shown as notes, not as errors of a build that succeeds. */
+static void print_refusals(const char *what, const char *text) {
+  fprintf(stderr, " (in process) derivatives of the optimised copies refused; again, %s:\n", what);
+  for (const char *line = text; line && *line;) {
+    const char *end = strchr(line, '\n'), *error = strstr(line, ": error: ");
+    size_t len = end ? (size_t)(end - line) : strlen(line);
+    if (error && error < line + len)
+      fprintf(stderr, "%.*s: note: (in the copies) %.*s\n", (int)(error - line), line, (int)(line + len - error - 9), error + 9);
+    else
+      fprintf(stderr, "%.*s\n", (int)len, line);
+    line = end ? end + 1 : NULL;
+  }
+}
+
 int pipeline_run(const char *in_path, const char *out_path, PipelineOptions *o) {
   /* The optimised copies first (at -O0, or of the functions built at -O0 that an optimised program's
      requests reach). Where their derivatives are refused, the program as compiled:
@@ -475,7 +490,7 @@ int pipeline_run(const char *in_path, const char *out_path, PipelineOptions *o) 
   if (!failed && o->n_as_compiled) {
     /* the requests whose copies' derivatives were refused from the program as compiled, the others
        from their copies: one request's refusal no longer takes the copies from every other */
-    if (o->verbose) fprintf(stderr, " (in process) derivatives of the optimised copies refused; again, %zu request(s) as compiled:\n%s", o->n_as_compiled, first);
+    if (o->verbose) print_refusals("the requests refused as compiled", first);
     diag_capture_begin(false);
     rc = run_without_failed_choices(in_path, out_path, o, true);
     if (rc != PIPELINE_REFUSED && rc != PIPELINE_FAILED) {
@@ -488,7 +503,7 @@ int pipeline_run(const char *in_path, const char *out_path, PipelineOptions *o) 
     free(diag_capture_drop());
   }
   forget_as_compiled(o);
-  if (o->verbose) fprintf(stderr, " (in process) derivatives of the optimised copies refused; again, as compiled:\n%s", first);
+  if (o->verbose) print_refusals("as compiled", first);
   /* the program still builds; the message above and this one say what to report (the fuzzer looks for them) */
   if (failed) fprintf(stderr, "parad-cc: warning: internal error in the optimised copies of code built at -O0 (a bug in Parad, "
                               "please report it); the file is differentiated as compiled instead\n");
