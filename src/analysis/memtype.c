@@ -692,9 +692,15 @@ static DataKind uniform_kind(LLVMTypeRef t) {
 /* The type at the end of a getelementptr's indices. */
 static LLVMTypeRef gep_type(LLVMValueRef p) {
   LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
-  /* a byte offset into a global (`getelementptr (i8, @u, 8)`, a copy of an array's tail): its type */
-  if (LLVMIsAConstantExpr(p) && LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 8)
-    return address_type(LLVMGetOperand(p, 0));
+  /* a byte offset into a global (`getelementptr (i8, @u, 8)`, a copy of an array's tail): its type, where
+     every offset holds the same (an array of one scalar type); a struct's offset says which field, which
+     the type alone does not (an int after a double: an f2c COMMON's counter under -fno-strict-aliasing
+     was taken for the double's low half) */
+  if (LLVMIsAConstantExpr(p) && LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 8) {
+    LLVMTypeRef base = address_type(LLVMGetOperand(p, 0)), e = base;
+    while (e && LLVMGetTypeKind(e) == LLVMArrayTypeKind) e = LLVMGetElementType(e);
+    return e && (ir_is_fp(e) || ir_is_ptr(e) || ir_is_int(e)) ? base : NULL;
+  }
   for (unsigned i = 2, n = (unsigned)LLVMGetNumOperands(p); i < n; i++) {
     LLVMTypeKind k = LLVMGetTypeKind(t);
     if (k == LLVMStructTypeKind) {
