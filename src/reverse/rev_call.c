@@ -376,6 +376,12 @@ static bool custom_of(RevGen *g, LLVMValueRef call, Custom *c) {
                        "there: the call's arguments (each pointer followed by its shadow), then, to the gradient, "
                        "the adjoint of the result (a struct's by its parts) and the tape",
               which, LLVMGetValueName(bad), LLVMGetValueName(callee));
+  else if (!c->usable && !bad_aug && !bad_grad && !grad_ret_ok)
+    rev_error(g, call, "the gradient '%s' registered for '%s' must return %s (the adjoints of pointer parameters "
+                       "go through their shadows)", LLVMGetValueName(c->gradient), LLVMGetValueName(callee),
+              nfp == 0 ? "void: no parameter is a float passed by value"
+                       : nfp == 1 ? "the adjoint of its one float parameter passed by value (or a struct of it)"
+                                  : "a struct of the adjoints of its float parameters passed by value");
   else if (!c->usable)
     rev_error(g, call, "the functions registered for '%s' do not have the expected parameters: the augmented "
                        "function takes %u (each pointer followed by its shadow), the gradient %u (then the adjoint "
