@@ -9,6 +9,7 @@
 
 #include "ad/body.h"
 #include "analysis/calls.h"
+#include "analysis/union_globals.h"
 #include "ir/ir.h"
 #include "omp/omp.h"
 
@@ -626,6 +627,7 @@ static MemType kind_of_access(LLVMValueRef inst, bool by_value) {
   MemType t = from_tbaa(inst);
   unsigned bits;
   if (t == MEMTYPE_UNKNOWN) t = access_kind(inst, &bits);
+  if (t == MEMTYPE_UNKNOWN) t = union_global_kind(inst, &bits); /* analysis/union_globals.h */
   if (t == MEMTYPE_UNKNOWN) return untagged_kind(inst, &bits, by_value);
   return t == MEMTYPE_INT ? punned_kind(inst, &bits) : t;
 }
@@ -639,6 +641,7 @@ unsigned memtype_fp_bits(LLVMValueRef inst) {
   unsigned bits;
   MemType a = access_kind(inst, &bits);
   if (a == MEMTYPE_FP) return bits;
+  if (a == MEMTYPE_UNKNOWN && (a = union_global_kind(inst, &bits)) == MEMTYPE_FP) return bits;
   if (t == MEMTYPE_UNKNOWN && a == MEMTYPE_UNKNOWN) return untagged_kind(inst, &bits, true) == MEMTYPE_FP ? bits : 0;
   return (t == MEMTYPE_INT || a == MEMTYPE_INT) && punned_kind(inst, &bits) == MEMTYPE_FP ? bits : 0;
 }
