@@ -969,6 +969,18 @@ static void agree_beside(LLVMTypeRef *found, bool *conflict, LLVMTypeRef t, LLVM
   if (!indexed || !t || first_element(t) != indexed) agree(found, conflict, t);
 }
 
+/* A local pointer variable (a stack slot) that holds one of objects: a parallel region is given its
+ * address where the region shares the variable. */
+static bool slot_holding(LLVMValueRef slot, const ValueList *objects) {
+  if (!LLVMIsAAllocaInst(slot) || !ir_is_ptr(LLVMGetAllocatedType(slot))) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef st = LLVMGetUser(u);
+    if (LLVMIsAStoreInst(st) && LLVMGetOperand(st, 1) == slot && ir_list_has(objects, ir_strip_pointer_casts(LLVMGetOperand(st, 0))))
+      return true;
+  }
+  return false;
+}
+
 static LLVMTypeRef object_type(LLVMValueRef fn, const ValueList *objects, int depth) {
   LLVMTypeRef array, indexed = indexed_struct(fn, objects, &array), t = NULL;
   /* indexed as an array of records from its start, it may be a record's first member (a tree's
@@ -990,11 +1002,18 @@ static LLVMTypeRef object_type(LLVMValueRef fn, const ValueList *objects, int de
   }
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef callee = ir_is_call(i) ? ir_called_function(i) : NULL;
-      if (!callee || LLVMIsDeclaration(callee) || callee == fn) continue;
-      for (unsigned a = 0, n = ir_num_call_args(i); a < n && a < LLVMCountParams(callee); a++)
-        if (ir_list_has(objects, ir_strip_pointer_casts(LLVMGetArgOperand(i, a))))
-          agree_beside(&t, &conflict, pointee_type(LLVMGetParam(callee, a), depth + 1), indexed);
+      if (!ir_is_call(i)) continue;
+      for (unsigned a = 0, n = ir_num_call_args(i); a < n; a++) {
+        LLVMValueRef arg = ir_strip_pointer_casts(LLVMGetArgOperand(i, a)), param;
+        if (!callee_param(fn, i, a, &param)) continue; /* a callee, a parallel region's function */
+        if (ir_list_has(objects, arg)) {
+          agree_beside(&t, &conflict, pointee_type(param, depth + 1), indexed);
+        } else if (slot_holding(arg, objects)) { /* the variable holding it, given by address: what is loaded */
+          for (LLVMUseRef u = LLVMGetFirstUse(param); u; u = LLVMGetNextUse(u))
+            if (LLVMIsALoadInst(LLVMGetUser(u)) && ir_is_ptr(LLVMTypeOf(LLVMGetUser(u))))
+              agree_beside(&t, &conflict, pointee_type(LLVMGetUser(u), depth + 1), indexed);
+        }
+      }
     }
   if (indexed) return !conflict && t && starts_with(t, array) ? t : indexed;
   return conflict ? NULL : t;
