@@ -10,51 +10,6 @@ typedef struct {
 } Access;
 typedef VEC(Access) Accesses;
 
-static bool is_gep(LLVMValueRef v) {
-  return LLVMIsAGetElementPtrInst(v) || (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMGetElementPtr);
-}
-
-static bool is_cast(LLVMValueRef v) {
-  return LLVMIsABitCastInst(v) || LLVMIsAAddrSpaceCastInst(v) ||
-         (LLVMIsAConstantExpr(v) && (LLVMGetConstOpcode(v) == LLVMBitCast || LLVMGetConstOpcode(v) == LLVMAddrSpaceCast));
-}
-
-/* p as g plus a constant offset (GEPs of constant indices, instructions or constants), into *off. */
-static bool constant_offset(LLVMModuleRef m, LLVMValueRef p, LLVMValueRef g, long long *off) {
-  for (int depth = 0; depth < 32; depth++) {
-    if (p == g) return true;
-    if (is_cast(p)) p = LLVMGetOperand(p, 0);
-    else if (is_gep(p) && ir_gep_constant_offset(m, p, off)) p = LLVMGetOperand(p, 0);
-    else return false;
-  }
-  return false;
-}
-
-/* The bytes of g an access of `size` bytes at p may touch: at a constant offset, or at constant offsets
- * from an element of an array in g (an inbounds index into an array type keeps within it). */
-static bool bytes_of(LLVMModuleRef m, LLVMValueRef g, LLVMValueRef p, long long size, Access *a) {
-  long long off = 0, inner = 0;
-  for (int depth = 0; depth < 32 && p != g; depth++) {
-    if (is_cast(p) || (is_gep(p) && ir_gep_constant_offset(m, p, &off))) {
-      p = LLVMGetOperand(p, 0);
-      continue;
-    }
-    if (!is_gep(p) || LLVMGetNumOperands(p) != 3 || !LLVMIsInBounds(p)) return false;
-    LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
-    LLVMValueRef first = LLVMGetOperand(p, 1);
-    if (LLVMGetTypeKind(t) != LLVMArrayTypeKind || !LLVMIsAConstantInt(first) || LLVMConstIntGetSExtValue(first) != 0 ||
-        !constant_offset(m, LLVMGetOperand(p, 0), g, &inner))
-      return false;
-    long long n = (long long)LLVMGetArrayLength2(t), each = (long long)ir_type_size(m, LLVMGetElementType(t));
-    a->lo = inner + off, a->hi = inner + (n - 1) * each + off + size; /* elements 0 to n - 1 */
-    a->exact = false;
-    return true;
-  }
-  if (p != g) return false;
-  a->lo = off, a->hi = off + size, a->exact = true;
-  return true;
-}
-
 /* Collects the accesses to g that functions derivatives run make, through addresses derived from v;
  * false where one is not a plain load or store of a place the analysis bounds. */
 static bool collect(LLVMModuleRef m, LLVMValueRef g, LLVMValueRef v, bool (*runs)(LLVMValueRef), Accesses *out, int depth) {
@@ -63,7 +18,7 @@ static bool collect(LLVMModuleRef m, LLVMValueRef g, LLVMValueRef v, bool (*runs
     LLVMValueRef user = LLVMGetUser(u);
     if (LLVMIsAConstantExpr(user) && LLVMGetConstOpcode(user) == LLVMPtrToInt) continue; /* an overlap check's */
     if (LLVMIsAInstruction(user) && !runs(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)))) continue;
-    if (is_gep(user) || is_cast(user)) {
+    if (ir_is_address_step(user)) {
       if (LLVMGetOperand(user, 0) != v || !collect(m, g, user, runs, out, depth + 1)) return false;
       continue;
     }
@@ -71,7 +26,7 @@ static bool collect(LLVMModuleRef m, LLVMValueRef g, LLVMValueRef v, bool (*runs
     if ((!load && !store) || LLVMGetVolatile(user)) return false;
     LLVMTypeRef t = LLVMTypeOf(load ? user : LLVMGetOperand(user, 0));
     Access a = {.inst = user};
-    if (!bytes_of(m, g, v, (long long)ir_type_size(m, t), &a)) return false;
+    if (!ir_bytes_in_global(m, g, v, (long long)ir_type_size(m, t), &a.lo, &a.hi, &a.exact)) return false;
     vec_push(out, a);
   }
   return true;

@@ -443,6 +443,49 @@ bool ir_gep_constant_offset(LLVMModuleRef m, LLVMValueRef gep, long long *offset
   return true;
 }
 
+static bool is_gep_value(LLVMValueRef v) {
+  return LLVMIsAGetElementPtrInst(v) || (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMGetElementPtr);
+}
+
+static bool is_cast_value(LLVMValueRef v) {
+  return LLVMIsABitCastInst(v) || LLVMIsAAddrSpaceCastInst(v) ||
+         (LLVMIsAConstantExpr(v) && (LLVMGetConstOpcode(v) == LLVMBitCast || LLVMGetConstOpcode(v) == LLVMAddrSpaceCast));
+}
+
+bool ir_is_address_step(LLVMValueRef v) { return is_gep_value(v) || is_cast_value(v); }
+
+/* p as g plus constant offsets added to *off (instructions or constants). */
+static bool offset_in_global(LLVMModuleRef m, LLVMValueRef p, LLVMValueRef g, long long *off) {
+  for (int depth = 0; depth < 32; depth++) {
+    if (p == g) return true;
+    if (is_cast_value(p) || (is_gep_value(p) && ir_gep_constant_offset(m, p, off))) p = LLVMGetOperand(p, 0);
+    else return false;
+  }
+  return false;
+}
+
+bool ir_bytes_in_global(LLVMModuleRef m, LLVMValueRef g, LLVMValueRef p, long long size, long long *lo, long long *hi, bool *exact) {
+  long long off = 0, inner = 0;
+  for (int depth = 0; depth < 32 && p != g; depth++) {
+    if (is_cast_value(p) || (is_gep_value(p) && ir_gep_constant_offset(m, p, &off))) {
+      p = LLVMGetOperand(p, 0);
+      continue;
+    }
+    if (!is_gep_value(p) || LLVMGetNumOperands(p) != 3 || !LLVMIsInBounds(p)) return false;
+    LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
+    LLVMValueRef first = LLVMGetOperand(p, 1);
+    if (LLVMGetTypeKind(t) != LLVMArrayTypeKind || !LLVMIsAConstantInt(first) || LLVMConstIntGetSExtValue(first) != 0 ||
+        !offset_in_global(m, LLVMGetOperand(p, 0), g, &inner))
+      return false;
+    long long n = (long long)LLVMGetArrayLength2(t), each = (long long)ir_type_size(m, LLVMGetElementType(t));
+    *lo = inner + off, *hi = inner + (n - 1) * each + off + size, *exact = false; /* elements 0 to n - 1 */
+    return true;
+  }
+  if (p != g) return false;
+  *lo = off, *hi = off + size, *exact = true;
+  return true;
+}
+
 int ir_gep_chosen_offsets(LLVMModuleRef m, LLVMValueRef gep, long long at[2]) {
   if (LLVMGetNumOperands(gep) != 2) return 0;
   LLVMValueRef index = LLVMGetOperand(gep, 1);

@@ -134,6 +134,12 @@ LLVMValueRef ir_strip_constant_offsets(LLVMModuleRef m, LLVMValueRef p, long lon
 /* Whether the getelementptr gep (an instruction or a constant) has only constant indices: then adds its
  * byte offset to *offset. */
 bool ir_gep_constant_offset(LLVMModuleRef m, LLVMValueRef gep, long long *offset);
+/* A getelementptr or a pointer cast, as an instruction or a constant: a step of an address from another. */
+bool ir_is_address_step(LLVMValueRef v);
+/* The bytes [*lo, *hi) of global g an access of `size` bytes at p may touch: p as g at a constant offset
+ * (*exact), or at an inbounds index into an array of g (at constant offsets from one of its elements).
+ * False where p is neither. Getelementptrs and casts are followed as instructions or constants. */
+bool ir_bytes_in_global(LLVMModuleRef m, LLVMValueRef g, LLVMValueRef p, long long size, long long *lo, long long *hi, bool *exact);
 /* A getelementptr whose one index chooses between two constants (`p + (c ? 24 : 16)`, as the optimiser
  * makes of a choice between two loads): the two offsets from at[0], in at[0] and at[1]; 2, or 0 for
  * another shape. */
