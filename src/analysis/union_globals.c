@@ -3,8 +3,6 @@
 
 #include <string.h>
 
-#include <llvm-c/Target.h>
-
 #include "ir/ir.h"
 
 static MemType kind_of(LLVMTypeRef t, unsigned *bits) {
