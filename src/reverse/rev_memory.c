@@ -490,8 +490,9 @@ void aug_heap(RevGen *g, LLVMValueRef call, CallKind kind) {
                        : LLVMConstInt(g->i64, 1, 0);
   const char *cxx_new, *cxx_delete;
   LLVMValueRef s;
-  /* C++'s new: the program's delete may free the shadow (a checkpointed loop's frees are the runtime's, free) */
-  if (!checkpoints(g) && call_cxx_family(call, &cxx_new, &cxx_delete))
+  /* C++'s new: the program's delete may free the shadow, and the runtime frees it with the same delete
+     (__parad_rt_ckpt_delete is given it) */
+  if (call_cxx_family(call, &cxx_new, &cxx_delete))
     s = shadow_alloc(g, "__parad_rt_shadow_new", function_named(g, cxx_new, g->ptr_type, g->i64), v[1]);
   else
     s = shadow_alloc(g, aligned ? "__parad_rt_shadow_alloc_aligned" : "__parad_rt_shadow_alloc", v[0], v[1]);

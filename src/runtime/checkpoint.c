@@ -801,20 +801,25 @@ static ParadTape *shadow_tape(Ckpt *c, const char *p) {
   return c->outer;
 }
 
-/* A block freed with its shadow (or none), the block by `release` (C++'s plain delete of a block new made;
- * NULL: free), the shadow by free (a function with checkpointed loops makes its shadows with the runtime's
- * calloc). With no checkpointed loop's reverse to come, or a block the running step allocated, as before:
- * the block now, the shadow with the current tape (the step's). Else the block when the last such reverse
- * is done, and the shadow as shadow_tape says. */
+/* A block freed with its shadow (or none), both by `release` (C++'s plain delete of a block new made, whose
+ * shadow new made too, or which the program's own vector made; NULL: free). With no checkpointed loop's
+ * reverse to come, or a block the running step allocated, as before: the block now, the shadow with the
+ * current tape (the step's). Else the block when the last such reverse is done, and the shadow as
+ * shadow_tape says. (The shadow of a new'd block freed with free, and a shadow calloc made deleted by the
+ * program's vector: valgrind's mismatched frees, where a file had any checkpointed loop.) */
 void __parad_rt_ckpt_delete(void *p, void *shadow, void (*release)(void *)) {
   if (!p) return;
   Ckpt *c = active ? active : running;
   if (!loops_pending() || (active && forget_fresh(active, p))) {
     release_block(p, release);
-    __parad_rt_free_later(shadow);
+    if (release) __parad_rt_delete_later(shadow, 0, release);
+    else __parad_rt_free_later(shadow);
     return;
   }
-  if (defer_free(p, shadow != NULL, release)) __parad_rt_free_later_on(c ? shadow_tape(c, p) : __parad_rt_current, shadow);
+  if (!defer_free(p, shadow != NULL, release)) return;
+  ParadTape *t = c ? shadow_tape(c, p) : __parad_rt_current;
+  if (release) __parad_rt_release_later_on(t, release, shadow);
+  else __parad_rt_free_later_on(t, shadow);
 }
 
 void __parad_rt_ckpt_free(void *p, void *shadow) { __parad_rt_ckpt_delete(p, shadow, NULL); }

@@ -47,8 +47,10 @@ struct ParadAction {
   void *handle;
 };
 
-void __parad_rt_release_later(void (*release)(void *), void *handle) {
-  ParadTape *t = __parad_rt_current;
+void __parad_rt_release_later(void (*release)(void *), void *handle) { __parad_rt_release_later_on(__parad_rt_current, release, handle); }
+
+void __parad_rt_release_later_on(ParadTape *t, void (*release)(void *), void *handle) {
+  if (!handle) return;
   if (!t) fatal("a handle was released for later outside a differentiated call");
   if (t->nactions == t->capactions) {
     t->capactions = t->capactions ? 2 * t->capactions : 8;

@@ -153,6 +153,8 @@ void __parad_rt_free_later_on(ParadTape *t, void *shadow);
 /* release(handle) when the current tape ends, after its reverse sweep (the last registered first): a handle
  * the program released in the forward sweep that the reverse sweep still uses (an MPI communicator). */
 void __parad_rt_release_later(void (*release)(void *), void *handle);
+/* The same on tape t (a checkpointed loop's shadow of a block C++'s new made). */
+void __parad_rt_release_later_on(ParadTape *t, void (*release)(void *), void *handle);
 /* The releases registered on t, now (as t ends). */
 void __parad_rt_release_now(ParadTape *t);
 /* moves: 0 floats, 1 pointers, 2 bytes of a kind not told (memory.c); float_bytes: 8, 4, or 1 for bytes */

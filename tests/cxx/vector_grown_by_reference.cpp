@@ -4,6 +4,10 @@
 // shadow: zeros, no message). Shapes:
 //   grow_once    one push_back past the capacity, then E = sum_i (i+1) v_i^2
 //   grow_twice   several push_backs (the elements move through two blocks the derivative allocated)
+//   grow_plain   the same in a loop whose counter is used for nothing but counting: a time loop as
+//                automatic checkpointing takes it, so the file has a checkpointed loop's twin; with one,
+//                the shadows of new's blocks were made by calloc and the runtime freed the caller's shadow
+//                with free (valgrind's mismatched frees): made by new, and freed by delete, now
 //   copy_first   a copy w = v made before the growth (the copy's block is a temporary: nothing goes there)
 //   records      std::vector<Rec> of {double, int, double} (the copy moves floats and integers together)
 //   floats       std::vector<float>
@@ -32,6 +36,13 @@ static double grow_once(std::vector<double> &v, double y) {
 
 static double grow_twice(std::vector<double> &v, double y) {
   for (int k = 0; k < 5; k++) v.push_back(y * (k + 1));
+  double s = 0;
+  for (size_t i = 0; i < v.size(); i++) s += (i + 1) * v[i] * v[i];
+  return s;
+}
+
+static double grow_plain(std::vector<double> &v, double y) {
+  for (int k = 0; k < 5; k++) v.push_back(y);
   double s = 0;
   for (size_t i = 0; i < v.size(); i++) s += (i + 1) * v[i] * v[i];
   return s;
@@ -105,6 +116,7 @@ int main() {
   double y = 0.5;
   check_doubles(grow_once, once_dv, y, 0);
   check_doubles(grow_twice, once_dv, y, 0);
+  check_doubles(grow_plain, once_dv, y, 0);
   check_doubles(copy_first, copy_dv, y, 0);
   check_doubles(insert_front, front_dv, y, 1);
 
