@@ -1053,7 +1053,7 @@ void __parad_rt_ckpt_reverse(void *ctx, ParadStep advance, ParadStep youturn) {
   last_steps = c->steps, last_runs = c->runs;
   if (getenv("PARAD_CHECKPOINT_STATS"))
     fprintf(stderr, "parad runtime: checkpointed loop: %ld steps, %ld step runs (%.2f per step), at most %ld snapshots "
-            "at once, %zu bytes of tape per step\n", c->steps, c->runs, (double)c->runs / (double)c->steps,
+            "at once, at most %zu bytes of tape a step (in whole chunks)\n", c->steps, c->runs, (double)c->runs / (double)c->steps,
             c->most_snapshots, c->step_tape);
   __parad_rt_tape_budget_give(pieces_bytes(&c->inputs));
   pieces_free(&c->inputs);
