@@ -397,14 +397,21 @@ static LLVMValueRef parameter_behind(LLVMValueRef x) {
  * not seen, which may pass fn's arguments with derivatives. A table of fn, its address printed or given
  * to a finite-difference check is otherwise only a value. */
 static bool called_through_pointer(Ck *ck, LLVMValueRef fn) {
+  for (size_t i = 0; i < ck->called_types.len; i++)
+    if (ck->called_types.data[i] == LLVMGlobalGetValueType(fn)) return true;
+  return false;
+}
+
+void checkpoint_find_differentiated(Ck *ck) {
+  if (ck->differentiated_known) return;
+  ck->differentiated_known = true;
+  checkpoint_differentiated(ck->m, &ck->differentiated);
   for (LLVMValueRef g = LLVMGetFirstFunction(ck->m); g; g = LLVMGetNextFunction(g)) {
     if (!vmap_has(&ck->differentiated, g)) continue;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g); bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-        if (ir_is_call(i) && !ir_called_function(i) && LLVMGetCalledFunctionType(i) == LLVMGlobalGetValueType(fn))
-          return true;
+        if (ir_is_call(i) && !ir_called_function(i)) vec_push(&ck->called_types, LLVMGetCalledFunctionType(i));
   }
-  return false;
 }
 
 static bool holds_constant_argument(Ck *ck, LLVMValueRef fn, LLVMValueRef v) {
@@ -417,10 +424,7 @@ static bool holds_constant_argument(Ck *ck, LLVMValueRef fn, LLVMValueRef v) {
     for (p = 0; LLVMGetParam(fn, (unsigned)p) != x; p++) {}
   }
   if (p < 0) return false;
-  if (!ck->differentiated_known) {
-    checkpoint_differentiated(ck->m, &ck->differentiated);
-    ck->differentiated_known = true;
-  }
+  checkpoint_find_differentiated(ck);
   bool requested = false;
   for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
@@ -1821,6 +1825,7 @@ void checkpoint_end(Ck *ck) {
   vec_free(&ck->copying);
   vmap_free(&ck->gtids);
   vmap_free(&ck->differentiated);
+  vec_free(&ck->called_types);
   if (ck->dib) {
     LLVMDIBuilderFinalize(ck->dib);
     LLVMDisposeDIBuilder(ck->dib);

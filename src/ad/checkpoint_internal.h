@@ -37,9 +37,13 @@ typedef struct {
   ValueMap gtids;       /* function -> its thread number, in such a step */
   bool records;         /* the module had debug records (intrinsics while Parad moves code) */
   ValueMap differentiated; /* functions whose derivatives may be made (found on first need) */
+  VEC(LLVMTypeRef) called_types; /* the function types they call through pointers (found with them) */
   bool differentiated_known;
   const char *family;   /* notes: the twin family of the step being noted (checkpoint_auto.c), or NULL */
 } Ck;
+
+/* ck->differentiated and ck->called_types, found on the first call (checkpoint.c). */
+void checkpoint_find_differentiated(Ck *ck);
 
 static inline LLVMValueRef fn_of(LLVMValueRef inst) { return LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst)); }
 

@@ -916,10 +916,7 @@ static bool only_read_by_derivatives(Ck *ck, LLVMValueRef v, int depth) {
 static bool fixed_global(Ck *ck, LLVMValueRef p) {
   LLVMValueRef g = ir_strip_pointer_casts(ir_address_base(p));
   if (!LLVMIsAGlobalVariable(g)) return false;
-  if (!ck->differentiated_known) {
-    checkpoint_differentiated(ck->m, &ck->differentiated);
-    ck->differentiated_known = true;
-  }
+  checkpoint_find_differentiated(ck);
   if (!only_read_by_derivatives(ck, g, 0)) return false;
   /* marked for checkpoint_lower_notes, where a loop's read of it is fixed in the loop */
   LLVMGlobalSetMetadata(g, LLVMGetMDKindIDInContext(ck->c, FIXED, strlen(FIXED)), LLVMMDNodeInContext2(ck->c, NULL, 0));

@@ -2489,7 +2489,7 @@ static LLVMValueRef families_own(RevGen *g, Loop *l, RunGroups *groups, LLVMValu
       if (end > fa->high_end) fa->high = inst, fa->high_end = end;
     }
   LLVMValueRef all = NULL;
-  for (size_t f = 0; f < fams.len && fams.len < groups->len; f++) {
+  for (size_t f = 0; fams.len < groups->len && f < fams.len; f++) { /* some family joins two groups */
     Family *fa = &fams.data[f];
     LLVMValueRef lo, hi, unused;
     access_span(g, l, fa->low, first, last, rv, &lo, &unused);
