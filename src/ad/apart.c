@@ -147,6 +147,18 @@ static bool beyond_check(LLVMValueRef fn, int depth) {
   return false;
 }
 
+/* Whether fn, or a region it forks, reads a pointer from memory: a record's array (`W->in` beside `W->out`,
+ * of one parameter) is an object of its own. */
+static bool reads_pointers(LLVMValueRef fn, int depth) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (LLVMIsALoadInst(i) && ir_is_ptr(LLVMTypeOf(i))) return true;
+      LLVMValueRef outlined = depth < 3 && ir_is_call(i) && omp_classify(i) == OMP_FORK ? omp_fork_outlined(i) : NULL;
+      if (outlined && reads_pointers(outlined, depth + 1)) return true;
+    }
+  return false;
+}
+
 unsigned apart_version_requests(LLVMModuleRef m) {
   ValueList calls = {0};
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
@@ -158,7 +170,8 @@ unsigned apart_version_requests(LLVMModuleRef m) {
     Request r;
     if (!request_decode(calls.data[i], &r)) continue;
     unsigned restricted, pointers = LLVMIsAFunction(r.fn) && !LLVMIsDeclaration(r.fn) ? pointer_params(r.fn, &restricted) : 0;
-    if (r.mode == MODE_REVERSE && r.width == 1 && !r.tape_indirect && pointers >= 2 && restricted < pointers &&
+    if (r.mode == MODE_REVERSE && r.width == 1 && !r.tape_indirect && (pointers >= 2 || (pointers && reads_pointers(r.fn, 0))) &&
+        restricted < pointers &&
         !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(r.fn)) && !beyond_check(r.fn, 0))
       choose(&r, apart_copy(r.fn), made++);
     request_free(&r);
@@ -170,6 +183,7 @@ unsigned apart_version_requests(LLVMModuleRef m) {
 /* ---- the check ---- */
 
 static bool address(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, int depth);
+static bool field(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, int depth);
 
 /* A pointer that is one of several (a phi, a select: arrays swapped each step, `a = b, b = s`): all of
  * one object, its offset the hull of theirs. A phi met again while its operands are being bounded is
@@ -270,6 +284,80 @@ static bool pointer_counter(Bounds *x, LLVMValueRef phi, LLVMValueRef *root, Spa
   return true;
 }
 
+/* A pointer p read from an object at a constant offset (Field): the field's key is its root. */
+static bool field(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, int depth) {
+  LLVMValueRef parent;
+  Span at;
+  if (!ir_is_ptr(LLVMTypeOf(p)) || LLVMGetVolatile(p) || LLVMGetOrdering(p) != LLVMAtomicOrderingNotAtomic ||
+      !address(x, LLVMGetOperand(p, 0), &parent, &at, depth + 1) || !parent || !LLVMIsAConstantInt(at.lo) || at.lo != at.hi)
+    return false;
+  long long offset = LLVMConstIntGetSExtValue(at.lo);
+  Field *f = NULL;
+  for (unsigned k = 0; k < x->nfields && !f; k++)
+    if (x->fields[k].parent == parent && x->fields[k].offset == offset) f = &x->fields[k];
+  if (!f) {
+    if (x->nfields == MAX_OBJECTS) return false;
+    f = &x->fields[x->nfields++];
+    *f = (Field){.parent = parent, .offset = offset, .key = p};
+  }
+  *root = f->key, *off = (Span){k64(x, 0), k64(x, 0)};
+  return true;
+}
+
+static Field *field_of(Bounds *x, LLVMValueRef root) {
+  for (unsigned k = 0; k < x->nfields; k++)
+    if (x->fields[k].key == root) return &x->fields[k];
+  return NULL;
+}
+
+/* Whether root's memory has a shadow the check is given: a parameter's passed with one, a field of such. */
+static bool shadowed(Bounds *x, LLVMValueRef root, const char *activity) {
+  Field *f = field_of(x, root);
+  if (f) return shadowed(x, f->parent, activity);
+  if (!LLVMIsAArgument(root)) return false;
+  char a = activity[apart_param_index(root)];
+  return a == ACT_DUP || a == ACT_DUPNONEED;
+}
+
+static LLVMValueRef shadow_in_check(Bounds *x, LLVMValueRef root);
+
+/* What the function reads at offset bytes into an object it never writes (base, in the check): read as
+ * the check runs; 0 where base is null (an optional record the function then reads nothing of). */
+static LLVMValueRef read_at(Bounds *x, LLVMValueRef base, long long offset, LLVMTypeRef t) {
+  LLVMContextRef c = LLVMGetModuleContext(x->m);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i8 = LLVMInt8TypeInContext(c);
+  LLVMValueRef none = LLVMGetNamedGlobal(x->m, CHECK_PREFIX "none");
+  if (!none) { /* zeros, as wide as any value read so */
+    none = LLVMAddGlobal(x->m, x->i64, CHECK_PREFIX "none");
+    LLVMSetInitializer(none, k64(x, 0));
+    LLVMSetGlobalConstant(none, 1);
+    LLVMSetLinkage(none, LLVMPrivateLinkage);
+  }
+  LLVMValueRef at = LLVMBuildGEP2(x->b, i8, base, (LLVMValueRef[]){k64(x, offset)}, 1, "");
+  LLVMValueRef is_null = LLVMBuildICmp(x->b, LLVMIntEQ, base, LLVMConstNull(ptr), "");
+  return LLVMBuildLoad2(x->b, t, LLVMBuildSelect(x->b, is_null, none, at, ""), "");
+}
+
+LLVMValueRef apart_read_in_check(Bounds *x, LLVMValueRef root, long long offset, LLVMTypeRef t) {
+  return read_at(x, apart_root_in_check(x, root), offset, t);
+}
+
+/* The pointer field f holds as the check runs, or the one its shadow's memory holds there. */
+static LLVMValueRef field_in_check(Bounds *x, Field *f, bool shadow) {
+  LLVMValueRef *known = shadow ? &f->shadow_base : &f->base;
+  if (!*known)
+    *known = read_at(x, shadow ? shadow_in_check(x, f->parent) : apart_root_in_check(x, f->parent), f->offset,
+                     LLVMPointerTypeInContext(LLVMGetModuleContext(x->m), 0));
+  return *known;
+}
+
+static LLVMValueRef shadow_in_check(Bounds *x, LLVMValueRef root) {
+  Field *f = field_of(x, root);
+  if (f) return field_in_check(x, f, true);
+  unsigned np = LLVMCountParams(x->fn);
+  return LLVMGetParam(x->check, np + apart_param_index(root));
+}
+
 /* The object p points into (a parameter or a global; NULL where it is the function's own memory: a stack
  * slot, a block it allocates) and the span of p's offset from it. False where neither is known. */
 static bool address(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, int depth) {
@@ -285,7 +373,7 @@ static bool address(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, in
   }
   if (LLVMIsALoadInst(p)) { /* a captured pointer variable */
     Held h;
-    if (!apart_held_values(x, LLVMGetOperand(p, 0), p, &h)) return false;
+    if (!apart_held_values(x, LLVMGetOperand(p, 0), p, &h)) return field(x, p, root, off, depth);
     bool any = false;
     for (unsigned k = 0; k < h.nvalues; k++) {
       LLVMValueRef r;
@@ -341,24 +429,57 @@ bool apart_address(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, int
 }
 
 LLVMValueRef apart_root_in_check(Bounds *x, LLVMValueRef root) {
+  Field *f = field_of(x, root);
+  if (f) return field_in_check(x, f, false);
   return LLVMIsAArgument(root) ? LLVMGetParam(x->check, apart_param_index(root)) : root;
 }
 
+static Object *object_of(Bounds *x, LLVMValueRef root) {
+  for (unsigned k = 0; k < x->nobj; k++)
+    if (x->obj[k].root == root) return &x->obj[k];
+  return NULL;
+}
+
+/* Whether an integer load's value is only used as an integer (an index, a count, a flag): not a float's
+ * bits on their way elsewhere, whose adjoint the derivative would add to the shadow of where it was read. */
+static bool used_as_integer(LLVMValueRef load) {
+  for (LLVMUseRef u = LLVMGetFirstUse(load); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!LLVMIsAInstruction(user)) return false;
+    switch (LLVMGetInstructionOpcode(user)) {
+    case LLVMSExt: case LLVMZExt: case LLVMTrunc: case LLVMICmp: case LLVMGetElementPtr: case LLVMAdd: case LLVMSub:
+    case LLVMMul: case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor: case LLVMSDiv:
+    case LLVMUDiv: case LLVMSRem: case LLVMURem: case LLVMSwitch: case LLVMSIToFP: case LLVMUIToFP: break;
+    default: return false;
+    }
+  }
+  return true;
+}
+
+/* Whether the derivative may write the shadow of what access i (a load, a store) touches: it writes there,
+ * or reads a float (whose adjoint goes there). Reading a pointer (a record's field: the shadow's pointer is
+ * read) or an integer used as one does not. */
+static bool shadow_written_by(LLVMValueRef i) {
+  if (!LLVMIsALoadInst(i)) return true;
+  LLVMTypeRef t = LLVMTypeOf(i);
+  return !(ir_is_ptr(t) || (ir_is_int(t) && used_as_integer(i)));
+}
+
 /* Notes an access of `size` bytes (a span, for memset and memcpy) at p. */
-static bool access(Bounds *x, LLVMValueRef p, Span size, bool written) {
+static bool access(Bounds *x, LLVMValueRef p, Span size, bool written, bool shadow_written) {
   LLVMValueRef root;
   Span off;
   if (!address(x, p, &root, &off, 0)) return false;
   if (!root) return true;
   Span bytes = {off.lo, LLVMBuildAdd(x->b, off.hi, size.hi, "")};
-  for (unsigned k = 0; k < x->nobj; k++)
-    if (x->obj[k].root == root) {
-      x->obj[k].bytes = hull(x, x->obj[k].bytes, bytes);
-      x->obj[k].written |= written;
-      return true;
-    }
+  Object *o = object_of(x, root);
+  if (o) {
+    o->bytes = hull(x, o->bytes, bytes);
+    o->written |= written, o->shadow_written |= shadow_written;
+    return true;
+  }
   if (x->nobj == MAX_OBJECTS) return false;
-  x->obj[x->nobj++] = (Object){.root = root, .bytes = bytes, .written = written};
+  x->obj[x->nobj++] = (Object){.root = root, .bytes = bytes, .written = written, .shadow_written = shadow_written};
   return true;
 }
 
@@ -474,7 +595,8 @@ static bool note_frame(Bounds *x) {
       if (LLVMIsALoadInst(i) || LLVMIsAStoreInst(i)) {
         LLVMTypeRef t = LLVMIsALoadInst(i) ? LLVMTypeOf(i) : LLVMTypeOf(LLVMGetOperand(i, 0));
         LLVMValueRef size = k64(x, (long long)LLVMABISizeOfType(x->td, t));
-        if (LLVMGetVolatile(i) || !access(x, LLVMGetOperand(i, LLVMIsALoadInst(i) ? 0 : 1), (Span){size, size}, LLVMIsAStoreInst(i)))
+        if (LLVMGetVolatile(i) ||
+            !access(x, LLVMGetOperand(i, LLVMIsALoadInst(i) ? 0 : 1), (Span){size, size}, LLVMIsAStoreInst(i), shadow_written_by(i)))
           return apart_give_up(i, "an access the check cannot bound");
         continue;
       }
@@ -488,8 +610,8 @@ static bool note_frame(Bounds *x) {
       CallKind k = call_classify(i, NULL);
       if (k == CALL_MEMCPY || k == CALL_MEMSET) {
         Span len;
-        if (!apart_span(x, LLVMGetArgOperand(i, 2), &len, 0) || !access(x, LLVMGetArgOperand(i, 0), len, true) ||
-            (k == CALL_MEMCPY && !access(x, LLVMGetArgOperand(i, 1), len, false)))
+        if (!apart_span(x, LLVMGetArgOperand(i, 2), &len, 0) || !access(x, LLVMGetArgOperand(i, 0), len, true, true) ||
+            (k == CALL_MEMCPY && !access(x, LLVMGetArgOperand(i, 1), len, false, true)))
           return apart_give_up(i, "a copy the check cannot bound");
         continue;
       }
@@ -511,16 +633,56 @@ static bool note_frame(Bounds *x) {
   return true;
 }
 
-/* Whether objects a and b (byte ranges at their bases) are apart. */
+#define READ_THROUGH_ATTR "parad-apart-read-through"
+
+/* Notes on the copy the parameters whose pointer fields, and those fields' pointer fields, the function
+ * reads through point to memory it never writes (apart from all it writes, as the check found); then each
+ * such field of a parameter as "parameter:offset" (its record's other fields written). */
+static void set_read_through(Bounds *x, LLVMValueRef copy, unsigned long long fields, unsigned long long fields_fields) {
+  char *value = xasprintf("%llu %llu", fields, fields_fields);
+  for (unsigned k = 0; k < x->nfields; k++) {
+    Field *f = &x->fields[k];
+    Object *own = object_of(x, f->key);
+    if (!LLVMIsAArgument(f->parent) || (own && own->written)) continue;
+    char *more = xasprintf("%s %u:%lld", value, apart_param_index(f->parent), f->offset);
+    free(value), value = more;
+  }
+  set_string_attr(copy, READ_THROUGH_ATTR, value);
+  free(value);
+}
+
+void apart_read_through(LLVMValueRef fn, unsigned long long *fields, unsigned long long *fields_fields) {
+  char *v = string_attr(fn, READ_THROUGH_ATTR);
+  *fields = *fields_fields = 0;
+  if (v && sscanf(v, "%llu %llu", fields, fields_fields) != 2) *fields = *fields_fields = 0;
+  free(v);
+}
+
+bool apart_field_read_through(LLVMValueRef fn, unsigned param, long long offset) {
+  char *v = string_attr(fn, READ_THROUGH_ATTR), *at = v ? strchr(v, ' ') : NULL;
+  bool found = false;
+  for (at = at ? strchr(at + 1, ' ') : NULL; at && !found; at = strchr(at + 1, ' ')) {
+    unsigned p;
+    long long o;
+    found = sscanf(at + 1, "%u:%lld", &p, &o) == 2 && p == param && o == offset;
+  }
+  free(v);
+  return found;
+}
+
+/* Whether objects a and b (byte ranges at their bases) are apart; a null object (an optional array, `if
+ * (area) area[t] = a`) is apart from all: the function reaches nothing through it. */
 static LLVMValueRef apart(Bounds *x, LLVMValueRef abase, Span a, LLVMValueRef bbase, Span b) {
   LLVMValueRef ia = LLVMBuildPtrToInt(x->b, abase, x->i64, ""), ib = LLVMBuildPtrToInt(x->b, bbase, x->i64, "");
   LLVMValueRef alo = LLVMBuildAdd(x->b, ia, a.lo, ""), ahi = LLVMBuildAdd(x->b, ia, a.hi, "");
   LLVMValueRef blo = LLVMBuildAdd(x->b, ib, b.lo, ""), bhi = LLVMBuildAdd(x->b, ib, b.hi, "");
-  return LLVMBuildOr(x->b, LLVMBuildICmp(x->b, LLVMIntULE, ahi, blo, ""), LLVMBuildICmp(x->b, LLVMIntULE, bhi, alo, ""), "");
+  LLVMValueRef none = LLVMBuildOr(x->b, LLVMBuildICmp(x->b, LLVMIntEQ, ia, k64(x, 0), ""), LLVMBuildICmp(x->b, LLVMIntEQ, ib, k64(x, 0), ""), "");
+  LLVMValueRef beside = LLVMBuildOr(x->b, LLVMBuildICmp(x->b, LLVMIntULE, ahi, blo, ""), LLVMBuildICmp(x->b, LLVMIntULE, bhi, alo, ""), "");
+  return LLVMBuildOr(x->b, none, beside, "");
 }
 
 /* The check's body from fn's code; false where some access cannot be bounded (its body then says no). */
-static bool build(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef check, const char *activity) {
+static bool build(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef check, LLVMValueRef copy, const char *activity) {
   LLVMContextRef c = LLVMGetModuleContext(m);
   Bounds x = {.m = m, .td = LLVMGetModuleDataLayout(m), .fn = fn, .check = check, .i64 = LLVMInt64TypeInContext(c)};
   x.b = LLVMCreateBuilderInContext(c);
@@ -533,19 +695,31 @@ static bool build(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef check, const ch
   for (unsigned k = 0; k < x.nobj && ok; k++) /* what the check read must be what the function reads */
     for (unsigned s = 0; s < x.nscanned && ok; s++)
       if (x.obj[k].root == x.scanned[s] && x.obj[k].written) ok = apart_give_up(x.obj[k].root, "an index array it writes");
+  /* per depth, the parameters from whose memory a pointer read so many times reaches memory the function
+     writes (written) or only reads (read) */
+  unsigned long long read[2] = {0, 0}, written[2] = {0, 0};
+  for (unsigned k = 0; k < x.nfields && ok; k++) {
+    Field *f = &x.fields[k], *up = field_of(&x, f->parent);
+    Object *parent = object_of(&x, f->parent), *own = object_of(&x, f->key);
+    if (parent && parent->written) ok = apart_give_up(f->key, "a pointer read from memory it writes");
+    LLVMValueRef param = up ? up->parent : f->parent;
+    if (LLVMIsAArgument(param) && apart_param_index(param) < 64)
+      (own && own->written ? written : read)[up != NULL] |= 1ULL << apart_param_index(param);
+  }
+  if (ok) set_read_through(&x, copy, read[0] & ~written[0], read[1] & ~written[1]);
   if (ok) {
-    /* the objects, then each reached parameter's shadow at the same offsets, written */
-    unsigned np = LLVMCountParams(fn), n = x.nobj;
+    /* the objects, then each reached parameter's or field's shadow at the same offsets (written where the
+       derivative may write it: an index array's shadow, the record's own pointer, may be the same array) */
+    unsigned n = x.nobj;
     LLVMValueRef base[2 * MAX_OBJECTS];
     Span bytes[2 * MAX_OBJECTS];
     bool written[2 * MAX_OBJECTS];
     for (unsigned k = 0; k < x.nobj; k++) {
       Object *o = &x.obj[k];
-      unsigned p = LLVMIsAArgument(o->root) ? apart_param_index(o->root) : 0;
       base[k] = apart_root_in_check(&x, o->root);
       bytes[k] = o->bytes, written[k] = o->written;
-      if (LLVMIsAArgument(o->root) && (activity[p] == ACT_DUP || activity[p] == ACT_DUPNONEED))
-        base[n] = LLVMGetParam(check, np + p), bytes[n] = o->bytes, written[n++] = true;
+      if (shadowed(&x, o->root, activity))
+        base[n] = shadow_in_check(&x, o->root), bytes[n] = o->bytes, written[n++] = o->shadow_written;
     }
     for (unsigned i = 0; i < n; i++)
       for (unsigned j = i + 1; j < n; j++)
@@ -593,7 +767,7 @@ unsigned apart_build_checks(LLVMModuleRef m) {
     char *of = string_attr(check, "parad-apart-of"), *copy_name = string_attr(check, "parad-apart-copy"),
          *activity = string_attr(check, "parad-apart-activity");
     LLVMValueRef fn = of ? LLVMGetNamedFunction(m, of) : NULL, copy = copy_name ? LLVMGetNamedFunction(m, copy_name) : NULL;
-    if (!(fn && copy && activity && !LLVMIsDeclaration(fn) && strlen(activity) == LLVMCountParams(fn) && build(m, fn, check, activity)))
+    if (!(fn && copy && activity && !LLVMIsDeclaration(fn) && strlen(activity) == LLVMCountParams(fn) && build(m, fn, check, copy, activity)))
       undo(check, copy); /* the other checks of fn find no copy: their answer would be the same */
     else
       built++;

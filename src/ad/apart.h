@@ -16,6 +16,7 @@
 #define PARAD_AD_APART_H
 
 #include <llvm-c/Core.h>
+#include <stdbool.h>
 
 /* After the requests are canonical, before the light optimisation: each eligible reverse-mode request
  * made a choice between the function and its `noalias` copy, on a check to be built. Returns how many. */
@@ -23,5 +24,13 @@ unsigned apart_version_requests(LLVMModuleRef m);
 /* After the light optimisation: each check's body, from the function's optimised code; where it cannot be
  * bounded, the choice is undone (the copy's request removed). Returns how many choices remain. */
 unsigned apart_build_checks(LLVMModuleRef m);
+/* The parameters of a `noalias` copy (bit i: parameter i) whose pointer fields (`A->val`; in
+ * *fields_fields, their pointer fields', `H->A->val`) its check found to point to memory the function
+ * never writes, apart from all it writes: in its gradient, what is read through them is read again in the
+ * reverse sweep, not recorded. */
+void apart_read_through(LLVMValueRef fn, unsigned long long *fields, unsigned long long *fields_fields);
+/* Whether the pointer at `offset` bytes into parameter `param` of such a copy is one of those (the record's
+ * other fields may be written: `W->in` beside `W->out`). */
+bool apart_field_read_through(LLVMValueRef fn, unsigned param, long long offset);
 
 #endif

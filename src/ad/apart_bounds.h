@@ -18,11 +18,22 @@ typedef struct {
 } Span;
 
 typedef struct {
-  LLVMValueRef root;   /* a parameter of the function, or a global */
+  LLVMValueRef root;   /* a parameter of the function, a global, or a field's key (Field) */
   LLVMValueRef base;   /* its address in the check */
   Span bytes;          /* offsets of the bytes accessed, [lo, hi) */
   bool written;
+  bool shadow_written; /* the derivative may write its shadow: written, or read as floats (or copied) */
 } Object;
+
+/* A pointer read from an object at a constant offset (a struct's array, `A->val`): an object of its own,
+ * which the check finds by reading the pointer where the function will. Its parent must not be written,
+ * so that the function reads the same pointer. */
+typedef struct {
+  LLVMValueRef parent; /* the root it is read from */
+  long long offset;    /* bytes into the parent */
+  LLVMValueRef key;    /* the first load of it met: its root */
+  LLVMValueRef base, shadow_base; /* the pointer and the shadow's pointer in the check, once asked for */
+} Field;
 
 /* A function whose code the check follows: the checked function, or a parallel region's outlined
  * function under the fork that runs it (its captured parameters are that fork's arguments). */
@@ -60,6 +71,8 @@ typedef struct {
   LLVMValueRef ok;     /* i1: conditions met at run time */
   Object obj[MAX_OBJECTS];
   unsigned nobj;
+  Field fields[MAX_OBJECTS];
+  unsigned nfields;
   LLVMValueRef scanned[MAX_OBJECTS]; /* roots whose memory the check reads (rows_span): never written */
   unsigned nscanned;
   Guard guards[MAX_GUARDS]; /* the tests that hold at the access being bounded (apart_guards.c) */
@@ -106,8 +119,12 @@ bool apart_give_up(LLVMValueRef at, const char *why);
 
 /* The object p points into (NULL for the function's own memory) and the offsets of p from it. */
 bool apart_address(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, int depth);
-/* Where root (a parameter of the checked function, or a global) is in the check. */
+/* Where root (a parameter of the checked function, a global, a field) is in the check. */
 LLVMValueRef apart_root_in_check(Bounds *x, LLVMValueRef root);
+
+/* A value of type t (at most 8 bytes) read offset bytes into root, which the function never writes, as
+ * the check runs (0 where root is null). */
+LLVMValueRef apart_read_in_check(Bounds *x, LLVMValueRef root, long long offset, LLVMTypeRef t);
 
 /* Frames: the function a fork runs, followed under the fork (false where too deeply nested). */
 bool apart_push_frame(Bounds *x, LLVMValueRef fn, LLVMValueRef fork);

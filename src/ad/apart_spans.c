@@ -416,6 +416,28 @@ static bool share_bound(Bounds *x, LLVMValueRef load, Span *out, int depth) {
   return chunk_bound(x, load, slot, out, depth);
 }
 
+/* Notes that the check reads root's memory (once per root); false where too many are noted. */
+static bool note_scanned(Bounds *x, LLVMValueRef root) {
+  for (unsigned k = 0; k < x->nscanned; k++)
+    if (x->scanned[k] == root) return true;
+  if (x->nscanned == MAX_OBJECTS) return false;
+  x->scanned[x->nscanned++] = root;
+  return true;
+}
+
+/* Whether load reads an integer at a constant offset into an object the function never writes (a
+ * record's count, `A->n`): noted so, its root and offset. */
+static bool fixed_place(Bounds *x, LLVMValueRef load, LLVMValueRef *root, long long *offset, int depth) {
+  Span off;
+  LLVMTypeRef t = LLVMTypeOf(load);
+  if (!ir_is_int(t) || LLVMGetIntTypeWidth(t) > 64 || LLVMGetVolatile(load) || LLVMGetOrdering(load) != LLVMAtomicOrderingNotAtomic ||
+      !apart_address(x, LLVMGetOperand(load, 0), root, &off, depth + 1) || !*root || !LLVMIsAConstantInt(off.lo) ||
+      off.lo != off.hi || !note_scanned(x, *root))
+    return false;
+  *offset = LLVMConstIntGetSExtValue(off.lo);
+  return true;
+}
+
 /* Whether v keeps one value while loop l runs: defined outside it, or a captured variable's load (its one
  * store before the loop), or arithmetic on such values. */
 bool apart_invariant(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef v, int depth) {
@@ -424,7 +446,10 @@ bool apart_invariant(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef v, int depth)
   if (LLVMIsALoadInst(v)) {
     LLVMValueRef p = LLVMGetOperand(v, 0);
     Held h;
-    return apart_held_values(x, p, v, &h) && h.nvalues == 1 && apart_invariant(x, f, l, h.value[0], depth + 1);
+    LLVMValueRef root;
+    long long offset;
+    if (apart_held_values(x, p, v, &h)) return h.nvalues == 1 && apart_invariant(x, f, l, h.value[0], depth + 1);
+    return fixed_place(x, v, &root, &offset, depth);
   }
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
   if (op != LLVMSExt && op != LLVMZExt && op != LLVMTrunc && op != LLVMAdd && op != LLVMSub && op != LLVMMul) return false;
@@ -639,15 +664,6 @@ static bool row_counter(Bounds *x, LLVMValueRef phi, Rows *r) {
   return (a == start && b == limit && gp == LLVMIntSLT) || (a == limit && b == start && gp == LLVMIntSGT);
 }
 
-/* Notes that the check reads root's memory (once per root); false where too many are noted. */
-static bool note_scanned(Bounds *x, LLVMValueRef root) {
-  for (unsigned k = 0; k < x->nscanned; k++)
-    if (x->scanned[k] == root) return true;
-  if (x->nscanned == MAX_OBJECTS) return false;
-  x->scanned[x->nscanned++] = root;
-  return true;
-}
-
 /* The runtime's scan (runtime/rows_span.c): rows (an address, 0 for none) of row_size bytes, rows or
  * elements first..last, index (an address, 0 for none) of index_size bytes; out[0..1] the k of the rows
  * that are not empty (first..last where there are no rows), out[2..3] the values of index's elements
@@ -706,8 +722,10 @@ static bool index_span(Bounds *x, LLVMValueRef load, Span *out, int depth) {
   long long plus;
   unsigned size;
   Span off;
-  if (!element_at(x, load, &base, &k, &plus, &size)) return false;
-  if (LLVMIsAPHINode(k) && row_counter(x, k, &r)) {
+  LLVMTypeRef t = LLVMTypeOf(load);
+  if (LLVMGetVolatile(load) || !ir_is_int(t) || (LLVMGetIntTypeWidth(t) != 32 && LLVMGetIntTypeWidth(t) != 64)) return false;
+  size = LLVMGetIntTypeWidth(t) / 8;
+  if (element_at(x, load, &base, &k, &plus, &size) && LLVMIsAPHINode(k) && row_counter(x, k, &r)) {
     if (plus || !scan_rows(x, &r, base, size, v, depth)) return false;
     *out = (Span){v[2], v[3]};
     return true;
@@ -720,6 +738,17 @@ static bool index_span(Bounds *x, LLVMValueRef load, Span *out, int depth) {
   Span elements = {LLVMBuildAShr(x->b, off.lo, shift, ""), LLVMBuildAShr(x->b, off.hi, shift, "")};
   call_scan(x, k64(x, 0), 0, elements, at, size, v);
   *out = (Span){v[2], v[3]};
+  return true;
+}
+
+/* Such an integer's value: the one the check reads there. */
+static bool fixed_value(Bounds *x, LLVMValueRef load, Span *out, int depth) {
+  LLVMValueRef root;
+  long long offset;
+  if (!fixed_place(x, load, &root, &offset, depth)) return false;
+  LLVMValueRef v = apart_read_in_check(x, root, offset, LLVMTypeOf(load));
+  if (LLVMGetIntTypeWidth(LLVMTypeOf(load)) < 64) v = LLVMBuildSExt(x->b, v, x->i64, "");
+  *out = (Span){v, v};
   return true;
 }
 
@@ -740,7 +769,7 @@ static bool span_of_inst(Bounds *x, LLVMValueRef v, Span *out, int depth) {
   case LLVMLoad: {
     if (LLVMGetVolatile(v) || LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic) return false;
     Held h;
-    if (!apart_held_values(x, a, v, &h)) return share_bound(x, v, out, depth) || index_span(x, v, out, depth);
+    if (!apart_held_values(x, a, v, &h)) return share_bound(x, v, out, depth) || fixed_value(x, v, out, depth) || index_span(x, v, out, depth);
     for (unsigned k = 0; k < x->nloading; k++)
       if (x->loading[k] == h.slot[0]) return false; /* its values made of its own: not a group's */
     if (x->nloading == MAX_CHOOSING) return false;
@@ -764,8 +793,8 @@ static bool span_of_inst(Bounds *x, LLVMValueRef v, Span *out, int depth) {
     Span ops[2] = {sa, sb};
     return exact_within(x, v, ops, 2, *out);
   }
-  case LLVMOr: /* disjoint: a sum */
-    if (!LLVMGetIsDisjoint(v) || LLVMGetIntTypeWidth(LLVMTypeOf(v)) < 64 || !apart_span(x, a, &sa, depth + 1) || !apart_span(x, b, &sb, depth + 1))
+  case LLVMOr: /* disjoint: a sum, which never wraps (two negative operands share the sign bit) */
+    if (!LLVMGetIsDisjoint(v) || !apart_span(x, a, &sa, depth + 1) || !apart_span(x, b, &sb, depth + 1))
       return false;
     *out = (Span){LLVMBuildAdd(x->b, sa.lo, sb.lo, ""), LLVMBuildAdd(x->b, sa.hi, sb.hi, "")};
     return true;
@@ -809,10 +838,17 @@ static bool span_of_inst(Bounds *x, LLVMValueRef v, Span *out, int depth) {
     *out = (Span){k64(x, LLVMGetInstructionOpcode(v) == LLVMURem ? 0 : -(c - 1)), k64(x, c - 1)};
     return true;
   }
-  case LLVMAnd: /* with a non-negative mask: between 0 and the mask */
+  case LLVMAnd: { /* with a non-negative mask: between 0 and the mask; the operand's own where that lies
+                    within (a 32-bit counter widened, `(i + 1) % n` made a select of i + 1 & 0xffffffff) */
     if (!LLVMIsAConstantInt(b) || LLVMConstIntGetSExtValue(b) < 0) return false;
-    *out = (Span){k64(x, 0), k64(x, LLVMConstIntGetSExtValue(b))};
+    LLVMValueRef mask = k64(x, LLVMConstIntGetSExtValue(b));
+    *out = (Span){k64(x, 0), mask};
+    if (!apart_span(x, a, &sa, depth + 1)) return true;
+    LLVMValueRef within = LLVMBuildAnd(x->b, LLVMBuildICmp(x->b, LLVMIntSGE, sa.lo, k64(x, 0), ""),
+                                       LLVMBuildICmp(x->b, LLVMIntSLE, sa.hi, mask, ""), "");
+    *out = (Span){LLVMBuildSelect(x->b, within, sa.lo, out->lo, ""), LLVMBuildSelect(x->b, within, sa.hi, mask, "")};
     return true;
+  }
   case LLVMAShr:
   case LLVMLShr:
   case LLVMSDiv:

@@ -209,8 +209,8 @@ static bool pair_for_pointer(AdModule *ad, LLVMValueRef fn, void *ctx, LLVMValue
 
 /* The key of a call's pair in the runtime's table (both sweeps agree on it). */
 static LLVMValueRef indirect_key(RevGen *g, LLVMValueRef call, const char *pattern, PairKind kind) {
-  char *key = xasprintf("rev|%s|%d%d%d|%llx|%llx|%llx", pattern, kind.ret_active, kind.ret_shadow, kind.parallel,
-                        kind.unwritten, kind.unwritten_slots, kind.unwritten_globals);
+  char *key = xasprintf("rev|%s|%d%d%d|%llx|%llx|%llx|%llx", pattern, kind.ret_active, kind.ret_shadow, kind.parallel,
+                        kind.unwritten, kind.unwritten_slots, kind.unwritten_held, kind.unwritten_globals);
   IndirectPair ctx = {pattern, kind};
   LLVMValueRef k = indirect_register(g->ad, LLVMGetCalledFunctionType(call), key, pair_for_pointer, &ctx);
   free(key);

@@ -129,7 +129,7 @@ typedef struct RevGen {
    * pair serves a gradient whose reverse sweep follows its forward sweep directly, and the function
    * writes only memory it allocated itself (writes_only_own_memory). */
   bool reload_inputs;
-  unsigned long long unwritten, unwritten_slots, unwritten_globals; /* see PairKind */
+  unsigned long long unwritten, unwritten_slots, unwritten_held, unwritten_globals; /* see PairKind */
   /* The pair serves a gradient whose reverse sweep follows its forward sweep directly: a noalias
    * parameter's memory that nothing writes after a load or a call holds there what it holds in the reverse
    * sweep (analysis/unwritten.h unwritten_after); known_after: per load, 1 + whether so. */

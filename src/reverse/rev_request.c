@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/apart.h"
 #include "ad/checkpoint.h"
 #include "ad/global_arguments.h"
 #include "analysis/unwritten.h"
@@ -176,7 +177,7 @@ int rev_lower_request(AdModule *ad, const Request *r) {
   RevPair pair;
   LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
   PairKind kind = {.ret_active = ret_active, .top_level = r->mode == MODE_REVERSE && !vmap_has(&ad->under_forward, caller)};
-  if (kind.top_level) kind.unwritten = unwritten_params(fn);
+  if (kind.top_level) kind.unwritten = unwritten_params(fn), apart_read_through(fn, &kind.unwritten_slots, &kind.unwritten_held);
   kind.parallel = checkpoint_runner_in_team(caller);
   bool ok = rev_pair(ad, fn, pattern, kind, &pair);
   free(pattern);

@@ -10,6 +10,7 @@
 
 #include <llvm-c/DebugInfo.h>
 
+#include "ad/apart.h"
 #include "ad/checkpoint.h"
 #include "ad/constants.h"
 #include "analysis/unwritten.h"
@@ -166,10 +167,25 @@ static int global_index(LLVMValueRef v) {
   return -1;
 }
 
+/* A pointer read from memory a parameter of PairKind.unwritten_held points to. */
+static bool held_record(RevGen *g, LLVMValueRef load) {
+  LLVMValueRef slot = rev_root_of(LLVMGetOperand(load, 0));
+  return LLVMIsAArgument(slot) && param_bit(g->unwritten_held, slot);
+}
+
+/* A pointer read from a record parameter's field that its `noalias` copy's check found to point to
+ * unwritten memory (ad/apart.h). */
+static bool field_read_through(RevGen *g, LLVMValueRef load) {
+  long long offset = 0;
+  LLVMValueRef record = ir_strip_constant_offsets(LLVMGetGlobalParent(g->orig), LLVMGetOperand(load, 0), &offset);
+  return LLVMIsAArgument(record) && LLVMGetParamParent(record) == g->orig &&
+         apart_field_read_through(g->orig, ir_param_index(record), offset);
+}
+
 /* Memory (an object rev_root_of gives) that holds the same values in both sweeps: a parameter's or a
- * global's (see PairKind), or the one a pointer read from such a parameter's slot points to. The slot
- * itself is not: it lives in the caller's frame, gone when the reverse sweep runs (the pointer read from
- * it is recorded, once). */
+ * global's (see PairKind), or the one a pointer read from such a parameter's slot or record points to (or
+ * from a record a slot holds). The slot itself is not: it lives in the caller's frame, gone when the
+ * reverse sweep runs (the pointer read from it is recorded, once). */
 static bool unwritten_memory(RevGen *g, LLVMValueRef root) {
   if (LLVMIsAArgument(root)) return param_bit(g->unwritten, root);
   if (LLVMIsAGlobalVariable(root)) {
@@ -178,7 +194,8 @@ static bool unwritten_memory(RevGen *g, LLVMValueRef root) {
   }
   if (!LLVMIsALoadInst(root) || LLVMGetVolatile(root)) return false;
   LLVMValueRef slot = rev_root_of(LLVMGetOperand(root, 0));
-  return LLVMIsAArgument(slot) && param_bit(g->unwritten_slots, slot);
+  if (LLVMIsAArgument(slot)) return param_bit(g->unwritten_slots, slot) || (g->top_level && field_read_through(g, root));
+  return LLVMIsALoadInst(slot) && !LLVMGetVolatile(slot) && held_record(g, slot);
 }
 
 /* Memory (an object rev_root_of gives) that holds, from instruction `at` on, the values it holds in the
@@ -205,6 +222,13 @@ static void globals_read(LLVMValueRef fn, ValueList *read, ValueList *seen, int 
     }
 }
 
+/* Memory whose pointers point to memory that holds the same values in both sweeps (PairKind.unwritten_slots),
+ * and memory whose pointers point to such memory (deeper: PairKind.unwritten_held). */
+static bool read_through(RevGen *g, LLVMValueRef root, bool deeper) {
+  if (LLVMIsAArgument(root)) return param_bit(deeper ? g->unwritten_held : g->unwritten_slots, root);
+  return !deeper && LLVMIsALoadInst(root) && !LLVMGetVolatile(root) && held_record(g, root);
+}
+
 void rev_unwritten_args(RevGen *g, LLVMValueRef call, LLVMValueRef callee, unsigned first_arg, unsigned first_param,
                         PairKind *kind) {
   for (unsigned i = first_arg, n = ir_num_call_args(call); i < n && i - first_arg + first_param < 64; i++) {
@@ -213,6 +237,10 @@ void rev_unwritten_args(RevGen *g, LLVMValueRef call, LLVMValueRef callee, unsig
     if (!ir_is_ptr(LLVMTypeOf(a))) continue;
     if (unwritten_from(g, rev_root_of(a), call)) kind->unwritten |= bit;
     else if ((held = unwritten_slot_value(a)) && unwritten_from(g, rev_root_of(held), call)) kind->unwritten_slots |= bit;
+    /* a record whose arrays are unwritten, passed on or held in a slot passed on */
+    if (read_through(g, rev_root_of(a), false)) kind->unwritten_slots |= bit;
+    if (read_through(g, rev_root_of(a), true)) kind->unwritten_held |= bit;
+    if ((held = unwritten_slot_value(a)) && read_through(g, rev_root_of(held), false)) kind->unwritten_held |= bit;
   }
   /* the globals the callee (a region's body) and the functions it calls read */
   ValueList read = {0}, seen = {0};
@@ -223,10 +251,16 @@ void rev_unwritten_args(RevGen *g, LLVMValueRef call, LLVMValueRef callee, unsig
   vec_free(&seen);
 }
 
+/* An argument's memory or a global, or memory a pointer read from such points to (a record's arrays). */
+static bool input_memory(LLVMValueRef root, int depth) {
+  if (LLVMIsAArgument(root) || LLVMIsAGlobalVariable(root)) return true;
+  return depth < 4 && LLVMIsALoadInst(root) && !LLVMGetVolatile(root) && input_memory(rev_root_of(LLVMGetOperand(root, 0)), depth + 1);
+}
+
 /* A load can be repeated in the reverse sweep instead of recorded when its memory holds the same values
  * then: memory the pair's kind says is unwritten, or, where the reverse sweep follows the forward sweep
  * directly and the function writes only memory it allocated (RevGen.reload_inputs), any argument's memory
- * or global. */
+ * or global, and what pointers read from them point to. */
 bool reloadable(RevGen *g, LLVMValueRef v) {
   if (!LLVMIsALoadInst(v) || LLVMGetVolatile(v) || LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic)
     return false;
@@ -238,7 +272,7 @@ bool reloadable(RevGen *g, LLVMValueRef v) {
     if (known == (void *)2) return true;
   }
   if (!g->reload_inputs) return false;
-  return LLVMIsAArgument(root) || LLVMIsAGlobalVariable(root);
+  return input_memory(root, 0);
 }
 
 /* What recomputing v costs in values read back, in the same block (those of other blocks are recorded

@@ -36,8 +36,11 @@ typedef struct {
                        block): it may make MPI calls, whose adjoints that thread makes in turn */
   /* Bit i: parameter i points to memory that holds the same values from the pair's forward sweep to its
    * reverse sweep (analysis/unwritten.h), so its loads are repeated rather than recorded. unwritten_slots:
-   * parameter i points to a stack slot holding such a pointer (a variable shared with a parallel region). */
-  unsigned long long unwritten, unwritten_slots;
+   * so does the memory the pointers read from parameter i's memory point to (a stack slot of a variable
+   * shared with a parallel region; a record whose arrays a `noalias` copy's check found unwritten,
+   * ad/apart.h). unwritten_held: so does the memory reached by reading a pointer twice from parameter i's
+   * memory (a record held in a slot shared with a region; a record's record). */
+  unsigned long long unwritten, unwritten_slots, unwritten_held;
   /* Bit i: the module's global variable i (in the module's order, the first 64) holds the same values from
    * the pair's forward sweep to its reverse sweep: a table a top-level gradient's function filled before
    * the call, read in a parallel region or a helper. */
