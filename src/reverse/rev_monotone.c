@@ -330,15 +330,43 @@ static bool trends(RevGen *g, Loop *run, LLVMValueRef p, LLVMValueRef *vars, Tre
   return unknown <= MAX_UNKNOWN;
 }
 
+/* Whether v, as the corners rebuild it (loop_rebuild: no promises, a nonnegative widening signed), has
+ * at every corner the value its formula gives, wherever the access runs or not: only offsets, sums,
+ * differences, products and shifts at least 32 bits wide, and signed widenings, of the run's counters and
+ * its short loops', at values the counters take (a border pixel's neighbour one before its row: an
+ * address, not a read). */
+static bool off_path_defined(RevGen *g, Loop *run, LLVMValueRef v, int depth) {
+  if (loop_invariant(g, run, v) || LLVMIsAPHINode(v)) return true; /* a counter: find_variables checks it */
+  if (!LLVMIsAInstruction(v) || depth > MAX_DEPTH) return false;
+  LLVMTypeRef t = LLVMTypeOf(v);
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMGetElementPtr: break;
+  case LLVMZExt:
+    if (!LLVMGetNNeg(v)) return false;
+    break;
+  case LLVMSExt: case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl:
+    if (LLVMGetIntTypeWidth(t) < 32) return false;
+    break;
+  default: return false;
+  }
+  for (unsigned i = 0, n = (unsigned)LLVMGetNumOperands(v); i < n; i++)
+    if (!off_path_defined(g, run, LLVMGetOperand(v, i), depth + 1)) return false;
+  return true;
+}
+
 Loop *loop_monotone_run(RevGen *g, Loop *l, LLVMValueRef p, LLVMBasicBlockRef bb) {
   while (l && loop_short_constant(g, l)) l = loop_around(g, l);
   LLVMValueRef vars[MAX_VARIABLES + 1];
   Trend t[MAX_VARIABLES + 1];
   unsigned n;
-  /* every corner must be a point the access runs at: elsewhere its address may be poison (an index that
-     clang knew nonnegative under the access's condition, widened as such, wraps at the run's first
-     iteration: a range of 32 GB, taken for another object's) */
-  if (!l || !l->exit_iv || !cfg_every_iteration(&g->cfg, l->body, l->header, l->latch, bb)) return NULL;
+  /* every corner must be a point the access runs at, or one where its address is still its formula's
+     value: elsewhere it may be poison, or wrap (an index that clang knew nonnegative under the access's
+     condition, widened as such, wrapped at the run's first iteration: a range of 32 GB, taken for another
+     object's). The reads of a convolution with its padding skipped (`if (iy < 0) continue`), noted one row
+     of taps at a time, made the forward sweep 2.5 primals. */
+  if (!l || !l->exit_iv ||
+      !(cfg_every_iteration(&g->cfg, l->body, l->header, l->latch, bb) || off_path_defined(g, l, p, 0)))
+    return NULL;
   return trends(g, l, p, vars, t, &n) ? l : NULL;
 }
 
