@@ -428,9 +428,47 @@ bool apart_address(Bounds *x, LLVMValueRef p, LLVMValueRef *root, Span *off, int
   return address(x, p, root, off, depth);
 }
 
+/* ---- globals in the check ----
+ * A check's reference to a global would be a use of it, which the analyses that make the gradients (they
+ * follow a global's uses: may a derivative read it again, does it hold a heap block) take for one of the
+ * program's: a global compared in a check (its address made an integer) was taken for one whose address
+ * goes anywhere, and its reads were recorded. Until the gradients are made, the check reads the global's
+ * address from a placeholder of its own; then the placeholder gives way to the global. */
+static ValueList placeholders, placed; /* placeholder i stands for global placed[i] */
+
+static LLVMValueRef global_in_check(Bounds *x, LLVMValueRef global) {
+  LLVMValueRef holder = NULL;
+  for (size_t i = 0; i < placed.len && !holder; i++)
+    if (placed.data[i] == global) holder = placeholders.data[i];
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetModuleContext(x->m), 0);
+  if (!holder) {
+    holder = LLVMAddGlobal(x->m, ptr, CHECK_PREFIX "global");
+    LLVMSetInitializer(holder, LLVMConstNull(ptr));
+    LLVMSetLinkage(holder, LLVMPrivateLinkage);
+    LLVMSetExternallyInitialized(holder, 1); /* never folded to its null */
+    vec_push(&placeholders, holder);
+    vec_push(&placed, global);
+  }
+  return LLVMBuildLoad2(x->b, ptr, holder, "");
+}
+
+void apart_resolve_globals(void) {
+  for (size_t i = 0; i < placeholders.len; i++) {
+    LLVMValueRef holder = placeholders.data[i];
+    while (LLVMGetFirstUse(holder)) {
+      LLVMValueRef load = LLVMGetUser(LLVMGetFirstUse(holder));
+      LLVMReplaceAllUsesWith(load, placed.data[i]);
+      LLVMInstructionEraseFromParent(load);
+    }
+    LLVMDeleteGlobal(holder);
+  }
+  vec_free(&placeholders), vec_free(&placed);
+}
+
 LLVMValueRef apart_root_in_check(Bounds *x, LLVMValueRef root) {
   Field *f = field_of(x, root);
   if (f) return field_in_check(x, f, false);
+  if (LLVMIsAGlobalVariable(root)) return global_in_check(x, root);
   return LLVMIsAArgument(root) ? LLVMGetParam(x->check, apart_param_index(root)) : root;
 }
 

@@ -29,6 +29,9 @@ unsigned apart_build_checks(LLVMModuleRef m);
  * never writes, apart from all it writes: in its gradient, what is read through them is read again in the
  * reverse sweep, not recorded. */
 void apart_read_through(LLVMValueRef fn, unsigned long long *fields, unsigned long long *fields_fields);
+/* After the gradients are made: the checks' references to globals, held apart until then so that the
+ * analyses that make them see only the program's uses, made plain. */
+void apart_resolve_globals(void);
 /* Whether the pointer at `offset` bytes into parameter `param` of such a copy is one of those (the record's
  * other fields may be written: `W->in` beside `W->out`). */
 bool apart_field_read_through(LLVMValueRef fn, unsigned param, long long offset);

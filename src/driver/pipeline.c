@@ -354,7 +354,9 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
   if (dump && LLVMPrintModuleToFile(m, dump, &msg)) LLVMDisposeMessage(msg);
   bool run_long_conditions = false;
   if (o->made_copies) ad_requests_reach(m, &reach); /* as the generators will see them */
-  if (ad_generate(m, &run_long_conditions)) {
+  bool refused = ad_generate(m, &run_long_conditions);
+  apart_resolve_globals();
+  if (refused) {
     ad_refused_requests(&reach, &o->as_compiled, &o->n_as_compiled);
     rc = PIPELINE_REFUSED;
     goto done;

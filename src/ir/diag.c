@@ -190,6 +190,7 @@ static const char *source_name(const char *s) {
   static unsigned next;
   const char *cut = strstr(s, ".omp_outlined");
   if (!cut) cut = strstr(s, IR_COPY_SUFFIX);
+  if (!cut) cut = strstr(s, ".apart"); /* the `noalias` copy of ad/apart.c */
   if (!cut || cut == s || (size_t)(cut - s) >= sizeof names[0]) return s;
   char *copy = names[next++ % 8];
   memcpy(copy, s, (size_t)(cut - s));
