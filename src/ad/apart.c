@@ -796,6 +796,7 @@ static void undo(LLVMValueRef check, LLVMValueRef copy) {
 }
 
 unsigned apart_build_checks(LLVMModuleRef m) {
+  vec_free(&placeholders), vec_free(&placed); /* a module given up before its gradients left them */
   ValueList checks = {0};
   unsigned built = 0;
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))

@@ -838,12 +838,14 @@ static bool span_of_inst(Bounds *x, LLVMValueRef v, Span *out, int depth) {
     *out = (Span){k64(x, LLVMGetInstructionOpcode(v) == LLVMURem ? 0 : -(c - 1)), k64(x, c - 1)};
     return true;
   }
-  case LLVMAnd: { /* with a non-negative mask: between 0 and the mask; the operand's own where that lies
-                    within (a 32-bit counter widened, `(i + 1) % n` made a select of i + 1 & 0xffffffff) */
+  case LLVMAnd: { /* with a non-negative mask: between 0 and the mask; with a mask of low bits, the
+                    operand's own where that lies within (a 32-bit counter widened, `(i + 1) % n` made a
+                    select of i + 1 & 0xffffffff) */
     if (!LLVMIsAConstantInt(b) || LLVMConstIntGetSExtValue(b) < 0) return false;
-    LLVMValueRef mask = k64(x, LLVMConstIntGetSExtValue(b));
+    long long m = LLVMConstIntGetSExtValue(b);
+    LLVMValueRef mask = k64(x, m);
     *out = (Span){k64(x, 0), mask};
-    if (!apart_span(x, a, &sa, depth + 1)) return true;
+    if ((m & (m + 1)) || !apart_span(x, a, &sa, depth + 1)) return true;
     LLVMValueRef within = LLVMBuildAnd(x->b, LLVMBuildICmp(x->b, LLVMIntSGE, sa.lo, k64(x, 0), ""),
                                        LLVMBuildICmp(x->b, LLVMIntSLE, sa.hi, mask, ""), "");
     *out = (Span){LLVMBuildSelect(x->b, within, sa.lo, out->lo, ""), LLVMBuildSelect(x->b, within, sa.hi, mask, "")};

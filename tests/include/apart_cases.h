@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tape_as_written.h"
+
 void __parad_autodiff(void *, ...);
 double __parad_fwddiff(void *, ...);
 void parad_tape_reset_peak(void);
@@ -125,12 +127,7 @@ static void check_case(const Case *c, const double *x0) {
   printf("tape of %s: %zu bytes", c->name, tape);
   if (c->work > 0) printf(", %.2f per multiply-add", tape / c->work);
   printf("\n");
-  char line[256], want[128];
-  size_t written = 0;
-  snprintf(want, sizeof want, "tape of %s: %%zu bytes", c->name);
-  if (before) rewind(before);
-  while (before && fgets(line, sizeof line, before))
-    if (sscanf(line, want, &written) == 1) break;
+  size_t written = before ? tape_as_written(before, c->name) : 0;
   if (before && c->apart >= 0) {
     printf("%s: %zu bytes as written: %s\n", c->name, written,
            c->apart == 2 ? "less expected" : c->apart ? "at most half expected" : "about as much expected");
