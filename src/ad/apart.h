@@ -9,9 +9,10 @@
  * each shadow, and the globals it accesses) lie apart from every other's where one of the two is
  * written, which is what `noalias` says. The bytes are bounded from the function's optimised code: each
  * address is a parameter or global plus an offset made of the arguments and of loop counters, whose
- * ranges come from their loops' starts and limits (interval arithmetic). A function where that does not
- * hold everywhere (an address loaded from memory, a pointer passed to a call, a loop without a known
- * limit) keeps the one gradient. */
+ * ranges come from their loops' starts and limits (interval arithmetic); a pointer read at a constant
+ * offset from unwritten memory (a record's array) is an object of its own, read by the check. A function
+ * where that does not hold everywhere (an address loaded from written memory or at a varying offset, a
+ * pointer passed to a call, a loop without a known limit) keeps the one gradient. */
 #ifndef PARAD_AD_APART_H
 #define PARAD_AD_APART_H
 
