@@ -324,18 +324,8 @@ static LLVMValueRef shadow_in_check(Bounds *x, LLVMValueRef root);
 /* What the function reads at offset bytes into an object it never writes (base, in the check): read as
  * the check runs; 0 where base is null (an optional record the function then reads nothing of). */
 static LLVMValueRef read_at(Bounds *x, LLVMValueRef base, long long offset, LLVMTypeRef t) {
-  LLVMContextRef c = LLVMGetModuleContext(x->m);
-  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i8 = LLVMInt8TypeInContext(c);
-  LLVMValueRef none = LLVMGetNamedGlobal(x->m, CHECK_PREFIX "none");
-  if (!none) { /* zeros, as wide as any value read so */
-    none = LLVMAddGlobal(x->m, x->i64, CHECK_PREFIX "none");
-    LLVMSetInitializer(none, k64(x, 0));
-    LLVMSetGlobalConstant(none, 1);
-    LLVMSetLinkage(none, LLVMPrivateLinkage);
-  }
-  LLVMValueRef at = LLVMBuildGEP2(x->b, i8, base, (LLVMValueRef[]){k64(x, offset)}, 1, "");
-  LLVMValueRef is_null = LLVMBuildICmp(x->b, LLVMIntEQ, base, LLVMConstNull(ptr), "");
-  return LLVMBuildLoad2(x->b, t, LLVMBuildSelect(x->b, is_null, none, at, ""), "");
+  LLVMValueRef at = LLVMBuildGEP2(x->b, LLVMInt8TypeInContext(LLVMGetModuleContext(x->m)), base, (LLVMValueRef[]){k64(x, offset)}, 1, "");
+  return ir_load_unless_null(x->b, base, at, t);
 }
 
 LLVMValueRef apart_read_in_check(Bounds *x, LLVMValueRef root, long long offset, LLVMTypeRef t) {

@@ -273,30 +273,15 @@ static void check_pointer(LLVMBuilderRef b, const Request *r, unsigned p, bool f
   }
 }
 
-/* The pointer at `field` of the record arg, null where arg is null (an optional record, `f(&a, NULL)`,
- * which the function tests before it reads it). */
-static LLVMValueRef held_unless_null(LLVMBuilderRef b, LLVMValueRef arg, LLVMValueRef field) {
-  LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInsertBlock(b)));
-  LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetModuleContext(m), 0);
-  LLVMValueRef none = LLVMGetNamedGlobal(m, "parad.no_record");
-  if (!none) {
-    none = LLVMAddGlobal(m, ptr, "parad.no_record");
-    LLVMSetInitializer(none, LLVMConstNull(ptr));
-    LLVMSetGlobalConstant(none, 1);
-    LLVMSetLinkage(none, LLVMPrivateLinkage);
-  }
-  LLVMValueRef is_null = LLVMBuildICmp(b, LLVMIntEQ, arg, LLVMConstNull(ptr), "");
-  return LLVMBuildLoad2(b, ptr, LLVMBuildSelect(b, is_null, none, field, ""), "");
-}
-
 /* A pointer the constant argument param holds at a constant offset, which fn reads (`pb->params`), at the
  * call as b builds it from the argument's value arg: each in turn (*cursor: where the search goes on), or
  * NULL past the last. */
 static LLVMValueRef next_held_pointer(LLVMBuilderRef b, LLVMValueRef param, LLVMValueRef arg, LLVMUseRef *cursor) {
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetTypeContext(LLVMTypeOf(param)), 0); /* a null record: none */
   for (LLVMUseRef u = *cursor ? LLVMGetNextUse(*cursor) : LLVMGetFirstUse(param); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     *cursor = u;
-    if (LLVMIsALoadInst(user) && ir_is_ptr(LLVMTypeOf(user))) return held_unless_null(b, arg, arg);
+    if (LLVMIsALoadInst(user) && ir_is_ptr(LLVMTypeOf(user))) return ir_load_unless_null(b, arg, arg, ptr);
     if (!LLVMIsAGetElementPtrInst(user) || LLVMGetOperand(user, 0) != param || !constant_indices(user)) continue;
     bool loaded = false;
     for (LLVMUseRef v = LLVMGetFirstUse(user); v && !loaded; v = LLVMGetNextUse(v))
@@ -307,7 +292,7 @@ static LLVMValueRef next_held_pointer(LLVMBuilderRef b, LLVMValueRef param, LLVM
     for (unsigned k = 0; k < n; k++) idx[k] = LLVMGetOperand(user, k + 1);
     LLVMValueRef field = LLVMBuildGEP2(b, LLVMGetGEPSourceElementType(user), arg, idx, n, "");
     free(idx);
-    return held_unless_null(b, arg, field);
+    return ir_load_unless_null(b, arg, field, ptr);
   }
   return NULL;
 }

@@ -800,3 +800,18 @@ const char *ir_atomic_fp_refusal(LLVMAtomicRMWBinOp op) {
   default: return "operation";
   }
 }
+
+LLVMValueRef ir_load_unless_null(LLVMBuilderRef b, LLVMValueRef base, LLVMValueRef at, LLVMTypeRef t) {
+  LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInsertBlock(b)));
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+  LLVMValueRef zeros = LLVMGetNamedGlobal(m, "parad.zeros");
+  if (!zeros) { /* as wide as any value read so */
+    zeros = LLVMAddGlobal(m, i64, "parad.zeros");
+    LLVMSetInitializer(zeros, LLVMConstInt(i64, 0, 0));
+    LLVMSetGlobalConstant(zeros, 1);
+    LLVMSetLinkage(zeros, LLVMPrivateLinkage);
+  }
+  LLVMValueRef is_null = LLVMBuildICmp(b, LLVMIntEQ, base, LLVMConstNull(LLVMTypeOf(base)), "");
+  return LLVMBuildLoad2(b, t, LLVMBuildSelect(b, is_null, zeros, at, ""), "");
+}

@@ -128,6 +128,9 @@ LLVMValueRef ir_address_integer(LLVMValueRef p);
  * size, after the optimiser knew the start; a pattern a hardened build initialises pointers with): its own
  * shadow, as null is. */
 bool ir_null_based(LLVMValueRef p);
+/* A value of type t (at most 8 bytes) loaded at `at`, an address in the record `base`, built at b; zero
+ * where base is null (an optional record, which the code it stands for tests before it reads it). */
+LLVMValueRef ir_load_unless_null(LLVMBuilderRef b, LLVMValueRef base, LLVMValueRef at, LLVMTypeRef t);
 /* Strips casts and getelementptrs whose indices are all constant, adding their byte offsets to *offset:
  * the pointer p is a constant distance from. */
 LLVMValueRef ir_strip_constant_offsets(LLVMModuleRef m, LLVMValueRef p, long long *offset);
