@@ -191,8 +191,8 @@ static bool calls_vector_tangent(LLVMValueRef call) {
   return f && LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, FWD_WIDTH_ATTR, strlen(FWD_WIDTH_ATTR));
 }
 
-/* A derivative's call through a function pointer: the runtime's lookup of the pointee's derivative. */
-static bool looks_up_derivative(LLVMValueRef call) { return !strcmp(ir_called_name(call), "__parad_rt_derivative"); }
+/* A derivative's call through a function pointer: the lookup of the pointee's derivative (ad/indirect.h). */
+static bool looks_up_derivative(LLVMValueRef call) { return !strncmp(ir_called_name(call), "__parad_rt_derivative", 21); }
 
 /* A call of the runtime that forward mode over a reverse sweep does not take yet: other than the tape's
  * and the shadow blocks' (forward/fwd_tape.c). */

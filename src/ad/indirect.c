@@ -25,9 +25,17 @@ typedef struct {
   LLVMValueRef key;
 } Registered;
 
+/* A function answering one lookup (key, which) for every call site asking it: its body is written when
+ * the module's derivatives are all known (a candidate's derivative may itself call through a pointer). */
+typedef struct {
+  LLVMValueRef key, fn;
+  int which;
+} Dispatch;
+
 struct IndirectTable {
   VEC(Entry) entries;
   VEC(Registered) registered;
+  VEC(Dispatch) dispatches;
 };
 
 static struct IndirectTable *table(AdModule *ad) {
@@ -151,12 +159,57 @@ LLVMValueRef indirect_register(AdModule *ad, LLVMTypeRef fty, const char *key, I
   return k;
 }
 
-LLVMValueRef indirect_lookup(LLVMBuilderRef b, LLVMValueRef fnptr, LLVMValueRef key, int which) {
-  LLVMContextRef c = ir_builder_context(b);
+static LLVMTypeRef lookup_type(LLVMContextRef c) {
   LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i32 = LLVMInt32TypeInContext(c);
   LLVMTypeRef params[3] = {ptr, ptr, i32};
-  LLVMValueRef args[3] = {fnptr, key, LLVMConstInt(i32, (unsigned long long)which, 0)};
-  return ir_call_named(b, "__parad_rt_derivative", LLVMFunctionType(ptr, params, 3, 0), args, 3);
+  return LLVMFunctionType(ptr, params, 3, 0);
+}
+
+LLVMValueRef indirect_lookup(AdModule *ad, LLVMBuilderRef b, LLVMValueRef fnptr, LLVMValueRef key, int which) {
+  struct IndirectTable *t = table(ad);
+  LLVMValueRef fn = NULL;
+  for (size_t i = 0; i < t->dispatches.len && !fn; i++)
+    if (t->dispatches.data[i].key == key && t->dispatches.data[i].which == which) fn = t->dispatches.data[i].fn;
+  if (!fn) {
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(ad->ctx, 0);
+    /* named as the runtime's lookup (a derivative over one refuses it) and declared until written */
+    fn = LLVMAddFunction(ad->mod, "__parad_rt_derivative.of", LLVMFunctionType(ptr, &ptr, 1, 0));
+    Dispatch d = {key, fn, which};
+    vec_push(&t->dispatches, d);
+  }
+  return LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, &fnptr, 1, "");
+}
+
+/* Whom a pointer may call is known for the module's own functions: they are compared against it first
+ * and their derivatives taken as constants, which the optimiser may inline (a loop calling a limiter
+ * through a table asked the runtime twice a call and recorded the reverse function's address); others
+ * (another file's functions, a library's) are the runtime's. Up to a few: a long chain of comparisons
+ * costs more than the runtime's per-thread cache of its last answers. */
+enum { DISPATCH_COMPARED = 8 };
+
+static void write_dispatch(AdModule *ad, Dispatch *d) {
+  struct IndirectTable *t = ad->indirect;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ad->ctx);
+  LLVMValueRef fnptr = LLVMGetParam(d->fn, 0);
+  LLVMSetLinkage(d->fn, LLVMInternalLinkage);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ad->ctx, d->fn, "entry"));
+  size_t known = 0;
+  for (size_t i = 0; i < t->entries.len; i++) known += t->entries.data[i].key == d->key && !t->entries.data[i].refusal;
+  for (size_t i = 0; i < t->entries.len && known <= DISPATCH_COMPARED; i++) {
+    Entry *e = &t->entries.data[i];
+    LLVMValueRef answer = d->which ? e->second : e->first;
+    if (e->key != d->key || e->refusal || !answer) continue;
+    LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(ad->ctx, d->fn, "known");
+    LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(ad->ctx, d->fn, "other");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, fnptr, e->fn, ""), yes, no);
+    LLVMPositionBuilderAtEnd(b, yes);
+    LLVMBuildRet(b, answer);
+    LLVMPositionBuilderAtEnd(b, no);
+  }
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(ad->ctx);
+  LLVMValueRef args[3] = {fnptr, d->key, LLVMConstInt(i32, (unsigned long long)d->which, 0)};
+  LLVMBuildRet(b, ir_call_named(b, "__parad_rt_derivative", lookup_type(ad->ctx), args, 3));
+  LLVMDisposeBuilder(b);
 }
 
 static LLVMValueRef cstring(AdModule *ad, const char *s) {
@@ -193,6 +246,8 @@ static void add_constructor(AdModule *ad, LLVMValueRef ctor) {
 void indirect_emit_table(AdModule *ad) {
   struct IndirectTable *t = ad->indirect;
   if (!t) return;
+  for (size_t i = 0; i < t->dispatches.len; i++) write_dispatch(ad, &t->dispatches.data[i]);
+  vec_free(&t->dispatches);
   if (t->entries.len) {
     LLVMTypeRef ptr = LLVMPointerTypeInContext(ad->ctx, 0), i64 = LLVMInt64TypeInContext(ad->ctx);
     LLVMTypeRef fields[5] = {ptr, ptr, ptr, ptr, ptr};

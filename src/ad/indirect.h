@@ -33,8 +33,9 @@ typedef bool (*IndirectGenerate)(AdModule *ad, LLVMValueRef fn, void *ctx, LLVMV
  * indirect_lookup. */
 LLVMValueRef indirect_register(AdModule *ad, LLVMTypeRef fty, const char *key, IndirectGenerate generate, void *ctx);
 
-/* Emits the lookup of the derivative (which: 0 or 1, as out[] above) of the function fnptr points to. */
-LLVMValueRef indirect_lookup(LLVMBuilderRef b, LLVMValueRef fnptr, LLVMValueRef key, int which);
+/* Emits the lookup of the derivative (which: 0 or 1, as out[] above) of the function fnptr points to: the
+ * module's own candidates compared first, the runtime asked for others. */
+LLVMValueRef indirect_lookup(AdModule *ad, LLVMBuilderRef b, LLVMValueRef fnptr, LLVMValueRef key, int which);
 
 /* At the end of ad_generate: the module's table, and the constructor that hands it to the runtime. */
 void indirect_emit_table(AdModule *ad);

@@ -184,7 +184,7 @@ void fwd_indirect(FwdGen *g, LLVMValueRef call) {
   char *key = xasprintf("fwd|%s|%u|%d", pattern, g->width, kind.ret_tangent);
   LLVMTypeRef fty = LLVMGetCalledFunctionType(call);
   LLVMValueRef k = indirect_register(g->ad, fty, key, tangent_of, &kind);
-  LLVMValueRef tf = indirect_lookup(g->b, fwd_primal(g, LLVMGetCalledValue(call)), k, 0);
+  LLVMValueRef tf = indirect_lookup(g->ad, g->b, fwd_primal(g, LLVMGetCalledValue(call)), k, 0);
   call_tangent(g, call, tf, fwd_function_type(fty, pattern, kind.ret_tangent, g->width), pattern, kind.ret_tangent);
   free(key);
   free(pattern);

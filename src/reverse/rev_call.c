@@ -217,8 +217,8 @@ static LLVMValueRef indirect_key(RevGen *g, LLVMValueRef call, const char *patte
   return k;
 }
 
-/* The forward sweep looks the pair up, calls its aug, and keeps its rev for the reverse sweep (as a
- * registered gradient's tape). */
+/* Each sweep looks its half of the pair up from the pointer (the reverse sweep has the pointer as any
+ * value it needs: a loop's limiter chosen before the loop is kept once, not its reverse function a call). */
 void aug_indirect(RevGen *g, LLVMValueRef call) {
   char *pattern = active_pattern(g, call);
   if (!pattern) {
@@ -226,11 +226,10 @@ void aug_indirect(RevGen *g, LLVMValueRef call) {
     return;
   }
   PairKind kind = kind_of_call(g, call);
-  LLVMValueRef k = indirect_key(g, call, pattern, kind), fn = aug_value(g, LLVMGetCalledValue(call));
+  LLVMValueRef k = indirect_key(g, call, pattern, kind);
   LLVMTypeRef aug_type, rev_type;
   rev_pair_types(LLVMGetCalledFunctionType(call), pattern, kind, &aug_type, &rev_type);
-  vmap_put(&g->tapemap, call, indirect_lookup(g->b, fn, k, 1));
-  call_aug(g, call, indirect_lookup(g->b, fn, k, 0), aug_type, pattern, kind.ret_shadow);
+  call_aug(g, call, indirect_lookup(g->ad, g->b, aug_value(g, LLVMGetCalledValue(call)), k, 0), aug_type, pattern, kind.ret_shadow);
   free(pattern);
 }
 
@@ -238,9 +237,10 @@ void rev_indirect(RevGen *g, LLVMValueRef call) {
   char *pattern = call_pattern(g, call);
   if (call_is_active(g, call, pattern) && !LLVMIsFunctionVarArg(LLVMGetCalledFunctionType(call))) {
     PairKind kind = kind_of_call(g, call);
+    LLVMValueRef k = indirect_key(g, call, pattern, kind), fn = rv(g, LLVMGetCalledValue(call));
     LLVMTypeRef aug_type, rev_type;
     rev_pair_types(LLVMGetCalledFunctionType(call), pattern, kind, &aug_type, &rev_type);
-    call_rev(g, call, rt(g, call), rev_type, pattern, kind.ret_active);
+    call_rev(g, call, indirect_lookup(g->ad, g->b, fn, k, 1), rev_type, pattern, kind.ret_active);
   }
   free(pattern);
 }
