@@ -761,6 +761,63 @@ static bool by_positive(Bounds *x, LLVMValueRef a, LLVMValueRef b, Span *sa, Spa
   return true;
 }
 
+/* The span of `operand & m`, m a mask of low bits, from the operand's: the operand's where it lies within
+ * 0..m, else 0..m. */
+static Span low_bits(Bounds *x, Span operand, long long m) {
+  LLVMValueRef mask = k64(x, m);
+  LLVMValueRef within = LLVMBuildAnd(x->b, LLVMBuildICmp(x->b, LLVMIntSGE, operand.lo, k64(x, 0), ""),
+                                     LLVMBuildICmp(x->b, LLVMIntSLE, operand.hi, mask, ""), "");
+  return (Span){LLVMBuildSelect(x->b, within, operand.lo, k64(x, 0), ""), LLVMBuildSelect(x->b, within, operand.hi, mask, "")};
+}
+
+/* The span of a select's arm (the one taken where cond holds, or fails), narrowed by cond where cond
+ * compares the arm (or the operand of its low-bit mask) with a value: clang makes `(i + 1) % n` of
+ * `i + 1 == n ? 0 : i + 1 & 0xffffffff`, whose hull of both arms reached one past the array (arrays
+ * adjacent in one block looked overlapped). The narrowing is made of selects, no requirement: where it
+ * does not apply the arm keeps its own span. */
+static bool select_arm(Bounds *x, LLVMValueRef cond, bool holds, LLVMValueRef arm, Span *out, int depth) {
+  LLVMValueRef tested = arm;
+  long long m = -1;
+  if (LLVMIsAInstruction(arm) && LLVMGetInstructionOpcode(arm) == LLVMAnd && LLVMIsAConstantInt(LLVMGetOperand(arm, 1))) {
+    m = LLVMConstIntGetSExtValue(LLVMGetOperand(arm, 1));
+    if (m >= 0 && !(m & (m + 1))) tested = LLVMGetOperand(arm, 0);
+  }
+  if (!LLVMIsAICmpInst(cond) || (LLVMGetOperand(cond, 0) != tested && LLVMGetOperand(cond, 1) != tested))
+    return apart_span(x, arm, out, depth + 1);
+  LLVMIntPredicate p = LLVMGetICmpPredicate(cond);
+  LLVMValueRef other = LLVMGetOperand(cond, 1);
+  if (LLVMGetOperand(cond, 0) != tested) other = LLVMGetOperand(cond, 0), p = ir_icmp_swapped(p);
+  if (!holds) p = ir_icmp_inverse(p);
+  Span s, b;
+  if (!apart_span(x, tested, &s, depth + 1) || !apart_span(x, other, &b, depth + 1)) return apart_span(x, arm, out, depth + 1);
+  LLVMValueRef one = k64(x, 1), nonnegative = LLVMBuildICmp(x->b, LLVMIntSGE, b.lo, k64(x, 0), "");
+  switch (p) {
+  case LLVMIntNE: { /* against one value: an end of the span equal to it moves in by one */
+    LLVMValueRef single = LLVMBuildICmp(x->b, LLVMIntEQ, b.lo, b.hi, "");
+    LLVMValueRef at_lo = LLVMBuildAnd(x->b, single, LLVMBuildICmp(x->b, LLVMIntEQ, s.lo, b.lo, ""), "");
+    LLVMValueRef at_hi = LLVMBuildAnd(x->b, single, LLVMBuildICmp(x->b, LLVMIntEQ, s.hi, b.lo, ""), "");
+    s.lo = LLVMBuildSelect(x->b, at_lo, LLVMBuildAdd(x->b, s.lo, one, ""), s.lo, "");
+    s.hi = LLVMBuildSelect(x->b, at_hi, LLVMBuildSub(x->b, s.hi, one, ""), s.hi, "");
+    break;
+  }
+  case LLVMIntEQ: s = (Span){smax(x, s.lo, b.lo), smin(x, s.hi, b.hi)}; break;
+  case LLVMIntSLT: s.hi = smin(x, s.hi, LLVMBuildSub(x->b, b.hi, one, "")); break;
+  case LLVMIntSLE: s.hi = smin(x, s.hi, b.hi); break;
+  case LLVMIntSGT: s.lo = smax(x, s.lo, LLVMBuildAdd(x->b, b.lo, one, "")); break;
+  case LLVMIntSGE: s.lo = smax(x, s.lo, b.lo); break;
+  case LLVMIntULT: /* below a bound that is not negative: not negative either */
+  case LLVMIntULE: {
+    LLVMValueRef hi = p == LLVMIntULT ? LLVMBuildSub(x->b, b.hi, one, "") : b.hi;
+    s = (Span){LLVMBuildSelect(x->b, nonnegative, smax(x, s.lo, k64(x, 0)), s.lo, ""),
+               LLVMBuildSelect(x->b, nonnegative, smin(x, s.hi, hi), s.hi, "")};
+    break;
+  }
+  default: break;
+  }
+  *out = tested != arm ? low_bits(x, s, m) : s;
+  return true;
+}
+
 static bool span_of_inst(Bounds *x, LLVMValueRef v, Span *out, int depth) {
   LLVMValueRef a = LLVMGetNumOperands(v) > 0 ? LLVMGetOperand(v, 0) : NULL, b = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
   Span sa, sb;
@@ -843,12 +900,8 @@ static bool span_of_inst(Bounds *x, LLVMValueRef v, Span *out, int depth) {
                     select of i + 1 & 0xffffffff) */
     if (!LLVMIsAConstantInt(b) || LLVMConstIntGetSExtValue(b) < 0) return false;
     long long m = LLVMConstIntGetSExtValue(b);
-    LLVMValueRef mask = k64(x, m);
-    *out = (Span){k64(x, 0), mask};
-    if ((m & (m + 1)) || !apart_span(x, a, &sa, depth + 1)) return true;
-    LLVMValueRef within = LLVMBuildAnd(x->b, LLVMBuildICmp(x->b, LLVMIntSGE, sa.lo, k64(x, 0), ""),
-                                       LLVMBuildICmp(x->b, LLVMIntSLE, sa.hi, mask, ""), "");
-    *out = (Span){LLVMBuildSelect(x->b, within, sa.lo, out->lo, ""), LLVMBuildSelect(x->b, within, sa.hi, mask, "")};
+    *out = (Span){k64(x, 0), k64(x, m)};
+    if (!(m & (m + 1)) && apart_span(x, a, &sa, depth + 1)) *out = low_bits(x, sa, m);
     return true;
   }
   case LLVMAShr:
@@ -869,7 +922,9 @@ static bool span_of_inst(Bounds *x, LLVMValueRef v, Span *out, int depth) {
     return true;
   }
   case LLVMSelect:
-    if (!apart_span(x, LLVMGetOperand(v, 1), &sa, depth + 1) || !apart_span(x, LLVMGetOperand(v, 2), &sb, depth + 1)) return false;
+    if (!select_arm(x, LLVMGetOperand(v, 0), true, LLVMGetOperand(v, 1), &sa, depth) ||
+        !select_arm(x, LLVMGetOperand(v, 0), false, LLVMGetOperand(v, 2), &sb, depth))
+      return false;
     *out = hull(x, sa, sb);
     return true;
   case LLVMCall: { /* a minimum or maximum is one of its operands */

@@ -15,7 +15,8 @@
 //     only what is read through parameters was);
 //   nested(W): the CSR record reached through another record's field: the copy;
 //   work(W): a record with one array read and one written (W->in, W->out), the record its only
-//     parameter: the copy;
+//     parameter, out right after in (in read at (i + 1) % n): the copy; out over in's last element: as
+//     written;
 //   counted(A, x, y): the record's own count written (A->calls++): as written.
 // At -O2, -O0, and with -fopenmp at 1 and 2 threads (the CSR product parallel over rows).
 // RUN: env PARAD_NO_APART=1 %parad-cc %cflags %s -o %t1 -lm && %t1 > %t1.out
@@ -192,8 +193,8 @@ int main(int argc, char **argv) {
   which = 1, check_case("optional record", 1);
   which = 2, check_case("mesh", 1);
   which = 3, check_case("nested", 1);
-  yat = NNZ + N + 4; /* in[(i + 1) % n] is bounded by in[n] (the select's test is not used): a gap */
-  which = 4, check_case("work", 1);
+  which = 4, check_case("work", 1); /* out right after in, read at (i + 1) % n: below n by the select's test */
+  yat = NNZ + N - 1, check_case("work, out over in's last", 0);
   yat = NNZ + N;
   which = 5, check_case("counted", 0);
   which = 6, check_case("mesh, only read", 1);
