@@ -237,6 +237,41 @@ typedef struct {
 static LLVMValueRef root_of(LLVMValueRef p);
 static LLVMTypeRef strip_arrays(LLVMTypeRef t);
 static bool placement(LLVMValueRef p, Placement *pl);
+
+/* Where the variable indices step over the records of an array inside the record t (a reverb's `comb
+ * c[2]`, indexed by the comb; the reverbs too, an array of them), not over t's alone: the innermost record
+ * that each index steps over whole, and the access's fixed place in it (no strides left). */
+static bool member_record(LLVMTargetDataRef td, LLVMTypeRef *t, Placement *pl) {
+  if (pl->offset < 0 || !pl->nstrides || pl->nstrides > 16) return false;
+  unsigned long long at = (unsigned long long)pl->offset;
+  bool whole[16] = {false}; /* index i steps over whole objects of a type met on the way */
+  LLVMTypeRef cur = *t;
+  for (int depth = 0; depth < 8; depth++) {
+    unsigned long long size = LLVMABISizeOfType(td, cur);
+    if (!size) return false;
+    at %= size; /* past the first: in a later one of an array of them */
+    bool all = true;
+    for (unsigned i = 0; i < pl->nstrides; i++) all &= (whole[i] |= pl->strides[i] % size == 0);
+    LLVMTypeKind k = LLVMGetTypeKind(cur);
+    if (k == LLVMStructTypeKind && all) {
+      if (!depth) return false; /* t's own records: not a member's */
+      *t = cur, pl->offset = (long long)at, pl->nstrides = 0;
+      return true;
+    }
+    if (k == LLVMStructTypeKind) {
+      unsigned n = LLVMCountStructElementTypes(cur), i = 0;
+      if (!n) return false;
+      while (i + 1 < n && LLVMOffsetOfElement(td, cur, i + 1) <= at) i++;
+      at -= LLVMOffsetOfElement(td, cur, i);
+      cur = LLVMStructGetTypeAtIndex(cur, i);
+    } else if (k == LLVMArrayTypeKind) {
+      cur = LLVMGetElementType(cur);
+    } else {
+      return false;
+    }
+  }
+  return false;
+}
 static LLVMModuleRef module_of(LLVMValueRef v);
 static bool struct_layout(LLVMModuleRef m, LLVMTypeRef t, bool open, const Placement *pl, unsigned long long bytes, MemLayout *l);
 
@@ -326,7 +361,10 @@ static MemType punned_record(LLVMValueRef access, LLVMTypeRef t, unsigned width,
     return holds(t, LLVMIntegerTypeKind, width) ? MEMTYPE_INT : MEMTYPE_UNKNOWN;
   LLVMModuleRef m = module_of(access);
   MemLayout l;
-  if (struct_layout(m, record, false, &pl, width / 8, &l)) {
+  LLVMTypeRef member = t;
+  Placement in_member = pl;
+  if (struct_layout(m, record, false, &pl, width / 8, &l) ||
+      (member_record(LLVMGetModuleDataLayout(m), &member, &in_member) && struct_layout(m, member, false, &in_member, width / 8, &l))) {
     MemType k = kind_in_layout(&l, l.phase, width / 8, bits);
     if (k == MEMTYPE_FP && *bits == width) return MEMTYPE_FP;
     *bits = 0;
