@@ -400,6 +400,23 @@ static LLVMTypeRef made_type(LLVMValueRef root, int depth) {
 
 static DataKind kind_inside(LLVMTypeRef t);
 
+/* The records an object nothing else describes is indexed as (a pointer read from memory: an array of
+ * reverbs a parallel region reads through its shared variable, `&rv[ch]`, which main's writes, pointers
+ * and integers beside doubles, made mixed memory): the struct type of the getelementptr taken directly on
+ * the object on the way to p; NULL where there is none. */
+static LLVMTypeRef records_indexed(LLVMValueRef p, LLVMValueRef root) {
+  for (int depth = 0; depth < 16 && p != root; depth++) {
+    p = ir_strip_pointer_casts(p);
+    if (!LLVMIsAGetElementPtrInst(p)) return NULL;
+    LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
+    if (ir_strip_pointer_casts(LLVMGetOperand(p, 0)) == root)
+      return LLVMGetTypeKind(strip_arrays(t)) == LLVMStructTypeKind ? t : NULL;
+    p = LLVMGetOperand(p, 0);
+  }
+  return NULL;
+}
+
+
 /* The element type of the member array a caller passes a pointer into, by the object it points into (a
  * record's `double vals[4]` passed as `dst->vals`, which the optimiser writes as a byte offset). */
 static LLVMTypeRef member_passed(LLVMValueRef passed) {
@@ -586,7 +603,11 @@ static MemType punned_kind_of(LLVMValueRef inst, unsigned *bits, bool tagged_int
   unsigned width = LLVMGetIntTypeWidth(et);
   LLVMValueRef root = root_of(LLVMGetOperand(inst, LLVMIsAStoreInst(inst) ? 1 : 0));
   root = slot_argument(root);
-  LLVMTypeRef t = made_type(root, 0);
+  LLVMTypeRef t = made_type(root, 0), indexed = t || !LLVMIsALoadInst(root) ? NULL : records_indexed(LLVMGetOperand(inst, LLVMIsAStoreInst(inst) ? 1 : 0), root);
+  if (indexed && !vector && (holds(indexed, LLVMDoubleTypeKind, 0) || holds(indexed, LLVMFloatTypeKind, 0) || holds(indexed, LLVMPointerTypeKind, 0))) {
+    MemType k = punned_record(inst, indexed, width, bits); /* where the records' layout answers */
+    if (k != MEMTYPE_UNKNOWN) return k;
+  }
   DataKind k = t                         ? uniform_kind(t)
                : LLVMIsAArgument(root)   ? passed_kinds(root)
                : fresh_block(root)       ? walked_block_kind(inst, root)
