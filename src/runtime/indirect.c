@@ -122,8 +122,6 @@ static void refuse(const void *fn, const char *why) {
   _Exit(1); /* the derivative cannot go on; no handlers: other threads may be in the middle of it */
 }
 
-/* The derivative of fn for the pattern: which = 0 for the tangent or augmented function, 1 for the
- * reverse function. */
 /* Each thread's last answers, by the key's address (each call site passes a constant string of its
  * module): a loop calling through one pointer asks the same every iteration, and hashing and comparing
  * the key took half of a gradient through a table of flux limiters. Only found derivatives are kept; a
@@ -135,6 +133,8 @@ static _Thread_local struct {
   const ParadDerivative *d;
 } recent[RECENT];
 
+/* The derivative of fn for the pattern: which = 0 for the tangent or augmented function, 1 for the
+ * reverse function (the generated code compares the module's own functions first: ad/indirect.c). */
 void *__parad_rt_derivative(const void *fn, const char *key, int which) {
   size_t r = (((uintptr_t)fn >> 4) ^ ((uintptr_t)key >> 3)) & (RECENT - 1);
   if (recent[r].fn == fn && recent[r].key == key && fn) return which ? recent[r].d->second : recent[r].d->first;
