@@ -47,9 +47,17 @@ struct Copy {
   unsigned nruns;
 };
 
+/* The shadows born last, not yet in the `born` set: most blocks a step allocates it frees before the next
+ * (an RK4 step's temporaries), and the set, grown to every block the gradient allocated and its slots
+ * spread over megabytes, took a fifth of such a gradient. A free finds its block here and takes it out;
+ * the oldest go into the set as more are born. */
+enum { RECENT_BORN = 32 };
+
 struct ParadFreedCopies {
   void **born; /* open addressing, a power of two slots */
   size_t nborn, capborn;
+  void *recent[RECENT_BORN];
+  unsigned nrecent;
   struct Gone *gone;
   size_t ngone, capgone, callers;
   bool sorted;
@@ -103,21 +111,38 @@ static bool born_has(struct ParadFreedCopies *f, void *p) {
   return false;
 }
 
-int __parad_rt_shadow_born_on(ParadTape *t, const void *shadow) { return t->freed_copies && born_has(t->freed_copies, (void *)shadow); }
+static int recent_index(struct ParadFreedCopies *f, void *p) {
+  for (unsigned i = f->nrecent; i-- > 0;)
+    if (f->recent[i] == p) return (int)i;
+  return -1;
+}
+
+static bool born_here(struct ParadFreedCopies *f, void *p) { return recent_index(f, p) >= 0 || born_has(f, p); }
+
+int __parad_rt_shadow_born_on(ParadTape *t, const void *shadow) { return t->freed_copies && born_here(t->freed_copies, (void *)shadow); }
 
 /* omp.c's, linked where the program has parallel regions (the only ones that run regions on a tape) */
 extern int __parad_rt_regions_born(ParadTape *t, const void *shadow, int depth) __attribute__((weak));
 
 void __parad_rt_shadow_born(void *shadow) {
   ParadTape *t = __parad_rt_current;
-  if (t && shadow) born_put(of(t), shadow);
+  if (!t || !shadow) return;
+  struct ParadFreedCopies *f = of(t);
+  if (f->nrecent == RECENT_BORN) { /* the oldest half into the set */
+    for (unsigned i = 0; i < RECENT_BORN / 2; i++) born_put(f, f->recent[i]);
+    memmove(f->recent, f->recent + RECENT_BORN / 2, sizeof(void *) * (RECENT_BORN / 2));
+    f->nrecent = RECENT_BORN / 2;
+  }
+  f->recent[f->nrecent++] = shadow;
 }
 
 void __parad_rt_program_freed(ParadTape *t, void *shadow, int float_width) {
   if (!t || !shadow) return;
   struct ParadFreedCopies *f = of(t);
   f->gone = grow(f->gone, &f->capgone, f->ngone + 1, sizeof *f->gone);
-  bool callers = !born_has(f, shadow) && !(t->nregions && __parad_rt_regions_born && __parad_rt_regions_born(t, shadow, 3));
+  int recent = recent_index(f, shadow); /* freed once: its birth is asked no more */
+  if (recent >= 0) f->recent[recent] = f->recent[--f->nrecent];
+  bool callers = recent < 0 && !born_has(f, shadow) && !(t->nregions && __parad_rt_regions_born && __parad_rt_regions_born(t, shadow, 3));
   f->gone[f->ngone++] = (struct Gone){shadow, malloc_usable_size(shadow), callers, false, float_width};
   f->callers += callers;
   f->sorted = false;
@@ -198,7 +223,7 @@ void __parad_rt_freed_copies_hand_back(ParadTape *t) {
     }
   }
   if (f->callers) lost(f);
-  f->nborn = f->ngone = f->callers = f->ncopies = 0;
+  f->nborn = f->ngone = f->callers = f->ncopies = 0, f->nrecent = 0;
   if (f->capborn > 4096) { /* a tape that allocated much: the next may not */
     free(f->born);
     f->born = NULL, f->capborn = 0;

@@ -2,7 +2,9 @@
 // passed in by the caller and grown inside the differentiated function. The caller's shadow struct then
 // leads to the new shadow block, which must hold the adjoints of the old contents; they used to be freed
 // with the caller's old shadow block (zeros, no message). Twice: once past the capacity, and five pushes
-// that move the elements through two blocks the derivative allocated and freed again. A third shape
+// that move the elements through two blocks the derivative allocated and freed again; and five pushes
+// among steps that each allocate 40 blocks, freed oldest first (more than the runtime keeps as born last:
+// the others asked of its set of born blocks, the caller's block among them). A third shape
 // copies the caller's block into a scratch block it frees before returning: nothing goes there.
 //   E = sum_i (i+1) d_i^2 over the grown array (pushed values y, y^2, ...).
 // Gradient against the analytic one (1e-12) and central finite differences (h = 1e-6, 1e-6), at -O2 and
@@ -47,6 +49,20 @@ static double push_five(Buf *b, double y) {
   return energy(b);
 }
 
+/* five steps, each allocating more blocks than the runtime keeps as born last (40; it keeps 32), pushing
+ * while they live (the caller's block is freed among them), then freeing them oldest first */
+static double many_blocks(Buf *b, double y) {
+  double p = y;
+  for (int k = 0; k < 5; k++, p *= y) {
+    double *t[40], s = 0;
+    for (int j = 0; j < 40; j++) t[j] = malloc(sizeof(double)), t[j][0] = p * (j + 1);
+    for (int j = 0; j < 40; j++) s += t[j][0];
+    push(b, s / 820); /* p: the sum of 1..40 is 820 */
+    for (int j = 0; j < 40; j++) free(t[j]);
+  }
+  return energy(b);
+}
+
 static double scratch_copy(Buf *b, double y) {
   double *t = malloc(b->n * sizeof *t);
   memcpy(t, b->data, b->n * sizeof *t);
@@ -87,6 +103,7 @@ static void check(double (*f)(Buf *, double), double y, int scratch) {
 int main(void) {
   check(push_once, 0.7, 0);
   check(push_five, 0.7, 0);
+  check(many_blocks, 0.7, 0);
   check(scratch_copy, 0.7, 1);
   return check_done();
 }
