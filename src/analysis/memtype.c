@@ -272,6 +272,7 @@ static bool member_record(LLVMTargetDataRef td, LLVMTypeRef *t, Placement *pl) {
   }
   return false;
 }
+
 static LLVMModuleRef module_of(LLVMValueRef v);
 static bool struct_layout(LLVMModuleRef m, LLVMTypeRef t, bool open, const Placement *pl, unsigned long long bytes, MemLayout *l);
 
@@ -415,7 +416,6 @@ static LLVMTypeRef records_indexed(LLVMValueRef p, LLVMValueRef root) {
   }
   return NULL;
 }
-
 
 /* The element type of the member array a caller passes a pointer into, by the object it points into (a
  * record's `double vals[4]` passed as `dst->vals`, which the optimiser writes as a byte offset). */
