@@ -134,6 +134,39 @@ static bool guard_difference(LLVMValueRef v, LLVMValueRef a, LLVMValueRef b, LLV
   return true;
 }
 
+/* An unsigned comparison as the signed one, for values known not negative. */
+static LLVMIntPredicate as_signed(LLVMIntPredicate p) {
+  switch (p) {
+  case LLVMIntULT: return LLVMIntSLT;
+  case LLVMIntULE: return LLVMIntSLE;
+  case LLVMIntUGT: return LLVMIntSGT;
+  case LLVMIntUGE: return LLVMIntSGE;
+  default: return p;
+  }
+}
+
+/* s narrowed to the values v with `v p w` for some w of b (signed comparisons; != against one value moves
+ * an end equal to it in by one); false for other predicates, s as it was. */
+static bool narrow_by(Bounds *x, Span *s, LLVMIntPredicate p, Span b) {
+  LLVMValueRef one = k64(x, 1);
+  switch (p) {
+  case LLVMIntSLT: s->hi = smin(x, s->hi, LLVMBuildSub(x->b, b.hi, one, "")); return true;
+  case LLVMIntSLE: s->hi = smin(x, s->hi, b.hi); return true;
+  case LLVMIntSGT: s->lo = smax(x, s->lo, LLVMBuildAdd(x->b, b.lo, one, "")); return true;
+  case LLVMIntSGE: s->lo = smax(x, s->lo, b.lo); return true;
+  case LLVMIntEQ: *s = (Span){smax(x, s->lo, b.lo), smin(x, s->hi, b.hi)}; return true;
+  case LLVMIntNE: {
+    LLVMValueRef single = LLVMBuildICmp(x->b, LLVMIntEQ, b.lo, b.hi, "");
+    LLVMValueRef at_lo = LLVMBuildAnd(x->b, single, LLVMBuildICmp(x->b, LLVMIntEQ, s->lo, b.lo, ""), "");
+    LLVMValueRef at_hi = LLVMBuildAnd(x->b, single, LLVMBuildICmp(x->b, LLVMIntEQ, s->hi, b.lo, ""), "");
+    s->lo = LLVMBuildSelect(x->b, at_lo, LLVMBuildAdd(x->b, s->lo, one, ""), s->lo, "");
+    s->hi = LLVMBuildSelect(x->b, at_hi, LLVMBuildSub(x->b, s->hi, one, ""), s->hi, "");
+    return true;
+  }
+  default: return false;
+  }
+}
+
 /* The span of v (a loop's start or limit) over the times loop l is entered: where its guard compares a
  * value v is made of with a bound, that value bounded by it (a triangle's inner loop from k + 1, entered
  * while k + 1 < n: its start stays below n; one up to j, entered where j != 0: its limit is at least 1). */
@@ -151,21 +184,7 @@ static bool span_entered(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef v, Span *
     require(x, LLVMBuildICmp(x->b, LLVMIntSGE, sa.lo, k64(x, 0), ""));
     require(x, LLVMBuildICmp(x->b, LLVMIntSGE, sb.lo, k64(x, 0), ""));
   }
-  switch (p) {
-  case LLVMIntSLT: case LLVMIntULT: sa.hi = smin(x, sa.hi, LLVMBuildSub(x->b, sb.hi, k64(x, 1), "")); break;
-  case LLVMIntSLE: case LLVMIntULE: sa.hi = smin(x, sa.hi, sb.hi); break;
-  case LLVMIntSGT: case LLVMIntUGT: sa.lo = smax(x, sa.lo, LLVMBuildAdd(x->b, sb.lo, k64(x, 1), "")); break;
-  case LLVMIntSGE: case LLVMIntUGE: sa.lo = smax(x, sa.lo, sb.lo); break;
-  case LLVMIntNE: { /* against one value: an end of the span equal to it moves in by one */
-    LLVMValueRef one = LLVMBuildICmp(x->b, LLVMIntEQ, sb.lo, sb.hi, "");
-    LLVMValueRef at_lo = LLVMBuildAnd(x->b, one, LLVMBuildICmp(x->b, LLVMIntEQ, sa.lo, sb.lo, ""), "");
-    LLVMValueRef at_hi = LLVMBuildAnd(x->b, one, LLVMBuildICmp(x->b, LLVMIntEQ, sa.hi, sb.lo, ""), "");
-    sa.lo = LLVMBuildSelect(x->b, at_lo, LLVMBuildAdd(x->b, sa.lo, k64(x, 1), ""), sa.lo, "");
-    sa.hi = LLVMBuildSelect(x->b, at_hi, LLVMBuildSub(x->b, sa.hi, k64(x, 1), ""), sa.hi, "");
-    break;
-  }
-  default: return apart_span(x, v, out, depth);
-  }
+  if (p == LLVMIntEQ || !narrow_by(x, &sa, as_signed(p), sb)) return apart_span(x, v, out, depth);
   x->fixed = a, x->fixed_span = sa;
   /* a difference the guard keeps positive, or its extension (a trip count widened) */
   LLVMValueRef inner = LLVMIsASExtInst(v) || LLVMIsAZExtInst(v) ? LLVMGetOperand(v, 0) : v;
@@ -790,29 +809,13 @@ static bool select_arm(Bounds *x, LLVMValueRef cond, bool holds, LLVMValueRef ar
   if (!holds) p = ir_icmp_inverse(p);
   Span s, b;
   if (!apart_span(x, tested, &s, depth + 1) || !apart_span(x, other, &b, depth + 1)) return apart_span(x, arm, out, depth + 1);
-  LLVMValueRef one = k64(x, 1), nonnegative = LLVMBuildICmp(x->b, LLVMIntSGE, b.lo, k64(x, 0), "");
-  switch (p) {
-  case LLVMIntNE: { /* against one value: an end of the span equal to it moves in by one */
-    LLVMValueRef single = LLVMBuildICmp(x->b, LLVMIntEQ, b.lo, b.hi, "");
-    LLVMValueRef at_lo = LLVMBuildAnd(x->b, single, LLVMBuildICmp(x->b, LLVMIntEQ, s.lo, b.lo, ""), "");
-    LLVMValueRef at_hi = LLVMBuildAnd(x->b, single, LLVMBuildICmp(x->b, LLVMIntEQ, s.hi, b.lo, ""), "");
-    s.lo = LLVMBuildSelect(x->b, at_lo, LLVMBuildAdd(x->b, s.lo, one, ""), s.lo, "");
-    s.hi = LLVMBuildSelect(x->b, at_hi, LLVMBuildSub(x->b, s.hi, one, ""), s.hi, "");
-    break;
-  }
-  case LLVMIntEQ: s = (Span){smax(x, s.lo, b.lo), smin(x, s.hi, b.hi)}; break;
-  case LLVMIntSLT: s.hi = smin(x, s.hi, LLVMBuildSub(x->b, b.hi, one, "")); break;
-  case LLVMIntSLE: s.hi = smin(x, s.hi, b.hi); break;
-  case LLVMIntSGT: s.lo = smax(x, s.lo, LLVMBuildAdd(x->b, b.lo, one, "")); break;
-  case LLVMIntSGE: s.lo = smax(x, s.lo, b.lo); break;
-  case LLVMIntULT: /* below a bound that is not negative: not negative either */
-  case LLVMIntULE: {
-    LLVMValueRef hi = p == LLVMIntULT ? LLVMBuildSub(x->b, b.hi, one, "") : b.hi;
-    s = (Span){LLVMBuildSelect(x->b, nonnegative, smax(x, s.lo, k64(x, 0)), s.lo, ""),
-               LLVMBuildSelect(x->b, nonnegative, smin(x, s.hi, hi), s.hi, "")};
-    break;
-  }
-  default: break;
+  if (p == LLVMIntULT || p == LLVMIntULE) { /* below a bound that is not negative: not negative either */
+    Span n = {smax(x, s.lo, k64(x, 0)), s.hi};
+    narrow_by(x, &n, as_signed(p), b);
+    LLVMValueRef nonnegative = LLVMBuildICmp(x->b, LLVMIntSGE, b.lo, k64(x, 0), "");
+    s = (Span){LLVMBuildSelect(x->b, nonnegative, n.lo, s.lo, ""), LLVMBuildSelect(x->b, nonnegative, n.hi, s.hi, "")};
+  } else {
+    narrow_by(x, &s, p, b); /* other unsigned ones: s as it was */
   }
   *out = tested != arm ? low_bits(x, s, m) : s;
   return true;
