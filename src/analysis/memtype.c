@@ -238,6 +238,13 @@ static LLVMValueRef root_of(LLVMValueRef p);
 static LLVMTypeRef strip_arrays(LLVMTypeRef t);
 static bool placement(LLVMValueRef p, Placement *pl);
 
+/* The member of struct t (of at least one member) that byte `at` lies in (or the padding after it). */
+static unsigned member_at(LLVMTargetDataRef td, LLVMTypeRef t, unsigned long long at) {
+  unsigned n = LLVMCountStructElementTypes(t), i = 0;
+  while (i + 1 < n && LLVMOffsetOfElement(td, t, i + 1) <= at) i++;
+  return i;
+}
+
 /* Where the variable indices step over the records of an array inside the record t (a reverb's `comb
  * c[2]`, indexed by the comb; the reverbs too, an array of them), not over t's alone: the innermost record
  * that each index steps over whole, and the access's fixed place in it (no strides left). */
@@ -259,9 +266,8 @@ static bool member_record(LLVMTargetDataRef td, LLVMTypeRef *t, Placement *pl) {
       return true;
     }
     if (k == LLVMStructTypeKind) {
-      unsigned n = LLVMCountStructElementTypes(cur), i = 0;
-      if (!n) return false;
-      while (i + 1 < n && LLVMOffsetOfElement(td, cur, i + 1) <= at) i++;
+      if (!LLVMCountStructElementTypes(cur)) return false;
+      unsigned i = member_at(td, cur, at);
       at -= LLVMOffsetOfElement(td, cur, i);
       cur = LLVMStructGetTypeAtIndex(cur, i);
     } else if (k == LLVMArrayTypeKind) {
@@ -305,15 +311,19 @@ static bool holds(LLVMTypeRef t, LLVMTypeKind k, unsigned bits) {
   return tk == k && (k != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(t) == bits);
 }
 
+/* Whether t holds floats or pointers anywhere (an integer access into it may move their bytes). */
+static bool holds_floats_or_pointers(LLVMTypeRef t) {
+  return holds(t, LLVMDoubleTypeKind, 0) || holds(t, LLVMFloatTypeKind, 0) || holds(t, LLVMPointerTypeKind, 0);
+}
+
 /* The element type of the array of scalars that the byte at `at` of type t lies in (a member indexed at
  * run time: `long idx[3]`, `double vals[4]` in a record), or NULL. */
 static LLVMTypeRef array_element_at(LLVMTargetDataRef td, LLVMTypeRef t, unsigned long long at) {
   for (;;) {
     LLVMTypeKind k = LLVMGetTypeKind(t);
     if (k == LLVMStructTypeKind) {
-      unsigned n = LLVMCountStructElementTypes(t), i = 0;
-      while (i + 1 < n && LLVMOffsetOfElement(td, t, i + 1) <= at) i++;
-      if (!n) return NULL;
+      if (!LLVMCountStructElementTypes(t)) return NULL;
+      unsigned i = member_at(td, t, at);
       at -= LLVMOffsetOfElement(td, t, i);
       t = LLVMStructGetTypeAtIndex(t, i);
     } else if (k == LLVMArrayTypeKind || k == LLVMVectorTypeKind) {
@@ -451,9 +461,7 @@ static long member_index(LLVMTargetDataRef td, LLVMTypeRef t, long long at) {
   long long size = (long long)LLVMABISizeOfType(td, record);
   at = size ? at % size : 0;
   if (at < 0) at += size;
-  unsigned i = 0, n = LLVMCountStructElementTypes(record);
-  while (i + 1 < n && (long long)LLVMOffsetOfElement(td, record, i + 1) <= at) i++;
-  return (long)i;
+  return (long)member_at(td, record, (unsigned long long)at);
 }
 
 /* Where an integer access lies in the object asked about: the member `member` of type t (member_index),
@@ -604,7 +612,7 @@ static MemType punned_kind_of(LLVMValueRef inst, unsigned *bits, bool tagged_int
   LLVMValueRef root = root_of(LLVMGetOperand(inst, LLVMIsAStoreInst(inst) ? 1 : 0));
   root = slot_argument(root);
   LLVMTypeRef t = made_type(root, 0), indexed = t || !LLVMIsALoadInst(root) ? NULL : records_indexed(LLVMGetOperand(inst, LLVMIsAStoreInst(inst) ? 1 : 0), root);
-  if (indexed && !vector && (holds(indexed, LLVMDoubleTypeKind, 0) || holds(indexed, LLVMFloatTypeKind, 0) || holds(indexed, LLVMPointerTypeKind, 0))) {
+  if (indexed && !vector && holds_floats_or_pointers(indexed)) {
     MemType k = punned_record(inst, indexed, width, bits); /* where the records' layout answers */
     if (k != MEMTYPE_UNKNOWN) return k;
   }
@@ -619,7 +627,7 @@ static MemType punned_kind_of(LLVMValueRef inst, unsigned *bits, bool tagged_int
     if (reused == DATA_MIXED) return MEMTYPE_UNKNOWN;
     if (reused != DATA_UNKNOWN) k = reused;
   }
-  if (k == DATA_MIXED && (holds(t, LLVMDoubleTypeKind, 0) || holds(t, LLVMFloatTypeKind, 0) || holds(t, LLVMPointerTypeKind, 0)))
+  if (k == DATA_MIXED && holds_floats_or_pointers(t))
     return vector ? MEMTYPE_UNKNOWN : punned_record(inst, t, width, bits);
   if (k == DATA_PTR) return width == 64 && !vector ? MEMTYPE_PTR : MEMTYPE_UNKNOWN;
   if (k == DATA_UNKNOWN && !tagged_int) return MEMTYPE_UNKNOWN;
