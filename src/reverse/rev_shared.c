@@ -96,6 +96,7 @@ struct SharedMemory {
   LLVMValueRef *whole; /* rev: per object, whether the own part is all the thread read (i1) */
   bool all_noted;      /* every write of memory other threads see is a noted one (all_writes_noted) */
   signed char keeps_pointers; /* the function stores no pointer where other threads see it (-1: not known yet) */
+  signed char pointers_fixed; /* nor does any call it makes (-1: not known yet) */
   LLVMValueRef *buffered; /* rev: per object, whether its buffer holds all the thread read at whole floats (i1;
                              false where a read may lie between whole floats: see whole_floats) */
   bool *whole_floats;   /* per object, whether every read of it is aligned to its floats (its adjoints then lie
@@ -203,6 +204,18 @@ static bool atomic_only_root(RevGen *g, LLVMValueRef r) {
   return g->region_body && ad_is_mutable_global_with_shadow(r) && !global_array_with_shadow(r);
 }
 
+/* The same address on every execution: the object itself or a constant offset into it. */
+static bool invariant_address(LLVMValueRef p) {
+  for (int i = 0; i < 64; i++) {
+    p = ir_strip_pointer_casts(p);
+    if (!LLVMIsAGetElementPtrInst(p)) return true;
+    for (unsigned k = 1, n = (unsigned)LLVMGetNumOperands(p); k < n; k++)
+      if (!LLVMIsAConstantInt(LLVMGetOperand(p, k))) return false;
+    p = LLVMGetOperand(p, 0);
+  }
+  return false;
+}
+
 /* Whether the function stores no pointer into memory other threads see, by a store, an atomic or a copy
  * that may hold pointers: then a struct's pointers to its arrays hold the same arrays on every thread
  * throughout the call. */
@@ -229,12 +242,38 @@ static bool keeps_pointers(RevGen *g) {
   return keeps;
 }
 
+/* Whether, besides keeping pointers, the function makes no call that might store one where other threads
+ * see it (a call of the program's, or through a pointer): then a pointer it reads at one place holds the
+ * same value whenever it reads it. */
+static bool pointers_fixed(RevGen *g) {
+  struct SharedMemory *s = g->shared;
+  if (s->pointers_fixed >= 0) return s->pointers_fixed;
+  bool fixed = keeps_pointers(g);
+  for (size_t b = 0; b < g->cfg.blocks.len && fixed; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i && fixed; i = LLVMGetNextInstruction(i)) {
+      if (!ir_is_call(i) || call_quiet(i)) continue;
+      CallKind kind = call_classify(i, NULL);
+      OmpKind omp = kind == CALL_OMP ? omp_classify(i) : OMP_UNSUPPORTED; /* no region or task: their code stores */
+      fixed = (kind == CALL_OMP && omp != OMP_FORK && omp != OMP_TASK_ALLOC && omp != OMP_TASK_SPAWN && omp != OMP_UNSUPPORTED) ||
+              kind == CALL_MATH || kind == CALL_DEBUG || kind == CALL_ALLOC || kind == CALL_FREE || kind == CALL_MEMCPY ||
+              kind == CALL_MEMSET; /* copies: keeps_pointers */
+    }
+  s->pointers_fixed = fixed;
+  return fixed;
+}
+
 /* An object the function reaches the same way on every thread: a parameter (a shared variable's
  * address), a pointer read from one (a shared array), a global; and, where the function stores no
- * pointer others see, a pointer read from such an object (a struct of arrays' array: m->x[i]). */
+ * pointer others see, a pointer read from such an object (a struct of arrays' array: m->x[i]). Such a
+ * pointer read in a loop (`S->tw[j]` where the optimiser left the field's load under an inner loop's
+ * guard, not knowing S there to be read) is one too where it is read at a fixed place and nothing the
+ * function calls may store one: every read gets the same pointer (a root "repeated", whose value the
+ * function has only after its block ran, each time anew). */
 static bool direct_root_at(RevGen *g, LLVMValueRef r, int depth) {
   if (LLVMIsAArgument(r) || LLVMIsAGlobalVariable(r)) return true;
-  if (!LLVMIsALoadInst(r) || !cfg_runs_once(&g->cfg, LLVMGetInstructionParent(r))) return false;
+  if (!LLVMIsALoadInst(r)) return false;
+  if (!cfg_runs_once(&g->cfg, LLVMGetInstructionParent(r)) && !(invariant_address(LLVMGetOperand(r, 0)) && pointers_fixed(g)))
+    return false;
   LLVMValueRef from = root_of(LLVMGetOperand(r, 0));
   if (LLVMIsAArgument(from) || LLVMIsAGlobalVariable(from)) return true;
   return depth < 2 && keeps_pointers(g) && direct_root_at(g, from, depth + 1);
@@ -242,17 +281,6 @@ static bool direct_root_at(RevGen *g, LLVMValueRef r, int depth) {
 
 static bool direct_root(RevGen *g, LLVMValueRef r) { return direct_root_at(g, r, 0); }
 
-/* The same address on every execution: the object itself or a constant offset into it. */
-static bool invariant_address(LLVMValueRef p) {
-  for (int i = 0; i < 64; i++) {
-    p = ir_strip_pointer_casts(p);
-    if (!LLVMIsAGetElementPtrInst(p)) return true;
-    for (unsigned k = 1, n = (unsigned)LLVMGetNumOperands(p); k < n; k++)
-      if (!LLVMIsAConstantInt(LLVMGetOperand(p, k))) return false;
-    p = LLVMGetOperand(p, 0);
-  }
-  return false;
-}
 
 /* An address whose value the forward sweep has, once its block ran, for the whole call (its reverse
  * finds it in the frame): an argument, a global, or computed in a block that runs once. */
@@ -599,10 +627,14 @@ static bool synchronises(RevGen *g) {
   return false;
 }
 
-/* Where a region's object comes from: the address its pointer is loaded from (a shared variable, read
- * again after each barrier or call), else the object itself. */
-static LLVMValueRef source_of(LLVMValueRef root) {
-  return LLVMIsALoadInst(root) ? ir_strip_pointer_casts(LLVMGetOperand(root, 0)) : root;
+/* Whether two of a region's objects come from one place: the address their pointers are loaded from (a
+ * shared variable, read again after each barrier or call; a struct's field, read in two blocks through
+ * two computations of its address), else the objects themselves. */
+static bool same_source(RevGen *g, LLVMValueRef a, LLVMValueRef b) {
+  if (!LLVMIsALoadInst(a) || !LLVMIsALoadInst(b)) return a == b;
+  long long at = 0, bt = 0;
+  return ir_strip_constant_offsets(g->ad->mod, LLVMGetOperand(a, 0), &at) == ir_strip_constant_offsets(g->ad->mod, LLVMGetOperand(b, 0), &bt) &&
+         at == bt;
 }
 
 /* A region's object read in a loop at an address not linear in the loop's counters (monotone ones too:
@@ -848,11 +880,12 @@ static void inputs_analyse(RevGen *g) {
     for (size_t k = 0; k < n; k++) in_place[k] = !only_read[k] && updated_in_place(g, k);
     for (size_t m = 0; m < n; m++)
       for (size_t k = 0; !only_read[m] && k < n; k++)
-        if ((k != m || !in_place[m]) && source_of(s->roots.data[k]) == source_of(s->roots.data[m])) written[k] = true;
+        if ((k != m || !in_place[m]) && same_source(g, s->roots.data[k], s->roots.data[m])) written[k] = true;
     s->streamed = xcalloc(n + 1, sizeof *s->streamed);
     for (size_t k = 0; k < n; k++) {
       bool gathers = gathered(g, k);
-      s->input[k] = kept && only_read[k] && !written[k] && gathers;
+      /* an input is announced as the block computing its pointer ends: once (a repeated root's is not) */
+      s->input[k] = kept && only_read[k] && !written[k] && gathers && defined_once(g, s->roots.data[k]);
       s->streamed[k] = (only_read[k] || in_place[k]) && !written[k] && !gathers && streamed(g, k);
     }
     free(written);
@@ -1084,7 +1117,7 @@ static int root_index(struct SharedMemory *s, LLVMValueRef r, unsigned char stag
 void shared_analyse(RevGen *g) {
   if (!g->region_body && !g->task_body) return;
   struct SharedMemory *s = xcalloc(1, sizeof *s);
-  s->keeps_pointers = -1;
+  s->keeps_pointers = s->pointers_fixed = -1;
   vmap_init(&s->root_of);
   vmap_init(&s->defer_of);
   vmap_init(&s->loop_of);
