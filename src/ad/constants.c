@@ -508,17 +508,23 @@ static bool integers_only(LLVMModuleRef m, LLVMValueRef p, ValueMap *seen, int d
   return true;
 }
 
+/* How the pointers read from a record's field are used: only as pointers that need no shadow
+ * (integers_only: an index array beside the values it indexes), or only loaded from as a view is
+ * (only_loaded: a constant array beside an active one, `Batch b = {X, Y, n}` with Y constant, passed to a
+ * function that reads both). */
+typedef enum { FIELD_INTEGERS, FIELD_VIEWS } FieldUse;
+
 /* Whether the pointer-sized field at byte `field` of a local object, base the address of its byte `at`, is
- * read back only as a pointer that needs no shadow (integers_only), here and in the functions base is
- * passed to: the uses of base are accesses at constant offsets that do not overlap the field (loads of it
- * aside; stores into it give their own pointers, each asked about on its own), lifetime markers, and such
- * calls. */
-static bool field_integers_only(LLVMModuleRef m, LLVMValueRef base, long long at, long long field, ValueMap *seen, int depth);
+ * read back only as `use` says, here and in the functions base is passed to: the uses of base are
+ * accesses at constant offsets that do not overlap the field (loads of it aside; stores into it give
+ * their own pointers, each asked about on its own), lifetime markers, and such calls. */
+static bool field_read_as(LLVMModuleRef m, LLVMValueRef base, long long at, long long field, FieldUse use, ValueMap *seen,
+                          int depth);
 
 /* The same for the pointers read from slot, which holds base (a parameter's slot that a parallel region
  * is given, to read the struct through): its loads, and the functions it is passed to, read it so. */
-static bool slot_field_integers_only(LLVMModuleRef m, LLVMValueRef slot, LLVMValueRef base, long long at, long long field,
-                                     ValueMap *seen, int depth) {
+static bool slot_field_read_as(LLVMModuleRef m, LLVMValueRef slot, LLVMValueRef base, long long at, long long field,
+                               FieldUse use, ValueMap *seen, int depth) {
   if (depth >= 16) return false;
   for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
@@ -527,19 +533,20 @@ static bool slot_field_integers_only(LLVMModuleRef m, LLVMValueRef slot, LLVMVal
     if (LLVMIsALoadInst(user)) {
       if (!ir_is_ptr(LLVMTypeOf(user)) || LLVMGetVolatile(user) || vmap_has(seen, user)) return false;
       vmap_put(seen, user, user);
-      if (!field_integers_only(m, user, at, field, seen, depth + 1)) return false;
+      if (!field_read_as(m, user, at, field, use, seen, depth + 1)) return false;
       continue;
     }
     ValueList params = {0};
     bool ok = ir_is_call(user) && LLVMGetCalledValue(user) != slot && params_given(user, slot, seen, &params);
-    for (size_t k = 0; ok && k < params.len; k++) ok = slot_field_integers_only(m, params.data[k], NULL, at, field, seen, depth + 1);
+    for (size_t k = 0; ok && k < params.len; k++) ok = slot_field_read_as(m, params.data[k], NULL, at, field, use, seen, depth + 1);
     vec_free(&params);
     if (!ok) return false;
   }
   return true;
 }
 
-static bool field_integers_only(LLVMModuleRef m, LLVMValueRef base, long long at, long long field, ValueMap *seen, int depth) {
+static bool field_read_as(LLVMModuleRef m, LLVMValueRef base, long long at, long long field, FieldUse use, ValueMap *seen,
+                          int depth) {
   if (depth >= 16) return false;
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
   long long end = field + (long long)LLVMPointerSize(td);
@@ -548,12 +555,12 @@ static bool field_integers_only(LLVMModuleRef m, LLVMValueRef base, long long at
     if (ir_is_lifetime_marker(user) || ir_is_debug_intrinsic(user)) continue;
     LLVMValueRef slot = LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == base ? LLVMGetOperand(user, 1) : NULL;
     if (slot && slot != base && LLVMIsAAllocaInst(slot)) { /* the struct's address kept in a local */
-      if (!slot_field_integers_only(m, slot, base, at, field, seen, depth + 1)) return false;
+      if (!slot_field_read_as(m, slot, base, at, field, use, seen, depth + 1)) return false;
       continue;
     }
     if (LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) == base) {
       long long off = at;
-      if (!ir_gep_constant_offset(m, user, &off) || !field_integers_only(m, user, off, field, seen, depth + 1)) return false;
+      if (!ir_gep_constant_offset(m, user, &off) || !field_read_as(m, user, off, field, use, seen, depth + 1)) return false;
       continue;
     }
     bool load = LLVMIsALoadInst(user), store = LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == base && LLVMGetOperand(user, 0) != base;
@@ -563,12 +570,14 @@ static bool field_integers_only(LLVMModuleRef m, LLVMValueRef base, long long at
       if (!overlaps || (store && whole)) continue; /* a pointer stored into the field is asked about on its own */
       if (store || !whole || !ir_is_ptr(LLVMTypeOf(user)) || LLVMGetVolatile(user) || vmap_has(seen, user)) return false;
       vmap_put(seen, user, user);
-      if (!integers_only(m, user, seen, depth + 1)) return false;
+      bool within = false;
+      if (!(use == FIELD_INTEGERS ? integers_only(m, user, seen, depth + 1) : only_loaded(m, user, 0, &within, seen, depth + 1)))
+        return false;
       continue;
     }
     ValueList params = {0};
     bool ok = ir_is_call(user) && LLVMGetCalledValue(user) != base && params_given(user, base, seen, &params);
-    for (size_t k = 0; ok && k < params.len; k++) ok = field_integers_only(m, params.data[k], at, field, seen, depth + 1);
+    for (size_t k = 0; ok && k < params.len; k++) ok = field_read_as(m, params.data[k], at, field, use, seen, depth + 1);
     vec_free(&params);
     if (!ok) return false;
   }
@@ -633,13 +642,13 @@ static StandIn stand_in(LLVMValueRef choice, LLVMValueRef operand) {
     bool loaded = LLVMIsAAllocaInst(slot) ? slot_only_loaded(m, slot, &within, &seen, 0)
                                           : task_fields_only_loaded(m, choice, false, &within, &seen, 0);
     vmap_free(&seen);
-    /* or a field of a local record read back only for integers (an index array beside the values it
-       indexes): the shadow record holds the pointer itself, through which no derivative goes */
+    /* or a field of a local record read back only for integers, or only as a view: the shadow record
+       holds the pointer itself, through which no derivative goes (FieldUse) */
     long long field = 0;
     LLVMValueRef object = ir_strip_constant_offsets(m, LLVMGetOperand(choice, 1), &field);
-    if (!loaded && LLVMIsAAllocaInst(object)) {
+    for (FieldUse use = FIELD_INTEGERS; !loaded && LLVMIsAAllocaInst(object) && use <= FIELD_VIEWS; use++) {
       vmap_init(&seen);
-      loaded = field_integers_only(m, object, 0, field, &seen, 0);
+      loaded = field_read_as(m, object, 0, field, use, &seen, 0);
       vmap_free(&seen);
     }
     if (!loaded && LLVMIsAGlobalVariable(object) && field == 0) {
@@ -712,32 +721,57 @@ static bool read_from_marked(const Activity *act, LLVMValueRef a) {
   return false;
 }
 
+/* Whether store puts into memory a pointer with no shadow of its own that shadows itself, or a view. */
+static bool stores_view(const Activity *act, LLVMValueRef store, ViewWalk *w) {
+  LLVMValueRef v = LLVMGetOperand(store, 0);
+  return ir_is_ptr(LLVMTypeOf(v)) && ((!has_own_shadow(act, v) && stand_in(store, v) == STAND_IN_ITSELF) || from_view(act, v, w));
+}
+
+/* Whether such a pointer is stored into local `a` at byte `field` of it (a record's field; -1: at any),
+ * directly or through constant offsets. */
+static bool local_holds_view(const Activity *act, LLVMValueRef a, long long field, ViewWalk *w) {
+  LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(a)));
+  ValueList at = {0};
+  vec_push(&at, a);
+  bool held = false;
+  for (size_t k = 0; k < at.len && !held; k++)
+    for (LLVMUseRef u = LLVMGetFirstUse(at.data[k]); u && !held; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      if (LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) == at.data[k] && at.len < 64) vec_push(&at, user);
+      if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != at.data[k]) continue;
+      long long offset = 0;
+      if (ir_strip_constant_offsets(m, at.data[k], &offset) == a && (field < 0 || offset == field)) held = stores_view(act, user, w);
+    }
+  vec_free(&at);
+  return held;
+}
+
 /* Whether a pointer with no shadow of its own may be in the slot at address a (above): one of its
- * parameters the pattern marks, memory read from one, or a local into which such a pointer, or a view,
- * is stored. */
-static bool holds_view(const Activity *act, LLVMValueRef a, ViewWalk *w) {
+ * parameters the pattern marks, memory read from one, or a local (or a local record's field) into which
+ * such a pointer, or a view, is stored. `whole`: a is passed on, any of the fields it starts may hold one. */
+static bool holds_view_in(const Activity *act, LLVMValueRef a, bool whole, ViewWalk *w) {
   a = ir_strip_pointer_casts(a);
   for (int i = 0; i < 16 && LLVMIsALoadInst(a) && kept_value(LLVMGetOperand(a, 0)); i++)
     a = ir_strip_pointer_casts(kept_value(LLVMGetOperand(a, 0)));
   if (LLVMIsAArgument(a)) return activity_view_slot(act, a) || checkpoint_view_variable(a);
+  if (LLVMIsAGetElementPtrInst(a)) {
+    long long field = 0;
+    LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(a)));
+    LLVMValueRef record = ir_strip_constant_offsets(m, a, &field);
+    if (LLVMIsAAllocaInst(record)) return local_holds_view(act, record, whole ? -1 : field, w);
+  }
   if (LLVMIsALoadInst(a) || LLVMIsAGetElementPtrInst(a)) return read_from_marked(act, a);
   if (vmap_has(&w->slots, a)) return false;
   vmap_put(&w->slots, a, a);
   if (LLVMIsAPHINode(a) || LLVMIsASelectInst(a)) { /* one of several slots */
     for (unsigned i = LLVMIsASelectInst(a) ? 1 : 0, n = (unsigned)LLVMGetNumOperands(a); i < n; i++)
-      if (holds_view(act, LLVMGetOperand(a, i), w)) return true;
+      if (holds_view_in(act, LLVMGetOperand(a, i), whole, w)) return true;
     return false;
   }
-  if (!LLVMIsAAllocaInst(a)) return false;
-  for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef store = LLVMGetUser(u);
-    if (!LLVMIsAStoreInst(store) || LLVMGetOperand(store, 1) != a) continue;
-    LLVMValueRef v = LLVMGetOperand(store, 0);
-    if (!ir_is_ptr(LLVMTypeOf(v))) continue;
-    if ((!has_own_shadow(act, v) && stand_in(store, v) == STAND_IN_ITSELF) || from_view(act, v, w)) return true;
-  }
-  return false;
+  return LLVMIsAAllocaInst(a) && local_holds_view(act, a, whole ? -1 : 0, w);
 }
+
+static bool holds_view(const Activity *act, LLVMValueRef a, ViewWalk *w) { return holds_view_in(act, a, false, w); }
 
 /* Whether the shadow of p comes, through getelementptrs and choices, from a choice's operand that shadows
  * itself (one with no shadow of its own, as act says, that the generators would give a stand-in), from a
@@ -799,7 +833,7 @@ char *ad_mark_view_slots(const Activity *act, LLVMValueRef call, char *pattern) 
     if (!param || (pattern[index] != 'd' && pattern[index] != 'n')) continue; /* no shadow: nothing to mark */
     ViewWalk w;
     walk_init(&w);
-    bool view = holds_view(act, arg, &w) || from_view(act, arg, &w);
+    bool view = holds_view_in(act, arg, true, &w) || from_view(act, arg, &w);
     walk_free(&w);
     if (!view) continue;
     if (!marks) {
