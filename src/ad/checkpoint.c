@@ -265,8 +265,9 @@ static bool only_called_through(LLVMValueRef call, LLVMValueRef p) {
 }
 
 /* Whether the pointer p reaches only integers: p and the addresses computed from it are only loaded from
- * or stored to as integers, compared, called through (a function is its own shadow), or handed to
- * functions that do the same (its shadow would never be read or written). */
+ * or stored to as integers (or MPI handles: an Open MPI communicator is a pointer), compared, called
+ * through (a function is its own shadow), or handed to functions that do the same (its shadow would never
+ * be read or written). */
 static bool reaches_only_integers(LLVMValueRef p, const Loop *unused, int depth) {
   (void)unused;
   if (depth > 8) return false;
@@ -277,6 +278,7 @@ static bool reaches_only_integers(LLVMValueRef p, const Loop *unused, int depth)
     if (ir_is_call(user) && params_receiving(user, p, reaches_only_integers, depth)) continue;
     if (spilled(user, p, reaches_only_integers, depth)) continue;
     if (LLVMIsALoadInst(user) && LLVMGetTypeKind(ir_scalar_type(LLVMTypeOf(user))) == LLVMIntegerTypeKind) continue;
+    if (LLVMIsALoadInst(user) && ir_is_ptr(LLVMTypeOf(user)) && mpi_handle_only(user)) continue;
     if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p &&
         LLVMGetTypeKind(ir_scalar_type(LLVMTypeOf(LLVMGetOperand(user, 0)))) == LLVMIntegerTypeKind)
       continue;

@@ -478,9 +478,10 @@ static bool compared_float(LLVMValueRef load) {
 }
 
 /* Whether pointer p needs no shadow but itself wherever it goes: through it only integers are read or
- * written (an index array: memtype says so, not an integer holding a float's bits), or it is called (a
- * function pointer's shadow is the pointer itself); it is offset, compared, chosen, or passed to a
- * function of the program whose parameter goes the same way. */
+ * written (an index array: memtype says so, not an integer holding a float's bits), or MPI handles (an
+ * Open MPI communicator or datatype kept in a context record is a pointer; MPICH's an integer), or it is
+ * called (a function pointer's shadow is the pointer itself); it is offset, compared, chosen, passed to a
+ * function of the program whose parameter goes the same way, or given to MPI as a handle itself. */
 static bool integers_only(LLVMModuleRef m, LLVMValueRef p, ValueMap *seen, int depth) {
   if (depth >= 16) return false;
   for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
@@ -494,11 +495,13 @@ static bool integers_only(LLVMModuleRef m, LLVMValueRef p, ValueMap *seen, int d
     }
     if (LLVMIsAICmpInst(user) || compared_float(user)) continue;
     bool load = LLVMIsALoadInst(user), store = LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p && LLVMGetOperand(user, 0) != p;
+    if (load && ir_is_ptr(LLVMTypeOf(user)) && !LLVMGetVolatile(user) && mpi_handle_only(user)) continue; /* c->comm */
     if (load || store) {
       LLVMTypeRef t = LLVMTypeOf(load ? user : LLVMGetOperand(user, 0));
       if (!ir_is_int(t) || LLVMGetVolatile(user) || memtype_of_access(user) != MEMTYPE_INT) return false;
       continue;
     }
+    if (ir_is_call(user) && mpi_handle_argument(user, p)) continue;
     ValueList params = {0};
     bool ok = ir_is_call(user) && params_given(user, p, seen, &params);
     for (size_t k = 0; ok && k < params.len; k++) ok = integers_only(m, params.data[k], seen, depth + 1);

@@ -47,10 +47,15 @@ enum { MPI_PACKED_SIDE = -2 };
 /* The entry of an MPI call (its name starts with MPI_), or NULL for anything else. */
 const MpiCall *mpi_call_of(LLVMValueRef call);
 
-/* Whether v (a parameter) is only passed to MPI calls the table knows, never as a buffer: a handle (an Open
+/* Whether v (a parameter, a pointer read from a context record) is only passed to MPI calls the table knows,
+ * never as a buffer: a handle (an Open
  * MPI communicator, datatype or op is a pointer), directly, through -O0's slot, or through parameters of
  * the program's functions that go the same way. Its default marker is constant: it has no shadow. */
 bool mpi_handle_only(LLVMValueRef v);
+
+/* Whether call is one of the MPI calls the table knows, given v only where it takes no buffer: as a
+ * handle (a communicator, a datatype, an op), a request's or a status's place, or counts. */
+bool mpi_handle_argument(LLVMValueRef call, LLVMValueRef v);
 
 /* Whether a pointer argument is a constant that is no memory (null, MPI_IN_PLACE, MPI_STATUS_IGNORE). */
 bool mpi_not_memory(LLVMValueRef buf);

@@ -127,17 +127,26 @@ static bool handle_uses(LLVMValueRef v, int depth, unsigned *handles) {
       continue;
     }
     if (!ir_is_call(user) || LLVMGetCalledValue(user) == v) return false;
-    const MpiCall *c = mpi_call_of(user);
+    if (mpi_call_of(user)) {
+      if (!mpi_handle_argument(user, v)) return false;
+      ++*handles;
+      continue;
+    }
     for (unsigned i = 0, n = ir_num_call_args(user); i < n; i++) {
       if (LLVMGetArgOperand(user, i) != v) continue;
       LLVMValueRef callee = ir_called_function(user);
-      if (c ? c->kind == MPI_CALL_UNSUPPORTED || (int)i == c->send_buf || (int)i == c->recv_buf
-            : !callee || LLVMIsDeclaration(callee) || i >= LLVMCountParams(callee) ||
-                  !handle_uses(LLVMGetParam(callee, i), depth + 1, handles))
+      if (!callee || LLVMIsDeclaration(callee) || i >= LLVMCountParams(callee) || !handle_uses(LLVMGetParam(callee, i), depth + 1, handles))
         return false;
-      *handles += c != NULL;
     }
   }
+  return true;
+}
+
+bool mpi_handle_argument(LLVMValueRef call, LLVMValueRef v) {
+  const MpiCall *c = mpi_call_of(call);
+  if (!c || c->kind == MPI_CALL_UNSUPPORTED || LLVMGetCalledValue(call) == v) return false;
+  for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++)
+    if (LLVMGetArgOperand(call, i) == v && ((int)i == c->send_buf || (int)i == c->recv_buf)) return false;
   return true;
 }
 
