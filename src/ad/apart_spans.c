@@ -777,6 +777,9 @@ static bool by_positive(Bounds *x, LLVMValueRef a, LLVMValueRef b, Span *sa, Spa
   if (!apart_span(x, a, sa, depth + 1) || !apart_span(x, b, sb, depth + 1)) return false;
   require(x, LLVMBuildICmp(x->b, LLVMIntSGE, sa->lo, k64(x, 0), ""));
   require(x, LLVMBuildICmp(x->b, LLVMIntSGT, sb->lo, k64(x, 0), ""));
+  /* the check divides whatever it requires: by at least 1, or a divisor of 0 is undefined behaviour (a
+     trap, or with the arguments known, the optimiser dropping the gradient as unreachable) */
+  *sb = (Span){smax(x, sb->lo, k64(x, 1)), smax(x, sb->hi, k64(x, 1))};
   return true;
 }
 
@@ -930,14 +933,16 @@ static bool span_of_inst(Bounds *x, LLVMValueRef v, Span *out, int depth) {
       return false;
     *out = hull(x, sa, sb);
     return true;
-  case LLVMCall: { /* a minimum or maximum is one of its operands */
+  case LLVMCall: { /* a minimum or maximum is one of its operands; a signed one is monotone in both */
     LLVMValueRef callee = ir_called_function(v);
     const char *name = callee ? LLVMGetValueName(callee) : "";
-    if (strncmp(name, "llvm.smin.", 10) && strncmp(name, "llvm.smax.", 10) && strncmp(name, "llvm.umin.", 10) &&
-        strncmp(name, "llvm.umax.", 10))
-      return false;
+    bool least = !strncmp(name, "llvm.smin.", 10), most = !strncmp(name, "llvm.smax.", 10);
+    if (!least && !most && strncmp(name, "llvm.umin.", 10) && strncmp(name, "llvm.umax.", 10)) return false;
     if (!apart_span(x, LLVMGetArgOperand(v, 0), &sa, depth + 1) || !apart_span(x, LLVMGetArgOperand(v, 1), &sb, depth + 1)) return false;
-    *out = hull(x, sa, sb);
+    /* (n - min(n, 1): a non-rectangular collapsed loop's inner trip count, a divisor that must stay positive) */
+    *out = least ? (Span){smin(x, sa.lo, sb.lo), smin(x, sa.hi, sb.hi)}
+           : most ? (Span){smax(x, sa.lo, sb.lo), smax(x, sa.hi, sb.hi)}
+                  : hull(x, sa, sb);
     return true;
   }
   default: return apart_give_up(v, "an index the check cannot bound");
