@@ -162,6 +162,44 @@ static bool store_tape_and_result(AdModule *ad, LLVMBuilderRef b, LLVMValueRef c
   return false;
 }
 
+/* Split mode's shadows of the pointer arguments, to the runtime (`fn`): the augmented forward call's kept with
+ * its tape, the reverse call's compared with them. The reverse sweep adds into the shadows the augmented
+ * forward call was given (its frame holds them), where Enzyme's reverse call takes its own: a reverse call
+ * given others stops the program, saying so, instead of leaving their adjoints elsewhere. */
+static void split_shadows(AdModule *ad, LLVMBuilderRef b, const Request *r, LLVMValueRef tape, const char *fn) {
+  ValueList shadows = {0};
+  for (unsigned p = 0, np = LLVMCountParams(r->fn); p < np; p++)
+    if ((r->activity[p] == ACT_DUP || r->activity[p] == ACT_DUPNONEED) && ir_is_ptr(LLVMTypeOf(LLVMGetParam(r->fn, p))))
+      vec_push(&shadows, LLVMGetArgOperand(r->call, request_arg_index(r, p) + 1));
+  if (!shadows.len) return;
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(ad->ctx, 0), i32 = LLVMInt32TypeInContext(ad->ctx);
+  LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(r->call));
+  LLVMBuilderRef entry = LLVMCreateBuilderInContext(ad->ctx); /* once per call, not per run of a loop around it */
+  LLVMPositionBuilderBefore(entry, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(caller)));
+  LLVMTypeRef at = LLVMArrayType2(ptr, shadows.len);
+  LLVMValueRef list = LLVMBuildAlloca(entry, at, "split.shadows");
+  LLVMDisposeBuilder(entry);
+  for (size_t i = 0; i < shadows.len; i++) LLVMBuildStore(b, shadows.data[i], LLVMBuildStructGEP2(b, at, list, (unsigned)i, ""));
+  LLVMValueRef args[4] = {tape, LLVMConstInt(i32, shadows.len, 0), list, NULL};
+  LLVMTypeRef params[4] = {ptr, i32, ptr, ptr};
+  unsigned n = 3;
+  if (r->mode == MODE_REVERSE_SPLIT) {
+    LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(r->call);
+    unsigned len = 0;
+    const char *file = loc ? LLVMDIFileGetFilename(LLVMDIScopeGetFile(LLVMDILocationGetScope(loc)), &len) : "";
+    const char *name = LLVMGetValueName(r->fn); /* the program's, not its optimised copy's (-O0) */
+    size_t nl = strlen(name), sl = strlen(IR_COPY_SUFFIX);
+    if (nl > sl && !strcmp(name + nl - sl, IR_COPY_SUFFIX)) nl -= sl;
+    char *text = xasprintf("%.*s:%u: %s of '%.*s' was given other shadows than the augmented forward call whose tape it "
+                           "reverses; its reverse sweep adds into that call's shadows: give both calls the same ones",
+                           (int)len, file, loc ? LLVMDILocationGetLine(loc) : 0, r->entry, (int)nl, name);
+    args[n++] = LLVMBuildGlobalStringPtr(b, text, "parad.message");
+    free(text);
+  }
+  ir_call_named(b, fn, LLVMFunctionType(LLVMVoidTypeInContext(ad->ctx), params, n, 0), args, n);
+  vec_free(&shadows);
+}
+
 int rev_lower_request(AdModule *ad, const Request *r) {
   LLVMValueRef call = r->call, fn = r->fn;
   LLVMTypeRef ptr = LLVMPointerTypeInContext(ad->ctx, 0);
@@ -215,6 +253,7 @@ int rev_lower_request(AdModule *ad, const Request *r) {
     } else {
       rt_call(b, "__parad_rt_tape_suspend", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
       if (!runner) rt_call(b, "__parad_rt_split_augmented", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
+      if (!runner) split_shadows(ad, b, r, tape, "__parad_rt_split_shadows");
       LLVMTypeRef ct = LLVMTypeOf(call);
       unsigned tape_at, primal_at;
       if (r->tape_indirect) LLVMBuildStore(b, tape, LLVMGetArgOperand(call, end));
@@ -239,6 +278,7 @@ int rev_lower_request(AdModule *ad, const Request *r) {
     if (ret_active) dret = LLVMGetArgOperand(call, k++);
     LLVMValueRef tape = LLVMGetArgOperand(call, k);
     if (r->tape_indirect) tape = LLVMBuildLoad2(b, ptr, tape, "tape");
+    if (!runner) split_shadows(ad, b, r, tape, "__parad_rt_split_same_shadows");
     rt_call(b, "__parad_rt_tape_resume", LLVMVoidTypeInContext(ad->ctx), &tape, 1);
     LLVMValueRef grads = LLVMBuildCall2(b, LLVMGlobalGetValueType(pair.rev), pair.rev, &dret, dret ? 1 : 0, "");
     if (!runner) vec_push(&ad->split_reverses, grads);

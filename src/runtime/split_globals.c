@@ -38,6 +38,24 @@ void __parad_rt_split_augmented(ParadTape *t) {
   t->split_seq = __atomic_add_fetch(&next_seq, 1, __ATOMIC_RELAXED);
 }
 
+void __parad_rt_split_shadows(ParadTape *t, unsigned n, const void *const *shadows) {
+  if (!t || !n) return;
+  free(t->split_shadows);
+  t->split_shadows = malloc(n * sizeof *t->split_shadows);
+  if (!t->split_shadows) abort();
+  for (unsigned i = 0; i < n; i++) t->split_shadows[i] = shadows[i];
+  t->nsplit_shadows = n;
+}
+
+void __parad_rt_split_same_shadows(ParadTape *t, unsigned n, const void *const *shadows, const char *message) {
+  if (!t || t->nsplit_shadows != n) return; /* a tape of another call: split mode's own checks say so */
+  for (unsigned i = 0; i < n; i++)
+    if (shadows[i] != t->split_shadows[i]) {
+      fprintf(stderr, "parad runtime: %s\n", message);
+      abort();
+    }
+}
+
 void __parad_rt_split_carries(ParadTape *t, const void *shadow, size_t bytes, const char *global) {
   (void)bytes, (void)global;
   pthread_mutex_lock(&order_mu);

@@ -304,6 +304,9 @@ static void release_contents(ParadTape *t) {
   t->last_region = NULL;
   t->chain_to = NULL;
   t->ntickets = 0;
+  free(t->split_shadows);
+  t->split_shadows = NULL;
+  t->nsplit_shadows = 0;
 }
 
 /* Scratch blocks (a region's copies and private buffers) are often given back by another thread than the

@@ -44,6 +44,8 @@ typedef struct ParadTape {
   size_t nactions, capactions;
   unsigned long split_seq;      /* its augmented forward call's number, in the order of those calls (split_globals.c) */
   int split_open;               /* an augmented forward call's tape, counted open until reversed or dropped (split_globals.c) */
+  const void **split_shadows;   /* the shadows its augmented forward call was given (split_globals.c) */
+  unsigned nsplit_shadows;
   struct ParadFreedCopies *freed_copies; /* the caller's blocks the program copied and freed (freed_copies.c) */
 } ParadTape;
 
@@ -53,6 +55,11 @@ extern _Thread_local ParadTape *__parad_rt_current;
  * its reverse sweep or split forward mode's dropping it closes (once). */
 void __parad_rt_split_augmented(ParadTape *t);
 void __parad_rt_split_reversed(ParadTape *t);
+/* The shadows of the pointer arguments an augmented forward call was given (n of them), kept with its tape;
+ * its reverse call's, compared: the reverse sweep adds into the first ones, so the program stops where they
+ * differ (message names the call). */
+void __parad_rt_split_shadows(ParadTape *t, unsigned n, const void *const *shadows);
+void __parad_rt_split_same_shadows(ParadTape *t, unsigned n, const void *const *shadows, const char *message);
 
 /* The adjoints a realloc's old shadow holds after the reverse sweep, into the new shadow (memory.c). */
 void __parad_rt_moves_hand_back(ParadTape *t);
