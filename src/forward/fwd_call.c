@@ -70,7 +70,7 @@ static void math(FwdGen *g, LLVMValueRef call, const MathRule *rule) {
     for (unsigned i = 0; i < rule->nargs; i++)
       if (rule_argument_active(rule, i)) {
         ops[n] = LLVMGetArgOperand(call, i);
-        partials[n++] = rule_emit_partial(g->b, rule, i, args, c);
+        partials[n++] = rule_emit_partial(g->b, rule, i, args, c, call);
       }
     tan_set(g, call, fwd_error_of(g, c, n, ops, partials));
     return;
@@ -86,7 +86,7 @@ static void math(FwdGen *g, LLVMValueRef call, const MathRule *rule) {
   for (unsigned i = 0; i < rule->nargs; i++) {
     LLVMValueRef ti = rule_argument_active(rule, i) ? tan_get(g, LLVMGetArgOperand(call, i)) : NULL;
     if (!ti) continue;
-    LLVMValueRef partial = rule_emit_partial(g->b, rule, i, args, c);
+    LLVMValueRef partial = rule_emit_partial(g->b, rule, i, args, c, call);
     sum = tan_add(g, t, sum, rule->chooses || rule->unbounded ? carried_tangent(g, t, rule, partial, ti)
                                                                : tan_scale_steep(g, t, partial, ti, LLVMGetArgOperand(call, i)));
   }

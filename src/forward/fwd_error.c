@@ -71,7 +71,7 @@ LLVMValueRef fwd_error_arith(FwdGen *g, LLVMValueRef inst, LLVMValueRef z) {
   }
   case LLVMFRem: { /* x - n y, n an integer: fmod's rule */
     LLVMValueRef xy[2] = {fwd_primal(g, ops[0]), fwd_primal(g, ops[1])};
-    partials[1] = rule_emit_partial(g->b, rule_for_name("fmod"), 1, xy, z);
+    partials[1] = rule_emit_partial(g->b, rule_for_name("fmod"), 1, xy, z, NULL);
     return fwd_error_of(g, z, 2, ops, partials);
   }
   default: return NULL;

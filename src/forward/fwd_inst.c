@@ -147,7 +147,7 @@ static LLVMValueRef arith_tangent(FwdGen *g, LLVMValueRef inst, LLVMValueRef c) 
     return tan_div(g, t, tan_sub(g, t, ta, tan_scale(g, t, c, tb)), y);
   case LLVMFRem: { /* x rem y = x - n y, n an integer: fmod's rule */
     LLVMValueRef xy[2] = {x, y};
-    return tan_add(g, t, ta, tb ? tan_scale(g, t, rule_emit_partial(g->b, rule_for_name("fmod"), 1, xy, c), tb) : NULL);
+    return tan_add(g, t, ta, tb ? tan_scale(g, t, rule_emit_partial(g->b, rule_for_name("fmod"), 1, xy, c, inst), tb) : NULL);
   }
   case LLVMShl:
   case LLVMLShr:

@@ -75,7 +75,7 @@ static void rev_math(RevGen *g, LLVMValueRef call, const MathRule *rule) {
   for (unsigned i = 0; i < rule->nargs; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i);
     if (!varied(g, a)) continue;
-    LLVMValueRef partial = rule_emit_partial(g->b, rule, i, args, result);
+    LLVMValueRef partial = rule_emit_partial(g->b, rule, i, args, result, call);
     LLVMValueRef carried = partial ? rule_carry(g->b, rule, partial, d, strong_zero) : NULL;
     if (carried) adj_add(g, a, steep ? rule_zero_where_zero(g->b, partial, carried) : carried);
   }

@@ -182,7 +182,7 @@ void rev_inst(RevGen *g, LLVMValueRef inst) {
     adj_add(g, a, d);
     if (varied(g, b)) {
       LLVMValueRef ab[2] = {rv(g, a), rv(g, b)};
-      adj_add(g, b, LLVMBuildFMul(g->b, d, rule_emit_partial(g->b, rule_for_name("fmod"), 1, ab, rv(g, inst)), ""));
+      adj_add(g, b, LLVMBuildFMul(g->b, d, rule_emit_partial(g->b, rule_for_name("fmod"), 1, ab, rv(g, inst), inst), ""));
     }
     return;
   case LLVMFNeg: adj_add(g, a, LLVMBuildFNeg(g->b, d, "")); return;

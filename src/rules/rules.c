@@ -58,7 +58,15 @@ typedef struct {
   LLVMValueRef stack[STACK_MAX];
   int depth;
   bool failed;
+  LLVMFastMathFlags flags; /* the primal call's, for every float operation (-ffast-math) */
 } Machine;
+
+/* v, an operation of the expression, with the primal call's fast-math flags: under -ffast-math its
+ * pow(s, 5.0) becomes multiplications as the primal's pow(s, 6.0) did, not a call of libm's pow. */
+static LLVMValueRef flagged(Machine *m, LLVMValueRef v) {
+  if (m->flags && LLVMIsAInstruction(v) && LLVMCanValueUseFastMathFlags(v)) LLVMSetFastMathFlags(v, m->flags);
+  return v;
+}
 
 static void push(Machine *m, LLVMValueRef v) {
   if (m->depth == STACK_MAX || !v)
@@ -76,12 +84,19 @@ static LLVMValueRef pop(Machine *m) {
 }
 
 static LLVMValueRef intrinsic1(Machine *m, const char *name, LLVMValueRef a) {
-  return ir_call_intrinsic(m->b, name, &m->type, 1, &a, 1);
+  return flagged(m, ir_call_intrinsic(m->b, name, &m->type, 1, &a, 1));
 }
 
 static LLVMValueRef intrinsic2(Machine *m, const char *name, LLVMValueRef a, LLVMValueRef c) {
   LLVMValueRef args[2] = {a, c};
-  return ir_call_intrinsic(m->b, name, &m->type, 1, args, 2);
+  return flagged(m, ir_call_intrinsic(m->b, name, &m->type, 1, args, 2));
+}
+
+/* llvm.powi: a float to an integer power (which the back end makes multiplications where it is constant). */
+static LLVMValueRef powi(Machine *m, LLVMValueRef a, LLVMValueRef n) {
+  LLVMValueRef args[2] = {a, n};
+  LLVMTypeRef types[2] = {m->type, LLVMTypeOf(n)};
+  return flagged(m, ir_call_intrinsic(m->b, "llvm.powi", types, 2, args, 2));
 }
 
 /* A libm function without an intrinsic (sinh, cosh, the Bessel functions), or the runtime's (digamma):
@@ -155,13 +170,13 @@ static void step(Machine *m, const char *tok, LLVMValueRef *args, unsigned nargs
   } else if (!strcmp(tok, "+") || !strcmp(tok, "-") || !strcmp(tok, "*") || !strcmp(tok, "/")) {
     LLVMValueRef rhs = pop(m), lhs = pop(m);
     switch (tok[0]) {
-    case '+': push(m, LLVMBuildFAdd(b, lhs, rhs, "")); break;
-    case '-': push(m, LLVMBuildFSub(b, lhs, rhs, "")); break;
-    case '*': push(m, LLVMBuildFMul(b, lhs, rhs, "")); break;
-    default: push(m, LLVMBuildFDiv(b, lhs, rhs, "")); break;
+    case '+': push(m, flagged(m, LLVMBuildFAdd(b, lhs, rhs, ""))); break;
+    case '-': push(m, flagged(m, LLVMBuildFSub(b, lhs, rhs, ""))); break;
+    case '*': push(m, flagged(m, LLVMBuildFMul(b, lhs, rhs, ""))); break;
+    default: push(m, flagged(m, LLVMBuildFDiv(b, lhs, rhs, ""))); break;
     }
   } else if (!strcmp(tok, "neg")) {
-    push(m, LLVMBuildFNeg(b, pop(m), ""));
+    push(m, flagged(m, LLVMBuildFNeg(b, pop(m), "")));
   } else if (!strcmp(tok, "sqrt") || !strcmp(tok, "exp") || !strcmp(tok, "log") || !strcmp(tok, "sin") ||
              !strcmp(tok, "cos") || !strcmp(tok, "trunc") || !strcmp(tok, "fabs") || !strcmp(tok, "roundeven")) {
     char name[24];
@@ -188,6 +203,13 @@ static void step(Machine *m, const char *tok, LLVMValueRef *args, unsigned nargs
   } else if (!strcmp(tok, "digamma") || !strcmp(tok, "trigamma") || !strcmp(tok, "tetragamma")) {
     const char *fn = tok[0] == 'd' ? "__parad_digamma" : tok[1] == 'r' ? "__parad_trigamma" : "__parad_tetragamma";
     push(m, libm1(m, fn, pop(m))); /* runtime/special.c */
+  } else if (!strcmp(tok, "powi")) { /* x n powi: n an integer argument (a scalar for vectors too) */
+    LLVMValueRef n = pop(m), x = pop(m);
+    if (!ir_is_int(LLVMTypeOf(n))) {
+      m->failed = true;
+      return;
+    }
+    push(m, powi(m, x, n));
   } else if (!strcmp(tok, "pow") || !strcmp(tok, "copysign")) {
     LLVMValueRef rhs = pop(m), lhs = pop(m);
     push(m, intrinsic2(m, tok[0] == 'p' ? "llvm.pow" : "llvm.copysign", lhs, rhs));
@@ -207,8 +229,8 @@ static void step(Machine *m, const char *tok, LLVMValueRef *args, unsigned nargs
 }
 
 static LLVMValueRef run(LLVMBuilderRef b, LLVMTypeRef type, const char *expr, LLVMValueRef *args,
-                        unsigned nargs, LLVMValueRef result, bool *failed) {
-  Machine m = {.b = b, .type = type};
+                        unsigned nargs, LLVMValueRef result, LLVMFastMathFlags flags, bool *failed) {
+  Machine m = {.b = b, .type = type, .flags = flags};
   char tok[32];
   for (const char *p = expr; *p && !m.failed;) {
     while (*p == ' ') p++;
@@ -241,11 +263,12 @@ LLVMValueRef rule_zero_where_zero(LLVMBuilderRef b, LLVMValueRef d, LLVMValueRef
 }
 
 LLVMValueRef rule_emit_partial(LLVMBuilderRef b, const MathRule *rule, unsigned i, LLVMValueRef *args,
-                               LLVMValueRef result) {
+                               LLVMValueRef result, LLVMValueRef like) {
   const char *expr = i < rule->nargs ? rule->partial[i] : NULL;
   if (!expr || !strcmp(expr, "0")) return NULL;
   bool failed;
-  LLVMValueRef v = run(b, LLVMTypeOf(result), expr, args, rule->nargs, result, &failed);
+  LLVMFastMathFlags flags = like && LLVMIsAInstruction(like) && LLVMCanValueUseFastMathFlags(like) ? LLVMGetFastMathFlags(like) : 0;
+  LLVMValueRef v = run(b, LLVMTypeOf(result), expr, args, rule->nargs, result, flags, &failed);
   if (failed) {
     /* The table is checked by rules_self_check in the test suite; reaching this is a bug in it. */
     fprintf(stderr, "parad: internal error: bad derivative rule for %s\n",
@@ -284,7 +307,7 @@ int rules_self_check(void) {
     for (unsigned a = 0; a < r->nargs; a++) {
       if (!r->partial[a] || !strcmp(r->partial[a], "0")) continue;
       bool failed;
-      run(b, d, r->partial[a], args, r->nargs, res, &failed);
+      run(b, d, r->partial[a], args, r->nargs, res, 0, &failed);
       if (failed) {
         fprintf(stderr, "bad rule: %s argument %u: %s\n", r->libm ? r->libm : r->intrinsic, a,
                 r->partial[a]);

@@ -47,10 +47,11 @@ const MathRule *rule_for_call(LLVMValueRef call);
 const MathRule *rule_for_name(const char *name);
 
 /* Emits dy/dx_i at the builder's position. args are the primal arguments, result the primal result;
- * their floating-point type (scalar or vector) is the type of every intermediate. Returns NULL when the
- * partial is zero, so that callers can skip the work. */
+ * their floating-point type (scalar or vector) is the type of every intermediate; its operations take the
+ * fast-math flags of `like` (the primal call, or NULL). Returns NULL when the partial is zero, so that
+ * callers can skip the work. */
 LLVMValueRef rule_emit_partial(LLVMBuilderRef b, const MathRule *rule, unsigned i, LLVMValueRef *args,
-                               LLVMValueRef result);
+                               LLVMValueRef result, LLVMValueRef like);
 
 /* A derivative d carried through a partial: d * partial, or as the rule says (chooses: d where the partial
  * picks the argument, else 0; unbounded, or strong_zero asked: 0 where d is 0). Forward mode applies it to

@@ -56,7 +56,7 @@ const MathRule math_rules[] = {
      * the program's own calls set neither (a program checking errno after pow took the other branch in
      * its tangent). */
     {"pow",        "llvm.pow",        2, {"x1 x0 x1 1 - pow *", "x0 0 ole 0 r x0 0 ole 1 x0 sel log * sel"}, REDUCE_NONE, WRITES_NONE, false, true},
-    {NULL,         "llvm.powi",       2, {"x1 itofp x0 x1 itofp 1 - pow *", NULL}},
+    {NULL,         "llvm.powi",       2, {"x1 itofp x0 x1 dec powi *", NULL}},
     /* hypot and atan2 at the origin, where neither has a derivative, take 0 (a subgradient of the norm
      * there), as fabs takes a branch's: a tangent through hypot(x - y, ...) at x = y is not NaN */
     {"hypot",      NULL,              2, {"r 0 oeq 0 x0 r 0 oeq 1 r sel / sel", "r 0 oeq 0 x1 r 0 oeq 1 r sel / sel"}, REDUCE_NONE, WRITES_NONE, false, true},
