@@ -325,7 +325,9 @@ static bool lower(AdModule *ad, LLVMValueRef call) {
     request_free(&r);
     return false;
   }
+  diag_set_request(call);
   int errors = r.mode == MODE_FORWARD ? fwd_lower_request(ad, &r) : rev_lower_request(ad, &r);
+  diag_set_request(NULL);
   request_free(&r);
   return errors == 0;
 }

@@ -24,6 +24,9 @@ static struct {
 
 void diag_set_stream(void *file) { stream = file; }
 
+static LLVMValueRef request_call;
+void diag_set_request(LLVMValueRef call) { request_call = call; }
+
 /* Lines already printed: a construct refused by each generator that meets it (forward and reverse mode of one
  * function, a region's function in two requests) is reported once. */
 static VEC(char *) printed;
@@ -248,6 +251,8 @@ void diag_error_functions_clear(void) {
 
 static void report(LLVMValueRef at, int how, const char *fmt, va_list ap) {
   LLVMValueRef where = located(at);
+  if (request_call && !(where && (LLVMIsAInstruction(where) || LLVMIsAFunction(where)) && LLVMGetDebugLocLine(where)))
+    where = located(request_call); /* Parad's own code, without lines: the request that asks for its derivative */
   unsigned len = 0, line = 0, col = 0;
   const char *file = NULL;
   if (where && (LLVMIsAInstruction(where) || LLVMIsAFunction(where))) {

@@ -24,6 +24,9 @@ size_t diag_error_functions(char ***out);
 void diag_error_functions_clear(void);
 /* Where messages go (stderr by default); tests and the library user may redirect. */
 void diag_set_stream(void *file);
+/* The request being lowered (NULL: none): where a problem found in code without a source line (a
+ * derivative of a derivative, which forward mode over reverse mode differentiates) is reported. */
+void diag_set_request(LLVMValueRef call);
 
 /* Between begin and end, errors are kept instead of printed; end returns them (caller frees; "" when
  * there were none), and an outer capture gets them too (a holding one only errors that counted). Two kinds:
