@@ -289,7 +289,8 @@ static void call_markers(Parse *p, unsigned *k, unsigned n, DiffMode mode, bool 
     bool split = mode == MODE_AUGMENT || mode == MODE_REVERSE_SPLIT || p->split_forward;
     if (mk == MARK_WIDTH) {
       if (mode != MODE_FORWARD)
-        fail(p, "'%s' (vector mode) is for forward mode only", mname);
+        fail(p, "'%s' (vector mode) is for forward mode only: for several rows of a Jacobian in reverse mode, make one "
+                "call per row (each with its own seed)", mname);
       else if (!leading)
         fail(p, "'%s' must come before the arguments", mname);
       else if (!next || !LLVMIsAConstantInt(next) || LLVMConstIntGetSExtValue(next) < 1 || LLVMConstIntGetSExtValue(next) > 64)
