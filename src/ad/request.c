@@ -71,7 +71,8 @@ static bool unknown_entry_point(LLVMValueRef fn) {
 /* ---- markers ---- */
 
 typedef enum {
-  MARK_NONE, MARK_DUP, MARK_CONST, MARK_DUPNONEED, MARK_OUT, MARK_WIDTH, MARK_TAPE, MARK_ALLOCATED, MARK_UNKNOWN
+  MARK_NONE, MARK_DUP, MARK_CONST, MARK_DUPNONEED, MARK_OUT, MARK_WIDTH, MARK_TAPE, MARK_ALLOCATED, MARK_PRIMAL_RETURN,
+  MARK_UNKNOWN
 } Marker;
 
 static Marker marker_named(const char *n) {
@@ -89,6 +90,7 @@ static Marker marker_named(const char *n) {
   if (!strcmp(base, "width")) return MARK_WIDTH;
   if (!strcmp(base, "tape")) return MARK_TAPE;
   if (!strcmp(base, "allocated")) return MARK_ALLOCATED;
+  if (!strcmp(base, "primal_return")) return MARK_PRIMAL_RETURN;
   return MARK_UNKNOWN;
 }
 
@@ -269,14 +271,16 @@ static void fail(Parse *p, const char *fmt, ...) {
 }
 
 /* Markers that are not about one argument: the width of vector mode (before the arguments, since it
- * says how many shadows each takes), and Enzyme's split-mode tape: `enzyme_tape, t` gives the tape, and
+ * says how many shadows each takes), Enzyme's split-mode tape: `enzyme_tape, t` gives the tape, and
  * `enzyme_allocated, size` says that t is a user buffer holding it (the augmented forward call stores
- * it there, the reverse call reads it back). As in Enzyme, the tape markers may come before, between or
+ * it there, the reverse call reads it back), and `enzyme_primal_return` (forward mode: the call returns
+ * the function's result before its tangents). As in Enzyme, the tape markers may come before, between or
  * after the arguments. */
 typedef struct {
   unsigned width;
   LLVMValueRef tape;  /* what follows the tape marker, or NULL */
   bool allocated;     /* enzyme_allocated seen: the tape lives in a user buffer */
+  bool primal_return; /* enzyme_primal_return seen */
 } CallMarkers;
 
 /* Consumes the markers of this kind at *k; `leading`: before the first argument. */
@@ -306,6 +310,15 @@ static void call_markers(Parse *p, unsigned *k, unsigned n, DiffMode mode, bool 
       else if (!next || !ir_is_ptr(LLVMTypeOf(next))) fail(p, "'%s' must be followed by a pointer", mname);
       else if (out->tape) fail(p, "two tapes ('%s' given twice)", mname);
       else out->tape = next;
+    } else if (mk == MARK_PRIMAL_RETURN) { /* no value follows it */
+      if (mode != MODE_FORWARD || p->split_forward)
+        fail(p, "'%s' is for forward mode only (the result and its tangent)%s", mname,
+             mode == MODE_REVERSE ? ": a gradient's call may compute the function's result itself, before or after" : "");
+      else if (!leading)
+        fail(p, "'%s' must come before the arguments", mname);
+      out->primal_return = true;
+      ++*k;
+      continue;
     } else {
       return;
     }
@@ -578,7 +591,8 @@ static int argument_distance(LLVMValueRef call, unsigned k, unsigned n, LLVMType
     const char *name;
     Marker mk;
     for (; k < n && (mk = marker_of(LLVMGetArgOperand(call, k), &name)) != MARK_NONE; k++) {
-      if (mk == MARK_WIDTH || mk == MARK_TAPE || mk == MARK_ALLOCATED || mk == MARK_UNKNOWN) distance = -1;
+      if (mk == MARK_WIDTH || mk == MARK_TAPE || mk == MARK_ALLOCATED || mk == MARK_PRIMAL_RETURN || mk == MARK_UNKNOWN)
+        distance = -1;
       act = activity_of_marker(mk);
     }
     unsigned takes = act == ACT_DUP || act == ACT_DUPNONEED ? 1 + width : 1;
@@ -710,7 +724,7 @@ static LLVMValueRef through_pointer(Parse *p, LLVMModuleRef m, unsigned k, unsig
             "struct returned through memory (a helper that passes on a function it is given is inlined where it is static)");
     return NULL;
   }
-  CallMarkers cm = {1, NULL, false};
+  CallMarkers cm = {.width = 1};
   unsigned after = k + 1;
   call_markers(p, &after, n, mode, true, &cm);
   if (p->failed) return NULL;
@@ -790,7 +804,7 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
   add_arg(&p, fn); /* the function itself, not the call that returned it */
   k++;
 
-  CallMarkers cm = {1, NULL, false};
+  CallMarkers cm = {.width = 1};
   call_markers(&p, &k, n, mode, true, &cm);
   unsigned width = cm.width, nparams = LLVMCountParams(fn);
   char *activity = xcalloc(nparams + 1, 1);
@@ -833,7 +847,7 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
       const char *mname = NULL;
       Marker mk = marker_of(LLVMGetArgOperand(call, k), &mname);
       if (mk == MARK_NONE) break;
-      if (mk == MARK_TAPE || mk == MARK_ALLOCATED || mk == MARK_WIDTH) {
+      if (mk == MARK_TAPE || mk == MARK_ALLOCATED || mk == MARK_WIDTH || mk == MARK_PRIMAL_RETURN) {
         call_markers(&p, &k, n, mode, false, &cm);
         continue;
       }
@@ -976,11 +990,13 @@ static int canonicalise(LLVMModuleRef m, LLVMValueRef call, DiffMode mode, unsig
   char wbuf[16];
   snprintf(wbuf, sizeof wbuf, "%u", width);
   char *layout = mode == MODE_FORWARD ? NULL : out_layout(m, fn, activity);
-  const char *keys[6] = {"parad-mode", "parad-width", "parad-activity", "parad-tape", "parad-entry", "parad-out-layout"};
-  const char *vals[6] = {request_mode_name(mode), wbuf, activity, tape_indirect ? "indirect" : "direct", p.entry, layout};
-  for (int i = 0; i < 5 + (layout != NULL); i++)
-    LLVMAddAttributeAtIndex(decl, LLVMAttributeFunctionIndex,
-                            LLVMCreateStringAttribute(ctx, keys[i], strlen(keys[i]), vals[i], strlen(vals[i])));
+  const char *keys[7] = {"parad-mode", "parad-width", "parad-activity", "parad-tape", "parad-entry", "parad-out-layout",
+                         "parad-primal-return"};
+  const char *vals[7] = {request_mode_name(mode), wbuf, activity, tape_indirect ? "indirect" : "direct", p.entry, layout, ""};
+  for (int i = 0; i < 7; i++)
+    if (vals[i] && (i < 6 || cm.primal_return))
+      LLVMAddAttributeAtIndex(decl, LLVMAttributeFunctionIndex,
+                              LLVMCreateStringAttribute(ctx, keys[i], strlen(keys[i]), vals[i], strlen(vals[i])));
   free(layout);
   LLVMValueRef canon = LLVMBuildCall2(b, fty, decl, p.args, p.nargs, "");
   if (sret) {
@@ -1183,6 +1199,7 @@ bool request_decode(LLVMValueRef call, Request *out) {
   out->tape_indirect = tape && !strcmp(tape, "indirect");
   const char *layout = string_attr(decl, "parad-out-layout");
   out->out_layout = layout ? xstrdup(layout) : NULL;
+  out->primal_return = string_attr(decl, "parad-primal-return") != NULL;
   if (!mode || !width || !act || !mode_from_name(mode, &out->mode) || !out->fn || !LLVMIsAFunction(out->fn) ||
       strlen(act) != LLVMCountParams(out->fn)) {
     diag_error_plain(call, "parad: internal error: malformed derivative request");

@@ -41,6 +41,7 @@ typedef struct {
   unsigned first_arg; /* index of the first argument for fn's parameters in the call */
   char *out_layout;   /* reverse mode: where C puts the gradients of structs passed in registers in the
                          call's result, "offset,...;size;align" (NULL: as the gradients' struct has them) */
+  bool primal_return; /* forward mode: the call returns fn's result, then its tangents (enzyme_primal_return) */
 } Request;
 
 /* The markers a program defines (int enzyme_dup;) become weak definitions, so that several files of a

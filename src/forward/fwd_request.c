@@ -51,6 +51,36 @@ static int cannot_hold(LLVMValueRef call, const char *entry, unsigned w, LLVMTyp
   return 1;
 }
 
+static int primal_return_void(LLVMValueRef call, const char *entry, LLVMValueRef fn) {
+  diag_error_plain(call, "%s: '%s' returns nothing: enzyme_primal_return asks for its result and the tangent", entry,
+                   LLVMGetValueName(fn));
+  return 1;
+}
+
+/* enzyme_primal_return: the call's result (or its sret struct) holds fn's result, then its w tangents, as a
+ * struct of 1 + w values of its type would; through memory, as C lays such a struct out. */
+static int with_primal(AdModule *ad, LLVMBuilderRef b, const Request *r, LLVMValueRef nc, LLVMTypeRef rt, LLVMValueRef *result) {
+  LLVMValueRef call = r->call;
+  unsigned w = r->width;
+  LLVMTypeRef ct = r->sret ? ir_call_arg_type_attr(call, 0, "sret") : LLVMTypeOf(call);
+  if (!ct || LLVMGetTypeKind(ct) == LLVMVoidTypeKind || !holds_exactly(ad->mod, ct, rt, w + 1)) {
+    diag_error_plain(call, "%s: with enzyme_primal_return, declare it as returning a struct of %u %s: the result, then "
+                     "the tangent%s", r->entry, w + 1, ir_type_name(rt), w > 1 ? "s" : "");
+    return 1;
+  }
+  LLVMValueRef slot = r->sret ? LLVMGetArgOperand(call, 0)
+                              : ir_entry_alloca(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)), ct, "primal.tangents");
+  LLVMTypeRef arr = LLVMArrayType2(rt, w + 1);
+  LLVMValueRef tv = LLVMBuildExtractValue(b, nc, 1, "tangent");
+  for (unsigned i = 0; i <= w; i++) {
+    LLVMValueRef idx[2] = {ir_const_i64(ad->ctx, 0), ir_const_i64(ad->ctx, i)};
+    LLVMValueRef v = i ? lane_of(b, ad->ctx, w, rt, tv, i - 1) : LLVMBuildExtractValue(b, nc, 0, "primal");
+    LLVMBuildStore(b, v, LLVMBuildGEP2(b, arr, slot, idx, 2, ""));
+  }
+  if (!r->sret) *result = LLVMBuildLoad2(b, ct, slot, "");
+  return 0;
+}
+
 int fwd_lower_request(AdModule *ad, const Request *r) {
   LLVMValueRef call = r->call, fn = r->fn;
   LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(fn)), ct = LLVMTypeOf(call);
@@ -101,7 +131,9 @@ int fwd_lower_request(AdModule *ad, const Request *r) {
 
   int errors = 0;
   LLVMValueRef result = NULL;
-  if (wants) {
+  if (r->primal_return) {
+    errors = no_tangent ? primal_return_void(call, entry, fn) : with_primal(ad, b, r, nc, rt, &result);
+  } else if (wants) {
     LLVMValueRef tv = LLVMBuildExtractValue(b, nc, 1, "tangent");
     unsigned w = r->width;
     LLVMTypeRef st = r->sret ? ir_call_arg_type_attr(call, 0, "sret") : NULL;
