@@ -96,15 +96,27 @@ static void counted(const char *what) {
   (void)what, (void)updates;
 }
 
-static double frames_of(double *win, double *tw, double *sig) {
+/* The central difference (h = 1e-6) of objective() along the value at v. */
+static double central(double *v, double (*objective)(void)) {
+  const double h = 1e-6, keep = *v;
+  *v = keep + h;
+  double up = objective();
+  *v = keep - h;
+  double down = objective();
+  *v = keep;
+  return (up - down) / (2 * h);
+}
+
+static double win[LEN], tw[LEN / 2], sig[SIG];
+
+static double frames_now(void) {
   static double mag[FRAMES * LEN];
   Frames S = {win, tw, mag};
   return frames(&S, sig, FRAMES);
 }
 
 static void check_frames(void) {
-  static double win[LEN], tw[LEN / 2], sig[SIG], mag[FRAMES * LEN];
-  static double dwin[LEN], dtw[LEN / 2], dsig[SIG], dmag[FRAMES * LEN];
+  static double mag[FRAMES * LEN], dwin[LEN], dtw[LEN / 2], dsig[SIG], dmag[FRAMES * LEN];
   for (int i = 0; i < LEN; i++) win[i] = sin(M_PI * (i + 0.5) / LEN);
   for (int j = 0; j < LEN / 2; j++) tw[j] = 0.4 * cos(0.7 * j);
   for (int i = 0; i < SIG; i++) sig[i] = sin(0.05 * i) + 0.2 * cos(0.31 * i);
@@ -114,47 +126,27 @@ static void check_frames(void) {
   counted("frames");
   static double t_win[LEN], t_tw[LEN / 2], t_sig[SIG], t_mag[FRAMES * LEN];
   Frames T = {t_win, t_tw, t_mag};
-  const double h = 1e-6;
   for (int j = 0; j < LEN / 2; j += 5) { /* a twiddle's */
     t_tw[j] = 1;
     CHECK_CLOSE(dtw[j], __parad_fwddiff((void *)frames, &S, &T, sig, t_sig, parad_const, FRAMES), 1e-10);
     t_tw[j] = 0;
-    double keep = tw[j];
-    tw[j] = keep + h;
-    double up = frames_of(win, tw, sig);
-    tw[j] = keep - h;
-    double down = frames_of(win, tw, sig);
-    tw[j] = keep;
-    CHECK_CLOSE(dtw[j], (up - down) / (2 * h), 1e-6);
+    CHECK_CLOSE(dtw[j], central(&tw[j], frames_now), 1e-6);
   }
   for (int i = 3; i < SIG; i += 97) { /* a sample's */
     t_sig[i] = 1;
     CHECK_CLOSE(dsig[i], __parad_fwddiff((void *)frames, &S, &T, sig, t_sig, parad_const, FRAMES), 1e-10);
     t_sig[i] = 0;
-    double keep = sig[i];
-    sig[i] = keep + h;
-    double up = frames_of(win, tw, sig);
-    sig[i] = keep - h;
-    double down = frames_of(win, tw, sig);
-    sig[i] = keep;
-    CHECK_CLOSE(dsig[i], (up - down) / (2 * h), 1e-6);
+    CHECK_CLOSE(dsig[i], central(&sig[i], frames_now), 1e-6);
   }
-  for (int i = 0; i < LEN; i += 9) { /* a window's */
-    double keep = win[i];
-    win[i] = keep + h;
-    double up = frames_of(win, tw, sig);
-    win[i] = keep - h;
-    double down = frames_of(win, tw, sig);
-    win[i] = keep;
-    CHECK_CLOSE(dwin[i], (up - down) / (2 * h), 1e-6);
-  }
+  for (int i = 0; i < LEN; i += 9) CHECK_CLOSE(dwin[i], central(&win[i], frames_now), 1e-6); /* a window's */
 }
 
 /* A 5-point Laplacian's pattern on a g x g grid, values unsymmetric. */
 enum { G = 30, N = G * G };
 static int rowptr[N + 1], col[5 * N];
+static double val[5 * N], x[N];
 
-static int build(double *val) {
+static int build(void) {
   int nnz = 0;
   for (int i = 0; i < G; i++)
     for (int j = 0; j < G; j++) {
@@ -172,14 +164,14 @@ static int build(double *val) {
   return nnz;
 }
 
-static double quad_of(double *val, const double *x) {
+static double quad_now(void) {
   Csr A = {N, rowptr, col, val};
   return quad(&A, x);
 }
 
 static void check_quad(void) {
-  static double val[5 * N], dval[5 * N], x[N], dx[N], t_val[5 * N], t_x[N];
-  int nnz = build(val);
+  static double dval[5 * N], dx[N], t_val[5 * N], t_x[N];
+  int nnz = build();
   for (int i = 0; i < N; i++) x[i] = cos(0.37 * i);
   Csr A = {N, rowptr, col, val}, dA = {N, rowptr, col, dval}, T = {N, rowptr, col, t_val};
   count_from();
@@ -200,49 +192,28 @@ static void check_quad(void) {
   }
   for (int i = 0; i < N; i += 23)
     for (int k = rowptr[i]; k < rowptr[i + 1]; k++) CHECK_CLOSE(dval[k], x[i] * x[col[k]], 1e-12);
-  const double h = 1e-6;
-  for (int k = 1; k < nnz; k += 301) {
-    double keep = val[k];
-    val[k] = keep + h;
-    double up = quad_of(val, x);
-    val[k] = keep - h;
-    double down = quad_of(val, x);
-    val[k] = keep;
-    CHECK_CLOSE(dval[k], (up - down) / (2 * h), 1e-6);
-  }
+  for (int k = 1; k < nnz; k += 301) CHECK_CLOSE(dval[k], central(&val[k], quad_now), 1e-6);
 }
 
 enum { P = 50 };
+static double a[P], b[P];
+static int len[P];
 
-static double swapped_of(double *a, double *b, const int *len) {
+static double swapped_now(void) {
   Pair p = {a, b, P};
   return swapped(&p, len);
 }
 
 static void check_swapped(void) {
-  static double a[P], b[P], da[P], db[P];
-  static int len[P];
+  static double da[P], db[P];
   for (int i = 0; i < P; i++) a[i] = 0.3 + 0.01 * i, b[i] = cos(0.2 * i), len[i] = (7 * i) % 11;
   Pair p = {a, b, P}, dp = {da, db, P};
   __parad_autodiff((void *)swapped, &p, &dp, parad_const, len);
   /* the call swapped p's pointers (and dp's with them): back, to compare */
   CHECK_CLOSE((double)(p.a == b && dp.a == db), 1, 0);
-  const double h = 1e-6;
   for (int i = 0; i < P; i += 3) {
-    double keep = a[i];
-    a[i] = keep + h;
-    double up = swapped_of(a, b, len);
-    a[i] = keep - h;
-    double down = swapped_of(a, b, len);
-    a[i] = keep;
-    CHECK_CLOSE(da[i], (up - down) / (2 * h), 1e-6);
-    keep = b[i];
-    b[i] = keep + h;
-    up = swapped_of(a, b, len);
-    b[i] = keep - h;
-    down = swapped_of(a, b, len);
-    b[i] = keep;
-    CHECK_CLOSE(db[i], (up - down) / (2 * h), 1e-6);
+    CHECK_CLOSE(da[i], central(&a[i], swapped_now), 1e-6);
+    CHECK_CLOSE(db[i], central(&b[i], swapped_now), 1e-6);
   }
 }
 

@@ -77,6 +77,9 @@ static double dw_of(const double *X, const double *w, int k, double s) {
   return s * d;
 }
 
+static double of_inputs(const double *X) { return by_inputs(X, TARGET, WEIGHTS, N); }
+static double of_weights(const double *w) { return by_weights(w, INPUTS, TARGET, N); }
+
 int main(void) {
   const double h = 1e-6;
   double X[N], dX[N] = {0}, vX[N] = {0};
@@ -88,13 +91,7 @@ int main(void) {
     vX[i] = 1;
     CHECK_CLOSE(__parad_fwddiff((void *)by_inputs, X, vX, parad_const, TARGET, parad_const, WEIGHTS, N), dX[i], 1e-12);
     vX[i] = 0;
-    double keep = X[i];
-    X[i] = keep + h;
-    double up = by_inputs(X, TARGET, WEIGHTS, N);
-    X[i] = keep - h;
-    double down = by_inputs(X, TARGET, WEIGHTS, N);
-    X[i] = keep;
-    CHECK_CLOSE(dX[i], (up - down) / (2 * h), 1e-7);
+    CHECK_CLOSE(dX[i], fd_component(of_inputs, X, N, i, h), 1e-7);
   }
 
   double w[2] = {WEIGHTS[0], WEIGHTS[1]}, dw[2] = {0}, vw[2] = {0};
@@ -104,13 +101,7 @@ int main(void) {
     vw[k] = 1;
     CHECK_CLOSE(__parad_fwddiff((void *)by_weights, w, vw, parad_const, INPUTS, parad_const, TARGET, N), dw[k], 1e-12);
     vw[k] = 0;
-    double keep = w[k];
-    w[k] = keep + h;
-    double up = by_weights(w, INPUTS, TARGET, N);
-    w[k] = keep - h;
-    double down = by_weights(w, INPUTS, TARGET, N);
-    w[k] = keep;
-    CHECK_CLOSE(dw[k], (up - down) / (2 * h), 1e-7);
+    CHECK_CLOSE(dw[k], fd_component(of_weights, w, 2, k, h), 1e-7);
   }
 
   double dX2[N] = {0}, dw2[2] = {0};
