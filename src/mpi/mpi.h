@@ -47,10 +47,10 @@ enum { MPI_PACKED_SIDE = -2 };
 /* The entry of an MPI call (its name starts with MPI_), or NULL for anything else. */
 const MpiCall *mpi_call_of(LLVMValueRef call);
 
-/* Whether v (a parameter, a pointer read from a context record) is only passed to MPI calls the table knows,
- * never as a buffer: a handle (an Open
- * MPI communicator, datatype or op is a pointer), directly, through -O0's slot, or through parameters of
- * the program's functions that go the same way. Its default marker is constant: it has no shadow. */
+/* Whether v (a parameter, a pointer read from a context record) is only passed to MPI calls the table
+ * knows, never as a buffer: a handle (an Open MPI communicator, datatype or op is a pointer), directly,
+ * through -O0's slot, or through parameters of the program's functions that go the same way. A parameter's
+ * default marker is then constant: it has no shadow. */
 bool mpi_handle_only(LLVMValueRef v);
 
 /* Whether call is one of the MPI calls the table knows, given v only where it takes no buffer: as a

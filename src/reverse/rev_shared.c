@@ -281,7 +281,6 @@ static bool direct_root_at(RevGen *g, LLVMValueRef r, int depth) {
 
 static bool direct_root(RevGen *g, LLVMValueRef r) { return direct_root_at(g, r, 0); }
 
-
 /* An address whose value the forward sweep has, once its block ran, for the whole call (its reverse
  * finds it in the frame): an argument, a global, or computed in a block that runs once. */
 static bool defined_once(RevGen *g, LLVMValueRef p) {
