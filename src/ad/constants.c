@@ -761,7 +761,11 @@ static bool holds_view_in(const Activity *act, LLVMValueRef a, bool whole, ViewW
     long long field = 0;
     LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(a)));
     LLVMValueRef record = ir_strip_constant_offsets(m, a, &field);
-    if (LLVMIsAAllocaInst(record)) return local_holds_view(act, record, whole ? -1 : field, w);
+    if (LLVMIsAAllocaInst(record)) {
+      if (vmap_has(&w->slots, a)) return false; /* two records' fields holding pointers into each other */
+      vmap_put(&w->slots, a, a);
+      return local_holds_view(act, record, whole ? -1 : field, w);
+    }
   }
   if (LLVMIsALoadInst(a) || LLVMIsAGetElementPtrInst(a)) return read_from_marked(act, a);
   if (vmap_has(&w->slots, a)) return false;
