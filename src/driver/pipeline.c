@@ -279,7 +279,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
     vmap_init(&early);
     request_reached_functions(m, &early);
     bool plain = !byte_loops_maybe(m, &early) ||
-                 run_passes(m, tm, "function(sroa,early-cse,simplifycfg,loop-simplify,lcssa,loop(loop-rotate,indvars),instcombine,simplifycfg)",
+                 run_passes(m, tm, "function(sroa,early-cse,simplifycfg,loop-simplify,lcssa,loop(loop-rotate,indvars),instcombine<no-verify-fixpoint>,simplifycfg)",
                             false, false, false, 0, o->verbose);
     if (plain) byte_loops_apply(m, &early);
     vmap_free(&early);
