@@ -8,6 +8,7 @@
 
 #include "ad/checkpoint.h"
 #include "ad/custom.h"
+#include "ad/optimised_copies.h"
 #include "ad/registered.h"
 #include "ad/request.h"
 #include "ir/diag.h"
@@ -139,11 +140,18 @@ LLVMValueRef indirect_register(AdModule *ad, LLVMTypeRef fty, const char *key, I
   indirect_candidates(ad, fty, &candidates);
   for (size_t i = 0; i < candidates.len; i++) {
     LLVMValueRef out[2] = {NULL, NULL}, fn = candidates.data[i];
-    diag_capture_begin(true); /* only trying: the pointer may never lead there */
     /* what the program registered for fn (a derivative, a gradient, inactive, like a math function)
        holds at its calls: the derivative is that of a function that calls it, as for a request naming it */
     bool registered = custom_registered(fn) || registered_inactive_function(fn) || registered_function_like(fn);
-    bool ok = generate(ad, registered ? custom_caller(fn) : LLVMIsDeclaration(fn) ? wrapper(fn) : fn, ctx, out);
+    /* -O0: from fn's optimised copy, else (refused there, as a request's copies may be) as compiled */
+    LLVMValueRef copy = registered || LLVMIsDeclaration(fn) ? NULL : ad_optimised_copy(fn);
+    diag_capture_begin(true); /* only trying: the pointer may never lead there */
+    bool ok = copy && generate(ad, copy, ctx, out);
+    if (!ok && copy) {
+      free(diag_capture_end());
+      diag_capture_begin(true);
+    }
+    if (!ok) ok = generate(ad, registered ? custom_caller(fn) : LLVMIsDeclaration(fn) ? wrapper(fn) : fn, ctx, out);
     char *kept = diag_capture_end();
     Entry e = {candidates.data[i], k, ok ? out[0] : NULL, ok ? out[1] : NULL, NULL};
     if (!ok) {

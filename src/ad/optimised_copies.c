@@ -9,6 +9,7 @@
 #include <llvm-c/DebugInfo.h>
 #include <llvm-c/Target.h>
 
+#include "ad/indirect.h"
 #include "ad/request.h"
 #include "analysis/memtype.h"
 #include "ir/ir.h"
@@ -71,15 +72,25 @@ static LLVMValueRef operand_function(LLVMValueRef call, unsigned k) {
   return v && LLVMIsAFunction(v) ? v : NULL;
 }
 
+static void add_target(LLVMValueRef g, ValueMap *seen, ValueList *out) {
+  if (copyable(g) && !vmap_has(seen, g)) {
+    vmap_put(seen, g, g);
+    vec_push(out, g);
+  }
+}
+
+/* The functions a call site reaches: those it names, and for a call through a pointer, the functions of
+ * the module that the pointer may be (ad/indirect.h), whose derivatives are made from their copies too
+ * (the pointer stays the original's: the dispatch compares it with the original). */
 static void add_targets(LLVMValueRef call, ValueMap *seen, ValueList *out, OperandList *ops) {
   redirected_operands(call, ops);
-  for (size_t o = 0; o < ops->len; o++) {
-    LLVMValueRef g = operand_function(call, ops->data[o]);
-    if (copyable(g) && !vmap_has(seen, g)) {
-      vmap_put(seen, g, g);
-      vec_push(out, g);
-    }
-  }
+  for (size_t o = 0; o < ops->len; o++) add_target(operand_function(call, ops->data[o]), seen, out);
+  if (ir_called_function(call) || LLVMIsAInlineAsm(LLVMGetCalledValue(call))) return;
+  ValueList targets = {0};
+  indirect_module_candidates(LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call))),
+                             LLVMGetCalledFunctionType(call), &targets);
+  for (size_t t = 0; t < targets.len; t++) add_target(targets.data[t], seen, out);
+  vec_free(&targets);
 }
 
 static bool named_in(LLVMValueRef call, char *const *names, size_t n) {
@@ -204,6 +215,8 @@ unsigned ad_make_optimised_copies(LLVMModuleRef m, char *const *as_compiled, siz
     LLVMRemoveEnumAttributeAtIndex(c, LLVMAttributeFunctionIndex, ir_attr_kind("optnone"));
     LLVMRemoveEnumAttributeAtIndex(c, LLVMAttributeFunctionIndex, ir_attr_kind("noinline"));
     type_copies(c);
+    ir_append_used(m, c); /* kept through the light optimisation where nothing calls it (a candidate of a
+                             call through a pointer): ad_release_optimised_copies */
     vmap_put(&copy_of, f, c);
     vmap_put(&copies, c, f);
   }
@@ -222,6 +235,39 @@ unsigned ad_make_optimised_copies(LLVMModuleRef m, char *const *as_compiled, siz
   unsigned n = (unsigned)originals.len;
   vec_free(&originals);
   return n;
+}
+
+LLVMValueRef ad_optimised_copy(LLVMValueRef fn) {
+  char *name = xasprintf("%s" IR_COPY_SUFFIX, LLVMGetValueName(fn));
+  LLVMValueRef c = LLVMGetNamedFunction(LLVMGetGlobalParent(fn), name);
+  free(name);
+  return c && !LLVMIsDeclaration(c) ? c : NULL;
+}
+
+void ad_release_optimised_copies(LLVMModuleRef m) {
+  LLVMValueRef used = LLVMGetNamedGlobal(m, "llvm.used"), init = used ? LLVMGetInitializer(used) : NULL;
+  unsigned n = init ? (unsigned)LLVMGetNumOperands(init) : 0, kept = 0;
+  if (!n) return;
+  LLVMValueRef *elems = xcalloc(n, sizeof *elems);
+  size_t sl = strlen(IR_COPY_SUFFIX);
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef e = LLVMGetOperand(init, i), g = ir_strip_pointer_casts(e);
+    size_t len = 0;
+    const char *name = LLVMIsAFunction(g) ? LLVMGetValueName2(g, &len) : "";
+    if (len > sl && !strcmp(name + len - sl, IR_COPY_SUFFIX)) continue;
+    elems[kept++] = e;
+  }
+  if (kept < n) {
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetModuleContext(m), 0);
+    LLVMDeleteGlobal(used);
+    if (kept) {
+      LLVMValueRef now = LLVMAddGlobal(m, LLVMArrayType2(ptr, kept), "llvm.used");
+      LLVMSetInitializer(now, LLVMConstArray2(ptr, elems, kept));
+      LLVMSetLinkage(now, LLVMAppendingLinkage);
+      LLVMSetSection(now, "llvm.metadata");
+    }
+  }
+  free(elems);
 }
 
 void ad_requests_reach(LLVMModuleRef m, RequestReaches *out) {

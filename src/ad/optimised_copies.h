@@ -6,7 +6,7 @@
  * preprocessed copies, the functions a request differentiates and the functions they call are copied
  * without optnone and noinline, and the requests and the copies' calls go to the copies, which the light
  * optimisation then treats as it treats any function at -O1. The program's own functions stay as
- * compiled, for the debugger; a function reached only through a pointer is differentiated as it is. */
+ * compiled, for the debugger. */
 #ifndef PARAD_AD_OPTIMISED_COPIES_H
 #define PARAD_AD_OPTIMISED_COPIES_H
 
@@ -18,8 +18,14 @@
 
 /* After ad_prepare: the copies made, and the requests and copies redirected to them, but for the requests
  * named in `as_compiled` (their canonical functions' names, n of them), which keep the program as compiled.
- * Returns how many copies. */
+ * The functions a call through a pointer may reach are copied too: their derivatives are made from the
+ * copies (ad_optimised_copy), the pointer compared with the original. Returns how many copies. */
 unsigned ad_make_optimised_copies(LLVMModuleRef m, char *const *as_compiled, size_t n);
+/* fn's optimised copy, NULL where it has none. */
+LLVMValueRef ad_optimised_copy(LLVMValueRef fn);
+/* After the derivatives are made: the copies no longer held (llvm.used), for the optimiser to drop those
+ * nothing calls. */
+void ad_release_optimised_copies(LLVMModuleRef m);
 /* Per request (its canonical function's name), the functions it reaches, taken before the derivatives are
  * made; after a refusal, the names of those whose functions hold an error (diag_error_functions) are added
  * to *names (strings the caller frees): returns how many. */

@@ -356,6 +356,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
   if (o->made_copies) ad_requests_reach(m, &reach); /* as the generators will see them */
   bool refused = ad_generate(m, &run_long_conditions);
   apart_resolve_globals();
+  if (o->made_copies) ad_release_optimised_copies(m);
   if (refused) {
     ad_refused_requests(&reach, &o->as_compiled, &o->n_as_compiled);
     rc = PIPELINE_REFUSED;
