@@ -59,6 +59,16 @@ static bool passes_function(LLVMValueRef call, LLVMValueRef fn) {
   return false;
 }
 
+/* Whether constant c (an array of addresses) is only the initializer of the module's bookkeeping. */
+static bool in_llvm_globals_only(LLVMValueRef c) {
+  if (!LLVMIsAConstant(c) || LLVMIsAGlobalValue(c) || !LLVMGetFirstUse(c)) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(c); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef g = LLVMGetUser(u);
+    if (!LLVMIsAGlobalVariable(g) || strncmp(LLVMGetValueName(g), "llvm.", 5)) return false;
+  }
+  return true;
+}
+
 /* A use of fn as a value a pointer may carry: not a direct call, not the module's bookkeeping (llvm.used
  * and the like). */
 static bool address_taken(LLVMValueRef fn) {
@@ -69,6 +79,7 @@ static bool address_taken(LLVMValueRef fn) {
       continue;
     }
     if (LLVMIsAGlobalVariable(user) && !strncmp(LLVMGetValueName(user), "llvm.", 5)) continue;
+    if (in_llvm_globals_only(user)) continue; /* llvm.used's array (-O0's copies, ad/optimised_copies.h) */
     return true; /* stored, passed, in a constant table */
   }
   return false;

@@ -215,8 +215,6 @@ unsigned ad_make_optimised_copies(LLVMModuleRef m, char *const *as_compiled, siz
     LLVMRemoveEnumAttributeAtIndex(c, LLVMAttributeFunctionIndex, ir_attr_kind("optnone"));
     LLVMRemoveEnumAttributeAtIndex(c, LLVMAttributeFunctionIndex, ir_attr_kind("noinline"));
     type_copies(c);
-    ir_append_used(m, c); /* kept through the light optimisation where nothing calls it (a candidate of a
-                             call through a pointer): ad_release_optimised_copies */
     vmap_put(&copy_of, f, c);
     vmap_put(&copies, c, f);
   }
@@ -230,6 +228,13 @@ unsigned ad_make_optimised_copies(LLVMModuleRef m, char *const *as_compiled, siz
           redirect(i, &copy_of, &ops);
   }
   vec_free(&ops);
+  /* a copy nothing calls (a candidate of a call through a pointer only) is kept through the light
+     optimisation (ad_release_optimised_copies); the others are left as they are: a use in llvm.used would
+     tell the analyses that their addresses are taken */
+  for (size_t k = 0; k < originals.len; k++) {
+    LLVMValueRef c = vmap_get(&copy_of, originals.data[k]);
+    if (!LLVMGetFirstUse(c)) ir_append_used(m, c);
+  }
   vmap_free(&copy_of);
   vmap_free(&copies);
   unsigned n = (unsigned)originals.len;
