@@ -805,12 +805,9 @@ static void calls_for_invokes(Ck *ck, Loop *l) {
       LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(l->marker);
       LLVMSetCurrentDebugLocation2(b, loc);
       LLVMTypeRef fty = LLVMFunctionType(ck->void_t, &ck->ptr, 1, 0);
-      unsigned len = 0;
-      const char *file = loc ? LLVMDIFileGetFilename(LLVMDIScopeGetFile(LLVMDILocationGetScope(loc)), &len) : "";
-      char *text = xasprintf("%.*s:%u, in '%s'", (int)len, file, loc ? LLVMDILocationGetLine(loc) : 0,
-                             diag_source_function(l->marker));
+      char *place = diag_place(l->marker), *text = xasprintf("%s, in '%s'", place, diag_source_function(l->marker));
       LLVMValueRef where = LLVMBuildGlobalStringPtr(b, text, "step.where");
-      free(text);
+      free(place), free(text);
       LLVMValueRef call = ir_call_named(b, "__parad_rt_ckpt_threw", fty, &where, 1);
       LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ck->c, ir_attr_kind("noreturn"), 0));
       LLVMBuildUnreachable(b);

@@ -201,6 +201,15 @@ static const char *source_name(const char *s) {
   return copy;
 }
 
+const char *diag_program_name(LLVMValueRef fn) { return source_name(LLVMGetValueName(fn)); }
+
+char *diag_place(LLVMValueRef inst) {
+  LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
+  unsigned len = 0;
+  const char *file = loc ? LLVMDIFileGetFilename(LLVMDIScopeGetFile(LLVMDILocationGetScope(loc)), &len) : "";
+  return xasprintf("%.*s:%u", (int)len, file, loc ? LLVMDILocationGetLine(loc) : 0);
+}
+
 const char *diag_source_function(LLVMValueRef inst) {
   LLVMValueRef fn = function_of(inst);
   const char *fallback = fn ? source_name(LLVMGetValueName(fn)) : "?";

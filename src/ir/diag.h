@@ -56,5 +56,9 @@ void diag_handle_optimiser(LLVMContextRef ctx);
 /* The source function an instruction was written in: after inlining, the callee's name, not the
  * caller's. Falls back to the LLVM function. Returned string lives as long as the module. */
 const char *diag_source_function(LLVMValueRef inst);
+/* The program's name for a function Parad may have renamed (f.optimised, f.omp_outlined: f). */
+const char *diag_program_name(LLVMValueRef fn);
+/* "file:line" of an instruction's location, for a message the program prints at run time (caller frees). */
+char *diag_place(LLVMValueRef inst);
 
 #endif

@@ -184,17 +184,12 @@ static void split_shadows(AdModule *ad, LLVMBuilderRef b, const Request *r, LLVM
   LLVMTypeRef params[4] = {ptr, i32, ptr, ptr};
   unsigned n = 3;
   if (r->mode == MODE_REVERSE_SPLIT) {
-    LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(r->call);
-    unsigned len = 0;
-    const char *file = loc ? LLVMDIFileGetFilename(LLVMDIScopeGetFile(LLVMDILocationGetScope(loc)), &len) : "";
-    const char *name = LLVMGetValueName(r->fn); /* the program's, not its optimised copy's (-O0) */
-    size_t nl = strlen(name), sl = strlen(IR_COPY_SUFFIX);
-    if (nl > sl && !strcmp(name + nl - sl, IR_COPY_SUFFIX)) nl -= sl;
-    char *text = xasprintf("%.*s:%u: %s of '%.*s' was given other shadows than the augmented forward call whose tape it "
+    char *place = diag_place(r->call);
+    char *text = xasprintf("%s: %s of '%s' was given other shadows than the augmented forward call whose tape it "
                            "reverses; its reverse sweep adds into that call's shadows: give both calls the same ones",
-                           (int)len, file, loc ? LLVMDILocationGetLine(loc) : 0, r->entry, (int)nl, name);
+                           place, r->entry, diag_program_name(r->fn));
     args[n++] = LLVMBuildGlobalStringPtr(b, text, "parad.message");
-    free(text);
+    free(place), free(text);
   }
   ir_call_named(b, fn, LLVMFunctionType(LLVMVoidTypeInContext(ad->ctx), params, n, 0), args, n);
   vec_free(&shadows);
