@@ -262,16 +262,7 @@ void ad_release_optimised_copies(LLVMModuleRef m) {
     if (len > sl && !strcmp(name + len - sl, IR_COPY_SUFFIX)) continue;
     elems[kept++] = e;
   }
-  if (kept < n) {
-    LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetModuleContext(m), 0);
-    LLVMDeleteGlobal(used);
-    if (kept) {
-      LLVMValueRef now = LLVMAddGlobal(m, LLVMArrayType2(ptr, kept), "llvm.used");
-      LLVMSetInitializer(now, LLVMConstArray2(ptr, elems, kept));
-      LLVMSetLinkage(now, LLVMAppendingLinkage);
-      LLVMSetSection(now, "llvm.metadata");
-    }
-  }
+  if (kept < n) ir_set_used(m, elems, kept);
   free(elems);
 }
 

@@ -703,18 +703,24 @@ void ir_strip_locations(LLVMValueRef fn) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) LLVMInstructionSetDebugLoc(i, NULL);
 }
 
-void ir_append_used(LLVMModuleRef m, LLVMValueRef g) {
+void ir_set_used(LLVMModuleRef m, LLVMValueRef *elems, unsigned n) {
   LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetModuleContext(m), 0);
+  LLVMValueRef old = LLVMGetNamedGlobal(m, "llvm.used");
+  if (old) LLVMDeleteGlobal(old);
+  if (!n) return;
+  LLVMValueRef used = LLVMAddGlobal(m, LLVMArrayType2(ptr, n), "llvm.used");
+  LLVMSetInitializer(used, LLVMConstArray2(ptr, elems, n));
+  LLVMSetLinkage(used, LLVMAppendingLinkage);
+  LLVMSetSection(used, "llvm.metadata");
+}
+
+void ir_append_used(LLVMModuleRef m, LLVMValueRef g) {
   LLVMValueRef old = LLVMGetNamedGlobal(m, "llvm.used"), init = old ? LLVMGetInitializer(old) : NULL;
   unsigned n = init ? (unsigned)LLVMGetNumOperands(init) : 0;
   LLVMValueRef *elems = xcalloc(n + 1, sizeof *elems);
   for (unsigned i = 0; i < n; i++) elems[i] = LLVMGetOperand(init, i);
   elems[n] = g;
-  if (old) LLVMDeleteGlobal(old);
-  LLVMValueRef used = LLVMAddGlobal(m, LLVMArrayType2(ptr, n + 1), "llvm.used");
-  LLVMSetInitializer(used, LLVMConstArray2(ptr, elems, n + 1));
-  LLVMSetLinkage(used, LLVMAppendingLinkage);
-  LLVMSetSection(used, "llvm.metadata");
+  ir_set_used(m, elems, n + 1);
   free(elems);
 }
 

@@ -183,6 +183,8 @@ void ir_copy_call_attributes(LLVMValueRef from, LLVMValueRef to);
 void ir_strip_loop_hints(LLVMValueRef fn);
 /* Adds g to the module's llvm.used: kept by the optimiser and the code generator, referenced or not. */
 void ir_append_used(LLVMModuleRef m, LLVMValueRef g);
+/* llvm.used made of these n values (none: no llvm.used). */
+void ir_set_used(LLVMModuleRef m, LLVMValueRef *elems, unsigned n);
 /* A loop hint !{!"name", i1 true} (flag), or the name alone: LLVM reads a flag's second operand as a
  * constant, and clang writes some hints as the name alone. */
 LLVMMetadataRef ir_loop_flag(LLVMContextRef c, const char *name, bool flag);
