@@ -51,6 +51,18 @@ static int cannot_hold(LLVMValueRef call, const char *entry, unsigned w, LLVMTyp
   return 1;
 }
 
+/* Stores at `at`, as C lays out an array of rt: primal first where it is given, then the w tangents of tv. */
+static void store_in_order(AdModule *ad, LLVMBuilderRef b, LLVMValueRef at, LLVMTypeRef rt, LLVMValueRef primal,
+                           LLVMValueRef tv, unsigned w) {
+  unsigned first = primal != NULL;
+  LLVMTypeRef arr = LLVMArrayType2(rt, w + first);
+  for (unsigned i = 0; i < w + first; i++) {
+    LLVMValueRef idx[2] = {ir_const_i64(ad->ctx, 0), ir_const_i64(ad->ctx, i)};
+    LLVMValueRef v = i < first ? primal : lane_of(b, ad->ctx, w, rt, tv, i - first);
+    LLVMBuildStore(b, v, LLVMBuildGEP2(b, arr, at, idx, 2, ""));
+  }
+}
+
 static int primal_return_void(LLVMValueRef call, const char *entry, LLVMValueRef fn) {
   diag_error_plain(call, "%s: '%s' returns nothing: enzyme_primal_return asks for its result and the tangent", entry,
                    LLVMGetValueName(fn));
@@ -70,13 +82,7 @@ static int with_primal(AdModule *ad, LLVMBuilderRef b, const Request *r, LLVMVal
   }
   LLVMValueRef slot = r->sret ? LLVMGetArgOperand(call, 0)
                               : ir_entry_alloca(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)), ct, "primal.tangents");
-  LLVMTypeRef arr = LLVMArrayType2(rt, w + 1);
-  LLVMValueRef tv = LLVMBuildExtractValue(b, nc, 1, "tangent");
-  for (unsigned i = 0; i <= w; i++) {
-    LLVMValueRef idx[2] = {ir_const_i64(ad->ctx, 0), ir_const_i64(ad->ctx, i)};
-    LLVMValueRef v = i ? lane_of(b, ad->ctx, w, rt, tv, i - 1) : LLVMBuildExtractValue(b, nc, 0, "primal");
-    LLVMBuildStore(b, v, LLVMBuildGEP2(b, arr, slot, idx, 2, ""));
-  }
+  store_in_order(ad, b, slot, rt, LLVMBuildExtractValue(b, nc, 0, "primal"), LLVMBuildExtractValue(b, nc, 1, "tangent"), w);
   if (!r->sret) *result = LLVMBuildLoad2(b, ct, slot, "");
   return 0;
 }
@@ -140,12 +146,7 @@ int fwd_lower_request(AdModule *ad, const Request *r) {
     if (r->sret && st && !holds_exactly(ad->mod, st, rt, w)) {
       errors = cannot_hold(call, entry, w, rt);
     } else if (r->sret) {
-      LLVMValueRef dst = LLVMGetArgOperand(call, 0);
-      LLVMTypeRef arr = LLVMArrayType2(rt, w);
-      for (unsigned i = 0; i < w; i++) {
-        LLVMValueRef idx[2] = {ir_const_i64(ad->ctx, 0), ir_const_i64(ad->ctx, i)};
-        LLVMBuildStore(b, lane_of(b, ad->ctx, w, rt, tv, i), LLVMBuildGEP2(b, arr, dst, idx, 2, ""));
-      }
+      store_in_order(ad, b, LLVMGetArgOperand(call, 0), rt, NULL, tv, w);
     } else if (w == 1 && ct == rt) {
       result = tv;
     } else if (w == 1 && ir_is_fp(ct) && ir_is_fp(rt)) {
@@ -153,12 +154,8 @@ int fwd_lower_request(AdModule *ad, const Request *r) {
     } else if (LLVMGetTypeKind(ct) != LLVMVoidTypeKind && holds_exactly(ad->mod, ct, rt, w)) {
       /* The C ABI may have turned the user's struct of N tangents into another type (<2 x float>, a
        * pair of vectors); going through memory reinterprets the N tangents exactly as C would. */
-      LLVMTypeRef arr = LLVMArrayType2(rt, w);
       LLVMValueRef slot = ir_entry_alloca(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)), ct, "tangents");
-      for (unsigned i = 0; i < w; i++) {
-        LLVMValueRef idx[2] = {ir_const_i64(ad->ctx, 0), ir_const_i64(ad->ctx, i)};
-        LLVMBuildStore(b, lane_of(b, ad->ctx, w, rt, tv, i), LLVMBuildGEP2(b, arr, slot, idx, 2, ""));
-      }
+      store_in_order(ad, b, slot, rt, NULL, tv, w);
       result = LLVMBuildLoad2(b, ct, slot, "");
     } else {
       errors = cannot_hold(call, entry, w, rt);
