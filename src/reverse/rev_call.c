@@ -112,7 +112,8 @@ static PairKind kind_of_call(RevGen *g, LLVMValueRef call) {
     shares = ir_is_ptr(LLVMTypeOf(a)) && shadowed(g, a) && !rev_thread_private(a);
   }
   PairKind kind = {.ret_active = ret_active, .ret_shadow = shadowed(g, call), .parallel = shares,
-                   .one_thread = (g->parallel || g->region_body) && (g->one_thread || omp_in_one_thread_block(call))};
+                   .one_thread = (g->parallel || g->region_body) && (g->one_thread || omp_in_one_thread_block(call)),
+                   .redirected = shared_redirected(g, call)};
   rev_unwritten_args(g, call, ir_called_function(call), 0, 0, &kind);
   return kind;
 }
@@ -176,7 +177,9 @@ static void aug_module_call(RevGen *g, LLVMValueRef call) {
     aug_clone(g, call);
   } else {
     bool chained = omp_chain_give(g, call);
+    shared_aug_call(g, call, false);
     call_aug(g, call, pair.aug, LLVMGlobalGetValueType(pair.aug), pattern, pair.ret_shadow);
+    shared_aug_call(g, call, true);
     if (chained) omp_chain_given(g);
   }
   free(pattern);
@@ -186,8 +189,10 @@ static void rev_module_call(RevGen *g, LLVMValueRef call) {
   char *pattern = call_pattern(g, call);
   RevPair pair;
   if (call_is_active(g, call, pattern) && !LLVMIsFunctionVarArg(LLVMGetCalledFunctionType(call)) &&
-      rev_pair(g->ad, ir_called_function(call), pattern, kind_of_call(g, call), &pair))
+      rev_pair(g->ad, ir_called_function(call), pattern, kind_of_call(g, call), &pair)) {
+    shared_rev_call(g, call);
     call_rev(g, call, pair.rev, LLVMGlobalGetValueType(pair.rev), pattern, pair.ret_active);
+  }
   free(pattern);
 }
 
@@ -209,8 +214,8 @@ static bool pair_for_pointer(AdModule *ad, LLVMValueRef fn, void *ctx, LLVMValue
 
 /* The key of a call's pair in the runtime's table (both sweeps agree on it). */
 static LLVMValueRef indirect_key(RevGen *g, LLVMValueRef call, const char *pattern, PairKind kind) {
-  char *key = xasprintf("rev|%s|%d%d%d|%llx|%llx|%llx|%llx", pattern, kind.ret_active, kind.ret_shadow, kind.parallel,
-                        kind.unwritten, kind.unwritten_slots, kind.unwritten_held, kind.unwritten_globals);
+  char *key = xasprintf("rev|%s|%d%d%d|%llx|%llx|%llx|%llx|%llx", pattern, kind.ret_active, kind.ret_shadow, kind.parallel,
+                        kind.unwritten, kind.unwritten_slots, kind.unwritten_held, kind.unwritten_globals, kind.redirected);
   IndirectPair ctx = {pattern, kind};
   LLVMValueRef k = indirect_register(g->ad, LLVMGetCalledFunctionType(call), key, pair_for_pointer, &ctx);
   free(key);
@@ -229,7 +234,10 @@ void aug_indirect(RevGen *g, LLVMValueRef call) {
   LLVMValueRef k = indirect_key(g, call, pattern, kind);
   LLVMTypeRef aug_type, rev_type;
   rev_pair_types(LLVMGetCalledFunctionType(call), pattern, kind, &aug_type, &rev_type);
-  call_aug(g, call, indirect_lookup(g->ad, g->b, aug_value(g, LLVMGetCalledValue(call)), k, 0), aug_type, pattern, kind.ret_shadow);
+  LLVMValueRef aug = indirect_lookup(g->ad, g->b, aug_value(g, LLVMGetCalledValue(call)), k, 0);
+  shared_aug_call(g, call, false);
+  call_aug(g, call, aug, aug_type, pattern, kind.ret_shadow);
+  shared_aug_call(g, call, true);
   free(pattern);
 }
 
@@ -240,7 +248,9 @@ void rev_indirect(RevGen *g, LLVMValueRef call) {
     LLVMValueRef k = indirect_key(g, call, pattern, kind), fn = rv(g, LLVMGetCalledValue(call));
     LLVMTypeRef aug_type, rev_type;
     rev_pair_types(LLVMGetCalledFunctionType(call), pattern, kind, &aug_type, &rev_type);
-    call_rev(g, call, indirect_lookup(g->ad, g->b, fn, k, 1), rev_type, pattern, kind.ret_active);
+    LLVMValueRef rev = indirect_lookup(g->ad, g->b, fn, k, 1);
+    shared_rev_call(g, call);
+    call_rev(g, call, rev, rev_type, pattern, kind.ret_active);
   }
   free(pattern);
 }

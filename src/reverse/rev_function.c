@@ -304,6 +304,7 @@ static unsigned frame_record_bytes(RevGen *g) { return g->frame_bytes + (count_r
 
 static void write_return(RevGen *g, LLVMValueRef term) {
   shared_aug_exit(g);
+  redirect_aug_exit(g);
   unsigned bytes = frame_record_bytes(g);
   if (bytes) {
     LLVMValueRef record = tape_reserve(g, bytes);
@@ -399,6 +400,7 @@ static void write_aug(RevGen *g) {
   g->tape = tape_current(g);
   bulk_slots(g);
   shared_aug_entry(g);
+  redirect_aug_entry(g);
   snapshot_aug_entry(g);
   omp_chain_take(g);
   g->frame_alloca = xcalloc(g->frame_slots + 1, sizeof *g->frame_alloca);
@@ -457,6 +459,7 @@ static void write_aug(RevGen *g) {
     shared_inputs_after_block(g, bb); /* before the records are reserved: a run may leave them out */
     bulk_aug_after_block(g, bb);
     shared_aug_after_block(g, bb);
+    redirect_aug_after_block(g, bb);
     snapshot_aug_after_block(g, bb);
     vmap_put(&g->exits, LLVMBasicBlockAsValue(bb), LLVMBasicBlockAsValue(LLVMGetInsertBlock(g->b)));
     if (LLVMGetInstructionOpcode(term) == LLVMRet)
@@ -569,6 +572,7 @@ static void write_rev(RevGen *g) {
     g->solo = LLVMBuildICmp(g->b, LLVMIntNE, alone, LLVMConstInt(i32, 0, 0), "solo");
     g->ad->run_long_conditions = true; /* loops get a copy for each */
   }
+  redirect_rev_entry(g);
   unsigned bytes = frame_record_bytes(g), nreturns = count_returns(g);
   LLVMValueRef frame = bytes ? tape_release(g, bytes) : NULL;
   for (size_t b = 0; b < g->cfg.blocks.len; b++)
@@ -652,9 +656,9 @@ static void write_rev(RevGen *g) {
 /* ---- the pair ---- */
 
 static char *pair_key(LLVMValueRef fn, const char *pattern, PairKind k) {
-  return xasprintf("rev|%s|%s|%d%d%d%d%d%d%d|%llx|%llx|%llx|%llx", LLVMGetValueName(fn), pattern, k.ret_active, k.ret_shadow,
+  return xasprintf("rev|%s|%s|%d%d%d%d%d%d%d|%llx|%llx|%llx|%llx|%llx", LLVMGetValueName(fn), pattern, k.ret_active, k.ret_shadow,
                    k.top_level, k.parallel, k.region_body, k.task_body, k.one_thread, k.unwritten, k.unwritten_slots,
-                   k.unwritten_held, k.unwritten_globals);
+                   k.unwritten_held, k.unwritten_globals, k.redirected);
 }
 
 bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind, RevPair *out) {
@@ -675,7 +679,8 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   RevGen g = {.ad = ad, .orig = fn, .pattern = pattern, .ret_active = ret_active, .ret_shadow = ret_shadow,
               .reload_inputs = top_level && writes_only_own_memory(fn), .top_level = top_level, .unwritten = kind.unwritten,
               .unwritten_slots = kind.unwritten_slots, .unwritten_held = kind.unwritten_held, .unwritten_globals = kind.unwritten_globals, .parallel = kind.parallel,
-              .region_body = kind.region_body, .task_body = kind.task_body, .one_thread = kind.one_thread, .ctx = ad->ctx};
+              .region_body = kind.region_body, .task_body = kind.task_body, .one_thread = kind.one_thread,
+              .redirected = kind.redirected, .ctx = ad->ctx};
   g.ptr_type = LLVMPointerTypeInContext(g.ctx, 0);
   g.i64 = LLVMInt64TypeInContext(g.ctx);
   /* activity knows 'd' and 'o' as active, 'c' as constant */
@@ -717,6 +722,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   cfg_build(fn, &g.cfg);
   find_loops(&g);
   shared_analyse(&g);
+  redirect_analyse(&g);
   snapshot_analyse(&g);
   window_analyse(&g);
   g.plan = xcalloc(g.cfg.blocks.len + 1, sizeof *g.plan);
@@ -761,6 +767,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
   dependence_free(g.dependence);
   window_free(&g);
   shared_free(&g);
+  redirect_free(&g);
   snapshot_free(&g);
   free_loops(&g);
   cfg_free(&g.cfg);

@@ -141,7 +141,9 @@ typedef struct RevGen {
   bool region_body;      /* see PairKind */
   bool task_body;        /* see PairKind */
   bool one_thread;       /* see PairKind */
+  unsigned long long redirected; /* see PairKind */
   struct SharedMemory *shared; /* rev_shared.c */
+  struct Redirects *redirects; /* rev_redirect.c */
   struct Snapshots *snapshots; /* rev_snapshot.c */
   struct Windows *windows;     /* rev_window.c */
   const Activity *act;
@@ -393,6 +395,37 @@ void rev_unwritten_args(RevGen *g, LLVMValueRef call, LLVMValueRef callee, unsig
 /* Tells the optimiser that no store of the finished reverse function writes the memory its repeated loads
  * read (rev_values.c). */
 void rev_scope_reloads(RevGen *g);
+
+/* ---- rev_redirect.c ---- */
+/* A region's plan per redirected parameter, in thread-local memory (runtime/omp.c): the hull the callee
+ * read (cleared by the caller), then whether the thread's own part is all it read (1, else 0), the own
+ * part (its start in the shadow's addresses, its length) and the private buffer (the shadow address it
+ * mirrors, its length, the buffer) the caller's plan has. */
+enum { REDIRECT_LO, REDIRECT_HI, REDIRECT_WHOLE, REDIRECT_OWN_LO, REDIRECT_OWN_SPAN, REDIRECT_BUFFER_LO, REDIRECT_BUFFER_LEN,
+       REDIRECT_BUFFER, REDIRECT_FIELDS };
+enum { MAX_REDIRECTS = 4 };
+/* Whether fn's parameter i is only read, as floats of one type (*elem their size), through address
+ * arithmetic on it. */
+bool redirect_param_reads(LLVMValueRef fn, unsigned i, unsigned *elem);
+/* The address of a field of the thread's slot for the pair's j-th redirected parameter, at the builder. */
+LLVMValueRef redirect_field(RevGen *g, unsigned j, unsigned field);
+void redirect_analyse(RevGen *g);
+void redirect_free(RevGen *g);
+void redirect_aug_entry(RevGen *g);
+void redirect_aug_after_block(RevGen *g, LLVMBasicBlockRef bb); /* aug, at the end of a block's copy */
+void redirect_aug_exit(RevGen *g);
+void redirect_rev_entry(RevGen *g);
+/* The adjoint d of a read through a redirected parameter added as the caller's plan says; false for any
+ * other read. */
+bool redirect_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMValueRef d, unsigned align,
+                         void (*plain)(RevGen *, LLVMValueRef, LLVMValueRef, unsigned),
+                         void (*atomic)(RevGen *, LLVMValueRef, LLVMValueRef, LLVMValueRef, unsigned, LLVMValueRef));
+/* The region's side (rev_shared.c): which of a call's parameters are redirected (PairKind.redirected); aug,
+ * around the call (the callee's slots cleared before, their hulls noted after); rev, before the callee's
+ * reverse function is called (the plan into its slots). */
+unsigned long long shared_redirected(RevGen *g, LLVMValueRef call);
+void shared_aug_call(RevGen *g, LLVMValueRef call, bool after);
+void shared_rev_call(RevGen *g, LLVMValueRef call);
 
 /* Whether a load's adjoint, in a region's function, goes where it would go in any iteration of loop l:
  * not summed in a register, and decided plain or atomic once per run of l (or always the same way). */

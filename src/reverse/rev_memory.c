@@ -256,7 +256,7 @@ static void accumulate_into(RevGen *g, LLVMValueRef at, LLVMValueRef orig, LLVMV
 }
 
 void rev_accumulate_load(RevGen *g, LLVMValueRef load, LLVMValueRef dp, LLVMValueRef d, unsigned align) {
-  if (!shared_accumulate(g, load, dp, d, align, add_plain, add_atomic))
+  if (!shared_accumulate(g, load, dp, d, align, add_plain, add_atomic) && !redirect_accumulate(g, load, dp, d, align, add_plain, add_atomic))
     accumulate_into(g, load, LLVMGetOperand(load, 0), dp, d, align);
 }
 

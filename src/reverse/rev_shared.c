@@ -25,7 +25,9 @@
 
 #include <llvm-c/Target.h>
 
+#include "ad/body.h"
 #include "ad/global_shadows.h"
+#include "ad/indirect.h"
 #include "analysis/dependence.h"
 #include "analysis/memtype.h"
 #include "omp/omp.h"
@@ -68,6 +70,16 @@ struct Group {
    * the current run of `loop` lies in it (see "a gather's clean stretch") */
   unsigned number;
   LLVMValueRef stretch_lo, stretch_len, clean;
+};
+
+/* A call given pointers into objects that the callee only reads (rev_redirect.c): its redirected
+ * parameters, and per slot (one per parameter, in order) the object and the size of the floats read. */
+struct CallReads {
+  LLVMValueRef call;
+  unsigned long long params;
+  unsigned n;
+  unsigned object[MAX_REDIRECTS];
+  unsigned char elem[MAX_REDIRECTS];
 };
 
 /* A loop whose runs are joined (see "joined runs"). */
@@ -126,6 +138,8 @@ struct SharedMemory {
   ValueMap delta_of;  /* rev: read (its window, if it has one) -> slot holding the distance from the shadow to
                          where its adjoints go plainly: 0, or into the private buffer */
   VEC(struct Group) groups;   /* by block */
+  VEC(struct CallReads) calls;
+  ValueMap call_of;   /* call -> 1 + its index in calls */
   VEC(struct Joined) joined;  /* aug: loops whose runs are joined */
   ValueMap group_of;  /* access -> 1 + its group's index */
   /* Inputs read from copies (see "inputs" below): per object, whether the function reads it from a copy;
@@ -1113,6 +1127,62 @@ static int root_index(struct SharedMemory *s, LLVMValueRef r, unsigned char stag
   return -1;
 }
 
+/* A call of the region's function that passes shared objects, each to a parameter its callee only reads
+ * floats through (rev_redirect.c): its objects planned with the others, its pair made to note its reads and
+ * add their adjoints as the plan says. False where any shared pointer it passes is not so. */
+static bool redirect_call(RevGen *g, LLVMValueRef call, unsigned char stage) {
+  struct SharedMemory *s = g->shared;
+  CallKind kind = call_classify(call, NULL);
+  if (!g->region_body || (kind != CALL_MODULE && kind != CALL_INDIRECT) || ad_call_reaches_active_global(call)) return false;
+  /* the callees: the function called, or every function of the module the pointer may hold (one of another
+     module's is looked up by a key that names the redirection: the program stops there, as for any
+     function with no such derivative) */
+  ValueList callees = {0};
+  if (kind == CALL_MODULE) vec_push(&callees, ir_called_function(call));
+  else indirect_candidates(g->ad, LLVMGetCalledFunctionType(call), &callees);
+  bool ok = callees.len > 0;
+  for (size_t f = 0; f < callees.len && ok; f++) ok = callees.data[f] && !LLVMIsDeclaration(callees.data[f]);
+  struct CallReads c = {.call = call};
+  for (unsigned i = 0, n = ir_num_call_args(call); i < n && ok; i++) {
+    LLVMValueRef a = LLVMGetArgOperand(call, i), r = root_of(a);
+    if (!ir_is_ptr(LLVMTypeOf(a)) || !activity_active(g->act, a) || rev_thread_private(a)) continue;
+    unsigned elem = 0;
+    for (size_t f = 0; f < callees.len && ok; f++) {
+      unsigned e;
+      ok = redirect_param_reads(ad_body(g->ad, callees.data[f]), i, &e) && (!elem || e == elem);
+      elem = e;
+    }
+    ok = ok && i < 64 && c.n < MAX_REDIRECTS && direct_root(g, r) && !atomic_only_root(g, r);
+    int k = ok ? root_index(s, r, stage) : 0;
+    if (ok && k < 0) {
+      ok = s->roots.len < MAX_ROOTS;
+      k = (int)s->roots.len;
+      if (ok) {
+        vec_push(&s->roots, r);
+        vec_push(&s->stage, stage);
+      }
+    }
+    c.params |= 1ull << i;
+    c.object[c.n] = (unsigned)k;
+    c.elem[c.n++] = (unsigned char)elem;
+  }
+  vec_free(&callees);
+  if (!ok) return false;
+  vec_push(&s->calls, c);
+  vmap_put(&s->call_of, call, (void *)s->calls.len);
+  return true;
+}
+
+static struct CallReads *call_reads(RevGen *g, LLVMValueRef call) {
+  size_t c1 = g->shared ? (size_t)vmap_get(&g->shared->call_of, call) : 0;
+  return c1 ? &g->shared->calls.data[c1 - 1] : NULL;
+}
+
+unsigned long long shared_redirected(RevGen *g, LLVMValueRef call) {
+  struct CallReads *c = call_reads(g, call);
+  return c ? c->params : 0;
+}
+
 void shared_analyse(RevGen *g) {
   if (!g->region_body && !g->task_body) return;
   struct SharedMemory *s = xcalloc(1, sizeof *s);
@@ -1128,6 +1198,7 @@ void shared_analyse(RevGen *g) {
   vmap_init(&s->copy_flag);
   vmap_init(&s->run_word);
   vmap_init(&s->stored_by);
+  vmap_init(&s->call_of);
   g->shared = s;
   find_boundaries(g);
   bool ok = true;
@@ -1137,7 +1208,7 @@ void shared_analyse(RevGen *g) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i && ok; i = LLVMGetNextInstruction(i)) {
       if (first_part && !LLVMGetPreviousInstruction(i)) part = first_part[b]; /* the block's first part */
       if (ir_is_call(i)) {
-        ok = !passes_shared(g, i);
+        ok = !passes_shared(g, i) || redirect_call(g, i, first_part ? stage_number(parent, part, &stages_met) : 0);
         part += is_barrier(i);
         continue;
       }
@@ -1214,6 +1285,12 @@ void shared_analyse(RevGen *g) {
       if (LLVMGetAlignment(i) < size) misaligned[k1 - 1] = true;
       *e = size;
     }
+  for (size_t c = 0; c < s->calls.len; c++) /* the reads of the calls' callees */
+    for (unsigned j = 0; j < s->calls.data[c].n; j++) {
+      unsigned k = s->calls.data[c].object[j];
+      if (s->elem[k] && s->elem[k] != s->calls.data[c].elem[j]) mixed[k] = true;
+      s->elem[k] = s->calls.data[c].elem[j];
+    }
   s->atomic_only = xcalloc(s->roots.len, sizeof *s->atomic_only);
   for (size_t k = 0; k < s->roots.len; k++) {
     s->atomic_only[k] = atomic_only_root(g, s->roots.data[k]);
@@ -1231,6 +1308,8 @@ void shared_analyse(RevGen *g) {
       LLVMTypeRef t = LLVMTypeOf(v); /* floats, or integers that may carry their bits (rev_lanes.c) */
       if (ir_contains_fp(t) ? activity_active(g->act, v) : ir_is_int(t) && activity_varied(g->act, v)) s->adds[k1 - 1] = 1;
     }
+  for (size_t c = 0; c < s->calls.len; c++)
+    for (unsigned j = 0; j < s->calls.data[c].n; j++) s->adds[s->calls.data[c].object[j]] = 1;
   find_indices(g);
   inputs_analyse(g);
 }
@@ -1252,6 +1331,8 @@ void shared_free(RevGen *g) {
   vmap_free(&s->delta_of);
   vec_free(&s->per_run);
   vec_free(&s->groups);
+  vec_free(&s->calls);
+  vmap_free(&s->call_of);
   for (size_t i = 0; i < s->joined.len; i++) {
     vec_free(&s->joined.data[i].bases);
     free(s->joined.data[i].base_at);
@@ -1404,6 +1485,8 @@ static bool *find_aperiodic(RevGen *g) {
   }
   for (size_t i = 0; i < s->groups.len; i++)
     if (s->groups.data[i].slot % RANGE_FIELDS == READ_LO) aperiodic[s->groups.data[i].slot / RANGE_FIELDS] = true;
+  for (size_t c = 0; c < s->calls.len; c++)
+    for (unsigned j = 0; j < s->calls.data[c].n; j++) aperiodic[s->calls.data[c].object[j]] = true;
   VEC(Phase) phases = {0};
   for (size_t i = 0; i < s->per_run.len; i++) {
     LLVMValueRef inst = s->per_run.data[i];
@@ -1506,6 +1589,21 @@ static void note_shadow_delta(RevGen *g, unsigned k) {
   LLVMValueRef delta = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, shadow, g->i64, ""),
                                     LLVMBuildPtrToInt(g->b, aug_value(g, root), g->i64, ""), "");
   LLVMBuildStore(g->b, delta, range_slot(g, k, SHADOW_DELTA));
+}
+
+/* A redirected call's reads: the callee's slots cleared before it, their hulls noted after. */
+void shared_aug_call(RevGen *g, LLVMValueRef call, bool after) {
+  struct CallReads *c = call_reads(g, call);
+  for (unsigned j = 0; c && j < c->n; j++) {
+    if (!after) {
+      LLVMBuildStore(g->b, LLVMConstInt(g->i64, ~0ull, 0), redirect_field(g, j, REDIRECT_LO));
+      LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), redirect_field(g, j, REDIRECT_HI));
+      continue;
+    }
+    rev_widen(g, range_slot(g, c->object[j], READ_LO), LLVMBuildLoad2(g->b, g->i64, redirect_field(g, j, REDIRECT_LO), ""), "llvm.umin");
+    rev_widen(g, range_slot(g, c->object[j], READ_HI), LLVMBuildLoad2(g->b, g->i64, redirect_field(g, j, REDIRECT_HI), ""), "llvm.umax");
+    note_shadow_delta(g, c->object[j]);
+  }
 }
 
 /* The block's groups, at its end (anchors are defined before the accesses, so there too). */
@@ -2030,6 +2128,27 @@ static LLVMValueRef shadow_own(RevGen *g, unsigned k, LLVMValueRef load, LLVMVal
   LLVMValueRef off = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, shadow, g->i64, ""), own_shadow_lo(g, k), "");
   LLVMValueRef args[2] = {own_span(g, k), LLVMConstInt(g->i64, access_size(g, load) - 1, 0)};
   return LLVMBuildICmp(g->b, LLVMIntULT, off, ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, args, 2), "mine");
+}
+
+/* Before a redirected call's reverse: the thread's plan for its objects into the callee's slots (where an
+ * object has no private buffer, one of length 0). */
+void shared_rev_call(RevGen *g, LLVMValueRef call) {
+  struct CallReads *c = call_reads(g, call);
+  struct SharedMemory *s = g->shared;
+  for (unsigned j = 0; c && g->phase != PLANNING && j < c->n; j++) {
+    unsigned k = c->object[j];
+    bool buffered = s->elem[k] != 0;
+    LLVMValueRef zero = LLVMConstInt(g->i64, 0, 0);
+    LLVMValueRef plan[REDIRECT_FIELDS] = {
+        [REDIRECT_WHOLE] = LLVMBuildZExt(g->b, own_whole(g, k), g->i64, ""),
+        [REDIRECT_OWN_LO] = own_shadow_lo(g, k),
+        [REDIRECT_OWN_SPAN] = own_span(g, k),
+        [REDIRECT_BUFFER_LO] = buffered ? s->pbase[k] : zero,
+        [REDIRECT_BUFFER_LEN] = buffered ? s->plen[k] : zero,
+        [REDIRECT_BUFFER] = buffered ? LLVMBuildPtrToInt(g->b, s->priv[k], g->i64, "") : zero,
+    };
+    for (unsigned f = REDIRECT_WHOLE; f < REDIRECT_FIELDS; f++) LLVMBuildStore(g->b, plan[f], redirect_field(g, j, f));
+  }
 }
 
 void shared_rev_chunk_start(RevGen *g, LLVMBasicBlockRef bb) {

@@ -45,6 +45,9 @@ typedef struct {
    * the pair's forward sweep to its reverse sweep: a table a top-level gradient's function filled before
    * the call, read in a parallel region or a helper. */
   unsigned long long unwritten_globals;
+  /* Bit i: parameter i points into a shared object of the parallel region that calls, which the pair only
+   * reads: its reads are noted and their adjoints added as the region's plan says (rev_redirect.c). */
+  unsigned long long redirected;
 } PairKind;
 
 /* The pair for fn and pattern, generated on first use. False after an error (reported). */

@@ -280,6 +280,12 @@ ParadRegion *__parad_rt_region_begin(int quiet) {
  * while the outer team's other threads run their own instances of it and add into the same adjoints. */
 static bool no_outer_team(void) { return omp_get_active_level() - (omp_get_num_threads() > 1) <= 0; }
 
+/* A call in a region that passes shared objects to a callee that only reads them (reverse/rev_redirect.c):
+ * per parameter redirected, the hull of the addresses the callee read, then the caller's plan for the
+ * object as the callee's reverse sweep is to use it (own part, private buffer). */
+enum { REDIRECTS = 4, REDIRECT_FIELDS = 8 };
+_Thread_local uint64_t __parad_rt_redirect[REDIRECTS * REDIRECT_FIELDS];
+
 /* Reverse sweep: whether the thread adds plainly where a team would add atomically (a team of one, alone). */
 int __parad_rt_team_alone(void) { return omp_get_num_threads() == 1 && no_outer_team(); }
 
