@@ -25,11 +25,13 @@ struct ReadGroup {
 };
 
 /* A read in a loop whose trip count is known on entry, at an address linear in its counters: noted once
- * per run, at the loop's preheader, from the run's first and last iterations. */
+ * per run, at the loop's preheader, from the run's first and last iterations; in a short loop of constant
+ * trips (a row of eight weights), per run of the loop around, from the corners (rev_monotone.c). */
 struct RunRead {
   Loop *l;
   LLVMValueRef load;
   unsigned slot;
+  bool monotone;
 };
 
 struct Redirects {
@@ -123,9 +125,16 @@ void redirect_analyse(RevGen *g) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
       size_t j1 = (size_t)vmap_get(&r->slot_of, i);
       if (!j1) continue;
-      Loop *l = loop_innermost(g, g->cfg.blocks.data[b]);
-      if (l && l->exit_iv && l->preheader && loop_linear_exact(g, l, LLVMGetOperand(i, 0))) {
-        vec_push(&r->runs, ((struct RunRead){l, i, (unsigned)(j1 - 1)}));
+      Loop *l = loop_innermost(g, g->cfg.blocks.data[b]), *run = NULL;
+      LLVMValueRef p = LLVMGetOperand(i, 0);
+      bool linear = l && l->exit_iv && l->preheader && loop_linear_exact(g, l, p);
+      if (l && (!linear || loop_short_constant(g, l))) run = loop_monotone_run(g, l, p, g->cfg.blocks.data[b]);
+      if (run && run->preheader) {
+        vec_push(&r->runs, ((struct RunRead){run, i, (unsigned)(j1 - 1), true}));
+        continue;
+      }
+      if (linear) {
+        vec_push(&r->runs, ((struct RunRead){l, i, (unsigned)(j1 - 1), false}));
         continue;
       }
       long long off = 0;
@@ -185,8 +194,11 @@ void redirect_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
         loop_first_and_last(g, l, loop_trip(g, l, aug_value), first, last, aug_value);
       }
       LLVMValueRef p = LLVMGetOperand(run->load, 0), lo, hi;
-      address_span(g, loop_evaluate(g, l, p, first, aug_value), loop_evaluate(g, l, p, last, aug_value),
-                   (unsigned)ir_type_size(g->ad->mod, LLVMTypeOf(run->load)), &lo, &hi);
+      unsigned size = (unsigned)ir_type_size(g->ad->mod, LLVMTypeOf(run->load));
+      if (run->monotone)
+        loop_monotone_span(g, l, p, size, first, last, aug_value, &lo, &hi);
+      else
+        address_span(g, loop_evaluate(g, l, p, first, aug_value), loop_evaluate(g, l, p, last, aug_value), size, &lo, &hi);
       widen(g, run->slot, lo, hi);
     }
     free(first);
@@ -209,6 +221,23 @@ void redirect_rev_entry(RevGen *g) {
   if (g->redirects) g->ad->run_long_conditions = true; /* loops get a copy for the thread that owns all it read */
 }
 
+/* PARAD_CHECK_CLEAN (tests): an add the plan takes as the thread's own because its own part is all it read
+ * (the callee's reads among them) stops the program where the address lies outside that part: a read the
+ * callee did not note (runtime/omp.c __parad_rt_clean_violation). */
+static void check_whole(RevGen *g, LLVMValueRef whole, LLVMValueRef mine, LLVMValueRef own_lo, LLVMValueRef at) {
+  LLVMValueRef known = LLVMBuildICmp(g->b, LLVMIntNE, own_lo, LLVMConstAllOnes(g->i64), "");
+  LLVMValueRef wrong = LLVMBuildAnd(g->b, LLVMBuildAnd(g->b, whole, known, ""), LLVMBuildNot(g->b, mine, ""), "");
+  LLVMBasicBlockRef yes, no, join;
+  rev_diamond(g, wrong, &yes, &no, &join);
+  LLVMPositionBuilderAtEnd(g->b, yes);
+  LLVMTypeRef params[1] = {g->i64};
+  ir_call_named(g->b, "__parad_rt_clean_violation", LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 1, 0), &at, 1);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, no);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+}
+
 bool redirect_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMValueRef d, unsigned align,
                          void (*plain)(RevGen *, LLVMValueRef, LLVMValueRef, unsigned),
                          void (*atomic)(RevGen *, LLVMValueRef, LLVMValueRef, LLVMValueRef, unsigned, LLVMValueRef)) {
@@ -227,6 +256,7 @@ bool redirect_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVM
   LLVMValueRef own = LLVMBuildICmp(g->b, LLVMIntULT, LLVMBuildSub(g->b, at, plan[REDIRECT_OWN_LO], ""),
                                    ir_call_intrinsic(g->b, "llvm.usub.sat", &g->i64, 1, own_args, 2), "mine");
   LLVMValueRef whole = LLVMBuildICmp(g->b, LLVMIntNE, plan[REDIRECT_WHOLE], LLVMConstInt(g->i64, 0, 0), "whole");
+  if (g->ad->check_clean) check_whole(g, whole, own, plan[REDIRECT_OWN_LO], at);
   own = LLVMBuildSelect(g->b, whole, LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 1, 0), own, "");
   LLVMBasicBlockRef here, elsewhere, join;
   rev_diamond(g, own, &here, &elsewhere, &join);

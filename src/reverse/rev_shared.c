@@ -26,6 +26,7 @@
 #include <llvm-c/Target.h>
 
 #include "ad/body.h"
+#include "ad/custom.h"
 #include "ad/global_shadows.h"
 #include "ad/indirect.h"
 #include "analysis/dependence.h"
@@ -1133,7 +1134,9 @@ static int root_index(struct SharedMemory *s, LLVMValueRef r, unsigned char stag
 static bool redirect_call(RevGen *g, LLVMValueRef call, unsigned char stage) {
   struct SharedMemory *s = g->shared;
   CallKind kind = call_classify(call, NULL);
-  if (!g->region_body || (kind != CALL_MODULE && kind != CALL_INDIRECT) || ad_call_reaches_active_global(call)) return false;
+  if (!g->region_body || (kind != CALL_MODULE && kind != CALL_INDIRECT) || ad_call_reaches_active_global(call) ||
+      (kind == CALL_MODULE && !rev_call_augmented(g, call))) /* a registered gradient reads out of sight */
+    return false;
   /* the callees: the function called, or every function of the module the pointer may hold (one of another
      module's is looked up by a key that names the redirection: the program stops there, as for any
      function with no such derivative) */
@@ -1141,7 +1144,8 @@ static bool redirect_call(RevGen *g, LLVMValueRef call, unsigned char stage) {
   if (kind == CALL_MODULE) vec_push(&callees, ir_called_function(call));
   else indirect_candidates(g->ad, LLVMGetCalledFunctionType(call), &callees);
   bool ok = callees.len > 0;
-  for (size_t f = 0; f < callees.len && ok; f++) ok = callees.data[f] && !LLVMIsDeclaration(callees.data[f]);
+  for (size_t f = 0; f < callees.len && ok; f++)
+    ok = callees.data[f] && !LLVMIsDeclaration(callees.data[f]) && !custom_registered(callees.data[f]);
   struct CallReads c = {.call = call};
   for (unsigned i = 0, n = ir_num_call_args(call); i < n && ok; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i), r = root_of(a);

@@ -15,9 +15,11 @@
 //   written: a callee that also writes through its pointer: planned as before (atomically); its numbers only.
 // Gradients against central differences (h = 1e-6, tolerance 1e-6 relative; floats: h = 1e-2, 1e-2) at 1, 2
 // and 3 threads, -O2 and -O0; built counting adjoint updates: model's, stencil's, table's and gather's under 5% atomic
-// at 2 and 3 threads (all were atomic).
+// at 2 and 3 threads (all were atomic); built with PARAD_CHECK_CLEAN, every add a callee takes as the thread's
+// own because the thread owns all it read is checked to lie in what the thread noted.
 // RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=3 %t
 // RUN: env PARAD_COUNT_UPDATES=1 %parad-cc %cflags -DCOUNTED -fopenmp %s -o %t.count -lm && OMP_NUM_THREADS=2 %t.count && OMP_NUM_THREADS=3 %t.count
+// RUN: env PARAD_CHECK_CLEAN=1 %parad-cc %cflags -fopenmp %s -o %t.check -lm && OMP_NUM_THREADS=1 %t.check && OMP_NUM_THREADS=2 %t.check
 // RUN: %parad-cc -O0 -fopenmp -I%S/../include %s -o %t0 -lm && OMP_NUM_THREADS=3 %t0
 #include <math.h>
 #include <parad.h>
