@@ -109,7 +109,7 @@ static PairKind kind_of_call(RevGen *g, LLVMValueRef call) {
   bool shares = g->parallel && ad_call_reaches_active_global(call);
   for (unsigned i = 0, n = ir_num_call_args(call); i < n && g->parallel && !shares; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i);
-    shares = ir_is_ptr(LLVMTypeOf(a)) && shadowed(g, a) && !rev_thread_private(a);
+    shares = ir_is_ptr(LLVMTypeOf(a)) && shadowed(g, a) && !rev_thread_own(a);
   }
   PairKind kind = {.ret_active = ret_active, .ret_shadow = shadowed(g, call), .parallel = shares,
                    .one_thread = (g->parallel || g->region_body) && (g->one_thread || omp_in_one_thread_block(call)),

@@ -387,6 +387,9 @@ void shared_flush(RevGen *g, bool at_end);
 void rev_widen(RevGen *g, LLVMValueRef slot, LLVMValueRef v, const char *minmax);
 /* Memory only this thread reaches: its own stack slots and heap blocks. */
 bool rev_thread_private(LLVMValueRef p);
+/* Such memory that holds no pointer to memory other threads reach (rev_memory.c): a callee given only
+ * such pointers (and reaching no active global) reaches only the thread's own. */
+bool rev_thread_own(LLVMValueRef p);
 /* Sets kind's unwritten bits for the callee's parameters from the call's arguments (argument first_arg
  * is parameter first_param), and for the globals the callee reads itself: memory unwritten here is
  * unwritten there. */

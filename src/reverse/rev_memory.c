@@ -5,12 +5,14 @@
  * Shadows outlive the forward sweep: a stack slot's shadow is a heap block freed when the reverse sweep
  * reaches the slot's allocation, and a freed heap block's shadow is freed when the tape ends. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <llvm-c/DebugInfo.h>
 
 #include "ad/checkpoint.h"
 #include "ad/constants.h"
+#include "ad/global_shadows.h"
 #include "ad/registered.h"
 #include "analysis/memtype.h"
 #include "reverse/rev_internal.h"
@@ -208,6 +210,74 @@ static bool thread_private(PrivateWalk *w, LLVMValueRef p) {
 bool rev_thread_private(LLVMValueRef p) {
   PrivateWalk w = {.n = 0};
   return thread_private(&w, p);
+}
+
+/* Whether memory only this thread reaches may hold a pointer to memory other threads reach: a shared
+ * array's address stored into a local record (`Ctx c = {theta, n}` handed to a helper), copied into it
+ * from elsewhere, or given to a call along with such a pointer (which may store it there). A walk over
+ * the addresses computed from the thread's own objects (`seen`), and what is done with them. */
+static bool may_hold_shared(LLVMValueRef v, ValueList *seen) {
+  for (size_t i = 0; i < seen->len; i++)
+    if (seen->data[i] == v) return false;
+  vec_push(seen, v);
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) || LLVMIsAAddrSpaceCastInst(user) || LLVMIsAPHINode(user) ||
+        LLVMIsASelectInst(user)) {
+      if (LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) == v) continue;
+      if (may_hold_shared(user, seen)) return true;
+    } else if (LLVMIsAStoreInst(user)) {
+      LLVMValueRef what = LLVMGetOperand(user, 0);
+      if (what == v) return true; /* its address stored: others may write into it */
+      if (ir_contains_ptr(LLVMTypeOf(what)) ? !rev_thread_private(what) : memtype_of_access(user) == MEMTYPE_PTR) return true;
+    } else if (ir_is_call(user)) {
+      CallKind kind = call_classify(user, NULL);
+      if (kind == CALL_DEBUG || kind == CALL_FREE || kind == CALL_MEMSET) continue;
+      if (kind == CALL_MEMCPY) {
+        LLVMValueRef from = LLVMGetArgOperand(user, 1);
+        DataKind d = memtype_of_copy(user);
+        if (LLVMGetArgOperand(user, 0) == v && !rev_thread_private(from) && d != DATA_F64 && d != DATA_F32 && d != DATA_INT) return true;
+        continue;
+      }
+      /* a callee may store into it any pointer it is given or reads from a global */
+      if (ad_call_reaches_active_global(user)) return true;
+      for (unsigned i = 0, n = ir_num_call_args(user); i < n; i++) {
+        LLVMValueRef a = LLVMGetArgOperand(user, i);
+        if (ir_is_ptr(LLVMTypeOf(a)) && !rev_thread_private(a)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+/* The objects a thread-private address may point into: its stack slots and heap blocks. */
+static void private_objects(LLVMValueRef p, ValueList *out) {
+  p = ir_strip_pointer_casts(p);
+  for (size_t i = 0; i < out->len; i++)
+    if (out->data[i] == p) return;
+  if (LLVMIsAGetElementPtrInst(p)) {
+    private_objects(LLVMGetOperand(p, 0), out);
+  } else if (LLVMIsASelectInst(p)) {
+    vec_push(out, p); /* met: not an object, but not walked again */
+    private_objects(LLVMGetOperand(p, 1), out), private_objects(LLVMGetOperand(p, 2), out);
+  } else if (LLVMIsAPHINode(p)) {
+    vec_push(out, p);
+    for (unsigned i = 0, n = LLVMCountIncoming(p); i < n; i++) private_objects(LLVMGetIncomingValue(p, i), out);
+  } else {
+    vec_push(out, p);
+  }
+}
+
+bool rev_thread_own(LLVMValueRef p) {
+  if (!rev_thread_private(p)) return false;
+  ValueList objects = {0}, seen = {0};
+  private_objects(p, &objects);
+  bool holds = false;
+  for (size_t i = 0; i < objects.len && !holds; i++)
+    if (LLVMIsAAllocaInst(objects.data[i]) || ir_is_call(objects.data[i])) holds = may_hold_shared(objects.data[i], &seen);
+  vec_free(&objects);
+  vec_free(&seen);
+  return !holds;
 }
 
 /* Whether other threads may add into the shadow of the memory at orig while this one does. */

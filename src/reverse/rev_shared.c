@@ -367,7 +367,7 @@ static bool passes_shared(RevGen *g, LLVMValueRef call) {
   }
   for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i);
-    if (ir_is_ptr(LLVMTypeOf(a)) && activity_active(g->act, a) && !rev_thread_private(a)) return true;
+    if (ir_is_ptr(LLVMTypeOf(a)) && activity_active(g->act, a) && !rev_thread_own(a)) return true;
   }
   return false;
 }
@@ -1149,7 +1149,7 @@ static bool redirect_call(RevGen *g, LLVMValueRef call, unsigned char stage) {
   struct CallReads c = {.call = call};
   for (unsigned i = 0, n = ir_num_call_args(call); i < n && ok; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i), r = root_of(a);
-    if (!ir_is_ptr(LLVMTypeOf(a)) || !activity_active(g->act, a) || rev_thread_private(a)) continue;
+    if (!ir_is_ptr(LLVMTypeOf(a)) || !activity_active(g->act, a) || rev_thread_own(a)) continue;
     unsigned elem = 0;
     for (size_t f = 0; f < callees.len && ok; f++) {
       unsigned e;
