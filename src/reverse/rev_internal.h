@@ -407,10 +407,17 @@ void rev_scope_reloads(RevGen *g);
 enum { REDIRECT_LO, REDIRECT_HI, REDIRECT_WHOLE, REDIRECT_OWN_LO, REDIRECT_OWN_SPAN, REDIRECT_BUFFER_LO, REDIRECT_BUFFER_LEN,
        REDIRECT_BUFFER, REDIRECT_FIELDS };
 enum { MAX_REDIRECTS = 4 };
-/* Whether fn's parameter i is only read, as floats of one type (*elem their size), through address
- * arithmetic on it. */
-bool redirect_param_reads(LLVMValueRef fn, unsigned i, unsigned *elem);
-/* The address of a field of the thread's slot for the pair's j-th redirected parameter, at the builder. */
+/* What a callee reads through a redirected parameter, a slot each: the parameter's own memory (field -1),
+ * or, where the parameter is a record of pointers, the memory each pointer read from it points to (field:
+ * the pointer's offset in the record); elem: the size of the floats read there. */
+typedef struct {
+  long long field;
+  unsigned char elem;
+} RedirectSlot;
+/* The slots of fn's parameter i in order (at most max, *n of them): false where the parameter is not only
+ * read, as floats of one type per slot, through address arithmetic on it (or on its record's pointers). */
+bool redirect_param_slots(LLVMValueRef fn, unsigned i, RedirectSlot *out, unsigned max, unsigned *n);
+/* The address of a field of the thread's j-th slot, at the builder. */
 LLVMValueRef redirect_field(RevGen *g, unsigned j, unsigned field);
 void redirect_analyse(RevGen *g);
 void redirect_free(RevGen *g);

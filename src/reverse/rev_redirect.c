@@ -38,6 +38,7 @@ struct Redirects {
   ValueMap slot_of;                            /* a read through a redirected parameter -> 1 + its slot */
   VEC(struct ReadGroup) groups;
   VEC(struct RunRead) runs;
+  unsigned nslots;
   LLVMValueRef range[MAX_REDIRECTS][2];        /* aug: the hull of the addresses read so far */
   LLVMValueRef plan[MAX_REDIRECTS][REDIRECT_FIELDS]; /* rev: the region's plan, read at the entry */
 };
@@ -82,18 +83,95 @@ static bool merges_own(ValueList *seen) {
   return true;
 }
 
-static bool walk_param(LLVMValueRef fn, unsigned i, unsigned *elem, ValueMap *reads, unsigned slot) {
-  if (LLVMIsDeclaration(fn) || LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)) || i >= LLVMCountParams(fn)) return false;
+/* Walks v's address arithmetic: every use a read of floats of one type (*elem their size), every merge
+ * among its own addresses. */
+static bool walk_reads(LLVMValueRef v, unsigned *elem, ValueMap *reads, unsigned slot) {
   ValueList seen = {0};
   LLVMTypeRef type = NULL;
-  bool ok = reads_only(LLVMGetParam(fn, i), &seen, &type, reads, slot) && merges_own(&seen);
+  bool ok = reads_only(v, &seen, &type, reads, slot) && merges_own(&seen);
   vec_free(&seen);
   if (!ok || !type) return false;
   *elem = LLVMGetTypeKind(type) == LLVMDoubleTypeKind ? 8 : LLVMGetTypeKind(type) == LLVMFloatTypeKind ? 4 : 0;
   return *elem != 0;
 }
 
-bool redirect_param_reads(LLVMValueRef fn, unsigned i, unsigned *elem) { return walk_param(fn, i, elem, NULL, 0); }
+static bool takes_param(LLVMValueRef fn, unsigned i) {
+  return !LLVMIsDeclaration(fn) && !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)) && i < LLVMCountParams(fn);
+}
+
+/* A function pointer read from the record (`L->f(a)`): only called. */
+static bool only_called(LLVMValueRef v) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u))
+    if (!ir_is_call(LLVMGetUser(u)) || LLVMGetCalledValue(LLVMGetUser(u)) != v) return false;
+  return LLVMGetFirstUse(v) != NULL;
+}
+
+/* The loads of pointers and integers from a record at constant offsets from v: false at any other use. */
+static bool record_loads(LLVMValueRef v, ValueList *pointers) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user)) {
+      LLVMTypeRef t = LLVMTypeOf(user);
+      if (LLVMGetVolatile(user) || LLVMGetOrdering(user) != LLVMAtomicOrderingNotAtomic || !(ir_is_ptr(t) || ir_is_int(t))) return false;
+      if (ir_is_ptr(t) && !only_called(user)) vec_push(pointers, user);
+    } else if (LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) == v) {
+      for (unsigned k = 1, n = (unsigned)LLVMGetNumOperands(user); k < n; k++)
+        if (!LLVMIsAConstantInt(LLVMGetOperand(user, k))) return false;
+      if (!record_loads(user, pointers)) return false;
+    } else if (!LLVMIsAICmpInst(user)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+static int by_offset(const void *a, const void *b) {
+  long long x = ((const RedirectSlot *)a)->field, y = ((const RedirectSlot *)b)->field;
+  return (x > y) - (x < y);
+}
+
+/* A record parameter (`const Layer *L`): only pointers (its fields) and integers read from it, each field
+ * only read as floats. Its fields in increasing offset into out (at most max); reads mapped to the slots
+ * from `first` on where reads is given. */
+static bool walk_record(LLVMValueRef fn, unsigned i, RedirectSlot *out, unsigned max, unsigned *n, ValueMap *reads, unsigned first) {
+  LLVMModuleRef m = LLVMGetGlobalParent(fn);
+  LLVMValueRef param = LLVMGetParam(fn, i);
+  ValueList pointers = {0};
+  bool ok = record_loads(param, &pointers);
+  *n = 0;
+  for (size_t k = 0; k < pointers.len && ok; k++) { /* the fields */
+    long long off = 0;
+    ok = ir_strip_constant_offsets(m, LLVMGetOperand(pointers.data[k], 0), &off) == param;
+    bool known = false;
+    for (unsigned q = 0; q < *n && !known; q++) known = out[q].field == off;
+    if (ok && !known) {
+      ok = *n < max;
+      if (ok) out[(*n)++] = (RedirectSlot){.field = off};
+    }
+  }
+  if (ok) qsort(out, *n, sizeof *out, by_offset);
+  for (size_t k = 0; k < pointers.len && ok; k++) { /* each field's reads, of one float type */
+    long long off = 0;
+    ir_strip_constant_offsets(m, LLVMGetOperand(pointers.data[k], 0), &off);
+    unsigned q = 0, elem;
+    while (out[q].field != off) q++;
+    ok = walk_reads(pointers.data[k], &elem, reads, first + q) && (!out[q].elem || out[q].elem == elem);
+    out[q].elem = (unsigned char)elem;
+  }
+  vec_free(&pointers);
+  return ok && *n > 0;
+}
+
+bool redirect_param_slots(LLVMValueRef fn, unsigned i, RedirectSlot *out, unsigned max, unsigned *n) {
+  unsigned elem;
+  if (!takes_param(fn, i) || !max) return false;
+  if (walk_reads(LLVMGetParam(fn, i), &elem, NULL, 0)) {
+    out[0] = (RedirectSlot){.field = -1, .elem = (unsigned char)elem};
+    *n = 1;
+    return true;
+  }
+  return walk_record(fn, i, out, max, n, NULL, 0);
+}
 
 /* The runtime's slots: MAX_REDIRECTS records of REDIRECT_FIELDS words, one per thread. */
 LLVMValueRef redirect_field(RevGen *g, unsigned slot, unsigned field) {
@@ -108,19 +186,28 @@ LLVMValueRef redirect_field(RevGen *g, unsigned slot, unsigned field) {
   return LLVMBuildGEP2(g->b, t, slots, idx, 2, "");
 }
 
-static unsigned slot_count(RevGen *g) { return (unsigned)__builtin_popcountll(g->redirected); }
+static unsigned slot_count(RevGen *g) { return g->redirects ? g->redirects->nslots : 0; }
 
 void redirect_analyse(RevGen *g) {
   if (!g->redirected) return;
   struct Redirects *r = g->redirects = xcalloc(1, sizeof *r);
   vmap_init(&r->slot_of);
   unsigned slot = 0;
-  for (unsigned i = 0; i < 64 && slot < MAX_REDIRECTS; i++) {
-    unsigned elem;
+  for (unsigned i = 0; i < 64; i++) {
+    RedirectSlot slots[MAX_REDIRECTS];
+    unsigned n, elem;
     if (!(g->redirected >> i & 1)) continue;
-    if (!walk_param(g->orig, i, &elem, &r->slot_of, slot++)) /* the caller asked for what it checked */
+    /* the caller asked for what it checked */
+    bool ok = redirect_param_slots(g->orig, i, slots, MAX_REDIRECTS - slot, &n) &&
+              (slots[0].field < 0 ? walk_reads(LLVMGetParam(g->orig, i), &elem, &r->slot_of, slot)
+                                  : walk_record(g->orig, i, slots, MAX_REDIRECTS - slot, &n, &r->slot_of, slot));
+    if (!ok) {
       rev_error(g, NULL, "internal: parameter %u of '%s' is not only read", i + 1, LLVMGetValueName(g->orig));
+      return;
+    }
+    slot += n;
   }
+  r->nslots = slot;
   for (size_t b = 0; b < g->cfg.blocks.len; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
       size_t j1 = (size_t)vmap_get(&r->slot_of, i);

@@ -81,6 +81,8 @@ struct CallReads {
   unsigned n;
   unsigned object[MAX_REDIRECTS];
   unsigned char elem[MAX_REDIRECTS];
+  LLVMValueRef arg[MAX_REDIRECTS];   /* the argument a slot reads through */
+  long long field[MAX_REDIRECTS];    /* RedirectSlot's */
 };
 
 /* A loop whose runs are joined (see "joined runs"). */
@@ -96,6 +98,9 @@ struct Joined {
 struct SharedMemory {
   ValueList roots;    /* the shared objects: parameters, pointers read from them, globals */
   VEC(unsigned char) stage; /* per object: its stage (see "stages"); one object per stage it is accessed in */
+  /* per object: -1, or (an object a call reads through a record of pointers, rev_redirect.c) the offset in
+     the root's memory of the pointer to it */
+  VEC(long long) field;
   ValueMap root_of;   /* load, store or atomic -> 1 + its object's index */
   ValueList deferred; /* addresses read throughout, whose adjoints are summed in registers */
   VEC(LLVMTypeRef) deferred_type;
@@ -1122,10 +1127,26 @@ static unsigned char stage_number(unsigned *parent, unsigned x, ValueList *met) 
   return (unsigned char)(met->len - 1 < 255 ? met->len - 1 : 255);
 }
 
-static int root_index(struct SharedMemory *s, LLVMValueRef r, unsigned char stage) {
+static int root_index(struct SharedMemory *s, LLVMValueRef r, unsigned char stage, long long field) {
   for (size_t i = 0; i < s->roots.len; i++)
-    if (s->roots.data[i] == r && s->stage.data[i] == stage) return (int)i;
+    if (s->roots.data[i] == r && s->stage.data[i] == stage && s->field.data[i] == field) return (int)i;
   return -1;
+}
+
+/* Object r's index (of stage and field), added where new; -1 where there are too many. */
+static int object_index(struct SharedMemory *s, LLVMValueRef r, unsigned char stage, long long field) {
+  int k = root_index(s, r, stage, field);
+  if (k >= 0 || s->roots.len == MAX_ROOTS) return k;
+  vec_push(&s->roots, r);
+  vec_push(&s->stage, stage);
+  vec_push(&s->field, field);
+  return (int)s->roots.len - 1;
+}
+
+static bool same_slots(const RedirectSlot *a, const RedirectSlot *b, unsigned na, unsigned nb) {
+  for (unsigned j = 0; j < na && na == nb; j++)
+    if (a[j].field != b[j].field || a[j].elem != b[j].elem) return false;
+  return na == nb;
 }
 
 /* A call of the region's function that passes shared objects, each to a parameter its callee only reads
@@ -1150,25 +1171,21 @@ static bool redirect_call(RevGen *g, LLVMValueRef call, unsigned char stage) {
   for (unsigned i = 0, n = ir_num_call_args(call); i < n && ok; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i), r = root_of(a);
     if (!ir_is_ptr(LLVMTypeOf(a)) || !activity_active(g->act, a) || rev_thread_own(a)) continue;
-    unsigned elem = 0;
-    for (size_t f = 0; f < callees.len && ok; f++) {
-      unsigned e;
-      ok = redirect_param_reads(ad_body(g->ad, callees.data[f]), i, &e) && (!elem || e == elem);
-      elem = e;
-    }
-    ok = ok && i < 64 && c.n < MAX_REDIRECTS && direct_root(g, r) && !atomic_only_root(g, r);
-    int k = ok ? root_index(s, r, stage) : 0;
-    if (ok && k < 0) {
-      ok = s->roots.len < MAX_ROOTS;
-      k = (int)s->roots.len;
-      if (ok) {
-        vec_push(&s->roots, r);
-        vec_push(&s->stage, stage);
-      }
+    RedirectSlot slots[MAX_REDIRECTS], other[MAX_REDIRECTS];
+    unsigned n = 0, m;
+    ok = i < 64 && direct_root(g, r) && !atomic_only_root(g, r);
+    for (size_t f = 0; f < callees.len && ok; f++) /* every callee reads the same slots */
+      ok = redirect_param_slots(ad_body(g->ad, callees.data[f]), i, f ? other : slots, MAX_REDIRECTS - c.n, f ? &m : &n) &&
+           (!f || same_slots(slots, other, n, m));
+    /* a record's pointers hold the same arrays throughout where the function stores no pointer others see
+       (every call given the record reads it only, or the plan gives up) */
+    ok = ok && (slots[0].field < 0 || keeps_pointers(g));
+    for (unsigned j = 0; j < n && ok; j++) {
+      int k = object_index(s, r, stage, slots[j].field);
+      ok = k >= 0;
+      c.object[c.n] = (unsigned)k, c.elem[c.n] = slots[j].elem, c.arg[c.n] = a, c.field[c.n++] = slots[j].field;
     }
     c.params |= 1ull << i;
-    c.object[c.n] = (unsigned)k;
-    c.elem[c.n++] = (unsigned char)elem;
   }
   vec_free(&callees);
   if (!ok) return false;
@@ -1228,15 +1245,10 @@ void shared_analyse(RevGen *g) {
         break;
       }
       unsigned char stage = first_part ? stage_number(parent, part, &stages_met) : 0;
-      int k = root_index(s, r, stage);
+      int k = object_index(s, r, stage, -1);
       if (k < 0) {
-        if (s->roots.len == MAX_ROOTS) {
-          ok = false;
-          break;
-        }
-        k = (int)s->roots.len;
-        vec_push(&s->roots, r);
-        vec_push(&s->stage, stage);
+        ok = false;
+        break;
       }
       vmap_put(&s->root_of, i, (void *)(size_t)(k + 1));
       bool atomic_only = atomic_only_root(g, r);
@@ -1324,6 +1336,7 @@ void shared_free(RevGen *g) {
   for (size_t k = 0; s->output_stores && k < s->roots.len; k++) vec_free(&s->output_stores[k]);
   vec_free(&s->roots);
   vec_free(&s->stage);
+  vec_free(&s->field);
   vec_free(&s->deferred);
   vec_free(&s->deferred_type);
   vmap_free(&s->root_of);
@@ -1604,9 +1617,20 @@ void shared_aug_call(RevGen *g, LLVMValueRef call, bool after) {
       LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), redirect_field(g, j, REDIRECT_HI));
       continue;
     }
-    rev_widen(g, range_slot(g, c->object[j], READ_LO), LLVMBuildLoad2(g->b, g->i64, redirect_field(g, j, REDIRECT_LO), ""), "llvm.umin");
-    rev_widen(g, range_slot(g, c->object[j], READ_HI), LLVMBuildLoad2(g->b, g->i64, redirect_field(g, j, REDIRECT_HI), ""), "llvm.umax");
-    note_shadow_delta(g, c->object[j]);
+    unsigned k = c->object[j];
+    rev_widen(g, range_slot(g, k, READ_LO), LLVMBuildLoad2(g->b, g->i64, redirect_field(g, j, REDIRECT_LO), ""), "llvm.umin");
+    rev_widen(g, range_slot(g, k, READ_HI), LLVMBuildLoad2(g->b, g->i64, redirect_field(g, j, REDIRECT_HI), ""), "llvm.umax");
+    if (c->field[j] < 0) {
+      note_shadow_delta(g, k);
+      continue;
+    }
+    /* a record's array: the distance from the pointer the record holds to the one its shadow holds */
+    LLVMValueRef off = LLVMConstInt(g->i64, (unsigned long long)c->field[j], 1);
+    LLVMTypeRef byte = LLVMInt8TypeInContext(g->ctx);
+    LLVMValueRef p = LLVMBuildLoad2(g->b, g->ptr_type, LLVMBuildGEP2(g->b, byte, aug_value(g, c->arg[j]), &off, 1, ""), "");
+    LLVMValueRef sp = LLVMBuildLoad2(g->b, g->ptr_type, LLVMBuildGEP2(g->b, byte, aug_shadow(g, c->arg[j], call, "this call"), &off, 1, ""), "");
+    LLVMBuildStore(g->b, LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, sp, g->i64, ""), LLVMBuildPtrToInt(g->b, p, g->i64, ""), ""),
+                   range_slot(g, k, SHADOW_DELTA));
   }
 }
 

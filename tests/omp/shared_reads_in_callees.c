@@ -6,6 +6,10 @@
 // atomically (reverse/rev_redirect.c).
 //   model:   a small dense layer per sample, reading the shared parameters in nested loops (noted per run)
 //            and a second shared array; w.r.t. both.
+//   layer:   the model's callee given a record of the arrays (`const Layer *L`: L->W, L->b, and L->act called
+//            through its pointer), the record built before the region.
+//   swapped: such a record whose arrays a `single` swaps between two loops (a pointer stored where other
+//            threads see it): planned as before (atomically); its numbers only.
 //   stencil: a callee reading u[i-1], u[i], u[i+1] (noted per block): neighbouring threads read each
 //            other's edges; static and dynamic schedules.
 //   table:   the stencil's callee chosen per element from a table of function pointers (each function the
@@ -14,7 +18,7 @@
 //   floats:  the stencil on floats.
 //   written: a callee that also writes through its pointer: planned as before (atomically); its numbers only.
 // Gradients against central differences (h = 1e-6, tolerance 1e-6 relative; floats: h = 1e-2, 1e-2) at 1, 2
-// and 3 threads, -O2 and -O0; built counting adjoint updates: model's, stencil's, table's and gather's under 5% atomic
+// and 3 threads, -O2 and -O0; built counting adjoint updates: model's, layer's, stencil's, table's and gather's under 5% atomic
 // at 2 and 3 threads (all were atomic); built with PARAD_CHECK_CLEAN, every add a callee takes as the thread's
 // own because the thread owns all it read is checked to lie in what the thread noted.
 // RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=3 %t
@@ -48,6 +52,49 @@ __attribute__((noinline)) double model(const double *theta, const double *bias, 
     L += r * r;
   }
   return L / ns;
+}
+
+typedef struct {
+  const double *W, *b;
+  double (*act)(double);
+} Layer;
+
+static double soft(double z) { return z / (1 + fabs(z)); }
+
+__attribute__((noinline)) static double forward(const Layer *L, const double *x) {
+  double s = 0;
+  for (int o = 0; o < NO; ++o) {
+    double z = L->b[o];
+    for (int i = 0; i < NI; ++i) z += L->W[o * NI + i] * x[i];
+    s += L->act(z);
+  }
+  return s;
+}
+
+__attribute__((noinline)) double layer(const double *W, const double *b, const double *X, const double *Y, int ns) {
+  Layer L = {W, b, soft};
+  double loss = 0;
+#pragma omp parallel for reduction(+ : loss)
+  for (int s = 0; s < ns; ++s) {
+    double r = forward(&L, X + s * NI) - Y[s];
+    loss += r * r;
+  }
+  return loss;
+}
+
+__attribute__((noinline)) double swapped(const double *W, const double *W2, const double *b, const double *X, int ns) {
+  Layer L = {W, b, tanh};
+  double loss = 0;
+#pragma omp parallel reduction(+ : loss)
+  {
+#pragma omp for
+    for (int s = 0; s < ns; ++s) loss += forward(&L, X + s * NI);
+#pragma omp single
+    L.W = W2;
+#pragma omp for
+    for (int s = 0; s < ns; ++s) loss += forward(&L, X + s * NI);
+  }
+  return loss;
 }
 
 __attribute__((noinline)) static double curvature(const double *u, int i) { return u[i - 1] - 2 * u[i] + u[i + 1]; }
@@ -144,6 +191,9 @@ static int idx[4 * N];
 static float uf[N];
 
 static double model_now(void) { return model(theta, bias, X, Y, NS); }
+static double layer_now(void) { return layer(theta, bias, X, Y, NS); }
+static double W2[NO * NI];
+static double swapped_now(void) { return swapped(theta, W2, bias, X, NS); }
 static double stencil_now(void) { return stencil(u, N); }
 static double stencil_dynamic_now(void) { return stencil_dynamic(u, N); }
 static double stencil_table_now(void) { return stencil_table(u, N, operators); }
@@ -167,6 +217,18 @@ static void check_model(void) {
   counted("model");
   for (int k = 0; k < NP; k += 3) CHECK_CLOSE(dtheta[k], central(&theta[k], model_now), 1e-6);
   for (int k = 0; k < NO; k++) CHECK_CLOSE(dbias[k], central(&bias[k], model_now), 1e-6);
+  static double dW[NP], db[NO], dsw[NP];
+  count_from();
+  __parad_autodiff((void *)layer, theta, dW, bias, db, parad_const, X, parad_const, Y, NS);
+  counted("layer");
+  for (int k = 0; k < NO * NI; k += 2) CHECK_CLOSE(dW[k], central(&theta[k], layer_now), 1e-6);
+  for (int k = 0; k < NO; k++) CHECK_CLOSE(db[k], central(&bias[k], layer_now), 1e-6);
+  static double dW2[NO * NI], dsb[NO];
+  for (int k = 0; k < NO * NI; k++) W2[k] = 0.2 * cos(0.9 * k);
+  __parad_autodiff((void *)swapped, theta, dsw, W2, dW2, bias, dsb, parad_const, X, NS);
+  for (int k = 0; k < NO * NI; k += 2) CHECK_CLOSE(dW2[k], central(&W2[k], swapped_now), 1e-6);
+  for (int k = 0; k < NO; k++) CHECK_CLOSE(dsb[k], central(&bias[k], swapped_now), 1e-6);
+  for (int k = 0; k < NO * NI; k += 2) CHECK_CLOSE(dsw[k], central(&theta[k], swapped_now), 1e-6);
 }
 
 static void check_stencils(void) {
