@@ -35,6 +35,7 @@
 #include "reverse/rev_internal.h"
 
 enum { MAX_ROOTS = 64, MAX_DEFERRED = 32, MAX_GATHERS = 8 /* as runtime/omp.c keeps */ };
+enum { OWN_ACCESSES = -1, CALL_READS = -2 }; /* SharedMemory.field */
 
 /* What the forward sweep notes per object (runtime/omp.c reads them in this order): the addresses read
  * and written, the distance from the object to its shadow (0 where unknown), and where the object's reads
@@ -98,8 +99,10 @@ struct Joined {
 struct SharedMemory {
   ValueList roots;    /* the shared objects: parameters, pointers read from them, globals */
   VEC(unsigned char) stage; /* per object: its stage (see "stages"); one object per stage it is accessed in */
-  /* per object: -1, or (an object a call reads through a record of pointers, rev_redirect.c) the offset in
-     the root's memory of the pointer to it */
+  /* per object: OWN_ACCESSES (the function's own loads and stores), CALL_READS (what calls read through the
+     root's pointer, rev_redirect.c: an object of its own, so that the function's reads of other types, a
+     record's pointers, leave it a private buffer), or the offset in the root's memory of the pointer to the
+     object a call reads through a record of pointers */
   VEC(long long) field;
   ValueMap root_of;   /* load, store or atomic -> 1 + its object's index */
   ValueList deferred; /* addresses read throughout, whose adjoints are summed in registers */
@@ -262,9 +265,37 @@ static bool keeps_pointers(RevGen *g) {
   return keeps;
 }
 
+/* Whether fn (and what it calls, a few levels down) stores no pointer anywhere: no store of one, no copy,
+ * no call but of math and of such functions (a pair potential behind a pointer, `lj(p, r2)`). */
+static bool stores_no_pointers(LLVMValueRef fn, int depth) {
+  if (!fn || LLVMIsDeclaration(fn) || depth > 3) return false;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if ((LLVMIsAStoreInst(i) && ir_contains_ptr(LLVMTypeOf(LLVMGetOperand(i, 0)))) || LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i))
+        return false;
+      if (!ir_is_call(i) || call_quiet(i)) continue;
+      CallKind kind = call_classify(i, NULL);
+      if (kind == CALL_MATH || kind == CALL_DEBUG || kind == CALL_INACTIVE) continue;
+      if (kind != CALL_MODULE || !stores_no_pointers(ir_called_function(i), depth + 1)) return false;
+    }
+  return true;
+}
+
+/* Whether a call of the program's (or through a pointer) may store a pointer: whether one of its callees
+ * (every function of the module the pointer may hold) may. */
+static bool call_may_store_pointers(RevGen *g, LLVMValueRef call, CallKind kind) {
+  ValueList callees = {0};
+  if (kind == CALL_MODULE) vec_push(&callees, ir_called_function(call));
+  else indirect_candidates(g->ad, LLVMGetCalledFunctionType(call), &callees);
+  bool may = callees.len == 0;
+  for (size_t f = 0; f < callees.len && !may; f++) may = !stores_no_pointers(callees.data[f], 0);
+  vec_free(&callees);
+  return may;
+}
+
 /* Whether, besides keeping pointers, the function makes no call that might store one where other threads
- * see it (a call of the program's, or through a pointer): then a pointer it reads at one place holds the
- * same value whenever it reads it. */
+ * see it (a call of the program's, or through a pointer, to a function that might): then a pointer it
+ * reads at one place holds the same value whenever it reads it. */
 static bool pointers_fixed(RevGen *g) {
   struct SharedMemory *s = g->shared;
   if (s->pointers_fixed >= 0) return s->pointers_fixed;
@@ -276,7 +307,8 @@ static bool pointers_fixed(RevGen *g) {
       OmpKind omp = kind == CALL_OMP ? omp_classify(i) : OMP_UNSUPPORTED; /* no region or task: their code stores */
       fixed = (kind == CALL_OMP && omp != OMP_FORK && omp != OMP_TASK_ALLOC && omp != OMP_TASK_SPAWN && omp != OMP_UNSUPPORTED) ||
               kind == CALL_MATH || kind == CALL_DEBUG || kind == CALL_ALLOC || kind == CALL_FREE || kind == CALL_MEMCPY ||
-              kind == CALL_MEMSET; /* copies: keeps_pointers */
+              kind == CALL_MEMSET /* copies: keeps_pointers */ ||
+              ((kind == CALL_MODULE || kind == CALL_INDIRECT) && !call_may_store_pointers(g, i, kind));
     }
   s->pointers_fixed = fixed;
   return fixed;
@@ -1181,7 +1213,7 @@ static bool redirect_call(RevGen *g, LLVMValueRef call, unsigned char stage) {
        (every call given the record reads it only, or the plan gives up) */
     ok = ok && (slots[0].field < 0 || keeps_pointers(g));
     for (unsigned j = 0; j < n && ok; j++) {
-      int k = object_index(s, r, stage, slots[j].field);
+      int k = object_index(s, r, stage, slots[j].field < 0 ? CALL_READS : slots[j].field);
       ok = k >= 0;
       c.object[c.n] = (unsigned)k, c.elem[c.n] = slots[j].elem, c.arg[c.n] = a, c.field[c.n++] = slots[j].field;
     }
@@ -1245,7 +1277,7 @@ void shared_analyse(RevGen *g) {
         break;
       }
       unsigned char stage = first_part ? stage_number(parent, part, &stages_met) : 0;
-      int k = object_index(s, r, stage, -1);
+      int k = object_index(s, r, stage, OWN_ACCESSES);
       if (k < 0) {
         ok = false;
         break;

@@ -10,6 +10,9 @@
 //            through its pointer), the record built before the region.
 //   swapped: such a record whose arrays a `single` swaps between two loops (a pointer stored where other
 //            threads see it): planned as before (atomically); its numbers only.
+//   pairs:   all-pairs energies through a potential handle's table of functions (`p->ops->pair(p, r2)`), the
+//            pair function reading the handle's own parameters (p->eps, p->sig) beside the table's pointer
+//            the region reads: w.r.t. the positions and the parameters.
 //   stencil: a callee reading u[i-1], u[i], u[i+1] (noted per block): neighbouring threads read each
 //            other's edges; static and dynamic schedules.
 //   table:   the stencil's callee chosen per element from a table of function pointers (each function the
@@ -18,7 +21,7 @@
 //   floats:  the stencil on floats.
 //   written: a callee that also writes through its pointer: planned as before (atomically); its numbers only.
 // Gradients against central differences (h = 1e-6, tolerance 1e-6 relative; floats: h = 1e-2, 1e-2) at 1, 2
-// and 3 threads, -O2 and -O0; built counting adjoint updates: model's, layer's, stencil's, table's and gather's under 5% atomic
+// and 3 threads, -O2 and -O0; built counting adjoint updates: model's, layer's, pairs', stencil's, table's and gather's under 5% atomic
 // at 2 and 3 threads (all were atomic); built with PARAD_CHECK_CLEAN, every add a callee takes as the thread's
 // own because the thread owns all it read is checked to lie in what the thread noted.
 // RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=3 %t
@@ -95,6 +98,38 @@ __attribute__((noinline)) double swapped(const double *W, const double *W2, cons
     for (int s = 0; s < ns; ++s) loss += forward(&L, X + s * NI);
   }
   return loss;
+}
+
+typedef struct Pot Pot;
+typedef struct {
+  double (*pair)(const Pot *, double r2);
+} PotOps;
+struct Pot {
+  const PotOps *ops;
+  double eps, sig;
+};
+
+static double lj(const Pot *p, double r2) {
+  double s2 = p->sig * p->sig / r2, s6 = s2 * s2 * s2;
+  return 4 * p->eps * (s6 * s6 - s6);
+}
+
+static const PotOps lj_ops = {lj};
+
+__attribute__((noinline)) double pairs(const double *x, const Pot *p, int n) {
+  double e = 0;
+#pragma omp parallel for reduction(+ : e)
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      if (j == i) continue;
+      double r2 = 0;
+      for (int k = 0; k < 3; k++) {
+        double d = x[3 * i + k] - x[3 * j + k];
+        r2 += d * d;
+      }
+      e += 0.5 * p->ops->pair(p, r2);
+    }
+  return e;
 }
 
 __attribute__((noinline)) static double curvature(const double *u, int i) { return u[i - 1] - 2 * u[i] + u[i + 1]; }
@@ -231,6 +266,24 @@ static void check_model(void) {
   for (int k = 0; k < NO * NI; k += 2) CHECK_CLOSE(dsw[k], central(&theta[k], swapped_now), 1e-6);
 }
 
+enum { NA = 27 };
+static double xa[3 * NA];
+static Pot pot = {&lj_ops, 1.0, 1.1};
+static double pairs_now(void) { return pairs(xa, &pot, NA); }
+
+static void check_pairs(void) {
+  for (int i = 0; i < NA; i++)
+    xa[3 * i] = 1.3 * (i % 3) + 0.03 * sin(i), xa[3 * i + 1] = 1.3 * (i / 3 % 3), xa[3 * i + 2] = 1.3 * (i / 9) + 0.02 * cos(i);
+  static double dx[3 * NA];
+  Pot dpot = {&lj_ops, 0, 0};
+  count_from();
+  __parad_autodiff((void *)pairs, xa, dx, parad_dup, &pot, &dpot, NA);
+  counted("pairs");
+  for (int i = 0; i < 3 * NA; i += 4) CHECK_CLOSE(dx[i], central(&xa[i], pairs_now), 1e-6);
+  CHECK_CLOSE(dpot.eps, central(&pot.eps, pairs_now), 1e-6);
+  CHECK_CLOSE(dpot.sig, central(&pot.sig, pairs_now), 1e-6);
+}
+
 static void check_stencils(void) {
   static double du[N], dud[N], dut[N];
   count_from();
@@ -297,6 +350,7 @@ int main(void) {
   for (int k = 0; k < NT; k++) table[k] = 0.5 + 0.4 * sin(0.9 * k);
   for (int i = 0; i < 4 * N; i++) idx[i] = (i * 7 + i / 13) % NT;
   check_model();
+  check_pairs();
   check_stencils();
   check_gather();
   check_floats();
