@@ -242,6 +242,30 @@ unsigned ad_make_optimised_copies(LLVMModuleRef m, char *const *as_compiled, siz
   return n;
 }
 
+/* A copy's calls through pointers that the optimisation made direct (`integrate(lv_rhs, ...)` inlined into the
+ * copy of its caller: the call of f(...) became lv_rhs(...)) go to the original as compiled: to its copy. */
+void ad_call_copies(LLVMModuleRef m) {
+  size_t sl = strlen(IR_COPY_SUFFIX);
+  OperandList ops = {0};
+  ValueMap copy_of;
+  vmap_init(&copy_of);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(f, &len);
+    if (len <= sl || strcmp(name + len - sl, IR_COPY_SUFFIX)) continue;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+        LLVMValueRef callee = ir_is_call_site(i) ? ir_called_function(i) : NULL, copy;
+        if (callee && !vmap_has(&copy_of, callee) && (copy = ad_optimised_copy(callee)) &&
+            LLVMGlobalGetValueType(copy) == LLVMGlobalGetValueType(callee))
+          vmap_put(&copy_of, callee, copy);
+        if (callee && vmap_has(&copy_of, callee)) redirect(i, &copy_of, &ops);
+      }
+  }
+  vmap_free(&copy_of);
+  vec_free(&ops);
+}
+
 LLVMValueRef ad_optimised_copy(LLVMValueRef fn) {
   char *name = xasprintf("%s" IR_COPY_SUFFIX, LLVMGetValueName(fn));
   LLVMValueRef c = LLVMGetNamedFunction(LLVMGetGlobalParent(fn), name);

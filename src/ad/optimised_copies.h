@@ -21,6 +21,9 @@
  * The functions a call through a pointer may reach are copied too: their derivatives are made from the
  * copies (ad_optimised_copy), the pointer compared with the original. Returns how many copies. */
 unsigned ad_make_optimised_copies(LLVMModuleRef m, char *const *as_compiled, size_t n);
+/* After the light optimisation: the copies' direct calls of originals that have copies (calls through a
+ * pointer the optimisation resolved) go to the copies. */
+void ad_call_copies(LLVMModuleRef m);
 /* fn's optimised copy, NULL where it has none. */
 LLVMValueRef ad_optimised_copy(LLVMValueRef fn);
 /* After the derivatives are made: the copies no longer held (llvm.used), for the optimiser to drop those

@@ -292,6 +292,7 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
                                         PRE_AD_INLINE_THRESHOLD, o->verbose);
   if (held) forced_vectors_release(m);
   if (opaque) registered_release_opaque(m);
+  if (light && o->made_copies) ad_call_copies(m);
   if (!light) {
     rc = PIPELINE_FAILED;
     goto done;
