@@ -9,6 +9,7 @@
 #include "ad/checkpoint.h"
 #include "ad/custom.h"
 #include "ad/global_shadows.h"
+#include "ad/indirect.h"
 #include "ad/registered.h"
 #include "analysis/activity.h"
 #include "analysis/calls.h"
@@ -232,7 +233,26 @@ static bool only_called(LLVMValueRef fn) {
   return true;
 }
 
+/* The functions of the module a call through a pointer may reach (ad/indirect.h): false where one has no
+ * body here or takes no parameter `arg` (a library's), or none is known. */
+static bool candidates_given(LLVMValueRef call, unsigned arg, ValueList *out) {
+  LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)));
+  indirect_module_candidates(m, LLVMGetCalledFunctionType(call), out);
+  for (size_t k = 0; k < out->len; k++)
+    if (LLVMIsDeclaration(out->data[k]) || LLVMIsFunctionVarArg(LLVMGlobalGetValueType(out->data[k])) ||
+        arg >= LLVMCountParams(out->data[k]))
+      return false;
+  return out->len > 0;
+}
+
 static LLVMValueRef param_given(LLVMValueRef call, unsigned arg, unsigned *index) {
+  if (ir_is_call(call) && call_classify(call, NULL) == CALL_INDIRECT) { /* each candidate's (params_given): the first */
+    ValueList fns = {0};
+    LLVMValueRef param = candidates_given(call, arg, &fns) ? LLVMGetParam(fns.data[0], arg) : NULL;
+    vec_free(&fns);
+    *index = arg;
+    return param;
+  }
   LLVMValueRef param = omp_param_receiving(call, arg, index), fn = param ? LLVMGetParamParent(param) : NULL;
   return fn && !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)) && only_called(fn) ? param : NULL;
 }
@@ -443,6 +463,20 @@ static LLVMValueRef inactive_sink(LLVMModuleRef m, LLVMValueRef p) {
 static bool params_given(LLVMValueRef call, LLVMValueRef v, ValueMap *seen, ValueList *out) {
   for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++) {
     if (LLVMGetArgOperand(call, i) != v) continue;
+    if (call_classify(call, NULL) == CALL_INDIRECT) { /* through a pointer: every function it may hold */
+      ValueList fns = {0};
+      bool ok = candidates_given(call, i, &fns);
+      for (size_t k = 0; ok && k < fns.len; k++) {
+        LLVMValueRef param = LLVMGetParam(fns.data[k], i);
+        ok = !checkpoint_is_loop(fns.data[k]);
+        if (!ok || vmap_has(seen, param)) continue;
+        vmap_put(seen, param, param);
+        vec_push(out, param);
+      }
+      vec_free(&fns);
+      if (!ok) return false;
+      continue;
+    }
     unsigned index;
     LLVMValueRef param = param_given(call, i, &index);
     if (!param || checkpoint_is_loop(LLVMGetParamParent(param))) return false;
