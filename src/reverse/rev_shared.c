@@ -378,9 +378,9 @@ static int index_of(ValueList *l, LLVMValueRef v) {
 }
 
 /* A call that may touch shared memory out of sight. Active memory a callee can reach is reached through
- * its pointer arguments (mutable globals have no shadows), so a call whose active pointers are all the
- * thread's own (or that takes none: a pair potential called through a table) leaves the shared objects'
- * adjoints to this function. */
+ * its pointer arguments or globals with shadows, so a call whose active pointers are all the thread's own
+ * (or that takes none: a pair potential called through a table), and that reaches no such global, leaves
+ * the shared objects' adjoints to this function. */
 static bool passes_shared(RevGen *g, LLVMValueRef call) {
   const MathRule *rule;
   switch (call_classify(call, &rule)) {
@@ -396,7 +396,9 @@ static bool passes_shared(RevGen *g, LLVMValueRef call) {
     if (omp_classify(call) == OMP_TASK_ALLOC) return true;
     break;
   case CALL_MODULE:
-  case CALL_INDIRECT:
+  case CALL_INDIRECT: /* a callee may also reach globals with shadows, which the plan may cover */
+    if (ad_call_reaches_active_global(call)) return true;
+    break;
   case CALL_MEMCPY:
   case CALL_MEMSET:
   case CALL_REALLOC: break;
