@@ -15,6 +15,7 @@
 #include "ad/global_shadows.h"
 #include "ad/registered.h"
 #include "analysis/memtype.h"
+#include "omp/omp.h"
 #include "reverse/rev_internal.h"
 
 static bool varied(RevGen *g, LLVMValueRef v) { return activity_varied(g->act, v); }
@@ -214,8 +215,9 @@ bool rev_thread_private(LLVMValueRef p) {
 
 /* Whether memory only this thread reaches may hold a pointer to memory other threads reach: a shared
  * array's address stored into a local record (`Ctx c = {theta, n}` handed to a helper), copied into it
- * from elsewhere, or given to a call along with such a pointer (which may store it there). A walk over
- * the addresses computed from the thread's own objects (`seen`), and what is done with them. */
+ * from elsewhere, given to a call along with such a pointer (which may store it there), or its own address
+ * stored (others may write into it then). A walk over the addresses computed from the thread's own objects
+ * (`seen`), and what is done with them. */
 static bool may_hold_shared(LLVMValueRef v, ValueList *seen) {
   for (size_t i = 0; i < seen->len; i++)
     if (seen->data[i] == v) return false;
@@ -239,11 +241,15 @@ static bool may_hold_shared(LLVMValueRef v, ValueList *seen) {
         if (LLVMGetArgOperand(user, 0) == v && !rev_thread_private(from) && d != DATA_F64 && d != DATA_F32 && d != DATA_INT) return true;
         continue;
       }
-      /* a callee may store into it any pointer it is given or reads from a global */
+      /* OpenMP's scheduling, reductions and locks take the thread's variables and their own records */
+      OmpKind omp = kind == CALL_OMP ? omp_classify(user) : OMP_UNSUPPORTED;
+      if (kind == CALL_OMP && omp != OMP_FORK && omp != OMP_TASK_ALLOC && omp != OMP_TASK_SPAWN && omp != OMP_UNSUPPORTED) continue;
+      /* a callee may store into it any pointer it is given (but a constant's) or reads from a global */
       if (ad_call_reaches_active_global(user)) return true;
       for (unsigned i = 0, n = ir_num_call_args(user); i < n; i++) {
-        LLVMValueRef a = LLVMGetArgOperand(user, i);
-        if (ir_is_ptr(LLVMTypeOf(a)) && !rev_thread_private(a)) return true;
+        LLVMValueRef a = LLVMGetArgOperand(user, i), base = ir_strip_pointer_casts(a);
+        bool constant = LLVMIsAGlobalVariable(base) && LLVMIsGlobalConstant(base);
+        if (ir_is_ptr(LLVMTypeOf(a)) && !constant && !rev_thread_private(a)) return true;
       }
     }
   }

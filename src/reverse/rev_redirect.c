@@ -43,8 +43,8 @@ struct Redirects {
   LLVMValueRef plan[MAX_REDIRECTS][REDIRECT_FIELDS]; /* rev: the region's plan, read at the entry */
 };
 
-/* Walks the values computed from a parameter by address arithmetic: false at any other use than a read
- * of floats of one type (*elem their size), aligned to them. */
+/* Walks the values computed from a parameter by address arithmetic (phis and selects met again are
+ * being walked): false at any other use than a read of floats of one type (*type), or a comparison. */
 static bool reads_only(LLVMValueRef v, ValueList *seen, LLVMTypeRef *type, ValueMap *reads, unsigned slot) {
   for (size_t i = 0; i < seen->len; i++)
     if (seen->data[i] == v) return true;
