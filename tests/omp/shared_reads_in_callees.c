@@ -32,6 +32,7 @@
 #include <parad.h>
 #include <stdio.h>
 #include "check.h"
+#include "update_counts.h"
 
 double __parad_autodiff(void *, ...);
 
@@ -204,21 +205,6 @@ __attribute__((noinline)) double written(double *v, int n) {
 #pragma omp parallel for reduction(+ : L)
   for (int i = 0; i < n; i++) L += scaled(v, i);
   return L;
-}
-
-static unsigned long long plain0, atomic0;
-
-static void count_from(void) { parad_adjoint_update_counts(&plain0, &atomic0); }
-
-static void counted(const char *what) {
-  unsigned long long plain, atomic;
-  parad_adjoint_update_counts(&plain, &atomic);
-  unsigned long long atomics = atomic - atomic0, updates = atomics + plain - plain0;
-#ifdef COUNTED
-  CHECK_CLOSE((double)(updates > 0), 1, 0); /* the counts saw the updates */
-  if (atomics * 20 >= updates) printf("FAIL: %s: %llu of %llu adjoint updates were atomic\n", what, atomics, updates), check_failures++;
-#endif
-  (void)what, (void)updates;
 }
 
 static double theta[NP], bias[NO], X[NS * NI], Y[NS], u[N], table[NT];

@@ -20,6 +20,7 @@
 #include <parad.h>
 #include <stdlib.h>
 #include "check.h"
+#include "update_counts.h"
 
 double __parad_autodiff(void *, ...);
 double __parad_fwddiff(void *, ...);
@@ -79,21 +80,6 @@ __attribute__((noinline)) double swapped(Pair *P, const int *len) {
       for (int j = 0; j < len[i]; j++) s += sin(P->a[j]) * P->b[i];
   }
   return s;
-}
-
-static unsigned long long plain0, atomic0;
-
-static void count_from(void) { parad_adjoint_update_counts(&plain0, &atomic0); }
-
-static void counted(const char *what) {
-  unsigned long long plain, atomic;
-  parad_adjoint_update_counts(&plain, &atomic);
-  unsigned long long atomics = atomic - atomic0, updates = atomics + plain - plain0;
-#ifdef COUNTED
-  CHECK_CLOSE((double)(updates > 0), 1, 0); /* the counts saw the updates */
-  if (atomics * 20 >= updates) printf("FAIL: %s: %llu of %llu adjoint updates were atomic\n", what, atomics, updates), check_failures++;
-#endif
-  (void)what, (void)updates;
 }
 
 /* The central difference (h = 1e-6) of objective() along the value at v. */
