@@ -416,7 +416,7 @@ typedef struct {
 } RedirectSlot;
 /* The slots of fn's parameter i in order (at most max, *n of them): false where the parameter is not only
  * read, as floats of one type per slot, through address arithmetic on it (or on its record's pointers). */
-bool redirect_param_slots(LLVMValueRef fn, unsigned i, RedirectSlot *out, unsigned max, unsigned *n);
+bool redirect_param_slots(AdModule *ad, LLVMValueRef fn, unsigned i, RedirectSlot *out, unsigned max, unsigned *n);
 /* The address of a field of the thread's j-th slot, at the builder. */
 LLVMValueRef redirect_field(RevGen *g, unsigned j, unsigned field);
 void redirect_analyse(RevGen *g);
@@ -425,6 +425,11 @@ void redirect_aug_entry(RevGen *g);
 void redirect_aug_after_block(RevGen *g, LLVMBasicBlockRef bb); /* aug, at the end of a block's copy */
 void redirect_aug_exit(RevGen *g);
 void redirect_rev_entry(RevGen *g);
+/* A redirected pair's calls that pass an address on (to a further helper): which arguments are redirected;
+ * aug, around the call (the callee's hulls into the pair's); rev, before its reverse (the plan passed on). */
+unsigned long long redirect_nested_params(RevGen *g, LLVMValueRef call);
+void redirect_aug_call(RevGen *g, LLVMValueRef call, bool after);
+void redirect_rev_call(RevGen *g, LLVMValueRef call);
 /* The adjoint d of a read through a redirected parameter added as the caller's plan says; false for any
  * other read. */
 bool redirect_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVMValueRef d, unsigned align,

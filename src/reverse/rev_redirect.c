@@ -13,6 +13,9 @@
  * there; the region's reverse sweep writes its plan there before it calls the callee's. */
 #include <stdlib.h>
 
+#include "ad/body.h"
+#include "ad/custom.h"
+#include "ad/indirect.h"
 #include "reverse/rev_internal.h"
 
 /* A block's reads through one parameter at constant distances from one address: noted at once, at the
@@ -34,8 +37,17 @@ struct RunRead {
   bool monotone;
 };
 
+/* A call the pair makes that passes the address on (a helper handing the shared array to a further
+ * helper): argument `arg` is read through slot `slot`; the callee's pair is redirected for it in turn. */
+typedef struct {
+  LLVMValueRef call;
+  unsigned arg, slot;
+} NestedRead;
+typedef VEC(NestedRead) NestedReads;
+
 struct Redirects {
   ValueMap slot_of;                            /* a read through a redirected parameter -> 1 + its slot */
+  NestedReads nested;
   VEC(struct ReadGroup) groups;
   VEC(struct RunRead) runs;
   unsigned nslots;
@@ -43,9 +55,45 @@ struct Redirects {
   LLVMValueRef plan[MAX_REDIRECTS][REDIRECT_FIELDS]; /* rev: the region's plan, read at the entry */
 };
 
+enum { MAX_NESTING = 3 };
+
+static bool walk_reads(AdModule *ad, LLVMValueRef v, unsigned *elem, ValueMap *reads, NestedReads *nested, unsigned slot, int depth);
+
+static bool takes_param(LLVMValueRef fn, unsigned i) {
+  return !LLVMIsDeclaration(fn) && !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)) && i < LLVMCountParams(fn);
+}
+
+/* Whether a call that is given address v passes it only to parameters read as walk_reads says, of floats
+ * of *type (set where still NULL): of the function called, or of every function of the module a pointer
+ * may hold, none with a registered gradient. */
+static bool passed_on(AdModule *ad, LLVMValueRef call, LLVMValueRef v, LLVMTypeRef *type, int depth) {
+  CallKind kind = call_classify(call, NULL);
+  if (depth >= MAX_NESTING || (kind != CALL_MODULE && kind != CALL_INDIRECT)) return false;
+  ValueList callees = {0};
+  if (kind == CALL_MODULE) vec_push(&callees, ir_called_function(call));
+  else indirect_candidates(ad, LLVMGetCalledFunctionType(call), &callees);
+  bool ok = callees.len > 0;
+  for (unsigned a = 0, n = ir_num_call_args(call); a < n && ok; a++) {
+    if (LLVMGetArgOperand(call, a) != v) continue;
+    for (size_t f = 0; f < callees.len && ok; f++) {
+      LLVMValueRef fn = callees.data[f];
+      unsigned elem = 0;
+      ok = fn && takes_param(fn, a) && !custom_registered(fn) &&
+           walk_reads(ad, LLVMGetParam(ad_body(ad, fn), a), &elem, NULL, NULL, 0, depth + 1);
+      LLVMTypeRef t = elem == 8 ? LLVMDoubleTypeInContext(ad->ctx) : LLVMFloatTypeInContext(ad->ctx);
+      ok = ok && (!*type || *type == t);
+      if (ok) *type = t;
+    }
+  }
+  vec_free(&callees);
+  return ok;
+}
+
 /* Walks the values computed from a parameter by address arithmetic (phis and selects met again are
- * being walked): false at any other use than a read of floats of one type (*type), or a comparison. */
-static bool reads_only(LLVMValueRef v, ValueList *seen, LLVMTypeRef *type, ValueMap *reads, unsigned slot) {
+ * being walked): false at any other use than a read of floats of one type (*type), a comparison, or a
+ * call passing the address on (passed_on), which `nested` gets. */
+static bool reads_only(AdModule *ad, LLVMValueRef v, ValueList *seen, LLVMTypeRef *type, ValueMap *reads, NestedReads *nested,
+                       unsigned slot, int depth) {
   for (size_t i = 0; i < seen->len; i++)
     if (seen->data[i] == v) return true;
   vec_push(seen, v);
@@ -59,11 +107,17 @@ static bool reads_only(LLVMValueRef v, ValueList *seen, LLVMTypeRef *type, Value
       if (reads) vmap_put(reads, user, (void *)(size_t)(slot + 1));
       continue;
     }
+    if (ir_is_call(user) && LLVMGetCalledValue(user) != v) {
+      if (!passed_on(ad, user, v, type, depth)) return false;
+      for (unsigned a = 0, n = ir_num_call_args(user); nested && a < n; a++)
+        if (LLVMGetArgOperand(user, a) == v) vec_push(nested, ((NestedRead){user, a, slot}));
+      continue;
+    }
     bool arithmetic = (LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) == v) || LLVMIsABitCastInst(user) ||
                       LLVMIsAAddrSpaceCastInst(user) || LLVMIsAPHINode(user) ||
                       (LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) != v);
     if (LLVMIsAICmpInst(user)) continue; /* a pointer compared: a loop's end */
-    if (!arithmetic || !reads_only(user, seen, type, reads, slot)) return false;
+    if (!arithmetic || !reads_only(ad, user, seen, type, reads, nested, slot, depth)) return false;
   }
   return true;
 }
@@ -83,20 +137,16 @@ static bool merges_own(ValueList *seen) {
   return true;
 }
 
-/* Walks v's address arithmetic: every use a read of floats of one type (*elem their size), every merge
- * among its own addresses. */
-static bool walk_reads(LLVMValueRef v, unsigned *elem, ValueMap *reads, unsigned slot) {
+/* Walks v's address arithmetic: every use a read of floats of one type (*elem their size) or a call passing
+ * it on, every merge among its own addresses. */
+static bool walk_reads(AdModule *ad, LLVMValueRef v, unsigned *elem, ValueMap *reads, NestedReads *nested, unsigned slot, int depth) {
   ValueList seen = {0};
   LLVMTypeRef type = NULL;
-  bool ok = reads_only(v, &seen, &type, reads, slot) && merges_own(&seen);
+  bool ok = reads_only(ad, v, &seen, &type, reads, nested, slot, depth) && merges_own(&seen);
   vec_free(&seen);
   if (!ok || !type) return false;
   *elem = LLVMGetTypeKind(type) == LLVMDoubleTypeKind ? 8 : LLVMGetTypeKind(type) == LLVMFloatTypeKind ? 4 : 0;
   return *elem != 0;
-}
-
-static bool takes_param(LLVMValueRef fn, unsigned i) {
-  return !LLVMIsDeclaration(fn) && !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)) && i < LLVMCountParams(fn);
 }
 
 /* A function pointer read from the record (`L->f(a)`): only called. */
@@ -133,7 +183,8 @@ static int by_offset(const void *a, const void *b) {
 /* A record parameter (`const Layer *L`): only pointers (its fields) and integers read from it, each field
  * only read as floats. Its fields in increasing offset into out (at most max); reads mapped to the slots
  * from `first` on where reads is given. */
-static bool walk_record(LLVMValueRef fn, unsigned i, RedirectSlot *out, unsigned max, unsigned *n, ValueMap *reads, unsigned first) {
+static bool walk_record(AdModule *ad, LLVMValueRef fn, unsigned i, RedirectSlot *out, unsigned max, unsigned *n, ValueMap *reads,
+                        NestedReads *nested, unsigned first) {
   LLVMModuleRef m = LLVMGetGlobalParent(fn);
   LLVMValueRef param = LLVMGetParam(fn, i);
   ValueList pointers = {0};
@@ -155,22 +206,22 @@ static bool walk_record(LLVMValueRef fn, unsigned i, RedirectSlot *out, unsigned
     ir_strip_constant_offsets(m, LLVMGetOperand(pointers.data[k], 0), &off);
     unsigned q = 0, elem;
     while (out[q].field != off) q++;
-    ok = walk_reads(pointers.data[k], &elem, reads, first + q) && (!out[q].elem || out[q].elem == elem);
+    ok = walk_reads(ad, pointers.data[k], &elem, reads, nested, first + q, 0) && (!out[q].elem || out[q].elem == elem);
     out[q].elem = (unsigned char)elem;
   }
   vec_free(&pointers);
   return ok && *n > 0;
 }
 
-bool redirect_param_slots(LLVMValueRef fn, unsigned i, RedirectSlot *out, unsigned max, unsigned *n) {
+bool redirect_param_slots(AdModule *ad, LLVMValueRef fn, unsigned i, RedirectSlot *out, unsigned max, unsigned *n) {
   unsigned elem;
   if (!takes_param(fn, i) || !max) return false;
-  if (walk_reads(LLVMGetParam(fn, i), &elem, NULL, 0)) {
+  if (walk_reads(ad, LLVMGetParam(fn, i), &elem, NULL, NULL, 0, 0)) {
     out[0] = (RedirectSlot){.field = -1, .elem = (unsigned char)elem};
     *n = 1;
     return true;
   }
-  return walk_record(fn, i, out, max, n, NULL, 0);
+  return walk_record(ad, fn, i, out, max, n, NULL, NULL, 0);
 }
 
 /* The runtime's slots: MAX_REDIRECTS records of REDIRECT_FIELDS words, one per thread. */
@@ -198,9 +249,9 @@ void redirect_analyse(RevGen *g) {
     unsigned n, elem;
     if (!(g->redirected >> i & 1)) continue;
     /* the caller asked for what it checked */
-    bool ok = redirect_param_slots(g->orig, i, slots, MAX_REDIRECTS - slot, &n) &&
-              (slots[0].field < 0 ? walk_reads(LLVMGetParam(g->orig, i), &elem, &r->slot_of, slot)
-                                  : walk_record(g->orig, i, slots, MAX_REDIRECTS - slot, &n, &r->slot_of, slot));
+    bool ok = redirect_param_slots(g->ad, g->orig, i, slots, MAX_REDIRECTS - slot, &n) &&
+              (slots[0].field < 0 ? walk_reads(g->ad, LLVMGetParam(g->orig, i), &elem, &r->slot_of, &r->nested, slot, 0)
+                                  : walk_record(g->ad, g->orig, i, slots, MAX_REDIRECTS - slot, &n, &r->slot_of, &r->nested, slot));
     if (!ok) {
       rev_error(g, NULL, "internal: parameter %u of '%s' is not only read", i + 1, LLVMGetValueName(g->orig));
       return;
@@ -242,6 +293,7 @@ void redirect_analyse(RevGen *g) {
 void redirect_free(RevGen *g) {
   if (!g->redirects) return;
   vmap_free(&g->redirects->slot_of);
+  vec_free(&g->redirects->nested);
   vec_free(&g->redirects->groups);
   vec_free(&g->redirects->runs);
   free(g->redirects);
@@ -293,11 +345,49 @@ void redirect_aug_after_block(RevGen *g, LLVMBasicBlockRef bb) {
   }
 }
 
-/* Before returning: the hull read into the thread's slot, which the caller cleared before the call. */
+/* Before returning: the hull read into the thread's slot (stored, not widened: the calls the pair passes
+ * addresses on to used the slots for their own). */
 void redirect_aug_exit(RevGen *g) {
   for (unsigned j = 0; g->redirects && j < slot_count(g); j++) {
-    rev_widen(g, redirect_field(g, j, REDIRECT_LO), LLVMBuildLoad2(g->b, g->i64, g->redirects->range[j][0], ""), "llvm.umin");
-    rev_widen(g, redirect_field(g, j, REDIRECT_HI), LLVMBuildLoad2(g->b, g->i64, g->redirects->range[j][1], ""), "llvm.umax");
+    LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i64, g->redirects->range[j][0], ""), redirect_field(g, j, REDIRECT_LO));
+    LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i64, g->redirects->range[j][1], ""), redirect_field(g, j, REDIRECT_HI));
+  }
+}
+
+/* The calls that pass an address on: which of their arguments (PairKind.redirected), and the callee's slot of
+ * argument a (its redirected parameters in order). */
+unsigned long long redirect_nested_params(RevGen *g, LLVMValueRef call) {
+  unsigned long long mask = 0;
+  for (size_t k = 0; g->redirects && k < g->redirects->nested.len; k++)
+    if (g->redirects->nested.data[k].call == call) mask |= 1ull << g->redirects->nested.data[k].arg;
+  return mask;
+}
+
+static unsigned nested_slot(unsigned long long mask, unsigned a) { return (unsigned)__builtin_popcountll(mask & ((1ull << a) - 1)); }
+
+void redirect_aug_call(RevGen *g, LLVMValueRef call, bool after) {
+  unsigned long long mask = redirect_nested_params(g, call);
+  for (size_t k = 0; mask && k < g->redirects->nested.len; k++) {
+    NestedRead *n = &g->redirects->nested.data[k];
+    if (n->call != call) continue;
+    unsigned j = nested_slot(mask, n->arg);
+    if (!after) {
+      LLVMBuildStore(g->b, LLVMConstInt(g->i64, ~0ull, 0), redirect_field(g, j, REDIRECT_LO));
+      LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), redirect_field(g, j, REDIRECT_HI));
+      continue;
+    }
+    widen(g, n->slot, LLVMBuildLoad2(g->b, g->i64, redirect_field(g, j, REDIRECT_LO), ""),
+          LLVMBuildLoad2(g->b, g->i64, redirect_field(g, j, REDIRECT_HI), ""));
+  }
+}
+
+void redirect_rev_call(RevGen *g, LLVMValueRef call) {
+  unsigned long long mask = g->phase == PLANNING ? 0 : redirect_nested_params(g, call);
+  for (size_t k = 0; mask && k < g->redirects->nested.len; k++) {
+    NestedRead *n = &g->redirects->nested.data[k];
+    if (n->call != call) continue;
+    for (unsigned f = REDIRECT_WHOLE; f < REDIRECT_FIELDS; f++)
+      LLVMBuildStore(g->b, g->redirects->plan[n->slot][f], redirect_field(g, nested_slot(mask, n->arg), f));
   }
 }
 

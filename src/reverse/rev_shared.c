@@ -1209,7 +1209,7 @@ static bool redirect_call(RevGen *g, LLVMValueRef call, unsigned char stage) {
     unsigned n = 0, m;
     ok = i < 64 && direct_root(g, r) && !atomic_only_root(g, r);
     for (size_t f = 0; f < callees.len && ok; f++) /* every callee reads the same slots */
-      ok = redirect_param_slots(ad_body(g->ad, callees.data[f]), i, f ? other : slots, MAX_REDIRECTS - c.n, f ? &m : &n) &&
+      ok = redirect_param_slots(g->ad, ad_body(g->ad, callees.data[f]), i, f ? other : slots, MAX_REDIRECTS - c.n, f ? &m : &n) &&
            (!f || same_slots(slots, other, n, m));
     /* a record's pointers hold the same arrays throughout where the function stores no pointer others see
        (every call given the record reads it only, or the plan gives up) */
@@ -1235,7 +1235,7 @@ static struct CallReads *call_reads(RevGen *g, LLVMValueRef call) {
 
 unsigned long long shared_redirected(RevGen *g, LLVMValueRef call) {
   struct CallReads *c = call_reads(g, call);
-  return c ? c->params : 0;
+  return c ? c->params : redirect_nested_params(g, call);
 }
 
 void shared_analyse(RevGen *g) {

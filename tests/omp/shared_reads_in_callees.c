@@ -6,6 +6,8 @@
 // atomically (reverse/rev_redirect.c).
 //   model:   a small dense layer per sample, reading the shared parameters in nested loops (noted per run)
 //            and a second shared array; w.r.t. both.
+//   nested:  the model's callee handing the parameters on to a further helper per output (through a pointer
+//            for one of them).
 //   layer:   the model's callee given a record of the arrays (`const Layer *L`: L->W, L->b, and L->act called
 //            through its pointer), the record built before the region.
 //   swapped: such a record whose arrays a `single` swaps between two loops (a pointer stored where other
@@ -21,7 +23,7 @@
 //   floats:  the stencil on floats.
 //   written: a callee that also writes through its pointer: planned as before (atomically); its numbers only.
 // Gradients against central differences (h = 1e-6, tolerance 1e-6 relative; floats: h = 1e-2, 1e-2) at 1, 2
-// and 3 threads, -O2 and -O0; built counting adjoint updates: model's, layer's, pairs', stencil's, table's and gather's under 5% atomic
+// and 3 threads, -O2 and -O0; built counting adjoint updates: model's, nested's, layer's, pairs', stencil's, table's and gather's under 5% atomic
 // at 2 and 3 threads (all were atomic); built with PARAD_CHECK_CLEAN, every add a callee takes as the thread's
 // own because the thread owns all it read is checked to lie in what the thread noted.
 // RUN: %parad-cc %cflags -fopenmp %s -o %t -lm && OMP_NUM_THREADS=1 %t && OMP_NUM_THREADS=2 %t && OMP_NUM_THREADS=3 %t
@@ -56,6 +58,36 @@ __attribute__((noinline)) double model(const double *theta, const double *bias, 
     L += r * r;
   }
   return L / ns;
+}
+
+__attribute__((noinline)) static double unit(const double *w, const double *x) {
+  double z = w[NI];
+  for (int i = 0; i < NI; ++i) z += w[i] * x[i];
+  return tanh(z);
+}
+
+__attribute__((noinline)) static double unit_soft(const double *w, const double *x) {
+  double z = w[NI];
+  for (int i = 0; i < NI; ++i) z += w[i] * x[i];
+  return z / (1 + fabs(z));
+}
+
+double (*units[2])(const double *, const double *) = {unit, unit_soft};
+
+__attribute__((noinline)) static double net(const double *theta, const double *x) {
+  double s = 0;
+  for (int o = 0; o < NO; ++o) s += o % 2 ? unit(theta + o * (NI + 1), x) : units[o % 4 == 0](theta + o * (NI + 1), x);
+  return s;
+}
+
+__attribute__((noinline)) double nested(const double *theta, const double *X, const double *Y, int ns) {
+  double L = 0;
+#pragma omp parallel for reduction(+ : L)
+  for (int s = 0; s < ns; ++s) {
+    double r = net(theta, X + s * NI) - Y[s];
+    L += r * r;
+  }
+  return L;
 }
 
 typedef struct {
@@ -213,6 +245,7 @@ static float uf[N];
 
 static double model_now(void) { return model(theta, bias, X, Y, NS); }
 static double layer_now(void) { return layer(theta, bias, X, Y, NS); }
+static double nested_now(void) { return nested(theta, X, Y, NS); }
 static double W2[NO * NI];
 static double swapped_now(void) { return swapped(theta, W2, bias, X, NS); }
 static double stencil_now(void) { return stencil(u, N); }
@@ -238,6 +271,11 @@ static void check_model(void) {
   counted("model");
   for (int k = 0; k < NP; k += 3) CHECK_CLOSE(dtheta[k], central(&theta[k], model_now), 1e-6);
   for (int k = 0; k < NO; k++) CHECK_CLOSE(dbias[k], central(&bias[k], model_now), 1e-6);
+  static double dn[NP];
+  count_from();
+  __parad_autodiff((void *)nested, theta, dn, parad_const, X, parad_const, Y, NS);
+  counted("nested");
+  for (int k = 0; k < NO * (NI + 1); k += 2) CHECK_CLOSE(dn[k], central(&theta[k], nested_now), 1e-6);
   static double dW[NP], db[NO], dsw[NP];
   count_from();
   __parad_autodiff((void *)layer, theta, dW, bias, db, parad_const, X, parad_const, Y, NS);
