@@ -102,6 +102,12 @@ void indirect_candidates(AdModule *ad, LLVMTypeRef fty, ValueList *out) {
   out->len = kept;
 }
 
+void indirect_callees(AdModule *ad, LLVMValueRef call, ValueList *out) {
+  LLVMValueRef fn = ir_called_function(call);
+  if (fn) vec_push(out, fn);
+  else indirect_candidates(ad, LLVMGetCalledFunctionType(call), out);
+}
+
 static LLVMValueRef key_string(AdModule *ad, const char *key) {
   LLVMValueRef s = LLVMConstStringInContext(ad->ctx, key, (unsigned)strlen(key), 0);
   LLVMValueRef g = LLVMAddGlobal(ad->mod, LLVMTypeOf(s), "parad.derivative.key");

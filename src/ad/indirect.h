@@ -22,6 +22,8 @@
  * leaves out the derivatives Parad generated; indirect_module_candidates works on any module (fty NULL:
  * of every type). */
 void indirect_candidates(AdModule *ad, LLVMTypeRef fty, ValueList *out);
+/* The functions a call may reach: the one it calls, or, through a pointer, the candidates of its type. */
+void indirect_callees(AdModule *ad, LLVMValueRef call, ValueList *out);
 void indirect_module_candidates(LLVMModuleRef m, LLVMTypeRef fty, ValueList *out);
 
 /* Makes the derivative of fn for one key: out[0] (the tangent or augmented function) and out[1] (the

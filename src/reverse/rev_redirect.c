@@ -70,8 +70,7 @@ static bool passed_on(AdModule *ad, LLVMValueRef call, LLVMValueRef v, LLVMTypeR
   CallKind kind = call_classify(call, NULL);
   if (depth >= MAX_NESTING || (kind != CALL_MODULE && kind != CALL_INDIRECT)) return false;
   ValueList callees = {0};
-  if (kind == CALL_MODULE) vec_push(&callees, ir_called_function(call));
-  else indirect_candidates(ad, LLVMGetCalledFunctionType(call), &callees);
+  indirect_callees(ad, call, &callees);
   bool ok = callees.len > 0;
   for (unsigned a = 0, n = ir_num_call_args(call); a < n && ok; a++) {
     if (LLVMGetArgOperand(call, a) != v) continue;

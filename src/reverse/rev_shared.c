@@ -283,10 +283,9 @@ static bool stores_no_pointers(LLVMValueRef fn, int depth) {
 
 /* Whether a call of the program's (or through a pointer) may store a pointer: whether one of its callees
  * (every function of the module the pointer may hold) may. */
-static bool call_may_store_pointers(RevGen *g, LLVMValueRef call, CallKind kind) {
+static bool call_may_store_pointers(RevGen *g, LLVMValueRef call) {
   ValueList callees = {0};
-  if (kind == CALL_MODULE) vec_push(&callees, ir_called_function(call));
-  else indirect_candidates(g->ad, LLVMGetCalledFunctionType(call), &callees);
+  indirect_callees(g->ad, call, &callees);
   bool may = callees.len == 0;
   for (size_t f = 0; f < callees.len && !may; f++) may = !stores_no_pointers(callees.data[f], 0);
   vec_free(&callees);
@@ -308,7 +307,7 @@ static bool pointers_fixed(RevGen *g) {
       fixed = (kind == CALL_OMP && omp != OMP_FORK && omp != OMP_TASK_ALLOC && omp != OMP_TASK_SPAWN && omp != OMP_UNSUPPORTED) ||
               kind == CALL_MATH || kind == CALL_DEBUG || kind == CALL_ALLOC || kind == CALL_FREE || kind == CALL_MEMCPY ||
               kind == CALL_MEMSET /* copies: keeps_pointers */ ||
-              ((kind == CALL_MODULE || kind == CALL_INDIRECT) && !call_may_store_pointers(g, i, kind));
+              ((kind == CALL_MODULE || kind == CALL_INDIRECT) && !call_may_store_pointers(g, i));
     }
   s->pointers_fixed = fixed;
   return fixed;
@@ -1196,8 +1195,7 @@ static bool redirect_call(RevGen *g, LLVMValueRef call, unsigned char stage) {
      module's is looked up by a key that names the redirection: the program stops there, as for any
      function with no such derivative) */
   ValueList callees = {0};
-  if (kind == CALL_MODULE) vec_push(&callees, ir_called_function(call));
-  else indirect_candidates(g->ad, LLVMGetCalledFunctionType(call), &callees);
+  indirect_callees(g->ad, call, &callees);
   bool ok = callees.len > 0;
   for (size_t f = 0; f < callees.len && ok; f++)
     ok = callees.data[f] && !LLVMIsDeclaration(callees.data[f]) && !custom_registered(callees.data[f]);
