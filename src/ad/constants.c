@@ -233,6 +233,14 @@ static bool only_called(LLVMValueRef fn) {
   return true;
 }
 
+/* Whether call calls through p and is not given it: a function pointer's shadow is the pointer itself. */
+static bool only_callee(LLVMValueRef call, LLVMValueRef p) {
+  if (LLVMGetCalledValue(call) != p) return false;
+  for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++)
+    if (LLVMGetArgOperand(call, i) == p) return false;
+  return true;
+}
+
 /* The functions of the module a call through a pointer may reach (ad/indirect.h): false where one has no
  * body here or takes no parameter `arg` (a library's), or none is known. */
 static bool candidates_given(LLVMValueRef call, unsigned arg, ValueList *out) {
@@ -417,9 +425,19 @@ static bool only_loaded(LLVMModuleRef m, LLVMValueRef p, long long offset, bool 
       *within = false;
       continue;
     }
+    if (ir_is_call(user) && only_callee(user, p)) continue; /* a table's function, read through a view */
     if (ir_is_call(user)) { /* passed on by value: read in the function called as here */
       *within = false;
       if (!passed_only_loaded(m, user, p, false, within, seen, depth + 1)) return false;
+      continue;
+    }
+    if (LLVMIsALoadInst(user) && ir_is_ptr(LLVMTypeOf(user)) && !LLVMGetVolatile(user)) {
+      /* a pointer the view holds (`c->data->t[i]`): read at the view's shadow, it is the view's own where
+         that is the view itself, and a view in turn */
+      *within = false;
+      if (vmap_has(seen, user)) continue;
+      vmap_put(seen, user, user);
+      if (!only_loaded(m, user, 0, within, seen, depth + 1)) return false;
       continue;
     }
     if (!LLVMIsALoadInst(user) || LLVMGetVolatile(user) || !view_load(user)) return false;
@@ -530,12 +548,18 @@ static bool integers_only(LLVMModuleRef m, LLVMValueRef p, ValueMap *seen, int d
     if (LLVMIsAICmpInst(user) || compared_float(user)) continue;
     bool load = LLVMIsALoadInst(user), store = LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p && LLVMGetOperand(user, 0) != p;
     if (load && ir_is_ptr(LLVMTypeOf(user)) && !LLVMGetVolatile(user) && mpi_handle_only(user)) continue; /* c->comm */
+    /* a pointer read from it that needs none in turn: a table's function (`ops->energy`), an index array */
+    if (load && ir_is_ptr(LLVMTypeOf(user)) && !LLVMGetVolatile(user) && !vmap_has(seen, user)) {
+      vmap_put(seen, user, user);
+      if (!integers_only(m, user, seen, depth + 1)) return false;
+      continue;
+    }
     if (load || store) {
       LLVMTypeRef t = LLVMTypeOf(load ? user : LLVMGetOperand(user, 0));
       if (!ir_is_int(t) || LLVMGetVolatile(user) || memtype_of_access(user) != MEMTYPE_INT) return false;
       continue;
     }
-    if (ir_is_call(user) && mpi_handle_argument(user, p)) continue;
+    if (ir_is_call(user) && (mpi_handle_argument(user, p) || only_callee(user, p))) continue;
     ValueList params = {0};
     bool ok = ir_is_call(user) && params_given(user, p, seen, &params);
     for (size_t k = 0; ok && k < params.len; k++) ok = integers_only(m, params.data[k], seen, depth + 1);
@@ -665,6 +689,27 @@ bool ad_global_pointers_read_need_none(LLVMValueRef g) {
   return none;
 }
 
+/* field_read_as for a local record, or a record a parameter points into (a constructor not inlined,
+ * `handle_init(&h, ops)` storing the table): the record each direct call of the function is given, a
+ * local or the caller's own parameter in turn. Not as views there: a load through one compares addresses
+ * where the function it is in sees the view stored (ad_load_through_view), which the caller does not. */
+static bool record_field_read_as(LLVMModuleRef m, LLVMValueRef object, long long field, FieldUse use, ValueMap *seen, int depth) {
+  if (LLVMIsAAllocaInst(object)) return field_read_as(m, object, 0, field, use, seen, depth);
+  if (!LLVMIsAArgument(object) || use != FIELD_INTEGERS || depth >= 4) return false;
+  LLVMValueRef fn = LLVMGetParamParent(object);
+  unsigned index = 0;
+  while (LLVMGetParam(fn, index) != object) index++;
+  if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)) || !LLVMGetFirstUse(fn)) return false;
+  for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef call = LLVMGetUser(u);
+    if (!ir_is_call(call) || ir_called_function(call) != fn || LLVMGetCalledValue(call) != fn) return false;
+    long long at = 0;
+    LLVMValueRef given = ir_strip_constant_offsets(m, LLVMGetArgOperand(call, index), &at);
+    if (!record_field_read_as(m, given, at + field, use, seen, depth + 1)) return false;
+  }
+  return true;
+}
+
 typedef enum { STAND_IN_NONE, STAND_IN_SINK, STAND_IN_ZEROS, STAND_IN_ITSELF } StandIn;
 
 /* Which stand-in operand gets in choice (see constants.h); nothing is made. */
@@ -683,9 +728,9 @@ static StandIn stand_in(LLVMValueRef choice, LLVMValueRef operand) {
        holds the pointer itself, through which no derivative goes (FieldUse) */
     long long field = 0;
     LLVMValueRef object = ir_strip_constant_offsets(m, LLVMGetOperand(choice, 1), &field);
-    for (FieldUse use = FIELD_INTEGERS; !loaded && LLVMIsAAllocaInst(object) && use <= FIELD_VIEWS; use++) {
+    for (FieldUse use = FIELD_INTEGERS; !loaded && use <= FIELD_VIEWS; use++) {
       vmap_init(&seen);
-      loaded = field_read_as(m, object, 0, field, use, &seen, 0);
+      loaded = record_field_read_as(m, object, field, use, &seen, 0);
       vmap_free(&seen);
     }
     if (!loaded && LLVMIsAGlobalVariable(object) && field == 0) {
@@ -819,7 +864,8 @@ static bool holds_view(const Activity *act, LLVMValueRef a, ViewWalk *w) { retur
  * slot that may hold such a pointer, or from a parameter the pattern marks. */
 static bool from_view(const Activity *act, LLVMValueRef p, ViewWalk *w) {
   while (LLVMIsAGetElementPtrInst(p)) p = LLVMGetOperand(p, 0);
-  if (LLVMIsALoadInst(p) && ir_is_ptr(LLVMTypeOf(p))) return holds_view(act, LLVMGetOperand(p, 0), w);
+  /* a pointer read from a slot holding views, or from a view (a pointer it holds: only_loaded) */
+  if (LLVMIsALoadInst(p) && ir_is_ptr(LLVMTypeOf(p))) return holds_view(act, LLVMGetOperand(p, 0), w) || from_view(act, LLVMGetOperand(p, 0), w);
   if (LLVMIsAArgument(p)) return activity_view_slot(act, p); /* a view passed in */
   if (!LLVMIsASelectInst(p) && !LLVMIsAPHINode(p)) return false;
   if (vmap_has(&w->views, p)) return false;

@@ -68,7 +68,7 @@ static void load(FwdGen *g, LLVMValueRef inst) {
   LLVMTypeRef t = LLVMTypeOf(inst);
   LLVMValueRef ptr[MAX_WIDTH], lanes[MAX_WIDTH];
   if (!fwd_shadow_lanes(g, LLVMGetOperand(inst, 0), inst, "this load", ptr)) return;
-  if (ad_load_through_view(g->act, inst))
+  if (ad_load_through_view(g->act, inst) && !ir_is_ptr(t)) /* a pointer's shadow is the view's own (ad/constants.h) */
     for (unsigned i = 0; i < g->width; i++)
       ptr[i] = ad_view_shadow_address(g->b, LLVMGetGlobalParent(g->func), ptr[i], fwd_primal(g, LLVMGetOperand(inst, 0)), SHADOW_READ);
   for (unsigned i = 0; i < g->width; i++) {
