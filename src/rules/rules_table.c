@@ -115,6 +115,18 @@ const MathRule math_rules[] = {
     {NULL, "llvm.x86.avx.min.ps",   2, {"x0 x1 olt 1 0 sel", "x0 x1 olt 0 1 sel"}, REDUCE_NONE, WRITES_NONE, true},
     {NULL, "llvm.x86.avx512.min.pd", 3, {"x0 x1 olt 1 0 sel", "x0 x1 olt 0 1 sel", NULL}, REDUCE_NONE, WRITES_NONE, true},
     {NULL, "llvm.x86.avx512.min.ps", 3, {"x0 x1 olt 1 0 sel", "x0 x1 olt 0 1 sel", NULL}, REDUCE_NONE, WRITES_NONE, true},
+    /* x86's estimates of 1/sqrt(x) and 1/x (immintrin.h's _mm_rsqrt_ps, _mm256_rcp_ps: 12 bits): the
+     * derivative of what they estimate, at x (not from the estimate, whose error the derivative would
+     * carry); a Newton step after one is differentiated as written */
+    {NULL, "llvm.x86.sse.rsqrt.ps",     1, {"-0.5 x0 x0 sqrt * /"}, REDUCE_NONE, WRITES_NONE, false, true},
+    {NULL, "llvm.x86.avx.rsqrt.ps.256", 1, {"-0.5 x0 x0 sqrt * /"}, REDUCE_NONE, WRITES_NONE, false, true},
+    {NULL, "llvm.x86.sse.rcp.ps",       1, {"-1 x0 x0 * /"}, REDUCE_NONE, WRITES_NONE, false, true},
+    {NULL, "llvm.x86.avx.rcp.ps.256",   1, {"-1 x0 x0 * /"}, REDUCE_NONE, WRITES_NONE, false, true},
+    /* their rounding in any mode (_mm_floor_ps, _mm256_round_pd(v, _MM_FROUND_TO_NEAREST_INT)): flat */
+    {NULL, "llvm.x86.sse41.round.ps",   2, {"0", NULL}},
+    {NULL, "llvm.x86.sse41.round.pd",   2, {"0", NULL}},
+    {NULL, "llvm.x86.avx.round.ps.256", 2, {"0", NULL}},
+    {NULL, "llvm.x86.avx.round.pd.256", 2, {"0", NULL}},
     {"fma",        "llvm.fma",        3, {"x1", "x0", "1"}},
     {NULL,         "llvm.fmuladd",    3, {"x1", "x0", "1"}},
     {"floor",      "llvm.floor",      1, {"0"}},
