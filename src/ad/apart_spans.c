@@ -591,6 +591,15 @@ static bool counter_values(Bounds *x, Frame *f, CfgLoop *l, LLVMValueRef phi, LL
   /* a test of the counter itself (p != limit: it stops after the iteration at limit) lets one step more */
   long long shift = (strict && !(p == LLVMIntNE && !on_next) ? -(up ? 1 : -1) : 0) + (on_next || p == LLVMIntNE ? 0 : st);
   Span last = {LLVMBuildAdd(x->b, lim.lo, k64(x, shift), ""), LLVMBuildAdd(x->b, lim.hi, k64(x, shift), "")};
+  if (LLVMIsAConstantInt(start) && (st > 1 || st < -1)) {
+    /* from a constant start by more than one, the last value is a whole number of steps on: a loop over
+       vectors of eight (`j += 8; j < n`) reads up to j = 8 ((n - 1) / 8), not n - 1, which the vector's
+       width would carry into the next array */
+    long long c = LLVMConstIntGetSExtValue(start);
+    LLVMValueRef *far = up ? &last.hi : &last.lo;
+    LLVMValueRef steps = LLVMBuildSDiv(x->b, LLVMBuildSub(x->b, *far, k64(x, c), ""), k64(x, st), "");
+    *far = LLVMBuildAdd(x->b, k64(x, c), LLVMBuildMul(x->b, steps, k64(x, st), ""), "");
+  }
   *out = hull(x, s, last);
   return true;
 }
