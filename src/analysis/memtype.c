@@ -1923,7 +1923,10 @@ static bool placement(LLVMValueRef p, Placement *pl) {
   memset(pl, 0, sizeof *pl);
   for (int depth = 0; depth < 64; depth++) {
     p = ir_strip_pointer_casts(p);
-    if (!LLVMIsAGetElementPtrInst(p)) break;
+    /* a field of a global is a constant expression (a -O0 program's optimised copies hold no type tags) */
+    bool constant = LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr &&
+                    LLVMIsAGlobalValue(ir_root_object(p));
+    if (!LLVMIsAGetElementPtrInst(p) && !constant) break;
     if (!place_gep(LLVMGetModuleDataLayout(module_of(p)), p, pl)) return false;
     p = LLVMGetOperand(p, 0);
   }
@@ -2056,6 +2059,7 @@ static bool struct_layout(LLVMModuleRef m, LLVMTypeRef t, bool open, const Place
 }
 
 static LLVMModuleRef module_of(LLVMValueRef v) {
+  while (LLVMIsAConstantExpr(v)) v = LLVMGetOperand(v, 0); /* a field of a global (placement) */
   if (LLVMIsAGlobalValue(v)) return LLVMGetGlobalParent(v);
   if (LLVMIsAArgument(v)) return LLVMGetGlobalParent(LLVMGetParamParent(v));
   return LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(v)));
