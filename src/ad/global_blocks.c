@@ -136,6 +136,9 @@ static bool setup_value_within(LLVMValueRef v, ValueList *merges) {
      comparator's context, inlined): a derivative that starts while the global still holds it stops, as for
      any memory not allocated (runtime/global_blocks.c) */
   if (LLVMIsAAllocaInst(v)) return true;
+  /* a global's address (generated code pointing its model at its states, `rtM->contStates = &rtX`, in the
+     set-up and again in the code a derivative runs, where the shadow's goes with it): the same */
+  if (LLVMIsAConstant(v) && LLVMIsAGlobalVariable(ir_address_base(v))) return true;
   /* a setter's parameter (`void bind(const double *u) { U = u; }` in a file of its own, which plain code may
      call with anything): the same, whatever its callers give */
   if (LLVMIsAArgument(v)) return true;
@@ -347,6 +350,12 @@ static bool accesses(LLVMValueRef g, LLVMValueRef addr, long long offset, Visit 
       if (!visit(g, addr, user, offset, ctx)) return false;
     } else if (LLVMIsAPHINode(user) || (LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) != addr)) {
       if (!merged_loads(g, user, offset, visit, ctx)) return false;
+    } else if (LLVMIsAGlobalVariable(user) && LLVMIsGlobalConstant(user) && LLVMGetInitializer(user) == addr) {
+      /* a constant pointer to it (generated code's `RT_MODEL *const rtM = &rtM_;`): what its loads give */
+      for (LLVMUseRef v = LLVMGetFirstUse(user); v; v = LLVMGetNextUse(v)) {
+        LLVMValueRef load = LLVMGetUser(v);
+        if (!LLVMIsALoadInst(load) || LLVMGetVolatile(load) || !accesses(g, load, offset, visit, ctx, depth + 1)) return false;
+      }
     } else if (!ir_is_debug_intrinsic(user)) {
       return false; /* an integer: where it goes is not followed */
     }
@@ -370,6 +379,10 @@ static bool qualifying_access(LLVMValueRef g, LLVMValueRef addr, LLVMValueRef ac
   }
   if (LLVMIsAStoreInst(access)) {
     LLVMValueRef stored = LLVMGetOperand(access, 0);
+    /* its own address stored into its slot (`rtM->derivs = rtM->odeF`): the slot's store is visited as
+       any, the address a global's (setup_value) */
+    if (stored == addr && LLVMGetOperand(access, 1) != addr && !LLVMGetVolatile(access) && ir_address_base(LLVMGetOperand(access, 1)) == g)
+      return true;
     if (LLVMGetOperand(access, 1) != addr || LLVMGetVolatile(access)) return false; /* the address stored */
     if (ir_is_ptr(LLVMTypeOf(stored))) {
       add_slot(k, -1, offset);
@@ -862,6 +875,52 @@ size_t global_block_held_offsets(LLVMValueRef fn, LLVMValueRef g, long long *off
   return n;
 }
 
+/* The addresses of globals stored into g's own slot at `offset` (any of its own slots where offset < 0). */
+static size_t slot_addresses(const Known *k, long long offset, LLVMValueRef *out, size_t max) {
+  LLVMModuleRef m = LLVMGetGlobalParent(k->global);
+  size_t n = 0;
+  for (size_t i = 0; i < k->sites.len; i++) {
+    LLVMValueRef site = k->sites.data[i], v = LLVMIsAStoreInst(site) ? LLVMGetOperand(site, 0) : NULL;
+    long long at = 0;
+    if (!v || !LLVMIsAConstant(v) || !LLVMIsAGlobalVariable(ir_address_base(v)) ||
+        !offset_in_global(m, LLVMGetOperand(site, 1), k->global, &at, 0) || (offset >= 0 && at != offset))
+      continue;
+    bool known = false;
+    for (size_t j = 0; j < n && !known; j++) known = out[j] == v;
+    if (!known && n < max) out[n++] = v;
+  }
+  return n;
+}
+
+size_t global_block_addresses(LLVMValueRef g, LLVMValueRef *out, size_t max) { return slot_addresses(know(g), -1, out, max); }
+
+/* At an entry, the shadow of what slot `offset` of g holds (primal): where it holds the address of a
+ * global (one of those stored there), that address in the global's shadow (g's own: s); else the
+ * runtime's shadow of its block. */
+static LLVMValueRef entry_shadow(LLVMBuilderRef b, const Known *k, long long offset, LLVMValueRef primal, LLVMValueRef s,
+                                 unsigned kind, LLVMValueRef name) {
+  LLVMValueRef g = k->global;
+  LLVMModuleRef m = LLVMGetGlobalParent(g);
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i32 = LLVMInt32TypeInContext(c), i8 = LLVMInt8TypeInContext(c);
+  LLVMValueRef held[MAX_HELD_ADDRESSES], known = LLVMConstInt(LLVMInt1TypeInContext(c), 0, 0), chosen = LLVMConstNull(ptr);
+  size_t n = slot_addresses(k, offset, held, MAX_HELD_ADDRESSES);
+  for (size_t i = 0; i < n; i++) {
+    long long at = 0;
+    LLVMValueRef other = ir_address_base(held[i]);
+    LLVMValueRef base = other == g ? s : ad_global_shadow_of_kind(other, kind);
+    if (!base || !offset_in_global(m, held[i], other, &at, 0)) continue; /* (no shadow: the runtime stops there) */
+    LLVMValueRef idx = LLVMConstInt(LLVMInt64TypeInContext(c), (unsigned long long)at, 1);
+    LLVMValueRef is = LLVMBuildICmp(b, LLVMIntEQ, primal, held[i], "");
+    known = LLVMBuildOr(b, known, is, "");
+    chosen = LLVMBuildSelect(b, is, LLVMConstGEP2(i8, base, &idx, 1), chosen, "");
+  }
+  LLVMTypeRef params[3] = {ptr, i32, ptr};
+  LLVMValueRef args[3] = {n ? LLVMBuildSelect(b, known, LLVMConstNull(ptr), primal, "") : primal, LLVMConstInt(i32, kind, 0), name};
+  LLVMValueRef block = ir_call_named(b, "__parad_rt_block_shadow", LLVMFunctionType(ptr, params, 3, 0), args, 3);
+  return n ? LLVMBuildSelect(b, known, chosen, block, "") : block;
+}
+
 void global_block_enter(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef g, LLVMValueRef s, unsigned kind) {
   LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(g));
   LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
@@ -878,10 +937,8 @@ void global_block_enter(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef g, LLVMV
       /* set before it is read: what it holds (an earlier call's local array) needs no shadow */
       LLVMBuildStore(b, LLVMConstNull(ptr), at_offset(b, s, sl->offset));
     } else if (sl->parent < 0) { /* the global's: a zeroed shadow of its block into the shadow global */
-      LLVMTypeRef params[3] = {ptr, i32, ptr};
       primal[i] = LLVMBuildLoad2(b, ptr, at_offset(b, g, sl->offset), "");
-      LLVMValueRef args[3] = {primal[i], LLVMConstInt(i32, kind, 0), name};
-      shadow[i] = ir_call_named(b, "__parad_rt_block_shadow", LLVMFunctionType(ptr, params, 3, 0), args, 3);
+      shadow[i] = entry_shadow(b, k, sl->offset, primal[i], s, kind, name);
       LLVMBuildStore(b, shadow[i], at_offset(b, s, sl->offset));
     } else if (primal[sl->parent] && !slot_read_at_entry(fn, k, sl)) { /* a block's, set before it is read */
       LLVMTypeRef params[2] = {ptr, i64};

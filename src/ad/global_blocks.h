@@ -53,6 +53,10 @@ void global_blocks_note(LLVMModuleRef m);
  * of the block g holds, per pointer of g that fn may read before setting it (null for the others); `kind`
  * tells the modes and the directions of vector forward mode apart. */
 void global_block_enter(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef g, LLVMValueRef s, unsigned kind);
+/* The addresses of globals (constants) the program stores into g's own slots, at most max, into out: how
+ * many. At an entry, a slot holding one gets the shadow global's same address (ad/global_shadows.h). */
+enum { MAX_HELD_ADDRESSES = 8 };
+size_t global_block_addresses(LLVMValueRef g, LLVMValueRef *out, size_t max);
 /* Whether derivative fn (NULL: unknown) may read what a pointer of global g (g itself, or a struct's pointer
  * field) held before it: where every path sets them first (a qsort comparator's context, `keys = x;`,
  * `ctx.state = st;`), nothing needs a shadow at entry, and what they held before (an earlier call's local

@@ -98,10 +98,13 @@ bool ad_stored_value_may_be_active(LLVMValueRef stored) {
 static bool address_may_hold_active(LLVMValueRef v) {
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
-    if (LLVMIsALoadInst(user) || ad_outside_derivatives(user)) continue;
+    if (LLVMIsALoadInst(user)) continue;
+    /* its address stored, wherever (the set-up pointing a model at its states, `rtM->contStates = &rtX`):
+       code a derivative runs may write through that pointer */
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) != v) return true;
+    if (ad_outside_derivatives(user)) continue;
     if (LLVMIsAStoreInst(user)) {
-      LLVMValueRef stored = LLVMGetOperand(user, 0);
-      if (LLVMGetOperand(user, 1) != v || ad_stored_value_may_be_active(stored)) return true;
+      if (ad_stored_value_may_be_active(LLVMGetOperand(user, 0))) return true;
       continue;
     }
     if (LLVMIsAConstantExpr(user) || LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) {
@@ -160,12 +163,27 @@ static LLVMValueRef shadow_global(LLVMValueRef g, ShadowUse use, unsigned lane) 
     LLVMSetInitializer(s, LLVMConstNull(t));
     Made made_one = {s, g, lane, -1};
     vec_push(&made[use == SHADOW_ADD], made_one);
+    /* the globals whose addresses its slots may hold (`rtM->contStates = &rtX`): their shadows too, which
+       its shadow's slots point to from each entry on (global_block_enter) */
+    LLVMValueRef held[MAX_HELD_ADDRESSES];
+    size_t n = global_holds_blocks(g) && global_block_qualifies(g) ? global_block_addresses(g, held, MAX_HELD_ADDRESSES) : 0;
+    for (size_t i = 0; i < n; i++) {
+      LLVMValueRef other = ir_address_base(held[i]);
+      if (other != g && eligible(other)) shadow_global(other, use, lane);
+    }
   }
   free(name);
   return s;
 }
 
 LLVMValueRef ad_global_shadow(LLVMValueRef g, ShadowUse use) { return shadow_global(g, use, 0); }
+
+/* The runtime's kind of shadow for a use and a direction of vector forward mode (global_blocks.h). */
+static unsigned block_kind(ShadowUse use, unsigned lane) { return (use == SHADOW_ADD) * 32 + lane; }
+
+LLVMValueRef ad_global_shadow_of_kind(LLVMValueRef g, unsigned kind) {
+  return eligible(g) ? shadow_global(g, kind >= 32 ? SHADOW_ADD : SHADOW_READ, kind % 32) : NULL;
+}
 
 LLVMValueRef ad_block_global_of_adjoints(LLVMValueRef s) {
   for (size_t i = 0; i < made[1].len; i++)
@@ -298,9 +316,6 @@ void ad_global_shadows_end(void) {
   global_blocks_end();
   reaching_made = holding_made = false;
 }
-
-/* The runtime's kind of shadow for a use and a direction of vector forward mode (global_blocks.h). */
-static unsigned block_kind(ShadowUse use, unsigned lane) { return (use == SHADOW_ADD) * 32 + lane; }
 
 /* A memset of shadow s to zero before b's position: of all of it, or of nothing where `when` (an i1, if
  * given) is false. */

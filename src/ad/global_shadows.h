@@ -24,6 +24,9 @@ bool ad_is_mutable_global_with_shadow(LLVMValueRef g);
 bool ad_global_may_hold_active(LLVMValueRef g);
 /* Its shadow for `use`, made in its module on first use. */
 LLVMValueRef ad_global_shadow(LLVMValueRef g, ShadowUse use);
+/* The same for the runtime's kind of shadow of a global holding blocks (ad/global_blocks.h: a use and a
+ * direction of vector forward mode). */
+LLVMValueRef ad_global_shadow_of_kind(LLVMValueRef g, unsigned kind);
 /* The global holding heap blocks (ad/global_blocks.h) whose adjoints' shadow global s is, or NULL. */
 LLVMValueRef ad_block_global_of_adjoints(LLVMValueRef s);
 /* Under vector forward mode, the tangents of direction `lane` of a constant address v into such a global:
