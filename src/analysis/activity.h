@@ -52,7 +52,7 @@ bool activity_load_from_unknown_integer(const Activity *a, LLVMValueRef load);
  * instruction, which for a call is one of its callee's (given such integers as arguments). NULL if none. */
 const char *activity_lost_derivative(const Activity *a, LLVMValueRef inst, LLVMValueRef *at);
 #define ACTIVITY_ADDRESS_REBUILT "cannot differentiate a pointer rebuilt from the integer address of active memory (inttoptr): its shadow is lost"
-#define ACTIVITY_BITS_CHANGED "cannot differentiate integer arithmetic on the bits of an active floating-point value"
+#define ACTIVITY_BITS_CHANGED "cannot differentiate integer arithmetic on the bits of an active floating-point value (a bit trick, as a fast inverse square root: register a derivative for the function that does it, __parad_register_gradient_NAME or __parad_register_derivative_NAME)"
 /* An integer computed from the bits of an active float (x's bits shifted, masked): harmless as a number
  * (its derivative is zero), but not when it becomes a float again. */
 bool activity_from_float_bits(const Activity *a, LLVMValueRef v);

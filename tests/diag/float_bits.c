@@ -12,10 +12,10 @@ double __parad_fwddiff(void *, ...);
 __attribute__((noinline)) static double halve_exponent(double x) {
   uint64_t bits;
   memcpy(&bits, &x, sizeof bits);
-  // O0: float_bits.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate integer arithmetic on the bits of an active floating-point value in function 'halve_exponent'
+  // O0: float_bits.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate integer arithmetic on the bits of an active floating-point value (a bit trick, as a fast inverse square root: register a derivative for the function that does it, __parad_register_gradient_NAME or __parad_register_derivative_NAME) in function 'halve_exponent'
   bits = (bits >> 1) + 0x1ff8000000000000ull;
   double y;
-  // CHECK: float_bits.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate integer arithmetic on the bits of an active floating-point value in function 'halve_exponent'
+  // CHECK: float_bits.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate integer arithmetic on the bits of an active floating-point value (a bit trick, as a fast inverse square root: register a derivative for the function that does it, __parad_register_gradient_NAME or __parad_register_derivative_NAME) in function 'halve_exponent'
   memcpy(&y, &bits, sizeof y);
   return y;
 }

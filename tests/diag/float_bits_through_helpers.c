@@ -35,14 +35,14 @@ HELPER double from_bits(uint64_t u) {
     uint64_t u;
     double d;
   } v;
-  // UNION: float_bits_through_helpers.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate integer arithmetic on the bits of an active floating-point value in function 'from_bits'
+  // UNION: float_bits_through_helpers.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate integer arithmetic on the bits of an active floating-point value (a bit trick, as a fast inverse square root: register a derivative for the function that does it, __parad_register_gradient_NAME or __parad_register_derivative_NAME) in function 'from_bits'
   v.u = u;
   return v.d;
 #else
   double d;
-  // CHECK: float_bits_through_helpers.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate integer arithmetic on the bits of an active floating-point value in function 'from_bits'
+  // CHECK: float_bits_through_helpers.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate integer arithmetic on the bits of an active floating-point value (a bit trick, as a fast inverse square root: register a derivative for the function that does it, __parad_register_gradient_NAME or __parad_register_derivative_NAME) in function 'from_bits'
   memcpy(&d, &u, sizeof d);
-  // O0: float_bits_through_helpers.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate integer arithmetic on the bits of an active floating-point value in function 'from_bits'
+  // O0: float_bits_through_helpers.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate integer arithmetic on the bits of an active floating-point value (a bit trick, as a fast inverse square root: register a derivative for the function that does it, __parad_register_gradient_NAME or __parad_register_derivative_NAME) in function 'from_bits'
   return d;
 #endif
 }

@@ -4,7 +4,7 @@
 ; RUN: test ! -e %t
 ; CHECK-DAG: refusals.c:7:3: error: cannot differentiate a call to 'ext', which no file of the program compiled by parad-cc defines, with an active argument (#1) in forward mode: give it a body, or register a derivative (__parad_register_derivative_ext, in a file the link takes: a static library's member that nothing calls into is left out), or, if no derivative goes through it (output, logging), declare it inactive (void *__enzyme_inactivefn[] = {(void *)ext};) in function 'calls_ext'
 ; CHECK-DAG: parad: error: cannot store an active value into memory without a shadow (the global variable 'g', which has no shadow: Parad gives one to a global of floats and integers that the file defines (not thread-local)) in function 'to_global'
-; CHECK-DAG: parad: error: cannot differentiate integer arithmetic on the bits of an active floating-point value in function 'bits'
+; CHECK-DAG: parad: error: cannot differentiate integer arithmetic on the bits of an active floating-point value (a bit trick, as a fast inverse square root: register a derivative for the function that does it, __parad_register_gradient_NAME or __parad_register_derivative_NAME) in function 'bits'
 ; CHECK-DAG: parad: error: cannot differentiate a call to the variadic function 'varargs' with active arguments in function 'callvar'
 ; CHECK: parad: 4 errors, no output written
 
