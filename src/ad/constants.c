@@ -803,10 +803,15 @@ static bool read_from_marked(const Activity *act, LLVMValueRef a) {
   return false;
 }
 
-/* Whether store puts into memory a pointer with no shadow of its own that shadows itself, or a view. */
+static bool holds_view_in(const Activity *act, LLVMValueRef a, bool whole, ViewWalk *w);
+
+/* Whether store puts into memory a pointer with no shadow of its own that shadows itself, or a view, or
+ * the address of memory holding one (a record with such a field, its address kept in a slot a parallel
+ * region is given: the region reads the view two loads away). */
 static bool stores_view(const Activity *act, LLVMValueRef store, ViewWalk *w) {
   LLVMValueRef v = LLVMGetOperand(store, 0);
-  return ir_is_ptr(LLVMTypeOf(v)) && ((!has_own_shadow(act, v) && stand_in(store, v) == STAND_IN_ITSELF) || from_view(act, v, w));
+  return ir_is_ptr(LLVMTypeOf(v)) && ((!has_own_shadow(act, v) && stand_in(store, v) == STAND_IN_ITSELF) || from_view(act, v, w) ||
+                                      holds_view_in(act, v, true, w));
 }
 
 /* Whether such a pointer is stored into local `a` at byte `field` of it (a record's field; -1: at any),
