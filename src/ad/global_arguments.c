@@ -364,6 +364,10 @@ int request_check_global_arguments(LLVMBuilderRef b, const Request *r) {
     if (!set_inside(named.tables.data[t], &reached, 0) && !ad_global_pointers_read_need_none(named.tables.data[t]))
       named.tables.data[kept++] = named.tables.data[t];
   named.tables.len = kept;
+  kept = 0; /* a block global whose pointers carry no derivative (a qsort key set to a global array) neither */
+  for (size_t t = 0; t < named.blocks.len; t++)
+    if (!ad_global_pointers_read_need_none(named.blocks.data[t])) named.blocks.data[kept++] = named.blocks.data[t];
+  named.blocks.len = kept;
   vmap_free(&reached);
   const ValueList *globals = &named.floats;
   int errors = 0;

@@ -4,16 +4,14 @@
 //             hold;
 //   -DESCAPE: the global's address is handed to a helper (for two globals) that allocates through it: the
 //             compiler does not see what is stored there;
-//   -DSTATIC: main points the global at a static array, not at a heap block whose size the runtime knows.
 //   -DHESSIAN: a Hessian-vector product (forward mode over a gradient) of a function using a supported
 //             global block: the gradient's shadows of the block are set where the gradient is called once
 //             every derivative is generated, after the forward derivative copied that code (it crashed).
-// (A heap block from malloc stored into the global directly is supported: rev/global_blocks.c.)
+// (A heap block from malloc stored into the global directly is supported: rev/global_blocks.c; so is a
+// global array's address, which was refused here: rev/global_model_pointers.c.)
 // RUN: rm -f %t && not %parad-cc %cflags -DROWS %s -o %t -lm 2>&1 | FileCheck %s --check-prefix=ROWS
 // RUN: test ! -e %t
 // RUN: not %parad-cc %cflags -DESCAPE %s -o %t -lm 2>&1 | FileCheck %s --check-prefix=ESCAPE
-// RUN: test ! -e %t
-// RUN: not %parad-cc %cflags -DSTATIC %s -o %t -lm 2>&1 | FileCheck %s --check-prefix=STATIC
 // RUN: test ! -e %t
 // RUN: not %parad-cc %cflags -DHESSIAN %s -o %t -lm 2>&1 | FileCheck %s --check-prefix=HESSIAN
 // RUN: not %parad-cc -O0 -I%S/../include -DHESSIAN %s -o %t -lm 2>&1 | FileCheck %s --check-prefix=HESSIAN
@@ -51,16 +49,6 @@ int main(void) {
   make(&spare, 4);
 #endif
 
-#ifdef STATIC
-static double storage[2], *work;
-static double f(const double *x) {
-  // STATIC: global_pointer_buffer.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot store an active value into memory without a shadow (a pointer loaded from the global variable 'work': Parad gives a global pointer a shadow only where it sees all that sets it and what it points to: heap blocks (from malloc, calloc, realloc, aligned_alloc, posix_memalign, new, or a function returning only those) or what the differentiated code was given, stored into it directly, its address going nowhere else, blocks holding pointers only at constant offsets; else pass the pointer as an argument with a shadow) in function 'f'
-  for (int i = 0; i < 2; i++) work[i] = sin(x[i]);
-  return work[0] * work[1];
-}
-int main(void) {
-  work = storage;
-#endif
 #ifdef HESSIAN
 static double *work;
 static int n;
