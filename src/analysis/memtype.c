@@ -1778,6 +1778,14 @@ DataKind memtype_of_copy(LLVMValueRef call) {
     DataKind from = memtype_of_data(LLVMGetArgOperand(call, 1));
     if (from == DATA_F64 || from == DATA_F32) k = from;
   }
+  /* Copied from an object declared of floats of one width (a local `double buf[16]`): the bytes copied are
+     those floats, whatever the destination holds elsewhere (an array library's store chosen by the
+     array's type at run time: a memcpy of doubles, else a loop of floats into the same bytes). */
+  if (k == DATA_MIXED && two_ends) {
+    LLVMTypeRef st = address_type(LLVMGetArgOperand(call, 1));
+    DataKind from = st ? uniform_kind(st) : DATA_UNKNOWN;
+    if (from == DATA_F64 || from == DATA_F32) k = from;
+  }
   /* Pointers the object holds elsewhere say nothing of a part of it this function touches only by the
    * copy, or reaches only through other pointers: a task's block, whose header (shareds, routine) is read
    * as pointers, and whose private copies clang fills with a memcpy (a firstprivate array or struct of
