@@ -21,7 +21,6 @@ enum {
   PTRINT = 4,   /* an integer computed from the address of shadowed memory */
   BITS = 8,     /* an integer computed from the bits of an active float */
   WANTS = 16,   /* a constant pointer parameter through which active data would be stored */
-  HOLDS_BITS = 32, /* the base of memory that floats' bits are stored or copied into as integers */
 };
 
 /* Memory an integer carrying PTRINT or BITS was stored into (at -O0 every local is such a slot): the
@@ -32,11 +31,19 @@ typedef struct {
   unsigned taint;
 } TaintedSlot;
 
+/* The bytes [lo, hi) of an object that floats' bits may be stored or copied into as integers (an integer
+ * read there may carry a derivative); hi is INT64_MAX where the length or the place is not a constant. */
+typedef struct {
+  LLVMValueRef object;
+  long long lo, hi;
+} BitsBytes;
+
 struct Activity {
   LLVMValueRef fn;
   char *pattern;
   ValueMap flags; /* value -> VARIED | SHADOWED | PTRINT | BITS | WANTS */
   VEC(TaintedSlot) slots;
+  VEC(BitsBytes) bits_bytes;
   ValueMap lost_in_callee; /* call -> the instruction of its callee that loses a derivative it was given */
   ValueMap callees;        /* a call returning a struct of pointers -> its callee's analysis (field_fails) */
   LLVMValueRef lost;       /* the first instruction of this function (or of a callee) that loses one */
@@ -481,6 +488,41 @@ static bool note_slot(Activity *a, LLVMValueRef p, unsigned taint) {
   return true;
 }
 
+/* Where p points in its object: false where not at a constant offset. */
+static bool placed_in_object(const Activity *a, LLVMValueRef p, LLVMValueRef *object, long long *offset) {
+  *object = ir_address_base(p);
+  *offset = 0;
+  return slot_address(a, p, offset) == *object;
+}
+
+/* Floats' bits put into the `bytes` bytes at p (0: not known) as integers, by a store or a copy: its object
+ * holds them there (changed where new). */
+static bool note_bits(Activity *a, LLVMValueRef p, unsigned long long bytes) {
+  LLVMValueRef object;
+  long long lo;
+  bool placed = placed_in_object(a, p, &object, &lo);
+  BitsBytes b = {object, placed ? lo : 0, placed && bytes && bytes < (1ull << 40) ? lo + (long long)bytes : INT64_MAX};
+  for (size_t i = 0; i < a->bits_bytes.len; i++) {
+    BitsBytes *o = &a->bits_bytes.data[i];
+    if (o->object == b.object && o->lo <= b.lo && o->hi >= b.hi) return false;
+  }
+  vec_push(&a->bits_bytes, b);
+  return true;
+}
+
+/* Whether a load of `bytes` bytes at p may read such bits: p's object holds some where it may read (an int
+ * field beside doubles a memcpy moved is a true int). */
+static bool bits_where_read(const Activity *a, LLVMValueRef p, unsigned long long bytes) {
+  LLVMValueRef object;
+  long long lo;
+  bool placed = placed_in_object(a, p, &object, &lo);
+  for (size_t i = 0; i < a->bits_bytes.len; i++) {
+    const BitsBytes *o = &a->bits_bytes.data[i];
+    if (o->object == object && (!placed || (o->lo < lo + (long long)bytes && lo < o->hi))) return true;
+  }
+  return false;
+}
+
 /* What the memory at p holds of the slots: at the same place (exact), or anywhere in the same object (an
  * array element's offset is only known at run time: an integer loaded from it may be one). */
 static unsigned slot_taint(const Activity *a, LLVMValueRef p, bool exact) {
@@ -644,7 +686,8 @@ static bool visit_call(AdModule *ad, Activity *a, LLVMValueRef call) {
     if (activity_shadowed(a, src)) {
       changed |= need_shadow(a, dst);
       DataKind k = memtype_of_copy(call);
-      if (k == DATA_F64 || k == DATA_F32) changed |= add_flags(a, ir_address_base(dst), HOLDS_BITS);
+      LLVMValueRef len = LLVMGetArgOperand(call, 2);
+      if (k == DATA_F64 || k == DATA_F32) changed |= note_bits(a, dst, LLVMIsAConstantInt(len) ? LLVMConstIntGetZExtValue(len) : 0);
     }
     /* a copy of an integer's bytes (a float's, changed, about to be read back as one) */
     changed |= note_slot(a, dst, slot_taint(a, src, false));
@@ -808,13 +851,13 @@ static bool visit(AdModule *ad, Activity *a, LLVMValueRef inst) {
       return true;
     if (!activity_shadowed(a, LLVMGetOperand(inst, 0))) return false;
     if (!ir_carries_derivative(LLVMTypeOf(inst)) && memtype_of_access(inst) == MEMTYPE_INT &&
-        !(flags_of(a, ir_address_base(LLVMGetOperand(inst, 0))) & HOLDS_BITS))
+        !bits_where_read(a, LLVMGetOperand(inst, 0), ir_type_size(LLVMGetGlobalParent(a->fn), LLVMTypeOf(inst))))
       return false;
     return mark(a, inst);
   case LLVMStore: {
     LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1);
     bool changed = active(a, v) && need_shadow(a, p);
-    if (active(a, v) && ir_is_int(ir_scalar_type(LLVMTypeOf(v)))) changed |= add_flags(a, ir_address_base(p), HOLDS_BITS);
+    if (active(a, v) && ir_is_int(ir_scalar_type(LLVMTypeOf(v)))) changed |= note_bits(a, p, ir_type_size(LLVMGetGlobalParent(a->fn), LLVMTypeOf(v)));
     if (ir_is_int(ir_scalar_type(LLVMTypeOf(v)))) changed |= note_slot(a, p, flags_of(a, v) & (PTRINT | BITS));
     /* a shadowed slot holds shadow pointers: whatever pointer goes in needs one */
     if (ir_is_ptr(LLVMTypeOf(v)) && activity_shadowed(a, p)) changed = need_shadow(a, v) || changed;
@@ -916,6 +959,7 @@ void activity_cache_free(AdModule *ad) {
     vmap_free(&c->list.data[i]->lost_in_callee);
     vmap_free(&c->list.data[i]->callees);
     free(c->list.data[i]->slots.data);
+    free(c->list.data[i]->bits_bytes.data);
     free(c->list.data[i]->pattern);
     free(c->list.data[i]);
   }
