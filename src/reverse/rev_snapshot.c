@@ -496,17 +496,23 @@ static bool constant_apart(RevGen *g, LLVMValueRef a, LLVMValueRef b) {
   return !x.failed && !y.failed && x.base == y.base && terms_within(&x, &y) && terms_within(&y, &x);
 }
 
-/* Whether a run of l reads load's object at several places per iteration near each other (a stencil's
- * taps, v[j - 1], v[j], v[j + 1]): its copy costs about one element an iteration where the records cost
- * one per tap. Reads far apart (a Cholesky factor's rows i and j, `L[i][k] * L[j][k]`) would copy all
- * that lies between them, run after run: 128 MB of tape for a 100 x 100 factor, against 5 MB recorded. */
+/* Whether a run of l reads load's object at several places per iteration, all near each other (a
+ * stencil's taps, v[j - 1], v[j], v[j + 1]): its copy costs about one element an iteration where the
+ * records cost one per tap. Reads far apart (a Cholesky factor's rows i and j, `L[i][k] * L[j][k]`; a
+ * mesh's one-ring walk reading a triangle's three vertices, x[3 i], x[3 j], x[3 k]) would copy all that
+ * lies between them, run after run: 128 MB of tape for a 100 x 100 factor, against 5 MB recorded; a tape
+ * growing as the square of the mesh, 1 GB for 10,242 vertices. (The reads the copy takes are all of the
+ * object's in the loop: one far from the others spreads it too.) */
 static bool taps_in_run(RevGen *g, Loop *l, LLVMValueRef load) {
   LLVMValueRef root = rev_root_of(LLVMGetOperand(load, 0));
   unsigned taps = 0;
-  for (size_t b = 0; b < g->cfg.blocks.len && taps < 2; b++) {
+  for (size_t b = 0; b < g->cfg.blocks.len; b++) {
     if (!l->body[b]) continue;
-    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i && taps < 2; i = LLVMGetNextInstruction(i))
-      taps += recorded_float(g, i) && rev_root_of(LLVMGetOperand(i, 0)) == root && constant_apart(g, i, load);
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
+      if (!recorded_float(g, i) || rev_root_of(LLVMGetOperand(i, 0)) != root) continue;
+      if (!constant_apart(g, i, load)) return false;
+      taps++;
+    }
   }
   return taps >= 2;
 }
