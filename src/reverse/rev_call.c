@@ -178,10 +178,8 @@ static void aug_module_call(RevGen *g, LLVMValueRef call) {
   } else {
     bool chained = omp_chain_give(g, call);
     shared_aug_call(g, call, false);
-    redirect_aug_call(g, call, false);
     call_aug(g, call, pair.aug, LLVMGlobalGetValueType(pair.aug), pattern, pair.ret_shadow);
     shared_aug_call(g, call, true);
-    redirect_aug_call(g, call, true);
     if (chained) omp_chain_given(g);
   }
   free(pattern);
@@ -193,7 +191,6 @@ static void rev_module_call(RevGen *g, LLVMValueRef call) {
   if (call_is_active(g, call, pattern) && !LLVMIsFunctionVarArg(LLVMGetCalledFunctionType(call)) &&
       rev_pair(g->ad, ir_called_function(call), pattern, kind_of_call(g, call), &pair)) {
     shared_rev_call(g, call);
-    redirect_rev_call(g, call);
     call_rev(g, call, pair.rev, LLVMGlobalGetValueType(pair.rev), pattern, pair.ret_active);
   }
   free(pattern);
@@ -239,10 +236,8 @@ void aug_indirect(RevGen *g, LLVMValueRef call) {
   rev_pair_types(LLVMGetCalledFunctionType(call), pattern, kind, &aug_type, &rev_type);
   LLVMValueRef aug = indirect_lookup(g->ad, g->b, aug_value(g, LLVMGetCalledValue(call)), k, 0);
   shared_aug_call(g, call, false);
-  redirect_aug_call(g, call, false);
   call_aug(g, call, aug, aug_type, pattern, kind.ret_shadow);
   shared_aug_call(g, call, true);
-  redirect_aug_call(g, call, true);
   free(pattern);
 }
 
@@ -255,7 +250,6 @@ void rev_indirect(RevGen *g, LLVMValueRef call) {
     rev_pair_types(LLVMGetCalledFunctionType(call), pattern, kind, &aug_type, &rev_type);
     LLVMValueRef rev = indirect_lookup(g->ad, g->b, fn, k, 1);
     shared_rev_call(g, call);
-    redirect_rev_call(g, call);
     call_rev(g, call, rev, rev_type, pattern, kind.ret_active);
   }
   free(pattern);

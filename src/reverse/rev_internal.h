@@ -419,6 +419,8 @@ typedef struct {
 bool redirect_param_slots(AdModule *ad, LLVMValueRef fn, unsigned i, RedirectSlot *out, unsigned max, unsigned *n);
 /* The address of a field of the thread's j-th slot, at the builder. */
 LLVMValueRef redirect_field(RevGen *g, unsigned j, unsigned field);
+/* The j-th slot's hull emptied, before a call whose callee widens it. */
+void redirect_clear(RevGen *g, unsigned j);
 void redirect_analyse(RevGen *g);
 void redirect_free(RevGen *g);
 void redirect_aug_entry(RevGen *g);
@@ -437,7 +439,8 @@ bool redirect_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVM
                          void (*atomic)(RevGen *, LLVMValueRef, LLVMValueRef, LLVMValueRef, unsigned, LLVMValueRef));
 /* The region's side (rev_shared.c): which of a call's parameters are redirected (PairKind.redirected); aug,
  * around the call (the callee's slots cleared before, their hulls noted after); rev, before the callee's
- * reverse function is called (the plan into its slots). */
+ * reverse function is called (the plan into its slots). Both do the same for a redirected pair's calls that
+ * hand an address on (redirect_aug_call, redirect_rev_call). */
 unsigned long long shared_redirected(RevGen *g, LLVMValueRef call);
 void shared_aug_call(RevGen *g, LLVMValueRef call, bool after);
 void shared_rev_call(RevGen *g, LLVMValueRef call);

@@ -236,6 +236,11 @@ LLVMValueRef redirect_field(RevGen *g, unsigned slot, unsigned field) {
   return LLVMBuildGEP2(g->b, t, slots, idx, 2, "");
 }
 
+void redirect_clear(RevGen *g, unsigned slot) {
+  LLVMBuildStore(g->b, LLVMConstInt(g->i64, ~0ull, 0), redirect_field(g, slot, REDIRECT_LO));
+  LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), redirect_field(g, slot, REDIRECT_HI));
+}
+
 static unsigned slot_count(RevGen *g) { return g->redirects ? g->redirects->nslots : 0; }
 
 void redirect_analyse(RevGen *g) {
@@ -371,8 +376,7 @@ void redirect_aug_call(RevGen *g, LLVMValueRef call, bool after) {
     if (n->call != call) continue;
     unsigned j = nested_slot(mask, n->arg);
     if (!after) {
-      LLVMBuildStore(g->b, LLVMConstInt(g->i64, ~0ull, 0), redirect_field(g, j, REDIRECT_LO));
-      LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), redirect_field(g, j, REDIRECT_HI));
+      redirect_clear(g, j);
       continue;
     }
     widen(g, n->slot, LLVMBuildLoad2(g->b, g->i64, redirect_field(g, j, REDIRECT_LO), ""),

@@ -1645,8 +1645,7 @@ void shared_aug_call(RevGen *g, LLVMValueRef call, bool after) {
   struct CallReads *c = call_reads(g, call);
   for (unsigned j = 0; c && j < c->n; j++) {
     if (!after) {
-      LLVMBuildStore(g->b, LLVMConstInt(g->i64, ~0ull, 0), redirect_field(g, j, REDIRECT_LO));
-      LLVMBuildStore(g->b, LLVMConstInt(g->i64, 0, 0), redirect_field(g, j, REDIRECT_HI));
+      redirect_clear(g, j);
       continue;
     }
     unsigned k = c->object[j];
@@ -1664,6 +1663,7 @@ void shared_aug_call(RevGen *g, LLVMValueRef call, bool after) {
     LLVMBuildStore(g->b, LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, sp, g->i64, ""), LLVMBuildPtrToInt(g->b, p, g->i64, ""), ""),
                    range_slot(g, k, SHADOW_DELTA));
   }
+  redirect_aug_call(g, call, after); /* a redirected pair's call handing an address on */
 }
 
 /* The block's groups, at its end (anchors are defined before the accesses, so there too). */
@@ -2209,6 +2209,7 @@ void shared_rev_call(RevGen *g, LLVMValueRef call) {
     };
     for (unsigned f = REDIRECT_WHOLE; f < REDIRECT_FIELDS; f++) LLVMBuildStore(g->b, plan[f], redirect_field(g, j, f));
   }
+  redirect_rev_call(g, call); /* a redirected pair's call handing an address on */
 }
 
 void shared_rev_chunk_start(RevGen *g, LLVMBasicBlockRef bb) {
