@@ -30,7 +30,18 @@ enum { FIRST_CHUNK = 64 * 1024, FIRST_CHUNK_BUDGETED = 512, LARGEST_STEP = 64 * 
 _Thread_local ParadTape *__parad_rt_current;
 static _Thread_local size_t thread_peak;
 static _Thread_local size_t thread_extra; /* snapshots of checkpointed loops held now (checkpoint.c) */
-static size_t recorded; /* all threads' tapes, summed: parad_tape_recorded_bytes */
+/* What each thread's tapes recorded (parad_tape_recorded_bytes sums them): a counter of all threads, added
+ * to atomically at the end of every forward sweep, was a third of a small gradient's time (with the
+ * budget's two atomics, 22 of 32 ns of tape begin and end) and a line every region's threads wrote. */
+struct recorder {
+  size_t bytes; /* written by its thread only, read by any */
+  struct recorder *next;
+  bool listed;
+};
+static _Thread_local struct recorder own_recorded;
+static struct recorder *recorders; /* the threads' that have recorded, under recorders_mu */
+static size_t recorded_by_gone;    /* threads' that have ended */
+static pthread_mutex_t recorders_mu = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local ParadTape *spare; /* one finished tape kept per thread: most calls reuse it */
 /* Chunks of finished tapes, kept for the thread's next tapes (up to POOL_AT_MOST bytes): a gradient computed
  * again and again (an optimiser's loop, a parallel region per time step) would otherwise fault in fresh
@@ -134,20 +145,20 @@ static void enter(ParadTape *t, ParadChunk *c) {
   t->end = c->data + c->size;
 }
 
-/* counted: the chunks count against the budget (a spare tape's chunk does not) */
-static void free_chunks(ParadTape *t, bool counted) {
+/* A tape's first chunk (the one without a previous) counts against the budget where first_counted says. */
+static void free_chunks(ParadTape *t) {
   ParadChunk *c = t->chunk;
   while (c->next) c = c->next;
   while (c) {
     ParadChunk *p = c->prev;
-    if (counted) __parad_rt_tape_budget_give(sizeof *c + c->size);
+    if (p || t->first_counted) __parad_rt_tape_budget_give(sizeof *c + c->size);
     free(c);
     c = p;
   }
 }
 
-static void free_tape(ParadTape *t, bool counted) {
-  free_chunks(t, counted);
+static void free_tape(ParadTape *t) {
+  free_chunks(t);
   __parad_rt_freed_copies_free(t);
   free(t->later);
   free(t->moves);
@@ -160,6 +171,7 @@ static void free_tape(ParadTape *t, bool counted) {
 /* A thread's spare tape and pooled chunks go when the thread does (a key destructor), and the main
  * thread's when the program exits, so that memory checkers see nothing left behind. */
 static pthread_key_t cache_key;
+static _Thread_local bool cache_noted;
 static pthread_once_t cache_key_once = PTHREAD_ONCE_INIT;
 
 static void release_shadows(void) {
@@ -172,9 +184,25 @@ static void release_shadows(void) {
   }
 }
 
+static void unlist_recorder(void) {
+  if (!own_recorded.listed) return;
+  pthread_mutex_lock(&recorders_mu);
+  for (struct recorder **r = &recorders; *r; r = &(*r)->next)
+    if (*r == &own_recorded) {
+      *r = own_recorded.next;
+      break;
+    }
+  recorded_by_gone += own_recorded.bytes;
+  pthread_mutex_unlock(&recorders_mu);
+  own_recorded.bytes = 0;
+  own_recorded.listed = false;
+}
+
 static void release_cache(void *unused) {
   (void)unused;
-  if (spare) free_tape(spare, false);
+  cache_noted = false;
+  unlist_recorder();
+  if (spare) free_tape(spare);
   spare = NULL;
   for (int k = 0; k < SIZE_CLASSES; k++) {
     for (ParadChunk *c = pool[k], *n; c; c = n) {
@@ -191,8 +219,10 @@ static void make_cache_key(void) { pthread_key_create(&cache_key, release_cache)
 
 /* The thread now keeps something: its key must be set for the destructor to run. */
 static void note_cache(void) {
+  if (cache_noted) return;
   pthread_once(&cache_key_once, make_cache_key);
   pthread_setspecific(cache_key, pool);
+  cache_noted = true;
 }
 
 static void release_shared_pool(void);
@@ -210,7 +240,7 @@ static void give_shared(ParadChunk *c);
 static void pool_chunk(ParadTape *t, ParadChunk *c) {
   if (t) {
     t->bytes -= sizeof *c + c->size;
-    __parad_rt_tape_budget_give(sizeof *c + c->size);
+    if (c->prev || t->first_counted) __parad_rt_tape_budget_give(sizeof *c + c->size); /* see free_chunks */
     if (c->owner != (void *)pool) {
       give_shared(c);
       return;
@@ -377,7 +407,7 @@ void __parad_rt_scratch_give(void *data) {
 
 void __parad_rt_tape_discard(ParadTape *t) {
   release_contents(t);
-  free_tape(t, true);
+  free_tape(t);
 }
 
 /* Split forward mode's end (ad/split_forward.c): the augmented forward call's tape, if any, freed. */
@@ -393,15 +423,21 @@ ParadTape *__parad_rt_tape_begin(void) {
   ParadTape *t = spare;
   spare = NULL;
   if (t && t->chunk->size > 2 * __parad_rt_tape_first_chunk()) { /* a budget set since: a small one instead */
-    free_tape(t, false);
+    free_tape(t);
     t = NULL;
   }
-  if (t) __parad_rt_tape_budget_take(sizeof(ParadChunk) + t->chunk->size); /* a spare's chunk counts in use */
+  /* A tape's first chunk counts against the budget only while one is set: the two atomic updates of the
+     count, at every begin and end, were a third of a small gradient's fixed cost, and without a budget
+     nothing reads the count. */
+  bool counted = __parad_rt_tape_budget_limit() != 0;
+  if (t && counted) __parad_rt_tape_budget_take(sizeof(ParadChunk) + t->chunk->size);
   if (!t) {
     t = calloc(1, sizeof *t);
     if (!t) fatal("out of memory for a tape");
     enter(t, new_chunk(t, __parad_rt_tape_first_chunk()));
+    if (!counted) __parad_rt_tape_budget_give(sizeof(ParadChunk) + t->chunk->size);
   }
+  t->first_counted = counted;
   t->top = t->base;
   t->used_before = 0;
   t->region = NULL;
@@ -418,7 +454,16 @@ void __parad_rt_tape_mark_peak(ParadTape *t) {
   size_t used = t->used_before + (size_t)(t->top - t->base);
   if (used > t->peak) t->peak = used;
   if (used + thread_extra > thread_peak) thread_peak = used + thread_extra;
-  __atomic_fetch_add(&recorded, used, __ATOMIC_RELAXED);
+  if (!own_recorded.listed) {
+    pthread_mutex_lock(&recorders_mu);
+    own_recorded.next = recorders;
+    recorders = &own_recorded;
+    own_recorded.listed = true;
+    pthread_mutex_unlock(&recorders_mu);
+    note_cache(); /* its destructor unlists it */
+  }
+  __atomic_store_n(&own_recorded.bytes, __atomic_load_n(&own_recorded.bytes, __ATOMIC_RELAXED) + used,
+                   __ATOMIC_RELAXED);
 }
 
 void __parad_rt_tape_suspend(ParadTape *t) {
@@ -444,8 +489,9 @@ static void retire(ParadTape *t) {
   }
   first->next = NULL;
   if (!spare) {
-    spare = t;
-    __parad_rt_tape_budget_give(sizeof(ParadChunk) + first->size);
+    spare = t; /* a spare's chunk does not count */
+    if (t->first_counted) __parad_rt_tape_budget_give(sizeof(ParadChunk) + first->size);
+    t->first_counted = false;
     note_cache();
   } else {
     pool_chunk(t, first);
@@ -544,6 +590,7 @@ ParadTape *__parad_rt_twin_begin(ParadTape *t) {
   ParadTape *twin = calloc(1, sizeof *twin);
   if (!twin) fatal("out of memory for the tangent of a tape");
   enter(twin, exact_chunk(t->chunk->size));
+  twin->first_counted = true;
   twin->top = twin->base + (t->top - t->base);
   twin->prev = __parad_rt_current_tangent;
   __parad_rt_current_tangent = twin;
@@ -572,7 +619,7 @@ void __parad_rt_twin_end(void) {
   ParadTape *twin = __parad_rt_current_tangent;
   if (!twin) fatal("no tangent tape to end");
   __parad_rt_current_tangent = twin->prev;
-  free_tape(twin, true);
+  free_tape(twin);
 }
 
 int __parad_rt_tape_handle_size(void) { return (int)sizeof(ParadTape *); }
@@ -585,8 +632,18 @@ void __parad_rt_tape_note_extra(size_t bytes) {
 }
 
 size_t parad_tape_peak_bytes(void) { return thread_peak; }
-size_t parad_tape_recorded_bytes(void) { return __atomic_load_n(&recorded, __ATOMIC_RELAXED); }
+size_t parad_tape_recorded_bytes(void) {
+  pthread_mutex_lock(&recorders_mu);
+  size_t sum = recorded_by_gone;
+  for (struct recorder *r = recorders; r; r = r->next) sum += __atomic_load_n(&r->bytes, __ATOMIC_RELAXED);
+  pthread_mutex_unlock(&recorders_mu);
+  return sum;
+}
+
 void parad_tape_reset_peak(void) {
   thread_peak = 0;
-  __atomic_store_n(&recorded, 0, __ATOMIC_RELAXED);
+  pthread_mutex_lock(&recorders_mu);
+  recorded_by_gone = 0;
+  for (struct recorder *r = recorders; r; r = r->next) __atomic_store_n(&r->bytes, 0, __ATOMIC_RELAXED);
+  pthread_mutex_unlock(&recorders_mu);
 }

@@ -12,6 +12,7 @@
 #ifndef PARAD_RUNTIME_TAPE_H
 #define PARAD_RUNTIME_TAPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct ParadChunk ParadChunk;
@@ -47,6 +48,7 @@ typedef struct ParadTape {
   const void **split_shadows;   /* the shadows its augmented forward call was given (split_globals.c) */
   unsigned nsplit_shadows;
   struct ParadFreedCopies *freed_copies; /* the caller's blocks the program copied and freed (freed_copies.c) */
+  bool first_counted; /* its first chunk counts against the budget (tape.c: only while a budget is set) */
 } ParadTape;
 
 extern _Thread_local ParadTape *__parad_rt_current;
