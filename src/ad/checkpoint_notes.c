@@ -1028,21 +1028,6 @@ static LLVMValueRef noting_copy(Ck *ck, LLVMValueRef fn, LLVMValueRef at, uint64
   return copy;
 }
 
-/* What a copy's pointers are: none, some, or not known (mixed data whose layout the analyses do not see,
- * as at -O0 through a reference). */
-typedef enum { COPY_NO_POINTERS, COPY_POINTERS, COPY_LAYOUT_UNKNOWN } CopyPointers;
-
-static CopyPointers copies_pointers(LLVMValueRef copy) {
-  DataKind d = memtype_of_copy(copy);
-  if (d == DATA_PTR) return COPY_POINTERS;
-  if (d != DATA_MIXED) return COPY_NO_POINTERS;
-  MemLayout l;
-  if (!memtype_layout_of_copy(copy, &l)) return COPY_LAYOUT_UNKNOWN;
-  for (unsigned r = 0; r < l.n; r++)
-    if (l.run[r].kind == DATA_PTR) return COPY_POINTERS;
-  return COPY_NO_POINTERS;
-}
-
 /* A note's base says which object its address lies in: the runtime keeps one hull per base and site,
  * and joins an access of a base to its hull whatever lies between them (one object). The base was taken
  * as the step's code stood, where a pointer kept in a local (`Grain *a = &g[ci[q]]; a->f[0] -= ...`) is a
@@ -1083,7 +1068,7 @@ int checkpoint_check_copies(LLVMModuleRef m) {
         LLVMValueRef to = ir_address_base(LLVMGetArgOperand(i, 0));
         bool own = LLVMIsAAllocaInst(to) || in_task_block(f, to, 0);
         for (unsigned p = 0; p < nown && p < LLVMCountParams(f) && !own; p++) own = to == LLVMGetParam(f, p);
-        CopyPointers p = own ? COPY_NO_POINTERS : copies_pointers(i);
+        CopyPointers p = own ? COPY_NO_POINTERS : memtype_copy_pointers(i);
         if (p == COPY_POINTERS)
           refuse(i, "copying memory that holds pointers (their shadows would not follow the snapshots)");
         else if (p == COPY_LAYOUT_UNKNOWN)

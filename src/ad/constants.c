@@ -109,6 +109,14 @@ bool ad_is_reverse_sweep(LLVMValueRef fn) {
   return fn && LLVMIsAFunction(fn) && !strncmp(LLVMGetValueName(fn), "reverse.", 8); /* no C name has a dot */
 }
 
+bool ad_copy_drops_pointer_shadows(const Activity *act, LLVMValueRef call) {
+  LLVMValueRef d = LLVMGetArgOperand(call, 0), s = LLVMGetArgOperand(call, 1);
+  if (!activity_shadowed(act, d) || activity_shadowed(act, s) || LLVMIsAConstantPointerNull(s) || LLVMIsAUndefValue(s) ||
+      ad_has_constant_shadow(s))
+    return false;
+  return memtype_copy_pointers(call) == COPY_POINTERS;
+}
+
 bool ad_has_constant_shadow(LLVMValueRef v) {
   v = stripped(v);
   if (!v) return false;

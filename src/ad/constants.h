@@ -60,6 +60,14 @@ typedef struct Activity Activity;
 bool ad_load_through_view(const Activity *act, LLVMValueRef load);
 /* Whether call, a memcpy or memmove, copies out of such a view. */
 bool ad_copy_through_view(const Activity *act, LLVMValueRef call);
+/* Whether call, a memcpy or memmove into memory with a shadow, moves pointers out of memory without one (not
+ * a constant's): their shadows there would be null, and whatever the code read through them later would
+ * take its derivative from address zero (a table's record copied out of a global, its axis pointer then
+ * stored beside an active value). The generators refuse it as they refuse storing such a pointer. */
+bool ad_copy_drops_pointer_shadows(const Activity *act, LLVMValueRef call);
+#define POINTERS_COPIED_WITHOUT_SHADOWS                                                                         \
+  "this copy moves pointers into memory with derivatives, and their shadows would be null: the memory they "  \
+  "are copied from has none (%s)"
 /* The source such a copy takes its derivative from: NULL where the view's shadow address is its address
  * (constant memory: the destination's derivative becomes zero), else the shadow. */
 LLVMValueRef ad_view_shadow_source(LLVMBuilderRef b, LLVMValueRef shadow, LLVMValueRef address);

@@ -113,7 +113,7 @@ static void expand_bsearch(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call)
   LLVMBasicBlockRef from[2] = {head, next};
   LLVMAddIncoming(l, l_in, from, 2);
   LLVMAddIncoming(u, u_in, from, 2);
-  LLVMPositionBuilderBefore(b, call);
+  LLVMPositionBuilderBeforeInstrAndDbgRecords(b, call); /* a phi leads its block, before any variable's record */
   LLVMValueRef found = LLVMBuildPhi(b, ptr, "");
   LLVMValueRef found_in[2] = {LLVMConstNull(ptr), at};
   LLVMBasicBlockRef found_from[2] = {loop, probe};
@@ -131,6 +131,9 @@ unsigned library_expansions_apply(LLVMModuleRef m, const ValueMap *reached) {
   for (size_t k = 0; k < calls.len; k++) {
     LLVMValueRef call = calls.data[k];
     Expansion e = expansion_of(call);
+    /* what the builder makes is the call's line: positioned before an instruction it takes that one's,
+       and a block's end keeps the last, which may be another function's (the verifier refuses that) */
+    LLVMSetCurrentDebugLocation2(b, LLVMInstructionGetDebugLoc(call));
     if (e == SINCOS) LLVMPositionBuilderBefore(b, call), expand_sincos(m, b, call);
     else if (e == REALLOCARRAY) LLVMPositionBuilderBefore(b, call), expand_reallocarray(m, b, call);
     else if (e == BSEARCH) expand_bsearch(m, b, call);

@@ -2579,3 +2579,14 @@ unsigned memtype_drop_overruled_tags(LLVMModuleRef m, const ValueMap *reached) {
 
 void memtype_hold(void) { question_begin(); }
 void memtype_release(void) { question_end(); }
+
+CopyPointers memtype_copy_pointers(LLVMValueRef copy) {
+  DataKind d = memtype_of_copy(copy);
+  if (d == DATA_PTR) return COPY_POINTERS;
+  if (d != DATA_MIXED) return COPY_NO_POINTERS;
+  MemLayout l;
+  if (!memtype_layout_of_copy(copy, &l)) return COPY_LAYOUT_UNKNOWN;
+  for (unsigned r = 0; r < l.n; r++)
+    if (l.run[r].kind == DATA_PTR) return COPY_POINTERS;
+  return COPY_NO_POINTERS;
+}

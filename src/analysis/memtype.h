@@ -81,6 +81,11 @@ typedef struct {
  * of the object its destination or source points into; false when neither is known. */
 bool memtype_layout_of_copy(LLVMValueRef call, MemLayout *out);
 
+/* What a memcpy/memmove's pointers are: none, some, or not known (mixed data whose layout the analyses do
+ * not see, as at -O0 through a reference). */
+typedef enum { COPY_NO_POINTERS, COPY_POINTERS, COPY_LAYOUT_UNKNOWN } CopyPointers;
+CopyPointers memtype_copy_pointers(LLVMValueRef copy);
+
 /* The layout of the memory a pointer points into, where its bytes are moved without a type (an MPI
  * message of bytes): from the type of the stack slot or global it lies in, else from how the function
  * uses the object when nothing else sees it (its loads and stores; a struct type it indexes a heap block

@@ -38,7 +38,7 @@ bool fwd_shadow_lanes(FwdGen *g, LLVMValueRef ptr, LLVMValueRef at, const char *
     for (unsigned i = 0; i < g->width; i++) lanes[i] = s == ptr ? fwd_primal(g, ptr) : s;
     return true;
   }
-  char buf[512];
+  char buf[1024];
   ir_describe_memory(ptr, buf, sizeof buf);
   LLVMValueRef through = LLVMIsAStoreInst(at) && LLVMGetOperand(at, 0) == ptr ? activity_active_store_through(g->act, LLVMGetOperand(at, 1)) : NULL;
   if (through) /* kept in a variable (-O0): what goes wrong is the store through it */
@@ -85,7 +85,7 @@ static void store(FwdGen *g, LLVMValueRef inst) {
   if (activity_lost_derivative(g->act, inst, &at)) return; /* reported (fwd_inst) */
   if (!activity_shadowed(g->act, p)) {
     if (activity_active(g->act, v) && !registered_inactive_memory(p)) { /* an inactive global drops it */
-      char buf[512];
+      char buf[1024];
       ir_describe_memory(p, buf, sizeof buf);
       fwd_error(g, inst, "cannot store an active value into memory without a shadow (%s)", buf);
     }
@@ -205,10 +205,16 @@ void fwd_memcpy(FwdGen *g, LLVMValueRef call) {
   LLVMValueRef dl[MAX_WIDTH], sl[MAX_WIDTH];
   if (!activity_shadowed(g->act, d)) {
     if (activity_shadowed(g->act, s) && !registered_inactive_memory(d)) {
-      char buf[512];
+      char buf[1024];
       ir_describe_memory(d, buf, sizeof buf);
       fwd_error(g, call, "cannot copy active memory into memory without a shadow (%s)", buf);
     }
+    return;
+  }
+  if (ad_copy_drops_pointer_shadows(g->act, call)) {
+    char buf[1024];
+    ir_describe_memory(s, buf, sizeof buf);
+    fwd_error(g, call, POINTERS_COPIED_WITHOUT_SHADOWS, buf);
     return;
   }
   /* integers have no tangent; their shadow may be the primal's own array (a shadow record sharing it) */

@@ -360,7 +360,7 @@ bool mpi_receive_without_shadow(const Activity *a, const MpiCall *c, LLVMValueRe
   if (!mpi_receive_may_hold_floats(c, call)) return false;
   LLVMValueRef buf = LLVMGetArgOperand(call, (unsigned)c->recv_buf);
   if (activity_shadowed(a, buf) || mpi_not_memory(buf)) return false;
-  char what[512];
+  char what[1024];
   ir_describe_memory(buf, what, sizeof what);
   snprintf(msg, n, "%s receives floating-point data into memory that has no shadow (%s): its derivative would be "
                    "lost; pass that memory with a shadow", ir_called_name(call), what);

@@ -53,7 +53,7 @@ LLVMValueRef aug_shadow(RevGen *g, LLVMValueRef orig, LLVMValueRef at, const cha
      atomically: shared_analyse) */
   if (stand_in == orig) return aug_value(g, orig);
   if (stand_in && stand_in != orig) return stand_in;
-  char buf[512];
+  char buf[1024];
   ir_describe_memory(orig, buf, sizeof buf);
   LLVMValueRef through = LLVMIsAStoreInst(at) && LLVMGetOperand(at, 0) == orig ? activity_active_store_through(g->act, LLVMGetOperand(at, 1)) : NULL;
   if (through) /* kept in a variable (-O0): what goes wrong is the store through it */

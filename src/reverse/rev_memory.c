@@ -78,7 +78,7 @@ bool aug_memory(RevGen *g, LLVMValueRef inst) {
     LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1);
     if (!shadowed(g, p)) {
       if (activity_active(g->act, v) && !registered_inactive_memory(p)) { /* an inactive global drops it */
-        char buf[512];
+        char buf[1024];
         ir_describe_memory(p, buf, sizeof buf);
         rev_error(g, inst, "cannot store an active value into memory without a shadow (%s)", buf);
       }
@@ -625,10 +625,16 @@ void aug_memcpy(RevGen *g, LLVMValueRef call, CallKind kind) {
   if (!shadowed(g, d)) { /* active data copied where it has no shadow (an inactive global drops it) */
     if (data != DATA_PTR && data != DATA_INT && !(laid_out && !layout_has(&layout, DATA_F64, DATA_F32)) &&
         !registered_inactive_memory(d)) {
-      char buf[512];
+      char buf[1024];
       ir_describe_memory(d, buf, sizeof buf);
       rev_error(g, call, "cannot copy active memory into memory without a shadow (%s)", buf);
     }
+    return;
+  }
+  if (s && ad_copy_drops_pointer_shadows(g->act, call)) {
+    char buf[1024];
+    ir_describe_memory(s, buf, sizeof buf);
+    rev_error(g, call, POINTERS_COPIED_WITHOUT_SHADOWS, buf);
     return;
   }
   LLVMTypeRef other = kind == CALL_MEMCPY && !laid_out ? memtype_other_float_of_copy(call) : NULL;
