@@ -247,11 +247,6 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
     rc = PIPELINE_REFUSED;
     goto done;
   }
-  /* At -O0 the derivatives are made from optimised copies of the functions they reach (the program's
-   * own stay as compiled, for the debugger), and the derivative code is optimised as at -O2. */
-  /* So too where the program is optimised but a function a request reaches was built at -O0 (one file of
-   * the program, for the debugger): its derivative was made as written, every value on the stack (8-10
-   * times the primal where the copy's is 1-2). */
   /* before the copies and the inlining: bsearch's comparator, called directly, is copied and inlined and its
      key made values, as -O2 does with glibc's inline search (ad/library_expansions.h) */
   ValueMap first_reached;
@@ -259,6 +254,11 @@ static int run(const char *in_path, const char *out_path, PipelineOptions *o, bo
   request_reached_functions(m, &first_reached);
   library_expansions_apply(m, &first_reached);
   vmap_free(&first_reached);
+  /* At -O0 the derivatives are made from optimised copies of the functions they reach (the program's
+   * own stay as compiled, for the debugger), and the derivative code is optimised as at -O2. */
+  /* So too where the program is optimised but a function a request reaches was built at -O0 (one file of
+   * the program, for the debugger): its derivative was made as written, every value on the stack (8-10
+   * times the primal where the copy's is 1-2). */
   bool make_copies = copies && (o->opt == '0' || requests_reach_optnone(m));
   o->made_copies = make_copies && ad_make_optimised_copies(m, o->as_compiled, o->n_as_compiled) > 0;
   bool optimise = o->opt != '0' || o->made_copies;
