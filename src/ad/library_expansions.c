@@ -42,13 +42,11 @@ static void expand_checked(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call,
   LLVMTypeRef fail_type = LLVMFunctionType(LLVMVoidTypeInContext(c), NULL, 0, 0);
   LLVMValueRef stop = LLVMBuildCall2(b, fail_type, declared(m, "__chk_fail", fail_type), NULL, 0, "");
   LLVMAddCallSiteAttribute(stop, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, ir_attr_kind("noreturn"), 0));
-  LLVMInstructionSetDebugLoc(stop, LLVMInstructionGetDebugLoc(call));
   LLVMBuildUnreachable(b);
   LLVMPositionBuilderBefore(b, call);
-  LLVMValueRef plain = e == CHECKED_COPY   ? LLVMBuildMemCpy(b, d, 1, s, 1, n)
-                       : e == CHECKED_MOVE ? LLVMBuildMemMove(b, d, 1, s, 1, n)
-                                           : LLVMBuildMemSet(b, d, LLVMBuildTrunc(b, s, LLVMInt8TypeInContext(c), ""), n, 1);
-  LLVMInstructionSetDebugLoc(plain, LLVMInstructionGetDebugLoc(call));
+  if (e == CHECKED_COPY) LLVMBuildMemCpy(b, d, 1, s, 1, n);
+  else if (e == CHECKED_MOVE) LLVMBuildMemMove(b, d, 1, s, 1, n);
+  else LLVMBuildMemSet(b, d, LLVMBuildTrunc(b, s, LLVMInt8TypeInContext(c), ""), n, 1);
   LLVMReplaceAllUsesWith(call, d);
 }
 
@@ -60,7 +58,6 @@ static void expand_sincos(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call) 
     char name[8];
     snprintf(name, sizeof name, "%s%s", k ? "cos" : "sin", suffix);
     LLVMValueRef v = LLVMBuildCall2(b, type, declared(m, name, type), &x, 1, "");
-    LLVMInstructionSetDebugLoc(v, LLVMInstructionGetDebugLoc(call));
     LLVMBuildStore(b, v, LLVMGetArgOperand(call, 1 + k));
   }
 }
@@ -76,7 +73,6 @@ static void expand_reallocarray(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef 
   LLVMTypeRef params[2] = {ptr, t}, realloc_type = LLVMFunctionType(ptr, params, 2, 0);
   LLVMValueRef args[2] = {p, LLVMBuildSelect(b, over, LLVMConstAllOnes(t), LLVMBuildMul(b, n, size, ""), "")};
   LLVMValueRef grown = LLVMBuildCall2(b, realloc_type, declared(m, "realloc", realloc_type), args, 2, "");
-  LLVMInstructionSetDebugLoc(grown, LLVMInstructionGetDebugLoc(call));
   LLVMReplaceAllUsesWith(call, grown);
 }
 
@@ -102,7 +98,6 @@ static void expand_bsearch(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call)
   LLVMValueRef at = LLVMBuildGEP2(b, i8, base, &offset, 1, "");
   LLVMValueRef args[2] = {key, at};
   LLVMValueRef order = LLVMBuildCall2(b, compare_type, compare, args, 2, "");
-  LLVMInstructionSetDebugLoc(order, LLVMInstructionGetDebugLoc(call));
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, order, LLVMConstNull(i32), ""), join, next);
   LLVMPositionBuilderAtEnd(b, next);
   LLVMValueRef below = LLVMBuildICmp(b, LLVMIntSLT, order, LLVMConstNull(i32), "");
@@ -131,8 +126,8 @@ unsigned library_expansions_apply(LLVMModuleRef m, const ValueMap *reached) {
   for (size_t k = 0; k < calls.len; k++) {
     LLVMValueRef call = calls.data[k];
     Expansion e = expansion_of(call);
-    /* what the builder makes is the call's line: positioned before an instruction it takes that one's,
-       and a block's end keeps the last, which may be another function's (the verifier refuses that) */
+    /* everything the builder makes has the call's line (positioned at a block's end, it would keep the
+       last one it had, maybe another function's: the verifier refuses that) */
     LLVMSetCurrentDebugLocation2(b, LLVMInstructionGetDebugLoc(call));
     if (e == SINCOS) LLVMPositionBuilderBefore(b, call), expand_sincos(m, b, call);
     else if (e == REALLOCARRAY) LLVMPositionBuilderBefore(b, call), expand_reallocarray(m, b, call);
