@@ -444,6 +444,8 @@ bool redirect_accumulate(RevGen *g, LLVMValueRef load, LLVMValueRef shadow, LLVM
 unsigned long long shared_redirected(RevGen *g, LLVMValueRef call);
 void shared_aug_call(RevGen *g, LLVMValueRef call, bool after);
 void shared_rev_call(RevGen *g, LLVMValueRef call);
+/* aug, at a region's memset or memcpy of shared memory: the bytes it writes and reads noted. */
+void shared_aug_copy(RevGen *g, LLVMValueRef call);
 
 /* Whether a load's adjoint, in a region's function, goes where it would go in any iteration of loop l:
  * not summed in a register, and decided plain or atomic once per run of l (or always the same way). */

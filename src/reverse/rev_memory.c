@@ -617,6 +617,7 @@ static DataKind copy_data(LLVMValueRef call, MemLayout *layout, bool *laid_out) 
 
 void aug_memcpy(RevGen *g, LLVMValueRef call, CallKind kind) {
   aug_clone(g, call);
+  shared_aug_copy(g, call);
   LLVMValueRef d = LLVMGetArgOperand(call, 0), s = kind == CALL_MEMCPY ? LLVMGetArgOperand(call, 1) : NULL;
   if (!shadowed(g, d) && !(s && shadowed(g, s))) return;
   MemLayout layout;

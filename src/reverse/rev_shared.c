@@ -149,6 +149,8 @@ struct SharedMemory {
   VEC(struct Group) groups;   /* by block */
   VEC(struct CallReads) calls;
   ValueMap call_of;   /* call -> 1 + its index in calls */
+  ValueMap fills, copies_from; /* a memset or memcpy -> 1 + the object it writes, reads (see "bulk copies") */
+  VEC(unsigned) filled;        /* the objects they write */
   VEC(struct Joined) joined;  /* aug: loops whose runs are joined */
   ValueMap group_of;  /* access -> 1 + its group's index */
   /* Inputs read from copies (see "inputs" below): per object, whether the function reads it from a copy;
@@ -380,6 +382,13 @@ static int index_of(ValueList *l, LLVMValueRef v) {
  * its pointer arguments or globals with shadows, so a call whose active pointers are all the thread's own
  * (or that takes none: a pair potential called through a table), and that reaches no such global, leaves
  * the shared objects' adjoints to this function. */
+/* Whether a memset or memcpy writes object k (see "bulk copies"). */
+static bool bulk_written(struct SharedMemory *s, size_t k) {
+  for (size_t i = 0; i < s->filled.len; i++)
+    if (s->filled.data[i] == k) return true;
+  return false;
+}
+
 static bool passes_shared(RevGen *g, LLVMValueRef call) {
   const MathRule *rule;
   switch (call_classify(call, &rule)) {
@@ -723,7 +732,7 @@ static bool all_writes_noted(RevGen *g) {
         return false;
       if (!ir_is_call(i) || call_quiet(i)) continue;
       CallKind k = call_classify(i, NULL);
-      if (k == CALL_ALLOC || k == CALL_FREE) continue;
+      if (k == CALL_ALLOC || k == CALL_FREE || vmap_get(&g->shared->fills, i)) continue;
       if (k == CALL_OMP && (region_keeps_inputs(i) || omp_classify(i) == OMP_BARRIER)) continue;
       return false;
     }
@@ -849,6 +858,7 @@ static void streamed_outputs(RevGen *g) {
       if (!LLVMIsAStoreInst(i) || store[k1 - 1]) other[k1 - 1] = true;
       else store[k1 - 1] = i;
     }
+  for (size_t i = 0; i < s->filled.len; i++) other[s->filled.data[i]] = true;
   for (size_t k = 0; k < s->roots.len; k++) {
     LLVMValueRef st = store[k], v = st ? LLVMGetOperand(st, 0) : NULL;
     if (!st || other[k] || s->streamed[k] || !LLVMIsAInstruction(v) || !ir_is_fp(LLVMTypeOf(v))) continue;
@@ -919,17 +929,20 @@ static void inputs_analyse(RevGen *g) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i; i = LLVMGetNextInstruction(i)) {
       size_t k1 = (size_t)vmap_get(&s->root_of, i);
       if (k1 && !LLVMIsALoadInst(i)) only_read[k1 - 1] = false;
+      size_t filled1 = (size_t)vmap_get(&s->fills, i);
+      if (filled1) only_read[filled1 - 1] = false;
       bool unnoted = LLVMIsAStoreInst(i) && !k1 && !rev_thread_private(pointer_operand(i));
       /* a memcpy or memset into the thread's own memory (zeroing a local array) writes nothing others see */
       CallKind call = ir_is_call(i) ? call_classify(i, NULL) : CALL_UNKNOWN;
-      if ((call == CALL_MEMCPY || call == CALL_MEMSET) && !rev_thread_private(LLVMGetArgOperand(i, 0))) unnoted = true;
+      if ((call == CALL_MEMCPY || call == CALL_MEMSET) && !rev_thread_private(LLVMGetArgOperand(i, 0)) && !vmap_get(&s->fills, i))
+        unnoted = true;
       if (unnoted) kept = false;
     }
   s->input = xcalloc(n + 1, sizeof *s->input);
   if (g->region_body) {
     /* objects one of the same source is written through (not counting an object's own updates in place) */
     bool *written = xcalloc(n + 1, sizeof *written), *in_place = xcalloc(n + 1, sizeof *in_place);
-    for (size_t k = 0; k < n; k++) in_place[k] = !only_read[k] && updated_in_place(g, k);
+    for (size_t k = 0; k < n; k++) in_place[k] = !only_read[k] && !bulk_written(s, k) && updated_in_place(g, k);
     for (size_t m = 0; m < n; m++)
       for (size_t k = 0; !only_read[m] && k < n; k++)
         if ((k != m || !in_place[m]) && same_source(g, s->roots.data[k], s->roots.data[m])) written[k] = true;
@@ -1226,6 +1239,33 @@ static bool redirect_call(RevGen *g, LLVMValueRef call, unsigned char stage) {
   return true;
 }
 
+/* ---- bulk copies ----
+ * A region's memset or memcpy of shared memory (a loop the optimiser made one of: each thread zeroing its
+ * slice of a scratch array before it deposits there) is an access like any other: the bytes it writes are
+ * noted as its destination's writes, those it copies as its source's reads (shared_aug_copy), so that the
+ * other accesses keep their plan. Its reverse sweep is unchanged: it clears the written bytes' adjoints and
+ * adds the copied floats' atomically. Its writes are noted as a store's are: an input the thread copies
+ * and also fills through another pointer stops the program, as a store there does (runtime/omp.c). */
+static bool bulk_copy(RevGen *g, LLVMValueRef call, unsigned char stage) {
+  struct SharedMemory *s = g->shared;
+  CallKind kind = call_classify(call, NULL);
+  if (!g->region_body || (kind != CALL_MEMSET && kind != CALL_MEMCPY)) return false;
+  int object[2] = {-1, -1};
+  for (unsigned a = 0; a < (kind == CALL_MEMCPY ? 2u : 1u); a++) {
+    LLVMValueRef p = LLVMGetArgOperand(call, a), r = root_of(p);
+    if (!activity_active(g->act, p) || rev_thread_own(p)) continue;
+    if (!direct_root(g, r) || atomic_only_root(g, r)) return false;
+    object[a] = object_index(s, r, stage, OWN_ACCESSES);
+    if (object[a] < 0) return false;
+  }
+  if (object[0] >= 0) {
+    vmap_put(&s->fills, call, (void *)(size_t)(object[0] + 1));
+    vec_push(&s->filled, (unsigned)object[0]);
+  }
+  if (object[1] >= 0) vmap_put(&s->copies_from, call, (void *)(size_t)(object[1] + 1));
+  return true;
+}
+
 static struct CallReads *call_reads(RevGen *g, LLVMValueRef call) {
   size_t c1 = g->shared ? (size_t)vmap_get(&g->shared->call_of, call) : 0;
   return c1 ? &g->shared->calls.data[c1 - 1] : NULL;
@@ -1252,6 +1292,8 @@ void shared_analyse(RevGen *g) {
   vmap_init(&s->run_word);
   vmap_init(&s->stored_by);
   vmap_init(&s->call_of);
+  vmap_init(&s->fills);
+  vmap_init(&s->copies_from);
   g->shared = s;
   find_boundaries(g);
   bool ok = true;
@@ -1261,7 +1303,10 @@ void shared_analyse(RevGen *g) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->cfg.blocks.data[b]); i && ok; i = LLVMGetNextInstruction(i)) {
       if (first_part && !LLVMGetPreviousInstruction(i)) part = first_part[b]; /* the block's first part */
       if (ir_is_call(i)) {
-        ok = !passes_shared(g, i) || redirect_call(g, i, first_part ? stage_number(parent, part, &stages_met) : 0);
+        if (passes_shared(g, i)) {
+          unsigned char stage = first_part ? stage_number(parent, part, &stages_met) : 0;
+          ok = bulk_copy(g, i, stage) || redirect_call(g, i, stage);
+        }
         part += is_barrier(i);
         continue;
       }
@@ -1382,6 +1427,9 @@ void shared_free(RevGen *g) {
   vec_free(&s->groups);
   vec_free(&s->calls);
   vmap_free(&s->call_of);
+  vmap_free(&s->fills);
+  vmap_free(&s->copies_from);
+  vec_free(&s->filled);
   for (size_t i = 0; i < s->joined.len; i++) {
     vec_free(&s->joined.data[i].bases);
     free(s->joined.data[i].base_at);
@@ -1664,6 +1712,22 @@ void shared_aug_call(RevGen *g, LLVMValueRef call, bool after) {
                    range_slot(g, k, SHADOW_DELTA));
   }
   redirect_aug_call(g, call, after); /* a redirected pair's call handing an address on */
+}
+
+/* A bulk copy's bytes, noted as it is made (see "bulk copies"). */
+void shared_aug_copy(RevGen *g, LLVMValueRef call) {
+  struct SharedMemory *s = g->shared;
+  size_t object[2] = {s ? (size_t)vmap_get(&s->fills, call) : 0, s ? (size_t)vmap_get(&s->copies_from, call) : 0};
+  if (!object[0] && !object[1]) return;
+  LLVMValueRef n = LLVMBuildZExtOrBitCast(g->b, aug_value(g, LLVMGetArgOperand(call, 2)), g->i64, "");
+  for (unsigned a = 0; a < 2; a++) {
+    if (!object[a]) continue;
+    unsigned k = (unsigned)object[a] - 1, which = a ? READ_LO : WRITTEN_LO;
+    LLVMValueRef lo = LLVMBuildPtrToInt(g->b, aug_value(g, LLVMGetArgOperand(call, a)), g->i64, "");
+    rev_widen(g, range_slot(g, k, which), lo, "llvm.umin");
+    rev_widen(g, range_slot(g, k, which + 1), LLVMBuildAdd(g->b, lo, n, ""), "llvm.umax");
+    note_shadow_delta(g, k);
+  }
 }
 
 /* The block's groups, at its end (anchors are defined before the accesses, so there too). */
