@@ -200,6 +200,8 @@ static bool placed_by_accesses(LLVMValueRef ptr, MemLayout *l, unsigned long lon
  * the bytes accessed, or, for an address of bytes (getelementptr i8, as the optimiser writes field
  * addresses), the struct the object holds (a struct copied field by field, an int and its padding as one
  * i64). */
+static MemType record_array_kind(LLVMValueRef access, unsigned width, unsigned *bits);
+
 static MemType access_kind(LLVMValueRef inst, unsigned *fp_bits) {
   *fp_bits = 0;
   LLVMValueRef ptr = LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 1) : LLVMGetOperand(inst, 0);
@@ -213,7 +215,9 @@ static MemType access_kind(LLVMValueRef inst, unsigned *fp_bits) {
     unsigned long long phase;
     if (object_layout(ptr, size, &l)) phase = l.phase;
     else if (ir_is_int(vt) && !LLVMGetMetadata(inst, tbaa_kind()) && placed_by_accesses(ptr, &l, &phase)) {
-    } else
+    } else if (LLVMGetTypeKind(vt) != LLVMVectorTypeKind && (k = record_array_kind(inst, (unsigned)size * 8, fp_bits)) != MEMTYPE_UNKNOWN)
+      return k;
+    else
       return block_access_kind(ptr, size, fp_bits);
     k = kind_in_layout(&l, phase, size, fp_bits);
   } else {
@@ -232,11 +236,16 @@ typedef struct {
   long long offset; /* negative where a getelementptr steps back (a loop's base one element early) */
   unsigned long long strides[16];
   unsigned nstrides;
+  /* how many of the strides index an array the program declares (`c->buf[c->idx]` in a struct's `double
+     buf[64]`), and the bytes past offset such indices reach at most: (length - 1) times the stride each */
+  unsigned bounded;
+  unsigned long long reach;
 } Placement;
 
 static LLVMValueRef root_of(LLVMValueRef p);
 static LLVMTypeRef strip_arrays(LLVMTypeRef t);
 static bool placement(LLVMValueRef p, Placement *pl);
+static bool place_gep(LLVMTargetDataRef td, LLVMValueRef p, Placement *pl);
 
 /* The member of struct t (of at least one member) that byte `at` lies in (or the padding after it). */
 static unsigned member_at(LLVMTargetDataRef td, LLVMTypeRef t, unsigned long long at) {
@@ -521,7 +530,9 @@ static DataKind typed_accesses_in(LLVMValueRef fn, const ValueList *objects, con
       LLVMTypeRef vt = LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i);
       if (ir_is_int(ir_scalar_type(vt)) || !ir_list_has(objects, root_of(addr))) continue;
       if (r && placement(addr, &pl) && ir_list_has(objects, pl.root)) {
-        long long at = base + pl.offset + merged_offset(objects, pl.root, 0), end = pl.nstrides ? LLONG_MAX : at + (long long)LLVMStoreSizeOfType(td, vt);
+        /* indices of declared arrays stay in them (a ring buffer's doubles before its integer fields) */
+        long long at = base + pl.offset + merged_offset(objects, pl.root, 0), size = (long long)LLVMStoreSizeOfType(td, vt);
+        long long end = !pl.nstrides ? at + size : pl.bounded == pl.nstrides ? at + (long long)pl.reach + size : LLONG_MAX;
         if (r->member >= 0 ? member_index(td, r->t, at) != r->member : end <= r->lo || at >= r->hi) continue;
       }
       k = merge(k, kind_inside(ir_scalar_type(vt)));
@@ -602,6 +613,33 @@ static DataKind reused_kind(LLVMValueRef p, unsigned bytes, long long extra, boo
  * copy of doubles, which C's aliasing rule makes undefined, but whose primal every compiler builds as
  * written; taken for integers, its derivative was zero. Floats of the access's width (*bits), or unknown
  * (a double's halves through `uint32_t *`: refused where they meet active data); else integers. */
+/* An access into an array of records the program indexes, as a whole record's index (`r->ap[i].idx`, a
+ * getelementptr over [2 x %struct.Allpass] in a block of no type, which may hold other things before the
+ * array): what the record holds there, placed from the array's start; unknown where no such array is. */
+static MemType record_array_kind(LLVMValueRef access, unsigned width, unsigned *bits) {
+  LLVMValueRef at = LLVMGetOperand(access, LLVMIsAStoreInst(access) ? 1 : 0), p = at, array = NULL;
+  for (int depth = 0; depth < 16 && !array; depth++) {
+    p = ir_strip_pointer_casts(p);
+    if (!LLVMIsAGetElementPtrInst(p)) return MEMTYPE_UNKNOWN;
+    LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
+    if (LLVMGetTypeKind(t) == LLVMArrayTypeKind && LLVMGetTypeKind(strip_arrays(t)) == LLVMStructTypeKind) array = p;
+    else p = LLVMGetOperand(p, 0);
+  }
+  LLVMTypeRef record = array ? strip_arrays(LLVMGetGEPSourceElementType(array)) : NULL;
+  if (!record || !holds_floats_or_pointers(record) || is_union(record)) return MEMTYPE_UNKNOWN;
+  LLVMModuleRef m = module_of(access);
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  Placement pl = {0};
+  for (p = at; (p = ir_strip_pointer_casts(p)) != LLVMGetOperand(array, 0); p = LLVMGetOperand(p, 0))
+    if (!place_gep(td, p, &pl)) return MEMTYPE_UNKNOWN;
+  MemLayout l;
+  if (!struct_layout(m, record, false, &pl, width / 8, &l)) return MEMTYPE_UNKNOWN;
+  MemType k = kind_in_layout(&l, l.phase, width / 8, bits);
+  if (k == MEMTYPE_FP && *bits == width) return MEMTYPE_FP;
+  *bits = 0;
+  return k == MEMTYPE_INT ? MEMTYPE_INT : k == MEMTYPE_PTR && width == 64 ? MEMTYPE_PTR : MEMTYPE_UNKNOWN;
+}
+
 static MemType punned_kind_of(LLVMValueRef inst, unsigned *bits, bool tagged_int) {
   *bits = 0;
   LLVMTypeRef vt = LLVMTypeOf(LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 0) : inst), et = ir_scalar_type(vt);
@@ -614,6 +652,10 @@ static MemType punned_kind_of(LLVMValueRef inst, unsigned *bits, bool tagged_int
   LLVMTypeRef t = made_type(root, 0), indexed = t || !LLVMIsALoadInst(root) ? NULL : records_indexed(LLVMGetOperand(inst, LLVMIsAStoreInst(inst) ? 1 : 0), root);
   if (indexed && !vector && holds_floats_or_pointers(indexed)) {
     MemType k = punned_record(inst, indexed, width, bits); /* where the records' layout answers */
+    if (k != MEMTYPE_UNKNOWN) return k;
+  }
+  if (!vector) { /* the record the program indexes, which the block's type may hold in a member array */
+    MemType k = record_array_kind(inst, width, bits);
     if (k != MEMTYPE_UNKNOWN) return k;
   }
   DataKind k = t                         ? uniform_kind(t)
@@ -1898,7 +1940,7 @@ static bool place_gep(LLVMTargetDataRef td, LLVMValueRef p, Placement *pl) {
   LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
   for (unsigned i = 1, n = (unsigned)LLVMGetNumOperands(p); i < n; i++) {
     LLVMValueRef idx = LLVMGetOperand(p, i);
-    unsigned long long stride;
+    unsigned long long stride, length = 0; /* length: of the array indexed, where one is */
     if (i == 1) {
       stride = LLVMABISizeOfType(td, t);
     } else if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
@@ -1907,6 +1949,7 @@ static bool place_gep(LLVMTargetDataRef td, LLVMValueRef p, Placement *pl) {
       t = LLVMStructGetTypeAtIndex(t, field);
       continue;
     } else {
+      if (LLVMGetTypeKind(t) == LLVMArrayTypeKind) length = LLVMGetArrayLength2(t);
       t = LLVMGetElementType(t);
       stride = LLVMABISizeOfType(td, t);
     }
@@ -1914,15 +1957,21 @@ static bool place_gep(LLVMTargetDataRef td, LLVMValueRef p, Placement *pl) {
        address of a row's second record) is at the constant's offset into the step's element; a constant
        of a step or more (`c[k + 1]` after a header, `c[n - 1 - k]`) is left in the index, whose offsets
        the step's multiples give */
+    bool folded = false;
     if (LLVMIsABinaryOperator(idx) && LLVMIsAConstantInt(LLVMGetOperand(idx, 1)) &&
         (LLVMGetInstructionOpcode(idx) == LLVMAdd || (LLVMGetInstructionOpcode(idx) == LLVMOr && LLVMGetIsDisjoint(idx)))) {
       long long c = LLVMConstIntGetSExtValue(LLVMGetOperand(idx, 1)) * (long long)stride;
       unsigned long long step = index_step(LLVMGetOperand(idx, 0), stride);
-      if (c > 0 && (unsigned long long)c < step) pl->offset += c, idx = LLVMGetOperand(idx, 0);
+      if (c > 0 && (unsigned long long)c < step) pl->offset += c, idx = LLVMGetOperand(idx, 0), folded = true;
     }
-    if (LLVMIsAConstantInt(idx)) pl->offset += LLVMConstIntGetSExtValue(idx) * (long long)stride;
-    else if (pl->nstrides < 16) pl->strides[pl->nstrides++] = index_step(idx, stride);
-    else return false;
+    if (LLVMIsAConstantInt(idx)) {
+      pl->offset += LLVMConstIntGetSExtValue(idx) * (long long)stride;
+    } else if (pl->nstrides < 16) {
+      pl->strides[pl->nstrides++] = index_step(idx, stride);
+      if (length > 1 && !folded) pl->bounded++, pl->reach += (length - 1) * stride;
+    } else {
+      return false;
+    }
   }
   return true;
 }
@@ -2203,6 +2252,14 @@ typedef struct {
     unsigned long long at, size;
   } untyped[ACCESSED_FIELDS];
   unsigned nuntyped;
+  /* indexed accesses of an array the program declares, one element after another over [at, at + size):
+     a field where other accesses lie past it (a ring buffer's `double buf[64]` before its `int idx`), else
+     the elements that go on to the block's end (a trailing array may be longer than declared) */
+  struct {
+    unsigned long long at, size, element;
+    DataKind kind;
+  } bounded[ACCESSED_FIELDS];
+  unsigned nbounded;
   DataKind array; /* DATA_UNKNOWN: no indexed access */
   unsigned long long array_at, element;
   bool fail;
@@ -2250,8 +2307,12 @@ static void gather_accesses(LLVMValueRef fn, const ValueList *objects, LLVMValue
         else if (!pl.nstrides && k == DATA_MIXED && ir_is_int(t) && !LLVMGetMetadata(i, tbaa_kind())) {
           if (a->nuntyped == ACCESSED_FIELDS) a->fail = true;
           else a->untyped[a->nuntyped].at = (unsigned long long)pl.offset, a->untyped[a->nuntyped++].size = LLVMStoreSizeOfType(td, t);
-        } else if (!pl.nstrides) note_field(a, (unsigned long long)pl.offset, LLVMStoreSizeOfType(td, t), k);
-        else {
+        } else if (!pl.nstrides) {
+          note_field(a, (unsigned long long)pl.offset, LLVMStoreSizeOfType(td, t), k);
+        } else if (pl.nstrides == 1 && pl.bounded == 1 && pl.strides[0] == size && a->nbounded < ACCESSED_FIELDS) {
+          a->bounded[a->nbounded].at = (unsigned long long)pl.offset, a->bounded[a->nbounded].element = size;
+          a->bounded[a->nbounded].size = pl.reach + LLVMStoreSizeOfType(td, t), a->bounded[a->nbounded++].kind = k;
+        } else {
           for (unsigned s = 0; s < pl.nstrides; s++)
             if (!size || pl.strides[s] % size) a->fail = true;
           note_elements(a, (unsigned long long)pl.offset, size, k);
@@ -2336,6 +2397,15 @@ static bool accessed_layout(LLVMValueRef p, LLVMValueRef skip, MemLayout *l) {
   memset(&a, 0, sizeof a);
   a.array = DATA_UNKNOWN;
   block_accesses(p, skip, &a, 0);
+  for (unsigned b = 0; b < a.nbounded && !a.fail; b++) {
+    unsigned long long at = a.bounded[b].at, past = at + a.bounded[b].size;
+    bool beyond = a.array != DATA_UNKNOWN && a.array_at >= past;
+    for (unsigned f = 0; f < a.nfields; f++) beyond |= a.field[f].at >= past;
+    for (unsigned u = 0; u < a.nuntyped; u++) beyond |= a.untyped[u].at >= past;
+    for (unsigned o = 0; o < a.nbounded; o++) beyond |= a.bounded[o].at >= past;
+    if (beyond) note_field(&a, at, a.bounded[b].size, a.bounded[b].kind);
+    else note_elements(&a, at, a.bounded[b].element, a.bounded[b].kind);
+  }
   if (a.fail) return false;
   unsigned long long end = a.array != DATA_UNKNOWN ? a.array_at : LAYOUT_ONCE;
   for (unsigned f = 0; f < a.nfields; f++) {
