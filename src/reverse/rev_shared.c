@@ -1374,6 +1374,9 @@ void shared_analyse(RevGen *g) {
       unsigned char size = t == LLVMDoubleTypeKind ? 8 : t == LLVMFloatTypeKind ? 4 : 0;
       unsigned char *e = &s->elem[k1 - 1];
       bool vector = LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVectorTypeKind;
+      /* a count or a type tag read beside the floats (`i < c->n` over a record's links) takes no adjoint:
+         its bytes in a buffer stay zero, and only nonzero floats go into the shadow */
+      if ((t == LLVMIntegerTypeKind || t == LLVMPointerTypeKind) && !vector && !activity_varied(g->act, i)) continue;
       if (!size || vector || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic || (*e && *e != size)) mixed[k1 - 1] = true;
       if (LLVMGetAlignment(i) < size) misaligned[k1 - 1] = true;
       *e = size;
