@@ -107,11 +107,14 @@ static PairKind kind_of_call(RevGen *g, LLVMValueRef call) {
      blocks) adds its adjoints plainly: active memory is reached through pointer arguments, or through
      globals with shadows, which all threads share */
   bool shares = g->parallel && ad_call_reaches_active_global(call);
-  for (unsigned i = 0, n = ir_num_call_args(call); i < n && g->parallel && !shares; i++) {
+  unsigned long long own = 0; /* where it shares: the pointers into the thread's own memory, added plainly */
+  for (unsigned i = 0, n = ir_num_call_args(call); i < n && g->parallel; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i);
-    shares = ir_is_ptr(LLVMTypeOf(a)) && shadowed(g, a) && !rev_thread_own(a);
+    if (!ir_is_ptr(LLVMTypeOf(a)) || !shadowed(g, a)) continue;
+    if (rev_thread_own(g->ad, a) || rev_own_param(g, a)) own |= i < 64 ? 1ull << i : 0;
+    else shares = true;
   }
-  PairKind kind = {.ret_active = ret_active, .ret_shadow = shadowed(g, call), .parallel = shares,
+  PairKind kind = {.ret_active = ret_active, .ret_shadow = shadowed(g, call), .parallel = shares, .own = shares ? own : 0,
                    .one_thread = (g->parallel || g->region_body) && (g->one_thread || omp_in_one_thread_block(call)),
                    .redirected = shared_redirected(g, call)};
   rev_unwritten_args(g, call, ir_called_function(call), 0, 0, &kind);
@@ -214,8 +217,8 @@ static bool pair_for_pointer(AdModule *ad, LLVMValueRef fn, void *ctx, LLVMValue
 
 /* The key of a call's pair in the runtime's table (both sweeps agree on it). */
 static LLVMValueRef indirect_key(RevGen *g, LLVMValueRef call, const char *pattern, PairKind kind) {
-  char *key = xasprintf("rev|%s|%d%d%d|%llx|%llx|%llx|%llx|%llx", pattern, kind.ret_active, kind.ret_shadow, kind.parallel,
-                        kind.unwritten, kind.unwritten_slots, kind.unwritten_held, kind.unwritten_globals, kind.redirected);
+  char *key = xasprintf("rev|%s|%d%d%d|%llx|%llx|%llx|%llx|%llx|%llx", pattern, kind.ret_active, kind.ret_shadow, kind.parallel,
+                        kind.unwritten, kind.unwritten_slots, kind.unwritten_held, kind.unwritten_globals, kind.redirected, kind.own);
   IndirectPair ctx = {pattern, kind};
   LLVMValueRef k = indirect_register(g->ad, LLVMGetCalledFunctionType(call), key, pair_for_pointer, &ctx);
   free(key);

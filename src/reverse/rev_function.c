@@ -656,9 +656,9 @@ static void write_rev(RevGen *g) {
 /* ---- the pair ---- */
 
 static char *pair_key(LLVMValueRef fn, const char *pattern, PairKind k) {
-  return xasprintf("rev|%s|%s|%d%d%d%d%d%d%d|%llx|%llx|%llx|%llx|%llx", LLVMGetValueName(fn), pattern, k.ret_active, k.ret_shadow,
+  return xasprintf("rev|%s|%s|%d%d%d%d%d%d%d|%llx|%llx|%llx|%llx|%llx|%llx", LLVMGetValueName(fn), pattern, k.ret_active, k.ret_shadow,
                    k.top_level, k.parallel, k.region_body, k.task_body, k.one_thread, k.unwritten, k.unwritten_slots,
-                   k.unwritten_held, k.unwritten_globals, k.redirected);
+                   k.unwritten_held, k.unwritten_globals, k.redirected, k.own);
 }
 
 bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind, RevPair *out) {
@@ -680,7 +680,7 @@ bool rev_pair(AdModule *ad, LLVMValueRef fn, const char *pattern, PairKind kind,
               .reload_inputs = top_level && writes_only_own_memory(fn), .top_level = top_level, .unwritten = kind.unwritten,
               .unwritten_slots = kind.unwritten_slots, .unwritten_held = kind.unwritten_held, .unwritten_globals = kind.unwritten_globals, .parallel = kind.parallel,
               .region_body = kind.region_body, .task_body = kind.task_body, .one_thread = kind.one_thread,
-              .redirected = kind.redirected, .ctx = ad->ctx};
+              .redirected = kind.redirected, .own = kind.own, .ctx = ad->ctx};
   g.ptr_type = LLVMPointerTypeInContext(g.ctx, 0);
   g.i64 = LLVMInt64TypeInContext(g.ctx);
   /* activity knows 'd' and 'o' as active, 'c' as constant */

@@ -142,6 +142,7 @@ typedef struct RevGen {
   bool task_body;        /* see PairKind */
   bool one_thread;       /* see PairKind */
   unsigned long long redirected; /* see PairKind */
+  unsigned long long own;        /* see PairKind */
   struct SharedMemory *shared; /* rev_shared.c */
   struct Redirects *redirects; /* rev_redirect.c */
   struct Snapshots *snapshots; /* rev_snapshot.c */
@@ -389,7 +390,13 @@ void rev_widen(RevGen *g, LLVMValueRef slot, LLVMValueRef v, const char *minmax)
 bool rev_thread_private(LLVMValueRef p);
 /* Such memory that holds no pointer to memory other threads reach (rev_memory.c): a callee given only
  * such pointers (and reaching no active global) reaches only the thread's own. */
-bool rev_thread_own(LLVMValueRef p);
+bool rev_thread_own(AdModule *ad, LLVMValueRef p);
+/* Whether a call of the program's (or through a pointer) may store a pointer: whether one of its callees
+ * (every function of the module the pointer may hold) may. */
+bool rev_call_may_store_pointers(AdModule *ad, LLVMValueRef call);
+/* Whether p is, through offsets, a parameter the caller said points into its thread's own memory
+ * (PairKind.own). */
+bool rev_own_param(RevGen *g, LLVMValueRef p);
 /* Sets kind's unwritten bits for the callee's parameters from the call's arguments (argument first_arg
  * is parameter first_param), and for the globals the callee reads itself: memory unwritten here is
  * unwritten there. */

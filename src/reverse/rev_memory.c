@@ -13,6 +13,7 @@
 #include "ad/checkpoint.h"
 #include "ad/constants.h"
 #include "ad/global_shadows.h"
+#include "ad/indirect.h"
 #include "ad/registered.h"
 #include "analysis/memtype.h"
 #include "omp/omp.h"
@@ -213,12 +214,37 @@ bool rev_thread_private(LLVMValueRef p) {
   return thread_private(&w, p);
 }
 
+/* Whether fn (and what it calls, a few levels down) stores no pointer anywhere: no store of one, no copy,
+ * no call but of math and of such functions (a pair potential behind a pointer, `lj(p, r2)`). */
+static bool stores_no_pointers(LLVMValueRef fn, int depth) {
+  if (!fn || LLVMIsDeclaration(fn) || depth > 3) return false;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if ((LLVMIsAStoreInst(i) && ir_contains_ptr(LLVMTypeOf(LLVMGetOperand(i, 0)))) || LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i))
+        return false;
+      if (!ir_is_call(i) || call_quiet(i)) continue;
+      CallKind kind = call_classify(i, NULL);
+      if (kind == CALL_MATH || kind == CALL_DEBUG || kind == CALL_INACTIVE) continue;
+      if (kind != CALL_MODULE || !stores_no_pointers(ir_called_function(i), depth + 1)) return false;
+    }
+  return true;
+}
+
+bool rev_call_may_store_pointers(AdModule *ad, LLVMValueRef call) {
+  ValueList callees = {0};
+  indirect_callees(ad, call, &callees);
+  bool may = callees.len == 0;
+  for (size_t f = 0; f < callees.len && !may; f++) may = !stores_no_pointers(callees.data[f], 0);
+  vec_free(&callees);
+  return may;
+}
+
 /* Whether memory only this thread reaches may hold a pointer to memory other threads reach: a shared
  * array's address stored into a local record (`Ctx c = {theta, n}` handed to a helper), copied into it
  * from elsewhere, given to a call along with such a pointer (which may store it there), or its own address
  * stored (others may write into it then). A walk over the addresses computed from the thread's own objects
  * (`seen`), and what is done with them. */
-static bool may_hold_shared(LLVMValueRef v, ValueList *seen) {
+static bool may_hold_shared(AdModule *ad, LLVMValueRef v, ValueList *seen) {
   for (size_t i = 0; i < seen->len; i++)
     if (seen->data[i] == v) return false;
   vec_push(seen, v);
@@ -227,7 +253,7 @@ static bool may_hold_shared(LLVMValueRef v, ValueList *seen) {
     if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) || LLVMIsAAddrSpaceCastInst(user) || LLVMIsAPHINode(user) ||
         LLVMIsASelectInst(user)) {
       if (LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) == v) continue;
-      if (may_hold_shared(user, seen)) return true;
+      if (may_hold_shared(ad, user, seen)) return true;
     } else if (LLVMIsAStoreInst(user)) {
       LLVMValueRef what = LLVMGetOperand(user, 0);
       if (what == v) return true; /* its address stored: others may write into it */
@@ -244,7 +270,10 @@ static bool may_hold_shared(LLVMValueRef v, ValueList *seen) {
       /* OpenMP's scheduling, reductions and locks take the thread's variables and their own records */
       OmpKind omp = kind == CALL_OMP ? omp_classify(user) : OMP_UNSUPPORTED;
       if (kind == CALL_OMP && omp != OMP_FORK && omp != OMP_TASK_ALLOC && omp != OMP_TASK_SPAWN && omp != OMP_UNSUPPORTED) continue;
-      /* a callee may store into it any pointer it is given (but a constant's) or reads from a global */
+      /* a callee may store into it any pointer it is given (but a constant's) or reads from a global,
+         unless none of the functions it may be stores a pointer anywhere (a filter stage behind a table
+         of pointers given the parameters and the thread's buffer) */
+      if ((kind == CALL_MODULE || kind == CALL_INDIRECT) && !rev_call_may_store_pointers(ad, user)) continue;
       if (ad_call_reaches_active_global(user)) return true;
       for (unsigned i = 0, n = ir_num_call_args(user); i < n; i++) {
         LLVMValueRef a = LLVMGetArgOperand(user, i), base = ir_strip_pointer_casts(a);
@@ -274,20 +303,25 @@ static void private_objects(LLVMValueRef p, ValueList *out) {
   }
 }
 
-bool rev_thread_own(LLVMValueRef p) {
+bool rev_thread_own(AdModule *ad, LLVMValueRef p) {
   if (!rev_thread_private(p)) return false;
   ValueList objects = {0}, seen = {0};
   private_objects(p, &objects);
   bool holds = false;
   for (size_t i = 0; i < objects.len && !holds; i++)
-    if (LLVMIsAAllocaInst(objects.data[i]) || ir_is_call(objects.data[i])) holds = may_hold_shared(objects.data[i], &seen);
+    if (LLVMIsAAllocaInst(objects.data[i]) || ir_is_call(objects.data[i])) holds = may_hold_shared(ad, objects.data[i], &seen);
   vec_free(&objects);
   vec_free(&seen);
   return !holds;
 }
 
 /* Whether other threads may add into the shadow of the memory at orig while this one does. */
-static bool shared(RevGen *g, LLVMValueRef orig) { return g->parallel && !rev_thread_private(orig); }
+static bool shared(RevGen *g, LLVMValueRef orig) { return g->parallel && !rev_thread_private(orig) && !rev_own_param(g, orig); }
+
+bool rev_own_param(RevGen *g, LLVMValueRef p) {
+  LLVMValueRef root = rev_root_of(p);
+  return g->own && LLVMIsAArgument(root) && ir_param_index(root) < 64 && (g->own >> ir_param_index(root) & 1);
+}
 
 /* The adjoint d of a read of orig's memory goes into its shadow p: atomically where other threads may
  * add into it too. */

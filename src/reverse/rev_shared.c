@@ -267,33 +267,6 @@ static bool keeps_pointers(RevGen *g) {
   return keeps;
 }
 
-/* Whether fn (and what it calls, a few levels down) stores no pointer anywhere: no store of one, no copy,
- * no call but of math and of such functions (a pair potential behind a pointer, `lj(p, r2)`). */
-static bool stores_no_pointers(LLVMValueRef fn, int depth) {
-  if (!fn || LLVMIsDeclaration(fn) || depth > 3) return false;
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      if ((LLVMIsAStoreInst(i) && ir_contains_ptr(LLVMTypeOf(LLVMGetOperand(i, 0)))) || LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i))
-        return false;
-      if (!ir_is_call(i) || call_quiet(i)) continue;
-      CallKind kind = call_classify(i, NULL);
-      if (kind == CALL_MATH || kind == CALL_DEBUG || kind == CALL_INACTIVE) continue;
-      if (kind != CALL_MODULE || !stores_no_pointers(ir_called_function(i), depth + 1)) return false;
-    }
-  return true;
-}
-
-/* Whether a call of the program's (or through a pointer) may store a pointer: whether one of its callees
- * (every function of the module the pointer may hold) may. */
-static bool call_may_store_pointers(RevGen *g, LLVMValueRef call) {
-  ValueList callees = {0};
-  indirect_callees(g->ad, call, &callees);
-  bool may = callees.len == 0;
-  for (size_t f = 0; f < callees.len && !may; f++) may = !stores_no_pointers(callees.data[f], 0);
-  vec_free(&callees);
-  return may;
-}
-
 /* Whether, besides keeping pointers, the function makes no call that might store one where other threads
  * see it (a call of the program's, or through a pointer, to a function that might): then a pointer it
  * reads at one place holds the same value whenever it reads it. */
@@ -309,7 +282,7 @@ static bool pointers_fixed(RevGen *g) {
       fixed = (kind == CALL_OMP && omp != OMP_FORK && omp != OMP_TASK_ALLOC && omp != OMP_TASK_SPAWN && omp != OMP_UNSUPPORTED) ||
               kind == CALL_MATH || kind == CALL_DEBUG || kind == CALL_ALLOC || kind == CALL_FREE || kind == CALL_MEMCPY ||
               kind == CALL_MEMSET /* copies: keeps_pointers */ ||
-              ((kind == CALL_MODULE || kind == CALL_INDIRECT) && !call_may_store_pointers(g, i));
+              ((kind == CALL_MODULE || kind == CALL_INDIRECT) && !rev_call_may_store_pointers(g->ad, i));
     }
   s->pointers_fixed = fixed;
   return fixed;
@@ -414,7 +387,7 @@ static bool passes_shared(RevGen *g, LLVMValueRef call) {
   }
   for (unsigned i = 0, n = ir_num_call_args(call); i < n; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i);
-    if (ir_is_ptr(LLVMTypeOf(a)) && activity_active(g->act, a) && !rev_thread_own(a)) return true;
+    if (ir_is_ptr(LLVMTypeOf(a)) && activity_active(g->act, a) && !rev_thread_own(g->ad, a)) return true;
   }
   return false;
 }
@@ -1215,7 +1188,7 @@ static bool redirect_call(RevGen *g, LLVMValueRef call, unsigned char stage) {
   struct CallReads c = {.call = call};
   for (unsigned i = 0, n = ir_num_call_args(call); i < n && ok; i++) {
     LLVMValueRef a = LLVMGetArgOperand(call, i), r = root_of(a);
-    if (!ir_is_ptr(LLVMTypeOf(a)) || !activity_active(g->act, a) || rev_thread_own(a)) continue;
+    if (!ir_is_ptr(LLVMTypeOf(a)) || !activity_active(g->act, a) || rev_thread_own(g->ad, a)) continue;
     RedirectSlot slots[MAX_REDIRECTS], other[MAX_REDIRECTS];
     unsigned n = 0, m;
     ok = i < 64 && direct_root(g, r) && !atomic_only_root(g, r);
@@ -1253,7 +1226,7 @@ static bool bulk_copy(RevGen *g, LLVMValueRef call, unsigned char stage) {
   int object[2] = {-1, -1};
   for (unsigned a = 0; a < (kind == CALL_MEMCPY ? 2u : 1u); a++) {
     LLVMValueRef p = LLVMGetArgOperand(call, a), r = root_of(p);
-    if (!activity_active(g->act, p) || rev_thread_own(p)) continue;
+    if (!activity_active(g->act, p) || rev_thread_own(g->ad, p)) continue;
     if (!direct_root(g, r) || atomic_only_root(g, r)) return false;
     object[a] = object_index(s, r, stage, OWN_ACCESSES);
     if (object[a] < 0) return false;

@@ -48,6 +48,9 @@ typedef struct {
   /* Bit i: parameter i points into a shared object of the parallel region that calls, which the pair only
    * reads: its reads are noted and their adjoints added as the region's plan says (rev_redirect.c). */
   unsigned long long redirected;
+  /* Bit i: parameter i points into memory only the calling thread reaches, which holds no pointer to
+   * memory others reach (its buffer, rev_thread_own): adjoints there are added plainly. */
+  unsigned long long own;
 } PairKind;
 
 /* The pair for fn and pattern, generated on first use. False after an error (reported). */
