@@ -195,13 +195,12 @@ static MemType block_access_kind(LLVMValueRef ptr, unsigned long long size, unsi
 }
 
 static bool placed_by_accesses(LLVMValueRef ptr, MemLayout *l, unsigned long long *at);
+static MemType record_array_kind(LLVMValueRef access, unsigned width, unsigned *bits);
 
 /* What a load or store touches, by the types its address was computed in: the type at the address over
  * the bytes accessed, or, for an address of bytes (getelementptr i8, as the optimiser writes field
  * addresses), the struct the object holds (a struct copied field by field, an int and its padding as one
  * i64). */
-static MemType record_array_kind(LLVMValueRef access, unsigned width, unsigned *bits);
-
 static MemType access_kind(LLVMValueRef inst, unsigned *fp_bits) {
   *fp_bits = 0;
   LLVMValueRef ptr = LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 1) : LLVMGetOperand(inst, 0);
@@ -608,11 +607,6 @@ static DataKind reused_kind(LLVMValueRef p, unsigned bytes, long long extra, boo
   return k;
 }
 
-/* What an access taken for an integer's really moves where the object it reads or writes is, by the
- * type it was made with (a local, a global, what every caller passes), an array of floats: a `long *`
- * copy of doubles, which C's aliasing rule makes undefined, but whose primal every compiler builds as
- * written; taken for integers, its derivative was zero. Floats of the access's width (*bits), or unknown
- * (a double's halves through `uint32_t *`: refused where they meet active data); else integers. */
 /* An access into an array of records the program indexes, as a whole record's index (`r->ap[i].idx`, a
  * getelementptr over [2 x %struct.Allpass] in a block of no type, which may hold other things before the
  * array): what the record holds there, placed from the array's start; unknown where no such array is. */
@@ -640,6 +634,11 @@ static MemType record_array_kind(LLVMValueRef access, unsigned width, unsigned *
   return k == MEMTYPE_INT ? MEMTYPE_INT : k == MEMTYPE_PTR && width == 64 ? MEMTYPE_PTR : MEMTYPE_UNKNOWN;
 }
 
+/* What an access taken for an integer's really moves where the object it reads or writes is, by the
+ * type it was made with (a local, a global, what every caller passes), an array of floats: a `long *`
+ * copy of doubles, which C's aliasing rule makes undefined, but whose primal every compiler builds as
+ * written; taken for integers, its derivative was zero. Floats of the access's width (*bits), or unknown
+ * (a double's halves through `uint32_t *`: refused where they meet active data); else integers. */
 static MemType punned_kind_of(LLVMValueRef inst, unsigned *bits, bool tagged_int) {
   *bits = 0;
   LLVMTypeRef vt = LLVMTypeOf(LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 0) : inst), et = ir_scalar_type(vt);
