@@ -351,10 +351,6 @@ static int index_of(ValueList *l, LLVMValueRef v) {
   return -1;
 }
 
-/* A call that may touch shared memory out of sight. Active memory a callee can reach is reached through
- * its pointer arguments or globals with shadows, so a call whose active pointers are all the thread's own
- * (or that takes none: a pair potential called through a table), and that reaches no such global, leaves
- * the shared objects' adjoints to this function. */
 /* Whether a memset or memcpy writes object k (see "bulk copies"). */
 static bool bulk_written(struct SharedMemory *s, size_t k) {
   for (size_t i = 0; i < s->filled.len; i++)
@@ -362,6 +358,10 @@ static bool bulk_written(struct SharedMemory *s, size_t k) {
   return false;
 }
 
+/* A call that may touch shared memory out of sight. Active memory a callee can reach is reached through
+ * its pointer arguments or globals with shadows, so a call whose active pointers are all the thread's own
+ * (or that takes none: a pair potential called through a table), and that reaches no such global, leaves
+ * the shared objects' adjoints to this function. */
 static bool passes_shared(RevGen *g, LLVMValueRef call) {
   const MathRule *rule;
   switch (call_classify(call, &rule)) {
