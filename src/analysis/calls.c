@@ -13,7 +13,7 @@
  * scanf) is not here: with an active buffer it is a diagnostic. */
 static const char *const inactive_functions[] = {
     "printf", "fprintf", "sprintf", "snprintf", "vprintf", "vfprintf", "vsnprintf", "puts", "fputs",
-    "putchar", "fputc", "putc", "fwrite", "fflush", "fopen", "fclose", "perror", "exit", "_exit", "abort",
+    "putchar", "fputc", "putc", "fwrite", "fflush", "fopen", "fmemopen", "fclose", "perror", "exit", "_exit", "abort",
     "__assert_fail", "__stack_chk_fail", "clock", "time", "clock_gettime", "gettimeofday", "rand", "srand", "rand_r",
     "random", "srandom",
     "getenv", "atoi", "atol", "atof", "strtol", "strtoul", "strtod", "strlen", "strcmp", "strncmp",
