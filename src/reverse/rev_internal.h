@@ -392,8 +392,8 @@ bool rev_thread_private(LLVMValueRef p);
  * such pointers (and reaching no active global) reaches only the thread's own. */
 bool rev_thread_own(AdModule *ad, LLVMValueRef p);
 /* Whether a call of the program's (or through a pointer) may store a pointer: whether one of its callees
- * (every function of the module the pointer may hold) may. */
-bool rev_call_may_store_pointers(AdModule *ad, LLVMValueRef call);
+ * (every function of the module the pointer may hold) may; with `fills`, a memset that may null one counts. */
+bool rev_call_may_store_pointers(AdModule *ad, LLVMValueRef call, bool fills);
 /* Whether p is, through offsets, a parameter the caller said points into its thread's own memory
  * (PairKind.own). */
 bool rev_own_param(RevGen *g, LLVMValueRef p);

@@ -214,9 +214,12 @@ bool rev_thread_private(LLVMValueRef p) {
   return thread_private(&w, p);
 }
 
-/* Whether fn (and what it calls, a few levels down) stores no pointer anywhere: no store of one, no copy,
- * no call but of math and of such functions (a pair potential behind a pointer, `lj(p, r2)`). */
-static bool stores_no_pointers(LLVMValueRef fn, int depth) {
+static bool layout_has(const MemLayout *l, DataKind k1, DataKind k2);
+
+/* Whether fn (and what it calls, a few levels down) stores no pointer anywhere: no store of one, no copy
+ * of memory that may hold them, no call but of math and of such functions (a pair potential behind a
+ * pointer, `lj(p, r2)`). A memset of such memory only nulls them: it counts where `fills` says so. */
+static bool stores_no_pointers(LLVMValueRef fn, bool fills, int depth) {
   if (!fn || LLVMIsDeclaration(fn) || depth > 3) return false;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
@@ -225,16 +228,25 @@ static bool stores_no_pointers(LLVMValueRef fn, int depth) {
       if (!ir_is_call(i) || call_quiet(i)) continue;
       CallKind kind = call_classify(i, NULL);
       if (kind == CALL_MATH || kind == CALL_DEBUG || kind == CALL_INACTIVE) continue;
-      if (kind != CALL_MODULE || !stores_no_pointers(ir_called_function(i), depth + 1)) return false;
+      if (kind == CALL_MEMSET && !fills) continue;
+      if (kind == CALL_MEMCPY || kind == CALL_MEMSET) {
+        DataKind d = memtype_of_copy(i);
+        MemLayout layout; /* a record of floats and integers (a delay line's buffer and position) */
+        if (d == DATA_F64 || d == DATA_F32 || d == DATA_INT ||
+            ((d == DATA_MIXED || d == DATA_UNKNOWN) && memtype_layout_of_copy(i, &layout) && !layout_has(&layout, DATA_PTR, DATA_PTR)))
+          continue;
+        return false;
+      }
+      if (kind != CALL_MODULE || !stores_no_pointers(ir_called_function(i), fills, depth + 1)) return false;
     }
   return true;
 }
 
-bool rev_call_may_store_pointers(AdModule *ad, LLVMValueRef call) {
+bool rev_call_may_store_pointers(AdModule *ad, LLVMValueRef call, bool fills) {
   ValueList callees = {0};
   indirect_callees(ad, call, &callees);
   bool may = callees.len == 0;
-  for (size_t f = 0; f < callees.len && !may; f++) may = !stores_no_pointers(callees.data[f], 0);
+  for (size_t f = 0; f < callees.len && !may; f++) may = !stores_no_pointers(callees.data[f], fills, 0);
   vec_free(&callees);
   return may;
 }
@@ -273,7 +285,7 @@ static bool may_hold_shared(AdModule *ad, LLVMValueRef v, ValueList *seen) {
       /* a callee may store into it any pointer it is given (but a constant's) or reads from a global,
          unless none of the functions it may be stores a pointer anywhere (a filter stage behind a table
          of pointers given the parameters and the thread's buffer) */
-      if ((kind == CALL_MODULE || kind == CALL_INDIRECT) && !rev_call_may_store_pointers(ad, user)) continue;
+      if ((kind == CALL_MODULE || kind == CALL_INDIRECT) && !rev_call_may_store_pointers(ad, user, false)) continue;
       if (ad_call_reaches_active_global(user)) return true;
       for (unsigned i = 0, n = ir_num_call_args(user); i < n; i++) {
         LLVMValueRef a = LLVMGetArgOperand(user, i), base = ir_strip_pointer_casts(a);

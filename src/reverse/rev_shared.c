@@ -282,7 +282,7 @@ static bool pointers_fixed(RevGen *g) {
       fixed = (kind == CALL_OMP && omp != OMP_FORK && omp != OMP_TASK_ALLOC && omp != OMP_TASK_SPAWN && omp != OMP_UNSUPPORTED) ||
               kind == CALL_MATH || kind == CALL_DEBUG || kind == CALL_ALLOC || kind == CALL_FREE || kind == CALL_MEMCPY ||
               kind == CALL_MEMSET /* copies: keeps_pointers */ ||
-              ((kind == CALL_MODULE || kind == CALL_INDIRECT) && !rev_call_may_store_pointers(g->ad, i));
+              ((kind == CALL_MODULE || kind == CALL_INDIRECT) && !rev_call_may_store_pointers(g->ad, i, true));
     }
   s->pointers_fixed = fixed;
   return fixed;
