@@ -199,10 +199,19 @@ static LLVMTypeRef float_element(LLVMModuleRef m, LLVMValueRef g, long long at, 
   return *size && at % *size == 0 ? t : NULL;
 }
 
-static void add_key(LLVMModuleRef m, LLVMValueRef g, long long at, LLVMTypeRef t, ValueList *keys, ValueList *nans) {
+/* Float t at byte `lo` of g, taken as a key where it is one and not taken already (`found`: the places
+ * taken): its address into `keys`, its NaN into `nans`. */
+typedef VEC(long long) Offsets;
+
+static void take_key(LLVMModuleRef m, LLVMValueRef g, const Accesses *all, Offsets *found, long long lo, LLVMTypeRef t,
+                     ValueList *keys, ValueList *nans) {
+  for (size_t j = 0; j < found->len; j++)
+    if (found->data[j] == lo) return;
+  if (!is_key(m, all, lo, lo + (long long)ir_type_size(m, t), t)) return;
+  vec_push(found, lo);
   LLVMContextRef c = LLVMGetModuleContext(m);
-  LLVMValueRef off = LLVMConstInt(LLVMInt64TypeInContext(c), (unsigned long long)at, 1);
-  vec_push(keys, at ? LLVMConstInBoundsGEP2(LLVMInt8TypeInContext(c), g, &off, 1) : g);
+  LLVMValueRef off = LLVMConstInt(LLVMInt64TypeInContext(c), (unsigned long long)lo, 1);
+  vec_push(keys, lo ? LLVMConstInBoundsGEP2(LLVMInt8TypeInContext(c), g, &off, 1) : g);
   vec_push(nans, LLVMConstRealOfString(t, "nan"));
 }
 
@@ -210,27 +219,18 @@ void cache_keys_find(LLVMModuleRef m, bool (*runs)(LLVMValueRef fn), ValueList *
   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
     if (LLVMIsGlobalConstant(g) || !ir_contains_fp(LLVMGlobalGetValueType(g))) continue;
     Accesses all = {0};
-    ValueList found = {0}; /* the places taken, as byte offsets */
+    Offsets found = {0};
     if (collect(m, g, g, runs, &all, 0))
       for (size_t i = 0; i < all.len; i++) {
         Access *a = &all.data[i];
-        if (a->kind == ACCESS_LOAD && a->exact) { /* a float's place, at its first exact load */
-          LLVMTypeRef t = LLVMTypeOf(a->inst);
-          bool first = ir_is_fp(t);
-          for (size_t j = 0; j < found.len && first; j++) first = (long long)(size_t)found.data[j] != a->lo + 1;
-          if (!first || !is_key(m, &all, a->lo, a->hi, t)) continue;
-          vec_push(&found, (LLVMValueRef)(size_t)(a->lo + 1));
-          add_key(m, g, a->lo, t, at, nans);
+        if (a->kind == ACCESS_LOAD && a->exact && ir_is_fp(LLVMTypeOf(a->inst))) { /* a float's place */
+          take_key(m, g, &all, &found, a->lo, LLVMTypeOf(a->inst), at, nans);
         } else if (a->kind == ACCESS_COMPARE) { /* each float of an array compared as bytes */
           long long size;
           for (long long p = a->lo; p < a->hi; p += size) {
             LLVMTypeRef t = float_element(m, g, p, &size);
             if (!t) break;
-            bool first = true;
-            for (size_t j = 0; j < found.len && first; j++) first = (long long)(size_t)found.data[j] != p + 1;
-            if (!first || !is_key(m, &all, p, p + size, t)) continue;
-            vec_push(&found, (LLVMValueRef)(size_t)(p + 1));
-            add_key(m, g, p, t, at, nans);
+            take_key(m, g, &all, &found, p, t, at, nans);
           }
         }
       }
